@@ -1,0 +1,57 @@
+//! # tensorgraph
+//!
+//! Write tensor math as a small expression language inside Rust; get dtype promotion and
+//! broadcasting checked while your crate compiles, and fused SIMD loop kernels out.
+//!
+//! ```
+//! use tensorgraph::prelude::*;
+//!
+//! graph! {
+//!     /// `relu(x + bias) * 2`, broadcasting `bias` over the rows.
+//!     pub fn bias_relu(x: f32[2, 4], bias: f32[4]) -> f32[2, 4] {
+//!         let h = x + bias;
+//!         relu(h) * 2.0
+//!     }
+//! }
+//!
+//! let x = Tensor::<f32, Shape![2, 4]>::from_vec(vec![-1.0, 0.5, 2.0, -3.0, 1.0, 1.0, 1.0, 1.0]).unwrap();
+//! let bias = Tensor::<f32, Shape![4]>::from_vec(vec![0.5, 0.5, -1.0, 4.0]).unwrap();
+//! let y = bias_relu(&x, &bias);
+//! assert_eq!(y.as_slice(), &[0.0, 2.0, 2.0, 2.0, 3.0, 3.0, 0.0, 10.0]);
+//! ```
+//!
+//! See README.md for the language and DESIGN.md for the rules.
+
+pub use tensor_core::{
+    bf16, f16, DType, Element, Rank0, Rank1, Rank2, Rank3, Rank4, Rank5, Rank6, Shape, ShapeError, Tensor,
+    TensorMut, TensorRef, TensorView, TensorViewMut,
+};
+pub use tensor_core::{cast, dtype, lanes, reference, shape, tensor, typenum, vmath};
+
+/// Compiles a tensor graph. See the crate docs and README.md.
+///
+/// Item form: `graph! { pub fn f(x: f32[4], b: f32[]) -> f32[4] { x * b } }` defines `f`
+/// and `f_into`. Closure form: `graph!(|x: f32[4]| x * 2.0)` is a function value.
+#[macro_export]
+macro_rules! graph {
+    ($($tokens:tt)*) => {
+        $crate::__private::graph_impl! { $crate; $($tokens)* }
+    };
+}
+
+/// What `graph!` expansions name. Not a stable API.
+#[doc(hidden)]
+pub mod __private {
+    pub use tensor_core::__private::*;
+    pub use tensor_core::shape::{Rank0, Rank1, Rank2, Rank3, Rank4, Rank5, Rank6};
+    pub use tensor_core::typenum::U;
+    pub use tensor_macros::graph_impl;
+}
+
+/// `use tensorgraph::prelude::*;` brings `graph!`, `Tensor`, views, `Shape!` and the
+/// half-precision types.
+pub mod prelude {
+    pub use crate::graph;
+    pub use tensor_core::Shape;
+    pub use tensor_core::{bf16, f16, Tensor, TensorRef, TensorView, TensorViewMut};
+}

@@ -1,0 +1,150 @@
+//! `x as T` between all 13 dtypes, with Rust `as` semantics: float→int saturates and
+//! maps NaN to 0, int→float and float→narrower float round to nearest-even once.
+//! Extensions where Rust has no `as`: `x as bool` is `x != 0` (NaN is true, as in NumPy),
+//! and every conversion into `f16`/`bf16` rounds exactly once (no double rounding
+//! through `f32`), as `half`'s own `from_f64` does.
+
+use crate::dtype::{bf16, f16, Element};
+
+/// `self as D`.
+pub trait CastTo<D: Element>: Element {
+    fn cast(self) -> D;
+}
+
+macro_rules! prim_to_prims {
+    ($s:ty; $($d:ty)*) => {$(
+        impl CastTo<$d> for $s {
+            #[inline(always)]
+            fn cast(self) -> $d { self as $d }
+        }
+    )*};
+}
+macro_rules! prims {
+    ($($s:ty)*) => {$(
+        prim_to_prims!($s; u8 u16 u32 u64 i8 i16 i32 i64 f32 f64);
+        impl CastTo<bool> for $s {
+            #[inline(always)]
+            #[allow(clippy::float_cmp)]
+            fn cast(self) -> bool { self != (0 as $s) }
+        }
+        impl CastTo<$s> for bool {
+            #[inline(always)]
+            fn cast(self) -> $s { self as u8 as $s }
+        }
+        impl CastTo<$s> for f16 {
+            #[inline(always)]
+            fn cast(self) -> $s { self.to_f32() as $s }
+        }
+        impl CastTo<$s> for bf16 {
+            #[inline(always)]
+            fn cast(self) -> $s { self.to_f32() as $s }
+        }
+    )*};
+}
+prims!(u8 u16 u32 u64 i8 i16 i32 i64 f32 f64);
+
+impl CastTo<bool> for bool {
+    #[inline(always)]
+    fn cast(self) -> bool {
+        self
+    }
+}
+
+/// `x` rounded to the nearest f64 *with ties broken to odd* ("round to odd"): an f64 with
+/// 53 significant bits that rounds to any format of at most 51 bits exactly as `x` would.
+/// Exact (plain `as`) whenever |x| < 2⁵³.
+fn i128_to_f64_round_odd(x: i128) -> f64 {
+    let magnitude = x.unsigned_abs();
+    let significant_bits = 128 - magnitude.leading_zeros();
+    let value = if significant_bits <= 53 {
+        magnitude as f64
+    } else {
+        let dropped = significant_bits - 53;
+        let kept = magnitude >> dropped;
+        let sticky = (magnitude & ((1u128 << dropped) - 1) != 0) as u128;
+        // `kept | sticky` has at most 53 bits, so this conversion is exact; scaling by a power
+        // of two is exact too.
+        ((kept | sticky) as f64) * 2f64.powi(dropped as i32)
+    };
+    if x < 0 { -value } else { value }
+}
+
+macro_rules! into_half {
+    ($h:ty; floats: $($f:ty)*; ints: $($i:ty)*) => {
+        $(impl CastTo<$h> for $f {
+            #[inline(always)]
+            fn cast(self) -> $h { <$h>::from_f64(self as f64) }
+        })*
+        $(impl CastTo<$h> for $i {
+            #[inline(always)]
+            fn cast(self) -> $h { <$h>::from_f64(i128_to_f64_round_odd(self as i128)) }
+        })*
+        impl CastTo<$h> for bool {
+            #[inline(always)]
+            fn cast(self) -> $h { if self { <$h>::ONE } else { <$h>::ZERO } }
+        }
+        impl CastTo<bool> for $h {
+            #[inline(always)]
+            fn cast(self) -> bool { self.to_f32() != 0.0 }
+        }
+    };
+}
+// f32 → half through f64 is exact widening then one rounding.
+into_half!(f16; floats: f32 f64; ints: u8 u16 u32 u64 i8 i16 i32 i64);
+into_half!(bf16; floats: f32 f64; ints: u8 u16 u32 u64 i8 i16 i32 i64);
+
+impl CastTo<f16> for f16 {
+    #[inline(always)]
+    fn cast(self) -> f16 {
+        self
+    }
+}
+impl CastTo<bf16> for bf16 {
+    #[inline(always)]
+    fn cast(self) -> bf16 {
+        self
+    }
+}
+impl CastTo<bf16> for f16 {
+    #[inline(always)]
+    fn cast(self) -> bf16 {
+        bf16::from_f32(self.to_f32())
+    }
+}
+impl CastTo<f16> for bf16 {
+    #[inline(always)]
+    fn cast(self) -> f16 {
+        f16::from_f32(self.to_f32())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_odd_avoids_double_rounding() {
+        // 2^60 + 2^52 + 1 is just above the bf16 midpoint between 2^60 and 2^60 + 2^53;
+        // rounding through a plain f64 lands exactly on the midpoint and ties to even (down).
+        let x: u64 = (1 << 60) + (1 << 52) + 1;
+        let up = bf16::from_f64(((1u64 << 60) + (1u64 << 53)) as f64);
+        assert_eq!(CastTo::<bf16>::cast(x), up);
+        assert_eq!(CastTo::<bf16>::cast(-(x as i64)), -up);
+        assert_eq!(CastTo::<bf16>::cast(u64::MAX), bf16::from_f64(18446744073709551615.0));
+        assert_eq!(CastTo::<f16>::cast(70000u32), f16::INFINITY);
+        assert_eq!(CastTo::<f16>::cast(2049u32), f16::from_f32(2048.0));
+        assert_eq!(CastTo::<f16>::cast(2051u32), f16::from_f32(2052.0));
+    }
+
+    #[test]
+    fn rust_as_semantics() {
+        assert_eq!(CastTo::<u8>::cast(300.7f32), 255);
+        assert_eq!(CastTo::<i8>::cast(-300.7f32), -128);
+        assert_eq!(CastTo::<i32>::cast(f32::NAN), 0);
+        assert_eq!(CastTo::<u8>::cast(f16::NEG_INFINITY), 0);
+        assert_eq!(CastTo::<u8>::cast(-1i32), 255);
+        assert!(CastTo::<bool>::cast(f32::NAN));
+        assert!(!CastTo::<bool>::cast(-0.0f64));
+        assert_eq!(CastTo::<i64>::cast(true), 1);
+    }
+}

@@ -1,0 +1,107 @@
+//! The 13 element types of tensorgraph and how each one lives inside a kernel.
+//!
+//! Every dtype has a *compute type*: the scalar type its values have in SIMD lanes.
+//! It is the dtype itself, except `f16` and `bf16`, which compute in `f32` lanes and
+//! are rounded to their own format only where a value leaves the dtype (a store, an
+//! `as` cast, or an implicit promotion). That is DESIGN.md's "round once on store".
+
+use core::fmt;
+pub use half::{bf16, f16};
+
+/// A dtype tag, used for messages and `Debug` output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DType {
+    Bool,
+    U8,
+    U16,
+    U32,
+    U64,
+    I8,
+    I16,
+    I32,
+    I64,
+    F16,
+    BF16,
+    F32,
+    F64,
+}
+
+impl DType {
+    /// The name used in the graph language (`f32`, `bf16`, ...).
+    pub const fn name(self) -> &'static str {
+        match self {
+            DType::Bool => "bool",
+            DType::U8 => "u8",
+            DType::U16 => "u16",
+            DType::U32 => "u32",
+            DType::U64 => "u64",
+            DType::I8 => "i8",
+            DType::I16 => "i16",
+            DType::I32 => "i32",
+            DType::I64 => "i64",
+            DType::F16 => "f16",
+            DType::BF16 => "bf16",
+            DType::F32 => "f32",
+            DType::F64 => "f64",
+        }
+    }
+}
+
+impl fmt::Display for DType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A scalar type that SIMD lanes hold: `bool`, the eight integers, `f32`, `f64`.
+pub trait LaneScalar:
+    Copy + Default + PartialEq + PartialOrd + fmt::Debug + Send + Sync + 'static + sealed::Sealed
+{
+}
+
+/// One of the 13 tensor element types.
+pub trait Element: Copy + Default + PartialEq + fmt::Debug + Send + Sync + 'static + sealed::Sealed {
+    const DTYPE: DType;
+    /// The type of this dtype's values inside a kernel.
+    type Compute: LaneScalar;
+    /// Exact: every value of the dtype is a value of its compute type.
+    fn to_compute(self) -> Self::Compute;
+    /// Rounds once (to nearest, ties to even) for `f16`/`bf16`; the identity otherwise.
+    fn from_compute(value: Self::Compute) -> Self;
+}
+
+macro_rules! plain_element {
+    ($($t:ty => $tag:ident),* $(,)?) => {$(
+        impl sealed::Sealed for $t {}
+        impl LaneScalar for $t {}
+        impl Element for $t {
+            const DTYPE: DType = DType::$tag;
+            type Compute = $t;
+            #[inline(always)]
+            fn to_compute(self) -> $t { self }
+            #[inline(always)]
+            fn from_compute(value: $t) -> $t { value }
+        }
+    )*};
+}
+plain_element!(bool => Bool, u8 => U8, u16 => U16, u32 => U32, u64 => U64, i8 => I8, i16 => I16,
+    i32 => I32, i64 => I64, f32 => F32, f64 => F64);
+
+macro_rules! half_element {
+    ($($t:ty => $tag:ident),* $(,)?) => {$(
+        impl sealed::Sealed for $t {}
+        impl Element for $t {
+            const DTYPE: DType = DType::$tag;
+            type Compute = f32;
+            #[inline(always)]
+            fn to_compute(self) -> f32 { self.to_f32() }
+            #[inline(always)]
+            fn from_compute(value: f32) -> $t { <$t>::from_f32(value) }
+        }
+    )*};
+}
+half_element!(f16 => F16, bf16 => BF16);

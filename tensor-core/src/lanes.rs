@@ -1,0 +1,336 @@
+//! SIMD lanes: `V<T>` holds `LANES` values of a compute type, and every op of the
+//! reference semantics has a lane version here.
+//!
+//! Each `*Lanes` trait's default method applies the scalar reference lane by lane
+//! (LLVM vectorises most of those maps); the float types override the hot ops with
+//! explicit `wide` vectors. An override must give bit-identical results to the scalar
+//! reference; `tests/lanes.rs` checks every override against it.
+
+use crate::dtype::{Element, LaneScalar};
+use crate::reference::{Bitwise, Compare, Float, Num, Shift};
+use crate::cast::CastTo;
+use wide::{f32x8, f64x8};
+
+/// Lanes per SIMD value. Eight `f32` fill one AVX register (two SSE registers on a
+/// default x86-64 build).
+pub const LANES: usize = 8;
+
+/// `LANES` values of a compute type, the unit every kernel works in.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(transparent)]
+pub struct V<T>(pub [T; LANES]);
+
+impl<T: LaneScalar> V<T> {
+    #[inline(always)]
+    pub fn splat(value: T) -> Self {
+        V([value; LANES])
+    }
+
+    #[inline(always)]
+    pub fn map<U>(self, f: impl Fn(T) -> U) -> V<U> {
+        V(self.0.map(f))
+    }
+
+    #[inline(always)]
+    pub fn zip<U, R>(self, other: V<U>, f: impl Fn(T, U) -> R) -> V<R>
+    where
+        U: Copy,
+    {
+        V(core::array::from_fn(|i| f(self.0[i], other.0[i])))
+    }
+}
+
+/// Reads `n ≤ LANES` elements of `src` from `offset`, converted to the compute type.
+/// Lanes past `n` hold the compute type's zero; every op is total, so they compute
+/// harmlessly and are never stored.
+#[inline(always)]
+pub fn load<E: Element>(src: &[E], offset: usize, n: usize) -> V<E::Compute> {
+    if n == LANES {
+        let chunk: &[E; LANES] = src[offset..offset + LANES]
+            .try_into()
+            .expect("a full chunk is LANES long");
+        V(chunk.map(E::to_compute))
+    } else {
+        let mut lanes = [E::Compute::default(); LANES];
+        for (lane, value) in lanes.iter_mut().zip(&src[offset..offset + n]) {
+            *lane = value.to_compute();
+        }
+        V(lanes)
+    }
+}
+
+/// Writes the first `n ≤ LANES` lanes of `value` to `dst[offset..offset + n]`, rounding
+/// once into the storage dtype.
+#[inline(always)]
+pub fn store<E: Element>(dst: &mut [E], offset: usize, n: usize, value: V<E::Compute>) {
+    if n == LANES {
+        dst[offset..offset + LANES].copy_from_slice(&value.0.map(E::from_compute));
+    } else {
+        for (slot, lane) in dst[offset..offset + n].iter_mut().zip(value.0) {
+            *slot = E::from_compute(lane);
+        }
+    }
+}
+
+/// Runs `body(offset, n)` over `0..len` in chunks of `LANES`, then once for the tail.
+/// Inlined, the full-chunk call site sees `n == LANES` as a constant.
+#[inline(always)]
+pub fn for_each_chunk(len: usize, mut body: impl FnMut(usize, usize)) {
+    let mut offset = 0;
+    while offset + LANES <= len {
+        body(offset, LANES);
+        offset += LANES;
+    }
+    if offset < len {
+        body(offset, len - offset);
+    }
+}
+
+/// `x as D` on lanes: the source value is first rounded into its own dtype (an `f16`
+/// intermediate becomes a real `f16`), then converted with `CastTo`.
+#[inline(always)]
+pub fn cast<S: CastTo<D>, D: Element>(value: V<S::Compute>) -> V<D::Compute> {
+    value.map(|x| S::from_compute(x).cast().to_compute())
+}
+
+/// `where(cond, a, b)`.
+pub trait SelectLanes: LaneScalar {
+    #[inline(always)]
+    fn select_lanes(cond: V<bool>, a: V<Self>, b: V<Self>) -> V<Self> {
+        V(core::array::from_fn(|i| if cond.0[i] { a.0[i] } else { b.0[i] }))
+    }
+}
+
+macro_rules! default_binary {
+    ($trait:ident: $($lane:ident => $scalar:ident),*) => {$(
+        #[inline(always)]
+        fn $lane(a: V<Self>, b: V<Self>) -> V<Self> {
+            a.zip(b, <Self as $trait>::$scalar)
+        }
+    )*};
+}
+macro_rules! default_unary {
+    ($trait:ident: $($lane:ident => $scalar:ident),*) => {$(
+        #[inline(always)]
+        fn $lane(a: V<Self>) -> V<Self> {
+            a.map(<Self as $trait>::$scalar)
+        }
+    )*};
+}
+macro_rules! default_compare {
+    ($($lane:ident => $scalar:ident),*) => {$(
+        #[inline(always)]
+        fn $lane(a: V<Self>, b: V<Self>) -> V<bool> {
+            a.zip(b, <Self as Compare>::$scalar)
+        }
+    )*};
+}
+
+pub trait NumLanes: Num {
+    default_binary!(Num: add_lanes => add, sub_lanes => sub, mul_lanes => mul, div_lanes => div,
+        rem_lanes => rem, modulo_lanes => modulo, max_lanes => max, min_lanes => min,
+        pow_lanes => pow);
+    default_unary!(Num: neg_lanes => neg, abs_lanes => abs, relu_lanes => relu,
+        floor_lanes => floor, round_lanes => round, roundeven_lanes => roundeven,
+        trunc_lanes => trunc);
+}
+
+pub trait CompareLanes: Compare {
+    default_compare!(eq_lanes => eq, ne_lanes => ne, lt_lanes => lt, le_lanes => le,
+        gt_lanes => gt, ge_lanes => ge);
+}
+
+pub trait BitwiseLanes: Bitwise {
+    default_binary!(Bitwise: and_lanes => and, or_lanes => or, xor_lanes => xor);
+    default_unary!(Bitwise: not_lanes => not);
+}
+
+pub trait ShiftLanes: Shift {
+    default_binary!(Shift: shl_lanes => shl, shr_lanes => shr);
+}
+
+pub trait FloatLanes: Float + NumLanes {
+    default_unary!(Float: sqrt_lanes => sqrt, rsqrt_lanes => rsqrt, exp_lanes => exp,
+        log_lanes => log, log1p_lanes => log1p, sin_lanes => sin, cos_lanes => cos,
+        tanh_lanes => tanh, erf_lanes => erf, sigmoid_lanes => sigmoid, gelu_lanes => gelu,
+        silu_lanes => silu);
+    #[inline(always)]
+    fn is_nan_lanes(a: V<Self>) -> V<bool> {
+        a.map(<Self as Float>::is_nan)
+    }
+    #[inline(always)]
+    fn is_inf_lanes(a: V<Self>) -> V<bool> {
+        a.map(<Self as Float>::is_inf)
+    }
+}
+
+impl SelectLanes for bool {}
+impl CompareLanes for bool {}
+impl BitwiseLanes for bool {}
+
+macro_rules! integer_lanes {
+    ($($t:ty),*) => {$(
+        impl SelectLanes for $t {}
+        impl NumLanes for $t {}
+        impl CompareLanes for $t {}
+        impl BitwiseLanes for $t {}
+        impl ShiftLanes for $t {}
+    )*};
+}
+integer_lanes!(u8, u16, u32, u64, i8, i16, i32, i64);
+
+/// Explicit `wide` implementations for `f32` and `f64` lanes.
+macro_rules! float_lanes {
+    ($t:ty, $w:ident, $bits:ty) => {
+        impl $crate::lanes::V<$t> {
+            #[inline(always)]
+            fn wide(self) -> $w {
+                $w::from(self.0)
+            }
+            #[inline(always)]
+            fn from_wide(w: $w) -> Self {
+                V(w.to_array())
+            }
+        }
+
+        /// A mask vector (all-ones lanes are true) from bools.
+        #[inline(always)]
+        fn mask_from_bools(cond: V<bool>) -> $w {
+            $w::from(cond.0.map(|c| <$t>::from_bits((c as $bits).wrapping_neg())))
+        }
+
+        #[inline(always)]
+        fn bools_from_mask(mask: $w) -> V<bool> {
+            let bits = mask.to_bitmask();
+            V(core::array::from_fn(|i| (bits >> i) & 1 != 0))
+        }
+
+        impl SelectLanes for $t {
+            #[inline(always)]
+            fn select_lanes(cond: V<bool>, a: V<$t>, b: V<$t>) -> V<$t> {
+                V::from_wide(mask_from_bools(cond).select(a.wide(), b.wide()))
+            }
+        }
+
+        impl NumLanes for $t {
+            #[inline(always)]
+            fn add_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
+                V::from_wide(a.wide() + b.wide())
+            }
+            #[inline(always)]
+            fn sub_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
+                V::from_wide(a.wide() - b.wide())
+            }
+            #[inline(always)]
+            fn mul_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
+                V::from_wide(a.wide() * b.wide())
+            }
+            #[inline(always)]
+            fn div_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
+                V::from_wide(a.wide() / b.wide())
+            }
+            #[inline(always)]
+            fn neg_lanes(a: V<$t>) -> V<$t> {
+                V::from_wide(-a.wide())
+            }
+            #[inline(always)]
+            fn abs_lanes(a: V<$t>) -> V<$t> {
+                V::from_wide(a.wide().abs())
+            }
+            /// NaN if either is NaN; equal values (including ±0) combine by bits, so
+            /// `max(+0, -0) = +0 & -0 = +0`.
+            #[inline(always)]
+            fn max_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
+                let (a, b) = (a.wide(), b.wide());
+                let unordered = a.is_nan() | b.is_nan();
+                let ordered = a.simd_gt(b).select(a, b.simd_gt(a).select(b, a & b));
+                V::from_wide(unordered.select(a + b, ordered))
+            }
+            /// As `max_lanes`, with `min(+0, -0) = +0 | -0 = -0`.
+            #[inline(always)]
+            fn min_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
+                let (a, b) = (a.wide(), b.wide());
+                let unordered = a.is_nan() | b.is_nan();
+                let ordered = a.simd_lt(b).select(a, b.simd_lt(a).select(b, a | b));
+                V::from_wide(unordered.select(a + b, ordered))
+            }
+            #[inline(always)]
+            fn relu_lanes(a: V<$t>) -> V<$t> {
+                <$t as NumLanes>::max_lanes(a, V::splat(0.0))
+            }
+            #[inline(always)]
+            fn floor_lanes(a: V<$t>) -> V<$t> {
+                V::from_wide(a.wide().floor())
+            }
+            #[inline(always)]
+            fn trunc_lanes(a: V<$t>) -> V<$t> {
+                V::from_wide(a.wide().trunc())
+            }
+            #[inline(always)]
+            fn roundeven_lanes(a: V<$t>) -> V<$t> {
+                V::from_wide(a.wide().round_ties_even())
+            }
+            /// Half away from zero: the truncation, plus ±1 when the dropped fraction is at
+            /// least one half. `x - trunc(x)` is exact for every finite x.
+            #[inline(always)]
+            fn round_lanes(a: V<$t>) -> V<$t> {
+                let x = a.wide();
+                let t = x.trunc();
+                let away = (x - t).abs().simd_ge($w::splat(0.5));
+                let step = $w::splat(1.0) | (x & $w::splat(-0.0));
+                V::from_wide(away.select(t + step, t))
+            }
+        }
+
+        impl CompareLanes for $t {
+            #[inline(always)]
+            fn eq_lanes(a: V<$t>, b: V<$t>) -> V<bool> {
+                bools_from_mask(a.wide().simd_eq(b.wide()))
+            }
+            #[inline(always)]
+            fn ne_lanes(a: V<$t>, b: V<$t>) -> V<bool> {
+                bools_from_mask(a.wide().simd_ne(b.wide()))
+            }
+            #[inline(always)]
+            fn lt_lanes(a: V<$t>, b: V<$t>) -> V<bool> {
+                bools_from_mask(a.wide().simd_lt(b.wide()))
+            }
+            #[inline(always)]
+            fn le_lanes(a: V<$t>, b: V<$t>) -> V<bool> {
+                bools_from_mask(a.wide().simd_le(b.wide()))
+            }
+            #[inline(always)]
+            fn gt_lanes(a: V<$t>, b: V<$t>) -> V<bool> {
+                bools_from_mask(a.wide().simd_gt(b.wide()))
+            }
+            #[inline(always)]
+            fn ge_lanes(a: V<$t>, b: V<$t>) -> V<bool> {
+                bools_from_mask(a.wide().simd_ge(b.wide()))
+            }
+        }
+
+        impl FloatLanes for $t {
+            #[inline(always)]
+            fn sqrt_lanes(a: V<$t>) -> V<$t> {
+                V::from_wide(a.wide().sqrt())
+            }
+            #[inline(always)]
+            fn is_nan_lanes(a: V<$t>) -> V<bool> {
+                bools_from_mask(a.wide().is_nan())
+            }
+            #[inline(always)]
+            fn is_inf_lanes(a: V<$t>) -> V<bool> {
+                bools_from_mask(a.wide().is_inf())
+            }
+        }
+    };
+}
+
+mod f32_lanes {
+    use super::*;
+    float_lanes!(f32, f32x8, u32);
+}
+mod f64_lanes {
+    use super::*;
+    float_lanes!(f64, f64x8, u64);
+}

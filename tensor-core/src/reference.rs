@@ -1,0 +1,526 @@
+//! The scalar reference semantics of every graph op.
+//!
+//! These functions *define* what a graph computes: the SIMD kernels must give the same
+//! value bit for bit for exact ops, and stay within the stated ULP bound (ACCURACY.md)
+//! for transcendentals. They act on compute types (`f16`/`bf16` values arrive as `f32`).
+//!
+//! Rules that are not IEEE or Rust defaults, stated once here:
+//! - integer `+ - * neg abs pow` wrap; `/` and `%` truncate like Rust;
+//!   `modulo` floors like Python; a zero divisor gives 0 (never a panic);
+//! - shifts by an amount outside `0..BITS` give 0, or -1 for `>>` of a negative value;
+//! - float `max`/`min` propagate NaN and order `-0.0 < +0.0`;
+//! - `round` is half away from zero, `roundeven` half to even; both are the identity on
+//!   integers, as are `floor` and `trunc`;
+//! - float `%` is C `fmod` (sign of the dividend); float `modulo` is NumPy's `mod` (sign of
+//!   the divisor, `-0.0`/`+0.0` following the divisor's sign).
+
+use crate::dtype::LaneScalar;
+use crate::vmath::{erf_scalar_f64, erfc_scalar_f64};
+
+/// Arithmetic: every integer and float compute type.
+pub trait Num: LaneScalar {
+    fn add(a: Self, b: Self) -> Self;
+    fn sub(a: Self, b: Self) -> Self;
+    fn mul(a: Self, b: Self) -> Self;
+    fn div(a: Self, b: Self) -> Self;
+    /// `%`: truncated remainder.
+    fn rem(a: Self, b: Self) -> Self;
+    /// `mod`: floored remainder (sign of the divisor).
+    fn modulo(a: Self, b: Self) -> Self;
+    fn neg(a: Self) -> Self;
+    fn abs(a: Self) -> Self;
+    fn max(a: Self, b: Self) -> Self;
+    fn min(a: Self, b: Self) -> Self;
+    fn pow(a: Self, b: Self) -> Self;
+    fn relu(a: Self) -> Self;
+    fn floor(a: Self) -> Self;
+    fn round(a: Self) -> Self;
+    fn roundeven(a: Self) -> Self;
+    fn trunc(a: Self) -> Self;
+}
+
+/// Comparisons: every compute type, `bool` ordered `false < true`, floats per IEEE
+/// (every comparison with NaN is false except `!=`).
+pub trait Compare: LaneScalar {
+    #[inline(always)]
+    fn eq(a: Self, b: Self) -> bool {
+        a == b
+    }
+    #[inline(always)]
+    fn ne(a: Self, b: Self) -> bool {
+        a != b
+    }
+    #[inline(always)]
+    fn lt(a: Self, b: Self) -> bool {
+        a < b
+    }
+    #[inline(always)]
+    fn le(a: Self, b: Self) -> bool {
+        a <= b
+    }
+    #[inline(always)]
+    fn gt(a: Self, b: Self) -> bool {
+        a > b
+    }
+    #[inline(always)]
+    fn ge(a: Self, b: Self) -> bool {
+        a >= b
+    }
+}
+
+/// `& | ^ !`: bitwise on integers, logical on `bool`.
+pub trait Bitwise: LaneScalar {
+    fn and(a: Self, b: Self) -> Self;
+    fn or(a: Self, b: Self) -> Self;
+    fn xor(a: Self, b: Self) -> Self;
+    fn not(a: Self) -> Self;
+}
+
+/// `<< >>` on integers.
+pub trait Shift: LaneScalar {
+    fn shl(a: Self, b: Self) -> Self;
+    fn shr(a: Self, b: Self) -> Self;
+}
+
+/// Float-only functions (`f16`/`bf16` use the `f32` ones).
+pub trait Float: Num {
+    fn sqrt(a: Self) -> Self;
+    fn rsqrt(a: Self) -> Self;
+    fn exp(a: Self) -> Self;
+    fn log(a: Self) -> Self;
+    fn log1p(a: Self) -> Self;
+    fn sin(a: Self) -> Self;
+    fn cos(a: Self) -> Self;
+    fn tanh(a: Self) -> Self;
+    fn erf(a: Self) -> Self;
+    fn sigmoid(a: Self) -> Self;
+    /// Exact GELU: `x/2 · (1 + erf(x/√2))`, computed as `x/2 · erfc(-x/√2)`.
+    fn gelu(a: Self) -> Self;
+    /// `x · sigmoid(x)`.
+    fn silu(a: Self) -> Self;
+    fn is_nan(a: Self) -> bool;
+    fn is_inf(a: Self) -> bool;
+}
+
+impl Compare for bool {}
+
+impl Bitwise for bool {
+    #[inline(always)]
+    fn and(a: bool, b: bool) -> bool {
+        a & b
+    }
+    #[inline(always)]
+    fn or(a: bool, b: bool) -> bool {
+        a | b
+    }
+    #[inline(always)]
+    fn xor(a: bool, b: bool) -> bool {
+        a ^ b
+    }
+    #[inline(always)]
+    fn not(a: bool) -> bool {
+        !a
+    }
+}
+
+/// The parts of integer semantics shared by signed and unsigned types.
+macro_rules! integer_common {
+    ($t:ty) => {
+        impl Compare for $t {}
+
+        impl Bitwise for $t {
+            #[inline(always)]
+            fn and(a: $t, b: $t) -> $t {
+                a & b
+            }
+            #[inline(always)]
+            fn or(a: $t, b: $t) -> $t {
+                a | b
+            }
+            #[inline(always)]
+            fn xor(a: $t, b: $t) -> $t {
+                a ^ b
+            }
+            #[inline(always)]
+            fn not(a: $t) -> $t {
+                !a
+            }
+        }
+
+        impl Shift for $t {
+            #[inline(always)]
+            fn shl(a: $t, b: $t) -> $t {
+                // `b as u32` may wrap for wide or negative amounts, so range-check first.
+                #[allow(unused_comparisons)]
+                let in_range = b >= 0 && (b as u128) < <$t>::BITS as u128;
+                if in_range { a << (b as u32) } else { 0 }
+            }
+            #[inline(always)]
+            fn shr(a: $t, b: $t) -> $t {
+                #[allow(unused_comparisons)]
+                let in_range = b >= 0 && (b as u128) < <$t>::BITS as u128;
+                #[allow(unused_comparisons)]
+                let negative = a < 0;
+                if in_range {
+                    a >> (b as u32)
+                } else if negative {
+                    // Sign fill: what shifting by BITS-1 and beyond converges to.
+                    a >> (<$t>::BITS - 1)
+                } else {
+                    0
+                }
+            }
+        }
+    };
+}
+
+/// Integer `pow` with wrapping multiplication; a negative exponent truncates `1/aⁿ`
+/// toward zero (1 for a = 1, ±1 for a = -1, 0 otherwise, including a = 0).
+macro_rules! integer_pow {
+    ($t:ty) => {
+        #[inline(always)]
+        fn pow(a: $t, b: $t) -> $t {
+            #[allow(unused_comparisons)]
+            if b < 0 {
+                #[allow(unused_comparisons)]
+                let minus_one = a < 0 && a == (0 as $t).wrapping_sub(1);
+                return if a == 1 {
+                    1
+                } else if minus_one {
+                    if b & 1 == 1 { a } else { 1 }
+                } else {
+                    0
+                };
+            }
+            let mut exponent = b as u64;
+            let mut base = a;
+            let mut acc: $t = 1;
+            while exponent > 0 {
+                if exponent & 1 == 1 {
+                    acc = acc.wrapping_mul(base);
+                }
+                base = base.wrapping_mul(base);
+                exponent >>= 1;
+            }
+            acc
+        }
+    };
+}
+
+macro_rules! integer_num {
+    ($t:ty, abs: $abs:expr, floor_fix: $floor_fix:expr) => {
+        impl Num for $t {
+            #[inline(always)]
+            fn add(a: $t, b: $t) -> $t {
+                a.wrapping_add(b)
+            }
+            #[inline(always)]
+            fn sub(a: $t, b: $t) -> $t {
+                a.wrapping_sub(b)
+            }
+            #[inline(always)]
+            fn mul(a: $t, b: $t) -> $t {
+                a.wrapping_mul(b)
+            }
+            #[inline(always)]
+            fn div(a: $t, b: $t) -> $t {
+                if b == 0 { 0 } else { a.wrapping_div(b) }
+            }
+            #[inline(always)]
+            fn rem(a: $t, b: $t) -> $t {
+                if b == 0 { 0 } else { a.wrapping_rem(b) }
+            }
+            #[inline(always)]
+            fn modulo(a: $t, b: $t) -> $t {
+                if b == 0 {
+                    return 0;
+                }
+                let r = a.wrapping_rem(b);
+                let fix: fn($t, $t) -> $t = $floor_fix;
+                fix(r, b)
+            }
+            #[inline(always)]
+            fn neg(a: $t) -> $t {
+                a.wrapping_neg()
+            }
+            #[inline(always)]
+            fn abs(a: $t) -> $t {
+                let f: fn($t) -> $t = $abs;
+                f(a)
+            }
+            #[inline(always)]
+            fn max(a: $t, b: $t) -> $t {
+                if a >= b { a } else { b }
+            }
+            #[inline(always)]
+            fn min(a: $t, b: $t) -> $t {
+                if a <= b { a } else { b }
+            }
+            integer_pow!($t);
+            #[inline(always)]
+            fn relu(a: $t) -> $t {
+                if a > 0 { a } else { 0 }
+            }
+            #[inline(always)]
+            fn floor(a: $t) -> $t {
+                a
+            }
+            #[inline(always)]
+            fn round(a: $t) -> $t {
+                a
+            }
+            #[inline(always)]
+            fn roundeven(a: $t) -> $t {
+                a
+            }
+            #[inline(always)]
+            fn trunc(a: $t) -> $t {
+                a
+            }
+        }
+        integer_common!($t);
+    };
+}
+
+macro_rules! signed {
+    ($($t:ty),*) => {$(
+        integer_num!($t, abs: |a| a.wrapping_abs(),
+            floor_fix: |r, b| if r != 0 && ((r < 0) != (b < 0)) { r.wrapping_add(b) } else { r });
+    )*};
+}
+macro_rules! unsigned {
+    ($($t:ty),*) => {$(
+        integer_num!($t, abs: |a| a, floor_fix: |r, _b| r);
+    )*};
+}
+signed!(i8, i16, i32, i64);
+unsigned!(u8, u16, u32, u64);
+
+/// IEEE-754-2019 `maximum`/`minimum`: NaN if either is NaN, and `-0.0 < +0.0`.
+macro_rules! float_max_min {
+    ($t:ty) => {
+        #[inline(always)]
+        fn max(a: $t, b: $t) -> $t {
+            if a.is_nan() || b.is_nan() {
+                <$t>::NAN
+            } else if a > b {
+                a
+            } else if b > a {
+                b
+            } else if a.is_sign_positive() {
+                a
+            } else {
+                b
+            }
+        }
+        #[inline(always)]
+        fn min(a: $t, b: $t) -> $t {
+            if a.is_nan() || b.is_nan() {
+                <$t>::NAN
+            } else if a < b {
+                a
+            } else if b < a {
+                b
+            } else if a.is_sign_negative() {
+                a
+            } else {
+                b
+            }
+        }
+    };
+}
+
+macro_rules! float_num {
+    ($t:ty) => {
+        impl Compare for $t {}
+
+        impl Num for $t {
+            #[inline(always)]
+            fn add(a: $t, b: $t) -> $t {
+                a + b
+            }
+            #[inline(always)]
+            fn sub(a: $t, b: $t) -> $t {
+                a - b
+            }
+            #[inline(always)]
+            fn mul(a: $t, b: $t) -> $t {
+                a * b
+            }
+            #[inline(always)]
+            fn div(a: $t, b: $t) -> $t {
+                a / b
+            }
+            #[inline(always)]
+            fn rem(a: $t, b: $t) -> $t {
+                a % b
+            }
+            /// NumPy's `npy_divmod` remainder.
+            #[inline(always)]
+            fn modulo(a: $t, b: $t) -> $t {
+                let r = a % b;
+                if r != 0.0 {
+                    if (b < 0.0) != (r < 0.0) { r + b } else { r }
+                } else {
+                    (0.0 as $t).copysign(b)
+                }
+            }
+            #[inline(always)]
+            fn neg(a: $t) -> $t {
+                -a
+            }
+            #[inline(always)]
+            fn abs(a: $t) -> $t {
+                a.abs()
+            }
+            float_max_min!($t);
+            #[inline(always)]
+            fn pow(a: $t, b: $t) -> $t {
+                pow_impl(a, b)
+            }
+            #[inline(always)]
+            fn relu(a: $t) -> $t {
+                <$t as Num>::max(a, 0.0)
+            }
+            #[inline(always)]
+            fn floor(a: $t) -> $t {
+                a.floor()
+            }
+            #[inline(always)]
+            fn round(a: $t) -> $t {
+                a.round()
+            }
+            #[inline(always)]
+            fn roundeven(a: $t) -> $t {
+                a.round_ties_even()
+            }
+            #[inline(always)]
+            fn trunc(a: $t) -> $t {
+                a.trunc()
+            }
+        }
+    };
+}
+float_num!(f32);
+float_num!(f64);
+
+trait PowImpl {
+    fn pow_impl(a: Self, b: Self) -> Self;
+}
+fn pow_impl<T: PowImpl>(a: T, b: T) -> T {
+    T::pow_impl(a, b)
+}
+impl PowImpl for f32 {
+    fn pow_impl(a: f32, b: f32) -> f32 {
+        // f64 `pow` is accurate to < 1 f64 ULP, so one rounding to f32 is within 0.5 + 2⁻²⁹ ULP.
+        (a as f64).powf(b as f64) as f32
+    }
+}
+impl PowImpl for f64 {
+    fn pow_impl(a: f64, b: f64) -> f64 {
+        a.powf(b)
+    }
+}
+
+const FRAC_1_SQRT_2: f64 = core::f64::consts::FRAC_1_SQRT_2;
+
+fn sigmoid_f64(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+fn gelu_f64(x: f64) -> f64 {
+    0.5 * x * erfc_scalar_f64(-x * FRAC_1_SQRT_2)
+}
+fn silu_f64(x: f64) -> f64 {
+    x / (1.0 + (-x).exp())
+}
+
+impl Float for f64 {
+    fn sqrt(a: f64) -> f64 {
+        a.sqrt()
+    }
+    fn rsqrt(a: f64) -> f64 {
+        1.0 / a.sqrt()
+    }
+    fn exp(a: f64) -> f64 {
+        a.exp()
+    }
+    fn log(a: f64) -> f64 {
+        a.ln()
+    }
+    fn log1p(a: f64) -> f64 {
+        a.ln_1p()
+    }
+    fn sin(a: f64) -> f64 {
+        a.sin()
+    }
+    fn cos(a: f64) -> f64 {
+        a.cos()
+    }
+    fn tanh(a: f64) -> f64 {
+        a.tanh()
+    }
+    fn erf(a: f64) -> f64 {
+        erf_scalar_f64(a)
+    }
+    fn sigmoid(a: f64) -> f64 {
+        sigmoid_f64(a)
+    }
+    fn gelu(a: f64) -> f64 {
+        gelu_f64(a)
+    }
+    fn silu(a: f64) -> f64 {
+        silu_f64(a)
+    }
+    fn is_nan(a: f64) -> bool {
+        a.is_nan()
+    }
+    fn is_inf(a: f64) -> bool {
+        a.is_infinite()
+    }
+}
+
+/// f32 functions are the f64 ones rounded once: within 0.5 ULP plus the f64 error.
+impl Float for f32 {
+    fn sqrt(a: f32) -> f32 {
+        a.sqrt()
+    }
+    fn rsqrt(a: f32) -> f32 {
+        (1.0 / (a as f64).sqrt()) as f32
+    }
+    fn exp(a: f32) -> f32 {
+        (a as f64).exp() as f32
+    }
+    fn log(a: f32) -> f32 {
+        (a as f64).ln() as f32
+    }
+    fn log1p(a: f32) -> f32 {
+        (a as f64).ln_1p() as f32
+    }
+    fn sin(a: f32) -> f32 {
+        (a as f64).sin() as f32
+    }
+    fn cos(a: f32) -> f32 {
+        (a as f64).cos() as f32
+    }
+    fn tanh(a: f32) -> f32 {
+        (a as f64).tanh() as f32
+    }
+    fn erf(a: f32) -> f32 {
+        erf_scalar_f64(a as f64) as f32
+    }
+    fn sigmoid(a: f32) -> f32 {
+        sigmoid_f64(a as f64) as f32
+    }
+    fn gelu(a: f32) -> f32 {
+        gelu_f64(a as f64) as f32
+    }
+    fn silu(a: f32) -> f32 {
+        silu_f64(a as f64) as f32
+    }
+    fn is_nan(a: f32) -> bool {
+        a.is_nan()
+    }
+    fn is_inf(a: f32) -> bool {
+        a.is_infinite()
+    }
+}

@@ -1,0 +1,827 @@
+//! AST → typed graph. Applies the promotion, weak-literal, broadcasting and op-typing
+//! rules; accumulates every error (never stops at the first) and never emits tokens.
+//! An expression that failed to check becomes `Typed::Poison`, which later rules accept
+//! silently, so one mistake is reported once.
+
+use proc_macro2::Span;
+use std::collections::HashMap;
+
+use crate::ast::{BinOp, Expr, GraphFn, LitValue, Outputs, ParamType, ReturnType, UnOp};
+use crate::dtype::{promote, promotion_hint, DType, PromotionError};
+use crate::ir::{ConstValue, Node, NodeId, NodeKind, TypedGraph, TypedParam};
+use crate::ops::{self, Op, Typing};
+use crate::shape::{aligned_picture, broadcast, dims_text};
+
+/// Collects errors; `check` returns them all at once.
+#[derive(Default)]
+pub struct Errors {
+    list: Vec<syn::Error>,
+}
+
+impl Errors {
+    pub fn push(&mut self, span: Span, message: impl std::fmt::Display) {
+        self.list.push(syn::Error::new(span, message));
+    }
+
+    pub fn push_error(&mut self, error: syn::Error) {
+        self.list.push(error);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// All errors combined into one, or `None`.
+    pub fn combined(self) -> Option<syn::Error> {
+        let mut iter = self.list.into_iter();
+        let mut first = iter.next()?;
+        for e in iter {
+            first.combine(e);
+        }
+        Some(first)
+    }
+}
+
+/// A weak (untyped) literal value after compile-time folding.
+#[derive(Clone, Debug)]
+enum Weak {
+    Int(i128),
+    Float(f64, Option<String>),
+    Bool(bool),
+}
+
+impl Weak {
+    fn describe(&self) -> String {
+        match self {
+            Weak::Int(v) => format!("integer literal `{v}`"),
+            Weak::Float(v, text) => format!("float literal `{}`", text.clone().unwrap_or_else(|| v.to_string())),
+            Weak::Bool(b) => format!("bool literal `{b}`"),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Typed {
+    Strong(NodeId),
+    Weak(Weak, Span),
+    /// Already reported.
+    Poison,
+}
+
+/// The type a declared output or parameter has, in DSL notation.
+pub fn type_text(dtype: DType, dims: &[usize]) -> String {
+    format!("{}{}", dtype.name(), dims_text(dims))
+}
+
+struct Checker<'a> {
+    errors: &'a mut Errors,
+    graph: TypedGraph,
+    scope: HashMap<String, Typed>,
+    /// Parameter name → how often it is read, for the unused-parameter warning.
+    param_names: Vec<String>,
+}
+
+/// Checks one graph function. Returns the typed graph when there were no errors.
+pub fn check_graph(f: &GraphFn, errors: &mut Errors) -> Option<TypedGraph> {
+    let mut checker = Checker { errors, graph: TypedGraph::default(), scope: HashMap::new(), param_names: Vec::new() };
+    checker.check_params(f);
+    for binding in &f.lets {
+        let value = checker.check_expr(&binding.value);
+        checker.scope.insert(binding.name.to_string(), value);
+    }
+    let exprs: Vec<&Expr> = match &f.outputs {
+        Outputs::Single(e) => vec![e],
+        Outputs::Tuple(list, _) => list.iter().collect(),
+    };
+    let declared: Option<Vec<&ParamType>> = f.ret.as_ref().map(|r| match r {
+        ReturnType::Single(t) => vec![t],
+        ReturnType::Tuple(list, _) => list.iter().collect(),
+    });
+    if let Some(declared) = &declared {
+        if declared.len() != exprs.len() {
+            let span = match &f.outputs {
+                Outputs::Single(e) => e.span(),
+                Outputs::Tuple(_, span) => *span,
+            };
+            checker.errors.push(
+                span,
+                format!(
+                    "the graph declares {} output{} but its body gives {}",
+                    declared.len(),
+                    if declared.len() == 1 { "" } else { "s" },
+                    exprs.len()
+                ),
+            );
+        }
+    }
+    for (i, expr) in exprs.iter().enumerate() {
+        let typed = checker.check_expr(expr);
+        let node = match typed {
+            Typed::Strong(node) => node,
+            Typed::Weak(weak, span) => {
+                checker.errors.push(
+                    span,
+                    format!(
+                        "a graph output needs a dtype, but this output is only an untyped {}\n\
+                         help: give it a dtype with a cast, e.g. `(… as f32)`, or combine it with a tensor",
+                        weak.describe()
+                    ),
+                );
+                continue;
+            }
+            Typed::Poison => continue,
+        };
+        let node_ref = &checker.graph.nodes[node];
+        if let Some(decl) = declared.as_ref().and_then(|d| d.get(i)) {
+            let decl_dims = decl.dims.clone().unwrap_or_default();
+            if node_ref.dtype != decl.dtype || node_ref.dims != decl_dims {
+                let found = type_text(node_ref.dtype, &node_ref.dims);
+                let expected = type_text(decl.dtype, &decl_dims);
+                let mut message = format!("mismatched output type: the graph declares `{expected}` but this computes `{found}`");
+                if node_ref.dtype != decl.dtype && node_ref.dims == decl_dims {
+                    message.push_str(&format!("\nhelp: cast the result: `(…) as {}`", decl.dtype.name()));
+                }
+                checker.errors.push(expr.span(), message);
+                continue;
+            }
+        }
+        checker.graph.outputs.push(node);
+    }
+    if checker.errors.is_empty() {
+        Some(checker.graph)
+    } else {
+        None
+    }
+}
+
+/// Parameter names read nowhere in the body, for the unused-parameter warning.
+pub fn unused_params(f: &GraphFn) -> Vec<&syn::Ident> {
+    let mut used = std::collections::HashSet::new();
+    fn walk(e: &Expr, used: &mut std::collections::HashSet<String>) {
+        match e {
+            Expr::Var(i) => {
+                used.insert(i.to_string());
+            }
+            Expr::Lit(..) => {}
+            Expr::Unary { expr, .. } | Expr::Cast { expr, .. } => walk(expr, used),
+            Expr::Binary { lhs, rhs, .. } => {
+                walk(lhs, used);
+                walk(rhs, used);
+            }
+            Expr::Call { args, named, .. } => {
+                for a in args {
+                    walk(a, used);
+                }
+                for n in named {
+                    walk(&n.value, used);
+                }
+            }
+        }
+    }
+    for l in &f.lets {
+        walk(&l.value, &mut used);
+    }
+    match &f.outputs {
+        Outputs::Single(e) => walk(e, &mut used),
+        Outputs::Tuple(list, _) => list.iter().for_each(|e| walk(e, &mut used)),
+    }
+    f.params.iter().filter(|p| !used.contains(&p.name.to_string())).map(|p| &p.name).collect()
+}
+
+impl Checker<'_> {
+    fn add(&mut self, kind: NodeKind, dtype: DType, dims: Vec<usize>) -> NodeId {
+        self.graph.nodes.push(Node { kind, dtype, dims });
+        self.graph.nodes.len() - 1
+    }
+
+    fn check_params(&mut self, f: &GraphFn) {
+        for (index, param) in f.params.iter().enumerate() {
+            let name = param.name.to_string();
+            if self.param_names.contains(&name) {
+                self.errors.push(param.name.span(), format!("the parameter `{name}` is declared twice"));
+            }
+            self.param_names.push(name.clone());
+            self.graph.params.push(TypedParam { dtype: param.ty.dtype, dims: param.ty.dims.clone() });
+            let node = match &param.ty.dims {
+                Some(dims) => self.add(NodeKind::Input { param: index }, param.ty.dtype, dims.clone()),
+                None => self.add(NodeKind::Scalar { param: index }, param.ty.dtype, Vec::new()),
+            };
+            self.scope.entry(name).or_insert(Typed::Strong(node));
+        }
+    }
+
+    fn node(&self, id: NodeId) -> &Node {
+        &self.graph.nodes[id]
+    }
+
+    fn check_expr(&mut self, expr: &Expr) -> Typed {
+        match expr {
+            Expr::Var(ident) => {
+                let name = ident.to_string();
+                if let Some(t) = self.scope.get(&name) {
+                    return t.clone();
+                }
+                let mut message = format!("cannot find `{name}` in this graph");
+                if ops::function(&name).is_some() || name == "where" {
+                    message.push_str(&format!("\nhelp: `{name}` is a function: call it as `{name}(…)`"));
+                } else if let Some(close) = self.closest_variable(&name) {
+                    message.push_str(&format!("\nhelp: a parameter or binding with a similar name exists: `{close}`"));
+                }
+                self.errors.push(ident.span(), message);
+                Typed::Poison
+            }
+            Expr::Lit(value, span) => Typed::Weak(
+                match value {
+                    LitValue::Int(v) => match i128::try_from(*v) {
+                        Ok(v) => Weak::Int(v),
+                        Err(_) => {
+                            self.errors.push(*span, "integer literal is too large for any dtype");
+                            return Typed::Poison;
+                        }
+                    },
+                    LitValue::Float(v, text) => Weak::Float(*v, Some(text.clone())),
+                    LitValue::Bool(b) => Weak::Bool(*b),
+                },
+                *span,
+            ),
+            Expr::Unary { op, op_span, expr } => {
+                let operand = self.check_expr(expr);
+                self.check_unary(*op, *op_span, operand)
+            }
+            Expr::Binary { op, op_span, lhs, rhs } => {
+                let l = self.check_expr(lhs);
+                let r = self.check_expr(rhs);
+                self.check_binary(ops::binary_operator(*op), Some(*op), *op_span, l, r)
+            }
+            Expr::Cast { expr, as_span, to, .. } => {
+                let inner = self.check_expr(expr);
+                self.check_cast(inner, *to, *as_span)
+            }
+            Expr::Call { func, args, named, .. } => self.check_call(func, args, named),
+        }
+    }
+
+    fn closest_variable(&self, name: &str) -> Option<String> {
+        self.scope
+            .keys()
+            .filter(|k| {
+                let d = strsim(k, name);
+                d <= (k.len().max(name.len()) / 3).max(1)
+            })
+            .min_by_key(|k| strsim(k, name))
+            .cloned()
+    }
+
+    fn check_unary(&mut self, op: UnOp, span: Span, operand: Typed) -> Typed {
+        match operand {
+            Typed::Poison => Typed::Poison,
+            Typed::Weak(w, lit_span) => match (op, w) {
+                (UnOp::Neg, Weak::Int(v)) => Typed::Weak(Weak::Int(-v), span.join(lit_span).unwrap_or(span)),
+                (UnOp::Neg, Weak::Float(v, text)) => {
+                    Typed::Weak(Weak::Float(-v, text.map(|t| format!("-{t}"))), span.join(lit_span).unwrap_or(span))
+                }
+                (UnOp::Not, Weak::Bool(b)) => Typed::Weak(Weak::Bool(!b), span),
+                (_, w) => {
+                    self.errors.push(
+                        span,
+                        format!(
+                            "cannot apply `{}` to the untyped {}\nhelp: give it a dtype first, e.g. `(… as i32)`",
+                            if op == UnOp::Neg { "-" } else { "!" },
+                            w.describe()
+                        ),
+                    );
+                    Typed::Poison
+                }
+            },
+            Typed::Strong(node) => self.apply_unary(ops::unary_operator(op), span, node, Some(op)),
+        }
+    }
+
+    fn apply_unary(&mut self, op: &'static Op, span: Span, node: NodeId, operator: Option<UnOp>) -> Typed {
+        let dtype = self.node(node).dtype;
+        if !op.typing.accepts(dtype) {
+            let what = match operator {
+                Some(UnOp::Neg) => "unary `-`".to_string(),
+                Some(UnOp::Not) => "`!`".to_string(),
+                None => format!("`{}`", op.name),
+            };
+            self.errors.push(span, not_defined_message(&what, op.typing, dtype));
+            return Typed::Poison;
+        }
+        let dims = self.node(node).dims.clone();
+        Typed::Strong(self.add(NodeKind::Op { op, args: vec![node] }, op.typing.result(dtype), dims))
+    }
+
+    /// Binary operators and two-argument functions: promotion, weak literals, broadcasting.
+    fn check_binary(&mut self, op: &'static Op, operator: Option<BinOp>, span: Span, l: Typed, r: Typed) -> Typed {
+        let what = match operator {
+            Some(o) => format!("`{}`", o.symbol()),
+            None => format!("`{}`", op.name),
+        };
+        let (l, r) = match (l, r) {
+            (Typed::Poison, _) | (_, Typed::Poison) => return Typed::Poison,
+            (Typed::Weak(a, sa), Typed::Weak(b, sb)) => return self.fold(op, operator, span, a, sa, b, sb),
+            (Typed::Strong(a), Typed::Weak(w, ws)) => {
+                let dtype = self.node(a).dtype;
+                match self.materialize(&w, ws, dtype, span) {
+                    Some(b) => (a, b),
+                    None => return Typed::Poison,
+                }
+            }
+            (Typed::Weak(w, ws), Typed::Strong(b)) => {
+                let dtype = self.node(b).dtype;
+                match self.materialize(&w, ws, dtype, span) {
+                    Some(a) => (a, b),
+                    None => return Typed::Poison,
+                }
+            }
+            (Typed::Strong(a), Typed::Strong(b)) => (a, b),
+        };
+        let (ld, rd) = (self.node(l).dtype, self.node(r).dtype);
+        let dtype = match promote(ld, rd) {
+            Ok(d) => d,
+            Err(e) => {
+                self.errors.push(span, promotion_message(&what, ld, rd, e));
+                return Typed::Poison;
+            }
+        };
+        if !op.typing.accepts(dtype) {
+            self.errors.push(span, not_defined_message(&what, op.typing, dtype));
+            return Typed::Poison;
+        }
+        let dims = match self.broadcast_or_report(span, &what, l, r) {
+            Some(d) => d,
+            None => return Typed::Poison,
+        };
+        let l = self.convert(l, dtype);
+        let r = self.convert(r, dtype);
+        Typed::Strong(self.add(NodeKind::Op { op, args: vec![l, r] }, op.typing.result(dtype), dims))
+    }
+
+    fn broadcast_or_report(&mut self, span: Span, what: &str, l: NodeId, r: NodeId) -> Option<Vec<usize>> {
+        let (ls, rs) = (self.node(l).dims.clone(), self.node(r).dims.clone());
+        match broadcast(&ls, &rs) {
+            Ok(d) => Some(d),
+            Err(e) => {
+                self.errors.push(
+                    span,
+                    format!(
+                        "shapes {} and {} do not broadcast in {what}\n{}\n\
+                         note: aligned from the right, each pair of dims must be equal or one of them 1",
+                        dims_text(&ls),
+                        dims_text(&rs),
+                        aligned_picture(&ls, &rs, &e)
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    /// Inserts a promotion cast when `node` is not already `dtype`.
+    fn convert(&mut self, node: NodeId, dtype: DType) -> NodeId {
+        if self.node(node).dtype == dtype {
+            return node;
+        }
+        let dims = self.node(node).dims.clone();
+        self.add(NodeKind::Cast { input: node }, dtype, dims)
+    }
+
+    /// A weak literal takes `dtype`, if it represents the literal exactly (integers) or
+    /// finitely (floats).
+    fn materialize(&mut self, w: &Weak, lit_span: Span, dtype: DType, _op_span: Span) -> Option<NodeId> {
+        match literal_as(w, dtype) {
+            Ok(value) => Some(self.add(NodeKind::Const(value), dtype, Vec::new())),
+            Err(message) => {
+                self.errors.push(lit_span, message);
+                None
+            }
+        }
+    }
+
+    /// Literal-only arithmetic folds at compile time, in `i128` or `f64`.
+    #[allow(clippy::too_many_arguments)]
+    fn fold(&mut self, op: &'static Op, operator: Option<BinOp>, span: Span, a: Weak, sa: Span, b: Weak, sb: Span) -> Typed {
+        let joined = sa.join(sb).unwrap_or(span);
+        let folded = match (op.name, a, b) {
+            (_, Weak::Bool(x), Weak::Bool(y)) => match operator {
+                Some(BinOp::And) | Some(BinOp::BitAnd) => Some(Weak::Bool(x & y)),
+                Some(BinOp::Or) | Some(BinOp::BitOr) => Some(Weak::Bool(x | y)),
+                Some(BinOp::BitXor) => Some(Weak::Bool(x ^ y)),
+                _ => None,
+            },
+            (name, Weak::Int(x), Weak::Int(y)) => match name {
+                "add" => x.checked_add(y).map(Weak::Int),
+                "sub" => x.checked_sub(y).map(Weak::Int),
+                "mul" => x.checked_mul(y).map(Weak::Int),
+                "div" if y != 0 => x.checked_div(y).map(Weak::Int),
+                "rem" if y != 0 => x.checked_rem(y).map(Weak::Int),
+                "bitwise_and" => Some(Weak::Int(x & y)),
+                "bitwise_or" => Some(Weak::Int(x | y)),
+                "bitwise_xor" => Some(Weak::Int(x ^ y)),
+                "shift_left" if (0..64).contains(&y) => x.checked_shl(y as u32).filter(|v| v >> y == x).map(Weak::Int),
+                "shift_right" if (0..64).contains(&y) => Some(Weak::Int(x >> y)),
+                _ => None,
+            },
+            (name, x, y) => {
+                let as_f64 = |w: &Weak| match w {
+                    Weak::Int(v) => Some(*v as f64),
+                    Weak::Float(v, _) => Some(*v),
+                    Weak::Bool(_) => None,
+                };
+                match (as_f64(&x), as_f64(&y)) {
+                    (Some(x), Some(y)) => match name {
+                        "add" => Some(x + y),
+                        "sub" => Some(x - y),
+                        "mul" => Some(x * y),
+                        "div" => Some(x / y),
+                        "rem" => Some(x % y),
+                        _ => None,
+                    }
+                    .filter(|v| v.is_finite())
+                    .map(|v| Weak::Float(v, None)),
+                    _ => None,
+                }
+            }
+        };
+        match folded {
+            Some(w) => Typed::Weak(w, joined),
+            None => {
+                let what = operator.map(|o| format!("`{}`", o.symbol())).unwrap_or_else(|| format!("`{}`", op.name));
+                self.errors.push(
+                    span,
+                    format!(
+                        "{what} on untyped literals only cannot be folded at compile time\n\
+                         help: give one operand a dtype with a cast, e.g. `(2 as i32)`"
+                    ),
+                );
+                Typed::Poison
+            }
+        }
+    }
+
+    fn check_cast(&mut self, inner: Typed, to: DType, _as_span: Span) -> Typed {
+        match inner {
+            Typed::Poison => Typed::Poison,
+            Typed::Weak(w, _) => {
+                let value = match w {
+                    Weak::Bool(b) => cast_const_int(b as i128, to),
+                    Weak::Int(v) => cast_const_int(v, to),
+                    Weak::Float(v, text) => cast_const_float(v, text, to),
+                };
+                Typed::Strong(self.add(NodeKind::Const(value), to, Vec::new()))
+            }
+            Typed::Strong(node) => {
+                if self.node(node).dtype == to {
+                    return Typed::Strong(node);
+                }
+                let dims = self.node(node).dims.clone();
+                Typed::Strong(self.add(NodeKind::Cast { input: node }, to, dims))
+            }
+        }
+    }
+
+    fn check_call(&mut self, func: &syn::Ident, args: &[Expr], named: &[crate::ast::NamedArg]) -> Typed {
+        let name = func.to_string();
+        let span = func.span();
+        let typed: Vec<Typed> = args.iter().map(|a| self.check_expr(a)).collect();
+        if name == "where" {
+            return self.check_where(span, typed, args, named);
+        }
+        let op = match ops::function(&name) {
+            Some(op) => op,
+            None => {
+                let mut message = format!("unknown function `{name}`");
+                if let Some(close) = ops::closest_name(&name) {
+                    message.push_str(&format!("\nhelp: a function with a similar name exists: `{close}`"));
+                }
+                self.errors.push(span, message);
+                return Typed::Poison;
+            }
+        };
+        for n in named {
+            let arg = n.name.to_string();
+            let hint = if matches!(arg.as_str(), "axis" | "keepdims" | "dtype" | "acc") && matches!(name.as_str(), "max" | "min") {
+                format!("\nnote: `{name}` with two tensors is elementwise; reductions (`{name}(x, axis = …)`) are not implemented yet")
+            } else {
+                String::new()
+            };
+            self.errors.push(n.name.span(), format!("`{name}` has no argument named `{arg}`{hint}"));
+        }
+        if !named.is_empty() {
+            return Typed::Poison;
+        }
+        if typed.len() != op.arity {
+            self.errors.push(
+                span,
+                format!(
+                    "`{name}` takes {} argument{} but {} {} given",
+                    op.arity,
+                    if op.arity == 1 { "" } else { "s" },
+                    typed.len(),
+                    if typed.len() == 1 { "was" } else { "were" }
+                ),
+            );
+            return Typed::Poison;
+        }
+        if op.arity == 2 {
+            let mut it = typed.into_iter();
+            let (l, r) = (it.next().expect("arity 2"), it.next().expect("arity 2"));
+            return self.check_binary(op, None, span, l, r);
+        }
+        match typed.into_iter().next().expect("arity 1") {
+            Typed::Poison => Typed::Poison,
+            Typed::Weak(w, ws) => {
+                self.errors.push(
+                    ws,
+                    format!(
+                        "`{name}` needs a tensor or a typed value, but got the untyped {}\n\
+                         help: give the literal a dtype, e.g. `{name}(2.0 as f32)`",
+                        w.describe()
+                    ),
+                );
+                Typed::Poison
+            }
+            Typed::Strong(node) => self.apply_unary(op, span, node, None),
+        }
+    }
+
+    /// `where(cond, a, b)`: `cond` is `bool`; `a` and `b` promote; all three broadcast.
+    fn check_where(&mut self, span: Span, typed: Vec<Typed>, args: &[Expr], named: &[crate::ast::NamedArg]) -> Typed {
+        for n in named {
+            self.errors.push(n.name.span(), format!("`where` has no argument named `{}`", n.name));
+        }
+        if typed.len() != 3 {
+            self.errors.push(span, format!("`where` takes 3 arguments (cond, a, b) but {} were given", typed.len()));
+            return Typed::Poison;
+        }
+        if !named.is_empty() {
+            return Typed::Poison;
+        }
+        let mut it = typed.into_iter();
+        let (c, a, b) = (it.next().unwrap(), it.next().unwrap(), it.next().unwrap());
+        let cond = match c {
+            Typed::Poison => return Typed::Poison,
+            Typed::Weak(w, ws) => match self.materialize(&w, ws, DType::Bool, span) {
+                Some(n) => n,
+                None => return Typed::Poison,
+            },
+            Typed::Strong(n) => {
+                let d = self.node(n).dtype;
+                if d != DType::Bool {
+                    self.errors.push(
+                        args[0].span(),
+                        format!("the condition of `where` must be `bool`, found `{}`\nhelp: compare it, e.g. `x != 0`", d.name()),
+                    );
+                    return Typed::Poison;
+                }
+                n
+            }
+        };
+        // Branches: promote like a binary op, with a weak branch taking the other's dtype.
+        let (a, b) = match (a, b) {
+            (Typed::Poison, _) | (_, Typed::Poison) => return Typed::Poison,
+            (Typed::Weak(..), Typed::Weak(..)) => {
+                self.errors.push(span, "both branches of `where` are untyped literals\nhelp: give one a dtype, e.g. `(0.0 as f32)`");
+                return Typed::Poison;
+            }
+            (Typed::Strong(a), Typed::Weak(w, ws)) => {
+                let d = self.node(a).dtype;
+                match self.materialize(&w, ws, d, span) {
+                    Some(b) => (a, b),
+                    None => return Typed::Poison,
+                }
+            }
+            (Typed::Weak(w, ws), Typed::Strong(b)) => {
+                let d = self.node(b).dtype;
+                match self.materialize(&w, ws, d, span) {
+                    Some(a) => (a, b),
+                    None => return Typed::Poison,
+                }
+            }
+            (Typed::Strong(a), Typed::Strong(b)) => (a, b),
+        };
+        let (ad, bd) = (self.node(a).dtype, self.node(b).dtype);
+        let dtype = match promote(ad, bd) {
+            Ok(d) => d,
+            Err(e) => {
+                self.errors.push(span, promotion_message("`where`", ad, bd, e));
+                return Typed::Poison;
+            }
+        };
+        let ab = match self.broadcast_or_report(span, "`where`", a, b) {
+            Some(d) => d,
+            None => return Typed::Poison,
+        };
+        let cond_dims = self.node(cond).dims.clone();
+        let dims = match broadcast(&cond_dims, &ab) {
+            Ok(d) => d,
+            Err(e) => {
+                self.errors.push(
+                    span,
+                    format!(
+                        "the condition's shape {} does not broadcast with the branches' shape {} in `where`\n{}",
+                        dims_text(&cond_dims),
+                        dims_text(&ab),
+                        aligned_picture(&cond_dims, &ab, &e)
+                    ),
+                );
+                return Typed::Poison;
+            }
+        };
+        let a = self.convert(a, dtype);
+        let b = self.convert(b, dtype);
+        Typed::Strong(self.add(NodeKind::Select { cond, a, b }, dtype, dims))
+    }
+}
+
+fn strsim(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for j in 0..b.len() {
+            let cur = row[j + 1];
+            row[j + 1] = if ca == b[j] { prev } else { 1 + prev.min(row[j]).min(row[j + 1]) };
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+fn promotion_message(what: &str, a: DType, b: DType, e: PromotionError) -> String {
+    let rule = match e {
+        PromotionError::Unrepresentable { input, candidate } => format!(
+            "the promotion candidate is `{}` (the higher category and the wider width), and `{}` has values `{}` cannot represent",
+            candidate.name(),
+            input.name(),
+            candidate.name()
+        ),
+        PromotionError::FormatClash => {
+            "`f16` and `bf16` have the same width in different formats, so neither holds the other".to_string()
+        }
+    };
+    let help = match promotion_hint(a, b) {
+        Some(to) => {
+            let side = if a.fits_in(to) && to != a { "lhs" } else { "rhs" };
+            let _ = side;
+            format!("help: cast one side so both fit, e.g. `a as {}` (or cast both to `{}`)", to.name(), to.name())
+        }
+        None => "help: cast one side to the other's dtype with `as` if the values are known to fit".to_string(),
+    };
+    format!("cannot promote `{}` with `{}` in {what}\nnote: {rule}\n{help}", a.name(), b.name())
+}
+
+fn not_defined_message(what: &str, typing: Typing, dtype: DType) -> String {
+    let help = match typing {
+        Typing::FloatUnary | Typing::FloatPredicate => format!("help: cast to a float first: `x as f32`{}", if dtype == DType::Bool { "" } else { "" }),
+        Typing::Arith | Typing::NumUnary if dtype == DType::Bool => "help: cast the `bool` to a number first: `x as u8` or `x as f32`".to_string(),
+        Typing::Bitwise | Typing::Shift if dtype.is_float() => "help: cast to an integer first: `x as i32`".to_string(),
+        Typing::Shift => "help: cast to an integer first: `x as u8`".to_string(),
+        Typing::Logical => "help: compare to get a `bool`, e.g. `x != 0`; `&` and `|` are bitwise on integers".to_string(),
+        _ => String::new(),
+    };
+    format!("{what} is not defined for `{}`: it takes {}\n{help}", dtype.name(), typing.accepted_text())
+        .trim_end()
+        .to_string()
+}
+
+/// Converts a weak literal into a constant of `dtype`, or explains why it cannot.
+fn literal_as(w: &Weak, dtype: DType) -> Result<ConstValue, String> {
+    match (w, dtype) {
+        (Weak::Bool(b), DType::Bool) => Ok(ConstValue::Bool(*b)),
+        (Weak::Bool(_), _) => Err(format!(
+            "{} cannot take the dtype `{}`\nhelp: cast it: `(… as {})`",
+            w.describe(),
+            dtype.name(),
+            dtype.name()
+        )),
+        (_, DType::Bool) => Err(format!(
+            "{} cannot take the dtype `bool`\nhelp: use `true` or `false`",
+            w.describe()
+        )),
+        (Weak::Int(v), d) if d.is_integer() => {
+            let (min, max) = d.int_range().expect("integer dtype");
+            if (min..=max).contains(v) {
+                Ok(ConstValue::Int(*v))
+            } else {
+                Err(format!(
+                    "{} does not fit in `{}` (range {min}..={max})\nhelp: cast the tensor to a wider dtype first",
+                    w.describe(),
+                    d.name()
+                ))
+            }
+        }
+        (Weak::Int(v), d) => {
+            if int_fits_float(*v, d) {
+                Ok(ConstValue::Float(*v as f64, Some(format!("{v}.0"))))
+            } else {
+                Err(format!(
+                    "{} is not exactly representable in `{}` ({} significant bits)\nhelp: use a float literal if rounding is intended, e.g. `{}.0`",
+                    w.describe(),
+                    d.name(),
+                    d.float_precision().unwrap_or(0),
+                    v
+                ))
+            }
+        }
+        (Weak::Float(..), d) if d.is_integer() => Err(format!(
+            "{} cannot take the integer dtype `{}`\nhelp: cast the tensor to a float first: `(x as f32)`",
+            w.describe(),
+            d.name()
+        )),
+        (Weak::Float(v, text), d) => {
+            if float_fits(*v, d) {
+                Ok(ConstValue::Float(*v, text.clone()))
+            } else {
+                Err(format!(
+                    "{} overflows `{}` (largest finite value {})",
+                    w.describe(),
+                    d.name(),
+                    d.float_max().unwrap_or(0.0)
+                ))
+            }
+        }
+    }
+}
+
+/// Whether the integer `v` is exactly a finite value of the float dtype `d`.
+fn int_fits_float(v: i128, d: DType) -> bool {
+    let precision = d.float_precision().expect("float dtype");
+    let magnitude = v.unsigned_abs();
+    if magnitude == 0 {
+        return true;
+    }
+    let significant = 128 - magnitude.leading_zeros() - magnitude.trailing_zeros();
+    significant <= precision && (magnitude as f64) <= d.float_max().expect("float dtype")
+}
+
+/// Whether `v` rounds to a finite value of `d`: below the largest finite value plus half
+/// an ulp at the top binade.
+fn float_fits(v: f64, d: DType) -> bool {
+    let max = d.float_max().expect("float dtype");
+    if d == DType::F64 {
+        return v.is_finite();
+    }
+    let precision = d.float_precision().expect("float dtype") as i32;
+    let top_ulp = 2f64.powi(max.log2().floor() as i32 - precision + 1);
+    v.abs() < max + top_ulp / 2.0
+}
+
+/// `literal as dtype` with Rust `as` semantics on the literal's value.
+fn cast_const_int(v: i128, to: DType) -> ConstValue {
+    match to {
+        DType::Bool => ConstValue::Bool(v != 0),
+        DType::U8 => ConstValue::Int(v as u8 as i128),
+        DType::U16 => ConstValue::Int(v as u16 as i128),
+        DType::U32 => ConstValue::Int(v as u32 as i128),
+        DType::U64 => ConstValue::Int(v as u64 as i128),
+        DType::I8 => ConstValue::Int(v as i8 as i128),
+        DType::I16 => ConstValue::Int(v as i16 as i128),
+        DType::I32 => ConstValue::Int(v as i32 as i128),
+        DType::I64 => ConstValue::Int(v as i64 as i128),
+        // The text keeps full precision; the emitter rounds it once into the dtype.
+        _ => ConstValue::Float(v as f64, Some(format!("{v}.0"))),
+    }
+}
+
+fn cast_const_float(v: f64, text: Option<String>, to: DType) -> ConstValue {
+    match to {
+        DType::Bool => ConstValue::Bool(v != 0.0),
+        DType::U8 => ConstValue::Int(v as u8 as i128),
+        DType::U16 => ConstValue::Int(v as u16 as i128),
+        DType::U32 => ConstValue::Int(v as u32 as i128),
+        DType::U64 => ConstValue::Int(v as u64 as i128),
+        DType::I8 => ConstValue::Int(v as i8 as i128),
+        DType::I16 => ConstValue::Int(v as i16 as i128),
+        DType::I32 => ConstValue::Int(v as i32 as i128),
+        DType::I64 => ConstValue::Int(v as i64 as i128),
+        _ => ConstValue::Float(v, text),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literal_rules() {
+        assert!(literal_as(&Weak::Int(300), DType::U8).is_err());
+        assert!(literal_as(&Weak::Int(255), DType::U8).is_ok());
+        assert!(literal_as(&Weak::Int(-1), DType::U8).is_err());
+        assert!(literal_as(&Weak::Int(16777217), DType::F32).is_err());
+        assert!(literal_as(&Weak::Int(16777216), DType::F32).is_ok());
+        assert!(literal_as(&Weak::Int(2049), DType::F16).is_err());
+        assert!(literal_as(&Weak::Int(65504), DType::F16).is_ok());
+        assert!(literal_as(&Weak::Int(65536), DType::F16).is_err());
+        assert!(literal_as(&Weak::Float(0.5, None), DType::I32).is_err());
+        assert!(literal_as(&Weak::Float(70000.0, None), DType::F16).is_err());
+        assert!(literal_as(&Weak::Float(65519.0, None), DType::F16).is_ok());
+        assert!(literal_as(&Weak::Float(65520.0, None), DType::F16).is_err());
+        assert!(literal_as(&Weak::Float(1e39, None), DType::F32).is_err());
+        assert!(literal_as(&Weak::Float(3.4e38, None), DType::F32).is_ok());
+        assert!(literal_as(&Weak::Float(3.3e38, None), DType::BF16).is_ok());
+        assert!(literal_as(&Weak::Float(3.4e38, None), DType::BF16).is_err());
+    }
+}

@@ -1,0 +1,331 @@
+//! Loop IR → Rust tokens. Never reports user errors: everything it sees has been checked.
+//! Every path into the runtime goes through `runtime` (the `$crate` of the `graph!`
+//! wrapper), so expansions compile whatever the user named the dependency. Generated
+//! locals are `__tg_`-prefixed.
+
+use proc_macro2::{Literal, Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+
+use crate::ast::{GraphFn, ParamType, ReturnType};
+use crate::dtype::DType;
+use crate::ir::{Buffer, ConstValue, Kernel, Level, LoopNest, NodeId, NodeKind, TypedGraph};
+
+/// The storage type of a dtype, e.g. `f32` or `$crate::__private::f16`.
+pub fn storage_type(rt: &TokenStream, dtype: DType) -> TokenStream {
+    match dtype {
+        DType::F16 => quote!(#rt::__private::f16),
+        DType::BF16 => quote!(#rt::__private::bf16),
+        other => {
+            let ident = format_ident!("{}", other.name());
+            quote!(#ident)
+        }
+    }
+}
+
+fn compute_type(rt: &TokenStream, dtype: DType) -> TokenStream {
+    storage_type(rt, dtype.compute())
+}
+
+/// `Rank2<U<4>, U<8>>` for `[4, 8]`.
+pub fn shape_type(rt: &TokenStream, dims: &[usize]) -> TokenStream {
+    if dims.is_empty() {
+        return quote!(#rt::__private::Rank0);
+    }
+    let rank = format_ident!("Rank{}", dims.len());
+    let dims = dims.iter().map(|&d| Literal::usize_unsuffixed(d));
+    quote!(#rt::__private::#rank<#(#rt::__private::U<#dims>),*>)
+}
+
+fn tensor_type(rt: &TokenStream, dtype: DType, dims: &[usize]) -> TokenStream {
+    let t = storage_type(rt, dtype);
+    let s = shape_type(rt, dims);
+    quote!(#rt::__private::Tensor<#t, #s>)
+}
+
+/// A parameter as the generated signature takes it.
+fn param_type(rt: &TokenStream, ty: &ParamType) -> TokenStream {
+    let t = storage_type(rt, ty.dtype);
+    match &ty.dims {
+        None => t,
+        Some(dims) => {
+            let s = shape_type(rt, dims);
+            quote_spanned!(ty.span=> &impl #rt::__private::TensorRef<#t, #s>)
+        }
+    }
+}
+
+/// Declared output types, or the inferred ones in the closure form.
+fn output_types(f: &GraphFn, graph: Option<&TypedGraph>) -> Option<Vec<(DType, Vec<usize>)>> {
+    if let Some(ret) = &f.ret {
+        let list: Vec<&ParamType> = match ret {
+            ReturnType::Single(t) => vec![t],
+            ReturnType::Tuple(l, _) => l.iter().collect(),
+        };
+        return Some(list.iter().map(|t| (t.dtype, t.dims.clone().unwrap_or_default())).collect());
+    }
+    let graph = graph?;
+    Some(graph.outputs.iter().map(|&n| (graph.nodes[n].dtype, graph.nodes[n].dims.clone())).collect())
+}
+
+/// The function pair `name` / `name_into` (with `kernel`), or, when checking failed,
+/// their signatures with an unreachable body so the rest of the crate still type-checks.
+pub fn emit_graph_fn(rt: &TokenStream, f: &GraphFn, graph: Option<&TypedGraph>, kernel: Option<&Kernel>) -> TokenStream {
+    let attrs = &f.attrs;
+    let vis = &f.vis;
+    let name = &f.name;
+    let into_name = format_ident!("{}_into", f.name);
+    let param_names: Vec<_> = f.params.iter().map(|p| &p.name).collect();
+    let param_types: Vec<_> = f.params.iter().map(|p| param_type(rt, &p.ty)).collect();
+
+    let outputs = match output_types(f, graph) {
+        Some(o) => o,
+        None => {
+            // Closure form with errors: nothing to name the output by.
+            return quote! {
+                #[allow(unused_variables, unreachable_code)]
+                fn #name(#(#param_names: #param_types),*) -> ! { ::core::panic!() }
+            };
+        }
+    };
+    let out_names: Vec<_> = (0..outputs.len()).map(|i| format_ident!("__tg_out{}", i)).collect();
+    let out_tensor_types: Vec<_> = outputs.iter().map(|(d, dims)| tensor_type(rt, *d, dims)).collect();
+    let out_mut_types: Vec<_> = outputs
+        .iter()
+        .map(|(d, dims)| {
+            let t = storage_type(rt, *d);
+            let s = shape_type(rt, dims);
+            quote!(&mut impl #rt::__private::TensorMut<#t, #s>)
+        })
+        .collect();
+    let ret_type = if outputs.len() == 1 {
+        out_tensor_types[0].clone()
+    } else {
+        quote!((#(#out_tensor_types),*))
+    };
+    let ret_value = if outputs.len() == 1 {
+        let o = &out_names[0];
+        quote!(#o)
+    } else {
+        quote!((#(#out_names),*))
+    };
+
+    let into_body = match (graph, kernel) {
+        (Some(graph), Some(kernel)) => emit_kernel(rt, f, graph, kernel, &out_names),
+        _ => quote!(::core::panic!()),
+    };
+    let into_doc = format!(" Writes the outputs of [`{name}`] into caller-provided tensors; allocates nothing.");
+    quote! {
+        #(#attrs)*
+        #[allow(clippy::too_many_arguments)]
+        #vis fn #name(#(#param_names: #param_types),*) -> #ret_type {
+            #(let mut #out_names = <#out_tensor_types>::zeros();)*
+            #into_name(#(#param_names,)* #(&mut #out_names),*);
+            #ret_value
+        }
+
+        #[doc = #into_doc]
+        #[allow(clippy::too_many_arguments, unused_variables, unused_mut, unreachable_code)]
+        #vis fn #into_name(#(#param_names: #param_types,)* #(#out_names: #out_mut_types),*) {
+            #into_body
+        }
+    }
+}
+
+fn node_ident(id: NodeId) -> proc_macro2::Ident {
+    format_ident!("__tg_n{}", id)
+}
+
+fn buffer_ident(buffer: &Buffer) -> proc_macro2::Ident {
+    match buffer {
+        Buffer::Input(p) => format_ident!("__tg_in{}", p),
+        Buffer::Output(o) => format_ident!("__tg_slice{}", o),
+    }
+}
+
+fn offset_ident(k: usize) -> proc_macro2::Ident {
+    format_ident!("__tg_off{}", k)
+}
+
+fn emit_kernel(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kernel, out_names: &[proc_macro2::Ident]) -> TokenStream {
+    let p = quote!(#rt::__private);
+    // Slices of every tensor parameter and output, checked to the static length by the
+    // `TensorRef`/`TensorMut` contract.
+    let mut setup = TokenStream::new();
+    for (index, param) in f.params.iter().enumerate() {
+        if let Some(dims) = &param.ty.dims {
+            let name = &param.name;
+            let t = storage_type(rt, param.ty.dtype);
+            let s = shape_type(rt, dims);
+            let slice = buffer_ident(&Buffer::Input(index));
+            setup.extend(quote! {
+                let #slice: &[#t] = <_ as #p::TensorRef<#t, #s>>::as_slice(#name);
+            });
+        }
+    }
+    for (index, out) in out_names.iter().enumerate() {
+        let node = &graph.nodes[graph.outputs[index]];
+        let t = storage_type(rt, node.dtype);
+        let s = shape_type(rt, &node.dims);
+        let slice = buffer_ident(&Buffer::Output(index));
+        setup.extend(quote! {
+            let #slice: &mut [#t] = <_ as #p::TensorMut<#t, #s>>::as_mut_slice(#out);
+        });
+    }
+    let nests = kernel.nests.iter().map(|nest| emit_nest(rt, f, graph, nest));
+    quote! {
+        #setup
+        #({ #nests })*
+    }
+}
+
+fn emit_nest(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, nest: &LoopNest) -> TokenStream {
+    let p = quote!(#rt::__private);
+    let computations = |level: Level| -> TokenStream {
+        nest.schedule
+            .iter()
+            .filter(|(_, l)| *l == level)
+            .map(|&(id, _)| emit_node(rt, f, graph, nest, id, level))
+            .collect()
+    };
+    let global = computations(Level::Global);
+    let row = computations(Level::Row);
+    let inner = computations(Level::Inner);
+
+    let stores = nest.stores.iter().map(|&(index, node)| {
+        let k = nest.operands.iter().position(|o| o.buffer == Buffer::Output(index)).expect("output operand");
+        let slice = buffer_ident(&Buffer::Output(index));
+        let off = offset_ident(k);
+        let t = storage_type(rt, graph.nodes[node].dtype);
+        let v = node_ident(node);
+        quote!(#p::store::<#t>(#slice, #off + __tg_j, __tg_n, #v);)
+    });
+
+    let loop_vars: Vec<_> = (0..nest.outer.len()).map(|i| format_ident!("__tg_i{}", i)).collect();
+    let offsets = nest.operands.iter().enumerate().map(|(k, op)| {
+        let off = offset_ident(k);
+        let terms = op
+            .outer_strides
+            .iter()
+            .zip(&loop_vars)
+            .filter(|(&s, _)| s != 0)
+            .map(|(&s, i)| {
+                let s = Literal::usize_unsuffixed(s);
+                quote!(#i * #s)
+            });
+        quote!(let #off: usize = 0 #(+ #terms)*;)
+    });
+    let inner_extent = Literal::usize_unsuffixed(nest.inner);
+    let mut body = quote! {
+        #(#offsets)*
+        #row
+        #p::for_each_chunk(#inner_extent, |__tg_j: usize, __tg_n: usize| {
+            #inner
+            #(#stores)*
+        });
+    };
+    for (var, &extent) in loop_vars.iter().zip(&nest.outer).rev() {
+        let extent = Literal::usize_unsuffixed(extent);
+        body = quote! {
+            for #var in 0..#extent {
+                #body
+            }
+        };
+    }
+    quote! {
+        #global
+        #body
+    }
+}
+
+fn emit_const(rt: &TokenStream, dtype: DType, value: &ConstValue) -> TokenStream {
+    let p = quote!(#rt::__private);
+    match (value, dtype) {
+        (ConstValue::Bool(b), _) => quote!(#b),
+        (ConstValue::Int(v), d) => {
+            let t = storage_type(rt, d);
+            let lit = Literal::i128_unsuffixed(v.unsigned_abs() as i128);
+            if *v < 0 {
+                quote!((-(#lit as i128) as #t))
+            } else {
+                quote!((#lit as #t))
+            }
+        }
+        (ConstValue::Float(v, text), d) => {
+            // Parse the literal's own digits into the dtype once; folded values only exist
+            // as f64 and round once from there.
+            let (negative, digits) = match text {
+                Some(t) => match t.strip_prefix('-') {
+                    Some(rest) => (true, rest.to_string()),
+                    None => (false, t.clone()),
+                },
+                None => (v.is_sign_negative(), format!("{:?}", v.abs())),
+            };
+            let sign = if negative { quote!(-) } else { quote!() };
+            match d {
+                DType::F32 => {
+                    let lit: TokenStream = format!("{digits}f32").parse().expect("float literal");
+                    quote!((#sign #lit))
+                }
+                DType::F64 => {
+                    let lit: TokenStream = format!("{digits}f64").parse().expect("float literal");
+                    quote!((#sign #lit))
+                }
+                DType::F16 | DType::BF16 => {
+                    let t = storage_type(rt, d);
+                    let lit: TokenStream = format!("{digits}f64").parse().expect("float literal");
+                    quote!(<#t as #p::Element>::to_compute(<#t>::from_f64(#sign #lit)))
+                }
+                _ => unreachable!("float constants have a float dtype"),
+            }
+        }
+    }
+}
+
+fn emit_node(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, nest: &LoopNest, id: NodeId, level: Level) -> TokenStream {
+    let p = quote!(#rt::__private);
+    let node = &graph.nodes[id];
+    let out = node_ident(id);
+    let c = compute_type(rt, node.dtype);
+    let value = match &node.kind {
+        NodeKind::Input { param } => {
+            let k = nest.operands.iter().position(|o| o.buffer == Buffer::Input(*param)).expect("input operand");
+            let slice = buffer_ident(&Buffer::Input(*param));
+            let t = storage_type(rt, node.dtype);
+            let off = offset_ident(k);
+            match level {
+                Level::Inner => quote!(#p::load::<#t>(#slice, #off + __tg_j, __tg_n)),
+                Level::Row => quote!(#p::V::<#c>::splat(<#t as #p::Element>::to_compute(#slice[#off]))),
+                Level::Global => quote!(#p::V::<#c>::splat(<#t as #p::Element>::to_compute(#slice[0]))),
+            }
+        }
+        NodeKind::Scalar { param } => {
+            let name = &f.params[*param].name;
+            let t = storage_type(rt, node.dtype);
+            quote!(#p::V::<#c>::splat(<#t as #p::Element>::to_compute(#name)))
+        }
+        NodeKind::Const(value) => {
+            let v = emit_const(rt, node.dtype, value);
+            quote!(#p::V::<#c>::splat(#v))
+        }
+        NodeKind::Op { op, args } => {
+            let input_dtype = graph.nodes[args[0]].dtype;
+            let ic = compute_type(rt, input_dtype);
+            let tr = format_ident!("{}", op.lane_trait);
+            let method = format_ident!("{}", op.lane_fn);
+            let args = args.iter().map(|&a| node_ident(a));
+            quote!(<#ic as #p::#tr>::#method(#(#args),*))
+        }
+        NodeKind::Select { cond, a, b } => {
+            let (cond, a, b) = (node_ident(*cond), node_ident(*a), node_ident(*b));
+            quote!(<#c as #p::SelectLanes>::select_lanes(#cond, #a, #b))
+        }
+        NodeKind::Cast { input } => {
+            let from = storage_type(rt, graph.nodes[*input].dtype);
+            let to = storage_type(rt, node.dtype);
+            let v = node_ident(*input);
+            quote!(#p::cast::<#from, #to>(#v))
+        }
+    };
+    let _ = Span::call_site();
+    quote!(let #out: #p::V<#c> = #value;)
+}
