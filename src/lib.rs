@@ -39,19 +39,28 @@ macro_rules! graph {
     };
 }
 
+/// Writes a static shape type: `Shape![]`, `Shape![8]`, `Shape![4, 8]` … up to rank 6.
+/// Dims are integer literals; the type is built from typenum unsigned integers.
+#[macro_export]
+macro_rules! Shape {
+    ($($dims:tt)*) => {
+        $crate::__private::shape_impl! { $crate; $($dims)* }
+    };
+}
+
 /// What `graph!` expansions name. Not a stable API.
 #[doc(hidden)]
 pub mod __private {
     pub use tensor_core::__private::*;
     pub use tensor_core::shape::{Rank0, Rank1, Rank2, Rank3, Rank4, Rank5, Rank6};
-    pub use tensor_core::typenum::U;
-    pub use tensor_macros::graph_impl;
+    pub use tensor_core::typenum::{UInt, UTerm, B0, B1};
+    pub use tensor_macros::{graph_impl, shape_impl};
 }
 
 /// `use tensorgraph::prelude::*;` brings `graph!`, `Tensor`, views, `Shape!` and the
 /// half-precision types.
 pub mod prelude {
     pub use crate::graph;
-    pub use tensor_core::Shape;
+    pub use crate::Shape;
     pub use tensor_core::{bf16, f16, Tensor, TensorRef, TensorView, TensorViewMut};
 }

@@ -181,7 +181,7 @@ integer_lanes!(u8, u16, u32, u64, i8, i16, i32, i64);
 
 /// Explicit `wide` implementations for `f32` and `f64` lanes.
 macro_rules! float_lanes {
-    ($t:ty, $w:ident, $bits:ty) => {
+    ($t:ty, $w:ident, $bits:ty, rsqrt: $rsqrt:expr, $($f:ident => $vm:ident),*) => {
         impl $crate::lanes::V<$t> {
             #[inline(always)]
             fn wide(self) -> $w {
@@ -255,20 +255,29 @@ macro_rules! float_lanes {
                 V::from_wide(unordered.select(a + b, ordered))
             }
             #[inline(always)]
+            fn pow_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
+                V::from_wide(float_pow(a.wide(), b.wide()))
+            }
+            #[inline(always)]
             fn relu_lanes(a: V<$t>) -> V<$t> {
                 <$t as NumLanes>::max_lanes(a, V::splat(0.0))
             }
             #[inline(always)]
             fn floor_lanes(a: V<$t>) -> V<$t> {
-                V::from_wide(a.wide().floor())
+                let x = a.wide();
+                V::from_wide(x.floor() | (x & $w::splat(-0.0)))
             }
             #[inline(always)]
             fn trunc_lanes(a: V<$t>) -> V<$t> {
-                V::from_wide(a.wide().trunc())
+                let x = a.wide();
+                V::from_wide(x.trunc() | (x & $w::splat(-0.0)))
             }
             #[inline(always)]
+            /// Rounding never changes the sign, so the input's sign bit is put back: `wide`
+            /// loses it for results of zero (`roundeven(-0.3)` must be `-0.0`).
             fn roundeven_lanes(a: V<$t>) -> V<$t> {
-                V::from_wide(a.wide().round_ties_even())
+                let x = a.wide();
+                V::from_wide(x.round_ties_even() | (x & $w::splat(-0.0)))
             }
             /// Half away from zero: the truncation, plus ±1 when the dropped fraction is at
             /// least one half. `x - trunc(x)` is exact for every finite x.
@@ -315,6 +324,17 @@ macro_rules! float_lanes {
                 V::from_wide(a.wide().sqrt())
             }
             #[inline(always)]
+            fn rsqrt_lanes(a: V<$t>) -> V<$t> {
+                let f: fn($w) -> $w = $rsqrt;
+                V::from_wide(f(a.wide()))
+            }
+            $(
+                #[inline(always)]
+                fn $f(a: V<$t>) -> V<$t> {
+                    V::from_wide(crate::vmath::$vm(a.wide()))
+                }
+            )*
+            #[inline(always)]
             fn is_nan_lanes(a: V<$t>) -> V<bool> {
                 bools_from_mask(a.wide().is_nan())
             }
@@ -328,9 +348,17 @@ macro_rules! float_lanes {
 
 mod f32_lanes {
     use super::*;
-    float_lanes!(f32, f32x8, u32);
+    use crate::vmath::pow_f32 as float_pow;
+    float_lanes!(f32, f32x8, u32, rsqrt: crate::vmath::rsqrt_f32,
+        exp_lanes => exp_f32, log_lanes => log_f32, log1p_lanes => log1p_f32, sin_lanes => sin_f32,
+        cos_lanes => cos_f32, tanh_lanes => tanh_f32, erf_lanes => erf_f32, sigmoid_lanes => sigmoid_f32,
+        gelu_lanes => gelu_f32, silu_lanes => silu_f32);
 }
 mod f64_lanes {
     use super::*;
-    float_lanes!(f64, f64x8, u64);
+    use crate::vmath::pow_f64 as float_pow;
+    float_lanes!(f64, f64x8, u64, rsqrt: |x: f64x8| f64x8::splat(1.0) / x.sqrt(),
+        exp_lanes => exp_f64, log_lanes => log_f64, log1p_lanes => log1p_f64, sin_lanes => sin_f64,
+        cos_lanes => cos_f64, tanh_lanes => tanh_f64, erf_lanes => erf_f64, sigmoid_lanes => sigmoid_f64,
+        gelu_lanes => gelu_f64, silu_lanes => silu_f64);
 }

@@ -422,16 +422,40 @@ impl PowImpl for f64 {
     }
 }
 
-const FRAC_1_SQRT_2: f64 = core::f64::consts::FRAC_1_SQRT_2;
-
+/// sigmoid in f64 with `1 + e^-|x|` kept in double-double, so the only errors are
+/// `exp`'s and the final division's.
 fn sigmoid_f64(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
+    if x.is_nan() {
+        return x;
+    }
+    let e = (-x.abs()).exp();
+    let sum = 1.0 + e;
+    let sum_err = (1.0 - sum) + e; // exact: |e| <= 1
+    let numerator = if x < 0.0 { e } else { 1.0 };
+    let q = numerator / sum;
+    q - q * (sum_err / sum)
 }
+
+/// GELU in f64: `x/2 · erfc(-x/√2)`. For large negative x, erfc magnifies the rounding
+/// of `x/√2` (relative error ≈ 2x²·δ), so the argument is carried in double-double
+/// (`mul_add` is an exact fused multiply-add on every build) with a first-order
+/// correction `erfc(-(u+ε)) ≈ erfc(-u) + ε·(2/√π)·e^{-u²}`.
 fn gelu_f64(x: f64) -> f64 {
-    0.5 * x * erfc_scalar_f64(-x * FRAC_1_SQRT_2)
+    const FRAC_1_SQRT_2_LO: f64 = -4.833646656726457e-17;
+    if x.is_nan() || x == f64::INFINITY {
+        return x;
+    }
+    if x == f64::NEG_INFINITY {
+        return -0.0;
+    }
+    let hi = x * core::f64::consts::FRAC_1_SQRT_2;
+    let lo = x.mul_add(core::f64::consts::FRAC_1_SQRT_2, -hi) + x * FRAC_1_SQRT_2_LO;
+    let erfc = erfc_scalar_f64(-hi) + (-(hi * hi)).exp() * core::f64::consts::FRAC_2_SQRT_PI * lo;
+    0.5 * x * erfc
 }
+
 fn silu_f64(x: f64) -> f64 {
-    x / (1.0 + (-x).exp())
+    x * sigmoid_f64(x)
 }
 
 impl Float for f64 {

@@ -1,5 +1,5 @@
-//! Static shapes as types. `Shape![4, 8]` is `Rank2<U<4>, U<8>>` over typenum
-//! unsigned integers, so generic code can name shapes in bounds; the element count
+//! Static shapes as types. `Shape![4, 8]` (the `tensorgraph` macro) is `Rank2<U4, U8>`
+//! over typenum unsigned integers, so generic code can name shapes in bounds; the element count
 //! and the row-major dims are associated constants.
 
 use core::marker::PhantomData;
@@ -14,33 +14,6 @@ pub trait Shape: Copy + Default + Send + Sync + 'static {
     const LEN: usize;
     /// The index type: `[usize; RANK]`.
     type Index: AsRef<[usize]> + Copy + core::fmt::Debug;
-}
-
-/// Writes a static shape type: `Shape![]`, `Shape![8]`, `Shape![4, 8]` … up to rank 6.
-#[macro_export]
-macro_rules! Shape {
-    () => { $crate::shape::Rank0 };
-    ($a:expr $(,)?) => { $crate::shape::Rank1<$crate::typenum::U<{ $a }>> };
-    ($a:expr, $b:expr $(,)?) => {
-        $crate::shape::Rank2<$crate::typenum::U<{ $a }>, $crate::typenum::U<{ $b }>>
-    };
-    ($a:expr, $b:expr, $c:expr $(,)?) => {
-        $crate::shape::Rank3<$crate::typenum::U<{ $a }>, $crate::typenum::U<{ $b }>,
-            $crate::typenum::U<{ $c }>>
-    };
-    ($a:expr, $b:expr, $c:expr, $d:expr $(,)?) => {
-        $crate::shape::Rank4<$crate::typenum::U<{ $a }>, $crate::typenum::U<{ $b }>,
-            $crate::typenum::U<{ $c }>, $crate::typenum::U<{ $d }>>
-    };
-    ($a:expr, $b:expr, $c:expr, $d:expr, $e:expr $(,)?) => {
-        $crate::shape::Rank5<$crate::typenum::U<{ $a }>, $crate::typenum::U<{ $b }>,
-            $crate::typenum::U<{ $c }>, $crate::typenum::U<{ $d }>, $crate::typenum::U<{ $e }>>
-    };
-    ($a:expr, $b:expr, $c:expr, $d:expr, $e:expr, $f:expr $(,)?) => {
-        $crate::shape::Rank6<$crate::typenum::U<{ $a }>, $crate::typenum::U<{ $b }>,
-            $crate::typenum::U<{ $c }>, $crate::typenum::U<{ $d }>, $crate::typenum::U<{ $e }>,
-            $crate::typenum::U<{ $f }>>
-    };
 }
 
 /// Rank 0: one element.

@@ -46,7 +46,6 @@ pub struct GraphFn {
     pub ret: Option<ReturnType>,
     pub lets: Vec<Let>,
     pub outputs: Outputs,
-    pub is_closure: bool,
 }
 
 pub struct Param {
@@ -57,7 +56,6 @@ pub struct Param {
 #[derive(Clone)]
 pub struct ParamType {
     pub dtype: DType,
-    pub dtype_span: Span,
     /// `None` for a bare dtype (a run-time scalar), `Some(vec![])` for rank 0.
     pub dims: Option<Vec<usize>>,
     pub span: Span,
@@ -65,7 +63,7 @@ pub struct ParamType {
 
 pub enum ReturnType {
     Single(ParamType),
-    Tuple(Vec<ParamType>, Span),
+    Tuple(Vec<ParamType>),
 }
 
 pub struct Let {
@@ -164,8 +162,8 @@ pub enum Expr {
     Lit(LitValue, Span),
     Unary { op: UnOp, op_span: Span, expr: Box<Expr> },
     Binary { op: BinOp, op_span: Span, lhs: Box<Expr>, rhs: Box<Expr> },
-    Cast { expr: Box<Expr>, as_span: Span, to: DType, to_span: Span },
-    Call { func: Ident, args: Vec<Expr>, named: Vec<NamedArg>, span: Span },
+    Cast { expr: Box<Expr>, as_span: Span, to: DType },
+    Call { func: Ident, args: Vec<Expr>, named: Vec<NamedArg> },
 }
 
 #[derive(Clone)]
@@ -237,7 +235,7 @@ fn parse_item(input: ParseStream) -> syn::Result<GraphFn> {
     let body;
     braced!(body in input);
     let (lets, outputs) = parse_block_contents(&body)?;
-    Ok(GraphFn { attrs, vis, name, params, ret: Some(ret), lets, outputs, is_closure: false })
+    Ok(GraphFn { attrs, vis, name, params, ret: Some(ret), lets, outputs })
 }
 
 fn parse_closure(input: ParseStream) -> syn::Result<GraphFn> {
@@ -272,7 +270,6 @@ fn parse_closure(input: ParseStream) -> syn::Result<GraphFn> {
         ret,
         lets,
         outputs,
-        is_closure: true,
     })
 }
 
@@ -313,7 +310,7 @@ impl Parse for ParamType {
         } else {
             None
         };
-        Ok(ParamType { dtype, dtype_span, dims, span })
+        Ok(ParamType { dtype, dims, span })
     }
 }
 
@@ -344,13 +341,13 @@ pub fn parse_dtype(input: ParseStream) -> syn::Result<(DType, Span)> {
 fn parse_return_type(input: ParseStream) -> syn::Result<ReturnType> {
     if input.peek(syn::token::Paren) {
         let content;
-        let paren = parenthesized!(content in input);
+        parenthesized!(content in input);
         let list = content.parse_terminated(ParamType::parse, Token![,])?;
         let tys: Vec<ParamType> = list.into_iter().collect();
         if tys.len() == 1 {
             return Ok(ReturnType::Single(tys.into_iter().next().expect("one element")));
         }
-        Ok(ReturnType::Tuple(tys, paren.span.join()))
+        Ok(ReturnType::Tuple(tys))
     } else {
         let ty: ParamType = input.parse()?;
         if ty.dims.is_none() {
@@ -512,8 +509,8 @@ fn parse_cast(input: ParseStream) -> syn::Result<Expr> {
     let mut expr = parse_unary(input)?;
     while input.peek(Token![as]) {
         let as_span = input.parse::<Token![as]>()?.span();
-        let (to, to_span) = parse_dtype(input)?;
-        expr = Expr::Cast { expr: Box::new(expr), as_span, to, to_span };
+        let (to, _) = parse_dtype(input)?;
+        expr = Expr::Cast { expr: Box::new(expr), as_span, to };
     }
     Ok(expr)
 }
@@ -584,7 +581,7 @@ fn parse_primary(input: ParseStream) -> syn::Result<Expr> {
 
 fn parse_call(input: ParseStream, func: Ident) -> syn::Result<Expr> {
     let content;
-    let paren = parenthesized!(content in input);
+    parenthesized!(content in input);
     let mut args = Vec::new();
     let mut named = Vec::new();
     while !content.is_empty() {
@@ -604,7 +601,7 @@ fn parse_call(input: ParseStream, func: Ident) -> syn::Result<Expr> {
         }
         content.parse::<Token![,]>()?;
     }
-    Ok(Expr::Call { func, args, named, span: paren.span.join() })
+    Ok(Expr::Call { func, args, named })
 }
 
 /// A named argument's value: an expression, a dtype (`dtype = f32`), or a list
@@ -622,7 +619,7 @@ fn parse_arg_value(input: ParseStream) -> syn::Result<Expr> {
             content.parse::<Token![,]>()?;
         }
         let span = bracket.span.join();
-        return Ok(Expr::Call { func: Ident::new("__list", span), args: items, named: Vec::new(), span });
+        return Ok(Expr::Call { func: Ident::new("__list", span), args: items, named: Vec::new() });
     }
     parse_expr(input)
 }

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use crate::ast::{BinOp, Expr, GraphFn, LitValue, Outputs, ParamType, ReturnType, UnOp};
 use crate::dtype::{promote, promotion_hint, DType, PromotionError};
-use crate::ir::{ConstValue, Node, NodeId, NodeKind, TypedGraph, TypedParam};
+use crate::ir::{ConstValue, Node, NodeId, NodeKind, TypedGraph};
 use crate::ops::{self, Op, Typing};
 use crate::shape::{aligned_picture, broadcast, dims_text};
 
@@ -21,10 +21,6 @@ pub struct Errors {
 impl Errors {
     pub fn push(&mut self, span: Span, message: impl std::fmt::Display) {
         self.list.push(syn::Error::new(span, message));
-    }
-
-    pub fn push_error(&mut self, error: syn::Error) {
-        self.list.push(error);
     }
 
     pub fn is_empty(&self) -> bool {
@@ -95,7 +91,7 @@ pub fn check_graph(f: &GraphFn, errors: &mut Errors) -> Option<TypedGraph> {
     };
     let declared: Option<Vec<&ParamType>> = f.ret.as_ref().map(|r| match r {
         ReturnType::Single(t) => vec![t],
-        ReturnType::Tuple(list, _) => list.iter().collect(),
+        ReturnType::Tuple(list) => list.iter().collect(),
     });
     if let Some(declared) = &declared {
         if declared.len() != exprs.len() {
@@ -201,8 +197,7 @@ impl Checker<'_> {
                 self.errors.push(param.name.span(), format!("the parameter `{name}` is declared twice"));
             }
             self.param_names.push(name.clone());
-            self.graph.params.push(TypedParam { dtype: param.ty.dtype, dims: param.ty.dims.clone() });
-            let node = match &param.ty.dims {
+                        let node = match &param.ty.dims {
                 Some(dims) => self.add(NodeKind::Input { param: index }, param.ty.dtype, dims.clone()),
                 None => self.add(NodeKind::Scalar { param: index }, param.ty.dtype, Vec::new()),
             };

@@ -26,14 +26,25 @@ fn compute_type(rt: &TokenStream, dtype: DType) -> TokenStream {
     storage_type(rt, dtype.compute())
 }
 
-/// `Rank2<U<4>, U<8>>` for `[4, 8]`.
+/// The typenum unsigned integer `n`, spelled out in binary (`UInt<UInt<UTerm, B1>, B0>`
+/// is 2): typenum's `U<N>` alias only covers a fixed set of values, dims can be anything.
+pub fn typenum_type(rt: &TokenStream, n: usize) -> TokenStream {
+    if n == 0 {
+        return quote!(#rt::__private::UTerm);
+    }
+    let high = typenum_type(rt, n >> 1);
+    let bit = if n & 1 == 1 { quote!(#rt::__private::B1) } else { quote!(#rt::__private::B0) };
+    quote!(#rt::__private::UInt<#high, #bit>)
+}
+
+/// `Rank2<U4, U8>` for `[4, 8]`.
 pub fn shape_type(rt: &TokenStream, dims: &[usize]) -> TokenStream {
     if dims.is_empty() {
         return quote!(#rt::__private::Rank0);
     }
     let rank = format_ident!("Rank{}", dims.len());
-    let dims = dims.iter().map(|&d| Literal::usize_unsuffixed(d));
-    quote!(#rt::__private::#rank<#(#rt::__private::U<#dims>),*>)
+    let dims = dims.iter().map(|&d| typenum_type(rt, d));
+    quote!(#rt::__private::#rank<#(#dims),*>)
 }
 
 fn tensor_type(rt: &TokenStream, dtype: DType, dims: &[usize]) -> TokenStream {
@@ -59,7 +70,7 @@ fn output_types(f: &GraphFn, graph: Option<&TypedGraph>) -> Option<Vec<(DType, V
     if let Some(ret) = &f.ret {
         let list: Vec<&ParamType> = match ret {
             ReturnType::Single(t) => vec![t],
-            ReturnType::Tuple(l, _) => l.iter().collect(),
+            ReturnType::Tuple(l) => l.iter().collect(),
         };
         return Some(list.iter().map(|t| (t.dtype, t.dims.clone().unwrap_or_default())).collect());
     }

@@ -35,17 +35,9 @@ pub struct Node {
     pub dims: Vec<usize>,
 }
 
-#[derive(Clone, Debug)]
-pub struct TypedParam {
-    pub dtype: DType,
-    /// `None` for a run-time scalar.
-    pub dims: Option<Vec<usize>>,
-}
-
 /// The checked graph: nodes in topological order (arguments before users).
 #[derive(Clone, Debug, Default)]
 pub struct TypedGraph {
-    pub params: Vec<TypedParam>,
     pub nodes: Vec<Node>,
     pub outputs: Vec<NodeId>,
 }
@@ -70,7 +62,6 @@ pub enum Buffer {
 #[derive(Clone, Debug)]
 pub struct Operand {
     pub buffer: Buffer,
-    pub dtype: DType,
     /// Element stride per outer loop (0 where the buffer broadcasts).
     pub outer_strides: Vec<usize>,
     /// 1 if the buffer runs along the inner loop, 0 if it is splatted.

@@ -25,6 +25,41 @@ pub fn graph_impl(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
     expand(input.into()).into()
 }
 
+/// The implementation behind `tensorgraph::Shape!`: `shape_impl!($crate; 4, 8)` is the
+/// shape type of `[4, 8]`. Dims are integer literals.
+#[doc(hidden)]
+#[proc_macro]
+pub fn shape_impl(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    expand_shape(input.into()).into()
+}
+
+fn expand_shape(input: TokenStream) -> TokenStream {
+    use syn::parse::Parser;
+    let parser = |stream: syn::parse::ParseStream| -> syn::Result<(TokenStream, Vec<usize>, proc_macro2::Span)> {
+        let mut runtime = TokenStream::new();
+        while !stream.peek(syn::Token![;]) {
+            let tt: proc_macro2::TokenTree = stream.parse()?;
+            runtime.extend(Some(tt));
+        }
+        stream.parse::<syn::Token![;]>()?;
+        let span = stream.span();
+        let dims = syn::punctuated::Punctuated::<syn::LitInt, syn::Token![,]>::parse_terminated(stream)?;
+        let dims = dims
+            .iter()
+            .map(|d| d.base10_parse::<usize>())
+            .collect::<syn::Result<Vec<usize>>>()?;
+        Ok((runtime, dims, span))
+    };
+    match parser.parse2(input) {
+        Ok((rt, dims, span)) if dims.len() > 6 => {
+            let _ = rt;
+            syn::Error::new(span, "`Shape!` takes at most 6 dims").to_compile_error()
+        }
+        Ok((rt, dims, _)) => emit::shape_type(&rt, &dims),
+        Err(e) => e.to_compile_error(),
+    }
+}
+
 /// Parses, checks, lowers and emits. Returns code or `compile_error!`s; never panics on
 /// user input.
 pub(crate) fn expand(input: TokenStream) -> TokenStream {

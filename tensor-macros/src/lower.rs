@@ -61,14 +61,15 @@ fn lower_nest(graph: &TypedGraph, loop_dims: &[usize]) -> LoopNest {
     }
 
     // Buffers and their full-rank strides.
-    let mut buffers: Vec<(Buffer, crate::dtype::DType, Vec<usize>)> = Vec::new();
+    let mut buffers: Vec<(Buffer, Vec<usize>)> = Vec::new();
     for (id, node) in graph.nodes.iter().enumerate() {
         if let (true, NodeKind::Input { param }) = (needed[id], &node.kind) {
-            buffers.push((Buffer::Input(*param), node.dtype, aligned_strides(&node.dims, loop_dims)));
+            buffers.push((Buffer::Input(*param), aligned_strides(&node.dims, loop_dims)));
         }
     }
     for &(index, node) in &stores {
-        buffers.push((Buffer::Output(index), graph.nodes[node].dtype, aligned_strides(loop_dims, loop_dims)));
+        let _ = node;
+        buffers.push((Buffer::Output(index), aligned_strides(loop_dims, loop_dims)));
     }
 
     // Drop axes of extent 1, then merge neighbours every buffer walks contiguously.
@@ -77,7 +78,7 @@ fn lower_nest(graph: &TypedGraph, loop_dims: &[usize]) -> LoopNest {
         if extent == 1 {
             continue;
         }
-        let strides: Vec<usize> = buffers.iter().map(|b| b.2[axis]).collect();
+        let strides: Vec<usize> = buffers.iter().map(|b| b.1[axis]).collect();
         if let Some((prev_extent, prev_strides)) = axes.last_mut() {
             let contiguous = prev_strides.iter().zip(&strides).all(|(&p, &s)| p == s * extent);
             if contiguous {
@@ -96,9 +97,8 @@ fn lower_nest(graph: &TypedGraph, loop_dims: &[usize]) -> LoopNest {
     let operands: Vec<Operand> = buffers
         .iter()
         .enumerate()
-        .map(|(k, (buffer, dtype, _))| Operand {
+        .map(|(k, (buffer, _))| Operand {
             buffer: buffer.clone(),
-            dtype: *dtype,
             outer_strides: axes.iter().map(|a| a.1[k]).collect(),
             inner_stride: inner_strides[k],
         })
