@@ -16,6 +16,8 @@ pub trait TestElem: Element {
     fn ulps(a: Self, b: Self) -> f64;
     /// Deterministic pseudo-random values spread over the dtype's range.
     fn random(n: usize, seed: u64) -> Vec<Self>;
+    /// The value 1 (`true` for bool).
+    fn one() -> Self;
 }
 
 pub fn xorshift(state: &mut u64) -> u64 {
@@ -37,6 +39,7 @@ macro_rules! int_elem {
                 assert_eq!(v.len(), EDGE_COUNT);
                 v
             }
+            fn one() -> $t { 1 }
             fn same(a: $t, b: $t) -> bool { a == b }
             fn ulps(a: $t, b: $t) -> f64 { (a as f64 - b as f64).abs() }
             fn random(n: usize, seed: u64) -> Vec<$t> {
@@ -51,6 +54,9 @@ int_elem!(u8, u16, u32, u64, i8, i16, i32, i64);
 impl TestElem for bool {
     fn edge_values() -> Vec<bool> {
         (0..EDGE_COUNT).map(|i| i % 2 == 1).collect()
+    }
+    fn one() -> bool {
+        true
     }
     fn same(a: bool, b: bool) -> bool {
         a == b
@@ -83,6 +89,10 @@ macro_rules! float_elem {
             fn edge_values() -> Vec<$t> {
                 let from: fn(f64) -> $t = $from;
                 float_edges($min_sub, $min_normal, $max).into_iter().map(from).collect()
+            }
+            fn one() -> $t {
+                let from: fn(f64) -> $t = $from;
+                from(1.0)
             }
             fn same(a: $t, b: $t) -> bool {
                 a.to_bits() == b.to_bits() || (a != a && b != b)
