@@ -48,6 +48,11 @@ macro_rules! Shape {
     };
 }
 
+/// README.md's examples run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 /// What `graph!` expansions name. Not a stable API.
 #[doc(hidden)]
 pub mod __private {

@@ -69,15 +69,34 @@ fn i128_to_f64_round_odd(x: i128) -> f64 {
     if x < 0 { -value } else { value }
 }
 
+/// `x` rounded to f32 with ties broken to odd: exact when representable, otherwise the
+/// neighbour toward zero with its last significand bit set. Rounding that to any format of
+/// at most 22 significand bits (f16, bf16), with f32's exponent range or a smaller one, gives
+/// the correctly rounded result. (`half`'s own `bf16::from_f64` goes through a plain f32 and
+/// can round twice.)
+fn f64_to_f32_round_odd(x: f64) -> f32 {
+    let nearest = x as f32;
+    if nearest as f64 == x || x.is_nan() {
+        return nearest;
+    }
+    // Truncate toward zero, then make the last bit odd.
+    let toward_zero = if (nearest as f64).abs() > x.abs() {
+        f32::from_bits(nearest.to_bits() - 1)
+    } else {
+        nearest
+    };
+    f32::from_bits(toward_zero.to_bits() | 1)
+}
+
 macro_rules! into_half {
     ($h:ty; floats: $($f:ty)*; ints: $($i:ty)*) => {
         $(impl CastTo<$h> for $f {
             #[inline(always)]
-            fn cast(self) -> $h { <$h>::from_f64(self as f64) }
+            fn cast(self) -> $h { <$h>::from_f32(f64_to_f32_round_odd(self as f64)) }
         })*
         $(impl CastTo<$h> for $i {
             #[inline(always)]
-            fn cast(self) -> $h { <$h>::from_f64(i128_to_f64_round_odd(self as i128)) }
+            fn cast(self) -> $h { <$h>::from_f32(f64_to_f32_round_odd(i128_to_f64_round_odd(self as i128))) }
         })*
         impl CastTo<$h> for bool {
             #[inline(always)]
@@ -134,6 +153,21 @@ mod tests {
         assert_eq!(CastTo::<f16>::cast(70000u32), f16::INFINITY);
         assert_eq!(CastTo::<f16>::cast(2049u32), f16::from_f32(2048.0));
         assert_eq!(CastTo::<f16>::cast(2051u32), f16::from_f32(2052.0));
+        // f64 just above a bf16 midpoint, but within half an f32 ulp of it.
+        let above = 1.0 + 2f64.powi(-8) + 2f64.powi(-30);
+        assert_eq!(CastTo::<bf16>::cast(above), bf16::from_f32(1.0 + 2f32.powi(-7)));
+        assert_eq!(CastTo::<bf16>::cast(-above), bf16::from_f32(-(1.0 + 2f32.powi(-7))));
+        assert_eq!(CastTo::<bf16>::cast(1.0 + 2f64.powi(-8)), bf16::from_f32(1.0));
+        let above16 = 1.0 + 2f64.powi(-11) + 2f64.powi(-40);
+        assert_eq!(CastTo::<f16>::cast(above16), f16::from_f32(1.0 + 2f32.powi(-10)));
+        assert_eq!(CastTo::<f16>::cast(1e300f64), f16::INFINITY);
+        assert_eq!(CastTo::<bf16>::cast(-1e300f64), bf16::NEG_INFINITY);
+        assert!(CastTo::<bf16>::cast(f64::NAN).is_nan());
+        assert_eq!(CastTo::<f16>::cast(1e-300f64).to_bits(), 0);
+        assert_eq!(CastTo::<f16>::cast(-1e-300f64).to_bits(), 0x8000);
+        // The smallest f16 subnormal is 2^-24; just above half of it rounds up to it.
+        assert_eq!(CastTo::<f16>::cast(2f64.powi(-25) * (1.0 + 1e-12)).to_bits(), 1);
+        assert_eq!(CastTo::<f16>::cast(2f64.powi(-25)).to_bits(), 0);
     }
 
     #[test]

@@ -19,6 +19,7 @@
 
 use proc_macro2::{Span, TokenStream};
 use syn::ext::IdentExt;
+use syn::parse::discouraged::Speculative;
 use syn::parse::{Parse, ParseStream};
 use syn::spanned::Spanned;
 use syn::{braced, bracketed, parenthesized, Attribute, Ident, LitFloat, LitInt, Token, Visibility};
@@ -29,6 +30,8 @@ use crate::dtype::DType;
 pub struct GraphInput {
     pub runtime: TokenStream,
     pub body: GraphBody,
+    /// Syntax errors of items that could not be parsed far enough to be emitted.
+    pub errors: Vec<syn::Error>,
 }
 
 pub enum GraphBody {
@@ -46,11 +49,17 @@ pub struct GraphFn {
     pub ret: Option<ReturnType>,
     pub lets: Vec<Let>,
     pub outputs: Outputs,
+    /// Syntax errors inside the function. The parser recovers at `,` between parameters
+    /// and at `;` between statements, so one compile reports every one of them; the
+    /// signature is still emitted (see `emit`), the body is not checked.
+    pub syntax_errors: Vec<syn::Error>,
 }
 
 pub struct Param {
     pub name: Ident,
     pub ty: ParamType,
+    /// The type failed to parse (reported in `syntax_errors`); `ty` is a placeholder.
+    pub recovered: bool,
 }
 
 #[derive(Clone)]
@@ -195,74 +204,227 @@ impl Parse for GraphInput {
             runtime.extend(Some(tt));
         }
         input.parse::<Token![;]>()?;
+        let mut errors = Vec::new();
         let body = if input.peek(Token![|]) {
-            let closure = parse_closure(input)?;
-            if !input.is_empty() {
-                return Err(input.error("unexpected tokens after the graph closure"));
-            }
-            GraphBody::Closure(closure)
+            GraphBody::Closure(parse_closure(input))
         } else {
             let mut items = Vec::new();
             while !input.is_empty() {
-                items.push(parse_item(input)?);
+                let fork = input.fork();
+                match parse_item(&fork) {
+                    Ok(item) => {
+                        input.advance_to(&fork);
+                        items.push(item);
+                    }
+                    Err(e) => {
+                        // Skip to the end of this item, its body's braces, and go on.
+                        errors.push(e);
+                        skip_item(input);
+                    }
+                }
             }
-            if items.is_empty() {
+            if items.is_empty() && errors.is_empty() {
                 return Err(input.error(
                     "expected a graph function `fn name(x: f32[4]) -> f32[4] { … }` or a closure `|x: f32[4]| …`",
                 ));
             }
             GraphBody::Items(items)
         };
-        Ok(GraphInput { runtime, body })
+        Ok(GraphInput { runtime, body, errors })
+    }
+}
+
+/// Describes the next token for "expected …, found …" messages.
+fn found(input: ParseStream) -> String {
+    match input.cursor().token_tree() {
+        Some((tt, _)) => {
+            let text = tt.to_string();
+            let text = if text.chars().count() > 24 { format!("{}…", text.chars().take(20).collect::<String>()) } else { text };
+            format!("`{text}`")
+        }
+        None => "the end of the input".to_string(),
+    }
+}
+
+/// Error recovery: drops token trees up to and including the first top-level `{ … }`
+/// (the end of a malformed item), or to the end.
+fn skip_item(input: ParseStream) {
+    while !input.is_empty() {
+        let brace = input.peek(syn::token::Brace);
+        if input.parse::<proc_macro2::TokenTree>().is_err() {
+            return;
+        }
+        if brace {
+            return;
+        }
+    }
+}
+
+/// Error recovery: drops token trees up to and including the next top-level `stop`
+/// token, or to the end.
+fn skip_past(input: ParseStream, stop: char) {
+    while !input.is_empty() {
+        let at_stop = matches!(input.cursor().punct(), Some((p, _)) if p.as_char() == stop);
+        if input.parse::<proc_macro2::TokenTree>().is_err() {
+            return;
+        }
+        if at_stop {
+            return;
+        }
     }
 }
 
 fn parse_item(input: ParseStream) -> syn::Result<GraphFn> {
     let attrs = input.call(Attribute::parse_outer)?;
     let vis: Visibility = input.parse()?;
-    input.parse::<Token![fn]>()?;
-    let name: Ident = input.parse()?;
-    let content;
-    parenthesized!(content in input);
-    let params = parse_params(&content)?;
-    if !input.peek(Token![->]) {
+    if !input.peek(Token![fn]) {
         return Err(input.error(format!(
-            "expected `->` and the output type after the parameters of `{name}`, e.g. `-> f32[4, 8]`"
+            "expected `fn`, found {}: `graph! {{ … }}` holds graph functions `fn name(x: f32[4]) -> f32[4] {{ … }}`",
+            found(input)
         )));
     }
-    input.parse::<Token![->]>()?;
-    let ret = parse_return_type(input)?;
-    let body;
-    braced!(body in input);
-    let (lets, outputs) = parse_block_contents(&body)?;
-    Ok(GraphFn { attrs, vis, name, params, ret: Some(ret), lets, outputs })
-}
-
-fn parse_closure(input: ParseStream) -> syn::Result<GraphFn> {
-    input.parse::<Token![|]>()?;
-    let mut params = Vec::new();
-    while !input.peek(Token![|]) {
-        params.push(input.parse()?);
-        if input.peek(Token![|]) {
-            break;
-        }
-        input.parse::<Token![,]>()?;
+    input.parse::<Token![fn]>()?;
+    if !input.peek(Ident) {
+        return Err(input.error(format!("expected the graph function's name, found {}", found(input))));
     }
-    input.parse::<Token![|]>()?;
+    let name: Ident = input.parse()?;
+    if !input.peek(syn::token::Paren) {
+        return Err(input.error(format!(
+            "expected `(` and the parameters of `{name}`, found {}",
+            found(input)
+        )));
+    }
+    let mut syntax_errors = Vec::new();
+    let content;
+    parenthesized!(content in input);
+    let params = parse_params(&content, &mut syntax_errors);
     let ret = if input.peek(Token![->]) {
         input.parse::<Token![->]>()?;
-        Some(parse_return_type(input)?)
+        parse_return_type_recovering(input, &mut syntax_errors)
+    } else {
+        syntax_errors.push(input.error(format!(
+            "expected `->` and the output type after the parameters of `{name}`, found {}\n\
+             help: declare the output, e.g. `-> f32[4, 8]`",
+            found(input)
+        )));
+        // `fn f(x: f32[4]) f32[4] { … }`: the type is there, only the arrow is missing.
+        if input.peek(syn::token::Brace) {
+            None
+        } else {
+            let mut ignored = Vec::new();
+            parse_return_type_recovering(input, &mut ignored)
+        }
+    };
+    if !input.peek(syn::token::Brace) {
+        return Err(input.error(format!(
+            "expected `{{` and the body of `{name}`, found {}",
+            found(input)
+        )));
+    }
+    let body;
+    braced!(body in input);
+    let (lets, outputs) = parse_block_contents(&body, &mut syntax_errors);
+    Ok(GraphFn { attrs, vis, name, params, ret, lets, outputs, syntax_errors })
+}
+
+/// A return type, or `None` after recording why not and skipping to the body's `{`.
+fn parse_return_type_recovering(input: ParseStream, errors: &mut Vec<syn::Error>) -> Option<ReturnType> {
+    let fork = input.fork();
+    match parse_return_type(&fork) {
+        Ok(ret) => {
+            input.advance_to(&fork);
+            Some(ret)
+        }
+        Err(e) => {
+            errors.push(e);
+            while !input.is_empty() && !input.peek(syn::token::Brace) {
+                if input.parse::<proc_macro2::TokenTree>().is_err() {
+                    break;
+                }
+            }
+            None
+        }
+    }
+}
+
+/// The closure form never fails as a whole: its errors land in `syntax_errors`, so the
+/// expansion is still a function value of the right arity.
+fn parse_closure(input: ParseStream) -> GraphFn {
+    let mut syntax_errors = Vec::new();
+    let mut params = Vec::new();
+    let _ = input.parse::<Token![|]>();
+    // The parameters run to the next top-level `|`.
+    let mut param_tokens = TokenStream::new();
+    while !input.is_empty() && !input.peek(Token![|]) {
+        match input.parse::<proc_macro2::TokenTree>() {
+            Ok(tt) => param_tokens.extend(Some(tt)),
+            Err(_) => break,
+        }
+    }
+    let closed = input.parse::<Token![|]>();
+    {
+        use syn::parse::Parser;
+        let parser = |stream: ParseStream| -> syn::Result<Vec<Param>> {
+            Ok(parse_params(stream, &mut syntax_errors))
+        };
+        if let Ok(list) = parser.parse2(param_tokens) {
+            params = list;
+        }
+    }
+    if let Err(e) = closed {
+        syntax_errors.push(syn::Error::new(e.span(), "expected `|` to close the graph closure's parameters"));
+    }
+    let ret = if input.peek(Token![->]) {
+        let _ = input.parse::<Token![->]>();
+        parse_return_type_recovering(input, &mut syntax_errors)
     } else {
         None
     };
     let (lets, outputs) = if input.peek(syn::token::Brace) {
-        let body;
-        braced!(body in input);
-        parse_block_contents(&body)?
+        match parse_braced_body(input, &mut syntax_errors) {
+            Ok(contents) => {
+                if !input.is_empty() {
+                    syntax_errors.push(input.error(format!(
+                        "expected the end of the graph closure after its body, found {}",
+                        found(input)
+                    )));
+                }
+                contents
+            }
+            Err(e) => {
+                syntax_errors.push(e);
+                (Vec::new(), placeholder_outputs())
+            }
+        }
+    } else if input.is_empty() {
+        syntax_errors.push(input.error("expected the graph closure's body, an expression, after its parameters"));
+        (Vec::new(), placeholder_outputs())
     } else {
-        (Vec::new(), parse_outputs(input)?)
+        let fork = input.fork();
+        match parse_outputs(&fork).and_then(|o| {
+            if fork.is_empty() {
+                Ok(o)
+            } else {
+                Err(fork.error(format!(
+                    "expected an operator or the end of the graph closure, found {}",
+                    found(&fork)
+                )))
+            }
+        }) {
+            Ok(outputs) => (Vec::new(), outputs),
+            Err(e) => {
+                syntax_errors.push(e);
+                (Vec::new(), placeholder_outputs())
+            }
+        }
     };
-    Ok(GraphFn {
+    // Whatever is left was reported above.
+    while !input.is_empty() {
+        if input.parse::<proc_macro2::TokenTree>().is_err() {
+            break;
+        }
+    }
+    GraphFn {
         attrs: Vec::new(),
         vis: Visibility::Inherited,
         name: Ident::new("__tg_graph", Span::call_site()),
@@ -270,20 +432,82 @@ fn parse_closure(input: ParseStream) -> syn::Result<GraphFn> {
         ret,
         lets,
         outputs,
-    })
+        syntax_errors,
+    }
 }
 
-fn parse_params(input: ParseStream) -> syn::Result<Vec<Param>> {
-    let list = input.parse_terminated(Param::parse, Token![,])?;
-    Ok(list.into_iter().collect())
+fn parse_braced_body(input: ParseStream, errors: &mut Vec<syn::Error>) -> syn::Result<(Vec<Let>, Outputs)> {
+    let body;
+    braced!(body in input);
+    Ok(parse_block_contents(&body, errors))
+}
+
+/// Stands in for a body that did not parse; never checked (see `syntax_errors`).
+fn placeholder_outputs() -> Outputs {
+    Outputs::Single(Expr::Lit(LitValue::Bool(false), Span::call_site()))
+}
+
+/// Parameters separated by `,`, recovering at the next `,` after a malformed one. A
+/// parameter whose name parsed but whose type did not is kept as `recovered`, so the
+/// emitted signature keeps its arity.
+fn parse_params(input: ParseStream, errors: &mut Vec<syn::Error>) -> Vec<Param> {
+    let mut params = Vec::new();
+    while !input.is_empty() {
+        let fork = input.fork();
+        match Param::parse(&fork) {
+            Ok(param) if fork.is_empty() || fork.peek(Token![,]) => {
+                input.advance_to(&fork);
+                params.push(param);
+            }
+            result => {
+                let error = match result {
+                    Err(e) => e,
+                    Ok(_) => fork.error(format!(
+                        "expected `,` or the end of the parameters, found {}",
+                        found(&fork)
+                    )),
+                };
+                errors.push(error);
+                if input.peek(Ident) && input.peek2(Token![:]) {
+                    if let Ok(name) = input.parse::<Ident>() {
+                        let span = input.span();
+                        params.push(Param {
+                            name,
+                            ty: ParamType { dtype: DType::F32, dims: None, span },
+                            recovered: true,
+                        });
+                    }
+                }
+                skip_past(input, ',');
+                continue;
+            }
+        }
+        if input.is_empty() {
+            break;
+        }
+        let _ = input.parse::<Token![,]>();
+    }
+    params
 }
 
 impl Parse for Param {
     fn parse(input: ParseStream) -> syn::Result<Self> {
+        if !input.peek(Ident) {
+            return Err(input.error(format!(
+                "expected a parameter `name: dtype[dims]`, e.g. `x: f32[4, 8]`, found {}",
+                found(input)
+            )));
+        }
         let name: Ident = input.parse()?;
+        if !input.peek(Token![:]) {
+            return Err(input.error(format!(
+                "expected `:` and the type of the parameter `{name}`, e.g. `{name}: f32[4, 8]`, found {}",
+                found(input)
+            )));
+        }
         input.parse::<Token![:]>()?;
         let ty: ParamType = input.parse()?;
-        Ok(Param { name, ty })
+        Ok(Param { name, ty, recovered: false })
     }
 }
 
@@ -301,6 +525,9 @@ impl Parse for ParamType {
                 if content.is_empty() {
                     break;
                 }
+                if !content.peek(Token![,]) {
+                    return Err(content.error(format!("expected `,` or `]` after a dimension, found {}", found(&content))));
+                }
                 content.parse::<Token![,]>()?;
             }
             if dims.len() > 6 {
@@ -316,26 +543,79 @@ impl Parse for ParamType {
 
 fn parse_dim(input: ParseStream) -> syn::Result<usize> {
     if !input.peek(LitInt) {
-        return Err(input.error("expected a dimension: a non-negative integer literal such as `4`"));
+        let hint = if input.peek(Token![-]) {
+            "\nnote: dimensions are sizes, so they cannot be negative"
+        } else if input.peek(LitFloat) {
+            "\nnote: dimensions are whole numbers: write `4`, not `4.0`"
+        } else if input.peek(Ident::peek_any) {
+            "\nnote: shapes are static: each dimension is written as a number, not a name"
+        } else {
+            ""
+        };
+        return Err(input.error(format!(
+            "expected a dimension, an integer literal such as `4`, found {}{hint}",
+            found(input)
+        )));
     }
     let lit: LitInt = input.parse()?;
+    if lit.base10_digits().starts_with('-') {
+        return Err(syn::Error::new(
+            lit.span(),
+            format!("expected a dimension, found `{lit}`\nnote: dimensions are sizes, so they cannot be negative"),
+        ));
+    }
     if !lit.suffix().is_empty() {
-        return Err(syn::Error::new(lit.span(), "a dimension is a plain integer literal, without a suffix"));
+        return Err(syn::Error::new(
+            lit.span(),
+            format!("a dimension is a plain integer literal, without a suffix: write `{}`", lit.base10_digits()),
+        ));
     }
     lit.base10_parse::<usize>()
         .map_err(|_| syn::Error::new(lit.span(), "a dimension must be a non-negative integer that fits in usize"))
 }
 
 pub fn parse_dtype(input: ParseStream) -> syn::Result<(DType, Span)> {
-    let ident = Ident::parse_any(input)
-        .map_err(|e| syn::Error::new(e.span(), format!("expected a dtype, one of {}", DType::ALL_NAMES)))?;
-    match DType::from_name(&ident.to_string()) {
-        Some(dtype) => Ok((dtype, ident.span())),
-        None => Err(syn::Error::new(
-            ident.span(),
-            format!("unknown dtype `{ident}`: expected one of {}", DType::ALL_NAMES),
-        )),
+    if !input.peek(Ident::peek_any) {
+        return Err(input.error(format!("expected a dtype, one of {}, found {}", DType::ALL_NAMES, found(input))));
     }
+    let ident = Ident::parse_any(input)?;
+    let name = ident.to_string();
+    match DType::from_name(&name) {
+        Some(dtype) => Ok((dtype, ident.span())),
+        None => {
+            let help = match dtype_alias(&name) {
+                Some(d) => format!("\nhelp: the graph language spells this dtype `{}`", d.name()),
+                None => String::new(),
+            };
+            Err(syn::Error::new(
+                ident.span(),
+                format!("unknown dtype `{ident}`: expected one of {}{help}", DType::ALL_NAMES),
+            ))
+        }
+    }
+}
+
+/// Other spellings of dtypes (NumPy, PyTorch, C, near misses), for the hint of an
+/// unknown dtype.
+fn dtype_alias(name: &str) -> Option<DType> {
+    let lower = name.to_ascii_lowercase();
+    let d = match lower.trim_start_matches("torch.").trim_start_matches("np.") {
+        "float" | "float32" | "single" => DType::F32,
+        "double" | "float64" => DType::F64,
+        "half" | "float16" => DType::F16,
+        "bfloat16" | "bfloat" => DType::BF16,
+        "int" | "int32" => DType::I32,
+        "long" | "int64" | "isize" => DType::I64,
+        "short" | "int16" => DType::I16,
+        "int8" | "char" => DType::I8,
+        "uint8" | "byte" => DType::U8,
+        "uint16" => DType::U16,
+        "uint32" | "uint" => DType::U32,
+        "uint64" | "usize" => DType::U64,
+        "boolean" | "bool_" => DType::Bool,
+        other => return DType::ALL.into_iter().find(|d| d.name() == other),
+    };
+    Some(d)
 }
 
 fn parse_return_type(input: ParseStream) -> syn::Result<ReturnType> {
@@ -344,6 +624,12 @@ fn parse_return_type(input: ParseStream) -> syn::Result<ReturnType> {
         parenthesized!(content in input);
         let list = content.parse_terminated(ParamType::parse, Token![,])?;
         let tys: Vec<ParamType> = list.into_iter().collect();
+        if tys.is_empty() {
+            return Err(input.error("a graph has at least one output: write its type, e.g. `-> f32[4]`"));
+        }
+        if let Some(ty) = tys.iter().find(|t| t.dims.is_none()) {
+            return Err(output_needs_dims(ty));
+        }
         if tys.len() == 1 {
             return Ok(ReturnType::Single(tys.into_iter().next().expect("one element")));
         }
@@ -351,33 +637,100 @@ fn parse_return_type(input: ParseStream) -> syn::Result<ReturnType> {
     } else {
         let ty: ParamType = input.parse()?;
         if ty.dims.is_none() {
-            return Err(syn::Error::new(
-                ty.span,
-                format!("a graph output is a tensor: write `{}[]` for rank 0 or `{}[d0, …]`", ty.dtype.name(), ty.dtype.name()),
-            ));
+            return Err(output_needs_dims(&ty));
         }
         Ok(ReturnType::Single(ty))
     }
 }
 
-fn parse_block_contents(input: ParseStream) -> syn::Result<(Vec<Let>, Outputs)> {
+fn output_needs_dims(ty: &ParamType) -> syn::Error {
+    let d = ty.dtype.name();
+    syn::Error::new(
+        ty.span,
+        format!("expected a tensor type `{d}[…]`, found the bare dtype `{d}`\nhelp: a graph output is a tensor: write `{d}[]` for rank 0 or `{d}[d0, d1, …]`"),
+    )
+}
+
+/// `let` statements and the output. A malformed statement is recorded and skipped to
+/// its `;`, so every syntax error of a body is reported in one compile.
+fn parse_block_contents(input: ParseStream, errors: &mut Vec<syn::Error>) -> (Vec<Let>, Outputs) {
     let mut lets = Vec::new();
     while input.peek(Token![let]) {
-        input.parse::<Token![let]>()?;
-        let name: Ident = input.parse()?;
-        input.parse::<Token![=]>()?;
-        let value = parse_expr(input)?;
-        input.parse::<Token![;]>()?;
-        lets.push(Let { name, value });
+        let fork = input.fork();
+        match parse_let(&fork) {
+            Ok(binding) => {
+                input.advance_to(&fork);
+                lets.push(binding);
+            }
+            Err(e) => {
+                errors.push(e);
+                skip_past(input, ';');
+            }
+        }
     }
     if input.is_empty() {
-        return Err(input.error("expected the graph's output expression after its `let` bindings"));
+        errors.push(input.error("expected the graph's output expression after its `let` bindings"));
+        return (lets, placeholder_outputs());
     }
-    let outputs = parse_outputs(input)?;
+    let fork = input.fork();
+    let outputs = match parse_outputs(&fork) {
+        Ok(outputs) => outputs,
+        Err(e) => {
+            errors.push(e);
+            drain(input);
+            return (lets, placeholder_outputs());
+        }
+    };
+    input.advance_to(&fork);
     if !input.is_empty() {
-        return Err(input.error("expected the end of the graph body: the output expression comes last, without `;`"));
+        let fork = input;
+        let message = if fork.peek(Token![;]) {
+            "expected the end of the graph body, found `;`\n\
+             help: the output expression comes last, without `;`"
+                .to_string()
+        } else {
+            format!("expected an operator or the end of the graph body, found {}", found(&fork))
+        };
+        errors.push(fork.error(message));
+        drain(input);
     }
-    Ok((lets, outputs))
+    (lets, outputs)
+}
+
+/// Consumes the rest of a group. syn reports "unexpected token" for a group left
+/// half-parsed, which would replace every recovered error with that one.
+fn drain(input: ParseStream) {
+    while !input.is_empty() {
+        if input.parse::<proc_macro2::TokenTree>().is_err() {
+            return;
+        }
+    }
+}
+
+fn parse_let(input: ParseStream) -> syn::Result<Let> {
+    input.parse::<Token![let]>()?;
+    if !input.peek(Ident) {
+        return Err(input.error(format!("expected a binding name after `let`, found {}", found(input))));
+    }
+    let name: Ident = input.parse()?;
+    if !input.peek(Token![=]) || input.peek(Token![==]) {
+        let help = if input.peek(Token![:]) {
+            "\nnote: bindings take their type from their value; cast it with `as` to change the dtype"
+        } else {
+            ""
+        };
+        return Err(input.error(format!("expected `=` after `let {name}`, found {}{help}", found(input))));
+    }
+    input.parse::<Token![=]>()?;
+    let value = parse_expr(input)?;
+    if !input.peek(Token![;]) {
+        return Err(input.error(format!(
+            "expected `;` or an operator after the value of `let {name}`, found {}",
+            found(input)
+        )));
+    }
+    input.parse::<Token![;]>()?;
+    Ok(Let { name, value })
 }
 
 /// One expression, or a parenthesised tuple of several for multi-output graphs.
@@ -397,10 +750,9 @@ fn parse_outputs(input: ParseStream) -> syn::Result<Outputs> {
                 exprs.push(parse_expr(&content)?);
             }
             if !content.is_empty() {
-                return Err(content.error("expected `,` or `)`"));
+                return Err(content.error(format!("expected `,` or `)` in the output tuple, found {}", found(&content))));
             }
             if fork.is_empty() {
-                use syn::parse::discouraged::Speculative;
                 input.advance_to(&fork);
                 return Ok(Outputs::Tuple(exprs, paren.span.join()));
             }
@@ -564,7 +916,8 @@ fn parse_primary(input: ParseStream) -> syn::Result<Expr> {
         parenthesized!(content in input);
         let expr = parse_expr(&content)?;
         if !content.is_empty() {
-            return Err(content.error("expected `)`: a tuple is only allowed as the graph's output"));
+            let note = if content.peek(Token![,]) { "\nnote: a tuple is only allowed as the graph's output" } else { "" };
+            return Err(content.error(format!("expected `)` or an operator, found {}{note}", found(&content))));
         }
         return Ok(expr);
     }
@@ -576,7 +929,11 @@ fn parse_primary(input: ParseStream) -> syn::Result<Expr> {
         }
         return Ok(Expr::Var(ident));
     }
-    Err(lookahead.error())
+    let _ = lookahead;
+    Err(input.error(format!(
+        "expected an expression: a tensor or binding name, a literal, a call `f(…)` or `(`, found {}",
+        found(input)
+    )))
 }
 
 fn parse_call(input: ParseStream, func: Ident) -> syn::Result<Expr> {
@@ -598,6 +955,12 @@ fn parse_call(input: ParseStream, func: Ident) -> syn::Result<Expr> {
         }
         if content.is_empty() {
             break;
+        }
+        if !content.peek(Token![,]) {
+            return Err(content.error(format!(
+                "expected `,` or `)` after an argument of `{func}`, found {}",
+                found(&content)
+            )));
         }
         content.parse::<Token![,]>()?;
     }

@@ -12,15 +12,36 @@ use crate::ir::{ConstValue, Node, NodeId, NodeKind, TypedGraph};
 use crate::ops::{self, Op, Typing};
 use crate::shape::{aligned_picture, broadcast, dims_text};
 
-/// Collects errors; `check` returns them all at once.
+/// Collects errors, and warnings; `check` returns them all at once.
 #[derive(Default)]
 pub struct Errors {
     list: Vec<syn::Error>,
+    warnings: Vec<Warning>,
+}
+
+/// A warning the driver emits as a real, `#[allow(deprecated)]`-able compiler warning.
+pub struct Warning {
+    pub span: Span,
+    /// The marker's name: what rustc prints as the "deprecated constant".
+    pub marker: String,
+    pub message: String,
 }
 
 impl Errors {
     pub fn push(&mut self, span: Span, message: impl std::fmt::Display) {
         self.list.push(syn::Error::new(span, message));
+    }
+
+    pub fn push_error(&mut self, error: syn::Error) {
+        self.list.push(error);
+    }
+
+    pub fn warn(&mut self, span: Span, marker: String, message: String) {
+        self.warnings.push(Warning { span, marker, message });
+    }
+
+    pub fn take_warnings(&mut self) -> Vec<Warning> {
+        std::mem::take(&mut self.warnings)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -50,7 +71,7 @@ impl Weak {
     fn describe(&self) -> String {
         match self {
             Weak::Int(v) => format!("integer literal `{v}`"),
-            Weak::Float(v, text) => format!("float literal `{}`", text.clone().unwrap_or_else(|| v.to_string())),
+            Weak::Float(v, text) => format!("float literal `{}`", text.clone().unwrap_or_else(|| format!("{v:?}"))),
             Weak::Bool(b) => format!("bool literal `{b}`"),
         }
     }
@@ -135,7 +156,7 @@ pub fn check_graph(f: &GraphFn, errors: &mut Errors) -> Option<TypedGraph> {
                 let expected = type_text(decl.dtype, &decl_dims);
                 let mut message = format!("mismatched output type: the graph declares `{expected}` but this computes `{found}`");
                 if node_ref.dtype != decl.dtype && node_ref.dims == decl_dims {
-                    message.push_str(&format!("\nhelp: cast the result: `(…) as {}`", decl.dtype.name()));
+                    message.push_str(&format!("\nhelp: cast the result: `{}`", cast_text(expr, decl.dtype)));
                 }
                 checker.errors.push(expr.span(), message);
                 continue;
@@ -181,7 +202,15 @@ pub fn unused_params(f: &GraphFn) -> Vec<&syn::Ident> {
         Outputs::Single(e) => walk(e, &mut used),
         Outputs::Tuple(list, _) => list.iter().for_each(|e| walk(e, &mut used)),
     }
-    f.params.iter().filter(|p| !used.contains(&p.name.to_string())).map(|p| &p.name).collect()
+    // `_x`, as in Rust, is a parameter meant to be unused.
+    f.params
+        .iter()
+        .filter(|p| {
+            let name = p.name.to_string();
+            !name.starts_with('_') && !used.contains(&name)
+        })
+        .map(|p| &p.name)
+        .collect()
 }
 
 impl Checker<'_> {
@@ -241,16 +270,16 @@ impl Checker<'_> {
             ),
             Expr::Unary { op, op_span, expr } => {
                 let operand = self.check_expr(expr);
-                self.check_unary(*op, *op_span, operand)
+                self.check_unary(*op, *op_span, operand, expr)
             }
             Expr::Binary { op, op_span, lhs, rhs } => {
                 let l = self.check_expr(lhs);
                 let r = self.check_expr(rhs);
-                self.check_binary(ops::binary_operator(*op), Some(*op), *op_span, l, r)
+                self.check_binary(ops::binary_operator(*op), Some(*op), *op_span, l, r, [lhs, rhs])
             }
             Expr::Cast { expr, as_span, to, .. } => {
                 let inner = self.check_expr(expr);
-                self.check_cast(inner, *to, *as_span)
+                self.check_cast(inner, *to, *as_span, expr)
             }
             Expr::Call { func, args, named, .. } => self.check_call(func, args, named),
         }
@@ -267,7 +296,7 @@ impl Checker<'_> {
             .cloned()
     }
 
-    fn check_unary(&mut self, op: UnOp, span: Span, operand: Typed) -> Typed {
+    fn check_unary(&mut self, op: UnOp, span: Span, operand: Typed, expr: &Expr) -> Typed {
         match operand {
             Typed::Poison => Typed::Poison,
             Typed::Weak(w, lit_span) => match (op, w) {
@@ -288,11 +317,11 @@ impl Checker<'_> {
                     Typed::Poison
                 }
             },
-            Typed::Strong(node) => self.apply_unary(ops::unary_operator(op), span, node, Some(op)),
+            Typed::Strong(node) => self.apply_unary(ops::unary_operator(op), span, node, Some(op), expr),
         }
     }
 
-    fn apply_unary(&mut self, op: &'static Op, span: Span, node: NodeId, operator: Option<UnOp>) -> Typed {
+    fn apply_unary(&mut self, op: &'static Op, span: Span, node: NodeId, operator: Option<UnOp>, operand: &Expr) -> Typed {
         let dtype = self.node(node).dtype;
         if !op.typing.accepts(dtype) {
             let what = match operator {
@@ -300,7 +329,14 @@ impl Checker<'_> {
                 Some(UnOp::Not) => "`!`".to_string(),
                 None => format!("`{}`", op.name),
             };
-            self.errors.push(span, not_defined_message(&what, op.typing, dtype));
+            let rewrite = |to: DType| match operator {
+                Some(UnOp::Neg) => format!("-({})", cast_text(operand, to)),
+                Some(UnOp::Not) => format!("!({})", cast_text(operand, to)),
+                None => format!("{}({})", op.name, cast_text(operand, to)),
+            };
+            let to = hint_dtype(op.typing, dtype, if operator == Some(UnOp::Neg) { Some(BinOp::Sub) } else { None });
+            let message = not_defined_message(&what, op.typing, dtype, |t| rewrite(to.unwrap_or(t)));
+            self.errors.push(span, message);
             return Typed::Poison;
         }
         let dims = self.node(node).dims.clone();
@@ -308,7 +344,15 @@ impl Checker<'_> {
     }
 
     /// Binary operators and two-argument functions: promotion, weak literals, broadcasting.
-    fn check_binary(&mut self, op: &'static Op, operator: Option<BinOp>, span: Span, l: Typed, r: Typed) -> Typed {
+    fn check_binary(
+        &mut self,
+        op: &'static Op,
+        operator: Option<BinOp>,
+        span: Span,
+        l: Typed,
+        r: Typed,
+        exprs: [&Expr; 2],
+    ) -> Typed {
         let what = match operator {
             Some(o) => format!("`{}`", o.symbol()),
             None => format!("`{}`", op.name),
@@ -318,14 +362,14 @@ impl Checker<'_> {
             (Typed::Weak(a, sa), Typed::Weak(b, sb)) => return self.fold(op, operator, span, a, sa, b, sb),
             (Typed::Strong(a), Typed::Weak(w, ws)) => {
                 let dtype = self.node(a).dtype;
-                match self.materialize(&w, ws, dtype, span) {
+                match self.materialize(&w, ws, dtype, Some(exprs[0])) {
                     Some(b) => (a, b),
                     None => return Typed::Poison,
                 }
             }
             (Typed::Weak(w, ws), Typed::Strong(b)) => {
                 let dtype = self.node(b).dtype;
-                match self.materialize(&w, ws, dtype, span) {
+                match self.materialize(&w, ws, dtype, Some(exprs[1])) {
                     Some(a) => (a, b),
                     None => return Typed::Poison,
                 }
@@ -336,12 +380,19 @@ impl Checker<'_> {
         let dtype = match promote(ld, rd) {
             Ok(d) => d,
             Err(e) => {
-                self.errors.push(span, promotion_message(&what, ld, rd, e));
+                self.errors.push(span, promotion_message(&what, ld, rd, e, exprs));
                 return Typed::Poison;
             }
         };
         if !op.typing.accepts(dtype) {
-            self.errors.push(span, not_defined_message(&what, op.typing, dtype));
+            // Name the operand whose dtype the op refuses (a literal took its dtype).
+            let rewrite = |to: DType| match operator {
+                Some(o) => format!("{} {} {}", operand_cast(exprs[0], to), o.symbol(), operand_cast(exprs[1], to)),
+                None => format!("{}({}, {})", op.name, cast_text(exprs[0], to), cast_text(exprs[1], to)),
+            };
+            let to = hint_dtype(op.typing, dtype, operator);
+            let message = not_defined_message(&what, op.typing, dtype, |t| rewrite(to.unwrap_or(t)));
+            self.errors.push(span, message);
             return Typed::Poison;
         }
         let dims = match self.broadcast_or_report(span, &what, l, r) {
@@ -384,8 +435,9 @@ impl Checker<'_> {
 
     /// A weak literal takes `dtype`, if it represents the literal exactly (integers) or
     /// finitely (floats).
-    fn materialize(&mut self, w: &Weak, lit_span: Span, dtype: DType, _op_span: Span) -> Option<NodeId> {
-        match literal_as(w, dtype) {
+    /// `other` is the strong operand the literal takes its dtype from, for the message.
+    fn materialize(&mut self, w: &Weak, lit_span: Span, dtype: DType, other: Option<&Expr>) -> Option<NodeId> {
+        match literal_as(w, dtype, other) {
             Ok(value) => Some(self.add(NodeKind::Const(value), dtype, Vec::new())),
             Err(message) => {
                 self.errors.push(lit_span, message);
@@ -455,7 +507,7 @@ impl Checker<'_> {
         }
     }
 
-    fn check_cast(&mut self, inner: Typed, to: DType, _as_span: Span) -> Typed {
+    fn check_cast(&mut self, inner: Typed, to: DType, as_span: Span, expr: &Expr) -> Typed {
         match inner {
             Typed::Poison => Typed::Poison,
             Typed::Weak(w, _) => {
@@ -467,8 +519,12 @@ impl Checker<'_> {
                 Typed::Strong(self.add(NodeKind::Const(value), to, Vec::new()))
             }
             Typed::Strong(node) => {
-                if self.node(node).dtype == to {
+                let from = self.node(node).dtype;
+                if from == to {
                     return Typed::Strong(node);
+                }
+                if let Some(warning) = lossy_cast_warning(from, to, expr) {
+                    self.errors.warn(as_span, format!("lossy_cast_{}_to_{}", from.name(), to.name()), warning);
                 }
                 let dims = self.node(node).dims.clone();
                 Typed::Strong(self.add(NodeKind::Cast { input: node }, to, dims))
@@ -487,7 +543,7 @@ impl Checker<'_> {
             Some(op) => op,
             None => {
                 let mut message = format!("unknown function `{name}`");
-                if let Some(close) = ops::closest_name(&name) {
+                if let Some(close) = ops::closest_name(&name).or_else(|| closest_function(&name)) {
                     message.push_str(&format!("\nhelp: a function with a similar name exists: `{close}`"));
                 }
                 self.errors.push(span, message);
@@ -522,7 +578,7 @@ impl Checker<'_> {
         if op.arity == 2 {
             let mut it = typed.into_iter();
             let (l, r) = (it.next().expect("arity 2"), it.next().expect("arity 2"));
-            return self.check_binary(op, None, span, l, r);
+            return self.check_binary(op, None, span, l, r, [&args[0], &args[1]]);
         }
         match typed.into_iter().next().expect("arity 1") {
             Typed::Poison => Typed::Poison,
@@ -537,7 +593,7 @@ impl Checker<'_> {
                 );
                 Typed::Poison
             }
-            Typed::Strong(node) => self.apply_unary(op, span, node, None),
+            Typed::Strong(node) => self.apply_unary(op, span, node, None, &args[0]),
         }
     }
 
@@ -557,7 +613,7 @@ impl Checker<'_> {
         let (c, a, b) = (it.next().unwrap(), it.next().unwrap(), it.next().unwrap());
         let cond = match c {
             Typed::Poison => return Typed::Poison,
-            Typed::Weak(w, ws) => match self.materialize(&w, ws, DType::Bool, span) {
+            Typed::Weak(w, ws) => match self.materialize(&w, ws, DType::Bool, None) {
                 Some(n) => n,
                 None => return Typed::Poison,
             },
@@ -582,14 +638,14 @@ impl Checker<'_> {
             }
             (Typed::Strong(a), Typed::Weak(w, ws)) => {
                 let d = self.node(a).dtype;
-                match self.materialize(&w, ws, d, span) {
+                match self.materialize(&w, ws, d, Some(&args[1])) {
                     Some(b) => (a, b),
                     None => return Typed::Poison,
                 }
             }
             (Typed::Weak(w, ws), Typed::Strong(b)) => {
                 let d = self.node(b).dtype;
-                match self.materialize(&w, ws, d, span) {
+                match self.materialize(&w, ws, d, Some(&args[2])) {
                     Some(a) => (a, b),
                     None => return Typed::Poison,
                 }
@@ -600,7 +656,7 @@ impl Checker<'_> {
         let dtype = match promote(ad, bd) {
             Ok(d) => d,
             Err(e) => {
-                self.errors.push(span, promotion_message("`where`", ad, bd, e));
+                self.errors.push(span, promotion_message("`where`", ad, bd, e, [&args[1], &args[2]]));
                 return Typed::Poison;
             }
         };
@@ -630,51 +686,166 @@ impl Checker<'_> {
     }
 }
 
+/// An operand cast to `to`, parenthesised to sit beside a binary operator.
+fn operand_cast(e: &Expr, to: DType) -> String {
+    match e {
+        Expr::Lit(..) => expr_text(e),
+        _ => format!("({})", cast_text(e, to)),
+    }
+}
+
+/// The known function closest to `unknown`, counting a swap of two neighbours as one
+/// edit (`reul` → `relu`).
+fn closest_function(unknown: &str) -> Option<&'static str> {
+    ops::all_function_names()
+        .into_iter()
+        .map(|n| (strsim(unknown, n), n))
+        .filter(|&(d, n)| d <= (n.len().max(unknown.len()) / 3).max(1))
+        .min()
+        .map(|(_, n)| n)
+}
+
+/// Edit distance with adjacent transpositions (optimal string alignment).
 fn strsim(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for j in 0..b.len() {
-            let cur = row[j + 1];
-            row[j + 1] = if ca == b[j] { prev } else { 1 + prev.min(row[j]).min(row[j + 1]) };
-            prev = cur;
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for j in 0..=b.len() {
+        d[0][j] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            d[i][j] = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+            }
         }
     }
-    row[b.len()]
+    d[a.len()][b.len()]
 }
 
-fn promotion_message(what: &str, a: DType, b: DType, e: PromotionError) -> String {
-    let rule = match e {
-        PromotionError::Unrepresentable { input, candidate } => format!(
-            "the promotion candidate is `{}` (the higher category and the wider width), and `{}` has values `{}` cannot represent",
-            candidate.name(),
-            input.name(),
-            candidate.name()
+/// The DSL text of an expression, for hints that rewrite the user's code.
+pub fn expr_text(e: &Expr) -> String {
+    match e {
+        Expr::Var(i) => i.to_string(),
+        Expr::Lit(LitValue::Int(v), _) => v.to_string(),
+        Expr::Lit(LitValue::Float(_, text), _) => text.clone(),
+        Expr::Lit(LitValue::Bool(b), _) => b.to_string(),
+        Expr::Unary { op, expr, .. } => {
+            format!("{}{}", if *op == UnOp::Neg { "-" } else { "!" }, operand_text(expr))
+        }
+        Expr::Binary { op, lhs, rhs, .. } => format!("{} {} {}", operand_text(lhs), op.symbol(), operand_text(rhs)),
+        Expr::Cast { expr, to, .. } => format!("{} as {}", operand_text(expr), to.name()),
+        Expr::Call { func, args, named } => {
+            let mut parts: Vec<String> = args.iter().map(expr_text).collect();
+            parts.extend(named.iter().map(|n| format!("{} = {}", n.name, expr_text(&n.value))));
+            if func == "__list" {
+                format!("[{}]", parts.join(", "))
+            } else {
+                format!("{func}({})", parts.join(", "))
+            }
+        }
+    }
+}
+
+/// `expr_text`, parenthesised unless it is a name, literal or call: fit for `… as T`.
+fn operand_text(e: &Expr) -> String {
+    let text = expr_text(e);
+    let text = if text.chars().count() > 40 { "…".to_string() } else { text };
+    match e {
+        Expr::Var(_) | Expr::Call { .. } => text,
+        Expr::Lit(LitValue::Int(_) | LitValue::Float(..) | LitValue::Bool(_), _) => text,
+        _ => format!("({text})"),
+    }
+}
+
+/// `operand as dtype`, unless the operand is a literal (which takes the dtype anyway).
+fn cast_text(e: &Expr, to: DType) -> String {
+    match e {
+        Expr::Lit(..) => expr_text(e),
+        _ => format!("{} as {}", operand_text(e), to.name()),
+    }
+}
+
+fn promotion_message(what: &str, a: DType, b: DType, e: PromotionError, exprs: [&Expr; 2]) -> String {
+    let (rule, refused) = match e {
+        PromotionError::Unrepresentable { input, candidate } => (
+            format!(
+                "note: promotion takes the higher category and the wider width, here `{}`, \
+                 and `{}` cannot hold every `{}` value",
+                candidate.name(),
+                candidate.name(),
+                input.name()
+            ),
+            if input == a { 0 } else { 1 },
         ),
-        PromotionError::FormatClash => {
-            "`f16` and `bf16` have the same width in different formats, so neither holds the other".to_string()
-        }
+        PromotionError::FormatClash => (
+            "note: `f16` and `bf16` are 16-bit floats in different formats; neither holds every value of the other"
+                .to_string(),
+            0,
+        ),
     };
+    let dtypes = [a, b];
+    let (side, other) = (exprs[refused], dtypes[1 - refused]);
     let help = match promotion_hint(a, b) {
-        Some(to) => {
-            let side = if a.fits_in(to) && to != a { "lhs" } else { "rhs" };
-            let _ = side;
-            format!("help: cast one side so both fit, e.g. `a as {}` (or cast both to `{}`)", to.name(), to.name())
-        }
-        None => "help: cast one side to the other's dtype with `as` if the values are known to fit".to_string(),
+        Some(to) => format!(
+            "help: cast `{}` so both fit exactly: `{}`, or `{}` if its values are known to fit in `{}`",
+            operand_text(side),
+            cast_text(side, to),
+            cast_text(side, other),
+            other.name()
+        ),
+        None => format!(
+            "help: no dtype holds every `{}` and every `{}` value; if the values are known to fit, cast one side: `{}` or `{}`",
+            a.name(),
+            b.name(),
+            cast_text(exprs[0], b),
+            cast_text(exprs[1], a)
+        ),
     };
-    format!("cannot promote `{}` with `{}` in {what}\nnote: {rule}\n{help}", a.name(), b.name())
+    format!("cannot promote `{}` with `{}` in {what}\n{rule}\n{help}", a.name(), b.name())
 }
 
-fn not_defined_message(what: &str, typing: Typing, dtype: DType) -> String {
-    let help = match typing {
-        Typing::FloatUnary | Typing::FloatPredicate => format!("help: cast to a float first: `x as f32`{}", if dtype == DType::Bool { "" } else { "" }),
-        Typing::Arith | Typing::NumUnary if dtype == DType::Bool => "help: cast the `bool` to a number first: `x as u8` or `x as f32`".to_string(),
-        Typing::Bitwise | Typing::Shift if dtype.is_float() => "help: cast to an integer first: `x as i32`".to_string(),
-        Typing::Shift => "help: cast to an integer first: `x as u8`".to_string(),
-        Typing::Logical => "help: compare to get a `bool`, e.g. `x != 0`; `&` and `|` are bitwise on integers".to_string(),
+/// The dtype a "cast first" hint suggests for an op that refuses `dtype`.
+fn hint_dtype(typing: Typing, dtype: DType, operator: Option<BinOp>) -> Option<DType> {
+    Some(match typing {
+        Typing::FloatUnary | Typing::FloatPredicate => DType::F32,
+        Typing::Arith | Typing::NumUnary if dtype == DType::Bool => {
+            if operator == Some(BinOp::Sub) {
+                DType::I8
+            } else {
+                DType::U8
+            }
+        }
+        Typing::Bitwise | Typing::Shift if dtype == DType::F64 => DType::I64,
+        Typing::Bitwise | Typing::Shift if dtype.is_float() => DType::I32,
+        Typing::Shift => DType::U8,
+        _ => return None,
+    })
+}
+
+/// An op refuses the dtype its operands have. `rewrite` turns "cast each operand to `T`"
+/// into the user's expression with those casts, for the hint.
+fn not_defined_message(what: &str, typing: Typing, dtype: DType, rewrite: impl Fn(DType) -> String) -> String {
+    let help = match (typing, hint_dtype(typing, dtype, None)) {
+        (Typing::FloatPredicate, Some(to)) => {
+            format!("help: integers are never NaN or infinite; to test a float view of it, cast it first: `{}`", rewrite(to))
+        }
+        (Typing::FloatUnary, Some(to)) => format!("help: cast to a float first: `{}`", rewrite(to)),
+        (Typing::Bitwise | Typing::Shift, Some(to)) if dtype.is_float() => {
+            format!("help: cast to an integer first: `{}`", rewrite(to))
+        }
+        (Typing::Arith | Typing::NumUnary | Typing::Shift, Some(to)) if dtype == DType::Bool => {
+            format!("help: cast the `bool` to a number first: `{}`", rewrite(to))
+        }
+        (Typing::Logical, _) => {
+            "help: `&&` and `||` take `bool`; compare to get one, e.g. `x != 0`, or use `&`/`|` for bitwise ops on integers"
+                .to_string()
+        }
         _ => String::new(),
     };
     format!("{what} is not defined for `{}`: it takes {}\n{help}", dtype.name(), typing.accepted_text())
@@ -682,61 +853,133 @@ fn not_defined_message(what: &str, typing: Typing, dtype: DType) -> String {
         .to_string()
 }
 
+/// A float cast to a float with fewer exponent bits: values beyond the target's range
+/// become infinite. (`f32 as bf16` keeps the exponent and only rounds; integer casts
+/// wrap or saturate as Rust's `as` does, and are not warned about.)
+fn lossy_cast_warning(from: DType, to: DType, expr: &Expr) -> Option<String> {
+    let exponent_bits = |d: DType| d.bits() - d.float_precision().unwrap_or(0);
+    if !(from.is_float() && to.is_float()) || exponent_bits(to) >= exponent_bits(from) {
+        return None;
+    }
+    let max = to.float_max().unwrap_or(0.0);
+    Some(format!(
+        "`{}` can lose data: `{}` values beyond ±{} become infinite in `{}`\n\
+         help: if the values are known to be in range, silence this with `#[allow(deprecated)]` on the graph",
+        cast_text(expr, to),
+        from.name(),
+        float_text(max),
+        to.name()
+    ))
+}
+
+/// `65504`, `3.4028235e38`: the shortest text of a float dtype's bound.
+fn float_text(v: f64) -> String {
+    if v.abs() < 1e9 && v.fract() == 0.0 {
+        format!("{}", v as i64)
+    } else if v.abs() <= f32::MAX as f64 && (v as f32) as f64 == v {
+        format!("{:e}", v as f32)
+    } else {
+        format!("{v:e}")
+    }
+}
+
+/// The smallest integer dtype that holds `v` and every value of `dtype`, for "cast the
+/// tensor to a wider dtype" hints.
+fn wider_int(v: i128, dtype: DType) -> Option<DType> {
+    [DType::U8, DType::I8, DType::U16, DType::I16, DType::U32, DType::I32, DType::U64, DType::I64]
+        .into_iter()
+        .filter(|c| dtype.fits_in(*c))
+        .find(|c| c.int_range().is_some_and(|(lo, hi)| (lo..=hi).contains(&v)))
+}
+
 /// Converts a weak literal into a constant of `dtype`, or explains why it cannot.
-fn literal_as(w: &Weak, dtype: DType) -> Result<ConstValue, String> {
+/// `other` is the strong operand the literal takes its dtype from, if any.
+fn literal_as(w: &Weak, dtype: DType, other: Option<&Expr>) -> Result<ConstValue, String> {
+    let d = dtype.name();
+    let note = match other {
+        Some(e) => format!("\nnote: an untyped literal takes the dtype of the other operand: `{}` is `{d}`", operand_text(e)),
+        None => String::new(),
+    };
+    let cast_other = |to: DType| match other {
+        Some(e) => format!("`{}`", cast_text(e, to)),
+        None => format!("`… as {}`", to.name()),
+    };
     match (w, dtype) {
         (Weak::Bool(b), DType::Bool) => Ok(ConstValue::Bool(*b)),
-        (Weak::Bool(_), _) => Err(format!(
-            "{} cannot take the dtype `{}`\nhelp: cast it: `(… as {})`",
-            w.describe(),
-            dtype.name(),
-            dtype.name()
-        )),
-        (_, DType::Bool) => Err(format!(
-            "{} cannot take the dtype `bool`\nhelp: use `true` or `false`",
+        (Weak::Bool(b), _) => Err(format!(
+            "{} cannot take the dtype `{d}`{note}\nhelp: cast it: `({b} as {d})`",
             w.describe()
         )),
-        (Weak::Int(v), d) if d.is_integer() => {
-            let (min, max) = d.int_range().expect("integer dtype");
+        (_, DType::Bool) => Err(format!(
+            "{} cannot take the dtype `bool`{note}\nhelp: use `true` or `false`",
+            w.describe()
+        )),
+        (Weak::Int(v), dt) if dt.is_integer() => {
+            let (min, max) = dt.int_range().expect("integer dtype");
             if (min..=max).contains(v) {
                 Ok(ConstValue::Int(*v))
             } else {
-                Err(format!(
-                    "{} does not fit in `{}` (range {min}..={max})\nhelp: cast the tensor to a wider dtype first",
-                    w.describe(),
-                    d.name()
-                ))
+                let help = match wider_int(*v, dt) {
+                    Some(to) => format!("\nhelp: cast the tensor to a dtype that holds it: {}", cast_other(to)),
+                    None => "\nhelp: no integer dtype holds it; cast the tensor to `f64` for an approximate value".to_string(),
+                };
+                Err(format!("{} does not fit in `{d}`, whose range is {min}..={max}{note}{help}", w.describe()))
             }
         }
-        (Weak::Int(v), d) => {
-            if int_fits_float(*v, d) {
+        (Weak::Int(v), dt) => {
+            if int_fits_float(*v, dt) {
                 Ok(ConstValue::Float(*v as f64, Some(format!("{v}.0"))))
+            } else if (v.unsigned_abs() as f64) > dt.float_max().expect("float dtype") {
+                Err(format!(
+                    "{} overflows `{d}`, whose largest finite value is {}{note}\nhelp: cast the tensor to a wider float first: {}",
+                    w.describe(),
+                    float_text(dt.float_max().unwrap_or(0.0)),
+                    cast_other(DType::F32.max_float_with(dt))
+                ))
             } else {
                 Err(format!(
-                    "{} is not exactly representable in `{}` ({} significant bits)\nhelp: use a float literal if rounding is intended, e.g. `{}.0`",
+                    "{} is not exactly representable in `{d}`, which has {} significant bits{note}\n\
+                     help: write `{v}.0` if rounding to the nearest `{d}` is intended",
                     w.describe(),
-                    d.name(),
-                    d.float_precision().unwrap_or(0),
-                    v
+                    dt.float_precision().unwrap_or(0),
                 ))
             }
         }
-        (Weak::Float(..), d) if d.is_integer() => Err(format!(
-            "{} cannot take the integer dtype `{}`\nhelp: cast the tensor to a float first: `(x as f32)`",
+        (Weak::Float(..), dt) if dt.is_integer() => Err(format!(
+            "{} cannot take the integer dtype `{d}`{note}\nhelp: cast the tensor to a float first: {}",
             w.describe(),
-            d.name()
+            cast_other(DType::F32)
         )),
-        (Weak::Float(v, text), d) => {
-            if float_fits(*v, d) {
+        (Weak::Float(v, text), dt) => {
+            if float_fits(*v, dt) {
                 Ok(ConstValue::Float(*v, text.clone()))
             } else {
+                let help = if dt == DType::F64 {
+                    String::new()
+                } else {
+                    format!("\nhelp: cast the tensor to a wider float first: {}", cast_other(DType::F32.max_float_with(dt)))
+                };
                 Err(format!(
-                    "{} overflows `{}` (largest finite value {})",
+                    "{} overflows `{d}`, whose largest finite value is {}{note}{help}",
                     w.describe(),
-                    d.name(),
-                    d.float_max().unwrap_or(0.0)
+                    float_text(dt.float_max().unwrap_or(0.0)),
                 ))
             }
+        }
+    }
+}
+
+trait WiderFloat {
+    fn max_float_with(self, d: DType) -> DType;
+}
+
+impl WiderFloat for DType {
+    /// `f32` for 16-bit floats, `f64` for `f32`.
+    fn max_float_with(self, d: DType) -> DType {
+        if d.bits() >= self.bits() {
+            DType::F64
+        } else {
+            self
         }
     }
 }
@@ -800,23 +1043,27 @@ fn cast_const_float(v: f64, text: Option<String>, to: DType) -> ConstValue {
 mod tests {
     use super::*;
 
+    fn literal_as3(w: &Weak, d: DType) -> Result<ConstValue, String> {
+        literal_as(w, d, None)
+    }
+
     #[test]
     fn literal_rules() {
-        assert!(literal_as(&Weak::Int(300), DType::U8).is_err());
-        assert!(literal_as(&Weak::Int(255), DType::U8).is_ok());
-        assert!(literal_as(&Weak::Int(-1), DType::U8).is_err());
-        assert!(literal_as(&Weak::Int(16777217), DType::F32).is_err());
-        assert!(literal_as(&Weak::Int(16777216), DType::F32).is_ok());
-        assert!(literal_as(&Weak::Int(2049), DType::F16).is_err());
-        assert!(literal_as(&Weak::Int(65504), DType::F16).is_ok());
-        assert!(literal_as(&Weak::Int(65536), DType::F16).is_err());
-        assert!(literal_as(&Weak::Float(0.5, None), DType::I32).is_err());
-        assert!(literal_as(&Weak::Float(70000.0, None), DType::F16).is_err());
-        assert!(literal_as(&Weak::Float(65519.0, None), DType::F16).is_ok());
-        assert!(literal_as(&Weak::Float(65520.0, None), DType::F16).is_err());
-        assert!(literal_as(&Weak::Float(1e39, None), DType::F32).is_err());
-        assert!(literal_as(&Weak::Float(3.4e38, None), DType::F32).is_ok());
-        assert!(literal_as(&Weak::Float(3.3e38, None), DType::BF16).is_ok());
-        assert!(literal_as(&Weak::Float(3.4e38, None), DType::BF16).is_err());
+        assert!(literal_as3(&Weak::Int(300), DType::U8).is_err());
+        assert!(literal_as3(&Weak::Int(255), DType::U8).is_ok());
+        assert!(literal_as3(&Weak::Int(-1), DType::U8).is_err());
+        assert!(literal_as3(&Weak::Int(16777217), DType::F32).is_err());
+        assert!(literal_as3(&Weak::Int(16777216), DType::F32).is_ok());
+        assert!(literal_as3(&Weak::Int(2049), DType::F16).is_err());
+        assert!(literal_as3(&Weak::Int(65504), DType::F16).is_ok());
+        assert!(literal_as3(&Weak::Int(65536), DType::F16).is_err());
+        assert!(literal_as3(&Weak::Float(0.5, None), DType::I32).is_err());
+        assert!(literal_as3(&Weak::Float(70000.0, None), DType::F16).is_err());
+        assert!(literal_as3(&Weak::Float(65519.0, None), DType::F16).is_ok());
+        assert!(literal_as3(&Weak::Float(65520.0, None), DType::F16).is_err());
+        assert!(literal_as3(&Weak::Float(1e39, None), DType::F32).is_err());
+        assert!(literal_as3(&Weak::Float(3.4e38, None), DType::F32).is_ok());
+        assert!(literal_as3(&Weak::Float(3.3e38, None), DType::BF16).is_ok());
+        assert!(literal_as3(&Weak::Float(3.4e38, None), DType::BF16).is_err());
     }
 }

@@ -6,7 +6,7 @@
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
-use crate::ast::{GraphFn, ParamType, ReturnType};
+use crate::ast::{GraphFn, Param, ParamType, ReturnType};
 use crate::dtype::DType;
 use crate::ir::{Buffer, ConstValue, Kernel, Level, LoopNest, NodeId, NodeKind, TypedGraph};
 
@@ -53,14 +53,93 @@ fn tensor_type(rt: &TokenStream, dtype: DType, dims: &[usize]) -> TokenStream {
     quote!(#rt::__private::Tensor<#t, #s>)
 }
 
-/// A parameter as the generated signature takes it.
-fn param_type(rt: &TokenStream, ty: &ParamType) -> TokenStream {
+/// The hidden per-parameter trait a tensor parameter is bounded by: `__tg_f_x`.
+fn param_trait_ident(f: &GraphFn, param: &Param) -> proc_macro2::Ident {
+    format_ident!("__tg_{}_{}", f.name, param.name)
+}
+
+/// A parameter whose name an earlier one already has (reported by `check`). It is
+/// renamed in the emitted signature, so rustc adds no follow-on errors.
+fn is_duplicate(f: &GraphFn, index: usize) -> bool {
+    f.params[..index].iter().any(|p| p.name == f.params[index].name)
+}
+
+fn param_ident(f: &GraphFn, index: usize) -> proc_macro2::Ident {
+    let param = &f.params[index];
+    if is_duplicate(f, index) {
+        format_ident!("__tg_duplicate{}", index, span = param.name.span())
+    } else {
+        param.name.clone()
+    }
+}
+
+/// How messages name the function a parameter belongs to.
+fn fn_description(f: &GraphFn) -> String {
+    if f.ret.is_none() && f.name == "__tg_graph" {
+        "this graph closure".to_string()
+    } else {
+        format!("`{}`", f.name)
+    }
+}
+
+/// One hidden trait per tensor parameter, implemented by everything that is a
+/// `TensorRef` of the declared dtype and shape. The parameter is `&impl` that trait, so a
+/// caller passing another dtype or shape reads the parameter's name and its declared type
+/// in the graph's notation (`f32[4, 8]`), never the typenum spelling of the shape. The
+/// traits sit beside the function, so they resolve in the item and the closure form alike.
+fn emit_param_traits(rt: &TokenStream, f: &GraphFn) -> TokenStream {
+    let vis = &f.vis;
+    f.params
+        .iter()
+        .enumerate()
+        .filter(|(i, p)| !p.recovered && !is_duplicate(f, *i))
+        .map(|(_, p)| p)
+        .filter_map(|param| {
+            let dims = param.ty.dims.as_ref()?;
+            let ident = param_trait_ident(f, param);
+            let t = storage_type(rt, param.ty.dtype);
+            let s = shape_type(rt, dims);
+            let declared = crate::check::type_text(param.ty.dtype, dims);
+            let message = format!("parameter `{}` of {} takes a tensor `{declared}`", param.name, fn_description(f));
+            let label = format!("expected a tensor `{declared}` here");
+            let note = format!(
+                "`{declared}` is passed as `&Tensor<{}, Shape![{}]>` or a `TensorView` of that dtype and shape",
+                param.ty.dtype.name(),
+                dims.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")
+            );
+            Some(quote! {
+                #[doc(hidden)]
+                #[allow(non_camel_case_types)]
+                #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
+                #vis trait #ident {
+                    fn __tg_slice(&self) -> &[#t];
+                }
+                #[diagnostic::do_not_recommend]
+                impl<__TgX: ?::core::marker::Sized + #rt::__private::TensorRef<#t, #s>> #ident for __TgX {
+                    #[inline(always)]
+                    fn __tg_slice(&self) -> &[#t] {
+                        <__TgX as #rt::__private::TensorRef<#t, #s>>::as_slice(self)
+                    }
+                }
+            })
+        })
+        .collect()
+}
+
+/// A parameter as the generated signature takes it. A parameter that failed to parse
+/// takes anything, so calls elsewhere in the crate raise no follow-on errors.
+fn param_type(rt: &TokenStream, f: &GraphFn, index: usize) -> TokenStream {
+    let param = &f.params[index];
+    if param.recovered || is_duplicate(f, index) {
+        return quote_spanned!(param.ty.span=> impl ::core::marker::Sized);
+    }
+    let ty = &param.ty;
     let t = storage_type(rt, ty.dtype);
     match &ty.dims {
         None => t,
-        Some(dims) => {
-            let s = shape_type(rt, dims);
-            quote_spanned!(ty.span=> &impl #rt::__private::TensorRef<#t, #s>)
+        Some(_) => {
+            let ident = param_trait_ident(f, param);
+            quote_spanned!(ty.span=> &impl #ident)
         }
     }
 }
@@ -80,21 +159,35 @@ fn output_types(f: &GraphFn, graph: Option<&TypedGraph>) -> Option<Vec<(DType, V
 
 /// The function pair `name` / `name_into` (with `kernel`), or, when checking failed,
 /// their signatures with an unreachable body so the rest of the crate still type-checks.
-pub fn emit_graph_fn(rt: &TokenStream, f: &GraphFn, graph: Option<&TypedGraph>, kernel: Option<&Kernel>) -> TokenStream {
+/// `warnings` are statements placed first in the body of `name`, where the lint level of
+/// the graph's attributes applies to them.
+pub fn emit_graph_fn(
+    rt: &TokenStream,
+    f: &GraphFn,
+    graph: Option<&TypedGraph>,
+    kernel: Option<&Kernel>,
+    warnings: &TokenStream,
+) -> TokenStream {
     let attrs = &f.attrs;
     let vis = &f.vis;
     let name = &f.name;
     let into_name = format_ident!("{}_into", f.name);
-    let param_names: Vec<_> = f.params.iter().map(|p| &p.name).collect();
-    let param_types: Vec<_> = f.params.iter().map(|p| param_type(rt, &p.ty)).collect();
+    let param_names: Vec<_> = (0..f.params.len()).map(|i| param_ident(f, i)).collect();
+    let param_types: Vec<_> = (0..f.params.len()).map(|i| param_type(rt, f, i)).collect();
+    let param_traits = emit_param_traits(rt, f);
 
     let outputs = match output_types(f, graph) {
         Some(o) => o,
         None => {
-            // Closure form with errors: nothing to name the output by.
+            // Errors and no declared output type: nothing to name the output by.
             return quote! {
-                #[allow(unused_variables, unreachable_code)]
-                fn #name(#(#param_names: #param_types),*) -> ! { ::core::panic!() }
+                #param_traits
+                #(#attrs)*
+                #[allow(unused_variables, unreachable_code, clippy::too_many_arguments)]
+                #vis fn #name(#(#param_names: #param_types),*) -> ! {
+                    #warnings
+                    ::core::panic!()
+                }
             };
         }
     };
@@ -126,9 +219,12 @@ pub fn emit_graph_fn(rt: &TokenStream, f: &GraphFn, graph: Option<&TypedGraph>, 
     };
     let into_doc = format!(" Writes the outputs of [`{name}`] into caller-provided tensors; allocates nothing.");
     quote! {
+        #param_traits
+
         #(#attrs)*
         #[allow(clippy::too_many_arguments)]
         #vis fn #name(#(#param_names: #param_types),*) -> #ret_type {
+            #warnings
             #(let mut #out_names = <#out_tensor_types>::zeros();)*
             #into_name(#(#param_names,)* #(&mut #out_names),*);
             #ret_value
@@ -163,13 +259,13 @@ fn emit_kernel(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kerne
     // `TensorRef`/`TensorMut` contract.
     let mut setup = TokenStream::new();
     for (index, param) in f.params.iter().enumerate() {
-        if let Some(dims) = &param.ty.dims {
+        if param.ty.dims.is_some() {
             let name = &param.name;
             let t = storage_type(rt, param.ty.dtype);
-            let s = shape_type(rt, dims);
+            let tr = param_trait_ident(f, param);
             let slice = buffer_ident(&Buffer::Input(index));
             setup.extend(quote! {
-                let #slice: &[#t] = <_ as #p::TensorRef<#t, #s>>::as_slice(#name);
+                let #slice: &[#t] = <_ as #tr>::__tg_slice(#name);
             });
         }
     }
@@ -209,7 +305,7 @@ fn emit_nest(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, nest: &LoopNest)
         let t = storage_type(rt, graph.nodes[node].dtype);
         let v = node_ident(node);
         quote!(#p::store::<#t>(#slice, #off + __tg_j, __tg_n, #v);)
-    });
+    }).collect::<Vec<TokenStream>>();
 
     let loop_vars: Vec<_> = (0..nest.outer.len()).map(|i| format_ident!("__tg_i{}", i)).collect();
     let offsets = nest.operands.iter().enumerate().map(|(k, op)| {
@@ -229,10 +325,21 @@ fn emit_nest(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, nest: &LoopNest)
     let mut body = quote! {
         #(#offsets)*
         #row
-        #p::for_each_chunk(#inner_extent, |__tg_j: usize, __tg_n: usize| {
+        // The chunk body appears twice: in the main loop `__tg_n` is the constant LANES,
+        // so loads and stores compile to plain vector moves; the tail runs it once with
+        // the remainder. (A closure called from two sites is not reliably inlined.)
+        let mut __tg_j: usize = 0;
+        while __tg_j + #p::LANES <= #inner_extent {
+            let __tg_n: usize = #p::LANES;
             #inner
             #(#stores)*
-        });
+            __tg_j += #p::LANES;
+        }
+        if __tg_j < #inner_extent {
+            let __tg_n: usize = #inner_extent - __tg_j;
+            #inner
+            #(#stores)*
+        }
     };
     for (var, &extent) in loop_vars.iter().zip(&nest.outer).rev() {
         let extent = Literal::usize_unsuffixed(extent);

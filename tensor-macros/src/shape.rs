@@ -91,6 +91,6 @@ mod tests {
     fn picture_aligns_right() {
         let err = broadcast(&[5, 2, 3], &[4, 3]).unwrap_err();
         let pic = aligned_picture(&[5, 2, 3], &[4, 3], &err);
-        assert_eq!(pic, "  [5, 2, 3]\n     [4, 3]\n     ^ axis 1: 2 vs 4");
+        assert_eq!(pic, "  [5, 2, 3]\n     [4, 3]\n      ^ axis 1: 2 vs 4");
     }
 }
