@@ -154,6 +154,9 @@ pub trait FloatLanes: Float + NumLanes {
         log_lanes => log, log1p_lanes => log1p, sin_lanes => sin, cos_lanes => cos,
         tanh_lanes => tanh, erf_lanes => erf, sigmoid_lanes => sigmoid, gelu_lanes => gelu,
         silu_lanes => silu);
+    default_unary!(Float: exp2_lanes => exp2, log2_lanes => log2, expm1_lanes => expm1,
+        tan_lanes => tan, atan_lanes => atan, asin_lanes => asin, acos_lanes => acos,
+        sinh_lanes => sinh, cosh_lanes => cosh, softplus_lanes => softplus);
     #[inline(always)]
     fn is_nan_lanes(a: V<Self>) -> V<bool> {
         a.map(<Self as Float>::is_nan)
@@ -352,7 +355,10 @@ mod f32_lanes {
     float_lanes!(f32, f32x8, u32, rsqrt: crate::vmath::rsqrt_f32,
         exp_lanes => exp_f32, log_lanes => log_f32, log1p_lanes => log1p_f32, sin_lanes => sin_f32,
         cos_lanes => cos_f32, tanh_lanes => tanh_f32, erf_lanes => erf_f32, sigmoid_lanes => sigmoid_f32,
-        gelu_lanes => gelu_f32, silu_lanes => silu_f32);
+        gelu_lanes => gelu_f32, silu_lanes => silu_f32,
+        exp2_lanes => exp2_f32, log2_lanes => log2_f32, expm1_lanes => expm1_f32, tan_lanes => tan_f32,
+        atan_lanes => atan_f32, asin_lanes => asin_f32, acos_lanes => acos_f32, sinh_lanes => sinh_f32,
+        cosh_lanes => cosh_f32, softplus_lanes => softplus_f32);
 }
 mod f64_lanes {
     use super::*;
@@ -360,5 +366,8 @@ mod f64_lanes {
     float_lanes!(f64, f64x8, u64, rsqrt: |x: f64x8| f64x8::splat(1.0) / x.sqrt(),
         exp_lanes => exp_f64, log_lanes => log_f64, log1p_lanes => log1p_f64, sin_lanes => sin_f64,
         cos_lanes => cos_f64, tanh_lanes => tanh_f64, erf_lanes => erf_f64, sigmoid_lanes => sigmoid_f64,
-        gelu_lanes => gelu_f64, silu_lanes => silu_f64);
+        gelu_lanes => gelu_f64, silu_lanes => silu_f64,
+        exp2_lanes => exp2_f64, log2_lanes => log2_f64, expm1_lanes => expm1_f64, tan_lanes => tan_f64,
+        atan_lanes => atan_f64, asin_lanes => asin_f64, acos_lanes => acos_f64, sinh_lanes => sinh_f64,
+        cosh_lanes => cosh_f64, softplus_lanes => softplus_f64);
 }

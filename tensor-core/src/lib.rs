@@ -7,6 +7,7 @@
 pub mod cast;
 pub mod dtype;
 pub mod lanes;
+pub mod reduce;
 pub mod reference;
 pub mod shape;
 pub mod tensor;
@@ -26,6 +27,7 @@ pub mod __private {
         cast, for_each_chunk, load, store, BitwiseLanes, CompareLanes, FloatLanes, NumLanes,
         SelectLanes, ShiftLanes, LANES, V,
     };
+    pub use crate::reduce::{arg_combine, arg_fold, fold, iota, lane_mask, mask_or, Identity};
     pub use crate::shape::Shape;
     pub use crate::tensor::{Tensor, TensorMut, TensorRef};
 }

@@ -100,6 +100,18 @@ pub trait Float: Num {
     fn silu(a: Self) -> Self;
     fn is_nan(a: Self) -> bool;
     fn is_inf(a: Self) -> bool;
+    fn exp2(a: Self) -> Self;
+    fn log2(a: Self) -> Self;
+    /// `e^x - 1`.
+    fn expm1(a: Self) -> Self;
+    fn tan(a: Self) -> Self;
+    fn atan(a: Self) -> Self;
+    fn asin(a: Self) -> Self;
+    fn acos(a: Self) -> Self;
+    fn sinh(a: Self) -> Self;
+    fn cosh(a: Self) -> Self;
+    /// `log(1 + e^x)`, computed as `max(x, 0) + log1p(e^-|x|)` (no overflow).
+    fn softplus(a: Self) -> Self;
 }
 
 impl Compare for bool {}
@@ -458,6 +470,13 @@ fn silu_f64(x: f64) -> f64 {
     x * sigmoid_f64(x)
 }
 
+fn softplus_f64(x: f64) -> f64 {
+    if x.is_nan() {
+        return x;
+    }
+    x.max(0.0) + (-x.abs()).exp().ln_1p()
+}
+
 impl Float for f64 {
     fn sqrt(a: f64) -> f64 {
         a.sqrt()
@@ -500,6 +519,36 @@ impl Float for f64 {
     }
     fn is_inf(a: f64) -> bool {
         a.is_infinite()
+    }
+    fn exp2(a: f64) -> f64 {
+        a.exp2()
+    }
+    fn log2(a: f64) -> f64 {
+        a.log2()
+    }
+    fn expm1(a: f64) -> f64 {
+        a.exp_m1()
+    }
+    fn tan(a: f64) -> f64 {
+        a.tan()
+    }
+    fn atan(a: f64) -> f64 {
+        a.atan()
+    }
+    fn asin(a: f64) -> f64 {
+        a.asin()
+    }
+    fn acos(a: f64) -> f64 {
+        a.acos()
+    }
+    fn sinh(a: f64) -> f64 {
+        a.sinh()
+    }
+    fn cosh(a: f64) -> f64 {
+        a.cosh()
+    }
+    fn softplus(a: f64) -> f64 {
+        softplus_f64(a)
     }
 }
 
@@ -546,5 +595,35 @@ impl Float for f32 {
     }
     fn is_inf(a: f32) -> bool {
         a.is_infinite()
+    }
+    fn exp2(a: f32) -> f32 {
+        (a as f64).exp2() as f32
+    }
+    fn log2(a: f32) -> f32 {
+        (a as f64).log2() as f32
+    }
+    fn expm1(a: f32) -> f32 {
+        (a as f64).exp_m1() as f32
+    }
+    fn tan(a: f32) -> f32 {
+        (a as f64).tan() as f32
+    }
+    fn atan(a: f32) -> f32 {
+        (a as f64).atan() as f32
+    }
+    fn asin(a: f32) -> f32 {
+        (a as f64).asin() as f32
+    }
+    fn acos(a: f32) -> f32 {
+        (a as f64).acos() as f32
+    }
+    fn sinh(a: f32) -> f32 {
+        (a as f64).sinh() as f32
+    }
+    fn cosh(a: f32) -> f32 {
+        (a as f64).cosh() as f32
+    }
+    fn softplus(a: f32) -> f32 {
+        softplus_f64(a as f64) as f32
     }
 }

@@ -196,7 +196,8 @@ const Q3: f64 = -7.93650757867487942473e-05;
 const Q4: f64 = 4.00821782732936239552e-06;
 const Q5: f64 = -2.01099218183624371326e-07;
 
-fn expm1_f64(x: F) -> F {
+/// e^x - 1 (fdlibm s_expm1.c, < 1 ulp).
+pub fn expm1_f64(x: F) -> F {
     let xc = sel(x.simd_gt(sp(710.0)), sp(710.0), x);
     let xc = sel(xc.simd_lt(sp(-45.0)), sp(-45.0), xc);
     let xc = sel(is_nan(xc), sp(0.0), xc);
@@ -903,6 +904,276 @@ pub fn silu_f64(x: f64x8) -> f64x8 {
 /// 1/sqrt(x) (f32 lanes): in f64, rounded once.
 pub fn rsqrt_f32(x: f32x8) -> f32x8 {
     narrow(sp(1.0) / widen(x).sqrt())
+}
+
+// ---------------------------------------------------------------------------
+// exp2, log2, tan, atan, asin, acos, sinh, cosh, softplus (f64 lanes)
+// ---------------------------------------------------------------------------
+
+/// ln 2 to 106 bits: LN2_D + LN2_D_LO.
+const LN2_D: f64 = std::f64::consts::LN_2;
+const LN2_D_LO: f64 = 2.319046813846299558e-17;
+
+/// 2^x: k = rint(x) splits off the exponent exactly; 2^r = e^(r ln2) with r·ln2 formed
+/// in double-double (Dekker product), so the fdlibm exp core sees an argument accurate
+/// to ~2^-100 and the only errors are exp's (< 1 ulp). Integer x gives 2^x exactly.
+pub fn exp2_f64(x: f64x8) -> f64x8 {
+    let xc = sel(x.simd_gt(sp(1025.0)), sp(1025.0), x);
+    let xc = sel(xc.simd_lt(sp(-1100.0)), sp(-1100.0), xc);
+    let xc = sel(is_nan(xc), sp(0.0), xc);
+    let kf = rint(xc);
+    let r = xc - kf; // exact, |r| <= 0.5
+    let (h, e) = two_prod(r, sp(LN2_D));
+    let lo = e + r * LN2_D_LO;
+    let res = exp_core2(h, lo, kf);
+    sel(is_nan(x), x, res)
+}
+
+/// fdlibm k_log1p: log(1+f) - f + f²/2 for the reduced f.
+#[inline(always)]
+fn k_log1p(f: F) -> F {
+    let hfsq = f * f * 0.5;
+    let s = f / (sp(2.0) + f);
+    let z = s * s;
+    let w = z * z;
+    let t1 = w * (sp(LG2) + w * (sp(LG4) + w * LG6));
+    let t2 = z * (sp(LG1) + w * (sp(LG3) + w * (sp(LG5) + w * LG7)));
+    s * (hfsq + t2 + t1)
+}
+
+const IVLN2HI: f64 = 1.44269504072144627571e+00; // 0x3ff7154765200000
+const IVLN2LO: f64 = 1.67517131648865118353e-10;
+
+/// log2(x) (fdlibm e_log2.c: log(1+f) split into a 21-bit head and a tail so that the
+/// multiplication by 1/ln2 and the addition of k carry extra precision; < 1 ulp).
+pub fn log2_f64(x: f64x8) -> f64x8 {
+    let sub = x.simd_lt(sp(f64::MIN_POSITIVE));
+    let xs = sel(sub, x * 18014398509481984.0, x); // * 2^54
+    let (f, kf) = log_reduce(xs);
+    let kf = kf - (sp(54.0) & sub);
+    let hfsq = f * f * 0.5;
+    let r = k_log1p(f);
+    let hi = clear_low(f - hfsq);
+    let lo = ((f - hi) - hfsq) + r;
+    let val_hi = hi * IVLN2HI;
+    let val_lo = (lo + hi) * IVLN2LO + lo * IVLN2HI;
+    let w = kf + val_hi;
+    let val_lo = val_lo + ((kf - w) + val_hi);
+    let mut res = val_lo + w;
+    res = sel(x.simd_eq(sp(f64::INFINITY)), x, res);
+    res = sel(x.simd_lt(sp(0.0)), sp(f64::NAN), res);
+    res = sel(x.simd_eq(sp(0.0)), sp(f64::NEG_INFINITY), res);
+    sel(is_nan(x), x, res)
+}
+
+/// tan(x) = sin/cos of the shared reduction (each < 1 ulp, one division); lanes beyond
+/// the Cody–Waite range use std's exact reduction.
+pub fn tan_f64(x: f64x8) -> f64x8 {
+    let (s, c) = sincos_core(x);
+    let t = s / c;
+    let t = sel(x.simd_eq(sp(0.0)), x, t);
+    let t = sel(x.abs().simd_eq(sp(f64::INFINITY)) | is_nan(x), sp(f64::NAN), t);
+    trig_fallback(x, t, f64::tan)
+}
+
+// atan (fdlibm s_atan.c): |x| reduced into one of five intervals around 0, 0.5, 1, 1.5
+// and inf; atan(x) = atanhi[id] + atanlo[id] + atan(t) with an odd degree-23 Remez
+// polynomial (|err| < 2^-56.9 for |t| <= 7/16). fdlibm: < 1 ulp.
+const ATANHI: [f64; 4] =
+    [4.63647609000806093515e-01, 7.85398163397448278999e-01, 9.82793723247329054082e-01, 1.57079632679489655800e+00];
+const ATANLO: [f64; 4] =
+    [2.26987774529616870924e-17, 3.06161699786838301793e-17, 1.39033110312309984516e-17, 6.12323399573676603587e-17];
+const AT: [f64; 11] = [
+    3.33333333333329318027e-01,
+    -1.99999999998764832476e-01,
+    1.42857142725034663711e-01,
+    -1.11111104054623557880e-01,
+    9.09088713343650656196e-02,
+    -7.69187620504482999495e-02,
+    6.66107313738753120669e-02,
+    -5.83357013379057348645e-02,
+    4.97687799461593236017e-02,
+    -3.65315727442169155270e-02,
+    1.62858201153657823623e-02,
+];
+
+/// Arctangent (fdlibm algorithm, branch-free).
+pub fn atan_f64(x: f64x8) -> f64x8 {
+    let a = x.abs();
+    let m0 = a.simd_ge(sp(0.4375));
+    let m1 = a.simd_ge(sp(0.6875));
+    let m2 = a.simd_ge(sp(1.1875));
+    let m3 = a.simd_ge(sp(2.4375));
+    let num = sel(m3, sp(-1.0), sel(m2, a - 1.5, sel(m1, a - 1.0, sel(m0, a * 2.0 - 1.0, a))));
+    let den = sel(m3, a, sel(m2, a * 1.5 + 1.0, sel(m1, a + 1.0, sel(m0, a + 2.0, sp(1.0)))));
+    let t = num / den;
+    let hi = sel(m3, sp(ATANHI[3]), sel(m2, sp(ATANHI[2]), sel(m1, sp(ATANHI[1]), sel(m0, sp(ATANHI[0]), sp(0.0)))));
+    let lo = sel(m3, sp(ATANLO[3]), sel(m2, sp(ATANLO[2]), sel(m1, sp(ATANLO[1]), sel(m0, sp(ATANLO[0]), sp(0.0)))));
+    let z = t * t;
+    let w = z * z;
+    let s1 = z * (sp(AT[0]) + w * (sp(AT[2]) + w * (sp(AT[4]) + w * (sp(AT[6]) + w * (sp(AT[8]) + w * AT[10])))));
+    let s2 = w * (sp(AT[1]) + w * (sp(AT[3]) + w * (sp(AT[5]) + w * (sp(AT[7]) + w * AT[9]))));
+    let r = hi - ((t * (s1 + s2) - lo) - t);
+    let res = copysign(r, x);
+    sel(is_nan(x), x, res)
+}
+
+// asin / acos (fdlibm e_asin.c, e_acos.c): R(z) = z·P(z)/Q(z) Remez rational approximation
+// of (asin(√z) - √z)/√z (|err| < 2^-58.75); for |x| >= 0.5 the identity
+// asin(x) = π/2 - 2 asin(√((1-x)/2)) with √ split into a 21-bit head. fdlibm: < 1 ulp.
+const PIO2_HI: f64 = 1.57079632679489655800e+00;
+const PIO2_LO: f64 = 6.12323399573676603587e-17;
+const PIO4_HI: f64 = 7.85398163397448278999e-01;
+const PS: [f64; 6] = [
+    1.66666666666666657415e-01,
+    -3.25565818622400915405e-01,
+    2.01212532134862925881e-01,
+    -4.00555345006794114027e-02,
+    7.91534994289814532176e-04,
+    3.47933107596021167570e-05,
+];
+const QS: [f64; 5] = [1.0, -2.40339491173441421878e+00, 2.02094576023350569471e+00, -6.88283971605453293030e-01, 7.70381505559019352791e-02];
+
+#[inline(always)]
+fn asin_r(z: F) -> F {
+    z * horner(z, &PS) / horner(z, &QS)
+}
+
+/// Arcsine (fdlibm algorithm, branch-free); NaN outside [-1, 1].
+pub fn asin_f64(x: f64x8) -> f64x8 {
+    let a = x.abs();
+    // |x| < 0.5
+    let small = x + x * asin_r(x * x);
+    // |x| >= 0.5
+    let z = (sp(1.0) - sel(a.simd_gt(sp(1.0)), sp(1.0), a)) * 0.5;
+    let s = z.sqrt();
+    let r = asin_r(z);
+    let near1 = sp(PIO2_HI) - ((s + s * r) * 2.0 - PIO2_LO);
+    let f = clear_low(s);
+    let c = (z - f * f) / (s + f);
+    let p = (s * r) * 2.0 - (sp(PIO2_LO) - c * 2.0);
+    let q = sp(PIO4_HI) - f * 2.0;
+    let mid = sp(PIO4_HI) - (p - q);
+    let big = copysign(sel(a.simd_ge(sp(0.975)), near1, mid), x);
+    let mut res = sel(a.simd_lt(sp(0.5)), small, big);
+    res = sel(a.simd_gt(sp(1.0)), sp(f64::NAN), res);
+    sel(is_nan(x), x, res)
+}
+
+const PI_F64: f64 = 3.14159265358979311600e+00;
+
+/// Arccosine (fdlibm algorithm, branch-free); NaN outside [-1, 1].
+pub fn acos_f64(x: f64x8) -> f64x8 {
+    let a = x.abs();
+    // |x| < 0.5
+    let small = sp(PIO2_HI) - (x - (sp(PIO2_LO) - x * asin_r(x * x)));
+    // |x| >= 0.5: z = (1 - |x|)/2
+    let z = (sp(1.0) - sel(a.simd_gt(sp(1.0)), sp(1.0), a)) * 0.5;
+    let s = z.sqrt();
+    let r = asin_r(z);
+    let neg = (sp(PIO2_HI) - (s + (r * s - PIO2_LO))) * 2.0;
+    let df = clear_low(s);
+    let c = (z - df * df) / (s + df);
+    let pos = (df + (r * s + c)) * 2.0;
+    let mut res = sel(a.simd_lt(sp(0.5)), small, sel(x.simd_lt(sp(0.0)), neg, pos));
+    res = sel(x.simd_eq(sp(-1.0)), sp(PI_F64), res);
+    res = sel(x.simd_eq(sp(1.0)), sp(0.0), res);
+    res = sel(a.simd_gt(sp(1.0)), sp(f64::NAN), res);
+    sel(is_nan(x), x, res)
+}
+
+/// sinh (fdlibm e_sinh.c): from expm1 below 22, from e^|x|/2 above (the halving is
+/// folded into exp's exponent, so sinh stays finite up to its own overflow threshold).
+pub fn sinh_f64(x: f64x8) -> f64x8 {
+    let a = x.abs();
+    let ac = sel(a.simd_gt(sp(22.0)), sp(22.0), a);
+    let t = expm1_f64(ac);
+    let below1 = (t * 2.0 - (t * t) / (t + 1.0)) * 0.5;
+    let above1 = (t + t / (t + 1.0)) * 0.5;
+    let mid = sel(a.simd_lt(sp(1.0)), below1, above1);
+    let big = exp_core(sel(a.simd_gt(sp(711.0)) | is_nan(a), sp(711.0), a), sp(-1.0));
+    let mut res = copysign(sel(a.simd_lt(sp(22.0)), mid, big), x);
+    res = sel(a.simd_lt(sp(3.725290298461914e-9)), x, res); // 2^-28: sinh x = x
+    sel(is_nan(x), x, res)
+}
+
+/// cosh (fdlibm e_cosh.c).
+pub fn cosh_f64(x: f64x8) -> f64x8 {
+    let a = x.abs();
+    let ac = sel(a.simd_gt(sp(22.0)), sp(22.0), a);
+    let t = expm1_f64(ac);
+    let w = t + 1.0;
+    let small = sp(1.0) + (t * t) / (w + w);
+    let e = exp_f64(ac);
+    let mid = e * 0.5 + sp(0.5) / e;
+    let big = exp_core(sel(a.simd_gt(sp(711.0)) | is_nan(a), sp(711.0), a), sp(-1.0));
+    let res = sel(a.simd_lt(sp(0.3465735902799726)), small, sel(a.simd_lt(sp(22.0)), mid, big));
+    sel(is_nan(x), x.abs(), res)
+}
+
+/// softplus(x) = log(1 + e^x), evaluated as max(x, 0) + log1p(e^-|x|): e^-|x| <= 1 never
+/// overflows, and for x -> -inf the result follows e^x into the subnormal range.
+pub fn softplus_f64(x: f64x8) -> f64x8 {
+    let e = exp_f64(-x.abs());
+    let l = log1p_f64(e);
+    let pos = sel(x.simd_gt(sp(0.0)), x, sp(0.0));
+    let res = pos + l;
+    sel(is_nan(x), x, res)
+}
+
+// f32 front ends of the functions above: the f64 kernel, rounded once.
+
+/// 2^x (f32 lanes).
+pub fn exp2_f32(x: f32x8) -> f32x8 {
+    narrow(exp2_f64(widen(x)))
+}
+/// e^x - 1 (f32 lanes).
+pub fn expm1_f32(x: f32x8) -> f32x8 {
+    narrow(expm1_f64(widen(x)))
+}
+/// log2(x) (f32 lanes).
+pub fn log2_f32(x: f32x8) -> f32x8 {
+    narrow(log2_f64(widen(x)))
+}
+/// tan(x) (f32 lanes); every finite input is reduced exactly.
+pub fn tan_f32(x: f32x8) -> f32x8 {
+    narrow(tan_f64(widen(x)))
+}
+/// atan(x) (f32 lanes).
+pub fn atan_f32(x: f32x8) -> f32x8 {
+    narrow(atan_f64(widen(x)))
+}
+/// asin(x) (f32 lanes).
+pub fn asin_f32(x: f32x8) -> f32x8 {
+    narrow(asin_f64(widen(x)))
+}
+/// acos(x) (f32 lanes).
+pub fn acos_f32(x: f32x8) -> f32x8 {
+    narrow(acos_f64(widen(x)))
+}
+/// sinh(x) (f32 lanes).
+pub fn sinh_f32(x: f32x8) -> f32x8 {
+    narrow(sinh_f64(widen(x)))
+}
+/// cosh(x) (f32 lanes).
+pub fn cosh_f32(x: f32x8) -> f32x8 {
+    narrow(cosh_f64(widen(x)))
+}
+/// log(1 + e^x) (f32 lanes).
+pub fn softplus_f32(x: f32x8) -> f32x8 {
+    narrow(softplus_f64(widen(x)))
+}
+/// sqrt (f32 lanes): the hardware's correctly rounded square root.
+pub fn sqrt_f32(x: f32x8) -> f32x8 {
+    x.sqrt()
+}
+/// sqrt (f64 lanes): correctly rounded.
+pub fn sqrt_f64(x: f64x8) -> f64x8 {
+    x.sqrt()
+}
+/// 1/sqrt(x) (f64 lanes): two correctly rounded operations, < 1 ulp.
+pub fn rsqrt_f64(x: f64x8) -> f64x8 {
+    sp(1.0) / x.sqrt()
 }
 
 // ---------------------------------------------------------------------------

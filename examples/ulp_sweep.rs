@@ -1,0 +1,545 @@
+//! Measures the accuracy of tensorgraph's vector math (ACCURACY.md is its output).
+//!
+//! ```text
+//! cargo run --release --example ulp_sweep -- exp          # one function
+//! cargo run --release --example ulp_sweep -- all          # every function
+//! cargo run --release --example ulp_sweep -- all --f64    # f64 lanes: dense random sweep
+//! cargo run --release --example ulp_sweep -- exp --wide   # wide's own function instead
+//! cargo run --release --example ulp_sweep -- exp --stride 101   # every 101st pattern only
+//! RUSTFLAGS="-C target-cpu=native" cargo run --release --example ulp_sweep -- all
+//! ```
+//!
+//! f32: every one of the 2^32 bit patterns (NaNs and infinities included) goes through the
+//! f32x8 function and is compared with the f64 reference, in f32 ULPs of the reference
+//! value (the ULP of 2^-149 below the normal range; an infinity counts as 2^128). "CR" is
+//! the fraction of inputs whose result equals the reference rounded to f32 (correctly
+//! rounded as far as the reference is: the f64 reference carries < 1 f64 ULP, ~2^-29 f32
+//! ULP). A NaN where the reference is not NaN (or the converse) is an infinite error.
+//! `pow` walks every x for a fixed set of exponents, then random (x, y) pairs.
+//!
+//! f64 (`--f64`): 2^24 random inputs per function (a third uniform over the interesting
+//! interval, a third log-uniform in magnitude, a third random bit patterns), in f64 ULPs
+//! against std's f64 function (glibc: < 1 ULP itself) or the fdlibm scalar reference.
+
+use std::time::Instant;
+use tensorgraph::reference::Float;
+use tensorgraph::vmath as vm;
+use wide::{f32x8, f64x8};
+
+type V32 = fn(f32x8) -> f32x8;
+type V64 = fn(f64x8) -> f64x8;
+
+struct Func {
+    name: &'static str,
+    v32: V32,
+    v64: V64,
+    /// f64 reference (std or the crate's scalar reference).
+    reference: fn(f64) -> f64,
+    /// ULP bound from ACCURACY.md, for f32 and f64.
+    bound: f64,
+    /// wide's own f32x8 function, where wide has one.
+    wide: Option<V32>,
+    /// f64 random sweep: the interval of interest, and whether inputs are positive only.
+    interval: (f64, f64),
+}
+
+fn rsqrt_ref(x: f64) -> f64 {
+    1.0 / x.sqrt()
+}
+fn rsqrt_wide(x: f32x8) -> f32x8 {
+    f32x8::splat(1.0) / x.sqrt()
+}
+fn sigmoid_wide(x: f32x8) -> f32x8 {
+    f32x8::splat(1.0) / (f32x8::splat(1.0) + (-x).exp())
+}
+
+fn functions() -> Vec<Func> {
+    macro_rules! f {
+        ($name:literal, $v32:expr, $v64:expr, $r:expr, $bound:expr, $wide:expr, $iv:expr) => {
+            Func { name: $name, v32: $v32, v64: $v64, reference: $r, bound: $bound, wide: $wide, interval: $iv }
+        };
+    }
+    vec![
+        f!("exp", vm::exp_f32, vm::exp_f64, f64::exp, 1.0, Some(|x: f32x8| x.exp()), (-745.0, 709.8)),
+        f!("exp2", vm::exp2_f32, vm::exp2_f64, f64::exp2, 1.0, Some(|x: f32x8| x.exp2()), (-1075.0, 1024.0)),
+        f!("expm1", vm::expm1_f32, vm::expm1_f64, f64::exp_m1, 1.0, Some(|x: f32x8| x.exp_m1()), (-40.0, 709.0)),
+        f!("log", vm::log_f32, vm::log_f64, f64::ln, 1.0, Some(|x: f32x8| x.ln()), (0.0, 4.0)),
+        f!("log2", vm::log2_f32, vm::log2_f64, f64::log2, 1.0, Some(|x: f32x8| x.log2()), (0.0, 4.0)),
+        f!("log1p", vm::log1p_f32, vm::log1p_f64, f64::ln_1p, 1.0, Some(|x: f32x8| x.ln_1p()), (-1.0, 4.0)),
+        f!("sqrt", vm::sqrt_f32, vm::sqrt_f64, f64::sqrt, 0.5, Some(|x: f32x8| x.sqrt()), (0.0, 4.0)),
+        f!("rsqrt", vm::rsqrt_f32, vm::rsqrt_f64, rsqrt_ref, 1.0, Some(rsqrt_wide), (0.0, 4.0)),
+        f!("sin", vm::sin_f32, vm::sin_f64, f64::sin, 2.0, Some(|x: f32x8| x.sin()), (-1e6, 1e6)),
+        f!("cos", vm::cos_f32, vm::cos_f64, f64::cos, 2.0, Some(|x: f32x8| x.cos()), (-1e6, 1e6)),
+        f!("tan", vm::tan_f32, vm::tan_f64, f64::tan, 2.0, Some(|x: f32x8| x.tan()), (-1e6, 1e6)),
+        f!("atan", vm::atan_f32, vm::atan_f64, f64::atan, 2.0, Some(|x: f32x8| x.atan()), (-4.0, 4.0)),
+        f!("asin", vm::asin_f32, vm::asin_f64, f64::asin, 2.0, Some(|x: f32x8| x.asin()), (-1.0, 1.0)),
+        f!("acos", vm::acos_f32, vm::acos_f64, f64::acos, 2.0, Some(|x: f32x8| x.acos()), (-1.0, 1.0)),
+        f!("sinh", vm::sinh_f32, vm::sinh_f64, f64::sinh, 2.0, Some(|x: f32x8| x.sinh()), (-711.0, 711.0)),
+        f!("cosh", vm::cosh_f32, vm::cosh_f64, f64::cosh, 2.0, Some(|x: f32x8| x.cosh()), (-711.0, 711.0)),
+        f!("tanh", vm::tanh_f32, vm::tanh_f64, f64::tanh, 2.0, Some(|x: f32x8| x.tanh()), (-25.0, 25.0)),
+        f!("erf", vm::erf_f32, vm::erf_f64, vm::erf_scalar_f64, 2.0, None, (-7.0, 7.0)),
+        f!("sigmoid", vm::sigmoid_f32, vm::sigmoid_f64, <f64 as Float>::sigmoid, 2.0, Some(sigmoid_wide), (-750.0, 40.0)),
+        f!("softplus", vm::softplus_f32, vm::softplus_f64, <f64 as Float>::softplus, 2.0, None, (-750.0, 40.0)),
+        f!("silu", vm::silu_f32, vm::silu_f64, <f64 as Float>::silu, 2.0, None, (-750.0, 40.0)),
+        f!("gelu", vm::gelu_f32, vm::gelu_f64, <f64 as Float>::gelu, 2.0, None, (-28.0, 10.0)),
+    ]
+}
+
+// ---------------------------------------------------------------------------- ULPs
+
+/// One f32 ULP at the (f64) value r: 2^-149 below the normal range, 2^104 at and above 2^127.
+fn ulp_f32_at(r: f64) -> f64 {
+    let a = r.abs();
+    if a < f32::MIN_POSITIVE as f64 {
+        return 2f64.powi(-149);
+    }
+    let e = (((a.to_bits() >> 52) & 0x7ff) as i32 - 1023).min(127);
+    2f64.powi(e - 23)
+}
+
+/// |got - r| in f32 ULPs of r. Infinities count as ±2^128 (one ULP past f32::MAX).
+fn err_f32(got: f32, r: f64) -> f64 {
+    if r.is_nan() || got.is_nan() {
+        return if r.is_nan() && got.is_nan() { 0.0 } else { f64::INFINITY };
+    }
+    if got as f64 == r {
+        return 0.0;
+    }
+    let clamp = |v: f64| if v.is_infinite() { v.signum() * 2f64.powi(128) } else { v };
+    let (g, rr) = (clamp(got as f64), clamp(r));
+    if g == rr {
+        return 0.0;
+    }
+    (g - rr).abs() / ulp_f32_at(rr)
+}
+
+fn ulp_f64_at(r: f64) -> f64 {
+    let a = r.abs();
+    if a < f64::MIN_POSITIVE {
+        return 2f64.powi(-1074);
+    }
+    let e = ((a.to_bits() >> 52) & 0x7ff) as i64 - 1023;
+    if e - 52 >= -1022 {
+        f64::from_bits(((e - 52 + 1023) as u64) << 52)
+    } else {
+        f64::from_bits(1u64 << (e - 52 + 1074))
+    }
+}
+
+fn err_f64(got: f64, r: f64) -> f64 {
+    if r.is_nan() || got.is_nan() {
+        return if r.is_nan() && got.is_nan() { 0.0 } else { f64::INFINITY };
+    }
+    if got == r {
+        return 0.0;
+    }
+    if got.is_infinite() || r.is_infinite() {
+        let g = if got.is_infinite() { f64::MAX.copysign(got) } else { got };
+        let rr = if r.is_infinite() { f64::MAX.copysign(r) } else { r };
+        return 1.0 + ((g - rr) / ulp_f64_at(f64::MAX)).abs();
+    }
+    (got - r).abs() / ulp_f64_at(r)
+}
+
+// ---------------------------------------------------------------------------- stats
+
+#[derive(Clone, Copy)]
+struct Stats {
+    max: f64,
+    at_x: f64,
+    at_y: f64,
+    got: f64,
+    want: f64,
+    n: u64,
+    cr: u64,
+}
+
+impl Stats {
+    fn new() -> Self {
+        Stats { max: 0.0, at_x: f64::NAN, at_y: f64::NAN, got: 0.0, want: 0.0, n: 0, cr: 0 }
+    }
+    #[inline]
+    fn add(&mut self, x: f64, y: f64, got: f64, want: f64, err: f64, cr: bool) {
+        self.n += 1;
+        self.cr += cr as u64;
+        if err > self.max || (self.at_x.is_nan() && err == self.max && self.n == 1) {
+            self.max = err;
+            self.at_x = x;
+            self.at_y = y;
+            self.got = got;
+            self.want = want;
+        }
+    }
+    fn merge(mut self, o: Stats) -> Stats {
+        if o.max > self.max || self.at_x.is_nan() {
+            let (n, cr) = (self.n, self.cr);
+            self = o;
+            self.n += n;
+            self.cr += cr;
+        } else {
+            self.n += o.n;
+            self.cr += o.cr;
+        }
+        self
+    }
+}
+
+fn threads() -> u64 {
+    std::thread::available_parallelism().map(|n| n.get() as u64).unwrap_or(1)
+}
+
+/// Runs `work(lo, hi)` over `0..total` split into one contiguous range per thread.
+fn parallel(total: u64, work: impl Fn(u64, u64) -> Stats + Sync) -> Stats {
+    let t = threads();
+    let per = total.div_ceil(t);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..t)
+            .map(|i| {
+                let work = &work;
+                s.spawn(move || work((i * per).min(total), ((i + 1) * per).min(total)))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).fold(Stats::new(), Stats::merge)
+    })
+}
+
+// ---------------------------------------------------------------------------- f32 sweeps
+
+/// Every `stride`-th f32 bit pattern (all 2^32 with stride 1) through `v`, against `r`.
+fn sweep_f32(v: V32, r: fn(f64) -> f64, stride: u64) -> Stats {
+    let chunks = (1u64 << 32).div_ceil(8 * stride);
+    parallel(chunks, |lo, hi| {
+        let mut st = Stats::new();
+        for c in lo..hi {
+            let xs: [f32; 8] = core::array::from_fn(|i| f32::from_bits(((c * 8 + i as u64) * stride) as u32));
+            let out = v(f32x8::from(xs)).to_array();
+            for i in 0..8 {
+                if (c * 8 + i as u64) * stride >= 1u64 << 32 {
+                    break;
+                }
+                let want = r(xs[i] as f64);
+                let e = err_f32(out[i], want);
+                let cr = out[i].to_bits() == (want as f32).to_bits() || (out[i].is_nan() && want.is_nan());
+                st.add(xs[i] as f64, f64::NAN, out[i] as f64, want, e, cr);
+            }
+        }
+        st
+    })
+}
+
+const POW_EXPONENTS: [f32; 12] = [2.0, 3.0, -1.0, 0.5, -0.5, 1.0 / 3.0, 1.5, -2.5, 7.0, 12.3, -40.0, 127.5];
+
+fn sweep_pow(stride: u64) -> Vec<(String, Stats)> {
+    let mut out = vec![];
+    for &y in &POW_EXPONENTS {
+        let chunks = (1u64 << 32).div_ceil(8 * stride);
+        let st = parallel(chunks, |lo, hi| {
+            let mut st = Stats::new();
+            for c in lo..hi {
+                let xs: [f32; 8] = core::array::from_fn(|i| f32::from_bits(((c * 8 + i as u64) * stride) as u32));
+                let o = vm::pow_f32(f32x8::from(xs), f32x8::splat(y)).to_array();
+                for i in 0..8 {
+                    let want = (xs[i] as f64).powf(y as f64);
+                    let e = err_f32(o[i], want);
+                    let cr = o[i].to_bits() == (want as f32).to_bits() || (o[i].is_nan() && want.is_nan());
+                    st.add(xs[i] as f64, y as f64, o[i] as f64, want, e, cr);
+                }
+            }
+            st
+        });
+        out.push((format!("pow(x, {y})"), st));
+    }
+    // Random pairs: x any positive finite, y scaled so that x^y spans the whole f32 range;
+    // negative x with integer y; any bit patterns.
+    let pairs = (1u64 << 28) / stride;
+    let st = parallel(pairs / 8, |lo, hi| {
+        let mut st = Stats::new();
+        let mut s = 0x9e37_79b9_7f4a_7c15u64 ^ lo;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        for _ in lo..hi {
+            let mut xs = [0f32; 8];
+            let mut ys = [0f32; 8];
+            for i in 0..8 {
+                let r = next();
+                let x = f32::from_bits((r as u32) & 0x7f7f_ffff);
+                let l = (x as f64).log2().abs().max(1e-3);
+                let u = (r >> 32) as f64 / 4294967296.0;
+                let (x, y) = match r >> 62 {
+                    0 | 1 => (x, ((u * 300.0 - 150.0) / l) as f32),
+                    2 => (-x, ((u * 300.0 - 150.0) / l).round() as f32),
+                    _ => (f32::from_bits(r as u32), f32::from_bits((r >> 32) as u32)),
+                };
+                xs[i] = x;
+                ys[i] = y;
+            }
+            let o = vm::pow_f32(f32x8::from(xs), f32x8::from(ys)).to_array();
+            for i in 0..8 {
+                let want = (xs[i] as f64).powf(ys[i] as f64);
+                let e = err_f32(o[i], want);
+                let cr = o[i].to_bits() == (want as f32).to_bits() || (o[i].is_nan() && want.is_nan());
+                st.add(xs[i] as f64, ys[i] as f64, o[i] as f64, want, e, cr);
+            }
+        }
+        st
+    });
+    out.push(("pow(x, y) random".into(), st));
+    out
+}
+
+fn special_inputs() -> Vec<f32> {
+    vec![
+        f32::NAN,
+        f32::NEG_INFINITY,
+        -f32::MAX,
+        -1e30,
+        -100.0,
+        -1.0,
+        -0.5,
+        -f32::MIN_POSITIVE,
+        -1e-45,
+        -0.0,
+        0.0,
+        1e-45,
+        f32::MIN_POSITIVE,
+        0.5,
+        1.0,
+        2.0,
+        100.0,
+        1e30,
+        f32::MAX,
+        f32::INFINITY,
+    ]
+}
+
+fn special_table(f: &Func, v: V32) -> (String, usize) {
+    let mut s = String::new();
+    let mut bad = 0;
+    let xs = special_inputs();
+    for ch in xs.chunks(8) {
+        let mut a = [0f32; 8];
+        a[..ch.len()].copy_from_slice(ch);
+        let o = v(f32x8::from(a)).to_array();
+        for i in 0..ch.len() {
+            let want = (f.reference)(a[i] as f64) as f32;
+            let exact = want.to_bits() == o[i].to_bits() || (want.is_nan() && o[i].is_nan());
+            let ok = exact || err_f32(o[i], (f.reference)(a[i] as f64)) <= f.bound;
+            if !ok {
+                bad += 1;
+            }
+            s.push_str(&format!(
+                "    {:>13e} -> {:>14e}  (ref {:>14e}) {}\n",
+                a[i],
+                o[i],
+                want,
+                if exact { "exact" } else if ok { "within bound" } else { "WRONG" }
+            ));
+        }
+    }
+    (s, bad)
+}
+
+fn report_line(name: &str, st: &Stats, bound: f64, secs: f64) -> bool {
+    let ok = st.max <= bound;
+    let at = if st.at_y.is_nan() {
+        format!("x = {:e}", st.at_x)
+    } else {
+        format!("x = {:e}, y = {:e}", st.at_x, st.at_y)
+    };
+    println!(
+        "| {:<18} | {:>7.3} | {:>5} | {:<40} | {:>9.6} | {:>10} | {:>5.0}s | {}",
+        name,
+        st.max,
+        bound,
+        at,
+        st.cr as f64 / st.n.max(1) as f64,
+        st.n,
+        secs,
+        if ok { "ok" } else { "OVER" }
+    );
+    if st.max > 0.0 && !ok {
+        println!("|   got {:e}, reference {:e}", st.got, st.want);
+    }
+    ok
+}
+
+// ---------------------------------------------------------------------------- f64 sweep
+
+fn sweep_f64(f: &Func, n: u64) -> Stats {
+    let (lo_i, hi_i) = f.interval;
+    let positive = lo_i >= 0.0;
+    parallel(n / 8, |lo, hi| {
+        let mut st = Stats::new();
+        let mut s = 0x2545_f491_4f6c_dd1du64 ^ (lo.wrapping_mul(0x9e37_79b9));
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        for k in lo..hi {
+            let xs: [f64; 8] = core::array::from_fn(|i| {
+                let r = next();
+                let u = (r >> 11) as f64 / (1u64 << 53) as f64;
+                match (k as usize * 8 + i) % 3 {
+                    0 => lo_i + (hi_i - lo_i) * u,
+                    1 => {
+                        let e = (next() % 80) as i32 - 60;
+                        let m = 1.0 + u;
+                        let v = m * 2f64.powi(e) * hi_i.abs().max(1.0).log2().max(1.0);
+                        if !positive && r & 1 == 1 { -v } else { v }
+                    }
+                    _ => {
+                        let v = f64::from_bits(r & 0x7fef_ffff_ffff_ffff);
+                        if !positive && r >> 63 == 1 { -v } else { v }
+                    }
+                }
+            });
+            let o = (f.v64)(f64x8::from(xs)).to_array();
+            for i in 0..8 {
+                let want = (f.reference)(xs[i]);
+                let e = err_f64(o[i], want);
+                st.add(xs[i], f64::NAN, o[i], want, e, o[i] == want || (o[i].is_nan() && want.is_nan()));
+            }
+        }
+        st
+    })
+}
+
+fn sweep_pow_f64(n: u64) -> Stats {
+    parallel(n / 8, |lo, hi| {
+        let mut st = Stats::new();
+        let mut s = 0x5851_f42d_4c95_7f2du64 ^ (lo.wrapping_mul(0x9e37_79b9));
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        for k in lo..hi {
+            let mut xs = [0f64; 8];
+            let mut ys = [0f64; 8];
+            for i in 0..8 {
+                let r = next();
+                let u = (next() >> 11) as f64 / (1u64 << 53) as f64;
+                let x = f64::from_bits(r & 0x7fef_ffff_ffff_ffff);
+                let l = x.log2().abs().max(1e-6);
+                let (x, y) = match (k as usize * 8 + i) % 4 {
+                    0 => (x, (u * 2200.0 - 1100.0) / l),
+                    1 => (-x, ((u * 2000.0 - 1000.0) / l).round()),
+                    2 => (1.0 + (u - 0.5) * 2e-6, (u * 2e8 - 1e8)),
+                    _ => (f64::from_bits(r), f64::from_bits(next())),
+                };
+                xs[i] = x;
+                ys[i] = y;
+            }
+            let o = vm::pow_f64(f64x8::from(xs), f64x8::from(ys)).to_array();
+            for i in 0..8 {
+                let want = xs[i].powf(ys[i]);
+                let e = err_f64(o[i], want);
+                st.add(xs[i], ys[i], o[i], want, e, o[i] == want || (o[i].is_nan() && want.is_nan()));
+            }
+        }
+        st
+    })
+}
+
+// ---------------------------------------------------------------------------- main
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let flag = |f: &str| args.iter().any(|a| a == f);
+    let stride: u64 = args
+        .iter()
+        .position(|a| a == "--stride")
+        .and_then(|i| args.get(i + 1))
+        .map(|s| s.parse().expect("--stride N"))
+        .unwrap_or(1);
+    let names: Vec<&str> = args
+        .iter()
+        .enumerate()
+        .filter(|(i, a)| !a.starts_with("--") && (*i == 0 || args[i - 1] != "--stride"))
+        .map(|(_, a)| a.as_str())
+        .collect();
+    let funcs = functions();
+    let all_names: Vec<&str> = funcs.iter().map(|f| f.name).chain(["pow"]).collect();
+    if names.is_empty() {
+        eprintln!("usage: ulp_sweep <fn>... | all [--f64] [--wide] [--stride N]\nfunctions: {}", all_names.join(" "));
+        std::process::exit(2);
+    }
+    let wanted = |n: &str| names.contains(&"all") || names.contains(&n);
+    for n in &names {
+        if *n != "all" && !all_names.contains(n) {
+            eprintln!("unknown function `{n}`; functions: {}", all_names.join(" "));
+            std::process::exit(2);
+        }
+    }
+    let native = cfg!(target_feature = "avx2");
+    println!(
+        "build: {} (avx2: {}, fma: {}, avx512f: {}), {} threads",
+        if native { "target-cpu with AVX2+" } else { "default x86-64" },
+        cfg!(target_feature = "avx2"),
+        cfg!(target_feature = "fma"),
+        cfg!(target_feature = "avx512f"),
+        threads()
+    );
+    let mut all_ok = true;
+    if flag("--f64") {
+        let n = 1u64 << 24;
+        println!("f64 lanes, {n} random inputs per function, error in f64 ULPs");
+        println!("| function           | max ulp | bound | where                                    | frac CR   | n          | time   |");
+        for f in funcs.iter().filter(|f| wanted(f.name)) {
+            let t = Instant::now();
+            let st = sweep_f64(f, n);
+            all_ok &= report_line(f.name, &st, f.bound, t.elapsed().as_secs_f64());
+        }
+        if wanted("pow") {
+            let t = Instant::now();
+            let st = sweep_pow_f64(n);
+            all_ok &= report_line("pow", &st, 2.0, t.elapsed().as_secs_f64());
+        }
+    } else {
+        let which = if flag("--wide") { "wide's own f32x8 functions" } else { "tensorgraph f32x8" };
+        println!(
+            "{which}, every {}f32 bit pattern, error in f32 ULPs vs the f64 reference",
+            if stride == 1 { String::new() } else { format!("{stride}th ") }
+        );
+        println!("| function           | max ulp | bound | where                                    | frac CR   | n          | time   |");
+        let mut specials = String::new();
+        for f in funcs.iter().filter(|f| wanted(f.name)) {
+            let v = if flag("--wide") {
+                match f.wide {
+                    Some(w) => w,
+                    None => continue,
+                }
+            } else {
+                f.v32
+            };
+            let t = Instant::now();
+            let st = sweep_f32(v, f.reference, stride);
+            all_ok &= report_line(f.name, &st, f.bound, t.elapsed().as_secs_f64());
+            let (table, bad) = special_table(f, v);
+            all_ok &= bad == 0 || flag("--wide");
+            specials.push_str(&format!("{}:{}\n{table}", f.name, if bad == 0 { "" } else { " (WRONG values)" }));
+        }
+        if wanted("pow") && !flag("--wide") {
+            for (name, st) in sweep_pow(stride) {
+                let t = Instant::now();
+                all_ok &= report_line(&name, &st, 2.0, t.elapsed().as_secs_f64());
+            }
+        }
+        if flag("--specials") || !specials.is_empty() && !names.contains(&"all") {
+            println!("\nspecial values (x -> result, reference rounded to f32):\n{specials}");
+        } else if !specials.is_empty() {
+            println!("\n(special-value tables: add --specials)");
+        }
+    }
+    if !all_ok && !flag("--wide") {
+        println!("\nSOME FUNCTION EXCEEDS ITS BOUND");
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,162 @@
+//! Reduction support: identities, lane masks for tails, horizontal folds and the
+//! arg-max/arg-min combine. Sums, products, max/min, any/all combine with the ordinary
+//! lane ops (`NumLanes::add_lanes`, `BitwiseLanes::or_lanes` …); this module adds what
+//! only a reduction needs.
+//!
+//! Order of accumulation is unspecified (DESIGN.md): lanes accumulate independently and
+//! fold at the end of a row.
+
+use crate::dtype::LaneScalar;
+use crate::lanes::{V, LANES};
+use crate::reference::{Compare, Num};
+
+/// Identity elements of the reduction combines, per compute type.
+pub trait Identity: LaneScalar {
+    /// For `sum`: 0.
+    const ZERO: Self;
+    /// For `prod`: 1.
+    const ONE: Self;
+    /// For `max`: -inf, or the integer minimum.
+    const LOWEST: Self;
+    /// For `min`: +inf, or the integer maximum.
+    const HIGHEST: Self;
+}
+
+macro_rules! int_identity {
+    ($($t:ty),*) => {$(
+        impl Identity for $t {
+            const ZERO: $t = 0;
+            const ONE: $t = 1;
+            const LOWEST: $t = <$t>::MIN;
+            const HIGHEST: $t = <$t>::MAX;
+        }
+    )*};
+}
+int_identity!(u8, u16, u32, u64, i8, i16, i32, i64);
+
+impl Identity for f32 {
+    const ZERO: f32 = 0.0;
+    const ONE: f32 = 1.0;
+    const LOWEST: f32 = f32::NEG_INFINITY;
+    const HIGHEST: f32 = f32::INFINITY;
+}
+impl Identity for f64 {
+    const ZERO: f64 = 0.0;
+    const ONE: f64 = 1.0;
+    const LOWEST: f64 = f64::NEG_INFINITY;
+    const HIGHEST: f64 = f64::INFINITY;
+}
+impl Identity for bool {
+    const ZERO: bool = false;
+    const ONE: bool = true;
+    const LOWEST: bool = false;
+    const HIGHEST: bool = true;
+}
+
+/// Lanes `0..n` true, the rest false: tail lanes of a chunk hold padding and must not
+/// reach an accumulator.
+#[inline(always)]
+pub fn lane_mask(n: usize) -> V<bool> {
+    V(core::array::from_fn(|i| i < n))
+}
+
+/// `value` where `mask`, else `identity`.
+#[inline(always)]
+pub fn mask_or<T: LaneScalar>(mask: V<bool>, value: V<T>, identity: T) -> V<T> {
+    V(core::array::from_fn(|i| if mask.0[i] { value.0[i] } else { identity }))
+}
+
+/// Folds the lanes of `v` into one value with `f`, pairwise (lane order does not matter
+/// for the commutative, associative combines used here, up to float rounding).
+#[inline(always)]
+pub fn fold<T: LaneScalar>(v: V<T>, f: impl Fn(T, T) -> T) -> T {
+    let mut width = LANES;
+    let mut lanes = v.0;
+    while width > 1 {
+        width /= 2;
+        for i in 0..width {
+            lanes[i] = f(lanes[i], lanes[i + width]);
+        }
+    }
+    lanes[0]
+}
+
+/// The lane indices `base, base + 1, …` as `i64`.
+#[inline(always)]
+pub fn iota(base: usize) -> V<i64> {
+    V(core::array::from_fn(|i| (base + i) as i64))
+}
+
+/// Whether `(v, i)` beats `(best, best_i)` for arg-max (`MAX = true`) or arg-min: a larger
+/// (smaller) value wins, the first NaN wins over everything (NumPy), ties keep the
+/// smaller index. A negative `best_i` marks an empty slot, which anything beats.
+#[inline(always)]
+pub fn arg_better<T: Num + Compare, const MAX: bool>(v: T, i: i64, best: T, best_i: i64) -> bool {
+    if best_i < 0 {
+        return true;
+    }
+    let v_nan = <T as Compare>::ne(v, v);
+    let best_nan = <T as Compare>::ne(best, best);
+    if best_nan {
+        return v_nan && i < best_i;
+    }
+    if v_nan {
+        return true;
+    }
+    let strictly = if MAX { <T as Compare>::gt(v, best) } else { <T as Compare>::lt(v, best) };
+    strictly || (<T as Compare>::eq(v, best) && i < best_i)
+}
+
+/// Lane-wise arg-max/arg-min step; lanes where `mask` is false are skipped.
+#[inline(always)]
+pub fn arg_combine<T: Num + Compare, const MAX: bool>(
+    best: &mut V<T>,
+    best_i: &mut V<i64>,
+    v: V<T>,
+    i: V<i64>,
+    mask: V<bool>,
+) {
+    for lane in 0..LANES {
+        if mask.0[lane] && arg_better::<T, MAX>(v.0[lane], i.0[lane], best.0[lane], best_i.0[lane]) {
+            best.0[lane] = v.0[lane];
+            best_i.0[lane] = i.0[lane];
+        }
+    }
+}
+
+/// Folds lane-wise arg-max/arg-min state into one scalar slot.
+#[inline(always)]
+pub fn arg_fold<T: Num + Compare, const MAX: bool>(best: V<T>, best_i: V<i64>, slot: &mut T, slot_i: &mut i64) {
+    for lane in 0..LANES {
+        if best_i.0[lane] >= 0 && arg_better::<T, MAX>(best.0[lane], best_i.0[lane], *slot, *slot_i) {
+            *slot = best.0[lane];
+            *slot_i = best_i.0[lane];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arg_rules_follow_numpy() {
+        // Larger wins, ties keep the first index, the first NaN wins.
+        assert!(arg_better::<f32, true>(2.0, 5, 1.0, 0));
+        assert!(!arg_better::<f32, true>(1.0, 5, 1.0, 0));
+        assert!(arg_better::<f32, true>(1.0, 0, 1.0, 5));
+        assert!(arg_better::<f32, true>(f32::NAN, 9, 1.0, 0));
+        assert!(!arg_better::<f32, true>(3.0, 1, f32::NAN, 0));
+        assert!(arg_better::<f32, true>(f32::NAN, 1, f32::NAN, 4));
+        assert!(arg_better::<i32, false>(-3, 7, 2, 0));
+        assert!(arg_better::<f32, true>(f32::NEG_INFINITY, 3, f32::NEG_INFINITY, -1));
+    }
+
+    #[test]
+    fn fold_and_masks() {
+        let v = V(core::array::from_fn(|i| i as i64 + 1));
+        assert_eq!(fold(v, |a, b| a + b), (1..=LANES as i64).sum::<i64>());
+        let m = lane_mask(3);
+        assert_eq!(mask_or(m, v, 0).0.iter().sum::<i64>(), 6);
+    }
+}
