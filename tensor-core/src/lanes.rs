@@ -59,6 +59,17 @@ pub fn load<E: Element>(src: &[E], offset: usize, n: usize) -> V<E::Compute> {
     }
 }
 
+/// Reads `n ≤ LANES` elements of `src` spaced `stride` apart, starting at `offset` (a
+/// transposed or otherwise strided view along the inner loop).
+#[inline(always)]
+pub fn load_strided<E: Element>(src: &[E], offset: usize, stride: usize, n: usize) -> V<E::Compute> {
+    let mut lanes = [E::Compute::default(); LANES];
+    for (i, lane) in lanes.iter_mut().enumerate().take(n) {
+        *lane = src[offset + i * stride].to_compute();
+    }
+    V(lanes)
+}
+
 /// Writes the first `n ≤ LANES` lanes of `value` to `dst[offset..offset + n]`, rounding
 /// once into the storage dtype.
 #[inline(always)]

@@ -24,10 +24,11 @@ pub mod __private {
     pub use crate::cast::CastTo;
     pub use crate::dtype::{bf16, f16, Element};
     pub use crate::lanes::{
-        cast, for_each_chunk, load, store, BitwiseLanes, CompareLanes, FloatLanes, NumLanes,
+        cast, for_each_chunk, load, load_strided, store, BitwiseLanes, CompareLanes, FloatLanes, NumLanes,
         SelectLanes, ShiftLanes, LANES, V,
     };
     pub use crate::reduce::{arg_combine, arg_fold, fold, iota, lane_mask, mask_or, Identity};
+    pub use crate::reference::{Bitwise, Compare, Num};
     pub use crate::shape::Shape;
     pub use crate::tensor::{Tensor, TensorMut, TensorRef};
 }

@@ -163,6 +163,8 @@ pub enum LitValue {
     /// The value and the literal's digits as written (no suffix).
     Float(f64, String),
     Bool(bool),
+    /// A char literal: only `'x'`, the new-axis marker of `dimshuffle`, is meaningful.
+    Char(char),
 }
 
 #[derive(Clone)]
@@ -911,6 +913,10 @@ fn parse_primary(input: ParseStream) -> syn::Result<Expr> {
         let lit: syn::LitBool = input.parse()?;
         return Ok(Expr::Lit(LitValue::Bool(lit.value), lit.span()));
     }
+    if input.peek(syn::LitChar) {
+        let lit: syn::LitChar = input.parse()?;
+        return Ok(Expr::Lit(LitValue::Char(lit.value()), lit.span()));
+    }
     if lookahead.peek(syn::token::Paren) {
         let content;
         parenthesized!(content in input);
@@ -951,7 +957,8 @@ fn parse_call(input: ParseStream, func: Ident) -> syn::Result<Expr> {
             if !named.is_empty() {
                 return Err(content.error("positional arguments come before named ones"));
             }
-            args.push(parse_expr(&content)?);
+            // A list (`[1, 'x', 0]`) is an argument of shape ops, parsed like `axis = […]`.
+            args.push(parse_arg_value(&content)?);
         }
         if content.is_empty() {
             break;

@@ -90,6 +90,8 @@ pub fn type_text(dtype: DType, dims: &[usize]) -> String {
     format!("{}{}", dtype.name(), dims_text(dims))
 }
 
+mod tensor_ops;
+
 struct Checker<'a> {
     errors: &'a mut Errors,
     graph: TypedGraph,
@@ -265,6 +267,13 @@ impl Checker<'_> {
                     },
                     LitValue::Float(v, text) => Weak::Float(*v, Some(text.clone())),
                     LitValue::Bool(b) => Weak::Bool(*b),
+                    LitValue::Char(c) => {
+                        self.errors.push(
+                            *span,
+                            format!("a char literal `'{c}'` is only meaningful in a `dimshuffle` pattern, as `'x'`"),
+                        );
+                        return Typed::Poison;
+                    }
                 },
                 *span,
             ),
@@ -535,6 +544,9 @@ impl Checker<'_> {
     fn check_call(&mut self, func: &syn::Ident, args: &[Expr], named: &[crate::ast::NamedArg]) -> Typed {
         let name = func.to_string();
         let span = func.span();
+        if let Some(result) = self.check_tensor_op(func, args, named) {
+            return result;
+        }
         let typed: Vec<Typed> = args.iter().map(|a| self.check_expr(a)).collect();
         if name == "where" {
             return self.check_where(span, typed, args, named);
@@ -735,6 +747,7 @@ pub fn expr_text(e: &Expr) -> String {
         Expr::Lit(LitValue::Int(v), _) => v.to_string(),
         Expr::Lit(LitValue::Float(_, text), _) => text.clone(),
         Expr::Lit(LitValue::Bool(b), _) => b.to_string(),
+        Expr::Lit(LitValue::Char(c), _) => format!("'{c}'"),
         Expr::Unary { op, expr, .. } => {
             format!("{}{}", if *op == UnOp::Neg { "-" } else { "!" }, operand_text(expr))
         }
@@ -758,7 +771,7 @@ fn operand_text(e: &Expr) -> String {
     let text = if text.chars().count() > 40 { "…".to_string() } else { text };
     match e {
         Expr::Var(_) | Expr::Call { .. } => text,
-        Expr::Lit(LitValue::Int(_) | LitValue::Float(..) | LitValue::Bool(_), _) => text,
+        Expr::Lit(LitValue::Int(_) | LitValue::Float(..) | LitValue::Bool(_) | LitValue::Char(_), _) => text,
         _ => format!("({text})"),
     }
 }

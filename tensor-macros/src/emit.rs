@@ -8,7 +8,7 @@ use quote::{format_ident, quote, quote_spanned};
 
 use crate::ast::{GraphFn, Param, ParamType, ReturnType};
 use crate::dtype::DType;
-use crate::ir::{Buffer, ConstValue, Kernel, Level, LoopNest, NodeId, NodeKind, TypedGraph};
+use crate::ir::{BufferRef, ConstValue, Kernel, Level, LoopNest, NodeKind, ReduceKind, Sink, TempInit, TypedGraph, ValueSource};
 
 /// The storage type of a dtype, e.g. `f32` or `$crate::__private::f16`.
 pub fn storage_type(rt: &TokenStream, dtype: DType) -> TokenStream {
@@ -238,15 +238,24 @@ pub fn emit_graph_fn(
     }
 }
 
-fn node_ident(id: NodeId) -> proc_macro2::Ident {
-    format_ident!("__tg_n{}", id)
+fn value_ident(id: usize) -> proc_macro2::Ident {
+    format_ident!("__tg_v{}", id)
 }
 
-fn buffer_ident(buffer: &Buffer) -> proc_macro2::Ident {
-    match buffer {
-        Buffer::Input(p) => format_ident!("__tg_in{}", p),
-        Buffer::Output(o) => format_ident!("__tg_slice{}", o),
-    }
+fn input_slice(param: usize) -> proc_macro2::Ident {
+    format_ident!("__tg_in{}", param)
+}
+
+fn output_slice(index: usize) -> proc_macro2::Ident {
+    format_ident!("__tg_out_slice{}", index)
+}
+
+fn temp_vec(index: usize) -> proc_macro2::Ident {
+    format_ident!("__tg_temp{}", index)
+}
+
+fn temp_slice(index: usize) -> proc_macro2::Ident {
+    format_ident!("__tg_temp_slice{}", index)
 }
 
 fn offset_ident(k: usize) -> proc_macro2::Ident {
@@ -263,7 +272,7 @@ fn emit_kernel(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kerne
             let name = &param.name;
             let t = storage_type(rt, param.ty.dtype);
             let tr = param_trait_ident(f, param);
-            let slice = buffer_ident(&Buffer::Input(index));
+            let slice = input_slice(index);
             setup.extend(quote! {
                 let #slice: &[#t] = <_ as #tr>::__tg_slice(#name);
             });
@@ -273,73 +282,153 @@ fn emit_kernel(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kerne
         let node = &graph.nodes[graph.outputs[index]];
         let t = storage_type(rt, node.dtype);
         let s = shape_type(rt, &node.dims);
-        let slice = buffer_ident(&Buffer::Output(index));
+        let slice = output_slice(index);
         setup.extend(quote! {
             let #slice: &mut [#t] = <_ as #p::TensorMut<#t, #s>>::as_mut_slice(#out);
         });
     }
-    let nests = kernel.nests.iter().map(|nest| emit_nest(rt, f, graph, nest));
+    // Temps hold compute-type values: reduction accumulators start at the combine's
+    // identity. (Graphs with reductions allocate these; elementwise graphs allocate nothing.)
+    for (index, temp) in kernel.temps.iter().enumerate() {
+        let t = storage_type(rt, temp.dtype);
+        let v = temp_vec(index);
+        let len = Literal::usize_unsuffixed(temp.len);
+        let init = match temp.init {
+            TempInit::Zero => quote!(<#t as #p::Identity>::ZERO),
+            TempInit::One => quote!(<#t as #p::Identity>::ONE),
+            TempInit::Lowest => quote!(<#t as #p::Identity>::LOWEST),
+            TempInit::Highest => quote!(<#t as #p::Identity>::HIGHEST),
+            TempInit::NoIndex => quote!(-1i64),
+        };
+        setup.extend(quote! {
+            let mut #v: ::std::vec::Vec<#t> = ::std::vec![#init; #len];
+        });
+    }
+    let nests = kernel.nests.iter().map(|nest| emit_nest(rt, f, graph, kernel, nest));
     quote! {
         #setup
         #({ #nests })*
     }
 }
 
-fn emit_nest(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, nest: &LoopNest) -> TokenStream {
+/// The element type an operand's buffer stores.
+fn operand_storage(rt: &TokenStream, graph: &TypedGraph, f: &GraphFn, kernel: &Kernel, buffer: &BufferRef) -> TokenStream {
+    match buffer {
+        BufferRef::Input(p) => storage_type(rt, f.params[*p].ty.dtype),
+        BufferRef::Output(o) => storage_type(rt, graph.nodes[graph.outputs[*o]].dtype),
+        BufferRef::Temp(t) => storage_type(rt, kernel.temps[*t].dtype),
+        BufferRef::Index => quote!(i64),
+    }
+}
+
+fn emit_nest(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kernel, nest: &LoopNest) -> TokenStream {
     let p = quote!(#rt::__private);
+    let lanes = quote!(#p::LANES);
+
+    // Temp slices: the one this nest writes mutably, the others shared.
+    let written: Vec<usize> = match &nest.sink {
+        Sink::Store(stores) => stores.iter().map(|&(o, _)| o).collect(),
+        Sink::Reduce { acc, best, .. } => std::iter::once(*acc).chain(*best).collect(),
+    };
+    let mut slices = TokenStream::new();
+    let mut seen_temps = Vec::new();
+    for (k, op) in nest.operands.iter().enumerate() {
+        if let BufferRef::Temp(t) = op.buffer {
+            if seen_temps.contains(&t) {
+                continue;
+            }
+            seen_temps.push(t);
+            let (v, s) = (temp_vec(t), temp_slice(t));
+            let c = storage_type(rt, kernel.temps[t].dtype);
+            if written.contains(&k) {
+                slices.extend(quote!(let #s: &mut [#c] = &mut #v[..];));
+            } else {
+                slices.extend(quote!(let #s: &[#c] = &#v[..];));
+            }
+        }
+    }
+
     let computations = |level: Level| -> TokenStream {
-        nest.schedule
+        nest.values
             .iter()
-            .filter(|(_, l)| *l == level)
-            .map(|&(id, _)| emit_node(rt, f, graph, nest, id, level))
+            .enumerate()
+            .filter(|(_, v)| v.level == level)
+            .map(|(id, _)| emit_value(rt, f, graph, kernel, nest, id))
             .collect()
     };
     let global = computations(Level::Global);
     let row = computations(Level::Row);
     let inner = computations(Level::Inner);
 
-    let stores = nest.stores.iter().map(|&(index, node)| {
-        let k = nest.operands.iter().position(|o| o.buffer == Buffer::Output(index)).expect("output operand");
-        let slice = buffer_ident(&Buffer::Output(index));
-        let off = offset_ident(k);
-        let t = storage_type(rt, graph.nodes[node].dtype);
-        let v = node_ident(node);
-        quote!(#p::store::<#t>(#slice, #off + __tg_j, __tg_n, #v);)
-    }).collect::<Vec<TokenStream>>();
+    let slice_of = |buffer: &BufferRef| -> TokenStream {
+        match buffer {
+            BufferRef::Input(i) => {
+                let s = input_slice(*i);
+                quote!(#s)
+            }
+            BufferRef::Output(o) => {
+                let s = output_slice(*o);
+                quote!(#s)
+            }
+            BufferRef::Temp(t) => {
+                let s = temp_slice(*t);
+                quote!(#s)
+            }
+            BufferRef::Index => unreachable!("the index operand is no buffer"),
+        }
+    };
+
+    // What each chunk does with its values, for the main loop (`masked = false`) and the tail.
+    let (row_init, chunk_sink_main, chunk_sink_tail, row_finish) = match &nest.sink {
+        Sink::Store(stores) => {
+            let body: TokenStream = stores
+                .iter()
+                .map(|&(k, v)| {
+                    let op = &nest.operands[k];
+                    let slice = slice_of(&op.buffer);
+                    let off = offset_ident(k);
+                    let t = operand_storage(rt, graph, f, kernel, &op.buffer);
+                    let v = value_ident(v);
+                    quote!(#p::store::<#t>(#slice, #off + __tg_j, __tg_n, #v);)
+                })
+                .collect();
+            (TokenStream::new(), body.clone(), body, TokenStream::new())
+        }
+        Sink::Reduce { kind, acc, value, best, index } => {
+            emit_reduce_sink(rt, graph, kernel, nest, *kind, *acc, *value, *best, *index, &slice_of)
+        }
+    };
 
     let loop_vars: Vec<_> = (0..nest.outer.len()).map(|i| format_ident!("__tg_i{}", i)).collect();
     let offsets = nest.operands.iter().enumerate().map(|(k, op)| {
         let off = offset_ident(k);
-        let terms = op
-            .outer_strides
-            .iter()
-            .zip(&loop_vars)
-            .filter(|(&s, _)| s != 0)
-            .map(|(&s, i)| {
-                let s = Literal::usize_unsuffixed(s);
-                quote!(#i * #s)
-            });
+        let terms = op.outer_strides.iter().zip(&loop_vars).filter(|(&s, _)| s != 0).map(|(&s, i)| {
+            let s = Literal::usize_unsuffixed(s);
+            quote!(#i * #s)
+        });
         quote!(let #off: usize = 0 #(+ #terms)*;)
     });
     let inner_extent = Literal::usize_unsuffixed(nest.inner);
     let mut body = quote! {
         #(#offsets)*
         #row
+        #row_init
         // The chunk body appears twice: in the main loop `__tg_n` is the constant LANES,
         // so loads and stores compile to plain vector moves; the tail runs it once with
         // the remainder. (A closure called from two sites is not reliably inlined.)
         let mut __tg_j: usize = 0;
-        while __tg_j + #p::LANES <= #inner_extent {
-            let __tg_n: usize = #p::LANES;
+        while __tg_j + #lanes <= #inner_extent {
+            let __tg_n: usize = #lanes;
             #inner
-            #(#stores)*
-            __tg_j += #p::LANES;
+            #chunk_sink_main
+            __tg_j += #lanes;
         }
         if __tg_j < #inner_extent {
             let __tg_n: usize = #inner_extent - __tg_j;
             #inner
-            #(#stores)*
+            #chunk_sink_tail
         }
+        #row_finish
     };
     for (var, &extent) in loop_vars.iter().zip(&nest.outer).rev() {
         let extent = Literal::usize_unsuffixed(extent);
@@ -350,9 +439,100 @@ fn emit_nest(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, nest: &LoopNest)
         };
     }
     quote! {
+        #slices
         #global
         #body
     }
+}
+
+/// Accumulation into a reduction's temp. Where the accumulator runs along the inner loop
+/// (a kept inner axis) each chunk loads, combines and stores it; where the inner axis is
+/// reduced, lanes accumulate in registers across the row and fold into the slot once.
+#[allow(clippy::too_many_arguments)]
+fn emit_reduce_sink(
+    rt: &TokenStream,
+    graph: &TypedGraph,
+    kernel: &Kernel,
+    nest: &LoopNest,
+    kind: ReduceKind,
+    acc: usize,
+    value: usize,
+    best: Option<usize>,
+    index: Option<usize>,
+    slice_of: &dyn Fn(&BufferRef) -> TokenStream,
+) -> (TokenStream, TokenStream, TokenStream, TokenStream) {
+    let p = quote!(#rt::__private);
+    let acc_op = &nest.operands[acc];
+    let acc_slice = slice_of(&acc_op.buffer);
+    let acc_off = offset_ident(acc);
+    let v = value_ident(value);
+    let value_c = compute_type(rt, graph.nodes[nest.values[value].node].dtype);
+
+    if let (Some(best), Some(index)) = (best, index) {
+        let is_max = kind == ReduceKind::ArgMax;
+        let best_op = &nest.operands[best];
+        let best_slice = slice_of(&best_op.buffer);
+        let best_off = offset_ident(best);
+        let idx_off = offset_ident(index);
+        let idx = if nest.operands[index].inner_stride == 0 {
+            quote!(#p::V::<i64>::splat(#idx_off as i64))
+        } else {
+            quote!(#p::iota(#idx_off + __tg_j))
+        };
+        if acc_op.inner_stride == 0 {
+            let init = quote! {
+                let mut __tg_best = #p::V::<#value_c>::splat(<#value_c as #p::Identity>::LOWEST);
+                let mut __tg_best_i = #p::V::<i64>::splat(-1);
+            };
+            let step = quote! {
+                #p::arg_combine::<#value_c, #is_max>(&mut __tg_best, &mut __tg_best_i, #v, #idx, #p::lane_mask(__tg_n));
+            };
+            let finish = quote! {
+                #p::arg_fold::<#value_c, #is_max>(__tg_best, __tg_best_i, &mut #best_slice[#best_off], &mut #acc_slice[#acc_off]);
+            };
+            return (init, step.clone(), step, finish);
+        }
+        let step = quote! {
+            let mut __tg_best = #p::load::<#value_c>(#best_slice, #best_off + __tg_j, __tg_n);
+            let mut __tg_best_i = #p::load::<i64>(#acc_slice, #acc_off + __tg_j, __tg_n);
+            #p::arg_combine::<#value_c, #is_max>(&mut __tg_best, &mut __tg_best_i, #v, #idx, #p::lane_mask(__tg_n));
+            #p::store::<#value_c>(#best_slice, #best_off + __tg_j, __tg_n, __tg_best);
+            #p::store::<i64>(#acc_slice, #acc_off + __tg_j, __tg_n, __tg_best_i);
+        };
+        return (TokenStream::new(), step.clone(), step, TokenStream::new());
+    }
+
+    let c = storage_type(rt, kernel.temps[match acc_op.buffer { BufferRef::Temp(t) => t, _ => unreachable!() }].dtype);
+    let (lane_combine, scalar_combine, identity) = match kind {
+        ReduceKind::Sum => (quote!(<#c as #p::NumLanes>::add_lanes), quote!(<#c as #p::Num>::add), quote!(ZERO)),
+        ReduceKind::Prod => (quote!(<#c as #p::NumLanes>::mul_lanes), quote!(<#c as #p::Num>::mul), quote!(ONE)),
+        ReduceKind::Max => (quote!(<#c as #p::NumLanes>::max_lanes), quote!(<#c as #p::Num>::max), quote!(LOWEST)),
+        ReduceKind::Min => (quote!(<#c as #p::NumLanes>::min_lanes), quote!(<#c as #p::Num>::min), quote!(HIGHEST)),
+        ReduceKind::Any => (quote!(<bool as #p::BitwiseLanes>::or_lanes), quote!(<bool as #p::Bitwise>::or), quote!(ZERO)),
+        ReduceKind::All => (quote!(<bool as #p::BitwiseLanes>::and_lanes), quote!(<bool as #p::Bitwise>::and), quote!(ONE)),
+        ReduceKind::ArgMax | ReduceKind::ArgMin => unreachable!("handled above"),
+    };
+    if acc_op.inner_stride == 0 {
+        let init = quote! {
+            let mut __tg_acc = #p::V::<#c>::splat(<#c as #p::Identity>::#identity);
+        };
+        let main = quote! {
+            __tg_acc = #lane_combine(__tg_acc, #v);
+        };
+        // Tail lanes past `__tg_n` hold padding and must not reach the accumulator.
+        let tail = quote! {
+            __tg_acc = #lane_combine(__tg_acc, #p::mask_or(#p::lane_mask(__tg_n), #v, <#c as #p::Identity>::#identity));
+        };
+        let finish = quote! {
+            #acc_slice[#acc_off] = #scalar_combine(#acc_slice[#acc_off], #p::fold(__tg_acc, #scalar_combine));
+        };
+        return (init, main, tail, finish);
+    }
+    let step = quote! {
+        let __tg_a = #p::load::<#c>(#acc_slice, #acc_off + __tg_j, __tg_n);
+        #p::store::<#c>(#acc_slice, #acc_off + __tg_j, __tg_n, #lane_combine(__tg_a, #v));
+    };
+    (TokenStream::new(), step.clone(), step, TokenStream::new())
 }
 
 fn emit_const(rt: &TokenStream, dtype: DType, value: &ConstValue) -> TokenStream {
@@ -399,51 +579,68 @@ fn emit_const(rt: &TokenStream, dtype: DType, value: &ConstValue) -> TokenStream
     }
 }
 
-fn emit_node(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, nest: &LoopNest, id: NodeId, level: Level) -> TokenStream {
+fn emit_value(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kernel, nest: &LoopNest, id: usize) -> TokenStream {
     let p = quote!(#rt::__private);
-    let node = &graph.nodes[id];
-    let out = node_ident(id);
+    let value = &nest.values[id];
+    let node = &graph.nodes[value.node];
+    let out = value_ident(id);
     let c = compute_type(rt, node.dtype);
-    let value = match &node.kind {
-        NodeKind::Input { param } => {
-            let k = nest.operands.iter().position(|o| o.buffer == Buffer::Input(*param)).expect("input operand");
-            let slice = buffer_ident(&Buffer::Input(*param));
-            let t = storage_type(rt, node.dtype);
-            let off = offset_ident(k);
-            match level {
-                Level::Inner => quote!(#p::load::<#t>(#slice, #off + __tg_j, __tg_n)),
-                Level::Row => quote!(#p::V::<#c>::splat(<#t as #p::Element>::to_compute(#slice[#off]))),
-                Level::Global => quote!(#p::V::<#c>::splat(<#t as #p::Element>::to_compute(#slice[0]))),
+    let tokens = match &value.source {
+        ValueSource::Load { operand } => {
+            let op = &nest.operands[*operand];
+            let t = operand_storage(rt, graph, f, kernel, &op.buffer);
+            let slice = match &op.buffer {
+                BufferRef::Input(i) => {
+                    let s = input_slice(*i);
+                    quote!(#s)
+                }
+                BufferRef::Temp(t) => {
+                    let s = temp_slice(*t);
+                    quote!(#s)
+                }
+                BufferRef::Output(_) | BufferRef::Index => unreachable!("values load inputs and temps"),
+            };
+            let off = offset_ident(*operand);
+            match (value.level, op.inner_stride) {
+                (Level::Inner, 1) => quote!(#p::load::<#t>(#slice, #off + __tg_j, __tg_n)),
+                (Level::Inner, s) => {
+                    let s = Literal::usize_unsuffixed(s);
+                    quote!(#p::load_strided::<#t>(#slice, #off + __tg_j * #s, #s, __tg_n))
+                }
+                // Per row: the offset of this row; per call: every stride is 0.
+                (Level::Row, _) => quote!(#p::V::splat(<#t as #p::Element>::to_compute(#slice[#off]))),
+                (Level::Global, _) => quote!(#p::V::splat(<#t as #p::Element>::to_compute(#slice[0]))),
             }
         }
-        NodeKind::Scalar { param } => {
+        ValueSource::Scalar { param } => {
             let name = &f.params[*param].name;
             let t = storage_type(rt, node.dtype);
             quote!(#p::V::<#c>::splat(<#t as #p::Element>::to_compute(#name)))
         }
-        NodeKind::Const(value) => {
-            let v = emit_const(rt, node.dtype, value);
+        ValueSource::Const(v) => {
+            let v = emit_const(rt, node.dtype, v);
             quote!(#p::V::<#c>::splat(#v))
         }
-        NodeKind::Op { op, args } => {
-            let input_dtype = graph.nodes[args[0]].dtype;
-            let ic = compute_type(rt, input_dtype);
-            let tr = format_ident!("{}", op.lane_trait);
-            let method = format_ident!("{}", op.lane_fn);
-            let args = args.iter().map(|&a| node_ident(a));
-            quote!(<#ic as #p::#tr>::#method(#(#args),*))
-        }
-        NodeKind::Select { cond, a, b } => {
-            let (cond, a, b) = (node_ident(*cond), node_ident(*a), node_ident(*b));
-            quote!(<#c as #p::SelectLanes>::select_lanes(#cond, #a, #b))
-        }
-        NodeKind::Cast { input } => {
-            let from = storage_type(rt, graph.nodes[*input].dtype);
-            let to = storage_type(rt, node.dtype);
-            let v = node_ident(*input);
-            quote!(#p::cast::<#from, #to>(#v))
+        ValueSource::Compute { args } => {
+            let arg_idents: Vec<_> = args.iter().map(|&a| value_ident(a)).collect();
+            match &node.kind {
+                NodeKind::Op { op, args: arg_nodes } => {
+                    let ic = compute_type(rt, graph.nodes[arg_nodes[0]].dtype);
+                    let tr = format_ident!("{}", op.lane_trait);
+                    let method = format_ident!("{}", op.lane_fn);
+                    quote!(<#ic as #p::#tr>::#method(#(#arg_idents),*))
+                }
+                NodeKind::Select { .. } => quote!(<#c as #p::SelectLanes>::select_lanes(#(#arg_idents),*)),
+                NodeKind::Cast { input } => {
+                    let from = storage_type(rt, graph.nodes[*input].dtype);
+                    let to = storage_type(rt, node.dtype);
+                    let v = &arg_idents[0];
+                    quote!(#p::cast::<#from, #to>(#v))
+                }
+                _ => unreachable!("only elementwise nodes compute"),
+            }
         }
     };
     let _ = Span::call_site();
-    quote!(let #out: #p::V<#c> = #value;)
+    quote!(let #out: #p::V<#c> = #tokens;)
 }

@@ -26,6 +26,29 @@ pub enum NodeKind {
     Select { cond: NodeId, a: NodeId, b: NodeId },
     /// `as`, or a promotion inserted by `check`.
     Cast { input: NodeId },
+    /// Combines `input` over `axes`; the node keeps the reduced axes as 1s (keepdims
+    /// form; `keepdims = false` is a `View` on top). Its dtype is the accumulator's (the
+    /// index dtype `i64` for arg-max/arg-min).
+    Reduce { input: NodeId, kind: ReduceKind, axes: Vec<usize> },
+    /// A view: output axis `k` is input axis `map[k]`, or a new axis (`None`) that is 1 or
+    /// broadcast. Input axes not named have size 1. Transpose, dimshuffle, expand_dims,
+    /// squeeze and broadcast_to are all views.
+    View { input: NodeId, map: Vec<Option<usize>> },
+    /// The same elements in row-major order under other dims.
+    Reshape { input: NodeId },
+}
+
+/// How a reduction combines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReduceKind {
+    Sum,
+    Prod,
+    Max,
+    Min,
+    Any,
+    All,
+    ArgMax,
+    ArgMin,
 }
 
 #[derive(Clone, Debug)]
@@ -42,7 +65,7 @@ pub struct TypedGraph {
     pub outputs: Vec<NodeId>,
 }
 
-/// Where in the loop nest a node is computed: once per call, once per row of the
+/// Where in the loop nest a value is computed: once per call, once per row of the
 /// outer loops, or once per SIMD chunk of the inner loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Level {
@@ -51,24 +74,58 @@ pub enum Level {
     Inner,
 }
 
-/// A buffer the loop nest walks: an input tensor or an output.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Buffer {
+/// A buffer a loop nest addresses.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum BufferRef {
+    /// A tensor parameter.
     Input(usize),
+    /// A kernel-internal buffer (a reduction's accumulator, a materialised value).
+    Temp(usize),
+    /// A graph output.
     Output(usize),
+    /// No buffer: the running flat index over a reduction's axes (arg-max/arg-min).
+    Index,
 }
 
-/// How one buffer is addressed in a loop nest.
+/// How one buffer is addressed in a loop nest: an element offset is the sum of each
+/// loop counter times its stride (0 where the buffer broadcasts).
 #[derive(Clone, Debug)]
 pub struct Operand {
-    pub buffer: Buffer,
-    /// Element stride per outer loop (0 where the buffer broadcasts).
+    pub buffer: BufferRef,
     pub outer_strides: Vec<usize>,
-    /// 1 if the buffer runs along the inner loop, 0 if it is splatted.
+    /// 1: contiguous along the inner loop; 0: splatted; other: a strided gather.
     pub inner_stride: usize,
 }
 
-/// One fused loop nest: the outputs of one shape, computed in a single pass.
+#[derive(Clone, Debug)]
+pub enum ValueSource {
+    /// Read from an operand.
+    Load { operand: usize },
+    Scalar { param: usize },
+    Const(ConstValue),
+    /// An elementwise op, select or cast of `node` over these values.
+    Compute { args: Vec<usize> },
+}
+
+/// One SIMD value of a loop nest: `node` evaluated at one index mapping.
+#[derive(Clone, Debug)]
+pub struct Value {
+    pub node: NodeId,
+    pub source: ValueSource,
+    pub level: Level,
+}
+
+/// What a loop nest does with its values.
+#[derive(Clone, Debug)]
+pub enum Sink {
+    /// Store values into contiguous buffers (outputs or temps): (operand, value).
+    Store(Vec<(usize, usize)>),
+    /// Combine `value` into the accumulator operand `acc`. Arg-max/arg-min also keep the
+    /// best value in `best` and read the running index from `index`.
+    Reduce { kind: ReduceKind, acc: usize, value: usize, best: Option<usize>, index: Option<usize> },
+}
+
+/// One fused loop nest.
 #[derive(Clone, Debug)]
 pub struct LoopNest {
     /// Extents of the collapsed outer loops, outermost first.
@@ -76,14 +133,33 @@ pub struct LoopNest {
     /// Extent of the inner, SIMD loop.
     pub inner: usize,
     pub operands: Vec<Operand>,
-    /// Nodes to compute, in order, each at its level.
-    pub schedule: Vec<(NodeId, Level)>,
-    /// (output index, node) pairs stored by this nest.
-    pub stores: Vec<(usize, NodeId)>,
+    /// In dependency order.
+    pub values: Vec<Value>,
+    pub sink: Sink,
 }
 
-/// The whole lowered graph.
+/// The value a temp starts with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TempInit {
+    Zero,
+    One,
+    Lowest,
+    Highest,
+    /// -1: an arg-max slot that has seen nothing yet.
+    NoIndex,
+}
+
+/// A kernel-internal buffer, holding compute-type values.
+#[derive(Clone, Debug)]
+pub struct Temp {
+    pub dtype: DType,
+    pub len: usize,
+    pub init: TempInit,
+}
+
+/// The whole lowered graph: stages run in order, each one loop nest.
 #[derive(Clone, Debug)]
 pub struct Kernel {
+    pub temps: Vec<Temp>,
     pub nests: Vec<LoopNest>,
 }

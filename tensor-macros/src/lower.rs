@@ -1,13 +1,73 @@
-//! Typed graph → loop IR. Outputs of one shape share one fused loop nest. Each input is
-//! addressed by strides into the nest (0 where it broadcasts), never copied; adjacent
-//! axes that every buffer walks contiguously collapse into one, so same-shape inputs
-//! become one flat loop. Nodes are placed at the outermost level they can live at:
-//! per call (constants, scalars, rank-0 inputs), per row (inputs splatted along the
-//! inner axis), or per SIMD chunk.
+//! Typed graph → loop IR.
+//!
+//! Stages: every reduction is materialised into a temp by its own loop nest, with its
+//! elementwise producers computed inside that nest (`sum(x * y)` never stores `x * y`).
+//! A reshape of a computed value materialises that value first (row-major reinterpretation
+//! is only free on a contiguous buffer). Everything else is fused: graph outputs of one
+//! shape share one loop nest, reading parameters and temps in place.
+//!
+//! Addressing: a value is evaluated in a nest at a *mapping* from its own axes to the
+//! nest's loop axes (or to nothing, where it broadcasts). Broadcasting and views
+//! (transpose, dimshuffle, expand_dims, squeeze, broadcast_to) only change mappings, so
+//! they reach the loads as strides: views, never copies. Adjacent loop axes that every
+//! buffer walks contiguously collapse, so same-shape inputs become one flat loop.
+//!
+//! Levels: values depending only on constants, scalars and single-element buffers are
+//! computed once per call; values reading only buffers splatted along the inner axis,
+//! once per row; the rest once per SIMD chunk.
 
-use crate::ir::{Buffer, Kernel, Level, LoopNest, NodeId, NodeKind, Operand, TypedGraph};
+use std::collections::HashMap;
+
+use crate::ir::{
+    BufferRef, Kernel, Level, LoopNest, NodeId, NodeKind, Operand, ReduceKind, Sink, Temp, TempInit, TypedGraph,
+    Value, ValueSource,
+};
+
+/// Node axis → loop axis, `None` where the node's index is 0 (its dim is 1 or broadcast).
+type Mapping = Vec<Option<usize>>;
 
 pub fn lower_graph(graph: &TypedGraph) -> Kernel {
+    let materialised = materialised_nodes(graph);
+    let mut temps = Vec::new();
+    let mut temp_of: HashMap<NodeId, usize> = HashMap::new();
+    let mut nests = Vec::new();
+    for &node in &materialised {
+        let n = &graph.nodes[node];
+        let len = n.dims.iter().product();
+        let init = match &n.kind {
+            NodeKind::Reduce { kind, .. } => match kind {
+                ReduceKind::Sum | ReduceKind::Any => TempInit::Zero,
+                ReduceKind::Prod | ReduceKind::All => TempInit::One,
+                ReduceKind::Max => TempInit::Lowest,
+                ReduceKind::Min => TempInit::Highest,
+                ReduceKind::ArgMax | ReduceKind::ArgMin => TempInit::NoIndex,
+            },
+            _ => TempInit::Zero,
+        };
+        temps.push(Temp { dtype: n.dtype.compute(), len, init });
+        temp_of.insert(node, temps.len() - 1);
+        let nest = match &n.kind {
+            NodeKind::Reduce { input, kind, axes } => {
+                let best = if matches!(kind, ReduceKind::ArgMax | ReduceKind::ArgMin) {
+                    let init = if *kind == ReduceKind::ArgMax { TempInit::Lowest } else { TempInit::Highest };
+                    temps.push(Temp { dtype: graph.nodes[*input].dtype.compute(), len, init });
+                    Some(temps.len() - 1)
+                } else {
+                    None
+                };
+                lower_reduction(graph, &temp_of, node, *input, *kind, axes, best)
+            }
+            _ => {
+                let mut b = NestBuilder::new(graph, &temp_of, n.dims.clone(), Some(node));
+                let v = b.value(node, identity(n.dims.len()));
+                let target = b.operand(BufferRef::Temp(temp_of[&node]), &n.dims, &identity(n.dims.len()));
+                b.finish(Sink::Store(vec![(target, v)]))
+            }
+        };
+        nests.push(nest);
+    }
+
+    // Outputs, one nest per distinct shape.
     let mut shapes: Vec<Vec<usize>> = Vec::new();
     for &out in &graph.outputs {
         let dims = &graph.nodes[out].dims;
@@ -15,123 +75,256 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
             shapes.push(dims.clone());
         }
     }
-    let nests = shapes.iter().map(|dims| lower_nest(graph, dims)).collect();
-    Kernel { nests }
+    for dims in shapes {
+        let mut b = NestBuilder::new(graph, &temp_of, dims.clone(), None);
+        let mut stores = Vec::new();
+        for (index, &out) in graph.outputs.iter().enumerate() {
+            if graph.nodes[out].dims == dims {
+                let v = b.value(out, identity(dims.len()));
+                let target = b.operand(BufferRef::Output(index), &dims, &identity(dims.len()));
+                stores.push((target, v));
+            }
+        }
+        nests.push(b.finish(Sink::Store(stores)));
+    }
+    Kernel { temps, nests }
 }
 
-/// Row-major strides of `dims` aligned to the loop shape `loop_dims`, 0 on broadcast axes.
-fn aligned_strides(dims: &[usize], loop_dims: &[usize]) -> Vec<usize> {
-    let lead = loop_dims.len() - dims.len();
-    let mut strides = vec![0; loop_dims.len()];
-    let mut stride = 1;
-    for axis in (0..loop_dims.len()).rev() {
-        if axis < lead {
-            break;
+fn identity(rank: usize) -> Mapping {
+    (0..rank).map(Some).collect()
+}
+
+/// Nodes that get a temp, in topological order: reductions, and computed values that a
+/// reshape reinterprets.
+fn materialised_nodes(graph: &TypedGraph) -> Vec<NodeId> {
+    let mut set = vec![false; graph.nodes.len()];
+    for (id, node) in graph.nodes.iter().enumerate() {
+        match &node.kind {
+            NodeKind::Reduce { .. } => set[id] = true,
+            NodeKind::Reshape { input } if !addressable(graph, &set, *input) => set[*input] = true,
+            _ => {}
         }
-        let d = dims[axis - lead];
-        strides[axis] = if d == 1 { 0 } else { stride };
-        stride *= d;
+    }
+    (0..graph.nodes.len()).filter(|&i| set[i]).collect()
+}
+
+/// Whether `node` is a contiguous buffer in row-major order: a parameter, a temp, or a
+/// reshape of one.
+fn addressable(graph: &TypedGraph, materialised: &[bool], node: NodeId) -> bool {
+    match &graph.nodes[node].kind {
+        NodeKind::Input { .. } => true,
+        NodeKind::Reshape { input } => addressable(graph, materialised, *input),
+        _ => materialised[node],
+    }
+}
+
+/// Row-major strides of `dims`.
+fn contiguous_strides(dims: &[usize]) -> Vec<usize> {
+    let mut strides = vec![0; dims.len()];
+    let mut stride = 1;
+    for axis in (0..dims.len()).rev() {
+        strides[axis] = stride;
+        stride *= dims[axis];
     }
     strides
 }
 
-fn lower_nest(graph: &TypedGraph, loop_dims: &[usize]) -> LoopNest {
-    let stores: Vec<(usize, NodeId)> = graph
-        .outputs
-        .iter()
-        .enumerate()
-        .filter(|(_, &n)| graph.nodes[n].dims == loop_dims)
-        .map(|(i, &n)| (i, n))
-        .collect();
+fn lower_reduction(
+    graph: &TypedGraph,
+    temp_of: &HashMap<NodeId, usize>,
+    node: NodeId,
+    input: NodeId,
+    kind: ReduceKind,
+    axes: &[usize],
+    best: Option<usize>,
+) -> LoopNest {
+    let in_dims = graph.nodes[input].dims.clone();
+    let mut b = NestBuilder::new(graph, temp_of, in_dims.clone(), Some(node));
+    let value = b.value(input, identity(in_dims.len()));
+    let out_dims = &graph.nodes[node].dims;
+    let map = identity(out_dims.len());
+    let acc = b.operand(BufferRef::Temp(temp_of[&node]), out_dims, &map);
+    let best = best.map(|t| b.operand(BufferRef::Temp(t), out_dims, &map));
+    let index = best.map(|_| {
+        // The flat row-major index over the reduced axes only.
+        let reduced: Vec<usize> = axes.iter().map(|&a| in_dims[a]).collect();
+        let reduced_strides = contiguous_strides(&reduced);
+        let mut strides = vec![0; in_dims.len()];
+        for (k, &a) in axes.iter().enumerate() {
+            strides[a] = if in_dims[a] == 1 { 0 } else { reduced_strides[k] };
+        }
+        b.raw_operand(BufferRef::Index, strides)
+    });
+    b.finish(Sink::Reduce { kind, acc, value, best, index })
+}
 
-    // Nodes reachable from this nest's outputs, in topological (id) order.
-    let mut needed = vec![false; graph.nodes.len()];
-    let mut stack: Vec<NodeId> = stores.iter().map(|&(_, n)| n).collect();
-    while let Some(n) = stack.pop() {
-        if needed[n] {
-            continue;
-        }
-        needed[n] = true;
-        match &graph.nodes[n].kind {
-            NodeKind::Op { args, .. } => stack.extend(args),
-            NodeKind::Select { cond, a, b } => stack.extend([*cond, *a, *b]),
-            NodeKind::Cast { input } => stack.push(*input),
-            NodeKind::Input { .. } | NodeKind::Scalar { .. } | NodeKind::Const(_) => {}
-        }
+struct NestBuilder<'g> {
+    graph: &'g TypedGraph,
+    temp_of: &'g HashMap<NodeId, usize>,
+    loop_dims: Vec<usize>,
+    /// The node this nest materialises, read through its inputs rather than its temp.
+    root: Option<NodeId>,
+    operands: Vec<(BufferRef, Vec<usize>)>,
+    values: Vec<Value>,
+    memo: HashMap<(NodeId, Mapping), usize>,
+}
+
+impl<'g> NestBuilder<'g> {
+    fn new(graph: &'g TypedGraph, temp_of: &'g HashMap<NodeId, usize>, loop_dims: Vec<usize>, root: Option<NodeId>) -> Self {
+        NestBuilder { graph, temp_of, loop_dims, root, operands: Vec::new(), values: Vec::new(), memo: HashMap::new() }
     }
 
-    // Buffers and their full-rank strides.
-    let mut buffers: Vec<(Buffer, Vec<usize>)> = Vec::new();
-    for (id, node) in graph.nodes.iter().enumerate() {
-        if let (true, NodeKind::Input { param }) = (needed[id], &node.kind) {
-            buffers.push((Buffer::Input(*param), aligned_strides(&node.dims, loop_dims)));
-        }
-    }
-    for &(index, node) in &stores {
-        let _ = node;
-        buffers.push((Buffer::Output(index), aligned_strides(loop_dims, loop_dims)));
-    }
-
-    // Drop axes of extent 1, then merge neighbours every buffer walks contiguously.
-    let mut axes: Vec<(usize, Vec<usize>)> = Vec::new();
-    for (axis, &extent) in loop_dims.iter().enumerate() {
-        if extent == 1 {
-            continue;
-        }
-        let strides: Vec<usize> = buffers.iter().map(|b| b.1[axis]).collect();
-        if let Some((prev_extent, prev_strides)) = axes.last_mut() {
-            let contiguous = prev_strides.iter().zip(&strides).all(|(&p, &s)| p == s * extent);
-            if contiguous {
-                *prev_extent *= extent;
-                *prev_strides = strides;
-                continue;
+    /// The operand reading `buffer` (row-major `dims`) through `map`, shared when equal.
+    fn operand(&mut self, buffer: BufferRef, dims: &[usize], map: &Mapping) -> usize {
+        let own = contiguous_strides(dims);
+        let mut strides = vec![0; self.loop_dims.len()];
+        for (k, target) in map.iter().enumerate() {
+            if let (Some(axis), true) = (target, dims[k] != 1) {
+                strides[*axis] += own[k];
             }
         }
-        axes.push((extent, strides));
+        self.raw_operand(buffer, strides)
     }
-    if axes.is_empty() {
-        axes.push((1, vec![0; buffers.len()]));
-    }
-    let (inner, inner_strides) = axes.pop().expect("at least one axis");
-    let outer: Vec<usize> = axes.iter().map(|a| a.0).collect();
-    let operands: Vec<Operand> = buffers
-        .iter()
-        .enumerate()
-        .map(|(k, (buffer, _))| Operand {
-            buffer: buffer.clone(),
-            outer_strides: axes.iter().map(|a| a.1[k]).collect(),
-            inner_stride: inner_strides[k],
-        })
-        .collect();
-    debug_assert!(operands.iter().all(|o| o.inner_stride <= 1), "the inner axis is contiguous or broadcast");
 
-    // Levels: inputs by how they move; everything else is as deep as its deepest argument.
-    let mut level = vec![Level::Global; graph.nodes.len()];
-    let mut schedule = Vec::new();
-    for (id, node) in graph.nodes.iter().enumerate() {
-        if !needed[id] {
-            continue;
+    fn raw_operand(&mut self, buffer: BufferRef, strides: Vec<usize>) -> usize {
+        if let Some(i) = self.operands.iter().position(|(b, s)| *b == buffer && *s == strides) {
+            return i;
         }
-        level[id] = match &node.kind {
-            NodeKind::Input { param } => {
-                let op = operands.iter().find(|o| o.buffer == Buffer::Input(*param)).expect("input operand");
-                if op.inner_stride == 1 {
-                    Level::Inner
-                } else if op.outer_strides.iter().any(|&s| s != 0) {
-                    Level::Row
-                } else {
-                    Level::Global
+        self.operands.push((buffer, strides));
+        self.operands.len() - 1
+    }
+
+    /// The buffer a leaf node reads: a parameter, a temp, or what a reshape reinterprets.
+    fn leaf_buffer(&self, node: NodeId) -> Option<BufferRef> {
+        if Some(node) != self.root {
+            if let Some(&t) = self.temp_of.get(&node) {
+                return Some(BufferRef::Temp(t));
+            }
+        }
+        match &self.graph.nodes[node].kind {
+            NodeKind::Input { param } => Some(BufferRef::Input(*param)),
+            NodeKind::Reshape { input } => self.leaf_buffer(*input),
+            _ => None,
+        }
+    }
+
+    /// The value of `node` at `map`, built once per (node, mapping).
+    fn value(&mut self, node: NodeId, map: Mapping) -> usize {
+        if let Some(&v) = self.memo.get(&(node, map.clone())) {
+            return v;
+        }
+        let n = &self.graph.nodes[node];
+        let is_leaf = matches!(n.kind, NodeKind::Input { .. } | NodeKind::Reshape { .. })
+            || (Some(node) != self.root && self.temp_of.contains_key(&node));
+        let source = if is_leaf {
+            let buffer = self.leaf_buffer(node).expect("leaf nodes are buffers");
+            ValueSource::Load { operand: self.operand(buffer, &n.dims.clone(), &map) }
+        } else {
+            match &n.kind {
+                NodeKind::Scalar { param } => ValueSource::Scalar { param: *param },
+                NodeKind::Const(c) => ValueSource::Const(c.clone()),
+                NodeKind::Op { args, .. } => {
+                    let args = args.clone();
+                    let ids = args.iter().map(|&a| self.arg_value(node, a, &map)).collect();
+                    ValueSource::Compute { args: ids }
+                }
+                NodeKind::Select { cond, a, b } => {
+                    let (cond, a, b) = (*cond, *a, *b);
+                    let ids = [cond, a, b].iter().map(|&x| self.arg_value(node, x, &map)).collect();
+                    ValueSource::Compute { args: ids }
+                }
+                NodeKind::Cast { input } => {
+                    let input = *input;
+                    let id = self.arg_value(node, input, &map);
+                    ValueSource::Compute { args: vec![id] }
+                }
+                NodeKind::View { input, map: view } => {
+                    // Input axis j is read where the view's axis k = view⁻¹(j) is.
+                    let input = *input;
+                    let mut inner: Mapping = vec![None; self.graph.nodes[input].dims.len()];
+                    for (k, source) in view.iter().enumerate() {
+                        if let Some(j) = source {
+                            inner[*j] = map[k];
+                        }
+                    }
+                    let v = self.value(input, inner);
+                    self.memo.insert((node, map), v);
+                    return v;
+                }
+                NodeKind::Reduce { .. } | NodeKind::Input { .. } | NodeKind::Reshape { .. } => {
+                    unreachable!("reductions are materialised; inputs and reshapes are leaves")
                 }
             }
-            NodeKind::Scalar { .. } | NodeKind::Const(_) => Level::Global,
-            NodeKind::Op { args, .. } => args.iter().map(|&a| level[a]).max().unwrap_or(Level::Global),
-            NodeKind::Select { cond, a, b } => level[*cond].max(level[*a]).max(level[*b]),
-            NodeKind::Cast { input } => level[*input],
         };
-        schedule.push((id, level[id]));
+        self.values.push(Value { node, source, level: Level::Global });
+        let id = self.values.len() - 1;
+        self.memo.insert((node, map), id);
+        id
     }
 
-    LoopNest { outer, inner, operands, schedule, stores }
+    /// An elementwise argument, right-aligned and broadcast into its user's axes.
+    fn arg_value(&mut self, user: NodeId, arg: NodeId, user_map: &Mapping) -> usize {
+        let user_dims = &self.graph.nodes[user].dims;
+        let arg_dims = &self.graph.nodes[arg].dims;
+        let lead = user_dims.len() - arg_dims.len();
+        let map: Mapping = (0..arg_dims.len())
+            .map(|j| if arg_dims[j] == 1 { None } else { user_map[j + lead] })
+            .collect();
+        self.value(arg, map)
+    }
+
+    /// Collapses the loop axes and assigns levels.
+    fn finish(self, sink: Sink) -> LoopNest {
+        // Drop axes of extent 1, then merge neighbours every operand walks contiguously.
+        let mut axes: Vec<(usize, Vec<usize>)> = Vec::new();
+        for (axis, &extent) in self.loop_dims.iter().enumerate() {
+            if extent == 1 {
+                continue;
+            }
+            let strides: Vec<usize> = self.operands.iter().map(|o| o.1[axis]).collect();
+            if let Some((prev_extent, prev_strides)) = axes.last_mut() {
+                if prev_strides.iter().zip(&strides).all(|(&p, &s)| p == s * extent) {
+                    *prev_extent *= extent;
+                    *prev_strides = strides;
+                    continue;
+                }
+            }
+            axes.push((extent, strides));
+        }
+        if axes.is_empty() {
+            axes.push((1, vec![0; self.operands.len()]));
+        }
+        let (inner, inner_strides) = axes.pop().expect("at least one axis");
+        let outer: Vec<usize> = axes.iter().map(|a| a.0).collect();
+        let operands: Vec<Operand> = self
+            .operands
+            .iter()
+            .enumerate()
+            .map(|(k, (buffer, _))| Operand {
+                buffer: buffer.clone(),
+                outer_strides: axes.iter().map(|a| a.1[k]).collect(),
+                inner_stride: inner_strides[k],
+            })
+            .collect();
+        let mut values = self.values;
+        for i in 0..values.len() {
+            values[i].level = match &values[i].source {
+                ValueSource::Load { operand } => {
+                    let op = &operands[*operand];
+                    if op.inner_stride != 0 {
+                        Level::Inner
+                    } else if op.outer_strides.iter().any(|&s| s != 0) {
+                        Level::Row
+                    } else {
+                        Level::Global
+                    }
+                }
+                ValueSource::Scalar { .. } | ValueSource::Const(_) => Level::Global,
+                ValueSource::Compute { args } => args.iter().map(|&a| values[a].level).max().unwrap_or(Level::Global),
+            };
+        }
+        LoopNest { outer, inner, operands, values, sink }
+    }
 }
 
 #[cfg(test)]
@@ -139,10 +332,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn strides_align_right_and_zero_broadcast_axes() {
-        assert_eq!(aligned_strides(&[768], &[4, 768]), vec![0, 1]);
-        assert_eq!(aligned_strides(&[4, 1], &[4, 8]), vec![1, 0]);
-        assert_eq!(aligned_strides(&[2, 3, 4], &[2, 3, 4]), vec![12, 4, 1]);
-        assert_eq!(aligned_strides(&[], &[2, 3]), vec![0, 0]);
+    fn contiguous_strides_are_row_major() {
+        assert_eq!(contiguous_strides(&[2, 3, 4]), vec![12, 4, 1]);
+        assert_eq!(contiguous_strides(&[]), Vec::<usize>::new());
     }
 }

@@ -18,6 +18,11 @@ pub trait TestElem: Element {
     fn random(n: usize, seed: u64) -> Vec<Self>;
     /// The value 1 (`true` for bool).
     fn one() -> Self;
+    /// `v` rounded once into this dtype (floats only).
+    fn from_f64_rounded(v: f64) -> Self {
+        let _ = v;
+        unimplemented!("float dtypes only")
+    }
 }
 
 pub fn xorshift(state: &mut u64) -> u64 {
@@ -93,6 +98,10 @@ macro_rules! float_elem {
             fn one() -> $t {
                 let from: fn(f64) -> $t = $from;
                 from(1.0)
+            }
+            fn from_f64_rounded(v: f64) -> $t {
+                let from: fn(f64) -> $t = $from;
+                from(v)
             }
             fn same(a: $t, b: $t) -> bool {
                 a.to_bits() == b.to_bits() || (a != a && b != b)

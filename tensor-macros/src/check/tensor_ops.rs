@@ -1,0 +1,695 @@
+//! Typing of the ops that are not elementwise: reductions (Theano `CAReduceDtype` rules),
+//! the softmax family, and shape ops (views and reshape).
+//!
+//! Reduction dtypes (DESIGN.md):
+//! - `sum`/`prod` (and `reduce_l1`, `reduce_sum_square`): signed integers and `bool` give
+//!   `i64`, unsigned `u64`, floats keep their dtype; `dtype = …` overrides. The default
+//!   accumulator is `i64`/`u64` for integer outputs and `f64` for float outputs; `acc = …`
+//!   overrides, and must hold every value of the input dtype.
+//! - `mean` gives the input's float dtype (`f64` for integers and `bool`), accumulated in
+//!   `f64` unless `acc = …`.
+//! - `max`/`min` keep the dtype; `any`/`all` give `bool`; `argmax`/`argmin` give `i64`.
+//! - `max`/`min`/`argmax`/`argmin` over an empty axis are errors (the size is static).
+//! Axes may be negative; repeated or out-of-range axes are errors.
+
+use proc_macro2::Span;
+use syn::Ident;
+
+use super::{Checker, Typed};
+use crate::ast::{Expr, LitValue, NamedArg, UnOp};
+use crate::dtype::DType;
+use crate::ir::{ConstValue, NodeId, NodeKind, ReduceKind};
+use crate::ops;
+use crate::shape::{broadcast, dims_text};
+
+/// The sum-like reductions: their output and accumulator dtypes follow `sum`.
+const SUM_LIKE: &[&str] = &["sum", "prod", "reduce_l1", "reduce_sum_square"];
+/// Reductions that need a float input.
+const FLOAT_REDUCTIONS: &[&str] = &["reduce_l2", "reduce_log_sum", "reduce_log_sum_exp"];
+pub const NAMES: &[&str] = &[
+    "sum",
+    "prod",
+    "mean",
+    "max",
+    "min",
+    "any",
+    "all",
+    "argmax",
+    "argmin",
+    "reduce_l1",
+    "reduce_l2",
+    "reduce_sum_square",
+    "reduce_log_sum",
+    "reduce_log_sum_exp",
+    "softmax",
+    "logsoftmax",
+    "dimshuffle",
+    "transpose",
+    "reshape",
+    "broadcast_to",
+    "expand_dims",
+    "squeeze",
+];
+
+/// Named arguments of a reduction, after reading.
+#[derive(Default)]
+struct ReduceArgs {
+    /// `None`: all axes. Each axis with the expression to point errors at.
+    axes: Option<Vec<(i128, Span)>>,
+    axis_is_list: bool,
+    axis_span: Option<Span>,
+    keepdims: bool,
+    dtype: Option<(DType, Span)>,
+    acc: Option<(DType, Span)>,
+}
+
+/// An integer literal, possibly negated.
+fn int_literal(e: &Expr) -> Option<i128> {
+    match e {
+        Expr::Lit(LitValue::Int(v), _) => i128::try_from(*v).ok(),
+        Expr::Unary { op: UnOp::Neg, expr, .. } => int_literal(expr).map(|v| -v),
+        _ => None,
+    }
+}
+
+/// The items of a `[…]` list argument.
+fn list_items(e: &Expr) -> Option<&[Expr]> {
+    match e {
+        Expr::Call { func, args, .. } if func == "__list" => Some(args),
+        _ => None,
+    }
+}
+
+fn expr_span(e: &Expr) -> Span {
+    match e {
+        Expr::Call { func, .. } => func.span(),
+        other => other.span(),
+    }
+}
+
+impl Checker<'_> {
+    /// Reductions, softmax and shape ops. `None` when `func` is none of them (then it is an
+    /// elementwise call, including `max(a, b)`/`min(a, b)` with two tensors).
+    pub(super) fn check_tensor_op(&mut self, func: &Ident, args: &[Expr], named: &[NamedArg]) -> Option<Typed> {
+        let name = func.to_string();
+        if name == "__list" {
+            self.errors.push(func.span(), "a list `[…]` is only an argument of reductions and shape ops");
+            return Some(Typed::Poison);
+        }
+        if !NAMES.contains(&name.as_str()) {
+            return None;
+        }
+        if matches!(name.as_str(), "max" | "min") && args.len() == 2 && named.is_empty() {
+            return None;
+        }
+        Some(self.check_tensor_op_inner(&name, func.span(), args, named))
+    }
+
+    fn check_tensor_op_inner(&mut self, name: &str, span: Span, args: &[Expr], named: &[NamedArg]) -> Typed {
+        let Some(first) = args.first() else {
+            self.errors.push(span, format!("`{name}` needs a tensor as its first argument"));
+            return Typed::Poison;
+        };
+        let x = match self.check_expr(first) {
+            Typed::Strong(n) => n,
+            Typed::Poison => return Typed::Poison,
+            Typed::Weak(w, ws) => {
+                self.errors.push(
+                    ws,
+                    format!("`{name}` needs a tensor, but got the untyped {}\nhelp: give it a dtype, e.g. `(… as f32)`", w.describe()),
+                );
+                return Typed::Poison;
+            }
+        };
+        match name {
+            "dimshuffle" | "transpose" | "reshape" | "broadcast_to" | "expand_dims" | "squeeze" => {
+                for n in named {
+                    self.errors.push(n.name.span(), format!("`{name}` has no named arguments; `{}` is not one", n.name));
+                }
+                if !named.is_empty() {
+                    return Typed::Poison;
+                }
+                self.check_shape_op(name, span, x, &args[1..])
+            }
+            _ => {
+                if args.len() > 1 {
+                    let hint = if int_literal(&args[1]).is_some() || list_items(&args[1]).is_some() {
+                        format!("\nhelp: name it: `{name}({}, axis = …)`", crate::check::expr_text(first))
+                    } else {
+                        String::new()
+                    };
+                    self.errors.push(expr_span(&args[1]), format!("`{name}` takes one tensor; its other arguments are named{hint}"));
+                    return Typed::Poison;
+                }
+                let allowed: &[&str] = if SUM_LIKE.contains(&name) || FLOAT_REDUCTIONS.contains(&name) || name == "mean" {
+                    &["axis", "keepdims", "dtype", "acc"]
+                } else if matches!(name, "softmax" | "logsoftmax") {
+                    &["axis"]
+                } else {
+                    &["axis", "keepdims"]
+                };
+                let Some(ra) = self.read_reduce_args(name, named, allowed) else {
+                    return Typed::Poison;
+                };
+                if matches!(name, "softmax" | "logsoftmax") {
+                    self.check_softmax(name, span, x, &ra)
+                } else {
+                    self.check_reduction(name, span, x, &ra)
+                }
+            }
+        }
+    }
+
+    fn read_reduce_args(&mut self, name: &str, named: &[NamedArg], allowed: &[&str]) -> Option<ReduceArgs> {
+        let mut ra = ReduceArgs::default();
+        let mut ok = true;
+        for n in named {
+            let arg = n.name.to_string();
+            let vspan = expr_span(&n.value);
+            if !allowed.contains(&arg.as_str()) {
+                let list = allowed.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ");
+                self.errors.push(n.name.span(), format!("`{name}` has no argument named `{arg}`; it takes {list}"));
+                ok = false;
+                continue;
+            }
+            match arg.as_str() {
+                "axis" => {
+                    ra.axis_span = Some(vspan);
+                    if let Some(items) = list_items(&n.value) {
+                        ra.axis_is_list = true;
+                        let mut axes = Vec::new();
+                        for item in items {
+                            match int_literal(item) {
+                                Some(v) => axes.push((v, item.span())),
+                                None => {
+                                    self.errors.push(item.span(), "an axis is an integer literal, e.g. `1` or `-1`");
+                                    ok = false;
+                                }
+                            }
+                        }
+                        ra.axes = Some(axes);
+                    } else if let Some(v) = int_literal(&n.value) {
+                        ra.axes = Some(vec![(v, vspan)]);
+                    } else {
+                        self.errors.push(vspan, "`axis` is an integer literal or a list of them, e.g. `axis = 1` or `axis = [0, 2]`");
+                        ok = false;
+                    }
+                }
+                "keepdims" => match &n.value {
+                    Expr::Lit(LitValue::Bool(b), _) => ra.keepdims = *b,
+                    _ => {
+                        self.errors.push(vspan, "`keepdims` is `true` or `false`");
+                        ok = false;
+                    }
+                },
+                "dtype" | "acc" => {
+                    let dtype = match &n.value {
+                        Expr::Var(ident) => DType::from_name(&ident.to_string()),
+                        _ => None,
+                    };
+                    match dtype {
+                        Some(d) if d != DType::Bool => {
+                            if arg == "dtype" {
+                                ra.dtype = Some((d, vspan));
+                            } else {
+                                ra.acc = Some((d, vspan));
+                            }
+                        }
+                        _ => {
+                            self.errors.push(vspan, format!("`{arg}` is a numeric dtype, one of `u8` … `u64`, `i8` … `i64`, `f16`, `bf16`, `f32`, `f64`"));
+                            ok = false;
+                        }
+                    }
+                }
+                _ => unreachable!("allowed names are handled"),
+            }
+        }
+        ok.then_some(ra)
+    }
+
+    /// Normalised, checked axes (all axes when none are given).
+    fn reduction_axes(&mut self, name: &str, x: NodeId, ra: &ReduceArgs) -> Option<Vec<usize>> {
+        let dims = self.node(x).dims.clone();
+        let rank = dims.len() as i128;
+        let Some(given) = &ra.axes else {
+            return Some((0..dims.len()).collect());
+        };
+        let mut axes = Vec::new();
+        let mut ok = true;
+        for &(a, aspan) in given {
+            if a < -rank || a >= rank {
+                let range = if rank == 0 { "none: the tensor has rank 0".to_string() } else { format!("-{rank}..={}", rank - 1) };
+                self.errors.push(
+                    aspan,
+                    format!("axis {a} is out of range for `{name}` of a rank-{rank} tensor {}; valid axes: {range}", dims_text(&dims)),
+                );
+                ok = false;
+                continue;
+            }
+            let norm = if a < 0 { (a + rank) as usize } else { a as usize };
+            if axes.contains(&norm) {
+                self.errors.push(aspan, format!("axis {a} is repeated (it is axis {norm})"));
+                ok = false;
+                continue;
+            }
+            axes.push(norm);
+        }
+        axes.sort_unstable();
+        ok.then_some(axes)
+    }
+
+    fn reduce_node(&mut self, input: NodeId, kind: ReduceKind, axes: &[usize], dtype: DType) -> NodeId {
+        let mut dims = self.node(input).dims.clone();
+        for &a in axes {
+            dims[a] = 1;
+        }
+        self.add(NodeKind::Reduce { input, kind, axes: axes.to_vec() }, dtype, dims)
+    }
+
+    /// Removes the (size-1) reduced axes: `keepdims = false`.
+    fn drop_axes(&mut self, node: NodeId, axes: &[usize]) -> NodeId {
+        let dims = self.node(node).dims.clone();
+        let kept: Vec<usize> = (0..dims.len()).filter(|a| !axes.contains(a)).collect();
+        if kept.len() == dims.len() {
+            return node;
+        }
+        let out_dims = kept.iter().map(|&a| dims[a]).collect();
+        let dtype = self.node(node).dtype;
+        self.add(NodeKind::View { input: node, map: kept.into_iter().map(Some).collect() }, dtype, out_dims)
+    }
+
+    /// An elementwise op on operands of one dtype (no promotion), broadcasting their dims.
+    fn op_node(&mut self, name: &str, args: &[NodeId]) -> NodeId {
+        let op = ops::function(name).expect("a known elementwise op");
+        let mut dims = Vec::new();
+        for &a in args {
+            dims = broadcast(&dims, &self.node(a).dims).expect("checked shapes broadcast");
+        }
+        let dtype = op.typing.result(self.node(args[0]).dtype);
+        self.add(NodeKind::Op { op, args: args.to_vec() }, dtype, dims)
+    }
+
+    fn float_const(&mut self, value: f64, dtype: DType) -> NodeId {
+        self.add(NodeKind::Const(ConstValue::Float(value, None)), dtype, Vec::new())
+    }
+
+    fn check_reduction(&mut self, name: &str, span: Span, x: NodeId, ra: &ReduceArgs) -> Typed {
+        let xd = self.node(x).dtype;
+        let dims = self.node(x).dims.clone();
+        let Some(mut axes) = self.reduction_axes(name, x, ra) else {
+            return Typed::Poison;
+        };
+        if FLOAT_REDUCTIONS.contains(&name) && !xd.is_float() {
+            self.errors.push(span, format!("`{name}` is not defined for `{}`: it takes float dtypes\nhelp: cast first: `{name}(x as f32, …)`", xd.name()));
+            return Typed::Poison;
+        }
+        let is_arg = matches!(name, "argmax" | "argmin");
+        if is_arg && ra.axis_is_list {
+            self.errors.push(ra.axis_span.unwrap_or(span), format!("`{name}` takes one axis (or none, for the flattened index), not a list"));
+            return Typed::Poison;
+        }
+        if matches!(name, "max" | "min" | "argmax" | "argmin") {
+            if let Some(&a) = axes.iter().find(|&&a| dims[a] == 0) {
+                self.errors.push(
+                    span,
+                    format!("`{name}` over axis {a} of {}{}: an empty axis has no {name}", xd.name(), dims_text(&dims)),
+                );
+                return Typed::Poison;
+            }
+            if xd == DType::Bool && matches!(name, "max" | "min") {
+                let alt = if name == "max" { "any" } else { "all" };
+                self.errors.push(span, format!("`{name}` is not defined for `bool`\nhelp: use `{alt}(…)`"));
+                return Typed::Poison;
+            }
+        }
+        // Sum-like output and accumulator dtypes.
+        let sum_out = |d: DType| match d {
+            DType::Bool | DType::I8 | DType::I16 | DType::I32 | DType::I64 => DType::I64,
+            DType::U8 | DType::U16 | DType::U32 | DType::U64 => DType::U64,
+            f => f,
+        };
+        let float_out = |d: DType| if d.is_float() { d } else { DType::F64 };
+        let out_default = match name {
+            n if SUM_LIKE.contains(&n) => sum_out(xd),
+            "mean" => float_out(xd),
+            n if FLOAT_REDUCTIONS.contains(&n) => xd,
+            _ => xd,
+        };
+        let takes_dtypes = SUM_LIKE.contains(&name) || FLOAT_REDUCTIONS.contains(&name) || name == "mean";
+        let out = match ra.dtype {
+            Some((d, dspan)) if (name == "mean" || FLOAT_REDUCTIONS.contains(&name)) && !d.is_float() => {
+                self.errors.push(dspan, format!("`{name}` gives a float; `dtype = {}` is not one", d.name()));
+                return Typed::Poison;
+            }
+            Some((d, _)) => d,
+            None => out_default,
+        };
+        let acc = if takes_dtypes {
+            let default = if out.is_float() || name == "mean" || FLOAT_REDUCTIONS.contains(&name) {
+                DType::F64
+            } else if matches!(out, DType::U8 | DType::U16 | DType::U32 | DType::U64) {
+                DType::U64
+            } else {
+                DType::I64
+            };
+            match ra.acc {
+                Some((a, aspan)) => {
+                    let input = if xd == DType::Bool { DType::U8 } else { xd };
+                    if !input.fits_in(a) {
+                        self.errors.push(
+                            aspan,
+                            format!(
+                                "`acc = {}` is narrower than the input dtype `{}`: the accumulator must hold every input value\nhelp: use `acc = {}` or wider",
+                                a.name(),
+                                xd.name(),
+                                crate::dtype::promotion_hint(input, input).unwrap_or(input).name()
+                            ),
+                        );
+                        return Typed::Poison;
+                    }
+                    if (name == "mean" || FLOAT_REDUCTIONS.contains(&name)) && !a.is_float() {
+                        self.errors.push(aspan, format!("`{name}` accumulates in a float; `acc = {}` is not one", a.name()));
+                        return Typed::Poison;
+                    }
+                    a
+                }
+                None => default,
+            }
+        } else {
+            xd
+        };
+
+        let result = match name {
+            "sum" | "prod" | "reduce_l1" | "reduce_sum_square" | "mean" | "reduce_l2" | "reduce_log_sum" => {
+                let xc = self.convert(x, acc);
+                let term = match name {
+                    "reduce_l1" => self.op_node("abs", &[xc]),
+                    "reduce_sum_square" | "reduce_l2" => self.op_node("mul", &[xc, xc]),
+                    _ => xc,
+                };
+                let kind = if name == "prod" { ReduceKind::Prod } else { ReduceKind::Sum };
+                let r = self.reduce_node(term, kind, &axes, acc);
+                let r = match name {
+                    "mean" => {
+                        let count: usize = axes.iter().map(|&a| dims[a]).product();
+                        let c = self.float_const(count as f64, acc);
+                        self.op_node("div", &[r, c])
+                    }
+                    "reduce_l2" => self.op_node("sqrt", &[r]),
+                    "reduce_log_sum" => self.op_node("log", &[r]),
+                    _ => r,
+                };
+                self.convert(r, out)
+            }
+            "reduce_log_sum_exp" => {
+                // Stable: m + log(sum(exp(x - m))), with an infinite m replaced by 0 so
+                // all -inf gives -inf and any +inf gives +inf.
+                let xc = self.convert(x, acc);
+                let m = self.reduce_node(xc, ReduceKind::Max, &axes, acc);
+                let inf = self.op_node("is_inf", &[m]);
+                let zero = self.float_const(0.0, acc);
+                let m_safe = self.add(NodeKind::Select { cond: inf, a: zero, b: m }, acc, self.node(m).dims.clone());
+                let d = self.op_node("sub", &[xc, m_safe]);
+                let e = self.op_node("exp", &[d]);
+                let s = self.reduce_node(e, ReduceKind::Sum, &axes, acc);
+                let l = self.op_node("log", &[s]);
+                let r = self.op_node("add", &[l, m_safe]);
+                self.convert(r, out)
+            }
+            "max" | "min" => {
+                let kind = if name == "max" { ReduceKind::Max } else { ReduceKind::Min };
+                self.reduce_node(x, kind, &axes, xd)
+            }
+            "any" | "all" => {
+                let xb = self.convert(x, DType::Bool);
+                let kind = if name == "any" { ReduceKind::Any } else { ReduceKind::All };
+                self.reduce_node(xb, kind, &axes, DType::Bool)
+            }
+            "argmax" | "argmin" => {
+                let xv = if xd == DType::Bool { self.convert(x, DType::U8) } else { x };
+                let kind = if name == "argmax" { ReduceKind::ArgMax } else { ReduceKind::ArgMin };
+                if ra.axes.is_none() {
+                    axes = (0..dims.len()).collect();
+                }
+                self.reduce_node(xv, kind, &axes, DType::I64)
+            }
+            _ => unreachable!("every reduction name is handled"),
+        };
+        let result = if ra.keepdims { result } else { self.drop_axes(result, &axes) };
+        Typed::Strong(result)
+    }
+
+    /// `softmax(x, axis = -1)`: `exp(x - max) / sum(exp(x - max))`, in the compute dtype
+    /// (`f32` for half precision); `logsoftmax`: `(x - max) - log(sum(exp(x - max)))`.
+    fn check_softmax(&mut self, name: &str, span: Span, x: NodeId, ra: &ReduceArgs) -> Typed {
+        let xd = self.node(x).dtype;
+        if !xd.is_float() {
+            self.errors.push(span, format!("`{name}` is not defined for `{}`: it takes float dtypes\nhelp: cast first: `{name}(x as f32)`", xd.name()));
+            return Typed::Poison;
+        }
+        let rank = self.node(x).dims.len() as i128;
+        if ra.axis_is_list || ra.axes.as_ref().is_some_and(|a| a.len() != 1) {
+            self.errors.push(ra.axis_span.unwrap_or(span), format!("`{name}` takes one axis"));
+            return Typed::Poison;
+        }
+        if rank == 0 {
+            self.errors.push(span, format!("`{name}` needs a tensor of rank 1 or more"));
+            return Typed::Poison;
+        }
+        let given = ReduceArgs { axes: Some(ra.axes.clone().unwrap_or_else(|| vec![(-1, span)])), ..ReduceArgs::default() };
+        let Some(axes) = self.reduction_axes(name, x, &given) else {
+            return Typed::Poison;
+        };
+        let c = xd.compute();
+        let xc = self.convert(x, c);
+        let m = self.reduce_node(xc, ReduceKind::Max, &axes, c);
+        let d = self.op_node("sub", &[xc, m]);
+        let e = self.op_node("exp", &[d]);
+        let s = self.reduce_node(e, ReduceKind::Sum, &axes, c);
+        let y = if name == "softmax" {
+            self.op_node("div", &[e, s])
+        } else {
+            let l = self.op_node("log", &[s]);
+            self.op_node("sub", &[d, l])
+        };
+        Typed::Strong(self.convert(y, xd))
+    }
+
+    fn check_shape_op(&mut self, name: &str, span: Span, x: NodeId, rest: &[Expr]) -> Typed {
+        let dims = self.node(x).dims.clone();
+        let dtype = self.node(x).dtype;
+        let rank = dims.len() as i128;
+        let shown = format!("{}{}", dtype.name(), dims_text(&dims));
+        let expect_args = |this: &mut Self, n: std::ops::RangeInclusive<usize>, usage: &str| -> bool {
+            if n.contains(&rest.len()) {
+                true
+            } else {
+                this.errors.push(span, format!("`{name}` takes {usage}"));
+                false
+            }
+        };
+        // A list of integer literals (with `'x'` allowed for dimshuffle).
+        let read_list = |this: &mut Self, e: &Expr, allow_x: bool| -> Option<Vec<(Option<i128>, Span)>> {
+            let Some(items) = list_items(e) else {
+                this.errors.push(expr_span(e), format!("`{name}` expects a list here, e.g. `[1, 0]`"));
+                return None;
+            };
+            let mut out = Vec::new();
+            for item in items {
+                match (int_literal(item), item) {
+                    (Some(v), _) => out.push((Some(v), item.span())),
+                    (None, Expr::Lit(LitValue::Char('x'), s)) if allow_x => out.push((None, *s)),
+                    _ => {
+                        let what = if allow_x { "an axis (an integer literal) or `'x'`" } else { "an integer literal" };
+                        this.errors.push(item.span(), format!("expected {what}"));
+                        return None;
+                    }
+                }
+            }
+            Some(out)
+        };
+        let normalise = |this: &mut Self, a: i128, s: Span, rank: i128| -> Option<usize> {
+            if a < -rank || a >= rank {
+                this.errors.push(s, format!("axis {a} is out of range for {shown} (valid: -{rank}..={})", rank - 1));
+                return None;
+            }
+            Some(if a < 0 { (a + rank) as usize } else { a as usize })
+        };
+        let view = |this: &mut Self, map: Vec<Option<usize>>, out_dims: Vec<usize>| -> Typed {
+            Typed::Strong(this.add(NodeKind::View { input: x, map }, dtype, out_dims))
+        };
+        match name {
+            "transpose" => {
+                if !expect_args(self, 0..=1, "a tensor and optionally a permutation: `transpose(x, [1, 0])`") {
+                    return Typed::Poison;
+                }
+                let perm: Vec<usize> = if rest.is_empty() {
+                    (0..dims.len()).rev().collect()
+                } else {
+                    let Some(items) = read_list(self, &rest[0], false) else { return Typed::Poison };
+                    if items.len() != dims.len() {
+                        self.errors.push(expr_span(&rest[0]), format!("`transpose` of {shown} needs a permutation of {} axes, got {}", dims.len(), items.len()));
+                        return Typed::Poison;
+                    }
+                    let mut perm = Vec::new();
+                    for (a, s) in items {
+                        let Some(n) = normalise(self, a.expect("no 'x'"), s, rank) else { return Typed::Poison };
+                        if perm.contains(&n) {
+                            self.errors.push(s, format!("axis {n} is repeated: a permutation names each axis once"));
+                            return Typed::Poison;
+                        }
+                        perm.push(n);
+                    }
+                    perm
+                };
+                let out_dims = perm.iter().map(|&a| dims[a]).collect();
+                view(self, perm.into_iter().map(Some).collect(), out_dims)
+            }
+            "dimshuffle" => {
+                if !expect_args(self, 1..=1, "a tensor and a pattern: `dimshuffle(x, [1, 'x', 0])`") {
+                    return Typed::Poison;
+                }
+                let Some(items) = read_list(self, &rest[0], true) else { return Typed::Poison };
+                let mut map = Vec::new();
+                let mut out_dims = Vec::new();
+                for (a, s) in items {
+                    match a {
+                        None => {
+                            map.push(None);
+                            out_dims.push(1);
+                        }
+                        Some(a) => {
+                            let Some(n) = normalise(self, a, s, rank) else { return Typed::Poison };
+                            if map.contains(&Some(n)) {
+                                self.errors.push(s, format!("axis {n} appears twice in the `dimshuffle` pattern"));
+                                return Typed::Poison;
+                            }
+                            map.push(Some(n));
+                            out_dims.push(dims[n]);
+                        }
+                    }
+                }
+                for (a, &d) in dims.iter().enumerate() {
+                    if d != 1 && !map.contains(&Some(a)) {
+                        self.errors.push(
+                            expr_span(&rest[0]),
+                            format!("`dimshuffle` drops axis {a} of {shown}, whose size is {d}: only size-1 axes may be dropped"),
+                        );
+                        return Typed::Poison;
+                    }
+                }
+                view(self, map, out_dims)
+            }
+            "expand_dims" => {
+                if !expect_args(self, 1..=1, "a tensor and an axis: `expand_dims(x, 0)`") {
+                    return Typed::Poison;
+                }
+                let Some(a) = int_literal(&rest[0]) else {
+                    self.errors.push(expr_span(&rest[0]), "the axis is an integer literal");
+                    return Typed::Poison;
+                };
+                let Some(at) = normalise(self, a, rest[0].span(), rank + 1) else { return Typed::Poison };
+                let mut map: Vec<Option<usize>> = (0..dims.len()).map(Some).collect();
+                map.insert(at, None);
+                let mut out_dims = dims.clone();
+                out_dims.insert(at, 1);
+                view(self, map, out_dims)
+            }
+            "squeeze" => {
+                if !expect_args(self, 0..=1, "a tensor and optionally an axis or a list of axes") {
+                    return Typed::Poison;
+                }
+                let axes: Vec<usize> = if rest.is_empty() {
+                    (0..dims.len()).filter(|&a| dims[a] == 1).collect()
+                } else {
+                    let items: Vec<(i128, Span)> = if let Some(v) = int_literal(&rest[0]) {
+                        vec![(v, rest[0].span())]
+                    } else {
+                        let Some(items) = read_list(self, &rest[0], false) else { return Typed::Poison };
+                        items.into_iter().map(|(a, s)| (a.expect("no 'x'"), s)).collect()
+                    };
+                    let mut axes = Vec::new();
+                    for (a, s) in items {
+                        let Some(n) = normalise(self, a, s, rank) else { return Typed::Poison };
+                        if dims[n] != 1 {
+                            self.errors.push(s, format!("`squeeze` of axis {n} of {shown}: its size is {}, not 1", dims[n]));
+                            return Typed::Poison;
+                        }
+                        if !axes.contains(&n) {
+                            axes.push(n);
+                        }
+                    }
+                    axes
+                };
+                let kept: Vec<usize> = (0..dims.len()).filter(|a| !axes.contains(a)).collect();
+                let out_dims = kept.iter().map(|&a| dims[a]).collect();
+                view(self, kept.into_iter().map(Some).collect(), out_dims)
+            }
+            "broadcast_to" | "reshape" => {
+                let usage = if name == "reshape" { "a tensor and the new dims: `reshape(x, [2, 16])`" } else { "a tensor and the target dims: `broadcast_to(x, [4, 8])`" };
+                if !expect_args(self, 1..=1, usage) {
+                    return Typed::Poison;
+                }
+                let Some(items) = read_list(self, &rest[0], false) else { return Typed::Poison };
+                if items.len() > 6 {
+                    self.errors.push(expr_span(&rest[0]), "tensors have rank 6 at most");
+                    return Typed::Poison;
+                }
+                let mut target = Vec::new();
+                let mut infer: Option<usize> = None;
+                for (k, (a, s)) in items.iter().enumerate() {
+                    let a = a.expect("no 'x'");
+                    if a == -1 && name == "reshape" && infer.is_none() {
+                        infer = Some(k);
+                        target.push(1);
+                    } else if a < 0 {
+                        self.errors.push(*s, "a dimension is a non-negative integer (`reshape` allows one `-1`)");
+                        return Typed::Poison;
+                    } else {
+                        target.push(a as usize);
+                    }
+                }
+                let count: usize = dims.iter().product();
+                if name == "reshape" {
+                    if let Some(k) = infer {
+                        let known: usize = target.iter().product();
+                        if known == 0 || count % known != 0 {
+                            self.errors.push(expr_span(&rest[0]), format!("cannot infer the `-1` dim: {shown} has {count} elements, not a multiple of {known}"));
+                            return Typed::Poison;
+                        }
+                        target[k] = count / known;
+                    }
+                    let new_count: usize = target.iter().product();
+                    if new_count != count {
+                        self.errors.push(
+                            expr_span(&rest[0]),
+                            format!("cannot reshape {shown} ({count} elements) into {} ({new_count} elements)", dims_text(&target)),
+                        );
+                        return Typed::Poison;
+                    }
+                    return Typed::Strong(self.add(NodeKind::Reshape { input: x }, dtype, target));
+                }
+                match broadcast(&dims, &target) {
+                    Ok(b) if b == target => {
+                        let lead = target.len() - dims.len();
+                        let map = (0..target.len())
+                            .map(|k| if k < lead || dims[k - lead] != target[k] { None } else { Some(k - lead) })
+                            .collect();
+                        view(self, map, target)
+                    }
+                    _ => {
+                        self.errors.push(
+                            expr_span(&rest[0]),
+                            format!(
+                                "cannot broadcast {shown} to {}: aligned from the right, each dim must equal the target's or be 1",
+                                dims_text(&target)
+                            ),
+                        );
+                        Typed::Poison
+                    }
+                }
+            }
+            _ => unreachable!("every shape op is handled"),
+        }
+    }
+}
