@@ -851,26 +851,6 @@ pub fn pow_f64(x: f64x8, y: f64x8) -> f64x8 {
 // f32 front ends: widen -> f64 kernel -> round once.
 // ---------------------------------------------------------------------------
 
-/// e^x (f32 lanes), <= 1 ulp (computed in f64, rounded once).
-pub fn exp_f32(x: f32x8) -> f32x8 {
-    narrow(exp_f64(widen(x)))
-}
-/// ln(x) (f32 lanes), <= 1 ulp; subnormal inputs handled.
-pub fn log_f32(x: f32x8) -> f32x8 {
-    narrow(log_f64(widen(x)))
-}
-/// ln(1+x) (f32 lanes), <= 1 ulp.
-pub fn log1p_f32(x: f32x8) -> f32x8 {
-    narrow(log1p_f64(widen(x)))
-}
-/// sin(x) (f32 lanes); lanes with |x| > 1.6e6 use the exact std f64 reduction.
-pub fn sin_f32(x: f32x8) -> f32x8 {
-    narrow(sin_f64(widen(x)))
-}
-/// cos(x) (f32 lanes); lanes with |x| > 1.6e6 use the exact std f64 reduction.
-pub fn cos_f32(x: f32x8) -> f32x8 {
-    narrow(cos_f64(widen(x)))
-}
 /// tanh(x) (f32 lanes).
 pub fn tanh_f32(x: f32x8) -> f32x8 {
     narrow(tanh_f64(widen(x)))
@@ -878,10 +858,6 @@ pub fn tanh_f32(x: f32x8) -> f32x8 {
 /// erf(x) (f32 lanes).
 pub fn erf_f32(x: f32x8) -> f32x8 {
     narrow(erf_f64(widen(x)))
-}
-/// 1/(1+exp(-x)) (f32 lanes).
-pub fn sigmoid_f32(x: f32x8) -> f32x8 {
-    narrow(sigmoid_f64(widen(x)))
 }
 /// Exact GELU 0.5*x*erfc(-x/sqrt 2) (f32 lanes); gelu(-inf) = -0.0.
 pub fn gelu_f32(x: f32x8) -> f32x8 {
@@ -892,18 +868,9 @@ pub fn pow_f32(x: f32x8, y: f32x8) -> f32x8 {
     narrow(pow_f64(widen(x), widen(y)))
 }
 
-/// x·sigmoid(x) (f32 lanes): the product in f64, rounded once.
-pub fn silu_f32(x: f32x8) -> f32x8 {
-    let w = widen(x);
-    narrow(w * sigmoid_f64(w))
-}
 /// x·sigmoid(x) (f64 lanes): sigmoid's bound plus one rounding.
 pub fn silu_f64(x: f64x8) -> f64x8 {
     x * sigmoid_f64(x)
-}
-/// 1/sqrt(x) (f32 lanes): in f64, rounded once.
-pub fn rsqrt_f32(x: f32x8) -> f32x8 {
-    narrow(sp(1.0) / widen(x).sqrt())
 }
 
 // ---------------------------------------------------------------------------
@@ -1123,21 +1090,9 @@ pub fn softplus_f64(x: f64x8) -> f64x8 {
 
 // f32 front ends of the functions above: the f64 kernel, rounded once.
 
-/// 2^x (f32 lanes).
-pub fn exp2_f32(x: f32x8) -> f32x8 {
-    narrow(exp2_f64(widen(x)))
-}
 /// e^x - 1 (f32 lanes).
 pub fn expm1_f32(x: f32x8) -> f32x8 {
     narrow(expm1_f64(widen(x)))
-}
-/// log2(x) (f32 lanes).
-pub fn log2_f32(x: f32x8) -> f32x8 {
-    narrow(log2_f64(widen(x)))
-}
-/// tan(x) (f32 lanes); every finite input is reduced exactly.
-pub fn tan_f32(x: f32x8) -> f32x8 {
-    narrow(tan_f64(widen(x)))
 }
 /// atan(x) (f32 lanes).
 pub fn atan_f32(x: f32x8) -> f32x8 {
@@ -1174,6 +1129,260 @@ pub fn sqrt_f64(x: f64x8) -> f64x8 {
 /// 1/sqrt(x) (f64 lanes): two correctly rounded operations, < 1 ulp.
 pub fn rsqrt_f64(x: f64x8) -> f64x8 {
     sp(1.0) / x.sqrt()
+}
+
+// ---------------------------------------------------------------------------
+// Fast f32 paths: short f64 polynomials
+// ---------------------------------------------------------------------------
+// An f32 result needs the f64 value to ~2^-30 relative accuracy before the single
+// rounding to f32 (then the error is <= 0.5 + 2^-6 f32 ulp). These kernels use Taylor
+// polynomials truncated where the remainder is below 2^-36, fused multiply-adds where the
+// build has them (`mul_add` is a multiply and an add otherwise: both stay far inside that
+// margin), and f64's exponent range, which holds every f32 subnormal as a normal number.
+
+#[inline(always)]
+fn fma(a: F, b: F, c: F) -> F {
+    a.mul_add(b, c)
+}
+
+/// Horner evaluation with f64 coefficients c[0] + c[1] z + ... using `fma`.
+#[inline(always)]
+fn poly_fma(z: F, c: &[f64]) -> F {
+    let mut p = sp(c[c.len() - 1]);
+    for &ci in c[..c.len() - 1].iter().rev() {
+        p = fma(p, z, sp(ci));
+    }
+    p
+}
+
+/// 1/k! for k = 0..=10.
+const INV_FACT: [f64; 11] = [
+    1.0,
+    1.0,
+    0.5,
+    1.0 / 6.0,
+    1.0 / 24.0,
+    1.0 / 120.0,
+    1.0 / 720.0,
+    1.0 / 5040.0,
+    1.0 / 40320.0,
+    1.0 / 362880.0,
+    1.0 / 3628800.0,
+];
+
+/// e^(r) for |r| <= ln2/2 + 2^-20: Taylor to degree 10 (remainder < 2^-41).
+#[inline(always)]
+fn exp_poly_small(r: F) -> F {
+    poly_fma(r, &INV_FACT)
+}
+
+/// e^x for x already clamped to [-160, 130] (f32 inputs): result is an f64 whose
+/// rounding to f32 gives exp's f32 value (including overflow and subnormals).
+#[inline(always)]
+fn exp_f64_for_f32(x: F) -> F {
+    let kf = rint(x * INVLN2);
+    let r = fma(kf, sp(-LN2_D), x) - kf * LN2_D_LO;
+    exp_poly_small(r) * pow2(kf)
+}
+
+#[inline(always)]
+fn clamp_exp_arg(x: F) -> F {
+    let xc = sel(x.simd_gt(sp(130.0)), sp(130.0), x);
+    sel(xc.simd_lt(sp(-160.0)), sp(-160.0), xc)
+}
+
+/// e^x (f32 lanes), <= 1 ulp on every input (f64 polynomial, rounded once).
+pub fn exp_f32(x: f32x8) -> f32x8 {
+    let w = widen(x);
+    let res = exp_f64_for_f32(clamp_exp_arg(w));
+    narrow(sel(is_nan(w), w, res))
+}
+
+/// 2^x (f32 lanes): 2^x = 2^k · e^(r·ln2), k = rint(x), exact split.
+pub fn exp2_f32(x: f32x8) -> f32x8 {
+    let w = widen(x);
+    let xc = sel(w.simd_gt(sp(130.0)), sp(130.0), sel(w.simd_lt(sp(-160.0)), sp(-160.0), w));
+    let kf = rint(xc);
+    let r = (xc - kf) * LN2_D;
+    let res = exp_poly_small(r) * pow2(kf);
+    narrow(sel(is_nan(w), w, res))
+}
+
+/// 1/(1+e^-x) (f32 lanes).
+pub fn sigmoid_f32(x: f32x8) -> f32x8 {
+    let w = widen(x);
+    let e = exp_f64_for_f32(clamp_exp_arg(-w));
+    let res = sp(1.0) / (sp(1.0) + e);
+    narrow(sel(is_nan(w), w, res))
+}
+
+/// x·sigmoid(x) (f32 lanes): the product in f64, rounded once.
+pub fn silu_f32(x: f32x8) -> f32x8 {
+    let w = widen(x);
+    let e = exp_f64_for_f32(clamp_exp_arg(-w));
+    let res = w / (sp(1.0) + e);
+    // -inf · sigmoid(-inf) = -inf · 0: NaN, as the scalar reference.
+    // Below -200, x·e^x is far below the f32 range (the clamp of exp's argument would
+    // otherwise leave a tiny nonzero value).
+    let res = sel(w.simd_lt(sp(-200.0)), sp(-0.0), res);
+    let res = sel(w.simd_eq(sp(f64::NEG_INFINITY)), sp(f64::NAN), res);
+    narrow(sel(is_nan(w), w, res))
+}
+
+/// log(1+f) for f in [sqrt2/2 - 1, sqrt2 - 1]: 2·atanh(s), s = f/(2+f), |s| <= 0.1716,
+/// odd series to s^15 (remainder < 2^-40 relative).
+#[inline(always)]
+fn log1p_reduced(f: F) -> F {
+    let s = f / (sp(2.0) + f);
+    let z = s * s;
+    const C: [f64; 8] = [2.0, 2.0 / 3.0, 2.0 / 5.0, 2.0 / 7.0, 2.0 / 9.0, 2.0 / 11.0, 2.0 / 13.0, 2.0 / 15.0];
+    s * poly_fma(z, &C)
+}
+
+/// ln(x) in f64 for positive finite f64 x that came from an f32 (always normal in f64).
+#[inline(always)]
+fn log_f64_for_f32(x: F) -> F {
+    let (f, kf) = log_reduce(x);
+    fma(kf, sp(LN2_D), log1p_reduced(f))
+}
+
+#[inline(always)]
+fn log_specials(w: F, res: F) -> F {
+    let mut res = sel(w.simd_eq(sp(f64::INFINITY)), w, res);
+    res = sel(w.simd_lt(sp(0.0)), sp(f64::NAN), res);
+    res = sel(w.simd_eq(sp(0.0)), sp(f64::NEG_INFINITY), res);
+    sel(is_nan(w), w, res)
+}
+
+/// ln(x) (f32 lanes), <= 1 ulp on every input; subnormals are normal in f64.
+pub fn log_f32(x: f32x8) -> f32x8 {
+    let w = widen(x);
+    let safe = sel(w.simd_gt(sp(0.0)) & w.simd_lt(sp(f64::INFINITY)), w, sp(1.0));
+    narrow(log_specials(w, log_f64_for_f32(safe)))
+}
+
+/// log2(x) (f32 lanes): k + log(1+f)/ln2, exact for powers of two.
+pub fn log2_f32(x: f32x8) -> f32x8 {
+    let w = widen(x);
+    let safe = sel(w.simd_gt(sp(0.0)) & w.simd_lt(sp(f64::INFINITY)), w, sp(1.0));
+    let (f, kf) = log_reduce(safe);
+    let res = fma(log1p_reduced(f), sp(std::f64::consts::LOG2_E), kf);
+    narrow(log_specials(w, res))
+}
+
+/// ln(1+x) (f32 lanes): u = 1 + x rounded in f64, then log(u) + (x - (u-1))/u, which
+/// restores what the rounding of u lost.
+pub fn log1p_f32(x: f32x8) -> f32x8 {
+    let w = widen(x);
+    let u = sp(1.0) + w;
+    let ok = u.simd_gt(sp(0.0)) & u.simd_lt(sp(f64::INFINITY));
+    let us = sel(ok, u, sp(1.0));
+    let corr = (w - (us - 1.0)) / us;
+    let mut res = log_f64_for_f32(us) + corr;
+    res = sel(w.abs().simd_lt(sp(1.0e-30)), w, res); // keeps -0.0
+    res = sel(w.simd_eq(sp(f64::INFINITY)), w, res);
+    res = sel(w.simd_lt(sp(-1.0)), sp(f64::NAN), res);
+    res = sel(w.simd_eq(sp(-1.0)), sp(f64::NEG_INFINITY), res);
+    narrow(sel(is_nan(w), w, res))
+}
+
+/// 1/sqrt(x) (f32 lanes): y = 1/sqrt(x) in f32 (relative error < 2^-23), then one
+/// Newton step y + y(1 - x y²)/2 in f64 (error ~1.5·2^-46), rounded once. Zero, infinite
+/// and NaN lanes keep the f32 quotient (±inf, 0, NaN).
+pub fn rsqrt_f32(x: f32x8) -> f32x8 {
+    let y32 = f32x8::splat(1.0) / x.sqrt();
+    let (w, y) = (widen(x), widen(y32));
+    let e = fma(-(w * y), y, sp(1.0));
+    let refined = fma(y * 0.5, e, y);
+    let plain = y.abs().simd_eq(sp(f64::INFINITY)) | w.simd_eq(sp(f64::INFINITY)) | is_nan(refined);
+    narrow(sel(plain, y, refined))
+}
+
+/// sin(r), cos(r) for |r| <= pi/4 (+ slack): Taylor to r^15 / r^16 (remainder < 2^-44).
+#[inline(always)]
+fn sincos_poly(r: F) -> (F, F) {
+    let z = r * r;
+    const S: [f64; 8] = [
+        1.0,
+        -1.0 / 6.0,
+        1.0 / 120.0,
+        -1.0 / 5040.0,
+        1.0 / 362880.0,
+        -1.0 / 39916800.0,
+        1.0 / 6227020800.0,
+        -1.0 / 1307674368000.0,
+    ];
+    const C: [f64; 9] = [
+        1.0,
+        -0.5,
+        1.0 / 24.0,
+        -1.0 / 720.0,
+        1.0 / 40320.0,
+        -1.0 / 3628800.0,
+        1.0 / 479001600.0,
+        -1.0 / 87178291200.0,
+        1.0 / 20922789888000.0,
+    ];
+    (r * poly_fma(z, &S), poly_fma(z, &C))
+}
+
+/// f32 inputs with |x| < 2^19: n = rint(x·2/pi) < 2^19, so n·PIO2_1 (33 bits) is exact
+/// and x - n·PIO2_1 is exact (Sterbenz); the two further terms leave an absolute error
+/// below 2^-75, against |r| > 2^-32 for every f32 not a multiple of pi/2's exact zero.
+const TRIG_F32_FAST_MAX: f64 = 524288.0;
+const PIO2_1T: f64 = f64::from_bits(0x3DD0B4611A626331);
+
+#[inline(always)]
+fn sincos_f32_core(w: F) -> (F, F, F) {
+    let xc = sel(w.abs().simd_lt(sp(TRIG_F32_FAST_MAX)), w, sp(0.0));
+    let fnn = rint(xc * INVPIO2);
+    let r = fma(fnn, sp(-PIO2_1), xc);
+    let r = fma(fnn, sp(-PIO2_1T), r);
+    let (s, c) = sincos_poly(r);
+    let n = f2i(fnn);
+    (s, c, i2f(n & us(3)))
+}
+
+#[inline(always)]
+fn trig_f32_finish(w: F, res: F, slow: fn(F) -> F) -> f32x8 {
+    let res = sel(w.abs().simd_eq(sp(f64::INFINITY)) | is_nan(w), sp(f64::NAN), res);
+    let big = w.abs().simd_ge(sp(TRIG_F32_FAST_MAX)) & w.abs().simd_lt(sp(f64::INFINITY));
+    let res = if big.any() { sel(big, slow(w), res) } else { res };
+    narrow(res)
+}
+
+/// sin(x) (f32 lanes); |x| >= 2^19 takes the f64 path (exact reduction).
+pub fn sin_f32(x: f32x8) -> f32x8 {
+    let w = widen(x);
+    let (s, c, q) = sincos_f32_core(w);
+    // sin: q0 s, q1 c, q2 -s, q3 -c
+    let odd = q.simd_eq(sp(1.0)) | q.simd_eq(sp(3.0));
+    let mag = sel(odd, c, s);
+    let res = sel(q.simd_ge(sp(2.0)), -mag, mag);
+    let res = sel(w.simd_eq(sp(0.0)), w, res);
+    trig_f32_finish(w, res, sin_f64)
+}
+
+/// cos(x) (f32 lanes); |x| >= 2^19 takes the f64 path (exact reduction).
+pub fn cos_f32(x: f32x8) -> f32x8 {
+    let w = widen(x);
+    let (s, c, q) = sincos_f32_core(w);
+    // cos: q0 c, q1 -s, q2 -c, q3 s
+    let odd = q.simd_eq(sp(1.0)) | q.simd_eq(sp(3.0));
+    let mag = sel(odd, s, c);
+    let neg = q.simd_eq(sp(1.0)) | q.simd_eq(sp(2.0));
+    let res = sel(neg, -mag, mag);
+    trig_f32_finish(w, res, cos_f64)
+}
+
+/// tan(x) (f32 lanes): sin/cos of the shared reduction; |x| >= 2^19 takes the f64 path.
+pub fn tan_f32(x: f32x8) -> f32x8 {
+    let w = widen(x);
+    let (s, c, q) = sincos_f32_core(w);
+    let odd = q.simd_eq(sp(1.0)) | q.simd_eq(sp(3.0));
+    let res = sel(odd, -c / s, s / c);
+    let res = sel(w.simd_eq(sp(0.0)), w, res);
+    trig_f32_finish(w, res, tan_f64)
 }
 
 // ---------------------------------------------------------------------------

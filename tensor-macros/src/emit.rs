@@ -304,10 +304,30 @@ fn emit_kernel(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kerne
             let mut #v: ::std::vec::Vec<#t> = ::std::vec![#init; #len];
         });
     }
-    let nests = kernel.nests.iter().map(|nest| emit_nest(rt, f, graph, kernel, nest));
+    let mut stages = TokenStream::new();
+    let mut index = 0;
+    while index < kernel.nests.len() {
+        match kernel.row_groups.iter().find(|g| g.0 == index) {
+            Some(&(first, count)) => {
+                let extent = Literal::usize_unsuffixed(kernel.nests[first].outer[0]);
+                let bodies = kernel.nests[first..first + count].iter().map(|nest| emit_nest(rt, f, graph, kernel, nest, true));
+                stages.extend(quote! {
+                    for __tg_row in 0..#extent {
+                        #({ #bodies })*
+                    }
+                });
+                index += count;
+            }
+            None => {
+                let body = emit_nest(rt, f, graph, kernel, &kernel.nests[index], false);
+                stages.extend(quote!({ #body }));
+                index += 1;
+            }
+        }
+    }
     quote! {
         #setup
-        #({ #nests })*
+        #stages
     }
 }
 
@@ -321,7 +341,9 @@ fn operand_storage(rt: &TokenStream, graph: &TypedGraph, f: &GraphFn, kernel: &K
     }
 }
 
-fn emit_nest(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kernel, nest: &LoopNest) -> TokenStream {
+/// One loop nest. In a row group (`in_row_group`) its outermost loop is the group's
+/// `__tg_row` loop, already open.
+fn emit_nest(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kernel, nest: &LoopNest, in_row_group: bool) -> TokenStream {
     let p = quote!(#rt::__private);
     let lanes = quote!(#p::LANES);
 
@@ -379,7 +401,7 @@ fn emit_nest(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kernel,
     };
 
     // What each chunk does with its values, for the main loop (`masked = false`) and the tail.
-    let (row_init, chunk_sink_main, chunk_sink_tail, row_finish) = match &nest.sink {
+    let (row_init, chunk_sink_main, chunk_sink_tail, row_finish, unrolled) = match &nest.sink {
         Sink::Store(stores) => {
             let body: TokenStream = stores
                 .iter()
@@ -392,7 +414,7 @@ fn emit_nest(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kernel,
                     quote!(#p::store::<#t>(#slice, #off + __tg_j, __tg_n, #v);)
                 })
                 .collect();
-            (TokenStream::new(), body.clone(), body, TokenStream::new())
+            (TokenStream::new(), body.clone(), body, TokenStream::new(), None)
         }
         Sink::Reduce { kind, acc, value, best, index } => {
             emit_reduce_sink(rt, graph, kernel, nest, *kind, *acc, *value, *best, *index, &slice_of)
@@ -409,6 +431,29 @@ fn emit_nest(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kernel,
         quote!(let #off: usize = 0 #(+ #terms)*;)
     });
     let inner_extent = Literal::usize_unsuffixed(nest.inner);
+    // Reductions into registers run four independent accumulators first, so the adds do
+    // not wait on each other's latency.
+    let unrolled_loop = match &unrolled {
+        Some(sinks) => {
+            let copies = sinks.iter().enumerate().map(|(u, sink)| {
+                let shift = Literal::usize_unsuffixed(u);
+                quote! {{
+                    let __tg_j: usize = __tg_j + #shift * #lanes;
+                    let __tg_n: usize = #lanes;
+                    #inner
+                    #sink
+                }}
+            });
+            let width = Literal::usize_unsuffixed(sinks.len());
+            quote! {
+                while __tg_j + #width * #lanes <= #inner_extent {
+                    #(#copies)*
+                    __tg_j += #width * #lanes;
+                }
+            }
+        }
+        None => TokenStream::new(),
+    };
     let mut body = quote! {
         #(#offsets)*
         #row
@@ -417,6 +462,7 @@ fn emit_nest(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kernel,
         // so loads and stores compile to plain vector moves; the tail runs it once with
         // the remainder. (A closure called from two sites is not reliably inlined.)
         let mut __tg_j: usize = 0;
+        #unrolled_loop
         while __tg_j + #lanes <= #inner_extent {
             let __tg_n: usize = #lanes;
             #inner
@@ -430,11 +476,18 @@ fn emit_nest(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kernel,
         }
         #row_finish
     };
-    for (var, &extent) in loop_vars.iter().zip(&nest.outer).rev() {
+    for (depth, (var, &extent)) in loop_vars.iter().zip(&nest.outer).enumerate().rev() {
         let extent = Literal::usize_unsuffixed(extent);
-        body = quote! {
-            for #var in 0..#extent {
+        body = if depth == 0 && in_row_group {
+            quote! {
+                let #var: usize = __tg_row;
                 #body
+            }
+        } else {
+            quote! {
+                for #var in 0..#extent {
+                    #body
+                }
             }
         };
     }
@@ -460,7 +513,7 @@ fn emit_reduce_sink(
     best: Option<usize>,
     index: Option<usize>,
     slice_of: &dyn Fn(&BufferRef) -> TokenStream,
-) -> (TokenStream, TokenStream, TokenStream, TokenStream) {
+) -> (TokenStream, TokenStream, TokenStream, TokenStream, Option<Vec<TokenStream>>) {
     let p = quote!(#rt::__private);
     let acc_op = &nest.operands[acc];
     let acc_slice = slice_of(&acc_op.buffer);
@@ -490,7 +543,7 @@ fn emit_reduce_sink(
             let finish = quote! {
                 #p::arg_fold::<#value_c, #is_max>(__tg_best, __tg_best_i, &mut #best_slice[#best_off], &mut #acc_slice[#acc_off]);
             };
-            return (init, step.clone(), step, finish);
+            return (init, step.clone(), step, finish, None);
         }
         let step = quote! {
             let mut __tg_best = #p::load::<#value_c>(#best_slice, #best_off + __tg_j, __tg_n);
@@ -499,7 +552,7 @@ fn emit_reduce_sink(
             #p::store::<#value_c>(#best_slice, #best_off + __tg_j, __tg_n, __tg_best);
             #p::store::<i64>(#acc_slice, #acc_off + __tg_j, __tg_n, __tg_best_i);
         };
-        return (TokenStream::new(), step.clone(), step, TokenStream::new());
+        return (TokenStream::new(), step.clone(), step, TokenStream::new(), None);
     }
 
     let c = storage_type(rt, kernel.temps[match acc_op.buffer { BufferRef::Temp(t) => t, _ => unreachable!() }].dtype);
@@ -513,26 +566,32 @@ fn emit_reduce_sink(
         ReduceKind::ArgMax | ReduceKind::ArgMin => unreachable!("handled above"),
     };
     if acc_op.inner_stride == 0 {
+        const ACCUMULATORS: usize = 4;
+        let accs: Vec<_> = (0..ACCUMULATORS).map(|u| format_ident!("__tg_acc{}", u)).collect();
         let init = quote! {
-            let mut __tg_acc = #p::V::<#c>::splat(<#c as #p::Identity>::#identity);
+            #(let mut #accs = #p::V::<#c>::splat(<#c as #p::Identity>::#identity);)*
         };
+        let acc0 = &accs[0];
         let main = quote! {
-            __tg_acc = #lane_combine(__tg_acc, #v);
+            #acc0 = #lane_combine(#acc0, #v);
         };
+        let unrolled = accs.iter().map(|a| quote!(#a = #lane_combine(#a, #v);)).collect();
         // Tail lanes past `__tg_n` hold padding and must not reach the accumulator.
         let tail = quote! {
-            __tg_acc = #lane_combine(__tg_acc, #p::mask_or(#p::lane_mask(__tg_n), #v, <#c as #p::Identity>::#identity));
+            #acc0 = #lane_combine(#acc0, #p::mask_or(#p::lane_mask(__tg_n), #v, <#c as #p::Identity>::#identity));
         };
+        let (a0, a1, a2, a3) = (&accs[0], &accs[1], &accs[2], &accs[3]);
         let finish = quote! {
+            let __tg_acc = #lane_combine(#lane_combine(#a0, #a1), #lane_combine(#a2, #a3));
             #acc_slice[#acc_off] = #scalar_combine(#acc_slice[#acc_off], #p::fold(__tg_acc, #scalar_combine));
         };
-        return (init, main, tail, finish);
+        return (init, main, tail, finish, Some(unrolled));
     }
     let step = quote! {
         let __tg_a = #p::load::<#c>(#acc_slice, #acc_off + __tg_j, __tg_n);
         #p::store::<#c>(#acc_slice, #acc_off + __tg_j, __tg_n, #lane_combine(__tg_a, #v));
     };
-    (TokenStream::new(), step.clone(), step, TokenStream::new())
+    (TokenStream::new(), step.clone(), step, TokenStream::new(), None)
 }
 
 fn emit_const(rt: &TokenStream, dtype: DType, value: &ConstValue) -> TokenStream {

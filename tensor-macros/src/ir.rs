@@ -162,4 +162,8 @@ pub struct Temp {
 pub struct Kernel {
     pub temps: Vec<Temp>,
     pub nests: Vec<LoopNest>,
+    /// Runs of consecutive nests (first index, count) that share their outermost loop:
+    /// they run one after another inside it, so a row's temps are produced and consumed
+    /// while they are in cache (softmax and layer norm read each row from memory once).
+    pub row_groups: Vec<(usize, usize)>,
 }

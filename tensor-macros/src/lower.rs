@@ -87,7 +87,56 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
         }
         nests.push(b.finish(Sink::Store(stores)));
     }
-    Kernel { temps, nests }
+    let row_groups = row_groups(&temps, &nests);
+    Kernel { temps, nests, row_groups }
+}
+
+/// Greedy runs of consecutive nests that can share their outermost loop: each iterates
+/// the same outermost extent E, and every temp written in the run is addressed row by
+/// row (outermost stride = len / E), so row `i` of a later nest reads only what row `i`
+/// of an earlier nest wrote.
+fn row_groups(temps: &[Temp], nests: &[LoopNest]) -> Vec<(usize, usize)> {
+    let written = |nest: &LoopNest| -> Vec<usize> {
+        let operands: Vec<usize> = match &nest.sink {
+            Sink::Store(stores) => stores.iter().map(|&(o, _)| o).collect(),
+            Sink::Reduce { acc, best, .. } => std::iter::once(*acc).chain(*best).collect(),
+        };
+        operands
+            .into_iter()
+            .filter_map(|o| match nest.operands[o].buffer {
+                BufferRef::Temp(t) => Some(t),
+                _ => None,
+            })
+            .collect()
+    };
+    let row_addressed = |nest: &LoopNest, t: usize, extent: usize| -> bool {
+        let len = temps[t].len;
+        nest.operands.iter().filter(|o| o.buffer == BufferRef::Temp(t)).all(|o| {
+            len % extent == 0 && o.outer_strides.first() == Some(&(len / extent))
+        })
+    };
+    let mut groups = Vec::new();
+    let mut start = 0;
+    while start < nests.len() {
+        let extent = nests[start].outer.first().copied();
+        let mut end = start + 1;
+        if let Some(extent) = extent.filter(|&e| e > 1) {
+            while end < nests.len() && nests[end].outer.first() == Some(&extent) {
+                let run = &nests[start..=end];
+                let produced: Vec<usize> = run.iter().flat_map(written).collect();
+                let ok = run.iter().all(|n| produced.iter().all(|&t| row_addressed(n, t, extent)));
+                if !ok {
+                    break;
+                }
+                end += 1;
+            }
+        }
+        if end - start > 1 {
+            groups.push((start, end - start));
+        }
+        start = end;
+    }
+    groups
 }
 
 fn identity(rank: usize) -> Mapping {

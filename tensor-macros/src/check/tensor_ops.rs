@@ -241,7 +241,7 @@ impl Checker<'_> {
                 let range = if rank == 0 { "none: the tensor has rank 0".to_string() } else { format!("-{rank}..={}", rank - 1) };
                 self.errors.push(
                     aspan,
-                    format!("axis {a} is out of range for `{name}` of a rank-{rank} tensor {}; valid axes: {range}", dims_text(&dims)),
+                    format!("axis {a} is out of range for `{name}` of a rank-{rank} tensor {}{}; valid axes: {range}", self.node(x).dtype.name(), dims_text(&dims)),
                 );
                 ok = false;
                 continue;

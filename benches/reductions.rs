@@ -1,0 +1,77 @@
+//! Reductions and softmax next to baselines in one run (see BENCHMARKS.md).
+//! `cargo bench --bench reductions`; add `RUSTFLAGS="-C target-cpu=native"` for the host ISA.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::hint::black_box;
+use tensorgraph::prelude::*;
+
+const ROWS: usize = 4096;
+const COLS: usize = 1024;
+
+graph! {
+    fn row_sum(x: f32[4096, 1024]) -> f32[4096] { sum(x, axis = 1) }
+    fn row_sum_f32(x: f32[4096, 1024]) -> f32[4096] { sum(x, axis = 1, acc = f32) }
+    fn row_softmax(x: f32[4096, 1024]) -> f32[4096, 1024] { softmax(x, axis = 1) }
+}
+
+fn input() -> Tensor<f32, Shape![4096, 1024]> {
+    Tensor::from_fn(|[i, j]: [usize; 2]| ((i * 7 + j * 13) % 101) as f32 * 0.05 - 2.5)
+}
+
+fn bench_sum(c: &mut Criterion) {
+    let x = input();
+    let mut out = Tensor::<f32, Shape![4096]>::zeros();
+    let mut g = c.benchmark_group("sum(x, axis=1) f32[4096,1024]");
+    g.throughput(Throughput::Bytes((ROWS * COLS * 4) as u64));
+    g.sample_size(30);
+    g.bench_function("graph (f64 acc)", |b| b.iter(|| row_sum_into(black_box(&x), &mut out)));
+    g.bench_function("graph (acc = f32)", |b| b.iter(|| row_sum_f32_into(black_box(&x), &mut out)));
+    g.bench_function("scalar loop (f64 acc)", |b| {
+        b.iter(|| {
+            for (o, row) in out.as_mut_slice().iter_mut().zip(black_box(x.as_slice()).chunks_exact(COLS)) {
+                *o = row.iter().map(|&v| v as f64).sum::<f64>() as f32;
+            }
+        })
+    });
+    // Reading the input once: a read-only pass that the compiler cannot drop.
+    g.bench_function("read once (bound)", |b| {
+        b.iter(|| {
+            let mut acc = [0u32; 16];
+            for chunk in black_box(x.as_slice()).chunks_exact(16) {
+                for k in 0..16 {
+                    acc[k] ^= chunk[k].to_bits();
+                }
+            }
+            black_box(acc)
+        })
+    });
+    g.finish();
+}
+
+fn bench_softmax(c: &mut Criterion) {
+    let x = input();
+    let mut out = Tensor::<f32, Shape![4096, 1024]>::zeros();
+    let mut g = c.benchmark_group("softmax(x, axis=1) f32[4096,1024]");
+    g.throughput(Throughput::Elements((ROWS * COLS) as u64));
+    g.sample_size(10);
+    g.bench_function("graph", |b| b.iter(|| row_softmax_into(black_box(&x), &mut out)));
+    g.bench_function("naive scalar 3-pass", |b| {
+        b.iter(|| {
+            for (orow, row) in out.as_mut_slice().chunks_exact_mut(COLS).zip(black_box(x.as_slice()).chunks_exact(COLS)) {
+                let m = row.iter().cloned().fold(f32::NEG_INFINITY, f32::max);
+                let mut s = 0.0f32;
+                for (o, &v) in orow.iter_mut().zip(row) {
+                    *o = (v - m).exp();
+                    s += *o;
+                }
+                for o in orow.iter_mut() {
+                    *o /= s;
+                }
+            }
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench_sum, bench_softmax);
+criterion_main!(benches);

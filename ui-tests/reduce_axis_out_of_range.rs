@@ -1,0 +1,9 @@
+use tensorgraph::prelude::*;
+
+graph! {
+    fn f(x: f32[4, 8]) -> f32[4] {
+        sum(x, axis = 2)
+    }
+}
+
+fn main() {}
