@@ -205,7 +205,7 @@ pub fn float_bound(op: &str, dtype: tensorgraph::DType) -> f64 {
         _ if exact => 0.0,
         F16 | BF16 => 1.0,
         F32 | F64 => match op {
-            "exp" | "log" | "log1p" | "rsqrt" => 1.0,
+            "exp" | "exp2" | "log" | "log2" | "log1p" | "expm1" | "rsqrt" => 1.0,
             _ => 2.0,
         },
         _ => unreachable!(),
@@ -231,6 +231,16 @@ macro_rules! float_suite {
             check_unary("sigmoid", edges.as_slice(), graph!(|a: $t[21]| sigmoid(a))(&edges).as_slice(), <C<$t> as Float>::sigmoid, float_bound("sigmoid", d));
             check_unary("gelu", edges.as_slice(), graph!(|a: $t[21]| gelu(a))(&edges).as_slice(), <C<$t> as Float>::gelu, float_bound("gelu", d));
             check_unary("silu", edges.as_slice(), graph!(|a: $t[21]| silu(a))(&edges).as_slice(), <C<$t> as Float>::silu, float_bound("silu", d));
+            check_unary("exp2", edges.as_slice(), graph!(|a: $t[21]| exp2(a))(&edges).as_slice(), <C<$t> as Float>::exp2, float_bound("exp2", d));
+            check_unary("log2", edges.as_slice(), graph!(|a: $t[21]| log2(a))(&edges).as_slice(), <C<$t> as Float>::log2, float_bound("log2", d));
+            check_unary("expm1", edges.as_slice(), graph!(|a: $t[21]| expm1(a))(&edges).as_slice(), <C<$t> as Float>::expm1, float_bound("expm1", d));
+            check_unary("tan", edges.as_slice(), graph!(|a: $t[21]| tan(a))(&edges).as_slice(), <C<$t> as Float>::tan, float_bound("tan", d));
+            check_unary("atan", edges.as_slice(), graph!(|a: $t[21]| atan(a))(&edges).as_slice(), <C<$t> as Float>::atan, float_bound("atan", d));
+            check_unary("asin", edges.as_slice(), graph!(|a: $t[21]| asin(a))(&edges).as_slice(), <C<$t> as Float>::asin, float_bound("asin", d));
+            check_unary("acos", edges.as_slice(), graph!(|a: $t[21]| acos(a))(&edges).as_slice(), <C<$t> as Float>::acos, float_bound("acos", d));
+            check_unary("sinh", edges.as_slice(), graph!(|a: $t[21]| sinh(a))(&edges).as_slice(), <C<$t> as Float>::sinh, float_bound("sinh", d));
+            check_unary("cosh", edges.as_slice(), graph!(|a: $t[21]| cosh(a))(&edges).as_slice(), <C<$t> as Float>::cosh, float_bound("cosh", d));
+            check_unary("softplus", edges.as_slice(), graph!(|a: $t[21]| softplus(a))(&edges).as_slice(), <C<$t> as Float>::softplus, float_bound("softplus", d));
             check_unary("is_nan", edges.as_slice(), graph!(|a: $t[21]| is_nan(a))(&edges).as_slice(), <C<$t> as Float>::is_nan, 0.0);
             check_unary("is_inf", edges.as_slice(), graph!(|a: $t[21]| is_inf(a))(&edges).as_slice(), <C<$t> as Float>::is_inf, 0.0);
             // A denser sweep over ±1e-4..1e4 for the transcendentals.
@@ -249,6 +259,19 @@ macro_rules! float_suite {
             check_unary("gelu", s, graph!(|a: $t[4099]| gelu(max(a, -37)))(&sweep).as_slice(),
                 |x| <C<$t> as Float>::gelu(<C<$t> as Num>::max(x, -37.0)), float_bound("gelu", d));
             check_unary("silu", s, graph!(|a: $t[4099]| silu(a))(&sweep).as_slice(), <C<$t> as Float>::silu, float_bound("silu", d));
+            check_unary("exp2", s, graph!(|a: $t[4099]| exp2(a))(&sweep).as_slice(), <C<$t> as Float>::exp2, float_bound("exp2", d));
+            check_unary("expm1", s, graph!(|a: $t[4099]| expm1(a))(&sweep).as_slice(), <C<$t> as Float>::expm1, float_bound("expm1", d));
+            check_unary("tan", s, graph!(|a: $t[4099]| tan(a))(&sweep).as_slice(), <C<$t> as Float>::tan, float_bound("tan", d));
+            check_unary("atan", s, graph!(|a: $t[4099]| atan(a))(&sweep).as_slice(), <C<$t> as Float>::atan, float_bound("atan", d));
+            check_unary("sinh", s, graph!(|a: $t[4099]| sinh(a))(&sweep).as_slice(), <C<$t> as Float>::sinh, float_bound("sinh", d));
+            check_unary("cosh", s, graph!(|a: $t[4099]| cosh(a))(&sweep).as_slice(), <C<$t> as Float>::cosh, float_bound("cosh", d));
+            check_unary("softplus", s, graph!(|a: $t[4099]| softplus(a))(&sweep).as_slice(), <C<$t> as Float>::softplus, float_bound("softplus", d));
+            check_unary("log2", s, graph!(|a: $t[4099]| log2(abs(a)))(&sweep).as_slice(), |x| <C<$t> as Float>::log2(<C<$t> as Num>::abs(x)), float_bound("log2", d));
+            // asin/acos: the sweep folded into [-1, 1] by x / (1 + |x|).
+            check_unary("asin", s, graph!(|a: $t[4099]| asin(a / (abs(a) + 1)))(&sweep).as_slice(),
+                |x| <C<$t> as Float>::asin(<C<$t> as Num>::div(x, <C<$t> as Num>::add(<C<$t> as Num>::abs(x), (1.0 as f32 as _)))), float_bound("asin", d));
+            check_unary("acos", s, graph!(|a: $t[4099]| acos(a / (abs(a) + 1)))(&sweep).as_slice(),
+                |x| <C<$t> as Float>::acos(<C<$t> as Num>::div(x, <C<$t> as Num>::add(<C<$t> as Num>::abs(x), (1.0 as f32 as _)))), float_bound("acos", d));
             check_unary("rsqrt", s, graph!(|a: $t[4099]| rsqrt(abs(a)))(&sweep).as_slice(), |x| <C<$t> as Float>::rsqrt(<C<$t> as Num>::abs(x)), float_bound("rsqrt", d));
         }
     )*};

@@ -346,3 +346,59 @@ fn views_are_strided_reads() {
     let expected: Vec<f64> = groups(z.as_slice(), &[37, 5], &[0]).iter().map(|g| g.iter().map(|&v| v as f64).sum()).collect();
     close_f32(ts.as_slice(), &expected, 1e-7, "sum of transpose");
 }
+
+#[test]
+fn dtype_and_acc_overrides() {
+    let x = Tensor::<i32, Shape![3, 11]>::from_vec(i32::random(33, 21)).unwrap();
+    let as_f64 = graph!(|x: i32[3, 11]| sum(x, axis = 1, dtype = f64))(&x);
+    let as_i32 = graph!(|x: i32[3, 11]| sum(x, axis = 1, dtype = i32))(&x);
+    let mean32 = graph!(|x: i32[3, 11]| mean(x, axis = 1, dtype = f32))(&x);
+    for (i, g) in groups(x.as_slice(), &[3, 11], &[1]).iter().enumerate() {
+        let exact: i64 = g.iter().map(|&v| v as i64).sum();
+        // Float output: accumulated in f64 (exact here), rounded once.
+        assert_eq!(as_f64[[i]], exact as f64);
+        // Integer output narrower than the accumulator: i64 sum, then Rust `as`.
+        assert_eq!(as_i32[[i]], exact as i32);
+        assert_eq!(mean32[[i]], (exact as f64 / 11.0) as f32);
+    }
+    let h = Tensor::<f16, Shape![40]>::from_fn(|[i]| f16::from_f32(1.0 + i as f32 / 64.0));
+    let (s64, s32, p) = graph!(|h: f16[40]| (sum(h), sum(h, acc = f32), prod(h, axis = 0)))(&h);
+    let exact: f64 = h.as_slice().iter().map(|v| v.to_f64()).sum();
+    assert_eq!(s64[[]], f16::from_f64(exact));
+    assert_eq!(s32[[]], f16::from_f64(exact), "small sums are exact in f32 too");
+    let prod: f64 = h.as_slice().iter().map(|v| v.to_f64()).product();
+    assert_eq!(p[[]], f16::from_f64(prod));
+}
+
+/// Equal after rounding into the dtype; for f64 itself, whose sums are not exact in any
+/// order, within a few ulps of the f64 reference.
+fn same_rounded<T: TestElem>(got: T, exact: f64, what: &str) {
+    let expected = T::from_f64_rounded(exact);
+    let ulps = if T::DTYPE == tensorgraph::DType::F64 { 8.0 } else { 0.0 };
+    assert!(T::ulps(got, expected) <= ulps, "{what}: {got:?} vs {expected:?}");
+}
+
+macro_rules! float_more {
+    ($($test:ident: $t:ident),* $(,)?) => {$(
+        #[test]
+        fn $test() {
+            let x = Tensor::<$t, Shape![3, 37]>::from_vec(<$t>::random(3 * 37, 31)).unwrap();
+            let xs: Vec<f64> = x.as_slice().iter().map(|v| v.to_compute() as f64).collect();
+            let (p, a, m, ai, mn) = graph!(|x: $t[3, 37]| (
+                prod(x, axis = 0), any(x > 1000, axis = 1), mean(x, axis = 1), argmin(x, axis = 1), min(x)
+            ))(&x);
+            for (j, g) in groups(&xs, &[3, 37], &[0]).iter().enumerate() {
+                same_rounded(p.as_slice()[j], g.iter().product(), "prod");
+            }
+            for (i, g) in groups(&xs, &[3, 37], &[1]).iter().enumerate() {
+                assert_eq!(a.as_slice()[i], g.iter().any(|&v| v > 1000.0), "any {i}");
+                let mean = g.iter().sum::<f64>() / 37.0;
+                same_rounded(m.as_slice()[i], mean, "mean");
+                let min = g.iter().cloned().fold(f64::INFINITY, f64::min);
+                assert_eq!(ai.as_slice()[i], g.iter().position(|&v| v == min).unwrap() as i64, "argmin {i}");
+            }
+            assert_eq!(mn[[]].to_compute() as f64, xs.iter().cloned().fold(f64::INFINITY, f64::min));
+        }
+    )*};
+}
+float_more!(more_f16: f16, more_bf16: bf16, more_f32: f32, more_f64: f64);

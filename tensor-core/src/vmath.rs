@@ -1347,8 +1347,14 @@ fn sincos_f32_core(w: F) -> (F, F, F) {
 fn trig_f32_finish(w: F, res: F, slow: fn(F) -> F) -> f32x8 {
     let res = sel(w.abs().simd_eq(sp(f64::INFINITY)) | is_nan(w), sp(f64::NAN), res);
     let big = w.abs().simd_ge(sp(TRIG_F32_FAST_MAX)) & w.abs().simd_lt(sp(f64::INFINITY));
-    let res = if big.any() { sel(big, slow(w), res) } else { res };
+    let res = if big.any() { trig_f32_slow(big, w, res, slow) } else { res };
     narrow(res)
+}
+
+/// Out of line: the rare huge-argument lanes must not weigh on the fast path's registers.
+#[inline(never)]
+fn trig_f32_slow(big: F, w: F, res: F, slow: fn(F) -> F) -> F {
+    sel(big, slow(w), res)
 }
 
 /// sin(x) (f32 lanes); |x| >= 2^19 takes the f64 path (exact reduction).
