@@ -91,6 +91,7 @@ pub fn type_text(dtype: DType, dims: &[usize]) -> String {
 }
 
 mod tensor_ops;
+pub use tensor_ops::NAMES as TENSOR_OP_NAMES;
 
 struct Checker<'a> {
     errors: &'a mut Errors,
@@ -298,10 +299,10 @@ impl Checker<'_> {
         self.scope
             .keys()
             .filter(|k| {
-                let d = strsim(k, name);
+                let d = ops::edit_distance(k, name);
                 d <= (k.len().max(name.len()) / 3).max(1)
             })
-            .min_by_key(|k| strsim(k, name))
+            .min_by_key(|k| ops::edit_distance(k, name))
             .cloned()
     }
 
@@ -555,7 +556,7 @@ impl Checker<'_> {
             Some(op) => op,
             None => {
                 let mut message = format!("unknown function `{name}`");
-                if let Some(close) = ops::closest_name(&name).or_else(|| closest_function(&name)) {
+                if let Some(close) = ops::closest_name(&name) {
                     message.push_str(&format!("\nhelp: a function with a similar name exists: `{close}`"));
                 }
                 self.errors.push(span, message);
@@ -706,39 +707,7 @@ fn operand_cast(e: &Expr, to: DType) -> String {
     }
 }
 
-/// The known function closest to `unknown`, counting a swap of two neighbours as one
-/// edit (`reul` → `relu`).
-fn closest_function(unknown: &str) -> Option<&'static str> {
-    ops::all_function_names()
-        .into_iter()
-        .map(|n| (strsim(unknown, n), n))
-        .filter(|&(d, n)| d <= (n.len().max(unknown.len()) / 3).max(1))
-        .min()
-        .map(|(_, n)| n)
-}
 
-/// Edit distance with adjacent transpositions (optimal string alignment).
-fn strsim(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for j in 0..=b.len() {
-        d[0][j] = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            d[i][j] = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
-            }
-        }
-    }
-    d[a.len()][b.len()]
-}
 
 /// The DSL text of an expression, for hints that rewrite the user's code.
 pub fn expr_text(e: &Expr) -> String {

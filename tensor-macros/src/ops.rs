@@ -131,6 +131,7 @@ pub const FUNCTIONS: &[Op] = &[
 pub fn all_function_names() -> Vec<&'static str> {
     let mut names: Vec<&'static str> = FUNCTIONS.iter().map(|o| o.name).collect();
     names.push("where");
+    names.extend(crate::check::TENSOR_OP_NAMES);
     names
 }
 
@@ -182,7 +183,8 @@ pub fn unary_operator(operator: UnOp) -> &'static Op {
     }
 }
 
-/// The known name closest to `unknown` by edit distance, if any is close.
+/// The known name closest to `unknown` by edit distance (a swap of two neighbours is one
+/// edit: `reul` → `relu`), if any is close.
 pub fn closest_name(unknown: &str) -> Option<&'static str> {
     all_function_names()
         .into_iter()
@@ -192,17 +194,25 @@ pub fn closest_name(unknown: &str) -> Option<&'static str> {
         .map(|(_, n)| n)
 }
 
-fn edit_distance(a: &str, b: &str) -> usize {
+/// Edit distance with adjacent transpositions (optimal string alignment).
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for j in 0..b.len() {
-            let cur = row[j + 1];
-            row[j + 1] = if ca == b[j] { prev } else { 1 + prev.min(row[j]).min(row[j + 1]) };
-            prev = cur;
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for j in 0..=b.len() {
+        d[0][j] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            d[i][j] = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+            }
         }
     }
-    row[b.len()]
+    d[a.len()][b.len()]
 }
