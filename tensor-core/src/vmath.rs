@@ -2214,6 +2214,202 @@ mod tests {
         }
     }
 
+
+    // ------------------------------------------------------------------ issue 5 functions
+    fn softplus_ref(x: f64) -> f64 {
+        if x.is_nan() {
+            return x;
+        }
+        x.max(0.0) + (-x.abs()).exp().ln_1p()
+    }
+
+    #[test]
+    fn f32_sweep_more() {
+        let ex = [0.0f32, 1.0, -1.0, 0.5, -0.5, 88.7, -103.0, 127.9, -149.5, 1e-7, -1e-7, 0.34657, 22.0, 0.975, 0.4375, 2.4375];
+        let xs = f32_inputs(STRIDE, &ex, 2000);
+        run_f32("exp2_f32", exp2_f32, f64::exp2, &xs, 1.0);
+        run_f32("expm1_f32", expm1_f32, f64::exp_m1, &xs, 1.0);
+        run_f32("log2_f32", log2_f32, f64::log2, &xs, 1.0);
+        run_f32("rsqrt_f32", rsqrt_f32, |x| 1.0 / x.sqrt(), &xs, 1.0);
+        run_f32("sqrt_f32", sqrt_f32, f64::sqrt, &xs, 0.5);
+        run_f32("atan_f32", atan_f32, f64::atan, &xs, 2.0);
+        run_f32("asin_f32", asin_f32, f64::asin, &xs, 2.0);
+        run_f32("acos_f32", acos_f32, f64::acos, &xs, 2.0);
+        run_f32("sinh_f32", sinh_f32, f64::sinh, &xs, 2.0);
+        run_f32("cosh_f32", cosh_f32, f64::cosh, &xs, 2.0);
+        run_f32("softplus_f32", softplus_f32, softplus_ref, &xs, 2.0);
+        run_f32("silu_f32", silu_f32, |x| x * sigmoid_ref(x), &xs, 2.0);
+        let xs = f32_inputs(STRIDE, &pio2_multiples(), 64);
+        run_f32("tan_f32", tan_f32, f64::tan, &xs, 2.0);
+    }
+
+    #[test]
+    fn f64_random_more() {
+        let xs = make_inputs(11, |r, i| match i % 3 {
+            0 => r.unif(-1075.0, 1024.0),
+            1 => r.logu(-60, 3, true),
+            _ => r.unif(-1.0, 1.0),
+        });
+        run_f64("exp2_f64", exp2_f64, f64::exp2, &xs, 1.0);
+        let xs = make_inputs(12, |r, i| match i % 3 {
+            0 => r.unif(-40.0, 709.0),
+            1 => r.logu(-60, 3, true),
+            _ => r.unif(-1.0, 1.0),
+        });
+        run_f64("expm1_f64", expm1_f64, f64::exp_m1, &xs, 1.0);
+        let xs = make_inputs(13, |r, i| match i % 3 {
+            0 => f64::from_bits(r.next() & 0x7fef_ffff_ffff_ffff),
+            1 => r.unif(0.5, 2.0),
+            _ => f64::from_bits(r.next() & 0x000f_ffff_ffff_ffff),
+        });
+        run_f64("log2_f64", log2_f64, f64::log2, &xs, 1.0);
+        let xs = make_inputs(14, |r, i| match i % 4 {
+            0 => r.unif(-1e6, 1e6),
+            1 => r.logu(-30, 4, true),
+            2 => {
+                let k = (r.next() % 600_000) as f64;
+                k * std::f64::consts::FRAC_PI_2 + r.unif(-1e-6, 1e-6)
+            }
+            _ => r.logu(20, 1000, true),
+        });
+        run_f64("tan_f64", tan_f64, f64::tan, &xs, 2.0);
+        let xs = make_inputs(15, |r, i| match i % 3 {
+            0 => r.unif(-4.0, 4.0),
+            1 => r.logu(-60, 70, true),
+            _ => r.unif(-1.0, 1.0),
+        });
+        run_f64("atan_f64", atan_f64, f64::atan, &xs, 2.0);
+        let xs = make_inputs(16, |r, i| match i % 2 {
+            0 => r.unif(-1.0, 1.0),
+            _ => r.logu(-60, 0, true),
+        });
+        run_f64("asin_f64", asin_f64, f64::asin, &xs, 2.0);
+        run_f64("acos_f64", acos_f64, f64::acos, &xs, 2.0);
+        let xs = make_inputs(17, |r, i| match i % 3 {
+            0 => r.unif(-711.0, 711.0),
+            1 => r.logu(-60, 5, true),
+            _ => r.unif(-2.0, 2.0),
+        });
+        run_f64("sinh_f64", sinh_f64, f64::sinh, &xs, 2.0);
+        run_f64("cosh_f64", cosh_f64, f64::cosh, &xs, 2.0);
+        let xs = make_inputs(18, |r, i| match i % 2 {
+            0 => r.unif(-750.0, 40.0),
+            _ => r.logu(-40, 5, true),
+        });
+        run_f64("softplus_f64", softplus_f64, softplus_ref, &xs, 2.0);
+    }
+
+    #[test]
+    fn special_values_more() {
+        let inf = f32::INFINITY;
+        let nan = f32::NAN;
+        let pio2 = std::f32::consts::FRAC_PI_2;
+        let pi = std::f32::consts::PI;
+        // C99 Annex F.
+        let c32: &[(&str, fn(f32x8) -> f32x8, fn(F) -> F, f32, f32)] = &[
+            ("exp2", exp2_f32, exp2_f64, 0.0, 1.0),
+            ("exp2", exp2_f32, exp2_f64, -0.0, 1.0),
+            ("exp2", exp2_f32, exp2_f64, -inf, 0.0),
+            ("exp2", exp2_f32, exp2_f64, inf, inf),
+            ("exp2", exp2_f32, exp2_f64, nan, nan),
+            ("exp2", exp2_f32, exp2_f64, 10.0, 1024.0),
+            ("exp2", exp2_f32, exp2_f64, -149.0, 1e-45),
+            ("expm1", expm1_f32, expm1_f64, 0.0, 0.0),
+            ("expm1", expm1_f32, expm1_f64, -0.0, -0.0),
+            ("expm1", expm1_f32, expm1_f64, -inf, -1.0),
+            ("expm1", expm1_f32, expm1_f64, inf, inf),
+            ("expm1", expm1_f32, expm1_f64, nan, nan),
+            ("log2", log2_f32, log2_f64, 1.0, 0.0),
+            ("log2", log2_f32, log2_f64, 0.0, -inf),
+            ("log2", log2_f32, log2_f64, -0.0, -inf),
+            ("log2", log2_f32, log2_f64, -1.0, nan),
+            ("log2", log2_f32, log2_f64, inf, inf),
+            ("log2", log2_f32, log2_f64, -inf, nan),
+            ("log2", log2_f32, log2_f64, 1024.0, 10.0),
+            ("log2", log2_f32, log2_f64, 1e-45, -149.0),
+            ("log2", log2_f32, log2_f64, nan, nan),
+            ("tan", tan_f32, tan_f64, 0.0, 0.0),
+            ("tan", tan_f32, tan_f64, -0.0, -0.0),
+            ("tan", tan_f32, tan_f64, inf, nan),
+            ("tan", tan_f32, tan_f64, -inf, nan),
+            ("tan", tan_f32, tan_f64, nan, nan),
+            ("atan", atan_f32, atan_f64, 0.0, 0.0),
+            ("atan", atan_f32, atan_f64, -0.0, -0.0),
+            ("atan", atan_f32, atan_f64, inf, pio2),
+            ("atan", atan_f32, atan_f64, -inf, -pio2),
+            ("atan", atan_f32, atan_f64, nan, nan),
+            ("asin", asin_f32, asin_f64, 0.0, 0.0),
+            ("asin", asin_f32, asin_f64, -0.0, -0.0),
+            ("asin", asin_f32, asin_f64, 1.0, pio2),
+            ("asin", asin_f32, asin_f64, -1.0, -pio2),
+            ("asin", asin_f32, asin_f64, 1.5, nan),
+            ("asin", asin_f32, asin_f64, -inf, nan),
+            ("asin", asin_f32, asin_f64, nan, nan),
+            ("acos", acos_f32, acos_f64, 1.0, 0.0),
+            ("acos", acos_f32, acos_f64, -1.0, pi),
+            ("acos", acos_f32, acos_f64, 0.0, pio2),
+            ("acos", acos_f32, acos_f64, 1.5, nan),
+            ("acos", acos_f32, acos_f64, inf, nan),
+            ("acos", acos_f32, acos_f64, nan, nan),
+            ("sinh", sinh_f32, sinh_f64, 0.0, 0.0),
+            ("sinh", sinh_f32, sinh_f64, -0.0, -0.0),
+            ("sinh", sinh_f32, sinh_f64, inf, inf),
+            ("sinh", sinh_f32, sinh_f64, -inf, -inf),
+            ("sinh", sinh_f32, sinh_f64, nan, nan),
+            ("cosh", cosh_f32, cosh_f64, 0.0, 1.0),
+            ("cosh", cosh_f32, cosh_f64, -0.0, 1.0),
+            ("cosh", cosh_f32, cosh_f64, inf, inf),
+            ("cosh", cosh_f32, cosh_f64, -inf, inf),
+            ("cosh", cosh_f32, cosh_f64, nan, nan),
+            ("softplus", softplus_f32, softplus_f64, -inf, 0.0),
+            ("softplus", softplus_f32, softplus_f64, inf, inf),
+            ("softplus", softplus_f32, softplus_f64, nan, nan),
+            ("softplus", softplus_f32, softplus_f64, 100.0, 100.0),
+            ("rsqrt", rsqrt_f32, rsqrt_f64, 0.0, inf),
+            ("rsqrt", rsqrt_f32, rsqrt_f64, -0.0, -inf),
+            ("rsqrt", rsqrt_f32, rsqrt_f64, inf, 0.0),
+            ("rsqrt", rsqrt_f32, rsqrt_f64, -1.0, nan),
+            ("rsqrt", rsqrt_f32, rsqrt_f64, 4.0, 0.5),
+            ("sqrt", sqrt_f32, sqrt_f64, -0.0, -0.0),
+            ("sqrt", sqrt_f32, sqrt_f64, -1.0, nan),
+            ("sqrt", sqrt_f32, sqrt_f64, inf, inf),
+        ];
+        for &(n, f, g, x, want) in c32 {
+            let got = s32(f, x);
+            assert!(same32(got, want), "{n}_f32({x}) = {got}, want {want}");
+            let want64 = match (n, want) {
+                ("atan", w) if w.abs() == pio2 => std::f64::consts::FRAC_PI_2.copysign(w as f64),
+                ("asin", w) if w.abs() == pio2 => std::f64::consts::FRAC_PI_2.copysign(w as f64),
+                ("acos", w) if w == pio2 => std::f64::consts::FRAC_PI_2,
+                ("acos", w) if w == pi => std::f64::consts::PI,
+                ("exp2", w) if x == -149.0 => (w as f64).max(2f64.powi(-149)),
+                _ => want as f64,
+            };
+            let got64 = s64(g, x as f64);
+            assert!(same64(got64, want64), "{n}_f64({x}) = {got64}, want {want64}");
+        }
+        // Overflow thresholds and subnormal results.
+        assert_eq!(s32(exp2_f32, 128.0), inf);
+        assert_eq!(s32(exp2_f32, 127.99), (127.99f32 as f64).exp2() as f32);
+        assert_eq!(s64(exp2_f64, 1024.0), f64::INFINITY);
+        assert_eq!(s64(exp2_f64, -1074.0), 5e-324);
+        assert_eq!(s64(exp2_f64, -1075.5), 0.0);
+        assert_eq!(s32(sinh_f32, 89.5), inf);
+        assert_eq!(s32(cosh_f32, -89.5), inf);
+        assert_eq!(s64(sinh_f64, 710.0), 710f64.sinh());
+        assert_eq!(s64(sinh_f64, 711.0), f64::INFINITY);
+        assert_eq!(s64(cosh_f64, -711.0), f64::INFINITY);
+        let sp = s32(softplus_f32, -100.0);
+        assert!(sp > 0.0 && err_f32(sp, softplus_ref(-100.0)) <= 0.5 + 1e-9, "softplus(-100) = {sp}");
+        // Every finite f32 huge argument reduces correctly.
+        for &x in &[f32::MAX, -f32::MAX, 1e30, 3.0e38, 524288.0, 524287.9] {
+            for (f, r) in [(sin_f32 as fn(f32x8) -> f32x8, f64::sin as fn(f64) -> f64), (cos_f32, f64::cos), (tan_f32, f64::tan)] {
+                let g = s32(f, x);
+                assert!(err_f32(g, r(x as f64)) <= 0.5 + 1e-6, "trig({x}) = {g}");
+            }
+        }
+    }
+
     // ------------------------------------------------------------------ timing
     fn time_it(mut f: impl FnMut() -> f64, n_elems: usize) -> f64 {
         let reps = 40;
