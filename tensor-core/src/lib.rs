@@ -7,6 +7,7 @@
 pub mod cast;
 pub mod dtype;
 pub mod lanes;
+pub mod parallel;
 pub mod reduce;
 pub mod reference;
 pub mod shape;
@@ -27,6 +28,7 @@ pub mod __private {
         cast, for_each_chunk, load, load_strided, store, BitwiseLanes, CompareLanes, FloatLanes, NumLanes,
         SelectLanes, ShiftLanes, LANES, V,
     };
+    pub use crate::parallel::{parallel_traits, row_chunks};
     pub use crate::reduce::{arg_combine, arg_fold, fold, iota, lane_mask, mask_or, Identity};
     pub use crate::reference::{Bitwise, Compare, Num};
     pub use crate::shape::Shape;

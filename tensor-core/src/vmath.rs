@@ -2396,7 +2396,7 @@ mod tests {
         assert_eq!(s64(exp2_f64, -1075.5), 0.0);
         assert_eq!(s32(sinh_f32, 89.5), inf);
         assert_eq!(s32(cosh_f32, -89.5), inf);
-        assert_eq!(s64(sinh_f64, 710.0), 710f64.sinh());
+        assert!(err_f64(s64(sinh_f64, 710.0), 710f64.sinh()) <= 2.0);
         assert_eq!(s64(sinh_f64, 711.0), f64::INFINITY);
         assert_eq!(s64(cosh_f64, -711.0), f64::INFINITY);
         let sp = s32(softplus_f32, -100.0);

@@ -304,31 +304,79 @@ fn emit_kernel(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kerne
             let mut #v: ::std::vec::Vec<#t> = ::std::vec![#init; #len];
         });
     }
-    let mut stages = TokenStream::new();
-    let mut index = 0;
-    while index < kernel.nests.len() {
-        match kernel.row_groups.iter().find(|g| g.0 == index) {
-            Some(&(first, count)) => {
-                let extent = Literal::usize_unsuffixed(kernel.nests[first].outer[0]);
-                let bodies = kernel.nests[first..first + count].iter().map(|nest| emit_nest(rt, f, graph, kernel, nest, true));
-                stages.extend(quote! {
-                    for __tg_row in 0..#extent {
-                        #({ #bodies })*
-                    }
-                });
-                index += count;
-            }
-            None => {
-                let body = emit_nest(rt, f, graph, kernel, &kernel.nests[index], false);
-                stages.extend(quote!({ #body }));
-                index += 1;
-            }
-        }
-    }
+    let stages: TokenStream = kernel.stages.iter().map(|stage| emit_stage(rt, f, graph, kernel, stage)).collect();
     quote! {
         #setup
         #stages
     }
+}
+
+/// The slice variable a buffer is read and written through inside nests.
+fn slice_ident(buffer: &BufferRef) -> proc_macro2::Ident {
+    match buffer {
+        BufferRef::Input(i) => input_slice(*i),
+        BufferRef::Output(o) => output_slice(*o),
+        BufferRef::Temp(t) => temp_slice(*t),
+        BufferRef::Index => unreachable!("the index operand is no buffer"),
+    }
+}
+
+/// A stage: one nest with its own loops, or nests sharing an outermost row loop, which
+/// may be split into tasks. Tasks get disjoint row chunks of every buffer the stage
+/// writes (`row_chunks`, rayon's `par_chunks_mut` with the `parallel` feature, else
+/// `chunks_mut`), bound to the same slice names the nests use.
+fn emit_stage(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kernel, stage: &crate::ir::Stage) -> TokenStream {
+    let p = quote!(#rt::__private);
+    let nests = &kernel.nests[stage.first..stage.first + stage.count];
+    let Some(rows) = stage.row_loop else {
+        let body = emit_nest(rt, f, graph, kernel, &nests[0], false, &[]);
+        return quote!({ #body });
+    };
+    let rows_lit = Literal::usize_unsuffixed(rows);
+    let chunked: Vec<BufferRef> = stage.tasks.iter().flat_map(|t| t.chunked.iter().map(|c| c.0.clone())).collect();
+    let bodies: Vec<TokenStream> = nests.iter().map(|nest| emit_nest(rt, f, graph, kernel, nest, true, &chunked)).collect();
+    let Some(tasks) = &stage.tasks else {
+        return quote! {
+            for __tg_row in 0..#rows_lit {
+                #({ #bodies })*
+            }
+        };
+    };
+    let per_task = Literal::usize_unsuffixed(tasks.rows_per_task);
+    let mut iter = TokenStream::new();
+    let mut pattern = TokenStream::new();
+    for (k, (buffer, row_len)) in tasks.chunked.iter().enumerate() {
+        let len = Literal::usize_unsuffixed(tasks.rows_per_task * row_len);
+        let source = match buffer {
+            BufferRef::Temp(t) => {
+                let v = temp_vec(*t);
+                quote!(&mut #v[..])
+            }
+            other => {
+                let s = slice_ident(other);
+                quote!(&mut *#s)
+            }
+        };
+        let name = slice_ident(buffer);
+        if k == 0 {
+            iter = quote!(#p::row_chunks(#source, #len));
+            pattern = quote!(#name);
+        } else {
+            iter = quote!(#iter.zip(#p::row_chunks(#source, #len)));
+            pattern = quote!((#pattern, #name));
+        }
+    }
+    quote! {{
+        #[allow(unused_imports)]
+        use #p::parallel_traits::*;
+        #iter.enumerate().for_each(|(__tg_task, #pattern)| {
+            let __tg_row_lo: usize = __tg_task * #per_task;
+            let __tg_row_hi: usize = ::core::cmp::min(__tg_row_lo + #per_task, #rows_lit);
+            for __tg_row in __tg_row_lo..__tg_row_hi {
+                #({ #bodies })*
+            }
+        });
+    }}
 }
 
 /// The element type an operand's buffer stores.
@@ -341,9 +389,18 @@ fn operand_storage(rt: &TokenStream, graph: &TypedGraph, f: &GraphFn, kernel: &K
     }
 }
 
-/// One loop nest. In a row group (`in_row_group`) its outermost loop is the group's
-/// `__tg_row` loop, already open.
-fn emit_nest(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kernel, nest: &LoopNest, in_row_group: bool) -> TokenStream {
+/// One loop nest. In a row stage (`in_row_group`) its outermost loop is the stage's
+/// `__tg_row` loop, already open; `chunked` buffers are then this task's rows only, bound
+/// by the stage, and addressed relative to `__tg_row_lo`.
+fn emit_nest(
+    rt: &TokenStream,
+    f: &GraphFn,
+    graph: &TypedGraph,
+    kernel: &Kernel,
+    nest: &LoopNest,
+    in_row_group: bool,
+    chunked: &[BufferRef],
+) -> TokenStream {
     let p = quote!(#rt::__private);
     let lanes = quote!(#p::LANES);
 
@@ -355,6 +412,9 @@ fn emit_nest(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kernel,
     let mut slices = TokenStream::new();
     let mut seen_temps = Vec::new();
     for (k, op) in nest.operands.iter().enumerate() {
+        if chunked.contains(&op.buffer) {
+            continue;
+        }
         if let BufferRef::Temp(t) = op.buffer {
             if seen_temps.contains(&t) {
                 continue;
@@ -424,9 +484,14 @@ fn emit_nest(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kernel,
     let loop_vars: Vec<_> = (0..nest.outer.len()).map(|i| format_ident!("__tg_i{}", i)).collect();
     let offsets = nest.operands.iter().enumerate().map(|(k, op)| {
         let off = offset_ident(k);
-        let terms = op.outer_strides.iter().zip(&loop_vars).filter(|(&s, _)| s != 0).map(|(&s, i)| {
+        let relative = chunked.contains(&op.buffer);
+        let terms = op.outer_strides.iter().zip(&loop_vars).enumerate().filter(|(_, (&s, _))| s != 0).map(|(depth, (&s, i))| {
             let s = Literal::usize_unsuffixed(s);
-            quote!(#i * #s)
+            if depth == 0 && relative {
+                quote!((#i - __tg_row_lo) * #s)
+            } else {
+                quote!(#i * #s)
+            }
         });
         quote!(let #off: usize = 0 #(+ #terms)*;)
     });

@@ -162,8 +162,27 @@ pub struct Temp {
 pub struct Kernel {
     pub temps: Vec<Temp>,
     pub nests: Vec<LoopNest>,
-    /// Runs of consecutive nests (first index, count) that share their outermost loop:
-    /// they run one after another inside it, so a row's temps are produced and consumed
-    /// while they are in cache (softmax and layer norm read each row from memory once).
-    pub row_groups: Vec<(usize, usize)>,
+    /// How the nests run, in order; every nest belongs to exactly one stage.
+    pub stages: Vec<Stage>,
+}
+
+/// A run of consecutive nests.
+#[derive(Clone, Debug)]
+pub struct Stage {
+    pub first: usize,
+    pub count: usize,
+    /// The nests share their outermost loop (extent `rows`): they run one after another
+    /// inside it, so a row's temps are produced and consumed while in cache (softmax and
+    /// layer norm read each row from memory once). Always true for `count > 1`.
+    pub row_loop: Option<usize>,
+    /// Rows split into tasks of `rows_per_task` rows (threads with the `parallel`
+    /// feature): every buffer the stage writes, with its elements per row, is handed to
+    /// the tasks as disjoint chunks.
+    pub tasks: Option<Tasks>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Tasks {
+    pub rows_per_task: usize,
+    pub chunked: Vec<(BufferRef, usize)>,
 }

@@ -19,8 +19,8 @@
 use std::collections::HashMap;
 
 use crate::ir::{
-    BufferRef, Kernel, Level, LoopNest, NodeId, NodeKind, Operand, ReduceKind, Sink, Temp, TempInit, TypedGraph,
-    Value, ValueSource,
+    BufferRef, Kernel, Level, LoopNest, NodeId, NodeKind, Operand, ReduceKind, Sink, Stage, Tasks, Temp, TempInit,
+    TypedGraph, Value, ValueSource,
 };
 
 /// Node axis → loop axis, `None` where the node's index is 0 (its dim is 1 or broadcast).
@@ -87,56 +87,106 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
         }
         nests.push(b.finish(Sink::Store(stores)));
     }
-    let row_groups = row_groups(&temps, &nests);
-    Kernel { temps, nests, row_groups }
+    let output_lens: Vec<usize> = graph.outputs.iter().map(|&o| graph.nodes[o].dims.iter().product()).collect();
+    for nest in &mut nests {
+        split_flat_loop(nest);
+    }
+    let stages = plan_stages(&temps, &output_lens, &nests);
+    Kernel { temps, nests, stages }
+}
+
+/// Kernels with fewer elements than this run on the calling thread only: below it the
+/// cost of waking threads exceeds the work (see BENCHMARKS.md).
+pub const PARALLEL_MIN_ELEMENTS: usize = 1 << 18;
+/// Elements per task: large enough to amortise scheduling, small enough to balance.
+const TASK_ELEMENTS: usize = 1 << 16;
+
+/// A large flat loop becomes rows of `B` (a multiple of the lane count dividing the
+/// length), so it can be split across threads.
+fn split_flat_loop(nest: &mut LoopNest) {
+    if !nest.outer.is_empty() || nest.inner < PARALLEL_MIN_ELEMENTS {
+        return;
+    }
+    let Some(block) = (12..=16).rev().map(|b| 1usize << b).find(|b| nest.inner % b == 0) else {
+        return;
+    };
+    nest.outer = vec![nest.inner / block];
+    for op in &mut nest.operands {
+        op.outer_strides = vec![op.inner_stride * block];
+    }
+    nest.inner = block;
+}
+
+/// The temps and outputs a nest writes, as operands.
+fn written_operands(nest: &LoopNest) -> Vec<usize> {
+    match &nest.sink {
+        Sink::Store(stores) => stores.iter().map(|&(o, _)| o).collect(),
+        Sink::Reduce { acc, best, .. } => std::iter::once(*acc).chain(*best).collect(),
+    }
 }
 
 /// Greedy runs of consecutive nests that can share their outermost loop: each iterates
 /// the same outermost extent E, and every temp written in the run is addressed row by
 /// row (outermost stride = len / E), so row `i` of a later nest reads only what row `i`
-/// of an earlier nest wrote.
-fn row_groups(temps: &[Temp], nests: &[LoopNest]) -> Vec<(usize, usize)> {
-    let written = |nest: &LoopNest| -> Vec<usize> {
-        let operands: Vec<usize> = match &nest.sink {
-            Sink::Store(stores) => stores.iter().map(|&(o, _)| o).collect(),
-            Sink::Reduce { acc, best, .. } => std::iter::once(*acc).chain(*best).collect(),
-        };
-        operands
-            .into_iter()
-            .filter_map(|o| match nest.operands[o].buffer {
-                BufferRef::Temp(t) => Some(t),
-                _ => None,
-            })
-            .collect()
+/// of an earlier nest wrote. A run is also split into tasks when it is large and every
+/// buffer it writes is addressed row by row.
+fn plan_stages(temps: &[Temp], output_lens: &[usize], nests: &[LoopNest]) -> Vec<Stage> {
+    let buffer_len = |b: &BufferRef| match b {
+        BufferRef::Temp(t) => Some(temps[*t].len),
+        BufferRef::Output(o) => Some(output_lens[*o]),
+        _ => None,
     };
-    let row_addressed = |nest: &LoopNest, t: usize, extent: usize| -> bool {
-        let len = temps[t].len;
-        nest.operands.iter().filter(|o| o.buffer == BufferRef::Temp(t)).all(|o| {
-            len % extent == 0 && o.outer_strides.first() == Some(&(len / extent))
-        })
+    // Whether every operand of `nest` on `buffer` is addressed row by row over `rows`.
+    let row_addressed = |nest: &LoopNest, buffer: &BufferRef, rows: usize| -> bool {
+        let Some(len) = buffer_len(buffer) else { return false };
+        nest.operands
+            .iter()
+            .filter(|o| o.buffer == *buffer)
+            .all(|o| len % rows == 0 && o.outer_strides.first() == Some(&(len / rows)))
     };
-    let mut groups = Vec::new();
+    let written = |run: &[LoopNest]| -> Vec<BufferRef> {
+        let mut out: Vec<BufferRef> = Vec::new();
+        for nest in run {
+            for o in written_operands(nest) {
+                let b = nest.operands[o].buffer.clone();
+                if !out.contains(&b) {
+                    out.push(b);
+                }
+            }
+        }
+        out
+    };
+    let mut stages = Vec::new();
     let mut start = 0;
     while start < nests.len() {
-        let extent = nests[start].outer.first().copied();
+        let rows = nests[start].outer.first().copied().filter(|&e| e > 1);
         let mut end = start + 1;
-        if let Some(extent) = extent.filter(|&e| e > 1) {
-            while end < nests.len() && nests[end].outer.first() == Some(&extent) {
+        if let Some(rows) = rows {
+            while end < nests.len() && nests[end].outer.first() == Some(&rows) {
                 let run = &nests[start..=end];
-                let produced: Vec<usize> = run.iter().flat_map(written).collect();
-                let ok = run.iter().all(|n| produced.iter().all(|&t| row_addressed(n, t, extent)));
-                if !ok {
+                let temps_written: Vec<BufferRef> =
+                    written(run).into_iter().filter(|b| matches!(b, BufferRef::Temp(_))).collect();
+                if !run.iter().all(|n| temps_written.iter().all(|b| row_addressed(n, b, rows))) {
                     break;
                 }
                 end += 1;
             }
         }
-        if end - start > 1 {
-            groups.push((start, end - start));
-        }
+        let run = &nests[start..end];
+        let work: usize = run.iter().map(|n| n.outer.iter().product::<usize>() * n.inner).sum();
+        let tasks = rows.filter(|_| work >= PARALLEL_MIN_ELEMENTS).and_then(|rows| {
+            let bufs = written(run);
+            let all_rows = bufs.iter().all(|b| run.iter().all(|n| row_addressed(n, b, rows)));
+            all_rows.then(|| Tasks {
+                rows_per_task: (TASK_ELEMENTS / (work / rows).max(1)).max(1),
+                chunked: bufs.iter().map(|b| (b.clone(), buffer_len(b).expect("written buffers have a length") / rows)).collect(),
+            })
+        });
+        let row_loop = if end - start > 1 || tasks.is_some() { rows } else { None };
+        stages.push(Stage { first: start, count: end - start, row_loop, tasks });
         start = end;
     }
-    groups
+    stages
 }
 
 fn identity(rank: usize) -> Mapping {
