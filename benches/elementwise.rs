@@ -4,6 +4,11 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use tensorgraph::prelude::*;
+
+/// A one-thread pool: the same kernels without the `parallel` split.
+fn one_thread() -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a one-thread pool")
+}
 use wide::f32x8;
 
 const N1: usize = 1 << 24;
@@ -71,6 +76,8 @@ fn bench_w1(c: &mut Criterion) {
     g.throughput(Throughput::Bytes((N1 * 4 * 3) as u64));
     g.sample_size(20);
     g.bench_function("graph", |bch| bch.iter(|| w1_into(black_box(&a), black_box(&b), &mut out)));
+    let pool = one_thread();
+    g.bench_function("graph (1 thread)", |bch| bch.iter(|| pool.install(|| w1_into(black_box(&a), black_box(&b), &mut out))));
     g.bench_function("scalar loop", |bch| bch.iter(|| w1_scalar(black_box(a.as_slice()), black_box(b.as_slice()), out.as_mut_slice())));
     g.bench_function("wide loop", |bch| bch.iter(|| w1_wide(black_box(a.as_slice()), black_box(b.as_slice()), out.as_mut_slice())));
     g.bench_function("op by op (3 temporaries)", |bch| {
@@ -91,6 +98,8 @@ fn bench_w2(c: &mut Criterion) {
     g.throughput(Throughput::Elements(N2 as u64));
     g.sample_size(20);
     g.bench_function("graph", |bch| bch.iter(|| w2_into(black_box(&x), &mut out)));
+    let pool = one_thread();
+    g.bench_function("graph (1 thread)", |bch| bch.iter(|| pool.install(|| w2_into(black_box(&x), &mut out))));
     g.bench_function("scalar loop", |bch| {
         bch.iter(|| {
             for (o, &v) in out.as_mut_slice().iter_mut().zip(black_box(x.as_slice())) {
@@ -127,6 +136,8 @@ fn bench_w3(c: &mut Criterion) {
     g.throughput(Throughput::Bytes((4096 * 1024 * 4 * 2) as u64));
     g.sample_size(20);
     g.bench_function("graph", |bch| bch.iter(|| w3_into(black_box(&x), &gamma, &beta, &mut out)));
+    let pool = one_thread();
+    g.bench_function("graph (1 thread)", |bch| bch.iter(|| pool.install(|| w3_into(black_box(&x), &gamma, &beta, &mut out))));
     g.bench_function("scalar loop", |bch| {
         bch.iter(|| {
             for (orow, xrow) in out.as_mut_slice().chunks_exact_mut(1024).zip(black_box(x.as_slice()).chunks_exact(1024)) {
@@ -170,6 +181,8 @@ fn bench_w4(c: &mut Criterion) {
     g.throughput(Throughput::Bytes((N1 * 9) as u64));
     g.sample_size(20);
     g.bench_function("graph", |bch| bch.iter(|| w4_into(black_box(&a), 0.5, black_box(&b), &mut out)));
+    let pool = one_thread();
+    g.bench_function("graph (1 thread)", |bch| bch.iter(|| pool.install(|| w4_into(black_box(&a), 0.5, black_box(&b), &mut out))));
     g.bench_function("scalar loop", |bch| {
         bch.iter(|| {
             for ((o, &x), &y) in out.as_mut_slice().iter_mut().zip(black_box(a.as_slice())).zip(b.as_slice()) {
@@ -206,6 +219,8 @@ fn bench_w5(c: &mut Criterion) {
     g.throughput(Throughput::Elements(N2 as u64));
     g.sample_size(20);
     g.bench_function("graph f16", |bch| bch.iter(|| w5_f16_into(black_box(&xh), &mut oh)));
+    let pool = one_thread();
+    g.bench_function("graph f16 (1 thread)", |bch| bch.iter(|| pool.install(|| w5_f16_into(black_box(&xh), &mut oh))));
     g.bench_function("graph bf16", |bch| bch.iter(|| w5_bf16_into(black_box(&xb), &mut ob)));
     g.bench_function("scalar loop f16", |bch| {
         bch.iter(|| {

@@ -5,6 +5,11 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use tensorgraph::prelude::*;
 
+/// A one-thread pool: the same kernels without the `parallel` split.
+fn one_thread() -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a one-thread pool")
+}
+
 const ROWS: usize = 4096;
 const COLS: usize = 1024;
 
@@ -26,6 +31,9 @@ fn bench_sum(c: &mut Criterion) {
     g.sample_size(30);
     g.bench_function("graph (f64 acc)", |b| b.iter(|| row_sum_into(black_box(&x), &mut out)));
     g.bench_function("graph (acc = f32)", |b| b.iter(|| row_sum_f32_into(black_box(&x), &mut out)));
+    let pool = one_thread();
+    g.bench_function("graph (f64 acc, 1 thread)", |b| b.iter(|| pool.install(|| row_sum_into(black_box(&x), &mut out))));
+    g.bench_function("graph (acc = f32, 1 thread)", |b| b.iter(|| pool.install(|| row_sum_f32_into(black_box(&x), &mut out))));
     g.bench_function("scalar loop (f64 acc)", |b| {
         b.iter(|| {
             for (o, row) in out.as_mut_slice().iter_mut().zip(black_box(x.as_slice()).chunks_exact(COLS)) {
@@ -55,6 +63,8 @@ fn bench_softmax(c: &mut Criterion) {
     g.throughput(Throughput::Elements((ROWS * COLS) as u64));
     g.sample_size(10);
     g.bench_function("graph", |b| b.iter(|| row_softmax_into(black_box(&x), &mut out)));
+    let pool = one_thread();
+    g.bench_function("graph (1 thread)", |b| b.iter(|| pool.install(|| row_softmax_into(black_box(&x), &mut out))));
     g.bench_function("naive scalar 3-pass", |b| {
         b.iter(|| {
             for (orow, row) in out.as_mut_slice().chunks_exact_mut(COLS).zip(black_box(x.as_slice()).chunks_exact(COLS)) {

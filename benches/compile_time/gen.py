@@ -404,14 +404,21 @@ def write(path, text):
 
 
 def run_all(calls):
-    body = "\n    ".join(calls)
-    return f"""
-/// Calls every kernel once, so each is monomorphised and code-generated in this crate
-/// (the graph functions are generic over their `&impl` parameters).
+    """`run_i()` calls kernel i once, so each is monomorphised and code-generated in this
+    crate (the graph functions are generic over their `&impl` parameters), each in a
+    function of its own as a caller would have it; `run_all()` calls them all."""
+    runs = "".join(f"""
 #[inline(never)]
+pub fn run_{i}() {{
+    {c}
+}}
+""" for i, c in enumerate(calls))
+    all_ = "\n    ".join(f"run_{i}();" for i in range(len(calls)))
+    return f"""
+use std::hint::black_box;
+{runs}
 pub fn run_all() {{
-    use std::hint::black_box;
-    {body}
+    {all_}
 }}
 """
 

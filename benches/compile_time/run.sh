@@ -8,7 +8,7 @@
 # target/compile-bench/ws) whose crates depend on this checkout by path, then measures:
 #
 # 1. `cargo build --release` of `with_graphs` (50 graph! items, ~10 ops each, each kernel
-#    instantiated once by `run_all`) and of `hand_written` (the same kernels as scalar
+#    instantiated once, each in its own `run_i()`) and of `hand_written` (the same kernels as scalar
 #    loops over slices), stable toolchain. Dependencies are built once first; each timed
 #    build is `touch src/lib.rs && cargo build --release -p CRATE`, so only the crate
 #    itself is compiled. The two crates alternate, REPS times; the median is reported.
@@ -130,6 +130,16 @@ def tokens(src):
     src = re.sub(r'"(\\.|[^"\\])*"', '"s"', src)
     return len(re.findall(r"[A-Za-z_][A-Za-z0-9_]*|\d[\w.]*|\"s\"|'[a-z_]+|\S", src))
 
+def collapse(src):
+    # Every typenum unsigned integer (`UTerm`, `UInt<…, B0|B1>` nested) becomes `TN`.
+    p = r"::tensorgraph::__private::"
+    src = src.replace(p + "UTerm", "TN")
+    while True:
+        new = re.sub(r"(?:" + p + r")?UInt<\s*TN,\s*(?:" + p + r")?B[01]>", "TN", src)
+        if new == src:
+            return src
+        src = new
+
 def passes(name):
     got = {}
     for line in read(name).splitlines():
@@ -161,20 +171,22 @@ print(f"| graphs_one (1 graph) | {e1 * 1000:.1f} |")
 print(f"| graphs_only (50 graphs) | {e50 * 1000:.1f} |")
 print(f"\nPer graph: (50 - none) / 50 = **{(e50 - e0) * 1000 / 50:.2f} ms**; marginal (50 - one) / 49 = **{(e50 - e1) * 1000 / 49:.2f} ms**.\n")
 ms = read("macro-stats.txt")
-m = re.search(r"graph_impl!\s*\n\S*\s+(\d+)\s+([\d_]+)\s+([\d.]+)\s+([\d_]+)\s+([\d.]+)", ms)
+m = re.search(r"graph_impl!\s*\n\S*\s+(\d+)\s+([\d_]+)\s+([\d_.]+)\s+([\d_]+)\s+([\d_.]+)", ms)
 if m:
     print(f"Expansion size (`-Z macro-stats`): {m.group(1)} graphs, {m.group(2)} lines, {m.group(4)} bytes in all; "
           f"{m.group(3)} lines and {m.group(5)} bytes per graph.\n")
 
 print("### Code size vs tensor size (same four graphs)\n")
-print("Expanded = `-Z unpretty=expanded` of the four graphs (the crate up to its `run_all`); "
+print("Expanded = `-Z unpretty=expanded` of the four graphs (the crate up to its `run_*` callers); "
       ".text = machine code of the whole crate (the graphs instantiated by `run_all`).\n")
-print("| crate | expanded lines | expanded bytes | expanded tokens | .text bytes |\n|---|---:|---:|---:|---:|")
+print("Tokens with typenum dims collapsed: the same count with each dim's binary typenum "
+      "spelling (`UInt<UInt<UTerm, B1>, B0>` …) counted as one token, i.e. the code besides the dims' log2-long type names.\n")
+print("| crate | expanded lines | expanded bytes | expanded tokens | tokens, typenum dims collapsed | .text bytes |\n|---|---:|---:|---:|---:|---:|")
 for c in ["size_small", "size_large", "with_graphs", "hand_written"]:
     src = read(f"expanded-{c}.rs")
     if c.startswith("size_"):
-        src = src.split("pub fn run_all")[0]
-    print(f"| {c} | {src.count(chr(10))} | {len(src)} | {tokens(src)} | {int(read(f'text-{c}.txt'))} |")
+        src = src.split("use std::hint::black_box;")[0]
+    print(f"| {c} | {src.count(chr(10))} | {len(src)} | {tokens(src)} | {tokens(collapse(src))} | {int(read(f'text-{c}.txt'))} |")
 print("\n(with_graphs and hand_written rows: the whole crate, for comparison.)")
 EOF
 echo "raw logs: $OUT"
