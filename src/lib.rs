@@ -58,7 +58,7 @@ pub struct ReadmeDoctests;
 pub mod __private {
     pub use tensor_core::__private::*;
     pub use tensor_core::shape::{Rank0, Rank1, Rank2, Rank3, Rank4, Rank5, Rank6};
-    pub use tensor_core::typenum::{UInt, UTerm, B0, B1};
+    pub use tensor_core::typenum::{UInt, UTerm, B0, B1, U};
     pub use tensor_macros::{graph_impl, shape_impl};
 }
 

@@ -29,8 +29,10 @@ fn compute_type(rt: &TokenStream, dtype: DType) -> TokenStream {
 /// The typenum unsigned integer `n`, spelled out in binary (`UInt<UInt<UTerm, B1>, B0>`
 /// is 2): typenum's `U<N>` alias only covers a fixed set of values, dims can be anything.
 pub fn typenum_type(rt: &TokenStream, n: usize) -> TokenStream {
-    if n == 0 {
-        return quote!(#rt::__private::UTerm);
+    // typenum names 0..=1024 directly (`U<N>`, its const-generics alias): shorter to expand.
+    if n <= 1024 {
+        let lit = Literal::usize_unsuffixed(n);
+        return quote!(#rt::__private::U<#lit>);
     }
     let high = typenum_type(rt, n >> 1);
     let bit = if n & 1 == 1 { quote!(#rt::__private::B1) } else { quote!(#rt::__private::B0) };
@@ -238,6 +240,10 @@ pub fn emit_graph_fn(
     }
 }
 
+/// The runtime's lane count (`tensor_core::lanes::LANES`); every kernel asserts the two
+/// agree at compile time.
+const KERNEL_LANES: usize = 8;
+
 fn value_ident(id: usize) -> proc_macro2::Ident {
     format_ident!("__tg_v{}", id)
 }
@@ -305,7 +311,9 @@ fn emit_kernel(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kerne
         });
     }
     let stages: TokenStream = kernel.stages.iter().map(|stage| emit_stage(rt, f, graph, kernel, stage)).collect();
+    let lanes = Literal::usize_unsuffixed(KERNEL_LANES);
     quote! {
+        const _: () = ::core::assert!(#p::LANES == #lanes, "tensorgraph's macro and runtime disagree on the lane count");
         #setup
         #stages
     }
@@ -496,6 +504,10 @@ fn emit_nest(
         quote!(let #off: usize = 0 #(+ #terms)*;)
     });
     let inner_extent = Literal::usize_unsuffixed(nest.inner);
+    // Loops whose extent is known to be a whole number of chunks (or less than one) get no
+    // dead copy of the body: the tail is emitted only when it can run.
+    let has_main = nest.inner >= KERNEL_LANES;
+    let has_tail = nest.inner % KERNEL_LANES != 0;
     // Reductions into registers run four independent accumulators first, so the adds do
     // not wait on each other's latency.
     let unrolled_loop = match &unrolled {
@@ -519,6 +531,30 @@ fn emit_nest(
         }
         None => TokenStream::new(),
     };
+    let main_loops = if has_main {
+        quote! {
+            #unrolled_loop
+            while __tg_j + #lanes <= #inner_extent {
+                let __tg_n: usize = #lanes;
+                #inner
+                #chunk_sink_main
+                __tg_j += #lanes;
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
+    let tail = if has_tail {
+        quote! {
+            if __tg_j < #inner_extent {
+                let __tg_n: usize = #inner_extent - __tg_j;
+                #inner
+                #chunk_sink_tail
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
     let mut body = quote! {
         #(#offsets)*
         #row
@@ -527,18 +563,8 @@ fn emit_nest(
         // so loads and stores compile to plain vector moves; the tail runs it once with
         // the remainder. (A closure called from two sites is not reliably inlined.)
         let mut __tg_j: usize = 0;
-        #unrolled_loop
-        while __tg_j + #lanes <= #inner_extent {
-            let __tg_n: usize = #lanes;
-            #inner
-            #chunk_sink_main
-            __tg_j += #lanes;
-        }
-        if __tg_j < #inner_extent {
-            let __tg_n: usize = #inner_extent - __tg_j;
-            #inner
-            #chunk_sink_tail
-        }
+        #main_loops
+        #tail
         #row_finish
     };
     for (depth, (var, &extent)) in loop_vars.iter().zip(&nest.outer).enumerate().rev() {
