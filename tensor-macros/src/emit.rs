@@ -296,16 +296,13 @@ fn emit_kernel(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kerne
     // Temps hold compute-type values: reduction accumulators start at the combine's
     // identity. (Graphs with reductions allocate these; elementwise graphs allocate nothing.)
     for (index, temp) in kernel.temps.iter().enumerate() {
+        if temp.row_local.is_some() {
+            continue;
+        }
         let t = storage_type(rt, temp.dtype);
         let v = temp_vec(index);
         let len = Literal::usize_unsuffixed(temp.len);
-        let init = match temp.init {
-            TempInit::Zero => quote!(<#t as #p::Identity>::ZERO),
-            TempInit::One => quote!(<#t as #p::Identity>::ONE),
-            TempInit::Lowest => quote!(<#t as #p::Identity>::LOWEST),
-            TempInit::Highest => quote!(<#t as #p::Identity>::HIGHEST),
-            TempInit::NoIndex => quote!(-1i64),
-        };
+        let init = temp_init(rt, temp);
         setup.extend(quote! {
             let mut #v: ::std::vec::Vec<#t> = ::std::vec![#init; #len];
         });
@@ -343,12 +340,39 @@ fn emit_stage(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kernel
     let rows_lit = Literal::usize_unsuffixed(rows);
     let chunked: Vec<BufferRef> = stage.tasks.iter().flat_map(|t| t.chunked.iter().map(|c| c.0.clone())).collect();
     let bodies: Vec<TokenStream> = nests.iter().map(|nest| emit_nest(rt, f, graph, kernel, nest, true, &chunked)).collect();
+    // Row-local temps: one row each, starting from their init at every row.
+    let mut local_temps: Vec<usize> = Vec::new();
+    for nest in nests {
+        for op in &nest.operands {
+            if let BufferRef::Temp(t) = op.buffer {
+                if kernel.temps[t].row_local.is_some() && !local_temps.contains(&t) {
+                    local_temps.push(t);
+                }
+            }
+        }
+    }
+    let mut before_rows = TokenStream::new();
+    let mut each_row = TokenStream::new();
+    for &t in &local_temps {
+        let temp = &kernel.temps[t];
+        let len = temp.row_local.expect("row-local");
+        let (v, c, init) = (temp_vec(t), storage_type(rt, temp.dtype), temp_init(rt, temp));
+        let len_lit = Literal::usize_unsuffixed(len);
+        if len <= STACK_ROW_LIMIT {
+            each_row.extend(quote!(let mut #v: [#c; #len_lit] = [#init; #len_lit];));
+        } else {
+            before_rows.extend(quote!(let mut #v: ::std::vec::Vec<#c> = ::std::vec![#init; #len_lit];));
+            each_row.extend(quote!(#v.fill(#init);));
+        }
+    }
     let Some(tasks) = &stage.tasks else {
-        return quote! {
+        return quote! {{
+            #before_rows
             for __tg_row in 0..#rows_lit {
+                #each_row
                 #({ #bodies })*
             }
-        };
+        }};
     };
     let per_task = Literal::usize_unsuffixed(tasks.rows_per_task);
     let mut iter = TokenStream::new();
@@ -380,12 +404,30 @@ fn emit_stage(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kernel
         #iter.enumerate().for_each(|(__tg_task, #pattern)| {
             let __tg_row_lo: usize = __tg_task * #per_task;
             let __tg_row_hi: usize = ::core::cmp::min(__tg_row_lo + #per_task, #rows_lit);
+            #before_rows
             for __tg_row in __tg_row_lo..__tg_row_hi {
+                #each_row
                 #({ #bodies })*
             }
         });
     }}
 }
+
+fn temp_init(rt: &TokenStream, temp: &crate::ir::Temp) -> TokenStream {
+    let p = quote!(#rt::__private);
+    let t = storage_type(rt, temp.dtype);
+    match temp.init {
+        TempInit::Zero => quote!(<#t as #p::Identity>::ZERO),
+        TempInit::One => quote!(<#t as #p::Identity>::ONE),
+        TempInit::Lowest => quote!(<#t as #p::Identity>::LOWEST),
+        TempInit::Highest => quote!(<#t as #p::Identity>::HIGHEST),
+        TempInit::NoIndex => quote!(-1i64),
+    }
+}
+
+/// Row-local temps above this many elements live in a heap buffer reused row after row;
+/// smaller ones are arrays on the stack.
+const STACK_ROW_LIMIT: usize = 2048;
 
 /// The element type an operand's buffer stores.
 fn operand_storage(rt: &TokenStream, graph: &TypedGraph, f: &GraphFn, kernel: &Kernel, buffer: &BufferRef) -> TokenStream {
@@ -493,7 +535,9 @@ fn emit_nest(
     let offsets = nest.operands.iter().enumerate().map(|(k, op)| {
         let off = offset_ident(k);
         let relative = chunked.contains(&op.buffer);
-        let terms = op.outer_strides.iter().zip(&loop_vars).enumerate().filter(|(_, (&s, _))| s != 0).map(|(depth, (&s, i))| {
+        // A row-local temp holds only the current row: the row term drops out.
+        let row_local = in_row_group && matches!(op.buffer, BufferRef::Temp(t) if kernel.temps[t].row_local.is_some());
+        let terms = op.outer_strides.iter().zip(&loop_vars).enumerate().filter(|(depth, (&s, _))| s != 0 && !(row_local && *depth == 0)).map(|(depth, (&s, i))| {
             let s = Literal::usize_unsuffixed(s);
             if depth == 0 && relative {
                 quote!((#i - __tg_row_lo) * #s)

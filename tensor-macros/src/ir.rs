@@ -155,6 +155,10 @@ pub struct Temp {
     pub dtype: DType,
     pub len: usize,
     pub init: TempInit,
+    /// Written and read only inside one row stage: the temp holds one row (this many
+    /// elements), lives on the stack (or in a buffer reused row after row) and starts from
+    /// `init` at every row.
+    pub row_local: Option<usize>,
 }
 
 /// The whole lowered graph: stages run in order, each one loop nest.

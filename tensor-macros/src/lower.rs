@@ -44,13 +44,13 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
             },
             _ => TempInit::Zero,
         };
-        temps.push(Temp { dtype: n.dtype.compute(), len, init });
+        temps.push(Temp { dtype: n.dtype.compute(), len, init, row_local: None });
         temp_of.insert(node, temps.len() - 1);
         let nest = match &n.kind {
             NodeKind::Reduce { input, kind, axes } => {
                 let best = if matches!(kind, ReduceKind::ArgMax | ReduceKind::ArgMin) {
                     let init = if *kind == ReduceKind::ArgMax { TempInit::Lowest } else { TempInit::Highest };
-                    temps.push(Temp { dtype: graph.nodes[*input].dtype.compute(), len, init });
+                    temps.push(Temp { dtype: graph.nodes[*input].dtype.compute(), len, init, row_local: None });
                     Some(temps.len() - 1)
                 } else {
                     None
@@ -92,7 +92,36 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
         split_flat_loop(nest);
     }
     let stages = plan_stages(&temps, &output_lens, &nests);
+    mark_row_local(&mut temps, &nests, &stages);
+    let stages = stages
+        .into_iter()
+        .map(|mut stage| {
+            if let Some(tasks) = &mut stage.tasks {
+                tasks.chunked.retain(|(b, _)| !matches!(b, BufferRef::Temp(t) if temps[*t].row_local.is_some()));
+            }
+            stage
+        })
+        .collect();
     Kernel { temps, nests, stages }
+}
+
+/// Temps that a row stage writes and nothing outside it reads hold one row at a time.
+fn mark_row_local(temps: &mut [Temp], nests: &[LoopNest], stages: &[Stage]) {
+    for stage in stages {
+        let Some(rows) = stage.row_loop else { continue };
+        let inside = stage.first..stage.first + stage.count;
+        for nest in &nests[inside.clone()] {
+            for o in written_operands(nest) {
+                let BufferRef::Temp(t) = nest.operands[o].buffer else { continue };
+                let read_outside = nests.iter().enumerate().any(|(k, n)| {
+                    !inside.contains(&k) && n.operands.iter().any(|op| op.buffer == BufferRef::Temp(t))
+                });
+                if !read_outside && temps[t].len % rows == 0 {
+                    temps[t].row_local = Some(temps[t].len / rows);
+                }
+            }
+        }
+    }
 }
 
 /// Kernels with fewer elements than this run on the calling thread only: below it the
@@ -197,14 +226,54 @@ fn identity(rank: usize) -> Mapping {
 /// reshape reinterprets.
 fn materialised_nodes(graph: &TypedGraph) -> Vec<NodeId> {
     let mut set = vec![false; graph.nodes.len()];
+    let mut users = vec![0usize; graph.nodes.len()];
+    for node in &graph.nodes {
+        for arg in node_args(&node.kind) {
+            users[arg] += 1;
+        }
+    }
     for (id, node) in graph.nodes.iter().enumerate() {
         match &node.kind {
-            NodeKind::Reduce { .. } => set[id] = true,
+            NodeKind::Reduce { input, .. } => {
+                set[id] = true;
+                // An expensive value that a reduction consumes and something else uses too
+                // (softmax's `exp(x - max)`) is computed once into a temp rather than in
+                // both nests.
+                if users[*input] > 1 && expensive(graph, &set, *input) {
+                    set[*input] = true;
+                }
+            }
             NodeKind::Reshape { input } if !addressable(graph, &set, *input) => set[*input] = true,
             _ => {}
         }
     }
     (0..graph.nodes.len()).filter(|&i| set[i]).collect()
+}
+
+fn node_args(kind: &NodeKind) -> Vec<NodeId> {
+    match kind {
+        NodeKind::Op { args, .. } => args.clone(),
+        NodeKind::Select { cond, a, b } => vec![*cond, *a, *b],
+        NodeKind::Cast { input } | NodeKind::Reduce { input, .. } | NodeKind::View { input, .. } | NodeKind::Reshape { input } => {
+            vec![*input]
+        }
+        NodeKind::Input { .. } | NodeKind::Scalar { .. } | NodeKind::Const(_) => Vec::new(),
+    }
+}
+
+/// Whether computing `node` in a nest involves a transcendental (anything but the
+/// cheap float ops), up to materialised values and leaves.
+fn expensive(graph: &TypedGraph, materialised: &[bool], node: NodeId) -> bool {
+    if materialised[node] {
+        return false;
+    }
+    let here = match &graph.nodes[node].kind {
+        NodeKind::Op { op, .. } => {
+            (op.typing == crate::ops::Typing::FloatUnary && !matches!(op.name, "sqrt")) || op.name == "pow"
+        }
+        _ => false,
+    };
+    here || node_args(&graph.nodes[node].kind).into_iter().any(|a| expensive(graph, materialised, a))
 }
 
 /// Whether `node` is a contiguous buffer in row-major order: a parameter, a temp, or a
