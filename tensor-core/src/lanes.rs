@@ -83,20 +83,6 @@ pub fn store<E: Element>(dst: &mut [E], offset: usize, n: usize, value: V<E::Com
     }
 }
 
-/// Runs `body(offset, n)` over `0..len` in chunks of `LANES`, then once for the tail.
-/// Inlined, the full-chunk call site sees `n == LANES` as a constant.
-#[inline(always)]
-pub fn for_each_chunk(len: usize, mut body: impl FnMut(usize, usize)) {
-    let mut offset = 0;
-    while offset + LANES <= len {
-        body(offset, LANES);
-        offset += LANES;
-    }
-    if offset < len {
-        body(offset, len - offset);
-    }
-}
-
 /// `x as D` on lanes: the source value is first rounded into its own dtype (an `f16`
 /// intermediate becomes a real `f16`), then converted with `CastTo`.
 #[inline(always)]

@@ -25,7 +25,7 @@ pub mod __private {
     pub use crate::cast::CastTo;
     pub use crate::dtype::{bf16, f16, Element};
     pub use crate::lanes::{
-        cast, for_each_chunk, load, load_strided, store, BitwiseLanes, CompareLanes, FloatLanes, NumLanes,
+        cast, load, load_strided, store, BitwiseLanes, CompareLanes, FloatLanes, NumLanes,
         SelectLanes, ShiftLanes, LANES, V,
     };
     pub use crate::parallel::{parallel_traits, row_chunks};
