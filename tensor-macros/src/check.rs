@@ -99,11 +99,20 @@ struct Checker<'a> {
     scope: HashMap<String, Typed>,
     /// Parameter name → how often it is read, for the unused-parameter warning.
     param_names: Vec<String>,
+    /// Why a node has the dtype it has, where a rule changed it (`sum` of `i32` is `i64`),
+    /// for output-mismatch messages.
+    dtype_notes: HashMap<NodeId, String>,
 }
 
 /// Checks one graph function. Returns the typed graph when there were no errors.
 pub fn check_graph(f: &GraphFn, errors: &mut Errors) -> Option<TypedGraph> {
-    let mut checker = Checker { errors, graph: TypedGraph::default(), scope: HashMap::new(), param_names: Vec::new() };
+    let mut checker = Checker {
+        errors,
+        graph: TypedGraph::default(),
+        scope: HashMap::new(),
+        param_names: Vec::new(),
+        dtype_notes: HashMap::new(),
+    };
     checker.check_params(f);
     for binding in &f.lets {
         let value = checker.check_expr(&binding.value);
@@ -158,6 +167,11 @@ pub fn check_graph(f: &GraphFn, errors: &mut Errors) -> Option<TypedGraph> {
                 let found = type_text(node_ref.dtype, &node_ref.dims);
                 let expected = type_text(decl.dtype, &decl_dims);
                 let mut message = format!("mismatched output type: the graph declares `{expected}` but this computes `{found}`");
+                if node_ref.dtype != decl.dtype {
+                    if let Some(note) = checker.dtype_notes.get(&node) {
+                        message.push_str(&format!("\nnote: {note}"));
+                    }
+                }
                 if node_ref.dtype != decl.dtype && node_ref.dims == decl_dims {
                     message.push_str(&format!("\nhelp: cast the result: `{}`", cast_text(expr, decl.dtype)));
                 }

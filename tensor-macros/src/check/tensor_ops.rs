@@ -436,6 +436,20 @@ impl Checker<'_> {
             _ => unreachable!("every reduction name is handled"),
         };
         let result = if ra.keepdims { result } else { self.drop_axes(result, &axes) };
+        if self.node(result).dtype != xd && ra.dtype.is_none() {
+            let rule = match name {
+                "mean" => "`mean` of an integer or `bool` input gives `f64`".to_string(),
+                "any" | "all" => format!("`{name}` gives `bool`"),
+                "argmax" | "argmin" => format!("`{name}` gives `i64` indices"),
+                _ => format!(
+                    "`{name}` of `{}` gives `{}` (Theano's rule: signed integers and `bool` widen to `i64`, unsigned to `u64`)",
+                    xd.name(),
+                    self.node(result).dtype.name()
+                ),
+            };
+            let fix = if takes_dtypes { format!("; `{name}(…, dtype = …)` chooses the output dtype") } else { String::new() };
+            self.dtype_notes.insert(result, format!("{rule}{fix}"));
+        }
         Typed::Strong(result)
     }
 
