@@ -466,7 +466,11 @@ fn gelu_f64(x: f64) -> f64 {
     0.5 * x * erfc
 }
 
+/// `x · sigmoid(x)`; at -inf the limit -0.0 (not -inf · 0 = NaN).
 fn silu_f64(x: f64) -> f64 {
+    if x == f64::NEG_INFINITY {
+        return -0.0;
+    }
     x * sigmoid_f64(x)
 }
 

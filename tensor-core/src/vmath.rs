@@ -870,7 +870,8 @@ pub fn pow_f32(x: f32x8, y: f32x8) -> f32x8 {
 
 /// x·sigmoid(x) (f64 lanes): sigmoid's bound plus one rounding.
 pub fn silu_f64(x: f64x8) -> f64x8 {
-    x * sigmoid_f64(x)
+    // silu(-inf) is the limit -0.0, not -inf · 0 = NaN.
+    sel(x.simd_eq(sp(f64::NEG_INFINITY)), sp(-0.0), x * sigmoid_f64(x))
 }
 
 // ---------------------------------------------------------------------------
@@ -1221,11 +1222,9 @@ pub fn silu_f32(x: f32x8) -> f32x8 {
     let w = widen(x);
     let e = exp_f64_for_f32(clamp_exp_arg(-w));
     let res = w / (sp(1.0) + e);
-    // -inf · sigmoid(-inf) = -inf · 0: NaN, as the scalar reference.
     // Below -200, x·e^x is far below the f32 range (the clamp of exp's argument would
-    // otherwise leave a tiny nonzero value).
+    // otherwise leave a tiny nonzero value); that includes -inf, whose limit is -0.0.
     let res = sel(w.simd_lt(sp(-200.0)), sp(-0.0), res);
-    let res = sel(w.simd_eq(sp(f64::NEG_INFINITY)), sp(f64::NAN), res);
     narrow(sel(is_nan(w), w, res))
 }
 
