@@ -29,6 +29,10 @@
 //!
 //! No `unsafe` is used in this module.
 
+// Coefficients are written with every digit their source gives, and split constants (π/2
+// hi/lo, ln 2 hi/lo) look like `std::f64::consts` but are not: both lints misfire here.
+#![allow(clippy::excessive_precision, clippy::approx_constant)]
+
 use wide::{f32x8, f64x8, u64x8};
 
 type F = f64x8;
