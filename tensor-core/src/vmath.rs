@@ -29,6 +29,11 @@
 //!
 //! No `unsafe` is used in this module.
 
+// Public vector functions inline into kernels on AVX2/AVX-512 builds (one register per
+// f64x8, measured faster: softmax -15%, W2 -8% native); on the SSE2 baseline an f64x8 is
+// four registers and inlining the long polynomials into kernels spills (measured W2 +65%,
+// softmax +16%), so there they stay calls. See BENCHMARKS.md.
+//
 // Coefficients are written with every digit their source gives, and split constants (π/2
 // hi/lo, ln 2 hi/lo) look like `std::f64::consts` but are not: both lints misfire here.
 #![allow(clippy::excessive_precision, clippy::approx_constant)]
@@ -177,7 +182,7 @@ fn exp_core2(a: F, b: F, s: F) -> F {
 }
 
 /// e^x for each lane of an f64x8 (fdlibm algorithm, <= 1 ulp in normal range).
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn exp_f64(x: f64x8) -> f64x8 {
     let xc = sel(x.simd_gt(sp(710.0)), sp(710.0), x);
     let xc = sel(xc.simd_lt(sp(-746.0)), sp(-746.0), xc);
@@ -289,7 +294,7 @@ fn log_reduce(x: F) -> (F, F) {
 }
 
 /// Natural logarithm (fdlibm algorithm, < 1 ulp; subnormals handled by prescaling).
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn log_f64(x: f64x8) -> f64x8 {
     let sub = x.simd_lt(sp(f64::MIN_POSITIVE));
     let xs = sel(sub, x * 18014398509481984.0, x); // * 2^54
@@ -303,7 +308,7 @@ pub fn log_f64(x: f64x8) -> f64x8 {
 }
 
 /// log(1+x) (musl/fdlibm log1p algorithm, < 1 ulp).
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn log1p_f64(x: f64x8) -> f64x8 {
     let xc = sel(x.simd_lt(sp(-0.5)) | is_nan(x), sp(-0.5), x); // keep u > 0
     let u = sp(1.0) + xc;
@@ -429,7 +434,7 @@ fn trig_fallback(x: F, res: F, f: fn(f64) -> f64) -> F {
 }
 
 /// sin(x): SIMD for |x| <= 1.6e6, per-lane std fallback beyond.
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn sin_f64(x: f64x8) -> f64x8 {
     let (s, _) = sincos_core(x);
     let s = sel(x.simd_eq(sp(0.0)), x, s); // sin(+-0) = +-0
@@ -438,7 +443,7 @@ pub fn sin_f64(x: f64x8) -> f64x8 {
 }
 
 /// cos(x): SIMD for |x| <= 1.6e6, per-lane std fallback beyond.
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn cos_f64(x: f64x8) -> f64x8 {
     let (_, c) = sincos_core(x);
     let c = sel(x.abs().simd_eq(sp(f64::INFINITY)) | is_nan(x), sp(f64::NAN), c);
@@ -452,7 +457,7 @@ pub fn cos_f64(x: f64x8) -> f64x8 {
 // 1 <= |x| < 22: t = expm1(2|x|), tanh = 1 - 2/(t+2);  |x| >= 22: 1.  Sign copied.
 
 /// Hyperbolic tangent (fdlibm algorithm on top of the SIMD expm1).
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn tanh_f64(x: f64x8) -> f64x8 {
     let ax = x.abs();
     let ge1 = ax.simd_ge(sp(1.0));
@@ -626,13 +631,13 @@ fn erf_erfc_f64(x: F) -> (F, F) {
 }
 
 /// Error function (fdlibm algorithm, SIMD).
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn erf_f64(x: f64x8) -> f64x8 {
     erf_erfc_f64(x).0
 }
 
 /// Complementary error function (SIMD); accurate relative error in the tail.
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn erfc_f64(x: f64x8) -> f64x8 {
     erf_erfc_f64(x).1
 }
@@ -644,7 +649,7 @@ pub fn erfc_f64(x: f64x8) -> f64x8 {
 /// sigmoid(x) = 1/(1+exp(-x)), evaluated as e/(1+e) (x<0) or 1/(1+e) (x>=0)
 /// with e = exp(-|x|) <= 1, so there is no overflow and no cancellation,
 /// and subnormal results for x < -708 are accurate.
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn sigmoid_f64(x: f64x8) -> f64x8 {
     let e = exp_f64(-x.abs());
     let num = sel(x.simd_lt(sp(0.0)), e, sp(1.0));
@@ -681,7 +686,7 @@ fn two_prod(a: F, b: F) -> (F, F) {
 /// number grows like 2u^2 in the tail (x = -30 would otherwise lose ~9 bits);
 /// the first-order correction erfc(v - ul) = erfc(v) + (2/sqrt(pi)) e^{-v^2} ul
 /// is applied.  gelu(-inf) = -0.0, gelu(+inf) = +inf.
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn gelu_f64(x: f64x8) -> f64x8 {
     let xc = sel(x.abs().simd_gt(sp(1e300)), sp(0.0), x); // keep the Dekker split finite
     let (uh, ue) = two_prod(xc, sp(FRAC_1_SQRT_2_HI));
@@ -767,7 +772,7 @@ fn int_odd(y: F) -> (F, F) {
 }
 
 /// x^y with C99 Annex F special cases (fdlibm algorithm, SIMD).
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn pow_f64(x: f64x8, y: f64x8) -> f64x8 {
     let (yint, yodd) = int_odd(y);
     let ax0 = x.abs();
@@ -872,28 +877,28 @@ pub fn pow_f64(x: f64x8, y: f64x8) -> f64x8 {
 // ---------------------------------------------------------------------------
 
 /// tanh(x) (f32 lanes).
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn tanh_f32(x: f32x8) -> f32x8 {
     narrow(tanh_f64(widen(x)))
 }
 /// erf(x) (f32 lanes).
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn erf_f32(x: f32x8) -> f32x8 {
     narrow(erf_f64(widen(x)))
 }
 /// Exact GELU 0.5*x*erfc(-x/sqrt 2) (f32 lanes); gelu(-inf) = -0.0.
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn gelu_f32(x: f32x8) -> f32x8 {
     narrow(gelu_f64_for_f32(widen(x)))
 }
 /// x^y (f32 lanes), C99 special cases.
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn pow_f32(x: f32x8, y: f32x8) -> f32x8 {
     narrow(pow_f64(widen(x), widen(y)))
 }
 
 /// x·sigmoid(x) (f64 lanes): sigmoid's bound plus one rounding.
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn silu_f64(x: f64x8) -> f64x8 {
     // silu(-inf) is the limit -0.0, not -inf · 0 = NaN.
     sel(x.simd_eq(sp(f64::NEG_INFINITY)), sp(-0.0), x * sigmoid_f64(x))
@@ -910,7 +915,7 @@ const LN2_D_LO: f64 = 2.319046813846299558e-17;
 /// 2^x: k = rint(x) splits off the exponent exactly; 2^r = e^(r ln2) with r·ln2 formed
 /// in double-double (Dekker product), so the fdlibm exp core sees an argument accurate
 /// to ~2^-100 and the only errors are exp's (< 1 ulp). Integer x gives 2^x exactly.
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn exp2_f64(x: f64x8) -> f64x8 {
     let xc = sel(x.simd_gt(sp(1025.0)), sp(1025.0), x);
     let xc = sel(xc.simd_lt(sp(-1100.0)), sp(-1100.0), xc);
@@ -940,7 +945,7 @@ const IVLN2LO: f64 = 1.67517131648865118353e-10;
 
 /// log2(x) (fdlibm e_log2.c: log(1+f) split into a 21-bit head and a tail so that the
 /// multiplication by 1/ln2 and the addition of k carry extra precision; < 1 ulp).
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn log2_f64(x: f64x8) -> f64x8 {
     let sub = x.simd_lt(sp(f64::MIN_POSITIVE));
     let xs = sel(sub, x * 18014398509481984.0, x); // * 2^54
@@ -963,7 +968,7 @@ pub fn log2_f64(x: f64x8) -> f64x8 {
 
 /// tan(x) = sin/cos of the shared reduction (each < 1 ulp, one division); lanes beyond
 /// the Cody–Waite range use std's exact reduction.
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn tan_f64(x: f64x8) -> f64x8 {
     let (s, c) = sincos_core(x);
     let t = s / c;
@@ -994,7 +999,7 @@ const AT: [f64; 11] = [
 ];
 
 /// Arctangent (fdlibm algorithm, branch-free).
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn atan_f64(x: f64x8) -> f64x8 {
     let a = x.abs();
     let m0 = a.simd_ge(sp(0.4375));
@@ -1037,7 +1042,7 @@ fn asin_r(z: F) -> F {
 }
 
 /// Arcsine (fdlibm algorithm, branch-free); NaN outside [-1, 1].
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn asin_f64(x: f64x8) -> f64x8 {
     let a = x.abs();
     // |x| < 0.5
@@ -1061,7 +1066,7 @@ pub fn asin_f64(x: f64x8) -> f64x8 {
 const PI_F64: f64 = 3.14159265358979311600e+00;
 
 /// Arccosine (fdlibm algorithm, branch-free); NaN outside [-1, 1].
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn acos_f64(x: f64x8) -> f64x8 {
     let a = x.abs();
     // |x| < 0.5
@@ -1083,7 +1088,7 @@ pub fn acos_f64(x: f64x8) -> f64x8 {
 
 /// sinh (fdlibm e_sinh.c): from expm1 below 22, from e^|x|/2 above (the halving is
 /// folded into exp's exponent, so sinh stays finite up to its own overflow threshold).
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn sinh_f64(x: f64x8) -> f64x8 {
     let a = x.abs();
     let ac = sel(a.simd_gt(sp(22.0)), sp(22.0), a);
@@ -1098,7 +1103,7 @@ pub fn sinh_f64(x: f64x8) -> f64x8 {
 }
 
 /// cosh (fdlibm e_cosh.c).
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn cosh_f64(x: f64x8) -> f64x8 {
     let a = x.abs();
     let ac = sel(a.simd_gt(sp(22.0)), sp(22.0), a);
@@ -1114,7 +1119,7 @@ pub fn cosh_f64(x: f64x8) -> f64x8 {
 
 /// softplus(x) = log(1 + e^x), evaluated as max(x, 0) + log1p(e^-|x|): e^-|x| <= 1 never
 /// overflows, and for x -> -inf the result follows e^x into the subnormal range.
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn softplus_f64(x: f64x8) -> f64x8 {
     let e = exp_f64(-x.abs());
     let l = log1p_f64(e);
@@ -1126,52 +1131,52 @@ pub fn softplus_f64(x: f64x8) -> f64x8 {
 // f32 front ends of the functions above: the f64 kernel, rounded once.
 
 /// e^x - 1 (f32 lanes).
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn expm1_f32(x: f32x8) -> f32x8 {
     narrow(expm1_f64(widen(x)))
 }
 /// atan(x) (f32 lanes).
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn atan_f32(x: f32x8) -> f32x8 {
     narrow(atan_f64(widen(x)))
 }
 /// asin(x) (f32 lanes).
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn asin_f32(x: f32x8) -> f32x8 {
     narrow(asin_f64(widen(x)))
 }
 /// acos(x) (f32 lanes).
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn acos_f32(x: f32x8) -> f32x8 {
     narrow(acos_f64(widen(x)))
 }
 /// sinh(x) (f32 lanes).
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn sinh_f32(x: f32x8) -> f32x8 {
     narrow(sinh_f64(widen(x)))
 }
 /// cosh(x) (f32 lanes).
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn cosh_f32(x: f32x8) -> f32x8 {
     narrow(cosh_f64(widen(x)))
 }
 /// log(1 + e^x) (f32 lanes).
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn softplus_f32(x: f32x8) -> f32x8 {
     narrow(softplus_f64(widen(x)))
 }
 /// sqrt (f32 lanes): the hardware's correctly rounded square root.
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn sqrt_f32(x: f32x8) -> f32x8 {
     x.sqrt()
 }
 /// sqrt (f64 lanes): correctly rounded.
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn sqrt_f64(x: f64x8) -> f64x8 {
     x.sqrt()
 }
 /// 1/sqrt(x) (f64 lanes): two correctly rounded operations, < 1 ulp.
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn rsqrt_f64(x: f64x8) -> f64x8 {
     sp(1.0) / x.sqrt()
 }
@@ -1237,7 +1242,7 @@ fn clamp_exp_arg(x: F) -> F {
 }
 
 /// e^x (f32 lanes), <= 1 ulp on every input (f64 polynomial, rounded once).
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn exp_f32(x: f32x8) -> f32x8 {
     let w = widen(x);
     let res = exp_f64_for_f32(clamp_exp_arg(w));
@@ -1245,7 +1250,7 @@ pub fn exp_f32(x: f32x8) -> f32x8 {
 }
 
 /// 2^x (f32 lanes): 2^x = 2^k · e^(r·ln2), k = rint(x), exact split.
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn exp2_f32(x: f32x8) -> f32x8 {
     let w = widen(x);
     let xc = sel(w.simd_gt(sp(130.0)), sp(130.0), sel(w.simd_lt(sp(-160.0)), sp(-160.0), w));
@@ -1256,7 +1261,7 @@ pub fn exp2_f32(x: f32x8) -> f32x8 {
 }
 
 /// 1/(1+e^-x) (f32 lanes).
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn sigmoid_f32(x: f32x8) -> f32x8 {
     let w = widen(x);
     let e = exp_f64_for_f32(clamp_exp_arg(-w));
@@ -1265,7 +1270,7 @@ pub fn sigmoid_f32(x: f32x8) -> f32x8 {
 }
 
 /// x·sigmoid(x) (f32 lanes): the product in f64, rounded once.
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn silu_f32(x: f32x8) -> f32x8 {
     let w = widen(x);
     let e = exp_f64_for_f32(clamp_exp_arg(-w));
@@ -1302,7 +1307,7 @@ fn log_specials(w: F, res: F) -> F {
 }
 
 /// ln(x) (f32 lanes), <= 1 ulp on every input; subnormals are normal in f64.
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn log_f32(x: f32x8) -> f32x8 {
     let w = widen(x);
     let safe = sel(w.simd_gt(sp(0.0)) & w.simd_lt(sp(f64::INFINITY)), w, sp(1.0));
@@ -1310,7 +1315,7 @@ pub fn log_f32(x: f32x8) -> f32x8 {
 }
 
 /// log2(x) (f32 lanes): k + log(1+f)/ln2, exact for powers of two.
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn log2_f32(x: f32x8) -> f32x8 {
     let w = widen(x);
     let safe = sel(w.simd_gt(sp(0.0)) & w.simd_lt(sp(f64::INFINITY)), w, sp(1.0));
@@ -1321,7 +1326,7 @@ pub fn log2_f32(x: f32x8) -> f32x8 {
 
 /// ln(1+x) (f32 lanes): u = 1 + x rounded in f64, then log(u) + (x - (u-1))/u, which
 /// restores what the rounding of u lost.
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn log1p_f32(x: f32x8) -> f32x8 {
     let w = widen(x);
     let u = sp(1.0) + w;
@@ -1338,7 +1343,7 @@ pub fn log1p_f32(x: f32x8) -> f32x8 {
 
 /// 1/sqrt(x) (f32 lanes): in f64 (two correctly rounded operations, relative error
 /// < 2^-52), rounded once. (One f32 division plus a Newton step in f64 measured slower.)
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn rsqrt_f32(x: f32x8) -> f32x8 {
     narrow(sp(1.0) / widen(x).sqrt())
 }
@@ -1403,7 +1408,7 @@ fn trig_f32_slow(big: F, w: F, res: F, slow: fn(F) -> F) -> F {
 }
 
 /// sin(x) (f32 lanes); |x| >= 2^19 takes the f64 path (exact reduction).
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn sin_f32(x: f32x8) -> f32x8 {
     let w = widen(x);
     let (s, c, q) = sincos_f32_core(w);
@@ -1416,7 +1421,7 @@ pub fn sin_f32(x: f32x8) -> f32x8 {
 }
 
 /// cos(x) (f32 lanes); |x| >= 2^19 takes the f64 path (exact reduction).
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn cos_f32(x: f32x8) -> f32x8 {
     let w = widen(x);
     let (s, c, q) = sincos_f32_core(w);
@@ -1429,7 +1434,7 @@ pub fn cos_f32(x: f32x8) -> f32x8 {
 }
 
 /// tan(x) (f32 lanes): sin/cos of the shared reduction; |x| >= 2^19 takes the f64 path.
-#[inline]
+#[cfg_attr(target_feature = "avx2", inline)]
 pub fn tan_f32(x: f32x8) -> f32x8 {
     let w = widen(x);
     let (s, c, q) = sincos_f32_core(w);
