@@ -7,7 +7,10 @@ use tensorgraph::prelude::*;
 
 /// A one-thread pool: the same kernels without the `parallel` split.
 fn one_thread() -> rayon::ThreadPool {
-    rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a one-thread pool")
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a one-thread pool")
 }
 use wide::f32x8;
 
@@ -57,7 +60,11 @@ fn w1_scalar(a: &[f32], b: &[f32], out: &mut [f32]) {
 fn w1_wide(a: &[f32], b: &[f32], out: &mut [f32]) {
     let zero = f32x8::splat(0.0);
     let two = f32x8::splat(2.0);
-    for ((o, x), y) in out.chunks_exact_mut(8).zip(a.chunks_exact(8)).zip(b.chunks_exact(8)) {
+    for ((o, x), y) in out
+        .chunks_exact_mut(8)
+        .zip(a.chunks_exact(8))
+        .zip(b.chunks_exact(8))
+    {
         let x = f32x8::from(<[f32; 8]>::try_from(x).unwrap());
         let y = f32x8::from(<[f32; 8]>::try_from(y).unwrap());
         o.copy_from_slice(&((x + y).max(zero) * two).to_array());
@@ -75,11 +82,31 @@ fn bench_w1(c: &mut Criterion) {
     let mut g = c.benchmark_group("W1 relu(a+b)*2 f32[16M]");
     g.throughput(Throughput::Bytes((N1 * 4 * 3) as u64));
     g.sample_size(20);
-    g.bench_function("graph", |bch| bch.iter(|| w1_into(black_box(&a), black_box(&b), &mut out)));
+    g.bench_function("graph", |bch| {
+        bch.iter(|| w1_into(black_box(&a), black_box(&b), &mut out))
+    });
     let pool = one_thread();
-    g.bench_function("graph (1 thread)", |bch| bch.iter(|| pool.install(|| w1_into(black_box(&a), black_box(&b), &mut out))));
-    g.bench_function("scalar loop", |bch| bch.iter(|| w1_scalar(black_box(a.as_slice()), black_box(b.as_slice()), out.as_mut_slice())));
-    g.bench_function("wide loop", |bch| bch.iter(|| w1_wide(black_box(a.as_slice()), black_box(b.as_slice()), out.as_mut_slice())));
+    g.bench_function("graph (1 thread)", |bch| {
+        bch.iter(|| pool.install(|| w1_into(black_box(&a), black_box(&b), &mut out)))
+    });
+    g.bench_function("scalar loop", |bch| {
+        bch.iter(|| {
+            w1_scalar(
+                black_box(a.as_slice()),
+                black_box(b.as_slice()),
+                out.as_mut_slice(),
+            )
+        })
+    });
+    g.bench_function("wide loop", |bch| {
+        bch.iter(|| {
+            w1_wide(
+                black_box(a.as_slice()),
+                black_box(b.as_slice()),
+                out.as_mut_slice(),
+            )
+        })
+    });
     g.bench_function("op by op (3 temporaries)", |bch| {
         bch.iter(|| {
             let t = op_add(black_box(&a), black_box(&b));
@@ -87,7 +114,9 @@ fn bench_w1(c: &mut Criterion) {
             black_box(op_scale(&t))
         })
     });
-    g.bench_function("copy (2 streams)", |bch| bch.iter(|| copy_bound(black_box(a.as_slice()), out.as_mut_slice())));
+    g.bench_function("copy (2 streams)", |bch| {
+        bch.iter(|| copy_bound(black_box(a.as_slice()), out.as_mut_slice()))
+    });
     g.finish();
 }
 
@@ -99,7 +128,9 @@ fn bench_w2(c: &mut Criterion) {
     g.sample_size(20);
     g.bench_function("graph", |bch| bch.iter(|| w2_into(black_box(&x), &mut out)));
     let pool = one_thread();
-    g.bench_function("graph (1 thread)", |bch| bch.iter(|| pool.install(|| w2_into(black_box(&x), &mut out))));
+    g.bench_function("graph (1 thread)", |bch| {
+        bch.iter(|| pool.install(|| w2_into(black_box(&x), &mut out)))
+    });
     g.bench_function("scalar loop", |bch| {
         bch.iter(|| {
             for (o, &v) in out.as_mut_slice().iter_mut().zip(black_box(x.as_slice())) {
@@ -109,7 +140,11 @@ fn bench_w2(c: &mut Criterion) {
     });
     g.bench_function("wide loop (wide's tanh/exp)", |bch| {
         bch.iter(|| {
-            for (o, v) in out.as_mut_slice().chunks_exact_mut(8).zip(black_box(x.as_slice()).chunks_exact(8)) {
+            for (o, v) in out
+                .as_mut_slice()
+                .chunks_exact_mut(8)
+                .zip(black_box(x.as_slice()).chunks_exact(8))
+            {
                 let v = f32x8::from(<[f32; 8]>::try_from(v).unwrap());
                 o.copy_from_slice(&(v.tanh() * (-(v * v)).exp()).to_array());
             }
@@ -135,12 +170,20 @@ fn bench_w3(c: &mut Criterion) {
     let mut g = c.benchmark_group("W3 x*gamma+beta f32[4096,1024]");
     g.throughput(Throughput::Bytes((4096 * 1024 * 4 * 2) as u64));
     g.sample_size(20);
-    g.bench_function("graph", |bch| bch.iter(|| w3_into(black_box(&x), &gamma, &beta, &mut out)));
+    g.bench_function("graph", |bch| {
+        bch.iter(|| w3_into(black_box(&x), &gamma, &beta, &mut out))
+    });
     let pool = one_thread();
-    g.bench_function("graph (1 thread)", |bch| bch.iter(|| pool.install(|| w3_into(black_box(&x), &gamma, &beta, &mut out))));
+    g.bench_function("graph (1 thread)", |bch| {
+        bch.iter(|| pool.install(|| w3_into(black_box(&x), &gamma, &beta, &mut out)))
+    });
     g.bench_function("scalar loop", |bch| {
         bch.iter(|| {
-            for (orow, xrow) in out.as_mut_slice().chunks_exact_mut(1024).zip(black_box(x.as_slice()).chunks_exact(1024)) {
+            for (orow, xrow) in out
+                .as_mut_slice()
+                .chunks_exact_mut(1024)
+                .zip(black_box(x.as_slice()).chunks_exact(1024))
+            {
                 for j in 0..1024 {
                     orow[j] = xrow[j] * gamma.as_slice()[j] + beta.as_slice()[j];
                 }
@@ -149,12 +192,17 @@ fn bench_w3(c: &mut Criterion) {
     });
     g.bench_function("wide loop", |bch| {
         bch.iter(|| {
-            for (orow, xrow) in out.as_mut_slice().chunks_exact_mut(1024).zip(black_box(x.as_slice()).chunks_exact(1024)) {
-                for ((o, xv), (gv, bv)) in orow
-                    .chunks_exact_mut(8)
-                    .zip(xrow.chunks_exact(8))
-                    .zip(gamma.as_slice().chunks_exact(8).zip(beta.as_slice().chunks_exact(8)))
-                {
+            for (orow, xrow) in out
+                .as_mut_slice()
+                .chunks_exact_mut(1024)
+                .zip(black_box(x.as_slice()).chunks_exact(1024))
+            {
+                for ((o, xv), (gv, bv)) in orow.chunks_exact_mut(8).zip(xrow.chunks_exact(8)).zip(
+                    gamma
+                        .as_slice()
+                        .chunks_exact(8)
+                        .zip(beta.as_slice().chunks_exact(8)),
+                ) {
                     let xv = f32x8::from(<[f32; 8]>::try_from(xv).unwrap());
                     let gv = f32x8::from(<[f32; 8]>::try_from(gv).unwrap());
                     let bv = f32x8::from(<[f32; 8]>::try_from(bv).unwrap());
@@ -169,7 +217,9 @@ fn bench_w3(c: &mut Criterion) {
             black_box(op_row_add(&t, &beta))
         })
     });
-    g.bench_function("copy (2 streams)", |bch| bch.iter(|| copy_bound(black_box(x.as_slice()), out.as_mut_slice())));
+    g.bench_function("copy (2 streams)", |bch| {
+        bch.iter(|| copy_bound(black_box(x.as_slice()), out.as_mut_slice()))
+    });
     g.finish();
 }
 
@@ -180,12 +230,21 @@ fn bench_w4(c: &mut Criterion) {
     let mut g = c.benchmark_group("W4 (a as f32)*s+b u8/f32[16M]");
     g.throughput(Throughput::Bytes((N1 * 9) as u64));
     g.sample_size(20);
-    g.bench_function("graph", |bch| bch.iter(|| w4_into(black_box(&a), 0.5, black_box(&b), &mut out)));
+    g.bench_function("graph", |bch| {
+        bch.iter(|| w4_into(black_box(&a), 0.5, black_box(&b), &mut out))
+    });
     let pool = one_thread();
-    g.bench_function("graph (1 thread)", |bch| bch.iter(|| pool.install(|| w4_into(black_box(&a), 0.5, black_box(&b), &mut out))));
+    g.bench_function("graph (1 thread)", |bch| {
+        bch.iter(|| pool.install(|| w4_into(black_box(&a), 0.5, black_box(&b), &mut out)))
+    });
     g.bench_function("scalar loop", |bch| {
         bch.iter(|| {
-            for ((o, &x), &y) in out.as_mut_slice().iter_mut().zip(black_box(a.as_slice())).zip(b.as_slice()) {
+            for ((o, &x), &y) in out
+                .as_mut_slice()
+                .iter_mut()
+                .zip(black_box(a.as_slice()))
+                .zip(b.as_slice())
+            {
                 *o = x as f32 * 0.5 + y;
             }
         })
@@ -193,7 +252,12 @@ fn bench_w4(c: &mut Criterion) {
     g.bench_function("wide loop", |bch| {
         bch.iter(|| {
             let s = f32x8::splat(0.5);
-            for ((o, x), y) in out.as_mut_slice().chunks_exact_mut(8).zip(black_box(a.as_slice()).chunks_exact(8)).zip(b.as_slice().chunks_exact(8)) {
+            for ((o, x), y) in out
+                .as_mut_slice()
+                .chunks_exact_mut(8)
+                .zip(black_box(a.as_slice()).chunks_exact(8))
+                .zip(b.as_slice().chunks_exact(8))
+            {
                 let xi = wide::i32x8::from(<[u8; 8]>::try_from(x).unwrap().map(|v| v as i32));
                 let xv = xi.round_float();
                 let yv = f32x8::from(<[f32; 8]>::try_from(y).unwrap());
@@ -207,21 +271,33 @@ fn bench_w4(c: &mut Criterion) {
 fn gelu_scalar(x: f32) -> f32 {
     // The erf form through f64 libm-free math: 0.5·x·(1 + erf(x/√2)), erf from tensor-core's
     // scalar reference (std has no erf).
-    (0.5 * x as f64 * (1.0 + tensorgraph::vmath::erf_scalar_f64(x as f64 * std::f64::consts::FRAC_1_SQRT_2))) as f32
+    (0.5 * x as f64
+        * (1.0 + tensorgraph::vmath::erf_scalar_f64(x as f64 * std::f64::consts::FRAC_1_SQRT_2)))
+        as f32
 }
 
 fn bench_w5(c: &mut Criterion) {
-    let xh = Tensor::<f16, Shape![1048576]>::from_fn(|[i]| f16::from_f32((i % 4096) as f32 / 512.0 - 4.0));
-    let xb = Tensor::<bf16, Shape![1048576]>::from_fn(|[i]| bf16::from_f32((i % 4096) as f32 / 512.0 - 4.0));
+    let xh = Tensor::<f16, Shape![1048576]>::from_fn(|[i]| {
+        f16::from_f32((i % 4096) as f32 / 512.0 - 4.0)
+    });
+    let xb = Tensor::<bf16, Shape![1048576]>::from_fn(|[i]| {
+        bf16::from_f32((i % 4096) as f32 / 512.0 - 4.0)
+    });
     let mut oh = Tensor::<f16, Shape![1048576]>::zeros();
     let mut ob = Tensor::<bf16, Shape![1048576]>::zeros();
     let mut g = c.benchmark_group("W5 gelu(x) f16/bf16[1M]");
     g.throughput(Throughput::Elements(N2 as u64));
     g.sample_size(20);
-    g.bench_function("graph f16", |bch| bch.iter(|| w5_f16_into(black_box(&xh), &mut oh)));
+    g.bench_function("graph f16", |bch| {
+        bch.iter(|| w5_f16_into(black_box(&xh), &mut oh))
+    });
     let pool = one_thread();
-    g.bench_function("graph f16 (1 thread)", |bch| bch.iter(|| pool.install(|| w5_f16_into(black_box(&xh), &mut oh))));
-    g.bench_function("graph bf16", |bch| bch.iter(|| w5_bf16_into(black_box(&xb), &mut ob)));
+    g.bench_function("graph f16 (1 thread)", |bch| {
+        bch.iter(|| pool.install(|| w5_f16_into(black_box(&xh), &mut oh)))
+    });
+    g.bench_function("graph bf16", |bch| {
+        bch.iter(|| w5_bf16_into(black_box(&xb), &mut ob))
+    });
     g.bench_function("scalar loop f16", |bch| {
         bch.iter(|| {
             for (o, &v) in oh.as_mut_slice().iter_mut().zip(black_box(xh.as_slice())) {
@@ -235,9 +311,15 @@ fn bench_w5(c: &mut Criterion) {
         bch.iter(|| {
             let c0 = f32x8::splat(0.7978845608);
             let c1 = f32x8::splat(0.044715);
-            for (o, v) in oh.as_mut_slice().chunks_exact_mut(8).zip(black_box(xh.as_slice()).chunks_exact(8)) {
+            for (o, v) in oh
+                .as_mut_slice()
+                .chunks_exact_mut(8)
+                .zip(black_box(xh.as_slice()).chunks_exact(8))
+            {
                 let x = f32x8::from(<[f16; 8]>::try_from(v).unwrap().map(|h| h.to_f32()));
-                let y = f32x8::splat(0.5) * x * (f32x8::splat(1.0) + (c0 * (x + c1 * x * x * x)).tanh());
+                let y = f32x8::splat(0.5)
+                    * x
+                    * (f32x8::splat(1.0) + (c0 * (x + c1 * x * x * x)).tanh());
                 for (slot, r) in o.iter_mut().zip(y.to_array()) {
                     *slot = f16::from_f32(r);
                 }

@@ -7,7 +7,10 @@ use tensorgraph::prelude::*;
 
 /// A one-thread pool: the same kernels without the `parallel` split.
 fn one_thread() -> rayon::ThreadPool {
-    rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a one-thread pool")
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a one-thread pool")
 }
 
 const ROWS: usize = 4096;
@@ -29,14 +32,26 @@ fn bench_sum(c: &mut Criterion) {
     let mut g = c.benchmark_group("sum(x, axis=1) f32[4096,1024]");
     g.throughput(Throughput::Bytes((ROWS * COLS * 4) as u64));
     g.sample_size(30);
-    g.bench_function("graph (f64 acc)", |b| b.iter(|| row_sum_into(black_box(&x), &mut out)));
-    g.bench_function("graph (acc = f32)", |b| b.iter(|| row_sum_f32_into(black_box(&x), &mut out)));
+    g.bench_function("graph (f64 acc)", |b| {
+        b.iter(|| row_sum_into(black_box(&x), &mut out))
+    });
+    g.bench_function("graph (acc = f32)", |b| {
+        b.iter(|| row_sum_f32_into(black_box(&x), &mut out))
+    });
     let pool = one_thread();
-    g.bench_function("graph (f64 acc, 1 thread)", |b| b.iter(|| pool.install(|| row_sum_into(black_box(&x), &mut out))));
-    g.bench_function("graph (acc = f32, 1 thread)", |b| b.iter(|| pool.install(|| row_sum_f32_into(black_box(&x), &mut out))));
+    g.bench_function("graph (f64 acc, 1 thread)", |b| {
+        b.iter(|| pool.install(|| row_sum_into(black_box(&x), &mut out)))
+    });
+    g.bench_function("graph (acc = f32, 1 thread)", |b| {
+        b.iter(|| pool.install(|| row_sum_f32_into(black_box(&x), &mut out)))
+    });
     g.bench_function("scalar loop (f64 acc)", |b| {
         b.iter(|| {
-            for (o, row) in out.as_mut_slice().iter_mut().zip(black_box(x.as_slice()).chunks_exact(COLS)) {
+            for (o, row) in out
+                .as_mut_slice()
+                .iter_mut()
+                .zip(black_box(x.as_slice()).chunks_exact(COLS))
+            {
                 *o = row.iter().map(|&v| v as f64).sum::<f64>() as f32;
             }
         })
@@ -44,7 +59,9 @@ fn bench_sum(c: &mut Criterion) {
     // The streaming bound: copying the input moves it in and out once; reading it once
     // takes half of that (bytes moved / measured copy bandwidth of the same buffer).
     let mut copy = vec![0.0f32; ROWS * COLS];
-    g.bench_function("copy (bound = half of this)", |b| b.iter(|| copy.copy_from_slice(black_box(x.as_slice()))));
+    g.bench_function("copy (bound = half of this)", |b| {
+        b.iter(|| copy.copy_from_slice(black_box(x.as_slice())))
+    });
     g.finish();
 }
 
@@ -54,12 +71,20 @@ fn bench_softmax(c: &mut Criterion) {
     let mut g = c.benchmark_group("softmax(x, axis=1) f32[4096,1024]");
     g.throughput(Throughput::Elements((ROWS * COLS) as u64));
     g.sample_size(10);
-    g.bench_function("graph", |b| b.iter(|| row_softmax_into(black_box(&x), &mut out)));
+    g.bench_function("graph", |b| {
+        b.iter(|| row_softmax_into(black_box(&x), &mut out))
+    });
     let pool = one_thread();
-    g.bench_function("graph (1 thread)", |b| b.iter(|| pool.install(|| row_softmax_into(black_box(&x), &mut out))));
+    g.bench_function("graph (1 thread)", |b| {
+        b.iter(|| pool.install(|| row_softmax_into(black_box(&x), &mut out)))
+    });
     g.bench_function("naive scalar 3-pass", |b| {
         b.iter(|| {
-            for (orow, row) in out.as_mut_slice().chunks_exact_mut(COLS).zip(black_box(x.as_slice()).chunks_exact(COLS)) {
+            for (orow, row) in out
+                .as_mut_slice()
+                .chunks_exact_mut(COLS)
+                .zip(black_box(x.as_slice()).chunks_exact(COLS))
+            {
                 let m = row.iter().cloned().fold(f32::NEG_INFINITY, f32::max);
                 let mut s = 0.0f32;
                 for (o, &v) in orow.iter_mut().zip(row) {

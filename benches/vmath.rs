@@ -79,31 +79,177 @@ struct Case {
 fn cases() -> Vec<Case> {
     macro_rules! c {
         ($n:literal, $ours:expr, $wide:expr, $scalar:expr, $lo:expr, $hi:expr) => {
-            Case { name: $n, ours: $ours, wide: $wide, scalar: $scalar, range: ($lo, $hi) }
+            Case {
+                name: $n,
+                ours: $ours,
+                wide: $wide,
+                scalar: $scalar,
+                range: ($lo, $hi),
+            }
         };
     }
     vec![
-        c!("exp", vm::exp_f32, Some(|x: f32x8| x.exp()), f32::exp, -80.0, 80.0),
-        c!("exp2", vm::exp2_f32, Some(|x: f32x8| x.exp2()), f32::exp2, -120.0, 120.0),
-        c!("expm1", vm::expm1_f32, Some(|x: f32x8| x.exp_m1()), f32::exp_m1, -10.0, 10.0),
-        c!("log", vm::log_f32, Some(|x: f32x8| x.ln()), f32::ln, 1e-6, 1e6),
-        c!("log2", vm::log2_f32, Some(|x: f32x8| x.log2()), f32::log2, 1e-6, 1e6),
-        c!("log1p", vm::log1p_f32, Some(|x: f32x8| x.ln_1p()), f32::ln_1p, -0.9, 100.0),
-        c!("sqrt", vm::sqrt_f32, Some(|x: f32x8| x.sqrt()), f32::sqrt, 0.0, 1e6),
-        c!("rsqrt", vm::rsqrt_f32, Some(rsqrt_wide), rsqrt_scalar, 1e-6, 1e6),
-        c!("sin", vm::sin_f32, Some(|x: f32x8| x.sin()), f32::sin, -100.0, 100.0),
-        c!("cos", vm::cos_f32, Some(|x: f32x8| x.cos()), f32::cos, -100.0, 100.0),
-        c!("tan", vm::tan_f32, Some(|x: f32x8| x.tan()), f32::tan, -100.0, 100.0),
-        c!("atan", vm::atan_f32, Some(|x: f32x8| x.atan()), f32::atan, -10.0, 10.0),
-        c!("asin", vm::asin_f32, Some(|x: f32x8| x.asin()), f32::asin, -1.0, 1.0),
-        c!("acos", vm::acos_f32, Some(|x: f32x8| x.acos()), f32::acos, -1.0, 1.0),
-        c!("sinh", vm::sinh_f32, Some(|x: f32x8| x.sinh()), f32::sinh, -80.0, 80.0),
-        c!("cosh", vm::cosh_f32, Some(|x: f32x8| x.cosh()), f32::cosh, -80.0, 80.0),
-        c!("tanh", vm::tanh_f32, Some(|x: f32x8| x.tanh()), f32::tanh, -10.0, 10.0),
+        c!(
+            "exp",
+            vm::exp_f32,
+            Some(|x: f32x8| x.exp()),
+            f32::exp,
+            -80.0,
+            80.0
+        ),
+        c!(
+            "exp2",
+            vm::exp2_f32,
+            Some(|x: f32x8| x.exp2()),
+            f32::exp2,
+            -120.0,
+            120.0
+        ),
+        c!(
+            "expm1",
+            vm::expm1_f32,
+            Some(|x: f32x8| x.exp_m1()),
+            f32::exp_m1,
+            -10.0,
+            10.0
+        ),
+        c!(
+            "log",
+            vm::log_f32,
+            Some(|x: f32x8| x.ln()),
+            f32::ln,
+            1e-6,
+            1e6
+        ),
+        c!(
+            "log2",
+            vm::log2_f32,
+            Some(|x: f32x8| x.log2()),
+            f32::log2,
+            1e-6,
+            1e6
+        ),
+        c!(
+            "log1p",
+            vm::log1p_f32,
+            Some(|x: f32x8| x.ln_1p()),
+            f32::ln_1p,
+            -0.9,
+            100.0
+        ),
+        c!(
+            "sqrt",
+            vm::sqrt_f32,
+            Some(|x: f32x8| x.sqrt()),
+            f32::sqrt,
+            0.0,
+            1e6
+        ),
+        c!(
+            "rsqrt",
+            vm::rsqrt_f32,
+            Some(rsqrt_wide),
+            rsqrt_scalar,
+            1e-6,
+            1e6
+        ),
+        c!(
+            "sin",
+            vm::sin_f32,
+            Some(|x: f32x8| x.sin()),
+            f32::sin,
+            -100.0,
+            100.0
+        ),
+        c!(
+            "cos",
+            vm::cos_f32,
+            Some(|x: f32x8| x.cos()),
+            f32::cos,
+            -100.0,
+            100.0
+        ),
+        c!(
+            "tan",
+            vm::tan_f32,
+            Some(|x: f32x8| x.tan()),
+            f32::tan,
+            -100.0,
+            100.0
+        ),
+        c!(
+            "atan",
+            vm::atan_f32,
+            Some(|x: f32x8| x.atan()),
+            f32::atan,
+            -10.0,
+            10.0
+        ),
+        c!(
+            "asin",
+            vm::asin_f32,
+            Some(|x: f32x8| x.asin()),
+            f32::asin,
+            -1.0,
+            1.0
+        ),
+        c!(
+            "acos",
+            vm::acos_f32,
+            Some(|x: f32x8| x.acos()),
+            f32::acos,
+            -1.0,
+            1.0
+        ),
+        c!(
+            "sinh",
+            vm::sinh_f32,
+            Some(|x: f32x8| x.sinh()),
+            f32::sinh,
+            -80.0,
+            80.0
+        ),
+        c!(
+            "cosh",
+            vm::cosh_f32,
+            Some(|x: f32x8| x.cosh()),
+            f32::cosh,
+            -80.0,
+            80.0
+        ),
+        c!(
+            "tanh",
+            vm::tanh_f32,
+            Some(|x: f32x8| x.tanh()),
+            f32::tanh,
+            -10.0,
+            10.0
+        ),
         c!("erf", vm::erf_f32, None, erf_scalar, -5.0, 5.0),
-        c!("sigmoid", vm::sigmoid_f32, Some(sigmoid_wide), sigmoid_scalar, -20.0, 20.0),
-        c!("softplus", vm::softplus_f32, None, softplus_scalar, -20.0, 20.0),
-        c!("pow(x, 1.7)", pow_ours, Some(pow_wide), pow_scalar, 1e-3, 1e3),
+        c!(
+            "sigmoid",
+            vm::sigmoid_f32,
+            Some(sigmoid_wide),
+            sigmoid_scalar,
+            -20.0,
+            20.0
+        ),
+        c!(
+            "softplus",
+            vm::softplus_f32,
+            None,
+            softplus_scalar,
+            -20.0,
+            20.0
+        ),
+        c!(
+            "pow(x, 1.7)",
+            pow_ours,
+            Some(pow_wide),
+            pow_scalar,
+            1e-3,
+            1e3
+        ),
     ]
 }
 
@@ -111,7 +257,10 @@ fn bench(c: &mut Criterion) {
     let only = std::env::var("VMATH_ONLY").ok();
     let mut out = vec![0f32; N];
     for case in cases() {
-        if only.as_deref().is_some_and(|o| !o.split(',').any(|n| n == case.name)) {
+        if only
+            .as_deref()
+            .is_some_and(|o| !o.split(',').any(|n| n == case.name))
+        {
             continue;
         }
         let xs = inputs(case.range.0, case.range.1);
@@ -120,11 +269,15 @@ fn bench(c: &mut Criterion) {
         g.warm_up_time(Duration::from_millis(300));
         g.measurement_time(Duration::from_millis(1000));
         g.sample_size(20);
-        g.bench_function("tensorgraph", |b| b.iter(|| map_vec(case.ours, black_box(&xs), &mut out)));
+        g.bench_function("tensorgraph", |b| {
+            b.iter(|| map_vec(case.ours, black_box(&xs), &mut out))
+        });
         if let Some(w) = case.wide {
             g.bench_function("wide", |b| b.iter(|| map_vec(w, black_box(&xs), &mut out)));
         }
-        g.bench_function("std scalar", |b| b.iter(|| map_scalar(case.scalar, black_box(&xs), &mut out)));
+        g.bench_function("std scalar", |b| {
+            b.iter(|| map_scalar(case.scalar, black_box(&xs), &mut out))
+        });
         g.finish();
     }
 }

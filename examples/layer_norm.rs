@@ -23,7 +23,9 @@ graph! {
 }
 
 fn main() {
-    let x = Tensor::<f32, Shape![8, 512]>::from_fn(|[i, j]| ((i * 31 + j * 17) % 97) as f32 * 0.1 + i as f32);
+    let x = Tensor::<f32, Shape![8, 512]>::from_fn(|[i, j]| {
+        ((i * 31 + j * 17) % 97) as f32 * 0.1 + i as f32
+    });
     let gamma = Tensor::<f32, Shape![512]>::from_fn(|[j]| 1.0 + (j % 4) as f32 * 0.25);
     let beta = Tensor::<f32, Shape![512]>::from_fn(|[j]| (j % 3) as f32 - 1.0);
 
@@ -34,7 +36,8 @@ fn main() {
     println!("row max {:?} at {:?}", max.as_slice(), argmax.as_slice());
 
     // Every normalised row has mean ≈ 0 and variance ≈ 1 before the affine part.
-    let (norm_mean, norm_std, _, _) = row_stats(&layer_norm(&x, &Tensor::full(1.0), &Tensor::zeros(), 1e-5));
+    let (norm_mean, norm_std, _, _) =
+        row_stats(&layer_norm(&x, &Tensor::full(1.0), &Tensor::zeros(), 1e-5));
     println!("normalised means: {:?}", norm_mean.as_slice());
     println!("normalised stds:  {:?}", norm_std.as_slice());
     println!("y[0, 0..6] = {:?}", &y.as_slice()[..6]);

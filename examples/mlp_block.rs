@@ -24,7 +24,9 @@ graph! {
 }
 
 fn main() {
-    let h = Tensor::<bf16, Shape![8, 64]>::from_fn(|[i, j]| bf16::from_f32((i as f32 - 4.0) * 0.5 + j as f32 * 0.01));
+    let h = Tensor::<bf16, Shape![8, 64]>::from_fn(|[i, j]| {
+        bf16::from_f32((i as f32 - 4.0) * 0.5 + j as f32 * 0.01)
+    });
     let bias = Tensor::<f32, Shape![64]>::from_fn(|[j]| (j % 3) as f32 * 0.1 - 0.1);
     let residual = Tensor::<f32, Shape![8, 64]>::from_fn(|[i, _]| i as f32);
     // A deterministic "dropout" mask keeping 7 of every 8 activations.
@@ -46,5 +48,8 @@ fn main() {
         checksum += out.as_slice().iter().map(|&v| v as f64).sum::<f64>();
     }
     println!("checksum over 1000 steps: {checksum:.3}");
-    assert_eq!(out16.as_slice()[5].to_f32(), f16::from_f32(out.as_slice()[5]).to_f32());
+    assert_eq!(
+        out16.as_slice()[5].to_f32(),
+        f16::from_f32(out.as_slice()[5]).to_f32()
+    );
 }

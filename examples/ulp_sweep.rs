@@ -56,32 +56,216 @@ fn sigmoid_wide(x: f32x8) -> f32x8 {
 fn functions() -> Vec<Func> {
     macro_rules! f {
         ($name:literal, $v32:expr, $v64:expr, $r:expr, $bound:expr, $wide:expr, $iv:expr) => {
-            Func { name: $name, v32: $v32, v64: $v64, reference: $r, bound: $bound, wide: $wide, interval: $iv }
+            Func {
+                name: $name,
+                v32: $v32,
+                v64: $v64,
+                reference: $r,
+                bound: $bound,
+                wide: $wide,
+                interval: $iv,
+            }
         };
     }
     vec![
-        f!("exp", vm::exp_f32, vm::exp_f64, f64::exp, 1.0, Some(|x: f32x8| x.exp()), (-745.0, 709.8)),
-        f!("exp2", vm::exp2_f32, vm::exp2_f64, f64::exp2, 1.0, Some(|x: f32x8| x.exp2()), (-1075.0, 1024.0)),
-        f!("expm1", vm::expm1_f32, vm::expm1_f64, f64::exp_m1, 1.0, Some(|x: f32x8| x.exp_m1()), (-40.0, 709.0)),
-        f!("log", vm::log_f32, vm::log_f64, f64::ln, 1.0, Some(|x: f32x8| x.ln()), (0.0, 4.0)),
-        f!("log2", vm::log2_f32, vm::log2_f64, f64::log2, 1.0, Some(|x: f32x8| x.log2()), (0.0, 4.0)),
-        f!("log1p", vm::log1p_f32, vm::log1p_f64, f64::ln_1p, 1.0, Some(|x: f32x8| x.ln_1p()), (-1.0, 4.0)),
-        f!("sqrt", vm::sqrt_f32, vm::sqrt_f64, f64::sqrt, 0.5, Some(|x: f32x8| x.sqrt()), (0.0, 4.0)),
-        f!("rsqrt", vm::rsqrt_f32, vm::rsqrt_f64, rsqrt_ref, 1.0, Some(rsqrt_wide), (0.0, 4.0)),
-        f!("sin", vm::sin_f32, vm::sin_f64, f64::sin, 2.0, Some(|x: f32x8| x.sin()), (-1e6, 1e6)),
-        f!("cos", vm::cos_f32, vm::cos_f64, f64::cos, 2.0, Some(|x: f32x8| x.cos()), (-1e6, 1e6)),
-        f!("tan", vm::tan_f32, vm::tan_f64, f64::tan, 2.0, Some(|x: f32x8| x.tan()), (-1e6, 1e6)),
-        f!("atan", vm::atan_f32, vm::atan_f64, f64::atan, 2.0, Some(|x: f32x8| x.atan()), (-4.0, 4.0)),
-        f!("asin", vm::asin_f32, vm::asin_f64, f64::asin, 2.0, Some(|x: f32x8| x.asin()), (-1.0, 1.0)),
-        f!("acos", vm::acos_f32, vm::acos_f64, f64::acos, 2.0, Some(|x: f32x8| x.acos()), (-1.0, 1.0)),
-        f!("sinh", vm::sinh_f32, vm::sinh_f64, f64::sinh, 2.0, Some(|x: f32x8| x.sinh()), (-711.0, 711.0)),
-        f!("cosh", vm::cosh_f32, vm::cosh_f64, f64::cosh, 2.0, Some(|x: f32x8| x.cosh()), (-711.0, 711.0)),
-        f!("tanh", vm::tanh_f32, vm::tanh_f64, f64::tanh, 2.0, Some(|x: f32x8| x.tanh()), (-25.0, 25.0)),
-        f!("erf", vm::erf_f32, vm::erf_f64, vm::erf_scalar_f64, 2.0, None, (-7.0, 7.0)),
-        f!("sigmoid", vm::sigmoid_f32, vm::sigmoid_f64, <f64 as Float>::sigmoid, 2.0, Some(sigmoid_wide), (-750.0, 40.0)),
-        f!("softplus", vm::softplus_f32, vm::softplus_f64, <f64 as Float>::softplus, 2.0, None, (-750.0, 40.0)),
-        f!("silu", vm::silu_f32, vm::silu_f64, <f64 as Float>::silu, 2.0, None, (-750.0, 40.0)),
-        f!("gelu", vm::gelu_f32, vm::gelu_f64, <f64 as Float>::gelu, 2.0, None, (-28.0, 10.0)),
+        f!(
+            "exp",
+            vm::exp_f32,
+            vm::exp_f64,
+            f64::exp,
+            1.0,
+            Some(|x: f32x8| x.exp()),
+            (-745.0, 709.8)
+        ),
+        f!(
+            "exp2",
+            vm::exp2_f32,
+            vm::exp2_f64,
+            f64::exp2,
+            1.0,
+            Some(|x: f32x8| x.exp2()),
+            (-1075.0, 1024.0)
+        ),
+        f!(
+            "expm1",
+            vm::expm1_f32,
+            vm::expm1_f64,
+            f64::exp_m1,
+            1.0,
+            Some(|x: f32x8| x.exp_m1()),
+            (-40.0, 709.0)
+        ),
+        f!(
+            "log",
+            vm::log_f32,
+            vm::log_f64,
+            f64::ln,
+            1.0,
+            Some(|x: f32x8| x.ln()),
+            (0.0, 4.0)
+        ),
+        f!(
+            "log2",
+            vm::log2_f32,
+            vm::log2_f64,
+            f64::log2,
+            1.0,
+            Some(|x: f32x8| x.log2()),
+            (0.0, 4.0)
+        ),
+        f!(
+            "log1p",
+            vm::log1p_f32,
+            vm::log1p_f64,
+            f64::ln_1p,
+            1.0,
+            Some(|x: f32x8| x.ln_1p()),
+            (-1.0, 4.0)
+        ),
+        f!(
+            "sqrt",
+            vm::sqrt_f32,
+            vm::sqrt_f64,
+            f64::sqrt,
+            0.5,
+            Some(|x: f32x8| x.sqrt()),
+            (0.0, 4.0)
+        ),
+        f!(
+            "rsqrt",
+            vm::rsqrt_f32,
+            vm::rsqrt_f64,
+            rsqrt_ref,
+            1.0,
+            Some(rsqrt_wide),
+            (0.0, 4.0)
+        ),
+        f!(
+            "sin",
+            vm::sin_f32,
+            vm::sin_f64,
+            f64::sin,
+            2.0,
+            Some(|x: f32x8| x.sin()),
+            (-1e6, 1e6)
+        ),
+        f!(
+            "cos",
+            vm::cos_f32,
+            vm::cos_f64,
+            f64::cos,
+            2.0,
+            Some(|x: f32x8| x.cos()),
+            (-1e6, 1e6)
+        ),
+        f!(
+            "tan",
+            vm::tan_f32,
+            vm::tan_f64,
+            f64::tan,
+            2.0,
+            Some(|x: f32x8| x.tan()),
+            (-1e6, 1e6)
+        ),
+        f!(
+            "atan",
+            vm::atan_f32,
+            vm::atan_f64,
+            f64::atan,
+            2.0,
+            Some(|x: f32x8| x.atan()),
+            (-4.0, 4.0)
+        ),
+        f!(
+            "asin",
+            vm::asin_f32,
+            vm::asin_f64,
+            f64::asin,
+            2.0,
+            Some(|x: f32x8| x.asin()),
+            (-1.0, 1.0)
+        ),
+        f!(
+            "acos",
+            vm::acos_f32,
+            vm::acos_f64,
+            f64::acos,
+            2.0,
+            Some(|x: f32x8| x.acos()),
+            (-1.0, 1.0)
+        ),
+        f!(
+            "sinh",
+            vm::sinh_f32,
+            vm::sinh_f64,
+            f64::sinh,
+            2.0,
+            Some(|x: f32x8| x.sinh()),
+            (-711.0, 711.0)
+        ),
+        f!(
+            "cosh",
+            vm::cosh_f32,
+            vm::cosh_f64,
+            f64::cosh,
+            2.0,
+            Some(|x: f32x8| x.cosh()),
+            (-711.0, 711.0)
+        ),
+        f!(
+            "tanh",
+            vm::tanh_f32,
+            vm::tanh_f64,
+            f64::tanh,
+            2.0,
+            Some(|x: f32x8| x.tanh()),
+            (-25.0, 25.0)
+        ),
+        f!(
+            "erf",
+            vm::erf_f32,
+            vm::erf_f64,
+            vm::erf_scalar_f64,
+            2.0,
+            None,
+            (-7.0, 7.0)
+        ),
+        f!(
+            "sigmoid",
+            vm::sigmoid_f32,
+            vm::sigmoid_f64,
+            <f64 as Float>::sigmoid,
+            2.0,
+            Some(sigmoid_wide),
+            (-750.0, 40.0)
+        ),
+        f!(
+            "softplus",
+            vm::softplus_f32,
+            vm::softplus_f64,
+            <f64 as Float>::softplus,
+            2.0,
+            None,
+            (-750.0, 40.0)
+        ),
+        f!(
+            "silu",
+            vm::silu_f32,
+            vm::silu_f64,
+            <f64 as Float>::silu,
+            2.0,
+            None,
+            (-750.0, 40.0)
+        ),
+        f!(
+            "gelu",
+            vm::gelu_f32,
+            vm::gelu_f64,
+            <f64 as Float>::gelu,
+            2.0,
+            None,
+            (-28.0, 10.0)
+        ),
     ]
 }
 
@@ -102,14 +286,24 @@ fn ulp_f32_at(r: f64) -> f64 {
 #[inline]
 fn err_f32(got: f32, r: f64) -> f64 {
     if r.is_nan() || got.is_nan() {
-        return if r.is_nan() && got.is_nan() { 0.0 } else { f64::INFINITY };
+        return if r.is_nan() && got.is_nan() {
+            0.0
+        } else {
+            f64::INFINITY
+        };
     }
     if got as f64 == r {
         return 0.0;
     }
     // Past 2^128 every value rounds to infinity: one ULP beyond f32::MAX.
     const TWO128: f64 = 3.402823669209385e38;
-    let clamp = |v: f64| if v.abs() >= TWO128 { TWO128.copysign(v) } else { v };
+    let clamp = |v: f64| {
+        if v.abs() >= TWO128 {
+            TWO128.copysign(v)
+        } else {
+            v
+        }
+    };
     let (g, rr) = (clamp(got as f64), clamp(r));
     if g == rr {
         return 0.0;
@@ -132,14 +326,26 @@ fn ulp_f64_at(r: f64) -> f64 {
 
 fn err_f64(got: f64, r: f64) -> f64 {
     if r.is_nan() || got.is_nan() {
-        return if r.is_nan() && got.is_nan() { 0.0 } else { f64::INFINITY };
+        return if r.is_nan() && got.is_nan() {
+            0.0
+        } else {
+            f64::INFINITY
+        };
     }
     if got == r {
         return 0.0;
     }
     if got.is_infinite() || r.is_infinite() {
-        let g = if got.is_infinite() { f64::MAX.copysign(got) } else { got };
-        let rr = if r.is_infinite() { f64::MAX.copysign(r) } else { r };
+        let g = if got.is_infinite() {
+            f64::MAX.copysign(got)
+        } else {
+            got
+        };
+        let rr = if r.is_infinite() {
+            f64::MAX.copysign(r)
+        } else {
+            r
+        };
         return 1.0 + ((g - rr) / ulp_f64_at(f64::MAX)).abs();
     }
     (got - r).abs() / ulp_f64_at(r)
@@ -160,7 +366,15 @@ struct Stats {
 
 impl Stats {
     fn new() -> Self {
-        Stats { max: 0.0, at_x: f64::NAN, at_y: f64::NAN, got: 0.0, want: 0.0, n: 0, cr: 0 }
+        Stats {
+            max: 0.0,
+            at_x: f64::NAN,
+            at_y: f64::NAN,
+            got: 0.0,
+            want: 0.0,
+            n: 0,
+            cr: 0,
+        }
     }
     #[inline]
     fn add(&mut self, x: f64, y: f64, got: f64, want: f64, err: f64, cr: bool) {
@@ -189,7 +403,9 @@ impl Stats {
 }
 
 fn threads() -> u64 {
-    std::thread::available_parallelism().map(|n| n.get() as u64).unwrap_or(1)
+    std::thread::available_parallelism()
+        .map(|n| n.get() as u64)
+        .unwrap_or(1)
 }
 
 /// Runs `work(lo, hi)` over `0..total` split into one contiguous range per thread.
@@ -203,7 +419,10 @@ fn parallel(total: u64, work: impl Fn(u64, u64) -> Stats + Sync) -> Stats {
                 s.spawn(move || work((i * per).min(total), ((i + 1) * per).min(total)))
             })
             .collect();
-        handles.into_iter().map(|h| h.join().unwrap()).fold(Stats::new(), Stats::merge)
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap())
+            .fold(Stats::new(), Stats::merge)
     })
 }
 
@@ -215,7 +434,8 @@ fn sweep_f32(v: V32, r: fn(f64) -> f64, stride: u64) -> Stats {
     parallel(chunks, |lo, hi| {
         let mut st = Stats::new();
         for c in lo..hi {
-            let xs: [f32; 8] = core::array::from_fn(|i| f32::from_bits(((c * 8 + i as u64) * stride) as u32));
+            let xs: [f32; 8] =
+                core::array::from_fn(|i| f32::from_bits(((c * 8 + i as u64) * stride) as u32));
             let out = v(f32x8::from(xs)).to_array();
             for i in 0..8 {
                 if (c * 8 + i as u64) * stride >= 1u64 << 32 {
@@ -223,7 +443,8 @@ fn sweep_f32(v: V32, r: fn(f64) -> f64, stride: u64) -> Stats {
                 }
                 let want = r(xs[i] as f64);
                 let e = err_f32(out[i], want);
-                let cr = out[i].to_bits() == (want as f32).to_bits() || (out[i].is_nan() && want.is_nan());
+                let cr = out[i].to_bits() == (want as f32).to_bits()
+                    || (out[i].is_nan() && want.is_nan());
                 st.add(xs[i] as f64, f64::NAN, out[i] as f64, want, e, cr);
             }
         }
@@ -231,7 +452,20 @@ fn sweep_f32(v: V32, r: fn(f64) -> f64, stride: u64) -> Stats {
     })
 }
 
-const POW_EXPONENTS: [f32; 12] = [2.0, 3.0, -1.0, 0.5, -0.5, 1.0 / 3.0, 1.5, -2.5, 7.0, 12.3, -40.0, 127.5];
+const POW_EXPONENTS: [f32; 12] = [
+    2.0,
+    3.0,
+    -1.0,
+    0.5,
+    -0.5,
+    1.0 / 3.0,
+    1.5,
+    -2.5,
+    7.0,
+    12.3,
+    -40.0,
+    127.5,
+];
 
 fn sweep_pow(stride: u64) -> Vec<(String, Stats)> {
     let mut out = vec![];
@@ -240,12 +474,14 @@ fn sweep_pow(stride: u64) -> Vec<(String, Stats)> {
         let st = parallel(chunks, |lo, hi| {
             let mut st = Stats::new();
             for c in lo..hi {
-                let xs: [f32; 8] = core::array::from_fn(|i| f32::from_bits(((c * 8 + i as u64) * stride) as u32));
+                let xs: [f32; 8] =
+                    core::array::from_fn(|i| f32::from_bits(((c * 8 + i as u64) * stride) as u32));
                 let o = vm::pow_f32(f32x8::from(xs), f32x8::splat(y)).to_array();
                 for i in 0..8 {
                     let want = (xs[i] as f64).powf(y as f64);
                     let e = err_f32(o[i], want);
-                    let cr = o[i].to_bits() == (want as f32).to_bits() || (o[i].is_nan() && want.is_nan());
+                    let cr = o[i].to_bits() == (want as f32).to_bits()
+                        || (o[i].is_nan() && want.is_nan());
                     st.add(xs[i] as f64, y as f64, o[i] as f64, want, e, cr);
                 }
             }
@@ -285,7 +521,8 @@ fn sweep_pow(stride: u64) -> Vec<(String, Stats)> {
             for i in 0..8 {
                 let want = (xs[i] as f64).powf(ys[i] as f64);
                 let e = err_f32(o[i], want);
-                let cr = o[i].to_bits() == (want as f32).to_bits() || (o[i].is_nan() && want.is_nan());
+                let cr =
+                    o[i].to_bits() == (want as f32).to_bits() || (o[i].is_nan() && want.is_nan());
                 st.add(xs[i] as f64, ys[i] as f64, o[i] as f64, want, e, cr);
             }
         }
@@ -340,7 +577,13 @@ fn special_table(f: &Func, v: V32) -> (String, usize) {
                 a[i],
                 o[i],
                 want,
-                if exact { "exact" } else if ok { "within bound" } else { "WRONG" }
+                if exact {
+                    "exact"
+                } else if ok {
+                    "within bound"
+                } else {
+                    "WRONG"
+                }
             ));
         }
     }
@@ -395,11 +638,19 @@ fn sweep_f64(f: &Func, n: u64) -> Stats {
                         let e = (next() % 80) as i32 - 60;
                         let m = 1.0 + u;
                         let v = m * 2f64.powi(e) * hi_i.abs().max(1.0).log2().max(1.0);
-                        if !positive && r & 1 == 1 { -v } else { v }
+                        if !positive && r & 1 == 1 {
+                            -v
+                        } else {
+                            v
+                        }
                     }
                     _ => {
                         let v = f64::from_bits(r & 0x7fef_ffff_ffff_ffff);
-                        if !positive && r >> 63 == 1 { -v } else { v }
+                        if !positive && r >> 63 == 1 {
+                            -v
+                        } else {
+                            v
+                        }
                     }
                 }
             });
@@ -407,7 +658,14 @@ fn sweep_f64(f: &Func, n: u64) -> Stats {
             for i in 0..8 {
                 let want = (f.reference)(xs[i]);
                 let e = err_f64(o[i], want);
-                st.add(xs[i], f64::NAN, o[i], want, e, o[i] == want || (o[i].is_nan() && want.is_nan()));
+                st.add(
+                    xs[i],
+                    f64::NAN,
+                    o[i],
+                    want,
+                    e,
+                    o[i] == want || (o[i].is_nan() && want.is_nan()),
+                );
             }
         }
         st
@@ -445,7 +703,14 @@ fn sweep_pow_f64(n: u64) -> Stats {
             for i in 0..8 {
                 let want = xs[i].powf(ys[i]);
                 let e = err_f64(o[i], want);
-                st.add(xs[i], ys[i], o[i], want, e, o[i] == want || (o[i].is_nan() && want.is_nan()));
+                st.add(
+                    xs[i],
+                    ys[i],
+                    o[i],
+                    want,
+                    e,
+                    o[i] == want || (o[i].is_nan() && want.is_nan()),
+                );
             }
         }
         st
@@ -472,7 +737,10 @@ fn main() {
     let funcs = functions();
     let all_names: Vec<&str> = funcs.iter().map(|f| f.name).chain(["pow"]).collect();
     if names.is_empty() {
-        eprintln!("usage: ulp_sweep <fn>... | all [--f64] [--wide] [--stride N]\nfunctions: {}", all_names.join(" "));
+        eprintln!(
+            "usage: ulp_sweep <fn>... | all [--f64] [--wide] [--stride N]\nfunctions: {}",
+            all_names.join(" ")
+        );
         std::process::exit(2);
     }
     let wanted = |n: &str| names.contains(&"all") || names.contains(&n);
@@ -485,7 +753,11 @@ fn main() {
     let native = cfg!(target_feature = "avx2");
     println!(
         "build: {} (avx2: {}, fma: {}, avx512f: {}), {} threads",
-        if native { "target-cpu with AVX2+" } else { "default x86-64" },
+        if native {
+            "target-cpu with AVX2+"
+        } else {
+            "default x86-64"
+        },
         cfg!(target_feature = "avx2"),
         cfg!(target_feature = "fma"),
         cfg!(target_feature = "avx512f"),
@@ -507,10 +779,18 @@ fn main() {
             all_ok &= report_line("pow", &st, 2.0, t.elapsed().as_secs_f64());
         }
     } else {
-        let which = if flag("--wide") { "wide's own f32x8 functions" } else { "tensorgraph f32x8" };
+        let which = if flag("--wide") {
+            "wide's own f32x8 functions"
+        } else {
+            "tensorgraph f32x8"
+        };
         println!(
             "{which}, every {}f32 bit pattern, error in f32 ULPs vs the f64 reference",
-            if stride == 1 { String::new() } else { format!("{stride}th ") }
+            if stride == 1 {
+                String::new()
+            } else {
+                format!("{stride}th ")
+            }
         );
         println!("| function           | max ulp | bound | where                                    | frac CR   | n          | time   |");
         let mut specials = String::new();
@@ -528,7 +808,11 @@ fn main() {
             all_ok &= report_line(f.name, &st, f.bound, t.elapsed().as_secs_f64());
             let (table, bad) = special_table(f, v);
             all_ok &= bad == 0 || flag("--wide");
-            specials.push_str(&format!("{}:{}\n{table}", f.name, if bad == 0 { "" } else { " (WRONG values)" }));
+            specials.push_str(&format!(
+                "{}:{}\n{table}",
+                f.name,
+                if bad == 0 { "" } else { " (WRONG values)" }
+            ));
         }
         if wanted("pow") && !flag("--wide") {
             let t = Instant::now();

@@ -23,8 +23,8 @@
 //! See README.md for the language and DESIGN.md for the rules.
 
 pub use tensor_core::{
-    bf16, f16, DType, Element, Rank0, Rank1, Rank2, Rank3, Rank4, Rank5, Rank6, Shape, ShapeError, Tensor,
-    TensorMut, TensorRef, TensorView, TensorViewMut,
+    bf16, f16, DType, Element, Rank0, Rank1, Rank2, Rank3, Rank4, Rank5, Rank6, Shape, ShapeError,
+    Tensor, TensorMut, TensorRef, TensorView, TensorViewMut,
 };
 pub use tensor_core::{cast, dtype, lanes, reference, shape, tensor, typenum, vmath};
 

@@ -111,7 +111,10 @@ fn column_times_row() {
     let (prod, less) = outer(&col, &row);
     for i in 0..9 {
         for j in 0..11 {
-            assert_eq!(prod[[i, j]], col[[i, 0]].wrapping_mul(row[[0, j]]).wrapping_add(3));
+            assert_eq!(
+                prod[[i, j]],
+                col[[i, 0]].wrapping_mul(row[[0, j]]).wrapping_add(3)
+            );
             assert_eq!(less[[i, j]], col[[i, 0]] < row[[0, j]]);
         }
     }
@@ -141,7 +144,11 @@ fn half_precision_rows() {
         for j in 0..17 {
             // The f16 product is rounded to f16 when it is cast (it leaves its dtype).
             let product = f16::from_f32(x[[i, j]].to_f32() * g[[j]].to_f32()).to_f32();
-            assert_eq!(got[[i, j]].to_bits(), (product + 0.75f32).to_bits(), "{i},{j}");
+            assert_eq!(
+                got[[i, j]].to_bits(),
+                (product + 0.75f32).to_bits(),
+                "{i},{j}"
+            );
         }
     }
 }

@@ -19,7 +19,10 @@ type C<T> = <T as Element>::Compute;
 
 fn pair_inputs<T: TestElem>() -> (Tensor<T, Shape![21, 1]>, Tensor<T, Shape![1, 21]>) {
     let e = T::edge_values();
-    (Tensor::from_vec(e.clone()).unwrap(), Tensor::from_vec(e).unwrap())
+    (
+        Tensor::from_vec(e.clone()).unwrap(),
+        Tensor::from_vec(e).unwrap(),
+    )
 }
 
 fn check_pairs<T: TestElem, R: TestElem>(
@@ -41,22 +44,44 @@ fn check_pairs_within<T: TestElem, R: TestElem>(
     ulps: f64,
 ) {
     let n = b.len();
-    let expected: Vec<R> =
-        (0..a.len() * n).map(|k| R::from_compute(f(a[k / n].to_compute(), b[k % n].to_compute()))).collect();
-    assert_close(op, got, &expected, |k| format!("{:?}, {:?}", a[k / n], b[k % n]), ulps);
+    let expected: Vec<R> = (0..a.len() * n)
+        .map(|k| R::from_compute(f(a[k / n].to_compute(), b[k % n].to_compute())))
+        .collect();
+    assert_close(
+        op,
+        got,
+        &expected,
+        |k| format!("{:?}, {:?}", a[k / n], b[k % n]),
+        ulps,
+    );
 }
 
 /// `pow` is exact on integers and a transcendental on floats.
 fn pow_bound(dtype: tensorgraph::DType) -> f64 {
-    if matches!(dtype, tensorgraph::DType::F16 | tensorgraph::DType::BF16 | tensorgraph::DType::F32 | tensorgraph::DType::F64) {
+    if matches!(
+        dtype,
+        tensorgraph::DType::F16
+            | tensorgraph::DType::BF16
+            | tensorgraph::DType::F32
+            | tensorgraph::DType::F64
+    ) {
         float_bound("pow", dtype)
     } else {
         0.0
     }
 }
 
-fn check_unary<T: TestElem, R: TestElem>(op: &str, a: &[T], got: &[R], f: impl Fn(T::Compute) -> R::Compute, ulps: f64) {
-    let expected: Vec<R> = a.iter().map(|&x| R::from_compute(f(x.to_compute()))).collect();
+fn check_unary<T: TestElem, R: TestElem>(
+    op: &str,
+    a: &[T],
+    got: &[R],
+    f: impl Fn(T::Compute) -> R::Compute,
+    ulps: f64,
+) {
+    let expected: Vec<R> = a
+        .iter()
+        .map(|&x| R::from_compute(f(x.to_compute())))
+        .collect();
     assert_close(op, got, &expected, |k| format!("{:?}", a[k]), ulps);
 }
 
@@ -190,9 +215,27 @@ shift_suite!(shift_u8: u8, shift_u16: u16, shift_u32: u32, shift_u64: u64, shift
 fn logical_bool() {
     let (a, b) = pair_inputs::<bool>();
     let (sa, sb) = (a.as_slice(), b.as_slice());
-    check_pairs("&&", sa, sb, graph!(|a: bool[21, 1], b: bool[1, 21]| a && b)(&a, &b).as_slice(), |x, y| x && y);
-    check_pairs("||", sa, sb, graph!(|a: bool[21, 1], b: bool[1, 21]| a || b)(&a, &b).as_slice(), |x, y| x || y);
-    check_pairs("!a || b", sa, sb, graph!(|a: bool[21, 1], b: bool[1, 21]| !a || b == true)(&a, &b).as_slice(), |x, y| !x || y);
+    check_pairs(
+        "&&",
+        sa,
+        sb,
+        graph!(|a: bool[21, 1], b: bool[1, 21]| a && b)(&a, &b).as_slice(),
+        |x, y| x && y,
+    );
+    check_pairs(
+        "||",
+        sa,
+        sb,
+        graph!(|a: bool[21, 1], b: bool[1, 21]| a || b)(&a, &b).as_slice(),
+        |x, y| x || y,
+    );
+    check_pairs(
+        "!a || b",
+        sa,
+        sb,
+        graph!(|a: bool[21, 1], b: bool[1, 21]| !a || b == true)(&a, &b).as_slice(),
+        |x, y| !x || y,
+    );
 }
 
 /// The ULP bound each transcendental is held to (ACCURACY.md); exact ops are 0.

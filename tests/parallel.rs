@@ -33,7 +33,11 @@ fn flat_kernels_split_into_rows() {
     let (y, gt) = flat(&a, &b);
     for i in 0..(1 << 20) {
         let (x, z) = (a.as_slice()[i], b.as_slice()[i]);
-        assert_eq!(y.as_slice()[i].to_bits(), ((x + z).max(0.0) * 2.0).to_bits(), "at {i}");
+        assert_eq!(
+            y.as_slice()[i].to_bits(),
+            ((x + z).max(0.0) * 2.0).to_bits(),
+            "at {i}"
+        );
         assert_eq!(gt.as_slice()[i], x > z);
     }
 }
@@ -46,7 +50,11 @@ fn broadcast_rows_split_into_tasks() {
     let y = rows(&x, &g, &c);
     for i in 0..1024 {
         for j in 0..512 {
-            assert_eq!(y[[i, j]].to_bits(), (x[[i, j]] * g[[j]] + c[[i, 0]]).to_bits(), "{i},{j}");
+            assert_eq!(
+                y[[i, j]].to_bits(),
+                (x[[i, j]] * g[[j]] + c[[i, 0]]).to_bits(),
+                "{i},{j}"
+            );
         }
     }
     let p = Tensor::<i32, Shape![1031, 509]>::from_vec(i32::random(1031 * 509, 6)).unwrap();
@@ -65,13 +73,25 @@ fn reductions_and_softmax_split_into_tasks() {
     let (rs, cs) = row_sums(&x);
     for i in 0..1024 {
         let e: f64 = (0..512).map(|j| x[[i, j]] as f64).sum();
-        assert!((rs[[i]] as f64 - e).abs() <= 1e-6 * e.abs().max(1.0), "row {i}");
+        assert!(
+            (rs[[i]] as f64 - e).abs() <= 1e-6 * e.abs().max(1.0),
+            "row {i}"
+        );
     }
     for j in 0..512 {
         let e: f64 = (0..1024).map(|i| x[[i, j]] as f64).sum();
-        assert!((cs[[j]] as f64 - e).abs() <= 1e-6 * e.abs().max(1.0), "col {j}");
+        assert!(
+            (cs[[j]] as f64 - e).abs() <= 1e-6 * e.abs().max(1.0),
+            "col {j}"
+        );
     }
-    let z = Tensor::<f32, Shape![512, 1024]>::from_vec(f32::random(1 << 19, 9).iter().map(|v| v.clamp(-50.0, 50.0)).collect()).unwrap();
+    let z = Tensor::<f32, Shape![512, 1024]>::from_vec(
+        f32::random(1 << 19, 9)
+            .iter()
+            .map(|v| v.clamp(-50.0, 50.0))
+            .collect(),
+    )
+    .unwrap();
     let sm = row_softmax(&z);
     for i in (0..512).step_by(7) {
         let row: Vec<f64> = (0..1024).map(|j| z[[i, j]] as f64).collect();
@@ -82,7 +102,11 @@ fn reductions_and_softmax_split_into_tasks() {
             // f32 rounds `x - max` to within half an ulp of |x - max|, which exp turns into
             // a relative error of that size: the tolerance grows with the distance to the max.
             let tolerance = (4.0 + (row[j] - m).abs()) * f32::EPSILON as f64;
-            assert!((sm[[i, j]] as f64 - e).abs() <= tolerance * e + 1e-38, "softmax {i},{j}: {} vs {e}", sm[[i, j]]);
+            assert!(
+                (sm[[i, j]] as f64 - e).abs() <= tolerance * e + 1e-38,
+                "softmax {i},{j}: {} vs {e}",
+                sm[[i, j]]
+            );
         }
     }
 }

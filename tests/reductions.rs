@@ -38,7 +38,9 @@ fn close_f32(got: &[f32], expected: &[f64], rel: f64, what: &str) {
     assert_eq!(got.len(), expected.len(), "{what}: length");
     for (i, (&g, &e)) in got.iter().zip(expected).enumerate() {
         // Relative, except where the exact value is below f32's normal range.
-        let ok = (g.is_nan() && e.is_nan()) || (g as f64 == e) || ((g as f64 - e).abs() <= rel * e.abs() + f32::MIN_POSITIVE as f64);
+        let ok = (g.is_nan() && e.is_nan())
+            || (g as f64 == e)
+            || ((g as f64 - e).abs() <= rel * e.abs() + f32::MIN_POSITIVE as f64);
         assert!(ok, "{what} at {i}: got {g}, expected {e}");
     }
 }
@@ -57,18 +59,43 @@ graph! {
 fn float_sums_every_axis_choice() {
     let x = f32_data::<Shape![5, 37]>(1);
     let xs = x.as_slice();
-    let sums = |axes: &[usize]| -> Vec<f64> { groups(xs, &[5, 37], axes).iter().map(|g| g.iter().map(|&v| v as f64).sum()).collect() };
+    let sums = |axes: &[usize]| -> Vec<f64> {
+        groups(xs, &[5, 37], axes)
+            .iter()
+            .map(|g| g.iter().map(|&v| v as f64).sum())
+            .collect()
+    };
     // f64 accumulation: the f32 result is the f64 sum rounded once (up to f64 reassociation).
     close_f32(sum_rows(&x).as_slice(), &sums(&[1]), 1e-7, "sum axis 1");
     close_f32(sum_cols(&x).as_slice(), &sums(&[0]), 1e-7, "sum axis 0");
     close_f32(sum_all(&x).as_slice(), &sums(&[0, 1]), 1e-7, "sum all");
     close_f32(sum_keep(&x).as_slice(), &sums(&[1]), 1e-7, "sum keepdims");
-    close_f32(sum_f32_acc(&x).as_slice(), &sums(&[1]), 1e-5, "sum acc = f32");
+    close_f32(
+        sum_f32_acc(&x).as_slice(),
+        &sums(&[1]),
+        1e-5,
+        "sum acc = f32",
+    );
     let y = f32_data::<Shape![3, 4, 37]>(2);
     let ys = y.as_slice();
-    let sums3 = |axes: &[usize]| -> Vec<f64> { groups(ys, &[3, 4, 37], axes).iter().map(|g| g.iter().map(|&v| v as f64).sum()).collect() };
-    close_f32(sum_outer_inner(&y).as_slice(), &sums3(&[0, 2]), 1e-7, "sum axes [0, 2]");
-    close_f32(sum_middle(&y).as_slice(), &sums3(&[1]), 1e-7, "sum axis 1 of 3");
+    let sums3 = |axes: &[usize]| -> Vec<f64> {
+        groups(ys, &[3, 4, 37], axes)
+            .iter()
+            .map(|g| g.iter().map(|&v| v as f64).sum())
+            .collect()
+    };
+    close_f32(
+        sum_outer_inner(&y).as_slice(),
+        &sums3(&[0, 2]),
+        1e-7,
+        "sum axes [0, 2]",
+    );
+    close_f32(
+        sum_middle(&y).as_slice(),
+        &sums3(&[1]),
+        1e-7,
+        "sum axis 1 of 3",
+    );
 }
 
 macro_rules! integer_reductions {
@@ -158,7 +185,10 @@ fn bool_reductions_widen_and_count() {
     let arg = graph!(|b: bool[3, 9]| argmax(b, axis = 1))(&b);
     for (i, g) in groups(b.as_slice(), &[3, 9], &[1]).iter().enumerate() {
         assert_eq!(count.as_slice()[i], g.iter().filter(|&&v| v).count() as i64);
-        assert_eq!(arg.as_slice()[i], g.iter().position(|&v| v).unwrap_or(0) as i64);
+        assert_eq!(
+            arg.as_slice()[i],
+            g.iter().position(|&v| v).unwrap_or(0) as i64
+        );
     }
     for (j, g) in groups(b.as_slice(), &[3, 9], &[0]).iter().enumerate() {
         assert_eq!(any.as_slice()[j], g.iter().any(|&v| v));
@@ -170,10 +200,14 @@ fn bool_reductions_widen_and_count() {
 #[test]
 fn empty_axes_give_identities() {
     let x = Tensor::<f32, Shape![3, 0]>::zeros();
-    let (s, p, m) = graph!(|x: f32[3, 0]| (sum(x, axis = 1), prod(x, axis = 1), mean(x, axis = 1)))(&x);
+    let (s, p, m) =
+        graph!(|x: f32[3, 0]| (sum(x, axis = 1), prod(x, axis = 1), mean(x, axis = 1)))(&x);
     assert_eq!(s.as_slice(), &[0.0; 3]);
     assert_eq!(p.as_slice(), &[1.0; 3]);
-    assert!(m.as_slice().iter().all(|v| v.is_nan()), "mean of nothing is NaN, as NumPy");
+    assert!(
+        m.as_slice().iter().all(|v| v.is_nan()),
+        "mean of nothing is NaN, as NumPy"
+    );
     let i = Tensor::<i8, Shape![0, 4]>::zeros();
     let si = graph!(|i: i8[0, 4]| sum(i, axis = 0))(&i);
     assert_eq!(si.as_slice(), &[0i64; 4]);
@@ -204,9 +238,19 @@ fn fused_producers_and_consumers() {
     let x = f32_data::<Shape![6, 37]>(5);
     let y = f32_data::<Shape![6, 37]>(6);
     let (xs, ys) = (x.as_slice(), y.as_slice());
-    let dots: Vec<f64> = (0..6).map(|i| (0..37).map(|j| (xs[i * 37 + j] * ys[i * 37 + j]) as f64).sum()).collect();
+    let dots: Vec<f64> = (0..6)
+        .map(|i| {
+            (0..37)
+                .map(|j| (xs[i * 37 + j] * ys[i * 37 + j]) as f64)
+                .sum()
+        })
+        .collect();
     close_f32(dot_rows(&x, &y).as_slice(), &dots, 1e-7, "sum(x * y)");
-    let mad = xs.iter().zip(ys).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
+    let mad = xs
+        .iter()
+        .zip(ys)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0f32, f32::max);
     assert_eq!(max_abs_diff(&x, &y)[[]], mad);
 
     let c = centre(&x);
@@ -216,12 +260,20 @@ fn fused_producers_and_consumers() {
     for i in 0..6 {
         let row = &xs[i * 37..(i + 1) * 37];
         let mu = (row.iter().map(|&v| v as f64).sum::<f64>() / 37.0) as f32;
-        let var = (row.iter().map(|&v| ((v - mu) * (v - mu)) as f64).sum::<f64>() / 37.0) as f32;
+        let var = (row
+            .iter()
+            .map(|&v| ((v - mu) * (v - mu)) as f64)
+            .sum::<f64>()
+            / 37.0) as f32;
         for j in 0..37 {
             assert_eq!(c[[i, j]], row[j] - mu, "centre {i},{j}");
-            let expected = (row[j] - mu) as f64 / ((var + 1e-5) as f64).sqrt() * gamma[[j]] as f64 + beta[[j]] as f64;
+            let expected = (row[j] - mu) as f64 / ((var + 1e-5) as f64).sqrt() * gamma[[j]] as f64
+                + beta[[j]] as f64;
             let got = ln[[i, j]] as f64;
-            assert!((got - expected).abs() <= 1e-5 * expected.abs().max(1.0), "layer norm {i},{j}: {got} vs {expected}");
+            assert!(
+                (got - expected).abs() <= 1e-5 * expected.abs().max(1.0),
+                "layer norm {i},{j}: {got} vs {expected}"
+            );
         }
     }
 }
@@ -231,16 +283,41 @@ fn operator_table_reductions() {
     let x = Tensor::<f64, Shape![4, 19]>::from_vec(f64::random(76, 9)).unwrap();
     let (l1, l2, ss, ls, lse) = norms(&x);
     for (i, g) in groups(x.as_slice(), &[4, 19], &[1]).iter().enumerate() {
-        let rel = |got: f64, e: f64, what: &str| assert!((got - e).abs() <= 1e-13 * e.abs(), "{what} row {i}: {got} vs {e}");
+        let rel = |got: f64, e: f64, what: &str| {
+            assert!(
+                (got - e).abs() <= 1e-13 * e.abs(),
+                "{what} row {i}: {got} vs {e}"
+            )
+        };
         rel(l1[[i]], g.iter().map(|v| v.abs()).sum(), "reduce_l1");
-        rel(l2[[i]], g.iter().map(|v| v * v).sum::<f64>().sqrt(), "reduce_l2");
+        rel(
+            l2[[i]],
+            g.iter().map(|v| v * v).sum::<f64>().sqrt(),
+            "reduce_l2",
+        );
         rel(ss[[i]], g.iter().map(|v| v * v).sum(), "reduce_sum_square");
-        rel(ls[[i]], g.iter().map(|v| v.abs()).sum::<f64>().ln(), "reduce_log_sum");
+        rel(
+            ls[[i]],
+            g.iter().map(|v| v.abs()).sum::<f64>().ln(),
+            "reduce_log_sum",
+        );
         let m = g.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-        rel(lse[[i]], m + g.iter().map(|v| (v - m).exp()).sum::<f64>().ln(), "reduce_log_sum_exp");
+        rel(
+            lse[[i]],
+            m + g.iter().map(|v| (v - m).exp()).sum::<f64>().ln(),
+            "reduce_log_sum_exp",
+        );
     }
     // All -inf gives -inf, any +inf gives +inf (the max is not subtracted when infinite).
-    let inf = Tensor::<f32, Shape![2, 3]>::from_vec(vec![f32::NEG_INFINITY, f32::NEG_INFINITY, f32::NEG_INFINITY, 1.0, f32::INFINITY, 2.0]).unwrap();
+    let inf = Tensor::<f32, Shape![2, 3]>::from_vec(vec![
+        f32::NEG_INFINITY,
+        f32::NEG_INFINITY,
+        f32::NEG_INFINITY,
+        1.0,
+        f32::INFINITY,
+        2.0,
+    ])
+    .unwrap();
     let r = graph!(|x: f32[2, 3]| reduce_log_sum_exp(x, axis = 1))(&inf);
     assert_eq!(r.as_slice(), &[f32::NEG_INFINITY, f32::INFINITY]);
 }
@@ -258,10 +335,16 @@ fn softmax_is_stable_and_normalised() {
         let (outer, inner) = if axis == 1 { (5, 37) } else { (37, 5) };
         for o in 0..outer {
             let idx = |k: usize| if axis == 1 { o * 37 + k } else { k * 37 + o };
-            let m = (0..inner).map(|k| xs[idx(k)]).fold(f64::NEG_INFINITY, f64::max);
+            let m = (0..inner)
+                .map(|k| xs[idx(k)])
+                .fold(f64::NEG_INFINITY, f64::max);
             let s: f64 = (0..inner).map(|k| (xs[idx(k)] - m).exp()).sum();
             for k in 0..inner {
-                out[idx(k)] = if log { xs[idx(k)] - m - s.ln() } else { (xs[idx(k)] - m).exp() / s };
+                out[idx(k)] = if log {
+                    xs[idx(k)] - m - s.ln()
+                } else {
+                    (xs[idx(k)] - m).exp() / s
+                };
             }
         }
         out
@@ -270,7 +353,10 @@ fn softmax_is_stable_and_normalised() {
     close_f32(sm0.as_slice(), &reference(0, false), 2e-6, "softmax axis 0");
     let lref = reference(1, true);
     for (i, (&g, &e)) in lsm.as_slice().iter().zip(&lref).enumerate() {
-        assert!((g as f64 - e).abs() <= 2e-6 * e.abs().max(1.0), "logsoftmax at {i}: {g} vs {e}");
+        assert!(
+            (g as f64 - e).abs() <= 2e-6 * e.abs().max(1.0),
+            "logsoftmax at {i}: {g} vs {e}"
+        );
     }
     for row in sm.as_slice().chunks(37) {
         let total: f32 = row.iter().sum();
@@ -284,7 +370,10 @@ fn softmax_is_stable_and_normalised() {
         let s: f64 = row.iter().map(|v| (v - m).exp()).sum();
         for j in 0..9 {
             let e = (row[j] - m).exp() / s;
-            assert!((hs[[i, j]].to_f64() - e).abs() <= 1e-3 * e, "f16 softmax {i},{j}");
+            assert!(
+                (hs[[i, j]].to_f64() - e).abs() <= 1e-3 * e,
+                "f16 softmax {i},{j}"
+            );
         }
     }
 }
@@ -343,7 +432,10 @@ fn views_are_strided_reads() {
     }
     let z = f32_data::<Shape![37, 5]>(16);
     let ts = transposed_sum(&z);
-    let expected: Vec<f64> = groups(z.as_slice(), &[37, 5], &[0]).iter().map(|g| g.iter().map(|&v| v as f64).sum()).collect();
+    let expected: Vec<f64> = groups(z.as_slice(), &[37, 5], &[0])
+        .iter()
+        .map(|g| g.iter().map(|&v| v as f64).sum())
+        .collect();
     close_f32(ts.as_slice(), &expected, 1e-7, "sum of transpose");
 }
 
@@ -365,7 +457,11 @@ fn dtype_and_acc_overrides() {
     let (s64, s32, p) = graph!(|h: f16[40]| (sum(h), sum(h, acc = f32), prod(h, axis = 0)))(&h);
     let exact: f64 = h.as_slice().iter().map(|v| v.to_f64()).sum();
     assert_eq!(s64[[]], f16::from_f64(exact));
-    assert_eq!(s32[[]], f16::from_f64(exact), "small sums are exact in f32 too");
+    assert_eq!(
+        s32[[]],
+        f16::from_f64(exact),
+        "small sums are exact in f32 too"
+    );
     let prod: f64 = h.as_slice().iter().map(|v| v.to_f64()).product();
     assert_eq!(p[[]], f16::from_f64(prod));
 }
@@ -374,8 +470,15 @@ fn dtype_and_acc_overrides() {
 /// order, within a few ulps of the f64 reference.
 fn same_rounded<T: TestElem>(got: T, exact: f64, what: &str) {
     let expected = T::from_f64_rounded(exact);
-    let ulps = if T::DTYPE == tensorgraph::DType::F64 { 8.0 } else { 0.0 };
-    assert!(T::ulps(got, expected) <= ulps, "{what}: {got:?} vs {expected:?}");
+    let ulps = if T::DTYPE == tensorgraph::DType::F64 {
+        8.0
+    } else {
+        0.0
+    };
+    assert!(
+        T::ulps(got, expected) <= ulps,
+        "{what}: {got:?} vs {expected:?}"
+    );
 }
 
 macro_rules! float_more {

@@ -6,8 +6,18 @@ use tensorgraph::ShapeError;
 #[test]
 fn from_vec_checks_the_length() {
     let err = Tensor::<f32, Shape![2, 3]>::from_vec(vec![1.0; 5]).unwrap_err();
-    assert_eq!(err, ShapeError { expected: 6, found: 5, dims: &[2, 3] });
-    assert_eq!(err.to_string(), "a tensor of shape [2, 3] needs 6 elements, but 5 were given");
+    assert_eq!(
+        err,
+        ShapeError {
+            expected: 6,
+            found: 5,
+            dims: &[2, 3]
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "a tensor of shape [2, 3] needs 6 elements, but 5 were given"
+    );
     assert!(Tensor::<f32, Shape![2, 3]>::from_vec(vec![1.0; 6]).is_ok());
     let data = [1u8, 2, 3];
     assert!(TensorView::<u8, Shape![4]>::new(&data).is_err());
@@ -42,7 +52,10 @@ fn indexing_out_of_range_panics_like_a_slice() {
 #[test]
 fn debug_is_numpy_like() {
     let t = Tensor::<f32, Shape![2, 2]>::from_vec(vec![1.0, 2.0, 3.0, 4.5]).unwrap();
-    assert_eq!(format!("{t:?}"), "tensor([[1.0, 2.0],\n        [3.0, 4.5]], dtype=f32)");
+    assert_eq!(
+        format!("{t:?}"),
+        "tensor([[1.0, 2.0],\n        [3.0, 4.5]], dtype=f32)"
+    );
     let b = Tensor::<bool, Shape![3]>::from_vec(vec![true, false, true]).unwrap();
     assert_eq!(format!("{b:?}"), "tensor([true, false, true], dtype=bool)");
     let s = Tensor::<i64, Shape![]>::from_vec(vec![7]).unwrap();
@@ -50,7 +63,13 @@ fn debug_is_numpy_like() {
     let e = Tensor::<f16, Shape![0, 3]>::zeros();
     assert_eq!(format!("{e:?}"), "tensor([], shape=[0, 3], dtype=f16)");
     let big = Tensor::<u16, Shape![2000]>::from_fn(|[i]| i as u16);
-    assert_eq!(format!("{big:?}"), "tensor([0, 1, 2, ..., 1997, 1998, 1999], dtype=u16)");
+    assert_eq!(
+        format!("{big:?}"),
+        "tensor([0, 1, 2, ..., 1997, 1998, 1999], dtype=u16)"
+    );
     let cube = Tensor::<u8, Shape![2, 1, 2]>::from_vec(vec![1, 2, 3, 4]).unwrap();
-    assert_eq!(format!("{cube:?}"), "tensor([[[1, 2]],\n\n        [[3, 4]]], dtype=u8)");
+    assert_eq!(
+        format!("{cube:?}"),
+        "tensor([[[1, 2]],\n\n        [[3, 4]]], dtype=u8)"
+    );
 }

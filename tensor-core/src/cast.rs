@@ -66,7 +66,11 @@ fn i128_to_f64_round_odd(x: i128) -> f64 {
         // of two is exact too.
         ((kept | sticky) as f64) * 2f64.powi(dropped as i32)
     };
-    if x < 0 { -value } else { value }
+    if x < 0 {
+        -value
+    } else {
+        value
+    }
 }
 
 /// `x` rounded to f32 with ties broken to odd: exact when representable, otherwise the
@@ -149,24 +153,42 @@ mod tests {
         let up = bf16::from_f64(((1u64 << 60) + (1u64 << 53)) as f64);
         assert_eq!(CastTo::<bf16>::cast(x), up);
         assert_eq!(CastTo::<bf16>::cast(-(x as i64)), -up);
-        assert_eq!(CastTo::<bf16>::cast(u64::MAX), bf16::from_f64(18446744073709551615.0));
+        assert_eq!(
+            CastTo::<bf16>::cast(u64::MAX),
+            bf16::from_f64(18446744073709551615.0)
+        );
         assert_eq!(CastTo::<f16>::cast(70000u32), f16::INFINITY);
         assert_eq!(CastTo::<f16>::cast(2049u32), f16::from_f32(2048.0));
         assert_eq!(CastTo::<f16>::cast(2051u32), f16::from_f32(2052.0));
         // f64 just above a bf16 midpoint, but within half an f32 ulp of it.
         let above = 1.0 + 2f64.powi(-8) + 2f64.powi(-30);
-        assert_eq!(CastTo::<bf16>::cast(above), bf16::from_f32(1.0 + 2f32.powi(-7)));
-        assert_eq!(CastTo::<bf16>::cast(-above), bf16::from_f32(-(1.0 + 2f32.powi(-7))));
-        assert_eq!(CastTo::<bf16>::cast(1.0 + 2f64.powi(-8)), bf16::from_f32(1.0));
+        assert_eq!(
+            CastTo::<bf16>::cast(above),
+            bf16::from_f32(1.0 + 2f32.powi(-7))
+        );
+        assert_eq!(
+            CastTo::<bf16>::cast(-above),
+            bf16::from_f32(-(1.0 + 2f32.powi(-7)))
+        );
+        assert_eq!(
+            CastTo::<bf16>::cast(1.0 + 2f64.powi(-8)),
+            bf16::from_f32(1.0)
+        );
         let above16 = 1.0 + 2f64.powi(-11) + 2f64.powi(-40);
-        assert_eq!(CastTo::<f16>::cast(above16), f16::from_f32(1.0 + 2f32.powi(-10)));
+        assert_eq!(
+            CastTo::<f16>::cast(above16),
+            f16::from_f32(1.0 + 2f32.powi(-10))
+        );
         assert_eq!(CastTo::<f16>::cast(1e300f64), f16::INFINITY);
         assert_eq!(CastTo::<bf16>::cast(-1e300f64), bf16::NEG_INFINITY);
         assert!(CastTo::<bf16>::cast(f64::NAN).is_nan());
         assert_eq!(CastTo::<f16>::cast(1e-300f64).to_bits(), 0);
         assert_eq!(CastTo::<f16>::cast(-1e-300f64).to_bits(), 0x8000);
         // The smallest f16 subnormal is 2^-24; just above half of it rounds up to it.
-        assert_eq!(CastTo::<f16>::cast(2f64.powi(-25) * (1.0 + 1e-12)).to_bits(), 1);
+        assert_eq!(
+            CastTo::<f16>::cast(2f64.powi(-25) * (1.0 + 1e-12)).to_bits(),
+            1
+        );
         assert_eq!(CastTo::<f16>::cast(2f64.powi(-25)).to_bits(), 0);
     }
 

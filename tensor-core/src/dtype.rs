@@ -64,7 +64,9 @@ pub trait LaneScalar:
 }
 
 /// One of the 13 tensor element types.
-pub trait Element: Copy + Default + PartialEq + fmt::Debug + Send + Sync + 'static + sealed::Sealed {
+pub trait Element:
+    Copy + Default + PartialEq + fmt::Debug + Send + Sync + 'static + sealed::Sealed
+{
     const DTYPE: DType;
     /// The type of this dtype's values inside a kernel.
     type Compute: LaneScalar;

@@ -6,9 +6,9 @@
 //! explicit `wide` vectors. An override must give bit-identical results to the scalar
 //! reference; `tests/lanes.rs` checks every override against it.
 
+use crate::cast::CastTo;
 use crate::dtype::{Element, LaneScalar};
 use crate::reference::{Bitwise, Compare, Float, Num, Shift};
-use crate::cast::CastTo;
 use wide::{f32x8, f64x8};
 
 /// Lanes per SIMD value. Eight `f32` fill one AVX register (two SSE registers on a
@@ -62,7 +62,12 @@ pub fn load<E: Element>(src: &[E], offset: usize, n: usize) -> V<E::Compute> {
 /// Reads `n ≤ LANES` elements of `src` spaced `stride` apart, starting at `offset` (a
 /// transposed or otherwise strided view along the inner loop).
 #[inline(always)]
-pub fn load_strided<E: Element>(src: &[E], offset: usize, stride: usize, n: usize) -> V<E::Compute> {
+pub fn load_strided<E: Element>(
+    src: &[E],
+    offset: usize,
+    stride: usize,
+    n: usize,
+) -> V<E::Compute> {
     let mut lanes = [E::Compute::default(); LANES];
     for (i, lane) in lanes.iter_mut().enumerate().take(n) {
         *lane = src[offset + i * stride].to_compute();
@@ -94,7 +99,13 @@ pub fn cast<S: CastTo<D>, D: Element>(value: V<S::Compute>) -> V<D::Compute> {
 pub trait SelectLanes: LaneScalar {
     #[inline(always)]
     fn select_lanes(cond: V<bool>, a: V<Self>, b: V<Self>) -> V<Self> {
-        V(core::array::from_fn(|i| if cond.0[i] { a.0[i] } else { b.0[i] }))
+        V(core::array::from_fn(|i| {
+            if cond.0[i] {
+                a.0[i]
+            } else {
+                b.0[i]
+            }
+        }))
     }
 }
 

@@ -7,7 +7,7 @@
 //! fold at the end of a row.
 
 use crate::dtype::LaneScalar;
-use crate::lanes::{V, LANES};
+use crate::lanes::{LANES, V};
 use crate::reference::{Compare, Num};
 
 /// Identity elements of the reduction combines, per compute type.
@@ -63,7 +63,13 @@ pub fn lane_mask(n: usize) -> V<bool> {
 /// `value` where `mask`, else `identity`.
 #[inline(always)]
 pub fn mask_or<T: LaneScalar>(mask: V<bool>, value: V<T>, identity: T) -> V<T> {
-    V(core::array::from_fn(|i| if mask.0[i] { value.0[i] } else { identity }))
+    V(core::array::from_fn(|i| {
+        if mask.0[i] {
+            value.0[i]
+        } else {
+            identity
+        }
+    }))
 }
 
 /// Folds the lanes of `v` into one value with `f`, pairwise (lane order does not matter
@@ -103,7 +109,11 @@ pub fn arg_better<T: Num + Compare, const MAX: bool>(v: T, i: i64, best: T, best
     if v_nan {
         return true;
     }
-    let strictly = if MAX { <T as Compare>::gt(v, best) } else { <T as Compare>::lt(v, best) };
+    let strictly = if MAX {
+        <T as Compare>::gt(v, best)
+    } else {
+        <T as Compare>::lt(v, best)
+    };
     strictly || (<T as Compare>::eq(v, best) && i < best_i)
 }
 
@@ -117,7 +127,8 @@ pub fn arg_combine<T: Num + Compare, const MAX: bool>(
     mask: V<bool>,
 ) {
     for lane in 0..LANES {
-        if mask.0[lane] && arg_better::<T, MAX>(v.0[lane], i.0[lane], best.0[lane], best_i.0[lane]) {
+        if mask.0[lane] && arg_better::<T, MAX>(v.0[lane], i.0[lane], best.0[lane], best_i.0[lane])
+        {
             best.0[lane] = v.0[lane];
             best_i.0[lane] = i.0[lane];
         }
@@ -126,9 +137,15 @@ pub fn arg_combine<T: Num + Compare, const MAX: bool>(
 
 /// Folds lane-wise arg-max/arg-min state into one scalar slot.
 #[inline(always)]
-pub fn arg_fold<T: Num + Compare, const MAX: bool>(best: V<T>, best_i: V<i64>, slot: &mut T, slot_i: &mut i64) {
+pub fn arg_fold<T: Num + Compare, const MAX: bool>(
+    best: V<T>,
+    best_i: V<i64>,
+    slot: &mut T,
+    slot_i: &mut i64,
+) {
     for lane in 0..LANES {
-        if best_i.0[lane] >= 0 && arg_better::<T, MAX>(best.0[lane], best_i.0[lane], *slot, *slot_i) {
+        if best_i.0[lane] >= 0 && arg_better::<T, MAX>(best.0[lane], best_i.0[lane], *slot, *slot_i)
+        {
             *slot = best.0[lane];
             *slot_i = best_i.0[lane];
         }
@@ -149,7 +166,12 @@ mod tests {
         assert!(!arg_better::<f32, true>(3.0, 1, f32::NAN, 0));
         assert!(arg_better::<f32, true>(f32::NAN, 1, f32::NAN, 4));
         assert!(arg_better::<i32, false>(-3, 7, 2, 0));
-        assert!(arg_better::<f32, true>(f32::NEG_INFINITY, 3, f32::NEG_INFINITY, -1));
+        assert!(arg_better::<f32, true>(
+            f32::NEG_INFINITY,
+            3,
+            f32::NEG_INFINITY,
+            -1
+        ));
     }
 
     #[test]

@@ -165,7 +165,11 @@ macro_rules! integer_common {
                 // `b as u32` may wrap for wide or negative amounts, so range-check first.
                 #[allow(unused_comparisons)]
                 let in_range = b >= 0 && (b as u128) < <$t>::BITS as u128;
-                if in_range { a << (b as u32) } else { 0 }
+                if in_range {
+                    a << (b as u32)
+                } else {
+                    0
+                }
             }
             #[inline(always)]
             fn shr(a: $t, b: $t) -> $t {
@@ -199,7 +203,11 @@ macro_rules! integer_pow {
                 return if a == 1 {
                     1
                 } else if minus_one {
-                    if b & 1 == 1 { a } else { 1 }
+                    if b & 1 == 1 {
+                        a
+                    } else {
+                        1
+                    }
                 } else {
                     0
                 };
@@ -236,11 +244,19 @@ macro_rules! integer_num {
             }
             #[inline(always)]
             fn div(a: $t, b: $t) -> $t {
-                if b == 0 { 0 } else { a.wrapping_div(b) }
+                if b == 0 {
+                    0
+                } else {
+                    a.wrapping_div(b)
+                }
             }
             #[inline(always)]
             fn rem(a: $t, b: $t) -> $t {
-                if b == 0 { 0 } else { a.wrapping_rem(b) }
+                if b == 0 {
+                    0
+                } else {
+                    a.wrapping_rem(b)
+                }
             }
             #[inline(always)]
             fn modulo(a: $t, b: $t) -> $t {
@@ -262,16 +278,28 @@ macro_rules! integer_num {
             }
             #[inline(always)]
             fn max(a: $t, b: $t) -> $t {
-                if a >= b { a } else { b }
+                if a >= b {
+                    a
+                } else {
+                    b
+                }
             }
             #[inline(always)]
             fn min(a: $t, b: $t) -> $t {
-                if a <= b { a } else { b }
+                if a <= b {
+                    a
+                } else {
+                    b
+                }
             }
             integer_pow!($t);
             #[inline(always)]
             fn relu(a: $t) -> $t {
-                if a > 0 { a } else { 0 }
+                if a > 0 {
+                    a
+                } else {
+                    0
+                }
             }
             #[inline(always)]
             fn floor(a: $t) -> $t {
@@ -372,7 +400,11 @@ macro_rules! float_num {
             fn modulo(a: $t, b: $t) -> $t {
                 let r = a % b;
                 if r != 0.0 {
-                    if (b < 0.0) != (r < 0.0) { r + b } else { r }
+                    if (b < 0.0) != (r < 0.0) {
+                        r + b
+                    } else {
+                        r
+                    }
                 } else {
                     (0.0 as $t).copysign(b)
                 }

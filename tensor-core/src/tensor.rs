@@ -38,7 +38,11 @@ fn check_len<S: Shape>(found: usize) -> Result<(), ShapeError> {
     if found == S::LEN {
         Ok(())
     } else {
-        Err(ShapeError { expected: S::LEN, found, dims: S::DIMS })
+        Err(ShapeError {
+            expected: S::LEN,
+            found,
+            dims: S::DIMS,
+        })
     }
 }
 
@@ -66,23 +70,35 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// Takes ownership of `data`, which must hold `S::LEN` elements in row-major order.
     pub fn from_vec(data: Vec<T>) -> Result<Self, ShapeError> {
         check_len::<S>(data.len())?;
-        Ok(Tensor { data, shape: PhantomData })
+        Ok(Tensor {
+            data,
+            shape: PhantomData,
+        })
     }
 
     /// Copies `data`, which must hold `S::LEN` elements.
     pub fn from_slice(data: &[T]) -> Result<Self, ShapeError> {
         check_len::<S>(data.len())?;
-        Ok(Tensor { data: data.to_vec(), shape: PhantomData })
+        Ok(Tensor {
+            data: data.to_vec(),
+            shape: PhantomData,
+        })
     }
 
     /// All elements zero (`false` for `bool`).
     pub fn zeros() -> Self {
-        Tensor { data: vec![T::default(); S::LEN], shape: PhantomData }
+        Tensor {
+            data: vec![T::default(); S::LEN],
+            shape: PhantomData,
+        }
     }
 
     /// Every element the same value.
     pub fn full(value: T) -> Self {
-        Tensor { data: vec![value; S::LEN], shape: PhantomData }
+        Tensor {
+            data: vec![value; S::LEN],
+            shape: PhantomData,
+        }
     }
 
     /// Element `index` is `f(index)`, with `index` an array `[i0, i1, …]` of the shape's rank.
@@ -96,7 +112,10 @@ impl<T: Element, S: Shape> Tensor<T, S> {
             unravel(S::DIMS, offset, index.as_mut());
             data.push(f(index));
         }
-        Tensor { data, shape: PhantomData }
+        Tensor {
+            data,
+            shape: PhantomData,
+        }
     }
 
     /// The dims, outermost first.
@@ -118,7 +137,10 @@ impl<T: Element, S: Shape> Tensor<T, S> {
 
     /// A borrowed view of the whole tensor.
     pub fn view(&self) -> TensorView<'_, T, S> {
-        TensorView { data: &self.data, shape: PhantomData }
+        TensorView {
+            data: &self.data,
+            shape: PhantomData,
+        }
     }
 
     /// The element at `index`, or `None` if it is out of range.
@@ -137,7 +159,10 @@ impl<'a, T: Element, S: Shape> TensorView<'a, T, S> {
     /// Views `data` (no copy), which must hold `S::LEN` elements in row-major order.
     pub fn new(data: &'a [T]) -> Result<Self, ShapeError> {
         check_len::<S>(data.len())?;
-        Ok(TensorView { data, shape: PhantomData })
+        Ok(TensorView {
+            data,
+            shape: PhantomData,
+        })
     }
 
     pub fn shape(&self) -> &'static [usize] {
@@ -154,7 +179,10 @@ impl<'a, T: Element, S: Shape> TensorView<'a, T, S> {
 
     /// Copies the viewed elements into an owned tensor.
     pub fn to_tensor(&self) -> Tensor<T, S> {
-        Tensor { data: self.data.to_vec(), shape: PhantomData }
+        Tensor {
+            data: self.data.to_vec(),
+            shape: PhantomData,
+        }
     }
 }
 
@@ -162,7 +190,10 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
     /// Views `data` mutably (no copy); it must hold `S::LEN` elements.
     pub fn new(data: &'a mut [T]) -> Result<Self, ShapeError> {
         check_len::<S>(data.len())?;
-        Ok(TensorViewMut { data, shape: PhantomData })
+        Ok(TensorViewMut {
+            data,
+            shape: PhantomData,
+        })
     }
 
     pub fn shape(&self) -> &'static [usize] {
@@ -236,7 +267,11 @@ impl<T: Element, S: Shape> core::ops::Index<S::Index> for Tensor<T, S> {
     fn index(&self, index: S::Index) -> &T {
         match flat_offset(S::DIMS, index.as_ref()) {
             Some(o) => &self.data[o],
-            None => panic!("index {:?} is out of range for shape {}", index, dims_text(S::DIMS)),
+            None => panic!(
+                "index {:?} is out of range for shape {}",
+                index,
+                dims_text(S::DIMS)
+            ),
         }
     }
 }
@@ -245,7 +280,11 @@ impl<T: Element, S: Shape> core::ops::IndexMut<S::Index> for Tensor<T, S> {
     fn index_mut(&mut self, index: S::Index) -> &mut T {
         match flat_offset(S::DIMS, index.as_ref()) {
             Some(o) => &mut self.data[o],
-            None => panic!("index {:?} is out of range for shape {}", index, dims_text(S::DIMS)),
+            None => panic!(
+                "index {:?} is out of range for shape {}",
+                index,
+                dims_text(S::DIMS)
+            ),
         }
     }
 }
@@ -291,7 +330,13 @@ fn fmt_nested<T: fmt::Debug>(
             }
         }
         first = false;
-        fmt_nested(f, &data[i * stride..(i + 1) * stride], &dims[1..], depth + 1, summarize)?;
+        fmt_nested(
+            f,
+            &data[i * stride..(i + 1) * stride],
+            &dims[1..],
+            depth + 1,
+            summarize,
+        )?;
         i += 1;
     }
     f.write_str("]")

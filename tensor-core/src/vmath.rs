@@ -235,7 +235,11 @@ pub fn expm1_f64(x: F) -> F {
     // k <= -2 or k > 56: 2^k*(r - e + 1) - 1, with 2^k = 2^(k-1)*2 (k may be 1024)
     let big = (xr - e2 + 1.0) * pow2(kf - 1.0) * 2.0 - 1.0;
     // 2 <= k <= 56
-    let kmid = sel(kf.simd_lt(sp(2.0)), sp(2.0), sel(kf.simd_gt(sp(56.0)), sp(56.0), kf));
+    let kmid = sel(
+        kf.simd_lt(sp(2.0)),
+        sp(2.0),
+        sel(kf.simd_gt(sp(56.0)), sp(56.0), kf),
+    );
     let twopk = pow2(kmid);
     let umk = pow2(-kmid);
     let mid_lo = (xr - e2 + (sp(1.0) - umk)) * twopk; // k < 20
@@ -438,7 +442,11 @@ fn trig_fallback(x: F, res: F, f: fn(f64) -> f64) -> F {
 pub fn sin_f64(x: f64x8) -> f64x8 {
     let (s, _) = sincos_core(x);
     let s = sel(x.simd_eq(sp(0.0)), x, s); // sin(+-0) = +-0
-    let s = sel(x.abs().simd_eq(sp(f64::INFINITY)) | is_nan(x), sp(f64::NAN), s);
+    let s = sel(
+        x.abs().simd_eq(sp(f64::INFINITY)) | is_nan(x),
+        sp(f64::NAN),
+        s,
+    );
     trig_fallback(x, s, f64::sin)
 }
 
@@ -446,7 +454,11 @@ pub fn sin_f64(x: f64x8) -> f64x8 {
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn cos_f64(x: f64x8) -> f64x8 {
     let (_, c) = sincos_core(x);
-    let c = sel(x.abs().simd_eq(sp(f64::INFINITY)) | is_nan(x), sp(f64::NAN), c);
+    let c = sel(
+        x.abs().simd_eq(sp(f64::INFINITY)) | is_nan(x),
+        sp(f64::NAN),
+        c,
+    );
     trig_fallback(x, c, f64::cos)
 }
 
@@ -615,7 +627,11 @@ fn erf_erfc_f64(x: F) -> (F, F) {
     let erf_mid = copysign(sp(ERX) + pq, x);
     let erfc_mid = sel(neg, sp(1.0) + (sp(ERX) + pq), (sp(1.0) - ERX) - pq);
     // 1.25 <= |x| < 28
-    let axc = sel(ax.simd_lt(sp(1.25)), sp(1.25), sel(ax.simd_gt(sp(28.0)), sp(28.0), ax));
+    let axc = sel(
+        ax.simd_lt(sp(1.25)),
+        sp(1.25),
+        sel(ax.simd_gt(sp(28.0)), sp(28.0), ax),
+    );
     let r = erfc_tail(axc, sp(0.0)) / axc; // erfc(|x|)
     let erf_big = copysign(sp(1.0) - r, x);
     let erfc_big = sel(neg, sp(2.0) - r, r);
@@ -777,7 +793,11 @@ pub fn pow_f64(x: f64x8, y: f64x8) -> f64x8 {
     let (yint, yodd) = int_odd(y);
     let ax0 = x.abs();
     // ---- log2|x| = t1 + t2 ------------------------------------------------
-    let axs = sel(ax0.simd_eq(sp(0.0)) | ax0.simd_ge(sp(f64::INFINITY)) | is_nan(ax0), sp(1.0), ax0);
+    let axs = sel(
+        ax0.simd_eq(sp(0.0)) | ax0.simd_ge(sp(f64::INFINITY)) | is_nan(ax0),
+        sp(1.0),
+        ax0,
+    );
     let sub = axs.simd_lt(sp(f64::MIN_POSITIVE));
     let ax = sel(sub, axs * TWO53, axs);
     let mut nf = sp(-53.0) & sub;
@@ -804,7 +824,9 @@ pub fn pow_f64(x: f64x8, y: f64x8) -> f64x8 {
     let t_l = ax - (t_h - bp);
     let s_l = v * ((u - s_h * t_h) - s_h * t_l);
     let s2 = ss * ss;
-    let mut r = s2 * s2 * (sp(L1) + s2 * (sp(L2) + s2 * (sp(L3) + s2 * (sp(L4) + s2 * (sp(L5) + s2 * L6)))));
+    let mut r = s2
+        * s2
+        * (sp(L1) + s2 * (sp(L2) + s2 * (sp(L3) + s2 * (sp(L4) + s2 * (sp(L5) + s2 * L6)))));
     r = r + s_l * (s_h + ss);
     let s2 = s_h * s_h;
     let t_h = clear_low(sp(3.0) + s2 + r);
@@ -824,10 +846,13 @@ pub fn pow_f64(x: f64x8, y: f64x8) -> f64x8 {
     let p_h = y1 * t1;
     let z = p_l + p_h;
     let overflow = z.simd_gt(sp(1024.0)) | (z.simd_eq(sp(1024.0)) & (p_l + OVT).simd_gt(z - p_h));
-    let underflow =
-        z.simd_lt(sp(-1075.0)) | (z.simd_eq(sp(-1075.0)) & p_l.simd_le(z - p_h));
+    let underflow = z.simd_lt(sp(-1075.0)) | (z.simd_eq(sp(-1075.0)) & p_l.simd_le(z - p_h));
     // ---- 2^(p_h + p_l) -----------------------------------------------------
-    let zc = sel(z.simd_gt(sp(1100.0)), sp(1100.0), sel(z.simd_lt(sp(-1100.0)), sp(-1100.0), z));
+    let zc = sel(
+        z.simd_gt(sp(1100.0)),
+        sp(1100.0),
+        sel(z.simd_lt(sp(-1100.0)), sp(-1100.0), z),
+    );
     let nn = sel(zc.abs().simd_gt(sp(0.5)), rint(zc), sp(0.0));
     let p_h = p_h - nn; // exact
     let t = clear_low(p_l + p_h);
@@ -852,7 +877,11 @@ pub fn pow_f64(x: f64x8, y: f64x8) -> f64x8 {
     // x = +-0 or +-inf
     let zz = sel(y.simd_lt(sp(0.0)), sp(1.0) / ax0, ax0);
     let zz = sel(neg_res, -zz, zz);
-    res = sel(ax0.simd_eq(sp(0.0)) | ax0.simd_eq(sp(f64::INFINITY)), zz, res);
+    res = sel(
+        ax0.simd_eq(sp(0.0)) | ax0.simd_eq(sp(f64::INFINITY)),
+        zz,
+        res,
+    );
     // y = +-inf
     let yinf = sel(
         ax0.simd_eq(sp(1.0)),
@@ -901,7 +930,11 @@ pub fn pow_f32(x: f32x8, y: f32x8) -> f32x8 {
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn silu_f64(x: f64x8) -> f64x8 {
     // silu(-inf) is the limit -0.0, not -inf · 0 = NaN.
-    sel(x.simd_eq(sp(f64::NEG_INFINITY)), sp(-0.0), x * sigmoid_f64(x))
+    sel(
+        x.simd_eq(sp(f64::NEG_INFINITY)),
+        sp(-0.0),
+        x * sigmoid_f64(x),
+    )
 }
 
 // ---------------------------------------------------------------------------
@@ -973,17 +1006,29 @@ pub fn tan_f64(x: f64x8) -> f64x8 {
     let (s, c) = sincos_core(x);
     let t = s / c;
     let t = sel(x.simd_eq(sp(0.0)), x, t);
-    let t = sel(x.abs().simd_eq(sp(f64::INFINITY)) | is_nan(x), sp(f64::NAN), t);
+    let t = sel(
+        x.abs().simd_eq(sp(f64::INFINITY)) | is_nan(x),
+        sp(f64::NAN),
+        t,
+    );
     trig_fallback(x, t, f64::tan)
 }
 
 // atan (fdlibm s_atan.c): |x| reduced into one of five intervals around 0, 0.5, 1, 1.5
 // and inf; atan(x) = atanhi[id] + atanlo[id] + atan(t) with an odd degree-23 Remez
 // polynomial (|err| < 2^-56.9 for |t| <= 7/16). fdlibm: < 1 ulp.
-const ATANHI: [f64; 4] =
-    [4.63647609000806093515e-01, 7.85398163397448278999e-01, 9.82793723247329054082e-01, 1.57079632679489655800e+00];
-const ATANLO: [f64; 4] =
-    [2.26987774529616870924e-17, 3.06161699786838301793e-17, 1.39033110312309984516e-17, 6.12323399573676603587e-17];
+const ATANHI: [f64; 4] = [
+    4.63647609000806093515e-01,
+    7.85398163397448278999e-01,
+    9.82793723247329054082e-01,
+    1.57079632679489655800e+00,
+];
+const ATANLO: [f64; 4] = [
+    2.26987774529616870924e-17,
+    3.06161699786838301793e-17,
+    1.39033110312309984516e-17,
+    6.12323399573676603587e-17,
+];
 const AT: [f64; 11] = [
     3.33333333333329318027e-01,
     -1.99999999998764832476e-01,
@@ -1006,14 +1051,44 @@ pub fn atan_f64(x: f64x8) -> f64x8 {
     let m1 = a.simd_ge(sp(0.6875));
     let m2 = a.simd_ge(sp(1.1875));
     let m3 = a.simd_ge(sp(2.4375));
-    let num = sel(m3, sp(-1.0), sel(m2, a - 1.5, sel(m1, a - 1.0, sel(m0, a * 2.0 - 1.0, a))));
-    let den = sel(m3, a, sel(m2, a * 1.5 + 1.0, sel(m1, a + 1.0, sel(m0, a + 2.0, sp(1.0)))));
+    let num = sel(
+        m3,
+        sp(-1.0),
+        sel(m2, a - 1.5, sel(m1, a - 1.0, sel(m0, a * 2.0 - 1.0, a))),
+    );
+    let den = sel(
+        m3,
+        a,
+        sel(
+            m2,
+            a * 1.5 + 1.0,
+            sel(m1, a + 1.0, sel(m0, a + 2.0, sp(1.0))),
+        ),
+    );
     let t = num / den;
-    let hi = sel(m3, sp(ATANHI[3]), sel(m2, sp(ATANHI[2]), sel(m1, sp(ATANHI[1]), sel(m0, sp(ATANHI[0]), sp(0.0)))));
-    let lo = sel(m3, sp(ATANLO[3]), sel(m2, sp(ATANLO[2]), sel(m1, sp(ATANLO[1]), sel(m0, sp(ATANLO[0]), sp(0.0)))));
+    let hi = sel(
+        m3,
+        sp(ATANHI[3]),
+        sel(
+            m2,
+            sp(ATANHI[2]),
+            sel(m1, sp(ATANHI[1]), sel(m0, sp(ATANHI[0]), sp(0.0))),
+        ),
+    );
+    let lo = sel(
+        m3,
+        sp(ATANLO[3]),
+        sel(
+            m2,
+            sp(ATANLO[2]),
+            sel(m1, sp(ATANLO[1]), sel(m0, sp(ATANLO[0]), sp(0.0))),
+        ),
+    );
     let z = t * t;
     let w = z * z;
-    let s1 = z * (sp(AT[0]) + w * (sp(AT[2]) + w * (sp(AT[4]) + w * (sp(AT[6]) + w * (sp(AT[8]) + w * AT[10])))));
+    let s1 = z
+        * (sp(AT[0])
+            + w * (sp(AT[2]) + w * (sp(AT[4]) + w * (sp(AT[6]) + w * (sp(AT[8]) + w * AT[10])))));
     let s2 = w * (sp(AT[1]) + w * (sp(AT[3]) + w * (sp(AT[5]) + w * (sp(AT[7]) + w * AT[9]))));
     let r = hi - ((t * (s1 + s2) - lo) - t);
     let res = copysign(r, x);
@@ -1034,7 +1109,13 @@ const PS: [f64; 6] = [
     7.91534994289814532176e-04,
     3.47933107596021167570e-05,
 ];
-const QS: [f64; 5] = [1.0, -2.40339491173441421878e+00, 2.02094576023350569471e+00, -6.88283971605453293030e-01, 7.70381505559019352791e-02];
+const QS: [f64; 5] = [
+    1.0,
+    -2.40339491173441421878e+00,
+    2.02094576023350569471e+00,
+    -6.88283971605453293030e-01,
+    7.70381505559019352791e-02,
+];
 
 #[inline(always)]
 fn asin_r(z: F) -> F {
@@ -1096,7 +1177,10 @@ pub fn sinh_f64(x: f64x8) -> f64x8 {
     let below1 = (t * 2.0 - (t * t) / (t + 1.0)) * 0.5;
     let above1 = (t + t / (t + 1.0)) * 0.5;
     let mid = sel(a.simd_lt(sp(1.0)), below1, above1);
-    let big = exp_core(sel(a.simd_gt(sp(711.0)) | is_nan(a), sp(711.0), a), sp(-1.0));
+    let big = exp_core(
+        sel(a.simd_gt(sp(711.0)) | is_nan(a), sp(711.0), a),
+        sp(-1.0),
+    );
     let mut res = copysign(sel(a.simd_lt(sp(22.0)), mid, big), x);
     res = sel(a.simd_lt(sp(3.725290298461914e-9)), x, res); // 2^-28: sinh x = x
     sel(is_nan(x), x, res)
@@ -1112,8 +1196,15 @@ pub fn cosh_f64(x: f64x8) -> f64x8 {
     let small = sp(1.0) + (t * t) / (w + w);
     let e = exp_f64(ac);
     let mid = e * 0.5 + sp(0.5) / e;
-    let big = exp_core(sel(a.simd_gt(sp(711.0)) | is_nan(a), sp(711.0), a), sp(-1.0));
-    let res = sel(a.simd_lt(sp(0.3465735902799726)), small, sel(a.simd_lt(sp(22.0)), mid, big));
+    let big = exp_core(
+        sel(a.simd_gt(sp(711.0)) | is_nan(a), sp(711.0), a),
+        sp(-1.0),
+    );
+    let res = sel(
+        a.simd_lt(sp(0.3465735902799726)),
+        small,
+        sel(a.simd_lt(sp(22.0)), mid, big),
+    );
     sel(is_nan(x), x.abs(), res)
 }
 
@@ -1253,7 +1344,11 @@ pub fn exp_f32(x: f32x8) -> f32x8 {
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn exp2_f32(x: f32x8) -> f32x8 {
     let w = widen(x);
-    let xc = sel(w.simd_gt(sp(130.0)), sp(130.0), sel(w.simd_lt(sp(-160.0)), sp(-160.0), w));
+    let xc = sel(
+        w.simd_gt(sp(130.0)),
+        sp(130.0),
+        sel(w.simd_lt(sp(-160.0)), sp(-160.0), w),
+    );
     let kf = rint(xc);
     let r = (xc - kf) * LN2_D;
     let res = exp_poly_small(r) * pow2(kf);
@@ -1287,7 +1382,16 @@ pub fn silu_f32(x: f32x8) -> f32x8 {
 fn log1p_reduced(f: F) -> F {
     let s = f / (sp(2.0) + f);
     let z = s * s;
-    const C: [f64; 8] = [2.0, 2.0 / 3.0, 2.0 / 5.0, 2.0 / 7.0, 2.0 / 9.0, 2.0 / 11.0, 2.0 / 13.0, 2.0 / 15.0];
+    const C: [f64; 8] = [
+        2.0,
+        2.0 / 3.0,
+        2.0 / 5.0,
+        2.0 / 7.0,
+        2.0 / 9.0,
+        2.0 / 11.0,
+        2.0 / 13.0,
+        2.0 / 15.0,
+    ];
     s * poly_fma(z, &C)
 }
 
@@ -1310,7 +1414,11 @@ fn log_specials(w: F, res: F) -> F {
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn log_f32(x: f32x8) -> f32x8 {
     let w = widen(x);
-    let safe = sel(w.simd_gt(sp(0.0)) & w.simd_lt(sp(f64::INFINITY)), w, sp(1.0));
+    let safe = sel(
+        w.simd_gt(sp(0.0)) & w.simd_lt(sp(f64::INFINITY)),
+        w,
+        sp(1.0),
+    );
     narrow(log_specials(w, log_f64_for_f32(safe)))
 }
 
@@ -1318,7 +1426,11 @@ pub fn log_f32(x: f32x8) -> f32x8 {
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn log2_f32(x: f32x8) -> f32x8 {
     let w = widen(x);
-    let safe = sel(w.simd_gt(sp(0.0)) & w.simd_lt(sp(f64::INFINITY)), w, sp(1.0));
+    let safe = sel(
+        w.simd_gt(sp(0.0)) & w.simd_lt(sp(f64::INFINITY)),
+        w,
+        sp(1.0),
+    );
     let (f, kf) = log_reduce(safe);
     let res = fma(log1p_reduced(f), sp(std::f64::consts::LOG2_E), kf);
     narrow(log_specials(w, res))
@@ -1395,9 +1507,17 @@ fn sincos_f32_core(w: F) -> (F, F, F) {
 
 #[inline(always)]
 fn trig_f32_finish(w: F, res: F, slow: fn(F) -> F) -> f32x8 {
-    let res = sel(w.abs().simd_eq(sp(f64::INFINITY)) | is_nan(w), sp(f64::NAN), res);
+    let res = sel(
+        w.abs().simd_eq(sp(f64::INFINITY)) | is_nan(w),
+        sp(f64::NAN),
+        res,
+    );
     let big = w.abs().simd_ge(sp(TRIG_F32_FAST_MAX)) & w.abs().simd_lt(sp(f64::INFINITY));
-    let res = if big.any() { trig_f32_slow(big, w, res, slow) } else { res };
+    let res = if big.any() {
+        trig_f32_slow(big, w, res, slow)
+    } else {
+        res
+    };
     narrow(res)
 }
 
@@ -1491,7 +1611,11 @@ pub fn erf_scalar_f64(x: f64) -> f64 {
         return if x > 0.0 { 1.0 } else { -1.0 };
     }
     let r = erfc_tail_scalar(ax) / ax;
-    if x >= 0.0 { 1.0 - r } else { r - 1.0 }
+    if x >= 0.0 {
+        1.0 - r
+    } else {
+        r - 1.0
+    }
 }
 
 /// Scalar complementary error function, fdlibm s_erf.c algorithm (< 1 ulp,
@@ -1507,12 +1631,20 @@ pub fn erfc_scalar_f64(x: f64) -> f64 {
         }
         let z = x * x;
         let y = poly(z, &PP) / poly(z, &QQ);
-        return if x < 0.25 { 1.0 - (x + x * y) } else { 0.5 - (x * y + (x - 0.5)) };
+        return if x < 0.25 {
+            1.0 - (x + x * y)
+        } else {
+            0.5 - (x * y + (x - 0.5))
+        };
     }
     if ax < 1.25 {
         let s = ax - 1.0;
         let pq = poly(s, &PA) / poly(s, &QA);
-        return if x >= 0.0 { (1.0 - ERX) - pq } else { 1.0 + (ERX + pq) };
+        return if x >= 0.0 {
+            (1.0 - ERX) - pq
+        } else {
+            1.0 + (ERX + pq)
+        };
     }
     if ax < 28.0 {
         if x < -6.0 {
@@ -1521,7 +1653,11 @@ pub fn erfc_scalar_f64(x: f64) -> f64 {
         let r = erfc_tail_scalar(ax) / ax;
         return if x > 0.0 { r } else { 2.0 - r };
     }
-    if x > 0.0 { 0.0 } else { 2.0 }
+    if x > 0.0 {
+        0.0
+    } else {
+        2.0
+    }
 }
 
 #[cfg(test)]
@@ -1541,13 +1677,25 @@ mod tests {
     /// Error of an f32 result against the f64 reference, in f32 ulps of the reference.
     fn err_f32(got: f32, r: f64) -> f64 {
         if r.is_nan() || got.is_nan() {
-            return if r.is_nan() && got.is_nan() { 0.0 } else { f64::INFINITY };
+            return if r.is_nan() && got.is_nan() {
+                0.0
+            } else {
+                f64::INFINITY
+            };
         }
         if got as f64 == r || got == r as f32 && got.is_infinite() {
             return 0.0;
         }
-        let g = if got.is_infinite() { (got.signum() as f64) * 2f64.powi(128) } else { got as f64 };
-        let rr = if r.is_infinite() { r.signum() * 2f64.powi(128) } else { r };
+        let g = if got.is_infinite() {
+            (got.signum() as f64) * 2f64.powi(128)
+        } else {
+            got as f64
+        };
+        let rr = if r.is_infinite() {
+            r.signum() * 2f64.powi(128)
+        } else {
+            r
+        };
         (g - rr).abs() / ulp_f32_at(rr)
     }
     fn ulp_f64_at(r: f64) -> f64 {
@@ -1564,7 +1712,11 @@ mod tests {
     }
     fn err_f64(got: f64, r: f64) -> f64 {
         if r.is_nan() || got.is_nan() {
-            return if r.is_nan() && got.is_nan() { 0.0 } else { f64::INFINITY };
+            return if r.is_nan() && got.is_nan() {
+                0.0
+            } else {
+                f64::INFINITY
+            };
         }
         if got == r {
             return 0.0;
@@ -1588,7 +1740,13 @@ mod tests {
     }
     impl Stats {
         fn new(name: &str) -> Self {
-            Stats { name: name.to_string(), max: 0.0, at: (0.0, 0.0), n: 0, cr: 0 }
+            Stats {
+                name: name.to_string(),
+                max: 0.0,
+                at: (0.0, 0.0),
+                n: 0,
+                cr: 0,
+            }
         }
         fn add(&mut self, x: f64, y: f64, err: f64, cr: bool) {
             self.n += 1;
@@ -1605,12 +1763,23 @@ mod tests {
                 "| {:<12} | {:>8.3} | {:>24} | {:>10.6} | {:>9} | {}",
                 self.name,
                 self.max,
-                if self.at.1 == 0.0 { format!("{:e}", self.at.0) } else { format!("{:e},{:e}", self.at.0, self.at.1) },
+                if self.at.1 == 0.0 {
+                    format!("{:e}", self.at.0)
+                } else {
+                    format!("{:e},{:e}", self.at.0, self.at.1)
+                },
                 self.cr as f64 / self.n.max(1) as f64,
                 self.n,
                 if self.max <= bound { "ok" } else { "FAIL" }
             );
-            assert!(self.max <= bound, "{}: max ulp {} at {:?} exceeds {}", self.name, self.max, self.at, bound);
+            assert!(
+                self.max <= bound,
+                "{}: max ulp {} at {:?} exceeds {}",
+                self.name,
+                self.max,
+                self.at,
+                bound
+            );
         }
     }
 
@@ -1633,7 +1802,11 @@ mod tests {
             let e = emin + (r % ((emax - emin) as u64)) as i32;
             let m = 1.0 + (self.next() >> 12) as f64 * 2f64.powi(-52);
             let v = m * 2f64.powi(e);
-            if signed && (r >> 40) & 1 == 1 { -v } else { v }
+            if signed && (r >> 40) & 1 == 1 {
+                -v
+            } else {
+                v
+            }
         }
     }
 
@@ -1670,7 +1843,12 @@ mod tests {
             for i in 0..ch.len() {
                 let rf = r(a[i] as f64);
                 let e = err_f32(out[i], rf);
-                st.add(a[i] as f64, 0.0, e, out[i] == rf as f32 || (out[i].is_nan() && rf.is_nan()));
+                st.add(
+                    a[i] as f64,
+                    0.0,
+                    e,
+                    out[i] == rf as f32 || (out[i].is_nan() && rf.is_nan()),
+                );
             }
         }
         st.report(bound);
@@ -1685,7 +1863,12 @@ mod tests {
             for i in 0..ch.len() {
                 let rf = r(a[i]);
                 let e = err_f64(out[i], rf);
-                st.add(a[i], 0.0, e, out[i] == rf || (out[i].is_nan() && rf.is_nan()));
+                st.add(
+                    a[i],
+                    0.0,
+                    e,
+                    out[i] == rf || (out[i].is_nan() && rf.is_nan()),
+                );
             }
         }
         st.report(bound);
@@ -1750,11 +1933,34 @@ mod tests {
     #[test]
     fn f32_sweep_exp_log() {
         println!("| function     | max ulp  | at                       | frac CR    | n         |");
-        let xs = f32_inputs(STRIDE, &[0.0, -0.0, 1.0, -1.0, 88.72284, -87.33655, -103.97, -88.0, 1e-7, 0.5], 2000);
+        let xs = f32_inputs(
+            STRIDE,
+            &[
+                0.0, -0.0, 1.0, -1.0, 88.72284, -87.33655, -103.97, -88.0, 1e-7, 0.5,
+            ],
+            2000,
+        );
         run_f32("exp_f32", exp_f32, f64::exp, &xs, 1.0);
-        let xs = f32_inputs(STRIDE, &[1.0, 0.5, 2.0, f32::MIN_POSITIVE, 1e-45, f32::MAX, 0.70710677, 1.4142135], 2000);
+        let xs = f32_inputs(
+            STRIDE,
+            &[
+                1.0,
+                0.5,
+                2.0,
+                f32::MIN_POSITIVE,
+                1e-45,
+                f32::MAX,
+                0.70710677,
+                1.4142135,
+            ],
+            2000,
+        );
         run_f32("log_f32", log_f32, f64::ln, &xs, 1.0);
-        let xs = f32_inputs(STRIDE, &[0.0, -0.0, -0.5, -1.0, -0.29289, 0.41421, 1e-8, -1e-8, 1.0], 2000);
+        let xs = f32_inputs(
+            STRIDE,
+            &[0.0, -0.0, -0.5, -1.0, -0.29289, 0.41421, 1e-8, -1e-8, 1.0],
+            2000,
+        );
         run_f32("log1p_f32", log1p_f32, f64::ln_1p, &xs, 1.0);
     }
 
@@ -1768,14 +1974,18 @@ mod tests {
 
     #[test]
     fn f32_sweep_tanh_erf_sigmoid_gelu() {
-        let ex = [0.0f32, 1.0, -1.0, 0.55, 22.0, 9.0, -9.0, 0.84375, 1.25, 2.857, 6.0, -6.0, 4.0, 3.0];
+        let ex = [
+            0.0f32, 1.0, -1.0, 0.55, 22.0, 9.0, -9.0, 0.84375, 1.25, 2.857, 6.0, -6.0, 4.0, 3.0,
+        ];
         let xs = f32_inputs(STRIDE, &ex, 2000);
         run_f32("tanh_f32", tanh_f32, f64::tanh, &xs, 2.0);
         run_f32("erf_f32", erf_f32, erf_scalar_f64, &xs, 2.0);
         let ex2 = [0.0f32, -88.0, -103.0, 88.0, 16.0, -16.0, 1.0, -1.0, -36.0];
         let xs2 = f32_inputs(STRIDE, &ex2, 2000);
         run_f32("sigmoid_f32", sigmoid_f32, sigmoid_ref, &xs2, 2.0);
-        let ex3 = [0.0f32, -1.0, -5.0, -10.0, -13.0, -14.0, -1.2, 1.0, 5.0, -1.7, -0.75];
+        let ex3 = [
+            0.0f32, -1.0, -5.0, -10.0, -13.0, -14.0, -1.2, 1.0, 5.0, -1.7, -0.75,
+        ];
         let xs3 = f32_inputs(STRIDE, &ex3, 2000);
         run_f32("gelu_f32", gelu_f32, gelu_ref, &xs3, 2.0);
     }
@@ -1784,7 +1994,11 @@ mod tests {
     fn f32_pow() {
         let mut rng = Rng(0x1234_5678_9abc_def1);
         let mut st = Stats::new("pow_f32");
-        let n = if cfg!(debug_assertions) { 200_000 } else { 3_000_000 };
+        let n = if cfg!(debug_assertions) {
+            200_000
+        } else {
+            3_000_000
+        };
         let mut xs = Vec::with_capacity(n);
         let mut ys = Vec::with_capacity(n);
         for i in 0..n {
@@ -1823,14 +2037,23 @@ mod tests {
             let out = pow_f32(f32x8::from(a), f32x8::from(b)).to_array();
             for i in 0..8 {
                 let r = (a[i] as f64).powf(b[i] as f64);
-                st.add(a[i] as f64, b[i] as f64, err_f32(out[i], r), out[i] == r as f32 || (out[i].is_nan() && r.is_nan()));
+                st.add(
+                    a[i] as f64,
+                    b[i] as f64,
+                    err_f32(out[i], r),
+                    out[i] == r as f32 || (out[i].is_nan() && r.is_nan()),
+                );
             }
         }
         st.report(2.0);
     }
 
     // ------------------------------------------------------------------ f64 random
-    const N64: usize = if cfg!(debug_assertions) { 1 << 16 } else { 1 << 20 };
+    const N64: usize = if cfg!(debug_assertions) {
+        1 << 16
+    } else {
+        1 << 20
+    };
 
     fn make_inputs(seed: u64, f: impl Fn(&mut Rng, usize) -> f64) -> Vec<f64> {
         let mut rng = Rng(seed);
@@ -1973,7 +2196,10 @@ mod tests {
             let a = err_f64(erf_scalar_f64(x), e);
             let b = err_f64(erfc_scalar_f64(x), c);
             worst = worst.max(a).max(b);
-            assert!(a <= 1.0 && b <= 1.0, "x={x}: erf err {a} ulp, erfc err {b} ulp");
+            assert!(
+                a <= 1.0 && b <= 1.0,
+                "x={x}: erf err {a} ulp, erfc err {b} ulp"
+            );
             let v = erf_f64(F::splat(x)).to_array()[0];
             assert!(err_f64(v, e) <= 2.0, "vector erf({x}) = {v}");
         }
@@ -2179,7 +2405,10 @@ mod tests {
         // subnormal results of exp are accurate, not flushed
         for &x in &[-100.0f32, -103.0, -103.9, -95.5] {
             let g = s32(exp_f32, x);
-            assert!(g > 0.0 && err_f32(g, (x as f64).exp()) <= 0.5 + 1e-9, "exp({x}) = {g}");
+            assert!(
+                g > 0.0 && err_f32(g, (x as f64).exp()) <= 0.5 + 1e-9,
+                "exp({x}) = {g}"
+            );
         }
         for &x in &[-709.0f64, -720.0, -740.0, -745.0] {
             let g = s64(exp_f64, x);
@@ -2259,14 +2488,25 @@ mod tests {
         for &(x, y, want) in cases {
             let got = p(x, y);
             assert!(same64(got, want), "pow_f64({x}, {y}) = {got}, want {want}");
-            if (x as f32 as f64 == x || x.is_nan()) && (y as f32 as f64 == y || y.is_nan()) && want.abs() < 1e38 || want.is_infinite() || want.is_nan() {
+            if (x as f32 as f64 == x || x.is_nan())
+                && (y as f32 as f64 == y || y.is_nan())
+                && want.abs() < 1e38
+                || want.is_infinite()
+                || want.is_nan()
+            {
                 let got32 = pf(x as f32, y as f32);
-                let w32 = if x.abs() == 10.0 && y.abs() > 300.0 { want as f32 } else { want as f32 };
-                assert!(same32(got32, w32), "pow_f32({x}, {y}) = {got32}, want {w32}");
+                let w32 = if x.abs() == 10.0 && y.abs() > 300.0 {
+                    want as f32
+                } else {
+                    want as f32
+                };
+                assert!(
+                    same32(got32, w32),
+                    "pow_f32({x}, {y}) = {got32}, want {w32}"
+                );
             }
         }
     }
-
 
     // ------------------------------------------------------------------ issue 5 functions
     fn softplus_ref(x: f64) -> f64 {
@@ -2278,7 +2518,10 @@ mod tests {
 
     #[test]
     fn f32_sweep_more() {
-        let ex = [0.0f32, 1.0, -1.0, 0.5, -0.5, 88.7, -103.0, 127.9, -149.5, 1e-7, -1e-7, 0.34657, 22.0, 0.975, 0.4375, 2.4375];
+        let ex = [
+            0.0f32, 1.0, -1.0, 0.5, -0.5, 88.7, -103.0, 127.9, -149.5, 1e-7, -1e-7, 0.34657, 22.0,
+            0.975, 0.4375, 2.4375,
+        ];
         let xs = f32_inputs(STRIDE, &ex, 2000);
         run_f32("exp2_f32", exp2_f32, f64::exp2, &xs, 1.0);
         run_f32("expm1_f32", expm1_f32, f64::exp_m1, &xs, 1.0);
@@ -2439,7 +2682,10 @@ mod tests {
                 _ => want as f64,
             };
             let got64 = s64(g, x as f64);
-            assert!(same64(got64, want64), "{n}_f64({x}) = {got64}, want {want64}");
+            assert!(
+                same64(got64, want64),
+                "{n}_f64({x}) = {got64}, want {want64}"
+            );
         }
         // Overflow thresholds and subnormal results.
         assert_eq!(s32(exp2_f32, 128.0), inf);
@@ -2453,10 +2699,17 @@ mod tests {
         assert_eq!(s64(sinh_f64, 711.0), f64::INFINITY);
         assert_eq!(s64(cosh_f64, -711.0), f64::INFINITY);
         let sp = s32(softplus_f32, -100.0);
-        assert!(sp > 0.0 && err_f32(sp, softplus_ref(-100.0)) <= 0.5 + 1e-9, "softplus(-100) = {sp}");
+        assert!(
+            sp > 0.0 && err_f32(sp, softplus_ref(-100.0)) <= 0.5 + 1e-9,
+            "softplus(-100) = {sp}"
+        );
         // Every finite f32 huge argument reduces correctly.
         for &x in &[f32::MAX, -f32::MAX, 1e30, 3.0e38, 524288.0, 524287.9] {
-            for (f, r) in [(sin_f32 as fn(f32x8) -> f32x8, f64::sin as fn(f64) -> f64), (cos_f32, f64::cos), (tan_f32, f64::tan)] {
+            for (f, r) in [
+                (sin_f32 as fn(f32x8) -> f32x8, f64::sin as fn(f64) -> f64),
+                (cos_f32, f64::cos),
+                (tan_f32, f64::tan),
+            ] {
                 let g = s32(f, x);
                 assert!(err_f32(g, r(x as f64)) <= 0.5 + 1e-6, "trig({x}) = {g}");
             }
@@ -2549,10 +2802,30 @@ mod tests {
         bench32!("sin_f32", sin_f32, f32::sin, &xs32);
         bench32!("cos_f32", cos_f32, f32::cos, &xs32);
         bench32!("tanh_f32", tanh_f32, f32::tanh, &xs32);
-        bench32!("erf_f32", erf_f32, |x: f32| erf_scalar_f64(x as f64) as f32, &xs32);
-        bench32!("sigmoid_f32", sigmoid_f32, |x: f32| 1.0 / (1.0 + (-x).exp()), &xs32);
-        bench32!("gelu_f32", gelu_f32, |x: f32| (0.5 * x as f64 * erfc_scalar_f64(-(x as f64) * FRAC_1_SQRT_2_HI)) as f32, &xs32);
-        bench32!("pow_f32", |v: f32x8| pow_f32(v, f32x8::splat(1.7)), |x: f32| x.powf(1.7), &xp32);
+        bench32!(
+            "erf_f32",
+            erf_f32,
+            |x: f32| erf_scalar_f64(x as f64) as f32,
+            &xs32
+        );
+        bench32!(
+            "sigmoid_f32",
+            sigmoid_f32,
+            |x: f32| 1.0 / (1.0 + (-x).exp()),
+            &xs32
+        );
+        bench32!(
+            "gelu_f32",
+            gelu_f32,
+            |x: f32| (0.5 * x as f64 * erfc_scalar_f64(-(x as f64) * FRAC_1_SQRT_2_HI)) as f32,
+            &xs32
+        );
+        bench32!(
+            "pow_f32",
+            |v: f32x8| pow_f32(v, f32x8::splat(1.7)),
+            |x: f32| x.powf(1.7),
+            &xp32
+        );
         bench64!("exp_f64", exp_f64, f64::exp, &xs64);
         bench64!("log_f64", log_f64, f64::ln, &xp64);
         bench64!("log1p_f64", log1p_f64, f64::ln_1p, &xp64);
@@ -2560,8 +2833,23 @@ mod tests {
         bench64!("cos_f64", cos_f64, f64::cos, &xs64);
         bench64!("tanh_f64", tanh_f64, f64::tanh, &xs64);
         bench64!("erf_f64", erf_f64, erf_scalar_f64, &xs64);
-        bench64!("sigmoid_f64", sigmoid_f64, |x: f64| 1.0 / (1.0 + (-x).exp()), &xs64);
-        bench64!("gelu_f64", gelu_f64, |x: f64| 0.5 * x * erfc_scalar_f64(-x * FRAC_1_SQRT_2_HI), &xs64);
-        bench64!("pow_f64", |v: F| pow_f64(v, F::splat(1.7)), |x: f64| x.powf(1.7), &xp64);
+        bench64!(
+            "sigmoid_f64",
+            sigmoid_f64,
+            |x: f64| 1.0 / (1.0 + (-x).exp()),
+            &xs64
+        );
+        bench64!(
+            "gelu_f64",
+            gelu_f64,
+            |x: f64| 0.5 * x * erfc_scalar_f64(-x * FRAC_1_SQRT_2_HI),
+            &xs64
+        );
+        bench64!(
+            "pow_f64",
+            |v: F| pow_f64(v, F::splat(1.7)),
+            |x: f64| x.powf(1.7),
+            &xp64
+        );
     }
 }

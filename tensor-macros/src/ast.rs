@@ -22,7 +22,9 @@ use syn::ext::IdentExt;
 use syn::parse::discouraged::Speculative;
 use syn::parse::{Parse, ParseStream};
 use syn::spanned::Spanned;
-use syn::{braced, bracketed, parenthesized, Attribute, Ident, LitFloat, LitInt, Token, Visibility};
+use syn::{
+    braced, bracketed, parenthesized, Attribute, Ident, LitFloat, LitInt, Token, Visibility,
+};
 
 use crate::dtype::DType;
 
@@ -147,7 +149,10 @@ impl BinOp {
     }
 
     fn is_comparison(self) -> bool {
-        matches!(self, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
+        matches!(
+            self,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+        )
     }
 }
 
@@ -171,10 +176,27 @@ pub enum LitValue {
 pub enum Expr {
     Var(Ident),
     Lit(LitValue, Span),
-    Unary { op: UnOp, op_span: Span, expr: Box<Expr> },
-    Binary { op: BinOp, op_span: Span, lhs: Box<Expr>, rhs: Box<Expr> },
-    Cast { expr: Box<Expr>, as_span: Span, to: DType },
-    Call { func: Ident, args: Vec<Expr>, named: Vec<NamedArg> },
+    Unary {
+        op: UnOp,
+        op_span: Span,
+        expr: Box<Expr>,
+    },
+    Binary {
+        op: BinOp,
+        op_span: Span,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    Cast {
+        expr: Box<Expr>,
+        as_span: Span,
+        to: DType,
+    },
+    Call {
+        func: Ident,
+        args: Vec<Expr>,
+        named: Vec<NamedArg>,
+    },
 }
 
 #[derive(Clone)]
@@ -232,7 +254,11 @@ impl Parse for GraphInput {
             }
             GraphBody::Items(items)
         };
-        Ok(GraphInput { runtime, body, errors })
+        Ok(GraphInput {
+            runtime,
+            body,
+            errors,
+        })
     }
 }
 
@@ -241,7 +267,11 @@ fn found(input: ParseStream) -> String {
     match input.cursor().token_tree() {
         Some((tt, _)) => {
             let text = tt.to_string();
-            let text = if text.chars().count() > 24 { format!("{}…", text.chars().take(20).collect::<String>()) } else { text };
+            let text = if text.chars().count() > 24 {
+                format!("{}…", text.chars().take(20).collect::<String>())
+            } else {
+                text
+            };
             format!("`{text}`")
         }
         None => "the end of the input".to_string(),
@@ -287,7 +317,10 @@ fn parse_item(input: ParseStream) -> syn::Result<GraphFn> {
     }
     input.parse::<Token![fn]>()?;
     if !input.peek(Ident) {
-        return Err(input.error(format!("expected the graph function's name, found {}", found(input))));
+        return Err(input.error(format!(
+            "expected the graph function's name, found {}",
+            found(input)
+        )));
     }
     let name: Ident = input.parse()?;
     if !input.peek(syn::token::Paren) {
@@ -326,11 +359,23 @@ fn parse_item(input: ParseStream) -> syn::Result<GraphFn> {
     let body;
     braced!(body in input);
     let (lets, outputs) = parse_block_contents(&body, &mut syntax_errors);
-    Ok(GraphFn { attrs, vis, name, params, ret, lets, outputs, syntax_errors })
+    Ok(GraphFn {
+        attrs,
+        vis,
+        name,
+        params,
+        ret,
+        lets,
+        outputs,
+        syntax_errors,
+    })
 }
 
 /// A return type, or `None` after recording why not and skipping to the body's `{`.
-fn parse_return_type_recovering(input: ParseStream, errors: &mut Vec<syn::Error>) -> Option<ReturnType> {
+fn parse_return_type_recovering(
+    input: ParseStream,
+    errors: &mut Vec<syn::Error>,
+) -> Option<ReturnType> {
     let fork = input.fork();
     match parse_return_type(&fork) {
         Ok(ret) => {
@@ -374,7 +419,10 @@ fn parse_closure(input: ParseStream) -> GraphFn {
         }
     }
     if let Err(e) = closed {
-        syntax_errors.push(syn::Error::new(e.span(), "expected `|` to close the graph closure's parameters"));
+        syntax_errors.push(syn::Error::new(
+            e.span(),
+            "expected `|` to close the graph closure's parameters",
+        ));
     }
     let ret = if input.peek(Token![->]) {
         let _ = input.parse::<Token![->]>();
@@ -399,7 +447,9 @@ fn parse_closure(input: ParseStream) -> GraphFn {
             }
         }
     } else if input.is_empty() {
-        syntax_errors.push(input.error("expected the graph closure's body, an expression, after its parameters"));
+        syntax_errors.push(
+            input.error("expected the graph closure's body, an expression, after its parameters"),
+        );
         (Vec::new(), placeholder_outputs())
     } else {
         let fork = input.fork();
@@ -438,7 +488,10 @@ fn parse_closure(input: ParseStream) -> GraphFn {
     }
 }
 
-fn parse_braced_body(input: ParseStream, errors: &mut Vec<syn::Error>) -> syn::Result<(Vec<Let>, Outputs)> {
+fn parse_braced_body(
+    input: ParseStream,
+    errors: &mut Vec<syn::Error>,
+) -> syn::Result<(Vec<Let>, Outputs)> {
     let body;
     braced!(body in input);
     Ok(parse_block_contents(&body, errors))
@@ -475,7 +528,11 @@ fn parse_params(input: ParseStream, errors: &mut Vec<syn::Error>) -> Vec<Param> 
                         let span = input.span();
                         params.push(Param {
                             name,
-                            ty: ParamType { dtype: DType::F32, dims: None, span },
+                            ty: ParamType {
+                                dtype: DType::F32,
+                                dims: None,
+                                span,
+                            },
                             recovered: true,
                         });
                     }
@@ -509,7 +566,11 @@ impl Parse for Param {
         }
         input.parse::<Token![:]>()?;
         let ty: ParamType = input.parse()?;
-        Ok(Param { name, ty, recovered: false })
+        Ok(Param {
+            name,
+            ty,
+            recovered: false,
+        })
     }
 }
 
@@ -528,7 +589,10 @@ impl Parse for ParamType {
                     break;
                 }
                 if !content.peek(Token![,]) {
-                    return Err(content.error(format!("expected `,` or `]` after a dimension, found {}", found(&content))));
+                    return Err(content.error(format!(
+                        "expected `,` or `]` after a dimension, found {}",
+                        found(&content)
+                    )));
                 }
                 content.parse::<Token![,]>()?;
             }
@@ -569,16 +633,27 @@ fn parse_dim(input: ParseStream) -> syn::Result<usize> {
     if !lit.suffix().is_empty() {
         return Err(syn::Error::new(
             lit.span(),
-            format!("a dimension is a plain integer literal, without a suffix: write `{}`", lit.base10_digits()),
+            format!(
+                "a dimension is a plain integer literal, without a suffix: write `{}`",
+                lit.base10_digits()
+            ),
         ));
     }
-    lit.base10_parse::<usize>()
-        .map_err(|_| syn::Error::new(lit.span(), "a dimension must be a non-negative integer that fits in usize"))
+    lit.base10_parse::<usize>().map_err(|_| {
+        syn::Error::new(
+            lit.span(),
+            "a dimension must be a non-negative integer that fits in usize",
+        )
+    })
 }
 
 pub fn parse_dtype(input: ParseStream) -> syn::Result<(DType, Span)> {
     if !input.peek(Ident::peek_any) {
-        return Err(input.error(format!("expected a dtype, one of {}, found {}", DType::ALL_NAMES, found(input))));
+        return Err(input.error(format!(
+            "expected a dtype, one of {}, found {}",
+            DType::ALL_NAMES,
+            found(input)
+        )));
     }
     let ident = Ident::parse_any(input)?;
     let name = ident.to_string();
@@ -586,12 +661,18 @@ pub fn parse_dtype(input: ParseStream) -> syn::Result<(DType, Span)> {
         Some(dtype) => Ok((dtype, ident.span())),
         None => {
             let help = match dtype_alias(&name) {
-                Some(d) => format!("\nhelp: the graph language spells this dtype `{}`", d.name()),
+                Some(d) => format!(
+                    "\nhelp: the graph language spells this dtype `{}`",
+                    d.name()
+                ),
                 None => String::new(),
             };
             Err(syn::Error::new(
                 ident.span(),
-                format!("unknown dtype `{ident}`: expected one of {}{help}", DType::ALL_NAMES),
+                format!(
+                    "unknown dtype `{ident}`: expected one of {}{help}",
+                    DType::ALL_NAMES
+                ),
             ))
         }
     }
@@ -627,13 +708,17 @@ fn parse_return_type(input: ParseStream) -> syn::Result<ReturnType> {
         let list = content.parse_terminated(ParamType::parse, Token![,])?;
         let tys: Vec<ParamType> = list.into_iter().collect();
         if tys.is_empty() {
-            return Err(input.error("a graph has at least one output: write its type, e.g. `-> f32[4]`"));
+            return Err(
+                input.error("a graph has at least one output: write its type, e.g. `-> f32[4]`")
+            );
         }
         if let Some(ty) = tys.iter().find(|t| t.dims.is_none()) {
             return Err(output_needs_dims(ty));
         }
         if tys.len() == 1 {
-            return Ok(ReturnType::Single(tys.into_iter().next().expect("one element")));
+            return Ok(ReturnType::Single(
+                tys.into_iter().next().expect("one element"),
+            ));
         }
         Ok(ReturnType::Tuple(tys))
     } else {
@@ -691,7 +776,10 @@ fn parse_block_contents(input: ParseStream, errors: &mut Vec<syn::Error>) -> (Ve
              help: the output expression comes last, without `;`"
                 .to_string()
         } else {
-            format!("expected an operator or the end of the graph body, found {}", found(&fork))
+            format!(
+                "expected an operator or the end of the graph body, found {}",
+                found(&fork)
+            )
         };
         errors.push(fork.error(message));
         drain(input);
@@ -712,7 +800,10 @@ fn drain(input: ParseStream) {
 fn parse_let(input: ParseStream) -> syn::Result<Let> {
     input.parse::<Token![let]>()?;
     if !input.peek(Ident) {
-        return Err(input.error(format!("expected a binding name after `let`, found {}", found(input))));
+        return Err(input.error(format!(
+            "expected a binding name after `let`, found {}",
+            found(input)
+        )));
     }
     let name: Ident = input.parse()?;
     if !input.peek(Token![=]) || input.peek(Token![==]) {
@@ -721,7 +812,10 @@ fn parse_let(input: ParseStream) -> syn::Result<Let> {
         } else {
             ""
         };
-        return Err(input.error(format!("expected `=` after `let {name}`, found {}{help}", found(input))));
+        return Err(input.error(format!(
+            "expected `=` after `let {name}`, found {}{help}",
+            found(input)
+        )));
     }
     input.parse::<Token![=]>()?;
     let value = parse_expr(input)?;
@@ -752,7 +846,10 @@ fn parse_outputs(input: ParseStream) -> syn::Result<Outputs> {
                 exprs.push(parse_expr(&content)?);
             }
             if !content.is_empty() {
-                return Err(content.error(format!("expected `,` or `)` in the output tuple, found {}", found(&content))));
+                return Err(content.error(format!(
+                    "expected `,` or `)` in the output tuple, found {}",
+                    found(&content)
+                )));
             }
             if fork.is_empty() {
                 input.advance_to(&fork);
@@ -854,7 +951,12 @@ fn parse_binary(input: ParseStream, min_precedence: u8) -> syn::Result<Expr> {
                 }
             }
         }
-        lhs = Expr::Binary { op, op_span, lhs: Box::new(lhs), rhs: Box::new(rhs) };
+        lhs = Expr::Binary {
+            op,
+            op_span,
+            lhs: Box::new(lhs),
+            rhs: Box::new(rhs),
+        };
     }
     Ok(lhs)
 }
@@ -864,7 +966,11 @@ fn parse_cast(input: ParseStream) -> syn::Result<Expr> {
     while input.peek(Token![as]) {
         let as_span = input.parse::<Token![as]>()?.span();
         let (to, _) = parse_dtype(input)?;
-        expr = Expr::Cast { expr: Box::new(expr), as_span, to };
+        expr = Expr::Cast {
+            expr: Box::new(expr),
+            as_span,
+            to,
+        };
     }
     Ok(expr)
 }
@@ -873,12 +979,20 @@ fn parse_unary(input: ParseStream) -> syn::Result<Expr> {
     if input.peek(Token![-]) {
         let op_span = input.parse::<Token![-]>()?.span();
         let expr = parse_unary(input)?;
-        return Ok(Expr::Unary { op: UnOp::Neg, op_span, expr: Box::new(expr) });
+        return Ok(Expr::Unary {
+            op: UnOp::Neg,
+            op_span,
+            expr: Box::new(expr),
+        });
     }
     if input.peek(Token![!]) {
         let op_span = input.parse::<Token![!]>()?.span();
         let expr = parse_unary(input)?;
-        return Ok(Expr::Unary { op: UnOp::Not, op_span, expr: Box::new(expr) });
+        return Ok(Expr::Unary {
+            op: UnOp::Not,
+            op_span,
+            expr: Box::new(expr),
+        });
     }
     parse_primary(input)
 }
@@ -890,7 +1004,10 @@ fn parse_primary(input: ParseStream) -> syn::Result<Expr> {
         if !lit.suffix().is_empty() {
             return Err(syn::Error::new(
                 lit.span(),
-                format!("literals in a graph are untyped: write `{}` or cast it with `as`", lit.base10_digits()),
+                format!(
+                    "literals in a graph are untyped: write `{}` or cast it with `as`",
+                    lit.base10_digits()
+                ),
             ));
         }
         let value = lit
@@ -903,11 +1020,17 @@ fn parse_primary(input: ParseStream) -> syn::Result<Expr> {
         if !lit.suffix().is_empty() {
             return Err(syn::Error::new(
                 lit.span(),
-                format!("literals in a graph are untyped: write `{}` or cast it with `as`", lit.base10_digits()),
+                format!(
+                    "literals in a graph are untyped: write `{}` or cast it with `as`",
+                    lit.base10_digits()
+                ),
             ));
         }
         let value = lit.base10_parse::<f64>()?;
-        return Ok(Expr::Lit(LitValue::Float(value, lit.base10_digits().to_string()), lit.span()));
+        return Ok(Expr::Lit(
+            LitValue::Float(value, lit.base10_digits().to_string()),
+            lit.span(),
+        ));
     }
     if lookahead.peek(syn::LitBool) {
         let lit: syn::LitBool = input.parse()?;
@@ -922,8 +1045,15 @@ fn parse_primary(input: ParseStream) -> syn::Result<Expr> {
         parenthesized!(content in input);
         let expr = parse_expr(&content)?;
         if !content.is_empty() {
-            let note = if content.peek(Token![,]) { "\nnote: a tuple is only allowed as the graph's output" } else { "" };
-            return Err(content.error(format!("expected `)` or an operator, found {}{note}", found(&content))));
+            let note = if content.peek(Token![,]) {
+                "\nnote: a tuple is only allowed as the graph's output"
+            } else {
+                ""
+            };
+            return Err(content.error(format!(
+                "expected `)` or an operator, found {}{note}",
+                found(&content)
+            )));
         }
         return Ok(expr);
     }
@@ -989,7 +1119,11 @@ fn parse_arg_value(input: ParseStream) -> syn::Result<Expr> {
             content.parse::<Token![,]>()?;
         }
         let span = bracket.span.join();
-        return Ok(Expr::Call { func: Ident::new("__list", span), args: items, named: Vec::new() });
+        return Ok(Expr::Call {
+            func: Ident::new("__list", span),
+            args: items,
+            named: Vec::new(),
+        });
     }
     parse_expr(input)
 }

@@ -37,7 +37,11 @@ impl Errors {
     }
 
     pub fn warn(&mut self, span: Span, marker: String, message: String) {
-        self.warnings.push(Warning { span, marker, message });
+        self.warnings.push(Warning {
+            span,
+            marker,
+            message,
+        });
     }
 
     pub fn take_warnings(&mut self) -> Vec<Warning> {
@@ -71,7 +75,10 @@ impl Weak {
     fn describe(&self) -> String {
         match self {
             Weak::Int(v) => format!("integer literal `{v}`"),
-            Weak::Float(v, text) => format!("float literal `{}`", text.clone().unwrap_or_else(|| format!("{v:?}"))),
+            Weak::Float(v, text) => format!(
+                "float literal `{}`",
+                text.clone().unwrap_or_else(|| format!("{v:?}"))
+            ),
             Weak::Bool(b) => format!("bool literal `{b}`"),
         }
     }
@@ -173,7 +180,10 @@ pub fn check_graph(f: &GraphFn, errors: &mut Errors) -> Option<TypedGraph> {
                     }
                 }
                 if node_ref.dtype != decl.dtype && node_ref.dims == decl_dims {
-                    message.push_str(&format!("\nhelp: cast the result: `{}`", cast_text(expr, decl.dtype)));
+                    message.push_str(&format!(
+                        "\nhelp: cast the result: `{}`",
+                        cast_text(expr, decl.dtype)
+                    ));
                 }
                 checker.errors.push(expr.span(), message);
                 continue;
@@ -240,12 +250,23 @@ impl Checker<'_> {
         for (index, param) in f.params.iter().enumerate() {
             let name = param.name.to_string();
             if self.param_names.contains(&name) {
-                self.errors.push(param.name.span(), format!("the parameter `{name}` is declared twice"));
+                self.errors.push(
+                    param.name.span(),
+                    format!("the parameter `{name}` is declared twice"),
+                );
             }
             self.param_names.push(name.clone());
-                        let node = match &param.ty.dims {
-                Some(dims) => self.add(NodeKind::Input { param: index }, param.ty.dtype, dims.clone()),
-                None => self.add(NodeKind::Scalar { param: index }, param.ty.dtype, Vec::new()),
+            let node = match &param.ty.dims {
+                Some(dims) => self.add(
+                    NodeKind::Input { param: index },
+                    param.ty.dtype,
+                    dims.clone(),
+                ),
+                None => self.add(
+                    NodeKind::Scalar { param: index },
+                    param.ty.dtype,
+                    Vec::new(),
+                ),
             };
             self.scope.entry(name).or_insert(Typed::Strong(node));
         }
@@ -264,9 +285,13 @@ impl Checker<'_> {
                 }
                 let mut message = format!("cannot find `{name}` in this graph");
                 if ops::function(&name).is_some() || name == "where" {
-                    message.push_str(&format!("\nhelp: `{name}` is a function: call it as `{name}(…)`"));
+                    message.push_str(&format!(
+                        "\nhelp: `{name}` is a function: call it as `{name}(…)`"
+                    ));
                 } else if let Some(close) = self.closest_variable(&name) {
-                    message.push_str(&format!("\nhelp: a parameter or binding with a similar name exists: `{close}`"));
+                    message.push_str(&format!(
+                        "\nhelp: a parameter or binding with a similar name exists: `{close}`"
+                    ));
                 }
                 self.errors.push(ident.span(), message);
                 Typed::Poison
@@ -276,7 +301,8 @@ impl Checker<'_> {
                     LitValue::Int(v) => match i128::try_from(*v) {
                         Ok(v) => Weak::Int(v),
                         Err(_) => {
-                            self.errors.push(*span, "integer literal is too large for any dtype");
+                            self.errors
+                                .push(*span, "integer literal is too large for any dtype");
                             return Typed::Poison;
                         }
                     },
@@ -296,16 +322,32 @@ impl Checker<'_> {
                 let operand = self.check_expr(expr);
                 self.check_unary(*op, *op_span, operand, expr)
             }
-            Expr::Binary { op, op_span, lhs, rhs } => {
+            Expr::Binary {
+                op,
+                op_span,
+                lhs,
+                rhs,
+            } => {
                 let l = self.check_expr(lhs);
                 let r = self.check_expr(rhs);
-                self.check_binary(ops::binary_operator(*op), Some(*op), *op_span, l, r, [lhs, rhs])
+                self.check_binary(
+                    ops::binary_operator(*op),
+                    Some(*op),
+                    *op_span,
+                    l,
+                    r,
+                    [lhs, rhs],
+                )
             }
-            Expr::Cast { expr, as_span, to, .. } => {
+            Expr::Cast {
+                expr, as_span, to, ..
+            } => {
                 let inner = self.check_expr(expr);
                 self.check_cast(inner, *to, *as_span, expr)
             }
-            Expr::Call { func, args, named, .. } => self.check_call(func, args, named),
+            Expr::Call {
+                func, args, named, ..
+            } => self.check_call(func, args, named),
         }
     }
 
@@ -324,10 +366,13 @@ impl Checker<'_> {
         match operand {
             Typed::Poison => Typed::Poison,
             Typed::Weak(w, lit_span) => match (op, w) {
-                (UnOp::Neg, Weak::Int(v)) => Typed::Weak(Weak::Int(-v), span.join(lit_span).unwrap_or(span)),
-                (UnOp::Neg, Weak::Float(v, text)) => {
-                    Typed::Weak(Weak::Float(-v, text.map(|t| format!("-{t}"))), span.join(lit_span).unwrap_or(span))
+                (UnOp::Neg, Weak::Int(v)) => {
+                    Typed::Weak(Weak::Int(-v), span.join(lit_span).unwrap_or(span))
                 }
+                (UnOp::Neg, Weak::Float(v, text)) => Typed::Weak(
+                    Weak::Float(-v, text.map(|t| format!("-{t}"))),
+                    span.join(lit_span).unwrap_or(span),
+                ),
                 (UnOp::Not, Weak::Bool(b)) => Typed::Weak(Weak::Bool(!b), span),
                 (_, w) => {
                     self.errors.push(
@@ -341,11 +386,20 @@ impl Checker<'_> {
                     Typed::Poison
                 }
             },
-            Typed::Strong(node) => self.apply_unary(ops::unary_operator(op), span, node, Some(op), expr),
+            Typed::Strong(node) => {
+                self.apply_unary(ops::unary_operator(op), span, node, Some(op), expr)
+            }
         }
     }
 
-    fn apply_unary(&mut self, op: &'static Op, span: Span, node: NodeId, operator: Option<UnOp>, operand: &Expr) -> Typed {
+    fn apply_unary(
+        &mut self,
+        op: &'static Op,
+        span: Span,
+        node: NodeId,
+        operator: Option<UnOp>,
+        operand: &Expr,
+    ) -> Typed {
         let dtype = self.node(node).dtype;
         if !op.typing.accepts(dtype) {
             let what = match operator {
@@ -358,13 +412,29 @@ impl Checker<'_> {
                 Some(UnOp::Not) => format!("!({})", cast_text(operand, to)),
                 None => format!("{}({})", op.name, cast_text(operand, to)),
             };
-            let to = hint_dtype(op.typing, dtype, if operator == Some(UnOp::Neg) { Some(BinOp::Sub) } else { None });
-            let message = not_defined_message(&what, op.typing, dtype, |t| rewrite(to.unwrap_or(t)));
+            let to = hint_dtype(
+                op.typing,
+                dtype,
+                if operator == Some(UnOp::Neg) {
+                    Some(BinOp::Sub)
+                } else {
+                    None
+                },
+            );
+            let message =
+                not_defined_message(&what, op.typing, dtype, |t| rewrite(to.unwrap_or(t)));
             self.errors.push(span, message);
             return Typed::Poison;
         }
         let dims = self.node(node).dims.clone();
-        Typed::Strong(self.add(NodeKind::Op { op, args: vec![node] }, op.typing.result(dtype), dims))
+        Typed::Strong(self.add(
+            NodeKind::Op {
+                op,
+                args: vec![node],
+            },
+            op.typing.result(dtype),
+            dims,
+        ))
     }
 
     /// Binary operators and two-argument functions: promotion, weak literals, broadcasting.
@@ -383,7 +453,9 @@ impl Checker<'_> {
         };
         let (l, r) = match (l, r) {
             (Typed::Poison, _) | (_, Typed::Poison) => return Typed::Poison,
-            (Typed::Weak(a, sa), Typed::Weak(b, sb)) => return self.fold(op, operator, span, a, sa, b, sb),
+            (Typed::Weak(a, sa), Typed::Weak(b, sb)) => {
+                return self.fold(op, operator, span, a, sa, b, sb)
+            }
             (Typed::Strong(a), Typed::Weak(w, ws)) => {
                 let dtype = self.node(a).dtype;
                 match self.materialize(&w, ws, dtype, Some(exprs[0])) {
@@ -404,18 +476,30 @@ impl Checker<'_> {
         let dtype = match promote(ld, rd) {
             Ok(d) => d,
             Err(e) => {
-                self.errors.push(span, promotion_message(&what, ld, rd, e, exprs));
+                self.errors
+                    .push(span, promotion_message(&what, ld, rd, e, exprs));
                 return Typed::Poison;
             }
         };
         if !op.typing.accepts(dtype) {
             // Name the operand whose dtype the op refuses (a literal took its dtype).
             let rewrite = |to: DType| match operator {
-                Some(o) => format!("{} {} {}", operand_cast(exprs[0], to), o.symbol(), operand_cast(exprs[1], to)),
-                None => format!("{}({}, {})", op.name, cast_text(exprs[0], to), cast_text(exprs[1], to)),
+                Some(o) => format!(
+                    "{} {} {}",
+                    operand_cast(exprs[0], to),
+                    o.symbol(),
+                    operand_cast(exprs[1], to)
+                ),
+                None => format!(
+                    "{}({}, {})",
+                    op.name,
+                    cast_text(exprs[0], to),
+                    cast_text(exprs[1], to)
+                ),
             };
             let to = hint_dtype(op.typing, dtype, operator);
-            let message = not_defined_message(&what, op.typing, dtype, |t| rewrite(to.unwrap_or(t)));
+            let message =
+                not_defined_message(&what, op.typing, dtype, |t| rewrite(to.unwrap_or(t)));
             self.errors.push(span, message);
             return Typed::Poison;
         }
@@ -425,10 +509,23 @@ impl Checker<'_> {
         };
         let l = self.convert(l, dtype);
         let r = self.convert(r, dtype);
-        Typed::Strong(self.add(NodeKind::Op { op, args: vec![l, r] }, op.typing.result(dtype), dims))
+        Typed::Strong(self.add(
+            NodeKind::Op {
+                op,
+                args: vec![l, r],
+            },
+            op.typing.result(dtype),
+            dims,
+        ))
     }
 
-    fn broadcast_or_report(&mut self, span: Span, what: &str, l: NodeId, r: NodeId) -> Option<Vec<usize>> {
+    fn broadcast_or_report(
+        &mut self,
+        span: Span,
+        what: &str,
+        l: NodeId,
+        r: NodeId,
+    ) -> Option<Vec<usize>> {
         let (ls, rs) = (self.node(l).dims.clone(), self.node(r).dims.clone());
         match broadcast(&ls, &rs) {
             Ok(d) => Some(d),
@@ -460,7 +557,13 @@ impl Checker<'_> {
     /// A weak literal takes `dtype`, if it represents the literal exactly (integers) or
     /// finitely (floats).
     /// `other` is the strong operand the literal takes its dtype from, for the message.
-    fn materialize(&mut self, w: &Weak, lit_span: Span, dtype: DType, other: Option<&Expr>) -> Option<NodeId> {
+    fn materialize(
+        &mut self,
+        w: &Weak,
+        lit_span: Span,
+        dtype: DType,
+        other: Option<&Expr>,
+    ) -> Option<NodeId> {
         match literal_as(w, dtype, other) {
             Ok(value) => Some(self.add(NodeKind::Const(value), dtype, Vec::new())),
             Err(message) => {
@@ -472,7 +575,16 @@ impl Checker<'_> {
 
     /// Literal-only arithmetic folds at compile time, in `i128` or `f64`.
     #[allow(clippy::too_many_arguments)]
-    fn fold(&mut self, op: &'static Op, operator: Option<BinOp>, span: Span, a: Weak, sa: Span, b: Weak, sb: Span) -> Typed {
+    fn fold(
+        &mut self,
+        op: &'static Op,
+        operator: Option<BinOp>,
+        span: Span,
+        a: Weak,
+        sa: Span,
+        b: Weak,
+        sb: Span,
+    ) -> Typed {
         let joined = sa.join(sb).unwrap_or(span);
         let folded = match (op.name, a, b) {
             (_, Weak::Bool(x), Weak::Bool(y)) => match operator {
@@ -490,7 +602,10 @@ impl Checker<'_> {
                 "bitwise_and" => Some(Weak::Int(x & y)),
                 "bitwise_or" => Some(Weak::Int(x | y)),
                 "bitwise_xor" => Some(Weak::Int(x ^ y)),
-                "shift_left" if (0..64).contains(&y) => x.checked_shl(y as u32).filter(|v| v >> y == x).map(Weak::Int),
+                "shift_left" if (0..64).contains(&y) => x
+                    .checked_shl(y as u32)
+                    .filter(|v| v >> y == x)
+                    .map(Weak::Int),
                 "shift_right" if (0..64).contains(&y) => Some(Weak::Int(x >> y)),
                 _ => None,
             },
@@ -518,7 +633,9 @@ impl Checker<'_> {
         match folded {
             Some(w) => Typed::Weak(w, joined),
             None => {
-                let what = operator.map(|o| format!("`{}`", o.symbol())).unwrap_or_else(|| format!("`{}`", op.name));
+                let what = operator
+                    .map(|o| format!("`{}`", o.symbol()))
+                    .unwrap_or_else(|| format!("`{}`", op.name));
                 self.errors.push(
                     span,
                     format!(
@@ -548,7 +665,11 @@ impl Checker<'_> {
                     return Typed::Strong(node);
                 }
                 if let Some(warning) = lossy_cast_warning(from, to, expr) {
-                    self.errors.warn(as_span, format!("lossy_cast_{}_to_{}", from.name(), to.name()), warning);
+                    self.errors.warn(
+                        as_span,
+                        format!("lossy_cast_{}_to_{}", from.name(), to.name()),
+                        warning,
+                    );
                 }
                 let dims = self.node(node).dims.clone();
                 Typed::Strong(self.add(NodeKind::Cast { input: node }, to, dims))
@@ -556,7 +677,12 @@ impl Checker<'_> {
         }
     }
 
-    fn check_call(&mut self, func: &syn::Ident, args: &[Expr], named: &[crate::ast::NamedArg]) -> Typed {
+    fn check_call(
+        &mut self,
+        func: &syn::Ident,
+        args: &[Expr],
+        named: &[crate::ast::NamedArg],
+    ) -> Typed {
         let name = func.to_string();
         let span = func.span();
         if let Some(result) = self.check_tensor_op(func, args, named) {
@@ -571,7 +697,9 @@ impl Checker<'_> {
             None => {
                 let mut message = format!("unknown function `{name}`");
                 if let Some(close) = ops::closest_name(&name) {
-                    message.push_str(&format!("\nhelp: a function with a similar name exists: `{close}`"));
+                    message.push_str(&format!(
+                        "\nhelp: a function with a similar name exists: `{close}`"
+                    ));
                 }
                 self.errors.push(span, message);
                 return Typed::Poison;
@@ -579,12 +707,17 @@ impl Checker<'_> {
         };
         for n in named {
             let arg = n.name.to_string();
-            let hint = if matches!(arg.as_str(), "axis" | "keepdims" | "dtype" | "acc") && matches!(name.as_str(), "max" | "min") {
+            let hint = if matches!(arg.as_str(), "axis" | "keepdims" | "dtype" | "acc")
+                && matches!(name.as_str(), "max" | "min")
+            {
                 format!("\nnote: `{name}` with two tensors is elementwise; reductions (`{name}(x, axis = …)`) are not implemented yet")
             } else {
                 String::new()
             };
-            self.errors.push(n.name.span(), format!("`{name}` has no argument named `{arg}`{hint}"));
+            self.errors.push(
+                n.name.span(),
+                format!("`{name}` has no argument named `{arg}`{hint}"),
+            );
         }
         if !named.is_empty() {
             return Typed::Poison;
@@ -625,12 +758,27 @@ impl Checker<'_> {
     }
 
     /// `where(cond, a, b)`: `cond` is `bool`; `a` and `b` promote; all three broadcast.
-    fn check_where(&mut self, span: Span, typed: Vec<Typed>, args: &[Expr], named: &[crate::ast::NamedArg]) -> Typed {
+    fn check_where(
+        &mut self,
+        span: Span,
+        typed: Vec<Typed>,
+        args: &[Expr],
+        named: &[crate::ast::NamedArg],
+    ) -> Typed {
         for n in named {
-            self.errors.push(n.name.span(), format!("`where` has no argument named `{}`", n.name));
+            self.errors.push(
+                n.name.span(),
+                format!("`where` has no argument named `{}`", n.name),
+            );
         }
         if typed.len() != 3 {
-            self.errors.push(span, format!("`where` takes 3 arguments (cond, a, b) but {} were given", typed.len()));
+            self.errors.push(
+                span,
+                format!(
+                    "`where` takes 3 arguments (cond, a, b) but {} were given",
+                    typed.len()
+                ),
+            );
             return Typed::Poison;
         }
         if !named.is_empty() {
@@ -683,7 +831,10 @@ impl Checker<'_> {
         let dtype = match promote(ad, bd) {
             Ok(d) => d,
             Err(e) => {
-                self.errors.push(span, promotion_message("`where`", ad, bd, e, [&args[1], &args[2]]));
+                self.errors.push(
+                    span,
+                    promotion_message("`where`", ad, bd, e, [&args[1], &args[2]]),
+                );
                 return Typed::Poison;
             }
         };
@@ -721,8 +872,6 @@ fn operand_cast(e: &Expr, to: DType) -> String {
     }
 }
 
-
-
 /// The DSL text of an expression, for hints that rewrite the user's code.
 pub fn expr_text(e: &Expr) -> String {
     match e {
@@ -732,13 +881,26 @@ pub fn expr_text(e: &Expr) -> String {
         Expr::Lit(LitValue::Bool(b), _) => b.to_string(),
         Expr::Lit(LitValue::Char(c), _) => format!("'{c}'"),
         Expr::Unary { op, expr, .. } => {
-            format!("{}{}", if *op == UnOp::Neg { "-" } else { "!" }, operand_text(expr))
+            format!(
+                "{}{}",
+                if *op == UnOp::Neg { "-" } else { "!" },
+                operand_text(expr)
+            )
         }
-        Expr::Binary { op, lhs, rhs, .. } => format!("{} {} {}", operand_text(lhs), op.symbol(), operand_text(rhs)),
+        Expr::Binary { op, lhs, rhs, .. } => format!(
+            "{} {} {}",
+            operand_text(lhs),
+            op.symbol(),
+            operand_text(rhs)
+        ),
         Expr::Cast { expr, to, .. } => format!("{} as {}", operand_text(expr), to.name()),
         Expr::Call { func, args, named } => {
             let mut parts: Vec<String> = args.iter().map(expr_text).collect();
-            parts.extend(named.iter().map(|n| format!("{} = {}", n.name, expr_text(&n.value))));
+            parts.extend(
+                named
+                    .iter()
+                    .map(|n| format!("{} = {}", n.name, expr_text(&n.value))),
+            );
             if func == "__list" {
                 format!("[{}]", parts.join(", "))
             } else {
@@ -751,10 +913,17 @@ pub fn expr_text(e: &Expr) -> String {
 /// `expr_text`, parenthesised unless it is a name, literal or call: fit for `… as T`.
 fn operand_text(e: &Expr) -> String {
     let text = expr_text(e);
-    let text = if text.chars().count() > 40 { "…".to_string() } else { text };
+    let text = if text.chars().count() > 40 {
+        "…".to_string()
+    } else {
+        text
+    };
     match e {
         Expr::Var(_) | Expr::Call { .. } => text,
-        Expr::Lit(LitValue::Int(_) | LitValue::Float(..) | LitValue::Bool(_) | LitValue::Char(_), _) => text,
+        Expr::Lit(
+            LitValue::Int(_) | LitValue::Float(..) | LitValue::Bool(_) | LitValue::Char(_),
+            _,
+        ) => text,
         _ => format!("({text})"),
     }
 }
@@ -767,7 +936,13 @@ fn cast_text(e: &Expr, to: DType) -> String {
     }
 }
 
-fn promotion_message(what: &str, a: DType, b: DType, e: PromotionError, exprs: [&Expr; 2]) -> String {
+fn promotion_message(
+    what: &str,
+    a: DType,
+    b: DType,
+    e: PromotionError,
+    exprs: [&Expr; 2],
+) -> String {
     let (rule, refused) = match e {
         PromotionError::Unrepresentable { input, candidate } => (
             format!(
@@ -803,7 +978,11 @@ fn promotion_message(what: &str, a: DType, b: DType, e: PromotionError, exprs: [
             cast_text(exprs[1], a)
         ),
     };
-    format!("cannot promote `{}` with `{}` in {what}\n{rule}\n{help}", a.name(), b.name())
+    format!(
+        "cannot promote `{}` with `{}` in {what}\n{rule}\n{help}",
+        a.name(),
+        b.name()
+    )
 }
 
 /// The dtype a "cast first" hint suggests for an op that refuses `dtype`.
@@ -826,7 +1005,12 @@ fn hint_dtype(typing: Typing, dtype: DType, operator: Option<BinOp>) -> Option<D
 
 /// An op refuses the dtype its operands have. `rewrite` turns "cast each operand to `T`"
 /// into the user's expression with those casts, for the hint.
-fn not_defined_message(what: &str, typing: Typing, dtype: DType, rewrite: impl Fn(DType) -> String) -> String {
+fn not_defined_message(
+    what: &str,
+    typing: Typing,
+    dtype: DType,
+    rewrite: impl Fn(DType) -> String,
+) -> String {
     let help = match (typing, hint_dtype(typing, dtype, None)) {
         (Typing::FloatPredicate, Some(to)) => {
             format!("help: integers are never NaN or infinite; to test a float view of it, cast it first: `{}`", rewrite(to))
@@ -844,9 +1028,13 @@ fn not_defined_message(what: &str, typing: Typing, dtype: DType, rewrite: impl F
         }
         _ => String::new(),
     };
-    format!("{what} is not defined for `{}`: it takes {}\n{help}", dtype.name(), typing.accepted_text())
-        .trim_end()
-        .to_string()
+    format!(
+        "{what} is not defined for `{}`: it takes {}\n{help}",
+        dtype.name(),
+        typing.accepted_text()
+    )
+    .trim_end()
+    .to_string()
 }
 
 /// A float cast to a float with fewer exponent bits: values beyond the target's range
@@ -882,10 +1070,19 @@ fn float_text(v: f64) -> String {
 /// The smallest integer dtype that holds `v` and every value of `dtype`, for "cast the
 /// tensor to a wider dtype" hints.
 fn wider_int(v: i128, dtype: DType) -> Option<DType> {
-    [DType::U8, DType::I8, DType::U16, DType::I16, DType::U32, DType::I32, DType::U64, DType::I64]
-        .into_iter()
-        .filter(|c| dtype.fits_in(*c))
-        .find(|c| c.int_range().is_some_and(|(lo, hi)| (lo..=hi).contains(&v)))
+    [
+        DType::U8,
+        DType::I8,
+        DType::U16,
+        DType::I16,
+        DType::U32,
+        DType::I32,
+        DType::U64,
+        DType::I64,
+    ]
+    .into_iter()
+    .filter(|c| dtype.fits_in(*c))
+    .find(|c| c.int_range().is_some_and(|(lo, hi)| (lo..=hi).contains(&v)))
 }
 
 /// Converts a weak literal into a constant of `dtype`, or explains why it cannot.
@@ -893,7 +1090,10 @@ fn wider_int(v: i128, dtype: DType) -> Option<DType> {
 fn literal_as(w: &Weak, dtype: DType, other: Option<&Expr>) -> Result<ConstValue, String> {
     let d = dtype.name();
     let note = match other {
-        Some(e) => format!("\nnote: an untyped literal takes the dtype of the other operand: `{}` is `{d}`", operand_text(e)),
+        Some(e) => format!(
+            "\nnote: an untyped literal takes the dtype of the other operand: `{}` is `{d}`",
+            operand_text(e)
+        ),
         None => String::new(),
     };
     let cast_other = |to: DType| match other {

@@ -152,7 +152,9 @@ impl DType {
         }
         match (self.category(), to.category()) {
             (Category::Bool, _) => true,
-            (Category::Uint, Category::Uint) | (Category::Int, Category::Int) => to.bits() >= self.bits(),
+            (Category::Uint, Category::Uint) | (Category::Int, Category::Int) => {
+                to.bits() >= self.bits()
+            }
             (Category::Uint, Category::Int) => to.bits() > self.bits(),
             // An integer of n value bits needs n significand bits.
             (Category::Uint, Category::Float) => to.float_precision().unwrap() >= self.bits(),
@@ -259,16 +261,28 @@ mod tests {
     #[test]
     fn promotion_matches_the_design_table() {
         let mut lines = TABLE.lines().filter(|l| !l.trim().is_empty());
-        let header: Vec<DType> =
-            lines.next().unwrap().split_whitespace().map(|n| DType::from_name(n).unwrap()).collect();
+        let header: Vec<DType> = lines
+            .next()
+            .unwrap()
+            .split_whitespace()
+            .map(|n| DType::from_name(n).unwrap())
+            .collect();
         let mut rows = 0;
         for line in lines {
             let mut cells = line.split_whitespace();
             let row = DType::from_name(cells.next().unwrap()).unwrap();
             for (&col, cell) in header.iter().zip(cells) {
-                let expected = if cell == "--" { None } else { Some(DType::from_name(cell).unwrap()) };
+                let expected = if cell == "--" {
+                    None
+                } else {
+                    Some(DType::from_name(cell).unwrap())
+                };
                 assert_eq!(promote(row, col).ok(), expected, "{row:?} with {col:?}");
-                assert_eq!(promote(col, row).ok(), expected, "symmetry {col:?} with {row:?}");
+                assert_eq!(
+                    promote(col, row).ok(),
+                    expected,
+                    "symmetry {col:?} with {row:?}"
+                );
             }
             rows += 1;
         }

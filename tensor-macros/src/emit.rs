@@ -8,7 +8,10 @@ use quote::{format_ident, quote, quote_spanned};
 
 use crate::ast::{GraphFn, Param, ParamType, ReturnType};
 use crate::dtype::DType;
-use crate::ir::{BufferRef, ConstValue, Kernel, Level, LoopNest, NodeKind, ReduceKind, Sink, TempInit, TypedGraph, ValueSource};
+use crate::ir::{
+    BufferRef, ConstValue, Kernel, Level, LoopNest, NodeKind, ReduceKind, Sink, TempInit,
+    TypedGraph, ValueSource,
+};
 
 /// The storage type of a dtype, e.g. `f32` or `$crate::__private::f16`.
 pub fn storage_type(rt: &TokenStream, dtype: DType) -> TokenStream {
@@ -35,7 +38,11 @@ pub fn typenum_type(rt: &TokenStream, n: usize) -> TokenStream {
         return quote!(#rt::__private::U<#lit>);
     }
     let high = typenum_type(rt, n >> 1);
-    let bit = if n & 1 == 1 { quote!(#rt::__private::B1) } else { quote!(#rt::__private::B0) };
+    let bit = if n & 1 == 1 {
+        quote!(#rt::__private::B1)
+    } else {
+        quote!(#rt::__private::B0)
+    };
     quote!(#rt::__private::UInt<#high, #bit>)
 }
 
@@ -63,7 +70,9 @@ fn param_trait_ident(f: &GraphFn, param: &Param) -> proc_macro2::Ident {
 /// A parameter whose name an earlier one already has (reported by `check`). It is
 /// renamed in the emitted signature, so rustc adds no follow-on errors.
 fn is_duplicate(f: &GraphFn, index: usize) -> bool {
-    f.params[..index].iter().any(|p| p.name == f.params[index].name)
+    f.params[..index]
+        .iter()
+        .any(|p| p.name == f.params[index].name)
 }
 
 fn param_ident(f: &GraphFn, index: usize) -> proc_macro2::Ident {
@@ -153,10 +162,20 @@ fn output_types(f: &GraphFn, graph: Option<&TypedGraph>) -> Option<Vec<(DType, V
             ReturnType::Single(t) => vec![t],
             ReturnType::Tuple(l) => l.iter().collect(),
         };
-        return Some(list.iter().map(|t| (t.dtype, t.dims.clone().unwrap_or_default())).collect());
+        return Some(
+            list.iter()
+                .map(|t| (t.dtype, t.dims.clone().unwrap_or_default()))
+                .collect(),
+        );
     }
     let graph = graph?;
-    Some(graph.outputs.iter().map(|&n| (graph.nodes[n].dtype, graph.nodes[n].dims.clone())).collect())
+    Some(
+        graph
+            .outputs
+            .iter()
+            .map(|&n| (graph.nodes[n].dtype, graph.nodes[n].dims.clone()))
+            .collect(),
+    )
 }
 
 /// The function pair `name` / `name_into` (with `kernel`), or, when checking failed,
@@ -193,8 +212,13 @@ pub fn emit_graph_fn(
             };
         }
     };
-    let out_names: Vec<_> = (0..outputs.len()).map(|i| format_ident!("__tg_out{}", i)).collect();
-    let out_tensor_types: Vec<_> = outputs.iter().map(|(d, dims)| tensor_type(rt, *d, dims)).collect();
+    let out_names: Vec<_> = (0..outputs.len())
+        .map(|i| format_ident!("__tg_out{}", i))
+        .collect();
+    let out_tensor_types: Vec<_> = outputs
+        .iter()
+        .map(|(d, dims)| tensor_type(rt, *d, dims))
+        .collect();
     let out_mut_types: Vec<_> = outputs
         .iter()
         .map(|(d, dims)| {
@@ -219,7 +243,9 @@ pub fn emit_graph_fn(
         (Some(graph), Some(kernel)) => emit_kernel(rt, f, graph, kernel, &out_names),
         _ => quote!(::core::panic!()),
     };
-    let into_doc = format!(" Writes the outputs of [`{name}`] into caller-provided tensors; allocates nothing.");
+    let into_doc = format!(
+        " Writes the outputs of [`{name}`] into caller-provided tensors; allocates nothing."
+    );
     quote! {
         #param_traits
 
@@ -268,7 +294,13 @@ fn offset_ident(k: usize) -> proc_macro2::Ident {
     format_ident!("__tg_off{}", k)
 }
 
-fn emit_kernel(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kernel, out_names: &[proc_macro2::Ident]) -> TokenStream {
+fn emit_kernel(
+    rt: &TokenStream,
+    f: &GraphFn,
+    graph: &TypedGraph,
+    kernel: &Kernel,
+    out_names: &[proc_macro2::Ident],
+) -> TokenStream {
     let p = quote!(#rt::__private);
     // Slices of every tensor parameter and output, checked to the static length by the
     // `TensorRef`/`TensorMut` contract.
@@ -307,7 +339,11 @@ fn emit_kernel(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kerne
             let mut #v: ::std::vec::Vec<#t> = ::std::vec![#init; #len];
         });
     }
-    let stages: TokenStream = kernel.stages.iter().map(|stage| emit_stage(rt, f, graph, kernel, stage)).collect();
+    let stages: TokenStream = kernel
+        .stages
+        .iter()
+        .map(|stage| emit_stage(rt, f, graph, kernel, stage))
+        .collect();
     let lanes = Literal::usize_unsuffixed(KERNEL_LANES);
     quote! {
         const _: () = ::core::assert!(#p::LANES == #lanes, "tensorgraph's macro and runtime disagree on the lane count");
@@ -330,7 +366,13 @@ fn slice_ident(buffer: &BufferRef) -> proc_macro2::Ident {
 /// may be split into tasks. Tasks get disjoint row chunks of every buffer the stage
 /// writes (`row_chunks`, rayon's `par_chunks_mut` with the `parallel` feature, else
 /// `chunks_mut`), bound to the same slice names the nests use.
-fn emit_stage(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kernel, stage: &crate::ir::Stage) -> TokenStream {
+fn emit_stage(
+    rt: &TokenStream,
+    f: &GraphFn,
+    graph: &TypedGraph,
+    kernel: &Kernel,
+    stage: &crate::ir::Stage,
+) -> TokenStream {
     let p = quote!(#rt::__private);
     let nests = &kernel.nests[stage.first..stage.first + stage.count];
     let Some(rows) = stage.row_loop else {
@@ -338,8 +380,15 @@ fn emit_stage(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kernel
         return quote!({ #body });
     };
     let rows_lit = Literal::usize_unsuffixed(rows);
-    let chunked: Vec<BufferRef> = stage.tasks.iter().flat_map(|t| t.chunked.iter().map(|c| c.0.clone())).collect();
-    let bodies: Vec<TokenStream> = nests.iter().map(|nest| emit_nest(rt, f, graph, kernel, nest, true, &chunked)).collect();
+    let chunked: Vec<BufferRef> = stage
+        .tasks
+        .iter()
+        .flat_map(|t| t.chunked.iter().map(|c| c.0.clone()))
+        .collect();
+    let bodies: Vec<TokenStream> = nests
+        .iter()
+        .map(|nest| emit_nest(rt, f, graph, kernel, nest, true, &chunked))
+        .collect();
     // Row-local temps: one row each, starting from their init at every row.
     let mut local_temps: Vec<usize> = Vec::new();
     for nest in nests {
@@ -356,12 +405,17 @@ fn emit_stage(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kernel
     for &t in &local_temps {
         let temp = &kernel.temps[t];
         let len = temp.row_local.expect("row-local");
-        let (v, c, init) = (temp_vec(t), storage_type(rt, temp.dtype), temp_init(rt, temp));
+        let (v, c, init) = (
+            temp_vec(t),
+            storage_type(rt, temp.dtype),
+            temp_init(rt, temp),
+        );
         let len_lit = Literal::usize_unsuffixed(len);
         if len <= STACK_ROW_LIMIT {
             each_row.extend(quote!(let mut #v: [#c; #len_lit] = [#init; #len_lit];));
         } else {
-            before_rows.extend(quote!(let mut #v: ::std::vec::Vec<#c> = ::std::vec![#init; #len_lit];));
+            before_rows
+                .extend(quote!(let mut #v: ::std::vec::Vec<#c> = ::std::vec![#init; #len_lit];));
             each_row.extend(quote!(#v.fill(#init);));
         }
     }
@@ -430,7 +484,13 @@ fn temp_init(rt: &TokenStream, temp: &crate::ir::Temp) -> TokenStream {
 const STACK_ROW_LIMIT: usize = 2048;
 
 /// The element type an operand's buffer stores.
-fn operand_storage(rt: &TokenStream, graph: &TypedGraph, f: &GraphFn, kernel: &Kernel, buffer: &BufferRef) -> TokenStream {
+fn operand_storage(
+    rt: &TokenStream,
+    graph: &TypedGraph,
+    f: &GraphFn,
+    kernel: &Kernel,
+    buffer: &BufferRef,
+) -> TokenStream {
     match buffer {
         BufferRef::Input(p) => storage_type(rt, f.params[*p].ty.dtype),
         BufferRef::Output(o) => storage_type(rt, graph.nodes[graph.outputs[*o]].dtype),
@@ -524,27 +584,48 @@ fn emit_nest(
                     quote!(#p::store::<#t>(#slice, #off + __tg_j, __tg_n, #v);)
                 })
                 .collect();
-            (TokenStream::new(), body.clone(), body, TokenStream::new(), None)
+            (
+                TokenStream::new(),
+                body.clone(),
+                body,
+                TokenStream::new(),
+                None,
+            )
         }
-        Sink::Reduce { kind, acc, value, best, index } => {
-            emit_reduce_sink(rt, graph, kernel, nest, *kind, *acc, *value, *best, *index, &slice_of)
-        }
+        Sink::Reduce {
+            kind,
+            acc,
+            value,
+            best,
+            index,
+        } => emit_reduce_sink(
+            rt, graph, kernel, nest, *kind, *acc, *value, *best, *index, &slice_of,
+        ),
     };
 
-    let loop_vars: Vec<_> = (0..nest.outer.len()).map(|i| format_ident!("__tg_i{}", i)).collect();
+    let loop_vars: Vec<_> = (0..nest.outer.len())
+        .map(|i| format_ident!("__tg_i{}", i))
+        .collect();
     let offsets = nest.operands.iter().enumerate().map(|(k, op)| {
         let off = offset_ident(k);
         let relative = chunked.contains(&op.buffer);
         // A row-local temp holds only the current row: the row term drops out.
-        let row_local = in_row_group && matches!(op.buffer, BufferRef::Temp(t) if kernel.temps[t].row_local.is_some());
-        let terms = op.outer_strides.iter().zip(&loop_vars).enumerate().filter(|(depth, (&s, _))| s != 0 && !(row_local && *depth == 0)).map(|(depth, (&s, i))| {
-            let s = Literal::usize_unsuffixed(s);
-            if depth == 0 && relative {
-                quote!((#i - __tg_row_lo) * #s)
-            } else {
-                quote!(#i * #s)
-            }
-        });
+        let row_local = in_row_group
+            && matches!(op.buffer, BufferRef::Temp(t) if kernel.temps[t].row_local.is_some());
+        let terms = op
+            .outer_strides
+            .iter()
+            .zip(&loop_vars)
+            .enumerate()
+            .filter(|(depth, (&s, _))| s != 0 && !(row_local && *depth == 0))
+            .map(|(depth, (&s, i))| {
+                let s = Literal::usize_unsuffixed(s);
+                if depth == 0 && relative {
+                    quote!((#i - __tg_row_lo) * #s)
+                } else {
+                    quote!(#i * #s)
+                }
+            });
         quote!(let #off: usize = 0 #(+ #terms)*;)
     });
     let inner_extent = Literal::usize_unsuffixed(nest.inner);
@@ -648,7 +729,13 @@ fn emit_reduce_sink(
     best: Option<usize>,
     index: Option<usize>,
     slice_of: &dyn Fn(&BufferRef) -> TokenStream,
-) -> (TokenStream, TokenStream, TokenStream, TokenStream, Option<Vec<TokenStream>>) {
+) -> (
+    TokenStream,
+    TokenStream,
+    TokenStream,
+    TokenStream,
+    Option<Vec<TokenStream>>,
+) {
     let p = quote!(#rt::__private);
     let acc_op = &nest.operands[acc];
     let acc_slice = slice_of(&acc_op.buffer);
@@ -687,22 +774,61 @@ fn emit_reduce_sink(
             #p::store::<#value_c>(#best_slice, #best_off + __tg_j, __tg_n, __tg_best);
             #p::store::<i64>(#acc_slice, #acc_off + __tg_j, __tg_n, __tg_best_i);
         };
-        return (TokenStream::new(), step.clone(), step, TokenStream::new(), None);
+        return (
+            TokenStream::new(),
+            step.clone(),
+            step,
+            TokenStream::new(),
+            None,
+        );
     }
 
-    let c = storage_type(rt, kernel.temps[match acc_op.buffer { BufferRef::Temp(t) => t, _ => unreachable!() }].dtype);
+    let c = storage_type(
+        rt,
+        kernel.temps[match acc_op.buffer {
+            BufferRef::Temp(t) => t,
+            _ => unreachable!(),
+        }]
+        .dtype,
+    );
     let (lane_combine, scalar_combine, identity) = match kind {
-        ReduceKind::Sum => (quote!(<#c as #p::NumLanes>::add_lanes), quote!(<#c as #p::Num>::add), quote!(ZERO)),
-        ReduceKind::Prod => (quote!(<#c as #p::NumLanes>::mul_lanes), quote!(<#c as #p::Num>::mul), quote!(ONE)),
-        ReduceKind::Max => (quote!(<#c as #p::NumLanes>::max_lanes), quote!(<#c as #p::Num>::max), quote!(LOWEST)),
-        ReduceKind::Min => (quote!(<#c as #p::NumLanes>::min_lanes), quote!(<#c as #p::Num>::min), quote!(HIGHEST)),
-        ReduceKind::Any => (quote!(<bool as #p::BitwiseLanes>::or_lanes), quote!(<bool as #p::Bitwise>::or), quote!(ZERO)),
-        ReduceKind::All => (quote!(<bool as #p::BitwiseLanes>::and_lanes), quote!(<bool as #p::Bitwise>::and), quote!(ONE)),
+        ReduceKind::Sum => (
+            quote!(<#c as #p::NumLanes>::add_lanes),
+            quote!(<#c as #p::Num>::add),
+            quote!(ZERO),
+        ),
+        ReduceKind::Prod => (
+            quote!(<#c as #p::NumLanes>::mul_lanes),
+            quote!(<#c as #p::Num>::mul),
+            quote!(ONE),
+        ),
+        ReduceKind::Max => (
+            quote!(<#c as #p::NumLanes>::max_lanes),
+            quote!(<#c as #p::Num>::max),
+            quote!(LOWEST),
+        ),
+        ReduceKind::Min => (
+            quote!(<#c as #p::NumLanes>::min_lanes),
+            quote!(<#c as #p::Num>::min),
+            quote!(HIGHEST),
+        ),
+        ReduceKind::Any => (
+            quote!(<bool as #p::BitwiseLanes>::or_lanes),
+            quote!(<bool as #p::Bitwise>::or),
+            quote!(ZERO),
+        ),
+        ReduceKind::All => (
+            quote!(<bool as #p::BitwiseLanes>::and_lanes),
+            quote!(<bool as #p::Bitwise>::and),
+            quote!(ONE),
+        ),
         ReduceKind::ArgMax | ReduceKind::ArgMin => unreachable!("handled above"),
     };
     if acc_op.inner_stride == 0 {
         const ACCUMULATORS: usize = 4;
-        let accs: Vec<_> = (0..ACCUMULATORS).map(|u| format_ident!("__tg_acc{}", u)).collect();
+        let accs: Vec<_> = (0..ACCUMULATORS)
+            .map(|u| format_ident!("__tg_acc{}", u))
+            .collect();
         let init = quote! {
             #(let mut #accs = #p::V::<#c>::splat(<#c as #p::Identity>::#identity);)*
         };
@@ -710,7 +836,10 @@ fn emit_reduce_sink(
         let main = quote! {
             #acc0 = #lane_combine(#acc0, #v);
         };
-        let unrolled = accs.iter().map(|a| quote!(#a = #lane_combine(#a, #v);)).collect();
+        let unrolled = accs
+            .iter()
+            .map(|a| quote!(#a = #lane_combine(#a, #v);))
+            .collect();
         // Tail lanes past `__tg_n` hold padding and must not reach the accumulator.
         let tail = quote! {
             #acc0 = #lane_combine(#acc0, #p::mask_or(#p::lane_mask(__tg_n), #v, <#c as #p::Identity>::#identity));
@@ -726,7 +855,13 @@ fn emit_reduce_sink(
         let __tg_a = #p::load::<#c>(#acc_slice, #acc_off + __tg_j, __tg_n);
         #p::store::<#c>(#acc_slice, #acc_off + __tg_j, __tg_n, #lane_combine(__tg_a, #v));
     };
-    (TokenStream::new(), step.clone(), step, TokenStream::new(), None)
+    (
+        TokenStream::new(),
+        step.clone(),
+        step,
+        TokenStream::new(),
+        None,
+    )
 }
 
 fn emit_const(rt: &TokenStream, dtype: DType, value: &ConstValue) -> TokenStream {
@@ -773,7 +908,14 @@ fn emit_const(rt: &TokenStream, dtype: DType, value: &ConstValue) -> TokenStream
     }
 }
 
-fn emit_value(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kernel, nest: &LoopNest, id: usize) -> TokenStream {
+fn emit_value(
+    rt: &TokenStream,
+    f: &GraphFn,
+    graph: &TypedGraph,
+    kernel: &Kernel,
+    nest: &LoopNest,
+    id: usize,
+) -> TokenStream {
     let p = quote!(#rt::__private);
     let value = &nest.values[id];
     let node = &graph.nodes[value.node];
@@ -792,7 +934,9 @@ fn emit_value(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kernel
                     let s = temp_slice(*t);
                     quote!(#s)
                 }
-                BufferRef::Output(_) | BufferRef::Index => unreachable!("values load inputs and temps"),
+                BufferRef::Output(_) | BufferRef::Index => {
+                    unreachable!("values load inputs and temps")
+                }
             };
             let off = offset_ident(*operand);
             match (value.level, op.inner_stride) {
@@ -802,8 +946,12 @@ fn emit_value(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kernel
                     quote!(#p::load_strided::<#t>(#slice, #off + __tg_j * #s, #s, __tg_n))
                 }
                 // Per row: the offset of this row; per call: every stride is 0.
-                (Level::Row, _) => quote!(#p::V::splat(<#t as #p::Element>::to_compute(#slice[#off]))),
-                (Level::Global, _) => quote!(#p::V::splat(<#t as #p::Element>::to_compute(#slice[0]))),
+                (Level::Row, _) => {
+                    quote!(#p::V::splat(<#t as #p::Element>::to_compute(#slice[#off])))
+                }
+                (Level::Global, _) => {
+                    quote!(#p::V::splat(<#t as #p::Element>::to_compute(#slice[0])))
+                }
             }
         }
         ValueSource::Scalar { param } => {
@@ -818,13 +966,18 @@ fn emit_value(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kernel
         ValueSource::Compute { args } => {
             let arg_idents: Vec<_> = args.iter().map(|&a| value_ident(a)).collect();
             match &node.kind {
-                NodeKind::Op { op, args: arg_nodes } => {
+                NodeKind::Op {
+                    op,
+                    args: arg_nodes,
+                } => {
                     let ic = compute_type(rt, graph.nodes[arg_nodes[0]].dtype);
                     let tr = format_ident!("{}", op.lane_trait);
                     let method = format_ident!("{}", op.lane_fn);
                     quote!(<#ic as #p::#tr>::#method(#(#arg_idents),*))
                 }
-                NodeKind::Select { .. } => quote!(<#c as #p::SelectLanes>::select_lanes(#(#arg_idents),*)),
+                NodeKind::Select { .. } => {
+                    quote!(<#c as #p::SelectLanes>::select_lanes(#(#arg_idents),*))
+                }
                 NodeKind::Cast { input } => {
                     let from = storage_type(rt, graph.nodes[*input].dtype);
                     let to = storage_type(rt, node.dtype);

@@ -18,24 +18,46 @@ pub enum ConstValue {
 #[derive(Clone, Debug)]
 pub enum NodeKind {
     /// A tensor parameter (rank 0 included).
-    Input { param: usize },
+    Input {
+        param: usize,
+    },
     /// A run-time scalar parameter.
-    Scalar { param: usize },
+    Scalar {
+        param: usize,
+    },
     Const(ConstValue),
-    Op { op: &'static Op, args: Vec<NodeId> },
-    Select { cond: NodeId, a: NodeId, b: NodeId },
+    Op {
+        op: &'static Op,
+        args: Vec<NodeId>,
+    },
+    Select {
+        cond: NodeId,
+        a: NodeId,
+        b: NodeId,
+    },
     /// `as`, or a promotion inserted by `check`.
-    Cast { input: NodeId },
+    Cast {
+        input: NodeId,
+    },
     /// Combines `input` over `axes`; the node keeps the reduced axes as 1s (keepdims
     /// form; `keepdims = false` is a `View` on top). Its dtype is the accumulator's (the
     /// index dtype `i64` for arg-max/arg-min).
-    Reduce { input: NodeId, kind: ReduceKind, axes: Vec<usize> },
+    Reduce {
+        input: NodeId,
+        kind: ReduceKind,
+        axes: Vec<usize>,
+    },
     /// A view: output axis `k` is input axis `map[k]`, or a new axis (`None`) that is 1 or
     /// broadcast. Input axes not named have size 1. Transpose, dimshuffle, expand_dims,
     /// squeeze and broadcast_to are all views.
-    View { input: NodeId, map: Vec<Option<usize>> },
+    View {
+        input: NodeId,
+        map: Vec<Option<usize>>,
+    },
     /// The same elements in row-major order under other dims.
-    Reshape { input: NodeId },
+    Reshape {
+        input: NodeId,
+    },
 }
 
 /// How a reduction combines.
@@ -100,11 +122,17 @@ pub struct Operand {
 #[derive(Clone, Debug)]
 pub enum ValueSource {
     /// Read from an operand.
-    Load { operand: usize },
-    Scalar { param: usize },
+    Load {
+        operand: usize,
+    },
+    Scalar {
+        param: usize,
+    },
     Const(ConstValue),
     /// An elementwise op, select or cast of `node` over these values.
-    Compute { args: Vec<usize> },
+    Compute {
+        args: Vec<usize>,
+    },
 }
 
 /// One SIMD value of a loop nest: `node` evaluated at one index mapping.
@@ -122,7 +150,13 @@ pub enum Sink {
     Store(Vec<(usize, usize)>),
     /// Combine `value` into the accumulator operand `acc`. Arg-max/arg-min also keep the
     /// best value in `best` and read the running index from `index`.
-    Reduce { kind: ReduceKind, acc: usize, value: usize, best: Option<usize>, index: Option<usize> },
+    Reduce {
+        kind: ReduceKind,
+        acc: usize,
+        value: usize,
+        best: Option<usize>,
+        index: Option<usize>,
+    },
 }
 
 /// One fused loop nest.

@@ -93,7 +93,11 @@ fn expand_fn(rt: &TokenStream, f: &GraphFn) -> TokenStream {
         errors.push_error(e.clone());
     }
     // A body that did not parse is not checked: its errors would be follow-ons.
-    let graph = if f.syntax_errors.is_empty() { check_graph(f, &mut errors) } else { None };
+    let graph = if f.syntax_errors.is_empty() {
+        check_graph(f, &mut errors)
+    } else {
+        None
+    };
     let kernel = graph.as_ref().map(lower::lower_graph);
     let mut warnings = TokenStream::new();
     // An erroneous graph's warnings are mostly follow-ons (a misspelt parameter is
@@ -115,7 +119,11 @@ fn expand_fn(rt: &TokenStream, f: &GraphFn) -> TokenStream {
 }
 
 fn unused_warning(f: &GraphFn, ident: &syn::Ident) -> TokenStream {
-    let owner = if f.ret.is_none() && f.name == "__tg_graph" { "this graph closure".to_string() } else { format!("`{}`", f.name) };
+    let owner = if f.ret.is_none() && f.name == "__tg_graph" {
+        "this graph closure".to_string()
+    } else {
+        format!("`{}`", f.name)
+    };
     let message = format!(
         "parameter `{ident}` of {owner} is never used\n\
          help: remove it, or name it `_{ident}` if it is intentionally unused"
@@ -162,10 +170,69 @@ mod tests {
     ];
 
     const VOCAB: &[&str] = &[
-        "f32", "f16", "bf16", "u8", "i32", "u64", "bool", "x", "y", "b", "fn", "let", "as", "where", "mod", "pub",
-        "relu", "sum", "axis", "+", "-", "*", "/", "%", "<<", ">>", "==", "!=", "<", ">=", "&", "|", "^", "!", "&&",
-        "||", "->", ":", ";", ",", "=", "#", "'x'", "0", "1", "300", "16777217", "340282366920938463463374607431768211455",
-        "2.5", "1e40", "0.0", "true", "4u8", "1.5f32", "\"s\"", "()", "[]", "{}", "[4, 8]", "(x)", "$", "_", "_x",
+        "f32",
+        "f16",
+        "bf16",
+        "u8",
+        "i32",
+        "u64",
+        "bool",
+        "x",
+        "y",
+        "b",
+        "fn",
+        "let",
+        "as",
+        "where",
+        "mod",
+        "pub",
+        "relu",
+        "sum",
+        "axis",
+        "+",
+        "-",
+        "*",
+        "/",
+        "%",
+        "<<",
+        ">>",
+        "==",
+        "!=",
+        "<",
+        ">=",
+        "&",
+        "|",
+        "^",
+        "!",
+        "&&",
+        "||",
+        "->",
+        ":",
+        ";",
+        ",",
+        "=",
+        "#",
+        "'x'",
+        "0",
+        "1",
+        "300",
+        "16777217",
+        "340282366920938463463374607431768211455",
+        "2.5",
+        "1e40",
+        "0.0",
+        "true",
+        "4u8",
+        "1.5f32",
+        "\"s\"",
+        "()",
+        "[]",
+        "{}",
+        "[4, 8]",
+        "(x)",
+        "$",
+        "_",
+        "_x",
     ];
 
     /// xorshift64*: deterministic, no dependency.
@@ -185,7 +252,10 @@ mod tests {
     }
 
     fn vocab(rng: &mut Rng) -> Vec<TokenTree> {
-        TokenStream::from_str(VOCAB[rng.below(VOCAB.len())]).expect("vocab lexes").into_iter().collect()
+        TokenStream::from_str(VOCAB[rng.below(VOCAB.len())])
+            .expect("vocab lexes")
+            .into_iter()
+            .collect()
     }
 
     fn mutate(stream: TokenStream, rng: &mut Rng) -> TokenStream {
@@ -213,7 +283,12 @@ mod tests {
                 tokens.swap(i.min(last), j);
             }
             5 if i < tokens.len() => {
-                let delimiter = [Delimiter::Parenthesis, Delimiter::Bracket, Delimiter::Brace, Delimiter::None][rng.below(4)];
+                let delimiter = [
+                    Delimiter::Parenthesis,
+                    Delimiter::Bracket,
+                    Delimiter::Brace,
+                    Delimiter::None,
+                ][rng.below(4)];
                 if let TokenTree::Group(g) = &tokens[i] {
                     tokens[i] = TokenTree::Group(Group::new(delimiter, g.stream()));
                 }
@@ -224,8 +299,9 @@ mod tests {
             }
             _ => {
                 // Mutate inside a group, if there is one.
-                let groups: Vec<usize> =
-                    (0..tokens.len()).filter(|&k| matches!(tokens[k], TokenTree::Group(_))).collect();
+                let groups: Vec<usize> = (0..tokens.len())
+                    .filter(|&k| matches!(tokens[k], TokenTree::Group(_)))
+                    .collect();
                 if !groups.is_empty() {
                     let k = groups[rng.below(groups.len())];
                     if let TokenTree::Group(g) = &tokens[k] {
@@ -244,7 +320,8 @@ mod tests {
         let out = expand(input);
         let text = out.to_string();
         assert!(!text.is_empty(), "empty expansion for `{body}`");
-        let valid = syn::parse2::<syn::File>(out.clone()).is_ok() || syn::parse2::<syn::Expr>(out).is_ok();
+        let valid =
+            syn::parse2::<syn::File>(out.clone()).is_ok() || syn::parse2::<syn::Expr>(out).is_ok();
         assert!(valid, "expansion of `{body}` is not valid Rust:\n{text}");
     }
 
@@ -282,7 +359,8 @@ mod tests {
             for _ in 0..rng.below(24) {
                 let tokens = vocab(&mut rng);
                 if rng.below(6) == 0 {
-                    let delimiter = [Delimiter::Parenthesis, Delimiter::Bracket, Delimiter::Brace][rng.below(3)];
+                    let delimiter = [Delimiter::Parenthesis, Delimiter::Bracket, Delimiter::Brace]
+                        [rng.below(3)];
                     let inner: TokenStream = tokens.into_iter().collect();
                     stream.extend(Some(TokenTree::Group(Group::new(delimiter, inner))));
                 } else {
@@ -295,7 +373,18 @@ mod tests {
 
     #[test]
     fn empty_and_degenerate_inputs() {
-        for text in ["", "fn", "|", "||", "|x| x", "fn f", "fn f()", "fn f() -> f32[]", "fn f() -> f32[] {}", "fn f() -> f32[] { 1 }"] {
+        for text in [
+            "",
+            "fn",
+            "|",
+            "||",
+            "|x| x",
+            "fn f",
+            "fn f()",
+            "fn f() -> f32[]",
+            "fn f() -> f32[] {}",
+            "fn f() -> f32[] { 1 }",
+        ] {
             assert_expands(TokenStream::from_str(text).unwrap());
         }
         // Without the runtime prefix at all.

@@ -19,8 +19,8 @@
 use std::collections::HashMap;
 
 use crate::ir::{
-    BufferRef, Kernel, Level, LoopNest, NodeId, NodeKind, Operand, ReduceKind, Sink, Stage, Tasks, Temp, TempInit,
-    TypedGraph, Value, ValueSource,
+    BufferRef, Kernel, Level, LoopNest, NodeId, NodeKind, Operand, ReduceKind, Sink, Stage, Tasks,
+    Temp, TempInit, TypedGraph, Value, ValueSource,
 };
 
 /// Node axis → loop axis, `None` where the node's index is 0 (its dim is 1 or broadcast).
@@ -44,13 +44,27 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
             },
             _ => TempInit::Zero,
         };
-        temps.push(Temp { dtype: n.dtype.compute(), len, init, row_local: None });
+        temps.push(Temp {
+            dtype: n.dtype.compute(),
+            len,
+            init,
+            row_local: None,
+        });
         temp_of.insert(node, temps.len() - 1);
         let nest = match &n.kind {
             NodeKind::Reduce { input, kind, axes } => {
                 let best = if matches!(kind, ReduceKind::ArgMax | ReduceKind::ArgMin) {
-                    let init = if *kind == ReduceKind::ArgMax { TempInit::Lowest } else { TempInit::Highest };
-                    temps.push(Temp { dtype: graph.nodes[*input].dtype.compute(), len, init, row_local: None });
+                    let init = if *kind == ReduceKind::ArgMax {
+                        TempInit::Lowest
+                    } else {
+                        TempInit::Highest
+                    };
+                    temps.push(Temp {
+                        dtype: graph.nodes[*input].dtype.compute(),
+                        len,
+                        init,
+                        row_local: None,
+                    });
                     Some(temps.len() - 1)
                 } else {
                     None
@@ -60,7 +74,11 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
             _ => {
                 let mut b = NestBuilder::new(graph, &temp_of, n.dims.clone(), Some(node));
                 let v = b.value(node, identity(n.dims.len()));
-                let target = b.operand(BufferRef::Temp(temp_of[&node]), &n.dims, &identity(n.dims.len()));
+                let target = b.operand(
+                    BufferRef::Temp(temp_of[&node]),
+                    &n.dims,
+                    &identity(n.dims.len()),
+                );
                 b.finish(Sink::Store(vec![(target, v)]))
             }
         };
@@ -87,7 +105,11 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
         }
         nests.push(b.finish(Sink::Store(stores)));
     }
-    let output_lens: Vec<usize> = graph.outputs.iter().map(|&o| graph.nodes[o].dims.iter().product()).collect();
+    let output_lens: Vec<usize> = graph
+        .outputs
+        .iter()
+        .map(|&o| graph.nodes[o].dims.iter().product())
+        .collect();
     for nest in &mut nests {
         split_flat_loop(nest);
     }
@@ -97,12 +119,18 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
         .into_iter()
         .map(|mut stage| {
             if let Some(tasks) = &mut stage.tasks {
-                tasks.chunked.retain(|(b, _)| !matches!(b, BufferRef::Temp(t) if temps[*t].row_local.is_some()));
+                tasks.chunked.retain(
+                    |(b, _)| !matches!(b, BufferRef::Temp(t) if temps[*t].row_local.is_some()),
+                );
             }
             stage
         })
         .collect();
-    Kernel { temps, nests, stages }
+    Kernel {
+        temps,
+        nests,
+        stages,
+    }
 }
 
 /// Temps that a row stage writes and nothing outside it reads hold one row at a time.
@@ -112,9 +140,12 @@ fn mark_row_local(temps: &mut [Temp], nests: &[LoopNest], stages: &[Stage]) {
         let inside = stage.first..stage.first + stage.count;
         for nest in &nests[inside.clone()] {
             for o in written_operands(nest) {
-                let BufferRef::Temp(t) = nest.operands[o].buffer else { continue };
+                let BufferRef::Temp(t) = nest.operands[o].buffer else {
+                    continue;
+                };
                 let read_outside = nests.iter().enumerate().any(|(k, n)| {
-                    !inside.contains(&k) && n.operands.iter().any(|op| op.buffer == BufferRef::Temp(t))
+                    !inside.contains(&k)
+                        && n.operands.iter().any(|op| op.buffer == BufferRef::Temp(t))
                 });
                 if !read_outside && temps[t].len % rows == 0 {
                     temps[t].row_local = Some(temps[t].len / rows);
@@ -136,7 +167,11 @@ fn split_flat_loop(nest: &mut LoopNest) {
     if !nest.outer.is_empty() || nest.inner < PARALLEL_MIN_ELEMENTS {
         return;
     }
-    let Some(block) = (12..=16).rev().map(|b| 1usize << b).find(|b| nest.inner % b == 0) else {
+    let Some(block) = (12..=16)
+        .rev()
+        .map(|b| 1usize << b)
+        .find(|b| nest.inner % b == 0)
+    else {
         return;
     };
     nest.outer = vec![nest.inner / block];
@@ -167,7 +202,9 @@ fn plan_stages(temps: &[Temp], output_lens: &[usize], nests: &[LoopNest]) -> Vec
     };
     // Whether every operand of `nest` on `buffer` is addressed row by row over `rows`.
     let row_addressed = |nest: &LoopNest, buffer: &BufferRef, rows: usize| -> bool {
-        let Some(len) = buffer_len(buffer) else { return false };
+        let Some(len) = buffer_len(buffer) else {
+            return false;
+        };
         nest.operands
             .iter()
             .filter(|o| o.buffer == *buffer)
@@ -193,26 +230,55 @@ fn plan_stages(temps: &[Temp], output_lens: &[usize], nests: &[LoopNest]) -> Vec
         if let Some(rows) = rows {
             while end < nests.len() && nests[end].outer.first() == Some(&rows) {
                 let run = &nests[start..=end];
-                let temps_written: Vec<BufferRef> =
-                    written(run).into_iter().filter(|b| matches!(b, BufferRef::Temp(_))).collect();
-                if !run.iter().all(|n| temps_written.iter().all(|b| row_addressed(n, b, rows))) {
+                let temps_written: Vec<BufferRef> = written(run)
+                    .into_iter()
+                    .filter(|b| matches!(b, BufferRef::Temp(_)))
+                    .collect();
+                if !run
+                    .iter()
+                    .all(|n| temps_written.iter().all(|b| row_addressed(n, b, rows)))
+                {
                     break;
                 }
                 end += 1;
             }
         }
         let run = &nests[start..end];
-        let work: usize = run.iter().map(|n| n.outer.iter().product::<usize>() * n.inner).sum();
-        let tasks = rows.filter(|_| work >= PARALLEL_MIN_ELEMENTS).and_then(|rows| {
-            let bufs = written(run);
-            let all_rows = bufs.iter().all(|b| run.iter().all(|n| row_addressed(n, b, rows)));
-            all_rows.then(|| Tasks {
-                rows_per_task: (TASK_ELEMENTS / (work / rows).max(1)).max(1),
-                chunked: bufs.iter().map(|b| (b.clone(), buffer_len(b).expect("written buffers have a length") / rows)).collect(),
-            })
+        let work: usize = run
+            .iter()
+            .map(|n| n.outer.iter().product::<usize>() * n.inner)
+            .sum();
+        let tasks = rows
+            .filter(|_| work >= PARALLEL_MIN_ELEMENTS)
+            .and_then(|rows| {
+                let bufs = written(run);
+                let all_rows = bufs
+                    .iter()
+                    .all(|b| run.iter().all(|n| row_addressed(n, b, rows)));
+                all_rows.then(|| Tasks {
+                    rows_per_task: (TASK_ELEMENTS / (work / rows).max(1)).max(1),
+                    chunked: bufs
+                        .iter()
+                        .map(|b| {
+                            (
+                                b.clone(),
+                                buffer_len(b).expect("written buffers have a length") / rows,
+                            )
+                        })
+                        .collect(),
+                })
+            });
+        let row_loop = if end - start > 1 || tasks.is_some() {
+            rows
+        } else {
+            None
+        };
+        stages.push(Stage {
+            first: start,
+            count: end - start,
+            row_loop,
+            tasks,
         });
-        let row_loop = if end - start > 1 || tasks.is_some() { rows } else { None };
-        stages.push(Stage { first: start, count: end - start, row_loop, tasks });
         start = end;
     }
     stages
@@ -254,7 +320,10 @@ fn node_args(kind: &NodeKind) -> Vec<NodeId> {
     match kind {
         NodeKind::Op { args, .. } => args.clone(),
         NodeKind::Select { cond, a, b } => vec![*cond, *a, *b],
-        NodeKind::Cast { input } | NodeKind::Reduce { input, .. } | NodeKind::View { input, .. } | NodeKind::Reshape { input } => {
+        NodeKind::Cast { input }
+        | NodeKind::Reduce { input, .. }
+        | NodeKind::View { input, .. }
+        | NodeKind::Reshape { input } => {
             vec![*input]
         }
         NodeKind::Input { .. } | NodeKind::Scalar { .. } | NodeKind::Const(_) => Vec::new(),
@@ -269,11 +338,14 @@ fn expensive(graph: &TypedGraph, materialised: &[bool], node: NodeId) -> bool {
     }
     let here = match &graph.nodes[node].kind {
         NodeKind::Op { op, .. } => {
-            (op.typing == crate::ops::Typing::FloatUnary && !matches!(op.name, "sqrt")) || op.name == "pow"
+            (op.typing == crate::ops::Typing::FloatUnary && !matches!(op.name, "sqrt"))
+                || op.name == "pow"
         }
         _ => false,
     };
-    here || node_args(&graph.nodes[node].kind).into_iter().any(|a| expensive(graph, materialised, a))
+    here || node_args(&graph.nodes[node].kind)
+        .into_iter()
+        .any(|a| expensive(graph, materialised, a))
 }
 
 /// Whether `node` is a contiguous buffer in row-major order: a parameter, a temp, or a
@@ -319,11 +391,21 @@ fn lower_reduction(
         let reduced_strides = contiguous_strides(&reduced);
         let mut strides = vec![0; in_dims.len()];
         for (k, &a) in axes.iter().enumerate() {
-            strides[a] = if in_dims[a] == 1 { 0 } else { reduced_strides[k] };
+            strides[a] = if in_dims[a] == 1 {
+                0
+            } else {
+                reduced_strides[k]
+            };
         }
         b.raw_operand(BufferRef::Index, strides)
     });
-    b.finish(Sink::Reduce { kind, acc, value, best, index })
+    b.finish(Sink::Reduce {
+        kind,
+        acc,
+        value,
+        best,
+        index,
+    })
 }
 
 struct NestBuilder<'g> {
@@ -338,8 +420,21 @@ struct NestBuilder<'g> {
 }
 
 impl<'g> NestBuilder<'g> {
-    fn new(graph: &'g TypedGraph, temp_of: &'g HashMap<NodeId, usize>, loop_dims: Vec<usize>, root: Option<NodeId>) -> Self {
-        NestBuilder { graph, temp_of, loop_dims, root, operands: Vec::new(), values: Vec::new(), memo: HashMap::new() }
+    fn new(
+        graph: &'g TypedGraph,
+        temp_of: &'g HashMap<NodeId, usize>,
+        loop_dims: Vec<usize>,
+        root: Option<NodeId>,
+    ) -> Self {
+        NestBuilder {
+            graph,
+            temp_of,
+            loop_dims,
+            root,
+            operands: Vec::new(),
+            values: Vec::new(),
+            memo: HashMap::new(),
+        }
     }
 
     /// The operand reading `buffer` (row-major `dims`) through `map`, shared when equal.
@@ -355,7 +450,11 @@ impl<'g> NestBuilder<'g> {
     }
 
     fn raw_operand(&mut self, buffer: BufferRef, strides: Vec<usize>) -> usize {
-        if let Some(i) = self.operands.iter().position(|(b, s)| *b == buffer && *s == strides) {
+        if let Some(i) = self
+            .operands
+            .iter()
+            .position(|(b, s)| *b == buffer && *s == strides)
+        {
             return i;
         }
         self.operands.push((buffer, strides));
@@ -386,19 +485,27 @@ impl<'g> NestBuilder<'g> {
             || (Some(node) != self.root && self.temp_of.contains_key(&node));
         let source = if is_leaf {
             let buffer = self.leaf_buffer(node).expect("leaf nodes are buffers");
-            ValueSource::Load { operand: self.operand(buffer, &n.dims.clone(), &map) }
+            ValueSource::Load {
+                operand: self.operand(buffer, &n.dims.clone(), &map),
+            }
         } else {
             match &n.kind {
                 NodeKind::Scalar { param } => ValueSource::Scalar { param: *param },
                 NodeKind::Const(c) => ValueSource::Const(c.clone()),
                 NodeKind::Op { args, .. } => {
                     let args = args.clone();
-                    let ids = args.iter().map(|&a| self.arg_value(node, a, &map)).collect();
+                    let ids = args
+                        .iter()
+                        .map(|&a| self.arg_value(node, a, &map))
+                        .collect();
                     ValueSource::Compute { args: ids }
                 }
                 NodeKind::Select { cond, a, b } => {
                     let (cond, a, b) = (*cond, *a, *b);
-                    let ids = [cond, a, b].iter().map(|&x| self.arg_value(node, x, &map)).collect();
+                    let ids = [cond, a, b]
+                        .iter()
+                        .map(|&x| self.arg_value(node, x, &map))
+                        .collect();
                     ValueSource::Compute { args: ids }
                 }
                 NodeKind::Cast { input } => {
@@ -424,7 +531,11 @@ impl<'g> NestBuilder<'g> {
                 }
             }
         };
-        self.values.push(Value { node, source, level: Level::Global });
+        self.values.push(Value {
+            node,
+            source,
+            level: Level::Global,
+        });
         let id = self.values.len() - 1;
         self.memo.insert((node, map), id);
         id
@@ -436,7 +547,13 @@ impl<'g> NestBuilder<'g> {
         let arg_dims = &self.graph.nodes[arg].dims;
         let lead = user_dims.len() - arg_dims.len();
         let map: Mapping = (0..arg_dims.len())
-            .map(|j| if arg_dims[j] == 1 { None } else { user_map[j + lead] })
+            .map(|j| {
+                if arg_dims[j] == 1 {
+                    None
+                } else {
+                    user_map[j + lead]
+                }
+            })
             .collect();
         self.value(arg, map)
     }
@@ -451,7 +568,11 @@ impl<'g> NestBuilder<'g> {
             }
             let strides: Vec<usize> = self.operands.iter().map(|o| o.1[axis]).collect();
             if let Some((prev_extent, prev_strides)) = axes.last_mut() {
-                if prev_strides.iter().zip(&strides).all(|(&p, &s)| p == s * extent) {
+                if prev_strides
+                    .iter()
+                    .zip(&strides)
+                    .all(|(&p, &s)| p == s * extent)
+                {
                     *prev_extent *= extent;
                     *prev_strides = strides;
                     continue;
@@ -488,10 +609,20 @@ impl<'g> NestBuilder<'g> {
                     }
                 }
                 ValueSource::Scalar { .. } | ValueSource::Const(_) => Level::Global,
-                ValueSource::Compute { args } => args.iter().map(|&a| values[a].level).max().unwrap_or(Level::Global),
+                ValueSource::Compute { args } => args
+                    .iter()
+                    .map(|&a| values[a].level)
+                    .max()
+                    .unwrap_or(Level::Global),
             };
         }
-        LoopNest { outer, inner, operands, values, sink }
+        LoopNest {
+            outer,
+            inner,
+            operands,
+            values,
+            sink,
+        }
     }
 }
 

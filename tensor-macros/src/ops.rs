@@ -53,7 +53,9 @@ impl Typing {
             Typing::Bitwise => "integer dtypes (bitwise) and `bool` (logical)",
             Typing::Shift => "integer dtypes",
             Typing::Logical => "`bool`",
-            Typing::FloatUnary | Typing::FloatPredicate => "float dtypes (`f16`, `bf16`, `f32`, `f64`)",
+            Typing::FloatUnary | Typing::FloatPredicate => {
+                "float dtypes (`f16`, `bf16`, `f32`, `f64`)"
+            }
         }
     }
 }
@@ -70,8 +72,20 @@ pub struct Op {
     pub lane_fn: &'static str,
 }
 
-const fn op(name: &'static str, arity: usize, typing: Typing, lane_trait: &'static str, lane_fn: &'static str) -> Op {
-    Op { name, arity, typing, lane_trait, lane_fn }
+const fn op(
+    name: &'static str,
+    arity: usize,
+    typing: Typing,
+    lane_trait: &'static str,
+    lane_fn: &'static str,
+) -> Op {
+    Op {
+        name,
+        arity,
+        typing,
+        lane_trait,
+        lane_fn,
+    }
 }
 
 use Typing::*;
@@ -208,7 +222,9 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     for i in 1..=a.len() {
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
-            d[i][j] = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            d[i][j] = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
                 d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
             }

@@ -26,7 +26,11 @@ pub fn broadcast(lhs: &[usize], rhs: &[usize]) -> Result<Vec<usize>, BroadcastEr
         } else if l == 1 {
             r
         } else {
-            return Err(BroadcastError { axis, lhs_dim: l, rhs_dim: r });
+            return Err(BroadcastError {
+                axis,
+                lhs_dim: l,
+                rhs_dim: r,
+            });
         };
     }
     Ok(out)
@@ -51,13 +55,19 @@ pub fn aligned_dim(dims: &[usize], rank: usize, axis: usize) -> usize {
 pub fn aligned_picture(lhs: &[usize], rhs: &[usize], err: &BroadcastError) -> String {
     let rank = lhs.len().max(rhs.len());
     let width = (0..rank)
-        .map(|a| aligned_dim(lhs, rank, a).to_string().len().max(aligned_dim(rhs, rank, a).to_string().len()))
+        .map(|a| {
+            aligned_dim(lhs, rank, a)
+                .to_string()
+                .len()
+                .max(aligned_dim(rhs, rank, a).to_string().len())
+        })
         .collect::<Vec<_>>();
     let render = |dims: &[usize]| {
         let lead = rank - dims.len();
         let prefix: usize = (0..lead).map(|a| width[a] + 2).sum();
-        let cells: Vec<String> =
-            (lead..rank).map(|a| format!("{:>w$}", dims[a - lead], w = width[a])).collect();
+        let cells: Vec<String> = (lead..rank)
+            .map(|a| format!("{:>w$}", dims[a - lead], w = width[a]))
+            .collect();
         format!("{}[{}]", " ".repeat(prefix), cells.join(", "))
     };
     let caret_col = 1 + (0..err.axis).map(|a| width[a] + 2).sum::<usize>() + width[err.axis] - 1;
@@ -82,9 +92,30 @@ mod tests {
         assert_eq!(broadcast(&[4, 1], &[1, 8]).unwrap(), vec![4, 8]);
         assert_eq!(broadcast(&[], &[2, 3, 4]).unwrap(), vec![2, 3, 4]);
         assert_eq!(broadcast(&[0], &[1]).unwrap(), vec![0]);
-        assert_eq!(broadcast(&[3], &[4]), Err(BroadcastError { axis: 0, lhs_dim: 3, rhs_dim: 4 }));
-        assert_eq!(broadcast(&[0], &[3]), Err(BroadcastError { axis: 0, lhs_dim: 0, rhs_dim: 3 }));
-        assert_eq!(broadcast(&[2, 3], &[3, 2]), Err(BroadcastError { axis: 0, lhs_dim: 2, rhs_dim: 3 }));
+        assert_eq!(
+            broadcast(&[3], &[4]),
+            Err(BroadcastError {
+                axis: 0,
+                lhs_dim: 3,
+                rhs_dim: 4
+            })
+        );
+        assert_eq!(
+            broadcast(&[0], &[3]),
+            Err(BroadcastError {
+                axis: 0,
+                lhs_dim: 0,
+                rhs_dim: 3
+            })
+        );
+        assert_eq!(
+            broadcast(&[2, 3], &[3, 2]),
+            Err(BroadcastError {
+                axis: 0,
+                lhs_dim: 2,
+                rhs_dim: 3
+            })
+        );
     }
 
     #[test]

@@ -32,7 +32,9 @@ pub fn xorshift(state: &mut u64) -> u64 {
     *state
 }
 
-const INT_EDGES: [i128; 19] = [0, 1, -1, 2, -2, 3, -3, 7, -7, 8, 31, 32, 64, 100, -100, 42, 13, 63, 15];
+const INT_EDGES: [i128; 19] = [
+    0, 1, -1, 2, -2, 3, -3, 7, -7, 8, 31, 32, 64, 100, -100, 42, 13, 63, 15,
+];
 
 macro_rules! int_elem {
     ($($t:ty),*) => {$(
@@ -67,7 +69,11 @@ impl TestElem for bool {
         a == b
     }
     fn ulps(a: bool, b: bool) -> f64 {
-        if a == b { 0.0 } else { 1.0 }
+        if a == b {
+            0.0
+        } else {
+            1.0
+        }
     }
     fn random(n: usize, seed: u64) -> Vec<bool> {
         let mut s = seed | 1;
@@ -78,14 +84,37 @@ impl TestElem for bool {
 /// The float edge list, as f64, given the dtype's smallest subnormal, smallest normal and max.
 fn float_edges(min_sub: f64, min_normal: f64, max: f64) -> Vec<f64> {
     vec![
-        f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 0.0, -0.0, min_sub, -min_sub, min_normal, max, -max,
-        1.0, -1.0, 0.5, -0.5, 1.5, -2.5, 2.5, 3.7, -7.25, 100.0, 1e-3,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        0.0,
+        -0.0,
+        min_sub,
+        -min_sub,
+        min_normal,
+        max,
+        -max,
+        1.0,
+        -1.0,
+        0.5,
+        -0.5,
+        1.5,
+        -2.5,
+        2.5,
+        3.7,
+        -7.25,
+        100.0,
+        1e-3,
     ]
 }
 
 /// Maps a float's bits to an integer line where adjacent floats differ by 1.
 fn ordered(bits: u64, sign_bit: u64) -> i128 {
-    if bits & sign_bit != 0 { -((bits & !sign_bit) as i128) } else { bits as i128 }
+    if bits & sign_bit != 0 {
+        -((bits & !sign_bit) as i128)
+    } else {
+        bits as i128
+    }
 }
 
 macro_rules! float_elem {
@@ -93,7 +122,10 @@ macro_rules! float_elem {
         impl TestElem for $t {
             fn edge_values() -> Vec<$t> {
                 let from: fn(f64) -> $t = $from;
-                float_edges($min_sub, $min_normal, $max).into_iter().map(from).collect()
+                float_edges($min_sub, $min_normal, $max)
+                    .into_iter()
+                    .map(from)
+                    .collect()
             }
             fn one() -> $t {
                 let from: fn(f64) -> $t = $from;
@@ -111,7 +143,8 @@ macro_rules! float_elem {
                     return if a != a && b != b { 0.0 } else { f64::INFINITY };
                 }
                 let sign = 1u64 << (<$bits>::BITS - 1);
-                (ordered(a.to_bits() as u64, sign) - ordered(b.to_bits() as u64, sign)).unsigned_abs() as f64
+                (ordered(a.to_bits() as u64, sign) - ordered(b.to_bits() as u64, sign))
+                    .unsigned_abs() as f64
             }
             fn random(n: usize, seed: u64) -> Vec<$t> {
                 let mut s = seed | 1;
@@ -128,18 +161,60 @@ macro_rules! float_elem {
         }
     };
 }
-float_elem!(f32, u32, |x| x as f32, |x: f32| x as f64, 1e-45, f32::MIN_POSITIVE as f64, f32::MAX as f64);
-float_elem!(f64, u64, |x| x, |x: f64| x, 5e-324, f64::MIN_POSITIVE, f64::MAX);
-float_elem!(f16, u16, f16::from_f64, |x: f16| x.to_f64(), 5.960464477539063e-8, 6.103515625e-5, 65504.0);
-float_elem!(bf16, u16, bf16::from_f64, |x: bf16| x.to_f64(), 9.183549615799121e-41, 1.1754943508222875e-38, 3.3895313892515355e38);
+float_elem!(
+    f32,
+    u32,
+    |x| x as f32,
+    |x: f32| x as f64,
+    1e-45,
+    f32::MIN_POSITIVE as f64,
+    f32::MAX as f64
+);
+float_elem!(
+    f64,
+    u64,
+    |x| x,
+    |x: f64| x,
+    5e-324,
+    f64::MIN_POSITIVE,
+    f64::MAX
+);
+float_elem!(
+    f16,
+    u16,
+    f16::from_f64,
+    |x: f16| x.to_f64(),
+    5.960464477539063e-8,
+    6.103515625e-5,
+    65504.0
+);
+float_elem!(
+    bf16,
+    u16,
+    bf16::from_f64,
+    |x: bf16| x.to_f64(),
+    9.183549615799121e-41,
+    1.1754943508222875e-38,
+    3.3895313892515355e38
+);
 
 /// Asserts `got[i] == expected[i]` (bit-exact, NaN == NaN) or within `max_ulps`, with a
 /// message naming the op, the dtype and the inputs.
-pub fn assert_close<R: TestElem>(op: &str, got: &[R], expected: &[R], inputs: impl Fn(usize) -> String, max_ulps: f64) {
+pub fn assert_close<R: TestElem>(
+    op: &str,
+    got: &[R],
+    expected: &[R],
+    inputs: impl Fn(usize) -> String,
+    max_ulps: f64,
+) {
     assert_eq!(got.len(), expected.len(), "{op}: length");
     let mut worst = (0.0f64, usize::MAX);
     for i in 0..got.len() {
-        let ok = if max_ulps == 0.0 { R::same(got[i], expected[i]) } else { R::ulps(got[i], expected[i]) <= max_ulps };
+        let ok = if max_ulps == 0.0 {
+            R::same(got[i], expected[i])
+        } else {
+            R::ulps(got[i], expected[i]) <= max_ulps
+        };
         if !ok {
             panic!(
                 "{op} on {} at {i} ({}): kernel gave {:?}, reference {:?} ({} ulps, bound {max_ulps})",

@@ -67,7 +67,11 @@ struct ReduceArgs {
 fn int_literal(e: &Expr) -> Option<i128> {
     match e {
         Expr::Lit(LitValue::Int(v), _) => i128::try_from(*v).ok(),
-        Expr::Unary { op: UnOp::Neg, expr, .. } => int_literal(expr).map(|v| -v),
+        Expr::Unary {
+            op: UnOp::Neg,
+            expr,
+            ..
+        } => int_literal(expr).map(|v| -v),
         _ => None,
     }
 }
@@ -90,10 +94,18 @@ fn expr_span(e: &Expr) -> Span {
 impl Checker<'_> {
     /// Reductions, softmax and shape ops. `None` when `func` is none of them (then it is an
     /// elementwise call, including `max(a, b)`/`min(a, b)` with two tensors).
-    pub(super) fn check_tensor_op(&mut self, func: &Ident, args: &[Expr], named: &[NamedArg]) -> Option<Typed> {
+    pub(super) fn check_tensor_op(
+        &mut self,
+        func: &Ident,
+        args: &[Expr],
+        named: &[NamedArg],
+    ) -> Option<Typed> {
         let name = func.to_string();
         if name == "__list" {
-            self.errors.push(func.span(), "a list `[…]` is only an argument of reductions and shape ops");
+            self.errors.push(
+                func.span(),
+                "a list `[…]` is only an argument of reductions and shape ops",
+            );
             return Some(Typed::Poison);
         }
         if !NAMES.contains(&name.as_str()) {
@@ -105,9 +117,18 @@ impl Checker<'_> {
         Some(self.check_tensor_op_inner(&name, func.span(), args, named))
     }
 
-    fn check_tensor_op_inner(&mut self, name: &str, span: Span, args: &[Expr], named: &[NamedArg]) -> Typed {
+    fn check_tensor_op_inner(
+        &mut self,
+        name: &str,
+        span: Span,
+        args: &[Expr],
+        named: &[NamedArg],
+    ) -> Typed {
         let Some(first) = args.first() else {
-            self.errors.push(span, format!("`{name}` needs a tensor as its first argument"));
+            self.errors.push(
+                span,
+                format!("`{name}` needs a tensor as its first argument"),
+            );
             return Typed::Poison;
         };
         let x = match self.check_expr(first) {
@@ -124,7 +145,10 @@ impl Checker<'_> {
         match name {
             "dimshuffle" | "transpose" | "reshape" | "broadcast_to" | "expand_dims" | "squeeze" => {
                 for n in named {
-                    self.errors.push(n.name.span(), format!("`{name}` has no named arguments; `{}` is not one", n.name));
+                    self.errors.push(
+                        n.name.span(),
+                        format!("`{name}` has no named arguments; `{}` is not one", n.name),
+                    );
                 }
                 if !named.is_empty() {
                     return Typed::Poison;
@@ -133,15 +157,25 @@ impl Checker<'_> {
             }
             _ => {
                 if args.len() > 1 {
-                    let hint = if int_literal(&args[1]).is_some() || list_items(&args[1]).is_some() {
-                        format!("\nhelp: name it: `{name}({}, axis = …)`", crate::check::expr_text(first))
+                    let hint = if int_literal(&args[1]).is_some() || list_items(&args[1]).is_some()
+                    {
+                        format!(
+                            "\nhelp: name it: `{name}({}, axis = …)`",
+                            crate::check::expr_text(first)
+                        )
                     } else {
                         String::new()
                     };
-                    self.errors.push(expr_span(&args[1]), format!("`{name}` takes one tensor; its other arguments are named{hint}"));
+                    self.errors.push(
+                        expr_span(&args[1]),
+                        format!("`{name}` takes one tensor; its other arguments are named{hint}"),
+                    );
                     return Typed::Poison;
                 }
-                let allowed: &[&str] = if SUM_LIKE.contains(&name) || FLOAT_REDUCTIONS.contains(&name) || name == "mean" {
+                let allowed: &[&str] = if SUM_LIKE.contains(&name)
+                    || FLOAT_REDUCTIONS.contains(&name)
+                    || name == "mean"
+                {
                     &["axis", "keepdims", "dtype", "acc"]
                 } else if matches!(name, "softmax" | "logsoftmax") {
                     &["axis"]
@@ -160,15 +194,27 @@ impl Checker<'_> {
         }
     }
 
-    fn read_reduce_args(&mut self, name: &str, named: &[NamedArg], allowed: &[&str]) -> Option<ReduceArgs> {
+    fn read_reduce_args(
+        &mut self,
+        name: &str,
+        named: &[NamedArg],
+        allowed: &[&str],
+    ) -> Option<ReduceArgs> {
         let mut ra = ReduceArgs::default();
         let mut ok = true;
         for n in named {
             let arg = n.name.to_string();
             let vspan = expr_span(&n.value);
             if !allowed.contains(&arg.as_str()) {
-                let list = allowed.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ");
-                self.errors.push(n.name.span(), format!("`{name}` has no argument named `{arg}`; it takes {list}"));
+                let list = allowed
+                    .iter()
+                    .map(|a| format!("`{a}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                self.errors.push(
+                    n.name.span(),
+                    format!("`{name}` has no argument named `{arg}`; it takes {list}"),
+                );
                 ok = false;
                 continue;
             }
@@ -182,7 +228,10 @@ impl Checker<'_> {
                             match int_literal(item) {
                                 Some(v) => axes.push((v, item.span())),
                                 None => {
-                                    self.errors.push(item.span(), "an axis is an integer literal, e.g. `1` or `-1`");
+                                    self.errors.push(
+                                        item.span(),
+                                        "an axis is an integer literal, e.g. `1` or `-1`",
+                                    );
                                     ok = false;
                                 }
                             }
@@ -238,7 +287,11 @@ impl Checker<'_> {
         let mut ok = true;
         for &(a, aspan) in given {
             if a < -rank || a >= rank {
-                let range = if rank == 0 { "none: the tensor has rank 0".to_string() } else { format!("-{rank}..={}", rank - 1) };
+                let range = if rank == 0 {
+                    "none: the tensor has rank 0".to_string()
+                } else {
+                    format!("-{rank}..={}", rank - 1)
+                };
                 self.errors.push(
                     aspan,
                     format!("axis {a} is out of range for `{name}` of a rank-{rank} tensor {}{}; valid axes: {range}", self.node(x).dtype.name(), dims_text(&dims)),
@@ -246,9 +299,14 @@ impl Checker<'_> {
                 ok = false;
                 continue;
             }
-            let norm = if a < 0 { (a + rank) as usize } else { a as usize };
+            let norm = if a < 0 {
+                (a + rank) as usize
+            } else {
+                a as usize
+            };
             if axes.contains(&norm) {
-                self.errors.push(aspan, format!("axis {a} is repeated (it is axis {norm})"));
+                self.errors
+                    .push(aspan, format!("axis {a} is repeated (it is axis {norm})"));
                 ok = false;
                 continue;
             }
@@ -258,12 +316,26 @@ impl Checker<'_> {
         ok.then_some(axes)
     }
 
-    fn reduce_node(&mut self, input: NodeId, kind: ReduceKind, axes: &[usize], dtype: DType) -> NodeId {
+    fn reduce_node(
+        &mut self,
+        input: NodeId,
+        kind: ReduceKind,
+        axes: &[usize],
+        dtype: DType,
+    ) -> NodeId {
         let mut dims = self.node(input).dims.clone();
         for &a in axes {
             dims[a] = 1;
         }
-        self.add(NodeKind::Reduce { input, kind, axes: axes.to_vec() }, dtype, dims)
+        self.add(
+            NodeKind::Reduce {
+                input,
+                kind,
+                axes: axes.to_vec(),
+            },
+            dtype,
+            dims,
+        )
     }
 
     /// Removes the (size-1) reduced axes: `keepdims = false`.
@@ -275,7 +347,14 @@ impl Checker<'_> {
         }
         let out_dims = kept.iter().map(|&a| dims[a]).collect();
         let dtype = self.node(node).dtype;
-        self.add(NodeKind::View { input: node, map: kept.into_iter().map(Some).collect() }, dtype, out_dims)
+        self.add(
+            NodeKind::View {
+                input: node,
+                map: kept.into_iter().map(Some).collect(),
+            },
+            dtype,
+            out_dims,
+        )
     }
 
     /// An elementwise op on operands of one dtype (no promotion), broadcasting their dims.
@@ -286,11 +365,22 @@ impl Checker<'_> {
             dims = broadcast(&dims, &self.node(a).dims).expect("checked shapes broadcast");
         }
         let dtype = op.typing.result(self.node(args[0]).dtype);
-        self.add(NodeKind::Op { op, args: args.to_vec() }, dtype, dims)
+        self.add(
+            NodeKind::Op {
+                op,
+                args: args.to_vec(),
+            },
+            dtype,
+            dims,
+        )
     }
 
     fn float_const(&mut self, value: f64, dtype: DType) -> NodeId {
-        self.add(NodeKind::Const(ConstValue::Float(value, None)), dtype, Vec::new())
+        self.add(
+            NodeKind::Const(ConstValue::Float(value, None)),
+            dtype,
+            Vec::new(),
+        )
     }
 
     fn check_reduction(&mut self, name: &str, span: Span, x: NodeId, ra: &ReduceArgs) -> Typed {
@@ -305,20 +395,30 @@ impl Checker<'_> {
         }
         let is_arg = matches!(name, "argmax" | "argmin");
         if is_arg && ra.axis_is_list {
-            self.errors.push(ra.axis_span.unwrap_or(span), format!("`{name}` takes one axis (or none, for the flattened index), not a list"));
+            self.errors.push(
+                ra.axis_span.unwrap_or(span),
+                format!("`{name}` takes one axis (or none, for the flattened index), not a list"),
+            );
             return Typed::Poison;
         }
         if matches!(name, "max" | "min" | "argmax" | "argmin") {
             if let Some(&a) = axes.iter().find(|&&a| dims[a] == 0) {
                 self.errors.push(
                     span,
-                    format!("`{name}` over axis {a} of {}{}: an empty axis has no {name}", xd.name(), dims_text(&dims)),
+                    format!(
+                        "`{name}` over axis {a} of {}{}: an empty axis has no {name}",
+                        xd.name(),
+                        dims_text(&dims)
+                    ),
                 );
                 return Typed::Poison;
             }
             if xd == DType::Bool && matches!(name, "max" | "min") {
                 let alt = if name == "max" { "any" } else { "all" };
-                self.errors.push(span, format!("`{name}` is not defined for `bool`\nhelp: use `{alt}(…)`"));
+                self.errors.push(
+                    span,
+                    format!("`{name}` is not defined for `bool`\nhelp: use `{alt}(…)`"),
+                );
                 return Typed::Poison;
             }
         }
@@ -335,10 +435,16 @@ impl Checker<'_> {
             n if FLOAT_REDUCTIONS.contains(&n) => xd,
             _ => xd,
         };
-        let takes_dtypes = SUM_LIKE.contains(&name) || FLOAT_REDUCTIONS.contains(&name) || name == "mean";
+        let takes_dtypes =
+            SUM_LIKE.contains(&name) || FLOAT_REDUCTIONS.contains(&name) || name == "mean";
         let out = match ra.dtype {
-            Some((d, dspan)) if (name == "mean" || FLOAT_REDUCTIONS.contains(&name)) && !d.is_float() => {
-                self.errors.push(dspan, format!("`{name}` gives a float; `dtype = {}` is not one", d.name()));
+            Some((d, dspan))
+                if (name == "mean" || FLOAT_REDUCTIONS.contains(&name)) && !d.is_float() =>
+            {
+                self.errors.push(
+                    dspan,
+                    format!("`{name}` gives a float; `dtype = {}` is not one", d.name()),
+                );
                 return Typed::Poison;
             }
             Some((d, _)) => d,
@@ -368,7 +474,13 @@ impl Checker<'_> {
                         return Typed::Poison;
                     }
                     if (name == "mean" || FLOAT_REDUCTIONS.contains(&name)) && !a.is_float() {
-                        self.errors.push(aspan, format!("`{name}` accumulates in a float; `acc = {}` is not one", a.name()));
+                        self.errors.push(
+                            aspan,
+                            format!(
+                                "`{name}` accumulates in a float; `acc = {}` is not one",
+                                a.name()
+                            ),
+                        );
                         return Typed::Poison;
                     }
                     a
@@ -380,14 +492,19 @@ impl Checker<'_> {
         };
 
         let result = match name {
-            "sum" | "prod" | "reduce_l1" | "reduce_sum_square" | "mean" | "reduce_l2" | "reduce_log_sum" => {
+            "sum" | "prod" | "reduce_l1" | "reduce_sum_square" | "mean" | "reduce_l2"
+            | "reduce_log_sum" => {
                 let xc = self.convert(x, acc);
                 let term = match name {
                     "reduce_l1" => self.op_node("abs", &[xc]),
                     "reduce_sum_square" | "reduce_l2" => self.op_node("mul", &[xc, xc]),
                     _ => xc,
                 };
-                let kind = if name == "prod" { ReduceKind::Prod } else { ReduceKind::Sum };
+                let kind = if name == "prod" {
+                    ReduceKind::Prod
+                } else {
+                    ReduceKind::Sum
+                };
                 let r = self.reduce_node(term, kind, &axes, acc);
                 let r = match name {
                     "mean" => {
@@ -408,7 +525,15 @@ impl Checker<'_> {
                 let m = self.reduce_node(xc, ReduceKind::Max, &axes, acc);
                 let inf = self.op_node("is_inf", &[m]);
                 let zero = self.float_const(0.0, acc);
-                let m_safe = self.add(NodeKind::Select { cond: inf, a: zero, b: m }, acc, self.node(m).dims.clone());
+                let m_safe = self.add(
+                    NodeKind::Select {
+                        cond: inf,
+                        a: zero,
+                        b: m,
+                    },
+                    acc,
+                    self.node(m).dims.clone(),
+                );
                 let d = self.op_node("sub", &[xc, m_safe]);
                 let e = self.op_node("exp", &[d]);
                 let s = self.reduce_node(e, ReduceKind::Sum, &axes, acc);
@@ -417,17 +542,33 @@ impl Checker<'_> {
                 self.convert(r, out)
             }
             "max" | "min" => {
-                let kind = if name == "max" { ReduceKind::Max } else { ReduceKind::Min };
+                let kind = if name == "max" {
+                    ReduceKind::Max
+                } else {
+                    ReduceKind::Min
+                };
                 self.reduce_node(x, kind, &axes, xd)
             }
             "any" | "all" => {
                 let xb = self.convert(x, DType::Bool);
-                let kind = if name == "any" { ReduceKind::Any } else { ReduceKind::All };
+                let kind = if name == "any" {
+                    ReduceKind::Any
+                } else {
+                    ReduceKind::All
+                };
                 self.reduce_node(xb, kind, &axes, DType::Bool)
             }
             "argmax" | "argmin" => {
-                let xv = if xd == DType::Bool { self.convert(x, DType::U8) } else { x };
-                let kind = if name == "argmax" { ReduceKind::ArgMax } else { ReduceKind::ArgMin };
+                let xv = if xd == DType::Bool {
+                    self.convert(x, DType::U8)
+                } else {
+                    x
+                };
+                let kind = if name == "argmax" {
+                    ReduceKind::ArgMax
+                } else {
+                    ReduceKind::ArgMin
+                };
                 if ra.axes.is_none() {
                     axes = (0..dims.len()).collect();
                 }
@@ -435,7 +576,11 @@ impl Checker<'_> {
             }
             _ => unreachable!("every reduction name is handled"),
         };
-        let result = if ra.keepdims { result } else { self.drop_axes(result, &axes) };
+        let result = if ra.keepdims {
+            result
+        } else {
+            self.drop_axes(result, &axes)
+        };
         if self.node(result).dtype != xd && ra.dtype.is_none() {
             let rule = match name {
                 "mean" => "`mean` of an integer or `bool` input gives `f64`".to_string(),
@@ -447,7 +592,11 @@ impl Checker<'_> {
                     self.node(result).dtype.name()
                 ),
             };
-            let fix = if takes_dtypes { format!("; `{name}(…, dtype = …)` chooses the output dtype") } else { String::new() };
+            let fix = if takes_dtypes {
+                format!("; `{name}(…, dtype = …)` chooses the output dtype")
+            } else {
+                String::new()
+            };
             self.dtype_notes.insert(result, format!("{rule}{fix}"));
         }
         Typed::Strong(result)
@@ -463,14 +612,21 @@ impl Checker<'_> {
         }
         let rank = self.node(x).dims.len() as i128;
         if ra.axis_is_list || ra.axes.as_ref().is_some_and(|a| a.len() != 1) {
-            self.errors.push(ra.axis_span.unwrap_or(span), format!("`{name}` takes one axis"));
+            self.errors.push(
+                ra.axis_span.unwrap_or(span),
+                format!("`{name}` takes one axis"),
+            );
             return Typed::Poison;
         }
         if rank == 0 {
-            self.errors.push(span, format!("`{name}` needs a tensor of rank 1 or more"));
+            self.errors
+                .push(span, format!("`{name}` needs a tensor of rank 1 or more"));
             return Typed::Poison;
         }
-        let given = ReduceArgs { axes: Some(ra.axes.clone().unwrap_or_else(|| vec![(-1, span)])), ..ReduceArgs::default() };
+        let given = ReduceArgs {
+            axes: Some(ra.axes.clone().unwrap_or_else(|| vec![(-1, span)])),
+            ..ReduceArgs::default()
+        };
         let Some(axes) = self.reduction_axes(name, x, &given) else {
             return Typed::Poison;
         };
@@ -494,18 +650,25 @@ impl Checker<'_> {
         let dtype = self.node(x).dtype;
         let rank = dims.len() as i128;
         let shown = format!("{}{}", dtype.name(), dims_text(&dims));
-        let expect_args = |this: &mut Self, n: std::ops::RangeInclusive<usize>, usage: &str| -> bool {
-            if n.contains(&rest.len()) {
-                true
-            } else {
-                this.errors.push(span, format!("`{name}` takes {usage}"));
-                false
-            }
-        };
+        let expect_args =
+            |this: &mut Self, n: std::ops::RangeInclusive<usize>, usage: &str| -> bool {
+                if n.contains(&rest.len()) {
+                    true
+                } else {
+                    this.errors.push(span, format!("`{name}` takes {usage}"));
+                    false
+                }
+            };
         // A list of integer literals (with `'x'` allowed for dimshuffle).
-        let read_list = |this: &mut Self, e: &Expr, allow_x: bool| -> Option<Vec<(Option<i128>, Span)>> {
+        let read_list = |this: &mut Self,
+                         e: &Expr,
+                         allow_x: bool|
+         -> Option<Vec<(Option<i128>, Span)>> {
             let Some(items) = list_items(e) else {
-                this.errors.push(expr_span(e), format!("`{name}` expects a list here, e.g. `[1, 0]`"));
+                this.errors.push(
+                    expr_span(e),
+                    format!("`{name}` expects a list here, e.g. `[1, 0]`"),
+                );
                 return None;
             };
             let mut out = Vec::new();
@@ -514,7 +677,11 @@ impl Checker<'_> {
                     (Some(v), _) => out.push((Some(v), item.span())),
                     (None, Expr::Lit(LitValue::Char('x'), s)) if allow_x => out.push((None, *s)),
                     _ => {
-                        let what = if allow_x { "an axis (an integer literal) or `'x'`" } else { "an integer literal" };
+                        let what = if allow_x {
+                            "an axis (an integer literal) or `'x'`"
+                        } else {
+                            "an integer literal"
+                        };
                         this.errors.push(item.span(), format!("expected {what}"));
                         return None;
                     }
@@ -524,32 +691,60 @@ impl Checker<'_> {
         };
         let normalise = |this: &mut Self, a: i128, s: Span, rank: i128| -> Option<usize> {
             if a < -rank || a >= rank {
-                this.errors.push(s, format!("axis {a} is out of range for {shown} (valid: -{rank}..={})", rank - 1));
+                this.errors.push(
+                    s,
+                    format!(
+                        "axis {a} is out of range for {shown} (valid: -{rank}..={})",
+                        rank - 1
+                    ),
+                );
                 return None;
             }
-            Some(if a < 0 { (a + rank) as usize } else { a as usize })
+            Some(if a < 0 {
+                (a + rank) as usize
+            } else {
+                a as usize
+            })
         };
         let view = |this: &mut Self, map: Vec<Option<usize>>, out_dims: Vec<usize>| -> Typed {
             Typed::Strong(this.add(NodeKind::View { input: x, map }, dtype, out_dims))
         };
         match name {
             "transpose" => {
-                if !expect_args(self, 0..=1, "a tensor and optionally a permutation: `transpose(x, [1, 0])`") {
+                if !expect_args(
+                    self,
+                    0..=1,
+                    "a tensor and optionally a permutation: `transpose(x, [1, 0])`",
+                ) {
                     return Typed::Poison;
                 }
                 let perm: Vec<usize> = if rest.is_empty() {
                     (0..dims.len()).rev().collect()
                 } else {
-                    let Some(items) = read_list(self, &rest[0], false) else { return Typed::Poison };
+                    let Some(items) = read_list(self, &rest[0], false) else {
+                        return Typed::Poison;
+                    };
                     if items.len() != dims.len() {
-                        self.errors.push(expr_span(&rest[0]), format!("`transpose` of {shown} needs a permutation of {} axes, got {}", dims.len(), items.len()));
+                        self.errors.push(
+                            expr_span(&rest[0]),
+                            format!(
+                                "`transpose` of {shown} needs a permutation of {} axes, got {}",
+                                dims.len(),
+                                items.len()
+                            ),
+                        );
                         return Typed::Poison;
                     }
                     let mut perm = Vec::new();
                     for (a, s) in items {
-                        let Some(n) = normalise(self, a.expect("no 'x'"), s, rank) else { return Typed::Poison };
+                        let Some(n) = normalise(self, a.expect("no 'x'"), s, rank) else {
+                            return Typed::Poison;
+                        };
                         if perm.contains(&n) {
-                            self.errors.push(s, format!("axis {n} is repeated: a permutation names each axis once"));
+                            self.errors.push(
+                                s,
+                                format!("axis {n} is repeated: a permutation names each axis once"),
+                            );
                             return Typed::Poison;
                         }
                         perm.push(n);
@@ -560,10 +755,16 @@ impl Checker<'_> {
                 view(self, perm.into_iter().map(Some).collect(), out_dims)
             }
             "dimshuffle" => {
-                if !expect_args(self, 1..=1, "a tensor and a pattern: `dimshuffle(x, [1, 'x', 0])`") {
+                if !expect_args(
+                    self,
+                    1..=1,
+                    "a tensor and a pattern: `dimshuffle(x, [1, 'x', 0])`",
+                ) {
                     return Typed::Poison;
                 }
-                let Some(items) = read_list(self, &rest[0], true) else { return Typed::Poison };
+                let Some(items) = read_list(self, &rest[0], true) else {
+                    return Typed::Poison;
+                };
                 let mut map = Vec::new();
                 let mut out_dims = Vec::new();
                 for (a, s) in items {
@@ -573,9 +774,14 @@ impl Checker<'_> {
                             out_dims.push(1);
                         }
                         Some(a) => {
-                            let Some(n) = normalise(self, a, s, rank) else { return Typed::Poison };
+                            let Some(n) = normalise(self, a, s, rank) else {
+                                return Typed::Poison;
+                            };
                             if map.contains(&Some(n)) {
-                                self.errors.push(s, format!("axis {n} appears twice in the `dimshuffle` pattern"));
+                                self.errors.push(
+                                    s,
+                                    format!("axis {n} appears twice in the `dimshuffle` pattern"),
+                                );
                                 return Typed::Poison;
                             }
                             map.push(Some(n));
@@ -599,10 +805,13 @@ impl Checker<'_> {
                     return Typed::Poison;
                 }
                 let Some(a) = int_literal(&rest[0]) else {
-                    self.errors.push(expr_span(&rest[0]), "the axis is an integer literal");
+                    self.errors
+                        .push(expr_span(&rest[0]), "the axis is an integer literal");
                     return Typed::Poison;
                 };
-                let Some(at) = normalise(self, a, rest[0].span(), rank + 1) else { return Typed::Poison };
+                let Some(at) = normalise(self, a, rest[0].span(), rank + 1) else {
+                    return Typed::Poison;
+                };
                 let mut map: Vec<Option<usize>> = (0..dims.len()).map(Some).collect();
                 map.insert(at, None);
                 let mut out_dims = dims.clone();
@@ -610,7 +819,11 @@ impl Checker<'_> {
                 view(self, map, out_dims)
             }
             "squeeze" => {
-                if !expect_args(self, 0..=1, "a tensor and optionally an axis or a list of axes") {
+                if !expect_args(
+                    self,
+                    0..=1,
+                    "a tensor and optionally an axis or a list of axes",
+                ) {
                     return Typed::Poison;
                 }
                 let axes: Vec<usize> = if rest.is_empty() {
@@ -619,14 +832,27 @@ impl Checker<'_> {
                     let items: Vec<(i128, Span)> = if let Some(v) = int_literal(&rest[0]) {
                         vec![(v, rest[0].span())]
                     } else {
-                        let Some(items) = read_list(self, &rest[0], false) else { return Typed::Poison };
-                        items.into_iter().map(|(a, s)| (a.expect("no 'x'"), s)).collect()
+                        let Some(items) = read_list(self, &rest[0], false) else {
+                            return Typed::Poison;
+                        };
+                        items
+                            .into_iter()
+                            .map(|(a, s)| (a.expect("no 'x'"), s))
+                            .collect()
                     };
                     let mut axes = Vec::new();
                     for (a, s) in items {
-                        let Some(n) = normalise(self, a, s, rank) else { return Typed::Poison };
+                        let Some(n) = normalise(self, a, s, rank) else {
+                            return Typed::Poison;
+                        };
                         if dims[n] != 1 {
-                            self.errors.push(s, format!("`squeeze` of axis {n} of {shown}: its size is {}, not 1", dims[n]));
+                            self.errors.push(
+                                s,
+                                format!(
+                                    "`squeeze` of axis {n} of {shown}: its size is {}, not 1",
+                                    dims[n]
+                                ),
+                            );
                             return Typed::Poison;
                         }
                         if !axes.contains(&n) {
@@ -640,13 +866,20 @@ impl Checker<'_> {
                 view(self, kept.into_iter().map(Some).collect(), out_dims)
             }
             "broadcast_to" | "reshape" => {
-                let usage = if name == "reshape" { "a tensor and the new dims: `reshape(x, [2, 16])`" } else { "a tensor and the target dims: `broadcast_to(x, [4, 8])`" };
+                let usage = if name == "reshape" {
+                    "a tensor and the new dims: `reshape(x, [2, 16])`"
+                } else {
+                    "a tensor and the target dims: `broadcast_to(x, [4, 8])`"
+                };
                 if !expect_args(self, 1..=1, usage) {
                     return Typed::Poison;
                 }
-                let Some(items) = read_list(self, &rest[0], false) else { return Typed::Poison };
+                let Some(items) = read_list(self, &rest[0], false) else {
+                    return Typed::Poison;
+                };
                 if items.len() > 6 {
-                    self.errors.push(expr_span(&rest[0]), "tensors have rank 6 at most");
+                    self.errors
+                        .push(expr_span(&rest[0]), "tensors have rank 6 at most");
                     return Typed::Poison;
                 }
                 let mut target = Vec::new();
@@ -657,7 +890,10 @@ impl Checker<'_> {
                         infer = Some(k);
                         target.push(1);
                     } else if a < 0 {
-                        self.errors.push(*s, "a dimension is a non-negative integer (`reshape` allows one `-1`)");
+                        self.errors.push(
+                            *s,
+                            "a dimension is a non-negative integer (`reshape` allows one `-1`)",
+                        );
                         return Typed::Poison;
                     } else {
                         target.push(a as usize);
@@ -687,7 +923,13 @@ impl Checker<'_> {
                     Ok(b) if b == target => {
                         let lead = target.len() - dims.len();
                         let map = (0..target.len())
-                            .map(|k| if k < lead || dims[k - lead] != target[k] { None } else { Some(k - lead) })
+                            .map(|k| {
+                                if k < lead || dims[k - lead] != target[k] {
+                                    None
+                                } else {
+                                    Some(k - lead)
+                                }
+                            })
                             .collect();
                         view(self, map, target)
                     }
