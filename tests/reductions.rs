@@ -170,7 +170,7 @@ macro_rules! float_reductions {
             assert!(an.as_slice()[1]);
             let sum: f64 = clean.iter().sum();
             // Accumulated in f64, rounded once into the dtype.
-            assert_eq!(s.as_slice()[1], <$t as TestElem>::from_f64_rounded(sum));
+            assert_eq!(s.as_slice()[1], <$t as TestFloat>::from_f64_rounded(sum));
         }
     )*};
 }
@@ -468,7 +468,7 @@ fn dtype_and_acc_overrides() {
 
 /// Equal after rounding into the dtype; for f64 itself, whose sums are not exact in any
 /// order, within a few ulps of the f64 reference.
-fn same_rounded<T: TestElem>(got: T, exact: f64, what: &str) {
+fn same_rounded<T: TestFloat>(got: T, exact: f64, what: &str) {
     let expected = T::from_f64_rounded(exact);
     let ulps = if T::DTYPE == tensorgraph::DType::F64 {
         8.0

@@ -18,11 +18,12 @@ pub trait TestElem: Element {
     fn random(n: usize, seed: u64) -> Vec<Self>;
     /// The value 1 (`true` for bool).
     fn one() -> Self;
-    /// `v` rounded once into this dtype (floats only).
-    fn from_f64_rounded(v: f64) -> Self {
-        let _ = v;
-        unimplemented!("float dtypes only")
-    }
+}
+
+/// The float dtypes: f16, bf16, f32, f64.
+pub trait TestFloat: TestElem {
+    /// `v` rounded once into this dtype.
+    fn from_f64_rounded(v: f64) -> Self;
 }
 
 pub fn xorshift(state: &mut u64) -> u64 {
@@ -131,10 +132,6 @@ macro_rules! float_elem {
                 let from: fn(f64) -> $t = $from;
                 from(1.0)
             }
-            fn from_f64_rounded(v: f64) -> $t {
-                let from: fn(f64) -> $t = $from;
-                from(v)
-            }
             fn same(a: $t, b: $t) -> bool {
                 a.to_bits() == b.to_bits() || (a != a && b != b)
             }
@@ -157,6 +154,12 @@ macro_rules! float_elem {
                         from(if r & 1 == 1 { -magnitude } else { magnitude })
                     })
                     .collect()
+            }
+        }
+        impl TestFloat for $t {
+            fn from_f64_rounded(v: f64) -> $t {
+                let from: fn(f64) -> $t = $from;
+                from(v)
             }
         }
     };
