@@ -26,7 +26,7 @@ pub use tensor_core::{
     bf16, f16, DType, Element, Rank0, Rank1, Rank2, Rank3, Rank4, Rank5, Rank6, Shape, ShapeError,
     Tensor, TensorMut, TensorRef, TensorView, TensorViewMut,
 };
-pub use tensor_core::{cast, dtype, lanes, reference, shape, tensor, typenum, vmath};
+pub use tensor_core::{cast, dtype, lanes, reference, shape, tensor, typenum, ulp, vmath};
 
 /// Compiles a tensor graph. See the crate docs and README.md.
 ///

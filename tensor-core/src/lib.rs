@@ -12,6 +12,7 @@ pub mod reduce;
 pub mod reference;
 pub mod shape;
 pub mod tensor;
+pub mod ulp;
 pub mod vmath;
 
 pub use dtype::{bf16, f16, DType, Element};

@@ -905,16 +905,6 @@ pub fn pow_f64(x: f64x8, y: f64x8) -> f64x8 {
 // f32 front ends: widen -> f64 kernel -> round once.
 // ---------------------------------------------------------------------------
 
-/// tanh(x) (f32 lanes).
-#[cfg_attr(target_feature = "avx2", inline)]
-pub fn tanh_f32(x: f32x8) -> f32x8 {
-    narrow(tanh_f64(widen(x)))
-}
-/// erf(x) (f32 lanes).
-#[cfg_attr(target_feature = "avx2", inline)]
-pub fn erf_f32(x: f32x8) -> f32x8 {
-    narrow(erf_f64(widen(x)))
-}
 /// Exact GELU 0.5*x*erfc(-x/sqrt 2) (f32 lanes); gelu(-inf) = -0.0.
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn gelu_f32(x: f32x8) -> f32x8 {
@@ -1221,41 +1211,39 @@ pub fn softplus_f64(x: f64x8) -> f64x8 {
 
 // f32 front ends of the functions above: the f64 kernel, rounded once.
 
-/// e^x - 1 (f32 lanes).
-#[cfg_attr(target_feature = "avx2", inline)]
-pub fn expm1_f32(x: f32x8) -> f32x8 {
-    narrow(expm1_f64(widen(x)))
+/// f32 front ends that are exactly "the f64 kernel, rounded once": `name_f32` widens the
+/// lanes, calls `name_f64` and rounds each result to f32.
+macro_rules! f32_via_f64 {
+    ($($(#[$doc:meta])* $f32:ident => $f64:ident;)*) => {$(
+        $(#[$doc])*
+        #[cfg_attr(target_feature = "avx2", inline)]
+        pub fn $f32(x: f32x8) -> f32x8 {
+            narrow($f64(widen(x)))
+        }
+    )*};
 }
-/// atan(x) (f32 lanes).
-#[cfg_attr(target_feature = "avx2", inline)]
-pub fn atan_f32(x: f32x8) -> f32x8 {
-    narrow(atan_f64(widen(x)))
+
+f32_via_f64! {
+    /// tanh(x) (f32 lanes).
+    tanh_f32 => tanh_f64;
+    /// erf(x) (f32 lanes).
+    erf_f32 => erf_f64;
+    /// e^x - 1 (f32 lanes).
+    expm1_f32 => expm1_f64;
+    /// atan(x) (f32 lanes).
+    atan_f32 => atan_f64;
+    /// asin(x) (f32 lanes).
+    asin_f32 => asin_f64;
+    /// acos(x) (f32 lanes).
+    acos_f32 => acos_f64;
+    /// sinh(x) (f32 lanes).
+    sinh_f32 => sinh_f64;
+    /// cosh(x) (f32 lanes).
+    cosh_f32 => cosh_f64;
+    /// log(1 + e^x) (f32 lanes).
+    softplus_f32 => softplus_f64;
 }
-/// asin(x) (f32 lanes).
-#[cfg_attr(target_feature = "avx2", inline)]
-pub fn asin_f32(x: f32x8) -> f32x8 {
-    narrow(asin_f64(widen(x)))
-}
-/// acos(x) (f32 lanes).
-#[cfg_attr(target_feature = "avx2", inline)]
-pub fn acos_f32(x: f32x8) -> f32x8 {
-    narrow(acos_f64(widen(x)))
-}
-/// sinh(x) (f32 lanes).
-#[cfg_attr(target_feature = "avx2", inline)]
-pub fn sinh_f32(x: f32x8) -> f32x8 {
-    narrow(sinh_f64(widen(x)))
-}
-/// cosh(x) (f32 lanes).
-#[cfg_attr(target_feature = "avx2", inline)]
-pub fn cosh_f32(x: f32x8) -> f32x8 {
-    narrow(cosh_f64(widen(x)))
-}
-/// log(1 + e^x) (f32 lanes).
-#[cfg_attr(target_feature = "avx2", inline)]
-pub fn softplus_f32(x: f32x8) -> f32x8 {
-    narrow(softplus_f64(widen(x)))
-}
+
 /// sqrt (f32 lanes): the hardware's correctly rounded square root.
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn sqrt_f32(x: f32x8) -> f32x8 {
@@ -1664,71 +1652,7 @@ pub fn erfc_scalar_f64(x: f64) -> f64 {
 mod tests {
     use super::*;
 
-    // ------------------------------------------------------------------ ulp helpers
-    /// Size of one f32 ulp at the (f64) value r (2^-149 in the subnormal range).
-    fn ulp_f32_at(r: f64) -> f64 {
-        let a = r.abs();
-        if a < f32::MIN_POSITIVE as f64 {
-            return 2f64.powi(-149);
-        }
-        let e = (((a.to_bits() >> 52) & 0x7ff) as i32 - 1023).min(127);
-        2f64.powi(e - 23)
-    }
-    /// Error of an f32 result against the f64 reference, in f32 ulps of the reference.
-    fn err_f32(got: f32, r: f64) -> f64 {
-        if r.is_nan() || got.is_nan() {
-            return if r.is_nan() && got.is_nan() {
-                0.0
-            } else {
-                f64::INFINITY
-            };
-        }
-        if got as f64 == r || got == r as f32 && got.is_infinite() {
-            return 0.0;
-        }
-        let g = if got.is_infinite() {
-            (got.signum() as f64) * 2f64.powi(128)
-        } else {
-            got as f64
-        };
-        let rr = if r.is_infinite() {
-            r.signum() * 2f64.powi(128)
-        } else {
-            r
-        };
-        (g - rr).abs() / ulp_f32_at(rr)
-    }
-    fn ulp_f64_at(r: f64) -> f64 {
-        let a = r.abs();
-        if a < f64::MIN_POSITIVE {
-            return 2f64.powi(-1074);
-        }
-        let e = ((a.to_bits() >> 52) & 0x7ff) as i64 - 1023;
-        if e - 52 >= -1022 {
-            f64::from_bits(((e - 52 + 1023) as u64) << 52)
-        } else {
-            f64::from_bits(1u64 << (e - 52 + 1074))
-        }
-    }
-    fn err_f64(got: f64, r: f64) -> f64 {
-        if r.is_nan() || got.is_nan() {
-            return if r.is_nan() && got.is_nan() {
-                0.0
-            } else {
-                f64::INFINITY
-            };
-        }
-        if got == r {
-            return 0.0;
-        }
-        if got.is_infinite() || r.is_infinite() {
-            // distance from f64::MAX measured in ulps of f64::MAX (inf ~ MAX + 1 ulp)
-            let g = if got.is_infinite() { f64::MAX } else { got };
-            let rr = if r.is_infinite() { f64::MAX } else { r };
-            return 1.0 + ((g - rr) / ulp_f64_at(f64::MAX)).abs();
-        }
-        (got - r).abs() / ulp_f64_at(r)
-    }
+    use crate::ulp::{err_f32, err_f64};
 
     // ------------------------------------------------------------------ stats
     struct Stats {
