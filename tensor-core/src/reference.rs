@@ -588,43 +588,18 @@ impl Float for f64 {
     }
 }
 
-/// f32 functions are the f64 ones rounded once: within 0.5 ULP plus the f64 error.
+/// f32 transcendentals are the f64 ones rounded once: within 0.5 ULP plus the f64 error.
+macro_rules! f32_via_f64 {
+    ($($f:ident),* $(,)?) => {$(
+        fn $f(a: f32) -> f32 {
+            <f64 as Float>::$f(a as f64) as f32
+        }
+    )*};
+}
+
 impl Float for f32 {
     fn sqrt(a: f32) -> f32 {
         a.sqrt()
-    }
-    fn rsqrt(a: f32) -> f32 {
-        (1.0 / (a as f64).sqrt()) as f32
-    }
-    fn exp(a: f32) -> f32 {
-        (a as f64).exp() as f32
-    }
-    fn log(a: f32) -> f32 {
-        (a as f64).ln() as f32
-    }
-    fn log1p(a: f32) -> f32 {
-        (a as f64).ln_1p() as f32
-    }
-    fn sin(a: f32) -> f32 {
-        (a as f64).sin() as f32
-    }
-    fn cos(a: f32) -> f32 {
-        (a as f64).cos() as f32
-    }
-    fn tanh(a: f32) -> f32 {
-        (a as f64).tanh() as f32
-    }
-    fn erf(a: f32) -> f32 {
-        erf_scalar_f64(a as f64) as f32
-    }
-    fn sigmoid(a: f32) -> f32 {
-        sigmoid_f64(a as f64) as f32
-    }
-    fn gelu(a: f32) -> f32 {
-        gelu_f64(a as f64) as f32
-    }
-    fn silu(a: f32) -> f32 {
-        silu_f64(a as f64) as f32
     }
     fn is_nan(a: f32) -> bool {
         a.is_nan()
@@ -632,34 +607,8 @@ impl Float for f32 {
     fn is_inf(a: f32) -> bool {
         a.is_infinite()
     }
-    fn exp2(a: f32) -> f32 {
-        (a as f64).exp2() as f32
-    }
-    fn log2(a: f32) -> f32 {
-        (a as f64).log2() as f32
-    }
-    fn expm1(a: f32) -> f32 {
-        (a as f64).exp_m1() as f32
-    }
-    fn tan(a: f32) -> f32 {
-        (a as f64).tan() as f32
-    }
-    fn atan(a: f32) -> f32 {
-        (a as f64).atan() as f32
-    }
-    fn asin(a: f32) -> f32 {
-        (a as f64).asin() as f32
-    }
-    fn acos(a: f32) -> f32 {
-        (a as f64).acos() as f32
-    }
-    fn sinh(a: f32) -> f32 {
-        (a as f64).sinh() as f32
-    }
-    fn cosh(a: f32) -> f32 {
-        (a as f64).cosh() as f32
-    }
-    fn softplus(a: f32) -> f32 {
-        softplus_f64(a as f64) as f32
-    }
+    f32_via_f64!(
+        rsqrt, exp, log, log1p, sin, cos, tanh, erf, sigmoid, gelu, silu, exp2, log2, expm1, tan,
+        atan, asin, acos, sinh, cosh, softplus,
+    );
 }
