@@ -334,7 +334,7 @@ fn emit_kernel(
         let t = storage_type(rt, temp.dtype);
         let v = temp_vec(index);
         let len = Literal::usize_unsuffixed(temp.len);
-        let init = temp_init(rt, temp);
+        let init = init_value(rt, temp.dtype, temp.init);
         setup.extend(quote! {
             let mut #v: ::std::vec::Vec<#t> = ::std::vec![#init; #len];
         });
@@ -408,7 +408,7 @@ fn emit_stage(
         let (v, c, init) = (
             temp_vec(t),
             storage_type(rt, temp.dtype),
-            temp_init(rt, temp),
+            init_value(rt, temp.dtype, temp.init),
         );
         let len_lit = Literal::usize_unsuffixed(len);
         if len <= STACK_ROW_LIMIT {
@@ -467,10 +467,11 @@ fn emit_stage(
     }}
 }
 
-fn temp_init(rt: &TokenStream, temp: &crate::ir::Temp) -> TokenStream {
+/// The start value `init` of a temp of `dtype`.
+fn init_value(rt: &TokenStream, dtype: DType, init: TempInit) -> TokenStream {
     let p = quote!(#rt::__private);
-    let t = storage_type(rt, temp.dtype);
-    match temp.init {
+    let t = storage_type(rt, dtype);
+    match init {
         TempInit::Zero => quote!(<#t as #p::Identity>::ZERO),
         TempInit::One => quote!(<#t as #p::Identity>::ONE),
         TempInit::Lowest => quote!(<#t as #p::Identity>::LOWEST),
@@ -552,24 +553,6 @@ fn emit_nest(
     let row = computations(Level::Row);
     let inner = computations(Level::Inner);
 
-    let slice_of = |buffer: &BufferRef| -> TokenStream {
-        match buffer {
-            BufferRef::Input(i) => {
-                let s = input_slice(*i);
-                quote!(#s)
-            }
-            BufferRef::Output(o) => {
-                let s = output_slice(*o);
-                quote!(#s)
-            }
-            BufferRef::Temp(t) => {
-                let s = temp_slice(*t);
-                quote!(#s)
-            }
-            BufferRef::Index => unreachable!("the index operand is no buffer"),
-        }
-    };
-
     // What each chunk does with its values, for the main loop (`masked = false`) and the tail.
     let (row_init, chunk_sink_main, chunk_sink_tail, row_finish, unrolled) = match &nest.sink {
         Sink::Store(stores) => {
@@ -577,7 +560,7 @@ fn emit_nest(
                 .iter()
                 .map(|&(k, v)| {
                     let op = &nest.operands[k];
-                    let slice = slice_of(&op.buffer);
+                    let slice = slice_ident(&op.buffer);
                     let off = offset_ident(k);
                     let t = operand_storage(rt, graph, f, kernel, &op.buffer);
                     let v = value_ident(v);
@@ -598,9 +581,7 @@ fn emit_nest(
             value,
             best,
             index,
-        } => emit_reduce_sink(
-            rt, graph, kernel, nest, *kind, *acc, *value, *best, *index, &slice_of,
-        ),
+        } => emit_reduce_sink(rt, graph, kernel, nest, *kind, *acc, *value, *best, *index),
     };
 
     let loop_vars: Vec<_> = (0..nest.outer.len())
@@ -728,7 +709,6 @@ fn emit_reduce_sink(
     value: usize,
     best: Option<usize>,
     index: Option<usize>,
-    slice_of: &dyn Fn(&BufferRef) -> TokenStream,
 ) -> (
     TokenStream,
     TokenStream,
@@ -738,7 +718,7 @@ fn emit_reduce_sink(
 ) {
     let p = quote!(#rt::__private);
     let acc_op = &nest.operands[acc];
-    let acc_slice = slice_of(&acc_op.buffer);
+    let acc_slice = slice_ident(&acc_op.buffer);
     let acc_off = offset_ident(acc);
     let v = value_ident(value);
     let value_c = compute_type(rt, graph.nodes[nest.values[value].node].dtype);
@@ -746,7 +726,7 @@ fn emit_reduce_sink(
     if let (Some(best), Some(index)) = (best, index) {
         let is_max = kind == ReduceKind::ArgMax;
         let best_op = &nest.operands[best];
-        let best_slice = slice_of(&best_op.buffer);
+        let best_slice = slice_ident(&best_op.buffer);
         let best_off = offset_ident(best);
         let idx_off = offset_ident(index);
         let idx = if nest.operands[index].inner_stride == 0 {
@@ -783,54 +763,29 @@ fn emit_reduce_sink(
         );
     }
 
-    let c = storage_type(
-        rt,
-        kernel.temps[match acc_op.buffer {
-            BufferRef::Temp(t) => t,
-            _ => unreachable!(),
-        }]
-        .dtype,
-    );
-    let (lane_combine, scalar_combine, identity) = match kind {
-        ReduceKind::Sum => (
-            quote!(<#c as #p::NumLanes>::add_lanes),
-            quote!(<#c as #p::Num>::add),
-            quote!(ZERO),
-        ),
-        ReduceKind::Prod => (
-            quote!(<#c as #p::NumLanes>::mul_lanes),
-            quote!(<#c as #p::Num>::mul),
-            quote!(ONE),
-        ),
-        ReduceKind::Max => (
-            quote!(<#c as #p::NumLanes>::max_lanes),
-            quote!(<#c as #p::Num>::max),
-            quote!(LOWEST),
-        ),
-        ReduceKind::Min => (
-            quote!(<#c as #p::NumLanes>::min_lanes),
-            quote!(<#c as #p::Num>::min),
-            quote!(HIGHEST),
-        ),
-        ReduceKind::Any => (
-            quote!(<bool as #p::BitwiseLanes>::or_lanes),
-            quote!(<bool as #p::Bitwise>::or),
-            quote!(ZERO),
-        ),
-        ReduceKind::All => (
-            quote!(<bool as #p::BitwiseLanes>::and_lanes),
-            quote!(<bool as #p::Bitwise>::and),
-            quote!(ONE),
-        ),
-        ReduceKind::ArgMax | ReduceKind::ArgMin => unreachable!("handled above"),
+    let acc_temp = match acc_op.buffer {
+        BufferRef::Temp(t) => t,
+        _ => unreachable!("accumulators are temps"),
     };
+    let c = storage_type(rt, kernel.temps[acc_temp].dtype);
+    let (lane_trait, lane_fn, scalar_trait, scalar_fn) =
+        kind.combine().expect("arg reductions are handled above");
+    let (lane_trait, lane_fn, scalar_trait, scalar_fn) = (
+        format_ident!("{}", lane_trait),
+        format_ident!("{}", lane_fn),
+        format_ident!("{}", scalar_trait),
+        format_ident!("{}", scalar_fn),
+    );
+    let lane_combine = quote!(<#c as #p::#lane_trait>::#lane_fn);
+    let scalar_combine = quote!(<#c as #p::#scalar_trait>::#scalar_fn);
+    let identity = init_value(rt, kernel.temps[acc_temp].dtype, kind.identity());
     if acc_op.inner_stride == 0 {
         const ACCUMULATORS: usize = 4;
         let accs: Vec<_> = (0..ACCUMULATORS)
             .map(|u| format_ident!("__tg_acc{}", u))
             .collect();
         let init = quote! {
-            #(let mut #accs = #p::V::<#c>::splat(<#c as #p::Identity>::#identity);)*
+            #(let mut #accs = #p::V::<#c>::splat(#identity);)*
         };
         let acc0 = &accs[0];
         let main = quote! {
@@ -842,7 +797,7 @@ fn emit_reduce_sink(
             .collect();
         // Tail lanes past `__tg_n` hold padding and must not reach the accumulator.
         let tail = quote! {
-            #acc0 = #lane_combine(#acc0, #p::mask_or(#p::lane_mask(__tg_n), #v, <#c as #p::Identity>::#identity));
+            #acc0 = #lane_combine(#acc0, #p::mask_or(#p::lane_mask(__tg_n), #v, #identity));
         };
         let (a0, a1, a2, a3) = (&accs[0], &accs[1], &accs[2], &accs[3]);
         let finish = quote! {
@@ -925,19 +880,7 @@ fn emit_value(
         ValueSource::Load { operand } => {
             let op = &nest.operands[*operand];
             let t = operand_storage(rt, graph, f, kernel, &op.buffer);
-            let slice = match &op.buffer {
-                BufferRef::Input(i) => {
-                    let s = input_slice(*i);
-                    quote!(#s)
-                }
-                BufferRef::Temp(t) => {
-                    let s = temp_slice(*t);
-                    quote!(#s)
-                }
-                BufferRef::Output(_) | BufferRef::Index => {
-                    unreachable!("values load inputs and temps")
-                }
-            };
+            let slice = slice_ident(&op.buffer);
             let off = offset_ident(*operand);
             match (value.level, op.inner_stride) {
                 (Level::Inner, 1) => quote!(#p::load::<#t>(#slice, #off + __tg_j, __tg_n)),

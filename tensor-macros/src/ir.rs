@@ -73,6 +73,35 @@ pub enum ReduceKind {
     ArgMin,
 }
 
+impl ReduceKind {
+    /// The value an accumulator starts from: the combine's identity (for arg-max/arg-min,
+    /// the "no index yet" marker).
+    pub fn identity(self) -> TempInit {
+        match self {
+            ReduceKind::Sum | ReduceKind::Any => TempInit::Zero,
+            ReduceKind::Prod | ReduceKind::All => TempInit::One,
+            ReduceKind::Max => TempInit::Lowest,
+            ReduceKind::Min => TempInit::Highest,
+            ReduceKind::ArgMax | ReduceKind::ArgMin => TempInit::NoIndex,
+        }
+    }
+
+    /// The runtime combine: (lane trait, lane method, scalar trait, scalar method), on the
+    /// accumulator's compute type (`bool` for any/all). `None` for arg-max/arg-min, which
+    /// combine (value, index) pairs.
+    pub fn combine(self) -> Option<(&'static str, &'static str, &'static str, &'static str)> {
+        Some(match self {
+            ReduceKind::Sum => ("NumLanes", "add_lanes", "Num", "add"),
+            ReduceKind::Prod => ("NumLanes", "mul_lanes", "Num", "mul"),
+            ReduceKind::Max => ("NumLanes", "max_lanes", "Num", "max"),
+            ReduceKind::Min => ("NumLanes", "min_lanes", "Num", "min"),
+            ReduceKind::Any => ("BitwiseLanes", "or_lanes", "Bitwise", "or"),
+            ReduceKind::All => ("BitwiseLanes", "and_lanes", "Bitwise", "and"),
+            ReduceKind::ArgMax | ReduceKind::ArgMin => return None,
+        })
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Node {
     pub kind: NodeKind,

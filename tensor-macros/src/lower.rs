@@ -35,13 +35,7 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
         let n = &graph.nodes[node];
         let len = n.dims.iter().product();
         let init = match &n.kind {
-            NodeKind::Reduce { kind, .. } => match kind {
-                ReduceKind::Sum | ReduceKind::Any => TempInit::Zero,
-                ReduceKind::Prod | ReduceKind::All => TempInit::One,
-                ReduceKind::Max => TempInit::Lowest,
-                ReduceKind::Min => TempInit::Highest,
-                ReduceKind::ArgMax | ReduceKind::ArgMin => TempInit::NoIndex,
-            },
+            NodeKind::Reduce { kind, .. } => kind.identity(),
             _ => TempInit::Zero,
         };
         temps.push(Temp {
