@@ -3,7 +3,7 @@
 //! wrapper), so expansions compile whatever the user named the dependency. Generated
 //! locals are `__tg_`-prefixed.
 
-use proc_macro2::{Literal, Span, TokenStream};
+use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
 use crate::ast::{GraphFn, Param, ParamType, ReturnType};
@@ -931,6 +931,5 @@ fn emit_value(
             }
         }
     };
-    let _ = Span::call_site();
     quote!(let #out: #p::V<#c> = #tokens;)
 }

@@ -325,21 +325,26 @@ fn node_args(kind: &NodeKind) -> Vec<NodeId> {
 }
 
 /// Whether computing `node` in a nest involves a transcendental (anything but the
-/// cheap float ops), up to materialised values and leaves.
+/// cheap float ops), up to materialised values and leaves. Each node is visited once, so
+/// shared subexpressions cost nothing extra.
 fn expensive(graph: &TypedGraph, materialised: &[bool], node: NodeId) -> bool {
-    if materialised[node] {
-        return false;
-    }
-    let here = match &graph.nodes[node].kind {
-        NodeKind::Op { op, .. } => {
-            (op.typing == crate::ops::Typing::FloatUnary && !matches!(op.name, "sqrt"))
-                || op.name == "pow"
+    let mut seen = vec![false; graph.nodes.len()];
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if seen[n] || materialised[n] {
+            continue;
         }
-        _ => false,
-    };
-    here || node_args(&graph.nodes[node].kind)
-        .into_iter()
-        .any(|a| expensive(graph, materialised, a))
+        seen[n] = true;
+        if let NodeKind::Op { op, .. } = &graph.nodes[n].kind {
+            if (op.typing == crate::ops::Typing::FloatUnary && op.name != "sqrt")
+                || op.name == "pow"
+            {
+                return true;
+            }
+        }
+        stack.extend(node_args(&graph.nodes[n].kind));
+    }
+    false
 }
 
 /// Whether `node` is a contiguous buffer in row-major order: a parameter, a temp, or a
