@@ -493,7 +493,6 @@ pub fn tanh_f64(x: f64x8) -> f64x8 {
 // exp(-x^2) is evaluated as exp(-z^2-0.5625)*exp((z-x)(z+x)+R/S) with z = x
 // rounded to 21 bits, so -z^2 is exact.  fdlibm: erf, erfc < 1 ulp.
 const ERX: f64 = 8.45062911510467529297e-01;
-const EFX: f64 = 1.28379167095512586316e-01;
 const EFX8: f64 = 1.02703333676410069053e+00;
 const PP: [f64; 5] = [
     1.28379167095512558561e-01,
@@ -615,7 +614,6 @@ fn erf_erfc_f64(x: F) -> (F, F) {
     let erf_small = x + x * y;
     let erf_tiny = (x * 8.0 + x * EFX8) * 0.125; // |x| < 2^-28 (avoids subnormal loss)
     let erf_small = sel(ax.simd_lt(sp(3.725290298461914e-9)), erf_tiny, erf_small);
-    let _ = EFX;
     let erfc_small = sel(
         x.simd_lt(sp(0.25)),
         sp(1.0) - (x + x * y),

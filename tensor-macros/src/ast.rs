@@ -1065,7 +1065,6 @@ fn parse_primary(input: ParseStream) -> syn::Result<Expr> {
         }
         return Ok(Expr::Var(ident));
     }
-    let _ = lookahead;
     Err(input.error(format!(
         "expected an expression: a tensor or binding name, a literal, a call `f(…)` or `(`, found {}",
         found(input)

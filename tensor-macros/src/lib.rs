@@ -51,8 +51,7 @@ fn expand_shape(input: TokenStream) -> TokenStream {
         Ok((runtime, dims, span))
     };
     match parser.parse2(input) {
-        Ok((rt, dims, span)) if dims.len() > 6 => {
-            let _ = rt;
+        Ok((_, dims, span)) if dims.len() > 6 => {
             syn::Error::new(span, "`Shape!` takes at most 6 dims").to_compile_error()
         }
         Ok((rt, dims, _)) => emit::shape_type(&rt, &dims),
