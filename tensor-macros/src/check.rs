@@ -437,6 +437,45 @@ impl Checker<'_> {
         ))
     }
 
+    /// Two operands, at most one a weak literal: the literal takes the other's dtype (checked).
+    /// `None` once an error is reported; poison or two literals are the caller's cases.
+    fn strong_pair(&mut self, a: Typed, b: Typed, exprs: [&Expr; 2]) -> Option<(NodeId, NodeId)> {
+        match (a, b) {
+            (Typed::Strong(a), Typed::Weak(w, ws)) => {
+                let dtype = self.node(a).dtype;
+                self.materialize(&w, ws, dtype, Some(exprs[0]))
+                    .map(|b| (a, b))
+            }
+            (Typed::Weak(w, ws), Typed::Strong(b)) => {
+                let dtype = self.node(b).dtype;
+                self.materialize(&w, ws, dtype, Some(exprs[1]))
+                    .map(|a| (a, b))
+            }
+            (Typed::Strong(a), Typed::Strong(b)) => Some((a, b)),
+            _ => None,
+        }
+    }
+
+    /// MAX's promotion of two operands, or an error on `span` naming both dtypes.
+    fn promote_or_report(
+        &mut self,
+        span: Span,
+        what: &str,
+        a: NodeId,
+        b: NodeId,
+        exprs: [&Expr; 2],
+    ) -> Option<DType> {
+        let (ad, bd) = (self.node(a).dtype, self.node(b).dtype);
+        match promote(ad, bd) {
+            Ok(d) => Some(d),
+            Err(e) => {
+                self.errors
+                    .push(span, promotion_message(what, ad, bd, e, exprs));
+                None
+            }
+        }
+    }
+
     /// Binary operators and two-argument functions: promotion, weak literals, broadcasting.
     fn check_binary(
         &mut self,
@@ -456,30 +495,13 @@ impl Checker<'_> {
             (Typed::Weak(a, sa), Typed::Weak(b, sb)) => {
                 return self.fold(op, operator, span, a, sa, b, sb)
             }
-            (Typed::Strong(a), Typed::Weak(w, ws)) => {
-                let dtype = self.node(a).dtype;
-                match self.materialize(&w, ws, dtype, Some(exprs[0])) {
-                    Some(b) => (a, b),
-                    None => return Typed::Poison,
-                }
-            }
-            (Typed::Weak(w, ws), Typed::Strong(b)) => {
-                let dtype = self.node(b).dtype;
-                match self.materialize(&w, ws, dtype, Some(exprs[1])) {
-                    Some(a) => (a, b),
-                    None => return Typed::Poison,
-                }
-            }
-            (Typed::Strong(a), Typed::Strong(b)) => (a, b),
+            (l, r) => match self.strong_pair(l, r, exprs) {
+                Some(pair) => pair,
+                None => return Typed::Poison,
+            },
         };
-        let (ld, rd) = (self.node(l).dtype, self.node(r).dtype);
-        let dtype = match promote(ld, rd) {
-            Ok(d) => d,
-            Err(e) => {
-                self.errors
-                    .push(span, promotion_message(&what, ld, rd, e, exprs));
-                return Typed::Poison;
-            }
+        let Some(dtype) = self.promote_or_report(span, &what, l, r, exprs) else {
+            return Typed::Poison;
         };
         if !op.typing.accepts(dtype) {
             // Name the operand whose dtype the op refuses (a literal took its dtype).
@@ -811,32 +833,14 @@ impl Checker<'_> {
                 self.errors.push(span, "both branches of `where` are untyped literals\nhelp: give one a dtype, e.g. `(0.0 as f32)`");
                 return Typed::Poison;
             }
-            (Typed::Strong(a), Typed::Weak(w, ws)) => {
-                let d = self.node(a).dtype;
-                match self.materialize(&w, ws, d, Some(&args[1])) {
-                    Some(b) => (a, b),
-                    None => return Typed::Poison,
-                }
-            }
-            (Typed::Weak(w, ws), Typed::Strong(b)) => {
-                let d = self.node(b).dtype;
-                match self.materialize(&w, ws, d, Some(&args[2])) {
-                    Some(a) => (a, b),
-                    None => return Typed::Poison,
-                }
-            }
-            (Typed::Strong(a), Typed::Strong(b)) => (a, b),
+            (a, b) => match self.strong_pair(a, b, [&args[1], &args[2]]) {
+                Some(pair) => pair,
+                None => return Typed::Poison,
+            },
         };
-        let (ad, bd) = (self.node(a).dtype, self.node(b).dtype);
-        let dtype = match promote(ad, bd) {
-            Ok(d) => d,
-            Err(e) => {
-                self.errors.push(
-                    span,
-                    promotion_message("`where`", ad, bd, e, [&args[1], &args[2]]),
-                );
-                return Typed::Poison;
-            }
+        let Some(dtype) = self.promote_or_report(span, "`where`", a, b, [&args[1], &args[2]])
+        else {
+            return Typed::Poison;
         };
         let ab = match self.broadcast_or_report(span, "`where`", a, b) {
             Some(d) => d,
