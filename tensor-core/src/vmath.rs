@@ -1242,22 +1242,14 @@ macro_rules! f32_via_f64 {
 }
 
 f32_via_f64! {
-    /// tanh(x) (f32 lanes).
-    tanh_f32 => tanh_f64;
     /// erf(x) (f32 lanes).
     erf_f32 => erf_f64;
-    /// e^x - 1 (f32 lanes).
-    expm1_f32 => expm1_f64;
     /// atan(x) (f32 lanes).
     atan_f32 => atan_f64;
     /// asin(x) (f32 lanes).
     asin_f32 => asin_f64;
     /// acos(x) (f32 lanes).
     acos_f32 => acos_f64;
-    /// sinh(x) (f32 lanes).
-    sinh_f32 => sinh_f64;
-    /// cosh(x) (f32 lanes).
-    cosh_f32 => cosh_f64;
     /// log(1 + e^x) (f32 lanes).
     softplus_f32 => softplus_f64;
 }
@@ -1323,13 +1315,34 @@ fn exp_poly_small(r: F) -> F {
     poly_fma(r, &INV_FACT)
 }
 
+/// x = k·ln2 + r for f64 x from f32 inputs clamped to |x| <= 260: (k, r), |r| <= ln2/2 +
+/// 2^-40. k·LN2_D is exact with FMA; without it, its rounding (<= 2^-45 for |k| <= 375) is
+/// the only error in r, far below what an f32 result needs.
+#[inline(always)]
+fn reduce_ln2(x: F) -> (F, F) {
+    let kf = rint(x * INVLN2);
+    (kf, fma(kf, sp(-LN2_D), x) - kf * LN2_D_LO)
+}
+
 /// e^x for x already clamped to [-160, 130] (f32 inputs): result is an f64 whose
 /// rounding to f32 gives exp's f32 value (including overflow and subnormals).
 #[inline(always)]
 fn exp_f64_for_f32(x: F) -> F {
-    let kf = rint(x * INVLN2);
-    let r = fma(kf, sp(-LN2_D), x) - kf * LN2_D_LO;
+    let (kf, r) = reduce_ln2(x);
     exp_poly_small(r) * pow2(kf)
+}
+
+/// e^x - 1 for x clamped to [-160, 130] (f32 inputs), relative error < 2^-39:
+/// e^r - 1 = r·(1 + r/2 + ... + r^9/10!) (remainder < 2^-40.6 relative for |r| <= 0.347),
+/// then 2^k·(e^r - 1) + (2^k - 1), one fused step. k = 0 returns the polynomial itself
+/// (no cancellation near 0); for k != 0, |e^x - 1| > 0.29 and both terms are at most
+/// 3.5 times larger, so the roundings stay below 2^-50 relative.
+#[inline(always)]
+fn expm1_f64_for_f32(x: F) -> F {
+    let (kf, r) = reduce_ln2(x);
+    let p = r * poly_fma(r, &INV_FACT[1..]);
+    let two_k = pow2(kf);
+    fma(two_k, p, two_k - 1.0)
 }
 
 #[inline(always)]
@@ -1359,6 +1372,82 @@ pub fn exp2_f32(x: f32x8) -> f32x8 {
     let r = (xc - kf) * LN2_D;
     let res = exp_poly_small(r) * pow2(kf);
     narrow(sel(is_nan(w), w, res))
+}
+
+/// e^x - 1 (f32 lanes), <= 1 ulp on every input (f64 polynomial, rounded once).
+#[cfg_attr(target_feature = "avx2", inline)]
+pub fn expm1_f32(x: f32x8) -> f32x8 {
+    let w = widen(x);
+    let res = expm1_f64_for_f32(clamp_exp_arg(w));
+    let res = sel(w.simd_eq(sp(0.0)), w, res); // the fused step turns -0.0 into +0.0
+    narrow(sel(is_nan(w), w, res))
+}
+
+/// sinh(r) = r·S(r^2), cosh(r) = C(r^2) for |r| <= ln2/2 + 2^-40:
+/// Taylor to r^9 / r^10 (remainders < 2^-40 / 2^-47 relative).
+const SINH_T: [f64; 5] = [1.0, 1.0 / 6.0, 1.0 / 120.0, 1.0 / 5040.0, 1.0 / 362880.0];
+const COSH_T: [f64; 6] = [
+    1.0,
+    0.5,
+    1.0 / 24.0,
+    1.0 / 720.0,
+    1.0 / 40320.0,
+    1.0 / 3628800.0,
+];
+
+/// (sinh a, cosh a) for a >= 0 clamped to <= 130 (f32 inputs), relative error < 2^-38,
+/// without a division: a = k·ln2 + r and
+///   sinh a = sinh(k ln2)·cosh r + cosh(k ln2)·sinh r,
+///   cosh a = cosh(k ln2)·cosh r + sinh(k ln2)·sinh r,
+/// with sinh(k ln2), cosh(k ln2) = 2^(k-1) ∓ 2^(-k-1). For k = 0 the sinh is sinh(r)
+/// itself (exact zero and one factors: no cancellation near 0); for k >= 1 (a > 0.34)
+/// the terms exceed sinh a by at most coth(0.34) < 3.5, so the roundings stay < 2^-50.
+#[inline(always)]
+fn sinh_cosh_for_f32(a: F) -> (F, F) {
+    let (kf, r) = reduce_ln2(a);
+    let z = r * r;
+    let sh_r = r * poly_fma(z, &SINH_T);
+    let ch_r = poly_fma(z, &COSH_T);
+    let hi = pow2(kf - 1.0);
+    let lo = pow2(-kf - 1.0);
+    let (sh_k, ch_k) = (hi - lo, hi + lo);
+    (fma(ch_k, sh_r, sh_k * ch_r), fma(ch_k, ch_r, sh_k * sh_r))
+}
+
+/// sinh(x) (f32 lanes), <= 2 ulp on every input; overflows to inf exactly where the f64
+/// value rounds past f32::MAX.
+#[cfg_attr(target_feature = "avx2", inline)]
+pub fn sinh_f32(x: f32x8) -> f32x8 {
+    let w = widen(x);
+    let a = w.abs();
+    let (sh, _) = sinh_cosh_for_f32(sel(a.simd_gt(sp(130.0)), sp(130.0), a));
+    narrow(sel(is_nan(w), w, copysign(sh, w)))
+}
+
+/// cosh(x) (f32 lanes), <= 2 ulp on every input.
+#[cfg_attr(target_feature = "avx2", inline)]
+pub fn cosh_f32(x: f32x8) -> f32x8 {
+    let w = widen(x);
+    let a = w.abs();
+    let (_, ch) = sinh_cosh_for_f32(sel(a.simd_gt(sp(130.0)), sp(130.0), a));
+    narrow(sel(is_nan(w), a, ch))
+}
+
+/// tanh(x) (f32 lanes), <= 2 ulp on every input: t = e^(2|x|) - 1 (relative error
+/// < 2^-39), tanh|x| = t/(t+2). The quotient is one f32 division 1/(t+2) (relative error
+/// < 2^-22.9 with the rounding of t+2 to f32) refined by one Newton step in f64
+/// (error squared: < 2^-45). |x| is clamped to 10, where tanh rounds to 1 in f32.
+#[cfg_attr(target_feature = "avx2", inline)]
+pub fn tanh_f32(x: f32x8) -> f32x8 {
+    let w = widen(x);
+    let a = w.abs();
+    let a = sel(a.simd_gt(sp(10.0)), sp(10.0), a);
+    let t = expm1_f64_for_f32(a + a);
+    let d = t + 2.0;
+    let r0 = widen(f32x8::splat(1.0) / narrow(d));
+    let q0 = t * r0;
+    let q = fma(fma(-q0, d, t), r0, q0);
+    narrow(sel(is_nan(w), w, copysign(q, w)))
 }
 
 /// 1/(1+e^-x) (f32 lanes).
