@@ -536,8 +536,9 @@ pub fn tanh_f64(x: f64x8) -> f64x8 {
     let (sq, sq_e) = two_prod(rh, rh);
     let (p1, e1) = fast_two_sum(rh, sq * 0.5);
     let tail = e1 + sq_e * 0.5 + (rl + rl * rh + rh * sq * horner(rh, &TANH_T));
-    let (ph, pl) = fast_two_sum(p1, tail); // normalised: |pl| <= ulp(ph)/2
-                                           // n = 1 - 2^k(1 + p) = (1 - 2^k) - 2^k·p; 2^k·p is exact scaling.
+    // normalised (|pl| <= ulp(ph)/2), so the quotient below may treat low parts as tiny
+    let (ph, pl) = fast_two_sum(p1, tail);
+    // n = 1 - 2^k(1 + p) = (1 - 2^k) - 2^k·p; 2^k·p is exact scaling.
     let two_k = pow2(kf);
     let (a1, a1_e) = fast_two_sum(sp(1.0), -two_k);
     let (nh, n_e) = fast_two_sum(a1, -(two_k * ph));
