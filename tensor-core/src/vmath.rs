@@ -214,7 +214,7 @@ pub fn exp_f64(x: f64x8) -> f64x8 {
 }
 
 // ---------------------------------------------------------------------------
-// expm1 (fdlibm s_expm1.c, musl variant) -- used by tanh
+// expm1 (fdlibm s_expm1.c, musl variant) -- used by sinh, cosh
 // ---------------------------------------------------------------------------
 // Same reduction as exp, with a correction term c for the rounding of r.
 // expm1(r) via R1(r^2), a degree-5 Remez polynomial (|err| < 2^-61, fdlibm),
@@ -483,20 +483,75 @@ pub fn cos_f64(x: f64x8) -> f64x8 {
 }
 
 // ---------------------------------------------------------------------------
-// tanh (fdlibm s_tanh.c)
+// tanh: fdlibm's formula with e^(-2|x|) in double-double
 // ---------------------------------------------------------------------------
-// |x| < 2^-28: x;  |x| < 1: t = expm1(-2|x|), tanh = -t/(t+2);
-// 1 <= |x| < 22: t = expm1(2|x|), tanh = 1 - 2/(t+2);  |x| >= 22: 1.  Sign copied.
+// tanh|x| = (1 - u)/(1 + u), u = e^(-2|x|) = 2^k·(1 + p), p = e^r - 1. fdlibm computes
+// -t/(t+2) from t = expm1(-2|x|) rounded to one double, whose ~1 ulp error the quotient
+// amplifies up to 2x (3 ulp measured). Here p is carried as hi + lo:
+// -2|x| = k·ln2 + r with r = rh + rl (fdlibm's split: rh + rl = r to ~2^-80 absolute),
+// p = rh + rh^2/2 (exact: two_prod, then one fast two-sum) + [rl·(1 + rh) + rh^3·T(rh)]
+// (then renormalised, so the quotient below may treat the low parts as tiny),
+// T the Taylor series 1/3! + rh/4! + ... + rh^11/14! (remainder < 2^-61.6 relative for
+// |r| <= 0.347; the bracket is < 0.02·|p|, so its roundings are < 2^-57 of p).
+// 1 - u = (1 - 2^k) - 2^k·p and 1 + u = 2 - (1 - u) are formed with exact fast two-sums
+// (for k = 0, 1 - u = -p: no cancellation), and the double-double quotient is q0 = n·(1/d)
+// plus one exact-remainder correction: a few 2^-56 before the final rounding (< 0.6 ulp).
+// |x| >= 22: 1; |x| < 2^-28: x. Sign copied. No FMA (same results on every build).
 
-/// Hyperbolic tangent (fdlibm algorithm on top of the SIMD expm1).
+/// Coefficients of T: 1/k! for k = 3..=14.
+const TANH_T: [f64; 12] = [
+    1.0 / 6.0,
+    1.0 / 24.0,
+    1.0 / 120.0,
+    1.0 / 720.0,
+    1.0 / 5040.0,
+    1.0 / 40320.0,
+    1.0 / 362880.0,
+    1.0 / 3628800.0,
+    1.0 / 39916800.0,
+    1.0 / 479001600.0,
+    1.0 / 6227020800.0,
+    1.0 / 87178291200.0,
+];
+
+/// a + b = s + e exactly, for |a| >= |b| or a == 0.
+#[inline(always)]
+fn fast_two_sum(a: F, b: F) -> (F, F) {
+    let s = a + b;
+    (s, b - (s - a))
+}
+
+/// Hyperbolic tangent, < 1 ulp (double-double e^(-2|x|), see above).
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn tanh_f64(x: f64x8) -> f64x8 {
     let ax = x.abs();
-    let ge1 = ax.simd_ge(sp(1.0));
     let a = sel(ax.simd_gt(sp(22.0)), sp(22.0), ax);
-    let arg = sel(ge1, a * 2.0, a * -2.0);
-    let t = expm1_f64(arg);
-    let z = sel(ge1, sp(1.0) - sp(2.0) / (t + 2.0), -t / (t + 2.0));
+    let v = a * -2.0;
+    let kf = rint(v * INVLN2);
+    let hi = v - kf * LN2_HI; // exact
+    let lo = kf * LN2_LO;
+    let rh = hi - lo;
+    let rl = (hi - rh) - lo;
+    // p = e^(rh + rl) - 1 = ph + pl
+    let (sq, sq_e) = two_prod(rh, rh);
+    let (p1, e1) = fast_two_sum(rh, sq * 0.5);
+    let tail = e1 + sq_e * 0.5 + (rl + rl * rh + rh * sq * horner(rh, &TANH_T));
+    // normalised (|pl| <= ulp(ph)/2), so the quotient below may treat low parts as tiny
+    let (ph, pl) = fast_two_sum(p1, tail);
+    // n = 1 - 2^k(1 + p) = (1 - 2^k) - 2^k·p; 2^k·p is exact scaling.
+    let two_k = pow2(kf);
+    let (a1, a1_e) = fast_two_sum(sp(1.0), -two_k);
+    let (nh, n_e) = fast_two_sum(a1, -(two_k * ph));
+    let nl = n_e + a1_e - two_k * pl;
+    // d = 1 + u = 2 - n
+    let (dh, d_e) = fast_two_sum(sp(2.0), -nh);
+    let dl = d_e - nl;
+    // q = n/d: q0 = nh/dh to ~1 ulp, then q0 + (n - q0·d)/d with an exact nh - q0·dh.
+    let rcp = sp(1.0) / dh;
+    let q0 = nh * rcp;
+    let (qd, qd_e) = two_prod(q0, dh);
+    let rem = ((nh - qd) - qd_e) + (nl - q0 * dl);
+    let z = q0 + rem * rcp;
     let z = sel(ax.simd_ge(sp(22.0)), sp(1.0), z);
     let mut res = copysign(z, x);
     res = sel(ax.simd_lt(sp(3.725290298461914e-9)), x, res); // 2^-28
@@ -1242,22 +1297,14 @@ macro_rules! f32_via_f64 {
 }
 
 f32_via_f64! {
-    /// tanh(x) (f32 lanes).
-    tanh_f32 => tanh_f64;
     /// erf(x) (f32 lanes).
     erf_f32 => erf_f64;
-    /// e^x - 1 (f32 lanes).
-    expm1_f32 => expm1_f64;
     /// atan(x) (f32 lanes).
     atan_f32 => atan_f64;
     /// asin(x) (f32 lanes).
     asin_f32 => asin_f64;
     /// acos(x) (f32 lanes).
     acos_f32 => acos_f64;
-    /// sinh(x) (f32 lanes).
-    sinh_f32 => sinh_f64;
-    /// cosh(x) (f32 lanes).
-    cosh_f32 => cosh_f64;
     /// log(1 + e^x) (f32 lanes).
     softplus_f32 => softplus_f64;
 }
@@ -1355,17 +1402,37 @@ fn exp_poly_small(r: F) -> F {
     poly_estrin(r, &INV_FACT)
 }
 
+/// x = k·ln2 + r for f64 x from f32 inputs clamped to |x| <= 260: (k, r), |r| <= ln2/2 +
+/// 2^-40. r = x - k·LN2_D takes one rounding with FMA; without, the product's rounding
+/// (<= 2^-45 for |k| <= 375) is the only other one, as the subtraction is exact (Sterbenz:
+/// x and k·ln2 are within a factor 2 whenever k != 0). LN2_D is ln 2 to 2^-54 relative, so
+/// r is off by < 2^-44 absolute in all: far inside the 2^-30 an f32 result needs
+/// (fdlibm's second ln 2 word is not needed here).
+#[inline(always)]
+fn reduce_ln2(x: F) -> (F, F) {
+    let kf = rint(x * INVLN2);
+    (kf, fma(kf, sp(-LN2_D), x))
+}
+
 /// e^x for x already clamped to [-160, 130] (f32 inputs): result is an f64 whose
 /// rounding to f32 gives exp's f32 value (including overflow and subnormals).
-///
-/// r = x - k·LN2_D with one rounding (or two without FMA); LN2_D is ln 2 to 2^-54 relative,
-/// so with |k| <= 231 the reduction is off by < 2^-45 absolute, e^r by < 2^-44 relative:
-/// far inside the 2^-30 an f32 result needs (fdlibm's second ln 2 word is not needed here).
 #[inline(always)]
 fn exp_f64_for_f32(x: F) -> F {
-    let kf = rint(x * INVLN2);
-    let r = fma(kf, sp(-LN2_D), x);
+    let (kf, r) = reduce_ln2(x);
     exp_poly_small(r) * pow2(kf)
+}
+
+/// e^x - 1 for x clamped to [-160, 130] (f32 inputs), relative error < 2^-39:
+/// e^r - 1 = r·(1 + r/2 + ... + r^9/10!) (remainder < 2^-40.6 relative for |r| <= 0.347),
+/// then 2^k·(e^r - 1) + (2^k - 1), one fused step. k = 0 returns the polynomial itself
+/// (no cancellation near 0); for k != 0, |e^x - 1| > 0.29 and both terms are at most
+/// 3.5 times larger, so the roundings stay below 2^-50 relative.
+#[inline(always)]
+fn expm1_f64_for_f32(x: F) -> F {
+    let (kf, r) = reduce_ln2(x);
+    let p = r * poly_estrin(r, &INV_FACT[1..]);
+    let two_k = pow2(kf);
+    fma(two_k, p, two_k - 1.0)
 }
 
 #[inline(always)]
@@ -1413,6 +1480,80 @@ fn recip_f32_newton(d: F) -> F {
 fn sigmoid_parts(w: F) -> (F, F) {
     let t = exp_f64_for_f32(clamp_exp_arg(-w.abs()));
     (t, recip_f32_newton(sp(1.0) + t))
+}
+
+/// e^x - 1 (f32 lanes), <= 1 ulp on every input (f64 polynomial, rounded once).
+#[cfg_attr(target_feature = "avx2", inline)]
+pub fn expm1_f32(x: f32x8) -> f32x8 {
+    let w = widen(x);
+    let res = expm1_f64_for_f32(clamp_exp_arg(w));
+    let res = sel(w.simd_eq(sp(0.0)), w, res); // the fused step turns -0.0 into +0.0
+    narrow(sel(is_nan(w), w, res))
+}
+
+/// sinh(r) = r·S(r^2), cosh(r) = C(r^2) for |r| <= ln2/2 + 2^-40:
+/// Taylor to r^9 / r^10 (remainders < 2^-40 / 2^-47 relative).
+const SINH_T: [f64; 5] = [1.0, 1.0 / 6.0, 1.0 / 120.0, 1.0 / 5040.0, 1.0 / 362880.0];
+const COSH_T: [f64; 6] = [
+    1.0,
+    0.5,
+    1.0 / 24.0,
+    1.0 / 720.0,
+    1.0 / 40320.0,
+    1.0 / 3628800.0,
+];
+
+/// (sinh a, cosh a) for a >= 0 clamped to <= 130 (f32 inputs), relative error < 2^-38,
+/// without a division: a = k·ln2 + r and
+///   sinh a = sinh(k ln2)·cosh r + cosh(k ln2)·sinh r,
+///   cosh a = cosh(k ln2)·cosh r + sinh(k ln2)·sinh r,
+/// with sinh(k ln2), cosh(k ln2) = 2^(k-1) ∓ 2^(-k-1). For k = 0 the sinh is sinh(r)
+/// itself (exact zero and one factors: no cancellation near 0); for k >= 1 (a > 0.34)
+/// the terms exceed sinh a by at most coth(0.34) < 3.5, so the roundings stay < 2^-50.
+#[inline(always)]
+fn sinh_cosh_for_f32(a: F) -> (F, F) {
+    let (kf, r) = reduce_ln2(a);
+    let z = r * r;
+    let sh_r = r * poly_fma(z, &SINH_T);
+    let ch_r = poly_fma(z, &COSH_T);
+    let hi = pow2(kf - 1.0);
+    let lo = pow2(-kf - 1.0);
+    let (sh_k, ch_k) = (hi - lo, hi + lo);
+    (fma(ch_k, sh_r, sh_k * ch_r), fma(ch_k, ch_r, sh_k * sh_r))
+}
+
+/// sinh(x) (f32 lanes), <= 2 ulp on every input; overflows to inf exactly where the f64
+/// value rounds past f32::MAX.
+#[cfg_attr(target_feature = "avx2", inline)]
+pub fn sinh_f32(x: f32x8) -> f32x8 {
+    let w = widen(x);
+    let a = w.abs();
+    let (sh, _) = sinh_cosh_for_f32(sel(a.simd_gt(sp(130.0)), sp(130.0), a));
+    narrow(sel(is_nan(w), w, copysign(sh, w)))
+}
+
+/// cosh(x) (f32 lanes), <= 2 ulp on every input.
+#[cfg_attr(target_feature = "avx2", inline)]
+pub fn cosh_f32(x: f32x8) -> f32x8 {
+    let w = widen(x);
+    let a = w.abs();
+    let (_, ch) = sinh_cosh_for_f32(sel(a.simd_gt(sp(130.0)), sp(130.0), a));
+    narrow(sel(is_nan(w), a, ch))
+}
+
+/// tanh(x) (f32 lanes), <= 2 ulp on every input: t = e^(2|x|) - 1 (relative error
+/// < 2^-39), tanh|x| = t/(t+2) in f64. |x| is clamped to 10, where tanh rounds to 1 in
+/// f32. (The f64 division measured faster here than an f32 reciprocal or division refined
+/// by Newton steps in f64: 10.1 vs 11.5-12 µs per 4096 native; those add two conversions
+/// to a latency-bound chain.)
+#[cfg_attr(target_feature = "avx2", inline)]
+pub fn tanh_f32(x: f32x8) -> f32x8 {
+    let w = widen(x);
+    let a = w.abs();
+    let a = sel(a.simd_gt(sp(10.0)), sp(10.0), a);
+    let t = expm1_f64_for_f32(a + a);
+    let q = t / (t + 2.0);
+    narrow(sel(is_nan(w), w, copysign(q, w)))
 }
 
 /// 1/(1+e^-x) (f32 lanes).
@@ -2091,7 +2232,7 @@ mod tests {
             0 => r.unif(-25.0, 25.0),
             _ => r.logu(-60, 2, true),
         });
-        run_f64("tanh_f64", tanh_f64, f64::tanh, &xs, 4.0);
+        run_f64("tanh_f64", tanh_f64, f64::tanh, &xs, 2.0);
         let xs = make_inputs(6, |r, i| match i % 2 {
             0 => r.unif(-7.0, 7.0),
             _ => r.logu(-60, 3, true),
