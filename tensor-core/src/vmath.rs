@@ -1415,7 +1415,8 @@ pub fn silu_f32(x: f32x8) -> f32x8 {
 
 /// Estrin evaluation of c[0] + c[1] z + ... (at most 16 coefficients) using `fma`: pairs
 /// c[2i] + c[2i+1] z, then pairs of pairs with z^2, z^4, ...; the dependency chain is
-/// log2(n) deep instead of n (Horner's), which is what a long polynomial needs.
+/// log2(n) deep instead of n (Horner's). Latency is what these f32 kernels are bound by
+/// when the core is shared (a hyperthread gets half the reorder buffer).
 #[inline(always)]
 fn poly_estrin(z: F, c: &[f64]) -> F {
     let mut t = [sp(0.0); 8];
@@ -1505,12 +1506,13 @@ const EXP2_Q: [f64; 7] = [
     1.529732393103067e-05,
 ];
 
+/// log's special lanes: +inf and NaN are their own log (`!(w < inf)` is both), negative
+/// x gives NaN, +-0 gives -inf.
 #[inline(always)]
 fn log_specials(w: F, res: F) -> F {
-    let mut res = sel(w.simd_eq(sp(f64::INFINITY)), w, res);
+    let mut res = sel(w.simd_lt(sp(f64::INFINITY)), res, w);
     res = sel(w.simd_lt(sp(0.0)), sp(f64::NAN), res);
-    res = sel(w.simd_eq(sp(0.0)), sp(f64::NEG_INFINITY), res);
-    sel(is_nan(w), w, res)
+    sel(w.simd_eq(sp(0.0)), sp(f64::NEG_INFINITY), res)
 }
 
 /// ln(x) (f32 lanes), <= 1 ulp on every input; subnormals are normal in f64.
@@ -1522,7 +1524,7 @@ fn log_specials(w: F, res: F) -> F {
 pub fn log_f32(x: f32x8) -> f32x8 {
     let w = widen(x);
     let (f, kf) = log_reduce(w);
-    let res = fma(kf, sp(LN2_D), f * poly_estrin(f, &LOG_G));
+    let res = fma(f, poly_estrin(f, &LOG_G), kf * LN2_D);
     narrow(log_specials(w, res))
 }
 
@@ -1545,33 +1547,34 @@ pub fn log1p_f32(x: f32x8) -> f32x8 {
     let u = sp(1.0) + w;
     let (fr, kf) = log_reduce(u);
     let f = sel(kf.simd_eq(sp(0.0)), w, fr);
-    let res = fma(kf, sp(LN2_D), f * poly_estrin(f, &LOG_G));
-    // 0 keeps its sign; +inf and NaN are their own log1p; u = 1 + x as for log otherwise
-    let keep = w.simd_eq(sp(0.0)) | w.simd_eq(sp(f64::INFINITY)) | is_nan(w);
-    narrow(sel(keep, w, log_specials(u, res)))
+    let res = fma(f, poly_estrin(f, &LOG_G), kf * LN2_D);
+    // 0 keeps its sign; otherwise u = 1 + x's special lanes are those of log (+inf, NaN
+    // are their own log1p; -1 gives -inf; below -1 NaN)
+    narrow(sel(w.simd_eq(sp(0.0)), w, log_specials(u, res)))
 }
 
-/// 1/sqrt(x) (f32 lanes), FMA builds: all in f32, no division or square root. The seed
-/// y0 = rsqrtps(x) has relative error < 1.5·2^-12 (subnormal x, which rsqrtps treats as 0,
-/// are scaled by 2^24 first and y0 by 2^12 after). h = 1 - x·y0² is formed exactly enough
-/// with FMA (x·y0 = p + pe exactly; each of the two FMAs rounds a value < 2^-10 once:
-/// error < 2^-34), and 1/sqrt(x) = y0·(1 + h/2 + 3h²/8 + ...) truncated after h², whose
-/// remainder (5/16)h³ < 2^-33. Before the final FMA's rounding the error is < 2^-32
-/// relative: <= 0.5 + 2^-8 ulp. +-0, +inf make h NaN, and there the seed is already the
-/// exact answer (+-inf, +0); negative x and NaN give NaN throughout.
+/// 1/sqrt(x) (f32 lanes), FMA builds: r = 1/sqrt(x) in f32 (two correctly rounded
+/// operations: relative error < 2^-23, up to ~1.5 ulp, which is wide's result), then one
+/// correction in f32: h = 1 - x·r² formed exactly enough with FMA (x·r = p + pe exactly;
+/// each of the two FMAs rounds a value < 2^-21 once: error < 2^-45), and
+/// 1/sqrt(x) = r·(1 + h/2 + ...) truncated after h/2, remainder (3/8)h² < 2^-45. Only the
+/// final FMA's rounding is left: <= 0.5 + 2^-20 ulp. +-0, +inf make p (and h) NaN, and
+/// there r is already the exact answer (+-inf, +0); negative x and NaN give NaN
+/// throughout. Subnormal x need nothing special (sqrt and the products stay normal, and
+/// x·r's error is a multiple of 2^-98). Measured: the rsqrtps seed with a longer
+/// correction, and a correction from the residuals of sqrt and of the division, were both
+/// slower than this.
 #[cfg(target_feature = "fma")]
 #[inline]
 pub fn rsqrt_f32(x: f32x8) -> f32x8 {
-    let tiny = x.simd_lt(f32x8::splat(f32::MIN_POSITIVE));
-    let xs = tiny.select(x * f32x8::splat(16777216.0), x);
-    let y0 = xs.recip_sqrt() * tiny.select(f32x8::splat(4096.0), f32x8::ONE);
-    let p = x * y0;
-    let pe = x.mul_add(y0, -p);
-    let h = (-p).mul_add(y0, f32x8::ONE);
-    let h = (-pe).mul_add(y0, h);
-    let q = h.mul_add(f32x8::splat(0.375), f32x8::splat(0.5));
-    let y = y0.mul_add(h * q, y0);
-    y.is_nan().select(y0, y)
+    let r = f32x8::ONE / x.sqrt();
+    let p = x * r;
+    let pe = x.mul_add(r, -p);
+    let h = (-p).mul_add(r, f32x8::ONE);
+    let h = (-pe).mul_add(r, h);
+    let y = (r * f32x8::splat(0.5)).mul_add(h, r);
+    // the lanes where h is NaN, known from p already (off the critical path)
+    p.is_nan().select(r, y)
 }
 /// 1/sqrt(x) (f32 lanes), builds without FMA: in f64 (two correctly rounded operations,
 /// relative error < 2^-52), rounded once.
