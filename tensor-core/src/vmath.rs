@@ -15,7 +15,10 @@
 //!   round once to f32 (the strategy musl uses for expf/logf/sinf).  The f64
 //!   kernels are accurate to ~1-2 f64 ulp, i.e. ~2^-52 relative, so the only
 //!   significant error of the f32 result is the final rounding (<= 0.5 ulp +
-//!   2^-29 ulp): this is what makes the f32 bounds hold for *all* inputs.
+//!   2^-29 ulp): this is what makes the f32 bounds hold for *all* inputs. The exceptions
+//!   are `sqrt_f32` (the hardware's) and `rsqrt_f32` on FMA builds (f32 1/sqrt plus one
+//!   FMA correction from the exact residual, see it); the fast f32 paths further down
+//!   use short f64 polynomials sized for f32 rather than the full fdlibm kernels.
 //! * No FMA is assumed anywhere: the algorithms only use correctly rounded
 //!   +,-,*,/ (exact products are obtained by clearing low mantissa bits, as
 //!   fdlibm does), so results are identical with and without FMA hardware
