@@ -461,7 +461,7 @@ fn sweep_pow(stride: u64) -> Vec<(String, Stats)> {
         out.push((format!("pow(x, {y})"), st));
     }
     // Random pairs: x any positive finite, y scaled so that x^y spans the whole f32 range;
-    // negative x with integer y; any bit patterns.
+    // x near 1 with y scaled the same way; negative x with integer y; any bit patterns.
     let pairs = (1u64 << 28) / stride;
     let st = parallel(pairs / 8, |lo, hi| {
         let mut st = Stats::new();
@@ -481,7 +481,14 @@ fn sweep_pow(stride: u64) -> Vec<(String, Stats)> {
                 let l = (x as f64).log2().abs().max(1e-3);
                 let u = (r >> 32) as f64 / 4294967296.0;
                 let (x, y) = match r >> 62 {
-                    0 | 1 => (x, ((u * 300.0 - 150.0) / l) as f32),
+                    0 => (x, ((u * 300.0 - 150.0) / l) as f32),
+                    // x within 2^15 ulps of 1, |y| up to ~1e11: |y·log2 x| still spans
+                    // [-150, 150], so log2 x's relative error is multiplied by up to 150
+                    1 => {
+                        let x = f32::from_bits(0x3f80_0000 + (r as u32 & 0xffff) - 0x8000);
+                        let l1 = (x as f64).log2().abs().max(1e-30);
+                        (x, ((u * 300.0 - 150.0) / l1) as f32)
+                    }
                     2 => (-x, ((u * 300.0 - 150.0) / l).round() as f32),
                     _ => (f32::from_bits(r as u32), f32::from_bits((r >> 32) as u32)),
                 };

@@ -15,7 +15,10 @@
 //!   round once to f32 (the strategy musl uses for expf/logf/sinf).  The f64
 //!   kernels are accurate to ~1-2 f64 ulp, i.e. ~2^-52 relative, so the only
 //!   significant error of the f32 result is the final rounding (<= 0.5 ulp +
-//!   2^-29 ulp): this is what makes the f32 bounds hold for *all* inputs.
+//!   2^-29 ulp): this is what makes the f32 bounds hold for *all* inputs. The exceptions
+//!   are `sqrt_f32` (the hardware's) and `rsqrt_f32` on FMA builds (f32 1/sqrt plus one
+//!   FMA correction from the exact residual, see it); the fast f32 paths further down
+//!   use short f64 polynomials sized for f32 rather than the full fdlibm kernels.
 //! * No FMA is assumed anywhere: the algorithms only use correctly rounded
 //!   +,-,*,/ (exact products are obtained by clearing low mantissa bits, as
 //!   fdlibm does), so results are identical with and without FMA hardware
@@ -983,10 +986,41 @@ pub fn pow_f64(x: f64x8, y: f64x8) -> f64x8 {
 pub fn gelu_f32(x: f32x8) -> f32x8 {
     narrow(gelu_f64_for_f32(widen(x)))
 }
-/// x^y (f32 lanes), C99 special cases.
+/// x^y (f32 lanes), C99 special cases: 2^(y·log2|x|) in f64, rounded once.
+///
+/// log2|x| = k + f·G(f) (POW_LOG2_G, relative 2^-38.3); t = y·log2|x| only matters for
+/// |t| <= 150 (beyond, the f32 result is 0 or inf), where the absolute error of t is
+/// < 150·2^-38.3 + 2^-45 < 2^-31; 2^t = 2^n·(1 + r·Q(r)), n = rint(t), r = t - n exact,
+/// Q relative 2^-33.1. Total < 2^-30 relative: <= 0.5 + 2^-6 ulp. Powers of two with
+/// integer t are exact. Special cases fall out of the same formula where they can
+/// (log2 0 = -inf, log2 inf = inf, t clamped to [-200, 200]); the rest are selects.
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn pow_f32(x: f32x8, y: f32x8) -> f32x8 {
-    narrow(pow_f64(widen(x), widen(y)))
+    let (xw, yw) = (widen(x), widen(y));
+    let ax = xw.abs();
+    let (f, kf) = log_reduce(ax); // 0, inf, NaN lanes: garbage, replaced below
+    let l = fma(f, poly_estrin(f, &POW_LOG2_G), kf);
+    let l = sel(ax.simd_eq(sp(0.0)), sp(f64::NEG_INFINITY), l);
+    let l = sel(ax.simd_eq(sp(f64::INFINITY)), sp(f64::INFINITY), l);
+    // |x| = 1: t = 0 even for y = +-inf (pow(-1, +-inf) = 1)
+    let t = sel(l.simd_eq(sp(0.0)), sp(0.0), yw * l);
+    let t = sel(t.simd_gt(sp(200.0)), sp(200.0), t);
+    let t = sel(t.simd_lt(sp(-200.0)), sp(-200.0), t);
+    let n = rint(t);
+    let r = t - n;
+    let mut res = fma(r, poly_estrin(r, &EXP2_Q), sp(1.0)) * pow2(n);
+    let (yint, yodd) = int_odd(yw);
+    // negative x (including -0 and -inf) to an odd integer power is negative
+    res = from_bits(bits(res) ^ (sign_bit(xw) & mask_u(yodd)));
+    // finite x < 0 to a finite non-integer power: NaN
+    let yfin = yw.abs().simd_lt(sp(f64::INFINITY));
+    res = sel(
+        xw.simd_lt(sp(0.0)) & ax.simd_lt(sp(f64::INFINITY)) & yfin & !yint,
+        sp(f64::NAN),
+        res,
+    );
+    res = sel(is_nan(xw) | is_nan(yw), xw + yw, res);
+    narrow(sel(xw.simd_eq(sp(1.0)) | yw.simd_eq(sp(0.0)), sp(1.0), res))
 }
 
 /// x·sigmoid(x) (f64 lanes): sigmoid's bound plus one rounding.
@@ -1577,85 +1611,172 @@ pub fn silu_f32(x: f32x8) -> f32x8 {
     narrow(sel(is_nan(w), w, res))
 }
 
-/// log(1+f) for f in [sqrt2/2 - 1, sqrt2 - 1]: 2·atanh(s), s = f/(2+f), |s| <= 0.1716,
-/// odd series to s^15 (remainder < 2^-40 relative).
+/// Estrin evaluation of c[0] + c[1] z + ... (at most 16 coefficients) using `fma`: pairs
+/// c[2i] + c[2i+1] z, then pairs of pairs with z^2, z^4, ...; the dependency chain is
+/// log2(n) deep instead of n (Horner's). Latency is what these f32 kernels are bound by
+/// when the core is shared (a hyperthread gets half the reorder buffer).
 #[inline(always)]
-fn log1p_reduced(f: F) -> F {
-    let s = f / (sp(2.0) + f);
-    let z = s * s;
-    const C: [f64; 8] = [
-        2.0,
-        2.0 / 3.0,
-        2.0 / 5.0,
-        2.0 / 7.0,
-        2.0 / 9.0,
-        2.0 / 11.0,
-        2.0 / 13.0,
-        2.0 / 15.0,
-    ];
-    s * poly_fma(z, &C)
+fn poly_estrin(z: F, c: &[f64]) -> F {
+    let mut t = [sp(0.0); 8];
+    let mut n = c.len().div_ceil(2);
+    for i in 0..n {
+        t[i] = if 2 * i + 1 < c.len() {
+            fma(sp(c[2 * i + 1]), z, sp(c[2 * i]))
+        } else {
+            sp(c[2 * i])
+        };
+    }
+    let mut zz = z * z;
+    while n > 1 {
+        let m = n.div_ceil(2);
+        for i in 0..m {
+            t[i] = if 2 * i + 1 < n {
+                fma(t[2 * i + 1], zz, t[2 * i])
+            } else {
+                t[2 * i]
+            };
+        }
+        n = m;
+        if n > 1 {
+            zz = zz * zz;
+        }
+    }
+    t[0]
 }
 
-/// ln(x) in f64 for positive finite f64 x that came from an f32 (always normal in f64).
-#[inline(always)]
-fn log_f64_for_f32(x: F) -> F {
-    let (f, kf) = log_reduce(x);
-    fma(kf, sp(LN2_D), log1p_reduced(f))
-}
+// log(1+f) = f·G(f) for the reduced f in [sqrt2/2 - 1, sqrt2 - 1] (`log_reduce`), with G
+// a polynomial: no division (s = f/(2+f) would cost a vdivpd). Coefficients: our own
+// Chebyshev fits (mpmath `chebyfit`, fit range padded by 2^-20), max relative error of G,
+// coefficients rounded to f64, as stated on each table.
 
+/// ln(1+f)/f, degree 9: relative error < 2^-27.6.
+const LOG_G: [f64; 10] = [
+    0.9999999993832872,
+    -0.4999998849583206,
+    0.33333345348007315,
+    -0.25001579131077856,
+    0.2000093958859448,
+    -0.16608368688955777,
+    0.1419964642406117,
+    -0.13266033951342357,
+    0.12806637493916143,
+    -0.07451214627269837,
+];
+/// log2(1+f)/f, degree 9: relative error < 2^-27.6.
+const LOG2_G: [f64; 10] = [
+    1.442695039999235,
+    -0.7213473544744213,
+    0.4808985202980935,
+    -0.3606965422679902,
+    0.28855256357584996,
+    -0.23960811144812033,
+    0.20485759478369753,
+    -0.19138841393866238,
+    0.1847607240293548,
+    -0.10749830391361499,
+];
+/// log2(1+f)/f, degree 13, for pow: relative error < 2^-38.3.
+const POW_LOG2_G: [f64; 14] = [
+    1.4426950408862032,
+    -0.7213475203430807,
+    0.4808983490728314,
+    -0.36067378977240405,
+    0.28853876232813946,
+    -0.2404466266813987,
+    0.2061086952235731,
+    -0.18043268783435104,
+    0.16018226598618357,
+    -0.14252337816900407,
+    0.13062882011540214,
+    -0.1347893695235308,
+    0.13113788642400617,
+    -0.06806325195174472,
+];
+/// (2^r - 1)/r on |r| <= 1/2 (+2^-20), degree 6: 2^r = 1 + r·Q(r) has relative error
+/// < 2^-33.1 and is exactly 1 at r = 0.
+const EXP2_Q: [f64; 7] = [
+    0.6931471805599453,
+    0.2402265092229135,
+    0.055504108839098176,
+    0.009618056677971448,
+    0.0013333502385736975,
+    0.00015461444919863564,
+    1.529732393103067e-05,
+];
+
+/// log's special lanes: +inf and NaN are their own log (`!(w < inf)` is both), negative
+/// x gives NaN, +-0 gives -inf.
 #[inline(always)]
 fn log_specials(w: F, res: F) -> F {
-    let mut res = sel(w.simd_eq(sp(f64::INFINITY)), w, res);
+    let mut res = sel(w.simd_lt(sp(f64::INFINITY)), res, w);
     res = sel(w.simd_lt(sp(0.0)), sp(f64::NAN), res);
-    res = sel(w.simd_eq(sp(0.0)), sp(f64::NEG_INFINITY), res);
-    sel(is_nan(w), w, res)
+    sel(w.simd_eq(sp(0.0)), sp(f64::NEG_INFINITY), res)
 }
 
 /// ln(x) (f32 lanes), <= 1 ulp on every input; subnormals are normal in f64.
+/// k·ln2 + f·G(f): G's 2^-27.6 and the one-bit cancellation when k = -1 leave the f64
+/// value within 2^-26.6 relative, i.e. <= 0.5 + 2^-2.6 ulp after the rounding to f32.
+/// Lanes that are not positive finite are reduced too (into garbage, no traps) and
+/// replaced by `log_specials`.
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn log_f32(x: f32x8) -> f32x8 {
     let w = widen(x);
-    let safe = sel(
-        w.simd_gt(sp(0.0)) & w.simd_lt(sp(f64::INFINITY)),
-        w,
-        sp(1.0),
-    );
-    narrow(log_specials(w, log_f64_for_f32(safe)))
-}
-
-/// log2(x) (f32 lanes): k + log(1+f)/ln2, exact for powers of two.
-#[cfg_attr(target_feature = "avx2", inline)]
-pub fn log2_f32(x: f32x8) -> f32x8 {
-    let w = widen(x);
-    let safe = sel(
-        w.simd_gt(sp(0.0)) & w.simd_lt(sp(f64::INFINITY)),
-        w,
-        sp(1.0),
-    );
-    let (f, kf) = log_reduce(safe);
-    let res = fma(log1p_reduced(f), sp(std::f64::consts::LOG2_E), kf);
+    let (f, kf) = log_reduce(w);
+    let res = fma(f, poly_estrin(f, &LOG_G), kf * LN2_D);
     narrow(log_specials(w, res))
 }
 
-/// ln(1+x) (f32 lanes): u = 1 + x rounded in f64, then log(u) + (x - (u-1))/u, which
-/// restores what the rounding of u lost.
+/// log2(x) (f32 lanes): k + f·G2(f), exact for powers of two; same budget as `log_f32`.
+#[cfg_attr(target_feature = "avx2", inline)]
+pub fn log2_f32(x: f32x8) -> f32x8 {
+    let w = widen(x);
+    let (f, kf) = log_reduce(w);
+    let res = fma(f, poly_estrin(f, &LOG2_G), kf);
+    narrow(log_specials(w, res))
+}
+
+/// ln(1+x) (f32 lanes): u = 1 + x in f64 is decomposed as for log. When k = 0 the reduced
+/// argument is x itself (exact, even where u rounded: |x| < 2^-29); when k != 0,
+/// |x| > 0.29 and u is exact below 2^28, above which its 2^-53 rounding moves the log by
+/// 2^-53 absolute against a result > 19. Same budget as `log_f32`, no correction term.
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn log1p_f32(x: f32x8) -> f32x8 {
     let w = widen(x);
     let u = sp(1.0) + w;
-    let ok = u.simd_gt(sp(0.0)) & u.simd_lt(sp(f64::INFINITY));
-    let us = sel(ok, u, sp(1.0));
-    let corr = (w - (us - 1.0)) / us;
-    let mut res = log_f64_for_f32(us) + corr;
-    res = sel(w.abs().simd_lt(sp(1.0e-30)), w, res); // keeps -0.0
-    res = sel(w.simd_eq(sp(f64::INFINITY)), w, res);
-    res = sel(w.simd_lt(sp(-1.0)), sp(f64::NAN), res);
-    res = sel(w.simd_eq(sp(-1.0)), sp(f64::NEG_INFINITY), res);
-    narrow(sel(is_nan(w), w, res))
+    let (fr, kf) = log_reduce(u);
+    let f = sel(kf.simd_eq(sp(0.0)), w, fr);
+    let res = fma(f, poly_estrin(f, &LOG_G), kf * LN2_D);
+    // 0 keeps its sign; otherwise u = 1 + x's special lanes are those of log (+inf, NaN
+    // are their own log1p; -1 gives -inf; below -1 NaN)
+    narrow(sel(w.simd_eq(sp(0.0)), w, log_specials(u, res)))
 }
 
-/// 1/sqrt(x) (f32 lanes): in f64 (two correctly rounded operations, relative error
-/// < 2^-52), rounded once. (One f32 division plus a Newton step in f64 measured slower.)
+/// 1/sqrt(x) (f32 lanes), FMA builds: r = 1/sqrt(x) in f32 (two correctly rounded
+/// operations: relative error < 2^-23, up to ~1.5 ulp, which is wide's result), then one
+/// correction in f32: h = 1 - x·r² formed exactly enough with FMA (x·r = p + pe exactly;
+/// each of the two FMAs rounds a value < 2^-21 once: error < 2^-45), and
+/// 1/sqrt(x) = r·(1 + h/2 + ...) truncated after h/2, remainder (3/8)h² < 2^-45. Only the
+/// final FMA's rounding is left: <= 0.5 + 2^-20 ulp. +-0, +inf make p (and h) NaN, and
+/// there r is already the exact answer (+-inf, +0); negative x and NaN give NaN
+/// throughout. Subnormal x need nothing special (sqrt and the products stay normal, and
+/// x·r's error is a multiple of 2^-98). Measured: the rsqrtps seed with a longer
+/// correction, and a correction from the residuals of sqrt and of the division, were both
+/// slower than this.
+#[cfg(target_feature = "fma")]
+#[inline]
+pub fn rsqrt_f32(x: f32x8) -> f32x8 {
+    let r = f32x8::ONE / x.sqrt();
+    let p = x * r;
+    let pe = x.mul_add(r, -p);
+    let h = (-p).mul_add(r, f32x8::ONE);
+    let h = (-pe).mul_add(r, h);
+    let y = (r * f32x8::splat(0.5)).mul_add(h, r);
+    // the lanes where h is NaN, known from p already (off the critical path)
+    p.is_nan().select(r, y)
+}
+/// 1/sqrt(x) (f32 lanes), builds without FMA: in f64 (two correctly rounded operations,
+/// relative error < 2^-52), rounded once.
+#[cfg(not(target_feature = "fma"))]
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn rsqrt_f32(x: f32x8) -> f32x8 {
     narrow(sp(1.0) / widen(x).sqrt())
