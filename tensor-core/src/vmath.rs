@@ -1611,39 +1611,6 @@ pub fn silu_f32(x: f32x8) -> f32x8 {
     narrow(sel(is_nan(w), w, res))
 }
 
-/// Estrin evaluation of c[0] + c[1] z + ... (at most 16 coefficients) using `fma`: pairs
-/// c[2i] + c[2i+1] z, then pairs of pairs with z^2, z^4, ...; the dependency chain is
-/// log2(n) deep instead of n (Horner's). Latency is what these f32 kernels are bound by
-/// when the core is shared (a hyperthread gets half the reorder buffer).
-#[inline(always)]
-fn poly_estrin(z: F, c: &[f64]) -> F {
-    let mut t = [sp(0.0); 8];
-    let mut n = c.len().div_ceil(2);
-    for i in 0..n {
-        t[i] = if 2 * i + 1 < c.len() {
-            fma(sp(c[2 * i + 1]), z, sp(c[2 * i]))
-        } else {
-            sp(c[2 * i])
-        };
-    }
-    let mut zz = z * z;
-    while n > 1 {
-        let m = n.div_ceil(2);
-        for i in 0..m {
-            t[i] = if 2 * i + 1 < n {
-                fma(t[2 * i + 1], zz, t[2 * i])
-            } else {
-                t[2 * i]
-            };
-        }
-        n = m;
-        if n > 1 {
-            zz = zz * zz;
-        }
-    }
-    t[0]
-}
-
 // log(1+f) = f·G(f) for the reduced f in [sqrt2/2 - 1, sqrt2 - 1] (`log_reduce`), with G
 // a polynomial: no division (s = f/(2+f) would cost a vdivpd). Coefficients: our own
 // Chebyshev fits (mpmath `chebyfit`, fit range padded by 2^-20), max relative error of G,
