@@ -1718,35 +1718,39 @@ pub fn log1p_f32(x: f32x8) -> f32x8 {
     narrow(sel(w.simd_eq(sp(0.0)), w, log_specials(u, res)))
 }
 
-/// 1/sqrt(x) (f32 lanes), FMA builds: r = 1/sqrt(x) in f32 (two correctly rounded
-/// operations: relative error < 2^-23, up to ~1.5 ulp, which is wide's result), then one
-/// correction in f32: h = 1 - x·r² formed exactly enough with FMA (x·r = p + pe exactly;
-/// each of the two FMAs rounds a value < 2^-21 once: error < 2^-45), and
-/// 1/sqrt(x) = r·(1 + h/2 + ...) truncated after h/2, remainder (3/8)h² < 2^-45. Only the
-/// final FMA's rounding is left: <= 0.5 + 2^-20 ulp. +-0, +inf make p (and h) NaN, and
-/// there r is already the exact answer (+-inf, +0); negative x and NaN give NaN
-/// throughout. Subnormal x need nothing special (sqrt and the products stay normal, and
-/// x·r's error is a multiple of 2^-98). Measured: the rsqrtps seed with a longer
-/// correction, and a correction from the residuals of sqrt and of the division, were both
-/// slower than this.
-#[cfg(target_feature = "fma")]
-#[inline]
-pub fn rsqrt_f32(x: f32x8) -> f32x8 {
-    let r = f32x8::ONE / x.sqrt();
-    let p = x * r;
-    let pe = x.mul_add(r, -p);
-    let h = (-p).mul_add(r, f32x8::ONE);
-    let h = (-pe).mul_add(r, h);
-    let y = (r * f32x8::splat(0.5)).mul_add(h, r);
-    // the lanes where h is NaN, known from p already (off the critical path)
-    p.is_nan().select(r, y)
-}
-/// 1/sqrt(x) (f32 lanes), builds without FMA: in f64 (two correctly rounded operations,
-/// relative error < 2^-52), rounded once.
-#[cfg(not(target_feature = "fma"))]
+/// 1/sqrt(x) (f32 lanes), <= 1 ulp: sqrt(1/x) in f32, two correctly rounded operations.
+/// q = 1/x carries a relative error e <= 2^-24, which the square root halves: sqrt(q) is
+/// within t·2^-25 <= ulp(t)/2 of t = 1/sqrt(x), and its rounding adds at most ulp/2.
+/// (wide's `1/sqrt(x)` rounds sqrt(x) first, whose error the division does not halve:
+/// 1.49 ulp, measured.) It is one division and one square root like wide's, with no
+/// longer dependency chain; the 0.5-ulp variants (an FMA correction of 1/sqrt, or f64)
+/// measured 1.4x slower.
+///
+/// Valid while 1/x is a normal f32, 2^-125 <= |x| <= 2^125; zeros (rsqrt(-0) = -inf),
+/// subnormals, larger |x|, infinities and NaN take the f64 path out of line. Negative x
+/// gives NaN on both paths.
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn rsqrt_f32(x: f32x8) -> f32x8 {
-    narrow(sp(1.0) / widen(x).sqrt())
+    let fast = (f32x8::ONE / x).sqrt();
+    let a = x.abs();
+    let in_range = a.simd_ge(f32x8::splat(f32::from_bits(0x0100_0000))) // 2^-125
+        & a.simd_le(f32x8::splat(f32::from_bits(0x7e00_0000))); // 2^125
+    if in_range.all() {
+        fast
+    } else {
+        rsqrt_f32_out_of_range(x)
+    }
+}
+
+/// rsqrt_f32 for a vector with a lane outside [2^-125, 2^125]: those lanes take 1/sqrt in
+/// f64 (relative error < 2^-52), rounded once. Out of line, and taking only `x` (the fast
+/// path's values are recomputed here, so the common case spills nothing to pass them).
+#[inline(never)]
+fn rsqrt_f32_out_of_range(x: f32x8) -> f32x8 {
+    let a = x.abs();
+    let in_range = a.simd_ge(f32x8::splat(f32::from_bits(0x0100_0000)))
+        & a.simd_le(f32x8::splat(f32::from_bits(0x7e00_0000)));
+    in_range.select((f32x8::ONE / x).sqrt(), narrow(sp(1.0) / widen(x).sqrt()))
 }
 
 /// sin(r), cos(r) for |r| <= pi/4 (+ slack): Taylor to r^15 / r^16 (remainder < 2^-44).
