@@ -1296,6 +1296,24 @@ fn poly_fma(z: F, c: &[f64]) -> F {
     p
 }
 
+/// The same polynomial by Estrin's scheme, for 4 to 6 coefficients: pairs c[i] + c[i+1]·z
+/// combined with z² and z⁴, a dependency chain of 3-4 operations after z instead of 5-6
+/// (a long Horner chain is latency bound), for one or two more multiplies.
+#[inline(always)]
+fn poly_estrin(z: F, c: &[f64]) -> F {
+    let pair = |i: usize| match c.len() - i {
+        1 => sp(c[i]),
+        _ => fma(sp(c[i + 1]), z, sp(c[i])),
+    };
+    let z2 = z * z;
+    let low = fma(pair(2), z2, pair(0));
+    match c.len() {
+        4 => low,
+        5 | 6 => fma(pair(4), z2 * z2, low),
+        _ => unreachable!("poly_estrin: 4 to 6 coefficients"),
+    }
+}
+
 /// 1/k! for k = 0..=10.
 const INV_FACT: [f64; 11] = [
     1.0,
@@ -1515,26 +1533,35 @@ fn rint_bits(v: F) -> (F, U) {
 /// sin(r) for |r| <= π/2, written r·(1 + z·P) so that sin(±0) = ±0.
 #[inline(always)]
 fn sin_pi(r: F) -> F {
-    r * poly_fma(r * r, &SINPI_P)
+    r * poly_estrin(r * r, &SINPI_P)
 }
 
 /// Finish a sin/cos/tan lane set: lanes with |x| >= 2^19, infinities and NaNs (rare) take
-/// the f64 function out of line, which reduces huge arguments exactly (Payne–Hanek).
+/// the f64 function out of line, which reduces huge arguments exactly (Payne–Hanek). The
+/// fast path narrows in registers: merging the paths in f64 lanes went through the stack
+/// (a failed store forward per call) and let LLVM split the narrowing into pieces.
 #[inline(always)]
 fn trig_f32_finish(w: F, res: F, slow: fn(F) -> F) -> f32x8 {
-    let fast = w.abs().simd_lt(sp(TRIG_F32_FAST_MAX));
-    let res = if fast.all() {
-        res
+    let out = narrow(res);
+    let fast = w.abs().simd_lt(sp(TRIG_F32_FAST_MAX)).to_bitmask();
+    if fast == 0xff {
+        out
     } else {
-        trig_f32_slow(fast, w, res, slow)
-    };
-    narrow(res)
+        trig_f32_slow(fast, w, out, slow)
+    }
 }
 
 /// Out of line: the rare huge-argument lanes must not weigh on the fast path's registers.
 #[inline(never)]
-fn trig_f32_slow(fast: F, w: F, res: F, slow: fn(F) -> F) -> F {
-    sel(fast, res, slow(w))
+fn trig_f32_slow(fast: u32, w: F, out: f32x8, slow: fn(F) -> F) -> f32x8 {
+    let exact = narrow(slow(w)).to_array();
+    let mut o = out.to_array();
+    for (i, v) in o.iter_mut().enumerate() {
+        if fast & (1 << i) == 0 {
+            *v = exact[i];
+        }
+    }
+    f32x8::new(o)
 }
 
 /// sin(x) (f32 lanes): x = k·π + r, |r| <= π/2, sin x = (-1)^k sin r with one polynomial.
@@ -1563,8 +1590,8 @@ pub fn tan_f32(x: f32x8) -> f32x8 {
     let (n, nb) = rint_bits(w * INVPIO2);
     let r = reduce_pio2(w, n);
     let z = r * r;
-    let s = fma(r * z, poly_fma(z, &SIN4_P), r);
-    let c = poly_fma(z, &COS4_P);
+    let s = fma(r * z, poly_estrin(z, &SIN4_P), r);
+    let c = poly_estrin(z, &COS4_P);
     let odd = from_bits((nb & us(1)).simd_eq(us(1)));
     let num = from_bits(bits(sel(odd, c, s)) ^ (nb << 63));
     let t = div_f32_newton(num, sel(odd, s, c));
@@ -1615,7 +1642,7 @@ pub fn atan_f32(x: f32x8) -> f32x8 {
     );
     let t = div_f32_newton(num, den);
     let z = t * t;
-    let res = hi + fma(t * z, poly_fma(z, &ATAN_P), t);
+    let res = hi + fma(t * z, poly_estrin(z, &ATAN_P), t);
     let res = from_bits(bits(res) | sign_bit(w));
     narrow(sel(is_nan(w), w, res))
 }
@@ -1650,7 +1677,7 @@ pub fn asin_f32(x: f32x8) -> f32x8 {
     let w = widen(x);
     let a = w.abs();
     let (s, z, big) = asin_reduce(w, a);
-    let p = fma(s * z, poly_fma(z, &ASIN_P), s);
+    let p = fma(s * z, poly_estrin(z, &ASIN_P), s);
     let res = sel(big, fma(p, sp(-2.0), sp(std::f64::consts::FRAC_PI_2)), p);
     narrow(from_bits(bits(res) | sign_bit(w)))
 }
@@ -1663,7 +1690,7 @@ pub fn acos_f32(x: f32x8) -> f32x8 {
     let a = w.abs();
     let (s, z, big) = asin_reduce(w, a);
     let u = sel(big, from_bits(bits(s) | sign_bit(w)), w);
-    let p = fma(u * z, poly_fma(z, &ASIN_P), u);
+    let p = fma(u * z, poly_estrin(z, &ASIN_P), u);
     let k = sel(
         big,
         sel(w.simd_lt(sp(0.0)), sp(std::f64::consts::PI), sp(0.0)),
