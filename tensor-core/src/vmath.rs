@@ -1296,24 +1296,6 @@ fn poly_fma(z: F, c: &[f64]) -> F {
     p
 }
 
-/// The same polynomial by Estrin's scheme, for 4 to 6 coefficients: pairs c[i] + c[i+1]·z
-/// combined with z² and z⁴, a dependency chain of 3-4 operations after z instead of 5-6
-/// (a long Horner chain is latency bound), for one or two more multiplies.
-#[inline(always)]
-fn poly_estrin(z: F, c: &[f64]) -> F {
-    let pair = |i: usize| match c.len() - i {
-        1 => sp(c[i]),
-        _ => fma(sp(c[i + 1]), z, sp(c[i])),
-    };
-    let z2 = z * z;
-    let low = fma(pair(2), z2, pair(0));
-    match c.len() {
-        4 => low,
-        5 | 6 => fma(pair(4), z2 * z2, low),
-        _ => unreachable!("poly_estrin: 4 to 6 coefficients"),
-    }
-}
-
 /// 1/k! for k = 0..=10.
 const INV_FACT: [f64; 11] = [
     1.0,
@@ -1481,8 +1463,10 @@ pub fn rsqrt_f32(x: f32x8) -> f32x8 {
 // Trigonometric f32 kernels. The polynomials are minimax fits of the relative error made
 // for these kernels (Remez exchange in mpmath, `tensor-core/tools/remez_trig.py`; the
 // bound printed there is for the coefficients rounded to f64). Each stays below 2^-29.6
-// relative, so with the f64 rounding errors the value before the final rounding to f32 is
+// relative (asin's 2^-26.7, see there), so with the f64 rounding errors the value before the final rounding to f32 is
 // within 2^-29 relative: <= 0.5 + 2^-5 f32 ulp, unless a step below says otherwise.
+// Horner, not Estrin: these kernels are bound by the two ports that execute 512-bit
+// operations (measured), not by latency.
 
 /// sin(r)/r = 1 + z·(S1 + ... + S5·z^4), z = r², |r| <= π/2 (+2^-20): |rel err| < 2^-34.4.
 const SINPI_P: [f64; 6] = [
@@ -1493,8 +1477,9 @@ const SINPI_P: [f64; 6] = [
     2.7525885130219867e-06,
     -2.388969269961668e-08,
 ];
-/// sin(r)/r on |r| <= π/4 (+2^-20), degree 3 in z: |rel err| < 2^-36.7.
-const SIN4_P: [f64; 4] = [
+/// sin(r)/r = 1 + z·(S1 + ... + S4·z^3) on |r| <= π/4 (+2^-20): |rel err| < 2^-36.7.
+const SIN4_P: [f64; 5] = [
+    1.0,
     -0.16666666644249772,
     0.008333329332187988,
     -0.00019839262448288628,
@@ -1533,7 +1518,7 @@ fn rint_bits(v: F) -> (F, U) {
 /// sin(r) for |r| <= π/2, written r·(1 + z·P) so that sin(±0) = ±0.
 #[inline(always)]
 fn sin_pi(r: F) -> F {
-    r * poly_estrin(r * r, &SINPI_P)
+    r * poly_fma(r * r, &SINPI_P)
 }
 
 /// Finish a sin/cos/tan lane set: lanes with |x| >= 2^19, infinities and NaNs (rare) take
@@ -1590,25 +1575,22 @@ pub fn tan_f32(x: f32x8) -> f32x8 {
     let (n, nb) = rint_bits(w * INVPIO2);
     let r = reduce_pio2(w, n);
     let z = r * r;
-    let s = fma(r * z, poly_estrin(z, &SIN4_P), r);
-    let c = poly_estrin(z, &COS4_P);
+    let s = r * poly_fma(z, &SIN4_P); // as r·(1 + z·P): tan(±0) = ±0
+    let c = poly_fma(z, &COS4_P);
     let odd = from_bits((nb & us(1)).simd_eq(us(1)));
-    let num = from_bits(bits(sel(odd, c, s)) ^ (nb << 63));
-    let t = div_f32_newton(num, sel(odd, s, c));
-    let t = sel(w.simd_eq(sp(0.0)), w, t); // tan(-0) = -0
-    trig_f32_finish(w, t, tan_f64)
+    trig_f32_finish(w, div_f32_newton(sel(odd, -c, s), sel(odd, s, c)), tan_f64)
 }
 
 /// num/den to ~2^-45 relative without an f64 division (`vdivpd zmm` costs three `vdivps
 /// ymm`): r0 = 1/den in f32 (|den| must round to a normal f32 with a normal reciprocal, or
-/// be +-1.0 exactly), q0 = num·r0, and one Newton correction q0 + (num - den·q0)·r0, whose
-/// error is the square of r0's (2^-23). Without FMA, den·q0 rounds by 2^-53 relative to
-/// num, which the correction does not amplify.
+/// be +-1.0 exactly), q0 = num·r0, and one Newton correction q0 - (den·q0 - num)·r0, whose
+/// error is the square of r0's (2^-23); written so that num = ±0 gives ±0. Without FMA,
+/// den·q0 rounds by 2^-53 relative to num, which the correction does not amplify.
 #[inline(always)]
 fn div_f32_newton(num: F, den: F) -> F {
     let r0 = widen(f32x8::splat(1.0) / narrow(den));
     let q0 = num * r0;
-    fma(-den, q0, num).mul_add(r0, q0)
+    fma(-fma(den, q0, -num), r0, q0)
 }
 
 /// atan(t) for |t| <= tan(π/8) (+2^-20): t + t·z·(A0 + ... + A4·z^4), |rel err| < 2^-29.6.
@@ -1625,12 +1607,13 @@ const TAN_3PI8: f64 = 2.414213562373095; // tan(3π/8)
 /// atan(x) (f32 lanes): |x| reduced to |t| <= tan(π/8) as in Cephes atanf: t = |x| (below
 /// tan(π/8)), (|x| - 1)/(|x| + 1) (+ π/4, below tan(3π/8)), -1/|x| (+ π/2); the quotient by
 /// `div_f32_newton` (exact operands: |x| ± 1 has at most 27 bits). |x| is clamped at 2^30
-/// where π/2 - 1/|x| and π/2 round to the same f32.
+/// where π/2 - 1/|x| and π/2 round to the same f32 (`fast_min` is `minpd(2^30, |x|)`,
+/// which returns a NaN |x| as it is: NaN then flows through to the result).
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn atan_f32(x: f32x8) -> f32x8 {
     let w = widen(x);
     let a = w.abs();
-    let ac = sel(a.simd_gt(sp(1073741824.0)), sp(1073741824.0), a);
+    let ac = sp(1073741824.0).fast_min(a);
     let m0 = a.simd_gt(sp(TAN_PI8));
     let m1 = a.simd_gt(sp(TAN_3PI8));
     let num = sel(m1, sp(-1.0), sel(m0, ac - 1.0, ac));
@@ -1642,32 +1625,31 @@ pub fn atan_f32(x: f32x8) -> f32x8 {
     );
     let t = div_f32_newton(num, den);
     let z = t * t;
-    let res = hi + fma(t * z, poly_estrin(z, &ATAN_P), t);
-    let res = from_bits(bits(res) | sign_bit(w));
-    narrow(sel(is_nan(w), w, res))
+    let res = hi + fma(t * z, poly_fma(z, &ATAN_P), t);
+    narrow(from_bits(bits(res) | sign_bit(w)))
 }
 
-/// asin(s) for |s| <= 1/2 given z = s²: s + s·z·(P0 + ... + P5·z^5), |rel err| < 2^-30.8.
-const ASIN_P: [f64; 6] = [
-    0.16666662232726398,
-    0.07500428300562942,
-    0.04452376785703742,
-    0.03179823887691226,
-    0.014339823343043382,
-    0.03779972570859484,
+/// asin(s) for |s| <= 1/2 given z = s²: s + s·z·(P0 + ... + P4·z^4), |rel err| < 2^-26.7
+/// (<= 0.15 f32 ulp; one more term would give 2^-30.8 for one more FMA).
+const ASIN_P: [f64; 5] = [
+    0.16666731011616429,
+    0.07495673885711639,
+    0.045464987507104315,
+    0.024060572907525064,
+    0.042547639758109546,
 ];
 
 /// For f32 x: (s, z) with z = x² and s = |x| below |x| = 1/2, else z = (1 - |x|)/2 (exact,
-/// an f32 value; negative above 1, so s is NaN there) and s = √z rounded in f32 (`vsqrtps`,
-/// a quarter of `vsqrtpd zmm`): this relative error 2^-24 of s reaches asin/acos as at
-/// most 0.53 ulp, which with the final rounding keeps them below 1.1 ulp. Returns the
-/// mask of the second case too.
+/// in f32 too; negative above 1, so s is NaN there) and s = √z rounded in f32 (`vsqrtps`
+/// on the f32 lanes, a quarter of `vsqrtpd zmm`): this relative error 2^-24 of s reaches
+/// asin/acos as at most 0.53 ulp, which with the final rounding keeps them below 1.2 ulp.
+/// Returns the mask of the second case too.
 #[inline(always)]
-fn asin_reduce(w: F, a: F) -> (F, F, F) {
+fn asin_reduce(x: f32x8, w: F, a: F) -> (F, F, F) {
     let big = a.simd_ge(sp(0.5));
-    let zb = fma(a, sp(-0.5), sp(0.5));
-    let z = sel(big, zb, w * w);
-    let s = sel(big, widen(narrow(zb).sqrt()), a);
+    let z = sel(big, fma(a, sp(-0.5), sp(0.5)), w * w);
+    let h = f32x8::splat(0.5);
+    let s = sel(big, widen(x.abs().mul_add(-h, h).sqrt()), a);
     (s, z, big)
 }
 
@@ -1676,8 +1658,8 @@ fn asin_reduce(w: F, a: F) -> (F, F, F) {
 pub fn asin_f32(x: f32x8) -> f32x8 {
     let w = widen(x);
     let a = w.abs();
-    let (s, z, big) = asin_reduce(w, a);
-    let p = fma(s * z, poly_estrin(z, &ASIN_P), s);
+    let (s, z, big) = asin_reduce(x, w, a);
+    let p = fma(s * z, poly_fma(z, &ASIN_P), s);
     let res = sel(big, fma(p, sp(-2.0), sp(std::f64::consts::FRAC_PI_2)), p);
     narrow(from_bits(bits(res) | sign_bit(w)))
 }
@@ -1688,9 +1670,9 @@ pub fn asin_f32(x: f32x8) -> f32x8 {
 pub fn acos_f32(x: f32x8) -> f32x8 {
     let w = widen(x);
     let a = w.abs();
-    let (s, z, big) = asin_reduce(w, a);
+    let (s, z, big) = asin_reduce(x, w, a);
     let u = sel(big, from_bits(bits(s) | sign_bit(w)), w);
-    let p = fma(u * z, poly_estrin(z, &ASIN_P), u);
+    let p = fma(u * z, poly_fma(z, &ASIN_P), u);
     let k = sel(
         big,
         sel(w.simd_lt(sp(0.0)), sp(std::f64::consts::PI), sp(0.0)),
