@@ -1462,11 +1462,11 @@ pub fn rsqrt_f32(x: f32x8) -> f32x8 {
 
 // Trigonometric f32 kernels. The polynomials are minimax fits of the relative error made
 // for these kernels (Remez exchange in mpmath, `tensor-core/tools/remez_trig.py`; the
-// bound printed there is for the coefficients rounded to f64). Each stays below 2^-29.6
-// relative (asin's 2^-26.7, see there), so with the f64 rounding errors the value before the final rounding to f32 is
-// within 2^-29 relative: <= 0.5 + 2^-5 f32 ulp, unless a step below says otherwise.
-// Horner, not Estrin: these kernels are bound by the two ports that execute 512-bit
-// operations (measured), not by latency.
+// bound printed there is for the coefficients rounded to f64). Each but asin's stays below
+// 2^-29.6 relative, so with the f64 rounding errors the value before the final rounding
+// to f32 is within 2^-29 relative: <= 0.5 + 2^-5 f32 ulp, unless a step below says
+// otherwise. Horner, not Estrin: on AVX-512 these kernels are bound by the two ports that
+// execute 512-bit operations (Estrin's extra multiplies measured slower), not by latency.
 
 /// sin(r)/r = 1 + z·(S1 + ... + S5·z^4), z = r², |r| <= π/2 (+2^-20): |rel err| < 2^-34.4.
 const SINPI_P: [f64; 6] = [
