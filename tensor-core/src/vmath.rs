@@ -1333,12 +1333,6 @@ macro_rules! f32_via_f64 {
 f32_via_f64! {
     /// erf(x) (f32 lanes).
     erf_f32 => erf_f64;
-    /// atan(x) (f32 lanes).
-    atan_f32 => atan_f64;
-    /// asin(x) (f32 lanes).
-    asin_f32 => asin_f64;
-    /// acos(x) (f32 lanes).
-    acos_f32 => acos_f64;
     /// log(1 + e^x) (f32 lanes).
     softplus_f32 => softplus_f64;
 }
@@ -1498,22 +1492,14 @@ pub fn exp2_f32(x: f32x8) -> f32x8 {
     narrow(sel(is_nan(w), w, res))
 }
 
-/// 1/d in f64 for d in [1, 2^100]: the reciprocal in f32 (`vdivps` on a ymm costs a third
-/// of `vdivpd` on a zmm), then one Newton step in f64: q0 is within 2^-24 relative, so
-/// q0 + q0·(1 - d·q0) is within 2^-47 (plus f64 rounding), far below an f32 result's 2^-30.
-#[inline(always)]
-fn recip_f32_newton(d: F) -> F {
-    let q0 = widen(f32x8::splat(1.0) / narrow(d));
-    fma(q0, fma(-d, q0, sp(1.0)), q0)
-}
-
 /// sigmoid(x) = 1/(1+t) for x >= 0 and t/(1+t) for x < 0, with t = e^-|x| in (0, 1]:
-/// the denominator stays in [1, 2] (no overflow, a cheap f32 reciprocal) and the negative
+/// the denominator stays in [1, 2] (no overflow, a cheap f32 reciprocal refined in f64:
+/// `div_f32_newton`) and the negative
 /// side keeps full relative accuracy down to the subnormals. Returns (t, 1/(1+t)).
 #[inline(always)]
 fn sigmoid_parts(w: F) -> (F, F) {
     let t = exp_f64_for_f32(clamp_exp_arg(-w.abs()));
-    (t, recip_f32_newton(sp(1.0) + t))
+    (t, div_f32_newton(sp(1.0), sp(1.0) + t))
 }
 
 /// e^x - 1 (f32 lanes), <= 1 ulp on every input (f64 polynomial, rounded once).
@@ -1753,108 +1739,225 @@ fn rsqrt_f32_out_of_range(x: f32x8) -> f32x8 {
     in_range.select((f32x8::ONE / x).sqrt(), narrow(sp(1.0) / widen(x).sqrt()))
 }
 
-/// sin(r), cos(r) for |r| <= pi/4 (+ slack): Taylor to r^15 / r^16 (remainder < 2^-44).
-#[inline(always)]
-fn sincos_poly(r: F) -> (F, F) {
-    let z = r * r;
-    const S: [f64; 8] = [
-        1.0,
-        -1.0 / 6.0,
-        1.0 / 120.0,
-        -1.0 / 5040.0,
-        1.0 / 362880.0,
-        -1.0 / 39916800.0,
-        1.0 / 6227020800.0,
-        -1.0 / 1307674368000.0,
-    ];
-    const C: [f64; 9] = [
-        1.0,
-        -0.5,
-        1.0 / 24.0,
-        -1.0 / 720.0,
-        1.0 / 40320.0,
-        -1.0 / 3628800.0,
-        1.0 / 479001600.0,
-        -1.0 / 87178291200.0,
-        1.0 / 20922789888000.0,
-    ];
-    (r * poly_fma(z, &S), poly_fma(z, &C))
-}
+// Trigonometric f32 kernels. The polynomials are minimax fits of the relative error made
+// for these kernels (Remez exchange in mpmath, `tensor-core/tools/remez_trig.py`; the
+// bound printed there is for the coefficients rounded to f64). Each but asin's stays below
+// 2^-29.6 relative, so with the f64 rounding errors the value before the final rounding
+// to f32 is within 2^-29 relative: <= 0.5 + 2^-5 f32 ulp, unless a step below says
+// otherwise. Horner, not Estrin: on AVX-512 these kernels are bound by the two ports that
+// execute 512-bit operations (Estrin's extra multiplies measured slower), not by latency.
 
-/// f32 inputs with |x| < 2^19: n = rint(x·2/pi) < 2^19, so n·PIO2_1 (33 bits) is exact
-/// and x - n·PIO2_1 is exact (Sterbenz); the two further terms leave an absolute error
-/// below 2^-75, against |r| > 2^-32 for every f32 not a multiple of pi/2's exact zero.
+/// sin(r)/r = 1 + z·(S1 + ... + S5·z^4), z = r², |r| <= π/2 (+2^-20): |rel err| < 2^-34.4.
+const SINPI_P: [f64; 6] = [
+    1.0,
+    -0.16666666639024222,
+    0.008333331426084178,
+    -0.00019840890740131545,
+    2.7525885130219867e-06,
+    -2.388969269961668e-08,
+];
+/// sin(r)/r = 1 + z·(S1 + ... + S4·z^3) on |r| <= π/4 (+2^-20): |rel err| < 2^-36.7.
+const SIN4_P: [f64; 5] = [
+    1.0,
+    -0.16666666644249772,
+    0.008333329332187988,
+    -0.00019839262448288628,
+    2.717357208193048e-06,
+];
+/// cos(r) = 1 + z·(C0 + ... + C3·z^3) on |r| <= π/4 (+2^-20): |rel err| < 2^-33.0.
+const COS4_P: [f64; 5] = [
+    1.0,
+    -0.4999999975382335,
+    0.04166662272589835,
+    -0.0013886684067928189,
+    2.4379952204100374e-05,
+];
+const INVPI: f64 = std::f64::consts::FRAC_1_PI;
+
+/// f32 inputs with |x| < 2^19: the multiple m of π/2 is below 2^19, so m·PIO2_1 (33 bits)
+/// is exact and so is x - m·PIO2_1 wherever it cancels (x >= 0.78: both are multiples of
+/// 2^-32 below 2); the second term leaves an absolute error below 2^-67, against
+/// |x - m·π/2| > 2^-32 for every such f32 that is not 0 (m = 0 is exact).
 const TRIG_F32_FAST_MAX: f64 = 524288.0;
 const PIO2_1T: f64 = f64::from_bits(0x3DD0B4611A626331);
 
+/// r = x - m·π/2 for an integer-valued m, |m| < 2^20 (see TRIG_F32_FAST_MAX).
 #[inline(always)]
-fn sincos_f32_core(w: F) -> (F, F, F) {
-    let xc = sel(w.abs().simd_lt(sp(TRIG_F32_FAST_MAX)), w, sp(0.0));
-    let fnn = rint(xc * INVPIO2);
-    let r = fma(fnn, sp(-PIO2_1), xc);
-    let r = fma(fnn, sp(-PIO2_1T), r);
-    let (s, c) = sincos_poly(r);
-    let n = f2i(fnn);
-    (s, c, i2f(n & us(3)))
+fn reduce_pio2(w: F, m: F) -> F {
+    fma(m, sp(-PIO2_1T), fma(m, sp(-PIO2_1), w))
 }
 
+/// rint(v) as (value, bits of v + MAGIC): the low bit of the integer is bit 0 of the latter.
+#[inline(always)]
+fn rint_bits(v: F) -> (F, U) {
+    let t = v + MAGIC;
+    (t - MAGIC, bits(t))
+}
+
+/// sin(r) for |r| <= π/2, written r·(1 + z·P) so that sin(±0) = ±0.
+#[inline(always)]
+fn sin_pi(r: F) -> F {
+    r * poly_fma(r * r, &SINPI_P)
+}
+
+/// Finish a sin/cos/tan lane set: lanes with |x| >= 2^19, infinities and NaNs (rare) take
+/// the f64 function out of line, which reduces huge arguments exactly (Payne–Hanek). The
+/// fast path narrows in registers: merging the paths in f64 lanes went through the stack
+/// (a failed store forward per call) and let LLVM split the narrowing into pieces.
 #[inline(always)]
 fn trig_f32_finish(w: F, res: F, slow: fn(F) -> F) -> f32x8 {
-    let res = sel(
-        w.abs().simd_eq(sp(f64::INFINITY)) | is_nan(w),
-        sp(f64::NAN),
-        res,
-    );
-    let big = w.abs().simd_ge(sp(TRIG_F32_FAST_MAX)) & w.abs().simd_lt(sp(f64::INFINITY));
-    let res = if big.any() {
-        trig_f32_slow(big, w, res, slow)
+    let out = narrow(res);
+    let fast = w.abs().simd_lt(sp(TRIG_F32_FAST_MAX)).to_bitmask();
+    if fast == 0xff {
+        out
     } else {
-        res
-    };
-    narrow(res)
+        trig_f32_slow(fast, w, out, slow)
+    }
 }
 
 /// Out of line: the rare huge-argument lanes must not weigh on the fast path's registers.
 #[inline(never)]
-fn trig_f32_slow(big: F, w: F, res: F, slow: fn(F) -> F) -> F {
-    sel(big, slow(w), res)
+fn trig_f32_slow(fast: u32, w: F, out: f32x8, slow: fn(F) -> F) -> f32x8 {
+    let exact = narrow(slow(w)).to_array();
+    let mut o = out.to_array();
+    for (i, v) in o.iter_mut().enumerate() {
+        if fast & (1 << i) == 0 {
+            *v = exact[i];
+        }
+    }
+    f32x8::new(o)
 }
 
-/// sin(x) (f32 lanes); |x| >= 2^19 takes the f64 path (exact reduction).
+/// sin(x) (f32 lanes): x = k·π + r, |r| <= π/2, sin x = (-1)^k sin r with one polynomial.
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn sin_f32(x: f32x8) -> f32x8 {
     let w = widen(x);
-    let (s, c, q) = sincos_f32_core(w);
-    // sin: q0 s, q1 c, q2 -s, q3 -c
-    let odd = q.simd_eq(sp(1.0)) | q.simd_eq(sp(3.0));
-    let mag = sel(odd, c, s);
-    let res = sel(q.simd_ge(sp(2.0)), -mag, mag);
-    let res = sel(w.simd_eq(sp(0.0)), w, res);
-    trig_f32_finish(w, res, sin_f64)
+    let (k, kb) = rint_bits(w * INVPI);
+    let s = sin_pi(reduce_pio2(w, k + k));
+    trig_f32_finish(w, from_bits(bits(s) ^ (kb << 63)), sin_f64)
 }
 
-/// cos(x) (f32 lanes); |x| >= 2^19 takes the f64 path (exact reduction).
+/// cos(x) (f32 lanes): x = (k - 1/2)·π + r, |r| <= π/2, cos x = (-1)^k sin r.
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn cos_f32(x: f32x8) -> f32x8 {
     let w = widen(x);
-    let (s, c, q) = sincos_f32_core(w);
-    // cos: q0 c, q1 -s, q2 -c, q3 s
-    let odd = q.simd_eq(sp(1.0)) | q.simd_eq(sp(3.0));
-    let mag = sel(odd, s, c);
-    let neg = q.simd_eq(sp(1.0)) | q.simd_eq(sp(2.0));
-    let res = sel(neg, -mag, mag);
-    trig_f32_finish(w, res, cos_f64)
+    let (k, kb) = rint_bits(fma(w, sp(INVPI), sp(0.5)));
+    let s = sin_pi(reduce_pio2(w, fma(k, sp(2.0), sp(-1.0))));
+    trig_f32_finish(w, from_bits(bits(s) ^ (kb << 63)), cos_f64)
 }
 
-/// tan(x) (f32 lanes): sin/cos of the shared reduction; |x| >= 2^19 takes the f64 path.
+/// tan(x) (f32 lanes): x = n·π/2 + r, |r| <= π/4; tan x = sin r / cos r (n even) or
+/// -cos r / sin r (n odd), the quotient by `div_f32_newton`.
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn tan_f32(x: f32x8) -> f32x8 {
     let w = widen(x);
-    let (s, c, q) = sincos_f32_core(w);
-    let odd = q.simd_eq(sp(1.0)) | q.simd_eq(sp(3.0));
-    let res = sel(odd, -c / s, s / c);
-    let res = sel(w.simd_eq(sp(0.0)), w, res);
-    trig_f32_finish(w, res, tan_f64)
+    let (n, nb) = rint_bits(w * INVPIO2);
+    let r = reduce_pio2(w, n);
+    let z = r * r;
+    let s = r * poly_fma(z, &SIN4_P); // as r·(1 + z·P): tan(±0) = ±0
+    let c = poly_fma(z, &COS4_P);
+    let odd = from_bits((nb & us(1)).simd_eq(us(1)));
+    trig_f32_finish(w, div_f32_newton(sel(odd, -c, s), sel(odd, s, c)), tan_f64)
+}
+
+/// num/den to ~2^-45 relative without an f64 division (`vdivpd zmm` costs three `vdivps
+/// ymm`): r0 = 1/den in f32 (|den| must round to a normal f32 with a normal reciprocal, or
+/// be +-1.0 exactly), q0 = num·r0, and one Newton correction q0 - (den·q0 - num)·r0, whose
+/// error is the square of r0's (2^-23); written so that num = ±0 gives ±0. Without FMA,
+/// den·q0 rounds by 2^-53 relative to num, which the correction does not amplify.
+#[inline(always)]
+fn div_f32_newton(num: F, den: F) -> F {
+    let r0 = widen(f32x8::splat(1.0) / narrow(den));
+    let q0 = num * r0;
+    fma(-fma(den, q0, -num), r0, q0)
+}
+
+/// atan(t) for |t| <= tan(π/8) (+2^-20): t + t·z·(A0 + ... + A4·z^4), |rel err| < 2^-29.6.
+const ATAN_P: [f64; 5] = [
+    -0.333333186869863,
+    0.19998534992654318,
+    -0.1424300463764671,
+    0.10581725209441922,
+    -0.060338281223685786,
+];
+const TAN_PI8: f64 = 0.41421356237309503; // tan(π/8)
+const TAN_3PI8: f64 = 2.414213562373095; // tan(3π/8)
+
+/// atan(x) (f32 lanes): |x| reduced to |t| <= tan(π/8) as in Cephes atanf: t = |x| (below
+/// tan(π/8)), (|x| - 1)/(|x| + 1) (+ π/4, below tan(3π/8)), -1/|x| (+ π/2); the quotient by
+/// `div_f32_newton` (exact operands: |x| ± 1 has at most 27 bits). |x| is clamped at 2^30
+/// where π/2 - 1/|x| and π/2 round to the same f32 (`fast_min` is `minpd(2^30, |x|)`,
+/// which returns a NaN |x| as it is: NaN then flows through to the result).
+#[cfg_attr(target_feature = "avx2", inline)]
+pub fn atan_f32(x: f32x8) -> f32x8 {
+    let w = widen(x);
+    let a = w.abs();
+    let ac = sp(1073741824.0).fast_min(a);
+    let m0 = a.simd_gt(sp(TAN_PI8));
+    let m1 = a.simd_gt(sp(TAN_3PI8));
+    let num = sel(m1, sp(-1.0), sel(m0, ac - 1.0, ac));
+    let den = sel(m1, ac, sel(m0, ac + 1.0, sp(1.0)));
+    let hi = sel(
+        m1,
+        sp(std::f64::consts::FRAC_PI_2),
+        sel(m0, sp(std::f64::consts::FRAC_PI_4), sp(0.0)),
+    );
+    let t = div_f32_newton(num, den);
+    let z = t * t;
+    let res = hi + fma(t * z, poly_fma(z, &ATAN_P), t);
+    narrow(from_bits(bits(res) | sign_bit(w)))
+}
+
+/// asin(s) for |s| <= 1/2 given z = s²: s + s·z·(P0 + ... + P4·z^4), |rel err| < 2^-26.7
+/// (<= 0.15 f32 ulp; one more term would give 2^-30.8 for one more FMA).
+const ASIN_P: [f64; 5] = [
+    0.16666731011616429,
+    0.07495673885711639,
+    0.045464987507104315,
+    0.024060572907525064,
+    0.042547639758109546,
+];
+
+/// For f32 x: (s, z) with z = x² and s = |x| below |x| = 1/2, else z = (1 - |x|)/2 (exact,
+/// in f32 too; negative above 1, so s is NaN there) and s = √z rounded in f32 (`vsqrtps`
+/// on the f32 lanes, a quarter of `vsqrtpd zmm`): this relative error 2^-24 of s reaches
+/// asin/acos as at most 0.53 ulp, which with the final rounding keeps them below 1.2 ulp.
+/// Returns the mask of the second case too.
+#[inline(always)]
+fn asin_reduce(x: f32x8, w: F, a: F) -> (F, F, F) {
+    let big = a.simd_ge(sp(0.5));
+    let z = sel(big, fma(a, sp(-0.5), sp(0.5)), w * w);
+    let h = f32x8::splat(0.5);
+    let s = sel(big, widen(x.abs().mul_add(-h, h).sqrt()), a);
+    (s, z, big)
+}
+
+/// asin(x) (f32 lanes): asin|x| = π/2 - 2·asin(√((1-|x|)/2)) above 1/2.
+#[cfg_attr(target_feature = "avx2", inline)]
+pub fn asin_f32(x: f32x8) -> f32x8 {
+    let w = widen(x);
+    let a = w.abs();
+    let (s, z, big) = asin_reduce(x, w, a);
+    let p = fma(s * z, poly_fma(z, &ASIN_P), s);
+    let res = sel(big, fma(p, sp(-2.0), sp(std::f64::consts::FRAC_PI_2)), p);
+    narrow(from_bits(bits(res) | sign_bit(w)))
+}
+
+/// acos(x) (f32 lanes): π/2 - asin x below 1/2; 2·asin(√((1-|x|)/2)) above, subtracted
+/// from π for x < 0 (asin of the signed root, added to π).
+#[cfg_attr(target_feature = "avx2", inline)]
+pub fn acos_f32(x: f32x8) -> f32x8 {
+    let w = widen(x);
+    let a = w.abs();
+    let (s, z, big) = asin_reduce(x, w, a);
+    let u = sel(big, from_bits(bits(s) | sign_bit(w)), w);
+    let p = fma(u * z, poly_fma(z, &ASIN_P), u);
+    let k = sel(
+        big,
+        sel(w.simd_lt(sp(0.0)), sp(std::f64::consts::PI), sp(0.0)),
+        sp(std::f64::consts::FRAC_PI_2),
+    );
+    narrow(fma(sel(big, sp(2.0), sp(-1.0)), p, k))
 }
 
 // ---------------------------------------------------------------------------
