@@ -30,8 +30,8 @@
 //!   |x| > 1.6e6 (beyond the 3-part Cody–Waite reduction range); those lanes
 //!   call std's `f64::sin`/`f64::cos` (which performs a Payne–Hanek reduction).
 //!
-//! The one `unsafe` block is the AVX-512 f32 -> f64 conversion in `widen` (see its SAFETY
-//! comment); wide has no such conversion.
+//! The only `unsafe` blocks are the AVX-512 f32 <-> f64 conversions in `widen` and `narrow`
+//! (see their SAFETY comments); wide has no such conversions.
 
 // Public vector functions inline into kernels on AVX2/AVX-512 builds (one register per
 // f64x8, measured faster: softmax -15%, W2 -8% native); on the SSE2 baseline an f64x8 is
@@ -158,9 +158,25 @@ pub(crate) fn widen(x: f32x8) -> F {
 }
 /// Round 8 f64 lanes to f32 (single correctly rounded conversion per lane,
 /// cvtpd2ps; overflow -> inf, subnormal results rounded correctly).
+#[cfg(not(target_feature = "avx512f"))]
 #[inline(always)]
 pub(crate) fn narrow(x: F) -> f32x8 {
     f32x8::new(x.to_array().map(|v| v as f32))
+}
+/// Round 8 f64 lanes to f32: one `vcvtpd2ps ymm, zmm` (the same rounding as `as f32`:
+/// round to nearest even, overflow to inf, correctly rounded subnormals). The array map
+/// compiles to it in most kernels, but where a value's two paths merge LLVM has split it
+/// into scalar conversions (seen in sin/cos/tan).
+#[cfg(target_feature = "avx512f")]
+#[inline(always)]
+pub(crate) fn narrow(x: F) -> f32x8 {
+    use core::arch::x86_64::{__m256, __m512d, _mm512_cvtpd_ps};
+    let v: __m512d = bytemuck::cast(x);
+    // SAFETY: as in `widen`: `_mm512_cvtpd_ps` needs only avx512f, which the `cfg` above
+    // guarantees for the whole build; it reads and writes registers only. It rounds with
+    // the MXCSR mode, which Rust code never changes from round-to-nearest-even.
+    let n: __m256 = unsafe { _mm512_cvtpd_ps(v) };
+    bytemuck::cast(n)
 }
 
 // ---------------------------------------------------------------------------
