@@ -11,24 +11,28 @@
 //!   branch-free SIMD formulation: every branch of the scalar original is
 //!   evaluated for all lanes and the right one is chosen with a lane mask
 //!   (`select`, the non-deprecated name of wide's `blend`).
-//! * All f32 functions widen the 8 lanes to one f64x8, run the f64 kernel and
-//!   round once to f32 (the strategy musl uses for expf/logf/sinf).  The f64
-//!   kernels are accurate to ~1-2 f64 ulp, i.e. ~2^-52 relative, so the only
-//!   significant error of the f32 result is the final rounding (<= 0.5 ulp +
-//!   2^-29 ulp): this is what makes the f32 bounds hold for *all* inputs. The exceptions
-//!   are `sqrt_f32` (the hardware's) and `rsqrt_f32` on FMA builds (f32 1/sqrt plus one
-//!   FMA correction from the exact residual, see it); the fast f32 paths further down
-//!   use short f64 polynomials sized for f32 rather than the full fdlibm kernels.
-//! * No FMA is assumed anywhere: the algorithms only use correctly rounded
-//!   +,-,*,/ (exact products are obtained by clearing low mantissa bits, as
-//!   fdlibm does), so results are identical with and without FMA hardware
-//!   (`mul_add` is never used).
+//! * The f32 functions widen the 8 lanes to one f64x8 (exact), evaluate there and round
+//!   once to f32. An f32 result needs the f64 value only to ~2^-30 relative (then it is
+//!   within 0.5 + 2^-6 ulp), so the f32 paths do not run the fdlibm kernels: they use
+//!   short polynomials sized for f32 (Taylor, or our own minimax fits: see each table and
+//!   `tools/remez_trig.py`), f64's exponent range (every f32 subnormal is normal there),
+//!   and divisions or square roots done in f32 (`vdivps` on a ymm costs a third of
+//!   `vdivpd` on a zmm) and refined by one Newton step in f64 (`div_f32_newton`). Each
+//!   kernel states its error budget. The f64 functions evaluate for all inputs, so every
+//!   f32 bound is checked over all 2^32 inputs by `examples/ulp_sweep.rs` (ACCURACY.md).
+//!   Exceptions: `sqrt_f32` is the hardware's, and `rsqrt_f32` is sqrt(1/x) in f32.
+//! * Polynomials: `poly_fma` (Horner) or `poly_estrin` (shorter dependency chains for the
+//!   latency-bound exp/log family; the trig kernels are bound by the two AVX-512 ports
+//!   instead and keep Horner). `mul_add` is a fused multiply-add on FMA builds and a
+//!   multiply and an add elsewhere; the f32 paths' budgets hold either way, and the f64
+//!   kernels (fdlibm's correctly rounded +,-,*,/ with exact products by clearing low
+//!   mantissa bits) do not use it, so their results are identical on every build.
 //! * Integer work on exponents is done with u64x8 wrapping add/sub, logical
 //!   shifts and masks; small integers are converted to/from f64 with the
 //!   "1.5*2^52 magic number" trick, which is exact and fully vectorised.
-//! * Only sin/cos have a per-lane scalar path, and only for lanes with
-//!   |x| > 1.6e6 (beyond the 3-part Cody–Waite reduction range); those lanes
-//!   call std's `f64::sin`/`f64::cos` (which performs a Payne–Hanek reduction).
+//! * Only sin/cos/tan have a per-lane scalar path, for lanes beyond their Cody–Waite
+//!   reduction range (f64 lanes: |x| > 1.6e6; f32 lanes: |x| >= 2^19, through the f64
+//!   kernel); those lanes call std's `f64::sin`/`f64::cos` (a Payne–Hanek reduction).
 //!
 //! The only `unsafe` blocks are the AVX-512 f32 <-> f64 conversions in `widen` and `narrow`
 //! (see their SAFETY comments); wide has no such conversions.
