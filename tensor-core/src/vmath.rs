@@ -138,7 +138,7 @@ fn copysign(m: F, s: F) -> F {
 /// Widen 8 f32 lanes to 8 f64 lanes (exact).  Without AVX-512 LLVM lowers the array map to
 /// one cvtps2pd per register of the f64x8 (4 on SSE2, 2 on AVX2), which is the layout wide
 /// uses there.
-#[cfg(not(target_feature = "avx512f"))]
+#[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
 #[inline(always)]
 pub(crate) fn widen(x: f32x8) -> F {
     F::new(x.to_array().map(|v| v as f64))
@@ -149,7 +149,7 @@ pub(crate) fn widen(x: f32x8) -> F {
 /// reloaded as one zmm (LLVM prefers 256-bit vectors on these cores): a failed store
 /// forward that made every f32 function wait for the previous call to retire (sin measured
 /// 24.7 µs per 4096 values this way, wide's own 5.8 µs).
-#[cfg(target_feature = "avx512f")]
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
 #[inline(always)]
 pub(crate) fn widen(x: f32x8) -> F {
     use core::arch::x86_64::{__m256, __m512d, _mm512_cvtps_pd};
@@ -162,7 +162,7 @@ pub(crate) fn widen(x: f32x8) -> F {
 }
 /// Round 8 f64 lanes to f32 (single correctly rounded conversion per lane,
 /// cvtpd2ps; overflow -> inf, subnormal results rounded correctly).
-#[cfg(not(target_feature = "avx512f"))]
+#[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
 #[inline(always)]
 pub(crate) fn narrow(x: F) -> f32x8 {
     f32x8::new(x.to_array().map(|v| v as f32))
@@ -171,7 +171,7 @@ pub(crate) fn narrow(x: F) -> f32x8 {
 /// round to nearest even, overflow to inf, correctly rounded subnormals). The array map
 /// compiles to it in most kernels, but where a value's two paths merge LLVM has split it
 /// into scalar conversions (seen in sin/cos/tan).
-#[cfg(target_feature = "avx512f")]
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
 #[inline(always)]
 pub(crate) fn narrow(x: F) -> f32x8 {
     use core::arch::x86_64::{__m256, __m512d, _mm512_cvtpd_ps};
