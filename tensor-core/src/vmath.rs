@@ -2868,6 +2868,39 @@ mod tests {
         x.max(0.0) + (-x.abs()).exp().ln_1p()
     }
 
+    /// rsqrt_f32 takes the f64 path out of line for any vector with a lane outside
+    /// [2^-125, 2^125]: vectors that mix such lanes (zeros, subnormals, huge, inf, NaN,
+    /// negative) with ordinary ones, in every position, keep each lane's own result.
+    #[test]
+    fn rsqrt_f32_mixed_lanes() {
+        let odd = [
+            0.0f32,
+            -0.0,
+            1e-45,
+            1e-40,
+            f32::from_bits(0x00ff_ffff), // just below 2^-125
+            f32::from_bits(0x7e00_0001), // just above 2^125
+            f32::MAX,
+            f32::INFINITY,
+            f32::NAN,
+            -1e-40,
+            -4.0,
+        ];
+        let mut xs = vec![];
+        for (k, &o) in odd.iter().enumerate() {
+            for pos in 0..8 {
+                xs.extend((0..8).map(|i| {
+                    if i == pos {
+                        o
+                    } else {
+                        0.75 + (k * 8 + i) as f32
+                    }
+                }));
+            }
+        }
+        run_f32("rsqrt_f32 mixed", rsqrt_f32, |x| 1.0 / x.sqrt(), &xs, 1.0);
+    }
+
     #[test]
     fn f32_sweep_more() {
         let ex = [
