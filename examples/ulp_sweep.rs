@@ -337,6 +337,16 @@ impl Stats {
     }
 }
 
+/// A xorshift64 generator (13, 7, 17) from `seed`: the sweeps' random inputs.
+fn xorshift(mut s: u64) -> impl FnMut() -> u64 {
+    move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    }
+}
+
 fn threads() -> u64 {
     std::thread::available_parallelism()
         .map(|n| n.get() as u64)
@@ -473,13 +483,7 @@ fn sweep_pow(stride: u64) -> Vec<(String, Stats)> {
     let pairs = (1u64 << 28) / stride;
     let st = parallel(pairs / 8, |lo, hi| {
         let mut st = Stats::new();
-        let mut s = 0x9e37_79b9_7f4a_7c15u64 ^ lo;
-        let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15u64 ^ lo);
         for _ in lo..hi {
             let mut xs = [0f32; 8];
             let mut ys = [0f32; 8];
@@ -603,13 +607,7 @@ fn sweep_f64(f: &Func, n: u64) -> Stats {
     let positive = lo_i >= 0.0;
     parallel(n / 8, |lo, hi| {
         let mut st = Stats::new();
-        let mut s = 0x2545_f491_4f6c_dd1du64 ^ (lo.wrapping_mul(0x9e37_79b9));
-        let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1du64 ^ (lo.wrapping_mul(0x9e37_79b9)));
         for k in lo..hi {
             let xs: [f64; 8] = core::array::from_fn(|i| {
                 let r = next();
@@ -657,13 +655,7 @@ fn sweep_f64(f: &Func, n: u64) -> Stats {
 fn sweep_pow_f64(n: u64) -> Stats {
     parallel(n / 8, |lo, hi| {
         let mut st = Stats::new();
-        let mut s = 0x5851_f42d_4c95_7f2du64 ^ (lo.wrapping_mul(0x9e37_79b9));
-        let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut next = xorshift(0x5851_f42d_4c95_7f2du64 ^ (lo.wrapping_mul(0x9e37_79b9)));
         for k in lo..hi {
             let mut xs = [0f64; 8];
             let mut ys = [0f64; 8];

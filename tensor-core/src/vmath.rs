@@ -1501,11 +1501,7 @@ pub fn exp_f32(x: f32x8) -> f32x8 {
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn exp2_f32(x: f32x8) -> f32x8 {
     let w = widen(x);
-    let xc = sel(
-        w.simd_gt(sp(130.0)),
-        sp(130.0),
-        sel(w.simd_lt(sp(-160.0)), sp(-160.0), w),
-    );
+    let xc = clamp_exp_arg(w);
     let kf = rint(xc);
     let r = (xc - kf) * LN2_D;
     let res = exp_poly_small(r) * pow2(kf);
@@ -1543,7 +1539,8 @@ const COSH_T: [f64; 6] = [
     1.0 / 3628800.0,
 ];
 
-/// (sinh a, cosh a) for a >= 0 clamped to <= 130 (f32 inputs), relative error < 2^-38,
+/// (sinh a, cosh a) for a = |x| of an f32 x (clamped here to 130, where both already
+/// overflow f32), relative error < 2^-38,
 /// without a division: a = k·ln2 + r and
 ///   sinh a = sinh(k ln2)·cosh r + cosh(k ln2)·sinh r,
 ///   cosh a = cosh(k ln2)·cosh r + sinh(k ln2)·sinh r,
@@ -1552,7 +1549,7 @@ const COSH_T: [f64; 6] = [
 /// the terms exceed sinh a by at most coth(0.34) < 3.5, so the roundings stay < 2^-50.
 #[inline(always)]
 fn sinh_cosh_for_f32(a: F) -> (F, F) {
-    let (kf, r) = reduce_ln2(a);
+    let (kf, r) = reduce_ln2(sel(a.simd_gt(sp(130.0)), sp(130.0), a));
     let z = r * r;
     let sh_r = r * poly_fma(z, &SINH_T);
     let ch_r = poly_fma(z, &COSH_T);
@@ -1568,7 +1565,7 @@ fn sinh_cosh_for_f32(a: F) -> (F, F) {
 pub fn sinh_f32(x: f32x8) -> f32x8 {
     let w = widen(x);
     let a = w.abs();
-    let (sh, _) = sinh_cosh_for_f32(sel(a.simd_gt(sp(130.0)), sp(130.0), a));
+    let (sh, _) = sinh_cosh_for_f32(a);
     narrow(sel(is_nan(w), w, copysign(sh, w)))
 }
 
@@ -1577,7 +1574,7 @@ pub fn sinh_f32(x: f32x8) -> f32x8 {
 pub fn cosh_f32(x: f32x8) -> f32x8 {
     let w = widen(x);
     let a = w.abs();
-    let (_, ch) = sinh_cosh_for_f32(sel(a.simd_gt(sp(130.0)), sp(130.0), a));
+    let (_, ch) = sinh_cosh_for_f32(a);
     narrow(sel(is_nan(w), a, ch))
 }
 
@@ -1737,10 +1734,7 @@ pub fn log1p_f32(x: f32x8) -> f32x8 {
 /// gives NaN on both paths.
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn rsqrt_f32(x: f32x8) -> f32x8 {
-    let fast = (f32x8::ONE / x).sqrt();
-    let a = x.abs();
-    let in_range = a.simd_ge(f32x8::splat(f32::from_bits(0x0100_0000))) // 2^-125
-        & a.simd_le(f32x8::splat(f32::from_bits(0x7e00_0000))); // 2^125
+    let (fast, in_range) = rsqrt_f32_fast(x);
     if in_range.all() {
         fast
     } else {
@@ -1753,10 +1747,17 @@ pub fn rsqrt_f32(x: f32x8) -> f32x8 {
 /// path's values are recomputed here, so the common case spills nothing to pass them).
 #[inline(never)]
 fn rsqrt_f32_out_of_range(x: f32x8) -> f32x8 {
+    let (fast, in_range) = rsqrt_f32_fast(x);
+    in_range.select(fast, narrow(sp(1.0) / widen(x).sqrt()))
+}
+
+/// sqrt(1/x) in f32, and the mask of the lanes where it is valid: 2^-125 <= |x| <= 2^125.
+#[inline(always)]
+fn rsqrt_f32_fast(x: f32x8) -> (f32x8, f32x8) {
     let a = x.abs();
-    let in_range = a.simd_ge(f32x8::splat(f32::from_bits(0x0100_0000)))
-        & a.simd_le(f32x8::splat(f32::from_bits(0x7e00_0000)));
-    in_range.select((f32x8::ONE / x).sqrt(), narrow(sp(1.0) / widen(x).sqrt()))
+    let in_range = a.simd_ge(f32x8::splat(f32::from_bits(0x0100_0000))) // 2^-125
+        & a.simd_le(f32x8::splat(f32::from_bits(0x7e00_0000))); // 2^125
+    ((f32x8::ONE / x).sqrt(), in_range)
 }
 
 // Trigonometric f32 kernels. The polynomials are minimax fits of the relative error made
