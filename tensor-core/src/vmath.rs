@@ -20,7 +20,10 @@
 //!   `vdivpd` on a zmm) and refined by one Newton step in f64 (`div_f32_newton`). Each
 //!   kernel states its error budget. The f64 functions evaluate for all inputs, so every
 //!   f32 bound is checked over all 2^32 inputs by `examples/ulp_sweep.rs` (ACCURACY.md).
-//!   Exceptions: `sqrt_f32` is the hardware's, and `rsqrt_f32` is sqrt(1/x) in f32.
+//!   Exceptions: `sqrt_f32` is the hardware's, `rsqrt_f32` is sqrt(1/x) in f32, and on
+//!   builds with FMA atan/asin/acos evaluate in f32 lanes ("f32 kernels for FMA builds":
+//!   there the two conversions were most of the cost, and FMA makes the exact residuals
+//!   they need cheap); both paths are walked over every input.
 //! * Polynomials: `poly_fma` (Horner) or `poly_estrin` (shorter dependency chains for the
 //!   latency-bound exp/log family; the trig kernels are bound by the two AVX-512 ports
 //!   instead and keep Horner). `mul_add` is a fused multiply-add on FMA builds and a
@@ -1383,16 +1386,44 @@ pub fn rsqrt_f64(x: f64x8) -> f64x8 {
 // margin), and f64's exponent range, which holds every f32 subnormal as a normal number.
 
 #[inline(always)]
-fn fma(a: F, b: F, c: F) -> F {
-    a.mul_add(b, c)
+fn fma<V: Lanes>(a: V, b: V, c: V) -> V {
+    a.mul_add_lanes(b, c)
 }
 
-/// Horner evaluation with f64 coefficients c[0] + c[1] z + ... using `fma`.
+/// What the polynomial evaluators need of a lane type: a splat of a coefficient and
+/// `mul_add` (fused where the build has FMA). f32 tables hold f32 values written as f64
+/// literals, so the conversion in `splat_coef` is exact.
+trait Lanes: Copy + core::ops::Mul<Output = Self> {
+    fn splat_coef(c: f64) -> Self;
+    fn mul_add_lanes(self, b: Self, c: Self) -> Self;
+}
+impl Lanes for f64x8 {
+    #[inline(always)]
+    fn splat_coef(c: f64) -> Self {
+        f64x8::splat(c)
+    }
+    #[inline(always)]
+    fn mul_add_lanes(self, b: Self, c: Self) -> Self {
+        self.mul_add(b, c)
+    }
+}
+impl Lanes for f32x8 {
+    #[inline(always)]
+    fn splat_coef(c: f64) -> Self {
+        f32x8::splat(c as f32)
+    }
+    #[inline(always)]
+    fn mul_add_lanes(self, b: Self, c: Self) -> Self {
+        self.mul_add(b, c)
+    }
+}
+
+/// Horner evaluation of c[0] + c[1] z + ... using `fma`.
 #[inline(always)]
-fn poly_fma(z: F, c: &[f64]) -> F {
-    let mut p = sp(c[c.len() - 1]);
+fn poly_fma<V: Lanes>(z: V, c: &[f64]) -> V {
+    let mut p = V::splat_coef(c[c.len() - 1]);
     for &ci in c[..c.len() - 1].iter().rev() {
-        p = fma(p, z, sp(ci));
+        p = fma(p, z, V::splat_coef(ci));
     }
     p
 }
@@ -1403,14 +1434,14 @@ fn poly_fma(z: F, c: &[f64]) -> F {
 /// the scheduler only holds the waiting operations of two or three calls, so a shorter
 /// chain is a faster function (exp: 44 -> 20 cycles of polynomial latency).
 #[inline(always)]
-fn poly_estrin(x: F, c: &[f64]) -> F {
+fn poly_estrin<V: Lanes>(x: V, c: &[f64]) -> V {
     assert!(!c.is_empty() && c.len() <= 32);
-    let mut t = [sp(0.0); 16];
+    let mut t = [V::splat_coef(0.0); 16];
     let mut m = c.len().div_ceil(2);
     for (i, ti) in t.iter_mut().enumerate().take(m) {
         *ti = match c.get(2 * i + 1) {
-            Some(&odd) => fma(sp(odd), x, sp(c[2 * i])),
-            None => sp(c[2 * i]),
+            Some(&odd) => fma(V::splat_coef(odd), x, V::splat_coef(c[2 * i])),
+            None => V::splat_coef(c[2 * i]),
         };
     }
     let mut p = x * x;
@@ -1894,6 +1925,7 @@ fn div_f32_newton(num: F, den: F) -> F {
 }
 
 /// atan(t) for |t| <= tan(π/8) (+2^-20): t + t·z·(A0 + ... + A4·z^4), |rel err| < 2^-29.6.
+#[cfg(not(target_feature = "fma"))]
 const ATAN_P: [f64; 5] = [
     -0.333333186869863,
     0.19998534992654318,
@@ -1901,7 +1933,9 @@ const ATAN_P: [f64; 5] = [
     0.10581725209441922,
     -0.060338281223685786,
 ];
+#[cfg(not(target_feature = "fma"))]
 const TAN_PI8: f64 = 0.41421356237309503; // tan(π/8)
+#[cfg(not(target_feature = "fma"))]
 const TAN_3PI8: f64 = 2.414213562373095; // tan(3π/8)
 
 /// atan(x) (f32 lanes): |x| reduced to |t| <= tan(π/8) as in Cephes atanf: t = |x| (below
@@ -1909,6 +1943,7 @@ const TAN_3PI8: f64 = 2.414213562373095; // tan(3π/8)
 /// `div_f32_newton` (exact operands: |x| ± 1 has at most 27 bits). |x| is clamped at 2^30
 /// where π/2 - 1/|x| and π/2 round to the same f32 (`fast_min` is `minpd(2^30, |x|)`,
 /// which returns a NaN |x| as it is: NaN then flows through to the result).
+#[cfg(not(target_feature = "fma"))]
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn atan_f32(x: f32x8) -> f32x8 {
     let w = widen(x);
@@ -1931,6 +1966,7 @@ pub fn atan_f32(x: f32x8) -> f32x8 {
 
 /// asin(s) for |s| <= 1/2 given z = s²: s + s·z·(P0 + ... + P4·z^4), |rel err| < 2^-26.7
 /// (<= 0.15 f32 ulp; one more term would give 2^-30.8 for one more FMA).
+#[cfg(not(target_feature = "fma"))]
 const ASIN_P: [f64; 5] = [
     0.16666731011616429,
     0.07495673885711639,
@@ -1944,6 +1980,7 @@ const ASIN_P: [f64; 5] = [
 /// on the f32 lanes, a quarter of `vsqrtpd zmm`): this relative error 2^-24 of s reaches
 /// asin/acos as at most 0.53 ulp, which with the final rounding keeps them below 1.2 ulp.
 /// Returns the mask of the second case too.
+#[cfg(not(target_feature = "fma"))]
 #[inline(always)]
 fn asin_reduce(x: f32x8, w: F, a: F) -> (F, F, F) {
     let big = a.simd_ge(sp(0.5));
@@ -1954,6 +1991,7 @@ fn asin_reduce(x: f32x8, w: F, a: F) -> (F, F, F) {
 }
 
 /// asin(x) (f32 lanes): asin|x| = π/2 - 2·asin(√((1-|x|)/2)) above 1/2.
+#[cfg(not(target_feature = "fma"))]
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn asin_f32(x: f32x8) -> f32x8 {
     let w = widen(x);
@@ -1966,6 +2004,7 @@ pub fn asin_f32(x: f32x8) -> f32x8 {
 
 /// acos(x) (f32 lanes): π/2 - asin x below 1/2; 2·asin(√((1-|x|)/2)) above, subtracted
 /// from π for x < 0 (asin of the signed root, added to π).
+#[cfg(not(target_feature = "fma"))]
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn acos_f32(x: f32x8) -> f32x8 {
     let w = widen(x);
@@ -1979,6 +2018,132 @@ pub fn acos_f32(x: f32x8) -> f32x8 {
         sp(std::f64::consts::FRAC_PI_2),
     );
     narrow(fma(sel(big, sp(2.0), sp(-1.0)), p, k))
+}
+
+// ---------------------------------------------------------------------------
+// f32 kernels for FMA builds
+// ---------------------------------------------------------------------------
+// Where the build has FMA, atan/asin/acos run in f32 lanes: the f64 kernels above spend
+// two conversions (7 cycles and 2 uops each on AVX-512) on a dependency chain that is the
+// whole cost of these short functions (they are latency bound: a caller's loop overlaps
+// only ~3 calls). An f32 evaluation needs the error-free transformations that FMA makes
+// cheap: the residual of a quotient or a square root (fma(-q, d, n) is exact) and the
+// rounding error of a sum (Fast2Sum). Without FMA the f64 kernels above are used; both
+// paths are walked over every f32 input (ACCURACY.md).
+
+/// π/2 as f32 hi + lo (hi = RN(π/2), lo = RN(π/2 - hi), |hi + lo - π/2| < 2^-49).
+#[cfg(target_feature = "fma")]
+const PIO2_F32_HI: f32 = f32::from_bits(0x3fc9_0fdb);
+#[cfg(target_feature = "fma")]
+const PIO2_F32_LO: f32 = f32::from_bits(0xb33b_bd2e);
+
+/// atan(t) = t + t·z·P(z), z = t², on |t| <= 1; f32 coefficients (fixed one at a time,
+/// the rest refitted: `tools/remez_trig.py atan1 8 f32`): |rel err| < 2^-25.8.
+#[cfg(target_feature = "fma")]
+const ATAN1_P: [f64; 8] = [
+    -0.33333152532577515,
+    0.19993767142295837,
+    -0.14211001992225647,
+    0.10665769129991531,
+    -0.07551678270101547,
+    0.043205536901950836,
+    -0.01636429876089096,
+    0.0029199037235230207,
+];
+
+/// atan(x) (f32 lanes, FMA builds): t = x up to |x| = 1, else t = r = 1/x and atan x =
+/// ±π/2 - atan t, evaluated with signed values (atan is odd) so that no sign fix-up
+/// lengthens the chain.
+#[cfg(target_feature = "fma")]
+#[inline]
+pub fn atan_f32(x: f32x8) -> f32x8 {
+    let one = f32x8::ONE;
+    let big = x.abs().simd_gt(one);
+    let r = one / x;
+    let t = big.select(r, x);
+    let sign = x & f32x8::splat(-0.0);
+    let z = t * t;
+    let tz = t * z;
+    let p = poly_estrin(z, &ATAN1_P);
+    let small = tz.mul_add(p, t) | sign; // t + t·z·P is +0 for t = -0
+    let h = (f32x8::splat(PIO2_F32_HI) ^ sign) - r;
+    let low = (-tz).mul_add(p, f32x8::splat(PIO2_F32_LO) ^ sign);
+    big.select(h + low, small)
+}
+
+/// asin(s) = s + s·z·P(z), z = s², on |s| <= 1/2; f32 coefficients (fixed one at a time,
+/// the rest refitted: `tools/remez_trig.py asin 5 f32`): |rel err| < 2^-27.4.
+#[cfg(target_feature = "fma")]
+const ASIN_P_F32: [f64; 5] = [
+    0.16666731238365173,
+    0.07495956867933273,
+    0.04540149122476578,
+    0.024475686252117157,
+    0.04171570762991905,
+];
+
+/// For f32 x (FMA builds): (s, z, s·z, P(z), big) with big = |x| >= 1/2, z = x² and s = |x|
+/// below 1/2, else z = (1 - |x|)/2 (exact; negative above 1, so s is NaN there) and s = √z
+/// rounded: this 2^-24 relative error of s reaches asin/acos as at most 0.6 ulp (at |x| =
+/// 1/2; it shrinks with s), which the error budgets below include.
+#[cfg(target_feature = "fma")]
+#[inline(always)]
+fn asin_reduce_f32(a: f32x8) -> (f32x8, f32x8, f32x8, f32x8, f32x8) {
+    let half = f32x8::splat(0.5);
+    let big = a.simd_ge(half);
+    let z = big.select(a.mul_add(-half, half), a * a);
+    let s = big.select(z.sqrt(), a);
+    let sz = s * z;
+    (s, z, sz, poly_fma(z, &ASIN_P_F32), big)
+}
+
+/// π/2 split for asin as hi + lo with lo ≈ 0.008 (|hi + lo - π/2| < 2^-33): see `asin_f32`.
+#[cfg(target_feature = "fma")]
+const ASIN_PIO2_HI: f32 = f32::from_bits(0x3fc8_09b6); // 1.5627964
+#[cfg(target_feature = "fma")]
+const ASIN_PIO2_LO: f32 = f32::from_bits(0x3c03_1251); // 0.0079999724
+
+/// asin(x) (f32 lanes, FMA builds): s + s·z·P below |x| = 1/2; above, π/2 - 2·asin s =
+/// h + (lo - 2s·z·P) with h = hi - 2s. hi is π/2 - 0.008, not RN(π/2), so that h can
+/// only round where the result is not below it: h is exact (a multiple of 2^-24 below 1)
+/// for 2s >= hi - 1 = 0.5628, and for smaller s it is at least 1 while lo - 2s·z·P >=
+/// 0.0003 > 0 (2s³·P <= 0.0077), so its rounding is at most half an ulp of the result.
+/// (With hi = RN(π/2), h >= 1 > result happened for |x| in [0.837, 0.842]: 2.03 ulp.)
+/// Budget: 0.5 final rounding + 0.6 root at |x| = 1/2 (0.3 where h rounds, + 0.5 for h)
+/// + ~0.2 for z, s·z, P and the fit.
+#[cfg(target_feature = "fma")]
+#[inline]
+pub fn asin_f32(x: f32x8) -> f32x8 {
+    let (s, _, sz, p, big) = asin_reduce_f32(x.abs());
+    let small = sz.mul_add(p, s);
+    let h = s.mul_add(f32x8::splat(-2.0), f32x8::splat(ASIN_PIO2_HI));
+    let low = (sz * -2.0).mul_add(p, f32x8::splat(ASIN_PIO2_LO));
+    big.select(h + low, small) | (x & f32x8::splat(-0.0))
+}
+
+/// π as f32 hi + lo (hi = RN(π), lo = RN(π - hi), |hi + lo - π| < 2^-48).
+#[cfg(target_feature = "fma")]
+const PI_F32_HI: f32 = f32::from_bits(0x4049_0fdb);
+#[cfg(target_feature = "fma")]
+const PI_F32_LO: f32 = f32::from_bits(0xb3bb_bd2e);
+
+/// acos(x) (f32 lanes, FMA builds): acos x = K + m·asin(u) = (K_hi + m·u) + (K_lo +
+/// m·u·z·P) with (K, m, u) = (π/2, -1, x) below |x| = 1/2, (0, 2, s) above for x > 0 and
+/// (π, 2, -s) for x < 0. K_hi + m·u rounds (by 0.5 ulp at most) only where the result is
+/// far from 0 (it is exact for K = 0), the root's error is 0.6 ulp of a result near 2s
+/// at most, and with the final rounding every case stays below 1.7 ulp.
+#[cfg(target_feature = "fma")]
+#[inline]
+pub fn acos_f32(x: f32x8) -> f32x8 {
+    let (s, z, _, p, big) = asin_reduce_f32(x.abs());
+    let sign = x & f32x8::splat(-0.0);
+    let neg = f32x8::ZERO.simd_gt(x);
+    let u = big.select(s ^ sign, x);
+    let m = big.select(f32x8::splat(2.0), f32x8::splat(-1.0));
+    let k_hi = big.select(neg & f32x8::splat(PI_F32_HI), f32x8::splat(PIO2_F32_HI));
+    let k_lo = big.select(neg & f32x8::splat(PI_F32_LO), f32x8::splat(PIO2_F32_LO));
+    let mu = m * u;
+    (mu * z).mul_add(p, k_lo) + (k_hi + mu)
 }
 
 // ---------------------------------------------------------------------------
@@ -2900,6 +3065,46 @@ mod tests {
             }
         }
         run_f32("rsqrt_f32 mixed", rsqrt_f32, |x| 1.0 / x.sqrt(), &xs, 1.0);
+    }
+
+    /// Every f32 in the intervals where the walks found each inverse function's largest
+    /// errors (ACCURACY.md), both signs: where a change of split or compensation shows
+    /// first. On FMA builds these are the f32 kernels' worst places (atan just above 1,
+    /// asin where π/2 - 2s crosses 1, acos near |x| = 1/2), elsewhere the f64 kernels'.
+    #[test]
+    fn inverse_trig_worst_intervals() {
+        fn every_f32(lo: f32, hi: f32) -> Vec<f32> {
+            let v: Vec<f32> = (lo.to_bits()..=hi.to_bits()).map(f32::from_bits).collect();
+            v.iter().copied().chain(v.iter().map(|x| -x)).collect()
+        }
+        run_f32(
+            "atan_f32 near 1",
+            atan_f32,
+            f64::atan,
+            &every_f32(0.995, 1.03),
+            2.0,
+        );
+        run_f32(
+            "asin_f32 near 1/2",
+            asin_f32,
+            f64::asin,
+            &every_f32(0.499, 0.55),
+            2.0,
+        );
+        run_f32(
+            "asin_f32 crossing 1",
+            asin_f32,
+            f64::asin,
+            &every_f32(0.83, 0.88),
+            2.0,
+        );
+        run_f32(
+            "acos_f32 near 1/2",
+            acos_f32,
+            f64::acos,
+            &every_f32(0.499, 0.54),
+            2.0,
+        );
     }
 
     #[test]

@@ -5,6 +5,8 @@
     python3 remez_trig.py cos4 4    # cos(r) on |r| <= pi/4
     python3 remez_trig.py atan 5    # atan(t)/t on |t| <= tan(pi/8)
     python3 remez_trig.py asin 5    # asin(s)/s on |s| <= 1/2
+    python3 remez_trig.py atan1 8 f32   # atan(t)/t on |t| <= 1, f32 coefficients
+    python3 remez_trig.py asin 5 f32    # asin(s)/s on |s| <= 1/2, f32 coefficients
 
 The second argument is the number of coefficients of P in f(z) = 1 + z*P(z) (z = r^2);
 the relative error |(1 + z*P) - f| / f is minimised by a Remez exchange (mpmath, 60
@@ -13,7 +15,12 @@ dense grid with the coefficients rounded to f64. Intervals carry a 2^-20 relativ
 for the reduction's rounding. Where the exchange cannot find enough alternation points
 it stops and prints "fewer": the coefficients are then near-minimax, and the printed
 error (measured, not claimed) is what vmath.rs states.
+
+With "f32" (the kernels that run in f32 lanes on FMA builds) the coefficients are fixed
+to f32 one at a time from the lowest degree: round c0 to f32, refit c1.. to what is left,
+round c1, and so on; the error printed is that of the f32 coefficients.
 """
+import struct
 import sys
 
 import mpmath as mp
@@ -84,9 +91,41 @@ KERNELS = {
     "cos4": (C, (mp.pi / 4) ** 2 * SLACK),
     "atan": (AT, mp.tan(mp.pi / 8) ** 2 * SLACK),
     "asin": (AS, mp.mpf(0.25)),
+    "atan1": (AT, mp.mpf(1)),  # t = |x| <= 1 or t = RN(1/|x|) <= 1: no slack needed
 }
+
+
+def to_f32(v):
+    return struct.unpack("f", struct.pack("f", float(v)))[0]
+
+
+def report_f32(name, g, b, ncoef):
+    """Fix the coefficients of 1 + z·P ~ g to f32 one at a time, refitting the rest."""
+    a = b * mp.mpf("1e-4")
+    fixed = []
+    while len(fixed) < ncoef:
+        k = len(fixed)
+
+        def rest(z, fixed=tuple(fixed), k=k):
+            done = sum(mp.mpf(c) * z**i for i, c in enumerate(fixed))
+            return ((g(z) - 1) / z - done) / z**k
+
+        def weight(z, k=k):
+            return z / g(z) * z**k
+
+        c, _ = remez(rest, weight, a, b, ncoef - 1 - k, iters=20)
+        fixed.append(to_f32(c[0]))
+    grid = [a + (b - a) * mp.mpf(i) / 8000 for i in range(8001)]
+    err = max(abs(z / g(z) * (mp.polyval([mp.mpf(v) for v in fixed[::-1]], z) - (g(z) - 1) / z))
+              for z in grid)
+    print(name, "f32 coefficients", ncoef, "err 2^%.2f" % float(mp.log(err, 2)))
+    for v in fixed:
+        print("    %r," % v)
 
 if __name__ == "__main__":
     what, ncoef = sys.argv[1], int(sys.argv[2])
     g, b = KERNELS[what]
-    report(what, lambda z: (g(z) - 1) / z, lambda z: z / g(z), b, ncoef)
+    if sys.argv[3:] == ["f32"]:
+        report_f32(what, g, b, ncoef)
+    else:
+        report(what, lambda z: (g(z) - 1) / z, lambda z: z / g(z), b, ncoef)
