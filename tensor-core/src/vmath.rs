@@ -20,10 +20,9 @@
 //!   `vdivpd` on a zmm) and refined by one Newton step in f64 (`div_f32_newton`). Each
 //!   kernel states its error budget. The f64 functions evaluate for all inputs, so every
 //!   f32 bound is checked over all 2^32 inputs by `examples/ulp_sweep.rs` (ACCURACY.md).
-//!   Exceptions: `sqrt_f32` is the hardware's, `rsqrt_f32` is sqrt(1/x) in f32, and on
-//!   builds with FMA atan/asin/acos evaluate in f32 lanes ("f32 kernels for FMA builds":
-//!   there the two conversions were most of the cost, and FMA makes the exact residuals
-//!   they need cheap); both paths are walked over every input.
+//!   Exceptions: `sqrt_f32` is the hardware's, `rsqrt_f32` is sqrt(1/x) in f32, and
+//!   atan/asin/acos evaluate in f32 lanes ("atan, asin, acos in f32 lanes": for these
+//!   short functions the two conversions were most of the cost).
 //! * Polynomials: `poly_fma` (Horner) or `poly_estrin` (shorter dependency chains for the
 //!   latency-bound exp/log family; the trig kernels are bound by the two AVX-512 ports
 //!   instead and keep Horner). `mul_add` is a fused multiply-add on FMA builds and a
@@ -1924,122 +1923,25 @@ fn div_f32_newton(num: F, den: F) -> F {
     fma(-fma(den, q0, -num), r0, q0)
 }
 
-/// atan(t) for |t| <= tan(π/8) (+2^-20): t + t·z·(A0 + ... + A4·z^4), |rel err| < 2^-29.6.
-#[cfg(not(target_feature = "fma"))]
-const ATAN_P: [f64; 5] = [
-    -0.333333186869863,
-    0.19998534992654318,
-    -0.1424300463764671,
-    0.10581725209441922,
-    -0.060338281223685786,
-];
-#[cfg(not(target_feature = "fma"))]
-const TAN_PI8: f64 = 0.41421356237309503; // tan(π/8)
-#[cfg(not(target_feature = "fma"))]
-const TAN_3PI8: f64 = 2.414213562373095; // tan(3π/8)
-
-/// atan(x) (f32 lanes): |x| reduced to |t| <= tan(π/8) as in Cephes atanf: t = |x| (below
-/// tan(π/8)), (|x| - 1)/(|x| + 1) (+ π/4, below tan(3π/8)), -1/|x| (+ π/2); the quotient by
-/// `div_f32_newton` (exact operands: |x| ± 1 has at most 27 bits). |x| is clamped at 2^30
-/// where π/2 - 1/|x| and π/2 round to the same f32 (`fast_min` is `minpd(2^30, |x|)`,
-/// which returns a NaN |x| as it is: NaN then flows through to the result).
-#[cfg(not(target_feature = "fma"))]
-#[cfg_attr(target_feature = "avx2", inline)]
-pub fn atan_f32(x: f32x8) -> f32x8 {
-    let w = widen(x);
-    let a = w.abs();
-    let ac = sp(1073741824.0).fast_min(a);
-    let m0 = a.simd_gt(sp(TAN_PI8));
-    let m1 = a.simd_gt(sp(TAN_3PI8));
-    let num = sel(m1, sp(-1.0), sel(m0, ac - 1.0, ac));
-    let den = sel(m1, ac, sel(m0, ac + 1.0, sp(1.0)));
-    let hi = sel(
-        m1,
-        sp(std::f64::consts::FRAC_PI_2),
-        sel(m0, sp(std::f64::consts::FRAC_PI_4), sp(0.0)),
-    );
-    let t = div_f32_newton(num, den);
-    let z = t * t;
-    let res = hi + fma(t * z, poly_fma(z, &ATAN_P), t);
-    narrow(from_bits(bits(res) | sign_bit(w)))
-}
-
-/// asin(s) for |s| <= 1/2 given z = s²: s + s·z·(P0 + ... + P4·z^4), |rel err| < 2^-26.7
-/// (<= 0.15 f32 ulp; one more term would give 2^-30.8 for one more FMA).
-#[cfg(not(target_feature = "fma"))]
-const ASIN_P: [f64; 5] = [
-    0.16666731011616429,
-    0.07495673885711639,
-    0.045464987507104315,
-    0.024060572907525064,
-    0.042547639758109546,
-];
-
-/// For f32 x: (s, z) with z = x² and s = |x| below |x| = 1/2, else z = (1 - |x|)/2 (exact,
-/// in f32 too; negative above 1, so s is NaN there) and s = √z rounded in f32 (`vsqrtps`
-/// on the f32 lanes, a quarter of `vsqrtpd zmm`): this relative error 2^-24 of s reaches
-/// asin/acos as at most 0.53 ulp, which with the final rounding keeps them below 1.2 ulp.
-/// Returns the mask of the second case too.
-#[cfg(not(target_feature = "fma"))]
-#[inline(always)]
-fn asin_reduce(x: f32x8, w: F, a: F) -> (F, F, F) {
-    let big = a.simd_ge(sp(0.5));
-    let z = sel(big, fma(a, sp(-0.5), sp(0.5)), w * w);
-    let h = f32x8::splat(0.5);
-    let s = sel(big, widen(x.abs().mul_add(-h, h).sqrt()), a);
-    (s, z, big)
-}
-
-/// asin(x) (f32 lanes): asin|x| = π/2 - 2·asin(√((1-|x|)/2)) above 1/2.
-#[cfg(not(target_feature = "fma"))]
-#[cfg_attr(target_feature = "avx2", inline)]
-pub fn asin_f32(x: f32x8) -> f32x8 {
-    let w = widen(x);
-    let a = w.abs();
-    let (s, z, big) = asin_reduce(x, w, a);
-    let p = fma(s * z, poly_fma(z, &ASIN_P), s);
-    let res = sel(big, fma(p, sp(-2.0), sp(std::f64::consts::FRAC_PI_2)), p);
-    narrow(from_bits(bits(res) | sign_bit(w)))
-}
-
-/// acos(x) (f32 lanes): π/2 - asin x below 1/2; 2·asin(√((1-|x|)/2)) above, subtracted
-/// from π for x < 0 (asin of the signed root, added to π).
-#[cfg(not(target_feature = "fma"))]
-#[cfg_attr(target_feature = "avx2", inline)]
-pub fn acos_f32(x: f32x8) -> f32x8 {
-    let w = widen(x);
-    let a = w.abs();
-    let (s, z, big) = asin_reduce(x, w, a);
-    let u = sel(big, from_bits(bits(s) | sign_bit(w)), w);
-    let p = fma(u * z, poly_fma(z, &ASIN_P), u);
-    let k = sel(
-        big,
-        sel(w.simd_lt(sp(0.0)), sp(std::f64::consts::PI), sp(0.0)),
-        sp(std::f64::consts::FRAC_PI_2),
-    );
-    narrow(fma(sel(big, sp(2.0), sp(-1.0)), p, k))
-}
-
 // ---------------------------------------------------------------------------
-// f32 kernels for FMA builds
+// atan, asin, acos in f32 lanes
 // ---------------------------------------------------------------------------
-// Where the build has FMA, atan/asin/acos run in f32 lanes: the f64 kernels above spend
-// two conversions (7 cycles and 2 uops each on AVX-512) on a dependency chain that is the
-// whole cost of these short functions (they are latency bound: a caller's loop overlaps
-// only ~3 calls). An f32 evaluation needs the error-free transformations that FMA makes
-// cheap: the residual of a quotient or a square root (fma(-q, d, n) is exact) and the
-// rounding error of a sum (Fast2Sum). Without FMA the f64 kernels above are used; both
-// paths are walked over every f32 input (ACCURACY.md).
+// These three evaluate in f32, unlike the kernels above. They are short and latency
+// bound (a caller's loop overlaps only ~3 calls); in f64 lanes the two f32 <-> f64
+// conversions (7 cycles and 2 uops each on AVX-512) and the f64 polynomials cost 1.2-2.1x
+// wide's time, in f32 they take about its time (ACCURACY.md). What keeps them within
+// 2 ulp in f32 without extra-precision arithmetic: polynomials with f32 coefficients over
+// the whole reduced interval (no inexact reduction quotient), constants split as hi + lo,
+// and additions arranged so that the only rounding before the last is exact or costs at
+// most half an ulp (see each function). They use no exact FMA residual, so FMA and
+// non-FMA builds agree within a few hundredths of an ulp (ACCURACY.md walks both).
 
 /// π/2 as f32 hi + lo (hi = RN(π/2), lo = RN(π/2 - hi), |hi + lo - π/2| < 2^-49).
-#[cfg(target_feature = "fma")]
 const PIO2_F32_HI: f32 = f32::from_bits(0x3fc9_0fdb);
-#[cfg(target_feature = "fma")]
 const PIO2_F32_LO: f32 = f32::from_bits(0xb33b_bd2e);
 
 /// atan(t) = t + t·z·P(z), z = t², on |t| <= 1; f32 coefficients (fixed one at a time,
 /// the rest refitted: `tools/remez_trig.py atan1 8 f32`): |rel err| < 2^-25.8.
-#[cfg(target_feature = "fma")]
 const ATAN1_P: [f64; 8] = [
     -0.33333152532577515,
     0.19993767142295837,
@@ -2051,10 +1953,12 @@ const ATAN1_P: [f64; 8] = [
     0.0029199037235230207,
 ];
 
-/// atan(x) (f32 lanes, FMA builds): t = x up to |x| = 1, else t = r = 1/x and atan x =
-/// ±π/2 - atan t, evaluated with signed values (atan is odd) so that no sign fix-up
-/// lengthens the chain.
-#[cfg(target_feature = "fma")]
+/// atan(x) (f32 lanes): t = x up to |x| = 1, else t = r = RN(1/x) and atan x = ±π/2 -
+/// atan r = (±hi - r) + (±lo - r·z·P), in signed values (atan is odd) so that no sign
+/// fix-up lengthens the chain. ±hi - r is exact where |r| > 0.571 (multiples of 2^-24
+/// below 1) and is at least 1 elsewhere, as is the result: it rounds by half a result ulp
+/// at most. Budget in result ulps, worst near |x| = 1: 0.5 final rounding + 0.5 for r's
+/// rounding (weighted by atan'(1) = 1/2) + ~0.4 for z, t·z and P + 0.2 for the fit.
 #[inline]
 pub fn atan_f32(x: f32x8) -> f32x8 {
     let one = f32x8::ONE;
@@ -2073,7 +1977,6 @@ pub fn atan_f32(x: f32x8) -> f32x8 {
 
 /// asin(s) = s + s·z·P(z), z = s², on |s| <= 1/2; f32 coefficients (fixed one at a time,
 /// the rest refitted: `tools/remez_trig.py asin 5 f32`): |rel err| < 2^-27.4.
-#[cfg(target_feature = "fma")]
 const ASIN_P_F32: [f64; 5] = [
     0.16666731238365173,
     0.07495956867933273,
@@ -2082,11 +1985,10 @@ const ASIN_P_F32: [f64; 5] = [
     0.04171570762991905,
 ];
 
-/// For f32 x (FMA builds): (s, z, s·z, P(z), big) with big = |x| >= 1/2, z = x² and s = |x|
+/// For f32 x: (s, z, s·z, P(z), big) with big = |x| >= 1/2, z = x² and s = |x|
 /// below 1/2, else z = (1 - |x|)/2 (exact; negative above 1, so s is NaN there) and s = √z
 /// rounded: this 2^-24 relative error of s reaches asin/acos as at most 0.6 ulp (at |x| =
 /// 1/2; it shrinks with s), which the error budgets below include.
-#[cfg(target_feature = "fma")]
 #[inline(always)]
 fn asin_reduce_f32(a: f32x8) -> (f32x8, f32x8, f32x8, f32x8, f32x8) {
     let half = f32x8::splat(0.5);
@@ -2098,12 +2000,10 @@ fn asin_reduce_f32(a: f32x8) -> (f32x8, f32x8, f32x8, f32x8, f32x8) {
 }
 
 /// π/2 split for asin as hi + lo with lo ≈ 0.008 (|hi + lo - π/2| < 2^-33): see `asin_f32`.
-#[cfg(target_feature = "fma")]
 const ASIN_PIO2_HI: f32 = f32::from_bits(0x3fc8_09b6); // 1.5627964
-#[cfg(target_feature = "fma")]
 const ASIN_PIO2_LO: f32 = f32::from_bits(0x3c03_1251); // 0.0079999724
 
-/// asin(x) (f32 lanes, FMA builds): s + s·z·P below |x| = 1/2; above, π/2 - 2·asin s =
+/// asin(x) (f32 lanes): s + s·z·P below |x| = 1/2; above, π/2 - 2·asin s =
 /// h + (lo - 2s·z·P) with h = hi - 2s. hi is π/2 - 0.008, not RN(π/2), so that h can
 /// only round where the result is not below it: h is exact (a multiple of 2^-24 below 1)
 /// for 2s >= hi - 1 = 0.5628, and for smaller s it is at least 1 while lo - 2s·z·P >=
@@ -2111,7 +2011,6 @@ const ASIN_PIO2_LO: f32 = f32::from_bits(0x3c03_1251); // 0.0079999724
 /// (With hi = RN(π/2), h >= 1 > result happened for |x| in [0.837, 0.842]: 2.03 ulp.)
 /// Budget: 0.5 final rounding + 0.6 root at |x| = 1/2 (0.3 where h rounds, + 0.5 for h)
 /// + ~0.2 for z, s·z, P and the fit.
-#[cfg(target_feature = "fma")]
 #[inline]
 pub fn asin_f32(x: f32x8) -> f32x8 {
     let (s, _, sz, p, big) = asin_reduce_f32(x.abs());
@@ -2122,17 +2021,14 @@ pub fn asin_f32(x: f32x8) -> f32x8 {
 }
 
 /// π as f32 hi + lo (hi = RN(π), lo = RN(π - hi), |hi + lo - π| < 2^-48).
-#[cfg(target_feature = "fma")]
 const PI_F32_HI: f32 = f32::from_bits(0x4049_0fdb);
-#[cfg(target_feature = "fma")]
 const PI_F32_LO: f32 = f32::from_bits(0xb3bb_bd2e);
 
-/// acos(x) (f32 lanes, FMA builds): acos x = K + m·asin(u) = (K_hi + m·u) + (K_lo +
+/// acos(x) (f32 lanes): acos x = K + m·asin(u) = (K_hi + m·u) + (K_lo +
 /// m·u·z·P) with (K, m, u) = (π/2, -1, x) below |x| = 1/2, (0, 2, s) above for x > 0 and
 /// (π, 2, -s) for x < 0. K_hi + m·u rounds (by 0.5 ulp at most) only where the result is
 /// far from 0 (it is exact for K = 0), the root's error is 0.6 ulp of a result near 2s
 /// at most, and with the final rounding every case stays below 1.7 ulp.
-#[cfg(target_feature = "fma")]
 #[inline]
 pub fn acos_f32(x: f32x8) -> f32x8 {
     let (s, z, _, p, big) = asin_reduce_f32(x.abs());
@@ -3068,9 +2964,9 @@ mod tests {
     }
 
     /// Every f32 in the intervals where the walks found each inverse function's largest
-    /// errors (ACCURACY.md), both signs: where a change of split or compensation shows
-    /// first. On FMA builds these are the f32 kernels' worst places (atan just above 1,
-    /// asin where π/2 - 2s crosses 1, acos near |x| = 1/2), elsewhere the f64 kernels'.
+    /// errors (ACCURACY.md), both signs: where a change of split or polynomial shows first
+    /// (atan just above 1, asin near 1/2 and where π/2 - 2s would cross 1 with a plain
+    /// π/2 split, acos near |x| = 1/2).
     #[test]
     fn inverse_trig_worst_intervals() {
         fn every_f32(lo: f32, hi: f32) -> Vec<f32> {
