@@ -1941,7 +1941,7 @@ const PIO2_F32_HI: f32 = f32::from_bits(0x3fc9_0fdb);
 const PIO2_F32_LO: f32 = f32::from_bits(0xb33b_bd2e);
 
 /// atan(t) = t + t·z·P(z), z = t², on |t| <= 1; f32 coefficients (fixed one at a time,
-/// the rest refitted: `tools/remez_trig.py atan1 8 f32`): |rel err| < 2^-25.8.
+/// the rest refitted: `tools/remez_trig.py atan1 8 f32`): |rel err| < 2^-25.7.
 const ATAN1_P: [f64; 8] = [
     -0.33333152532577515,
     0.19993767142295837,
