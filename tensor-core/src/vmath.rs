@@ -1897,10 +1897,11 @@ pub fn cos_f32(x: f32x8) -> f32x8 {
     trig_f32_finish(w, from_bits(bits(s) ^ (kb << 63)), cos_f64)
 }
 
-/// tan(x) (f32 lanes): x = n·π/2 + r, |r| <= π/4; tan x = sin r / cos r (n even) or
-/// -cos r / sin r (n odd), the quotient by `div_f32_newton`.
-#[cfg_attr(target_feature = "avx2", inline)]
-pub fn tan_f32(x: f32x8) -> f32x8 {
+/// tan(x) with f64 lanes: x = n·π/2 + r, |r| <= π/4; tan x = sin r / cos r (n even) or
+/// -cos r / sin r (n odd), the quotient by `div_f32_newton`. This is `tan_f32` on builds
+/// without FMA; FMA builds use it for the lanes the f32 kernel below leaves out.
+#[inline(always)]
+fn tan_f32_in_f64(x: f32x8) -> f32x8 {
     let w = widen(x);
     let (n, nb) = rint_bits(w * INVPIO2);
     let r = reduce_pio2(w, n);
@@ -1909,6 +1910,146 @@ pub fn tan_f32(x: f32x8) -> f32x8 {
     let c = poly_fma(z, &COS4_P);
     let odd = from_bits((nb & us(1)).simd_eq(us(1)));
     trig_f32_finish(w, div_f32_newton(sel(odd, -c, s), sel(odd, s, c)), tan_f64)
+}
+
+/// tan(x) (f32 lanes): x = n·π/2 + r, |r| <= π/4; tan x = sin r / cos r (n even) or
+/// -cos r / sin r (n odd), evaluated in f64 lanes (`tan_f32_in_f64`).
+#[cfg(not(target_feature = "fma"))]
+#[cfg_attr(target_feature = "avx2", inline)]
+pub fn tan_f32(x: f32x8) -> f32x8 {
+    tan_f32_in_f64(x)
+}
+
+// Pure-f32 tan for FMA builds. The f64 kernel above is latency bound on its four f32 <-> f64
+// conversions (7 cycles each on a zmm) and its division's narrow/widen; this one stays in
+// f32 lanes and carries the reduced argument and sin r, cos r as unevaluated sums hi + lo
+// of two f32, so that the quotient is correctly rounded but for the errors listed on
+// `tan_f32`. It needs single-rounding fused multiply-adds (exact products): FMA builds
+// only.
+
+/// |x| below this takes the f32 kernel; above it (and infinities, NaN) the lanes are
+/// recomputed by `tan_f32_in_f64`. For f32 x below 2^18: n < 2^17.4, so `TAN_MAGIC` rounds
+/// x·(2/π) to an integer, and |r| <= π/4 + (π/2)·2^18·|TAN_2_PI - 2/π| = 0.79597.
+#[cfg(target_feature = "fma")]
+const TAN_F32_MAX: f32 = 262144.0;
+/// 1.5·2^23: fma(x, c, TAN_MAGIC) is TAN_MAGIC + rint(x·c) for |x·c| < 2^22, and its last
+/// bit is the parity of the integer.
+#[cfg(target_feature = "fma")]
+const TAN_MAGIC: f32 = 12582912.0;
+/// 2/π rounded to f32 (relative error -2^-24.6).
+#[cfg(target_feature = "fma")]
+const TAN_2_PI: f32 = f32::from_bits(0x3F22_F983);
+/// π/2 = P1 + P2 + P3 + 1.06e-23: P1 is π/2 rounded down to f32 (so P2 > 0, which keeps
+/// the sign of a zero through `r1 - n·P2`), P2 and P3 the next f32 pieces.
+#[cfg(target_feature = "fma")]
+const TAN_P1: f32 = f32::from_bits(0x3FC9_0FDA);
+#[cfg(target_feature = "fma")]
+const TAN_P2: f32 = f32::from_bits(0x33A2_2169);
+#[cfg(target_feature = "fma")]
+const TAN_P3: f32 = f32::from_bits(0xA6F7_2CED);
+/// sin(r)/r = 1 + z·(A0 + A1·z), z = r², |r| <= 0.79597 (+2^-20): |rel err| < 2^-18.6. Only
+/// the quotient's first value uses it (see `tan_f32`). f32 coefficients (`remez_trig.py
+/// tansin 2`).
+#[cfg(target_feature = "fma")]
+const TAN_SIN_A: [f64; 2] = [-0.16662737727165222, 0.008147215470671654];
+/// sin(r)/r = 1 + z·(S0 + S1·z + S2·z²) on the same interval: |rel err| < 2^-27.8
+/// (`remez_trig.py tansin 3`).
+#[cfg(target_feature = "fma")]
+const TAN_SIN_S: [f64; 3] = [
+    -0.16666653752326965,
+    0.008332102559506893,
+    -0.0001950707519426942,
+];
+/// cos(r) = 1 + z·(B0 + B1·z) on the same interval: |rel err| < 2^-15.7; only the quotient's
+/// first value uses it (`remez_trig.py tancos1 2`).
+#[cfg(target_feature = "fma")]
+const TAN_COS_B: [f64; 2] = [-0.4997260272502899, 0.04037540778517723];
+/// cos(r) = 1 - z/2 + z²·(C0 + C1·z + C2·z²) on the same interval: |rel err| < 2^-32.0
+/// (`remez_trig.py tancos 3`).
+#[cfg(target_feature = "fma")]
+const TAN_COS_C: [f64; 3] = [
+    0.041666653007268906,
+    -0.0013887587701901793,
+    2.4457453037030064e-05,
+];
+
+/// tan(x) (f32 lanes, FMA builds): x = n·π/2 + r, tan x = s/c (n even) or -c/s (n odd)
+/// with s = sin r, c = cos r, all in f32 lanes for |x| < 2^18 (`TAN_F32_MAX`).
+///
+/// * Reduction: n = rint(x·TAN_2_PI) (one rounding, by `TAN_MAGIC`). r1 = x - n·P1 is
+///   exact (one FMA: x and n·P1 are multiples of 2^-24, or of 2^-23 above 1, and |r1| < 1,
+///   or < 2). rh = r1 - ph with ph = n·P2 rounded: r1 is a multiple of ulp(ph) (|ph| < 2^-5),
+///   so Fast2Sum gives r1 - rh exactly and rl = (r1 - rh) - n·P2 - n·P3 (two FMAs) holds
+///   what rh leaves of x - n·(P1 + P2 + P3). The two roundings in rl and the tail of π/2
+///   after P3 (1.06e-23) leave |rh + rl - r| < 2^-47·|rh| + n·2^-70.4, which is below
+///   2^-29.2·|r| for every f32 |x| < 2^18: |r| is at least 2^-27.83 (x = 252.89821), and at
+///   least 2^-21.05, 2^-25.88, 2^-24.88, 2^-23.88 in the binades 2^14 .. 2^17 where n is
+///   large (smallest |x - n·π/2| over every f32 of each binade, found exhaustively). The
+///   measured maximum over all those x is 2^-33.8.
+/// * s = sh + sl: sh = rq + rh³·(A0 + A1·z) rounded, with rq = x - n·(P1 + P2 + P3) in three
+///   roundings (2^-23 from r: rh alone can be 20% off r where r is tiny, and rl large);
+///   only the quotient's first value uses sh (2^-18.6 from sin r). sl = (rh - sh) + rl +
+///   w·S(z) with w = rh·z, z = rh² (rh - sh is exact, Sterbenz). The f32 evaluation of the
+///   term w·S (<= 11.4% of s; z and w round) adds < 2^-26 relative, the fit 2^-27.8, and
+///   leaving out rl·(cos r - 1) (rl is 2^-24 of r unless r is tiny) < 2^-25.6.
+/// * c = ch + cl: ch = 1 + z·(B0 + B1·z) rounded (2^-15.7 from cos r), cl = (1 - ch) - z/2
+///   (one rounding: < 2^-30 relative) + z²·C(z) - (rh² - z)/2 - rl·sh, the first-order terms
+///   of cos(rh + rl); errors < 2^-28 relative.
+/// * Quotient num/den: q0 = nh/dh rounded (`vdivps`), residual e = q0·(dh + dl) - (nh + nl)
+///   (q0·dh - nh is exact), q = q0 - e/dh rounded once. q0 is within 2^-15.5 of the
+///   quotient and 1/dh within 2^-15.6 of 1/den, so the correction errs by < 2^-31.
+///
+/// With |d(log tan)/d(log r)| <= 1.6 on |r| <= 0.8 the value before the last rounding is
+/// within about 2^-24.6 relative of tan x (0.65 ulp); measured over every f32 input: 1.002
+/// ulp (see ACCURACY.md for the walk). tan(±0) = ±0 by a final select (the kernel's
+/// sin(-0) is +0); |x| >= 2^18, ±inf and NaN lanes go out of line to `tan_f32_in_f64`
+/// (NaN for ±inf and NaN; exact reduction above 2^19).
+#[cfg(target_feature = "fma")]
+#[cfg_attr(target_feature = "avx2", inline)]
+pub fn tan_f32(x: f32x8) -> f32x8 {
+    let v = f32x8::splat;
+    let t = x.mul_add(v(TAN_2_PI), v(TAN_MAGIC));
+    let n = t - v(TAN_MAGIC);
+    let r1 = n.mul_neg_add(v(TAN_P1), x);
+    let rh = r1 - n * v(TAN_P2);
+    let rl = n.mul_neg_add(v(TAN_P3), n.mul_neg_add(v(TAN_P2), r1 - rh));
+    let z = rh * rh;
+    let zs = rh.mul_sub(rh, z); // rh² - z, exact
+    let w = rh * z;
+    let rq = n.mul_neg_add(v(TAN_P3), n.mul_neg_add(v(TAN_P2), r1)); // r to 2^-23
+    let sh = w.mul_add(poly_fma(z, &TAN_SIN_A), rq);
+    let sp = poly_fma(z, &TAN_SIN_S);
+    let sl = w.mul_add(sp, (rh - sh) + rl);
+    let b = poly_fma(z, &TAN_COS_B);
+    let ch = z.mul_add(b, v(1.0));
+    let ce = z.mul_add(v(-0.5), v(1.0) - ch); // 1 - z/2 - ch (|ce| < 0.017)
+    let u = (z * z).mul_add(poly_fma(z, &TAN_COS_C), zs.mul_add(v(-0.5), ce));
+    let cl = rl.mul_neg_add(sh, u);
+    let odd =
+        f32x8::from_bits((t.to_bits() & wide::u32x8::splat(1)).simd_eq(wide::u32x8::splat(1)));
+    let nh = odd.select(-ch, sh);
+    let nl = odd.select(-cl, sl);
+    let dh = odd.select(sh, ch);
+    let dl = odd.select(sl, cl);
+    let q0 = nh / dh;
+    let e = q0.mul_sub(dh, nh) + q0.mul_sub(dl, nl);
+    let q = x.simd_eq(v(0.0)).select(x, e.mul_neg_add(v(1.0) / dh, q0));
+    let fast = x.abs().simd_lt(v(TAN_F32_MAX));
+    if fast.all() {
+        q
+    } else {
+        fast.select(q, tan_f32_slow(x))
+    }
+}
+
+/// `tan_f32_in_f64` out of line for `tan_f32`'s lanes outside the f32 kernel (rare): the
+/// fast path keeps its result in registers (merging through a call that takes it spilled
+/// it to the stack).
+#[cfg(target_feature = "fma")]
+#[cold]
+#[inline(never)]
+fn tan_f32_slow(x: f32x8) -> f32x8 {
+    tan_f32_in_f64(x)
 }
 
 /// num/den to ~2^-45 relative without an f64 division (`vdivpd zmm` costs three `vdivps
@@ -2963,12 +3104,12 @@ mod tests {
         run_f32("rsqrt_f32 mixed", rsqrt_f32, |x| 1.0 / x.sqrt(), &xs, 1.0);
     }
 
-    /// Every f32 in the intervals where the walks found each inverse function's largest
+    /// Every f32 in the intervals where the walks found the f32-lane trig kernels' largest
     /// errors (ACCURACY.md), both signs: where a change of split or polynomial shows first
     /// (atan just above 1, asin near 1/2 and where π/2 - 2s would cross 1 with a plain
-    /// π/2 split, acos near |x| = 1/2).
+    /// π/2 split, acos near |x| = 1/2, tan at its worst and nearest-to-pole inputs).
     #[test]
-    fn inverse_trig_worst_intervals() {
+    fn trig_worst_intervals() {
         fn every_f32(lo: f32, hi: f32) -> Vec<f32> {
             let v: Vec<f32> = (lo.to_bits()..=hi.to_bits()).map(f32::from_bits).collect();
             v.iter().copied().chain(v.iter().map(|x| -x)).collect()
@@ -2999,6 +3140,22 @@ mod tests {
             acos_f32,
             f64::acos,
             &every_f32(0.499, 0.54),
+            2.0,
+        );
+        // tan: the f32 kernel's largest error (FMA builds), and the f32 closest to a
+        // multiple of π/2 below 2^18, where the reduced argument is smallest.
+        run_f32(
+            "tan_f32 near 703",
+            tan_f32,
+            f64::tan,
+            &every_f32(702.9, 703.0),
+            2.0,
+        );
+        run_f32(
+            "tan_f32 near 252.9",
+            tan_f32,
+            f64::tan,
+            &every_f32(252.89, 252.91),
             2.0,
         );
     }

@@ -5,8 +5,12 @@
     python3 remez_trig.py cos4 4    # cos(r) on |r| <= pi/4
     python3 remez_trig.py atan 5    # atan(t)/t on |t| <= tan(pi/8)
     python3 remez_trig.py asin 5    # asin(s)/s on |s| <= 1/2
-    python3 remez_trig.py atan1 8 f32   # atan(t)/t on |t| <= 1, f32 coefficients
-    python3 remez_trig.py asin 5 f32    # asin(s)/s on |s| <= 1/2, f32 coefficients
+    python3 remez_trig.py atan1 8 f32  # f32 atan kernel: atan(t)/t on |t| <= 1, f32 coefficients
+    python3 remez_trig.py asin 5 f32   # f32 asin/acos kernel: asin(s)/s on |s| <= 1/2, f32
+    python3 remez_trig.py tansin 3  # f32 tan kernel: sin(r)/r on |r| <= TAN_R, f32 coefficients
+    python3 remez_trig.py tansin 2  #   (the short fit that gives the quotient's first value)
+    python3 remez_trig.py tancos 3  # f32 tan kernel: cos(r) = 1 - z/2 + z^2*C(z), f32 coefficients
+    python3 remez_trig.py tancos1 2 # f32 tan kernel: cos(r) = 1 + z*B(z) (the short fit)
 
 The second argument is the number of coefficients of P in f(z) = 1 + z*P(z) (z = r^2);
 the relative error |(1 + z*P) - f| / f is minimised by a Remez exchange (mpmath, 60
@@ -16,9 +20,13 @@ for the reduction's rounding. Where the exchange cannot find enough alternation 
 it stops and prints "fewer": the coefficients are then near-minimax, and the printed
 error (measured, not claimed) is what vmath.rs states.
 
-With "f32" (the kernels that run in f32 lanes on FMA builds) the coefficients are fixed
-to f32 one at a time from the lowest degree: round c0 to f32, refit c1.. to what is left,
-round c1, and so on; the error printed is that of the f32 coefficients.
+The tan* fits (and "f32" after another kernel's name) are for the kernels that run in
+f32 lanes (tan on FMA builds; atan, asin, acos everywhere): the coefficients are f32,
+rounded one at a time from the first, each time refitting the later ones to what the
+rounded ones leave (so the rounding of the large leading coefficients is absorbed), and
+the error printed is measured with all coefficients rounded to f32. The tan* interval
+is |r| <= TAN_R: pi/4 plus what the reduction's f32 2/pi adds below TAN_MAX (see
+vmath.rs); the others use their KERNELS interval.
 """
 import struct
 import sys
@@ -91,41 +99,59 @@ KERNELS = {
     "cos4": (C, (mp.pi / 4) ** 2 * SLACK),
     "atan": (AT, mp.tan(mp.pi / 8) ** 2 * SLACK),
     "asin": (AS, mp.mpf(0.25)),
-    "atan1": (AT, mp.mpf(1)),  # t = |x| <= 1 or t = RN(1/|x|) <= 1: no slack needed
+    "atan1": (AT, mp.mpf(1)),  # t = |x| <= 1 or RN(1/|x|) <= 1: no slack needed
 }
 
 
-def to_f32(v):
-    return struct.unpack("f", struct.pack("f", float(v)))[0]
+
+def f32(v):
+    """v rounded to the nearest f32 (as an mpf)."""
+    return mp.mpf(struct.unpack("f", struct.pack("f", float(v)))[0])
 
 
-def report_f32(name, g, b, ncoef):
-    """Fix the coefficients of 1 + z·P ~ g to f32 one at a time, refitting the rest."""
+def fit_f32(f, fixed, b, ncoef):
+    """Minimax f(z) ~ fixed[0] + fixed[1] z + ... + c_k z^k + ... (ncoef free f32 coefficients
+    after the fixed ones), relative error on [b*1e-4, b]; coefficients rounded to f32 one at a
+    time, the later ones refitted after each rounding."""
     a = b * mp.mpf("1e-4")
-    fixed = []
-    while len(fixed) < ncoef:
-        k = len(fixed)
+    cs = [mp.mpf(v) for v in fixed]
+    while len(cs) < len(fixed) + ncoef:
+        k, done = len(cs), tuple(cs)
+        gk = lambda z, k=k, done=done: (f(z) - sum(c * z**i for i, c in enumerate(done))) / z**k
+        wk = lambda z, k=k: z**k / f(z)
+        c, _ = remez(gk, wk, a, b, len(fixed) + ncoef - 1 - k)
+        cs.append(f32(c[0]))
+    grid = [a + (b - a) * mp.mpf(i) / 20000 for i in range(20001)]
+    e = max(abs(mp.polyval(cs[::-1], z) / f(z) - 1) for z in grid)
+    return cs[len(fixed):], e
 
-        def rest(z, fixed=tuple(fixed), k=k):
-            done = sum(mp.mpf(c) * z**i for i, c in enumerate(fixed))
-            return ((g(z) - 1) / z - done) / z**k
 
-        def weight(z, k=k):
-            return z / g(z) * z**k
-
-        c, _ = remez(rest, weight, a, b, ncoef - 1 - k, iters=20)
-        fixed.append(to_f32(c[0]))
-    grid = [a + (b - a) * mp.mpf(i) / 8000 for i in range(8001)]
-    err = max(abs(z / g(z) * (mp.polyval([mp.mpf(v) for v in fixed[::-1]], z) - (g(z) - 1) / z))
-              for z in grid)
-    print(name, "f32 coefficients", ncoef, "err 2^%.2f" % float(mp.log(err, 2)))
-    for v in fixed:
-        print("    %r," % v)
+# tan kernel: |x| < TAN_MAX = 2^18, n = rint(x * c) with c = f32(2/pi), so
+# |r| <= pi/4 + pi/2 * TAN_MAX * |c - 2/pi|; the reduction's error (< 2^-29 relative) is
+# inside the 2^-20 slack.
+TAN_MAX = 2**18
+TAN_R = (mp.pi / 4 + mp.pi / 2 * TAN_MAX * abs(f32(2 / mp.pi) - 2 / mp.pi)) * SLACK
+TAN_KERNELS = {
+    "tansin": (S, [1]),
+    "tancos": (C, [1, mp.mpf(-0.5)]),
+    "tancos1": (C, [1]),
+}
 
 if __name__ == "__main__":
     what, ncoef = sys.argv[1], int(sys.argv[2])
-    g, b = KERNELS[what]
-    if sys.argv[3:] == ["f32"]:
-        report_f32(what, g, b, ncoef)
+    if what in TAN_KERNELS:
+        g, fixed = TAN_KERNELS[what]
+        cs, e = fit_f32(g, fixed, TAN_R**2, ncoef)
+        print(what, "on |r| <=", mp.nstr(TAN_R, 8), "f32 coefficients", ncoef,
+              "err 2^%.2f" % float(mp.log(e, 2)))
+        for v in cs:
+            print("    %r, // %s" % (float(v), hex(struct.unpack("I", struct.pack("f", float(v)))[0])))
+    elif sys.argv[3:] == ["f32"]:
+        g, b = KERNELS[what]
+        cs, e = fit_f32(g, [1], b, ncoef)
+        print(what, "f32 coefficients", ncoef, "err 2^%.2f" % float(mp.log(e, 2)))
+        for v in cs:
+            print("    %r," % float(v))
     else:
+        g, b = KERNELS[what]
         report(what, lambda z: (g(z) - 1) / z, lambda z: z / g(z), b, ncoef)
