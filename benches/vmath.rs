@@ -2,7 +2,8 @@
 //! over a 4096-element f32 buffer (cache-resident). Results: ACCURACY.md, "Throughput".
 //!
 //! `cargo bench --bench vmath` (default build) and
-//! `RUSTFLAGS="-C target-cpu=native" cargo bench --bench vmath` (host ISA).
+//! `RUSTFLAGS="-C target-cpu=native" cargo bench --bench vmath` (host ISA); with
+//! `VMATH_RATIO=1`, ours and wide's interleaved instead of criterion (see `ratio`).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
@@ -282,5 +283,58 @@ fn bench(c: &mut Criterion) {
     }
 }
 
+/// `VMATH_RATIO=1 cargo bench --bench vmath`: ours against wide's function, interleaved.
+/// On a shared machine criterion's medians for two functions, measured seconds apart,
+/// move 10-20% between runs: the ratio of two such medians is mostly noise. Here each
+/// round times 10 passes of ours, then 10 of wide's, over the same buffer, and each side
+/// keeps its fastest round of `VMATH_ROUNDS` (default 300): a slow phase of the machine
+/// hits both sides of a round, and the minimum is the undisturbed time.
+fn ratio() {
+    let only = std::env::var("VMATH_ONLY").ok();
+    let rounds: usize = std::env::var("VMATH_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(300);
+    let mut out = vec![0f32; N];
+    let mut time = |f: V32, xs: &[f32]| {
+        let t = std::time::Instant::now();
+        for _ in 0..10 {
+            map_vec(black_box(f), black_box(xs), &mut out);
+        }
+        t.elapsed().as_secs_f64() / 10.0
+    };
+    println!("| function | tensorgraph | wide | ours/wide |\n| --- | ---: | ---: | ---: |");
+    for case in cases() {
+        let Some(wide) = case.wide else { continue };
+        if only
+            .as_deref()
+            .is_some_and(|o| !o.split(',').any(|n| n == case.name))
+        {
+            continue;
+        }
+        let xs = inputs(case.range.0, case.range.1);
+        let (mut ours_min, mut wide_min) = (f64::MAX, f64::MAX);
+        for _ in 0..rounds {
+            ours_min = ours_min.min(time(case.ours, &xs));
+            wide_min = wide_min.min(time(wide, &xs));
+        }
+        println!(
+            "| {} | {:.2} µs | {:.2} µs | {:.2}× |",
+            case.name,
+            ours_min * 1e6,
+            wide_min * 1e6,
+            ours_min / wide_min
+        );
+    }
+}
+
 criterion_group!(benches, bench);
-criterion_main!(benches);
+
+fn main() {
+    if std::env::var_os("VMATH_RATIO").is_some() {
+        ratio();
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -21,8 +21,9 @@
 //!   kernel states its error budget. The f64 functions evaluate for all inputs, so every
 //!   f32 bound is checked over all 2^32 inputs by `examples/ulp_sweep.rs` (ACCURACY.md).
 //!   Exceptions: `sqrt_f32` is the hardware's, `rsqrt_f32` is sqrt(1/x) in f32, and
-//!   atan/asin/acos evaluate in f32 lanes ("atan, asin, acos in f32 lanes": for these
-//!   short functions the two conversions were most of the cost).
+//!   atan/asin/acos (every build) and tan (FMA builds) evaluate in f32 lanes ("atan, asin,
+//!   acos in f32 lanes", "Pure-f32 tan"): for these short functions the two conversions
+//!   were most of the cost.
 //! * Polynomials: `poly_fma` (Horner) or `poly_estrin` (shorter dependency chains for the
 //!   latency-bound exp/log family; the trig kernels are bound by the two AVX-512 ports
 //!   instead and keep Horner). `mul_add` is a fused multiply-add on FMA builds and a
@@ -2094,26 +2095,28 @@ const ATAN1_P: [f64; 8] = [
     0.0029199037235230207,
 ];
 
-/// atan(x) (f32 lanes): t = x up to |x| = 1, else t = r = RN(1/x) and atan x = ±π/2 -
-/// atan r = (±hi - r) + (±lo - r·z·P), in signed values (atan is odd) so that no sign
-/// fix-up lengthens the chain. ±hi - r is exact where |r| > 0.571 (multiples of 2^-24
-/// below 1) and is at least 1 elsewhere, as is the result: it rounds by half a result ulp
-/// at most. Budget in result ulps, worst near |x| = 1: 0.5 final rounding + 0.5 for r's
-/// rounding (weighted by atan'(1) = 1/2) + ~0.4 for z, t·z and P + 0.2 for the fit.
+/// atan(x) (f32 lanes): for a = |x| <= 1, t = a and atan a = t + t·z·P; above, t = r =
+/// RN(1/a) and atan a = π/2 - atan r = (hi - r) + (lo - r·z·P); the sign of x is put on
+/// last (an OR: atan is odd, and this keeps atan(-0) = -0). hi - r is exact where r > 0.571
+/// (multiples of 2^-24 below 1) and is at least 1 elsewhere, as is the result: it rounds
+/// by half a result ulp at most. Budget in result ulps, worst near |x| = 1: 0.5 final
+/// rounding + 0.5 for r's rounding (weighted by atan'(1) = 1/2) + ~0.4 for z, t·z and P +
+/// 0.2 for the fit. (Evaluating in signed values instead, to avoid the final OR, needs
+/// three sign operations and measured 5% slower.)
 #[inline]
 pub fn atan_f32(x: f32x8) -> f32x8 {
     let one = f32x8::ONE;
-    let big = x.abs().simd_gt(one);
-    let r = one / x;
-    let t = big.select(r, x);
-    let sign = x & f32x8::splat(-0.0);
+    let a = x.abs();
+    let big = a.simd_gt(one);
+    let r = one / a;
+    let t = big.select(r, a);
     let z = t * t;
     let tz = t * z;
     let p = poly_estrin(z, &ATAN1_P);
-    let small = tz.mul_add(p, t) | sign; // t + t·z·P is +0 for t = -0
-    let h = (f32x8::splat(PIO2_F32_HI) ^ sign) - r;
-    let low = (-tz).mul_add(p, f32x8::splat(PIO2_F32_LO) ^ sign);
-    big.select(h + low, small)
+    let small = tz.mul_add(p, t);
+    let h = f32x8::splat(PIO2_F32_HI) - r;
+    let low = (-tz).mul_add(p, f32x8::splat(PIO2_F32_LO));
+    big.select(h + low, small) | (x & f32x8::splat(-0.0))
 }
 
 /// asin(s) = s + s·z·P(z), z = s², on |s| <= 1/2; f32 coefficients (fixed one at a time,
