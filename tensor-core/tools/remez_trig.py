@@ -3,8 +3,8 @@
     python3 remez_trig.py sinpi 5   # sin(r)/r on |r| <= pi/2, P of degree 4 in z = r^2
     python3 remez_trig.py sin4 4    # sin(r)/r on |r| <= pi/4
     python3 remez_trig.py cos4 4    # cos(r) on |r| <= pi/4
-    python3 remez_trig.py atan 5    # atan(t)/t on |t| <= tan(pi/8)
-    python3 remez_trig.py asin 5    # asin(s)/s on |s| <= 1/2
+    python3 remez_trig.py atan 5    # atan(t)/t on |t| <= tan(pi/8)  (historical: the
+    python3 remez_trig.py asin 5    # asin(s)/s on |s| <= 1/2       former f64-lane kernels)
     python3 remez_trig.py atan1 8 f32  # f32 atan kernel: atan(t)/t on |t| <= 1, f32 coefficients
     python3 remez_trig.py asin 5 f32   # f32 asin/acos kernel: asin(s)/s on |s| <= 1/2, f32
     python3 remez_trig.py tansin 3  # f32 tan kernel: sin(r)/r on |r| <= TAN_R, f32 coefficients
