@@ -42,6 +42,10 @@ struct Func {
     wide: Option<V32>,
     /// f64 random sweep: the interval of interest, and whether inputs are positive only.
     interval: (f64, f64),
+    /// The symmetry of the exact values: `Some(-1.0)` for odd (f(-x) = -f(x)), `Some(1.0)`
+    /// for even. The f32 sweep then evaluates the reference once for x and -x (it is most
+    /// of a sweep's time); both signs still go through the vector function and are checked.
+    parity: Option<f64>,
 }
 
 fn rsqrt_ref(x: f64) -> f64 {
@@ -55,8 +59,20 @@ fn sigmoid_wide(x: f32x8) -> f32x8 {
 }
 
 fn functions() -> Vec<Func> {
+    macro_rules! parity {
+        () => {
+            None
+        };
+        (odd) => {
+            Some(-1.0)
+        };
+        (even) => {
+            Some(1.0)
+        };
+    }
     macro_rules! f {
-        ($name:literal, $v32:expr, $v64:expr, $r:expr, $bound:expr, $wide:expr, $iv:expr) => {
+        ($name:literal, $v32:expr, $v64:expr, $r:expr, $bound:expr, $wide:expr, $iv:expr
+         $(, $par:ident)?) => {
             Func {
                 name: $name,
                 v32: $v32,
@@ -65,6 +81,7 @@ fn functions() -> Vec<Func> {
                 bound: $bound,
                 wide: $wide,
                 interval: $iv,
+                parity: parity!($($par)?),
             }
         };
     }
@@ -148,7 +165,8 @@ fn functions() -> Vec<Func> {
             f64::sin,
             2.0,
             Some(|x: f32x8| x.sin()),
-            (-1e6, 1e6)
+            (-1e6, 1e6),
+            odd
         ),
         f!(
             "cos",
@@ -157,7 +175,8 @@ fn functions() -> Vec<Func> {
             f64::cos,
             2.0,
             Some(|x: f32x8| x.cos()),
-            (-1e6, 1e6)
+            (-1e6, 1e6),
+            even
         ),
         f!(
             "tan",
@@ -166,7 +185,8 @@ fn functions() -> Vec<Func> {
             f64::tan,
             2.0,
             Some(|x: f32x8| x.tan()),
-            (-1e6, 1e6)
+            (-1e6, 1e6),
+            odd
         ),
         f!(
             "atan",
@@ -175,7 +195,8 @@ fn functions() -> Vec<Func> {
             f64::atan,
             2.0,
             Some(|x: f32x8| x.atan()),
-            (-4.0, 4.0)
+            (-4.0, 4.0),
+            odd
         ),
         f!(
             "asin",
@@ -184,7 +205,8 @@ fn functions() -> Vec<Func> {
             f64::asin,
             2.0,
             Some(|x: f32x8| x.asin()),
-            (-1.0, 1.0)
+            (-1.0, 1.0),
+            odd
         ),
         f!(
             "acos",
@@ -202,7 +224,8 @@ fn functions() -> Vec<Func> {
             f64::sinh,
             2.0,
             Some(|x: f32x8| x.sinh()),
-            (-711.0, 711.0)
+            (-711.0, 711.0),
+            odd
         ),
         f!(
             "cosh",
@@ -211,7 +234,8 @@ fn functions() -> Vec<Func> {
             f64::cosh,
             2.0,
             Some(|x: f32x8| x.cosh()),
-            (-711.0, 711.0)
+            (-711.0, 711.0),
+            even
         ),
         f!(
             "tanh",
@@ -220,7 +244,8 @@ fn functions() -> Vec<Func> {
             f64::tanh,
             2.0,
             Some(|x: f32x8| x.tanh()),
-            (-25.0, 25.0)
+            (-25.0, 25.0),
+            odd
         ),
         f!(
             "erf",
@@ -229,7 +254,8 @@ fn functions() -> Vec<Func> {
             vm::erf_scalar_f64,
             2.0,
             None,
-            (-7.0, 7.0)
+            (-7.0, 7.0),
+            odd
         ),
         f!(
             "sigmoid",
@@ -380,18 +406,6 @@ fn parallel(total: u64, work: impl Fn(u64, u64) -> Stats + Sync) -> Stats {
 }
 
 // ---------------------------------------------------------------------------- f32 sweeps
-
-/// The symmetry of a function's exact values: `Some(-1.0)` for odd (f(-x) = -f(x)),
-/// `Some(1.0)` for even, `None` otherwise. The sweep uses it to evaluate the reference once
-/// for x and -x (it is most of a sweep's time); both signs still go through the vector
-/// function and are checked.
-fn parity(name: &str) -> Option<f64> {
-    match name {
-        "sin" | "tan" | "atan" | "asin" | "sinh" | "tanh" | "erf" => Some(-1.0),
-        "cos" | "cosh" => Some(1.0),
-        _ => None,
-    }
-}
 
 /// Every `stride`-th f32 bit pattern (all 2^32 with stride 1) through `v`, against `r`.
 fn sweep_f32(v: V32, r: fn(f64) -> f64, stride: u64, parity: Option<f64>) -> Stats {
@@ -778,7 +792,7 @@ fn main() {
                 f.v32
             };
             let t = Instant::now();
-            let st = sweep_f32(v, f.reference, stride, parity(f.name));
+            let st = sweep_f32(v, f.reference, stride, f.parity);
             all_ok &= report_line(f.name, &st, f.bound, t.elapsed().as_secs_f64());
             let (table, bad) = special_table(f, v);
             all_ok &= bad == 0 || flag("--wide");

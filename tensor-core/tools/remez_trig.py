@@ -103,7 +103,6 @@ KERNELS = {
 }
 
 
-
 def f32(v):
     """v rounded to the nearest f32 (as an mpf)."""
     return mp.mpf(struct.unpack("f", struct.pack("f", float(v)))[0])
@@ -139,21 +138,19 @@ TAN_KERNELS = {
 
 if __name__ == "__main__":
     what, ncoef = sys.argv[1], int(sys.argv[2])
-    if what in TAN_KERNELS:
-        g, fixed = TAN_KERNELS[what]
-        cs, e = fit_f32(g, fixed, TAN_R**2, ncoef)
-        print(what, "on |r| <=", mp.nstr(TAN_R, 8), "f32 coefficients", ncoef,
+    if what in TAN_KERNELS or sys.argv[3:] == ["f32"]:
+        if what in TAN_KERNELS:
+            (g, fixed), b, iters = TAN_KERNELS[what], TAN_R**2, 30
+        else:
+            # 20 exchange steps, as vmath.rs's atan1/asin coefficients were made: 30 moves
+            # the atan fit's last bits, and those measured worse over all f32 (1.58 vs 1.47
+            # ulp).
+            (g, b), fixed, iters = KERNELS[what], [1], 20
+        cs, e = fit_f32(g, fixed, b, ncoef, iters)
+        print(what, "on z <=", mp.nstr(b, 8), "f32 coefficients", ncoef,
               "err 2^%.2f" % float(mp.log(e, 2)))
         for v in cs:
             print("    %r, // %s" % (float(v), hex(struct.unpack("I", struct.pack("f", float(v)))[0])))
-    elif sys.argv[3:] == ["f32"]:
-        g, b = KERNELS[what]
-        # 20 exchange steps, as vmath.rs's atan1/asin coefficients were made: 30 moves the
-        # atan fit's last bits, and those measured worse over all f32 (1.58 vs 1.47 ulp).
-        cs, e = fit_f32(g, [1], b, ncoef, iters=20)
-        print(what, "f32 coefficients", ncoef, "err 2^%.2f" % float(mp.log(e, 2)))
-        for v in cs:
-            print("    %r," % float(v))
     else:
         g, b = KERNELS[what]
         report(what, lambda z: (g(z) - 1) / z, lambda z: z / g(z), b, ncoef)
