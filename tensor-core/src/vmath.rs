@@ -1918,10 +1918,11 @@ pub fn tan_f32(x: f32x8) -> f32x8 {
 
 // Pure-f32 tan for FMA builds. The f64 kernel above is latency bound on its four f32 <-> f64
 // conversions (7 cycles each on a zmm) and its division's narrow/widen; this one stays in
-// f32 lanes and carries the reduced argument and sin r, cos r as unevaluated sums hi + lo
-// of two f32, so that the quotient is correctly rounded but for the errors listed on
-// `tan_f32`. It needs single-rounding fused multiply-adds (exact products): FMA builds
-// only.
+// f32 lanes. tan r is the quotient of a rational minimax fit r·P(z)/Q(z), z = r², whose
+// numerator and denominator are carried as unevaluated sums hi + lo of two f32 (the
+// reduced argument too), so that the quotient is correctly rounded but for the errors
+// listed on `tan_f32`. It needs single-rounding fused multiply-adds (exact products): FMA
+// builds only.
 
 /// |x| below this takes the f32 kernel; above it (and infinities, NaN) the lanes are
 /// recomputed by `tan_f32_in_f64`. For f32 x below 2^18: n < 2^17.4, so `TAN_MAGIC` rounds
@@ -1943,34 +1944,19 @@ const TAN_P1: f32 = f32::from_bits(0x3FC9_0FDA);
 const TAN_P2: f32 = f32::from_bits(0x33A2_2169);
 #[cfg(target_feature = "fma")]
 const TAN_P3: f32 = f32::from_bits(0xA6F7_2CED);
-/// sin(r)/r = 1 + z·(A0 + A1·z), z = r², |r| <= 0.79597 (+2^-20): |rel err| < 2^-18.6. Only
-/// the quotient's first value uses it (see `tan_f32`). f32 coefficients (`remez_trig.py
-/// tansin 2`).
+/// tan(r)/r = P(z)/Q(z) with P = 1 + P1·z + P2·z², Q = 1 + Q1·z + Q2·z², z = r²,
+/// |r| <= 0.79597 (+2^-20): |rel err| < 2^-30.6 with these f32 coefficients [P1, P2, Q1, Q2]
+/// (`remez_trig.py tanrat`; the Padé approximant of the same degrees errs by 2^-25.9).
 #[cfg(target_feature = "fma")]
-const TAN_SIN_A: [f64; 2] = [-0.16662737727165222, 0.008147215470671654];
-/// sin(r)/r = 1 + z·(S0 + S1·z + S2·z²) on the same interval: |rel err| < 2^-27.8
-/// (`remez_trig.py tansin 3`).
-#[cfg(target_feature = "fma")]
-const TAN_SIN_S: [f64; 3] = [
-    -0.16666653752326965,
-    0.008332102559506893,
-    -0.0001950707519426942,
-];
-/// cos(r) = 1 + z·(B0 + B1·z) on the same interval: |rel err| < 2^-15.7; only the quotient's
-/// first value uses it (`remez_trig.py tancos1 2`).
-#[cfg(target_feature = "fma")]
-const TAN_COS_B: [f64; 2] = [-0.4997260272502899, 0.04037540778517723];
-/// cos(r) = 1 - z/2 + z²·(C0 + C1·z + C2·z²) on the same interval: |rel err| < 2^-32.0
-/// (`remez_trig.py tancos 3`).
-#[cfg(target_feature = "fma")]
-const TAN_COS_C: [f64; 3] = [
-    0.041666653007268906,
-    -0.0013887587701901793,
-    2.4457453037030064e-05,
+const TAN_RAT: [f32; 4] = [
+    f32::from_bits(0xBDE4_1291),
+    f32::from_bits(0x3A8C_F087),
+    f32::from_bits(0xBEE3_AF4F),
+    f32::from_bits(0x3C82_DC63),
 ];
 
-/// tan(x) (f32 lanes, FMA builds): x = n·π/2 + r, tan x = s/c (n even) or -c/s (n odd)
-/// with s = sin r, c = cos r, all in f32 lanes for |x| < 2^18 (`TAN_F32_MAX`).
+/// tan(x) (f32 lanes, FMA builds): x = n·π/2 + r, tan x = N/D (n even) or -D/N (n odd)
+/// with N = r·P(z), D = Q(z) (`TAN_RAT`), all in f32 lanes for |x| < 2^18 (`TAN_F32_MAX`).
 ///
 /// * Reduction: n = rint(x·TAN_2_PI) (one rounding, by `TAN_MAGIC`). r1 = x - n·P1 is
 ///   exact (one FMA: x and n·P1 are multiples of 2^-24, or of 2^-23 above 1, and |r1| < 1,
@@ -1981,56 +1967,83 @@ const TAN_COS_C: [f64; 3] = [
 ///   2^-29.2·|r| for every f32 |x| < 2^18: |r| is at least 2^-27.83 (x = 252.89821), and at
 ///   least 2^-21.05, 2^-25.88, 2^-24.88, 2^-23.88 in the binades 2^14 .. 2^17 where n is
 ///   large (smallest |x - n·π/2| over every f32 of each binade, found exhaustively). The
-///   measured maximum over all those x is 2^-33.8.
-/// * s = sh + sl: sh = rq + rh³·(A0 + A1·z) rounded, with rq = x - n·(P1 + P2 + P3) in three
-///   roundings (2^-23 from r: rh alone can be 20% off r where r is tiny, and rl large);
-///   only the quotient's first value uses sh (2^-18.6 from sin r). sl = (rh - sh) + rl +
-///   w·S(z) with w = rh·z, z = rh² (rh - sh is exact, Sterbenz). The f32 evaluation of the
-///   term w·S (<= 11.4% of s; z and w round) adds < 2^-26 relative, the fit 2^-27.8, and
-///   leaving out rl·(cos r - 1) (rl is 2^-24 of r unless r is tiny) < 2^-25.6.
-/// * c = ch + cl: ch = 1 + z·(B0 + B1·z) rounded (2^-15.7 from cos r), cl = (1 - ch) - z/2
-///   (one rounding: < 2^-30 relative) + z²·C(z) - (rh² - z)/2 - rl·sh, the first-order terms
-///   of cos(rh + rl); errors < 2^-28 relative.
-/// * Quotient num/den: q0 = nh/dh rounded (`vdivps`), residual e = q0·(dh + dl) - (nh + nl)
-///   (q0·dh - nh is exact), q = q0 - e/dh rounded once. q0 is within 2^-15.5 of the
-///   quotient and 1/dh within 2^-15.6 of 1/den, so the correction errs by < 2^-31.
+///   measured maximum over all those x is 2^-33.8. |rl| <= ulp(rh)/2 but where r is tiny:
+///   there rl can reach 20% of rh, never half.
+/// * N = nh + nl: nh = rq + w·p rounded, w = rh·z, z = rh², p = P1 + P2·z, with
+///   rq = x - n·(P1 + P2 + P3) in three roundings (rh alone can be 20% off r where r is
+///   tiny, and the quotient's first value needs nh within 2^-14 of N). nl = (rh - nh) +
+///   (w·p + rl) is the rest: rh - nh is exact (Sterbenz), w·p + rl rounds by 2^-27.8 of N.
+///   The sign of a zero: nh = rq + w·p is +0 for x = -0 (a sum of -0 and +0), so the
+///   numerator takes the sign of rh, which is that of N for every x (a no-op but at -0).
+/// * D = dh + dl: dh = 1 + z·q rounded with q = Q1 + Q2·z, dl = z·q + (1 - dh) its exact
+///   residual (rounded once; 1 - dh is exact). q's rounding errs by 2^-26.2 of D.
+/// * Left out: z's rounding moves N/D by 2^-25.8 at most (z enters N and D in the same
+///   direction, and log(P/Q) grows as z/3); D is evaluated at rh, not at rh + rl, and N
+///   takes rl with coefficient 1 instead of dN/dr: together rl·(1 + tan² - 1/D) <= 2^-24.95
+///   of tan r (|rl| <= 2^-24·|r|, worst at |r| = 0.796).
+/// * Quotient U/V (U, V = N, D or -D, N): with v0 = 1/vh to 2^-14 (`recip_for_quotient`),
+///   q0 = uh·v0, residual e = q0·(vh + vl) - (uh + ul) (q0·vh - uh is exact), q = q0 - e·v0
+///   rounded once. q0 and v0 are each within about 2^-14 of U/V and 1/V, so the correction
+///   errs by 2^-28.
 ///
-/// With |d(log tan)/d(log r)| <= 1.6 on |r| <= 0.8 the value before the last rounding is
-/// within about 2^-24.6 relative of tan x (0.65 ulp); measured over every f32 input: 1.002
-/// ulp (see ACCURACY.md for the walk). tan(±0) = ±0 by a final select (the kernel's
-/// sin(-0) is +0); |x| >= 2^18, ±inf and NaN lanes go out of line to `tan_f32_in_f64`
-/// (NaN for ±inf and NaN; exact reduction above 2^19).
+/// The value before the last rounding is within about 2^-23.7 relative of tan x (1.23 ulp
+/// at most, 0.5 more for the rounding); measured over every f32 input: 1.26 ulp (see
+/// ACCURACY.md for the walk). |x| >= 2^18, ±inf and NaN lanes go out of line to
+/// `tan_f32_in_f64` (NaN for ±inf and NaN; exact reduction above 2^19).
 #[cfg(target_feature = "fma")]
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn tan_f32(x: f32x8) -> f32x8 {
+    use wide::u32x8;
     let v = f32x8::splat;
+    let sign = u32x8::splat(0x8000_0000);
     let t = x.mul_add(v(TAN_2_PI), v(TAN_MAGIC));
     let n = t - v(TAN_MAGIC);
     let r1 = n.mul_neg_add(v(TAN_P1), x);
     let rh = r1 - n * v(TAN_P2);
     let rl = n.mul_neg_add(v(TAN_P3), n.mul_neg_add(v(TAN_P2), r1 - rh));
-    let z = rh * rh;
-    let zs = rh.mul_sub(rh, z); // rh² - z, exact
-    let w = rh * z;
     let rq = n.mul_neg_add(v(TAN_P3), n.mul_neg_add(v(TAN_P2), r1)); // r to 2^-23
-    let sh = w.mul_add(poly_fma(z, &TAN_SIN_A), rq);
-    let sp = poly_fma(z, &TAN_SIN_S);
-    let sl = w.mul_add(sp, (rh - sh) + rl);
-    let b = poly_fma(z, &TAN_COS_B);
-    let ch = z.mul_add(b, v(1.0));
-    let ce = z.mul_add(v(-0.5), v(1.0) - ch); // 1 - z/2 - ch (|ce| < 0.017)
-    let u = (z * z).mul_add(poly_fma(z, &TAN_COS_C), zs.mul_add(v(-0.5), ce));
-    let cl = rl.mul_neg_add(sh, u);
-    let odd =
-        f32x8::from_bits((t.to_bits() & wide::u32x8::splat(1)).simd_eq(wide::u32x8::splat(1)));
-    let nh = odd.select(-ch, sh);
-    let nl = odd.select(-cl, sl);
-    let dh = odd.select(sh, ch);
-    let dl = odd.select(sl, cl);
-    let q0 = nh / dh;
-    let e = q0.mul_sub(dh, nh) + q0.mul_sub(dl, nl);
-    let q = x.simd_eq(v(0.0)).select(x, e.mul_neg_add(v(1.0) / dh, q0));
-    fast_or_rare_lanes(x, x.abs().simd_lt(v(TAN_F32_MAX)), q, tan_f32_in_f64)
+    let z = rh * rh;
+    let w = rh * z;
+    let p = z.mul_add(v(TAN_RAT[1]), v(TAN_RAT[0]));
+    let nh = w.mul_add(p, rq);
+    let nl = (rh - nh) + w.mul_add(p, rl);
+    let q = z.mul_add(v(TAN_RAT[3]), v(TAN_RAT[2]));
+    let dh = z.mul_add(q, v(1.0));
+    let dl = z.mul_add(q, v(1.0) - dh);
+    let odd = f32x8::from_bits((t.to_bits() & u32x8::splat(1)).simd_eq(u32x8::splat(1)));
+    let nh_signed = f32x8::from_bits(nh.to_bits() | (rh.to_bits() & sign));
+    let uh = odd.select(-dh, nh_signed);
+    let ul = odd.select(-dl, nl);
+    let vh = odd.select(nh, dh);
+    let vl = odd.select(nl, dl);
+    let v0 = recip_for_quotient(vh);
+    let q0 = uh * v0;
+    let e = q0.mul_sub(vh, uh) + q0.mul_sub(vl, ul);
+    let ok = f32x8::from_bits((x.to_bits() & !sign).simd_lt(u32x8::splat(TAN_F32_MAX.to_bits())));
+    fast_or_rare_lanes(x, ok, e.mul_neg_add(v0, q0), tan_f32_in_f64)
+}
+
+/// 1/d to within 2^-14 relative, for a d whose reciprocal is a normal f32: `vrcp14ps`
+/// (4 cycles, no divider) with AVX-512VL, an exact division otherwise (`vrcpps` errs by
+/// 2^-11.4, too coarse for `tan_f32`'s one correction).
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512vl"))]
+#[inline(always)]
+fn recip_for_quotient(d: f32x8) -> f32x8 {
+    use core::arch::x86_64::{__m256, _mm256_rcp14_ps};
+    let dv: __m256 = bytemuck::cast(d);
+    // SAFETY: `_mm256_rcp14_ps` needs avx512f and avx512vl; this item is compiled only when
+    // avx512vl (which implies avx512f) is enabled for the whole build (the `cfg` above), so
+    // every CPU this code runs on has it. It reads and writes registers only.
+    let r: __m256 = unsafe { _mm256_rcp14_ps(dv) };
+    bytemuck::cast(r)
+}
+#[cfg(all(
+    target_feature = "fma",
+    not(all(target_arch = "x86_64", target_feature = "avx512vl"))
+))]
+#[inline(always)]
+fn recip_for_quotient(d: f32x8) -> f32x8 {
+    f32x8::ONE / d
 }
 
 /// num/den to ~2^-45 relative without an f64 division (`vdivpd zmm` costs three `vdivps
@@ -3093,8 +3106,8 @@ mod tests {
     /// the 2-ulp contract), so that a change of split or polynomial that costs accuracy
     /// fails here: atan just above 1 (max 1.49 at 1.061), asin near 1/2 and where π/2 - 2s
     /// would cross 1 with a plain π/2 split (max 1.27), acos near |x| = 1/2 (1.17), tan at
-    /// its worst input and at the f32 nearest a multiple of π/2 below 2^18 (1.002 with the
-    /// f32 kernel on FMA builds, 0.501 elsewhere).
+    /// its worst input and at the f32 nearest a multiple of π/2 below 2^18 (1.26 at
+    /// 49.483566 with the f32 kernel on FMA builds; 0.501 elsewhere).
     #[test]
     fn trig_worst_intervals() {
         fn every_f32(lo: f32, hi: f32) -> Vec<f32> {
@@ -3102,7 +3115,7 @@ mod tests {
             v.iter().copied().chain(v.iter().map(|x| -x)).collect()
         }
         let tan_bound = if cfg!(target_feature = "fma") {
-            1.01
+            1.27
         } else {
             0.51
         };
@@ -3112,11 +3125,11 @@ mod tests {
             ("asin_f32 crossing 1", asin_f32, f64::asin, 0.83, 0.88, 1.3),
             ("acos_f32 near 1/2", acos_f32, f64::acos, 0.499, 0.545, 1.2),
             (
-                "tan_f32 near 703",
+                "tan_f32 near 49.48",
                 tan_f32,
                 f64::tan,
-                702.9,
-                703.0,
+                49.48,
+                49.49,
                 tan_bound,
             ),
             (

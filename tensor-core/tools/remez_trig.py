@@ -7,10 +7,8 @@
     python3 remez_trig.py asin 5    # asin(s)/s on |s| <= 1/2       former f64-lane kernels)
     python3 remez_trig.py atan1 8 f32  # f32 atan kernel: atan(t)/t on |t| <= 1, f32 coefficients
     python3 remez_trig.py asin 5 f32   # f32 asin/acos kernel: asin(s)/s on |s| <= 1/2, f32
-    python3 remez_trig.py tansin 3  # f32 tan kernel: sin(r)/r on |r| <= TAN_R, f32 coefficients
-    python3 remez_trig.py tansin 2  #   (the short fit that gives the quotient's first value)
-    python3 remez_trig.py tancos 3  # f32 tan kernel: cos(r) = 1 - z/2 + z^2*C(z), f32 coefficients
-    python3 remez_trig.py tancos1 2 # f32 tan kernel: cos(r) = 1 + z*B(z) (the short fit)
+    python3 remez_trig.py tanrat    # f32 tan kernel: tan(r)/r = P(z)/Q(z) on |r| <= TAN_R,
+                                    #   P, Q of degree 2 with constant term 1, f32 coefficients
 
 The second argument is the number of coefficients of P in f(z) = 1 + z*P(z) (z = r^2);
 the relative error |(1 + z*P) - f| / f is minimised by a Remez exchange (mpmath, 60
@@ -20,13 +18,17 @@ for the reduction's rounding. Where the exchange cannot find enough alternation 
 it stops and prints "fewer": the coefficients are then near-minimax, and the printed
 error (measured, not claimed) is what vmath.rs states.
 
-The tan* fits (and "f32" after another kernel's name) are for the kernels that run in
-f32 lanes (tan on FMA builds; atan, asin, acos everywhere): the coefficients are f32,
-rounded one at a time from the first, each time refitting the later ones to what the
-rounded ones leave (so the rounding of the large leading coefficients is absorbed), and
-the error printed is measured with all coefficients rounded to f32. The tan* interval
-is |r| <= TAN_R: pi/4 plus what the reduction's f32 2/pi adds below TAN_MAX (see
-vmath.rs); the others use their KERNELS interval.
+The "f32" fits (after a kernel's name) are for the kernels that run in f32 lanes (atan,
+asin, acos everywhere): the coefficients are f32, rounded one at a time from the first,
+each time refitting the later ones to what the rounded ones leave (so the rounding of the
+large leading coefficients is absorbed), and the error printed is measured with all
+coefficients rounded to f32.
+
+tanrat (tan on FMA builds) is a rational fit: the relative error of P/Q against tan(r)/r
+is levelled by a Remez exchange on the nonlinear system (mpmath findroot), started from
+the Pade approximant; the coefficients are then rounded to f32 one at a time (Q1, P1, Q2,
+P2), the others refitted after each. Its interval is |r| <= TAN_R: pi/4 plus what the
+reduction's f32 2/pi adds below TAN_MAX (see vmath.rs).
 """
 import struct
 import sys
@@ -130,22 +132,74 @@ def fit_f32(f, fixed, b, ncoef, iters=30):
 # inside the 2^-20 slack.
 TAN_MAX = 2**18
 TAN_R = (mp.pi / 4 + mp.pi / 2 * TAN_MAX * abs(f32(2 / mp.pi) - 2 / mp.pi)) * SLACK
-TAN_KERNELS = {
-    "tansin": (S, [1]),
-    "tancos": (C, [1, mp.mpf(-0.5)]),
-    "tancos1": (C, [1]),
-}
+
+
+def fit_tan_rational(iters=12):
+    """tan(r)/r ~ (1 + p1 z + p2 z^2) / (1 + q1 z + q2 z^2), z = r^2 <= TAN_R^2, minimax
+    relative error; returns ([p1, p2, q1, q2] as f32, measured error)."""
+    b = TAN_R**2
+    a = b * mp.mpf("1e-6")
+    f = lambda z: mp.tan(mp.sqrt(z)) / mp.sqrt(z)
+    rel = lambda c, z: (1 + c[0] * z + c[1] * z**2) / (1 + c[2] * z + c[3] * z**2) / f(z) - 1
+    grid = [a + (b - a) * mp.mpf(i) / 3000 for i in range(3001)]
+
+    def level(c, fixed):
+        free = [i for i in range(4) if i not in fixed]
+        n = len(free) + 1
+        zs = [a + (b - a) * (1 - mp.cos(mp.pi * i / (n - 1))) / 2 for i in range(n)]
+        c, e = list(c), mp.mpf(0)
+        for _ in range(iters):
+            def eqs(*u):
+                cc = list(c)
+                for j, i in enumerate(free):
+                    cc[i] = u[j]
+                return [rel(cc, zs[k]) - (-1) ** k * u[-1] for k in range(n)]
+            sol = mp.findroot(eqs, [c[i] for i in free] + [e])
+            for j, i in enumerate(free):
+                c[i] = sol[j]
+            e = sol[-1]
+            es = [rel(c, z) for z in grid]
+            m = []
+            for i, v in enumerate(es):
+                left = es[i - 1] if i > 0 else None
+                right = es[i + 1] if i < len(es) - 1 else None
+                if (left is None or abs(v) >= abs(left)) and (right is None or abs(v) >= abs(right)):
+                    if m and mp.sign(m[-1][1]) == mp.sign(v):
+                        if abs(v) > abs(m[-1][1]):
+                            m[-1] = (grid[i], v)
+                    else:
+                        m.append((grid[i], v))
+            while len(m) > n:
+                m.pop(0 if abs(m[0][1]) < abs(m[-1][1]) else -1)
+            if len(m) < n:
+                print("fewer", len(m))
+                break
+            zs = [x for x, _ in m]
+        return c
+
+    pade = [mp.mpf(-105) / 945, mp.mpf(1) / 945, mp.mpf(-420) / 945, mp.mpf(15) / 945]
+    c = level(pade, {})
+    fixed = {}
+    for i in [2, 0, 3, 1]:  # indices into [p1, p2, q1, q2]: Q1, P1, Q2, P2
+        fixed[i] = f32(c[i])
+        c = [fixed.get(k, v) for k, v in enumerate(level(c, fixed) if len(fixed) < 4 else c)]
+    fine = [b * mp.mpf(i) / 20000 for i in range(1, 20001)]
+    return c, max(abs(rel(c, z)) for z in fine)
+
 
 if __name__ == "__main__":
+    if sys.argv[1] == "tanrat":
+        cs, e = fit_tan_rational()
+        print("tanrat on z <=", mp.nstr(TAN_R**2, 8), "f32 [P1, P2, Q1, Q2]",
+              "err 2^%.2f" % float(mp.log(e, 2)))
+        for v in cs:
+            print("    %r, // %s" % (float(v), hex(struct.unpack("I", struct.pack("f", float(v)))[0])))
+        sys.exit()
     what, ncoef = sys.argv[1], int(sys.argv[2])
-    if what in TAN_KERNELS or sys.argv[3:] == ["f32"]:
-        if what in TAN_KERNELS:
-            (g, fixed), b, iters = TAN_KERNELS[what], TAN_R**2, 30
-        else:
-            # 20 exchange steps, as vmath.rs's atan1/asin coefficients were made: 30 moves
-            # the atan fit's last bits, and those measured worse over all f32 (1.58 vs 1.47
-            # ulp).
-            (g, b), fixed, iters = KERNELS[what], [1], 20
+    if sys.argv[3:] == ["f32"]:
+        # 20 exchange steps, as vmath.rs's atan1/asin coefficients were made: 30 moves the
+        # atan fit's last bits, and those measured worse over all f32 (1.58 vs 1.47 ulp).
+        (g, b), fixed, iters = KERNELS[what], [1], 20
         cs, e = fit_f32(g, fixed, b, ncoef, iters)
         print(what, "on z <=", mp.nstr(b, 8), "f32 coefficients", ncoef,
               "err 2^%.2f" % float(mp.log(e, 2)))
