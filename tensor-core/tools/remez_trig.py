@@ -56,26 +56,32 @@ def remez(f, w, a, b, n, iters=30):
         c = [sol[j] for j in range(n + 1)]
         es = [w(x) * (mp.polyval(c[::-1], x) - f(x)) for x in grid]
         mx = max(abs(e) for e in es)
-        ext = []
-        for i, e in enumerate(es):
-            left = es[i - 1] if i > 0 else None
-            right = es[i + 1] if i < len(es) - 1 else None
-            if (left is None or abs(e) >= abs(left)) and (right is None or abs(e) >= abs(right)):
-                ext.append((grid[i], e))
-        m = []
-        for x, e in ext:
+        xs = exchange(grid, es, N)
+        if xs is None:
+            break
+    return c, mx
+
+
+def exchange(grid, es, n):
+    """The n points of the next Remez step: the local extrema of the error es on grid,
+    one per run of equal sign (the largest), trimmed from the smaller end to n; None
+    (after printing "fewer") when the error alternates fewer than n times."""
+    m = []
+    for i, e in enumerate(es):
+        left = es[i - 1] if i > 0 else None
+        right = es[i + 1] if i < len(es) - 1 else None
+        if (left is None or abs(e) >= abs(left)) and (right is None or abs(e) >= abs(right)):
             if m and mp.sign(m[-1][1]) == mp.sign(e):
                 if abs(e) > abs(m[-1][1]):
-                    m[-1] = (x, e)
+                    m[-1] = (grid[i], e)
             else:
-                m.append((x, e))
-        while len(m) > N:
-            m.pop(0 if abs(m[0][1]) < abs(m[-1][1]) else -1)
-        if len(m) < N:
-            print("fewer", len(m))
-            break
-        xs = [x for x, _ in m]
-    return c, mx
+                m.append((grid[i], e))
+    while len(m) > n:
+        m.pop(0 if abs(m[0][1]) < abs(m[-1][1]) else -1)
+    if len(m) < n:
+        print("fewer", len(m))
+        return None
+    return [x for x, _ in m]
 
 
 def report(name, f, w, b, ncoef):
@@ -158,23 +164,9 @@ def fit_tan_rational(iters=12):
             for j, i in enumerate(free):
                 c[i] = sol[j]
             e = sol[-1]
-            es = [rel(c, z) for z in grid]
-            m = []
-            for i, v in enumerate(es):
-                left = es[i - 1] if i > 0 else None
-                right = es[i + 1] if i < len(es) - 1 else None
-                if (left is None or abs(v) >= abs(left)) and (right is None or abs(v) >= abs(right)):
-                    if m and mp.sign(m[-1][1]) == mp.sign(v):
-                        if abs(v) > abs(m[-1][1]):
-                            m[-1] = (grid[i], v)
-                    else:
-                        m.append((grid[i], v))
-            while len(m) > n:
-                m.pop(0 if abs(m[0][1]) < abs(m[-1][1]) else -1)
-            if len(m) < n:
-                print("fewer", len(m))
+            zs = exchange(grid, [rel(c, z) for z in grid], n)
+            if zs is None:
                 break
-            zs = [x for x, _ in m]
         return c
 
     pade = [mp.mpf(-105) / 945, mp.mpf(1) / 945, mp.mpf(-420) / 945, mp.mpf(15) / 945]
