@@ -190,10 +190,10 @@ pub(crate) fn narrow(x: F) -> f32x8 {
 /// `fast` where every lane of the mask `ok` is set (the common case: one test and a
 /// branch); otherwise the lanes outside `ok` are taken from `rare(x)`, computed out of line
 /// so that the rare path weighs nothing on the fast path's registers. Used where a fast
-/// kernel is valid on all but a few inputs (huge trig arguments, rsqrt's zeros and
-/// subnormals); the merge is in f32 lanes, after the fast path's single narrowing. Only
-/// `x` crosses the call: passing `fast` too made the fast path store it to the stack and
-/// reload it (rsqrt 1.9 -> 2.3 µs per 4096).
+/// kernel is valid on all but a few inputs (huge trig arguments, tan's |x| >= 2^18 on FMA
+/// builds, rsqrt's zeros, subnormals and negative x); the merge is in f32 lanes, after the
+/// fast path's single narrowing. Only `x` crosses the call: passing `fast` too made the
+/// fast path store it to the stack and reload it (rsqrt 1.9 -> 2.3 µs per 4096).
 #[inline(always)]
 fn fast_or_rare_lanes(x: f32x8, ok: f32x8, fast: f32x8, rare: fn(f32x8) -> f32x8) -> f32x8 {
     if ok.all() {
@@ -2049,7 +2049,7 @@ pub fn tan_f32(x: f32x8) -> f32x8 {
     let v0 = recip_for_quotient(vh);
     let q0 = uh * v0;
     let e = q0.mul_sub(vh, uh) + q0.mul_sub(vl, ul);
-    let ok = f32x8::from_bits((x.to_bits() & !sign).simd_lt(u32x8::splat(TAN_F32_MAX.to_bits())));
+    let ok = x.abs().simd_lt(v(TAN_F32_MAX));
     fast_or_rare_lanes(x, ok, e.mul_neg_add(v0, q0), tan_f32_in_f64)
 }
 
