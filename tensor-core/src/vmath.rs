@@ -38,8 +38,10 @@
 //!   reduction range (f64 lanes: |x| > 1.6e6; f32 lanes: |x| >= 2^19, through the f64
 //!   kernel); those lanes call std's `f64::sin`/`f64::cos` (a Payne–Hanek reduction).
 //!
-//! The only `unsafe` blocks are the AVX-512 f32 <-> f64 conversions in `widen` and `narrow`
-//! (see their SAFETY comments); wide has no such conversions.
+//! The only `unsafe` blocks are AVX-512 intrinsics that wide does not offer, each in a
+//! function compiled only when the build enables the feature (see their SAFETY comments):
+//! the f32 <-> f64 conversions in `widen` and `narrow`, `vrsqrt14ps` and `vrcp14ps`, the
+//! k-register compares and merge-masked arithmetic of `LaneMask`, and `lookup16`.
 
 // Public vector functions inline into kernels on AVX2/AVX-512 builds (one register per
 // f64x8, measured faster: softmax -15%, W2 -8% native); on the SSE2 baseline an f64x8 is
@@ -924,13 +926,13 @@ pub fn pow_f64(x: f64x8, y: f64x8) -> f64x8 {
     let ax = sel(sub, axs * TWO53, axs);
     let mut nf = sp(-53.0) & sub;
     let ix = (bits(ax) >> 32) & us(0x7fff_ffff);
-    nf = nf + i2f((ix >> 20) - us(0x3ff));
+    nf += i2f((ix >> 20) - us(0x3ff));
     let j = i2f(ix & us(0x000f_ffff));
     let k0 = j.simd_le(sp(0x3988E as f64)); // |x| < sqrt(3/2)
     let k1 = !k0 & j.simd_lt(sp(0xBB67A as f64)); // |x| < sqrt(3)
     let k2 = !(k0 | k1); // reduce by one more binade
     let ixn = ((ix & us(0x000f_ffff)) | us(0x3ff0_0000)) - (mask_u(k2) & us(0x0010_0000));
-    nf = nf + (sp(1.0) & k2);
+    nf += sp(1.0) & k2;
     let ax = from_bits((ixn << 32) | (bits(ax) & us(0xffff_ffff)));
     let bp = sel(k1, sp(1.5), sp(1.0));
     let dp_h = sp(DP_H1) & k1;
@@ -949,7 +951,7 @@ pub fn pow_f64(x: f64x8, y: f64x8) -> f64x8 {
     let mut r = s2
         * s2
         * (sp(L1) + s2 * (sp(L2) + s2 * (sp(L3) + s2 * (sp(L4) + s2 * (sp(L5) + s2 * L6)))));
-    r = r + s_l * (s_h + ss);
+    r += s_l * (s_h + ss);
     let s2 = s_h * s_h;
     let t_h = clear_low(sp(3.0) + s2 + r);
     let t_l = r - ((t_h - 3.0) - s2);
@@ -1737,26 +1739,205 @@ fn log_specials(w: F, res: F) -> F {
     sel(w.simd_eq(sp(0.0)), sp(f64::NEG_INFINITY), res)
 }
 
-/// ln(x) (f32 lanes), <= 1 ulp on every input; subnormals are normal in f64.
-/// k·ln2 + f·G(f): G's 2^-27.6 and the one-bit cancellation when k = -1 leave the f64
-/// value within 2^-26.6 relative, i.e. <= 0.5 + 2^-2.6 ulp after the rounding to f32.
-/// Lanes that are not positive finite are reduced too (into garbage, no traps) and
-/// replaced by `log_specials`.
+/// ln(x) (f32 lanes), <= 1 ulp on every input: `log_f32_table` on AVX-512 builds, for
+/// positive finite x (the other lanes out of line, by `log_f32_poly`); `log_f32_poly`
+/// elsewhere.
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn log_f32(x: f32x8) -> f32x8 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+    return fast_or_rare_lanes(
+        x,
+        positive_finite(x),
+        log_table::log_f32_table::<false>(x),
+        log_f32_poly,
+    );
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+    log_f32_poly(x)
+}
+
+/// log2(x) (f32 lanes): as `log_f32`, in base 2; exact for powers of two.
+#[cfg_attr(target_feature = "avx2", inline)]
+pub fn log2_f32(x: f32x8) -> f32x8 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+    return fast_or_rare_lanes(
+        x,
+        positive_finite(x),
+        log_table::log_f32_table::<true>(x),
+        log2_f32_poly,
+    );
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+    log2_f32_poly(x)
+}
+
+/// ln(x) for every f32 x: k·ln2 + f·G(f) in f64 lanes (subnormals are normal there).
+/// G's 2^-27.6 and the one-bit cancellation when k = -1 leave the f64 value within
+/// 2^-26.6 relative, i.e. <= 0.5 + 2^-2.6 ulp after the rounding to f32. Lanes that are
+/// not positive finite are reduced too (into garbage, no traps) and replaced by
+/// `log_specials`.
+#[inline(always)]
+fn log_f32_poly(x: f32x8) -> f32x8 {
     let w = widen(x);
     let (f, kf) = log_reduce(w);
     let res = fma(f, poly_estrin(f, &LOG_G), kf * LN2_D);
     narrow(log_specials(w, res))
 }
 
-/// log2(x) (f32 lanes): k + f·G2(f), exact for powers of two; same budget as `log_f32`.
-#[cfg_attr(target_feature = "avx2", inline)]
-pub fn log2_f32(x: f32x8) -> f32x8 {
+/// log2(x) for every f32 x: k + f·G2(f), exact for powers of two; same budget as
+/// `log_f32_poly`.
+#[inline(always)]
+fn log2_f32_poly(x: f32x8) -> f32x8 {
     let w = widen(x);
     let (f, kf) = log_reduce(w);
     let res = fma(f, poly_estrin(f, &LOG2_G), kf);
     narrow(log_specials(w, res))
+}
+
+/// The lanes with 0 < x < inf (subnormals included), as one unsigned compare of the
+/// bits: x - 1 wraps around for +0, and negative x, inf and NaN are above.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+#[inline(always)]
+fn positive_finite(x: f32x8) -> f32x8 {
+    use wide::u32x8;
+    let inf = f32::INFINITY.to_bits();
+    f32x8::from_bits((x.to_bits() - u32x8::splat(1)).simd_lt(u32x8::splat(inf - 1)))
+}
+
+// ---------------------------------------------------------------------------
+// log and log2 on AVX-512 builds: a 16-entry table and a degree-5 polynomial
+// ---------------------------------------------------------------------------
+// The reduction of `log_f32_poly` leaves f in [-0.29, 0.41] and needs a degree-9
+// polynomial (10 coefficients); with a table lookup (`vpermt2pd`, one uop per table of
+// 16 f64), the reduced argument is within 0.0297 of 0 and four coefficients reach 2^-31.
+// Tables and coefficients: `tools/log_table.py 4` (the reduction is explained there).
+// ln x = k·ln2 + LNC[i] + log1p(r), r = z·INVC[i] - 1, x = 2^k·z, z in [0.699, 1.398).
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+mod log_table {
+    use super::*;
+
+    /// Bits of f64 0.69921875 (f32 0x3f330000): z = x / 2^k lies in [OFF, 2·OFF).
+    const LOG_OFF: u64 = 0x3fe6_6000_0000_0000;
+    /// 1/c for the midpoint c of each of the 16 subintervals of z, rounded to f64; exactly 1
+    /// for the one that holds 1 (i = 9).
+    const LOG_INVC: [f64; 16] = [
+        1.3989071038251366,
+        1.3403141361256545,
+        1.2864321608040201,
+        1.2367149758454106,
+        1.1906976744186046,
+        1.147982062780269,
+        1.1082251082251082,
+        1.0711297071129706,
+        1.0364372469635628,
+        1.0,
+        0.9481481481481482,
+        0.8951048951048951,
+        0.847682119205298,
+        0.8050314465408805,
+        0.7664670658682635,
+        0.7314285714285714,
+    ];
+    /// -ln(LOG_INVC[i]) rounded to f64 (0 for i = 9).
+    const LOG_LNC: [f64; 16] = [
+        -0.33569129163814154,
+        -0.2929040164329327,
+        -0.2518726197550701,
+        -0.21245865121419336,
+        -0.17453941635189965,
+        -0.1380056730194437,
+        -0.10275973395776894,
+        -0.06871389254805173,
+        -0.03578910785158529,
+        0.0,
+        0.05324451451881224,
+        0.11081436634029011,
+        0.16524957289530717,
+        0.2168739383006143,
+        0.2659635484971379,
+        0.3127557100038969,
+    ];
+    /// -log2(LOG_INVC[i]) rounded to f64 (0 for i = 9).
+    const LOG_LOG2C: [f64; 16] = [
+        -0.4843001617159575,
+        -0.4225711719642514,
+        -0.3633753794563512,
+        -0.3065130425006747,
+        -0.2518071504105397,
+        -0.19910010007969525,
+        -0.14825095858394247,
+        -0.09913319201925132,
+        -0.05163276841532236,
+        0.0,
+        0.07681559705083084,
+        0.1598713367783894,
+        0.2384047393250789,
+        0.3128829552843553,
+        0.38370429247405213,
+        0.4512111118323288,
+    ];
+    /// log1p(r) = r + r²·P(r) on |r| <= 0.0297: relative error < 2^-31.0.
+    const LOG_TAB_P: [f64; 4] = [
+        -0.4999999357059919,
+        0.3333332846923619,
+        -0.25021968536677713,
+        0.20017847952840223,
+    ];
+    /// The same divided by ln 2 (log2(1 + r) = r/ln2 + r²·P2(r)).
+    const LOG2_TAB_P: [f64; 4] = [
+        -0.7213474276878351,
+        0.48089827678889957,
+        -0.36099069921144605,
+        0.2887964997083188,
+    ];
+
+    /// table[idx & 15] in each lane: one `vpermt2pd` (bits 0-2 pick the entry of a register,
+    /// bit 3 the register; higher bits of idx are ignored).
+    #[inline(always)]
+    fn lookup16(table: &[f64; 16], idx: U) -> F {
+        use core::arch::x86_64::_mm512_permutex2var_pd;
+        let lo: F = F::new(table[..8].try_into().unwrap());
+        let hi: F = F::new(table[8..].try_into().unwrap());
+        // SAFETY: `_mm512_permutex2var_pd` needs avx512f, which the `cfg` above guarantees for
+        // the whole build. It reads the two registers only: any index bits select one of
+        // their 16 lanes, nothing outside them.
+        bytemuck::cast(unsafe {
+            _mm512_permutex2var_pd(bytemuck::cast(lo), bytemuck::cast(idx), bytemuck::cast(hi))
+        })
+    }
+
+    /// ln x (or log2 x with `BASE2`) for positive finite f32 x; other lanes give garbage
+    /// (no traps). In f64 lanes: x = 2^k·z with z in [OFF, 2·OFF) from the bits (f32
+    /// subnormals are normal f64, so no rescaling), i = the top 4 bits of z's mantissa
+    /// counted from OFF, r = z·INVC[i] - 1 in one FMA (relative error 2^-53), then
+    /// (k·ln2 + LNC[i] + r) + r²·P(r). Error: P's 2^-31 relative to log1p(r); for i = 9
+    /// (INVC = 1, LNC = 0) and k = 0 nothing else rounds before the sum, so x near 1 keeps full
+    /// relative accuracy; elsewhere |ln x| >= 0.0197 and the terms are at most 1.8 times the
+    /// result (k = 0, i = 8), so their f64 roundings stay below 2^-50 relative. Total < 2^-30.5
+    /// before the rounding to f32: <= 0.5 + 2^-6.5 ulp.
+    #[inline(always)]
+    pub(super) fn log_f32_table<const BASE2: bool>(x: f32x8) -> f32x8 {
+        use wide::i64x8;
+        let ix = bits(widen(x));
+        let tmp = ix - us(LOG_OFF);
+        // k = the exponent of x relative to OFF, as a signed integer (arithmetic shift)
+        let k: i64x8 = bytemuck::cast::<U, i64x8>(tmp) >> 52;
+        let kf = i2f(bytemuck::cast(k));
+        let z = from_bits(ix - (tmp & us(0xfff0_0000_0000_0000)));
+        let idx = tmp >> 48;
+        let invc = lookup16(&LOG_INVC, idx);
+        let r = fma(z, invc, sp(-1.0));
+        let r2 = r * r;
+        if BASE2 {
+            let head = kf + lookup16(&LOG_LOG2C, idx);
+            narrow(fma(
+                r2,
+                poly_estrin(r, &LOG2_TAB_P),
+                fma(r, sp(INVLN2), head),
+            ))
+        } else {
+            let head = fma(kf, sp(LN2_D), lookup16(&LOG_LNC, idx));
+            narrow(fma(r2, poly_estrin(r, &LOG_TAB_P), head + r))
+        }
+    }
 }
 
 /// ln(1+x) (f32 lanes): u = 1 + x in f64 is decomposed as for log. When k = 0 the reduced
@@ -3232,6 +3413,13 @@ mod tests {
             -1e-40,
             -4.0,
         ];
+        let xs = mixed_lanes(&odd);
+        run_f32("rsqrt_f32 mixed", rsqrt_f32, |x| 1.0 / x.sqrt(), &xs, 1.0);
+    }
+
+    /// Each of `odd` in each lane position, the other seven lanes ordinary positive
+    /// values: for kernels whose fast path hands some lanes to an out-of-line path.
+    fn mixed_lanes(odd: &[f32]) -> Vec<f32> {
         let mut xs = vec![];
         for (k, &o) in odd.iter().enumerate() {
             for pos in 0..8 {
@@ -3244,7 +3432,30 @@ mod tests {
                 }));
             }
         }
-        run_f32("rsqrt_f32 mixed", rsqrt_f32, |x| 1.0 / x.sqrt(), &xs, 1.0);
+        xs
+    }
+
+    /// log and log2 take lanes that are not positive finite out of line on AVX-512
+    /// builds (`log_f32_table`); subnormals and 1 stay on the fast path.
+    #[test]
+    fn log_f32_mixed_lanes() {
+        let odd = [
+            0.0f32,
+            -0.0,
+            1e-45,
+            1e-40,
+            f32::MIN_POSITIVE,
+            1.0,
+            f32::MAX,
+            f32::INFINITY,
+            -f32::INFINITY,
+            f32::NAN,
+            -1e-40,
+            -4.0,
+        ];
+        let xs = mixed_lanes(&odd);
+        run_f32("log_f32 mixed", log_f32, f64::ln, &xs, 1.0);
+        run_f32("log2_f32 mixed", log2_f32, f64::log2, &xs, 1.0);
     }
 
     /// Every f32 in the intervals where the walks found the f32-lane trig kernels' largest
