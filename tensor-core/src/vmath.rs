@@ -1564,14 +1564,49 @@ pub fn exp2_f32(x: f32x8) -> f32x8 {
     narrow(sel(is_nan(w), w, res))
 }
 
+/// e^r = 1 + r·Q(r) on |r| <= ln2/2 + 2^-20: relative error < 2^-27.9
+/// (`tools/exp_fit.py 6`); for `sigmoid_parts`, whose 2-ulp bound leaves room that
+/// `exp_poly_small`'s 2^-41 (degree 10) does not use.
+const EXP_Q_SHORT: [f64; 6] = [
+    1.0000000646438836,
+    0.5000000090498012,
+    0.1666632570846414,
+    0.04166621377704231,
+    0.008381113163098154,
+    0.0013950263631270598,
+];
+
 /// sigmoid(x) = 1/(1+t) for x >= 0 and t/(1+t) for x < 0, with t = e^-|x| in (0, 1]:
-/// the denominator stays in [1, 2] (no overflow, a cheap f32 reciprocal refined in f64:
-/// `div_f32_newton`) and the negative
-/// side keeps full relative accuracy down to the subnormals. Returns (t, 1/(1+t)).
+/// the denominator stays in [1, 2] (no overflow, and a reciprocal estimate refined once:
+/// `recip_1_2`) and the negative side keeps full relative accuracy down to the
+/// subnormals. Returns (t, 1/(1+t)). t is within 2^-27.9 relative (`EXP_Q_SHORT`; the
+/// reduction adds < 2^-44), 1/(1+t) within 2^-27.9 (the rounding of 1 + t, 2^-53, and
+/// `recip_1_2`'s 2^-28), so t/(1+t) is within 2^-26.9 and the f32 result within
+/// 0.5 + 2^-2.9 ulp. -|x| needs only the lower clamp (NaN passes through it).
 #[inline(always)]
 fn sigmoid_parts(w: F) -> (F, F) {
-    let t = exp_f64_for_f32(clamp_exp_arg(-w.abs()));
-    (t, div_f32_newton(sp(1.0), sp(1.0) + t))
+    let a = -w.abs();
+    let (kf, r) = reduce_ln2(sel(a.simd_lt(sp(-160.0)), sp(-160.0), a));
+    let t = fma(r, poly_estrin(r, &EXP_Q_SHORT), sp(1.0)) * pow2(kf);
+    (t, recip_1_2(sp(1.0) + t))
+}
+
+/// 1/d for d in [1, 2], within 2^-28 relative on AVX-512 builds: `vrcp14pd` (2^-14, no
+/// divider) and one Newton step e = 1 - d·r0, r0 + r0·e, whose error is the square of
+/// r0's. Elsewhere `div_f32_newton` (an f32 division, 2^-45).
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+#[inline(always)]
+fn recip_1_2(d: F) -> F {
+    use core::arch::x86_64::_mm512_rcp14_pd;
+    // SAFETY: `_mm512_rcp14_pd` needs avx512f, which the `cfg` above guarantees for the
+    // whole build. Registers only.
+    let r0: F = bytemuck::cast(unsafe { _mm512_rcp14_pd(bytemuck::cast(d)) });
+    fma(r0, fma(-d, r0, sp(1.0)), r0)
+}
+#[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+#[inline(always)]
+fn recip_1_2(d: F) -> F {
+    div_f32_newton(sp(1.0), d)
 }
 
 /// e^x - 1 (f32 lanes), <= 1 ulp on every input (f64 polynomial, rounded once).
