@@ -201,14 +201,19 @@ fn fast_or_rare_lanes(x: f32x8, ok: f32x8, fast: f32x8, rare: fn(f32x8) -> f32x8
     if ok.all() {
         fast
     } else {
-        ok.select(fast, call_rare(x, rare))
+        let [a, b, c, d]: [u64; 4] = bytemuck::cast(x);
+        ok.select(fast, call_rare(a, b, c, d, rare))
     }
 }
 
+/// `rare(x)`, out of line, with x's 8 lanes in four integer registers. An f32x8 (or an
+/// array) argument is passed by a pointer to a copy, and LLVM then stored every x to the
+/// stack before the fast path and read it back from there: a store-forwarding delay at the
+/// start of every kernel that uses `fast_or_rare_lanes`.
 #[cold]
 #[inline(never)]
-fn call_rare(x: f32x8, rare: fn(f32x8) -> f32x8) -> f32x8 {
-    rare(x)
+fn call_rare(a: u64, b: u64, c: u64, d: u64, rare: fn(f32x8) -> f32x8) -> f32x8 {
+    rare(bytemuck::cast([a, b, c, d]))
 }
 
 // ---------------------------------------------------------------------------
