@@ -15,10 +15,13 @@
 //!   once to f32. An f32 result needs the f64 value only to ~2^-30 relative (then it is
 //!   within 0.5 + 2^-6 ulp), so the f32 paths do not run the fdlibm kernels: they use
 //!   short polynomials sized for f32 (Taylor, or our own minimax fits: see each table and
-//!   `tools/remez_trig.py`), f64's exponent range (every f32 subnormal is normal there),
-//!   and divisions or square roots done in f32 (`vdivps` on a ymm costs a third of
-//!   `vdivpd` on a zmm) and refined by one Newton step in f64 (`div_f32_newton`). Each
-//!   kernel states its error budget. The f64 functions evaluate for all inputs, so every
+//!   `tools/remez_trig.py`, `tools/log_table.py`, `tools/exp_fit.py`), f64's exponent
+//!   range (every f32 subnormal is normal there), and divisions or square roots done in
+//!   f32 (`vdivps` on a ymm costs a third of `vdivpd` on a zmm) and refined by one Newton
+//!   step in f64 (`div_f32_newton`), or on AVX-512 a 14-bit reciprocal estimate refined
+//!   the same way (`recip_1_2`). On AVX-512 builds log and log2 reduce by a 16-entry
+//!   table instead of a long polynomial (`log_table`). Each kernel states its error
+//!   budget. The f64 functions evaluate for all inputs, so every
 //!   f32 bound is checked over all 2^32 inputs by `examples/ulp_sweep.rs` (ACCURACY.md).
 //!   Exceptions: `sqrt_f32` is the hardware's, `rsqrt_f32` is sqrt(1/x) in f32, and
 //!   atan/asin/acos (every build) and tan (FMA builds) evaluate in f32 lanes ("atan, asin,
@@ -40,8 +43,9 @@
 //!
 //! The only `unsafe` blocks are AVX-512 intrinsics that wide does not offer, each in a
 //! function compiled only when the build enables the feature (see their SAFETY comments):
-//! the f32 <-> f64 conversions in `widen` and `narrow`, `vrsqrt14ps` and `vrcp14ps`, the
-//! k-register compares and merge-masked arithmetic of `LaneMask`, and `lookup16`.
+//! the f32 <-> f64 conversions in `widen` and `narrow`, `vrsqrt14ps`, `vrcp14ps` and
+//! `vrcp14pd` (`rsqrt_in_range`, `recip_for_quotient`, `recip_1_2`), the k-register
+//! compares and merge-masked arithmetic of `LaneMask`, and `lookup16`'s `vpermt2pd`.
 
 // Public vector functions inline into kernels on AVX2/AVX-512 builds (one register per
 // f64x8, measured faster: softmax -15%, W2 -8% native); on the SSE2 baseline an f64x8 is
@@ -193,9 +197,11 @@ pub(crate) fn narrow(x: F) -> f32x8 {
 /// branch); otherwise the lanes outside `ok` are taken from `rare(x)`, computed out of line
 /// so that the rare path weighs nothing on the fast path's registers. Used where a fast
 /// kernel is valid on all but a few inputs (huge trig arguments, tan's |x| >= 2^18 on FMA
-/// builds, rsqrt's zeros, subnormals and negative x); the merge is in f32 lanes, after the
-/// fast path's single narrowing. Only `x` crosses the call: passing `fast` too made the
-/// fast path store it to the stack and reload it (rsqrt 1.9 -> 2.3 µs per 4096).
+/// builds, rsqrt's zeros, subnormals and negative x, log's and log2's lanes that are not
+/// positive finite on AVX-512 builds); the merge is in f32 lanes, after the fast path's
+/// single narrowing. Only `x` crosses the call, in integer registers (`call_rare`):
+/// passing `fast` too made the fast path store it to the stack and reload it (rsqrt 1.9 ->
+/// 2.3 µs per 4096).
 #[inline(always)]
 fn fast_or_rare_lanes(x: f32x8, ok: f32x8, fast: f32x8, rare: fn(f32x8) -> f32x8) -> f32x8 {
     if ok.all() {
@@ -1527,8 +1533,14 @@ fn reduce_ln2(x: F) -> (F, F) {
 /// rounding to f32 gives exp's f32 value (including overflow and subnormals).
 #[inline(always)]
 fn exp_f64_for_f32(x: F) -> F {
+    exp_by(x, exp_poly_small)
+}
+
+/// poly(r)·2^k with x = k·ln2 + r (`reduce_ln2`): e^x for a `poly` that approximates e^r.
+#[inline(always)]
+fn exp_by(x: F, poly: impl Fn(F) -> F) -> F {
     let (kf, r) = reduce_ln2(x);
-    exp_poly_small(r) * pow2(kf)
+    poly(r) * pow2(kf)
 }
 
 /// e^x - 1 for x clamped to [-160, 130] (f32 inputs), relative error < 2^-39:
@@ -1584,15 +1596,16 @@ const EXP_Q_SHORT: [f64; 6] = [
 /// sigmoid(x) = 1/(1+t) for x >= 0 and t/(1+t) for x < 0, with t = e^-|x| in (0, 1]:
 /// the denominator stays in [1, 2] (no overflow, and a reciprocal estimate refined once:
 /// `recip_1_2`) and the negative side keeps full relative accuracy down to the
-/// subnormals. Returns (t, 1/(1+t)). t is within 2^-27.9 relative (`EXP_Q_SHORT`; the
-/// reduction adds < 2^-44), 1/(1+t) within 2^-27.9 (the rounding of 1 + t, 2^-53, and
-/// `recip_1_2`'s 2^-28), so t/(1+t) is within 2^-26.9 and the f32 result within
-/// 0.5 + 2^-2.9 ulp. -|x| needs only the lower clamp (NaN passes through it).
+/// subnormals. Returns (t, 1/(1+t)). t is within 2^-27.9 relative of e^-|x| (`EXP_Q_SHORT`;
+/// the reduction adds < 2^-44); 1/(1+t) of the computed t is within 2^-27.9 (the rounding
+/// of 1 + t, 2^-53, and `recip_1_2`'s 2^-28), and t's error moves it by another
+/// 2^-27.9·t/(1+t): 2^-27.4 in all. t/(1+t) is within 2^-26.97, and the f32 result
+/// within 0.5 + 2^-2.9 ulp. -|x| needs only the lower clamp (NaN passes through it).
 #[inline(always)]
 fn sigmoid_parts(w: F) -> (F, F) {
     let a = -w.abs();
-    let (kf, r) = reduce_ln2(sel(a.simd_lt(sp(-160.0)), sp(-160.0), a));
-    let t = fma(r, poly_estrin(r, &EXP_Q_SHORT), sp(1.0)) * pow2(kf);
+    let a = sel(a.simd_lt(sp(-160.0)), sp(-160.0), a);
+    let t = exp_by(a, |r| fma(r, poly_estrin(r, &EXP_Q_SHORT), sp(1.0)));
     (t, recip_1_2(sp(1.0) + t))
 }
 
@@ -1837,9 +1850,15 @@ fn log2_f32_poly(x: f32x8) -> f32x8 {
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
 #[inline(always)]
 fn positive_finite(x: f32x8) -> f32x8 {
+    bits_in(x, 1, f32::INFINITY.to_bits() - 1)
+}
+
+/// The lanes whose f32 bits b satisfy lo <= b <= hi, as one unsigned compare: b - lo
+/// wraps around to a large value below lo.
+#[inline(always)]
+fn bits_in(x: f32x8, lo: u32, hi: u32) -> f32x8 {
     use wide::u32x8;
-    let inf = f32::INFINITY.to_bits();
-    f32x8::from_bits((x.to_bits() - u32x8::splat(1)).simd_lt(u32x8::splat(inf - 1)))
+    f32x8::from_bits((x.to_bits() - u32x8::splat(lo)).simd_lt(u32x8::splat(hi - lo + 1)))
 }
 
 // ---------------------------------------------------------------------------
@@ -1948,11 +1967,13 @@ mod log_table {
     /// (no traps). In f64 lanes: x = 2^k·z with z in [OFF, 2·OFF) from the bits (f32
     /// subnormals are normal f64, so no rescaling), i = the top 4 bits of z's mantissa
     /// counted from OFF, r = z·INVC[i] - 1 in one FMA (relative error 2^-53), then
-    /// (k·ln2 + LNC[i] + r) + r²·P(r). Error: P's 2^-31 relative to log1p(r); for i = 9
-    /// (INVC = 1, LNC = 0) and k = 0 nothing else rounds before the sum, so x near 1 keeps full
-    /// relative accuracy; elsewhere |ln x| >= 0.0197 and the terms are at most 1.8 times the
-    /// result (k = 0, i = 8), so their f64 roundings stay below 2^-50 relative. Total < 2^-30.5
-    /// before the rounding to f32: <= 0.5 + 2^-6.5 ulp.
+    /// (k·ln2 + LNC[i] + r) + r²·P(r). Error: P's 2^-31 relative to log1p(r), which is at
+    /// most 1.3 times the result (2^-30.7); for i = 9 (INVC = 1, LNC = 0) and k = 0 nothing
+    /// else rounds before the sum, so x near 1 keeps full relative accuracy; elsewhere
+    /// |ln x| >= 0.0197 and the terms are at most 2.3 times the result (k = 0, i = 10,
+    /// x = 1.0234375), so their f64 roundings stay below 2^-50 relative. Total < 2^-30.5
+    /// before the rounding to f32 (a simulation over 250k inputs: 2^-31.07): <= 0.5 +
+    /// 2^-6.5 ulp.
     #[inline(always)]
     pub(super) fn log_f32_table<const BASE2: bool>(x: f32x8) -> f32x8 {
         use wide::i64x8;
@@ -2009,13 +2030,10 @@ pub fn log1p_f32(x: f32x8) -> f32x8 {
 /// line.
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn rsqrt_f32(x: f32x8) -> f32x8 {
-    use wide::u32x8;
     // 2^-125 <= x <= 2^125 as one unsigned compare of the bits: below 2^-125 (zeros,
     // subnormals) the difference wraps around, and negative x (sign bit set) are above.
-    let (lo, hi) = (0x0100_0000, 0x7e00_0000); // bits of 2^-125 and 2^125
-    let in_range =
-        f32x8::from_bits((x.to_bits() - u32x8::splat(lo)).simd_lt(u32x8::splat(hi - lo + 1)));
-    // out of range: 1/sqrt in f64 (relative error < 2^-52), rounded once
+    let in_range = bits_in(x, 0x0100_0000, 0x7e00_0000); // bits of 2^-125 and 2^125
+                                                         // out of range: 1/sqrt in f64 (relative error < 2^-52), rounded once
     let in_f64 = |x| narrow(sp(1.0) / widen(x).sqrt());
     fast_or_rare_lanes(x, in_range, rsqrt_in_range(x), in_f64)
 }
@@ -2456,7 +2474,7 @@ const ATAN1_P: [f64; 8] = [
 /// for the fit: ~1.5, measured 1.47 (FMA) and 1.49. (Evaluating in signed values
 /// instead, to avoid the final OR, needs three sign operations and measured 5% slower.)
 /// The two selects are merge-masked on AVX-512 (see `LaneMask`): with wide's compare and
-/// blends this was 1.00-1.04x wide's time inlined, and 0.93-0.94x with them.
+/// blends this was 1.00-1.04x wide's time inlined, 0.89-0.93x with them.
 #[inline]
 pub fn atan_f32(x: f32x8) -> f32x8 {
     let one = f32x8::ONE;
