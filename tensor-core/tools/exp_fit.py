@@ -5,14 +5,14 @@ results, where the 2^-41 of the degree-10 Taylor polynomial is more than f32 nee
 
 e^r = 1 + r·Q(r) on |r| <= ln2/2 + 2^-20 (the reduction r = x - k·ln2 is within 2^-44 of
 that interval), Q minimising the relative error of 1 + r·Q against e^r (Remez, mpmath,
-60 digits, `remez_trig.remez`); the error is re-measured on a dense grid with the
-coefficients rounded to f64. The constant term is exactly 1, so e^0 = 1.
+60 digits, `remez_trig.remez_around_zero`); the error is re-measured on a dense grid
+with the coefficients rounded to f64. The constant term is exactly 1, so e^0 = 1.
 """
 import sys
 
 import mpmath as mp
 
-from remez_trig import remez
+from remez_trig import remez_around_zero
 
 mp.mp.dps = 60
 
@@ -22,15 +22,11 @@ def main():
     R = mp.log(2) / 2 + mp.mpf(2) ** -20
     f = lambda r: mp.expm1(r) / r
     w = lambda r: abs(r) / mp.exp(r)
-    a, b = -R, R * (1 + mp.mpf("1e-3"))  # no Remez node or grid point at r = 0
-    c, mx = remez(f, w, a, b, ncoef - 1)
-    cf = [float(x) for x in c]
-    grid = [a + (b - a) * mp.mpf(i) / 20001 for i in range(20002)]
-    e = max(abs(w(r) * (mp.polyval([mp.mpf(v) for v in cf[::-1]], r) - f(r))) for r in grid)
+    c, mx, e = remez_around_zero(f, w, R, ncoef)
     print("exp: %d coefficients of Q, relative error 2^%.2f (f64 coefficients 2^%.2f)"
           % (ncoef, float(mp.log(mx, 2)), float(mp.log(e, 2))))
-    for v in cf:
-        print("    %r," % v)
+    for v in c:
+        print("    %r," % float(v))
 
 
 if __name__ == "__main__":

@@ -15,15 +15,15 @@ relative accuracy however close x is to 1 (with c != 1, LOGC + log1p(r) would ca
 
 r = z INVC - 1 (one FMA) is within R of 0 (printed). The polynomial minimises the
 relative error of r + r^2 P(r) against log1p(r) on [-R, R] (Remez, mpmath, 60 digits,
-`remez_trig.remez`); the error is re-measured on a dense grid with the coefficients
-rounded to f64.
+`remez_trig.remez_around_zero`); the error is re-measured on a dense grid with the
+coefficients rounded to f64.
 """
 import struct
 import sys
 
 import mpmath as mp
 
-from remez_trig import remez
+from remez_trig import remez_around_zero
 
 mp.mp.dps = 60
 
@@ -68,15 +68,11 @@ def main():
         print("];")
     f = lambda r: (mp.log1p(r) - r) / r**2
     w = lambda r: r**2 / abs(mp.log1p(r))
-    a, b = -R, R * (1 + mp.mpf("1e-3"))  # no Remez node or grid point at r = 0
-    c, mx = remez(f, w, a, b, ncoef - 1)
-    cf = [f64(x) for x in c]
-    grid = [a + (b - a) * mp.mpf(i) / 20001 for i in range(20002)]
-    e = max(abs(w(r) * (mp.polyval([mp.mpf(v) for v in cf[::-1]], r) - f(r))) for r in grid)
+    c, mx, e = remez_around_zero(f, w, R, ncoef)
     print("ln: %d coefficients, relative error 2^%.2f (f64 coefficients 2^%.2f)"
           % (ncoef, float(mp.log(mx, 2)), float(mp.log(e, 2))))
-    for v in cf:
-        print("    %r," % v)
+    for v in c:
+        print("    %r," % f64(v))
     print("log2 (the same divided by ln 2, rounded to f64):")
     for v in c:
         print("    %r," % f64(v / mp.log(2)))

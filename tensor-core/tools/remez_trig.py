@@ -62,6 +62,19 @@ def remez(f, w, a, b, n, iters=30):
     return c, mx
 
 
+def remez_around_zero(f, w, R, ncoef):
+    """`remez` on [-R, R] for a weight w that vanishes at 0 (the interval is stretched by
+    1e-3 on the right so that no Remez node or grid point falls on r = 0). Returns the
+    mpf coefficients, the levelled error, and the error re-measured on a dense grid with
+    the coefficients rounded to f64."""
+    a, b = -R, R * (1 + mp.mpf("1e-3"))
+    c, mx = remez(f, w, a, b, ncoef - 1)
+    cf = [mp.mpf(float(x)) for x in c]
+    grid = [a + (b - a) * mp.mpf(i) / 20001 for i in range(20002)]
+    e = max(abs(w(r) * (mp.polyval(cf[::-1], r) - f(r))) for r in grid)
+    return c, mx, e
+
+
 def exchange(grid, es, n):
     """The n points of the next Remez step: the local extrema of the error es on grid,
     one per run of equal sign (the largest), trimmed from the smaller end to n; None
