@@ -1511,10 +1511,23 @@ const INV_FACT: [f64; 11] = [
     1.0 / 3628800.0,
 ];
 
-/// e^(r) for |r| <= ln2/2 + 2^-20: Taylor to degree 10 (remainder < 2^-41), Estrin.
+/// e^r = 1 + r·Q(r) on |r| <= ln2/2 + 2^-20: relative error < 2^-34.3 (`tools/exp_fit.py
+/// 7`), so an f32 result is within 0.5 + 2^-10 ulp. (Taylor needs degree 10 for 2^-41;
+/// expm1 keeps that, for its cancellation near 0.)
+const EXP_Q: [f64; 7] = [
+    1.0000000002067497,
+    0.500000007744086,
+    0.16666665186436985,
+    0.041666271541258244,
+    0.00833356348505238,
+    0.001394597110132719,
+    0.0001977101630230691,
+];
+
+/// e^r for |r| <= ln2/2 + 2^-20 (f32 results): 1 + r·Q(r), Estrin; e^0 = 1 exactly.
 #[inline(always)]
 fn exp_poly_small(r: F) -> F {
-    poly_estrin(r, &INV_FACT)
+    fma(r, poly_estrin(r, &EXP_Q), sp(1.0))
 }
 
 /// x = k·ln2 + r for f64 x from f32 inputs clamped to |x| <= 260: (k, r), |r| <= ln2/2 +
@@ -1581,31 +1594,19 @@ pub fn exp2_f32(x: f32x8) -> f32x8 {
     narrow(sel(is_nan(w), w, res))
 }
 
-/// e^r = 1 + r·Q(r) on |r| <= ln2/2 + 2^-20: relative error < 2^-27.9
-/// (`tools/exp_fit.py 6`); for `sigmoid_parts`, whose 2-ulp bound leaves room that
-/// `exp_poly_small`'s 2^-41 (degree 10) does not use.
-const EXP_Q_SHORT: [f64; 6] = [
-    1.0000000646438836,
-    0.5000000090498012,
-    0.1666632570846414,
-    0.04166621377704231,
-    0.008381113163098154,
-    0.0013950263631270598,
-];
-
 /// sigmoid(x) = 1/(1+t) for x >= 0 and t/(1+t) for x < 0, with t = e^-|x| in (0, 1]:
 /// the denominator stays in [1, 2] (no overflow, and a reciprocal estimate refined once:
 /// `recip_1_2`) and the negative side keeps full relative accuracy down to the
-/// subnormals. Returns (t, 1/(1+t)). t is within 2^-27.9 relative of e^-|x| (`EXP_Q_SHORT`;
-/// the reduction adds < 2^-44); 1/(1+t) of the computed t is within 2^-27.9 (the rounding
-/// of 1 + t, 2^-53, and `recip_1_2`'s 2^-28), and t's error moves it by another
-/// 2^-27.9·t/(1+t): 2^-27.4 in all. t/(1+t) is within 2^-26.97, and the f32 result
-/// within 0.5 + 2^-2.9 ulp. -|x| needs only the lower clamp (NaN passes through it).
+/// subnormals. Returns (t, 1/(1+t)). t is within 2^-34 relative of e^-|x|
+/// (`exp_poly_small`; the reduction adds < 2^-44); 1/(1+t) of the computed t is within
+/// 2^-28 (`recip_1_2`; the rounding of 1 + t adds 2^-53), and t's error moves it by
+/// another 2^-34·t/(1+t). t/(1+t) is within 2^-27.9, and the f32 result within
+/// 0.5 + 2^-3.9 ulp. -|x| needs only the lower clamp (NaN passes through it).
 #[inline(always)]
 fn sigmoid_parts(w: F) -> (F, F) {
     let a = -w.abs();
     let a = sel(a.simd_lt(sp(-160.0)), sp(-160.0), a);
-    let t = exp_by(a, |r| fma(r, poly_estrin(r, &EXP_Q_SHORT), sp(1.0)));
+    let t = exp_by(a, exp_poly_small);
     (t, recip_1_2(sp(1.0) + t))
 }
 
