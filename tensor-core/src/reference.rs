@@ -480,6 +480,83 @@ fn sigmoid_f64(x: f64) -> f64 {
     q - q * (sum_err / sum)
 }
 
+/// `e^(y_hi + y_lo) = (hi + lo) · 2^k` for |y_hi| < 1000, with `hi + lo` (a normalized
+/// double-double in [0.7, 1.42]) accurate to ~2^-58 relative: the references' own exp for
+/// results near and below the subnormal range, where the result must still be rounded only
+/// once (std's `exp` rounds first, and is itself only within 1 ULP).
+/// `y = k·ln2 + r` with ln 2 as fdlibm's 32-bit `LN2_HI` (so `y_hi - k·LN2_HI` is exact)
+/// plus `LN2_LO` (together ln 2 to 2^-86), r in double-double, |r| <= 0.35;
+/// `e^r = 1 + s + s²/2 + s³·Q(s) + r_lo·e^s` (s = r_hi) with the first three terms in
+/// double-double and Q the Taylor series to s^14/17! (truncation < 2^-74).
+fn exp_dd(y_hi: f64, y_lo: f64) -> (f64, f64, i32) {
+    const LN2_HI: f64 = 6.931471803691238e-1; // 0x3fe62e42fee00000
+    const LN2_LO: f64 = 1.9082149292705877e-10;
+    // 1/n!, n = 3..17 (mpmath, rounded to nearest).
+    const INV_FACT: [f64; 15] = [
+        0.16666666666666666,
+        0.041666666666666664,
+        0.008333333333333333,
+        0.001388888888888889,
+        0.0001984126984126984,
+        2.48015873015873e-05,
+        2.7557319223985893e-06,
+        2.755731922398589e-07,
+        2.505210838544172e-08,
+        2.08767569878681e-09,
+        1.6059043836821613e-10,
+        1.1470745597729725e-11,
+        7.647163731819816e-13,
+        4.779477332387385e-14,
+        2.8114572543455206e-15,
+    ];
+    let k = (y_hi * core::f64::consts::LOG2_E).round();
+    let a = y_hi - k * LN2_HI; // exact
+    let b = k * LN2_LO;
+    let b_lo = k.mul_add(LN2_LO, -b);
+    let (s, e) = two_sum(a, -b);
+    let r_lo = e + (y_lo - b_lo);
+    let s2 = s * s;
+    let s2_lo = s.mul_add(s, -s2);
+    let q = INV_FACT.iter().rev().fold(0.0, |acc, &c| acc * s + c);
+    let (h, l) = two_sum(1.0, s);
+    let (h, l2) = two_sum(h, 0.5 * s2);
+    let l = l + l2 + 0.5 * s2_lo + s * s2 * q;
+    // r_lo (up to ~2^-43 from y_lo) multiplies e^s itself, not just its first terms.
+    let l = l + r_lo * (h + l);
+    let hi = h + l;
+    (hi, (h - hi) + l, k as i32)
+}
+
+/// Error-free sum: `a + b = s + e` exactly.
+fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    (s, (a - (s - bb)) + (b - bb))
+}
+
+/// `2^k` for -1022 <= k <= 1023.
+fn pow2i(k: i32) -> f64 {
+    f64::from_bits(((k + 1023) as u64) << 52)
+}
+
+/// `(hi + lo) · 2^k` rounded once (ties aside), for a normalized double-double `hi + lo`
+/// (`|lo| <= ulp(hi)/2`) and -2000 < k <= 0, the result possibly subnormal: `hi · 2^k`
+/// rounds (in two steps whose first is exact), the part of `hi + lo` that rounding dropped is
+/// exact in f64, and scaling it rounds it to 0 or to one subnormal ULP exactly when it
+/// exceeds half of one (from 2^-1021 up the ULP is larger, the scaling exact and `hi` is
+/// the result).
+fn ldexp_dd(hi: f64, lo: f64, k: i32) -> f64 {
+    let k1 = k / 2;
+    let k2 = k - k1;
+    let r = hi * pow2i(k1) * pow2i(k2);
+    if r.abs() >= 2.0 * f64::MIN_POSITIVE {
+        // ULP(r) > 2^-1074: the scaling was exact and `hi` is already `hi + lo` rounded.
+        return r;
+    }
+    let rest = (hi - r * pow2i(-k2) * pow2i(-k1)) + lo;
+    r + rest * pow2i(k1) * pow2i(k2)
+}
+
 /// GELU in f64: `x/2 · erfc(-x/√2)`. For large negative x, erfc magnifies the rounding
 /// of `x/√2` (relative error ≈ 2x²·δ), so the argument is carried in double-double
 /// (`mul_add` is an exact fused multiply-add on every build) with a first-order
@@ -489,8 +566,12 @@ fn gelu_f64(x: f64) -> f64 {
     if x.is_nan() || x == f64::INFINITY {
         return x;
     }
-    if x == f64::NEG_INFINITY {
+    if x < -39.0 {
+        // gelu(-38.6) is already below half the smallest subnormal; this also takes -inf.
         return -0.0;
+    }
+    if x < -20.0 {
+        return gelu_tail_f64(x);
     }
     let hi = x * core::f64::consts::FRAC_1_SQRT_2;
     let lo = x.mul_add(core::f64::consts::FRAC_1_SQRT_2, -hi) + x * FRAC_1_SQRT_2_LO;
@@ -498,12 +579,83 @@ fn gelu_f64(x: f64) -> f64 {
     0.5 * x * erfc
 }
 
-/// `x · sigmoid(x)`; at -inf the limit -0.0 (not -inf · 0 = NaN).
+/// gelu for -39 <= x < -20 (results from 1e-88 down to subnormal and zero), without
+/// erfc: the asymptotic series `gelu(x) = -φ(x)·(1 - 1/x² + 3/x⁴ - 15/x⁶ + …)`,
+/// `φ(x) = e^(-x²/2)/√(2π)`. With 1/x² <= 1/400 the 14 terms used leave < 2^-70 relative.
+/// `x² = p + pe` exactly (one FMA), `e^(-x²/2)` from `exp_dd`, 1/√(2π) as a double-double,
+/// and the product rounded once into the (possibly subnormal) result.
+fn gelu_tail_f64(x: f64) -> f64 {
+    const RSQRT_2PI: (f64, f64) = (0.3989422804014327, -2.49232720227773e-17);
+    let p = x * x;
+    let pe = x.mul_add(x, -p);
+    let t = 1.0 / p;
+    // Σ_{n=1..14} (-1)^n (2n-1)!! t^n, by Horner ((2n-1)!! <= 27!! < 2^53: exact).
+    const DFACT: [f64; 14] = [
+        1.0,
+        3.0,
+        15.0,
+        105.0,
+        945.0,
+        10395.0,
+        135135.0,
+        2027025.0,
+        34459425.0,
+        654729075.0,
+        13749310575.0,
+        316234143225.0,
+        7905853580625.0,
+        213458046676875.0,
+    ];
+    let mut series = 0.0;
+    for (n, &c) in DFACT.iter().enumerate().rev() {
+        let c = if n % 2 == 0 { -c } else { c };
+        series = t * (c + series);
+    }
+    let (eh, el, k) = exp_dd(-0.5 * p, -0.5 * pe);
+    // (eh + el) · (C_hi + C_lo) · (1 + series), C = 1/√(2π).
+    let h = eh * RSQRT_2PI.0;
+    let m = eh.mul_add(RSQRT_2PI.0, -h) + (eh * RSQRT_2PI.1 + el * RSQRT_2PI.0);
+    let m = m + h * series;
+    let hi = h + m;
+    -ldexp_dd(hi, (h - hi) + m, k)
+}
+
+/// `x · sigmoid(x)` in double-double, rounded once; at -inf the limit -0.0 (not
+/// -inf · 0 = NaN). `e = e^-|x|` from `exp_dd`, `x·e/(1+e)` or `x/(1+e)` with the sum, the
+/// quotient and the product in double-double (< 0.52 ULP against mpmath; `x * sigmoid(x)`
+/// from std's exp measured 2.6 ULP at x = -3.3). For x < -700, e^x is near or below the
+/// subnormal range and `1 + e^x` is 1 far beyond f64 precision: silu(x) = x·e^x, rounded
+/// once into the (possibly subnormal) result (rounding `sigmoid(x)` into the subnormal range
+/// first and multiplying by x would cost up to |x|/2 ULPs).
 fn silu_f64(x: f64) -> f64 {
-    if x == f64::NEG_INFINITY {
+    if x.is_nan() || x == 0.0 {
+        return x * 0.5;
+    }
+    if x > 40.0 {
+        // 1 - e^-40 rounds to 1 in any binade: silu(x) = x (also +inf).
+        return x;
+    }
+    if x < -760.0 {
+        // |silu(-752)| is already below half the smallest subnormal; this also takes -inf.
         return -0.0;
     }
-    x * sigmoid_f64(x)
+    if x < -700.0 {
+        let (h, l, k) = exp_dd(x, 0.0);
+        let p = x * h;
+        let m = x.mul_add(h, -p) + x * l;
+        let hi = p + m;
+        return ldexp_dd(hi, (p - hi) + m, k);
+    }
+    let (eh, el, k) = exp_dd(-x.abs(), 0.0);
+    let s = pow2i(k); // |x| <= 700: k >= -1010
+    let (eh, el) = (eh * s, el * s);
+    let (dh, dl) = two_sum(1.0, eh);
+    let dl = dl + el;
+    let (nh, nl) = if x < 0.0 { (eh, el) } else { (1.0, 0.0) };
+    let q0 = nh / dh;
+    let q1 = ((-q0).mul_add(dh, nh) + (nl - q0 * dl)) / dh;
+    let p = x * q0;
+    p + (x.mul_add(q0, -p) + x * q1)
 }
 
 fn softplus_f64(x: f64) -> f64 {

@@ -1083,14 +1083,27 @@ pub fn pow_f32(x: f32x8, y: f32x8) -> f32x8 {
 }
 
 /// x·sigmoid(x) (f64 lanes): sigmoid's bound plus one rounding.
+///
+/// For x < -700, `1 + e^x` is 1 far beyond f64 precision and silu(x) = x·e^x, but e^x is
+/// subnormal below -708.4 (and 0 below -745.1, while silu is nonzero down to -751.7):
+/// rounding it there and then multiplying by x would cost up to |x|/2 ULPs. Those lanes take
+/// `(x · e^x·2^256) · 2^-256` instead, with `exp_core` folding the 2^256 into its exponent:
+/// exp's error (< 1 ULP) and the product's rounding (0.5 ULP) in the normal range, then a
+/// single rounding into the subnormal range, where those two errors are at most half a
+/// result ULP (measured against mpmath: 1.49 ULP for x in [-760, -690]).
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn silu_f64(x: f64x8) -> f64x8 {
+    let mut res = x * sigmoid_f64(x);
+    let tail = x.simd_lt(sp(-700.0));
+    if tail.any() {
+        // Below -800 the result is -0.0 either way (|silu(-752)| < 2^-1075 already);
+        // the clamp keeps exp_core in its domain and -inf finite.
+        let xt = sel(x.simd_lt(sp(-800.0)), sp(-800.0), sel(tail, x, sp(-700.0)));
+        let t = (xt * exp_core(xt, sp(256.0))) * 8.636168555094445e-78; // 2^-256
+        res = sel(tail, t, res);
+    }
     // silu(-inf) is the limit -0.0, not -inf · 0 = NaN.
-    sel(
-        x.simd_eq(sp(f64::NEG_INFINITY)),
-        sp(-0.0),
-        x * sigmoid_f64(x),
-    )
+    sel(x.simd_eq(sp(f64::NEG_INFINITY)), sp(-0.0), res)
 }
 
 // ---------------------------------------------------------------------------
