@@ -15,7 +15,7 @@
 //!   the divisor, `-0.0`/`+0.0` following the divisor's sign).
 
 use crate::dtype::LaneScalar;
-use crate::vmath::{erf_scalar_f64, erfc_scalar_f64};
+use crate::vmath::{erf_scalar_f64, erfc_scalar_f64, erfc_tail_exponents_scalar};
 
 /// Arithmetic: every integer and float compute type.
 pub trait Num: LaneScalar {
@@ -575,8 +575,36 @@ fn gelu_f64(x: f64) -> f64 {
     }
     let hi = x * core::f64::consts::FRAC_1_SQRT_2;
     let lo = x.mul_add(core::f64::consts::FRAC_1_SQRT_2, -hi) + x * FRAC_1_SQRT_2_LO;
+    if -hi >= 1.25 {
+        return gelu_mid_tail_f64(x, -hi, lo);
+    }
     let erfc = erfc_scalar_f64(-hi) + (-(hi * hi)).exp() * core::f64::consts::FRAC_2_SQRT_PI * lo;
     0.5 * x * erfc
+}
+
+/// gelu for -20 <= x with v = -x/√2 (rounded; `lo` = x/√2 - (-v)) >= 1.25: fdlibm's
+/// erfc(v) = e^(a + b)/v with the exponential from `exp_dd` (a + b summed exactly) instead
+/// of two rounded `exp`s, whose errors (with the quotient's and the products') reached
+/// 3.6 ULP of gelu (mpmath, x = -15.11); the quotient by v and the product by x/2 in
+/// double-double, rounded once. fdlibm states its R/S fit to < 2^-57 here.
+fn gelu_mid_tail_f64(x: f64, v: f64, lo: f64) -> f64 {
+    let (a, b) = erfc_tail_exponents_scalar(v);
+    let (s, e) = two_sum(a, b);
+    let (eh, el, k) = exp_dd(s, e);
+    // (eh + el)/v in double-double
+    let q0 = eh / v;
+    let ql = (q0.mul_add(-v, eh) + el) / v;
+    // erfc(v - lo) = erfc(v) + (2/√π)·e^(-v²)·lo to first order (lo is ~2^-53 of v); the
+    // term is scaled by 2^-k to match (eh, el), which carry 2^k apart
+    let corr = (-(v * v) - k as f64 * core::f64::consts::LN_2).exp()
+        * core::f64::consts::FRAC_2_SQRT_PI
+        * lo;
+    let ql = ql + corr;
+    let xh = 0.5 * x;
+    let gh = xh * q0;
+    let gl = xh.mul_add(q0, -gh) + xh * ql;
+    let hi = gh + gl;
+    ldexp_dd(hi, (gh - hi) + gl, k)
 }
 
 /// gelu for -39 <= x < -20 (results from 1e-88 down to subnormal and zero), without

@@ -583,14 +583,15 @@ fn fast_two_sum(a: F, b: F) -> (F, F) {
     (s, b - (s - a))
 }
 
-/// e^v = 2^k·(1 + ph + pl) for -750 <= v <= 0 (the reduction above): returns (k, ph, pl)
+/// e^(v + v_lo) = 2^k·(1 + ph + pl) for -800 <= v <= 0 and |v_lo| <= ulp(v) (the
+/// reduction above; 2^k is the caller's to apply, possibly scaled): returns (k, ph, pl)
 /// with (ph, pl) normalised (|pl| <= ulp(ph)/2), within a few 2^-57 of e^r - 1 relative.
-/// Used where e^v must carry more than one double's precision (tanh, silu).
+/// Used where e^v must carry more than one double's precision (tanh, silu, gelu).
 #[inline(always)]
-fn exp_dd_parts(v: F) -> (F, F, F) {
+fn exp_dd_parts(v: F, v_lo: F) -> (F, F, F) {
     let kf = rint(v * INVLN2);
     let hi = v - kf * LN2_HI; // exact
-    let lo = kf * LN2_LO;
+    let lo = kf * LN2_LO - v_lo;
     let rh = hi - lo;
     let rl = (hi - rh) - lo;
     // p = e^(rh + rl) - 1 = ph + pl
@@ -606,7 +607,7 @@ fn exp_dd_parts(v: F) -> (F, F, F) {
 pub fn tanh_f64(x: f64x8) -> f64x8 {
     let ax = x.abs();
     let a = sel(ax.simd_gt(sp(22.0)), sp(22.0), ax);
-    let (kf, ph, pl) = exp_dd_parts(a * -2.0);
+    let (kf, ph, pl) = exp_dd_parts(a * -2.0, sp(0.0));
     // n = 1 - 2^k(1 + p) = (1 - 2^k) - 2^k·p; 2^k·p is exact scaling.
     let two_k = pow2(kf);
     let (a1, a1_e) = fast_two_sum(sp(1.0), -two_k);
@@ -853,17 +854,36 @@ pub fn gelu_f64(x: f64x8) -> f64x8 {
     let ec = erfc_f64(v);
     let corr = exp_f64(-(uh * uh)) * FRAC_2_SQRT_PI * ul;
     let mut res = (x * 0.5) * (ec + corr);
-    // Deep negative tail (v > 20, x < -28.3): gelu is ~1e-176 .. subnormal.
-    // Evaluate erfc and the correction scaled by 2^256 (folded into the exp
-    // exponent, exact) so that only the final multiply by 2^-256 rounds into
-    // the subnormal range.
-    let tail = v.simd_gt(sp(20.0));
+    // x <= -1.77 (v >= 1.25, fdlibm's erfc(v) = e^(-z² - 0.5625 + R/S)/v branch): there
+    // every rounding of erfc and of the products reaches the result (2.6 ulp measured
+    // with the one-double erfc above), so the exponential is carried in double-double
+    // (`exp_dd_parts` on the exact sum of fdlibm's two exponents), the quotient by v gets
+    // one exact-remainder correction, and x/2 times it is rounded once. For v > 20
+    // (x < -28.3, results from 1e-176 down to subnormal) all of it is scaled by 2^256
+    // (folded into 2^k) and the result scaled back once.
+    let tail = v.simd_ge(sp(1.25));
     if tail.any() {
-        let vt = sel(v.simd_gt(sp(28.0)), sp(28.0), sel(tail, v, sp(20.0)));
-        let ec_s = erfc_tail(vt, sp(256.0)) / vt;
-        let corr_s = exp_core(-(vt * vt), sp(256.0)) * FRAC_2_SQRT_PI * ul;
-        let t = ((x * 0.5) * (ec_s + corr_s)) * 8.636168555094445e-78; // 2^-256
-        res = sel(tail, t, res);
+        let vt = sel(v.simd_gt(sp(28.0)), sp(28.0), sel(tail, v, sp(1.25)));
+        let deep = vt.simd_gt(sp(20.0));
+        let sc = sp(256.0) & deep;
+        let m = vt.simd_lt(sp(ERF_SPLIT));
+        let s = sp(1.0) / (vt * vt);
+        let rs = horner_sel(s, m, &RA, &RB) / horner_sel(s, m, &SA, &SB);
+        let z = clear_low(vt);
+        // -z² - 0.5625 is exact (z has 21 significant bits); the rest is below 1.
+        let (eh0, el0) = fast_two_sum(-z * z - 0.5625, (z - vt) * (z + vt) + rs);
+        let (kf, ph, pl) = exp_dd_parts(eh0, el0);
+        let two_k = pow2(kf + sc);
+        let (e1, e1_l) = fast_two_sum(sp(1.0), ph);
+        let (eh, el) = (two_k * e1, two_k * (e1_l + pl));
+        // erfc(v)·2^sc = (eh + el)/v, plus the first-order term for ul
+        let q0 = eh / vt;
+        let (qd, qd_l) = two_prod(q0, vt);
+        let ql = (((eh - qd) - qd_l) + el) / vt + exp_core(-(vt * vt), sc) * FRAC_2_SQRT_PI * ul;
+        let xh = x * 0.5;
+        let (gh, gl) = two_prod(xh, q0);
+        let g = (gh + (gl + xh * ql)) * sel(deep, sp(8.636168555094445e-78), sp(1.0)); // 2^-256
+        res = sel(tail, g, res);
     }
     let res = sel(v.simd_ge(sp(28.0)), sp(-0.0), res);
     // For x > 40, erfc(-x/√2) = 2 - (< 1e-340): gelu(x) = x exactly (this also covers the
@@ -1107,7 +1127,7 @@ pub fn silu_f64(x: f64x8) -> f64x8 {
     let xc = sel(x.simd_lt(sp(-800.0)), sp(-800.0), x);
     let a = xc.abs();
     let a = sel(a.simd_gt(sp(700.0)) & !tail, sp(700.0), a);
-    let (kf, ph, pl) = exp_dd_parts(-a);
+    let (kf, ph, pl) = exp_dd_parts(-a, sp(0.0));
     let two_k = pow2(kf + (sp(256.0) & tail));
     let (e1, e1_l) = fast_two_sum(sp(1.0), ph);
     let (eh, el) = (two_k * e1, two_k * (e1_l + pl)); // exact scaling: normal
@@ -2614,6 +2634,14 @@ fn poly(z: f64, c: &[f64]) -> f64 {
 
 /// erfc(|x|) * |x| for 1.25 <= |x| < 28 (fdlibm tail), i.e. r with erfc = r/|x|.
 fn erfc_tail_scalar(ax: f64) -> f64 {
+    let (a, b) = erfc_tail_exponents_scalar(ax);
+    a.exp() * b.exp()
+}
+
+/// For 1.25 <= ax < 28: (a, b) with erfc(ax) = e^(a + b)/ax (fdlibm s_erf.c), a = -z² -
+/// 0.5625 exact (z = ax with its low 32 bits cleared), b = (z - ax)(z + ax) + R/S (|b| < 1).
+/// For references that evaluate the exponential more precisely than `exp` (reference.rs).
+pub fn erfc_tail_exponents_scalar(ax: f64) -> (f64, f64) {
     let s = 1.0 / (ax * ax);
     let (r, ss) = if ax < ERF_SPLIT {
         (poly(s, &RA), poly(s, &SA))
@@ -2621,7 +2649,7 @@ fn erfc_tail_scalar(ax: f64) -> f64 {
         (poly(s, &RB[..7]), poly(s, &SB[..8]))
     };
     let z = f64::from_bits(ax.to_bits() & 0xffff_ffff_0000_0000);
-    (-z * z - 0.5625).exp() * ((z - ax) * (z + ax) + r / ss).exp()
+    (-z * z - 0.5625, (z - ax) * (z + ax) + r / ss)
 }
 
 /// Scalar error function, fdlibm s_erf.c algorithm (< 1 ulp).
