@@ -466,18 +466,28 @@ impl PowImpl for f64 {
     }
 }
 
-/// sigmoid in f64 with `1 + e^-|x|` kept in double-double, so the only errors are
-/// `exp`'s and the final division's.
+/// sigmoid in f64, rounded once: e = e^-|x| in double-double (`exp_dd`), 1 + e and the
+/// quotient in double-double; below -700 (results near and below the subnormal range)
+/// e^x itself, scaled back once by `ldexp_dd`.
 fn sigmoid_f64(x: f64) -> f64 {
     if x.is_nan() {
         return x;
     }
-    let e = (-x.abs()).exp();
-    let sum = 1.0 + e;
-    let sum_err = (1.0 - sum) + e; // exact: |e| <= 1
-    let numerator = if x < 0.0 { e } else { 1.0 };
-    let q = numerator / sum;
-    q - q * (sum_err / sum)
+    if x < -760.0 {
+        return 0.0;
+    }
+    if x < -700.0 {
+        let (h, l, k) = exp_dd(x, 0.0);
+        return ldexp_dd(h, l, k);
+    }
+    let (eh, el, k) = exp_dd(-x.abs().min(700.0), 0.0);
+    let s = pow2i(k); // k >= -1010
+    let (eh, el) = (eh * s, el * s);
+    let (dh, dl) = two_sum(1.0, eh);
+    let dl = dl + el;
+    let (nh, nl) = if x < 0.0 { (eh, el) } else { (1.0, 0.0) };
+    let q0 = nh / dh;
+    q0 + ((-q0).mul_add(dh, nh) + (nl - q0 * dl)) / dh
 }
 
 /// `e^(y_hi + y_lo) = (hi + lo) · 2^k` for |y_hi| < 1000, with `hi + lo` (a normalized
