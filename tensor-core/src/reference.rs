@@ -673,6 +673,12 @@ fn silu_f64(x: f64) -> f64 {
         // 1 - e^-40 rounds to 1 in any binade: silu(x) = x (also +inf).
         return x;
     }
+    if x.abs() < 1e-300 {
+        // silu(x) = x/2 + x²/4 - ...: x/2 with its sign (the double-double path below gave
+        // +0 for -5e-324). Where x/2 is an exact subnormal tie, the x²/4 that should break
+        // it is far below the subnormal range; ties-to-even, like the kernel: 0.5 ulp.
+        return 0.5 * x;
+    }
     if x < -760.0 {
         // |silu(-752)| is already below half the smallest subnormal; this also takes -inf.
         return -0.0;

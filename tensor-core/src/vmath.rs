@@ -802,7 +802,7 @@ pub fn erfc_f64(x: f64x8) -> f64x8 {
 }
 
 // ---------------------------------------------------------------------------
-// sigmoid, gelu
+// sigmoid, gelu (silu and their shared `logistic_dd`: below pow)
 // ---------------------------------------------------------------------------
 
 /// sigmoid(x) = 1/(1+exp(-x)) (f64 lanes), < 1 ulp: `logistic_dd` (e^-|x| in
@@ -1124,7 +1124,9 @@ pub fn silu_f64(x: f64x8) -> f64x8 {
 /// k): the quotient is rounded once in the normal range and then scaled by 2^-256, exact
 /// for normal results and one more rounding into the subnormal range (< 0.5 ulp of it
 /// plus 2^-53 relative). x is clamped at -800, where the result is ±0 either way. NaN
-/// lanes give NaN; the callers fix the other special values.
+/// gives NaN, +inf 1 (sigmoid) and -inf +0 / -0; silu selects x itself above 40 and at
+/// ±0 (here silu(-0) would be +0). For |x| < 2^-1021 silu's x/2 can be an exact tie that
+/// the x²/4 term (underflowed) no longer breaks: half an ulp, rounded to even.
 #[inline(always)]
 fn logistic_dd<const TIMES_X: bool>(x: F) -> F {
     let tail = x.simd_lt(sp(-700.0));
@@ -1134,7 +1136,9 @@ fn logistic_dd<const TIMES_X: bool>(x: F) -> F {
     let (kf, ph, pl) = exp_dd_parts(-a, sp(0.0));
     let two_k = pow2(kf + (sp(256.0) & tail));
     let (e1, e1_l) = fast_two_sum(sp(1.0), ph);
-    let (eh, el) = (two_k * e1, two_k * (e1_l + pl)); // exact scaling: normal
+    // exact scaling of eh (normal); el may be subnormal for x in [-700, -672], which
+    // costs at most 2^-64 of e
+    let (eh, el) = (two_k * e1, two_k * (e1_l + pl));
     let (dh, d_l) = fast_two_sum(sp(1.0), eh);
     let (dh, dl) = (sel(tail, sp(1.0), dh), sel(tail, sp(0.0), d_l + el));
     let neg = xc.simd_lt(sp(0.0));
@@ -3112,7 +3116,8 @@ mod tests {
             0 => r.unif(-750.0, 40.0),
             _ => r.logu(-40, 5, true),
         });
-        run_f64("sigmoid_f64", sigmoid_f64, sigmoid_ref, &xs, 2.0);
+        let sigmoid_dd: fn(f64) -> f64 = <f64 as crate::reference::Float>::sigmoid;
+        run_f64("sigmoid_f64", sigmoid_f64, sigmoid_dd, &xs, 2.0);
         let xs = make_inputs(9, |r, i| match i % 2 {
             0 => r.unif(-28.0, 10.0),
             _ => r.logu(-40, 4, true),
@@ -3445,6 +3450,16 @@ mod tests {
         assert!(same64(s64(gelu_f64, -1000.0), -0.0));
         assert!(same64(s64(sigmoid_f64, -800.0), 0.0));
         assert!(s64(sigmoid_f64, -740.0) > 0.0);
+        assert!(same64(s64(sigmoid_f64, 0.0), 0.5) && same64(s64(sigmoid_f64, -0.0), 0.5));
+        assert!(same64(s64(sigmoid_f64, f64::INFINITY), 1.0));
+        assert!(same64(s64(sigmoid_f64, f64::NEG_INFINITY), 0.0));
+        assert!(s64(sigmoid_f64, f64::NAN).is_nan());
+        assert!(same64(s64(silu_f64, -0.0), -0.0) && same64(s64(silu_f64, 0.0), 0.0));
+        assert!(same64(s64(silu_f64, f64::INFINITY), f64::INFINITY));
+        assert!(same64(s64(silu_f64, f64::NEG_INFINITY), -0.0));
+        assert!(same64(s64(silu_f64, -800.0), -0.0));
+        assert!(s64(silu_f64, -745.5) < 0.0); // subnormal, not flushed
+        assert!(s64(silu_f64, f64::NAN).is_nan());
 
         // pow (C99 Annex F)
         let p = |x: f64, y: f64| pow_f64(F::splat(x), F::splat(y)).to_array()[0];
