@@ -72,12 +72,12 @@ type Pass = fn(&[f32], &mut [f32]);
 struct Case {
     name: &'static str,
     ours: V32,
-    wide: Option<V32>,
+    /// wide's function, through a pointer and inlined into its loop (`map_inlined`).
+    wide: Option<(V32, Pass)>,
     scalar: fn(f32) -> f32,
     range: (f32, f32),
-    /// The same two functions inlined into their loops (`map_inlined`).
+    /// `ours` inlined into its loop.
     ours_inlined: Pass,
-    wide_inlined: Option<Pass>,
 }
 
 /// `map_vec` with the function known at compile time: each instance is one loop with the
@@ -93,27 +93,25 @@ fn map_inlined(f: impl Fn(f32x8) -> f32x8, xs: &[f32], out: &mut [f32]) {
 }
 
 fn cases() -> Vec<Case> {
-    macro_rules! c {
-        ($n:literal, $ours:expr, None, $scalar:expr, $lo:expr, $hi:expr) => {
-            Case {
-                name: $n,
-                ours: $ours,
-                wide: None,
-                scalar: $scalar,
-                range: ($lo, $hi),
-                ours_inlined: |xs, out| map_inlined($ours, xs, out),
-                wide_inlined: None,
-            }
+    macro_rules! wide {
+        (None) => {
+            None
         };
-        ($n:literal, $ours:expr, Some($wide:expr), $scalar:expr, $lo:expr, $hi:expr) => {
+        (Some($w:expr)) => {
+            Some(($w as V32, |xs: &[f32], out: &mut [f32]| {
+                map_inlined($w, xs, out)
+            }))
+        };
+    }
+    macro_rules! c {
+        ($n:literal, $ours:expr, $wk:ident $(($w:expr))?, $scalar:expr, $lo:expr, $hi:expr) => {
             Case {
                 name: $n,
                 ours: $ours,
-                wide: Some($wide),
+                wide: wide!($wk $(($w))?),
                 scalar: $scalar,
                 range: ($lo, $hi),
                 ours_inlined: |xs, out| map_inlined($ours, xs, out),
-                wide_inlined: Some(|xs, out| map_inlined($wide, xs, out)),
             }
         };
     }
@@ -301,7 +299,7 @@ fn bench(c: &mut Criterion) {
         g.bench_function("tensorgraph", |b| {
             b.iter(|| map_vec(case.ours, black_box(&xs), &mut out))
         });
-        if let Some(w) = case.wide {
+        if let Some((w, _)) = case.wide {
             g.bench_function("wide", |b| b.iter(|| map_vec(w, black_box(&xs), &mut out)));
         }
         g.bench_function("std scalar", |b| {
@@ -341,7 +339,7 @@ fn ratio() {
     );
     println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
     for case in cases() {
-        let (Some(wide), Some(wide_inlined)) = (case.wide, case.wide_inlined) else {
+        let Some((wide, wide_inlined)) = case.wide else {
             continue;
         };
         if only

@@ -480,6 +480,14 @@ fn sigmoid_f64(x: f64) -> f64 {
         let (h, l, k) = exp_dd(x, 0.0);
         return ldexp_dd(h, l, k);
     }
+    let (q0, q1) = sigmoid_dd(x);
+    q0 + q1
+}
+
+/// sigmoid(x) as a double-double (q0, q1) for x >= -700: e = e^-|x| from `exp_dd` (|x|
+/// clamped at 700, where 1 + e is 1 anyway), e/(1 + e) or 1/(1 + e) with the sum and the
+/// quotient in double-double.
+fn sigmoid_dd(x: f64) -> (f64, f64) {
     let (eh, el, k) = exp_dd(-x.abs().min(700.0), 0.0);
     let s = pow2i(k); // k >= -1010
     let (eh, el) = (eh * s, el * s);
@@ -487,7 +495,16 @@ fn sigmoid_f64(x: f64) -> f64 {
     let dl = dl + el;
     let (nh, nl) = if x < 0.0 { (eh, el) } else { (1.0, 0.0) };
     let q0 = nh / dh;
-    q0 + ((-q0).mul_add(dh, nh) + (nl - q0 * dl)) / dh
+    (q0, ((-q0).mul_add(dh, nh) + (nl - q0 * dl)) / dh)
+}
+
+/// a·(h + l) as a normalised double-double (one exact product by FMA, the rest rounded
+/// once: a few 2^-105 relative).
+fn mul_dd(a: f64, h: f64, l: f64) -> (f64, f64) {
+    let p = a * h;
+    let m = a.mul_add(h, -p) + a * l;
+    let hi = p + m;
+    (hi, (p - hi) + m)
 }
 
 /// `e^(y_hi + y_lo) = (hi + lo) · 2^k` for |y_hi| < 1000, with `hi + lo` (a normalized
@@ -609,12 +626,8 @@ fn gelu_mid_tail_f64(x: f64, v: f64, lo: f64) -> f64 {
     let corr = (-(v * v) - k as f64 * core::f64::consts::LN_2).exp()
         * core::f64::consts::FRAC_2_SQRT_PI
         * lo;
-    let ql = ql + corr;
-    let xh = 0.5 * x;
-    let gh = xh * q0;
-    let gl = xh.mul_add(q0, -gh) + xh * ql;
-    let hi = gh + gl;
-    ldexp_dd(hi, (gh - hi) + gl, k)
+    let (hi, lo) = mul_dd(0.5 * x, q0, ql + corr);
+    ldexp_dd(hi, lo, k)
 }
 
 /// gelu for -39 <= x < -20 (results from 1e-88 down to subnormal and zero), without
@@ -685,21 +698,11 @@ fn silu_f64(x: f64) -> f64 {
     }
     if x < -700.0 {
         let (h, l, k) = exp_dd(x, 0.0);
-        let p = x * h;
-        let m = x.mul_add(h, -p) + x * l;
-        let hi = p + m;
-        return ldexp_dd(hi, (p - hi) + m, k);
+        let (hi, lo) = mul_dd(x, h, l);
+        return ldexp_dd(hi, lo, k);
     }
-    let (eh, el, k) = exp_dd(-x.abs(), 0.0);
-    let s = pow2i(k); // |x| <= 700: k >= -1010
-    let (eh, el) = (eh * s, el * s);
-    let (dh, dl) = two_sum(1.0, eh);
-    let dl = dl + el;
-    let (nh, nl) = if x < 0.0 { (eh, el) } else { (1.0, 0.0) };
-    let q0 = nh / dh;
-    let q1 = ((-q0).mul_add(dh, nh) + (nl - q0 * dl)) / dh;
-    let p = x * q0;
-    p + (x.mul_add(q0, -p) + x * q1)
+    let (q0, q1) = sigmoid_dd(x);
+    mul_dd(x, q0, q1).0
 }
 
 fn softplus_f64(x: f64) -> f64 {

@@ -602,6 +602,30 @@ fn exp_dd_parts(v: F, v_lo: F) -> (F, F, F) {
     (kf, ph, pl)
 }
 
+/// e^(v + v_lo)·2^sc as a double-double (eh, el) for `exp_dd_parts`'s domain and an
+/// integer-valued sc (0 or 256 here) that keeps 2^(k + sc) normal: 2^(k + sc)·(1 + ph +
+/// pl), with 1 + ph exact by `fast_two_sum` and the scaling exact for eh (el may be
+/// subnormal, at most 2^-64 of e).
+#[inline(always)]
+fn exp_dd_scaled(v: F, v_lo: F, sc: F) -> (F, F) {
+    let (kf, ph, pl) = exp_dd_parts(v, v_lo);
+    let two_k = pow2(kf + sc);
+    let (e1, e1_l) = fast_two_sum(sp(1.0), ph);
+    (two_k * e1, two_k * (e1_l + pl))
+}
+
+/// (nh + nl)/(dh + dl) rounded once, for normalised double-doubles: q0 = nh·(1/dh) to ~1
+/// ulp, then q0 + (n - q0·d)·(1/dh) with nh - q0·dh exact (`two_prod`): a few 2^-56
+/// before the final rounding.
+#[inline(always)]
+fn div_dd(nh: F, nl: F, dh: F, dl: F) -> F {
+    let rcp = sp(1.0) / dh;
+    let q0 = nh * rcp;
+    let (qd, qd_e) = two_prod(q0, dh);
+    let rem = ((nh - qd) - qd_e) + (nl - q0 * dl);
+    q0 + rem * rcp
+}
+
 /// Hyperbolic tangent, < 1 ulp (double-double e^(-2|x|), see above).
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn tanh_f64(x: f64x8) -> f64x8 {
@@ -616,12 +640,7 @@ pub fn tanh_f64(x: f64x8) -> f64x8 {
     // d = 1 + u = 2 - n
     let (dh, d_e) = fast_two_sum(sp(2.0), -nh);
     let dl = d_e - nl;
-    // q = n/d: q0 = nh/dh to ~1 ulp, then q0 + (n - q0·d)/d with an exact nh - q0·dh.
-    let rcp = sp(1.0) / dh;
-    let q0 = nh * rcp;
-    let (qd, qd_e) = two_prod(q0, dh);
-    let rem = ((nh - qd) - qd_e) + (nl - q0 * dl);
-    let z = q0 + rem * rcp;
+    let z = div_dd(nh, nl, dh, dl);
     let z = sel(ax.simd_ge(sp(22.0)), sp(1.0), z);
     let mut res = copysign(z, x);
     res = sel(ax.simd_lt(sp(3.725290298461914e-9)), x, res); // 2^-28
@@ -740,12 +759,21 @@ fn horner_sel(z: F, m: F, a: &[f64], b: &[f64]) -> F {
 /// returns r * 2^sc with erfc(ax) = r / ax.
 #[inline(always)]
 fn erfc_tail(ax: F, sc: F) -> F {
+    let (a, b) = erfc_tail_exponents(ax);
+    exp_core2(a, b, sc)
+}
+
+/// For ax in [1.25, 28]: (a, b) with erfc(ax) = e^(a + b)/ax (fdlibm s_erf.c): a = -z² -
+/// 0.5625 is exact (z = ax with its low 32 bits cleared, 21 significant bits), b = (z -
+/// ax)(z + ax) + R/S(1/ax²) is below 0.22 in magnitude. `erfc_tail_exponents_scalar` is the
+/// same for one lane.
+#[inline(always)]
+fn erfc_tail_exponents(ax: F) -> (F, F) {
     let s = sp(1.0) / (ax * ax);
     let m = ax.simd_lt(sp(ERF_SPLIT));
-    let r = horner_sel(s, m, &RA, &RB);
-    let ss = horner_sel(s, m, &SA, &SB);
+    let rs = horner_sel(s, m, &RA, &RB) / horner_sel(s, m, &SA, &SB);
     let z = clear_low(ax);
-    exp_core2(-z * z - 0.5625, (z - ax) * (z + ax) + r / ss, sc)
+    (-z * z - 0.5625, (z - ax) * (z + ax) + rs)
 }
 
 /// Returns (erf(x), erfc(x)) lane-wise (fdlibm s_erf.c).
@@ -811,7 +839,7 @@ pub fn erfc_f64(x: f64x8) -> f64x8 {
 /// same one-double exp.)
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn sigmoid_f64(x: f64x8) -> f64x8 {
-    sel(is_nan(x), x, logistic_dd::<false>(x))
+    logistic_dd::<false>(x)
 }
 
 const FRAC_1_SQRT_2_HI: f64 = std::f64::consts::FRAC_1_SQRT_2;
@@ -860,16 +888,10 @@ pub fn gelu_f64(x: f64x8) -> f64x8 {
         let vt = sel(v.simd_gt(sp(28.0)), sp(28.0), sel(tail, v, sp(1.25)));
         let deep = vt.simd_gt(sp(20.0));
         let sc = sp(256.0) & deep;
-        let m = vt.simd_lt(sp(ERF_SPLIT));
-        let s = sp(1.0) / (vt * vt);
-        let rs = horner_sel(s, m, &RA, &RB) / horner_sel(s, m, &SA, &SB);
-        let z = clear_low(vt);
-        // -z² - 0.5625 is exact (z has 21 significant bits); the rest is below 1.
-        let (eh0, el0) = fast_two_sum(-z * z - 0.5625, (z - vt) * (z + vt) + rs);
-        let (kf, ph, pl) = exp_dd_parts(eh0, el0);
-        let two_k = pow2(kf + sc);
-        let (e1, e1_l) = fast_two_sum(sp(1.0), ph);
-        let (eh, el) = (two_k * e1, two_k * (e1_l + pl));
+        // |a| >= 2.125 > |b|: their sum is exact as a double-double
+        let (a, b) = erfc_tail_exponents(vt);
+        let (v0, v0_l) = fast_two_sum(a, b);
+        let (eh, el) = exp_dd_scaled(v0, v0_l, sc);
         // erfc(v)·2^sc = (eh + el)/v, plus the first-order term for ul
         let q0 = eh / vt;
         let (qd, qd_l) = two_prod(q0, vt);
@@ -1109,8 +1131,9 @@ pub fn pow_f32(x: f32x8, y: f32x8) -> f32x8 {
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn silu_f64(x: f64x8) -> f64x8 {
     let res = logistic_dd::<true>(x);
-    // x > 40 (and +inf): x; ±0: x; -inf: the limit -0.0 (the clamp gives that); NaN: NaN.
-    sel(x.simd_gt(sp(40.0)) | x.simd_eq(sp(0.0)) | is_nan(x), x, res)
+    // x > 40 (and +inf): x; ±0: x; -inf: the limit -0.0 (the clamp gives that); NaN
+    // propagates through `logistic_dd`.
+    sel(x.simd_gt(sp(40.0)) | x.simd_eq(sp(0.0)), x, res)
 }
 
 /// sigmoid(x) (f64) or, with `TIMES_X`, x·sigmoid(x), rounded once: 1/(1 + e) for x >= 0
@@ -1124,7 +1147,7 @@ pub fn silu_f64(x: f64x8) -> f64x8 {
 /// k): the quotient is rounded once in the normal range and then scaled by 2^-256, exact
 /// for normal results and one more rounding into the subnormal range (< 0.5 ulp of it
 /// plus 2^-53 relative). x is clamped at -800, where the result is ±0 either way. NaN
-/// gives NaN, +inf 1 (sigmoid) and -inf +0 / -0; silu selects x itself above 40 and at
+/// gives NaN (it passes every clamp and select), +inf 1 (sigmoid) and -inf +0 / -0; silu selects x itself above 40 and at
 /// ±0 (here silu(-0) would be +0). For |x| < 2^-1021 silu's x/2 can be an exact tie that
 /// the x²/4 term (underflowed) no longer breaks: half an ulp, rounded to even.
 #[inline(always)]
@@ -1133,12 +1156,7 @@ fn logistic_dd<const TIMES_X: bool>(x: F) -> F {
     let xc = sel(x.simd_lt(sp(-800.0)), sp(-800.0), x);
     let a = xc.abs();
     let a = sel(a.simd_gt(sp(700.0)) & !tail, sp(700.0), a);
-    let (kf, ph, pl) = exp_dd_parts(-a, sp(0.0));
-    let two_k = pow2(kf + (sp(256.0) & tail));
-    let (e1, e1_l) = fast_two_sum(sp(1.0), ph);
-    // exact scaling of eh (normal); el may be subnormal for x in [-700, -672], which
-    // costs at most 2^-64 of e
-    let (eh, el) = (two_k * e1, two_k * (e1_l + pl));
+    let (eh, el) = exp_dd_scaled(-a, sp(0.0), sp(256.0) & tail);
     let (dh, d_l) = fast_two_sum(sp(1.0), eh);
     let (dh, dl) = (sel(tail, sp(1.0), dh), sel(tail, sp(0.0), d_l + el));
     let neg = xc.simd_lt(sp(0.0));
@@ -1148,11 +1166,7 @@ fn logistic_dd<const TIMES_X: bool>(x: F) -> F {
     } else {
         (sel(neg, eh, sp(1.0)), sel(neg, el, sp(0.0)))
     };
-    let rcp = sp(1.0) / dh;
-    let q0 = nh * rcp;
-    let (qd, qd_l) = two_prod(q0, dh);
-    let rem = ((nh - qd) - qd_l) + (nl - q0 * dl);
-    let q = q0 + rem * rcp;
+    let q = div_dd(nh, nl, dh, dl);
     sel(tail, q * 8.636168555094445e-78, q) // 2^-256
 }
 
@@ -1609,14 +1623,8 @@ fn reduce_ln2(x: F) -> (F, F) {
 /// rounding to f32 gives exp's f32 value (including overflow and subnormals).
 #[inline(always)]
 fn exp_f64_for_f32(x: F) -> F {
-    exp_by(x, exp_poly_small)
-}
-
-/// poly(r)·2^k with x = k·ln2 + r (`reduce_ln2`): e^x for a `poly` that approximates e^r.
-#[inline(always)]
-fn exp_by(x: F, poly: impl Fn(F) -> F) -> F {
     let (kf, r) = reduce_ln2(x);
-    poly(r) * pow2(kf)
+    exp_poly_small(r) * pow2(kf)
 }
 
 /// e^x - 1 for x clamped to [-160, 130] (f32 inputs), relative error < 2^-39:
@@ -1669,7 +1677,7 @@ pub fn exp2_f32(x: f32x8) -> f32x8 {
 fn sigmoid_parts(w: F) -> (F, F) {
     let a = -w.abs();
     let a = sel(a.simd_lt(sp(-160.0)), sp(-160.0), a);
-    let t = exp_by(a, exp_poly_small);
+    let t = exp_f64_for_f32(a);
     (t, recip_1_2(sp(1.0) + t))
 }
 
@@ -2884,44 +2892,12 @@ mod tests {
     }
 
     // ------------------------------------------------------------------ references
-    fn two_sum(a: f64, b: f64) -> (f64, f64) {
-        let s = a + b;
-        let bb = s - a;
-        (s, (a - (s - bb)) + (b - bb))
-    }
-    /// sigmoid reference: e = exp(-|x|) (std), then num/(1+e) with 1+e in double-double.
+    /// The scalar references of `reference.rs` (double-double e^x, rounded once).
     fn sigmoid_ref(x: f64) -> f64 {
-        if x.is_nan() {
-            return x;
-        }
-        let e = (-x.abs()).exp();
-        let (s, t) = two_sum(1.0, e);
-        let num = if x < 0.0 { e } else { 1.0 };
-        let q = num / s;
-        q - q * (t / s)
+        <f64 as crate::reference::Float>::sigmoid(x)
     }
-    /// gelu reference: 0.5*x*erfc(-x/sqrt2) with the argument in double-double
-    /// and a first-order correction, scalar fdlibm erfc + std exp.
     fn gelu_ref(x: f64) -> f64 {
-        if x.is_nan() {
-            return x;
-        }
-        if x == f64::NEG_INFINITY {
-            return -0.0;
-        }
-        if x == f64::INFINITY {
-            return x;
-        }
-        let uh = x * FRAC_1_SQRT_2_HI;
-        let (p, e) = {
-            let xv = F::splat(x);
-            let (p, e) = two_prod(xv, F::splat(FRAC_1_SQRT_2_HI));
-            (p.to_array()[0], e.to_array()[0])
-        };
-        assert_eq!(p, uh);
-        let ul = e + x * FRAC_1_SQRT_2_LO;
-        let ec = erfc_scalar_f64(-uh) + (-(uh * uh)).exp() * FRAC_2_SQRT_PI * ul;
-        0.5 * x * ec
+        <f64 as crate::reference::Float>::gelu(x)
     }
 
     // ------------------------------------------------------------------ f32 sweeps
@@ -3116,16 +3092,14 @@ mod tests {
             0 => r.unif(-750.0, 40.0),
             _ => r.logu(-40, 5, true),
         });
-        let sigmoid_dd: fn(f64) -> f64 = <f64 as crate::reference::Float>::sigmoid;
-        run_f64("sigmoid_f64", sigmoid_f64, sigmoid_dd, &xs, 2.0);
+        run_f64("sigmoid_f64", sigmoid_f64, sigmoid_ref, &xs, 2.0);
         let xs = make_inputs(9, |r, i| match i % 2 {
             0 => r.unif(-28.0, 10.0),
             _ => r.logu(-40, 4, true),
         });
         // Against reference.rs's gelu (double-double exp below x = -1.77, within ~0.5
         // ulp of mpmath down to the subnormal range), held to the 2-ulp bound.
-        let gelu_dd: fn(f64) -> f64 = <f64 as crate::reference::Float>::gelu;
-        run_f64("gelu_f64", gelu_f64, gelu_dd, &xs, 2.0);
+        run_f64("gelu_f64", gelu_f64, gelu_ref, &xs, 2.0);
         let xs = make_inputs(10, |r, i| match i % 2 {
             0 => r.unif(-760.0, 40.0),
             _ => r.logu(-40, 3, true),
@@ -3310,7 +3284,7 @@ mod tests {
             let e = err_f64(v, g);
             worst = worst.max(e);
             assert!(e <= 2.0, "gelu_f64({x}) = {v:e}, want {g:e} ({e} ulp)");
-            let r = <f64 as crate::reference::Float>::gelu(x);
+            let r = gelu_ref(x);
             assert!(
                 err_f64(r, g) <= 1.0,
                 "reference gelu({x}) = {r:e}, want {g:e}"
