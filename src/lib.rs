@@ -22,11 +22,17 @@
 //!
 //! See README.md for the language and DESIGN.md for the rules.
 
+/// ndarray's arrays as graph arguments and outputs, `TryFrom<Array>` for `Tensor` and
+/// `Tensor::into_ndarray` (the `ndarray` feature).
+#[cfg(feature = "ndarray")]
+pub use tensor_core::ndarray_interop;
 pub use tensor_core::{
-    bf16, f16, DType, Element, Rank0, Rank1, Rank2, Rank3, Rank4, Rank5, Rank6, Shape, ShapeError,
-    Tensor, TensorMut, TensorRef, TensorView, TensorViewMut,
+    args, bind, cast, dtype, error, lanes, reference, shape, tensor, typenum, ulp, vmath,
 };
-pub use tensor_core::{cast, dtype, lanes, reference, shape, tensor, typenum, ulp, vmath};
+pub use tensor_core::{
+    bf16, f16, DType, Dim, Dyn, Element, LengthReason, Rank0, Rank1, Rank2, Rank3, Rank4, Rank5,
+    Rank6, Shape, ShapeError, StaticShape, Tensor, TensorMut, TensorRef, TensorView, TensorViewMut,
+};
 
 /// Compiles a tensor graph. See the crate docs and README.md.
 ///

@@ -42,7 +42,7 @@ graph! {
     }
 }
 
-fn random_f32<S: tensorgraph::Shape>(seed: u64) -> Tensor<f32, S> {
+fn random_f32<S: tensorgraph::StaticShape>(seed: u64) -> Tensor<f32, S> {
     Tensor::from_vec(f32::random(S::LEN, seed)).unwrap()
 }
 

@@ -30,7 +30,7 @@ fn groups<T: Copy>(data: &[T], dims: &[usize], axes: &[usize]) -> Vec<Vec<T>> {
     out
 }
 
-fn f32_data<S: tensorgraph::Shape>(seed: u64) -> Tensor<f32, S> {
+fn f32_data<S: tensorgraph::StaticShape>(seed: u64) -> Tensor<f32, S> {
     Tensor::from_vec(f32::random(S::LEN, seed)).unwrap()
 }
 

@@ -8,10 +8,10 @@ fn from_vec_checks_the_length() {
     let err = Tensor::<f32, Shape![2, 3]>::from_vec(vec![1.0; 5]).unwrap_err();
     assert_eq!(
         err,
-        ShapeError {
+        ShapeError::Length {
             expected: 6,
             found: 5,
-            dims: &[2, 3]
+            dims: "[2, 3]".to_string()
         }
     );
     assert_eq!(

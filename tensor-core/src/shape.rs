@@ -1,19 +1,54 @@
-//! Static shapes as types. `Shape![4, 8]` (the `tensorgraph` macro) is `Rank2<U4, U8>`
-//! over typenum unsigned integers, so generic code can name shapes in bounds; the element count
-//! and the row-major dims are associated constants.
+//! Shapes as types. `Shape![4, 8]` (the `tensorgraph` macro) is `Rank2<U4, U8>` over typenum
+//! unsigned integers, so generic code can name shapes in bounds. A dim may instead be [`Dyn`]
+//! (`Shape![_, 768]` is `Rank2<Dyn, U768>`): its size is chosen at run time and stored in the
+//! tensor, which then owns its extents.
+//!
+//! Two traits split what is known when:
+//! - [`Shape`]: every shape type. Its rank and which dims are fixed are compile-time facts
+//!   (`STATIC_DIMS`); the extents themselves live in the tensor (`S::Index`).
+//! - [`StaticShape`]: shapes whose every dim is a literal, so the extents and the element
+//!   count are constants too (`DIMS`, `LEN`). Infallible constructors (`zeros`, `from_fn`)
+//!   and the v1 graph traits need it.
 
+use core::fmt::{self, Debug};
 use core::marker::PhantomData;
 use typenum::Unsigned;
 
-/// A static row-major shape.
+/// A run-time dim: its size is stored in each tensor and checked where the tensor is built
+/// and where a graph is called. `Shape![_, 768]` writes `Rank2<Dyn, U768>`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Dyn;
+
+/// One dim of a shape type: a typenum unsigned integer (a literal size) or [`Dyn`].
+pub trait Dim: Copy + Default + Send + Sync + 'static {
+    /// `Some(n)` for a literal dim, `None` for a run-time one.
+    const SIZE: Option<usize>;
+}
+
+impl<U: Unsigned + Copy + Default + Send + Sync + 'static> Dim for U {
+    const SIZE: Option<usize> = Some(U::USIZE);
+}
+
+impl Dim for Dyn {
+    const SIZE: Option<usize> = None;
+}
+
+/// A row-major shape type: its rank and which of its dims are literals.
 pub trait Shape: Copy + Default + Send + Sync + 'static {
+    /// The number of axes.
+    const RANK: usize;
+    /// Per axis, outermost first: `Some(n)` for a literal dim, `None` for a run-time one.
+    const STATIC_DIMS: &'static [Option<usize>];
+    /// The index type and the type of a tensor's stored extents: `[usize; RANK]`.
+    type Index: AsRef<[usize]> + AsMut<[usize]> + Copy + Debug + Default + PartialEq + Send + Sync;
+}
+
+/// A shape whose every dim is a literal: its extents and element count are constants.
+pub trait StaticShape: Shape {
     /// The dims, outermost first.
     const DIMS: &'static [usize];
-    const RANK: usize = Self::DIMS.len();
     /// The element count (1 for rank 0).
     const LEN: usize;
-    /// The index type: `[usize; RANK]`.
-    type Index: AsRef<[usize]> + Copy + core::fmt::Debug;
 }
 
 /// Rank 0: one element.
@@ -21,21 +56,38 @@ pub trait Shape: Copy + Default + Send + Sync + 'static {
 pub struct Rank0;
 
 impl Shape for Rank0 {
-    const DIMS: &'static [usize] = &[];
-    const LEN: usize = 1;
+    const RANK: usize = 0;
+    const STATIC_DIMS: &'static [Option<usize>] = &[];
     type Index = [usize; 0];
 }
 
+impl StaticShape for Rank0 {
+    const DIMS: &'static [usize] = &[];
+    const LEN: usize = 1;
+}
+
+// The rank structs put no bound on their parameters, so the graph macro's argument patterns
+// (`Rank2<Sym, U768>`, see `args.rs`) can reuse them; they are shapes only over `Dim`s.
 macro_rules! rank {
     ($name:ident, $n:literal; $($d:ident),+) => {
-        #[doc = concat!("Rank ", stringify!($n), ": dims are typenum unsigned integers.")]
+        #[doc = concat!(
+            "Rank ", stringify!($n), ": each dim is a typenum unsigned integer (a literal size) \
+             or [`Dyn`] (a run-time size)."
+        )]
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
         pub struct $name<$($d),+>(PhantomData<($($d,)+)>);
 
-        impl<$($d: Unsigned + Copy + Default + Send + Sync + 'static),+> Shape for $name<$($d),+> {
+        impl<$($d: Dim),+> Shape for $name<$($d),+> {
+            const RANK: usize = $n;
+            const STATIC_DIMS: &'static [Option<usize>] = &[$($d::SIZE),+];
+            type Index = [usize; $n];
+        }
+
+        impl<$($d: Unsigned + Copy + Default + Send + Sync + 'static),+> StaticShape
+            for $name<$($d),+>
+        {
             const DIMS: &'static [usize] = &[$($d::USIZE),+];
             const LEN: usize = 1 $(* $d::USIZE)+;
-            type Index = [usize; $n];
         }
     };
 }
@@ -56,12 +108,15 @@ pub fn flat_offset(dims: &[usize], index: &[usize]) -> Option<usize> {
         if i >= d {
             return None;
         }
+        // Cannot overflow: `offset * d + i < product(dims so far)`, which is at most the
+        // element count of a tensor that exists.
         offset = offset * d + i;
     }
     Some(offset)
 }
 
 /// The multi-index of flat offset `offset` in `dims` (row-major), written into `index`.
+/// `offset` must be below the product of `dims` (so no dim is 0).
 pub fn unravel(dims: &[usize], mut offset: usize, index: &mut [usize]) {
     for (slot, &d) in index.iter_mut().zip(dims).rev() {
         *slot = offset % d;
@@ -69,8 +124,76 @@ pub fn unravel(dims: &[usize], mut offset: usize, index: &mut [usize]) {
     }
 }
 
-/// `f32[4, 8]`-style shape text, as the graph language writes it.
+/// The product of `dims`, or `None` if it overflows `usize`. 1 for no dims; 0 whenever a dim
+/// is 0, even if the others alone would overflow (`[usize::MAX, 2, 0]` holds no elements).
+pub fn checked_product(dims: &[usize]) -> Option<usize> {
+    if dims.contains(&0) {
+        return Some(0);
+    }
+    dims.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d))
+}
+
+/// `[4, 8]`-style shape text, as the graph language writes it.
 pub fn dims_text(dims: &[usize]) -> String {
     let inner: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
     format!("[{}]", inner.join(", "))
+}
+
+/// `[_, 768]`-style text of a shape type: `_` marks a run-time dim, as in `Shape![_, 768]`.
+pub fn static_dims_text(dims: &[Option<usize>]) -> String {
+    struct Axis(Option<usize>);
+    impl fmt::Display for Axis {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            match self.0 {
+                Some(n) => write!(f, "{n}"),
+                None => f.write_str("_"),
+            }
+        }
+    }
+    let inner: Vec<String> = dims.iter().map(|&d| Axis(d).to_string()).collect();
+    format!("[{}]", inner.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use typenum::{U0, U3, U768};
+
+    #[test]
+    fn static_dims_mark_run_time_axes() {
+        assert_eq!(<Rank2<Dyn, U768> as Shape>::STATIC_DIMS, &[None, Some(768)]);
+        assert_eq!(
+            <Rank2<U3, U768> as Shape>::STATIC_DIMS,
+            &[Some(3), Some(768)]
+        );
+        assert_eq!(<Rank2<U3, U768> as StaticShape>::DIMS, &[3, 768]);
+        assert_eq!(<Rank2<U3, U768> as StaticShape>::LEN, 2304);
+        assert_eq!(<Rank3<U3, U0, U768> as StaticShape>::LEN, 0);
+        assert_eq!(<Rank0 as StaticShape>::LEN, 1);
+        assert_eq!(<Rank6<Dyn, Dyn, Dyn, Dyn, Dyn, Dyn> as Shape>::RANK, 6);
+        assert_eq!(<Dyn as Dim>::SIZE, None);
+        assert_eq!(<U768 as Dim>::SIZE, Some(768));
+    }
+
+    #[test]
+    fn texts() {
+        assert_eq!(static_dims_text(&[None, Some(768)]), "[_, 768]");
+        assert_eq!(static_dims_text(&[]), "[]");
+        assert_eq!(dims_text(&[4, 8]), "[4, 8]");
+    }
+
+    #[test]
+    fn products_and_offsets() {
+        assert_eq!(checked_product(&[]), Some(1));
+        assert_eq!(checked_product(&[4, 0, usize::MAX]), Some(0));
+        assert_eq!(checked_product(&[usize::MAX, 2, 0]), Some(0));
+        assert_eq!(checked_product(&[usize::MAX, 2]), None);
+        assert_eq!(checked_product(&[3, 5]), Some(15));
+        assert_eq!(flat_offset(&[2, 3], &[1, 2]), Some(5));
+        assert_eq!(flat_offset(&[2, 3], &[2, 0]), None);
+        assert_eq!(flat_offset(&[2, 3], &[1]), None);
+        let mut index = [0; 2];
+        unravel(&[2, 3], 4, &mut index);
+        assert_eq!(index, [1, 1]);
+    }
 }

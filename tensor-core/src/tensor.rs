@@ -1,136 +1,312 @@
-//! Owned tensors and borrowed views with static shapes.
+//! Owned tensors and borrowed views. Each one owns its extents (`dims`, one `usize` per axis):
+//! a literal dim of the shape type is a compile-time fact that the stored extent repeats, a
+//! run-time dim ([`Dyn`](crate::shape::Dyn)) is known only from the stored extent.
 //!
-//! Invariant of every type here: the backing slice holds exactly `S::LEN` elements,
-//! row-major. Constructors check it and return `ShapeError` otherwise, so kernels may
-//! rely on it.
+//! Invariant of every type here, checked by every constructor (which return `ShapeError`
+//! otherwise), so kernels and indexing may rely on it:
+//! - the buffer holds exactly the product of `dims` elements, row-major;
+//! - every literal dim of `S` equals the stored extent on that axis;
+//! - the nonzero extents multiply to at most `isize::MAX` (ndarray's rule), so index
+//!   arithmetic cannot overflow even when another extent is 0.
 
 use crate::dtype::Element;
-use crate::shape::{dims_text, flat_offset, unravel, Shape};
+pub use crate::error::{LengthReason, ShapeError};
+use crate::shape::{dims_text, flat_offset, static_dims_text, unravel, Shape, StaticShape};
 use core::fmt;
-use core::marker::PhantomData;
 
-/// A buffer whose length does not match the static shape.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ShapeError {
-    /// The element count the shape needs.
-    pub expected: usize,
-    /// The element count given.
-    pub found: usize,
-    /// The static dims.
-    pub dims: &'static [usize],
+// The checks behind the constructors. Each is one non-generic function over slices, so the
+// many tensor types share one copy of the code; the generic wrappers only convert `S::Index`.
+
+/// The element count of `dims` if they are addressable, else `None`. Addressable (ndarray's
+/// rule too): the nonzero dims multiply to at most `isize::MAX`, so every index computation a
+/// kernel makes, even over an empty tensor (`[0, n, m]` with huge `n·m`), fits in `usize`,
+/// and `into_ndarray` cannot fail.
+fn addressable_len(dims: &[usize]) -> Option<usize> {
+    let nonzero = dims
+        .iter()
+        .filter(|&&d| d != 0)
+        .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+        .filter(|&p| p <= isize::MAX as usize)?;
+    Some(if dims.contains(&0) { 0 } else { nonzero })
 }
 
-impl fmt::Display for ShapeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "a tensor of shape {} needs {} elements, but {} were given",
-            dims_text(self.dims),
-            self.expected,
-            self.found
-        )
+/// Checks that `dims` fit the shape type (rank and literal dims) and are addressable, and
+/// returns their element count.
+fn fit_dims(static_dims: &[Option<usize>], dims: &[usize]) -> Result<usize, ShapeError> {
+    if static_dims.len() != dims.len() {
+        return Err(ShapeError::TensorRank {
+            shape: static_dims_text(static_dims),
+            expected: static_dims.len(),
+            found: dims.len(),
+        });
     }
+    for (axis, (&fixed, &given)) in static_dims.iter().zip(dims).enumerate() {
+        if let Some(expected) = fixed {
+            if expected != given {
+                return Err(ShapeError::FixedDim {
+                    dims: dims_text(dims),
+                    shape: static_dims_text(static_dims),
+                    axis,
+                    expected,
+                    found: given,
+                });
+            }
+        }
+    }
+    addressable_len(dims).ok_or_else(|| ShapeError::TooLarge {
+        dims: dims_text(dims),
+    })
 }
 
-impl std::error::Error for ShapeError {}
-
-fn check_len<S: Shape>(found: usize) -> Result<(), ShapeError> {
-    if found == S::LEN {
+/// Checks that `dims` fit the shape type and a buffer of `len` elements.
+fn check_dims(static_dims: &[Option<usize>], dims: &[usize], len: usize) -> Result<(), ShapeError> {
+    let expected = fit_dims(static_dims, dims)?;
+    if expected == len {
         Ok(())
     } else {
-        Err(ShapeError {
-            expected: S::LEN,
-            found,
-            dims: S::DIMS,
+        Err(ShapeError::Length {
+            expected,
+            found: len,
+            dims: dims_text(dims),
         })
     }
 }
 
-/// An owned tensor of dtype `T` and static shape `S`.
-#[derive(Clone, PartialEq)]
+/// Checks that `dims` fit the shape type and that a buffer of that many `elem_size`-byte
+/// elements can be allocated (at most `isize::MAX` bytes, Rust's limit for one allocation), so
+/// building it cannot panic on a capacity overflow. Returns the element count.
+fn alloc_len(
+    static_dims: &[Option<usize>],
+    dims: &[usize],
+    elem_size: usize,
+) -> Result<usize, ShapeError> {
+    let len = fit_dims(static_dims, dims)?;
+    match len.checked_mul(elem_size) {
+        Some(bytes) if bytes <= isize::MAX as usize => Ok(len),
+        _ => Err(ShapeError::TooLarge {
+            dims: dims_text(dims),
+        }),
+    }
+}
+
+/// Writes into `out` the dims of the shape type that a buffer of `len` elements fills.
+///
+/// Rules: with no run-time dim, `len` must be the product of the literal dims. With one, it is
+/// `len / product of the literal dims`, with no remainder; if the literal dims multiply to 0,
+/// a length cannot fix it (0 fits every size, others fit none), so that is an error too. Two
+/// or more run-time dims cannot be solved from one length (`from_shape_vec` gives them).
+/// Literal dims that are not addressable fit no buffer.
+fn solve_dims(
+    static_dims: &[Option<usize>],
+    len: usize,
+    out: &mut [usize],
+) -> Result<(), ShapeError> {
+    let text = || static_dims_text(static_dims);
+    if out.len() != static_dims.len() {
+        return Err(ShapeError::TensorRank {
+            shape: text(),
+            expected: static_dims.len(),
+            found: out.len(),
+        });
+    }
+    let mut run_time = static_dims.iter().enumerate().filter(|(_, d)| d.is_none());
+    let unknown = run_time.next().map(|(axis, _)| axis);
+    if run_time.next().is_some() {
+        return Err(ShapeError::Solve {
+            len,
+            dims: text(),
+            reason: LengthReason::SeveralUnknown,
+        });
+    }
+    let fixed: Vec<usize> = static_dims.iter().flatten().copied().collect();
+    let Some(product) = addressable_len(&fixed) else {
+        return Err(ShapeError::TooLarge { dims: text() });
+    };
+    let solve_error = |reason| ShapeError::Solve {
+        len,
+        dims: text(),
+        reason,
+    };
+    let solved = match unknown {
+        None if product == len => None,
+        None => {
+            return Err(ShapeError::Length {
+                expected: product,
+                found: len,
+                dims: text(),
+            })
+        }
+        Some(_) if product == 0 => return Err(solve_error(LengthReason::ZeroProduct)),
+        Some(_) if !len.is_multiple_of(product) => {
+            return Err(solve_error(LengthReason::NotMultiple { of: product }))
+        }
+        Some(axis) => Some((axis, len / product)),
+    };
+    for (slot, &fixed) in out.iter_mut().zip(static_dims) {
+        *slot = fixed.unwrap_or(0);
+    }
+    if let Some((axis, size)) = solved {
+        // `axis` indexes `static_dims`, which has `out`'s length (checked above).
+        if let Some(slot) = out.get_mut(axis) {
+            *slot = size;
+        }
+    }
+    Ok(())
+}
+
+/// The dims of `S` that a buffer of `len` elements fills (see `solve_dims`).
+fn solved_index<S: Shape>(len: usize) -> Result<S::Index, ShapeError> {
+    let mut index = S::Index::default();
+    solve_dims(S::STATIC_DIMS, len, index.as_mut())?;
+    Ok(index)
+}
+
+/// The extents of a static shape, as its index type.
+fn static_index<S: StaticShape>() -> S::Index {
+    let mut index = S::Index::default();
+    for (slot, &d) in index.as_mut().iter_mut().zip(S::DIMS) {
+        *slot = d;
+    }
+    index
+}
+
+/// The panic of `Index`/`IndexMut`, shaped like slice indexing's: out of range is a bug in
+/// the caller, `get` is the checked form.
+#[cold]
+#[track_caller]
+fn index_out_of_range(index: &[usize], dims: &[usize]) -> ! {
+    panic!(
+        "index {:?} is out of range for shape {}",
+        index,
+        dims_text(dims)
+    )
+}
+
+/// An owned tensor of dtype `T` and shape type `S`, row-major, with its extents stored.
 pub struct Tensor<T: Element, S: Shape> {
     data: Vec<T>,
-    shape: PhantomData<S>,
+    dims: S::Index,
 }
 
 /// A read-only view over a borrowed slice, checked against `S` when built.
-#[derive(Clone, Copy)]
 pub struct TensorView<'a, T: Element, S: Shape> {
     data: &'a [T],
-    shape: PhantomData<S>,
+    dims: S::Index,
 }
 
 /// A writable view over a borrowed slice, checked against `S` when built.
 pub struct TensorViewMut<'a, T: Element, S: Shape> {
     data: &'a mut [T],
-    shape: PhantomData<S>,
+    dims: S::Index,
 }
 
-impl<T: Element, S: Shape> Tensor<T, S> {
-    /// Takes ownership of `data`, which must hold `S::LEN` elements in row-major order.
-    pub fn from_vec(data: Vec<T>) -> Result<Self, ShapeError> {
-        check_len::<S>(data.len())?;
-        Ok(Tensor {
-            data,
-            shape: PhantomData,
-        })
-    }
-
-    /// Copies `data`, which must hold `S::LEN` elements.
-    pub fn from_slice(data: &[T]) -> Result<Self, ShapeError> {
-        check_len::<S>(data.len())?;
-        Ok(Tensor {
-            data: data.to_vec(),
-            shape: PhantomData,
-        })
-    }
-
+impl<T: Element, S: StaticShape> Tensor<T, S> {
     /// All elements zero (`false` for `bool`).
     pub fn zeros() -> Self {
-        Tensor {
-            data: vec![T::default(); S::LEN],
-            shape: PhantomData,
-        }
+        Self::full(T::default())
     }
 
     /// Every element the same value.
     pub fn full(value: T) -> Self {
         Tensor {
             data: vec![value; S::LEN],
-            shape: PhantomData,
+            dims: static_index::<S>(),
         }
     }
 
     /// Element `index` is `f(index)`, with `index` an array `[i0, i1, …]` of the shape's rank.
-    pub fn from_fn(mut f: impl FnMut(S::Index) -> T) -> Self
-    where
-        S::Index: Default + AsMut<[usize]>,
-    {
+    pub fn from_fn(mut f: impl FnMut(S::Index) -> T) -> Self {
+        let dims = static_index::<S>();
         let mut data = Vec::with_capacity(S::LEN);
         let mut index = S::Index::default();
         for offset in 0..S::LEN {
             unravel(S::DIMS, offset, index.as_mut());
             data.push(f(index));
         }
-        Tensor {
-            data,
-            shape: PhantomData,
+        Tensor { data, dims }
+    }
+}
+
+impl<T: Element, S: StaticShape> Default for Tensor<T, S> {
+    /// All elements zero, as [`Tensor::zeros`].
+    fn default() -> Self {
+        Self::zeros()
+    }
+}
+
+impl<T: Element, S: Shape> Tensor<T, S> {
+    /// Takes ownership of `data`, row-major. A static shape needs exactly its element count;
+    /// one run-time dim (`Shape![_, 768]`) is solved as `len / product of the literal dims`
+    /// (a remainder is an error, and so is a literal dim of 0, which leaves it open). With
+    /// several run-time dims use [`Tensor::from_shape_vec`].
+    pub fn from_vec(data: Vec<T>) -> Result<Self, ShapeError> {
+        let dims = solved_index::<S>(data.len())?;
+        Ok(Tensor { data, dims })
+    }
+
+    /// Takes ownership of `data` with the given extents, which must agree with every literal
+    /// dim of `S` and multiply to `data.len()`.
+    pub fn from_shape_vec(dims: S::Index, data: Vec<T>) -> Result<Self, ShapeError> {
+        check_dims(S::STATIC_DIMS, dims.as_ref(), data.len())?;
+        Ok(Tensor { data, dims })
+    }
+
+    /// Copies `data`; its length gives the dims as in [`Tensor::from_vec`].
+    pub fn from_slice(data: &[T]) -> Result<Self, ShapeError> {
+        let dims = solved_index::<S>(data.len())?;
+        Ok(Tensor {
+            data: data.to_vec(),
+            dims,
+        })
+    }
+
+    /// All elements zero, with the given extents (which must agree with the literal dims of
+    /// `S` and fit in memory's address range).
+    pub fn zeros_with_dims(dims: S::Index) -> Result<Self, ShapeError> {
+        let len = alloc_len(S::STATIC_DIMS, dims.as_ref(), core::mem::size_of::<T>())?;
+        Ok(Tensor {
+            data: vec![T::default(); len],
+            dims,
+        })
+    }
+
+    /// Element `index` is `f(index)`, with the given extents (checked as in
+    /// [`Tensor::zeros_with_dims`]).
+    pub fn from_shape_fn(
+        dims: S::Index,
+        mut f: impl FnMut(S::Index) -> T,
+    ) -> Result<Self, ShapeError> {
+        let len = alloc_len(S::STATIC_DIMS, dims.as_ref(), core::mem::size_of::<T>())?;
+        let mut data = Vec::with_capacity(len);
+        let mut index = S::Index::default();
+        for offset in 0..len {
+            unravel(dims.as_ref(), offset, index.as_mut());
+            data.push(f(index));
         }
+        Ok(Tensor { data, dims })
     }
 
-    /// The dims, outermost first.
-    pub fn shape(&self) -> &'static [usize] {
-        S::DIMS
+    /// The extents, outermost first.
+    pub fn shape(&self) -> &[usize] {
+        self.dims.as_ref()
     }
 
+    /// The extents as an index-type array (`[usize; RANK]`).
+    pub fn dims(&self) -> S::Index {
+        self.dims
+    }
+
+    /// The elements, row-major.
     pub fn as_slice(&self) -> &[T] {
         &self.data
     }
 
+    /// The elements, row-major, writable (the extents stay as they are).
     pub fn as_mut_slice(&mut self) -> &mut [T] {
         &mut self.data
     }
 
+    /// The buffer, row-major, without a copy.
     pub fn into_vec(self) -> Vec<T> {
         self.data
     }
@@ -139,155 +315,277 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     pub fn view(&self) -> TensorView<'_, T, S> {
         TensorView {
             data: &self.data,
-            shape: PhantomData,
+            dims: self.dims,
+        }
+    }
+
+    /// A writable borrowed view of the whole tensor.
+    pub fn view_mut(&mut self) -> TensorViewMut<'_, T, S> {
+        TensorViewMut {
+            data: &mut self.data,
+            dims: self.dims,
         }
     }
 
     /// The element at `index`, or `None` if it is out of range.
     pub fn get(&self, index: S::Index) -> Option<&T> {
-        flat_offset(S::DIMS, index.as_ref()).map(|o| &self.data[o])
+        flat_offset(self.dims.as_ref(), index.as_ref()).and_then(|o| self.data.get(o))
+    }
+
+    /// The element at `index`, writable, or `None` if it is out of range.
+    pub fn get_mut(&mut self, index: S::Index) -> Option<&mut T> {
+        flat_offset(self.dims.as_ref(), index.as_ref()).and_then(|o| self.data.get_mut(o))
     }
 }
 
-impl<T: Element, S: Shape> Default for Tensor<T, S> {
-    fn default() -> Self {
-        Self::zeros()
+impl<T: Element, S: Shape> Clone for Tensor<T, S> {
+    fn clone(&self) -> Self {
+        Tensor {
+            data: self.data.clone(),
+            dims: self.dims,
+        }
+    }
+}
+
+impl<T: Element, S: Shape> PartialEq for Tensor<T, S> {
+    /// Equal extents and equal elements (a `[2, 3]` and a `[3, 2]` tensor of one shape type
+    /// `Shape![_, _]` differ even with the same buffer).
+    fn eq(&self, other: &Self) -> bool {
+        self.dims == other.dims && self.data == other.data
     }
 }
 
 impl<'a, T: Element, S: Shape> TensorView<'a, T, S> {
-    /// Views `data` (no copy), which must hold `S::LEN` elements in row-major order.
+    /// Views `data` (no copy), row-major; its length gives the dims as in
+    /// [`Tensor::from_vec`].
     pub fn new(data: &'a [T]) -> Result<Self, ShapeError> {
-        check_len::<S>(data.len())?;
-        Ok(TensorView {
-            data,
-            shape: PhantomData,
-        })
+        let dims = solved_index::<S>(data.len())?;
+        Ok(TensorView { data, dims })
     }
 
-    pub fn shape(&self) -> &'static [usize] {
-        S::DIMS
+    /// Views `data` (no copy) with the given extents, checked as in
+    /// [`Tensor::from_shape_vec`].
+    pub fn with_dims(dims: S::Index, data: &'a [T]) -> Result<Self, ShapeError> {
+        check_dims(S::STATIC_DIMS, dims.as_ref(), data.len())?;
+        Ok(TensorView { data, dims })
     }
 
+    /// The extents, outermost first.
+    pub fn shape(&self) -> &[usize] {
+        self.dims.as_ref()
+    }
+
+    /// The extents as an index-type array (`[usize; RANK]`).
+    pub fn dims(&self) -> S::Index {
+        self.dims
+    }
+
+    /// The viewed elements, row-major.
     pub fn as_slice(&self) -> &'a [T] {
         self.data
     }
 
+    /// The element at `index`, or `None` if it is out of range.
     pub fn get(&self, index: S::Index) -> Option<&'a T> {
-        flat_offset(S::DIMS, index.as_ref()).map(|o| &self.data[o])
+        let data: &'a [T] = self.data;
+        flat_offset(self.dims.as_ref(), index.as_ref()).and_then(|o| data.get(o))
     }
 
     /// Copies the viewed elements into an owned tensor.
     pub fn to_tensor(&self) -> Tensor<T, S> {
         Tensor {
             data: self.data.to_vec(),
-            shape: PhantomData,
+            dims: self.dims,
         }
     }
 }
 
+impl<T: Element, S: Shape> Clone for TensorView<'_, T, S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: Element, S: Shape> Copy for TensorView<'_, T, S> {}
+
 impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
-    /// Views `data` mutably (no copy); it must hold `S::LEN` elements.
+    /// Views `data` mutably (no copy), row-major; its length gives the dims as in
+    /// [`Tensor::from_vec`].
     pub fn new(data: &'a mut [T]) -> Result<Self, ShapeError> {
-        check_len::<S>(data.len())?;
-        Ok(TensorViewMut {
-            data,
-            shape: PhantomData,
-        })
+        let dims = solved_index::<S>(data.len())?;
+        Ok(TensorViewMut { data, dims })
     }
 
-    pub fn shape(&self) -> &'static [usize] {
-        S::DIMS
+    /// Views `data` mutably (no copy) with the given extents, checked as in
+    /// [`Tensor::from_shape_vec`].
+    pub fn with_dims(dims: S::Index, data: &'a mut [T]) -> Result<Self, ShapeError> {
+        check_dims(S::STATIC_DIMS, dims.as_ref(), data.len())?;
+        Ok(TensorViewMut { data, dims })
     }
 
+    /// The extents, outermost first.
+    pub fn shape(&self) -> &[usize] {
+        self.dims.as_ref()
+    }
+
+    /// The extents as an index-type array (`[usize; RANK]`).
+    pub fn dims(&self) -> S::Index {
+        self.dims
+    }
+
+    /// The viewed elements, row-major.
     pub fn as_slice(&self) -> &[T] {
         self.data
     }
 
+    /// The viewed elements, row-major, writable.
     pub fn as_mut_slice(&mut self) -> &mut [T] {
         self.data
     }
+
+    /// A read-only view of the same elements, for as long as this one is borrowed.
+    pub fn view(&self) -> TensorView<'_, T, S> {
+        TensorView {
+            data: self.data,
+            dims: self.dims,
+        }
+    }
+
+    /// The element at `index`, or `None` if it is out of range.
+    pub fn get(&self, index: S::Index) -> Option<&T> {
+        flat_offset(self.dims.as_ref(), index.as_ref()).and_then(|o| self.data.get(o))
+    }
+
+    /// The element at `index`, writable, or `None` if it is out of range.
+    pub fn get_mut(&mut self, index: S::Index) -> Option<&mut T> {
+        flat_offset(self.dims.as_ref(), index.as_ref()).and_then(|o| self.data.get_mut(o))
+    }
+
+    /// Copies the viewed elements into an owned tensor.
+    pub fn to_tensor(&self) -> Tensor<T, S> {
+        Tensor {
+            data: self.data.to_vec(),
+            dims: self.dims,
+        }
+    }
 }
 
-/// Anything a generated graph function reads as an input tensor of dtype `T`, shape `S`:
-/// `Tensor`, `TensorView`, `TensorViewMut`. Implementors guarantee `as_slice().len() == S::LEN`.
+// Disjoint borrows of buffer and extents, for the argument traits in `args.rs` (an output
+// lends its buffer writable and its extents read-only at once).
+impl<T: Element, S: Shape> Tensor<T, S> {
+    pub(crate) fn parts(&self) -> (&[T], &S::Index) {
+        (&self.data, &self.dims)
+    }
+
+    pub(crate) fn parts_mut(&mut self) -> (&mut [T], &S::Index) {
+        (&mut self.data, &self.dims)
+    }
+}
+
+impl<T: Element, S: Shape> TensorView<'_, T, S> {
+    pub(crate) fn parts(&self) -> (&[T], &S::Index) {
+        (self.data, &self.dims)
+    }
+}
+
+impl<T: Element, S: Shape> TensorViewMut<'_, T, S> {
+    pub(crate) fn parts(&self) -> (&[T], &S::Index) {
+        (self.data, &self.dims)
+    }
+
+    pub(crate) fn parts_mut(&mut self) -> (&mut [T], &S::Index) {
+        (self.data, &self.dims)
+    }
+}
+
+/// Anything a generated graph function with only literal dims reads as an input tensor of
+/// dtype `T`, shape `S`: `Tensor`, `TensorView`, `TensorViewMut`. Implementors guarantee
+/// `as_slice().len() == S::LEN`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a tensor of the dtype and shape this graph parameter declares",
     label = "expected a tensor with element type `{T}` and the parameter's shape",
     note = "graph parameters take `&Tensor<T, Shape![...]>` or `&TensorView<T, Shape![...]>` of exactly the declared dtype and dims"
 )]
-pub trait TensorRef<T: Element, S: Shape> {
+pub trait TensorRef<T: Element, S: StaticShape> {
+    /// The elements, row-major: exactly `S::LEN` of them.
     fn as_slice(&self) -> &[T];
 }
 
-/// Anything a generated `…_into` function writes an output into. Implementors guarantee
-/// `as_mut_slice().len() == S::LEN`.
+/// Anything a generated `…_into` function with only literal dims writes an output into.
+/// Implementors guarantee `as_mut_slice().len() == S::LEN`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a writable tensor of the dtype and shape this graph output declares",
     label = "expected `&mut Tensor` or `&mut TensorViewMut` with element type `{T}` and the output's shape"
 )]
-pub trait TensorMut<T: Element, S: Shape> {
+pub trait TensorMut<T: Element, S: StaticShape> {
+    /// The elements, row-major, writable: exactly `S::LEN` of them.
     fn as_mut_slice(&mut self) -> &mut [T];
 }
 
-impl<T: Element, S: Shape> TensorRef<T, S> for Tensor<T, S> {
+// A static shape's literal dims are its stored extents (the invariant), so the buffer length
+// is `S::LEN`.
+impl<T: Element, S: StaticShape> TensorRef<T, S> for Tensor<T, S> {
     #[inline(always)]
     fn as_slice(&self) -> &[T] {
         &self.data
     }
 }
-impl<T: Element, S: Shape> TensorRef<T, S> for TensorView<'_, T, S> {
+impl<T: Element, S: StaticShape> TensorRef<T, S> for TensorView<'_, T, S> {
     #[inline(always)]
     fn as_slice(&self) -> &[T] {
         self.data
     }
 }
-impl<T: Element, S: Shape> TensorRef<T, S> for TensorViewMut<'_, T, S> {
+impl<T: Element, S: StaticShape> TensorRef<T, S> for TensorViewMut<'_, T, S> {
     #[inline(always)]
     fn as_slice(&self) -> &[T] {
         self.data
     }
 }
-impl<T: Element, S: Shape> TensorMut<T, S> for Tensor<T, S> {
+impl<T: Element, S: StaticShape> TensorMut<T, S> for Tensor<T, S> {
     #[inline(always)]
     fn as_mut_slice(&mut self) -> &mut [T] {
         &mut self.data
     }
 }
-impl<T: Element, S: Shape> TensorMut<T, S> for TensorViewMut<'_, T, S> {
+impl<T: Element, S: StaticShape> TensorMut<T, S> for TensorViewMut<'_, T, S> {
     #[inline(always)]
     fn as_mut_slice(&mut self) -> &mut [T] {
         self.data
     }
 }
 
-impl<T: Element, S: Shape> core::ops::Index<S::Index> for Tensor<T, S> {
-    type Output = T;
-    /// Panics (like slice indexing) when `index` is out of range; `get` returns `None`.
-    fn index(&self, index: S::Index) -> &T {
-        match flat_offset(S::DIMS, index.as_ref()) {
-            Some(o) => &self.data[o],
-            None => panic!(
-                "index {:?} is out of range for shape {}",
-                index,
-                dims_text(S::DIMS)
-            ),
+// Indexing by `S::Index` panics, like slice indexing, when the index is out of range; `get`
+// is the checked form.
+macro_rules! index_impls {
+    ($ty:ty; $($mutable:ident)?) => {
+        impl<T: Element, S: Shape> core::ops::Index<S::Index> for $ty {
+            type Output = T;
+            #[track_caller]
+            fn index(&self, index: S::Index) -> &T {
+                match self.get(index) {
+                    Some(value) => value,
+                    None => index_out_of_range(index.as_ref(), self.dims.as_ref()),
+                }
+            }
         }
-    }
+        $(
+            impl<T: Element, S: Shape> core::ops::IndexMut<S::Index> for $ty {
+                #[track_caller]
+                fn $mutable(&mut self, index: S::Index) -> &mut T {
+                    let dims = self.dims;
+                    match self.get_mut(index) {
+                        Some(value) => value,
+                        None => index_out_of_range(index.as_ref(), dims.as_ref()),
+                    }
+                }
+            }
+        )?
+    };
 }
-
-impl<T: Element, S: Shape> core::ops::IndexMut<S::Index> for Tensor<T, S> {
-    fn index_mut(&mut self, index: S::Index) -> &mut T {
-        match flat_offset(S::DIMS, index.as_ref()) {
-            Some(o) => &mut self.data[o],
-            None => panic!(
-                "index {:?} is out of range for shape {}",
-                index,
-                dims_text(S::DIMS)
-            ),
-        }
-    }
-}
+index_impls!(Tensor<T, S>; index_mut);
+index_impls!(TensorView<'_, T, S>;);
+index_impls!(TensorViewMut<'_, T, S>; index_mut);
 
 /// Beyond this many elements `Debug` shows the first and last `EDGE_ITEMS` of each axis,
 /// as NumPy does.
@@ -355,12 +653,243 @@ fn fmt_tensor<T: Element>(f: &mut fmt::Formatter<'_>, data: &[T], dims: &[usize]
 impl<T: Element, S: Shape> fmt::Debug for Tensor<T, S> {
     /// NumPy-like: `tensor([[1.0, 2.0],\n        [3.0, 4.0]], dtype=f32)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt_tensor(f, &self.data, S::DIMS)
+        fmt_tensor(f, &self.data, self.dims.as_ref())
     }
 }
 
 impl<T: Element, S: Shape> fmt::Debug for TensorView<'_, T, S> {
+    /// As the owned tensor's: `tensor([1, 2], dtype=u8)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt_tensor(f, self.data, S::DIMS)
+        fmt_tensor(f, self.data, self.dims.as_ref())
+    }
+}
+
+impl<T: Element, S: Shape> fmt::Debug for TensorViewMut<'_, T, S> {
+    /// As the owned tensor's: `tensor([1, 2], dtype=u8)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt_tensor(f, self.data, self.dims.as_ref())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::{Dyn, Rank0, Rank1, Rank2, Rank3};
+    use typenum::{U0, U2, U3, U768};
+
+    type Rows = Rank2<Dyn, U768>;
+
+    #[test]
+    fn from_vec_solves_one_run_time_dim() {
+        let t = Tensor::<f32, Rows>::from_vec(vec![0.5; 3 * 768]).unwrap();
+        assert_eq!(t.shape(), &[3, 768]);
+        assert_eq!(t.dims(), [3, 768]);
+        let empty = Tensor::<f32, Rows>::from_vec(vec![]).unwrap();
+        assert_eq!(empty.shape(), &[0, 768]);
+        let err = Tensor::<f32, Rows>::from_vec(vec![0.0; 10]).unwrap_err();
+        assert_eq!(
+            err,
+            ShapeError::Solve {
+                len: 10,
+                dims: "[_, 768]".into(),
+                reason: LengthReason::NotMultiple { of: 768 },
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "10 elements do not fill [_, 768]: 10 is not a multiple of 768"
+        );
+        // The run-time dim may stand anywhere.
+        let t = Tensor::<u8, Rank3<U2, Dyn, U3>>::from_vec((0..12).collect()).unwrap();
+        assert_eq!(t.shape(), &[2, 2, 3]);
+        assert_eq!(t[[1, 0, 2]], 8);
+    }
+
+    #[test]
+    fn from_vec_refuses_what_a_length_cannot_give() {
+        let err = Tensor::<f32, Rank2<Dyn, U0>>::from_vec(vec![]).unwrap_err();
+        assert_eq!(
+            err,
+            ShapeError::Solve {
+                len: 0,
+                dims: "[_, 0]".into(),
+                reason: LengthReason::ZeroProduct,
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "0 elements do not fix the run-time dim of [_, 0]: its other dims multiply to 0, so \
+             every size fits; give the dims with `from_shape_vec`"
+        );
+        let err = Tensor::<f32, Rank2<Dyn, U0>>::from_vec(vec![1.0]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "1 elements do not fill [_, 0]: its other dims multiply to 0, so only 0 elements fit"
+        );
+        let err = Tensor::<f32, Rank2<Dyn, Dyn>>::from_vec(vec![0.0; 6]).unwrap_err();
+        assert_eq!(
+            err,
+            ShapeError::Solve {
+                len: 6,
+                dims: "[_, _]".into(),
+                reason: LengthReason::SeveralUnknown,
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "6 elements cannot give the dims of [_, _]: a length fixes at most one run-time \
+             dim; give the dims with `from_shape_vec`"
+        );
+        // Static shapes keep v1's check and text.
+        let err = Tensor::<f32, Rank2<U2, U3>>::from_vec(vec![1.0; 5]).unwrap_err();
+        assert_eq!(
+            err,
+            ShapeError::Length {
+                expected: 6,
+                found: 5,
+                dims: "[2, 3]".into(),
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "a tensor of shape [2, 3] needs 6 elements, but 5 were given"
+        );
+    }
+
+    #[test]
+    fn from_shape_vec_checks_dims() {
+        let t = Tensor::<i32, Rank2<Dyn, Dyn>>::from_shape_vec([2, 3], (0..6).collect()).unwrap();
+        assert_eq!(t.shape(), &[2, 3]);
+        assert_eq!(t[[1, 1]], 4);
+        let err = Tensor::<i32, Rank2<Dyn, Dyn>>::from_shape_vec([2, 3], vec![0; 5]).unwrap_err();
+        assert_eq!(
+            err,
+            ShapeError::Length {
+                expected: 6,
+                found: 5,
+                dims: "[2, 3]".into(),
+            }
+        );
+        let err = Tensor::<f32, Rows>::from_shape_vec([4, 700], vec![0.0; 2800]).unwrap_err();
+        assert_eq!(
+            err,
+            ShapeError::FixedDim {
+                dims: "[4, 700]".into(),
+                shape: "[_, 768]".into(),
+                axis: 1,
+                expected: 768,
+                found: 700,
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "dims [4, 700] do not fit shape [_, 768]: axis 1 is 768 in the type, but 700 was given"
+        );
+        // Dims past memory's reach, even with an empty buffer.
+        let err = Tensor::<f32, Rank3<Dyn, Dyn, Dyn>>::from_shape_vec([usize::MAX, 2, 0], vec![])
+            .unwrap_err();
+        assert_eq!(
+            err,
+            ShapeError::TooLarge {
+                dims: format!("[{}, 2, 0]", usize::MAX),
+            }
+        );
+        assert!(Tensor::<f32, Rank2<Dyn, Dyn>>::from_shape_vec([1 << 20, 0], vec![]).is_ok());
+    }
+
+    #[test]
+    fn constructors_with_dims() {
+        let z = Tensor::<f64, Rows>::zeros_with_dims([2, 768]).unwrap();
+        assert_eq!(z.shape(), &[2, 768]);
+        assert!(z.as_slice().iter().all(|&v| v == 0.0));
+        assert_eq!(z.as_slice().len(), 1536);
+        assert!(matches!(
+            Tensor::<f64, Rows>::zeros_with_dims([2, 767]),
+            Err(ShapeError::FixedDim { axis: 1, .. })
+        ));
+        // An allocation past `isize::MAX` bytes is an error, not a capacity-overflow panic.
+        assert_eq!(
+            Tensor::<f64, Rank1<Dyn>>::zeros_with_dims([usize::MAX / 8]),
+            Err(ShapeError::TooLarge {
+                dims: format!("[{}]", usize::MAX / 8),
+            })
+        );
+        let f = Tensor::<u16, Rank2<Dyn, Dyn>>::from_shape_fn([2, 3], |[i, j]| (10 * i + j) as u16)
+            .unwrap();
+        assert_eq!(f.as_slice(), &[0, 1, 2, 10, 11, 12]);
+        let s = Tensor::<u16, Rank1<Dyn>>::from_slice(&[5, 6, 7]).unwrap();
+        assert_eq!(s.shape(), &[3]);
+        assert_eq!(s.into_vec(), vec![5, 6, 7]);
+    }
+
+    #[test]
+    fn indexing_dynamic_tensors_and_views() {
+        let mut t = Tensor::<i32, Rank2<Dyn, U3>>::from_vec((0..6).collect()).unwrap();
+        assert_eq!(t[[1, 2]], 5);
+        assert_eq!(t.get([2, 0]), None);
+        assert_eq!(t.get([0, 3]), None);
+        t[[0, 1]] = -1;
+        *t.get_mut([1, 0]).unwrap() = -3;
+        assert_eq!(t.as_slice(), &[0, -1, 2, -3, 4, 5]);
+        let v = t.view();
+        assert_eq!(v[[1, 2]], 5);
+        assert_eq!(v.get([1, 1]), Some(&4));
+        assert_eq!(v.shape(), &[2, 3]);
+        let mut data = [1u8, 2, 3, 4];
+        let mut m = TensorViewMut::<u8, Rank2<Dyn, Dyn>>::with_dims([2, 2], &mut data).unwrap();
+        m[[1, 0]] = 30;
+        assert_eq!(m[[1, 0]], 30);
+        assert_eq!(m.view()[[0, 1]], 2);
+        assert_eq!(
+            format!("{m:?}"),
+            "tensor([[1, 2],\n        [30, 4]], dtype=u8)"
+        );
+        assert_eq!(m.to_tensor().as_slice(), &[1, 2, 30, 4]);
+        assert_eq!(data, [1, 2, 30, 4]);
+        let v = TensorView::<u8, Rank1<Dyn>>::new(&data).unwrap();
+        assert_eq!(v.shape(), &[4]);
+        assert!(TensorView::<u8, Rank2<Dyn, U3>>::new(&data).is_err());
+        assert!(TensorView::<u8, Rank2<Dyn, Dyn>>::with_dims([3, 1], &data).is_err());
+    }
+
+    #[test]
+    #[should_panic(expected = "index [2, 0] is out of range for shape [2, 3]")]
+    fn out_of_range_index_panics_like_a_slice() {
+        let t = Tensor::<i32, Rank2<Dyn, U3>>::from_vec((0..6).collect()).unwrap();
+        let _ = t[[2, 0]];
+    }
+
+    #[test]
+    #[should_panic(expected = "index [0, 3] is out of range for shape [1, 3]")]
+    fn out_of_range_view_index_panics_like_a_slice() {
+        let data = [1.0f32, 2.0, 3.0];
+        let v = TensorView::<f32, Rank2<Dyn, U3>>::new(&data).unwrap();
+        let _ = v[[0, 3]];
+    }
+
+    #[test]
+    fn debug_uses_stored_dims() {
+        let t = Tensor::<f32, Rank2<Dyn, U2>>::from_vec(vec![1.0, 2.0, 3.0, 4.5]).unwrap();
+        assert_eq!(
+            format!("{t:?}"),
+            "tensor([[1.0, 2.0],\n        [3.0, 4.5]], dtype=f32)"
+        );
+        assert_eq!(format!("{:?}", t.view()), format!("{t:?}"));
+        let e = Tensor::<f32, Rows>::from_vec(vec![]).unwrap();
+        assert_eq!(format!("{e:?}"), "tensor([], shape=[0, 768], dtype=f32)");
+        let r0 = Tensor::<i64, Rank0>::from_vec(vec![7]).unwrap();
+        assert_eq!(format!("{r0:?}"), "tensor(7, dtype=i64)");
+    }
+
+    #[test]
+    fn equality_includes_dims() {
+        let a = Tensor::<u8, Rank2<Dyn, Dyn>>::from_shape_vec([2, 3], vec![0; 6]).unwrap();
+        let b = Tensor::<u8, Rank2<Dyn, Dyn>>::from_shape_vec([3, 2], vec![0; 6]).unwrap();
+        assert_ne!(a, b);
+        assert_eq!(a, a.clone());
+        assert_eq!(
+            Tensor::<u8, Rank2<U2, U3>>::zeros(),
+            Tensor::<u8, Rank2<U2, U3>>::from_vec(vec![0; 6]).unwrap()
+        );
     }
 }

@@ -9,6 +9,7 @@
 //! closure  := '|' params '|' ('->' type)? (block | expr)
 //! param    := ident ':' dtype ('[' dims? ']')?
 //! type     := dtype '[' dims? ']' | '(' type (',' type)* ','? ')'
+//! dims     := dim (',' dim)*            // dim := integer literal | name (bound at call entry)
 //! block    := '{' ('let' ident '=' expr ';')* outputs '}'
 //! outputs  := expr | '(' expr (',' expr)+ ','? ')'
 //! expr     := unary (binop unary)* | expr 'as' dtype
@@ -27,6 +28,7 @@ use syn::{
 };
 
 use crate::dtype::DType;
+use crate::shape::Dim;
 
 /// Everything inside `graph!`: the runtime path, then items or one closure.
 pub struct GraphInput {
@@ -68,7 +70,9 @@ pub struct Param {
 pub struct ParamType {
     pub dtype: DType,
     /// `None` for a bare dtype (a run-time scalar), `Some(vec![])` for rank 0.
-    pub dims: Option<Vec<usize>>,
+    pub dims: Option<Vec<Dim>>,
+    /// Where each dim is written (for errors on one dim token).
+    pub dim_spans: Vec<Span>,
     pub span: Span,
 }
 
@@ -531,6 +535,7 @@ fn parse_params(input: ParseStream, errors: &mut Vec<syn::Error>) -> Vec<Param> 
                             ty: ParamType {
                                 dtype: DType::F32,
                                 dims: None,
+                                dim_spans: Vec::new(),
                                 span,
                             },
                             recovered: true,
@@ -578,17 +583,29 @@ impl Parse for ParamType {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let (dtype, dtype_span) = parse_dtype(input)?;
         let mut span = dtype_span;
+        let mut dim_spans = Vec::new();
         let dims = if input.peek(syn::token::Bracket) {
             let content;
             let bracket = bracketed!(content in input);
             span = dtype_span.join(bracket.span.join()).unwrap_or(dtype_span);
             let mut dims = Vec::new();
             while !content.is_empty() {
-                dims.push(parse_dim(&content)?);
+                let (dim, dim_span) = parse_dim(&content)?;
+                dims.push(dim);
+                dim_spans.push(dim_span);
                 if content.is_empty() {
                     break;
                 }
                 if !content.peek(Token![,]) {
+                    if peek_arithmetic(&content) {
+                        return Err(content.error(format!(
+                            "a dim is a literal size or a name, without arithmetic: found {} after `{}`\n\
+                             note: every name must be solvable from the input shapes alone, so signatures have no `2*B` or `B+1`\n\
+                             help: give the dim its own name (`N`) and compute with it inside the graph",
+                            found(&content),
+                            dims.last().map(|d: &Dim| d.to_string()).unwrap_or_default()
+                        )));
+                    }
                     return Err(content.error(format!(
                         "expected `,` or `]` after a dimension, found {}",
                         found(&content)
@@ -603,23 +620,50 @@ impl Parse for ParamType {
         } else {
             None
         };
-        Ok(ParamType { dtype, dims, span })
+        Ok(ParamType {
+            dtype,
+            dims,
+            dim_spans,
+            span,
+        })
     }
 }
 
-fn parse_dim(input: ParseStream) -> syn::Result<usize> {
+/// `+ - * /` after a dim: arithmetic, which signatures do not have.
+fn peek_arithmetic(input: ParseStream) -> bool {
+    input.peek(Token![+]) || input.peek(Token![-]) || input.peek(Token![*]) || input.peek(Token![/])
+}
+
+/// A dim: an integer literal, or a name bound at call entry (`B`).
+fn parse_dim(input: ParseStream) -> syn::Result<(Dim, Span)> {
+    if input.peek(Token![_]) {
+        let underscore: Token![_] = input.parse()?;
+        return Err(syn::Error::new(
+            underscore.span,
+            "`_` is not a dim of a graph signature: give the run-time dim a name, e.g. `x: f32[B, 768]`\n\
+             note: the same name means the same size everywhere in the graph, so names are how shapes are checked",
+        ));
+    }
+    if input.peek(Ident) {
+        let name: Ident = input.parse()?;
+        if DType::from_name(&name.to_string()).is_some() {
+            return Err(syn::Error::new(
+                name.span(),
+                format!("`{name}` is a dtype, not a dim name: dims are literal sizes or names such as `B`"),
+            ));
+        }
+        return Ok((Dim::Named(name.to_string()), name.span()));
+    }
     if !input.peek(LitInt) {
         let hint = if input.peek(Token![-]) {
             "\nnote: dimensions are sizes, so they cannot be negative"
         } else if input.peek(LitFloat) {
             "\nnote: dimensions are whole numbers: write `4`, not `4.0`"
-        } else if input.peek(Ident::peek_any) {
-            "\nnote: shapes are static: each dimension is written as a number, not a name"
         } else {
             ""
         };
         return Err(input.error(format!(
-            "expected a dimension, an integer literal such as `4`, found {}{hint}",
+            "expected a dimension, an integer literal such as `4` or a name such as `B`, found {}{hint}",
             found(input)
         )));
     }
@@ -639,12 +683,14 @@ fn parse_dim(input: ParseStream) -> syn::Result<usize> {
             ),
         ));
     }
-    lit.base10_parse::<usize>().map_err(|_| {
-        syn::Error::new(
-            lit.span(),
-            "a dimension must be a non-negative integer that fits in usize",
-        )
-    })
+    lit.base10_parse::<usize>()
+        .map(|n| (Dim::Static(n), lit.span()))
+        .map_err(|_| {
+            syn::Error::new(
+                lit.span(),
+                "a dimension must be a non-negative integer that fits in usize",
+            )
+        })
 }
 
 pub fn parse_dtype(input: ParseStream) -> syn::Result<(DType, Span)> {

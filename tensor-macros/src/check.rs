@@ -10,7 +10,7 @@ use crate::ast::{BinOp, Expr, GraphFn, LitValue, Outputs, ParamType, ReturnType,
 use crate::dtype::{promote, promotion_hint, DType, PromotionError};
 use crate::ir::{ConstValue, Node, NodeId, NodeKind, TypedGraph};
 use crate::ops::{self, Op, Typing};
-use crate::shape::{aligned_picture, broadcast, dims_text};
+use crate::shape::{aligned_picture, broadcast, dims_text, Dim};
 
 /// Collects errors, and warnings; `check` returns them all at once.
 #[derive(Default)]
@@ -93,7 +93,7 @@ enum Typed {
 }
 
 /// The type a declared output or parameter has, in DSL notation.
-pub fn type_text(dtype: DType, dims: &[usize]) -> String {
+pub fn type_text(dtype: DType, dims: &[Dim]) -> String {
     format!("{}{}", dtype.name(), dims_text(dims))
 }
 
@@ -109,6 +109,8 @@ struct Checker<'a> {
     /// Why a node has the dtype it has, where a rule changed it (`sum` of `i32` is `i64`),
     /// for output-mismatch messages.
     dtype_notes: HashMap<NodeId, String>,
+    /// The dim names of the inputs' types: the names a graph may use.
+    dim_names: Vec<String>,
 }
 
 /// Checks one graph function. Returns the typed graph when there were no errors.
@@ -119,8 +121,10 @@ pub fn check_graph(f: &GraphFn, errors: &mut Errors) -> Option<TypedGraph> {
         scope: HashMap::new(),
         param_names: Vec::new(),
         dtype_notes: HashMap::new(),
+        dim_names: Vec::new(),
     };
     checker.check_params(f);
+    check_output_names(f, checker.errors);
     for binding in &f.lets {
         let value = checker.check_expr(&binding.value);
         checker.scope.insert(binding.name.to_string(), value);
@@ -170,6 +174,17 @@ pub fn check_graph(f: &GraphFn, errors: &mut Errors) -> Option<TypedGraph> {
         let node_ref = &checker.graph.nodes[node];
         if let Some(decl) = declared.as_ref().and_then(|d| d.get(i)) {
             let decl_dims = decl.dims.clone().unwrap_or_default();
+            let unbound = decl_dims.iter().any(|d| {
+                d.is_named()
+                    && !checker
+                        .dim_names
+                        .iter()
+                        .any(|n| d == &Dim::Named(n.clone()))
+            });
+            if unbound {
+                // Reported by `check_output_names`; a type comparison would only repeat it.
+                continue;
+            }
             if node_ref.dtype != decl.dtype || node_ref.dims != decl_dims {
                 let found = type_text(node_ref.dtype, &node_ref.dims);
                 let expected = type_text(decl.dtype, &decl_dims);
@@ -195,6 +210,47 @@ pub fn check_graph(f: &GraphFn, errors: &mut Errors) -> Option<TypedGraph> {
         Some(checker.graph)
     } else {
         None
+    }
+}
+
+/// Every name in an output type appears in some input: the call binds names from the
+/// inputs only, so an output's size must follow from them.
+fn check_output_names(f: &GraphFn, errors: &mut Errors) {
+    let bound: Vec<&Dim> = f
+        .params
+        .iter()
+        .filter_map(|p| p.ty.dims.as_ref())
+        .flatten()
+        .collect();
+    let declared: Vec<&ParamType> = match &f.ret {
+        Some(ReturnType::Single(t)) => vec![t],
+        Some(ReturnType::Tuple(list)) => list.iter().collect(),
+        None => Vec::new(),
+    };
+    for ty in declared {
+        let Some(dims) = &ty.dims else { continue };
+        for (dim, span) in dims.iter().zip(&ty.dim_spans) {
+            if dim.is_named() && !bound.contains(&dim) {
+                let inputs: Vec<String> = f
+                    .params
+                    .iter()
+                    .filter_map(|p| {
+                        p.ty.dims
+                            .as_ref()
+                            .map(|d| format!("{}: {}", p.name, type_text(p.ty.dtype, d)))
+                    })
+                    .collect();
+                errors.push(
+                    *span,
+                    format!(
+                        "the output dim `{dim}` appears in no input, so its size is unknown when the graph is called\n\
+                         note: names are bound from the input shapes alone; the inputs are ({})\n\
+                         help: use a name an input has, or a literal size",
+                        inputs.join(", ")
+                    ),
+                );
+            }
+        }
     }
 }
 
@@ -241,7 +297,7 @@ pub fn unused_params(f: &GraphFn) -> Vec<&syn::Ident> {
 }
 
 impl Checker<'_> {
-    fn add(&mut self, kind: NodeKind, dtype: DType, dims: Vec<usize>) -> NodeId {
+    fn add(&mut self, kind: NodeKind, dtype: DType, dims: Vec<Dim>) -> NodeId {
         self.graph.nodes.push(Node { kind, dtype, dims });
         self.graph.nodes.len() - 1
     }
@@ -256,6 +312,13 @@ impl Checker<'_> {
                 );
             }
             self.param_names.push(name.clone());
+            for d in param.ty.dims.iter().flatten() {
+                if let Dim::Named(n) = d {
+                    if !self.dim_names.contains(n) {
+                        self.dim_names.push(n.clone());
+                    }
+                }
+            }
             let node = match &param.ty.dims {
                 Some(dims) => self.add(
                     NodeKind::Input { param: index },
@@ -547,7 +610,7 @@ impl Checker<'_> {
         what: &str,
         l: NodeId,
         r: NodeId,
-    ) -> Option<Vec<usize>> {
+    ) -> Option<Vec<Dim>> {
         let (ls, rs) = (self.node(l).dims.clone(), self.node(r).dims.clone());
         match broadcast(&ls, &rs) {
             Ok(d) => Some(d),
@@ -555,11 +618,11 @@ impl Checker<'_> {
                 self.errors.push(
                     span,
                     format!(
-                        "shapes {} and {} do not broadcast in {what}\n{}\n\
-                         note: aligned from the right, each pair of dims must be equal or one of them 1",
+                        "shapes {} and {} do not broadcast in {what}\n{}\n{}",
                         dims_text(&ls),
                         dims_text(&rs),
-                        aligned_picture(&ls, &rs, &e)
+                        aligned_picture(&ls, &rs, &e),
+                        e.note()
                     ),
                 );
                 None
@@ -853,10 +916,11 @@ impl Checker<'_> {
                 self.errors.push(
                     span,
                     format!(
-                        "the condition's shape {} does not broadcast with the branches' shape {} in `where`\n{}",
+                        "the condition's shape {} does not broadcast with the branches' shape {} in `where`\n{}\n{}",
                         dims_text(&cond_dims),
                         dims_text(&ab),
-                        aligned_picture(&cond_dims, &ab, &e)
+                        aligned_picture(&cond_dims, &ab, &e),
+                        e.note()
                     ),
                 );
                 return Typed::Poison;

@@ -1,17 +1,42 @@
 //! Loop IR → Rust tokens. Never reports user errors: everything it sees has been checked.
+//! `signature` emits the functions around the kernels (types, call entry); this file the
+//! kernels: temps, stages, loop nests and values. Sizes with names become expressions
+//! over the `__tg_dim_*` locals bound at call entry; literal sizes stay literals, so a
+//! graph without names expands exactly as before names existed.
 //! Every path into the runtime goes through `runtime` (the `$crate` of the `graph!`
 //! wrapper), so expansions compile whatever the user named the dependency. Generated
 //! locals are `__tg_`-prefixed.
 
-use proc_macro2::{Literal, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+mod signature;
 
-use crate::ast::{GraphFn, Param, ParamType, ReturnType};
+pub use signature::{emit_graph_fn, shape_type};
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::ast::GraphFn;
 use crate::dtype::DType;
 use crate::ir::{
-    BufferRef, ConstValue, Kernel, Level, LoopNest, NodeKind, ReduceKind, Sink, TempInit,
+    BufferRef, ConstValue, Kernel, Level, LoopNest, NodeKind, ReduceKind, Sink, Size, TempInit,
     TypedGraph, ValueSource,
 };
+use signature::dim_ident;
+
+/// A size as an expression: a literal, or the product of its coefficient and the bound
+/// `__tg_dim_*` locals.
+fn size_expr(size: &Size) -> TokenStream {
+    if let Some(n) = size.as_static() {
+        let n = Literal::usize_unsuffixed(n);
+        return quote!(#n);
+    }
+    let names = size.names.iter().map(|n| dim_ident(n));
+    if size.coeff == 1 {
+        quote!((1usize #(* #names)*))
+    } else {
+        let c = Literal::usize_unsuffixed(size.coeff);
+        quote!((#c #(* #names)*))
+    }
+}
 
 /// The storage type of a dtype, e.g. `f32` or `$crate::__private::f16`.
 pub fn storage_type(rt: &TokenStream, dtype: DType) -> TokenStream {
@@ -27,243 +52,6 @@ pub fn storage_type(rt: &TokenStream, dtype: DType) -> TokenStream {
 
 fn compute_type(rt: &TokenStream, dtype: DType) -> TokenStream {
     storage_type(rt, dtype.compute())
-}
-
-/// The typenum unsigned integer `n`, spelled out in binary (`UInt<UInt<UTerm, B1>, B0>`
-/// is 2): typenum's `U<N>` alias only covers a fixed set of values, dims can be anything.
-pub fn typenum_type(rt: &TokenStream, n: usize) -> TokenStream {
-    // typenum names 0..=1024 directly (`U<N>`, its const-generics alias): shorter to expand.
-    if n <= 1024 {
-        let lit = Literal::usize_unsuffixed(n);
-        return quote!(#rt::__private::U<#lit>);
-    }
-    let high = typenum_type(rt, n >> 1);
-    let bit = if n & 1 == 1 {
-        quote!(#rt::__private::B1)
-    } else {
-        quote!(#rt::__private::B0)
-    };
-    quote!(#rt::__private::UInt<#high, #bit>)
-}
-
-/// `Rank2<U4, U8>` for `[4, 8]`.
-pub fn shape_type(rt: &TokenStream, dims: &[usize]) -> TokenStream {
-    if dims.is_empty() {
-        return quote!(#rt::__private::Rank0);
-    }
-    let rank = format_ident!("Rank{}", dims.len());
-    let dims = dims.iter().map(|&d| typenum_type(rt, d));
-    quote!(#rt::__private::#rank<#(#dims),*>)
-}
-
-fn tensor_type(rt: &TokenStream, dtype: DType, dims: &[usize]) -> TokenStream {
-    let t = storage_type(rt, dtype);
-    let s = shape_type(rt, dims);
-    quote!(#rt::__private::Tensor<#t, #s>)
-}
-
-/// The hidden per-parameter trait a tensor parameter is bounded by: `__tg_f_x`.
-fn param_trait_ident(f: &GraphFn, param: &Param) -> proc_macro2::Ident {
-    format_ident!("__tg_{}_{}", f.name, param.name)
-}
-
-/// A parameter whose name an earlier one already has (reported by `check`). It is
-/// renamed in the emitted signature, so rustc adds no follow-on errors.
-fn is_duplicate(f: &GraphFn, index: usize) -> bool {
-    f.params[..index]
-        .iter()
-        .any(|p| p.name == f.params[index].name)
-}
-
-fn param_ident(f: &GraphFn, index: usize) -> proc_macro2::Ident {
-    let param = &f.params[index];
-    if is_duplicate(f, index) {
-        format_ident!("__tg_duplicate{}", index, span = param.name.span())
-    } else {
-        param.name.clone()
-    }
-}
-
-/// How messages name the function a parameter belongs to.
-fn fn_description(f: &GraphFn) -> String {
-    if f.ret.is_none() && f.name == "__tg_graph" {
-        "this graph closure".to_string()
-    } else {
-        format!("`{}`", f.name)
-    }
-}
-
-/// One hidden trait per tensor parameter, implemented by everything that is a
-/// `TensorRef` of the declared dtype and shape. The parameter is `&impl` that trait, so a
-/// caller passing another dtype or shape reads the parameter's name and its declared type
-/// in the graph's notation (`f32[4, 8]`), never the typenum spelling of the shape. The
-/// traits sit beside the function, so they resolve in the item and the closure form alike.
-fn emit_param_traits(rt: &TokenStream, f: &GraphFn) -> TokenStream {
-    let vis = &f.vis;
-    f.params
-        .iter()
-        .enumerate()
-        .filter(|(i, p)| !p.recovered && !is_duplicate(f, *i))
-        .map(|(_, p)| p)
-        .filter_map(|param| {
-            let dims = param.ty.dims.as_ref()?;
-            let ident = param_trait_ident(f, param);
-            let t = storage_type(rt, param.ty.dtype);
-            let s = shape_type(rt, dims);
-            let declared = crate::check::type_text(param.ty.dtype, dims);
-            let message = format!("parameter `{}` of {} takes a tensor `{declared}`", param.name, fn_description(f));
-            let label = format!("expected a tensor `{declared}` here");
-            let note = format!(
-                "`{declared}` is passed as `&Tensor<{}, Shape![{}]>` or a `TensorView` of that dtype and shape",
-                param.ty.dtype.name(),
-                dims.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")
-            );
-            Some(quote! {
-                #[doc(hidden)]
-                #[allow(non_camel_case_types)]
-                #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
-                #vis trait #ident {
-                    fn __tg_slice(&self) -> &[#t];
-                }
-                #[diagnostic::do_not_recommend]
-                impl<__TgX: ?::core::marker::Sized + #rt::__private::TensorRef<#t, #s>> #ident for __TgX {
-                    #[inline(always)]
-                    fn __tg_slice(&self) -> &[#t] {
-                        <__TgX as #rt::__private::TensorRef<#t, #s>>::as_slice(self)
-                    }
-                }
-            })
-        })
-        .collect()
-}
-
-/// A parameter as the generated signature takes it. A parameter that failed to parse
-/// takes anything, so calls elsewhere in the crate raise no follow-on errors.
-fn param_type(rt: &TokenStream, f: &GraphFn, index: usize) -> TokenStream {
-    let param = &f.params[index];
-    if param.recovered || is_duplicate(f, index) {
-        return quote_spanned!(param.ty.span=> impl ::core::marker::Sized);
-    }
-    let ty = &param.ty;
-    let t = storage_type(rt, ty.dtype);
-    match &ty.dims {
-        None => t,
-        Some(_) => {
-            let ident = param_trait_ident(f, param);
-            quote_spanned!(ty.span=> &impl #ident)
-        }
-    }
-}
-
-/// Declared output types, or the inferred ones in the closure form.
-fn output_types(f: &GraphFn, graph: Option<&TypedGraph>) -> Option<Vec<(DType, Vec<usize>)>> {
-    if let Some(ret) = &f.ret {
-        let list: Vec<&ParamType> = match ret {
-            ReturnType::Single(t) => vec![t],
-            ReturnType::Tuple(l) => l.iter().collect(),
-        };
-        return Some(
-            list.iter()
-                .map(|t| (t.dtype, t.dims.clone().unwrap_or_default()))
-                .collect(),
-        );
-    }
-    let graph = graph?;
-    Some(
-        graph
-            .outputs
-            .iter()
-            .map(|&n| (graph.nodes[n].dtype, graph.nodes[n].dims.clone()))
-            .collect(),
-    )
-}
-
-/// The function pair `name` / `name_into` (with `kernel`), or, when checking failed,
-/// their signatures with an unreachable body so the rest of the crate still type-checks.
-/// `warnings` are statements placed first in the body of `name`, where the lint level of
-/// the graph's attributes applies to them.
-pub fn emit_graph_fn(
-    rt: &TokenStream,
-    f: &GraphFn,
-    graph: Option<&TypedGraph>,
-    kernel: Option<&Kernel>,
-    warnings: &TokenStream,
-) -> TokenStream {
-    let attrs = &f.attrs;
-    let vis = &f.vis;
-    let name = &f.name;
-    let into_name = format_ident!("{}_into", f.name);
-    let param_names: Vec<_> = (0..f.params.len()).map(|i| param_ident(f, i)).collect();
-    let param_types: Vec<_> = (0..f.params.len()).map(|i| param_type(rt, f, i)).collect();
-    let param_traits = emit_param_traits(rt, f);
-
-    let outputs = match output_types(f, graph) {
-        Some(o) => o,
-        None => {
-            // Errors and no declared output type: nothing to name the output by.
-            return quote! {
-                #param_traits
-                #(#attrs)*
-                #[allow(unused_variables, unreachable_code, clippy::too_many_arguments)]
-                #vis fn #name(#(#param_names: #param_types),*) -> ! {
-                    #warnings
-                    ::core::panic!()
-                }
-            };
-        }
-    };
-    let out_names: Vec<_> = (0..outputs.len())
-        .map(|i| format_ident!("__tg_out{}", i))
-        .collect();
-    let out_tensor_types: Vec<_> = outputs
-        .iter()
-        .map(|(d, dims)| tensor_type(rt, *d, dims))
-        .collect();
-    let out_mut_types: Vec<_> = outputs
-        .iter()
-        .map(|(d, dims)| {
-            let t = storage_type(rt, *d);
-            let s = shape_type(rt, dims);
-            quote!(&mut impl #rt::__private::TensorMut<#t, #s>)
-        })
-        .collect();
-    let ret_type = if outputs.len() == 1 {
-        out_tensor_types[0].clone()
-    } else {
-        quote!((#(#out_tensor_types),*))
-    };
-    let ret_value = if outputs.len() == 1 {
-        let o = &out_names[0];
-        quote!(#o)
-    } else {
-        quote!((#(#out_names),*))
-    };
-
-    let into_body = match (graph, kernel) {
-        (Some(graph), Some(kernel)) => emit_kernel(rt, f, graph, kernel, &out_names),
-        _ => quote!(::core::panic!()),
-    };
-    let into_doc = format!(
-        " Writes the outputs of [`{name}`] into caller-provided tensors; allocates nothing."
-    );
-    quote! {
-        #param_traits
-
-        #(#attrs)*
-        #[allow(clippy::too_many_arguments)]
-        #vis fn #name(#(#param_names: #param_types),*) -> #ret_type {
-            #warnings
-            #(let mut #out_names = <#out_tensor_types>::zeros();)*
-            #into_name(#(#param_names,)* #(&mut #out_names),*);
-            #ret_value
-        }
-
-        #[doc = #into_doc]
-        #[allow(clippy::too_many_arguments, unused_variables, unused_mut, unreachable_code)]
-        #vis fn #into_name(#(#param_names: #param_types,)* #(#out_names: #out_mut_types),*) {
-            #into_body
-        }
-    }
 }
 
 /// The runtime's lane count (`tensor_core::lanes::LANES`); every kernel asserts the two
@@ -294,35 +82,19 @@ fn offset_ident(k: usize) -> proc_macro2::Ident {
     format_ident!("__tg_off{}", k)
 }
 
-fn emit_kernel(
-    rt: &TokenStream,
-    f: &GraphFn,
-    graph: &TypedGraph,
-    kernel: &Kernel,
-    out_names: &[proc_macro2::Ident],
-) -> TokenStream {
+/// The kernel of a checked graph: temps, then its stages in order. The caller has bound
+/// the input slices `__tg_in*`, the output slices `__tg_out_slice*` and, for graphs with
+/// names, the `__tg_dim_*` sizes.
+fn emit_kernel(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kernel) -> TokenStream {
     let p = quote!(#rt::__private);
-    // Slices of every tensor parameter and output, checked to the static length by the
-    // `TensorRef`/`TensorMut` contract.
     let mut setup = TokenStream::new();
-    for (index, param) in f.params.iter().enumerate() {
-        if param.ty.dims.is_some() {
-            let name = &param.name;
-            let t = storage_type(rt, param.ty.dtype);
-            let tr = param_trait_ident(f, param);
-            let slice = input_slice(index);
-            setup.extend(quote! {
-                let #slice: &[#t] = <_ as #tr>::__tg_slice(#name);
-            });
-        }
-    }
-    for (index, out) in out_names.iter().enumerate() {
-        let node = &graph.nodes[graph.outputs[index]];
-        let t = storage_type(rt, node.dtype);
-        let s = shape_type(rt, &node.dims);
-        let slice = output_slice(index);
+    // Rows of ragged flat loops: ceil(total / block), written without overflow.
+    for (name, total, block) in &kernel.blocks {
+        let id = dim_ident(name);
+        let total = size_expr(total);
+        let block = Literal::usize_unsuffixed(*block);
         setup.extend(quote! {
-            let #slice: &mut [#t] = <_ as #p::TensorMut<#t, #s>>::as_mut_slice(#out);
+            let #id: usize = #total / #block + (#total % #block != 0) as usize;
         });
     }
     // Temps hold compute-type values: reduction accumulators start at the combine's
@@ -333,7 +105,7 @@ fn emit_kernel(
         }
         let t = storage_type(rt, temp.dtype);
         let v = temp_vec(index);
-        let len = Literal::usize_unsuffixed(temp.len);
+        let len = size_expr(&temp.len);
         let init = init_value(rt, temp.dtype, temp.init);
         setup.extend(quote! {
             let mut #v: ::std::vec::Vec<#t> = ::std::vec![#init; #len];
@@ -375,11 +147,11 @@ fn emit_stage(
 ) -> TokenStream {
     let p = quote!(#rt::__private);
     let nests = &kernel.nests[stage.first..stage.first + stage.count];
-    let Some(rows) = stage.row_loop else {
+    let Some(rows) = &stage.row_loop else {
         let body = emit_nest(rt, f, graph, kernel, &nests[0], false, &[]);
         return quote!({ #body });
     };
-    let rows_lit = Literal::usize_unsuffixed(rows);
+    let rows_lit = size_expr(rows);
     let chunked: Vec<BufferRef> = stage
         .tasks
         .iter()
@@ -404,14 +176,14 @@ fn emit_stage(
     let mut each_row = TokenStream::new();
     for &t in &local_temps {
         let temp = &kernel.temps[t];
-        let len = temp.row_local.expect("row-local");
+        let len = temp.row_local.as_ref().expect("row-local");
         let (v, c, init) = (
             temp_vec(t),
             storage_type(rt, temp.dtype),
             init_value(rt, temp.dtype, temp.init),
         );
-        let len_lit = Literal::usize_unsuffixed(len);
-        if len <= STACK_ROW_LIMIT {
+        let len_lit = size_expr(len);
+        if len.as_static().is_some_and(|n| n <= STACK_ROW_LIMIT) {
             each_row.extend(quote!(let mut #v: [#c; #len_lit] = [#init; #len_lit];));
         } else {
             before_rows
@@ -428,11 +200,29 @@ fn emit_stage(
             }
         }};
     };
-    let per_task = Literal::usize_unsuffixed(tasks.rows_per_task);
+    let per_task = match tasks.rows_per_task {
+        Some(n) => {
+            let n = Literal::usize_unsuffixed(n);
+            quote!(#n)
+        }
+        None => quote!(__tg_per_task),
+    };
     let mut iter = TokenStream::new();
     let mut pattern = TokenStream::new();
+    let mut pattern_type = TokenStream::new();
+    let mut whole = TokenStream::new();
     for (k, (buffer, row_len)) in tasks.chunked.iter().enumerate() {
-        let len = Literal::usize_unsuffixed(tasks.rows_per_task * row_len);
+        let len = match (tasks.rows_per_task, row_len.as_static()) {
+            (Some(n), Some(r)) => {
+                let l = Literal::usize_unsuffixed(n * r);
+                quote!(#l)
+            }
+            _ => {
+                let r = size_expr(row_len);
+                quote!(#per_task * #r)
+            }
+        };
+        let t = operand_storage(rt, graph, f, kernel, buffer);
         let source = match buffer {
             BufferRef::Temp(t) => {
                 let v = temp_vec(*t);
@@ -447,10 +237,42 @@ fn emit_stage(
         if k == 0 {
             iter = quote!(#p::row_chunks(#source, #len));
             pattern = quote!(#name);
+            pattern_type = quote!(&mut [#t]);
+            whole = source;
         } else {
             iter = quote!(#iter.zip(#p::row_chunks(#source, #len)));
             pattern = quote!((#pattern, #name));
+            pattern_type = quote!((#pattern_type, &mut [#t]));
+            whole = quote!((#whole, #source));
         }
+    }
+    if tasks.rows_per_task.is_none() {
+        // Sizes known at run time: the task body is one closure, run over the whole
+        // buffers on this thread when the stage is small (the pool is never touched) or
+        // over disjoint chunks of rows on rayon's pool when it is large.
+        let work = tasks.work.iter().map(size_expr);
+        let min = Literal::usize_unsuffixed(crate::lower::PARALLEL_MIN_ELEMENTS);
+        return quote! {{
+            #[allow(unused_imports)]
+            use #p::parallel_traits::*;
+            let __tg_rows: usize = #rows_lit;
+            let __tg_work: usize = 0 #(+ #work)*;
+            let __tg_per_task: usize = #p::rows_per_task(__tg_rows, __tg_work, #min);
+            let __tg_task_body = |(__tg_task, #pattern): (usize, #pattern_type)| {
+                let __tg_row_lo: usize = __tg_task * __tg_per_task;
+                let __tg_row_hi: usize = ::core::cmp::min(__tg_row_lo + __tg_per_task, __tg_rows);
+                #before_rows
+                for __tg_row in __tg_row_lo..__tg_row_hi {
+                    #each_row
+                    #({ #bodies })*
+                }
+            };
+            if __tg_per_task < __tg_rows {
+                #iter.enumerate().for_each(&__tg_task_body);
+            } else {
+                __tg_task_body((0, #whole));
+            }
+        }};
     }
     quote! {{
         #[allow(unused_imports)]
@@ -480,8 +302,8 @@ fn init_value(rt: &TokenStream, dtype: DType, init: TempInit) -> TokenStream {
     }
 }
 
-/// Row-local temps above this many elements live in a heap buffer reused row after row;
-/// smaller ones are arrays on the stack.
+/// Row-local temps above this many elements (or of a symbolic length) live in a heap
+/// buffer reused row after row; smaller ones are arrays on the stack.
 const STACK_ROW_LIMIT: usize = 2048;
 
 /// The element type an operand's buffer stores.
@@ -598,9 +420,9 @@ fn emit_nest(
             .iter()
             .zip(&loop_vars)
             .enumerate()
-            .filter(|(depth, (&s, _))| s != 0 && !(row_local && *depth == 0))
-            .map(|(depth, (&s, i))| {
-                let s = Literal::usize_unsuffixed(s);
+            .filter(|(depth, (s, _))| !s.is_zero() && !(row_local && *depth == 0))
+            .map(|(depth, (s, i))| {
+                let s = size_expr(s);
                 if depth == 0 && relative {
                     quote!((#i - __tg_row_lo) * #s)
                 } else {
@@ -609,11 +431,25 @@ fn emit_nest(
             });
         quote!(let #off: usize = 0 #(+ #terms)*;)
     });
-    let inner_extent = Literal::usize_unsuffixed(nest.inner);
+    // A ragged flat loop's rows are `inner` long but the last, which ends at the total.
+    let (inner_extent, ragged_extent) = match &nest.ragged {
+        Some(total) => {
+            let block = size_expr(&nest.inner);
+            let total = size_expr(total);
+            let i0 = &loop_vars[0];
+            (
+                quote!(__tg_inner),
+                quote!(let __tg_inner: usize = ::core::cmp::min(#block, #total - #i0 * #block);),
+            )
+        }
+        None => (size_expr(&nest.inner), TokenStream::new()),
+    };
     // Loops whose extent is known to be a whole number of chunks (or less than one) get no
     // dead copy of the body: the tail is emitted only when it can run.
-    let has_main = nest.inner >= KERNEL_LANES;
-    let has_tail = nest.inner % KERNEL_LANES != 0;
+    let (has_main, has_tail) = match (&nest.ragged, nest.inner.as_static()) {
+        (None, Some(n)) => (n >= KERNEL_LANES, n % KERNEL_LANES != 0),
+        _ => (true, true),
+    };
     // Reductions into registers run four independent accumulators first, so the adds do
     // not wait on each other's latency.
     let unrolled_loop = match &unrolled {
@@ -663,6 +499,7 @@ fn emit_nest(
     };
     let mut body = quote! {
         #(#offsets)*
+        #ragged_extent
         #row
         #row_init
         // The chunk body appears twice: in the main loop `__tg_n` is the constant LANES,
@@ -673,8 +510,8 @@ fn emit_nest(
         #tail
         #row_finish
     };
-    for (depth, (var, &extent)) in loop_vars.iter().zip(&nest.outer).enumerate().rev() {
-        let extent = Literal::usize_unsuffixed(extent);
+    for (depth, (var, extent)) in loop_vars.iter().zip(&nest.outer).enumerate().rev() {
+        let extent = size_expr(extent);
         body = if depth == 0 && in_row_group {
             quote! {
                 let #var: usize = __tg_row;
@@ -729,12 +566,12 @@ fn emit_reduce_sink(
         let best_slice = slice_ident(&best_op.buffer);
         let best_off = offset_ident(best);
         let idx_off = offset_ident(index);
-        let idx = if nest.operands[index].inner_stride == 0 {
+        let idx = if nest.operands[index].inner_stride.is_zero() {
             quote!(#p::V::<i64>::splat(#idx_off as i64))
         } else {
             quote!(#p::iota(#idx_off + __tg_j))
         };
-        if acc_op.inner_stride == 0 {
+        if acc_op.inner_stride.is_zero() {
             let init = quote! {
                 let mut __tg_best = #p::V::<#value_c>::splat(<#value_c as #p::Identity>::LOWEST);
                 let mut __tg_best_i = #p::V::<i64>::splat(-1);
@@ -779,7 +616,7 @@ fn emit_reduce_sink(
     let lane_combine = quote!(<#c as #p::#lane_trait>::#lane_fn);
     let scalar_combine = quote!(<#c as #p::#scalar_trait>::#scalar_fn);
     let identity = init_value(rt, kernel.temps[acc_temp].dtype, kind.identity());
-    if acc_op.inner_stride == 0 {
+    if acc_op.inner_stride.is_zero() {
         const ACCUMULATORS: usize = 4;
         let accs: Vec<_> = (0..ACCUMULATORS)
             .map(|u| format_ident!("__tg_acc{}", u))
@@ -882,10 +719,12 @@ fn emit_value(
             let t = operand_storage(rt, graph, f, kernel, &op.buffer);
             let slice = slice_ident(&op.buffer);
             let off = offset_ident(*operand);
-            match (value.level, op.inner_stride) {
-                (Level::Inner, 1) => quote!(#p::load::<#t>(#slice, #off + __tg_j, __tg_n)),
+            match (value.level, &op.inner_stride) {
+                (Level::Inner, s) if s.is_lit(1) => {
+                    quote!(#p::load::<#t>(#slice, #off + __tg_j, __tg_n))
+                }
                 (Level::Inner, s) => {
-                    let s = Literal::usize_unsuffixed(s);
+                    let s = size_expr(s);
                     quote!(#p::load_strided::<#t>(#slice, #off + __tg_j * #s, #s, __tg_n))
                 }
                 // Per row: the offset of this row; per call: every stride is 0.
@@ -905,6 +744,19 @@ fn emit_value(
         ValueSource::Const(v) => {
             let v = emit_const(rt, node.dtype, v);
             quote!(#p::V::<#c>::splat(#v))
+        }
+        ValueSource::Count(size) => {
+            // usize → float rounds once, as the literal count of a static axis does.
+            let n = size_expr(size);
+            let count = match node.dtype {
+                DType::F32 => quote!(#n as f32),
+                DType::F64 => quote!(#n as f64),
+                d => {
+                    let t = storage_type(rt, d);
+                    quote!(<#t as #p::Element>::to_compute(<#t>::from_f64(#n as f64)))
+                }
+            };
+            quote!(#p::V::<#c>::splat(#count))
         }
         ValueSource::Compute { args } => {
             let arg_idents: Vec<_> = args.iter().map(|&a| value_ident(a)).collect();

@@ -2,6 +2,7 @@
 
 use crate::dtype::DType;
 use crate::ops::Op;
+use crate::shape::Dim;
 
 pub type NodeId = usize;
 
@@ -26,6 +27,11 @@ pub enum NodeKind {
         param: usize,
     },
     Const(ConstValue),
+    /// The element count of `dims` (names included) as a value of the node's float dtype:
+    /// the divisor of `mean` over a symbolic axis.
+    Count {
+        dims: Vec<Dim>,
+    },
     Op {
         op: &'static Op,
         args: Vec<NodeId>,
@@ -106,7 +112,7 @@ impl ReduceKind {
 pub struct Node {
     pub kind: NodeKind,
     pub dtype: DType,
-    pub dims: Vec<usize>,
+    pub dims: Vec<Dim>,
 }
 
 /// The checked graph: nodes in topological order (arguments before users).
@@ -114,6 +120,87 @@ pub struct Node {
 pub struct TypedGraph {
     pub nodes: Vec<Node>,
     pub outputs: Vec<NodeId>,
+    /// Names that must be non-zero at call entry, with the op that needs it: `max`,
+    /// `min`, `argmax`, `argmin` over a symbolic axis (an empty axis has no maximum).
+    pub nonempty: Vec<(String, &'static str)>,
+}
+
+/// A size or stride known at compile time up to run-time names: `coeff × Π names`.
+/// Every extent and stride of a loop nest is one: products of a graph's dims are closed
+/// under multiplication, and two sizes are equal exactly when their normal forms are.
+/// A graph with only literal dims has no names anywhere, so its kernels are what they
+/// were before names existed.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Size {
+    pub coeff: usize,
+    /// Sorted; empty when `coeff` is 0.
+    pub names: Vec<String>,
+}
+
+impl Size {
+    pub fn lit(n: usize) -> Size {
+        Size {
+            coeff: n,
+            names: Vec::new(),
+        }
+    }
+
+    pub fn of(dim: &Dim) -> Size {
+        match dim {
+            Dim::Static(n) => Size::lit(*n),
+            Dim::Named(name) => Size {
+                coeff: 1,
+                names: vec![name.clone()],
+            },
+        }
+    }
+
+    /// The element count of `dims`.
+    pub fn product(dims: &[Dim]) -> Size {
+        dims.iter()
+            .fold(Size::lit(1), |acc, d| acc.mul(&Size::of(d)))
+    }
+
+    pub fn mul(&self, other: &Size) -> Size {
+        let coeff = self.coeff * other.coeff;
+        if coeff == 0 {
+            return Size::lit(0);
+        }
+        let mut names: Vec<String> = self.names.iter().chain(&other.names).cloned().collect();
+        names.sort();
+        Size { coeff, names }
+    }
+
+    /// `self / other` when it divides exactly as a monomial.
+    pub fn checked_div(&self, other: &Size) -> Option<Size> {
+        if other.coeff == 0 || self.coeff % other.coeff != 0 {
+            return None;
+        }
+        if self.coeff == 0 {
+            return Some(Size::lit(0));
+        }
+        let mut names = self.names.clone();
+        for n in &other.names {
+            let at = names.iter().position(|m| m == n)?;
+            names.remove(at);
+        }
+        Some(Size {
+            coeff: self.coeff / other.coeff,
+            names,
+        })
+    }
+
+    pub fn as_static(&self) -> Option<usize> {
+        self.names.is_empty().then_some(self.coeff)
+    }
+
+    pub fn is_zero(&self) -> bool {
+        self.coeff == 0
+    }
+
+    pub fn is_lit(&self, n: usize) -> bool {
+        self.as_static() == Some(n)
+    }
 }
 
 /// Where in the loop nest a value is computed: once per call, once per row of the
@@ -143,9 +230,9 @@ pub enum BufferRef {
 #[derive(Clone, Debug)]
 pub struct Operand {
     pub buffer: BufferRef,
-    pub outer_strides: Vec<usize>,
+    pub outer_strides: Vec<Size>,
     /// 1: contiguous along the inner loop; 0: splatted; other: a strided gather.
-    pub inner_stride: usize,
+    pub inner_stride: Size,
 }
 
 #[derive(Clone, Debug)]
@@ -158,6 +245,8 @@ pub enum ValueSource {
         param: usize,
     },
     Const(ConstValue),
+    /// The run-time element count of some dims (`mean`'s divisor).
+    Count(Size),
     /// An elementwise op, select or cast of `node` over these values.
     Compute {
         args: Vec<usize>,
@@ -192,9 +281,14 @@ pub enum Sink {
 #[derive(Clone, Debug)]
 pub struct LoopNest {
     /// Extents of the collapsed outer loops, outermost first.
-    pub outer: Vec<usize>,
+    pub outer: Vec<Size>,
     /// Extent of the inner, SIMD loop.
-    pub inner: usize,
+    pub inner: Size,
+    /// A flat loop over `total` elements with a symbolic extent, cut into rows of `inner`
+    /// (a literal) so that it can be split across threads: `outer` is then
+    /// `[ceil(total / inner)]` (the name `Kernel::blocks` gives it) and the last row is
+    /// shorter.
+    pub ragged: Option<Size>,
     pub operands: Vec<Operand>,
     /// In dependency order.
     pub values: Vec<Value>,
@@ -216,12 +310,12 @@ pub enum TempInit {
 #[derive(Clone, Debug)]
 pub struct Temp {
     pub dtype: DType,
-    pub len: usize,
+    pub len: Size,
     pub init: TempInit,
     /// Written and read only inside one row stage: the temp holds one row (this many
     /// elements), lives on the stack (or in a buffer reused row after row) and starts from
     /// `init` at every row.
-    pub row_local: Option<usize>,
+    pub row_local: Option<Size>,
 }
 
 /// The whole lowered graph: stages run in order, each one loop nest.
@@ -231,6 +325,9 @@ pub struct Kernel {
     pub nests: Vec<LoopNest>,
     /// How the nests run, in order; every nest belongs to exactly one stage.
     pub stages: Vec<Stage>,
+    /// Derived run-time sizes, computed at call entry: (name, total, block) is
+    /// `ceil(total / block)`, the row count of a ragged flat loop.
+    pub blocks: Vec<(String, Size, usize)>,
 }
 
 /// A run of consecutive nests.
@@ -241,7 +338,7 @@ pub struct Stage {
     /// The nests share their outermost loop (extent `rows`): they run one after another
     /// inside it, so a row's temps are produced and consumed while in cache (softmax and
     /// layer norm read each row from memory once). Always true for `count > 1`.
-    pub row_loop: Option<usize>,
+    pub row_loop: Option<Size>,
     /// Rows split into tasks of `rows_per_task` rows (threads with the `parallel`
     /// feature): every buffer the stage writes, with its elements per row, is handed to
     /// the tasks as disjoint chunks.
@@ -250,6 +347,11 @@ pub struct Stage {
 
 #[derive(Clone, Debug)]
 pub struct Tasks {
-    pub rows_per_task: usize,
-    pub chunked: Vec<(BufferRef, usize)>,
+    /// Rows per task, when every size is static; `None`: computed at run time from the
+    /// stage's work (`work`), which also decides at run time whether to split at all.
+    pub rows_per_task: Option<usize>,
+    /// Elements the stage iterates, as terms of a sum (for the run-time decision).
+    pub work: Vec<Size>,
+    /// Each written buffer with its elements per row.
+    pub chunked: Vec<(BufferRef, Size)>,
 }

@@ -35,7 +35,8 @@ pub fn shape_impl(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
 
 fn expand_shape(input: TokenStream) -> TokenStream {
     use syn::parse::Parser;
-    let parser = |stream: syn::parse::ParseStream| -> syn::Result<(TokenStream, Vec<usize>, proc_macro2::Span)> {
+    // `Shape![4, 8]`; `_` is a run-time dim (`Shape![_, 768]`).
+    let parser = |stream: syn::parse::ParseStream| -> syn::Result<(TokenStream, Vec<shape::Dim>, proc_macro2::Span)> {
         let mut runtime = TokenStream::new();
         while !stream.peek(syn::Token![;]) {
             let tt: proc_macro2::TokenTree = stream.parse()?;
@@ -43,11 +44,22 @@ fn expand_shape(input: TokenStream) -> TokenStream {
         }
         stream.parse::<syn::Token![;]>()?;
         let span = stream.span();
-        let dims = syn::punctuated::Punctuated::<syn::LitInt, syn::Token![,]>::parse_terminated(stream)?;
-        let dims = dims
-            .iter()
-            .map(|d| d.base10_parse::<usize>())
-            .collect::<syn::Result<Vec<usize>>>()?;
+        let mut dims = Vec::new();
+        while !stream.is_empty() {
+            if stream.peek(syn::Token![_]) {
+                stream.parse::<syn::Token![_]>()?;
+                dims.push(shape::Dim::Named("_".to_string()));
+            } else {
+                let lit: syn::LitInt = stream.parse().map_err(|e| {
+                    syn::Error::new(e.span(), "`Shape!` takes integer literals, or `_` for a run-time dim")
+                })?;
+                dims.push(shape::Dim::Static(lit.base10_parse::<usize>()?));
+            }
+            if stream.is_empty() {
+                break;
+            }
+            stream.parse::<syn::Token![,]>()?;
+        }
         Ok((runtime, dims, span))
     };
     match parser.parse2(input) {

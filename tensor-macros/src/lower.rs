@@ -19,9 +19,10 @@
 use std::collections::HashMap;
 
 use crate::ir::{
-    BufferRef, Kernel, Level, LoopNest, NodeId, NodeKind, Operand, ReduceKind, Sink, Stage, Tasks,
-    Temp, TempInit, TypedGraph, Value, ValueSource,
+    BufferRef, Kernel, Level, LoopNest, NodeId, NodeKind, Operand, ReduceKind, Sink, Size, Stage,
+    Tasks, Temp, TempInit, TypedGraph, Value, ValueSource,
 };
+use crate::shape::Dim;
 
 /// Node axis → loop axis, `None` where the node's index is 0 (its dim is 1 or broadcast).
 type Mapping = Vec<Option<usize>>;
@@ -33,14 +34,14 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
     let mut nests = Vec::new();
     for &node in &materialised {
         let n = &graph.nodes[node];
-        let len = n.dims.iter().product();
+        let len = Size::product(&n.dims);
         let init = match &n.kind {
             NodeKind::Reduce { kind, .. } => kind.identity(),
             _ => TempInit::Zero,
         };
         temps.push(Temp {
             dtype: n.dtype.compute(),
-            len,
+            len: len.clone(),
             init,
             row_local: None,
         });
@@ -55,7 +56,7 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
                     };
                     temps.push(Temp {
                         dtype: graph.nodes[*input].dtype.compute(),
-                        len,
+                        len: len.clone(),
                         init,
                         row_local: None,
                     });
@@ -66,7 +67,7 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
                 lower_reduction(graph, &temp_of, node, *input, *kind, axes, best)
             }
             _ => {
-                let mut b = NestBuilder::new(graph, &temp_of, n.dims.clone(), Some(node));
+                let mut b = NestBuilder::new(graph, &temp_of, &n.dims, Some(node));
                 let v = b.value(node, identity(n.dims.len()));
                 let target = b.operand(
                     BufferRef::Temp(temp_of[&node]),
@@ -80,7 +81,7 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
     }
 
     // Outputs, one nest per distinct shape.
-    let mut shapes: Vec<Vec<usize>> = Vec::new();
+    let mut shapes: Vec<Vec<Dim>> = Vec::new();
     for &out in &graph.outputs {
         let dims = &graph.nodes[out].dims;
         if !shapes.contains(dims) {
@@ -88,7 +89,7 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
         }
     }
     for dims in shapes {
-        let mut b = NestBuilder::new(graph, &temp_of, dims.clone(), None);
+        let mut b = NestBuilder::new(graph, &temp_of, &dims, None);
         let mut stores = Vec::new();
         for (index, &out) in graph.outputs.iter().enumerate() {
             if graph.nodes[out].dims == dims {
@@ -99,13 +100,14 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
         }
         nests.push(b.finish(Sink::Store(stores)));
     }
-    let output_lens: Vec<usize> = graph
+    let output_lens: Vec<Size> = graph
         .outputs
         .iter()
-        .map(|&o| graph.nodes[o].dims.iter().product())
+        .map(|&o| Size::product(&graph.nodes[o].dims))
         .collect();
+    let mut blocks = Vec::new();
     for nest in &mut nests {
-        split_flat_loop(nest);
+        split_flat_loop(nest, &mut blocks);
     }
     let stages = plan_stages(&temps, &output_lens, &nests);
     mark_row_local(&mut temps, &nests, &stages);
@@ -124,13 +126,16 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
         temps,
         nests,
         stages,
+        blocks,
     }
 }
 
 /// Temps that a row stage writes and nothing outside it reads hold one row at a time.
 fn mark_row_local(temps: &mut [Temp], nests: &[LoopNest], stages: &[Stage]) {
     for stage in stages {
-        let Some(rows) = stage.row_loop else { continue };
+        let Some(rows) = &stage.row_loop else {
+            continue;
+        };
         let inside = stage.first..stage.first + stage.count;
         for nest in &nests[inside.clone()] {
             for o in written_operands(nest) {
@@ -141,8 +146,10 @@ fn mark_row_local(temps: &mut [Temp], nests: &[LoopNest], stages: &[Stage]) {
                     !inside.contains(&k)
                         && n.operands.iter().any(|op| op.buffer == BufferRef::Temp(t))
                 });
-                if !read_outside && temps[t].len % rows == 0 {
-                    temps[t].row_local = Some(temps[t].len / rows);
+                if !read_outside {
+                    if let Some(row) = temps[t].len.checked_div(rows) {
+                        temps[t].row_local = Some(row);
+                    }
                 }
             }
         }
@@ -155,24 +162,47 @@ pub const PARALLEL_MIN_ELEMENTS: usize = 1 << 18;
 /// Elements per task: large enough to amortise scheduling, small enough to balance.
 const TASK_ELEMENTS: usize = 1 << 16;
 
+/// Rows of a ragged flat loop (a symbolic extent): a multiple of the lane count, and a
+/// divisor of the task size.
+const RAGGED_BLOCK: usize = 1 << 13;
+
 /// A large flat loop becomes rows of `B` (a multiple of the lane count dividing the
-/// length), so it can be split across threads.
-fn split_flat_loop(nest: &mut LoopNest) {
-    if !nest.outer.is_empty() || nest.inner < PARALLEL_MIN_ELEMENTS {
+/// length), so it can be split across threads. A flat loop whose extent is symbolic
+/// becomes rows of `RAGGED_BLOCK` with a shorter last row, whatever its size: whether
+/// to split is decided at run time.
+fn split_flat_loop(nest: &mut LoopNest, blocks: &mut Vec<(String, Size, usize)>) {
+    if !nest.outer.is_empty() {
+        return;
+    }
+    let Some(inner) = nest.inner.as_static() else {
+        let name = format!("__blocks{}", blocks.len());
+        blocks.push((name.clone(), nest.inner.clone(), RAGGED_BLOCK));
+        nest.ragged = Some(nest.inner.clone());
+        nest.outer = vec![Size {
+            coeff: 1,
+            names: vec![name],
+        }];
+        for op in &mut nest.operands {
+            op.outer_strides = vec![op.inner_stride.mul(&Size::lit(RAGGED_BLOCK))];
+        }
+        nest.inner = Size::lit(RAGGED_BLOCK);
+        return;
+    };
+    if inner < PARALLEL_MIN_ELEMENTS {
         return;
     }
     let Some(block) = (12..=16)
         .rev()
         .map(|b| 1usize << b)
-        .find(|b| nest.inner % b == 0)
+        .find(|b| inner % b == 0)
     else {
         return;
     };
-    nest.outer = vec![nest.inner / block];
+    nest.outer = vec![Size::lit(inner / block)];
     for op in &mut nest.operands {
-        op.outer_strides = vec![op.inner_stride * block];
+        op.outer_strides = vec![op.inner_stride.mul(&Size::lit(block))];
     }
-    nest.inner = block;
+    nest.inner = Size::lit(block);
 }
 
 /// The temps and outputs a nest writes, as operands.
@@ -187,22 +217,28 @@ fn written_operands(nest: &LoopNest) -> Vec<usize> {
 /// the same outermost extent E, and every temp written in the run is addressed row by
 /// row (outermost stride = len / E), so row `i` of a later nest reads only what row `i`
 /// of an earlier nest wrote. A run is also split into tasks when it is large and every
-/// buffer it writes is addressed row by row.
-fn plan_stages(temps: &[Temp], output_lens: &[usize], nests: &[LoopNest]) -> Vec<Stage> {
+/// buffer it writes is addressed row by row; with symbolic sizes "large" is decided at
+/// run time.
+fn plan_stages(temps: &[Temp], output_lens: &[Size], nests: &[LoopNest]) -> Vec<Stage> {
     let buffer_len = |b: &BufferRef| match b {
-        BufferRef::Temp(t) => Some(temps[*t].len),
-        BufferRef::Output(o) => Some(output_lens[*o]),
+        BufferRef::Temp(t) => Some(temps[*t].len.clone()),
+        BufferRef::Output(o) => Some(output_lens[*o].clone()),
         _ => None,
     };
-    // Whether every operand of `nest` on `buffer` is addressed row by row over `rows`.
-    let row_addressed = |nest: &LoopNest, buffer: &BufferRef, rows: usize| -> bool {
-        let Some(len) = buffer_len(buffer) else {
-            return false;
+    // The elements per row of `buffer` if every operand of `nest` on it is addressed row
+    // by row over `rows`. A ragged flat loop writes rows of its literal block.
+    let row_len = |nest: &LoopNest, buffer: &BufferRef, rows: &Size| -> Option<Size> {
+        let len = buffer_len(buffer)?;
+        let row = match &nest.ragged {
+            Some(total) if *total == len => nest.inner.clone(),
+            Some(_) => return None,
+            None => len.checked_div(rows)?,
         };
         nest.operands
             .iter()
             .filter(|o| o.buffer == *buffer)
-            .all(|o| len % rows == 0 && o.outer_strides.first() == Some(&(len / rows)))
+            .all(|o| o.outer_strides.first() == Some(&row))
+            .then_some(row)
     };
     let written = |run: &[LoopNest]| -> Vec<BufferRef> {
         let mut out: Vec<BufferRef> = Vec::new();
@@ -219,10 +255,15 @@ fn plan_stages(temps: &[Temp], output_lens: &[usize], nests: &[LoopNest]) -> Vec
     let mut stages = Vec::new();
     let mut start = 0;
     while start < nests.len() {
-        let rows = nests[start].outer.first().copied().filter(|&e| e > 1);
+        // More than one row, or a symbolic count of rows.
+        let rows = nests[start]
+            .outer
+            .first()
+            .filter(|e| e.as_static().is_none_or(|n| n > 1))
+            .cloned();
         let mut end = start + 1;
-        if let Some(rows) = rows {
-            while end < nests.len() && nests[end].outer.first() == Some(&rows) {
+        if let Some(rows) = &rows {
+            while end < nests.len() && nests[end].outer.first() == Some(rows) {
                 let run = &nests[start..=end];
                 let temps_written: Vec<BufferRef> = written(run)
                     .into_iter()
@@ -230,7 +271,7 @@ fn plan_stages(temps: &[Temp], output_lens: &[usize], nests: &[LoopNest]) -> Vec
                     .collect();
                 if !run
                     .iter()
-                    .all(|n| temps_written.iter().all(|b| row_addressed(n, b, rows)))
+                    .all(|n| temps_written.iter().all(|b| row_len(n, b, rows).is_some()))
                 {
                     break;
                 }
@@ -238,30 +279,37 @@ fn plan_stages(temps: &[Temp], output_lens: &[usize], nests: &[LoopNest]) -> Vec
             }
         }
         let run = &nests[start..end];
-        let work: usize = run
+        let work: Vec<Size> = run
             .iter()
-            .map(|n| n.outer.iter().product::<usize>() * n.inner)
-            .sum();
-        let tasks = rows
-            .filter(|_| work >= PARALLEL_MIN_ELEMENTS)
-            .and_then(|rows| {
-                let bufs = written(run);
-                let all_rows = bufs
-                    .iter()
-                    .all(|b| run.iter().all(|n| row_addressed(n, b, rows)));
-                all_rows.then(|| Tasks {
-                    rows_per_task: (TASK_ELEMENTS / (work / rows).max(1)).max(1),
-                    chunked: bufs
-                        .iter()
-                        .map(|b| {
-                            (
-                                b.clone(),
-                                buffer_len(b).expect("written buffers have a length") / rows,
-                            )
-                        })
-                        .collect(),
+            .map(|n| n.outer.iter().fold(n.inner.clone(), |acc, e| acc.mul(e)))
+            .collect();
+        let static_work: Option<usize> = work.iter().map(Size::as_static).sum();
+        let large = match static_work {
+            Some(w) => w >= PARALLEL_MIN_ELEMENTS,
+            None => true,
+        };
+        let tasks = rows.as_ref().filter(|_| large).and_then(|rows| {
+            let bufs = written(run);
+            let chunked: Option<Vec<(BufferRef, Size)>> = bufs
+                .iter()
+                .map(|b| {
+                    let mut lens = run.iter().map(|n| row_len(n, b, rows));
+                    let first = lens.next()??;
+                    lens.all(|l| l.as_ref() == Some(&first))
+                        .then_some((b.clone(), first))
                 })
-            });
+                .collect();
+            let chunked = chunked?;
+            let rows_per_task = match (static_work, rows.as_static()) {
+                (Some(w), Some(r)) => Some((TASK_ELEMENTS / (w / r).max(1)).max(1)),
+                _ => None,
+            };
+            Some(Tasks {
+                rows_per_task,
+                work: work.clone(),
+                chunked,
+            })
+        });
         let row_loop = if end - start > 1 || tasks.is_some() {
             rows
         } else {
@@ -320,7 +368,10 @@ fn node_args(kind: &NodeKind) -> Vec<NodeId> {
         | NodeKind::Reshape { input } => {
             vec![*input]
         }
-        NodeKind::Input { .. } | NodeKind::Scalar { .. } | NodeKind::Const(_) => Vec::new(),
+        NodeKind::Input { .. }
+        | NodeKind::Scalar { .. }
+        | NodeKind::Const(_)
+        | NodeKind::Count { .. } => Vec::new(),
     }
 }
 
@@ -358,12 +409,12 @@ fn addressable(graph: &TypedGraph, materialised: &[bool], node: NodeId) -> bool 
 }
 
 /// Row-major strides of `dims`.
-fn contiguous_strides(dims: &[usize]) -> Vec<usize> {
-    let mut strides = vec![0; dims.len()];
-    let mut stride = 1;
+fn contiguous_strides(dims: &[Dim]) -> Vec<Size> {
+    let mut strides = vec![Size::lit(0); dims.len()];
+    let mut stride = Size::lit(1);
     for axis in (0..dims.len()).rev() {
-        strides[axis] = stride;
-        stride *= dims[axis];
+        strides[axis] = stride.clone();
+        stride = stride.mul(&Size::of(&dims[axis]));
     }
     strides
 }
@@ -378,7 +429,7 @@ fn lower_reduction(
     best: Option<usize>,
 ) -> LoopNest {
     let in_dims = graph.nodes[input].dims.clone();
-    let mut b = NestBuilder::new(graph, temp_of, in_dims.clone(), Some(node));
+    let mut b = NestBuilder::new(graph, temp_of, &in_dims, Some(node));
     let value = b.value(input, identity(in_dims.len()));
     let out_dims = &graph.nodes[node].dims;
     let map = identity(out_dims.len());
@@ -386,14 +437,14 @@ fn lower_reduction(
     let best = best.map(|t| b.operand(BufferRef::Temp(t), out_dims, &map));
     let index = best.map(|_| {
         // The flat row-major index over the reduced axes only.
-        let reduced: Vec<usize> = axes.iter().map(|&a| in_dims[a]).collect();
+        let reduced: Vec<Dim> = axes.iter().map(|&a| in_dims[a].clone()).collect();
         let reduced_strides = contiguous_strides(&reduced);
-        let mut strides = vec![0; in_dims.len()];
+        let mut strides = vec![Size::lit(0); in_dims.len()];
         for (k, &a) in axes.iter().enumerate() {
-            strides[a] = if in_dims[a] == 1 {
-                0
+            strides[a] = if in_dims[a].is_static(1) {
+                Size::lit(0)
             } else {
-                reduced_strides[k]
+                reduced_strides[k].clone()
             };
         }
         b.raw_operand(BufferRef::Index, strides)
@@ -410,10 +461,10 @@ fn lower_reduction(
 struct NestBuilder<'g> {
     graph: &'g TypedGraph,
     temp_of: &'g HashMap<NodeId, usize>,
-    loop_dims: Vec<usize>,
+    loop_dims: Vec<Size>,
     /// The node this nest materialises, read through its inputs rather than its temp.
     root: Option<NodeId>,
-    operands: Vec<(BufferRef, Vec<usize>)>,
+    operands: Vec<(BufferRef, Vec<Size>)>,
     values: Vec<Value>,
     memo: HashMap<(NodeId, Mapping), usize>,
 }
@@ -422,13 +473,13 @@ impl<'g> NestBuilder<'g> {
     fn new(
         graph: &'g TypedGraph,
         temp_of: &'g HashMap<NodeId, usize>,
-        loop_dims: Vec<usize>,
+        loop_dims: &[Dim],
         root: Option<NodeId>,
     ) -> Self {
         NestBuilder {
             graph,
             temp_of,
-            loop_dims,
+            loop_dims: loop_dims.iter().map(Size::of).collect(),
             root,
             operands: Vec::new(),
             values: Vec::new(),
@@ -437,18 +488,19 @@ impl<'g> NestBuilder<'g> {
     }
 
     /// The operand reading `buffer` (row-major `dims`) through `map`, shared when equal.
-    fn operand(&mut self, buffer: BufferRef, dims: &[usize], map: &Mapping) -> usize {
+    fn operand(&mut self, buffer: BufferRef, dims: &[Dim], map: &Mapping) -> usize {
         let own = contiguous_strides(dims);
-        let mut strides = vec![0; self.loop_dims.len()];
+        let mut strides = vec![Size::lit(0); self.loop_dims.len()];
+        // Views map each node axis to its own loop axis, so no two axes share a stride.
         for (k, target) in map.iter().enumerate() {
-            if let (Some(axis), true) = (target, dims[k] != 1) {
-                strides[*axis] += own[k];
+            if let (Some(axis), true) = (target, !dims[k].is_static(1)) {
+                strides[*axis] = own[k].clone();
             }
         }
         self.raw_operand(buffer, strides)
     }
 
-    fn raw_operand(&mut self, buffer: BufferRef, strides: Vec<usize>) -> usize {
+    fn raw_operand(&mut self, buffer: BufferRef, strides: Vec<Size>) -> usize {
         if let Some(i) = self
             .operands
             .iter()
@@ -491,6 +543,7 @@ impl<'g> NestBuilder<'g> {
             match &n.kind {
                 NodeKind::Scalar { param } => ValueSource::Scalar { param: *param },
                 NodeKind::Const(c) => ValueSource::Const(c.clone()),
+                NodeKind::Count { dims } => ValueSource::Count(Size::product(dims)),
                 NodeKind::Op { args, .. } => {
                     let args = args.clone();
                     let ids = args
@@ -547,7 +600,7 @@ impl<'g> NestBuilder<'g> {
         let lead = user_dims.len() - arg_dims.len();
         let map: Mapping = (0..arg_dims.len())
             .map(|j| {
-                if arg_dims[j] == 1 {
+                if arg_dims[j].is_static(1) {
                     None
                 } else {
                     user_map[j + lead]
@@ -560,38 +613,38 @@ impl<'g> NestBuilder<'g> {
     /// Collapses the loop axes and assigns levels.
     fn finish(self, sink: Sink) -> LoopNest {
         // Drop axes of extent 1, then merge neighbours every operand walks contiguously.
-        let mut axes: Vec<(usize, Vec<usize>)> = Vec::new();
-        for (axis, &extent) in self.loop_dims.iter().enumerate() {
-            if extent == 1 {
+        let mut axes: Vec<(Size, Vec<Size>)> = Vec::new();
+        for (axis, extent) in self.loop_dims.iter().enumerate() {
+            if extent.is_lit(1) {
                 continue;
             }
-            let strides: Vec<usize> = self.operands.iter().map(|o| o.1[axis]).collect();
+            let strides: Vec<Size> = self.operands.iter().map(|o| o.1[axis].clone()).collect();
             if let Some((prev_extent, prev_strides)) = axes.last_mut() {
                 if prev_strides
                     .iter()
                     .zip(&strides)
-                    .all(|(&p, &s)| p == s * extent)
+                    .all(|(p, s)| *p == s.mul(extent))
                 {
-                    *prev_extent *= extent;
+                    *prev_extent = prev_extent.mul(extent);
                     *prev_strides = strides;
                     continue;
                 }
             }
-            axes.push((extent, strides));
+            axes.push((extent.clone(), strides));
         }
         if axes.is_empty() {
-            axes.push((1, vec![0; self.operands.len()]));
+            axes.push((Size::lit(1), vec![Size::lit(0); self.operands.len()]));
         }
         let (inner, inner_strides) = axes.pop().expect("at least one axis");
-        let outer: Vec<usize> = axes.iter().map(|a| a.0).collect();
+        let outer: Vec<Size> = axes.iter().map(|a| a.0.clone()).collect();
         let operands: Vec<Operand> = self
             .operands
             .iter()
             .enumerate()
             .map(|(k, (buffer, _))| Operand {
                 buffer: buffer.clone(),
-                outer_strides: axes.iter().map(|a| a.1[k]).collect(),
-                inner_stride: inner_strides[k],
+                outer_strides: axes.iter().map(|a| a.1[k].clone()).collect(),
+                inner_stride: inner_strides[k].clone(),
             })
             .collect();
         let mut values = self.values;
@@ -599,15 +652,17 @@ impl<'g> NestBuilder<'g> {
             values[i].level = match &values[i].source {
                 ValueSource::Load { operand } => {
                     let op = &operands[*operand];
-                    if op.inner_stride != 0 {
+                    if !op.inner_stride.is_zero() {
                         Level::Inner
-                    } else if op.outer_strides.iter().any(|&s| s != 0) {
+                    } else if op.outer_strides.iter().any(|s| !s.is_zero()) {
                         Level::Row
                     } else {
                         Level::Global
                     }
                 }
-                ValueSource::Scalar { .. } | ValueSource::Const(_) => Level::Global,
+                ValueSource::Scalar { .. } | ValueSource::Const(_) | ValueSource::Count(_) => {
+                    Level::Global
+                }
                 ValueSource::Compute { args } => args
                     .iter()
                     .map(|&a| values[a].level)
@@ -618,6 +673,7 @@ impl<'g> NestBuilder<'g> {
         LoopNest {
             outer,
             inner,
+            ragged: None,
             operands,
             values,
             sink,
@@ -631,7 +687,17 @@ mod tests {
 
     #[test]
     fn contiguous_strides_are_row_major() {
-        assert_eq!(contiguous_strides(&[2, 3, 4]), vec![12, 4, 1]);
-        assert_eq!(contiguous_strides(&[]), Vec::<usize>::new());
+        let lits = crate::shape::lits;
+        assert_eq!(
+            contiguous_strides(&lits(&[2, 3, 4])),
+            vec![Size::lit(12), Size::lit(4), Size::lit(1)]
+        );
+        assert_eq!(contiguous_strides(&[]), Vec::<Size>::new());
+        let b = Dim::Named("B".into());
+        let s = Dim::Named("S".into());
+        let strides = contiguous_strides(&[b.clone(), s.clone(), Dim::Static(4)]);
+        assert_eq!(strides[0], Size::of(&s).mul(&Size::lit(4)));
+        assert_eq!(strides[0].checked_div(&Size::of(&s)), Some(Size::lit(4)));
+        assert_eq!(strides[0].checked_div(&Size::of(&b)), None);
     }
 }

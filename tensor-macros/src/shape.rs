@@ -1,8 +1,66 @@
-//! MAX's broadcasting rule, as pure functions: right-align the shapes, prepend 1s to
-//! the shorter, a dimension of 1 stretches to the other, all others must be equal.
+//! Dims and MAX's broadcasting rule, as pure functions: right-align the shapes, prepend
+//! 1s to the shorter, a dimension of 1 stretches to the other, all others must be equal.
+//!
+//! A dim is a literal size or a name (`B`), whose size is bound at call entry. A name
+//! matches only the same name or a literal 1: it never broadcasts at run time, even when
+//! its size is 1 then (MAX, JAX and PyTensor refuse run-time broadcasting, which would
+//! make the result's shape depend on the data).
 
-/// `[4, 8]`, the graph language's notation.
-pub fn dims_text(dims: &[usize]) -> String {
+use std::fmt;
+
+/// One dim of a type: a literal size, or a name bound at call entry.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Dim {
+    Static(usize),
+    Named(String),
+}
+
+impl Dim {
+    /// The literal size, if the dim is one.
+    pub fn as_static(&self) -> Option<usize> {
+        match self {
+            Dim::Static(n) => Some(*n),
+            Dim::Named(_) => None,
+        }
+    }
+
+    pub fn is_static(&self, n: usize) -> bool {
+        *self == Dim::Static(n)
+    }
+
+    pub fn is_named(&self) -> bool {
+        matches!(self, Dim::Named(_))
+    }
+}
+
+impl fmt::Display for Dim {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Dim::Static(n) => write!(f, "{n}"),
+            Dim::Named(name) => f.write_str(name),
+        }
+    }
+}
+
+impl From<usize> for Dim {
+    fn from(n: usize) -> Dim {
+        Dim::Static(n)
+    }
+}
+
+/// `Dim::Static` of each literal.
+#[cfg(test)]
+pub fn lits(dims: &[usize]) -> Vec<Dim> {
+    dims.iter().map(|&d| Dim::Static(d)).collect()
+}
+
+/// The product of literal dims, `None` if any dim is a name.
+pub fn static_len(dims: &[Dim]) -> Option<usize> {
+    dims.iter().map(Dim::as_static).product()
+}
+
+/// `[4, 8]`, `[B, 768]`: the graph language's notation.
+pub fn dims_text(dims: &[Dim]) -> String {
     let inner: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
     format!("[{}]", inner.join(", "))
 }
@@ -11,38 +69,51 @@ pub fn dims_text(dims: &[usize]) -> String {
 #[derive(Debug, PartialEq, Eq)]
 pub struct BroadcastError {
     pub axis: usize,
-    pub lhs_dim: usize,
-    pub rhs_dim: usize,
+    pub lhs_dim: Dim,
+    pub rhs_dim: Dim,
 }
 
-pub fn broadcast(lhs: &[usize], rhs: &[usize]) -> Result<Vec<usize>, BroadcastError> {
+impl BroadcastError {
+    /// The extra rule to state when a name took part in the clash.
+    pub fn note(&self) -> &'static str {
+        if self.lhs_dim.is_named() || self.rhs_dim.is_named() {
+            "note: aligned from the right, each pair of dims must be equal or one of them 1; symbolic dims match only the same name or a static 1"
+        } else {
+            "note: aligned from the right, each pair of dims must be equal or one of them 1"
+        }
+    }
+}
+
+pub fn broadcast(lhs: &[Dim], rhs: &[Dim]) -> Result<Vec<Dim>, BroadcastError> {
     let rank = lhs.len().max(rhs.len());
-    let mut out = vec![0; rank];
+    let mut out = Vec::with_capacity(rank);
     for axis in 0..rank {
         let l = aligned_dim(lhs, rank, axis);
         let r = aligned_dim(rhs, rank, axis);
-        out[axis] = if l == r || r == 1 {
-            l
-        } else if l == 1 {
-            r
+        out.push(if l == r || r.is_static(1) {
+            l.clone()
+        } else if l.is_static(1) {
+            r.clone()
         } else {
             return Err(BroadcastError {
                 axis,
-                lhs_dim: l,
-                rhs_dim: r,
+                lhs_dim: l.clone(),
+                rhs_dim: r.clone(),
             });
-        };
+        });
     }
     Ok(out)
 }
 
+const ONE: Dim = Dim::Static(1);
+
 /// The dim of `dims` at `axis` of a `rank`-dim result, with implicit leading 1s.
-pub fn aligned_dim(dims: &[usize], rank: usize, axis: usize) -> usize {
+pub fn aligned_dim(dims: &[Dim], rank: usize, axis: usize) -> &Dim {
     let lead = rank - dims.len();
     if axis < lead {
-        1
+        &ONE
     } else {
-        dims[axis - lead]
+        &dims[axis - lead]
     }
 }
 
@@ -52,7 +123,7 @@ pub fn aligned_dim(dims: &[usize], rank: usize, axis: usize) -> usize {
 ///     [3, 2]
 ///         ^ axis 1: 3 vs 2
 /// ```
-pub fn aligned_picture(lhs: &[usize], rhs: &[usize], err: &BroadcastError) -> String {
+pub fn aligned_picture(lhs: &[Dim], rhs: &[Dim], err: &BroadcastError) -> String {
     let rank = lhs.len().max(rhs.len());
     let width = (0..rank)
         .map(|a| {
@@ -62,11 +133,11 @@ pub fn aligned_picture(lhs: &[usize], rhs: &[usize], err: &BroadcastError) -> St
                 .max(aligned_dim(rhs, rank, a).to_string().len())
         })
         .collect::<Vec<_>>();
-    let render = |dims: &[usize]| {
+    let render = |dims: &[Dim]| {
         let lead = rank - dims.len();
         let prefix: usize = (0..lead).map(|a| width[a] + 2).sum();
         let cells: Vec<String> = (lead..rank)
-            .map(|a| format!("{:>w$}", dims[a - lead], w = width[a]))
+            .map(|a| format!("{:>w$}", dims[a - lead].to_string(), w = width[a]))
             .collect();
         format!("{}[{}]", " ".repeat(prefix), cells.join(", "))
     };
@@ -86,42 +157,62 @@ pub fn aligned_picture(lhs: &[usize], rhs: &[usize], err: &BroadcastError) -> St
 mod tests {
     use super::*;
 
+    fn b(l: &[usize], r: &[usize]) -> Result<Vec<Dim>, BroadcastError> {
+        broadcast(&lits(l), &lits(r))
+    }
+
+    fn named(n: &str) -> Dim {
+        Dim::Named(n.to_string())
+    }
+
     #[test]
     fn broadcasting_rules() {
-        assert_eq!(broadcast(&[4, 768], &[768]).unwrap(), vec![4, 768]);
-        assert_eq!(broadcast(&[4, 1], &[1, 8]).unwrap(), vec![4, 8]);
-        assert_eq!(broadcast(&[], &[2, 3, 4]).unwrap(), vec![2, 3, 4]);
-        assert_eq!(broadcast(&[0], &[1]).unwrap(), vec![0]);
+        assert_eq!(b(&[4, 768], &[768]).unwrap(), lits(&[4, 768]));
+        assert_eq!(b(&[4, 1], &[1, 8]).unwrap(), lits(&[4, 8]));
+        assert_eq!(b(&[], &[2, 3, 4]).unwrap(), lits(&[2, 3, 4]));
+        assert_eq!(b(&[0], &[1]).unwrap(), lits(&[0]));
         assert_eq!(
-            broadcast(&[3], &[4]),
+            b(&[3], &[4]),
             Err(BroadcastError {
                 axis: 0,
-                lhs_dim: 3,
-                rhs_dim: 4
+                lhs_dim: Dim::Static(3),
+                rhs_dim: Dim::Static(4)
             })
         );
-        assert_eq!(
-            broadcast(&[0], &[3]),
-            Err(BroadcastError {
-                axis: 0,
-                lhs_dim: 0,
-                rhs_dim: 3
-            })
-        );
-        assert_eq!(
-            broadcast(&[2, 3], &[3, 2]),
-            Err(BroadcastError {
-                axis: 0,
-                lhs_dim: 2,
-                rhs_dim: 3
-            })
-        );
+        assert!(b(&[0], &[3]).is_err());
+        assert_eq!(b(&[2, 3], &[3, 2]).unwrap_err().axis, 0);
+    }
+
+    /// DESIGN.md's table: `B,B → B`; `B,1 → B`; `1,B → B`; `B` with another literal or
+    /// another name is an error.
+    #[test]
+    fn symbolic_broadcasting_rules() {
+        let bv = vec![named("B"), Dim::Static(768)];
+        assert_eq!(broadcast(&bv, &bv).unwrap(), bv);
+        assert_eq!(broadcast(&bv, &lits(&[768])).unwrap(), bv);
+        assert_eq!(broadcast(&bv, &lits(&[1, 768])).unwrap(), bv);
+        assert_eq!(broadcast(&lits(&[1, 1]), &bv).unwrap(), bv);
+        assert_eq!(broadcast(&[named("B")], &[]).unwrap(), vec![named("B")]);
+        let e = broadcast(&[named("B")], &[named("S")]).unwrap_err();
+        assert_eq!((e.lhs_dim, e.rhs_dim), (named("B"), named("S")));
+        let e = broadcast(&bv, &lits(&[4, 768])).unwrap_err();
+        assert_eq!((e.axis, e.rhs_dim.clone()), (0, Dim::Static(4)));
+        assert!(e
+            .note()
+            .contains("symbolic dims match only the same name or a static 1"));
     }
 
     #[test]
     fn picture_aligns_right() {
-        let err = broadcast(&[5, 2, 3], &[4, 3]).unwrap_err();
-        let pic = aligned_picture(&[5, 2, 3], &[4, 3], &err);
+        let err = b(&[5, 2, 3], &[4, 3]).unwrap_err();
+        let pic = aligned_picture(&lits(&[5, 2, 3]), &lits(&[4, 3]), &err);
         assert_eq!(pic, "  [5, 2, 3]\n     [4, 3]\n      ^ axis 1: 2 vs 4");
+        let l = vec![named("B"), Dim::Static(768)];
+        let r = vec![named("Seq"), Dim::Static(768)];
+        let err = broadcast(&l, &r).unwrap_err();
+        assert_eq!(
+            aligned_picture(&l, &r, &err),
+            "  [  B, 768]\n  [Seq, 768]\n     ^ axis 0: B vs Seq"
+        );
     }
 }

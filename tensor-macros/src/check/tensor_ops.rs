@@ -20,7 +20,7 @@ use crate::ast::{Expr, LitValue, NamedArg, UnOp};
 use crate::dtype::DType;
 use crate::ir::{ConstValue, NodeId, NodeKind, ReduceKind};
 use crate::ops;
-use crate::shape::{broadcast, dims_text};
+use crate::shape::{broadcast, dims_text, static_len, Dim};
 
 /// The sum-like reductions: their output and accumulator dtypes follow `sum`.
 const SUM_LIKE: &[&str] = &["sum", "prod", "reduce_l1", "reduce_sum_square"];
@@ -50,6 +50,85 @@ pub const NAMES: &[&str] = &[
     "expand_dims",
     "squeeze",
 ];
+
+/// One item of a `reshape`/`broadcast_to` target: a literal (`-1` for reshape's inferred
+/// dim) or a dim name of the graph.
+enum TargetDim {
+    Lit(i128),
+    Name(String),
+}
+
+/// The dims of `reshape(x, target)` (with `infer` the index of a `-1`, set to 1 in
+/// `target`), or why not (`{shown}` stands for the input's type text).
+///
+/// Rule (DESIGN.md): every symbolic dim stays one whole axis, in the same order, and the
+/// literal dims between two names (or before the first, after the last) regroup among
+/// themselves: `[B, 768]` → `[B, 12, 64]`. A `-1` absorbs literal dims of its run only.
+fn reshape_target(
+    dims: &[Dim],
+    mut target: Vec<Dim>,
+    infer: Option<usize>,
+    written: &str,
+) -> Result<Vec<Dim>, String> {
+    let names = |d: &[Dim]| -> Vec<Dim> { d.iter().filter(|x| x.is_named()).cloned().collect() };
+    let (in_names, out_names) = (names(dims), names(&target));
+    if in_names != out_names {
+        return Err(format!(
+            "cannot reshape {{shown}} into {written}: a reshape keeps every symbolic dim as one whole axis, in order ({} here, {} in the target)\n\
+             note: a symbolic dim is never split or merged: its size is only known at run time",
+            dims_text(&in_names),
+            dims_text(&out_names)
+        ));
+    }
+    // Runs of literal dims between the names: run k is before name k (the last run after
+    // the last name).
+    let runs = |d: &[Dim]| -> Vec<(usize, usize)> {
+        let mut runs = Vec::new();
+        let mut start = 0;
+        for (k, x) in d.iter().enumerate() {
+            if x.is_named() {
+                runs.push((start, k));
+                start = k + 1;
+            }
+        }
+        runs.push((start, d.len()));
+        runs
+    };
+    let product = |d: &[Dim]| -> usize { d.iter().map(|x| x.as_static().unwrap_or(1)).product() };
+    let (in_runs, out_runs) = (runs(dims), runs(&target));
+    for (&(a, b), &(c, e)) in in_runs.iter().zip(&out_runs) {
+        let count = product(&dims[a..b]);
+        if let Some(k) = infer.filter(|k| (c..e).contains(k)) {
+            let known = product(&target[c..e]);
+            if known == 0 || count % known != 0 {
+                let whole = in_names.is_empty();
+                return Err(if whole {
+                    format!("cannot infer the `-1` dim: {{shown}} has {count} elements, not a multiple of {known}")
+                } else {
+                    format!("cannot infer the `-1` dim: its run of literal dims in {{shown}} has {count} elements, not a multiple of {known}")
+                });
+            }
+            target[k] = Dim::Static(count / known);
+        }
+        let new_count = product(&target[c..e]);
+        if new_count != count {
+            return Err(if in_names.is_empty() {
+                format!(
+                    "cannot reshape {{shown}} ({count} elements) into {} ({new_count} elements)",
+                    dims_text(&target)
+                )
+            } else {
+                format!(
+                    "cannot reshape {{shown}} into {written}: the literal dims {} regroup into {} ({count} vs {new_count} elements)\n\
+                     note: a reshape keeps every symbolic dim as one whole axis; only the literal dims between them regroup",
+                    dims_text(&dims[a..b]),
+                    dims_text(&target[c..e])
+                )
+            });
+        }
+    }
+    Ok(target)
+}
 
 /// Named arguments of a reduction, after reading.
 #[derive(Default)]
@@ -316,6 +395,51 @@ impl Checker<'_> {
         ok.then_some(axes)
     }
 
+    /// The items of a `reshape`/`broadcast_to` target list: integer literals and names of
+    /// the graph's dims.
+    fn read_target_dims(&mut self, name: &str, e: &Expr) -> Option<Vec<(TargetDim, Span)>> {
+        let Some(items) = list_items(e) else {
+            self.errors.push(
+                expr_span(e),
+                format!("`{name}` expects a list here, e.g. `[1, 0]`"),
+            );
+            return None;
+        };
+        let mut out = Vec::new();
+        for item in items {
+            if let Some(v) = int_literal(item) {
+                out.push((TargetDim::Lit(v), item.span()));
+            } else if let Expr::Var(ident) = item {
+                let n = ident.to_string();
+                if !self.dim_names.contains(&n) {
+                    let known = if self.dim_names.is_empty() {
+                        "this graph has no dim names".to_string()
+                    } else {
+                        format!(
+                            "the graph's dim names are {}",
+                            self.dim_names
+                                .iter()
+                                .map(|d| format!("`{d}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )
+                    };
+                    self.errors.push(
+                        ident.span(),
+                        format!("`{n}` is not a dim of this graph's inputs: {known}\nnote: a target dim is a literal or a name that some input's type has"),
+                    );
+                    return None;
+                }
+                out.push((TargetDim::Name(n), item.span()));
+            } else {
+                self.errors
+                    .push(item.span(), "expected an integer literal or a dim name");
+                return None;
+            }
+        }
+        Some(out)
+    }
+
     fn reduce_node(
         &mut self,
         input: NodeId,
@@ -325,7 +449,7 @@ impl Checker<'_> {
     ) -> NodeId {
         let mut dims = self.node(input).dims.clone();
         for &a in axes {
-            dims[a] = 1;
+            dims[a] = Dim::Static(1);
         }
         self.add(
             NodeKind::Reduce {
@@ -345,7 +469,7 @@ impl Checker<'_> {
         if kept.len() == dims.len() {
             return node;
         }
-        let out_dims = kept.iter().map(|&a| dims[a]).collect();
+        let out_dims = kept.iter().map(|&a| dims[a].clone()).collect();
         let dtype = self.node(node).dtype;
         self.add(
             NodeKind::View {
@@ -402,7 +526,26 @@ impl Checker<'_> {
             return Typed::Poison;
         }
         if matches!(name, "max" | "min" | "argmax" | "argmin") {
-            if let Some(&a) = axes.iter().find(|&&a| dims[a] == 0) {
+            // A symbolic axis may be empty at run time: the call checks it at entry.
+            let empty_op: &'static str = match name {
+                "max" => "max",
+                "min" => "min",
+                "argmax" => "argmax",
+                _ => "argmin",
+            };
+            for &a in &axes {
+                if let Dim::Named(n) = &dims[a] {
+                    if !self
+                        .graph
+                        .nonempty
+                        .iter()
+                        .any(|(m, o)| m == n && *o == empty_op)
+                    {
+                        self.graph.nonempty.push((n.clone(), empty_op));
+                    }
+                }
+            }
+            if let Some(&a) = axes.iter().find(|&&a| dims[a].is_static(0)) {
                 self.errors.push(
                     span,
                     format!(
@@ -508,8 +651,11 @@ impl Checker<'_> {
                 let r = self.reduce_node(term, kind, &axes, acc);
                 let r = match name {
                     "mean" => {
-                        let count: usize = axes.iter().map(|&a| dims[a]).product();
-                        let c = self.float_const(count as f64, acc);
+                        let reduced: Vec<Dim> = axes.iter().map(|&a| dims[a].clone()).collect();
+                        let c = match static_len(&reduced) {
+                            Some(count) => self.float_const(count as f64, acc),
+                            None => self.add(NodeKind::Count { dims: reduced }, acc, Vec::new()),
+                        };
                         self.op_node("div", &[r, c])
                     }
                     "reduce_l2" => self.op_node("sqrt", &[r]),
@@ -706,7 +852,7 @@ impl Checker<'_> {
                 a as usize
             })
         };
-        let view = |this: &mut Self, map: Vec<Option<usize>>, out_dims: Vec<usize>| -> Typed {
+        let view = |this: &mut Self, map: Vec<Option<usize>>, out_dims: Vec<Dim>| -> Typed {
             Typed::Strong(this.add(NodeKind::View { input: x, map }, dtype, out_dims))
         };
         match name {
@@ -751,7 +897,7 @@ impl Checker<'_> {
                     }
                     perm
                 };
-                let out_dims = perm.iter().map(|&a| dims[a]).collect();
+                let out_dims = perm.iter().map(|&a| dims[a].clone()).collect();
                 view(self, perm.into_iter().map(Some).collect(), out_dims)
             }
             "dimshuffle" => {
@@ -771,7 +917,7 @@ impl Checker<'_> {
                     match a {
                         None => {
                             map.push(None);
-                            out_dims.push(1);
+                            out_dims.push(Dim::Static(1));
                         }
                         Some(a) => {
                             let Some(n) = normalise(self, a, s, rank) else {
@@ -785,12 +931,12 @@ impl Checker<'_> {
                                 return Typed::Poison;
                             }
                             map.push(Some(n));
-                            out_dims.push(dims[n]);
+                            out_dims.push(dims[n].clone());
                         }
                     }
                 }
-                for (a, &d) in dims.iter().enumerate() {
-                    if d != 1 && !map.contains(&Some(a)) {
+                for (a, d) in dims.iter().enumerate() {
+                    if !d.is_static(1) && !map.contains(&Some(a)) {
                         self.errors.push(
                             expr_span(&rest[0]),
                             format!("`dimshuffle` drops axis {a} of {shown}, whose size is {d}: only size-1 axes may be dropped"),
@@ -815,7 +961,7 @@ impl Checker<'_> {
                 let mut map: Vec<Option<usize>> = (0..dims.len()).map(Some).collect();
                 map.insert(at, None);
                 let mut out_dims = dims.clone();
-                out_dims.insert(at, 1);
+                out_dims.insert(at, Dim::Static(1));
                 view(self, map, out_dims)
             }
             "squeeze" => {
@@ -827,7 +973,7 @@ impl Checker<'_> {
                     return Typed::Poison;
                 }
                 let axes: Vec<usize> = if rest.is_empty() {
-                    (0..dims.len()).filter(|&a| dims[a] == 1).collect()
+                    (0..dims.len()).filter(|&a| dims[a].is_static(1)).collect()
                 } else {
                     let items: Vec<(i128, Span)> = if let Some(v) = int_literal(&rest[0]) {
                         vec![(v, rest[0].span())]
@@ -845,11 +991,16 @@ impl Checker<'_> {
                         let Some(n) = normalise(self, a, s, rank) else {
                             return Typed::Poison;
                         };
-                        if dims[n] != 1 {
+                        if !dims[n].is_static(1) {
+                            let note = if dims[n].is_named() {
+                                "\nnote: a symbolic dim is never squeezed, even when its size is 1 at run time; only a literal 1 is"
+                            } else {
+                                ""
+                            };
                             self.errors.push(
                                 s,
                                 format!(
-                                    "`squeeze` of axis {n} of {shown}: its size is {}, not 1",
+                                    "`squeeze` of axis {n} of {shown}: its size is {}, not 1{note}",
                                     dims[n]
                                 ),
                             );
@@ -862,7 +1013,7 @@ impl Checker<'_> {
                     axes
                 };
                 let kept: Vec<usize> = (0..dims.len()).filter(|a| !axes.contains(a)).collect();
-                let out_dims = kept.iter().map(|&a| dims[a]).collect();
+                let out_dims = kept.iter().map(|&a| dims[a].clone()).collect();
                 view(self, kept.into_iter().map(Some).collect(), out_dims)
             }
             "broadcast_to" | "reshape" => {
@@ -874,7 +1025,7 @@ impl Checker<'_> {
                 if !expect_args(self, 1..=1, usage) {
                     return Typed::Poison;
                 }
-                let Some(items) = read_list(self, &rest[0], false) else {
+                let Some(items) = self.read_target_dims(name, &rest[0]) else {
                     return Typed::Poison;
                 };
                 if items.len() > 6 {
@@ -882,42 +1033,44 @@ impl Checker<'_> {
                         .push(expr_span(&rest[0]), "tensors have rank 6 at most");
                     return Typed::Poison;
                 }
-                let mut target = Vec::new();
+                let mut target: Vec<Dim> = Vec::new();
                 let mut infer: Option<usize> = None;
-                for (k, (a, s)) in items.iter().enumerate() {
-                    let a = a.expect("no 'x'");
-                    if a == -1 && name == "reshape" && infer.is_none() {
-                        infer = Some(k);
-                        target.push(1);
-                    } else if a < 0 {
-                        self.errors.push(
-                            *s,
-                            "a dimension is a non-negative integer (`reshape` allows one `-1`)",
-                        );
-                        return Typed::Poison;
-                    } else {
-                        target.push(a as usize);
-                    }
-                }
-                let count: usize = dims.iter().product();
-                if name == "reshape" {
-                    if let Some(k) = infer {
-                        let known: usize = target.iter().product();
-                        if known == 0 || count % known != 0 {
-                            self.errors.push(expr_span(&rest[0]), format!("cannot infer the `-1` dim: {shown} has {count} elements, not a multiple of {known}"));
+                for (k, (item, s)) in items.iter().enumerate() {
+                    match item {
+                        TargetDim::Lit(-1) if name == "reshape" && infer.is_none() => {
+                            infer = Some(k);
+                            target.push(Dim::Static(1));
+                        }
+                        TargetDim::Lit(a) if *a < 0 => {
+                            self.errors.push(
+                                *s,
+                                "a dimension is a non-negative integer (`reshape` allows one `-1`)",
+                            );
                             return Typed::Poison;
                         }
-                        target[k] = count / known;
+                        TargetDim::Lit(a) => target.push(Dim::Static(*a as usize)),
+                        TargetDim::Name(n) => target.push(Dim::Named(n.clone())),
                     }
-                    let new_count: usize = target.iter().product();
-                    if new_count != count {
-                        self.errors.push(
-                            expr_span(&rest[0]),
-                            format!("cannot reshape {shown} ({count} elements) into {} ({new_count} elements)", dims_text(&target)),
-                        );
-                        return Typed::Poison;
-                    }
-                    return Typed::Strong(self.add(NodeKind::Reshape { input: x }, dtype, target));
+                }
+                if name == "reshape" {
+                    let written: Vec<String> = items
+                        .iter()
+                        .map(|(item, _)| match item {
+                            TargetDim::Lit(v) => v.to_string(),
+                            TargetDim::Name(n) => n.clone(),
+                        })
+                        .collect();
+                    let written = format!("[{}]", written.join(", "));
+                    return match reshape_target(&dims, target, infer, &written) {
+                        Ok(target) => {
+                            Typed::Strong(self.add(NodeKind::Reshape { input: x }, dtype, target))
+                        }
+                        Err(message) => {
+                            self.errors
+                                .push(expr_span(&rest[0]), message.replace("{shown}", &shown));
+                            Typed::Poison
+                        }
+                    };
                 }
                 match broadcast(&dims, &target) {
                     Ok(b) if b == target => {
@@ -934,11 +1087,13 @@ impl Checker<'_> {
                         view(self, map, target)
                     }
                     _ => {
+                        let named = dims.iter().chain(&target).any(Dim::is_named);
                         self.errors.push(
                             expr_span(&rest[0]),
                             format!(
-                                "cannot broadcast {shown} to {}: aligned from the right, each dim must equal the target's or be 1",
-                                dims_text(&target)
+                                "cannot broadcast {shown} to {}: aligned from the right, each dim must equal the target's or be 1{}",
+                                dims_text(&target),
+                                if named { "\nnote: symbolic dims match only the same name; a name never stretches to another name or size" } else { "" }
                             ),
                         );
                         Typed::Poison

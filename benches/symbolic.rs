@@ -1,0 +1,126 @@
+//! Symbolic leading dims against literal dims, in one run (see BENCHMARKS.md): the same
+//! graph with `B` (or `N`) bound at call entry must run within 5% of the literal one.
+//! `cargo bench --bench symbolic`; add `RUSTFLAGS="-C target-cpu=native"` for the host ISA.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::hint::black_box;
+use tensorgraph::prelude::*;
+
+/// A one-thread pool: the same kernels without the `parallel` split.
+fn one_thread() -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a one-thread pool")
+}
+
+const N: usize = 16_777_216;
+const ROWS: usize = 4096;
+const COLS: usize = 1024;
+
+graph! {
+    fn w1_lit(a: f32[16777216], b: f32[16777216]) -> f32[16777216] { relu(a + b) * 2.0 }
+    fn w1_sym(a: f32[N], b: f32[N]) -> f32[N] { relu(a + b) * 2.0 }
+    fn w3_lit(x: f32[4096, 1024], gamma: f32[1024], beta: f32[1024]) -> f32[4096, 1024] { x * gamma + beta }
+    fn w3_sym(x: f32[B, 1024], gamma: f32[1024], beta: f32[1024]) -> f32[B, 1024] { x * gamma + beta }
+    fn softmax_lit(x: f32[4096, 1024]) -> f32[4096, 1024] { softmax(x, axis = 1) }
+    fn softmax_sym(x: f32[B, 1024]) -> f32[B, 1024] { softmax(x, axis = 1) }
+    fn ln_lit(x: f32[4096, 1024], g: f32[1024], b: f32[1024]) -> f32[4096, 1024] {
+        let mu = mean(x, axis = 1, keepdims = true);
+        let d = x - mu;
+        let var = mean(d * d, axis = 1, keepdims = true);
+        d * rsqrt(var + 1e-5) * g + b
+    }
+    fn ln_sym(x: f32[B, 1024], g: f32[1024], b: f32[1024]) -> f32[B, 1024] {
+        let mu = mean(x, axis = 1, keepdims = true);
+        let d = x - mu;
+        let var = mean(d * d, axis = 1, keepdims = true);
+        d * rsqrt(var + 1e-5) * g + b
+    }
+}
+
+fn data(n: usize, seed: u32) -> Vec<f32> {
+    (0..n)
+        .map(|i| {
+            ((i as u32).wrapping_mul(2654435761).wrapping_add(seed) % 1000) as f32 * 0.004 - 2.0
+        })
+        .collect()
+}
+
+fn bench_w1(c: &mut Criterion) {
+    let a = data(N, 1);
+    let b = data(N, 2);
+    let al = Tensor::<f32, Shape![16777216]>::from_slice(&a).unwrap();
+    let bl = Tensor::<f32, Shape![16777216]>::from_slice(&b).unwrap();
+    let mut out_l = Tensor::<f32, Shape![16777216]>::zeros();
+    let mut out_s = vec![0.0f32; N];
+    let pool = one_thread();
+    let mut g = c.benchmark_group("W1 relu(a+b)*2 f32[16M]: literal vs symbolic");
+    g.throughput(Throughput::Bytes((N * 12) as u64));
+    g.sample_size(20);
+    g.bench_function("literal", |x| {
+        x.iter(|| w1_lit_into(black_box(&al), &bl, &mut out_l))
+    });
+    g.bench_function("symbolic", |x| {
+        x.iter(|| w1_sym_into(black_box(&a[..]), &b[..], &mut out_s[..]).unwrap())
+    });
+    g.bench_function("literal (1 thread)", |x| {
+        x.iter(|| pool.install(|| w1_lit_into(black_box(&al), &bl, &mut out_l)))
+    });
+    g.bench_function("symbolic (1 thread)", |x| {
+        x.iter(|| pool.install(|| w1_sym_into(black_box(&a[..]), &b[..], &mut out_s[..]).unwrap()))
+    });
+    g.finish();
+}
+
+fn bench_rows(c: &mut Criterion) {
+    let x = data(ROWS * COLS, 3);
+    let xl = Tensor::<f32, Shape![4096, 1024]>::from_slice(&x).unwrap();
+    let gamma = Tensor::<f32, Shape![1024]>::from_vec(data(COLS, 4)).unwrap();
+    let beta = Tensor::<f32, Shape![1024]>::from_vec(data(COLS, 5)).unwrap();
+    let mut out_l = Tensor::<f32, Shape![4096, 1024]>::zeros();
+    let mut out_s = vec![0.0f32; ROWS * COLS];
+    let pool = one_thread();
+    macro_rules! pair {
+        ($name:literal, $lit:ident, $sym:ident, ($($arg:ident),*), $elements:expr) => {{
+            let mut g = c.benchmark_group(concat!($name, " f32[4096,1024]: literal vs symbolic"));
+            g.throughput(Throughput::Elements($elements as u64));
+            g.sample_size(20);
+            g.bench_function("literal", |b| b.iter(|| $lit(black_box(&xl), $(&$arg,)* &mut out_l)));
+            g.bench_function("symbolic", |b| {
+                b.iter(|| $sym(black_box(&x[..]), $(&$arg,)* &mut out_s[..]).unwrap())
+            });
+            g.bench_function("literal (1 thread)", |b| {
+                b.iter(|| pool.install(|| $lit(black_box(&xl), $(&$arg,)* &mut out_l)))
+            });
+            g.bench_function("symbolic (1 thread)", |b| {
+                b.iter(|| pool.install(|| $sym(black_box(&x[..]), $(&$arg,)* &mut out_s[..]).unwrap()))
+            });
+            g.finish();
+        }};
+    }
+    pair!(
+        "W3 x*gamma+beta",
+        w3_lit_into,
+        w3_sym_into,
+        (gamma, beta),
+        ROWS * COLS
+    );
+    pair!(
+        "softmax(x, axis=1)",
+        softmax_lit_into,
+        softmax_sym_into,
+        (),
+        ROWS * COLS
+    );
+    pair!(
+        "layer norm",
+        ln_lit_into,
+        ln_sym_into,
+        (gamma, beta),
+        ROWS * COLS
+    );
+}
+
+criterion_group!(benches, bench_w1, bench_rows);
+criterion_main!(benches);

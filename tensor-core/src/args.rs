@@ -1,0 +1,505 @@
+//! What a graph with symbolic dims accepts for each tensor parameter (DESIGN.md, "v2: data
+//! from anywhere, without copies"), as traits the generated signatures name:
+//! `x: impl TensorArg<f32, Rank2<Sym, U768>, SliceOk>`.
+//!
+//! The declared type becomes a *pattern*: a rank struct whose dims are [`Sym`] (a name: any
+//! size, checked at call entry) or a typenum literal. What the compiler checks here:
+//! - the dtype is the declared one;
+//! - a tensor's shape type has the declared rank, and each of its dims accepts the declared
+//!   one ([`DimAccepts`]): the same literal, or [`Dyn`] (checked at call entry), or anything
+//!   under a name;
+//! - a flat slice only where the declared type has at most one name ([`SliceOk`]).
+//!
+//! Everything else (the sizes of names and of run-time dims) is checked once per call by
+//! [`bind_dims`](crate::bind::bind_dims), from the [`ArgParts`] each argument hands over.
+//! No argument is ever copied: each one lends its buffer as a row-major slice.
+//!
+//! # Checked at compile time
+//!
+//! For a parameter declared `f32[B, 768]` (the pattern `Rank2<Sym, U768>`, at most one name):
+//!
+//! ```
+//! use tensor_core::__private::{SliceOk, Sym, TensorArg};
+//! use tensor_core::typenum::{U4, U768};
+//! use tensor_core::{Dyn, Rank2, Tensor};
+//!
+//! fn lent<X: TensorArg<f32, Rank2<Sym, U768>, SliceOk>>(x: X) -> usize {
+//!     x.tensor_parts().data.len()
+//! }
+//! assert_eq!(lent(&Tensor::<f32, Rank2<U4, U768>>::zeros()), 4 * 768);
+//! let rows = Tensor::<f32, Rank2<Dyn, U768>>::from_vec(vec![0.0; 2 * 768])?;
+//! assert_eq!(lent(&rows), 2 * 768);
+//! assert_eq!(lent(rows.view()), 2 * 768);
+//! let any = Tensor::<f32, Rank2<Dyn, Dyn>>::zeros_with_dims([3, 768])?;
+//! assert_eq!(lent(&any), 3 * 768);
+//! let v = vec![0.0f32; 768];
+//! assert_eq!(lent(&v), 768);
+//! assert_eq!(lent(&v[..]), 768);
+//! # Ok::<(), tensor_core::ShapeError>(())
+//! ```
+//!
+//! A literal that differs is refused (`5` where `768` is declared):
+//!
+//! ```compile_fail,E0277
+//! use tensor_core::__private::{SliceOk, Sym, TensorArg};
+//! use tensor_core::typenum::{U4, U5, U768};
+//! use tensor_core::{Rank2, Tensor};
+//!
+//! fn lent<X: TensorArg<f32, Rank2<Sym, U768>, SliceOk>>(x: X) -> usize {
+//!     x.tensor_parts().data.len()
+//! }
+//! lent(&Tensor::<f32, Rank2<U4, U5>>::zeros());
+//! ```
+//!
+//! So are another rank and another dtype:
+//!
+//! ```compile_fail,E0277
+//! use tensor_core::__private::{SliceOk, Sym, TensorArg};
+//! use tensor_core::typenum::U768;
+//! use tensor_core::{Rank1, Rank2, Tensor};
+//!
+//! fn lent<X: TensorArg<f32, Rank2<Sym, U768>, SliceOk>>(x: X) -> usize {
+//!     x.tensor_parts().data.len()
+//! }
+//! lent(&Tensor::<f32, Rank1<U768>>::zeros());
+//! ```
+//!
+//! ```compile_fail,E0277
+//! use tensor_core::__private::{SliceOk, Sym, TensorArg};
+//! use tensor_core::typenum::{U4, U768};
+//! use tensor_core::{Rank2, Tensor};
+//!
+//! fn lent<X: TensorArg<f32, Rank2<Sym, U768>, SliceOk>>(x: X) -> usize {
+//!     x.tensor_parts().data.len()
+//! }
+//! lent(&Tensor::<f64, Rank2<U4, U768>>::zeros());
+//! ```
+//!
+//! A flat slice where the declared type has two names (`f32[M, N]`, [`NoSlice`]):
+//!
+//! ```compile_fail,E0277
+//! use tensor_core::__private::{NoSlice, Sym, TensorArg};
+//! use tensor_core::Rank2;
+//!
+//! fn lent<X: TensorArg<f32, Rank2<Sym, Sym>, NoSlice>>(x: X) -> usize {
+//!     x.tensor_parts().data.len()
+//! }
+//! lent(&[0.0f32; 6][..]);
+//! ```
+
+use crate::bind::ArgShape;
+use crate::dtype::Element;
+use crate::shape::{Dim, Dyn, Rank0, Rank1, Rank2, Rank3, Rank4, Rank5, Rank6, Shape};
+use crate::tensor::{Tensor, TensorView, TensorViewMut};
+use typenum::Unsigned;
+
+/// A declared dim that is a name (`B` in `f32[B, 768]`): any size is accepted at compile time,
+/// and call entry checks that every occurrence of the name agrees.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Sym;
+
+/// `Self` (a dim of an argument's shape type) may stand where `Declared` (a dim of the
+/// parameter's pattern) is declared: anything under a name, a literal under the same
+/// literal, a run-time dim under a literal (checked at call entry).
+pub trait DimAccepts<Declared> {}
+
+impl<D: Dim> DimAccepts<Sym> for D {}
+impl<N: Unsigned + Copy + Default + Send + Sync + 'static> DimAccepts<N> for N {}
+impl<N: Unsigned + Copy + Default + Send + Sync + 'static> DimAccepts<N> for Dyn {}
+
+/// `Self` (an argument's shape type) may stand for the parameter pattern `Pattern`: the same
+/// rank, and each dim accepts the declared one ([`DimAccepts`]).
+pub trait ShapeAccepts<Pattern> {}
+
+/// A parameter pattern: a rank struct over [`Sym`] and typenum literals. Its rank is what
+/// an `ndarray::IxDyn` argument is checked against at call entry.
+pub trait ShapePattern {
+    /// The declared rank.
+    const RANK: usize;
+}
+
+impl ShapeAccepts<Rank0> for Rank0 {}
+impl ShapePattern for Rank0 {
+    const RANK: usize = 0;
+}
+
+macro_rules! accepts {
+    ($rank:ident, $n:literal; $($d:ident $p:ident),+) => {
+        impl<$($d: DimAccepts<$p>, $p),+> ShapeAccepts<$rank<$($p),+>> for $rank<$($d),+> {}
+        impl<$($p),+> ShapePattern for $rank<$($p),+> {
+            const RANK: usize = $n;
+        }
+    };
+}
+accepts!(Rank1, 1; A PA);
+accepts!(Rank2, 2; A PA, B PB);
+accepts!(Rank3, 3; A PA, B PB, C PC);
+accepts!(Rank4, 4; A PA, B PB, C PC, D PD);
+accepts!(Rank5, 5; A PA, B PB, C PC, D PD, E PE);
+accepts!(Rank6, 6; A PA, B PB, C PC, D PD, E PE, F PF);
+
+/// The parameter's declared type has at most one name, so a flat slice (`&[T]`, `&Vec<T>`)
+/// can give its dims from its length.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SliceOk;
+
+/// The parameter's declared type has two or more names, which one length cannot give: only
+/// arguments that carry their dims are accepted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct NoSlice;
+
+/// An input argument lent to a graph call: its buffer, row-major, and its dims if it carries
+/// them.
+#[derive(Debug)]
+pub struct ArgParts<'a, T> {
+    /// The elements, row-major (empty when `layout_error` is set).
+    pub data: &'a [T],
+    /// The dims, outermost first; `None` for a flat slice.
+    pub dims: Option<&'a [usize]>,
+    /// Set when the argument's layout cannot be read in place; the text completes "`x` …"
+    /// and says how to fix it. Call entry turns it into `ShapeError::Layout` before any
+    /// kernel reads `data`.
+    pub layout_error: Option<&'static str>,
+}
+
+impl<'a, T> ArgParts<'a, T> {
+    /// What call entry checks of this argument.
+    #[inline]
+    pub fn arg_shape(&self) -> ArgShape<'a> {
+        ArgShape {
+            len: self.data.len(),
+            dims: self.dims,
+            layout_error: self.layout_error,
+        }
+    }
+}
+
+/// An output argument lent to a graph call's `_into`: its buffer, row-major and writable, and
+/// its dims if it carries them.
+#[derive(Debug)]
+pub struct ArgPartsMut<'a, T> {
+    /// The elements, row-major (empty when `layout_error` is set).
+    pub data: &'a mut [T],
+    /// The dims, outermost first; `None` for a flat slice.
+    pub dims: Option<&'a [usize]>,
+    /// As in [`ArgParts::layout_error`].
+    pub layout_error: Option<&'static str>,
+}
+
+impl<'a, T> ArgPartsMut<'a, T> {
+    /// What call entry checks of this argument.
+    #[inline]
+    pub fn arg_shape(&self) -> ArgShape<'a> {
+        ArgShape {
+            len: self.data.len(),
+            dims: self.dims,
+            layout_error: self.layout_error,
+        }
+    }
+}
+
+/// An argument a graph with symbolic dims reads as a tensor of dtype `T` whose declared type
+/// is the pattern `P` (`F` is [`SliceOk`] or [`NoSlice`]).
+///
+/// Implemented, with no copy, by `&Tensor`, `&TensorView`, `TensorView`, `&TensorViewMut` of a
+/// shape type that [`ShapeAccepts`] `P`; by `&[T]`, `&Vec<T>` and `&[T; N]` where `F` is
+/// [`SliceOk`]; and with the `ndarray` feature by `&Array`, `&ArrayView`, `ArrayView` and
+/// `&ArrayRef` of `P`'s rank (or `IxDyn`).
+///
+/// Contract: `data.len()` is the product of `dims` when `dims` is `Some`. Call entry checks it
+/// anyway and refuses an argument that breaks it.
+#[diagnostic::on_unimplemented(
+    message = "this argument is not a tensor of the dtype and shape the graph parameter declares",
+    label = "expected a tensor of `{T}` with the parameter's dims",
+    note = "a parameter takes `&Tensor`, `&TensorView` or `TensorView` of the declared dtype whose literal dims match (or are `_`), `&[T]` or `&Vec<T>` if its type has at most one dim name, and with the `ndarray` feature `&Array` or `ArrayView` of its rank"
+)]
+pub trait TensorArg<T, P, F> {
+    /// Lends the buffer and dims.
+    fn tensor_parts(&self) -> ArgParts<'_, T>;
+}
+
+/// An output a graph's `_into` writes as a tensor of dtype `T` whose declared type is the
+/// pattern `P` (`F` is [`SliceOk`] or [`NoSlice`]).
+///
+/// Implemented, with no copy, by `&mut Tensor`, `&mut TensorViewMut` and `TensorViewMut` of a
+/// shape type that [`ShapeAccepts`] `P`; by `&mut [T]`, `&mut Vec<T>` (written in place at its
+/// current length, never resized) and `&mut [T; N]` where `F` is [`SliceOk`]; and with the
+/// `ndarray` feature by `&mut Array`, `&mut ArrayViewMut`, `ArrayViewMut` and `&mut ArrayRef`
+/// of `P`'s rank (or `IxDyn`).
+///
+/// Contract: as for [`TensorArg`].
+#[diagnostic::on_unimplemented(
+    message = "this argument is not a writable tensor of the dtype and shape the graph output declares",
+    label = "expected a writable tensor of `{T}` with the output's dims",
+    note = "an output takes `&mut Tensor`, `&mut TensorViewMut` or `TensorViewMut` of the declared dtype whose literal dims match (or are `_`), `&mut [T]` or `&mut Vec<T>` if its type has at most one dim name, and with the `ndarray` feature `&mut Array` or `ArrayViewMut` of its rank"
+)]
+pub trait TensorArgMut<T, P, F> {
+    /// Lends the buffer, writable, and the dims.
+    fn tensor_parts_mut(&mut self) -> ArgPartsMut<'_, T>;
+}
+
+fn tensor_parts<'a, T: Element, S: Shape>(data: &'a [T], dims: &'a S::Index) -> ArgParts<'a, T> {
+    ArgParts {
+        data,
+        dims: Some(dims.as_ref()),
+        layout_error: None,
+    }
+}
+
+fn slice_parts<T>(data: &[T]) -> ArgParts<'_, T> {
+    ArgParts {
+        data,
+        dims: None,
+        layout_error: None,
+    }
+}
+
+fn slice_parts_mut<T>(data: &mut [T]) -> ArgPartsMut<'_, T> {
+    ArgPartsMut {
+        data,
+        dims: None,
+        layout_error: None,
+    }
+}
+
+impl<T: Element, S: Shape + ShapeAccepts<P>, P, F> TensorArg<T, P, F> for &Tensor<T, S> {
+    #[inline]
+    fn tensor_parts(&self) -> ArgParts<'_, T> {
+        let (data, dims) = self.parts();
+        tensor_parts::<T, S>(data, dims)
+    }
+}
+
+impl<T: Element, S: Shape + ShapeAccepts<P>, P, F> TensorArg<T, P, F> for &TensorView<'_, T, S> {
+    #[inline]
+    fn tensor_parts(&self) -> ArgParts<'_, T> {
+        let (data, dims) = self.parts();
+        tensor_parts::<T, S>(data, dims)
+    }
+}
+
+impl<T: Element, S: Shape + ShapeAccepts<P>, P, F> TensorArg<T, P, F> for TensorView<'_, T, S> {
+    #[inline]
+    fn tensor_parts(&self) -> ArgParts<'_, T> {
+        let (data, dims) = self.parts();
+        tensor_parts::<T, S>(data, dims)
+    }
+}
+
+impl<T: Element, S: Shape + ShapeAccepts<P>, P, F> TensorArg<T, P, F> for &TensorViewMut<'_, T, S> {
+    #[inline]
+    fn tensor_parts(&self) -> ArgParts<'_, T> {
+        let (data, dims) = self.parts();
+        tensor_parts::<T, S>(data, dims)
+    }
+}
+
+impl<T: Element, P> TensorArg<T, P, SliceOk> for &[T] {
+    #[inline]
+    fn tensor_parts(&self) -> ArgParts<'_, T> {
+        slice_parts(self)
+    }
+}
+
+impl<T: Element, P> TensorArg<T, P, SliceOk> for &Vec<T> {
+    #[inline]
+    fn tensor_parts(&self) -> ArgParts<'_, T> {
+        slice_parts(self)
+    }
+}
+
+impl<T: Element, P, const N: usize> TensorArg<T, P, SliceOk> for &[T; N] {
+    #[inline]
+    fn tensor_parts(&self) -> ArgParts<'_, T> {
+        slice_parts(&self[..])
+    }
+}
+
+impl<T: Element, S: Shape + ShapeAccepts<P>, P, F> TensorArgMut<T, P, F> for &mut Tensor<T, S> {
+    #[inline]
+    fn tensor_parts_mut(&mut self) -> ArgPartsMut<'_, T> {
+        let (data, dims) = self.parts_mut();
+        ArgPartsMut {
+            data,
+            dims: Some(dims.as_ref()),
+            layout_error: None,
+        }
+    }
+}
+
+impl<T: Element, S: Shape + ShapeAccepts<P>, P, F> TensorArgMut<T, P, F>
+    for &mut TensorViewMut<'_, T, S>
+{
+    #[inline]
+    fn tensor_parts_mut(&mut self) -> ArgPartsMut<'_, T> {
+        let (data, dims) = self.parts_mut();
+        ArgPartsMut {
+            data,
+            dims: Some(dims.as_ref()),
+            layout_error: None,
+        }
+    }
+}
+
+impl<T: Element, S: Shape + ShapeAccepts<P>, P, F> TensorArgMut<T, P, F>
+    for TensorViewMut<'_, T, S>
+{
+    #[inline]
+    fn tensor_parts_mut(&mut self) -> ArgPartsMut<'_, T> {
+        let (data, dims) = self.parts_mut();
+        ArgPartsMut {
+            data,
+            dims: Some(dims.as_ref()),
+            layout_error: None,
+        }
+    }
+}
+
+impl<T: Element, P> TensorArgMut<T, P, SliceOk> for &mut [T] {
+    #[inline]
+    fn tensor_parts_mut(&mut self) -> ArgPartsMut<'_, T> {
+        slice_parts_mut(self)
+    }
+}
+
+// A `Vec` is written at its current length: a graph never resizes a caller's buffer (a wrong
+// length is a call-entry error, as for a slice).
+impl<T: Element, P> TensorArgMut<T, P, SliceOk> for &mut Vec<T> {
+    #[inline]
+    fn tensor_parts_mut(&mut self) -> ArgPartsMut<'_, T> {
+        slice_parts_mut(self)
+    }
+}
+
+impl<T: Element, P, const N: usize> TensorArgMut<T, P, SliceOk> for &mut [T; N] {
+    #[inline]
+    fn tensor_parts_mut(&mut self) -> ArgPartsMut<'_, T> {
+        slice_parts_mut(&mut self[..])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bind::{bind_dims, DeclDim, GraphSignature, ParamSig};
+    use crate::error::ShapeError;
+    use typenum::{U2, U4, U768};
+
+    type Pattern = Rank2<Sym, U768>;
+
+    fn lent<X: TensorArg<f32, Pattern, SliceOk>>(x: X) -> (usize, Option<Vec<usize>>) {
+        let parts = x.tensor_parts();
+        (parts.data.len(), parts.dims.map(<[usize]>::to_vec))
+    }
+
+    #[test]
+    // `&view` is borrowed on purpose: `&TensorView` is an accepted argument of its own.
+    #[allow(clippy::needless_borrows_for_generic_args)]
+    fn inputs_lend_buffer_and_dims() {
+        let fixed = Tensor::<f32, Rank2<U4, U768>>::zeros();
+        assert_eq!(lent(&fixed), (3072, Some(vec![4, 768])));
+        assert_eq!(lent(fixed.view()), (3072, Some(vec![4, 768])));
+        assert_eq!(lent(&fixed.view()), (3072, Some(vec![4, 768])));
+        let rows = Tensor::<f32, Rank2<Dyn, U768>>::from_vec(vec![1.0; 768]).unwrap();
+        assert_eq!(lent(&rows), (768, Some(vec![1, 768])));
+        let any = Tensor::<f32, Rank2<Dyn, Dyn>>::zeros_with_dims([2, 768]).unwrap();
+        assert_eq!(lent(&any), (1536, Some(vec![2, 768])));
+        let mut buffer = vec![0.0f32; 768];
+        let view_mut = TensorViewMut::<f32, Rank2<Dyn, U768>>::new(&mut buffer).unwrap();
+        assert_eq!(lent(&view_mut), (768, Some(vec![1, 768])));
+        let v = vec![0.5f32; 1536];
+        assert_eq!(lent(&v), (1536, None));
+        assert_eq!(lent(&v[..]), (1536, None));
+        assert_eq!(lent(&[0.0f32; 768]), (768, None));
+        // The lent slice is the argument's own buffer (here through `NoSlice`, which takes
+        // tensors as `SliceOk` does).
+        fn lent_ptr<X: TensorArg<f32, Pattern, NoSlice>>(x: X) -> *const f32 {
+            x.tensor_parts().data.as_ptr()
+        }
+        assert_eq!(lent_ptr(&rows), rows.as_slice().as_ptr());
+        assert_eq!(lent_ptr(rows.view()), rows.as_slice().as_ptr());
+    }
+
+    /// What a generated `f_into(x: f32[B, 768]) -> f32[B, 768]` does: bind, then write.
+    static COPY: GraphSignature = GraphSignature {
+        name: "copy",
+        text: "copy(x: f32[B, 768]) -> f32[B, 768]",
+        syms: &["B"],
+        params: &[
+            ParamSig {
+                name: "x",
+                ty: "f32[B, 768]",
+                dims: &[DeclDim::Sym(0), DeclDim::Static(768)],
+            },
+            ParamSig {
+                name: "output 0",
+                ty: "f32[B, 768]",
+                dims: &[DeclDim::Sym(0), DeclDim::Static(768)],
+            },
+        ],
+        nonempty: &[],
+    };
+
+    fn copy_into(
+        x: impl TensorArg<f32, Pattern, SliceOk>,
+        mut out: impl TensorArgMut<f32, Pattern, SliceOk>,
+    ) -> Result<usize, ShapeError> {
+        let x = x.tensor_parts();
+        let out = out.tensor_parts_mut();
+        let [b] = bind_dims::<1>(&COPY, &[x.arg_shape(), out.arg_shape()])?;
+        out.data.copy_from_slice(x.data);
+        Ok(b)
+    }
+
+    #[test]
+    fn outputs_are_written_in_place() {
+        let x: Vec<f32> = (0..1536).map(|i| i as f32).collect();
+        let mut t = Tensor::<f32, Rank2<Dyn, U768>>::zeros_with_dims([2, 768]).unwrap();
+        assert_eq!(copy_into(&x, &mut t), Ok(2));
+        assert_eq!(t[[1, 767]], 1535.0);
+        let mut s = Tensor::<f32, Rank2<U2, U768>>::zeros();
+        assert_eq!(copy_into(&t, &mut s), Ok(2));
+        assert_eq!(s.as_slice(), &x[..]);
+        let mut v = vec![0.0f32; 1536];
+        assert_eq!(copy_into(&x, &mut v), Ok(2));
+        assert_eq!(v, x);
+        let mut buffer = vec![0.0f32; 1536];
+        assert_eq!(copy_into(&x[..], &mut buffer[..]), Ok(2));
+        assert_eq!(buffer, x);
+        let mut buffer = vec![0.0f32; 1536];
+        let mut view = TensorViewMut::<f32, Rank2<Dyn, U768>>::new(&mut buffer).unwrap();
+        assert_eq!(copy_into(&x, &mut view), Ok(2));
+        assert_eq!(copy_into(&x, view), Ok(2));
+        assert_eq!(buffer, x);
+        // A `Vec` of the wrong length is an error, and is neither written nor resized.
+        let mut short = vec![7.0f32; 768];
+        assert_eq!(
+            copy_into(&x, &mut short),
+            Err(ShapeError::DimMismatch {
+                graph: "copy",
+                dim: "B",
+                size: 1,
+                arg: "output 0",
+                axis: 0,
+                bound_size: 2,
+                bound_arg: "x",
+                bound_axis: 0,
+                signature: COPY.text,
+            })
+        );
+        assert_eq!(short, vec![7.0f32; 768]);
+        let mut odd = vec![7.0f32; 1000];
+        assert_eq!(
+            copy_into(&x, &mut odd),
+            Err(ShapeError::SliceLength {
+                graph: "copy",
+                arg: "output 0",
+                len: 1000,
+                ty: "f32[B, 768]",
+                reason: crate::error::LengthReason::Exact { needs: 1536 },
+                signature: COPY.text,
+            })
+        );
+        assert_eq!(odd.len(), 1000);
+    }
+}

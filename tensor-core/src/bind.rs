@@ -1,0 +1,879 @@
+//! Call entry of a graph with symbolic dims (DESIGN.md, "v2: symbolic dimensions"): before any
+//! kernel runs, the generated function hands [`bind_dims`] its signature and the shape of every
+//! tensor argument and `_into` output; `bind_dims` gives each dim name its size or says, in a
+//! [`ShapeError`], which name, argument and axis disagree.
+//!
+//! The rules, in the order they are applied:
+//! - Arguments are walked in order, each one's axes outermost first. A name is bound at its
+//!   first occurrence and checked at every later one (`DimMismatch` names where it was bound).
+//! - An argument with dims (a tensor, a view, an ndarray) must have the declared rank, and each
+//!   declared literal must equal its dim there.
+//! - A flat slice has only a length. If the parameter's names are all bound, the length must be
+//!   the product of its dims; when it is not, and one axis holds a name whose size the length
+//!   gives, the error is that name's two sizes (as for a tensor), else the length the dims
+//!   need. If exactly one name is unbound (standing on one axis), it is
+//!   solved as `len / product of the other dims`, with no remainder; the other dims multiplying
+//!   to 0 leave it open, which is an error. Two unbound names cannot come from one length.
+//! - Every name must end up bound, and the names that `max`/`min`/`argmax`/`argmin` reduce
+//!   over must not be 0 (an empty axis has no maximum).
+//!
+//! Generated code calls this from every graph function, so it is one non-generic function
+//! behind a wrapper that only fixes the number of names.
+
+use crate::error::{LengthReason, ShapeError};
+use crate::shape::checked_product;
+
+/// One declared dim of a graph parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeclDim {
+    /// A literal size: `768` in `f32[B, 768]`.
+    Static(usize),
+    /// A dim name, as an index into [`GraphSignature::syms`]: `B` in `f32[B, 768]`.
+    Sym(usize),
+}
+
+/// One tensor parameter (or `_into` output) of a graph, as declared.
+#[derive(Clone, Copy, Debug)]
+pub struct ParamSig {
+    /// The parameter's name (`"x"`), or a description of an output (`"output 0"`).
+    pub name: &'static str,
+    /// Its declared type in the DSL notation: `"f32[B, 768]"`.
+    pub ty: &'static str,
+    /// Its declared dims, outermost first.
+    pub dims: &'static [DeclDim],
+}
+
+/// What call entry needs to know of a graph with symbolic dims. Generated code builds one
+/// `static` per graph function.
+#[derive(Clone, Copy, Debug)]
+pub struct GraphSignature {
+    /// The graph function's name: `"ln"`.
+    pub name: &'static str,
+    /// The signature in the DSL notation: `"ln(x: f32[B, 768], g: f32[B]) -> f32[B, 768]"`.
+    pub text: &'static str,
+    /// The dim names, each once, in order of first occurrence: `["B"]`.
+    pub syms: &'static [&'static str],
+    /// The tensor parameters in order, then the `_into` outputs.
+    pub params: &'static [ParamSig],
+    /// `(name index, op)` for every `max`/`min`/`argmax`/`argmin` over a symbolic axis: that
+    /// name must not be 0 in a call.
+    pub nonempty: &'static [(usize, &'static str)],
+}
+
+/// The shape of one argument at call entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArgShape<'a> {
+    /// The element count of its buffer.
+    pub len: usize,
+    /// Its dims, outermost first, if it carries them (a tensor, a view, an ndarray); `None`
+    /// for a flat slice or `Vec`, whose dims come from its length.
+    pub dims: Option<&'a [usize]>,
+    /// Set when the kernels cannot read the argument in place (an ndarray layout other than
+    /// standard); the text completes "`x` …" and says how to fix it.
+    pub layout_error: Option<&'static str>,
+}
+
+/// Why an argument with dims whose product is not its length is refused. Every `TensorArg`
+/// in this crate keeps the two equal; the check guards the kernels against one that does not.
+const BROKEN_PARTS: &str = "has a buffer length that differs from the product of its dims (its \
+                            `TensorArg` implementation breaks the trait's contract)";
+
+/// Binds every dim name of `sig` from the arguments (`args[i]` belongs to `sig.params[i]`)
+/// and returns their sizes, in the order of `sig.syms`. `N` is `sig.syms.len()`.
+///
+/// The rules are in the module docs; every failure is an `Err` naming the graph, the
+/// argument, the axis and the signature.
+pub fn bind_dims<const N: usize>(
+    sig: &'static GraphSignature,
+    args: &[ArgShape<'_>],
+) -> Result<[usize; N], ShapeError> {
+    let mut sizes = [None; N];
+    bind(sig, args, &mut sizes)?;
+    // `bind` returned `Ok`, so every size is `Some`.
+    Ok(sizes.map(|size| size.unwrap_or(0)))
+}
+
+/// `bind_dims` over a slice of sizes: `None` until a name is bound.
+fn bind(
+    sig: &'static GraphSignature,
+    args: &[ArgShape<'_>],
+    sizes: &mut [Option<usize>],
+) -> Result<(), ShapeError> {
+    for (param, arg) in sig.params.iter().zip(args) {
+        if let Some(reason) = arg.layout_error {
+            return Err(ShapeError::Layout {
+                graph: sig.name,
+                arg: param.name,
+                reason,
+                signature: sig.text,
+            });
+        }
+        match arg.dims {
+            Some(dims) => bind_tensor(sig, param, dims, arg.len, sizes)?,
+            None => bind_slice(sig, param, arg.len, sizes)?,
+        }
+    }
+    for (sym, size) in sizes.iter().enumerate() {
+        if size.is_none() {
+            return Err(unbound(sig, sym));
+        }
+    }
+    for &(sym, op) in sig.nonempty {
+        match sizes.get(sym) {
+            Some(Some(0)) => {
+                return Err(ShapeError::EmptyAxis {
+                    graph: sig.name,
+                    dim: sym_name(sig, sym),
+                    op,
+                    signature: sig.text,
+                })
+            }
+            Some(Some(_)) => {}
+            _ => return Err(unbound(sig, sym)),
+        }
+    }
+    Ok(())
+}
+
+/// Checks and binds an argument that carries its dims.
+fn bind_tensor(
+    sig: &'static GraphSignature,
+    param: &'static ParamSig,
+    dims: &[usize],
+    len: usize,
+    sizes: &mut [Option<usize>],
+) -> Result<(), ShapeError> {
+    if dims.len() != param.dims.len() {
+        return Err(ShapeError::Rank {
+            graph: sig.name,
+            arg: param.name,
+            ty: param.ty,
+            expected: param.dims.len(),
+            found: dims.len(),
+            signature: sig.text,
+        });
+    }
+    for (axis, (decl, &size)) in param.dims.iter().zip(dims).enumerate() {
+        match *decl {
+            DeclDim::Static(expected) if expected != size => {
+                return Err(ShapeError::StaticDim {
+                    graph: sig.name,
+                    arg: param.name,
+                    ty: param.ty,
+                    axis,
+                    expected,
+                    found: size,
+                    signature: sig.text,
+                })
+            }
+            DeclDim::Static(_) => {}
+            DeclDim::Sym(sym) => match sizes.get_mut(sym) {
+                None => return Err(unbound(sig, sym)),
+                Some(slot @ None) => *slot = Some(size),
+                Some(Some(bound)) if *bound != size => {
+                    let (bound_arg, bound_axis) = first_occurrence(sig, sym);
+                    return Err(ShapeError::DimMismatch {
+                        graph: sig.name,
+                        dim: sym_name(sig, sym),
+                        size,
+                        arg: param.name,
+                        axis,
+                        bound_size: *bound,
+                        bound_arg,
+                        bound_axis,
+                        signature: sig.text,
+                    });
+                }
+                Some(Some(_)) => {}
+            },
+        }
+    }
+    match checked_product(dims) {
+        None => Err(ShapeError::Overflow {
+            graph: sig.name,
+            arg: param.name,
+            signature: sig.text,
+        }),
+        Some(product) if product != len => Err(ShapeError::Layout {
+            graph: sig.name,
+            arg: param.name,
+            reason: BROKEN_PARTS,
+            signature: sig.text,
+        }),
+        Some(_) => Ok(()),
+    }
+}
+
+/// Checks a flat slice's length against its parameter's dims and solves its one unbound name.
+fn bind_slice(
+    sig: &'static GraphSignature,
+    param: &'static ParamSig,
+    len: usize,
+    sizes: &mut [Option<usize>],
+) -> Result<(), ShapeError> {
+    let slice_error = |reason| ShapeError::SliceLength {
+        graph: sig.name,
+        arg: param.name,
+        len,
+        ty: param.ty,
+        reason,
+        signature: sig.text,
+    };
+    // The product of the known dims (0 if any is 0, `None` past `usize::MAX`), and the
+    // unbound name with how often it stands in this parameter.
+    let mut known = Some(1usize);
+    let mut has_zero = false;
+    let mut unknown: Option<usize> = None;
+    let mut repeated = false;
+    let mut several = false;
+    for decl in param.dims {
+        let size = match *decl {
+            DeclDim::Static(n) => n,
+            DeclDim::Sym(sym) => match sizes.get(sym) {
+                None => return Err(unbound(sig, sym)),
+                Some(Some(n)) => *n,
+                Some(None) => {
+                    match unknown {
+                        None => unknown = Some(sym),
+                        Some(first) if first == sym => repeated = true,
+                        Some(_) => several = true,
+                    }
+                    continue;
+                }
+            },
+        };
+        has_zero |= size == 0;
+        known = known.and_then(|k| k.checked_mul(size));
+    }
+    if several {
+        return Err(slice_error(LengthReason::SeveralUnknown));
+    }
+    if repeated {
+        return Err(slice_error(LengthReason::RepeatedName));
+    }
+    let known = if has_zero { Some(0) } else { known };
+    match (unknown, known) {
+        // The known dims multiply past `usize::MAX`: no slice fills them, and the name would
+        // have to be 0 with more rows than memory holds.
+        (_, None) => Err(ShapeError::Overflow {
+            graph: sig.name,
+            arg: param.name,
+            signature: sig.text,
+        }),
+        (None, Some(needs)) if needs == len => Ok(()),
+        (None, Some(needs)) => Err(implied_mismatch(sig, param, len, sizes)
+            .unwrap_or_else(|| slice_error(LengthReason::Exact { needs }))),
+        (Some(_), Some(0)) => Err(slice_error(LengthReason::ZeroProduct)),
+        (Some(_), Some(of)) if !len.is_multiple_of(of) => {
+            Err(slice_error(LengthReason::NotMultiple { of }))
+        }
+        (Some(sym), Some(of)) => {
+            if let Some(slot) = sizes.get_mut(sym) {
+                *slot = Some(len / of);
+            }
+            Ok(())
+        }
+    }
+}
+
+/// A slice whose names are all bound but whose length differs from their product: if one
+/// axis holds a name and the length gives it a size (a whole multiple of the other dims), the
+/// error is that name's two sizes, as for a tensor argument (``dim `B` is 5 in `g` (axis 0)
+/// but 4 in `x` (axis 0)``). `None` when the length says nothing about one name.
+fn implied_mismatch(
+    sig: &'static GraphSignature,
+    param: &'static ParamSig,
+    len: usize,
+    sizes: &[Option<usize>],
+) -> Option<ShapeError> {
+    let mut syms = param
+        .dims
+        .iter()
+        .enumerate()
+        .filter_map(|(axis, d)| match *d {
+            DeclDim::Sym(sym) => Some((axis, sym)),
+            DeclDim::Static(_) => None,
+        });
+    let (axis, sym) = syms.next()?;
+    if syms.next().is_some() {
+        return None;
+    }
+    let others = param
+        .dims
+        .iter()
+        .try_fold(1usize, |acc, d| match *d {
+            DeclDim::Static(n) => acc.checked_mul(n),
+            DeclDim::Sym(_) => Some(acc),
+        })
+        .filter(|&p| p != 0 && len.is_multiple_of(p))?;
+    let bound_size = (*sizes.get(sym)?)?;
+    let (bound_arg, bound_axis) = first_occurrence(sig, sym);
+    Some(ShapeError::DimMismatch {
+        graph: sig.name,
+        dim: sym_name(sig, sym),
+        size: len / others,
+        arg: param.name,
+        axis,
+        bound_size,
+        bound_arg,
+        bound_axis,
+        signature: sig.text,
+    })
+}
+
+/// Where a name was bound: its first occurrence in argument order, then axis order. (A slice
+/// that holds a name first either solves it there or fails, so the first occurrence is always
+/// where the name got its size.)
+fn first_occurrence(sig: &GraphSignature, sym: usize) -> (&'static str, usize) {
+    sig.params
+        .iter()
+        .find_map(|param| {
+            let axis = param.dims.iter().position(|&d| d == DeclDim::Sym(sym))?;
+            Some((param.name, axis))
+        })
+        .unwrap_or(("?", 0))
+}
+
+/// The name of dim `sym`, or `"?"` if generated code passed an index past `sig.syms`.
+fn sym_name(sig: &GraphSignature, sym: usize) -> &'static str {
+    sig.syms.get(sym).copied().unwrap_or("?")
+}
+
+fn unbound(sig: &'static GraphSignature, sym: usize) -> ShapeError {
+    ShapeError::Unbound {
+        graph: sig.name,
+        dim: sym_name(sig, sym),
+        signature: sig.text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use DeclDim::{Static, Sym};
+
+    /// `ln(x: f32[B, 768], g: f32[B]) -> f32[B, 768]`, with `_into`'s output.
+    static LN: GraphSignature = GraphSignature {
+        name: "ln",
+        text: "ln(x: f32[B, 768], g: f32[B]) -> f32[B, 768]",
+        syms: &["B"],
+        params: &[
+            ParamSig {
+                name: "x",
+                ty: "f32[B, 768]",
+                dims: &[Sym(0), Static(768)],
+            },
+            ParamSig {
+                name: "g",
+                ty: "f32[B]",
+                dims: &[Sym(0)],
+            },
+            ParamSig {
+                name: "output 0",
+                ty: "f32[B, 768]",
+                dims: &[Sym(0), Static(768)],
+            },
+        ],
+        nonempty: &[],
+    };
+
+    fn tensor(dims: &[usize]) -> ArgShape<'_> {
+        ArgShape {
+            len: dims.iter().product(),
+            dims: Some(dims),
+            layout_error: None,
+        }
+    }
+
+    fn slice(len: usize) -> ArgShape<'static> {
+        ArgShape {
+            len,
+            dims: None,
+            layout_error: None,
+        }
+    }
+
+    #[test]
+    fn binds_from_tensors() {
+        let sizes = bind_dims::<1>(&LN, &[tensor(&[4, 768]), tensor(&[4]), tensor(&[4, 768])]);
+        assert_eq!(sizes, Ok([4]));
+    }
+
+    #[test]
+    fn mismatch_names_both_places() {
+        let err =
+            bind_dims::<1>(&LN, &[tensor(&[4, 768]), tensor(&[5]), tensor(&[4, 768])]).unwrap_err();
+        assert_eq!(
+            err,
+            ShapeError::DimMismatch {
+                graph: "ln",
+                dim: "B",
+                size: 5,
+                arg: "g",
+                axis: 0,
+                bound_size: 4,
+                bound_arg: "x",
+                bound_axis: 0,
+                signature: LN.text,
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "graph `ln`: dim `B` is 5 in `g` (axis 0) but 4 in `x` (axis 0); \
+             signature ln(x: f32[B, 768], g: f32[B]) -> f32[B, 768]"
+        );
+        // An output is checked like an input.
+        let err =
+            bind_dims::<1>(&LN, &[tensor(&[4, 768]), tensor(&[4]), tensor(&[3, 768])]).unwrap_err();
+        assert!(matches!(
+            err,
+            ShapeError::DimMismatch {
+                arg: "output 0",
+                size: 3,
+                bound_size: 4,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn repeated_name_in_one_argument() {
+        static SQ: GraphSignature = GraphSignature {
+            name: "sq",
+            text: "sq(a: f32[N, N]) -> f32[N]",
+            syms: &["N"],
+            params: &[ParamSig {
+                name: "a",
+                ty: "f32[N, N]",
+                dims: &[Sym(0), Sym(0)],
+            }],
+            nonempty: &[],
+        };
+        assert_eq!(bind_dims::<1>(&SQ, &[tensor(&[3, 3])]), Ok([3]));
+        let err = bind_dims::<1>(&SQ, &[tensor(&[3, 4])]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "graph `sq`: dim `N` is 4 in `a` (axis 1) but 3 in `a` (axis 0); \
+             signature sq(a: f32[N, N]) -> f32[N]"
+        );
+        // A slice gives only N·N.
+        let err = bind_dims::<1>(&SQ, &[slice(9)]).unwrap_err();
+        assert_eq!(
+            err,
+            ShapeError::SliceLength {
+                graph: "sq",
+                arg: "a",
+                len: 9,
+                ty: "f32[N, N]",
+                reason: LengthReason::RepeatedName,
+                signature: SQ.text,
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "graph `sq`: `a` is a slice of 9 elements, which cannot give the dims of f32[N, N] \
+             (its unbound name stands on several axes and a length gives only their product; \
+             pass a tensor, which carries its dims); signature sq(a: f32[N, N]) -> f32[N]"
+        );
+    }
+
+    #[test]
+    fn static_dim_and_rank() {
+        let err =
+            bind_dims::<1>(&LN, &[tensor(&[4, 767]), tensor(&[4]), tensor(&[4, 768])]).unwrap_err();
+        assert_eq!(
+            err,
+            ShapeError::StaticDim {
+                graph: "ln",
+                arg: "x",
+                ty: "f32[B, 768]",
+                axis: 1,
+                expected: 768,
+                found: 767,
+                signature: LN.text,
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "graph `ln`: `x` has 767 at axis 1 but its type f32[B, 768] says 768; \
+             signature ln(x: f32[B, 768], g: f32[B]) -> f32[B, 768]"
+        );
+        let err = bind_dims::<1>(
+            &LN,
+            &[tensor(&[4, 768]), tensor(&[4, 1]), tensor(&[4, 768])],
+        )
+        .unwrap_err();
+        assert_eq!(
+            err,
+            ShapeError::Rank {
+                graph: "ln",
+                arg: "g",
+                ty: "f32[B]",
+                expected: 1,
+                found: 2,
+                signature: LN.text,
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "graph `ln`: `g` has rank 2 but its type f32[B] has rank 1; \
+             signature ln(x: f32[B, 768], g: f32[B]) -> f32[B, 768]"
+        );
+    }
+
+    #[test]
+    fn slices_solve_one_name() {
+        // x gives B = 3072 / 768.
+        assert_eq!(
+            bind_dims::<1>(&LN, &[slice(3072), slice(4), slice(3072)]),
+            Ok([4])
+        );
+        // x's name bound by a tensor first: the slice g needs exactly B elements.
+        assert_eq!(
+            bind_dims::<1>(&LN, &[tensor(&[2, 768]), slice(2), slice(1536)]),
+            Ok([2])
+        );
+        // A slice whose length gives its one name another size: the name's two sizes.
+        let err = bind_dims::<1>(&LN, &[tensor(&[2, 768]), slice(3), slice(1536)]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "graph `ln`: dim `B` is 3 in `g` (axis 0) but 2 in `x` (axis 0); \
+             signature ln(x: f32[B, 768], g: f32[B]) -> f32[B, 768]"
+        );
+        let err = bind_dims::<1>(&LN, &[tensor(&[2, 768]), slice(2), slice(768)]).unwrap_err();
+        assert!(matches!(
+            err,
+            ShapeError::DimMismatch {
+                arg: "output 0",
+                size: 1,
+                bound_size: 2,
+                ..
+            }
+        ));
+        // A length that gives no size of the name: the length the bound dims need.
+        let err = bind_dims::<1>(&LN, &[tensor(&[2, 768]), slice(2), slice(1000)]).unwrap_err();
+        assert_eq!(
+            err,
+            ShapeError::SliceLength {
+                graph: "ln",
+                arg: "output 0",
+                len: 1000,
+                ty: "f32[B, 768]",
+                reason: LengthReason::Exact { needs: 1536 },
+                signature: LN.text,
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "graph `ln`: `output 0` is a slice of 1000 elements, which does not fill \
+             f32[B, 768] (its dims need exactly 1536); \
+             signature ln(x: f32[B, 768], g: f32[B]) -> f32[B, 768]"
+        );
+        let err = bind_dims::<1>(&LN, &[slice(10), slice(0), slice(0)]).unwrap_err();
+        assert_eq!(
+            err,
+            ShapeError::SliceLength {
+                graph: "ln",
+                arg: "x",
+                len: 10,
+                ty: "f32[B, 768]",
+                reason: LengthReason::NotMultiple { of: 768 },
+                signature: LN.text,
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "graph `ln`: `x` is a slice of 10 elements, which does not fill f32[B, 768] (10 is \
+             not a multiple of 768); signature ln(x: f32[B, 768], g: f32[B]) -> f32[B, 768]"
+        );
+    }
+
+    #[test]
+    fn a_slice_cannot_give_two_names() {
+        static OUTER: GraphSignature = GraphSignature {
+            name: "outer",
+            text: "outer(a: f32[M, N], b: f32[N]) -> f32[M, N]",
+            syms: &["M", "N"],
+            params: &[
+                ParamSig {
+                    name: "a",
+                    ty: "f32[M, N]",
+                    dims: &[Sym(0), Sym(1)],
+                },
+                ParamSig {
+                    name: "b",
+                    ty: "f32[N]",
+                    dims: &[Sym(1)],
+                },
+            ],
+            nonempty: &[],
+        };
+        let err = bind_dims::<2>(&OUTER, &[slice(12), slice(4)]).unwrap_err();
+        assert_eq!(
+            err,
+            ShapeError::SliceLength {
+                graph: "outer",
+                arg: "a",
+                len: 12,
+                ty: "f32[M, N]",
+                reason: LengthReason::SeveralUnknown,
+                signature: OUTER.text,
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "graph `outer`: `a` is a slice of 12 elements, which cannot give the dims of \
+             f32[M, N] (a slice gives at most one name that no earlier argument bound; pass a \
+             tensor, which carries its dims); signature outer(a: f32[M, N], b: f32[N]) -> \
+             f32[M, N]"
+        );
+        // With N bound by a tensor first the slice solves M (params in another order).
+        static OUTER2: GraphSignature = GraphSignature {
+            name: "outer2",
+            text: "outer2(b: f32[N], a: f32[M, N]) -> f32[M, N]",
+            syms: &["N", "M"],
+            params: &[
+                ParamSig {
+                    name: "b",
+                    ty: "f32[N]",
+                    dims: &[Sym(0)],
+                },
+                ParamSig {
+                    name: "a",
+                    ty: "f32[M, N]",
+                    dims: &[Sym(1), Sym(0)],
+                },
+            ],
+            nonempty: &[],
+        };
+        assert_eq!(
+            bind_dims::<2>(&OUTER2, &[tensor(&[4]), slice(12)]),
+            Ok([4, 3])
+        );
+        assert_eq!(bind_dims::<2>(&OUTER2, &[slice(4), slice(12)]), Ok([4, 3]));
+    }
+
+    #[test]
+    fn zero_sizes() {
+        // B = 0 binds fine, from a tensor or a slice.
+        assert_eq!(
+            bind_dims::<1>(&LN, &[tensor(&[0, 768]), tensor(&[0]), slice(0)]),
+            Ok([0])
+        );
+        assert_eq!(
+            bind_dims::<1>(&LN, &[slice(0), slice(0), slice(0)]),
+            Ok([0])
+        );
+        // `f32[B, 0]` from a slice: every B fits 0 elements.
+        static Z: GraphSignature = GraphSignature {
+            name: "z",
+            text: "z(x: f32[B, 0], y: f32[B]) -> f32[B]",
+            syms: &["B"],
+            params: &[
+                ParamSig {
+                    name: "x",
+                    ty: "f32[B, 0]",
+                    dims: &[Sym(0), Static(0)],
+                },
+                ParamSig {
+                    name: "y",
+                    ty: "f32[B]",
+                    dims: &[Sym(0)],
+                },
+            ],
+            nonempty: &[],
+        };
+        let err = bind_dims::<1>(&Z, &[slice(0), slice(3)]).unwrap_err();
+        assert_eq!(
+            err,
+            ShapeError::SliceLength {
+                graph: "z",
+                arg: "x",
+                len: 0,
+                ty: "f32[B, 0]",
+                reason: LengthReason::ZeroProduct,
+                signature: Z.text,
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "graph `z`: `x` is a slice of 0 elements, which cannot give the dims of f32[B, 0] \
+             (its other dims multiply to 0, so every size fits; pass a tensor, which carries \
+             its dims); signature z(x: f32[B, 0], y: f32[B]) -> f32[B]"
+        );
+        let err = bind_dims::<1>(&Z, &[slice(5), slice(3)]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "graph `z`: `x` is a slice of 5 elements, which does not fill f32[B, 0] (its other \
+             dims multiply to 0, so only an empty slice fits); signature z(x: f32[B, 0], y: \
+             f32[B]) -> f32[B]"
+        );
+        // Bound by a tensor first, the slice needs exactly B·0 = 0 elements.
+        assert_eq!(bind_dims::<1>(&Z, &[tensor(&[3, 0]), slice(3)]), Ok([3]));
+    }
+
+    #[test]
+    fn nonempty_axes() {
+        static M: GraphSignature = GraphSignature {
+            name: "f",
+            text: "f(x: f32[B, 4]) -> f32[4]",
+            syms: &["B"],
+            params: &[ParamSig {
+                name: "x",
+                ty: "f32[B, 4]",
+                dims: &[Sym(0), Static(4)],
+            }],
+            nonempty: &[(0, "max")],
+        };
+        assert_eq!(bind_dims::<1>(&M, &[tensor(&[2, 4])]), Ok([2]));
+        let err = bind_dims::<1>(&M, &[tensor(&[0, 4])]).unwrap_err();
+        assert_eq!(
+            err,
+            ShapeError::EmptyAxis {
+                graph: "f",
+                dim: "B",
+                op: "max",
+                signature: M.text,
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "graph `f`: `max` over dim `B`, which is 0 in this call: an empty axis has no max; \
+             signature f(x: f32[B, 4]) -> f32[4]"
+        );
+    }
+
+    #[test]
+    fn overflow() {
+        static O: GraphSignature = GraphSignature {
+            name: "o",
+            text: "o(a: f32[N], b: f32[M], x: f32[N, M]) -> f32[N, M]",
+            syms: &["N", "M"],
+            params: &[
+                ParamSig {
+                    name: "a",
+                    ty: "f32[N]",
+                    dims: &[Sym(0)],
+                },
+                ParamSig {
+                    name: "b",
+                    ty: "f32[M]",
+                    dims: &[Sym(1)],
+                },
+                ParamSig {
+                    name: "x",
+                    ty: "f32[N, M]",
+                    dims: &[Sym(0), Sym(1)],
+                },
+            ],
+            nonempty: &[],
+        };
+        let big = usize::MAX / 2;
+        // Sizes from tensors that hold nothing (another axis is 0), then a slice of N·M.
+        let a = [big, 0];
+        let err = bind_dims::<2>(
+            &O,
+            &[
+                ArgShape {
+                    len: 0,
+                    dims: Some(&a[..1]),
+                    layout_error: None,
+                },
+                slice(0),
+                slice(0),
+            ],
+        )
+        .unwrap_err();
+        // `a` claims `big` elements but holds none: a broken argument is refused too.
+        assert!(matches!(err, ShapeError::Layout { arg: "a", .. }));
+        // N and M from tensors, then a slice whose dims multiply past `usize::MAX`.
+        let err = bind_dims::<2>(&O, &[tensor(&[big]), tensor(&[3]), slice(0)]).unwrap_err();
+        assert_eq!(
+            err,
+            ShapeError::Overflow {
+                graph: "o",
+                arg: "x",
+                signature: O.text,
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "graph `o`: the dims of `x` multiply past the largest usize; \
+             signature o(a: f32[N], b: f32[M], x: f32[N, M]) -> f32[N, M]"
+        );
+    }
+
+    #[test]
+    fn layout_errors_come_first() {
+        let err = bind_dims::<1>(
+            &LN,
+            &[
+                ArgShape {
+                    len: 0,
+                    dims: Some(&[4, 768]),
+                    layout_error: Some("is transposed"),
+                },
+                tensor(&[5]),
+                tensor(&[4, 768]),
+            ],
+        )
+        .unwrap_err();
+        assert_eq!(
+            err,
+            ShapeError::Layout {
+                graph: "ln",
+                arg: "x",
+                reason: "is transposed",
+                signature: LN.text,
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "graph `ln`: `x` is transposed; signature ln(x: f32[B, 768], g: f32[B]) -> f32[B, 768]"
+        );
+    }
+
+    #[test]
+    fn unbound_names_are_errors_not_panics() {
+        static U: GraphSignature = GraphSignature {
+            name: "u",
+            text: "u(x: f32[4]) -> f32[4]",
+            syms: &["B"],
+            params: &[ParamSig {
+                name: "x",
+                ty: "f32[4]",
+                dims: &[Static(4)],
+            }],
+            nonempty: &[],
+        };
+        let err = bind_dims::<1>(&U, &[tensor(&[4])]).unwrap_err();
+        assert_eq!(
+            err,
+            ShapeError::Unbound {
+                graph: "u",
+                dim: "B",
+                signature: U.text,
+            }
+        );
+        // A name index past `syms` (generated code and runtime out of step).
+        static V: GraphSignature = GraphSignature {
+            name: "v",
+            text: "v(x: f32[B]) -> f32[B]",
+            syms: &["B"],
+            params: &[ParamSig {
+                name: "x",
+                ty: "f32[B]",
+                dims: &[Sym(3)],
+            }],
+            nonempty: &[],
+        };
+        assert!(matches!(
+            bind_dims::<1>(&V, &[tensor(&[4])]),
+            Err(ShapeError::Unbound { dim: "?", .. })
+        ));
+        assert!(matches!(
+            bind_dims::<1>(&V, &[slice(4)]),
+            Err(ShapeError::Unbound { dim: "?", .. })
+        ));
+    }
+}

@@ -1,0 +1,428 @@
+//! ndarray's arrays as graph arguments and outputs, and conversions to and from `Tensor`,
+//! all without copies (the `ndarray` feature).
+//!
+//! Rules:
+//! - An array in standard layout (row-major and contiguous: `as_slice()` is `Some`) is read
+//!   and written in place. Any other layout (transposed, broadcast with zero strides, negative
+//!   strides, rows with a gap between them) is refused at call entry with a `ShapeError` that
+//!   says to pass `.as_standard_layout()`: never a silent copy, so the cost of a call is what
+//!   its arguments suggest.
+//! - The array's rank is checked at compile time for `Ix0`…`Ix6` (it must be the parameter's)
+//!   and at call entry for `IxDyn`.
+
+use crate::args::{ArgParts, ArgPartsMut, ShapePattern, TensorArg, TensorArgMut};
+use crate::dtype::Element;
+use crate::error::ShapeError;
+use crate::shape::{static_dims_text, Dim, Rank0, Rank1, Rank2, Rank3, Rank4, Rank5, Rank6, Shape};
+use crate::tensor::Tensor;
+use ndarray::{
+    Array, ArrayBase, ArrayRef, ArrayView, ArrayViewMut, Data, DataMut, Dimension, Ix0, Ix1, Ix2,
+    Ix3, Ix4, Ix5, Ix6, IxDyn,
+};
+
+/// Completes "`x` …" in the call-entry error for an array the kernels cannot read in place.
+const NOT_STANDARD: &str = "is an ndarray array that is not in standard (row-major, contiguous) \
+                            layout, which the kernels read in place: pass \
+                            `&array.as_standard_layout()` (it copies only when the layout \
+                            differs)";
+
+/// An ndarray dimension type whose arrays may stand for the parameter pattern `P`: `IxN` for
+/// a pattern of rank N, `IxDyn` for every pattern (its rank is checked at call entry).
+pub trait NdRank<P> {}
+
+impl NdRank<Rank0> for Ix0 {}
+impl<A> NdRank<Rank1<A>> for Ix1 {}
+impl<A, B> NdRank<Rank2<A, B>> for Ix2 {}
+impl<A, B, C> NdRank<Rank3<A, B, C>> for Ix3 {}
+impl<A, B, C, D> NdRank<Rank4<A, B, C, D>> for Ix4 {}
+impl<A, B, C, D, E> NdRank<Rank5<A, B, C, D, E>> for Ix5 {}
+impl<A, B, C, D, E, F> NdRank<Rank6<A, B, C, D, E, F>> for Ix6 {}
+impl<P: ShapePattern> NdRank<P> for IxDyn {}
+
+/// A shape type's ndarray dimension type of the same rank: `Rank2<Dyn, U768>` is `Ix2`.
+pub trait NdShape: Shape {
+    /// `Ix0` … `Ix6`.
+    type NdDim: Dimension;
+}
+
+impl NdShape for Rank0 {
+    type NdDim = Ix0;
+}
+impl<A: Dim> NdShape for Rank1<A> {
+    type NdDim = Ix1;
+}
+impl<A: Dim, B: Dim> NdShape for Rank2<A, B> {
+    type NdDim = Ix2;
+}
+impl<A: Dim, B: Dim, C: Dim> NdShape for Rank3<A, B, C> {
+    type NdDim = Ix3;
+}
+impl<A: Dim, B: Dim, C: Dim, D: Dim> NdShape for Rank4<A, B, C, D> {
+    type NdDim = Ix4;
+}
+impl<A: Dim, B: Dim, C: Dim, D: Dim, E: Dim> NdShape for Rank5<A, B, C, D, E> {
+    type NdDim = Ix5;
+}
+impl<A: Dim, B: Dim, C: Dim, D: Dim, E: Dim, F: Dim> NdShape for Rank6<A, B, C, D, E, F> {
+    type NdDim = Ix6;
+}
+
+/// The parts of an array to read: its buffer in place, or a layout error.
+fn array_parts<T, D: Dimension>(array: &ArrayRef<T, D>) -> ArgParts<'_, T> {
+    match array.as_slice() {
+        Some(data) => ArgParts {
+            data,
+            dims: Some(array.shape()),
+            layout_error: None,
+        },
+        None => ArgParts {
+            data: &[],
+            dims: Some(array.shape()),
+            layout_error: Some(NOT_STANDARD),
+        },
+    }
+}
+
+/// The parts of an array to write: its buffer in place, or a layout error.
+fn array_parts_mut<T, D: Dimension>(array: &mut ArrayRef<T, D>) -> ArgPartsMut<'_, T> {
+    let (ptr, len) = match array.as_slice_mut() {
+        Some(data) => (data.as_mut_ptr(), data.len()),
+        None => {
+            return ArgPartsMut {
+                data: Default::default(),
+                dims: Some(array.shape()),
+                layout_error: Some(NOT_STANDARD),
+            }
+        }
+    };
+    let dims = array.shape();
+    // SAFETY: `ptr..ptr + len` is the array's element buffer, which `as_slice_mut` just lent
+    // us as one `&mut [T]` for the borrow of `array` (so it is valid, initialised, aligned and
+    // unique for that borrow: `&mut ArrayRef` guarantees the data is unshared). `dims` borrows
+    // the array's shape, which lives in the `ArrayRef` header, not in the element buffer, so
+    // the two borrows are disjoint; ndarray's methods offer no safe way to borrow both at
+    // once. Both are tied to the one borrow of `array`, so nothing else can reach either.
+    let data = unsafe { core::slice::from_raw_parts_mut(ptr, len) };
+    ArgPartsMut {
+        data,
+        dims: Some(dims),
+        layout_error: None,
+    }
+}
+
+impl<T: Element, S: Data<Elem = T>, D: Dimension + NdRank<P>, P, F> TensorArg<T, P, F>
+    for &ArrayBase<S, D>
+{
+    #[inline]
+    fn tensor_parts(&self) -> ArgParts<'_, T> {
+        array_parts(self)
+    }
+}
+
+impl<T: Element, D: Dimension + NdRank<P>, P, F> TensorArg<T, P, F> for ArrayView<'_, T, D> {
+    #[inline]
+    fn tensor_parts(&self) -> ArgParts<'_, T> {
+        array_parts(self)
+    }
+}
+
+impl<T: Element, D: Dimension + NdRank<P>, P, F> TensorArg<T, P, F> for &ArrayRef<T, D> {
+    #[inline]
+    fn tensor_parts(&self) -> ArgParts<'_, T> {
+        array_parts(self)
+    }
+}
+
+impl<T: Element, S: DataMut<Elem = T>, D: Dimension + NdRank<P>, P, F> TensorArgMut<T, P, F>
+    for &mut ArrayBase<S, D>
+{
+    #[inline]
+    fn tensor_parts_mut(&mut self) -> ArgPartsMut<'_, T> {
+        array_parts_mut(self)
+    }
+}
+
+impl<T: Element, D: Dimension + NdRank<P>, P, F> TensorArgMut<T, P, F> for ArrayViewMut<'_, T, D> {
+    #[inline]
+    fn tensor_parts_mut(&mut self) -> ArgPartsMut<'_, T> {
+        array_parts_mut(self)
+    }
+}
+
+impl<T: Element, D: Dimension + NdRank<P>, P, F> TensorArgMut<T, P, F> for &mut ArrayRef<T, D> {
+    #[inline]
+    fn tensor_parts_mut(&mut self) -> ArgPartsMut<'_, T> {
+        array_parts_mut(self)
+    }
+}
+
+impl<T: Element, S: Shape, D: Dimension> TryFrom<Array<T, D>> for Tensor<T, S> {
+    type Error = ShapeError;
+
+    /// Takes the array's buffer (no copy) if it is in standard layout and its dims fit `S`
+    /// (rank, literal dims). An array sliced in place keeps a buffer larger than its elements:
+    /// they are moved to its front within the same allocation.
+    fn try_from(array: Array<T, D>) -> Result<Self, ShapeError> {
+        if array.ndim() != S::RANK {
+            return Err(ShapeError::TensorRank {
+                shape: static_dims_text(S::STATIC_DIMS),
+                expected: S::RANK,
+                found: array.ndim(),
+            });
+        }
+        if !array.is_standard_layout() {
+            return Err(ShapeError::ArrayLayout);
+        }
+        let mut dims = S::Index::default();
+        for (slot, &d) in dims.as_mut().iter_mut().zip(array.shape()) {
+            *slot = d;
+        }
+        let len = array.len();
+        let (mut data, offset) = array.into_raw_vec_and_offset();
+        // Standard layout: the elements are `data[offset..offset + len]`, in order.
+        let offset = offset.unwrap_or(0);
+        if offset != 0 || data.len() != len {
+            data.truncate(offset.saturating_add(len));
+            data.drain(..offset.min(data.len()));
+        }
+        Tensor::from_shape_vec(dims, data)
+    }
+}
+
+impl<T: Element, S: NdShape> Tensor<T, S> {
+    /// The tensor as an `ndarray::Array` of the same rank (`Ix2` for `Shape![_, 768]`), taking
+    /// its buffer without a copy.
+    pub fn into_ndarray(self) -> Array<T, S::NdDim> {
+        let mut dim = S::NdDim::zeros(S::RANK);
+        for (slot, &d) in dim.slice_mut().iter_mut().zip(self.shape()) {
+            *slot = d;
+        }
+        match Array::from_shape_vec(dim, self.into_vec()) {
+            Ok(array) => array,
+            // ndarray refuses a buffer whose length differs from the dims' product, or dims
+            // whose nonzero extents multiply past `isize::MAX`; the tensor invariant rules
+            // out both.
+            Err(error) => unreachable!("a tensor's dims always fit ndarray: {error}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::args::{NoSlice, SliceOk, Sym};
+    use crate::bind::{bind_dims, DeclDim, GraphSignature, ParamSig};
+    use crate::shape::Dyn;
+    use ndarray::{array, s, ArrayD, ShapeBuilder};
+    use typenum::{U3, U768};
+
+    /// What a generated `f(x: f32[B, 3])` does at call entry: lend parts, bind, read.
+    static F: GraphSignature = GraphSignature {
+        name: "f",
+        text: "f(x: f32[B, 3]) -> f32[B]",
+        syms: &["B"],
+        params: &[ParamSig {
+            name: "x",
+            ty: "f32[B, 3]",
+            dims: &[DeclDim::Sym(0), DeclDim::Static(3)],
+        }],
+        nonempty: &[],
+    };
+
+    fn read<X: TensorArg<f32, Rank2<Sym, U3>, NoSlice>>(
+        x: X,
+    ) -> Result<(usize, Vec<f32>), ShapeError> {
+        let parts = x.tensor_parts();
+        let [b] = bind_dims::<1>(&F, &[parts.arg_shape()])?;
+        Ok((b, parts.data.to_vec()))
+    }
+
+    fn write<X: TensorArgMut<f32, Rank2<Sym, U3>, SliceOk>>(mut x: X) -> Result<usize, ShapeError> {
+        let parts = x.tensor_parts_mut();
+        let [b] = bind_dims::<1>(&F, &[parts.arg_shape()])?;
+        for (i, v) in parts.data.iter_mut().enumerate() {
+            *v = i as f32;
+        }
+        Ok(b)
+    }
+
+    #[test]
+    // `&a.view()` is borrowed on purpose: `&ArrayView` is an accepted argument of its own.
+    #[allow(clippy::needless_borrows_for_generic_args)]
+    fn standard_arrays_are_read_in_place() {
+        let a = array![[1.0f32, 2.0, 3.0], [4.0, 5.0, 6.0]];
+        assert_eq!(read(&a), Ok((2, vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0])));
+        assert_eq!(read(a.view()), Ok((2, vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0])));
+        assert_eq!(read(&a.view()), Ok((2, vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0])));
+        let r: &ArrayRef<f32, Ix2> = &a;
+        assert_eq!(read(r), Ok((2, vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0])));
+        // The second row alone is standard too (a view starting mid-buffer).
+        assert_eq!(read(a.slice(s![1.., ..])), Ok((1, vec![4.0, 5.0, 6.0])));
+        // The slice is the array's own buffer: no copy.
+        fn lent<X: TensorArg<f32, Rank2<Sym, U3>, NoSlice>>(x: X) -> *const f32 {
+            x.tensor_parts().data.as_ptr()
+        }
+        assert_eq!(lent(&a), a.as_ptr());
+        assert_eq!(lent(a.view()), a.as_ptr());
+        // IxDyn: the rank is checked at call entry.
+        let d: ArrayD<f32> = ArrayD::zeros(vec![4, 3]);
+        assert_eq!(read(&d).map(|(b, _)| b), Ok(4));
+        let d3: ArrayD<f32> = ArrayD::zeros(vec![4, 3, 1]);
+        assert!(matches!(
+            read(&d3),
+            Err(ShapeError::Rank {
+                expected: 2,
+                found: 3,
+                ..
+            })
+        ));
+        // A literal dim of the array that differs from the declared one.
+        let wide = Array::<f32, Ix2>::zeros((2, 4));
+        assert!(matches!(
+            read(&wide),
+            Err(ShapeError::StaticDim {
+                axis: 1,
+                expected: 3,
+                found: 4,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn other_layouts_are_refused_not_copied() {
+        let a = array![[1.0f32, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]];
+        let row = array![1.0f32, 2.0, 3.0];
+        let fortran = Array::<f32, Ix2>::zeros((2, 3).f());
+        let refused: [ArrayView<'_, f32, Ix2>; 6] = [
+            a.t(),
+            row.broadcast((2, 3)).expect("(3) broadcasts to (2, 3)"),
+            a.slice(s![..;-1, ..]),
+            a.slice(s![..;2, ..]),
+            a.slice(s![.., ..2]),
+            fortran.view(),
+        ];
+        for view in refused {
+            for err in [read(view).unwrap_err(), read(view.into_dyn()).unwrap_err()] {
+                assert_eq!(
+                    err,
+                    ShapeError::Layout {
+                        graph: "f",
+                        arg: "x",
+                        reason: NOT_STANDARD,
+                        signature: F.text,
+                    }
+                );
+                assert!(err.to_string().starts_with(
+                    "graph `f`: `x` is an ndarray array that is not in standard (row-major, \
+                     contiguous) layout"
+                ));
+                assert!(err
+                    .to_string()
+                    .contains("pass `&array.as_standard_layout()`"));
+            }
+        }
+        // `.as_standard_layout()` is the fix.
+        assert_eq!(
+            read(&a.t().as_standard_layout()),
+            Ok((3, vec![1.0, 4.0, 7.0, 2.0, 5.0, 8.0, 3.0, 6.0, 9.0]))
+        );
+        // An output in another layout: refused, and nothing is written.
+        let mut t = a.clone();
+        assert!(matches!(
+            write(t.view_mut().reversed_axes()),
+            Err(ShapeError::Layout { .. })
+        ));
+        assert_eq!(t, a);
+    }
+
+    #[test]
+    fn outputs_are_written_in_place() {
+        let mut a = Array::<f32, Ix2>::zeros((2, 3));
+        assert_eq!(write(&mut a), Ok(2));
+        assert_eq!(a, array![[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]);
+        let mut b = Array::<f32, Ix2>::zeros((4, 3));
+        assert_eq!(write(b.slice_mut(s![2.., ..])), Ok(2));
+        assert_eq!(b.row(3).to_vec(), vec![3.0, 4.0, 5.0]);
+        assert_eq!(b.row(1).to_vec(), vec![0.0, 0.0, 0.0]);
+        let mut view = b.view_mut();
+        assert_eq!(write(&mut view), Ok(4));
+        let r: &mut ArrayRef<f32, Ix2> = &mut b;
+        assert_eq!(write(r), Ok(4));
+        assert_eq!(b[[3, 2]], 11.0);
+        let mut d = ArrayD::<f32>::zeros(vec![1, 3]);
+        assert_eq!(write(&mut d), Ok(1));
+        assert_eq!(d.as_slice(), Some(&[0.0f32, 1.0, 2.0][..]));
+    }
+
+    #[test]
+    fn try_from_takes_the_buffer() {
+        let a = array![[1.0f32, 2.0, 3.0], [4.0, 5.0, 6.0]];
+        let ptr = a.as_ptr();
+        let t = Tensor::<f32, Rank2<Dyn, U3>>::try_from(a).unwrap();
+        assert_eq!(t.shape(), &[2, 3]);
+        assert_eq!(t[[1, 0]], 4.0);
+        assert_eq!(t.as_slice().as_ptr(), ptr);
+        // Dynamic rank in, fixed rank out.
+        let d = ArrayD::from_shape_vec(vec![2, 3], vec![0u8, 1, 2, 3, 4, 5]).unwrap();
+        let t = Tensor::<u8, Rank2<Dyn, Dyn>>::try_from(d).unwrap();
+        assert_eq!(t.shape(), &[2, 3]);
+        assert_eq!(t[[1, 2]], 5);
+        // An array sliced in place: its rows move to the front of the same buffer.
+        let mut s = array![[1i32, 2], [3, 4], [5, 6]];
+        s.slice_collapse(s![1.., ..]);
+        let t = Tensor::<i32, Rank2<Dyn, Dyn>>::try_from(s).unwrap();
+        assert_eq!(t.as_slice(), &[3, 4, 5, 6]);
+        assert_eq!(t.shape(), &[2, 2]);
+    }
+
+    #[test]
+    fn try_from_refuses() {
+        let a = array![[1.0f32, 2.0, 3.0], [4.0, 5.0, 6.0]];
+        let err = Tensor::<f32, Rank2<Dyn, U768>>::try_from(a.clone()).unwrap_err();
+        assert_eq!(
+            err,
+            ShapeError::FixedDim {
+                dims: "[2, 3]".into(),
+                shape: "[_, 768]".into(),
+                axis: 1,
+                expected: 768,
+                found: 3,
+            }
+        );
+        let err = Tensor::<f32, Rank1<Dyn>>::try_from(a.clone()).unwrap_err();
+        assert_eq!(
+            err,
+            ShapeError::TensorRank {
+                shape: "[_]".into(),
+                expected: 1,
+                found: 2,
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "dims of rank 2 do not fit shape [_], which has rank 1"
+        );
+        let err = Tensor::<f32, Rank2<Dyn, Dyn>>::try_from(a.reversed_axes()).unwrap_err();
+        assert_eq!(err, ShapeError::ArrayLayout);
+        assert!(err
+            .to_string()
+            .contains("`.as_standard_layout().into_owned()`"));
+    }
+
+    #[test]
+    fn into_ndarray_gives_the_buffer() {
+        let t =
+            Tensor::<f32, Rank2<Dyn, U3>>::from_vec(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
+        let ptr = t.as_slice().as_ptr();
+        let a: Array<f32, Ix2> = t.into_ndarray();
+        assert_eq!(a, array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]);
+        assert_eq!(a.as_ptr(), ptr);
+        let r0 = Tensor::<i64, Rank0>::from_vec(vec![7])
+            .unwrap()
+            .into_ndarray();
+        assert_eq!(r0.into_scalar(), 7);
+        let empty = Tensor::<u8, Rank2<Dyn, Dyn>>::from_shape_vec([0, 5], vec![]).unwrap();
+        assert_eq!(empty.into_ndarray().shape(), &[0, 5]);
+    }
+}

@@ -1,0 +1,610 @@
+//! The generated functions' signatures and call entry: parameter and output types, the
+//! `f` / `f_into` pair, and (for graphs with dim names) the binding of every name at
+//! call entry, which returns `Err` before any kernel runs.
+//!
+//! A graph with only literal dims takes `&impl` a per-parameter trait (its message names
+//! the parameter and its DSL type) and cannot fail. A graph with names takes each tensor
+//! by value as `impl TensorArg<T, Pattern, Flat>`: the pattern (`Rank2<Sym, U<768>>`)
+//! checks the rank and the literal dims of statically shaped arguments at compile time,
+//! `Flat` says whether a flat slice can give the parameter's shape (at most one name),
+//! and the runtime's `bind_dims` checks the rest at call entry.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+
+use super::{emit_kernel, input_slice, output_slice, storage_type};
+use crate::ast::{GraphFn, Param, ParamType, ReturnType};
+use crate::check::type_text;
+use crate::dtype::DType;
+use crate::ir::{Kernel, TypedGraph};
+use crate::shape::Dim;
+
+/// The typenum unsigned integer `n`, spelled out in binary (`UInt<UInt<UTerm, B1>, B0>`
+/// is 2): typenum's `U<N>` alias only covers a fixed set of values, dims can be anything.
+pub fn typenum_type(rt: &TokenStream, n: usize) -> TokenStream {
+    // typenum names 0..=1024 directly (`U<N>`, its const-generics alias): shorter to expand.
+    if n <= 1024 {
+        let lit = Literal::usize_unsuffixed(n);
+        return quote!(#rt::__private::U<#lit>);
+    }
+    let high = typenum_type(rt, n >> 1);
+    let bit = if n & 1 == 1 {
+        quote!(#rt::__private::B1)
+    } else {
+        quote!(#rt::__private::B0)
+    };
+    quote!(#rt::__private::UInt<#high, #bit>)
+}
+
+/// `Rank2<U4, U8>` for `[4, 8]`; a name is `name_dim` (`Dyn` in a tensor type, `Sym` in
+/// a parameter's pattern).
+fn rank_type(rt: &TokenStream, dims: &[Dim], name_dim: &TokenStream) -> TokenStream {
+    if dims.is_empty() {
+        return quote!(#rt::__private::Rank0);
+    }
+    let rank = format_ident!("Rank{}", dims.len());
+    let dims = dims.iter().map(|d| match d {
+        Dim::Static(n) => typenum_type(rt, *n),
+        Dim::Named(_) => name_dim.clone(),
+    });
+    quote!(#rt::__private::#rank<#(#dims),*>)
+}
+
+/// The shape type of a tensor: literal dims are typenum integers, names run-time `Dyn`.
+pub fn shape_type(rt: &TokenStream, dims: &[Dim]) -> TokenStream {
+    rank_type(rt, dims, &quote!(#rt::__private::Dyn))
+}
+
+/// The pattern a parameter's argument must match: names are `Sym`.
+fn pattern_type(rt: &TokenStream, dims: &[Dim]) -> TokenStream {
+    rank_type(rt, dims, &quote!(#rt::__private::Sym))
+}
+
+fn tensor_type(rt: &TokenStream, dtype: DType, dims: &[Dim]) -> TokenStream {
+    let t = storage_type(rt, dtype);
+    let s = shape_type(rt, dims);
+    quote!(#rt::__private::Tensor<#t, #s>)
+}
+
+/// Whether the graph has dim names. (Output names that no input has are errors, but the
+/// signature is still emitted, so outputs count too.)
+pub fn is_symbolic(f: &GraphFn) -> bool {
+    let outputs: Vec<&ParamType> = match &f.ret {
+        Some(ReturnType::Single(t)) => vec![t],
+        Some(ReturnType::Tuple(l)) => l.iter().collect(),
+        None => Vec::new(),
+    };
+    f.params
+        .iter()
+        .map(|p| &p.ty)
+        .chain(outputs)
+        .filter_map(|t| t.dims.as_ref())
+        .flatten()
+        .any(Dim::is_named)
+}
+
+/// The hidden per-parameter trait a tensor parameter is bounded by: `__tg_f_x`.
+fn param_trait_ident(f: &GraphFn, param: &Param) -> proc_macro2::Ident {
+    format_ident!("__tg_{}_{}", f.name, param.name)
+}
+
+/// A parameter whose name an earlier one already has (reported by `check`). It is
+/// renamed in the emitted signature, so rustc adds no follow-on errors.
+fn is_duplicate(f: &GraphFn, index: usize) -> bool {
+    f.params[..index]
+        .iter()
+        .any(|p| p.name == f.params[index].name)
+}
+
+fn param_ident(f: &GraphFn, index: usize) -> proc_macro2::Ident {
+    let param = &f.params[index];
+    if is_duplicate(f, index) {
+        format_ident!("__tg_duplicate{}", index, span = param.name.span())
+    } else {
+        param.name.clone()
+    }
+}
+
+/// Whether the parameter takes part in kernels as a tensor.
+fn is_tensor(f: &GraphFn, index: usize) -> bool {
+    let p = &f.params[index];
+    !p.recovered && !is_duplicate(f, index) && p.ty.dims.is_some()
+}
+
+/// How messages name the function a parameter belongs to.
+fn fn_description(f: &GraphFn) -> String {
+    if f.ret.is_none() && f.name == "__tg_graph" {
+        "this graph closure".to_string()
+    } else {
+        format!("`{}`", f.name)
+    }
+}
+
+/// One hidden trait per tensor parameter, implemented by everything that is a
+/// `TensorRef` of the declared dtype and shape. The parameter is `&impl` that trait, so a
+/// caller passing another dtype or shape reads the parameter's name and its declared type
+/// in the graph's notation (`f32[4, 8]`), never the typenum spelling of the shape. The
+/// traits sit beside the function, so they resolve in the item and the closure form alike.
+/// (Graphs with only literal dims.)
+fn emit_param_traits(rt: &TokenStream, f: &GraphFn) -> TokenStream {
+    let vis = &f.vis;
+    (0..f.params.len())
+        .filter(|&i| is_tensor(f, i))
+        .map(|i| &f.params[i])
+        .map(|param| {
+            let dims = param.ty.dims.as_ref().expect("a tensor parameter");
+            let ident = param_trait_ident(f, param);
+            let t = storage_type(rt, param.ty.dtype);
+            let s = shape_type(rt, dims);
+            let declared = type_text(param.ty.dtype, dims);
+            let message = format!("parameter `{}` of {} takes a tensor `{declared}`", param.name, fn_description(f));
+            let label = format!("expected a tensor `{declared}` here");
+            let note = format!(
+                "`{declared}` is passed as `&Tensor<{}, Shape![{}]>` or a `TensorView` of that dtype and shape",
+                param.ty.dtype.name(),
+                dims.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")
+            );
+            quote! {
+                #[doc(hidden)]
+                #[allow(non_camel_case_types)]
+                #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
+                #vis trait #ident {
+                    fn __tg_slice(&self) -> &[#t];
+                }
+                #[diagnostic::do_not_recommend]
+                impl<__TgX: ?::core::marker::Sized + #rt::__private::TensorRef<#t, #s>> #ident for __TgX {
+                    #[inline(always)]
+                    fn __tg_slice(&self) -> &[#t] {
+                        <__TgX as #rt::__private::TensorRef<#t, #s>>::as_slice(self)
+                    }
+                }
+            }
+        })
+        .collect()
+}
+
+/// `TensorArg<T, Pattern, Flat>` (or `TensorArgMut`) for a declared type with names: a
+/// flat slice can give its shape when it has at most one name.
+fn arg_trait(rt: &TokenStream, dtype: DType, dims: &[Dim], output: bool) -> TokenStream {
+    let p = quote!(#rt::__private);
+    let t = storage_type(rt, dtype);
+    let pattern = pattern_type(rt, dims);
+    let flat = if dims.iter().filter(|d| d.is_named()).count() <= 1 {
+        quote!(#p::SliceOk)
+    } else {
+        quote!(#p::NoSlice)
+    };
+    if output {
+        quote!(#p::TensorArgMut<#t, #pattern, #flat>)
+    } else {
+        quote!(#p::TensorArg<#t, #pattern, #flat>)
+    }
+}
+
+/// A parameter as the generated signature takes it. A parameter that failed to parse
+/// takes anything, so calls elsewhere in the crate raise no follow-on errors.
+fn param_type(rt: &TokenStream, f: &GraphFn, index: usize, symbolic: bool) -> TokenStream {
+    let param = &f.params[index];
+    if param.recovered || is_duplicate(f, index) {
+        return quote_spanned!(param.ty.span=> impl ::core::marker::Sized);
+    }
+    let ty = &param.ty;
+    match &ty.dims {
+        None => storage_type(rt, ty.dtype),
+        Some(dims) if symbolic => {
+            let tr = arg_trait(rt, ty.dtype, dims, false);
+            quote_spanned!(ty.span=> impl #tr)
+        }
+        Some(_) => {
+            let ident = param_trait_ident(f, param);
+            quote_spanned!(ty.span=> &impl #ident)
+        }
+    }
+}
+
+/// Declared output types, or the inferred ones in the closure form.
+fn output_types(f: &GraphFn, graph: Option<&TypedGraph>) -> Option<Vec<(DType, Vec<Dim>)>> {
+    if let Some(ret) = &f.ret {
+        let list: Vec<&ParamType> = match ret {
+            ReturnType::Single(t) => vec![t],
+            ReturnType::Tuple(l) => l.iter().collect(),
+        };
+        return Some(
+            list.iter()
+                .map(|t| (t.dtype, t.dims.clone().unwrap_or_default()))
+                .collect(),
+        );
+    }
+    let graph = graph?;
+    Some(
+        graph
+            .outputs
+            .iter()
+            .map(|&n| (graph.nodes[n].dtype, graph.nodes[n].dims.clone()))
+            .collect(),
+    )
+}
+
+/// The names of a graph in binding order (argument order, then axis order).
+fn dim_names(f: &GraphFn) -> Vec<String> {
+    let mut names = Vec::new();
+    for p in &f.params {
+        for d in p.ty.dims.iter().flatten() {
+            if let Dim::Named(n) = d {
+                if !names.contains(n) {
+                    names.push(n.clone());
+                }
+            }
+        }
+    }
+    names
+}
+
+/// The local a dim name is bound to at call entry.
+pub fn dim_ident(name: &str) -> proc_macro2::Ident {
+    format_ident!("__tg_dim_{}", name)
+}
+
+/// `ln(x: f32[B, 768], g: f32[768]) -> f32[B, 768]`, as the graph is written.
+fn signature_text(f: &GraphFn, outputs: &[(DType, Vec<Dim>)]) -> String {
+    let params: Vec<String> = f
+        .params
+        .iter()
+        .map(|p| match &p.ty.dims {
+            Some(d) => format!("{}: {}", p.name, type_text(p.ty.dtype, d)),
+            None => format!("{}: {}", p.name, p.ty.dtype.name()),
+        })
+        .collect();
+    let outs: Vec<String> = outputs
+        .iter()
+        .map(|(d, dims)| type_text(*d, dims))
+        .collect();
+    let ret = if outs.len() == 1 {
+        outs[0].clone()
+    } else {
+        format!("({})", outs.join(", "))
+    };
+    if f.ret.is_none() && f.name == "__tg_graph" {
+        format!("|{}| -> {ret}", params.join(", "))
+    } else {
+        format!("{}({}) -> {ret}", f.name, params.join(", "))
+    }
+}
+
+/// The `GraphSignature` static the runtime's `bind_dims` reads: every tensor parameter,
+/// then (with `outputs`) every `_into` output, with its declared dims.
+fn signature_static(
+    rt: &TokenStream,
+    f: &GraphFn,
+    graph: &TypedGraph,
+    outputs: &[(DType, Vec<Dim>)],
+    with_outputs: bool,
+) -> TokenStream {
+    let p = quote!(#rt::__private);
+    let names = dim_names(f);
+    let decl = |dims: &[Dim]| -> Vec<TokenStream> {
+        dims.iter()
+            .map(|d| match d {
+                Dim::Static(n) => {
+                    let n = Literal::usize_unsuffixed(*n);
+                    quote!(#p::DeclDim::Static(#n))
+                }
+                Dim::Named(n) => {
+                    let k = names.iter().position(|m| m == n).unwrap_or(0);
+                    let k = Literal::usize_unsuffixed(k);
+                    quote!(#p::DeclDim::Sym(#k))
+                }
+            })
+            .collect()
+    };
+    let mut params = Vec::new();
+    for (i, param) in f.params.iter().enumerate() {
+        if !is_tensor(f, i) {
+            continue;
+        }
+        let dims = param.ty.dims.as_ref().expect("a tensor parameter");
+        let name = param.name.to_string();
+        let ty = type_text(param.ty.dtype, dims);
+        let d = decl(dims);
+        params.push(quote!(#p::ParamSig { name: #name, ty: #ty, dims: &[#(#d),*] }));
+    }
+    if with_outputs {
+        for (k, (dtype, dims)) in outputs.iter().enumerate() {
+            let name = if outputs.len() == 1 {
+                "the output".to_string()
+            } else {
+                format!("output {k}")
+            };
+            let ty = type_text(*dtype, dims);
+            let d = decl(dims);
+            params.push(quote!(#p::ParamSig { name: #name, ty: #ty, dims: &[#(#d),*] }));
+        }
+    }
+    let nonempty = graph.nonempty.iter().map(|(n, op)| {
+        let k = Literal::usize_unsuffixed(names.iter().position(|m| m == n).unwrap_or(0));
+        quote!((#k, #op))
+    });
+    let graph_name = if f.ret.is_none() && f.name == "__tg_graph" {
+        "closure".to_string()
+    } else {
+        f.name.to_string()
+    };
+    let text = signature_text(f, outputs);
+    quote! {
+        static __TG_SIGNATURE: #p::GraphSignature = #p::GraphSignature {
+            name: #graph_name,
+            text: #text,
+            syms: &[#(#names),*],
+            params: &[#(#params),*],
+            nonempty: &[#(#nonempty),*],
+        };
+    }
+}
+
+/// Reads every tensor argument (and output) and binds the dim names: `let [__tg_dim_B,
+/// …] = bind_dims(…)?;`, then the slices the kernel reads and writes.
+fn emit_binding(
+    rt: &TokenStream,
+    f: &GraphFn,
+    outputs: &[(DType, Vec<Dim>)],
+    out_names: &[proc_macro2::Ident],
+) -> TokenStream {
+    let p = quote!(#rt::__private);
+    let names = dim_names(f);
+    let n = Literal::usize_unsuffixed(names.len());
+    let dim_idents: Vec<_> = names.iter().map(|n| dim_ident(n)).collect();
+    let mut reads = TokenStream::new();
+    let mut shapes = Vec::new();
+    let mut slices = TokenStream::new();
+    for (i, param) in f.params.iter().enumerate() {
+        if !is_tensor(f, i) {
+            continue;
+        }
+        let dims = param.ty.dims.as_ref().expect("a tensor parameter");
+        let tr = arg_trait(rt, param.ty.dtype, dims, false);
+        let name = &param.name;
+        let parts = format_ident!("__tg_parts{}", i);
+        let slice = input_slice(i);
+        let t = storage_type(rt, param.ty.dtype);
+        reads.extend(quote!(let #parts = <_ as #tr>::tensor_parts(&#name);));
+        shapes.push(quote!(#p::ArgShape { len: #parts.data.len(), dims: #parts.dims, layout_error: #parts.layout_error }));
+        slices.extend(quote!(let #slice: &[#t] = #parts.data;));
+    }
+    for (k, ((dtype, dims), out)) in outputs.iter().zip(out_names).enumerate() {
+        let tr = arg_trait(rt, *dtype, dims, true);
+        let parts = format_ident!("__tg_out_parts{}", k);
+        let slice = output_slice(k);
+        let t = storage_type(rt, *dtype);
+        reads.extend(quote!(let #parts = <_ as #tr>::tensor_parts_mut(&mut #out);));
+        shapes.push(quote!(#p::ArgShape { len: #parts.data.len(), dims: #parts.dims, layout_error: #parts.layout_error }));
+        slices.extend(quote!(let #slice: &mut [#t] = #parts.data;));
+    }
+    quote! {
+        #reads
+        let [#(#dim_idents),*]: [usize; #n] = #p::bind_dims::<#n>(&__TG_SIGNATURE, &[#(#shapes),*])?;
+        #slices
+    }
+}
+
+/// The function pair `name` / `name_into` (with `kernel`), or, when checking failed,
+/// their signatures with an unreachable body so the rest of the crate still type-checks.
+/// `warnings` are statements placed first in the body of `name`, where the lint level of
+/// the graph's attributes applies to them.
+pub fn emit_graph_fn(
+    rt: &TokenStream,
+    f: &GraphFn,
+    graph: Option<&TypedGraph>,
+    kernel: Option<&Kernel>,
+    warnings: &TokenStream,
+) -> TokenStream {
+    let p = quote!(#rt::__private);
+    let attrs = &f.attrs;
+    let vis = &f.vis;
+    let name = &f.name;
+    let into_name = format_ident!("{}_into", f.name);
+    let symbolic = is_symbolic(f);
+    let param_names: Vec<_> = (0..f.params.len()).map(|i| param_ident(f, i)).collect();
+    let param_types: Vec<_> = (0..f.params.len())
+        .map(|i| param_type(rt, f, i, symbolic))
+        .collect();
+    let param_traits = if symbolic {
+        TokenStream::new()
+    } else {
+        emit_param_traits(rt, f)
+    };
+
+    let outputs = match output_types(f, graph) {
+        Some(o) => o,
+        None => {
+            // Errors and no declared output type: nothing to name the output by.
+            return quote! {
+                #param_traits
+                #(#attrs)*
+                #[allow(unused_variables, unreachable_code, clippy::too_many_arguments)]
+                #vis fn #name(#(#param_names: #param_types),*) -> ! {
+                    #warnings
+                    ::core::panic!()
+                }
+            };
+        }
+    };
+    let out_names: Vec<_> = (0..outputs.len())
+        .map(|i| format_ident!("__tg_out{}", i))
+        .collect();
+    let out_tensor_types: Vec<_> = outputs
+        .iter()
+        .map(|(d, dims)| tensor_type(rt, *d, dims))
+        .collect();
+    let ret_type = if outputs.len() == 1 {
+        out_tensor_types[0].clone()
+    } else {
+        quote!((#(#out_tensor_types),*))
+    };
+    let ret_value = if outputs.len() == 1 {
+        let o = &out_names[0];
+        quote!(#o)
+    } else {
+        quote!((#(#out_names),*))
+    };
+    let checked = graph.zip(kernel);
+    let allocates = kernel.is_some_and(|k| {
+        k.temps.iter().any(|t| {
+            t.row_local.is_none()
+                || t.row_local
+                    .as_ref()
+                    .and_then(|r| r.as_static())
+                    .is_none_or(|n| n > super::STACK_ROW_LIMIT)
+        })
+    });
+    let alloc_doc = if allocates {
+        "; allocates only the scratch buffers of its reductions"
+    } else {
+        "; allocates nothing"
+    };
+
+    if !symbolic {
+        let out_mut_types: Vec<_> = outputs
+            .iter()
+            .map(|(d, dims)| {
+                let t = storage_type(rt, *d);
+                let s = shape_type(rt, dims);
+                quote!(&mut impl #p::TensorMut<#t, #s>)
+            })
+            .collect();
+        let into_body = match checked {
+            Some((graph, kernel)) => {
+                // Slices of every tensor parameter and output, checked to the static
+                // length by the `TensorRef`/`TensorMut` contract.
+                let mut setup = TokenStream::new();
+                for (index, param) in f.params.iter().enumerate() {
+                    if is_tensor(f, index) {
+                        let name = &param.name;
+                        let t = storage_type(rt, param.ty.dtype);
+                        let tr = param_trait_ident(f, param);
+                        let slice = input_slice(index);
+                        setup.extend(quote! {
+                            let #slice: &[#t] = <_ as #tr>::__tg_slice(#name);
+                        });
+                    }
+                }
+                for (index, out) in out_names.iter().enumerate() {
+                    let (dtype, dims) = &outputs[index];
+                    let t = storage_type(rt, *dtype);
+                    let s = shape_type(rt, dims);
+                    let slice = output_slice(index);
+                    setup.extend(quote! {
+                        let #slice: &mut [#t] = <_ as #p::TensorMut<#t, #s>>::as_mut_slice(#out);
+                    });
+                }
+                let body = emit_kernel(rt, f, graph, kernel);
+                quote!(#setup #body)
+            }
+            None => quote!(::core::panic!()),
+        };
+        let into_doc =
+            format!(" Writes the outputs of [`{name}`] into caller-provided tensors{alloc_doc}.");
+        return quote! {
+            #param_traits
+
+            #(#attrs)*
+            #[allow(clippy::too_many_arguments)]
+            #vis fn #name(#(#param_names: #param_types),*) -> #ret_type {
+                #warnings
+                #(let mut #out_names = <#out_tensor_types>::zeros();)*
+                #into_name(#(#param_names,)* #(&mut #out_names),*);
+                #ret_value
+            }
+
+            #[doc = #into_doc]
+            #[allow(clippy::too_many_arguments, unused_variables, unused_mut, unreachable_code)]
+            #vis fn #into_name(#(#param_names: #param_types,)* #(#out_names: #out_mut_types),*) {
+                #into_body
+            }
+        };
+    }
+
+    // Graphs with names: bind them at call entry, return `Result`.
+    let out_arg_types: Vec<_> = outputs
+        .iter()
+        .map(|(d, dims)| {
+            let tr = arg_trait(rt, *d, dims, true);
+            quote!(impl #tr)
+        })
+        .collect();
+    let (f_body, into_body) = match checked {
+        Some((graph, kernel)) => {
+            let inputs_only = signature_static(rt, f, graph, &outputs, false);
+            let with_outputs = signature_static(rt, f, graph, &outputs, true);
+            let names = dim_names(f);
+            let n = Literal::usize_unsuffixed(names.len());
+            let dim_idents: Vec<_> = names.iter().map(|n| dim_ident(n)).collect();
+            // `f` binds the names from its inputs to size its outputs, then runs `f_into`.
+            let mut reads = TokenStream::new();
+            let mut shapes = Vec::new();
+            for (i, param) in f.params.iter().enumerate() {
+                if !is_tensor(f, i) {
+                    continue;
+                }
+                let dims = param.ty.dims.as_ref().expect("a tensor parameter");
+                let tr = arg_trait(rt, param.ty.dtype, dims, false);
+                let pname = &param.name;
+                let parts = format_ident!("__tg_parts{}", i);
+                reads.extend(quote!(let #parts = <_ as #tr>::tensor_parts(&#pname);));
+                shapes.push(quote!(#p::ArgShape { len: #parts.data.len(), dims: #parts.dims, layout_error: #parts.layout_error }));
+            }
+            let allocs = outputs.iter().zip(&out_names).zip(&out_tensor_types).map(
+                |(((_, dims), out), ty)| {
+                    let extents = dims.iter().map(|d| match d {
+                        Dim::Static(n) => {
+                            let n = Literal::usize_unsuffixed(*n);
+                            quote!(#n)
+                        }
+                        Dim::Named(n) => {
+                            let id = dim_ident(n);
+                            quote!(#id)
+                        }
+                    });
+                    quote!(let mut #out = <#ty>::zeros_with_dims([#(#extents),*])?;)
+                },
+            );
+            let f_body = quote! {
+                #inputs_only
+                let [#(#dim_idents),*]: [usize; #n] = {
+                    #reads
+                    #p::bind_dims::<#n>(&__TG_SIGNATURE, &[#(#shapes),*])?
+                };
+                #(#allocs)*
+                #into_name(#(#param_names,)* #(&mut #out_names),*)?;
+                ::core::result::Result::Ok(#ret_value)
+            };
+            let binding = emit_binding(rt, f, &outputs, &out_names);
+            let kernel_body = emit_kernel(rt, f, graph, kernel);
+            let into_body = quote! {
+                #with_outputs
+                #binding
+                #kernel_body
+                ::core::result::Result::Ok(())
+            };
+            (f_body, into_body)
+        }
+        None => (quote!(::core::panic!()), quote!(::core::panic!())),
+    };
+    let into_doc = format!(
+        " Writes the outputs of [`{name}`] into caller-provided tensors, slices or arrays{alloc_doc}.\n\n\
+         Checks every argument's dims at entry and returns `Err` before writing anything."
+    );
+    quote! {
+        #(#attrs)*
+        #[allow(clippy::too_many_arguments, unused_variables, unreachable_code)]
+        #vis fn #name(#(#param_names: #param_types),*) -> ::core::result::Result<#ret_type, #p::ShapeError> {
+            #warnings
+            #f_body
+        }
+
+        #[doc = #into_doc]
+        #[allow(clippy::too_many_arguments, unused_variables, unused_mut, unreachable_code)]
+        #vis fn #into_name(#(#param_names: #param_types,)* #(mut #out_names: #out_arg_types),*) -> ::core::result::Result<(), #p::ShapeError> {
+            #into_body
+        }
+    }
+}
