@@ -8,7 +8,7 @@
 
 use crate::cast::CastTo;
 use crate::dtype::{Element, LaneScalar};
-use crate::reference::{Bitwise, Compare, Float, Num, Shift};
+use crate::reference::{Activation, Bitwise, Compare, Float, Num, Shift};
 use wide::{f32x8, f64x8};
 
 /// Lanes per SIMD value. Eight `f32` fill one AVX register (two SSE registers on a
@@ -140,7 +140,130 @@ pub trait NumLanes: Num {
         pow_lanes => pow);
     default_unary!(Num: neg_lanes => neg, abs_lanes => abs, relu_lanes => relu,
         floor_lanes => floor, round_lanes => round, roundeven_lanes => roundeven,
-        trunc_lanes => trunc);
+        trunc_lanes => trunc, ceil_lanes => ceil, sign_lanes => sign);
+    /// `a · a`, as `mul_lanes` computes it.
+    #[inline(always)]
+    fn square_lanes(a: V<Self>) -> V<Self> {
+        Self::mul_lanes(a, a)
+    }
+}
+
+/// `bitwise_count` on integer lanes: the ones of `|a|`, as `u8`.
+pub trait BitCountLanes: crate::reference::BitCount {
+    #[inline(always)]
+    fn bitwise_count_lanes(a: V<Self>) -> V<u8> {
+        a.map(<Self as crate::reference::BitCount>::bitwise_count)
+    }
+}
+
+/// The float rows of the wider op table, composed of the lane functions above in the
+/// order `reference::Activation` states, so exact compositions match it bit for bit.
+/// `f32` evaluates the `expm1`/`sigmoid` ones in f64 lanes and rounds once.
+pub trait ActivationLanes: Activation + FloatLanes + CompareLanes + SelectLanes {
+    #[inline(always)]
+    fn reciprocal_lanes(a: V<Self>) -> V<Self> {
+        Self::div_lanes(V::splat(<Self as Activation>::one()), a)
+    }
+    #[inline(always)]
+    fn softsign_lanes(a: V<Self>) -> V<Self> {
+        let one = V::splat(<Self as Activation>::one());
+        Self::div_lanes(a, Self::add_lanes(one, Self::abs_lanes(a)))
+    }
+    #[inline(always)]
+    fn is_finite_lanes(a: V<Self>) -> V<bool> {
+        let nan = Self::is_nan_lanes(a);
+        let inf = Self::is_inf_lanes(a);
+        V(core::array::from_fn(|i| !nan.0[i] && !inf.0[i]))
+    }
+    #[inline(always)]
+    fn leaky_relu_lanes(a: V<Self>, alpha: V<Self>) -> V<Self> {
+        let negative = Self::lt_lanes(a, V::splat(<Self as Activation>::zero()));
+        Self::select_lanes(negative, Self::mul_lanes(alpha, a), a)
+    }
+    #[inline(always)]
+    fn thresholded_relu_lanes(a: V<Self>, alpha: V<Self>) -> V<Self> {
+        let above = Self::gt_lanes(a, alpha);
+        Self::select_lanes(above, a, V::splat(<Self as Activation>::zero()))
+    }
+    #[inline(always)]
+    fn hard_sigmoid_lanes(a: V<Self>, alpha: V<Self>, beta: V<Self>) -> V<Self> {
+        let t = Self::add_lanes(Self::mul_lanes(alpha, a), beta);
+        let one = V::splat(<Self as Activation>::one());
+        Self::max_lanes(
+            V::splat(<Self as Activation>::zero()),
+            Self::min_lanes(one, t),
+        )
+    }
+    #[inline(always)]
+    fn hard_swish_lanes(a: V<Self>) -> V<Self> {
+        let alpha = V::splat(<Self as Activation>::one_sixth());
+        let beta = V::splat(<Self as Activation>::half());
+        Self::mul_lanes(a, Self::hard_sigmoid_lanes(a, alpha, beta))
+    }
+    #[inline(always)]
+    fn shrink_lanes(a: V<Self>, lambd: V<Self>, bias: V<Self>) -> V<Self> {
+        let below = Self::lt_lanes(a, Self::neg_lanes(lambd));
+        let above = Self::gt_lanes(a, lambd);
+        let zero = V::splat(<Self as Activation>::zero());
+        let inner = Self::select_lanes(above, Self::sub_lanes(a, bias), zero);
+        Self::select_lanes(below, Self::add_lanes(a, bias), inner)
+    }
+    #[inline(always)]
+    fn elu_lanes(a: V<Self>, alpha: V<Self>) -> V<Self> {
+        let positive = Self::gt_lanes(a, V::splat(<Self as Activation>::zero()));
+        Self::select_lanes(positive, a, Self::mul_lanes(alpha, Self::expm1_lanes(a)))
+    }
+    #[inline(always)]
+    fn celu_lanes(a: V<Self>, alpha: V<Self>) -> V<Self> {
+        let zero = V::splat(<Self as Activation>::zero());
+        let e = Self::mul_lanes(alpha, Self::expm1_lanes(Self::div_lanes(a, alpha)));
+        Self::add_lanes(Self::max_lanes(zero, a), Self::min_lanes(zero, e))
+    }
+    #[inline(always)]
+    fn selu_lanes(a: V<Self>, alpha: V<Self>, gamma: V<Self>) -> V<Self> {
+        let positive = Self::gt_lanes(a, V::splat(<Self as Activation>::zero()));
+        let negative = Self::mul_lanes(gamma, Self::mul_lanes(alpha, Self::expm1_lanes(a)));
+        Self::select_lanes(positive, Self::mul_lanes(gamma, a), negative)
+    }
+    #[inline(always)]
+    fn swish_lanes(a: V<Self>, alpha: V<Self>) -> V<Self> {
+        Self::mul_lanes(a, Self::sigmoid_lanes(Self::mul_lanes(alpha, a)))
+    }
+}
+
+impl ActivationLanes for f64 {}
+
+/// `f32` through f64 lanes for the transcendental activations: one rounding at the end.
+impl ActivationLanes for f32 {
+    #[inline(always)]
+    fn elu_lanes(a: V<f32>, alpha: V<f32>) -> V<f32> {
+        cast::<f64, f32>(<f64 as ActivationLanes>::elu_lanes(
+            cast::<f32, f64>(a),
+            cast::<f32, f64>(alpha),
+        ))
+    }
+    #[inline(always)]
+    fn celu_lanes(a: V<f32>, alpha: V<f32>) -> V<f32> {
+        cast::<f64, f32>(<f64 as ActivationLanes>::celu_lanes(
+            cast::<f32, f64>(a),
+            cast::<f32, f64>(alpha),
+        ))
+    }
+    #[inline(always)]
+    fn selu_lanes(a: V<f32>, alpha: V<f32>, gamma: V<f32>) -> V<f32> {
+        cast::<f64, f32>(<f64 as ActivationLanes>::selu_lanes(
+            cast::<f32, f64>(a),
+            cast::<f32, f64>(alpha),
+            cast::<f32, f64>(gamma),
+        ))
+    }
+    #[inline(always)]
+    fn swish_lanes(a: V<f32>, alpha: V<f32>) -> V<f32> {
+        cast::<f64, f32>(<f64 as ActivationLanes>::swish_lanes(
+            cast::<f32, f64>(a),
+            cast::<f32, f64>(alpha),
+        ))
+    }
 }
 
 pub trait CompareLanes: Compare {
@@ -186,6 +309,7 @@ macro_rules! integer_lanes {
         impl CompareLanes for $t {}
         impl BitwiseLanes for $t {}
         impl ShiftLanes for $t {}
+        impl BitCountLanes for $t {}
     )*};
 }
 integer_lanes!(u8, u16, u32, u64, i8, i16, i32, i64);
@@ -277,6 +401,11 @@ macro_rules! float_lanes {
             fn floor_lanes(a: V<$t>) -> V<$t> {
                 let x = a.wide();
                 V::from_wide(x.floor() | (x & $w::splat(-0.0)))
+            }
+            #[inline(always)]
+            fn ceil_lanes(a: V<$t>) -> V<$t> {
+                let x = a.wide();
+                V::from_wide(x.ceil() | (x & $w::splat(-0.0)))
             }
             #[inline(always)]
             fn trunc_lanes(a: V<$t>) -> V<$t> {

@@ -37,6 +37,15 @@ pub trait Num: LaneScalar {
     fn round(a: Self) -> Self;
     fn roundeven(a: Self) -> Self;
     fn trunc(a: Self) -> Self;
+    /// The identity on integers.
+    fn ceil(a: Self) -> Self;
+    /// `a · a` (wrapping on integers).
+    #[inline(always)]
+    fn square(a: Self) -> Self {
+        Self::mul(a, a)
+    }
+    /// -1, 0 or 1 (0 or 1 for unsigned); `sign(±0.0) = ±0.0`, NaN stays NaN (ONNX `Sign`).
+    fn sign(a: Self) -> Self;
 }
 
 /// Comparisons: every compute type, `bool` ordered `false < true`, floats per IEEE
@@ -74,6 +83,11 @@ pub trait Bitwise: LaneScalar {
     fn or(a: Self, b: Self) -> Self;
     fn xor(a: Self, b: Self) -> Self;
     fn not(a: Self) -> Self;
+}
+
+/// `bitwise_count` on integers: the number of one bits of `|a|` (NumPy), as `u8`.
+pub trait BitCount: LaneScalar {
+    fn bitwise_count(a: Self) -> u8;
 }
 
 /// `<< >>` on integers.
@@ -317,8 +331,38 @@ macro_rules! integer_num {
             fn trunc(a: $t) -> $t {
                 a
             }
+            #[inline(always)]
+            fn ceil(a: $t) -> $t {
+                a
+            }
+            #[inline(always)]
+            fn sign(a: $t) -> $t {
+                #[allow(unused_comparisons)]
+                let negative = a < 0;
+                if negative {
+                    (0 as $t).wrapping_sub(1)
+                } else if a > 0 {
+                    1
+                } else {
+                    0
+                }
+            }
         }
         integer_common!($t);
+        impl BitCount for $t {
+            /// NumPy's `bitwise_count`: the ones of the absolute value.
+            #[inline(always)]
+            fn bitwise_count(a: $t) -> u8 {
+                #[allow(unused_comparisons)]
+                let negative = a < 0;
+                let magnitude = if negative {
+                    (0 as $t).wrapping_sub(a)
+                } else {
+                    a
+                };
+                magnitude.count_ones() as u8
+            }
+        }
     };
 }
 
@@ -441,6 +485,20 @@ macro_rules! float_num {
             #[inline(always)]
             fn trunc(a: $t) -> $t {
                 a.trunc()
+            }
+            #[inline(always)]
+            fn ceil(a: $t) -> $t {
+                a.ceil()
+            }
+            #[inline(always)]
+            fn sign(a: $t) -> $t {
+                if a > 0.0 {
+                    1.0
+                } else if a < 0.0 {
+                    -1.0
+                } else {
+                    a
+                }
             }
         }
     };
@@ -810,4 +868,142 @@ impl Float for f32 {
         rsqrt, exp, log, log1p, sin, cos, tanh, erf, sigmoid, gelu, silu, exp2, log2, expm1, tan,
         atan, asin, acos, sinh, cosh, softplus,
     );
+}
+
+/// The rows of the wider operator table that act on floats (ONNX semantics; parameters
+/// after the tensor, in the order the op table lists them). Exact compositions are computed
+/// in the compute dtype in the order written here, which the lane functions follow bit
+/// for bit; the `expm1`/`sigmoid` ones are evaluated in f64 and rounded once for `f32`.
+pub trait Activation: Float + Compare {
+    /// `1 / a`.
+    #[inline(always)]
+    fn reciprocal(a: Self) -> Self {
+        Self::div(Self::one(), a)
+    }
+    /// `a / (1 + |a|)`.
+    #[inline(always)]
+    fn softsign(a: Self) -> Self {
+        Self::div(a, Self::add(Self::one(), Self::abs(a)))
+    }
+    /// Neither infinite nor NaN.
+    #[inline(always)]
+    fn is_finite(a: Self) -> bool {
+        !Self::is_nan(a) && !Self::is_inf(a)
+    }
+    /// `a` where `a ≥ 0` (and NaN), else `alpha · a`.
+    #[inline(always)]
+    fn leaky_relu(a: Self, alpha: Self) -> Self {
+        if <Self as Compare>::lt(a, Self::zero()) {
+            Self::mul(alpha, a)
+        } else {
+            a
+        }
+    }
+    /// `a` where `a > alpha`, else 0 (NaN gives 0, as ONNX's `x > alpha ? x : 0`).
+    #[inline(always)]
+    fn thresholded_relu(a: Self, alpha: Self) -> Self {
+        if <Self as Compare>::gt(a, alpha) {
+            a
+        } else {
+            Self::zero()
+        }
+    }
+    /// `max(0, min(1, alpha · a + beta))`; NaN stays NaN.
+    #[inline(always)]
+    fn hard_sigmoid(a: Self, alpha: Self, beta: Self) -> Self {
+        let t = Self::add(Self::mul(alpha, a), beta);
+        Self::max(Self::zero(), Self::min(Self::one(), t))
+    }
+    /// `a · hard_sigmoid(a, 1/6, 0.5)` (ONNX `HardSwish`, with 1/6 rounded to the dtype).
+    #[inline(always)]
+    fn hard_swish(a: Self) -> Self {
+        Self::mul(a, Self::hard_sigmoid(a, Self::one_sixth(), Self::half()))
+    }
+    /// `a + bias` where `a < -lambd`, `a - bias` where `a > lambd`, else 0 (NaN gives 0).
+    #[inline(always)]
+    fn shrink(a: Self, lambd: Self, bias: Self) -> Self {
+        if <Self as Compare>::lt(a, Self::neg(lambd)) {
+            Self::add(a, bias)
+        } else if <Self as Compare>::gt(a, lambd) {
+            Self::sub(a, bias)
+        } else {
+            Self::zero()
+        }
+    }
+    /// `a` where `a > 0`, else `alpha · (e^a - 1)`.
+    fn elu(a: Self, alpha: Self) -> Self;
+    /// `max(0, a) + min(0, alpha · (e^(a/alpha) - 1))`.
+    fn celu(a: Self, alpha: Self) -> Self;
+    /// `gamma · a` where `a > 0`, else `gamma · alpha · (e^a - 1)`.
+    fn selu(a: Self, alpha: Self, gamma: Self) -> Self;
+    /// `a · sigmoid(alpha · a)`.
+    fn swish(a: Self, alpha: Self) -> Self;
+    fn zero() -> Self;
+    fn one() -> Self;
+    fn half() -> Self;
+    fn one_sixth() -> Self;
+}
+
+impl Activation for f64 {
+    fn elu(a: f64, alpha: f64) -> f64 {
+        if a > 0.0 {
+            a
+        } else {
+            alpha * a.exp_m1()
+        }
+    }
+    fn celu(a: f64, alpha: f64) -> f64 {
+        <f64 as Num>::max(0.0, a) + <f64 as Num>::min(0.0, alpha * (a / alpha).exp_m1())
+    }
+    fn selu(a: f64, alpha: f64, gamma: f64) -> f64 {
+        if a > 0.0 {
+            gamma * a
+        } else {
+            gamma * (alpha * a.exp_m1())
+        }
+    }
+    fn swish(a: f64, alpha: f64) -> f64 {
+        a * sigmoid_f64(alpha * a)
+    }
+    fn zero() -> f64 {
+        0.0
+    }
+    fn one() -> f64 {
+        1.0
+    }
+    fn half() -> f64 {
+        0.5
+    }
+    fn one_sixth() -> f64 {
+        1.0 / 6.0
+    }
+}
+
+/// The `f32` transcendental activations: the f64 formula (parameters exact in f64),
+/// rounded once.
+impl Activation for f32 {
+    fn elu(a: f32, alpha: f32) -> f32 {
+        <f64 as Activation>::elu(a as f64, alpha as f64) as f32
+    }
+    fn celu(a: f32, alpha: f32) -> f32 {
+        <f64 as Activation>::celu(a as f64, alpha as f64) as f32
+    }
+    fn selu(a: f32, alpha: f32, gamma: f32) -> f32 {
+        <f64 as Activation>::selu(a as f64, alpha as f64, gamma as f64) as f32
+    }
+    fn swish(a: f32, alpha: f32) -> f32 {
+        <f64 as Activation>::swish(a as f64, alpha as f64) as f32
+    }
+    fn zero() -> f32 {
+        0.0
+    }
+    fn one() -> f32 {
+        1.0
+    }
+    fn half() -> f32 {
+        0.5
+    }
+    fn one_sixth() -> f32 {
+        1.0 / 6.0
+    }
 }

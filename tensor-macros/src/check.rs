@@ -98,7 +98,6 @@ pub fn type_text(dtype: DType, dims: &[Dim]) -> String {
 }
 
 mod tensor_ops;
-pub use tensor_ops::NAMES as TENSOR_OP_NAMES;
 
 struct Checker<'a> {
     errors: &'a mut Errors,
@@ -770,16 +769,24 @@ impl Checker<'_> {
     ) -> Typed {
         let name = func.to_string();
         let span = func.span();
-        if let Some(result) = self.check_tensor_op(func, args, named) {
-            return result;
+        if name == "__list" {
+            self.errors.push(
+                span,
+                "a list `[…]` is only an argument of reductions and shape ops",
+            );
+            return Typed::Poison;
         }
-        let typed: Vec<Typed> = args.iter().map(|a| self.check_expr(a)).collect();
-        if name == "where" {
-            return self.check_where(span, typed, args, named);
-        }
-        let op = match ops::function(&name) {
-            Some(op) => op,
+        let op = match ops::lookup(&name, args.len(), !named.is_empty()) {
+            Some(ops::Callable::Tensor(t)) => return self.check_tensor_op(t, func, args, named),
+            Some(ops::Callable::Where) => {
+                let typed: Vec<Typed> = args.iter().map(|a| self.check_expr(a)).collect();
+                return self.check_where(span, typed, args, named);
+            }
+            Some(ops::Callable::Elementwise(op)) => op,
             None => {
+                for a in args {
+                    self.check_expr(a);
+                }
                 let mut message = format!("unknown function `{name}`");
                 if let Some(close) = ops::closest_name(&name) {
                     message.push_str(&format!(
@@ -790,21 +797,34 @@ impl Checker<'_> {
                 return Typed::Poison;
             }
         };
+        let typed: Vec<Typed> = args.iter().map(|a| self.check_expr(a)).collect();
+        let mut ok = true;
         for n in named {
             let arg = n.name.to_string();
-            let hint = if matches!(arg.as_str(), "axis" | "keepdims" | "dtype" | "acc")
-                && matches!(name.as_str(), "max" | "min")
-            {
-                format!("\nnote: `{name}` with two tensors is elementwise; reductions (`{name}(x, axis = …)`) are not implemented yet")
+            if op.params.iter().any(|p| p.name == arg) {
+                continue;
+            }
+            let hint = if name == "relu" && arg == "alpha" {
+                "; `relu` takes no named arguments\nhelp: `leaky_relu(x, alpha = …)` is relu with a slope below 0".to_string()
+            } else if op.params.is_empty() {
+                format!("; `{name}` takes no named arguments")
             } else {
-                String::new()
+                format!(
+                    "; it takes {}",
+                    op.params
+                        .iter()
+                        .map(|p| format!("`{}`", p.name))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
             };
             self.errors.push(
                 n.name.span(),
                 format!("`{name}` has no argument named `{arg}`{hint}"),
             );
+            ok = false;
         }
-        if !named.is_empty() {
+        if !ok {
             return Typed::Poison;
         }
         if typed.len() != op.arity {
@@ -838,8 +858,86 @@ impl Checker<'_> {
                 );
                 Typed::Poison
             }
-            Typed::Strong(node) => self.apply_unary(op, span, node, None, &args[0]),
+            Typed::Strong(node) => {
+                let applied = self.apply_unary(op, span, node, None, &args[0]);
+                match applied {
+                    Typed::Strong(n) if !op.params.is_empty() => self.add_params(op, n, named),
+                    other => other,
+                }
+            }
         }
+    }
+
+    /// Appends an op's named float parameters to its node's operands: each a literal in
+    /// the tensor's dtype (checked to be finite there), a scalar or rank-0 parameter of
+    /// that dtype, or the row's default.
+    fn add_params(
+        &mut self,
+        op: &'static Op,
+        node: NodeId,
+        named: &[crate::ast::NamedArg],
+    ) -> Typed {
+        let NodeKind::Op { args, .. } = &self.node(node).kind else {
+            return Typed::Strong(node);
+        };
+        let mut args = args.clone();
+        let x = args[0];
+        let dtype = self.node(x).dtype;
+        let mut ok = true;
+        for spec in op.params {
+            let given = named.iter().find(|n| n.name == spec.name);
+            let value = match given {
+                Some(n) => match self.check_expr(&n.value) {
+                    Typed::Poison => None,
+                    Typed::Weak(w, ws) => self.materialize(&w, ws, dtype, None),
+                    Typed::Strong(v) => {
+                        let (vd, rank) = (self.node(v).dtype, self.node(v).dims.len());
+                        if vd != dtype || rank != 0 {
+                            self.errors.push(
+                                expr_span_of(&n.value),
+                                format!(
+                                    "`{}` of `{}` is a literal or a scalar of the tensor's dtype `{}`, found {}\n\
+                                     help: pass a literal (`{} = {}`) or a scalar parameter `{}: {}`",
+                                    spec.name,
+                                    op.name,
+                                    dtype.name(),
+                                    match self.node(v).kind {
+                                        NodeKind::Scalar { .. } => format!("the scalar `{}`", vd.name()),
+                                        _ => format!("`{}`", type_text(vd, &self.node(v).dims)),
+                                    },
+                                    spec.name,
+                                    spec.default.unwrap_or("0.5"),
+                                    spec.name,
+                                    dtype.name()
+                                ),
+                            );
+                            None
+                        } else {
+                            Some(v)
+                        }
+                    }
+                },
+                None => {
+                    let text = spec.default.expect("elementwise parameters have defaults");
+                    let v: f64 = text.parse().expect("defaults are float literals");
+                    self.materialize(
+                        &Weak::Float(v, Some(text.to_string())),
+                        proc_macro2::Span::call_site(),
+                        dtype,
+                        None,
+                    )
+                }
+            };
+            match value {
+                Some(v) => args.push(v),
+                None => ok = false,
+            }
+        }
+        if !ok {
+            return Typed::Poison;
+        }
+        let n = self.node(node).clone();
+        Typed::Strong(self.add(NodeKind::Op { op, args }, n.dtype, n.dims))
     }
 
     /// `where(cond, a, b)`: `cond` is `bool`; `a` and `b` promote; all three broadcast.
@@ -929,6 +1027,14 @@ impl Checker<'_> {
         let a = self.convert(a, dtype);
         let b = self.convert(b, dtype);
         Typed::Strong(self.add(NodeKind::Select { cond, a, b }, dtype, dims))
+    }
+}
+
+/// Where an error about an argument expression points: a call's name, else the expression.
+fn expr_span_of(e: &Expr) -> Span {
+    match e {
+        Expr::Call { func, .. } => func.span(),
+        other => other.span(),
     }
 }
 

@@ -1,6 +1,11 @@
-//! The op table: every elementwise function and operator, its arity, its typing rule,
-//! and the runtime lane function that computes it. Adding an op is one row here, one
-//! lane implementation and one scalar reference in tensor-core, and their tests.
+//! The op table: the one registry of every callable of the language. Elementwise
+//! functions and operators (`FUNCTIONS`: arity, typing rule, named parameters, the
+//! runtime lane function), `where`, and the tensor ops (`TENSOR_OPS`: reductions, the
+//! softmax family, shape ops, with their named parameters and dtype rule). The checker
+//! dispatches on a row's kind, reads named arguments against the row's `params`, and
+//! "did you mean" hints and the language reference list the rows. Adding an elementwise op
+//! is one row here, one lane implementation and one scalar reference in tensor-core, and
+//! their tests.
 
 use crate::ast::{BinOp, UnOp};
 use crate::dtype::{Category, DType};
@@ -24,6 +29,8 @@ pub enum Typing {
     FloatUnary,
     /// Floats only, `bool` out.
     FloatPredicate,
+    /// Integers only, `u8` out (`bitwise_count`).
+    BitCount,
 }
 
 impl Typing {
@@ -35,12 +42,14 @@ impl Typing {
             Typing::Shift => dtype.is_integer(),
             Typing::Logical => dtype == DType::Bool,
             Typing::FloatUnary | Typing::FloatPredicate => dtype.is_float(),
+            Typing::BitCount => dtype.is_integer(),
         }
     }
 
     pub fn result(self, input: DType) -> DType {
         match self {
             Typing::Compare | Typing::FloatPredicate => DType::Bool,
+            Typing::BitCount => DType::U8,
             _ => input,
         }
     }
@@ -51,7 +60,7 @@ impl Typing {
             Typing::Compare => "any dtype",
             Typing::Arith | Typing::NumUnary => "integer and float dtypes",
             Typing::Bitwise => "integer dtypes (bitwise) and `bool` (logical)",
-            Typing::Shift => "integer dtypes",
+            Typing::Shift | Typing::BitCount => "integer dtypes",
             Typing::Logical => "`bool`",
             Typing::FloatUnary | Typing::FloatPredicate => {
                 "float dtypes (`f16`, `bf16`, `f32`, `f64`)"
@@ -60,16 +69,50 @@ impl Typing {
     }
 }
 
+/// What a named parameter takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamType {
+    /// An integer literal axis, or a list of them: `axis = 1`, `axis = [0, -1]`.
+    Axes,
+    /// `true` or `false`.
+    Bool,
+    /// A numeric dtype name: `dtype = f64`.
+    DType,
+    /// A float in the dtype of the op's tensor: a literal, or a scalar or rank-0 float
+    /// parameter of the graph. It reaches the lane function as one more operand.
+    Float,
+    /// Any operand that promotes and broadcasts with the tensor, as the other side of a
+    /// binary op: a literal, a scalar, a tensor (`clip`'s bounds).
+    Operand,
+}
+
+/// A named parameter of a callable, after its tensor arguments.
+#[derive(Debug)]
+pub struct ParamSpec {
+    pub name: &'static str,
+    pub ty: ParamType,
+    /// The default, as a literal of the language; `None` for an optional parameter that
+    /// changes behaviour when present (`axis`: all axes when absent).
+    pub default: Option<&'static str>,
+}
+
+const fn param(name: &'static str, ty: ParamType, default: Option<&'static str>) -> ParamSpec {
+    ParamSpec { name, ty, default }
+}
+
 /// One elementwise op.
 #[derive(Debug)]
 pub struct Op {
     /// The function name in the graph language (operators have their MAX name too).
     pub name: &'static str,
+    /// Tensor operands, not counting named parameters.
     pub arity: usize,
     pub typing: Typing,
-    /// The tensor-core trait and method that compute it on lanes.
+    /// The tensor-core trait and method that compute it on lanes. Its arguments are the
+    /// tensor operands, then each named parameter in `params` order.
     pub lane_trait: &'static str,
     pub lane_fn: &'static str,
+    pub params: &'static [ParamSpec],
 }
 
 const fn op(
@@ -85,6 +128,25 @@ const fn op(
         typing,
         lane_trait,
         lane_fn,
+        params: &[],
+    }
+}
+
+/// An elementwise op with named float parameters (`leaky_relu(x, alpha = 0.01)`).
+const fn op_with(
+    name: &'static str,
+    typing: Typing,
+    lane_trait: &'static str,
+    lane_fn: &'static str,
+    params: &'static [ParamSpec],
+) -> Op {
+    Op {
+        name,
+        arity: 1,
+        typing,
+        lane_trait,
+        lane_fn,
+        params,
     }
 }
 
@@ -139,13 +201,257 @@ pub const FUNCTIONS: &[Op] = &[
     op("softplus", 1, FloatUnary, "FloatLanes", "softplus_lanes"),
     op("is_nan", 1, FloatPredicate, "FloatLanes", "is_nan_lanes"),
     op("is_inf", 1, FloatPredicate, "FloatLanes", "is_inf_lanes"),
+    // The wider operator table (ONNX semantics; reference::Activation states each).
+    op("ceil", 1, NumUnary, "NumLanes", "ceil_lanes"),
+    op("square", 1, NumUnary, "NumLanes", "square_lanes"),
+    op("sign", 1, NumUnary, "NumLanes", "sign_lanes"),
+    op(
+        "reciprocal",
+        1,
+        FloatUnary,
+        "ActivationLanes",
+        "reciprocal_lanes",
+    ),
+    op(
+        "softsign",
+        1,
+        FloatUnary,
+        "ActivationLanes",
+        "softsign_lanes",
+    ),
+    op(
+        "is_finite",
+        1,
+        FloatPredicate,
+        "ActivationLanes",
+        "is_finite_lanes",
+    ),
+    op(
+        "hard_swish",
+        1,
+        FloatUnary,
+        "ActivationLanes",
+        "hard_swish_lanes",
+    ),
+    op_with(
+        "leaky_relu",
+        FloatUnary,
+        "ActivationLanes",
+        "leaky_relu_lanes",
+        &[param("alpha", ParamType::Float, Some("0.01"))],
+    ),
+    op_with(
+        "thresholded_relu",
+        FloatUnary,
+        "ActivationLanes",
+        "thresholded_relu_lanes",
+        &[param("alpha", ParamType::Float, Some("1.0"))],
+    ),
+    op_with(
+        "hard_sigmoid",
+        FloatUnary,
+        "ActivationLanes",
+        "hard_sigmoid_lanes",
+        &[
+            param("alpha", ParamType::Float, Some("0.2")),
+            param("beta", ParamType::Float, Some("0.5")),
+        ],
+    ),
+    op_with(
+        "shrink",
+        FloatUnary,
+        "ActivationLanes",
+        "shrink_lanes",
+        &[
+            param("lambd", ParamType::Float, Some("0.5")),
+            param("bias", ParamType::Float, Some("0.0")),
+        ],
+    ),
+    op_with(
+        "elu",
+        FloatUnary,
+        "ActivationLanes",
+        "elu_lanes",
+        &[param("alpha", ParamType::Float, Some("1.0"))],
+    ),
+    op_with(
+        "celu",
+        FloatUnary,
+        "ActivationLanes",
+        "celu_lanes",
+        &[param("alpha", ParamType::Float, Some("1.0"))],
+    ),
+    // ONNX's defaults, the f32 values of 1.6732632… and 1.0507010….
+    op_with(
+        "selu",
+        FloatUnary,
+        "ActivationLanes",
+        "selu_lanes",
+        &[
+            param("alpha", ParamType::Float, Some("1.67326319217681884765625")),
+            param("gamma", ParamType::Float, Some("1.05070102214813232421875")),
+        ],
+    ),
+    op_with(
+        "swish",
+        FloatUnary,
+        "ActivationLanes",
+        "swish_lanes",
+        &[param("alpha", ParamType::Float, Some("1.0"))],
+    ),
+    op(
+        "bitwise_count",
+        1,
+        BitCount,
+        "BitCountLanes",
+        "bitwise_count_lanes",
+    ),
+    op("bitwise_and", 2, Bitwise, "BitwiseLanes", "and_lanes"),
+    op("bitwise_or", 2, Bitwise, "BitwiseLanes", "or_lanes"),
+    op("bitwise_xor", 2, Bitwise, "BitwiseLanes", "xor_lanes"),
+    op("bitwise_not", 1, Bitwise, "BitwiseLanes", "not_lanes"),
+    op("shift_left", 2, Shift, "ShiftLanes", "shl_lanes"),
+    op("shift_right", 2, Shift, "ShiftLanes", "shr_lanes"),
+    op("logical_and", 2, Logical, "BitwiseLanes", "and_lanes"),
+    op("logical_or", 2, Logical, "BitwiseLanes", "or_lanes"),
+    op("logical_xor", 2, Logical, "BitwiseLanes", "xor_lanes"),
+    op("logical_not", 1, Logical, "BitwiseLanes", "not_lanes"),
 ];
+
+/// How a reduction's output dtype and accumulator follow from its input (Theano's
+/// `CAReduceDtype`; the rules are stated in check/tensor_ops.rs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReduceDtype {
+    /// `sum`, `prod`, `reduce_l1`, `reduce_sum_square`: signed and `bool` widen to `i64`,
+    /// unsigned to `u64`, floats keep theirs; `dtype =` and `acc =` choose.
+    SumLike,
+    /// `mean`: a float (`f64` for integers), accumulated in `f64` unless `acc =`.
+    Mean,
+    /// `reduce_l2`, `reduce_log_sum`, `reduce_log_sum_exp`: float input, float output.
+    Float,
+    /// `max`, `min`: the input dtype.
+    Keep,
+    /// `any`, `all`: `bool`.
+    Bool,
+    /// `argmax`, `argmin`: `i64` indices.
+    Index,
+}
+
+/// What kind of tensor op a row is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TensorOpKind {
+    Reduction(ReduceDtype),
+    /// `softmax`, `logsoftmax` over one axis.
+    Softmax,
+    /// Views and reshape: positional arguments after the tensor, no named ones.
+    Shape,
+    /// Written as a composition of elementwise ops in the checker (`clip`, `prelu`),
+    /// with the promotion and broadcasting of binary ops.
+    Composite,
+}
+
+/// A tensor op: one tensor, then named parameters (or, for shape ops, positional lists).
+#[derive(Debug)]
+pub struct TensorOp {
+    pub name: &'static str,
+    pub kind: TensorOpKind,
+    pub params: &'static [ParamSpec],
+}
+
+use ParamType::{Axes, Bool as BoolParam, DType as DTypeParam};
+
+const AXIS: ParamSpec = param("axis", Axes, None);
+const KEEPDIMS: ParamSpec = param("keepdims", BoolParam, Some("false"));
+const DTYPE: ParamSpec = param("dtype", DTypeParam, None);
+const ACC: ParamSpec = param("acc", DTypeParam, None);
+/// Reductions whose output and accumulator dtypes can be chosen.
+const TYPED_REDUCE: &[ParamSpec] = &[AXIS, KEEPDIMS, DTYPE, ACC];
+const REDUCE: &[ParamSpec] = &[AXIS, KEEPDIMS];
+
+const fn tensor_op(
+    name: &'static str,
+    kind: TensorOpKind,
+    params: &'static [ParamSpec],
+) -> TensorOp {
+    TensorOp { name, kind, params }
+}
+
+/// Every tensor op.
+pub const TENSOR_OPS: &[TensorOp] = {
+    use ReduceDtype::*;
+    use TensorOpKind::{Reduction as R, Shape as S};
+    &[
+        tensor_op("sum", R(SumLike), TYPED_REDUCE),
+        tensor_op("prod", R(SumLike), TYPED_REDUCE),
+        tensor_op("reduce_l1", R(SumLike), TYPED_REDUCE),
+        tensor_op("reduce_sum_square", R(SumLike), TYPED_REDUCE),
+        tensor_op("mean", R(Mean), TYPED_REDUCE),
+        tensor_op("reduce_l2", R(Float), TYPED_REDUCE),
+        tensor_op("reduce_log_sum", R(Float), TYPED_REDUCE),
+        tensor_op("reduce_log_sum_exp", R(Float), TYPED_REDUCE),
+        tensor_op("max", R(Keep), REDUCE),
+        tensor_op("min", R(Keep), REDUCE),
+        tensor_op("any", R(Bool), REDUCE),
+        tensor_op("all", R(Bool), REDUCE),
+        tensor_op("argmax", R(Index), REDUCE),
+        tensor_op("argmin", R(Index), REDUCE),
+        tensor_op(
+            "softmax",
+            TensorOpKind::Softmax,
+            &[param("axis", Axes, Some("-1"))],
+        ),
+        tensor_op(
+            "logsoftmax",
+            TensorOpKind::Softmax,
+            &[param("axis", Axes, Some("-1"))],
+        ),
+        tensor_op("dimshuffle", S, &[]),
+        tensor_op("transpose", S, &[]),
+        tensor_op("reshape", S, &[]),
+        tensor_op("broadcast_to", S, &[]),
+        tensor_op("expand_dims", S, &[]),
+        tensor_op("squeeze", S, &[]),
+        tensor_op("clip", TensorOpKind::Composite, CLIP),
+        tensor_op("clamp", TensorOpKind::Composite, CLIP),
+        tensor_op("prelu", TensorOpKind::Composite, &[]),
+    ]
+};
+
+/// `clip(x, min = a, max = b)`: either bound may be left out.
+const CLIP: &[ParamSpec] = &[
+    param("min", ParamType::Operand, None),
+    param("max", ParamType::Operand, None),
+];
+
+/// What a call names.
+#[derive(Clone, Copy, Debug)]
+pub enum Callable {
+    Elementwise(&'static Op),
+    /// `where(cond, a, b)`: typed specially (a `bool` condition, two promoted branches).
+    Where,
+    Tensor(&'static TensorOp),
+}
+
+/// The callable `name(…)` with `positional` tensor arguments refers to. `max`/`min` with
+/// two tensors and no named arguments are elementwise; with one tensor, reductions.
+pub fn lookup(name: &str, positional: usize, has_named: bool) -> Option<Callable> {
+    if let Some(t) = TENSOR_OPS.iter().find(|t| t.name == name) {
+        let elementwise_form = matches!(name, "max" | "min") && positional == 2 && !has_named;
+        if !elementwise_form {
+            return Some(Callable::Tensor(t));
+        }
+    }
+    if name == "where" {
+        return Some(Callable::Where);
+    }
+    function(name).map(Callable::Elementwise)
+}
 
 /// Names accepted as calls, for "did you mean" hints.
 pub fn all_function_names() -> Vec<&'static str> {
     let mut names: Vec<&'static str> = FUNCTIONS.iter().map(|o| o.name).collect();
     names.push("where");
-    names.extend(crate::check::TENSOR_OP_NAMES);
+    names.extend(TENSOR_OPS.iter().map(|t| t.name));
     names
 }
 
@@ -159,13 +465,6 @@ fn named(name: &str) -> &'static Op {
 
 /// The op behind a binary operator.
 pub fn binary_operator(operator: BinOp) -> &'static Op {
-    const BIT_AND: Op = op("bitwise_and", 2, Bitwise, "BitwiseLanes", "and_lanes");
-    const BIT_OR: Op = op("bitwise_or", 2, Bitwise, "BitwiseLanes", "or_lanes");
-    const BIT_XOR: Op = op("bitwise_xor", 2, Bitwise, "BitwiseLanes", "xor_lanes");
-    const SHL: Op = op("shift_left", 2, Shift, "ShiftLanes", "shl_lanes");
-    const SHR: Op = op("shift_right", 2, Shift, "ShiftLanes", "shr_lanes");
-    const AND: Op = op("logical_and", 2, Logical, "BitwiseLanes", "and_lanes");
-    const OR: Op = op("logical_or", 2, Logical, "BitwiseLanes", "or_lanes");
     match operator {
         BinOp::Add => named("add"),
         BinOp::Sub => named("sub"),
@@ -178,22 +477,21 @@ pub fn binary_operator(operator: BinOp) -> &'static Op {
         BinOp::Le => named("less_equal"),
         BinOp::Gt => named("greater"),
         BinOp::Ge => named("greater_equal"),
-        BinOp::BitAnd => &BIT_AND,
-        BinOp::BitOr => &BIT_OR,
-        BinOp::BitXor => &BIT_XOR,
-        BinOp::Shl => &SHL,
-        BinOp::Shr => &SHR,
-        BinOp::And => &AND,
-        BinOp::Or => &OR,
+        BinOp::BitAnd => named("bitwise_and"),
+        BinOp::BitOr => named("bitwise_or"),
+        BinOp::BitXor => named("bitwise_xor"),
+        BinOp::Shl => named("shift_left"),
+        BinOp::Shr => named("shift_right"),
+        BinOp::And => named("logical_and"),
+        BinOp::Or => named("logical_or"),
     }
 }
 
 /// The op behind a unary operator: `-` negates numbers, `!` is bitwise/logical not.
 pub fn unary_operator(operator: UnOp) -> &'static Op {
-    const NOT: Op = op("not", 1, Bitwise, "BitwiseLanes", "not_lanes");
     match operator {
         UnOp::Neg => named("neg"),
-        UnOp::Not => &NOT,
+        UnOp::Not => named("bitwise_not"),
     }
 }
 

@@ -19,37 +19,8 @@ use super::{Checker, Typed};
 use crate::ast::{Expr, LitValue, NamedArg, UnOp};
 use crate::dtype::DType;
 use crate::ir::{ConstValue, NodeId, NodeKind, ReduceKind};
-use crate::ops;
+use crate::ops::{self, ParamType, ReduceDtype, TensorOp, TensorOpKind};
 use crate::shape::{broadcast, dims_text, static_len, Dim};
-
-/// The sum-like reductions: their output and accumulator dtypes follow `sum`.
-const SUM_LIKE: &[&str] = &["sum", "prod", "reduce_l1", "reduce_sum_square"];
-/// Reductions that need a float input.
-const FLOAT_REDUCTIONS: &[&str] = &["reduce_l2", "reduce_log_sum", "reduce_log_sum_exp"];
-pub const NAMES: &[&str] = &[
-    "sum",
-    "prod",
-    "mean",
-    "max",
-    "min",
-    "any",
-    "all",
-    "argmax",
-    "argmin",
-    "reduce_l1",
-    "reduce_l2",
-    "reduce_sum_square",
-    "reduce_log_sum",
-    "reduce_log_sum_exp",
-    "softmax",
-    "logsoftmax",
-    "dimshuffle",
-    "transpose",
-    "reshape",
-    "broadcast_to",
-    "expand_dims",
-    "squeeze",
-];
 
 /// One item of a `reshape`/`broadcast_to` target: a literal (`-1` for reshape's inferred
 /// dim) or a dim name of the graph.
@@ -170,39 +141,27 @@ fn expr_span(e: &Expr) -> Span {
     }
 }
 
+/// Whether a reduction's output and accumulator dtypes follow `sum`.
+fn sum_like(op: &TensorOp) -> bool {
+    op.kind == TensorOpKind::Reduction(ReduceDtype::SumLike)
+}
+
+/// Whether a reduction needs a float input and gives a float.
+fn float_reduction(op: &TensorOp) -> bool {
+    op.kind == TensorOpKind::Reduction(ReduceDtype::Float)
+}
+
 impl Checker<'_> {
-    /// Reductions, softmax and shape ops. `None` when `func` is none of them (then it is an
-    /// elementwise call, including `max(a, b)`/`min(a, b)` with two tensors).
+    /// Reductions, softmax and shape ops: one row of `ops::TENSOR_OPS`.
     pub(super) fn check_tensor_op(
         &mut self,
+        op: &'static TensorOp,
         func: &Ident,
         args: &[Expr],
         named: &[NamedArg],
-    ) -> Option<Typed> {
-        let name = func.to_string();
-        if name == "__list" {
-            self.errors.push(
-                func.span(),
-                "a list `[…]` is only an argument of reductions and shape ops",
-            );
-            return Some(Typed::Poison);
-        }
-        if !NAMES.contains(&name.as_str()) {
-            return None;
-        }
-        if matches!(name.as_str(), "max" | "min") && args.len() == 2 && named.is_empty() {
-            return None;
-        }
-        Some(self.check_tensor_op_inner(&name, func.span(), args, named))
-    }
-
-    fn check_tensor_op_inner(
-        &mut self,
-        name: &str,
-        span: Span,
-        args: &[Expr],
-        named: &[NamedArg],
     ) -> Typed {
+        let name = op.name;
+        let span = func.span();
         let Some(first) = args.first() else {
             self.errors.push(
                 span,
@@ -221,8 +180,9 @@ impl Checker<'_> {
                 return Typed::Poison;
             }
         };
-        match name {
-            "dimshuffle" | "transpose" | "reshape" | "broadcast_to" | "expand_dims" | "squeeze" => {
+        match op.kind {
+            TensorOpKind::Composite => self.check_composite(op, span, x, args, named),
+            TensorOpKind::Shape => {
                 for n in named {
                     self.errors.push(
                         n.name.span(),
@@ -251,43 +211,31 @@ impl Checker<'_> {
                     );
                     return Typed::Poison;
                 }
-                let allowed: &[&str] = if SUM_LIKE.contains(&name)
-                    || FLOAT_REDUCTIONS.contains(&name)
-                    || name == "mean"
-                {
-                    &["axis", "keepdims", "dtype", "acc"]
-                } else if matches!(name, "softmax" | "logsoftmax") {
-                    &["axis"]
-                } else {
-                    &["axis", "keepdims"]
-                };
-                let Some(ra) = self.read_reduce_args(name, named, allowed) else {
+                let Some(ra) = self.read_reduce_args(op, named) else {
                     return Typed::Poison;
                 };
-                if matches!(name, "softmax" | "logsoftmax") {
+                if op.kind == TensorOpKind::Softmax {
                     self.check_softmax(name, span, x, &ra)
                 } else {
-                    self.check_reduction(name, span, x, &ra)
+                    self.check_reduction(op, span, x, &ra)
                 }
             }
         }
     }
 
-    fn read_reduce_args(
-        &mut self,
-        name: &str,
-        named: &[NamedArg],
-        allowed: &[&str],
-    ) -> Option<ReduceArgs> {
+    /// The named arguments of a reduction or softmax, read against its row's parameters.
+    fn read_reduce_args(&mut self, op: &TensorOp, named: &[NamedArg]) -> Option<ReduceArgs> {
+        let name = op.name;
         let mut ra = ReduceArgs::default();
         let mut ok = true;
         for n in named {
             let arg = n.name.to_string();
             let vspan = expr_span(&n.value);
-            if !allowed.contains(&arg.as_str()) {
-                let list = allowed
+            let Some(spec) = op.params.iter().find(|p| p.name == arg) else {
+                let list = op
+                    .params
                     .iter()
-                    .map(|a| format!("`{a}`"))
+                    .map(|p| format!("`{}`", p.name))
                     .collect::<Vec<_>>()
                     .join(", ");
                 self.errors.push(
@@ -296,9 +244,9 @@ impl Checker<'_> {
                 );
                 ok = false;
                 continue;
-            }
-            match arg.as_str() {
-                "axis" => {
+            };
+            match (spec.ty, arg.as_str()) {
+                (ParamType::Axes, _) => {
                     ra.axis_span = Some(vspan);
                     if let Some(items) = list_items(&n.value) {
                         ra.axis_is_list = true;
@@ -323,14 +271,14 @@ impl Checker<'_> {
                         ok = false;
                     }
                 }
-                "keepdims" => match &n.value {
+                (ParamType::Bool, _) => match &n.value {
                     Expr::Lit(LitValue::Bool(b), _) => ra.keepdims = *b,
                     _ => {
                         self.errors.push(vspan, "`keepdims` is `true` or `false`");
                         ok = false;
                     }
                 },
-                "dtype" | "acc" => {
+                (ParamType::DType, _) => {
                     let dtype = match &n.value {
                         Expr::Var(ident) => DType::from_name(&ident.to_string()),
                         _ => None,
@@ -349,7 +297,9 @@ impl Checker<'_> {
                         }
                     }
                 }
-                _ => unreachable!("allowed names are handled"),
+                (ParamType::Float | ParamType::Operand, _) => {
+                    unreachable!("reductions take no float or operand parameters")
+                }
             }
         }
         ok.then_some(ra)
@@ -393,6 +343,97 @@ impl Checker<'_> {
         }
         axes.sort_unstable();
         ok.then_some(axes)
+    }
+
+    /// `clip(x, min = a, max = b)` is `min(max(x, a), b)` (NumPy's order: `max` wins when
+    /// `a > b`; NaN stays NaN); `prelu(x, slope)` is `where(x < 0, x * slope, x)`. Both
+    /// promote and broadcast like the binary ops they are made of.
+    fn check_composite(
+        &mut self,
+        op: &TensorOp,
+        span: Span,
+        x: NodeId,
+        args: &[Expr],
+        named: &[NamedArg],
+    ) -> Typed {
+        let name = op.name;
+        if name == "prelu" {
+            if args.len() != 2 || !named.is_empty() {
+                self.errors.push(
+                    span,
+                    "`prelu` takes a tensor and a slope: `prelu(x, slope)`",
+                );
+                return Typed::Poison;
+            }
+            let slope = self.check_expr(&args[1]);
+            let zero = Typed::Weak(super::Weak::Int(0), span);
+            let less = ops::function("less").expect("a row");
+            let mul = ops::function("mul").expect("a row");
+            let cond = self.check_binary(
+                less,
+                None,
+                span,
+                Typed::Strong(x),
+                zero,
+                [&args[0], &args[0]],
+            );
+            let scaled = self.check_binary(
+                mul,
+                None,
+                span,
+                Typed::Strong(x),
+                slope,
+                [&args[0], &args[1]],
+            );
+            let exprs = [args[0].clone(), args[1].clone(), args[0].clone()];
+            return self.check_where(span, vec![cond, scaled, Typed::Strong(x)], &exprs, &[]);
+        }
+        if args.len() != 1 {
+            self.errors.push(
+                expr_span(&args[1]),
+                format!("`{name}` takes one tensor; its bounds are named: `{name}(x, min = 0.0, max = 6.0)`"),
+            );
+            return Typed::Poison;
+        }
+        let mut ok = true;
+        for n in named {
+            if !op.params.iter().any(|p| n.name == p.name) {
+                self.errors.push(
+                    n.name.span(),
+                    format!(
+                        "`{name}` has no argument named `{}`; it takes `min`, `max`",
+                        n.name
+                    ),
+                );
+                ok = false;
+            }
+        }
+        if named.is_empty() {
+            self.errors.push(
+                span,
+                format!("`{name}` needs a bound: `{name}(x, min = …)`, `max = …` or both"),
+            );
+            ok = false;
+        }
+        if !ok {
+            return Typed::Poison;
+        }
+        let mut result = Typed::Strong(x);
+        for (bound, combine) in [("min", "max"), ("max", "min")] {
+            if let Some(n) = named.iter().find(|n| n.name == bound) {
+                let value = self.check_expr(&n.value);
+                let combine = ops::function(combine).expect("a row");
+                result = self.check_binary(
+                    combine,
+                    None,
+                    n.name.span(),
+                    result,
+                    value,
+                    [&args[0], &n.value],
+                );
+            }
+        }
+        result
     }
 
     /// The items of a `reshape`/`broadcast_to` target list: integer literals and names of
@@ -507,13 +548,14 @@ impl Checker<'_> {
         )
     }
 
-    fn check_reduction(&mut self, name: &str, span: Span, x: NodeId, ra: &ReduceArgs) -> Typed {
+    fn check_reduction(&mut self, op: &TensorOp, span: Span, x: NodeId, ra: &ReduceArgs) -> Typed {
+        let name = op.name;
         let xd = self.node(x).dtype;
         let dims = self.node(x).dims.clone();
         let Some(mut axes) = self.reduction_axes(name, x, ra) else {
             return Typed::Poison;
         };
-        if FLOAT_REDUCTIONS.contains(&name) && !xd.is_float() {
+        if float_reduction(op) && !xd.is_float() {
             self.errors.push(span, format!("`{name}` is not defined for `{}`: it takes float dtypes\nhelp: cast first: `{name}(x as f32, …)`", xd.name()));
             return Typed::Poison;
         }
@@ -573,17 +615,13 @@ impl Checker<'_> {
         };
         let float_out = |d: DType| if d.is_float() { d } else { DType::F64 };
         let out_default = match name {
-            n if SUM_LIKE.contains(&n) => sum_out(xd),
+            _ if sum_like(op) => sum_out(xd),
             "mean" => float_out(xd),
-            n if FLOAT_REDUCTIONS.contains(&n) => xd,
             _ => xd,
         };
-        let takes_dtypes =
-            SUM_LIKE.contains(&name) || FLOAT_REDUCTIONS.contains(&name) || name == "mean";
+        let takes_dtypes = sum_like(op) || float_reduction(op) || name == "mean";
         let out = match ra.dtype {
-            Some((d, dspan))
-                if (name == "mean" || FLOAT_REDUCTIONS.contains(&name)) && !d.is_float() =>
-            {
+            Some((d, dspan)) if (name == "mean" || float_reduction(op)) && !d.is_float() => {
                 self.errors.push(
                     dspan,
                     format!("`{name}` gives a float; `dtype = {}` is not one", d.name()),
@@ -594,7 +632,7 @@ impl Checker<'_> {
             None => out_default,
         };
         let acc = if takes_dtypes {
-            let default = if out.is_float() || name == "mean" || FLOAT_REDUCTIONS.contains(&name) {
+            let default = if out.is_float() || name == "mean" || float_reduction(op) {
                 DType::F64
             } else if matches!(out, DType::U8 | DType::U16 | DType::U32 | DType::U64) {
                 DType::U64
@@ -616,7 +654,7 @@ impl Checker<'_> {
                         );
                         return Typed::Poison;
                     }
-                    if (name == "mean" || FLOAT_REDUCTIONS.contains(&name)) && !a.is_float() {
+                    if (name == "mean" || float_reduction(op)) && !a.is_float() {
                         self.errors.push(
                             aspan,
                             format!(
