@@ -505,3 +505,73 @@ fn mismatched_names_are_errors_naming_both_occurrences() {
 
 #[allow(dead_code)]
 fn _dyn_is_public(_: Dyn) {}
+
+// ---------------------------------------------------------------------------------------
+// Review findings (helper-2), each a regression test.
+
+graph! {
+    /// A row stage split across threads whose second output has rows of 0 elements.
+    fn two_widths(x: f32[B, 4096], s: f32[B, 1], y: f32[B, S]) -> (f32[B, 4096], f32[B, S]) {
+        (x * s, y * s)
+    }
+    fn two_widths_lit(x: f32[512, 1024], y: f32[512, 0]) -> (f32[512, 1024], f32[512, 0]) {
+        (x * 2.0, y * 2.0)
+    }
+    /// A user name that looks like the kernels' internal block counts.
+    fn coll(x: f32[__blocks0]) -> f32[] { sum(x) }
+    fn raw(x: f32[r#B]) -> f32[B] { x + 1.0 }
+    /// Names from two arguments multiply in a temp of A·C elements.
+    fn cross(a: f32[A, Z], c: f32[C, Z]) -> f32[] { sum(sum(expand_dims(a, 1) + expand_dims(c, 0), axis = 2)) }
+}
+
+#[test]
+fn zero_length_rows_in_a_split_stage() {
+    let x = vec![1.5f32; 64 * 4096];
+    let s = vec![2.0f32; 64];
+    let y = Tensor::<f32, Shape![_, _]>::from_shape_vec([64, 0], vec![]).unwrap();
+    let (a, b) = two_widths(&x, &s, &y).unwrap();
+    assert!(a.as_slice().iter().all(|&v| v == 3.0));
+    assert_eq!(b.shape(), &[64, 0]);
+    let xl = Tensor::<f32, Shape![512, 1024]>::full(1.0);
+    let (a, b) = two_widths_lit(&xl, &Tensor::zeros());
+    assert!(a.as_slice().iter().all(|&v| v == 2.0));
+    assert!(b.as_slice().is_empty());
+}
+
+#[test]
+fn names_that_look_internal_or_raw() {
+    assert_eq!(coll(&vec![1.0f32; 5]).unwrap()[[]], 5.0);
+    assert_eq!(coll(&vec![1.0f32; 20000]).unwrap()[[]], 20000.0);
+    assert_eq!(raw(&[1.0f32, 2.0][..]).unwrap().as_slice(), &[2.0, 3.0]);
+}
+
+#[test]
+fn products_of_names_from_two_arguments_are_checked() {
+    let a = Tensor::<f32, Shape![_, _]>::from_shape_vec([1 << 33, 0], vec![]).unwrap();
+    let err = cross(&a, &a).unwrap_err();
+    assert!(
+        matches!(err, ShapeError::Overflow { graph: "cross", .. }),
+        "{err}"
+    );
+    let a = Tensor::<f32, Shape![_, _]>::from_shape_vec([3, 2], vec![1.0; 6]).unwrap();
+    let c = Tensor::<f32, Shape![_, _]>::from_shape_vec([4, 2], vec![0.5; 8]).unwrap();
+    assert_eq!(cross(&a, &c).unwrap()[[]], 3.0 * 4.0 * 2.0 * 1.5);
+}
+
+#[test]
+fn closure_with_names_and_a_declared_output() {
+    let f = graph!(|x: f32[B], y: f32[B]| -> f32[B] { x * y });
+    assert_eq!(
+        f(&[2.0f32, 3.0][..], &[4.0f32, 5.0][..])
+            .unwrap()
+            .as_slice(),
+        &[8.0, 15.0]
+    );
+    let err = f(&[2.0f32, 3.0][..], &[4.0f32][..])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("graph `closure`") && err.contains("|x: f32[B], y: f32[B]| -> f32[B]"),
+        "{err}"
+    );
+}

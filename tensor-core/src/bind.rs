@@ -877,3 +877,46 @@ mod tests {
         ));
     }
 }
+
+/// Checks, before any kernel runs, that every size a graph's kernels compute from several
+/// names (`coeff · A · C`: a temp's length, a loop nest's element count) fits in `usize`.
+/// Arguments give each name a size whose own product fits, but names from different
+/// arguments can multiply past it (`[A, 0]` and `[C, 0]` with huge `A` and `C`).
+pub fn check_sizes(
+    sig: &'static GraphSignature,
+    sizes: &[(usize, &[usize])],
+) -> Result<(), ShapeError> {
+    for &(coeff, names) in sizes {
+        let product = names.iter().try_fold(coeff, |acc, &n| acc.checked_mul(n));
+        if product.is_none() {
+            return Err(ShapeError::Overflow {
+                graph: sig.name,
+                arg: "an intermediate value",
+                signature: sig.text,
+            });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod size_tests {
+    use super::*;
+
+    static SIG: GraphSignature = GraphSignature {
+        name: "cross",
+        text: "cross(a: f32[A, Z], c: f32[C, Z]) -> f32[]",
+        syms: &["A", "Z", "C"],
+        params: &[],
+        nonempty: &[],
+    };
+
+    #[test]
+    fn products_of_names_are_checked() {
+        assert!(check_sizes(&SIG, &[(4, &[1 << 20, 1 << 20])]).is_ok());
+        assert!(check_sizes(&SIG, &[(1, &[0, usize::MAX])]).is_ok());
+        let err = check_sizes(&SIG, &[(1, &[1 << 20]), (2, &[1 << 33, 1 << 31])]).unwrap_err();
+        assert!(matches!(err, ShapeError::Overflow { graph: "cross", .. }));
+        assert!(err.to_string().contains("cross(a: f32[A, Z]"), "{err}");
+    }
+}

@@ -35,7 +35,7 @@ pub mod __private {
         ArgParts, ArgPartsMut, DimAccepts, NoSlice, ShapeAccepts, ShapePattern, SliceOk, Sym,
         TensorArg, TensorArgMut,
     };
-    pub use crate::bind::{bind_dims, ArgShape, DeclDim, GraphSignature, ParamSig};
+    pub use crate::bind::{bind_dims, check_sizes, ArgShape, DeclDim, GraphSignature, ParamSig};
     pub use crate::cast::CastTo;
     pub use crate::dtype::{bf16, f16, Element};
     pub use crate::error::ShapeError;

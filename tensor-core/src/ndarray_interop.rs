@@ -26,6 +26,12 @@ const NOT_STANDARD: &str = "is an ndarray array that is not in standard (row-maj
                             `&array.as_standard_layout()` (it copies only when the layout \
                             differs)";
 
+/// Completes "`out` …" for an `_into` output array the kernels cannot write in place.
+const NOT_STANDARD_OUTPUT: &str = "is an ndarray array that is not in standard (row-major, \
+                                   contiguous) layout, which the kernels write in place: \
+                                   pass a standard-layout array (`Array::zeros(…)`) and \
+                                   assign it into the view afterwards";
+
 /// An ndarray dimension type whose arrays may stand for the parameter pattern `P`: `IxN` for
 /// a pattern of rank N, `IxDyn` for every pattern (its rank is checked at call entry).
 pub trait NdRank<P> {}
@@ -91,7 +97,7 @@ fn array_parts_mut<T, D: Dimension>(array: &mut ArrayRef<T, D>) -> ArgPartsMut<'
             return ArgPartsMut {
                 data: Default::default(),
                 dims: Some(array.shape()),
-                layout_error: Some(NOT_STANDARD),
+                layout_error: Some(NOT_STANDARD_OUTPUT),
             }
         }
     };

@@ -652,7 +652,7 @@ fn parse_dim(input: ParseStream) -> syn::Result<(Dim, Span)> {
                 format!("`{name}` is a dtype, not a dim name: dims are literal sizes or names such as `B`"),
             ));
         }
-        return Ok((Dim::Named(name.to_string()), name.span()));
+        return Ok((Dim::Named(name.unraw().to_string()), name.span()));
     }
     if !input.peek(LitInt) {
         let hint = if input.peek(Token![-]) {

@@ -318,6 +318,18 @@ impl Checker<'_> {
                     }
                 }
             }
+            if let Some(dims) = &param.ty.dims {
+                let literal = dims
+                    .iter()
+                    .filter_map(Dim::as_static)
+                    .try_fold(1usize, |a, d| a.checked_mul(d));
+                if literal.is_none() {
+                    self.errors.push(
+                        param.ty.span,
+                        format!("the literal dims of `{name}` multiply past the largest usize: no buffer can hold them"),
+                    );
+                }
+            }
             let node = match &param.ty.dims {
                 Some(dims) => self.add(
                     NodeKind::Input { param: index },
@@ -612,6 +624,18 @@ impl Checker<'_> {
     ) -> Option<Vec<Dim>> {
         let (ls, rs) = (self.node(l).dims.clone(), self.node(r).dims.clone());
         match broadcast(&ls, &rs) {
+            Ok(d)
+                if d.iter()
+                    .filter_map(Dim::as_static)
+                    .try_fold(1usize, |a, x| a.checked_mul(x))
+                    .is_none() =>
+            {
+                self.errors.push(
+                    span,
+                    format!("{what} of {} and {} gives {}, whose literal dims multiply past the largest usize", dims_text(&ls), dims_text(&rs), dims_text(&d)),
+                );
+                None
+            }
             Ok(d) => Some(d),
             Err(e) => {
                 self.errors.push(

@@ -88,6 +88,37 @@ fn offset_ident(k: usize) -> proc_macro2::Ident {
 fn emit_kernel(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kernel) -> TokenStream {
     let p = quote!(#rt::__private);
     let mut setup = TokenStream::new();
+    // Sizes the kernels compute from several names fit in usize (checked before any
+    // write; names from different arguments can multiply past it).
+    let mut sizes: Vec<&Size> = Vec::new();
+    let totals: Vec<Size> = kernel
+        .nests
+        .iter()
+        .map(|n| match &n.ragged {
+            Some(total) => total.clone(),
+            None => n.outer.iter().fold(n.inner.clone(), |acc, e| acc.mul(e)),
+        })
+        .collect();
+    for size in kernel.temps.iter().map(|t| &t.len).chain(&totals) {
+        let internal = size.names.iter().any(|n| n.starts_with('#'));
+        if size.as_static().is_none()
+            && !internal
+            && (size.names.len() > 1 || size.coeff > 1)
+            && !sizes.contains(&size)
+        {
+            sizes.push(size);
+        }
+    }
+    if !sizes.is_empty() {
+        let entries = sizes.iter().map(|size| {
+            let c = Literal::usize_unsuffixed(size.coeff);
+            let names = size.names.iter().map(|n| dim_ident(n));
+            quote!((#c, &[#(#names),*]))
+        });
+        setup.extend(quote! {
+            #p::check_sizes(&__TG_SIGNATURE, &[#(#entries),*])?;
+        });
+    }
     // Rows of ragged flat loops: ceil(total / block), written without overflow.
     for (name, total, block) in &kernel.blocks {
         let id = dim_ident(name);
@@ -251,13 +282,26 @@ fn emit_stage(
         // buffers on this thread when the stage is small (the pool is never touched) or
         // over disjoint chunks of rows on rayon's pool when it is large.
         let work = tasks.work.iter().map(size_expr);
+        // Rows of a symbolic length may be empty at run time: then no split (see
+        // `plan_stages` for the literal case).
+        let nonempty_rows = tasks
+            .chunked
+            .iter()
+            .filter(|(_, row)| row.as_static().is_none())
+            .map(|(_, row)| {
+                let r = size_expr(row);
+                quote!(#r != 0)
+            });
         let min = Literal::usize_unsuffixed(crate::lower::PARALLEL_MIN_ELEMENTS);
         return quote! {{
             #[allow(unused_imports)]
             use #p::parallel_traits::*;
             let __tg_rows: usize = #rows_lit;
             let __tg_work: usize = 0 #(+ #work)*;
-            let __tg_per_task: usize = #p::rows_per_task(__tg_rows, __tg_work, #min);
+            let __tg_split_rows: usize = #p::rows_per_task(__tg_rows, __tg_work, #min);
+            let __tg_split: bool = __tg_split_rows < __tg_rows #(&& #nonempty_rows)*;
+            // Not split: one task over every row.
+            let __tg_per_task: usize = if __tg_split { __tg_split_rows } else { __tg_rows };
             let __tg_task_body = |(__tg_task, #pattern): (usize, #pattern_type)| {
                 let __tg_row_lo: usize = __tg_task * __tg_per_task;
                 let __tg_row_hi: usize = ::core::cmp::min(__tg_row_lo + __tg_per_task, __tg_rows);
@@ -267,7 +311,7 @@ fn emit_stage(
                     #({ #bodies })*
                 }
             };
-            if __tg_per_task < __tg_rows {
+            if __tg_split {
                 #iter.enumerate().for_each(&__tg_task_body);
             } else {
                 __tg_task_body((0, #whole));

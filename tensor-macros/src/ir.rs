@@ -162,7 +162,9 @@ impl Size {
     }
 
     pub fn mul(&self, other: &Size) -> Size {
-        let coeff = self.coeff * other.coeff;
+        // Saturating: the checker rejects shapes whose literal dims overflow, so this never
+        // saturates for a graph that is emitted; it only keeps the macro from panicking.
+        let coeff = self.coeff.saturating_mul(other.coeff);
         if coeff == 0 {
             return Size::lit(0);
         }

@@ -130,7 +130,7 @@ fn expand_fn(rt: &TokenStream, f: &GraphFn) -> TokenStream {
 }
 
 fn unused_warning(f: &GraphFn, ident: &syn::Ident) -> TokenStream {
-    let owner = if f.ret.is_none() && f.name == "__tg_graph" {
+    let owner = if f.name == "__tg_graph" {
         "this graph closure".to_string()
     } else {
         format!("`{}`", f.name)

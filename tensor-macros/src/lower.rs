@@ -175,7 +175,8 @@ fn split_flat_loop(nest: &mut LoopNest, blocks: &mut Vec<(String, Size, usize)>)
         return;
     }
     let Some(inner) = nest.inner.as_static() else {
-        let name = format!("__blocks{}", blocks.len());
+        // `#` cannot start a dim name, so this never meets a user's name.
+        let name = format!("#blocks{}", blocks.len());
         blocks.push((name.clone(), nest.inner.clone(), RAGGED_BLOCK));
         nest.ragged = Some(nest.inner.clone());
         nest.outer = vec![Size {
@@ -300,6 +301,11 @@ fn plan_stages(temps: &[Temp], output_lens: &[Size], nests: &[LoopNest]) -> Vec<
                 })
                 .collect();
             let chunked = chunked?;
+            // A buffer with rows of 0 elements cannot be cut into chunks of rows (and
+            // `zip` would stop at it); such a stage runs on one thread.
+            if chunked.iter().any(|(_, row)| row.is_zero()) {
+                return None;
+            }
             let rows_per_task = match (static_work, rows.as_static()) {
                 (Some(w), Some(r)) => Some((TASK_ELEMENTS / (w / r).max(1)).max(1)),
                 _ => None,

@@ -113,7 +113,7 @@ fn is_tensor(f: &GraphFn, index: usize) -> bool {
 
 /// How messages name the function a parameter belongs to.
 fn fn_description(f: &GraphFn) -> String {
-    if f.ret.is_none() && f.name == "__tg_graph" {
+    if f.name == "__tg_graph" {
         "this graph closure".to_string()
     } else {
         format!("`{}`", f.name)
@@ -240,9 +240,13 @@ fn dim_names(f: &GraphFn) -> Vec<String> {
     names
 }
 
-/// The local a dim name is bound to at call entry.
+/// The local a dim name is bound to at call entry (`__tg_dim_B`), or, for the kernel's
+/// own derived sizes (`#blocks0`), computed before the stages (`__tg_blocks0`).
 pub fn dim_ident(name: &str) -> proc_macro2::Ident {
-    format_ident!("__tg_dim_{}", name)
+    match name.strip_prefix('#') {
+        Some(internal) => format_ident!("__tg_{}", internal),
+        None => format_ident!("__tg_dim_{}", name),
+    }
 }
 
 /// `ln(x: f32[B, 768], g: f32[768]) -> f32[B, 768]`, as the graph is written.
@@ -264,7 +268,7 @@ fn signature_text(f: &GraphFn, outputs: &[(DType, Vec<Dim>)]) -> String {
     } else {
         format!("({})", outs.join(", "))
     };
-    if f.ret.is_none() && f.name == "__tg_graph" {
+    if f.name == "__tg_graph" {
         format!("|{}| -> {ret}", params.join(", "))
     } else {
         format!("{}({}) -> {ret}", f.name, params.join(", "))
@@ -324,7 +328,7 @@ fn signature_static(
         let k = Literal::usize_unsuffixed(names.iter().position(|m| m == n).unwrap_or(0));
         quote!((#k, #op))
     });
-    let graph_name = if f.ret.is_none() && f.name == "__tg_graph" {
+    let graph_name = if f.name == "__tg_graph" {
         "closure".to_string()
     } else {
         f.name.to_string()
