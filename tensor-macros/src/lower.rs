@@ -164,7 +164,7 @@ const TASK_ELEMENTS: usize = 1 << 16;
 
 /// Rows of a ragged flat loop (a symbolic extent): a multiple of the lane count, and a
 /// divisor of the task size.
-const RAGGED_BLOCK: usize = 1 << 13;
+const RAGGED_BLOCK: usize = 1 << 16;
 
 /// A large flat loop becomes rows of `B` (a multiple of the lane count dividing the
 /// length), so it can be split across threads. A flat loop whose extent is symbolic
