@@ -63,8 +63,10 @@ fn i128_to_f64_round_odd(x: i128) -> f64 {
         let kept = magnitude >> dropped;
         let sticky = (magnitude & ((1u128 << dropped) - 1) != 0) as u128;
         // `kept | sticky` has at most 53 bits, so this conversion is exact; scaling by a power
-        // of two is exact too.
-        ((kept | sticky) as f64) * 2f64.powi(dropped as i32)
+        // of two is exact too. The power is built from its exponent bits (`dropped` ≤ 75):
+        // Rust does not promise that `powi` is exact, and Miri models it as inexact.
+        let scale = f64::from_bits((1023 + dropped as u64) << 52);
+        ((kept | sticky) as f64) * scale
     };
     if x < 0 {
         -value
@@ -145,6 +147,16 @@ impl CastTo<f16> for bf16 {
 mod tests {
     use super::*;
 
+    /// 2^e from its exponent bits (normal range): exact, unlike `powi`, which Rust does
+    /// not promise to be.
+    fn pow2(e: i32) -> f64 {
+        f64::from_bits(((1023 + e) as u64) << 52)
+    }
+
+    fn pow2_f32(e: i32) -> f32 {
+        f32::from_bits(((127 + e) as u32) << 23)
+    }
+
     #[test]
     fn round_odd_avoids_double_rounding() {
         // 2^60 + 2^52 + 1 is just above the bf16 midpoint between 2^60 and 2^60 + 2^53;
@@ -161,23 +173,24 @@ mod tests {
         assert_eq!(CastTo::<f16>::cast(2049u32), f16::from_f32(2048.0));
         assert_eq!(CastTo::<f16>::cast(2051u32), f16::from_f32(2052.0));
         // f64 just above a bf16 midpoint, but within half an f32 ulp of it.
-        let above = 1.0 + 2f64.powi(-8) + 2f64.powi(-30);
+        // Exact powers of two, written as literals (Rust does not promise `powi` is exact).
+        let above = 1.0 + 0.00390625 + 9.313225746154785e-10;
         assert_eq!(
             CastTo::<bf16>::cast(above),
-            bf16::from_f32(1.0 + 2f32.powi(-7))
+            bf16::from_f32(1.0 + 0.0078125)
         );
         assert_eq!(
             CastTo::<bf16>::cast(-above),
-            bf16::from_f32(-(1.0 + 2f32.powi(-7)))
+            bf16::from_f32(-(1.0 + 0.0078125))
         );
         assert_eq!(
-            CastTo::<bf16>::cast(1.0 + 2f64.powi(-8)),
+            CastTo::<bf16>::cast(1.0 + 0.00390625),
             bf16::from_f32(1.0)
         );
-        let above16 = 1.0 + 2f64.powi(-11) + 2f64.powi(-40);
+        let above16 = 1.0 + pow2(-11) + pow2(-40);
         assert_eq!(
             CastTo::<f16>::cast(above16),
-            f16::from_f32(1.0 + 2f32.powi(-10))
+            f16::from_f32(1.0 + pow2_f32(-10))
         );
         assert_eq!(CastTo::<f16>::cast(1e300f64), f16::INFINITY);
         assert_eq!(CastTo::<bf16>::cast(-1e300f64), bf16::NEG_INFINITY);
@@ -186,10 +199,10 @@ mod tests {
         assert_eq!(CastTo::<f16>::cast(-1e-300f64).to_bits(), 0x8000);
         // The smallest f16 subnormal is 2^-24; just above half of it rounds up to it.
         assert_eq!(
-            CastTo::<f16>::cast(2f64.powi(-25) * (1.0 + 1e-12)).to_bits(),
+            CastTo::<f16>::cast(pow2(-25) * (1.0 + 1e-12)).to_bits(),
             1
         );
-        assert_eq!(CastTo::<f16>::cast(2f64.powi(-25)).to_bits(), 0);
+        assert_eq!(CastTo::<f16>::cast(pow2(-25)).to_bits(), 0);
     }
 
     #[test]
