@@ -159,29 +159,58 @@ fn interleaved() {
     println!("| workload | threads | literal ms | symbolic ms | symbolic / literal |");
     println!("|---|---:|---:|---:|---:|");
     for threads in [1, 2] {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
         let row = |name: &str, (l, s): (f64, f64)| {
-            println!("| {name} | {threads} | {:.3} | {:.3} | {:.3} |", l * 1e3, s * 1e3, s / l)
+            println!(
+                "| {name} | {threads} | {:.3} | {:.3} | {:.3} |",
+                l * 1e3,
+                s * 1e3,
+                s / l
+            )
         };
         pool.install(|| {
             let w1 = std::cell::RefCell::new(&mut w1_out);
-            row("W1 relu(a+b)*2 f32[16M]", interleaved_medians(
-                || w1_lit_into(&al, &bl, *w1.borrow_mut()),
-                || w1_sym_into(al.as_slice(), bl.as_slice(), w1.borrow_mut().as_mut_slice()).unwrap(),
-            ));
+            row(
+                "W1 relu(a+b)*2 f32[16M]",
+                interleaved_medians(
+                    || w1_lit_into(&al, &bl, *w1.borrow_mut()),
+                    || {
+                        w1_sym_into(al.as_slice(), bl.as_slice(), w1.borrow_mut().as_mut_slice())
+                            .unwrap()
+                    },
+                ),
+            );
             let o = std::cell::RefCell::new(&mut out);
-            row("W3 x*gamma+beta [4096,1024]", interleaved_medians(
-                || w3_lit_into(&xl, &gamma, &beta, *o.borrow_mut()),
-                || w3_sym_into(xl.as_slice(), &gamma, &beta, o.borrow_mut().as_mut_slice()).unwrap(),
-            ));
-            row("softmax [4096,1024]", interleaved_medians(
-                || softmax_lit_into(&xl, *o.borrow_mut()),
-                || softmax_sym_into(xl.as_slice(), o.borrow_mut().as_mut_slice()).unwrap(),
-            ));
-            row("layer norm [4096,1024]", interleaved_medians(
-                || ln_lit_into(&xl, &gamma, &beta, *o.borrow_mut()),
-                || ln_sym_into(xl.as_slice(), &gamma, &beta, o.borrow_mut().as_mut_slice()).unwrap(),
-            ));
+            row(
+                "W3 x*gamma+beta [4096,1024]",
+                interleaved_medians(
+                    || w3_lit_into(&xl, &gamma, &beta, *o.borrow_mut()),
+                    || {
+                        w3_sym_into(xl.as_slice(), &gamma, &beta, o.borrow_mut().as_mut_slice())
+                            .unwrap()
+                    },
+                ),
+            );
+            row(
+                "softmax [4096,1024]",
+                interleaved_medians(
+                    || softmax_lit_into(&xl, *o.borrow_mut()),
+                    || softmax_sym_into(xl.as_slice(), o.borrow_mut().as_mut_slice()).unwrap(),
+                ),
+            );
+            row(
+                "layer norm [4096,1024]",
+                interleaved_medians(
+                    || ln_lit_into(&xl, &gamma, &beta, *o.borrow_mut()),
+                    || {
+                        ln_sym_into(xl.as_slice(), &gamma, &beta, o.borrow_mut().as_mut_slice())
+                            .unwrap()
+                    },
+                ),
+            );
         });
     }
 }

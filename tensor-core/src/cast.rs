@@ -175,18 +175,12 @@ mod tests {
         // f64 just above a bf16 midpoint, but within half an f32 ulp of it.
         // Exact powers of two, written as literals (Rust does not promise `powi` is exact).
         let above = 1.0 + 0.00390625 + 9.313225746154785e-10;
-        assert_eq!(
-            CastTo::<bf16>::cast(above),
-            bf16::from_f32(1.0 + 0.0078125)
-        );
+        assert_eq!(CastTo::<bf16>::cast(above), bf16::from_f32(1.0 + 0.0078125));
         assert_eq!(
             CastTo::<bf16>::cast(-above),
             bf16::from_f32(-(1.0 + 0.0078125))
         );
-        assert_eq!(
-            CastTo::<bf16>::cast(1.0 + 0.00390625),
-            bf16::from_f32(1.0)
-        );
+        assert_eq!(CastTo::<bf16>::cast(1.0 + 0.00390625), bf16::from_f32(1.0));
         let above16 = 1.0 + pow2(-11) + pow2(-40);
         assert_eq!(
             CastTo::<f16>::cast(above16),
@@ -198,10 +192,7 @@ mod tests {
         assert_eq!(CastTo::<f16>::cast(1e-300f64).to_bits(), 0);
         assert_eq!(CastTo::<f16>::cast(-1e-300f64).to_bits(), 0x8000);
         // The smallest f16 subnormal is 2^-24; just above half of it rounds up to it.
-        assert_eq!(
-            CastTo::<f16>::cast(pow2(-25) * (1.0 + 1e-12)).to_bits(),
-            1
-        );
+        assert_eq!(CastTo::<f16>::cast(pow2(-25) * (1.0 + 1e-12)).to_bits(), 1);
         assert_eq!(CastTo::<f16>::cast(pow2(-25)).to_bits(), 0);
     }
 

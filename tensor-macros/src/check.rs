@@ -97,6 +97,7 @@ pub fn type_text(dtype: DType, dims: &[Dim]) -> String {
     format!("{}{}", dtype.name(), dims_text(dims))
 }
 
+mod composites;
 mod tensor_ops;
 
 struct Checker<'a> {
@@ -850,6 +851,11 @@ impl Checker<'_> {
         }
         if !ok {
             return Typed::Poison;
+        }
+        if typed.len() > 2 && matches!(name.as_str(), "max" | "min" | "add") {
+            let mut it = typed.into_iter();
+            let first = it.next().expect("three or more");
+            return self.fold_variadic(&name, span, first, it.collect(), args);
         }
         if typed.len() != op.arity {
             self.errors.push(

@@ -414,6 +414,31 @@ pub const TENSOR_OPS: &[TensorOp] = {
         tensor_op("clip", TensorOpKind::Composite, CLIP),
         tensor_op("clamp", TensorOpKind::Composite, CLIP),
         tensor_op("prelu", TensorOpKind::Composite, &[]),
+        tensor_op("sum_of", TensorOpKind::Composite, &[]),
+        tensor_op("mean_of", TensorOpKind::Composite, &[]),
+        tensor_op(
+            "layer_norm",
+            TensorOpKind::Composite,
+            &[
+                param("axis", Axes, Some("-1")),
+                param("eps", ParamType::Float, Some("1e-5")),
+            ],
+        ),
+        tensor_op(
+            "rms_norm",
+            TensorOpKind::Composite,
+            &[
+                param("axis", Axes, Some("-1")),
+                param("eps", ParamType::Float, Some("1e-6")),
+            ],
+        ),
+        tensor_op(
+            "l2_normalize",
+            TensorOpKind::Composite,
+            &[param("axis", Axes, Some("-1"))],
+        ),
+        tensor_op("quantize_linear", TensorOpKind::Composite, &[]),
+        tensor_op("dequantize_linear", TensorOpKind::Composite, &[]),
     ]
 };
 
@@ -436,7 +461,7 @@ pub enum Callable {
 /// two tensors and no named arguments are elementwise; with one tensor, reductions.
 pub fn lookup(name: &str, positional: usize, has_named: bool) -> Option<Callable> {
     if let Some(t) = TENSOR_OPS.iter().find(|t| t.name == name) {
-        let elementwise_form = matches!(name, "max" | "min") && positional == 2 && !has_named;
+        let elementwise_form = matches!(name, "max" | "min") && positional >= 2 && !has_named;
         if !elementwise_form {
             return Some(Callable::Tensor(t));
         }

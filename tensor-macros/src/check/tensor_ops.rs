@@ -103,14 +103,14 @@ fn reshape_target(
 
 /// Named arguments of a reduction, after reading.
 #[derive(Default)]
-struct ReduceArgs {
+pub(super) struct ReduceArgs {
     /// `None`: all axes. Each axis with the expression to point errors at.
-    axes: Option<Vec<(i128, Span)>>,
-    axis_is_list: bool,
-    axis_span: Option<Span>,
-    keepdims: bool,
-    dtype: Option<(DType, Span)>,
-    acc: Option<(DType, Span)>,
+    pub(super) axes: Option<Vec<(i128, Span)>>,
+    pub(super) axis_is_list: bool,
+    pub(super) axis_span: Option<Span>,
+    pub(super) keepdims: bool,
+    pub(super) dtype: Option<(DType, Span)>,
+    pub(super) acc: Option<(DType, Span)>,
 }
 
 /// An integer literal, possibly negated.
@@ -134,7 +134,7 @@ fn list_items(e: &Expr) -> Option<&[Expr]> {
     }
 }
 
-fn expr_span(e: &Expr) -> Span {
+pub(super) fn expr_span(e: &Expr) -> Span {
     match e {
         Expr::Call { func, .. } => func.span(),
         other => other.span(),
@@ -224,7 +224,11 @@ impl Checker<'_> {
     }
 
     /// The named arguments of a reduction or softmax, read against its row's parameters.
-    fn read_reduce_args(&mut self, op: &TensorOp, named: &[NamedArg]) -> Option<ReduceArgs> {
+    pub(super) fn read_reduce_args(
+        &mut self,
+        op: &TensorOp,
+        named: &[NamedArg],
+    ) -> Option<ReduceArgs> {
         let name = op.name;
         let mut ra = ReduceArgs::default();
         let mut ok = true;
@@ -297,16 +301,20 @@ impl Checker<'_> {
                         }
                     }
                 }
-                (ParamType::Float | ParamType::Operand, _) => {
-                    unreachable!("reductions take no float or operand parameters")
-                }
+                // Read by the composite ops themselves (`eps` of `layer_norm`).
+                (ParamType::Float | ParamType::Operand, _) => {}
             }
         }
         ok.then_some(ra)
     }
 
     /// Normalised, checked axes (all axes when none are given).
-    fn reduction_axes(&mut self, name: &str, x: NodeId, ra: &ReduceArgs) -> Option<Vec<usize>> {
+    pub(super) fn reduction_axes(
+        &mut self,
+        name: &str,
+        x: NodeId,
+        ra: &ReduceArgs,
+    ) -> Option<Vec<usize>> {
         let dims = self.node(x).dims.clone();
         let rank = dims.len() as i128;
         let Some(given) = &ra.axes else {
@@ -343,97 +351,6 @@ impl Checker<'_> {
         }
         axes.sort_unstable();
         ok.then_some(axes)
-    }
-
-    /// `clip(x, min = a, max = b)` is `min(max(x, a), b)` (NumPy's order: `max` wins when
-    /// `a > b`; NaN stays NaN); `prelu(x, slope)` is `where(x < 0, x * slope, x)`. Both
-    /// promote and broadcast like the binary ops they are made of.
-    fn check_composite(
-        &mut self,
-        op: &TensorOp,
-        span: Span,
-        x: NodeId,
-        args: &[Expr],
-        named: &[NamedArg],
-    ) -> Typed {
-        let name = op.name;
-        if name == "prelu" {
-            if args.len() != 2 || !named.is_empty() {
-                self.errors.push(
-                    span,
-                    "`prelu` takes a tensor and a slope: `prelu(x, slope)`",
-                );
-                return Typed::Poison;
-            }
-            let slope = self.check_expr(&args[1]);
-            let zero = Typed::Weak(super::Weak::Int(0), span);
-            let less = ops::function("less").expect("a row");
-            let mul = ops::function("mul").expect("a row");
-            let cond = self.check_binary(
-                less,
-                None,
-                span,
-                Typed::Strong(x),
-                zero,
-                [&args[0], &args[0]],
-            );
-            let scaled = self.check_binary(
-                mul,
-                None,
-                span,
-                Typed::Strong(x),
-                slope,
-                [&args[0], &args[1]],
-            );
-            let exprs = [args[0].clone(), args[1].clone(), args[0].clone()];
-            return self.check_where(span, vec![cond, scaled, Typed::Strong(x)], &exprs, &[]);
-        }
-        if args.len() != 1 {
-            self.errors.push(
-                expr_span(&args[1]),
-                format!("`{name}` takes one tensor; its bounds are named: `{name}(x, min = 0.0, max = 6.0)`"),
-            );
-            return Typed::Poison;
-        }
-        let mut ok = true;
-        for n in named {
-            if !op.params.iter().any(|p| n.name == p.name) {
-                self.errors.push(
-                    n.name.span(),
-                    format!(
-                        "`{name}` has no argument named `{}`; it takes `min`, `max`",
-                        n.name
-                    ),
-                );
-                ok = false;
-            }
-        }
-        if named.is_empty() {
-            self.errors.push(
-                span,
-                format!("`{name}` needs a bound: `{name}(x, min = …)`, `max = …` or both"),
-            );
-            ok = false;
-        }
-        if !ok {
-            return Typed::Poison;
-        }
-        let mut result = Typed::Strong(x);
-        for (bound, combine) in [("min", "max"), ("max", "min")] {
-            if let Some(n) = named.iter().find(|n| n.name == bound) {
-                let value = self.check_expr(&n.value);
-                let combine = ops::function(combine).expect("a row");
-                result = self.check_binary(
-                    combine,
-                    None,
-                    n.name.span(),
-                    result,
-                    value,
-                    [&args[0], &n.value],
-                );
-            }
-        }
-        result
     }
 
     /// The items of a `reshape`/`broadcast_to` target list: integer literals and names of
@@ -481,7 +398,7 @@ impl Checker<'_> {
         Some(out)
     }
 
-    fn reduce_node(
+    pub(super) fn reduce_node(
         &mut self,
         input: NodeId,
         kind: ReduceKind,
@@ -504,7 +421,7 @@ impl Checker<'_> {
     }
 
     /// Removes the (size-1) reduced axes: `keepdims = false`.
-    fn drop_axes(&mut self, node: NodeId, axes: &[usize]) -> NodeId {
+    pub(super) fn drop_axes(&mut self, node: NodeId, axes: &[usize]) -> NodeId {
         let dims = self.node(node).dims.clone();
         let kept: Vec<usize> = (0..dims.len()).filter(|a| !axes.contains(a)).collect();
         if kept.len() == dims.len() {
@@ -523,7 +440,7 @@ impl Checker<'_> {
     }
 
     /// An elementwise op on operands of one dtype (no promotion), broadcasting their dims.
-    fn op_node(&mut self, name: &str, args: &[NodeId]) -> NodeId {
+    pub(super) fn op_node(&mut self, name: &str, args: &[NodeId]) -> NodeId {
         let op = ops::function(name).expect("a known elementwise op");
         let mut dims = Vec::new();
         for &a in args {
@@ -540,7 +457,7 @@ impl Checker<'_> {
         )
     }
 
-    fn float_const(&mut self, value: f64, dtype: DType) -> NodeId {
+    pub(super) fn float_const(&mut self, value: f64, dtype: DType) -> NodeId {
         self.add(
             NodeKind::Const(ConstValue::Float(value, None)),
             dtype,
