@@ -44,7 +44,9 @@ pub mod __private {
         CompareLanes, FloatLanes, NumLanes, SelectLanes, ShiftLanes, LANES, V,
     };
     pub use crate::parallel::{parallel_traits, row_chunks, rows_per_task};
-    pub use crate::reduce::{arg_combine, arg_fold, fold, iota, lane_mask, mask_or, Identity};
+    pub use crate::reduce::{
+        arg_combine, arg_fold, fold, iota, lane_mask, mask_or, scan, Identity, ScanShape,
+    };
     pub use crate::reference::{Bitwise, Compare, Num};
     pub use crate::shape::{Dim, Dyn, Shape, StaticShape};
     pub use crate::tensor::{Tensor, TensorMut, TensorRef, TensorView, TensorViewMut};

@@ -182,3 +182,60 @@ mod tests {
         assert_eq!(mask_or(m, v, 0).0.iter().sum::<i64>(), 6);
     }
 }
+
+/// The extents of a scan's buffers: `outer × len × inner`, row-major, scanned along `len`.
+#[derive(Clone, Copy, Debug)]
+pub struct ScanShape {
+    pub outer: usize,
+    pub len: usize,
+    pub inner: usize,
+}
+
+/// `cumsum` (`prod = false`) or `cumprod` of `src` into `dst` along the middle axis of
+/// `shape`, sequentially in scan order (a scan's order is part of its result), each step
+/// combined by the reference `Num::add`/`Num::mul` (wrapping on integers). `exclusive`:
+/// each output is the combine of the elements before it (the first is the identity);
+/// `reverse`: the scan runs from the last element to the first. Rows of `inner` elements
+/// combine elementwise, so the loop over them vectorises.
+///
+/// Buffers shorter than the shape are a caller bug; the slices are indexed with checks,
+/// so that panics rather than reading past them.
+pub fn scan<T: crate::reference::Num + Identity + Copy>(
+    src: &[T],
+    dst: &mut [T],
+    shape: ScanShape,
+    prod: bool,
+    exclusive: bool,
+    reverse: bool,
+) {
+    let ScanShape { outer, len, inner } = shape;
+    let identity = if prod { T::ONE } else { T::ZERO };
+    let combine = |a: T, b: T| if prod { T::mul(a, b) } else { T::add(a, b) };
+    let row_len = len * inner;
+    for o in 0..outer {
+        let (s, d) = (
+            &src[o * row_len..(o + 1) * row_len],
+            &mut dst[o * row_len..(o + 1) * row_len],
+        );
+        for step in 0..len {
+            let k = if reverse { len - 1 - step } else { step };
+            let here = k * inner;
+            if step == 0 {
+                for j in 0..inner {
+                    d[here + j] = if exclusive {
+                        identity
+                    } else {
+                        combine(identity, s[here + j])
+                    };
+                }
+                continue;
+            }
+            let prev = if reverse { here + inner } else { here - inner };
+            for j in 0..inner {
+                let carried = d[prev + j];
+                let x = if exclusive { s[prev + j] } else { s[here + j] };
+                d[here + j] = combine(carried, x);
+            }
+        }
+    }
+}

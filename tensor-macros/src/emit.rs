@@ -178,6 +178,9 @@ fn emit_stage(
 ) -> TokenStream {
     let p = quote!(#rt::__private);
     let nests = &kernel.nests[stage.first..stage.first + stage.count];
+    if let Some(scan) = &nests[0].scan {
+        return emit_scan(rt, kernel, scan);
+    }
     let Some(rows) = &stage.row_loop else {
         let body = emit_nest(rt, f, graph, kernel, &nests[0], false, &[]);
         return quote!({ #body });
@@ -330,6 +333,22 @@ fn emit_stage(
                 #({ #bodies })*
             }
         });
+    }}
+}
+
+/// A scan step: the runtime's scan from one temp into the other.
+fn emit_scan(rt: &TokenStream, kernel: &Kernel, scan: &crate::ir::ScanStep) -> TokenStream {
+    let p = quote!(#rt::__private);
+    let (src, dst) = (temp_vec(scan.input), temp_vec(scan.output));
+    let c = storage_type(rt, kernel.temps[scan.output].dtype);
+    let (outer, len, inner) = (
+        size_expr(&scan.outer),
+        size_expr(&scan.len),
+        size_expr(&scan.inner),
+    );
+    let (prod, exclusive, reverse) = (scan.prod, scan.exclusive, scan.reverse);
+    quote! {{
+        #p::scan::<#c>(&#src[..], &mut #dst[..], #p::ScanShape { outer: #outer, len: #len, inner: #inner }, #prod, #exclusive, #reverse);
     }}
 }
 

@@ -53,6 +53,15 @@ pub enum NodeKind {
         kind: ReduceKind,
         axes: Vec<usize>,
     },
+    /// `cumsum`/`cumprod` along `axis` (`kind` is `Sum` or `Prod`), in the node's dtype
+    /// (the accumulator's); same dims as `input`.
+    Scan {
+        input: NodeId,
+        kind: ReduceKind,
+        axis: usize,
+        exclusive: bool,
+        reverse: bool,
+    },
     /// A view: output axis `k` is input axis `map[k]`, or a new axis (`None`) that is 1 or
     /// broadcast. Input axes not named have size 1. Transpose, dimshuffle, expand_dims,
     /// squeeze and broadcast_to are all views.
@@ -279,9 +288,26 @@ pub enum Sink {
     },
 }
 
+/// A scan: a runtime call from one temp into another, not a loop nest of its own. The
+/// buffers are `outer × len × inner` row-major, scanned along the middle axis.
+#[derive(Clone, Debug)]
+pub struct ScanStep {
+    pub input: usize,
+    pub output: usize,
+    pub outer: Size,
+    pub len: Size,
+    pub inner: Size,
+    pub prod: bool,
+    pub exclusive: bool,
+    pub reverse: bool,
+}
+
 /// One fused loop nest.
 #[derive(Clone, Debug)]
 pub struct LoopNest {
+    /// Set for a scan step: the nest's loops and values are empty; its operands name the
+    /// two temps, so stage planning sees who reads and writes them.
+    pub scan: Option<ScanStep>,
     /// Extents of the collapsed outer loops, outermost first.
     pub outer: Vec<Size>,
     /// Extent of the inner, SIMD loop.

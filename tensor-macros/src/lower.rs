@@ -19,8 +19,8 @@
 use std::collections::HashMap;
 
 use crate::ir::{
-    BufferRef, Kernel, Level, LoopNest, NodeId, NodeKind, Operand, ReduceKind, Sink, Size, Stage,
-    Tasks, Temp, TempInit, TypedGraph, Value, ValueSource,
+    BufferRef, Kernel, Level, LoopNest, NodeId, NodeKind, Operand, ReduceKind, ScanStep, Sink,
+    Size, Stage, Tasks, Temp, TempInit, TypedGraph, Value, ValueSource,
 };
 use crate::shape::Dim;
 
@@ -65,6 +65,47 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
                     None
                 };
                 lower_reduction(graph, &temp_of, node, *input, *kind, axes, best)
+            }
+            NodeKind::Scan {
+                input,
+                kind,
+                axis,
+                exclusive,
+                reverse,
+            } => {
+                let dims = &n.dims;
+                let step = ScanStep {
+                    input: temp_of[input],
+                    output: temp_of[&node],
+                    outer: Size::product(&dims[..*axis]),
+                    len: Size::of(&dims[*axis]),
+                    inner: Size::product(&dims[*axis + 1..]),
+                    prod: *kind == ReduceKind::Prod,
+                    exclusive: *exclusive,
+                    reverse: *reverse,
+                };
+                let zero = || Operand {
+                    buffer: BufferRef::Input(usize::MAX),
+                    outer_strides: Vec::new(),
+                    inner_stride: Size::lit(0),
+                };
+                let operand = |b: BufferRef| Operand {
+                    buffer: b,
+                    ..zero()
+                };
+                LoopNest {
+                    scan: Some(step),
+                    outer: Vec::new(),
+                    inner: Size::lit(1),
+                    ragged: None,
+                    operands: vec![
+                        operand(BufferRef::Temp(temp_of[input])),
+                        operand(BufferRef::Temp(temp_of[&node])),
+                    ],
+                    values: Vec::new(),
+                    // The output temp is what it writes.
+                    sink: Sink::Store(vec![(1, usize::MAX)]),
+                }
             }
             _ => {
                 let mut b = NestBuilder::new(graph, &temp_of, &n.dims, Some(node));
@@ -171,7 +212,7 @@ const RAGGED_BLOCK: usize = 1 << 16;
 /// becomes rows of `RAGGED_BLOCK` with a shorter last row, whatever its size: whether
 /// to split is decided at run time.
 fn split_flat_loop(nest: &mut LoopNest, blocks: &mut Vec<(String, Size, usize)>) {
-    if !nest.outer.is_empty() {
+    if !nest.outer.is_empty() || nest.scan.is_some() {
         return;
     }
     let Some(inner) = nest.inner.as_static() else {
@@ -339,14 +380,29 @@ fn identity(rank: usize) -> Mapping {
 /// Nodes that get a temp, in topological order: reductions, and computed values that a
 /// reshape reinterprets.
 fn materialised_nodes(graph: &TypedGraph) -> Vec<NodeId> {
+    // Only what the outputs need: the checker may leave nodes no output reads (`cumsum`
+    // types itself through `sum`'s rule), and a dead reduction must not run.
+    let mut live = vec![false; graph.nodes.len()];
+    let mut stack: Vec<NodeId> = graph.outputs.clone();
+    while let Some(n) = stack.pop() {
+        if !live[n] {
+            live[n] = true;
+            stack.extend(node_args(&graph.nodes[n].kind));
+        }
+    }
     let mut set = vec![false; graph.nodes.len()];
     let mut users = vec![0usize; graph.nodes.len()];
-    for node in &graph.nodes {
-        for arg in node_args(&node.kind) {
-            users[arg] += 1;
+    for (id, node) in graph.nodes.iter().enumerate() {
+        if live[id] {
+            for arg in node_args(&node.kind) {
+                users[arg] += 1;
+            }
         }
     }
     for (id, node) in graph.nodes.iter().enumerate() {
+        if !live[id] {
+            continue;
+        }
         match &node.kind {
             NodeKind::Reduce { input, .. } => {
                 set[id] = true;
@@ -358,6 +414,11 @@ fn materialised_nodes(graph: &TypedGraph) -> Vec<NodeId> {
                 }
             }
             NodeKind::Reshape { input } if !addressable(graph, &set, *input) => set[*input] = true,
+            // A scan reads a row-major temp of its accumulator dtype and writes its own.
+            NodeKind::Scan { input, .. } => {
+                set[id] = true;
+                set[*input] = true;
+            }
             _ => {}
         }
     }
@@ -370,6 +431,7 @@ fn node_args(kind: &NodeKind) -> Vec<NodeId> {
         NodeKind::Select { cond, a, b } => vec![*cond, *a, *b],
         NodeKind::Cast { input }
         | NodeKind::Reduce { input, .. }
+        | NodeKind::Scan { input, .. }
         | NodeKind::View { input, .. }
         | NodeKind::Reshape { input } => {
             vec![*input]
@@ -584,7 +646,10 @@ impl<'g> NestBuilder<'g> {
                     self.memo.insert((node, map), v);
                     return v;
                 }
-                NodeKind::Reduce { .. } | NodeKind::Input { .. } | NodeKind::Reshape { .. } => {
+                NodeKind::Reduce { .. }
+                | NodeKind::Scan { .. }
+                | NodeKind::Input { .. }
+                | NodeKind::Reshape { .. } => {
                     unreachable!("reductions are materialised; inputs and reshapes are leaves")
                 }
             }
@@ -677,6 +742,7 @@ impl<'g> NestBuilder<'g> {
             };
         }
         LoopNest {
+            scan: None,
             outer,
             inner,
             ragged: None,

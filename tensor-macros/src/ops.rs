@@ -345,6 +345,8 @@ pub enum TensorOpKind {
     Softmax,
     /// Views and reshape: positional arguments after the tensor, no named ones.
     Shape,
+    /// `cumsum`/`cumprod`: a scan along one axis, with `sum`/`prod`'s dtype rule.
+    Scan,
     /// Written as a composition of elementwise ops in the checker (`clip`, `prelu`),
     /// with the promotion and broadcasting of binary ops.
     Composite,
@@ -414,6 +416,8 @@ pub const TENSOR_OPS: &[TensorOp] = {
         tensor_op("clip", TensorOpKind::Composite, CLIP),
         tensor_op("clamp", TensorOpKind::Composite, CLIP),
         tensor_op("prelu", TensorOpKind::Composite, &[]),
+        tensor_op("cumsum", TensorOpKind::Scan, SCAN),
+        tensor_op("cumprod", TensorOpKind::Scan, SCAN),
         tensor_op("sum_of", TensorOpKind::Composite, &[]),
         tensor_op("mean_of", TensorOpKind::Composite, &[]),
         tensor_op(
@@ -441,6 +445,15 @@ pub const TENSOR_OPS: &[TensorOp] = {
         tensor_op("dequantize_linear", TensorOpKind::Composite, &[]),
     ]
 };
+
+/// `cumsum(x, axis = k, exclusive = false, reverse = false)`, with `sum`'s `dtype`/`acc`.
+const SCAN: &[ParamSpec] = &[
+    param("axis", Axes, None),
+    param("exclusive", BoolParam, Some("false")),
+    param("reverse", BoolParam, Some("false")),
+    DTYPE,
+    ACC,
+];
 
 /// `clip(x, min = a, max = b)`: either bound may be left out.
 const CLIP: &[ParamSpec] = &[

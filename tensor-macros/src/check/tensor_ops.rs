@@ -109,6 +109,8 @@ pub(super) struct ReduceArgs {
     pub(super) axis_is_list: bool,
     pub(super) axis_span: Option<Span>,
     pub(super) keepdims: bool,
+    pub(super) exclusive: bool,
+    pub(super) reverse: bool,
     pub(super) dtype: Option<(DType, Span)>,
     pub(super) acc: Option<(DType, Span)>,
 }
@@ -216,6 +218,8 @@ impl Checker<'_> {
                 };
                 if op.kind == TensorOpKind::Softmax {
                     self.check_softmax(name, span, x, &ra)
+                } else if op.kind == TensorOpKind::Scan {
+                    self.check_scan(op, span, x, &ra)
                 } else {
                     self.check_reduction(op, span, x, &ra)
                 }
@@ -275,10 +279,15 @@ impl Checker<'_> {
                         ok = false;
                     }
                 }
-                (ParamType::Bool, _) => match &n.value {
-                    Expr::Lit(LitValue::Bool(b), _) => ra.keepdims = *b,
+                (ParamType::Bool, flag) => match &n.value {
+                    Expr::Lit(LitValue::Bool(b), _) => match flag {
+                        "exclusive" => ra.exclusive = *b,
+                        "reverse" => ra.reverse = *b,
+                        _ => ra.keepdims = *b,
+                    },
                     _ => {
-                        self.errors.push(vspan, "`keepdims` is `true` or `false`");
+                        self.errors
+                            .push(vspan, format!("`{flag}` is `true` or `false`"));
                         ok = false;
                     }
                 },
@@ -701,6 +710,72 @@ impl Checker<'_> {
             self.dtype_notes.insert(result, format!("{rule}{fix}"));
         }
         Typed::Strong(result)
+    }
+
+    /// `cumsum`/`cumprod` (ONNX `CumSum`; `cumprod` alike): one axis, required; the
+    /// output and accumulator dtypes follow `sum`/`prod` (the scan runs in the
+    /// accumulator, each result converted to the output dtype once).
+    fn check_scan(&mut self, op: &TensorOp, span: Span, x: NodeId, ra: &ReduceArgs) -> Typed {
+        let name = op.name;
+        let Some(given) = &ra.axes else {
+            self.errors.push(
+                span,
+                format!("`{name}` needs an axis: `{name}(x, axis = 0)`"),
+            );
+            return Typed::Poison;
+        };
+        if ra.axis_is_list || given.len() != 1 {
+            self.errors.push(
+                ra.axis_span.unwrap_or(span),
+                format!("`{name}` scans one axis"),
+            );
+            return Typed::Poison;
+        }
+        if self.node(x).dims.is_empty() {
+            self.errors
+                .push(span, format!("`{name}` needs a tensor of rank 1 or more"));
+            return Typed::Poison;
+        }
+        let Some(axes) = self.reduction_axes(name, x, ra) else {
+            return Typed::Poison;
+        };
+        // The dtypes of `sum`/`prod` over the same input.
+        let sum_op = ops::TENSOR_OPS
+            .iter()
+            .find(|t| t.name == if name == "cumsum" { "sum" } else { "prod" })
+            .expect("a row");
+        let Typed::Strong(reduced) = self.check_reduction(sum_op, span, x, ra) else {
+            return Typed::Poison;
+        };
+        // The reduction node carries the chosen accumulator; its output dtype is the
+        // conversion on top of it.
+        let out = self.node(reduced).dtype;
+        let mut acc_node = reduced;
+        while let NodeKind::Cast { input } | NodeKind::View { input, .. } =
+            &self.node(acc_node).kind
+        {
+            acc_node = *input;
+        }
+        let acc = self.node(acc_node).dtype;
+        let xa = self.convert(x, acc);
+        let dims = self.node(x).dims.clone();
+        let kind = if name == "cumsum" {
+            ReduceKind::Sum
+        } else {
+            ReduceKind::Prod
+        };
+        let scan = self.add(
+            NodeKind::Scan {
+                input: xa,
+                kind,
+                axis: axes[0],
+                exclusive: ra.exclusive,
+                reverse: ra.reverse,
+            },
+            acc,
+            dims,
+        );
+        Typed::Strong(self.convert(scan, out))
     }
 
     /// `softmax(x, axis = -1)`: `exp(x - max) / sum(exp(x - max))`, in the compute dtype
