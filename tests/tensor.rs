@@ -73,3 +73,30 @@ fn debug_is_numpy_like() {
         "tensor([[[1, 2]],\n\n        [[3, 4]]], dtype=u8)"
     );
 }
+
+#[test]
+fn iteration_display_map_and_try_from() {
+    let t = Tensor::<i32, Shape![_, 2]>::try_from(vec![1, 2, 3, 4]).unwrap();
+    assert_eq!(t.iter().copied().collect::<Vec<_>>(), vec![1, 2, 3, 4]);
+    assert_eq!((&t).into_iter().count(), 4);
+    let doubled: Vec<i32> = t.view().into_iter().map(|v| v * 2).collect();
+    assert_eq!(doubled, vec![2, 4, 6, 8]);
+    let mut m = t.clone();
+    for v in &mut m {
+        *v = -*v;
+    }
+    assert_eq!(m.into_iter().collect::<Vec<_>>(), vec![-1, -2, -3, -4]);
+    assert_eq!(t.to_string(), "[[1, 2],\n [3, 4]]");
+    assert_eq!(t.view().to_string(), t.to_string());
+    let f = t.map(|v| v as f64 / 2.0);
+    assert_eq!(f.shape(), &[2, 2]);
+    assert_eq!(f.as_slice(), &[0.5, 1.0, 1.5, 2.0]);
+    assert_eq!(Tensor::<f32, Shape![]>::full(2.5).to_string(), "2.5");
+    assert_eq!(
+        Tensor::<f32, Shape![_]>::from_vec(vec![])
+            .unwrap()
+            .to_string(),
+        "[]"
+    );
+    assert!(Tensor::<u8, Shape![3]>::try_from(vec![1u8, 2]).is_err());
+}

@@ -598,6 +598,7 @@ fn fmt_nested<T: fmt::Debug>(
     dims: &[usize],
     depth: usize,
     summarize: bool,
+    indent: usize,
 ) -> fmt::Result {
     if dims.is_empty() {
         return write!(f, "{:?}", data[0]);
@@ -623,8 +624,8 @@ fn fmt_nested<T: fmt::Debug>(
                 for _ in 0..sep_newlines {
                     f.write_str("\n")?;
                 }
-                // "tensor(" is 7 columns, then one per nesting level.
-                write!(f, "{:width$}", "", width = 7 + depth + 1)?;
+                // After the prefix ("tensor(" is 7 columns), one per nesting level.
+                write!(f, "{:width$}", "", width = indent + depth + 1)?;
             }
         }
         first = false;
@@ -634,6 +635,7 @@ fn fmt_nested<T: fmt::Debug>(
             &dims[1..],
             depth + 1,
             summarize,
+            indent,
         )?;
         i += 1;
     }
@@ -645,9 +647,132 @@ fn fmt_tensor<T: Element>(f: &mut fmt::Formatter<'_>, data: &[T], dims: &[usize]
     if data.is_empty() {
         write!(f, "[], shape={}", dims_text(dims))?;
     } else {
-        fmt_nested(f, data, dims, 0, data.len() > SUMMARY_THRESHOLD)?;
+        fmt_nested(f, data, dims, 0, data.len() > SUMMARY_THRESHOLD, 7)?;
     }
     write!(f, ", dtype={})", T::DTYPE)
+}
+
+/// The elements nested by axis, as `Debug` shows them without `tensor(…, dtype=…)`:
+/// `[[1.0, 2.0],\n [3.0, 4.0]]`; a rank-0 tensor is its element.
+fn fmt_plain<T: Element>(f: &mut fmt::Formatter<'_>, data: &[T], dims: &[usize]) -> fmt::Result {
+    if data.is_empty() {
+        return f.write_str("[]");
+    }
+    fmt_nested(f, data, dims, 0, data.len() > SUMMARY_THRESHOLD, 0)
+}
+
+impl<T: Element, S: Shape> fmt::Display for Tensor<T, S> {
+    /// The elements nested by axis (long axes summarised as NumPy does):
+    /// ```
+    /// use tensor_core::{typenum::{U2, U3}, Rank2, Tensor};
+    /// let t = Tensor::<i32, Rank2<U2, U3>>::from_vec(vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// assert_eq!(t.to_string(), "[[1, 2, 3],\n [4, 5, 6]]");
+    /// ```
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt_plain(f, &self.data, self.dims.as_ref())
+    }
+}
+
+impl<T: Element, S: Shape> fmt::Display for TensorView<'_, T, S> {
+    /// As the owned tensor's.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt_plain(f, self.data, self.dims.as_ref())
+    }
+}
+
+impl<T: Element, S: Shape> fmt::Display for TensorViewMut<'_, T, S> {
+    /// As the owned tensor's.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt_plain(f, self.data, self.dims.as_ref())
+    }
+}
+
+impl<T: Element, S: Shape> Tensor<T, S> {
+    /// The elements in row-major order.
+    /// ```
+    /// use tensor_core::{typenum::U2, Rank2, Tensor};
+    /// let t = Tensor::<f32, Rank2<U2, U2>>::from_vec(vec![1.0, 2.0, 3.0, 4.0]).unwrap();
+    /// assert_eq!(t.iter().sum::<f32>(), 10.0);
+    /// ```
+    pub fn iter(&self) -> core::slice::Iter<'_, T> {
+        self.data.iter()
+    }
+
+    /// The elements in row-major order, mutably.
+    pub fn iter_mut(&mut self) -> core::slice::IterMut<'_, T> {
+        self.data.iter_mut()
+    }
+
+    /// A new tensor of the same shape with `f` applied to each element (any element
+    /// type: `t.map(|x| x as f64)`, `t.map(|x| x > 0.0)`).
+    /// ```
+    /// use tensor_core::{typenum::U2, Dyn, Rank2, Tensor};
+    /// let t = Tensor::<f32, Rank2<Dyn, U2>>::from_vec(vec![1.0, -2.0, 3.0, -4.0]).unwrap();
+    /// let positive = t.map(|x| x > 0.0);
+    /// assert_eq!(positive.shape(), &[2, 2]);
+    /// assert_eq!(positive.as_slice(), &[true, false, true, false]);
+    /// ```
+    pub fn map<U: Element>(&self, f: impl FnMut(T) -> U) -> Tensor<U, S> {
+        Tensor {
+            data: self.data.iter().copied().map(f).collect(),
+            dims: self.dims,
+        }
+    }
+}
+
+impl<'a, T: Element, S: Shape> TensorView<'a, T, S> {
+    /// The viewed elements in row-major order.
+    pub fn iter(&self) -> core::slice::Iter<'a, T> {
+        self.data.iter()
+    }
+}
+
+impl<T: Element, S: Shape> IntoIterator for Tensor<T, S> {
+    type Item = T;
+    type IntoIter = std::vec::IntoIter<T>;
+    /// The elements in row-major order, by value.
+    fn into_iter(self) -> Self::IntoIter {
+        self.data.into_iter()
+    }
+}
+
+impl<'t, T: Element, S: Shape> IntoIterator for &'t Tensor<T, S> {
+    type Item = &'t T;
+    type IntoIter = core::slice::Iter<'t, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.data.iter()
+    }
+}
+
+impl<'t, T: Element, S: Shape> IntoIterator for &'t mut Tensor<T, S> {
+    type Item = &'t mut T;
+    type IntoIter = core::slice::IterMut<'t, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.data.iter_mut()
+    }
+}
+
+impl<'a, T: Element, S: Shape> IntoIterator for TensorView<'a, T, S> {
+    type Item = &'a T;
+    type IntoIter = core::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.data.iter()
+    }
+}
+
+impl<T: Element, S: Shape> TryFrom<Vec<T>> for Tensor<T, S> {
+    type Error = ShapeError;
+    /// [`Tensor::from_vec`]: no copy; one run-time dim is solved from the length.
+    /// ```
+    /// use tensor_core::{typenum::U3, Dyn, Rank2, Tensor};
+    /// let t: Tensor<u8, Rank2<Dyn, U3>> = vec![1u8, 2, 3, 4, 5, 6].try_into().unwrap();
+    /// assert_eq!(t.shape(), &[2, 3]);
+    /// let bad: Result<Tensor<u8, Rank2<Dyn, U3>>, _> = vec![1u8, 2].try_into();
+    /// assert!(bad.is_err());
+    /// ```
+    fn try_from(data: Vec<T>) -> Result<Self, ShapeError> {
+        Tensor::from_vec(data)
+    }
 }
 
 impl<T: Element, S: Shape> fmt::Debug for Tensor<T, S> {

@@ -1043,7 +1043,56 @@ fn parse_unary(input: ParseStream) -> syn::Result<Expr> {
     parse_primary(input)
 }
 
+/// A primary expression, and the spellings of other languages that users write after
+/// one: method calls (`x.exp()`) and paths (`f32::INFINITY`), each an error that says
+/// what the graph language has instead.
 fn parse_primary(input: ParseStream) -> syn::Result<Expr> {
+    let expr = parse_primary_inner(input)?;
+    if input.peek(Token![.]) && input.peek2(Ident) {
+        let dot: Token![.] = input.parse()?;
+        let method: Ident = input.parse()?;
+        let receiver = crate::check::expr_text(&expr);
+        let call = if input.peek(syn::token::Paren) {
+            let content;
+            parenthesized!(content in input);
+            let rest: TokenStream = content.parse()?;
+            if rest.is_empty() {
+                format!("{method}({receiver})")
+            } else {
+                format!("{method}({receiver}, {rest})")
+            }
+        } else {
+            format!("{method}({receiver})")
+        };
+        let span = dot.span.join(method.span()).unwrap_or(method.span());
+        return Err(syn::Error::new(
+            span,
+            format!("the graph language has no method syntax: write `{call}`"),
+        ));
+    }
+    if input.peek(Token![::]) {
+        let colons: Token![::] = input.parse()?;
+        let item = if input.peek(Ident) {
+            input.parse::<Ident>()?.to_string()
+        } else {
+            String::new()
+        };
+        let head = crate::check::expr_text(&expr);
+        let help = match item.as_str() {
+            "INFINITY" => "write `inf`, a float literal that takes the other operand's dtype".to_string(),
+            "NEG_INFINITY" => "write `-inf`, a float literal that takes the other operand's dtype".to_string(),
+            "NAN" => "write `nan`, a float literal that takes the other operand's dtype".to_string(),
+            _ => format!("constants are literals (`3.0`, `inf`, `nan`); to use a Rust value, add a scalar parameter (`c: {}`) and pass it", if DType::from_name(&head).is_some() { head.clone() } else { "f32".to_string() }),
+        };
+        return Err(syn::Error::new(
+            colons.spans[0],
+            format!("the graph language has no paths: `{head}::{item}` is not an expression here\nhelp: {help}"),
+        ));
+    }
+    Ok(expr)
+}
+
+fn parse_primary_inner(input: ParseStream) -> syn::Result<Expr> {
     let lookahead = input.lookahead1();
     if lookahead.peek(LitInt) {
         let lit: LitInt = input.parse()?;

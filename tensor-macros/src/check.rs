@@ -111,6 +111,9 @@ struct Checker<'a> {
     dtype_notes: HashMap<NodeId, String>,
     /// The dim names of the inputs' types: the names a graph may use.
     dim_names: Vec<String>,
+    /// Integer `/` and `%` nodes, with their operator span and operands, for the warning
+    /// when such a result is promoted to a float.
+    int_divisions: HashMap<NodeId, (Span, Expr, Expr, &'static str)>,
 }
 
 /// Checks one graph function. Returns the typed graph when there were no errors.
@@ -122,6 +125,7 @@ pub fn check_graph(f: &GraphFn, errors: &mut Errors) -> Option<TypedGraph> {
         param_names: Vec::new(),
         dtype_notes: HashMap::new(),
         dim_names: Vec::new(),
+        int_divisions: HashMap::new(),
     };
     checker.check_params(f);
     check_output_names(f, checker.errors);
@@ -194,7 +198,32 @@ pub fn check_graph(f: &GraphFn, errors: &mut Errors) -> Option<TypedGraph> {
                         message.push_str(&format!("\nnote: {note}"));
                     }
                 }
-                if node_ref.dtype != decl.dtype && node_ref.dims == decl_dims {
+                let reduction = match expr {
+                    Expr::Call { func, .. }
+                        if ops::TENSOR_OPS.iter().any(|t| {
+                            *func == t.name && t.params.iter().any(|p| p.name == "dtype")
+                        }) =>
+                    {
+                        Some(func.to_string())
+                    }
+                    _ => None,
+                };
+                if let (Some(func), true) = (&reduction, node_ref.dtype != decl.dtype) {
+                    // A cast of the narrow result would keep its rounding; `dtype =`
+                    // accumulates and returns the declared dtype (DESIGN.md diagnostics).
+                    let why = if node_ref.dtype.fits_in(decl.dtype) && decl.dtype.is_float() {
+                        format!(
+                            "; casting the result would keep the `{}` rounding",
+                            node_ref.dtype.name()
+                        )
+                    } else {
+                        String::new()
+                    };
+                    message.push_str(&format!(
+                        "\nhelp: ask the reduction for it: `{func}(…, dtype = {})`{why}",
+                        decl.dtype.name(),
+                    ));
+                } else if node_ref.dtype != decl.dtype && node_ref.dims == decl_dims {
                     message.push_str(&format!(
                         "\nhelp: cast the result: `{}`",
                         cast_text(expr, decl.dtype)
@@ -358,6 +387,15 @@ impl Checker<'_> {
                 if let Some(t) = self.scope.get(&name) {
                     return t.clone();
                 }
+                // `inf` and `nan` are weak float literals (unless a binding shadows them):
+                // `where(mask, s, -inf)` for a masked softmax.
+                match name.as_str() {
+                    "inf" => {
+                        return Typed::Weak(Weak::Float(f64::INFINITY, Some(name)), ident.span())
+                    }
+                    "nan" => return Typed::Weak(Weak::Float(f64::NAN, Some(name)), ident.span()),
+                    _ => {}
+                }
                 let mut message = format!("cannot find `{name}` in this graph");
                 if ops::function(&name).is_some() || name == "where" {
                     message.push_str(&format!(
@@ -366,6 +404,11 @@ impl Checker<'_> {
                 } else if let Some(close) = self.closest_variable(&name) {
                     message.push_str(&format!(
                         "\nhelp: a parameter or binding with a similar name exists: `{close}`"
+                    ));
+                } else {
+                    message.push_str(&format!(
+                        "\nnote: a graph sees only its parameters and `let` bindings, not Rust variables outside it\n\
+                         help: to use a Rust value, add a scalar parameter (`{name}: f32`) and pass it when calling the graph"
                     ));
                 }
                 self.errors.push(ident.span(), message);
@@ -604,16 +647,49 @@ impl Checker<'_> {
             Some(d) => d,
             None => return Typed::Poison,
         };
+        if dtype.is_float() {
+            for n in [l, r] {
+                self.warn_integer_division(n, dtype);
+            }
+        }
         let l = self.convert(l, dtype);
         let r = self.convert(r, dtype);
-        Typed::Strong(self.add(
+        let node = self.add(
             NodeKind::Op {
                 op,
                 args: vec![l, r],
             },
             op.typing.result(dtype),
             dims,
-        ))
+        );
+        if dtype.is_integer() && matches!(op.name, "div" | "rem") {
+            self.int_divisions
+                .insert(node, (span, exprs[0].clone(), exprs[1].clone(), op.name));
+        }
+        Typed::Strong(node)
+    }
+
+    /// DESIGN.md: an integer `/` or `%` whose result is then promoted to a float truncates
+    /// before the promotion (`img / 255 - mean` with `img: u8`): a warning on the `/`
+    /// whose help casts first.
+    fn warn_integer_division(&mut self, node: NodeId, to: DType) {
+        let Some((span, lhs, rhs, name)) = self.int_divisions.get(&node).cloned() else {
+            return;
+        };
+        let symbol = if name == "div" { "/" } else { "%" };
+        let from = self.node(node).dtype.name();
+        let rewrite = format!("{} {symbol} {}", operand_cast(&lhs, to), operand_text(&rhs));
+        let written = format!("{} {symbol} {}", operand_text(&lhs), operand_text(&rhs));
+        self.errors.warn(
+            span,
+            "integer_division_then_float".to_string(),
+            format!(
+                "`{written}` divides `{from}` values, truncating, and only then is the result promoted to `{}`\n\
+                 help: cast first to divide in `{}`: `{rewrite}`",
+                to.name(),
+                to.name()
+            ),
+        );
     }
 
     fn broadcast_or_report(
@@ -1245,6 +1321,25 @@ fn not_defined_message(
 /// become infinite. (`f32 as bf16` keeps the exponent and only rounds; integer casts
 /// wrap or saturate as Rust's `as` does, and are not warned about.)
 fn lossy_cast_warning(from: DType, to: DType, expr: &Expr) -> Option<String> {
+    let silence = "help: if the values are known to be in range, silence this with `#[allow(deprecated)]` on the graph";
+    if from.is_float() && to.is_integer() {
+        let (min, max) = to.int_range().expect("integer dtype");
+        return Some(format!(
+            "`{}` saturates: `{}` values outside {min}..={max} become the nearest bound, NaN becomes 0, and fractions are dropped\n\
+             help: `round(…)` or `roundeven(…)` first to round instead of truncating; `clip(…)` to make the bounds explicit\n{silence}",
+            cast_text(expr, to),
+            from.name()
+        ));
+    }
+    if from.is_integer() && to.is_integer() && !from.fits_in(to) {
+        return Some(format!(
+            "`{}` wraps: `{}` values that `{}` cannot hold keep only their low {} bits (Rust `as`)\n{silence}",
+            cast_text(expr, to),
+            from.name(),
+            to.name(),
+            to.bits()
+        ));
+    }
     let exponent_bits = |d: DType| d.bits() - d.float_precision().unwrap_or(0);
     if !(from.is_float() && to.is_float()) || exponent_bits(to) >= exponent_bits(from) {
         return None;
@@ -1351,7 +1446,8 @@ fn literal_as(w: &Weak, dtype: DType, other: Option<&Expr>) -> Result<ConstValue
             cast_other(DType::F32)
         )),
         (Weak::Float(v, text), dt) => {
-            if float_fits(*v, dt) {
+            // `inf`, `-inf`, `nan` are what they say in every float dtype.
+            if float_fits(*v, dt) || !v.is_finite() && text.as_deref().is_some_and(|t| t.ends_with("inf") || t == "nan") {
                 Ok(ConstValue::Float(*v, text.clone()))
             } else {
                 let help = if dt == DType::F64 {

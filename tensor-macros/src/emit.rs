@@ -737,6 +737,21 @@ fn emit_const(rt: &TokenStream, dtype: DType, value: &ConstValue) -> TokenStream
                 quote!((#lit as #t))
             }
         }
+        (ConstValue::Float(v, _), d) if !v.is_finite() => {
+            let t = storage_type(rt, d);
+            let special = if v.is_nan() {
+                quote!(::core::f64::NAN)
+            } else if *v > 0.0 {
+                quote!(::core::f64::INFINITY)
+            } else {
+                quote!(::core::f64::NEG_INFINITY)
+            };
+            match d {
+                DType::F32 => quote!((#special as f32)),
+                DType::F64 => quote!(#special),
+                _ => quote!(<#t as #p::Element>::to_compute(<#t>::from_f64(#special))),
+            }
+        }
         (ConstValue::Float(v, text), d) => {
             // Parse the literal's own digits into the dtype once; folded values only exist
             // as f64 and round once from there.

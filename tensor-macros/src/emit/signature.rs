@@ -451,6 +451,18 @@ pub fn emit_graph_fn(
         quote!((#(#out_names),*))
     };
     let checked = graph.zip(kernel);
+    // The rustdoc of both functions shows the graph's signature in the DSL notation, after
+    // the graph's own doc comment: the Rust signature names hidden traits and typenum.
+    let dsl = signature_text(f, &outputs);
+    let sig_doc = format!(" Graph signature: `{dsl}`");
+    let fail_doc = if symbolic {
+        " Dim names are bound from the arguments when the function is called; arguments that \
+         disagree on a name, slices whose length does not fit and outputs of the wrong size \
+         are an `Err` (`ShapeError`), returned before anything is \
+         written."
+    } else {
+        " Every dim is checked while compiling: the function cannot fail."
+    };
     let allocates = kernel.is_some_and(|k| {
         k.temps.iter().any(|t| {
             t.row_local.is_none()
@@ -511,6 +523,10 @@ pub fn emit_graph_fn(
             #param_traits
 
             #(#attrs)*
+            #[doc = ""]
+            #[doc = #sig_doc]
+            #[doc = ""]
+            #[doc = #fail_doc]
             #[allow(clippy::too_many_arguments)]
             #vis fn #name(#(#param_names: #param_types),*) -> #ret_type {
                 #warnings
@@ -520,6 +536,8 @@ pub fn emit_graph_fn(
             }
 
             #[doc = #into_doc]
+            #[doc = ""]
+            #[doc = #sig_doc]
             #[allow(clippy::too_many_arguments, unused_variables, unused_mut, unreachable_code)]
             #vis fn #into_name(#(#param_names: #param_types,)* #(#out_names: #out_mut_types),*) {
                 #into_body
@@ -599,6 +617,10 @@ pub fn emit_graph_fn(
     );
     quote! {
         #(#attrs)*
+        #[doc = ""]
+        #[doc = #sig_doc]
+        #[doc = ""]
+        #[doc = #fail_doc]
         #[allow(clippy::too_many_arguments, unused_variables, unreachable_code)]
         #vis fn #name(#(#param_names: #param_types),*) -> ::core::result::Result<#ret_type, #p::ShapeError> {
             #warnings
@@ -606,6 +628,8 @@ pub fn emit_graph_fn(
         }
 
         #[doc = #into_doc]
+        #[doc = ""]
+        #[doc = #sig_doc]
         #[allow(clippy::too_many_arguments, unused_variables, unused_mut, unreachable_code)]
         #vis fn #into_name(#(#param_names: #param_types,)* #(mut #out_names: #out_arg_types),*) -> ::core::result::Result<(), #p::ShapeError> {
             #into_body

@@ -1,0 +1,9 @@
+use tensorgraph::prelude::*;
+
+graph! {
+    fn f(x: f32[8]) -> f32[8] {
+        x * SCALE
+    }
+}
+
+fn main() {}
