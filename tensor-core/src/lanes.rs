@@ -288,6 +288,8 @@ pub trait FloatLanes: Float + NumLanes {
     default_unary!(Float: exp2_lanes => exp2, log2_lanes => log2, expm1_lanes => expm1,
         tan_lanes => tan, atan_lanes => atan, asin_lanes => asin, acos_lanes => acos,
         sinh_lanes => sinh, cosh_lanes => cosh, softplus_lanes => softplus);
+    default_unary!(Float: asinh_lanes => asinh, acosh_lanes => acosh, atanh_lanes => atanh,
+        erfc_lanes => erfc, cbrt_lanes => cbrt, mish_lanes => mish, gelu_tanh_lanes => gelu_tanh);
     #[inline(always)]
     fn is_nan_lanes(a: V<Self>) -> V<bool> {
         a.map(<Self as Float>::is_nan)
@@ -495,7 +497,10 @@ mod f32_lanes {
         gelu_lanes => gelu_f32, silu_lanes => silu_f32,
         exp2_lanes => exp2_f32, log2_lanes => log2_f32, expm1_lanes => expm1_f32, tan_lanes => tan_f32,
         atan_lanes => atan_f32, asin_lanes => asin_f32, acos_lanes => acos_f32, sinh_lanes => sinh_f32,
-        cosh_lanes => cosh_f32, softplus_lanes => softplus_f32);
+        cosh_lanes => cosh_f32, softplus_lanes => softplus_f32,
+        asinh_lanes => asinh_f32, acosh_lanes => acosh_f32, atanh_lanes => atanh_f32,
+        erfc_lanes => erfc_f32, cbrt_lanes => cbrt_f32, mish_lanes => mish_f32,
+        gelu_tanh_lanes => gelu_tanh_f32);
 }
 mod f64_lanes {
     use super::*;
@@ -506,5 +511,8 @@ mod f64_lanes {
         gelu_lanes => gelu_f64, silu_lanes => silu_f64,
         exp2_lanes => exp2_f64, log2_lanes => log2_f64, expm1_lanes => expm1_f64, tan_lanes => tan_f64,
         atan_lanes => atan_f64, asin_lanes => asin_f64, acos_lanes => acos_f64, sinh_lanes => sinh_f64,
-        cosh_lanes => cosh_f64, softplus_lanes => softplus_f64);
+        cosh_lanes => cosh_f64, softplus_lanes => softplus_f64,
+        asinh_lanes => asinh_f64, acosh_lanes => acosh_f64, atanh_lanes => atanh_f64,
+        erfc_lanes => erfc_f64, cbrt_lanes => cbrt_f64, mish_lanes => mish_f64,
+        gelu_tanh_lanes => gelu_tanh_f64);
 }

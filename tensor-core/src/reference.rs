@@ -126,6 +126,21 @@ pub trait Float: Num {
     fn cosh(a: Self) -> Self;
     /// `log(1 + e^x)`, computed as `max(x, 0) + log1p(e^-|x|)` (no overflow).
     fn softplus(a: Self) -> Self;
+    /// Inverse hyperbolic sine; `asinh(±0) = ±0`, `asinh(±inf) = ±inf`.
+    fn asinh(a: Self) -> Self;
+    /// Inverse hyperbolic cosine; NaN below 1, `acosh(1) = +0`, `acosh(inf) = inf`.
+    fn acosh(a: Self) -> Self;
+    /// Inverse hyperbolic tangent; `atanh(±1) = ±inf`, NaN for `|x| > 1`.
+    fn atanh(a: Self) -> Self;
+    /// `1 - erf(x)` without cancellation; `erfc(inf) = 0`, `erfc(-inf) = 2`.
+    fn erfc(a: Self) -> Self;
+    /// Real cube root; `cbrt(-8) = -2`, `cbrt(±0) = ±0`.
+    fn cbrt(a: Self) -> Self;
+    /// `x · tanh(softplus(x))` (ONNX `Mish`); `mish(-inf) = -0` (the limit).
+    fn mish(a: Self) -> Self;
+    /// `0.5x(1 + tanh(√(2/π)(x + 0.044715x³)))` (tanh-approximated GELU), computed as
+    /// `x · sigmoid(2√(2/π)(x + 0.044715x³))`; `gelu_tanh(-inf) = -0` (the limit).
+    fn gelu_tanh(a: Self) -> Self;
 }
 
 impl Compare for bool {}
@@ -770,6 +785,267 @@ fn softplus_f64(x: f64) -> f64 {
     x.max(0.0) + (-x.abs()).exp().ln_1p()
 }
 
+// ---------------------------------------------------------------------------
+// asinh acosh atanh erfc cbrt mish gelu_tanh (the wider op table's float unaries)
+// ---------------------------------------------------------------------------
+// Each is carried in double-double up to one call of glibc's `ln_1p` or `ln` (std's f64
+// `ln_1p`/`ln` are glibc's on this target; glibc documents them within 1 ulp on x86_64,
+// libm-test-ulps) plus a first-order correction `log1p(h + l) = log1p(h) + l/(1 + h)`, so
+// the f64 reference is within about 1 ulp, and an f32 reference (this rounded once) within
+// 0.5 + 2^-28 f32 ulp. std's own `asinh`/`acosh`/`atanh`/`cbrt` are not used: Rust
+// promises nothing about them (cbrt is used only as a starting point for a Newton step).
+
+const TWO_POW_28: f64 = 268435456.0;
+const TWO_POW_M28: f64 = 3.725290298461914e-9;
+
+/// `log1p(h + l)` for `h >= 0` and `|l|` below a few ulps of `h`: glibc's `ln_1p(h)` plus
+/// `l/(1 + h)` (the next term, `l²/2`, is below 2^-100 relative).
+fn ln_1p_dd(h: f64, l: f64) -> f64 {
+    h.ln_1p() + l / (1.0 + h)
+}
+
+/// asinh: `|x| < 2^-28`: x (the x³/6 term is below 2^-57 relative). `|x| < 2`:
+/// `log1p(a + a²/(1 + √(1 + a²)))` with the argument in double-double (exact a² by FMA, a
+/// corrected square root and quotient). `|x| >= 2`: `ln(2a + 1/(√(a² + 1) + a))` with the
+/// sum in double-double (the second term left out above 2^28, where it is below 2^-58 of
+/// the first), `ln(a) + ln 2` from 2^1022 (2a would overflow).
+fn asinh_f64(x: f64) -> f64 {
+    let a = x.abs();
+    if !(a >= TWO_POW_M28) || a == f64::INFINITY {
+        return x; // NaN, ±0, tiny, ±inf
+    }
+    let r = if a < 2.0 {
+        let p = a * a;
+        let pe = a.mul_add(a, -p);
+        let (w, we) = two_sum(1.0, p);
+        let we = we + pe;
+        let s = w.sqrt();
+        let sl = ((-s).mul_add(s, w) + we) / (2.0 * s);
+        let (dh, dl) = two_sum(1.0, s);
+        let dl = dl + sl;
+        let q0 = p / dh;
+        let ql = ((-q0).mul_add(dh, p) + pe - q0 * dl) / dh;
+        let (uh, ue) = two_sum(a, q0);
+        ln_1p_dd(uh, ue + ql)
+    } else if a < 4.49423283715579e307 {
+        // 2^1022
+        let w = if a < TWO_POW_28 {
+            1.0 / (a.mul_add(a, 1.0).sqrt() + a)
+        } else {
+            0.0
+        };
+        let (vh, vl) = two_sum(2.0 * a, w);
+        vh.ln() + vl / vh
+    } else {
+        a.ln() + core::f64::consts::LN_2
+    };
+    r.copysign(x)
+}
+
+/// acosh, x >= 1: with t = x - 1 (exact below 2^53), for x < 2
+/// `log1p(t + √(t(t + 2)))` with the argument in double-double; for 2 <= x < 2^28
+/// `ln(2x - 1/(x + √(x² - 1)))` with the difference in double-double; above, `ln(2x)` (the
+/// dropped term is below 2^-58 relative), `ln(x) + ln 2` from 2^1022.
+fn acosh_f64(x: f64) -> f64 {
+    if x.is_nan() {
+        return x;
+    }
+    if x < 1.0 {
+        return f64::NAN;
+    }
+    if x == f64::INFINITY {
+        return x;
+    }
+    if x < 2.0 {
+        let t = x - 1.0;
+        if t == 0.0 {
+            return 0.0;
+        }
+        let (b, be) = two_sum(t, 2.0);
+        let p = t * b;
+        let pe = t.mul_add(b, -p) + t * be;
+        let r = p.sqrt();
+        let rl = ((-r).mul_add(r, p) + pe) / (2.0 * r);
+        let (uh, ue) = two_sum(r, t);
+        ln_1p_dd(uh, ue + rl)
+    } else if x < TWO_POW_28 {
+        let w = 1.0 / (x + x.mul_add(x, -1.0).sqrt());
+        let (vh, vl) = two_sum(2.0 * x, -w);
+        vh.ln() + vl / vh
+    } else if x < 4.49423283715579e307 {
+        (2.0 * x).ln()
+    } else {
+        x.ln() + core::f64::consts::LN_2
+    }
+}
+
+/// atanh: `|x| < 2^-28`: x (x³/3 is below 2^-57 relative); else `½·log1p(2a/(1 - a))`
+/// with 1 - a and the quotient in double-double; ±1 give ±inf, |x| > 1 NaN.
+fn atanh_f64(x: f64) -> f64 {
+    let a = x.abs();
+    if !(a >= TWO_POW_M28) {
+        return x; // NaN, ±0, tiny
+    }
+    if a > 1.0 {
+        return f64::NAN;
+    }
+    if a == 1.0 {
+        return f64::INFINITY.copysign(x);
+    }
+    let (dh, dl) = two_sum(1.0, -a);
+    let n = 2.0 * a;
+    let q0 = n / dh;
+    let ql = ((-q0).mul_add(dh, n) - q0 * dl) / dh;
+    (0.5 * ln_1p_dd(q0, ql)).copysign(x)
+}
+
+/// erfc: below 1.25, fdlibm's `s_erf.c` (< 1 ulp; results above 0.08, and for x <= -1.25
+/// `2 - r` with r < 0.08); from 1.25 fdlibm's `e^(a + b)/x` with the exponential in
+/// double-double (`exp_dd` on the exact sum a + b: fdlibm's own `exp(a)·exp(b)` rounds
+/// twice), the quotient corrected once and the result rounded once into the possibly
+/// subnormal range (`ldexp_dd`). fdlibm states its R/S fit of b to < 2^-57.
+fn erfc_f64(x: f64) -> f64 {
+    if !(x >= 1.25) {
+        return erfc_scalar_f64(x); // NaN too
+    }
+    if x >= 28.0 {
+        return 0.0; // erfc(27.3) is already below half the smallest subnormal
+    }
+    let (a, b) = erfc_tail_exponents_scalar(x);
+    let (s, e) = two_sum(a, b);
+    let (eh, el, k) = exp_dd(s, e);
+    let q0 = eh / x;
+    let ql = (q0.mul_add(-x, eh) + el) / x;
+    let hi = q0 + ql;
+    ldexp_dd(hi, (q0 - hi) + ql, k)
+}
+
+/// cbrt: std's `cbrt` (glibc, a few ulps at most) as a starting point y, then one Newton
+/// step `y - (y³ - a)/(3y²)` whose residual y³ - a is exact up to ~2^-104 a (y² and y·y²
+/// as exact FMA products; y³ - a itself is exact by Sterbenz): the step's own error is
+/// the square of y's, so the result is rounded once from ~2^-100 relative. Inputs below
+/// 2^-900 (above 2^900) are scaled by 2^990 (2^-990), and the result by 2^-330 (2^330),
+/// exact, to keep y³ normal and finite.
+fn cbrt_f64(x: f64) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x; // ±0, ±inf, NaN
+    }
+    let a = x.abs();
+    let (a, back) = if a < 1.1830521861667747e-271 {
+        // 2^-900
+        (a * 2f64.powi(990), 2f64.powi(-330))
+    } else if a > 8.452712498170644e270 {
+        // 2^900: y³ could overflow
+        (a * 2f64.powi(-990), 2f64.powi(330))
+    } else {
+        (a, 1.0)
+    };
+    let y = a.cbrt();
+    let p = y * y;
+    let pe = y.mul_add(y, -p);
+    let q = y * p;
+    let qe = y.mul_add(p, -q);
+    let r = (q - a) + (qe + y * pe);
+    ((y - r / (3.0 * p)) * back).copysign(x)
+}
+
+/// `x·tanh(softplus(x)) = x·n/(n + 2)` with `n = e^x(e^x + 2)`; for x >= 0 in terms of
+/// `e = e^-x`: `x·(1 + 2e)/(1 + 2e + 2e²)`. e from `exp_dd`, every sum, product and the
+/// quotient in double-double, rounded once. Above 40 the result is x; below -700,
+/// `x·e^x` (the other factor differs from 1 by < 2^-1000) rounded once into the
+/// subnormal range; below -760 (and -inf), -0.
+fn mish_f64(x: f64) -> f64 {
+    if x.is_nan() || x == 0.0 || x > 40.0 {
+        return x;
+    }
+    if x < -760.0 {
+        return -0.0;
+    }
+    if x < -700.0 {
+        let (h, l, k) = exp_dd(x, 0.0);
+        let (hi, lo) = mul_dd(x, h, l);
+        return ldexp_dd(hi, lo, k);
+    }
+    let (eh, el, k) = exp_dd(-x.abs(), 0.0);
+    let s = pow2i(k);
+    let (eh, el) = (eh * s, el * s);
+    let (e2h, e2l) = mul_dd(eh, eh, 2.0 * el); // e² (the el² term is below 2^-100)
+    let ((nh, nl), (dh, dl)) = if x < 0.0 {
+        // n = 2e + e², d = 2 + n
+        let (nh, ne) = two_sum(2.0 * eh, e2h);
+        let nl = ne + 2.0 * el + e2l;
+        let (dh, de) = two_sum(2.0, nh);
+        ((nh, nl), (dh, de + nl))
+    } else {
+        // n = 1 + 2e, d = n + 2e²
+        let (nh, ne) = two_sum(1.0, 2.0 * eh);
+        let nl = ne + 2.0 * el;
+        let (dh, de) = two_sum(nh, 2.0 * e2h);
+        ((nh, nl), (dh, de + nl + 2.0 * e2l))
+    };
+    let (xh, xl) = mul_dd(x, nh, nl);
+    let q0 = xh / dh;
+    q0 + ((-q0).mul_add(dh, xh) + (xl - q0 * dl)) / dh
+}
+
+/// 0.044715 (the definition's decimal constant) as a double-double: its f64 rounding alone
+/// moves the f64 result by up to ~30 ulp near x = -20, where the function's condition
+/// number is ~3|v|.
+pub(crate) const GELU_TANH_K: (f64, f64) = (0.044715, 2.1960211427085595e-18);
+/// 2·√(2/π) as a double-double.
+pub(crate) const GELU_TANH_C2: (f64, f64) = (1.5957691216057308, -9.96930880911092e-17);
+
+/// `v = 2√(2/π)(x + 0.044715x³)` as a normalised double-double (~2^-100 relative; both
+/// constants double-double), for |x| <= 40.
+fn gelu_tanh_arg_dd(x: f64) -> (f64, f64) {
+    let p = x * x;
+    let pe = x.mul_add(x, -p);
+    let kh = GELU_TANH_K.0 * p;
+    let kl = GELU_TANH_K.0.mul_add(p, -kh) + (GELU_TANH_K.0 * pe + GELU_TANH_K.1 * p);
+    let (sh, se) = two_sum(1.0, kh);
+    let (th, tl) = mul_dd(x, sh, se + kl);
+    let vh = GELU_TANH_C2.0 * th;
+    let vl = GELU_TANH_C2.0.mul_add(th, -vh) + (GELU_TANH_C2.0 * tl + GELU_TANH_C2.1 * th);
+    let h = vh + vl;
+    (h, (vh - h) + vl)
+}
+
+/// gelu_tanh = `x · sigmoid(v)`, `v = 2√(2/π)(x + 0.044715x³)` (since `1 + tanh(v/2) =
+/// 2·sigmoid(v)`): v in double-double (`gelu_tanh_arg_dd`), `e = e^-|v|` from `exp_dd` on
+/// it, `x/(1 + e)` or `x·e/(1 + e)` in double-double, rounded once. Above x = 10 (v > 87)
+/// the result is x; below -23 (v < -860) -0; for v < -700, `x·e^v` rounded once into the
+/// subnormal range.
+fn gelu_tanh_f64(x: f64) -> f64 {
+    if x.is_nan() || x == 0.0 || x > 10.0 {
+        return x;
+    }
+    if x < -23.0 {
+        return -0.0;
+    }
+    let (vh, vl) = gelu_tanh_arg_dd(x);
+    if vh < -700.0 {
+        let (h, l, k) = exp_dd(vh, vl);
+        let (hi, lo) = mul_dd(x, h, l);
+        return ldexp_dd(hi, lo, k);
+    }
+    let (eh, el, k) = if vh < 0.0 {
+        exp_dd(vh, vl)
+    } else {
+        exp_dd(-vh, -vl)
+    };
+    let s = pow2i(k);
+    let (eh, el) = (eh * s, el * s);
+    let (dh, de) = two_sum(1.0, eh);
+    let dl = de + el;
+    let (nh, nl) = if vh < 0.0 {
+        mul_dd(x, eh, el)
+    } else {
+        (x, 0.0)
+    };
+    let q0 = nh / dh;
+    q0 + ((-q0).mul_add(dh, nh) + (nl - q0 * dl)) / dh
+}
+
 impl Float for f64 {
     fn sqrt(a: f64) -> f64 {
         a.sqrt()
@@ -843,6 +1119,27 @@ impl Float for f64 {
     fn softplus(a: f64) -> f64 {
         softplus_f64(a)
     }
+    fn asinh(a: f64) -> f64 {
+        asinh_f64(a)
+    }
+    fn acosh(a: f64) -> f64 {
+        acosh_f64(a)
+    }
+    fn atanh(a: f64) -> f64 {
+        atanh_f64(a)
+    }
+    fn erfc(a: f64) -> f64 {
+        erfc_f64(a)
+    }
+    fn cbrt(a: f64) -> f64 {
+        cbrt_f64(a)
+    }
+    fn mish(a: f64) -> f64 {
+        mish_f64(a)
+    }
+    fn gelu_tanh(a: f64) -> f64 {
+        gelu_tanh_f64(a)
+    }
 }
 
 /// f32 transcendentals are the f64 ones rounded once: within 0.5 ULP plus the f64 error.
@@ -866,7 +1163,7 @@ impl Float for f32 {
     }
     f32_via_f64!(
         rsqrt, exp, log, log1p, sin, cos, tanh, erf, sigmoid, gelu, silu, exp2, log2, expm1, tan,
-        atan, asin, acos, sinh, cosh, softplus,
+        atan, asin, acos, sinh, cosh, softplus, asinh, acosh, atanh, erfc, cbrt, mish, gelu_tanh,
     );
 }
 

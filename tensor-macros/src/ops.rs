@@ -199,6 +199,13 @@ pub const FUNCTIONS: &[Op] = &[
     op("sinh", 1, FloatUnary, "FloatLanes", "sinh_lanes"),
     op("cosh", 1, FloatUnary, "FloatLanes", "cosh_lanes"),
     op("softplus", 1, FloatUnary, "FloatLanes", "softplus_lanes"),
+    op("asinh", 1, FloatUnary, "FloatLanes", "asinh_lanes"),
+    op("acosh", 1, FloatUnary, "FloatLanes", "acosh_lanes"),
+    op("atanh", 1, FloatUnary, "FloatLanes", "atanh_lanes"),
+    op("erfc", 1, FloatUnary, "FloatLanes", "erfc_lanes"),
+    op("cbrt", 1, FloatUnary, "FloatLanes", "cbrt_lanes"),
+    op("mish", 1, FloatUnary, "FloatLanes", "mish_lanes"),
+    op("gelu_tanh", 1, FloatUnary, "FloatLanes", "gelu_tanh_lanes"),
     op("is_nan", 1, FloatPredicate, "FloatLanes", "is_nan_lanes"),
     op("is_inf", 1, FloatPredicate, "FloatLanes", "is_inf_lanes"),
     // The wider operator table (ONNX semantics; reference::Activation states each).
