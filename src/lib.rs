@@ -21,6 +21,7 @@
 //! ```
 //!
 //! See README.md for the language and DESIGN.md for the rules.
+#![warn(missing_docs)]
 
 /// ndarray's arrays as graph arguments and outputs, `TryFrom<Array>` for `Tensor` and
 /// `Tensor::into_ndarray` (the `ndarray` feature).

@@ -1,6 +1,7 @@
 //! The `graph!` compiler. One module per phase:
 //! `ast` (parse) → `check` (types, shapes, errors) → `lower` (loop IR) → `emit` (tokens).
 //! `dtype`, `shape` and `ops` hold the rules the checker applies.
+#![warn(missing_docs)]
 
 mod ast;
 mod check;
