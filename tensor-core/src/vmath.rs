@@ -2921,7 +2921,7 @@ mod tests {
     }
 
     // ------------------------------------------------------------------ f32 sweeps
-    // The release-mode sweep (`cargo test --release -p tensor-core`) visits every 1021st f32;
+    // The release-mode sweep (`cargo test --release -p tensorgraph-core`) visits every 1021st f32;
     // the default test profile thins it so `cargo test` stays fast.
     const STRIDE: u64 = if cfg!(debug_assertions) { 16381 } else { 1021 };
 
