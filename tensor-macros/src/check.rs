@@ -910,14 +910,7 @@ impl Checker<'_> {
             } else if op.params.is_empty() {
                 format!("; `{name}` takes no named arguments")
             } else {
-                format!(
-                    "; it takes {}",
-                    op.params
-                        .iter()
-                        .map(|p| format!("`{}`", p.name))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
+                format!("; it takes {}", ops::param_list(op.params))
             };
             self.errors.push(
                 n.name.span(),

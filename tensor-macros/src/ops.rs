@@ -96,6 +96,15 @@ pub struct ParamSpec {
     pub default: Option<&'static str>,
 }
 
+/// The names of `params` for messages: "`axis`, `keepdims`".
+pub fn param_list(params: &[ParamSpec]) -> String {
+    params
+        .iter()
+        .map(|p| format!("`{}`", p.name))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 const fn param(name: &'static str, ty: ParamType, default: Option<&'static str>) -> ParamSpec {
     ParamSpec { name, ty, default }
 }

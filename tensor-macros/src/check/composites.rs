@@ -52,11 +52,7 @@ impl Checker<'_> {
                 let takes = if op.params.is_empty() {
                     "no named arguments".to_string()
                 } else {
-                    op.params
-                        .iter()
-                        .map(|p| format!("`{}`", p.name))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    ops::param_list(op.params)
                 };
                 self.errors.push(
                     n.name.span(),

@@ -240,12 +240,7 @@ impl Checker<'_> {
             let arg = n.name.to_string();
             let vspan = expr_span(&n.value);
             let Some(spec) = op.params.iter().find(|p| p.name == arg) else {
-                let list = op
-                    .params
-                    .iter()
-                    .map(|p| format!("`{}`", p.name))
-                    .collect::<Vec<_>>()
-                    .join(", ");
+                let list = ops::param_list(op.params);
                 self.errors.push(
                     n.name.span(),
                     format!("`{name}` has no argument named `{arg}`; it takes {list}"),
