@@ -20,7 +20,7 @@
 //! assert_eq!(y.as_slice(), &[0.0, 2.0, 2.0, 2.0, 3.0, 3.0, 0.0, 10.0]);
 //! ```
 //!
-//! See README.md for the language and DESIGN.md for the rules.
+//! See README.md for an overview and docs/language.md for the language and its rules.
 #![warn(missing_docs)]
 
 /// ndarray's arrays as graph arguments and outputs, `TryFrom<Array>` for `Tensor` and
@@ -59,6 +59,11 @@ macro_rules! Shape {
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The language reference's examples run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/language.md")]
+pub struct LanguageDoctests;
 
 /// What `graph!` expansions name. Not a stable API.
 #[doc(hidden)]

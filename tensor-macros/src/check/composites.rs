@@ -32,9 +32,9 @@ use super::tensor_ops::{expr_span, ReduceArgs};
 use super::{Checker, Typed, Weak};
 use crate::ast::{Expr, NamedArg};
 use crate::dtype::DType;
-use crate::ir::{NodeId, NodeKind, ReduceKind};
+use crate::ir::{NodeId, ReduceKind};
 use crate::ops::{self, TensorOp};
-use crate::shape::{static_len, Dim};
+use crate::shape::Dim;
 
 impl Checker<'_> {
     /// A composite op's check: `x` is its first argument, already checked.
@@ -338,16 +338,7 @@ impl Checker<'_> {
         };
         let mean = |this: &mut Self, v: NodeId| -> NodeId {
             let s = sum(this, v);
-            let count = match static_len(&reduced) {
-                Some(n) => this.float_const(n as f64, DType::F64),
-                None => this.add(
-                    NodeKind::Count {
-                        dims: reduced.clone(),
-                    },
-                    DType::F64,
-                    Vec::new(),
-                ),
-            };
+            let count = this.count_node(reduced.clone(), DType::F64);
             let m = this.op_node("div", &[s, count]);
             this.convert(m, c)
         };

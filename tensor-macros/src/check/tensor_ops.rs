@@ -461,6 +461,15 @@ impl Checker<'_> {
         )
     }
 
+    /// The element count of `dims` as a float of `dtype`: a constant when every dim is a
+    /// literal, else counted at run time (`mean`'s divisor).
+    pub(super) fn count_node(&mut self, dims: Vec<Dim>, dtype: DType) -> NodeId {
+        match static_len(&dims) {
+            Some(count) => self.float_const(count as f64, dtype),
+            None => self.add(NodeKind::Count { dims }, dtype, Vec::new()),
+        }
+    }
+
     pub(super) fn float_const(&mut self, value: f64, dtype: DType) -> NodeId {
         self.add(
             NodeKind::Const(ConstValue::Float(value, None)),
@@ -611,10 +620,7 @@ impl Checker<'_> {
                 let r = match name {
                     "mean" => {
                         let reduced: Vec<Dim> = axes.iter().map(|&a| dims[a].clone()).collect();
-                        let c = match static_len(&reduced) {
-                            Some(count) => self.float_const(count as f64, acc),
-                            None => self.add(NodeKind::Count { dims: reduced }, acc, Vec::new()),
-                        };
+                        let c = self.count_node(reduced, acc);
                         self.op_node("div", &[r, c])
                     }
                     "reduce_l2" => self.op_node("sqrt", &[r]),

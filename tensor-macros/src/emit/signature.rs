@@ -345,18 +345,9 @@ fn signature_static(
     }
 }
 
-/// Reads every tensor argument (and output) and binds the dim names: `let [__tg_dim_B,
-/// …] = bind_dims(…)?;`, then the slices the kernel reads and writes.
-fn emit_binding(
-    rt: &TokenStream,
-    f: &GraphFn,
-    outputs: &[(DType, Vec<Dim>)],
-    out_names: &[proc_macro2::Ident],
-) -> TokenStream {
-    let p = quote!(#rt::__private);
-    let names = dim_names(f);
-    let n = Literal::usize_unsuffixed(names.len());
-    let dim_idents: Vec<_> = names.iter().map(|n| dim_ident(n)).collect();
+/// Reads every tensor input's parts: the `let __tg_partsI = …` statements, the `ArgShape`
+/// of each for `bind_dims`, and the input slices the kernel reads.
+fn input_reads(rt: &TokenStream, f: &GraphFn) -> (TokenStream, Vec<TokenStream>, TokenStream) {
     let mut reads = TokenStream::new();
     let mut shapes = Vec::new();
     let mut slices = TokenStream::new();
@@ -371,16 +362,32 @@ fn emit_binding(
         let slice = input_slice(i);
         let t = storage_type(rt, param.ty.dtype);
         reads.extend(quote!(let #parts = <_ as #tr>::tensor_parts(&#name);));
-        shapes.push(quote!(#p::ArgShape { len: #parts.data.len(), dims: #parts.dims, layout_error: #parts.layout_error }));
+        shapes.push(quote!(#parts.arg_shape()));
         slices.extend(quote!(let #slice: &[#t] = #parts.data;));
     }
+    (reads, shapes, slices)
+}
+
+/// Reads every tensor argument (and output) and binds the dim names: `let [__tg_dim_B,
+/// …] = bind_dims(…)?;`, then the slices the kernel reads and writes.
+fn emit_binding(
+    rt: &TokenStream,
+    f: &GraphFn,
+    outputs: &[(DType, Vec<Dim>)],
+    out_names: &[proc_macro2::Ident],
+) -> TokenStream {
+    let p = quote!(#rt::__private);
+    let names = dim_names(f);
+    let n = Literal::usize_unsuffixed(names.len());
+    let dim_idents: Vec<_> = names.iter().map(|n| dim_ident(n)).collect();
+    let (mut reads, mut shapes, mut slices) = input_reads(rt, f);
     for (k, ((dtype, dims), out)) in outputs.iter().zip(out_names).enumerate() {
         let tr = arg_trait(rt, *dtype, dims, true);
         let parts = format_ident!("__tg_out_parts{}", k);
         let slice = output_slice(k);
         let t = storage_type(rt, *dtype);
         reads.extend(quote!(let #parts = <_ as #tr>::tensor_parts_mut(&mut #out);));
-        shapes.push(quote!(#p::ArgShape { len: #parts.data.len(), dims: #parts.dims, layout_error: #parts.layout_error }));
+        shapes.push(quote!(#parts.arg_shape()));
         slices.extend(quote!(let #slice: &mut [#t] = #parts.data;));
     }
     quote! {
@@ -561,19 +568,7 @@ pub fn emit_graph_fn(
             let n = Literal::usize_unsuffixed(names.len());
             let dim_idents: Vec<_> = names.iter().map(|n| dim_ident(n)).collect();
             // `f` binds the names from its inputs to size its outputs, then runs `f_into`.
-            let mut reads = TokenStream::new();
-            let mut shapes = Vec::new();
-            for (i, param) in f.params.iter().enumerate() {
-                if !is_tensor(f, i) {
-                    continue;
-                }
-                let dims = param.ty.dims.as_ref().expect("a tensor parameter");
-                let tr = arg_trait(rt, param.ty.dtype, dims, false);
-                let pname = &param.name;
-                let parts = format_ident!("__tg_parts{}", i);
-                reads.extend(quote!(let #parts = <_ as #tr>::tensor_parts(&#pname);));
-                shapes.push(quote!(#p::ArgShape { len: #parts.data.len(), dims: #parts.dims, layout_error: #parts.layout_error }));
-            }
+            let (reads, shapes, _) = input_reads(rt, f);
             let allocs = outputs.iter().zip(&out_names).zip(&out_tensor_types).map(
                 |(((_, dims), out), ty)| {
                     let extents = dims.iter().map(|d| match d {
