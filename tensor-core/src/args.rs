@@ -437,7 +437,7 @@ mod tests {
                 dims: &[DeclDim::Sym(0), DeclDim::Static(768)],
             },
         ],
-        nonempty: &[],
+        at_least: &[],
     };
 
     fn copy_into(

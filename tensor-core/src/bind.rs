@@ -55,9 +55,11 @@ pub struct GraphSignature {
     pub syms: &'static [&'static str],
     /// The tensor parameters in order, then the `_into` outputs.
     pub params: &'static [ParamSig],
-    /// `(name index, op)` for every `max`/`min`/`argmax`/`argmin` over a symbolic axis: that
-    /// name must not be 0 in a call.
-    pub nonempty: &'static [(usize, &'static str)],
+    /// `(name index, least size, op)`: a name that must be at least that long in a call.
+    /// `max`/`min`/`argmax`/`argmin` over a symbolic axis need 1 (an empty axis has no
+    /// maximum); a `slice` of a named axis with literal bounds needs the axis to reach
+    /// them (`start = -4` needs 4).
+    pub at_least: &'static [(usize, usize, &'static str)],
 }
 
 /// The shape of one argument at call entry.
@@ -118,9 +120,20 @@ fn bind(
             return Err(unbound(sig, sym));
         }
     }
-    for &(sym, op) in sig.nonempty {
+    for &(sym, least, op) in sig.at_least {
         match sizes.get(sym) {
-            Some(Some(0)) => {
+            Some(&Some(size)) if size >= least => {}
+            Some(&Some(size)) if op == "slice" => {
+                return Err(ShapeError::TooShort {
+                    graph: sig.name,
+                    dim: sym_name(sig, sym),
+                    size,
+                    least,
+                    op,
+                    signature: sig.text,
+                })
+            }
+            Some(Some(_)) => {
                 return Err(ShapeError::EmptyAxis {
                     graph: sig.name,
                     dim: sym_name(sig, sym),
@@ -128,7 +141,6 @@ fn bind(
                     signature: sig.text,
                 })
             }
-            Some(Some(_)) => {}
             _ => return Err(unbound(sig, sym)),
         }
     }
@@ -374,7 +386,7 @@ mod tests {
                 dims: &[Sym(0), Static(768)],
             },
         ],
-        nonempty: &[],
+        at_least: &[],
     };
 
     fn tensor(dims: &[usize]) -> ArgShape<'_> {
@@ -447,7 +459,7 @@ mod tests {
                 ty: "f32[N, N]",
                 dims: &[Sym(0), Sym(0)],
             }],
-            nonempty: &[],
+            at_least: &[],
         };
         assert_eq!(bind_dims::<1>(&SQ, &[tensor(&[3, 3])]), Ok([3]));
         let err = bind_dims::<1>(&SQ, &[tensor(&[3, 4])]).unwrap_err();
@@ -606,7 +618,7 @@ mod tests {
                     dims: &[Sym(1)],
                 },
             ],
-            nonempty: &[],
+            at_least: &[],
         };
         let err = bind_dims::<2>(&OUTER, &[slice(12), slice(4)]).unwrap_err();
         assert_eq!(
@@ -644,7 +656,7 @@ mod tests {
                     dims: &[Sym(1), Sym(0)],
                 },
             ],
-            nonempty: &[],
+            at_least: &[],
         };
         assert_eq!(
             bind_dims::<2>(&OUTER2, &[tensor(&[4]), slice(12)]),
@@ -681,7 +693,7 @@ mod tests {
                     dims: &[Sym(0)],
                 },
             ],
-            nonempty: &[],
+            at_least: &[],
         };
         let err = bind_dims::<1>(&Z, &[slice(0), slice(3)]).unwrap_err();
         assert_eq!(
@@ -723,7 +735,7 @@ mod tests {
                 ty: "f32[B, 4]",
                 dims: &[Sym(0), Static(4)],
             }],
-            nonempty: &[(0, "max")],
+            at_least: &[(0, 1, "max")],
         };
         assert_eq!(bind_dims::<1>(&M, &[tensor(&[2, 4])]), Ok([2]));
         let err = bind_dims::<1>(&M, &[tensor(&[0, 4])]).unwrap_err();
@@ -766,7 +778,7 @@ mod tests {
                     dims: &[Sym(0), Sym(1)],
                 },
             ],
-            nonempty: &[],
+            at_least: &[],
         };
         let big = usize::MAX / 2;
         // Sizes from tensors that hold nothing (another axis is 0), then a slice of N·M.
@@ -844,7 +856,7 @@ mod tests {
                 ty: "f32[4]",
                 dims: &[Static(4)],
             }],
-            nonempty: &[],
+            at_least: &[],
         };
         let err = bind_dims::<1>(&U, &[tensor(&[4])]).unwrap_err();
         assert_eq!(
@@ -865,7 +877,7 @@ mod tests {
                 ty: "f32[B]",
                 dims: &[Sym(3)],
             }],
-            nonempty: &[],
+            at_least: &[],
         };
         assert!(matches!(
             bind_dims::<1>(&V, &[tensor(&[4])]),
@@ -908,7 +920,7 @@ mod size_tests {
         text: "cross(a: f32[A, Z], c: f32[C, Z]) -> f32[]",
         syms: &["A", "Z", "C"],
         params: &[],
-        nonempty: &[],
+        at_least: &[],
     };
 
     #[test]

@@ -198,6 +198,26 @@ pub enum ShapeError {
         /// The graph's signature in the DSL notation.
         signature: &'static str,
     },
+    /// A graph call: a named axis shorter than a `slice` with literal bounds needs (the
+    /// slice's length would otherwise depend on the axis).
+    ///
+    /// ```text
+    /// graph `f`: `slice` needs dim `B` to be at least 4, but it is 3 in this call; signature …
+    /// ```
+    TooShort {
+        /// The graph fn's name.
+        graph: &'static str,
+        /// The dim name.
+        dim: &'static str,
+        /// Its size in this call.
+        size: usize,
+        /// The least size the op needs.
+        least: usize,
+        /// The op.
+        op: &'static str,
+        /// The graph's signature in the DSL notation.
+        signature: &'static str,
+    },
     /// A graph call: an argument's dims multiply past `usize::MAX`.
     Overflow {
         /// The graph fn's name.
@@ -383,6 +403,18 @@ impl fmt::Display for ShapeError {
                 f,
                 "graph `{graph}`: `{op}` over dim `{dim}`, which is 0 in this call: an empty \
                  axis has no {op}; signature {signature}"
+            ),
+            ShapeError::TooShort {
+                graph,
+                dim,
+                size,
+                least,
+                op,
+                signature,
+            } => write!(
+                f,
+                "graph `{graph}`: `{op}` needs dim `{dim}` to be at least {least}, but it is \
+                 {size} in this call; signature {signature}"
             ),
             ShapeError::Overflow {
                 graph,

@@ -75,6 +75,23 @@ pub fn load_strided<E: Element>(
     V(lanes)
 }
 
+/// Lane `i < n` is `src[offset - i * stride]`: a flipped axis (`flip`, a negative `slice`
+/// step), walked backwards from `offset`. The rest are the default value. Panics (never
+/// reads out of bounds) if an index leaves `src`; lowering builds only in-bounds walks.
+#[inline(always)]
+pub fn load_strided_back<E: Element>(
+    src: &[E],
+    offset: usize,
+    stride: usize,
+    n: usize,
+) -> V<E::Compute> {
+    let mut lanes = [E::Compute::default(); LANES];
+    for (i, lane) in lanes.iter_mut().enumerate().take(n) {
+        *lane = src[offset - i * stride].to_compute();
+    }
+    V(lanes)
+}
+
 /// Writes the first `n ≤ LANES` lanes of `value` to `dst[offset..offset + n]`, rounding
 /// once into the storage dtype.
 #[inline(always)]

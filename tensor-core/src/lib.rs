@@ -40,8 +40,8 @@ pub mod __private {
     pub use crate::dtype::{bf16, f16, Element};
     pub use crate::error::ShapeError;
     pub use crate::lanes::{
-        cast, load, load_strided, store, ActivationLanes, BitCountLanes, BitwiseLanes,
-        CompareLanes, FloatLanes, NumLanes, SelectLanes, ShiftLanes, LANES, V,
+        cast, load, load_strided, load_strided_back, store, ActivationLanes, BitCountLanes,
+        BitwiseLanes, CompareLanes, FloatLanes, NumLanes, SelectLanes, ShiftLanes, LANES, V,
     };
     pub use crate::parallel::{parallel_traits, row_chunks, rows_per_task};
     pub use crate::reduce::{

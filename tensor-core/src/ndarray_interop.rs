@@ -232,7 +232,7 @@ mod tests {
             ty: "f32[B, 3]",
             dims: &[DeclDim::Sym(0), DeclDim::Static(3)],
         }],
-        nonempty: &[],
+        at_least: &[],
     };
 
     fn read<X: TensorArg<f32, Rank2<Sym, U3>, NoSlice>>(

@@ -17,8 +17,8 @@ use quote::{format_ident, quote};
 use crate::ast::GraphFn;
 use crate::dtype::DType;
 use crate::ir::{
-    BufferRef, ConstValue, Kernel, Level, LoopNest, NodeKind, ReduceKind, Sink, Size, TempInit,
-    TypedGraph, ValueSource,
+    BufferRef, ConstValue, Kernel, Level, LoopNest, NodeKind, Offset, ReduceKind, Sink, Size,
+    TempInit, TypedGraph, ValueSource,
 };
 use signature::dim_ident;
 
@@ -36,6 +36,29 @@ fn size_expr(size: &Size) -> TokenStream {
         let c = Literal::usize_unsuffixed(size.coeff);
         quote!((#c #(* #names)*))
     }
+}
+
+/// `start + Σ factor × term` for the terms of `offset`, in `usize` arithmetic that wraps:
+/// the terms of a flipped axis are negative, the whole is an in-bounds index (lowering
+/// builds only such offsets; the slice indexing that uses it checks the bound).
+fn offset_expr(start: TokenStream, offset: &Offset, factor: Option<&TokenStream>) -> TokenStream {
+    let mut out = start;
+    for (c, names) in &offset.terms {
+        let term = size_expr(&Size {
+            coeff: c.unsigned_abs() as usize,
+            names: names.clone(),
+        });
+        let term = match factor {
+            Some(f) => quote!(usize::wrapping_mul(#f, #term)),
+            None => term,
+        };
+        out = if *c > 0 {
+            quote!(usize::wrapping_add(#out, #term))
+        } else {
+            quote!(usize::wrapping_sub(#out, #term))
+        };
+    }
+    out
 }
 
 /// The storage type of a dtype, e.g. `f32` or `$crate::__private::f16`.
@@ -483,21 +506,19 @@ fn emit_nest(
         // A row-local temp holds only the current row: the row term drops out.
         let row_local = in_row_group
             && matches!(op.buffer, BufferRef::Temp(t) if kernel.temps[t].row_local.is_some());
-        let terms = op
-            .outer_strides
-            .iter()
-            .zip(&loop_vars)
-            .enumerate()
-            .filter(|(depth, (s, _))| !s.is_zero() && !(row_local && *depth == 0))
-            .map(|(depth, (s, i))| {
-                let s = size_expr(s);
-                if depth == 0 && relative {
-                    quote!((#i - __tg_row_lo) * #s)
-                } else {
-                    quote!(#i * #s)
-                }
-            });
-        quote!(let #off: usize = 0 #(+ #terms)*;)
+        let mut sum = offset_expr(quote!(0usize), &op.base, None);
+        for (depth, (s, i)) in op.outer_strides.iter().zip(&loop_vars).enumerate() {
+            if s.is_zero() || (row_local && depth == 0) {
+                continue;
+            }
+            let counter = if depth == 0 && relative {
+                quote!((#i - __tg_row_lo))
+            } else {
+                quote!(#i)
+            };
+            sum = offset_expr(sum, s, Some(&counter));
+        }
+        quote!(let #off: usize = #sum;)
     });
     // A ragged flat loop's rows are `inner` long but the last, which ends at the total.
     let (inner_extent, ragged_extent) = match &nest.ragged {
@@ -806,16 +827,25 @@ fn emit_value(
                 (Level::Inner, s) if s.is_lit(1) => {
                     quote!(#p::load::<#t>(#slice, #off + __tg_j, __tg_n))
                 }
-                (Level::Inner, s) => {
-                    let s = size_expr(s);
-                    quote!(#p::load_strided::<#t>(#slice, #off + __tg_j * #s, #s, __tg_n))
-                }
+                (Level::Inner, s) => match s.as_size() {
+                    Some(s) => {
+                        let s = size_expr(&s);
+                        quote!(#p::load_strided::<#t>(#slice, #off + __tg_j * #s, #s, __tg_n))
+                    }
+                    // A flipped axis walks backwards.
+                    None => {
+                        let back = s.scale(-1).as_size().expect("a stride is one signed term");
+                        let s = size_expr(&back);
+                        quote!(#p::load_strided_back::<#t>(#slice, #off - __tg_j * #s, #s, __tg_n))
+                    }
+                },
                 // Per row: the offset of this row; per call: every stride is 0.
                 (Level::Row, _) => {
                     quote!(#p::V::splat(<#t as #p::Element>::to_compute(#slice[#off])))
                 }
                 (Level::Global, _) => {
-                    quote!(#p::V::splat(<#t as #p::Element>::to_compute(#slice[0])))
+                    let at = offset_expr(quote!(0usize), &op.base, None);
+                    quote!(#p::V::splat(<#t as #p::Element>::to_compute(#slice[#at])))
                 }
             }
         }

@@ -73,6 +73,45 @@ pub enum NodeKind {
     Reshape {
         input: NodeId,
     },
+    /// Data reorganisation (`slice`, `flip`, `pad`, `tile`, `concat`): output axis `k`
+    /// reads its inputs' axis `k` through `axes[k]`. No buffer of its own: each consumer
+    /// reads the inputs through the index map (see `lower`).
+    Reorg {
+        inputs: Vec<NodeId>,
+        /// Rank 0: what `pad` writes outside the input (`Fill` pieces).
+        fill: Option<NodeId>,
+        axes: Vec<AxisMap>,
+    },
+}
+
+/// How one output axis of a `Reorg` node indexes its inputs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AxisMap {
+    /// Index `i` reads index `i` of every input.
+    Same,
+    /// Index `i` reads `start + step × i` (`slice`, `flip`); `start` may hold names (`B - 1`).
+    Affine { start: Offset, step: isize },
+    /// Static extents cut into pieces, each read from one input (or the fill) through its
+    /// own affine map (`concat`, `pad`, `tile`).
+    Pieces(Vec<Piece>),
+}
+
+/// Output indices `lo..hi` of an axis: `Fill`, or input `input` at `start + step × i`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Piece {
+    pub lo: usize,
+    pub hi: usize,
+    pub source: PieceSource,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PieceSource {
+    Input {
+        input: usize,
+        start: isize,
+        step: isize,
+    },
+    Fill,
 }
 
 /// How a reduction combines.
@@ -132,6 +171,9 @@ pub struct TypedGraph {
     /// Names that must be non-zero at call entry, with the op that needs it: `max`,
     /// `min`, `argmax`, `argmin` over a symbolic axis (an empty axis has no maximum).
     pub nonempty: Vec<(String, &'static str)>,
+    /// Names that must be at least this long at call entry, with the op that needs it: a
+    /// `slice` of a named axis with literal bounds (`start = -4` needs 4 elements).
+    pub at_least: Vec<(String, usize, &'static str)>,
 }
 
 /// A size or stride known at compile time up to run-time names: `coeff × Π names`.
@@ -236,14 +278,110 @@ pub enum BufferRef {
     Index,
 }
 
-/// How one buffer is addressed in a loop nest: an element offset is the sum of each
-/// loop counter times its stride (0 where the buffer broadcasts).
+/// How one buffer is addressed in a loop nest: an element offset is `base` plus the sum
+/// of each loop counter times its stride (0 where the buffer broadcasts, negative along a
+/// flipped axis).
 #[derive(Clone, Debug)]
 pub struct Operand {
     pub buffer: BufferRef,
-    pub outer_strides: Vec<Size>,
+    /// Where the nest's first element is: non-zero for a slice, a flip, and the nests of
+    /// one region of a `pad`/`concat`/`tile` (see `lower`).
+    pub base: Offset,
+    pub outer_strides: Vec<Offset>,
     /// 1: contiguous along the inner loop; 0: splatted; other: a strided gather.
-    pub inner_stride: Size,
+    pub inner_stride: Offset,
+}
+
+/// A signed element offset or stride: `Σ coeff × Π names`, e.g. `B - 1` (the start of a
+/// flipped named axis) or `-768` (a stride walking a row backwards). Terms are kept
+/// sorted by their names and merged, so two offsets are equal exactly when their normal
+/// forms are.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Offset {
+    /// (coefficient, sorted names); no zero coefficients.
+    pub terms: Vec<(i128, Vec<String>)>,
+}
+
+impl Offset {
+    pub fn zero() -> Offset {
+        Offset::default()
+    }
+
+    pub fn lit(n: i128) -> Offset {
+        Offset::from_terms(vec![(n, Vec::new())])
+    }
+
+    pub fn size(s: &Size) -> Offset {
+        Offset::from_terms(vec![(s.coeff as i128, s.names.clone())])
+    }
+
+    fn from_terms(mut terms: Vec<(i128, Vec<String>)>) -> Offset {
+        terms.sort_by(|a, b| a.1.cmp(&b.1));
+        let mut out: Vec<(i128, Vec<String>)> = Vec::new();
+        for (c, names) in terms {
+            match out.last_mut() {
+                Some((prev, n)) if *n == names => *prev += c,
+                _ => out.push((c, names)),
+            }
+        }
+        out.retain(|t| t.0 != 0);
+        Offset { terms: out }
+    }
+
+    pub fn add(&self, other: &Offset) -> Offset {
+        Offset::from_terms(self.terms.iter().chain(&other.terms).cloned().collect())
+    }
+
+    pub fn scale(&self, k: isize) -> Offset {
+        Offset::from_terms(
+            self.terms
+                .iter()
+                .map(|(c, n)| (c * k as i128, n.clone()))
+                .collect(),
+        )
+    }
+
+    /// `self × size` (a monomial).
+    pub fn mul(&self, size: &Size) -> Offset {
+        Offset::from_terms(
+            self.terms
+                .iter()
+                .map(|(c, n)| {
+                    let mut names: Vec<String> = n.iter().chain(&size.names).cloned().collect();
+                    names.sort();
+                    (c * size.coeff as i128, names)
+                })
+                .collect(),
+        )
+    }
+
+    pub fn is_zero(&self) -> bool {
+        self.terms.is_empty()
+    }
+
+    pub fn as_static(&self) -> Option<i128> {
+        match self.terms.as_slice() {
+            [] => Some(0),
+            [(c, n)] if n.is_empty() => Some(*c),
+            _ => None,
+        }
+    }
+
+    pub fn is_lit(&self, n: i128) -> bool {
+        self.as_static() == Some(n)
+    }
+
+    /// The offset as a non-negative monomial, when it is one.
+    pub fn as_size(&self) -> Option<Size> {
+        match self.terms.as_slice() {
+            [] => Some(Size::lit(0)),
+            [(c, n)] if *c > 0 => Some(Size {
+                coeff: usize::try_from(*c).ok()?,
+                names: n.clone(),
+            }),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -19,13 +19,60 @@
 use std::collections::HashMap;
 
 use crate::ir::{
-    BufferRef, Kernel, Level, LoopNest, NodeId, NodeKind, Operand, ReduceKind, ScanStep, Sink,
-    Size, Stage, Tasks, Temp, TempInit, TypedGraph, Value, ValueSource,
+    AxisMap, BufferRef, Kernel, Level, LoopNest, NodeId, NodeKind, Offset, Operand, Piece,
+    PieceSource, ReduceKind, ScanStep, Sink, Size, Stage, Tasks, Temp, TempInit, TypedGraph, Value,
+    ValueSource,
 };
 use crate::shape::Dim;
 
-/// Node axis → loop axis, `None` where the node's index is 0 (its dim is 1 or broadcast).
-type Mapping = Vec<Option<usize>>;
+/// How one axis of a node is indexed in a nest: `offset + scale × counter(axis)`, or the
+/// fixed index `offset` where `axis` is `None` (a size-1 or broadcast axis, or one end of
+/// an edge pad). Views and broadcasting move axes; `slice`/`flip` and the pieces of
+/// `pad`/`concat`/`tile` change `scale` and `offset`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct AxisIndex {
+    axis: Option<usize>,
+    scale: isize,
+    offset: Offset,
+}
+
+impl AxisIndex {
+    fn zero() -> AxisIndex {
+        AxisIndex {
+            axis: None,
+            scale: 0,
+            offset: Offset::zero(),
+        }
+    }
+
+    fn counter(axis: usize) -> AxisIndex {
+        AxisIndex {
+            axis: Some(axis),
+            scale: 1,
+            offset: Offset::zero(),
+        }
+    }
+
+    /// `start + step × self`.
+    fn then(&self, start: &Offset, step: isize) -> AxisIndex {
+        AxisIndex {
+            axis: self.axis.filter(|_| step != 0),
+            scale: self.scale * step,
+            offset: start.add(&self.offset.scale(step)),
+        }
+    }
+}
+
+/// Node axis → its index in the nest.
+type Mapping = Vec<AxisIndex>;
+
+/// A nest's loop box crosses a boundary between two pieces of a `pad`/`concat`/`tile`
+/// axis: the box is cut at counter `at` of loop axis `axis` and each part is built again.
+#[derive(Debug)]
+struct Split {
+    axis: usize,
+    at: usize,
+}
 
 pub fn lower_graph(graph: &TypedGraph) -> Kernel {
     let materialised = materialised_nodes(graph);
@@ -64,7 +111,10 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
                 } else {
                     None
                 };
-                lower_reduction(graph, &temp_of, node, *input, *kind, axes, best)
+                nests.extend(lower_reduction(
+                    graph, &temp_of, node, *input, *kind, axes, best,
+                ));
+                continue;
             }
             NodeKind::Scan {
                 input,
@@ -86,8 +136,9 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
                 };
                 let zero = || Operand {
                     buffer: BufferRef::Input(usize::MAX),
+                    base: Offset::zero(),
                     outer_strides: Vec::new(),
-                    inner_stride: Size::lit(0),
+                    inner_stride: Offset::zero(),
                 };
                 let operand = |b: BufferRef| Operand {
                     buffer: b,
@@ -108,14 +159,20 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
                 }
             }
             _ => {
-                let mut b = NestBuilder::new(graph, &temp_of, &n.dims, Some(node));
-                let v = b.value(node, identity(n.dims.len()));
-                let target = b.operand(
-                    BufferRef::Temp(temp_of[&node]),
-                    &n.dims,
-                    &identity(n.dims.len()),
-                );
-                b.finish(Sink::Store(vec![(target, v)]))
+                let dims = n.dims.clone();
+                let temp = temp_of[&node];
+                nests.extend(build_regions(
+                    graph,
+                    &temp_of,
+                    &dims,
+                    Some(node),
+                    &mut |b, map| {
+                        let v = b.value(node, map.clone())?;
+                        let target = b.operand(BufferRef::Temp(temp), &dims, map);
+                        Ok(Sink::Store(vec![(target, v)]))
+                    },
+                ));
+                continue;
             }
         };
         nests.push(nest);
@@ -130,16 +187,23 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
         }
     }
     for dims in shapes {
-        let mut b = NestBuilder::new(graph, &temp_of, &dims, None);
-        let mut stores = Vec::new();
-        for (index, &out) in graph.outputs.iter().enumerate() {
-            if graph.nodes[out].dims == dims {
-                let v = b.value(out, identity(dims.len()));
-                let target = b.operand(BufferRef::Output(index), &dims, &identity(dims.len()));
-                stores.push((target, v));
-            }
-        }
-        nests.push(b.finish(Sink::Store(stores)));
+        nests.extend(build_regions(
+            graph,
+            &temp_of,
+            &dims,
+            None,
+            &mut |b, map| {
+                let mut stores = Vec::new();
+                for (index, &out) in graph.outputs.iter().enumerate() {
+                    if graph.nodes[out].dims == dims {
+                        let v = b.value(out, map.clone())?;
+                        let target = b.operand(BufferRef::Output(index), &dims, map);
+                        stores.push((target, v));
+                    }
+                }
+                Ok(Sink::Store(stores))
+            },
+        ));
     }
     let output_lens: Vec<Size> = graph
         .outputs
@@ -276,10 +340,12 @@ fn plan_stages(temps: &[Temp], output_lens: &[Size], nests: &[LoopNest]) -> Vec<
             Some(_) => return None,
             None => len.checked_div(rows)?,
         };
+        // A region of a `pad`/`concat`/`tile` writes from a base: not row by row.
+        let row_stride = Offset::size(&row);
         nest.operands
             .iter()
             .filter(|o| o.buffer == *buffer)
-            .all(|o| o.outer_strides.first() == Some(&row))
+            .all(|o| o.base.is_zero() && o.outer_strides.first() == Some(&row_stride))
             .then_some(row)
     };
     let written = |run: &[LoopNest]| -> Vec<BufferRef> {
@@ -373,8 +439,87 @@ fn plan_stages(temps: &[Temp], output_lens: &[Size], nests: &[LoopNest]) -> Vec<
     stages
 }
 
-fn identity(rank: usize) -> Mapping {
-    (0..rank).map(Some).collect()
+/// The nests computing `sink` over the loop box `dims`: one nest, or one per region where
+/// a `pad`/`concat`/`tile` on the way cuts the box into pieces (each region's nest reads
+/// every buffer through plain affine maps). `sink` gets the mapping of a node with the
+/// box's own axes.
+fn build_regions(
+    graph: &TypedGraph,
+    temp_of: &HashMap<NodeId, usize>,
+    dims: &[Dim],
+    root: Option<NodeId>,
+    sink: &mut dyn FnMut(&mut NestBuilder, &Mapping) -> Result<Sink, Split>,
+) -> Vec<LoopNest> {
+    let mut nests = Vec::new();
+    // Boxes still to build: (first index, extent) per axis; built in index order.
+    let mut pending: Vec<(Vec<usize>, Vec<Size>)> =
+        vec![(vec![0; dims.len()], dims.iter().map(Size::of).collect())];
+    while let Some((lo, extents)) = pending.pop() {
+        let mut b = NestBuilder::new(graph, temp_of, extents.clone(), root);
+        let map: Mapping = lo
+            .iter()
+            .enumerate()
+            .map(|(axis, &l)| AxisIndex {
+                offset: Offset::lit(l as i128),
+                ..AxisIndex::counter(axis)
+            })
+            .collect();
+        match sink(&mut b, &map) {
+            Ok(s) => nests.push(b.finish(s)),
+            Err(Split { axis, at }) => {
+                let whole = extents[axis]
+                    .as_static()
+                    .expect("only literal extents are cut into pieces");
+                let (mut first, mut second) = ((lo.clone(), extents.clone()), (lo, extents));
+                first.1[axis] = Size::lit(at);
+                second.0[axis] += at;
+                second.1[axis] = Size::lit(whole - at);
+                pending.push(second);
+                pending.push(first);
+            }
+        }
+    }
+    nests
+}
+
+/// The piece of `pieces` that the index `index` reads over a box whose loop extents are
+/// `extents`, or the cut that separates two pieces.
+fn piece_for<'p>(
+    pieces: &'p [Piece],
+    index: &AxisIndex,
+    extents: &[Size],
+) -> Result<&'p Piece, Split> {
+    let first = index
+        .offset
+        .as_static()
+        .expect("pieces sit on literal axes, reached through literal offsets");
+    let extent = match index.axis {
+        Some(a) => extents[a]
+            .as_static()
+            .expect("pieces sit on literal axes, reached through literal extents"),
+        None => 1,
+    };
+    let scale = index.scale as i128;
+    let last = first + scale * (extent.max(1) as i128 - 1);
+    let holds = |p: &Piece, i: i128| (p.lo as i128) <= i && i < p.hi as i128;
+    let piece = pieces
+        .iter()
+        .find(|p| holds(p, first))
+        .expect("an in-range index lies in a piece");
+    if holds(piece, last) {
+        return Ok(piece);
+    }
+    let axis = index.axis.expect("a fixed index lies in one piece");
+    // The first counter whose index leaves `piece`.
+    let at = if scale > 0 {
+        (piece.hi as i128 - first + scale - 1) / scale
+    } else {
+        (first - piece.lo as i128) / -scale + 1
+    };
+    Err(Split {
+        axis,
+        at: at as usize,
+    })
 }
 
 /// Nodes that get a temp, in topological order: reductions, and computed values that a
@@ -436,6 +581,7 @@ fn node_args(kind: &NodeKind) -> Vec<NodeId> {
         | NodeKind::Reshape { input } => {
             vec![*input]
         }
+        NodeKind::Reorg { inputs, fill, .. } => inputs.iter().copied().chain(*fill).collect(),
         NodeKind::Input { .. }
         | NodeKind::Scalar { .. }
         | NodeKind::Const(_)
@@ -495,34 +641,36 @@ fn lower_reduction(
     kind: ReduceKind,
     axes: &[usize],
     best: Option<usize>,
-) -> LoopNest {
+) -> Vec<LoopNest> {
     let in_dims = graph.nodes[input].dims.clone();
-    let mut b = NestBuilder::new(graph, temp_of, &in_dims, Some(node));
-    let value = b.value(input, identity(in_dims.len()));
     let out_dims = &graph.nodes[node].dims;
-    let map = identity(out_dims.len());
-    let acc = b.operand(BufferRef::Temp(temp_of[&node]), out_dims, &map);
-    let best = best.map(|t| b.operand(BufferRef::Temp(t), out_dims, &map));
-    let index = best.map(|_| {
-        // The flat row-major index over the reduced axes only.
-        let reduced: Vec<Dim> = axes.iter().map(|&a| in_dims[a].clone()).collect();
-        let reduced_strides = contiguous_strides(&reduced);
-        let mut strides = vec![Size::lit(0); in_dims.len()];
-        for (k, &a) in axes.iter().enumerate() {
-            strides[a] = if in_dims[a].is_static(1) {
-                Size::lit(0)
-            } else {
-                reduced_strides[k].clone()
-            };
-        }
-        b.raw_operand(BufferRef::Index, strides)
-    });
-    b.finish(Sink::Reduce {
-        kind,
-        acc,
-        value,
-        best,
-        index,
+    let acc_temp = temp_of[&node];
+    build_regions(graph, temp_of, &in_dims, Some(node), &mut |b, map| {
+        let value = b.value(input, map.clone())?;
+        // The accumulator has the input's rank with the reduced axes 1 (keepdims form).
+        let acc = b.operand(BufferRef::Temp(acc_temp), out_dims, map);
+        let best = best.map(|t| b.operand(BufferRef::Temp(t), out_dims, map));
+        let index = best.map(|_| {
+            // The flat row-major index over the reduced axes only.
+            let reduced: Vec<Dim> = axes.iter().map(|&a| in_dims[a].clone()).collect();
+            let reduced_strides = contiguous_strides(&reduced);
+            let mut strides = vec![Offset::zero(); in_dims.len()];
+            let mut base = Offset::zero();
+            for (k, &a) in axes.iter().enumerate() {
+                if !in_dims[a].is_static(1) {
+                    strides[a] = Offset::size(&reduced_strides[k]);
+                    base = base.add(&map[a].offset.mul(&reduced_strides[k]));
+                }
+            }
+            b.raw_operand(BufferRef::Index, base, strides)
+        });
+        Ok(Sink::Reduce {
+            kind,
+            acc,
+            value,
+            best,
+            index,
+        })
     })
 }
 
@@ -532,7 +680,8 @@ struct NestBuilder<'g> {
     loop_dims: Vec<Size>,
     /// The node this nest materialises, read through its inputs rather than its temp.
     root: Option<NodeId>,
-    operands: Vec<(BufferRef, Vec<Size>)>,
+    /// (buffer, base, stride per loop axis).
+    operands: Vec<(BufferRef, Offset, Vec<Offset>)>,
     values: Vec<Value>,
     memo: HashMap<(NodeId, Mapping), usize>,
 }
@@ -541,13 +690,13 @@ impl<'g> NestBuilder<'g> {
     fn new(
         graph: &'g TypedGraph,
         temp_of: &'g HashMap<NodeId, usize>,
-        loop_dims: &[Dim],
+        loop_dims: Vec<Size>,
         root: Option<NodeId>,
     ) -> Self {
         NestBuilder {
             graph,
             temp_of,
-            loop_dims: loop_dims.iter().map(Size::of).collect(),
+            loop_dims,
             root,
             operands: Vec::new(),
             values: Vec::new(),
@@ -558,25 +707,30 @@ impl<'g> NestBuilder<'g> {
     /// The operand reading `buffer` (row-major `dims`) through `map`, shared when equal.
     fn operand(&mut self, buffer: BufferRef, dims: &[Dim], map: &Mapping) -> usize {
         let own = contiguous_strides(dims);
-        let mut strides = vec![Size::lit(0); self.loop_dims.len()];
-        // Views map each node axis to its own loop axis, so no two axes share a stride.
-        for (k, target) in map.iter().enumerate() {
-            if let (Some(axis), true) = (target, !dims[k].is_static(1)) {
-                strides[*axis] = own[k].clone();
+        let mut strides = vec![Offset::zero(); self.loop_dims.len()];
+        let mut base = Offset::zero();
+        for (k, index) in map.iter().enumerate() {
+            // A size-1 axis has index 0 whatever the map says.
+            if dims[k].is_static(1) {
+                continue;
+            }
+            base = base.add(&index.offset.mul(&own[k]));
+            if let Some(axis) = index.axis {
+                strides[axis] = strides[axis].add(&Offset::size(&own[k]).scale(index.scale));
             }
         }
-        self.raw_operand(buffer, strides)
+        self.raw_operand(buffer, base, strides)
     }
 
-    fn raw_operand(&mut self, buffer: BufferRef, strides: Vec<Size>) -> usize {
+    fn raw_operand(&mut self, buffer: BufferRef, base: Offset, strides: Vec<Offset>) -> usize {
         if let Some(i) = self
             .operands
             .iter()
-            .position(|(b, s)| *b == buffer && *s == strides)
+            .position(|(b, o, s)| *b == buffer && *o == base && *s == strides)
         {
             return i;
         }
-        self.operands.push((buffer, strides));
+        self.operands.push((buffer, base, strides));
         self.operands.len() - 1
     }
 
@@ -594,10 +748,11 @@ impl<'g> NestBuilder<'g> {
         }
     }
 
-    /// The value of `node` at `map`, built once per (node, mapping).
-    fn value(&mut self, node: NodeId, map: Mapping) -> usize {
+    /// The value of `node` at `map`, built once per (node, mapping); `Split` when the
+    /// nest's box spans two pieces of a `pad`/`concat`/`tile` on the way.
+    fn value(&mut self, node: NodeId, map: Mapping) -> Result<usize, Split> {
         if let Some(&v) = self.memo.get(&(node, map.clone())) {
-            return v;
+            return Ok(v);
         }
         let n = &self.graph.nodes[node];
         let is_leaf = matches!(n.kind, NodeKind::Input { .. } | NodeKind::Reshape { .. })
@@ -617,7 +772,7 @@ impl<'g> NestBuilder<'g> {
                     let ids = args
                         .iter()
                         .map(|&a| self.arg_value(node, a, &map))
-                        .collect();
+                        .collect::<Result<_, _>>()?;
                     ValueSource::Compute { args: ids }
                 }
                 NodeKind::Select { cond, a, b } => {
@@ -625,26 +780,32 @@ impl<'g> NestBuilder<'g> {
                     let ids = [cond, a, b]
                         .iter()
                         .map(|&x| self.arg_value(node, x, &map))
-                        .collect();
+                        .collect::<Result<_, _>>()?;
                     ValueSource::Compute { args: ids }
                 }
                 NodeKind::Cast { input } => {
                     let input = *input;
-                    let id = self.arg_value(node, input, &map);
+                    let id = self.arg_value(node, input, &map)?;
                     ValueSource::Compute { args: vec![id] }
                 }
                 NodeKind::View { input, map: view } => {
                     // Input axis j is read where the view's axis k = view⁻¹(j) is.
                     let input = *input;
-                    let mut inner: Mapping = vec![None; self.graph.nodes[input].dims.len()];
+                    let mut inner: Mapping =
+                        vec![AxisIndex::zero(); self.graph.nodes[input].dims.len()];
                     for (k, source) in view.iter().enumerate() {
                         if let Some(j) = source {
-                            inner[*j] = map[k];
+                            inner[*j] = map[k].clone();
                         }
                     }
-                    let v = self.value(input, inner);
+                    let v = self.value(input, inner)?;
                     self.memo.insert((node, map), v);
-                    return v;
+                    return Ok(v);
+                }
+                NodeKind::Reorg { inputs, fill, axes } => {
+                    let v = self.reorg_value(inputs, *fill, axes, &map)?;
+                    self.memo.insert((node, map), v);
+                    return Ok(v);
                 }
                 NodeKind::Reduce { .. }
                 | NodeKind::Scan { .. }
@@ -661,20 +822,76 @@ impl<'g> NestBuilder<'g> {
         });
         let id = self.values.len() - 1;
         self.memo.insert((node, map), id);
-        id
+        Ok(id)
+    }
+
+    /// A `Reorg` node at `map`: each axis's index goes through its `AxisMap`; where an
+    /// axis has pieces, the one this nest's box reads (or a cut between two).
+    fn reorg_value(
+        &mut self,
+        inputs: &[NodeId],
+        fill: Option<NodeId>,
+        axes: &[AxisMap],
+        map: &Mapping,
+    ) -> Result<usize, Split> {
+        let mut input_map: Mapping = Vec::with_capacity(axes.len());
+        let mut input = 0;
+        let mut fills = false;
+        let mut cut = None;
+        for (axis_map, index) in axes.iter().zip(map) {
+            input_map.push(match axis_map {
+                AxisMap::Same => index.clone(),
+                AxisMap::Affine { start, step } => index.then(start, *step),
+                AxisMap::Pieces(pieces) => match piece_for(pieces, index, &self.loop_dims) {
+                    Err(split) => {
+                        cut.get_or_insert(split);
+                        AxisIndex::zero()
+                    }
+                    Ok(Piece {
+                        source: PieceSource::Fill,
+                        ..
+                    }) => {
+                        fills = true;
+                        AxisIndex::zero()
+                    }
+                    Ok(Piece {
+                        source:
+                            PieceSource::Input {
+                                input: i,
+                                start,
+                                step,
+                            },
+                        ..
+                    }) => {
+                        input = *i;
+                        index.then(&Offset::lit(*start as i128), *step)
+                    }
+                },
+            });
+        }
+        // A box that lies wholly in a fill piece of one axis is fill, however the other
+        // axes would cut it.
+        if fills {
+            let fill = fill.expect("fill pieces come with a fill value");
+            return self.value(fill, Vec::new());
+        }
+        if let Some(split) = cut {
+            return Err(split);
+        }
+        self.value(inputs[input], input_map)
     }
 
     /// An elementwise argument, right-aligned and broadcast into its user's axes.
-    fn arg_value(&mut self, user: NodeId, arg: NodeId, user_map: &Mapping) -> usize {
+    fn arg_value(&mut self, user: NodeId, arg: NodeId, user_map: &Mapping) -> Result<usize, Split> {
         let user_dims = &self.graph.nodes[user].dims;
         let arg_dims = &self.graph.nodes[arg].dims;
         let lead = user_dims.len() - arg_dims.len();
         let map: Mapping = (0..arg_dims.len())
             .map(|j| {
                 if arg_dims[j].is_static(1) {
-                    None
+                    AxisIndex::zero()
                 } else {
-                    user_map[j + lead]
+                    user_map[j + lead].clone()
                 }
             })
             .collect();
@@ -684,12 +901,12 @@ impl<'g> NestBuilder<'g> {
     /// Collapses the loop axes and assigns levels.
     fn finish(self, sink: Sink) -> LoopNest {
         // Drop axes of extent 1, then merge neighbours every operand walks contiguously.
-        let mut axes: Vec<(Size, Vec<Size>)> = Vec::new();
+        let mut axes: Vec<(Size, Vec<Offset>)> = Vec::new();
         for (axis, extent) in self.loop_dims.iter().enumerate() {
             if extent.is_lit(1) {
                 continue;
             }
-            let strides: Vec<Size> = self.operands.iter().map(|o| o.1[axis].clone()).collect();
+            let strides: Vec<Offset> = self.operands.iter().map(|o| o.2[axis].clone()).collect();
             if let Some((prev_extent, prev_strides)) = axes.last_mut() {
                 if prev_strides
                     .iter()
@@ -703,8 +920,20 @@ impl<'g> NestBuilder<'g> {
             }
             axes.push((extent.clone(), strides));
         }
-        if axes.is_empty() {
-            axes.push((Size::lit(1), vec![Size::lit(0); self.operands.len()]));
+        // Stores and accumulators walk the inner loop contiguously (or stay on one
+        // element). A region of a `pad`/`concat`/`tile` one element wide along the buffer's
+        // last axis would leave a strided inner loop: it gets an inner loop of one element.
+        let written = match &sink {
+            Sink::Store(stores) => stores.iter().map(|&(o, _)| o).collect::<Vec<_>>(),
+            Sink::Reduce { acc, best, .. } => std::iter::once(*acc).chain(*best).collect(),
+        };
+        let strided_write = axes.last().is_some_and(|(_, strides)| {
+            written
+                .iter()
+                .any(|&o| !strides[o].is_zero() && !strides[o].is_lit(1))
+        });
+        if axes.is_empty() || strided_write {
+            axes.push((Size::lit(1), vec![Offset::zero(); self.operands.len()]));
         }
         let (inner, inner_strides) = axes.pop().expect("at least one axis");
         let outer: Vec<Size> = axes.iter().map(|a| a.0.clone()).collect();
@@ -712,8 +941,9 @@ impl<'g> NestBuilder<'g> {
             .operands
             .iter()
             .enumerate()
-            .map(|(k, (buffer, _))| Operand {
+            .map(|(k, (buffer, base, _))| Operand {
                 buffer: buffer.clone(),
+                base: base.clone(),
                 outer_strides: axes.iter().map(|a| a.1[k].clone()).collect(),
                 inner_stride: inner_strides[k].clone(),
             })

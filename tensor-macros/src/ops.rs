@@ -84,6 +84,12 @@ pub enum ParamType {
     /// Any operand that promotes and broadcasts with the tensor, as the other side of a
     /// binary op: a literal, a scalar, a tensor (`clip`'s bounds).
     Operand,
+    /// An integer literal, possibly negative: `start = -1`.
+    Int,
+    /// A literal or a scalar/rank-0 parameter of the tensor's own dtype (`pad`'s `value`).
+    Scalar,
+    /// One of these words: `mode = reflect`.
+    Word(&'static [&'static str]),
 }
 
 /// A named parameter of a callable, after its tensor arguments.
@@ -366,6 +372,9 @@ pub enum TensorOpKind {
     /// Written as a composition of elementwise ops in the checker (`clip`, `prelu`),
     /// with the promotion and broadcasting of binary ops.
     Composite,
+    /// Data reorganisation (`slice`, `flip`, `pad`, `tile`, `concat`): an index map that
+    /// each consumer reads through (`check/reorg.rs`, `ir::NodeKind::Reorg`).
+    Reorg,
 }
 
 /// A tensor op: one tensor, then named parameters (or, for shape ops, positional lists).
@@ -459,6 +468,31 @@ pub const TENSOR_OPS: &[TensorOp] = {
         ),
         tensor_op("quantize_linear", TensorOpKind::Composite, &[]),
         tensor_op("dequantize_linear", TensorOpKind::Composite, &[]),
+        tensor_op(
+            "slice",
+            TensorOpKind::Reorg,
+            &[
+                param("axis", Axes, None),
+                param("start", ParamType::Int, None),
+                param("end", ParamType::Int, None),
+                param("step", ParamType::Int, Some("1")),
+            ],
+        ),
+        tensor_op("flip", TensorOpKind::Reorg, &[param("axis", Axes, None)]),
+        tensor_op(
+            "pad",
+            TensorOpKind::Reorg,
+            &[
+                param("value", ParamType::Scalar, Some("0")),
+                param(
+                    "mode",
+                    ParamType::Word(&["constant", "reflect", "edge"]),
+                    Some("constant"),
+                ),
+            ],
+        ),
+        tensor_op("tile", TensorOpKind::Reorg, &[]),
+        tensor_op("concat", TensorOpKind::Reorg, &[param("axis", Axes, None)]),
     ]
 };
 
@@ -583,4 +617,30 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
         }
     }
     d[a.len()][b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    /// The language reference (docs/language.md) names every callable of the registry, so
+    /// a new row cannot land undocumented.
+    #[test]
+    fn language_reference_lists_every_callable() {
+        let doc = include_str!("../../docs/language.md");
+        let missing: Vec<&str> = super::all_function_names()
+            .into_iter()
+            .filter(|name| !names_word(doc, name))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "docs/language.md does not name: {missing:?}"
+        );
+    }
+
+    /// Whether `word` occurs in `text` as a whole identifier.
+    fn names_word(text: &str, word: &str) -> bool {
+        let ident = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+        text.match_indices(word).any(|(at, _)| {
+            !ident(text[..at].chars().next_back()) && !ident(text[at + word.len()..].chars().next())
+        })
+    }
 }

@@ -116,7 +116,7 @@ pub(super) struct ReduceArgs {
 }
 
 /// An integer literal, possibly negated.
-fn int_literal(e: &Expr) -> Option<i128> {
+pub(super) fn int_literal(e: &Expr) -> Option<i128> {
     match e {
         Expr::Lit(LitValue::Int(v), _) => i128::try_from(*v).ok(),
         Expr::Unary {
@@ -129,7 +129,7 @@ fn int_literal(e: &Expr) -> Option<i128> {
 }
 
 /// The items of a `[…]` list argument.
-fn list_items(e: &Expr) -> Option<&[Expr]> {
+pub(super) fn list_items(e: &Expr) -> Option<&[Expr]> {
     match e {
         Expr::Call { func, args, .. } if func == "__list" => Some(args),
         _ => None,
@@ -164,6 +164,9 @@ impl Checker<'_> {
     ) -> Typed {
         let name = op.name;
         let span = func.span();
+        if op.kind == TensorOpKind::Reorg {
+            return self.check_reorg(op, span, args, named);
+        }
         let Some(first) = args.first() else {
             self.errors.push(
                 span,
@@ -307,6 +310,9 @@ impl Checker<'_> {
                 }
                 // Read by the composite ops themselves (`eps` of `layer_norm`).
                 (ParamType::Float | ParamType::Operand, _) => {}
+                (ParamType::Int | ParamType::Scalar | ParamType::Word(_), _) => {
+                    unreachable!("only reorganisation rows take these, read by `check_reorg`")
+                }
             }
         }
         ok.then_some(ra)

@@ -324,10 +324,14 @@ fn signature_static(
             params.push(quote!(#p::ParamSig { name: #name, ty: #ty, dims: &[#(#d),*] }));
         }
     }
-    let nonempty = graph.nonempty.iter().map(|(n, op)| {
-        let k = Literal::usize_unsuffixed(names.iter().position(|m| m == n).unwrap_or(0));
-        quote!((#k, #op))
-    });
+    let nonempty = graph.nonempty.iter().map(|(n, op)| (n, 1, *op));
+    let at_least = nonempty
+        .chain(graph.at_least.iter().map(|(n, least, op)| (n, *least, *op)))
+        .map(|(n, least, op)| {
+            let k = Literal::usize_unsuffixed(names.iter().position(|m| m == n).unwrap_or(0));
+            let least = Literal::usize_unsuffixed(least);
+            quote!((#k, #least, #op))
+        });
     let graph_name = if f.name == "__tg_graph" {
         "closure".to_string()
     } else {
@@ -340,7 +344,7 @@ fn signature_static(
             text: #text,
             syms: &[#(#names),*],
             params: &[#(#params),*],
-            nonempty: &[#(#nonempty),*],
+            at_least: &[#(#at_least),*],
         };
     }
 }

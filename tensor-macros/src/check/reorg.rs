@@ -1,0 +1,838 @@
+//! Data reorganisation: `slice`, `flip`, `pad`, `tile`, `concat`. Each becomes one
+//! `Reorg` node whose axes say how an output index reads its inputs (`ir::AxisMap`); no
+//! op here copies anything: lowering reads the inputs through the index map inside each
+//! consumer's loop nest (see `lower`). Rules (ONNX semantics; DESIGN.md wins where they
+//! differ, see NOTES.md):
+//! - `slice(x, axis = k, start = s, end = e, step = t)`: ONNX `Slice` on one axis
+//!   (several axes by nesting). Negative `s`/`e` count from the end; both clamp to the
+//!   axis (`[0, n]` for `t > 0`, `[-1, n - 1]` for `t < 0`); `t ≠ 0`. Defaults as
+//!   NumPy's `x[::t]`: `start` is the first element in the walking direction, `end` runs
+//!   past the last. A named axis may be sliced when the result's length does not depend
+//!   on the name: literal bounds (`start = 2, end = 10`, or `start = -4` for the last
+//!   four), which need the axis to be at least that long at call entry (else `Err`), or
+//!   the whole axis (`step = -1` reverses it).
+//! - `flip(x, axis = k)` (a list of axes, or all axes when absent): `x[..., ::-1, ...]`.
+//! - `pad(x, [before0, after0, before1, after1, …], value = v, mode = constant)`: one
+//!   (before, after) pair per axis, in axis order (ONNX lists all befores, then all
+//!   afters). Negative counts crop. `value` (default 0) is a literal or a scalar/rank-0
+//!   parameter of `x`'s dtype; `mode = reflect` mirrors without repeating the edge
+//!   (counts below the axis length), `mode = edge` repeats it.
+//! - `tile(x, [r0, r1, …])`: one repeat count per axis (ONNX `Tile`); 0 empties the axis.
+//! - `concat([a, b, …], axis = k)`: parts promote as binary operands do and must agree on
+//!   every other axis (no broadcasting, as ONNX `Concat`).
+//!
+//! `pad`, `tile` and `concat` cut their axis into pieces, so that axis must be literal.
+
+use proc_macro2::Span;
+
+use super::tensor_ops::{expr_span, int_literal, list_items};
+use super::{type_text, Checker, Typed};
+use crate::ast::{Expr, NamedArg};
+use crate::ir::{AxisMap, NodeId, NodeKind, Offset, Piece, PieceSource};
+use crate::ops::{self, ParamType, TensorOp};
+use crate::shape::Dim;
+
+/// The named arguments of a reorganisation op, read against its row.
+#[derive(Default)]
+struct ReorgArgs {
+    /// The `axis` argument: each axis and where it is written.
+    axes: Option<Vec<(i128, Span)>>,
+    ints: Vec<(&'static str, i128, Span)>,
+    value: Option<NamedArg>,
+    mode: Option<(String, Span)>,
+}
+
+impl ReorgArgs {
+    fn int(&self, name: &str) -> Option<(i128, Span)> {
+        self.ints
+            .iter()
+            .find(|(n, _, _)| *n == name)
+            .map(|&(_, v, s)| (v, s))
+    }
+}
+
+impl Checker<'_> {
+    /// A row of kind `Reorg`; `args` are the positional arguments as written.
+    pub(super) fn check_reorg(
+        &mut self,
+        op: &'static TensorOp,
+        span: Span,
+        args: &[Expr],
+        named: &[NamedArg],
+    ) -> Typed {
+        let name = op.name;
+        let Some(ra) = self.read_reorg_args(op, named) else {
+            return Typed::Poison;
+        };
+        if name == "concat" {
+            return self.check_concat(span, args, &ra);
+        }
+        let usage = match name {
+            "slice" => "`slice(x, axis = 0, start = 1, end = 3)`",
+            "flip" => "`flip(x, axis = 0)`",
+            "pad" => "`pad(x, [1, 1, 0, 2])`: a (before, after) pair per axis",
+            _ => "`tile(x, [2, 1])`: a repeat count per axis",
+        };
+        let positional = if matches!(name, "pad" | "tile") { 2 } else { 1 };
+        if args.len() != positional {
+            let at = args.get(positional).map(expr_span).unwrap_or(span);
+            self.errors.push(at, format!("`{name}` takes {usage}"));
+            return Typed::Poison;
+        }
+        let Some(x) = self.tensor_arg(name, &args[0]) else {
+            return Typed::Poison;
+        };
+        match name {
+            "slice" => self.check_slice(span, x, &ra),
+            "flip" => self.check_flip(x, &ra),
+            "pad" => self.check_pad(x, &args[1], &ra),
+            _ => self.check_tile(x, &args[1]),
+        }
+    }
+
+    /// A tensor argument (not a literal).
+    fn tensor_arg(&mut self, name: &str, e: &Expr) -> Option<NodeId> {
+        match self.check_expr(e) {
+            Typed::Strong(n) => Some(n),
+            Typed::Poison => None,
+            Typed::Weak(w, ws) => {
+                self.errors.push(
+                    ws,
+                    format!(
+                        "`{name}` needs a tensor, but got the untyped {}\nhelp: give it a dtype, e.g. `(… as f32)`",
+                        w.describe()
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    fn read_reorg_args(&mut self, op: &TensorOp, named: &[NamedArg]) -> Option<ReorgArgs> {
+        let name = op.name;
+        let mut ra = ReorgArgs::default();
+        let mut ok = true;
+        for n in named {
+            let arg = n.name.to_string();
+            let vspan = expr_span(&n.value);
+            let Some(spec) = op.params.iter().find(|p| p.name == arg) else {
+                let takes = if op.params.is_empty() {
+                    "no named arguments".to_string()
+                } else {
+                    ops::param_list(op.params)
+                };
+                self.errors.push(
+                    n.name.span(),
+                    format!("`{name}` has no argument named `{arg}`; it takes {takes}"),
+                );
+                ok = false;
+                continue;
+            };
+            match spec.ty {
+                ParamType::Axes => {
+                    let items: Vec<&Expr> = match list_items(&n.value) {
+                        Some(items) if name == "flip" => items.iter().collect(),
+                        _ => vec![&n.value],
+                    };
+                    let mut axes = Vec::new();
+                    for item in items {
+                        match int_literal(item) {
+                            Some(v) => axes.push((v, expr_span(item))),
+                            None => {
+                                let list = if name == "flip" {
+                                    " or a list of them"
+                                } else {
+                                    ""
+                                };
+                                self.errors.push(
+                                    expr_span(item),
+                                    format!("`axis` of `{name}` is an integer literal{list}, e.g. `axis = 1` or `axis = -1`"),
+                                );
+                                ok = false;
+                            }
+                        }
+                    }
+                    ra.axes = Some(axes);
+                }
+                ParamType::Int => match int_literal(&n.value) {
+                    Some(v) => ra.ints.push((spec.name, v, vspan)),
+                    None => {
+                        self.errors.push(
+                            vspan,
+                            format!("`{arg}` of `{name}` is an integer literal, e.g. `{arg} = -1`"),
+                        );
+                        ok = false;
+                    }
+                },
+                ParamType::Scalar => ra.value = Some(n.clone()),
+                ParamType::Word(words) => match &n.value {
+                    Expr::Var(w) if words.contains(&w.to_string().as_str()) => {
+                        ra.mode = Some((w.to_string(), vspan));
+                    }
+                    _ => {
+                        let list: Vec<String> = words.iter().map(|w| format!("`{w}`")).collect();
+                        self.errors.push(
+                            vspan,
+                            format!("`{arg}` of `{name}` is one of {}", list.join(", ")),
+                        );
+                        ok = false;
+                    }
+                },
+                ParamType::Bool | ParamType::DType | ParamType::Float | ParamType::Operand => {
+                    unreachable!("reorganisation rows take axes, integers, a value and a mode")
+                }
+            }
+        }
+        ok.then_some(ra)
+    }
+
+    /// `axis` in range for rank `rank`, normalised.
+    fn reorg_axis(&mut self, name: &str, x: NodeId, axis: (i128, Span)) -> Option<usize> {
+        let dims = &self.node(x).dims;
+        let rank = dims.len() as i128;
+        let (a, s) = axis;
+        if a < -rank || a >= rank {
+            let shown = type_text(self.node(x).dtype, dims);
+            let valid = if rank == 0 {
+                "a rank-0 tensor has no axes".to_string()
+            } else {
+                format!("valid: -{rank}..={}", rank - 1)
+            };
+            self.errors.push(
+                s,
+                format!("`{name}`: axis {a} is out of range for {shown} ({valid})"),
+            );
+            return None;
+        }
+        Some(if a < 0 {
+            (a + rank) as usize
+        } else {
+            a as usize
+        })
+    }
+
+    /// A `Reorg` over `inputs` with every axis `Same` but `axis`.
+    fn reorg_node(
+        &mut self,
+        inputs: Vec<NodeId>,
+        fill: Option<NodeId>,
+        axes: Vec<AxisMap>,
+        dims: Vec<Dim>,
+    ) -> Typed {
+        let dtype = self.node(inputs[0]).dtype;
+        Typed::Strong(self.add(NodeKind::Reorg { inputs, fill, axes }, dtype, dims))
+    }
+
+    fn check_slice(&mut self, span: Span, x: NodeId, ra: &ReorgArgs) -> Typed {
+        let Some(axis) = ra.axes.as_ref().and_then(|a| a.first().copied()) else {
+            self.errors.push(
+                span,
+                "`slice` needs `axis = …`: `slice(x, axis = 0, start = 1, end = 3)` (nest slices for several axes)",
+            );
+            return Typed::Poison;
+        };
+        let Some(k) = self.reorg_axis("slice", x, axis) else {
+            return Typed::Poison;
+        };
+        let (step, step_span) = ra.int("step").unwrap_or((1, span));
+        if step == 0 {
+            self.errors
+                .push(step_span, "`step` of `slice` is a non-zero integer");
+            return Typed::Poison;
+        }
+        let start = ra.int("start");
+        let end = ra.int("end");
+        let mut dims = self.node(x).dims.clone();
+        let shown = type_text(self.node(x).dtype, &dims);
+        let (map, len) = match dims[k].clone() {
+            Dim::Static(n) => {
+                let (s, len) = slice_bounds(n as i128, start.map(|s| s.0), end.map(|e| e.0), step);
+                (
+                    AxisMap::Affine {
+                        start: Offset::lit(s),
+                        step: step as isize,
+                    },
+                    Dim::Static(len as usize),
+                )
+            }
+            Dim::Named(b) => match named_slice(&b, start.map(|s| s.0), end.map(|e| e.0), step) {
+                Ok((start, len, at_least)) => {
+                    if let Some(m) = at_least {
+                        self.graph.at_least.push((b.clone(), m, "slice"));
+                    }
+                    (
+                        AxisMap::Affine {
+                            start,
+                            step: step as isize,
+                        },
+                        len,
+                    )
+                }
+                Err(why) => {
+                    let at = start.or(end).map(|s| s.1).unwrap_or(span);
+                    self.errors.push(
+                            at,
+                            format!(
+                                "`slice` of the named axis `{b}` of {shown}: {why}\nhelp: a named axis is sliced with literal bounds on one side of it (`start = 2, end = 10`, or `start = -4` for the last four) or taken whole (`step = -1` reverses it)"
+                            ),
+                        );
+                    return Typed::Poison;
+                }
+            },
+        };
+        dims[k] = len;
+        let mut axes = vec![AxisMap::Same; dims.len()];
+        axes[k] = map;
+        self.reorg_node(vec![x], None, axes, dims)
+    }
+
+    fn check_flip(&mut self, x: NodeId, ra: &ReorgArgs) -> Typed {
+        let dims = self.node(x).dims.clone();
+        let flipped: Vec<usize> = match &ra.axes {
+            None => (0..dims.len()).collect(),
+            Some(axes) => {
+                let mut out = Vec::new();
+                for &a in axes {
+                    let Some(k) = self.reorg_axis("flip", x, a) else {
+                        return Typed::Poison;
+                    };
+                    if out.contains(&k) {
+                        self.errors
+                            .push(a.1, format!("axis {k} is repeated in `flip`"));
+                        return Typed::Poison;
+                    }
+                    out.push(k);
+                }
+                out
+            }
+        };
+        let axes = (0..dims.len())
+            .map(|k| {
+                if !flipped.contains(&k) {
+                    return AxisMap::Same;
+                }
+                // The last element first: `start = n - 1`, which holds the name.
+                let start = Offset::size(&crate::ir::Size::of(&dims[k])).add(&Offset::lit(-1));
+                AxisMap::Affine { start, step: -1 }
+            })
+            .collect();
+        self.reorg_node(vec![x], None, axes, dims)
+    }
+
+    /// A list of integer literals, `count` of them (when given).
+    fn int_list(
+        &mut self,
+        name: &str,
+        e: &Expr,
+        count: usize,
+        what: &str,
+    ) -> Option<Vec<(i128, Span)>> {
+        let Some(items) = list_items(e) else {
+            self.errors.push(
+                expr_span(e),
+                format!("`{name}` takes {what} as a list of integer literals, e.g. `[1, 2]`"),
+            );
+            return None;
+        };
+        let mut out = Vec::new();
+        for item in items {
+            match int_literal(item) {
+                Some(v) => out.push((v, expr_span(item))),
+                None => {
+                    self.errors
+                        .push(expr_span(item), "expected an integer literal");
+                    return None;
+                }
+            }
+        }
+        if out.len() != count {
+            self.errors.push(
+                expr_span(e),
+                format!(
+                    "`{name}` takes {what}: {count} integers here, got {}",
+                    out.len()
+                ),
+            );
+            return None;
+        }
+        Some(out)
+    }
+
+    /// The literal size of axis `k` of `x`, or an error naming the op.
+    fn literal_axis(&mut self, name: &str, x: NodeId, k: usize, at: Span) -> Option<usize> {
+        let dims = &self.node(x).dims;
+        match &dims[k] {
+            Dim::Static(n) => Some(*n),
+            Dim::Named(b) => {
+                let shown = type_text(self.node(x).dtype, dims);
+                self.errors.push(
+                    at,
+                    format!("`{name}` along the named axis `{b}` of {shown}: its result's length would depend on `{b}` plus a literal, which a dim cannot be\nhelp: `{name}` works along literal axes; slice or reshape the named axis elsewhere"),
+                );
+                None
+            }
+        }
+    }
+
+    fn check_pad(&mut self, x: NodeId, list: &Expr, ra: &ReorgArgs) -> Typed {
+        let dims = self.node(x).dims.clone();
+        let dtype = self.node(x).dtype;
+        let rank = dims.len();
+        let Some(counts) = self.int_list("pad", list, 2 * rank, "a (before, after) pair per axis")
+        else {
+            return Typed::Poison;
+        };
+        let mode = ra.mode.as_ref().map(|m| m.0.as_str()).unwrap_or("constant");
+        if mode != "constant" {
+            if let Some(v) = &ra.value {
+                self.errors.push(
+                    v.name.span(),
+                    format!("`value` is only for `mode = constant`; `mode = {mode}` copies the tensor's own elements"),
+                );
+                return Typed::Poison;
+            }
+        }
+        let fill = if mode == "constant" {
+            let Some(v) = self.pad_value(x, ra) else {
+                return Typed::Poison;
+            };
+            Some(v)
+        } else {
+            None
+        };
+        let mut out_dims = dims.clone();
+        let mut axes = Vec::new();
+        for k in 0..rank {
+            let ((before, bs), (after, _)) = (counts[2 * k], counts[2 * k + 1]);
+            if before == 0 && after == 0 {
+                axes.push(AxisMap::Same);
+                continue;
+            }
+            let Some(n) = self.literal_axis("pad", x, k, bs) else {
+                return Typed::Poison;
+            };
+            let n = n as i128;
+            let total = n + before + after;
+            if total < 0 {
+                self.errors.push(
+                    expr_span(list),
+                    format!(
+                        "`pad` crops axis {k} of {} below nothing: {n} + {before} + {after} < 0",
+                        type_text(dtype, &dims)
+                    ),
+                );
+                return Typed::Poison;
+            }
+            if mode != "constant" {
+                let limit = if mode == "reflect" { n - 1 } else { i128::MAX };
+                if n == 0 || before > limit || after > limit {
+                    let why = if mode == "reflect" {
+                        format!("`mode = reflect` mirrors at most {} elements on each side of axis {k} (its length {n} minus 1)", (n - 1).max(0))
+                    } else {
+                        format!("`mode = edge` repeats an edge, and axis {k} is empty")
+                    };
+                    self.errors.push(bs, format!("`pad`: {why}"));
+                    return Typed::Poison;
+                }
+            }
+            axes.push(AxisMap::Pieces(pad_pieces(n, before, after, mode)));
+            out_dims[k] = Dim::Static(total as usize);
+        }
+        self.reorg_node(vec![x], fill, axes, out_dims)
+    }
+
+    /// `pad`'s `value`: a literal in `x`'s dtype, or a scalar/rank-0 parameter of it.
+    fn pad_value(&mut self, x: NodeId, ra: &ReorgArgs) -> Option<NodeId> {
+        let dtype = self.node(x).dtype;
+        let Some(n) = &ra.value else {
+            let zero = if dtype.is_float() {
+                super::Weak::Float(0.0, Some("0.0".into()))
+            } else if dtype == crate::dtype::DType::Bool {
+                super::Weak::Bool(false)
+            } else {
+                super::Weak::Int(0)
+            };
+            return self.materialize(&zero, Span::call_site(), dtype, None);
+        };
+        match self.check_expr(&n.value) {
+            Typed::Poison => None,
+            Typed::Weak(w, ws) => self.materialize(&w, ws, dtype, None),
+            Typed::Strong(v) => {
+                let (vd, rank) = (self.node(v).dtype, self.node(v).dims.len());
+                if vd == dtype && rank == 0 {
+                    return Some(v);
+                }
+                let found = match self.node(v).kind {
+                    NodeKind::Scalar { .. } => format!("the scalar `{}`", vd.name()),
+                    _ => format!("`{}`", type_text(vd, &self.node(v).dims)),
+                };
+                self.errors.push(
+                    expr_span(&n.value),
+                    format!(
+                        "`value` of `pad` is a literal or a scalar of the tensor's dtype `{}`, found {found}\nhelp: pass a literal (`value = 0`) or a scalar parameter `v: {}`",
+                        dtype.name(),
+                        dtype.name()
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    fn check_tile(&mut self, x: NodeId, list: &Expr) -> Typed {
+        let dims = self.node(x).dims.clone();
+        let Some(reps) = self.int_list("tile", list, dims.len(), "a repeat count per axis") else {
+            return Typed::Poison;
+        };
+        let mut out_dims = dims.clone();
+        let mut axes = Vec::new();
+        for (k, &(r, rs)) in reps.iter().enumerate() {
+            if r < 0 {
+                self.errors
+                    .push(rs, "a repeat count of `tile` is 0 or more");
+                return Typed::Poison;
+            }
+            if r == 1 {
+                axes.push(AxisMap::Same);
+                continue;
+            }
+            let Some(n) = self.literal_axis("tile", x, k, rs) else {
+                return Typed::Poison;
+            };
+            let Some(total) = n.checked_mul(r as usize) else {
+                self.errors.push(rs, "the tiled axis overflows usize");
+                return Typed::Poison;
+            };
+            let pieces = (0..r as usize)
+                .filter(|_| n > 0)
+                .map(|c| Piece {
+                    lo: c * n,
+                    hi: (c + 1) * n,
+                    source: PieceSource::Input {
+                        input: 0,
+                        start: -((c * n) as isize),
+                        step: 1,
+                    },
+                })
+                .collect::<Vec<_>>();
+            axes.push(if pieces.is_empty() {
+                AxisMap::Same
+            } else {
+                AxisMap::Pieces(pieces)
+            });
+            out_dims[k] = Dim::Static(total);
+        }
+        self.reorg_node(vec![x], None, axes, out_dims)
+    }
+
+    fn check_concat(&mut self, span: Span, args: &[Expr], ra: &ReorgArgs) -> Typed {
+        let parts_expr = match args {
+            [list] => list_items(list),
+            _ => None,
+        };
+        let Some(parts_expr) = parts_expr else {
+            let at = args.first().map(expr_span).unwrap_or(span);
+            self.errors.push(
+                at,
+                "`concat` takes a list of tensors and an axis: `concat([a, b], axis = 0)`",
+            );
+            return Typed::Poison;
+        };
+        if parts_expr.is_empty() {
+            self.errors
+                .push(span, "`concat` needs at least one tensor in its list");
+            return Typed::Poison;
+        }
+        let mut parts = Vec::new();
+        for e in parts_expr {
+            match self.tensor_arg("concat", e) {
+                Some(n) => parts.push(n),
+                None => return Typed::Poison,
+            }
+        }
+        let Some(axis) = ra.axes.as_ref().and_then(|a| a.first().copied()) else {
+            self.errors.push(
+                span,
+                "`concat` needs `axis = …`: `concat([a, b], axis = 0)`",
+            );
+            return Typed::Poison;
+        };
+        let Some(k) = self.reorg_axis("concat", parts[0], axis) else {
+            return Typed::Poison;
+        };
+        // Promotion, as a chain of binary operands.
+        let mut dtype = self.node(parts[0]).dtype;
+        for (i, &p) in parts.iter().enumerate().skip(1) {
+            let pd = self.node(p).dtype;
+            match crate::dtype::promote(dtype, pd) {
+                Ok(d) => dtype = d,
+                Err(e) => {
+                    let message = super::promotion_message(
+                        "`concat`",
+                        dtype,
+                        pd,
+                        e,
+                        [&parts_expr[0], &parts_expr[i]],
+                    );
+                    self.errors.push(expr_span(&parts_expr[i]), message);
+                    return Typed::Poison;
+                }
+            }
+        }
+        let first_dims = self.node(parts[0]).dims.clone();
+        let mut pieces = Vec::new();
+        let mut at = 0usize;
+        for (i, &p) in parts.iter().enumerate() {
+            let dims = self.node(p).dims.clone();
+            let agrees = dims.len() == first_dims.len()
+                && dims
+                    .iter()
+                    .zip(&first_dims)
+                    .enumerate()
+                    .all(|(j, (a, b))| j == k || a == b);
+            if !agrees {
+                self.errors.push(
+                    expr_span(&parts_expr[i]),
+                    format!(
+                        "`concat` along axis {k}: {} does not match {} on the other axes",
+                        type_text(self.node(p).dtype, &dims),
+                        type_text(self.node(parts[0]).dtype, &first_dims)
+                    ),
+                );
+                return Typed::Poison;
+            }
+            let Some(n) = self.literal_axis("concat", p, k, expr_span(&parts_expr[i])) else {
+                return Typed::Poison;
+            };
+            if n > 0 {
+                pieces.push(Piece {
+                    lo: at,
+                    hi: at + n,
+                    source: PieceSource::Input {
+                        input: i,
+                        start: -(at as isize),
+                        step: 1,
+                    },
+                });
+            }
+            at += n;
+        }
+        let inputs: Vec<NodeId> = parts.iter().map(|&p| self.convert(p, dtype)).collect();
+        let mut out_dims = first_dims;
+        out_dims[k] = Dim::Static(at);
+        let mut axes = vec![AxisMap::Same; out_dims.len()];
+        if !pieces.is_empty() {
+            axes[k] = AxisMap::Pieces(pieces);
+        }
+        self.reorg_node(inputs, None, axes, out_dims)
+    }
+}
+
+/// ONNX `Slice` on an axis of literal length `n`: the first index read and the length.
+pub(super) fn slice_bounds(
+    n: i128,
+    start: Option<i128>,
+    end: Option<i128>,
+    step: i128,
+) -> (i128, i128) {
+    let norm = |v: i128| if v < 0 { v + n } else { v };
+    let (s, e) = if step > 0 {
+        (
+            start.map(norm).unwrap_or(0).clamp(0, n),
+            end.map(norm).unwrap_or(n).clamp(0, n),
+        )
+    } else {
+        (
+            start.map(norm).unwrap_or(n - 1).clamp(-1, n - 1),
+            end.map(norm).unwrap_or(-1).clamp(-1, n - 1),
+        )
+    };
+    let len = if step > 0 {
+        ((e - s + step - 1) / step).max(0)
+    } else {
+        ((s - e + (-step) - 1) / -step).max(0)
+    };
+    (if len == 0 { 0 } else { s }, len)
+}
+
+/// `slice` of the named axis `b` with literal bounds: (start, length, the least size of `b`
+/// those bounds need), or why the length would depend on `b`.
+fn named_slice(
+    b: &str,
+    start: Option<i128>,
+    end: Option<i128>,
+    step: i128,
+) -> Result<(Offset, Dim, Option<usize>), String> {
+    let name = Offset::size(&crate::ir::Size::of(&Dim::Named(b.to_string())));
+    let at = |v: i128| -> Offset {
+        if v < 0 {
+            name.add(&Offset::lit(v))
+        } else {
+            Offset::lit(v)
+        }
+    };
+    let whole = || -> Result<(Offset, Dim, Option<usize>), String> {
+        Err(format!("the length would depend on `{b}`"))
+    };
+    // Both ends on the same side of the axis: a literal length.
+    let len = |s: i128, e: i128| -> i128 {
+        if step > 0 {
+            ((e - s + step - 1) / step).max(0)
+        } else {
+            ((s - e - step - 1) / -step).max(0)
+        }
+    };
+    let need = |v: i128| -> usize { v.unsigned_abs() as usize };
+    match (start, end, step) {
+        // The whole axis, forwards or backwards.
+        (None | Some(0), None, 1) => Ok((Offset::zero(), Dim::Named(b.to_string()), None)),
+        (None | Some(-1), None, -1) => Ok((at(-1), Dim::Named(b.to_string()), None)),
+        (Some(s), Some(e), _) if (s >= 0) == (e >= 0) => {
+            let l = len(s, e);
+            // The least length at which neither bound is clamped.
+            let least = match (s >= 0, step > 0) {
+                (true, true) => e,
+                (true, false) => s + 1,
+                (false, true) => -s,
+                (false, false) => -e - 1,
+            } as usize;
+            if l == 0 {
+                return Ok((Offset::zero(), Dim::Static(0), None));
+            }
+            Ok((at(s), Dim::Static(l as usize), Some(least)))
+        }
+        // From a literal index from the end to the end (forwards), or from a literal index
+        // from the start back to the start (backwards).
+        (Some(s), None, _) if s < 0 && step > 0 => {
+            let l = len(s, 0);
+            Ok((at(s), Dim::Static(l as usize), Some(need(s))))
+        }
+        (Some(s), None, _) if s >= 0 && step < 0 => {
+            let l = len(s, -1);
+            Ok((at(s), Dim::Static(l as usize), Some(s as usize + 1)))
+        }
+        (None, Some(e), _) if e >= 0 && step > 0 => {
+            let l = len(0, e);
+            Ok((Offset::zero(), Dim::Static(l as usize), Some(e as usize)))
+        }
+        (None, Some(e), _) if e < 0 && step < 0 => {
+            let l = len(-1, e);
+            Ok((at(-1), Dim::Static(l as usize), Some(need(e) - 1)))
+        }
+        _ => whole(),
+    }
+}
+
+/// The pieces of a padded axis of length `n`: fill (or mirrored/edge copies) before and
+/// after, the input in the middle; negative counts crop.
+fn pad_pieces(n: i128, before: i128, after: i128, mode: &str) -> Vec<Piece> {
+    let total = n + before + after;
+    let mut pieces = Vec::new();
+    let mut push = |lo: i128, hi: i128, source: PieceSource| {
+        let (lo, hi) = (lo.max(0), hi.min(total));
+        if lo < hi {
+            pieces.push(Piece {
+                lo: lo as usize,
+                hi: hi as usize,
+                source,
+            });
+        }
+    };
+    let input = |start: i128, step: isize| PieceSource::Input {
+        input: 0,
+        start: start as isize,
+        step,
+    };
+    // Output index i reads input index i - before in the middle.
+    let (left, right) = match mode {
+        // i < before reads before - i; i ≥ before + n reads 2(n - 1) - (i - before).
+        "reflect" => (input(before, -1), input(2 * (n - 1) + before, -1)),
+        "edge" => (input(0, 0), input(n - 1, 0)),
+        _ => (PieceSource::Fill, PieceSource::Fill),
+    };
+    push(0, before, left);
+    push(before, before + n, input(-before, 1));
+    push(before + n, total, right);
+    pieces
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// NumPy's `len(range(n)[s:e:t])` and first index, written out independently.
+    fn numpy(n: i128, s: Option<i128>, e: Option<i128>, t: i128) -> (i128, i128) {
+        let idx: Vec<i128> = {
+            let norm = |v: i128| if v < 0 { v + n } else { v };
+            let mut out = Vec::new();
+            if t > 0 {
+                let s = s.map(norm).unwrap_or(0).clamp(0, n);
+                let e = e.map(norm).unwrap_or(n).clamp(0, n);
+                let mut i = s;
+                while i < e {
+                    out.push(i);
+                    i += t;
+                }
+            } else {
+                let s = s.map(norm).unwrap_or(n - 1).clamp(-1, n - 1);
+                let e = e.map(norm).unwrap_or(-1).clamp(-1, n - 1);
+                let mut i = s;
+                while i > e {
+                    out.push(i);
+                    i += t;
+                }
+            }
+            out
+        };
+        (idx.first().copied().unwrap_or(0), idx.len() as i128)
+    }
+
+    #[test]
+    fn slice_bounds_match_numpy() {
+        let ends: Vec<Option<i128>> = (-9..=9).map(Some).chain([None]).collect();
+        for n in 0..7 {
+            for &s in &ends {
+                for &e in &ends {
+                    for t in [-3, -2, -1, 1, 2, 3] {
+                        assert_eq!(
+                            slice_bounds(n, s, e, t),
+                            numpy(n, s, e, t),
+                            "n={n} s={s:?} e={e:?} t={t}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn named_slices_agree_with_numpy_when_long_enough() {
+        let ends: Vec<Option<i128>> = (-6..=6).map(Some).chain([None]).collect();
+        for &s in &ends {
+            for &e in &ends {
+                for t in [-2, -1, 1, 2] {
+                    let Ok((start, len, least)) = named_slice("B", s, e, t) else {
+                        continue;
+                    };
+                    let least = least.unwrap_or(0);
+                    for n in least as i128..least as i128 + 8 {
+                        let (first, l) = numpy(n, s, e, t);
+                        let got_len = match &len {
+                            Dim::Static(l) => *l as i128,
+                            Dim::Named(_) => n,
+                        };
+                        assert_eq!(got_len, l, "s={s:?} e={e:?} t={t} n={n}");
+                        if l > 0 {
+                            let got_first: i128 = start
+                                .terms
+                                .iter()
+                                .map(|(c, names)| if names.is_empty() { *c } else { c * n })
+                                .sum();
+                            assert_eq!(got_first, first, "s={s:?} e={e:?} t={t} n={n}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
