@@ -11,6 +11,7 @@ pub mod cast;
 pub mod dtype;
 pub mod error;
 pub mod lanes;
+pub mod matmul;
 pub mod parallel;
 pub mod reduce;
 pub mod reference;
@@ -43,6 +44,7 @@ pub mod __private {
         cast, load, load_strided, load_strided_back, store, ActivationLanes, BitCountLanes,
         BitwiseLanes, CompareLanes, FloatLanes, NumLanes, SelectLanes, ShiftLanes, LANES, V,
     };
+    pub use crate::matmul::{matmul, MatrixAt};
     pub use crate::parallel::{parallel_traits, row_chunks, rows_per_task};
     pub use crate::reduce::{
         arg_combine, arg_fold, fold, iota, lane_mask, mask_or, scan, Identity, ScanShape,

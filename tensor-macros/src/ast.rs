@@ -12,7 +12,7 @@
 //! dims     := dim (',' dim)*            // dim := integer literal | name (bound at call entry)
 //! block    := '{' ('let' ident '=' expr ';')* outputs '}'
 //! outputs  := expr | '(' expr (',' expr)+ ','? ')'
-//! expr     := unary (binop unary)* | expr 'as' dtype
+//! expr     := unary (binop unary)* | expr 'as' dtype   // binop includes `@` (matmul)
 //! unary    := ('-' | '!') unary | primary
 //! primary  := literal | 'true' | 'false' | ident | ident '(' args ')' | '(' expr ')'
 //! args     := (expr | ident '=' arg_value) (',' ...)*
@@ -976,10 +976,31 @@ fn parse_binop_token(input: ParseStream, op: BinOp) -> syn::Result<Span> {
     })
 }
 
+/// The binding power of `@`: `*`'s.
+const MATMUL_PRECEDENCE: u8 = 10;
+
 /// Precedence climbing over Rust's operator table; `as` binds tighter than any binary op.
 fn parse_binary(input: ParseStream, min_precedence: u8) -> syn::Result<Expr> {
     let mut lhs = parse_cast(input)?;
-    while let Some(op) = peek_binop(input) {
+    loop {
+        // `a @ b` is the call `matmul(a, b)` (errors point at the `@`); it binds like `*`,
+        // as in Python.
+        if input.peek(Token![@]) {
+            if MATMUL_PRECEDENCE < min_precedence {
+                break;
+            }
+            let at = input.parse::<Token![@]>()?.span;
+            let rhs = parse_binary(input, MATMUL_PRECEDENCE + 1)?;
+            lhs = Expr::Call {
+                func: Ident::new("matmul", at),
+                args: vec![lhs, rhs],
+                named: Vec::new(),
+            };
+            continue;
+        }
+        let Some(op) = peek_binop(input) else {
+            break;
+        };
         let precedence = op.precedence();
         if precedence < min_precedence {
             break;

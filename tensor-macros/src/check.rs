@@ -98,6 +98,7 @@ pub fn type_text(dtype: DType, dims: &[Dim]) -> String {
 }
 
 mod composites;
+mod matmul;
 mod reorg;
 mod tensor_ops;
 

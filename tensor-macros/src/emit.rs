@@ -204,6 +204,9 @@ fn emit_stage(
     if let Some(scan) = &nests[0].scan {
         return emit_scan(rt, kernel, scan);
     }
+    if let Some(step) = &nests[0].matmul {
+        return emit_matmul(rt, kernel, step);
+    }
     let Some(rows) = &stage.row_loop else {
         let body = emit_nest(rt, f, graph, kernel, &nests[0], false, &[]);
         return quote!({ #body });
@@ -373,6 +376,73 @@ fn emit_scan(rt: &TokenStream, kernel: &Kernel, scan: &crate::ir::ScanStep) -> T
     quote! {{
         #p::scan::<#c>(&#src[..], &mut #dst[..], #p::ScanShape { outer: #outer, len: #len, inner: #inner }, #prod, #exclusive, #reverse);
     }}
+}
+
+/// A signed stride as an `isize` expression.
+fn stride_expr(stride: &Offset) -> TokenStream {
+    let mut out = quote!(0isize);
+    for (c, names) in &stride.terms {
+        let term = size_expr(&Size {
+            coeff: c.unsigned_abs() as usize,
+            names: names.clone(),
+        });
+        out = if *c > 0 {
+            quote!(#out + (#term as isize))
+        } else {
+            quote!(#out - (#term as isize))
+        };
+    }
+    out
+}
+
+/// A product: the runtime GEMM once per batch index, each operand at its offset for that
+/// index, the result into its block of the output temp.
+fn emit_matmul(rt: &TokenStream, kernel: &Kernel, step: &crate::ir::MatMulStep) -> TokenStream {
+    let p = quote!(#rt::__private);
+    let c = storage_type(rt, kernel.temps[step.output].dtype);
+    let counters: Vec<proc_macro2::Ident> = (0..step.batch.len())
+        .map(|k| format_ident!("__tg_b{}", k))
+        .collect();
+    let source = |m: &crate::ir::StridedMatrix| -> (TokenStream, TokenStream) {
+        let slice = match &m.buffer {
+            BufferRef::Input(i) => {
+                let s = input_slice(*i);
+                quote!(#s)
+            }
+            BufferRef::Temp(t) => {
+                let v = temp_vec(*t);
+                quote!(&#v[..])
+            }
+            _ => unreachable!("GEMM operands are inputs or temps"),
+        };
+        let mut offset = offset_expr(quote!(0usize), &m.base, None);
+        for (s, i) in m.batch_strides.iter().zip(&counters) {
+            offset = offset_expr(offset, s, Some(&quote!(#i)));
+        }
+        let (rs, cs) = (stride_expr(&m.row_stride), stride_expr(&m.col_stride));
+        (
+            slice,
+            quote!(#p::MatrixAt { offset: #offset, row_stride: #rs, col_stride: #cs }),
+        )
+    };
+    let (a, a_at) = source(&step.a);
+    let (b, b_at) = source(&step.b);
+    let (m, n, k) = (size_expr(&step.m), size_expr(&step.n), size_expr(&step.k));
+    // The flat batch index, row-major over the batch dims.
+    let mut flat = quote!(0usize);
+    for (i, extent) in counters.iter().zip(&step.batch) {
+        let extent = size_expr(extent);
+        flat = quote!((#flat * #extent + #i));
+    }
+    let out = temp_vec(step.output);
+    let mut body = quote! {
+        #p::matmul::<#c>(#a, #a_at, #b, #b_at, &mut #out[..], #flat * (#m * #n), #m, #n, #k);
+    };
+    for (i, extent) in counters.iter().zip(&step.batch).rev() {
+        let extent = size_expr(extent);
+        body = quote!(for #i in 0..#extent { #body });
+    }
+    quote!({ #body })
 }
 
 /// The start value `init` of a temp of `dtype`.

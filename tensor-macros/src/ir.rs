@@ -73,6 +73,13 @@ pub enum NodeKind {
     Reshape {
         input: NodeId,
     },
+    /// `matmul(a, b)` / `a @ b` in the node's dtype (the accumulator's), with `a`, `b`
+    /// converted to it: `[batch…, M, K] · [batch…, K, N] → [batch…, M, N]`, batch dims
+    /// broadcast (1-D operands are made 2-D by views in `check`).
+    MatMul {
+        a: NodeId,
+        b: NodeId,
+    },
     /// Data reorganisation (`slice`, `flip`, `pad`, `tile`, `concat`): output axis `k`
     /// reads its inputs' axis `k` through `axes[k]`. No buffer of its own: each consumer
     /// reads the inputs through the index map (see `lower`).
@@ -440,12 +447,39 @@ pub struct ScanStep {
     pub reverse: bool,
 }
 
+/// A matrix product: a runtime GEMM call per batch index, from two strided operands into a
+/// row-major temp.
+#[derive(Clone, Debug)]
+pub struct MatMulStep {
+    pub a: StridedMatrix,
+    pub b: StridedMatrix,
+    /// The product's temp, `[batch…, m, n]` row-major.
+    pub output: usize,
+    pub batch: Vec<Size>,
+    pub m: Size,
+    pub n: Size,
+    pub k: Size,
+}
+
+/// How a GEMM operand is read: element `(batch…, row, col)` is at `base + Σ batch ×
+/// batch_strides + row × row_stride + col × col_stride` (0 strides where it broadcasts).
+#[derive(Clone, Debug)]
+pub struct StridedMatrix {
+    pub buffer: BufferRef,
+    pub base: Offset,
+    pub batch_strides: Vec<Offset>,
+    pub row_stride: Offset,
+    pub col_stride: Offset,
+}
+
 /// One fused loop nest.
 #[derive(Clone, Debug)]
 pub struct LoopNest {
     /// Set for a scan step: the nest's loops and values are empty; its operands name the
     /// two temps, so stage planning sees who reads and writes them.
     pub scan: Option<ScanStep>,
+    /// Set for a matrix product (as `scan`: no loops of its own).
+    pub matmul: Option<MatMulStep>,
     /// Extents of the collapsed outer loops, outermost first.
     pub outer: Vec<Size>,
     /// Extent of the inner, SIMD loop.

@@ -19,9 +19,9 @@
 use std::collections::HashMap;
 
 use crate::ir::{
-    AxisMap, BufferRef, Kernel, Level, LoopNest, NodeId, NodeKind, Offset, Operand, Piece,
-    PieceSource, ReduceKind, ScanStep, Sink, Size, Stage, Tasks, Temp, TempInit, TypedGraph, Value,
-    ValueSource,
+    AxisMap, BufferRef, Kernel, Level, LoopNest, MatMulStep, NodeId, NodeKind, Offset, Operand,
+    Piece, PieceSource, ReduceKind, ScanStep, Sink, Size, Stage, Tasks, Temp, TempInit, TypedGraph,
+    Value, ValueSource,
 };
 use crate::shape::Dim;
 
@@ -146,6 +146,7 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
                 };
                 LoopNest {
                     scan: Some(step),
+                    matmul: None,
                     outer: Vec::new(),
                     inner: Size::lit(1),
                     ragged: None,
@@ -158,6 +159,7 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
                     sink: Sink::Store(vec![(1, usize::MAX)]),
                 }
             }
+            NodeKind::MatMul { a, b } => lower_matmul(graph, &temp_of, node, *a, *b),
             _ => {
                 let dims = n.dims.clone();
                 let temp = temp_of[&node];
@@ -276,7 +278,7 @@ const RAGGED_BLOCK: usize = 1 << 16;
 /// becomes rows of `RAGGED_BLOCK` with a shorter last row, whatever its size: whether
 /// to split is decided at run time.
 fn split_flat_loop(nest: &mut LoopNest, blocks: &mut Vec<(String, Size, usize)>) {
-    if !nest.outer.is_empty() || nest.scan.is_some() {
+    if !nest.outer.is_empty() || nest.scan.is_some() || nest.matmul.is_some() {
         return;
     }
     let Some(inner) = nest.inner.as_static() else {
@@ -564,6 +566,16 @@ fn materialised_nodes(graph: &TypedGraph) -> Vec<NodeId> {
                 set[id] = true;
                 set[*input] = true;
             }
+            // A product reads its operands in place when they are buffers or views of
+            // one (a transpose is a stride), else from a temp.
+            NodeKind::MatMul { a, b } => {
+                set[id] = true;
+                for operand in [*a, *b] {
+                    if !viewable(graph, &set, operand) {
+                        set[operand] = true;
+                    }
+                }
+            }
             _ => {}
         }
     }
@@ -582,6 +594,7 @@ fn node_args(kind: &NodeKind) -> Vec<NodeId> {
             vec![*input]
         }
         NodeKind::Reorg { inputs, fill, .. } => inputs.iter().copied().chain(*fill).collect(),
+        NodeKind::MatMul { a, b } => vec![*a, *b],
         NodeKind::Input { .. }
         | NodeKind::Scalar { .. }
         | NodeKind::Const(_)
@@ -619,6 +632,104 @@ fn addressable(graph: &TypedGraph, materialised: &[bool], node: NodeId) -> bool 
         NodeKind::Input { .. } => true,
         NodeKind::Reshape { input } => addressable(graph, materialised, *input),
         _ => materialised[node],
+    }
+}
+
+/// Whether `node` is a buffer read through an affine map: a parameter, a temp, a reshape
+/// of one, or a view, slice or flip of one (no computation, no pieces).
+fn viewable(graph: &TypedGraph, materialised: &[bool], node: NodeId) -> bool {
+    if materialised[node] {
+        return true;
+    }
+    match &graph.nodes[node].kind {
+        NodeKind::Input { .. } => true,
+        NodeKind::Reshape { input } => addressable(graph, materialised, *input),
+        NodeKind::View { input, .. } => viewable(graph, materialised, *input),
+        NodeKind::Reorg {
+            inputs,
+            fill: None,
+            axes,
+        } if axes.iter().all(|a| !matches!(a, AxisMap::Pieces(_))) => {
+            viewable(graph, materialised, inputs[0])
+        }
+        _ => false,
+    }
+}
+
+/// The GEMM step of `node = a · b`: each operand read in place through the affine map its
+/// node chain gives (`viewable`, or a temp).
+fn lower_matmul(
+    graph: &TypedGraph,
+    temp_of: &HashMap<NodeId, usize>,
+    node: NodeId,
+    a: NodeId,
+    b: NodeId,
+) -> LoopNest {
+    let out = &graph.nodes[node].dims;
+    let batch_rank = out.len() - 2;
+    let matrix = |operand: NodeId| {
+        let dims = &graph.nodes[operand].dims;
+        let mut builder =
+            NestBuilder::new(graph, temp_of, dims.iter().map(Size::of).collect(), None);
+        let map: Mapping = (0..dims.len()).map(AxisIndex::counter).collect();
+        let value = builder
+            .value(operand, map)
+            .expect("GEMM operands have no pieces");
+        let ValueSource::Load { operand: o } = builder.values[value].source else {
+            unreachable!("GEMM operands are buffers or views of one (`viewable`)")
+        };
+        let (buffer, base, strides) = builder.operands[o].clone();
+        // The operand's batch dims align right with the product's; missing ones broadcast.
+        let lead = batch_rank - (dims.len() - 2);
+        let batch_strides = (0..batch_rank)
+            .map(|k| {
+                if k < lead {
+                    Offset::zero()
+                } else {
+                    strides[k - lead].clone()
+                }
+            })
+            .collect();
+        crate::ir::StridedMatrix {
+            buffer,
+            base,
+            batch_strides,
+            row_stride: strides[dims.len() - 2].clone(),
+            col_stride: strides[dims.len() - 1].clone(),
+        }
+    };
+    let (ma, mb) = (matrix(a), matrix(b));
+    let a_dims = &graph.nodes[a].dims;
+    let step = MatMulStep {
+        output: temp_of[&node],
+        batch: out[..batch_rank].iter().map(Size::of).collect(),
+        m: Size::of(&out[batch_rank]),
+        n: Size::of(&out[batch_rank + 1]),
+        k: Size::of(&a_dims[a_dims.len() - 1]),
+        a: ma,
+        b: mb,
+    };
+    let plain = |buffer: BufferRef| Operand {
+        buffer,
+        base: Offset::zero(),
+        outer_strides: Vec::new(),
+        inner_stride: Offset::zero(),
+    };
+    let operands = vec![
+        plain(step.a.buffer.clone()),
+        plain(step.b.buffer.clone()),
+        plain(BufferRef::Temp(step.output)),
+    ];
+    LoopNest {
+        scan: None,
+        matmul: Some(step),
+        outer: Vec::new(),
+        inner: Size::lit(1),
+        ragged: None,
+        operands,
+        values: Vec::new(),
+        // The product's temp is what it writes.
+        sink: Sink::Store(vec![(2, usize::MAX)]),
     }
 }
 
@@ -809,6 +920,7 @@ impl<'g> NestBuilder<'g> {
                 }
                 NodeKind::Reduce { .. }
                 | NodeKind::Scan { .. }
+                | NodeKind::MatMul { .. }
                 | NodeKind::Input { .. }
                 | NodeKind::Reshape { .. } => {
                     unreachable!("reductions are materialised; inputs and reshapes are leaves")
@@ -973,6 +1085,7 @@ impl<'g> NestBuilder<'g> {
         }
         LoopNest {
             scan: None,
+            matmul: None,
             outer,
             inner,
             ragged: None,

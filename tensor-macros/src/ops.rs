@@ -375,6 +375,8 @@ pub enum TensorOpKind {
     /// Data reorganisation (`slice`, `flip`, `pad`, `tile`, `concat`): an index map that
     /// each consumer reads through (`check/reorg.rs`, `ir::NodeKind::Reorg`).
     Reorg,
+    /// `matmul(a, b)`, also the operator `a @ b` (`check/matmul.rs`): a runtime GEMM step.
+    MatMul,
 }
 
 /// A tensor op: one tensor, then named parameters (or, for shape ops, positional lists).
@@ -493,6 +495,7 @@ pub const TENSOR_OPS: &[TensorOp] = {
         ),
         tensor_op("tile", TensorOpKind::Reorg, &[]),
         tensor_op("concat", TensorOpKind::Reorg, &[param("axis", Axes, None)]),
+        tensor_op("matmul", TensorOpKind::MatMul, &[ACC]),
     ]
 };
 

@@ -91,7 +91,7 @@ impl Checker<'_> {
     }
 
     /// A tensor argument (not a literal).
-    fn tensor_arg(&mut self, name: &str, e: &Expr) -> Option<NodeId> {
+    pub(super) fn tensor_arg(&mut self, name: &str, e: &Expr) -> Option<NodeId> {
         match self.check_expr(e) {
             Typed::Strong(n) => Some(n),
             Typed::Poison => None,

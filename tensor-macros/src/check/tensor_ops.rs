@@ -167,6 +167,9 @@ impl Checker<'_> {
         if op.kind == TensorOpKind::Reorg {
             return self.check_reorg(op, span, args, named);
         }
+        if op.kind == TensorOpKind::MatMul {
+            return self.check_matmul(op, span, args, named);
+        }
         let Some(first) = args.first() else {
             self.errors.push(
                 span,

@@ -1,0 +1,418 @@
+//! `matmul` / `@` against a naive f64 reference over shapes around the lane width and
+//! primes, 1-D operands, broadcast batch dims, transposed/sliced/flipped operands (views,
+//! read through strides), every dtype family, named dims, and elementwise consumers.
+//!
+//! Float bound: an f32 dot product of length K accumulated in any order in f32 has
+//! |err| ≤ γ_K·Σ|a||b| with γ_K = K·u/(1 − K·u), u = 2^-24; one more rounding for the
+//! result (an f16 output rounds once more, at its own u). The tests assert
+//! |got − exact| ≤ (K + 2)·u·Σ|a||b| (+ the output dtype's half ulp).
+
+mod common;
+use common::*;
+use tensorgraph::prelude::*;
+
+/// `a [batch…, m, k] · b [batch…, k, n]` in f64, with the batch flattened (equal for both).
+fn reference(
+    a: &[f64],
+    b: &[f64],
+    batch: usize,
+    m: usize,
+    k: usize,
+    n: usize,
+) -> (Vec<f64>, Vec<f64>) {
+    let mut out = vec![0.0; batch * m * n];
+    let mut mag = vec![0.0; batch * m * n];
+    for q in 0..batch {
+        for i in 0..m {
+            for j in 0..n {
+                for p in 0..k {
+                    let (x, y) = (a[(q * m + i) * k + p], b[(q * k + p) * n + j]);
+                    out[(q * m + i) * n + j] += x * y;
+                    mag[(q * m + i) * n + j] += (x * y).abs();
+                }
+            }
+        }
+    }
+    (out, mag)
+}
+
+fn check_f32(got: &[f32], want: &[f64], mag: &[f64], k: usize, what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}: length");
+    let u = f32::EPSILON as f64 / 2.0;
+    for (i, ((&g, &w), &m)) in got.iter().zip(want).zip(mag).enumerate() {
+        let bound = (k as f64 + 2.0) * u * m;
+        assert!(
+            (g as f64 - w).abs() <= bound,
+            "{what} at {i}: {g} vs {w} (bound {bound:e})"
+        );
+    }
+}
+
+fn f64s(v: &[f32]) -> Vec<f64> {
+    v.iter().map(|&x| x as f64).collect()
+}
+
+/// Transposes a row-major `rows × cols`.
+fn transposed(v: &[f64], rows: usize, cols: usize) -> Vec<f64> {
+    let mut out = vec![0.0; v.len()];
+    for r in 0..rows {
+        for c in 0..cols {
+            out[c * rows + r] = v[r * cols + c];
+        }
+    }
+    out
+}
+
+macro_rules! shapes {
+    ($($f:ident: $m:literal x $k:literal x $n:literal),* $(,)?) => {
+        graph! {$(
+            fn $f(a: f32[$m, $k], b: f32[$k, $n]) -> f32[$m, $n] { a @ b }
+        )*}
+        #[test]
+        fn shapes_around_the_lane_width() {$(
+            {
+                let (a, b) = (f32::random($m * $k, 3), f32::random($k * $n, 4));
+                // Keep magnitudes moderate so the sums are finite.
+                let a: Vec<f32> = a.iter().map(|v| (v % 8.0).max(-8.0)).collect();
+                let b: Vec<f32> = b.iter().map(|v| (v % 8.0).max(-8.0)).collect();
+                let got = $f(&Tensor::from_vec(a.clone()).unwrap(), &Tensor::from_vec(b.clone()).unwrap());
+                let (want, mag) = reference(&f64s(&a), &f64s(&b), 1, $m, $k, $n);
+                check_f32(got.as_slice(), &want, &mag, $k, stringify!($f));
+            }
+        )*}
+    };
+}
+
+shapes!(
+    mm_1x1x1: 1 x 1 x 1, mm_1x7x9: 1 x 7 x 9, mm_7x8x9: 7 x 8 x 9, mm_9x17x8: 9 x 17 x 8,
+    mm_16x16x16: 16 x 16 x 16, mm_13x37x31: 13 x 37 x 31, mm_33x1x65: 33 x 1 x 65,
+    mm_5x0x3: 5 x 0 x 3,
+);
+
+graph! {
+    fn one_d(v: f32[6], m: f32[6, 4], w: f32[4]) -> (f32[4], f32[6], f32[]) { (v @ m, m @ w, v @ v) }
+    fn batched(a: f32[2, 1, 3, 4], b: f32[5, 4, 6]) -> f32[2, 5, 3, 6] { matmul(a, b) }
+    fn views(x: f32[5, 8], w: f32[3, 8]) -> (f32[5, 3], f32[5, 3], f32[3, 3]) {
+        (x @ transpose(w), flip(x, axis = 0) @ transpose(w), slice(w, axis = 1, step = 2) @ transpose(slice(w, axis = 1, start = 1, step = 2)))
+    }
+    fn ints(a: i8[3, 5], b: i8[5, 2], c: u8[2, 3], d: u16[3, 4], e: i32[2, 2]) -> (i64[3, 2], u64[2, 4], i64[2, 2]) {
+        (a @ b, c @ d, e @ e)
+    }
+    fn halves(a: f16[4, 9], b: f16[9, 3], c: bf16[2, 5], d: bf16[5, 2]) -> (f16[4, 3], bf16[2, 2]) { (a @ b, c @ d) }
+    fn wide(a: f64[3, 70], b: f64[70, 2], c: f32[2, 70], d: f32[70, 2]) -> (f64[3, 2], f32[2, 2]) {
+        (a @ b, matmul(c, d, acc = f64))
+    }
+    fn mlp(x: f32[6, 16], w: f32[16, 10], b: f32[10], r: f32[6, 10]) -> (f32[6, 10], f32[6, 10]) {
+        let h = x @ w + b;
+        (gelu(h), relu(h) + r)
+    }
+    fn attention(q: f32[S, 8], k: f32[S, 8], v: f32[S, 8]) -> f32[S, 8] {
+        softmax(q @ transpose(k) * 0.35355339, axis = -1) @ v
+    }
+    fn dequantized(q: u8[4, 6], scale: f32, zero: u8, w: f32[6, 3]) -> f32[4, 3] {
+        dequantize_linear(q, scale, zero) @ w
+    }
+}
+
+#[test]
+fn one_dimensional_operands_drop_their_axis() {
+    let (v, m, w) = (f32::random(6, 5), f32::random(24, 6), f32::random(4, 7));
+    let clamp = |x: Vec<f32>| -> Vec<f32> { x.iter().map(|v| v % 4.0).collect() };
+    let (v, m, w) = (clamp(v), clamp(m), clamp(w));
+    let (a, b, c) = one_d(
+        &Tensor::from_vec(v.clone()).unwrap(),
+        &Tensor::from_vec(m.clone()).unwrap(),
+        &Tensor::from_vec(w.clone()).unwrap(),
+    );
+    let (want, mag) = reference(&f64s(&v), &f64s(&m), 1, 1, 6, 4);
+    check_f32(a.as_slice(), &want, &mag, 6, "v @ m");
+    let (want, mag) = reference(&f64s(&m), &f64s(&w), 1, 6, 4, 1);
+    check_f32(b.as_slice(), &want, &mag, 4, "m @ w");
+    let (want, mag) = reference(&f64s(&v), &f64s(&v), 1, 1, 6, 1);
+    check_f32(c.as_slice(), &want, &mag, 6, "v @ v");
+}
+
+#[test]
+fn batch_dims_broadcast() {
+    let (a, b) = (f32::random(24, 8), f32::random(120, 9));
+    let (a, b): (Vec<f32>, Vec<f32>) = (
+        a.iter().map(|v| v % 4.0).collect(),
+        b.iter().map(|v| v % 4.0).collect(),
+    );
+    let got = batched(
+        &Tensor::from_vec(a.clone()).unwrap(),
+        &Tensor::from_vec(b.clone()).unwrap(),
+    );
+    // Expand both to [2, 5, …] by hand.
+    let (mut ea, mut eb) = (Vec::new(), Vec::new());
+    for i in 0..2 {
+        for j in 0..5 {
+            ea.extend_from_slice(&a[i * 12..(i + 1) * 12]);
+            eb.extend_from_slice(&b[j * 24..(j + 1) * 24]);
+        }
+    }
+    let (want, mag) = reference(&f64s(&ea), &f64s(&eb), 10, 3, 4, 6);
+    check_f32(got.as_slice(), &want, &mag, 4, "batched");
+}
+
+#[test]
+fn transposed_flipped_and_sliced_operands_are_read_in_place() {
+    let (x, w) = (f32::random(40, 10), f32::random(24, 11));
+    let (x, w): (Vec<f32>, Vec<f32>) = (
+        x.iter().map(|v| v % 4.0).collect(),
+        w.iter().map(|v| v % 4.0).collect(),
+    );
+    let (a, b, c) = views(
+        &Tensor::from_vec(x.clone()).unwrap(),
+        &Tensor::from_vec(w.clone()).unwrap(),
+    );
+    let (xf, wf) = (f64s(&x), f64s(&w));
+    let wt = transposed(&wf, 3, 8);
+    let (want, mag) = reference(&xf, &wt, 1, 5, 8, 3);
+    check_f32(a.as_slice(), &want, &mag, 8, "x @ wᵀ");
+    let flipped: Vec<f64> = (0..5)
+        .rev()
+        .flat_map(|r| xf[r * 8..(r + 1) * 8].to_vec())
+        .collect();
+    let (want, mag) = reference(&flipped, &wt, 1, 5, 8, 3);
+    check_f32(b.as_slice(), &want, &mag, 8, "flip(x) @ wᵀ");
+    let even: Vec<f64> = (0..3)
+        .flat_map(|r| (0..4).map(move |c| (r, 2 * c)))
+        .map(|(r, c)| wf[r * 8 + c])
+        .collect();
+    let odd: Vec<f64> = (0..3)
+        .flat_map(|r| (0..4).map(move |c| (r, 2 * c + 1)))
+        .map(|(r, c)| wf[r * 8 + c])
+        .collect();
+    let (want, mag) = reference(&even, &transposed(&odd, 3, 4), 1, 3, 4, 3);
+    check_f32(c.as_slice(), &want, &mag, 4, "strided slices");
+}
+
+#[test]
+fn integer_products_are_exact_in_64_bits() {
+    let a: Vec<i8> = i8::edge_values()
+        .into_iter()
+        .chain(i8::random(15, 2))
+        .take(15)
+        .collect();
+    let b: Vec<i8> = i8::random(10, 3);
+    let c: Vec<u8> = vec![255, 0, 7, 200, 1, 128];
+    let d: Vec<u16> = u16::random(12, 4);
+    let e: Vec<i32> = vec![i32::MAX, -3, i32::MIN, 5];
+    let (p, q, r) = ints(
+        &Tensor::from_vec(a.clone()).unwrap(),
+        &Tensor::from_vec(b.clone()).unwrap(),
+        &Tensor::from_vec(c.clone()).unwrap(),
+        &Tensor::from_vec(d.clone()).unwrap(),
+        &Tensor::from_vec(e.clone()).unwrap(),
+    );
+    for i in 0..3 {
+        for j in 0..2 {
+            let want: i64 = (0..5)
+                .map(|k| a[i * 5 + k] as i64 * b[k * 2 + j] as i64)
+                .sum();
+            assert_eq!(p[[i, j]], want);
+        }
+    }
+    for i in 0..2 {
+        for j in 0..4 {
+            let want: u64 = (0..3)
+                .map(|k| c[i * 3 + k] as u64 * d[k * 4 + j] as u64)
+                .sum();
+            assert_eq!(q[[i, j]], want);
+        }
+    }
+    for i in 0..2 {
+        for j in 0..2 {
+            let want: i64 = (0..2)
+                .map(|k| e[i * 2 + k] as i64 * e[k * 2 + j] as i64)
+                .sum();
+            assert_eq!(r[[i, j]], want);
+        }
+    }
+}
+
+#[test]
+fn half_precision_accumulates_in_f32() {
+    let to_f16 = |v: Vec<f32>| -> Vec<f16> { v.iter().map(|&x| f16::from_f32(x % 4.0)).collect() };
+    let to_bf16 =
+        |v: Vec<f32>| -> Vec<bf16> { v.iter().map(|&x| bf16::from_f32(x % 4.0)).collect() };
+    let (a, b) = (to_f16(f32::random(36, 5)), to_f16(f32::random(27, 6)));
+    let (c, d) = (to_bf16(f32::random(10, 7)), to_bf16(f32::random(10, 8)));
+    let (x, y) = halves(
+        &Tensor::from_vec(a.clone()).unwrap(),
+        &Tensor::from_vec(b.clone()).unwrap(),
+        &Tensor::from_vec(c.clone()).unwrap(),
+        &Tensor::from_vec(d.clone()).unwrap(),
+    );
+    let (af, bf): (Vec<f64>, Vec<f64>) = (
+        a.iter().map(|v| v.to_f64()).collect(),
+        b.iter().map(|v| v.to_f64()).collect(),
+    );
+    let (want, mag) = reference(&af, &bf, 1, 4, 9, 3);
+    for i in 0..12 {
+        // f32 accumulation, then one rounding to f16 (half an f16 ulp, 2^-11 relative).
+        let bound = 11.0 * (f32::EPSILON as f64 / 2.0) * mag[i]
+            + want[i].abs() * 2f64.powi(-11)
+            + 2f64.powi(-25);
+        assert!(
+            (x.as_slice()[i].to_f64() - want[i]).abs() <= bound,
+            "f16 at {i}"
+        );
+    }
+    let (cf, df): (Vec<f64>, Vec<f64>) = (
+        c.iter().map(|v| v.to_f64()).collect(),
+        d.iter().map(|v| v.to_f64()).collect(),
+    );
+    let (want, mag) = reference(&cf, &df, 1, 2, 5, 2);
+    for i in 0..4 {
+        let bound =
+            7.0 * (f32::EPSILON as f64 / 2.0) * mag[i] + want[i].abs() * 2f64.powi(-8) + 1e-30;
+        assert!(
+            (y.as_slice()[i].to_f64() - want[i]).abs() <= bound,
+            "bf16 at {i}"
+        );
+    }
+}
+
+#[test]
+fn f64_and_f64_accumulation() {
+    let (a, b) = (f64::random(210, 9), f64::random(140, 10));
+    let (a, b): (Vec<f64>, Vec<f64>) = (
+        a.iter().map(|v| v % 4.0).collect(),
+        b.iter().map(|v| v % 4.0).collect(),
+    );
+    let (c, d) = (f32::random(140, 11), f32::random(140, 12));
+    let (c, d): (Vec<f32>, Vec<f32>) = (
+        c.iter().map(|v| v % 4.0).collect(),
+        d.iter().map(|v| v % 4.0).collect(),
+    );
+    let (x, y) = wide(
+        &Tensor::from_vec(a.clone()).unwrap(),
+        &Tensor::from_vec(b.clone()).unwrap(),
+        &Tensor::from_vec(c.clone()).unwrap(),
+        &Tensor::from_vec(d.clone()).unwrap(),
+    );
+    let (want, mag) = reference(&a, &b, 1, 3, 70, 2);
+    for i in 0..6 {
+        assert!(
+            (x.as_slice()[i] - want[i]).abs() <= 72.0 * f64::EPSILON * mag[i],
+            "f64 at {i}"
+        );
+    }
+    // f64 accumulation of f32 products is exact to f64 rounding: the result is the exact
+    // sum rounded once to f32 (within f64's tiny error).
+    let (want, _) = reference(&f64s(&c), &f64s(&d), 1, 2, 70, 2);
+    for i in 0..4 {
+        assert_eq!(y.as_slice()[i], want[i] as f32, "acc = f64 at {i}");
+    }
+}
+
+#[test]
+fn elementwise_consumers_of_a_product() {
+    let clamp = |v: Vec<f32>| -> Vec<f32> { v.iter().map(|x| x % 2.0).collect() };
+    let (x, w, b, r) = (
+        clamp(f32::random(96, 13)),
+        clamp(f32::random(160, 14)),
+        clamp(f32::random(10, 15)),
+        clamp(f32::random(60, 16)),
+    );
+    let (g, h) = mlp(
+        &Tensor::from_vec(x.clone()).unwrap(),
+        &Tensor::from_vec(w.clone()).unwrap(),
+        &Tensor::from_vec(b.clone()).unwrap(),
+        &Tensor::from_vec(r.clone()).unwrap(),
+    );
+    let (xw, mag) = reference(&f64s(&x), &f64s(&w), 1, 6, 16, 10);
+    for i in 0..60 {
+        let pre = xw[i] + b[i % 10] as f64;
+        let tol = 18.0 * (f32::EPSILON as f64 / 2.0) * (mag[i] + (b[i % 10] as f64).abs());
+        let gelu = |v: f64| 0.5 * v * (1.0 + tensorgraph_erf(v / std::f64::consts::SQRT_2));
+        // gelu's slope is below 1.13: the product's error passes through scaled, plus the
+        // function's own 2 ulps.
+        let g_want = gelu(pre);
+        assert!(
+            (g.as_slice()[i] as f64 - g_want).abs()
+                <= 1.13 * tol + 4.0 * f32::EPSILON as f64 * g_want.abs() + 1e-30,
+            "gelu at {i}"
+        );
+        let h_want = pre.max(0.0) + r[i] as f64;
+        assert!(
+            (h.as_slice()[i] as f64 - h_want).abs() <= tol + f32::EPSILON as f64 * h_want.abs(),
+            "relu + r at {i}"
+        );
+    }
+}
+
+/// erf by its series (|x| small) and continued fraction, in f64: accurate to ~1e-15, far
+/// below the f32 bounds it is used for.
+fn tensorgraph_erf(x: f64) -> f64 {
+    if x.abs() > 6.0 {
+        return x.signum();
+    }
+    // Series: erf(x) = 2/√π Σ (-1)^n x^(2n+1) / (n! (2n+1)).
+    let mut sum: f64 = 0.0;
+    let mut term = x;
+    let mut n = 0.0;
+    while term.abs() > 1e-18 * sum.abs().max(1e-300) || n < 3.0 {
+        sum += term / (2.0 * n + 1.0);
+        n += 1.0;
+        term *= -x * x / n;
+        if n > 200.0 {
+            break;
+        }
+    }
+    sum * 2.0 / std::f64::consts::PI.sqrt()
+}
+
+#[test]
+fn attention_with_a_named_sequence_length() {
+    for s in [1usize, 5, 9] {
+        let clamp = |v: Vec<f32>| -> Vec<f32> { v.iter().map(|x| x % 2.0).collect() };
+        let (q, k, v) = (
+            clamp(f32::random(s * 8, 17)),
+            clamp(f32::random(s * 8, 18)),
+            clamp(f32::random(s * 8, 19)),
+        );
+        let t =
+            |x: &Vec<f32>| Tensor::<f32, Shape![_, 8]>::from_shape_vec([s, 8], x.clone()).unwrap();
+        let got = attention(&t(&q), &t(&k), &t(&v)).unwrap();
+        let (qf, kf, vf) = (f64s(&q), f64s(&k), f64s(&v));
+        let (scores, _) = reference(&qf, &transposed(&kf, s, 8), 1, s, 8, s);
+        for i in 0..s {
+            let row: Vec<f64> = scores[i * s..(i + 1) * s]
+                .iter()
+                .map(|x| x * 0.35355339)
+                .collect();
+            let m = row.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+            let z: f64 = row.iter().map(|x| (x - m).exp()).sum();
+            for c in 0..8 {
+                let want: f64 = (0..s).map(|j| (row[j] - m).exp() / z * vf[j * 8 + c]).sum();
+                let g = got.as_slice()[i * 8 + c] as f64;
+                // Scores carry ~10 u·Σ|q||k| (≤ 32 here) into exp: relative 1e-4 at most.
+                assert!(
+                    (g - want).abs() <= 2e-4 * (1.0 + want.abs()),
+                    "s={s} ({i},{c}): {g} vs {want}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn dequantized_operand() {
+    let q: Vec<u8> = u8::random(24, 20);
+    let w: Vec<f32> = f32::random(18, 21).iter().map(|x| x % 2.0).collect();
+    let got = dequantized(
+        &Tensor::from_vec(q.clone()).unwrap(),
+        0.05,
+        128,
+        &Tensor::from_vec(w.clone()).unwrap(),
+    );
+    let x: Vec<f64> = q
+        .iter()
+        .map(|&v| ((v as f64 - 128.0) as f32 * 0.05f32) as f64)
+        .collect();
+    let (want, mag) = reference(&x, &f64s(&w), 1, 4, 6, 3);
+    check_f32(got.as_slice(), &want, &mag, 6, "dequantize @ w");
+}
