@@ -174,6 +174,8 @@ pub enum LitValue {
     Bool(bool),
     /// A char literal: only `'x'`, the new-axis marker of `dimshuffle`, is meaningful.
     Char(char),
+    /// A string literal: only `einsum`'s subscripts.
+    Str(String),
 }
 
 #[derive(Clone)]
@@ -1151,6 +1153,10 @@ fn parse_primary_inner(input: ParseStream) -> syn::Result<Expr> {
     if lookahead.peek(syn::LitBool) {
         let lit: syn::LitBool = input.parse()?;
         return Ok(Expr::Lit(LitValue::Bool(lit.value), lit.span()));
+    }
+    if input.peek(syn::LitStr) {
+        let lit: syn::LitStr = input.parse()?;
+        return Ok(Expr::Lit(LitValue::Str(lit.value()), lit.span()));
     }
     if input.peek(syn::LitChar) {
         let lit: syn::LitChar = input.parse()?;

@@ -98,6 +98,7 @@ pub fn type_text(dtype: DType, dims: &[Dim]) -> String {
 }
 
 mod composites;
+mod einsum;
 mod matmul;
 mod reorg;
 mod tensor_ops;
@@ -432,6 +433,13 @@ impl Checker<'_> {
                         self.errors.push(
                             *span,
                             format!("a char literal `'{c}'` is only meaningful in a `dimshuffle` pattern, as `'x'`"),
+                        );
+                        return Typed::Poison;
+                    }
+                    LitValue::Str(_) => {
+                        self.errors.push(
+                            *span,
+                            "a string is only the subscripts of `einsum`: `einsum(\"ij,jk->ik\", a, b)`",
                         );
                         return Typed::Poison;
                     }
@@ -1155,6 +1163,7 @@ pub fn expr_text(e: &Expr) -> String {
         Expr::Lit(LitValue::Float(_, text), _) => text.clone(),
         Expr::Lit(LitValue::Bool(b), _) => b.to_string(),
         Expr::Lit(LitValue::Char(c), _) => format!("'{c}'"),
+        Expr::Lit(LitValue::Str(text), _) => format!("{text:?}"),
         Expr::Unary { op, expr, .. } => {
             format!(
                 "{}{}",
@@ -1196,7 +1205,11 @@ fn operand_text(e: &Expr) -> String {
     match e {
         Expr::Var(_) | Expr::Call { .. } => text,
         Expr::Lit(
-            LitValue::Int(_) | LitValue::Float(..) | LitValue::Bool(_) | LitValue::Char(_),
+            LitValue::Int(_)
+            | LitValue::Float(..)
+            | LitValue::Bool(_)
+            | LitValue::Char(_)
+            | LitValue::Str(_),
             _,
         ) => text,
         _ => format!("({text})"),

@@ -73,6 +73,12 @@ pub enum NodeKind {
     Reshape {
         input: NodeId,
     },
+    /// A diagonal view: input axis `j` is read at the index of output axis `of[j]`, so two
+    /// input axes sharing an output axis walk their diagonal (`einsum("ii->i", x)`).
+    Diagonal {
+        input: NodeId,
+        of: Vec<usize>,
+    },
     /// `matmul(a, b)` / `a @ b` in the node's dtype (the accumulator's), with `a`, `b`
     /// converted to it: `[batch…, M, K] · [batch…, K, N] → [batch…, M, N]`, batch dims
     /// broadcast (1-D operands are made 2-D by views in `check`).

@@ -595,6 +595,7 @@ fn node_args(kind: &NodeKind) -> Vec<NodeId> {
         }
         NodeKind::Reorg { inputs, fill, .. } => inputs.iter().copied().chain(*fill).collect(),
         NodeKind::MatMul { a, b } => vec![*a, *b],
+        NodeKind::Diagonal { input, .. } => vec![*input],
         NodeKind::Input { .. }
         | NodeKind::Scalar { .. }
         | NodeKind::Const(_)
@@ -644,7 +645,9 @@ fn viewable(graph: &TypedGraph, materialised: &[bool], node: NodeId) -> bool {
     match &graph.nodes[node].kind {
         NodeKind::Input { .. } => true,
         NodeKind::Reshape { input } => addressable(graph, materialised, *input),
-        NodeKind::View { input, .. } => viewable(graph, materialised, *input),
+        NodeKind::View { input, .. } | NodeKind::Diagonal { input, .. } => {
+            viewable(graph, materialised, *input)
+        }
         NodeKind::Reorg {
             inputs,
             fill: None,
@@ -909,6 +912,13 @@ impl<'g> NestBuilder<'g> {
                             inner[*j] = map[k].clone();
                         }
                     }
+                    let v = self.value(input, inner)?;
+                    self.memo.insert((node, map), v);
+                    return Ok(v);
+                }
+                NodeKind::Diagonal { input, of } => {
+                    let input = *input;
+                    let inner: Mapping = of.iter().map(|&k| map[k].clone()).collect();
                     let v = self.value(input, inner)?;
                     self.memo.insert((node, map), v);
                     return Ok(v);

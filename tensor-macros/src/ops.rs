@@ -496,6 +496,7 @@ pub const TENSOR_OPS: &[TensorOp] = {
         tensor_op("tile", TensorOpKind::Reorg, &[]),
         tensor_op("concat", TensorOpKind::Reorg, &[param("axis", Axes, None)]),
         tensor_op("matmul", TensorOpKind::MatMul, &[ACC]),
+        tensor_op("einsum", TensorOpKind::MatMul, &[]),
     ]
 };
 

@@ -168,7 +168,11 @@ impl Checker<'_> {
             return self.check_reorg(op, span, args, named);
         }
         if op.kind == TensorOpKind::MatMul {
-            return self.check_matmul(op, span, args, named);
+            return if name == "einsum" {
+                self.check_einsum(op, span, args, named)
+            } else {
+                self.check_matmul(op, span, args, named)
+            };
         }
         let Some(first) = args.first() else {
             self.errors.push(

@@ -1,0 +1,719 @@
+//! `einsum("bij,bjk->bik", a, b, …)`: NumPy's subscripts, parsed and checked while
+//! compiling, written in terms of the language's own nodes.
+//! - Subscripts: one group of letters per operand, `,`-separated, then `->` and the output
+//!   letters; without `->` the output is every letter used once, in alphabetical order.
+//!   `...` stands for leading batch dims, which broadcast as in `a + b` and lead the output.
+//! - Every letter has one size across the operands (the same literal or the same name).
+//! - A letter repeated in one operand takes its diagonal (`ii->i`); a letter in one operand
+//!   only and not in the output is summed there first (`ij->i`).
+//! - Operands contract pairwise, in an order chosen here: at each step the pair whose
+//!   result has the fewest elements (named dims count as 1024). A pair's shared letters that
+//!   nothing later needs are contracted by `matmul` (several of them are merged into one
+//!   axis by a reshape, which needs literal sizes; with names, they are multiplied and
+//!   summed instead); letters of one side only ride along as `matmul`'s batch dims.
+//! - dtypes: as `matmul` (promotion, `f16`/`bf16` and `f32` accumulate in `f32`, integers
+//!   in and as `i64`/`u64`); sums of one operand's letters as `sum`.
+
+use std::collections::BTreeSet;
+
+use proc_macro2::Span;
+
+use super::tensor_ops::expr_span;
+use super::{type_text, Checker, Typed};
+use crate::ast::{Expr, LitValue, NamedArg};
+use crate::dtype::{Category, DType};
+use crate::ir::{NodeId, NodeKind, ReduceKind};
+use crate::ops::TensorOp;
+use crate::shape::Dim;
+
+/// A letter, or the `k`-th batch dim of `...` counted from the right.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Label {
+    Batch(usize),
+    Letter(char),
+}
+
+/// An operand on the way: its node and the label of each axis (distinct).
+#[derive(Clone)]
+struct Term {
+    node: NodeId,
+    labels: Vec<Label>,
+}
+
+/// The subscripts of one operand as written: letters, with `...` at most once.
+struct Group {
+    before: Vec<char>,
+    ellipsis: bool,
+    after: Vec<char>,
+}
+
+fn parse_group(text: &str) -> Result<Group, String> {
+    let mut group = Group {
+        before: Vec::new(),
+        ellipsis: false,
+        after: Vec::new(),
+    };
+    let mut rest = text.trim();
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix("...") {
+            if group.ellipsis {
+                return Err(format!("`...` appears twice in `{text}`"));
+            }
+            group.ellipsis = true;
+            rest = r;
+            continue;
+        }
+        let c = rest.chars().next().expect("not empty");
+        if c.is_ascii_alphabetic() {
+            if group.ellipsis {
+                group.after.push(c);
+            } else {
+                group.before.push(c);
+            }
+        } else if !c.is_whitespace() {
+            return Err(format!(
+                "`{c}` is not a subscript: `einsum` takes letters, `,`, `->` and `...`"
+            ));
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    Ok(group)
+}
+
+impl Checker<'_> {
+    pub(super) fn check_einsum(
+        &mut self,
+        _op: &'static TensorOp,
+        span: Span,
+        args: &[Expr],
+        named: &[NamedArg],
+    ) -> Typed {
+        if let Some(n) = named.first() {
+            self.errors.push(
+                n.name.span(),
+                format!("`einsum` has no named arguments; `{}` is not one", n.name),
+            );
+            return Typed::Poison;
+        }
+        let Some(Expr::Lit(LitValue::Str(subscripts), sub_span)) = args.first() else {
+            let at = args.first().map(expr_span).unwrap_or(span);
+            self.errors.push(
+                at,
+                "`einsum` takes its subscripts first, as a string: `einsum(\"ij,jk->ik\", a, b)`",
+            );
+            return Typed::Poison;
+        };
+        let sub_span = *sub_span;
+        let operands_expr = &args[1..];
+        if operands_expr.is_empty() {
+            self.errors.push(
+                span,
+                "`einsum` needs at least one tensor after its subscripts",
+            );
+            return Typed::Poison;
+        }
+        // Parse.
+        let (inputs_text, output_text) = match subscripts.split_once("->") {
+            Some((i, o)) => (i, Some(o)),
+            None => (subscripts.as_str(), None),
+        };
+        let mut groups = Vec::new();
+        for g in inputs_text.split(',') {
+            match parse_group(g) {
+                Ok(g) => groups.push(g),
+                Err(e) => {
+                    self.errors.push(sub_span, e);
+                    return Typed::Poison;
+                }
+            }
+        }
+        let output_group = match output_text.map(parse_group) {
+            Some(Err(e)) => {
+                self.errors.push(sub_span, e);
+                return Typed::Poison;
+            }
+            Some(Ok(g)) => Some(g),
+            None => None,
+        };
+        if groups.len() != operands_expr.len() {
+            self.errors.push(
+                sub_span,
+                format!(
+                    "the subscripts `{subscripts}` name {} operand(s), but `einsum` got {}",
+                    groups.len(),
+                    operands_expr.len()
+                ),
+            );
+            return Typed::Poison;
+        }
+        // Operands, and each axis's label.
+        let mut terms: Vec<Term> = Vec::new();
+        let mut dtype: Option<DType> = None;
+        let mut batch_rank = 0usize;
+        for (k, (g, e)) in groups.iter().zip(operands_expr).enumerate() {
+            let Some(x) = self.tensor_arg("einsum", e) else {
+                return Typed::Poison;
+            };
+            let rank = self.node(x).dims.len();
+            let letters = g.before.len() + g.after.len();
+            if rank < letters || (!g.ellipsis && rank != letters) {
+                self.errors.push(
+                    expr_span(e),
+                    format!(
+                        "operand {k} of `einsum` is {}, but its subscripts give {letters} axes{}",
+                        type_text(self.node(x).dtype, &self.node(x).dims),
+                        if g.ellipsis { " and `...`" } else { "" }
+                    ),
+                );
+                return Typed::Poison;
+            }
+            let batch = rank - letters;
+            batch_rank = batch_rank.max(batch);
+            let labels: Vec<Label> = g
+                .before
+                .iter()
+                .map(|&c| Label::Letter(c))
+                .chain((0..batch).rev().map(Label::Batch))
+                .chain(g.after.iter().map(|&c| Label::Letter(c)))
+                .collect();
+            let xd = self.node(x).dtype;
+            dtype = Some(match dtype {
+                None => xd,
+                Some(d) => match crate::dtype::promote(d, xd) {
+                    Ok(p) => p,
+                    Err(err) => {
+                        let message = super::promotion_message(
+                            "`einsum`",
+                            d,
+                            xd,
+                            err,
+                            [&operands_expr[0], e],
+                        );
+                        self.errors.push(expr_span(e), message);
+                        return Typed::Poison;
+                    }
+                },
+            });
+            terms.push(Term { node: x, labels });
+        }
+        let dtype = dtype.expect("at least one operand");
+        if dtype == DType::Bool {
+            self.errors.push(
+                span,
+                "`einsum` of `bool` operands: cast them to a number first, e.g. `a as i32`",
+            );
+            return Typed::Poison;
+        }
+        // One size per label (batch labels broadcast).
+        let mut sizes: Vec<(Label, Dim, usize)> = Vec::new();
+        for (k, t) in terms.iter().enumerate() {
+            for (axis, l) in t.labels.iter().enumerate() {
+                let d = self.node(t.node).dims[axis].clone();
+                match sizes.iter_mut().find(|(m, _, _)| m == l) {
+                    None => sizes.push((l.clone(), d, k)),
+                    Some((_, prev, pk)) => {
+                        if *prev == d || (matches!(l, Label::Batch(_)) && d.is_static(1)) {
+                            continue;
+                        }
+                        if matches!(l, Label::Batch(_)) && prev.is_static(1) {
+                            *prev = d;
+                            *pk = k;
+                            continue;
+                        }
+                        let what = match l {
+                            Label::Letter(c) => format!("letter `{c}`"),
+                            Label::Batch(_) => "a `...` dim".to_string(),
+                        };
+                        self.errors.push(
+                            expr_span(&operands_expr[k]),
+                            format!(
+                                "`einsum`: {what} is {prev} in operand {pk} but {d} in operand {k} ({})",
+                                type_text(self.node(t.node).dtype, &self.node(t.node).dims)
+                            ),
+                        );
+                        return Typed::Poison;
+                    }
+                }
+            }
+        }
+        // The output labels.
+        let output: Vec<Label> = match &output_group {
+            Some(g) => {
+                let mut out: Vec<Label> = g.before.iter().map(|&c| Label::Letter(c)).collect();
+                if g.ellipsis || (batch_rank > 0 && output_group.is_none()) {
+                    out.extend((0..batch_rank).rev().map(Label::Batch));
+                }
+                out.extend(g.after.iter().map(|&c| Label::Letter(c)));
+                let mut seen = BTreeSet::new();
+                for l in &out {
+                    if let Label::Letter(c) = l {
+                        if !seen.insert(*c) {
+                            self.errors.push(
+                                sub_span,
+                                format!(
+                                    "letter `{c}` appears twice in the output of `{subscripts}`"
+                                ),
+                            );
+                            return Typed::Poison;
+                        }
+                        if !sizes.iter().any(|(m, _, _)| m == l) {
+                            self.errors.push(
+                                sub_span,
+                                format!("output letter `{c}` of `{subscripts}` is in no operand"),
+                            );
+                            return Typed::Poison;
+                        }
+                    }
+                }
+                if batch_rank > 0 && !g.ellipsis {
+                    self.errors.push(
+                        sub_span,
+                        format!("the operands of `{subscripts}` have `...` dims, so the output needs `...` too"),
+                    );
+                    return Typed::Poison;
+                }
+                out
+            }
+            None => {
+                let mut counts: std::collections::BTreeMap<char, usize> = Default::default();
+                for t in &terms {
+                    for l in &t.labels {
+                        if let Label::Letter(c) = l {
+                            *counts.entry(*c).or_default() += 1;
+                        }
+                    }
+                }
+                (0..batch_rank)
+                    .rev()
+                    .map(Label::Batch)
+                    .chain(
+                        counts
+                            .iter()
+                            .filter(|(_, &n)| n == 1)
+                            .map(|(&c, _)| Label::Letter(c)),
+                    )
+                    .collect()
+            }
+        };
+        // Diagonals of repeated letters, then sums of letters nothing else needs.
+        for k in 0..terms.len() {
+            let t = terms[k].clone();
+            let mut unique: Vec<Label> = Vec::new();
+            let of: Vec<usize> = t
+                .labels
+                .iter()
+                .map(|l| match unique.iter().position(|u| u == l) {
+                    Some(at) => at,
+                    None => {
+                        unique.push(l.clone());
+                        unique.len() - 1
+                    }
+                })
+                .collect();
+            let mut node = t.node;
+            if unique.len() < t.labels.len() {
+                let dims = unique
+                    .iter()
+                    .map(|l| self.label_dim(&sizes, l, node, &t.labels))
+                    .collect();
+                let d = self.node(node).dtype;
+                node = self.add(NodeKind::Diagonal { input: node, of }, d, dims);
+            }
+            terms[k] = Term {
+                node,
+                labels: unique,
+            };
+        }
+        for k in 0..terms.len() {
+            let needed = needed_labels(&terms, k, &output);
+            let t = terms[k].clone();
+            let lone: Vec<usize> = (0..t.labels.len())
+                .filter(|&a| !needed.contains(&t.labels[a]))
+                .collect();
+            if !lone.is_empty() {
+                let node = self.einsum_sum(t.node, &lone);
+                let labels = (0..t.labels.len())
+                    .filter(|a| !lone.contains(a))
+                    .map(|a| t.labels[a].clone())
+                    .collect();
+                terms[k] = Term { node, labels };
+            }
+        }
+        // Pairwise contractions, smallest result first.
+        while terms.len() > 1 {
+            let mut best: Option<(usize, usize, u128)> = None;
+            for i in 0..terms.len() {
+                for j in i + 1..terms.len() {
+                    let keep = pair_keep(&terms, i, j, &output);
+                    let cost = keep
+                        .iter()
+                        .map(
+                            |l| match sizes.iter().find(|(m, _, _)| m == l).map(|s| &s.1) {
+                                Some(Dim::Static(n)) => *n as u128,
+                                _ => 1024,
+                            },
+                        )
+                        .product::<u128>();
+                    if best.is_none_or(|b| cost < b.2) {
+                        best = Some((i, j, cost));
+                    }
+                }
+            }
+            let (i, j, _) = best.expect("two terms");
+            let keep = pair_keep(&terms, i, j, &output);
+            let (y, x) = (terms.remove(j), terms.remove(i));
+            let Some(t) = self.contract(span, &sizes, x, y, &keep) else {
+                return Typed::Poison;
+            };
+            terms.insert(i, t);
+        }
+        let t = terms.pop().expect("one term");
+        // Sum what the output drops (a lone operand's letters), then order the axes.
+        let lone: Vec<usize> = (0..t.labels.len())
+            .filter(|&a| !output.contains(&t.labels[a]))
+            .collect();
+        let (mut node, mut labels) = (t.node, t.labels);
+        if !lone.is_empty() {
+            node = self.einsum_sum(node, &lone);
+            labels = labels
+                .into_iter()
+                .enumerate()
+                .filter(|(a, _)| !lone.contains(a))
+                .map(|(_, l)| l)
+                .collect();
+        }
+        let map: Vec<Option<usize>> = output
+            .iter()
+            .map(|l| labels.iter().position(|m| m == l))
+            .collect();
+        let dims: Vec<Dim> = map
+            .iter()
+            .map(|m| match m {
+                Some(a) => self.node(node).dims[*a].clone(),
+                None => Dim::Static(1),
+            })
+            .collect();
+        let identity =
+            map.iter().enumerate().all(|(k, m)| *m == Some(k)) && map.len() == labels.len();
+        let mut result = node;
+        if !identity {
+            let d = self.node(node).dtype;
+            result = self.add(NodeKind::View { input: node, map }, d, dims);
+        }
+        // Integers come out as their accumulator (`i64`/`u64`); floats as the operands'.
+        let out_dtype = if dtype.is_float() {
+            dtype
+        } else {
+            self.node(result).dtype
+        };
+        Typed::Strong(self.convert(result, out_dtype))
+    }
+
+    /// The size of label `l` in term `t` (1 where it lacks it).
+    fn own_dim(&self, t: &Term, l: &Label) -> Dim {
+        match t.labels.iter().position(|m| m == l) {
+            Some(a) => self.node(t.node).dims[a].clone(),
+            None => Dim::Static(1),
+        }
+    }
+
+    /// The size of `l` in a product of `x` and `y`: the one that is not a broadcast 1.
+    fn pair_dim(&self, x: &Term, y: &Term, l: &Label) -> Dim {
+        let dx = self.own_dim(x, l);
+        if dx.is_static(1) {
+            self.own_dim(y, l)
+        } else {
+            dx
+        }
+    }
+
+    fn label_dim(
+        &self,
+        sizes: &[(Label, Dim, usize)],
+        l: &Label,
+        node: NodeId,
+        labels: &[Label],
+    ) -> Dim {
+        let at = labels
+            .iter()
+            .position(|m| m == l)
+            .expect("a label of the node");
+        let own = self.node(node).dims[at].clone();
+        match l {
+            Label::Batch(_) => own,
+            Label::Letter(_) => sizes
+                .iter()
+                .find(|(m, _, _)| m == l)
+                .map(|s| s.1.clone())
+                .unwrap_or(own),
+        }
+    }
+
+    /// `sum` over `axes` (dropped), accumulating as `matmul` does.
+    fn einsum_sum(&mut self, x: NodeId, axes: &[usize]) -> NodeId {
+        let d = self.node(x).dtype;
+        let (acc, out) = einsum_dtypes(d);
+        let xa = self.convert(x, acc);
+        let r = self.reduce_node(xa, ReduceKind::Sum, axes, acc);
+        let r = self.drop_axes(r, axes);
+        self.convert(r, out)
+    }
+
+    /// `x · y` over their shared labels not in `keep`; the result's labels are `keep`'s in
+    /// the order batch (shared), x's own, y's own.
+    fn contract(
+        &mut self,
+        span: Span,
+        sizes: &[(Label, Dim, usize)],
+        x: Term,
+        y: Term,
+        keep: &[Label],
+    ) -> Option<Term> {
+        let shared: Vec<Label> = x
+            .labels
+            .iter()
+            .filter(|l| y.labels.contains(l))
+            .cloned()
+            .collect();
+        let batch: Vec<Label> = shared
+            .iter()
+            .filter(|l| keep.contains(l))
+            .cloned()
+            .collect();
+        let contracted: Vec<Label> = shared
+            .iter()
+            .filter(|l| !keep.contains(l))
+            .cloned()
+            .collect();
+        let x_own: Vec<Label> = x
+            .labels
+            .iter()
+            .filter(|l| !shared.contains(l))
+            .cloned()
+            .collect();
+        let y_own: Vec<Label> = y
+            .labels
+            .iter()
+            .filter(|l| !shared.contains(l))
+            .cloned()
+            .collect();
+        let size = |l: &Label| {
+            sizes
+                .iter()
+                .find(|(m, _, _)| m == l)
+                .map(|s| s.1.clone())
+                .expect("sized")
+        };
+        let k_static: Option<usize> = contracted
+            .iter()
+            .map(|l| size(l).as_static())
+            .try_fold(1usize, |acc, d| d.and_then(|d| acc.checked_mul(d)));
+        let out_labels: Vec<Label> = batch.iter().chain(&x_own).chain(&y_own).cloned().collect();
+        if contracted.is_empty() || (contracted.len() > 1 && k_static.is_none()) {
+            // A broadcast product, summed over the contracted labels.
+            let all: Vec<Label> = out_labels.iter().chain(&contracted).cloned().collect();
+            let xv = self.arrange(&x, &all, sizes);
+            let yv = self.arrange(&y, &all, sizes);
+            let (xd, yd) = (self.node(xv).dtype, self.node(yv).dtype);
+            let d = crate::dtype::promote(xd, yd).ok()?;
+            let (acc, out) = einsum_dtypes(d);
+            let (xa, ya) = (self.convert(xv, acc), self.convert(yv, acc));
+            let dims: Vec<Dim> = all.iter().map(|l| self.pair_dim(&x, &y, l)).collect();
+            let op = crate::ops::function("mul").expect("mul");
+            let mut prod = self.add(
+                NodeKind::Op {
+                    op,
+                    args: vec![xa, ya],
+                },
+                acc,
+                dims,
+            );
+            if !contracted.is_empty() {
+                let axes: Vec<usize> = (out_labels.len()..all.len()).collect();
+                prod = self.reduce_node(prod, ReduceKind::Sum, &axes, acc);
+                prod = self.drop_axes(prod, &axes);
+            }
+            let node = self.convert(prod, out);
+            return Some(Term {
+                node,
+                labels: out_labels,
+            });
+        }
+        // matmul: x → [batch, x_extra, 1…, M, K], y → [batch, 1…, y_extra, K, N].
+        let (x_extra, m) = split_last(&x_own);
+        let (y_extra, n) = split_last(&y_own);
+        let mut x_order: Vec<Option<Label>> = batch.iter().cloned().map(Some).collect();
+        x_order.extend(x_extra.iter().cloned().map(Some));
+        x_order.extend(y_extra.iter().map(|_| None));
+        x_order.push(m.clone());
+        let mut y_order: Vec<Option<Label>> = batch.iter().cloned().map(Some).collect();
+        y_order.extend(x_extra.iter().map(|_| None));
+        y_order.extend(y_extra.iter().cloned().map(Some));
+        let xm = self.matrix_operand(&x, &x_order, &contracted, false, sizes);
+        y_order.push(n.clone());
+        let ym = self.matrix_operand(&y, &y_order, &contracted, true, sizes);
+        let (xd, yd) = (self.node(xm).dtype, self.node(ym).dtype);
+        let d = crate::dtype::promote(xd, yd).ok()?;
+        let (acc, out) = einsum_dtypes(d);
+        let (xa, ya) = (self.convert(xm, acc), self.convert(ym, acc));
+        let mut dims: Vec<Dim> = batch
+            .iter()
+            .chain(&x_extra)
+            .chain(&y_extra)
+            .map(|l| self.pair_dim(&x, &y, l))
+            .collect();
+        dims.push(m.as_ref().map(size).unwrap_or(Dim::Static(1)));
+        dims.push(n.as_ref().map(size).unwrap_or(Dim::Static(1)));
+        let _ = span;
+        let prod = self.add(NodeKind::MatMul { a: xa, b: ya }, acc, dims.clone());
+        let mut node = self.convert(prod, out);
+        // Drop the unit M/N axes that stood in for a missing side.
+        let rank = dims.len();
+        let mut drop = Vec::new();
+        if m.is_none() {
+            drop.push(rank - 2);
+        }
+        if n.is_none() {
+            drop.push(rank - 1);
+        }
+        node = self.drop_axes(node, &drop);
+        Some(Term {
+            node,
+            labels: out_labels,
+        })
+    }
+
+    /// `t` viewed with axes in `order` (a label, or a new unit axis), then its contracted
+    /// labels merged into one axis K, placed last (`k_first`: K before the last axis).
+    fn matrix_operand(
+        &mut self,
+        t: &Term,
+        order: &[Option<Label>],
+        contracted: &[Label],
+        k_first: bool,
+        sizes: &[(Label, Dim, usize)],
+    ) -> NodeId {
+        let size = |l: &Label| {
+            sizes
+                .iter()
+                .find(|(m, _, _)| m == l)
+                .map(|s| s.1.clone())
+                .expect("sized")
+        };
+        let (lead, last) = order.split_at(order.len() - 1);
+        let mut full: Vec<Option<Label>> = lead.to_vec();
+        if k_first {
+            full.extend(contracted.iter().cloned().map(Some));
+            full.extend(last.iter().cloned());
+        } else {
+            full.extend(last.iter().cloned());
+            full.extend(contracted.iter().cloned().map(Some));
+        }
+        let map: Vec<Option<usize>> = full
+            .iter()
+            .map(|l| {
+                l.as_ref()
+                    .and_then(|l| t.labels.iter().position(|m| m == l))
+            })
+            .collect();
+        let dims: Vec<Dim> = full
+            .iter()
+            .map(|l| {
+                l.as_ref()
+                    .map(|l| self.own_dim(t, l))
+                    .unwrap_or(Dim::Static(1))
+            })
+            .collect();
+        let d = self.node(t.node).dtype;
+        let identity =
+            map.len() == t.labels.len() && map.iter().enumerate().all(|(k, m)| *m == Some(k));
+        let mut node = if identity {
+            t.node
+        } else {
+            self.add(NodeKind::View { input: t.node, map }, d, dims.clone())
+        };
+        if contracted.len() > 1 {
+            // Merge the contracted axes (literal sizes) into one: a reshape.
+            let kk: usize = contracted
+                .iter()
+                .map(|l| size(l).as_static().expect("literal"))
+                .product();
+            let at = if k_first {
+                lead.len()
+            } else {
+                lead.len() + last.len()
+            };
+            let mut merged = dims[..at].to_vec();
+            merged.push(Dim::Static(kk));
+            merged.extend(dims[at + contracted.len()..].iter().cloned());
+            node = self.add(NodeKind::Reshape { input: node }, d, merged);
+        }
+        node
+    }
+
+    /// `t` viewed with its axes in the order of `all` (new unit axes for missing labels).
+    fn arrange(&mut self, t: &Term, all: &[Label], sizes: &[(Label, Dim, usize)]) -> NodeId {
+        let _ = sizes;
+        let map: Vec<Option<usize>> = all
+            .iter()
+            .map(|l| t.labels.iter().position(|m| m == l))
+            .collect();
+        let dims: Vec<Dim> = map
+            .iter()
+            .map(|m| match m {
+                Some(a) => self.node(t.node).dims[*a].clone(),
+                None => Dim::Static(1),
+            })
+            .collect();
+        let d = self.node(t.node).dtype;
+        self.add(NodeKind::View { input: t.node, map }, d, dims)
+    }
+}
+
+/// (accumulator, result) dtypes of an einsum product or sum of `d`.
+fn einsum_dtypes(d: DType) -> (DType, DType) {
+    match d {
+        DType::F16 | DType::BF16 | DType::F32 => (DType::F32, d),
+        DType::F64 => (DType::F64, DType::F64),
+        d if d.category() == Category::Int || d == DType::Bool => (DType::I64, DType::I64),
+        _ => (DType::U64, DType::U64),
+    }
+}
+
+/// The last label and the others; `None` when there are none.
+fn split_last(labels: &[Label]) -> (Vec<Label>, Option<Label>) {
+    match labels.split_last() {
+        Some((last, rest)) => (rest.to_vec(), Some(last.clone())),
+        None => (Vec::new(), None),
+    }
+}
+
+/// Labels of term `k` that the output or another term needs.
+fn needed_labels(terms: &[Term], k: usize, output: &[Label]) -> BTreeSet<Label> {
+    terms
+        .iter()
+        .enumerate()
+        .filter(|(j, _)| *j != k)
+        .flat_map(|(_, t)| t.labels.iter().cloned())
+        .chain(output.iter().cloned())
+        .collect()
+}
+
+/// The labels a contraction of terms `i` and `j` keeps: those the output or another term
+/// needs.
+fn pair_keep(terms: &[Term], i: usize, j: usize, output: &[Label]) -> Vec<Label> {
+    let others: BTreeSet<Label> = terms
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| *k != i && *k != j)
+        .flat_map(|(_, t)| t.labels.iter().cloned())
+        .chain(output.iter().cloned())
+        .collect();
+    let mut keep: Vec<Label> = Vec::new();
+    for l in terms[i].labels.iter().chain(&terms[j].labels) {
+        if others.contains(l) && !keep.contains(l) {
+            keep.push(l.clone());
+        }
+    }
+    keep
+}

@@ -1,0 +1,9 @@
+use tensorgraph::prelude::*;
+
+graph! {
+    fn f(a: f32[3, 4], b: f32[5, 6]) -> f32[3, 6] {
+        einsum("ij,jk->ik", a, b)
+    }
+}
+
+fn main() {}
