@@ -416,3 +416,94 @@ fn dequantized_operand() {
     let (want, mag) = reference(&x, &f64s(&w), 1, 4, 6, 3);
     check_f32(got.as_slice(), &want, &mag, 6, "dequantize @ w");
 }
+
+graph! {
+    // Fused with its consumers, row block by row block: a block spans batch indices
+    // (150 rows in blocks of 64), the large one is split into tasks, the named one decides
+    // at run time.
+    fn blocks(a: f32[3, 50, 8], w: f32[8, 20]) -> f32[3, 50, 20] { relu(a @ w) * 2.0 }
+    fn large(x: f32[200, 64], w: f32[64, 1500], b: f32[1500]) -> f32[200, 1500] { max(x @ w + b, 0.5) }
+    fn named_rows(x: f32[B, 16], w: f32[16, 2000], b: f32[2000]) -> (f32[B, 2000], f32[B]) {
+        let h = x @ w + b;
+        (h * 3.0, sum(h, axis = 1, acc = f32))
+    }
+}
+
+#[test]
+fn fused_consumers_over_blocks_tasks_and_named_rows() {
+    let clamp = |v: Vec<f32>| -> Vec<f32> { v.iter().map(|x| x % 2.0).collect() };
+    let (a, w) = (clamp(f32::random(1200, 30)), clamp(f32::random(160, 31)));
+    let got = blocks(
+        &Tensor::from_vec(a.clone()).unwrap(),
+        &Tensor::from_vec(w.clone()).unwrap(),
+    );
+    let mut ws = Vec::new();
+    for _ in 0..3 {
+        ws.extend(f64s(&w));
+    }
+    let (want, mag) = reference(&f64s(&a), &ws, 3, 50, 8, 20);
+    let want: Vec<f64> = want.iter().map(|v| v.max(0.0) * 2.0).collect();
+    let mag: Vec<f64> = mag.iter().map(|m| m * 2.0).collect();
+    check_f32(got.as_slice(), &want, &mag, 8, "relu(a @ w) * 2");
+
+    let (x, w, b) = (
+        clamp(f32::random(12800, 32)),
+        clamp(f32::random(96000, 33)),
+        clamp(f32::random(1500, 34)),
+    );
+    let got = large(
+        &Tensor::from_vec(x.clone()).unwrap(),
+        &Tensor::from_vec(w.clone()).unwrap(),
+        &Tensor::from_vec(b.clone()).unwrap(),
+    );
+    let (xw, mag) = reference(&f64s(&x), &f64s(&w), 1, 200, 64, 1500);
+    let want: Vec<f64> = xw
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (v + b[i % 1500] as f64).max(0.5))
+        .collect();
+    let mag: Vec<f64> = mag
+        .iter()
+        .enumerate()
+        .map(|(i, m)| m + (b[i % 1500] as f64).abs())
+        .collect();
+    check_f32(got.as_slice(), &want, &mag, 65, "max(x @ w + b, 0.5)");
+
+    for rows in [0usize, 1, 63, 64, 65, 130] {
+        let (x, w, b) = (
+            clamp(f32::random(rows * 16, 35)),
+            clamp(f32::random(32000, 36)),
+            clamp(f32::random(2000, 37)),
+        );
+        let xt = Tensor::<f32, Shape![_, 16]>::from_shape_vec([rows, 16], x.clone()).unwrap();
+        let (h3, sums) = named_rows(&xt, &w, &b).unwrap();
+        let (xw, mag) = reference(&f64s(&x), &f64s(&w), 1, rows, 16, 2000);
+        let h: Vec<f64> = xw
+            .iter()
+            .enumerate()
+            .map(|(i, v)| v + b[i % 2000] as f64)
+            .collect();
+        let mag: Vec<f64> = mag
+            .iter()
+            .enumerate()
+            .map(|(i, m)| m + (b[i % 2000] as f64).abs())
+            .collect();
+        let h3_want: Vec<f64> = h.iter().map(|v| v * 3.0).collect();
+        let mag3: Vec<f64> = mag.iter().map(|m| m * 3.0).collect();
+        check_f32(h3.as_slice(), &h3_want, &mag3, 18, "h * 3");
+        for r in 0..rows {
+            let want: f64 = h[r * 2000..(r + 1) * 2000].iter().sum();
+            let m: f64 = mag[r * 2000..(r + 1) * 2000].iter().sum::<f64>()
+                + h[r * 2000..(r + 1) * 2000]
+                    .iter()
+                    .map(|v| v.abs())
+                    .sum::<f64>();
+            // f32 row sum of 2000 f32 values: (2000 + 18)·u·Σ|·|.
+            assert!(
+                (sums.as_slice()[r] as f64 - want).abs()
+                    <= 2020.0 * (f32::EPSILON as f64 / 2.0) * m,
+                "row sum {r}"
+            );
+        }
+    }
+}

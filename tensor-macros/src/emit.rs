@@ -204,7 +204,7 @@ fn emit_stage(
     if let Some(scan) = &nests[0].scan {
         return emit_scan(rt, kernel, scan);
     }
-    if let Some(step) = &nests[0].matmul {
+    if let (Some(step), None) = (&nests[0].matmul, &stage.row_loop) {
         return emit_matmul(rt, kernel, step);
     }
     let Some(rows) = &stage.row_loop else {
@@ -217,8 +217,12 @@ fn emit_stage(
         .iter()
         .flat_map(|t| t.chunked.iter().map(|c| c.0.clone()))
         .collect();
+    // A product heads its stage: the GEMM fills a block of rows, then the other nests run
+    // through those rows (`ir::GEMM_BLOCK_ROWS`).
+    let gemm = nests[0].matmul.as_ref();
     let bodies: Vec<TokenStream> = nests
         .iter()
+        .skip(usize::from(gemm.is_some()))
         .map(|nest| emit_nest(rt, f, graph, kernel, nest, true, &chunked))
         .collect();
     // Row-local temps: one row each, starting from their init at every row.
@@ -243,7 +247,13 @@ fn emit_stage(
             init_value(rt, temp.dtype, temp.init),
         );
         let len_lit = size_expr(len);
-        if len.as_static().is_some_and(|n| n <= STACK_ROW_LIMIT) {
+        if temp.gemm_block {
+            // Filled by the GEMM block by block, never initialised.
+            let rows = Literal::usize_unsuffixed(crate::ir::GEMM_BLOCK_ROWS);
+            before_rows.extend(
+                quote!(let mut #v: ::std::vec::Vec<#c> = ::std::vec![#init; #rows * #len_lit];),
+            );
+        } else if len.as_static().is_some_and(|n| n <= STACK_ROW_LIMIT) {
             each_row.extend(quote!(let mut #v: [#c; #len_lit] = [#init; #len_lit];));
         } else {
             before_rows
@@ -251,13 +261,40 @@ fn emit_stage(
             each_row.extend(quote!(#v.fill(#init);));
         }
     }
+    let block = gemm.map(|step| emit_gemm_block(rt, kernel, step));
+    let rows_of = |lo: TokenStream, hi: TokenStream| -> TokenStream {
+        let per_row = quote! {
+            #each_row
+            #({ #bodies })*
+        };
+        match &block {
+            None => quote! {
+                for __tg_row in #lo..#hi {
+                    #per_row
+                }
+            },
+            Some(block) => {
+                let r = Literal::usize_unsuffixed(crate::ir::GEMM_BLOCK_ROWS);
+                quote! {
+                    let __tg_rows_hi: usize = #hi;
+                    let mut __tg_blk: usize = #lo;
+                    while __tg_blk < __tg_rows_hi {
+                        let __tg_blk_end: usize = ::core::cmp::min(__tg_blk + #r, __tg_rows_hi);
+                        #block
+                        for __tg_row in __tg_blk..__tg_blk_end {
+                            #per_row
+                        }
+                        __tg_blk = __tg_blk_end;
+                    }
+                }
+            }
+        }
+    };
     let Some(tasks) = &stage.tasks else {
+        let rows = rows_of(quote!(0), rows_lit.clone());
         return quote! {{
             #before_rows
-            for __tg_row in 0..#rows_lit {
-                #each_row
-                #({ #bodies })*
-            }
+            #rows
         }};
     };
     let per_task = match tasks.rows_per_task {
@@ -306,6 +343,8 @@ fn emit_stage(
             whole = quote!((#whole, #source));
         }
     }
+    let dynamic_rows = rows_of(quote!(__tg_row_lo), quote!(__tg_row_hi));
+    let static_rows = dynamic_rows.clone();
     if tasks.rows_per_task.is_none() {
         // Sizes known at run time: the task body is one closure, run over the whole
         // buffers on this thread when the stage is small (the pool is never touched) or
@@ -322,12 +361,18 @@ fn emit_stage(
                 quote!(#r != 0)
             });
         let min = Literal::usize_unsuffixed(crate::lower::PARALLEL_MIN_ELEMENTS);
+        // A product's tasks take whole GEMM blocks (see `plan_stages`).
+        let least_rows = Literal::usize_unsuffixed(if gemm.is_some() {
+            crate::ir::GEMM_BLOCK_ROWS
+        } else {
+            1
+        });
         return quote! {{
             #[allow(unused_imports)]
             use #p::parallel_traits::*;
             let __tg_rows: usize = #rows_lit;
             let __tg_work: usize = 0 #(+ #work)*;
-            let __tg_split_rows: usize = #p::rows_per_task(__tg_rows, __tg_work, #min);
+            let __tg_split_rows: usize = ::core::cmp::max(#p::rows_per_task(__tg_rows, __tg_work, #min), #least_rows);
             let __tg_split: bool = __tg_split_rows < __tg_rows #(&& #nonempty_rows)*;
             // Not split: one task over every row.
             let __tg_per_task: usize = if __tg_split { __tg_split_rows } else { __tg_rows };
@@ -335,10 +380,7 @@ fn emit_stage(
                 let __tg_row_lo: usize = __tg_task * __tg_per_task;
                 let __tg_row_hi: usize = ::core::cmp::min(__tg_row_lo + __tg_per_task, __tg_rows);
                 #before_rows
-                for __tg_row in __tg_row_lo..__tg_row_hi {
-                    #each_row
-                    #({ #bodies })*
-                }
+                #dynamic_rows
             };
             if __tg_split {
                 #iter.enumerate().for_each(&__tg_task_body);
@@ -354,10 +396,7 @@ fn emit_stage(
             let __tg_row_lo: usize = __tg_task * #per_task;
             let __tg_row_hi: usize = ::core::cmp::min(__tg_row_lo + #per_task, #rows_lit);
             #before_rows
-            for __tg_row in __tg_row_lo..__tg_row_hi {
-                #each_row
-                #({ #bodies })*
-            }
+            #static_rows
         });
     }}
 }
@@ -393,6 +432,65 @@ fn stride_expr(stride: &Offset) -> TokenStream {
         };
     }
     out
+}
+
+/// The GEMM of a fused product for rows `__tg_blk..__tg_blk_end` of its flattened
+/// `batch × m` rows, into the block temp (row `r` at `(r - __tg_blk) × n`). A block may
+/// span batch indices: one call per run of rows within one.
+fn emit_gemm_block(rt: &TokenStream, kernel: &Kernel, step: &crate::ir::MatMulStep) -> TokenStream {
+    let p = quote!(#rt::__private);
+    let c = storage_type(rt, kernel.temps[step.output].dtype);
+    let (m, n, k) = (size_expr(&step.m), size_expr(&step.n), size_expr(&step.k));
+    // The batch counters from the flat batch index, innermost dim last.
+    let counters: Vec<proc_macro2::Ident> = (0..step.batch.len())
+        .map(|i| format_ident!("__tg_b{}", i))
+        .collect();
+    let mut decompose = TokenStream::new();
+    let mut rest = quote!(__tg_batch);
+    for (i, extent) in counters.iter().zip(&step.batch).rev() {
+        let e = size_expr(extent);
+        decompose.extend(quote!(let #i: usize = #rest % #e;));
+        rest = quote!((#rest / #e));
+    }
+    let source = |mat: &crate::ir::StridedMatrix, rows: bool| -> (TokenStream, TokenStream) {
+        let slice = match &mat.buffer {
+            BufferRef::Input(i) => {
+                let s = input_slice(*i);
+                quote!(#s)
+            }
+            BufferRef::Temp(t) => {
+                let v = temp_vec(*t);
+                quote!(&#v[..])
+            }
+            _ => unreachable!("GEMM operands are inputs or temps"),
+        };
+        let mut offset = offset_expr(quote!(0usize), &mat.base, None);
+        for (s, i) in mat.batch_strides.iter().zip(&counters) {
+            offset = offset_expr(offset, s, Some(&quote!(#i)));
+        }
+        if rows {
+            offset = offset_expr(offset, &mat.row_stride, Some(&quote!(__tg_i)));
+        }
+        let (rs, cs) = (stride_expr(&mat.row_stride), stride_expr(&mat.col_stride));
+        (
+            slice,
+            quote!(#p::MatrixAt { offset: #offset, row_stride: #rs, col_stride: #cs }),
+        )
+    };
+    let (a, a_at) = source(&step.a, true);
+    let (b, b_at) = source(&step.b, false);
+    let out = temp_vec(step.output);
+    quote! {
+        let mut __tg_r: usize = __tg_blk;
+        while __tg_r < __tg_blk_end {
+            let __tg_batch: usize = __tg_r / #m;
+            let __tg_i: usize = __tg_r % #m;
+            let __tg_count: usize = ::core::cmp::min(#m - __tg_i, __tg_blk_end - __tg_r);
+            #decompose
+            #p::matmul::<#c>(#a, #a_at, #b, #b_at, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k);
+            __tg_r += __tg_count;
+        }
+    }
 }
 
 /// A product: the runtime GEMM once per batch index, each operand at its offset for that
@@ -576,12 +674,17 @@ fn emit_nest(
         // A row-local temp holds only the current row: the row term drops out.
         let row_local = in_row_group
             && matches!(op.buffer, BufferRef::Temp(t) if kernel.temps[t].row_local.is_some());
+        // A product's block holds the rows from `__tg_blk` on.
+        let block =
+            row_local && matches!(op.buffer, BufferRef::Temp(t) if kernel.temps[t].gemm_block);
         let mut sum = offset_expr(quote!(0usize), &op.base, None);
         for (depth, (s, i)) in op.outer_strides.iter().zip(&loop_vars).enumerate() {
-            if s.is_zero() || (row_local && depth == 0) {
+            if s.is_zero() || (row_local && !block && depth == 0) {
                 continue;
             }
-            let counter = if depth == 0 && relative {
+            let counter = if depth == 0 && block {
+                quote!((#i - __tg_blk))
+            } else if depth == 0 && relative {
                 quote!((#i - __tg_row_lo))
             } else {
                 quote!(#i)

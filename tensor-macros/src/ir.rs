@@ -522,7 +522,15 @@ pub struct Temp {
     /// elements), lives on the stack (or in a buffer reused row after row) and starts from
     /// `init` at every row.
     pub row_local: Option<Size>,
+    /// A product's row-local temp (see `Stage`): it holds a block of `GEMM_BLOCK_ROWS` rows,
+    /// which the GEMM fills before the stage's other nests run row by row.
+    pub gemm_block: bool,
 }
+
+/// Rows of a product computed per GEMM call when its consumers are fused with it: enough
+/// for the GEMM's micro-kernel to stream well, few enough that the block (rows × N) is
+/// still in cache when the consumers read it.
+pub const GEMM_BLOCK_ROWS: usize = 64;
 
 /// The whole lowered graph: stages run in order, each one loop nest.
 #[derive(Clone, Debug)]

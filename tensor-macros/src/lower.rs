@@ -91,6 +91,7 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
             len: len.clone(),
             init,
             row_local: None,
+            gemm_block: false,
         });
         temp_of.insert(node, temps.len() - 1);
         let nest = match &n.kind {
@@ -106,6 +107,7 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
                         len: len.clone(),
                         init,
                         row_local: None,
+                        gemm_block: false,
                     });
                     Some(temps.len() - 1)
                 } else {
@@ -218,6 +220,11 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
     }
     let stages = plan_stages(&temps, &output_lens, &nests);
     mark_row_local(&mut temps, &nests, &stages);
+    for nest in &nests {
+        if let Some(step) = &nest.matmul {
+            temps[step.output].gemm_block = temps[step.output].row_local.is_some();
+        }
+    }
     let stages = stages
         .into_iter()
         .map(|mut stage| {
@@ -373,7 +380,12 @@ fn plan_stages(temps: &[Temp], output_lens: &[Size], nests: &[LoopNest]) -> Vec<
             .cloned();
         let mut end = start + 1;
         if let Some(rows) = &rows {
-            while end < nests.len() && nests[end].outer.first() == Some(rows) {
+            // A product starts its own run: the GEMM fills a block of rows before the
+            // run's other nests go through it, so nothing before it may share the loop.
+            while end < nests.len()
+                && nests[end].outer.first() == Some(rows)
+                && nests[end].matmul.is_none()
+            {
                 let run = &nests[start..=end];
                 let temps_written: Vec<BufferRef> = written(run)
                     .into_iter()
@@ -386,6 +398,23 @@ fn plan_stages(temps: &[Temp], output_lens: &[Size], nests: &[LoopNest]) -> Vec<
                     break;
                 }
                 end += 1;
+            }
+        }
+        // A product fuses with the nests after it only when nothing outside reads it.
+        if let Some(step) = &nests[start].matmul {
+            let product = BufferRef::Temp(step.output);
+            let read_outside = nests.iter().enumerate().any(|(k, n)| {
+                !(start..end).contains(&k) && n.operands.iter().any(|o| o.buffer == product)
+            });
+            if read_outside || end == start + 1 {
+                stages.push(Stage {
+                    first: start,
+                    count: 1,
+                    row_loop: None,
+                    tasks: None,
+                });
+                start += 1;
+                continue;
             }
         }
         let run = &nests[start..end];
@@ -415,8 +444,15 @@ fn plan_stages(temps: &[Temp], output_lens: &[Size], nests: &[LoopNest]) -> Vec<
             if chunked.iter().any(|(_, row)| row.is_zero()) {
                 return None;
             }
+            // A product's tasks take whole GEMM blocks: each task packs the product's
+            // right operand again.
+            let least = if run[0].matmul.is_some() {
+                crate::ir::GEMM_BLOCK_ROWS
+            } else {
+                1
+            };
             let rows_per_task = match (static_work, rows.as_static()) {
-                (Some(w), Some(r)) => Some((TASK_ELEMENTS / (w / r).max(1)).max(1)),
+                (Some(w), Some(r)) => Some((TASK_ELEMENTS / (w / r).max(1)).max(least)),
                 _ => None,
             };
             Some(Tasks {
@@ -712,22 +748,31 @@ fn lower_matmul(
         a: ma,
         b: mb,
     };
+    // The nest's loops say what it writes: the product's rows (batch × m of them), each
+    // `n` long, so stage planning can run its consumers row block by row block.
+    let rows = step.batch.iter().fold(step.m.clone(), |acc, b| acc.mul(b));
     let plain = |buffer: BufferRef| Operand {
         buffer,
         base: Offset::zero(),
-        outer_strides: Vec::new(),
+        outer_strides: vec![Offset::zero()],
         inner_stride: Offset::zero(),
     };
     let operands = vec![
         plain(step.a.buffer.clone()),
         plain(step.b.buffer.clone()),
-        plain(BufferRef::Temp(step.output)),
+        Operand {
+            buffer: BufferRef::Temp(step.output),
+            base: Offset::zero(),
+            outer_strides: vec![Offset::size(&step.n)],
+            inner_stride: Offset::lit(1),
+        },
     ];
+    let inner = step.n.clone();
     LoopNest {
         scan: None,
         matmul: Some(step),
-        outer: Vec::new(),
-        inner: Size::lit(1),
+        outer: vec![rows],
+        inner,
         ragged: None,
         operands,
         values: Vec::new(),
@@ -1023,9 +1068,25 @@ impl<'g> NestBuilder<'g> {
     /// Collapses the loop axes and assigns levels.
     fn finish(self, sink: Sink) -> LoopNest {
         // Drop axes of extent 1, then merge neighbours every operand walks contiguously.
+        // A nest reading a product keeps the product's rows as its outer loop (never
+        // merged into the inner one), so it can run fused with the GEMM, row block by row
+        // block (`plan_stages`).
+        let reads_product = self.operands.iter().any(|(b, _, _)| {
+            matches!(b, BufferRef::Temp(t) if self.temp_of.iter().any(|(n, u)| u == t
+                && matches!(self.graph.nodes[*n].kind, NodeKind::MatMul { .. })))
+        });
+        let last_axis = (0..self.loop_dims.len())
+            .rev()
+            .find(|&a| !self.loop_dims[a].is_lit(1));
         let mut axes: Vec<(Size, Vec<Offset>)> = Vec::new();
         for (axis, extent) in self.loop_dims.iter().enumerate() {
             if extent.is_lit(1) {
+                continue;
+            }
+            if reads_product && Some(axis) == last_axis {
+                let strides: Vec<Offset> =
+                    self.operands.iter().map(|o| o.2[axis].clone()).collect();
+                axes.push((extent.clone(), strides));
                 continue;
             }
             let strides: Vec<Offset> = self.operands.iter().map(|o| o.2[axis].clone()).collect();
