@@ -156,3 +156,27 @@ fn scans_fuse_with_producers_and_consumers() {
         assert_eq!(b[[i]], acc);
     }
 }
+
+graph! {
+    // 600 rows of 1000: large enough that the rows are scanned on several threads.
+    fn cs_large(x: f32[600, 1000]) -> (f32[600, 1000], f32[600, 1000]) {
+        (cumsum(x, axis = 1), cumsum(x, axis = 1, reverse = true, exclusive = true))
+    }
+}
+
+#[test]
+fn large_scans_split_rows_across_threads() {
+    let x = f32::random(600_000, 9);
+    let (a, b) = cs_large(&Tensor::from_vec(x.clone()).unwrap());
+    let xf: Vec<f64> = x.iter().map(|&v| v as f64).collect();
+    close(
+        a.as_slice(),
+        &scan_f64(&xf, 600, 1000, 1, false, false, false),
+        "cumsum rows",
+    );
+    close(
+        b.as_slice(),
+        &scan_f64(&xf, 600, 1000, 1, false, true, true),
+        "reverse exclusive rows",
+    );
+}

@@ -438,6 +438,15 @@ macro_rules! float_lanes {
                 let x = a.wide();
                 V::from_wide(x.round_ties_even() | (x & $w::splat(-0.0)))
             }
+            /// −1, +1, or `x` itself for ±0 and NaN (as `reference::Num::sign`): two
+            /// compares and two blends.
+            #[inline(always)]
+            fn sign_lanes(a: V<$t>) -> V<$t> {
+                let x = a.wide();
+                let zero = $w::splat(0.0);
+                let positive = x.simd_gt(zero).select($w::splat(1.0), x);
+                V::from_wide(x.simd_lt(zero).select($w::splat(-1.0), positive))
+            }
             /// Half away from zero: the truncation, plus ±1 when the dropped fraction is at
             /// least one half. `x - trunc(x)` is exact for every finite x.
             #[inline(always)]

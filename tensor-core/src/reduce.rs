@@ -200,7 +200,7 @@ pub struct ScanShape {
 ///
 /// Buffers shorter than the shape are a caller bug; the slices are indexed with checks,
 /// so that panics rather than reading past them.
-pub fn scan<T: crate::reference::Num + Identity + Copy>(
+pub fn scan<T: crate::reference::Num + Identity + Copy + Send + Sync>(
     src: &[T],
     dst: &mut [T],
     shape: ScanShape,
@@ -209,14 +209,49 @@ pub fn scan<T: crate::reference::Num + Identity + Copy>(
     reverse: bool,
 ) {
     let ScanShape { outer, len, inner } = shape;
+    let row_len = len * inner;
+    let (src, dst) = (&src[..outer * row_len], &mut dst[..outer * row_len]);
+    // Rows scan independently: large scans split their rows across threads.
+    let rows_per_task = crate::parallel::rows_per_task(outer, outer * row_len, SCAN_PARALLEL_MIN);
+    if row_len == 0 || rows_per_task >= outer {
+        scan_rows(src, dst, len, inner, prod, exclusive, reverse);
+        return;
+    }
+    let chunk = rows_per_task * row_len;
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::iter::{IndexedParallelIterator, ParallelIterator};
+        use rayon::slice::{ParallelSlice, ParallelSliceMut};
+        src.par_chunks(chunk)
+            .zip(dst.par_chunks_mut(chunk))
+            .for_each(|(s, d)| scan_rows(s, d, len, inner, prod, exclusive, reverse));
+    }
+    #[cfg(not(feature = "parallel"))]
+    for (s, d) in src.chunks(chunk).zip(dst.chunks_mut(chunk)) {
+        scan_rows(s, d, len, inner, prod, exclusive, reverse);
+    }
+}
+
+/// Scans below this many elements stay on the calling thread (as the kernels' stages).
+const SCAN_PARALLEL_MIN: usize = 1 << 18;
+
+/// `scan` over whole rows of `len × inner` elements, on this thread.
+fn scan_rows<T: crate::reference::Num + Identity + Copy>(
+    src: &[T],
+    dst: &mut [T],
+    len: usize,
+    inner: usize,
+    prod: bool,
+    exclusive: bool,
+    reverse: bool,
+) {
     let identity = if prod { T::ONE } else { T::ZERO };
     let combine = |a: T, b: T| if prod { T::mul(a, b) } else { T::add(a, b) };
     let row_len = len * inner;
-    for o in 0..outer {
-        let (s, d) = (
-            &src[o * row_len..(o + 1) * row_len],
-            &mut dst[o * row_len..(o + 1) * row_len],
-        );
+    if row_len == 0 {
+        return;
+    }
+    for (s, d) in src.chunks(row_len).zip(dst.chunks_mut(row_len)) {
         for step in 0..len {
             let k = if reverse { len - 1 - step } else { step };
             let here = k * inner;
