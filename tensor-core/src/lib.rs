@@ -15,6 +15,7 @@ pub mod matmul;
 pub mod parallel;
 pub mod reduce;
 pub mod reference;
+pub mod scratch;
 pub mod shape;
 pub mod tensor;
 pub mod ulp;
@@ -50,6 +51,7 @@ pub mod __private {
         arg_combine, arg_fold, fold, iota, lane_mask, mask_or, scan, Identity, ScanShape,
     };
     pub use crate::reference::{Bitwise, Compare, Num};
+    pub use crate::scratch::ScratchVec;
     pub use crate::shape::{Dim, Dyn, Shape, StaticShape};
     pub use crate::tensor::{Tensor, TensorMut, TensorRef, TensorView, TensorViewMut};
 }

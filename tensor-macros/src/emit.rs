@@ -152,7 +152,8 @@ fn emit_kernel(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kerne
         });
     }
     // Temps hold compute-type values: reduction accumulators start at the combine's
-    // identity. (Graphs with reductions allocate these; elementwise graphs allocate nothing.)
+    // identity. They come from the thread's scratch pool (`ScratchVec`): allocated on the
+    // first call on a thread, reused after.
     for (index, temp) in kernel.temps.iter().enumerate() {
         if temp.row_local.is_some() {
             continue;
@@ -162,7 +163,7 @@ fn emit_kernel(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kerne
         let len = size_expr(&temp.len);
         let init = init_value(rt, temp.dtype, temp.init);
         setup.extend(quote! {
-            let mut #v: ::std::vec::Vec<#t> = ::std::vec![#init; #len];
+            let mut #v = #p::ScratchVec::<#t>::new(#len, #init);
         });
     }
     let stages: TokenStream = kernel
@@ -250,14 +251,12 @@ fn emit_stage(
         if temp.gemm_block {
             // Filled by the GEMM block by block, never initialised.
             let rows = Literal::usize_unsuffixed(crate::ir::GEMM_BLOCK_ROWS);
-            before_rows.extend(
-                quote!(let mut #v: ::std::vec::Vec<#c> = ::std::vec![#init; #rows * #len_lit];),
-            );
+            before_rows
+                .extend(quote!(let mut #v = #p::ScratchVec::<#c>::new(#rows * #len_lit, #init);));
         } else if len.as_static().is_some_and(|n| n <= STACK_ROW_LIMIT) {
             each_row.extend(quote!(let mut #v: [#c; #len_lit] = [#init; #len_lit];));
         } else {
-            before_rows
-                .extend(quote!(let mut #v: ::std::vec::Vec<#c> = ::std::vec![#init; #len_lit];));
+            before_rows.extend(quote!(let mut #v = #p::ScratchVec::<#c>::new(#len_lit, #init);));
             each_row.extend(quote!(#v.fill(#init);));
         }
     }

@@ -484,7 +484,8 @@ pub fn emit_graph_fn(
         })
     });
     let alloc_doc = if allocates {
-        "; allocates only the scratch buffers of its reductions"
+        "; its temporaries (reduction accumulators, products) come from a per-thread \
+         scratch pool, allocated on the first call on a thread and reused after"
     } else {
         "; allocates nothing"
     };

@@ -1,0 +1,85 @@
+//! `_into` of graphs with temps (reduction accumulators, a materialised value, a product's
+//! row block) allocates on its first call on a thread and never after: the temps come from
+//! the thread's scratch pool. Counted with a global allocator that counts this thread's
+//! allocations.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use tensorgraph::prelude::*;
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+// SAFETY: every call forwards to the system allocator with the same arguments; the
+// counter is a thread-local `Cell` that never allocates.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+        // SAFETY: the caller's contract for `alloc` is passed on unchanged.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `System.alloc` with this `layout` (every allocation here
+        // goes through `alloc` above).
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations() -> usize {
+    ALLOCATIONS.with(|c| c.get())
+}
+
+graph! {
+    fn normalise(x: f32[64, 100]) -> (f32[64, 100], f32[100], f32[64, 100]) {
+        let centred = x - mean(x, axis = 1, keepdims = true);
+        (softmax(centred, axis = 1), sum(x, axis = 0), reshape(cumsum(centred, axis = 0), [64, 100]))
+    }
+    fn layer(x: f32[40, 16], w: f32[16, 24], b: f32[24]) -> f32[40, 24] { relu(x @ w + b) }
+}
+
+#[test]
+fn into_allocates_only_on_the_first_call() {
+    let x = Tensor::<f32, Shape![64, 100]>::from_fn(|[i, j]| (i * 7 + j) as f32 * 0.01);
+    let (mut a, mut b, mut c) = (Tensor::zeros(), Tensor::zeros(), Tensor::zeros());
+    normalise_into(&x, &mut a, &mut b, &mut c);
+    let before = allocations();
+    normalise_into(&x, &mut a, &mut b, &mut c);
+    normalise_into(&x, &mut a, &mut b, &mut c);
+    assert_eq!(
+        allocations() - before,
+        0,
+        "normalise_into allocated on a repeated call"
+    );
+    // The results are still right after reuse: column sums of x.
+    for j in 0..100 {
+        let want: f32 = (0..64).map(|i| (i * 7 + j) as f32 * 0.01).sum();
+        assert!((b[[j]] - want).abs() <= 1e-3, "column {j}");
+    }
+
+    let (xw, w, bias) = (
+        Tensor::<f32, Shape![40, 16]>::from_fn(|[i, j]| (i + j) as f32 * 0.1),
+        Tensor::<f32, Shape![16, 24]>::from_fn(|[i, j]| (i as f32 - j as f32) * 0.05),
+        Tensor::<f32, Shape![24]>::full(0.25),
+    );
+    let mut out = Tensor::zeros();
+    layer_into(&xw, &w, &bias, &mut out);
+    let before = allocations();
+    layer_into(&xw, &w, &bias, &mut out);
+    assert_eq!(
+        allocations() - before,
+        0,
+        "layer_into allocated on a repeated call"
+    );
+    let want: f32 = (0..16)
+        .map(|k| (3 + k) as f32 * 0.1 * (k as f32 - 5.0) * 0.05)
+        .sum::<f32>()
+        + 0.25;
+    assert!((out[[3, 5]] - want.max(0.0)).abs() <= 1e-4);
+}
