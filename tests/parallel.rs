@@ -110,3 +110,27 @@ fn reductions_and_softmax_split_into_tasks() {
         }
     }
 }
+
+graph! {
+    /// Reductions over the outer axis: the kept columns are cut into blocks of 128, one
+    /// task each (384 = 3 blocks).
+    fn col_reductions(x: f32[2048, 384]) -> (f32[384], i64[384], f64[384]) {
+        (max(x, axis = 0), argmax(x, axis = 0), sum(x, axis = 0, dtype = f64))
+    }
+}
+
+#[test]
+fn outer_axis_reductions_split_their_columns() {
+    let x = Tensor::<f32, Shape![2048, 384]>::from_vec(f32::random(2048 * 384, 11)).unwrap();
+    let (mx, am, s) = col_reductions(&x);
+    for j in 0..384 {
+        let col: Vec<f32> = (0..2048).map(|i| x[[i, j]]).collect();
+        let m = col.iter().cloned().fold(f32::NEG_INFINITY, f32::max);
+        assert_eq!(mx[[j]].to_bits(), m.to_bits(), "max of column {j}");
+        let first = col.iter().position(|&v| v == m).unwrap() as i64;
+        assert_eq!(am[[j]], first, "argmax of column {j}");
+        // The f64 accumulator sees the rows in order: the same sum as this loop.
+        let e: f64 = col.iter().map(|&v| v as f64).sum();
+        assert_eq!(s[[j]], e, "sum of column {j}");
+    }
+}

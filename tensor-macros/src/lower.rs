@@ -217,6 +217,7 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
     let mut blocks = Vec::new();
     for nest in &mut nests {
         split_flat_loop(nest, &mut blocks);
+        split_kept_columns(nest);
     }
     let stages = plan_stages(&temps, &output_lens, &nests);
     mark_row_local(&mut temps, &nests, &stages);
@@ -316,6 +317,47 @@ fn split_flat_loop(nest: &mut LoopNest, blocks: &mut Vec<(String, Size, usize)>)
     nest.outer = vec![Size::lit(inner / block)];
     for op in &mut nest.operands {
         op.outer_strides = vec![op.inner_stride.mul(&Size::lit(block))];
+    }
+    nest.inner = Size::lit(block);
+}
+
+/// A large reduction over outer axes that keeps its inner axis (`sum(x, axis = 0)`):
+/// every row adds into the same accumulator row, so its rows cannot be split across
+/// threads. Its inner axis is cut into column blocks and the block index becomes the
+/// outermost loop: each block's accumulators are then a row of their own, which stage
+/// planning splits into tasks like any rows. The order in which one accumulator sees the
+/// rows is unchanged.
+fn split_kept_columns(nest: &mut LoopNest) {
+    let Sink::Reduce { acc, .. } = &nest.sink else {
+        return;
+    };
+    let acc_op = &nest.operands[*acc];
+    let Some(columns) = nest.inner.as_static() else {
+        return;
+    };
+    let work = nest.outer.iter().fold(Some(columns), |w, e| {
+        w.zip(e.as_static()).map(|(w, e)| w * e)
+    });
+    if nest.outer.is_empty()
+        || nest.ragged.is_some()
+        || !acc_op.inner_stride.is_lit(1)
+        || acc_op.outer_strides.iter().any(|s| !s.is_zero())
+        || work.is_none_or(|w| w < PARALLEL_MIN_ELEMENTS)
+    {
+        return;
+    }
+    // Blocks of a power of two of at least 64 columns (whole SIMD chunks), at least two.
+    let Some(block) = (6..=12)
+        .rev()
+        .map(|b| 1usize << b)
+        .find(|&b| columns % b == 0 && columns / b >= 2)
+    else {
+        return;
+    };
+    nest.outer.insert(0, Size::lit(columns / block));
+    for op in &mut nest.operands {
+        let stride = op.inner_stride.mul(&Size::lit(block));
+        op.outer_strides.insert(0, stride);
     }
     nest.inner = Size::lit(block);
 }
