@@ -605,8 +605,8 @@ fn piece_for<'p>(
 /// Nodes that get a temp, in topological order: reductions, and computed values that a
 /// reshape reinterprets.
 fn materialised_nodes(graph: &TypedGraph) -> Vec<NodeId> {
-    // Only what the outputs need: the checker may leave nodes no output reads (`cumsum`
-    // types itself through `sum`'s rule), and a dead reduction must not run.
+    // Only what the outputs need: the checker may leave nodes no output reads (a `let`
+    // nobody uses, a branch of a composite), and a dead reduction must not run.
     let mut live = vec![false; graph.nodes.len()];
     let mut stack: Vec<NodeId> = graph.outputs.clone();
     while let Some(n) = stack.pop() {

@@ -148,6 +148,11 @@ fn sum_like(op: &TensorOp) -> bool {
     op.kind == TensorOpKind::Reduction(ReduceDtype::SumLike)
 }
 
+/// Whether a reduction takes `dtype`/`acc` arguments.
+fn takes_dtypes(op: &TensorOp) -> bool {
+    sum_like(op) || float_reduction(op) || op.name == "mean"
+}
+
 /// Whether a reduction needs a float input and gives a float.
 fn float_reduction(op: &TensorOp) -> bool {
     op.kind == TensorOpKind::Reduction(ReduceDtype::Float)
@@ -491,6 +496,84 @@ impl Checker<'_> {
         )
     }
 
+    /// The output and accumulator dtypes of reduction `op` over an `xd` input, from its
+    /// `dtype`/`acc` arguments and defaults (Theano's `CAReduceDtype`): `sum`-like
+    /// reductions widen integers to `i64`/`u64`, `mean` and the float reductions give a
+    /// float, the others keep `xd`. `None` once an error is reported.
+    pub(super) fn reduction_dtypes(
+        &mut self,
+        op: &TensorOp,
+        xd: DType,
+        ra: &ReduceArgs,
+    ) -> Option<(DType, DType)> {
+        let name = op.name;
+        // Sum-like output and accumulator dtypes.
+        let sum_out = |d: DType| match d {
+            DType::Bool | DType::I8 | DType::I16 | DType::I32 | DType::I64 => DType::I64,
+            DType::U8 | DType::U16 | DType::U32 | DType::U64 => DType::U64,
+            f => f,
+        };
+        let float_out = |d: DType| if d.is_float() { d } else { DType::F64 };
+        let out_default = match name {
+            _ if sum_like(op) => sum_out(xd),
+            "mean" => float_out(xd),
+            _ => xd,
+        };
+        let takes_dtypes = takes_dtypes(op);
+        let out = match ra.dtype {
+            Some((d, dspan)) if (name == "mean" || float_reduction(op)) && !d.is_float() => {
+                self.errors.push(
+                    dspan,
+                    format!("`{name}` gives a float; `dtype = {}` is not one", d.name()),
+                );
+                return None;
+            }
+            Some((d, _)) => d,
+            None => out_default,
+        };
+        let acc = if takes_dtypes {
+            let default = if out.is_float() || name == "mean" || float_reduction(op) {
+                DType::F64
+            } else if matches!(out, DType::U8 | DType::U16 | DType::U32 | DType::U64) {
+                DType::U64
+            } else {
+                DType::I64
+            };
+            match ra.acc {
+                Some((a, aspan)) => {
+                    let input = if xd == DType::Bool { DType::U8 } else { xd };
+                    if !input.fits_in(a) {
+                        self.errors.push(
+                            aspan,
+                            format!(
+                                "`acc = {}` is narrower than the input dtype `{}`: the accumulator must hold every input value\nhelp: use `acc = {}` or wider",
+                                a.name(),
+                                xd.name(),
+                                crate::dtype::promotion_hint(input, input).unwrap_or(input).name()
+                            ),
+                        );
+                        return None;
+                    }
+                    if (name == "mean" || float_reduction(op)) && !a.is_float() {
+                        self.errors.push(
+                            aspan,
+                            format!(
+                                "`{name}` accumulates in a float; `acc = {}` is not one",
+                                a.name()
+                            ),
+                        );
+                        return None;
+                    }
+                    a
+                }
+                None => default,
+            }
+        } else {
+            xd
+        };
+        Some((out, acc))
+    }
+
     fn check_reduction(&mut self, op: &TensorOp, span: Span, x: NodeId, ra: &ReduceArgs) -> Typed {
         let name = op.name;
         let xd = self.node(x).dtype;
@@ -550,69 +633,8 @@ impl Checker<'_> {
                 return Typed::Poison;
             }
         }
-        // Sum-like output and accumulator dtypes.
-        let sum_out = |d: DType| match d {
-            DType::Bool | DType::I8 | DType::I16 | DType::I32 | DType::I64 => DType::I64,
-            DType::U8 | DType::U16 | DType::U32 | DType::U64 => DType::U64,
-            f => f,
-        };
-        let float_out = |d: DType| if d.is_float() { d } else { DType::F64 };
-        let out_default = match name {
-            _ if sum_like(op) => sum_out(xd),
-            "mean" => float_out(xd),
-            _ => xd,
-        };
-        let takes_dtypes = sum_like(op) || float_reduction(op) || name == "mean";
-        let out = match ra.dtype {
-            Some((d, dspan)) if (name == "mean" || float_reduction(op)) && !d.is_float() => {
-                self.errors.push(
-                    dspan,
-                    format!("`{name}` gives a float; `dtype = {}` is not one", d.name()),
-                );
-                return Typed::Poison;
-            }
-            Some((d, _)) => d,
-            None => out_default,
-        };
-        let acc = if takes_dtypes {
-            let default = if out.is_float() || name == "mean" || float_reduction(op) {
-                DType::F64
-            } else if matches!(out, DType::U8 | DType::U16 | DType::U32 | DType::U64) {
-                DType::U64
-            } else {
-                DType::I64
-            };
-            match ra.acc {
-                Some((a, aspan)) => {
-                    let input = if xd == DType::Bool { DType::U8 } else { xd };
-                    if !input.fits_in(a) {
-                        self.errors.push(
-                            aspan,
-                            format!(
-                                "`acc = {}` is narrower than the input dtype `{}`: the accumulator must hold every input value\nhelp: use `acc = {}` or wider",
-                                a.name(),
-                                xd.name(),
-                                crate::dtype::promotion_hint(input, input).unwrap_or(input).name()
-                            ),
-                        );
-                        return Typed::Poison;
-                    }
-                    if (name == "mean" || float_reduction(op)) && !a.is_float() {
-                        self.errors.push(
-                            aspan,
-                            format!(
-                                "`{name}` accumulates in a float; `acc = {}` is not one",
-                                a.name()
-                            ),
-                        );
-                        return Typed::Poison;
-                    }
-                    a
-                }
-                None => default,
-            }
-        } else {
-            xd
+        let Some((out, acc)) = self.reduction_dtypes(op, xd, ra) else {
+            return Typed::Poison;
         };
 
         let result = match name {
@@ -716,7 +738,7 @@ impl Checker<'_> {
                     self.node(result).dtype.name()
                 ),
             };
-            let fix = if takes_dtypes {
+            let fix = if takes_dtypes(op) {
                 format!("; `{name}(…, dtype = …)` chooses the output dtype")
             } else {
                 String::new()
@@ -758,19 +780,9 @@ impl Checker<'_> {
             .iter()
             .find(|t| t.name == if name == "cumsum" { "sum" } else { "prod" })
             .expect("a row");
-        let Typed::Strong(reduced) = self.check_reduction(sum_op, span, x, ra) else {
+        let Some((out, acc)) = self.reduction_dtypes(sum_op, self.node(x).dtype, ra) else {
             return Typed::Poison;
         };
-        // The reduction node carries the chosen accumulator; its output dtype is the
-        // conversion on top of it.
-        let out = self.node(reduced).dtype;
-        let mut acc_node = reduced;
-        while let NodeKind::Cast { input } | NodeKind::View { input, .. } =
-            &self.node(acc_node).kind
-        {
-            acc_node = *input;
-        }
-        let acc = self.node(acc_node).dtype;
         let xa = self.convert(x, acc);
         let dims = self.node(x).dims.clone();
         let kind = if name == "cumsum" {
