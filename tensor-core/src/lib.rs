@@ -22,6 +22,9 @@ pub mod vmath;
 #[cfg(feature = "ndarray")]
 pub mod ndarray_interop;
 
+#[cfg(feature = "serde")]
+pub mod serde_impls;
+
 pub use dtype::{bf16, f16, DType, Element};
 pub use error::{LengthReason, ShapeError};
 pub use shape::{Dim, Dyn, Rank0, Rank1, Rank2, Rank3, Rank4, Rank5, Rank6, Shape, StaticShape};
