@@ -8,6 +8,7 @@ use crate::dtype::{bf16, f16, Element};
 
 /// `self as D`.
 pub trait CastTo<D: Element>: Element {
+    /// `self as D`, with the semantics stated at the top of this module.
     fn cast(self) -> D;
 }
 

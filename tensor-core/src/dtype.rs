@@ -11,18 +11,31 @@ pub use half::{bf16, f16};
 /// A dtype tag, used for messages and `Debug` output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DType {
+    /// `bool`
     Bool,
+    /// `u8`
     U8,
+    /// `u16`
     U16,
+    /// `u32`
     U32,
+    /// `u64`
     U64,
+    /// `i8`
     I8,
+    /// `i16`
     I16,
+    /// `i32`
     I32,
+    /// `i64`
     I64,
+    /// `f16` (IEEE half)
     F16,
+    /// `bf16` (brain float)
     BF16,
+    /// `f32`
     F32,
+    /// `f64`
     F64,
 }
 
@@ -67,6 +80,7 @@ pub trait LaneScalar:
 pub trait Element:
     Copy + Default + PartialEq + fmt::Debug + Send + Sync + 'static + sealed::Sealed
 {
+    /// The dtype tag of this element type.
     const DTYPE: DType;
     /// The type of this dtype's values inside a kernel.
     type Compute: LaneScalar;

@@ -22,16 +22,19 @@ pub struct V<T>(pub [T; LANES]);
 
 impl<T: LaneScalar> V<T> {
     #[inline(always)]
+    /// Every lane `value`.
     pub fn splat(value: T) -> Self {
         V([value; LANES])
     }
 
     #[inline(always)]
+    /// `f` applied to each lane.
     pub fn map<U>(self, f: impl Fn(T) -> U) -> V<U> {
         V(self.0.map(f))
     }
 
     #[inline(always)]
+    /// `f` applied to each pair of lanes of `self` and `other`.
     pub fn zip<U, R>(self, other: V<U>, f: impl Fn(T, U) -> R) -> V<R>
     where
         U: Copy,
@@ -115,6 +118,7 @@ pub fn cast<S: CastTo<D>, D: Element>(value: V<S::Compute>) -> V<D::Compute> {
 /// `where(cond, a, b)`.
 pub trait SelectLanes: LaneScalar {
     #[inline(always)]
+    /// Each lane from `a` where `cond` is true, else from `b`.
     fn select_lanes(cond: V<bool>, a: V<Self>, b: V<Self>) -> V<Self> {
         V(core::array::from_fn(|i| {
             if cond.0[i] {
@@ -128,6 +132,7 @@ pub trait SelectLanes: LaneScalar {
 
 macro_rules! default_binary {
     ($trait:ident: $($lane:ident => $scalar:ident),*) => {$(
+        #[doc = concat!("`", stringify!($trait), "::", stringify!($scalar), "` on each lane.")]
         #[inline(always)]
         fn $lane(a: V<Self>, b: V<Self>) -> V<Self> {
             a.zip(b, <Self as $trait>::$scalar)
@@ -136,6 +141,7 @@ macro_rules! default_binary {
 }
 macro_rules! default_unary {
     ($trait:ident: $($lane:ident => $scalar:ident),*) => {$(
+        #[doc = concat!("`", stringify!($trait), "::", stringify!($scalar), "` on each lane.")]
         #[inline(always)]
         fn $lane(a: V<Self>) -> V<Self> {
             a.map(<Self as $trait>::$scalar)
@@ -144,6 +150,7 @@ macro_rules! default_unary {
 }
 macro_rules! default_compare {
     ($($lane:ident => $scalar:ident),*) => {$(
+        #[doc = concat!("`Compare::", stringify!($scalar), "` on each lane.")]
         #[inline(always)]
         fn $lane(a: V<Self>, b: V<Self>) -> V<bool> {
             a.zip(b, <Self as Compare>::$scalar)
@@ -151,6 +158,8 @@ macro_rules! default_compare {
     )*};
 }
 
+/// Arithmetic lane by lane (see [`Num`]); vector implementations replace the scalar
+/// default where they exist.
 pub trait NumLanes: Num {
     default_binary!(Num: add_lanes => add, sub_lanes => sub, mul_lanes => mul, div_lanes => div,
         rem_lanes => rem, modulo_lanes => modulo, max_lanes => max, min_lanes => min,
@@ -168,6 +177,7 @@ pub trait NumLanes: Num {
 /// `bitwise_count` on integer lanes: the ones of `|a|`, as `u8`.
 pub trait BitCountLanes: crate::reference::BitCount {
     #[inline(always)]
+    /// The number of one bits of `|a|` on each lane, as `u8`.
     fn bitwise_count_lanes(a: V<Self>) -> V<u8> {
         a.map(<Self as crate::reference::BitCount>::bitwise_count)
     }
@@ -178,31 +188,37 @@ pub trait BitCountLanes: crate::reference::BitCount {
 /// `f32` evaluates the `expm1`/`sigmoid` ones in f64 lanes and rounds once.
 pub trait ActivationLanes: Activation + FloatLanes + CompareLanes + SelectLanes {
     #[inline(always)]
+    /// `1 / a` on each lane.
     fn reciprocal_lanes(a: V<Self>) -> V<Self> {
         Self::div_lanes(V::splat(<Self as Activation>::one()), a)
     }
     #[inline(always)]
+    /// `a / (1 + |a|)` on each lane.
     fn softsign_lanes(a: V<Self>) -> V<Self> {
         let one = V::splat(<Self as Activation>::one());
         Self::div_lanes(a, Self::add_lanes(one, Self::abs_lanes(a)))
     }
     #[inline(always)]
+    /// Whether each lane is neither NaN nor infinite.
     fn is_finite_lanes(a: V<Self>) -> V<bool> {
         let nan = Self::is_nan_lanes(a);
         let inf = Self::is_inf_lanes(a);
         V(core::array::from_fn(|i| !nan.0[i] && !inf.0[i]))
     }
     #[inline(always)]
+    /// `a` where `a >= 0`, else `alpha · a`.
     fn leaky_relu_lanes(a: V<Self>, alpha: V<Self>) -> V<Self> {
         let negative = Self::lt_lanes(a, V::splat(<Self as Activation>::zero()));
         Self::select_lanes(negative, Self::mul_lanes(alpha, a), a)
     }
     #[inline(always)]
+    /// `a` where `a > alpha`, else 0.
     fn thresholded_relu_lanes(a: V<Self>, alpha: V<Self>) -> V<Self> {
         let above = Self::gt_lanes(a, alpha);
         Self::select_lanes(above, a, V::splat(<Self as Activation>::zero()))
     }
     #[inline(always)]
+    /// `max(0, min(1, alpha · a + beta))`.
     fn hard_sigmoid_lanes(a: V<Self>, alpha: V<Self>, beta: V<Self>) -> V<Self> {
         let t = Self::add_lanes(Self::mul_lanes(alpha, a), beta);
         let one = V::splat(<Self as Activation>::one());
@@ -212,12 +228,14 @@ pub trait ActivationLanes: Activation + FloatLanes + CompareLanes + SelectLanes 
         )
     }
     #[inline(always)]
+    /// `a · hard_sigmoid(a, 1/6, 1/2)`.
     fn hard_swish_lanes(a: V<Self>) -> V<Self> {
         let alpha = V::splat(<Self as Activation>::one_sixth());
         let beta = V::splat(<Self as Activation>::half());
         Self::mul_lanes(a, Self::hard_sigmoid_lanes(a, alpha, beta))
     }
     #[inline(always)]
+    /// `a + bias` below `-lambd`, `a - bias` above `lambd`, else 0.
     fn shrink_lanes(a: V<Self>, lambd: V<Self>, bias: V<Self>) -> V<Self> {
         let below = Self::lt_lanes(a, Self::neg_lanes(lambd));
         let above = Self::gt_lanes(a, lambd);
@@ -226,23 +244,27 @@ pub trait ActivationLanes: Activation + FloatLanes + CompareLanes + SelectLanes 
         Self::select_lanes(below, Self::add_lanes(a, bias), inner)
     }
     #[inline(always)]
+    /// `a` where `a > 0`, else `alpha · (e^a - 1)`.
     fn elu_lanes(a: V<Self>, alpha: V<Self>) -> V<Self> {
         let positive = Self::gt_lanes(a, V::splat(<Self as Activation>::zero()));
         Self::select_lanes(positive, a, Self::mul_lanes(alpha, Self::expm1_lanes(a)))
     }
     #[inline(always)]
+    /// `max(0, a) + min(0, alpha · (e^(a/alpha) - 1))`.
     fn celu_lanes(a: V<Self>, alpha: V<Self>) -> V<Self> {
         let zero = V::splat(<Self as Activation>::zero());
         let e = Self::mul_lanes(alpha, Self::expm1_lanes(Self::div_lanes(a, alpha)));
         Self::add_lanes(Self::max_lanes(zero, a), Self::min_lanes(zero, e))
     }
     #[inline(always)]
+    /// `gamma · a` where `a > 0`, else `gamma · alpha · (e^a - 1)`.
     fn selu_lanes(a: V<Self>, alpha: V<Self>, gamma: V<Self>) -> V<Self> {
         let positive = Self::gt_lanes(a, V::splat(<Self as Activation>::zero()));
         let negative = Self::mul_lanes(gamma, Self::mul_lanes(alpha, Self::expm1_lanes(a)));
         Self::select_lanes(positive, Self::mul_lanes(gamma, a), negative)
     }
     #[inline(always)]
+    /// `a · sigmoid(alpha · a)`.
     fn swish_lanes(a: V<Self>, alpha: V<Self>) -> V<Self> {
         Self::mul_lanes(a, Self::sigmoid_lanes(Self::mul_lanes(alpha, a)))
     }
@@ -283,20 +305,25 @@ impl ActivationLanes for f32 {
     }
 }
 
+/// Comparisons lane by lane (see [`Compare`]); each result lane is a `bool`.
 pub trait CompareLanes: Compare {
     default_compare!(eq_lanes => eq, ne_lanes => ne, lt_lanes => lt, le_lanes => le,
         gt_lanes => gt, ge_lanes => ge);
 }
 
+/// `& | ^ !` lane by lane (see [`Bitwise`]).
 pub trait BitwiseLanes: Bitwise {
     default_binary!(Bitwise: and_lanes => and, or_lanes => or, xor_lanes => xor);
     default_unary!(Bitwise: not_lanes => not);
 }
 
+/// `<< >>` lane by lane (see [`Shift`]).
 pub trait ShiftLanes: Shift {
     default_binary!(Shift: shl_lanes => shl, shr_lanes => shr);
 }
 
+/// The float functions lane by lane (see [`Float`]); vector implementations replace the
+/// scalar default where they exist.
 pub trait FloatLanes: Float + NumLanes {
     default_unary!(Float: sqrt_lanes => sqrt, rsqrt_lanes => rsqrt, exp_lanes => exp,
         log_lanes => log, log1p_lanes => log1p, sin_lanes => sin, cos_lanes => cos,
@@ -308,10 +335,12 @@ pub trait FloatLanes: Float + NumLanes {
     default_unary!(Float: asinh_lanes => asinh, acosh_lanes => acosh, atanh_lanes => atanh,
         erfc_lanes => erfc, cbrt_lanes => cbrt, mish_lanes => mish, gelu_tanh_lanes => gelu_tanh);
     #[inline(always)]
+    /// Whether each lane is NaN.
     fn is_nan_lanes(a: V<Self>) -> V<bool> {
         a.map(<Self as Float>::is_nan)
     }
     #[inline(always)]
+    /// Whether each lane is infinite.
     fn is_inf_lanes(a: V<Self>) -> V<bool> {
         a.map(<Self as Float>::is_inf)
     }

@@ -186,8 +186,11 @@ mod tests {
 /// The extents of a scan's buffers: `outer × len × inner`, row-major, scanned along `len`.
 #[derive(Clone, Copy, Debug)]
 pub struct ScanShape {
+    /// The product of the extents before the scanned axis.
     pub outer: usize,
+    /// The extent of the scanned axis.
     pub len: usize,
+    /// The product of the extents after the scanned axis.
     pub inner: usize,
 }
 

@@ -19,23 +19,37 @@ use crate::vmath::{erf_scalar_f64, erfc_scalar_f64, erfc_tail_exponents_scalar};
 
 /// Arithmetic: every integer and float compute type.
 pub trait Num: LaneScalar {
+    /// `a + b` (wrapping on integers).
     fn add(a: Self, b: Self) -> Self;
+    /// `a - b` (wrapping on integers).
     fn sub(a: Self, b: Self) -> Self;
+    /// `a · b` (wrapping on integers).
     fn mul(a: Self, b: Self) -> Self;
+    /// `a / b`: truncating on integers, 0 for a zero integer divisor.
     fn div(a: Self, b: Self) -> Self;
     /// `%`: truncated remainder.
     fn rem(a: Self, b: Self) -> Self;
     /// `mod`: floored remainder (sign of the divisor).
     fn modulo(a: Self, b: Self) -> Self;
+    /// `-a` (wrapping on integers).
     fn neg(a: Self) -> Self;
+    /// `|a|` (wrapping on integers: `abs(MIN) = MIN`).
     fn abs(a: Self) -> Self;
+    /// The larger of `a` and `b`; floats propagate NaN and order `-0.0 < +0.0`.
     fn max(a: Self, b: Self) -> Self;
+    /// The smaller of `a` and `b`; floats propagate NaN and order `-0.0 < +0.0`.
     fn min(a: Self, b: Self) -> Self;
+    /// `a` to the power `b` (wrapping on integers; a negative integer exponent gives 0 except for bases ±1).
     fn pow(a: Self, b: Self) -> Self;
+    /// `max(a, 0)`.
     fn relu(a: Self) -> Self;
+    /// Rounds towards -inf (the identity on integers).
     fn floor(a: Self) -> Self;
+    /// Rounds half away from zero (the identity on integers).
     fn round(a: Self) -> Self;
+    /// Rounds half to even (the identity on integers).
     fn roundeven(a: Self) -> Self;
+    /// Rounds towards zero (the identity on integers).
     fn trunc(a: Self) -> Self;
     /// The identity on integers.
     fn ceil(a: Self) -> Self;
@@ -52,26 +66,32 @@ pub trait Num: LaneScalar {
 /// (every comparison with NaN is false except `!=`).
 pub trait Compare: LaneScalar {
     #[inline(always)]
+    /// `a == b`.
     fn eq(a: Self, b: Self) -> bool {
         a == b
     }
     #[inline(always)]
+    /// `a != b` (true when either is NaN).
     fn ne(a: Self, b: Self) -> bool {
         a != b
     }
     #[inline(always)]
+    /// `a < b`.
     fn lt(a: Self, b: Self) -> bool {
         a < b
     }
     #[inline(always)]
+    /// `a <= b`.
     fn le(a: Self, b: Self) -> bool {
         a <= b
     }
     #[inline(always)]
+    /// `a > b`.
     fn gt(a: Self, b: Self) -> bool {
         a > b
     }
     #[inline(always)]
+    /// `a >= b`.
     fn ge(a: Self, b: Self) -> bool {
         a >= b
     }
@@ -79,50 +99,77 @@ pub trait Compare: LaneScalar {
 
 /// `& | ^ !`: bitwise on integers, logical on `bool`.
 pub trait Bitwise: LaneScalar {
+    /// `a & b` (logical on `bool`).
     fn and(a: Self, b: Self) -> Self;
+    /// `a | b` (logical on `bool`).
     fn or(a: Self, b: Self) -> Self;
+    /// `a ^ b` (logical on `bool`).
     fn xor(a: Self, b: Self) -> Self;
+    /// `!a` (logical on `bool`).
     fn not(a: Self) -> Self;
 }
 
 /// `bitwise_count` on integers: the number of one bits of `|a|` (NumPy), as `u8`.
 pub trait BitCount: LaneScalar {
+    /// The number of one bits of `|a|`.
     fn bitwise_count(a: Self) -> u8;
 }
 
 /// `<< >>` on integers.
 pub trait Shift: LaneScalar {
+    /// `a << b`; 0 when `b` is outside `0..BITS`.
     fn shl(a: Self, b: Self) -> Self;
+    /// `a >> b`; 0 (or -1 for a negative `a`) when `b` is outside `0..BITS`.
     fn shr(a: Self, b: Self) -> Self;
 }
 
 /// Float-only functions (`f16`/`bf16` use the `f32` ones).
 pub trait Float: Num {
+    /// Square root.
     fn sqrt(a: Self) -> Self;
+    /// `1 / sqrt(a)`.
     fn rsqrt(a: Self) -> Self;
+    /// `e^a`.
     fn exp(a: Self) -> Self;
+    /// Natural logarithm.
     fn log(a: Self) -> Self;
+    /// `log(1 + a)`, accurate near 0.
     fn log1p(a: Self) -> Self;
+    /// Sine (radians).
     fn sin(a: Self) -> Self;
+    /// Cosine (radians).
     fn cos(a: Self) -> Self;
+    /// Hyperbolic tangent.
     fn tanh(a: Self) -> Self;
+    /// The error function.
     fn erf(a: Self) -> Self;
+    /// `1 / (1 + e^-a)`.
     fn sigmoid(a: Self) -> Self;
     /// Exact GELU: `x/2 · (1 + erf(x/√2))`, computed as `x/2 · erfc(-x/√2)`.
     fn gelu(a: Self) -> Self;
     /// `x · sigmoid(x)`.
     fn silu(a: Self) -> Self;
+    /// Whether `a` is NaN.
     fn is_nan(a: Self) -> bool;
+    /// Whether `a` is +inf or -inf.
     fn is_inf(a: Self) -> bool;
+    /// `2^a`.
     fn exp2(a: Self) -> Self;
+    /// Base-2 logarithm.
     fn log2(a: Self) -> Self;
     /// `e^x - 1`.
     fn expm1(a: Self) -> Self;
+    /// Tangent (radians).
     fn tan(a: Self) -> Self;
+    /// Arctangent (radians).
     fn atan(a: Self) -> Self;
+    /// Arcsine (radians; NaN outside [-1, 1]).
     fn asin(a: Self) -> Self;
+    /// Arccosine (radians; NaN outside [-1, 1]).
     fn acos(a: Self) -> Self;
+    /// Hyperbolic sine.
     fn sinh(a: Self) -> Self;
+    /// Hyperbolic cosine.
     fn cosh(a: Self) -> Self;
     /// `log(1 + e^x)`, computed as `max(x, 0) + log1p(e^-|x|)` (no overflow).
     fn softplus(a: Self) -> Self;
@@ -1235,9 +1282,13 @@ pub trait Activation: Float + Compare {
     fn selu(a: Self, alpha: Self, gamma: Self) -> Self;
     /// `a · sigmoid(alpha · a)`.
     fn swish(a: Self, alpha: Self) -> Self;
+    /// The constant 0.
     fn zero() -> Self;
+    /// The constant 1.
     fn one() -> Self;
+    /// The constant 0.5.
     fn half() -> Self;
+    /// The constant 1/6 (rounded to the type).
     fn one_sixth() -> Self;
 }
 

@@ -59,7 +59,11 @@ fn fit_dims(static_dims: &[Option<usize>], dims: &[usize]) -> Result<usize, Shap
 }
 
 /// Checks that `dims` fit the shape type and a buffer of `len` elements.
-fn check_dims(static_dims: &[Option<usize>], dims: &[usize], len: usize) -> Result<(), ShapeError> {
+pub(crate) fn check_dims(
+    static_dims: &[Option<usize>],
+    dims: &[usize],
+    len: usize,
+) -> Result<(), ShapeError> {
     let expected = fit_dims(static_dims, dims)?;
     if expected == len {
         Ok(())

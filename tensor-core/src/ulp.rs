@@ -42,6 +42,7 @@ pub fn err_f32(got: f32, r: f64) -> f64 {
     (g - rr).abs() / ulp_f32_at(rr)
 }
 
+/// The spacing of f64 values at `r` (one ULP), subnormal spacing below `f64::MIN_POSITIVE`.
 pub fn ulp_f64_at(r: f64) -> f64 {
     let a = r.abs();
     if a < f64::MIN_POSITIVE {
@@ -55,6 +56,8 @@ pub fn ulp_f64_at(r: f64) -> f64 {
     }
 }
 
+/// The error of `got` against the reference `r`, in ULPs of `r`: 0 when equal or both NaN,
+/// infinite when only one is NaN.
 pub fn err_f64(got: f64, r: f64) -> f64 {
     if r.is_nan() || got.is_nan() {
         return if r.is_nan() && got.is_nan() {
