@@ -10,6 +10,7 @@ pub mod bind;
 pub mod cast;
 pub mod dtype;
 pub mod error;
+pub mod gemm;
 pub mod lanes;
 pub mod parallel;
 pub mod reduce;
