@@ -1,0 +1,328 @@
+//! Operands as the packers read them: strided views ([`MatRef`]) and computed elements
+//! ([`FnSource`]), both converting to the packed type on the way (the prologue).
+
+use super::GemmError;
+use crate::dtype::{bf16, f16};
+
+/// The conversion applied to every operand element while it is packed.
+///
+/// Floats widen exactly (`f16`/`bf16` → `f32` → `f64`); integers convert to the `i32` or
+/// `i64` lanes with wrapping (`as`), which is exact for the types each integer entry point
+/// sends there and gives the modular result the `acc = i32` option promises otherwise.
+pub trait Convert<P>: Copy {
+    /// The packed value.
+    fn convert(self) -> P;
+}
+
+macro_rules! convert_as {
+    ($p:ty: $($t:ty),*) => {$(
+        impl Convert<$p> for $t {
+            #[inline(always)]
+            fn convert(self) -> $p {
+                self as $p
+            }
+        }
+    )*};
+}
+convert_as!(f32: f32);
+convert_as!(f64: f32, f64);
+convert_as!(i32: i8, u8, i16, u16, i32, u32, i64, u64);
+convert_as!(i64: i8, u8, i16, u16, i32, u32, i64, u64);
+
+impl Convert<f32> for f16 {
+    #[inline(always)]
+    fn convert(self) -> f32 {
+        self.to_f32()
+    }
+}
+impl Convert<f32> for bf16 {
+    #[inline(always)]
+    fn convert(self) -> f32 {
+        self.to_f32()
+    }
+}
+impl Convert<f64> for f16 {
+    #[inline(always)]
+    fn convert(self) -> f64 {
+        self.to_f64()
+    }
+}
+impl Convert<f64> for bf16 {
+    #[inline(always)]
+    fn convert(self) -> f64 {
+        self.to_f64()
+    }
+}
+
+/// A `rows × cols` operand whose elements the packers read as `P`.
+///
+/// `read_row` and `read_col` have defaults through [`get`](PackSource::get); a source
+/// overrides them when it can read a run faster (contiguous slices).
+pub trait PackSource<P>: Sync {
+    /// Rows.
+    fn rows(&self) -> usize;
+    /// Columns.
+    fn cols(&self) -> usize;
+    /// Element `(i, j)`, converted; called only with `i < rows`, `j < cols`.
+    fn get(&self, i: usize, j: usize) -> P;
+
+    /// Writes elements `(i, j0 + t)` for `t < len` to `out[t * step]`.
+    #[inline]
+    fn read_row(&self, i: usize, j0: usize, len: usize, out: &mut [P], step: usize) {
+        for (t, o) in out.iter_mut().step_by(step).take(len).enumerate() {
+            *o = self.get(i, j0 + t);
+        }
+    }
+
+    /// Writes elements `(i0 + t, j)` for `t < len` to `out[t * step]`.
+    #[inline]
+    fn read_col(&self, i0: usize, j: usize, len: usize, out: &mut [P], step: usize) {
+        for (t, o) in out.iter_mut().step_by(step).take(len).enumerate() {
+            *o = self.get(i0 + t, j);
+        }
+    }
+
+    /// Whether runs along a row are cheaper to read than runs down a column (true for
+    /// row-major data).
+    #[inline]
+    fn rows_are_contiguous(&self) -> bool {
+        true
+    }
+}
+
+impl<P, S: PackSource<P> + ?Sized> PackSource<P> for &S {
+    #[inline]
+    fn rows(&self) -> usize {
+        (**self).rows()
+    }
+    #[inline]
+    fn cols(&self) -> usize {
+        (**self).cols()
+    }
+    #[inline]
+    fn get(&self, i: usize, j: usize) -> P {
+        (**self).get(i, j)
+    }
+    #[inline]
+    fn read_row(&self, i: usize, j0: usize, len: usize, out: &mut [P], step: usize) {
+        (**self).read_row(i, j0, len, out, step)
+    }
+    #[inline]
+    fn read_col(&self, i0: usize, j: usize, len: usize, out: &mut [P], step: usize) {
+        (**self).read_col(i0, j, len, out, step)
+    }
+    #[inline]
+    fn rows_are_contiguous(&self) -> bool {
+        (**self).rows_are_contiguous()
+    }
+}
+
+/// A strided matrix view: element `(i, j)` is `data[offset + i·row_stride + j·col_stride]`.
+///
+/// Strides are in elements and may be negative or zero (a broadcast); the constructor checks
+/// that every index of the view lies inside `data`, so reading never fails afterwards.
+#[derive(Clone, Copy, Debug)]
+pub struct MatRef<'a, T> {
+    data: &'a [T],
+    rows: usize,
+    cols: usize,
+    row_stride: isize,
+    col_stride: isize,
+    offset: usize,
+}
+
+impl<'a, T> MatRef<'a, T> {
+    /// A view of `data`; `Err` if some element of the view falls outside `data` or the
+    /// index arithmetic overflows. An empty view (`rows` or `cols` 0) is always valid.
+    pub fn new(
+        data: &'a [T],
+        rows: usize,
+        cols: usize,
+        row_stride: isize,
+        col_stride: isize,
+        offset: usize,
+    ) -> Result<Self, GemmError> {
+        let view = MatRef { data, rows, cols, row_stride, col_stride, offset };
+        if rows == 0 || cols == 0 {
+            return Ok(view);
+        }
+        let oob = GemmError::ViewOutOfBounds { rows, cols, len: data.len() };
+        // The extreme indices are at the corners; i128 cannot overflow for usize/isize
+        // operands of 64 bits.
+        let span = |n: usize, s: isize| -> (i128, i128) {
+            let last = (n as i128 - 1) * s as i128;
+            (last.min(0), last.max(0))
+        };
+        let (r_lo, r_hi) = span(rows, row_stride);
+        let (c_lo, c_hi) = span(cols, col_stride);
+        let lo = offset as i128 + r_lo + c_lo;
+        let hi = offset as i128 + r_hi + c_hi;
+        if lo < 0 || hi >= data.len() as i128 {
+            return Err(oob);
+        }
+        Ok(view)
+    }
+
+    /// A row-major `rows × cols` view of the start of `data` (row stride `cols`).
+    pub fn row_major(data: &'a [T], rows: usize, cols: usize) -> Result<Self, GemmError> {
+        let stride = isize::try_from(cols)
+            .map_err(|_| GemmError::ViewOutOfBounds { rows, cols, len: data.len() })?;
+        Self::new(data, rows, cols, stride, 1, 0)
+    }
+
+    /// The transpose, as a view of the same data.
+    pub fn t(self) -> Self {
+        MatRef {
+            rows: self.cols,
+            cols: self.rows,
+            row_stride: self.col_stride,
+            col_stride: self.row_stride,
+            ..self
+        }
+    }
+
+    /// Rows.
+    pub fn nrows(&self) -> usize {
+        self.rows
+    }
+
+    /// Columns.
+    pub fn ncols(&self) -> usize {
+        self.cols
+    }
+
+    /// The index of `(i, j)` in `data`; in bounds for `i < rows`, `j < cols` (checked by
+    /// `new`), and the slice indexing that uses it checks again.
+    #[inline(always)]
+    fn index(&self, i: usize, j: usize) -> usize {
+        (self.offset as isize + i as isize * self.row_stride + j as isize * self.col_stride)
+            as usize
+    }
+
+    /// Reads `len` elements from `(i, j)` stepping by `stride` in `data` into `out[t*step]`.
+    #[inline(always)]
+    fn read_run<P>(&self, start: usize, stride: isize, len: usize, out: &mut [P], step: usize)
+    where
+        T: Convert<P>,
+    {
+        if len == 0 {
+            return;
+        }
+        if stride == 1 {
+            // Contiguous (the common row-major case): one bounds check for the run.
+            let src = &self.data[start..start + len];
+            if step == 1 {
+                for (o, x) in out[..len].iter_mut().zip(src) {
+                    *o = x.convert();
+                }
+            } else {
+                for (o, x) in out.iter_mut().step_by(step).zip(src) {
+                    *o = x.convert();
+                }
+            }
+        } else {
+            let mut idx = start as isize;
+            for o in out.iter_mut().step_by(step).take(len) {
+                *o = self.data[idx as usize].convert();
+                idx += stride;
+            }
+        }
+    }
+}
+
+impl<T: Convert<P> + Sync, P> PackSource<P> for MatRef<'_, T> {
+    #[inline]
+    fn rows(&self) -> usize {
+        self.rows
+    }
+    #[inline]
+    fn cols(&self) -> usize {
+        self.cols
+    }
+    #[inline]
+    fn get(&self, i: usize, j: usize) -> P {
+        self.data[self.index(i, j)].convert()
+    }
+    #[inline]
+    fn read_row(&self, i: usize, j0: usize, len: usize, out: &mut [P], step: usize) {
+        if len > 0 {
+            self.read_run(self.index(i, j0), self.col_stride, len, out, step);
+        }
+    }
+    #[inline]
+    fn read_col(&self, i0: usize, j: usize, len: usize, out: &mut [P], step: usize) {
+        if len > 0 {
+            self.read_run(self.index(i0, j), self.row_stride, len, out, step);
+        }
+    }
+    #[inline]
+    fn rows_are_contiguous(&self) -> bool {
+        self.col_stride.unsigned_abs() <= self.row_stride.unsigned_abs()
+    }
+}
+
+/// An operand whose element `(i, j)` is `f(i, j)`: the prologue for anything a strided view
+/// cannot say (dequantize with per-row scales, a fused elementwise producer).
+#[derive(Clone, Copy, Debug)]
+pub struct FnSource<F> {
+    rows: usize,
+    cols: usize,
+    f: F,
+}
+
+impl<F> FnSource<F> {
+    /// A `rows × cols` operand computed by `f`; `f` is called only with `i < rows`,
+    /// `j < cols`, in no particular order and possibly from several threads.
+    pub fn new(rows: usize, cols: usize, f: F) -> Self {
+        FnSource { rows, cols, f }
+    }
+}
+
+impl<P, F: Fn(usize, usize) -> P + Sync> PackSource<P> for FnSource<F> {
+    #[inline]
+    fn rows(&self) -> usize {
+        self.rows
+    }
+    #[inline]
+    fn cols(&self) -> usize {
+        self.cols
+    }
+    #[inline]
+    fn get(&self, i: usize, j: usize) -> P {
+        (self.f)(i, j)
+    }
+}
+
+/// Rows `row0 .. row0 + rows` of a source (one thread's share).
+pub(super) struct RowRange<'s, S> {
+    pub(super) src: &'s S,
+    pub(super) row0: usize,
+    pub(super) rows: usize,
+}
+
+impl<P, S: PackSource<P>> PackSource<P> for RowRange<'_, S> {
+    #[inline]
+    fn rows(&self) -> usize {
+        self.rows
+    }
+    #[inline]
+    fn cols(&self) -> usize {
+        self.src.cols()
+    }
+    #[inline]
+    fn get(&self, i: usize, j: usize) -> P {
+        self.src.get(self.row0 + i, j)
+    }
+    #[inline]
+    fn read_row(&self, i: usize, j0: usize, len: usize, out: &mut [P], step: usize) {
+        self.src.read_row(self.row0 + i, j0, len, out, step)
+    }
+    #[inline]
+    fn read_col(&self, i0: usize, j: usize, len: usize, out: &mut [P], step: usize) {
+        self.src.read_col(self.row0 + i0, j, len, out, step)
+    }
+    #[inline]
+    fn rows_are_contiguous(&self) -> bool {
+        self.src.rows_are_contiguous()
+    }
+}
