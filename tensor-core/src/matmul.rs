@@ -3,9 +3,10 @@
 //! calls [`matmul`] with offsets and signed strides that lowering derived from the
 //! operands' views (a transposed operand is a column stride, not a copy).
 //!
-//! Accumulation is in the element type: `f32` (or `f64` when a graph asks `acc = f64`),
-//! `f64`, and `i64`/`u64` with wrapping arithmetic (integer products are exact until they
-//! wrap, as `sum` of integers).
+//! The product runs on the GEMM engine ([`crate::gemm`]); see [`GemmInto`] for the
+//! accumulator types and the operand conversions done while packing.
+
+use crate::gemm::{self, Block, Convert, IntOperand, MatRef, Options};
 
 /// Where one GEMM operand is: element `(row, col)` is at
 /// `offset + row × row_stride + col × col_stride`.
@@ -19,96 +20,86 @@ pub struct MatrixAt {
     pub col_stride: isize,
 }
 
-impl MatrixAt {
-    /// The index of `(row, col)`. Wrapping arithmetic: the result is an in-bounds index for
-    /// every element a product reads (lowering builds only such maps); the slice indexing
-    /// that uses it checks the bound, so a wrong map panics instead of reading elsewhere.
-    #[inline(always)]
-    fn index(&self, row: usize, col: usize) -> usize {
-        (self.offset as isize)
-            .wrapping_add((row as isize).wrapping_mul(self.row_stride))
-            .wrapping_add((col as isize).wrapping_mul(self.col_stride)) as usize
+/// The accumulator types of a product of `A` and `B` elements, each backed by the GEMM
+/// engine ([`crate::gemm`]): `f32` from `f32`/`f16`/`bf16` operands, `f64` from `f64` and
+/// narrower floats, `i64` and `u64` from any integers (exact in 64 bits, wrapping past
+/// them; the `u64` bits are those of the `i64` sum). The operands are converted while they
+/// are packed, so no converted copy of them exists.
+pub trait GemmInto<A, B>: Copy + Default + Send + Sync + 'static {
+    /// `c = a · b`, `c` row-major with leading dimension `ldc`.
+    fn product(a: &MatRef<'_, A>, b: &MatRef<'_, B>, c: &mut [Self], ldc: usize, options: Options);
+}
+
+impl<A: Convert<f32> + Sync, B: Convert<f32> + Sync> GemmInto<A, B> for f32 {
+    fn product(a: &MatRef<'_, A>, b: &MatRef<'_, B>, c: &mut [f32], ldc: usize, options: Options) {
+        gemm::matmul_f32_with(a, b, c, ldc, options, &|_: Block<'_, f32>| {})
+            .expect("lowering builds consistent products");
     }
 }
 
-/// The element types a product accumulates in.
-pub trait GemmScalar: Copy + Default + Send + Sync + 'static {
-    /// `acc + a × b` (wrapping for integers).
-    fn mul_add(acc: Self, a: Self, b: Self) -> Self;
-}
-
-impl GemmScalar for f32 {
-    #[inline(always)]
-    fn mul_add(acc: f32, a: f32, b: f32) -> f32 {
-        acc + a * b
+impl<A: Convert<f64> + Sync, B: Convert<f64> + Sync> GemmInto<A, B> for f64 {
+    fn product(a: &MatRef<'_, A>, b: &MatRef<'_, B>, c: &mut [f64], ldc: usize, options: Options) {
+        gemm::matmul_f64_with(a, b, c, ldc, options, &|_: Block<'_, f64>| {})
+            .expect("lowering builds consistent products");
     }
 }
 
-impl GemmScalar for f64 {
-    #[inline(always)]
-    fn mul_add(acc: f64, a: f64, b: f64) -> f64 {
-        acc + a * b
+impl<A: IntOperand, B: IntOperand> GemmInto<A, B> for i64 {
+    fn product(a: &MatRef<'_, A>, b: &MatRef<'_, B>, c: &mut [i64], ldc: usize, options: Options) {
+        gemm::matmul_i64_with(a, b, c, ldc, options, &|_: Block<'_, i64>| {})
+            .expect("lowering builds consistent products");
     }
 }
 
-impl GemmScalar for i64 {
-    #[inline(always)]
-    fn mul_add(acc: i64, a: i64, b: i64) -> i64 {
-        acc.wrapping_add(a.wrapping_mul(b))
-    }
-}
-
-impl GemmScalar for u64 {
-    #[inline(always)]
-    fn mul_add(acc: u64, a: u64, b: u64) -> u64 {
-        acc.wrapping_add(a.wrapping_mul(b))
+impl<A: IntOperand, B: IntOperand> GemmInto<A, B> for u64 {
+    fn product(a: &MatRef<'_, A>, b: &MatRef<'_, B>, c: &mut [u64], ldc: usize, options: Options) {
+        // Two's complement: the wrapping i64 sum has the bits of the wrapping u64 sum.
+        let c: &mut [i64] = bytemuck::cast_slice_mut(c);
+        gemm::matmul_i64_with(a, b, c, ldc, options, &|_: Block<'_, i64>| {})
+            .expect("lowering builds consistent products");
     }
 }
 
 /// `c[c_offset..][i × n + j] = Σ_p a(i, p) · b(p, j)` for `i < m`, `j < n`, `p < k`: the
-/// `m × n` row-major block at `c_offset` is overwritten.
+/// `m × n` row-major block at `c_offset` is overwritten. `parallel`: the engine may split
+/// the rows across threads (a product computed whole); a product computed block by block
+/// inside a stage's tasks runs on the calling thread.
 ///
 /// Panics (never reads or writes out of bounds) if an operand's map leaves its slice or
-/// the block does not fit in `c`.
+/// the block does not fit in `c`: generated code builds only consistent calls.
 #[allow(clippy::too_many_arguments)]
-pub fn matmul<T: GemmScalar>(
-    a: &[T],
+pub fn matmul<A, B, C: GemmInto<A, B>>(
+    a: &[A],
     a_at: MatrixAt,
-    b: &[T],
+    b: &[B],
     b_at: MatrixAt,
-    c: &mut [T],
+    c: &mut [C],
     c_offset: usize,
     m: usize,
     n: usize,
     k: usize,
+    parallel: bool,
 ) {
+    let a = MatRef::new(a, m, k, a_at.row_stride, a_at.col_stride, a_at.offset)
+        .expect("lowering builds in-bounds views");
+    let b = MatRef::new(b, k, n, b_at.row_stride, b_at.col_stride, b_at.offset)
+        .expect("lowering builds in-bounds views");
     let block = &mut c[c_offset..c_offset + m * n];
-    for i in 0..m {
-        let row = &mut block[i * n..(i + 1) * n];
-        row.fill(T::default());
-        for p in 0..k {
-            let aip = a[a_at.index(i, p)];
-            if b_at.col_stride == 1 && n > 0 {
-                // A contiguous row of `b`: the loop the compiler vectorises.
-                let start = b_at.index(p, 0);
-                for (cj, &bj) in row.iter_mut().zip(&b[start..start + n]) {
-                    *cj = T::mul_add(*cj, aip, bj);
-                }
-            } else {
-                for (j, cj) in row.iter_mut().enumerate() {
-                    *cj = T::mul_add(*cj, aip, b[b_at.index(p, j)]);
-                }
-            }
-        }
-    }
+    let options = if parallel {
+        Options::default()
+    } else {
+        Options::SINGLE
+    };
+    C::product(&a, &b, block, n, options);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dtype::f16;
 
     #[test]
-    fn strided_and_transposed_operands() {
+    fn strided_transposed_flipped_and_converted_operands() {
         // a = [[1, 2, 3], [4, 5, 6]] (2×3), b = aᵀ read through strides (3×2).
         let a = [1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0];
         let mut c = [0.0f64; 5];
@@ -122,22 +113,28 @@ mod tests {
             row_stride: 1,
             col_stride: 3,
         };
-        matmul(&a, at, &a, bt, &mut c, 1, 2, 2, 3);
+        matmul(&a, at, &a, bt, &mut c, 1, 2, 2, 3, false);
         assert_eq!(c, [0.0, 14.0, 32.0, 32.0, 77.0]);
-        // A flipped `a` (rows reversed): offset at the last row, negative row stride.
+        // A flipped `a` (rows reversed): offset at the last row, negative row stride; i8
+        // operands into i64.
         let flipped = MatrixAt {
             offset: 3,
             row_stride: -3,
             col_stride: 1,
         };
+        let ai: Vec<i8> = a.iter().map(|&v| v as i8).collect();
         let mut d = [0i64; 4];
-        let ai: Vec<i64> = a.iter().map(|&v| v as i64).collect();
-        matmul(&ai, flipped, &ai, bt, &mut d, 0, 2, 2, 3);
+        matmul(&ai, flipped, &ai, bt, &mut d, 0, 2, 2, 3, false);
         assert_eq!(d, [32, 77, 14, 32]);
+        // f16 operands into f32.
+        let ah: Vec<f16> = a.iter().map(|&v| f16::from_f64(v)).collect();
+        let mut e = [0.0f32; 4];
+        matmul(&ah, at, &ah, bt, &mut e, 0, 2, 2, 3, true);
+        assert_eq!(e, [14.0, 32.0, 32.0, 77.0]);
     }
 
     #[test]
-    fn integers_wrap() {
+    fn unsigned_products_wrap_in_64_bits() {
         let a = [u64::MAX, 2];
         let at = MatrixAt {
             offset: 0,
@@ -150,7 +147,7 @@ mod tests {
             col_stride: 1,
         };
         let mut c = [0u64; 1];
-        matmul(&a, at, &[3, 5], bt, &mut c, 0, 1, 1, 2);
+        matmul(&a, at, &[3u64, 5], bt, &mut c, 0, 1, 1, 2, false);
         assert_eq!(c[0], u64::MAX.wrapping_mul(3).wrapping_add(10));
     }
 }

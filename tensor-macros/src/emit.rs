@@ -206,7 +206,7 @@ fn emit_stage(
         return emit_scan(rt, kernel, scan);
     }
     if let (Some(step), None) = (&nests[0].matmul, &stage.row_loop) {
-        return emit_matmul(rt, kernel, step);
+        return emit_matmul(rt, f, graph, kernel, step);
     }
     let Some(rows) = &stage.row_loop else {
         let body = emit_nest(rt, f, graph, kernel, &nests[0], false, &[]);
@@ -260,7 +260,7 @@ fn emit_stage(
             each_row.extend(quote!(#v.fill(#init);));
         }
     }
-    let block = gemm.map(|step| emit_gemm_block(rt, kernel, step));
+    let block = gemm.map(|step| emit_gemm_block(rt, f, graph, kernel, step));
     let rows_of = |lo: TokenStream, hi: TokenStream| -> TokenStream {
         let per_row = quote! {
             #each_row
@@ -436,7 +436,13 @@ fn stride_expr(stride: &Offset) -> TokenStream {
 /// The GEMM of a fused product for rows `__tg_blk..__tg_blk_end` of its flattened
 /// `batch × m` rows, into the block temp (row `r` at `(r - __tg_blk) × n`). A block may
 /// span batch indices: one call per run of rows within one.
-fn emit_gemm_block(rt: &TokenStream, kernel: &Kernel, step: &crate::ir::MatMulStep) -> TokenStream {
+fn emit_gemm_block(
+    rt: &TokenStream,
+    f: &GraphFn,
+    graph: &TypedGraph,
+    kernel: &Kernel,
+    step: &crate::ir::MatMulStep,
+) -> TokenStream {
     let p = quote!(#rt::__private);
     let c = storage_type(rt, kernel.temps[step.output].dtype);
     let (m, n, k) = (size_expr(&step.m), size_expr(&step.n), size_expr(&step.k));
@@ -478,6 +484,8 @@ fn emit_gemm_block(rt: &TokenStream, kernel: &Kernel, step: &crate::ir::MatMulSt
     };
     let (a, a_at) = source(&step.a, true);
     let (b, b_at) = source(&step.b, false);
+    let ta = operand_storage(rt, graph, f, kernel, &step.a.buffer);
+    let tb = operand_storage(rt, graph, f, kernel, &step.b.buffer);
     let out = temp_vec(step.output);
     quote! {
         let mut __tg_r: usize = __tg_blk;
@@ -486,7 +494,7 @@ fn emit_gemm_block(rt: &TokenStream, kernel: &Kernel, step: &crate::ir::MatMulSt
             let __tg_i: usize = __tg_r % #m;
             let __tg_count: usize = ::core::cmp::min(#m - __tg_i, __tg_blk_end - __tg_r);
             #decompose
-            #p::matmul::<#c>(#a, #a_at, #b, #b_at, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k);
+            #p::matmul::<#ta, #tb, #c>(#a, #a_at, #b, #b_at, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k, false);
             __tg_r += __tg_count;
         }
     }
@@ -494,7 +502,13 @@ fn emit_gemm_block(rt: &TokenStream, kernel: &Kernel, step: &crate::ir::MatMulSt
 
 /// A product: the runtime GEMM once per batch index, each operand at its offset for that
 /// index, the result into its block of the output temp.
-fn emit_matmul(rt: &TokenStream, kernel: &Kernel, step: &crate::ir::MatMulStep) -> TokenStream {
+fn emit_matmul(
+    rt: &TokenStream,
+    f: &GraphFn,
+    graph: &TypedGraph,
+    kernel: &Kernel,
+    step: &crate::ir::MatMulStep,
+) -> TokenStream {
     let p = quote!(#rt::__private);
     let c = storage_type(rt, kernel.temps[step.output].dtype);
     let counters: Vec<proc_macro2::Ident> = (0..step.batch.len())
@@ -524,6 +538,8 @@ fn emit_matmul(rt: &TokenStream, kernel: &Kernel, step: &crate::ir::MatMulStep) 
     };
     let (a, a_at) = source(&step.a);
     let (b, b_at) = source(&step.b);
+    let ta = operand_storage(rt, graph, f, kernel, &step.a.buffer);
+    let tb = operand_storage(rt, graph, f, kernel, &step.b.buffer);
     let (m, n, k) = (size_expr(&step.m), size_expr(&step.n), size_expr(&step.k));
     // The flat batch index, row-major over the batch dims.
     let mut flat = quote!(0usize);
@@ -533,7 +549,7 @@ fn emit_matmul(rt: &TokenStream, kernel: &Kernel, step: &crate::ir::MatMulStep) 
     }
     let out = temp_vec(step.output);
     let mut body = quote! {
-        #p::matmul::<#c>(#a, #a_at, #b, #b_at, &mut #out[..], #flat * (#m * #n), #m, #n, #k);
+        #p::matmul::<#ta, #tb, #c>(#a, #a_at, #b, #b_at, &mut #out[..], #flat * (#m * #n), #m, #n, #k, true);
     };
     for (i, extent) in counters.iter().zip(&step.batch).rev() {
         let extent = size_expr(extent);

@@ -555,7 +555,7 @@ impl Checker<'_> {
         let (xd, yd) = (self.node(xm).dtype, self.node(ym).dtype);
         let d = crate::dtype::promote(xd, yd).ok()?;
         let (acc, out) = einsum_dtypes(d);
-        let (xa, ya) = (self.convert(xm, acc), self.convert(ym, acc));
+        let (xa, ya) = (self.packable(xm, acc), self.packable(ym, acc));
         let mut dims: Vec<Dim> = batch
             .iter()
             .chain(&x_extra)

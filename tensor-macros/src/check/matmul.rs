@@ -192,7 +192,10 @@ impl Checker<'_> {
                 .push(span, "the product's element count overflows usize");
             return Typed::Poison;
         }
-        let (ac, bc) = (self.convert(a2, acc), self.convert(b2, acc));
+        // Operands the GEMM converts while packing stay as they are (no converted copy):
+        // narrower floats into a float accumulator, any integer into `i64`/`u64`. The
+        // conversions are exact, so this equals converting first.
+        let (ac, bc) = (self.packable(a2, acc), self.packable(b2, acc));
         let product = self.add(NodeKind::MatMul { a: ac, b: bc }, acc, out_dims.clone());
         let out_dtype = if dtype.is_float() { dtype } else { acc };
         let mut result: NodeId = self.convert(product, out_dtype);
@@ -209,6 +212,23 @@ impl Checker<'_> {
             result = self.drop_axes(result, &drop);
         }
         Typed::Strong(result)
+    }
+
+    /// `x` as a GEMM operand for an `acc` accumulator: itself when the engine converts its
+    /// dtype while packing, else converted.
+    pub(super) fn packable(&mut self, x: NodeId, acc: DType) -> NodeId {
+        let d = self.node(x).dtype;
+        let packs = match acc {
+            DType::F32 => matches!(d, DType::F16 | DType::BF16 | DType::F32),
+            DType::F64 => d.is_float(),
+            DType::I64 | DType::U64 => d.is_integer(),
+            _ => false,
+        };
+        if packs {
+            x
+        } else {
+            self.convert(x, acc)
+        }
     }
 
     fn element_count_overflows(dims: &[Dim]) -> bool {
