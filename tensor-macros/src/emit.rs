@@ -433,6 +433,40 @@ fn stride_expr(stride: &Offset) -> TokenStream {
     out
 }
 
+/// A GEMM operand: its slice, and its `MatrixAt` at the batch index `counters` (and, for
+/// a block of rows, starting at row `first_row`).
+fn gemm_operand(
+    rt: &TokenStream,
+    m: &crate::ir::StridedMatrix,
+    counters: &[proc_macro2::Ident],
+    first_row: Option<&TokenStream>,
+) -> (TokenStream, TokenStream) {
+    let p = quote!(#rt::__private);
+    let slice = match &m.buffer {
+        BufferRef::Input(i) => {
+            let s = input_slice(*i);
+            quote!(#s)
+        }
+        BufferRef::Temp(t) => {
+            let v = temp_vec(*t);
+            quote!(&#v[..])
+        }
+        _ => unreachable!("GEMM operands are inputs or temps"),
+    };
+    let mut offset = offset_expr(quote!(0usize), &m.base, None);
+    for (s, i) in m.batch_strides.iter().zip(counters) {
+        offset = offset_expr(offset, s, Some(&quote!(#i)));
+    }
+    if let Some(row) = first_row {
+        offset = offset_expr(offset, &m.row_stride, Some(row));
+    }
+    let (rs, cs) = (stride_expr(&m.row_stride), stride_expr(&m.col_stride));
+    (
+        slice,
+        quote!(#p::MatrixAt { offset: #offset, row_stride: #rs, col_stride: #cs }),
+    )
+}
+
 /// The GEMM of a fused product for rows `__tg_blk..__tg_blk_end` of its flattened
 /// `batch × m` rows, into the block temp (row `r` at `(r - __tg_blk) × n`). A block may
 /// span batch indices: one call per run of rows within one.
@@ -457,33 +491,8 @@ fn emit_gemm_block(
         decompose.extend(quote!(let #i: usize = #rest % #e;));
         rest = quote!((#rest / #e));
     }
-    let source = |mat: &crate::ir::StridedMatrix, rows: bool| -> (TokenStream, TokenStream) {
-        let slice = match &mat.buffer {
-            BufferRef::Input(i) => {
-                let s = input_slice(*i);
-                quote!(#s)
-            }
-            BufferRef::Temp(t) => {
-                let v = temp_vec(*t);
-                quote!(&#v[..])
-            }
-            _ => unreachable!("GEMM operands are inputs or temps"),
-        };
-        let mut offset = offset_expr(quote!(0usize), &mat.base, None);
-        for (s, i) in mat.batch_strides.iter().zip(&counters) {
-            offset = offset_expr(offset, s, Some(&quote!(#i)));
-        }
-        if rows {
-            offset = offset_expr(offset, &mat.row_stride, Some(&quote!(__tg_i)));
-        }
-        let (rs, cs) = (stride_expr(&mat.row_stride), stride_expr(&mat.col_stride));
-        (
-            slice,
-            quote!(#p::MatrixAt { offset: #offset, row_stride: #rs, col_stride: #cs }),
-        )
-    };
-    let (a, a_at) = source(&step.a, true);
-    let (b, b_at) = source(&step.b, false);
+    let (a, a_at) = gemm_operand(rt, &step.a, &counters, Some(&quote!(__tg_i)));
+    let (b, b_at) = gemm_operand(rt, &step.b, &counters, None);
     let ta = operand_storage(rt, graph, f, kernel, &step.a.buffer);
     let tb = operand_storage(rt, graph, f, kernel, &step.b.buffer);
     let out = temp_vec(step.output);
@@ -514,30 +523,8 @@ fn emit_matmul(
     let counters: Vec<proc_macro2::Ident> = (0..step.batch.len())
         .map(|k| format_ident!("__tg_b{}", k))
         .collect();
-    let source = |m: &crate::ir::StridedMatrix| -> (TokenStream, TokenStream) {
-        let slice = match &m.buffer {
-            BufferRef::Input(i) => {
-                let s = input_slice(*i);
-                quote!(#s)
-            }
-            BufferRef::Temp(t) => {
-                let v = temp_vec(*t);
-                quote!(&#v[..])
-            }
-            _ => unreachable!("GEMM operands are inputs or temps"),
-        };
-        let mut offset = offset_expr(quote!(0usize), &m.base, None);
-        for (s, i) in m.batch_strides.iter().zip(&counters) {
-            offset = offset_expr(offset, s, Some(&quote!(#i)));
-        }
-        let (rs, cs) = (stride_expr(&m.row_stride), stride_expr(&m.col_stride));
-        (
-            slice,
-            quote!(#p::MatrixAt { offset: #offset, row_stride: #rs, col_stride: #cs }),
-        )
-    };
-    let (a, a_at) = source(&step.a);
-    let (b, b_at) = source(&step.b);
+    let (a, a_at) = gemm_operand(rt, &step.a, &counters, None);
+    let (b, b_at) = gemm_operand(rt, &step.b, &counters, None);
     let ta = operand_storage(rt, graph, f, kernel, &step.a.buffer);
     let tb = operand_storage(rt, graph, f, kernel, &step.b.buffer);
     let (m, n, k) = (size_expr(&step.m), size_expr(&step.n), size_expr(&step.k));

@@ -49,18 +49,7 @@ impl Checker<'_> {
         let name = op.name;
         for n in named {
             if !op.params.iter().any(|p| n.name == p.name) {
-                let takes = if op.params.is_empty() {
-                    "no named arguments".to_string()
-                } else {
-                    ops::param_list(op.params)
-                };
-                self.errors.push(
-                    n.name.span(),
-                    format!(
-                        "`{name}` has no argument named `{}`; it takes {takes}",
-                        n.name
-                    ),
-                );
+                self.report_unknown_named(op, n);
                 return Typed::Poison;
             }
         }

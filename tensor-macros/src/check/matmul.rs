@@ -17,7 +17,7 @@ use super::{type_text, Checker, Typed};
 use crate::ast::{Expr, NamedArg};
 use crate::dtype::DType;
 use crate::ir::{NodeId, NodeKind};
-use crate::ops::{self, TensorOp};
+use crate::ops::TensorOp;
 use crate::shape::{broadcast, dims_text, Dim};
 
 impl Checker<'_> {
@@ -31,14 +31,7 @@ impl Checker<'_> {
         let mut acc_choice: Option<(DType, Span)> = None;
         for n in named {
             if n.name != "acc" {
-                self.errors.push(
-                    n.name.span(),
-                    format!(
-                        "`matmul` has no argument named `{}`; it takes {}",
-                        n.name,
-                        ops::param_list(op.params)
-                    ),
-                );
+                self.report_unknown_named(op, n);
                 return Typed::Poison;
             }
             match &n.value {

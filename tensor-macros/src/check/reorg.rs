@@ -29,7 +29,7 @@ use super::tensor_ops::{expr_span, int_literal, list_items};
 use super::{type_text, Checker, Typed};
 use crate::ast::{Expr, NamedArg};
 use crate::ir::{AxisMap, NodeId, NodeKind, Offset, Piece, PieceSource};
-use crate::ops::{self, ParamType, TensorOp};
+use crate::ops::{ParamType, TensorOp};
 use crate::shape::Dim;
 
 /// The named arguments of a reorganisation op, read against its row.
@@ -116,15 +116,7 @@ impl Checker<'_> {
             let arg = n.name.to_string();
             let vspan = expr_span(&n.value);
             let Some(spec) = op.params.iter().find(|p| p.name == arg) else {
-                let takes = if op.params.is_empty() {
-                    "no named arguments".to_string()
-                } else {
-                    ops::param_list(op.params)
-                };
-                self.errors.push(
-                    n.name.span(),
-                    format!("`{name}` has no argument named `{arg}`; it takes {takes}"),
-                );
+                self.report_unknown_named(op, n);
                 ok = false;
                 continue;
             };

@@ -242,24 +242,35 @@ impl Checker<'_> {
         }
     }
 
+    /// Reports `n`, a named argument that `op` does not take, listing the ones it does.
+    pub(super) fn report_unknown_named(&mut self, op: &TensorOp, n: &NamedArg) {
+        let takes = if op.params.is_empty() {
+            "no named arguments".to_string()
+        } else {
+            ops::param_list(op.params)
+        };
+        self.errors.push(
+            n.name.span(),
+            format!(
+                "`{}` has no argument named `{}`; it takes {takes}",
+                op.name, n.name
+            ),
+        );
+    }
+
     /// The named arguments of a reduction or softmax, read against its row's parameters.
     pub(super) fn read_reduce_args(
         &mut self,
         op: &TensorOp,
         named: &[NamedArg],
     ) -> Option<ReduceArgs> {
-        let name = op.name;
         let mut ra = ReduceArgs::default();
         let mut ok = true;
         for n in named {
             let arg = n.name.to_string();
             let vspan = expr_span(&n.value);
             let Some(spec) = op.params.iter().find(|p| p.name == arg) else {
-                let list = ops::param_list(op.params);
-                self.errors.push(
-                    n.name.span(),
-                    format!("`{name}` has no argument named `{arg}`; it takes {list}"),
-                );
+                self.report_unknown_named(op, n);
                 ok = false;
                 continue;
             };
