@@ -31,20 +31,27 @@ fn matmul(x: &[f64], w: &[f32], rows: usize, k: usize, n: usize) -> Vec<f64> {
 }
 
 fn erf(x: f64) -> f64 {
-    // Abramowitz–Stegun 7.1.26 is too coarse; the series converges for the |x| < 6 here.
-    if x.abs() > 6.0 {
-        return x.signum();
-    }
-    let (mut sum, mut term, mut n) = (0.0f64, x, 0.0f64);
-    while n < 400.0 {
-        sum += term / (2.0 * n + 1.0);
-        n += 1.0;
-        term *= -x * x / n;
-        if term.abs() < 1e-17 * sum.abs() {
-            break;
+    // Series near 0 (no cancellation below |x| = 2.5); the continued fraction of erfc
+    // beyond: erfc(x) = e^(-x²)/√π / (x + (1/2)/(x + 1/(x + (3/2)/(x + …)))).
+    let a = x.abs();
+    if a < 2.5 {
+        let (mut sum, mut term, mut n) = (0.0f64, x, 0.0f64);
+        loop {
+            sum += term / (2.0 * n + 1.0);
+            n += 1.0;
+            term *= -x * x / n;
+            if term.abs() < 1e-18 || n > 200.0 {
+                break;
+            }
         }
+        return sum * 2.0 / std::f64::consts::PI.sqrt();
     }
-    sum * 2.0 / std::f64::consts::PI.sqrt()
+    let mut tail = a;
+    for k in (1..=80).rev() {
+        tail = a + (k as f64 / 2.0) / tail;
+    }
+    let erfc = (-a * a).exp() / std::f64::consts::PI.sqrt() / tail;
+    x.signum() * (1.0 - erfc)
 }
 
 fn reference(w: &Weights, x: &[f32], seq: usize) -> Vec<f64> {

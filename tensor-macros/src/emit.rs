@@ -218,14 +218,19 @@ fn emit_stage(
         .iter()
         .flat_map(|t| t.chunked.iter().map(|c| c.0.clone()))
         .collect();
-    // A product heads its stage: the GEMM fills a block of rows, then the other nests run
-    // through those rows (`ir::GEMM_BLOCK_ROWS`).
-    let gemm = nests[0].matmul.as_ref();
-    let bodies: Vec<TokenStream> = nests
-        .iter()
-        .skip(usize::from(gemm.is_some()))
-        .map(|nest| emit_nest(rt, f, graph, kernel, nest, true, &chunked))
-        .collect();
+    // A stage with a product runs by blocks of rows (`ir::GEMM_BLOCK_ROWS`): the nests
+    // before it (its left operand's prologue) through the block's rows, then the GEMM for
+    // the block, then the nests after it through the block's rows.
+    let product_at = nests.iter().position(|n| n.matmul.is_some());
+    let gemm = product_at.and_then(|at| nests[at].matmul.as_ref());
+    let body_of = |nest: &LoopNest| emit_nest(rt, f, graph, kernel, nest, true, &chunked);
+    let (pre, bodies): (Vec<TokenStream>, Vec<TokenStream>) = match product_at {
+        Some(at) => (
+            nests[..at].iter().map(body_of).collect(),
+            nests[at + 1..].iter().map(body_of).collect(),
+        ),
+        None => (Vec::new(), nests.iter().map(body_of).collect()),
+    };
     // Row-local temps: one row each, starting from their init at every row.
     let mut local_temps: Vec<usize> = Vec::new();
     for nest in nests {
@@ -274,11 +279,20 @@ fn emit_stage(
             },
             Some(block) => {
                 let r = Literal::usize_unsuffixed(crate::ir::GEMM_BLOCK_ROWS);
+                let prologue = (!pre.is_empty()).then(|| {
+                    quote! {
+                        for __tg_row in __tg_blk..__tg_blk_end {
+                            #each_row
+                            #({ #pre })*
+                        }
+                    }
+                });
                 quote! {
                     let __tg_rows_hi: usize = #hi;
                     let mut __tg_blk: usize = #lo;
                     while __tg_blk < __tg_rows_hi {
                         let __tg_blk_end: usize = ::core::cmp::min(__tg_blk + #r, __tg_rows_hi);
+                        #prologue
                         #block
                         for __tg_row in __tg_blk..__tg_blk_end {
                             #per_row
@@ -491,7 +505,18 @@ fn emit_gemm_block(
         decompose.extend(quote!(let #i: usize = #rest % #e;));
         rest = quote!((#rest / #e));
     }
-    let (a, a_at) = gemm_operand(rt, &step.a, &counters, Some(&quote!(__tg_i)));
+    // A left operand computed in this stage is a block temp: the block's rows from 0.
+    let a_block = matches!(step.a.buffer, BufferRef::Temp(t) if kernel.temps[t].gemm_block);
+    let (a, a_at) = if a_block {
+        let (slice, _) = gemm_operand(rt, &step.a, &[], None);
+        let row = size_expr(&step.k);
+        (
+            slice,
+            quote!(#p::MatrixAt { offset: (__tg_r - __tg_blk) * #row, row_stride: #row as isize, col_stride: 1 }),
+        )
+    } else {
+        gemm_operand(rt, &step.a, &counters, Some(&quote!(__tg_i)))
+    };
     let (b, b_at) = gemm_operand(rt, &step.b, &counters, None);
     let ta = operand_storage(rt, graph, f, kernel, &step.a.buffer);
     let tb = operand_storage(rt, graph, f, kernel, &step.b.buffer);

@@ -221,9 +221,13 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
     }
     let stages = plan_stages(&temps, &output_lens, &nests);
     mark_row_local(&mut temps, &nests, &stages);
+    // In a product's stage, the product and its left operand hold a block of rows.
     for nest in &nests {
         if let Some(step) = &nest.matmul {
             temps[step.output].gemm_block = temps[step.output].row_local.is_some();
+            if let BufferRef::Temp(t) = step.a.buffer {
+                temps[t].gemm_block = temps[t].row_local.is_some();
+            }
         }
     }
     let stages = stages
@@ -243,6 +247,37 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
         stages,
         blocks,
     }
+}
+
+/// Whether the product at `at` can run block by block with the nests `start..end` around
+/// it: more than itself; its product and (if a nest of the run writes it) its left operand
+/// read by no nest outside the run; no other temp written before it read at or after it
+/// (per-row temps do not survive until the block's second pass).
+fn product_fuses(nests: &[LoopNest], start: usize, end: usize, at: usize) -> bool {
+    let step = nests[at].matmul.as_ref().expect("a product");
+    if end == start + 1 {
+        return false;
+    }
+    let reads = |k: usize, b: &BufferRef| nests[k].operands.iter().any(|o| o.buffer == *b);
+    let product = BufferRef::Temp(step.output);
+    let left = step.a.buffer.clone();
+    let before: Vec<BufferRef> = nests[start..at]
+        .iter()
+        .flat_map(|n| {
+            written_operands(n)
+                .into_iter()
+                .map(|o| n.operands[o].buffer.clone())
+        })
+        .collect();
+    let read_outside =
+        |b: &BufferRef| (0..nests.len()).any(|k| !(start..end).contains(&k) && reads(k, b));
+    if read_outside(&product) || (before.contains(&left) && read_outside(&left)) {
+        return false;
+    }
+    before
+        .iter()
+        .filter(|b| matches!(b, BufferRef::Temp(_)) && **b != left)
+        .all(|b| !(at..end).any(|k| reads(k, b)))
 }
 
 /// Temps that a row stage writes and nothing outside it reads hold one row at a time.
@@ -421,13 +456,15 @@ fn plan_stages(temps: &[Temp], output_lens: &[Size], nests: &[LoopNest]) -> Vec<
             .filter(|e| e.as_static().is_none_or(|n| n > 1))
             .cloned();
         let mut end = start + 1;
+        // A run holds at most one product: the nests before it compute its left operand
+        // (a prologue: they run through a block of rows, then the GEMM computes that block,
+        // then the nests after it run through the block's product rows).
+        let mut product_at = nests[start].matmul.is_some().then_some(start);
         if let Some(rows) = &rows {
-            // A product starts its own run: the GEMM fills a block of rows before the
-            // run's other nests go through it, so nothing before it may share the loop.
-            while end < nests.len()
-                && nests[end].outer.first() == Some(rows)
-                && nests[end].matmul.is_none()
-            {
+            while end < nests.len() && nests[end].outer.first() == Some(rows) {
+                if nests[end].matmul.is_some() && product_at.is_some() {
+                    break;
+                }
                 let run = &nests[start..=end];
                 let temps_written: Vec<BufferRef> = written(run)
                     .into_iter()
@@ -439,24 +476,27 @@ fn plan_stages(temps: &[Temp], output_lens: &[Size], nests: &[LoopNest]) -> Vec<
                 {
                     break;
                 }
+                if nests[end].matmul.is_some() {
+                    product_at = Some(end);
+                }
                 end += 1;
             }
         }
-        // A product fuses with the nests after it only when nothing outside reads it.
-        if let Some(step) = &nests[start].matmul {
-            let product = BufferRef::Temp(step.output);
-            let read_outside = nests.iter().enumerate().any(|(k, n)| {
-                !(start..end).contains(&k) && n.operands.iter().any(|o| o.buffer == product)
-            });
-            if read_outside || end == start + 1 {
-                stages.push(Stage {
-                    first: start,
-                    count: 1,
-                    row_loop: None,
-                    tasks: None,
-                });
-                start += 1;
-                continue;
+        // A product fuses with its neighbours only when what crosses the GEMM is its left
+        // operand (before) and the product (after), each read only inside the run.
+        if let Some(at) = product_at {
+            if !product_fuses(nests, start, end, at) {
+                if at == start {
+                    stages.push(Stage {
+                        first: start,
+                        count: 1,
+                        row_loop: None,
+                        tasks: None,
+                    });
+                    start += 1;
+                    continue;
+                }
+                end = at;
             }
         }
         let run = &nests[start..end];
@@ -488,7 +528,7 @@ fn plan_stages(temps: &[Temp], output_lens: &[Size], nests: &[LoopNest]) -> Vec<
             }
             // A product's tasks take whole GEMM blocks: each task packs the product's
             // right operand again.
-            let least = if run[0].matmul.is_some() {
+            let least = if run.iter().any(|n| n.matmul.is_some()) {
                 crate::ir::GEMM_BLOCK_ROWS
             } else {
                 1
@@ -799,8 +839,16 @@ fn lower_matmul(
         outer_strides: vec![Offset::zero()],
         inner_stride: Offset::zero(),
     };
+    // Row r of the product reads row r of a row-major `a` whose batch dims are the
+    // product's: then `a` is addressed row by row, and a nest writing it can run in the
+    // same stage, block by block before the GEMM (a prologue, `plan_stages`).
+    let mut a_operand = plain(step.a.buffer.clone());
+    if row_flat(&step.a, &step.batch, &step.m, &step.k) {
+        a_operand.outer_strides = vec![Offset::size(&step.k)];
+        a_operand.inner_stride = Offset::lit(1);
+    }
     let operands = vec![
-        plain(step.a.buffer.clone()),
+        a_operand,
         plain(step.b.buffer.clone()),
         Operand {
             buffer: BufferRef::Temp(step.output),
@@ -821,6 +869,22 @@ fn lower_matmul(
         // The product's temp is what it writes.
         sink: Sink::Store(vec![(2, usize::MAX)]),
     }
+}
+
+/// Whether `a` (`[batch…, m, k]`) is row-major with exactly the product's batch dims, so
+/// that the product's flattened row r is `a`'s flattened row r.
+pub(crate) fn row_flat(a: &crate::ir::StridedMatrix, batch: &[Size], m: &Size, k: &Size) -> bool {
+    if !a.base.is_zero() || !a.col_stride.is_lit(1) || a.row_stride != Offset::size(k) {
+        return false;
+    }
+    let mut stride = m.mul(k);
+    for (s, extent) in a.batch_strides.iter().zip(batch).rev() {
+        if *s != Offset::size(&stride) && !extent.is_lit(1) {
+            return false;
+        }
+        stride = stride.mul(extent);
+    }
+    true
 }
 
 /// Row-major strides of `dims`.
@@ -1212,6 +1276,63 @@ impl<'g> NestBuilder<'g> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The kernel of the one graph in `source` (`$crate; fn …`).
+    fn kernel(source: &str) -> Kernel {
+        let input: crate::ast::GraphInput =
+            syn::parse_str(&format!("crate; {source}")).expect("parses");
+        let crate::ast::GraphBody::Items(items) = &input.body else {
+            panic!("an item")
+        };
+        let mut errors = crate::check::Errors::default();
+        let graph = crate::check::check_graph(&items[0], &mut errors).expect("checks");
+        lower_graph(&graph)
+    }
+
+    #[test]
+    fn products_run_with_their_prologue_and_epilogue_in_one_stage() {
+        let k = kernel(
+            "fn f(x: f32[600, 32], g: f32[32], b: f32[32], w: f32[32, 48], c: f32[48]) -> f32[600, 48] {
+                gelu(layer_norm(x, g, b) @ w + c)
+            }",
+        );
+        let stage = k
+            .stages
+            .iter()
+            .find(|s| {
+                k.nests[s.first..s.first + s.count]
+                    .iter()
+                    .any(|n| n.matmul.is_some())
+            })
+            .expect("a stage with the product");
+        // Layer norm's nests before the product, the epilogue after it, in one row loop.
+        assert!(stage.row_loop.is_some() && stage.count >= 3, "{stage:?}");
+        let step = k.nests[stage.first..stage.first + stage.count]
+            .iter()
+            .find_map(|n| n.matmul.as_ref())
+            .unwrap();
+        assert!(
+            k.temps[step.output].gemm_block,
+            "the product is a block temp"
+        );
+        let BufferRef::Temp(a) = step.a.buffer else {
+            panic!("the left operand is computed")
+        };
+        assert!(k.temps[a].gemm_block, "the left operand is a block temp");
+    }
+
+    #[test]
+    fn a_product_read_elsewhere_is_computed_whole() {
+        let k = kernel(
+            "fn f(x: f32[300, 8], w: f32[8, 8]) -> (f32[300, 8], f32[8, 300]) {
+                let p = x @ w;
+                (relu(p), transpose(p))
+            }",
+        );
+        let step = k.nests.iter().find_map(|n| n.matmul.as_ref()).unwrap();
+        assert!(!k.temps[step.output].gemm_block);
+        assert!(k.temps[step.output].row_local.is_none());
+    }
 
     #[test]
     fn contiguous_strides_are_row_major() {
