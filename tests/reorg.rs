@@ -476,3 +476,24 @@ every_dtype!(
     i8 => all_i8, i16 => all_i16, i32 => all_i32, i64 => all_i64,
     f16 => all_f16, bf16 => all_bf16, f32 => all_f32, f64 => all_f64, bool => all_bool,
 );
+
+graph! {
+    fn empties(x: f32[0, 3], y: f32[2, 0], z: f32[2, 3]) -> (f32[2, 3], f32[2, 3], f32[0, 3], f32[2, 0], f32[4, 3]) {
+        (pad(x, [1, 1, 0, 0], value = 9.0), concat([y, z, y], axis = 1), pad(z, [-2, 0, 0, 0]),
+         flip(y, axis = 1), concat([x, z, x, z], axis = 0))
+    }
+}
+
+#[test]
+fn empty_axes_and_parts() {
+    let z = nd(&[2, 3], 50);
+    let (a, b, c, d, e) = empties(&Tensor::zeros(), &Tensor::zeros(), &t!(z));
+    assert!(a.as_slice().iter().all(|&v| v == 9.0));
+    same_bits(b.as_slice(), &z, "concat with empty parts");
+    assert!(c.as_slice().is_empty() && d.as_slice().is_empty());
+    same_bits(
+        e.as_slice(),
+        &Nd::concat(&[z.clone(), z.clone()], 0),
+        "empty rows between",
+    );
+}

@@ -427,7 +427,12 @@ impl Checker<'_> {
                     return Typed::Poison;
                 }
             }
-            axes.push(AxisMap::Pieces(pad_pieces(n, before, after, mode)));
+            // An empty result reads nothing: no pieces to find.
+            axes.push(if total == 0 {
+                AxisMap::Same
+            } else {
+                AxisMap::Pieces(pad_pieces(n, before, after, mode))
+            });
             out_dims[k] = Dim::Static(total as usize);
         }
         self.reorg_node(vec![x], fill, axes, out_dims)
