@@ -89,6 +89,14 @@ pub fn load_strided_back<E: Element>(
     n: usize,
 ) -> V<E::Compute> {
     let mut lanes = [E::Compute::default(); LANES];
+    if stride == 1 && n == LANES {
+        // A whole chunk of a flipped inner axis: one contiguous load, lanes reversed.
+        let run = &src[offset + 1 - LANES..=offset];
+        for (lane, value) in lanes.iter_mut().zip(run.iter().rev()) {
+            *lane = value.to_compute();
+        }
+        return V(lanes);
+    }
     for (i, lane) in lanes.iter_mut().enumerate().take(n) {
         *lane = src[offset - i * stride].to_compute();
     }
