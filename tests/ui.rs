@@ -16,7 +16,10 @@
 fn ui() {
     // The other test of this binary reads no environment variable, so nothing races with
     // this write.
-    std::env::set_var("CARGO_MANIFEST_DIR", concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    std::env::set_var(
+        "CARGO_MANIFEST_DIR",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/.."),
+    );
     let t = trybuild::TestCases::new();
     t.compile_fail("ui-tests/*.rs");
     t.pass("ui-tests/pass/*.rs");
