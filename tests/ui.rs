@@ -14,12 +14,26 @@
 
 #[test]
 fn ui() {
-    // The other test of this binary reads no environment variable, so nothing races with
-    // this write.
-    std::env::set_var(
-        "CARGO_MANIFEST_DIR",
-        concat!(env!("CARGO_MANIFEST_DIR"), "/.."),
-    );
+    // trybuild reads `CARGO_MANIFEST_DIR` when the cases run and expands the globs from the
+    // current directory: both become the repository root. The other test of this binary
+    // reads neither, so nothing races with these writes.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tensorgraph-tests/ sits in the repository root");
+    std::env::set_var("CARGO_MANIFEST_DIR", root);
+    std::env::set_current_dir(root).unwrap();
+    // A glob that matches nothing would pass silently.
+    let cases = std::fs::read_dir("ui-tests")
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "rs")
+        })
+        .count();
+    assert!(cases > 50, "found only {cases} ui-tests/*.rs");
     let t = trybuild::TestCases::new();
     t.compile_fail("ui-tests/*.rs");
     t.pass("ui-tests/pass/*.rs");
