@@ -9,8 +9,8 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
-use tensor_core::gemm::{matmul_f32, matmul_f32_with, Block, MatRef, Options};
-use tensor_core::vmath::gelu_f32;
+use tensorgraph::gemm::{matmul_f32, matmul_f32_with, Block, MatRef, Options};
+use tensorgraph::vmath::gelu_f32;
 use wide::f32x8;
 
 fn data(len: usize, seed: usize) -> Vec<f32> {

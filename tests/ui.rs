@@ -4,10 +4,61 @@
 //! in one trybuild batch (one build of the dependencies).
 //! Regenerate after an intended message change with `TRYBUILD=overwrite cargo test --test ui`
 //! and review the diff like code.
+//!
+//! A target of the `tensorgraph-tests` package, which has trybuild as a dev-dependency (the
+//! root package's dev-dependencies stay light for the examples). trybuild builds its cases
+//! as if they were tests of the crate in `CARGO_MANIFEST_DIR`, which it reads when the cases
+//! run; pointing it at the repository root keeps what the cases always were, tests of
+//! `tensorgraph` with paths `ui-tests/…` and line numbers in the `.stderr` files (from
+//! `tensorgraph-tests/` trybuild would print `$WORKSPACE/ui-tests/…` without line numbers).
 
 #[test]
 fn ui() {
+    // trybuild reads `CARGO_MANIFEST_DIR` when the cases run and expands the globs from the
+    // current directory: both become the repository root. The other test of this binary
+    // reads neither, so nothing races with these writes.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tensorgraph-tests/ sits in the repository root");
+    std::env::set_var("CARGO_MANIFEST_DIR", root);
+    std::env::set_current_dir(root).unwrap();
+    // A glob that matches nothing would pass silently.
+    let cases = std::fs::read_dir("ui-tests")
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "rs")
+        })
+        .count();
+    assert!(cases > 50, "found only {cases} ui-tests/*.rs");
     let t = trybuild::TestCases::new();
     t.compile_fail("ui-tests/*.rs");
     t.pass("ui-tests/pass/*.rs");
+}
+
+/// The root package lists its tests (`autotests = false`, so this file is not one of its
+/// targets): a new file in tests/ without a `[[test]]` entry would silently never run.
+#[test]
+fn every_test_file_is_a_target_of_the_root_package() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let manifest = std::fs::read_to_string(format!("{root}/Cargo.toml")).unwrap();
+    let mut unlisted = Vec::new();
+    for entry in std::fs::read_dir(format!("{root}/tests")).unwrap() {
+        let path = entry.unwrap().path();
+        let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+            continue;
+        };
+        let is_target =
+            path.extension().is_some_and(|e| e == "rs") || path.join("main.rs").is_file();
+        if is_target && stem != "ui" && !manifest.contains(&format!("name = \"{stem}\"")) {
+            unlisted.push(stem.to_string());
+        }
+    }
+    assert!(
+        unlisted.is_empty(),
+        "tests/ files without a [[test]] in Cargo.toml: {unlisted:?}"
+    );
 }
