@@ -402,7 +402,7 @@ def run_proc(cmd, env_extra=None):
     out = {}
     for line in res.stdout.splitlines():
         parts = line.split()
-        if len(parts) == 3 and parts[0] in dict(WORKLOADS):
+        if len(parts) == 3 and parts[0].split("@")[0] in dict(WORKLOADS):
             out[parts[0]] = (float(parts[1]), float(parts[2]))
     return out
 
@@ -437,9 +437,10 @@ def main():
                    ("tg native", pin + [exe_native, "--time", str(args.time)] + only)]
     contestants += [(p, pin + [sys.executable, os.path.abspath(__file__), "--worker", p, "--time", str(args.time)] + only) for p in peers]
     if args.threads:
-        # Both cores, no pinning: the speedup of the same binaries with a 2-thread pool.
-        contestants += [("tg default 2t", [exe_default, "--threads", "2", "--time", str(args.time)] + only),
-                        ("tg native 2t", [exe_native, "--threads", "2", "--time", str(args.time)] + only)]
+        # Both cores, no pinning: each workload timed in a 1-thread pool, then a 2-thread
+        # pool, in one process (`NAME` and `NAME@2t` lines).
+        contestants += [("tg default 1t,2t", [exe_default, "--threads", "1,2", "--time", str(args.time)] + only),
+                        ("tg native 1t,2t", [exe_native, "--threads", "1,2", "--time", str(args.time)] + only)]
 
     rounds = []
     for r in range(args.rounds):
@@ -480,6 +481,7 @@ def main():
         print("| " + " | ".join(row) + " |")
     if args.threads:
         print()
+        print("\n2 threads (unpinned, 1-thread and 2-thread pools back to back in one process):\n")
         print("| workload | default 1t | default 2t | speedup | native 1t | native 2t | speedup |")
         print("|---|---:|---:|---:|---:|---:|---:|")
         for k, desc in WORKLOADS:
@@ -488,7 +490,8 @@ def main():
             g = lambda n: res.get(n, {}).get(k, (None,))[0]
             cells = []
             for b in ("default", "native"):
-                one, two = g(f"tg {b}"), g(f"tg {b} 2t")
+                one = res.get(f"tg {b} 1t,2t", {}).get(k, (None,))[0]
+                two = res.get(f"tg {b} 1t,2t", {}).get(f"{k}@2t", (None,))[0]
                 cells += [fmt(one), fmt(two), "—" if not (one and two) else f"{one / two:.2f}"]
             print(f"| {k} | " + " | ".join(cells) + " |")
 
