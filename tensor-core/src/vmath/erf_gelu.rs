@@ -235,7 +235,7 @@ pub(super) fn gelu_f64_for_f32(x: F) -> F {
 }
 
 // ---------------------------------------------------------------------------
-// f32 front ends: widen -> f64 kernel -> round once.
+// gelu and erf in f32 lanes: widen -> f64 kernel -> round once.
 // ---------------------------------------------------------------------------
 
 /// Exact GELU 0.5*x*erfc(-x/sqrt 2) (f32 lanes); gelu(-inf) = -0.0.

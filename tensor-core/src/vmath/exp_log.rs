@@ -231,7 +231,7 @@ pub(super) fn exp_dd_scaled(v: F, v_lo: F, sc: F) -> (F, F) {
 }
 
 // ---------------------------------------------------------------------------
-// exp2, log2, tan, atan, asin, acos, sinh, cosh, softplus (f64 lanes)
+// exp2, log2 (f64 lanes)
 // ---------------------------------------------------------------------------
 
 /// ln 2 to 106 bits: LN2_D + LN2_D_LO.

@@ -46,6 +46,16 @@
 //! the f32 <-> f64 conversions in `widen` and `narrow`, `vrsqrt14ps`, `vrcp14ps` and
 //! `vrcp14pd` (`rsqrt_in_range`, `recip_for_quotient`, `recip_1_2`), the k-register
 //! compares and merge-masked arithmetic of `LaneMask`, and `lookup16`'s `vpermt2pd`.
+//! They are in `avx512.rs`, but for `rsqrt_in_range` (`sqrt.rs`) and `lookup16`
+//! (`exp_log.rs`).
+//!
+//! Layout: a file per function family, each with its tests beside it: `exp_log.rs`,
+//! `trig.rs`, `hyperbolic.rs` (tanh, sinh, cosh), `inverse_hyperbolic.rs`, `erf_gelu.rs`,
+//! `erfc_cbrt.rs`, `pow.rs`, `sigmoid.rs` (sigmoid, silu, softplus), `mish_gelu_tanh.rs`,
+//! `sqrt.rs` (sqrt, rsqrt); the helpers they share in `poly.rs` (lane helpers, polynomial
+//! evaluation, double-double arithmetic) and `avx512.rs`. Tests that span families (the
+//! original functions' sweeps and special-value tables) are in `tests.rs`, the sweep
+//! helpers in `sweep.rs`, the newer functions' helpers in `check.rs`.
 
 // Public vector functions inline into kernels on AVX2/AVX-512 builds (one register per
 // f64x8, measured faster: softmax -15%, W2 -8% native); on the SSE2 baseline an f64x8 is

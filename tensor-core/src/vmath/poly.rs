@@ -194,7 +194,7 @@ pub(super) fn two_prod(a: F, b: F) -> (F, F) {
 }
 
 // ---------------------------------------------------------------------------
-// Fast f32 paths: short f64 polynomials
+// Polynomial evaluation: the fast f32 paths' short f64 polynomials
 // ---------------------------------------------------------------------------
 // An f32 result needs the f64 value to ~2^-30 relative accuracy before the single
 // rounding to f32 (then the error is <= 0.5 + 2^-6 f32 ulp). These kernels use Taylor

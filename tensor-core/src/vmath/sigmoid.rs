@@ -4,7 +4,7 @@
 use super::*;
 
 // ---------------------------------------------------------------------------
-// sigmoid, gelu (silu and their shared `logistic_dd`: below pow)
+// sigmoid and silu (their shared `logistic_dd`), softplus
 // ---------------------------------------------------------------------------
 
 /// sigmoid(x) = 1/(1+exp(-x)) (f64 lanes), < 1 ulp: `logistic_dd` (e^-|x| in
