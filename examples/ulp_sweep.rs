@@ -16,13 +16,17 @@
 //! rounded as far as the reference is: the f64 reference carries < 1 f64 ULP, ~2^-29 f32
 //! ULP). A NaN where the reference is not NaN (or the converse) is an infinite error.
 //! `pow` walks every x for a fixed set of exponents, then random (x, y) pairs.
+//! `elu celu selu swish` run at their default parameters (ONNX's: alpha = 1, selu's f32
+//! alpha and gamma) through the lane functions graphs use (`lanes::ActivationLanes`)
+//! against `reference::Activation`.
 //!
 //! f64 (`--f64`): 2^24 random inputs per function (a third uniform over the interesting
 //! interval, a third log-uniform in magnitude, a third random bit patterns), in f64 ULPs
 //! against std's f64 function (glibc: < 1 ULP itself) or the fdlibm scalar reference.
 
 use std::time::Instant;
-use tensorgraph::reference::Float;
+use tensorgraph::lanes::{ActivationLanes, V};
+use tensorgraph::reference::{Activation, Float};
 use tensorgraph::ulp::{err_f32, err_f64};
 use tensorgraph::vmath as vm;
 use wide::{f32x8, f64x8};
@@ -68,6 +72,34 @@ fn rsqrt_wide(x: f32x8) -> f32x8 {
 fn sigmoid_wide(x: f32x8) -> f32x8 {
     f32x8::splat(1.0) / (f32x8::splat(1.0) + (-x).exp())
 }
+
+/// selu's defaults: ONNX's, the f32 values of 1.6732632… and 1.0507010… (exact in f64).
+const SELU_ALPHA: f64 = 1.67326319217681884765625;
+const SELU_GAMMA: f64 = 1.05070102214813232421875;
+
+/// A parameterised activation at fixed parameters as a sweep function: the f32x8 and
+/// f64x8 forms through `ActivationLanes` (f32: the f64 formula, rounded once), and the
+/// scalar reference with the same parameters in f64 (they are f32 values, so the f32
+/// kernel sees exactly them).
+macro_rules! activation_at {
+    ($v32:ident, $v64:ident, $r:ident, $lanes:ident, $scalar:ident, $($p:expr),+) => {
+        fn $v32(x: f32x8) -> f32x8 {
+            let o = <f32 as ActivationLanes>::$lanes(V(x.to_array()), $(V::splat($p as f32)),+);
+            f32x8::from(o.0)
+        }
+        fn $v64(x: f64x8) -> f64x8 {
+            let o = <f64 as ActivationLanes>::$lanes(V(x.to_array()), $(V::splat($p)),+);
+            f64x8::from(o.0)
+        }
+        fn $r(x: f64) -> f64 {
+            <f64 as Activation>::$scalar(x, $($p),+)
+        }
+    };
+}
+activation_at!(elu_f32, elu_f64, elu_ref, elu_lanes, elu, 1.0);
+activation_at!(celu_f32, celu_f64, celu_ref, celu_lanes, celu, 1.0);
+activation_at!(selu_f32, selu_f64, selu_ref, selu_lanes, selu, SELU_ALPHA, SELU_GAMMA);
+activation_at!(swish_f32, swish_f64, swish_ref, swish_lanes, swish, 1.0);
 
 fn functions() -> Vec<Func> {
     macro_rules! parity {
@@ -372,6 +404,35 @@ fn functions() -> Vec<Func> {
             2.0,
             None,
             (-25.0, 10.0)
+        ),
+        // The parameterised activations, at their defaults (`activation_at!`).
+        f!("elu", elu_f32, elu_f64, elu_ref, 2.0, None, (-40.0, 40.0)),
+        f!(
+            "celu",
+            celu_f32,
+            celu_f64,
+            celu_ref,
+            2.0,
+            None,
+            (-40.0, 40.0)
+        ),
+        f!(
+            "selu",
+            selu_f32,
+            selu_f64,
+            selu_ref,
+            2.0,
+            None,
+            (-40.0, 40.0)
+        ),
+        f!(
+            "swish",
+            swish_f32,
+            swish_f64,
+            swish_ref,
+            2.0,
+            None,
+            (-750.0, 40.0)
         ),
     ]
 }

@@ -1,4 +1,4 @@
-"""Polynomial for `exp_poly_small` in tensor-core/src/vmath.rs (e^r in f64 lanes for the
+"""Polynomial for `exp_poly_small` in tensor-core/src/vmath/exp_log.rs (e^r in f64 lanes for the
 f32 exp, exp2, sigmoid and silu, where the 2^-41 of a degree-10 Taylor polynomial is more
 than an f32 result needs).
 

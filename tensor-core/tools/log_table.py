@@ -1,4 +1,4 @@
-"""Tables and polynomial for the AVX-512 log kernels in tensor-core/src/vmath.rs
+"""Tables and polynomial for the AVX-512 log kernels in tensor-core/src/vmath/exp_log.rs
 (`log_f32`, `log2_f32` on avx512f builds).
 
     python3 log_table.py [ncoef]     # default 4: log1p(r) = r + r^2 (A0 + A1 r + ... )

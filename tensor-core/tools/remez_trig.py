@@ -1,4 +1,4 @@
-"""Minimax fits for the f32 trigonometric kernels in tensor-core/src/vmath.rs.
+"""Minimax fits for the f32 trigonometric kernels in tensor-core/src/vmath/trig.rs.
 
     python3 remez_trig.py sinpi 5   # sin(r)/r on |r| <= pi/2, P of degree 4 in z = r^2
     python3 remez_trig.py sin4 4    # sin(r)/r on |r| <= pi/4
@@ -16,7 +16,7 @@ digits) on [B*1e-4, B] (the weight vanishes at 0), and the maximum is re-measure
 dense grid with the coefficients rounded to f64. Intervals carry a 2^-20 relative slack
 for the reduction's rounding. Where the exchange cannot find enough alternation points
 it stops and prints "fewer": the coefficients are then near-minimax, and the printed
-error (measured, not claimed) is what vmath.rs states.
+error (measured, not claimed) is what vmath/trig.rs states.
 
 The "f32" fits (after a kernel's name) are for the kernels that run in f32 lanes (atan,
 asin, acos everywhere): the coefficients are f32, rounded one at a time from the first,
@@ -28,7 +28,7 @@ tanrat (tan on FMA builds) is a rational fit: the relative error of P/Q against 
 is levelled by a Remez exchange on the nonlinear system (mpmath findroot), started from
 the Pade approximant; the coefficients are then rounded to f32 one at a time (Q1, P1, Q2,
 P2), the others refitted after each. Its interval is |r| <= TAN_R: pi/4 plus what the
-reduction's f32 2/pi adds below TAN_MAX (see vmath.rs).
+reduction's f32 2/pi adds below TAN_MAX (see vmath/trig.rs).
 """
 import struct
 import sys
@@ -202,7 +202,7 @@ if __name__ == "__main__":
         sys.exit()
     what, ncoef = sys.argv[1], int(sys.argv[2])
     if sys.argv[3:] == ["f32"]:
-        # 20 exchange steps, as vmath.rs's atan1/asin coefficients were made: 30 moves the
+        # 20 exchange steps, as vmath/trig.rs's atan1/asin coefficients were made: 30 moves the
         # atan fit's last bits, and those measured worse over all f32 (1.58 vs 1.47 ulp).
         (g, b), fixed, iters = KERNELS[what], [1], 20
         cs, e = fit_f32(g, fixed, b, ncoef, iters)

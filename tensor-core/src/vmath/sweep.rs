@@ -1,0 +1,233 @@
+//! Test helpers shared by the vmath families' tests: ULP statistics, a small PRNG,
+//! strided f32 walks and random f64 inputs, and the runners that hold a kernel to a bound
+//! against a scalar reference.
+
+use super::*;
+
+pub(super) use crate::ulp::{err_f32, err_f64};
+
+// ------------------------------------------------------------------ stats
+pub(super) struct Stats {
+    name: String,
+    max: f64,
+    at: (f64, f64),
+    n: u64,
+    cr: u64,
+}
+impl Stats {
+    pub(super) fn new(name: &str) -> Self {
+        Stats {
+            name: name.to_string(),
+            max: 0.0,
+            at: (0.0, 0.0),
+            n: 0,
+            cr: 0,
+        }
+    }
+    pub(super) fn add(&mut self, x: f64, y: f64, err: f64, cr: bool) {
+        self.n += 1;
+        if cr {
+            self.cr += 1;
+        }
+        if err > self.max || err.is_nan() {
+            self.max = err;
+            self.at = (x, y);
+        }
+    }
+    pub(super) fn report(&self, bound: f64) {
+        println!(
+            "| {:<12} | {:>8.3} | {:>24} | {:>10.6} | {:>9} | {}",
+            self.name,
+            self.max,
+            if self.at.1 == 0.0 {
+                format!("{:e}", self.at.0)
+            } else {
+                format!("{:e},{:e}", self.at.0, self.at.1)
+            },
+            self.cr as f64 / self.n.max(1) as f64,
+            self.n,
+            if self.max <= bound { "ok" } else { "FAIL" }
+        );
+        assert!(
+            self.max <= bound,
+            "{}: max ulp {} at {:?} exceeds {}",
+            self.name,
+            self.max,
+            self.at,
+            bound
+        );
+    }
+}
+
+// ------------------------------------------------------------------ inputs
+pub(super) struct Rng(pub(super) u64);
+impl Rng {
+    pub(super) fn next(&mut self) -> u64 {
+        // xorshift64*
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545F4914F6CDD1D)
+    }
+    pub(super) fn unif(&mut self, a: f64, b: f64) -> f64 {
+        a + (b - a) * ((self.next() >> 11) as f64 * 2f64.powi(-53))
+    }
+    /// |x| log-uniform in [2^emin, 2^emax), random sign if `signed`.
+    pub(super) fn logu(&mut self, emin: i32, emax: i32, signed: bool) -> f64 {
+        let r = self.next();
+        let e = emin + (r % ((emax - emin) as u64)) as i32;
+        let m = 1.0 + (self.next() >> 12) as f64 * 2f64.powi(-52);
+        let v = m * 2f64.powi(e);
+        if signed && (r >> 40) & 1 == 1 {
+            -v
+        } else {
+            v
+        }
+    }
+}
+
+/// Every `stride`-th f32 bit pattern (finite only), plus `extra` points and
+/// +-`nb` bit neighbours of each extra point.
+pub(super) fn f32_inputs(stride: u64, extra: &[f32], nb: i64) -> Vec<f32> {
+    let mut v = Vec::new();
+    let mut b: u64 = 0;
+    while b < (1u64 << 32) {
+        let x = f32::from_bits(b as u32);
+        if x.is_finite() {
+            v.push(x);
+        }
+        b += stride;
+    }
+    for &e in extra {
+        for d in -nb..=nb {
+            let bb = (e.to_bits() as i64 + d) as u32;
+            let x = f32::from_bits(bb);
+            if x.is_finite() {
+                v.push(x);
+            }
+        }
+    }
+    v
+}
+
+pub(super) fn run_f32(
+    name: &str,
+    f: fn(f32x8) -> f32x8,
+    r: fn(f64) -> f64,
+    xs: &[f32],
+    bound: f64,
+) {
+    let mut st = Stats::new(name);
+    for ch in xs.chunks(8) {
+        let mut a = [0f32; 8];
+        a[..ch.len()].copy_from_slice(ch);
+        let out = f(f32x8::from(a)).to_array();
+        for i in 0..ch.len() {
+            let rf = r(a[i] as f64);
+            let e = err_f32(out[i], rf);
+            st.add(
+                a[i] as f64,
+                0.0,
+                e,
+                out[i] == rf as f32 || (out[i].is_nan() && rf.is_nan()),
+            );
+        }
+    }
+    st.report(bound);
+}
+
+pub(super) fn run_f64(name: &str, f: fn(F) -> F, r: fn(f64) -> f64, xs: &[f64], bound: f64) {
+    let mut st = Stats::new(name);
+    for ch in xs.chunks(8) {
+        let mut a = [0f64; 8];
+        a[..ch.len()].copy_from_slice(ch);
+        let out = f(F::from(a)).to_array();
+        for i in 0..ch.len() {
+            let rf = r(a[i]);
+            let e = err_f64(out[i], rf);
+            st.add(
+                a[i],
+                0.0,
+                e,
+                out[i] == rf || (out[i].is_nan() && rf.is_nan()),
+            );
+        }
+    }
+    st.report(bound);
+}
+
+// ------------------------------------------------------------------ references
+/// The scalar references of `reference.rs` (double-double e^x, rounded once).
+pub(super) fn sigmoid_ref(x: f64) -> f64 {
+    <f64 as crate::reference::Float>::sigmoid(x)
+}
+pub(super) fn gelu_ref(x: f64) -> f64 {
+    <f64 as crate::reference::Float>::gelu(x)
+}
+
+// ------------------------------------------------------------------ f32 sweeps
+// The release-mode sweep (`cargo test --release -p tensorgraph-core`) visits every 1021st f32;
+// the default test profile thins it so `cargo test` stays fast.
+pub(super) const STRIDE: u64 = if cfg!(debug_assertions) { 16381 } else { 1021 };
+
+pub(super) fn pio2_multiples() -> Vec<f32> {
+    let mut v = vec![];
+    for k in 1..200 {
+        v.push((k as f64 * std::f64::consts::FRAC_PI_2) as f32);
+        v.push(-(k as f64 * std::f64::consts::FRAC_PI_2) as f32);
+    }
+    v.extend_from_slice(&[1e6, 1.6e6, 1.7e6, 1e10, 1e30, f32::MAX, 25735.0, 102_943.0]);
+    v
+}
+
+// ------------------------------------------------------------------ f64 random
+pub(super) const N64: usize = if cfg!(debug_assertions) {
+    1 << 16
+} else {
+    1 << 20
+};
+
+pub(super) fn make_inputs(seed: u64, f: impl Fn(&mut Rng, usize) -> f64) -> Vec<f64> {
+    let mut rng = Rng(seed);
+    (0..N64).map(|i| f(&mut rng, i)).collect()
+}
+
+// ------------------------------------------------------------------ special values
+pub(super) fn s32(f: fn(f32x8) -> f32x8, x: f32) -> f32 {
+    f(f32x8::splat(x)).to_array()[0]
+}
+pub(super) fn s64(f: fn(F) -> F, x: f64) -> f64 {
+    f(F::splat(x)).to_array()[0]
+}
+pub(super) fn same32(a: f32, b: f32) -> bool {
+    (a.is_nan() && b.is_nan()) || a.to_bits() == b.to_bits()
+}
+pub(super) fn same64(a: f64, b: f64) -> bool {
+    (a.is_nan() && b.is_nan()) || a.to_bits() == b.to_bits()
+}
+
+// ------------------------------------------------------------------ issue 5 functions
+pub(super) fn softplus_ref(x: f64) -> f64 {
+    if x.is_nan() {
+        return x;
+    }
+    x.max(0.0) + (-x.abs()).exp().ln_1p()
+}
+
+/// Each of `odd` in each lane position, the other seven lanes ordinary positive
+/// values: for kernels whose fast path hands some lanes to an out-of-line path.
+pub(super) fn mixed_lanes(odd: &[f32]) -> Vec<f32> {
+    let mut xs = vec![];
+    for (k, &o) in odd.iter().enumerate() {
+        for pos in 0..8 {
+            xs.extend((0..8).map(|i| {
+                if i == pos {
+                    o
+                } else {
+                    0.75 + (k * 8 + i) as f32
+                }
+            }));
+        }
+    }
+    xs
+}
