@@ -73,8 +73,11 @@ fn sigmoid_wide(x: f32x8) -> f32x8 {
     f32x8::splat(1.0) / (f32x8::splat(1.0) + (-x).exp())
 }
 
-/// selu's defaults: ONNX's, the f32 values of 1.6732632… and 1.0507010… (exact in f64).
+/// selu's defaults: ONNX's, the f32 values of 1.6732632… and 1.0507010… (exact in f64),
+/// written as the exact decimals tensor-macros' op table uses.
+#[allow(clippy::excessive_precision)]
 const SELU_ALPHA: f64 = 1.67326319217681884765625;
+#[allow(clippy::excessive_precision)]
 const SELU_GAMMA: f64 = 1.05070102214813232421875;
 
 /// A parameterised activation at fixed parameters as a sweep function: the f32x8 and
