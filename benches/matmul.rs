@@ -14,7 +14,9 @@ use tensorgraph::vmath::gelu_f32;
 use wide::f32x8;
 
 fn data(len: usize, seed: usize) -> Vec<f32> {
-    (0..len).map(|i| ((i * 7 + seed) % 17) as f32 * 0.05 - 0.4).collect()
+    (0..len)
+        .map(|i| ((i * 7 + seed) % 17) as f32 * 0.05 - 0.4)
+        .collect()
 }
 
 /// `row = gelu(row + bias)` in `f32x8` lanes (exact erf-based gelu of `tensor_core::vmath`).
@@ -54,13 +56,26 @@ fn no_epilogue(_: Block<'_, f32>) {}
 fn bench_1024(c: &mut Criterion) {
     let n = 1024;
     let (a, b) = (data(n * n, 1), data(n * n, 2));
-    let (am, bm) = (MatRef::row_major(&a, n, n).unwrap(), MatRef::row_major(&b, n, n).unwrap());
+    let (am, bm) = (
+        MatRef::row_major(&a, n, n).unwrap(),
+        MatRef::row_major(&b, n, n).unwrap(),
+    );
     let mut out = vec![0f32; n * n];
     let mut g = c.benchmark_group("matmul_f32_1024");
     g.sample_size(10);
     g.throughput(Throughput::Elements(2 * (n * n * n) as u64));
     g.bench_function("tensorgraph_1_thread", |bench| {
-        bench.iter(|| matmul_f32_with(&am, &bm, black_box(&mut out), n, Options::SINGLE, &no_epilogue).unwrap())
+        bench.iter(|| {
+            matmul_f32_with(
+                &am,
+                &bm,
+                black_box(&mut out),
+                n,
+                Options::SINGLE,
+                &no_epilogue,
+            )
+            .unwrap()
+        })
     });
     g.bench_function("tensorgraph_all_threads", |bench| {
         bench.iter(|| matmul_f32(&am, &bm, black_box(&mut out), n).unwrap())
@@ -72,11 +87,24 @@ fn bench_small(c: &mut Criterion) {
     let mut g = c.benchmark_group("matmul_f32_small");
     for n in [8usize, 16, 32, 64, 128] {
         let (a, b) = (data(n * n, 1), data(n * n, 2));
-        let (am, bm) = (MatRef::row_major(&a, n, n).unwrap(), MatRef::row_major(&b, n, n).unwrap());
+        let (am, bm) = (
+            MatRef::row_major(&a, n, n).unwrap(),
+            MatRef::row_major(&b, n, n).unwrap(),
+        );
         let mut out = vec![0f32; n * n];
         g.throughput(Throughput::Elements(2 * (n * n * n) as u64));
         g.bench_with_input(BenchmarkId::new("tensorgraph", n), &n, |bench, _| {
-            bench.iter(|| matmul_f32_with(&am, &bm, black_box(&mut out), n, Options::SINGLE, &no_epilogue).unwrap())
+            bench.iter(|| {
+                matmul_f32_with(
+                    &am,
+                    &bm,
+                    black_box(&mut out),
+                    n,
+                    Options::SINGLE,
+                    &no_epilogue,
+                )
+                .unwrap()
+            })
         });
         g.bench_with_input(BenchmarkId::new("naive_ikj", n), &n, |bench, _| {
             bench.iter(|| naive(&a, &b, black_box(&mut out), n, n, n))
@@ -88,7 +116,10 @@ fn bench_small(c: &mut Criterion) {
 fn bench_gelu_mlp(c: &mut Criterion) {
     let (m, k, n) = (512, 768, 3072);
     let (x, w, bias) = (data(m * k, 3), data(k * n, 4), data(n, 5));
-    let (xm, wm) = (MatRef::row_major(&x, m, k).unwrap(), MatRef::row_major(&w, k, n).unwrap());
+    let (xm, wm) = (
+        MatRef::row_major(&x, m, k).unwrap(),
+        MatRef::row_major(&w, k, n).unwrap(),
+    );
     let mut out = vec![0f32; m * n];
     let fused = |blk: Block<'_, f32>| {
         let mut blk = blk;
@@ -100,15 +131,21 @@ fn bench_gelu_mlp(c: &mut Criterion) {
     let mut g = c.benchmark_group("gelu_x_w_plus_b_512x768x3072");
     g.sample_size(10);
     g.throughput(Throughput::Elements(2 * (m * n * k) as u64));
-    for (label, options) in [("1_thread", Options::SINGLE), ("all_threads", Options::default())] {
+    for (label, options) in [
+        ("1_thread", Options::SINGLE),
+        ("all_threads", Options::default()),
+    ] {
         g.bench_function(format!("fused_epilogue_{label}"), |bench| {
-            bench.iter(|| matmul_f32_with(&xm, &wm, black_box(&mut out), n, options, &fused).unwrap())
+            bench.iter(|| {
+                matmul_f32_with(&xm, &wm, black_box(&mut out), n, options, &fused).unwrap()
+            })
         });
         g.bench_function(format!("matmul_then_pass_{label}"), |bench| {
             bench.iter(|| {
                 matmul_f32_with(&xm, &wm, black_box(&mut out), n, options, &no_epilogue).unwrap();
                 if options == Options::SINGLE {
-                    out.chunks_exact_mut(n).for_each(|row| bias_gelu(row, &bias));
+                    out.chunks_exact_mut(n)
+                        .for_each(|row| bias_gelu(row, &bias));
                 } else {
                     use rayon::prelude::*;
                     out.par_chunks_mut(n).for_each(|row| bias_gelu(row, &bias));

@@ -90,10 +90,20 @@ fn time(secs: f64, mut f: impl FnMut()) -> f64 {
 
 /// Times `f` in each pool in turn (one after the other, same inputs); the first pool's line
 /// is `NAME ms checksum`, the others' `NAME@Nt ms checksum`.
-fn run(name: &str, pools: &[(usize, rayon::ThreadPool)], secs: f64, out: &dyn Fn() -> f64, mut f: impl FnMut() + Send) {
+fn run(
+    name: &str,
+    pools: &[(usize, rayon::ThreadPool)],
+    secs: f64,
+    out: &dyn Fn() -> f64,
+    mut f: impl FnMut() + Send,
+) {
     for (k, (n, pool)) in pools.iter().enumerate() {
         let ms = pool.install(|| time(secs, &mut f));
-        let tag = if k == 0 { name.to_string() } else { format!("{name}@{n}t") };
+        let tag = if k == 0 {
+            name.to_string()
+        } else {
+            format!("{name}@{n}t")
+        };
         println!("{tag} {ms:.4} {:.6e}", out());
     }
 }
@@ -107,7 +117,12 @@ fn main() {
         match a.as_str() {
             // `--threads 1,2`: each workload in a 1-thread pool, then a 2-thread pool.
             "--threads" => {
-                threads = args.next().expect("--threads N[,M…]").split(',').map(|t| t.parse().unwrap()).collect()
+                threads = args
+                    .next()
+                    .expect("--threads N[,M…]")
+                    .split(',')
+                    .map(|t| t.parse().unwrap())
+                    .collect()
             }
             "--time" => secs = args.next().expect("--time SECS").parse().unwrap(),
             "--bench" => {} // cargo bench passes it
@@ -118,7 +133,15 @@ fn main() {
     let want = |name: &str| only.is_empty() || only.iter().any(|o| o == name);
     let pools: Vec<(usize, rayon::ThreadPool)> = threads
         .iter()
-        .map(|&n| (n, rayon::ThreadPoolBuilder::new().num_threads(n).build().expect("a rayon pool")))
+        .map(|&n| {
+            (
+                n,
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build()
+                    .expect("a rayon pool"),
+            )
+        })
         .collect();
     let pools = &pools[..];
     use std::sync::Mutex; // the output, written inside the pool, summed outside
@@ -126,60 +149,92 @@ fn main() {
         let a = Tensor::<f32, Shape![16777216]>::from_fn(|[i]| (i % 1000) as f32 - 500.0);
         let b = Tensor::<f32, Shape![16777216]>::from_fn(|[i]| (i % 7) as f32);
         let o = Mutex::new(Tensor::<f32, Shape![16777216]>::zeros());
-        run("W1", pools, secs, &|| checksum(o.lock().unwrap().as_slice()), || {
-            w1_into(black_box(&a), black_box(&b), &mut *o.lock().unwrap())
-        });
+        run(
+            "W1",
+            pools,
+            secs,
+            &|| checksum(o.lock().unwrap().as_slice()),
+            || w1_into(black_box(&a), black_box(&b), &mut *o.lock().unwrap()),
+        );
     }
     if want("W2") {
         let x = Tensor::<f32, Shape![1048576]>::from_fn(|[i]| ((i % 2001) as f32 - 1000.0) * 0.003);
         let o = Mutex::new(Tensor::<f32, Shape![1048576]>::zeros());
-        run("W2", pools, secs, &|| checksum(o.lock().unwrap().as_slice()), || {
-            w2_into(black_box(&x), &mut *o.lock().unwrap())
-        });
+        run(
+            "W2",
+            pools,
+            secs,
+            &|| checksum(o.lock().unwrap().as_slice()),
+            || w2_into(black_box(&x), &mut *o.lock().unwrap()),
+        );
     }
     let x = Tensor::<f32, Shape![4096, 1024]>::from_fn(|[i, j]| x_rows(i, j));
     if want("W3") {
         let o = Mutex::new(Tensor::<f32, Shape![4096, 1024]>::zeros());
-        run("W3", pools, secs, &|| checksum(o.lock().unwrap().as_slice()), || {
-            w3_into(black_box(&x), &mut *o.lock().unwrap())
-        });
+        run(
+            "W3",
+            pools,
+            secs,
+            &|| checksum(o.lock().unwrap().as_slice()),
+            || w3_into(black_box(&x), &mut *o.lock().unwrap()),
+        );
     }
     if want("W4") {
         let g = Tensor::<f32, Shape![1024]>::from_fn(|[j]| gamma(j));
         let b = Tensor::<f32, Shape![1024]>::from_fn(|[j]| beta(j));
         let o = Mutex::new(Tensor::<f32, Shape![4096, 1024]>::zeros());
-        run("W4", pools, secs, &|| checksum(o.lock().unwrap().as_slice()), || {
-            w4_into(black_box(&x), &g, &b, &mut *o.lock().unwrap())
-        });
+        run(
+            "W4",
+            pools,
+            secs,
+            &|| checksum(o.lock().unwrap().as_slice()),
+            || w4_into(black_box(&x), &g, &b, &mut *o.lock().unwrap()),
+        );
     }
     if want("W5") {
         let o = Mutex::new(Tensor::<f32, Shape![4096]>::zeros());
-        run("W5", pools, secs, &|| checksum(o.lock().unwrap().as_slice()), || {
-            w5_into(black_box(&x), &mut *o.lock().unwrap())
-        });
+        run(
+            "W5",
+            pools,
+            secs,
+            &|| checksum(o.lock().unwrap().as_slice()),
+            || w5_into(black_box(&x), &mut *o.lock().unwrap()),
+        );
     }
     if want("W6") {
         let b = Tensor::<f32, Shape![1024]>::from_fn(|[j]| bias(j));
         let o = Mutex::new(Tensor::<f32, Shape![4096, 1024]>::zeros());
-        run("W6", pools, secs, &|| checksum(o.lock().unwrap().as_slice()), || {
-            w6_into(black_box(&x), &b, &mut *o.lock().unwrap())
-        });
+        run(
+            "W6",
+            pools,
+            secs,
+            &|| checksum(o.lock().unwrap().as_slice()),
+            || w6_into(black_box(&x), &b, &mut *o.lock().unwrap()),
+        );
     }
     if want("M1") {
         let a = Tensor::<f32, Shape![1024, 1024]>::from_fn(|[i, j]| mat(i, j, 17));
         let b = Tensor::<f32, Shape![1024, 1024]>::from_fn(|[i, j]| mat(i, j, 13));
         let o = Mutex::new(Tensor::<f32, Shape![1024, 1024]>::zeros());
-        run("M1", pools, secs, &|| checksum(o.lock().unwrap().as_slice()), || {
-            m1_into(black_box(&a), &b, &mut *o.lock().unwrap())
-        });
+        run(
+            "M1",
+            pools,
+            secs,
+            &|| checksum(o.lock().unwrap().as_slice()),
+            || m1_into(black_box(&a), &b, &mut *o.lock().unwrap()),
+        );
     }
     if want("M2") {
         let x = Tensor::<f32, Shape![512, 768]>::from_fn(|[i, j]| mat(i, j, 17));
         let w = Tensor::<f32, Shape![768, 3072]>::from_fn(|[i, j]| mat(i, j, 13) * 0.1);
         let b = Tensor::<f32, Shape![3072]>::from_fn(|[j]| bias(j));
         let o = Mutex::new(Tensor::<f32, Shape![512, 3072]>::zeros());
-        run("M2", pools, secs, &|| checksum(o.lock().unwrap().as_slice()), || {
-            m2_into(black_box(&x), &w, &b, &mut *o.lock().unwrap())
-        });
+        run(
+            "M2",
+            pools,
+            secs,
+            &|| checksum(o.lock().unwrap().as_slice()),
+            || m2_into(black_box(&x), &w, &b, &mut *o.lock().unwrap()),
+        );
     }
 }

@@ -46,7 +46,14 @@ pub(super) fn gemm_serial<P, O, SA, SB>(
                 }
                 let start = ic * ldc + jc;
                 let end = (ic + mb - 1) * ldc + jc + nb;
-                epilogue(Block::new(&mut c[start..end], row_base + ic, jc, mb, nb, ldc));
+                epilogue(Block::new(
+                    &mut c[start..end],
+                    row_base + ic,
+                    jc,
+                    mb,
+                    nb,
+                    ldc,
+                ));
             }
         }
         return;
@@ -76,7 +83,14 @@ pub(super) fn gemm_serial<P, O, SA, SB>(
                     if last {
                         let start = ic * ldc + jc;
                         let end = (ic + mb - 1) * ldc + jc + nb;
-                        epilogue(Block::new(&mut c[start..end], row_base + ic, jc, mb, nb, ldc));
+                        epilogue(Block::new(
+                            &mut c[start..end],
+                            row_base + ic,
+                            jc,
+                            mb,
+                            nb,
+                            ldc,
+                        ));
                     }
                 }
             }

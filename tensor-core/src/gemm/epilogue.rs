@@ -26,7 +26,14 @@ impl<'a, T> Block<'a, T> {
         ldc: usize,
     ) -> Self {
         debug_assert!(rows >= 1 && cols >= 1 && data.len() == (rows - 1) * ldc + cols);
-        Block { data, row0, col0, rows, cols, ldc }
+        Block {
+            data,
+            row0,
+            col0,
+            rows,
+            cols,
+            ldc,
+        }
     }
 
     /// The row of `C` at which the block starts.

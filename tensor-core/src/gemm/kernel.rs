@@ -11,8 +11,7 @@
 /// Contract (each kernel asserts it, so a violation panics and never reads out of bounds):
 /// `a.len() ≥ kc·MR`, `b.len() ≥ kc·NR`, `1 ≤ mr ≤ MR`, `1 ≤ nr ≤ NR`,
 /// `c.len() ≥ (mr - 1)·ldc + nr`.
-pub(super) type MicroFn<P, O> =
-    fn(usize, &[P], &[P], &mut [O], usize, usize, usize, bool);
+pub(super) type MicroFn<P, O> = fn(usize, &[P], &[P], &mut [O], usize, usize, usize, bool);
 
 /// A micro-kernel with the tile it computes and the cache blocks it wants.
 pub(super) struct Kernel<P, O> {
@@ -190,22 +189,58 @@ pub(super) fn generic_tile<P: Ring, O: Store<P>, const MR: usize, const NR: usiz
 }
 
 #[allow(clippy::too_many_arguments)]
-fn generic_i32_i64(kc: usize, a: &[i32], b: &[i32], c: &mut [i64], ldc: usize, mr: usize, nr: usize, first: bool) {
+fn generic_i32_i64(
+    kc: usize,
+    a: &[i32],
+    b: &[i32],
+    c: &mut [i64],
+    ldc: usize,
+    mr: usize,
+    nr: usize,
+    first: bool,
+) {
     generic_tile::<i32, i64, 4, 8>(kc, a, b, c, ldc, mr, nr, first)
 }
 #[allow(clippy::too_many_arguments)]
-fn generic_i32_i32(kc: usize, a: &[i32], b: &[i32], c: &mut [i32], ldc: usize, mr: usize, nr: usize, first: bool) {
+fn generic_i32_i32(
+    kc: usize,
+    a: &[i32],
+    b: &[i32],
+    c: &mut [i32],
+    ldc: usize,
+    mr: usize,
+    nr: usize,
+    first: bool,
+) {
     generic_tile::<i32, i32, 4, 8>(kc, a, b, c, ldc, mr, nr, first)
 }
 #[allow(clippy::too_many_arguments)]
-fn generic_i64_i64(kc: usize, a: &[i64], b: &[i64], c: &mut [i64], ldc: usize, mr: usize, nr: usize, first: bool) {
+fn generic_i64_i64(
+    kc: usize,
+    a: &[i64],
+    b: &[i64],
+    c: &mut [i64],
+    ldc: usize,
+    mr: usize,
+    nr: usize,
+    first: bool,
+) {
     generic_tile::<i64, i64, 4, 4>(kc, a, b, c, ldc, mr, nr, first)
 }
 
 /// The portable f32 kernel over `wide`: a 4×8 tile in four `f32x8` (eight SSE registers on
 /// a baseline build, leaving room for `B`'s row and the broadcast).
 #[allow(clippy::too_many_arguments)]
-fn wide_f32_4x8(kc: usize, a: &[f32], b: &[f32], c: &mut [f32], ldc: usize, mr: usize, nr: usize, first: bool) {
+fn wide_f32_4x8(
+    kc: usize,
+    a: &[f32],
+    b: &[f32],
+    c: &mut [f32],
+    ldc: usize,
+    mr: usize,
+    nr: usize,
+    first: bool,
+) {
     use wide::f32x8;
     check_tile(kc, a, b, c, ldc, (mr, nr), (4, 8));
     let mut acc = [f32x8::ZERO; 4];
@@ -221,7 +256,16 @@ fn wide_f32_4x8(kc: usize, a: &[f32], b: &[f32], c: &mut [f32], ldc: usize, mr: 
 
 /// The portable f64 kernel over `wide`: a 4×4 tile in four `f64x4`.
 #[allow(clippy::too_many_arguments)]
-fn wide_f64_4x4(kc: usize, a: &[f64], b: &[f64], c: &mut [f64], ldc: usize, mr: usize, nr: usize, first: bool) {
+fn wide_f64_4x4(
+    kc: usize,
+    a: &[f64],
+    b: &[f64],
+    c: &mut [f64],
+    ldc: usize,
+    mr: usize,
+    nr: usize,
+    first: bool,
+) {
     use wide::f64x4;
     check_tile(kc, a, b, c, ldc, (mr, nr), (4, 4));
     let mut acc = [f64x4::ZERO; 4];
@@ -235,14 +279,42 @@ fn wide_f64_4x4(kc: usize, a: &[f64], b: &[f64], c: &mut [f64], ldc: usize, mr: 
     store_tile(&tile, c, ldc, mr, nr, first);
 }
 
-pub(super) static PORTABLE_F32: Kernel<f32, f32> =
-    Kernel { name: "portable wide 4x8", mr: 4, nr: 8, mc: 128, kc: 256, nc: 2048, run: wide_f32_4x8 };
-pub(super) static PORTABLE_F64: Kernel<f64, f64> =
-    Kernel { name: "portable wide 4x4", mr: 4, nr: 4, mc: 96, kc: 256, nc: 1024, run: wide_f64_4x4 };
-static PORTABLE_I32_I32: Kernel<i32, i32> =
-    Kernel { name: "portable 4x8", mr: 4, nr: 8, mc: 128, kc: 256, nc: 2048, run: generic_i32_i32 };
-static PORTABLE_I64_I64: Kernel<i64, i64> =
-    Kernel { name: "portable 4x4", mr: 4, nr: 4, mc: 96, kc: 256, nc: 1024, run: generic_i64_i64 };
+pub(super) static PORTABLE_F32: Kernel<f32, f32> = Kernel {
+    name: "portable wide 4x8",
+    mr: 4,
+    nr: 8,
+    mc: 128,
+    kc: 256,
+    nc: 2048,
+    run: wide_f32_4x8,
+};
+pub(super) static PORTABLE_F64: Kernel<f64, f64> = Kernel {
+    name: "portable wide 4x4",
+    mr: 4,
+    nr: 4,
+    mc: 96,
+    kc: 256,
+    nc: 1024,
+    run: wide_f64_4x4,
+};
+static PORTABLE_I32_I32: Kernel<i32, i32> = Kernel {
+    name: "portable 4x8",
+    mr: 4,
+    nr: 8,
+    mc: 128,
+    kc: 256,
+    nc: 2048,
+    run: generic_i32_i32,
+};
+static PORTABLE_I64_I64: Kernel<i64, i64> = Kernel {
+    name: "portable 4x4",
+    mr: 4,
+    nr: 4,
+    mc: 96,
+    kc: 256,
+    nc: 1024,
+    run: generic_i64_i64,
+};
 
 /// Whether this process uses the AVX2+FMA kernels (never under Miri, which runs the
 /// portable ones).
@@ -297,12 +369,30 @@ pub(super) fn i32_to_i64_kernel(kc_safe: usize) -> Kernel<i32, i64> {
     let base = if use_avx2() {
         super::x86::avx2_i32_i64()
     } else {
-        Kernel { name: "portable 4x8", mr: 4, nr: 8, mc: 128, kc: 256, nc: 2048, run: generic_i32_i64 }
+        Kernel {
+            name: "portable 4x8",
+            mr: 4,
+            nr: 8,
+            mc: 128,
+            kc: 256,
+            nc: 2048,
+            run: generic_i32_i64,
+        }
     };
     #[cfg(not(target_arch = "x86_64"))]
-    let base =
-        Kernel { name: "portable 4x8", mr: 4, nr: 8, mc: 128, kc: 256, nc: 2048, run: generic_i32_i64 };
-    Kernel { kc: base.kc.min(kc_safe), ..base }
+    let base = Kernel {
+        name: "portable 4x8",
+        mr: 4,
+        nr: 8,
+        mc: 128,
+        kc: 256,
+        nc: 2048,
+        run: generic_i32_i64,
+    };
+    Kernel {
+        kc: base.kc.min(kc_safe),
+        ..base
+    }
 }
 
 /// The name of the f32 kernel this process uses (`"avx2-fma 6x16"` or `"portable wide 4x8"`).

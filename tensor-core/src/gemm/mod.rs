@@ -58,7 +58,9 @@ pub struct Options {
 
 impl Options {
     /// One thread, whatever the size.
-    pub const SINGLE: Options = Options { parallelism: Parallelism::Single };
+    pub const SINGLE: Options = Options {
+        parallelism: Parallelism::Single,
+    };
 }
 
 /// Why a product's operands or output do not fit together.
@@ -110,10 +112,16 @@ impl fmt::Display for GemmError {
                 a.0, a.1, b.0, b.1, a.1, b.0
             ),
             GemmError::LeadingDim { ldc, cols } => {
-                write!(f, "the output's leading dimension {ldc} is smaller than its {cols} columns")
+                write!(
+                    f,
+                    "the output's leading dimension {ldc} is smaller than its {cols} columns"
+                )
             }
             GemmError::OutputTooShort { needed, len } => {
-                write!(f, "the output needs {needed} elements, but its buffer has {len}")
+                write!(
+                    f,
+                    "the output needs {needed} elements, but its buffer has {len}"
+                )
             }
         }
     }
@@ -130,7 +138,10 @@ fn check_shapes<P, O>(
 ) -> Result<(), GemmError> {
     let (m, k, n) = (a.rows(), a.cols(), b.cols());
     if b.rows() != k {
-        return Err(GemmError::InnerDimMismatch { a: (m, k), b: (b.rows(), n) });
+        return Err(GemmError::InnerDimMismatch {
+            a: (m, k),
+            b: (b.rows(), n),
+        });
     }
     if ldc < n {
         return Err(GemmError::LeadingDim { ldc, cols: n });
@@ -139,7 +150,10 @@ fn check_shapes<P, O>(
         let needed = (m - 1)
             .checked_mul(ldc)
             .and_then(|x| x.checked_add(n))
-            .ok_or(GemmError::OutputTooShort { needed: usize::MAX, len: c_len })?;
+            .ok_or(GemmError::OutputTooShort {
+                needed: usize::MAX,
+                len: c_len,
+            })?;
         if c_len < needed {
             return Err(GemmError::OutputTooShort { needed, len: c_len });
         }

@@ -142,11 +142,22 @@ impl<'a, T> MatRef<'a, T> {
         col_stride: isize,
         offset: usize,
     ) -> Result<Self, GemmError> {
-        let view = MatRef { data, rows, cols, row_stride, col_stride, offset };
+        let view = MatRef {
+            data,
+            rows,
+            cols,
+            row_stride,
+            col_stride,
+            offset,
+        };
         if rows == 0 || cols == 0 {
             return Ok(view);
         }
-        let oob = GemmError::ViewOutOfBounds { rows, cols, len: data.len() };
+        let oob = GemmError::ViewOutOfBounds {
+            rows,
+            cols,
+            len: data.len(),
+        };
         // The extreme indices are at the corners; i128 cannot overflow for usize/isize
         // operands of 64 bits.
         let span = |n: usize, s: isize| -> (i128, i128) {
@@ -165,8 +176,11 @@ impl<'a, T> MatRef<'a, T> {
 
     /// A row-major `rows × cols` view of the start of `data` (row stride `cols`).
     pub fn row_major(data: &'a [T], rows: usize, cols: usize) -> Result<Self, GemmError> {
-        let stride = isize::try_from(cols)
-            .map_err(|_| GemmError::ViewOutOfBounds { rows, cols, len: data.len() })?;
+        let stride = isize::try_from(cols).map_err(|_| GemmError::ViewOutOfBounds {
+            rows,
+            cols,
+            len: data.len(),
+        })?;
         Self::new(data, rows, cols, stride, 1, 0)
     }
 

@@ -84,10 +84,24 @@ const KS: &[usize] = &[0, 1, 2, 7, 8, 9, 37, 255, 256, 257];
 
 /// The kernel with tiny cache blocks, so small shapes cross every `mc`, `kc`, `nc` edge.
 fn tiny<P, O>(ker: &Kernel<P, O>) -> Kernel<P, O> {
-    Kernel { name: ker.name, mr: ker.mr, nr: ker.nr, mc: 2 * ker.mr, kc: 5, nc: 2 * ker.nr, run: ker.run }
+    Kernel {
+        name: ker.name,
+        mr: ker.mr,
+        nr: ker.nr,
+        mc: 2 * ker.mr,
+        kc: 5,
+        nc: 2 * ker.nr,
+        run: ker.run,
+    }
 }
 
-fn run_f32(ker: &Kernel<f32, f32>, a: &MatRef<'_, f32>, b: &MatRef<'_, f32>, c: &mut [f32], ldc: usize) {
+fn run_f32(
+    ker: &Kernel<f32, f32>,
+    a: &MatRef<'_, f32>,
+    b: &MatRef<'_, f32>,
+    c: &mut [f32],
+    ldc: usize,
+) {
     check_shapes::<f32, f32>(a, b, c.len(), ldc).unwrap();
     threads::run(ker, a, b, c, ldc, Options::SINGLE, &|_: Block<'_, f32>| {});
 }
@@ -111,7 +125,9 @@ fn f32_every_kernel_and_blocking_over_edge_shapes() {
                         let mut c = vec![f32::NAN; m * ldc];
                         run_f32(&ker, &a, &b, &mut c, ldc);
                         check_float(
-                            m, k, n,
+                            m,
+                            k,
+                            n,
                             |i, p| av[i * k + p] as f64,
                             |p, j| bv[p * n + j] as f64,
                             |i, j| c[i * ldc + j] as f64,
@@ -132,7 +148,12 @@ fn f32_every_kernel_and_blocking_over_edge_shapes() {
 impl<P, O> Kernel<P, O> {
     /// This kernel with `other`'s cache blocks.
     fn with_blocks(self, other: &Kernel<P, O>) -> Kernel<P, O> {
-        Kernel { mc: other.mc, kc: other.kc, nc: other.nc, ..self }
+        Kernel {
+            mc: other.mc,
+            kc: other.kc,
+            nc: other.nc,
+            ..self
+        }
     }
 }
 
@@ -141,14 +162,30 @@ fn f32_default_blocks_around_mc_kc_nc() {
     let mut rng = Rng(2);
     let ker = kernel::f32_kernel();
     let (mc, kc, nc) = (ker.mc, ker.kc, ker.nc);
-    for (m, k, n) in [(mc - 1, kc + 1, 9), (mc + 1, kc - 1, 17), (mc + 1, 3, 5), (5, 3, nc + 1), (7, kc, nc - 1), (2 * mc + 5, 2 * kc + 3, 33)] {
+    for (m, k, n) in [
+        (mc - 1, kc + 1, 9),
+        (mc + 1, kc - 1, 17),
+        (mc + 1, 3, 5),
+        (5, 3, nc + 1),
+        (7, kc, nc - 1),
+        (2 * mc + 5, 2 * kc + 3, 33),
+    ] {
         let av = rng.f32s(m * k);
         let bv = rng.f32s(k * n);
         let a = MatRef::row_major(&av, m, k).unwrap();
         let b = MatRef::row_major(&bv, k, n).unwrap();
         let mut c = vec![0.0; m * n];
         matmul_f32(&a, &b, &mut c, n).unwrap();
-        check_float(m, k, n, |i, p| av[i * k + p] as f64, |p, j| bv[p * n + j] as f64, |i, j| c[i * n + j] as f64, U32, "default blocks");
+        check_float(
+            m,
+            k,
+            n,
+            |i, p| av[i * k + p] as f64,
+            |p, j| bv[p * n + j] as f64,
+            |i, j| c[i * n + j] as f64,
+            U32,
+            "default blocks",
+        );
     }
 }
 
@@ -157,7 +194,13 @@ fn f32_transposed_strided_and_negative_strides() {
     let mut rng = Rng(3);
     for ker in all_f32_kernels() {
         for ker in [tiny(ker), tiny(ker).with_blocks(ker)] {
-            for (m, k, n) in [(1, 1, 1), (7, 9, 13), (13, 37, 17), (6, 16, 16), (37, 5, 97)] {
+            for (m, k, n) in [
+                (1, 1, 1),
+                (7, 9, 13),
+                (13, 37, 17),
+                (6, 16, 16),
+                (37, 5, 97),
+            ] {
                 // A stored transposed (k × m, row-major), read as A = Aᵀᵀ.
                 let at = rng.f32s(k * m);
                 let a = MatRef::row_major(&at, k, m).unwrap().t();
@@ -166,7 +209,16 @@ fn f32_transposed_strided_and_negative_strides() {
                 let b = MatRef::new(&bbuf, k, n, 2 * n as isize + 3, 2, 1).unwrap();
                 let mut c = vec![0.0; m * n];
                 run_f32(&ker, &a, &b, &mut c, n);
-                check_float(m, k, n, |i, p| at[p * m + i] as f64, |p, j| bbuf[1 + p * (2 * n + 3) + 2 * j] as f64, |i, j| c[i * n + j] as f64, U32, "transposed/strided");
+                check_float(
+                    m,
+                    k,
+                    n,
+                    |i, p| at[p * m + i] as f64,
+                    |p, j| bbuf[1 + p * (2 * n + 3) + 2 * j] as f64,
+                    |i, j| c[i * n + j] as f64,
+                    U32,
+                    "transposed/strided",
+                );
 
                 // Both operands reversed (negative strides) and B column-major.
                 let av = rng.f32s(m * k);
@@ -174,13 +226,31 @@ fn f32_transposed_strided_and_negative_strides() {
                 let bv = rng.f32s(k * n);
                 let b = MatRef::new(&bv, k, n, 1, k as isize, 0).unwrap();
                 run_f32(&ker, &a, &b, &mut c, n);
-                check_float(m, k, n, |i, p| av[m * k - 1 - i * k - p] as f64, |p, j| bv[p + j * k] as f64, |i, j| c[i * n + j] as f64, U32, "negative strides");
+                check_float(
+                    m,
+                    k,
+                    n,
+                    |i, p| av[m * k - 1 - i * k - p] as f64,
+                    |p, j| bv[p + j * k] as f64,
+                    |i, j| c[i * n + j] as f64,
+                    U32,
+                    "negative strides",
+                );
 
                 // A broadcast row (row stride 0).
                 let row = rng.f32s(k);
                 let a = MatRef::new(&row, m, k, 0, 1, 0).unwrap();
                 run_f32(&ker, &a, &b, &mut c, n);
-                check_float(m, k, n, |_, p| row[p] as f64, |p, j| bv[p + j * k] as f64, |i, j| c[i * n + j] as f64, U32, "broadcast");
+                check_float(
+                    m,
+                    k,
+                    n,
+                    |_, p| row[p] as f64,
+                    |p, j| bv[p + j * k] as f64,
+                    |i, j| c[i * n + j] as f64,
+                    U32,
+                    "broadcast",
+                );
             }
         }
     }
@@ -196,7 +266,16 @@ fn f16_bf16_and_closure_prologues() {
         let b = MatRef::row_major(&bb, k, n).unwrap();
         let mut c = vec![0.0f32; m * n];
         matmul_f32(&a, &b, &mut c, n).unwrap();
-        check_float(m, k, n, |i, p| ah[i * k + p].to_f64(), |p, j| bb[p * n + j].to_f64(), |i, j| c[i * n + j] as f64, U32, "f16·bf16");
+        check_float(
+            m,
+            k,
+            n,
+            |i, p| ah[i * k + p].to_f64(),
+            |p, j| bb[p * n + j].to_f64(),
+            |i, j| c[i * n + j] as f64,
+            U32,
+            "f16·bf16",
+        );
 
         // Dequantize u8 with a per-row scale and zero point while packing.
         let q: Vec<u8> = (0..m * k).map(|_| rng.next_u64() as u8).collect();
@@ -206,7 +285,16 @@ fn f16_bf16_and_closure_prologues() {
         let b32: Vec<f32> = bb.iter().map(|x| x.to_f32()).collect();
         let b = MatRef::row_major(&b32, k, n).unwrap();
         matmul_f32(&a, &b, &mut c, n).unwrap();
-        check_float(m, k, n, |i, p| deq(i, p) as f64, |p, j| b32[p * n + j] as f64, |i, j| c[i * n + j] as f64, U32, "dequantize prologue");
+        check_float(
+            m,
+            k,
+            n,
+            |i, p| deq(i, p) as f64,
+            |p, j| b32[p * n + j] as f64,
+            |i, j| c[i * n + j] as f64,
+            U32,
+            "dequantize prologue",
+        );
     }
 }
 
@@ -224,8 +312,25 @@ fn f64_every_kernel_and_acc_f64_for_f32() {
                         let b = MatRef::row_major(&bv, k, n).unwrap();
                         let mut c = vec![f64::NAN; m * n];
                         check_shapes::<f64, f64>(&a, &b, c.len(), n).unwrap();
-                        threads::run(&ker, &a, &b, &mut c, n, Options::SINGLE, &|_: Block<'_, f64>| {});
-                        check_float(m, k, n, |i, p| av[i * k + p], |p, j| bv[p * n + j], |i, j| c[i * n + j], U64, ker.name);
+                        threads::run(
+                            &ker,
+                            &a,
+                            &b,
+                            &mut c,
+                            n,
+                            Options::SINGLE,
+                            &|_: Block<'_, f64>| {},
+                        );
+                        check_float(
+                            m,
+                            k,
+                            n,
+                            |i, p| av[i * k + p],
+                            |p, j| bv[p * n + j],
+                            |i, j| c[i * n + j],
+                            U64,
+                            ker.name,
+                        );
                     }
                 }
             }
@@ -239,11 +344,26 @@ fn f64_every_kernel_and_acc_f64_for_f32() {
         let b = MatRef::row_major(&bv, k, n).unwrap();
         let mut c = vec![0.0f64; m * n];
         matmul_f64(&a, &b, &mut c, n).unwrap();
-        check_float(m, k, n, |i, p| av[i * k + p] as f64, |p, j| bv[p * n + j] as f64, |i, j| c[i * n + j], U64, "acc = f64");
+        check_float(
+            m,
+            k,
+            n,
+            |i, p| av[i * k + p] as f64,
+            |p, j| bv[p * n + j] as f64,
+            |i, j| c[i * n + j],
+            U64,
+            "acc = f64",
+        );
     }
 }
 
-fn int_reference<TA: IntOperand, TB: IntOperand>(a: &[TA], b: &[TB], m: usize, k: usize, n: usize) -> Vec<i64> {
+fn int_reference<TA: IntOperand, TB: IntOperand>(
+    a: &[TA],
+    b: &[TB],
+    m: usize,
+    k: usize,
+    n: usize,
+) -> Vec<i64> {
     let mut c = vec![0i64; m * n];
     for i in 0..m {
         for j in 0..n {
@@ -262,7 +382,14 @@ fn int_reference<TA: IntOperand, TB: IntOperand>(a: &[TA], b: &[TB], m: usize, k
 #[test]
 fn integers_exact() {
     let mut rng = Rng(6);
-    for (m, k, n) in [(1, 1, 1), (7, 9, 13), (6, 16, 16), (17, 600, 33), (5, 0, 3), (97, 37, 5)] {
+    for (m, k, n) in [
+        (1, 1, 1),
+        (7, 9, 13),
+        (6, 16, 16),
+        (17, 600, 33),
+        (5, 0, 3),
+        (97, 37, 5),
+    ] {
         let a8: Vec<i8> = (0..m * k).map(|_| rng.next_u64() as i8).collect();
         let b8: Vec<i8> = (0..k * n).map(|_| rng.next_u64() as i8).collect();
         let u8a: Vec<u8> = (0..m * k).map(|_| rng.next_u64() as u8).collect();
@@ -271,20 +398,53 @@ fn integers_exact() {
         let b32: Vec<u32> = (0..k * n).map(|_| rng.next_u64() as u32).collect();
         let mut c = vec![0i64; m * n];
 
-        matmul_i64(&MatRef::row_major(&a8, m, k).unwrap(), &MatRef::row_major(&b8, k, n).unwrap(), &mut c, n).unwrap();
+        matmul_i64(
+            &MatRef::row_major(&a8, m, k).unwrap(),
+            &MatRef::row_major(&b8, k, n).unwrap(),
+            &mut c,
+            n,
+        )
+        .unwrap();
         assert_eq!(c, int_reference(&a8, &b8, m, k, n), "i8·i8 {m}x{k}x{n}");
-        matmul_i64(&MatRef::row_major(&u8a, m, k).unwrap(), &MatRef::row_major(&u8b, k, n).unwrap(), &mut c, n).unwrap();
+        matmul_i64(
+            &MatRef::row_major(&u8a, m, k).unwrap(),
+            &MatRef::row_major(&u8b, k, n).unwrap(),
+            &mut c,
+            n,
+        )
+        .unwrap();
         assert_eq!(c, int_reference(&u8a, &u8b, m, k, n), "u8·u8 {m}x{k}x{n}");
-        matmul_i64(&MatRef::row_major(&u8a, m, k).unwrap(), &MatRef::row_major(&b8, k, n).unwrap(), &mut c, n).unwrap();
+        matmul_i64(
+            &MatRef::row_major(&u8a, m, k).unwrap(),
+            &MatRef::row_major(&b8, k, n).unwrap(),
+            &mut c,
+            n,
+        )
+        .unwrap();
         assert_eq!(c, int_reference(&u8a, &b8, m, k, n), "u8·i8 {m}x{k}x{n}");
         // Wide operands take the i64 kernel (wrapping like the reference).
-        matmul_i64(&MatRef::row_major(&a64, m, k).unwrap(), &MatRef::row_major(&b32, k, n).unwrap(), &mut c, n).unwrap();
+        matmul_i64(
+            &MatRef::row_major(&a64, m, k).unwrap(),
+            &MatRef::row_major(&b32, k, n).unwrap(),
+            &mut c,
+            n,
+        )
+        .unwrap();
         assert_eq!(c, int_reference(&a64, &b32, m, k, n), "i64·u32 {m}x{k}x{n}");
 
         // acc = i32: the reference wrapped to i32.
         let mut c32 = vec![0i32; m * n];
-        matmul_i32(&MatRef::row_major(&a8, m, k).unwrap(), &MatRef::row_major(&b8, k, n).unwrap(), &mut c32, n).unwrap();
-        let want: Vec<i32> = int_reference(&a8, &b8, m, k, n).into_iter().map(|x| x as i32).collect();
+        matmul_i32(
+            &MatRef::row_major(&a8, m, k).unwrap(),
+            &MatRef::row_major(&b8, k, n).unwrap(),
+            &mut c32,
+            n,
+        )
+        .unwrap();
+        let want: Vec<i32> = int_reference(&a8, &b8, m, k, n)
+            .into_iter()
+            .map(|x| x as i32)
+            .collect();
         assert_eq!(c32, want, "i8·i8 acc i32 {m}x{k}x{n}");
     }
 }
@@ -297,18 +457,35 @@ fn i8_extremes_over_long_k_stay_exact() {
     let a = vec![-128i8; m * k];
     let b = vec![-128i8; k * n];
     let mut c = vec![0i64; m * n];
-    matmul_i64(&MatRef::row_major(&a, m, k).unwrap(), &MatRef::row_major(&b, k, n).unwrap(), &mut c, n).unwrap();
+    matmul_i64(
+        &MatRef::row_major(&a, m, k).unwrap(),
+        &MatRef::row_major(&b, k, n).unwrap(),
+        &mut c,
+        n,
+    )
+    .unwrap();
     assert!(c.iter().all(|&x| x == 16384 * 5000));
     let ua = vec![255u8; m * k];
     let ub = vec![255u8; k * n];
-    matmul_i64(&MatRef::row_major(&ua, m, k).unwrap(), &MatRef::row_major(&ub, k, n).unwrap(), &mut c, n).unwrap();
+    matmul_i64(
+        &MatRef::row_major(&ua, m, k).unwrap(),
+        &MatRef::row_major(&ub, k, n).unwrap(),
+        &mut c,
+        n,
+    )
+    .unwrap();
     assert!(c.iter().all(|&x| x == 65025 * 5000));
 }
 
 #[test]
 fn epilogue_sees_every_element_once_with_its_position() {
     let mut rng = Rng(7);
-    for (m, k, n, options) in [(13, 7, 29, Options::SINGLE), (1, 1, 1, Options::SINGLE), (300, 70, 200, Options::default()), (9, 0, 5, Options::SINGLE)] {
+    for (m, k, n, options) in [
+        (13, 7, 29, Options::SINGLE),
+        (1, 1, 1, Options::SINGLE),
+        (300, 70, 200, Options::default()),
+        (9, 0, 5, Options::SINGLE),
+    ] {
         let av = rng.f32s(m * k);
         let bv = rng.f32s(k * n);
         let bias = rng.f32s(n);
@@ -318,7 +495,10 @@ fn epilogue_sees_every_element_once_with_its_position() {
         matmul_f32(&a, &b, &mut plain, n).unwrap();
         let seen = std::sync::Mutex::new(vec![0u8; m * n]);
         let mut fused = vec![0.0; m * n];
-        matmul_f32_with(&a, &b, &mut fused, n, options, &|mut blk: Block<'_, f32>| {
+        matmul_f32_with(&a, &b, &mut fused, n, options, &|mut blk: Block<
+            '_,
+            f32,
+        >| {
             let mut s = seen.lock().unwrap();
             blk.for_each_row(|i, j0, row| {
                 for (t, x) in row.iter_mut().enumerate() {
@@ -328,11 +508,17 @@ fn epilogue_sees_every_element_once_with_its_position() {
             });
         })
         .unwrap();
-        assert!(seen.into_inner().unwrap().iter().all(|&x| x == 1), "{m}x{k}x{n}");
+        assert!(
+            seen.into_inner().unwrap().iter().all(|&x| x == 1),
+            "{m}x{k}x{n}"
+        );
         for i in 0..m {
             for j in 0..n {
                 let want = (plain[i * n + j] + bias[j]).max(0.0);
-                assert!((fused[i * n + j] - want).abs() <= 1e-5 * (1.0 + want.abs()), "{m}x{k}x{n} ({i},{j})");
+                assert!(
+                    (fused[i * n + j] - want).abs() <= 1e-5 * (1.0 + want.abs()),
+                    "{m}x{k}x{n} ({i},{j})"
+                );
             }
         }
     }
@@ -350,7 +536,11 @@ fn threads_match_one_thread_exactly() {
     let b = MatRef::row_major(&bv, k, n).unwrap();
     let mut one = vec![0.0; m * n];
     let mut many = vec![0.0; m * n];
-    matmul_f32_with(&a, &b, &mut one, n, Options::SINGLE, &|_: Block<'_, f32>| {}).unwrap();
+    matmul_f32_with(&a, &b, &mut one, n, Options::SINGLE, &|_: Block<
+        '_,
+        f32,
+    >| {})
+    .unwrap();
     matmul_f32(&a, &b, &mut many, n).unwrap();
     assert_eq!(one, many);
 }
@@ -361,10 +551,22 @@ fn shape_errors_are_reported() {
     let a = MatRef::row_major(&d, 3, 4).unwrap();
     let b = MatRef::row_major(&d, 3, 4).unwrap();
     let mut c = vec![0.0; 12];
-    assert_eq!(matmul_f32(&a, &b, &mut c, 4), Err(GemmError::InnerDimMismatch { a: (3, 4), b: (3, 4) }));
+    assert_eq!(
+        matmul_f32(&a, &b, &mut c, 4),
+        Err(GemmError::InnerDimMismatch {
+            a: (3, 4),
+            b: (3, 4)
+        })
+    );
     let b = MatRef::row_major(&d, 4, 3).unwrap();
-    assert_eq!(matmul_f32(&a, &b, &mut c, 2), Err(GemmError::LeadingDim { ldc: 2, cols: 3 }));
-    assert_eq!(matmul_f32(&a, &b, &mut c[..7], 3), Err(GemmError::OutputTooShort { needed: 9, len: 7 }));
+    assert_eq!(
+        matmul_f32(&a, &b, &mut c, 2),
+        Err(GemmError::LeadingDim { ldc: 2, cols: 3 })
+    );
+    assert_eq!(
+        matmul_f32(&a, &b, &mut c[..7], 3),
+        Err(GemmError::OutputTooShort { needed: 9, len: 7 })
+    );
     assert!(matmul_f32(&a, &b, &mut c[..9], 3).is_ok());
     assert!(MatRef::row_major(&d, 4, 4).is_err());
     assert!(MatRef::new(&d, 2, 2, -1, 1, 0).is_err());
@@ -375,6 +577,10 @@ fn shape_errors_are_reported() {
     // Empty products.
     let e = MatRef::row_major(&d, 0, 4).unwrap();
     assert!(matmul_f32(&e, &b, &mut [], 3).is_ok());
-    let msg = GemmError::InnerDimMismatch { a: (3, 4), b: (3, 4) }.to_string();
+    let msg = GemmError::InnerDimMismatch {
+        a: (3, 4),
+        b: (3, 4),
+    }
+    .to_string();
     assert!(msg.contains("3×4 by 3×4"), "{msg}");
 }

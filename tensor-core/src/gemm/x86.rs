@@ -20,30 +20,79 @@ pub(super) fn has_avx2_fma() -> bool {
 /// `kc = 256` puts a 16 KiB `B` micro-panel and a 6 KiB `A` micro-panel in L1; `mc = 144`
 /// makes the packed `A` block 144 KiB, well inside L2; `nc = 4080` makes the packed `B`
 /// block 4 MiB, a share of L3.
-pub(super) static AVX2_F32: Kernel<f32, f32> =
-    Kernel { name: "avx2-fma 6x16", mr: 6, nr: 16, mc: 144, kc: 256, nc: 4080, run: f32_6x16 };
+pub(super) static AVX2_F32: Kernel<f32, f32> = Kernel {
+    name: "avx2-fma 6x16",
+    mr: 6,
+    nr: 16,
+    mc: 144,
+    kc: 256,
+    nc: 4080,
+    run: f32_6x16,
+};
 
 /// f64, 6×8 tile; the same bytes per block as the f32 kernel.
-pub(super) static AVX2_F64: Kernel<f64, f64> =
-    Kernel { name: "avx2-fma 6x8", mr: 6, nr: 8, mc: 72, kc: 256, nc: 2040, run: f64_6x8 };
+pub(super) static AVX2_F64: Kernel<f64, f64> = Kernel {
+    name: "avx2-fma 6x8",
+    mr: 6,
+    nr: 8,
+    mc: 72,
+    kc: 256,
+    nc: 2040,
+    run: f64_6x8,
+};
 
 /// i32 products summed in i32 (wrapping), 6×16.
-pub(super) static AVX2_I32_I32: Kernel<i32, i32> =
-    Kernel { name: "avx2 6x16", mr: 6, nr: 16, mc: 144, kc: 256, nc: 4080, run: i32_i32_6x16 };
+pub(super) static AVX2_I32_I32: Kernel<i32, i32> = Kernel {
+    name: "avx2 6x16",
+    mr: 6,
+    nr: 16,
+    mc: 144,
+    kc: 256,
+    nc: 4080,
+    run: i32_i32_6x16,
+};
 
 /// i32 products summed in i32 within a `k` block and added into i64 `C`.
 pub(super) fn avx2_i32_i64() -> Kernel<i32, i64> {
-    Kernel { name: "avx2 6x16", mr: 6, nr: 16, mc: 144, kc: 256, nc: 4080, run: i32_i64_6x16 }
+    Kernel {
+        name: "avx2 6x16",
+        mr: 6,
+        nr: 16,
+        mc: 144,
+        kc: 256,
+        nc: 4080,
+        run: i32_i64_6x16,
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
-fn f32_6x16(kc: usize, a: &[f32], b: &[f32], c: &mut [f32], ldc: usize, mr: usize, nr: usize, first: bool) {
+fn f32_6x16(
+    kc: usize,
+    a: &[f32],
+    b: &[f32],
+    c: &mut [f32],
+    ldc: usize,
+    mr: usize,
+    nr: usize,
+    first: bool,
+) {
     assert!(has_avx2_fma(), "the AVX2 kernel needs AVX2 and FMA");
     check_tile(kc, a, b, c, ldc, (mr, nr), (6, 16));
     // SAFETY: the CPU has AVX2 and FMA (asserted), and `check_tile` asserted the lengths
     // `f32_6x16_avx2` relies on: it reads `a[..6·kc]`, `b[..16·kc]` and touches
     // `c[i·ldc + j]` only for `i < mr`, `j < nr`.
-    unsafe { f32_6x16_avx2(kc, a.as_ptr(), b.as_ptr(), c.as_mut_ptr(), ldc, mr, nr, first) }
+    unsafe {
+        f32_6x16_avx2(
+            kc,
+            a.as_ptr(),
+            b.as_ptr(),
+            c.as_mut_ptr(),
+            ldc,
+            mr,
+            nr,
+            first,
+        )
+    }
 }
 
 /// # Safety
@@ -78,7 +127,11 @@ unsafe fn f32_6x16_avx2(
             // are inside the panels (the caller's contract).
             let (b0, b1, ap) = unsafe {
                 let bp = b.add(16 * $p);
-                (_mm256_loadu_ps(bp), _mm256_loadu_ps(bp.add(8)), a.add(6 * $p))
+                (
+                    _mm256_loadu_ps(bp),
+                    _mm256_loadu_ps(bp.add(8)),
+                    a.add(6 * $p),
+                )
             };
             for (i, row) in acc.iter_mut().enumerate() {
                 // SAFETY: i < 6, inside the `A` step (see above).
@@ -138,11 +191,31 @@ unsafe fn f32_6x16_avx2(
 }
 
 #[allow(clippy::too_many_arguments)]
-fn f64_6x8(kc: usize, a: &[f64], b: &[f64], c: &mut [f64], ldc: usize, mr: usize, nr: usize, first: bool) {
+fn f64_6x8(
+    kc: usize,
+    a: &[f64],
+    b: &[f64],
+    c: &mut [f64],
+    ldc: usize,
+    mr: usize,
+    nr: usize,
+    first: bool,
+) {
     assert!(has_avx2_fma(), "the AVX2 kernel needs AVX2 and FMA");
     check_tile(kc, a, b, c, ldc, (mr, nr), (6, 8));
     // SAFETY: as in `f32_6x16`, with `a[..6·kc]`, `b[..8·kc]`, `i < mr ≤ 6`, `j < nr ≤ 8`.
-    unsafe { f64_6x8_avx2(kc, a.as_ptr(), b.as_ptr(), c.as_mut_ptr(), ldc, mr, nr, first) }
+    unsafe {
+        f64_6x8_avx2(
+            kc,
+            a.as_ptr(),
+            b.as_ptr(),
+            c.as_mut_ptr(),
+            ldc,
+            mr,
+            nr,
+            first,
+        )
+    }
 }
 
 /// # Safety
@@ -165,7 +238,11 @@ unsafe fn f64_6x8_avx2(
         // SAFETY: p < kc: `b + 8p .. + 8` and `a + 6p .. + 6` are inside the panels.
         let (b0, b1, ap) = unsafe {
             let bp = b.add(8 * p);
-            (_mm256_loadu_pd(bp), _mm256_loadu_pd(bp.add(4)), a.add(6 * p))
+            (
+                _mm256_loadu_pd(bp),
+                _mm256_loadu_pd(bp.add(4)),
+                a.add(6 * p),
+            )
         };
         for (i, row) in acc.iter_mut().enumerate() {
             // SAFETY: i < 6, inside the `A` step.
@@ -230,14 +307,32 @@ unsafe fn i32_tile_avx2<O: super::kernel::Store<i32>>(
 }
 
 #[allow(clippy::too_many_arguments)]
-fn i32_i32_6x16(kc: usize, a: &[i32], b: &[i32], c: &mut [i32], ldc: usize, mr: usize, nr: usize, first: bool) {
+fn i32_i32_6x16(
+    kc: usize,
+    a: &[i32],
+    b: &[i32],
+    c: &mut [i32],
+    ldc: usize,
+    mr: usize,
+    nr: usize,
+    first: bool,
+) {
     assert!(has_avx2_fma(), "the AVX2 kernel needs AVX2");
     // SAFETY: the CPU has AVX2 (asserted); the body is safe code that checks its slices.
     unsafe { i32_tile_avx2(kc, a, b, c, ldc, mr, nr, first) }
 }
 
 #[allow(clippy::too_many_arguments)]
-fn i32_i64_6x16(kc: usize, a: &[i32], b: &[i32], c: &mut [i64], ldc: usize, mr: usize, nr: usize, first: bool) {
+fn i32_i64_6x16(
+    kc: usize,
+    a: &[i32],
+    b: &[i32],
+    c: &mut [i64],
+    ldc: usize,
+    mr: usize,
+    nr: usize,
+    first: bool,
+) {
     assert!(has_avx2_fma(), "the AVX2 kernel needs AVX2");
     // SAFETY: the CPU has AVX2 (asserted); the body is safe code that checks its slices.
     unsafe { i32_tile_avx2(kc, a, b, c, ldc, mr, nr, first) }
