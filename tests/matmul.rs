@@ -327,7 +327,7 @@ fn elementwise_consumers_of_a_product() {
     for i in 0..60 {
         let pre = xw[i] + b[i % 10] as f64;
         let tol = 18.0 * (f32::EPSILON as f64 / 2.0) * (mag[i] + (b[i % 10] as f64).abs());
-        let gelu = |v: f64| 0.5 * v * (1.0 + tensorgraph_erf(v / std::f64::consts::SQRT_2));
+        let gelu = |v: f64| 0.5 * v * (1.0 + erf_f64(v / std::f64::consts::SQRT_2));
         // gelu's slope is below 1.13: the product's error passes through scaled, plus the
         // function's own 2 ulps.
         let g_want = gelu(pre);
@@ -342,32 +342,6 @@ fn elementwise_consumers_of_a_product() {
             "relu + r at {i}"
         );
     }
-}
-
-/// erf by its series (|x| small) and continued fraction, in f64: accurate to ~1e-15, far
-/// below the f32 bounds it is used for.
-fn tensorgraph_erf(x: f64) -> f64 {
-    // Series near 0 (no cancellation below |x| = 2.5); the continued fraction of erfc
-    // beyond: erfc(x) = e^(-x²)/√π / (x + (1/2)/(x + 1/(x + (3/2)/(x + …)))).
-    let a = x.abs();
-    if a < 2.5 {
-        let (mut sum, mut term, mut n) = (0.0f64, x, 0.0f64);
-        loop {
-            sum += term / (2.0 * n + 1.0);
-            n += 1.0;
-            term *= -x * x / n;
-            if term.abs() < 1e-18 || n > 200.0 {
-                break;
-            }
-        }
-        return sum * 2.0 / std::f64::consts::PI.sqrt();
-    }
-    let mut tail = a;
-    for k in (1..=80).rev() {
-        tail = a + (k as f64 / 2.0) / tail;
-    }
-    let erfc = (-a * a).exp() / std::f64::consts::PI.sqrt() / tail;
-    x.signum() * (1.0 - erfc)
 }
 
 #[test]
@@ -546,7 +520,7 @@ fn two_layers_reference(
         let h: Vec<f64> = (0..48)
             .map(|c| {
                 let u = (0..32).map(|j| ln[j] * w1[j * 48 + c] as f64).sum::<f64>() + c1[c] as f64;
-                0.5 * u * (1.0 + tensorgraph_erf(u / std::f64::consts::SQRT_2))
+                0.5 * u * (1.0 + erf_f64(u / std::f64::consts::SQRT_2))
             })
             .collect();
         for c in 0..16 {

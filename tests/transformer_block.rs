@@ -1,6 +1,8 @@
 //! The transformer block of examples/transformer_block.rs against a scalar f64 reference
 //! written here with plain loops, over run-time sequence lengths.
 
+mod common;
+
 #[allow(dead_code)]
 #[path = "../examples/transformer_block.rs"]
 mod example;
@@ -28,30 +30,6 @@ fn matmul(x: &[f64], w: &[f32], rows: usize, k: usize, n: usize) -> Vec<f64> {
         }
     }
     out
-}
-
-fn erf(x: f64) -> f64 {
-    // Series near 0 (no cancellation below |x| = 2.5); the continued fraction of erfc
-    // beyond: erfc(x) = e^(-x²)/√π / (x + (1/2)/(x + 1/(x + (3/2)/(x + …)))).
-    let a = x.abs();
-    if a < 2.5 {
-        let (mut sum, mut term, mut n) = (0.0f64, x, 0.0f64);
-        loop {
-            sum += term / (2.0 * n + 1.0);
-            n += 1.0;
-            term *= -x * x / n;
-            if term.abs() < 1e-18 || n > 200.0 {
-                break;
-            }
-        }
-        return sum * 2.0 / std::f64::consts::PI.sqrt();
-    }
-    let mut tail = a;
-    for k in (1..=80).rev() {
-        tail = a + (k as f64 / 2.0) / tail;
-    }
-    let erfc = (-a * a).exp() / std::f64::consts::PI.sqrt() / tail;
-    x.signum() * (1.0 - erfc)
 }
 
 fn reference(w: &Weights, x: &[f32], seq: usize) -> Vec<f64> {
@@ -88,7 +66,7 @@ fn reference(w: &Weights, x: &[f32], seq: usize) -> Vec<f64> {
         .enumerate()
         .map(|(k, v)| {
             let u = v + w.c1[k % H] as f64;
-            0.5 * u * (1.0 + erf(u / std::f64::consts::SQRT_2))
+            0.5 * u * (1.0 + common::erf_f64(u / std::f64::consts::SQRT_2))
         })
         .collect();
     let out = matmul(&hidden, &w.w2, seq, H, D);

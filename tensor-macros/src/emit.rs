@@ -265,7 +265,7 @@ fn emit_stage(
             each_row.extend(quote!(#v.fill(#init);));
         }
     }
-    let block = gemm.map(|step| emit_gemm_block(rt, f, graph, kernel, step));
+    let block = gemm.map(|step| emit_gemm_block(rt, f, graph, kernel, step, false));
     let rows_of = |lo: TokenStream, hi: TokenStream| -> TokenStream {
         let per_row = quote! {
             #each_row
@@ -483,13 +483,16 @@ fn gemm_operand(
 
 /// The GEMM of a fused product for rows `__tg_blk..__tg_blk_end` of its flattened
 /// `batch × m` rows, into the block temp (row `r` at `(r - __tg_blk) × n`). A block may
-/// span batch indices: one call per run of rows within one.
+/// span batch indices: one call per run of rows within one. `parallel`: the engine may
+/// split the rows across threads (a product computed whole; a block inside a stage's task
+/// runs on the task's thread).
 fn emit_gemm_block(
     rt: &TokenStream,
     f: &GraphFn,
     graph: &TypedGraph,
     kernel: &Kernel,
     step: &crate::ir::MatMulStep,
+    parallel: bool,
 ) -> TokenStream {
     let p = quote!(#rt::__private);
     let c = storage_type(rt, kernel.temps[step.output].dtype);
@@ -528,14 +531,14 @@ fn emit_gemm_block(
             let __tg_i: usize = __tg_r % #m;
             let __tg_count: usize = ::core::cmp::min(#m - __tg_i, __tg_blk_end - __tg_r);
             #decompose
-            #p::matmul::<#ta, #tb, #c>(#a, #a_at, #b, #b_at, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k, false);
+            #p::matmul::<#ta, #tb, #c>(#a, #a_at, #b, #b_at, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k, #parallel);
             __tg_r += __tg_count;
         }
     }
 }
 
-/// A product: the runtime GEMM once per batch index, each operand at its offset for that
-/// index, the result into its block of the output temp.
+/// A product computed whole, before its readers: the GEMM of every row (one call per batch
+/// index), on as many threads as the engine likes.
 fn emit_matmul(
     rt: &TokenStream,
     f: &GraphFn,
@@ -543,31 +546,13 @@ fn emit_matmul(
     kernel: &Kernel,
     step: &crate::ir::MatMulStep,
 ) -> TokenStream {
-    let p = quote!(#rt::__private);
-    let c = storage_type(rt, kernel.temps[step.output].dtype);
-    let counters: Vec<proc_macro2::Ident> = (0..step.batch.len())
-        .map(|k| format_ident!("__tg_b{}", k))
-        .collect();
-    let (a, a_at) = gemm_operand(rt, &step.a, &counters, None);
-    let (b, b_at) = gemm_operand(rt, &step.b, &counters, None);
-    let ta = operand_storage(rt, graph, f, kernel, &step.a.buffer);
-    let tb = operand_storage(rt, graph, f, kernel, &step.b.buffer);
-    let (m, n, k) = (size_expr(&step.m), size_expr(&step.n), size_expr(&step.k));
-    // The flat batch index, row-major over the batch dims.
-    let mut flat = quote!(0usize);
-    for (i, extent) in counters.iter().zip(&step.batch) {
-        let extent = size_expr(extent);
-        flat = quote!((#flat * #extent + #i));
-    }
-    let out = temp_vec(step.output);
-    let mut body = quote! {
-        #p::matmul::<#ta, #tb, #c>(#a, #a_at, #b, #b_at, &mut #out[..], #flat * (#m * #n), #m, #n, #k, true);
-    };
-    for (i, extent) in counters.iter().zip(&step.batch).rev() {
-        let extent = size_expr(extent);
-        body = quote!(for #i in 0..#extent { #body });
-    }
-    quote!({ #body })
+    let rows = size_expr(&step.batch.iter().fold(step.m.clone(), |acc, b| acc.mul(b)));
+    let all_rows = emit_gemm_block(rt, f, graph, kernel, step, true);
+    quote!({
+        let __tg_blk: usize = 0;
+        let __tg_blk_end: usize = #rows;
+        #all_rows
+    })
 }
 
 /// The start value `init` of a temp of `dtype`.

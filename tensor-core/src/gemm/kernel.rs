@@ -66,55 +66,29 @@ pub(super) trait Store<P>: Copy {
     fn from_acc(p: P) -> Self;
     fn add_acc(self, p: P) -> Self;
 }
-impl Store<f32> for f32 {
-    #[inline(always)]
-    fn from_acc(p: f32) -> f32 {
-        p
-    }
-    #[inline(always)]
-    fn add_acc(self, p: f32) -> f32 {
-        self + p
-    }
+/// `Store` for an accumulator `$p` landing in `$o`: converted with `as`; `$sum` adds the
+/// converted `$p` to `$c` (wrapping for integers).
+macro_rules! store {
+    ($($p:ty => $o:ty: |$c:ident, $q:ident| $sum:expr;)*) => {$(
+        impl Store<$p> for $o {
+            #[inline(always)]
+            fn from_acc(p: $p) -> $o {
+                p as $o
+            }
+            #[inline(always)]
+            fn add_acc(self, p: $p) -> $o {
+                let ($c, $q) = (self, p as $o);
+                $sum
+            }
+        }
+    )*};
 }
-impl Store<f64> for f64 {
-    #[inline(always)]
-    fn from_acc(p: f64) -> f64 {
-        p
-    }
-    #[inline(always)]
-    fn add_acc(self, p: f64) -> f64 {
-        self + p
-    }
-}
-impl Store<i32> for i32 {
-    #[inline(always)]
-    fn from_acc(p: i32) -> i32 {
-        p
-    }
-    #[inline(always)]
-    fn add_acc(self, p: i32) -> i32 {
-        self.wrapping_add(p)
-    }
-}
-impl Store<i32> for i64 {
-    #[inline(always)]
-    fn from_acc(p: i32) -> i64 {
-        p as i64
-    }
-    #[inline(always)]
-    fn add_acc(self, p: i32) -> i64 {
-        self.wrapping_add(p as i64)
-    }
-}
-impl Store<i64> for i64 {
-    #[inline(always)]
-    fn from_acc(p: i64) -> i64 {
-        p
-    }
-    #[inline(always)]
-    fn add_acc(self, p: i64) -> i64 {
-        self.wrapping_add(p)
-    }
+store! {
+    f32 => f32: |c, p| c + p;
+    f64 => f64: |c, p| c + p;
+    i32 => i32: |c, p| c.wrapping_add(p);
+    i32 => i64: |c, p| c.wrapping_add(p);
+    i64 => i64: |c, p| c.wrapping_add(p);
 }
 
 /// Checks the [`MicroFn`] contract.
@@ -186,46 +160,6 @@ pub(super) fn generic_tile<P: Ring, O: Store<P>, const MR: usize, const NR: usiz
         }
     }
     store_tile(&acc, c, ldc, mr, nr, first);
-}
-
-#[allow(clippy::too_many_arguments)]
-fn generic_i32_i64(
-    kc: usize,
-    a: &[i32],
-    b: &[i32],
-    c: &mut [i64],
-    ldc: usize,
-    mr: usize,
-    nr: usize,
-    first: bool,
-) {
-    generic_tile::<i32, i64, 4, 8>(kc, a, b, c, ldc, mr, nr, first)
-}
-#[allow(clippy::too_many_arguments)]
-fn generic_i32_i32(
-    kc: usize,
-    a: &[i32],
-    b: &[i32],
-    c: &mut [i32],
-    ldc: usize,
-    mr: usize,
-    nr: usize,
-    first: bool,
-) {
-    generic_tile::<i32, i32, 4, 8>(kc, a, b, c, ldc, mr, nr, first)
-}
-#[allow(clippy::too_many_arguments)]
-fn generic_i64_i64(
-    kc: usize,
-    a: &[i64],
-    b: &[i64],
-    c: &mut [i64],
-    ldc: usize,
-    mr: usize,
-    nr: usize,
-    first: bool,
-) {
-    generic_tile::<i64, i64, 4, 4>(kc, a, b, c, ldc, mr, nr, first)
 }
 
 /// The portable f32 kernel over `wide`: a 4×8 tile in four `f32x8` (eight SSE registers on
@@ -304,7 +238,7 @@ static PORTABLE_I32_I32: Kernel<i32, i32> = Kernel {
     mc: 128,
     kc: 256,
     nc: 2048,
-    run: generic_i32_i32,
+    run: generic_tile::<i32, i32, 4, 8>,
 };
 static PORTABLE_I64_I64: Kernel<i64, i64> = Kernel {
     name: "portable 4x4",
@@ -313,7 +247,7 @@ static PORTABLE_I64_I64: Kernel<i64, i64> = Kernel {
     mc: 96,
     kc: 256,
     nc: 1024,
-    run: generic_i64_i64,
+    run: generic_tile::<i64, i64, 4, 4>,
 };
 
 /// Whether this process uses the AVX2+FMA kernels (never under Miri, which runs the
@@ -376,7 +310,7 @@ pub(super) fn i32_to_i64_kernel(kc_safe: usize) -> Kernel<i32, i64> {
             mc: 128,
             kc: 256,
             nc: 2048,
-            run: generic_i32_i64,
+            run: generic_tile::<i32, i64, 4, 8>,
         }
     };
     #[cfg(not(target_arch = "x86_64"))]
@@ -387,7 +321,7 @@ pub(super) fn i32_to_i64_kernel(kc_safe: usize) -> Kernel<i32, i64> {
         mc: 128,
         kc: 256,
         nc: 2048,
-        run: generic_i32_i64,
+        run: generic_tile::<i32, i64, 4, 8>,
     };
     Kernel {
         kc: base.kc.min(kc_safe),

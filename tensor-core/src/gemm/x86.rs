@@ -49,7 +49,7 @@ pub(super) static AVX2_I32_I32: Kernel<i32, i32> = Kernel {
     mc: 144,
     kc: 256,
     nc: 4080,
-    run: i32_i32_6x16,
+    run: i32_6x16::<i32>,
 };
 
 /// i32 products summed in i32 within a `k` block and added into i64 `C`.
@@ -61,7 +61,7 @@ pub(super) fn avx2_i32_i64() -> Kernel<i32, i64> {
         mc: 144,
         kc: 256,
         nc: 4080,
-        run: i32_i64_6x16,
+        run: i32_6x16::<i64>,
     }
 }
 
@@ -306,28 +306,13 @@ unsafe fn i32_tile_avx2<O: super::kernel::Store<i32>>(
     generic_tile::<i32, O, 6, 16>(kc, a, b, c, ldc, mr, nr, first)
 }
 
+/// The AVX2 integer kernel for an `i32` or `i64` output (one instance per output type).
 #[allow(clippy::too_many_arguments)]
-fn i32_i32_6x16(
+fn i32_6x16<O: super::kernel::Store<i32>>(
     kc: usize,
     a: &[i32],
     b: &[i32],
-    c: &mut [i32],
-    ldc: usize,
-    mr: usize,
-    nr: usize,
-    first: bool,
-) {
-    assert!(has_avx2_fma(), "the AVX2 kernel needs AVX2");
-    // SAFETY: the CPU has AVX2 (asserted); the body is safe code that checks its slices.
-    unsafe { i32_tile_avx2(kc, a, b, c, ldc, mr, nr, first) }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn i32_i64_6x16(
-    kc: usize,
-    a: &[i32],
-    b: &[i32],
-    c: &mut [i64],
+    c: &mut [O],
     ldc: usize,
     mr: usize,
     nr: usize,

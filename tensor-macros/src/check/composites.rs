@@ -48,8 +48,7 @@ impl Checker<'_> {
     ) -> Typed {
         let name = op.name;
         for n in named {
-            if !op.params.iter().any(|p| n.name == p.name) {
-                self.report_unknown_named(op, n);
+            if self.param_spec(op, n).is_none() {
                 return Typed::Poison;
             }
         }

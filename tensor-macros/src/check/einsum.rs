@@ -18,10 +18,11 @@ use std::collections::BTreeSet;
 
 use proc_macro2::Span;
 
+use super::matmul::product_dtypes;
 use super::tensor_ops::expr_span;
 use super::{type_text, Checker, Typed};
 use crate::ast::{Expr, LitValue, NamedArg};
-use crate::dtype::{Category, DType};
+use crate::dtype::DType;
 use crate::ir::{NodeId, NodeKind, ReduceKind};
 use crate::ops::TensorOp;
 use crate::shape::Dim;
@@ -312,10 +313,7 @@ impl Checker<'_> {
                 .collect();
             let mut node = t.node;
             if unique.len() < t.labels.len() {
-                let dims = unique
-                    .iter()
-                    .map(|l| self.label_dim(&sizes, l, node, &t.labels))
-                    .collect();
+                let dims = unique.iter().map(|l| self.own_dim(&t, l)).collect();
                 let d = self.node(node).dtype;
                 node = self.add(NodeKind::Diagonal { input: node, of }, d, dims);
             }
@@ -347,12 +345,10 @@ impl Checker<'_> {
                     let keep = pair_keep(&terms, i, j, &output);
                     let cost = keep
                         .iter()
-                        .map(
-                            |l| match sizes.iter().find(|(m, _, _)| m == l).map(|s| &s.1) {
-                                Some(Dim::Static(n)) => *n as u128,
-                                _ => 1024,
-                            },
-                        )
+                        .map(|l| match label_size(&sizes, l) {
+                            Dim::Static(n) => *n as u128,
+                            Dim::Named(_) => 1024,
+                        })
                         .product::<u128>();
                     if best.is_none_or(|b| cost < b.2) {
                         best = Some((i, j, cost));
@@ -362,7 +358,7 @@ impl Checker<'_> {
             let (i, j, _) = best.expect("two terms");
             let keep = pair_keep(&terms, i, j, &output);
             let (y, x) = (terms.remove(j), terms.remove(i));
-            let Some(t) = self.contract(span, &sizes, x, y, &keep) else {
+            let Some(t) = self.contract(&sizes, x, y, &keep) else {
                 return Typed::Poison;
             };
             terms.insert(i, t);
@@ -427,32 +423,10 @@ impl Checker<'_> {
         }
     }
 
-    fn label_dim(
-        &self,
-        sizes: &[(Label, Dim, usize)],
-        l: &Label,
-        node: NodeId,
-        labels: &[Label],
-    ) -> Dim {
-        let at = labels
-            .iter()
-            .position(|m| m == l)
-            .expect("a label of the node");
-        let own = self.node(node).dims[at].clone();
-        match l {
-            Label::Batch(_) => own,
-            Label::Letter(_) => sizes
-                .iter()
-                .find(|(m, _, _)| m == l)
-                .map(|s| s.1.clone())
-                .unwrap_or(own),
-        }
-    }
-
     /// `sum` over `axes` (dropped), accumulating as `matmul` does.
     fn einsum_sum(&mut self, x: NodeId, axes: &[usize]) -> NodeId {
         let d = self.node(x).dtype;
-        let (acc, out) = einsum_dtypes(d);
+        let (acc, out) = product_dtypes(d);
         let xa = self.convert(x, acc);
         let r = self.reduce_node(xa, ReduceKind::Sum, axes, acc);
         let r = self.drop_axes(r, axes);
@@ -463,47 +437,17 @@ impl Checker<'_> {
     /// the order batch (shared), x's own, y's own.
     fn contract(
         &mut self,
-        span: Span,
         sizes: &[(Label, Dim, usize)],
         x: Term,
         y: Term,
         keep: &[Label],
     ) -> Option<Term> {
-        let shared: Vec<Label> = x
-            .labels
-            .iter()
-            .filter(|l| y.labels.contains(l))
-            .cloned()
-            .collect();
-        let batch: Vec<Label> = shared
-            .iter()
-            .filter(|l| keep.contains(l))
-            .cloned()
-            .collect();
-        let contracted: Vec<Label> = shared
-            .iter()
-            .filter(|l| !keep.contains(l))
-            .cloned()
-            .collect();
-        let x_own: Vec<Label> = x
-            .labels
-            .iter()
-            .filter(|l| !shared.contains(l))
-            .cloned()
-            .collect();
-        let y_own: Vec<Label> = y
-            .labels
-            .iter()
-            .filter(|l| !shared.contains(l))
-            .cloned()
-            .collect();
-        let size = |l: &Label| {
-            sizes
-                .iter()
-                .find(|(m, _, _)| m == l)
-                .map(|s| s.1.clone())
-                .expect("sized")
-        };
+        let shared = select(&x.labels, |l| y.labels.contains(l));
+        let batch = select(&shared, |l| keep.contains(l));
+        let contracted = select(&shared, |l| !keep.contains(l));
+        let x_own = select(&x.labels, |l| !shared.contains(l));
+        let y_own = select(&y.labels, |l| !shared.contains(l));
+        let size = |l: &Label| label_size(sizes, l).clone();
         let k_static: Option<usize> = contracted
             .iter()
             .map(|l| size(l).as_static())
@@ -512,11 +456,11 @@ impl Checker<'_> {
         if contracted.is_empty() || (contracted.len() > 1 && k_static.is_none()) {
             // A broadcast product, summed over the contracted labels.
             let all: Vec<Label> = out_labels.iter().chain(&contracted).cloned().collect();
-            let xv = self.arrange(&x, &all, sizes);
-            let yv = self.arrange(&y, &all, sizes);
+            let xv = self.arrange(&x, &all);
+            let yv = self.arrange(&y, &all);
             let (xd, yd) = (self.node(xv).dtype, self.node(yv).dtype);
             let d = crate::dtype::promote(xd, yd).ok()?;
-            let (acc, out) = einsum_dtypes(d);
+            let (acc, out) = product_dtypes(d);
             let (xa, ya) = (self.convert(xv, acc), self.convert(yv, acc));
             let dims: Vec<Dim> = all.iter().map(|l| self.pair_dim(&x, &y, l)).collect();
             let op = crate::ops::function("mul").expect("mul");
@@ -554,7 +498,7 @@ impl Checker<'_> {
         let ym = self.matrix_operand(&y, &y_order, &contracted, true, sizes);
         let (xd, yd) = (self.node(xm).dtype, self.node(ym).dtype);
         let d = crate::dtype::promote(xd, yd).ok()?;
-        let (acc, out) = einsum_dtypes(d);
+        let (acc, out) = product_dtypes(d);
         let (xa, ya) = (self.packable(xm, acc), self.packable(ym, acc));
         let mut dims: Vec<Dim> = batch
             .iter()
@@ -564,7 +508,6 @@ impl Checker<'_> {
             .collect();
         dims.push(m.as_ref().map(size).unwrap_or(Dim::Static(1)));
         dims.push(n.as_ref().map(size).unwrap_or(Dim::Static(1)));
-        let _ = span;
         let prod = self.add(NodeKind::MatMul { a: xa, b: ya }, acc, dims.clone());
         let mut node = self.convert(prod, out);
         // Drop the unit M/N axes that stood in for a missing side.
@@ -593,13 +536,7 @@ impl Checker<'_> {
         k_first: bool,
         sizes: &[(Label, Dim, usize)],
     ) -> NodeId {
-        let size = |l: &Label| {
-            sizes
-                .iter()
-                .find(|(m, _, _)| m == l)
-                .map(|s| s.1.clone())
-                .expect("sized")
-        };
+        let size = |l: &Label| label_size(sizes, l).clone();
         let (lead, last) = order.split_at(order.len() - 1);
         let mut full: Vec<Option<Label>> = lead.to_vec();
         if k_first {
@@ -652,8 +589,7 @@ impl Checker<'_> {
     }
 
     /// `t` viewed with its axes in the order of `all` (new unit axes for missing labels).
-    fn arrange(&mut self, t: &Term, all: &[Label], sizes: &[(Label, Dim, usize)]) -> NodeId {
-        let _ = sizes;
+    fn arrange(&mut self, t: &Term, all: &[Label]) -> NodeId {
         let map: Vec<Option<usize>> = all
             .iter()
             .map(|l| t.labels.iter().position(|m| m == l))
@@ -670,14 +606,18 @@ impl Checker<'_> {
     }
 }
 
-/// (accumulator, result) dtypes of an einsum product or sum of `d`.
-fn einsum_dtypes(d: DType) -> (DType, DType) {
-    match d {
-        DType::F16 | DType::BF16 | DType::F32 => (DType::F32, d),
-        DType::F64 => (DType::F64, DType::F64),
-        d if d.category() == Category::Int || d == DType::Bool => (DType::I64, DType::I64),
-        _ => (DType::U64, DType::U64),
-    }
+/// The size every operand gives `l` (checked equal; a broadcast 1 gives way).
+fn label_size<'s>(sizes: &'s [(Label, Dim, usize)], l: &Label) -> &'s Dim {
+    &sizes
+        .iter()
+        .find(|(m, _, _)| m == l)
+        .expect("every label is sized")
+        .1
+}
+
+/// The labels of `labels` that `keep` accepts, in order.
+fn select(labels: &[Label], keep: impl Fn(&Label) -> bool) -> Vec<Label> {
+    labels.iter().filter(|l| keep(l)).cloned().collect()
 }
 
 /// The last label and the others; `None` when there are none.

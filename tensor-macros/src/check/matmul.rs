@@ -20,6 +20,20 @@ use crate::ir::{NodeId, NodeKind};
 use crate::ops::TensorOp;
 use crate::shape::{broadcast, dims_text, Dim};
 
+/// (accumulator, result) dtypes of a product (or an einsum sum) of `d` operands: floats
+/// accumulate in `f32` (`f16`, `bf16`, `f32`) or `f64` and keep their dtype; integers (and
+/// `bool`, for einsum's sums) accumulate in and give `i64` (signed) or `u64` (unsigned).
+pub(super) fn product_dtypes(d: DType) -> (DType, DType) {
+    match d {
+        DType::F16 | DType::BF16 | DType::F32 => (DType::F32, d),
+        DType::F64 => (DType::F64, DType::F64),
+        d if d.category() == crate::dtype::Category::Int || d == DType::Bool => {
+            (DType::I64, DType::I64)
+        }
+        _ => (DType::U64, DType::U64),
+    }
+}
+
 impl Checker<'_> {
     pub(super) fn check_matmul(
         &mut self,
@@ -87,12 +101,7 @@ impl Checker<'_> {
             );
             return Typed::Poison;
         }
-        let default_acc = match dtype {
-            DType::F16 | DType::BF16 | DType::F32 => DType::F32,
-            DType::F64 => DType::F64,
-            d if d.category() == crate::dtype::Category::Int => DType::I64,
-            _ => DType::U64,
-        };
+        let (default_acc, out_dtype) = product_dtypes(dtype);
         let acc = match acc_choice {
             None => default_acc,
             Some((chosen, s)) => {
@@ -190,7 +199,6 @@ impl Checker<'_> {
         // conversions are exact, so this equals converting first.
         let (ac, bc) = (self.packable(a2, acc), self.packable(b2, acc));
         let product = self.add(NodeKind::MatMul { a: ac, b: bc }, acc, out_dims.clone());
-        let out_dtype = if dtype.is_float() { dtype } else { acc };
         let mut result: NodeId = self.convert(product, out_dtype);
         // Remove the axes the 1-D operands added: the column's first, then the row's.
         let rank = out_dims.len();

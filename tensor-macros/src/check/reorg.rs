@@ -115,8 +115,7 @@ impl Checker<'_> {
         for n in named {
             let arg = n.name.to_string();
             let vspan = expr_span(&n.value);
-            let Some(spec) = op.params.iter().find(|p| p.name == arg) else {
-                self.report_unknown_named(op, n);
+            let Some(spec) = self.param_spec(op, n) else {
                 ok = false;
                 continue;
             };

@@ -242,6 +242,19 @@ impl Checker<'_> {
         }
     }
 
+    /// The row parameter that named argument `n` sets, or `None` once reported.
+    pub(super) fn param_spec(
+        &mut self,
+        op: &TensorOp,
+        n: &NamedArg,
+    ) -> Option<&'static ops::ParamSpec> {
+        let spec = op.params.iter().find(|p| n.name == p.name);
+        if spec.is_none() {
+            self.report_unknown_named(op, n);
+        }
+        spec
+    }
+
     /// Reports `n`, a named argument that `op` does not take, listing the ones it does.
     pub(super) fn report_unknown_named(&mut self, op: &TensorOp, n: &NamedArg) {
         let takes = if op.params.is_empty() {
@@ -269,8 +282,7 @@ impl Checker<'_> {
         for n in named {
             let arg = n.name.to_string();
             let vspan = expr_span(&n.value);
-            let Some(spec) = op.params.iter().find(|p| p.name == arg) else {
-                self.report_unknown_named(op, n);
+            let Some(spec) = self.param_spec(op, n) else {
                 ok = false;
                 continue;
             };
