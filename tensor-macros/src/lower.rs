@@ -873,7 +873,7 @@ fn lower_matmul(
 
 /// Whether `a` (`[batch…, m, k]`) is row-major with exactly the product's batch dims, so
 /// that the product's flattened row r is `a`'s flattened row r.
-pub(crate) fn row_flat(a: &crate::ir::StridedMatrix, batch: &[Size], m: &Size, k: &Size) -> bool {
+fn row_flat(a: &crate::ir::StridedMatrix, batch: &[Size], m: &Size, k: &Size) -> bool {
     if !a.base.is_zero() || !a.col_stride.is_lit(1) || a.row_stride != Offset::size(k) {
         return false;
     }
