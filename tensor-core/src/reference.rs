@@ -978,12 +978,14 @@ fn cbrt_f64(x: f64) -> f64 {
         return x; // ±0, ±inf, NaN
     }
     let a = x.abs();
+    // Exact powers of two from their exponent bits (Rust does not promise `powi` exact).
+    let pow2 = |e: i64| f64::from_bits(((1023 + e) as u64) << 52);
     let (a, back) = if a < 1.1830521861667747e-271 {
         // 2^-900
-        (a * 2f64.powi(990), 2f64.powi(-330))
+        (a * pow2(990), pow2(-330))
     } else if a > 8.452712498170644e270 {
         // 2^900: y³ could overflow
-        (a * 2f64.powi(-990), 2f64.powi(330))
+        (a * pow2(-990), pow2(330))
     } else {
         (a, 1.0)
     };

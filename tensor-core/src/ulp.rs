@@ -46,7 +46,7 @@ pub fn err_f32(got: f32, r: f64) -> f64 {
 pub fn ulp_f64_at(r: f64) -> f64 {
     let a = r.abs();
     if a < f64::MIN_POSITIVE {
-        return 2f64.powi(-1074);
+        return f64::from_bits(1); // 2^-1074, the smallest subnormal
     }
     let e = ((a.to_bits() >> 52) & 0x7ff) as i64 - 1023;
     if e - 52 >= -1022 {

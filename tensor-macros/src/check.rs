@@ -1506,8 +1506,11 @@ fn float_fits(v: f64, d: DType) -> bool {
     if d == DType::F64 {
         return v.is_finite();
     }
-    let precision = d.float_precision().expect("float dtype") as i32;
-    let top_ulp = 2f64.powi(max.log2().floor() as i32 - precision + 1);
+    let precision = d.float_precision().expect("float dtype") as i64;
+    // max's binade from its exponent bits, and the ulp there built the same way: exact,
+    // where `log2` and `powi` have no precision Rust promises.
+    let top_exponent = ((max.to_bits() >> 52) & 0x7ff) as i64 - 1023;
+    let top_ulp = f64::from_bits(((top_exponent - precision + 1 + 1023) as u64) << 52);
     v.abs() < max + top_ulp / 2.0
 }
 

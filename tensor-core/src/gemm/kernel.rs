@@ -102,12 +102,18 @@ pub(super) fn check_tile<P, O>(
     (mr, nr): (usize, usize),
     (tile_m, tile_n): (usize, usize),
 ) {
+    // Checked arithmetic: a wrapped product would pass the comparison in release builds
+    // and let the AVX2 kernels' raw pointers leave the slices.
+    let fits = |len: usize, need: Option<usize>| need.is_some_and(|need| len >= need);
     assert!(
-        a.len() >= kc * tile_m
-            && b.len() >= kc * tile_n
+        fits(a.len(), kc.checked_mul(tile_m))
+            && fits(b.len(), kc.checked_mul(tile_n))
             && (1..=tile_m).contains(&mr)
             && (1..=tile_n).contains(&nr)
-            && c.len() >= (mr - 1) * ldc + nr,
+            && fits(
+                c.len(),
+                (mr - 1).checked_mul(ldc).and_then(|r| r.checked_add(nr))
+            ),
         "gemm micro-kernel called outside its contract"
     );
 }
@@ -250,15 +256,21 @@ static PORTABLE_I64_I64: Kernel<i64, i64> = Kernel {
     run: generic_tile::<i64, i64, 4, 4>,
 };
 
-/// Whether this process uses the AVX2+FMA kernels (never under Miri, which runs the
-/// portable ones).
+/// Whether this process uses the AVX2+FMA kernels: where the CPU has them. Under Miri only
+/// when the build enables both features (`-C target-feature=+avx2,+fma`): a plain
+/// `cargo miri test` runs the portable kernels, and the Miri run with those flags checks
+/// the raw-pointer code of `x86.rs` (NOTES.md, "Undefined-behaviour checks").
 fn use_avx2() -> bool {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     {
         static USE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
         *USE.get_or_init(super::x86::has_avx2_fma)
     }
-    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    #[cfg(all(target_arch = "x86_64", miri))]
+    {
+        cfg!(all(target_feature = "avx2", target_feature = "fma"))
+    }
+    #[cfg(not(target_arch = "x86_64"))]
     {
         false
     }

@@ -8,6 +8,10 @@
 //! For the sizes tested `k·u < 10⁻³`, so the asserted bound is `K·u·Σ|a||b|` with
 //! `K = 1.001·k` (plus nothing: an exact reference). f16/bf16 inputs convert exactly, so the
 //! f32 bound holds for them; `acc = f64` uses `u = 2⁻⁵³`; integers must be exact.
+//!
+//! Under Miri (`cfg(miri)`, see NOTES.md "Undefined-behaviour checks") the shape lists are
+//! cut to a few sizes that still cross every tile edge and, with the tiny blocks, every
+//! `mc`/`kc`/`nc` edge: every packing and kernel path runs, on fewer shapes.
 
 use super::kernel::{all_f32_kernels, all_f64_kernels, Kernel};
 use super::threads;
@@ -79,8 +83,18 @@ const U32: f64 = 1.0 / (1u64 << 24) as f64;
 const U64: f64 = 1.0 / (1u64 << 53) as f64;
 
 /// Sizes around the tiles of every kernel (4, 6, 8, 16 and ±1) and primes.
-const MN: &[usize] = &[1, 3, 4, 5, 6, 7, 8, 9, 13, 15, 16, 17, 37, 97];
-const KS: &[usize] = &[0, 1, 2, 7, 8, 9, 37, 255, 256, 257];
+const MN: &[usize] = if cfg!(miri) {
+    // A full tile, a partial tile and a tile plus an edge of every kernel (mr 4/6, nr 4/8/16).
+    &[1, 6, 17]
+} else {
+    &[1, 3, 4, 5, 6, 7, 8, 9, 13, 15, 16, 17, 37, 97]
+};
+/// With the tiny blocks (`kc = 5`): empty, one block, a block and a part.
+const KS: &[usize] = if cfg!(miri) {
+    &[0, 1, 7]
+} else {
+    &[0, 1, 2, 7, 8, 9, 37, 255, 256, 257]
+};
 
 /// The kernel with tiny cache blocks, so small shapes cross every `mc`, `kc`, `nc` edge.
 fn tiny<P, O>(ker: &Kernel<P, O>) -> Kernel<P, O> {
@@ -162,14 +176,17 @@ fn f32_default_blocks_around_mc_kc_nc() {
     let mut rng = Rng(2);
     let ker = kernel::f32_kernel();
     let (mc, kc, nc) = (ker.mc, ker.kc, ker.nc);
-    for (m, k, n) in [
+    let full = [
         (mc - 1, kc + 1, 9),
         (mc + 1, kc - 1, 17),
         (mc + 1, 3, 5),
         (5, 3, nc + 1),
         (7, kc, nc - 1),
         (2 * mc + 5, 2 * kc + 3, 33),
-    ] {
+    ];
+    // Miri: each default block edge crossed once, the other two dims small.
+    let miri = [(mc + 1, 2, 3), (2, kc + 1, 3), (2, 2, nc + 1)];
+    for (m, k, n) in if cfg!(miri) { &miri[..] } else { &full[..] }.iter().copied() {
         let av = rng.f32s(m * k);
         let bv = rng.f32s(k * n);
         let a = MatRef::row_major(&av, m, k).unwrap();
@@ -194,13 +211,14 @@ fn f32_transposed_strided_and_negative_strides() {
     let mut rng = Rng(3);
     for ker in all_f32_kernels() {
         for ker in [tiny(ker), tiny(ker).with_blocks(ker)] {
-            for (m, k, n) in [
+            let shapes = [
                 (1, 1, 1),
                 (7, 9, 13),
                 (13, 37, 17),
                 (6, 16, 16),
                 (37, 5, 97),
-            ] {
+            ];
+            for &(m, k, n) in &shapes[..if cfg!(miri) { 2 } else { shapes.len() }] {
                 // A stored transposed (k × m, row-major), read as A = Aᵀᵀ.
                 let at = rng.f32s(k * m);
                 let a = MatRef::row_major(&at, k, m).unwrap().t();
@@ -259,7 +277,8 @@ fn f32_transposed_strided_and_negative_strides() {
 #[test]
 fn f16_bf16_and_closure_prologues() {
     let mut rng = Rng(4);
-    for (m, k, n) in [(1, 1, 1), (7, 13, 9), (17, 257, 33), (6, 16, 16)] {
+    let shapes = [(1, 1, 1), (7, 13, 9), (17, 257, 33), (6, 16, 16)];
+    for &(m, k, n) in &shapes[..if cfg!(miri) { 2 } else { shapes.len() }] {
         let ah: Vec<f16> = rng.f32s(m * k).into_iter().map(f16::from_f32).collect();
         let bb: Vec<bf16> = rng.f32s(k * n).into_iter().map(bf16::from_f32).collect();
         let a = MatRef::row_major(&ah, m, k).unwrap();
@@ -303,9 +322,18 @@ fn f64_every_kernel_and_acc_f64_for_f32() {
     let mut rng = Rng(5);
     for base in all_f64_kernels() {
         for ker in [tiny(base), tiny(base).with_blocks(base)] {
-            for &m in &[1, 3, 5, 6, 7, 9, 13, 37] {
-                for &n in &[1, 3, 4, 5, 8, 9, 17, 37] {
-                    for &k in &[0, 1, 7, 8, 9, 257] {
+            let (ms, ns, ks): (&[usize], &[usize], &[usize]) = if cfg!(miri) {
+                (&[1, 7], &[1, 9], &[0, 7])
+            } else {
+                (
+                    &[1, 3, 5, 6, 7, 9, 13, 37],
+                    &[1, 3, 4, 5, 8, 9, 17, 37],
+                    &[0, 1, 7, 8, 9, 257],
+                )
+            };
+            for &m in ms {
+                for &n in ns {
+                    for &k in ks {
                         let av = rng.f64s(m * k);
                         let bv = rng.f64s(k * n);
                         let a = MatRef::row_major(&av, m, k).unwrap();
@@ -337,7 +365,8 @@ fn f64_every_kernel_and_acc_f64_for_f32() {
         }
     }
     // acc = f64 for f32 operands: f32 data packed as f64.
-    for (m, k, n) in [(7, 300, 9), (13, 1, 17)] {
+    let long_k = if cfg!(miri) { 30 } else { 300 };
+    for (m, k, n) in [(7, long_k, 9), (13, 1, 17)] {
         let av = rng.f32s(m * k);
         let bv = rng.f32s(k * n);
         let a = MatRef::row_major(&av, m, k).unwrap();
@@ -382,14 +411,15 @@ fn int_reference<TA: IntOperand, TB: IntOperand>(
 #[test]
 fn integers_exact() {
     let mut rng = Rng(6);
-    for (m, k, n) in [
+    let shapes = [
         (1, 1, 1),
         (7, 9, 13),
+        (5, 0, 3),
         (6, 16, 16),
         (17, 600, 33),
-        (5, 0, 3),
         (97, 37, 5),
-    ] {
+    ];
+    for &(m, k, n) in &shapes[..if cfg!(miri) { 3 } else { shapes.len() }] {
         let a8: Vec<i8> = (0..m * k).map(|_| rng.next_u64() as i8).collect();
         let b8: Vec<i8> = (0..k * n).map(|_| rng.next_u64() as i8).collect();
         let u8a: Vec<u8> = (0..m * k).map(|_| rng.next_u64() as u8).collect();
@@ -453,7 +483,8 @@ fn integers_exact() {
 fn i8_extremes_over_long_k_stay_exact() {
     // -128·-128 summed 5000 times: 81 920 000 fits i32, but the block-wise i32 sums and the
     // i64 output must agree with the exact value whatever the blocking.
-    let (m, k, n) = (3, 5000, 18);
+    // Under Miri k = 600 still spans three `kc = 256` blocks.
+    let (m, k, n) = (3, if cfg!(miri) { 600 } else { 5000 }, 18);
     let a = vec![-128i8; m * k];
     let b = vec![-128i8; k * n];
     let mut c = vec![0i64; m * n];
@@ -464,7 +495,7 @@ fn i8_extremes_over_long_k_stay_exact() {
         n,
     )
     .unwrap();
-    assert!(c.iter().all(|&x| x == 16384 * 5000));
+    assert!(c.iter().all(|&x| x == 16384 * k as i64));
     let ua = vec![255u8; m * k];
     let ub = vec![255u8; k * n];
     matmul_i64(
@@ -474,16 +505,18 @@ fn i8_extremes_over_long_k_stay_exact() {
         n,
     )
     .unwrap();
-    assert!(c.iter().all(|&x| x == 65025 * 5000));
+    assert!(c.iter().all(|&x| x == 65025 * k as i64));
 }
 
 #[test]
 fn epilogue_sees_every_element_once_with_its_position() {
     let mut rng = Rng(7);
+    // The third is above the threads' work threshold (smaller under Miri).
+    let (pm, pk, pn) = if cfg!(miri) { (30, 7, 20) } else { (300, 70, 200) };
     for (m, k, n, options) in [
         (13, 7, 29, Options::SINGLE),
         (1, 1, 1, Options::SINGLE),
-        (300, 70, 200, Options::default()),
+        (pm, pk, pn, Options::default()),
         (9, 0, 5, Options::SINGLE),
     ] {
         let av = rng.f32s(m * k);
@@ -529,7 +562,8 @@ fn threads_match_one_thread_exactly() {
     // Every element is computed by the same kernel calls in the same order whichever thread
     // owns its rows, so the results are bit-identical.
     let mut rng = Rng(8);
-    let (m, k, n) = (301, 67, 211);
+    // Above the threads' work threshold (smaller under Miri).
+    let (m, k, n) = if cfg!(miri) { (31, 7, 23) } else { (301, 67, 211) };
     let av = rng.f32s(m * k);
     let bv = rng.f32s(k * n);
     let a = MatRef::row_major(&av, m, k).unwrap();
@@ -543,6 +577,12 @@ fn threads_match_one_thread_exactly() {
     .unwrap();
     matmul_f32(&a, &b, &mut many, n).unwrap();
     assert_eq!(one, many);
+    // The threaded path did run wherever there is more than one thread.
+    #[cfg(feature = "parallel")]
+    if rayon::current_num_threads() > 1 {
+        let mr = kernel::f32_kernel().mr;
+        assert!(threads::thread_count(m, k, n, mr, Options::default()) > 1);
+    }
 }
 
 #[test]
@@ -583,4 +623,27 @@ fn shape_errors_are_reported() {
     }
     .to_string();
     assert!(msg.contains("3×4 by 3×4"), "{msg}");
+}
+
+#[test]
+fn micro_kernel_contract_check_does_not_wrap() {
+    // (mr - 1)·ldc + nr = 2·(2⁶³) + 1 wraps to 1 in usize: a one-element `C` must still be
+    // refused with the contract's message (it was accepted in release builds, where the
+    // AVX2 kernels would then write rows 2⁶³ elements apart).
+    let (a, b, c) = ([0f32; 6], [0f32; 16], [0f32; 1]);
+    let refused = std::panic::catch_unwind(|| {
+        kernel::check_tile(1, &a, &b, &c, 1 << 63, (3, 1), (6, 16));
+    })
+    .expect_err("a wrapped extent passed the check");
+    let msg = refused.downcast_ref::<&str>().copied().unwrap_or("");
+    assert_eq!(msg, "gemm micro-kernel called outside its contract");
+    // Each length check on its own, at the boundary.
+    kernel::check_tile(1, &a, &b, &c, 0, (1, 1), (6, 16));
+    for (a_len, b_len, c_len, ldc, mr, nr) in [(5, 16, 1, 0, 1, 1), (6, 15, 1, 0, 1, 1), (6, 16, 3, 3, 2, 1)] {
+        let (a, b, c) = (vec![0f32; a_len], vec![0f32; b_len], vec![0f32; c_len]);
+        assert!(std::panic::catch_unwind(|| {
+            kernel::check_tile(1, &a, &b, &c, ldc, (mr, nr), (6, 16));
+        })
+        .is_err());
+    }
 }

@@ -6,15 +6,18 @@
 use super::driver::gemm_serial;
 use super::epilogue::Block;
 use super::kernel::Kernel;
-use super::source::{PackSource, RowRange};
+use super::source::PackSource;
+#[cfg(feature = "parallel")]
+use super::source::RowRange;
 use super::{Options, Parallelism};
 
-/// Products of at least this many multiply-adds are split (about 1 ms on one core).
+/// Products of at least this many multiply-adds are split (about 1 ms on one core). Under
+/// Miri a small threshold, so that the tests' small products still take the threaded path.
 #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
-const MIN_PARALLEL_WORK: usize = 1 << 22;
+const MIN_PARALLEL_WORK: usize = if cfg!(miri) { 1 << 12 } else { 1 << 22 };
 
 /// How many threads a product of `m × k × n` gets.
-fn thread_count(m: usize, k: usize, n: usize, mr: usize, options: Options) -> usize {
+pub(super) fn thread_count(m: usize, k: usize, n: usize, mr: usize, options: Options) -> usize {
     #[cfg(feature = "parallel")]
     if options.parallelism == Parallelism::Auto
         && m.saturating_mul(n).saturating_mul(k) >= MIN_PARALLEL_WORK

@@ -116,6 +116,7 @@ pub fn cbrt_f64(x: f64x8) -> f64x8 {
 #[cfg(test)]
 mod tests {
     use super::super::check::*;
+    use super::super::sweep::exact_pow2;
     use super::*;
     use crate::reference::Float;
 
@@ -152,7 +153,7 @@ mod tests {
                 (inf, inf),
                 (-inf, -inf),
                 (nan, nan),
-                (2f64.powi(-147), 2f64.powi(-49)),
+                (exact_pow2(-147), exact_pow2(-49)),
             ],
         );
         // every exact cube of an integer below 2^7 (f32) and 2^17 (f64)

@@ -225,8 +225,8 @@ mod tests {
             0.5,
             3e38,
             1e-30,
-            2.0f64.powi(28),
-            2.0f64.powi(-28),
+            super::super::sweep::exact_pow2(28),
+            super::super::sweep::exact_pow2(-28),
         ];
         check_fn(
             "asinh",
