@@ -81,3 +81,68 @@ fn outputs_are_written_into_arrays_in_place() {
     let back = t.into_ndarray();
     assert_eq!(back, x);
 }
+
+/// Random shapes, slices (steps, reversed axes), transposes and broadcasts as arguments of
+/// a generated function: Ok with the right values exactly for a standard-layout array
+/// with 4 columns, otherwise an `Err`, never a panic (issue 18, item 6).
+#[test]
+fn random_layouts_are_ok_and_correct_or_err() {
+    use ndarray::{Axis, Slice};
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    let mut state = 0x5eed_0007u64;
+    let mut next = |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    let w = Array1::from_vec(vec![0.5f32, -1.0, 2.0, 0.25]);
+    let (mut ok, mut err) = (0, 0);
+    for iter in 0..400 {
+        // Half the arrays have the declared 4 columns, before any slicing.
+        let (r, c) = (next(7) as usize, if next(2) == 0 { 4 } else { next(10) as usize });
+        let x = Array2::from_shape_fn((r, c), |(i, j)| (i * 16 + j) as f32 - 20.0);
+        let mut v = x.view();
+        let mut what = format!("#{iter} {r}x{c}");
+        for axis in 0..2 {
+            if next(3) == 0 {
+                let len = v.len_of(Axis(axis)) as isize;
+                let start = if len > 0 { next(len as u64) as isize } else { 0 };
+                let step = [1, 1, 2, -1, 3][next(5) as usize];
+                v.slice_axis_inplace(Axis(axis), Slice::new(start, None, step));
+                what += &format!(", axis {axis} {start}..;{step}");
+            }
+        }
+        if next(4) == 0 {
+            v = v.reversed_axes();
+            what += ", transposed";
+        }
+        let got = catch_unwind(AssertUnwindSafe(|| affine(v, &w)))
+            .unwrap_or_else(|_| panic!("panicked on {what}"));
+        let fits = v.ncols() == 4 && v.is_standard_layout();
+        match got {
+            Ok(t) => {
+                assert!(fits, "{what}: Ok for {:?} strides {:?}", v.shape(), v.strides());
+                let want: Vec<f32> = v
+                    .rows()
+                    .into_iter()
+                    .flat_map(|row| row.iter().zip(&w).map(|(a, b)| a * b + 1.0).collect::<Vec<_>>())
+                    .collect();
+                assert_eq!(t.as_slice(), &want[..], "{what}");
+                ok += 1;
+            }
+            Err(e) => {
+                assert!(!fits, "{what}: Err for a standard layout: {e}");
+                err += 1;
+            }
+        }
+        // A broadcast argument (stride 0) is refused, never read as if it were contiguous.
+        if v.nrows() > 1 {
+            let b = w.broadcast((v.nrows(), 4)).unwrap();
+            let got = catch_unwind(AssertUnwindSafe(|| affine(b, &w)))
+                .unwrap_or_else(|_| panic!("panicked on a broadcast, {what}"));
+            assert!(got.is_err(), "{what}: a broadcast was accepted");
+        }
+    }
+    assert!(ok > 30 && err > 30, "too few of each: {ok} Ok, {err} Err");
+}

@@ -256,6 +256,60 @@ mod tests {
         );
     }
 
+    /// Random shapes (rank 0..=3, extents 0..=5 or huge) and data lengths read as
+    /// `[_, 3]`: Ok with the data exactly when the rank is 2, the literal dim 3 and the length
+    /// the product; otherwise an `Err`, never a panic (issue 18, item 6).
+    #[test]
+    fn random_shapes_and_lengths_are_ok_or_err() {
+        let mut state = 0x5eed_0008u64;
+        let mut next = |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        let (mut ok, mut err) = (0, 0);
+        let rounds = if cfg!(miri) { 40 } else { 1000 };
+        for _ in 0..rounds {
+            let rank = next(4) as usize;
+            let shape: Vec<u128> = (0..rank)
+                .map(|axis| match next(12) {
+                    0 => u64::MAX as u128,
+                    1 => 1 << 62,
+                    2 if axis == 1 => 3,
+                    _ => next(6) as u128,
+                })
+                .collect();
+            let product = shape.iter().try_fold(1u128, |p, &d| p.checked_mul(d));
+            let len = match (product, next(3)) {
+                (Some(p), 0 | 1) if p <= 40 => p as usize,
+                _ => next(12) as usize,
+            };
+            let data: Vec<i32> = (0..len as i32).collect();
+            let json = format!(
+                r#"{{"shape":{},"data":{}}}"#,
+                serde_json::to_string(&shape).unwrap(),
+                serde_json::to_string(&data).unwrap()
+            );
+            let fits = rank == 2 && shape[1] == 3 && product == Some(len as u128);
+            let got = std::panic::catch_unwind(|| from_json::<i32, Rows3>(&json))
+                .unwrap_or_else(|_| panic!("panicked on {json}"));
+            match got {
+                Ok(t) => {
+                    assert!(fits, "{json}: accepted");
+                    assert_eq!(t.shape(), &[shape[0] as usize, 3], "{json}");
+                    assert_eq!(t.as_slice(), &data[..], "{json}");
+                    ok += 1;
+                }
+                Err(e) => {
+                    assert!(!fits, "{json}: refused: {e}");
+                    err += 1;
+                }
+            }
+        }
+        assert!(ok > rounds / 50 && err > rounds / 4, "{ok} Ok, {err} Err");
+    }
+
     #[test]
     fn bad_input_is_an_error_not_a_panic() {
         // Length does not fill the shape.

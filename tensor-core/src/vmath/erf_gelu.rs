@@ -397,13 +397,16 @@ mod tests {
             (-1.5, 1.9661051464753107271),
             (-6.0, 1.9999999999999999785),
         ];
+        // The scalar erf/erfc call std's `exp` twice for |x| >= 1.25 (`erfc_tail_scalar`):
+        // each call may be `LIBM_ULP` off (Miri), and their product carries both.
+        let libm = 2.0 * LIBM_ULP;
         let mut worst: f64 = 0.0;
         for &(x, e, c) in &t {
             let a = err_f64(erf_scalar_f64(x), e);
             let b = err_f64(erfc_scalar_f64(x), c);
             worst = worst.max(a).max(b);
             assert!(
-                a <= 1.0 && b <= 1.0,
+                a <= 1.0 + libm && b <= 1.0 + libm,
                 "x={x}: erf err {a} ulp, erfc err {b} ulp"
             );
             let v = erf_f64(F::splat(x)).to_array()[0];
@@ -412,7 +415,7 @@ mod tests {
         for &(x, c) in &tail {
             let b = err_f64(erfc_scalar_f64(x), c);
             worst = worst.max(b);
-            assert!(b <= 1.5, "x={x}: erfc err {b} ulp");
+            assert!(b <= 1.5 + libm, "x={x}: erfc err {b} ulp");
             let v = erfc_fdlibm_f64(F::splat(x)).to_array()[0];
             assert!(err_f64(v, c) <= 4.0, "vector erfc({x}) = {v}");
         }
@@ -500,9 +503,10 @@ mod tests {
             let e = err_f64(v, g);
             worst = worst.max(e);
             assert!(e <= 2.0, "gelu_f64({x}) = {v:e}, want {g:e} ({e} ulp)");
+            // The reference calls std's erfc tail and `exp` (two `exp` calls on its path).
             let r = gelu_ref(x);
             assert!(
-                err_f64(r, g) <= 1.0,
+                err_f64(r, g) <= 1.0 + 2.0 * LIBM_ULP,
                 "reference gelu({x}) = {r:e}, want {g:e}"
             );
         }
