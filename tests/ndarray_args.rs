@@ -100,14 +100,21 @@ fn random_layouts_are_ok_and_correct_or_err() {
     let (mut ok, mut err) = (0, 0);
     for iter in 0..400 {
         // Half the arrays have the declared 4 columns, before any slicing.
-        let (r, c) = (next(7) as usize, if next(2) == 0 { 4 } else { next(10) as usize });
+        let (r, c) = (
+            next(7) as usize,
+            if next(2) == 0 { 4 } else { next(10) as usize },
+        );
         let x = Array2::from_shape_fn((r, c), |(i, j)| (i * 16 + j) as f32 - 20.0);
         let mut v = x.view();
         let mut what = format!("#{iter} {r}x{c}");
         for axis in 0..2 {
             if next(3) == 0 {
                 let len = v.len_of(Axis(axis)) as isize;
-                let start = if len > 0 { next(len as u64) as isize } else { 0 };
+                let start = if len > 0 {
+                    next(len as u64) as isize
+                } else {
+                    0
+                };
                 let step = [1, 1, 2, -1, 3][next(5) as usize];
                 v.slice_axis_inplace(Axis(axis), Slice::new(start, None, step));
                 what += &format!(", axis {axis} {start}..;{step}");
@@ -122,11 +129,21 @@ fn random_layouts_are_ok_and_correct_or_err() {
         let fits = v.ncols() == 4 && v.is_standard_layout();
         match got {
             Ok(t) => {
-                assert!(fits, "{what}: Ok for {:?} strides {:?}", v.shape(), v.strides());
+                assert!(
+                    fits,
+                    "{what}: Ok for {:?} strides {:?}",
+                    v.shape(),
+                    v.strides()
+                );
                 let want: Vec<f32> = v
                     .rows()
                     .into_iter()
-                    .flat_map(|row| row.iter().zip(&w).map(|(a, b)| a * b + 1.0).collect::<Vec<_>>())
+                    .flat_map(|row| {
+                        row.iter()
+                            .zip(&w)
+                            .map(|(a, b)| a * b + 1.0)
+                            .collect::<Vec<_>>()
+                    })
                     .collect();
                 assert_eq!(t.as_slice(), &want[..], "{what}");
                 ok += 1;

@@ -95,8 +95,10 @@ fn no_panic<R>(case: &str, f: impl FnOnce() -> R) -> R {
 
 /// A dynamic rank-2 tensor of dims `[r, c]` from `data` (row-major, `r·c` long).
 fn tensor2<T: Element>(case: &str, r: usize, c: usize, data: Vec<T>) -> Tensor<T, Shape![_, _]> {
-    no_panic(case, || Tensor::<T, Shape![_, _]>::from_shape_vec([r, c], data))
-        .expect("the test builds consistent tensors")
+    no_panic(case, || {
+        Tensor::<T, Shape![_, _]>::from_shape_vec([r, c], data)
+    })
+    .expect("the test builds consistent tensors")
 }
 
 #[test]
@@ -149,7 +151,10 @@ fn elementwise_with_broadcasting() {
             }
         }
     }
-    assert!(ok > rounds(50) && err > rounds(50), "too few of each: {ok} Ok, {err} Err");
+    assert!(
+        ok > rounds(50) && err > rounds(50),
+        "too few of each: {ok} Ok, {err} Err"
+    );
 }
 
 #[test]
@@ -191,7 +196,10 @@ fn reductions_and_empty_axes() {
             }
         }
     }
-    assert!(ok > rounds(50) && err > rounds(20), "too few of each: {ok} Ok, {err} Err");
+    assert!(
+        ok > rounds(50) && err > rounds(20),
+        "too few of each: {ok} Ok, {err} Err"
+    );
 }
 
 #[test]
@@ -226,7 +234,10 @@ fn reorganisation_and_checked_slices() {
             }
         }
     }
-    assert!(ok > rounds(50) && err > rounds(50), "too few of each: {ok} Ok, {err} Err");
+    assert!(
+        ok > rounds(50) && err > rounds(50),
+        "too few of each: {ok} Ok, {err} Err"
+    );
 }
 
 #[test]
@@ -261,7 +272,10 @@ fn matmul_with_named_dims() {
             }
         }
     }
-    assert!(ok > rounds(50) && err > rounds(20), "too few of each: {ok} Ok, {err} Err");
+    assert!(
+        ok > rounds(50) && err > rounds(20),
+        "too few of each: {ok} Ok, {err} Err"
+    );
 }
 
 #[test]
@@ -294,7 +308,10 @@ fn scans_over_flat_slices_of_any_length() {
             }
         }
     }
-    assert!(ok > rounds(50) && err > rounds(50), "too few of each: {ok} Ok, {err} Err");
+    assert!(
+        ok > rounds(50) && err > rounds(50),
+        "too few of each: {ok} Ok, {err} Err"
+    );
 }
 
 #[test]
@@ -311,7 +328,11 @@ fn constructors_refuse_what_does_not_fit() {
             let t = Tensor::<i32, Shape![_, _]>::from_shape_vec([r, c], data.clone());
             assert_eq!(t.is_ok(), fits, "{case}: from_shape_vec");
             if let Ok(t) = t {
-                assert_eq!((t.shape(), t.as_slice()), (&[r, c][..], &data[..]), "{case}");
+                assert_eq!(
+                    (t.shape(), t.as_slice()),
+                    (&[r, c][..], &data[..]),
+                    "{case}"
+                );
             }
             let v = TensorView::<i32, Shape![_, _]>::with_dims([r, c], &data);
             assert_eq!(v.is_ok(), fits, "{case}: view with_dims");
@@ -340,7 +361,12 @@ fn constructors_refuse_what_does_not_fit() {
         });
     }
     // Dims whose product overflows, with an empty buffer.
-    for dims in [[usize::MAX, 2], [1 << 40, 1 << 40], [usize::MAX, 0], [0, usize::MAX]] {
+    for dims in [
+        [usize::MAX, 2],
+        [1 << 40, 1 << 40],
+        [usize::MAX, 0],
+        [0, usize::MAX],
+    ] {
         let case = format!("dims {dims:?}");
         let t = no_panic(&case, || {
             Tensor::<u8, Shape![_, _]>::from_shape_vec(dims, vec![])
@@ -357,7 +383,11 @@ fn constructors_refuse_what_does_not_fit() {
 #[test]
 fn outputs_too_large_to_allocate_are_errors() {
     // `A·C` elements of 4 bytes: 2^62 elements overflow isize in bytes, 2^64 in elements.
-    for (a, c) in [(1usize << 31, 1usize << 31), (1 << 32, 1 << 32), (1 << 62, 4)] {
+    for (a, c) in [
+        (1usize << 31, 1usize << 31),
+        (1 << 32, 1 << 32),
+        (1 << 62, 4),
+    ] {
         let case = format!("outer_sum A = {a}, C = {c}");
         let at = tensor2::<f32>(&case, a, 0, vec![]);
         let ct = tensor2::<f32>(&case, c, 0, vec![]);

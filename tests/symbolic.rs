@@ -13,7 +13,11 @@ use tensorgraph::{Dyn, ShapeError};
 const SIZES: [usize; 7] = [0, 1, 7, 8, 9, 25, 997];
 /// Under Miri (NOTES.md, "Undefined-behaviour checks") not above the threshold: 2^18
 /// elements of transcendental kernels would take hours there.
-const THREADED: usize = if cfg!(miri) { 3 * 8 + 2 } else { (1 << 18) + 13 };
+const THREADED: usize = if cfg!(miri) {
+    3 * 8 + 2
+} else {
+    (1 << 18) + 13
+};
 
 // ---------------------------------------------------------------------------------------
 // Elementwise: the symbolic graph over n elements equals the literal-dim graph applied to

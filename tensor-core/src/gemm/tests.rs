@@ -186,7 +186,10 @@ fn f32_default_blocks_around_mc_kc_nc() {
     ];
     // Miri: each default block edge crossed once, the other two dims small.
     let miri = [(mc + 1, 2, 3), (2, kc + 1, 3), (2, 2, nc + 1)];
-    for (m, k, n) in if cfg!(miri) { &miri[..] } else { &full[..] }.iter().copied() {
+    for (m, k, n) in if cfg!(miri) { &miri[..] } else { &full[..] }
+        .iter()
+        .copied()
+    {
         let av = rng.f32s(m * k);
         let bv = rng.f32s(k * n);
         let a = MatRef::row_major(&av, m, k).unwrap();
@@ -512,7 +515,11 @@ fn i8_extremes_over_long_k_stay_exact() {
 fn epilogue_sees_every_element_once_with_its_position() {
     let mut rng = Rng(7);
     // The third is above the threads' work threshold (smaller under Miri).
-    let (pm, pk, pn) = if cfg!(miri) { (30, 7, 20) } else { (300, 70, 200) };
+    let (pm, pk, pn) = if cfg!(miri) {
+        (30, 7, 20)
+    } else {
+        (300, 70, 200)
+    };
     for (m, k, n, options) in [
         (13, 7, 29, Options::SINGLE),
         (1, 1, 1, Options::SINGLE),
@@ -563,7 +570,11 @@ fn threads_match_one_thread_exactly() {
     // owns its rows, so the results are bit-identical.
     let mut rng = Rng(8);
     // Above the threads' work threshold (smaller under Miri).
-    let (m, k, n) = if cfg!(miri) { (31, 7, 23) } else { (301, 67, 211) };
+    let (m, k, n) = if cfg!(miri) {
+        (31, 7, 23)
+    } else {
+        (301, 67, 211)
+    };
     let av = rng.f32s(m * k);
     let bv = rng.f32s(k * n);
     let a = MatRef::row_major(&av, m, k).unwrap();
@@ -639,7 +650,11 @@ fn micro_kernel_contract_check_does_not_wrap() {
     assert_eq!(msg, "gemm micro-kernel called outside its contract");
     // Each length check on its own, at the boundary.
     kernel::check_tile(1, &a, &b, &c, 0, (1, 1), (6, 16));
-    for (a_len, b_len, c_len, ldc, mr, nr) in [(5, 16, 1, 0, 1, 1), (6, 15, 1, 0, 1, 1), (6, 16, 3, 3, 2, 1)] {
+    for (a_len, b_len, c_len, ldc, mr, nr) in [
+        (5, 16, 1, 0, 1, 1),
+        (6, 15, 1, 0, 1, 1),
+        (6, 16, 3, 3, 2, 1),
+    ] {
         let (a, b, c) = (vec![0f32; a_len], vec![0f32; b_len], vec![0f32; c_len]);
         assert!(std::panic::catch_unwind(|| {
             kernel::check_tile(1, &a, &b, &c, ldc, (mr, nr), (6, 16));
