@@ -29,8 +29,17 @@ impl<T: LaneScalar> V<T> {
 
     #[inline(always)]
     /// `f` applied to each lane.
-    pub fn map<U>(self, f: impl Fn(T) -> U) -> V<U> {
-        V(self.0.map(f))
+    ///
+    /// A plain index loop rather than `<[T; N]>::map` / `array::from_fn`: those expand to
+    /// `try_from_fn` guards and drain iterators in every instantiation, and LLVM then
+    /// spends a user's build time removing them again in every kernel (issue 17). `U` is a
+    /// lane scalar (`Copy + Default`), so the buffer needs no `MaybeUninit`.
+    pub fn map<U: LaneScalar>(self, f: impl Fn(T) -> U) -> V<U> {
+        let mut out = [U::default(); LANES];
+        for i in 0..LANES {
+            out[i] = f(self.0[i]);
+        }
+        V(out)
     }
 
     #[inline(always)]
@@ -38,8 +47,13 @@ impl<T: LaneScalar> V<T> {
     pub fn zip<U, R>(self, other: V<U>, f: impl Fn(T, U) -> R) -> V<R>
     where
         U: Copy,
+        R: LaneScalar,
     {
-        V(core::array::from_fn(|i| f(self.0[i], other.0[i])))
+        let mut out = [R::default(); LANES];
+        for i in 0..LANES {
+            out[i] = f(self.0[i], other.0[i]);
+        }
+        V(out)
     }
 }
 
@@ -52,7 +66,11 @@ pub fn load<E: Element>(src: &[E], offset: usize, n: usize) -> V<E::Compute> {
         let chunk: &[E; LANES] = src[offset..offset + LANES]
             .try_into()
             .expect("a full chunk is LANES long");
-        V(chunk.map(E::to_compute))
+        let mut lanes = [E::Compute::default(); LANES];
+        for i in 0..LANES {
+            lanes[i] = chunk[i].to_compute();
+        }
+        V(lanes)
     } else {
         let mut lanes = [E::Compute::default(); LANES];
         for (lane, value) in lanes.iter_mut().zip(&src[offset..offset + n]) {
@@ -108,7 +126,12 @@ pub fn load_strided_back<E: Element>(
 #[inline(always)]
 pub fn store<E: Element>(dst: &mut [E], offset: usize, n: usize, value: V<E::Compute>) {
     if n == LANES {
-        dst[offset..offset + LANES].copy_from_slice(&value.0.map(E::from_compute));
+        let dst: &mut [E; LANES] = (&mut dst[offset..offset + LANES])
+            .try_into()
+            .expect("a full chunk is LANES long");
+        for i in 0..LANES {
+            dst[i] = E::from_compute(value.0[i]);
+        }
     } else {
         for (slot, lane) in dst[offset..offset + n].iter_mut().zip(value.0) {
             *slot = E::from_compute(lane);
@@ -128,13 +151,13 @@ pub trait SelectLanes: LaneScalar {
     #[inline(always)]
     /// Each lane from `a` where `cond` is true, else from `b`.
     fn select_lanes(cond: V<bool>, a: V<Self>, b: V<Self>) -> V<Self> {
-        V(core::array::from_fn(|i| {
+        let mut out = b;
+        for i in 0..LANES {
             if cond.0[i] {
-                a.0[i]
-            } else {
-                b.0[i]
+                out.0[i] = a.0[i];
             }
-        }))
+        }
+        out
     }
 }
 
@@ -211,7 +234,7 @@ pub trait ActivationLanes: Activation + FloatLanes + CompareLanes + SelectLanes 
     fn is_finite_lanes(a: V<Self>) -> V<bool> {
         let nan = Self::is_nan_lanes(a);
         let inf = Self::is_inf_lanes(a);
-        V(core::array::from_fn(|i| !nan.0[i] && !inf.0[i]))
+        nan.zip(inf, |nan, inf| !nan && !inf)
     }
     #[inline(always)]
     /// `a` where `a >= 0`, else `alpha · a`.
@@ -387,13 +410,17 @@ macro_rules! float_lanes {
         /// A mask vector (all-ones lanes are true) from bools.
         #[inline(always)]
         fn mask_from_bools(cond: V<bool>) -> $w {
-            $w::from(cond.0.map(|c| <$t>::from_bits((c as $bits).wrapping_neg())))
+            $w::from(cond.map(|c| <$t>::from_bits((c as $bits).wrapping_neg())).0)
         }
 
         #[inline(always)]
         fn bools_from_mask(mask: $w) -> V<bool> {
             let bits = mask.to_bitmask();
-            V(core::array::from_fn(|i| (bits >> i) & 1 != 0))
+            let mut lanes = [false; LANES];
+            for (i, lane) in lanes.iter_mut().enumerate() {
+                *lane = (bits >> i) & 1 != 0;
+            }
+            V(lanes)
         }
 
         impl SelectLanes for $t {
