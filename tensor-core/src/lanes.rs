@@ -278,9 +278,23 @@ pub trait ActivationLanes: Activation + FloatLanes + CompareLanes + SelectLanes 
     }
 }
 
-impl ActivationLanes for f64 {}
+/// f64: selu and swish through their double-double kernels (`vmath::selu_f64`,
+/// `vmath::swish_f64`), rounded once; the other activations keep the composed defaults.
+impl ActivationLanes for f64 {
+    #[inline(always)]
+    fn selu_lanes(a: V<f64>, alpha: V<f64>, gamma: V<f64>) -> V<f64> {
+        let w = |v: V<f64>| f64x8::from(v.0);
+        V(crate::vmath::selu_f64(w(a), w(alpha), w(gamma)).to_array())
+    }
+    #[inline(always)]
+    fn swish_lanes(a: V<f64>, alpha: V<f64>) -> V<f64> {
+        let w = |v: V<f64>| f64x8::from(v.0);
+        V(crate::vmath::swish_f64(w(a), w(alpha)).to_array())
+    }
+}
 
-/// `f32` through f64 lanes for the transcendental activations: one rounding at the end.
+/// `f32` through f64 lanes for the transcendental activations: one rounding at the end
+/// (selu and swish: of the f64 kernels above).
 impl ActivationLanes for f32 {
     #[inline(always)]
     fn elu_lanes(a: V<f32>, alpha: V<f32>) -> V<f32> {
