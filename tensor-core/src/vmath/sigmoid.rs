@@ -184,3 +184,7 @@ f32_via_f64! {
     /// log(1 + e^x) (f32 lanes).
     softplus_f32 => softplus_f64;
 }
+
+#[cfg(test)]
+#[path = "sigmoid_tests.rs"]
+mod tests;
