@@ -380,6 +380,316 @@ def kernels():
     return [TEMPLATES[i % len(TEMPLATES)](i, i // len(TEMPLATES)) for i in range(N_GRAPHS)]
 
 
+# ---------------------------------------------------------------------------------------
+# Template set 2 (issue 17): symbolic dims fed from `Vec`s, the wider op table
+# (clip, leaky_relu, hard_swish, cumsum, slice/flip/concat/pad, layer_norm, softmax,
+# quantize_linear) and products (`@` with an epilogue, `einsum`). Every graph has a
+# run-time batch `B`; the hand-written twins take slices and solve B from the length, as
+# `&[T]` arguments do. Run `B` is 4 in `run_i()`.
+
+B_RUN = 4
+SHAPES_V2 = [8, 64, 16, 100, 32, 768, 24, 40]
+
+
+def vcall(name, graph_args, hand_args):
+    """Calls of a symbolic graph (`Result`) and of its hand-written twin."""
+    g = f"black_box({name}({', '.join(graph_args)}).ok());"
+    h = f"black_box({name}({', '.join(hand_args)}));"
+    return g, h
+
+
+def t2_mlp(i, k):
+    """`leaky_relu(x @ w + b)` over a run-time batch: a product with a fused epilogue."""
+    f = ["f32", "f64"][k % 2]
+    kk = SHAPES_V2[k % len(SHAPES_V2)]
+    n = SHAPES_V2[(k + 3) % len(SHAPES_V2)]
+    name = f"k{i}"
+    graph = f"""graph! {{
+    pub fn {name}(x: {f}[B, {kk}], w: {f}[{kk}, {n}], b: {f}[{n}]) -> {f}[B, {n}] {{
+        leaky_relu(x @ w + b, alpha = 0.1) * 2.0
+    }}
+}}"""
+    hand = f"""pub fn {name}_into(x: &[{f}], w: &[{f}], b: &[{f}], out: &mut [{f}]) {{
+    let rows = x.len() / {kk};
+    assert!(x.len() == rows * {kk} && w.len() == {kk * n} && b.len() == {n} && out.len() == rows * {n});
+    for i in 0..rows {{
+        let o = &mut out[i * {n}..(i + 1) * {n}];
+        o.fill(0.0);
+        for p in 0..{kk} {{
+            let a = x[i * {kk} + p];
+            for j in 0..{n} {{
+                o[j] += a * w[p * {n} + j];
+            }}
+        }}
+        for j in 0..{n} {{
+            let h = o[j] + b[j];
+            o[j] = if h < 0.0 {{ 0.1 * h }} else {{ h }} * 2.0;
+        }}
+    }}
+}}
+pub fn {name}(x: &[{f}], w: &[{f}], b: &[{f}]) -> Vec<{f}> {{
+    let mut out = vec![0.0; x.len() / {kk} * {n}];
+    {name}_into(x, w, b, &mut out);
+    out
+}}"""
+    g, h = vcall(name, [f"&black_box({vec(f, B_RUN * kk)})", f"&black_box({tensor(f, [kk, n])})", f"&black_box({tensor(f, [n])})"],
+                 [f"&black_box({vec(f, B_RUN * kk)})", f"&black_box({vec(f, kk * n)})", f"&black_box({vec(f, n)})"])
+    return Kernel(name, graph, hand, g, h, 5)
+
+
+def t2_activations(i, k):
+    """clip with a run-time bound, hard_swish, leaky_relu: 8 ops."""
+    f = ["f32", "f64"][(k + 1) % 2]
+    c = SHAPES_V2[(k + 1) % len(SHAPES_V2)]
+    c1 = CONSTS[k % 7]
+    name = f"k{i}"
+    graph = f"""graph! {{
+    pub fn {name}(x: {f}[B, {c}], lo: {f}) -> {f}[B, {c}] {{
+        let y = clip(x * {c1}, min = lo, max = 6.0);
+        hard_swish(y) + leaky_relu(x, alpha = 0.2) - abs(y)
+    }}
+}}"""
+    hand = f"""pub fn {name}_into(x: &[{f}], lo: {f}, out: &mut [{f}]) {{
+    assert!(x.len() % {c} == 0 && out.len() == x.len());
+    for (o, &v) in out.iter_mut().zip(x) {{
+        let y = (v * {lit(c1, f)}).max(lo).min(6.0);
+        let hs = y * (y / 6.0 + 0.5).max(0.0).min(1.0);
+        let lr = if v < 0.0 {{ 0.2 * v }} else {{ v }};
+        *o = hs + lr - y.abs();
+    }}
+}}
+pub fn {name}(x: &[{f}], lo: {f}) -> Vec<{f}> {{
+    let mut out = vec![0.0; x.len()];
+    {name}_into(x, lo, &mut out);
+    out
+}}"""
+    g, h = vcall(name, [f"&black_box({vec(f, B_RUN * c)})", f"black_box(-1.0)"],
+                 [f"&black_box({vec(f, B_RUN * c)})", f"black_box(-1.0)"])
+    return Kernel(name, graph, hand, g, h, 8)
+
+
+def t2_cumsum(i, k):
+    """An inner-axis cumsum between elementwise producers and consumers: 5 ops."""
+    f = ["f32", "f64"][k % 2]
+    c = SHAPES_V2[(k + 2) % len(SHAPES_V2)]
+    name = f"k{i}"
+    graph = f"""graph! {{
+    pub fn {name}(x: {f}[B, {c}]) -> {f}[B, {c}] {{
+        cumsum(x * 2.0, axis = 1) - x
+    }}
+}}"""
+    hand = f"""pub fn {name}_into(x: &[{f}], out: &mut [{f}]) {{
+    assert!(x.len() % {c} == 0 && out.len() == x.len());
+    for (row, orow) in x.chunks_exact({c}).zip(out.chunks_exact_mut({c})) {{
+        let mut acc = 0.0f64;
+        for (o, &v) in orow.iter_mut().zip(row) {{
+            acc += (v * 2.0) as f64;
+            *o = acc as {f} - v;
+        }}
+    }}
+}}
+pub fn {name}(x: &[{f}]) -> Vec<{f}> {{
+    let mut out = vec![0.0; x.len()];
+    {name}_into(x, &mut out);
+    out
+}}"""
+    g, h = vcall(name, [f"&black_box({vec(f, B_RUN * c)})"], [f"&black_box({vec(f, B_RUN * c)})"])
+    return Kernel(name, graph, hand, g, h, 4)
+
+
+def t2_reorg(i, k):
+    """slice, flip, concat and pad along the literal axis of a run-time batch: 8 ops."""
+    t = ["f32", "i32", "u8", "f64"][k % 4]
+    c = SHAPES_V2[(k + 4) % len(SHAPES_V2)]
+    name = f"k{i}"
+    one = "1.0" if t[0] == "f" else "1"
+    graph = f"""graph! {{
+    pub fn {name}(x: {t}[B, {c}]) -> ({t}[B, {2 * c - 1}], {t}[B, {c + 2}]) {{
+        (concat([slice(x, axis = 1, start = 1), flip(x, axis = 1)], axis = 1),
+         pad(x, [0, 0, 1, 1]) + {one})
+    }}
+}}"""
+    add = "v + 1.0" if t[0] == "f" else "v.wrapping_add(1)"
+    hand = f"""pub fn {name}_into(x: &[{t}], cat: &mut [{t}], padded: &mut [{t}]) {{
+    let rows = x.len() / {c};
+    assert!(x.len() == rows * {c} && cat.len() == rows * {2 * c - 1} && padded.len() == rows * {c + 2});
+    for i in 0..rows {{
+        let row = &x[i * {c}..(i + 1) * {c}];
+        let crow = &mut cat[i * {2 * c - 1}..(i + 1) * {2 * c - 1}];
+        crow[..{c - 1}].copy_from_slice(&row[1..]);
+        for (o, &v) in crow[{c - 1}..].iter_mut().zip(row.iter().rev()) {{
+            *o = v;
+        }}
+        let prow = &mut padded[i * {c + 2}..(i + 1) * {c + 2}];
+        let z = {zero(t)};
+        prow[0] = {add.replace("v", "z")};
+        prow[{c + 1}] = {add.replace("v", "z")};
+        for (o, &v) in prow[1..{c + 1}].iter_mut().zip(row) {{
+            *o = {add};
+        }}
+    }}
+}}
+pub fn {name}(x: &[{t}]) -> (Vec<{t}>, Vec<{t}>) {{
+    let rows = x.len() / {c};
+    let (mut cat, mut padded) = (vec![{zero(t)}; rows * {2 * c - 1}], vec![{zero(t)}; rows * {c + 2}]);
+    {name}_into(x, &mut cat, &mut padded);
+    (cat, padded)
+}}"""
+    g, h = vcall(name, [f"&black_box({vec(t, B_RUN * c)})"], [f"&black_box({vec(t, B_RUN * c)})"])
+    return Kernel(name, graph, hand, g, h, 6)
+
+
+def t2_norm_softmax(i, k):
+    """layer_norm then softmax over rows of a run-time batch: ~14 ops."""
+    f = ["f32", "f64"][(k + 1) % 2]
+    c = SHAPES_V2[(k + 5) % len(SHAPES_V2)]
+    name = f"k{i}"
+    graph = f"""graph! {{
+    pub fn {name}(x: {f}[B, {c}], g: {f}[{c}], b: {f}[{c}]) -> {f}[B, {c}] {{
+        softmax(layer_norm(x, g, b), axis = -1)
+    }}
+}}"""
+    hand = f"""pub fn {name}_into(x: &[{f}], g: &[{f}], b: &[{f}], out: &mut [{f}]) {{
+    assert!(x.len() % {c} == 0 && g.len() == {c} && b.len() == {c} && out.len() == x.len());
+    for (row, orow) in x.chunks_exact({c}).zip(out.chunks_exact_mut({c})) {{
+        let mut s = 0.0f64;
+        for &v in row {{
+            s += v as f64;
+        }}
+        let m = (s / {c}.0) as {f};
+        let mut s2 = 0.0f64;
+        for &v in row {{
+            s2 += ((v - m) * (v - m)) as f64;
+        }}
+        let inv = 1.0 / ((s2 / {c}.0) as {f} + 1e-5).sqrt();
+        let mut mx = {f}::NEG_INFINITY;
+        for j in 0..{c} {{
+            orow[j] = (row[j] - m) * inv * g[j] + b[j];
+            mx = mx.max(orow[j]);
+        }}
+        let mut tot = 0.0f64;
+        for o in orow.iter_mut() {{
+            *o = (*o - mx).exp();
+            tot += *o as f64;
+        }}
+        for o in orow.iter_mut() {{
+            *o /= tot as {f};
+        }}
+    }}
+}}
+pub fn {name}(x: &[{f}], g: &[{f}], b: &[{f}]) -> Vec<{f}> {{
+    let mut out = vec![0.0; x.len()];
+    {name}_into(x, g, b, &mut out);
+    out
+}}"""
+    g, h = vcall(name, [f"&black_box({vec(f, B_RUN * c)})", f"&black_box({tensor(f, [c])})", f"&black_box({tensor(f, [c])})"],
+                 [f"&black_box({vec(f, B_RUN * c)})", f"&black_box({vec(f, c)})", f"&black_box({vec(f, c)})"])
+    return Kernel(name, graph, hand, g, h, 14)
+
+
+def t2_quantize(i, k):
+    """relu then quantize_linear to u8 with run-time scale and zero point: 7 ops."""
+    c = SHAPES_V2[(k + 6) % len(SHAPES_V2)]
+    name = f"k{i}"
+    graph = f"""graph! {{
+    pub fn {name}(x: f32[B, {c}], s: f32, z: u8) -> u8[B, {c}] {{
+        quantize_linear(relu(x), s, z)
+    }}
+}}"""
+    hand = f"""pub fn {name}_into(x: &[f32], s: f32, z: u8, out: &mut [u8]) {{
+    assert!(x.len() % {c} == 0 && out.len() == x.len());
+    for (o, &v) in out.iter_mut().zip(x) {{
+        let q = (v.max(0.0) / s).round_ties_even() + z as f32;
+        *o = q.clamp(0.0, 255.0) as u8;
+    }}
+}}
+pub fn {name}(x: &[f32], s: f32, z: u8) -> Vec<u8> {{
+    let mut out = vec![0u8; x.len()];
+    {name}_into(x, s, z, &mut out);
+    out
+}}"""
+    g, h = vcall(name, [f"&black_box({vec('f32', B_RUN * c)})", "black_box(0.5)", "black_box(3)"],
+                 [f"&black_box({vec('f32', B_RUN * c)})", "black_box(0.5)", "black_box(3)"])
+    return Kernel(name, graph, hand, g, h, 7)
+
+
+def t2_einsum(i, k):
+    """A batched `einsum("bij,bjk->bik")` over a run-time batch, plus a scale: 2 ops."""
+    f = ["f32", "f64"][k % 2]
+    m, kk, n = [(4, 8, 4), (8, 16, 8), (3, 5, 7), (16, 16, 16)][k % 4]
+    name = f"k{i}"
+    graph = f"""graph! {{
+    pub fn {name}(a: {f}[B, {m}, {kk}], b: {f}[B, {kk}, {n}]) -> {f}[B, {m}, {n}] {{
+        einsum("bij,bjk->bik", a, b) * 0.5
+    }}
+}}"""
+    hand = f"""pub fn {name}_into(a: &[{f}], b: &[{f}], out: &mut [{f}]) {{
+    let batch = a.len() / {m * kk};
+    assert!(a.len() == batch * {m * kk} && b.len() == batch * {kk * n} && out.len() == batch * {m * n});
+    for t in 0..batch {{
+        for i in 0..{m} {{
+            for j in 0..{n} {{
+                let mut acc = 0.0;
+                for p in 0..{kk} {{
+                    acc += a[(t * {m} + i) * {kk} + p] * b[(t * {kk} + p) * {n} + j];
+                }}
+                out[(t * {m} + i) * {n} + j] = acc * 0.5;
+            }}
+        }}
+    }}
+}}
+pub fn {name}(a: &[{f}], b: &[{f}]) -> Vec<{f}> {{
+    let mut out = vec![0.0; a.len() / {m * kk} * {m * n}];
+    {name}_into(a, b, &mut out);
+    out
+}}"""
+    g, h = vcall(name, [f"&black_box({vec(f, B_RUN * m * kk)})", f"&black_box({vec(f, B_RUN * kk * n)})"],
+                 [f"&black_box({vec(f, B_RUN * m * kk)})", f"&black_box({vec(f, B_RUN * kk * n)})"])
+    return Kernel(name, graph, hand, g, h, 2)
+
+
+def t2_integer(i, k):
+    """Integer clip, a row sum into i64 and a shift over a run-time batch: 7 ops."""
+    t = ["i32", "i16", "i64"][k % 3]
+    c = SHAPES_V2[(k + 7) % len(SHAPES_V2)]
+    name = f"k{i}"
+    graph = f"""graph! {{
+    pub fn {name}(a: {t}[B, {c}], b: {t}[{c}]) -> (i64[B], {t}[B, {c}]) {{
+        let t = clip(a - b, min = -100, max = 100);
+        (sum(t * t, axis = 1), t >> 2)
+    }}
+}}"""
+    hand = f"""pub fn {name}_into(a: &[{t}], b: &[{t}], s: &mut [i64], sh: &mut [{t}]) {{
+    let rows = a.len() / {c};
+    assert!(a.len() == rows * {c} && b.len() == {c} && s.len() == rows && sh.len() == a.len());
+    for i in 0..rows {{
+        let mut acc = 0i64;
+        for j in 0..{c} {{
+            let t = a[i * {c} + j].wrapping_sub(b[j]).max(-100).min(100);
+            acc = acc.wrapping_add(t.wrapping_mul(t) as i64);
+            sh[i * {c} + j] = t >> 2;
+        }}
+        s[i] = acc;
+    }}
+}}
+pub fn {name}(a: &[{t}], b: &[{t}]) -> (Vec<i64>, Vec<{t}>) {{
+    let rows = a.len() / {c};
+    let (mut s, mut sh) = (vec![0i64; rows], vec![0 as {t}; a.len()]);
+    {name}_into(a, b, &mut s, &mut sh);
+    (s, sh)
+}}"""
+    g, h = vcall(name, [f"&black_box({vec(t, B_RUN * c)})", f"&black_box({tensor(t, [c])})"],
+                 [f"&black_box({vec(t, B_RUN * c)})", f"&black_box({vec(t, c)})"])
+    return Kernel(name, graph, hand, g, h, 7)
+
+
+TEMPLATES_V2 = [t2_mlp, t2_activations, t2_cumsum, t2_reorg, t2_norm_softmax, t2_quantize, t2_einsum, t2_integer]
+
+
+def kernels_v2():
+    return [TEMPLATES_V2[i % len(TEMPLATES_V2)](i, i // len(TEMPLATES_V2)) for i in range(N_GRAPHS)]
+
+
 HEADER = """//! Generated by benches/compile_time/gen.py: do not edit.
 #![allow(clippy::all, unused_parens)]
 """
@@ -474,7 +784,8 @@ def size_run_all(large):
 def main():
     out, tg = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     ks = kernels()
-    members = ["with_graphs", "hand_written", "graphs_only", "graphs_one", "graphs_none", "size_small", "size_large"]
+    members = ["with_graphs", "hand_written", "graphs_only", "graphs_one", "graphs_none", "size_small", "size_large",
+               "with_graphs_v2", "hand_written_v2", "graphs_only_v2"]
     write(os.path.join(out, "Cargo.toml"), "# Generated by benches/compile_time/gen.py\n[workspace]\nresolver = \"2\"\nmembers = [" + ", ".join(f'"{m}"' for m in members) + "]\n")
     for m in members:
         write(os.path.join(out, m, "Cargo.toml"), cargo_toml(m, tg))
@@ -495,6 +806,18 @@ def main():
               HEADER + "use tensorgraph::prelude::*;\n\n" + size_graphs(large) + size_run_all(large))
     ops = [k.ops for k in ks]
     print(f"generated {len(ks)} kernels, {sum(ops)} ops ({min(ops)}..{max(ops)} per graph) in {out}")
+
+    # Template set 2: symbolic dims, the wider op table, products.
+    ks2 = kernels_v2()
+    graphs2 = "\n\n".join(k.graph for k in ks2)
+    write(os.path.join(out, "with_graphs_v2", "src", "lib.rs"),
+          HEADER + "use tensorgraph::prelude::*;\n\n" + graphs2 + "\n" + run_all([k.call_graph for k in ks2]))
+    write(os.path.join(out, "hand_written_v2", "src", "lib.rs"),
+          HEADER + "#![allow(unused_imports)]\nuse tensorgraph::prelude::*;\n\n" + "\n\n".join(k.hand for k in ks2)
+          + "\n" + run_all([k.call_hand for k in ks2]))
+    write(os.path.join(out, "graphs_only_v2", "src", "lib.rs"), HEADER + "use tensorgraph::prelude::*;\n\n" + graphs2 + "\n")
+    ops2 = [k.ops for k in ks2]
+    print(f"set 2: generated {len(ks2)} kernels, {sum(ops2)} ops ({min(ops2)}..{max(ops2)} per graph)")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,13 @@
 # Generates (gen.py) a cargo workspace under $CARGO_TARGET_DIR/compile-bench/ws (default
 # target/compile-bench/ws) whose crates depend on this checkout by path, then measures:
 #
+# Two template sets: set 1 (`with_graphs` / `hand_written`, literal dims, the MAX set) and
+# set 2 (`with_graphs_v2` / `hand_written_v2`: run-time dims fed from `Vec`s, the wider op
+# table, products with epilogues, einsum). Section 1 also reports the CPU time (user + sys
+# of cargo and rustc, from /usr/bin/time), which a loaded machine distorts far less than
+# wall time, and section 1b the debug build and `cargo check` (CARGO_INCREMENTAL=0, so
+# `touch` recompiles the crate).
+#
 # 1. `cargo build --release` of `with_graphs` (50 graph! items, ~10 ops each, each kernel
 #    instantiated once, each in its own `run_i()`) and of `hand_written` (the same kernels as scalar
 #    loops over slices), stable toolchain. Dependencies are built once first; each timed
@@ -59,23 +66,55 @@ echo "== machine"
 } | tee "$OUT/machine.txt"
 
 # ---------------------------------------------------------------------------------------
+# timed MODE CRATE: touch the crate, run `cargo MODE` on it alone; appends the wall seconds
+# to $OUT/MODE-CRATE.txt and the CPU seconds (user + sys) to $OUT/MODE-CRATE.cpu.
+timed() {
+  local mode=$1 c=$2 t0 t1 flags
+  case $mode in
+    release) flags="build --release" ;;
+    debug) flags="build" ;;
+    check) flags="check" ;;
+  esac
+  touch "$c/src/lib.rs"
+  t0=$(now)
+  /usr/bin/time -f "%U %S" -o "$OUT/time.tmp" cargo $flags -q -p "$c" 2>>"$OUT/$mode-$c.log"
+  t1=$(now)
+  echo "$t1 - $t0" | bc -l >>"$OUT/$mode-$c.txt"
+  awk '{print $1 + $2}' "$OUT/time.tmp" >>"$OUT/$mode-$c.cpu"
+  echo "  $mode $c: $(tail -1 "$OUT/$mode-$c.txt") s wall, $(tail -1 "$OUT/$mode-$c.cpu") s cpu (load $(cut -d' ' -f1 /proc/loadavg))"
+}
+PAIRS="with_graphs:hand_written with_graphs_v2:hand_written_v2"
+
 echo "== 1. cargo build --release (stable), crate only, $REPS reps"
-cargo build --release -q -p with_graphs -p hand_written 2>"$OUT/warm-stable.log" || { cat "$OUT/warm-stable.log"; exit 1; }
+cargo build --release -q -p with_graphs -p hand_written -p with_graphs_v2 -p hand_written_v2 2>"$OUT/warm-stable.log" || { cat "$OUT/warm-stable.log"; exit 1; }
 for rep in $(seq "$REPS"); do
-  for c in with_graphs hand_written; do
-    touch "$c/src/lib.rs"
-    t0=$(now)
-    cargo build --release -q -p "$c" 2>>"$OUT/build-$c.log"
-    t1=$(now)
-    echo "$t1 - $t0" | bc -l >>"$OUT/build-$c.txt"
-    echo "  rep $rep $c: $(tail -1 "$OUT/build-$c.txt") s (load $(cut -d' ' -f1 /proc/loadavg))"
+  for pair in $PAIRS; do
+    timed release "${pair%%:*}"
+    timed release "${pair##*:}"
   done
 done
+# The summary's first table keeps its old file names.
+cp "$OUT/release-with_graphs.txt" "$OUT/build-with_graphs.txt"
+cp "$OUT/release-hand_written.txt" "$OUT/build-hand_written.txt"
 BW=$(median <"$OUT/build-with_graphs.txt")
 BH=$(median <"$OUT/build-hand_written.txt")
 
+echo "== 1b. debug build and cargo check (stable, CARGO_INCREMENTAL=0), $REPS reps"
+export CARGO_INCREMENTAL=0
+cargo build -q -p with_graphs -p hand_written -p with_graphs_v2 -p hand_written_v2 2>>"$OUT/warm-stable.log"
+cargo check -q -p with_graphs -p hand_written -p with_graphs_v2 -p hand_written_v2 2>>"$OUT/warm-stable.log"
+for rep in $(seq "$REPS"); do
+  for mode in debug check; do
+    for pair in $PAIRS; do
+      timed $mode "${pair%%:*}"
+      timed $mode "${pair##*:}"
+    done
+  done
+done
+unset CARGO_INCREMENTAL
+
 # Where the build time goes: one -Z time-passes run of each (nightly).
-cargo +nightly build --release -q -p with_graphs -p hand_written -p graphs_only -p graphs_one -p graphs_none -p size_small -p size_large 2>"$OUT/warm-nightly.log" || { cat "$OUT/warm-nightly.log"; exit 1; }
+cargo +nightly build --release -q -p with_graphs -p hand_written -p graphs_only -p graphs_one -p graphs_none -p size_small -p size_large -p graphs_only_v2 2>"$OUT/warm-nightly.log" || { cat "$OUT/warm-nightly.log"; exit 1; }
 for c in with_graphs hand_written; do
   touch "$c/src/lib.rs"
   cargo +nightly rustc --release -q -p "$c" --lib -- -Z time-passes >"$OUT/passes-$c.txt" 2>&1
@@ -92,6 +131,9 @@ for rep in $(seq "$REPS"); do
     expand_time "$c" >>"$OUT/expand-$c.txt"
   done
   echo "  rep $rep: none $(tail -1 "$OUT/expand-graphs_none.txt") s, one $(tail -1 "$OUT/expand-graphs_one.txt") s, fifty $(tail -1 "$OUT/expand-graphs_only.txt") s"
+done
+for rep in $(seq "$REPS"); do
+  expand_time graphs_only_v2 >>"$OUT/expand-graphs_only_v2.txt"
 done
 E0=$(median <"$OUT/expand-graphs_none.txt")
 E1=$(median <"$OUT/expand-graphs_one.txt")
@@ -154,6 +196,21 @@ print("| crate | median s | runs s |\n|---|---:|---|")
 print(f"| with_graphs (50 graph!) | {bw:.2f} | {runs('build-with_graphs.txt')} |")
 print(f"| hand_written (same kernels, scalar loops) | {bh:.2f} | {runs('build-hand_written.txt')} |")
 print(f"| ratio | {bw / bh:.1f}x | |\n")
+
+import statistics
+def med(name):
+    return statistics.median(float(x) for x in read(name).split())
+print(f"### Both template sets, three kinds of build (median of {reps}; CPU = user + sys of cargo and rustc)\n")
+print("| set | build | graphs wall s | hand wall s | wall ratio | graphs CPU s | hand CPU s | CPU ratio |")
+print("|---|---|---:|---:|---:|---:|---:|---:|")
+for label, g, h in [("1 (literal dims, MAX set)", "with_graphs", "hand_written"),
+                    ("2 (run-time dims, wider ops, products)", "with_graphs_v2", "hand_written_v2")]:
+    for mode in ["release", "debug", "check"]:
+        gw, hw = med(f"{mode}-{g}.txt"), med(f"{mode}-{h}.txt")
+        gc, hc = med(f"{mode}-{g}.cpu"), med(f"{mode}-{h}.cpu")
+        print(f"| {label} | {mode} | {gw:.2f} | {hw:.2f} | {gw / hw:.1f}x | {gc:.2f} | {hc:.2f} | {gc / hc:.1f}x |")
+e50v2 = med("expand-graphs_only_v2.txt")
+print(f"\nSet 2 expansion: 50 graphs {e50v2 * 1000:.1f} ms, (50 - none) / 50 = **{(e50v2 - e0) * 1000 / 50:.2f} ms** per graph.\n")
 
 pw, ph = passes("passes-with_graphs.txt"), passes("passes-hand_written.txt")
 keys = ["expand_crate", "type_check_crate", "MIR_borrow_checking", "generate_crate_metadata",

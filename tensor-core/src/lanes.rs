@@ -29,8 +29,17 @@ impl<T: LaneScalar> V<T> {
 
     #[inline(always)]
     /// `f` applied to each lane.
-    pub fn map<U>(self, f: impl Fn(T) -> U) -> V<U> {
-        V(self.0.map(f))
+    ///
+    /// A plain index loop rather than `<[T; N]>::map` / `array::from_fn`: those expand to
+    /// `try_from_fn` guards and drain iterators in every instantiation, and LLVM then
+    /// spends a user's build time removing them again in every kernel (issue 17). `U` is a
+    /// lane scalar (`Copy + Default`), so the buffer needs no `MaybeUninit`.
+    pub fn map<U: LaneScalar>(self, f: impl Fn(T) -> U) -> V<U> {
+        let mut out = [U::default(); LANES];
+        for i in 0..LANES {
+            out[i] = f(self.0[i]);
+        }
+        V(out)
     }
 
     #[inline(always)]
@@ -38,8 +47,13 @@ impl<T: LaneScalar> V<T> {
     pub fn zip<U, R>(self, other: V<U>, f: impl Fn(T, U) -> R) -> V<R>
     where
         U: Copy,
+        R: LaneScalar,
     {
-        V(core::array::from_fn(|i| f(self.0[i], other.0[i])))
+        let mut out = [R::default(); LANES];
+        for i in 0..LANES {
+            out[i] = f(self.0[i], other.0[i]);
+        }
+        V(out)
     }
 }
 
@@ -52,7 +66,11 @@ pub fn load<E: Element>(src: &[E], offset: usize, n: usize) -> V<E::Compute> {
         let chunk: &[E; LANES] = src[offset..offset + LANES]
             .try_into()
             .expect("a full chunk is LANES long");
-        V(chunk.map(E::to_compute))
+        let mut lanes = [E::Compute::default(); LANES];
+        for i in 0..LANES {
+            lanes[i] = chunk[i].to_compute();
+        }
+        V(lanes)
     } else {
         let mut lanes = [E::Compute::default(); LANES];
         for (lane, value) in lanes.iter_mut().zip(&src[offset..offset + n]) {
@@ -108,7 +126,12 @@ pub fn load_strided_back<E: Element>(
 #[inline(always)]
 pub fn store<E: Element>(dst: &mut [E], offset: usize, n: usize, value: V<E::Compute>) {
     if n == LANES {
-        dst[offset..offset + LANES].copy_from_slice(&value.0.map(E::from_compute));
+        let dst: &mut [E; LANES] = (&mut dst[offset..offset + LANES])
+            .try_into()
+            .expect("a full chunk is LANES long");
+        for i in 0..LANES {
+            dst[i] = E::from_compute(value.0[i]);
+        }
     } else {
         for (slot, lane) in dst[offset..offset + n].iter_mut().zip(value.0) {
             *slot = E::from_compute(lane);
@@ -128,13 +151,13 @@ pub trait SelectLanes: LaneScalar {
     #[inline(always)]
     /// Each lane from `a` where `cond` is true, else from `b`.
     fn select_lanes(cond: V<bool>, a: V<Self>, b: V<Self>) -> V<Self> {
-        V(core::array::from_fn(|i| {
+        let mut out = b;
+        for i in 0..LANES {
             if cond.0[i] {
-                a.0[i]
-            } else {
-                b.0[i]
+                out.0[i] = a.0[i];
             }
-        }))
+        }
+        out
     }
 }
 
@@ -211,7 +234,7 @@ pub trait ActivationLanes: Activation + FloatLanes + CompareLanes + SelectLanes 
     fn is_finite_lanes(a: V<Self>) -> V<bool> {
         let nan = Self::is_nan_lanes(a);
         let inf = Self::is_inf_lanes(a);
-        V(core::array::from_fn(|i| !nan.0[i] && !inf.0[i]))
+        nan.zip(inf, |nan, inf| !nan && !inf)
     }
     #[inline(always)]
     /// `a` where `a >= 0`, else `alpha · a`.
@@ -278,9 +301,23 @@ pub trait ActivationLanes: Activation + FloatLanes + CompareLanes + SelectLanes 
     }
 }
 
-impl ActivationLanes for f64 {}
+/// f64: selu and swish through their double-double kernels (`vmath::selu_f64`,
+/// `vmath::swish_f64`), rounded once; the other activations keep the composed defaults.
+impl ActivationLanes for f64 {
+    #[inline(always)]
+    fn selu_lanes(a: V<f64>, alpha: V<f64>, gamma: V<f64>) -> V<f64> {
+        let w = |v: V<f64>| f64x8::from(v.0);
+        V(crate::vmath::selu_f64(w(a), w(alpha), w(gamma)).to_array())
+    }
+    #[inline(always)]
+    fn swish_lanes(a: V<f64>, alpha: V<f64>) -> V<f64> {
+        let w = |v: V<f64>| f64x8::from(v.0);
+        V(crate::vmath::swish_f64(w(a), w(alpha)).to_array())
+    }
+}
 
-/// `f32` through f64 lanes for the transcendental activations: one rounding at the end.
+/// `f32` through f64 lanes for the transcendental activations: one rounding at the end
+/// (selu and swish: of the f64 kernels above).
 impl ActivationLanes for f32 {
     #[inline(always)]
     fn elu_lanes(a: V<f32>, alpha: V<f32>) -> V<f32> {
@@ -365,10 +402,110 @@ macro_rules! integer_lanes {
         impl CompareLanes for $t {}
         impl BitwiseLanes for $t {}
         impl ShiftLanes for $t {}
-        impl BitCountLanes for $t {}
     )*};
 }
 integer_lanes!(u8, u16, u32, u64, i8, i16, i32, i64);
+
+/// The SWAR popcount on the `wide` integer vector `$w` of `$lane`-sized lanes: ones of
+/// each bit pair, then nibble, then byte, then wider fields added in place; a field's
+/// count never carries into the next (it is at most the field's width). Every step is a
+/// shift, an and, an add or a sub on whole vectors (SSE2 has them all for 16-, 32- and
+/// 64-bit lanes), so eight lanes take the instructions one lane would.
+macro_rules! swar_ones {
+    ($name:ident, $w:ty, $lane:ty) => {
+        #[inline(always)]
+        fn $name(x: $w, signed: bool) -> $w {
+            const BITS: u32 = <$lane>::BITS;
+            let m = |c: u64| <$w>::splat(c as $lane);
+            // Two's complement lanes: |x| = (x ^ s) - s with s all ones for negative x,
+            // written (x ^ s) + (sign bit): the same bits as the wrapping absolute value,
+            // which are the magnitude's also for MIN.
+            let x = if signed {
+                let sign = x >> (BITS - 1);
+                (x ^ (m(0) - sign)) + sign
+            } else {
+                x
+            };
+            let x = x - ((x >> 1) & m(0x5555_5555_5555_5555));
+            let x = (x & m(0x3333_3333_3333_3333)) + ((x >> 2) & m(0x3333_3333_3333_3333));
+            let mut x = (x + (x >> 4)) & m(0x0f0f_0f0f_0f0f_0f0f);
+            if BITS >= 16 {
+                x = (x + (x >> 8)) & m(0x00ff_00ff_00ff_00ff);
+            }
+            if BITS >= 32 {
+                x = (x + (x >> 16)) & m(0x0000_ffff_0000_ffff);
+            }
+            if BITS >= 64 {
+                x = (x + (x >> 32)) & m(0xff);
+            }
+            x
+        }
+    };
+}
+swar_ones!(ones_u16x8, wide::u16x8, u16);
+swar_ones!(ones_u32x8, wide::u32x8, u32);
+swar_ones!(ones_u64x4, wide::u64x4, u64);
+
+/// The eight byte lanes of one u64, counted at once: the byte steps of the SWAR popcount
+/// on a plain integer (no byte shifts on SSE2 vectors; one 64-bit register holds all eight
+/// lanes). Packing and unpacking are shifts, so the lane order is endianness-free.
+#[inline(always)]
+fn ones_u8x8(a: [u8; LANES], signed: bool) -> [u8; LANES] {
+    let w = (0..LANES).fold(0u64, |w, k| w | (a[k] as u64) << (8 * k));
+    // Signed bytes: |x| = (x ^ s) + (sign bit) per byte, s = 0xff for negative bytes
+    // (sign·0xff as (sign << 8) - sign: no byte borrows from another); the + cannot carry
+    // out of a byte (a negative byte's x ^ 0xff is at most 0x7f).
+    let w = if signed {
+        let sign = (w >> 7) & 0x0101_0101_0101_0101;
+        (w ^ (sign << 8).wrapping_sub(sign)) + sign
+    } else {
+        w
+    };
+    let w = w - ((w >> 1) & 0x5555_5555_5555_5555);
+    let w = (w & 0x3333_3333_3333_3333) + ((w >> 2) & 0x3333_3333_3333_3333);
+    let w = (w + (w >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+    core::array::from_fn(|k| (w >> (8 * k)) as u8)
+}
+
+/// `bitwise_count` lanes without a per-lane count: the lanes' bits as unsigned lanes, the
+/// magnitude taken in place for the signed types (NumPy counts |a|), and the SWAR popcount
+/// over the whole chunk (`ones_u8x8`, `ones_u16x8`, `ones_u32x8`, two `ones_u64x4`).
+/// Replaced `V::map(count_ones)` of the magnitude: measured in `benches/bitcount.rs`
+/// (BENCHMARKS.md, "bitwise_count").
+macro_rules! swar_bit_count {
+    ($($t:ty => $u:ty, $count:ident, $signed:expr;)*) => {$(
+        impl BitCountLanes for $t {
+            #[inline(always)]
+            fn bitwise_count_lanes(a: V<$t>) -> V<u8> {
+                V($count(a.0.map(|v| v as $u), $signed))
+            }
+        }
+    )*};
+}
+#[inline(always)]
+fn count_u16(m: [u16; LANES], signed: bool) -> [u8; LANES] {
+    ones_u16x8(wide::u16x8::from(m), signed).to_array().map(|c| c as u8)
+}
+#[inline(always)]
+fn count_u32(m: [u32; LANES], signed: bool) -> [u8; LANES] {
+    ones_u32x8(wide::u32x8::from(m), signed).to_array().map(|c| c as u8)
+}
+#[inline(always)]
+fn count_u64(m: [u64; LANES], signed: bool) -> [u8; LANES] {
+    let lo = ones_u64x4(wide::u64x4::from([m[0], m[1], m[2], m[3]]), signed).to_array();
+    let hi = ones_u64x4(wide::u64x4::from([m[4], m[5], m[6], m[7]]), signed).to_array();
+    core::array::from_fn(|i| if i < 4 { lo[i] } else { hi[i - 4] } as u8)
+}
+swar_bit_count! {
+    u8 => u8, ones_u8x8, false;
+    u16 => u16, count_u16, false;
+    u32 => u32, count_u32, false;
+    u64 => u64, count_u64, false;
+    i8 => u8, ones_u8x8, true;
+    i16 => u16, count_u16, true;
+    i32 => u32, count_u32, true;
+    i64 => u64, count_u64, true;
+}
 
 /// Explicit `wide` implementations for `f32` and `f64` lanes.
 macro_rules! float_lanes {
@@ -387,13 +524,17 @@ macro_rules! float_lanes {
         /// A mask vector (all-ones lanes are true) from bools.
         #[inline(always)]
         fn mask_from_bools(cond: V<bool>) -> $w {
-            $w::from(cond.0.map(|c| <$t>::from_bits((c as $bits).wrapping_neg())))
+            $w::from(cond.map(|c| <$t>::from_bits((c as $bits).wrapping_neg())).0)
         }
 
         #[inline(always)]
         fn bools_from_mask(mask: $w) -> V<bool> {
             let bits = mask.to_bitmask();
-            V(core::array::from_fn(|i| (bits >> i) & 1 != 0))
+            let mut lanes = [false; LANES];
+            for (i, lane) in lanes.iter_mut().enumerate() {
+                *lane = (bits >> i) & 1 != 0;
+            }
+            V(lanes)
         }
 
         impl SelectLanes for $t {
@@ -578,4 +719,70 @@ mod f64_lanes {
         asinh_lanes => asinh_f64, acosh_lanes => acosh_f64, atanh_lanes => atanh_f64,
         erfc_lanes => erfc_f64, cbrt_lanes => cbrt_f64, mish_lanes => mish_f64,
         gelu_tanh_lanes => gelu_tanh_f64);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Edge values of each integer type (0, ±1, the extremes and their neighbours, powers
+    /// of two, alternating and sparse bit patterns) then random values.
+    fn values<T: Copy>(from_bits: impl Fn(u64) -> T, bits: u32, edges: &[T]) -> Vec<T> {
+        let mut v = edges.to_vec();
+        for k in 0..bits {
+            v.push(from_bits(1u64 << k));
+            v.push(from_bits(!(1u64 << k)));
+        }
+        for pattern in [0x5555_5555_5555_5555u64, 0xaaaa_aaaa_aaaa_aaaa, 0x8080_8080_0101_0101] {
+            v.push(from_bits(pattern));
+        }
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..500 {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            v.push(from_bits(s));
+        }
+        v
+    }
+
+    /// `bitwise_count_lanes` bit for bit against `count_ones` of the magnitude taken in
+    /// i128 (so `MIN` of a signed type counts 2^(BITS-1)): every value in every lane
+    /// position of a full chunk, and every tail length 0..=8 through `load` (whose lanes
+    /// past the tail hold 0 and count 0).
+    macro_rules! bit_count_case {
+        ($($test:ident: $t:ty, [$($edge:expr),*];)*) => {$(
+            #[test]
+            fn $test() {
+                let xs = values::<$t>(|b| b as $t, <$t>::BITS, &[$($edge),*]);
+                let want = |v: $t| (v as i128).unsigned_abs().count_ones() as u8;
+                for start in 0..xs.len() {
+                    let chunk: [$t; LANES] = core::array::from_fn(|i| xs[(start + i) % xs.len()]);
+                    let got = <$t as BitCountLanes>::bitwise_count_lanes(V(chunk)).0;
+                    for i in 0..LANES {
+                        assert_eq!(got[i], want(chunk[i]), "bitwise_count({}) in lane {i}", chunk[i]);
+                    }
+                }
+                for n in 0..=LANES {
+                    for start in 0..xs.len() - LANES {
+                        let got = <$t as BitCountLanes>::bitwise_count_lanes(load(&xs, start, n)).0;
+                        for i in 0..LANES {
+                            let w = if i < n { want(xs[start + i]) } else { 0 };
+                            assert_eq!(got[i], w, "tail of {n}: lane {i}");
+                        }
+                    }
+                }
+            }
+        )*};
+    }
+    bit_count_case! {
+        bit_count_u8: u8, [0, 1, 2, u8::MAX, u8::MAX - 1, 0x80, 0x7f];
+        bit_count_i8: i8, [0, 1, -1, i8::MIN, i8::MIN + 1, i8::MAX, -2];
+        bit_count_u16: u16, [0, 1, u16::MAX, u16::MAX - 1, 0x8000, 0x7fff, 0x00ff, 0xff00];
+        bit_count_i16: i16, [0, 1, -1, i16::MIN, i16::MIN + 1, i16::MAX, -256];
+        bit_count_u32: u32, [0, 1, u32::MAX, u32::MAX - 1, 1 << 31, u32::MAX >> 1];
+        bit_count_i32: i32, [0, 1, -1, i32::MIN, i32::MIN + 1, i32::MAX, -65536];
+        bit_count_u64: u64, [0, 1, u64::MAX, u64::MAX - 1, 1 << 63, u64::MAX >> 1];
+        bit_count_i64: i64, [0, 1, -1, i64::MIN, i64::MIN + 1, i64::MAX, -(1 << 32)];
+    }
 }

@@ -221,18 +221,14 @@ pub fn scan<T: crate::reference::Num + Identity + Copy + Send + Sync>(
         return;
     }
     let chunk = rows_per_task * row_len;
-    #[cfg(feature = "parallel")]
-    {
-        use rayon::iter::{IndexedParallelIterator, ParallelIterator};
-        use rayon::slice::{ParallelSlice, ParallelSliceMut};
-        src.par_chunks(chunk)
-            .zip(dst.par_chunks_mut(chunk))
-            .for_each(|(s, d)| scan_rows(s, d, len, inner, prod, exclusive, reverse));
-    }
-    #[cfg(not(feature = "parallel"))]
-    for (s, d) in src.chunks(chunk).zip(dst.chunks_mut(chunk)) {
-        scan_rows(s, d, len, inner, prod, exclusive, reverse);
-    }
+    // Through the runtime's one task runner (no rayon instantiation per dtype in the
+    // user's crate; see `crate::parallel`).
+    crate::parallel::run_chunked(src.chunks(chunk).zip(dst.chunks_mut(chunk)), &|(s, d): (
+        &[T],
+        &mut [T],
+    )| {
+        scan_rows(s, d, len, inner, prod, exclusive, reverse)
+    });
 }
 
 /// Scans below this many elements stay on the calling thread (as the kernels' stages).

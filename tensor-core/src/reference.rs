@@ -608,14 +608,136 @@ fn sigmoid_f64(x: f64) -> f64 {
 /// clamped at 700, where 1 + e is 1 anyway), e/(1 + e) or 1/(1 + e) with the sum and the
 /// quotient in double-double.
 fn sigmoid_dd(x: f64) -> (f64, f64) {
-    let (eh, el, k) = exp_dd(-x.abs().min(700.0), 0.0);
+    sigmoid_dd_arg(x, 0.0)
+}
+
+/// sigmoid(vh + vl) as a double-double for a double-double argument (|vl| <= ulp(vh)/2,
+/// vh >= -700): as `sigmoid_dd`, with e = e^-|v| taken from `exp_dd(-|vh|, ∓vl)`.
+fn sigmoid_dd_arg(vh: f64, vl: f64) -> (f64, f64) {
+    let (y, y_lo) = if vh < 0.0 { (vh, vl) } else { (-vh, -vl) };
+    // Below -700, 1 + e is 1 far beyond double-double precision.
+    let (y, y_lo) = if y < -700.0 { (-700.0, 0.0) } else { (y, y_lo) };
+    let (eh, el, k) = exp_dd(y, y_lo);
     let s = pow2i(k); // k >= -1010
     let (eh, el) = (eh * s, el * s);
     let (dh, dl) = two_sum(1.0, eh);
     let dl = dl + el;
-    let (nh, nl) = if x < 0.0 { (eh, el) } else { (1.0, 0.0) };
+    let (nh, nl) = if vh < 0.0 { (eh, el) } else { (1.0, 0.0) };
     let q0 = nh / dh;
     (q0, ((-q0).mul_add(dh, nh) + (nl - q0 * dl)) / dh)
+}
+
+/// `x = m·2^e` with |m| in [1, 2), for finite nonzero x (subnormals included).
+fn split_exponent(x: f64) -> (f64, i32) {
+    let (x, bias) = if x.abs() < f64::MIN_POSITIVE {
+        (x * pow2i(64), 64)
+    } else {
+        (x, 0)
+    };
+    let e = ((x.to_bits() >> 52) & 0x7ff) as i32 - 1023 - bias;
+    let m = f64::from_bits((x.to_bits() & 0x800f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000);
+    (m, e)
+}
+
+/// `x · sigmoid(alpha·x)` rounded once (swish; silu at alpha = 1), for any x and alpha.
+/// `v = alpha·x` is carried exactly as vh + vl (one FMA): sigmoid's condition number is
+/// up to |v|, so rounding v alone would cost hundreds of ULPs near v = -700. x = m·2^e is
+/// split so that the product m·sigmoid(v) stays in the normal range whatever x's size, and
+/// the exponent comes back once (`ldexp_dd`) into the possibly subnormal result. Below
+/// v = -700, `1 + e^v` is 1 far beyond double-double precision: the result is x·e^v, from
+/// `exp_dd` (which holds to v = -1800; below it the result is ±0 for any finite x, as
+/// |x|·e^-1800 < 2^(1024-2596)). Limits: v = +inf gives x, v = -inf gives ±0 with x's sign
+/// (swish(-inf) = -0 at alpha > 0, not -inf·0); a NaN v (NaN x or alpha, 0·inf) gives NaN.
+fn swish_f64(x: f64, alpha: f64) -> f64 {
+    let v = alpha * x;
+    if v.is_nan() {
+        return v;
+    }
+    if x == 0.0 {
+        // sigmoid(0) = 1/2 (alpha is finite here): ±0.
+        return x;
+    }
+    if v > 40.0 {
+        // 1 - sigmoid(v) < e^-40 < 2^-57: x·sigmoid(v) rounds to x (also v = +inf).
+        return x;
+    }
+    if v < -1800.0 {
+        // Also v = -inf.
+        return 0.0f64.copysign(x);
+    }
+    // x is finite and nonzero here (an infinite x made v infinite or NaN).
+    let vl = alpha.mul_add(x, -v);
+    let (m, e) = split_exponent(x);
+    let (hi, lo, k) = if v < -700.0 {
+        let (h, l, k) = exp_dd(v, vl);
+        let (hi, lo) = mul_dd(m, h, l);
+        (hi, lo, k + e)
+    } else {
+        let (q0, q1) = sigmoid_dd_arg(v, vl);
+        let (hi, lo) = mul_dd(m, q0, q1);
+        (hi, lo, e)
+    };
+    if k < -1200 {
+        // |hi| < 4: below half the smallest subnormal.
+        return 0.0f64.copysign(x);
+    }
+    ldexp_dd(hi, lo, k)
+}
+
+/// `e^x - 1` as a normalised double-double for x <= 0 (not NaN; -0 keeps its sign), to a
+/// few 2^-58 relative: for x >= -ln2/2 the Taylor series `x + x²/2 + x³/6 + x⁴·Q(x)` with
+/// x, x²/2 and x³/6 in double-double (FMAs) and Q to x^14/17! (`EXP_TAYLOR`; the x⁴ term is
+/// < 0.002 of the result, so its rounding is < 2^-62 of it); below, `e^x - 1` from `exp_dd`
+/// (|e^x - 1| >= 0.29, so exp_dd's 2^-58 of e^x is < 2^-56 of it), the subtraction exact
+/// (`two_sum`); below -700, -1 (e^x < 2^-1009).
+fn expm1_dd_neg(x: f64) -> (f64, f64) {
+    if x == 0.0 {
+        return (x, 0.0);
+    }
+    if x >= -0.34657359027997264 {
+        const SIXTH_LO: f64 = 9.25185853854297e-18; // 1/6 - 0.16666666666666666
+        let s2 = x * x;
+        let s2_lo = x.mul_add(x, -s2);
+        // x³ = c3 + c3_lo and x³/6 in double-double; the rest, x⁴·Q'(x) < 0.0019·|x|,
+        // rounded in one double.
+        let c3 = x * s2;
+        let c3_lo = x.mul_add(s2, -c3) + x * s2_lo;
+        let t3 = c3 * EXP_TAYLOR[0];
+        let t3_lo = c3.mul_add(EXP_TAYLOR[0], -t3) + (c3 * SIXTH_LO + c3_lo * EXP_TAYLOR[0]);
+        let q = EXP_TAYLOR[1..].iter().rev().fold(0.0, |acc, &c| acc * x + c);
+        let (h, l) = two_sum(x, 0.5 * s2);
+        let (h, l2) = two_sum(h, t3);
+        let l = l + l2 + 0.5 * s2_lo + t3_lo + c3 * x * q;
+        let hi = h + l;
+        return (hi, (h - hi) + l);
+    }
+    if x < -700.0 {
+        return (-1.0, 0.0);
+    }
+    let (h, l, k) = exp_dd(x, 0.0);
+    let s = pow2i(k);
+    let (d, de) = two_sum(h * s, -1.0);
+    let l = de + l * s;
+    let hi = d + l;
+    (hi, (d - hi) + l)
+}
+
+/// selu for x <= 0: `gamma·alpha·(e^x - 1)` rounded once, with gamma·alpha exact as a
+/// double-double (one FMA) and e^x - 1 from `expm1_dd_neg` (a few 2^-57 before the final
+/// rounding, so < 0.51 ULP). The composition `gamma·(alpha·expm1(x))` (glibc's expm1
+/// and two roundings) was measured 1.51 ULP off at x = -0.3226 (mpmath). Parameters whose
+/// product is outside [2^-900, 2^900] (where the FMA remainder could underflow or
+/// overflow) take that composition.
+fn selu_neg_f64(x: f64, alpha: f64, gamma: f64) -> f64 {
+    let ga = gamma * alpha;
+    if !(ga.abs() > pow2i(-900) && ga.abs() < pow2i(900)) {
+        return gamma * (alpha * x.exp_m1());
+    }
+    let ga_lo = gamma.mul_add(alpha, -ga);
+    let (h, l) = expm1_dd_neg(x);
+    let p = ga * h;
+    let pe = ga.mul_add(h, -p) + (ga * l + ga_lo * h);
+    p + pe
 }
 
 /// a·(h + l) as a normalised double-double (one exact product by FMA, the rest rounded
@@ -627,7 +749,27 @@ fn mul_dd(a: f64, h: f64, l: f64) -> (f64, f64) {
     (hi, (p - hi) + m)
 }
 
-/// `e^(y_hi + y_lo) = (hi + lo) · 2^k` for |y_hi| < 1000, with `hi + lo` (a normalized
+/// 1/n!, n = 3..17 (mpmath, rounded to nearest): the Taylor tail of `exp_dd` and
+/// `expm1_dd_neg`.
+const EXP_TAYLOR: [f64; 15] = [
+    0.16666666666666666,
+    0.041666666666666664,
+    0.008333333333333333,
+    0.001388888888888889,
+    0.0001984126984126984,
+    2.48015873015873e-05,
+    2.7557319223985893e-06,
+    2.755731922398589e-07,
+    2.505210838544172e-08,
+    2.08767569878681e-09,
+    1.6059043836821613e-10,
+    1.1470745597729725e-11,
+    7.647163731819816e-13,
+    4.779477332387385e-14,
+    2.8114572543455206e-15,
+];
+
+/// `e^(y_hi + y_lo) = (hi + lo) · 2^k` for |y_hi| <= 1800, with `hi + lo` (a normalized
 /// double-double in [0.7, 1.42]) accurate to ~2^-58 relative: the references' own exp for
 /// results near and below the subnormal range, where the result must still be rounded only
 /// once (std's `exp` rounds first, and is itself only within 1 ULP).
@@ -638,24 +780,6 @@ fn mul_dd(a: f64, h: f64, l: f64) -> (f64, f64) {
 fn exp_dd(y_hi: f64, y_lo: f64) -> (f64, f64, i32) {
     const LN2_HI: f64 = 6.931471803691238e-1; // 0x3fe62e42fee00000
     const LN2_LO: f64 = 1.9082149292705877e-10;
-    // 1/n!, n = 3..17 (mpmath, rounded to nearest).
-    const INV_FACT: [f64; 15] = [
-        0.16666666666666666,
-        0.041666666666666664,
-        0.008333333333333333,
-        0.001388888888888889,
-        0.0001984126984126984,
-        2.48015873015873e-05,
-        2.7557319223985893e-06,
-        2.755731922398589e-07,
-        2.505210838544172e-08,
-        2.08767569878681e-09,
-        1.6059043836821613e-10,
-        1.1470745597729725e-11,
-        7.647163731819816e-13,
-        4.779477332387385e-14,
-        2.8114572543455206e-15,
-    ];
     let k = (y_hi * core::f64::consts::LOG2_E).round();
     let a = y_hi - k * LN2_HI; // exact
     let b = k * LN2_LO;
@@ -664,7 +788,7 @@ fn exp_dd(y_hi: f64, y_lo: f64) -> (f64, f64, i32) {
     let r_lo = e + (y_lo - b_lo);
     let s2 = s * s;
     let s2_lo = s.mul_add(s, -s2);
-    let q = INV_FACT.iter().rev().fold(0.0, |acc, &c| acc * s + c);
+    let q = EXP_TAYLOR.iter().rev().fold(0.0, |acc, &c| acc * s + c);
     let (h, l) = two_sum(1.0, s);
     let (h, l2) = two_sum(h, 0.5 * s2);
     let l = l + l2 + 0.5 * s2_lo + s * s2 * q;
@@ -687,7 +811,8 @@ fn pow2i(k: i32) -> f64 {
 }
 
 /// `(hi + lo) · 2^k` rounded once (ties aside), for a normalized double-double `hi + lo`
-/// (`|lo| <= ulp(hi)/2`) and -2000 < k <= 0, the result possibly subnormal: `hi · 2^k`
+/// (`|lo| <= ulp(hi)/2`) and -2000 < k <= 1000 (k > 0 only for results in the normal
+/// range, where the scaling is exact), the result possibly subnormal: `hi · 2^k`
 /// rounds (in two steps whose first is exact), the part of `hi + lo` that rounding dropped is
 /// exact in f64, and scaling it rounds it to 0 or to one subnormal ULP exactly when it
 /// exceeds half of one (from 2^-1021 up the ULP is larger, the scaling exact and `hi` is
@@ -1280,9 +1405,11 @@ pub trait Activation: Float + Compare {
     fn elu(a: Self, alpha: Self) -> Self;
     /// `max(0, a) + min(0, alpha · (e^(a/alpha) - 1))`.
     fn celu(a: Self, alpha: Self) -> Self;
-    /// `gamma · a` where `a > 0`, else `gamma · alpha · (e^a - 1)`.
+    /// `gamma · a` where `a > 0`, else `gamma · alpha · (e^a - 1)` (f64: rounded once, with
+    /// `gamma · alpha` and `e^a - 1` in double-double).
     fn selu(a: Self, alpha: Self, gamma: Self) -> Self;
-    /// `a · sigmoid(alpha · a)`.
+    /// `a · sigmoid(alpha · a)`, rounded once; where `alpha · a` is infinite, its limit (`a`
+    /// at +inf, ±0 with `a`'s sign at -inf: swish(-inf) = -0 for alpha > 0, not -inf · 0).
     fn swish(a: Self, alpha: Self) -> Self;
     /// The constant 0.
     fn zero() -> Self;
@@ -1308,12 +1435,14 @@ impl Activation for f64 {
     fn selu(a: f64, alpha: f64, gamma: f64) -> f64 {
         if a > 0.0 {
             gamma * a
+        } else if a.is_nan() || a == 0.0 {
+            gamma * (alpha * a)
         } else {
-            gamma * (alpha * a.exp_m1())
+            selu_neg_f64(a, alpha, gamma)
         }
     }
     fn swish(a: f64, alpha: f64) -> f64 {
-        a * sigmoid_f64(alpha * a)
+        swish_f64(a, alpha)
     }
     fn zero() -> f64 {
         0.0

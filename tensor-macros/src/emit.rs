@@ -191,8 +191,9 @@ fn slice_ident(buffer: &BufferRef) -> proc_macro2::Ident {
 
 /// A stage: one nest with its own loops, or nests sharing an outermost row loop, which
 /// may be split into tasks. Tasks get disjoint row chunks of every buffer the stage
-/// writes (`row_chunks`, rayon's `par_chunks_mut` with the `parallel` feature, else
-/// `chunks_mut`), bound to the same slice names the nests use.
+/// writes (`row_chunks`, core's `chunks_mut`), bound to the same slice names the nests use,
+/// and run on the thread pool by `run_chunked` (compiled once in the runtime, not per
+/// stage: see `tensor_core::parallel`).
 fn emit_stage(
     rt: &TokenStream,
     f: &GraphFn,
@@ -381,8 +382,6 @@ fn emit_stage(
             1
         });
         return quote! {{
-            #[allow(unused_imports)]
-            use #p::parallel_traits::*;
             let __tg_rows: usize = #rows_lit;
             let __tg_work: usize = 0 #(+ #work)*;
             let __tg_split_rows: usize = ::core::cmp::max(#p::rows_per_task(__tg_rows, __tg_work, #min), #least_rows);
@@ -396,16 +395,14 @@ fn emit_stage(
                 #dynamic_rows
             };
             if __tg_split {
-                #iter.enumerate().for_each(&__tg_task_body);
+                #p::run_chunked(#iter.enumerate(), &__tg_task_body);
             } else {
                 __tg_task_body((0, #whole));
             }
         }};
     }
     quote! {{
-        #[allow(unused_imports)]
-        use #p::parallel_traits::*;
-        #iter.enumerate().for_each(|(__tg_task, #pattern)| {
+        #p::run_chunked(#iter.enumerate(), &|(__tg_task, #pattern): (usize, #pattern_type)| {
             let __tg_row_lo: usize = __tg_task * #per_task;
             let __tg_row_hi: usize = ::core::cmp::min(__tg_row_lo + #per_task, #rows_lit);
             #before_rows

@@ -162,3 +162,7 @@ pub fn tanh_f32(x: f32x8) -> f32x8 {
     let q = t / (t + 2.0);
     narrow(sel(is_nan(w), w, copysign(q, w)))
 }
+
+#[cfg(test)]
+#[path = "hyperbolic_tests.rs"]
+mod tests;

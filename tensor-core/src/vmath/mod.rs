@@ -51,8 +51,8 @@
 //!
 //! Layout: a file per function family, each with its tests beside it: `exp_log.rs`,
 //! `trig.rs`, `hyperbolic.rs` (tanh, sinh, cosh), `inverse_hyperbolic.rs`, `erf_gelu.rs`,
-//! `erfc_cbrt.rs`, `pow.rs`, `sigmoid.rs` (sigmoid, silu, softplus), `mish_gelu_tanh.rs`,
-//! `sqrt.rs` (sqrt, rsqrt); the helpers they share in `poly.rs` (lane helpers, polynomial
+//! `erfc_cbrt.rs`, `pow.rs`, `sigmoid.rs` (sigmoid, silu, softplus, swish's f64 kernel), `mish_gelu_tanh.rs`,
+//! `sqrt.rs` (sqrt, rsqrt), `selu.rs` (selu's f64 kernel); the helpers they share in `poly.rs` (lane helpers, polynomial
 //! evaluation, double-double arithmetic) and `avx512.rs`. Tests that span families (the
 //! original functions' sweeps and special-value tables) are in `tests.rs`, the sweep
 //! helpers in `sweep.rs`, the newer functions' helpers in `check.rs`.
@@ -95,6 +95,7 @@ mod inverse_hyperbolic;
 mod mish_gelu_tanh;
 mod poly;
 mod pow;
+mod selu;
 mod sigmoid;
 mod sqrt;
 #[cfg(test)]
@@ -125,7 +126,10 @@ pub use hyperbolic::{cosh_f32, cosh_f64, sinh_f32, sinh_f64, tanh_f32, tanh_f64}
 pub use inverse_hyperbolic::{acosh_f32, acosh_f64, asinh_f32, asinh_f64, atanh_f32, atanh_f64};
 pub use mish_gelu_tanh::{gelu_tanh_f32, gelu_tanh_f64, mish_f32, mish_f64};
 pub use pow::{pow_f32, pow_f64};
-pub use sigmoid::{sigmoid_f32, sigmoid_f64, silu_f32, silu_f64, softplus_f32, softplus_f64};
+pub use selu::selu_f64;
+pub use sigmoid::{
+    sigmoid_f32, sigmoid_f64, silu_f32, silu_f64, softplus_f32, softplus_f64, swish_f64,
+};
 pub use sqrt::{rsqrt_f32, rsqrt_f64, sqrt_f32, sqrt_f64};
 pub use trig::{
     acos_f32, acos_f64, asin_f32, asin_f64, atan_f32, atan_f64, cos_f32, cos_f64, sin_f32, sin_f64,

@@ -69,6 +69,18 @@ pub(super) fn scale(y: F, kf: F) -> F {
     let k2 = kf - k1;
     y * pow2(k1) * pow2(k2)
 }
+/// x = m·2^e with |m| in [1, 2) and e an integer-valued float, for finite nonzero x
+/// (subnormals are scaled by 2^64 first). Other lanes (±0, ±inf, NaN) give a finite m and
+/// an e the caller must mask out.
+#[inline(always)]
+pub(super) fn split_exponent(x: F) -> (F, F) {
+    let tiny = x.abs().simd_lt(sp(f64::MIN_POSITIVE));
+    let xs = sel(tiny, x * 18446744073709551616.0, x); // 2^64
+    let e_field = (bits(xs) >> 52) & us(0x7ff);
+    let e = i2f(e_field) - sel(tiny, sp(1023.0 + 64.0), sp(1023.0));
+    let m = from_bits((bits(xs) & us(0x800f_ffff_ffff_ffff)) | us(0x3ff0_0000_0000_0000));
+    (m, e)
+}
 /// Clear the low 32 bits (fdlibm's SET_LOW_WORD(x, 0)): the result has at
 /// most 21 significant bits, so products of two such values are exact.
 #[inline(always)]

@@ -61,6 +61,77 @@ pub(super) fn logistic_dd<const TIMES_X: bool>(x: F) -> F {
     sel(tail, q * 8.636168555094445e-78, q) // 2^-256
 }
 
+/// swish(x) = x·sigmoid(alpha·x) (f64 lanes, per-lane alpha), < 1 ulp: `logistic_dd`'s
+/// evaluation with alpha folded into the argument and x's exponent into the final scaling.
+/// (`x · sigmoid_f64(alpha·x)` lost up to 718 ulp below x = -708, where sigmoid is
+/// subnormal, and rounding v = alpha·x alone would cost |v|·2^-53 relative, hundreds of
+/// ulp near v = -700.)
+///
+/// - x = m·2^ex and alpha = ma·2^ea (`split_exponent`, |m|, |ma| in [1, 2)), so v =
+///   alpha·x = (ma·m)·2^(ea + ex) is exact as vh + vl: vh the rounded product, vl the
+///   remainder of `two_prod` of two numbers in [1, 2), scaled exactly (where v leaves the
+///   normal range its tail no longer matters: |v| < 2^-1021 moves sigmoid by < 2^-1023,
+///   and |v| > 2^1000 saturates it).
+/// - v >= -700: e = e^-|v| in double-double (`exp_dd_parts` on -|vh| ∓ vl), the quotient
+///   m·e/(1 + e) (v < 0) or m/(1 + e) rounded once (`div_dd`, as `logistic_dd`), in the
+///   normal range because |m| is in [1, 2) and e >= e^-700.
+/// - v < -700: 1 + e is 1 far beyond double-double precision and the result is
+///   x·e^v = m·2^ex·2^k·(1 + p): m·(1 + p) rounded once, the exponent k + ex kept apart.
+///   vh is clamped at -1800, where |x|·e^v < 2^(1024 - 2596) is 0 for every finite x.
+/// - Then one scaling by 2^(ex, or k + ex): exact for normal results, one more rounding
+///   into the subnormal range (< 0.5 ulp of it plus 2^-53 relative), as in `logistic_dd`.
+///
+/// Limits and special lanes: x = ±0 gives x; alpha = 0 gives x/2; v = +inf gives x; v =
+/// -inf gives ±0 with x's sign (swish(-inf) = -0 at alpha > 0, not -inf·0); a NaN in x or
+/// alpha, or 0·inf, gives NaN.
+#[cfg_attr(target_feature = "avx2", inline)]
+pub fn swish_f64(x: f64x8, alpha: f64x8) -> f64x8 {
+    let (m, ex) = split_exponent(x);
+    let (ma, ea) = split_exponent(alpha);
+    let (_, pe) = two_prod(ma, m);
+    let kv = ea + ex;
+    let kv = sel(kv.simd_gt(sp(1100.0)), sp(1100.0), kv);
+    let kv = sel(kv.simd_lt(sp(-1100.0)), sp(-1100.0), kv);
+    // vh is the rounded product itself (= p·2^kv wherever that is normal; ±inf where it
+    // overflows, also for an infinite alpha); vl its remainder, 0 where the product is 0.
+    let vh = alpha * x;
+    let zero_v = alpha.simd_eq(sp(0.0)) | x.simd_eq(sp(0.0));
+    let vl = sel(zero_v, sp(0.0), scale(pe, kv));
+
+    let tail = vh.simd_lt(sp(-700.0));
+    let neg = vh.simd_lt(sp(0.0));
+    // The exponential's argument: -|v| (clamped at -700: beyond, 1 + e is 1 anyway), or v
+    // itself in the tail (clamped at -1800); its low part only where it is still v's.
+    let a = vh.abs();
+    let big = a.simd_gt(sp(700.0));
+    let arg = sel(tail, vh, -a);
+    let arg = sel(big & !tail, sp(-700.0), arg);
+    let arg = sel(arg.simd_lt(sp(-1800.0)), sp(-1800.0), arg);
+    let arg_lo = sel(neg, vl, -vl);
+    let arg_lo = sel((big & !tail) | vh.simd_lt(sp(-1800.0)), sp(0.0), arg_lo);
+    let (kf, ph, pl) = exp_dd_parts(arg, arg_lo);
+    // Outside the tail e = 2^k·(1 + p) (k >= -1010: normal); in the tail 1 + p alone, its
+    // 2^k joining ex in the final scaling.
+    let two_k = pow2(sel(tail, sp(0.0), kf));
+    let (e1, e1_l) = fast_two_sum(sp(1.0), ph);
+    let (eh, el) = (two_k * e1, two_k * (e1_l + pl));
+    let (dh, d_l) = fast_two_sum(sp(1.0), eh);
+    let (dh, dl) = (sel(tail, sp(1.0), dh), sel(tail, sp(0.0), d_l + el));
+    let (me, me_l) = two_prod(m, eh);
+    let nh = sel(neg, me, m);
+    let nl = sel(neg, me_l + m * el, sp(0.0));
+    let q = div_dd(nh, nl, dh, dl);
+    let k = sel(tail, kf, sp(0.0)) + ex;
+    // Below 2^-1100 the result is 0 (|q| < 4); the clamp keeps `scale` in its range.
+    let k = sel(k.simd_lt(sp(-1100.0)), sp(-1100.0), k);
+    let res = scale(q, k);
+
+    let res = sel(vh.simd_eq(sp(f64::INFINITY)), x, res);
+    let res = sel(vh.simd_lt(sp(-1800.0)), copysign(sp(0.0), x), res);
+    let res = sel(x.simd_eq(sp(0.0)), x, res);
+    sel(is_nan(vh), vh, res)
+}
+
 /// softplus(x) = log(1 + e^x), evaluated as max(x, 0) + log1p(e^-|x|): e^-|x| <= 1 never
 /// overflows, and for x -> -inf the result follows e^x into the subnormal range.
 #[cfg_attr(target_feature = "avx2", inline)]
@@ -113,3 +184,7 @@ f32_via_f64! {
     /// log(1 + e^x) (f32 lanes).
     softplus_f32 => softplus_f64;
 }
+
+#[cfg(test)]
+#[path = "sigmoid_tests.rs"]
+mod tests;

@@ -265,3 +265,102 @@ pub(super) fn mixed_lanes(odd: &[f32]) -> Vec<f32> {
     }
     xs
 }
+
+// ------------------------------------------------------------------ tails
+/// Short chunks, as a kernel's last chunk reaches a vector function: for every tail
+/// length n in 1..8 and every window of `xs`, lanes 0..n hold inputs and the rest hold 0
+/// (what `lanes::load` puts there). Each input lane must give the same bits as when the
+/// value sits in a full chunk of other inputs, and stay within `bound` of the reference
+/// (plus [`LIBM_ULP_IN_F32`]). Under Miri every 8th window.
+pub(super) fn check_tails_f32(
+    name: &str,
+    f: fn(f32x8) -> f32x8,
+    r: fn(f64) -> f64,
+    xs: &[f32],
+    bound: f64,
+) {
+    let windows = if cfg!(miri) { 8 } else { 1 };
+    for n in 1..8 {
+        for start in (0..xs.len().saturating_sub(8)).step_by(windows) {
+            let full: [f32; 8] = core::array::from_fn(|i| xs[start + i]);
+            let short: [f32; 8] = core::array::from_fn(|i| if i < n { full[i] } else { 0.0 });
+            let (of, os) = (
+                f(f32x8::from(full)).to_array(),
+                f(f32x8::from(short)).to_array(),
+            );
+            for i in 0..n {
+                assert!(
+                    same32(of[i], os[i]),
+                    "{name}: tail of {n} changed lane {i} ({:e}): {:e} vs {:e}",
+                    full[i],
+                    os[i],
+                    of[i]
+                );
+                let e = err_f32(os[i], r(full[i] as f64));
+                assert!(
+                    e <= bound + LIBM_ULP_IN_F32,
+                    "{name}({:e}) in a tail of {n}: {e} ulp",
+                    full[i]
+                );
+            }
+        }
+    }
+}
+
+/// `check_tails_f32` for f64 lanes (plus [`LIBM_ULP`]).
+pub(super) fn check_tails_f64(
+    name: &str,
+    f: fn(F) -> F,
+    r: fn(f64) -> f64,
+    xs: &[f64],
+    bound: f64,
+) {
+    let windows = if cfg!(miri) { 8 } else { 1 };
+    for n in 1..8 {
+        for start in (0..xs.len().saturating_sub(8)).step_by(windows) {
+            let full: [f64; 8] = core::array::from_fn(|i| xs[start + i]);
+            let short: [f64; 8] = core::array::from_fn(|i| if i < n { full[i] } else { 0.0 });
+            let (of, os) = (f(F::from(full)).to_array(), f(F::from(short)).to_array());
+            for i in 0..n {
+                assert!(
+                    same64(of[i], os[i]),
+                    "{name}: tail of {n} changed lane {i} ({:e}): {:e} vs {:e}",
+                    full[i],
+                    os[i],
+                    of[i]
+                );
+                let e = err_f64(os[i], r(full[i]));
+                assert!(
+                    e <= bound + LIBM_ULP,
+                    "{name}({:e}) in a tail of {n}: {e} ulp",
+                    full[i]
+                );
+            }
+        }
+    }
+}
+
+/// Edge inputs for the tail checks: each of `edges`, its negation and its two f64
+/// neighbours, then `random` uniform values in `interval` (`Rng` seeded with `seed`; at most
+/// 8 under Miri).
+pub(super) fn edge_and_random(
+    edges: &[f64],
+    interval: (f64, f64),
+    random: usize,
+    seed: u64,
+) -> Vec<f64> {
+    let random = if cfg!(miri) { random.min(8) } else { random };
+    let mut v = Vec::new();
+    for &e in edges {
+        for s in [e, -e] {
+            v.push(s);
+            if s.is_finite() {
+                v.push(f64::from_bits(s.to_bits().wrapping_add(1)));
+                v.push(f64::from_bits(s.to_bits().wrapping_sub(1)));
+            }
+        }
+    }
+    let mut rng = Rng(seed);
+    v.extend((0..random).map(|_| rng.unif(interval.0, interval.1)));
+    v
+}
