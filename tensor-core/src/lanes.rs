@@ -484,11 +484,15 @@ macro_rules! swar_bit_count {
 }
 #[inline(always)]
 fn count_u16(m: [u16; LANES], signed: bool) -> [u8; LANES] {
-    ones_u16x8(wide::u16x8::from(m), signed).to_array().map(|c| c as u8)
+    ones_u16x8(wide::u16x8::from(m), signed)
+        .to_array()
+        .map(|c| c as u8)
 }
 #[inline(always)]
 fn count_u32(m: [u32; LANES], signed: bool) -> [u8; LANES] {
-    ones_u32x8(wide::u32x8::from(m), signed).to_array().map(|c| c as u8)
+    ones_u32x8(wide::u32x8::from(m), signed)
+        .to_array()
+        .map(|c| c as u8)
 }
 #[inline(always)]
 fn count_u64(m: [u64; LANES], signed: bool) -> [u8; LANES] {
@@ -733,7 +737,11 @@ mod tests {
             v.push(from_bits(1u64 << k));
             v.push(from_bits(!(1u64 << k)));
         }
-        for pattern in [0x5555_5555_5555_5555u64, 0xaaaa_aaaa_aaaa_aaaa, 0x8080_8080_0101_0101] {
+        for pattern in [
+            0x5555_5555_5555_5555u64,
+            0xaaaa_aaaa_aaaa_aaaa,
+            0x8080_8080_0101_0101,
+        ] {
             v.push(from_bits(pattern));
         }
         let mut s = 0x2545_f491_4f6c_dd1du64;
