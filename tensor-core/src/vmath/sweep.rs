@@ -123,8 +123,8 @@ pub(super) fn f32_inputs(stride: u64, extra: &[f32], nb: i64) -> Vec<f32> {
 ///
 /// Rust promises no precision for `exp`, `sin`, `tanh`, …: std calls the platform libm.
 /// The bounds of these tests were measured against glibc on x86-64, so 0 there (glibc
-/// promises no bound either: its manual says its test suite flags errors above 9 ulp, and
-/// the errors measured against mpmath in ACCURACY.md and NOTES.md are below 1). Miri models
+/// promises no bound either: its manual says its test suite flags errors above 9 ulp).
+/// Miri models
 /// Rust's freedom by adding up to 4 ulp of random error to every call of one of these
 /// functions; sqrt, `mul_add` and the arithmetic operators are exact there too.
 pub(super) const LIBM_ULP: f64 = if cfg!(miri) { 4.0 } else { 0.0 };
