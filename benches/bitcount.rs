@@ -96,10 +96,20 @@ fn ratio() {
     fn case<T: BitCountLanes>(name: &str, data: &[T]) {
         let mut out = vec![0u8; N];
         let (mut swar, mut map) = (f64::INFINITY, f64::INFINITY);
+        // Each pass reads one result back (`sink`): without it the optimiser may drop the
+        // stores of a pass (measured: every dtype at one identical, impossible speed).
+        let mut sink = 0u64;
         for _ in 0..200 {
-            swar = swar.min(time(&mut || lanes_swar::<T>(black_box(data), &mut out)));
-            map = map.min(time(&mut || lanes_map::<T>(black_box(data), &mut out)));
+            swar = swar.min(time(&mut || {
+                lanes_swar::<T>(black_box(data), &mut out);
+                sink += black_box(&out)[N - 1] as u64;
+            }));
+            map = map.min(time(&mut || {
+                lanes_map::<T>(black_box(data), &mut out);
+                sink += black_box(&out)[N - 1] as u64;
+            }));
         }
+        black_box(sink);
         println!(
             "| {name} | {:.3} | {:.3} | {:.2} |",
             swar * 1e9 / N as f64,
