@@ -385,7 +385,8 @@ integer_lanes!(u8, u16, u32, u64, i8, i16, i32, i64);
 
 // `bitwise_count` lanes: the SWAR popcount over the whole chunk instead of a count per lane,
 // in whichever layout measured fastest per width (`benches/bitcount.rs`, BENCHMARKS.md
-// "bitwise_count"): 8- and 32-bit lanes packed into u64 words (one word holds all eight
+// "bitwise_count"; on AVX-512 builds with the vector popcount, see `swar_bit_count`):
+// 8- and 32-bit lanes packed into u64 words (one word holds all eight
 // byte lanes; four hold the 32-bit ones), 16-bit lanes as one `wide::u16x8`. 64-bit lanes
 // keep the per-lane `count_ones` map (the trait's default): both SWAR layouts measured
 // slower there (0.3-0.7x on the default build). Signed lanes count their magnitude
@@ -397,6 +398,10 @@ integer_lanes!(u8, u16, u32, u64, i8, i16, i32, i64);
 /// then 16-bit fields are summed in place: a count never carries into the next field
 /// (it is at most the width), nor does the magnitude's `+ sign` (a negative field's
 /// x ^ s has its top bit clear) or `(sign << bits) - sign` (no field borrows from another).
+#[cfg_attr(
+    all(target_feature = "avx512bitalg", target_feature = "avx512vpopcntdq"),
+    allow(dead_code)
+)]
 #[inline(always)]
 fn ones_per_field(w: u64, bits: u32, signed: bool) -> u64 {
     let w = if signed {
@@ -425,6 +430,10 @@ fn ones_per_field(w: u64, bits: u32, signed: bool) -> u64 {
 /// Eight `BITS`-wide lanes (8 or 32) packed 64/BITS to a u64 word, counted word by word,
 /// each lane's count read back from its field. Packing and unpacking are shifts, so the
 /// lane order does not depend on endianness.
+#[cfg_attr(
+    all(target_feature = "avx512bitalg", target_feature = "avx512vpopcntdq"),
+    allow(dead_code)
+)]
 #[inline(always)]
 fn count_packed<const BITS: u32, const WORDS: usize>(m: [u64; LANES], signed: bool) -> [u8; LANES] {
     let per_word = LANES / WORDS;
@@ -437,6 +446,10 @@ fn count_packed<const BITS: u32, const WORDS: usize>(m: [u64; LANES], signed: bo
 
 /// Eight 16-bit lanes as one `wide::u16x8`: the steps of `ones_per_field` on vector lanes
 /// (SSE2 has 16-bit shifts, adds and subs).
+#[cfg_attr(
+    all(target_feature = "avx512bitalg", target_feature = "avx512vpopcntdq"),
+    allow(dead_code)
+)]
 #[inline(always)]
 fn count_u16x8(m: [u16; LANES], signed: bool) -> [u8; LANES] {
     use wide::u16x8;
@@ -454,24 +467,46 @@ fn count_u16x8(m: [u16; LANES], signed: bool) -> [u8; LANES] {
     x.to_array().map(|c| c as u8)
 }
 
+/// The SWAR count of eight lanes (`bitwise_count_lanes` of every build without the
+/// AVX-512 vector popcount for the width; tested on every build).
+#[cfg_attr(
+    all(target_feature = "avx512bitalg", target_feature = "avx512vpopcntdq"),
+    allow(dead_code)
+)]
+trait SwarBitCount: Sized {
+    fn swar_count(m: [Self; LANES]) -> [u8; LANES];
+}
+
+/// `bitwise_count_lanes` is the SWAR count, except on builds with the AVX-512 vector
+/// popcount for the lane width (`$feature`: BITALG for 8- and 16-bit lanes, VPOPCNTDQ for
+/// 32-bit), where the per-lane `count_ones` map compiles to one `vpopcnt` and measured
+/// 2.5-4x faster than the SWAR (BENCHMARKS.md).
 macro_rules! swar_bit_count {
-    ($($t:ty => |$m:ident| $count:expr;)*) => {$(
+    ($($t:ty, $feature:literal => |$m:ident| $count:expr;)*) => {$(
+        impl SwarBitCount for $t {
+            #[inline(always)]
+            fn swar_count($m: [$t; LANES]) -> [u8; LANES] {
+                $count
+            }
+        }
+        #[cfg(not(target_feature = $feature))]
         impl BitCountLanes for $t {
             #[inline(always)]
             fn bitwise_count_lanes(a: V<$t>) -> V<u8> {
-                let $m = a.0;
-                V($count)
+                V(<$t as SwarBitCount>::swar_count(a.0))
             }
         }
+        #[cfg(target_feature = $feature)]
+        impl BitCountLanes for $t {}
     )*};
 }
 swar_bit_count! {
-    u8 => |m| count_packed::<8, 1>(m.map(|v| v as u64), false);
-    i8 => |m| count_packed::<8, 1>(m.map(|v| v as u8 as u64), true);
-    u16 => |m| count_u16x8(m, false);
-    i16 => |m| count_u16x8(m.map(|v| v as u16), true);
-    u32 => |m| count_packed::<32, 4>(m.map(|v| v as u64), false);
-    i32 => |m| count_packed::<32, 4>(m.map(|v| v as u32 as u64), true);
+    u8, "avx512bitalg" => |m| count_packed::<8, 1>(m.map(|v| v as u64), false);
+    i8, "avx512bitalg" => |m| count_packed::<8, 1>(m.map(|v| v as u8 as u64), true);
+    u16, "avx512bitalg" => |m| count_u16x8(m, false);
+    i16, "avx512bitalg" => |m| count_u16x8(m.map(|v| v as u16), true);
+    u32, "avx512vpopcntdq" => |m| count_packed::<32, 4>(m.map(|v| v as u64), false);
+    i32, "avx512vpopcntdq" => |m| count_packed::<32, 4>(m.map(|v| v as u32 as u64), true);
 }
 impl BitCountLanes for u64 {}
 impl BitCountLanes for i64 {}
@@ -716,16 +751,22 @@ mod tests {
     /// position of a full chunk, and every tail length 0..=8 through `load` (whose lanes
     /// past the tail hold 0 and count 0).
     macro_rules! bit_count_case {
-        ($($test:ident: $t:ty, [$($edge:expr),*];)*) => {$(
+        ($($test:ident: $t:ty, $swar:expr, [$($edge:expr),*];)*) => {$(
             #[test]
             fn $test() {
                 let xs = values::<$t>(|b| b as $t, <$t>::BITS, &[$($edge),*]);
                 let want = |v: $t| (v as i128).unsigned_abs().count_ones() as u8;
+                // The SWAR count also where this build's lane function is the map.
+                let swar: Option<fn([$t; LANES]) -> [u8; LANES]> = $swar;
                 for start in 0..xs.len() {
                     let chunk: [$t; LANES] = core::array::from_fn(|i| xs[(start + i) % xs.len()]);
                     let got = <$t as BitCountLanes>::bitwise_count_lanes(V(chunk)).0;
+                    let got_swar = swar.map(|f| f(chunk));
                     for i in 0..LANES {
                         assert_eq!(got[i], want(chunk[i]), "bitwise_count({}) in lane {i}", chunk[i]);
+                        if let Some(g) = got_swar {
+                            assert_eq!(g[i], want(chunk[i]), "SWAR bitwise_count({}) in lane {i}", chunk[i]);
+                        }
                     }
                 }
                 for n in 0..=LANES {
@@ -741,13 +782,13 @@ mod tests {
         )*};
     }
     bit_count_case! {
-        bit_count_u8: u8, [0, 1, 2, u8::MAX, u8::MAX - 1, 0x80, 0x7f];
-        bit_count_i8: i8, [0, 1, -1, i8::MIN, i8::MIN + 1, i8::MAX, -2];
-        bit_count_u16: u16, [0, 1, u16::MAX, u16::MAX - 1, 0x8000, 0x7fff, 0x00ff, 0xff00];
-        bit_count_i16: i16, [0, 1, -1, i16::MIN, i16::MIN + 1, i16::MAX, -256];
-        bit_count_u32: u32, [0, 1, u32::MAX, u32::MAX - 1, 1 << 31, u32::MAX >> 1];
-        bit_count_i32: i32, [0, 1, -1, i32::MIN, i32::MIN + 1, i32::MAX, -65536];
-        bit_count_u64: u64, [0, 1, u64::MAX, u64::MAX - 1, 1 << 63, u64::MAX >> 1];
-        bit_count_i64: i64, [0, 1, -1, i64::MIN, i64::MIN + 1, i64::MAX, -(1 << 32)];
+        bit_count_u8: u8, Some(<u8 as SwarBitCount>::swar_count), [0, 1, 2, u8::MAX, u8::MAX - 1, 0x80, 0x7f];
+        bit_count_i8: i8, Some(<i8 as SwarBitCount>::swar_count), [0, 1, -1, i8::MIN, i8::MIN + 1, i8::MAX, -2];
+        bit_count_u16: u16, Some(<u16 as SwarBitCount>::swar_count), [0, 1, u16::MAX, u16::MAX - 1, 0x8000, 0x7fff, 0x00ff, 0xff00];
+        bit_count_i16: i16, Some(<i16 as SwarBitCount>::swar_count), [0, 1, -1, i16::MIN, i16::MIN + 1, i16::MAX, -256];
+        bit_count_u32: u32, Some(<u32 as SwarBitCount>::swar_count), [0, 1, u32::MAX, u32::MAX - 1, 1 << 31, u32::MAX >> 1];
+        bit_count_i32: i32, Some(<i32 as SwarBitCount>::swar_count), [0, 1, -1, i32::MIN, i32::MIN + 1, i32::MAX, -65536];
+        bit_count_u64: u64, None, [0, 1, u64::MAX, u64::MAX - 1, 1 << 63, u64::MAX >> 1];
+        bit_count_i64: i64, None, [0, 1, -1, i64::MIN, i64::MIN + 1, i64::MAX, -(1 << 32)];
     }
 }
