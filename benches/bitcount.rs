@@ -9,7 +9,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
-use tensorgraph::lanes::{BitCountLanes, V, LANES};
+use tensorgraph::lanes::{BitCountLanes, LANES, V};
 use tensorgraph::prelude::*;
 use tensorgraph::reference::BitCount;
 
@@ -61,10 +61,23 @@ macro_rules! dtype_group {
         let mut out = vec![0u8; N];
         let mut g = $c.benchmark_group(concat!("bitwise_count ", stringify!($t), "[1048576]"));
         g.throughput(Throughput::Elements(N as u64));
-        g.bench_function("lanes: swar", |b| b.iter(|| lanes_swar::<$t>(black_box(&data), &mut out)));
-        g.bench_function("lanes: map", |b| b.iter(|| lanes_map::<$t>(black_box(&data), &mut out)));
+        // Each iteration returns one result: without a read the optimiser may drop stores.
+        g.bench_function("lanes: swar", |b| {
+            b.iter(|| {
+                lanes_swar::<$t>(black_box(&data), &mut out);
+                black_box(&out)[N - 1]
+            })
+        });
+        g.bench_function("lanes: map", |b| {
+            b.iter(|| {
+                lanes_map::<$t>(black_box(&data), &mut out);
+                black_box(&out)[N - 1]
+            })
+        });
         let t = Tensor::<$t, Shape![1048576]>::from_vec(data.clone()).expect("length N");
-        g.bench_function("graph", |b| b.iter(|| $pool.install(|| $graph(black_box(&t)))));
+        g.bench_function("graph", |b| {
+            b.iter(|| $pool.install(|| $graph(black_box(&t))))
+        });
         g.finish();
     }};
 }

@@ -219,7 +219,10 @@ graph! {
 #[test]
 fn scans_every_axis_times_every_flag() {
     for n in [0usize, 1, 7, 9, 37] {
-        let x: Vec<f64> = f64::random(3 * n * 5, 3).iter().map(|v| v.clamp(-2.0, 2.0)).collect();
+        let x: Vec<f64> = f64::random(3 * n * 5, 3)
+            .iter()
+            .map(|v| v.clamp(-2.0, 2.0))
+            .collect();
         let t = Tensor::<f64, Shape![3, _, 5]>::from_shape_vec([3, n, 5], x.clone()).unwrap();
         // (outer, len, inner) of the scanned axis in the 3 × n × 5 layout.
         let dims = [(1, 3, n * 5), (3, n, 5), (3 * n, 5, 1)];
@@ -233,7 +236,12 @@ fn scans_every_axis_times_every_flag() {
         ];
         for (prod, axis, (a, b, c, d)) in &results {
             let (o, l, i) = dims[*axis];
-            for (got, exclusive, reverse) in [(a, false, false), (b, true, false), (c, false, true), (d, true, true)] {
+            for (got, exclusive, reverse) in [
+                (a, false, false),
+                (b, true, false),
+                (c, false, true),
+                (d, true, true),
+            ] {
                 let want = scan_f64(&x, o, l, i, *prod, exclusive, reverse);
                 assert_eq!(
                     got.as_slice(),
@@ -246,19 +254,31 @@ fn scans_every_axis_times_every_flag() {
         let xi: Vec<i16> = i16::random(3 * n * 5, 4);
         let ti = Tensor::<i16, Shape![3, _, 5]>::from_shape_vec([3, n, 5], xi.clone()).unwrap();
         let (a, b, c, d) = grid_int(&ti).unwrap();
-        let scan_i = |(o, l, i): (usize, usize, usize), prod: bool, exclusive: bool, reverse: bool| -> Vec<i64> {
+        let scan_i = |(o, l, i): (usize, usize, usize),
+                      prod: bool,
+                      exclusive: bool,
+                      reverse: bool|
+         -> Vec<i64> {
             let mut out = vec![0i64; xi.len()];
             for oo in 0..o {
                 for j in 0..i {
                     let mut acc: i64 = if prod { 1 } else { 0 };
-                    let ks: Vec<usize> = if reverse { (0..l).rev().collect() } else { (0..l).collect() };
+                    let ks: Vec<usize> = if reverse {
+                        (0..l).rev().collect()
+                    } else {
+                        (0..l).collect()
+                    };
                     for k in ks {
                         let at = (oo * l + k) * i + j;
                         let v = xi[at] as i64;
                         if exclusive {
                             out[at] = acc;
                         }
-                        acc = if prod { acc.wrapping_mul(v) } else { acc.wrapping_add(v) };
+                        acc = if prod {
+                            acc.wrapping_mul(v)
+                        } else {
+                            acc.wrapping_add(v)
+                        };
                         if !exclusive {
                             out[at] = acc;
                         }
@@ -267,9 +287,25 @@ fn scans_every_axis_times_every_flag() {
             }
             out
         };
-        assert_eq!(a.as_slice(), &scan_i(dims[0], false, true, true)[..], "i16 cumsum axis 0, n = {n}");
-        assert_eq!(b.as_slice(), &scan_i(dims[2], false, true, true)[..], "i16 cumsum axis 2, n = {n}");
-        assert_eq!(c.as_slice(), &scan_i(dims[0], true, true, false)[..], "i16 cumprod axis 0, n = {n}");
-        assert_eq!(d.as_slice(), &scan_i(dims[2], true, false, true)[..], "i16 cumprod axis 2, n = {n}");
+        assert_eq!(
+            a.as_slice(),
+            &scan_i(dims[0], false, true, true)[..],
+            "i16 cumsum axis 0, n = {n}"
+        );
+        assert_eq!(
+            b.as_slice(),
+            &scan_i(dims[2], false, true, true)[..],
+            "i16 cumsum axis 2, n = {n}"
+        );
+        assert_eq!(
+            c.as_slice(),
+            &scan_i(dims[0], true, true, false)[..],
+            "i16 cumprod axis 0, n = {n}"
+        );
+        assert_eq!(
+            d.as_slice(),
+            &scan_i(dims[2], true, false, true)[..],
+            "i16 cumprod axis 2, n = {n}"
+        );
     }
 }

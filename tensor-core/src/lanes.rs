@@ -733,7 +733,11 @@ mod tests {
             v.push(from_bits(1u64 << k));
             v.push(from_bits(!(1u64 << k)));
         }
-        for pattern in [0x5555_5555_5555_5555u64, 0xaaaa_aaaa_aaaa_aaaa, 0x8080_8080_0101_0101] {
+        for pattern in [
+            0x5555_5555_5555_5555u64,
+            0xaaaa_aaaa_aaaa_aaaa,
+            0x8080_8080_0101_0101,
+        ] {
             v.push(from_bits(pattern));
         }
         let mut s = 0x2545_f491_4f6c_dd1du64;

@@ -704,7 +704,10 @@ fn expm1_dd_neg(x: f64) -> (f64, f64) {
         let c3_lo = x.mul_add(s2, -c3) + x * s2_lo;
         let t3 = c3 * EXP_TAYLOR[0];
         let t3_lo = c3.mul_add(EXP_TAYLOR[0], -t3) + (c3 * SIXTH_LO + c3_lo * EXP_TAYLOR[0]);
-        let q = EXP_TAYLOR[1..].iter().rev().fold(0.0, |acc, &c| acc * x + c);
+        let q = EXP_TAYLOR[1..]
+            .iter()
+            .rev()
+            .fold(0.0, |acc, &c| acc * x + c);
         let (h, l) = two_sum(x, 0.5 * s2);
         let (h, l2) = two_sum(h, t3);
         let l = l + l2 + 0.5 * s2_lo + t3_lo + c3 * x * q;

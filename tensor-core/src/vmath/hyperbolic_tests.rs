@@ -56,17 +56,26 @@ fn special_values() {
     ];
     for &(n, f32f, f64f, x, want) in cases {
         let got = s32(f32f, x as f32);
-        assert!(same32(got, want as f32), "{n}_f32({x}) = {got}, want {want}");
+        assert!(
+            same32(got, want as f32),
+            "{n}_f32({x}) = {got}, want {want}"
+        );
         let got = s64(f64f, x);
         assert!(same64(got, want), "{n}_f64({x}) = {got}, want {want}");
     }
     // Tiny arguments: tanh and sinh return x itself (subnormals too), cosh 1.
     for x in [1e-30f32, -1e-40, f32::MIN_POSITIVE] {
-        assert!(same32(s32(tanh_f32, x), x) && same32(s32(sinh_f32, x), x), "tiny {x}");
+        assert!(
+            same32(s32(tanh_f32, x), x) && same32(s32(sinh_f32, x), x),
+            "tiny {x}"
+        );
         assert!(same32(s32(cosh_f32, x), 1.0), "cosh({x})");
     }
     for x in [1e-300f64, -5e-324, 3e-9] {
-        assert!(same64(s64(tanh_f64, x), x.tanh()) && same64(s64(sinh_f64, x), x.sinh()), "tiny {x}");
+        assert!(
+            same64(s64(tanh_f64, x), x.tanh()) && same64(s64(sinh_f64, x), x.sinh()),
+            "tiny {x}"
+        );
     }
     // Overflow thresholds: f32 sinh/cosh overflow past ln(2·f32::MAX) = 89.4159…, f64 past
     // 710.4758….
@@ -82,9 +91,24 @@ fn special_values() {
 
 #[test]
 fn tails() {
-    let edges = [0.0, 0.34657, 1.0, 3.0, 10.0, 22.0, 89.4, 710.4, f64::INFINITY, f64::NAN, 1e-300];
+    let edges = [
+        0.0,
+        0.34657,
+        1.0,
+        3.0,
+        10.0,
+        22.0,
+        89.4,
+        710.4,
+        f64::INFINITY,
+        f64::NAN,
+        1e-300,
+    ];
     let xd = edge_and_random(&edges, (-30.0, 30.0), 200, 41);
-    let xf: Vec<f32> = edge_and_random(&edges, (-95.0, 95.0), 200, 42).iter().map(|&x| x as f32).collect();
+    let xf: Vec<f32> = edge_and_random(&edges, (-95.0, 95.0), 200, 42)
+        .iter()
+        .map(|&x| x as f32)
+        .collect();
     check_tails_f32("tanh_f32", tanh_f32, f64::tanh, &xf, 2.0);
     check_tails_f32("sinh_f32", sinh_f32, f64::sinh, &xf, 2.0);
     check_tails_f32("cosh_f32", cosh_f32, f64::cosh, &xf, 2.0);

@@ -248,7 +248,10 @@ pub(super) fn check_tails_f32(
         for start in 0..xs.len().saturating_sub(8) {
             let full: [f32; 8] = core::array::from_fn(|i| xs[start + i]);
             let short: [f32; 8] = core::array::from_fn(|i| if i < n { full[i] } else { 0.0 });
-            let (of, os) = (f(f32x8::from(full)).to_array(), f(f32x8::from(short)).to_array());
+            let (of, os) = (
+                f(f32x8::from(full)).to_array(),
+                f(f32x8::from(short)).to_array(),
+            );
             for i in 0..n {
                 assert!(
                     same32(of[i], os[i]),
@@ -258,7 +261,11 @@ pub(super) fn check_tails_f32(
                     of[i]
                 );
                 let e = err_f32(os[i], r(full[i] as f64));
-                assert!(e <= bound, "{name}({:e}) in a tail of {n}: {e} ulp", full[i]);
+                assert!(
+                    e <= bound,
+                    "{name}({:e}) in a tail of {n}: {e} ulp",
+                    full[i]
+                );
             }
         }
     }
@@ -286,7 +293,11 @@ pub(super) fn check_tails_f64(
                     of[i]
                 );
                 let e = err_f64(os[i], r(full[i]));
-                assert!(e <= bound, "{name}({:e}) in a tail of {n}: {e} ulp", full[i]);
+                assert!(
+                    e <= bound,
+                    "{name}({:e}) in a tail of {n}: {e} ulp",
+                    full[i]
+                );
             }
         }
     }
@@ -294,7 +305,12 @@ pub(super) fn check_tails_f64(
 
 /// Edge inputs for the tail checks: each of `edges`, its negation and its two f64
 /// neighbours, then `random` uniform values in `interval` (`Rng` seeded with `seed`).
-pub(super) fn edge_and_random(edges: &[f64], interval: (f64, f64), random: usize, seed: u64) -> Vec<f64> {
+pub(super) fn edge_and_random(
+    edges: &[f64],
+    interval: (f64, f64),
+    random: usize,
+    seed: u64,
+) -> Vec<f64> {
     let mut v = Vec::new();
     for &e in edges {
         for s in [e, -e] {
