@@ -7,7 +7,7 @@
 //! `cargo bench --bench bitcount`; add `RUSTFLAGS="-C target-cpu=native"` for the host ISA.
 //! `BITCOUNT_RATIO=1`: the two lane functions interleaved instead of criterion (`ratio`).
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, Criterion, Throughput};
 use std::hint::black_box;
 use tensorgraph::lanes::{BitCountLanes, LANES, V};
 use tensorgraph::prelude::*;
