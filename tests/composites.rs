@@ -371,3 +371,63 @@ quantization_grid! {
     quantize_u16_bf16: u16, bf16, bf16::from_f32, bf16::to_f32;
     quantize_i16_bf16: i16, bf16, bf16::from_f32, bf16::to_f32;
 }
+
+/// layer_norm, rms_norm and l2_normalize for the dtypes the tests above leave out (f64
+/// layer_norm and l2_normalize, f32 rms_norm, every one for bf16, rms_norm and l2_normalize
+/// for f16), bit for bit against the hand-written composition: in the dtype itself for
+/// f32/f64, in f32 and rounded once for f16/bf16 (the compute dtype, as documented).
+macro_rules! normalisation_grid {
+    (@hand full, $t:ident) => {
+        graph! {
+            fn hand(x: $t[B, 37], g: $t[37], b: $t[37]) -> ($t[B, 37], $t[B, 37], $t[B, 37]) {
+                let mu = mean(x, axis = -1, keepdims = true);
+                let d = x - mu;
+                let ln = d / sqrt(mean(d * d, axis = -1, keepdims = true) + 1e-5) * g + b;
+                let rms = x / sqrt(mean(x * x, axis = -1, keepdims = true) + 0.25) * g;
+                (ln, rms, x / sqrt(sum(x * x, axis = -1, keepdims = true)))
+            }
+        }
+    };
+    (@hand half, $t:ident) => {
+        graph! {
+            fn hand(x: $t[B, 37], g: $t[37], b: $t[37]) -> ($t[B, 37], $t[B, 37], $t[B, 37]) {
+                let xf = x as f32;
+                let mu = mean(xf, axis = -1, keepdims = true);
+                let d = xf - mu;
+                let ln = d / sqrt(mean(d * d, axis = -1, keepdims = true) + 1e-5) * (g as f32) + (b as f32);
+                let rms = xf / sqrt(mean(xf * xf, axis = -1, keepdims = true) + 0.25) * (g as f32);
+                let l2 = xf / sqrt(sum(xf * xf, axis = -1, keepdims = true));
+                (ln as $t, rms as $t, l2 as $t)
+            }
+        }
+    };
+    ($($test:ident: $t:ident, $kind:ident;)*) => {$(
+        #[test]
+        fn $test() {
+            graph! {
+                fn ops(x: $t[B, 37], g: $t[37], b: $t[37]) -> ($t[B, 37], $t[B, 37], $t[B, 37]) {
+                    (layer_norm(x, g, b), rms_norm(x, g, eps = 0.25), l2_normalize(x))
+                }
+            }
+            normalisation_grid!(@hand $kind, $t);
+            let g = Tensor::<$t, Shape![37]>::from_vec(<$t>::random(37, 11)).unwrap();
+            let b = Tensor::<$t, Shape![37]>::from_vec(<$t>::random(37, 12)).unwrap();
+            for rows in [0usize, 1, 3, 70] {
+                let x = Tensor::<$t, Shape![_, 37]>::from_shape_vec([rows, 37], <$t>::random(rows * 37, 13)).unwrap();
+                let (a1, a2, a3) = ops(&x, &g, &b).unwrap();
+                let (h1, h2, h3) = hand(&x, &g, &b).unwrap();
+                for (what, a, h) in [("layer_norm", &a1, &h1), ("rms_norm", &a2, &h2), ("l2_normalize", &a3, &h3)] {
+                    for (i, (&u, &v)) in a.as_slice().iter().zip(h.as_slice()).enumerate() {
+                        assert!(<$t as TestElem>::same(u, v), "{what} {} rows = {rows}, at {i}: {u:?} vs {v:?}", stringify!($t));
+                    }
+                }
+            }
+        }
+    )*};
+}
+normalisation_grid! {
+    normalisations_f64: f64, full;
+    normalisations_f32: f32, full;
+    normalisations_f16: f16, half;
+    normalisations_bf16: bf16, half;
+}
