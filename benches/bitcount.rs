@@ -7,7 +7,7 @@
 //! `cargo bench --bench bitcount`; add `RUSTFLAGS="-C target-cpu=native"` for the host ISA.
 //! `BITCOUNT_RATIO=1`: the two lane functions interleaved instead of criterion (`ratio`).
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, Criterion, Throughput};
 use std::hint::black_box;
 use tensorgraph::lanes::{BitCountLanes, LANES, V};
 use tensorgraph::prelude::*;
@@ -61,11 +61,18 @@ macro_rules! dtype_group {
         let mut out = vec![0u8; N];
         let mut g = $c.benchmark_group(concat!("bitwise_count ", stringify!($t), "[1048576]"));
         g.throughput(Throughput::Elements(N as u64));
+        // Each iteration returns one result: without a read the optimiser may drop stores.
         g.bench_function("lanes: swar", |b| {
-            b.iter(|| lanes_swar::<$t>(black_box(&data), &mut out))
+            b.iter(|| {
+                lanes_swar::<$t>(black_box(&data), &mut out);
+                black_box(&out)[N - 1]
+            })
         });
         g.bench_function("lanes: map", |b| {
-            b.iter(|| lanes_map::<$t>(black_box(&data), &mut out))
+            b.iter(|| {
+                lanes_map::<$t>(black_box(&data), &mut out);
+                black_box(&out)[N - 1]
+            })
         });
         let t = Tensor::<$t, Shape![1048576]>::from_vec(data.clone()).expect("length N");
         g.bench_function("graph", |b| {
@@ -102,10 +109,20 @@ fn ratio() {
     fn case<T: BitCountLanes>(name: &str, data: &[T]) {
         let mut out = vec![0u8; N];
         let (mut swar, mut map) = (f64::INFINITY, f64::INFINITY);
+        // Each pass reads one result back (`sink`): without it the optimiser may drop the
+        // stores of a pass (measured: every dtype at one identical, impossible speed).
+        let mut sink = 0u64;
         for _ in 0..200 {
-            swar = swar.min(time(&mut || lanes_swar::<T>(black_box(data), &mut out)));
-            map = map.min(time(&mut || lanes_map::<T>(black_box(data), &mut out)));
+            swar = swar.min(time(&mut || {
+                lanes_swar::<T>(black_box(data), &mut out);
+                sink += black_box(&out)[N - 1] as u64;
+            }));
+            map = map.min(time(&mut || {
+                lanes_map::<T>(black_box(data), &mut out);
+                sink += black_box(&out)[N - 1] as u64;
+            }));
         }
+        black_box(sink);
         println!(
             "| {name} | {:.3} | {:.3} | {:.2} |",
             swar * 1e9 / N as f64,

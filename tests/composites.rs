@@ -284,3 +284,150 @@ fn variadic_ops_fold_left() {
     assert_eq!(m.as_slice(), &[2, i32::MAX, 9, 0]);
     assert_eq!(s.as_slice(), &[3, i32::MAX.wrapping_add(2), -3, -1]);
 }
+
+/// `quantize_linear` and `dequantize_linear` for every target dtype (u8 i8 u16 i16) with
+/// f32, f16 and bf16 scales, bit for bit against the formula computed here: x / scale in
+/// f32 (the compute dtype of all three), round half to even, + zero point, saturated to
+/// the target (NaN → 0); `(q - zero_point)` exact, times the scale in f32, rounded once into
+/// the scale's dtype. A per-tensor (scalar) scale and a per-axis one (`[3]`, broadcast over
+/// rows), over 3·N elements with N = 1..40 (every SIMD tail length).
+macro_rules! quantization_grid {
+    ($($test:ident: $q:ident, $f:ident, $from:expr, $to:expr;)*) => {$(
+        #[test]
+        fn $test() {
+            graph! {
+                fn q_scalar(x: $f[N], s: $f, z: $q) -> $q[N] { quantize_linear(x, s, z) }
+                fn q_axis(x: $f[N, 3], s: $f[3], z: $q[3]) -> $q[N, 3] { quantize_linear(x, s, z) }
+                fn d_scalar(q: $q[N], s: $f, z: $q) -> $f[N] { dequantize_linear(q, s, z) }
+                fn d_axis(q: $q[N, 3], s: $f[3], z: $q[3]) -> $f[N, 3] { dequantize_linear(q, s, z) }
+            }
+            let from: fn(f32) -> $f = $from;
+            let to: fn($f) -> f32 = $to;
+            let (lo, hi) = (<$q>::MIN as f32, <$q>::MAX as f32);
+            let quant = |x: $f, s: $f, z: $q| -> $q {
+                let v = ((to(x) / to(s)).round_ties_even() + z as f32).clamp(lo, hi);
+                if v.is_nan() { 0 } else { v as $q }
+            };
+            let deq = |q: $q, s: $f, z: $q| -> $f { from((q as i64 - z as i64) as f32 * to(s)) };
+            // Ties, both saturation edges and their neighbours, ±0, ±inf, NaN, then spread values.
+            let mut xs: Vec<f32> = vec![0.0, -0.0, 0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 3.0, f32::NAN,
+                f32::INFINITY, f32::NEG_INFINITY, 1e30, -1e30];
+            for edge in [lo, hi] {
+                for d in [-1.5f32, -1.0, -0.5, -0.25, 0.0, 0.25, 0.5, 1.0, 1.5] {
+                    xs.push(edge * 0.5 + d);
+                    xs.push(edge + d);
+                }
+            }
+            let mut s = 0x9e37_79b9_7f4a_7c15u64;
+            while xs.len() < 120 {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                xs.push(((s >> 11) as f64 / (1u64 << 53) as f64 * 2.4 - 1.2) as f32 * hi);
+            }
+            let xs: Vec<$f> = xs.into_iter().map(from).collect();
+            let scales = [from(1.0), from(0.5), from(0.037), from(3.0)];
+            let zps: [$q; 3] = [0 as $q, (<$q>::MAX / 2) as $q, (lo / 4.0) as $q];
+            for n in 1..=40 {
+                let x = &xs[..n];
+                for (&sv, &zv) in scales.iter().zip(zps.iter().cycle()) {
+                    let got = q_scalar(x, sv, zv).unwrap();
+                    for (i, &v) in x.iter().enumerate() {
+                        assert_eq!(got.as_slice()[i], quant(v, sv, zv), "quantize_linear({}, {}, {zv})", to(v), to(sv));
+                    }
+                    let qs: Vec<$q> = got.as_slice().to_vec();
+                    let d = d_scalar(&qs[..], sv, zv).unwrap();
+                    for (i, &q) in qs.iter().enumerate() {
+                        assert_eq!(to(d.as_slice()[i]).to_bits(), to(deq(q, sv, zv)).to_bits(), "dequantize_linear({q}, {}, {zv})", to(sv));
+                    }
+                }
+                let x3 = &xs[..3 * n];
+                let sa = Tensor::<$f, Shape![3]>::from_vec(vec![scales[1], scales[2], scales[3]]).unwrap();
+                let za = Tensor::<$q, Shape![3]>::from_vec(zps.to_vec()).unwrap();
+                let got = q_axis(x3, &sa, &za).unwrap();
+                for (i, &v) in x3.iter().enumerate() {
+                    assert_eq!(got.as_slice()[i], quant(v, sa[[i % 3]], za[[i % 3]]), "per-axis quantize_linear({})", to(v));
+                }
+                let qs: Vec<$q> = got.as_slice().to_vec();
+                let d = d_axis(&qs[..], &sa, &za).unwrap();
+                for (i, &q) in qs.iter().enumerate() {
+                    assert_eq!(to(d.as_slice()[i]).to_bits(), to(deq(q, sa[[i % 3]], za[[i % 3]])).to_bits(), "per-axis dequantize_linear({q})");
+                }
+            }
+        }
+    )*};
+}
+quantization_grid! {
+    quantize_u8_f32: u8, f32, |v| v, |v| v;
+    quantize_i8_f32: i8, f32, |v| v, |v| v;
+    quantize_u16_f32: u16, f32, |v| v, |v| v;
+    quantize_i16_f32: i16, f32, |v| v, |v| v;
+    quantize_u8_f16: u8, f16, f16::from_f32, f16::to_f32;
+    quantize_i8_f16: i8, f16, f16::from_f32, f16::to_f32;
+    quantize_u16_f16: u16, f16, f16::from_f32, f16::to_f32;
+    quantize_i16_f16: i16, f16, f16::from_f32, f16::to_f32;
+    quantize_u8_bf16: u8, bf16, bf16::from_f32, bf16::to_f32;
+    quantize_i8_bf16: i8, bf16, bf16::from_f32, bf16::to_f32;
+    quantize_u16_bf16: u16, bf16, bf16::from_f32, bf16::to_f32;
+    quantize_i16_bf16: i16, bf16, bf16::from_f32, bf16::to_f32;
+}
+
+/// layer_norm, rms_norm and l2_normalize for the dtypes the tests above leave out (f64
+/// layer_norm and l2_normalize, f32 rms_norm, every one for bf16, rms_norm and l2_normalize
+/// for f16), bit for bit against the hand-written composition: in the dtype itself for
+/// f32/f64, in f32 and rounded once for f16/bf16 (the compute dtype, as documented).
+macro_rules! normalisation_grid {
+    (@hand full, $t:ident) => {
+        graph! {
+            fn hand(x: $t[B, 37], g: $t[37], b: $t[37]) -> ($t[B, 37], $t[B, 37], $t[B, 37]) {
+                let mu = mean(x, axis = -1, keepdims = true);
+                let d = x - mu;
+                let ln = d / sqrt(mean(d * d, axis = -1, keepdims = true) + 1e-5) * g + b;
+                let rms = x / sqrt(mean(x * x, axis = -1, keepdims = true) + 0.25) * g;
+                (ln, rms, x / sqrt(sum(x * x, axis = -1, keepdims = true)))
+            }
+        }
+    };
+    (@hand half, $t:ident) => {
+        graph! {
+            fn hand(x: $t[B, 37], g: $t[37], b: $t[37]) -> ($t[B, 37], $t[B, 37], $t[B, 37]) {
+                let xf = x as f32;
+                let mu = mean(xf, axis = -1, keepdims = true);
+                let d = xf - mu;
+                let ln = d / sqrt(mean(d * d, axis = -1, keepdims = true) + 1e-5) * (g as f32) + (b as f32);
+                let rms = xf / sqrt(mean(xf * xf, axis = -1, keepdims = true) + 0.25) * (g as f32);
+                let l2 = xf / sqrt(sum(xf * xf, axis = -1, keepdims = true));
+                (ln as $t, rms as $t, l2 as $t)
+            }
+        }
+    };
+    ($($test:ident: $t:ident, $kind:ident;)*) => {$(
+        #[test]
+        fn $test() {
+            graph! {
+                fn ops(x: $t[B, 37], g: $t[37], b: $t[37]) -> ($t[B, 37], $t[B, 37], $t[B, 37]) {
+                    (layer_norm(x, g, b), rms_norm(x, g, eps = 0.25), l2_normalize(x))
+                }
+            }
+            normalisation_grid!(@hand $kind, $t);
+            let g = Tensor::<$t, Shape![37]>::from_vec(<$t>::random(37, 11)).unwrap();
+            let b = Tensor::<$t, Shape![37]>::from_vec(<$t>::random(37, 12)).unwrap();
+            for rows in [0usize, 1, 3, 70] {
+                let x = Tensor::<$t, Shape![_, 37]>::from_shape_vec([rows, 37], <$t>::random(rows * 37, 13)).unwrap();
+                let (a1, a2, a3) = ops(&x, &g, &b).unwrap();
+                let (h1, h2, h3) = hand(&x, &g, &b).unwrap();
+                for (what, a, h) in [("layer_norm", &a1, &h1), ("rms_norm", &a2, &h2), ("l2_normalize", &a3, &h3)] {
+                    for (i, (&u, &v)) in a.as_slice().iter().zip(h.as_slice()).enumerate() {
+                        assert!(<$t as TestElem>::same(u, v), "{what} {} rows = {rows}, at {i}: {u:?} vs {v:?}", stringify!($t));
+                    }
+                }
+            }
+        }
+    )*};
+}
+normalisation_grid! {
+    normalisations_f64: f64, full;
+    normalisations_f32: f32, full;
+    normalisations_f16: f16, half;
+    normalisations_bf16: bf16, half;
+}

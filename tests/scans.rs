@@ -180,3 +180,132 @@ fn large_scans_split_rows_across_threads() {
         "reverse exclusive rows",
     );
 }
+
+graph! {
+    fn grid_sum0(x: f64[3, N, 5]) -> (f64[3, N, 5], f64[3, N, 5], f64[3, N, 5], f64[3, N, 5]) {
+        (cumsum(x, axis = 0), cumsum(x, axis = 0, exclusive = true), cumsum(x, axis = 0, reverse = true),
+         cumsum(x, axis = 0, exclusive = true, reverse = true))
+    }
+    fn grid_sum1(x: f64[3, N, 5]) -> (f64[3, N, 5], f64[3, N, 5], f64[3, N, 5], f64[3, N, 5]) {
+        (cumsum(x, axis = 1), cumsum(x, axis = 1, exclusive = true), cumsum(x, axis = 1, reverse = true),
+         cumsum(x, axis = 1, exclusive = true, reverse = true))
+    }
+    fn grid_sum2(x: f64[3, N, 5]) -> (f64[3, N, 5], f64[3, N, 5], f64[3, N, 5], f64[3, N, 5]) {
+        (cumsum(x, axis = 2), cumsum(x, axis = 2, exclusive = true), cumsum(x, axis = 2, reverse = true),
+         cumsum(x, axis = 2, exclusive = true, reverse = true))
+    }
+    fn grid_prod0(x: f64[3, N, 5]) -> (f64[3, N, 5], f64[3, N, 5], f64[3, N, 5], f64[3, N, 5]) {
+        (cumprod(x, axis = 0), cumprod(x, axis = 0, exclusive = true), cumprod(x, axis = 0, reverse = true),
+         cumprod(x, axis = 0, exclusive = true, reverse = true))
+    }
+    fn grid_prod1(x: f64[3, N, 5]) -> (f64[3, N, 5], f64[3, N, 5], f64[3, N, 5], f64[3, N, 5]) {
+        (cumprod(x, axis = 1), cumprod(x, axis = 1, exclusive = true), cumprod(x, axis = 1, reverse = true),
+         cumprod(x, axis = 1, exclusive = true, reverse = true))
+    }
+    fn grid_prod2(x: f64[3, N, 5]) -> (f64[3, N, 5], f64[3, N, 5], f64[3, N, 5], f64[3, N, 5]) {
+        (cumprod(x, axis = -1), cumprod(x, axis = -1, exclusive = true), cumprod(x, axis = -1, reverse = true),
+         cumprod(x, axis = -1, exclusive = true, reverse = true))
+    }
+    fn grid_int(a: i16[3, N, 5]) -> (i64[3, N, 5], i64[3, N, 5], i64[3, N, 5], i64[3, N, 5]) {
+        (cumsum(a, axis = 0, exclusive = true, reverse = true), cumsum(a, axis = 2, exclusive = true, reverse = true),
+         cumprod(a, axis = 0, exclusive = true), cumprod(a, axis = 2, reverse = true))
+    }
+}
+
+/// Every combination: cumsum and cumprod × the outer, middle and inner axis × `exclusive`
+/// × `reverse`, f64 (sequential f64 running combines, so bit for bit with the reference),
+/// over run-time lengths 0, 1, 7, 9, 37 of the middle axis; and i16 (widened to i64,
+/// wrapping) on the outer and inner axes with both flags.
+#[test]
+fn scans_every_axis_times_every_flag() {
+    for n in [0usize, 1, 7, 9, 37] {
+        let x: Vec<f64> = f64::random(3 * n * 5, 3)
+            .iter()
+            .map(|v| v.clamp(-2.0, 2.0))
+            .collect();
+        let t = Tensor::<f64, Shape![3, _, 5]>::from_shape_vec([3, n, 5], x.clone()).unwrap();
+        // (outer, len, inner) of the scanned axis in the 3 × n × 5 layout.
+        let dims = [(1, 3, n * 5), (3, n, 5), (3 * n, 5, 1)];
+        let results = [
+            (false, 0, grid_sum0(&t).unwrap()),
+            (false, 1, grid_sum1(&t).unwrap()),
+            (false, 2, grid_sum2(&t).unwrap()),
+            (true, 0, grid_prod0(&t).unwrap()),
+            (true, 1, grid_prod1(&t).unwrap()),
+            (true, 2, grid_prod2(&t).unwrap()),
+        ];
+        for (prod, axis, (a, b, c, d)) in &results {
+            let (o, l, i) = dims[*axis];
+            for (got, exclusive, reverse) in [
+                (a, false, false),
+                (b, true, false),
+                (c, false, true),
+                (d, true, true),
+            ] {
+                let want = scan_f64(&x, o, l, i, *prod, exclusive, reverse);
+                assert_eq!(
+                    got.as_slice(),
+                    &want[..],
+                    "{} axis {axis} exclusive {exclusive} reverse {reverse}, n = {n}",
+                    if *prod { "cumprod" } else { "cumsum" }
+                );
+            }
+        }
+        let xi: Vec<i16> = i16::random(3 * n * 5, 4);
+        let ti = Tensor::<i16, Shape![3, _, 5]>::from_shape_vec([3, n, 5], xi.clone()).unwrap();
+        let (a, b, c, d) = grid_int(&ti).unwrap();
+        let scan_i = |(o, l, i): (usize, usize, usize),
+                      prod: bool,
+                      exclusive: bool,
+                      reverse: bool|
+         -> Vec<i64> {
+            let mut out = vec![0i64; xi.len()];
+            for oo in 0..o {
+                for j in 0..i {
+                    let mut acc: i64 = if prod { 1 } else { 0 };
+                    let ks: Vec<usize> = if reverse {
+                        (0..l).rev().collect()
+                    } else {
+                        (0..l).collect()
+                    };
+                    for k in ks {
+                        let at = (oo * l + k) * i + j;
+                        let v = xi[at] as i64;
+                        if exclusive {
+                            out[at] = acc;
+                        }
+                        acc = if prod {
+                            acc.wrapping_mul(v)
+                        } else {
+                            acc.wrapping_add(v)
+                        };
+                        if !exclusive {
+                            out[at] = acc;
+                        }
+                    }
+                }
+            }
+            out
+        };
+        assert_eq!(
+            a.as_slice(),
+            &scan_i(dims[0], false, true, true)[..],
+            "i16 cumsum axis 0, n = {n}"
+        );
+        assert_eq!(
+            b.as_slice(),
+            &scan_i(dims[2], false, true, true)[..],
+            "i16 cumsum axis 2, n = {n}"
+        );
+        assert_eq!(
+            c.as_slice(),
+            &scan_i(dims[0], true, true, false)[..],
+            "i16 cumprod axis 0, n = {n}"
+        );
+        assert_eq!(
+            d.as_slice(),
+            &scan_i(dims[2], true, false, true)[..],
+            "i16 cumprod axis 2, n = {n}"
+        );
+    }
+}

@@ -406,110 +406,133 @@ macro_rules! integer_lanes {
 }
 integer_lanes!(u8, u16, u32, u64, i8, i16, i32, i64);
 
-/// The SWAR popcount on the `wide` integer vector `$w` of `$lane`-sized lanes: ones of
-/// each bit pair, then nibble, then byte, then wider fields added in place; a field's
-/// count never carries into the next (it is at most the field's width). Every step is a
-/// shift, an and, an add or a sub on whole vectors (SSE2 has them all for 16-, 32- and
-/// 64-bit lanes), so eight lanes take the instructions one lane would.
-macro_rules! swar_ones {
-    ($name:ident, $w:ty, $lane:ty) => {
-        #[inline(always)]
-        fn $name(x: $w, signed: bool) -> $w {
-            const BITS: u32 = <$lane>::BITS;
-            let m = |c: u64| <$w>::splat(c as $lane);
-            // Two's complement lanes: |x| = (x ^ s) - s with s all ones for negative x,
-            // written (x ^ s) + (sign bit): the same bits as the wrapping absolute value,
-            // which are the magnitude's also for MIN.
-            let x = if signed {
-                let sign = x >> (BITS - 1);
-                (x ^ (m(0) - sign)) + sign
-            } else {
-                x
-            };
-            let x = x - ((x >> 1) & m(0x5555_5555_5555_5555));
-            let x = (x & m(0x3333_3333_3333_3333)) + ((x >> 2) & m(0x3333_3333_3333_3333));
-            let mut x = (x + (x >> 4)) & m(0x0f0f_0f0f_0f0f_0f0f);
-            if BITS >= 16 {
-                x = (x + (x >> 8)) & m(0x00ff_00ff_00ff_00ff);
-            }
-            if BITS >= 32 {
-                x = (x + (x >> 16)) & m(0x0000_ffff_0000_ffff);
-            }
-            if BITS >= 64 {
-                x = (x + (x >> 32)) & m(0xff);
-            }
-            x
-        }
-    };
-}
-swar_ones!(ones_u16x8, wide::u16x8, u16);
-swar_ones!(ones_u32x8, wide::u32x8, u32);
-swar_ones!(ones_u64x4, wide::u64x4, u64);
+// `bitwise_count` lanes: the SWAR popcount over the whole chunk instead of a count per lane,
+// in whichever layout measured fastest per width (`benches/bitcount.rs`, BENCHMARKS.md
+// "bitwise_count"; on AVX-512 builds with the vector popcount, see `swar_bit_count`):
+// 8- and 32-bit lanes packed into u64 words (one word holds all eight
+// byte lanes; four hold the 32-bit ones), 16-bit lanes as one `wide::u16x8`. 64-bit lanes
+// keep the per-lane `count_ones` map (the trait's default): both SWAR layouts measured
+// slower there (0.3-0.7x on the default build). Signed lanes count their magnitude
+// (NumPy's |a|), taken in place as (x ^ s) + (sign bit), s all ones in negative lanes: the
+// same bits as the wrapping absolute value, which are the magnitude's also for MIN.
 
-/// The eight byte lanes of one u64, counted at once: the byte steps of the SWAR popcount
-/// on a plain integer (no byte shifts on SSE2 vectors; one 64-bit register holds all eight
-/// lanes). Packing and unpacking are shifts, so the lane order is endianness-free.
+/// The ones in each `bits`-wide field (8, 16 or 32) of `w`, each count in its field's low
+/// bits; with `signed`, of each field's two's complement magnitude. Pairs, nibbles, bytes,
+/// then 16-bit fields are summed in place: a count never carries into the next field
+/// (it is at most the width), nor does the magnitude's `+ sign` (a negative field's
+/// x ^ s has its top bit clear) or `(sign << bits) - sign` (no field borrows from another).
+#[cfg_attr(
+    all(target_feature = "avx512bitalg", target_feature = "avx512vpopcntdq"),
+    allow(dead_code)
+)]
 #[inline(always)]
-fn ones_u8x8(a: [u8; LANES], signed: bool) -> [u8; LANES] {
-    let w = (0..LANES).fold(0u64, |w, k| w | (a[k] as u64) << (8 * k));
-    // Signed bytes: |x| = (x ^ s) + (sign bit) per byte, s = 0xff for negative bytes
-    // (sign·0xff as (sign << 8) - sign: no byte borrows from another); the + cannot carry
-    // out of a byte (a negative byte's x ^ 0xff is at most 0x7f).
+fn ones_per_field(w: u64, bits: u32, signed: bool) -> u64 {
     let w = if signed {
-        let sign = (w >> 7) & 0x0101_0101_0101_0101;
-        (w ^ (sign << 8).wrapping_sub(sign)) + sign
+        let low = match bits {
+            8 => 0x0101_0101_0101_0101u64,
+            16 => 0x0001_0001_0001_0001,
+            _ => 0x0000_0001_0000_0001,
+        };
+        let sign = (w >> (bits - 1)) & low;
+        (w ^ (sign << bits).wrapping_sub(sign)) + sign
     } else {
         w
     };
     let w = w - ((w >> 1) & 0x5555_5555_5555_5555);
     let w = (w & 0x3333_3333_3333_3333) + ((w >> 2) & 0x3333_3333_3333_3333);
-    let w = (w + (w >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
-    core::array::from_fn(|k| (w >> (8 * k)) as u8)
+    let mut w = (w + (w >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+    if bits >= 16 {
+        w = (w + (w >> 8)) & 0x00ff_00ff_00ff_00ff;
+    }
+    if bits >= 32 {
+        w = (w + (w >> 16)) & 0x0000_ffff_0000_ffff;
+    }
+    w
 }
 
-/// `bitwise_count` lanes without a per-lane count: the lanes' bits as unsigned lanes, the
-/// magnitude taken in place for the signed types (NumPy counts |a|), and the SWAR popcount
-/// over the whole chunk (`ones_u8x8`, `ones_u16x8`, `ones_u32x8`, two `ones_u64x4`).
-/// Replaced `V::map(count_ones)` of the magnitude: measured in `benches/bitcount.rs`
-/// (BENCHMARKS.md, "bitwise_count").
+/// Eight `BITS`-wide lanes (8 or 32) packed 64/BITS to a u64 word, counted word by word,
+/// each lane's count read back from its field. Packing and unpacking are shifts, so the
+/// lane order does not depend on endianness.
+#[cfg_attr(
+    all(target_feature = "avx512bitalg", target_feature = "avx512vpopcntdq"),
+    allow(dead_code)
+)]
+#[inline(always)]
+fn count_packed<const BITS: u32, const WORDS: usize>(m: [u64; LANES], signed: bool) -> [u8; LANES] {
+    let per_word = LANES / WORDS;
+    let words: [u64; WORDS] = core::array::from_fn(|j| {
+        (0..per_word).fold(0u64, |w, k| w | m[j * per_word + k] << (BITS * k as u32))
+    });
+    let counts = words.map(|w| ones_per_field(w, BITS, signed));
+    core::array::from_fn(|i| (counts[i / per_word] >> (BITS * (i % per_word) as u32)) as u8)
+}
+
+/// Eight 16-bit lanes as one `wide::u16x8`: the steps of `ones_per_field` on vector lanes
+/// (SSE2 has 16-bit shifts, adds and subs).
+#[cfg_attr(
+    all(target_feature = "avx512bitalg", target_feature = "avx512vpopcntdq"),
+    allow(dead_code)
+)]
+#[inline(always)]
+fn count_u16x8(m: [u16; LANES], signed: bool) -> [u8; LANES] {
+    use wide::u16x8;
+    let x = u16x8::from(m);
+    let x = if signed {
+        let sign: u16x8 = x >> 15;
+        (x ^ (u16x8::splat(0) - sign)) + sign
+    } else {
+        x
+    };
+    let x = x - ((x >> 1) & u16x8::splat(0x5555));
+    let x = (x & u16x8::splat(0x3333)) + ((x >> 2) & u16x8::splat(0x3333));
+    let x = (x + (x >> 4)) & u16x8::splat(0x0f0f);
+    let x: u16x8 = (x + (x >> 8)) & u16x8::splat(0x00ff);
+    x.to_array().map(|c| c as u8)
+}
+
+/// The SWAR count of eight lanes (`bitwise_count_lanes` of every build without the
+/// AVX-512 vector popcount for the width; tested on every build).
+#[cfg_attr(
+    all(target_feature = "avx512bitalg", target_feature = "avx512vpopcntdq"),
+    allow(dead_code)
+)]
+trait SwarBitCount: Sized {
+    fn swar_count(m: [Self; LANES]) -> [u8; LANES];
+}
+
+/// `bitwise_count_lanes` is the SWAR count, except on builds with the AVX-512 vector
+/// popcount for the lane width (`$feature`: BITALG for 8- and 16-bit lanes, VPOPCNTDQ for
+/// 32-bit), where the per-lane `count_ones` map compiles to one `vpopcnt` and measured
+/// 2.5-4x faster than the SWAR (BENCHMARKS.md).
 macro_rules! swar_bit_count {
-    ($($t:ty => $u:ty, $count:ident, $signed:expr;)*) => {$(
+    ($($t:ty, $feature:literal => |$m:ident| $count:expr;)*) => {$(
+        impl SwarBitCount for $t {
+            #[inline(always)]
+            fn swar_count($m: [$t; LANES]) -> [u8; LANES] {
+                $count
+            }
+        }
+        #[cfg(not(target_feature = $feature))]
         impl BitCountLanes for $t {
             #[inline(always)]
             fn bitwise_count_lanes(a: V<$t>) -> V<u8> {
-                V($count(a.0.map(|v| v as $u), $signed))
+                V(<$t as SwarBitCount>::swar_count(a.0))
             }
         }
+        #[cfg(target_feature = $feature)]
+        impl BitCountLanes for $t {}
     )*};
 }
-#[inline(always)]
-fn count_u16(m: [u16; LANES], signed: bool) -> [u8; LANES] {
-    ones_u16x8(wide::u16x8::from(m), signed)
-        .to_array()
-        .map(|c| c as u8)
-}
-#[inline(always)]
-fn count_u32(m: [u32; LANES], signed: bool) -> [u8; LANES] {
-    ones_u32x8(wide::u32x8::from(m), signed)
-        .to_array()
-        .map(|c| c as u8)
-}
-#[inline(always)]
-fn count_u64(m: [u64; LANES], signed: bool) -> [u8; LANES] {
-    let lo = ones_u64x4(wide::u64x4::from([m[0], m[1], m[2], m[3]]), signed).to_array();
-    let hi = ones_u64x4(wide::u64x4::from([m[4], m[5], m[6], m[7]]), signed).to_array();
-    core::array::from_fn(|i| if i < 4 { lo[i] } else { hi[i - 4] } as u8)
-}
 swar_bit_count! {
-    u8 => u8, ones_u8x8, false;
-    u16 => u16, count_u16, false;
-    u32 => u32, count_u32, false;
-    u64 => u64, count_u64, false;
-    i8 => u8, ones_u8x8, true;
-    i16 => u16, count_u16, true;
-    i32 => u32, count_u32, true;
-    i64 => u64, count_u64, true;
+    u8, "avx512bitalg" => |m| count_packed::<8, 1>(m.map(|v| v as u64), false);
+    i8, "avx512bitalg" => |m| count_packed::<8, 1>(m.map(|v| v as u8 as u64), true);
+    u16, "avx512bitalg" => |m| count_u16x8(m, false);
+    i16, "avx512bitalg" => |m| count_u16x8(m.map(|v| v as u16), true);
+    u32, "avx512vpopcntdq" => |m| count_packed::<32, 4>(m.map(|v| v as u64), false);
+    i32, "avx512vpopcntdq" => |m| count_packed::<32, 4>(m.map(|v| v as u32 as u64), true);
 }
+impl BitCountLanes for u64 {}
+impl BitCountLanes for i64 {}
 
 /// Explicit `wide` implementations for `f32` and `f64` lanes.
 macro_rules! float_lanes {
@@ -760,16 +783,22 @@ mod tests {
     /// position of a full chunk, and every tail length 0..=8 through `load` (whose lanes
     /// past the tail hold 0 and count 0).
     macro_rules! bit_count_case {
-        ($($test:ident: $t:ty, [$($edge:expr),*];)*) => {$(
+        ($($test:ident: $t:ty, $swar:expr, [$($edge:expr),*];)*) => {$(
             #[test]
             fn $test() {
                 let xs = values::<$t>(|b| b as $t, <$t>::BITS, &[$($edge),*]);
                 let want = |v: $t| (v as i128).unsigned_abs().count_ones() as u8;
+                // The SWAR count also where this build's lane function is the map.
+                let swar: Option<fn([$t; LANES]) -> [u8; LANES]> = $swar;
                 for start in 0..xs.len() {
                     let chunk: [$t; LANES] = core::array::from_fn(|i| xs[(start + i) % xs.len()]);
                     let got = <$t as BitCountLanes>::bitwise_count_lanes(V(chunk)).0;
+                    let got_swar = swar.map(|f| f(chunk));
                     for i in 0..LANES {
                         assert_eq!(got[i], want(chunk[i]), "bitwise_count({}) in lane {i}", chunk[i]);
+                        if let Some(g) = got_swar {
+                            assert_eq!(g[i], want(chunk[i]), "SWAR bitwise_count({}) in lane {i}", chunk[i]);
+                        }
                     }
                 }
                 for n in 0..=LANES {
@@ -785,13 +814,13 @@ mod tests {
         )*};
     }
     bit_count_case! {
-        bit_count_u8: u8, [0, 1, 2, u8::MAX, u8::MAX - 1, 0x80, 0x7f];
-        bit_count_i8: i8, [0, 1, -1, i8::MIN, i8::MIN + 1, i8::MAX, -2];
-        bit_count_u16: u16, [0, 1, u16::MAX, u16::MAX - 1, 0x8000, 0x7fff, 0x00ff, 0xff00];
-        bit_count_i16: i16, [0, 1, -1, i16::MIN, i16::MIN + 1, i16::MAX, -256];
-        bit_count_u32: u32, [0, 1, u32::MAX, u32::MAX - 1, 1 << 31, u32::MAX >> 1];
-        bit_count_i32: i32, [0, 1, -1, i32::MIN, i32::MIN + 1, i32::MAX, -65536];
-        bit_count_u64: u64, [0, 1, u64::MAX, u64::MAX - 1, 1 << 63, u64::MAX >> 1];
-        bit_count_i64: i64, [0, 1, -1, i64::MIN, i64::MIN + 1, i64::MAX, -(1 << 32)];
+        bit_count_u8: u8, Some(<u8 as SwarBitCount>::swar_count), [0, 1, 2, u8::MAX, u8::MAX - 1, 0x80, 0x7f];
+        bit_count_i8: i8, Some(<i8 as SwarBitCount>::swar_count), [0, 1, -1, i8::MIN, i8::MIN + 1, i8::MAX, -2];
+        bit_count_u16: u16, Some(<u16 as SwarBitCount>::swar_count), [0, 1, u16::MAX, u16::MAX - 1, 0x8000, 0x7fff, 0x00ff, 0xff00];
+        bit_count_i16: i16, Some(<i16 as SwarBitCount>::swar_count), [0, 1, -1, i16::MIN, i16::MIN + 1, i16::MAX, -256];
+        bit_count_u32: u32, Some(<u32 as SwarBitCount>::swar_count), [0, 1, u32::MAX, u32::MAX - 1, 1 << 31, u32::MAX >> 1];
+        bit_count_i32: i32, Some(<i32 as SwarBitCount>::swar_count), [0, 1, -1, i32::MIN, i32::MIN + 1, i32::MAX, -65536];
+        bit_count_u64: u64, None, [0, 1, u64::MAX, u64::MAX - 1, 1 << 63, u64::MAX >> 1];
+        bit_count_i64: i64, None, [0, 1, -1, i64::MIN, i64::MIN + 1, i64::MAX, -(1 << 32)];
     }
 }

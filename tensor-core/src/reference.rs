@@ -738,9 +738,15 @@ fn selu_neg_f64(x: f64, alpha: f64, gamma: f64) -> f64 {
     }
     let ga_lo = gamma.mul_add(alpha, -ga);
     let (h, l) = expm1_dd_neg(x);
+    // Below 2^-900 (x itself, there), e^x - 1 is scaled by 2^200 so that the product's
+    // FMA remainder is not itself rounded at the subnormal grid (that rounding made a
+    // tie at x = -3.06e-307); `ldexp_dd` scales back, rounding once.
+    let k = if h.abs() < pow2i(-900) { 200 } else { 0 };
+    let (h, l) = (h * pow2i(k), l * pow2i(k));
     let p = ga * h;
     let pe = ga.mul_add(h, -p) + (ga * l + ga_lo * h);
-    p + pe
+    let hi = p + pe;
+    ldexp_dd(hi, (p - hi) + pe, -k)
 }
 
 /// a·(h + l) as a normalised double-double (one exact product by FMA, the rest rounded

@@ -215,6 +215,9 @@ mod tests {
             (1.0, GAMMA),
             (5e-324, GAMMA * 5e-324),
             (-5e-324, -5e-324 * ga),
+            // |e^x - 1| = |x| below the subnormal-safe range of the exact product: both
+            // scale by 2^200 (the reference's FMA remainder once rounded to a tie here).
+            (-3.0625368543091215e-307, -5.3842440417123064e-307),
         ] {
             let k = kernel(x, ALPHA, GAMMA);
             let r = <f64 as Activation>::selu(x, ALPHA, GAMMA);

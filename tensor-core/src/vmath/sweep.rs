@@ -60,10 +60,13 @@ impl Stats {
 }
 
 // ------------------------------------------------------------------ inputs
-/// 2^e for a normal exponent, from its bits: exact (Rust does not promise `powi` is; Miri
-/// models it as inexact).
+/// 2^e for every exponent an f64 power of two has (-1074 ..= 1023, subnormals included),
+/// from its bits: exact (Rust does not promise `powi` is; Miri models it as inexact).
 pub(super) fn exact_pow2(e: i32) -> f64 {
-    assert!((-1022..=1023).contains(&e));
+    assert!((-1074..=1023).contains(&e));
+    if e < -1022 {
+        return f64::from_bits(1u64 << (e + 1074));
+    }
     f64::from_bits(((1023 + e) as u64) << 52)
 }
 
