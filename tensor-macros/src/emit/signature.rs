@@ -4,7 +4,7 @@
 //!
 //! A graph with only literal dims takes `&impl` a per-parameter trait (its message names
 //! the parameter and its DSL type) and cannot fail. A graph with names takes each tensor
-//! by value as `impl TensorArg<T, Pattern, Flat>`: the pattern (`Rank2<Sym, U<768>>`)
+//! by value as `impl TensorArg<T, Pattern, Flat>`: the pattern (`Rank2<Sym, Fixed<768>>`)
 //! checks the rank and the literal dims of statically shaped arguments at compile time,
 //! `Flat` says whether a flat slice can give the parameter's shape (at most one name),
 //! and the runtime's `bind_dims` checks the rest at call entry.
@@ -19,24 +19,13 @@ use crate::dtype::DType;
 use crate::ir::{Kernel, TypedGraph};
 use crate::shape::Dim;
 
-/// The typenum unsigned integer `n`, spelled out in binary (`UInt<UInt<UTerm, B1>, B0>`
-/// is 2): typenum's `U<N>` alias only covers a fixed set of values, dims can be anything.
-pub fn typenum_type(rt: &TokenStream, n: usize) -> TokenStream {
-    // typenum names 0..=1024 directly (`U<N>`, its const-generics alias): shorter to expand.
-    if n <= 1024 {
-        let lit = Literal::usize_unsuffixed(n);
-        return quote!(#rt::__private::U<#lit>);
-    }
-    let high = typenum_type(rt, n >> 1);
-    let bit = if n & 1 == 1 {
-        quote!(#rt::__private::B1)
-    } else {
-        quote!(#rt::__private::B0)
-    };
-    quote!(#rt::__private::UInt<#high, #bit>)
+/// The literal dim `n`: `Fixed<n>`.
+fn fixed_dim(rt: &TokenStream, n: usize) -> TokenStream {
+    let lit = Literal::usize_unsuffixed(n);
+    quote!(#rt::__private::Fixed<#lit>)
 }
 
-/// `Rank2<U4, U8>` for `[4, 8]`; a name is `name_dim` (`Dyn` in a tensor type, `Sym` in
+/// `Rank2<Fixed<4>, Fixed<8>>` for `[4, 8]`; a name is `name_dim` (`Dyn` in a tensor type, `Sym` in
 /// a parameter's pattern).
 fn rank_type(rt: &TokenStream, dims: &[Dim], name_dim: &TokenStream) -> TokenStream {
     if dims.is_empty() {
@@ -44,14 +33,14 @@ fn rank_type(rt: &TokenStream, dims: &[Dim], name_dim: &TokenStream) -> TokenStr
     }
     let rank = format_ident!("Rank{}", dims.len());
     let dims = dims.iter().map(|d| match d {
-        Dim::Static(n) => typenum_type(rt, *n),
+        Dim::Static(n) => fixed_dim(rt, *n),
         Dim::Named(_) => name_dim.clone(),
     });
     quote!(#rt::__private::#rank<#(#dims),*>)
 }
 
-/// The shape type of a tensor: literal dims are typenum integers, names run-time `Dyn`.
-pub fn shape_type(rt: &TokenStream, dims: &[Dim]) -> TokenStream {
+/// The shape type of a tensor: literal dims are `Fixed<N>`, names run-time `Dyn`.
+fn shape_type(rt: &TokenStream, dims: &[Dim]) -> TokenStream {
     rank_type(rt, dims, &quote!(#rt::__private::Dyn))
 }
 
@@ -123,7 +112,7 @@ fn fn_description(f: &GraphFn) -> String {
 /// One hidden trait per tensor parameter, implemented by everything that is a
 /// `TensorRef` of the declared dtype and shape. The parameter is `&impl` that trait, so a
 /// caller passing another dtype or shape reads the parameter's name and its declared type
-/// in the graph's notation (`f32[4, 8]`), never the typenum spelling of the shape. The
+/// in the graph's notation (`f32[4, 8]`). The
 /// traits sit beside the function, so they resolve in the item and the closure form alike.
 /// (Graphs with only literal dims.)
 fn emit_param_traits(rt: &TokenStream, f: &GraphFn) -> TokenStream {
@@ -463,7 +452,7 @@ pub fn emit_graph_fn(
     };
     let checked = graph.zip(kernel);
     // The rustdoc of both functions shows the graph's signature in the DSL notation, after
-    // the graph's own doc comment: the Rust signature names hidden traits and typenum.
+    // the graph's own doc comment: the Rust signature names hidden traits and `Fixed`.
     let dsl = signature_text(f, &outputs);
     let sig_doc = format!(" Graph signature: `{dsl}`");
     let fail_doc = if symbolic {
