@@ -89,8 +89,10 @@
 
 use crate::bind::ArgShape;
 use crate::dtype::Element;
-use crate::shape::{Dim, Dyn, Fixed, Rank0, Rank1, Rank2, Rank3, Rank4, Rank5, Rank6, Shape};
-use crate::tensor::{Tensor, TensorView, TensorViewMut};
+use crate::shape::{
+    Dim, Dyn, Fixed, Rank0, Rank1, Rank2, Rank3, Rank4, Rank5, Rank6, Shape, StaticShape,
+};
+use crate::tensor::{Tensor, TensorMut, TensorRef, TensorView, TensorViewMut};
 
 /// A declared dim that is a name (`B` in `f32[B, 768]`): any size is accepted at compile time,
 /// and call entry checks that every occurrence of the name agrees.
@@ -235,6 +237,50 @@ pub trait TensorArg<T, P, F> {
 pub trait TensorArgMut<T, P, F> {
     /// Lends the buffer, writable, and the dims.
     fn tensor_parts_mut(&mut self) -> ArgPartsMut<'_, T>;
+}
+
+/// An input of a graph with only literal dims: `&Tensor`, `&TensorView`, `&TensorViewMut` or
+/// a `TensorView` of dtype `T` and shape `S` (anything `&` a [`TensorRef`]). The generated
+/// function takes it by value, so an argument passed without `&` is reported by the
+/// parameter's own message (rustc's "mismatched types" would come first for `&impl`).
+pub trait StaticArg<T: Element, S: StaticShape> {
+    /// The elements, row-major: exactly `S::LEN` of them.
+    fn static_slice(&self) -> &[T];
+}
+
+impl<T: Element, S: StaticShape, X: TensorRef<T, S> + ?Sized> StaticArg<T, S> for &X {
+    #[inline(always)]
+    fn static_slice(&self) -> &[T] {
+        (**self).as_slice()
+    }
+}
+
+impl<T: Element, S: StaticShape> StaticArg<T, S> for TensorView<'_, T, S> {
+    #[inline(always)]
+    fn static_slice(&self) -> &[T] {
+        self.as_slice()
+    }
+}
+
+/// An output of a graph with only literal dims: `&mut Tensor`, `&mut TensorViewMut` or a
+/// `TensorViewMut` of dtype `T` and shape `S`. Taken by value, as [`StaticArg`].
+pub trait StaticArgMut<T: Element, S: StaticShape> {
+    /// The elements, row-major and writable: exactly `S::LEN` of them.
+    fn static_slice_mut(&mut self) -> &mut [T];
+}
+
+impl<T: Element, S: StaticShape, X: TensorMut<T, S> + ?Sized> StaticArgMut<T, S> for &mut X {
+    #[inline(always)]
+    fn static_slice_mut(&mut self) -> &mut [T] {
+        (**self).as_mut_slice()
+    }
+}
+
+impl<T: Element, S: StaticShape> StaticArgMut<T, S> for TensorViewMut<'_, T, S> {
+    #[inline(always)]
+    fn static_slice_mut(&mut self) -> &mut [T] {
+        self.as_mut_slice()
+    }
 }
 
 fn tensor_parts<'a, T: Element, S: Shape>(data: &'a [T], dims: &'a S::Index) -> ArgParts<'a, T> {

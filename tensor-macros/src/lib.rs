@@ -139,10 +139,10 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
         GraphBody::Items(items) => items.iter().map(|f| expand_fn(rt, f)).collect(),
         GraphBody::Closure(f) => {
             let item = expand_fn(rt, f);
-            let name = &f.name;
+            let value = emit::closure_value(rt, f);
             quote! {{
                 #item
-                #name
+                #value
             }}
         }
     };
