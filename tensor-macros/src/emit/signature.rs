@@ -338,15 +338,24 @@ pub fn closure_value(rt: &TokenStream, f: &GraphFn) -> TokenStream {
     if is_symbolic(f) || !plain {
         return quote!(#name);
     }
-    let names: Vec<_> = f.params.iter().map(|p| &p.name).collect();
-    let types = f.params.iter().map(|param| match &param.ty.dims {
-        None => storage_type(rt, param.ty.dtype),
-        Some(_) => {
-            let tr = input_trait_ident(f, param);
-            quote_spanned!(param.ty.span=> &dyn #tr)
+    // Each closure parameter carries the span of the graph's parameter, so rustc's "closure
+    // parameter defined here" points at `a: f32[4, 1]`, not at the whole `graph!(…)`.
+    let params = f.params.iter().map(|param| {
+        let (ident, span) = (&param.name, param.ty.span);
+        match &param.ty.dims {
+            None => {
+                let t = storage_type(rt, param.ty.dtype);
+                quote_spanned!(span=> #ident: #t)
+            }
+            Some(_) => {
+                let mut tr = input_trait_ident(f, param);
+                tr.set_span(span);
+                quote_spanned!(span=> #ident: &dyn #tr)
+            }
         }
     });
-    quote!(|#(#names: #types),*| #name(#(#names),*))
+    let names = f.params.iter().map(|p| &p.name);
+    quote!(|#(#params),*| #name(#(#names),*))
 }
 
 /// Declared output types, or the inferred ones in the closure form.
