@@ -92,7 +92,7 @@ use crate::dtype::Element;
 use crate::shape::{
     Dim, Dyn, Fixed, Rank0, Rank1, Rank2, Rank3, Rank4, Rank5, Rank6, Shape, StaticShape,
 };
-use crate::tensor::{Tensor, TensorMut, TensorRef, TensorView, TensorViewMut};
+use crate::tensor::{Tensor, TensorRef, TensorView, TensorViewMut};
 
 /// A declared dim that is a name (`B` in `f32[B, 768]`): any size is accepted at compile time,
 /// and call entry checks that every occurrence of the name agrees.
@@ -259,27 +259,6 @@ impl<T: Element, S: StaticShape> StaticArg<T, S> for TensorView<'_, T, S> {
     #[inline(always)]
     fn static_slice(&self) -> &[T] {
         self.as_slice()
-    }
-}
-
-/// An output of a graph with only literal dims: `&mut Tensor`, `&mut TensorViewMut` or a
-/// `TensorViewMut` of dtype `T` and shape `S`. Taken by value, as [`StaticArg`].
-pub trait StaticArgMut<T: Element, S: StaticShape> {
-    /// The elements, row-major and writable: exactly `S::LEN` of them.
-    fn static_slice_mut(&mut self) -> &mut [T];
-}
-
-impl<T: Element, S: StaticShape, X: TensorMut<T, S> + ?Sized> StaticArgMut<T, S> for &mut X {
-    #[inline(always)]
-    fn static_slice_mut(&mut self) -> &mut [T] {
-        (**self).as_mut_slice()
-    }
-}
-
-impl<T: Element, S: StaticShape> StaticArgMut<T, S> for TensorViewMut<'_, T, S> {
-    #[inline(always)]
-    fn static_slice_mut(&mut self) -> &mut [T] {
-        self.as_mut_slice()
     }
 }
 

@@ -42,7 +42,7 @@ pub use tensor::{Tensor, TensorMut, TensorRef, TensorView, TensorViewMut};
 pub mod __private {
     pub use crate::args::{
         ArgParts, ArgPartsMut, DimAccepts, NoSlice, ShapeAccepts, ShapePattern, SliceOk, StaticArg,
-        StaticArgMut, Sym, TensorArg, TensorArgMut,
+        Sym, TensorArg, TensorArgMut,
     };
     pub use crate::bind::{bind_dims, check_sizes, ArgShape, DeclDim, GraphSignature, ParamSig};
     pub use crate::cast::CastTo;

@@ -2,11 +2,14 @@
 //! `f` / `f_into` pair, and (for graphs with dim names) the binding of every name at
 //! call entry, which returns `Err` before any kernel runs.
 //!
-//! Every tensor parameter and `_into` output is taken by value as `impl` its own argument
-//! trait (`scale_takes_x`, `scale_into_output`), whose message names it, its declared type
-//! in the DSL and the type passed (`emit_arg_trait`). Behind it is a runtime trait: for a
-//! graph with only literal dims `StaticArg<T, Shape>` (`&Tensor`, views), and the graph
-//! cannot fail; for a graph with names `TensorArg<T, Pattern, Flat>`: the pattern
+//! Every tensor parameter and `_into` output is `impl` its own argument trait
+//! (`scale_takes_x`, `scale_into_output`), whose message names it, its declared type in
+//! the DSL and the type passed (`emit_arg_trait`). Inputs are taken by value; so are the
+//! outputs of a graph with names, while those of a graph with only literal dims are
+//! `&mut impl` (a `&mut Tensor` variable is then reborrowed at each call, not moved).
+//! Behind each trait is a runtime trait: for a graph with only literal dims
+//! `StaticArg<T, Shape>` (`&Tensor`, views) or `TensorMut`, and the graph cannot fail; for
+//! a graph with names `TensorArg<T, Pattern, Flat>`: the pattern
 //! (`Rank2<Sym, Fixed<768>>`) checks the rank and the literal dims of statically shaped
 //! arguments at compile time, `Flat` says whether a flat slice can give the parameter's
 //! shape (at most one name), and the runtime's `bind_dims` checks the rest at call entry.
@@ -150,8 +153,8 @@ struct ArgCheck {
 
 /// One argument trait per tensor parameter and per `_into` output: an alias of the runtime
 /// trait the argument must implement (`StaticArg` for graphs with only literal dims, or
-/// `TensorRef` in their closure form; `TensorArg` for graphs with names; and the `Mut`
-/// forms for outputs), with a message
+/// `TensorRef` in their closure form, and `TensorMut` for their outputs; `TensorArg` and
+/// `TensorArgMut` for graphs with names), with a message
 /// that names the parameter, its declared type in the graph's notation, and the argument's
 /// type (`{Self}`, which prints `Tensor<f64, Rank2<Fixed<4>, Fixed<8>>>`: literal dims are
 /// const generics, see tensor-core's shape.rs). The blanket impl is `do_not_recommend`, so
@@ -239,22 +242,26 @@ fn output_check(
     };
     let (t, s) = (storage_type(rt, dtype), shape_type(rt, dims));
     let shape = format!("{}, {}", dtype.name(), shape_macro_text(dims));
-    let tensors = format!("`&mut Tensor<{shape}>`, `&mut TensorViewMut<{shape}>`");
     let (bound, note) = if symbolic {
         let note = format!(
-            "`{declared}` is written into {tensors} or a `TensorViewMut` (a literal dim may \
-             also be `_` in the argument's type){}",
+            "`{declared}` is written into `&mut Tensor<{shape}>`, `&mut TensorViewMut<{shape}>` \
+             or a `TensorViewMut` (a literal dim may also be `_` in the argument's type){}",
             slice_note(dtype, dims, "&mut ")
         );
         (arg_trait(rt, dtype, dims, true), note)
     } else {
-        let note = format!("`{declared}` is written into {tensors} or a `TensorViewMut`");
-        (quote!(#rt::__private::StaticArgMut<#t, #s>), note)
+        // Taken as `&mut impl`, so a `&mut Tensor` variable is reborrowed at each call (by
+        // value it would be moved into the first); `Self` is the tensor behind the `&mut`.
+        let note = format!(
+            "`{declared}` is written into `&mut Tensor<{shape}>` or `&mut TensorViewMut<{shape}>`"
+        );
+        (quote!(#rt::__private::TensorMut<#t, #s>), note)
     };
+    let passed = if symbolic { "{Self}" } else { "&mut {Self}" };
     ArgCheck {
         ident: output_trait_ident(f, k, outputs.len()),
         bound,
-        message: format!("{owner} is `{declared}`; you passed `{{Self}}`"),
+        message: format!("{owner} is `{declared}`; you passed `{passed}`"),
         label: format!("expected a writable `{declared}`"),
         note,
     }
@@ -647,7 +654,7 @@ pub fn emit_graph_fn(
         let out_mut_types: Vec<_> = (0..outputs.len())
             .map(|k| {
                 let tr = output_trait_ident(f, k, outputs.len());
-                quote!(impl #tr)
+                quote!(&mut impl #tr)
             })
             .collect();
         let into_body = match checked {
@@ -674,7 +681,7 @@ pub fn emit_graph_fn(
                     let s = shape_type(rt, dims);
                     let slice = output_slice(index);
                     setup.extend(quote! {
-                        let #slice: &mut [#t] = <_ as #p::StaticArgMut<#t, #s>>::static_slice_mut(&mut #out);
+                        let #slice: &mut [#t] = <_ as #p::TensorMut<#t, #s>>::as_mut_slice(#out);
                     });
                 }
                 let body = emit_kernel(rt, f, graph, kernel);
@@ -704,7 +711,7 @@ pub fn emit_graph_fn(
             #[doc = ""]
             #[doc = #sig_doc]
             #[allow(clippy::too_many_arguments, unused_variables, unused_mut, unreachable_code)]
-            #vis fn #into_name(#(#param_names: #param_types,)* #(mut #out_names: #out_mut_types),*) {
+            #vis fn #into_name(#(#param_names: #param_types,)* #(#out_names: #out_mut_types),*) {
                 #into_body
             }
         };
