@@ -28,11 +28,12 @@
 #[cfg(feature = "ndarray")]
 pub use tensor_core::ndarray_interop;
 pub use tensor_core::{
-    args, bind, cast, dtype, error, gemm, lanes, reference, shape, tensor, typenum, ulp, vmath,
+    args, bind, cast, dtype, error, gemm, lanes, reference, shape, tensor, ulp, vmath,
 };
 pub use tensor_core::{
-    bf16, f16, DType, Dim, Dyn, Element, LengthReason, Rank0, Rank1, Rank2, Rank3, Rank4, Rank5,
-    Rank6, Shape, ShapeError, StaticShape, Tensor, TensorMut, TensorRef, TensorView, TensorViewMut,
+    bf16, f16, DType, Dim, Dyn, Element, Fixed, LengthReason, Rank0, Rank1, Rank2, Rank3, Rank4,
+    Rank5, Rank6, Shape, ShapeError, StaticShape, Tensor, TensorMut, TensorRef, TensorView,
+    TensorViewMut,
 };
 
 /// Compiles a tensor graph. See the crate docs and README.md.
@@ -46,8 +47,23 @@ macro_rules! graph {
     };
 }
 
-/// Writes a static shape type: `Shape![]`, `Shape![8]`, `Shape![4, 8]` … up to rank 6.
-/// Dims are integer literals; the type is built from typenum unsigned integers.
+/// Writes a shape type: `Shape![]`, `Shape![8]`, `Shape![4, 8]` … up to rank 6.
+///
+/// A dim is an integer literal (`Shape![4, 8]` is `Rank2<Fixed<4>, Fixed<8>>`), a `const`
+/// item or const generic parameter (`Shape![N, 4]`), a braced const expression
+/// (`Shape![{ 2 * N }]`), or `_` for a run-time dim (`Shape![_, 768]` is
+/// `Rank2<Dyn, Fixed<768>>`).
+///
+/// ```
+/// use tensorgraph::prelude::*;
+///
+/// const ROWS: usize = 3;
+/// fn width<const N: usize>(t: &Tensor<f32, Shape![ROWS, N]>) -> usize {
+///     t.as_slice().len() / ROWS
+/// }
+/// let t = Tensor::<f32, Shape![ROWS, { 2 * 4 }]>::zeros();
+/// assert_eq!(width(&t), 8);
+/// ```
 #[macro_export]
 macro_rules! Shape {
     ($($dims:tt)*) => {
@@ -70,7 +86,6 @@ pub struct LanguageDoctests;
 pub mod __private {
     pub use tensor_core::__private::*;
     pub use tensor_core::shape::{Rank0, Rank1, Rank2, Rank3, Rank4, Rank5, Rank6};
-    pub use tensor_core::typenum::{UInt, UTerm, B0, B1, U};
     pub use tensor_macros::{graph_impl, shape_impl};
 }
 

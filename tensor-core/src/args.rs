@@ -1,9 +1,9 @@
 //! What a graph with symbolic dims accepts for each tensor parameter (DESIGN.md, "v2: data
 //! from anywhere, without copies"), as traits the generated signatures name:
-//! `x: impl TensorArg<f32, Rank2<Sym, U768>, SliceOk>`.
+//! `x: impl TensorArg<f32, Rank2<Sym, Fixed<768>>, SliceOk>`.
 //!
 //! The declared type becomes a *pattern*: a rank struct whose dims are [`Sym`] (a name: any
-//! size, checked at call entry) or a typenum literal. What the compiler checks here:
+//! size, checked at call entry) or a literal ([`Fixed`]). What the compiler checks here:
 //! - the dtype is the declared one;
 //! - a tensor's shape type has the declared rank, and each of its dims accepts the declared
 //!   one ([`DimAccepts`]): the same literal, or [`Dyn`] (checked at call entry), or anything
@@ -16,18 +16,18 @@
 //!
 //! # Checked at compile time
 //!
-//! For a parameter declared `f32[B, 768]` (the pattern `Rank2<Sym, U768>`, at most one name):
+//! For a parameter declared `f32[B, 768]` (the pattern `Rank2<Sym, Fixed<768>>`, at most one name):
 //!
 //! ```
 //! use tensor_core::__private::{SliceOk, Sym, TensorArg};
-//! use tensor_core::typenum::{U4, U768};
+//! use tensor_core::Fixed;
 //! use tensor_core::{Dyn, Rank2, Tensor};
 //!
-//! fn lent<X: TensorArg<f32, Rank2<Sym, U768>, SliceOk>>(x: X) -> usize {
+//! fn lent<X: TensorArg<f32, Rank2<Sym, Fixed<768>>, SliceOk>>(x: X) -> usize {
 //!     x.tensor_parts().data.len()
 //! }
-//! assert_eq!(lent(&Tensor::<f32, Rank2<U4, U768>>::zeros()), 4 * 768);
-//! let rows = Tensor::<f32, Rank2<Dyn, U768>>::from_vec(vec![0.0; 2 * 768])?;
+//! assert_eq!(lent(&Tensor::<f32, Rank2<Fixed<4>, Fixed<768>>>::zeros()), 4 * 768);
+//! let rows = Tensor::<f32, Rank2<Dyn, Fixed<768>>>::from_vec(vec![0.0; 2 * 768])?;
 //! assert_eq!(lent(&rows), 2 * 768);
 //! assert_eq!(lent(rows.view()), 2 * 768);
 //! let any = Tensor::<f32, Rank2<Dyn, Dyn>>::zeros_with_dims([3, 768])?;
@@ -42,37 +42,37 @@
 //!
 //! ```compile_fail,E0277
 //! use tensor_core::__private::{SliceOk, Sym, TensorArg};
-//! use tensor_core::typenum::{U4, U5, U768};
+//! use tensor_core::Fixed;
 //! use tensor_core::{Rank2, Tensor};
 //!
-//! fn lent<X: TensorArg<f32, Rank2<Sym, U768>, SliceOk>>(x: X) -> usize {
+//! fn lent<X: TensorArg<f32, Rank2<Sym, Fixed<768>>, SliceOk>>(x: X) -> usize {
 //!     x.tensor_parts().data.len()
 //! }
-//! lent(&Tensor::<f32, Rank2<U4, U5>>::zeros());
+//! lent(&Tensor::<f32, Rank2<Fixed<4>, Fixed<5>>>::zeros());
 //! ```
 //!
 //! So are another rank and another dtype:
 //!
 //! ```compile_fail,E0277
 //! use tensor_core::__private::{SliceOk, Sym, TensorArg};
-//! use tensor_core::typenum::U768;
+//! use tensor_core::Fixed;
 //! use tensor_core::{Rank1, Rank2, Tensor};
 //!
-//! fn lent<X: TensorArg<f32, Rank2<Sym, U768>, SliceOk>>(x: X) -> usize {
+//! fn lent<X: TensorArg<f32, Rank2<Sym, Fixed<768>>, SliceOk>>(x: X) -> usize {
 //!     x.tensor_parts().data.len()
 //! }
-//! lent(&Tensor::<f32, Rank1<U768>>::zeros());
+//! lent(&Tensor::<f32, Rank1<Fixed<768>>>::zeros());
 //! ```
 //!
 //! ```compile_fail,E0277
 //! use tensor_core::__private::{SliceOk, Sym, TensorArg};
-//! use tensor_core::typenum::{U4, U768};
+//! use tensor_core::Fixed;
 //! use tensor_core::{Rank2, Tensor};
 //!
-//! fn lent<X: TensorArg<f32, Rank2<Sym, U768>, SliceOk>>(x: X) -> usize {
+//! fn lent<X: TensorArg<f32, Rank2<Sym, Fixed<768>>, SliceOk>>(x: X) -> usize {
 //!     x.tensor_parts().data.len()
 //! }
-//! lent(&Tensor::<f64, Rank2<U4, U768>>::zeros());
+//! lent(&Tensor::<f64, Rank2<Fixed<4>, Fixed<768>>>::zeros());
 //! ```
 //!
 //! A flat slice where the declared type has two names (`f32[M, N]`, [`NoSlice`]):
@@ -89,9 +89,10 @@
 
 use crate::bind::ArgShape;
 use crate::dtype::Element;
-use crate::shape::{Dim, Dyn, Rank0, Rank1, Rank2, Rank3, Rank4, Rank5, Rank6, Shape};
-use crate::tensor::{Tensor, TensorView, TensorViewMut};
-use typenum::Unsigned;
+use crate::shape::{
+    Dim, Dyn, Fixed, Rank0, Rank1, Rank2, Rank3, Rank4, Rank5, Rank6, Shape, StaticShape,
+};
+use crate::tensor::{Tensor, TensorRef, TensorView, TensorViewMut};
 
 /// A declared dim that is a name (`B` in `f32[B, 768]`): any size is accepted at compile time,
 /// and call entry checks that every occurrence of the name agrees.
@@ -104,14 +105,14 @@ pub struct Sym;
 pub trait DimAccepts<Declared> {}
 
 impl<D: Dim> DimAccepts<Sym> for D {}
-impl<N: Unsigned + Copy + Default + Send + Sync + 'static> DimAccepts<N> for N {}
-impl<N: Unsigned + Copy + Default + Send + Sync + 'static> DimAccepts<N> for Dyn {}
+impl<const N: usize> DimAccepts<Fixed<N>> for Fixed<N> {}
+impl<const N: usize> DimAccepts<Fixed<N>> for Dyn {}
 
 /// `Self` (an argument's shape type) may stand for the parameter pattern `Pattern`: the same
 /// rank, and each dim accepts the declared one ([`DimAccepts`]).
 pub trait ShapeAccepts<Pattern> {}
 
-/// A parameter pattern: a rank struct over [`Sym`] and typenum literals. Its rank is what
+/// A parameter pattern: a rank struct over [`Sym`] and [`Fixed`] literals. Its rank is what
 /// an `ndarray::IxDyn` argument is checked against at call entry.
 pub trait ShapePattern {
     /// The declared rank.
@@ -236,6 +237,29 @@ pub trait TensorArg<T, P, F> {
 pub trait TensorArgMut<T, P, F> {
     /// Lends the buffer, writable, and the dims.
     fn tensor_parts_mut(&mut self) -> ArgPartsMut<'_, T>;
+}
+
+/// An input of a graph with only literal dims: `&Tensor`, `&TensorView`, `&TensorViewMut` or
+/// a `TensorView` of dtype `T` and shape `S` (anything `&` a [`TensorRef`]). The generated
+/// function takes it by value, so an argument passed without `&` is reported by the
+/// parameter's own message (rustc's "mismatched types" would come first for `&impl`).
+pub trait StaticArg<T: Element, S: StaticShape> {
+    /// The elements, row-major: exactly `S::LEN` of them.
+    fn static_slice(&self) -> &[T];
+}
+
+impl<T: Element, S: StaticShape, X: TensorRef<T, S> + ?Sized> StaticArg<T, S> for &X {
+    #[inline(always)]
+    fn static_slice(&self) -> &[T] {
+        (**self).as_slice()
+    }
+}
+
+impl<T: Element, S: StaticShape> StaticArg<T, S> for TensorView<'_, T, S> {
+    #[inline(always)]
+    fn static_slice(&self) -> &[T] {
+        self.as_slice()
+    }
 }
 
 fn tensor_parts<'a, T: Element, S: Shape>(data: &'a [T], dims: &'a S::Index) -> ArgParts<'a, T> {
@@ -383,9 +407,9 @@ mod tests {
     use super::*;
     use crate::bind::{bind_dims, DeclDim, GraphSignature, ParamSig};
     use crate::error::ShapeError;
-    use typenum::{U2, U4, U768};
+    use crate::shape::Fixed;
 
-    type Pattern = Rank2<Sym, U768>;
+    type Pattern = Rank2<Sym, Fixed<768>>;
 
     fn lent<X: TensorArg<f32, Pattern, SliceOk>>(x: X) -> (usize, Option<Vec<usize>>) {
         let parts = x.tensor_parts();
@@ -396,16 +420,16 @@ mod tests {
     // `&view` is borrowed on purpose: `&TensorView` is an accepted argument of its own.
     #[allow(clippy::needless_borrows_for_generic_args)]
     fn inputs_lend_buffer_and_dims() {
-        let fixed = Tensor::<f32, Rank2<U4, U768>>::zeros();
+        let fixed = Tensor::<f32, Rank2<Fixed<4>, Fixed<768>>>::zeros();
         assert_eq!(lent(&fixed), (3072, Some(vec![4, 768])));
         assert_eq!(lent(fixed.view()), (3072, Some(vec![4, 768])));
         assert_eq!(lent(&fixed.view()), (3072, Some(vec![4, 768])));
-        let rows = Tensor::<f32, Rank2<Dyn, U768>>::from_vec(vec![1.0; 768]).unwrap();
+        let rows = Tensor::<f32, Rank2<Dyn, Fixed<768>>>::from_vec(vec![1.0; 768]).unwrap();
         assert_eq!(lent(&rows), (768, Some(vec![1, 768])));
         let any = Tensor::<f32, Rank2<Dyn, Dyn>>::zeros_with_dims([2, 768]).unwrap();
         assert_eq!(lent(&any), (1536, Some(vec![2, 768])));
         let mut buffer = vec![0.0f32; 768];
-        let view_mut = TensorViewMut::<f32, Rank2<Dyn, U768>>::new(&mut buffer).unwrap();
+        let view_mut = TensorViewMut::<f32, Rank2<Dyn, Fixed<768>>>::new(&mut buffer).unwrap();
         assert_eq!(lent(&view_mut), (768, Some(vec![1, 768])));
         let v = vec![0.5f32; 1536];
         assert_eq!(lent(&v), (1536, None));
@@ -454,10 +478,10 @@ mod tests {
     #[test]
     fn outputs_are_written_in_place() {
         let x: Vec<f32> = (0..1536).map(|i| i as f32).collect();
-        let mut t = Tensor::<f32, Rank2<Dyn, U768>>::zeros_with_dims([2, 768]).unwrap();
+        let mut t = Tensor::<f32, Rank2<Dyn, Fixed<768>>>::zeros_with_dims([2, 768]).unwrap();
         assert_eq!(copy_into(&x, &mut t), Ok(2));
         assert_eq!(t[[1, 767]], 1535.0);
-        let mut s = Tensor::<f32, Rank2<U2, U768>>::zeros();
+        let mut s = Tensor::<f32, Rank2<Fixed<2>, Fixed<768>>>::zeros();
         assert_eq!(copy_into(&t, &mut s), Ok(2));
         assert_eq!(s.as_slice(), &x[..]);
         let mut v = vec![0.0f32; 1536];
@@ -467,7 +491,7 @@ mod tests {
         assert_eq!(copy_into(&x[..], &mut buffer[..]), Ok(2));
         assert_eq!(buffer, x);
         let mut buffer = vec![0.0f32; 1536];
-        let mut view = TensorViewMut::<f32, Rank2<Dyn, U768>>::new(&mut buffer).unwrap();
+        let mut view = TensorViewMut::<f32, Rank2<Dyn, Fixed<768>>>::new(&mut buffer).unwrap();
         assert_eq!(copy_into(&x, &mut view), Ok(2));
         assert_eq!(copy_into(&x, view), Ok(2));
         assert_eq!(buffer, x);

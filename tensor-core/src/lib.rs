@@ -32,16 +32,17 @@ pub mod serde_impls;
 
 pub use dtype::{bf16, f16, DType, Element};
 pub use error::{LengthReason, ShapeError};
-pub use shape::{Dim, Dyn, Rank0, Rank1, Rank2, Rank3, Rank4, Rank5, Rank6, Shape, StaticShape};
+pub use shape::{
+    Dim, Dyn, Fixed, Rank0, Rank1, Rank2, Rank3, Rank4, Rank5, Rank6, Shape, StaticShape,
+};
 pub use tensor::{Tensor, TensorMut, TensorRef, TensorView, TensorViewMut};
-pub use typenum;
 
 /// What generated code calls. Not a stable API.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::args::{
-        ArgParts, ArgPartsMut, DimAccepts, NoSlice, ShapeAccepts, ShapePattern, SliceOk, Sym,
-        TensorArg, TensorArgMut,
+        ArgParts, ArgPartsMut, DimAccepts, NoSlice, ShapeAccepts, ShapePattern, SliceOk, StaticArg,
+        Sym, TensorArg, TensorArgMut,
     };
     pub use crate::bind::{bind_dims, check_sizes, ArgShape, DeclDim, GraphSignature, ParamSig};
     pub use crate::cast::CastTo;
@@ -58,6 +59,6 @@ pub mod __private {
     };
     pub use crate::reference::{Bitwise, Compare, Num};
     pub use crate::scratch::ScratchVec;
-    pub use crate::shape::{Dim, Dyn, Shape, StaticShape};
+    pub use crate::shape::{Dim, Dyn, Fixed, Shape, StaticShape};
     pub use crate::tensor::{Tensor, TensorMut, TensorRef, TensorView, TensorViewMut};
 }

@@ -45,7 +45,7 @@ impl<A, B, C, D, E> NdRank<Rank5<A, B, C, D, E>> for Ix5 {}
 impl<A, B, C, D, E, F> NdRank<Rank6<A, B, C, D, E, F>> for Ix6 {}
 impl<P: ShapePattern> NdRank<P> for IxDyn {}
 
-/// A shape type's ndarray dimension type of the same rank: `Rank2<Dyn, U768>` is `Ix2`.
+/// A shape type's ndarray dimension type of the same rank: `Rank2<Dyn, Fixed<768>>` is `Ix2`.
 pub trait NdShape: Shape {
     /// `Ix0` … `Ix6`.
     type NdDim: Dimension;
@@ -219,8 +219,8 @@ mod tests {
     use crate::args::{NoSlice, SliceOk, Sym};
     use crate::bind::{bind_dims, DeclDim, GraphSignature, ParamSig};
     use crate::shape::Dyn;
+    use crate::shape::Fixed;
     use ndarray::{array, s, ArrayD, ShapeBuilder};
-    use typenum::{U3, U768};
 
     /// What a generated `f(x: f32[B, 3])` does at call entry: lend parts, bind, read.
     static F: GraphSignature = GraphSignature {
@@ -235,7 +235,7 @@ mod tests {
         at_least: &[],
     };
 
-    fn read<X: TensorArg<f32, Rank2<Sym, U3>, NoSlice>>(
+    fn read<X: TensorArg<f32, Rank2<Sym, Fixed<3>>, NoSlice>>(
         x: X,
     ) -> Result<(usize, Vec<f32>), ShapeError> {
         let parts = x.tensor_parts();
@@ -243,7 +243,9 @@ mod tests {
         Ok((b, parts.data.to_vec()))
     }
 
-    fn write<X: TensorArgMut<f32, Rank2<Sym, U3>, SliceOk>>(mut x: X) -> Result<usize, ShapeError> {
+    fn write<X: TensorArgMut<f32, Rank2<Sym, Fixed<3>>, SliceOk>>(
+        mut x: X,
+    ) -> Result<usize, ShapeError> {
         let parts = x.tensor_parts_mut();
         let [b] = bind_dims::<1>(&F, &[parts.arg_shape()])?;
         for (i, v) in parts.data.iter_mut().enumerate() {
@@ -265,7 +267,7 @@ mod tests {
         // The second row alone is standard too (a view starting mid-buffer).
         assert_eq!(read(a.slice(s![1.., ..])), Ok((1, vec![4.0, 5.0, 6.0])));
         // The slice is the array's own buffer: no copy.
-        fn lent<X: TensorArg<f32, Rank2<Sym, U3>, NoSlice>>(x: X) -> *const f32 {
+        fn lent<X: TensorArg<f32, Rank2<Sym, Fixed<3>>, NoSlice>>(x: X) -> *const f32 {
             x.tensor_parts().data.as_ptr()
         }
         assert_eq!(lent(&a), a.as_ptr());
@@ -365,7 +367,7 @@ mod tests {
     fn try_from_takes_the_buffer() {
         let a = array![[1.0f32, 2.0, 3.0], [4.0, 5.0, 6.0]];
         let ptr = a.as_ptr();
-        let t = Tensor::<f32, Rank2<Dyn, U3>>::try_from(a).unwrap();
+        let t = Tensor::<f32, Rank2<Dyn, Fixed<3>>>::try_from(a).unwrap();
         assert_eq!(t.shape(), &[2, 3]);
         assert_eq!(t[[1, 0]], 4.0);
         assert_eq!(t.as_slice().as_ptr(), ptr);
@@ -385,7 +387,7 @@ mod tests {
     #[test]
     fn try_from_refuses() {
         let a = array![[1.0f32, 2.0, 3.0], [4.0, 5.0, 6.0]];
-        let err = Tensor::<f32, Rank2<Dyn, U768>>::try_from(a.clone()).unwrap_err();
+        let err = Tensor::<f32, Rank2<Dyn, Fixed<768>>>::try_from(a.clone()).unwrap_err();
         assert_eq!(
             err,
             ShapeError::FixedDim {
@@ -418,8 +420,8 @@ mod tests {
 
     #[test]
     fn into_ndarray_gives_the_buffer() {
-        let t =
-            Tensor::<f32, Rank2<Dyn, U3>>::from_vec(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
+        let t = Tensor::<f32, Rank2<Dyn, Fixed<3>>>::from_vec(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+            .unwrap();
         let ptr = t.as_slice().as_ptr();
         let a: Array<f32, Ix2> = t.into_ndarray();
         assert_eq!(a, array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]);

@@ -10,18 +10,18 @@
 //! addressable element count, and `data` holding exactly the product of `shape` elements.
 //!
 //! ```
-//! use tensor_core::{typenum::U3, Dyn, Rank2, Tensor};
-//! let t = Tensor::<i32, Rank2<Dyn, U3>>::from_vec(vec![1, 2, 3, 4, 5, 6]).unwrap();
+//! use tensor_core::{Fixed, Dyn, Rank2, Tensor};
+//! let t = Tensor::<i32, Rank2<Dyn, Fixed<3>>>::from_vec(vec![1, 2, 3, 4, 5, 6]).unwrap();
 //! let json = serde_json::to_string(&t).unwrap();
 //! assert_eq!(json, r#"{"shape":[2,3],"data":[1,2,3,4,5,6]}"#);
-//! let back: Tensor<i32, Rank2<Dyn, U3>> = serde_json::from_str(&json).unwrap();
+//! let back: Tensor<i32, Rank2<Dyn, Fixed<3>>> = serde_json::from_str(&json).unwrap();
 //! assert_eq!(back, t);
 //! // A literal dim that disagrees, or a length that does not fill the shape, is an error.
-//! let wrong_dim = serde_json::from_str::<Tensor<i32, Rank2<Dyn, U3>>>(
+//! let wrong_dim = serde_json::from_str::<Tensor<i32, Rank2<Dyn, Fixed<3>>>>(
 //!     r#"{"shape":[3,2],"data":[1,2,3,4,5,6]}"#,
 //! );
 //! assert!(wrong_dim.is_err());
-//! let short = serde_json::from_str::<Tensor<i32, Rank2<Dyn, U3>>>(
+//! let short = serde_json::from_str::<Tensor<i32, Rank2<Dyn, Fixed<3>>>>(
 //!     r#"{"shape":[2,3],"data":[1,2,3]}"#,
 //! );
 //! assert!(short.unwrap_err().to_string().contains("6 elements"));
@@ -64,12 +64,12 @@ impl<T: Element + Serialize, S: Shape> Serialize for Tensor<T, S> {
 impl<T: Element + Serialize, S: Shape> Serialize for TensorView<'_, T, S> {
     /// As the owned tensor's, so a view's output reads back as a [`Tensor`]:
     /// ```
-    /// use tensor_core::{typenum::U2, Rank1, Tensor, TensorView};
+    /// use tensor_core::{Fixed, Rank1, Tensor, TensorView};
     /// let data = [1.5f32, -2.0];
-    /// let view = TensorView::<f32, Rank1<U2>>::new(&data).unwrap();
+    /// let view = TensorView::<f32, Rank1<Fixed<2>>>::new(&data).unwrap();
     /// let json = serde_json::to_string(&view).unwrap();
     /// assert_eq!(json, r#"{"shape":[2],"data":[1.5,-2.0]}"#);
-    /// let owned: Tensor<f32, Rank1<U2>> = serde_json::from_str(&json).unwrap();
+    /// let owned: Tensor<f32, Rank1<Fixed<2>>> = serde_json::from_str(&json).unwrap();
     /// assert_eq!(owned.as_slice(), &data);
     /// ```
     fn serialize<Ser: Serializer>(&self, serializer: Ser) -> Result<Ser::Ok, Ser::Error> {
@@ -187,10 +187,10 @@ impl<'de, T: Element + Deserialize<'de>, S: Shape> Deserialize<'de> for Tensor<T
 
 #[cfg(test)]
 mod tests {
-    use crate::typenum::{U0, U2, U3};
+    use crate::shape::Fixed;
     use crate::{bf16, f16, Dyn, Rank0, Rank1, Rank2, Rank3, Tensor, TensorViewMut};
 
-    type Rows3 = Rank2<Dyn, U3>;
+    type Rows3 = Rank2<Dyn, Fixed<3>>;
 
     fn from_json<T, S>(json: &str) -> Result<Tensor<T, S>, String>
     where
@@ -202,26 +202,32 @@ mod tests {
 
     #[test]
     fn round_trips_every_shape_kind() {
-        let t = Tensor::<f64, Rank2<U2, U3>>::from_fn(|[i, j]| i as f64 * 10.0 + j as f64 - 0.5);
+        let t = Tensor::<f64, Rank2<Fixed<2>, Fixed<3>>>::from_fn(|[i, j]| {
+            i as f64 * 10.0 + j as f64 - 0.5
+        });
         let json = serde_json::to_string(&t).unwrap();
         assert_eq!(
             json,
             r#"{"shape":[2,3],"data":[-0.5,0.5,1.5,9.5,10.5,11.5]}"#
         );
-        assert_eq!(from_json::<f64, Rank2<U2, U3>>(&json).unwrap(), t);
+        assert_eq!(
+            from_json::<f64, Rank2<Fixed<2>, Fixed<3>>>(&json).unwrap(),
+            t
+        );
 
         let scalar = Tensor::<u8, Rank0>::full(7);
         let json = serde_json::to_string(&scalar).unwrap();
         assert_eq!(json, r#"{"shape":[],"data":[7]}"#);
         assert_eq!(from_json::<u8, Rank0>(&json).unwrap().as_slice(), &[7]);
 
-        let dynamic = Tensor::<i64, Rank3<Dyn, Dyn, U2>>::from_shape_vec(
+        let dynamic = Tensor::<i64, Rank3<Dyn, Dyn, Fixed<2>>>::from_shape_vec(
             [2, 1, 2],
             vec![-1, i64::MAX, i64::MIN, 4],
         )
         .unwrap();
-        let back = from_json::<i64, Rank3<Dyn, Dyn, U2>>(&serde_json::to_string(&dynamic).unwrap())
-            .unwrap();
+        let back =
+            from_json::<i64, Rank3<Dyn, Dyn, Fixed<2>>>(&serde_json::to_string(&dynamic).unwrap())
+                .unwrap();
         assert_eq!(back.shape(), &[2, 1, 2]);
         assert_eq!(back.as_slice(), &[-1, i64::MAX, i64::MIN, 4]);
 
@@ -233,12 +239,14 @@ mod tests {
 
     #[test]
     fn half_floats_keep_their_bits() {
-        let h = Tensor::<f16, Rank1<U2>>::from_vec(vec![f16::from_f32(1.0), f16::from_f32(-0.1)])
-            .unwrap();
-        let back = from_json::<f16, Rank1<U2>>(&serde_json::to_string(&h).unwrap()).unwrap();
+        let h =
+            Tensor::<f16, Rank1<Fixed<2>>>::from_vec(vec![f16::from_f32(1.0), f16::from_f32(-0.1)])
+                .unwrap();
+        let back = from_json::<f16, Rank1<Fixed<2>>>(&serde_json::to_string(&h).unwrap()).unwrap();
         assert_eq!(back.as_slice()[1].to_bits(), f16::from_f32(-0.1).to_bits());
-        let b = Tensor::<bf16, Rank1<U2>>::from_vec(vec![bf16::from_f32(3.0), bf16::MAX]).unwrap();
-        let back = from_json::<bf16, Rank1<U2>>(&serde_json::to_string(&b).unwrap()).unwrap();
+        let b = Tensor::<bf16, Rank1<Fixed<2>>>::from_vec(vec![bf16::from_f32(3.0), bf16::MAX])
+            .unwrap();
+        let back = from_json::<bf16, Rank1<Fixed<2>>>(&serde_json::to_string(&b).unwrap()).unwrap();
         assert_eq!(back, b);
     }
 
@@ -323,9 +331,10 @@ mod tests {
         assert!(e.contains("rank"), "{e}");
         // Extents whose product overflows.
         let huge = format!(r#"{{"shape":[{},{},3],"data":[]}}"#, usize::MAX, usize::MAX);
-        assert!(from_json::<i32, Rank3<Dyn, Dyn, U3>>(&huge).is_err());
+        assert!(from_json::<i32, Rank3<Dyn, Dyn, Fixed<3>>>(&huge).is_err());
         // A zero extent with a nonempty buffer.
-        let e = from_json::<i32, Rank2<U0, Dyn>>(r#"{"shape":[0,4],"data":[1]}"#).unwrap_err();
+        let e =
+            from_json::<i32, Rank2<Fixed<0>, Dyn>>(r#"{"shape":[0,4],"data":[1]}"#).unwrap_err();
         assert!(e.contains("0 elements"), "{e}");
         // Missing, duplicate and unknown fields; wrong element type.
         assert!(from_json::<i32, Rows3>(r#"{"data":[1,2,3]}"#)

@@ -1,32 +1,43 @@
-//! Shapes as types. `Shape![4, 8]` (the `tensorgraph` macro) is `Rank2<U4, U8>` over typenum
-//! unsigned integers, so generic code can name shapes in bounds. A dim may instead be [`Dyn`]
-//! (`Shape![_, 768]` is `Rank2<Dyn, U768>`): its size is chosen at run time and stored in the
-//! tensor, which then owns its extents.
+//! Shapes as types. `Shape![4, 8]` (the `tensorgraph` macro) is `Rank2<Fixed<4>, Fixed<8>>`,
+//! so generic code can name shapes in bounds and compiler messages print them as written. A
+//! dim may instead be [`Dyn`] (`Shape![_, 768]` is `Rank2<Dyn, Fixed<768>>`): its size is
+//! chosen at run time and stored in the tensor, which then owns its extents.
 //!
 //! Two traits split what is known when:
 //! - [`Shape`]: every shape type. Its rank and which dims are fixed are compile-time facts
 //!   (`STATIC_DIMS`); the extents themselves live in the tensor (`S::Index`).
 //! - [`StaticShape`]: shapes whose every dim is a literal, so the extents and the element
 //!   count are constants too (`DIMS`, `LEN`). Infallible constructors (`zeros`, `from_fn`)
-//!   and the v1 graph traits need it.
+//!   and the graph traits of graphs with only literal dims need it.
+//!
+//! Literal dims are const generics (`Fixed<768>`), not type-level integers: a rustc message
+//! about a wrong argument then prints `Tensor<f64, Rank2<Fixed<4>, Fixed<8>>>`, where
+//! typenum's binary integers printed `Rank2<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, …>`
+//! (NOTES.md, "Call-site errors"). The name is `Fixed`, not nalgebra's `Const`: rustc
+//! prints a type by its bare name only when no other visible item has that name, and the
+//! standard library has a `Const`, so messages read `tensorgraph::Const<4>`.
 
 use core::fmt::{self, Debug};
 use core::marker::PhantomData;
-use typenum::Unsigned;
+
+/// A literal dim of size `N`: `Shape![4, 8]` writes `Rank2<Fixed<4>, Fixed<8>>`. Any `usize`
+/// works, including a `const` item or a const generic parameter (`Shape![N, 4]`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Fixed<const N: usize>;
 
 /// A run-time dim: its size is stored in each tensor and checked where the tensor is built
-/// and where a graph is called. `Shape![_, 768]` writes `Rank2<Dyn, U768>`.
+/// and where a graph is called. `Shape![_, 768]` writes `Rank2<Dyn, Fixed<768>>`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Dyn;
 
-/// One dim of a shape type: a typenum unsigned integer (a literal size) or [`Dyn`].
+/// One dim of a shape type: [`Fixed`] (a literal size) or [`Dyn`].
 pub trait Dim: Copy + Default + Send + Sync + 'static {
     /// `Some(n)` for a literal dim, `None` for a run-time one.
     const SIZE: Option<usize>;
 }
 
-impl<U: Unsigned + Copy + Default + Send + Sync + 'static> Dim for U {
-    const SIZE: Option<usize> = Some(U::USIZE);
+impl<const N: usize> Dim for Fixed<N> {
+    const SIZE: Option<usize> = Some(N);
 }
 
 impl Dim for Dyn {
@@ -67,12 +78,12 @@ impl StaticShape for Rank0 {
 }
 
 // The rank structs put no bound on their parameters, so the graph macro's argument patterns
-// (`Rank2<Sym, U768>`, see `args.rs`) can reuse them; they are shapes only over `Dim`s.
+// (`Rank2<Sym, Fixed<768>>`, see `args.rs`) can reuse them; they are shapes only over `Dim`s.
 macro_rules! rank {
     ($name:ident, $n:literal; $($d:ident),+) => {
         #[doc = concat!(
-            "Rank ", stringify!($n), ": each dim is a typenum unsigned integer (a literal size) \
-             or [`Dyn`] (a run-time size)."
+            "Rank ", stringify!($n), ": each dim is [`Fixed`] (a literal size) or [`Dyn`] \
+             (a run-time size)."
         )]
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
         pub struct $name<$($d),+>(PhantomData<($($d,)+)>);
@@ -83,11 +94,9 @@ macro_rules! rank {
             type Index = [usize; $n];
         }
 
-        impl<$($d: Unsigned + Copy + Default + Send + Sync + 'static),+> StaticShape
-            for $name<$($d),+>
-        {
-            const DIMS: &'static [usize] = &[$($d::USIZE),+];
-            const LEN: usize = 1 $(* $d::USIZE)+;
+        impl<$(const $d: usize),+> StaticShape for $name<$(Fixed<$d>),+> {
+            const DIMS: &'static [usize] = &[$($d),+];
+            const LEN: usize = 1 $(* $d)+;
         }
     };
 }
@@ -157,22 +166,30 @@ pub fn static_dims_text(dims: &[Option<usize>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use typenum::{U0, U3, U768};
 
     #[test]
     fn static_dims_mark_run_time_axes() {
-        assert_eq!(<Rank2<Dyn, U768> as Shape>::STATIC_DIMS, &[None, Some(768)]);
         assert_eq!(
-            <Rank2<U3, U768> as Shape>::STATIC_DIMS,
+            <Rank2<Dyn, Fixed<768>> as Shape>::STATIC_DIMS,
+            &[None, Some(768)]
+        );
+        assert_eq!(
+            <Rank2<Fixed<3>, Fixed<768>> as Shape>::STATIC_DIMS,
             &[Some(3), Some(768)]
         );
-        assert_eq!(<Rank2<U3, U768> as StaticShape>::DIMS, &[3, 768]);
-        assert_eq!(<Rank2<U3, U768> as StaticShape>::LEN, 2304);
-        assert_eq!(<Rank3<U3, U0, U768> as StaticShape>::LEN, 0);
+        assert_eq!(
+            <Rank2<Fixed<3>, Fixed<768>> as StaticShape>::DIMS,
+            &[3, 768]
+        );
+        assert_eq!(<Rank2<Fixed<3>, Fixed<768>> as StaticShape>::LEN, 2304);
+        assert_eq!(
+            <Rank3<Fixed<3>, Fixed<0>, Fixed<768>> as StaticShape>::LEN,
+            0
+        );
         assert_eq!(<Rank0 as StaticShape>::LEN, 1);
         assert_eq!(<Rank6<Dyn, Dyn, Dyn, Dyn, Dyn, Dyn> as Shape>::RANK, 6);
         assert_eq!(<Dyn as Dim>::SIZE, None);
-        assert_eq!(<U768 as Dim>::SIZE, Some(768));
+        assert_eq!(<Fixed<768> as Dim>::SIZE, Some(768));
     }
 
     #[test]

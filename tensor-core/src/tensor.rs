@@ -668,8 +668,8 @@ fn fmt_plain<T: Element>(f: &mut fmt::Formatter<'_>, data: &[T], dims: &[usize])
 impl<T: Element, S: Shape> fmt::Display for Tensor<T, S> {
     /// The elements nested by axis (long axes summarised as NumPy does):
     /// ```
-    /// use tensor_core::{typenum::{U2, U3}, Rank2, Tensor};
-    /// let t = Tensor::<i32, Rank2<U2, U3>>::from_vec(vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// use tensor_core::{Fixed, Rank2, Tensor};
+    /// let t = Tensor::<i32, Rank2<Fixed<2>, Fixed<3>>>::from_vec(vec![1, 2, 3, 4, 5, 6]).unwrap();
     /// assert_eq!(t.to_string(), "[[1, 2, 3],\n [4, 5, 6]]");
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -694,8 +694,8 @@ impl<T: Element, S: Shape> fmt::Display for TensorViewMut<'_, T, S> {
 impl<T: Element, S: Shape> Tensor<T, S> {
     /// The elements in row-major order.
     /// ```
-    /// use tensor_core::{typenum::U2, Rank2, Tensor};
-    /// let t = Tensor::<f32, Rank2<U2, U2>>::from_vec(vec![1.0, 2.0, 3.0, 4.0]).unwrap();
+    /// use tensor_core::{Fixed, Rank2, Tensor};
+    /// let t = Tensor::<f32, Rank2<Fixed<2>, Fixed<2>>>::from_vec(vec![1.0, 2.0, 3.0, 4.0]).unwrap();
     /// assert_eq!(t.iter().sum::<f32>(), 10.0);
     /// ```
     pub fn iter(&self) -> core::slice::Iter<'_, T> {
@@ -710,8 +710,8 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// A new tensor of the same shape with `f` applied to each element (any element
     /// type: `t.map(|x| x as f64)`, `t.map(|x| x > 0.0)`).
     /// ```
-    /// use tensor_core::{typenum::U2, Dyn, Rank2, Tensor};
-    /// let t = Tensor::<f32, Rank2<Dyn, U2>>::from_vec(vec![1.0, -2.0, 3.0, -4.0]).unwrap();
+    /// use tensor_core::{Fixed, Dyn, Rank2, Tensor};
+    /// let t = Tensor::<f32, Rank2<Dyn, Fixed<2>>>::from_vec(vec![1.0, -2.0, 3.0, -4.0]).unwrap();
     /// let positive = t.map(|x| x > 0.0);
     /// assert_eq!(positive.shape(), &[2, 2]);
     /// assert_eq!(positive.as_slice(), &[true, false, true, false]);
@@ -768,10 +768,10 @@ impl<T: Element, S: Shape> TryFrom<Vec<T>> for Tensor<T, S> {
     type Error = ShapeError;
     /// [`Tensor::from_vec`]: no copy; one run-time dim is solved from the length.
     /// ```
-    /// use tensor_core::{typenum::U3, Dyn, Rank2, Tensor};
-    /// let t: Tensor<u8, Rank2<Dyn, U3>> = vec![1u8, 2, 3, 4, 5, 6].try_into().unwrap();
+    /// use tensor_core::{Fixed, Dyn, Rank2, Tensor};
+    /// let t: Tensor<u8, Rank2<Dyn, Fixed<3>>> = vec![1u8, 2, 3, 4, 5, 6].try_into().unwrap();
     /// assert_eq!(t.shape(), &[2, 3]);
-    /// let bad: Result<Tensor<u8, Rank2<Dyn, U3>>, _> = vec![1u8, 2].try_into();
+    /// let bad: Result<Tensor<u8, Rank2<Dyn, Fixed<3>>>, _> = vec![1u8, 2].try_into();
     /// assert!(bad.is_err());
     /// ```
     fn try_from(data: Vec<T>) -> Result<Self, ShapeError> {
@@ -803,10 +803,10 @@ impl<T: Element, S: Shape> fmt::Debug for TensorViewMut<'_, T, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::shape::Fixed;
     use crate::shape::{Dyn, Rank0, Rank1, Rank2, Rank3};
-    use typenum::{U0, U2, U3, U768};
 
-    type Rows = Rank2<Dyn, U768>;
+    type Rows = Rank2<Dyn, Fixed<768>>;
 
     #[test]
     fn from_vec_solves_one_run_time_dim() {
@@ -829,14 +829,14 @@ mod tests {
             "10 elements do not fill [_, 768]: 10 is not a multiple of 768"
         );
         // The run-time dim may stand anywhere.
-        let t = Tensor::<u8, Rank3<U2, Dyn, U3>>::from_vec((0..12).collect()).unwrap();
+        let t = Tensor::<u8, Rank3<Fixed<2>, Dyn, Fixed<3>>>::from_vec((0..12).collect()).unwrap();
         assert_eq!(t.shape(), &[2, 2, 3]);
         assert_eq!(t[[1, 0, 2]], 8);
     }
 
     #[test]
     fn from_vec_refuses_what_a_length_cannot_give() {
-        let err = Tensor::<f32, Rank2<Dyn, U0>>::from_vec(vec![]).unwrap_err();
+        let err = Tensor::<f32, Rank2<Dyn, Fixed<0>>>::from_vec(vec![]).unwrap_err();
         assert_eq!(
             err,
             ShapeError::Solve {
@@ -850,7 +850,7 @@ mod tests {
             "0 elements do not fix the run-time dim of [_, 0]: its other dims multiply to 0, so \
              every size fits; give the dims with `from_shape_vec`"
         );
-        let err = Tensor::<f32, Rank2<Dyn, U0>>::from_vec(vec![1.0]).unwrap_err();
+        let err = Tensor::<f32, Rank2<Dyn, Fixed<0>>>::from_vec(vec![1.0]).unwrap_err();
         assert_eq!(
             err.to_string(),
             "1 elements do not fill [_, 0]: its other dims multiply to 0, so only 0 elements fit"
@@ -870,7 +870,7 @@ mod tests {
              dim; give the dims with `from_shape_vec`"
         );
         // Static shapes keep v1's check and text.
-        let err = Tensor::<f32, Rank2<U2, U3>>::from_vec(vec![1.0; 5]).unwrap_err();
+        let err = Tensor::<f32, Rank2<Fixed<2>, Fixed<3>>>::from_vec(vec![1.0; 5]).unwrap_err();
         assert_eq!(
             err,
             ShapeError::Length {
@@ -953,7 +953,7 @@ mod tests {
 
     #[test]
     fn indexing_dynamic_tensors_and_views() {
-        let mut t = Tensor::<i32, Rank2<Dyn, U3>>::from_vec((0..6).collect()).unwrap();
+        let mut t = Tensor::<i32, Rank2<Dyn, Fixed<3>>>::from_vec((0..6).collect()).unwrap();
         assert_eq!(t[[1, 2]], 5);
         assert_eq!(t.get([2, 0]), None);
         assert_eq!(t.get([0, 3]), None);
@@ -977,14 +977,14 @@ mod tests {
         assert_eq!(data, [1, 2, 30, 4]);
         let v = TensorView::<u8, Rank1<Dyn>>::new(&data).unwrap();
         assert_eq!(v.shape(), &[4]);
-        assert!(TensorView::<u8, Rank2<Dyn, U3>>::new(&data).is_err());
+        assert!(TensorView::<u8, Rank2<Dyn, Fixed<3>>>::new(&data).is_err());
         assert!(TensorView::<u8, Rank2<Dyn, Dyn>>::with_dims([3, 1], &data).is_err());
     }
 
     #[test]
     #[should_panic(expected = "index [2, 0] is out of range for shape [2, 3]")]
     fn out_of_range_index_panics_like_a_slice() {
-        let t = Tensor::<i32, Rank2<Dyn, U3>>::from_vec((0..6).collect()).unwrap();
+        let t = Tensor::<i32, Rank2<Dyn, Fixed<3>>>::from_vec((0..6).collect()).unwrap();
         let _ = t[[2, 0]];
     }
 
@@ -992,13 +992,13 @@ mod tests {
     #[should_panic(expected = "index [0, 3] is out of range for shape [1, 3]")]
     fn out_of_range_view_index_panics_like_a_slice() {
         let data = [1.0f32, 2.0, 3.0];
-        let v = TensorView::<f32, Rank2<Dyn, U3>>::new(&data).unwrap();
+        let v = TensorView::<f32, Rank2<Dyn, Fixed<3>>>::new(&data).unwrap();
         let _ = v[[0, 3]];
     }
 
     #[test]
     fn debug_uses_stored_dims() {
-        let t = Tensor::<f32, Rank2<Dyn, U2>>::from_vec(vec![1.0, 2.0, 3.0, 4.5]).unwrap();
+        let t = Tensor::<f32, Rank2<Dyn, Fixed<2>>>::from_vec(vec![1.0, 2.0, 3.0, 4.5]).unwrap();
         assert_eq!(
             format!("{t:?}"),
             "tensor([[1.0, 2.0],\n        [3.0, 4.5]], dtype=f32)"
@@ -1017,8 +1017,8 @@ mod tests {
         assert_ne!(a, b);
         assert_eq!(a, a.clone());
         assert_eq!(
-            Tensor::<u8, Rank2<U2, U3>>::zeros(),
-            Tensor::<u8, Rank2<U2, U3>>::from_vec(vec![0; 6]).unwrap()
+            Tensor::<u8, Rank2<Fixed<2>, Fixed<3>>>::zeros(),
+            Tensor::<u8, Rank2<Fixed<2>, Fixed<3>>>::from_vec(vec![0; 6]).unwrap()
         );
     }
 }

@@ -9,7 +9,7 @@
 
 mod signature;
 
-pub use signature::{emit_graph_fn, shape_type};
+pub use signature::{closure_value, emit_graph_fn};
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};

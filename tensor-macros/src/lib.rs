@@ -27,49 +27,102 @@ pub fn graph_impl(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
 }
 
 /// The implementation behind `tensorgraph::Shape!`: `shape_impl!($crate; 4, 8)` is the
-/// shape type of `[4, 8]`. Dims are integer literals.
+/// shape type of `[4, 8]`. Dims are integer literals, `const` names, braced const
+/// expressions or `_`.
 #[doc(hidden)]
 #[proc_macro]
 pub fn shape_impl(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
     expand_shape(input.into()).into()
 }
 
+/// `Shape![4, N, { 2 * N }, _]` is `Rank4<Fixed<4>, Fixed<{ N }>, Fixed<{ 2 * N }>, Dyn>`.
+///
+/// A dim that is none of these, or a 7th dim, becomes `Fixed<{ compile_error!(…); 0 }>`
+/// with the error on its tokens: the type keeps its rank and the error is the only one
+/// reported (a `compile_error!` in place of the whole type would be `()` to rustc, and
+/// every use of the type a follow-on error).
 fn expand_shape(input: TokenStream) -> TokenStream {
-    use syn::parse::Parser;
-    // `Shape![4, 8]`; `_` is a run-time dim (`Shape![_, 768]`).
-    let parser = |stream: syn::parse::ParseStream| -> syn::Result<(TokenStream, Vec<shape::Dim>, proc_macro2::Span)> {
-        let mut runtime = TokenStream::new();
-        while !stream.peek(syn::Token![;]) {
-            let tt: proc_macro2::TokenTree = stream.parse()?;
-            runtime.extend(Some(tt));
+    use proc_macro2::{Delimiter, Group, Span, TokenTree};
+    let mut tokens = input.into_iter();
+    let rt: TokenStream = tokens
+        .by_ref()
+        .take_while(|t| !matches!(t, TokenTree::Punct(p) if p.as_char() == ';'))
+        .collect();
+    let p = quote!(#rt::__private);
+    // Split the dims at top-level commas (groups are single token trees).
+    let mut dims: Vec<Vec<TokenTree>> = vec![Vec::new()];
+    for tt in tokens {
+        match &tt {
+            TokenTree::Punct(c) if c.as_char() == ',' => dims.push(Vec::new()),
+            _ => dims.last_mut().expect("never empty").push(tt),
         }
-        stream.parse::<syn::Token![;]>()?;
-        let span = stream.span();
-        let mut dims = Vec::new();
-        while !stream.is_empty() {
-            if stream.peek(syn::Token![_]) {
-                stream.parse::<syn::Token![_]>()?;
-                dims.push(shape::Dim::Named("_".to_string()));
-            } else {
-                let lit: syn::LitInt = stream.parse().map_err(|e| {
-                    syn::Error::new(e.span(), "`Shape!` takes integer literals, or `_` for a run-time dim")
-                })?;
-                dims.push(shape::Dim::Static(lit.base10_parse::<usize>()?));
-            }
-            if stream.is_empty() {
-                break;
-            }
-            stream.parse::<syn::Token![,]>()?;
-        }
-        Ok((runtime, dims, span))
-    };
-    match parser.parse2(input) {
-        Ok((_, dims, span)) if dims.len() > 6 => {
-            syn::Error::new(span, "`Shape!` takes at most 6 dims").to_compile_error()
-        }
-        Ok((rt, dims, _)) => emit::shape_type(&rt, &dims),
-        Err(e) => e.to_compile_error(),
     }
+    if dims.last().is_some_and(Vec::is_empty) {
+        dims.pop(); // `Shape![]`, or a trailing comma
+    }
+    let error = |span: Span, message: &str| {
+        let error = quote::quote_spanned!(span=> ::core::compile_error!(#message));
+        quote!(#p::Fixed<{ #error; 0 }>)
+    };
+    let dim_types: Vec<TokenStream> = dims
+        .iter()
+        .take(6)
+        .map(|dim| {
+            let span = dim.first().map_or_else(Span::call_site, TokenTree::span);
+            // A `macro_rules!` fragment (`Shape![$n]`) arrives wrapped in an invisible group.
+            // An `$n:expr` fragment is a whole expression: it may be a const expression.
+            let mut dim = dim.clone();
+            let mut fragment = false;
+            while let [TokenTree::Group(g)] = dim.as_slice() {
+                if g.delimiter() != Delimiter::None {
+                    break;
+                }
+                fragment = true;
+                dim = g.stream().into_iter().collect();
+            }
+            match dim.as_slice() {
+                [TokenTree::Ident(i)] if i == "_" => quote!(#p::Dyn),
+                [TokenTree::Literal(l)] => match syn::parse2::<syn::LitInt>(quote!(#l))
+                    .and_then(|lit| lit.base10_parse::<usize>())
+                {
+                    Ok(n) => {
+                        let n = proc_macro2::Literal::usize_unsuffixed(n);
+                        quote!(#p::Fixed<#n>)
+                    }
+                    Err(_) => error(span, "a `Shape!` dim is a `usize` integer literal"),
+                },
+                [TokenTree::Group(g)] if g.delimiter() == Delimiter::Brace => {
+                    quote!(#p::Fixed<#g>)
+                }
+                _ => {
+                    let tokens: TokenStream = dim.iter().cloned().collect();
+                    if fragment || syn::parse2::<syn::Path>(tokens.clone()).is_ok() {
+                        let block = Group::new(Delimiter::Brace, tokens);
+                        quote!(#p::Fixed<#block>)
+                    } else {
+                        error(
+                            span,
+                            "`Shape!` takes integer literals, `const` names, braced const \
+                             expressions (`{ 2 * N }`), or `_` for a run-time dim",
+                        )
+                    }
+                }
+            }
+        })
+        .collect();
+    if dim_types.is_empty() {
+        return quote!(#p::Rank0);
+    }
+    let rank = quote::format_ident!("Rank{}", dim_types.len());
+    let mut dim_types = dim_types;
+    if dims.len() > 6 {
+        // The 7th dim's error stands in for the 6th, so the type is still a rank-6 shape.
+        let span = dims[6]
+            .first()
+            .map_or_else(Span::call_site, TokenTree::span);
+        dim_types[5] = error(span, "`Shape!` takes at most 6 dims");
+    }
+    quote!(#p::#rank<#(#dim_types),*>)
 }
 
 /// Parses, checks, lowers and emits. Returns code or `compile_error!`s; never panics on
@@ -86,10 +139,10 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
         GraphBody::Items(items) => items.iter().map(|f| expand_fn(rt, f)).collect(),
         GraphBody::Closure(f) => {
             let item = expand_fn(rt, f);
-            let name = &f.name;
+            let value = emit::closure_value(rt, f);
             quote! {{
                 #item
-                #name
+                #value
             }}
         }
     };

@@ -2,12 +2,17 @@
 //! `f` / `f_into` pair, and (for graphs with dim names) the binding of every name at
 //! call entry, which returns `Err` before any kernel runs.
 //!
-//! A graph with only literal dims takes `&impl` a per-parameter trait (its message names
-//! the parameter and its DSL type) and cannot fail. A graph with names takes each tensor
-//! by value as `impl TensorArg<T, Pattern, Flat>`: the pattern (`Rank2<Sym, U<768>>`)
-//! checks the rank and the literal dims of statically shaped arguments at compile time,
-//! `Flat` says whether a flat slice can give the parameter's shape (at most one name),
-//! and the runtime's `bind_dims` checks the rest at call entry.
+//! Every tensor parameter and `_into` output is `impl` its own argument trait
+//! (`scale_takes_x`, `scale_into_output`), whose message names it, its declared type in
+//! the DSL and the type passed (`emit_arg_trait`). Inputs are taken by value; so are the
+//! outputs of a graph with names, while those of a graph with only literal dims are
+//! `&mut impl` (a `&mut Tensor` variable is then reborrowed at each call, not moved).
+//! Behind each trait is a runtime trait: for a graph with only literal dims
+//! `StaticArg<T, Shape>` (`&Tensor`, views) or `TensorMut`, and the graph cannot fail; for
+//! a graph with names `TensorArg<T, Pattern, Flat>`: the pattern
+//! (`Rank2<Sym, Fixed<768>>`) checks the rank and the literal dims of statically shaped
+//! arguments at compile time, `Flat` says whether a flat slice can give the parameter's
+//! shape (at most one name), and the runtime's `bind_dims` checks the rest at call entry.
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -19,24 +24,13 @@ use crate::dtype::DType;
 use crate::ir::{Kernel, TypedGraph};
 use crate::shape::Dim;
 
-/// The typenum unsigned integer `n`, spelled out in binary (`UInt<UInt<UTerm, B1>, B0>`
-/// is 2): typenum's `U<N>` alias only covers a fixed set of values, dims can be anything.
-pub fn typenum_type(rt: &TokenStream, n: usize) -> TokenStream {
-    // typenum names 0..=1024 directly (`U<N>`, its const-generics alias): shorter to expand.
-    if n <= 1024 {
-        let lit = Literal::usize_unsuffixed(n);
-        return quote!(#rt::__private::U<#lit>);
-    }
-    let high = typenum_type(rt, n >> 1);
-    let bit = if n & 1 == 1 {
-        quote!(#rt::__private::B1)
-    } else {
-        quote!(#rt::__private::B0)
-    };
-    quote!(#rt::__private::UInt<#high, #bit>)
+/// The literal dim `n`: `Fixed<n>`.
+fn fixed_dim(rt: &TokenStream, n: usize) -> TokenStream {
+    let lit = Literal::usize_unsuffixed(n);
+    quote!(#rt::__private::Fixed<#lit>)
 }
 
-/// `Rank2<U4, U8>` for `[4, 8]`; a name is `name_dim` (`Dyn` in a tensor type, `Sym` in
+/// `Rank2<Fixed<4>, Fixed<8>>` for `[4, 8]`; a name is `name_dim` (`Dyn` in a tensor type, `Sym` in
 /// a parameter's pattern).
 fn rank_type(rt: &TokenStream, dims: &[Dim], name_dim: &TokenStream) -> TokenStream {
     if dims.is_empty() {
@@ -44,14 +38,14 @@ fn rank_type(rt: &TokenStream, dims: &[Dim], name_dim: &TokenStream) -> TokenStr
     }
     let rank = format_ident!("Rank{}", dims.len());
     let dims = dims.iter().map(|d| match d {
-        Dim::Static(n) => typenum_type(rt, *n),
+        Dim::Static(n) => fixed_dim(rt, *n),
         Dim::Named(_) => name_dim.clone(),
     });
     quote!(#rt::__private::#rank<#(#dims),*>)
 }
 
-/// The shape type of a tensor: literal dims are typenum integers, names run-time `Dyn`.
-pub fn shape_type(rt: &TokenStream, dims: &[Dim]) -> TokenStream {
+/// The shape type of a tensor: literal dims are `Fixed<N>`, names run-time `Dyn`.
+fn shape_type(rt: &TokenStream, dims: &[Dim]) -> TokenStream {
     rank_type(rt, dims, &quote!(#rt::__private::Dyn))
 }
 
@@ -83,11 +77,6 @@ pub fn is_symbolic(f: &GraphFn) -> bool {
         .any(Dim::is_named)
 }
 
-/// The hidden per-parameter trait a tensor parameter is bounded by: `__tg_f_x`.
-fn param_trait_ident(f: &GraphFn, param: &Param) -> proc_macro2::Ident {
-    format_ident!("__tg_{}_{}", f.name, param.name)
-}
-
 /// A parameter whose name an earlier one already has (reported by `check`). It is
 /// renamed in the emitted signature, so rustc adds no follow-on errors.
 fn is_duplicate(f: &GraphFn, index: usize) -> bool {
@@ -111,56 +100,198 @@ fn is_tensor(f: &GraphFn, index: usize) -> bool {
     !p.recovered && !is_duplicate(f, index) && p.ty.dims.is_some()
 }
 
+/// Whether `f` is the closure form (`graph!(|x: f32[4]| …)`).
+fn is_closure(f: &GraphFn) -> bool {
+    f.name == "__tg_graph"
+}
+
+/// The Rust name of the generated function: the graph's own, or `graph_closure` for the
+/// closure form (rustc names it in notes such as "required by a bound in `graph_closure`").
+pub fn fn_ident(f: &GraphFn) -> proc_macro2::Ident {
+    if is_closure(f) {
+        format_ident!("graph_closure")
+    } else {
+        f.name.clone()
+    }
+}
+
 /// How messages name the function a parameter belongs to.
 fn fn_description(f: &GraphFn) -> String {
-    if f.name == "__tg_graph" {
+    if is_closure(f) {
         "this graph closure".to_string()
     } else {
         format!("`{}`", f.name)
     }
 }
 
-/// One hidden trait per tensor parameter, implemented by everything that is a
-/// `TensorRef` of the declared dtype and shape. The parameter is `&impl` that trait, so a
-/// caller passing another dtype or shape reads the parameter's name and its declared type
-/// in the graph's notation (`f32[4, 8]`), never the typenum spelling of the shape. The
-/// traits sit beside the function, so they resolve in the item and the closure form alike.
-/// (Graphs with only literal dims.)
-fn emit_param_traits(rt: &TokenStream, f: &GraphFn) -> TokenStream {
-    let vis = &f.vis;
-    (0..f.params.len())
-        .filter(|&i| is_tensor(f, i))
-        .map(|i| &f.params[i])
-        .map(|param| {
-            let dims = param.ty.dims.as_ref().expect("a tensor parameter");
-            let ident = param_trait_ident(f, param);
-            let t = storage_type(rt, param.ty.dtype);
-            let s = shape_type(rt, dims);
-            let declared = type_text(param.ty.dtype, dims);
-            let message = format!("parameter `{}` of {} takes a tensor `{declared}`", param.name, fn_description(f));
-            let label = format!("expected a tensor `{declared}` here");
-            let note = format!(
-                "`{declared}` is passed as `&Tensor<{}, Shape![{}]>` or a `TensorView` of that dtype and shape",
-                param.ty.dtype.name(),
-                dims.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")
-            );
-            quote! {
-                #[doc(hidden)]
-                #[allow(non_camel_case_types)]
-                #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
-                #vis trait #ident {
-                    fn __tg_slice(&self) -> &[#t];
-                }
-                #[diagnostic::do_not_recommend]
-                impl<__TgX: ?::core::marker::Sized + #rt::__private::TensorRef<#t, #s>> #ident for __TgX {
-                    #[inline(always)]
-                    fn __tg_slice(&self) -> &[#t] {
-                        <__TgX as #rt::__private::TensorRef<#t, #s>>::as_slice(self)
-                    }
-                }
-            }
+/// The argument trait of tensor parameter `param`: `scale_takes_x`. rustc prints its name
+/// in the "the trait … is not implemented for …" line it adds to every such error, so the
+/// name reads as what it checks.
+fn input_trait_ident(f: &GraphFn, param: &Param) -> proc_macro2::Ident {
+    format_ident!("{}_takes_{}", fn_ident(f), param.name)
+}
+
+/// The argument trait of output `k` of `f_into`: `scale_into_output` (or
+/// `scale_into_output_1` when the graph has several outputs).
+fn output_trait_ident(f: &GraphFn, k: usize, count: usize) -> proc_macro2::Ident {
+    if count == 1 {
+        format_ident!("{}_into_output", fn_ident(f))
+    } else {
+        format_ident!("{}_into_output_{}", fn_ident(f), k)
+    }
+}
+
+/// What an argument trait checks and how its error reads.
+struct ArgCheck {
+    ident: proc_macro2::Ident,
+    /// The runtime trait it stands for: `TensorRef<T, S>`, `TensorArg<T, Pattern, Flat>` …
+    bound: TokenStream,
+    message: String,
+    label: String,
+    note: String,
+}
+
+/// One argument trait per tensor parameter and per `_into` output: an alias of the runtime
+/// trait the argument must implement (`StaticArg` for graphs with only literal dims, or
+/// `TensorRef` in their closure form, and `TensorMut` for their outputs; `TensorArg` and
+/// `TensorArgMut` for graphs with names), with a message
+/// that names the parameter, its declared type in the graph's notation, and the argument's
+/// type (`{Self}`, which prints `Tensor<f64, Rank2<Fixed<4>, Fixed<8>>>`: literal dims are
+/// const generics, see tensor-core's shape.rs). The blanket impl is `do_not_recommend`, so
+/// rustc reports the alias (with its message), not the runtime trait behind it. Everything
+/// else about the argument is the runtime trait's: the body calls its methods.
+fn emit_arg_trait(vis: &syn::Visibility, check: &ArgCheck) -> TokenStream {
+    let ArgCheck {
+        ident,
+        bound,
+        message,
+        label,
+        note,
+    } = check;
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_camel_case_types)]
+        #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
+        #vis trait #ident: #bound {}
+        #[diagnostic::do_not_recommend]
+        impl<__TgX: ?::core::marker::Sized + #bound> #ident for __TgX {}
+    }
+}
+
+/// `Shape![4, 8]`-style text of declared dims (names are run-time dims, `_`).
+fn shape_macro_text(dims: &[Dim]) -> String {
+    let dims: Vec<String> = dims
+        .iter()
+        .map(|d| match d {
+            Dim::Static(n) => n.to_string(),
+            Dim::Named(_) => "_".to_string(),
         })
-        .collect()
+        .collect();
+    format!("Shape![{}]", dims.join(", "))
+}
+
+/// The argument check of tensor parameter `index`.
+fn input_check(rt: &TokenStream, f: &GraphFn, index: usize, symbolic: bool) -> ArgCheck {
+    let param = &f.params[index];
+    let dims = param.ty.dims.as_ref().expect("a tensor parameter");
+    let dtype = param.ty.dtype;
+    let declared = type_text(dtype, dims);
+    let owner = format!("parameter `{}` of {}", param.name, fn_description(f));
+    let (t, s) = (storage_type(rt, dtype), shape_type(rt, dims));
+    let shape = format!("{}, {}", dtype.name(), shape_macro_text(dims));
+    let tensors = format!("`&Tensor<{shape}>` or `&TensorView<{shape}>`");
+    let (bound, passed, note) = if symbolic {
+        let note = format!(
+            "`{declared}` is passed as `&Tensor<{shape}>`, `&TensorView<{shape}>` or a \
+             `TensorView` (a literal dim may also be `_` in the argument's type){}",
+            slice_note(dtype, dims, "&")
+        );
+        (arg_trait(rt, dtype, dims, false), "{Self}", note)
+    } else if is_closure(f) {
+        // The closure passes `&dyn` this trait: its `Self` is the tensor behind the `&`.
+        let note = format!("`{declared}` is passed as {tensors}");
+        (quote!(#rt::__private::TensorRef<#t, #s>), "&{Self}", note)
+    } else {
+        let note = format!("`{declared}` is passed by reference, as {tensors}");
+        (quote!(#rt::__private::StaticArg<#t, #s>), "{Self}", note)
+    };
+    ArgCheck {
+        ident: input_trait_ident(f, param),
+        bound,
+        message: format!("{owner} takes `{declared}`; you passed `{passed}`"),
+        label: format!("expected `{declared}`"),
+        note,
+    }
+}
+
+/// The argument check of `_into` output `k`.
+fn output_check(
+    rt: &TokenStream,
+    f: &GraphFn,
+    outputs: &[(DType, Vec<Dim>)],
+    k: usize,
+    symbolic: bool,
+) -> ArgCheck {
+    let (dtype, dims) = (outputs[k].0, &outputs[k].1);
+    let declared = type_text(dtype, dims);
+    let into = format!("`{}_into`", fn_ident(f));
+    let owner = if outputs.len() == 1 {
+        format!("the output of {into}")
+    } else {
+        format!("output {k} of {into}")
+    };
+    let (t, s) = (storage_type(rt, dtype), shape_type(rt, dims));
+    let shape = format!("{}, {}", dtype.name(), shape_macro_text(dims));
+    let (bound, note) = if symbolic {
+        let note = format!(
+            "`{declared}` is written into `&mut Tensor<{shape}>`, `&mut TensorViewMut<{shape}>` \
+             or a `TensorViewMut` (a literal dim may also be `_` in the argument's type){}",
+            slice_note(dtype, dims, "&mut ")
+        );
+        (arg_trait(rt, dtype, dims, true), note)
+    } else {
+        // Taken as `&mut impl`, so a `&mut Tensor` variable is reborrowed at each call (by
+        // value it would be moved into the first); `Self` is the tensor behind the `&mut`.
+        let note = format!(
+            "`{declared}` is written into `&mut Tensor<{shape}>` or `&mut TensorViewMut<{shape}>`"
+        );
+        (quote!(#rt::__private::TensorMut<#t, #s>), note)
+    };
+    let passed = if symbolic { "{Self}" } else { "&mut {Self}" };
+    ArgCheck {
+        ident: output_trait_ident(f, k, outputs.len()),
+        bound,
+        message: format!("{owner} is `{declared}`; you passed `{passed}`"),
+        label: format!("expected a writable `{declared}`"),
+        note,
+    }
+}
+
+/// The end of a symbolic argument's note: which flat slices it takes.
+fn slice_note(dtype: DType, dims: &[Dim], reference: &str) -> String {
+    if dims.iter().filter(|d| d.is_named()).count() <= 1 {
+        let t = dtype.name();
+        format!(", or as `{reference}[{t}]` / `{reference}Vec<{t}>` of a fitting length")
+    } else {
+        String::new()
+    }
+}
+
+/// The argument traits of a graph's tensor parameters and `_into` outputs.
+fn emit_arg_traits(
+    rt: &TokenStream,
+    f: &GraphFn,
+    outputs: Option<&[(DType, Vec<Dim>)]>,
+    symbolic: bool,
+) -> TokenStream {
+    let inputs = (0..f.params.len())
+        .filter(|&i| is_tensor(f, i))
+        .map(|i| emit_arg_trait(&f.vis, &input_check(rt, f, i, symbolic)));
+    let outputs = outputs.into_iter().flat_map(|outputs| {
+        (0..outputs.len())
+            .map(move |k| emit_arg_trait(&f.vis, &output_check(rt, f, outputs, k, symbolic)))
+    });
+    inputs.chain(outputs).collect()
 }
 
 /// `TensorArg<T, Pattern, Flat>` (or `TensorArgMut`) for a declared type with names: a
@@ -182,24 +313,56 @@ fn arg_trait(rt: &TokenStream, dtype: DType, dims: &[Dim], output: bool) -> Toke
 }
 
 /// A parameter as the generated signature takes it. A parameter that failed to parse
-/// takes anything, so calls elsewhere in the crate raise no follow-on errors.
+/// takes anything, so calls elsewhere in the crate raise no follow-on errors. A tensor
+/// parameter is `impl` its argument trait, taken by value (so a tensor passed without `&`
+/// gets the parameter's message, not rustc's "expected `&_`"); in the closure form of a
+/// graph with only literal dims it is `&(impl … + ?Sized)`, as the closure passes `&dyn`.
 fn param_type(rt: &TokenStream, f: &GraphFn, index: usize, symbolic: bool) -> TokenStream {
     let param = &f.params[index];
     if param.recovered || is_duplicate(f, index) {
         return quote_spanned!(param.ty.span=> impl ::core::marker::Sized);
     }
     let ty = &param.ty;
+    let tr = input_trait_ident(f, param);
     match &ty.dims {
         None => storage_type(rt, ty.dtype),
-        Some(dims) if symbolic => {
-            let tr = arg_trait(rt, ty.dtype, dims, false);
-            quote_spanned!(ty.span=> impl #tr)
+        Some(_) if is_closure(f) && !symbolic => {
+            quote_spanned!(ty.span=> &(impl #tr + ?::core::marker::Sized))
         }
-        Some(_) => {
-            let ident = param_trait_ident(f, param);
-            quote_spanned!(ty.span=> &impl #ident)
-        }
+        Some(_) => quote_spanned!(ty.span=> impl #tr),
     }
+}
+
+/// The value of the closure form. For a graph with only literal dims it is a closure whose
+/// tensor parameters are `&dyn` their argument traits: a wrong argument is then a failed
+/// coercion at the call, which rustc reports on the argument with the trait's message.
+/// (The function item itself would be reported where it is named, inside `graph!(…)`.)
+/// A graph with names takes arguments by value through generic traits, which no closure
+/// can, so its value is the function item; so is a graph whose parameters did not parse.
+pub fn closure_value(rt: &TokenStream, f: &GraphFn) -> TokenStream {
+    let name = fn_ident(f);
+    let plain = (0..f.params.len()).all(|i| !f.params[i].recovered && !is_duplicate(f, i));
+    if is_symbolic(f) || !plain {
+        return quote!(#name);
+    }
+    // Each closure parameter carries the span of the graph's parameter, so rustc's "closure
+    // parameter defined here" points at `a: f32[4, 1]`, not at the whole `graph!(…)`.
+    let params = f.params.iter().map(|param| {
+        let (ident, span) = (&param.name, param.ty.span);
+        match &param.ty.dims {
+            None => {
+                let t = storage_type(rt, param.ty.dtype);
+                quote_spanned!(span=> #ident: #t)
+            }
+            Some(_) => {
+                let mut tr = input_trait_ident(f, param);
+                tr.set_span(span);
+                quote_spanned!(span=> #ident: &dyn #tr)
+            }
+        }
+    });
+    let names = f.params.iter().map(|p| &p.name);
+    quote!(|#(#params),*| #name(#(#names),*))
 }
 
 /// Declared output types, or the inferred ones in the closure form.
@@ -415,25 +578,22 @@ pub fn emit_graph_fn(
     let p = quote!(#rt::__private);
     let attrs = &f.attrs;
     let vis = &f.vis;
-    let name = &f.name;
-    let into_name = format_ident!("{}_into", f.name);
+    let name = &fn_ident(f);
+    let into_name = format_ident!("{}_into", name);
     let symbolic = is_symbolic(f);
     let param_names: Vec<_> = (0..f.params.len()).map(|i| param_ident(f, i)).collect();
     let param_types: Vec<_> = (0..f.params.len())
         .map(|i| param_type(rt, f, i, symbolic))
         .collect();
-    let param_traits = if symbolic {
-        TokenStream::new()
-    } else {
-        emit_param_traits(rt, f)
-    };
+    let outputs = output_types(f, graph);
+    let arg_traits = emit_arg_traits(rt, f, outputs.as_deref(), symbolic);
 
-    let outputs = match output_types(f, graph) {
+    let outputs = match outputs {
         Some(o) => o,
         None => {
             // Errors and no declared output type: nothing to name the output by.
             return quote! {
-                #param_traits
+                #arg_traits
                 #(#attrs)*
                 #[allow(unused_variables, unreachable_code, clippy::too_many_arguments)]
                 #vis fn #name(#(#param_names: #param_types),*) -> ! {
@@ -463,7 +623,7 @@ pub fn emit_graph_fn(
     };
     let checked = graph.zip(kernel);
     // The rustdoc of both functions shows the graph's signature in the DSL notation, after
-    // the graph's own doc comment: the Rust signature names hidden traits and typenum.
+    // the graph's own doc comment: the Rust signature names argument traits and `Fixed`.
     let dsl = signature_text(f, &outputs);
     let sig_doc = format!(" Graph signature: `{dsl}`");
     let fail_doc = if symbolic {
@@ -491,12 +651,10 @@ pub fn emit_graph_fn(
     };
 
     if !symbolic {
-        let out_mut_types: Vec<_> = outputs
-            .iter()
-            .map(|(d, dims)| {
-                let t = storage_type(rt, *d);
-                let s = shape_type(rt, dims);
-                quote!(&mut impl #p::TensorMut<#t, #s>)
+        let out_mut_types: Vec<_> = (0..outputs.len())
+            .map(|k| {
+                let tr = output_trait_ident(f, k, outputs.len());
+                quote!(&mut impl #tr)
             })
             .collect();
         let into_body = match checked {
@@ -508,10 +666,12 @@ pub fn emit_graph_fn(
                     if is_tensor(f, index) {
                         let name = &param.name;
                         let t = storage_type(rt, param.ty.dtype);
-                        let tr = param_trait_ident(f, param);
+                        let s = shape_type(rt, param.ty.dims.as_ref().expect("a tensor"));
                         let slice = input_slice(index);
-                        setup.extend(quote! {
-                            let #slice: &[#t] = <_ as #tr>::__tg_slice(#name);
+                        setup.extend(if is_closure(f) {
+                            quote!(let #slice: &[#t] = <_ as #p::TensorRef<#t, #s>>::as_slice(#name);)
+                        } else {
+                            quote!(let #slice: &[#t] = <_ as #p::StaticArg<#t, #s>>::static_slice(&#name);)
                         });
                     }
                 }
@@ -532,7 +692,7 @@ pub fn emit_graph_fn(
         let into_doc =
             format!(" Writes the outputs of [`{name}`] into caller-provided tensors{alloc_doc}.");
         return quote! {
-            #param_traits
+            #arg_traits
 
             #(#attrs)*
             #[doc = ""]
@@ -558,10 +718,9 @@ pub fn emit_graph_fn(
     }
 
     // Graphs with names: bind them at call entry, return `Result`.
-    let out_arg_types: Vec<_> = outputs
-        .iter()
-        .map(|(d, dims)| {
-            let tr = arg_trait(rt, *d, dims, true);
+    let out_arg_types: Vec<_> = (0..outputs.len())
+        .map(|k| {
+            let tr = output_trait_ident(f, k, outputs.len());
             quote!(impl #tr)
         })
         .collect();
@@ -616,6 +775,8 @@ pub fn emit_graph_fn(
          Checks every argument's dims at entry and returns `Err` before writing anything."
     );
     quote! {
+        #arg_traits
+
         #(#attrs)*
         #[doc = ""]
         #[doc = #sig_doc]
