@@ -199,8 +199,10 @@ pub fn log1p_f64(x: f64x8) -> f64x8 {
     sel(is_nan(x), x, res)
 }
 
-/// e^(v + v_lo) = 2^k·(1 + ph + pl) for -800 <= v <= 0 and |v_lo| <= ulp(v) (the
-/// reduction above; 2^k is the caller's to apply, possibly scaled): returns (k, ph, pl)
+/// e^(v + v_lo) = 2^k·(1 + ph + pl) for -1800 <= v <= 0 and |v_lo| <= ulp(v) (the
+/// reduction above: k·LN2_HI is exact for |k| < 2^21, and k·LN2_LO's rounding stays below
+/// 2^-74 up to |k| = 2600; 2^k is the caller's to apply, possibly scaled, and `swish_f64`
+/// uses the range below -800): returns (k, ph, pl)
 /// with (ph, pl) normalised (|pl| <= ulp(ph)/2), within a few 2^-57 of e^r - 1 relative.
 /// Used where e^v must carry more than one double's precision (tanh, silu, gelu).
 #[inline(always)]
