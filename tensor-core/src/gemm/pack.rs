@@ -48,21 +48,32 @@ pub(super) fn pack_b<P: Copy + Default, S: PackSource<P>>(
 ) {
     let panels = nb.div_ceil(nr);
     for (q, panel) in out.chunks_exact_mut(kb * nr).take(panels).enumerate() {
-        let cols = nr.min(nb - q * nr);
         let left = j0 + q * nr;
-        if src.rows_are_contiguous() {
-            for (p, step) in panel.chunks_exact_mut(nr).enumerate() {
-                src.read_row(p0 + p, left, cols, step, 1);
-            }
-        } else {
-            for j in 0..cols {
-                src.read_col(p0, left + j, kb, &mut panel[j..], nr);
-            }
+        pack_b_panel(src, (p0, kb), (left, nr.min(j0 + nb - left)), nr, panel);
+    }
+}
+
+/// One panel of [`pack_b`]: rows `p0 .. p0 + kb`, columns `left .. left + cols` (`cols ≤
+/// nr`) into `out[p·nr + j]`, zeros in the columns past `cols`; `out.len() == kb·nr`.
+pub(super) fn pack_b_panel<P: Copy + Default, S: PackSource<P>>(
+    src: &S,
+    (p0, kb): (usize, usize),
+    (left, cols): (usize, usize),
+    nr: usize,
+    out: &mut [P],
+) {
+    if src.rows_are_contiguous() {
+        for (p, step) in out.chunks_exact_mut(nr).enumerate() {
+            src.read_row(p0 + p, left, cols, step, 1);
         }
-        if cols < nr {
-            for step in panel.chunks_exact_mut(nr) {
-                step[cols..].fill(P::default());
-            }
+    } else {
+        for j in 0..cols {
+            src.read_col(p0, left + j, kb, &mut out[j..], nr);
+        }
+    }
+    if cols < nr {
+        for step in out.chunks_exact_mut(nr) {
+            step[cols..].fill(P::default());
         }
     }
 }

@@ -1,9 +1,10 @@
 //! Splitting a product across threads: rows of `A` and `C` in contiguous shares (whole
 //! tiles each), one per thread, so every thread writes its own rows of `C` (disjoint
-//! `&mut` slices, no unsafe) and packs its own `A`; each packs `B` itself, which costs
+//! `&mut` slices, no unsafe) and packs its own `A`; each packs `B` itself (unless `B` is a
+//! [`PackedB`](super::PackedB) packed once for all of them), which costs
 //! `k·n` per thread against `m·n·k / threads` multiply-adds.
 
-use super::driver::gemm_serial;
+use super::driver::{gemm_serial, BSide, PackEachBlock};
 use super::epilogue::Block;
 use super::kernel::Kernel;
 use super::source::{PackSource, RowRange};
@@ -26,7 +27,7 @@ fn thread_count(m: usize, k: usize, n: usize, mr: usize, options: Options) -> us
 }
 
 /// Runs `C = A·B` with the epilogue, on as many threads as [`thread_count`] says.
-pub(super) fn run<P, O, SA, SB, E>(
+pub(super) fn run_b<P, O, SA, SB, E>(
     ker: &Kernel<P, O>,
     a: &SA,
     b: &SB,
@@ -38,7 +39,7 @@ pub(super) fn run<P, O, SA, SB, E>(
     P: bytemuck::Pod + Default,
     O: Copy + Default + Send,
     SA: PackSource<P>,
-    SB: PackSource<P>,
+    SB: BSide<P>,
     E: Fn(Block<'_, O>) + Sync,
 {
     let (m, k, n) = (a.rows(), a.cols(), b.cols());
@@ -67,4 +68,23 @@ pub(super) fn run<P, O, SA, SB, E>(
             gemm_serial(ker, &a_part, b, c_part, ldc, row0, &mut |blk| epilogue(blk));
         });
     }
+}
+
+/// [`run_b`] with `B` packed block by block by each thread.
+pub(super) fn run<P, O, SA, SB, E>(
+    ker: &Kernel<P, O>,
+    a: &SA,
+    b: &SB,
+    c: &mut [O],
+    ldc: usize,
+    options: Options,
+    epilogue: &E,
+) where
+    P: bytemuck::Pod + Default,
+    O: Copy + Default + Send,
+    SA: PackSource<P>,
+    SB: PackSource<P>,
+    E: Fn(Block<'_, O>) + Sync,
+{
+    run_b(ker, a, &PackEachBlock(b), c, ldc, options, epilogue)
 }
