@@ -1,8 +1,10 @@
 //! Products inside graphs: the MLP layer `gelu(x @ w + b)` (x f32[512, 768], w f32[768,
-//! 3072]) as one graph, where the bias and gelu run on each 256-row block of the product
-//! right after the GEMM computes it, against the same layer as two graphs (the product,
-//! then `gelu(h + b)` over the stored product). One thread (a one-thread rayon pool) and
-//! the default pool. `cargo bench --bench matmul_graph` (BENCHMARKS.md, "Products in graphs").
+//! 3072]) as one graph, where `w` is packed once per call and the bias and gelu run on each
+//! block of rows of the product right after the GEMM computes it (a block of about 512 KiB,
+//! still in L2), against the same layer as two graphs (the product, then `gelu(h + b)`
+//! over the stored product). The same with a cheap epilogue, `relu(x @ w + b)`, shows the
+//! fusion itself apart from gelu's cost. One thread (a one-thread rayon pool) and the
+//! default pool. `cargo bench --bench matmul_graph` (BENCHMARKS.md, "Products in graphs").
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
@@ -12,6 +14,8 @@ graph! {
     fn mlp(x: f32[512, 768], w: f32[768, 3072], b: f32[3072]) -> f32[512, 3072] { gelu(x @ w + b) }
     fn product(x: f32[512, 768], w: f32[768, 3072]) -> f32[512, 3072] { x @ w }
     fn bias_gelu(h: f32[512, 3072], b: f32[3072]) -> f32[512, 3072] { gelu(h + b) }
+    fn mlp_relu(x: f32[512, 768], w: f32[768, 3072], b: f32[3072]) -> f32[512, 3072] { relu(x @ w + b) }
+    fn bias_relu(h: f32[512, 3072], b: f32[3072]) -> f32[512, 3072] { relu(h + b) }
 }
 
 fn bench_mlp(c: &mut Criterion) {
@@ -44,6 +48,20 @@ fn bench_mlp(c: &mut Criterion) {
                     bias_gelu_into(&h, &b, &mut y);
                 })
             })
+        });
+        g.bench_function(format!("relu: fused graph, {threads}"), |bench| {
+            bench.iter(|| run(&mut || mlp_relu_into(black_box(&x), &w, &b, &mut y)))
+        });
+        g.bench_function(format!("relu: product then relu pass, {threads}"), |bench| {
+            bench.iter(|| {
+                run(&mut || {
+                    product_into(black_box(&x), &w, &mut h);
+                    bias_relu_into(&h, &b, &mut y);
+                })
+            })
+        });
+        g.bench_function(format!("product alone, {threads}"), |bench| {
+            bench.iter(|| run(&mut || product_into(black_box(&x), &w, &mut h)))
         });
     }
     g.finish();

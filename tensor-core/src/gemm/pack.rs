@@ -82,6 +82,26 @@ thread_local! {
     /// Each thread's packing buffers, kept between calls so small products allocate
     /// nothing. Stored as `u64` words and viewed as the packed type through `bytemuck`.
     static WORKSPACE: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
+    /// The calling thread's buffer for a `B` packed once and shared by the threads of a
+    /// split product (see `threads::run`).
+    static SHARED_B: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Calls `f` with this thread's buffer for a shared packed `B`, of `len` elements (stale
+/// contents); a nested call gets a fresh one.
+pub(super) fn with_shared_b<P: bytemuck::Pod, R>(len: usize, f: impl FnOnce(&mut [P]) -> R) -> R {
+    let words = (len * core::mem::size_of::<P>()).div_ceil(8);
+    let run = |buf: &mut Vec<u64>| {
+        if buf.len() < words {
+            buf.resize(words, 0);
+        }
+        let all: &mut [P] = bytemuck::cast_slice_mut(&mut buf[..words]);
+        f(&mut all[..len])
+    };
+    SHARED_B.with(|ws| match ws.try_borrow_mut() {
+        Ok(mut buf) => run(&mut buf),
+        Err(_) => run(&mut Vec::new()),
+    })
 }
 
 /// Bytes the packed panels are aligned to (a cache line).

@@ -62,36 +62,34 @@ impl<'a, P: Copy + Default + Send + Sync> PackedB<'a, P> {
         let nr = ker.nr;
         let (kc, nc) = blocks(ker, k, n);
         let len = k * n.next_multiple_of(nr);
-        {
-            // Every panel of every block, as (rows, columns, its slice): the blocks in
-            // the driver's order (column blocks outside, k blocks inside), panels left to
-            // right.
-            let mut jobs: Vec<PanelJob<'_, P>> = Vec::new();
-            let mut rest: &mut [P] = &mut buf[skip..skip + len];
-            for jc in (0..n).step_by(nc) {
-                let nb = nc.min(n - jc);
-                for pc in (0..k).step_by(kc) {
-                    let kb = kc.min(k - pc);
-                    for left in (jc..jc + nb).step_by(nr) {
-                        let (panel, tail) = core::mem::take(&mut rest).split_at_mut(kb * nr);
-                        jobs.push(((pc, kb), (left, nr.min(jc + nb - left)), panel));
-                        rest = tail;
+        #[cfg(feature = "parallel")]
+        let parallel = parallel && k * n >= 1 << 16 && rayon::current_num_threads() > 1;
+        #[cfg(not(feature = "parallel"))]
+        let parallel = parallel && false;
+        // The blocks in the driver's order (column blocks outside, k blocks inside), each
+        // a run of `nr` panels left to right; no allocation (graphs' `_into` promise it).
+        let mut rest: &mut [P] = &mut buf[skip..skip + len];
+        for jc in (0..n).step_by(nc) {
+            let nb = nc.min(n - jc);
+            for pc in (0..k).step_by(kc) {
+                let kb = kc.min(k - pc);
+                let size = nb.next_multiple_of(nr) * kb;
+                let (block, tail) = core::mem::take(&mut rest).split_at_mut(size);
+                rest = tail;
+                let panel = |(q, out): (usize, &mut [P])| {
+                    let left = jc + q * nr;
+                    pack_b_panel(src, (pc, kb), (left, nr.min(jc + nb - left)), nr, out)
+                };
+                if parallel {
+                    #[cfg(feature = "parallel")]
+                    {
+                        use rayon::iter::{IndexedParallelIterator, ParallelIterator};
+                        use rayon::slice::ParallelSliceMut;
+                        block.par_chunks_mut(kb * nr).enumerate().for_each(panel);
                     }
+                } else {
+                    block.chunks_mut(kb * nr).enumerate().for_each(panel);
                 }
-            }
-            let run = |((pc, kb), (left, cols), out): PanelJob<'_, P>| {
-                pack_b_panel(src, (pc, kb), (left, cols), nr, out)
-            };
-            #[cfg(feature = "parallel")]
-            let parallel = parallel && k * n >= 1 << 16 && rayon::current_num_threads() > 1;
-            if parallel {
-                #[cfg(feature = "parallel")]
-                {
-                    use rayon::iter::{IntoParallelIterator, ParallelIterator};
-                    jobs.into_par_iter().for_each(run);
-                }
-            } else {
-                jobs.into_iter().for_each(run);
             }
         }
         let buf: &'a [P] = buf;
@@ -106,9 +104,6 @@ impl<'a, P: Copy + Default + Send + Sync> PackedB<'a, P> {
         })
     }
 }
-
-/// One panel to pack: its `k` rows `(pc, kb)`, its columns `(left, cols)`, its place.
-type PanelJob<'b, P> = ((usize, usize), (usize, usize), &'b mut [P]);
 
 impl<P> PackedB<'_, P> {
     /// Rows (`k`).

@@ -5,6 +5,8 @@
 //! `k·n` per thread against `m·n·k / threads` multiply-adds.
 
 use super::driver::{gemm_serial, BSide, PackEachBlock};
+use super::pack::with_shared_b;
+use super::packed::{buffer_len, PackedB};
 use super::epilogue::Block;
 use super::kernel::Kernel;
 use super::source::{PackSource, RowRange};
@@ -70,7 +72,9 @@ pub(super) fn run_b<P, O, SA, SB, E>(
     }
 }
 
-/// [`run_b`] with `B` packed block by block by each thread.
+/// [`run_b`] for a `B` to pack: on one thread, block by block as the driver goes; split
+/// across threads, packed once beforehand (on all of them) into a buffer of the calling
+/// thread and shared, so no thread packs all of `B` for itself.
 pub(super) fn run<P, O, SA, SB, E>(
     ker: &Kernel<P, O>,
     a: &SA,
@@ -80,11 +84,19 @@ pub(super) fn run<P, O, SA, SB, E>(
     options: Options,
     epilogue: &E,
 ) where
-    P: bytemuck::Pod + Default,
+    P: bytemuck::Pod + Default + Send + Sync,
     O: Copy + Default + Send,
     SA: PackSource<P>,
     SB: PackSource<P>,
     E: Fn(Block<'_, O>) + Sync,
 {
-    run_b(ker, a, &PackEachBlock(b), c, ldc, options, epilogue)
+    let (m, k, n) = (a.rows(), a.cols(), b.cols());
+    let len = buffer_len(ker, k, n);
+    match len {
+        Some(len) if thread_count(m, k, n, ker.mr, options) > 1 => with_shared_b(len, |buf| {
+            let packed = PackedB::pack(ker, b, buf, true).expect("buffer_len sized the buffer");
+            run_b(ker, a, &packed, c, ldc, options, epilogue)
+        }),
+        _ => run_b(ker, a, &PackEachBlock(b), c, ldc, options, epilogue),
+    }
 }
