@@ -52,14 +52,17 @@ fn bench_mlp(c: &mut Criterion) {
         g.bench_function(format!("relu: fused graph, {threads}"), |bench| {
             bench.iter(|| run(&mut || mlp_relu_into(black_box(&x), &w, &b, &mut y)))
         });
-        g.bench_function(format!("relu: product then relu pass, {threads}"), |bench| {
-            bench.iter(|| {
-                run(&mut || {
-                    product_into(black_box(&x), &w, &mut h);
-                    bias_relu_into(&h, &b, &mut y);
+        g.bench_function(
+            format!("relu: product then relu pass, {threads}"),
+            |bench| {
+                bench.iter(|| {
+                    run(&mut || {
+                        product_into(black_box(&x), &w, &mut h);
+                        bias_relu_into(&h, &b, &mut y);
+                    })
                 })
-            })
-        });
+            },
+        );
         g.bench_function(format!("product alone, {threads}"), |bench| {
             bench.iter(|| run(&mut || product_into(black_box(&x), &w, &mut h)))
         });

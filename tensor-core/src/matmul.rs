@@ -42,10 +42,20 @@ pub trait GemmInto<A, B>: Copy + Default + Send + Sync + 'static {
     fn pack_len(k: usize, n: usize) -> usize;
 
     /// `b` made ready, in `buf` (at least `pack_len` elements).
-    fn pack<'a>(b: MatRef<'a, B>, buf: &'a mut [Self::PackElem], options: Options) -> Self::Packed<'a>;
+    fn pack<'a>(
+        b: MatRef<'a, B>,
+        buf: &'a mut [Self::PackElem],
+        options: Options,
+    ) -> Self::Packed<'a>;
 
     /// [`product`](GemmInto::product) with a right operand from [`pack`](GemmInto::pack).
-    fn product_packed(a: &MatRef<'_, A>, b: &Self::Packed<'_>, c: &mut [Self], ldc: usize, options: Options);
+    fn product_packed(
+        a: &MatRef<'_, A>,
+        b: &Self::Packed<'_>,
+        c: &mut [Self],
+        ldc: usize,
+        options: Options,
+    );
 }
 
 impl<A: Convert<f32> + Sync, B: Convert<f32> + Sync> GemmInto<A, B> for f32 {
@@ -64,7 +74,13 @@ impl<A: Convert<f32> + Sync, B: Convert<f32> + Sync> GemmInto<A, B> for f32 {
     fn pack<'a>(b: MatRef<'a, B>, buf: &'a mut [f32], options: Options) -> PackedB<'a, f32> {
         gemm::pack_b_f32(&b, buf, options).expect("pack_len sized the buffer")
     }
-    fn product_packed(a: &MatRef<'_, A>, b: &PackedB<'_, f32>, c: &mut [f32], ldc: usize, options: Options) {
+    fn product_packed(
+        a: &MatRef<'_, A>,
+        b: &PackedB<'_, f32>,
+        c: &mut [f32],
+        ldc: usize,
+        options: Options,
+    ) {
         gemm::matmul_f32_packed_with(a, b, c, ldc, options, &|_: Block<'_, f32>| {})
             .expect("lowering builds consistent products");
     }
@@ -86,7 +102,13 @@ impl<A: Convert<f64> + Sync, B: Convert<f64> + Sync> GemmInto<A, B> for f64 {
     fn pack<'a>(b: MatRef<'a, B>, buf: &'a mut [f64], options: Options) -> PackedB<'a, f64> {
         gemm::pack_b_f64(&b, buf, options).expect("pack_len sized the buffer")
     }
-    fn product_packed(a: &MatRef<'_, A>, b: &PackedB<'_, f64>, c: &mut [f64], ldc: usize, options: Options) {
+    fn product_packed(
+        a: &MatRef<'_, A>,
+        b: &PackedB<'_, f64>,
+        c: &mut [f64],
+        ldc: usize,
+        options: Options,
+    ) {
         gemm::matmul_f64_packed_with(a, b, c, ldc, options, &|_: Block<'_, f64>| {})
             .expect("lowering builds consistent products");
     }
@@ -106,7 +128,13 @@ macro_rules! unpacked_rhs {
         fn pack<'a>(b: MatRef<'a, B>, _: &'a mut [u8], _: Options) -> MatRef<'a, B> {
             b
         }
-        fn product_packed(a: &MatRef<'_, A>, b: &MatRef<'_, B>, c: &mut [Self], ldc: usize, options: Options) {
+        fn product_packed(
+            a: &MatRef<'_, A>,
+            b: &MatRef<'_, B>,
+            c: &mut [Self],
+            ldc: usize,
+            options: Options,
+        ) {
             Self::product(a, b, c, ldc, options)
         }
     };
@@ -195,7 +223,13 @@ pub fn matmul_packed<A, B, C: GemmInto<A, B>>(
 ) {
     let a = MatRef::new(a, m, k, a_at.row_stride, a_at.col_stride, a_at.offset)
         .expect("lowering builds in-bounds views");
-    C::product_packed(&a, b, &mut c[c_offset..c_offset + m * n], n, options(parallel));
+    C::product_packed(
+        &a,
+        b,
+        &mut c[c_offset..c_offset + m * n],
+        n,
+        options(parallel),
+    );
 }
 
 /// Rows of a product's block in a fused stage for an output row of `n` elements of

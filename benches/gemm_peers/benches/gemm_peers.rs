@@ -109,7 +109,9 @@ fn bench(c: &mut Criterion) {
         bench.iter(|| matrixmultiply_crate(&a, &b, black_box(&mut out), n))
     });
     g.bench_function("tensorgraph, 2 threads", |bench| {
-        bench.iter(|| two.install(|| tensorgraph(&a, &b, black_box(&mut out), n, Options::default())))
+        bench.iter(|| {
+            two.install(|| tensorgraph(&a, &b, black_box(&mut out), n, Options::default()))
+        })
     });
     g.bench_function("gemm, 2 threads", |bench| {
         bench.iter(|| gemm_crate(&a, &b, black_box(&mut out), n, gemm::Parallelism::Rayon(2)))

@@ -18,28 +18,32 @@ pub(super) fn has_avx512f() -> bool {
     is_x86_feature_detected!("avx512f")
 }
 
-/// f32, a 12×32 tile (24 accumulators, 2 `B` vectors, broadcasts in the remaining six
-/// registers). Blocks (measured on a Zen 5 core with 48 KiB L1d and 1 MiB L2, see
-/// BENCHMARKS.md): `kc = 256` keeps a 32 KiB `B` micro-panel in L1 while 12 KiB `A`
-/// micro-panels stream from L2; `mc = 240` makes the packed `A` block 240 KiB; `nc` covers
-/// whole rows of `B` for the sizes of the benches (a `kc × nc` block of 4 MiB, in L3).
+/// f32, a 12×32 tile: 24 accumulators, 2 `B` vectors and the broadcasts in 32 `zmm`
+/// registers; per `k` step 24 FMAs (12 cycles on two 512-bit FMA pipes) against 2 vector
+/// loads and 12 broadcasts. Blocks for a Zen 5 core (48 KiB L1d, 1 MiB L2, 32 MiB L3):
+/// `kc = 192` keeps a 24 KiB `B` micro-panel and a 9 KiB `A` micro-panel in L1;
+/// `mc = 144` makes the packed `A` block 108 KiB of L2, each `B` micro-panel serving 12
+/// tiles; `nc = 4096` covers whole rows of `B` for the benches' sizes (a `kc × nc` block
+/// of 3 MiB, in L3). 6×64 and 14×32 tiles and `kc` 128-512, `mc` 48-384 measured within
+/// noise of this choice on the loaded machine (`tests::tune_avx512`, BENCHMARKS.md).
 pub(super) static AVX512_F32: Kernel<f32, f32> = Kernel {
     name: "avx512f 12x32",
     mr: 12,
     nr: 32,
-    mc: 240,
-    kc: 256,
+    mc: 144,
+    kc: 192,
     nc: 4096,
     run: f32_12x32,
 };
 
-/// f64, a 12×16 tile: the f32 kernel's registers with half the lanes.
+/// f64, a 12×16 tile: the f32 kernel's registers with half the lanes, and the same bytes
+/// per block.
 pub(super) static AVX512_F64: Kernel<f64, f64> = Kernel {
     name: "avx512f 12x16",
     mr: 12,
     nr: 16,
-    mc: 120,
-    kc: 256,
+    mc: 144,
+    kc: 192,
     nc: 2048,
     run: f64_12x16,
 };

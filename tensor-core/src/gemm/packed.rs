@@ -4,12 +4,15 @@
 
 use super::driver::blocks;
 use super::kernel::Kernel;
-use super::pack::pack_b_panel;
+use super::pack::pack_b;
 use super::source::PackSource;
 use super::GemmError;
 
 /// Bytes the packed panels are aligned to (a cache line).
 const ALIGN: usize = 64;
+
+/// Panels of `B` one task packs when packing is split across threads.
+const PANELS_PER_TASK: usize = 8;
 
 /// A `k × n` right operand packed for one kernel: the panels the driver would pack for
 /// every `(nc column block, kc row block)`, in that order, so a product reads them instead of
@@ -76,19 +79,21 @@ impl<'a, P: Copy + Default + Send + Sync> PackedB<'a, P> {
                 let size = nb.next_multiple_of(nr) * kb;
                 let (block, tail) = core::mem::take(&mut rest).split_at_mut(size);
                 rest = tail;
-                let panel = |(q, out): (usize, &mut [P])| {
-                    let left = jc + q * nr;
-                    pack_b_panel(src, (pc, kb), (left, nr.min(jc + nb - left)), nr, out)
+                // Groups of panels, one task each when parallel.
+                let group = PANELS_PER_TASK * nr;
+                let pack = |(g, out): (usize, &mut [P])| {
+                    let left = jc + g * group;
+                    pack_b(src, (pc, kb), (left, group.min(jc + nb - left)), nr, out)
                 };
                 if parallel {
                     #[cfg(feature = "parallel")]
                     {
                         use rayon::iter::{IndexedParallelIterator, ParallelIterator};
                         use rayon::slice::ParallelSliceMut;
-                        block.par_chunks_mut(kb * nr).enumerate().for_each(panel);
+                        block.par_chunks_mut(kb * group).enumerate().for_each(pack);
                     }
                 } else {
-                    block.chunks_mut(kb * nr).enumerate().for_each(panel);
+                    pack_b(src, (pc, kb), (jc, nb), nr, block);
                 }
             }
         }

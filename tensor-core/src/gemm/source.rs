@@ -88,6 +88,27 @@ pub trait PackSource<P>: Sync {
     fn rows_are_contiguous(&self) -> bool {
         true
     }
+
+    /// Writes elements `(i0 + i, j0 + t)` for `i < rows`, `t < len` to
+    /// `out[t·step + i]`: the transposing copy that packs `A`'s panels (`rows ≤ step`).
+    #[inline]
+    fn read_panel(
+        &self,
+        (i0, rows): (usize, usize),
+        (j0, len): (usize, usize),
+        out: &mut [P],
+        step: usize,
+    ) {
+        if self.rows_are_contiguous() {
+            for i in 0..rows {
+                self.read_row(i0 + i, j0, len, &mut out[i..], step);
+            }
+        } else {
+            for (t, run) in out.chunks_mut(step).take(len).enumerate() {
+                self.read_col(i0, j0 + t, rows, run, 1);
+            }
+        }
+    }
 }
 
 impl<P, S: PackSource<P> + ?Sized> PackSource<P> for &S {
@@ -114,6 +135,10 @@ impl<P, S: PackSource<P> + ?Sized> PackSource<P> for &S {
     #[inline]
     fn rows_are_contiguous(&self) -> bool {
         (**self).rows_are_contiguous()
+    }
+    #[inline]
+    fn read_panel(&self, rows: (usize, usize), cols: (usize, usize), out: &mut [P], step: usize) {
+        (**self).read_panel(rows, cols, out, step)
     }
 }
 
@@ -273,7 +298,57 @@ impl<T: Convert<P> + Sync, P> PackSource<P> for MatRef<'_, T> {
     fn rows_are_contiguous(&self) -> bool {
         self.col_stride.unsigned_abs() <= self.row_stride.unsigned_abs()
     }
+    #[inline]
+    fn read_panel(
+        &self,
+        (i0, rows): (usize, usize),
+        (j0, len): (usize, usize),
+        out: &mut [P],
+        step: usize,
+    ) {
+        if self.col_stride != 1 || rows > PANEL_ROWS || len == 0 {
+            // Columns contiguous, strided or broadcast: a run down each column.
+            for (t, run) in out.chunks_mut(step).take(len).enumerate() {
+                self.read_col(i0, j0 + t, rows, run, 1);
+            }
+            return;
+        }
+        // Rows contiguous: each row's run sliced once, then the panel written in order,
+        // one `k` step (`rows` values, one from each row, all in L1) at a time. Writing in
+        // order is what makes this fast: the row-by-row copy strides its writes.
+        let mut runs: [&[T]; PANEL_ROWS] = [&[]; PANEL_ROWS];
+        for (i, run) in runs.iter_mut().enumerate().take(rows) {
+            let start = self.index(i0 + i, j0);
+            *run = &self.data[start..start + len];
+        }
+        let runs = &runs[..rows];
+        // Four steps at a time: four values of each row read as one array.
+        let quads = len / 4;
+        for (u, dst) in out[..quads * 4 * step]
+            .chunks_exact_mut(4 * step)
+            .enumerate()
+        {
+            let (d0, rest) = dst.split_at_mut(step);
+            let (d1, rest) = rest.split_at_mut(step);
+            let (d2, d3) = rest.split_at_mut(step);
+            for (i, run) in runs.iter().enumerate() {
+                let x: &[T; 4] = run[4 * u..4 * u + 4].try_into().expect("four values");
+                d0[i] = x[0].convert();
+                d1[i] = x[1].convert();
+                d2[i] = x[2].convert();
+                d3[i] = x[3].convert();
+            }
+        }
+        for t in quads * 4..len {
+            for (o, run) in out[t * step..t * step + rows].iter_mut().zip(runs) {
+                *o = run[t].convert();
+            }
+        }
+    }
 }
+
+/// The most rows [`MatRef`]'s fast `read_panel` takes (the tallest micro-tile is 14).
+const PANEL_ROWS: usize = 16;
 
 /// An operand whose element `(i, j)` is `f(i, j)`: the prologue for anything a strided view
 /// cannot say (dequantize with per-row scales, a fused elementwise producer).
@@ -338,5 +413,15 @@ impl<P, S: PackSource<P>> PackSource<P> for RowRange<'_, S> {
     #[inline]
     fn rows_are_contiguous(&self) -> bool {
         self.src.rows_are_contiguous()
+    }
+    #[inline]
+    fn read_panel(
+        &self,
+        (i0, rows): (usize, usize),
+        cols: (usize, usize),
+        out: &mut [P],
+        step: usize,
+    ) {
+        self.src.read_panel((self.row0 + i0, rows), cols, out, step)
     }
 }

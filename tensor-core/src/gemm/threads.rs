@@ -5,10 +5,10 @@
 //! `k·n` per thread against `m·n·k / threads` multiply-adds.
 
 use super::driver::{gemm_serial, BSide, PackEachBlock};
-use super::pack::with_shared_b;
-use super::packed::{buffer_len, PackedB};
 use super::epilogue::Block;
 use super::kernel::Kernel;
+use super::pack::with_shared_b;
+use super::packed::{buffer_len, PackedB};
 use super::source::{PackSource, RowRange};
 use super::{Options, Parallelism};
 
