@@ -257,7 +257,7 @@ fn emit_stage(
             // Filled by the GEMM block by block, never initialised.
             let rows = Literal::usize_unsuffixed(crate::ir::GEMM_BLOCK_ROWS);
             before_rows
-                .extend(quote!(let mut #v = #p::ScratchVec::<#c>::new(#rows * #len_lit, #init);));
+                .extend(quote!(let mut #v = #p::ScratchVec::<#c>::stale(#rows * #len_lit, #init);));
         } else if len.as_static().is_some_and(|n| n <= STACK_ROW_LIMIT) {
             each_row.extend(quote!(let mut #v: [#c; #len_lit] = [#init; #len_lit];));
         } else {
@@ -282,7 +282,7 @@ fn emit_stage(
             let ta = operand_storage(rt, graph, f, kernel, &step.a.buffer);
             let tb = operand_storage(rt, graph, f, kernel, &step.b.buffer);
             prelude.extend(quote! {
-                let mut __tg_pack_buf = #p::ScratchVec::<<#c as #p::GemmInto<#ta, #tb>>::PackElem>::new(
+                let mut __tg_pack_buf = #p::ScratchVec::<<#c as #p::GemmInto<#ta, #tb>>::PackElem>::stale(
                     #p::pack_rhs_len::<#ta, #tb, #c>(#k, #n),
                     ::core::default::Default::default(),
                 );

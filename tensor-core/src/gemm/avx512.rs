@@ -11,6 +11,7 @@
 //! before its `unsafe` call, so it is sound whoever calls it.
 
 use super::kernel::{check_tile, Kernel};
+use super::source::Direct;
 use core::arch::x86_64::*;
 
 /// Whether the CPU runs the kernels of this file.
@@ -233,4 +234,88 @@ pub(super) fn f32_candidates() -> Vec<(usize, usize, super::kernel::MicroFn<f32,
         (8, 48, f32_tile::<8, 3>),
         (4, 64, f32_tile::<4, 4>),
     ]
+}
+
+/// A tile of a small product read in place (no packing): rows `i0 .. i0 + mr` of `A`,
+/// columns `j0 .. j0 + nr` of `B` (`B`'s columns contiguous), the whole `k`, written over
+/// `c[i·ldc + j]`. See `small.rs`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn f32_direct<const MR: usize, const NV: usize>(
+    a: &Direct<'_, f32>,
+    (i0, mr): (usize, usize),
+    b: &Direct<'_, f32>,
+    (j0, nr): (usize, usize),
+    c: &mut [f32],
+    ldc: usize,
+) {
+    assert!(has_avx512f(), "the AVX-512 kernel needs AVX-512F");
+    let ((rows, k), (kb, cols)) = (a.dims(), b.dims());
+    let ((_, csa), (rsb, csb)) = (a.strides(), b.strides());
+    assert!(
+        k == kb
+            && k >= 1
+            && (1..=MR).contains(&mr)
+            && (1..=NV * F32_LANES).contains(&nr)
+            && i0 + mr <= rows
+            && j0 + nr <= cols
+            && csb == 1
+            && c.len() >= (mr - 1) * ldc + nr,
+        "small-product kernel called outside its contract"
+    );
+    // Row i of the tile reads A's row i0 + min(i, mr - 1): rows past mr repeat the last
+    // one (computed, never stored), so no read leaves the view.
+    let a_rows: [*const f32; MR] = core::array::from_fn(|i| a.at(i0 + i.min(mr - 1), 0));
+    let b0 = b.at(0, j0);
+    // SAFETY: AVX-512F is present (asserted). `Direct` guarantees every element of the
+    // views is inside its slice: the kernel reads A at `a_rows[i] + p·csa` for p < k (row
+    // i0 + min(i, mr-1) < rows, column p < k), and B at `b0 + p·rsb + j` for p < k and the
+    // unmasked lanes j < nr (row p < k = B's rows, column j0 + j < cols); masked-off lanes
+    // are not read. C is touched at `i·ldc + j` for i < mr, j < nr only (length asserted).
+    unsafe { f32_direct_body::<MR, NV>(k, &a_rows, csa, b0, rsb, c.as_mut_ptr(), ldc, mr, nr) }
+}
+
+/// # Safety
+/// AVX-512F present; `a_rows[i] + p·csa` readable for p < k, `b + p·rsb + j` readable for
+/// p < k, j < nr; `c[i·ldc + j]` writable for i < mr, j < nr.
+#[target_feature(enable = "avx512f")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn f32_direct_body<const MR: usize, const NV: usize>(
+    k: usize,
+    a_rows: &[*const f32; MR],
+    csa: isize,
+    b: *const f32,
+    rsb: isize,
+    c: *mut f32,
+    ldc: usize,
+    mr: usize,
+    nr: usize,
+) {
+    let masks: [u16; NV] = core::array::from_fn(|v| lane_mask(nr.saturating_sub(v * F32_LANES)));
+    let mut acc = [[_mm512_setzero_ps(); NV]; MR];
+    for p in 0..k {
+        // SAFETY: p < k: inside B's rows; lanes past nr masked off (never read).
+        let bp = unsafe { b.offset(p as isize * rsb) };
+        let mut bv = [_mm512_setzero_ps(); NV];
+        for (v, x) in bv.iter_mut().enumerate() {
+            if masks[v] != 0 {
+                // SAFETY: see above.
+                *x = unsafe { _mm512_maskz_loadu_ps(masks[v], bp.add(v * F32_LANES)) };
+            }
+        }
+        for (row, &ap) in acc.iter_mut().zip(a_rows) {
+            // SAFETY: p < k: inside the row (see `f32_direct`).
+            let ai = _mm512_set1_ps(unsafe { *ap.offset(p as isize * csa) });
+            for (x, &bj) in row.iter_mut().zip(&bv) {
+                *x = _mm512_fmadd_ps(ai, bj, *x);
+            }
+        }
+    }
+    for (i, row) in acc.iter().enumerate().take(mr) {
+        for (v, &x) in row.iter().enumerate() {
+            if masks[v] != 0 {
+                // SAFETY: row i < mr, the unmasked lanes are columns < nr.
+                unsafe { _mm512_mask_storeu_ps(c.add(i * ldc + v * F32_LANES), masks[v], x) };
+            }
+        }
+    }
 }

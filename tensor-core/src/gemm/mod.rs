@@ -26,6 +26,7 @@ mod epilogue;
 mod kernel;
 mod pack;
 mod packed;
+mod small;
 mod source;
 mod threads;
 #[cfg(target_arch = "x86_64")]
@@ -218,6 +219,9 @@ pub fn matmul_f32_with<E: Fn(Block<'_, f32>) + Sync>(
     epilogue: &E,
 ) -> Result<(), GemmError> {
     check_shapes::<f32, f32>(a, b, c.len(), ldc)?;
+    if small::try_f32(a, b, c, ldc, &|blk| epilogue(blk)) {
+        return Ok(());
+    }
     threads::run(kernel::f32_kernel(), a, b, c, ldc, options, epilogue);
     Ok(())
 }

@@ -12,7 +12,31 @@ use crate::dtype::{bf16, f16};
 pub trait Convert<P>: Copy {
     /// The packed value.
     fn convert(self) -> P;
+
+    /// `s` itself when `Self` is `P` (no conversion): small products then read the
+    /// operand in place instead of packing it.
+    #[inline]
+    fn as_packed(s: &[Self]) -> Option<&[P]> {
+        let _ = s;
+        None
+    }
 }
+
+macro_rules! convert_identity {
+    ($($t:ty),*) => {$(
+        impl Convert<$t> for $t {
+            #[inline(always)]
+            fn convert(self) -> $t {
+                self
+            }
+            #[inline]
+            fn as_packed(s: &[$t]) -> Option<&[$t]> {
+                Some(s)
+            }
+        }
+    )*};
+}
+convert_identity!(f32, f64, i32, i64);
 
 macro_rules! convert_as {
     ($p:ty: $($t:ty),*) => {$(
@@ -24,10 +48,9 @@ macro_rules! convert_as {
         }
     )*};
 }
-convert_as!(f32: f32);
-convert_as!(f64: f32, f64);
-convert_as!(i32: i8, u8, i16, u16, i32, u32, i64, u64);
-convert_as!(i64: i8, u8, i16, u16, i32, u32, i64, u64);
+convert_as!(f64: f32);
+convert_as!(i32: i8, u8, i16, u16, u32, i64, u64);
+convert_as!(i64: i8, u8, i16, u16, i32, u32, u64);
 
 impl Convert<f32> for f16 {
     #[inline(always)]
@@ -89,6 +112,14 @@ pub trait PackSource<P>: Sync {
         true
     }
 
+    /// The operand as a strided view of packed-type values, when it is one (a `MatRef`
+    /// of `P` itself): small products read it in place. Only a `MatRef` can make one.
+    #[doc(hidden)]
+    #[inline]
+    fn direct(&self) -> Option<Direct<'_, P>> {
+        None
+    }
+
     /// Writes elements `(i0 + i, j0 + t)` for `i < rows`, `t < len` to
     /// `out[t·step + i]`: the transposing copy that packs `A`'s panels (`rows ≤ step`).
     #[inline]
@@ -139,6 +170,10 @@ impl<P, S: PackSource<P> + ?Sized> PackSource<P> for &S {
     #[inline]
     fn read_panel(&self, rows: (usize, usize), cols: (usize, usize), out: &mut [P], step: usize) {
         (**self).read_panel(rows, cols, out, step)
+    }
+    #[inline]
+    fn direct(&self) -> Option<Direct<'_, P>> {
+        (**self).direct()
     }
 }
 
@@ -299,6 +334,17 @@ impl<T: Convert<P> + Sync, P> PackSource<P> for MatRef<'_, T> {
         self.col_stride.unsigned_abs() <= self.row_stride.unsigned_abs()
     }
     #[inline]
+    fn direct(&self) -> Option<Direct<'_, P>> {
+        T::as_packed(self.data).map(|data| Direct {
+            data,
+            rows: self.rows,
+            cols: self.cols,
+            row_stride: self.row_stride,
+            col_stride: self.col_stride,
+            offset: self.offset,
+        })
+    }
+    #[inline]
     fn read_panel(
         &self,
         (i0, rows): (usize, usize),
@@ -344,6 +390,42 @@ impl<T: Convert<P> + Sync, P> PackSource<P> for MatRef<'_, T> {
                 *o = run[t].convert();
             }
         }
+    }
+}
+
+/// An operand read in place: a [`MatRef`] whose elements are already of the packed type.
+/// Only `MatRef::direct` makes one, so every index `offset + i·row_stride + j·col_stride`
+/// with `i < rows`, `j < cols` is inside `data` (checked by `MatRef::new`): the small-product
+/// kernels rely on it.
+#[derive(Clone, Copy, Debug)]
+pub struct Direct<'a, P> {
+    data: &'a [P],
+    rows: usize,
+    cols: usize,
+    row_stride: isize,
+    col_stride: isize,
+    offset: usize,
+}
+
+impl<P> Direct<'_, P> {
+    /// `(rows, cols)`.
+    pub(super) fn dims(&self) -> (usize, usize) {
+        (self.rows, self.cols)
+    }
+    /// `(row_stride, col_stride)`.
+    pub(super) fn strides(&self) -> (isize, isize) {
+        (self.row_stride, self.col_stride)
+    }
+    /// A pointer to element `(i, j)`; `i < rows` and `j < cols` (asserted), so it is
+    /// inside `data`, as is every `(i', j')` within the dims.
+    pub(super) fn at(&self, i: usize, j: usize) -> *const P {
+        assert!(
+            i < self.rows && j < self.cols,
+            "Direct::at outside the view"
+        );
+        let idx =
+            self.offset as isize + i as isize * self.row_stride + j as isize * self.col_stride;
+        &self.data[idx as usize]
     }
 }
 

@@ -548,6 +548,68 @@ fn threads_match_one_thread_exactly() {
 }
 
 #[test]
+fn small_products_read_in_place_match_the_reference() {
+    // The unpacked path (small::try_f32, AVX-512 CPUs) over its tile sizes ±1 and primes,
+    // with row-major, transposed and flipped A, and B with contiguous columns (a B whose
+    // columns are strided takes the packed path: checked too). Both paths must agree with
+    // the exact reference within the bound.
+    let mut rng = Rng(15);
+    for &m in &[1usize, 11, 12, 13, 25, 64] {
+        for &n in &[1usize, 15, 16, 17, 31, 33, 100] {
+            for &k in &[1usize, 13, 64] {
+                if m * n * k > super::small::SMALL_WORK {
+                    continue;
+                }
+                let (av, bv) = (rng.f32s(m * k), rng.f32s(k * n));
+                let a_rows = MatRef::row_major(&av, m, k).unwrap();
+                let a_cols = MatRef::row_major(&av, k, m).unwrap().t();
+                let a_flip = MatRef::new(&av, m, k, -(k as isize), 1, (m - 1) * k).unwrap();
+                let b = MatRef::row_major(&bv, k, n).unwrap();
+                let b_cols = MatRef::row_major(&bv, n, k).unwrap().t();
+                let ldc = n + 2;
+                // Every layout at k = 13; row-major only at the other k (test time).
+                let layouts = [
+                    ("rows", a_rows, (k as isize, 1isize, 0usize)),
+                    ("cols", a_cols, (1, m as isize, 0)),
+                    ("flip", a_flip, (-(k as isize), 1, (m - 1) * k)),
+                ];
+                for &(what, a, ga) in &layouts[..if k == 13 { 3 } else { 1 }] {
+                    for (bwhat, bm, gb) in [("b", b, (n, 1)), ("bt", b_cols, (1, k))] {
+                        let mut c = vec![f32::NAN; m * ldc];
+                        matmul_f32_with(
+                            &a,
+                            &bm,
+                            &mut c,
+                            ldc,
+                            Options::SINGLE,
+                            &|_: Block<'_, f32>| {},
+                        )
+                        .unwrap();
+                        let at = |i: usize, p: usize| {
+                            av[(ga.2 as isize + i as isize * ga.0 + p as isize * ga.1) as usize]
+                                as f64
+                        };
+                        check_float(
+                            m,
+                            k,
+                            n,
+                            at,
+                            |p, j| bv[p * gb.0 + j * gb.1] as f64,
+                            |i, j| c[i * ldc + j] as f64,
+                            U32,
+                            &format!("small {what} {bwhat}"),
+                        );
+                        for i in 0..m {
+                            assert!(c[i * ldc + n..(i + 1) * ldc].iter().all(|x| x.is_nan()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn packed_b_matches_the_reference_for_every_kernel_and_blocking() {
     // B packed once, then products with several As (different row counts, as a graph's
     // row blocks are), through every kernel with tiny and real blocks.
@@ -818,5 +880,101 @@ fn tune_kernel_alone() {
                 2.0 * (mr * nr * kc * reps) as f64 / s / 1e9
             );
         }
+    }
+}
+
+/// Small square products through each kernel (ns per product, best of many), next to a
+/// naive i-k-j loop. Release mode:
+/// `cargo test --release -p tensorgraph-core --lib gemm::tests::tune_small -- --ignored --nocapture`.
+#[cfg(target_arch = "x86_64")]
+#[test]
+#[ignore]
+fn tune_small() {
+    let mut kernels: Vec<Kernel<f32, f32>> = all_f32_kernels()
+        .into_iter()
+        .map(|k| tiny(k).with_blocks(k))
+        .collect();
+    if kernel::cpu_isa() >= kernel::Isa::Avx512 {
+        for (mr, nr, run) in super::avx512::f32_candidates() {
+            kernels.push(Kernel {
+                name: "candidate",
+                mr,
+                nr,
+                mc: 144,
+                kc: 192,
+                nc: 4096,
+                run,
+            });
+        }
+    }
+    for n in [8usize, 16, 32, 64] {
+        let mut rng = Rng(13);
+        let (av, bv) = (rng.f32s(n * n), rng.f32s(n * n));
+        let a = MatRef::row_major(&av, n, n).unwrap();
+        let b = MatRef::row_major(&bv, n, n).unwrap();
+        let mut c = vec![0f32; n * n];
+        let reps = 200_000 / n;
+        let time = |f: &mut dyn FnMut()| {
+            let mut best = f64::MAX;
+            for _ in 0..20 {
+                let t = std::time::Instant::now();
+                for _ in 0..reps {
+                    f();
+                }
+                best = best.min(t.elapsed().as_secs_f64() / reps as f64);
+            }
+            best * 1e9
+        };
+        let naive = time(&mut || {
+            c.fill(0.0);
+            for i in 0..n {
+                for p in 0..n {
+                    let x = av[i * n + p];
+                    for (cj, bj) in c[i * n..(i + 1) * n]
+                        .iter_mut()
+                        .zip(&bv[p * n..(p + 1) * n])
+                    {
+                        *cj += x * bj;
+                    }
+                }
+            }
+            std::hint::black_box(&mut c);
+        });
+        print!("n={n}: naive {naive:.0} ns");
+        for ker in &kernels {
+            let t = time(&mut || {
+                threads::run(
+                    ker,
+                    &a,
+                    &b,
+                    &mut c,
+                    n,
+                    Options::SINGLE,
+                    &|_: Block<'_, f32>| {},
+                );
+                std::hint::black_box(&mut c);
+            });
+            print!(", {} {}x{} {t:.0}", ker.name, ker.mr, ker.nr);
+        }
+        println!();
+    }
+}
+
+/// A profile target: `SMALL_N` (default 32) square products through the process's f32
+/// kernel, many times. `perf record` it in release mode.
+#[test]
+#[ignore]
+fn profile_small() {
+    let n: usize = std::env::var("SMALL_N")
+        .map(|v| v.parse().unwrap())
+        .unwrap_or(32);
+    let mut rng = Rng(14);
+    let (av, bv) = (rng.f32s(n * n), rng.f32s(n * n));
+    let a = MatRef::row_major(&av, n, n).unwrap();
+    let b = MatRef::row_major(&bv, n, n).unwrap();
+    let mut c = vec![0f32; n * n];
+    for _ in 0..(20_000_000_000 / (n * n * n)) {
+        matmul_f32_with(&a, &b, &mut c, n, Options::SINGLE, &|_: Block<'_, f32>| {}).unwrap();
+        std::hint::black_box(&mut c);
     }
 }
