@@ -1,7 +1,6 @@
 //! Products inside graphs: the MLP layer `gelu(x @ w + b)` (x f32[512, 768], w f32[768,
 //! 3072]) as one graph, where `w` is packed once per call and the bias and gelu run on each
-//! block of rows of the product right after the GEMM computes it (a block of about 512 KiB,
-//! still in L2), against the same layer as two graphs (the product, then `gelu(h + b)`
+//! 256-row block of the product right after the GEMM computes it, against the same layer as two graphs (the product, then `gelu(h + b)`
 //! over the stored product). The same with a cheap epilogue, `relu(x @ w + b)`, shows the
 //! fusion itself apart from gelu's cost. One thread (a one-thread rayon pool) and the
 //! default pool. `cargo bench --bench matmul_graph` (BENCHMARKS.md, "Products in graphs").

@@ -51,9 +51,7 @@ pub mod __private {
         cast, load, load_strided, load_strided_back, store, ActivationLanes, BitCountLanes,
         BitwiseLanes, CompareLanes, FloatLanes, NumLanes, SelectLanes, ShiftLanes, LANES, V,
     };
-    pub use crate::matmul::{
-        gemm_block_rows, matmul, matmul_packed, pack_rhs, pack_rhs_len, GemmInto, MatrixAt,
-    };
+    pub use crate::matmul::{matmul, matmul_packed, pack_rhs, pack_rhs_len, GemmInto, MatrixAt};
     pub use crate::parallel::{parallel_traits, row_chunks, rows_per_task};
     pub use crate::reduce::{
         arg_combine, arg_fold, fold, iota, lane_mask, mask_or, scan, Identity, ScanShape,

@@ -232,19 +232,6 @@ pub fn matmul_packed<A, B, C: GemmInto<A, B>>(
     );
 }
 
-/// Rows of a product's block in a fused stage for an output row of `n` elements of
-/// `elem_bytes` bytes: as many as keep the block's rows of the product within about half of
-/// a core's L2 ([`BLOCK_BYTES`]), so the consumers read them from L2 right after the GEMM
-/// wrote them; a multiple of 48 (whole tiles of every kernel: 4, 6, 8, 12, 16 rows), at
-/// least 48, at most `max` (the block temps' rows, `GEMM_BLOCK_ROWS`).
-pub fn gemm_block_rows(n: usize, elem_bytes: usize, max: usize) -> usize {
-    let rows = BLOCK_BYTES / n.saturating_mul(elem_bytes).max(1);
-    (rows / 48 * 48).max(48).min(max)
-}
-
-/// The bytes of a product's block of rows in a fused stage (see [`gemm_block_rows`]).
-pub const BLOCK_BYTES: usize = 512 * 1024;
-
 fn options(parallel: bool) -> Options {
     if parallel {
         Options::default()

@@ -266,17 +266,12 @@ fn emit_stage(
         }
     }
     // A right operand that is the same for every row (no batch dims of its own) is packed
-    // once for the stage, before its tasks, and shared by every block and task; the block
-    // rows are chosen at run time so a block of the product stays in L2 for its consumers.
+    // once for the stage, before its tasks, and shared by every block and task.
     let packed = gemm.is_some_and(|step| step.b.batch_strides.iter().all(Offset::is_zero));
     let mut prelude = TokenStream::new();
     if let Some(step) = gemm {
         let c = storage_type(rt, kernel.temps[step.output].dtype);
         let (n, k) = (size_expr(&step.n), size_expr(&step.k));
-        let r = Literal::usize_unsuffixed(crate::ir::GEMM_BLOCK_ROWS);
-        prelude.extend(quote! {
-            let __tg_blk_rows: usize = #p::gemm_block_rows(#n, ::core::mem::size_of::<#c>(), #r);
-        });
         if packed {
             let (b, b_at) = gemm_operand(rt, &step.b, &[], None);
             let ta = operand_storage(rt, graph, f, kernel, &step.a.buffer);
@@ -303,6 +298,7 @@ fn emit_stage(
                 }
             },
             Some(block) => {
+                let r = Literal::usize_unsuffixed(crate::ir::GEMM_BLOCK_ROWS);
                 let prologue = (!pre.is_empty()).then(|| {
                     quote! {
                         for __tg_row in __tg_blk..__tg_blk_end {
@@ -315,7 +311,7 @@ fn emit_stage(
                     let __tg_rows_hi: usize = #hi;
                     let mut __tg_blk: usize = #lo;
                     while __tg_blk < __tg_rows_hi {
-                        let __tg_blk_end: usize = ::core::cmp::min(__tg_blk + __tg_blk_rows, __tg_rows_hi);
+                        let __tg_blk_end: usize = ::core::cmp::min(__tg_blk + #r, __tg_rows_hi);
                         #prologue
                         #block
                         for __tg_row in __tg_blk..__tg_blk_end {
