@@ -6,7 +6,8 @@
 //! The product runs on the GEMM engine ([`crate::gemm`]); see [`GemmInto`] for the
 //! accumulator types and the operand conversions done while packing.
 
-use crate::gemm::{self, Block, Convert, IntOperand, MatRef, Options};
+use crate::gemm::{self, Block, Convert, IntOperand, MatRef, Options, PackedB};
+use crate::scratch::Scratch;
 
 /// Where one GEMM operand is: element `(row, col)` is at
 /// `offset + row × row_stride + col × col_stride`.
@@ -26,25 +27,121 @@ pub struct MatrixAt {
 /// them; the `u64` bits are those of the `i64` sum). The operands are converted while they
 /// are packed, so no converted copy of them exists.
 pub trait GemmInto<A, B>: Copy + Default + Send + Sync + 'static {
+    /// The element of a buffer for a packed right operand (see [`pack_rhs`]).
+    type PackElem: Scratch + Default;
+    /// A right operand made ready for many products (packed for the float kernels, the
+    /// view itself for integers, whose kernels pack per call).
+    type Packed<'a>: Sync
+    where
+        B: 'a;
+
     /// `c = a · b`, `c` row-major with leading dimension `ldc`.
     fn product(a: &MatRef<'_, A>, b: &MatRef<'_, B>, c: &mut [Self], ldc: usize, options: Options);
+
+    /// Elements of the buffer [`pack`](GemmInto::pack) needs for a `k × n` operand.
+    fn pack_len(k: usize, n: usize) -> usize;
+
+    /// `b` made ready, in `buf` (at least `pack_len` elements).
+    fn pack<'a>(
+        b: MatRef<'a, B>,
+        buf: &'a mut [Self::PackElem],
+        options: Options,
+    ) -> Self::Packed<'a>;
+
+    /// [`product`](GemmInto::product) with a right operand from [`pack`](GemmInto::pack).
+    fn product_packed(
+        a: &MatRef<'_, A>,
+        b: &Self::Packed<'_>,
+        c: &mut [Self],
+        ldc: usize,
+        options: Options,
+    );
 }
 
 impl<A: Convert<f32> + Sync, B: Convert<f32> + Sync> GemmInto<A, B> for f32 {
+    type PackElem = f32;
+    type Packed<'a>
+        = PackedB<'a, f32>
+    where
+        B: 'a;
     fn product(a: &MatRef<'_, A>, b: &MatRef<'_, B>, c: &mut [f32], ldc: usize, options: Options) {
         gemm::matmul_f32_with(a, b, c, ldc, options, &|_: Block<'_, f32>| {})
+            .expect("lowering builds consistent products");
+    }
+    fn pack_len(k: usize, n: usize) -> usize {
+        gemm::packed_b_len_f32(k, n).expect("the operand's size fits in memory")
+    }
+    fn pack<'a>(b: MatRef<'a, B>, buf: &'a mut [f32], options: Options) -> PackedB<'a, f32> {
+        gemm::pack_b_f32(&b, buf, options).expect("pack_len sized the buffer")
+    }
+    fn product_packed(
+        a: &MatRef<'_, A>,
+        b: &PackedB<'_, f32>,
+        c: &mut [f32],
+        ldc: usize,
+        options: Options,
+    ) {
+        gemm::matmul_f32_packed_with(a, b, c, ldc, options, &|_: Block<'_, f32>| {})
             .expect("lowering builds consistent products");
     }
 }
 
 impl<A: Convert<f64> + Sync, B: Convert<f64> + Sync> GemmInto<A, B> for f64 {
+    type PackElem = f64;
+    type Packed<'a>
+        = PackedB<'a, f64>
+    where
+        B: 'a;
     fn product(a: &MatRef<'_, A>, b: &MatRef<'_, B>, c: &mut [f64], ldc: usize, options: Options) {
         gemm::matmul_f64_with(a, b, c, ldc, options, &|_: Block<'_, f64>| {})
             .expect("lowering builds consistent products");
     }
+    fn pack_len(k: usize, n: usize) -> usize {
+        gemm::packed_b_len_f64(k, n).expect("the operand's size fits in memory")
+    }
+    fn pack<'a>(b: MatRef<'a, B>, buf: &'a mut [f64], options: Options) -> PackedB<'a, f64> {
+        gemm::pack_b_f64(&b, buf, options).expect("pack_len sized the buffer")
+    }
+    fn product_packed(
+        a: &MatRef<'_, A>,
+        b: &PackedB<'_, f64>,
+        c: &mut [f64],
+        ldc: usize,
+        options: Options,
+    ) {
+        gemm::matmul_f64_packed_with(a, b, c, ldc, options, &|_: Block<'_, f64>| {})
+            .expect("lowering builds consistent products");
+    }
+}
+
+/// The integer impls keep the view (their kernels pack `B` per call).
+macro_rules! unpacked_rhs {
+    () => {
+        type PackElem = u8;
+        type Packed<'a>
+            = MatRef<'a, B>
+        where
+            B: 'a;
+        fn pack_len(_: usize, _: usize) -> usize {
+            0
+        }
+        fn pack<'a>(b: MatRef<'a, B>, _: &'a mut [u8], _: Options) -> MatRef<'a, B> {
+            b
+        }
+        fn product_packed(
+            a: &MatRef<'_, A>,
+            b: &MatRef<'_, B>,
+            c: &mut [Self],
+            ldc: usize,
+            options: Options,
+        ) {
+            Self::product(a, b, c, ldc, options)
+        }
+    };
 }
 
 impl<A: IntOperand, B: IntOperand> GemmInto<A, B> for i64 {
+    unpacked_rhs!();
     fn product(a: &MatRef<'_, A>, b: &MatRef<'_, B>, c: &mut [i64], ldc: usize, options: Options) {
         gemm::matmul_i64_with(a, b, c, ldc, options, &|_: Block<'_, i64>| {})
             .expect("lowering builds consistent products");
@@ -52,6 +149,7 @@ impl<A: IntOperand, B: IntOperand> GemmInto<A, B> for i64 {
 }
 
 impl<A: IntOperand, B: IntOperand> GemmInto<A, B> for u64 {
+    unpacked_rhs!();
     fn product(a: &MatRef<'_, A>, b: &MatRef<'_, B>, c: &mut [u64], ldc: usize, options: Options) {
         // Two's complement: the wrapping i64 sum has the bits of the wrapping u64 sum.
         let c: &mut [i64] = bytemuck::cast_slice_mut(c);
@@ -85,12 +183,61 @@ pub fn matmul<A, B, C: GemmInto<A, B>>(
     let b = MatRef::new(b, k, n, b_at.row_stride, b_at.col_stride, b_at.offset)
         .expect("lowering builds in-bounds views");
     let block = &mut c[c_offset..c_offset + m * n];
-    let options = if parallel {
+    C::product(&a, &b, block, n, options(parallel));
+}
+
+/// Elements of the buffer [`pack_rhs`] needs for a `k × n` right operand.
+pub fn pack_rhs_len<A, B, C: GemmInto<A, B>>(k: usize, n: usize) -> usize {
+    C::pack_len(k, n)
+}
+
+/// The right operand of a product packed once for every row block and task of a stage
+/// (the weight of an MLP layer), into `buf` from the scratch pool; `parallel`: packed on
+/// rayon's threads when large. Panics like [`matmul`] on an inconsistent map.
+pub fn pack_rhs<'a, A, B, C: GemmInto<A, B>>(
+    b: &'a [B],
+    b_at: MatrixAt,
+    k: usize,
+    n: usize,
+    buf: &'a mut [C::PackElem],
+    parallel: bool,
+) -> C::Packed<'a> {
+    let b = MatRef::new(b, k, n, b_at.row_stride, b_at.col_stride, b_at.offset)
+        .expect("lowering builds in-bounds views");
+    C::pack(b, buf, options(parallel))
+}
+
+/// [`matmul`] with the right operand from [`pack_rhs`]: rows `m` of `A` at `a_at` times
+/// the packed `k × n` operand into the row-major block at `c_offset`.
+#[allow(clippy::too_many_arguments)]
+pub fn matmul_packed<A, B, C: GemmInto<A, B>>(
+    a: &[A],
+    a_at: MatrixAt,
+    b: &C::Packed<'_>,
+    c: &mut [C],
+    c_offset: usize,
+    m: usize,
+    n: usize,
+    k: usize,
+    parallel: bool,
+) {
+    let a = MatRef::new(a, m, k, a_at.row_stride, a_at.col_stride, a_at.offset)
+        .expect("lowering builds in-bounds views");
+    C::product_packed(
+        &a,
+        b,
+        &mut c[c_offset..c_offset + m * n],
+        n,
+        options(parallel),
+    );
+}
+
+fn options(parallel: bool) -> Options {
+    if parallel {
         Options::default()
     } else {
         Options::SINGLE
-    };
-    C::product(&a, &b, block, n, options);
+    }
 }
 
 #[cfg(test)]

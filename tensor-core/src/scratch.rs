@@ -54,7 +54,27 @@ impl<T: Scratch> ScratchVec<T> {
     /// A buffer of `len` copies of `init`: the smallest pooled buffer with room for `len`
     /// if there is one, else the largest (which grows), else a new one.
     pub fn new(len: usize, init: T) -> Self {
-        let mut vec = T::with_pool(|pool| {
+        let mut vec = Self::take(len);
+        vec.clear();
+        vec.resize(len, init);
+        ScratchVec { vec }
+    }
+
+    /// A buffer of `len` elements whose contents are whatever an earlier user of the
+    /// pooled buffer left (`init` only where it grows): for buffers that are written
+    /// before they are read (a packed operand, a product's block), so a call does not
+    /// clear megabytes it is about to overwrite.
+    pub fn stale(len: usize, init: T) -> Self {
+        let mut vec = Self::take(len);
+        vec.truncate(len);
+        vec.resize(len, init);
+        ScratchVec { vec }
+    }
+
+    /// The pooled buffer [`new`](ScratchVec::new) and [`stale`](ScratchVec::stale) start
+    /// from.
+    fn take(len: usize) -> Vec<T> {
+        T::with_pool(|pool| {
             // The smallest that fits, so that the temps of one kernel find their own
             // buffers again on the next call.
             let fits = (0..pool.len())
@@ -64,10 +84,7 @@ impl<T: Scratch> ScratchVec<T> {
             pick.map(|i| pool.swap_remove(i))
         })
         .flatten()
-        .unwrap_or_default();
-        vec.clear();
-        vec.resize(len, init);
-        ScratchVec { vec }
+        .unwrap_or_default()
     }
 }
 

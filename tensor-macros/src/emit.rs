@@ -258,7 +258,7 @@ fn emit_stage(
             // Filled by the GEMM block by block, never initialised.
             let rows = Literal::usize_unsuffixed(crate::ir::GEMM_BLOCK_ROWS);
             before_rows
-                .extend(quote!(let mut #v = #p::ScratchVec::<#c>::new(#rows * #len_lit, #init);));
+                .extend(quote!(let mut #v = #p::ScratchVec::<#c>::stale(#rows * #len_lit, #init);));
         } else if len.as_static().is_some_and(|n| n <= STACK_ROW_LIMIT) {
             each_row.extend(quote!(let mut #v: [#c; #len_lit] = [#init; #len_lit];));
         } else {
@@ -266,7 +266,27 @@ fn emit_stage(
             each_row.extend(quote!(#v.fill(#init);));
         }
     }
-    let block = gemm.map(|step| emit_gemm_block(rt, f, graph, kernel, step, false));
+    // A right operand that is the same for every row (no batch dims of its own) is packed
+    // once for the stage, before its tasks, and shared by every block and task.
+    let packed = gemm.is_some_and(|step| step.b.batch_strides.iter().all(Offset::is_zero));
+    let mut prelude = TokenStream::new();
+    if let Some(step) = gemm {
+        let c = storage_type(rt, kernel.temps[step.output].dtype);
+        let (n, k) = (size_expr(&step.n), size_expr(&step.k));
+        if packed {
+            let (b, b_at) = gemm_operand(rt, &step.b, &[], None);
+            let ta = operand_storage(rt, graph, f, kernel, &step.a.buffer);
+            let tb = operand_storage(rt, graph, f, kernel, &step.b.buffer);
+            prelude.extend(quote! {
+                let mut __tg_pack_buf = #p::ScratchVec::<<#c as #p::GemmInto<#ta, #tb>>::PackElem>::stale(
+                    #p::pack_rhs_len::<#ta, #tb, #c>(#k, #n),
+                    ::core::default::Default::default(),
+                );
+                let __tg_packed = #p::pack_rhs::<#ta, #tb, #c>(#b, #b_at, #k, #n, &mut __tg_pack_buf[..], true);
+            });
+        }
+    }
+    let block = gemm.map(|step| emit_gemm_block(rt, f, graph, kernel, step, false, packed));
     let rows_of = |lo: TokenStream, hi: TokenStream| -> TokenStream {
         let per_row = quote! {
             #each_row
@@ -307,6 +327,7 @@ fn emit_stage(
     let Some(tasks) = &stage.tasks else {
         let rows = rows_of(quote!(0), rows_lit.clone());
         return quote! {{
+            #prelude
             #before_rows
             #rows
         }};
@@ -382,6 +403,7 @@ fn emit_stage(
             1
         });
         return quote! {{
+            #prelude
             let __tg_rows: usize = #rows_lit;
             let __tg_work: usize = 0 #(+ #work)*;
             let __tg_split_rows: usize = ::core::cmp::max(#p::rows_per_task(__tg_rows, __tg_work, #min), #least_rows);
@@ -402,6 +424,7 @@ fn emit_stage(
         }};
     }
     quote! {{
+        #prelude
         #p::run_chunked(#iter.enumerate(), &|(__tg_task, #pattern): (usize, #pattern_type)| {
             let __tg_row_lo: usize = __tg_task * #per_task;
             let __tg_row_hi: usize = ::core::cmp::min(__tg_row_lo + #per_task, #rows_lit);
@@ -482,7 +505,8 @@ fn gemm_operand(
 /// `batch × m` rows, into the block temp (row `r` at `(r - __tg_blk) × n`). A block may
 /// span batch indices: one call per run of rows within one. `parallel`: the engine may
 /// split the rows across threads (a product computed whole; a block inside a stage's task
-/// runs on the task's thread).
+/// runs on the task's thread). `packed`: the right operand is `__tg_packed`, packed
+/// once by the stage.
 fn emit_gemm_block(
     rt: &TokenStream,
     f: &GraphFn,
@@ -490,6 +514,7 @@ fn emit_gemm_block(
     kernel: &Kernel,
     step: &crate::ir::MatMulStep,
     parallel: bool,
+    packed: bool,
 ) -> TokenStream {
     let p = quote!(#rt::__private);
     let c = storage_type(rt, kernel.temps[step.output].dtype);
@@ -521,6 +546,11 @@ fn emit_gemm_block(
     let ta = operand_storage(rt, graph, f, kernel, &step.a.buffer);
     let tb = operand_storage(rt, graph, f, kernel, &step.b.buffer);
     let out = temp_vec(step.output);
+    let call = if packed {
+        quote!(#p::matmul_packed::<#ta, #tb, #c>(#a, #a_at, &__tg_packed, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k, #parallel);)
+    } else {
+        quote!(#p::matmul::<#ta, #tb, #c>(#a, #a_at, #b, #b_at, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k, #parallel);)
+    };
     quote! {
         let mut __tg_r: usize = __tg_blk;
         while __tg_r < __tg_blk_end {
@@ -528,7 +558,7 @@ fn emit_gemm_block(
             let __tg_i: usize = __tg_r % #m;
             let __tg_count: usize = ::core::cmp::min(#m - __tg_i, __tg_blk_end - __tg_r);
             #decompose
-            #p::matmul::<#ta, #tb, #c>(#a, #a_at, #b, #b_at, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k, #parallel);
+            #call
             __tg_r += __tg_count;
         }
     }
@@ -544,7 +574,7 @@ fn emit_matmul(
     step: &crate::ir::MatMulStep,
 ) -> TokenStream {
     let rows = size_expr(&step.batch.iter().fold(step.m.clone(), |acc, b| acc.mul(b)));
-    let all_rows = emit_gemm_block(rt, f, graph, kernel, step, true);
+    let all_rows = emit_gemm_block(rt, f, graph, kernel, step, true, false);
     quote!({
         let __tg_blk: usize = 0;
         let __tg_blk_end: usize = #rows;

@@ -526,8 +526,8 @@ fn plan_stages(temps: &[Temp], output_lens: &[Size], nests: &[LoopNest]) -> Vec<
             if chunked.iter().any(|(_, row)| row.is_zero()) {
                 return None;
             }
-            // A product's tasks take whole GEMM blocks: each task packs the product's
-            // right operand again.
+            // A product's tasks take whole GEMM blocks (a right operand with batch dims
+            // is packed again by every block; one without is packed once per stage).
             let least = if run.iter().any(|n| n.matmul.is_some()) {
                 crate::ir::GEMM_BLOCK_ROWS
             } else {

@@ -1,17 +1,86 @@
 //! The blocked loops of one thread (BLIS's order): for each `nc` column block of `B`, for
-//! each `kc` block of `k`, pack `B`'s `kc × nc` block; for each `mc` row block of `A`, pack
-//! `A`'s `mc × kc` block and run the micro-kernel over its tiles (tile columns outside, tile
-//! rows inside, so a `B` micro-panel stays in L1 while the `A` block streams from L2). After
-//! the last `k` block a `C` block is final and goes to the epilogue.
+//! each `kc` block of `k`, pack `B`'s `kc × nc` block (or find it in a [`PackedB`]); for
+//! each `mc` row block of `A`, pack `A`'s `mc × kc` block and run the micro-kernel over its
+//! tiles (tile columns outside, tile rows inside, so a `B` micro-panel stays in L1 while
+//! the `A` block streams from L2). After the last `k` block a `C` block is final and goes
+//! to the epilogue.
 
 use super::epilogue::Block;
 use super::kernel::Kernel;
 use super::pack::{pack_a, pack_b, with_workspace};
+use super::packed::PackedB;
 use super::source::PackSource;
+
+/// The `k` block and the column block of a `k × n` product with `ker`: the kernel's, cut
+/// down to the product (`kc ≥ 1`, `nc` a multiple of `nr`).
+pub(super) fn blocks<P, O>(ker: &Kernel<P, O>, k: usize, n: usize) -> (usize, usize) {
+    let kc = ker.kc.min(k).max(1);
+    let nc = ker.nc.min(n.next_multiple_of(ker.nr)).max(ker.nr);
+    (kc, nc)
+}
+
+/// The right operand as the driver reads it: packed block by block on the way, or
+/// packed beforehand.
+pub(super) trait BSide<P>: Sync {
+    /// Columns (`n`).
+    fn cols(&self) -> usize;
+    /// Whether [`block`](BSide::block) packs into the scratch it is given.
+    fn packs(&self) -> bool;
+    /// The packed `kb × nb` block at `(pc, jc)` in `nr` panels: packed into `scratch`
+    /// (which holds `kc·nc` elements) or found ready.
+    fn block<'s>(
+        &'s self,
+        pc: (usize, usize),
+        jc: (usize, usize),
+        nr: usize,
+        scratch: &'s mut [P],
+    ) -> &'s [P];
+}
+
+/// A [`PackSource`] packed block by block (each thread packs the blocks it uses).
+pub(super) struct PackEachBlock<'s, S>(pub(super) &'s S);
+
+impl<P: Copy + Default, S: PackSource<P>> BSide<P> for PackEachBlock<'_, S> {
+    fn cols(&self) -> usize {
+        self.0.cols()
+    }
+    fn packs(&self) -> bool {
+        true
+    }
+    fn block<'s>(
+        &'s self,
+        pc: (usize, usize),
+        jc: (usize, usize),
+        nr: usize,
+        scratch: &'s mut [P],
+    ) -> &'s [P] {
+        pack_b(self.0, pc, jc, nr, scratch);
+        scratch
+    }
+}
+
+impl<P: Sync> BSide<P> for PackedB<'_, P> {
+    fn cols(&self) -> usize {
+        PackedB::cols(self)
+    }
+    fn packs(&self) -> bool {
+        false
+    }
+    fn block<'s>(
+        &'s self,
+        pc: (usize, usize),
+        jc: (usize, usize),
+        _nr: usize,
+        _scratch: &'s mut [P],
+    ) -> &'s [P] {
+        PackedB::block(self, pc, jc)
+    }
+}
 
 /// `C = A·B` on the calling thread. `c` starts at `C[0, 0]` of this call (the epilogue's
 /// row numbers add `row_base`); the shapes were checked by the caller:
-/// `b.rows() == a.cols()`, `ldc ≥ n`, `c.len() ≥ (m - 1)·ldc + n`.
+/// `b.rows() == a.cols()`, `ldc ≥ n`, `c.len() ≥ (m - 1)·ldc + n`, and a packed `b` was
+/// packed for `ker`.
 pub(super) fn gemm_serial<P, O, SA, SB>(
     ker: &Kernel<P, O>,
     a: &SA,
@@ -24,7 +93,7 @@ pub(super) fn gemm_serial<P, O, SA, SB>(
     P: bytemuck::Pod + Default,
     O: Copy + Default,
     SA: PackSource<P>,
-    SB: PackSource<P>,
+    SB: BSide<P> + ?Sized,
 {
     let (m, k, n) = (a.rows(), a.cols(), b.cols());
     if m == 0 || n == 0 {
@@ -32,8 +101,7 @@ pub(super) fn gemm_serial<P, O, SA, SB>(
     }
     let (mr, nr) = (ker.mr, ker.nr);
     let mc = ker.mc.min(m.next_multiple_of(mr));
-    let nc = ker.nc.min(n.next_multiple_of(nr));
-    let kc = ker.kc.min(k).max(1);
+    let (kc, nc) = blocks(ker, k, n);
 
     if k == 0 {
         // An empty sum: C = 0, still delivered block by block.
@@ -59,19 +127,20 @@ pub(super) fn gemm_serial<P, O, SA, SB>(
         return;
     }
 
-    with_workspace::<P, _>(mc * kc, kc * nc, |a_buf, b_buf| {
+    let b_scratch = if b.packs() { kc * nc } else { 0 };
+    with_workspace::<P, _>(mc * kc, b_scratch, |a_buf, b_buf| {
         for jc in (0..n).step_by(nc) {
             let nb = nc.min(n - jc);
             for pc in (0..k).step_by(kc) {
                 let kb = kc.min(k - pc);
                 let (first, last) = (pc == 0, pc + kb == k);
-                pack_b(b, (pc, kb), (jc, nb), nr, b_buf);
+                let b_block = b.block((pc, kb), (jc, nb), nr, &mut *b_buf);
                 for ic in (0..m).step_by(mc) {
                     let mb = mc.min(m - ic);
                     pack_a(a, (ic, mb), (pc, kb), mr, a_buf);
                     for (jq, jr) in (0..nb).step_by(nr).enumerate() {
                         let nr_eff = nr.min(nb - jr);
-                        let b_panel = &b_buf[jq * kb * nr..(jq + 1) * kb * nr];
+                        let b_panel = &b_block[jq * kb * nr..(jq + 1) * kb * nr];
                         for (iq, ir) in (0..mb).step_by(mr).enumerate() {
                             let mr_eff = mr.min(mb - ir);
                             let a_panel = &a_buf[iq * kb * mr..(iq + 1) * kb * mr];

@@ -256,42 +256,84 @@ static PORTABLE_I64_I64: Kernel<i64, i64> = Kernel {
     run: generic_tile::<i64, i64, 4, 4>,
 };
 
-/// Whether this process uses the AVX2+FMA kernels: where the CPU has them. Under Miri only
-/// when the build enables both features (`-C target-feature=+avx2,+fma`): a plain
-/// `cargo miri test` runs the portable kernels, and the Miri run with those flags checks
-/// the raw-pointer code of `x86.rs` (NOTES.md, "Undefined-behaviour checks").
-fn use_avx2() -> bool {
+/// The instruction sets the float kernels can use, best first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Isa {
+    /// The portable kernels over `wide`.
+    Portable,
+    /// AVX2 + FMA (`x86.rs`).
+    Avx2,
+    /// AVX-512F (`avx512.rs`).
+    Avx512,
+}
+
+/// The best instruction set this CPU runs. Under Miri: AVX2 only when the build enables
+/// both features (`-C target-feature=+avx2,+fma`), so a plain `cargo miri test` runs the
+/// portable kernels and the Miri run with those flags checks the raw-pointer code of
+/// `x86.rs` (NOTES.md, "Undefined-behaviour checks"); never AVX-512.
+pub(super) fn cpu_isa() -> Isa {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     {
-        static USE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-        *USE.get_or_init(super::x86::has_avx2_fma)
+        static ISA: std::sync::OnceLock<Isa> = std::sync::OnceLock::new();
+        *ISA.get_or_init(|| {
+            if super::x86::has_avx2_fma() && super::avx512::has_avx512f() {
+                Isa::Avx512
+            } else if super::x86::has_avx2_fma() {
+                Isa::Avx2
+            } else {
+                Isa::Portable
+            }
+        })
     }
     #[cfg(all(target_arch = "x86_64", miri))]
     {
-        cfg!(all(target_feature = "avx2", target_feature = "fma"))
+        if cfg!(all(target_feature = "avx2", target_feature = "fma")) {
+            Isa::Avx2
+        } else {
+            Isa::Portable
+        }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        false
+        Isa::Portable
+    }
+}
+
+/// Whether this process uses the AVX2 integer kernels.
+fn use_avx2() -> bool {
+    cpu_isa() >= Isa::Avx2
+}
+
+/// The f32 kernel for `isa` (which the CPU must run; the kernels assert it).
+pub(super) fn f32_kernel_for(isa: Isa) -> &'static Kernel<f32, f32> {
+    match isa {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => &super::avx512::AVX512_F32,
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => &super::x86::AVX2_F32,
+        _ => &PORTABLE_F32,
+    }
+}
+
+/// The f64 kernel for `isa`.
+pub(super) fn f64_kernel_for(isa: Isa) -> &'static Kernel<f64, f64> {
+    match isa {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => &super::avx512::AVX512_F64,
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => &super::x86::AVX2_F64,
+        _ => &PORTABLE_F64,
     }
 }
 
 /// The f32 kernel of this process.
 pub(super) fn f32_kernel() -> &'static Kernel<f32, f32> {
-    #[cfg(target_arch = "x86_64")]
-    if use_avx2() {
-        return &super::x86::AVX2_F32;
-    }
-    &PORTABLE_F32
+    f32_kernel_for(cpu_isa())
 }
 
 /// The f64 kernel of this process.
 pub(super) fn f64_kernel() -> &'static Kernel<f64, f64> {
-    #[cfg(target_arch = "x86_64")]
-    if use_avx2() {
-        return &super::x86::AVX2_F64;
-    }
-    &PORTABLE_F64
+    f64_kernel_for(cpu_isa())
 }
 
 /// The `i32`-accumulating kernel (wrapping `acc = i32`).
@@ -351,24 +393,23 @@ pub fn kernel_name_f64() -> &'static str {
     f64_kernel().name
 }
 
+/// The instruction sets this CPU runs, worst first (tests run every kernel of each).
+#[cfg(test)]
+pub(super) fn runnable_isas() -> Vec<Isa> {
+    [Isa::Portable, Isa::Avx2, Isa::Avx512]
+        .into_iter()
+        .filter(|&isa| isa <= cpu_isa())
+        .collect()
+}
+
 /// Every f32 kernel this CPU can run (tests run them all).
 #[cfg(test)]
 pub(super) fn all_f32_kernels() -> Vec<&'static Kernel<f32, f32>> {
-    let mut v = vec![&PORTABLE_F32];
-    #[cfg(target_arch = "x86_64")]
-    if use_avx2() {
-        v.push(&super::x86::AVX2_F32);
-    }
-    v
+    runnable_isas().into_iter().map(f32_kernel_for).collect()
 }
 
 /// Every f64 kernel this CPU can run.
 #[cfg(test)]
 pub(super) fn all_f64_kernels() -> Vec<&'static Kernel<f64, f64>> {
-    let mut v = vec![&PORTABLE_F64];
-    #[cfg(target_arch = "x86_64")]
-    if use_avx2() {
-        v.push(&super::x86::AVX2_F64);
-    }
-    v
+    runnable_isas().into_iter().map(f64_kernel_for).collect()
 }

@@ -19,10 +19,14 @@
 //! [`matmul_i32`] (integer operands), and their `_with` forms that take [`Options`] and an
 //! epilogue.
 
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 mod driver;
 mod epilogue;
 mod kernel;
 mod pack;
+mod packed;
+mod small;
 mod source;
 mod threads;
 #[cfg(target_arch = "x86_64")]
@@ -35,6 +39,7 @@ use core::fmt;
 
 pub use epilogue::Block;
 pub use kernel::{kernel_name_f32, kernel_name_f64};
+pub use packed::PackedB;
 pub use source::{Convert, FnSource, MatRef, PackSource};
 
 /// How many threads a product may use.
@@ -97,6 +102,13 @@ pub enum GemmError {
         /// The buffer's length.
         len: usize,
     },
+    /// The buffer given to `pack_b_*` is shorter than `packed_b_len_*` says.
+    PackBufferTooShort {
+        /// The elements needed.
+        needed: usize,
+        /// The buffer's length.
+        len: usize,
+    },
 }
 
 impl fmt::Display for GemmError {
@@ -123,6 +135,12 @@ impl fmt::Display for GemmError {
                     "the output needs {needed} elements, but its buffer has {len}"
                 )
             }
+            GemmError::PackBufferTooShort { needed, len } => {
+                write!(
+                    f,
+                    "packing B needs a buffer of {needed} elements, but it has {len}"
+                )
+            }
         }
     }
 }
@@ -136,11 +154,20 @@ fn check_shapes<P, O>(
     c_len: usize,
     ldc: usize,
 ) -> Result<(), GemmError> {
-    let (m, k, n) = (a.rows(), a.cols(), b.cols());
-    if b.rows() != k {
+    check_dims((a.rows(), a.cols()), (b.rows(), b.cols()), c_len, ldc)
+}
+
+/// [`check_shapes`] on the dims `(m, k)` of `A` and `(k', n)` of `B`.
+fn check_dims(
+    (m, k): (usize, usize),
+    (kb, n): (usize, usize),
+    c_len: usize,
+    ldc: usize,
+) -> Result<(), GemmError> {
+    if kb != k {
         return Err(GemmError::InnerDimMismatch {
             a: (m, k),
-            b: (b.rows(), n),
+            b: (kb, n),
         });
     }
     if ldc < n {
@@ -158,7 +185,6 @@ fn check_shapes<P, O>(
             return Err(GemmError::OutputTooShort { needed, len: c_len });
         }
     }
-    let _ = core::marker::PhantomData::<O>;
     Ok(())
 }
 
@@ -193,6 +219,9 @@ pub fn matmul_f32_with<E: Fn(Block<'_, f32>) + Sync>(
     epilogue: &E,
 ) -> Result<(), GemmError> {
     check_shapes::<f32, f32>(a, b, c.len(), ldc)?;
+    if small::try_f32(a, b, c, ldc, &|blk| epilogue(blk)) {
+        return Ok(());
+    }
     threads::run(kernel::f32_kernel(), a, b, c, ldc, options, epilogue);
     Ok(())
 }
@@ -222,6 +251,72 @@ pub fn matmul_f64_with<E: Fn(Block<'_, f64>) + Sync>(
 ) -> Result<(), GemmError> {
     check_shapes::<f64, f64>(a, b, c.len(), ldc)?;
     threads::run(kernel::f64_kernel(), a, b, c, ldc, options, epilogue);
+    Ok(())
+}
+
+/// Elements of a buffer for [`pack_b_f32`] of a `k × n` operand (`None` if the size
+/// overflows).
+pub fn packed_b_len_f32(k: usize, n: usize) -> Option<usize> {
+    packed::buffer_len(kernel::f32_kernel(), k, n)
+}
+
+/// Packs `B` (`k × n`) once for this process's f32 kernel into `buf` (at least
+/// [`packed_b_len_f32`] elements), for any number of [`matmul_f32_packed_with`] calls with
+/// different `A`s, from any threads: a layer's weight shared by row blocks and tasks. With
+/// [`Parallelism::Auto`] a large `B` is packed on rayon's threads.
+pub fn pack_b_f32<'a>(
+    b: &impl PackSource<f32>,
+    buf: &'a mut [f32],
+    options: Options,
+) -> Result<PackedB<'a, f32>, GemmError> {
+    let parallel = options.parallelism == Parallelism::Auto;
+    PackedB::pack(kernel::f32_kernel(), b, buf, parallel)
+}
+
+/// [`matmul_f32_with`] with a `B` packed by [`pack_b_f32`].
+pub fn matmul_f32_packed_with<E: Fn(Block<'_, f32>) + Sync>(
+    a: &impl PackSource<f32>,
+    b: &PackedB<'_, f32>,
+    c: &mut [f32],
+    ldc: usize,
+    options: Options,
+    epilogue: &E,
+) -> Result<(), GemmError> {
+    check_dims((a.rows(), a.cols()), (b.rows(), b.cols()), c.len(), ldc)?;
+    let ker = kernel::f32_kernel();
+    assert!(b.fits(ker), "a PackedB is packed for this process's kernel");
+    threads::run_b(ker, a, b, c, ldc, options, epilogue);
+    Ok(())
+}
+
+/// Elements of a buffer for [`pack_b_f64`] of a `k × n` operand.
+pub fn packed_b_len_f64(k: usize, n: usize) -> Option<usize> {
+    packed::buffer_len(kernel::f64_kernel(), k, n)
+}
+
+/// [`pack_b_f32`] for the f64 kernel (f64 operands, or narrower floats with `acc = f64`).
+pub fn pack_b_f64<'a>(
+    b: &impl PackSource<f64>,
+    buf: &'a mut [f64],
+    options: Options,
+) -> Result<PackedB<'a, f64>, GemmError> {
+    let parallel = options.parallelism == Parallelism::Auto;
+    PackedB::pack(kernel::f64_kernel(), b, buf, parallel)
+}
+
+/// [`matmul_f64_with`] with a `B` packed by [`pack_b_f64`].
+pub fn matmul_f64_packed_with<E: Fn(Block<'_, f64>) + Sync>(
+    a: &impl PackSource<f64>,
+    b: &PackedB<'_, f64>,
+    c: &mut [f64],
+    ldc: usize,
+    options: Options,
+    epilogue: &E,
+) -> Result<(), GemmError> {
+    check_dims((a.rows(), a.cols()), (b.rows(), b.cols()), c.len(), ldc)?;
+    let ker = kernel::f64_kernel();
+    assert!(b.fits(ker), "a PackedB is packed for this process's kernel");
+    threads::run_b(ker, a, b, c, ldc, options, epilogue);
     Ok(())
 }
 

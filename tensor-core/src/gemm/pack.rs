@@ -18,16 +18,7 @@ pub(super) fn pack_a<P: Copy + Default, S: PackSource<P>>(
     let panels = mb.div_ceil(mr);
     for (q, panel) in out.chunks_exact_mut(kb * mr).take(panels).enumerate() {
         let rows = mr.min(mb - q * mr);
-        let top = i0 + q * mr;
-        if src.rows_are_contiguous() {
-            for i in 0..rows {
-                src.read_row(top + i, p0, kb, &mut panel[i..], mr);
-            }
-        } else {
-            for (p, step) in panel.chunks_exact_mut(mr).enumerate() {
-                src.read_col(top, p0 + p, rows, step, 1);
-            }
-        }
+        src.read_panel((i0 + q * mr, rows), (p0, kb), panel, mr);
         if rows < mr {
             for step in panel.chunks_exact_mut(mr) {
                 step[rows..].fill(P::default());
@@ -39,6 +30,10 @@ pub(super) fn pack_a<P: Copy + Default, S: PackSource<P>>(
 /// Packs rows `p0 .. p0 + kb`, columns `j0 .. j0 + nb` of `B` into panels of `nr` columns:
 /// element `(p0 + p, j0 + q·nr + j)` goes to `out[q·kb·nr + p·nr + j]`, and the columns of
 /// the last panel past `nb` are zeros. `out` holds at least `⌈nb/nr⌉·kb·nr` elements.
+///
+/// A row-major `B` is read row by row (each row of the block once, in order, writing one
+/// step of every panel): reading panel by panel instead walks down `kb` rows `ldb` apart,
+/// a new page per row, and cost 3-4x more on the Zen 5 of BENCHMARKS.md.
 pub(super) fn pack_b<P: Copy + Default, S: PackSource<P>>(
     src: &S,
     (p0, kb): (usize, usize),
@@ -47,21 +42,25 @@ pub(super) fn pack_b<P: Copy + Default, S: PackSource<P>>(
     out: &mut [P],
 ) {
     let panels = nb.div_ceil(nr);
-    for (q, panel) in out.chunks_exact_mut(kb * nr).take(panels).enumerate() {
-        let cols = nr.min(nb - q * nr);
-        let left = j0 + q * nr;
-        if src.rows_are_contiguous() {
-            for (p, step) in panel.chunks_exact_mut(nr).enumerate() {
-                src.read_row(p0 + p, left, cols, step, 1);
-            }
-        } else {
-            for j in 0..cols {
-                src.read_col(p0, left + j, kb, &mut panel[j..], nr);
+    let out = &mut out[..panels * kb * nr];
+    let cols = |q: usize| nr.min(nb - q * nr);
+    if src.rows_are_contiguous() {
+        for p in 0..kb {
+            for q in 0..panels {
+                let step = &mut out[(q * kb + p) * nr..(q * kb + p + 1) * nr];
+                src.read_row(p0 + p, j0 + q * nr, cols(q), step, 1);
+                step[cols(q)..].fill(P::default());
             }
         }
-        if cols < nr {
-            for step in panel.chunks_exact_mut(nr) {
-                step[cols..].fill(P::default());
+    } else {
+        for (q, panel) in out.chunks_exact_mut(kb * nr).enumerate() {
+            for j in 0..cols(q) {
+                src.read_col(p0, j0 + q * nr + j, kb, &mut panel[j..], nr);
+            }
+            if cols(q) < nr {
+                for step in panel.chunks_exact_mut(nr) {
+                    step[cols(q)..].fill(P::default());
+                }
             }
         }
     }
@@ -71,6 +70,26 @@ thread_local! {
     /// Each thread's packing buffers, kept between calls so small products allocate
     /// nothing. Stored as `u64` words and viewed as the packed type through `bytemuck`.
     static WORKSPACE: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
+    /// The calling thread's buffer for a `B` packed once and shared by the threads of a
+    /// split product (see `threads::run`).
+    static SHARED_B: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Calls `f` with this thread's buffer for a shared packed `B`, of `len` elements (stale
+/// contents); a nested call gets a fresh one.
+pub(super) fn with_shared_b<P: bytemuck::Pod, R>(len: usize, f: impl FnOnce(&mut [P]) -> R) -> R {
+    let words = (len * core::mem::size_of::<P>()).div_ceil(8);
+    let run = |buf: &mut Vec<u64>| {
+        if buf.len() < words {
+            buf.resize(words, 0);
+        }
+        let all: &mut [P] = bytemuck::cast_slice_mut(&mut buf[..words]);
+        f(&mut all[..len])
+    };
+    SHARED_B.with(|ws| match ws.try_borrow_mut() {
+        Ok(mut buf) => run(&mut buf),
+        Err(_) => run(&mut Vec::new()),
+    })
 }
 
 /// Bytes the packed panels are aligned to (a cache line).

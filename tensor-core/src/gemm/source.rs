@@ -12,7 +12,31 @@ use crate::dtype::{bf16, f16};
 pub trait Convert<P>: Copy {
     /// The packed value.
     fn convert(self) -> P;
+
+    /// `s` itself when `Self` is `P` (no conversion): small products then read the
+    /// operand in place instead of packing it.
+    #[inline]
+    fn as_packed(s: &[Self]) -> Option<&[P]> {
+        let _ = s;
+        None
+    }
 }
+
+macro_rules! convert_identity {
+    ($($t:ty),*) => {$(
+        impl Convert<$t> for $t {
+            #[inline(always)]
+            fn convert(self) -> $t {
+                self
+            }
+            #[inline]
+            fn as_packed(s: &[$t]) -> Option<&[$t]> {
+                Some(s)
+            }
+        }
+    )*};
+}
+convert_identity!(f32, f64, i32, i64);
 
 macro_rules! convert_as {
     ($p:ty: $($t:ty),*) => {$(
@@ -24,10 +48,9 @@ macro_rules! convert_as {
         }
     )*};
 }
-convert_as!(f32: f32);
-convert_as!(f64: f32, f64);
-convert_as!(i32: i8, u8, i16, u16, i32, u32, i64, u64);
-convert_as!(i64: i8, u8, i16, u16, i32, u32, i64, u64);
+convert_as!(f64: f32);
+convert_as!(i32: i8, u8, i16, u16, u32, i64, u64);
+convert_as!(i64: i8, u8, i16, u16, i32, u32, u64);
 
 impl Convert<f32> for f16 {
     #[inline(always)]
@@ -88,6 +111,35 @@ pub trait PackSource<P>: Sync {
     fn rows_are_contiguous(&self) -> bool {
         true
     }
+
+    /// The operand as a strided view of packed-type values, when it is one (a `MatRef`
+    /// of `P` itself): small products read it in place. Only a `MatRef` can make one.
+    #[doc(hidden)]
+    #[inline]
+    fn direct(&self) -> Option<Direct<'_, P>> {
+        None
+    }
+
+    /// Writes elements `(i0 + i, j0 + t)` for `i < rows`, `t < len` to
+    /// `out[t·step + i]`: the transposing copy that packs `A`'s panels (`rows ≤ step`).
+    #[inline]
+    fn read_panel(
+        &self,
+        (i0, rows): (usize, usize),
+        (j0, len): (usize, usize),
+        out: &mut [P],
+        step: usize,
+    ) {
+        if self.rows_are_contiguous() {
+            for i in 0..rows {
+                self.read_row(i0 + i, j0, len, &mut out[i..], step);
+            }
+        } else {
+            for (t, run) in out.chunks_mut(step).take(len).enumerate() {
+                self.read_col(i0, j0 + t, rows, run, 1);
+            }
+        }
+    }
 }
 
 impl<P, S: PackSource<P> + ?Sized> PackSource<P> for &S {
@@ -114,6 +166,14 @@ impl<P, S: PackSource<P> + ?Sized> PackSource<P> for &S {
     #[inline]
     fn rows_are_contiguous(&self) -> bool {
         (**self).rows_are_contiguous()
+    }
+    #[inline]
+    fn read_panel(&self, rows: (usize, usize), cols: (usize, usize), out: &mut [P], step: usize) {
+        (**self).read_panel(rows, cols, out, step)
+    }
+    #[inline]
+    fn direct(&self) -> Option<Direct<'_, P>> {
+        (**self).direct()
     }
 }
 
@@ -273,7 +333,104 @@ impl<T: Convert<P> + Sync, P> PackSource<P> for MatRef<'_, T> {
     fn rows_are_contiguous(&self) -> bool {
         self.col_stride.unsigned_abs() <= self.row_stride.unsigned_abs()
     }
+    #[inline]
+    fn direct(&self) -> Option<Direct<'_, P>> {
+        T::as_packed(self.data).map(|data| Direct {
+            data,
+            rows: self.rows,
+            cols: self.cols,
+            row_stride: self.row_stride,
+            col_stride: self.col_stride,
+            offset: self.offset,
+        })
+    }
+    #[inline]
+    fn read_panel(
+        &self,
+        (i0, rows): (usize, usize),
+        (j0, len): (usize, usize),
+        out: &mut [P],
+        step: usize,
+    ) {
+        if self.col_stride != 1 || rows > PANEL_ROWS || len == 0 {
+            // Columns contiguous, strided or broadcast: a run down each column.
+            for (t, run) in out.chunks_mut(step).take(len).enumerate() {
+                self.read_col(i0, j0 + t, rows, run, 1);
+            }
+            return;
+        }
+        // Rows contiguous: each row's run sliced once, then the panel written in order,
+        // one `k` step (`rows` values, one from each row, all in L1) at a time. Writing in
+        // order is what makes this fast: the row-by-row copy strides its writes.
+        let mut runs: [&[T]; PANEL_ROWS] = [&[]; PANEL_ROWS];
+        for (i, run) in runs.iter_mut().enumerate().take(rows) {
+            let start = self.index(i0 + i, j0);
+            *run = &self.data[start..start + len];
+        }
+        let runs = &runs[..rows];
+        // Four steps at a time: four values of each row read as one array.
+        let quads = len / 4;
+        for (u, dst) in out[..quads * 4 * step]
+            .chunks_exact_mut(4 * step)
+            .enumerate()
+        {
+            let (d0, rest) = dst.split_at_mut(step);
+            let (d1, rest) = rest.split_at_mut(step);
+            let (d2, d3) = rest.split_at_mut(step);
+            for (i, run) in runs.iter().enumerate() {
+                let x: &[T; 4] = run[4 * u..4 * u + 4].try_into().expect("four values");
+                d0[i] = x[0].convert();
+                d1[i] = x[1].convert();
+                d2[i] = x[2].convert();
+                d3[i] = x[3].convert();
+            }
+        }
+        for t in quads * 4..len {
+            for (o, run) in out[t * step..t * step + rows].iter_mut().zip(runs) {
+                *o = run[t].convert();
+            }
+        }
+    }
 }
+
+/// An operand read in place: a [`MatRef`] whose elements are already of the packed type.
+/// Only `MatRef::direct` makes one, so every index `offset + i·row_stride + j·col_stride`
+/// with `i < rows`, `j < cols` is inside `data` (checked by `MatRef::new`): the small-product
+/// kernels rely on it.
+#[derive(Clone, Copy, Debug)]
+pub struct Direct<'a, P> {
+    data: &'a [P],
+    rows: usize,
+    cols: usize,
+    row_stride: isize,
+    col_stride: isize,
+    offset: usize,
+}
+
+impl<P> Direct<'_, P> {
+    /// `(rows, cols)`.
+    pub(super) fn dims(&self) -> (usize, usize) {
+        (self.rows, self.cols)
+    }
+    /// `(row_stride, col_stride)`.
+    pub(super) fn strides(&self) -> (isize, isize) {
+        (self.row_stride, self.col_stride)
+    }
+    /// A pointer to element `(i, j)`; `i < rows` and `j < cols` (asserted), so it is
+    /// inside `data`, as is every `(i', j')` within the dims.
+    pub(super) fn at(&self, i: usize, j: usize) -> *const P {
+        assert!(
+            i < self.rows && j < self.cols,
+            "Direct::at outside the view"
+        );
+        let idx =
+            self.offset as isize + i as isize * self.row_stride + j as isize * self.col_stride;
+        &self.data[idx as usize]
+    }
+}
+
+/// The most rows [`MatRef`]'s fast `read_panel` takes (the tallest micro-tile is 14).
+const PANEL_ROWS: usize = 16;
 
 /// An operand whose element `(i, j)` is `f(i, j)`: the prologue for anything a strided view
 /// cannot say (dequantize with per-row scales, a fused elementwise producer).
@@ -338,5 +495,15 @@ impl<P, S: PackSource<P>> PackSource<P> for RowRange<'_, S> {
     #[inline]
     fn rows_are_contiguous(&self) -> bool {
         self.src.rows_are_contiguous()
+    }
+    #[inline]
+    fn read_panel(
+        &self,
+        (i0, rows): (usize, usize),
+        cols: (usize, usize),
+        out: &mut [P],
+        step: usize,
+    ) {
+        self.src.read_panel((self.row0 + i0, rows), cols, out, step)
     }
 }

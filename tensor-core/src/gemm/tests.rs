@@ -82,12 +82,12 @@ fn check_float(
 const U32: f64 = 1.0 / (1u64 << 24) as f64;
 const U64: f64 = 1.0 / (1u64 << 53) as f64;
 
-/// Sizes around the tiles of every kernel (4, 6, 8, 16 and ±1) and primes.
+/// Sizes around the tiles of every kernel (4, 6, 8, 12, 16, 32 and ±1) and primes.
 const MN: &[usize] = if cfg!(miri) {
     // A full tile, a partial tile and a tile plus an edge of every kernel (mr 4/6, nr 4/8/16).
     &[1, 6, 17]
 } else {
-    &[1, 3, 4, 5, 6, 7, 8, 9, 13, 15, 16, 17, 37, 97]
+    &[1, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 15, 16, 17, 31, 32, 33, 37, 97]
 };
 /// With the tiny blocks (`kc = 5`): empty, one block, a block and a part.
 const KS: &[usize] = if cfg!(miri) {
@@ -597,6 +597,200 @@ fn threads_match_one_thread_exactly() {
 }
 
 #[test]
+fn small_products_read_in_place_match_the_reference() {
+    // The unpacked path (small::try_f32, AVX-512 CPUs) over its tile sizes ±1 and primes,
+    // with row-major, transposed and flipped A, and B with contiguous columns (a B whose
+    // columns are strided takes the packed path: checked too). Both paths must agree with
+    // the exact reference within the bound.
+    let mut rng = Rng(15);
+    for &m in &[1usize, 11, 12, 13, 25, 64] {
+        for &n in &[1usize, 15, 16, 17, 31, 33, 100] {
+            for &k in &[1usize, 13, 64] {
+                if m * n * k > super::small::SMALL_WORK {
+                    continue;
+                }
+                let (av, bv) = (rng.f32s(m * k), rng.f32s(k * n));
+                let a_rows = MatRef::row_major(&av, m, k).unwrap();
+                let a_cols = MatRef::row_major(&av, k, m).unwrap().t();
+                let a_flip = MatRef::new(&av, m, k, -(k as isize), 1, (m - 1) * k).unwrap();
+                let b = MatRef::row_major(&bv, k, n).unwrap();
+                let b_cols = MatRef::row_major(&bv, n, k).unwrap().t();
+                let ldc = n + 2;
+                // Every layout at k = 13; row-major only at the other k (test time).
+                let layouts = [
+                    ("rows", a_rows, (k as isize, 1isize, 0usize)),
+                    ("cols", a_cols, (1, m as isize, 0)),
+                    ("flip", a_flip, (-(k as isize), 1, (m - 1) * k)),
+                ];
+                for &(what, a, ga) in &layouts[..if k == 13 { 3 } else { 1 }] {
+                    for (bwhat, bm, gb) in [("b", b, (n, 1)), ("bt", b_cols, (1, k))] {
+                        let mut c = vec![f32::NAN; m * ldc];
+                        matmul_f32_with(
+                            &a,
+                            &bm,
+                            &mut c,
+                            ldc,
+                            Options::SINGLE,
+                            &|_: Block<'_, f32>| {},
+                        )
+                        .unwrap();
+                        let at = |i: usize, p: usize| {
+                            av[(ga.2 as isize + i as isize * ga.0 + p as isize * ga.1) as usize]
+                                as f64
+                        };
+                        check_float(
+                            m,
+                            k,
+                            n,
+                            at,
+                            |p, j| bv[p * gb.0 + j * gb.1] as f64,
+                            |i, j| c[i * ldc + j] as f64,
+                            U32,
+                            &format!("small {what} {bwhat}"),
+                        );
+                        for i in 0..m {
+                            assert!(c[i * ldc + n..(i + 1) * ldc].iter().all(|x| x.is_nan()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn packed_b_matches_the_reference_for_every_kernel_and_blocking() {
+    // B packed once, then products with several As (different row counts, as a graph's
+    // row blocks are), through every kernel with tiny and real blocks.
+    let mut rng = Rng(11);
+    for base in all_f32_kernels() {
+        for ker in [tiny(base), tiny(base).with_blocks(base)] {
+            for &(k, n) in &[(1, 1), (7, 33), (37, 31), (257, 65), (0, 5)] {
+                let bv = rng.f32s(k * n);
+                let b = MatRef::row_major(&bv, k, n).unwrap();
+                let mut buf = vec![f32::NAN; packed::buffer_len(&ker, k, n).unwrap()];
+                let packed = PackedB::pack(&ker, &b, &mut buf, true).unwrap();
+                assert!(packed.fits(&ker));
+                for m in [1, 11, 12, 13, 40] {
+                    let av = rng.f32s(m * k);
+                    let a = MatRef::row_major(&av, m, k).unwrap();
+                    let mut c = vec![f32::NAN; m * n];
+                    threads::run_b(
+                        &ker,
+                        &a,
+                        &packed,
+                        &mut c,
+                        n,
+                        Options::SINGLE,
+                        &|_: Block<'_, f32>| {},
+                    );
+                    check_float(
+                        m,
+                        k,
+                        n,
+                        |i, p| av[i * k + p] as f64,
+                        |p, j| bv[p * n + j] as f64,
+                        |i, j| c[i * n + j] as f64,
+                        U32,
+                        ker.name,
+                    );
+                }
+            }
+        }
+    }
+    for base in all_f64_kernels() {
+        for ker in [tiny(base), tiny(base).with_blocks(base)] {
+            let (m, k, n) = (19, 261, 35);
+            let (av, bv) = (rng.f64s(m * k), rng.f64s(k * n));
+            let a = MatRef::row_major(&av, m, k).unwrap();
+            let b = MatRef::row_major(&bv, k, n).unwrap();
+            let mut buf = vec![f64::NAN; packed::buffer_len(&ker, k, n).unwrap()];
+            let packed = PackedB::pack(&ker, &b, &mut buf, false).unwrap();
+            let mut c = vec![f64::NAN; m * n];
+            threads::run_b(
+                &ker,
+                &a,
+                &packed,
+                &mut c,
+                n,
+                Options::SINGLE,
+                &|_: Block<'_, f64>| {},
+            );
+            check_float(
+                m,
+                k,
+                n,
+                |i, p| av[i * k + p],
+                |p, j| bv[p * n + j],
+                |i, j| c[i * n + j],
+                U64,
+                ker.name,
+            );
+        }
+    }
+}
+
+#[test]
+fn packed_b_public_entry_points_threads_and_errors() {
+    // The process's kernels through the public API: a transposed B packed on rayon's
+    // threads, a product split across threads, bit-identical to packing per call.
+    let mut rng = Rng(12);
+    let (m, k, n) = (301, 300, 211);
+    let (av, bv) = (rng.f32s(m * k), rng.f32s(n * k));
+    let a = MatRef::row_major(&av, m, k).unwrap();
+    let bt = MatRef::row_major(&bv, n, k).unwrap().t();
+    let mut buf = vec![0.0f32; packed_b_len_f32(k, n).unwrap()];
+    let packed = pack_b_f32(&bt, &mut buf, Options::default()).unwrap();
+    let mut want = vec![0.0; m * n];
+    matmul_f32(&a, &bt, &mut want, n).unwrap();
+    let mut got = vec![0.0; m * n];
+    matmul_f32_packed_with(&a, &packed, &mut got, n, Options::default(), &|_: Block<
+        '_,
+        f32,
+    >| {})
+    .unwrap();
+    assert_eq!(got, want);
+    let (ad, bd) = (rng.f64s(m * k), rng.f64s(k * n));
+    let a64 = MatRef::row_major(&ad, m, k).unwrap();
+    let b64 = MatRef::row_major(&bd, k, n).unwrap();
+    let mut buf64 = vec![0.0f64; packed_b_len_f64(k, n).unwrap()];
+    let packed64 = pack_b_f64(&b64, &mut buf64, Options::SINGLE).unwrap();
+    let (mut want64, mut got64) = (vec![0.0; m * n], vec![0.0; m * n]);
+    matmul_f64(&a64, &b64, &mut want64, n).unwrap();
+    matmul_f64_packed_with(
+        &a64,
+        &packed64,
+        &mut got64,
+        n,
+        Options::default(),
+        &|_: Block<'_, f64>| {},
+    )
+    .unwrap();
+    assert_eq!(got64, want64);
+    // A short buffer, an A of the wrong width.
+    let mut short = vec![0.0f32; packed_b_len_f32(k, n).unwrap() - 1];
+    assert!(matches!(
+        pack_b_f32(&bt, &mut short, Options::SINGLE),
+        Err(GemmError::PackBufferTooShort { .. })
+    ));
+    let a_wide = MatRef::row_major(&av, m - 1, k + 1).unwrap();
+    assert_eq!(
+        matmul_f32_packed_with(
+            &a_wide,
+            &packed,
+            &mut got,
+            n,
+            Options::SINGLE,
+            &|_: Block<'_, f32>| {}
+        ),
+        Err(GemmError::InnerDimMismatch {
+            a: (m - 1, k + 1),
+            b: (k, n)
+        })
+    );
+}
+
+#[test]
 fn shape_errors_are_reported() {
     let d = vec![0.0f32; 12];
     let a = MatRef::row_major(&d, 3, 4).unwrap();
@@ -660,5 +854,203 @@ fn micro_kernel_contract_check_does_not_wrap() {
             kernel::check_tile(1, &a, &b, &c, ldc, (mr, nr), (6, 16));
         })
         .is_err());
+    }
+}
+
+/// The tuning sweep behind the AVX-512 tile and blocks (not a check: prints GFLOP/s of
+/// 1024³ on one thread for every candidate). Run in release mode:
+/// `cargo test --release -p tensorgraph-core --lib gemm::tests::tune_avx512 -- --ignored --nocapture`.
+#[cfg(target_arch = "x86_64")]
+#[test]
+#[ignore]
+fn tune_avx512() {
+    if kernel::cpu_isa() < kernel::Isa::Avx512 {
+        return;
+    }
+    let n = 1024;
+    let mut rng = Rng(9);
+    let (av, bv) = (rng.f32s(n * n), rng.f32s(n * n));
+    let a = MatRef::row_major(&av, n, n).unwrap();
+    let b = MatRef::row_major(&bv, n, n).unwrap();
+    let mut c = vec![0f32; n * n];
+    // TUNE="12x32,6x64" limits the tiles, KC="192,256" and MC="144,240" the blocks. Every
+    // configuration is timed once per round, best of the rounds: a loaded machine's slow
+    // phases then hit every configuration alike.
+    let list = |var: &str, default: &[usize]| -> Vec<usize> {
+        std::env::var(var)
+            .ok()
+            .map(|v| v.split(',').map(|x| x.parse().unwrap()).collect())
+            .unwrap_or_else(|| default.to_vec())
+    };
+    let tiles = std::env::var("TUNE").unwrap_or_default();
+    let mut configs = Vec::new();
+    for (mr, nr, run) in super::avx512::f32_candidates() {
+        if !tiles.is_empty() && !tiles.split(',').any(|s| s == format!("{mr}x{nr}")) {
+            continue;
+        }
+        for kc in list("KC", &[128, 192, 256, 384, 512]) {
+            for mc in list("MC", &[48, 96, 144, 192, 240, 384]) {
+                let mc = mc.next_multiple_of(mr);
+                configs.push((
+                    Kernel {
+                        name: "tune",
+                        mr,
+                        nr,
+                        mc,
+                        kc,
+                        nc: 4096,
+                        run,
+                    },
+                    f64::MAX,
+                ));
+            }
+        }
+    }
+    for _round in 0..list("ROUNDS", &[5])[0] {
+        for (ker, best) in configs.iter_mut() {
+            let t = std::time::Instant::now();
+            threads::run(&*ker, &a, &b, &mut c, n, Options::SINGLE, &|_: Block<
+                '_,
+                f32,
+            >| {});
+            *best = best.min(t.elapsed().as_secs_f64());
+        }
+    }
+    for (ker, best) in &configs {
+        println!(
+            "{}x{} kc={} mc={}: {:.2} ms {:.1} GFLOP/s",
+            ker.mr,
+            ker.nr,
+            ker.kc,
+            ker.mc,
+            best * 1e3,
+            2.0 * (n * n * n) as f64 / best / 1e9
+        );
+    }
+}
+
+/// The micro-kernels alone on L1-resident panels (GFLOP/s per tile), next to the FMA peak
+/// measured by independent FMAs. Release mode:
+/// `cargo test --release -p tensorgraph-core --lib gemm::tests::tune_kernel_alone -- --ignored --nocapture`.
+#[cfg(target_arch = "x86_64")]
+#[test]
+#[ignore]
+fn tune_kernel_alone() {
+    if kernel::cpu_isa() < kernel::Isa::Avx512 {
+        return;
+    }
+    let kc = 128;
+    let mut rng = Rng(10);
+    let (av, bv) = (rng.f32s(16 * kc), rng.f32s(64 * kc));
+    let mut c = vec![0f32; 16 * 64];
+    for _round in 0..3 {
+        for (mr, nr, run) in super::avx512::f32_candidates() {
+            let reps = 20_000;
+            let t = std::time::Instant::now();
+            for _ in 0..reps {
+                run(kc, &av, &bv, &mut c, 64, mr, nr, false);
+            }
+            let s = t.elapsed().as_secs_f64();
+            println!(
+                "{mr}x{nr}: {:.1} GFLOP/s",
+                2.0 * (mr * nr * kc * reps) as f64 / s / 1e9
+            );
+        }
+    }
+}
+
+/// Small square products through each kernel (ns per product, best of many), next to a
+/// naive i-k-j loop. Release mode:
+/// `cargo test --release -p tensorgraph-core --lib gemm::tests::tune_small -- --ignored --nocapture`.
+#[cfg(target_arch = "x86_64")]
+#[test]
+#[ignore]
+fn tune_small() {
+    let mut kernels: Vec<Kernel<f32, f32>> = all_f32_kernels()
+        .into_iter()
+        .map(|k| tiny(k).with_blocks(k))
+        .collect();
+    if kernel::cpu_isa() >= kernel::Isa::Avx512 {
+        for (mr, nr, run) in super::avx512::f32_candidates() {
+            kernels.push(Kernel {
+                name: "candidate",
+                mr,
+                nr,
+                mc: 144,
+                kc: 192,
+                nc: 4096,
+                run,
+            });
+        }
+    }
+    for n in [8usize, 16, 32, 64] {
+        let mut rng = Rng(13);
+        let (av, bv) = (rng.f32s(n * n), rng.f32s(n * n));
+        let a = MatRef::row_major(&av, n, n).unwrap();
+        let b = MatRef::row_major(&bv, n, n).unwrap();
+        let mut c = vec![0f32; n * n];
+        let reps = 200_000 / n;
+        let time = |f: &mut dyn FnMut()| {
+            let mut best = f64::MAX;
+            for _ in 0..20 {
+                let t = std::time::Instant::now();
+                for _ in 0..reps {
+                    f();
+                }
+                best = best.min(t.elapsed().as_secs_f64() / reps as f64);
+            }
+            best * 1e9
+        };
+        let naive = time(&mut || {
+            c.fill(0.0);
+            for i in 0..n {
+                for p in 0..n {
+                    let x = av[i * n + p];
+                    for (cj, bj) in c[i * n..(i + 1) * n]
+                        .iter_mut()
+                        .zip(&bv[p * n..(p + 1) * n])
+                    {
+                        *cj += x * bj;
+                    }
+                }
+            }
+            std::hint::black_box(&mut c);
+        });
+        print!("n={n}: naive {naive:.0} ns");
+        for ker in &kernels {
+            let t = time(&mut || {
+                threads::run(
+                    ker,
+                    &a,
+                    &b,
+                    &mut c,
+                    n,
+                    Options::SINGLE,
+                    &|_: Block<'_, f32>| {},
+                );
+                std::hint::black_box(&mut c);
+            });
+            print!(", {} {}x{} {t:.0}", ker.name, ker.mr, ker.nr);
+        }
+        println!();
+    }
+}
+
+/// A profile target: `SMALL_N` (default 32) square products through the process's f32
+/// kernel, many times. `perf record` it in release mode.
+#[test]
+#[ignore]
+fn profile_small() {
+    let n: usize = std::env::var("SMALL_N")
+        .map(|v| v.parse().unwrap())
+        .unwrap_or(32);
+    let mut rng = Rng(14);
+    let (av, bv) = (rng.f32s(n * n), rng.f32s(n * n));
+    let a = MatRef::row_major(&av, n, n).unwrap();
+    let b = MatRef::row_major(&bv, n, n).unwrap();
+    let mut c = vec![0f32; n * n];
+    for _ in 0..(20_000_000_000 / (n * n * n)) {
+        matmul_f32_with(&a, &b, &mut c, n, Options::SINGLE, &|_: Block<'_, f32>| {}).unwrap();
+        std::hint::black_box(&mut c);
     }
 }
