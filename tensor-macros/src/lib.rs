@@ -12,6 +12,9 @@ mod lower;
 mod ops;
 mod shape;
 
+#[cfg(test)]
+mod fuzz;
+
 use proc_macro2::TokenStream;
 use quote::quote;
 
