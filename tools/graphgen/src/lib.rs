@@ -16,6 +16,7 @@
 
 pub mod ast;
 pub mod gen;
+pub mod harness;
 pub mod render;
 pub mod rng;
 pub mod types;
