@@ -769,14 +769,17 @@ impl Gen {
             }
             2 => {
                 let ones: Vec<usize> = (0..rank).filter(|&a| dims[a].is_one()).collect();
-                if ones.is_empty() || self.rng.chance(0.3) {
+                let named = dims.iter().any(|d| matches!(d, Dim::Name(_)));
+                if !named && (ones.is_empty() || self.rng.chance(0.3)) {
                     let out = dims.iter().filter(|d| !d.is_one()).cloned().collect();
                     (call("squeeze", vec![Arg::E(x.expr)], vec![]), out)
-                } else {
+                } else if !ones.is_empty() {
                     let a = *self.rng.pick(&ones);
                     let mut out = dims.clone();
                     out.remove(a);
                     (call("squeeze", vec![Arg::E(x.expr), Arg::Int(a as i64)], vec![]), out)
+                } else {
+                    return None;
                 }
             }
             3 => {

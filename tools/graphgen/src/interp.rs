@@ -263,8 +263,9 @@ impl Interp<'_> {
                     "min" => "min",
                     _ => "add",
                 };
-                let mut acc = self.eval(&expr(0))?;
-                for arg in &c.args[1..] {
+                let (a, b) = self.pair(&expr(0), &expr(1))?;
+                let mut acc = binary(op, &a, &b);
+                for arg in &c.args[2..] {
                     let rhs = self.operand(arg, &acc)?;
                     acc = binary(op, &acc, &rhs);
                 }
@@ -714,6 +715,12 @@ fn float_sum(terms: &[E], c: DType) -> E {
     if only_nan || (pinf && ninf) {
         return if exact { E::F(f64::NAN) } else { E::range(1.0, 0.0, true) };
     }
+    // Partial sums (or products rounded into the accumulator) that may leave its range
+    // make the result depend on the order.
+    let max = crate::value::max_of(c);
+    if mag >= max / 2.0 {
+        return ANY_F;
+    }
     if pinf {
         return if exact && !nan { E::F(f64::INFINITY) } else { E::range(f64::INFINITY, f64::INFINITY, nan) };
     }
@@ -725,7 +732,6 @@ fn float_sum(terms: &[E], c: DType) -> E {
         };
     }
     let bound = (terms.len() as f64 + 2.0) * eps(c) * mag + f64::MIN_POSITIVE;
-    let max = crate::value::max_of(c);
     let mut l = lo - bound;
     let mut h = hi + bound;
     if h > max {
@@ -733,9 +739,6 @@ fn float_sum(terms: &[E], c: DType) -> E {
     }
     if l < -max {
         l = f64::NEG_INFINITY;
-    }
-    if mag.is_infinite() {
-        return ANY_F;
     }
     E::range(l, h, nan)
 }
@@ -1032,5 +1035,14 @@ fn dot(terms: &[(E, E)], c: DType) -> E {
         .iter()
         .map(|&(a, b)| apply("mul", F64, &[a, b], &[]))
         .collect();
+    // A product that overflows f64 from finite factors is finite inside an FMA: the
+    // result depends on how the kernel multiplies.
+    let overflow = terms.iter().zip(&prods).any(|(&(a, b), p)| {
+        let finite = |e: E| e.bounds().is_some_and(|(l, h, _)| l.is_finite() && h.is_finite());
+        finite(a) && finite(b) && p.bounds().is_some_and(|(l, h, _)| l.is_infinite() || h.is_infinite())
+    });
+    if overflow {
+        return ANY_F;
+    }
     float_sum(&prods, c)
 }
