@@ -37,8 +37,12 @@ fn generated_graphs_match_the_interpreter() {
                     p
                 }
                 (Err(Fail::EmptyAxis), Err(_)) => vec![],
-                (Err(e), Ok(_)) => vec![format!("the interpreter expects {e:?}, the call returned Ok")],
-                (Ok(_), Err(e)) => vec![format!("the call returned Err({e}), the interpreter expects outputs")],
+                (Err(e), Ok(_)) => vec![format!(
+                    "the interpreter expects {e:?}, the call returned Ok"
+                )],
+                (Ok(_), Err(e)) => vec![format!(
+                    "the call returned Err({e}), the interpreter expects outputs"
+                )],
             };
             if !problems.is_empty() {
                 failures.push(format!(

@@ -588,7 +588,9 @@ fn computed_half_precision_operands_are_rounded_first() {
     let xs: Vec<bf16> = (0..64)
         .map(|i| bf16::from_f64(1.0 + i as f64 / 128.0))
         .collect();
-    let ws: Vec<bf16> = (0..8).map(|j| bf16::from_f64(3.0 + j as f64 / 8.0)).collect();
+    let ws: Vec<bf16> = (0..8)
+        .map(|j| bf16::from_f64(3.0 + j as f64 / 8.0))
+        .collect();
     let x = Tensor::<bf16, Shape![64, 1]>::from_vec(xs.clone()).unwrap();
     let w = Tensor::<bf16, Shape![1, 8]>::from_vec(ws.clone()).unwrap();
     let got = bf16_computed_operand(&x, &w);

@@ -244,9 +244,10 @@ impl Checker<'_> {
             NodeKind::View { input, .. }
             | NodeKind::Reshape { input }
             | NodeKind::Diagonal { input, .. } => self.holds_storage(*input),
-            NodeKind::Reorg { inputs, fill, .. } => {
-                inputs.iter().chain(fill.iter()).all(|&i| self.holds_storage(i))
-            }
+            NodeKind::Reorg { inputs, fill, .. } => inputs
+                .iter()
+                .chain(fill.iter())
+                .all(|&i| self.holds_storage(i)),
             _ => false,
         }
     }

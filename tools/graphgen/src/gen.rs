@@ -187,7 +187,11 @@ pub fn generate(seed: u64, index: u64) -> Graph {
     g.make_base();
     let n_params = 1 + g.rng.below(4);
     for i in 0..n_params {
-        let dims = if i == 0 { Some(g.base.clone()) } else { g.param_dims() };
+        let dims = if i == 0 {
+            Some(g.base.clone())
+        } else {
+            g.param_dims()
+        };
         let dtype = g.param_dtype();
         g.add_param(dtype, dims);
     }
@@ -266,7 +270,8 @@ pub fn uses(e: &Expr, name: &str) -> bool {
         Expr::Bin(_, a, b) => uses(a, name) || uses(b, name),
         Expr::Neg(a) | Expr::Not(a) | Expr::Cast(a, _) => uses(a, name),
         Expr::Call(c) => {
-            c.args.iter().any(|a| arg_uses(a, name)) || c.named.iter().any(|(_, a)| arg_uses(a, name))
+            c.args.iter().any(|a| arg_uses(a, name))
+                || c.named.iter().any(|(_, a)| arg_uses(a, name))
         }
     }
 }
@@ -316,7 +321,11 @@ impl Gen {
         let dims = self.base[drop..]
             .iter()
             .map(|d| {
-                let p = if matches!(d, Dim::Name(_)) { 0.15 } else { 0.25 };
+                let p = if matches!(d, Dim::Name(_)) {
+                    0.15
+                } else {
+                    0.25
+                };
                 if self.rng.chance(p) {
                     Dim::Lit(1)
                 } else {
@@ -448,9 +457,10 @@ impl Gen {
         if !self.rng.chance(0.25) {
             let mut c: Vec<(Val, DType)> = Vec::new();
             for v in &self.pool {
-                if let (Some(dims), Some(p)) =
-                    (broadcast(&a.ty.dims, &v.ty.dims), promote(a.ty.dtype, v.ty.dtype))
-                {
+                if let (Some(dims), Some(p)) = (
+                    broadcast(&a.ty.dims, &v.ty.dims),
+                    promote(a.ty.dtype, v.ty.dtype),
+                ) {
                     if kind_accepts(kind, p) && dims.len() <= 6 {
                         c.push((v.clone(), p));
                     }
@@ -493,7 +503,11 @@ impl Gen {
         };
         let (b, p) = self.operand_for(&a, kind)?;
         let dims = broadcast(&a.ty.dims, &b.ty.dims)?;
-        let (x, y) = if self.rng.chance(0.3) { (b.clone(), a.clone()) } else { (a.clone(), b.clone()) };
+        let (x, y) = if self.rng.chance(0.3) {
+            (b.clone(), a.clone())
+        } else {
+            (a.clone(), b.clone())
+        };
         let expr = match op {
             Some(op) if self.rng.chance(0.7) => Expr::Bin(op, Box::new(x.expr), Box::new(y.expr)),
             _ => call(f, vec![Arg::E(x.expr), Arg::E(y.expr)], vec![]),
@@ -522,7 +536,10 @@ impl Gen {
         };
         Some(Val {
             expr,
-            ty: Ty { dtype, dims: v.ty.dims },
+            ty: Ty {
+                dtype,
+                dims: v.ty.dims,
+            },
             scalar: v.scalar,
         })
     }
@@ -563,7 +580,11 @@ impl Gen {
         } else {
             let lit = self.literal(a.ty.dtype);
             Val {
-                expr: Expr::Bin(BinOp::Gt, Box::new(a.expr.clone()), Box::new(Expr::Lit(lit))),
+                expr: Expr::Bin(
+                    BinOp::Gt,
+                    Box::new(a.expr.clone()),
+                    Box::new(Expr::Lit(lit)),
+                ),
                 ty: Ty {
                     dtype: Bool,
                     dims: a.ty.dims.clone(),
@@ -573,7 +594,11 @@ impl Gen {
         };
         let (b, p) = self.operand_for(&a, BinKind::Compare)?;
         let dims = broadcast(&broadcast(&a.ty.dims, &b.ty.dims)?, &cond.ty.dims)?;
-        let (x, y) = if self.rng.chance(0.5) { (a.clone(), b.clone()) } else { (b.clone(), a.clone()) };
+        let (x, y) = if self.rng.chance(0.5) {
+            (a.clone(), b.clone())
+        } else {
+            (b.clone(), a.clone())
+        };
         Some(Val {
             expr: call(
                 "where",
@@ -589,7 +614,11 @@ impl Gen {
     fn axes(&mut self, rank: usize, list_ok: bool) -> (Vec<usize>, Arg) {
         let a = self.rng.below(rank);
         if !list_ok || self.rng.chance(0.6) {
-            let written = if self.rng.chance(0.3) { a as i64 - rank as i64 } else { a as i64 };
+            let written = if self.rng.chance(0.3) {
+                a as i64 - rank as i64
+            } else {
+                a as i64
+            };
             return (vec![a], Arg::Int(written));
         }
         let mut all: Vec<usize> = (0..rank).collect();
@@ -598,7 +627,13 @@ impl Gen {
         let chosen: Vec<usize> = all[..k].to_vec();
         let written = chosen
             .iter()
-            .map(|&a| if self.rng.chance(0.3) { a as i64 - rank as i64 } else { a as i64 })
+            .map(|&a| {
+                if self.rng.chance(0.3) {
+                    a as i64 - rank as i64
+                } else {
+                    a as i64
+                }
+            })
             .collect();
         (chosen, Arg::Ints(written))
     }
@@ -643,7 +678,10 @@ impl Gen {
         ];
         let f = *self.rng.pick(OPS);
         let mut x = self.pick_tensor(0)?;
-        let float_only = matches!(f, "mean" | "reduce_l2" | "reduce_log_sum" | "reduce_log_sum_exp");
+        let float_only = matches!(
+            f,
+            "mean" | "reduce_l2" | "reduce_log_sum" | "reduce_log_sum_exp"
+        );
         if matches!(f, "reduce_l2" | "reduce_log_sum" | "reduce_log_sum_exp") {
             x = self.coerce(x, |d| d.is_float());
         }
@@ -685,8 +723,10 @@ impl Gen {
             "argmax" | "argmin" => I64,
             _ => xd,
         };
-        if matches!(f, "sum" | "prod" | "reduce_l1" | "reduce_sum_square" | "mean")
-            || float_only
+        if matches!(
+            f,
+            "sum" | "prod" | "reduce_l1" | "reduce_sum_square" | "mean"
+        ) || float_only
         {
             self.reduce_dtypes(xd, float_only, &mut named);
             if let Some((_, Arg::DType(d))) = named.iter().find(|(n, _)| *n == "dtype") {
@@ -710,7 +750,11 @@ impl Gen {
     fn softmax(&mut self) -> Option<Val> {
         let x = self.pick_tensor(1)?;
         let x = self.coerce(x, |d| d.is_float());
-        let f = if self.rng.chance(0.5) { "softmax" } else { "logsoftmax" };
+        let f = if self.rng.chance(0.5) {
+            "softmax"
+        } else {
+            "logsoftmax"
+        };
         let mut named = Vec::new();
         if self.rng.chance(0.6) {
             let (_, written) = self.axes(x.ty.rank(), false);
@@ -725,7 +769,11 @@ impl Gen {
 
     fn scan(&mut self) -> Option<Val> {
         let x = self.pick_tensor(1)?;
-        let f = if self.rng.chance(0.6) { "cumsum" } else { "cumprod" };
+        let f = if self.rng.chance(0.6) {
+            "cumsum"
+        } else {
+            "cumprod"
+        };
         let (_, written) = self.axes(x.ty.rank(), false);
         let mut named = vec![("axis", written)];
         for p in ["exclusive", "reverse"] {
@@ -758,14 +806,28 @@ impl Gen {
                 self.rng.shuffle(&mut perm);
                 let out = perm.iter().map(|&a| dims[a].clone()).collect();
                 let p = perm.iter().map(|&a| a as i64).collect();
-                (call("transpose", vec![Arg::E(x.expr), Arg::Ints(p)], vec![]), out)
+                (
+                    call("transpose", vec![Arg::E(x.expr), Arg::Ints(p)], vec![]),
+                    out,
+                )
             }
             1 if rank < 6 => {
                 let at = self.rng.below(rank + 1);
-                let written = if self.rng.chance(0.3) { at as i64 - rank as i64 - 1 } else { at as i64 };
+                let written = if self.rng.chance(0.3) {
+                    at as i64 - rank as i64 - 1
+                } else {
+                    at as i64
+                };
                 let mut out = dims.clone();
                 out.insert(at, Dim::Lit(1));
-                (call("expand_dims", vec![Arg::E(x.expr), Arg::Int(written)], vec![]), out)
+                (
+                    call(
+                        "expand_dims",
+                        vec![Arg::E(x.expr), Arg::Int(written)],
+                        vec![],
+                    ),
+                    out,
+                )
             }
             2 => {
                 let ones: Vec<usize> = (0..rank).filter(|&a| dims[a].is_one()).collect();
@@ -777,7 +839,10 @@ impl Gen {
                     let a = *self.rng.pick(&ones);
                     let mut out = dims.clone();
                     out.remove(a);
-                    (call("squeeze", vec![Arg::E(x.expr), Arg::Int(a as i64)], vec![]), out)
+                    (
+                        call("squeeze", vec![Arg::E(x.expr), Arg::Int(a as i64)], vec![]),
+                        out,
+                    )
                 } else {
                     return None;
                 }
@@ -785,8 +850,9 @@ impl Gen {
             3 => {
                 // Keep the axes that are not a literal 1 (and some that are), permute,
                 // insert 'x'.
-                let mut kept: Vec<usize> =
-                    (0..rank).filter(|&a| !dims[a].is_one() || self.rng.chance(0.5)).collect();
+                let mut kept: Vec<usize> = (0..rank)
+                    .filter(|&a| !dims[a].is_one() || self.rng.chance(0.5))
+                    .collect();
                 self.rng.shuffle(&mut kept);
                 let mut pattern: Vec<Option<usize>> = kept.into_iter().map(Some).collect();
                 while pattern.len() < 6 && self.rng.chance(0.4) {
@@ -797,7 +863,14 @@ impl Gen {
                     .iter()
                     .map(|p| p.map_or(Dim::Lit(1), |a| dims[a].clone()))
                     .collect();
-                (call("dimshuffle", vec![Arg::E(x.expr), Arg::Pattern(pattern)], vec![]), out)
+                (
+                    call(
+                        "dimshuffle",
+                        vec![Arg::E(x.expr), Arg::Pattern(pattern)],
+                        vec![],
+                    ),
+                    out,
+                )
             }
             4 => {
                 // broadcast_to: 1s become base dims, maybe new leading axes.
@@ -816,7 +889,14 @@ impl Gen {
                     out.insert(0, d);
                 }
                 let target = out.iter().cloned().map(TargetDim::Dim).collect();
-                (call("broadcast_to", vec![Arg::E(x.expr), Arg::Dims(target)], vec![]), out)
+                (
+                    call(
+                        "broadcast_to",
+                        vec![Arg::E(x.expr), Arg::Dims(target)],
+                        vec![],
+                    ),
+                    out,
+                )
             }
             _ => {
                 let total = x.ty.lit_len()?;
@@ -826,7 +906,10 @@ impl Gen {
                     let i = self.rng.below(target.len());
                     target[i] = TargetDim::Infer;
                 }
-                (call("reshape", vec![Arg::E(x.expr), Arg::Dims(target)], vec![]), out)
+                (
+                    call("reshape", vec![Arg::E(x.expr), Arg::Dims(target)], vec![]),
+                    out,
+                )
             }
         };
         Some(Val {
@@ -870,7 +953,9 @@ impl Gen {
         let x = self.pick_tensor(1)?;
         let dims = x.ty.dims.clone();
         let rank = dims.len();
-        let lit_axes: Vec<usize> = (0..rank).filter(|&a| matches!(dims[a], Dim::Lit(_))).collect();
+        let lit_axes: Vec<usize> = (0..rank)
+            .filter(|&a| matches!(dims[a], Dim::Lit(_)))
+            .collect();
         let (expr, out): (Expr, Vec<Dim>) = match self.rng.below(5) {
             0 => {
                 let a = self.rng.below(rank);
@@ -949,7 +1034,10 @@ impl Gen {
                 if mode != "constant" || self.rng.chance(0.2) {
                     named.push(("mode", Arg::Word(mode)));
                 }
-                (call("pad", vec![Arg::E(x.expr), Arg::Ints(pads)], named), out)
+                (
+                    call("pad", vec![Arg::E(x.expr), Arg::Ints(pads)], named),
+                    out,
+                )
             }
             3 => {
                 let reps: Vec<i64> = dims
@@ -967,7 +1055,10 @@ impl Gen {
                         d => d.clone(),
                     })
                     .collect();
-                (call("tile", vec![Arg::E(x.expr), Arg::Ints(reps)], vec![]), out)
+                (
+                    call("tile", vec![Arg::E(x.expr), Arg::Ints(reps)], vec![]),
+                    out,
+                )
             }
             _ => {
                 if lit_axes.is_empty() {
@@ -1066,8 +1157,16 @@ impl Gen {
         let p = promote(a.ty.dtype, bdt)?;
         let out_dtype = if p.is_float() { p } else { p.sum_out() };
         // NumPy matmul shapes.
-        let (am, a1) = if ad.len() == 1 { (vec![Dim::Lit(1), ad[0].clone()], true) } else { (ad.clone(), false) };
-        let (bm, b1) = if bd.len() == 1 { (vec![bd[0].clone(), Dim::Lit(1)], true) } else { (bd.clone(), false) };
+        let (am, a1) = if ad.len() == 1 {
+            (vec![Dim::Lit(1), ad[0].clone()], true)
+        } else {
+            (ad.clone(), false)
+        };
+        let (bm, b1) = if bd.len() == 1 {
+            (vec![bd[0].clone(), Dim::Lit(1)], true)
+        } else {
+            (bd.clone(), false)
+        };
         let batch = broadcast(&am[..am.len() - 2], &bm[..bm.len() - 2])?;
         let mut out = batch;
         if !a1 {
@@ -1113,7 +1212,11 @@ impl Gen {
                         named.push((n, Arg::E(b.expr)));
                     }
                 }
-                let f = if self.rng.chance(0.5) { "clip" } else { "clamp" };
+                let f = if self.rng.chance(0.5) {
+                    "clip"
+                } else {
+                    "clamp"
+                };
                 Some(Val {
                     expr: call(f, vec![Arg::E(a.expr)], named),
                     ty: Ty { dtype, dims },
@@ -1125,7 +1228,11 @@ impl Gen {
                 let a = self.coerce(a, |d| d.is_float());
                 let lit = Lit::Float(*self.rng.pick(&[0.25, -0.5, 2.0, 0.0]));
                 Some(Val {
-                    expr: call("prelu", vec![Arg::E(a.expr), Arg::E(Expr::Lit(lit))], vec![]),
+                    expr: call(
+                        "prelu",
+                        vec![Arg::E(a.expr), Arg::E(Expr::Lit(lit))],
+                        vec![],
+                    ),
                     ty: a.ty,
                     scalar: a.scalar,
                 })
@@ -1133,13 +1240,23 @@ impl Gen {
             _ => {
                 // Variadic: max, min, add, sum_of, mean_of over 3 operands.
                 let f = *self.rng.pick(&["max", "min", "add", "sum_of", "mean_of"]);
-                let a = self.coerce(a, |d| if f == "mean_of" { d.is_float() } else { d != Bool });
+                let a = self.coerce(a, |d| {
+                    if f == "mean_of" {
+                        d.is_float()
+                    } else {
+                        d != Bool
+                    }
+                });
                 let mut parts = vec![a.clone()];
                 let mut dims = a.ty.dims.clone();
                 let mut dtype = a.ty.dtype;
                 for _ in 0..2 {
                     let (b, _) = self.operand_for(&a, BinKind::Arith)?;
-                    let b = if matches!(b.expr, Expr::Lit(_)) { a.clone() } else { b };
+                    let b = if matches!(b.expr, Expr::Lit(_)) {
+                        a.clone()
+                    } else {
+                        b
+                    };
                     dims = broadcast(&dims, &b.ty.dims)?;
                     dtype = promote(dtype, b.ty.dtype)?;
                     if dtype == Bool || (f == "mean_of" && !dtype.is_float()) {
@@ -1149,7 +1266,11 @@ impl Gen {
                 }
                 let scalar = parts.iter().all(|p| p.scalar);
                 Some(Val {
-                    expr: call(f, parts.into_iter().map(|p| Arg::E(p.expr)).collect(), vec![]),
+                    expr: call(
+                        f,
+                        parts.into_iter().map(|p| Arg::E(p.expr)).collect(),
+                        vec![],
+                    ),
                     ty: Ty { dtype, dims },
                     scalar,
                 })

@@ -66,9 +66,8 @@ pub fn graph_module(g: &Graph) -> String {
 
 /// The batch of graphs `start..start + count` of `seed`.
 pub fn batch_source(seed: u64, start: u64, count: u64) -> String {
-    let mut s = format!(
-        "/// The seed the batch was generated from.\npub const SEED: u64 = {seed:#x};\n\n"
-    );
+    let mut s =
+        format!("/// The seed the batch was generated from.\npub const SEED: u64 = {seed:#x};\n\n");
     let mut table = Vec::new();
     for i in start..start + count {
         let g = generate(seed, i);

@@ -105,12 +105,20 @@ fn edge_bits(d: DType) -> Vec<u64> {
     match d {
         Bool => vec![0, 1],
         U8 | U16 | U32 | U64 => {
-            let max = if d == U64 { u64::MAX } else { (1u64 << d.bits()) - 1 };
+            let max = if d == U64 {
+                u64::MAX
+            } else {
+                (1u64 << d.bits()) - 1
+            };
             vec![0, 1, max, max - 1, max / 2, max / 2 + 1]
         }
         I8 | I16 | I32 | I64 => {
             let bits = d.bits();
-            let mask = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+            let mask = if bits == 64 {
+                u64::MAX
+            } else {
+                (1u64 << bits) - 1
+            };
             let min = 1u64 << (bits - 1);
             vec![0, 1, mask, min, min - 1, min + 1, mask - 1]
         }
@@ -151,14 +159,42 @@ fn edge_bits(d: DType) -> Vec<u64> {
         .iter()
         .map(|x| x.to_bits())
         .collect(),
-        F16 => [0.0f32, -0.0, 1.0, -1.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 65504.0, -65504.0, 6.1e-5, 6e-8, 0.5, 11.0]
-            .iter()
-            .map(|&x| f16::from_f32(x).to_bits() as u64)
-            .collect(),
-        BF16 => [0.0f32, -0.0, 1.0, -1.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, f32::MAX, f32::MIN, 1e-38, 9e-41, 0.5, 88.0]
-            .iter()
-            .map(|&x| bf16::from_f32(x).to_bits() as u64)
-            .collect(),
+        F16 => [
+            0.0f32,
+            -0.0,
+            1.0,
+            -1.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            65504.0,
+            -65504.0,
+            6.1e-5,
+            6e-8,
+            0.5,
+            11.0,
+        ]
+        .iter()
+        .map(|&x| f16::from_f32(x).to_bits() as u64)
+        .collect(),
+        BF16 => [
+            0.0f32,
+            -0.0,
+            1.0,
+            -1.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            f32::MAX,
+            f32::MIN,
+            1e-38,
+            9e-41,
+            0.5,
+            88.0,
+        ]
+        .iter()
+        .map(|&x| bf16::from_f32(x).to_bits() as u64)
+        .collect(),
     }
 }
 
@@ -226,10 +262,18 @@ pub fn make_inputs(
     let mut rng = Rng::for_item(seed, index, 100 + case);
     let mut sizes = HashMap::new();
     for &n in &g.names {
-        let choices: &[usize] = if case == 0 { &[2, 3, 5, 8, 9, 17] } else { &[0, 1, 1, 2, 3, 7, 9] };
+        let choices: &[usize] = if case == 0 {
+            &[2, 3, 5, 8, 9, 17]
+        } else {
+            &[0, 1, 1, 2, 3, 7, 9]
+        };
         sizes.insert(n, *rng.pick(choices));
     }
-    let edge_p = if case == 0 { 0.0 } else { 0.1 + 0.2 * (case % 3) as f64 };
+    let edge_p = if case == 0 {
+        0.0
+    } else {
+        0.1 + 0.2 * (case % 3) as f64
+    };
     let inputs = g
         .params
         .iter()

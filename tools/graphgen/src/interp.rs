@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use crate::ast::*;
 use crate::gen::slice_indices;
 use crate::types::{promote, DType, Dim};
-use crate::value::{apply, cast, round_store_e, E, ANY_F};
+use crate::value::{apply, cast, round_store_e, ANY_F, E};
 use DType::*;
 
 /// A tensor value: row-major elements.
@@ -257,7 +257,9 @@ impl Interp<'_> {
                     _ => either(v[1], v[2]),
                 }))
             }
-            "max" | "min" | "add" | "sum_of" | "mean_of" if c.args.len() >= 2 && c.named.is_empty() => {
+            "max" | "min" | "add" | "sum_of" | "mean_of"
+                if c.args.len() >= 2 && c.named.is_empty() =>
+            {
                 let op = match f {
                     "max" => "max",
                     "min" => "min",
@@ -325,7 +327,15 @@ impl Interp<'_> {
                 let axis = axes_of(named("axis"), x.dims.len()).unwrap()[0];
                 let base = if f == "cumsum" { "sum" } else { "prod" };
                 let (out, acc) = reduce_dtypes(base, x.dtype, dtype("dtype"), dtype("acc"));
-                Ok(scan(f == "cumsum", &x, axis, flag("exclusive"), flag("reverse"), out, acc))
+                Ok(scan(
+                    f == "cumsum",
+                    &x,
+                    axis,
+                    flag("exclusive"),
+                    flag("reverse"),
+                    out,
+                    acc,
+                ))
             }
             "transpose" | "dimshuffle" | "expand_dims" | "squeeze" | "broadcast_to" | "reshape" => {
                 let x = self.eval(&expr(0))?;
@@ -338,7 +348,12 @@ impl Interp<'_> {
                         let a = norm_axis(int("axis").unwrap(), x.dims.len());
                         let step = int("step").unwrap_or(1);
                         let idx = slice_indices(x.dims[a] as i64, int("start"), int("end"), step);
-                        gather_axis(&x, a, &idx.into_iter().map(Some).collect::<Vec<_>>(), E::Any)
+                        gather_axis(
+                            &x,
+                            a,
+                            &idx.into_iter().map(Some).collect::<Vec<_>>(),
+                            E::Any,
+                        )
                     }
                     "flip" => {
                         let axes = axes_of(named("axis"), x.dims.len())
@@ -352,7 +367,9 @@ impl Interp<'_> {
                         t
                     }
                     "pad" => {
-                        let Arg::Ints(pads) = &c.args[1] else { panic!("pads") };
+                        let Arg::Ints(pads) = &c.args[1] else {
+                            panic!("pads")
+                        };
                         let value = match named("value") {
                             Some(a) => self.operand(a, &x)?.data[0],
                             None => convert(&T::scalar(I64, E::I(0)), x.dtype).data[0],
@@ -371,7 +388,10 @@ impl Interp<'_> {
                                         Some(i as usize)
                                     } else {
                                         match mode {
-                                            "reflect" => Some(if i < 0 { -i } else { 2 * (n - 1) - i } as usize),
+                                            "reflect" => {
+                                                Some(if i < 0 { -i } else { 2 * (n - 1) - i }
+                                                    as usize)
+                                            }
                                             "edge" => Some(i.clamp(0, n - 1) as usize),
                                             _ => None,
                                         }
@@ -383,12 +403,15 @@ impl Interp<'_> {
                         t
                     }
                     _ => {
-                        let Arg::Ints(reps) = &c.args[1] else { panic!("reps") };
+                        let Arg::Ints(reps) = &c.args[1] else {
+                            panic!("reps")
+                        };
                         let mut t = x.clone();
                         for a in 0..x.dims.len() {
                             let n = t.dims[a];
-                            let idx: Vec<Option<usize>> =
-                                (0..n * reps[a] as usize).map(|i| Some(i % n.max(1))).collect();
+                            let idx: Vec<Option<usize>> = (0..n * reps[a] as usize)
+                                .map(|i| Some(i % n.max(1)))
+                                .collect();
                             t = gather_axis(&t, a, &idx, E::Any);
                         }
                         t
@@ -396,10 +419,18 @@ impl Interp<'_> {
                 })
             }
             "concat" => {
-                let Arg::List(parts) = &c.args[0] else { panic!("parts") };
-                let parts: Vec<T> = parts.iter().map(|e| self.eval(e)).collect::<Result<_, _>>()?;
+                let Arg::List(parts) = &c.args[0] else {
+                    panic!("parts")
+                };
+                let parts: Vec<T> = parts
+                    .iter()
+                    .map(|e| self.eval(e))
+                    .collect::<Result<_, _>>()?;
                 let a = norm_axis(int("axis").unwrap(), parts[0].dims.len());
-                let p = parts.iter().skip(1).fold(parts[0].dtype, |d, t| promote(d, t.dtype).unwrap());
+                let p = parts
+                    .iter()
+                    .skip(1)
+                    .fold(parts[0].dtype, |d, t| promote(d, t.dtype).unwrap());
                 let parts: Vec<T> = parts.iter().map(|t| convert(t, p)).collect();
                 Ok(concat(&parts, a))
             }
@@ -415,16 +446,23 @@ impl Interp<'_> {
     fn shape_op(&self, f: &str, x: &T, arg: Option<&Arg>) -> T {
         let rank = x.dims.len();
         match (f, arg) {
-            ("transpose", Some(Arg::Ints(p))) => {
-                permute(x, &p.iter().map(|&a| Some(norm_axis(a, rank))).collect::<Vec<_>>())
-            }
+            ("transpose", Some(Arg::Ints(p))) => permute(
+                x,
+                &p.iter()
+                    .map(|&a| Some(norm_axis(a, rank)))
+                    .collect::<Vec<_>>(),
+            ),
             ("transpose", None) => permute(x, &(0..rank).rev().map(Some).collect::<Vec<_>>()),
             ("dimshuffle", Some(Arg::Pattern(p))) => permute(x, p),
             ("expand_dims", Some(Arg::Int(a))) => {
                 let at = norm_axis(*a, rank + 1);
                 let mut dims = x.dims.clone();
                 dims.insert(at, 1);
-                T { dtype: x.dtype, dims, data: x.data.clone() }
+                T {
+                    dtype: x.dtype,
+                    dims,
+                    data: x.data.clone(),
+                }
             }
             ("squeeze", arg) => {
                 let dims = match arg {
@@ -435,7 +473,11 @@ impl Interp<'_> {
                     }
                     _ => x.dims.iter().copied().filter(|&d| d != 1).collect(),
                 };
-                T { dtype: x.dtype, dims, data: x.data.clone() }
+                T {
+                    dtype: x.dtype,
+                    dims,
+                    data: x.data.clone(),
+                }
             }
             ("broadcast_to", Some(Arg::Dims(t))) | ("reshape", Some(Arg::Dims(t))) => {
                 let mut dims: Vec<usize> = Vec::new();
@@ -453,11 +495,21 @@ impl Interp<'_> {
                     dims[i] = count(&x.dims) / count(&dims).max(1);
                 }
                 if f == "reshape" {
-                    T { dtype: x.dtype, dims, data: x.data.clone() }
+                    T {
+                        dtype: x.dtype,
+                        dims,
+                        data: x.data.clone(),
+                    }
                 } else {
                     let n = count(&dims);
-                    let data = (0..n).map(|i| read_bcast(x, &unflatten(i, &dims))).collect();
-                    T { dtype: x.dtype, dims, data }
+                    let data = (0..n)
+                        .map(|i| read_bcast(x, &unflatten(i, &dims)))
+                        .collect();
+                    T {
+                        dtype: x.dtype,
+                        dims,
+                        data,
+                    }
                 }
             }
             _ => panic!("shape op {f} {arg:?}"),
@@ -511,9 +563,16 @@ impl Interp<'_> {
         let dims = if keepdims {
             out_dims
         } else {
-            (0..rank).filter(|a| !axes.contains(a)).map(|a| x.dims[a]).collect()
+            (0..rank)
+                .filter(|a| !axes.contains(a))
+                .map(|a| x.dims[a])
+                .collect()
         };
-        Ok(T { dtype: out, dims, data })
+        Ok(T {
+            dtype: out,
+            dims,
+            data,
+        })
     }
 
     fn matmul(&self, a: &T, b: &T, acc: Option<DType>) -> T {
@@ -526,12 +585,28 @@ impl Interp<'_> {
         let (a, b) = (convert(a, accd), convert(b, accd));
         let a1 = a.dims.len() == 1;
         let b1 = b.dims.len() == 1;
-        let ad = if a1 { vec![1, a.dims[0]] } else { a.dims.clone() };
-        let bd = if b1 { vec![b.dims[0], 1] } else { b.dims.clone() };
+        let ad = if a1 {
+            vec![1, a.dims[0]]
+        } else {
+            a.dims.clone()
+        };
+        let bd = if b1 {
+            vec![b.dims[0], 1]
+        } else {
+            b.dims.clone()
+        };
         let (m, k, n) = (ad[ad.len() - 2], ad[ad.len() - 1], bd[bd.len() - 1]);
         let batch = broadcast_dims(&ad[..ad.len() - 2], &bd[..bd.len() - 2]);
-        let at = T { dtype: a.dtype, dims: ad.clone(), data: a.data.clone() };
-        let bt = T { dtype: b.dtype, dims: bd.clone(), data: b.data.clone() };
+        let at = T {
+            dtype: a.dtype,
+            dims: ad.clone(),
+            data: a.data.clone(),
+        };
+        let bt = T {
+            dtype: b.dtype,
+            dims: bd.clone(),
+            data: b.data.clone(),
+        };
         let mut full = batch.clone();
         full.extend([m, n]);
         let mut data = Vec::new();
@@ -556,17 +631,44 @@ impl Interp<'_> {
         if !b1 {
             dims.push(n);
         }
-        convert(&T { dtype: accd, dims, data }, out)
+        convert(
+            &T {
+                dtype: accd,
+                dims,
+                data,
+            },
+            out,
+        )
     }
 }
 
 fn is_binary_fn(f: &str) -> bool {
     matches!(
         f,
-        "add" | "sub" | "mul" | "div" | "rem" | "mod" | "pow" | "max" | "min" | "equal"
-            | "not_equal" | "less" | "less_equal" | "greater" | "greater_equal" | "bitwise_and"
-            | "bitwise_or" | "bitwise_xor" | "shift_left" | "shift_right" | "logical_and"
-            | "logical_or" | "logical_xor" | "matmul"
+        "add"
+            | "sub"
+            | "mul"
+            | "div"
+            | "rem"
+            | "mod"
+            | "pow"
+            | "max"
+            | "min"
+            | "equal"
+            | "not_equal"
+            | "less"
+            | "less_equal"
+            | "greater"
+            | "greater_equal"
+            | "bitwise_and"
+            | "bitwise_or"
+            | "bitwise_xor"
+            | "shift_left"
+            | "shift_right"
+            | "logical_and"
+            | "logical_or"
+            | "logical_xor"
+            | "matmul"
     )
 }
 
@@ -577,17 +679,20 @@ fn activation_params(f: &str, c: &Call) -> Vec<f64> {
         "hard_sigmoid" => &[("alpha", 0.2), ("beta", 0.5)],
         "shrink" => &[("lambd", 0.5), ("bias", 0.0)],
         "elu" | "celu" | "swish" => &[("alpha", 1.0)],
-        "selu" => &[("alpha", 1.67326319217681884765625), ("gamma", 1.05070102214813232421875)],
+        "selu" => &[
+            ("alpha", 1.67326319217681884765625),
+            ("gamma", 1.05070102214813232421875),
+        ],
         _ => &[],
     };
     spec.iter()
-        .map(|(n, default)| {
-            match c.named.iter().find(|(k, _)| k == n).map(|(_, a)| a) {
+        .map(
+            |(n, default)| match c.named.iter().find(|(k, _)| k == n).map(|(_, a)| a) {
                 Some(Arg::E(Expr::Lit(Lit::Float(v)))) => *v,
                 Some(Arg::E(Expr::Lit(Lit::Int(v)))) => *v as f64,
                 _ => *default,
-            }
-        })
+            },
+        )
         .collect()
 }
 
@@ -631,8 +736,16 @@ fn axes_of(a: Option<&Arg>, rank: usize) -> Option<Vec<usize>> {
 }
 
 /// Output and accumulator dtypes of a reduction (docs/language.md, Theano's rules).
-pub fn reduce_dtypes(f: &str, xd: DType, dtype: Option<DType>, acc: Option<DType>) -> (DType, DType) {
-    let float_red = matches!(f, "mean" | "reduce_l2" | "reduce_log_sum" | "reduce_log_sum_exp");
+pub fn reduce_dtypes(
+    f: &str,
+    xd: DType,
+    dtype: Option<DType>,
+    acc: Option<DType>,
+) -> (DType, DType) {
+    let float_red = matches!(
+        f,
+        "mean" | "reduce_l2" | "reduce_log_sum" | "reduce_log_sum_exp"
+    );
     let out = dtype.unwrap_or(match f {
         "sum" | "prod" | "reduce_l1" | "reduce_sum_square" => xd.sum_out(),
         "mean" if !xd.is_float() => F64,
@@ -642,13 +755,15 @@ pub fn reduce_dtypes(f: &str, xd: DType, dtype: Option<DType>, acc: Option<DType
     });
     let acc = match f {
         "sum" | "prod" | "reduce_l1" | "reduce_sum_square" | "mean" | "reduce_l2"
-        | "reduce_log_sum" | "reduce_log_sum_exp" => acc.unwrap_or(if out.is_float() || float_red {
-            F64
-        } else if out.is_unsigned() {
-            U64
-        } else {
-            I64
-        }),
+        | "reduce_log_sum" | "reduce_log_sum_exp" => {
+            acc.unwrap_or(if out.is_float() || float_red {
+                F64
+            } else if out.is_unsigned() {
+                U64
+            } else {
+                I64
+            })
+        }
         _ => xd,
     };
     (out, acc)
@@ -713,7 +828,11 @@ fn float_sum(terms: &[E], c: DType) -> E {
         }
     }
     if only_nan || (pinf && ninf) {
-        return if exact { E::F(f64::NAN) } else { E::range(1.0, 0.0, true) };
+        return if exact {
+            E::F(f64::NAN)
+        } else {
+            E::range(1.0, 0.0, true)
+        };
     }
     // Partial sums (or products rounded into the accumulator) that may leave its range
     // make the result depend on the order.
@@ -722,7 +841,11 @@ fn float_sum(terms: &[E], c: DType) -> E {
         return ANY_F;
     }
     if pinf {
-        return if exact && !nan { E::F(f64::INFINITY) } else { E::range(f64::INFINITY, f64::INFINITY, nan) };
+        return if exact && !nan {
+            E::F(f64::INFINITY)
+        } else {
+            E::range(f64::INFINITY, f64::INFINITY, nan)
+        };
     }
     if ninf {
         return if exact && !nan {
@@ -768,9 +891,15 @@ fn float_prod(terms: &[E], c: DType) -> E {
     if !exact {
         return ANY_F;
     }
-    let (max_e, min_e) = if c == F64 { (1023.0, -1021.0) } else { (127.0, -125.0) };
+    let (max_e, min_e) = if c == F64 {
+        (1023.0, -1021.0)
+    } else {
+        (127.0, -125.0)
+    };
     let has_zero = terms.iter().any(|t| *t == E::F(0.0));
-    let has_inf = terms.iter().any(|t| matches!(t, E::F(x) if x.is_infinite()));
+    let has_inf = terms
+        .iter()
+        .any(|t| matches!(t, E::F(x) if x.is_infinite()));
     if has_zero && has_inf {
         return E::F(f64::NAN);
     }
@@ -796,16 +925,22 @@ fn reduce_group(f: &str, xd: DType, group: &[E], acc: DType, out: DType) -> E {
         if acc.is_float() {
             float_sum(terms, acc)
         } else {
-            terms.iter().fold(E::I(0), |s, &t| apply("add", acc, &[s, t], &[]))
+            terms
+                .iter()
+                .fold(E::I(0), |s, &t| apply("add", acc, &[s, t], &[]))
         }
     };
     match f {
         "sum" | "mean" | "reduce_l1" | "reduce_sum_square" | "reduce_l2" | "reduce_log_sum" => {
             let terms: Vec<E> = match f {
-                "reduce_l1" => to_acc.iter().map(|&e| apply("abs", acc, &[e], &[])).collect(),
-                "reduce_sum_square" | "reduce_l2" => {
-                    to_acc.iter().map(|&e| apply("mul", acc, &[e, e], &[])).collect()
-                }
+                "reduce_l1" => to_acc
+                    .iter()
+                    .map(|&e| apply("abs", acc, &[e], &[]))
+                    .collect(),
+                "reduce_sum_square" | "reduce_l2" => to_acc
+                    .iter()
+                    .map(|&e| apply("mul", acc, &[e, e], &[]))
+                    .collect(),
                 _ => to_acc,
             };
             let s = sum(&terms);
@@ -824,12 +959,16 @@ fn reduce_group(f: &str, xd: DType, group: &[E], acc: DType, out: DType) -> E {
             let r = if acc.is_float() {
                 float_prod(&to_acc, acc)
             } else {
-                to_acc.iter().fold(E::I(1), |s, &t| apply("mul", acc, &[s, t], &[]))
+                to_acc
+                    .iter()
+                    .fold(E::I(1), |s, &t| apply("mul", acc, &[s, t], &[]))
             };
             fin(r, acc)
         }
         "reduce_log_sum_exp" => {
-            let m = to_acc.iter().fold(E::F(f64::NEG_INFINITY), |m, &t| apply("max", acc, &[m, t], &[]));
+            let m = to_acc.iter().fold(E::F(f64::NEG_INFINITY), |m, &t| {
+                apply("max", acc, &[m, t], &[])
+            });
             let m_safe = match apply("is_inf", acc, &[m], &[]) {
                 E::B(true) => E::F(0.0),
                 E::B(false) => m,
@@ -877,7 +1016,10 @@ fn reduce_group(f: &str, xd: DType, group: &[E], acc: DType, out: DType) -> E {
             };
             if xd.is_int() && matches!(xd, U64 | I64) {
                 // Exact comparison of 64-bit integers.
-                let v: Vec<i128> = group.iter().map(|e| if let E::I(i) = e { *i } else { 0 }).collect();
+                let v: Vec<i128> = group
+                    .iter()
+                    .map(|e| if let E::I(i) = e { *i } else { 0 })
+                    .collect();
                 let mut best = 0;
                 for i in 1..v.len() {
                     if (f == "argmax" && v[i] > v[best]) || (f == "argmin" && v[i] < v[best]) {
@@ -897,7 +1039,10 @@ fn reduce_group(f: &str, xd: DType, group: &[E], acc: DType, out: DType) -> E {
                 }
             }
             // Ties between -0 and +0 depend on how zero signs compare.
-            if v[best] == 0.0 && v.iter().any(|&x| x == 0.0 && x.is_sign_negative() != v[best].is_sign_negative()) {
+            if v[best] == 0.0
+                && v.iter()
+                    .any(|&x| x == 0.0 && x.is_sign_negative() != v[best].is_sign_negative())
+            {
                 return E::Any;
             }
             E::I(best as i128)
@@ -922,8 +1067,14 @@ fn softmax(f: &str, x: &T, axis: usize) -> T {
         let base = flatten(&base_idx, &x.dims);
         let pos: Vec<usize> = (0..n).map(|i| base + i * st[axis]).collect();
         let vals: Vec<E> = pos.iter().map(|&p| xc.data[p]).collect();
-        let m = vals.iter().skip(1).fold(vals[0], |m, &v| apply("max", c, &[m, v], &[]));
-        let d: Vec<E> = vals.iter().map(|&v| apply("sub", c, &[v, m], &[])).collect();
+        let m = vals
+            .iter()
+            .skip(1)
+            .fold(vals[0], |m, &v| apply("max", c, &[m, v], &[]));
+        let d: Vec<E> = vals
+            .iter()
+            .map(|&v| apply("sub", c, &[v, m], &[]))
+            .collect();
         let e: Vec<E> = d.iter().map(|&v| apply("exp", c, &[v], &[])).collect();
         let s = float_sum(&e, c);
         for i in 0..n {
@@ -940,7 +1091,15 @@ fn softmax(f: &str, x: &T, axis: usize) -> T {
 
 /// `cumsum`/`cumprod`: sequential along the axis in the accumulator, each output
 /// converted once.
-fn scan(sum: bool, x: &T, axis: usize, exclusive: bool, reverse: bool, out: DType, acc: DType) -> T {
+fn scan(
+    sum: bool,
+    x: &T,
+    axis: usize,
+    exclusive: bool,
+    reverse: bool,
+    out: DType,
+    acc: DType,
+) -> T {
     let xa = convert(x, acc);
     let n = x.dims[axis];
     let st = strides(&x.dims);
@@ -950,7 +1109,11 @@ fn scan(sum: bool, x: &T, axis: usize, exclusive: bool, reverse: bool, out: DTyp
     let identity = cast(I64, E::I(if sum { 0 } else { 1 }), acc);
     for r in 0..count(&outer) {
         let base = flatten(&unflatten(r, &outer), &x.dims);
-        let order: Vec<usize> = if reverse { (0..n).rev().collect() } else { (0..n).collect() };
+        let order: Vec<usize> = if reverse {
+            (0..n).rev().collect()
+        } else {
+            (0..n).collect()
+        };
         let mut run = identity;
         for &i in &order {
             let p = base + i * st[axis];
@@ -978,7 +1141,11 @@ fn permute(x: &T, pattern: &[Option<usize>]) -> T {
             x.data[flat]
         })
         .collect();
-    T { dtype: x.dtype, dims, data }
+    T {
+        dtype: x.dtype,
+        dims,
+        data,
+    }
 }
 
 /// Output position `i` along `axis` reads input position `idx[i]`, or `fill`.
@@ -997,7 +1164,11 @@ fn gather_axis(x: &T, axis: usize, idx: &[Option<usize>], fill: E) -> T {
             }
         })
         .collect();
-    T { dtype: x.dtype, dims, data }
+    T {
+        dtype: x.dtype,
+        dims,
+        data,
+    }
 }
 
 fn concat(parts: &[T], axis: usize) -> T {
@@ -1017,7 +1188,11 @@ fn concat(parts: &[T], axis: usize) -> T {
             unreachable!()
         })
         .collect();
-    T { dtype: parts[0].dtype, dims, data }
+    T {
+        dtype: parts[0].dtype,
+        dims,
+        data,
+    }
 }
 
 /// One element of a matrix product in accumulator `c`: integers exact (wrapping), floats
@@ -1038,8 +1213,14 @@ fn dot(terms: &[(E, E)], c: DType) -> E {
     // A product that overflows f64 from finite factors is finite inside an FMA: the
     // result depends on how the kernel multiplies.
     let overflow = terms.iter().zip(&prods).any(|(&(a, b), p)| {
-        let finite = |e: E| e.bounds().is_some_and(|(l, h, _)| l.is_finite() && h.is_finite());
-        finite(a) && finite(b) && p.bounds().is_some_and(|(l, h, _)| l.is_infinite() || h.is_infinite())
+        let finite = |e: E| {
+            e.bounds()
+                .is_some_and(|(l, h, _)| l.is_finite() && h.is_finite())
+        };
+        finite(a)
+            && finite(b)
+            && p.bounds()
+                .is_some_and(|(l, h, _)| l.is_infinite() || h.is_infinite())
     });
     if overflow {
         return ANY_F;

@@ -26,7 +26,9 @@ pub enum DType {
 use DType::*;
 
 impl DType {
-    pub const ALL: [DType; 13] = [Bool, U8, U16, U32, U64, I8, I16, I32, I64, F16, BF16, F32, F64];
+    pub const ALL: [DType; 13] = [
+        Bool, U8, U16, U32, U64, I8, I16, I32, I64, F16, BF16, F32, F64,
+    ];
 
     pub fn name(self) -> &'static str {
         [
@@ -159,7 +161,10 @@ const TABLE: &str = "
 
 /// The promoted dtype of a binary op's two strong operands, or `None` (a compile error).
 pub fn promote(a: DType, b: DType) -> Option<DType> {
-    let row = TABLE.lines().filter(|l| !l.trim().is_empty()).nth(1 + a as usize)?;
+    let row = TABLE
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .nth(1 + a as usize)?;
     let cell = row.split_whitespace().nth(1 + b as usize)?;
     DType::ALL.into_iter().find(|d| d.name() == cell)
 }

@@ -23,7 +23,11 @@ pub enum E {
     F(f64),
     /// A float the kernel may return anywhere in `lo..=hi` (ordering −0 = +0), or NaN
     /// when `nan`. `lo > hi`: no number, only NaN.
-    R { lo: f64, hi: f64, nan: bool },
+    R {
+        lo: f64,
+        hi: f64,
+        nan: bool,
+    },
     /// Not determined (not compared).
     Any,
 }
@@ -125,7 +129,11 @@ pub fn cast_exact(from: DType, x: E, to: DType) -> E {
             I64 => E::I(i as i64 as i128),
             F16 => {
                 let v = round_int(i, 11);
-                E::F(if v.abs() > 65504.0 { v.signum() * f64::INFINITY } else { v })
+                E::F(if v.abs() > 65504.0 {
+                    v.signum() * f64::INFINITY
+                } else {
+                    v
+                })
             }
             BF16 => E::F(round_int(i, 8)),
             F32 => E::F(round_int(i, 24)),
@@ -166,7 +174,9 @@ pub fn cast(from: DType, x: E, to: DType) -> E {
             let a = cast_exact(from, E::F(lo), to);
             let b = cast_exact(from, E::F(hi), to);
             if to.is_float() {
-                let (E::F(a), E::F(b)) = (a, b) else { unreachable!() };
+                let (E::F(a), E::F(b)) = (a, b) else {
+                    unreachable!()
+                };
                 E::range(a, b, nan)
             } else if a == b && !nan {
                 a
@@ -226,9 +236,17 @@ pub fn widen(c: DType, r: f64, k: f64) -> E {
     let max = max_of(c);
     if r.is_infinite() {
         return if r > 0.0 {
-            E::R { lo: max, hi: r, nan: false }
+            E::R {
+                lo: max,
+                hi: r,
+                nan: false,
+            }
         } else {
-            E::R { lo: r, hi: -max, nan: false }
+            E::R {
+                lo: r,
+                hi: -max,
+                nan: false,
+            }
         };
     }
     let u = k * ulp(c, r);
@@ -267,14 +285,38 @@ pub fn ulps(f: &str, c: DType) -> f64 {
 macro_rules! with_int {
     ($d:expr, $t:ident, $body:expr) => {
         match $d {
-            U8 => { type $t = u8; $body }
-            U16 => { type $t = u16; $body }
-            U32 => { type $t = u32; $body }
-            U64 => { type $t = u64; $body }
-            I8 => { type $t = i8; $body }
-            I16 => { type $t = i16; $body }
-            I32 => { type $t = i32; $body }
-            I64 => { type $t = i64; $body }
+            U8 => {
+                type $t = u8;
+                $body
+            }
+            U16 => {
+                type $t = u16;
+                $body
+            }
+            U32 => {
+                type $t = u32;
+                $body
+            }
+            U64 => {
+                type $t = u64;
+                $body
+            }
+            I8 => {
+                type $t = i8;
+                $body
+            }
+            I16 => {
+                type $t = i16;
+                $body
+            }
+            I32 => {
+                type $t = i32;
+                $body
+            }
+            I64 => {
+                type $t = i64;
+                $body
+            }
             _ => unreachable!("an integer dtype"),
         }
     };
@@ -462,9 +504,9 @@ fn monotone(f: &str, params: &[f64]) -> bool {
     match f {
         "add" | "sub" | "max" | "min" | "floor" | "round" | "roundeven" | "trunc" | "ceil"
         | "sign" | "relu" | "neg" | "exp" | "exp2" | "expm1" | "log" | "log2" | "log1p"
-        | "sqrt" | "tanh" | "erf" | "erfc" | "sigmoid" | "softplus" | "atan" | "asin"
-        | "acos" | "sinh" | "asinh" | "acosh" | "atanh" | "cbrt" | "softsign" | "equal"
-        | "not_equal" | "less" | "less_equal" | "greater" | "greater_equal" | "mul" => true,
+        | "sqrt" | "tanh" | "erf" | "erfc" | "sigmoid" | "softplus" | "atan" | "asin" | "acos"
+        | "sinh" | "asinh" | "acosh" | "atanh" | "cbrt" | "softsign" | "equal" | "not_equal"
+        | "less" | "less_equal" | "greater" | "greater_equal" | "mul" => true,
         "leaky_relu" | "elu" => params[0] >= 0.0,
         "selu" => params[0] >= 0.0 && params[1] >= 0.0,
         "celu" => params[0] > 0.0,
@@ -581,9 +623,7 @@ pub fn apply(f: &str, d: DType, args: &[E], params: &[f64]) -> E {
                 }
                 true
             }
-            "tan" => {
-                x_hi - x_lo < 1.0 && x_lo.tan() <= x_hi.tan()
-            }
+            "tan" => x_hi - x_lo < 1.0 && x_lo.tan() <= x_hi.tan(),
             _ => match lipschitz(f, params) {
                 Some(l) => {
                     let w = l * (x_hi - x_lo);

@@ -13,6 +13,9 @@ fn main() {
     let start = parse(1, 0);
     let count = parse(2, 1);
     for i in start..start + count {
-        println!("{}", graphgen::render::graph(&graphgen::gen::generate(seed, i)));
+        println!(
+            "{}",
+            graphgen::render::graph(&graphgen::gen::generate(seed, i))
+        );
     }
 }
