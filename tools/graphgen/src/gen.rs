@@ -430,8 +430,9 @@ impl Gen {
     }
 
     fn op(&mut self) -> Option<Val> {
-        let w = [30, 18, 6, 6, 12, 3, 4, 8, 8, 4, 5, 4];
+        let w = [30, 18, 6, 6, 12, 3, 4, 8, 8, 4, 5, 4, 4];
         match self.rng.weighted(&w) {
+            12 => self.normalisation(),
             0 => self.binary(),
             1 => self.unary(),
             2 => {
@@ -1273,6 +1274,99 @@ impl Gen {
                     ),
                     ty: Ty { dtype, dims },
                     scalar,
+                })
+            }
+        }
+    }
+}
+
+impl Gen {
+    /// A float operand that broadcasts to `x` without widening it: a literal or a value.
+    fn scale_operand(&mut self, x: &Val) -> Expr {
+        let c: Vec<Val> = self
+            .pool
+            .iter()
+            .filter(|v| {
+                v.ty.dtype.is_float()
+                    && broadcast(&x.ty.dims, &v.ty.dims).as_ref() == Some(&x.ty.dims)
+            })
+            .cloned()
+            .collect();
+        if c.is_empty() || self.rng.chance(0.4) {
+            Expr::Lit(Lit::Float(*self.rng.pick(FLOAT_LITS)))
+        } else {
+            c[self.rng.below(c.len())].expr.clone()
+        }
+    }
+
+    /// `layer_norm`, `rms_norm`, `l2_normalize`, `quantize_linear`, `dequantize_linear`.
+    fn normalisation(&mut self) -> Option<Val> {
+        let f = *self.rng.pick(&[
+            "layer_norm",
+            "rms_norm",
+            "l2_normalize",
+            "quantize_linear",
+            "dequantize_linear",
+        ]);
+        match f {
+            "quantize_linear" | "dequantize_linear" => {
+                let x = self.pick_tensor(0)?;
+                let quantize = f == "quantize_linear";
+                let x = if quantize {
+                    self.coerce(x, |d| d.is_float())
+                } else {
+                    self.coerce(x, |d| matches!(d, U8 | I8 | U16 | I16 | U32 | I32))
+                };
+                let sd = self.float_dtype();
+                let per_axis = x.ty.rank() >= 1 && self.rng.chance(0.3);
+                let sdims = per_axis.then(|| vec![x.ty.dims[x.ty.rank() - 1].clone()]);
+                let scale = self.add_param(sd, sdims);
+                let zd = if quantize {
+                    *self.rng.pick(&[U8, I8, U16, I16])
+                } else {
+                    x.ty.dtype
+                };
+                let zp = self.add_param(zd, None);
+                let dims = broadcast(&x.ty.dims, &scale.ty.dims)?;
+                Some(Val {
+                    expr: call(
+                        f,
+                        vec![Arg::E(x.expr), Arg::E(scale.expr), Arg::E(zp.expr)],
+                        vec![],
+                    ),
+                    ty: Ty {
+                        dtype: if quantize { zd } else { sd },
+                        dims,
+                    },
+                    scalar: false,
+                })
+            }
+            _ => {
+                let x = self.pick_tensor(1)?;
+                let x = self.coerce(x, |d| d.is_float());
+                let mut args = vec![Arg::E(x.expr.clone())];
+                let gammas = match f {
+                    "layer_norm" => 2,
+                    "rms_norm" => 1,
+                    _ => 0,
+                };
+                for _ in 0..gammas {
+                    let e = self.scale_operand(&x);
+                    args.push(Arg::E(e));
+                }
+                let mut named = Vec::new();
+                if self.rng.chance(0.6) {
+                    let (_, w) = self.axes(x.ty.rank(), false);
+                    named.push(("axis", w));
+                }
+                if f != "l2_normalize" && self.rng.chance(0.4) {
+                    let eps = *self.rng.pick(&[0.0009765625, 0.0, 0.5]);
+                    named.push(("eps", Arg::E(Expr::Lit(Lit::Float(eps)))));
+                }
+                Some(Val {
+                    expr: call(f, args, named),
+                    ty: x.ty,
+                    scalar: false,
                 })
             }
         }

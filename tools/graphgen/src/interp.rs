@@ -418,6 +418,35 @@ impl Interp<'_> {
                     }
                 })
             }
+            "quantize_linear" | "dequantize_linear" => {
+                let x = self.eval(&expr(0))?;
+                let scale = self.eval(&expr(1))?;
+                let zp = self.eval(&expr(2))?;
+                Ok(quantization(f == "quantize_linear", &x, &scale, &zp))
+            }
+            "layer_norm" | "rms_norm" | "l2_normalize" => {
+                let x = self.eval(&expr(0))?;
+                let rank = x.dims.len();
+                let first = axes_of(named("axis"), rank).map_or(rank - 1, |a| a[0]);
+                let axes: Vec<usize> = if f == "l2_normalize" {
+                    vec![first]
+                } else {
+                    (first..rank).collect()
+                };
+                let cd = x.dtype.compute();
+                let eps = match named("eps") {
+                    Some(Arg::E(Expr::Lit(Lit::Float(v)))) => *v,
+                    _ if f == "layer_norm" => 1e-5,
+                    _ => 1e-6,
+                };
+                let eps = T::scalar(cd, E::F(if cd == F32 { eps as f32 as f64 } else { eps }));
+                let mut scales = Vec::new();
+                for a in &c.args[1..] {
+                    let t = self.operand(a, &T::scalar(cd, E::F(0.0)))?;
+                    scales.push(convert(&t, cd));
+                }
+                Ok(self.normalise(f, &x, &axes, &eps, &scales))
+            }
             "concat" => {
                 let Arg::List(parts) = &c.args[0] else {
                     panic!("parts")
@@ -575,6 +604,44 @@ impl Interp<'_> {
         })
     }
 
+    /// The normalisations as check/composites.rs states them: in the compute dtype, sums
+    /// in f64 (a `mean` divides in f64 and converts back), rounded once into x's dtype.
+    fn normalise(&self, f: &str, x: &T, axes: &[usize], eps: &T, scales: &[T]) -> T {
+        let c = x.dtype.compute();
+        let xc = convert(x, c);
+        let n: usize = axes.iter().map(|&a| x.dims[a]).product();
+        let sum = |v: &T| -> T {
+            let wide = convert(v, F64);
+            self.reduce("sum", &wide, Some(axes.to_vec()), true, None, Some(F64))
+                .expect("a sum never fails")
+        };
+        let mean = |v: &T| -> T {
+            let s = sum(v);
+            let m = binary("div", &s, &T::scalar(F64, E::F(n as f64)));
+            convert(&m, c)
+        };
+        let y = match f {
+            "layer_norm" => {
+                let mu = mean(&xc);
+                let d = binary("sub", &xc, &mu);
+                let var = mean(&binary("mul", &d, &d));
+                let r = unary("sqrt", &binary("add", &var, eps), &[]);
+                let n = binary("div", &d, &r);
+                binary("add", &binary("mul", &n, &scales[0]), &scales[1])
+            }
+            "rms_norm" => {
+                let ms = mean(&binary("mul", &xc, &xc));
+                let r = unary("sqrt", &binary("add", &ms, eps), &[]);
+                binary("mul", &binary("div", &xc, &r), &scales[0])
+            }
+            _ => {
+                let s = convert(&sum(&binary("mul", &xc, &xc)), c);
+                binary("div", &xc, &unary("sqrt", &s, &[]))
+            }
+        };
+        convert(&y, x.dtype)
+    }
+
     fn matmul(&self, a: &T, b: &T, acc: Option<DType>) -> T {
         let p = promote(a.dtype, b.dtype).unwrap();
         let (out, accd) = if p.is_float() {
@@ -639,6 +706,27 @@ impl Interp<'_> {
             },
             out,
         )
+    }
+}
+
+/// `quantize_linear`: `roundeven(x / scale) + zero_point` in the wider compute dtype,
+/// saturated by `as`; `dequantize_linear`: `(q - zero_point)` in i64, converted, times
+/// the scale in its compute dtype.
+fn quantization(quantize: bool, x: &T, scale: &T, zp: &T) -> T {
+    if quantize {
+        let c = if x.dtype.compute() == F64 || scale.dtype.compute() == F64 {
+            F64
+        } else {
+            F32
+        };
+        let (xc, sc, zc) = (convert(x, c), convert(scale, c), convert(zp, c));
+        let r = unary("roundeven", &binary("div", &xc, &sc), &[]);
+        convert(&binary("add", &r, &zc), zp.dtype)
+    } else {
+        let c = scale.dtype.compute();
+        let d = binary("sub", &convert(x, I64), &convert(zp, I64));
+        let y = binary("mul", &convert(&d, c), &convert(scale, c));
+        convert(&y, scale.dtype)
     }
 }
 
