@@ -991,15 +991,16 @@ fn float_prod(terms: &[E], c: DType) -> E {
     if has_zero && has_inf {
         return E::F(f64::NAN);
     }
+    // Partial products outside the normal range make the result depend on the order
+    // (an overflow times a zero is NaN in one order and 0 in another).
+    if big >= max_e - 1.0 || small <= min_e + 24.0 {
+        return ANY_F;
+    }
     if has_zero {
         return E::range(-0.0, 0.0, false);
     }
     if has_inf {
         return E::F(p.signum() * f64::INFINITY);
-    }
-    // Partial products outside the normal range make the result depend on the order.
-    if big >= max_e - 1.0 || small <= min_e + 24.0 {
-        return ANY_F;
     }
     let b = (terms.len() as f64 + 2.0) * eps(c) * p.abs();
     E::range(p - b, p + b, false)

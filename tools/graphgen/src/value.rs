@@ -160,6 +160,10 @@ pub fn cast_exact(from: DType, x: E, to: DType) -> E {
 
 /// `x as to` for any element.
 pub fn cast(from: DType, x: E, to: DType) -> E {
+    // No conversion between equal dtypes: a computed f16 stays unrounded (NOTES.md).
+    if from == to {
+        return x;
+    }
     match x {
         E::Any => E::Any,
         E::R { lo, hi, nan } => {
@@ -641,6 +645,18 @@ pub fn apply(f: &str, d: DType, args: &[E], params: &[f64]) -> E {
     };
     if !ok {
         return ANY_F;
+    }
+    // A zero inside one range times an infinity of the other (or ∞/∞) is NaN, which no
+    // corner shows.
+    let has_zero = |b: (f64, f64, bool)| b.0 <= 0.0 && b.1 >= 0.0;
+    let has_inf = |b: (f64, f64, bool)| b.0.is_infinite() || b.1.is_infinite();
+    if n == 2 {
+        let (a, b) = (bounds[0], bounds[1]);
+        if (f == "mul" && ((has_zero(a) && has_inf(b)) || (has_inf(a) && has_zero(b))))
+            || (f == "div" && has_inf(a) && has_inf(b))
+        {
+            nan = true;
+        }
     }
     E::range(lo, hi, nan)
 }
