@@ -8,6 +8,10 @@
 # and printed with `cargo run -p graphgen -- SEED INDEX`.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+# Compiling the graphs is the cost: the soak builds without debug info and unoptimised by
+# default (the same semantics; CI's batch runs at the test profile's opt-level 1).
+export CARGO_PROFILE_TEST_DEBUG=${CARGO_PROFILE_TEST_DEBUG:-0}
+export CARGO_PROFILE_TEST_OPT_LEVEL=${CARGO_PROFILE_TEST_OPT_LEVEL:-0}
 seed=${1:?seed}
 count=${2:?count}
 chunk=${3:-500}
