@@ -1,4 +1,5 @@
-//! `cargo run -p graphgen -- SEED INDEX [COUNT]`: prints generated graphs as `graph!` source.
+//! `cargo run -p graphgen -- SEED INDEX [COUNT]` (the `print` binary): prints generated
+//! graphs as `graph!` source.
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
