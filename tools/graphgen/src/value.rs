@@ -1,6 +1,6 @@
 //! One element of an interpreted value, and the per-element semantics: exact values
 //! through `tensor_core::reference` (the scalar reference every kernel is held to),
-//! conversions written here from Rust's `as` rules and `half`'s single rounding, and for
+//! conversions written here from Rust's `as` rules (rounding into f16/bf16 once), and for
 //! every float element an interval that the kernel's value must lie in.
 //!
 //! Where the kernel may differ from the reference (a transcendental's stated ULP bound, a
@@ -10,7 +10,6 @@
 //! discontinuity (a comparison that may go either way, a pole, a cast to an integer).
 
 use crate::types::DType;
-use half::{bf16, f16};
 use tensor_core::reference::{Activation, BitCount, Bitwise, Compare, Float, Num, Shift};
 use DType::*;
 
@@ -61,11 +60,30 @@ impl E {
     }
 }
 
+/// `x` rounded once to the nearest value (ties to even) of a binary format with
+/// `precision` significand bits, smallest normal exponent `emin` and largest finite value
+/// `max` (above it: infinity). Written here because `half` 2.7's `from_f64` drops the low
+/// 32 bits of the f64 first and can round the wrong way (`bf16::from_f64(127.25003…)` is
+/// 127, not 127.5).
+fn round_format(x: f64, precision: i32, emin: i32, max: f64) -> f64 {
+    if !x.is_finite() || x == 0.0 {
+        return x;
+    }
+    let a = x.abs();
+    let biased = ((a.to_bits() >> 52) & 0x7FF) as i32;
+    let exponent = (biased - 1023).max(emin);
+    // The spacing of the format at `a`: a power of two, so the quotient is exact.
+    let spacing = 2f64.powi(exponent - (precision - 1));
+    let v = (a / spacing).round_ties_even() * spacing;
+    let v = if v > max { f64::INFINITY } else { v };
+    v.copysign(x)
+}
+
 /// Rounds a compute value of a float dtype to its storage format.
 pub fn round_store(d: DType, x: f64) -> f64 {
     match d {
-        F16 => f16::from_f64(x).to_f64(),
-        BF16 => bf16::from_f64(x).to_f64(),
+        F16 => round_format(x, 11, -14, 65504.0),
+        BF16 => round_format(x, 8, -126, 3.3895313892515355e38),
         F32 => x as f32 as f64,
         _ => x,
     }
@@ -171,6 +189,8 @@ pub fn cast(from: DType, x: E, to: DType) -> E {
                 // Only NaN.
                 return cast_exact(from, E::F(f64::NAN), to);
             }
+            // The value leaves `from` rounded to its storage format.
+            let (lo, hi) = (round_store(from, lo), round_store(from, hi));
             if to == Bool {
                 let zero_in = lo <= 0.0 && hi >= 0.0;
                 return if zero_in { E::Any } else { E::B(true) };
@@ -560,6 +580,14 @@ pub fn apply(f: &str, d: DType, args: &[E], params: &[f64]) -> E {
         }
         _ => {}
     }
+    // Equality is no monotone step: overlapping ranges may or may not be equal.
+    if matches!(f, "equal" | "not_equal") {
+        let (a, b) = (bounds[0], bounds[1]);
+        if any_nan || (a.0 <= b.1 && b.0 <= a.1) {
+            return E::Any;
+        }
+        return E::B(f == "not_equal");
+    }
     // Corners.
     let n = args.len();
     let mut outs = Vec::with_capacity(1 << n);
@@ -601,7 +629,9 @@ pub fn apply(f: &str, d: DType, args: &[E], params: &[f64]) -> E {
             None => return E::Any,
         }
     }
-    if nan_corners > 0 && nan_corners < outs.len() {
+    // Every corner NaN but an interior that need not be (softsign(±inf) is NaN, of any
+    // finite value not), or only some corners NaN (a domain edge inside the range).
+    if nan_corners > 0 && (nan_corners < outs.len() || bounds.iter().any(|b| b.0 < b.1)) {
         // Part of the range is outside the domain: anything between.
         return ANY_F;
     }
