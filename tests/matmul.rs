@@ -575,3 +575,36 @@ fn prologues_compute_the_left_operand_block_by_block() {
         check(got.as_slice(), &x, rows);
     }
 }
+
+graph! {
+    fn bf16_computed_operand(x: bf16[64, 1], w: bf16[1, 8]) -> bf16[64, 8] { (x * x) @ w }
+}
+
+/// A computed bf16 operand is a bf16 value: rounded to bf16 before the product reads it,
+/// as every conversion out of its dtype rounds (NOTES.md), not its unrounded f32 lanes.
+/// Found by the random-graph tests (issue 18): `log1p(x) @ w` read the f32 value.
+#[test]
+fn computed_half_precision_operands_are_rounded_first() {
+    let xs: Vec<bf16> = (0..64)
+        .map(|i| bf16::from_f64(1.0 + i as f64 / 128.0))
+        .collect();
+    let ws: Vec<bf16> = (0..8)
+        .map(|j| bf16::from_f64(3.0 + j as f64 / 8.0))
+        .collect();
+    let x = Tensor::<bf16, Shape![64, 1]>::from_vec(xs.clone()).unwrap();
+    let w = Tensor::<bf16, Shape![1, 8]>::from_vec(ws.clone()).unwrap();
+    let got = bf16_computed_operand(&x, &w);
+    let mut differs_unrounded = 0;
+    for i in 0..64 {
+        for j in 0..8 {
+            // x·x is exact in f64; its bf16 rounding, times w (exact in f64), rounded once.
+            let xx = xs[i].to_f64() * xs[i].to_f64();
+            let want = bf16::from_f64(bf16::from_f64(xx).to_f64() * ws[j].to_f64());
+            let unrounded = bf16::from_f64(xx * ws[j].to_f64());
+            differs_unrounded += usize::from(unrounded != want);
+            assert_eq!(got[[i, j]], want, "x = {}, w = {}", xs[i], ws[j]);
+        }
+    }
+    // The sweep has cases where skipping the rounding shows.
+    assert!(differs_unrounded > 20, "{differs_unrounded}");
+}

@@ -505,3 +505,25 @@ macro_rules! float_more {
     )*};
 }
 float_more!(more_f16: f16, more_bf16: bf16, more_f32: f32, more_f64: f64);
+
+graph! {
+    fn count_true_i8(x: bool[3, 200]) -> i64[3] { sum(x, axis = 1, acc = i8) }
+}
+
+/// A `bool` input fits every numeric accumulator (the promotion table's rule): `acc = i8`
+/// is accepted and wraps there (found by the random-graph generator, issue 18; the
+/// checker had refused it as "narrower than `bool`").
+#[test]
+fn bool_sums_take_any_numeric_accumulator() {
+    let data: Vec<bool> = (0..600)
+        .map(|i| i < 200 || (i >= 400 && i % 3 == 0))
+        .collect();
+    let x = Tensor::<bool, Shape![3, 200]>::from_vec(data.clone()).unwrap();
+    let got = count_true_i8(&x);
+    for r in 0..3 {
+        let count = data[r * 200..(r + 1) * 200].iter().filter(|&&b| b).count();
+        // The i8 accumulator wraps: 200 is -56.
+        assert_eq!(got[[r]], count as u8 as i8 as i64, "row {r}");
+    }
+    assert_eq!(got[[0]], -56);
+}

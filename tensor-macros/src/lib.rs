@@ -12,6 +12,9 @@ mod lower;
 mod ops;
 mod shape;
 
+#[cfg(test)]
+mod fuzz;
+
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -301,17 +304,17 @@ mod tests {
     ];
 
     /// xorshift64*: deterministic, no dependency.
-    struct Rng(u64);
+    pub(crate) struct Rng(pub(crate) u64);
 
     impl Rng {
-        fn next(&mut self) -> u64 {
+        pub(crate) fn next(&mut self) -> u64 {
             self.0 ^= self.0 >> 12;
             self.0 ^= self.0 << 25;
             self.0 ^= self.0 >> 27;
             self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
         }
 
-        fn below(&mut self, n: usize) -> usize {
+        pub(crate) fn below(&mut self, n: usize) -> usize {
             (self.next() % n.max(1) as u64) as usize
         }
     }
@@ -323,7 +326,7 @@ mod tests {
             .collect()
     }
 
-    fn mutate(stream: TokenStream, rng: &mut Rng) -> TokenStream {
+    pub(crate) fn mutate(stream: TokenStream, rng: &mut Rng) -> TokenStream {
         let mut tokens: Vec<TokenTree> = stream.into_iter().collect();
         let i = rng.below(tokens.len() + 1);
         match rng.below(8) {

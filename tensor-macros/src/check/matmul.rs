@@ -217,11 +217,15 @@ impl Checker<'_> {
 
     /// `x` as a GEMM operand for an `acc` accumulator: itself when the engine converts its
     /// dtype while packing, else converted.
+    /// A computed `f16`/`bf16` value is held unrounded in `f32` lanes and temps (NOTES.md:
+    /// it rounds where it leaves its dtype), so only a stored one packs without the
+    /// conversion, which rounds it.
     pub(super) fn packable(&mut self, x: NodeId, acc: DType) -> NodeId {
         let d = self.node(x).dtype;
+        let half = matches!(d, DType::F16 | DType::BF16);
         let packs = match acc {
-            DType::F32 => matches!(d, DType::F16 | DType::BF16 | DType::F32),
-            DType::F64 => d.is_float(),
+            DType::F32 => d == DType::F32 || (half && self.holds_storage(x)),
+            DType::F64 => matches!(d, DType::F32 | DType::F64) || (half && self.holds_storage(x)),
             DType::I64 | DType::U64 => d.is_integer(),
             _ => false,
         };
@@ -229,6 +233,22 @@ impl Checker<'_> {
             x
         } else {
             self.convert(x, acc)
+        }
+    }
+
+    /// Whether `x` holds values already in its storage format: a parameter, a constant,
+    /// or a view or reorganisation of such values.
+    fn holds_storage(&self, x: NodeId) -> bool {
+        match &self.node(x).kind {
+            NodeKind::Input { .. } | NodeKind::Scalar { .. } | NodeKind::Const(_) => true,
+            NodeKind::View { input, .. }
+            | NodeKind::Reshape { input }
+            | NodeKind::Diagonal { input, .. } => self.holds_storage(*input),
+            NodeKind::Reorg { inputs, fill, .. } => inputs
+                .iter()
+                .chain(fill.iter())
+                .all(|&i| self.holds_storage(i)),
+            _ => false,
         }
     }
 

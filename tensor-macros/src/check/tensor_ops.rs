@@ -564,8 +564,15 @@ impl Checker<'_> {
             };
             match ra.acc {
                 Some((a, aspan)) => {
+                    // `bool` (0 or 1) fits every numeric accumulator, as in the promotion
+                    // table (`bool` with `i8` is `i8`).
                     let input = if xd == DType::Bool { DType::U8 } else { xd };
-                    if !input.fits_in(a) {
+                    let fits = if xd == DType::Bool {
+                        a != DType::Bool
+                    } else {
+                        xd.fits_in(a)
+                    };
+                    if !fits {
                         self.errors.push(
                             aspan,
                             format!(

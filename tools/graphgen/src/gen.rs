@@ -1,0 +1,1428 @@
+//! The generator: a random well-typed graph from a seed. It builds the graph as a sequence
+//! of `let`s, each one op over values already in scope (parameters, earlier `let`s, weak
+//! literals), typing every step by the language's rules (types.rs, docs/language.md), so
+//! every graph it makes must compile. Values are reused at random (shared subexpressions);
+//! a graph returns one to three of them.
+
+use crate::ast::*;
+use crate::rng::Rng;
+use crate::types::{broadcast, promote, DType, Dim, Ty};
+use DType::*;
+
+/// A value in scope.
+#[derive(Clone, Debug)]
+struct Val {
+    expr: Expr,
+    ty: Ty,
+    /// Computed from bare scalars and literals only (not a graph output).
+    scalar: bool,
+}
+
+/// Literal sizes of the base shape; small, with odd tails around the 8-lane width.
+const SIZES: &[usize] = &[1, 1, 2, 3, 4, 5, 7, 8, 9, 12, 16, 17, 33];
+const NAMES: &[&str] = &["B", "S", "N"];
+/// Cap on the literal elements of any value (tile and broadcast_to can grow them).
+const MAX_ELEMENTS: usize = 2048;
+
+/// Float literals exact in every float dtype, so that where a literal is rounded cannot
+/// matter.
+const FLOAT_LITS: &[f64] = &[0.0, 0.5, 1.0, 2.0, -1.5, 3.25, 0.125, -4.0, 100.0, -0.75];
+
+/// Unary functions of the op table (`FUNCTIONS` rows of arity 1 without parameters) and
+/// the dtypes each takes.
+#[derive(Clone, Copy, PartialEq)]
+enum Takes {
+    Num,
+    Float,
+    Int,
+    IntOrBool,
+    Bool,
+}
+
+const UNARY: &[(&str, Takes)] = &[
+    ("neg", Takes::Num),
+    ("abs", Takes::Num),
+    ("relu", Takes::Num),
+    ("floor", Takes::Num),
+    ("round", Takes::Num),
+    ("roundeven", Takes::Num),
+    ("trunc", Takes::Num),
+    ("ceil", Takes::Num),
+    ("square", Takes::Num),
+    ("sign", Takes::Num),
+    ("sqrt", Takes::Float),
+    ("rsqrt", Takes::Float),
+    ("exp", Takes::Float),
+    ("log", Takes::Float),
+    ("log1p", Takes::Float),
+    ("sin", Takes::Float),
+    ("cos", Takes::Float),
+    ("tanh", Takes::Float),
+    ("erf", Takes::Float),
+    ("sigmoid", Takes::Float),
+    ("gelu", Takes::Float),
+    ("silu", Takes::Float),
+    ("exp2", Takes::Float),
+    ("log2", Takes::Float),
+    ("expm1", Takes::Float),
+    ("tan", Takes::Float),
+    ("atan", Takes::Float),
+    ("asin", Takes::Float),
+    ("acos", Takes::Float),
+    ("sinh", Takes::Float),
+    ("cosh", Takes::Float),
+    ("softplus", Takes::Float),
+    ("asinh", Takes::Float),
+    ("acosh", Takes::Float),
+    ("atanh", Takes::Float),
+    ("erfc", Takes::Float),
+    ("cbrt", Takes::Float),
+    ("mish", Takes::Float),
+    ("gelu_tanh", Takes::Float),
+    ("is_nan", Takes::Float),
+    ("is_inf", Takes::Float),
+    ("is_finite", Takes::Float),
+    ("reciprocal", Takes::Float),
+    ("softsign", Takes::Float),
+    ("hard_swish", Takes::Float),
+    ("bitwise_count", Takes::Int),
+    ("bitwise_not", Takes::IntOrBool),
+    ("logical_not", Takes::Bool),
+];
+
+/// The activations with named float parameters, and the literals each parameter takes.
+const ACTIVATIONS: &[(&str, &[&str])] = &[
+    ("leaky_relu", &["alpha"]),
+    ("thresholded_relu", &["alpha"]),
+    ("hard_sigmoid", &["alpha", "beta"]),
+    ("shrink", &["lambd", "bias"]),
+    ("elu", &["alpha"]),
+    ("celu", &["alpha"]),
+    ("selu", &["alpha", "gamma"]),
+    ("swish", &["alpha"]),
+];
+
+/// Binary ops and what their promoted dtype must be.
+#[derive(Clone, Copy, PartialEq)]
+enum BinKind {
+    Arith,
+    Compare,
+    Bitwise,
+    Shift,
+    Logical,
+}
+
+const BINARY: &[(&str, Option<BinOp>, BinKind)] = &[
+    ("add", Some(BinOp::Add), BinKind::Arith),
+    ("sub", Some(BinOp::Sub), BinKind::Arith),
+    ("mul", Some(BinOp::Mul), BinKind::Arith),
+    ("div", Some(BinOp::Div), BinKind::Arith),
+    ("rem", Some(BinOp::Rem), BinKind::Arith),
+    ("mod", None, BinKind::Arith),
+    ("pow", None, BinKind::Arith),
+    ("max", None, BinKind::Arith),
+    ("min", None, BinKind::Arith),
+    ("equal", Some(BinOp::Eq), BinKind::Compare),
+    ("not_equal", Some(BinOp::Ne), BinKind::Compare),
+    ("less", Some(BinOp::Lt), BinKind::Compare),
+    ("less_equal", Some(BinOp::Le), BinKind::Compare),
+    ("greater", Some(BinOp::Gt), BinKind::Compare),
+    ("greater_equal", Some(BinOp::Ge), BinKind::Compare),
+    ("bitwise_and", Some(BinOp::BitAnd), BinKind::Bitwise),
+    ("bitwise_or", Some(BinOp::BitOr), BinKind::Bitwise),
+    ("bitwise_xor", Some(BinOp::BitXor), BinKind::Bitwise),
+    ("shift_left", Some(BinOp::Shl), BinKind::Shift),
+    ("shift_right", Some(BinOp::Shr), BinKind::Shift),
+    ("logical_and", Some(BinOp::And), BinKind::Logical),
+    ("logical_or", Some(BinOp::Or), BinKind::Logical),
+    ("logical_xor", None, BinKind::Logical),
+];
+
+fn kind_accepts(kind: BinKind, d: DType) -> bool {
+    match kind {
+        BinKind::Arith => d != Bool,
+        BinKind::Compare => true,
+        BinKind::Bitwise => !d.is_float(),
+        BinKind::Shift => d.is_int(),
+        BinKind::Logical => d == Bool,
+    }
+}
+
+fn takes(t: Takes, d: DType) -> bool {
+    match t {
+        Takes::Num => d != Bool,
+        Takes::Float => d.is_float(),
+        Takes::Int => d.is_int(),
+        Takes::IntOrBool => !d.is_float(),
+        Takes::Bool => d == Bool,
+    }
+}
+
+struct Gen {
+    rng: Rng,
+    base: Vec<Dim>,
+    params: Vec<Param>,
+    pool: Vec<Val>,
+    lets: Vec<(String, Expr)>,
+}
+
+fn var(name: &str) -> Expr {
+    Expr::Var(name.to_string())
+}
+
+fn call(f: &'static str, args: Vec<Arg>, named: Vec<(&'static str, Arg)>) -> Expr {
+    Expr::Call(Call { f, args, named })
+}
+
+/// The graph number `index` of the run seeded with `seed`.
+pub fn generate(seed: u64, index: u64) -> Graph {
+    let rng = Rng::for_item(seed, index, 1);
+    let mut g = Gen {
+        rng,
+        base: Vec::new(),
+        params: Vec::new(),
+        pool: Vec::new(),
+        lets: Vec::new(),
+    };
+    g.make_base();
+    let n_params = 1 + g.rng.below(4);
+    for i in 0..n_params {
+        let dims = if i == 0 {
+            Some(g.base.clone())
+        } else {
+            g.param_dims()
+        };
+        let dtype = g.param_dtype();
+        g.add_param(dtype, dims);
+    }
+    let n_lets = 2 + g.rng.below(6);
+    let mut tries = 0;
+    while g.lets.len() < n_lets && tries < 60 {
+        tries += 1;
+        if let Some(v) = g.op() {
+            let ok = v.ty.rank() <= 6 && v.ty.lit_len().unwrap_or(1) <= MAX_ELEMENTS;
+            if ok {
+                let name = format!("v{}", g.lets.len());
+                g.lets.push((name.clone(), v.expr));
+                g.pool.push(Val {
+                    expr: var(&name),
+                    ty: v.ty,
+                    scalar: v.scalar,
+                });
+            }
+        }
+    }
+    // Outputs: values nothing else reads (so every let feeds an output), the last first,
+    // at most three, none computed from scalars only.
+    let lets_start = g.pool.len() - g.lets.len();
+    let read_later = |i: usize| {
+        let name = match &g.pool[i].expr {
+            Expr::Var(v) => v.clone(),
+            _ => return true,
+        };
+        g.lets.iter().any(|(_, e)| uses(e, &name))
+    };
+    let mut outs: Vec<usize> = (lets_start..g.pool.len())
+        .rev()
+        .filter(|&i| !g.pool[i].scalar && !read_later(i))
+        .take(3)
+        .collect();
+    if outs.is_empty() {
+        let c: Vec<usize> = (0..g.pool.len()).filter(|&i| !g.pool[i].scalar).collect();
+        outs.push(c.last().copied().unwrap_or(0));
+    }
+    let outputs: Vec<Expr> = outs.iter().map(|&i| g.pool[i].expr.clone()).collect();
+    let out_types: Vec<Ty> = outs.iter().map(|&i| g.pool[i].ty.clone()).collect();
+    // Unused parameters get a `_` name (no warning).
+    let mut params = g.params.clone();
+    for p in &mut params {
+        let used = g.lets.iter().any(|(_, e)| uses(e, &p.name))
+            || outputs.iter().any(|e| uses(e, &p.name));
+        if !used {
+            p.name = format!("_{}", p.name);
+        }
+    }
+    let mut names: Vec<&'static str> = Vec::new();
+    for p in &params {
+        for d in p.dims.iter().flatten() {
+            if let Dim::Name(n) = d {
+                if !names.contains(n) {
+                    names.push(n);
+                }
+            }
+        }
+    }
+    Graph {
+        name: format!("g{index}"),
+        params,
+        lets: g.lets,
+        outputs,
+        out_types,
+        names,
+    }
+}
+
+/// Whether `e` reads variable `name`.
+pub fn uses(e: &Expr, name: &str) -> bool {
+    match e {
+        Expr::Var(v) => v == name,
+        Expr::Lit(_) => false,
+        Expr::Bin(_, a, b) => uses(a, name) || uses(b, name),
+        Expr::Neg(a) | Expr::Not(a) | Expr::Cast(a, _) => uses(a, name),
+        Expr::Call(c) => {
+            c.args.iter().any(|a| arg_uses(a, name))
+                || c.named.iter().any(|(_, a)| arg_uses(a, name))
+        }
+    }
+}
+
+fn arg_uses(a: &Arg, name: &str) -> bool {
+    match a {
+        Arg::E(e) => uses(e, name),
+        Arg::List(v) => v.iter().any(|e| uses(e, name)),
+        _ => false,
+    }
+}
+
+impl Gen {
+    fn make_base(&mut self) {
+        let rank = self.rng.weighted(&[5, 20, 30, 20, 12, 8, 5]);
+        let symbolic = self.rng.chance(0.3);
+        loop {
+            let mut dims = Vec::new();
+            let mut used_names = 0;
+            for _ in 0..rank {
+                if symbolic && used_names < NAMES.len() && self.rng.chance(0.4) {
+                    dims.push(Dim::Name(NAMES[used_names]));
+                    used_names += 1;
+                } else if self.rng.chance(0.02) {
+                    dims.push(Dim::Lit(0));
+                } else {
+                    dims.push(Dim::Lit(*self.rng.pick(SIZES)));
+                }
+            }
+            let lits: usize = dims
+                .iter()
+                .map(|d| if let Dim::Lit(n) = d { *n } else { 1 })
+                .product();
+            if lits <= 600 {
+                self.base = dims;
+                return;
+            }
+        }
+    }
+
+    /// A suffix of the base shape, with some dims replaced by 1; or a bare scalar.
+    fn param_dims(&mut self) -> Option<Vec<Dim>> {
+        if self.rng.chance(0.1) {
+            return None;
+        }
+        let drop = self.rng.below(self.base.len() + 1);
+        let dims = self.base[drop..]
+            .iter()
+            .map(|d| {
+                let p = if matches!(d, Dim::Name(_)) {
+                    0.15
+                } else {
+                    0.25
+                };
+                if self.rng.chance(p) {
+                    Dim::Lit(1)
+                } else {
+                    d.clone()
+                }
+            })
+            .collect();
+        Some(dims)
+    }
+
+    fn param_dtype(&mut self) -> DType {
+        if !self.params.is_empty() && self.rng.chance(0.4) {
+            let i = self.rng.below(self.params.len());
+            self.params[i].dtype
+        } else {
+            *self.rng.pick(&DType::ALL)
+        }
+    }
+
+    fn add_param(&mut self, dtype: DType, dims: Option<Vec<Dim>>) -> Val {
+        let name = format!("p{}", self.params.len());
+        let scalar = dims.is_none();
+        let ty = Ty {
+            dtype,
+            dims: dims.clone().unwrap_or_default(),
+        };
+        self.params.push(Param {
+            name: name.clone(),
+            dtype,
+            dims,
+        });
+        let v = Val {
+            expr: var(&name),
+            ty,
+            scalar,
+        };
+        self.pool.push(v.clone());
+        v
+    }
+
+    /// A value in scope, recent ones more often.
+    fn pick(&mut self) -> Val {
+        let n = self.pool.len();
+        let i = if self.rng.chance(0.5) {
+            n - 1 - self.rng.below(n.min(3))
+        } else {
+            self.rng.below(n)
+        };
+        self.pool[i].clone()
+    }
+
+    /// A value that is a tensor of rank ≥ `min_rank`, if any.
+    fn pick_tensor(&mut self, min_rank: usize) -> Option<Val> {
+        let c: Vec<usize> = (0..self.pool.len())
+            .filter(|&i| !self.pool[i].scalar && self.pool[i].ty.rank() >= min_rank)
+            .collect();
+        if c.is_empty() {
+            return None;
+        }
+        let i = if self.rng.chance(0.5) {
+            c[c.len() - 1 - self.rng.below(c.len().min(3))]
+        } else {
+            *self.rng.pick(&c)
+        };
+        Some(self.pool[i].clone())
+    }
+
+    fn float_dtype(&mut self) -> DType {
+        *self.rng.pick(&[F16, BF16, F32, F32, F64, F64])
+    }
+
+    /// `v` converted by `as` to a dtype the predicate accepts, if it does not already.
+    fn coerce(&mut self, v: Val, ok: impl Fn(DType) -> bool) -> Val {
+        if ok(v.ty.dtype) {
+            return v;
+        }
+        let choices: Vec<DType> = DType::ALL.into_iter().filter(|&d| ok(d)).collect();
+        let d = *self.rng.pick(&choices);
+        cast(v, d)
+    }
+
+    /// A weak literal of dtype `d`.
+    fn literal(&mut self, d: DType) -> Lit {
+        if d == Bool {
+            return Lit::Bool(self.rng.chance(0.5));
+        }
+        if d.is_float() {
+            if self.rng.chance(0.05) {
+                return Lit::Float(*self.rng.pick(&[f64::INFINITY, f64::NEG_INFINITY, f64::NAN]));
+            }
+            if self.rng.chance(0.25) {
+                return Lit::Int(self.rng.range(-3, 10) as i128);
+            }
+            return Lit::Float(*self.rng.pick(FLOAT_LITS));
+        }
+        let (lo, hi) = d.int_range();
+        let c: Vec<i128> = [0, 1, 2, 3, 5, 7, -1, -3, 100, lo, hi, lo + 1, hi - 1, 31, 8]
+            .into_iter()
+            .filter(|v| (lo..=hi).contains(v))
+            .collect();
+        Lit::Int(*self.rng.pick(&c))
+    }
+
+    fn op(&mut self) -> Option<Val> {
+        let w = [30, 18, 6, 6, 12, 3, 4, 8, 8, 4, 5, 4, 4];
+        match self.rng.weighted(&w) {
+            12 => self.normalisation(),
+            0 => self.binary(),
+            1 => self.unary(),
+            2 => {
+                let v = self.pick();
+                let d = *self.rng.pick(&DType::ALL);
+                (d != v.ty.dtype).then(|| cast(v, d))
+            }
+            3 => self.where_(),
+            4 => self.reduction(),
+            5 => self.softmax(),
+            6 => self.scan(),
+            7 => self.shape_op(),
+            8 => self.reorg(),
+            9 => self.matmul(),
+            10 => self.composite(),
+            _ => self.activation(),
+        }
+    }
+
+    /// A second operand for `a` under `kind`: a value that broadcasts and promotes, or a
+    /// weak literal. Returns the operand and the promoted dtype.
+    fn operand_for(&mut self, a: &Val, kind: BinKind) -> Option<(Val, DType)> {
+        if !self.rng.chance(0.25) {
+            let mut c: Vec<(Val, DType)> = Vec::new();
+            for v in &self.pool {
+                if let (Some(dims), Some(p)) = (
+                    broadcast(&a.ty.dims, &v.ty.dims),
+                    promote(a.ty.dtype, v.ty.dtype),
+                ) {
+                    if kind_accepts(kind, p) && dims.len() <= 6 {
+                        c.push((v.clone(), p));
+                    }
+                }
+            }
+            if !c.is_empty() {
+                return Some(c[self.rng.below(c.len())].clone());
+            }
+        }
+        let d = a.ty.dtype;
+        if !kind_accepts(kind, d) {
+            return None;
+        }
+        let lit = if kind == BinKind::Shift {
+            let (_, hi) = d.int_range();
+            Lit::Int((self.rng.below(d.bits() as usize + 3) as i128).min(hi))
+        } else {
+            self.literal(d)
+        };
+        Some((
+            Val {
+                expr: Expr::Lit(lit),
+                ty: Ty {
+                    dtype: d,
+                    dims: Vec::new(),
+                },
+                scalar: true,
+            },
+            d,
+        ))
+    }
+
+    fn binary(&mut self) -> Option<Val> {
+        let a = self.pick();
+        let &(f, op, kind) = self.rng.pick(BINARY);
+        let a = if kind_accepts(kind, a.ty.dtype) {
+            a
+        } else {
+            self.coerce(a, |d| kind_accepts(kind, d))
+        };
+        let (b, p) = self.operand_for(&a, kind)?;
+        let dims = broadcast(&a.ty.dims, &b.ty.dims)?;
+        let (x, y) = if self.rng.chance(0.3) {
+            (b.clone(), a.clone())
+        } else {
+            (a.clone(), b.clone())
+        };
+        let expr = match op {
+            Some(op) if self.rng.chance(0.7) => Expr::Bin(op, Box::new(x.expr), Box::new(y.expr)),
+            _ => call(f, vec![Arg::E(x.expr), Arg::E(y.expr)], vec![]),
+        };
+        let dtype = if kind == BinKind::Compare { Bool } else { p };
+        Some(Val {
+            expr,
+            ty: Ty { dtype, dims },
+            scalar: a.scalar && b.scalar,
+        })
+    }
+
+    fn unary(&mut self) -> Option<Val> {
+        let v = self.pick();
+        let &(f, t) = self.rng.pick(UNARY);
+        let v = self.coerce(v, |d| takes(t, d));
+        let dtype = match f {
+            "is_nan" | "is_inf" | "is_finite" => Bool,
+            "bitwise_count" => U8,
+            _ => v.ty.dtype,
+        };
+        let expr = match f {
+            "neg" if self.rng.chance(0.5) => Expr::Neg(Box::new(v.expr)),
+            "bitwise_not" if self.rng.chance(0.5) => Expr::Not(Box::new(v.expr)),
+            _ => call(f, vec![Arg::E(v.expr)], vec![]),
+        };
+        Some(Val {
+            expr,
+            ty: Ty {
+                dtype,
+                dims: v.ty.dims,
+            },
+            scalar: v.scalar,
+        })
+    }
+
+    fn activation(&mut self) -> Option<Val> {
+        let v = self.pick();
+        let v = self.coerce(v, |d| d.is_float());
+        let &(f, params) = self.rng.pick(ACTIVATIONS);
+        let mut named = Vec::new();
+        for &p in params {
+            if self.rng.chance(0.6) {
+                let value = if f == "celu" {
+                    *self.rng.pick(&[0.5, 1.0, 2.0, 0.25, 1.5])
+                } else {
+                    *self.rng.pick(&[-0.5, 0.25, 0.5, 1.0, 2.0, 1.5, 0.0, 0.125])
+                };
+                named.push((p, Arg::E(Expr::Lit(Lit::Float(value)))));
+            }
+        }
+        Some(Val {
+            expr: call(f, vec![Arg::E(v.expr)], named),
+            ty: v.ty,
+            scalar: v.scalar,
+        })
+    }
+
+    fn where_(&mut self) -> Option<Val> {
+        let a = self.pick();
+        // The condition: a bool value that broadcasts, or a comparison of `a`.
+        let conds: Vec<Val> = self
+            .pool
+            .iter()
+            .filter(|v| v.ty.dtype == Bool && broadcast(&a.ty.dims, &v.ty.dims).is_some())
+            .cloned()
+            .collect();
+        let cond = if !conds.is_empty() && self.rng.chance(0.6) {
+            conds[self.rng.below(conds.len())].clone()
+        } else {
+            let lit = self.literal(a.ty.dtype);
+            Val {
+                expr: Expr::Bin(
+                    BinOp::Gt,
+                    Box::new(a.expr.clone()),
+                    Box::new(Expr::Lit(lit)),
+                ),
+                ty: Ty {
+                    dtype: Bool,
+                    dims: a.ty.dims.clone(),
+                },
+                scalar: a.scalar,
+            }
+        };
+        let (b, p) = self.operand_for(&a, BinKind::Compare)?;
+        let dims = broadcast(&broadcast(&a.ty.dims, &b.ty.dims)?, &cond.ty.dims)?;
+        let (x, y) = if self.rng.chance(0.5) {
+            (a.clone(), b.clone())
+        } else {
+            (b.clone(), a.clone())
+        };
+        Some(Val {
+            expr: call(
+                "where",
+                vec![Arg::E(cond.expr), Arg::E(x.expr), Arg::E(y.expr)],
+                vec![],
+            ),
+            ty: Ty { dtype: p, dims },
+            scalar: a.scalar && b.scalar && cond.scalar,
+        })
+    }
+
+    /// Axes of a rank-`rank` value: one (maybe negative) or a list.
+    fn axes(&mut self, rank: usize, list_ok: bool) -> (Vec<usize>, Arg) {
+        let a = self.rng.below(rank);
+        if !list_ok || self.rng.chance(0.6) {
+            let written = if self.rng.chance(0.3) {
+                a as i64 - rank as i64
+            } else {
+                a as i64
+            };
+            return (vec![a], Arg::Int(written));
+        }
+        let mut all: Vec<usize> = (0..rank).collect();
+        self.rng.shuffle(&mut all);
+        let k = 1 + self.rng.below(rank);
+        let chosen: Vec<usize> = all[..k].to_vec();
+        let written = chosen
+            .iter()
+            .map(|&a| {
+                if self.rng.chance(0.3) {
+                    a as i64 - rank as i64
+                } else {
+                    a as i64
+                }
+            })
+            .collect();
+        (chosen, Arg::Ints(written))
+    }
+
+    /// `dtype =` and `acc =` for a sum-like (or mean / float) reduction of `xd`.
+    fn reduce_dtypes(&mut self, xd: DType, float_only: bool, named: &mut Vec<(&'static str, Arg)>) {
+        if self.rng.chance(0.2) {
+            let d = if float_only {
+                self.float_dtype()
+            } else {
+                *self.rng.pick(&DType::ALL[1..])
+            };
+            named.push(("dtype", Arg::DType(d)));
+        }
+        if self.rng.chance(0.2) {
+            let c: Vec<DType> = DType::ALL
+                .into_iter()
+                .filter(|&a| a != Bool && xd.fits_in(a) && (!float_only || a.is_float()))
+                .collect();
+            if !c.is_empty() {
+                named.push(("acc", Arg::DType(*self.rng.pick(&c))));
+            }
+        }
+    }
+
+    fn reduction(&mut self) -> Option<Val> {
+        const OPS: &[&str] = &[
+            "sum",
+            "prod",
+            "reduce_l1",
+            "reduce_sum_square",
+            "mean",
+            "reduce_l2",
+            "reduce_log_sum",
+            "reduce_log_sum_exp",
+            "max",
+            "min",
+            "any",
+            "all",
+            "argmax",
+            "argmin",
+        ];
+        let f = *self.rng.pick(OPS);
+        let mut x = self.pick_tensor(0)?;
+        let float_only = matches!(
+            f,
+            "mean" | "reduce_l2" | "reduce_log_sum" | "reduce_log_sum_exp"
+        );
+        if matches!(f, "reduce_l2" | "reduce_log_sum" | "reduce_log_sum_exp") {
+            x = self.coerce(x, |d| d.is_float());
+        }
+        if matches!(f, "max" | "min") {
+            x = self.coerce(x, |d| d != Bool);
+        }
+        let rank = x.ty.rank();
+        let is_arg = matches!(f, "argmax" | "argmin");
+        let mut named = Vec::new();
+        let axes: Vec<usize> = if rank == 0 || self.rng.chance(0.2) {
+            (0..rank).collect()
+        } else {
+            let (axes, written) = self.axes(rank, !is_arg);
+            named.push(("axis", written));
+            axes
+        };
+        if matches!(f, "max" | "min" | "argmax" | "argmin")
+            && axes.iter().any(|&a| x.ty.dims[a] == Dim::Lit(0))
+        {
+            return None;
+        }
+        let keepdims = self.rng.chance(0.3);
+        if keepdims {
+            named.push(("keepdims", Arg::Bool(true)));
+        } else if self.rng.chance(0.1) {
+            named.push(("keepdims", Arg::Bool(false)));
+        }
+        let xd = x.ty.dtype;
+        let mut out = match f {
+            "sum" | "prod" | "reduce_l1" | "reduce_sum_square" => xd.sum_out(),
+            "mean" => {
+                if xd.is_float() {
+                    xd
+                } else {
+                    F64
+                }
+            }
+            "any" | "all" => Bool,
+            "argmax" | "argmin" => I64,
+            _ => xd,
+        };
+        if matches!(
+            f,
+            "sum" | "prod" | "reduce_l1" | "reduce_sum_square" | "mean"
+        ) || float_only
+        {
+            self.reduce_dtypes(xd, float_only, &mut named);
+            if let Some((_, Arg::DType(d))) = named.iter().find(|(n, _)| *n == "dtype") {
+                out = *d;
+            }
+        }
+        let dims = reduced_dims(&x.ty.dims, &axes, keepdims || (is_arg && false));
+        let args_axes_absent = !named.iter().any(|(n, _)| *n == "axis");
+        let dims = if is_arg && args_axes_absent && !keepdims {
+            Vec::new()
+        } else {
+            dims
+        };
+        Some(Val {
+            expr: call(f, vec![Arg::E(x.expr)], named),
+            ty: Ty { dtype: out, dims },
+            scalar: x.scalar,
+        })
+    }
+
+    fn softmax(&mut self) -> Option<Val> {
+        let x = self.pick_tensor(1)?;
+        let x = self.coerce(x, |d| d.is_float());
+        let f = if self.rng.chance(0.5) {
+            "softmax"
+        } else {
+            "logsoftmax"
+        };
+        let mut named = Vec::new();
+        if self.rng.chance(0.6) {
+            let (_, written) = self.axes(x.ty.rank(), false);
+            named.push(("axis", written));
+        }
+        Some(Val {
+            expr: call(f, vec![Arg::E(x.expr)], named),
+            ty: x.ty,
+            scalar: false,
+        })
+    }
+
+    fn scan(&mut self) -> Option<Val> {
+        let x = self.pick_tensor(1)?;
+        let f = if self.rng.chance(0.6) {
+            "cumsum"
+        } else {
+            "cumprod"
+        };
+        let (_, written) = self.axes(x.ty.rank(), false);
+        let mut named = vec![("axis", written)];
+        for p in ["exclusive", "reverse"] {
+            if self.rng.chance(0.35) {
+                named.push((p, Arg::Bool(self.rng.chance(0.7))));
+            }
+        }
+        self.reduce_dtypes(x.ty.dtype, false, &mut named);
+        let out = match named.iter().find(|(n, _)| *n == "dtype") {
+            Some((_, Arg::DType(d))) => *d,
+            _ => x.ty.dtype.sum_out(),
+        };
+        Some(Val {
+            expr: call(f, vec![Arg::E(x.expr)], named),
+            ty: Ty {
+                dtype: out,
+                dims: x.ty.dims,
+            },
+            scalar: false,
+        })
+    }
+
+    fn shape_op(&mut self) -> Option<Val> {
+        let x = self.pick_tensor(0)?;
+        let dims = x.ty.dims.clone();
+        let rank = dims.len();
+        let (expr, out): (Expr, Vec<Dim>) = match self.rng.below(6) {
+            0 if rank >= 1 => {
+                let mut perm: Vec<usize> = (0..rank).collect();
+                self.rng.shuffle(&mut perm);
+                let out = perm.iter().map(|&a| dims[a].clone()).collect();
+                let p = perm.iter().map(|&a| a as i64).collect();
+                (
+                    call("transpose", vec![Arg::E(x.expr), Arg::Ints(p)], vec![]),
+                    out,
+                )
+            }
+            1 if rank < 6 => {
+                let at = self.rng.below(rank + 1);
+                let written = if self.rng.chance(0.3) {
+                    at as i64 - rank as i64 - 1
+                } else {
+                    at as i64
+                };
+                let mut out = dims.clone();
+                out.insert(at, Dim::Lit(1));
+                (
+                    call(
+                        "expand_dims",
+                        vec![Arg::E(x.expr), Arg::Int(written)],
+                        vec![],
+                    ),
+                    out,
+                )
+            }
+            2 => {
+                let ones: Vec<usize> = (0..rank).filter(|&a| dims[a].is_one()).collect();
+                let named = dims.iter().any(|d| matches!(d, Dim::Name(_)));
+                if !named && (ones.is_empty() || self.rng.chance(0.3)) {
+                    let out = dims.iter().filter(|d| !d.is_one()).cloned().collect();
+                    (call("squeeze", vec![Arg::E(x.expr)], vec![]), out)
+                } else if !ones.is_empty() {
+                    let a = *self.rng.pick(&ones);
+                    let mut out = dims.clone();
+                    out.remove(a);
+                    (
+                        call("squeeze", vec![Arg::E(x.expr), Arg::Int(a as i64)], vec![]),
+                        out,
+                    )
+                } else {
+                    return None;
+                }
+            }
+            3 => {
+                // Keep the axes that are not a literal 1 (and some that are), permute,
+                // insert 'x'.
+                let mut kept: Vec<usize> = (0..rank)
+                    .filter(|&a| !dims[a].is_one() || self.rng.chance(0.5))
+                    .collect();
+                self.rng.shuffle(&mut kept);
+                let mut pattern: Vec<Option<usize>> = kept.into_iter().map(Some).collect();
+                while pattern.len() < 6 && self.rng.chance(0.4) {
+                    let at = self.rng.below(pattern.len() + 1);
+                    pattern.insert(at, None);
+                }
+                let out = pattern
+                    .iter()
+                    .map(|p| p.map_or(Dim::Lit(1), |a| dims[a].clone()))
+                    .collect();
+                (
+                    call(
+                        "dimshuffle",
+                        vec![Arg::E(x.expr), Arg::Pattern(pattern)],
+                        vec![],
+                    ),
+                    out,
+                )
+            }
+            4 => {
+                // broadcast_to: 1s become base dims, maybe new leading axes.
+                let mut out: Vec<Dim> = dims
+                    .iter()
+                    .map(|d| {
+                        if d.is_one() && self.rng.chance(0.6) {
+                            self.base_dim()
+                        } else {
+                            d.clone()
+                        }
+                    })
+                    .collect();
+                while out.len() < 6 && self.rng.chance(0.3) {
+                    let d = self.base_dim();
+                    out.insert(0, d);
+                }
+                let target = out.iter().cloned().map(TargetDim::Dim).collect();
+                (
+                    call(
+                        "broadcast_to",
+                        vec![Arg::E(x.expr), Arg::Dims(target)],
+                        vec![],
+                    ),
+                    out,
+                )
+            }
+            _ => {
+                let total = x.ty.lit_len()?;
+                let out = self.factor(total);
+                let mut target: Vec<TargetDim> = out.iter().cloned().map(TargetDim::Dim).collect();
+                if total > 0 && !target.is_empty() && self.rng.chance(0.4) {
+                    let i = self.rng.below(target.len());
+                    target[i] = TargetDim::Infer;
+                }
+                (
+                    call("reshape", vec![Arg::E(x.expr), Arg::Dims(target)], vec![]),
+                    out,
+                )
+            }
+        };
+        Some(Val {
+            expr,
+            ty: Ty {
+                dtype: x.ty.dtype,
+                dims: out,
+            },
+            scalar: false,
+        })
+    }
+
+    fn base_dim(&mut self) -> Dim {
+        if self.base.is_empty() || self.rng.chance(0.3) {
+            Dim::Lit(*self.rng.pick(&[1, 2, 3, 5]))
+        } else {
+            let i = self.rng.below(self.base.len());
+            self.base[i].clone()
+        }
+    }
+
+    /// Dims whose product is `total` (rank 1..=4).
+    fn factor(&mut self, mut total: usize) -> Vec<Dim> {
+        let mut out = Vec::new();
+        let rank = 1 + self.rng.below(4);
+        for _ in 1..rank {
+            let divisors: Vec<usize> = (1..=total.min(17)).filter(|d| total % d == 0).collect();
+            if divisors.is_empty() {
+                break;
+            }
+            let d = *self.rng.pick(&divisors);
+            out.push(Dim::Lit(d));
+            total /= d;
+        }
+        out.push(Dim::Lit(total));
+        self.rng.shuffle(&mut out);
+        out
+    }
+
+    fn reorg(&mut self) -> Option<Val> {
+        let x = self.pick_tensor(1)?;
+        let dims = x.ty.dims.clone();
+        let rank = dims.len();
+        let lit_axes: Vec<usize> = (0..rank)
+            .filter(|&a| matches!(dims[a], Dim::Lit(_)))
+            .collect();
+        let (expr, out): (Expr, Vec<Dim>) = match self.rng.below(5) {
+            0 => {
+                let a = self.rng.below(rank);
+                let mut named: Vec<(&'static str, Arg)> = vec![("axis", Arg::Int(a as i64))];
+                let mut out = dims.clone();
+                match dims[a] {
+                    Dim::Lit(n) => {
+                        let n = n as i64;
+                        let step = *self.rng.pick(&[1i64, 1, 2, 3, -1, -2]);
+                        let start = self.rng.chance(0.6).then(|| self.rng.range(-n - 2, n + 2));
+                        let end = self.rng.chance(0.6).then(|| self.rng.range(-n - 2, n + 2));
+                        if let Some(s) = start {
+                            named.push(("start", Arg::Int(s)));
+                        }
+                        if let Some(e) = end {
+                            named.push(("end", Arg::Int(e)));
+                        }
+                        if step != 1 || self.rng.chance(0.2) {
+                            named.push(("step", Arg::Int(step)));
+                        }
+                        out[a] = Dim::Lit(slice_len(n, start, end, step));
+                    }
+                    Dim::Name(_) => {
+                        named.push(("step", Arg::Int(*self.rng.pick(&[1i64, -1]))));
+                    }
+                }
+                (call("slice", vec![Arg::E(x.expr)], named), out)
+            }
+            1 => {
+                let named = if self.rng.chance(0.3) {
+                    vec![]
+                } else {
+                    let (_, w) = self.axes(rank, true);
+                    vec![("axis", w)]
+                };
+                (call("flip", vec![Arg::E(x.expr)], named), dims.clone())
+            }
+            2 => {
+                let mode = *self.rng.pick(&["constant", "constant", "reflect", "edge"]);
+                let mut pads = Vec::new();
+                let mut out = dims.clone();
+                for a in 0..rank {
+                    let (b, e) = match dims[a] {
+                        Dim::Name(_) => (0, 0),
+                        Dim::Lit(n) => {
+                            let n = n as i64;
+                            let pick = |rng: &mut Rng| -> i64 {
+                                match mode {
+                                    "reflect" => rng.range(0, (n - 1).clamp(0, 3)),
+                                    "edge" if n == 0 => 0,
+                                    "edge" => rng.range(0, 3),
+                                    _ => rng.range(-(n.min(2)), 3),
+                                }
+                            };
+                            let b = pick(&mut self.rng);
+                            let e = pick(&mut self.rng);
+                            // Crops may not remove more than the axis.
+                            if b + e < -n {
+                                (0, 0)
+                            } else {
+                                (b, e)
+                            }
+                        }
+                    };
+                    if let Dim::Lit(n) = dims[a] {
+                        out[a] = Dim::Lit((n as i64 + b + e) as usize);
+                    }
+                    pads.push(b);
+                    pads.push(e);
+                }
+                let mut named = Vec::new();
+                if mode == "constant" && self.rng.chance(0.6) {
+                    let l = self.literal(x.ty.dtype);
+                    named.push(("value", Arg::E(Expr::Lit(l))));
+                }
+                if mode != "constant" || self.rng.chance(0.2) {
+                    named.push(("mode", Arg::Word(mode)));
+                }
+                (
+                    call("pad", vec![Arg::E(x.expr), Arg::Ints(pads)], named),
+                    out,
+                )
+            }
+            3 => {
+                let reps: Vec<i64> = dims
+                    .iter()
+                    .map(|d| match d {
+                        Dim::Name(_) => 1,
+                        Dim::Lit(_) => *self.rng.pick(&[1, 1, 2, 3, 0]),
+                    })
+                    .collect();
+                let out = dims
+                    .iter()
+                    .zip(&reps)
+                    .map(|(d, &r)| match d {
+                        Dim::Lit(n) => Dim::Lit(n * r as usize),
+                        d => d.clone(),
+                    })
+                    .collect();
+                (
+                    call("tile", vec![Arg::E(x.expr), Arg::Ints(reps)], vec![]),
+                    out,
+                )
+            }
+            _ => {
+                if lit_axes.is_empty() {
+                    return None;
+                }
+                let a = *self.rng.pick(&lit_axes);
+                // Parts: values of the same dims but along `a`, promoting with x.
+                let mut parts = vec![x.clone()];
+                let mut dtype = x.ty.dtype;
+                for _ in 0..1 + self.rng.below(2) {
+                    let c: Vec<Val> = self
+                        .pool
+                        .iter()
+                        .filter(|v| {
+                            !v.scalar
+                                && v.ty.rank() == rank
+                                && (0..rank).all(|k| k == a || v.ty.dims[k] == dims[k])
+                                && matches!(v.ty.dims[a], Dim::Lit(_))
+                                && promote(dtype, v.ty.dtype).is_some()
+                        })
+                        .cloned()
+                        .collect();
+                    let v = if c.is_empty() || self.rng.chance(0.3) {
+                        x.clone()
+                    } else {
+                        c[self.rng.below(c.len())].clone()
+                    };
+                    dtype = promote(dtype, v.ty.dtype)?;
+                    parts.push(v);
+                }
+                let len: usize = parts
+                    .iter()
+                    .map(|v| if let Dim::Lit(n) = v.ty.dims[a] { n } else { 0 })
+                    .sum();
+                let mut out = dims.clone();
+                out[a] = Dim::Lit(len);
+                let list = parts.into_iter().map(|v| v.expr).collect();
+                let e = call(
+                    "concat",
+                    vec![Arg::List(list)],
+                    vec![("axis", Arg::Int(a as i64))],
+                );
+                return Some(Val {
+                    expr: e,
+                    ty: Ty { dtype, dims: out },
+                    scalar: false,
+                });
+            }
+        };
+        Some(Val {
+            expr,
+            ty: Ty {
+                dtype: x.ty.dtype,
+                dims: out,
+            },
+            scalar: false,
+        })
+    }
+
+    fn matmul(&mut self) -> Option<Val> {
+        let a = self.pick_tensor(1)?;
+        let a = self.coerce(a, |d| d != Bool);
+        let ad = a.ty.dims.clone();
+        let k = ad[ad.len() - 1].clone();
+        // The other operand: a new parameter [..., K, N] or [K] (a column).
+        let bd = if ad.len() == 1 || self.rng.chance(0.3) {
+            if self.rng.chance(0.5) {
+                vec![k.clone()]
+            } else {
+                vec![k.clone(), Dim::Lit(*self.rng.pick(&[1, 2, 3, 8, 9]))]
+            }
+        } else {
+            let mut b: Vec<Dim> = ad[..ad.len() - 2].to_vec();
+            if !b.is_empty() && self.rng.chance(0.4) {
+                b.remove(0);
+            }
+            for d in &mut b {
+                if self.rng.chance(0.3) {
+                    *d = Dim::Lit(1);
+                }
+            }
+            b.push(k.clone());
+            b.push(Dim::Lit(*self.rng.pick(&[1, 2, 3, 8, 9])));
+            b
+        };
+        let ok: Vec<DType> = DType::ALL
+            .into_iter()
+            .filter(|&d| promote(a.ty.dtype, d).is_some_and(|p| p != Bool))
+            .collect();
+        let bdt = if ok.contains(&a.ty.dtype) && self.rng.chance(0.6) {
+            a.ty.dtype
+        } else {
+            *self.rng.pick(&ok)
+        };
+        let b = self.add_param(bdt, Some(bd.clone()));
+        let p = promote(a.ty.dtype, bdt)?;
+        let out_dtype = if p.is_float() { p } else { p.sum_out() };
+        // NumPy matmul shapes.
+        let (am, a1) = if ad.len() == 1 {
+            (vec![Dim::Lit(1), ad[0].clone()], true)
+        } else {
+            (ad.clone(), false)
+        };
+        let (bm, b1) = if bd.len() == 1 {
+            (vec![bd[0].clone(), Dim::Lit(1)], true)
+        } else {
+            (bd.clone(), false)
+        };
+        let batch = broadcast(&am[..am.len() - 2], &bm[..bm.len() - 2])?;
+        let mut out = batch;
+        if !a1 {
+            out.push(am[am.len() - 2].clone());
+        }
+        if !b1 {
+            out.push(bm[bm.len() - 1].clone());
+        }
+        let mut named = Vec::new();
+        if p == F32 && self.rng.chance(0.3) {
+            named.push(("acc", Arg::DType(F64)));
+        }
+        let expr = if named.is_empty() && self.rng.chance(0.5) {
+            Expr::Bin(BinOp::MatMul, Box::new(a.expr), Box::new(b.expr))
+        } else {
+            call("matmul", vec![Arg::E(a.expr), Arg::E(b.expr)], named)
+        };
+        Some(Val {
+            expr,
+            ty: Ty {
+                dtype: out_dtype,
+                dims: out,
+            },
+            scalar: false,
+        })
+    }
+
+    fn composite(&mut self) -> Option<Val> {
+        let a = self.pick();
+        match self.rng.below(4) {
+            0 => {
+                // clip with literal bounds (or a value that broadcasts).
+                let a = self.coerce(a, |d| d != Bool);
+                let mut named = Vec::new();
+                let mut dims = a.ty.dims.clone();
+                let mut dtype = a.ty.dtype;
+                let which = self.rng.below(3);
+                for (i, n) in ["min", "max"].into_iter().enumerate() {
+                    if which == 2 || which == i {
+                        let (b, p) = self.operand_for(&a, BinKind::Arith)?;
+                        dims = broadcast(&dims, &b.ty.dims)?;
+                        dtype = promote(dtype, p)?;
+                        named.push((n, Arg::E(b.expr)));
+                    }
+                }
+                let f = if self.rng.chance(0.5) {
+                    "clip"
+                } else {
+                    "clamp"
+                };
+                Some(Val {
+                    expr: call(f, vec![Arg::E(a.expr)], named),
+                    ty: Ty { dtype, dims },
+                    scalar: false,
+                })
+                .filter(|_| !a.scalar)
+            }
+            1 => {
+                let a = self.coerce(a, |d| d.is_float());
+                let lit = Lit::Float(*self.rng.pick(&[0.25, -0.5, 2.0, 0.0]));
+                Some(Val {
+                    expr: call(
+                        "prelu",
+                        vec![Arg::E(a.expr), Arg::E(Expr::Lit(lit))],
+                        vec![],
+                    ),
+                    ty: a.ty,
+                    scalar: a.scalar,
+                })
+            }
+            _ => {
+                // Variadic: max, min, add, sum_of, mean_of over 3 operands.
+                let f = *self.rng.pick(&["max", "min", "add", "sum_of", "mean_of"]);
+                let a = self.coerce(a, |d| {
+                    if f == "mean_of" {
+                        d.is_float()
+                    } else {
+                        d != Bool
+                    }
+                });
+                let mut parts = vec![a.clone()];
+                let mut dims = a.ty.dims.clone();
+                let mut dtype = a.ty.dtype;
+                for _ in 0..2 {
+                    let (b, _) = self.operand_for(&a, BinKind::Arith)?;
+                    let b = if matches!(b.expr, Expr::Lit(_)) {
+                        a.clone()
+                    } else {
+                        b
+                    };
+                    dims = broadcast(&dims, &b.ty.dims)?;
+                    dtype = promote(dtype, b.ty.dtype)?;
+                    if dtype == Bool || (f == "mean_of" && !dtype.is_float()) {
+                        return None;
+                    }
+                    parts.push(b);
+                }
+                let scalar = parts.iter().all(|p| p.scalar);
+                Some(Val {
+                    expr: call(
+                        f,
+                        parts.into_iter().map(|p| Arg::E(p.expr)).collect(),
+                        vec![],
+                    ),
+                    ty: Ty { dtype, dims },
+                    scalar,
+                })
+            }
+        }
+    }
+}
+
+impl Gen {
+    /// A float operand that broadcasts to `x` without widening it: a literal or a value.
+    fn scale_operand(&mut self, x: &Val) -> Expr {
+        let c: Vec<Val> = self
+            .pool
+            .iter()
+            .filter(|v| {
+                v.ty.dtype.is_float()
+                    && broadcast(&x.ty.dims, &v.ty.dims).as_ref() == Some(&x.ty.dims)
+            })
+            .cloned()
+            .collect();
+        if c.is_empty() || self.rng.chance(0.4) {
+            Expr::Lit(Lit::Float(*self.rng.pick(FLOAT_LITS)))
+        } else {
+            c[self.rng.below(c.len())].expr.clone()
+        }
+    }
+
+    /// `layer_norm`, `rms_norm`, `l2_normalize`, `quantize_linear`, `dequantize_linear`.
+    fn normalisation(&mut self) -> Option<Val> {
+        let f = *self.rng.pick(&[
+            "layer_norm",
+            "rms_norm",
+            "l2_normalize",
+            "quantize_linear",
+            "dequantize_linear",
+        ]);
+        match f {
+            "quantize_linear" | "dequantize_linear" => {
+                let x = self.pick_tensor(0)?;
+                let quantize = f == "quantize_linear";
+                let x = if quantize {
+                    self.coerce(x, |d| d.is_float())
+                } else {
+                    self.coerce(x, |d| matches!(d, U8 | I8 | U16 | I16 | U32 | I32))
+                };
+                let sd = self.float_dtype();
+                let per_axis = x.ty.rank() >= 1 && self.rng.chance(0.3);
+                let sdims = per_axis.then(|| vec![x.ty.dims[x.ty.rank() - 1].clone()]);
+                let scale = self.add_param(sd, sdims);
+                let zd = if quantize {
+                    *self.rng.pick(&[U8, I8, U16, I16])
+                } else {
+                    x.ty.dtype
+                };
+                let zp = self.add_param(zd, None);
+                let dims = broadcast(&x.ty.dims, &scale.ty.dims)?;
+                Some(Val {
+                    expr: call(
+                        f,
+                        vec![Arg::E(x.expr), Arg::E(scale.expr), Arg::E(zp.expr)],
+                        vec![],
+                    ),
+                    ty: Ty {
+                        dtype: if quantize { zd } else { sd },
+                        dims,
+                    },
+                    scalar: false,
+                })
+            }
+            _ => {
+                let x = self.pick_tensor(1)?;
+                let x = self.coerce(x, |d| d.is_float());
+                let mut args = vec![Arg::E(x.expr.clone())];
+                let gammas = match f {
+                    "layer_norm" => 2,
+                    "rms_norm" => 1,
+                    _ => 0,
+                };
+                for _ in 0..gammas {
+                    let e = self.scale_operand(&x);
+                    args.push(Arg::E(e));
+                }
+                let mut named = Vec::new();
+                if self.rng.chance(0.6) {
+                    let (_, w) = self.axes(x.ty.rank(), false);
+                    named.push(("axis", w));
+                }
+                if f != "l2_normalize" && self.rng.chance(0.4) {
+                    let eps = *self.rng.pick(&[0.0009765625, 0.0, 0.5]);
+                    named.push(("eps", Arg::E(Expr::Lit(Lit::Float(eps)))));
+                }
+                Some(Val {
+                    expr: call(f, args, named),
+                    ty: x.ty,
+                    scalar: false,
+                })
+            }
+        }
+    }
+}
+
+fn cast(v: Val, d: DType) -> Val {
+    Val {
+        expr: Expr::Cast(Box::new(v.expr), d),
+        ty: Ty {
+            dtype: d,
+            dims: v.ty.dims,
+        },
+        scalar: v.scalar,
+    }
+}
+
+fn reduced_dims(dims: &[Dim], axes: &[usize], keepdims: bool) -> Vec<Dim> {
+    (0..dims.len())
+        .filter_map(|a| {
+            if axes.contains(&a) {
+                keepdims.then_some(Dim::Lit(1))
+            } else {
+                Some(dims[a].clone())
+            }
+        })
+        .collect()
+}
+
+/// NumPy's `len(range(n)[start:end:step])`.
+pub fn slice_len(n: i64, start: Option<i64>, end: Option<i64>, step: i64) -> usize {
+    slice_indices(n, start, end, step).len()
+}
+
+/// The indices NumPy's `x[start:end:step]` reads from an axis of length `n`.
+pub fn slice_indices(n: i64, start: Option<i64>, end: Option<i64>, step: i64) -> Vec<usize> {
+    let norm = |v: i64, lo: i64, hi: i64| {
+        let v = if v < 0 { v + n } else { v };
+        v.clamp(lo, hi)
+    };
+    let (s, e) = if step > 0 {
+        (
+            start.map_or(0, |v| norm(v, 0, n)),
+            end.map_or(n, |v| norm(v, 0, n)),
+        )
+    } else {
+        (
+            start.map_or(n - 1, |v| norm(v, -1, n - 1)),
+            end.map_or(-1, |v| norm(v, -1, n - 1)),
+        )
+    };
+    let mut out = Vec::new();
+    let mut i = s;
+    while (step > 0 && i < e) || (step < 0 && i > e) {
+        out.push(i as usize);
+        i += step;
+    }
+    out
+}
