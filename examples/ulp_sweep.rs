@@ -884,7 +884,7 @@ fn main() {
     }
     let native = cfg!(target_feature = "avx2");
     println!(
-        "build: {} (avx2: {}, fma: {}, avx512f: {}), {} threads",
+        "build: {} (avx2: {}, fma: {}, avx512f: {}), {} threads; f32 exp/tanh/sigmoid/erf/gelu kernels: {} (TENSORGRAPH_SIMD=baseline forces the baseline ones)",
         if native {
             "target-cpu with AVX2+"
         } else {
@@ -893,7 +893,8 @@ fn main() {
         cfg!(target_feature = "avx2"),
         cfg!(target_feature = "fma"),
         cfg!(target_feature = "avx512f"),
-        threads()
+        threads(),
+        vm::f32_kernel_isa()
     );
     let mut all_ok = true;
     if flag("--f64") {

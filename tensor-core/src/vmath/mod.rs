@@ -87,9 +87,11 @@ macro_rules! f32_via_f64 {
 mod avx512;
 #[cfg(test)]
 mod check;
+mod dispatch;
 mod erf_gelu;
 mod erfc_cbrt;
 mod exp_log;
+pub(crate) mod f32_kernels;
 mod hyperbolic;
 mod inverse_hyperbolic;
 mod mish_gelu_tanh;
@@ -112,6 +114,7 @@ use sigmoid::*;
 
 #[allow(unused_imports)] // crate-internal path kept from the single-file module
 pub(crate) use avx512::{narrow, widen};
+pub use dispatch::f32_kernel_isa;
 pub use erf_gelu::{
     erf_f32, erf_f64, erf_scalar_f64, erfc_fdlibm_f64, erfc_scalar_f64, erfc_tail_exponents_scalar,
     gelu_f32, gelu_f64,
