@@ -556,3 +556,96 @@ pub(crate) fn gelu<V: F32Simd>(x: V) -> V {
         ok.select(fast, x.map8(gelu_rare))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::sweep::*;
+    use super::*;
+
+    // The kernels on wide's own types, bypassing the dispatch in `dispatch.rs`: on a
+    // default build `f32x8` here is the SSE2 baseline (no FMA: sigmoid, erf and gelu take
+    // their f64 paths), on AVX-512 builds `f32x16` is one zmm register. Each against the
+    // same references and bounds as the public functions' sweeps in `tests.rs`.
+    macro_rules! widths {
+        ($($k:ident: $n8:ident, $n16:ident;)*) => {$(
+            fn $n8(x: f32x8) -> f32x8 {
+                $k(x)
+            }
+            fn $n16(x: f32x8) -> f32x8 {
+                let a = x.to_array();
+                let o = $k(f32x16::from(core::array::from_fn(|i| a[i % 8]))).to_array();
+                f32x8::from(core::array::from_fn::<f32, 8, _>(|i| o[i]))
+            }
+        )*};
+    }
+    widths! {
+        exp: exp8, exp16;
+        tanh: tanh8, tanh16;
+        sigmoid: sigmoid8, sigmoid16;
+        erf: erf8, erf16;
+        gelu: gelu8, gelu16;
+    }
+
+    #[test]
+    fn kernels_on_8_and_16_lanes_within_bounds() {
+        // interval edges of each kernel, with 200 bit neighbours each
+        let edges = [
+            0.0f32,
+            -104.0,
+            89.0,
+            88.72284,
+            -87.33655,
+            -103.97,
+            0.625,
+            -0.625,
+            9.5,
+            1.0,
+            -1.0,
+            3.88,
+            3.919_205_9,
+            2.0,
+            -2.0,
+            1.414_213_5,
+            5.5,
+            -5.5,
+            -5.6,
+            4.0,
+            -8.0,
+        ];
+        let xs = f32_inputs(STRIDE, &edges, 200);
+        for (name, f, r, bound) in [
+            (
+                "exp 8",
+                exp8 as fn(f32x8) -> f32x8,
+                f64::exp as fn(f64) -> f64,
+                1.0,
+            ),
+            ("exp 16", exp16, f64::exp, 1.0),
+            ("tanh 8", tanh8, f64::tanh, 2.0),
+            ("tanh 16", tanh16, f64::tanh, 2.0),
+            ("sigmoid 8", sigmoid8, sigmoid_ref, 2.0),
+            ("sigmoid 16", sigmoid16, sigmoid_ref, 2.0),
+            ("erf 8", erf8, erf_scalar_f64, 2.0),
+            ("erf 16", erf16, erf_scalar_f64, 2.0),
+            ("gelu 8", gelu8, gelu_ref, 2.0),
+            ("gelu 16", gelu16, gelu_ref, 2.0),
+        ] {
+            run_f32(name, f, r, &xs, bound);
+        }
+    }
+
+    /// gelu's lanes below -5.5 take the f64 kernel out of line; a vector mixing them with
+    /// fast lanes keeps each lane's own result.
+    #[test]
+    fn gelu_mixed_fast_and_rare_lanes() {
+        let xs = [-30.0f32, 0.5, -5.6, -5.5, 2.0, f32::NAN, -1e-3, -7.25];
+        let out = gelu8(f32x8::from(xs)).to_array();
+        for (x, y) in xs.iter().zip(out) {
+            let want = gelu_ref(*x as f64);
+            assert!(
+                same32(y, want as f32) || err_f32(y, want) <= 2.0,
+                "gelu({x}) = {y}, want {want}"
+            );
+        }
+    }
+}
