@@ -10,7 +10,7 @@
 //! [`F32Simd`](super::f32_kernels::F32Simd), and [`Avx2Fma`] implements it with
 //! `core::arch` intrinsics on `__m256`. Its methods are `#[inline(always)]`: they inline
 //! into the `#[target_feature]` entry points below, where the intrinsics become single
-//! AVX2/FMA instructions (35 instructions for exp's 8 lanes).
+//! AVX2/FMA instructions (read in the assembly: ymm operations and `vfmadd`, no calls).
 //!
 //! Builds with AVX2 (`-C target-cpu=native` on any AVX2 machine) call the kernels on wide's
 //! types directly, inlined into the graph kernels; nothing here is compiled for them.
