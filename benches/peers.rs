@@ -70,7 +70,8 @@ fn checksum(v: &[f32]) -> f64 {
 }
 
 /// Median per-call milliseconds: warm-up calls for ~`time / 5`, then calls for ~`time`
-/// (at least 5).
+/// (at least 5). With `PEERS_CPU=1` in the environment (peers.py `--cpu`): the process's
+/// CPU time over the timed calls divided by their number (`cpu_ns`).
 fn time(secs: f64, mut f: impl FnMut()) -> f64 {
     let warm = Instant::now();
     f();
@@ -79,13 +80,31 @@ fn time(secs: f64, mut f: impl FnMut()) -> f64 {
     }
     let mut samples = Vec::new();
     let start = Instant::now();
+    let cpu_start = cpu_ns();
     while samples.len() < 5 || start.elapsed() < Duration::from_secs_f64(secs) {
         let t = Instant::now();
         f();
         samples.push(t.elapsed().as_secs_f64() * 1e3);
     }
+    if std::env::var("PEERS_CPU").is_ok_and(|v| v == "1") {
+        return (cpu_ns() - cpu_start) as f64 / 1e6 / samples.len() as f64;
+    }
     samples.sort_by(|a, b| a.partial_cmp(b).unwrap());
     samples[samples.len() / 2]
+}
+
+/// CPU time of this process so far in ns: the sum of every thread's run time in
+/// `/proc/self/task/*/schedstat` (Linux; the rayon pool's threads live for the whole run).
+fn cpu_ns() -> u64 {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return 0;
+    };
+    tasks
+        .filter_map(|t| {
+            let stat = std::fs::read_to_string(t.ok()?.path().join("schedstat")).ok()?;
+            stat.split_whitespace().next()?.parse::<u64>().ok()
+        })
+        .sum()
 }
 
 /// Times `f` in each pool in turn (one after the other, same inputs); the first pool's line

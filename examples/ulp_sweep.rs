@@ -6,6 +6,7 @@
 //! cargo run --release --example ulp_sweep -- all --f64    # f64 lanes: dense random sweep
 //! cargo run --release --example ulp_sweep -- exp --wide   # wide's own function instead
 //! cargo run --release --example ulp_sweep -- exp --stride 101   # every 101st pattern only
+//! cargo run --release --example ulp_sweep -- exp gelu --x16  # the 16-lane kernels (vmath::x16)
 //! RUSTFLAGS="-C target-cpu=native" cargo run --release --example ulp_sweep -- all
 //! ```
 //!
@@ -87,12 +88,14 @@ const SELU_GAMMA: f64 = 1.05070102214813232421875;
 macro_rules! activation_at {
     ($v32:ident, $v64:ident, $r:ident, $lanes:ident, $scalar:ident, $($p:expr),+) => {
         fn $v32(x: f32x8) -> f32x8 {
-            let o = <f32 as ActivationLanes>::$lanes(V(x.to_array()), $(V::splat($p as f32)),+);
-            f32x8::from(o.0)
+            let a = x.to_array();
+            let o = <f32 as ActivationLanes>::$lanes(V(core::array::from_fn(|i| a[i % 8])), $(V::splat($p as f32)),+);
+            f32x8::from(core::array::from_fn::<f32, 8, _>(|i| o.0[i]))
         }
         fn $v64(x: f64x8) -> f64x8 {
-            let o = <f64 as ActivationLanes>::$lanes(V(x.to_array()), $(V::splat($p)),+);
-            f64x8::from(o.0)
+            let a = x.to_array();
+            let o = <f64 as ActivationLanes>::$lanes(V(core::array::from_fn(|i| a[i % 8])), $(V::splat($p)),+);
+            f64x8::from(core::array::from_fn::<f64, 8, _>(|i| o.0[i]))
         }
         fn $r(x: f64) -> f64 {
             <f64 as Activation>::$scalar(x, $($p),+)
@@ -103,6 +106,22 @@ activation_at!(elu_f32, elu_f64, elu_ref, elu_lanes, elu, 1.0);
 activation_at!(celu_f32, celu_f64, celu_ref, celu_lanes, celu, 1.0);
 activation_at!(selu_f32, selu_f64, selu_ref, selu_lanes, selu, SELU_ALPHA, SELU_GAMMA);
 activation_at!(swish_f32, swish_f64, swish_ref, swish_lanes, swish, 1.0);
+
+/// The 16-lane instantiations of the f32-lane kernels (`vmath::x16`, what `V<f32>` runs
+/// on AVX-512 builds) as f32x8 sweep functions (`--x16`): the 8 inputs in both halves,
+/// the first half's results.
+macro_rules! x16_as_x8 {
+    ($($name:ident => $f:path),*) => {$(
+        fn $name(x: f32x8) -> f32x8 {
+            let a = x.to_array();
+            let o = $f(wide::f32x16::from(core::array::from_fn(|i| a[i % 8]))).to_array();
+            f32x8::from(core::array::from_fn::<f32, 8, _>(|i| o[i]))
+        }
+    )*};
+}
+x16_as_x8!(exp_x16 => vm::x16::exp_f32x16, tanh_x16 => vm::x16::tanh_f32x16,
+    sigmoid_x16 => vm::x16::sigmoid_f32x16, erf_x16 => vm::x16::erf_f32x16,
+    gelu_x16 => vm::x16::gelu_f32x16);
 
 fn functions() -> Vec<Func> {
     macro_rules! parity {
@@ -866,11 +885,23 @@ fn main() {
         .filter(|(i, a)| !a.starts_with("--") && (*i == 0 || args[i - 1] != "--stride"))
         .map(|(_, a)| a.as_str())
         .collect();
-    let funcs = functions();
+    let mut funcs = functions();
+    if flag("--x16") {
+        for f in &mut funcs {
+            f.v32 = match f.name {
+                "exp" => exp_x16,
+                "tanh" => tanh_x16,
+                "sigmoid" => sigmoid_x16,
+                "erf" => erf_x16,
+                "gelu" => gelu_x16,
+                _ => continue,
+            };
+        }
+    }
     let all_names: Vec<&str> = funcs.iter().map(|f| f.name).chain(["pow"]).collect();
     if names.is_empty() {
         eprintln!(
-            "usage: ulp_sweep <fn>... | all [--f64] [--wide] [--stride N]\nfunctions: {}",
+            "usage: ulp_sweep <fn>... | all [--f64] [--wide] [--x16] [--stride N]\nfunctions: {}",
             all_names.join(" ")
         );
         std::process::exit(2);
@@ -884,7 +915,7 @@ fn main() {
     }
     let native = cfg!(target_feature = "avx2");
     println!(
-        "build: {} (avx2: {}, fma: {}, avx512f: {}), {} threads",
+        "build: {} (avx2: {}, fma: {}, avx512f: {}), {} threads; f32 exp/tanh/sigmoid/erf/gelu kernels: {} (TENSORGRAPH_SIMD=baseline forces the baseline ones)",
         if native {
             "target-cpu with AVX2+"
         } else {
@@ -893,7 +924,8 @@ fn main() {
         cfg!(target_feature = "avx2"),
         cfg!(target_feature = "fma"),
         cfg!(target_feature = "avx512f"),
-        threads()
+        threads(),
+        vm::f32_kernel_isa()
     );
     let mut all_ok = true;
     if flag("--f64") {

@@ -94,17 +94,22 @@ def inputs(np):
 
 
 def time_call(f, secs):
-    """Median per-call ms: warm-up ~secs/5, then calls for ~secs (at least 5)."""
+    """Median per-call ms: warm-up ~secs/5, then calls for ~secs (at least 5). With
+    PEERS_CPU=1 in the environment (`--cpu`): the process's CPU time over the timed calls
+    (every thread's, `time.process_time`) divided by their number."""
     f()
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < secs / 5:
         f()
     samples = []
     t0 = time.perf_counter()
+    c0 = time.process_time_ns()
     while len(samples) < 5 or time.perf_counter() - t0 < secs:
         t = time.perf_counter_ns()
         f()
         samples.append((time.perf_counter_ns() - t) / 1e6)
+    if os.environ.get("PEERS_CPU") == "1":
+        return (time.process_time_ns() - c0) / 1e6 / len(samples)
     samples.sort()
     return samples[len(samples) // 2]
 
@@ -418,6 +423,10 @@ def main():
     ap.add_argument("--core", default="1", help="core to pin every contestant to (default 1)")
     ap.add_argument("--rounds", type=int, default=2, help="rounds; the table is the last (default 2)")
     ap.add_argument("--threads", action="store_true", help="also time tensorgraph on 2 threads (both cores)")
+    ap.add_argument("--cpu", action="store_true",
+                    help="CPU ms per call (the process's CPU time over the timed calls / calls) instead "
+                    "of the median wall time: on a shared machine a call longer than a scheduler "
+                    "slice is preempted every time, a short one rarely, which biases wall medians")
     ap.add_argument("--exe-default", help="a prebuilt benches/peers.rs binary (default build)")
     ap.add_argument("--exe-native", help="a prebuilt benches/peers.rs binary (native build)")
     ap.add_argument("--peers", default=",".join(PEERS), help="comma-separated subset of " + ",".join(PEERS))
@@ -429,6 +438,9 @@ def main():
 
     if shutil.which("taskset") is None:
         sys.exit("taskset (util-linux) is needed to pin the contestants")
+    if args.cpu:
+        os.environ["PEERS_CPU"] = "1"  # read by every contestant's timer
+        print("# figures: CPU ms per call (--cpu)", file=sys.stderr)
     exe_default = args.exe_default or build(os.path.join(ROOT, "target"), native=False)
     exe_native = args.exe_native or build(os.path.join(ROOT, "target", "native"), native=True)
     pin = ["taskset", "-c", args.core]

@@ -77,9 +77,13 @@ fn compute_type(rt: &TokenStream, dtype: DType) -> TokenStream {
     storage_type(rt, dtype.compute())
 }
 
-/// The runtime's lane count (`tensor_core::lanes::LANES`); every kernel asserts the two
-/// agree at compile time.
-const KERNEL_LANES: usize = 8;
+/// The runtime's lane counts (`tensor_core::lanes::LANES`: 16 on AVX-512 builds, 8
+/// elsewhere). The macro runs on the host and cannot know which one the kernel's build
+/// has, so loops whose trip count is literal drop a dead main loop or tail only where
+/// that holds for both (`emit_nest`); every kernel asserts at compile time that the
+/// runtime's count is one of them.
+const MIN_LANES: usize = 8;
+const MAX_LANES: usize = 16;
 
 fn value_ident(id: usize) -> proc_macro2::Ident {
     format_ident!("__tg_v{}", id)
@@ -171,9 +175,12 @@ fn emit_kernel(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kerne
         .iter()
         .map(|stage| emit_stage(rt, f, graph, kernel, stage))
         .collect();
-    let lanes = Literal::usize_unsuffixed(KERNEL_LANES);
+    let (min, max) = (
+        Literal::usize_unsuffixed(MIN_LANES),
+        Literal::usize_unsuffixed(MAX_LANES),
+    );
     quote! {
-        const _: () = ::core::assert!(#p::LANES == #lanes, "tensorgraph's macro and runtime disagree on the lane count");
+        const _: () = ::core::assert!(#p::LANES == #min || #p::LANES == #max, "tensorgraph's macro and runtime disagree on the lane count");
         #setup
         #stages
     }
@@ -746,9 +753,10 @@ fn emit_nest(
         None => (size_expr(&nest.inner), TokenStream::new()),
     };
     // Loops whose extent is known to be a whole number of chunks (or less than one) get no
-    // dead copy of the body: the tail is emitted only when it can run.
+    // dead copy of the body: the tail is emitted only when it can run, for either lane
+    // count (n % 16 == 0 implies n % 8 == 0; n < 8 is less than one chunk of either).
     let (has_main, has_tail) = match (&nest.ragged, nest.inner.as_static()) {
-        (None, Some(n)) => (n >= KERNEL_LANES, n % KERNEL_LANES != 0),
+        (None, Some(n)) => (n >= MIN_LANES, n % MAX_LANES != 0),
         _ => (true, true),
     };
     // Reductions into registers run four independent accumulators first, so the adds do

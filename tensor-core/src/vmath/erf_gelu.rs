@@ -235,18 +235,21 @@ pub(super) fn gelu_f64_for_f32(x: F) -> F {
 }
 
 // ---------------------------------------------------------------------------
-// gelu and erf in f32 lanes: widen -> f64 kernel -> round once.
+// gelu and erf in f32 lanes (vmath/f32_kernels.rs)
 // ---------------------------------------------------------------------------
 
-/// Exact GELU 0.5*x*erfc(-x/sqrt 2) (f32 lanes); gelu(-inf) = -0.0.
-#[cfg_attr(target_feature = "avx2", inline)]
+/// Exact GELU x·Φ(x) = 0.5·x·erfc(-x/√2) (f32 lanes), <= 2 ulp on every input;
+/// gelu(-inf) = -0.0: the f32-lane kernel `f32_kernels::gelu` (`dispatch.rs`) (lanes below -5.5 through
+/// `gelu_f64_for_f32`, out of line).
+#[inline]
 pub fn gelu_f32(x: f32x8) -> f32x8 {
-    narrow(gelu_f64_for_f32(widen(x)))
+    dispatch::gelu(x)
 }
 
-f32_via_f64! {
-    /// erf(x) (f32 lanes).
-    erf_f32 => erf_f64;
+/// erf(x) (f32 lanes), <= 2 ulp on every input: the f32-lane kernel `f32_kernels::erf` (`dispatch.rs`).
+#[inline]
+pub fn erf_f32(x: f32x8) -> f32x8 {
+    dispatch::erf(x)
 }
 
 // ---------------------------------------------------------------------------

@@ -367,12 +367,10 @@ pub(super) fn clamp_exp_arg(x: F) -> F {
     sel(xc.simd_lt(sp(-160.0)), sp(-160.0), xc)
 }
 
-/// e^x (f32 lanes), <= 1 ulp on every input (f64 polynomial, rounded once).
-#[cfg_attr(target_feature = "avx2", inline)]
+/// e^x (f32 lanes), <= 1 ulp on every input: the f32-lane kernel `f32_kernels::exp` (`dispatch.rs`).
+#[inline]
 pub fn exp_f32(x: f32x8) -> f32x8 {
-    let w = widen(x);
-    let res = exp_f64_for_f32(clamp_exp_arg(w));
-    narrow(sel(is_nan(w), w, res))
+    dispatch::exp(x)
 }
 
 /// 2^x (f32 lanes): 2^x = 2^k · e^(r·ln2), k = rint(x), exact split.

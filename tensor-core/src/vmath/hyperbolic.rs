@@ -148,19 +148,11 @@ pub fn cosh_f32(x: f32x8) -> f32x8 {
     narrow(sel(is_nan(w), a, ch))
 }
 
-/// tanh(x) (f32 lanes), <= 2 ulp on every input: t = e^(2|x|) - 1 (relative error
-/// < 2^-39), tanh|x| = t/(t+2) in f64. |x| is clamped to 10, where tanh rounds to 1 in
-/// f32. (The f64 division measured faster here than an f32 reciprocal or division refined
-/// by Newton steps in f64: 10.1 vs 11.5-12 µs per 4096 native; those add two conversions
-/// to a latency-bound chain.)
-#[cfg_attr(target_feature = "avx2", inline)]
+/// tanh(x) (f32 lanes), <= 2 ulp on every input: the f32-lane kernel
+/// `f32_kernels::tanh` (`dispatch.rs`).
+#[inline]
 pub fn tanh_f32(x: f32x8) -> f32x8 {
-    let w = widen(x);
-    let a = w.abs();
-    let a = sel(a.simd_gt(sp(10.0)), sp(10.0), a);
-    let t = expm1_f64_for_f32(a + a);
-    let q = t / (t + 2.0);
-    narrow(sel(is_nan(w), w, copysign(q, w)))
+    dispatch::tanh(x)
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
-//! SIMD vector math for tensorgraph (f32x8 / f64x8 via the `wide` crate).
+//! SIMD vector math for tensorgraph (f32x8 / f64x8 via the `wide` crate; f32x16 for the
+//! f32-lane kernels on AVX-512 builds).
 //!
 //! Design
 //! ------
@@ -26,7 +27,10 @@
 //!   Exceptions: `sqrt_f32` is the hardware's, `rsqrt_f32` is sqrt(1/x) in f32, and
 //!   atan/asin/acos (every build) and tan (FMA builds) evaluate in f32 lanes ("atan, asin,
 //!   acos in f32 lanes", "Pure-f32 tan"): for these short functions the two conversions
-//!   were most of the cost.
+//!   were most of the cost. So do exp and tanh (every build) and sigmoid, erf and gelu
+//!   (FMA builds), the graphs' hot functions: `f32_kernels.rs`, generic over the lane
+//!   width (f32x8, f32x16 on AVX-512 builds: `x16`), compiled a second time for AVX2+FMA
+//!   on x86-64 builds without AVX2 and chosen once per process (`dispatch.rs`).
 //! * Polynomials: `poly_fma` (Horner) or `poly_estrin` (shorter dependency chains for the
 //!   latency-bound exp/log family and the f32 atan; the f64-lane sin/cos/tan kernels are
 //!   bound by the two AVX-512 ports instead and keep Horner), over f32x8 or f64x8.
@@ -49,7 +53,9 @@
 //! They are in `avx512.rs`, but for `rsqrt_in_range` (`sqrt.rs`) and `lookup16`
 //! (`exp_log.rs`).
 //!
-//! Layout: a file per function family, each with its tests beside it: `exp_log.rs`,
+//! Layout: a file per function family, each with its tests beside it (the f32-lane kernels
+//! of exp, tanh, sigmoid, erf and gelu in `f32_kernels.rs`, their runtime dispatch in
+//! `dispatch.rs`): `exp_log.rs`,
 //! `trig.rs`, `hyperbolic.rs` (tanh, sinh, cosh), `inverse_hyperbolic.rs`, `erf_gelu.rs`,
 //! `erfc_cbrt.rs`, `pow.rs`, `sigmoid.rs` (sigmoid, silu, softplus, swish's f64 kernel), `mish_gelu_tanh.rs`,
 //! `sqrt.rs` (sqrt, rsqrt), `selu.rs` (selu's f64 kernel); the helpers they share in `poly.rs` (lane helpers, polynomial
@@ -87,9 +93,11 @@ macro_rules! f32_via_f64 {
 mod avx512;
 #[cfg(test)]
 mod check;
+mod dispatch;
 mod erf_gelu;
 mod erfc_cbrt;
 mod exp_log;
+pub(crate) mod f32_kernels;
 mod hyperbolic;
 mod inverse_hyperbolic;
 mod mish_gelu_tanh;
@@ -113,6 +121,7 @@ use sigmoid::*;
 
 #[allow(unused_imports)] // crate-internal path kept from the single-file module
 pub(crate) use avx512::{narrow, widen};
+pub use dispatch::{f32_kernel_isa, x16};
 pub use erf_gelu::{
     erf_f32, erf_f64, erf_scalar_f64, erfc_fdlibm_f64, erfc_scalar_f64, erfc_tail_exponents_scalar,
     gelu_f32, gelu_f64,

@@ -159,13 +159,11 @@ pub(super) fn sigmoid_parts(w: F) -> (F, F) {
     (t, recip_1_2(sp(1.0) + t))
 }
 
-/// 1/(1+e^-x) (f32 lanes).
-#[cfg_attr(target_feature = "avx2", inline)]
+/// 1/(1+e^-x) (f32 lanes), <= 2 ulp on every input: the f32-lane kernel
+/// `f32_kernels::sigmoid` (`dispatch.rs`).
+#[inline]
 pub fn sigmoid_f32(x: f32x8) -> f32x8 {
-    let w = widen(x);
-    let (t, q) = sigmoid_parts(w);
-    let res = sel(w.simd_lt(sp(0.0)), t * q, q);
-    narrow(sel(is_nan(w), w, res))
+    dispatch::sigmoid(x)
 }
 
 /// x·sigmoid(x) (f32 lanes): the product in f64, rounded once.

@@ -1,0 +1,651 @@
+//! The f32-lane kernels of the hot transcendentals: exp, tanh, sigmoid, erf and the exact
+//! gelu, evaluated in f32 lanes from end to end (no widening to f64).
+//!
+//! The f64-lane paths (`exp_f64_for_f32` and friends) round a ~2^-30-accurate f64 value
+//! once and are within 0.5 + 2^-6 ULP, but every f32 vector costs two conversions and two
+//! f64 vectors of work: W6 `gelu(x + bias)` spent 90% of its time in the f64 gelu (issue
+//! 16). These kernels spend the headroom ACCURACY.md's bounds leave (1 ULP for exp, 2 for
+//! tanh, sigmoid, erf and gelu) instead: Cody–Waite reductions with split constants,
+//! minimax polynomials with f32 coefficients (`tools/f32_fits.py`), FMA where the build has
+//! it, and one f32 division where a quotient is needed. Every bound is checked over all
+//! 2^32 inputs by `examples/ulp_sweep.rs` on the default and the native build (the
+//! figures are in ACCURACY.md).
+//!
+//! The bodies are generic over [`F32Simd`], implemented for wide's `f32x8` and `f32x16`,
+//! so one body serves every lane width; the public `*_f32` functions in the family files
+//! instantiate them for `f32x8`.
+//!
+//! Special values: NaN gives NaN, and the limits are exact (`exp(-inf) = +0`,
+//! `exp(+inf) = +inf`, `tanh(±inf) = ±1`, `sigmoid(-inf) = +0`, `erf(±inf) = ±1`,
+//! `gelu(-inf) = -0`, `gelu(+inf) = +inf`); ±0 keep their sign where the function is odd.
+
+use super::*;
+use core::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Sub};
+use wide::f32x16;
+
+/// What the kernels need of an f32 lane vector: arithmetic (the operators), `mul_add`
+/// (fused on FMA builds, a multiply and an add elsewhere), compares that return all-ones /
+/// all-zeros lanes, a select on such a mask, and the bit shift that builds 2^k.
+pub(crate) trait F32Simd:
+    Copy
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+{
+    /// Whether `mul_add` rounds once. The kernels whose budgets need exact FMA residuals
+    /// (sigmoid, erf, gelu) take the f64-lane paths where it does not.
+    const FUSED: bool;
+    /// Every lane `v`.
+    fn splat(v: f32) -> Self;
+    /// self·b + c, with one rounding on FMA builds.
+    fn mul_add(self, b: Self, c: Self) -> Self;
+    /// |self| (the sign bit cleared).
+    fn abs(self) -> Self;
+    /// The lanes where self < o (false for NaN).
+    fn lt(self, o: Self) -> Self;
+    /// The lanes where self >= o (false for NaN).
+    fn ge(self, o: Self) -> Self;
+    /// The lanes that are NaN.
+    fn is_nan(self) -> Self;
+    /// `a` where the mask `self` is set, else `b`.
+    fn select(self, a: Self, b: Self) -> Self;
+    /// `maxps`: o where either is NaN.
+    fn max_or_second(self, o: Self) -> Self;
+    /// `minps`: o where either is NaN.
+    fn min_or_second(self, o: Self) -> Self;
+    /// Whether every lane of the mask `self` is set.
+    fn all(self) -> bool;
+    /// The lanes' bits shifted left by 23 (into the exponent field), as f32.
+    fn shl23(self) -> Self;
+    /// `f` applied to each group of 8 lanes (out-of-line paths written for f32x8).
+    fn map8(self, f: fn(f32x8) -> f32x8) -> Self;
+    /// 1/self to about 12 bits (`rcpps`).
+    fn recip_approx(self) -> Self;
+}
+
+macro_rules! f32_simd_impl {
+    ($t:ty, $map8:expr) => {
+        impl F32Simd for $t {
+            const FUSED: bool = cfg!(target_feature = "fma");
+            #[inline(always)]
+            fn splat(v: f32) -> Self {
+                <$t>::splat(v)
+            }
+            #[inline(always)]
+            fn mul_add(self, b: Self, c: Self) -> Self {
+                <$t>::mul_add(self, b, c)
+            }
+            #[inline(always)]
+            fn abs(self) -> Self {
+                <$t>::abs(self)
+            }
+            #[inline(always)]
+            fn lt(self, o: Self) -> Self {
+                self.simd_lt(o)
+            }
+            #[inline(always)]
+            fn ge(self, o: Self) -> Self {
+                self.simd_ge(o)
+            }
+            #[inline(always)]
+            fn is_nan(self) -> Self {
+                <$t>::is_nan(self)
+            }
+            #[inline(always)]
+            fn select(self, a: Self, b: Self) -> Self {
+                <$t>::select(self, a, b)
+            }
+            #[inline(always)]
+            fn max_or_second(self, o: Self) -> Self {
+                self.fast_max(o)
+            }
+            #[inline(always)]
+            fn min_or_second(self, o: Self) -> Self {
+                self.fast_min(o)
+            }
+            #[inline(always)]
+            fn all(self) -> bool {
+                <$t>::all(self)
+            }
+            #[inline(always)]
+            fn shl23(self) -> Self {
+                <$t>::from_bits(self.to_bits() << 23u32)
+            }
+            #[inline(always)]
+            fn map8(self, f: fn(f32x8) -> f32x8) -> Self {
+                let m: fn(Self, fn(f32x8) -> f32x8) -> Self = $map8;
+                m(self, f)
+            }
+            #[inline(always)]
+            fn recip_approx(self) -> Self {
+                self.recip()
+            }
+        }
+    };
+}
+f32_simd_impl!(f32x8, |x, f| f(x));
+f32_simd_impl!(f32x16, |x, f| {
+    let [a, b]: [f32x8; 2] = bytemuck::cast(x);
+    bytemuck::cast([f(a), f(b)])
+});
+
+#[inline(always)]
+fn s<V: F32Simd>(v: f32) -> V {
+    V::splat(v)
+}
+
+/// Estrin evaluation of c[0] + c[1] t + ...: a shorter dependency chain than Horner
+/// (these kernels are latency bound when one call's chain is all the scheduler sees).
+#[inline(always)]
+fn estrin<V: F32Simd>(t: V, c: &[f32]) -> V {
+    assert!(!c.is_empty() && c.len() <= 16);
+    let mut v = [s::<V>(0.0); 8];
+    let mut m = c.len().div_ceil(2);
+    for (i, vi) in v.iter_mut().enumerate().take(m) {
+        *vi = match c.get(2 * i + 1) {
+            Some(&odd) => s::<V>(odd).mul_add(t, s(c[2 * i])),
+            None => s(c[2 * i]),
+        };
+    }
+    let mut p = t * t;
+    while m > 1 {
+        let half = m.div_ceil(2);
+        for i in 0..half {
+            v[i] = if 2 * i + 1 < m {
+                v[2 * i + 1].mul_add(p, v[2 * i])
+            } else {
+                v[2 * i]
+            };
+        }
+        m = half;
+        p = p * p;
+    }
+    v[0]
+}
+
+/// |m| with the sign of `sign` (m must have a clear sign bit).
+#[inline(always)]
+fn with_sign_of<V: F32Simd>(m: V, sign: V) -> V {
+    m | (sign & s(-0.0))
+}
+
+// ---------------------------------------------------------------------------
+// exp
+// ---------------------------------------------------------------------------
+// x = k·ln2 + r, k = rint(x/ln2), |r| <= ln2/2 (+ the rounding of x/ln2). ln 2 is split
+// Cody–Waite style: LN2_HI has 15 significant bits, so k·LN2_HI is exact for |k| <= 2^9
+// and x - k·LN2_HI is exact (x and k·ln2 are within a factor 2 when k != 0); LN2_LO
+// carries the next 24 bits. Without FMA the product k·LN2_LO rounds by 2^-24 of itself
+// (<= 2^-37 absolute). e^r = 1 + r + r²·P(r), P of degree 5 with f32 coefficients
+// (SLEEF's `expf` coefficients; `tools/f32_fits.py exp`: relative error of the
+// polynomial < 2^-29.7 on |r| <= ln2/2 + 2^-12).
+// The final 1 + (r + r²P) rounds once (0.5 ULP); the result is scaled by 2^k in two
+// steps, 2^k1 · 2^k2 with k1 = rint(k/2): the first product is exact, the second rounds
+// once, also into the subnormal range.
+
+/// ln 2 high part: 0x3f317200, 15 significant bits.
+const LN2_HI_F: f32 = 0.693_145_751_953_125;
+/// ln 2 - LN2_HI_F rounded to f32.
+const LN2_LO_F: f32 = 1.428_606_765_330_187_045e-6;
+const LOG2E_F: f32 = core::f32::consts::LOG2_E;
+/// 1.5·2^23: adding it to |v| < 2^22 rounds v to an integer (ties to even), held in the
+/// low mantissa bits.
+const MAGIC_F: f32 = 12_582_912.0;
+/// P of e^r = 1 + r + r²·P(r) on |r| <= ln2/2 + 2^-12.
+const EXP_P: [f32; 6] = [
+    0.5,
+    0.166_666_671_633_720_397_949_219,
+    0.041_666_485_369_205_474_853_515_6,
+    0.008_333_360_776_305_198_669_433_59,
+    0.001_393_043_552_525_341_510_772_71,
+    0.000_198_527_617_612_853_646_278_381,
+];
+
+/// rint(v) for |v| < 2^22.
+#[inline(always)]
+fn rint<V: F32Simd>(v: V) -> V {
+    (v + s(MAGIC_F)) - s(MAGIC_F)
+}
+
+/// 2^k for integer-valued k in [-126, 127]: k + 127 in the exponent field. bits(MAGIC + n)
+/// is 0x4b400000 + n for 0 <= n < 2^22, and shifting left by 23 drops the 0x4b4 part.
+#[inline(always)]
+fn pow2<V: F32Simd>(kf: V) -> V {
+    (kf + s(MAGIC_F + 127.0)).shl23()
+}
+
+/// x = k·ln2 + r + r_lo for |x| <= 151: (r, r_lo, k), r_lo the rounding error of r (exact
+/// with FMA; without, up to the rounding of k·LN2_LO, < 2^-36).
+#[inline(always)]
+fn reduce_ln2<V: F32Simd>(x: V) -> (V, V, V) {
+    let kf = rint(x * s(LOG2E_F));
+    let r1 = kf.mul_add(s(-LN2_HI_F), x);
+    let r = kf.mul_add(s(-LN2_LO_F), r1);
+    (r, kf.mul_add(s(-LN2_LO_F), r1 - r), kf)
+}
+
+/// e^(r + r_lo) for the reduced r and |r_lo| <= 2^-20, rounded once: (1 + r) as an exact
+/// sum s + s_lo, then s + (s_lo + r_lo·(1 + r) + r²·P(r)). The small sum is below 0.07,
+/// so its roundings and P's 2^-29.7 stay below 2^-28 of the result: <= 0.5 + 2^-3 ULP
+/// before the scaling. (1 + (r + r²P) measured 1.001 ULP: the rounding of r alone is
+/// 2^-26 of the result.)
+#[inline(always)]
+fn exp_poly<V: F32Simd>(r: V, r_lo: V) -> V {
+    let (hi, lo) = exp_poly_unrounded(r, r_lo);
+    hi + lo
+}
+
+/// `exp_poly` before its last rounding: e^(r + r_lo) ~ hi + lo, |lo| < 0.07.
+#[inline(always)]
+fn exp_poly_unrounded<V: F32Simd>(r: V, r_lo: V) -> (V, V) {
+    let sum = s::<V>(1.0) + r;
+    let sum_lo = r - (sum - s(1.0));
+    let small = (r * r).mul_add(estrin(r, &EXP_P), r_lo.mul_add(r, r_lo));
+    (sum, sum_lo + small)
+}
+
+/// e^x = e^r·2^k for |x| <= 151: returns (e^r, k), e^r in [0.7, 1.42].
+#[inline(always)]
+fn exp_reduced<V: F32Simd>(x: V) -> (V, V) {
+    let (r, r_lo, kf) = reduce_ln2(x);
+    (exp_poly(r, r_lo), kf)
+}
+
+/// y·2^k for integer-valued k in [-150, 128]: 2^k1·2^k2 with both factors normal; only the
+/// last product rounds (overflow to inf, or once into the subnormal range).
+#[inline(always)]
+fn scale<V: F32Simd>(y: V, kf: V) -> V {
+    let k1 = rint(kf * s(0.5));
+    y * pow2(k1) * pow2(kf - k1)
+}
+
+/// e^x for every f32 x, <= 1 ULP: x is clamped to [-104, 89] (e^-104 rounds to +0,
+/// e^89 overflows), NaN passes through.
+#[inline(always)]
+pub(crate) fn exp<V: F32Simd>(x: V) -> V {
+    let xc = x.max_or_second(s(-104.0)).min_or_second(s(89.0));
+    let (e, kf) = exp_reduced(xc);
+    x.is_nan().select(x, scale(e, kf))
+}
+
+// ---------------------------------------------------------------------------
+// tanh
+// ---------------------------------------------------------------------------
+// |x| < TANH_SMALL: tanh x = x + x·z·Q(z), z = x², Q of degree 4 with f32 coefficients
+// (relative error of 1 + zQ(z) against tanh(x)/x < 2^-27.7 on z <= TANH_SMALL²).
+// Above: tanh|x| = 1 - 2/(e^(2|x|) + 1) with e^(2|x|) from `exp_reduced` (<= 0.51 ULP),
+// one rounding for e + 1 and one for the division: the subtracted term is at most
+// 2/(e^1.25 + 1) = 0.445 of a result >= 0.555, so its ~1.5 ULP (of itself) are < 0.7 ULP
+// of the result, plus the last rounding. |x| is clamped at 9.5, where tanh rounds to 1.
+
+const TANH_SMALL: f32 = 0.625;
+/// Q of tanh x = x + x·z·Q(z) on z <= 0.390625.
+const TANH_Q: [f32; 5] = [
+    -0.333_332_806_825_637_8,
+    0.133_314_147_591_590_88,
+    -0.053_737_767_040_729_52,
+    0.020_633_498_206_734_657,
+    -0.005_699_374_713_003_635,
+];
+
+/// tanh(x) for every f32 x, <= 2 ULP.
+#[inline(always)]
+pub(crate) fn tanh<V: F32Simd>(x: V) -> V {
+    let a = x.abs();
+    let z = x * x;
+    // x + x·z·Q(z) would turn -0 into +0: the sign of x is ORed back.
+    let small = with_sign_of((x * z).mul_add(estrin(z, &TANH_Q), x), x);
+    let ac = a.min_or_second(s(9.5));
+    let (e, kf) = exp_reduced(ac + ac);
+    let e2 = scale(e, kf);
+    let large = s::<V>(1.0) - s::<V>(2.0) / (e2 + s(1.0));
+    // NaN fails the compare and takes `small`, which is NaN.
+    a.ge(s(TANH_SMALL)).select(with_sign_of(large, x), small)
+}
+
+// ---------------------------------------------------------------------------
+// sigmoid
+// ---------------------------------------------------------------------------
+// t = e^-|x| (`exp`, <= 0.5 + 2^-3 ULP, subnormal below x = -87.3), then 1/(1 + t) for
+// x >= 0 and t/(1 + t) for x < 0: 1 + t as an exact sum, the quotient corrected once by
+// its exact residual, so t's error (scaled by 1/(1 + t) <= 1) and the last rounding are
+// all. (One plain division t/(1 + t) measured 2.33 ULP.)
+
+/// 1/(1 + e^-x) for every f32 x, <= 2 ULP (without FMA: the f64-lane path).
+#[inline(always)]
+pub(crate) fn sigmoid<V: F32Simd>(x: V) -> V {
+    if !V::FUSED {
+        return x.map8(sigmoid_f64_lanes);
+    }
+    let t = exp(-x.abs());
+    let num = x.lt(s(0.0)).select(t, s(1.0));
+    // d = 1 + t exactly as d + d_lo; q0 = num/d, then one correction by the residual
+    // num - q0·(d + d_lo) (exact FMA product), scaled by a 12-bit reciprocal of d
+    let d = s::<V>(1.0) + t;
+    let d_lo = t - (d - s(1.0));
+    let q0 = num / d;
+    let residual = (-q0).mul_add(d, num) - q0 * d_lo;
+    let q = residual.mul_add(d.recip_approx(), q0);
+    x.is_nan().select(x, q)
+}
+
+// ---------------------------------------------------------------------------
+// erf
+// ---------------------------------------------------------------------------
+// |x| < 1: erf x = x·S(z), z = x², S of degree 8 with f32 coefficients and S(0) = 2/√π
+// carried as hi + lo (its f32 rounding alone would be 2^-24.2 relative near 0); relative
+// error of S < 2^-32.9 (`tools/f32_fits.py erf_small`).
+// 1 <= |x|: erf|x| = 1 - erfc|x| with erfc x = e^(-x²)·erfcx(x) and erfcx(x) =
+// G(√2·x), gelu's G below (relative error < 2^-28.6). There erfc|x| <= 0.16 of a result
+// >= 0.84, so the relative errors of G, of √2·x (G moves by at most its argument's
+// relative error) and of e^(-x²) (the rounding of x² moves it by up to 15·2^-24 relative
+// at x = 3.88, where erfc is 2^-24.6) stay below 0.2 ULP of the result. |x| is clamped at
+// 3.88 (√2·x <= 5.5, G's range): erf rounds to 1 - 2^-24 from there up to ERF_ONE, and to
+// 1 above.
+
+/// S(z) - ERF_S0_HI of erf x = x·S(x²) on x² <= 1: S(0) = 2/√π = ERF_S0_HI + ERF_S[0].
+const ERF_S: [f32; 9] = [
+    -5.863_538_342_219_759e-8,
+    -0.376_126_378_774_642_94,
+    0.112_837_664_783_000_95,
+    -0.026_864_049_956_202_507,
+    0.005_215_440_876_781_940_5,
+    -0.000_836_317_427_456_378_9,
+    9.828_344_627_749_175e-5,
+    -7.996_580_393_410_113e-7,
+    -2.217_528_162_873_35e-6,
+];
+/// The least f32 whose erf rounds to 1 (erfc(x) < 2^-25 from 3.9192058436…).
+const ERF_ONE: f32 = 3.919_205_904_006_958;
+/// 2/√π rounded to f32.
+const ERF_S0_HI: f32 = 1.128_379_225_730_896;
+
+/// erf(x) for every f32 x, <= 2 ULP (without FMA: the f64-lane path).
+#[inline(always)]
+pub(crate) fn erf<V: F32Simd>(x: V) -> V {
+    if !V::FUSED {
+        return x.map8(erf_f64_lanes);
+    }
+    let a = x.abs();
+    let z = x * x;
+    // the sign of x ORed back: for x = -0 the sum is +0
+    let small = with_sign_of(x.mul_add(s(ERF_S0_HI), x * estrin(z, &ERF_S)), x);
+    let ac = a.min_or_second(s(3.88));
+    let g = gelu_g(ac * s(core::f32::consts::SQRT_2));
+    let (e, kf) = exp_reduced(-(ac * ac));
+    let large = a
+        .ge(s(ERF_ONE))
+        .select(s(1.0), s::<V>(1.0) - (e * pow2(kf)) * g);
+    // NaN fails the compare and takes `small`, which is NaN.
+    a.ge(s(1.0)).select(with_sign_of(large, x), small)
+}
+
+// ---------------------------------------------------------------------------
+// gelu (exact, erf form)
+// ---------------------------------------------------------------------------
+// gelu x = x·Φ(x), Φ the normal CDF. With a = |x| and Φ(-a) = ½·e^(-a²/2)·G(a),
+// G(a) = erfcx(a/√2):
+//   x < 0:  gelu x = x·Φ(-a)          (relative accuracy down to the tail)
+//   x >= 0: gelu x = x - x·Φ(-a)      (Φ(-a) <= 1/2: the result is >= x/2)
+// G is two polynomials of degree 11 in a - 1 on [0, 2] and in a - 3.75 on [2, 5.5] (f32
+// coefficients fitted one at a time, the constant terms as hi + lo; relative error
+// < 2^-28.6), evaluated together with per-lane coefficients. a² is carried exactly as h + l (an FMA, or Dekker's product
+// without FMA) and e^(-(h + l)/2) reduced from h/2 with l/2 folded into r, so the
+// argument carries no rounding (at a = 5.5 one rounding of a² would be 15 ULP of the
+// result). For x >= 5.5, x·Φ(-x) < ULP(x)/2 and gelu x = x; below -5.5 (results from
+// 1e-7 down to the subnormals, where the products would round twice) and for NaN the
+// lanes take the f64 kernel out of line (`gelu_rare`): every lane of a vector from
+// ordinary activations stays on the f32 path.
+
+/// G(1 + t) on a in [0, 2] (`tools/f32_fits.py gelu_lo`: relative error < 2^-29.1), the
+/// constant term G(1) = GELU_G_LO[0] + GELU_G0_LO.0.
+const GELU_G_LO: [f32; 12] = [
+    0.523_156_583_309_173_6,
+    -0.274_727_970_361_709_6,
+    0.124_214_306_473_732,
+    -0.050_171_304_494_142_53,
+    0.018_510_637_804_865_837,
+    -0.006_331_786_513_328_552,
+    0.002_030_687_872_320_413_6,
+    -0.000_615_209_050_010_889_8,
+    0.000_174_631_961_272_098_12,
+    -4.789_227_386_936_545_4e-5,
+    1.515_228_905_191_179_4e-5,
+    -3.835_541_519_947_583e-6,
+];
+/// G(3.75 + t) on a in [2, 5.5] (`tools/f32_fits.py gelu_hi`: relative error < 2^-28.6),
+/// the constant term G(3.75) = GELU_G_HI[0] + GELU_G0_LO.1.
+const GELU_G_HI: [f32; 12] = [
+    0.200_078_412_890_434_27,
+    -0.047_590_490_430_593_49,
+    0.010_807_045_735_418_797,
+    -0.002_354_684_285_819_530_5,
+    0.000_494_221_167_173_236_6,
+    -0.000_100_268_371_170_386_67,
+    1.974_012_957_361_992_4e-5,
+    -3.761_837_660_931_633e-6,
+    6.780_261_401_218_013e-7,
+    -1.252_198_842_394_136_6e-7,
+    2.898_506_501_480_792_4e-8,
+    -4.739_235_670_569_997e-9,
+];
+/// The low parts of the two constant terms (G(1), G(3.75) to ~2^-48).
+const GELU_G0_LO: (f32, f32) = (4.210_731_593_793_126_6e-10, 6.380_472_143_771_719e-9);
+
+/// G(a) = erfcx(a/√2) = e^(a²/2)·erfc(a/√2) for a in [0, 5.5] as an unrounded sum
+/// hi + lo (|lo| <= 2^-23·hi): the two polynomials evaluated together, each lane with its
+/// interval's coefficients (one select per coefficient); the last step c0 + t·g' keeps
+/// t·g' exact (FMA residual) and c0's low part, and c0 + t·g' is an exact two-sum
+/// (|t·g'| < c0). What is left is g''s own rounding, scaled by |t·g'|/G <= 0.8.
+/// Without FMA the residual is not exact (erf's budget does not need it).
+#[inline(always)]
+fn gelu_g_parts<V: F32Simd>(a: V) -> (V, V) {
+    let lo = a.lt(s(2.0));
+    let t = a - lo.select(s(1.0), s(3.75));
+    let n = GELU_G_LO.len();
+    let mut g = lo.select(s(GELU_G_LO[n - 1]), s(GELU_G_HI[n - 1]));
+    for i in (1..n - 1).rev() {
+        g = g.mul_add(t, lo.select(s(GELU_G_LO[i]), s(GELU_G_HI[i])));
+    }
+    let c0 = lo.select(s(GELU_G_LO[0]), s(GELU_G_HI[0]));
+    let c0_lo = lo.select(s(GELU_G0_LO.0), s(GELU_G0_LO.1));
+    let w = t * g;
+    let w_lo = t.mul_add(g, -w);
+    let hi = c0 + w;
+    (hi, (w - (hi - c0)) + (w_lo + c0_lo))
+}
+
+/// G(a), rounded.
+#[inline(always)]
+fn gelu_g<V: F32Simd>(a: V) -> V {
+    let (hi, lo) = gelu_g_parts(a);
+    hi + lo
+}
+
+/// a² = h + l exactly (for |a| <= 2^60): with FMA, l = fma(a, a, -h); without, Dekker's
+/// split of a into 12-bit halves.
+#[inline(always)]
+fn square_exact<V: F32Simd>(a: V) -> (V, V) {
+    let h = a * a;
+    #[cfg(target_feature = "fma")]
+    let l = a.mul_add(a, -h);
+    #[cfg(not(target_feature = "fma"))]
+    let l = {
+        let c = a * s(4097.0); // 2^12 + 1
+        let ah = c - (c - a);
+        let al = a - ah;
+        ((ah * ah - h) + (ah * al + ah * al)) + al * al
+    };
+    (h, l)
+}
+
+/// The exact gelu, lanes with x >= -5.5 (others are replaced by the caller).
+#[inline(always)]
+fn gelu_fast<V: F32Simd>(x: V) -> V {
+    let a = x.abs().min_or_second(s(5.5));
+    let (g, g_lo) = gelu_g_parts(a);
+    let (h, l) = square_exact(a);
+    // e^(-(h + l)/2) = (e + e_lo)·2^k: h/2 reduced, l/2 (below 2^-20) folded into r's
+    // low part, the last sum left unrounded; k >= -22, so one factor 2^k is normal
+    let (r, r_lo, kf) = reduce_ln2(h * s(-0.5));
+    let (e, e_lo) = exp_poly_unrounded(r, l.mul_add(s(-0.5), r_lo));
+    let two_k = pow2(kf);
+    let (e, e_lo) = (e * two_k, e_lo * two_k);
+    // x·Φ(-a) = (x/2)·(e + e_lo)·(g + g_lo): u + u_lo = (x/2)·(e + e_lo) (exact FMA
+    // residual), then u·g + (u·g_lo + u_lo·g) with one rounding of the whole. x/2 is exact
+    // but for subnormal x (then gelu x rounds to x/2 anyway).
+    let hx = x * s(0.5);
+    let u = hx * e;
+    let u_lo = hx.mul_add(e, -u) + hx * e_lo;
+    let xphi = u.mul_add(g, u.mul_add(g_lo, u_lo * g));
+    // x >= 0: x - x·Φ(-a) (x·Φ(-a) <= x/2); the sign of x ORed back for ±0 and the x < 0
+    // whose x/2 rounds to -0
+    let res = with_sign_of(x.lt(s(0.0)).select(xphi, x - xphi), x);
+    x.ge(s(5.5)).select(x, res)
+}
+
+/// The f64 kernel for the lanes below -5.5 and NaN, out of line.
+#[cold]
+#[inline(never)]
+fn gelu_rare(x: f32x8) -> f32x8 {
+    gelu_f64_lanes(x)
+}
+
+// ---------------------------------------------------------------------------
+// The f64-lane paths, for builds without FMA
+// ---------------------------------------------------------------------------
+// sigmoid, erf and gelu spend their budgets on products whose rounding errors an FMA
+// makes exact; with a separate multiply and add they measured over 2 ULP (default build,
+// every 257th input: sigmoid 2.33, erf 2.28, gelu 3.51). Where `mul_add` is not fused
+// (an x86-64 baseline build on a CPU without AVX2 and FMA, or `TENSORGRAPH_SIMD=baseline`;
+// see `dispatch.rs`) they widen to f64 lanes as before, rounded once (<= 0.5 + 2^-3.9 ULP).
+
+/// sigmoid in f64 lanes (`sigmoid_parts`), rounded once.
+fn sigmoid_f64_lanes(x: f32x8) -> f32x8 {
+    let w = widen(x);
+    let (t, q) = sigmoid_parts(w);
+    let res = sel(w.simd_lt(sp(0.0)), t * q, q);
+    narrow(sel(is_nan(w), w, res))
+}
+
+/// fdlibm's erf in f64 lanes, rounded once.
+fn erf_f64_lanes(x: f32x8) -> f32x8 {
+    narrow(erf_f64(widen(x)))
+}
+
+/// The f64 gelu core (`gelu_f64_for_f32`), rounded once.
+fn gelu_f64_lanes(x: f32x8) -> f32x8 {
+    narrow(gelu_f64_for_f32(widen(x)))
+}
+
+/// gelu(x) = x·Φ(x) for every f32 x, <= 2 ULP (without FMA: the f64-lane path).
+#[inline(always)]
+pub(crate) fn gelu<V: F32Simd>(x: V) -> V {
+    if !V::FUSED {
+        return x.map8(gelu_f64_lanes);
+    }
+    let fast = gelu_fast(x);
+    let ok = x.ge(s(-5.5));
+    if ok.all() {
+        fast
+    } else {
+        ok.select(fast, x.map8(gelu_rare))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::sweep::*;
+    use super::*;
+
+    // The kernels on wide's own types, bypassing the dispatch in `dispatch.rs`: on a
+    // default build `f32x8` here is the SSE2 baseline (no FMA: sigmoid, erf and gelu take
+    // their f64 paths), on AVX-512 builds `f32x16` is one zmm register. Each against the
+    // same references and bounds as the public functions' sweeps in `tests.rs`.
+    macro_rules! widths {
+        ($($k:ident: $n8:ident, $n16:ident;)*) => {$(
+            fn $n8(x: f32x8) -> f32x8 {
+                $k(x)
+            }
+            fn $n16(x: f32x8) -> f32x8 {
+                let a = x.to_array();
+                let o = $k(f32x16::from(core::array::from_fn(|i| a[i % 8]))).to_array();
+                f32x8::from(core::array::from_fn::<f32, 8, _>(|i| o[i]))
+            }
+        )*};
+    }
+    widths! {
+        exp: exp8, exp16;
+        tanh: tanh8, tanh16;
+        sigmoid: sigmoid8, sigmoid16;
+        erf: erf8, erf16;
+        gelu: gelu8, gelu16;
+    }
+
+    #[test]
+    fn kernels_on_8_and_16_lanes_within_bounds() {
+        // interval edges of each kernel, with 200 bit neighbours each
+        let edges = [
+            0.0f32,
+            -104.0,
+            89.0,
+            88.72284,
+            -87.33655,
+            -103.97,
+            0.625,
+            -0.625,
+            9.5,
+            1.0,
+            -1.0,
+            3.88,
+            3.919_205_9,
+            2.0,
+            -2.0,
+            1.414_213_5,
+            5.5,
+            -5.5,
+            -5.6,
+            4.0,
+            -8.0,
+        ];
+        let xs = f32_inputs(STRIDE, &edges, 200);
+        for (name, f, r, bound) in [
+            (
+                "exp 8",
+                exp8 as fn(f32x8) -> f32x8,
+                f64::exp as fn(f64) -> f64,
+                1.0,
+            ),
+            ("exp 16", exp16, f64::exp, 1.0),
+            ("tanh 8", tanh8, f64::tanh, 2.0),
+            ("tanh 16", tanh16, f64::tanh, 2.0),
+            ("sigmoid 8", sigmoid8, sigmoid_ref, 2.0),
+            ("sigmoid 16", sigmoid16, sigmoid_ref, 2.0),
+            ("erf 8", erf8, erf_scalar_f64, 2.0),
+            ("erf 16", erf16, erf_scalar_f64, 2.0),
+            ("gelu 8", gelu8, gelu_ref, 2.0),
+            ("gelu 16", gelu16, gelu_ref, 2.0),
+        ] {
+            run_f32(name, f, r, &xs, bound);
+        }
+    }
+
+    /// gelu's lanes below -5.5 take the f64 kernel out of line; a vector mixing them with
+    /// fast lanes keeps each lane's own result.
+    #[test]
+    fn gelu_mixed_fast_and_rare_lanes() {
+        let xs = [-30.0f32, 0.5, -5.6, -5.5, 2.0, f32::NAN, -1e-3, -7.25];
+        let out = gelu8(f32x8::from(xs)).to_array();
+        for (x, y) in xs.iter().zip(out) {
+            let want = gelu_ref(*x as f64);
+            assert!(
+                same32(y, want as f32) || err_f32(y, want) <= 2.0,
+                "gelu({x}) = {y}, want {want}"
+            );
+        }
+    }
+}
