@@ -381,7 +381,7 @@ fn constructors_refuse_what_does_not_fit() {
 }
 
 #[test]
-fn outputs_too_large_to_allocate_are_errors() {
+fn outputs_over_isize_bytes_are_errors() {
     // `A·C` elements of 4 bytes: 2^62 elements overflow isize in bytes, 2^64 in elements.
     for (a, c) in [
         (1usize << 31, 1usize << 31),

@@ -60,14 +60,15 @@ impl Stats {
 }
 
 // ------------------------------------------------------------------ inputs
-/// 2^e for every exponent an f64 power of two has (-1074 ..= 1023, subnormals included),
-/// from its bits: exact (Rust does not promise `powi` is; Miri models it as inexact).
+/// 2^e from its bits (subnormal below 2^-1022, 0 below 2^-1074, inf from 2^1024): exact,
+/// as `powi` is not promised to be (Miri models it as inexact).
 pub(super) fn exact_pow2(e: i32) -> f64 {
-    assert!((-1074..=1023).contains(&e));
-    if e < -1022 {
-        return f64::from_bits(1u64 << (e + 1074));
+    match e {
+        1024.. => f64::INFINITY,
+        -1022..=1023 => f64::from_bits(((1023 + e) as u64) << 52),
+        -1074..=-1023 => f64::from_bits(1u64 << (e + 1074)),
+        _ => 0.0,
     }
-    f64::from_bits(((1023 + e) as u64) << 52)
 }
 
 pub(super) struct Rng(pub(super) u64);
