@@ -26,7 +26,7 @@ pub(super) fn try_f32(
     epilogue: &dyn Fn(Block<'_, f32>),
 ) -> bool {
     let (m, k, n) = (a.rows(), a.cols(), b.cols());
-    if m == 0 || n == 0 || k == 0 || m > 64 || n > 4096 || m * n * k > SMALL_WORK {
+    if m == 0 || n == 0 || k == 0 || m > 64 || n > 4096 || (m * n).saturating_mul(k) > SMALL_WORK {
         return false;
     }
     #[cfg(target_arch = "x86_64")]
