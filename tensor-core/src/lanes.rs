@@ -312,14 +312,27 @@ pub trait ActivationLanes: Activation + FloatLanes + CompareLanes + SelectLanes 
 impl ActivationLanes for f64 {
     #[inline(always)]
     fn selu_lanes(a: V<f64>, alpha: V<f64>, gamma: V<f64>) -> V<f64> {
-        let w = |v: V<f64>| f64x8::from(v.0);
-        V(crate::vmath::selu_f64(w(a), w(alpha), w(gamma)).to_array())
+        by_f64x8(|c| crate::vmath::selu_f64(c(&a), c(&alpha), c(&gamma)))
     }
     #[inline(always)]
     fn swish_lanes(a: V<f64>, alpha: V<f64>) -> V<f64> {
-        let w = |v: V<f64>| f64x8::from(v.0);
-        V(crate::vmath::swish_f64(w(a), w(alpha)).to_array())
+        by_f64x8(|c| crate::vmath::swish_f64(c(&a), c(&alpha)))
     }
+}
+
+/// An `f64x8` kernel over all `LANES` f64 lanes (8 or 16), eight at a time: `kernel`
+/// receives a function that cuts the current eight lanes out of an operand.
+#[inline(always)]
+fn by_f64x8(kernel: impl Fn(&dyn Fn(&V<f64>) -> wide::f64x8) -> wide::f64x8) -> V<f64> {
+    let mut out = [0.0f64; LANES];
+    for (c, chunk) in out.chunks_exact_mut(8).enumerate() {
+        let cut = |v: &V<f64>| {
+            let lanes: [f64; 8] = v.0[c * 8..c * 8 + 8].try_into().expect("eight lanes");
+            wide::f64x8::from(lanes)
+        };
+        chunk.copy_from_slice(&kernel(&cut).to_array());
+    }
+    V(out)
 }
 
 /// `f32` through f64 lanes for the transcendental activations: one rounding at the end
@@ -456,7 +469,8 @@ fn ones_per_field(w: u64, bits: u32, signed: bool) -> u64 {
     w
 }
 
-/// Eight `BITS`-wide lanes (8 or 32) packed 64/BITS to a u64 word, counted word by word,
+/// `LANES` lanes `BITS` wide (8 or 32) packed 64/BITS to a u64 word (`WORDS` =
+/// `LANES · BITS / 64` words), counted word by word,
 /// each lane's count read back from its field. Packing and unpacking are shifts, so the
 /// lane order does not depend on endianness.
 #[cfg_attr(
@@ -473,7 +487,7 @@ fn count_packed<const BITS: u32, const WORDS: usize>(m: [u64; LANES], signed: bo
     core::array::from_fn(|i| (counts[i / per_word] >> (BITS * (i % per_word) as u32)) as u8)
 }
 
-/// Eight 16-bit lanes as one `wide::u16x8`: the steps of `ones_per_field` on vector lanes
+/// 16-bit lanes, eight at a time as one `wide::u16x8`: the steps of `ones_per_field` on vector lanes
 /// (SSE2 has 16-bit shifts, adds and subs).
 #[cfg_attr(
     all(target_feature = "avx512bitalg", target_feature = "avx512vpopcntdq"),
@@ -482,18 +496,25 @@ fn count_packed<const BITS: u32, const WORDS: usize>(m: [u64; LANES], signed: bo
 #[inline(always)]
 fn count_u16x8(m: [u16; LANES], signed: bool) -> [u8; LANES] {
     use wide::u16x8;
-    let x = u16x8::from(m);
-    let x = if signed {
-        let sign: u16x8 = x >> 15;
-        (x ^ (u16x8::splat(0) - sign)) + sign
-    } else {
-        x
-    };
-    let x = x - ((x >> 1) & u16x8::splat(0x5555));
-    let x = (x & u16x8::splat(0x3333)) + ((x >> 2) & u16x8::splat(0x3333));
-    let x = (x + (x >> 4)) & u16x8::splat(0x0f0f);
-    let x: u16x8 = (x + (x >> 8)) & u16x8::splat(0x00ff);
-    x.to_array().map(|c| c as u8)
+    let mut out = [0u8; LANES];
+    // Eight lanes per `u16x8`: one vector on 8-lane builds, two on 16-lane ones.
+    for (chunk, lanes) in out.chunks_exact_mut(8).zip(m.chunks_exact(8)) {
+        let x = u16x8::from(<[u16; 8]>::try_from(lanes).expect("eight lanes"));
+        let x = if signed {
+            let sign: u16x8 = x >> 15;
+            (x ^ (u16x8::splat(0) - sign)) + sign
+        } else {
+            x
+        };
+        let x = x - ((x >> 1) & u16x8::splat(0x5555));
+        let x = (x & u16x8::splat(0x3333)) + ((x >> 2) & u16x8::splat(0x3333));
+        let x = (x + (x >> 4)) & u16x8::splat(0x0f0f);
+        let x: u16x8 = (x + (x >> 8)) & u16x8::splat(0x00ff);
+        for (c, v) in chunk.iter_mut().zip(x.to_array()) {
+            *c = v as u8;
+        }
+    }
+    out
 }
 
 /// The SWAR count of eight lanes (`bitwise_count_lanes` of every build without the
@@ -530,12 +551,12 @@ macro_rules! swar_bit_count {
     )*};
 }
 swar_bit_count! {
-    u8, "avx512bitalg" => |m| count_packed::<8, 1>(m.map(|v| v as u64), false);
-    i8, "avx512bitalg" => |m| count_packed::<8, 1>(m.map(|v| v as u8 as u64), true);
+    u8, "avx512bitalg" => |m| count_packed::<8, { LANES / 8 }>(m.map(|v| v as u64), false);
+    i8, "avx512bitalg" => |m| count_packed::<8, { LANES / 8 }>(m.map(|v| v as u8 as u64), true);
     u16, "avx512bitalg" => |m| count_u16x8(m, false);
     i16, "avx512bitalg" => |m| count_u16x8(m.map(|v| v as u16), true);
-    u32, "avx512vpopcntdq" => |m| count_packed::<32, 4>(m.map(|v| v as u64), false);
-    i32, "avx512vpopcntdq" => |m| count_packed::<32, 4>(m.map(|v| v as u32 as u64), true);
+    u32, "avx512vpopcntdq" => |m| count_packed::<32, { LANES / 2 }>(m.map(|v| v as u64), false);
+    i32, "avx512vpopcntdq" => |m| count_packed::<32, { LANES / 2 }>(m.map(|v| v as u32 as u64), true);
 }
 impl BitCountLanes for u64 {}
 impl BitCountLanes for i64 {}
