@@ -87,7 +87,9 @@ const MN: &[usize] = if cfg!(miri) {
     // A full tile, a partial tile and a tile plus an edge of every kernel (mr 4/6, nr 4/8/16).
     &[1, 6, 17]
 } else {
-    &[1, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 15, 16, 17, 31, 32, 33, 37, 97]
+    &[
+        1, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 15, 16, 17, 31, 32, 33, 37, 97,
+    ]
 };
 /// With the tiny blocks (`kc = 5`): empty, one block, a block and a part.
 const KS: &[usize] = if cfg!(miri) {
