@@ -86,12 +86,9 @@ impl<'a, P: Copy + Default + Send + Sync> PackedB<'a, P> {
                     pack_b(src, (pc, kb), (left, group.min(jc + nb - left)), nr, out)
                 };
                 if parallel {
-                    #[cfg(feature = "parallel")]
-                    {
-                        use rayon::iter::{IndexedParallelIterator, ParallelIterator};
-                        use rayon::slice::ParallelSliceMut;
-                        block.par_chunks_mut(kb * group).enumerate().for_each(pack);
-                    }
+                    // Through the runtime's one task runner, so no rayon code is
+                    // instantiated per element and source type (issue 17).
+                    crate::parallel::run_chunked(block.chunks_mut(kb * group).enumerate(), &pack);
                 } else {
                     pack_b(src, (pc, kb), (jc, nb), nr, block);
                 }

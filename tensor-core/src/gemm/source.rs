@@ -465,6 +465,7 @@ impl<P, F: Fn(usize, usize) -> P + Sync> PackSource<P> for FnSource<F> {
 }
 
 /// Rows `row0 .. row0 + rows` of a source (one thread's share).
+#[cfg_attr(not(feature = "parallel"), allow(dead_code))]
 pub(super) struct RowRange<'s, S> {
     pub(super) src: &'s S,
     pub(super) row0: usize,
