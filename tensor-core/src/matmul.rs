@@ -58,61 +58,58 @@ pub trait GemmInto<A, B>: Copy + Default + Send + Sync + 'static {
     );
 }
 
-impl<A: Convert<f32> + Sync, B: Convert<f32> + Sync> GemmInto<A, B> for f32 {
-    type PackElem = f32;
-    type Packed<'a>
-        = PackedB<'a, f32>
-    where
-        B: 'a;
-    fn product(a: &MatRef<'_, A>, b: &MatRef<'_, B>, c: &mut [f32], ldc: usize, options: Options) {
-        gemm::matmul_f32_with(a, b, c, ldc, options, &|_: Block<'_, f32>| {})
-            .expect("lowering builds consistent products");
-    }
-    fn pack_len(k: usize, n: usize) -> usize {
-        gemm::packed_b_len_f32(k, n).expect("the operand's size fits in memory")
-    }
-    fn pack<'a>(b: MatRef<'a, B>, buf: &'a mut [f32], options: Options) -> PackedB<'a, f32> {
-        gemm::pack_b_f32(&b, buf, options).expect("pack_len sized the buffer")
-    }
-    fn product_packed(
-        a: &MatRef<'_, A>,
-        b: &PackedB<'_, f32>,
-        c: &mut [f32],
-        ldc: usize,
-        options: Options,
-    ) {
-        gemm::matmul_f32_packed_with(a, b, c, ldc, options, &|_: Block<'_, f32>| {})
-            .expect("lowering builds consistent products");
-    }
+/// The float impls: `B` packed once per call (`PackedB`), one engine entry point per use.
+macro_rules! packed_float_gemm_into {
+    ($t:ty, $product:ident, $pack_len:ident, $pack:ident, $product_packed:ident) => {
+        impl<A: Convert<$t> + Sync, B: Convert<$t> + Sync> GemmInto<A, B> for $t {
+            type PackElem = $t;
+            type Packed<'a>
+                = PackedB<'a, $t>
+            where
+                B: 'a;
+            fn product(
+                a: &MatRef<'_, A>,
+                b: &MatRef<'_, B>,
+                c: &mut [$t],
+                ldc: usize,
+                options: Options,
+            ) {
+                gemm::$product(a, b, c, ldc, options, &|_: Block<'_, $t>| {})
+                    .expect("lowering builds consistent products");
+            }
+            fn pack_len(k: usize, n: usize) -> usize {
+                gemm::$pack_len(k, n).expect("the operand's size fits in memory")
+            }
+            fn pack<'a>(b: MatRef<'a, B>, buf: &'a mut [$t], options: Options) -> PackedB<'a, $t> {
+                gemm::$pack(&b, buf, options).expect("pack_len sized the buffer")
+            }
+            fn product_packed(
+                a: &MatRef<'_, A>,
+                b: &PackedB<'_, $t>,
+                c: &mut [$t],
+                ldc: usize,
+                options: Options,
+            ) {
+                gemm::$product_packed(a, b, c, ldc, options, &|_: Block<'_, $t>| {})
+                    .expect("lowering builds consistent products");
+            }
+        }
+    };
 }
-
-impl<A: Convert<f64> + Sync, B: Convert<f64> + Sync> GemmInto<A, B> for f64 {
-    type PackElem = f64;
-    type Packed<'a>
-        = PackedB<'a, f64>
-    where
-        B: 'a;
-    fn product(a: &MatRef<'_, A>, b: &MatRef<'_, B>, c: &mut [f64], ldc: usize, options: Options) {
-        gemm::matmul_f64_with(a, b, c, ldc, options, &|_: Block<'_, f64>| {})
-            .expect("lowering builds consistent products");
-    }
-    fn pack_len(k: usize, n: usize) -> usize {
-        gemm::packed_b_len_f64(k, n).expect("the operand's size fits in memory")
-    }
-    fn pack<'a>(b: MatRef<'a, B>, buf: &'a mut [f64], options: Options) -> PackedB<'a, f64> {
-        gemm::pack_b_f64(&b, buf, options).expect("pack_len sized the buffer")
-    }
-    fn product_packed(
-        a: &MatRef<'_, A>,
-        b: &PackedB<'_, f64>,
-        c: &mut [f64],
-        ldc: usize,
-        options: Options,
-    ) {
-        gemm::matmul_f64_packed_with(a, b, c, ldc, options, &|_: Block<'_, f64>| {})
-            .expect("lowering builds consistent products");
-    }
-}
+packed_float_gemm_into!(
+    f32,
+    matmul_f32_with,
+    packed_b_len_f32,
+    pack_b_f32,
+    matmul_f32_packed_with
+);
+packed_float_gemm_into!(
+    f64,
+    matmul_f64_with,
+    packed_b_len_f64,
+    pack_b_f64,
+    matmul_f64_packed_with
+);
 
 /// The integer impls keep the view (their kernels pack `B` per call).
 macro_rules! unpacked_rhs {
