@@ -62,8 +62,11 @@ def vec(dtype, n):
     return f"vec![{zero(dtype)}; {n}]"
 
 
-def call(name, graph_args, hand_args):
-    g = f"black_box({name}({', '.join(graph_args)}));"
+def call(name, graph_args, hand_args, fallible=False):
+    """The calls of a graph (`fallible`: one with dim names, which returns a `Result`) and of
+    its hand-written twin."""
+    ok = ".ok()" if fallible else ""
+    g = f"black_box({name}({', '.join(graph_args)}){ok});"
     h = f"black_box({name}({', '.join(hand_args)}));"
     return g, h
 
@@ -393,9 +396,7 @@ SHAPES_V2 = [8, 64, 16, 100, 32, 768, 24, 40]
 
 def vcall(name, graph_args, hand_args):
     """Calls of a symbolic graph (`Result`) and of its hand-written twin."""
-    g = f"black_box({name}({', '.join(graph_args)}).ok());"
-    h = f"black_box({name}({', '.join(hand_args)}));"
-    return g, h
+    return call(name, graph_args, hand_args, fallible=True)
 
 
 def t2_mlp(i, k):
