@@ -97,6 +97,74 @@ fn naive(a: &[f32], b: &[f32], c: &mut [f32], n: usize) {
     }
 }
 
+/// `trips × 100` independent 512-bit FMAs on registers (24 accumulators).
+///
+/// # Safety
+/// The CPU has AVX-512F.
+#[cfg(target_arch = "x86_64")]
+unsafe fn zmm_fmas(trips: u64) {
+    use std::arch::asm;
+    for _ in 0..trips {
+        // SAFETY: register-only FMAs; AVX-512F is the caller's promise.
+        unsafe {
+            asm!(
+                ".rept 4",
+                "vfmadd231ps zmm0, zmm30, zmm31", "vfmadd231ps zmm1, zmm30, zmm31",
+                "vfmadd231ps zmm2, zmm30, zmm31", "vfmadd231ps zmm3, zmm30, zmm31",
+                "vfmadd231ps zmm4, zmm30, zmm31", "vfmadd231ps zmm5, zmm30, zmm31",
+                "vfmadd231ps zmm6, zmm30, zmm31", "vfmadd231ps zmm7, zmm30, zmm31",
+                "vfmadd231ps zmm8, zmm30, zmm31", "vfmadd231ps zmm9, zmm30, zmm31",
+                "vfmadd231ps zmm10, zmm30, zmm31", "vfmadd231ps zmm11, zmm30, zmm31",
+                "vfmadd231ps zmm12, zmm30, zmm31", "vfmadd231ps zmm13, zmm30, zmm31",
+                "vfmadd231ps zmm14, zmm30, zmm31", "vfmadd231ps zmm15, zmm30, zmm31",
+                "vfmadd231ps zmm16, zmm30, zmm31", "vfmadd231ps zmm17, zmm30, zmm31",
+                "vfmadd231ps zmm18, zmm30, zmm31", "vfmadd231ps zmm19, zmm30, zmm31",
+                "vfmadd231ps zmm20, zmm30, zmm31", "vfmadd231ps zmm21, zmm30, zmm31",
+                "vfmadd231ps zmm22, zmm30, zmm31", "vfmadd231ps zmm23, zmm30, zmm31",
+                "vfmadd231ps zmm24, zmm30, zmm31",
+                ".endr",
+                out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
+                out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
+                out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
+                out("zmm12") _, out("zmm13") _, out("zmm14") _, out("zmm15") _,
+                out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
+                out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
+                out("zmm24") _, out("zmm30") _, out("zmm31") _,
+                options(nomem, nostack)
+            );
+        }
+    }
+}
+
+/// Whether the second core is there for this process: the same independent FMAs on one
+/// thread, then on two at once (the same work each), in wall time, best of 20. Returns
+/// (one-thread GFLOP/s, two-thread GFLOP/s). A machine whose other core is busy (or a
+/// scheduler that holds this process to one core's share) shows a ratio near 1, and no
+/// product can then run faster on two threads.
+#[cfg(target_arch = "x86_64")]
+fn peak_two_threads() -> (f64, f64) {
+    const TRIPS: u64 = 200_000;
+    if !std::is_x86_feature_detected!("avx512f") {
+        return (0.0, 0.0);
+    }
+    // SAFETY (both closures): the CPU has AVX-512F (checked above).
+    let one = || unsafe { zmm_fmas(TRIPS) };
+    let (mut t1, mut t2) = (f64::MAX, f64::MAX);
+    for _ in 0..20 {
+        let t = std::time::Instant::now();
+        one();
+        t1 = t1.min(t.elapsed().as_secs_f64());
+        let t = std::time::Instant::now();
+        std::thread::scope(|s| {
+            s.spawn(one);
+            one();
+        });
+        t2 = t2.min(t.elapsed().as_secs_f64());
+    }
+    let flops = (TRIPS * 100 * 32) as f64;
+    (flops / t1 / 1e9, 2.0 * flops / t2 / 1e9)
+}
+
 /// Peak f32 flop/s of one core by independent FMAs (24 accumulators, no memory), in CPU
 /// time: (512-bit, 256-bit) GFLOP/s, and the clock in GHz by a chain of dependent 1-cycle
 /// integer adds. Best of many short samples.
@@ -114,38 +182,8 @@ fn peak() -> (f64, f64, f64) {
         best
     }
     let zmm = if std::is_x86_feature_detected!("avx512f") {
-        let t = best(&mut || {
-            for _ in 0..TRIPS {
-                // SAFETY: register-only FMAs on a CPU with AVX-512F (checked above).
-                unsafe {
-                    asm!(
-                        ".rept 4",
-                        "vfmadd231ps zmm0, zmm30, zmm31", "vfmadd231ps zmm1, zmm30, zmm31",
-                        "vfmadd231ps zmm2, zmm30, zmm31", "vfmadd231ps zmm3, zmm30, zmm31",
-                        "vfmadd231ps zmm4, zmm30, zmm31", "vfmadd231ps zmm5, zmm30, zmm31",
-                        "vfmadd231ps zmm6, zmm30, zmm31", "vfmadd231ps zmm7, zmm30, zmm31",
-                        "vfmadd231ps zmm8, zmm30, zmm31", "vfmadd231ps zmm9, zmm30, zmm31",
-                        "vfmadd231ps zmm10, zmm30, zmm31", "vfmadd231ps zmm11, zmm30, zmm31",
-                        "vfmadd231ps zmm12, zmm30, zmm31", "vfmadd231ps zmm13, zmm30, zmm31",
-                        "vfmadd231ps zmm14, zmm30, zmm31", "vfmadd231ps zmm15, zmm30, zmm31",
-                        "vfmadd231ps zmm16, zmm30, zmm31", "vfmadd231ps zmm17, zmm30, zmm31",
-                        "vfmadd231ps zmm18, zmm30, zmm31", "vfmadd231ps zmm19, zmm30, zmm31",
-                        "vfmadd231ps zmm20, zmm30, zmm31", "vfmadd231ps zmm21, zmm30, zmm31",
-                        "vfmadd231ps zmm22, zmm30, zmm31", "vfmadd231ps zmm23, zmm30, zmm31",
-                        "vfmadd231ps zmm24, zmm30, zmm31",
-                        ".endr",
-                        out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
-                        out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
-                        out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
-                        out("zmm12") _, out("zmm13") _, out("zmm14") _, out("zmm15") _,
-                        out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
-                        out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
-                        out("zmm24") _, out("zmm30") _, out("zmm31") _,
-                        options(nomem, nostack)
-                    );
-                }
-            }
-        });
+        // SAFETY: the CPU has AVX-512F (checked above).
+        let t = best(&mut || unsafe { zmm_fmas(TRIPS) });
         (TRIPS * 100 * 32) as f64 / t / 1e9
     } else {
         0.0
@@ -198,6 +236,12 @@ fn bench(c: &mut Criterion) {
             "peak by independent FMAs (CPU time): 512-bit {zmm:.1} GFLOP/s, 256-bit {ymm:.1} GFLOP/s; \
              clock by dependent adds {ghz:.2} GHz (512-bit FMAs per cycle {:.2})",
             zmm / 32.0 / ghz
+        );
+        let (one, two) = peak_two_threads();
+        eprintln!(
+            "independent 512-bit FMAs in wall time: one thread {one:.1} GFLOP/s, two threads \
+             {two:.1} GFLOP/s ({:.2}x)",
+            two / one
         );
     }
     one_thread(c, "wall/");

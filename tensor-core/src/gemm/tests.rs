@@ -1056,3 +1056,61 @@ fn profile_small() {
         std::hint::black_box(&mut c);
     }
 }
+
+/// Where a two-thread 1024³ f32 product spends its wall time: packing `B` once on the pool,
+/// the product on a `B` packed beforehand, and the whole product, each on a 1- and a
+/// 2-thread rayon pool (best of `ROUNDS`, default 20). Release mode:
+/// `cargo test --release -p tensorgraph-core --lib gemm::tests::tune_threads -- --ignored --nocapture`.
+#[cfg(feature = "parallel")]
+#[test]
+#[ignore]
+fn tune_threads() {
+    let n: usize = std::env::var("N")
+        .map(|v| v.parse().unwrap())
+        .unwrap_or(1024);
+    let rounds: usize = std::env::var("ROUNDS")
+        .map(|v| v.parse().unwrap())
+        .unwrap_or(20);
+    let mut rng = Rng(15);
+    let (av, bv) = (rng.f32s(n * n), rng.f32s(n * n));
+    let a = MatRef::row_major(&av, n, n).unwrap();
+    let b = MatRef::row_major(&bv, n, n).unwrap();
+    let mut c = vec![0f32; n * n];
+    let mut buf = vec![0f32; packed_b_len_f32(n, n).unwrap()];
+    let flops = 2.0 * (n * n * n) as f64;
+    let best = |f: &mut dyn FnMut()| {
+        let mut best = f64::MAX;
+        for _ in 0..rounds {
+            let t = std::time::Instant::now();
+            f();
+            best = best.min(t.elapsed().as_secs_f64());
+        }
+        best * 1e3
+    };
+    let none = &|_: Block<'_, f32>| {};
+    let mut whole = [0.0; 2];
+    for threads in [1usize, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let pack = best(&mut || {
+                pack_b_f32(&b, &mut buf, Options::default()).unwrap();
+            });
+            let packed = pack_b_f32(&b, &mut buf, Options::default()).unwrap();
+            let product = best(&mut || {
+                matmul_f32_packed_with(&a, &packed, &mut c, n, Options::default(), none).unwrap()
+            });
+            let all =
+                best(&mut || matmul_f32_with(&a, &b, &mut c, n, Options::default(), none).unwrap());
+            whole[threads - 1] = all;
+            println!(
+                "{threads} thread(s): pack B {pack:.3} ms, product on packed B {product:.3} ms, \
+                 whole {all:.3} ms = {:.1} GFLOP/s",
+                flops / all / 1e6
+            );
+        });
+    }
+    println!("speedup of the whole product: {:.2}", whole[0] / whole[1]);
+}
