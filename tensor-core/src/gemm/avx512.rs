@@ -22,17 +22,21 @@ pub(super) fn has_avx512f() -> bool {
 /// f32, a 12×32 tile: 24 accumulators, 2 `B` vectors and the broadcasts in 32 `zmm`
 /// registers; per `k` step 24 FMAs (12 cycles on two 512-bit FMA pipes) against 2 vector
 /// loads and 12 broadcasts. Blocks for a Zen 5 core (48 KiB L1d, 1 MiB L2, 32 MiB L3):
-/// `kc = 192` keeps a 24 KiB `B` micro-panel and a 9 KiB `A` micro-panel in L1;
-/// `mc = 144` makes the packed `A` block 108 KiB of L2, each `B` micro-panel serving 12
-/// tiles; `nc = 4096` covers whole rows of `B` for the benches' sizes (a `kc × nc` block
-/// of 3 MiB, in L3). 6×64 and 14×32 tiles and `kc` 128-512, `mc` 48-384 measured within
-/// noise of this choice on the loaded machine (`tests::tune_avx512`, BENCHMARKS.md).
+/// `kc = 512` (a 64 KiB `B` micro-panel and a 24 KiB `A` micro-panel, streamed from L2 by
+/// the hardware prefetcher at 15 bytes a cycle) means two passes over each `C` tile at
+/// 1024³ instead of six with `kc = 192` (whose `B` micro-panel fit L1): 3-5% faster in
+/// every sweep with the machine's second core left to the benchmark (`tests::tune_avx512`
+/// under `tools/bench-priority`, BENCHMARKS.md); `kc` 384 and 1024 measured within 1% of
+/// 512, 160-256 behind. `mc = 144` makes the packed `A` block 288 KiB of L2; `mc` from 48
+/// to 432 measured within noise. `nc = 4096` covers whole rows of `B` for the benches'
+/// sizes (a `kc × nc` block of 8 MiB, in L3). 6×64 and 14×32 tiles measured within 1% of
+/// 12×32 at every `kc`.
 pub(super) static AVX512_F32: Kernel<f32, f32> = Kernel {
     name: "avx512f 12x32",
     mr: 12,
     nr: 32,
     mc: 144,
-    kc: 192,
+    kc: 512,
     nc: 4096,
     run: f32_12x32,
 };

@@ -11,12 +11,23 @@ use super::pack::{pack_a, pack_b, with_workspace};
 use super::packed::PackedB;
 use super::source::PackSource;
 
-/// The `k` block and the column block of a `k × n` product with `ker`: the kernel's, cut
-/// down to the product (`kc ≥ 1`, `nc` a multiple of `nr`).
+/// The `k` block and the column block of a `k × n` product with `ker` (`1 ≤ kc ≤ ker.kc`,
+/// `nc` a multiple of `nr`). `k` is cut into as few blocks as `ker.kc` allows, all of
+/// the same size but the last (`k = 768` with `kc = 512`: 384 + 384, not 512 + 256), so
+/// that no short block pays a full pass over `C` for little work.
 pub(super) fn blocks<P, O>(ker: &Kernel<P, O>, k: usize, n: usize) -> (usize, usize) {
-    let kc = ker.kc.min(k).max(1);
+    let kc = even_split(k, ker.kc, 1);
     let nc = ker.nc.min(n.next_multiple_of(ker.nr)).max(ker.nr);
     (kc, nc)
+}
+
+/// The block size that cuts `len` into as few blocks of at most `max` as possible, of
+/// equal sizes rounded up to a multiple of `unit` (`max` is one), the last block taking
+/// what is left: at least `unit`, at most `max`.
+fn even_split(len: usize, max: usize, unit: usize) -> usize {
+    let max = max.max(unit);
+    let count = len.div_ceil(max).max(1);
+    len.div_ceil(count).next_multiple_of(unit).clamp(unit, max)
 }
 
 /// The right operand as the driver reads it: packed block by block on the way, or
@@ -100,7 +111,9 @@ pub(super) fn gemm_serial<P, O, SA, SB>(
         return;
     }
     let (mr, nr) = (ker.mr, ker.nr);
-    let mc = ker.mc.min(m.next_multiple_of(mr));
+    // Row blocks of even size (1024 rows with mc = 144: 7 × 132 + 100 rather than
+    // 7 × 144 + 16, whose last block reuses each B micro-panel for two tiles only).
+    let mc = even_split(m, ker.mc, mr);
     let (kc, nc) = blocks(ker, k, n);
 
     if k == 0 {
