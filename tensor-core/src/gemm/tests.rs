@@ -569,32 +569,38 @@ fn epilogue_sees_every_element_once_with_its_position() {
 #[test]
 fn threads_match_one_thread_exactly() {
     // Every element is computed by the same kernel calls in the same order whichever thread
-    // owns its rows, so the results are bit-identical.
+    // owns its rows, so the results are bit-identical. Above the threads' work threshold
+    // (smaller under Miri); the first shape gives two threads short shares (B packed once
+    // and shared), the second tall ones (each thread packs B itself).
     let mut rng = Rng(8);
-    // Above the threads' work threshold (smaller under Miri).
-    let (m, k, n) = if cfg!(miri) {
-        (31, 7, 23)
+    let shapes = if cfg!(miri) {
+        [(31, 7, 23), (2 * threads::SHARE_B_BELOW_ROWS + 7, 2, 5)]
     } else {
-        (301, 67, 211)
+        [
+            (301, 67, 211),
+            (2 * threads::SHARE_B_BELOW_ROWS + 19, 67, 131),
+        ]
     };
-    let av = rng.f32s(m * k);
-    let bv = rng.f32s(k * n);
-    let a = MatRef::row_major(&av, m, k).unwrap();
-    let b = MatRef::row_major(&bv, k, n).unwrap();
-    let mut one = vec![0.0; m * n];
-    let mut many = vec![0.0; m * n];
-    matmul_f32_with(&a, &b, &mut one, n, Options::SINGLE, &|_: Block<
-        '_,
-        f32,
-    >| {})
-    .unwrap();
-    matmul_f32(&a, &b, &mut many, n).unwrap();
-    assert_eq!(one, many);
-    // The threaded path did run wherever there is more than one thread.
-    #[cfg(feature = "parallel")]
-    if rayon::current_num_threads() > 1 {
-        let mr = kernel::f32_kernel().mr;
-        assert!(threads::thread_count(m, k, n, mr, Options::default()) > 1);
+    for (m, k, n) in shapes {
+        let av = rng.f32s(m * k);
+        let bv = rng.f32s(k * n);
+        let a = MatRef::row_major(&av, m, k).unwrap();
+        let b = MatRef::row_major(&bv, k, n).unwrap();
+        let mut one = vec![0.0; m * n];
+        let mut many = vec![0.0; m * n];
+        matmul_f32_with(&a, &b, &mut one, n, Options::SINGLE, &|_: Block<
+            '_,
+            f32,
+        >| {})
+        .unwrap();
+        matmul_f32(&a, &b, &mut many, n).unwrap();
+        assert_eq!(one, many, "{m}x{k}x{n}");
+        // The threaded path did run wherever there is more than one thread.
+        #[cfg(feature = "parallel")]
+        if rayon::current_num_threads() > 1 {
+            let mr = kernel::f32_kernel().mr;
+            assert!(threads::thread_count(m, k, n, mr, Options::default()) > 1);
+        }
     }
 }
 

@@ -1,8 +1,9 @@
 //! Splitting a product across threads: rows of `A` and `C` in contiguous shares (whole
 //! tiles each), one per thread, so every thread writes its own rows of `C` (disjoint
-//! `&mut` slices, no unsafe) and packs its own `A`; each packs `B` itself (unless `B` is a
-//! [`PackedB`](super::PackedB) packed once for all of them), which costs
-//! `k·n` per thread against `m·n·k / threads` multiply-adds.
+//! `&mut` slices, no unsafe) and packs its own `A`. `B` is either packed by every thread
+//! for itself, block by block as its loops go (tall products: see [`SHARE_B_BELOW_ROWS`]),
+//! or packed once on all threads before the product and shared (short ones, and a
+//! [`PackedB`](super::PackedB) given by the caller).
 
 use super::driver::{gemm_serial, BSide, PackEachBlock};
 use super::epilogue::Block;
@@ -18,6 +19,16 @@ use super::{Options, Parallelism};
 /// Miri a small threshold, so that the tests' small products still take the threaded path.
 #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
 const MIN_PARALLEL_WORK: usize = if cfg!(miri) { 1 << 12 } else { 1 << 22 };
+
+/// Rows per thread below which a split product packs `B` once and shares it. Packing `B`
+/// costs about half a cycle per element, a thread's multiply-adds `rows / 32` cycles per
+/// element of `B` (two 16-lane FMA pipes), so from 256 rows per thread on, a thread that
+/// packs all of `B` for itself spends at most ~6% of its time on it, and skips what sharing
+/// costs: a packing pass before the product, a second round of tasks, and panels read from
+/// the other core's cache. Measured at 1024³ with two threads (wall time, second core given
+/// to the benchmark, `tests::tune_threads`): 4.53-4.62 ms packing per thread against
+/// 4.81-4.84 ms shared; at 512³ 0.57 against 0.64-0.66 ms.
+pub(super) const SHARE_B_BELOW_ROWS: usize = 256;
 
 /// How many threads a product of `m × k × n` gets.
 pub(super) fn thread_count(m: usize, k: usize, n: usize, mr: usize, options: Options) -> usize {
@@ -75,9 +86,9 @@ pub(super) fn run_b<P, O, SA, SB, E>(
     }
 }
 
-/// [`run_b`] for a `B` to pack: on one thread, block by block as the driver goes; split
-/// across threads, packed once beforehand (on all of them) into a buffer of the calling
-/// thread and shared, so no thread packs all of `B` for itself.
+/// [`run_b`] for a `B` to pack: block by block as the driver goes, on one thread or on
+/// each of several with at least [`SHARE_B_BELOW_ROWS`] rows; split into shorter shares,
+/// packed once beforehand (on all threads) into a buffer of the calling thread and shared.
 pub(super) fn run<P, O, SA, SB, E>(
     ker: &Kernel<P, O>,
     a: &SA,
@@ -95,8 +106,9 @@ pub(super) fn run<P, O, SA, SB, E>(
 {
     let (m, k, n) = (a.rows(), a.cols(), b.cols());
     let len = buffer_len(ker, k, n);
+    let threads = thread_count(m, k, n, ker.mr, options);
     match len {
-        Some(len) if thread_count(m, k, n, ker.mr, options) > 1 => with_shared_b(len, |buf| {
+        Some(len) if threads > 1 && m / threads < SHARE_B_BELOW_ROWS => with_shared_b(len, |buf| {
             let packed = PackedB::pack(ker, b, buf, true).expect("buffer_len sized the buffer");
             run_b(ker, a, &packed, c, ldc, options, epilogue)
         }),
