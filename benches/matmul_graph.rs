@@ -2,7 +2,8 @@
 //! 3072]) as one graph, where `w` is packed once per call and the bias and gelu run on each
 //! 256-row block of the product right after the GEMM computes it, against the same layer as two graphs (the product, then `gelu(h + b)`
 //! over the stored product). The same with a cheap epilogue, `relu(x @ w + b)`, shows the
-//! fusion itself apart from gelu's cost. One thread (a one-thread rayon pool) and the
+//! fusion itself apart from gelu's cost; the product and each pass alone show what fusion
+//! can save at most. One thread (a one-thread rayon pool) and the
 //! default pool. `cargo bench --bench matmul_graph` (BENCHMARKS.md, "Products in graphs").
 //! The one-thread cases are timed again by this process's CPU time (`cpu/` group, see
 //! benches/cpu_time.rs), which leaves out the time spent descheduled on a shared machine.
@@ -84,6 +85,13 @@ fn cases<M: Measurement>(c: &mut Criterion<M>, group: &str, one_thread: &[bool])
         );
         g.bench_function(format!("product alone, {threads}"), |bench| {
             bench.iter(|| run(&mut || product_into(black_box(&x), &w, &mut h)))
+        });
+        // The separate passes alone: what fusion can save at most.
+        g.bench_function(format!("gelu pass alone, {threads}"), |bench| {
+            bench.iter(|| run(&mut || bias_gelu_into(black_box(&h), &b, &mut y)))
+        });
+        g.bench_function(format!("relu pass alone, {threads}"), |bench| {
+            bench.iter(|| run(&mut || bias_relu_into(black_box(&h), &b, &mut y)))
         });
     }
     g.finish();

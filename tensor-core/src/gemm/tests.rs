@@ -611,7 +611,7 @@ fn small_products_read_in_place_match_the_reference() {
     // columns are strided takes the packed path: checked too). Both paths must agree with
     // the exact reference within the bound.
     let mut rng = Rng(15);
-    for &m in &[1usize, 11, 12, 13, 25, 64] {
+    for &m in &[1usize, 11, 12, 13, 25, 64, 127, 128] {
         for &n in &[1usize, 15, 16, 17, 31, 33, 100] {
             for &k in &[1usize, 13, 64] {
                 if m * n * k > super::small::SMALL_WORK {
@@ -991,13 +991,22 @@ fn tune_small() {
             });
         }
     }
-    for n in [8usize, 16, 32, 64] {
+    // Squares, then oblong shapes of the unpacked path's largest work (m, k, n).
+    let squares = [8usize, 16, 32, 64, 96, 128].map(|n| (n, n, n));
+    let oblong = [
+        (128, 1024, 16),
+        (16, 1024, 128),
+        (128, 16, 1024),
+        (8, 512, 512),
+        (64, 512, 64),
+    ];
+    for (m, k, n) in squares.into_iter().chain(oblong) {
         let mut rng = Rng(13);
-        let (av, bv) = (rng.f32s(n * n), rng.f32s(n * n));
-        let a = MatRef::row_major(&av, n, n).unwrap();
-        let b = MatRef::row_major(&bv, n, n).unwrap();
-        let mut c = vec![0f32; n * n];
-        let reps = 200_000 / n;
+        let (av, bv) = (rng.f32s(m * k), rng.f32s(k * n));
+        let a = MatRef::row_major(&av, m, k).unwrap();
+        let b = MatRef::row_major(&bv, k, n).unwrap();
+        let mut c = vec![0f32; m * n];
+        let reps = (200_000 * 64 * 64 / (m * k * n)).max(1);
         let time = |f: &mut dyn FnMut()| {
             let mut best = f64::MAX;
             for _ in 0..20 {
@@ -1011,9 +1020,9 @@ fn tune_small() {
         };
         let naive = time(&mut || {
             c.fill(0.0);
-            for i in 0..n {
-                for p in 0..n {
-                    let x = av[i * n + p];
+            for i in 0..m {
+                for p in 0..k {
+                    let x = av[i * k + p];
                     for (cj, bj) in c[i * n..(i + 1) * n]
                         .iter_mut()
                         .zip(&bv[p * n..(p + 1) * n])
@@ -1024,7 +1033,14 @@ fn tune_small() {
             }
             std::hint::black_box(&mut c);
         });
-        print!("n={n}: naive {naive:.0} ns");
+        print!("{m}x{k}x{n}: naive {naive:.0} ns");
+        if kernel::cpu_isa() >= kernel::Isa::Avx512 {
+            let t = time(&mut || {
+                assert!(super::small::direct_f32(&a, &b, &mut c, n, &|_| {}));
+                std::hint::black_box(&mut c);
+            });
+            print!(", unpacked {t:.0}");
+        }
         for ker in &kernels {
             let t = time(&mut || {
                 threads::run(
