@@ -1079,7 +1079,7 @@ fn profile_small() {
     }
 }
 
-/// Where a two-thread 1024³ f32 product spends its wall time: packing `B` once on the pool,
+/// Where a two-thread f32 product (1024³ unless `N`, or `M`, `K`, `N`, say otherwise) spends its wall time: packing `B` once on the pool,
 /// the product on a `B` packed beforehand, and the whole product, each on a 1- and a
 /// 2-thread rayon pool (best of `ROUNDS`, default 20). Release mode:
 /// `cargo test --release -p tensorgraph-core --lib gemm::tests::tune_threads -- --ignored --nocapture`.
@@ -1087,19 +1087,22 @@ fn profile_small() {
 #[test]
 #[ignore]
 fn tune_threads() {
-    let n: usize = std::env::var("N")
-        .map(|v| v.parse().unwrap())
-        .unwrap_or(1024);
-    let rounds: usize = std::env::var("ROUNDS")
-        .map(|v| v.parse().unwrap())
-        .unwrap_or(20);
+    // N=… sets a square size; M, K, N together an oblong one.
+    let var = |name: &str, default: usize| -> usize {
+        std::env::var(name)
+            .map(|v| v.parse().unwrap())
+            .unwrap_or(default)
+    };
+    let n = var("N", 1024);
+    let (m, k) = (var("M", n), var("K", n));
+    let rounds = var("ROUNDS", 20);
     let mut rng = Rng(15);
-    let (av, bv) = (rng.f32s(n * n), rng.f32s(n * n));
-    let a = MatRef::row_major(&av, n, n).unwrap();
-    let b = MatRef::row_major(&bv, n, n).unwrap();
-    let mut c = vec![0f32; n * n];
-    let mut buf = vec![0f32; packed_b_len_f32(n, n).unwrap()];
-    let flops = 2.0 * (n * n * n) as f64;
+    let (av, bv) = (rng.f32s(m * k), rng.f32s(k * n));
+    let a = MatRef::row_major(&av, m, k).unwrap();
+    let b = MatRef::row_major(&bv, k, n).unwrap();
+    let mut c = vec![0f32; m * n];
+    let mut buf = vec![0f32; packed_b_len_f32(k, n).unwrap()];
+    let flops = 2.0 * (m * k * n) as f64;
     let best = |f: &mut dyn FnMut()| {
         let mut best = f64::MAX;
         for _ in 0..rounds {
