@@ -6,6 +6,17 @@
 //! |err| ≤ γ_K·Σ|a||b| with γ_K = K·u/(1 − K·u), u = 2^-24; one more rounding for the
 //! result (an f16 output rounds once more, at its own u). The tests assert
 //! |got − exact| ≤ (K + 2)·u·Σ|a||b| (+ the output dtype's half ulp).
+//!
+//! The products run on the GEMM kernels this CPU picks (AVX-512 on the development
+//! machine). To run every test here on the other kernels, cap the choice with the
+//! environment variable `TENSORGRAPH_GEMM_ISA` (`tensorgraph::gemm::GEMM_ISA_ENV`):
+//!
+//! ```text
+//! TENSORGRAPH_GEMM_ISA=avx2 cargo test --test matmul --test einsum --test transformer_block
+//! TENSORGRAPH_GEMM_ISA=portable cargo test --test matmul --test einsum --test transformer_block
+//! ```
+//!
+//! `the_requested_gemm_kernels_are_used` checks that the variable took effect.
 
 mod common;
 use common::*;
@@ -607,4 +618,44 @@ fn computed_half_precision_operands_are_rounded_first() {
     }
     // The sweep has cases where skipping the rounding shows.
     assert!(differs_unrounded > 20, "{differs_unrounded}");
+}
+
+graph! {
+    fn isa_check(a: f32[13, 37], b: f32[37, 35]) -> f32[13, 35] { a @ b }
+}
+
+/// With `TENSORGRAPH_GEMM_ISA` set (see the header), the process's kernels are the ones
+/// asked for (or a lower level, on a CPU without them): a run meant to test the AVX2 or
+/// portable kernels cannot silently test the default ones.
+#[test]
+fn the_requested_gemm_kernels_are_used() {
+    let name = tensorgraph::gemm::kernel_name_f32();
+    let levels = ["portable", "avx2", "avx512f"];
+    let used = levels
+        .iter()
+        .position(|l| name.starts_with(l))
+        .unwrap_or_else(|| panic!("unknown kernel {name}"));
+    match std::env::var(tensorgraph::gemm::GEMM_ISA_ENV).as_deref() {
+        Ok("portable") => assert_eq!(used, 0, "{name}"),
+        Ok("avx2") => assert!(used <= 1, "{name}"),
+        Ok("avx512") | Err(_) => {}
+        Ok(other) => panic!("TENSORGRAPH_GEMM_ISA={other} is not one of portable, avx2, avx512"),
+    }
+    // And a product through a graph still matches the reference on that kernel.
+    let a = Tensor::<f32, Shape![13, 37]>::from_fn(|[i, p]| ((i * 5 + p * 3) % 11) as f32 - 5.0);
+    let b = Tensor::<f32, Shape![37, 35]>::from_fn(|[p, j]| ((p * 7 + j) % 13) as f32 - 6.0);
+    let c = isa_check(&a, &b);
+    for i in 0..13 {
+        for j in 0..35 {
+            // Small integers: every partial sum is exact in f32.
+            let want: f64 = (0..37)
+                .map(|p| (((i * 5 + p * 3) % 11) as f64 - 5.0) * (((p * 7 + j) % 13) as f64 - 6.0))
+                .sum();
+            assert_eq!(
+                c.as_slice()[i * 35 + j] as f64,
+                want,
+                "({i}, {j}) on {name}"
+            );
+        }
+    }
 }

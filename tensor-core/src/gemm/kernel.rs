@@ -267,22 +267,44 @@ pub(super) enum Isa {
     Avx512,
 }
 
-/// The best instruction set this CPU runs. Under Miri: AVX2 only when the build enables
-/// both features (`-C target-feature=+avx2,+fma`), so a plain `cargo miri test` runs the
-/// portable kernels and the Miri run with those flags checks the raw-pointer code of
-/// `x86.rs` (NOTES.md, "Undefined-behaviour checks"); never AVX-512.
+/// The environment variable that caps the instruction set of this process's GEMM kernels:
+/// `portable`, `avx2` or `avx512` (read once, at the first product). The kernels used are
+/// the best the CPU runs up to that level, so a test run with `TENSORGRAPH_GEMM_ISA=avx2`
+/// or `=portable` exercises the other kernels (float and integer, packed and small-product
+/// paths) through the whole library, graphs included, on a CPU that would pick AVX-512.
+/// It never raises the level above what the CPU runs; a value that is none of the three is
+/// ignored. [`kernel_name_f32`] tells which kernel a process uses.
+pub const GEMM_ISA_ENV: &str = "TENSORGRAPH_GEMM_ISA";
+
+/// The level [`GEMM_ISA_ENV`] asks for, if it is set to one of its values.
+#[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))]
+fn requested_isa() -> Option<Isa> {
+    match std::env::var(GEMM_ISA_ENV).ok()?.trim() {
+        "portable" => Some(Isa::Portable),
+        "avx2" => Some(Isa::Avx2),
+        "avx512" => Some(Isa::Avx512),
+        _ => None,
+    }
+}
+
+/// The best instruction set this CPU runs, capped by [`GEMM_ISA_ENV`]. Under Miri: AVX2
+/// only when the build enables both features (`-C target-feature=+avx2,+fma`), so a plain
+/// `cargo miri test` runs the portable kernels and the Miri run with those flags checks
+/// the raw-pointer code of `x86.rs` (NOTES.md, "Undefined-behaviour checks"); never
+/// AVX-512.
 pub(super) fn cpu_isa() -> Isa {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     {
         static ISA: std::sync::OnceLock<Isa> = std::sync::OnceLock::new();
         *ISA.get_or_init(|| {
-            if super::x86::has_avx2_fma() && super::avx512::has_avx512f() {
+            let detected = if super::x86::has_avx2_fma() && super::avx512::has_avx512f() {
                 Isa::Avx512
             } else if super::x86::has_avx2_fma() {
                 Isa::Avx2
             } else {
                 Isa::Portable
-            }
+            };
+            requested_isa().map_or(detected, |cap| cap.min(detected))
         })
     }
     #[cfg(all(target_arch = "x86_64", miri))]

@@ -10,8 +10,10 @@
 //! - The *epilogue* is called once for every finished block of `C` (at most `MC × NC`
 //!   elements, see [`Block`]) while the block is still in cache: bias, activation, residual,
 //!   a cast into another buffer.
-//! - Kernels are chosen once per process: AVX2+FMA micro-kernels written with `core::arch`
-//!   where the CPU has them, else a portable kernel over `wide` (and plain Rust for integers).
+//! - Kernels are chosen once per process: AVX-512F or AVX2+FMA micro-kernels written with
+//!   `core::arch` where the CPU has them, else a portable kernel over `wide` (and plain Rust
+//!   for integers); the environment variable [`GEMM_ISA_ENV`] (`TENSORGRAPH_GEMM_ISA`)
+//!   caps the choice, for tests of the other kernels.
 //! - With the `parallel` feature, large products split their rows across rayon's threads.
 //!
 //! Entry points: [`matmul_f32`] (f32/f16/bf16/closure operands, f32 accumulation),
@@ -38,7 +40,7 @@ mod tests;
 use core::fmt;
 
 pub use epilogue::Block;
-pub use kernel::{kernel_name_f32, kernel_name_f64};
+pub use kernel::{kernel_name_f32, kernel_name_f64, GEMM_ISA_ENV};
 pub use packed::PackedB;
 pub use source::{Convert, FnSource, MatRef, PackSource};
 
