@@ -377,12 +377,34 @@ impl<T: Convert<P> + Sync, P> PackSource<P> for MatRef<'_, T> {
             let (d0, rest) = dst.split_at_mut(step);
             let (d1, rest) = rest.split_at_mut(step);
             let (d2, d3) = rest.split_at_mut(step);
-            for (i, run) in runs.iter().enumerate() {
+            // Four rows at a time: a 4×4 block read as four runs and written as four
+            // (a transpose LLVM does in registers, with whole-vector loads and stores:
+            // packing A took 4.4% of a 1024³ product with one scalar store per value).
+            let mut groups = runs.chunks_exact(4);
+            for (g, four) in (&mut groups).enumerate() {
+                let x: [[P; 4]; 4] = core::array::from_fn(|r| {
+                    let v: &[T; 4] = four[r][4 * u..4 * u + 4].try_into().expect("four values");
+                    v.map(|e| e.convert())
+                });
+                let [[a0, a1, a2, a3], [b0, b1, b2, b3], [c0, c1, c2, c3], [e0, e1, e2, e3]] = x;
+                let put = |dst: &mut [P], v: [P; 4]| {
+                    for (d, e) in dst.iter_mut().zip(v) {
+                        *d = e;
+                    }
+                };
+                let i = 4 * g;
+                put(&mut d0[i..i + 4], [a0, b0, c0, e0]);
+                put(&mut d1[i..i + 4], [a1, b1, c1, e1]);
+                put(&mut d2[i..i + 4], [a2, b2, c2, e2]);
+                put(&mut d3[i..i + 4], [a3, b3, c3, e3]);
+            }
+            let first = runs.len() - groups.remainder().len();
+            for (i, run) in groups.remainder().iter().enumerate() {
                 let x: &[T; 4] = run[4 * u..4 * u + 4].try_into().expect("four values");
-                d0[i] = x[0].convert();
-                d1[i] = x[1].convert();
-                d2[i] = x[2].convert();
-                d3[i] = x[3].convert();
+                d0[first + i] = x[0].convert();
+                d1[first + i] = x[1].convert();
+                d2[first + i] = x[2].convert();
+                d3[first + i] = x[3].convert();
             }
         }
         for t in quads * 4..len {
