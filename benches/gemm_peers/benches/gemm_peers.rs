@@ -292,31 +292,63 @@ fn one_thread<M: Measurement>(c: &mut Criterion<M>, prefix: &str) {
     g.finish();
 }
 
-/// One and two threads in wall time, back to back (the speedup is their ratio).
+/// Pins the calling thread to CPU `cpu` (Linux); returns whether it could.
+fn pin_to_cpu(cpu: usize) -> bool {
+    // SAFETY: a zeroed `cpu_set_t` is a valid empty set; CPU_SET writes inside it for
+    // `cpu < CPU_SETSIZE` (checked); sched_setaffinity reads `size_of::<cpu_set_t>()` bytes
+    // of it and changes only this thread's affinity (pid 0).
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if cpu >= libc::CPU_SETSIZE as usize {
+            return false;
+        }
+        libc::CPU_SET(cpu, &mut set);
+        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) == 0
+    }
+}
+
+/// One and two threads in wall time, back to back (the speedup is their ratio). The
+/// "pinned" pool has its two workers pinned to CPUs 0 and 1, to tell the scheduler's
+/// placement of the workers apart from the engine's split (at load 11 on the shared
+/// machine they measured the same; BENCHMARKS.md, "GEMM speed targets").
 fn two_threads(c: &mut Criterion) {
-    let pools = [1, 2].map(|t| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(t)
-            .build()
-            .unwrap()
-    });
+    let pools = [
+        (
+            "1 thread pool",
+            rayon::ThreadPoolBuilder::new().num_threads(1),
+        ),
+        (
+            "2 thread pool",
+            rayon::ThreadPoolBuilder::new().num_threads(2),
+        ),
+        (
+            "2 thread pool, pinned",
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(2)
+                .start_handler(|i| {
+                    pin_to_cpu(i);
+                }),
+        ),
+    ]
+    .map(|(name, builder)| (name, builder.build().unwrap()));
     let n = 1024;
     let (a, b) = (data(n * n, 1), data(n * n, 2));
     let mut out = vec![0f32; n * n];
     let mut g = c.benchmark_group("wall/f32_1024_threads");
     g.sample_size(20);
     g.throughput(Throughput::Elements(2 * (n * n * n) as u64));
-    for (threads, pool) in [1, 2].iter().zip(&pools) {
-        g.bench_function(format!("tensorgraph, {threads} thread pool"), |bench| {
+    for (name, pool) in &pools {
+        g.bench_function(format!("tensorgraph, {name}"), |bench| {
             bench.iter(|| {
                 pool.install(|| tensorgraph(&a, &b, black_box(&mut out), n, Options::default()))
             })
         });
-        g.bench_function(format!("gemm, {threads} threads"), |bench| {
-            let par = if *threads == 1 {
+        let threads = pool.current_num_threads();
+        g.bench_function(format!("gemm, {name}"), |bench| {
+            let par = if threads == 1 {
                 gemm::Parallelism::None
             } else {
-                gemm::Parallelism::Rayon(*threads)
+                gemm::Parallelism::Rayon(threads)
             };
             bench.iter(|| pool.install(|| gemm_crate(&a, &b, black_box(&mut out), n, par)))
         });
