@@ -61,4 +61,7 @@ pub mod __private {
     pub use crate::scratch::ScratchVec;
     pub use crate::shape::{Dim, Dyn, Fixed, Shape, StaticShape};
     pub use crate::tensor::{Tensor, TensorMut, TensorRef, TensorView, TensorViewMut};
+    /// The f32-lane kernels over blocks of `F32_BLOCK` values (one run-time dispatch per
+    /// block): the graph loops of default x86-64 builds call them.
+    pub use crate::vmath::{block as f32_block, BLOCK as F32_BLOCK};
 }

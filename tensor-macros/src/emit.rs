@@ -792,8 +792,14 @@ fn emit_nest(
         }
         None => TokenStream::new(),
     };
+    let blocked_loop = if has_main {
+        emit_blocked_loop(rt, f, graph, kernel, nest, &inner_extent, &chunk_sink_main)
+    } else {
+        TokenStream::new()
+    };
     let main_loops = if has_main {
         quote! {
+            #blocked_loop
             #unrolled_loop
             while __tg_j + #lanes <= #inner_extent {
                 let __tg_n: usize = #lanes;
@@ -848,6 +854,154 @@ fn emit_nest(
         #slices
         #global
         #body
+    }
+}
+
+/// The f32 functions that have block entry points in the runtime (`__private::f32_block`),
+/// with those entry points' names.
+const BLOCK_FUNCTIONS: &[(&str, &str)] = &[
+    ("exp", "exp_f32"),
+    ("tanh", "tanh_f32"),
+    ("sigmoid", "sigmoid_f32"),
+    ("erf", "erf_f32"),
+    ("gelu", "gelu_f32"),
+];
+
+/// On default x86-64 builds (no AVX2 at compile time) the f32 exp, tanh, sigmoid, erf and
+/// gelu dispatch at run time to AVX2 + FMA code, and a call per vector of 8 lanes costs
+/// ~5 ns of crossing (BENCHMARKS.md "Peers"). A nest whose inner loop calls them gets a
+/// loop over blocks of `F32_BLOCK` elements in front of its chunk loop there: phase k runs
+/// the block's chunks computing the arguments of the calls that depend on k earlier calls
+/// into a buffer per call, then each buffer goes through the runtime's block entry point
+/// once (16 lanes per zmm on AVX-512 machines, 8 on AVX2, the same bits either way); the
+/// last phase runs the chunks again with the calls' results loaded from their buffers,
+/// and sinks them. Values a phase needs are recomputed in it (loads from L1, arithmetic),
+/// never kept across phases. The chunk loop after it takes what is left (< F32_BLOCK).
+/// Other builds compile the chunk loop alone (`cfg`), so their kernels are unchanged.
+fn emit_blocked_loop(
+    rt: &TokenStream,
+    f: &GraphFn,
+    graph: &TypedGraph,
+    kernel: &Kernel,
+    nest: &LoopNest,
+    inner_extent: &TokenStream,
+    sink: &TokenStream,
+) -> TokenStream {
+    let p = quote!(#rt::__private);
+    let lanes = quote!(#p::LANES);
+    if nest.inner.as_static().is_some_and(|n| n < 256) {
+        return TokenStream::new();
+    }
+    let values = &nest.values;
+    // The block entry point of each inner value that calls one, by value id.
+    let entry: Vec<Option<&str>> = values
+        .iter()
+        .map(|v| {
+            let (ValueSource::Compute { args }, NodeKind::Op { op, .. }) =
+                (&v.source, &graph.nodes[v.node].kind)
+            else {
+                return None;
+            };
+            let f32_lanes = graph.nodes[values[args[0]].node].dtype.compute() == DType::F32;
+            (v.level == Level::Inner && args.len() == 1 && f32_lanes)
+                .then(|| BLOCK_FUNCTIONS.iter().find(|(name, _)| *name == op.name))
+                .flatten()
+                .map(|&(_, entry)| entry)
+        })
+        .collect();
+    if entry.iter().all(Option::is_none) {
+        return TokenStream::new();
+    }
+    let args_of = |id: usize| -> &[usize] {
+        match &values[id].source {
+            ValueSource::Compute { args } => args,
+            _ => &[],
+        }
+    };
+    // depth: how many block calls the value depends on, itself included (args come first).
+    let mut depth = vec![0usize; values.len()];
+    for id in 0..values.len() {
+        let below = args_of(id).iter().map(|&a| depth[a]).max().unwrap_or(0);
+        depth[id] = below + entry[id].is_some() as usize;
+    }
+    let phases = depth.iter().copied().max().unwrap_or(0);
+    let buf = |id: usize| format_ident!("__tg_blk{}", id);
+    // The inner values phase k computes for `roots`, in order: the closure over args,
+    // stopping at block calls of depth <= k (loaded from their buffers).
+    let emit_phase = |k: usize, roots: &[usize]| -> TokenStream {
+        let mut needed = vec![false; values.len()];
+        for &r in roots {
+            needed[r] = true;
+        }
+        for id in (0..values.len()).rev() {
+            if needed[id] && values[id].level == Level::Inner && entry[id].is_none() {
+                for &a in args_of(id) {
+                    needed[a] = true;
+                }
+            }
+        }
+        let mut out = TokenStream::new();
+        for id in 0..values.len() {
+            if !needed[id] || values[id].level != Level::Inner {
+                continue;
+            }
+            if entry[id].is_some() {
+                debug_assert!(depth[id] <= k, "a call is loaded only after its phase");
+                let (v, b) = (value_ident(id), buf(id));
+                out.extend(quote! {
+                    let #v: #p::V<f32> = #p::load::<f32>(&#b[..], __tg_c * #lanes, #lanes);
+                });
+            } else {
+                out.extend(emit_value(rt, f, graph, kernel, nest, id));
+            }
+        }
+        out
+    };
+    let chunks = |body: TokenStream| {
+        quote! {
+            for __tg_c in 0..#p::F32_BLOCK / #lanes {
+                let __tg_j: usize = __tg_j + __tg_c * #lanes;
+                let __tg_n: usize = #lanes;
+                #body
+            }
+        }
+    };
+    let mut blocks = TokenStream::new();
+    let mut buffers = TokenStream::new();
+    for k in 0..phases {
+        let calls: Vec<usize> = (0..values.len())
+            .filter(|&id| entry[id].is_some() && depth[id] == k + 1)
+            .collect();
+        let arg_roots: Vec<usize> = calls.iter().map(|&c| args_of(c)[0]).collect();
+        let mut body = emit_phase(k, &arg_roots);
+        for &c in &calls {
+            let (b, a) = (buf(c), value_ident(args_of(c)[0]));
+            body.extend(quote!(#p::store::<f32>(&mut #b[..], __tg_c * #lanes, #lanes, #a);));
+            buffers.extend(quote!(let mut #b = [0.0f32; #p::F32_BLOCK];));
+        }
+        blocks.extend(chunks(body));
+        for &c in &calls {
+            let b = buf(c);
+            let e = format_ident!("{}", entry[c].expect("a block call"));
+            blocks.extend(quote!(#p::f32_block::#e(&mut #b);));
+        }
+    }
+    let sink_roots: Vec<usize> = match &nest.sink {
+        Sink::Store(stores) => stores.iter().map(|&(_, v)| v).collect(),
+        Sink::Reduce { value, .. } => vec![*value],
+    };
+    let mut last = emit_phase(phases, &sink_roots);
+    last.extend(sink.clone());
+    blocks.extend(chunks(last));
+    quote! {
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+        {
+            #buffers
+            while __tg_j + #p::F32_BLOCK <= #inner_extent {
+                #blocks
+                __tg_j += #p::F32_BLOCK;
+            }
+        }
     }
 }
 
