@@ -217,7 +217,7 @@ fn emit_stage(
         return emit_matmul(rt, f, graph, kernel, step);
     }
     let Some(rows) = &stage.row_loop else {
-        let body = emit_nest(rt, f, graph, kernel, &nests[0], false, &[]);
+        let body = emit_nest(rt, f, graph, kernel, &nests[0], false, &[], &[]);
         return quote!({ #body });
     };
     let rows_lit = size_expr(rows);
@@ -231,13 +231,34 @@ fn emit_stage(
     // the block, then the nests after it through the block's rows.
     let product_at = nests.iter().position(|n| n.matmul.is_some());
     let gemm = product_at.and_then(|at| nests[at].matmul.as_ref());
-    let body_of = |nest: &LoopNest| emit_nest(rt, f, graph, kernel, nest, true, &chunked);
+    // Each input read row by row is prefetched one row ahead by the first nest that reads
+    // it (see `emit_nest`).
+    let mut claimed: Vec<usize> = Vec::new();
+    let prefetch_of: Vec<Vec<usize>> = nests
+        .iter()
+        .map(|nest| {
+            let mut mine = Vec::new();
+            for op in &nest.operands {
+                if let BufferRef::Input(i) = op.buffer {
+                    if !claimed.contains(&i) {
+                        claimed.push(i);
+                        mine.push(i);
+                    }
+                }
+            }
+            mine
+        })
+        .collect();
+    let body_of = |(nest, prefetch): (&LoopNest, &Vec<usize>)| {
+        emit_nest(rt, f, graph, kernel, nest, true, &chunked, prefetch)
+    };
+    let nests_p = nests.iter().zip(&prefetch_of);
     let (pre, bodies): (Vec<TokenStream>, Vec<TokenStream>) = match product_at {
         Some(at) => (
-            nests[..at].iter().map(body_of).collect(),
-            nests[at + 1..].iter().map(body_of).collect(),
+            nests_p.clone().take(at).map(body_of).collect(),
+            nests_p.skip(at + 1).map(body_of).collect(),
         ),
-        None => (Vec::new(), nests.iter().map(body_of).collect()),
+        None => (Vec::new(), nests_p.map(body_of).collect()),
     };
     // Row-local temps: one row each, starting from their init at every row.
     let mut local_temps: Vec<usize> = Vec::new();
@@ -643,6 +664,7 @@ fn emit_nest(
     nest: &LoopNest,
     in_row_group: bool,
     chunked: &[BufferRef],
+    prefetch: &[usize],
 ) -> TokenStream {
     let p = quote!(#rt::__private);
     let lanes = quote!(#p::LANES);
@@ -749,6 +771,37 @@ fn emit_nest(
         }
         quote!(let #off: usize = #sum;)
     });
+    // Inputs this nest prefetches (`prefetch`, parameter indices): in a row stage whose
+    // rows are short (at most 16 KiB of one input, contiguous), the next row of each input
+    // is requested at the start of this row, so that it arrives while the row's later
+    // passes compute (softmax: max, exp, sum, scale; the max pass stalled on memory for
+    // ~30% of W3 without it). Longer rows stream, which the hardware prefetchers follow.
+    let mut prefetches = TokenStream::new();
+    let mut fetched: Vec<usize> = Vec::new();
+    for (k, op) in nest.operands.iter().enumerate() {
+        let BufferRef::Input(i) = op.buffer else {
+            continue;
+        };
+        let row_bytes = nest
+            .inner
+            .as_static()
+            .map(|n| n * (f.params[i].ty.dtype.bits() as usize).div_ceil(8));
+        let stride = op.outer_strides.first();
+        if !in_row_group
+            || !prefetch.contains(&i)
+            || fetched.contains(&i)
+            || !op.inner_stride.is_lit(1)
+            || !row_bytes.is_some_and(|b| b <= 16 * 1024)
+            || !stride.is_some_and(|s| s.as_size().is_some() && !s.is_zero())
+        {
+            continue;
+        }
+        fetched.push(i);
+        let (slice, off) = (slice_ident(&op.buffer), offset_ident(k));
+        let next = offset_expr(quote!(#off), stride.expect("a row stride"), None);
+        let len = size_expr(&nest.inner);
+        prefetches.extend(quote!(#p::prefetch(#slice, #next, #len);));
+    }
     // A ragged flat loop's rows are `inner` long but the last, which ends at the total.
     let (inner_extent, ragged_extent) = match &nest.ragged {
         Some(total) => {
@@ -824,6 +877,7 @@ fn emit_nest(
     };
     let mut body = quote! {
         #(#offsets)*
+        #prefetches
         #ragged_extent
         #row
         #row_init
