@@ -231,25 +231,36 @@ fn emit_stage(
     // the block, then the nests after it through the block's rows.
     let product_at = nests.iter().position(|n| n.matmul.is_some());
     let gemm = product_at.and_then(|at| nests[at].matmul.as_ref());
-    // Each input read row by row is prefetched one row ahead by the first nest that reads
-    // it (see `emit_nest`).
-    let mut claimed: Vec<usize> = Vec::new();
-    let prefetch_of: Vec<Vec<usize>> = nests
+    // Each input used row by row is prefetched one row ahead by the first nest that uses
+    // it (see `emit_nest`). So is an output whose nest reads no input, in a stage of
+    // several nests (softmax's scale pass, reading only the row's temps): that nest is a
+    // pure store stream, each store waiting on its line's read-for-ownership (W3 native
+    // 2.65 -> 2.3 ms). Not the others: measured no gain or a loss (W4's output pass, which
+    // also reads x; W6's single nest: +3-6%).
+    let mut claimed: Vec<BufferRef> = Vec::new();
+    let prefetch_of: Vec<Vec<BufferRef>> = nests
         .iter()
         .map(|nest| {
             let mut mine = Vec::new();
+            let reads_input = nest
+                .operands
+                .iter()
+                .any(|op| matches!(op.buffer, BufferRef::Input(_)));
             for op in &nest.operands {
-                if let BufferRef::Input(i) = op.buffer {
-                    if !claimed.contains(&i) {
-                        claimed.push(i);
-                        mine.push(i);
-                    }
+                let row_buffer = match op.buffer {
+                    BufferRef::Input(_) => true,
+                    BufferRef::Output(_) => nests.len() > 1 && !reads_input,
+                    _ => false,
+                };
+                if row_buffer && !claimed.contains(&op.buffer) {
+                    claimed.push(op.buffer.clone());
+                    mine.push(op.buffer.clone());
                 }
             }
             mine
         })
         .collect();
-    let body_of = |(nest, prefetch): (&LoopNest, &Vec<usize>)| {
+    let body_of = |(nest, prefetch): (&LoopNest, &Vec<BufferRef>)| {
         emit_nest(rt, f, graph, kernel, nest, true, &chunked, prefetch)
     };
     let nests_p = nests.iter().zip(&prefetch_of);
@@ -664,7 +675,7 @@ fn emit_nest(
     nest: &LoopNest,
     in_row_group: bool,
     chunked: &[BufferRef],
-    prefetch: &[usize],
+    prefetch: &[BufferRef],
 ) -> TokenStream {
     let p = quote!(#rt::__private);
     let lanes = quote!(#p::LANES);
@@ -771,32 +782,35 @@ fn emit_nest(
         }
         quote!(let #off: usize = #sum;)
     });
-    // Inputs this nest prefetches (`prefetch`, parameter indices): in a row stage whose
-    // rows are short (at most 16 KiB of one input, contiguous), the next row of each input
-    // is requested at the start of this row, so that it arrives while the row's later
-    // passes compute (softmax: max, exp, sum, scale; the max pass stalled on memory for
-    // ~30% of W3 without it). Longer rows stream, which the hardware prefetchers follow.
+    // Inputs and outputs this nest prefetches (`prefetch`): in a row stage whose rows are
+    // short (at most 16 KiB of one buffer, contiguous), the next row of each is requested
+    // at the start of this row, so that it arrives while the row's passes compute (softmax:
+    // max, exp, sum, scale; without it the max pass stalled on reading x and the scale
+    // pass on the output lines' reads-for-ownership, ~30% of W3 each). Longer rows
+    // stream, which the hardware prefetchers follow.
     let mut prefetches = TokenStream::new();
-    let mut fetched: Vec<usize> = Vec::new();
+    let mut fetched: Vec<&BufferRef> = Vec::new();
     for (k, op) in nest.operands.iter().enumerate() {
-        let BufferRef::Input(i) = op.buffer else {
-            continue;
+        let dtype = match op.buffer {
+            BufferRef::Input(i) => f.params[i].ty.dtype,
+            BufferRef::Output(o) => graph.nodes[graph.outputs[o]].dtype,
+            _ => continue,
         };
         let row_bytes = nest
             .inner
             .as_static()
-            .map(|n| n * (f.params[i].ty.dtype.bits() as usize).div_ceil(8));
+            .map(|n| n * (dtype.bits() as usize).div_ceil(8));
         let stride = op.outer_strides.first();
         if !in_row_group
-            || !prefetch.contains(&i)
-            || fetched.contains(&i)
+            || !prefetch.contains(&op.buffer)
+            || fetched.contains(&&op.buffer)
             || !op.inner_stride.is_lit(1)
             || !row_bytes.is_some_and(|b| b <= 16 * 1024)
             || !stride.is_some_and(|s| s.as_size().is_some() && !s.is_zero())
         {
             continue;
         }
-        fetched.push(i);
+        fetched.push(&op.buffer);
         let (slice, off) = (slice_ident(&op.buffer), offset_ident(k));
         let next = offset_expr(quote!(#off), stride.expect("a row stride"), None);
         let len = size_expr(&nest.inner);
