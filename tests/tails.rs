@@ -78,6 +78,9 @@ graph! {
     fn exp_half(h: f16[555]) -> f16[555] {
         exp(h)
     }
+    fn named(x: f32[N]) -> f32[N] {
+        gelu(x) * exp(-x)
+    }
 }
 
 /// `f` (an f32x8 vmath function) over `x` 8 lanes at a time, the tail padded with 0.
@@ -195,4 +198,25 @@ fn blocked_transcendentals_are_the_single_vector_kernels() {
         .collect();
     let got: Vec<f32> = exp_half(&h).as_slice().iter().map(|v| v.to_f32()).collect();
     assert_same_bits("f16 exp", &got, &want, &hf);
+
+    // A run-time length: no block, part of one, several, and a flat loop long enough to
+    // be cut into rows (2^18 + 1000: blocks, chunks and a tail in its last, ragged row).
+    for n in [0, 5, 255, 256, 1000, (1 << 18) + 1000] {
+        let xs = mixed_f32(n, 25);
+        let got = named(&xs).unwrap();
+        let want: Vec<f32> = per_vector(vm::gelu_f32, &xs)
+            .iter()
+            .zip(per_vector(
+                vm::exp_f32,
+                &xs.iter().map(|v| -v).collect::<Vec<_>>(),
+            ))
+            .map(|(g, e)| g * e)
+            .collect();
+        assert_same_bits(
+            &format!("gelu(x) * exp(-x), N = {n}"),
+            got.as_slice(),
+            &want,
+            &xs,
+        );
+    }
 }
