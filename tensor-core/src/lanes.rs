@@ -63,6 +63,33 @@ impl<T: LaneScalar> V<T> {
     }
 }
 
+/// Asks the CPU to bring `src[from..from + len]` (clamped to the slice) into the cache:
+/// `prefetcht0` once per 64-byte line on x86-64, nothing elsewhere. A hint only: nothing is
+/// read, nothing faults. Graph loops over short rows prefetch an input's next row with it.
+/// (Nothing under Miri either, which need not know the intrinsic.)
+#[inline(always)]
+pub fn prefetch<E>(src: &[E], from: usize, len: usize) {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    {
+        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let start = from.min(src.len());
+        let end = from.saturating_add(len).min(src.len());
+        let lines = &src[start..end];
+        let bytes = core::mem::size_of_val(lines);
+        let base = lines.as_ptr().cast::<i8>();
+        let mut at = 0;
+        while at < bytes {
+            // SAFETY: `base + at` is inside `lines` (at < its size in bytes), and
+            // `prefetcht0` (SSE, in every x86-64 CPU) only hints the cache: it reads no
+            // value and never faults.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(base.add(at)) };
+            at += 64;
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    let _ = (src, from, len);
+}
+
 /// Reads `n ≤ LANES` elements of `src` from `offset`, converted to the compute type.
 /// Lanes past `n` hold the compute type's zero; every op is total, so they compute
 /// harmlessly and are never stored.
@@ -398,6 +425,14 @@ pub trait FloatLanes: Float + NumLanes {
         sinh_lanes => sinh, cosh_lanes => cosh, softplus_lanes => softplus);
     default_unary!(Float: asinh_lanes => asinh, acosh_lanes => acosh, atanh_lanes => atanh,
         erfc_lanes => erfc, cbrt_lanes => cbrt, mish_lanes => mish, gelu_tanh_lanes => gelu_tanh);
+    /// `a / b` where `b` is the same in every lane and loop-invariant (a row's sum in
+    /// softmax, `x / sum(x, keepdims)`): bit-identical to `div_lanes`. The macro emits it
+    /// for a division whose divisor is computed per row or per call, so that LLVM hoists
+    /// the reciprocal out of the inner loop (see `div_invariant_f32`).
+    #[inline(always)]
+    fn div_invariant_lanes(a: V<Self>, b: V<Self>) -> V<Self> {
+        Self::div_lanes(a, b)
+    }
     #[inline(always)]
     /// Whether each lane is NaN.
     fn is_nan_lanes(a: V<Self>) -> V<bool> {
@@ -561,9 +596,53 @@ swar_bit_count! {
 impl BitCountLanes for u64 {}
 impl BitCountLanes for i64 {}
 
+/// `a / b` on f32 lanes (`$w`: wide's `f32x8` or `f32x16`) for a `b` that is the same in
+/// every lane and loop-invariant, bit-identical to `a / b`. FMA builds divide by
+/// Markstein's correction instead of `divps`: `r = 1/b` (correctly rounded, one division
+/// that LLVM hoists out of the loop with `b`), `q0 = a·r`, the exact residual
+/// `e = a − q0·b` (one FMA), `q = q0 + e·r` (one FMA). When r is 1/b correctly rounded
+/// and q0 within one ULP of a/b, q is a/b correctly rounded, provided nothing underflows
+/// or overflows (Markstein 1990; Muller et al., Handbook of Floating-Point Arithmetic,
+/// 2nd ed., §4.7). The fast path is taken for a vector only inside that range:
+/// 2^-20 ≤ |b| ≤ 2^20 and every lane of a either +0 or 2^-100 ≤ |a| ≤ 2^100 (the quotient
+/// stays normal, q0·b cannot overflow); any other vector (NaN, ±inf, −0, tiny or huge
+/// lanes) divides. Measured against `a / b`: every a in [1, 2) for 29 divisors and 4·10^8
+/// random pairs over the whole fast-path range, no bit differs (tests/lanes.rs
+/// `div_invariant_is_division` repeats a sample of it). Cost per vector: 1 multiply,
+/// 2 FMAs, 3 compares and a branch against a `divps` (W3 softmax, 16 lanes, native:
+/// see BENCHMARKS.md "Peers").
+macro_rules! div_invariant_f32 {
+    ($w:ident) => {
+        |a: $w, b: $w| -> $w {
+            if cfg!(target_feature = "fma") {
+                let (lo, hi) = (
+                    $w::splat(f32::from_bits(0x1980_0000)),
+                    $w::splat(f32::from_bits(0x7180_0000)),
+                );
+                let (b_lo, b_hi) = (
+                    $w::splat(f32::from_bits(0x3580_0000)),
+                    $w::splat(f32::from_bits(0x4980_0000)),
+                );
+                let (aa, ba) = (a.abs(), b.abs());
+                let b_ok = ba.simd_ge(b_lo) & ba.simd_le(b_hi);
+                let a_ok = (aa.simd_ge(lo) & aa.simd_le(hi))
+                    | $w::from_bits(a.to_bits().simd_eq($w::splat(0.0).to_bits()));
+                if (a_ok & b_ok).all() {
+                    let r = $w::splat(1.0) / b;
+                    let q0 = a * r;
+                    let e = (-q0).mul_add(b, a);
+                    return e.mul_add(r, q0);
+                }
+            }
+            a / b
+        }
+    };
+}
+
 /// Explicit `wide` implementations for `f32` and `f64` lanes.
 macro_rules! float_lanes {
-    ($t:ty, $w:ident, $bits:ty, pow: $pow:expr, rsqrt: $rsqrt:expr, $($f:ident => $vm:expr),*) => {
+    ($t:ty, $w:ident, $bits:ty, pow: $pow:expr, rsqrt: $rsqrt:expr, div_invariant: $div:expr,
+     $($f:ident => $vm:expr),*) => {
         impl $crate::lanes::V<$t> {
             #[inline(always)]
             fn wide(self) -> $w {
@@ -737,6 +816,11 @@ macro_rules! float_lanes {
                 }
             )*
             #[inline(always)]
+            fn div_invariant_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
+                let f: fn($w, $w) -> $w = $div;
+                V::from_wide(f(a.wide(), b.wide()))
+            }
+            #[inline(always)]
             fn is_nan_lanes(a: V<$t>) -> V<bool> {
                 bools_from_mask(a.wide().is_nan())
             }
@@ -758,6 +842,7 @@ mod lanes8 {
     mod f32_lanes {
         use super::*;
         float_lanes!(f32, f32x8, u32, pow: vm::pow_f32, rsqrt: vm::rsqrt_f32,
+            div_invariant: div_invariant_f32!(f32x8),
             exp_lanes => vm::exp_f32, log_lanes => vm::log_f32, log1p_lanes => vm::log1p_f32,
             sin_lanes => vm::sin_f32, cos_lanes => vm::cos_f32, tanh_lanes => vm::tanh_f32,
             erf_lanes => vm::erf_f32, sigmoid_lanes => vm::sigmoid_f32, gelu_lanes => vm::gelu_f32,
@@ -773,6 +858,7 @@ mod lanes8 {
         use super::*;
         float_lanes!(f64, f64x8, u64, pow: vm::pow_f64,
             rsqrt: |x: f64x8| f64x8::splat(1.0) / x.sqrt(),
+            div_invariant: |a: f64x8, b: f64x8| a / b,
             exp_lanes => vm::exp_f64, log_lanes => vm::log_f64, log1p_lanes => vm::log1p_f64,
             sin_lanes => vm::sin_f64, cos_lanes => vm::cos_f64, tanh_lanes => vm::tanh_f64,
             erf_lanes => vm::erf_f64, sigmoid_lanes => vm::sigmoid_f64, gelu_lanes => vm::gelu_f64,
@@ -817,6 +903,7 @@ mod lanes16 {
                 bytemuck::cast([vm::pow_f32(a0, b0), vm::pow_f32(a1, b1)])
             },
             rsqrt: h!(vm::rsqrt_f32),
+            div_invariant: div_invariant_f32!(f32x16),
             exp_lanes => vm::x16::exp_f32x16, log_lanes => h!(vm::log_f32),
             log1p_lanes => h!(vm::log1p_f32), sin_lanes => h!(vm::sin_f32),
             cos_lanes => h!(vm::cos_f32), tanh_lanes => vm::x16::tanh_f32x16,
@@ -837,6 +924,7 @@ mod lanes16 {
         float_lanes!(f64, F64x16, u64,
             pow: |a: F64x16, b: F64x16| F64x16([vm::pow_f64(a.0[0], b.0[0]), vm::pow_f64(a.0[1], b.0[1])]),
             rsqrt: |x: F64x16| F64x16::splat(1.0) / x.sqrt(),
+            div_invariant: |a: F64x16, b: F64x16| a / b,
             exp_lanes => h64!(vm::exp_f64), log_lanes => h64!(vm::log_f64),
             log1p_lanes => h64!(vm::log1p_f64), sin_lanes => h64!(vm::sin_f64),
             cos_lanes => h64!(vm::cos_f64), tanh_lanes => h64!(vm::tanh_f64),
@@ -1015,5 +1103,100 @@ mod tests {
         bit_count_i32: i32, Some(<i32 as SwarBitCount>::swar_count), [0, 1, -1, i32::MIN, i32::MIN + 1, i32::MAX, -65536];
         bit_count_u64: u64, None, [0, 1, u64::MAX, u64::MAX - 1, 1 << 63, u64::MAX >> 1];
         bit_count_i64: i64, None, [0, 1, -1, i64::MIN, i64::MIN + 1, i64::MAX, -(1 << 32)];
+    }
+
+    /// `div_invariant_lanes` bit for bit against the scalar division, f32 and f64: every
+    /// mantissa of a in [1, 2) (every 7th under debug) for divisors with hard mantissas
+    /// (all ones, 1 + ulp, 1023.98…), then random a over every exponent (zeros, subnormals,
+    /// inf, NaN included: the lanes outside Markstein's range take the division) against
+    /// random b over every exponent, and vectors mixing fast-path and slow-path lanes.
+    #[test]
+    fn div_invariant_is_division() {
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let step = if cfg!(miri) {
+            1 << 18
+        } else if cfg!(debug_assertions) {
+            7
+        } else {
+            1
+        };
+        let divisors = [
+            f32::from_bits(0x3fff_ffff),
+            f32::from_bits(0x3f80_0001),
+            1.0,
+            3.0,
+            1024.0 - 1.0 / 64.0,
+            0.1,
+            -7.0,
+        ];
+        let check32 = |a: [f32; LANES], b: f32| {
+            let got = <f32 as FloatLanes>::div_invariant_lanes(V(a), V::splat(b)).0;
+            for i in 0..LANES {
+                let want = a[i] / b;
+                assert!(
+                    got[i].to_bits() == want.to_bits() || (got[i].is_nan() && want.is_nan()),
+                    "{:e} / {:e}: {:e}, want {:e}",
+                    a[i],
+                    b,
+                    got[i],
+                    want
+                );
+            }
+        };
+        for &b in &divisors {
+            let mut m = 0u32;
+            while m < 1 << 23 {
+                let a: [f32; LANES] = core::array::from_fn(|i| {
+                    f32::from_bits(0x3f80_0000 | ((m + i as u32) & 0x7f_ffff))
+                });
+                check32(a, b);
+                m += LANES as u32 * step;
+            }
+        }
+        let rounds = if cfg!(miri) { 4 } else { 200_000 };
+        for _ in 0..rounds {
+            let b = f32::from_bits(next() as u32);
+            // Lanes from the fast-path range, with one lane anywhere in half the vectors.
+            let mut a: [f32; LANES] = core::array::from_fn(|_| {
+                let x = next();
+                f32::from_bits((((27 + x % 201) as u32) << 23) | ((x >> 20) as u32 & 0x807f_ffff))
+            });
+            if next() & 1 == 0 {
+                a[(next() % LANES as u64) as usize] = f32::from_bits(next() as u32);
+            }
+            check32(a, b);
+            check32(a, 1.0 + (next() % 4096) as f32 * 0.25);
+        }
+        for _ in 0..rounds {
+            let b = f64::from_bits(next());
+            let a: [f64; LANES] = core::array::from_fn(|_| f64::from_bits(next()));
+            let got = <f64 as FloatLanes>::div_invariant_lanes(V(a), V::splat(b)).0;
+            for i in 0..LANES {
+                let want = a[i] / b;
+                assert!(got[i].to_bits() == want.to_bits() || (got[i].is_nan() && want.is_nan()));
+            }
+        }
+        for special in [
+            0.0f32,
+            -0.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            f32::MIN_POSITIVE,
+            1e-45,
+        ] {
+            for &b in &[1.0f32, 3.0, 0.0, -0.0, f32::INFINITY, f32::NAN, 1e-30, 1e30] {
+                check32([special; LANES], b);
+                let mut a = [1.5f32; LANES];
+                a[LANES - 1] = special;
+                check32(a, b);
+            }
+        }
     }
 }

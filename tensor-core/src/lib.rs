@@ -49,8 +49,9 @@ pub mod __private {
     pub use crate::dtype::{bf16, f16, Element};
     pub use crate::error::ShapeError;
     pub use crate::lanes::{
-        cast, load, load_strided, load_strided_back, store, ActivationLanes, BitCountLanes,
-        BitwiseLanes, CompareLanes, FloatLanes, NumLanes, SelectLanes, ShiftLanes, LANES, V,
+        cast, load, load_strided, load_strided_back, prefetch, store, ActivationLanes,
+        BitCountLanes, BitwiseLanes, CompareLanes, FloatLanes, NumLanes, SelectLanes, ShiftLanes,
+        LANES, V,
     };
     pub use crate::matmul::{matmul, matmul_packed, pack_rhs, pack_rhs_len, GemmInto, MatrixAt};
     pub use crate::parallel::{row_chunks, rows_per_task, run_chunked};
@@ -61,4 +62,7 @@ pub mod __private {
     pub use crate::scratch::ScratchVec;
     pub use crate::shape::{Dim, Dyn, Fixed, Shape, StaticShape};
     pub use crate::tensor::{Tensor, TensorMut, TensorRef, TensorView, TensorViewMut};
+    /// The f32-lane kernels over blocks of `F32_BLOCK` values (one run-time dispatch per
+    /// block): the graph loops of default x86-64 builds call them.
+    pub use crate::vmath::{block as f32_block, BLOCK as F32_BLOCK};
 }

@@ -217,7 +217,7 @@ fn emit_stage(
         return emit_matmul(rt, f, graph, kernel, step);
     }
     let Some(rows) = &stage.row_loop else {
-        let body = emit_nest(rt, f, graph, kernel, &nests[0], false, &[]);
+        let body = emit_nest(rt, f, graph, kernel, &nests[0], false, &[], &[]);
         return quote!({ #body });
     };
     let rows_lit = size_expr(rows);
@@ -231,13 +231,47 @@ fn emit_stage(
     // the block, then the nests after it through the block's rows.
     let product_at = nests.iter().position(|n| n.matmul.is_some());
     let gemm = product_at.and_then(|at| nests[at].matmul.as_ref());
-    let body_of = |nest: &LoopNest| emit_nest(rt, f, graph, kernel, nest, true, &chunked);
+    // In a stage of several nests (several passes over each row), each input used row by
+    // row is prefetched one row ahead by the first nest that uses it (see `emit_nest`),
+    // and so is an output whose nest reads no input (softmax's scale pass, reading only
+    // the row's temps): that nest is a pure store stream, each store waiting on its line's
+    // read-for-ownership (W3 native 2.65 -> 2.3 ms). Not the others: measured no gain or a
+    // loss (W4's output pass, which also reads x; a single nest streams, and the hardware
+    // prefetchers follow it: W5 `sum(x, axis=1)` 0.21 -> 0.27 ms, W6 +3% with it).
+    let mut claimed: Vec<BufferRef> = Vec::new();
+    let prefetch_of: Vec<Vec<BufferRef>> = nests
+        .iter()
+        .map(|nest| {
+            let mut mine = Vec::new();
+            let reads_input = nest
+                .operands
+                .iter()
+                .any(|op| matches!(op.buffer, BufferRef::Input(_)));
+            for op in &nest.operands {
+                let row_buffer = nests.len() > 1
+                    && match op.buffer {
+                        BufferRef::Input(_) => true,
+                        BufferRef::Output(_) => !reads_input,
+                        _ => false,
+                    };
+                if row_buffer && !claimed.contains(&op.buffer) {
+                    claimed.push(op.buffer.clone());
+                    mine.push(op.buffer.clone());
+                }
+            }
+            mine
+        })
+        .collect();
+    let body_of = |(nest, prefetch): (&LoopNest, &Vec<BufferRef>)| {
+        emit_nest(rt, f, graph, kernel, nest, true, &chunked, prefetch)
+    };
+    let nests_p = nests.iter().zip(&prefetch_of);
     let (pre, bodies): (Vec<TokenStream>, Vec<TokenStream>) = match product_at {
         Some(at) => (
-            nests[..at].iter().map(body_of).collect(),
-            nests[at + 1..].iter().map(body_of).collect(),
+            nests_p.clone().take(at).map(body_of).collect(),
+            nests_p.skip(at + 1).map(body_of).collect(),
         ),
-        None => (Vec::new(), nests.iter().map(body_of).collect()),
+        None => (Vec::new(), nests_p.map(body_of).collect()),
     };
     // Row-local temps: one row each, starting from their init at every row.
     let mut local_temps: Vec<usize> = Vec::new();
@@ -267,10 +301,20 @@ fn emit_stage(
             before_rows
                 .extend(quote!(let mut #v = #p::ScratchVec::<#c>::stale(#rows * #len_lit, #init);));
         } else if len.as_static().is_some_and(|n| n <= STACK_ROW_LIMIT) {
-            each_row.extend(quote!(let mut #v: [#c; #len_lit] = [#init; #len_lit];));
+            // A temp whose every element is stored before it is read (`overwritten`) is
+            // initialised once per task, not per row: the per-row fill was a memset of the
+            // whole row (W3 softmax's 4 KiB `exp(x - max)` row: 9% of its time).
+            let decl = quote!(let mut #v: [#c; #len_lit] = [#init; #len_lit];);
+            if temp.overwritten {
+                before_rows.extend(decl);
+            } else {
+                each_row.extend(decl);
+            }
         } else {
             before_rows.extend(quote!(let mut #v = #p::ScratchVec::<#c>::new(#len_lit, #init);));
-            each_row.extend(quote!(#v.fill(#init);));
+            if !temp.overwritten {
+                each_row.extend(quote!(#v.fill(#init);));
+            }
         }
     }
     // A right operand that is the same for every row (no batch dims of its own) is packed
@@ -633,6 +677,7 @@ fn emit_nest(
     nest: &LoopNest,
     in_row_group: bool,
     chunked: &[BufferRef],
+    prefetch: &[BufferRef],
 ) -> TokenStream {
     let p = quote!(#rt::__private);
     let lanes = quote!(#p::LANES);
@@ -739,6 +784,40 @@ fn emit_nest(
         }
         quote!(let #off: usize = #sum;)
     });
+    // Inputs and outputs this nest prefetches (`prefetch`): in a row stage whose rows are
+    // short (at most 16 KiB of one buffer, contiguous), the next row of each is requested
+    // at the start of this row, so that it arrives while the row's passes compute (softmax:
+    // max, exp, sum, scale; without it the max pass stalled on reading x and the scale
+    // pass on the output lines' reads-for-ownership, ~30% of W3 each). Longer rows
+    // stream, which the hardware prefetchers follow.
+    let mut prefetches = TokenStream::new();
+    let mut fetched: Vec<&BufferRef> = Vec::new();
+    for (k, op) in nest.operands.iter().enumerate() {
+        let dtype = match op.buffer {
+            BufferRef::Input(i) => f.params[i].ty.dtype,
+            BufferRef::Output(o) => graph.nodes[graph.outputs[o]].dtype,
+            _ => continue,
+        };
+        let row_bytes = nest
+            .inner
+            .as_static()
+            .map(|n| n * (dtype.bits() as usize).div_ceil(8));
+        let stride = op.outer_strides.first();
+        if !in_row_group
+            || !prefetch.contains(&op.buffer)
+            || fetched.contains(&&op.buffer)
+            || !op.inner_stride.is_lit(1)
+            || !row_bytes.is_some_and(|b| b <= 16 * 1024)
+            || !stride.is_some_and(|s| s.as_size().is_some() && !s.is_zero())
+        {
+            continue;
+        }
+        fetched.push(&op.buffer);
+        let (slice, off) = (slice_ident(&op.buffer), offset_ident(k));
+        let next = offset_expr(quote!(#off), stride.expect("a row stride"), None);
+        let len = size_expr(&nest.inner);
+        prefetches.extend(quote!(#p::prefetch(#slice, #next, #len);));
+    }
     // A ragged flat loop's rows are `inner` long but the last, which ends at the total.
     let (inner_extent, ragged_extent) = match &nest.ragged {
         Some(total) => {
@@ -782,8 +861,14 @@ fn emit_nest(
         }
         None => TokenStream::new(),
     };
+    let blocked_loop = if has_main {
+        emit_blocked_loop(rt, f, graph, kernel, nest, &inner_extent, &chunk_sink_main)
+    } else {
+        TokenStream::new()
+    };
     let main_loops = if has_main {
         quote! {
+            #blocked_loop
             #unrolled_loop
             while __tg_j + #lanes <= #inner_extent {
                 let __tg_n: usize = #lanes;
@@ -808,6 +893,7 @@ fn emit_nest(
     };
     let mut body = quote! {
         #(#offsets)*
+        #prefetches
         #ragged_extent
         #row
         #row_init
@@ -838,6 +924,154 @@ fn emit_nest(
         #slices
         #global
         #body
+    }
+}
+
+/// The f32 functions that have block entry points in the runtime (`__private::f32_block`),
+/// with those entry points' names.
+const BLOCK_FUNCTIONS: &[(&str, &str)] = &[
+    ("exp", "exp_f32"),
+    ("tanh", "tanh_f32"),
+    ("sigmoid", "sigmoid_f32"),
+    ("erf", "erf_f32"),
+    ("gelu", "gelu_f32"),
+];
+
+/// On default x86-64 builds (no AVX2 at compile time) the f32 exp, tanh, sigmoid, erf and
+/// gelu dispatch at run time to AVX2 + FMA code, and a call per vector of 8 lanes costs
+/// ~5 ns of crossing (BENCHMARKS.md "Peers"). A nest whose inner loop calls them gets a
+/// loop over blocks of `F32_BLOCK` elements in front of its chunk loop there: phase k runs
+/// the block's chunks computing the arguments of the calls that depend on k earlier calls
+/// into a buffer per call, then each buffer goes through the runtime's block entry point
+/// once (16 lanes per zmm on AVX-512 machines, 8 on AVX2, the same bits either way); the
+/// last phase runs the chunks again with the calls' results loaded from their buffers,
+/// and sinks them. Values a phase needs are recomputed in it (loads from L1, arithmetic),
+/// never kept across phases. The chunk loop after it takes what is left (< F32_BLOCK).
+/// Other builds compile the chunk loop alone (`cfg`), so their kernels are unchanged.
+fn emit_blocked_loop(
+    rt: &TokenStream,
+    f: &GraphFn,
+    graph: &TypedGraph,
+    kernel: &Kernel,
+    nest: &LoopNest,
+    inner_extent: &TokenStream,
+    sink: &TokenStream,
+) -> TokenStream {
+    let p = quote!(#rt::__private);
+    let lanes = quote!(#p::LANES);
+    if nest.inner.as_static().is_some_and(|n| n < 256) {
+        return TokenStream::new();
+    }
+    let values = &nest.values;
+    // The block entry point of each inner value that calls one, by value id.
+    let entry: Vec<Option<&str>> = values
+        .iter()
+        .map(|v| {
+            let (ValueSource::Compute { args }, NodeKind::Op { op, .. }) =
+                (&v.source, &graph.nodes[v.node].kind)
+            else {
+                return None;
+            };
+            let f32_lanes = graph.nodes[values[args[0]].node].dtype.compute() == DType::F32;
+            (v.level == Level::Inner && args.len() == 1 && f32_lanes)
+                .then(|| BLOCK_FUNCTIONS.iter().find(|(name, _)| *name == op.name))
+                .flatten()
+                .map(|&(_, entry)| entry)
+        })
+        .collect();
+    if entry.iter().all(Option::is_none) {
+        return TokenStream::new();
+    }
+    let args_of = |id: usize| -> &[usize] {
+        match &values[id].source {
+            ValueSource::Compute { args } => args,
+            _ => &[],
+        }
+    };
+    // depth: how many block calls the value depends on, itself included (args come first).
+    let mut depth = vec![0usize; values.len()];
+    for id in 0..values.len() {
+        let below = args_of(id).iter().map(|&a| depth[a]).max().unwrap_or(0);
+        depth[id] = below + entry[id].is_some() as usize;
+    }
+    let phases = depth.iter().copied().max().unwrap_or(0);
+    let buf = |id: usize| format_ident!("__tg_blk{}", id);
+    // The inner values phase k computes for `roots`, in order: the closure over args,
+    // stopping at block calls of depth <= k (loaded from their buffers).
+    let emit_phase = |k: usize, roots: &[usize]| -> TokenStream {
+        let mut needed = vec![false; values.len()];
+        for &r in roots {
+            needed[r] = true;
+        }
+        for id in (0..values.len()).rev() {
+            if needed[id] && values[id].level == Level::Inner && entry[id].is_none() {
+                for &a in args_of(id) {
+                    needed[a] = true;
+                }
+            }
+        }
+        let mut out = TokenStream::new();
+        for id in 0..values.len() {
+            if !needed[id] || values[id].level != Level::Inner {
+                continue;
+            }
+            if entry[id].is_some() {
+                debug_assert!(depth[id] <= k, "a call is loaded only after its phase");
+                let (v, b) = (value_ident(id), buf(id));
+                out.extend(quote! {
+                    let #v: #p::V<f32> = #p::load::<f32>(&#b[..], __tg_c * #lanes, #lanes);
+                });
+            } else {
+                out.extend(emit_value(rt, f, graph, kernel, nest, id));
+            }
+        }
+        out
+    };
+    let chunks = |body: TokenStream| {
+        quote! {
+            for __tg_c in 0..#p::F32_BLOCK / #lanes {
+                let __tg_j: usize = __tg_j + __tg_c * #lanes;
+                let __tg_n: usize = #lanes;
+                #body
+            }
+        }
+    };
+    let mut blocks = TokenStream::new();
+    let mut buffers = TokenStream::new();
+    for k in 0..phases {
+        let calls: Vec<usize> = (0..values.len())
+            .filter(|&id| entry[id].is_some() && depth[id] == k + 1)
+            .collect();
+        let arg_roots: Vec<usize> = calls.iter().map(|&c| args_of(c)[0]).collect();
+        let mut body = emit_phase(k, &arg_roots);
+        for &c in &calls {
+            let (b, a) = (buf(c), value_ident(args_of(c)[0]));
+            body.extend(quote!(#p::store::<f32>(&mut #b[..], __tg_c * #lanes, #lanes, #a);));
+            buffers.extend(quote!(let mut #b = [0.0f32; #p::F32_BLOCK];));
+        }
+        blocks.extend(chunks(body));
+        for &c in &calls {
+            let b = buf(c);
+            let e = format_ident!("{}", entry[c].expect("a block call"));
+            blocks.extend(quote!(#p::f32_block::#e(&mut #b);));
+        }
+    }
+    let sink_roots: Vec<usize> = match &nest.sink {
+        Sink::Store(stores) => stores.iter().map(|&(_, v)| v).collect(),
+        Sink::Reduce { value, .. } => vec![*value],
+    };
+    let mut last = emit_phase(phases, &sink_roots);
+    last.extend(sink.clone());
+    blocks.extend(chunks(last));
+    quote! {
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+        {
+            #buffers
+            while __tg_j + #p::F32_BLOCK <= #inner_extent {
+                #blocks
+                __tg_j += #p::F32_BLOCK;
+            }
+        }
     }
 }
 
@@ -1099,8 +1333,24 @@ fn emit_value(
                     args: arg_nodes,
                 } => {
                     let ic = compute_type(rt, graph.nodes[arg_nodes[0]].dtype);
-                    let tr = format_ident!("{}", op.lane_trait);
-                    let method = format_ident!("{}", op.lane_fn);
+                    // A float division by a value fixed for the row (or the call) inside
+                    // the inner loop: `div_invariant_lanes`, whose reciprocal LLVM hoists
+                    // out of the loop (bit-identical to `div_lanes`; softmax's `e / sum`).
+                    let invariant_divisor = op.name == "div"
+                        && value.level == Level::Inner
+                        && nest.values[args[1]].level != Level::Inner
+                        && graph.nodes[arg_nodes[0]].dtype.compute().is_float();
+                    let (tr, method) = if invariant_divisor {
+                        (
+                            format_ident!("FloatLanes"),
+                            format_ident!("div_invariant_lanes"),
+                        )
+                    } else {
+                        (
+                            format_ident!("{}", op.lane_trait),
+                            format_ident!("{}", op.lane_fn),
+                        )
+                    };
                     quote!(<#ic as #p::#tr>::#method(#(#arg_idents),*))
                 }
                 NodeKind::Select { .. } => {

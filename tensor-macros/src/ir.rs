@@ -518,6 +518,10 @@ pub struct Temp {
     pub dtype: DType,
     pub len: Size,
     pub init: TempInit,
+    /// Every element is stored (by the nests that materialise the temp) before any nest
+    /// reads it, on every row: its start value is never read. True for computed values
+    /// (softmax's `exp(x - max)`); false for accumulators, scans and products.
+    pub overwritten: bool,
     /// Written and read only inside one row stage: the temp holds one row (this many
     /// elements), lives on the stack (or in a buffer reused row after row) and starts from
     /// `init` at every row.

@@ -90,6 +90,10 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
             dtype: n.dtype.compute(),
             len: len.clone(),
             init,
+            overwritten: !matches!(
+                n.kind,
+                NodeKind::Reduce { .. } | NodeKind::Scan { .. } | NodeKind::MatMul { .. }
+            ),
             row_local: None,
             gemm_block: false,
         });
@@ -106,6 +110,7 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
                         dtype: graph.nodes[*input].dtype.compute(),
                         len: len.clone(),
                         init,
+                        overwritten: false,
                         row_local: None,
                         gemm_block: false,
                     });

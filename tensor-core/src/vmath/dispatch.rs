@@ -16,7 +16,18 @@
 //! types directly, inlined into the graph kernels; nothing here is compiled for them.
 //!
 //! `TENSORGRAPH_SIMD=baseline` in the environment (read once) keeps the baseline kernels
-//! (used by `examples/ulp_sweep.rs` to measure them on machines with AVX2).
+//! (used by `examples/ulp_sweep.rs` to measure them on machines with AVX2);
+//! `TENSORGRAPH_SIMD=avx2` keeps the AVX2 + FMA ones on AVX-512 machines.
+//!
+//! Block entry points (`block`): the graph macro's loops on default x86-64 builds gather
+//! the arguments of these five functions for [`BLOCK`] elements into a buffer and make one
+//! call per block (see tensor-macros' `emit_nest`), so the dispatch and the crossing into
+//! AVX code are paid once per 256 elements instead of once per 8 lanes (~5 ns each,
+//! measured). A block runs 16 lanes at a time in zmm registers where the CPU has AVX-512F
+//! and DQ ([`Avx512`]), else 8 in AVX2 + FMA, else the baseline kernels. Every path
+//! computes the same bits as the per-vector AVX2 + FMA entry points, lane for lane: the
+//! same operations in the same order, and `recip_approx` (sigmoid's 12-bit seed) is
+//! `rcpps` on each 8-lane half on AVX-512 too, not `vrcp14ps` (tests: `block_*`).
 
 use super::*;
 
@@ -88,6 +99,103 @@ macro_rules! entries {
 
 entries!(exp, tanh, sigmoid, erf, gelu);
 
+/// Elements per call of the block entry points: a multiple of 16, and small enough that a
+/// graph's argument buffers stay in L1 (256 f32 = 1 KiB each).
+pub const BLOCK: usize = 256;
+
+/// The five f32-lane kernels over a block of [`BLOCK`] values, in place (see the module
+/// doc). The graph macro calls them on default x86-64 builds; on other builds they run
+/// the build's own f32x8 kernels chunk by chunk (same results as `vmath::exp_f32` & co.).
+pub mod block {
+    use super::*;
+
+    macro_rules! blocks {
+        ($($(#[$doc:meta])* $name:ident => $f:ident;)*) => {$(
+            $(#[$doc])*
+            #[inline]
+            pub fn $name(buf: &mut [f32; BLOCK]) {
+                #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+                match level() {
+                    // SAFETY: `level()` is 3 only if the CPU reports avx512f, avx512dq,
+                    // avx2 and fma (`is_x86_feature_detected!`), the features
+                    // `avx512_blocks::$f` is compiled with.
+                    3 => return unsafe { avx512_blocks::$f(buf) },
+                    // SAFETY: `level()` is 2 or more only if the CPU reports avx2 and fma,
+                    // the features `avx2_blocks::$f` is compiled with.
+                    2 => return unsafe { avx2_blocks::$f(buf) },
+                    _ => {}
+                }
+                for chunk in buf.chunks_exact_mut(8) {
+                    let y = f32_kernels::$f(f32x8::from(&*chunk));
+                    chunk.copy_from_slice(&y.to_array());
+                }
+            }
+        )*};
+    }
+    blocks! {
+        /// e^x on a block (as `vmath::exp_f32`).
+        exp_f32 => exp;
+        /// tanh on a block (as `vmath::tanh_f32`).
+        tanh_f32 => tanh;
+        /// sigmoid on a block (as `vmath::sigmoid_f32`).
+        sigmoid_f32 => sigmoid;
+        /// erf on a block (as `vmath::erf_f32`).
+        erf_f32 => erf;
+        /// The exact gelu on a block (as `vmath::gelu_f32`).
+        gelu_f32 => gelu;
+    }
+
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    pub(in crate::vmath) mod avx2_blocks {
+        use super::super::*;
+        use core::arch::x86_64::{_mm256_loadu_ps, _mm256_storeu_ps};
+        macro_rules! avx2_blocks {
+            ($($f:ident),*) => {$(
+                /// The kernel on `Avx2Fma` lanes over the block, 8 at a time.
+                ///
+                /// # Safety
+                /// The CPU must support avx2 and fma.
+                #[target_feature(enable = "avx2,fma")]
+                pub(in crate::vmath) unsafe fn $f(buf: &mut [f32; BLOCK]) {
+                    for chunk in buf.chunks_exact_mut(8) {
+                        // SAFETY: `chunk` is 8 f32s (32 bytes), read and written unaligned.
+                        unsafe {
+                            let x = Avx2Fma::from_m256(_mm256_loadu_ps(chunk.as_ptr()));
+                            _mm256_storeu_ps(chunk.as_mut_ptr(), f32_kernels::$f(x).to_m256());
+                        }
+                    }
+                }
+            )*};
+        }
+        avx2_blocks!(exp, tanh, sigmoid, erf, gelu);
+    }
+
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    pub(in crate::vmath) mod avx512_blocks {
+        use super::super::*;
+        use core::arch::x86_64::{_mm512_loadu_ps, _mm512_storeu_ps};
+        macro_rules! avx512_blocks {
+            ($($f:ident),*) => {$(
+                /// The kernel on `Avx512` lanes over the block, 16 at a time.
+                ///
+                /// # Safety
+                /// The CPU must support avx512f, avx512dq, avx2 and fma.
+                #[target_feature(enable = "avx512f,avx512dq,avx2,fma")]
+                pub(in crate::vmath) unsafe fn $f(buf: &mut [f32; BLOCK]) {
+                    for chunk in buf.chunks_exact_mut(16) {
+                        // SAFETY: `chunk` is 16 f32s (64 bytes), read and written unaligned.
+                        unsafe {
+                            let x = Avx512::from_m512(_mm512_loadu_ps(chunk.as_ptr()));
+                            _mm512_storeu_ps(chunk.as_mut_ptr(), f32_kernels::$f(x).to_m512());
+                        }
+                    }
+                }
+            )*};
+        }
+        avx512_blocks!(exp, tanh, sigmoid, erf, gelu);
+    }
+}
+
 /// The f32-lane kernels on 16 lanes (wide's `f32x16`: one zmm register on AVX-512 builds,
 /// two f32x8 elsewhere), the width `lanes::V<f32>` has on AVX-512 builds. The same
 /// arithmetic as the f32x8 functions (`exp_f32`, …), lane for lane.
@@ -126,12 +234,17 @@ pub mod x16 {
 }
 
 /// Which code the f32-lane kernels (exp, tanh, sigmoid, erf, gelu on f32) run in this
-/// process: `"avx2+fma"` or `"baseline"` (chosen at run time on x86-64 builds without
-/// AVX2), or `"compile-time"` (the build's own target features: AVX2 builds and other
+/// process: `"avx512+avx2+fma"` (blocks on AVX-512, single vectors on AVX2 + FMA),
+/// `"avx2+fma"` or `"baseline"` (chosen at run time on x86-64 builds without AVX2), or
+/// `"compile-time"` (the build's own target features: AVX2 builds and other
 /// architectures).
 pub fn f32_kernel_isa() -> &'static str {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
-    return if avx2_fma() { "avx2+fma" } else { "baseline" };
+    return match level() {
+        3 => "avx512+avx2+fma",
+        2 => "avx2+fma",
+        _ => "baseline",
+    };
     #[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
     "compile-time"
 }
@@ -146,28 +259,45 @@ mod avx2_lanes {
     use core::sync::atomic::{AtomicU8, Ordering};
     use wide::f32x8;
 
-    /// 0: not yet detected; 1: baseline kernels; 2: AVX2 + FMA kernels.
+    /// 0: not yet detected; 1: baseline kernels; 2: AVX2 + FMA kernels; 3: AVX2 + FMA
+    /// kernels, and the block entry points on AVX-512.
     static LEVEL: AtomicU8 = AtomicU8::new(0);
 
     /// Whether this process runs the AVX2 + FMA kernels: the CPU has both and
     /// `TENSORGRAPH_SIMD` is not `baseline`. Detected on the first call.
     #[inline(always)]
     pub(in super::super) fn avx2_fma() -> bool {
+        level() >= 2
+    }
+
+    /// The kernels this process runs (see `LEVEL`). Detected on the first call.
+    #[inline(always)]
+    pub(in super::super) fn level() -> u8 {
         match LEVEL.load(Ordering::Relaxed) {
-            2 => true,
-            1 => false,
-            _ => detect(),
+            0 => detect(),
+            l => l,
         }
     }
 
     #[cold]
-    fn detect() -> bool {
-        let forced_baseline = std::env::var("TENSORGRAPH_SIMD").is_ok_and(|v| v == "baseline");
-        let yes = !forced_baseline
+    fn detect() -> u8 {
+        let forced = std::env::var("TENSORGRAPH_SIMD").ok();
+        let avx2 = forced.as_deref() != Some("baseline")
             && std::arch::is_x86_feature_detected!("avx2")
             && std::arch::is_x86_feature_detected!("fma");
-        LEVEL.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
-        yes
+        let avx512 = avx2
+            && forced.as_deref() != Some("avx2")
+            && std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512dq");
+        let level = if avx512 {
+            3
+        } else if avx2 {
+            2
+        } else {
+            1
+        };
+        LEVEL.store(level, Ordering::Relaxed);
+        level
     }
 
     /// Eight f32 lanes in one AVX register, for the kernels compiled with avx2 and fma.
@@ -284,5 +414,227 @@ mod avx2_lanes {
         fn recip_approx(self) -> Self {
             Avx2Fma(unsafe { _mm256_rcp_ps(self.0) })
         }
+    }
+
+    /// Sixteen f32 lanes in one zmm register, for the block kernels compiled with
+    /// avx512f, avx512dq, avx2 and fma.
+    ///
+    /// Every method calls AVX-512F/DQ (or AVX) intrinsics. That is sound for the same
+    /// reason as for `Avx2Fma`: no value of this type exists outside the
+    /// `#[target_feature(enable = "avx512f,avx512dq,avx2,fma")]` block entry points (its
+    /// constructor `from_m512` is visible in `vmath` only and used only there), and those
+    /// run only after `level()` found all four features on the CPU. The methods are
+    /// `#[inline(always)]`, so they are compiled inside those entry points.
+    ///
+    /// Masks are vectors (all-ones lanes), as for `Avx2Fma`; `select` reads each mask
+    /// lane's sign bit (`vpmovd2m`), as `blendvps` does.
+    #[derive(Clone, Copy)]
+    #[repr(transparent)]
+    pub(in super::super) struct Avx512(__m512);
+
+    impl Avx512 {
+        #[inline(always)]
+        pub(in super::super) fn from_m512(x: __m512) -> Self {
+            Avx512(x)
+        }
+        #[inline(always)]
+        pub(in super::super) fn to_m512(self) -> __m512 {
+            self.0
+        }
+        /// A mask register as a vector mask (all-ones lanes where set).
+        #[inline(always)]
+        fn from_kmask(k: __mmask16) -> Self {
+            // SAFETY: see `Avx512`.
+            Avx512(unsafe { _mm512_castsi512_ps(_mm512_movm_epi32(k)) })
+        }
+        /// The vector mask's sign bits as a mask register.
+        #[inline(always)]
+        fn kmask(self) -> __mmask16 {
+            // SAFETY: see `Avx512`.
+            unsafe { _mm512_movepi32_mask(_mm512_castps_si512(self.0)) }
+        }
+        #[inline(always)]
+        fn halves(self) -> [__m256; 2] {
+            bytemuck::cast(self.0)
+        }
+        #[inline(always)]
+        fn from_halves(h: [__m256; 2]) -> Self {
+            Avx512(bytemuck::cast(h))
+        }
+    }
+
+    macro_rules! binary512 {
+        ($($tr:ident :: $m:ident => $f:ident),*) => {$(
+            impl core::ops::$tr for Avx512 {
+                type Output = Avx512;
+                #[inline(always)]
+                fn $m(self, o: Avx512) -> Avx512 {
+                    // SAFETY: see `Avx512`: only executed on CPUs with avx512f and avx512dq.
+                    Avx512(unsafe { $f(self.0, o.0) })
+                }
+            }
+        )*};
+    }
+    binary512!(Add::add => _mm512_add_ps, Sub::sub => _mm512_sub_ps, Mul::mul => _mm512_mul_ps,
+        Div::div => _mm512_div_ps, BitAnd::bitand => _mm512_and_ps, BitOr::bitor => _mm512_or_ps);
+
+    impl core::ops::Neg for Avx512 {
+        type Output = Avx512;
+        #[inline(always)]
+        fn neg(self) -> Avx512 {
+            // SAFETY: see `Avx512`: only executed on CPUs with avx512f and avx512dq.
+            Avx512(unsafe { _mm512_xor_ps(self.0, _mm512_set1_ps(-0.0)) })
+        }
+    }
+
+    // SAFETY (every `unsafe` block below): see `Avx512`: these intrinsics need avx512f
+    // (avx512dq for the mask moves, avx for `_mm256_rcp_ps`), and this code only runs on
+    // CPUs that have them; they read and write registers only.
+    impl F32Simd for Avx512 {
+        const FUSED: bool = true;
+        #[inline(always)]
+        fn splat(v: f32) -> Self {
+            Avx512(unsafe { _mm512_set1_ps(v) })
+        }
+        #[inline(always)]
+        fn mul_add(self, b: Self, c: Self) -> Self {
+            Avx512(unsafe { _mm512_fmadd_ps(self.0, b.0, c.0) })
+        }
+        #[inline(always)]
+        fn abs(self) -> Self {
+            Avx512(unsafe { _mm512_andnot_ps(_mm512_set1_ps(-0.0), self.0) })
+        }
+        #[inline(always)]
+        fn lt(self, o: Self) -> Self {
+            Avx512::from_kmask(unsafe { _mm512_cmp_ps_mask::<_CMP_LT_OQ>(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn ge(self, o: Self) -> Self {
+            Avx512::from_kmask(unsafe { _mm512_cmp_ps_mask::<_CMP_GE_OQ>(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn is_nan(self) -> Self {
+            Avx512::from_kmask(unsafe { _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(self.0, self.0) })
+        }
+        #[inline(always)]
+        fn select(self, a: Self, b: Self) -> Self {
+            Avx512(unsafe { _mm512_mask_blend_ps(self.kmask(), b.0, a.0) })
+        }
+        #[inline(always)]
+        fn max_or_second(self, o: Self) -> Self {
+            Avx512(unsafe { _mm512_max_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn min_or_second(self, o: Self) -> Self {
+            Avx512(unsafe { _mm512_min_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn all(self) -> bool {
+            self.kmask() == 0xffff
+        }
+        #[inline(always)]
+        fn shl23(self) -> Self {
+            Avx512(unsafe {
+                _mm512_castsi512_ps(_mm512_slli_epi32::<23>(_mm512_castps_si512(self.0)))
+            })
+        }
+        #[inline(always)]
+        fn map8(self, f: fn(f32x8) -> f32x8) -> Self {
+            let [lo, hi] = self.halves();
+            let (lo, hi): (f32x8, f32x8) = (bytemuck::cast(lo), bytemuck::cast(hi));
+            Avx512::from_halves([bytemuck::cast(f(lo)), bytemuck::cast(f(hi))])
+        }
+        /// `rcpps` on each 8-lane half (not `vrcp14ps`): the same 12-bit seed as the AVX2
+        /// path, so sigmoid's quotient is the same bits in blocks and single vectors.
+        #[inline(always)]
+        fn recip_approx(self) -> Self {
+            let [lo, hi] = self.halves();
+            Avx512::from_halves(unsafe { [_mm256_rcp_ps(lo), _mm256_rcp_ps(hi)] })
+        }
+    }
+}
+
+/// The block entry points against the single-vector ones (AVX2 + FMA where the CPU has
+/// it), bit for bit: every ISA of blocks this CPU can run, called directly, on random bit
+/// patterns (NaN, inf, subnormals) and values across each kernel's ranges (2^22 in
+/// release builds, 2^16 in debug).
+#[cfg(all(test, target_arch = "x86_64", not(target_feature = "avx2")))]
+mod block_tests {
+
+    use super::*;
+
+    fn inputs() -> Vec<f32> {
+        let n = if cfg!(debug_assertions) {
+            1 << 16
+        } else {
+            1 << 22
+        };
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        (0..n)
+            .map(|i| {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                match i % 4 {
+                    0 => f32::from_bits(s as u32),
+                    // [-110, 110]: past exp's clamps, gelu's -5.5 cut, tanh's 9.5.
+                    1 => (s >> 40) as f32 / (1u64 << 24) as f32 * 220.0 - 110.0,
+                    _ => (s >> 40) as f32 / (1u64 << 24) as f32 * 16.0 - 8.0,
+                }
+            })
+            .collect()
+    }
+
+    fn check(
+        name: &str,
+        single: fn(f32x8) -> f32x8,
+        blocks: &[(&str, unsafe fn(&mut [f32; BLOCK]), bool)],
+    ) {
+        let xs = inputs();
+        for (isa, f, available) in blocks {
+            if !available {
+                continue;
+            }
+            for chunk in xs.chunks_exact(BLOCK) {
+                let mut buf: [f32; BLOCK] = chunk.try_into().unwrap();
+                // SAFETY: called only where `available` (the CPU has the features).
+                unsafe { f(&mut buf) };
+                for (k, x) in chunk.chunks_exact(8).enumerate() {
+                    let want = single(f32x8::from(x)).to_array();
+                    for i in 0..8 {
+                        let (g, w) = (buf[k * 8 + i], want[i]);
+                        assert!(
+                            g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan()),
+                            "{name} {isa} block at x = {:e}: {g:e}, single vector {w:e}",
+                            x[i]
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    macro_rules! block_cases {
+        ($($test:ident: $f:ident;)*) => {$(
+            #[test]
+            fn $test() {
+                let avx2 = std::arch::is_x86_feature_detected!("avx2")
+                    && std::arch::is_x86_feature_detected!("fma");
+                let avx512 = avx2
+                    && std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx512dq");
+                check(stringify!($f), super::$f, &[
+                    ("avx512", super::block::avx512_blocks::$f, avx512),
+                    ("avx2", super::block::avx2_blocks::$f, avx2),
+                ]);
+            }
+        )*};
+    }
+    block_cases! {
+        block_exp: exp;
+        block_tanh: tanh;
+        block_sigmoid: sigmoid;
+        block_erf: erf;
+        block_gelu: gelu;
     }
 }

@@ -296,15 +296,37 @@ const TANH_Q: [f32; 5] = [
 #[inline(always)]
 pub(crate) fn tanh<V: F32Simd>(x: V) -> V {
     let a = x.abs();
+    // Vectors whose lanes all take one side compute only that side (the same lanes'
+    // results as the select below; inputs near each other, as in most tensors, mostly
+    // fall on one side: W2 `tanh(x)*exp(-x*x)` native 0.60 -> 0.54 ms, 2026-11-25).
+    // (Helpers, not closures: a closure is not inlined into the `#[target_feature]` block
+    // entry points of `dispatch.rs`, and its intrinsics then become calls.)
+    let is_large = a.ge(s(TANH_SMALL));
+    if is_large.all() {
+        return tanh_large(x, a);
+    }
+    if a.lt(s(TANH_SMALL)).all() {
+        return tanh_small(x);
+    }
+    // NaN fails the compare and takes `small`, which is NaN.
+    is_large.select(tanh_large(x, a), tanh_small(x))
+}
+
+/// tanh for |x| < TANH_SMALL (and NaN): x + x·z·Q(z).
+#[inline(always)]
+fn tanh_small<V: F32Simd>(x: V) -> V {
     let z = x * x;
     // x + x·z·Q(z) would turn -0 into +0: the sign of x is ORed back.
-    let small = with_sign_of((x * z).mul_add(estrin(z, &TANH_Q), x), x);
+    with_sign_of((x * z).mul_add(estrin(z, &TANH_Q), x), x)
+}
+
+/// tanh for |x| >= TANH_SMALL (a = |x|): 1 - 2/(e^(2a) + 1) with x's sign.
+#[inline(always)]
+fn tanh_large<V: F32Simd>(x: V, a: V) -> V {
     let ac = a.min_or_second(s(9.5));
     let (e, kf) = exp_reduced(ac + ac);
     let e2 = scale(e, kf);
-    let large = s::<V>(1.0) - s::<V>(2.0) / (e2 + s(1.0));
-    // NaN fails the compare and takes `small`, which is NaN.
-    a.ge(s(TANH_SMALL)).select(with_sign_of(large, x), small)
+    with_sign_of(s::<V>(1.0) - s::<V>(2.0) / (e2 + s(1.0)), x)
 }
 
 // ---------------------------------------------------------------------------

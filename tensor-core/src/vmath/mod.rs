@@ -121,7 +121,7 @@ use sigmoid::*;
 
 #[allow(unused_imports)] // crate-internal path kept from the single-file module
 pub(crate) use avx512::{narrow, widen};
-pub use dispatch::{f32_kernel_isa, x16};
+pub use dispatch::{block, f32_kernel_isa, x16, BLOCK};
 pub use erf_gelu::{
     erf_f32, erf_f64, erf_scalar_f64, erfc_fdlibm_f64, erfc_scalar_f64, erfc_tail_exponents_scalar,
     gelu_f32, gelu_f64,
