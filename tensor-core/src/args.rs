@@ -527,3 +527,71 @@ mod tests {
         assert_eq!(odd.len(), 1000);
     }
 }
+
+// The dtype and dims of a statically shaped argument as generic parameters, rank by rank:
+// `&Tensor<f64, Rank2<Fixed<4>, Fixed<8>>>: InputDims2<f64, 4, 8>`. A generated function
+// with only literal dims infers them from each argument, then checks them against the
+// declared type in a second, generated trait whose message prints `{E}[{D0}, {D1}]`: a
+// wrong argument reads ``you passed `f64[4, 8]` ``, in the graph's own notation (NOTES.md,
+// "Call-site errors"). Implemented for exactly the forms a parameter takes (`&Tensor`,
+// `&TensorView`, `&TensorViewMut`, `TensorView`) or an output (`Tensor`, `TensorViewMut`,
+// behind the `&mut` an output is passed as: a `&mut Tensor` variable is then reborrowed by
+// each call, not moved into the first), so an argument in another form (a tensor
+// without `&`, another rank, a run-time dim) fails here first, and no second error follows.
+// The generated function reads the elements through these traits: `D0 * D1 * …` of them.
+macro_rules! dims_traits {
+    ($input:ident, $output:ident, $rank:ident $(<$($d:ident),+>)?) => {
+        #[doc = concat!(
+            "The dtype and dims of an input of ", stringify!($rank),
+            " (`&Tensor`, `&TensorView`, `&TensorViewMut`, `TensorView`), as generic parameters."
+        )]
+        pub trait $input<T $($(, const $d: usize)+)?> {
+            /// The elements, row-major.
+            fn dims_slice(&self) -> &[T];
+        }
+        #[doc = concat!(
+            "The dtype and dims of an output of ", stringify!($rank),
+            " (`Tensor` or `TensorViewMut`, behind the `&mut` the output is passed as), as \
+             generic parameters."
+        )]
+        pub trait $output<T $($(, const $d: usize)+)?> {
+            /// The elements, row-major and writable.
+            fn dims_slice_mut(&mut self) -> &mut [T];
+        }
+
+        dims_traits!(@input $input, &Tensor<T, $rank $(<$(Fixed<$d>),+>)?> $(, $($d),+)?);
+        dims_traits!(@input $input, &TensorView<'_, T, $rank $(<$(Fixed<$d>),+>)?> $(, $($d),+)?);
+        dims_traits!(@input $input, &TensorViewMut<'_, T, $rank $(<$(Fixed<$d>),+>)?> $(, $($d),+)?);
+        dims_traits!(@input $input, TensorView<'_, T, $rank $(<$(Fixed<$d>),+>)?> $(, $($d),+)?);
+        dims_traits!(@output $output, Tensor<T, $rank $(<$(Fixed<$d>),+>)?> $(, $($d),+)?);
+        dims_traits!(@output $output, TensorViewMut<'_, T, $rank $(<$(Fixed<$d>),+>)?> $(, $($d),+)?);
+    };
+    (@input $trait:ident, $ty:ty $(, $d:ident)*) => {
+        impl<T: Element $(, const $d: usize)*> $trait<T $(, $d)*> for $ty {
+            #[inline(always)]
+            fn dims_slice(&self) -> &[T] {
+                self.as_slice()
+            }
+        }
+    };
+    (@output $trait:ident, $ty:ty $(, $d:ident)*) => {
+        impl<T: Element $(, const $d: usize)*> $trait<T $(, $d)*> for $ty {
+            #[inline(always)]
+            fn dims_slice_mut(&mut self) -> &mut [T] {
+                self.as_mut_slice()
+            }
+        }
+    };
+}
+dims_traits!(InputDims0, OutputDims0, Rank0);
+dims_traits!(InputDims1, OutputDims1, Rank1<D0>);
+dims_traits!(InputDims2, OutputDims2, Rank2<D0, D1>);
+dims_traits!(InputDims3, OutputDims3, Rank3<D0, D1, D2>);
+dims_traits!(InputDims4, OutputDims4, Rank4<D0, D1, D2, D3>);
+dims_traits!(InputDims5, OutputDims5, Rank5<D0, D1, D2, D3, D4>);
+dims_traits!(InputDims6, OutputDims6, Rank6<D0, D1, D2, D3, D4, D5>);
+
+/// The dtype of the second impl of a generated call-site trait, which keeps rustc from
+/// inferring the argument's dtype and dims from that trait (with one impl it would, and then
+/// report the argument's form instead of its dtype). Uninhabited: never a real dtype.
+pub enum NoDtype {}

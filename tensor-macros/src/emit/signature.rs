@@ -2,17 +2,24 @@
 //! `f` / `f_into` pair, and (for graphs with dim names) the binding of every name at
 //! call entry, which returns `Err` before any kernel runs.
 //!
-//! Every tensor parameter and `_into` output is `impl` its own argument trait
-//! (`scale_takes_x`, `scale_into_output`), whose message names it, its declared type in
-//! the DSL and the type passed (`emit_arg_trait`). Inputs are taken by value; so are the
-//! outputs of a graph with names, while those of a graph with only literal dims are
-//! `&mut impl` (a `&mut Tensor` variable is then reborrowed at each call, not moved).
-//! Behind each trait is a runtime trait: for a graph with only literal dims
-//! `StaticArg<T, Shape>` (`&Tensor`, views) or `TensorMut`, and the graph cannot fail; for
-//! a graph with names `TensorArg<T, Pattern, Flat>`: the pattern
-//! (`Rank2<Sym, Fixed<768>>`) checks the rank and the literal dims of statically shaped
-//! arguments at compile time, `Flat` says whether a flat slice can give the parameter's
-//! shape (at most one name), and the runtime's `bind_dims` checks the rest at call entry.
+//! Every tensor parameter and `_into` output has its own argument trait (`scale_takes_x`,
+//! `scale_into_output`), whose message names it, its declared type in the DSL and what was
+//! passed. Inputs are taken by value (a tensor passed without `&` then gets the
+//! parameter's message, not rustc's "mismatched types"); so are the outputs of a graph with
+//! names, while those of a graph with only literal dims are `&mut` their argument type (a
+//! `&mut Tensor` variable is then reborrowed at each call, not moved).
+//! - A graph with only literal dims called by name is generic over each argument's dtype
+//!   and dims (`StaticCheck`): its traits print what was passed in the DSL's notation
+//!   (``you passed `f64[4, 8]` ``) and it cannot fail. Behind them are the runtime's
+//!   `InputDimsN` / `OutputDimsN`.
+//! - Its closure form takes `&dyn` argument traits over `TensorRef<T, Shape>` (a closure
+//!   cannot be generic), whose messages print the argument's Rust type (`emit_arg_trait`).
+//! - A graph with names takes `impl` argument traits over `TensorArg<T, Pattern, Flat>`:
+//!   the pattern (`Rank2<Sym, Fixed<768>>`) checks the rank and the literal dims of
+//!   statically shaped arguments at compile time, `Flat` says whether a flat slice can give
+//!   the parameter's shape (at most one name), and the runtime's `bind_dims` checks the rest
+//!   at call entry. Their messages print the argument's Rust type: a run-time dim has no
+//!   value to print, and slices, `Vec`s and ndarrays have no shape type.
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -151,9 +158,273 @@ struct ArgCheck {
     note: String,
 }
 
-/// One argument trait per tensor parameter and per `_into` output: an alias of the runtime
-/// trait the argument must implement (`StaticArg` for graphs with only literal dims, or
-/// `TensorRef` in their closure form, and `TensorMut` for their outputs; `TensorArg` and
+/// The two argument traits of a tensor parameter or `_into` output of a graph with only
+/// literal dims, called by name (not the closure form). The generated function is generic
+/// over the argument (`Arg_x`), its dtype (`Dtype_x`) and its dims (`const DIM0_x`):
+/// - `scale_x_argument<E, D0, D1>` (over the runtime's `InputDims2<E, D0, D1>`) infers
+///   them from the argument, and fails, with a message that prints the argument's Rust type,
+///   when the argument is not a tensor of the declared rank in a form the parameter takes
+///   (a tensor passed without `&`, another rank, a run-time dim);
+/// - `scale_takes_x<E, D0, D1>` is implemented for the declared dtype and dims only, so its
+///   message prints what was passed in the graph's notation: ``parameter `x` of `scale`
+///   takes `f32[4, 8]`; you passed `f64[4, 8]` ``. Its second impl (for the uninhabited
+///   `NoDtype`) keeps rustc from inferring the parameters from it, and both impls are for
+///   every type, so when the first trait fails the parameters stay uninferred and rustc adds
+///   no second error. Its method hands the elements on as the declared dtype (the identity
+///   in the one impl a compiling call can use).
+struct StaticCheck {
+    /// The function's generic parameters for this argument: `Arg_x, Dtype_x, const DIM0_x:
+    /// usize, …`.
+    generics: TokenStream,
+    /// Its where-clause predicates.
+    predicates: TokenStream,
+    /// The argument's type: `Arg_x` (an output is `&mut Out0`).
+    arg: proc_macro2::Ident,
+    /// The expression of its elements, with `#value` the argument: `&[f32]` (`&mut` for
+    /// an output).
+    slice: Box<dyn Fn(&TokenStream) -> TokenStream>,
+    /// The two traits.
+    traits: TokenStream,
+}
+
+/// How one argument is named in a [`StaticCheck`].
+struct StaticNames {
+    /// The generic parameters: argument, dtype, dims.
+    arg: proc_macro2::Ident,
+    dtype: proc_macro2::Ident,
+    dims: Vec<proc_macro2::Ident>,
+    /// The two traits: form (`scale_x_argument`) and value (`scale_takes_x`).
+    form_trait: proc_macro2::Ident,
+    value_trait: proc_macro2::Ident,
+    /// "parameter `x` of `scale` takes", "the output of `scale_into` is".
+    owner: String,
+    label: String,
+    note: String,
+    /// Where rustc's "required by this bound" points: the declared type.
+    span: proc_macro2::Span,
+}
+
+/// The [`StaticCheck`] of a statically shaped argument: an input, or an output if `output`.
+fn static_check(
+    rt: &TokenStream,
+    vis: &syn::Visibility,
+    names: StaticNames,
+    dtype: DType,
+    dims: &[Dim],
+    output: bool,
+) -> StaticCheck {
+    let p = quote!(#rt::__private);
+    let declared = type_text(dtype, dims);
+    let StaticNames {
+        arg,
+        dtype: dtype_param,
+        dims: dim_params,
+        form_trait,
+        value_trait,
+        owner,
+        label,
+        note,
+        span,
+    } = names;
+    let dims_trait = if output {
+        format_ident!("OutputDims{}", dims.len())
+    } else {
+        format_ident!("InputDims{}", dims.len())
+    };
+    let t = storage_type(rt, dtype);
+    let literal: Vec<Literal> = dims
+        .iter()
+        .map(|d| match d {
+            Dim::Static(n) => Literal::usize_unsuffixed(*n),
+            Dim::Named(_) => unreachable!("a graph with only literal dims"),
+        })
+        .collect();
+    let zeros = literal.iter().map(|_| Literal::usize_unsuffixed(0));
+    // The traits' own parameters: `E, const D0: usize, …`.
+    let d: Vec<proc_macro2::Ident> = (0..dims.len()).map(|j| format_ident!("D{}", j)).collect();
+    let passed: Vec<String> = (0..dims.len()).map(|j| format!("{{D{j}}}")).collect();
+    // An output is `&mut` its argument type: `Self` is the tensor behind the `&mut`.
+    let reference = if output { "&mut " } else { "" };
+    let form_message = format!("{owner} `{declared}`; you passed `{reference}{{Self}}`");
+    let value_message = format!(
+        "{owner} `{declared}`; you passed `{{E}}[{}]`",
+        passed.join(", ")
+    );
+    let (method, method_sig, identity, empty) = if output {
+        (
+            format_ident!("declared_dtype_mut"),
+            quote!(fn declared_dtype_mut(elements: &mut [E]) -> &mut [#t];),
+            quote!(fn declared_dtype_mut(elements: &mut [#t]) -> &mut [#t] { elements }),
+            // No `NoDtype` value exists, so such a slice is empty.
+            quote!(fn declared_dtype_mut(_: &mut [#p::NoDtype]) -> &mut [#t] { &mut [] }),
+        )
+    } else {
+        (
+            format_ident!("declared_dtype"),
+            quote!(fn declared_dtype(elements: &[E]) -> &[#t];),
+            quote!(fn declared_dtype(elements: &[#t]) -> &[#t] { elements }),
+            quote!(fn declared_dtype(_: &[#p::NoDtype]) -> &[#t] { &[] }),
+        )
+    };
+    // The forms the argument may take, over the trait's parameters: `&Tensor<E,
+    // Rank2<Fixed<D0>, Fixed<D1>>>`, … (an output's are the tensors behind its `&mut`).
+    let shape = if dims.is_empty() {
+        quote!(#p::Rank0)
+    } else {
+        let rank = format_ident!("Rank{}", dims.len());
+        quote!(#p::#rank<#(#p::Fixed<#d>),*>)
+    };
+    let forms = if output {
+        vec![
+            quote!(#p::Tensor<E, #shape>),
+            quote!(#p::TensorViewMut<'_, E, #shape>),
+        ]
+    } else {
+        vec![
+            quote!(&#p::Tensor<E, #shape>),
+            quote!(&#p::TensorView<'_, E, #shape>),
+            quote!(&#p::TensorViewMut<'_, E, #shape>),
+            quote!(#p::TensorView<'_, E, #shape>),
+        ]
+    };
+    // Both traits' impls are written so that rustc infers nothing from them before it
+    // knows the argument's type: the form trait has one impl per form (not a blanket impl
+    // over the runtime trait, which rustc would pick at once and then check its bound
+    // after the value trait), the value trait a second impl for `NoDtype` (hidden from
+    // rustc's "the trait is implemented for" notes by `do_not_recommend`). Once the argument's
+    // type is known the form trait infers `E` and the dims from it, and the value trait
+    // checks them; an argument whose dtype or dims are still open (`&Tensor::zeros()`) gets
+    // them from the value trait's one impl for real types.
+    let form_impls = forms.iter().map(|form| {
+        // Spanned at the declared type: rustc's "but it is implemented for" points there.
+        quote_spanned!(span=> impl<E: #p::Element, #(const #d: usize),*> #form_trait<E, #(#d),*> for #form {})
+    });
+    let traits = quote! {
+        #[doc(hidden)]
+        #[allow(non_camel_case_types)]
+        #[diagnostic::on_unimplemented(message = #form_message, label = #label, note = #note)]
+        #vis trait #form_trait<E, #(const #d: usize),*>: #p::#dims_trait<E, #(#d),*> {}
+        #(#form_impls)*
+
+        #[doc(hidden)]
+        #[allow(non_camel_case_types)]
+        #[diagnostic::on_unimplemented(message = #value_message, label = #label, note = #note)]
+        #vis trait #value_trait<E, #(const #d: usize),*> {
+            #[doc(hidden)]
+            #method_sig
+        }
+        impl<__TgX> #value_trait<#t, #(#literal),*> for __TgX {
+            #[inline(always)]
+            #identity
+        }
+        #[diagnostic::do_not_recommend]
+        impl #value_trait<#p::NoDtype, #(#zeros),*> for #p::NoDtype {
+            #[inline(always)]
+            #empty
+        }
+    };
+    let generics = quote!(#arg, #dtype_param #(, const #dim_params: usize)*);
+    // Every token of the predicates carries the declared type's span, so rustc's "required
+    // by this bound" points at `f32[4, 8]` in the graph's signature.
+    let respan = |i: &proc_macro2::Ident| proc_macro2::Ident::new(&i.to_string(), span);
+    let (sa, sd, sf, sv) = (
+        respan(&arg),
+        respan(&dtype_param),
+        respan(&form_trait),
+        respan(&value_trait),
+    );
+    let sdims: Vec<_> = dim_params.iter().map(respan).collect();
+    let predicates = quote_spanned! {span=>
+        #sa: #sf<#sd, #(#sdims),*>,
+        #sa: #sv<#sd, #(#sdims),*>,
+    };
+    let (a, dt, dp) = (arg.clone(), dtype_param.clone(), dim_params.clone());
+    let slice = Box::new(move |value: &TokenStream| {
+        let read = if output {
+            quote!(<#a as #p::#dims_trait<#dt, #(#dp),*>>::dims_slice_mut(#value))
+        } else {
+            quote!(<#a as #p::#dims_trait<#dt, #(#dp),*>>::dims_slice(&#value))
+        };
+        quote!(<#a as #value_trait<#dt, #(#dp),*>>::#method(#read))
+    });
+    StaticCheck {
+        generics,
+        predicates,
+        arg,
+        slice,
+        traits,
+    }
+}
+
+/// The [`StaticCheck`] of tensor parameter `index` of a graph with only literal dims.
+fn static_input_check(rt: &TokenStream, f: &GraphFn, index: usize) -> StaticCheck {
+    let param = &f.params[index];
+    let dims = param.ty.dims.as_ref().expect("a tensor parameter");
+    let declared = type_text(param.ty.dtype, dims);
+    let name = param.name.to_string();
+    let name = name.trim_start_matches("r#");
+    let shape = format!("{}, {}", param.ty.dtype.name(), shape_macro_text(dims));
+    let names = StaticNames {
+        arg: format_ident!("Arg_{}", name),
+        dtype: format_ident!("Dtype_{}", name),
+        dims: (0..dims.len())
+            .map(|j| format_ident!("DIM{}_{}", j, name))
+            .collect(),
+        form_trait: format_ident!("{}_{}_argument", fn_ident(f), name),
+        value_trait: input_trait_ident(f, param),
+        owner: format!("parameter `{}` of {} takes", name, fn_description(f)),
+        label: format!("expected `{declared}`"),
+        note: format!(
+            "`{declared}` is passed by reference, as `&Tensor<{shape}>` or `&TensorView<{shape}>`"
+        ),
+        span: param.ty.span,
+    };
+    static_check(rt, &f.vis, names, param.ty.dtype, dims, false)
+}
+
+/// The [`StaticCheck`] of `_into` output `k` of a graph with only literal dims.
+fn static_output_check(
+    rt: &TokenStream,
+    f: &GraphFn,
+    outputs: &[(DType, Vec<Dim>)],
+    k: usize,
+) -> StaticCheck {
+    let (dtype, dims) = (outputs[k].0, &outputs[k].1);
+    let declared = type_text(dtype, dims);
+    let into = format!("`{}_into`", fn_ident(f));
+    let owner = if outputs.len() == 1 {
+        format!("the output of {into} is")
+    } else {
+        format!("output {k} of {into} is")
+    };
+    let shape = format!("{}, {}", dtype.name(), shape_macro_text(dims));
+    let value_trait = output_trait_ident(f, k, outputs.len());
+    let span = match &f.ret {
+        Some(ReturnType::Single(t)) => t.span,
+        Some(ReturnType::Tuple(list)) => list.get(k).map_or(f.name.span(), |t| t.span),
+        None => f.name.span(),
+    };
+    let names = StaticNames {
+        arg: format_ident!("Out{}", k),
+        dtype: format_ident!("OutDtype{}", k),
+        dims: (0..dims.len())
+            .map(|j| format_ident!("OUT{}_DIM{}", k, j))
+            .collect(),
+        form_trait: format_ident!("{}_argument", value_trait),
+        value_trait,
+        owner,
+        label: format!("expected a writable `{declared}`"),
+        note: format!(
+            "`{declared}` is written into `&mut Tensor<{shape}>` or `&mut TensorViewMut<{shape}>`"
+        ),
+        span,
+    };
+    static_check(rt, &f.vis, names, dtype, dims, true)
+}
+
+/// One argument trait per tensor parameter and per `_into` output of a graph with names or
+/// of the closure form: an alias of the runtime trait the argument must implement
+/// (`TensorRef` in the closure form, and `TensorMut` for its outputs; `TensorArg` and
 /// `TensorArgMut` for graphs with names), with a message
 /// that names the parameter, its declared type in the graph's notation, and the argument's
 /// type (`{Self}`, which prints `Tensor<f64, Rank2<Fixed<4>, Fixed<8>>>`: literal dims are
@@ -190,7 +461,8 @@ fn shape_macro_text(dims: &[Dim]) -> String {
     format!("Shape![{}]", dims.join(", "))
 }
 
-/// The argument check of tensor parameter `index`.
+/// The argument check of tensor parameter `index` of a graph with names or of the closure
+/// form.
 fn input_check(rt: &TokenStream, f: &GraphFn, index: usize, symbolic: bool) -> ArgCheck {
     let param = &f.params[index];
     let dims = param.ty.dims.as_ref().expect("a tensor parameter");
@@ -207,13 +479,12 @@ fn input_check(rt: &TokenStream, f: &GraphFn, index: usize, symbolic: bool) -> A
             slice_note(dtype, dims, "&")
         );
         (arg_trait(rt, dtype, dims, false), "{Self}", note)
-    } else if is_closure(f) {
-        // The closure passes `&dyn` this trait: its `Self` is the tensor behind the `&`.
+    } else {
+        // The closure form (a graph with only literal dims called by name has a
+        // `StaticCheck`). The closure passes `&dyn` this trait: its `Self` is the tensor
+        // behind the `&`.
         let note = format!("`{declared}` is passed as {tensors}");
         (quote!(#rt::__private::TensorRef<#t, #s>), "&{Self}", note)
-    } else {
-        let note = format!("`{declared}` is passed by reference, as {tensors}");
-        (quote!(#rt::__private::StaticArg<#t, #s>), "{Self}", note)
     };
     ArgCheck {
         ident: input_trait_ident(f, param),
@@ -386,6 +657,25 @@ fn output_types(f: &GraphFn, graph: Option<&TypedGraph>) -> Option<Vec<(DType, V
             .map(|&n| (graph.nodes[n].dtype, graph.nodes[n].dims.clone()))
             .collect(),
     )
+}
+
+/// The `_into` output parameters, as rustdoc shows them: `out` (or `out0`, `out1`, …), with
+/// a `_` added while a tensor or scalar parameter has that name.
+fn output_idents(f: &GraphFn, count: usize) -> Vec<proc_macro2::Ident> {
+    let taken: Vec<String> = f.params.iter().map(|p| p.name.to_string()).collect();
+    (0..count)
+        .map(|k| {
+            let mut name = if count == 1 {
+                "out".to_string()
+            } else {
+                format!("out{k}")
+            };
+            while taken.contains(&name) {
+                name.push('_');
+            }
+            format_ident!("{}", name)
+        })
+        .collect()
 }
 
 /// The names of a graph in binding order (argument order, then axis order).
@@ -582,11 +872,38 @@ pub fn emit_graph_fn(
     let into_name = format_ident!("{}_into", name);
     let symbolic = is_symbolic(f);
     let param_names: Vec<_> = (0..f.params.len()).map(|i| param_ident(f, i)).collect();
-    let param_types: Vec<_> = (0..f.params.len())
-        .map(|i| param_type(rt, f, i, symbolic))
-        .collect();
     let outputs = output_types(f, graph);
-    let arg_traits = emit_arg_traits(rt, f, outputs.as_deref(), symbolic);
+    // A graph with only literal dims called by name: generic over each tensor argument's
+    // dtype and dims (`StaticCheck`).
+    let static_named = !symbolic && !is_closure(f);
+    let input_checks: Vec<Option<StaticCheck>> = (0..f.params.len())
+        .map(|i| (static_named && is_tensor(f, i)).then(|| static_input_check(rt, f, i)))
+        .collect();
+    let param_types: Vec<_> = (0..f.params.len())
+        .map(|i| match &input_checks[i] {
+            Some(check) => {
+                let arg = &check.arg;
+                quote!(#arg)
+            }
+            None => param_type(rt, f, i, symbolic),
+        })
+        .collect();
+    let input_generics = input_checks.iter().flatten().map(|c| &c.generics);
+    let input_generics = quote!(#(#input_generics,)*);
+    let input_predicates: TokenStream = input_checks
+        .iter()
+        .flatten()
+        .map(|c| c.predicates.clone())
+        .collect();
+    let arg_traits = if static_named {
+        let outputs = outputs.iter().flat_map(|outputs| {
+            (0..outputs.len()).map(move |k| static_output_check(rt, f, outputs, k).traits)
+        });
+        let inputs = input_checks.iter().flatten().map(|c| c.traits.clone());
+        inputs.chain(outputs).collect()
+    } else {
+        emit_arg_traits(rt, f, outputs.as_deref(), symbolic)
+    };
 
     let outputs = match outputs {
         Some(o) => o,
@@ -595,17 +912,17 @@ pub fn emit_graph_fn(
             return quote! {
                 #arg_traits
                 #(#attrs)*
-                #[allow(unused_variables, unreachable_code, clippy::too_many_arguments)]
-                #vis fn #name(#(#param_names: #param_types),*) -> ! {
+                #[allow(unused_variables, unreachable_code, clippy::too_many_arguments, non_camel_case_types, non_upper_case_globals)]
+                #vis fn #name<#input_generics>(#(#param_names: #param_types),*) -> !
+                where #input_predicates
+                {
                     #warnings
                     ::core::panic!()
                 }
             };
         }
     };
-    let out_names: Vec<_> = (0..outputs.len())
-        .map(|i| format_ident!("__tg_out{}", i))
-        .collect();
+    let out_names = output_idents(f, outputs.len());
     let out_tensor_types: Vec<_> = outputs
         .iter()
         .map(|(d, dims)| tensor_type(rt, *d, dims))
@@ -650,7 +967,76 @@ pub fn emit_graph_fn(
         "; allocates nothing"
     };
 
+    if static_named {
+        let output_checks: Vec<StaticCheck> = (0..outputs.len())
+            .map(|k| static_output_check(rt, f, &outputs, k))
+            .collect();
+        let output_generics = output_checks.iter().map(|c| &c.generics);
+        let output_predicates: TokenStream =
+            output_checks.iter().map(|c| c.predicates.clone()).collect();
+        let out_arg_types = output_checks.iter().map(|c| &c.arg);
+        let into_body = match checked {
+            Some((graph, kernel)) => {
+                // The slices of every tensor parameter and output, read through the
+                // argument traits: exactly the static length.
+                let mut setup = TokenStream::new();
+                for (index, param) in f.params.iter().enumerate() {
+                    if let Some(check) = &input_checks[index] {
+                        let name = &param.name;
+                        let t = storage_type(rt, param.ty.dtype);
+                        let slice = input_slice(index);
+                        let read = (check.slice)(&quote!(#name));
+                        setup.extend(quote!(let #slice: &[#t] = #read;));
+                    }
+                }
+                for (index, out) in out_names.iter().enumerate() {
+                    let t = storage_type(rt, outputs[index].0);
+                    let slice = output_slice(index);
+                    let read = (output_checks[index].slice)(&quote!(#out));
+                    setup.extend(quote!(let #slice: &mut [#t] = #read;));
+                }
+                let body = emit_kernel(rt, f, graph, kernel);
+                quote!(#setup #body)
+            }
+            None => quote!(::core::panic!()),
+        };
+        let into_doc =
+            format!(" Writes the outputs of [`{name}`] into caller-provided tensors{alloc_doc}.");
+        return quote! {
+            #arg_traits
+
+            #(#attrs)*
+            #[doc = ""]
+            #[doc = #sig_doc]
+            #[doc = ""]
+            #[doc = #fail_doc]
+            #[allow(clippy::too_many_arguments, non_camel_case_types, non_upper_case_globals)]
+            #vis fn #name<#input_generics>(#(#param_names: #param_types),*) -> #ret_type
+            where #input_predicates
+            {
+                #warnings
+                #(let mut #out_names = <#out_tensor_types>::zeros();)*
+                #into_name(#(#param_names,)* #(&mut #out_names),*);
+                #ret_value
+            }
+
+            #[doc = #into_doc]
+            #[doc = ""]
+            #[doc = #sig_doc]
+            #[allow(clippy::too_many_arguments, unused_variables, unused_mut, unreachable_code, non_camel_case_types, non_upper_case_globals)]
+            #vis fn #into_name<#input_generics #(#output_generics),*>(
+                #(#param_names: #param_types,)* #(#out_names: &mut #out_arg_types),*
+            )
+            where #input_predicates #output_predicates
+            {
+                #into_body
+            }
+        };
+    }
+
     if !symbolic {
+        // The closure form of a graph with only literal dims: its tensor parameters are
+        // `&impl` their argument traits (the closure passes `&dyn`), its outputs `&mut impl`.
         let out_mut_types: Vec<_> = (0..outputs.len())
             .map(|k| {
                 let tr = output_trait_ident(f, k, outputs.len());
@@ -668,10 +1054,8 @@ pub fn emit_graph_fn(
                         let t = storage_type(rt, param.ty.dtype);
                         let s = shape_type(rt, param.ty.dims.as_ref().expect("a tensor"));
                         let slice = input_slice(index);
-                        setup.extend(if is_closure(f) {
-                            quote!(let #slice: &[#t] = <_ as #p::TensorRef<#t, #s>>::as_slice(#name);)
-                        } else {
-                            quote!(let #slice: &[#t] = <_ as #p::StaticArg<#t, #s>>::static_slice(&#name);)
+                        setup.extend(quote! {
+                            let #slice: &[#t] = <_ as #p::TensorRef<#t, #s>>::as_slice(#name);
                         });
                     }
                 }
