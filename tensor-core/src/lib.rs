@@ -41,10 +41,8 @@ pub use tensor::{Tensor, TensorMut, TensorRef, TensorView, TensorViewMut};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::args::{
-        ArgParts, ArgPartsMut, DimAccepts, InputDims0, InputDims1, InputDims2, InputDims3,
-        InputDims4, InputDims5, InputDims6, NoDtype, NoSlice, OutputDims0, OutputDims1,
-        OutputDims2, OutputDims3, OutputDims4, OutputDims5, OutputDims6, ShapeAccepts,
-        ShapePattern, SliceOk, StaticArg, Sym, TensorArg, TensorArgMut,
+        ArgParts, ArgPartsMut, DimAccepts, NoSlice, ShapeAccepts, ShapePattern, SliceOk, StaticArg,
+        Sym, TensorArg, TensorArgMut,
     };
     pub use crate::bind::{bind_dims, check_sizes, ArgShape, DeclDim, GraphSignature, ParamSig};
     pub use crate::cast::CastTo;

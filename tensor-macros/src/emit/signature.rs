@@ -8,10 +8,11 @@
 //! parameter's message, not rustc's "mismatched types"); so are the outputs of a graph with
 //! names, while those of a graph with only literal dims are `&mut` their argument type (a
 //! `&mut Tensor` variable is then reborrowed at each call, not moved).
-//! - A graph with only literal dims called by name is generic over each argument's dtype
-//!   and dims (`StaticCheck`): its traits print what was passed in the DSL's notation
-//!   (``you passed `f64[4, 8]` ``) and it cannot fail. Behind them are the runtime's
-//!   `InputDimsN` / `OutputDimsN`.
+//! - A graph with only literal dims called by name has two traits per argument, one
+//!   implemented per form the argument may take and generic over its dtype and dims, one
+//!   for the declared dtype and dims (`StaticCheck`): its errors print what was passed in
+//!   the DSL's notation (``you passed `f64[4, 8]` ``), and it cannot fail. Its kernel is a
+//!   nested non-generic function of the slices (`literal_kernel`).
 //! - Its closure form takes `&dyn` argument traits over `TensorRef<T, Shape>` (a closure
 //!   cannot be generic), whose messages print the argument's Rust type (`emit_arg_trait`).
 //! - A graph with names takes `impl` argument traits over `TensorArg<T, Pattern, Flat>`:
@@ -159,48 +160,44 @@ struct ArgCheck {
 }
 
 /// The two argument traits of a tensor parameter or `_into` output of a graph with only
-/// literal dims, called by name (not the closure form). The generated function is generic
-/// over the argument (`Arg_x`), its dtype (`Dtype_x`) and its dims (`const DIM0_x`):
-/// - `scale_x_argument<E, D0, D1>` (over the runtime's `InputDims2<E, D0, D1>`) infers
-///   them from the argument, and fails, with a message that prints the argument's Rust type,
-///   when the argument is not a tensor of the declared rank in a form the parameter takes
-///   (a tensor passed without `&`, another rank, a run-time dim);
-/// - `scale_takes_x<E, D0, D1>` is implemented for the declared dtype and dims only, so its
-///   message prints what was passed in the graph's notation: ``parameter `x` of `scale`
-///   takes `f32[4, 8]`; you passed `f64[4, 8]` ``. Its second impl (for the uninhabited
-///   `NoDtype`) keeps rustc from inferring the parameters from it, and both impls are for
-///   every type, so when the first trait fails the parameters stay uninferred and rustc adds
-///   no second error. Its method hands the elements on as the declared dtype (the identity
-///   in the one impl a compiling call can use).
+/// literal dims, called by name (not the closure form):
+/// - `scale_takes_x`, the parameter's type (`x: impl scale_takes_x`), with one impl per
+///   form the parameter takes, generic over the dtype and dims:
+///   `impl<E: scale_x_dims<D0, D1>, const D0: usize, const D1: usize> scale_takes_x for
+///   &Tensor<E, Rank2<Fixed<D0>, Fixed<D1>>>` (and `&TensorView`, `&TensorViewMut`,
+///   `TensorView`; for an output the `Tensor` or `TensorViewMut` behind its `&mut`). An
+///   argument in no such form (another rank, a tensor without `&`, a run-time dim) fails
+///   here, and the message prints its Rust type (`{Self}`).
+/// - `scale_x_dims<D0, D1>`, implemented for the declared dtype and dims only
+///   (`impl scale_x_dims<4, 8> for f32`): an argument of the right form whose dtype or
+///   dims differ fails this bound of the impl, and rustc reports that, the innermost
+///   unmet bound, with this trait's message, which prints what was passed in the graph's
+///   notation: ``parameter `x` of `scale` takes `f32[4, 8]`; you passed `f64[4, 8]` ``
+///   (`{Self}[{D0}, {D1}]`), and adds "the trait `scale_x_dims<4, 8>` is not implemented
+///   for `f64` but it is implemented for `f32`". One error per wrong argument.
+/// Neither trait lets rustc infer anything before it knows the argument's type (the first
+/// has several impls), and once it does, an argument whose dtype or dims are still open
+/// (`scale(&Tensor::zeros(), 2.0)`) gets them from the second trait's one impl. The
+/// elements pass through both (`elements` calls `declared`, the identity on the declared
+/// dtype): no cast, no `unsafe`, no generic parameters on the function beyond its `impl`s.
 struct StaticCheck {
-    /// The function's generic parameters for this argument: `Arg_x, Dtype_x, const DIM0_x:
-    /// usize, …`.
-    generics: TokenStream,
-    /// Its where-clause predicates.
-    predicates: TokenStream,
-    /// The argument's type: `Arg_x` (an output is `&mut Out0`).
-    arg: proc_macro2::Ident,
-    /// The expression of its elements, with `#value` the argument: `&[f32]` (`&mut` for
+    /// The argument's trait (`scale_takes_x`): the parameter is `impl` it (`&mut impl` for
     /// an output).
-    slice: Box<dyn Fn(&TokenStream) -> TokenStream>,
-    /// The two traits.
+    form_trait: proc_macro2::Ident,
+    /// The two traits and their impls.
     traits: TokenStream,
 }
 
 /// How one argument is named in a [`StaticCheck`].
 struct StaticNames {
-    /// The generic parameters: argument, dtype, dims.
-    arg: proc_macro2::Ident,
-    dtype: proc_macro2::Ident,
-    dims: Vec<proc_macro2::Ident>,
-    /// The two traits: form (`scale_x_argument`) and value (`scale_takes_x`).
+    /// The two traits: form (`scale_takes_x`) and dims (`scale_x_dims`).
     form_trait: proc_macro2::Ident,
-    value_trait: proc_macro2::Ident,
+    dims_trait: proc_macro2::Ident,
     /// "parameter `x` of `scale` takes", "the output of `scale_into` is".
     owner: String,
     label: String,
     note: String,
-    /// Where rustc's "required by this bound" points: the declared type.
+    /// Where rustc's notes on the impls point: the declared type.
     span: proc_macro2::Span,
 }
 
@@ -216,21 +213,13 @@ fn static_check(
     let p = quote!(#rt::__private);
     let declared = type_text(dtype, dims);
     let StaticNames {
-        arg,
-        dtype: dtype_param,
-        dims: dim_params,
         form_trait,
-        value_trait,
+        dims_trait,
         owner,
         label,
         note,
         span,
     } = names;
-    let dims_trait = if output {
-        format_ident!("OutputDims{}", dims.len())
-    } else {
-        format_ident!("InputDims{}", dims.len())
-    };
     let t = storage_type(rt, dtype);
     let literal: Vec<Literal> = dims
         .iter()
@@ -239,121 +228,98 @@ fn static_check(
             Dim::Named(_) => unreachable!("a graph with only literal dims"),
         })
         .collect();
-    let zeros = literal.iter().map(|_| Literal::usize_unsuffixed(0));
-    // The traits' own parameters: `E, const D0: usize, …`.
+    // The dims trait's parameters: `const D0: usize, …`.
     let d: Vec<proc_macro2::Ident> = (0..dims.len()).map(|j| format_ident!("D{}", j)).collect();
     let passed: Vec<String> = (0..dims.len()).map(|j| format!("{{D{j}}}")).collect();
     // An output is `&mut` its argument type: `Self` is the tensor behind the `&mut`.
     let reference = if output { "&mut " } else { "" };
     let form_message = format!("{owner} `{declared}`; you passed `{reference}{{Self}}`");
-    let value_message = format!(
+    let dims_message = format!(
         "{owner} `{declared}`; you passed `{{E}}[{}]`",
         passed.join(", ")
     );
-    let (method, method_sig, identity, empty) = if output {
-        (
-            format_ident!("declared_dtype_mut"),
-            quote!(fn declared_dtype_mut(elements: &mut [E]) -> &mut [#t];),
-            quote!(fn declared_dtype_mut(elements: &mut [#t]) -> &mut [#t] { elements }),
-            // No `NoDtype` value exists, so such a slice is empty.
-            quote!(fn declared_dtype_mut(_: &mut [#p::NoDtype]) -> &mut [#t] { &mut [] }),
-        )
-    } else {
-        (
-            format_ident!("declared_dtype"),
-            quote!(fn declared_dtype(elements: &[E]) -> &[#t];),
-            quote!(fn declared_dtype(elements: &[#t]) -> &[#t] { elements }),
-            quote!(fn declared_dtype(_: &[#p::NoDtype]) -> &[#t] { &[] }),
-        )
-    };
-    // The forms the argument may take, over the trait's parameters: `&Tensor<E,
+    // The forms the argument may take, over the impl's parameters: `&Tensor<E,
     // Rank2<Fixed<D0>, Fixed<D1>>>`, … (an output's are the tensors behind its `&mut`).
+    // The impls go in one `const _: () = { use …; };` block with short local names: the
+    // expansion's size is what the macro's run time and rustc's parsing of it cost.
+    let rank = format_ident!("Rank{}", dims.len());
     let shape = if dims.is_empty() {
-        quote!(#p::Rank0)
+        quote!(R)
     } else {
-        let rank = format_ident!("Rank{}", dims.len());
-        quote!(#p::#rank<#(#p::Fixed<#d>),*>)
+        quote!(R<#(F<#d>),*>)
     };
-    let forms = if output {
-        vec![
-            quote!(#p::Tensor<E, #shape>),
-            quote!(#p::TensorViewMut<'_, E, #shape>),
-        ]
-    } else {
-        vec![
-            quote!(&#p::Tensor<E, #shape>),
-            quote!(&#p::TensorView<'_, E, #shape>),
-            quote!(&#p::TensorViewMut<'_, E, #shape>),
-            quote!(#p::TensorView<'_, E, #shape>),
-        ]
-    };
-    // Both traits' impls are written so that rustc infers nothing from them before it
-    // knows the argument's type: the form trait has one impl per form (not a blanket impl
-    // over the runtime trait, which rustc would pick at once and then check its bound
-    // after the value trait), the value trait a second impl for `NoDtype` (hidden from
-    // rustc's "the trait is implemented for" notes by `do_not_recommend`). Once the argument's
-    // type is known the form trait infers `E` and the dims from it, and the value trait
-    // checks them; an argument whose dtype or dims are still open (`&Tensor::zeros()`) gets
-    // them from the value trait's one impl for real types.
+    let (forms, form_method, dims_method, identity, read): (Vec<TokenStream>, _, _, _, _) =
+        if output {
+            (
+                vec![quote!(T<E, #shape>), quote!(M<'_, E, #shape>)],
+                quote!(fn elements_mut(&mut self) -> &mut [#t];),
+                quote!(fn declared_mut(elements: &mut [E]) -> &mut [#t];),
+                quote!(fn declared_mut(e: &mut [#t]) -> &mut [#t] { e }),
+                quote! {
+                    fn elements_mut(&mut self) -> &mut [#t] {
+                        <() as #dims_trait<E, #(#d),*>>::declared_mut(#p::TensorMut::as_mut_slice(self))
+                    }
+                },
+            )
+        } else {
+            (
+                vec![
+                    quote!(&T<E, #shape>),
+                    quote!(&V<'_, E, #shape>),
+                    quote!(&M<'_, E, #shape>),
+                    quote!(V<'_, E, #shape>),
+                ],
+                quote!(fn elements(&self) -> &[#t];),
+                quote!(fn declared(elements: &[E]) -> &[#t];),
+                quote!(fn declared(e: &[#t]) -> &[#t] { e }),
+                quote! {
+                    fn elements(&self) -> &[#t] {
+                        <() as #dims_trait<E, #(#d),*>>::declared(#p::StaticArg::static_slice(self))
+                    }
+                },
+            )
+        };
+    // Spanned at the declared type: rustc's notes on the impls point there.
+    let respan = |i: &proc_macro2::Ident| proc_macro2::Ident::new(&i.to_string(), span);
+    let (form_trait_s, dims_trait_s) = (respan(&form_trait), respan(&dims_trait));
     let form_impls = forms.iter().map(|form| {
-        // Spanned at the declared type: rustc's "but it is implemented for" points there.
-        quote_spanned!(span=> impl<E: #p::Element, #(const #d: usize),*> #form_trait<E, #(#d),*> for #form {})
+        quote_spanned! {span=>
+            impl<E: El, #(const #d: usize),*> #form_trait_s for #form
+            where
+                (): #dims_trait_s<E, #(#d),*>,
+            {
+                #[inline(always)]
+                #read
+            }
+        }
     });
+    let dims_impl = quote_spanned! {span=>
+        impl #dims_trait_s<#t, #(#literal),*> for () {
+            #[inline(always)]
+            #identity
+        }
+    };
     let traits = quote! {
         #[doc(hidden)]
         #[allow(non_camel_case_types)]
         #[diagnostic::on_unimplemented(message = #form_message, label = #label, note = #note)]
-        #vis trait #form_trait<E, #(const #d: usize),*>: #p::#dims_trait<E, #(#d),*> {}
-        #(#form_impls)*
-
+        #vis trait #form_trait {
+            #form_method
+        }
         #[doc(hidden)]
         #[allow(non_camel_case_types)]
-        #[diagnostic::on_unimplemented(message = #value_message, label = #label, note = #note)]
-        #vis trait #value_trait<E, #(const #d: usize),*> {
-            #[doc(hidden)]
-            #method_sig
+        #[diagnostic::on_unimplemented(message = #dims_message, label = #label, note = #note)]
+        #vis trait #dims_trait<E, #(const #d: usize),*> {
+            #dims_method
         }
-        impl<__TgX> #value_trait<#t, #(#literal),*> for __TgX {
-            #[inline(always)]
-            #identity
-        }
-        #[diagnostic::do_not_recommend]
-        impl #value_trait<#p::NoDtype, #(#zeros),*> for #p::NoDtype {
-            #[inline(always)]
-            #empty
-        }
-    };
-    let generics = quote!(#arg, #dtype_param #(, const #dim_params: usize)*);
-    // Every token of the predicates carries the declared type's span, so rustc's "required
-    // by this bound" points at `f32[4, 8]` in the graph's signature.
-    let respan = |i: &proc_macro2::Ident| proc_macro2::Ident::new(&i.to_string(), span);
-    let (sa, sd, sf, sv) = (
-        respan(&arg),
-        respan(&dtype_param),
-        respan(&form_trait),
-        respan(&value_trait),
-    );
-    let sdims: Vec<_> = dim_params.iter().map(respan).collect();
-    let predicates = quote_spanned! {span=>
-        #sa: #sf<#sd, #(#sdims),*>,
-        #sa: #sv<#sd, #(#sdims),*>,
-    };
-    let (a, dt, dp) = (arg.clone(), dtype_param.clone(), dim_params.clone());
-    let slice = Box::new(move |value: &TokenStream| {
-        let read = if output {
-            quote!(<#a as #p::#dims_trait<#dt, #(#dp),*>>::dims_slice_mut(#value))
-        } else {
-            quote!(<#a as #p::#dims_trait<#dt, #(#dp),*>>::dims_slice(&#value))
+        const _: () = {
+            #[allow(unused_imports)]
+            use #p::{Element as El, Fixed as F, #rank as R, Tensor as T, TensorView as V, TensorViewMut as M};
+            #(#form_impls)*
+            #dims_impl
         };
-        quote!(<#a as #value_trait<#dt, #(#dp),*>>::#method(#read))
-    });
-    StaticCheck {
-        generics,
-        predicates,
-        arg,
-        slice,
-        traits,
-    }
+    };
+    StaticCheck { form_trait, traits }
 }
 
 /// The [`StaticCheck`] of tensor parameter `index` of a graph with only literal dims.
@@ -365,13 +331,8 @@ fn static_input_check(rt: &TokenStream, f: &GraphFn, index: usize) -> StaticChec
     let name = name.trim_start_matches("r#");
     let shape = format!("{}, {}", param.ty.dtype.name(), shape_macro_text(dims));
     let names = StaticNames {
-        arg: format_ident!("Arg_{}", name),
-        dtype: format_ident!("Dtype_{}", name),
-        dims: (0..dims.len())
-            .map(|j| format_ident!("DIM{}_{}", j, name))
-            .collect(),
-        form_trait: format_ident!("{}_{}_argument", fn_ident(f), name),
-        value_trait: input_trait_ident(f, param),
+        form_trait: input_trait_ident(f, param),
+        dims_trait: format_ident!("{}_{}_dims", fn_ident(f), name),
         owner: format!("parameter `{}` of {} takes", name, fn_description(f)),
         label: format!("expected `{declared}`"),
         note: format!(
@@ -398,20 +359,15 @@ fn static_output_check(
         format!("output {k} of {into} is")
     };
     let shape = format!("{}, {}", dtype.name(), shape_macro_text(dims));
-    let value_trait = output_trait_ident(f, k, outputs.len());
+    let form_trait = output_trait_ident(f, k, outputs.len());
     let span = match &f.ret {
         Some(ReturnType::Single(t)) => t.span,
         Some(ReturnType::Tuple(list)) => list.get(k).map_or(f.name.span(), |t| t.span),
         None => f.name.span(),
     };
     let names = StaticNames {
-        arg: format_ident!("Out{}", k),
-        dtype: format_ident!("OutDtype{}", k),
-        dims: (0..dims.len())
-            .map(|j| format_ident!("OUT{}_DIM{}", k, j))
-            .collect(),
-        form_trait: format_ident!("{}_argument", value_trait),
-        value_trait,
+        dims_trait: format_ident!("{}_dims", form_trait),
+        form_trait,
         owner,
         label: format!("expected a writable `{declared}`"),
         note: format!(
@@ -854,6 +810,47 @@ fn emit_binding(
     }
 }
 
+/// The kernel of a graph with only literal dims as a nested function of its slices and
+/// scalars, called once: `fn kernel(__tg_in0: &[f32], s: f32, __tg_out_slice0: &mut [f32])`.
+/// The `_into` function around it is generic over its arguments' types; the kernel is not,
+/// so rustc type-checks it once with no where-clauses in scope (every lane operation's trait
+/// lookup otherwise searches the function's bounds) and compiles it once, however many
+/// argument types the function is called with.
+fn literal_kernel(
+    rt: &TokenStream,
+    f: &GraphFn,
+    outputs: &[(DType, Vec<Dim>)],
+    body: TokenStream,
+) -> TokenStream {
+    let mut params = Vec::new();
+    let mut args = Vec::new();
+    for (index, param) in f.params.iter().enumerate() {
+        let t = storage_type(rt, param.ty.dtype);
+        if is_tensor(f, index) {
+            let slice = input_slice(index);
+            params.push(quote!(#slice: &[#t]));
+            args.push(quote!(#slice));
+        } else {
+            let name = param_ident(f, index);
+            params.push(quote!(#name: #t));
+            args.push(quote!(#name));
+        }
+    }
+    for (index, (dtype, _)) in outputs.iter().enumerate() {
+        let t = storage_type(rt, *dtype);
+        let slice = output_slice(index);
+        params.push(quote!(#slice: &mut [#t]));
+        args.push(quote!(#slice));
+    }
+    quote! {
+        #[allow(clippy::too_many_arguments, unused_variables, unused_mut)]
+        fn __tg_kernel(#(#params),*) {
+            #body
+        }
+        __tg_kernel(#(#args),*)
+    }
+}
+
 /// The function pair `name` / `name_into` (with `kernel`), or, when checking failed,
 /// their signatures with an unreachable body so the rest of the crate still type-checks.
 /// `warnings` are statements placed first in the body of `name`, where the lint level of
@@ -873,8 +870,8 @@ pub fn emit_graph_fn(
     let symbolic = is_symbolic(f);
     let param_names: Vec<_> = (0..f.params.len()).map(|i| param_ident(f, i)).collect();
     let outputs = output_types(f, graph);
-    // A graph with only literal dims called by name: generic over each tensor argument's
-    // dtype and dims (`StaticCheck`).
+    // A graph with only literal dims called by name: each tensor argument through its
+    // `StaticCheck` traits.
     let static_named = !symbolic && !is_closure(f);
     let input_checks: Vec<Option<StaticCheck>> = (0..f.params.len())
         .map(|i| (static_named && is_tensor(f, i)).then(|| static_input_check(rt, f, i)))
@@ -882,18 +879,12 @@ pub fn emit_graph_fn(
     let param_types: Vec<_> = (0..f.params.len())
         .map(|i| match &input_checks[i] {
             Some(check) => {
-                let arg = &check.arg;
-                quote!(#arg)
+                let tr = &check.form_trait;
+                let span = f.params[i].ty.span;
+                quote_spanned!(span=> impl #tr)
             }
             None => param_type(rt, f, i, symbolic),
         })
-        .collect();
-    let input_generics = input_checks.iter().flatten().map(|c| &c.generics);
-    let input_generics = quote!(#(#input_generics,)*);
-    let input_predicates: TokenStream = input_checks
-        .iter()
-        .flatten()
-        .map(|c| c.predicates.clone())
         .collect();
     let arg_traits = if static_named {
         let outputs = outputs.iter().flat_map(|outputs| {
@@ -912,10 +903,8 @@ pub fn emit_graph_fn(
             return quote! {
                 #arg_traits
                 #(#attrs)*
-                #[allow(unused_variables, unreachable_code, clippy::too_many_arguments, non_camel_case_types, non_upper_case_globals)]
-                #vis fn #name<#input_generics>(#(#param_names: #param_types),*) -> !
-                where #input_predicates
-                {
+                #[allow(unused_variables, unreachable_code, clippy::too_many_arguments)]
+                #vis fn #name(#(#param_names: #param_types),*) -> ! {
                     #warnings
                     ::core::panic!()
                 }
@@ -968,13 +957,9 @@ pub fn emit_graph_fn(
     };
 
     if static_named {
-        let output_checks: Vec<StaticCheck> = (0..outputs.len())
-            .map(|k| static_output_check(rt, f, &outputs, k))
+        let out_traits: Vec<_> = (0..outputs.len())
+            .map(|k| output_trait_ident(f, k, outputs.len()))
             .collect();
-        let output_generics = output_checks.iter().map(|c| &c.generics);
-        let output_predicates: TokenStream =
-            output_checks.iter().map(|c| c.predicates.clone()).collect();
-        let out_arg_types = output_checks.iter().map(|c| &c.arg);
         let into_body = match checked {
             Some((graph, kernel)) => {
                 // The slices of every tensor parameter and output, read through the
@@ -982,20 +967,18 @@ pub fn emit_graph_fn(
                 let mut setup = TokenStream::new();
                 for (index, param) in f.params.iter().enumerate() {
                     if let Some(check) = &input_checks[index] {
-                        let name = &param.name;
+                        let (name, tr) = (&param.name, &check.form_trait);
                         let t = storage_type(rt, param.ty.dtype);
                         let slice = input_slice(index);
-                        let read = (check.slice)(&quote!(#name));
-                        setup.extend(quote!(let #slice: &[#t] = #read;));
+                        setup.extend(quote!(let #slice: &[#t] = #tr::elements(&#name);));
                     }
                 }
-                for (index, out) in out_names.iter().enumerate() {
+                for (index, (out, tr)) in out_names.iter().zip(&out_traits).enumerate() {
                     let t = storage_type(rt, outputs[index].0);
                     let slice = output_slice(index);
-                    let read = (output_checks[index].slice)(&quote!(#out));
-                    setup.extend(quote!(let #slice: &mut [#t] = #read;));
+                    setup.extend(quote!(let #slice: &mut [#t] = #tr::elements_mut(#out);));
                 }
-                let body = emit_kernel(rt, f, graph, kernel);
+                let body = literal_kernel(rt, f, &outputs, emit_kernel(rt, f, graph, kernel));
                 quote!(#setup #body)
             }
             None => quote!(::core::panic!()),
@@ -1010,10 +993,8 @@ pub fn emit_graph_fn(
             #[doc = #sig_doc]
             #[doc = ""]
             #[doc = #fail_doc]
-            #[allow(clippy::too_many_arguments, non_camel_case_types, non_upper_case_globals)]
-            #vis fn #name<#input_generics>(#(#param_names: #param_types),*) -> #ret_type
-            where #input_predicates
-            {
+            #[allow(clippy::too_many_arguments)]
+            #vis fn #name(#(#param_names: #param_types),*) -> #ret_type {
                 #warnings
                 #(let mut #out_names = <#out_tensor_types>::zeros();)*
                 #into_name(#(#param_names,)* #(&mut #out_names),*);
@@ -1023,12 +1004,8 @@ pub fn emit_graph_fn(
             #[doc = #into_doc]
             #[doc = ""]
             #[doc = #sig_doc]
-            #[allow(clippy::too_many_arguments, unused_variables, unused_mut, unreachable_code, non_camel_case_types, non_upper_case_globals)]
-            #vis fn #into_name<#input_generics #(#output_generics),*>(
-                #(#param_names: #param_types,)* #(#out_names: &mut #out_arg_types),*
-            )
-            where #input_predicates #output_predicates
-            {
+            #[allow(clippy::too_many_arguments, unused_variables, unused_mut, unreachable_code)]
+            #vis fn #into_name(#(#param_names: #param_types,)* #(#out_names: &mut impl #out_traits),*) {
                 #into_body
             }
         };
@@ -1068,7 +1045,7 @@ pub fn emit_graph_fn(
                         let #slice: &mut [#t] = <_ as #p::TensorMut<#t, #s>>::as_mut_slice(#out);
                     });
                 }
-                let body = emit_kernel(rt, f, graph, kernel);
+                let body = literal_kernel(rt, f, &outputs, emit_kernel(rt, f, graph, kernel));
                 quote!(#setup #body)
             }
             None => quote!(::core::panic!()),
