@@ -248,54 +248,68 @@ fn static_check(
     } else {
         quote!(R<#(F<#d>),*>)
     };
-    let (forms, form_method, dims_method, identity, read): (Vec<TokenStream>, _, _, _, _) =
+    // Each form with how its impl reads the elements (the tensors' inherent `as_slice`).
+    let (forms, form_method, dims_method, identity): (Vec<(TokenStream, TokenStream)>, _, _, _) =
         if output {
+            let declared = quote!(<() as #dims_trait<E, #(#d),*>>::declared_mut);
             (
-                vec![quote!(T<E, #shape>), quote!(M<'_, E, #shape>)],
+                vec![
+                    (
+                        quote!(T<E, #shape>),
+                        quote!(#declared(T::as_mut_slice(self))),
+                    ),
+                    (
+                        quote!(M<'_, E, #shape>),
+                        quote!(#declared(M::as_mut_slice(self))),
+                    ),
+                ],
                 quote!(fn elements_mut(&mut self) -> &mut [#t];),
                 quote!(fn declared_mut(elements: &mut [E]) -> &mut [#t];),
                 quote!(fn declared_mut(e: &mut [#t]) -> &mut [#t] { e }),
-                quote! {
-                    fn elements_mut(&mut self) -> &mut [#t] {
-                        <() as #dims_trait<E, #(#d),*>>::declared_mut(#p::TensorMut::as_mut_slice(self))
-                    }
-                },
             )
         } else {
+            let declared = quote!(<() as #dims_trait<E, #(#d),*>>::declared);
             (
                 vec![
-                    quote!(&T<E, #shape>),
-                    quote!(&V<'_, E, #shape>),
-                    quote!(&M<'_, E, #shape>),
-                    quote!(V<'_, E, #shape>),
+                    (quote!(&T<E, #shape>), quote!(#declared(T::as_slice(self)))),
+                    (
+                        quote!(&V<'_, E, #shape>),
+                        quote!(#declared(V::as_slice(self))),
+                    ),
+                    (
+                        quote!(&M<'_, E, #shape>),
+                        quote!(#declared(M::as_slice(self))),
+                    ),
+                    (
+                        quote!(V<'_, E, #shape>),
+                        quote!(#declared(V::as_slice(self))),
+                    ),
                 ],
                 quote!(fn elements(&self) -> &[#t];),
                 quote!(fn declared(elements: &[E]) -> &[#t];),
                 quote!(fn declared(e: &[#t]) -> &[#t] { e }),
-                quote! {
-                    fn elements(&self) -> &[#t] {
-                        <() as #dims_trait<E, #(#d),*>>::declared(#p::StaticArg::static_slice(self))
-                    }
-                },
             )
         };
     // Spanned at the declared type: rustc's notes on the impls point there.
     let respan = |i: &proc_macro2::Ident| proc_macro2::Ident::new(&i.to_string(), span);
     let (form_trait_s, dims_trait_s) = (respan(&form_trait), respan(&dims_trait));
-    let form_impls = forms.iter().map(|form| {
+    let form_impls = forms.iter().map(|(form, read)| {
+        let method = if output {
+            quote!(fn elements_mut(&mut self) -> &mut [#t] { #read })
+        } else {
+            quote!(fn elements(&self) -> &[#t] { #read })
+        };
         quote_spanned! {span=>
             impl<E: El, #(const #d: usize),*> #form_trait_s for #form
             where
                 (): #dims_trait_s<E, #(#d),*>,
             {
-                #[inline(always)]
-                #read
+                #method
             }
         }
     });
     let dims_impl = quote_spanned! {span=>
         impl #dims_trait_s<#t, #(#literal),*> for () {
-            #[inline(always)]
             #identity
         }
     };
