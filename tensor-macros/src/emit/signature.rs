@@ -2,17 +2,25 @@
 //! `f` / `f_into` pair, and (for graphs with dim names) the binding of every name at
 //! call entry, which returns `Err` before any kernel runs.
 //!
-//! Every tensor parameter and `_into` output is `impl` its own argument trait
-//! (`scale_takes_x`, `scale_into_output`), whose message names it, its declared type in
-//! the DSL and the type passed (`emit_arg_trait`). Inputs are taken by value; so are the
-//! outputs of a graph with names, while those of a graph with only literal dims are
-//! `&mut impl` (a `&mut Tensor` variable is then reborrowed at each call, not moved).
-//! Behind each trait is a runtime trait: for a graph with only literal dims
-//! `StaticArg<T, Shape>` (`&Tensor`, views) or `TensorMut`, and the graph cannot fail; for
-//! a graph with names `TensorArg<T, Pattern, Flat>`: the pattern
-//! (`Rank2<Sym, Fixed<768>>`) checks the rank and the literal dims of statically shaped
-//! arguments at compile time, `Flat` says whether a flat slice can give the parameter's
-//! shape (at most one name), and the runtime's `bind_dims` checks the rest at call entry.
+//! Every tensor parameter and `_into` output has its own argument trait (`scale_takes_x`,
+//! `scale_into_output`), whose message names it, its declared type in the DSL and what was
+//! passed. Inputs are taken by value (a tensor passed without `&` then gets the
+//! parameter's message, not rustc's "mismatched types"); so are the outputs of a graph with
+//! names, while those of a graph with only literal dims are `&mut` their argument type (a
+//! `&mut Tensor` variable is then reborrowed at each call, not moved).
+//! - A graph with only literal dims called by name has two traits per argument, one
+//!   implemented per form the argument may take and generic over its dtype and dims, one
+//!   for the declared dtype and dims (`StaticCheck`): its errors print what was passed in
+//!   the DSL's notation (``you passed `f64[4, 8]` ``), and it cannot fail. Its kernel is a
+//!   nested non-generic function of the slices (`literal_kernel`).
+//! - Its closure form takes `&dyn` argument traits over `TensorRef<T, Shape>` (a closure
+//!   cannot be generic), whose messages print the argument's Rust type (`emit_arg_trait`).
+//! - A graph with names takes `impl` argument traits over `TensorArg<T, Pattern, Flat>`:
+//!   the pattern (`Rank2<Sym, Fixed<768>>`) checks the rank and the literal dims of
+//!   statically shaped arguments at compile time, `Flat` says whether a flat slice can give
+//!   the parameter's shape (at most one name), and the runtime's `bind_dims` checks the rest
+//!   at call entry. Their messages print the argument's Rust type: a run-time dim has no
+//!   value to print, and slices, `Vec`s and ndarrays have no shape type.
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -151,9 +159,242 @@ struct ArgCheck {
     note: String,
 }
 
-/// One argument trait per tensor parameter and per `_into` output: an alias of the runtime
-/// trait the argument must implement (`StaticArg` for graphs with only literal dims, or
-/// `TensorRef` in their closure form, and `TensorMut` for their outputs; `TensorArg` and
+/// The two argument traits of a tensor parameter or `_into` output of a graph with only
+/// literal dims, called by name (not the closure form):
+/// - `scale_takes_x`, the parameter's type (`x: impl scale_takes_x`), with one impl per
+///   form the parameter takes, generic over the dtype and dims:
+///   `impl<E: scale_x_dims<D0, D1>, const D0: usize, const D1: usize> scale_takes_x for
+///   &Tensor<E, Rank2<Fixed<D0>, Fixed<D1>>>` (and `&TensorView`, `&TensorViewMut`,
+///   `TensorView`; for an output the `Tensor` or `TensorViewMut` behind its `&mut`). An
+///   argument in no such form (another rank, a tensor without `&`, a run-time dim) fails
+///   here, and the message prints its Rust type (`{Self}`).
+/// - `scale_x_dims<D0, D1>`, implemented for the declared dtype and dims only
+///   (`impl scale_x_dims<4, 8> for f32`): an argument of the right form whose dtype or
+///   dims differ fails this bound of the impl, and rustc reports that, the innermost
+///   unmet bound, with this trait's message, which prints what was passed in the graph's
+///   notation: ``parameter `x` of `scale` takes `f32[4, 8]`; you passed `f64[4, 8]` ``
+///   (`{Self}[{D0}, {D1}]`), and adds "the trait `scale_x_dims<4, 8>` is not implemented
+///   for `f64` but it is implemented for `f32`". One error per wrong argument.
+/// Neither trait lets rustc infer anything before it knows the argument's type (the first
+/// has several impls), and once it does, an argument whose dtype or dims are still open
+/// (`scale(&Tensor::zeros(), 2.0)`) gets them from the second trait's one impl. The
+/// elements pass through both (`elements` calls `declared`, the identity on the declared
+/// dtype): no cast, no `unsafe`, no generic parameters on the function beyond its `impl`s.
+struct StaticCheck {
+    /// The argument's trait (`scale_takes_x`): the parameter is `impl` it (`&mut impl` for
+    /// an output).
+    form_trait: proc_macro2::Ident,
+    /// The two traits and their impls.
+    traits: TokenStream,
+}
+
+/// How one argument is named in a [`StaticCheck`].
+struct StaticNames {
+    /// The two traits: form (`scale_takes_x`) and dims (`scale_x_dims`).
+    form_trait: proc_macro2::Ident,
+    dims_trait: proc_macro2::Ident,
+    /// "parameter `x` of `scale` takes", "the output of `scale_into` is".
+    owner: String,
+    label: String,
+    note: String,
+    /// Where rustc's notes on the impls point: the declared type.
+    span: proc_macro2::Span,
+}
+
+/// The [`StaticCheck`] of a statically shaped argument: an input, or an output if `output`.
+fn static_check(
+    rt: &TokenStream,
+    vis: &syn::Visibility,
+    names: StaticNames,
+    dtype: DType,
+    dims: &[Dim],
+    output: bool,
+) -> StaticCheck {
+    let p = quote!(#rt::__private);
+    let declared = type_text(dtype, dims);
+    let StaticNames {
+        form_trait,
+        dims_trait,
+        owner,
+        label,
+        note,
+        span,
+    } = names;
+    let t = storage_type(rt, dtype);
+    let literal: Vec<Literal> = dims
+        .iter()
+        .map(|d| match d {
+            Dim::Static(n) => Literal::usize_unsuffixed(*n),
+            Dim::Named(_) => unreachable!("a graph with only literal dims"),
+        })
+        .collect();
+    // The dims trait's parameters: `const D0: usize, …`.
+    let d: Vec<proc_macro2::Ident> = (0..dims.len()).map(|j| format_ident!("D{}", j)).collect();
+    let passed: Vec<String> = (0..dims.len()).map(|j| format!("{{D{j}}}")).collect();
+    // An output is `&mut` its argument type: `Self` is the tensor behind the `&mut`.
+    let reference = if output { "&mut " } else { "" };
+    let form_message = format!("{owner} `{declared}`; you passed `{reference}{{Self}}`");
+    let dims_message = format!(
+        "{owner} `{declared}`; you passed `{{E}}[{}]`",
+        passed.join(", ")
+    );
+    // The forms the argument may take, over the impl's parameters: `&Tensor<E,
+    // Rank2<Fixed<D0>, Fixed<D1>>>`, … (an output's are the tensors behind its `&mut`).
+    // The impls go in one `const _: () = { use …; };` block with short local names: the
+    // expansion's size is what the macro's run time and rustc's parsing of it cost.
+    let rank = format_ident!("Rank{}", dims.len());
+    let shape = if dims.is_empty() {
+        quote!(R)
+    } else {
+        quote!(R<#(F<#d>),*>)
+    };
+    // Each form with how its impl reads the elements (the tensors' inherent `as_slice`).
+    let (forms, form_method, dims_method, identity): (Vec<(TokenStream, TokenStream)>, _, _, _) =
+        if output {
+            let declared = quote!(<() as #dims_trait<E, #(#d),*>>::declared_mut);
+            (
+                vec![
+                    (
+                        quote!(T<E, #shape>),
+                        quote!(#declared(T::as_mut_slice(self))),
+                    ),
+                    (
+                        quote!(M<'_, E, #shape>),
+                        quote!(#declared(M::as_mut_slice(self))),
+                    ),
+                ],
+                quote!(fn elements_mut(&mut self) -> &mut [#t];),
+                quote!(fn declared_mut(elements: &mut [E]) -> &mut [#t];),
+                quote!(fn declared_mut(e: &mut [#t]) -> &mut [#t] { e }),
+            )
+        } else {
+            let declared = quote!(<() as #dims_trait<E, #(#d),*>>::declared);
+            (
+                vec![
+                    (quote!(&T<E, #shape>), quote!(#declared(T::as_slice(self)))),
+                    (
+                        quote!(&V<'_, E, #shape>),
+                        quote!(#declared(V::as_slice(self))),
+                    ),
+                    (
+                        quote!(&M<'_, E, #shape>),
+                        quote!(#declared(M::as_slice(self))),
+                    ),
+                    (
+                        quote!(V<'_, E, #shape>),
+                        quote!(#declared(V::as_slice(self))),
+                    ),
+                ],
+                quote!(fn elements(&self) -> &[#t];),
+                quote!(fn declared(elements: &[E]) -> &[#t];),
+                quote!(fn declared(e: &[#t]) -> &[#t] { e }),
+            )
+        };
+    // Spanned at the declared type: rustc's notes on the impls point there.
+    let respan = |i: &proc_macro2::Ident| proc_macro2::Ident::new(&i.to_string(), span);
+    let (form_trait_s, dims_trait_s) = (respan(&form_trait), respan(&dims_trait));
+    let form_impls = forms.iter().map(|(form, read)| {
+        let method = if output {
+            quote!(fn elements_mut(&mut self) -> &mut [#t] { #read })
+        } else {
+            quote!(fn elements(&self) -> &[#t] { #read })
+        };
+        quote_spanned! {span=>
+            impl<E: El, #(const #d: usize),*> #form_trait_s for #form
+            where
+                (): #dims_trait_s<E, #(#d),*>,
+            {
+                #method
+            }
+        }
+    });
+    let dims_impl = quote_spanned! {span=>
+        impl #dims_trait_s<#t, #(#literal),*> for () {
+            #identity
+        }
+    };
+    let traits = quote! {
+        #[doc(hidden)]
+        #[allow(non_camel_case_types)]
+        #[diagnostic::on_unimplemented(message = #form_message, label = #label, note = #note)]
+        #vis trait #form_trait {
+            #form_method
+        }
+        #[doc(hidden)]
+        #[allow(non_camel_case_types)]
+        #[diagnostic::on_unimplemented(message = #dims_message, label = #label, note = #note)]
+        #vis trait #dims_trait<E, #(const #d: usize),*> {
+            #dims_method
+        }
+        const _: () = {
+            #[allow(unused_imports)]
+            use #p::{Element as El, Fixed as F, #rank as R, Tensor as T, TensorView as V, TensorViewMut as M};
+            #(#form_impls)*
+            #dims_impl
+        };
+    };
+    StaticCheck { form_trait, traits }
+}
+
+/// The [`StaticCheck`] of tensor parameter `index` of a graph with only literal dims.
+fn static_input_check(rt: &TokenStream, f: &GraphFn, index: usize) -> StaticCheck {
+    let param = &f.params[index];
+    let dims = param.ty.dims.as_ref().expect("a tensor parameter");
+    let declared = type_text(param.ty.dtype, dims);
+    let name = param.name.to_string();
+    let name = name.trim_start_matches("r#");
+    let shape = format!("{}, {}", param.ty.dtype.name(), shape_macro_text(dims));
+    let names = StaticNames {
+        form_trait: input_trait_ident(f, param),
+        dims_trait: format_ident!("{}_{}_dims", fn_ident(f), name),
+        owner: format!("parameter `{}` of {} takes", name, fn_description(f)),
+        label: format!("expected `{declared}`"),
+        note: format!(
+            "`{declared}` is passed by reference, as `&Tensor<{shape}>` or `&TensorView<{shape}>`"
+        ),
+        span: param.ty.span,
+    };
+    static_check(rt, &f.vis, names, param.ty.dtype, dims, false)
+}
+
+/// The [`StaticCheck`] of `_into` output `k` of a graph with only literal dims.
+fn static_output_check(
+    rt: &TokenStream,
+    f: &GraphFn,
+    outputs: &[(DType, Vec<Dim>)],
+    k: usize,
+) -> StaticCheck {
+    let (dtype, dims) = (outputs[k].0, &outputs[k].1);
+    let declared = type_text(dtype, dims);
+    let into = format!("`{}_into`", fn_ident(f));
+    let owner = if outputs.len() == 1 {
+        format!("the output of {into} is")
+    } else {
+        format!("output {k} of {into} is")
+    };
+    let shape = format!("{}, {}", dtype.name(), shape_macro_text(dims));
+    let form_trait = output_trait_ident(f, k, outputs.len());
+    let span = match &f.ret {
+        Some(ReturnType::Single(t)) => t.span,
+        Some(ReturnType::Tuple(list)) => list.get(k).map_or(f.name.span(), |t| t.span),
+        None => f.name.span(),
+    };
+    let names = StaticNames {
+        dims_trait: format_ident!("{}_dims", form_trait),
+        form_trait,
+        owner,
+        label: format!("expected a writable `{declared}`"),
+        note: format!(
+            "`{declared}` is written into `&mut Tensor<{shape}>` or `&mut TensorViewMut<{shape}>`"
+        ),
+        span,
+    };
+    static_check(rt, &f.vis, names, dtype, dims, true)
+}
+
+/// One argument trait per tensor parameter and per `_into` output of a graph with names or
+/// of the closure form: an alias of the runtime trait the argument must implement
+/// (`TensorRef` in the closure form, and `TensorMut` for its outputs; `TensorArg` and
 /// `TensorArgMut` for graphs with names), with a message
 /// that names the parameter, its declared type in the graph's notation, and the argument's
 /// type (`{Self}`, which prints `Tensor<f64, Rank2<Fixed<4>, Fixed<8>>>`: literal dims are
@@ -190,7 +431,8 @@ fn shape_macro_text(dims: &[Dim]) -> String {
     format!("Shape![{}]", dims.join(", "))
 }
 
-/// The argument check of tensor parameter `index`.
+/// The argument check of tensor parameter `index` of a graph with names or of the closure
+/// form.
 fn input_check(rt: &TokenStream, f: &GraphFn, index: usize, symbolic: bool) -> ArgCheck {
     let param = &f.params[index];
     let dims = param.ty.dims.as_ref().expect("a tensor parameter");
@@ -207,13 +449,12 @@ fn input_check(rt: &TokenStream, f: &GraphFn, index: usize, symbolic: bool) -> A
             slice_note(dtype, dims, "&")
         );
         (arg_trait(rt, dtype, dims, false), "{Self}", note)
-    } else if is_closure(f) {
-        // The closure passes `&dyn` this trait: its `Self` is the tensor behind the `&`.
+    } else {
+        // The closure form (a graph with only literal dims called by name has a
+        // `StaticCheck`). The closure passes `&dyn` this trait: its `Self` is the tensor
+        // behind the `&`.
         let note = format!("`{declared}` is passed as {tensors}");
         (quote!(#rt::__private::TensorRef<#t, #s>), "&{Self}", note)
-    } else {
-        let note = format!("`{declared}` is passed by reference, as {tensors}");
-        (quote!(#rt::__private::StaticArg<#t, #s>), "{Self}", note)
     };
     ArgCheck {
         ident: input_trait_ident(f, param),
@@ -386,6 +627,25 @@ fn output_types(f: &GraphFn, graph: Option<&TypedGraph>) -> Option<Vec<(DType, V
             .map(|&n| (graph.nodes[n].dtype, graph.nodes[n].dims.clone()))
             .collect(),
     )
+}
+
+/// The `_into` output parameters, as rustdoc shows them: `out` (or `out0`, `out1`, …), with
+/// a `_` added while a tensor or scalar parameter has that name.
+fn output_idents(f: &GraphFn, count: usize) -> Vec<proc_macro2::Ident> {
+    let taken: Vec<String> = f.params.iter().map(|p| p.name.to_string()).collect();
+    (0..count)
+        .map(|k| {
+            let mut name = if count == 1 {
+                "out".to_string()
+            } else {
+                format!("out{k}")
+            };
+            while taken.contains(&name) {
+                name.push('_');
+            }
+            format_ident!("{}", name)
+        })
+        .collect()
 }
 
 /// The names of a graph in binding order (argument order, then axis order).
@@ -564,6 +824,47 @@ fn emit_binding(
     }
 }
 
+/// The kernel of a graph with only literal dims as a nested function of its slices and
+/// scalars, called once: `fn kernel(__tg_in0: &[f32], s: f32, __tg_out_slice0: &mut [f32])`.
+/// The `_into` function around it is generic over its arguments' types; the kernel is not,
+/// so rustc type-checks it once with no where-clauses in scope (every lane operation's trait
+/// lookup otherwise searches the function's bounds) and compiles it once, however many
+/// argument types the function is called with.
+fn literal_kernel(
+    rt: &TokenStream,
+    f: &GraphFn,
+    outputs: &[(DType, Vec<Dim>)],
+    body: TokenStream,
+) -> TokenStream {
+    let mut params = Vec::new();
+    let mut args = Vec::new();
+    for (index, param) in f.params.iter().enumerate() {
+        let t = storage_type(rt, param.ty.dtype);
+        if is_tensor(f, index) {
+            let slice = input_slice(index);
+            params.push(quote!(#slice: &[#t]));
+            args.push(quote!(#slice));
+        } else {
+            let name = param_ident(f, index);
+            params.push(quote!(#name: #t));
+            args.push(quote!(#name));
+        }
+    }
+    for (index, (dtype, _)) in outputs.iter().enumerate() {
+        let t = storage_type(rt, *dtype);
+        let slice = output_slice(index);
+        params.push(quote!(#slice: &mut [#t]));
+        args.push(quote!(#slice));
+    }
+    quote! {
+        #[allow(clippy::too_many_arguments, unused_variables, unused_mut)]
+        fn __tg_kernel(#(#params),*) {
+            #body
+        }
+        __tg_kernel(#(#args),*)
+    }
+}
+
 /// The function pair `name` / `name_into` (with `kernel`), or, when checking failed,
 /// their signatures with an unreachable body so the rest of the crate still type-checks.
 /// `warnings` are statements placed first in the body of `name`, where the lint level of
@@ -582,11 +883,32 @@ pub fn emit_graph_fn(
     let into_name = format_ident!("{}_into", name);
     let symbolic = is_symbolic(f);
     let param_names: Vec<_> = (0..f.params.len()).map(|i| param_ident(f, i)).collect();
-    let param_types: Vec<_> = (0..f.params.len())
-        .map(|i| param_type(rt, f, i, symbolic))
-        .collect();
     let outputs = output_types(f, graph);
-    let arg_traits = emit_arg_traits(rt, f, outputs.as_deref(), symbolic);
+    // A graph with only literal dims called by name: each tensor argument through its
+    // `StaticCheck` traits.
+    let static_named = !symbolic && !is_closure(f);
+    let input_checks: Vec<Option<StaticCheck>> = (0..f.params.len())
+        .map(|i| (static_named && is_tensor(f, i)).then(|| static_input_check(rt, f, i)))
+        .collect();
+    let param_types: Vec<_> = (0..f.params.len())
+        .map(|i| match &input_checks[i] {
+            Some(check) => {
+                let tr = &check.form_trait;
+                let span = f.params[i].ty.span;
+                quote_spanned!(span=> impl #tr)
+            }
+            None => param_type(rt, f, i, symbolic),
+        })
+        .collect();
+    let arg_traits = if static_named {
+        let outputs = outputs.iter().flat_map(|outputs| {
+            (0..outputs.len()).map(move |k| static_output_check(rt, f, outputs, k).traits)
+        });
+        let inputs = input_checks.iter().flatten().map(|c| c.traits.clone());
+        inputs.chain(outputs).collect()
+    } else {
+        emit_arg_traits(rt, f, outputs.as_deref(), symbolic)
+    };
 
     let outputs = match outputs {
         Some(o) => o,
@@ -603,9 +925,7 @@ pub fn emit_graph_fn(
             };
         }
     };
-    let out_names: Vec<_> = (0..outputs.len())
-        .map(|i| format_ident!("__tg_out{}", i))
-        .collect();
+    let out_names = output_idents(f, outputs.len());
     let out_tensor_types: Vec<_> = outputs
         .iter()
         .map(|(d, dims)| tensor_type(rt, *d, dims))
@@ -650,7 +970,64 @@ pub fn emit_graph_fn(
         "; allocates nothing"
     };
 
+    if static_named {
+        let out_traits: Vec<_> = (0..outputs.len())
+            .map(|k| output_trait_ident(f, k, outputs.len()))
+            .collect();
+        let into_body = match checked {
+            Some((graph, kernel)) => {
+                // The slices of every tensor parameter and output, read through the
+                // argument traits: exactly the static length.
+                let mut setup = TokenStream::new();
+                for (index, param) in f.params.iter().enumerate() {
+                    if let Some(check) = &input_checks[index] {
+                        let (name, tr) = (&param.name, &check.form_trait);
+                        let t = storage_type(rt, param.ty.dtype);
+                        let slice = input_slice(index);
+                        setup.extend(quote!(let #slice: &[#t] = #tr::elements(&#name);));
+                    }
+                }
+                for (index, (out, tr)) in out_names.iter().zip(&out_traits).enumerate() {
+                    let t = storage_type(rt, outputs[index].0);
+                    let slice = output_slice(index);
+                    setup.extend(quote!(let #slice: &mut [#t] = #tr::elements_mut(#out);));
+                }
+                let body = literal_kernel(rt, f, &outputs, emit_kernel(rt, f, graph, kernel));
+                quote!(#setup #body)
+            }
+            None => quote!(::core::panic!()),
+        };
+        let into_doc =
+            format!(" Writes the outputs of [`{name}`] into caller-provided tensors{alloc_doc}.");
+        return quote! {
+            #arg_traits
+
+            #(#attrs)*
+            #[doc = ""]
+            #[doc = #sig_doc]
+            #[doc = ""]
+            #[doc = #fail_doc]
+            #[allow(clippy::too_many_arguments)]
+            #vis fn #name(#(#param_names: #param_types),*) -> #ret_type {
+                #warnings
+                #(let mut #out_names = <#out_tensor_types>::zeros();)*
+                #into_name(#(#param_names,)* #(&mut #out_names),*);
+                #ret_value
+            }
+
+            #[doc = #into_doc]
+            #[doc = ""]
+            #[doc = #sig_doc]
+            #[allow(clippy::too_many_arguments, unused_variables, unused_mut, unreachable_code)]
+            #vis fn #into_name(#(#param_names: #param_types,)* #(#out_names: &mut impl #out_traits),*) {
+                #into_body
+            }
+        };
+    }
+
     if !symbolic {
+        // The closure form of a graph with only literal dims: its tensor parameters are
+        // `&impl` their argument traits (the closure passes `&dyn`), its outputs `&mut impl`.
         let out_mut_types: Vec<_> = (0..outputs.len())
             .map(|k| {
                 let tr = output_trait_ident(f, k, outputs.len());
@@ -668,10 +1045,8 @@ pub fn emit_graph_fn(
                         let t = storage_type(rt, param.ty.dtype);
                         let s = shape_type(rt, param.ty.dims.as_ref().expect("a tensor"));
                         let slice = input_slice(index);
-                        setup.extend(if is_closure(f) {
-                            quote!(let #slice: &[#t] = <_ as #p::TensorRef<#t, #s>>::as_slice(#name);)
-                        } else {
-                            quote!(let #slice: &[#t] = <_ as #p::StaticArg<#t, #s>>::static_slice(&#name);)
+                        setup.extend(quote! {
+                            let #slice: &[#t] = <_ as #p::TensorRef<#t, #s>>::as_slice(#name);
                         });
                     }
                 }
@@ -684,7 +1059,7 @@ pub fn emit_graph_fn(
                         let #slice: &mut [#t] = <_ as #p::TensorMut<#t, #s>>::as_mut_slice(#out);
                     });
                 }
-                let body = emit_kernel(rt, f, graph, kernel);
+                let body = literal_kernel(rt, f, &outputs, emit_kernel(rt, f, graph, kernel));
                 quote!(#setup #body)
             }
             None => quote!(::core::panic!()),
