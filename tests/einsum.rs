@@ -319,3 +319,30 @@ fn integer_and_half_operands() {
         );
     }
 }
+
+// Found by the random-graph generator (issue 18): an operand whose lone letter is summed
+// first, with a dtype other than the promoted one. The sum was taken in the operand's own
+// accumulator (`i8` → `i64`, `u16` → `u64`), which then did not promote with the other
+// operand (`f32`, `i32`): the checker gave up without an error and the graph returned
+// zeros. Operands now convert to the promoted dtype first, as `matmul`'s do.
+graph! {
+    fn lone_sum_of_an_integer_operand(x: f32[3], w: i8[3, 2]) -> f32[3] { einsum("q,qp->q", x, w) }
+    fn lone_sum_of_a_narrower_integer(a: u16[2, 3], b: i32[3]) -> i64[] { einsum("ij,j->", a, b) }
+}
+
+#[test]
+fn lone_sums_of_operands_of_another_dtype() {
+    let x = Tensor::from_vec(vec![1.5f32, -2.0, 0.25]).unwrap();
+    let w = Tensor::from_vec(vec![1i8, 2, -3, 4, 100, 27]).unwrap();
+    let y = lone_sum_of_an_integer_operand(&x, &w);
+    // x[q]·(w[q, 0] + w[q, 1]), every value exact in f32.
+    assert_eq!(y.as_slice(), &[4.5f32, -2.0, 31.75]);
+    let a = Tensor::from_vec(vec![1u16, 2, 3, 65535, 5, 6]).unwrap();
+    let b = Tensor::from_vec(vec![-1i32, 7, i32::MIN]).unwrap();
+    let want = (0..2)
+        .flat_map(|i| (0..3).map(move |j| (i, j)))
+        .fold(0i64, |s, (i, j)| {
+            s.wrapping_add(a.as_slice()[i * 3 + j] as i64 * b.as_slice()[j] as i64)
+        });
+    assert_eq!(lone_sum_of_a_narrower_integer(&a, &b)[[]], want);
+}

@@ -11,8 +11,10 @@
 //!   nothing later needs are contracted by `matmul` (several of them are merged into one
 //!   axis by a reshape, which needs literal sizes; with names, they are multiplied and
 //!   summed instead); letters of one side only ride along as `matmul`'s batch dims.
-//! - dtypes: as `matmul` (promotion, `f16`/`bf16` and `f32` accumulate in `f32`, integers
-//!   in and as `i64`/`u64`); sums of one operand's letters as `sum`.
+//! - dtypes: as `matmul` (operands converted to the promoted dtype first; `f16`/`bf16` and
+//!   `f32` accumulate in `f32`, integers in and as `i64`/`u64`), also for the sums of one
+//!   operand's letters; one operand that nothing sums or multiplies (a permutation, a
+//!   diagonal) keeps its dtype.
 
 use std::collections::BTreeSet;
 
@@ -204,6 +206,15 @@ impl Checker<'_> {
                 "`einsum` of `bool` operands: cast them to a number first, e.g. `a as i32`",
             );
             return Typed::Poison;
+        }
+        // Every operand in the promoted dtype first, as `matmul`'s operands are: an
+        // operand's own sums (its lone letters) then accumulate as the product does. Summed
+        // in its own dtype, an `i8` operand's sum (`i64`) would not promote with an `f32`
+        // operand, nor a `u16` one's (`u64`) with an `i32` (issue 18's generator found it).
+        for t in &mut terms {
+            if self.node(t.node).dtype != dtype {
+                t.node = self.convert(t.node, dtype);
+            }
         }
         // One size per label (batch labels broadcast).
         let mut sizes: Vec<(Label, Dim, usize)> = Vec::new();
