@@ -346,3 +346,37 @@ fn lone_sums_of_operands_of_another_dtype() {
         });
     assert_eq!(lone_sum_of_a_narrower_integer(&a, &b)[[]], want);
 }
+
+// Found by the random-graph generator (issue 18): a product whose left operand keeps a
+// letter (`i`) while the right one keeps two (`q`, `j`). The matmul's axes are
+// `[q, i, j]` but were labelled `[i, q, j]`: with `i` and `q` of one size the result
+// was silently transposed, with different sizes the declared type did not match.
+graph! {
+    fn kept_letters_on_both_sides(a: f32[3, 4], b: f32[3, 4, 2]) -> f32[3, 3, 2] { einsum("ip,qpj->iqj", a, b) }
+    fn kept_letters_of_other_sizes(a: f32[5, 4], b: f32[3, 4, 2]) -> f32[5, 3, 2] { einsum("ip,qpj->iqj", a, b) }
+}
+
+#[test]
+fn letters_kept_from_both_operands_keep_their_order() {
+    let (a, b, c) = (data(12, 21), data(24, 22), data(20, 23));
+    let got = kept_letters_on_both_sides(
+        &Tensor::from_vec(a.clone()).unwrap(),
+        &Tensor::from_vec(b.clone()).unwrap(),
+    );
+    close(
+        got.as_slice(),
+        &reference("ip,qpj->iqj", &[(&[3, 4], f64s(&a)), (&[3, 4, 2], f64s(&b))]),
+        4,
+        "ip,qpj->iqj",
+    );
+    let got = kept_letters_of_other_sizes(
+        &Tensor::from_vec(c.clone()).unwrap(),
+        &Tensor::from_vec(b.clone()).unwrap(),
+    );
+    close(
+        got.as_slice(),
+        &reference("ip,qpj->iqj", &[(&[5, 4], f64s(&c)), (&[3, 4, 2], f64s(&b))]),
+        4,
+        "ip,qpj->iqj, i and q of other sizes",
+    );
+}

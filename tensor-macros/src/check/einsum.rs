@@ -531,10 +531,18 @@ impl Checker<'_> {
             drop.push(rank - 1);
         }
         node = self.drop_axes(node, &drop);
-        Some(Term {
-            node,
-            labels: out_labels,
-        })
+        // The product's axes are batch, x's extra, y's extra, M, N: x's own letters are
+        // not contiguous when y has extra ones (labelled as `batch, x_own, y_own`, an
+        // `ip,qpj->iqj` came out with `i` and `q` swapped; issue 18's generator found it).
+        let labels = batch
+            .iter()
+            .chain(&x_extra)
+            .chain(&y_extra)
+            .chain(&m)
+            .chain(&n)
+            .cloned()
+            .collect();
+        Some(Term { node, labels })
     }
 
     /// `t` viewed with axes in `order` (a label, or a new unit axis), then its contracted
