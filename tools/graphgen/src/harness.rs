@@ -38,7 +38,7 @@ pub fn graph_module(g: &Graph) -> String {
         _ => format!("    tensorgraph::graph! {{\n{}    }}\n", render::graph(g)),
     };
     let mut s = format!(
-        "#[allow(deprecated, unused_parens, unused_variables, clippy::all)]\nmod {name} {{\n    use tensorgraph::prelude::*;\n    use graphgen::inputs::{{HostElem, HostTensor}};\n{item}    pub fn run(inp: &[HostTensor]) -> Result<Vec<HostTensor>, String> {{\n",
+        "#[allow(deprecated, unused_parens, unused_variables, unused_imports, non_snake_case, clippy::all)]\nmod {name} {{\n    use tensorgraph::prelude::*;\n    use graphgen::inputs::{{HostElem, HostTensor}};\n{item}    pub fn run(inp: &[HostTensor]) -> Result<Vec<HostTensor>, String> {{\n",
         name = g.name,
     );
     let mut args = Vec::new();
