@@ -365,7 +365,10 @@ fn letters_kept_from_both_operands_keep_their_order() {
     );
     close(
         got.as_slice(),
-        &reference("ip,qpj->iqj", &[(&[3, 4], f64s(&a)), (&[3, 4, 2], f64s(&b))]),
+        &reference(
+            "ip,qpj->iqj",
+            &[(&[3, 4], f64s(&a)), (&[3, 4, 2], f64s(&b))],
+        ),
         4,
         "ip,qpj->iqj",
     );
@@ -375,7 +378,10 @@ fn letters_kept_from_both_operands_keep_their_order() {
     );
     close(
         got.as_slice(),
-        &reference("ip,qpj->iqj", &[(&[5, 4], f64s(&c)), (&[3, 4, 2], f64s(&b))]),
+        &reference(
+            "ip,qpj->iqj",
+            &[(&[5, 4], f64s(&c)), (&[3, 4, 2], f64s(&b))],
+        ),
         4,
         "ip,qpj->iqj, i and q of other sizes",
     );

@@ -1329,7 +1329,9 @@ impl Gen {
         self.rng.shuffle(&mut letters);
         let mut fresh = letters.into_iter();
         let mut size: Vec<(char, Dim)> = Vec::new();
-        let size_of = |size: &[(char, Dim)], c: char| size.iter().find(|(l, _)| *l == c).map(|(_, d)| d.clone());
+        let size_of = |size: &[(char, Dim)], c: char| {
+            size.iter().find(|(l, _)| *l == c).map(|(_, d)| d.clone())
+        };
         // Operand a: `before ... after`, the batch axes `nb` of them.
         let ra = a.ty.rank();
         let nb = if ra >= 2 && self.rng.chance(0.3) {
@@ -1479,7 +1481,11 @@ impl Gen {
             .map(|&c| size_of(&size, c).unwrap())
             .collect();
         dims.extend(batch.iter().cloned());
-        dims.extend(out_letters[out_at..].iter().map(|&c| size_of(&size, c).unwrap()));
+        dims.extend(
+            out_letters[out_at..]
+                .iter()
+                .map(|&c| size_of(&size, c).unwrap()),
+        );
         // Bound the interpreter's work: every label's size (a name counts as 17).
         let work: usize = unique
             .iter()

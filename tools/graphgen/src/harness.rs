@@ -74,7 +74,10 @@ pub fn graph_module(g: &Graph) -> String {
                 }
                 _ => g.name.clone(),
             };
-            s += &format!("        let out = {callee}({}){fallible};\n", args.join(", "));
+            s += &format!(
+                "        let out = {callee}({}){fallible};\n",
+                args.join(", ")
+            );
             if n_out == 1 {
                 s += "        Ok(vec![HostTensor::from_slice(out.shape(), out.as_slice())])\n";
             } else {
@@ -130,7 +133,11 @@ pub fn graph_module(g: &Graph) -> String {
             s += &format!(
                 "            {}_into({}){fallible};\n            Ok(())\n        }})();\n",
                 g.name,
-                args.iter().cloned().chain(outs).collect::<Vec<_>>().join(", ")
+                args.iter()
+                    .cloned()
+                    .chain(outs)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             );
             let untouched: Vec<String> = g
                 .out_types

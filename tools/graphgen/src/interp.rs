@@ -374,11 +374,15 @@ impl Interp<'_> {
                                 }
                             };
                             let (s, e) = (int("start"), int("end"));
-                            let whole = e.is_none() && s.is_none_or(|s| s == if step > 0 { 0 } else { -1 });
+                            let whole =
+                                e.is_none() && s.is_none_or(|s| s == if step > 0 { 0 } else { -1 });
                             let empty = s.is_some()
                                 && e.is_some()
                                 && slice_indices(1 << 20, s, e, step).is_empty();
-                            if !whole && !empty && (s.is_some_and(clamped) || e.is_some_and(clamped)) {
+                            if !whole
+                                && !empty
+                                && (s.is_some_and(clamped) || e.is_some_and(clamped))
+                            {
                                 return Err(Fail::ShortAxis);
                             }
                         }
@@ -1425,7 +1429,10 @@ fn einsum(subscripts: &str, ops: &[T]) -> T {
         }
     }
     let size_of = |l: Label| size.iter().find(|(m, _)| *m == l).unwrap().1;
-    let batch_rank = size.iter().filter(|(l, _)| matches!(l, Label::Batch(_))).count();
+    let batch_rank = size
+        .iter()
+        .filter(|(l, _)| matches!(l, Label::Batch(_)))
+        .count();
     let out: Vec<Label> = match output {
         Some(o) => {
             let (before, after) = o.split_once("...").unwrap_or((o, ""));
@@ -1456,10 +1463,9 @@ fn einsum(subscripts: &str, ops: &[T]) -> T {
                 .collect()
         }
     };
-    let p = ops
-        .iter()
-        .skip(1)
-        .fold(ops[0].dtype, |d, t| promote(d, t.dtype).expect("einsum operands promote"));
+    let p = ops.iter().skip(1).fold(ops[0].dtype, |d, t| {
+        promote(d, t.dtype).expect("einsum operands promote")
+    });
     let acc_of = |d: DType| -> DType {
         match d {
             F64 => F64,
@@ -1493,7 +1499,11 @@ fn einsum(subscripts: &str, ops: &[T]) -> T {
         (0..count(&ds)).map(|i| unflatten(i, &ds)).collect()
     };
     let lookup = |fixed: &[(Label, usize)], l: Label| -> usize {
-        fixed.iter().find(|(m, _)| *m == l).map(|&(_, v)| v).unwrap()
+        fixed
+            .iter()
+            .find(|(m, _)| *m == l)
+            .map(|&(_, v)| v)
+            .unwrap()
     };
     // Operand k's value at the fixed labels, with its lone letters (no other operand nor
     // the output has them) summed: in `p`'s accumulator, floats rounded back to `p`. And
@@ -1526,7 +1536,9 @@ fn einsum(subscripts: &str, ops: &[T]) -> T {
         if acc.is_float() {
             (cast(acc, float_sum(&terms, acc), p), p)
         } else {
-            let sum = terms.iter().fold(E::I(0), |s, &t| apply("add", acc, &[s, t], &[]));
+            let sum = terms
+                .iter()
+                .fold(E::I(0), |s, &t| apply("add", acc, &[s, t], &[]));
             (sum, acc)
         }
     };
@@ -1541,9 +1553,17 @@ fn einsum(subscripts: &str, ops: &[T]) -> T {
         }
         // A lone operand keeps its dtype unless it is summed (integers widen then).
         let summed = unique(&labels[0]).iter().any(|l| !out.contains(l));
-        out_dtype = if summed && !p.is_float() { acc_of(p) } else { p };
+        out_dtype = if summed && !p.is_float() {
+            acc_of(p)
+        } else {
+            p
+        };
     } else {
-        assert_eq!(ops.len(), 2, "the generator makes einsums of one or two operands");
+        assert_eq!(
+            ops.len(),
+            2,
+            "the generator makes einsums of one or two operands"
+        );
         let contracted: Vec<Label> = unique(&labels[0])
             .into_iter()
             .filter(|l| labels[1].contains(l) && !out.contains(l))
