@@ -207,15 +207,6 @@ impl Checker<'_> {
             );
             return Typed::Poison;
         }
-        // Every operand in the promoted dtype first, as `matmul`'s operands are: an
-        // operand's own sums (its lone letters) then accumulate as the product does. Summed
-        // in its own dtype, an `i8` operand's sum (`i64`) would not promote with an `f32`
-        // operand, nor a `u16` one's (`u64`) with an `i32` (issue 18's generator found it).
-        for t in &mut terms {
-            if self.node(t.node).dtype != dtype {
-                t.node = self.convert(t.node, dtype);
-            }
-        }
         // One size per label (batch labels broadcast).
         let mut sizes: Vec<(Label, Dim, usize)> = Vec::new();
         for (k, t) in terms.iter().enumerate() {
@@ -307,6 +298,15 @@ impl Checker<'_> {
                     .collect()
             }
         };
+        // Every operand in the promoted dtype first, as `matmul`'s operands are: an
+        // operand's own sums (its lone letters) then accumulate as the product does. Summed
+        // in its own dtype, an `i8` operand's sum (`i64`) would not promote with an `f32`
+        // operand, nor a `u16` one's (`u64`) with an `i32` (issue 18's generator found it).
+        for t in &mut terms {
+            if self.node(t.node).dtype != dtype {
+                t.node = self.convert(t.node, dtype);
+            }
+        }
         // Diagonals of repeated letters, then sums of letters nothing else needs.
         for k in 0..terms.len() {
             let t = terms[k].clone();
