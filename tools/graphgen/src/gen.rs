@@ -837,7 +837,13 @@ impl Gen {
         let x = self.pick_tensor(0)?;
         let dims = x.ty.dims.clone();
         let rank = dims.len();
-        let (expr, out): (Expr, Vec<Dim>) = match self.rng.below(6) {
+        // A value with names is reshaped more often (the rule for names is its own).
+        let pick = if x.ty.lit_len().is_none() && self.rng.chance(0.25) {
+            5
+        } else {
+            self.rng.below(6)
+        };
+        let (expr, out): (Expr, Vec<Dim>) = match pick {
             0 if rank >= 1 => {
                 let mut perm: Vec<usize> = (0..rank).collect();
                 self.rng.shuffle(&mut perm);
@@ -1029,7 +1035,16 @@ impl Gen {
             .collect();
         let (expr, out): (Expr, Vec<Dim>) = match self.rng.below(5) {
             0 => {
-                let a = self.rng.below(rank);
+                // A named axis half the time there is one (its bounds are checked at call
+                // entry, a path of its own).
+                let named_axes: Vec<usize> = (0..rank)
+                    .filter(|&a| matches!(dims[a], Dim::Name(_)))
+                    .collect();
+                let a = if !named_axes.is_empty() && self.rng.chance(0.5) {
+                    *self.rng.pick(&named_axes)
+                } else {
+                    self.rng.below(rank)
+                };
                 let mut named: Vec<(&'static str, Arg)> = vec![("axis", Arg::Int(a as i64))];
                 let mut out = dims.clone();
                 match dims[a] {
