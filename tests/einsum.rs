@@ -386,3 +386,32 @@ fn letters_kept_from_both_operands_keep_their_order() {
         "ip,qpj->iqj, i and q of other sizes",
     );
 }
+
+// Found by the random-graph generator (issue 18): the diagonal of two named axes walks a
+// stride of two terms (`S + 1`), which the emitter assumed was one and panicked on; flipped,
+// `-S - 1`; across a flipped and an unflipped axis, `1 - S` (negative unless S = 1).
+graph! {
+    fn named_diagonals(x: f32[S, S]) -> (f32[S], f32[S], f32[S], f32[]) {
+        (einsum("ii->i", x) * 2.0, flip(einsum("ii->i", x), axis = 0) + 1.0,
+         einsum("ii->i", flip(x, axis = 0)) - 1.0, einsum("ii", x))
+    }
+}
+
+#[test]
+fn diagonals_of_named_axes() {
+    for s in [1usize, 2, 3, 9, 17] {
+        let v: Vec<f32> = (0..s * s).map(|i| i as f32 * 0.5 - 3.0).collect();
+        let x = TensorView::<f32, Shape![_, _]>::with_dims([s, s], &v).unwrap();
+        let (d, f, a, t) = named_diagonals(&x).unwrap();
+        let at = |i: usize, j: usize| v[i * s + j];
+        let want_d: Vec<f32> = (0..s).map(|i| at(i, i) * 2.0).collect();
+        let want_f: Vec<f32> = (0..s).map(|i| at(s - 1 - i, s - 1 - i) + 1.0).collect();
+        let want_a: Vec<f32> = (0..s).map(|i| at(s - 1 - i, i) - 1.0).collect();
+        assert_eq!(d.as_slice(), &want_d[..], "S = {s}");
+        assert_eq!(f.as_slice(), &want_f[..], "S = {s}");
+        assert_eq!(a.as_slice(), &want_a[..], "S = {s}");
+        // The trace's terms are multiples of 0.5 below 2^10: exact in any order.
+        let want_t: f32 = (0..s).map(|i| at(i, i)).sum();
+        assert_eq!(t[[]], want_t, "S = {s}");
+    }
+}
