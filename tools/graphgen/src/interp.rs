@@ -1004,7 +1004,11 @@ fn float_sum(terms: &[E], c: DType) -> E {
     // half-spacing per rounding (up to two per term: a product, then the add), which no
     // relative bound covers (seed 9's graph 1545: an f32 product of 3.9e-44 came out one
     // subnormal step lower).
-    let tiny = if c == F64 { 5e-324 } else { 1.401298464324817e-45 };
+    let tiny = if c == F64 {
+        5e-324
+    } else {
+        1.401298464324817e-45
+    };
     let bound = (terms.len() as f64 + 2.0) * eps(c) * mag
         + f64::MIN_POSITIVE
         + (2.0 * terms.len() as f64 + 2.0) * tiny;
