@@ -319,3 +319,99 @@ fn integer_and_half_operands() {
         );
     }
 }
+
+// Found by the random-graph generator (issue 18): an operand whose lone letter is summed
+// first, with a dtype other than the promoted one. The sum was taken in the operand's own
+// accumulator (`i8` → `i64`, `u16` → `u64`), which then did not promote with the other
+// operand (`f32`, `i32`): the checker gave up without an error and the graph returned
+// zeros. Operands now convert to the promoted dtype first, as `matmul`'s do.
+graph! {
+    fn lone_sum_of_an_integer_operand(x: f32[3], w: i8[3, 2]) -> f32[3] { einsum("q,qp->q", x, w) }
+    fn lone_sum_of_a_narrower_integer(a: u16[2, 3], b: i32[3]) -> i64[] { einsum("ij,j->", a, b) }
+}
+
+#[test]
+fn lone_sums_of_operands_of_another_dtype() {
+    let x = Tensor::from_vec(vec![1.5f32, -2.0, 0.25]).unwrap();
+    let w = Tensor::from_vec(vec![1i8, 2, -3, 4, 100, 27]).unwrap();
+    let y = lone_sum_of_an_integer_operand(&x, &w);
+    // x[q]·(w[q, 0] + w[q, 1]), every value exact in f32.
+    assert_eq!(y.as_slice(), &[4.5f32, -2.0, 31.75]);
+    let a = Tensor::from_vec(vec![1u16, 2, 3, 65535, 5, 6]).unwrap();
+    let b = Tensor::from_vec(vec![-1i32, 7, i32::MIN]).unwrap();
+    let want = (0..2)
+        .flat_map(|i| (0..3).map(move |j| (i, j)))
+        .fold(0i64, |s, (i, j)| {
+            s.wrapping_add(a.as_slice()[i * 3 + j] as i64 * b.as_slice()[j] as i64)
+        });
+    assert_eq!(lone_sum_of_a_narrower_integer(&a, &b)[[]], want);
+}
+
+// Found by the random-graph generator (issue 18): a product whose left operand keeps a
+// letter (`i`) while the right one keeps two (`q`, `j`). The matmul's axes are
+// `[q, i, j]` but were labelled `[i, q, j]`: with `i` and `q` of one size the result
+// was silently transposed, with different sizes the declared type did not match.
+graph! {
+    fn kept_letters_on_both_sides(a: f32[3, 4], b: f32[3, 4, 2]) -> f32[3, 3, 2] { einsum("ip,qpj->iqj", a, b) }
+    fn kept_letters_of_other_sizes(a: f32[5, 4], b: f32[3, 4, 2]) -> f32[5, 3, 2] { einsum("ip,qpj->iqj", a, b) }
+}
+
+#[test]
+fn letters_kept_from_both_operands_keep_their_order() {
+    let (a, b, c) = (data(12, 21), data(24, 22), data(20, 23));
+    let got = kept_letters_on_both_sides(
+        &Tensor::from_vec(a.clone()).unwrap(),
+        &Tensor::from_vec(b.clone()).unwrap(),
+    );
+    close(
+        got.as_slice(),
+        &reference(
+            "ip,qpj->iqj",
+            &[(&[3, 4], f64s(&a)), (&[3, 4, 2], f64s(&b))],
+        ),
+        4,
+        "ip,qpj->iqj",
+    );
+    let got = kept_letters_of_other_sizes(
+        &Tensor::from_vec(c.clone()).unwrap(),
+        &Tensor::from_vec(b.clone()).unwrap(),
+    );
+    close(
+        got.as_slice(),
+        &reference(
+            "ip,qpj->iqj",
+            &[(&[5, 4], f64s(&c)), (&[3, 4, 2], f64s(&b))],
+        ),
+        4,
+        "ip,qpj->iqj, i and q of other sizes",
+    );
+}
+
+// Found by the random-graph generator (issue 18): the diagonal of two named axes walks a
+// stride of two terms (`S + 1`), which the emitter assumed was one and panicked on; flipped,
+// `-S - 1`; across a flipped and an unflipped axis, `1 - S` (negative unless S = 1).
+graph! {
+    fn named_diagonals(x: f32[S, S]) -> (f32[S], f32[S], f32[S], f32[]) {
+        (einsum("ii->i", x) * 2.0, flip(einsum("ii->i", x), axis = 0) + 1.0,
+         einsum("ii->i", flip(x, axis = 0)) - 1.0, einsum("ii", x))
+    }
+}
+
+#[test]
+fn diagonals_of_named_axes() {
+    for s in [1usize, 2, 3, 9, 17] {
+        let v: Vec<f32> = (0..s * s).map(|i| i as f32 * 0.5 - 3.0).collect();
+        let x = TensorView::<f32, Shape![_, _]>::with_dims([s, s], &v).unwrap();
+        let (d, f, a, t) = named_diagonals(&x).unwrap();
+        let at = |i: usize, j: usize| v[i * s + j];
+        let want_d: Vec<f32> = (0..s).map(|i| at(i, i) * 2.0).collect();
+        let want_f: Vec<f32> = (0..s).map(|i| at(s - 1 - i, s - 1 - i) + 1.0).collect();
+        let want_a: Vec<f32> = (0..s).map(|i| at(s - 1 - i, i) - 1.0).collect();
+        assert_eq!(d.as_slice(), &want_d[..], "S = {s}");
+        assert_eq!(f.as_slice(), &want_f[..], "S = {s}");
+        assert_eq!(a.as_slice(), &want_a[..], "S = {s}");
+        // The trace's terms are multiples of 0.5 below 2^10: exact in any order.
+        let want_t: f32 = (0..s).map(|i| at(i, i)).sum();
+        assert_eq!(t[[]], want_t, "S = {s}");
+    }
+}

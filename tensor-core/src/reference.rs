@@ -1085,6 +1085,20 @@ fn atanh_f64(x: f64) -> f64 {
 /// double-double (`exp_dd` on the exact sum a + b: fdlibm's own `exp(a)·exp(b)` rounds
 /// twice), the quotient corrected once and the result rounded once into the possibly
 /// subnormal range (`ldexp_dd`). fdlibm states its R/S fit of b to < 2^-57.
+/// erf without std's libm (issue 18: a reference must not depend on a precision Rust does
+/// not promise): fdlibm's `s_erf.c` below 1.25 (polynomials, < 1 ulp), above it
+/// `1 - erfc(|x|)` with `erfc_f64`'s double-double exponential. erfc(|x|) < 0.078 there,
+/// so its own error (about half an ulp of it) is below 0.04 ulp of the result, which the
+/// subtraction rounds once. (fdlibm's tail multiplies two `exp` calls, each as precise as
+/// the platform's libm.)
+fn erf_f64(x: f64) -> f64 {
+    let a = x.abs();
+    if !(a >= 1.25) {
+        return erf_scalar_f64(x); // NaN too
+    }
+    (1.0 - erfc_f64(a)).copysign(x)
+}
+
 fn erfc_f64(x: f64) -> f64 {
     if !(x >= 1.25) {
         return erfc_scalar_f64(x); // NaN too
@@ -1255,7 +1269,7 @@ impl Float for f64 {
         a.tanh()
     }
     fn erf(a: f64) -> f64 {
-        erf_scalar_f64(a)
+        erf_f64(a)
     }
     fn sigmoid(a: f64) -> f64 {
         sigmoid_f64(a)

@@ -277,7 +277,9 @@ mod tests {
             state % n
         };
         let (mut ok, mut err) = (0, 0);
-        let rounds = if cfg!(miri) { 40 } else { 1000 };
+        // Under Miri fewer rounds, but enough that the Ok cases (about 3%) still occur:
+        // at 40 there were none and the check below failed (issue 18).
+        let rounds = if cfg!(miri) { 300 } else { 1000 };
         for _ in 0..rounds {
             let rank = next(4) as usize;
             let shape: Vec<u128> = (0..rank)

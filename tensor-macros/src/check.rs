@@ -161,6 +161,7 @@ pub fn check_graph(f: &GraphFn, errors: &mut Errors) -> Option<TypedGraph> {
             );
         }
     }
+    let mut silent_poison = None;
     for (i, expr) in exprs.iter().enumerate() {
         let typed = checker.check_expr(expr);
         let node = match typed {
@@ -176,7 +177,10 @@ pub fn check_graph(f: &GraphFn, errors: &mut Errors) -> Option<TypedGraph> {
                 );
                 continue;
             }
-            Typed::Poison => continue,
+            Typed::Poison => {
+                silent_poison = silent_poison.or(Some(expr.span()));
+                continue;
+            }
         };
         let node_ref = &checker.graph.nodes[node];
         if let Some(decl) = declared.as_ref().and_then(|d| d.get(i)) {
@@ -237,6 +241,15 @@ pub fn check_graph(f: &GraphFn, errors: &mut Errors) -> Option<TypedGraph> {
             }
         }
         checker.graph.outputs.push(node);
+    }
+    if let (true, Some(span)) = (checker.errors.is_empty(), silent_poison) {
+        // A rule gave up (`Poison`) without saying why: never emit a graph that lacks an
+        // output (its buffer would come back unwritten). A bug of the checker, reported as
+        // one rather than as wrong results.
+        checker.errors.push(
+            span,
+            "internal error of `graph!`: this output failed to check but no rule said why; please report this graph",
+        );
     }
     if checker.errors.is_empty() {
         Some(checker.graph)

@@ -1287,11 +1287,28 @@ fn emit_value(
                         quote!(#p::load_strided::<#t>(#slice, #off + __tg_j * #s, #s, __tg_n))
                     }
                     // A flipped axis walks backwards.
-                    None => {
-                        let back = s.scale(-1).as_size().expect("a stride is one signed term");
-                        let s = size_expr(&back);
-                        quote!(#p::load_strided_back::<#t>(#slice, #off - __tg_j * #s, #s, __tg_n))
-                    }
+                    None => match s.scale(-1).as_size() {
+                        Some(back) => {
+                            let s = size_expr(&back);
+                            quote!(#p::load_strided_back::<#t>(#slice, #off - __tg_j * #s, #s, __tg_n))
+                        }
+                        // Several terms: a diagonal of named axes (`einsum("ii->i")` on
+                        // `[S, S]` walks `S + 1`), maybe flipped (`-S - 1`) or of mixed
+                        // signs (`1 - S`): the sign is the run time's (issue 18's generator
+                        // found the panic this was).
+                        None => {
+                            let stride = offset_expr(quote!(0usize), s, None);
+                            quote!({
+                                let __tg_s: usize = #stride;
+                                if (__tg_s as isize) >= 0 {
+                                    #p::load_strided::<#t>(#slice, #off + __tg_j * __tg_s, __tg_s, __tg_n)
+                                } else {
+                                    let __tg_b = __tg_s.wrapping_neg();
+                                    #p::load_strided_back::<#t>(#slice, #off - __tg_j * __tg_b, __tg_b, __tg_n)
+                                }
+                            })
+                        }
+                    },
                 },
                 // Per row: the offset of this row; per call: every stride is 0.
                 (Level::Row, _) => {

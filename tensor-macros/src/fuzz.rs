@@ -152,7 +152,48 @@ fn nth_bin<'a>(e: &'a mut Expr, n: &mut usize) -> Option<&'a mut BinOp> {
 fn mistake(g: &mut Graph, rng: &mut Rng) {
     let pick_dtype = |rng: &mut Rng| DType::ALL[rng.below(13)];
     let n_lets = g.lets.len().max(1);
-    match rng.below(7) {
+    match rng.below(8) {
+        7 => {
+            // An einsum's subscripts edited: a letter dropped, doubled, swapped for another
+            // or a non-letter, `->` or `...` removed or repeated.
+            for (_, e) in &mut g.lets {
+                let mut n = 0;
+                while let Some(c) = nth_call(e, &mut { n }) {
+                    n += 1;
+                    if c.f != "einsum" {
+                        continue;
+                    }
+                    if let Some(Arg::Str(sub)) = c.args.first_mut() {
+                        let chars: Vec<char> = sub.chars().collect();
+                        let at = rng.below(chars.len() + 1);
+                        let mut out = chars.clone();
+                        match rng.below(6) {
+                            0 if at < chars.len() => {
+                                out.remove(at);
+                            }
+                            1 if at < chars.len() => out.insert(at, chars[at]),
+                            2 if at < chars.len() => {
+                                out[at] = ['z', 'Q', '1', ' ', '-', '.'][rng.below(6)]
+                            }
+                            3 => {
+                                *sub = sub.replacen("->", "", 1);
+                                return;
+                            }
+                            4 => {
+                                *sub = sub.replacen("...", "", 1);
+                                return;
+                            }
+                            _ => {
+                                *sub = format!("{sub}{}", ["->", "...", ",", "->i"][rng.below(4)]);
+                                return;
+                            }
+                        }
+                        *sub = out.into_iter().collect();
+                        return;
+                    }
+                }
+            }
+        }
         0 => {
             let i = rng.below(g.params.len());
             g.params[i].dtype = pick_dtype(rng);

@@ -8,6 +8,12 @@ use super::pack::pack_b;
 use super::source::PackSource;
 use super::GemmError;
 
+/// A `B` of at least this many elements is packed on rayon's threads (natively 2^16; under
+/// Miri 2^8, so that the tests' small operands still take the threaded path: NOTES.md,
+/// "Undefined-behaviour checks").
+#[cfg(feature = "parallel")]
+const MIN_PARALLEL_PACK: usize = if cfg!(miri) { 1 << 8 } else { 1 << 16 };
+
 /// Bytes the packed panels are aligned to (a cache line).
 const ALIGN: usize = 64;
 
@@ -66,7 +72,7 @@ impl<'a, P: Copy + Default + Send + Sync> PackedB<'a, P> {
         let (kc, nc) = blocks(ker, k, n);
         let len = k * n.next_multiple_of(nr);
         #[cfg(feature = "parallel")]
-        let parallel = parallel && k * n >= 1 << 16 && rayon::current_num_threads() > 1;
+        let parallel = parallel && k * n >= MIN_PARALLEL_PACK && rayon::current_num_threads() > 1;
         #[cfg(not(feature = "parallel"))]
         let parallel = parallel && false;
         // The blocks in the driver's order (column blocks outside, k blocks inside), each

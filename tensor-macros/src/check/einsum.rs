@@ -11,8 +11,10 @@
 //!   nothing later needs are contracted by `matmul` (several of them are merged into one
 //!   axis by a reshape, which needs literal sizes; with names, they are multiplied and
 //!   summed instead); letters of one side only ride along as `matmul`'s batch dims.
-//! - dtypes: as `matmul` (promotion, `f16`/`bf16` and `f32` accumulate in `f32`, integers
-//!   in and as `i64`/`u64`); sums of one operand's letters as `sum`.
+//! - dtypes: as `matmul` (operands converted to the promoted dtype first; `f16`/`bf16` and
+//!   `f32` accumulate in `f32`, integers in and as `i64`/`u64`), also for the sums of one
+//!   operand's letters; one operand that nothing sums or multiplies (a permutation, a
+//!   diagonal) keeps its dtype.
 
 use std::collections::BTreeSet;
 
@@ -296,6 +298,15 @@ impl Checker<'_> {
                     .collect()
             }
         };
+        // Every operand in the promoted dtype first, as `matmul`'s operands are: an
+        // operand's own sums (its lone letters) then accumulate as the product does. Summed
+        // in its own dtype, an `i8` operand's sum (`i64`) would not promote with an `f32`
+        // operand, nor a `u16` one's (`u64`) with an `i32` (issue 18's generator found it).
+        for t in &mut terms {
+            if self.node(t.node).dtype != dtype {
+                t.node = self.convert(t.node, dtype);
+            }
+        }
         // Diagonals of repeated letters, then sums of letters nothing else needs.
         for k in 0..terms.len() {
             let t = terms[k].clone();
@@ -520,10 +531,18 @@ impl Checker<'_> {
             drop.push(rank - 1);
         }
         node = self.drop_axes(node, &drop);
-        Some(Term {
-            node,
-            labels: out_labels,
-        })
+        // The product's axes are batch, x's extra, y's extra, M, N: x's own letters are
+        // not contiguous when y has extra ones (labelled as `batch, x_own, y_own`, an
+        // `ip,qpj->iqj` came out with `i` and `q` swapped; issue 18's generator found it).
+        let labels = batch
+            .iter()
+            .chain(&x_extra)
+            .chain(&y_extra)
+            .chain(&m)
+            .chain(&n)
+            .cloned()
+            .collect();
+        Some(Term { node, labels })
     }
 
     /// `t` viewed with axes in `order` (a label, or a new unit axis), then its contracted

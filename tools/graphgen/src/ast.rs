@@ -150,16 +150,33 @@ impl Param {
     }
 }
 
+/// How the harness declares and calls a graph (tensorgraph-tests' build script).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// `graph! { fn g(…) -> … { … } }`, called as `g(…)`.
+    Item,
+    /// The same item, called as `g_into(…, &mut out…)` into caller-provided views
+    /// prefilled with a sentinel (a failed call must leave them untouched).
+    Into,
+    /// `graph!(|…| -> … { … })` (`typed`: with the `-> …` output type) inside the runner.
+    Closure { typed: bool },
+}
+
 /// A graph function.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Graph {
     pub name: String,
     pub params: Vec<Param>,
     pub lets: Vec<(String, Expr)>,
+    /// The static type of each `let`, as the generator typed it (the interpreter needs to
+    /// know which axes are named: a named axis sliced with literal bounds is checked at
+    /// call entry).
+    pub let_types: Vec<Ty>,
     pub outputs: Vec<Expr>,
     pub out_types: Vec<Ty>,
     /// The dim names, in order of first use.
     pub names: Vec<&'static str>,
+    pub form: Form,
 }
 
 impl Graph {

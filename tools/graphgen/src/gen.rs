@@ -164,6 +164,7 @@ struct Gen {
     params: Vec<Param>,
     pool: Vec<Val>,
     lets: Vec<(String, Expr)>,
+    let_types: Vec<Ty>,
 }
 
 fn var(name: &str) -> Expr {
@@ -183,6 +184,7 @@ pub fn generate(seed: u64, index: u64) -> Graph {
         params: Vec::new(),
         pool: Vec::new(),
         lets: Vec::new(),
+        let_types: Vec::new(),
     };
     g.make_base();
     let n_params = 1 + g.rng.below(4);
@@ -204,6 +206,7 @@ pub fn generate(seed: u64, index: u64) -> Graph {
             if ok {
                 let name = format!("v{}", g.lets.len());
                 g.lets.push((name.clone(), v.expr));
+                g.let_types.push(v.ty.clone());
                 g.pool.push(Val {
                     expr: var(&name),
                     ty: v.ty,
@@ -252,13 +255,23 @@ pub fn generate(seed: u64, index: u64) -> Graph {
             }
         }
     }
+    // How the harness declares and calls it: a stream of its own, so that the graph
+    // itself does not depend on the form.
+    let mut form_rng = Rng::for_item(seed, index, 2);
+    let form = match form_rng.weighted(&[6, 2, 1, 1]) {
+        0 => Form::Item,
+        1 => Form::Into,
+        k => Form::Closure { typed: k == 2 },
+    };
     Graph {
         name: format!("g{index}"),
         params,
         lets: g.lets,
+        let_types: g.let_types,
         outputs,
         out_types,
         names,
+        form,
     }
 }
 
@@ -430,8 +443,9 @@ impl Gen {
     }
 
     fn op(&mut self) -> Option<Val> {
-        let w = [30, 18, 6, 6, 12, 3, 4, 8, 8, 4, 5, 4, 4];
+        let w = [30, 18, 6, 6, 12, 3, 4, 8, 8, 4, 5, 4, 4, 5];
         match self.rng.weighted(&w) {
+            13 => self.einsum(),
             12 => self.normalisation(),
             0 => self.binary(),
             1 => self.unary(),
@@ -552,6 +566,28 @@ impl Gen {
         let mut named = Vec::new();
         for &p in params {
             if self.rng.chance(0.6) {
+                if self.rng.chance(0.3) {
+                    // A run-time scalar of the tensor's dtype: a bare scalar or rank-0
+                    // parameter, new or already in scope.
+                    let d = v.ty.dtype;
+                    let existing: Vec<String> = self
+                        .params
+                        .iter()
+                        .filter(|q| q.dtype == d && q.dims.as_ref().is_none_or(|x| x.is_empty()))
+                        .map(|q| q.name.clone())
+                        .collect();
+                    let name = if !existing.is_empty() && self.rng.chance(0.3) {
+                        self.rng.pick(&existing).clone()
+                    } else {
+                        let dims = self.rng.chance(0.5).then(Vec::new);
+                        match self.add_param(d, dims).expr {
+                            Expr::Var(n) => n,
+                            _ => unreachable!(),
+                        }
+                    };
+                    named.push((p, Arg::E(Expr::Var(name))));
+                    continue;
+                }
                 let value = if f == "celu" {
                     *self.rng.pick(&[0.5, 1.0, 2.0, 0.25, 1.5])
                 } else {
@@ -801,7 +837,13 @@ impl Gen {
         let x = self.pick_tensor(0)?;
         let dims = x.ty.dims.clone();
         let rank = dims.len();
-        let (expr, out): (Expr, Vec<Dim>) = match self.rng.below(6) {
+        // A value with names is reshaped more often (the rule for names is its own).
+        let pick = if x.ty.lit_len().is_none() && self.rng.chance(0.25) {
+            5
+        } else {
+            self.rng.below(6)
+        };
+        let (expr, out): (Expr, Vec<Dim>) = match pick {
             0 if rank >= 1 => {
                 let mut perm: Vec<usize> = (0..rank).collect();
                 self.rng.shuffle(&mut perm);
@@ -899,6 +941,31 @@ impl Gen {
                     out,
                 )
             }
+            _ if x.ty.lit_len().is_none() => {
+                // With names: every name stays one whole axis, in order; each run of
+                // literal dims between them regroups on its own (docs/language.md). No
+                // `-1` here: it absorbs literal dims only, and which ones is the run's.
+                let mut out = Vec::new();
+                let mut run = 1usize;
+                for d in &dims {
+                    match d {
+                        Dim::Lit(n) => run *= n,
+                        Dim::Name(_) => {
+                            let part = self.regroup(run);
+                            out.extend(part);
+                            out.push(d.clone());
+                            run = 1;
+                        }
+                    }
+                }
+                let part = self.regroup(run);
+                out.extend(part);
+                let target = out.iter().cloned().map(TargetDim::Dim).collect();
+                (
+                    call("reshape", vec![Arg::E(x.expr), Arg::Dims(target)], vec![]),
+                    out,
+                )
+            }
             _ => {
                 let total = x.ty.lit_len()?;
                 let out = self.factor(total);
@@ -932,6 +999,15 @@ impl Gen {
         }
     }
 
+    /// A run of literal dims with product `total` between names of a reshape: none or
+    /// some 1s when it is 1, else a factorisation.
+    fn regroup(&mut self, total: usize) -> Vec<Dim> {
+        if total == 1 {
+            return vec![Dim::Lit(1); *self.rng.pick(&[0, 0, 1, 2])];
+        }
+        self.factor(total)
+    }
+
     /// Dims whose product is `total` (rank 1..=4).
     fn factor(&mut self, mut total: usize) -> Vec<Dim> {
         let mut out = Vec::new();
@@ -959,7 +1035,16 @@ impl Gen {
             .collect();
         let (expr, out): (Expr, Vec<Dim>) = match self.rng.below(5) {
             0 => {
-                let a = self.rng.below(rank);
+                // A named axis half the time there is one (its bounds are checked at call
+                // entry, a path of its own).
+                let named_axes: Vec<usize> = (0..rank)
+                    .filter(|&a| matches!(dims[a], Dim::Name(_)))
+                    .collect();
+                let a = if !named_axes.is_empty() && self.rng.chance(0.5) {
+                    *self.rng.pick(&named_axes)
+                } else {
+                    self.rng.below(rank)
+                };
                 let mut named: Vec<(&'static str, Arg)> = vec![("axis", Arg::Int(a as i64))];
                 let mut out = dims.clone();
                 match dims[a] {
@@ -980,7 +1065,57 @@ impl Gen {
                         out[a] = Dim::Lit(slice_len(n, start, end, step));
                     }
                     Dim::Name(_) => {
-                        named.push(("step", Arg::Int(*self.rng.pick(&[1i64, -1]))));
+                        // Literal bounds on one side of the axis (the call checks the
+                        // axis is long enough), or the whole axis (docs/language.md).
+                        let step = *self.rng.pick(&[1i64, 1, 2, 3, -1, -2]);
+                        let pos = |rng: &mut Rng| rng.range(0, 6);
+                        let neg = |rng: &mut Rng| rng.range(-6, -1);
+                        let (start, end) = match self.rng.below(5) {
+                            0 => (None, None),
+                            1 if self.rng.chance(0.5) => {
+                                (Some(pos(&mut self.rng)), Some(pos(&mut self.rng)))
+                            }
+                            1 => (Some(neg(&mut self.rng)), Some(neg(&mut self.rng))),
+                            2 => (Some(neg(&mut self.rng)), None),
+                            3 => (Some(pos(&mut self.rng)), None),
+                            _ if step > 0 => (None, Some(pos(&mut self.rng))),
+                            _ => (None, Some(neg(&mut self.rng))),
+                        };
+                        let step = match (start, end) {
+                            // The whole axis: forwards or backwards, maybe from its
+                            // first element in that direction.
+                            (None, None) => step.signum(),
+                            (Some(s), None) if s < 0 => step.abs(),
+                            (Some(_), None) => -step.abs(),
+                            (None, Some(e)) if e < 0 => -step.abs(),
+                            (None, Some(_)) => step.abs(),
+                            _ => step,
+                        };
+                        let start = match (start, end) {
+                            (None, None) if self.rng.chance(0.3) => {
+                                Some(if step > 0 { 0 } else { -1 })
+                            }
+                            _ => start,
+                        };
+                        if let Some(s) = start {
+                            named.push(("start", Arg::Int(s)));
+                        }
+                        if let Some(e) = end {
+                            named.push(("end", Arg::Int(e)));
+                        }
+                        if step != 1 || self.rng.chance(0.2) {
+                            named.push(("step", Arg::Int(step)));
+                        }
+                        let whole = end.is_none()
+                            && match start {
+                                None => true,
+                                Some(s) => s == if step > 0 { 0 } else { -1 },
+                            };
+                        if !whole {
+                            // No clamping on an axis long enough: NumPy's length on a
+                            // long one.
+                            out[a] = Dim::Lit(slice_len(1 << 20, start, end, step));
+                        }
                     }
                 }
                 (call("slice", vec![Arg::E(x.expr)], named), out)
@@ -1190,6 +1325,211 @@ impl Gen {
             ty: Ty {
                 dtype: out_dtype,
                 dims: out,
+            },
+            scalar: false,
+        })
+    }
+
+    /// `einsum` of one operand (diagonals, sums, permutations) or of two (a value in
+    /// scope and a new parameter): letters, repeated letters, `...` batch dims that
+    /// broadcast, explicit or implicit output (docs/language.md).
+    fn einsum(&mut self) -> Option<Val> {
+        const LETTERS: &[char] = &['i', 'j', 'k', 'l', 'm', 'n', 'p', 'q', 'A', 'Z'];
+        let a = self.pick_tensor(1)?;
+        if a.ty.rank() > 5 {
+            return None;
+        }
+        let a = self.coerce(a, |d| d != Bool);
+        let mut letters: Vec<char> = LETTERS.to_vec();
+        self.rng.shuffle(&mut letters);
+        let mut fresh = letters.into_iter();
+        let mut size: Vec<(char, Dim)> = Vec::new();
+        let size_of = |size: &[(char, Dim)], c: char| {
+            size.iter().find(|(l, _)| *l == c).map(|(_, d)| d.clone())
+        };
+        // Operand a: `before ... after`, the batch axes `nb` of them.
+        let ra = a.ty.rank();
+        let nb = if ra >= 2 && self.rng.chance(0.3) {
+            1 + self.rng.below(ra - 1)
+        } else {
+            0
+        };
+        let ellipsis = nb > 0 || (ra >= 1 && self.rng.chance(0.05));
+        let at = if ellipsis && self.rng.chance(0.3) {
+            self.rng.below(ra - nb + 1)
+        } else {
+            0
+        };
+        let mut a_letters: Vec<char> = Vec::new();
+        let a_axes: Vec<usize> = (0..at).chain(at + nb..ra).collect();
+        for &ax in &a_axes {
+            let d = a.ty.dims[ax].clone();
+            let same: Vec<char> = a_letters
+                .iter()
+                .copied()
+                .filter(|&c| size_of(&size, c) == Some(d.clone()))
+                .collect();
+            let c = if !same.is_empty() && self.rng.chance(0.5) {
+                *self.rng.pick(&same)
+            } else {
+                let c = fresh.next()?;
+                size.push((c, d));
+                c
+            };
+            a_letters.push(c);
+        }
+        let a_batch: Vec<Dim> = a.ty.dims[at..at + nb].to_vec();
+        let group = |ls: &[char], at: usize, ellipsis: bool| -> String {
+            let mut g: String = ls[..at].iter().collect();
+            if ellipsis {
+                g += "...";
+            }
+            g.extend(ls[at..].iter());
+            g
+        };
+        let mut groups = vec![group(&a_letters, at, ellipsis)];
+        let mut all_letters = a_letters.clone();
+        let mut batch = a_batch.clone();
+        let mut operands = vec![a.clone()];
+        let mut dtype = a.ty.dtype;
+        if self.rng.chance(0.65) {
+            // Operand b: some of a's letters, new ones, maybe a repeat; batch dims a
+            // suffix of a's with some 1s.
+            let mut unique: Vec<char> = Vec::new();
+            for &c in &a_letters {
+                if !unique.contains(&c) {
+                    unique.push(c);
+                }
+            }
+            let mut b_letters: Vec<char> = unique
+                .iter()
+                .copied()
+                .filter(|_| self.rng.chance(0.55))
+                .collect();
+            for _ in 0..self.rng.below(3) {
+                let c = fresh.next()?;
+                let d = if self.rng.chance(0.3) {
+                    self.base_dim()
+                } else {
+                    Dim::Lit(*self.rng.pick(&[1, 2, 3, 4, 5, 8, 9]))
+                };
+                size.push((c, d));
+                b_letters.push(c);
+            }
+            self.rng.shuffle(&mut b_letters);
+            if !b_letters.is_empty() && self.rng.chance(0.1) {
+                let c = *self.rng.pick(&b_letters);
+                let at = self.rng.below(b_letters.len() + 1);
+                b_letters.insert(at, c);
+            }
+            let nbb = if ellipsis { self.rng.below(nb + 1) } else { 0 };
+            let b_batch: Vec<Dim> = a_batch[nb - nbb..]
+                .iter()
+                .map(|d| {
+                    if self.rng.chance(0.3) {
+                        Dim::Lit(1)
+                    } else {
+                        d.clone()
+                    }
+                })
+                .collect();
+            let bat = if ellipsis {
+                self.rng.below(b_letters.len() + 1)
+            } else {
+                0
+            };
+            let mut dims: Vec<Dim> = b_letters[..bat]
+                .iter()
+                .map(|&c| size_of(&size, c).unwrap())
+                .collect();
+            dims.extend(b_batch);
+            dims.extend(b_letters[bat..].iter().map(|&c| size_of(&size, c).unwrap()));
+            if dims.is_empty() || dims.len() > 6 {
+                return None;
+            }
+            let ok: Vec<DType> = DType::ALL
+                .into_iter()
+                .filter(|&d| promote(a.ty.dtype, d).is_some_and(|p| p != Bool))
+                .collect();
+            let bdt = if ok.contains(&a.ty.dtype) && self.rng.chance(0.5) {
+                a.ty.dtype
+            } else {
+                *self.rng.pick(&ok)
+            };
+            let b = self.add_param(bdt, Some(dims.clone()));
+            dtype = promote(dtype, bdt)?;
+            groups.push(group(&b_letters, bat, ellipsis));
+            all_letters.extend(&b_letters);
+            let bb = &dims[bat..bat + nbb];
+            batch = broadcast(&batch, bb)?;
+            operands.push(b);
+        }
+        // The output.
+        let mut unique: Vec<char> = Vec::new();
+        for &c in &all_letters {
+            if !unique.contains(&c) {
+                unique.push(c);
+            }
+        }
+        let (out_letters, out_at, text) = if self.rng.chance(0.25) {
+            // Implicit: `...`, then the letters used once, alphabetically.
+            let mut once: Vec<char> = unique
+                .iter()
+                .copied()
+                .filter(|&c| all_letters.iter().filter(|&&x| x == c).count() == 1)
+                .collect();
+            once.sort();
+            (once, 0, groups.join(","))
+        } else {
+            let mut out: Vec<char> = unique
+                .iter()
+                .copied()
+                .filter(|_| self.rng.chance(0.5))
+                .collect();
+            self.rng.shuffle(&mut out);
+            let at = self.rng.below(out.len() + 1);
+            let out_group = group(&out, at, ellipsis);
+            (out, at, format!("{}->{out_group}", groups.join(",")))
+        };
+        let mut dims: Vec<Dim> = out_letters[..out_at]
+            .iter()
+            .map(|&c| size_of(&size, c).unwrap())
+            .collect();
+        dims.extend(batch.iter().cloned());
+        dims.extend(
+            out_letters[out_at..]
+                .iter()
+                .map(|&c| size_of(&size, c).unwrap()),
+        );
+        // Bound the interpreter's work: every label's size (a name counts as 17).
+        let work: usize = unique
+            .iter()
+            .map(|&c| match size_of(&size, c).unwrap() {
+                Dim::Lit(n) => n.max(1),
+                Dim::Name(_) => 17,
+            })
+            .chain(batch.iter().map(|d| match d {
+                Dim::Lit(n) => (*n).max(1),
+                Dim::Name(_) => 17,
+            }))
+            .product();
+        if dims.len() > 6 || work > 20_000 {
+            return None;
+        }
+        // dtypes as `matmul`; a lone integer operand that nothing sums keeps its dtype.
+        let summed = operands.len() > 1 || unique.iter().any(|c| !out_letters.contains(c));
+        let out_dtype = if dtype.is_float() || !summed {
+            dtype
+        } else {
+            dtype.sum_out()
+        };
+        let mut args = vec![Arg::Str(text)];
+        args.extend(operands.iter().map(|v| Arg::E(v.expr.clone())));
+        Some(Val {
+            expr: call("einsum", args, vec![]),
+            ty: Ty {
+                dtype: out_dtype,
+                dims,
             },
             scalar: false,
         })

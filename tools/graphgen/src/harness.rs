@@ -3,10 +3,10 @@
 //! `BATCH` of them. tensorgraph-tests' build script writes it; tests/graphgen.rs
 //! includes it.
 
-use crate::ast::Graph;
+use crate::ast::{Form, Graph};
 use crate::gen::generate;
 use crate::render;
-use crate::types::Dim;
+use crate::types::{DType, Dim};
 
 fn shape_macro(dims: &[Dim]) -> String {
     let d: Vec<String> = dims
@@ -19,20 +19,31 @@ fn shape_macro(dims: &[Dim]) -> String {
     format!("Shape![{}]", d.join(", "))
 }
 
-/// The module of one graph.
+fn rust_type(d: DType) -> String {
+    match d.name() {
+        t @ ("f16" | "bf16") => format!("tensorgraph::{t}"),
+        t => t.to_string(),
+    }
+}
+
+/// The bits every `_into` output is prefilled with (a failed call must leave them, a
+/// successful one overwrite every element).
+pub const SENTINEL: u64 = 0x5A5A_5A5A_5A5A_5A5A;
+
+/// The module of one graph: the graph (an item, or a closure inside `run`) and `run`,
+/// which calls it as `g.form` says.
 pub fn graph_module(g: &Graph) -> String {
+    let item = match g.form {
+        Form::Closure { .. } => String::new(),
+        _ => format!("    tensorgraph::graph! {{\n{}    }}\n", render::graph(g)),
+    };
     let mut s = format!(
-        "#[allow(deprecated, unused_parens, unused_variables, clippy::all)]\nmod {name} {{\n    use tensorgraph::prelude::*;\n    use graphgen::inputs::HostTensor;\n    tensorgraph::graph! {{\n{src}    }}\n    pub fn run(inp: &[HostTensor]) -> Result<Vec<HostTensor>, String> {{\n",
+        "#[allow(deprecated, unused_parens, unused_variables, unused_imports, non_snake_case, clippy::all)]\nmod {name} {{\n    use tensorgraph::prelude::*;\n    use graphgen::inputs::{{HostElem, HostTensor}};\n{item}    pub fn run(inp: &[HostTensor]) -> Result<Vec<HostTensor>, String> {{\n",
         name = g.name,
-        src = render::graph(g)
     );
     let mut args = Vec::new();
     for (i, p) in g.params.iter().enumerate() {
-        let t = p.dtype.name();
-        let t = match t {
-            "f16" | "bf16" => format!("tensorgraph::{t}"),
-            t => t.to_string(),
-        };
+        let t = rust_type(p.dtype);
         s += &format!("        let a{i}: Vec<{t}> = inp[{i}].to_vec();\n");
         match &p.dims {
             None => args.push(format!("a{i}[0]")),
@@ -45,20 +56,109 @@ pub fn graph_module(g: &Graph) -> String {
             }
         }
     }
-    let call = format!("{}({})", g.name, args.join(", "));
-    let call = if g.is_symbolic() {
-        format!("{call}.map_err(|e| e.to_string())?")
+    let fallible = if g.is_symbolic() {
+        ".map_err(|e| e.to_string())?"
     } else {
-        call
+        ""
     };
-    s += &format!("        let out = {call};\n");
-    if g.outputs.len() == 1 {
-        s += "        Ok(vec![HostTensor::from_slice(out.shape(), out.as_slice())])\n";
-    } else {
-        let outs: Vec<String> = (0..g.outputs.len())
-            .map(|k| format!("HostTensor::from_slice(out.{k}.shape(), out.{k}.as_slice())"))
-            .collect();
-        s += &format!("        Ok(vec![{}])\n", outs.join(", "));
+    let n_out = g.outputs.len();
+    match g.form {
+        Form::Item | Form::Closure { .. } => {
+            let callee = match g.form {
+                Form::Closure { typed } => {
+                    s += &format!(
+                        "        let f = tensorgraph::graph!({});\n",
+                        render::closure(g, typed)
+                    );
+                    "f".to_string()
+                }
+                _ => g.name.clone(),
+            };
+            s += &format!(
+                "        let out = {callee}({}){fallible};\n",
+                args.join(", ")
+            );
+            if n_out == 1 {
+                s += "        Ok(vec![HostTensor::from_slice(out.shape(), out.as_slice())])\n";
+            } else {
+                let outs: Vec<String> = (0..n_out)
+                    .map(|k| format!("HostTensor::from_slice(out.{k}.shape(), out.{k}.as_slice())"))
+                    .collect();
+                s += &format!("        Ok(vec![{}])\n", outs.join(", "));
+            }
+        }
+        Form::Into => {
+            // The sizes of the names, from the first argument axis that has each.
+            for n in &g.names {
+                let (i, a) = g
+                    .params
+                    .iter()
+                    .enumerate()
+                    .find_map(|(i, p)| {
+                        p.dims
+                            .iter()
+                            .flatten()
+                            .position(|d| *d == Dim::Name(n))
+                            .map(|a| (i, a))
+                    })
+                    .expect("every name is in a parameter");
+                s += &format!("        let n_{n} = inp[{i}].dims[{a}];\n");
+            }
+            let mut outs = Vec::new();
+            for (k, ty) in g.out_types.iter().enumerate() {
+                let t = rust_type(ty.dtype);
+                let dims: Vec<String> = ty
+                    .dims
+                    .iter()
+                    .map(|d| match d {
+                        Dim::Lit(n) => n.to_string(),
+                        Dim::Name(n) => format!("n_{n}"),
+                    })
+                    .collect();
+                s += &format!(
+                    "        let d{k}: [usize; {}] = [{}];\n        let mut b{k}: Vec<{t}> = vec![<{t} as HostElem>::from_bits64({SENTINEL:#x}); d{k}.iter().product()];\n",
+                    dims.len(),
+                    dims.join(", ")
+                );
+                outs.push(format!("&mut o{k}"));
+            }
+            s += "        let result: Result<(), String> = (|| {\n";
+            for (k, ty) in g.out_types.iter().enumerate() {
+                s += &format!(
+                    "            let mut o{k} = TensorViewMut::<{}, {}>::with_dims(d{k}, &mut b{k}).map_err(|e| e.to_string())?;\n",
+                    rust_type(ty.dtype),
+                    shape_macro(&ty.dims)
+                );
+            }
+            s += &format!(
+                "            {}_into({}){fallible};\n            Ok(())\n        }})();\n",
+                g.name,
+                args.iter()
+                    .cloned()
+                    .chain(outs)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            let untouched: Vec<String> = g
+                .out_types
+                .iter()
+                .enumerate()
+                .map(|(k, ty)| {
+                    format!(
+                        "b{k}.iter().all(|x| x.to_bits64() == <{} as HostElem>::from_bits64({SENTINEL:#x}).to_bits64())",
+                        rust_type(ty.dtype)
+                    )
+                })
+                .collect();
+            s += &format!(
+                "        if let Err(e) = result {{\n            assert!({}, \"a failed call wrote its outputs: {{e}}\");\n            return Err(e);\n        }}\n",
+                untouched.join(" && ")
+            );
+            let outs: Vec<String> = (0..n_out)
+                .map(|k| format!("HostTensor::from_slice(&d{k}, &b{k})"))
+                .collect();
+            s += &format!("        Ok(vec![{}])\n", outs.join(", "));
+        }
     }
     s += "    }\n}\n";
     s

@@ -34,6 +34,9 @@ impl T {
 pub enum Fail {
     /// The call must return `Err` (an empty named axis of `max`/`min`/`argmax`/`argmin`).
     EmptyAxis,
+    /// The call must return `Err`: a named axis sliced with literal bounds is shorter
+    /// than the bounds need (one of them would be clamped).
+    ShortAxis,
 }
 
 fn strides(dims: &[usize]) -> Vec<usize> {
@@ -148,6 +151,8 @@ fn either(a: E, b: E) -> E {
 
 struct Interp<'a> {
     env: HashMap<String, T>,
+    /// The static dims of every parameter and `let` (which axes are named).
+    types: HashMap<String, Vec<Dim>>,
     sizes: &'a HashMap<&'static str, usize>,
 }
 
@@ -156,10 +161,15 @@ struct Interp<'a> {
 pub fn run(g: &Graph, inputs: &[T], sizes: &HashMap<&'static str, usize>) -> Result<Vec<T>, Fail> {
     let mut it = Interp {
         env: HashMap::new(),
+        types: HashMap::new(),
         sizes,
     };
     for (p, t) in g.params.iter().zip(inputs) {
         it.env.insert(p.name.clone(), t.clone());
+        it.types.insert(p.name.clone(), p.ty().dims);
+    }
+    for ((name, _), ty) in g.lets.iter().zip(&g.let_types) {
+        it.types.insert(name.clone(), ty.dims.clone());
     }
     for (name, e) in &g.lets {
         let v = it.eval(e)?;
@@ -347,6 +357,35 @@ impl Interp<'_> {
                     "slice" => {
                         let a = norm_axis(int("axis").unwrap(), x.dims.len());
                         let step = int("step").unwrap_or(1);
+                        let named_axis = match &c.args[0] {
+                            Arg::E(Expr::Var(v)) => matches!(self.types[v][a], Dim::Name(_)),
+                            _ => false,
+                        };
+                        if named_axis {
+                            // Literal bounds on a named axis: the call checks that
+                            // neither is clamped (unless the slice is empty anyway).
+                            let n = x.dims[a] as i64;
+                            let clamped = |v: i64| {
+                                let v = if v < 0 { v + n } else { v };
+                                if step > 0 {
+                                    !(0..=n).contains(&v)
+                                } else {
+                                    !(-1..n).contains(&v)
+                                }
+                            };
+                            let (s, e) = (int("start"), int("end"));
+                            let whole =
+                                e.is_none() && s.is_none_or(|s| s == if step > 0 { 0 } else { -1 });
+                            let empty = s.is_some()
+                                && e.is_some()
+                                && slice_indices(1 << 20, s, e, step).is_empty();
+                            if !whole
+                                && !empty
+                                && (s.is_some_and(clamped) || e.is_some_and(clamped))
+                            {
+                                return Err(Fail::ShortAxis);
+                            }
+                        }
                         let idx = slice_indices(x.dims[a] as i64, int("start"), int("end"), step);
                         gather_axis(
                             &x,
@@ -418,6 +457,19 @@ impl Interp<'_> {
                     }
                 })
             }
+            "einsum" => {
+                let Arg::Str(subscripts) = &c.args[0] else {
+                    panic!("einsum's subscripts")
+                };
+                let ops: Vec<T> = c.args[1..]
+                    .iter()
+                    .map(|a| match a {
+                        Arg::E(e) => self.eval(e),
+                        _ => panic!("an einsum operand"),
+                    })
+                    .collect::<Result<_, _>>()?;
+                Ok(einsum(subscripts, &ops))
+            }
             "quantize_linear" | "dequantize_linear" => {
                 let x = self.eval(&expr(0))?;
                 let scale = self.eval(&expr(1))?;
@@ -466,7 +518,7 @@ impl Interp<'_> {
             _ => {
                 // Elementwise unary, with named float parameters.
                 let x = self.eval(&expr(0))?;
-                let params = activation_params(f, c);
+                let params = activation_params(f, c, &self.env);
                 Ok(unary(f, &x, &params))
             }
         }
@@ -760,7 +812,9 @@ fn is_binary_fn(f: &str) -> bool {
     )
 }
 
-fn activation_params(f: &str, c: &Call) -> Vec<f64> {
+/// The named float parameters of an activation: a literal, a run-time scalar (a bare
+/// scalar or rank-0 parameter of the tensor's dtype, read from `env`) or the default.
+fn activation_params(f: &str, c: &Call, env: &HashMap<String, T>) -> Vec<f64> {
     let spec: &[(&str, f64)] = match f {
         "leaky_relu" => &[("alpha", 0.01)],
         "thresholded_relu" => &[("alpha", 1.0)],
@@ -778,6 +832,10 @@ fn activation_params(f: &str, c: &Call) -> Vec<f64> {
             |(n, default)| match c.named.iter().find(|(k, _)| k == n).map(|(_, a)| a) {
                 Some(Arg::E(Expr::Lit(Lit::Float(v)))) => *v,
                 Some(Arg::E(Expr::Lit(Lit::Int(v)))) => *v as f64,
+                Some(Arg::E(Expr::Var(name))) => match env[name].data[..] {
+                    [E::F(v)] => v,
+                    ref other => panic!("a scalar parameter {name} = {other:?}"),
+                },
                 _ => *default,
             },
         )
@@ -942,7 +1000,18 @@ fn float_sum(terms: &[E], c: DType) -> E {
             E::range(f64::NEG_INFINITY, f64::NEG_INFINITY, nan)
         };
     }
-    let bound = (terms.len() as f64 + 2.0) * eps(c) * mag + f64::MIN_POSITIVE;
+    // Relative to Σ|x|, plus where partial sums or products are subnormal an absolute
+    // half-spacing per rounding (up to two per term: a product, then the add), which no
+    // relative bound covers (seed 9's graph 1545: an f32 product of 3.9e-44 came out one
+    // subnormal step lower).
+    let tiny = if c == F64 {
+        5e-324
+    } else {
+        1.401298464324817e-45
+    };
+    let bound = (terms.len() as f64 + 2.0) * eps(c) * mag
+        + f64::MIN_POSITIVE
+        + (2.0 * terms.len() as f64 + 2.0) * tiny;
     let mut l = lo - bound;
     let mut h = hi + bound;
     if h > max {
@@ -1315,4 +1384,225 @@ fn dot(terms: &[(E, E)], c: DType) -> E {
         return ANY_F;
     }
     float_sum(&prods, c)
+}
+
+/// An axis label of `einsum`: a letter, or the `k`-th `...` dim counted from the right.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Label {
+    Batch(usize),
+    Letter(char),
+}
+
+/// One subscript group (`ij`, `...ij`, `i...j`): its labels for an operand of `rank`
+/// axes, and whether it has `...`.
+fn einsum_labels(group: &str, rank: usize) -> (Vec<Label>, bool) {
+    let (before, after, ellipsis) = match group.split_once("...") {
+        Some((b, a)) => (b, a, true),
+        None => (group, "", false),
+    };
+    let letters = before.chars().count() + after.chars().count();
+    let batch = rank - letters;
+    let labels = before
+        .chars()
+        .map(Label::Letter)
+        .chain((0..batch).rev().map(Label::Batch))
+        .chain(after.chars().map(Label::Letter))
+        .collect();
+    (labels, ellipsis)
+}
+
+/// `einsum` written from docs/language.md as NumPy's sum over every assignment of the
+/// labels, with the language's rounding (dtypes as `matmul`): the operands promote to `p`;
+/// each operand's letters that neither the other operand nor the output has are summed
+/// first in `p`'s accumulator (`f32` for `f16`/`bf16`/`f32`, `f64` for `f64`, integers
+/// `i64`/`u64`) and rounded to `p`; the two operands' products are summed over their
+/// shared letters the output lacks in that accumulator and rounded once to `p`. Integers
+/// wrap, so their order does not matter. One operand and no sum: a view (its dtype kept).
+fn einsum(subscripts: &str, ops: &[T]) -> T {
+    let (inputs, output) = match subscripts.split_once("->") {
+        Some((i, o)) => (i, Some(o)),
+        None => (subscripts, None),
+    };
+    let labels: Vec<Vec<Label>> = inputs
+        .split(',')
+        .zip(ops)
+        .map(|(g, t)| einsum_labels(g, t.dims.len()).0)
+        .collect();
+    // The size of every label (a `...` dim of 1 stretches).
+    let mut size: Vec<(Label, usize)> = Vec::new();
+    for (ls, t) in labels.iter().zip(ops) {
+        for (&l, &n) in ls.iter().zip(&t.dims) {
+            match size.iter_mut().find(|(m, _)| *m == l) {
+                None => size.push((l, n)),
+                Some((_, m)) if *m == 1 => *m = n,
+                Some((_, m)) => assert!(*m == n || n == 1, "{subscripts}: {l:?} is {m} and {n}"),
+            }
+        }
+    }
+    let size_of = |l: Label| size.iter().find(|(m, _)| *m == l).unwrap().1;
+    let batch_rank = size
+        .iter()
+        .filter(|(l, _)| matches!(l, Label::Batch(_)))
+        .count();
+    let out: Vec<Label> = match output {
+        Some(o) => {
+            let (before, after) = o.split_once("...").unwrap_or((o, ""));
+            before
+                .chars()
+                .map(Label::Letter)
+                .chain((0..batch_rank).rev().map(Label::Batch))
+                .chain(after.chars().map(Label::Letter))
+                .collect()
+        }
+        None => {
+            let mut once: Vec<char> = Vec::new();
+            for ls in &labels {
+                for &l in ls {
+                    if let Label::Letter(c) = l {
+                        let n: usize = labels.iter().flatten().filter(|&&m| m == l).count();
+                        if n == 1 {
+                            once.push(c);
+                        }
+                    }
+                }
+            }
+            once.sort();
+            (0..batch_rank)
+                .rev()
+                .map(Label::Batch)
+                .chain(once.into_iter().map(Label::Letter))
+                .collect()
+        }
+    };
+    let p = ops.iter().skip(1).fold(ops[0].dtype, |d, t| {
+        promote(d, t.dtype).expect("einsum operands promote")
+    });
+    let acc_of = |d: DType| -> DType {
+        match d {
+            F64 => F64,
+            d if d.is_float() => F32,
+            d => d.sum_out(),
+        }
+    };
+    let unique = |ls: &[Label]| -> Vec<Label> {
+        let mut u: Vec<Label> = Vec::new();
+        for &l in ls {
+            if !u.contains(&l) {
+                u.push(l);
+            }
+        }
+        u
+    };
+    let dims: Vec<usize> = out.iter().map(|&l| size_of(l)).collect();
+    // Reads operand k at an assignment of labels (a `...` dim of 1 reads index 0).
+    let read = |k: usize, at: &dyn Fn(Label) -> usize| -> E {
+        let t = &ops[k];
+        let idx: Vec<usize> = labels[k]
+            .iter()
+            .zip(&t.dims)
+            .map(|(&l, &n)| if n == 1 { 0 } else { at(l) })
+            .collect();
+        t.data[flatten(&idx, &t.dims)]
+    };
+    // Every assignment of `free` labels, appended to the fixed ones.
+    let assignments = |free: &[Label]| -> Vec<Vec<usize>> {
+        let ds: Vec<usize> = free.iter().map(|&l| size_of(l)).collect();
+        (0..count(&ds)).map(|i| unflatten(i, &ds)).collect()
+    };
+    let lookup = |fixed: &[(Label, usize)], l: Label| -> usize {
+        fixed
+            .iter()
+            .find(|(m, _)| *m == l)
+            .map(|&(_, v)| v)
+            .unwrap()
+    };
+    // Operand k's value at the fixed labels, with its lone letters (no other operand nor
+    // the output has them) summed: in `p`'s accumulator, floats rounded back to `p`. And
+    // the dtype of that value.
+    let operand = |k: usize, fixed: &[(Label, usize)]| -> (E, DType) {
+        let others: Vec<Label> = labels
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != k)
+            .flat_map(|(_, ls)| ls.iter().copied())
+            .chain(out.iter().copied())
+            .collect();
+        let lone: Vec<Label> = unique(&labels[k])
+            .into_iter()
+            .filter(|l| !others.contains(l))
+            .collect();
+        let d = ops[k].dtype;
+        if lone.is_empty() {
+            return (read(k, &|l| lookup(fixed, l)), d);
+        }
+        let acc = acc_of(p);
+        let terms: Vec<E> = assignments(&lone)
+            .into_iter()
+            .map(|v| {
+                let mut all = fixed.to_vec();
+                all.extend(lone.iter().copied().zip(v));
+                cast(d, read(k, &|l| lookup(&all, l)), acc)
+            })
+            .collect();
+        if acc.is_float() {
+            (cast(acc, float_sum(&terms, acc), p), p)
+        } else {
+            let sum = terms
+                .iter()
+                .fold(E::I(0), |s, &t| apply("add", acc, &[s, t], &[]));
+            (sum, acc)
+        }
+    };
+    let mut data = Vec::new();
+    let dims_out = dims.clone();
+    let out_dtype;
+    if ops.len() == 1 {
+        for o in 0..count(&dims_out) {
+            let idx = unflatten(o, &dims_out);
+            let fixed: Vec<(Label, usize)> = out.iter().copied().zip(idx).collect();
+            data.push(operand(0, &fixed).0);
+        }
+        // A lone operand keeps its dtype unless it is summed (integers widen then).
+        let summed = unique(&labels[0]).iter().any(|l| !out.contains(l));
+        out_dtype = if summed && !p.is_float() {
+            acc_of(p)
+        } else {
+            p
+        };
+    } else {
+        assert_eq!(
+            ops.len(),
+            2,
+            "the generator makes einsums of one or two operands"
+        );
+        let contracted: Vec<Label> = unique(&labels[0])
+            .into_iter()
+            .filter(|l| labels[1].contains(l) && !out.contains(l))
+            .collect();
+        // The product in `p`'s accumulator, rounded once to `p` (integers: the
+        // accumulator's dtype, wrapping).
+        let acc = acc_of(p);
+        out_dtype = if p.is_float() { p } else { acc };
+        for o in 0..count(&dims_out) {
+            let idx = unflatten(o, &dims_out);
+            let fixed: Vec<(Label, usize)> = out.iter().copied().zip(idx).collect();
+            let terms: Vec<(E, E)> = assignments(&contracted)
+                .into_iter()
+                .map(|v| {
+                    let mut all = fixed.clone();
+                    all.extend(contracted.iter().copied().zip(v));
+                    let (a, da) = operand(0, &all);
+                    let (b, db) = operand(1, &all);
+                    (cast(da, a, acc), cast(db, b, acc))
+                })
+                .collect();
+            let e = dot(&terms, acc);
+            data.push(if acc.is_float() { cast(acc, e, p) } else { e });
+        }
+    }
+    T {
+        dtype: out_dtype,
+        dims,
+        data,
+    }
 }

@@ -56,12 +56,15 @@ pub fn arg(a: &Arg) -> String {
     }
 }
 
-/// The item `fn name(params) -> outs { lets; outputs }`.
-pub fn graph(g: &Graph) -> String {
-    let params = join(&g.params, |p| match &p.dims {
+fn params(g: &Graph) -> String {
+    join(&g.params, |p| match &p.dims {
         None => format!("{}: {}", p.name, p.dtype),
         Some(d) => format!("{}: {}[{}]", p.name, p.dtype, join(d, |d| d.to_string())),
-    });
+    })
+}
+
+/// The output type and the block `{ lets; outputs }`.
+fn ret_and_block(g: &Graph) -> (String, String) {
     let outs: Vec<String> = g.out_types.iter().map(|t| t.text()).collect();
     let (ret, body) = if outs.len() == 1 {
         (outs[0].clone(), expr(&g.outputs[0]))
@@ -71,10 +74,26 @@ pub fn graph(g: &Graph) -> String {
             format!("({})", join(&g.outputs, expr)),
         )
     };
-    let mut s = format!("fn {}({params}) -> {ret} {{\n", g.name);
+    let mut s = "{\n".to_string();
     for (name, e) in &g.lets {
         s += &format!("    let {name} = {};\n", expr(e));
     }
-    s += &format!("    {body}\n}}\n");
-    s
+    s += &format!("    {body}\n}}");
+    (ret, s)
+}
+
+/// The item `fn name(params) -> outs { lets; outputs }`.
+pub fn graph(g: &Graph) -> String {
+    let (ret, block) = ret_and_block(g);
+    format!("fn {}({}) -> {ret} {block}\n", g.name, params(g))
+}
+
+/// The closure form `|params| -> outs { lets; outputs }` (`typed`: with `-> outs`).
+pub fn closure(g: &Graph, typed: bool) -> String {
+    let (ret, block) = ret_and_block(g);
+    if typed {
+        format!("|{}| -> {ret} {block}", params(g))
+    } else {
+        format!("|{}| {block}", params(g))
+    }
 }

@@ -60,6 +60,12 @@ impl E {
     }
 }
 
+/// 2^k for a normal exponent, from its bits (Rust does not promise `powi` exact; issue 18).
+fn pow2(k: i32) -> f64 {
+    assert!((-1022..=1023).contains(&k), "2^{k} is not a normal f64");
+    f64::from_bits(((k + 1023) as u64) << 52)
+}
+
 /// `x` rounded once to the nearest value (ties to even) of a binary format with
 /// `precision` significand bits, smallest normal exponent `emin` and largest finite value
 /// `max` (above it: infinity). Written here because `half` 2.7's `from_f64` drops the low
@@ -73,7 +79,7 @@ fn round_format(x: f64, precision: i32, emin: i32, max: f64) -> f64 {
     let biased = ((a.to_bits() >> 52) & 0x7FF) as i32;
     let exponent = (biased - 1023).max(emin);
     // The spacing of the format at `a`: a power of two, so the quotient is exact.
-    let spacing = 2f64.powi(exponent - (precision - 1));
+    let spacing = pow2(exponent - (precision - 1));
     let v = (a / spacing).round_ties_even() * spacing;
     let v = if v > max { f64::INFINITY } else { v };
     v.copysign(x)
@@ -117,7 +123,7 @@ fn round_int(i: i128, precision: u32) -> f64 {
             q += 1;
         }
         // q ≤ 2^precision and the scale is a power of two: exact in f64.
-        q as f64 * 2f64.powi(shift as i32)
+        q as f64 * pow2(shift as i32)
     };
     if i < 0 {
         -v
@@ -687,6 +693,14 @@ pub fn apply(f: &str, d: DType, args: &[E], params: &[f64]) -> E {
         {
             nan = true;
         }
+    }
+    // Computed from x twice (x/(1 + |x|), x·relu6(x + 3)/6) with several roundings: not
+    // monotone at the ulp level, so an input between the corners may give a value an ulp
+    // or two outside their hull (seed 9's graph 247: softsign of a logsoftmax range).
+    if matches!(f, "softsign" | "hard_swish") && lo <= hi {
+        let c = d.compute();
+        lo -= 2.0 * ulp(c, lo);
+        hi += 2.0 * ulp(c, hi);
     }
     E::range(lo, hi, nan)
 }
