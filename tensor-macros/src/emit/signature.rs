@@ -970,27 +970,48 @@ pub fn emit_graph_fn(
         "; allocates nothing"
     };
 
-    if static_named {
+    if !symbolic {
+        // A graph with only literal dims: it cannot fail. Called by name, its tensor
+        // arguments and outputs are read through their `StaticCheck` traits; in the closure
+        // form its tensor parameters are `&impl` their argument traits (the closure passes
+        // `&dyn`) over `TensorRef`, and its outputs `&mut impl` over `TensorMut`. Either way
+        // the slices have exactly the static length.
         let out_traits: Vec<_> = (0..outputs.len())
             .map(|k| output_trait_ident(f, k, outputs.len()))
             .collect();
         let into_body = match checked {
             Some((graph, kernel)) => {
-                // The slices of every tensor parameter and output, read through the
-                // argument traits: exactly the static length.
                 let mut setup = TokenStream::new();
                 for (index, param) in f.params.iter().enumerate() {
-                    if let Some(check) = &input_checks[index] {
-                        let (name, tr) = (&param.name, &check.form_trait);
-                        let t = storage_type(rt, param.ty.dtype);
-                        let slice = input_slice(index);
-                        setup.extend(quote!(let #slice: &[#t] = #tr::elements(&#name);));
+                    if !is_tensor(f, index) {
+                        continue;
                     }
+                    let name = &param.name;
+                    let t = storage_type(rt, param.ty.dtype);
+                    let slice = input_slice(index);
+                    let read = match &input_checks[index] {
+                        Some(check) => {
+                            let tr = &check.form_trait;
+                            quote!(#tr::elements(&#name))
+                        }
+                        None => {
+                            let s = shape_type(rt, param.ty.dims.as_ref().expect("a tensor"));
+                            quote!(<_ as #p::TensorRef<#t, #s>>::as_slice(#name))
+                        }
+                    };
+                    setup.extend(quote!(let #slice: &[#t] = #read;));
                 }
                 for (index, (out, tr)) in out_names.iter().zip(&out_traits).enumerate() {
-                    let t = storage_type(rt, outputs[index].0);
+                    let (dtype, dims) = &outputs[index];
+                    let t = storage_type(rt, *dtype);
                     let slice = output_slice(index);
-                    setup.extend(quote!(let #slice: &mut [#t] = #tr::elements_mut(#out);));
+                    let read = if static_named {
+                        quote!(#tr::elements_mut(#out))
+                    } else {
+                        let s = shape_type(rt, dims);
+                        quote!(<_ as #p::TensorMut<#t, #s>>::as_mut_slice(#out))
+                    };
+                    setup.extend(quote!(let #slice: &mut [#t] = #read;));
                 }
                 let body = literal_kernel(rt, f, &outputs, emit_kernel(rt, f, graph, kernel));
                 quote!(#setup #body)
@@ -1020,73 +1041,6 @@ pub fn emit_graph_fn(
             #[doc = #sig_doc]
             #[allow(clippy::too_many_arguments, unused_variables, unused_mut, unreachable_code)]
             #vis fn #into_name(#(#param_names: #param_types,)* #(#out_names: &mut impl #out_traits),*) {
-                #into_body
-            }
-        };
-    }
-
-    if !symbolic {
-        // The closure form of a graph with only literal dims: its tensor parameters are
-        // `&impl` their argument traits (the closure passes `&dyn`), its outputs `&mut impl`.
-        let out_mut_types: Vec<_> = (0..outputs.len())
-            .map(|k| {
-                let tr = output_trait_ident(f, k, outputs.len());
-                quote!(&mut impl #tr)
-            })
-            .collect();
-        let into_body = match checked {
-            Some((graph, kernel)) => {
-                // Slices of every tensor parameter and output, checked to the static
-                // length by the `TensorRef`/`TensorMut` contract.
-                let mut setup = TokenStream::new();
-                for (index, param) in f.params.iter().enumerate() {
-                    if is_tensor(f, index) {
-                        let name = &param.name;
-                        let t = storage_type(rt, param.ty.dtype);
-                        let s = shape_type(rt, param.ty.dims.as_ref().expect("a tensor"));
-                        let slice = input_slice(index);
-                        setup.extend(quote! {
-                            let #slice: &[#t] = <_ as #p::TensorRef<#t, #s>>::as_slice(#name);
-                        });
-                    }
-                }
-                for (index, out) in out_names.iter().enumerate() {
-                    let (dtype, dims) = &outputs[index];
-                    let t = storage_type(rt, *dtype);
-                    let s = shape_type(rt, dims);
-                    let slice = output_slice(index);
-                    setup.extend(quote! {
-                        let #slice: &mut [#t] = <_ as #p::TensorMut<#t, #s>>::as_mut_slice(#out);
-                    });
-                }
-                let body = literal_kernel(rt, f, &outputs, emit_kernel(rt, f, graph, kernel));
-                quote!(#setup #body)
-            }
-            None => quote!(::core::panic!()),
-        };
-        let into_doc =
-            format!(" Writes the outputs of [`{name}`] into caller-provided tensors{alloc_doc}.");
-        return quote! {
-            #arg_traits
-
-            #(#attrs)*
-            #[doc = ""]
-            #[doc = #sig_doc]
-            #[doc = ""]
-            #[doc = #fail_doc]
-            #[allow(clippy::too_many_arguments)]
-            #vis fn #name(#(#param_names: #param_types),*) -> #ret_type {
-                #warnings
-                #(let mut #out_names = <#out_tensor_types>::zeros();)*
-                #into_name(#(#param_names,)* #(&mut #out_names),*);
-                #ret_value
-            }
-
-            #[doc = #into_doc]
-            #[doc = ""]
-            #[doc = #sig_doc]
-            #[allow(clippy::too_many_arguments, unused_variables, unused_mut, unreachable_code)]
-            #vis fn #into_name(#(#param_names: #param_types,)* #(#out_names: #out_mut_types),*) {
                 #into_body
             }
         };
