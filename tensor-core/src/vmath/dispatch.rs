@@ -102,6 +102,9 @@ entries!(exp, tanh, sigmoid, erf, gelu);
 /// Elements per call of the block entry points: a multiple of 16, and small enough that a
 /// graph's argument buffers stay in L1 (256 f32 = 1 KiB each).
 pub const BLOCK: usize = 256;
+// The block kernels walk a block in `chunks_exact` of 8 and 16 lanes: a remainder would be
+// skipped, not computed.
+const _: () = assert!(BLOCK % 16 == 0);
 
 /// The five f32-lane kernels over a block of [`BLOCK`] values, in place (see the module
 /// doc). The graph macro calls them on default x86-64 builds; on other builds they run
