@@ -20,6 +20,15 @@ graph! {
     fn row_sum(x: f32[4096, 1024]) -> f32[4096] { sum(x, axis = 1) }
     fn row_sum_f32(x: f32[4096, 1024]) -> f32[4096] { sum(x, axis = 1, acc = f32) }
     fn row_softmax(x: f32[4096, 1024]) -> f32[4096, 1024] { softmax(x, axis = 1) }
+    fn column_sum(x: f32[4096, 1024]) -> f32[1024] { sum(x, axis = 0) }
+}
+
+/// A pool of `n` threads (issue 16 item 4 compares one and two).
+fn pool_of(n: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .build()
+        .expect("a thread pool")
 }
 
 fn input() -> Tensor<f32, Shape![4096, 1024]> {
@@ -100,5 +109,22 @@ fn bench_softmax(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_sum, bench_softmax);
+/// A reduction over the outer axis: every row reaches each of the 1024 accumulators, so the
+/// threads split the kept columns into blocks (not the rows). One and two threads in one run.
+fn bench_column_sum(c: &mut Criterion) {
+    let x = input();
+    let mut out = Tensor::<f32, Shape![1024]>::zeros();
+    let mut g = c.benchmark_group("sum(x, axis=0) f32[4096,1024]");
+    g.throughput(Throughput::Bytes((ROWS * COLS * 4) as u64));
+    g.sample_size(30);
+    for threads in [1, 2] {
+        let pool = pool_of(threads);
+        g.bench_function(format!("graph ({threads} threads)"), |b| {
+            b.iter(|| pool.install(|| column_sum_into(black_box(&x), &mut out)))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench_sum, bench_softmax, bench_column_sum);
 criterion_main!(benches);
