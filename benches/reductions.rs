@@ -21,6 +21,7 @@ graph! {
     fn row_sum_f32(x: f32[4096, 1024]) -> f32[4096] { sum(x, axis = 1, acc = f32) }
     fn row_softmax(x: f32[4096, 1024]) -> f32[4096, 1024] { softmax(x, axis = 1) }
     fn column_sum(x: f32[4096, 1024]) -> f32[1024] { sum(x, axis = 0) }
+    fn column_argmax(x: f32[4096, 1024]) -> i64[1024] { argmax(x, axis = 0) }
 }
 
 /// A pool of `n` threads (issue 16 item 4 compares one and two).
@@ -121,6 +122,13 @@ fn bench_column_sum(c: &mut Criterion) {
         let pool = pool_of(threads);
         g.bench_function(format!("graph ({threads} threads)"), |b| {
             b.iter(|| pool.install(|| column_sum_into(black_box(&x), &mut out)))
+        });
+    }
+    let mut index = Tensor::<i64, Shape![1024]>::zeros();
+    for threads in [1, 2] {
+        let pool = pool_of(threads);
+        g.bench_function(format!("argmax ({threads} threads)"), |b| {
+            b.iter(|| pool.install(|| column_argmax_into(black_box(&x), &mut index)))
         });
     }
     g.finish();
