@@ -22,6 +22,8 @@ graph! {
     fn row_softmax(x: f32[4096, 1024]) -> f32[4096, 1024] { softmax(x, axis = 1) }
     fn column_sum(x: f32[4096, 1024]) -> f32[1024] { sum(x, axis = 0) }
     fn column_argmax(x: f32[4096, 1024]) -> i64[1024] { argmax(x, axis = 0) }
+    fn row_argmax(x: f32[4096, 1024]) -> i64[4096] { argmax(x, axis = 1) }
+    fn row_max(x: f32[4096, 1024]) -> f32[4096] { max(x, axis = 1) }
 }
 
 /// A pool of `n` threads (issue 16 item 4 compares one and two).
@@ -54,6 +56,13 @@ fn bench_sum(c: &mut Criterion) {
     });
     g.bench_function("graph (acc = f32, 1 thread)", |b| {
         b.iter(|| pool.install(|| row_sum_f32_into(black_box(&x), &mut out)))
+    });
+    g.bench_function("max (1 thread)", |b| {
+        b.iter(|| pool.install(|| row_max_into(black_box(&x), &mut out)))
+    });
+    let mut index = Tensor::<i64, Shape![4096]>::zeros();
+    g.bench_function("argmax (1 thread)", |b| {
+        b.iter(|| pool.install(|| row_argmax_into(black_box(&x), &mut index)))
     });
     g.bench_function("scalar loop (f64 acc)", |b| {
         b.iter(|| {
