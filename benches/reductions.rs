@@ -22,6 +22,7 @@ graph! {
     fn row_softmax(x: f32[4096, 1024]) -> f32[4096, 1024] { softmax(x, axis = 1) }
     fn column_sum(x: f32[4096, 1024]) -> f32[1024] { sum(x, axis = 0) }
     fn column_argmax(x: f32[4096, 1024]) -> i64[1024] { argmax(x, axis = 0) }
+    fn column_sum_named(x: f32[B, 1024]) -> f32[1024] { sum(x, axis = 0) }
     fn row_argmax(x: f32[4096, 1024]) -> i64[4096] { argmax(x, axis = 1) }
     fn row_max(x: f32[4096, 1024]) -> f32[4096] { max(x, axis = 1) }
 }
@@ -131,6 +132,14 @@ fn bench_column_sum(c: &mut Criterion) {
         let pool = pool_of(threads);
         g.bench_function(format!("graph ({threads} threads)"), |b| {
             b.iter(|| pool.install(|| column_sum_into(black_box(&x), &mut out)))
+        });
+    }
+    // The row count a name bound at call entry (from a `Vec`).
+    let xs = x.as_slice().to_vec();
+    for threads in [1, 2] {
+        let pool = pool_of(threads);
+        g.bench_function(format!("graph, B rows ({threads} threads)"), |b| {
+            b.iter(|| pool.install(|| column_sum_named_into(black_box(&xs[..]), &mut out).unwrap()))
         });
     }
     let mut index = Tensor::<i64, Shape![1024]>::zeros();

@@ -173,6 +173,29 @@ fn outer_axis_reductions_split_across_threads() {
     }
 }
 
+graph! {
+    /// A run-time row count: the kept columns are cut into 3 blocks of 128 and the split is
+    /// decided at call entry from the work (2048 × 384 here: split; 8 × 384: not).
+    fn col_sums_named(x: f32[B, 384]) -> (f64[384], f32[384]) {
+        (sum(x, axis = 0, dtype = f64), max(x, axis = 0))
+    }
+}
+
+#[test]
+fn outer_axis_reductions_of_named_rows() {
+    for rows in [2048usize, 8, 1] {
+        let x = f32::random(rows * 384, 16);
+        let (s, m) = col_sums_named(&x[..]).unwrap();
+        for j in 0..384 {
+            // Each column's accumulator sees the rows in order: the sequential f64 sum.
+            let e: f64 = (0..rows).map(|i| x[i * 384 + j] as f64).sum();
+            assert_eq!(s[[j]], e, "{rows} rows: sum of column {j}");
+            let e = (0..rows).map(|i| x[i * 384 + j]).fold(f32::NEG_INFINITY, f32::max);
+            assert_eq!(m[[j]].to_bits(), e.to_bits(), "{rows} rows: max of column {j}");
+        }
+    }
+}
+
 /// The partial rows depend on the shape only: one thread and two give the same bits.
 #[test]
 fn outer_axis_sums_do_not_depend_on_the_thread_count() {

@@ -510,7 +510,8 @@ fn split_kept_columns(nest: &mut LoopNest) {
         || nest.ragged.is_some()
         || !acc_op.inner_stride.is_lit(1)
         || acc_op.outer_strides.iter().any(|s| !s.is_zero())
-        || work.is_none_or(|w| w < PARALLEL_MIN_ELEMENTS)
+        // A symbolic row count: whether to split is decided at run time (`Tasks::work`).
+        || work.is_some_and(|w| w < PARALLEL_MIN_ELEMENTS)
     {
         return;
     }
