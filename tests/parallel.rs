@@ -208,3 +208,59 @@ fn outer_axis_sums_do_not_depend_on_the_thread_count() {
     let bits = |t: &[f64]| t.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
     assert_eq!(bits(s1.as_slice()), bits(s2.as_slice()));
 }
+
+graph! {
+    /// 32 MiB + 8 MiB of outputs: stored with streaming stores (`emit::STREAM_MIN_BYTES`),
+    /// an odd length, so every row has a head and a tail of ordinary stores.
+    fn beyond_cache(a: f32[8388613], b: f32[8388613]) -> (f32[8388613], bool[8388613]) {
+        (relu(a + b) * 2.0, a > b)
+    }
+    /// 32 MiB in rows of 4096 (whole chunks: without a head, no tail), split into tasks.
+    fn beyond_cache_rows(a: f32[2048, 4096], b: f32[4096]) -> f32[2048, 4096] {
+        a * b - 1.0
+    }
+}
+
+/// Streaming stores write what ordinary stores write, whatever the outputs' alignment
+/// (views shifted by 0..16 elements into their buffers).
+#[test]
+fn outputs_beyond_the_cache_stream() {
+    const N: usize = 8388613;
+    let a = f32::random(N, 21);
+    let b = f32::random(N, 22);
+    let mut y_buf = vec![0.0f32; N + 16];
+    let mut gt_buf = vec![false; N + 16];
+    for shift in [0usize, 1, 3, 8, 15] {
+        y_buf.iter_mut().for_each(|v| *v = f32::NAN);
+        let mut y = TensorViewMut::<f32, Shape![8388613]>::new(&mut y_buf[shift..shift + N]).unwrap();
+        let mut gt = TensorViewMut::<bool, Shape![8388613]>::new(&mut gt_buf[16 - shift..16 - shift + N]).unwrap();
+        let av = TensorView::<f32, Shape![8388613]>::new(&a).unwrap();
+        let bv = TensorView::<f32, Shape![8388613]>::new(&b).unwrap();
+        beyond_cache_into(&av, &bv, &mut y, &mut gt);
+        for i in 0..N {
+            let want = (a[i] + b[i]).max(0.0) * 2.0;
+            assert_eq!(y_buf[shift + i].to_bits(), want.to_bits(), "shift {shift}, at {i}");
+            assert_eq!(gt_buf[16 - shift + i], a[i] > b[i], "shift {shift}, at {i}");
+        }
+        // Nothing written outside the view.
+        assert!(y_buf[..shift].iter().chain(&y_buf[shift + N..]).all(|v| v.is_nan()));
+    }
+
+    // Rows of whole chunks: each row's head shifts its chunks and leaves a tail.
+    const R: usize = 2048 * 4096;
+    let a = f32::random(R, 23);
+    let b = f32::random(4096, 24);
+    let mut y_buf = vec![0.0f32; R + 16];
+    let av = TensorView::<f32, Shape![2048, 4096]>::new(&a).unwrap();
+    let bv = TensorView::<f32, Shape![4096]>::new(&b).unwrap();
+    for shift in [0usize, 5, 12] {
+        y_buf.iter_mut().for_each(|v| *v = f32::NAN);
+        let mut y = TensorViewMut::<f32, Shape![2048, 4096]>::new(&mut y_buf[shift..shift + R]).unwrap();
+        beyond_cache_rows_into(&av, &bv, &mut y);
+        for i in 0..R {
+            let want = a[i] * b[i % 4096] - 1.0;
+            assert_eq!(y_buf[shift + i].to_bits(), want.to_bits(), "shift {shift}, at {i}");
+        }
+        assert!(y_buf[..shift].iter().chain(&y_buf[shift + R..]).all(|v| v.is_nan()));
+    }
+}

@@ -20,6 +20,7 @@ pub mod reduce;
 pub mod reference;
 pub mod scratch;
 pub mod shape;
+pub mod stream;
 pub mod tensor;
 pub mod ulp;
 pub mod vmath;
@@ -61,6 +62,7 @@ pub mod __private {
     pub use crate::reference::{Bitwise, Compare, Num};
     pub use crate::scratch::ScratchVec;
     pub use crate::shape::{Dim, Dyn, Fixed, Shape, StaticShape};
+    pub use crate::stream::{store_streaming, stream_fence, stream_head};
     pub use crate::tensor::{Tensor, TensorMut, TensorRef, TensorView, TensorViewMut};
     /// The f32-lane kernels over blocks of `F32_BLOCK` values (one run-time dispatch per
     /// block): the graph loops of default x86-64 builds call them.

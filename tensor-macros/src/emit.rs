@@ -217,7 +217,8 @@ fn emit_stage(
         return emit_matmul(rt, f, graph, kernel, step);
     }
     let Some(rows) = &stage.row_loop else {
-        let body = emit_nest(rt, f, graph, kernel, &nests[0], false, &[], &[]);
+        let stream = streams_outputs(graph, &nests[0]);
+        let body = emit_nest(rt, f, graph, kernel, &nests[0], false, &[], &[], stream);
         return quote!({ #body });
     };
     let rows_lit = size_expr(rows);
@@ -262,8 +263,11 @@ fn emit_stage(
             mine
         })
         .collect();
+    // Only a stage of one nest streams its stores: in a stage of several passes a later
+    // pass reads the row back (softmax's scale pass), which must find it in the cache.
+    let stream = nests.len() == 1 && streams_outputs(graph, &nests[0]);
     let body_of = |(nest, prefetch): (&LoopNest, &Vec<BufferRef>)| {
-        emit_nest(rt, f, graph, kernel, nest, true, &chunked, prefetch)
+        emit_nest(rt, f, graph, kernel, nest, true, &chunked, prefetch, stream)
     };
     let nests_p = nests.iter().zip(&prefetch_of);
     let (pre, bodies): (Vec<TokenStream>, Vec<TokenStream>) = match product_at {
@@ -678,6 +682,7 @@ fn emit_nest(
     in_row_group: bool,
     chunked: &[BufferRef],
     prefetch: &[BufferRef],
+    stream: bool,
 ) -> TokenStream {
     let p = quote!(#rt::__private);
     let lanes = quote!(#p::LANES);
@@ -739,13 +744,23 @@ fn emit_nest(
             // ran 4-6% behind the literal kernel on one thread without it).
             let unrolled = (nest.inner.as_static().is_none() || nest.ragged.is_some())
                 .then(|| vec![body.clone(), body.clone()]);
-            (
-                TokenStream::new(),
-                body.clone(),
-                body,
-                TokenStream::new(),
-                unrolled,
-            )
+            // Full chunks of a streaming nest (`streams_outputs`) bypass the cache.
+            let main = if stream {
+                stores
+                    .iter()
+                    .map(|&(k, v)| {
+                        let op = &nest.operands[k];
+                        let slice = slice_ident(&op.buffer);
+                        let off = offset_ident(k);
+                        let t = operand_storage(rt, graph, f, kernel, &op.buffer);
+                        let v = value_ident(v);
+                        quote!(#p::store_streaming::<#t>(#slice, #off + __tg_j, #v);)
+                    })
+                    .collect()
+            } else {
+                body.clone()
+            };
+            (TokenStream::new(), main, body, TokenStream::new(), unrolled)
         }
         Sink::Reduce {
             kind,
@@ -834,8 +849,10 @@ fn emit_nest(
     // Loops whose extent is known to be a whole number of chunks (or less than one) get no
     // dead copy of the body: the tail is emitted only when it can run, for either lane
     // count (n % 16 == 0 implies n % 8 == 0; n < 8 is less than one chunk of either).
+    // A streaming nest's head (`stream_head`, up to LANES - 1 elements) shifts its chunks,
+    // so it always has a tail.
     let (has_main, has_tail) = match (&nest.ragged, nest.inner.as_static()) {
-        (None, Some(n)) => (n >= MIN_LANES, n % MAX_LANES != 0),
+        (None, Some(n)) => (n >= MIN_LANES, stream || n % MAX_LANES != 0),
         _ => (true, true),
     };
     // Reductions into registers run four independent accumulators first, so the adds do
@@ -891,6 +908,30 @@ fn emit_nest(
     } else {
         TokenStream::new()
     };
+    // A streaming nest stores a first, partial chunk the ordinary way, up to where the
+    // first output's chunks are aligned for streaming stores, and fences its streaming
+    // stores before the row ends (tensor-core stream.rs).
+    let (stream_head, stream_fence) = match &nest.sink {
+        Sink::Store(stores) if stream => {
+            let (k, _) = stores[0];
+            let op = &nest.operands[k];
+            let (slice, off) = (slice_ident(&op.buffer), offset_ident(k));
+            let t = operand_storage(rt, graph, f, kernel, &op.buffer);
+            (
+                quote! {
+                    let __tg_head: usize = ::core::cmp::min(#p::stream_head::<#t>(#slice, #off), #inner_extent);
+                    if __tg_head > 0 {
+                        let __tg_n: usize = __tg_head;
+                        #inner
+                        #chunk_sink_tail
+                        __tg_j = __tg_head;
+                    }
+                },
+                quote!(#p::stream_fence();),
+            )
+        }
+        _ => (TokenStream::new(), TokenStream::new()),
+    };
     let mut body = quote! {
         #(#offsets)*
         #prefetches
@@ -901,8 +942,10 @@ fn emit_nest(
         // so loads and stores compile to plain vector moves; the tail runs it once with
         // the remainder. (A closure called from two sites is not reliably inlined.)
         let mut __tg_j: usize = 0;
+        #stream_head
         #main_loops
         #tail
+        #stream_fence
         #row_finish
     };
     for (depth, (var, extent)) in loop_vars.iter().zip(&nest.outer).enumerate().rev() {
@@ -925,6 +968,39 @@ fn emit_nest(
         #global
         #body
     }
+}
+
+/// Nests storing at least this many bytes of outputs use streaming stores: twice this
+/// machine's 32 MiB last-level cache is what a following kernel could not find in cache
+/// anyway. W1 (`relu(a + b) * 2`, 64 MiB out) 5.94 -> see BENCHMARKS.md "Streaming stores".
+const STREAM_MIN_BYTES: usize = 1 << 25;
+
+/// Whether `nest` stores its outputs with streaming stores: it only stores, to outputs,
+/// contiguously along its inner loop, and writes at least `STREAM_MIN_BYTES` (all extents
+/// literal; a graph with names keeps ordinary stores).
+fn streams_outputs(graph: &TypedGraph, nest: &LoopNest) -> bool {
+    let Sink::Store(stores) = &nest.sink else {
+        return false;
+    };
+    let elements = nest
+        .outer
+        .iter()
+        .fold(nest.inner.as_static(), |n, e| n.zip(e.as_static()).map(|(n, e)| n * e));
+    let (Some(elements), false) = (elements, stores.is_empty() || nest.ragged.is_some()) else {
+        return false;
+    };
+    let mut bytes = 0;
+    for &(k, _) in stores {
+        let op = &nest.operands[k];
+        let BufferRef::Output(o) = op.buffer else {
+            return false;
+        };
+        if !op.inner_stride.is_lit(1) {
+            return false;
+        }
+        bytes += elements * (graph.nodes[graph.outputs[o]].dtype.bits() as usize).div_ceil(8);
+    }
+    bytes >= STREAM_MIN_BYTES
 }
 
 /// The f32 functions that have block entry points in the runtime (`__private::f32_block`),
