@@ -249,20 +249,22 @@ fn main() {
     let bs: Vec<f32> = (0..1024).map(beta).collect();
     let biases: Vec<f32> = (0..1024).map(bias).collect();
     let symbolic: [(&str, &(dyn Fn(&mut [f32]) + Sync)); 3] = [
-        ("S3", &|o| s3_into(black_box(&xs[..]), o).expect("sizes agree")),
-        ("S4", &|o| s4_into(black_box(&xs[..]), &gs[..], &bs[..], o).expect("sizes agree")),
-        ("S6", &|o| s6_into(black_box(&xs[..]), &biases[..], o).expect("sizes agree")),
+        ("S3", &|o| {
+            s3_into(black_box(&xs[..]), o).expect("sizes agree")
+        }),
+        ("S4", &|o| {
+            s4_into(black_box(&xs[..]), &gs[..], &bs[..], o).expect("sizes agree")
+        }),
+        ("S6", &|o| {
+            s6_into(black_box(&xs[..]), &biases[..], o).expect("sizes agree")
+        }),
     ];
     for (name, f) in symbolic {
         if want(name) {
             let o = Mutex::new(vec![0.0f32; 4096 * 1024]);
-            run(
-                name,
-                pools,
-                secs,
-                &|| checksum(&o.lock().unwrap()),
-                || f(&mut o.lock().unwrap()),
-            );
+            run(name, pools, secs, &|| checksum(&o.lock().unwrap()), || {
+                f(&mut o.lock().unwrap())
+            });
         }
     }
     if want("M1") {

@@ -142,8 +142,13 @@ fn outer_axis_reductions_split_across_threads() {
         // Any order of 2048 f64 additions of f32 values is within (n + 2)·eps·Σ|x| of the
         // exact sum (ACCURACY.md); the f64 sum here is the reference, within the same.
         let e: f64 = col.iter().map(|&v| v as f64).sum();
-        let bound = 2.0 * 2050.0 * f64::EPSILON * col.iter().map(|&v| (v as f64).abs()).sum::<f64>();
-        assert!((s[[j]] - e).abs() <= bound, "sum of column {j}: {} vs {e}", s[[j]]);
+        let bound =
+            2.0 * 2050.0 * f64::EPSILON * col.iter().map(|&v| (v as f64).abs()).sum::<f64>();
+        assert!(
+            (s[[j]] - e).abs() <= bound,
+            "sum of column {j}: {} vs {e}",
+            s[[j]]
+        );
     }
 
     let a = Tensor::<i32, Shape![2052, 256]>::from_vec(i32::random(2052 * 256, 12)).unwrap();
@@ -168,8 +173,15 @@ fn outer_axis_reductions_split_across_threads() {
     for k in 0..128 {
         let col: Vec<f64> = (0..64 * 32).map(|r| z[[r / 32, r % 32, k]]).collect();
         let e: f64 = col.iter().product();
-        assert!((p[[k]] - e).abs() <= 2050.0 * f64::EPSILON * e, "prod of column {k}");
-        assert_eq!(any[[k]], col.iter().any(|&v| v > 0.9999), "any of column {k}");
+        assert!(
+            (p[[k]] - e).abs() <= 2050.0 * f64::EPSILON * e,
+            "prod of column {k}"
+        );
+        assert_eq!(
+            any[[k]],
+            col.iter().any(|&v| v > 0.9999),
+            "any of column {k}"
+        );
     }
 }
 
@@ -190,8 +202,14 @@ fn outer_axis_reductions_of_named_rows() {
             // Each column's accumulator sees the rows in order: the sequential f64 sum.
             let e: f64 = (0..rows).map(|i| x[i * 384 + j] as f64).sum();
             assert_eq!(s[[j]], e, "{rows} rows: sum of column {j}");
-            let e = (0..rows).map(|i| x[i * 384 + j]).fold(f32::NEG_INFINITY, f32::max);
-            assert_eq!(m[[j]].to_bits(), e.to_bits(), "{rows} rows: max of column {j}");
+            let e = (0..rows)
+                .map(|i| x[i * 384 + j])
+                .fold(f32::NEG_INFINITY, f32::max);
+            assert_eq!(
+                m[[j]].to_bits(),
+                e.to_bits(),
+                "{rows} rows: max of column {j}"
+            );
         }
     }
 }
@@ -200,7 +218,12 @@ fn outer_axis_reductions_of_named_rows() {
 #[test]
 fn outer_axis_sums_do_not_depend_on_the_thread_count() {
     let x = Tensor::<f32, Shape![2048, 384]>::from_vec(f32::random(2048 * 384, 15)).unwrap();
-    let pool = |n| rayon::ThreadPoolBuilder::new().num_threads(n).build().unwrap();
+    let pool = |n| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .unwrap()
+    };
     let (m1, a1, s1) = pool(1).install(|| col_reductions(&x));
     let (m2, a2, s2) = pool(2).install(|| col_reductions(&x));
     assert_eq!(m1.as_slice(), m2.as_slice());
@@ -232,18 +255,28 @@ fn outputs_beyond_the_cache_stream() {
     let mut gt_buf = vec![false; N + 16];
     for shift in [0usize, 1, 3, 8, 15] {
         y_buf.iter_mut().for_each(|v| *v = f32::NAN);
-        let mut y = TensorViewMut::<f32, Shape![8388613]>::new(&mut y_buf[shift..shift + N]).unwrap();
-        let mut gt = TensorViewMut::<bool, Shape![8388613]>::new(&mut gt_buf[16 - shift..16 - shift + N]).unwrap();
+        let mut y =
+            TensorViewMut::<f32, Shape![8388613]>::new(&mut y_buf[shift..shift + N]).unwrap();
+        let mut gt =
+            TensorViewMut::<bool, Shape![8388613]>::new(&mut gt_buf[16 - shift..16 - shift + N])
+                .unwrap();
         let av = TensorView::<f32, Shape![8388613]>::new(&a).unwrap();
         let bv = TensorView::<f32, Shape![8388613]>::new(&b).unwrap();
         beyond_cache_into(&av, &bv, &mut y, &mut gt);
         for i in 0..N {
             let want = (a[i] + b[i]).max(0.0) * 2.0;
-            assert_eq!(y_buf[shift + i].to_bits(), want.to_bits(), "shift {shift}, at {i}");
+            assert_eq!(
+                y_buf[shift + i].to_bits(),
+                want.to_bits(),
+                "shift {shift}, at {i}"
+            );
             assert_eq!(gt_buf[16 - shift + i], a[i] > b[i], "shift {shift}, at {i}");
         }
         // Nothing written outside the view.
-        assert!(y_buf[..shift].iter().chain(&y_buf[shift + N..]).all(|v| v.is_nan()));
+        assert!(y_buf[..shift]
+            .iter()
+            .chain(&y_buf[shift + N..])
+            .all(|v| v.is_nan()));
     }
 
     // Rows of whole chunks: each row's head shifts its chunks and leaves a tail.
@@ -255,12 +288,20 @@ fn outputs_beyond_the_cache_stream() {
     let bv = TensorView::<f32, Shape![4096]>::new(&b).unwrap();
     for shift in [0usize, 5, 12] {
         y_buf.iter_mut().for_each(|v| *v = f32::NAN);
-        let mut y = TensorViewMut::<f32, Shape![2048, 4096]>::new(&mut y_buf[shift..shift + R]).unwrap();
+        let mut y =
+            TensorViewMut::<f32, Shape![2048, 4096]>::new(&mut y_buf[shift..shift + R]).unwrap();
         beyond_cache_rows_into(&av, &bv, &mut y);
         for i in 0..R {
             let want = a[i] * b[i % 4096] - 1.0;
-            assert_eq!(y_buf[shift + i].to_bits(), want.to_bits(), "shift {shift}, at {i}");
+            assert_eq!(
+                y_buf[shift + i].to_bits(),
+                want.to_bits(),
+                "shift {shift}, at {i}"
+            );
         }
-        assert!(y_buf[..shift].iter().chain(&y_buf[shift + R..]).all(|v| v.is_nan()));
+        assert!(y_buf[..shift]
+            .iter()
+            .chain(&y_buf[shift + R..])
+            .all(|v| v.is_nan()));
     }
 }

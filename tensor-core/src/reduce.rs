@@ -191,10 +191,20 @@ mod tests {
     /// current best, on values with NaNs, ties, empty slots and masked-off lanes.
     #[test]
     fn arg_combine_takes_what_arg_better_takes() {
-        let values = [f32::NAN, -1.0, 0.0, -0.0, 2.0, f32::NEG_INFINITY, f32::INFINITY];
+        let values = [
+            f32::NAN,
+            -1.0,
+            0.0,
+            -0.0,
+            2.0,
+            f32::NEG_INFINITY,
+            f32::INFINITY,
+        ];
         let mut seed = 7u64;
         let mut next = move || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             (seed >> 33) as usize
         };
         for round in 0..2000 {

@@ -16,7 +16,7 @@
 //! may read what it wrote.
 
 use crate::dtype::Element;
-use crate::lanes::{V, LANES};
+use crate::lanes::{LANES, V};
 
 /// The alignment a chunk of `LANES` elements of `E` needs for streaming stores: its size,
 /// up to one cache line; 0 where chunks are too small to stream (under 16 bytes).

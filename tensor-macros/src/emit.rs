@@ -982,10 +982,9 @@ fn streams_outputs(graph: &TypedGraph, nest: &LoopNest) -> bool {
     let Sink::Store(stores) = &nest.sink else {
         return false;
     };
-    let elements = nest
-        .outer
-        .iter()
-        .fold(nest.inner.as_static(), |n, e| n.zip(e.as_static()).map(|(n, e)| n * e));
+    let elements = nest.outer.iter().fold(nest.inner.as_static(), |n, e| {
+        n.zip(e.as_static()).map(|(n, e)| n * e)
+    });
     let (Some(elements), false) = (elements, stores.is_empty() || nest.ragged.is_some()) else {
         return false;
     };

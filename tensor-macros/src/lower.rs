@@ -411,7 +411,10 @@ fn split_reduced_rows(
     };
     let columns = nest.inner.as_static()?;
     let first_rows = nest.outer.first()?.as_static()?;
-    let work = nest.outer.iter().try_fold(columns, |w, e| Some(w * e.as_static()?))?;
+    let work = nest
+        .outer
+        .iter()
+        .try_fold(columns, |w, e| Some(w * e.as_static()?))?;
     if nest.ragged.is_some()
         || nest.scan.is_some()
         || nest.matmul.is_some()
