@@ -728,24 +728,9 @@ fn emit_nest(
     // What each chunk does with its values, for the main loop (`masked = false`) and the tail.
     let (row_init, chunk_sink_main, chunk_sink_tail, row_finish, unrolled) = match &nest.sink {
         Sink::Store(stores) => {
-            let body: TokenStream = stores
-                .iter()
-                .map(|&(k, v)| {
-                    let op = &nest.operands[k];
-                    let slice = slice_ident(&op.buffer);
-                    let off = offset_ident(k);
-                    let t = operand_storage(rt, graph, f, kernel, &op.buffer);
-                    let v = value_ident(v);
-                    quote!(#p::store::<#t>(#slice, #off + __tg_j, __tg_n, #v);)
-                })
-                .collect();
-            // A symbolic extent hides the trip count that lets LLVM unroll a literal
-            // one, so the store loop is unrolled by two here (measured: W1 with `N`
-            // ran 4-6% behind the literal kernel on one thread without it).
-            let unrolled = (nest.inner.as_static().is_none() || nest.ragged.is_some())
-                .then(|| vec![body.clone(), body.clone()]);
-            // Full chunks of a streaming nest (`streams_outputs`) bypass the cache.
-            let main = if stream {
+            // Each store; `streaming`: full chunks of a streaming nest (`streams_outputs`),
+            // which bypass the cache.
+            let stores_of = |streaming: bool| -> TokenStream {
                 stores
                     .iter()
                     .map(|&(k, v)| {
@@ -754,12 +739,21 @@ fn emit_nest(
                         let off = offset_ident(k);
                         let t = operand_storage(rt, graph, f, kernel, &op.buffer);
                         let v = value_ident(v);
-                        quote!(#p::store_streaming::<#t>(#slice, #off + __tg_j, #v);)
+                        if streaming {
+                            quote!(#p::store_streaming::<#t>(#slice, #off + __tg_j, #v);)
+                        } else {
+                            quote!(#p::store::<#t>(#slice, #off + __tg_j, __tg_n, #v);)
+                        }
                     })
                     .collect()
-            } else {
-                body.clone()
             };
+            let body = stores_of(false);
+            // A symbolic extent hides the trip count that lets LLVM unroll a literal
+            // one, so the store loop is unrolled by two here (measured: W1 with `N`
+            // ran 4-6% behind the literal kernel on one thread without it).
+            let unrolled = (nest.inner.as_static().is_none() || nest.ragged.is_some())
+                .then(|| vec![body.clone(), body.clone()]);
+            let main = stores_of(stream);
             (TokenStream::new(), main, body, TokenStream::new(), unrolled)
         }
         Sink::Reduce {
