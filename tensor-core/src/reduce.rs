@@ -148,6 +148,51 @@ pub fn arg_combine<T: Num + Compare, const MAX: bool>(
     }
 }
 
+/// `arg_combine` for the chunks of one row, in order, whose lane `l` holds the element at
+/// index `base + l · step` (`step` 0 or 1, the same for the whole row). The state keeps,
+/// per lane, the `base` of the chunk its best came from (-1: empty); [`arg_indices`]
+/// turns that into indices once per row. Every lane sees larger indices than it holds, so
+/// an index never beats an earlier one on a tie and a held NaN is never replaced: "an
+/// empty lane takes anything; else a NaN or a strictly larger (smaller) value wins over a
+/// number". Recording the chunk's base (a broadcast) instead of a vector of indices keeps
+/// the loop free of index vectors, which LLVM built through the stack (row argmax of
+/// f32[4096, 1024]: BENCHMARKS.md "Arg-max").
+#[inline(always)]
+pub fn arg_step<T: Num + Compare, const MAX: bool>(
+    best: &mut V<T>,
+    best_base: &mut V<i64>,
+    v: V<T>,
+    base: usize,
+    mask: V<bool>,
+) {
+    let base = base as i64;
+    for lane in 0..LANES {
+        let (x, b, bb) = (v.0[lane], best.0[lane], best_base.0[lane]);
+        let strictly = if MAX {
+            <T as Compare>::gt(x, b)
+        } else {
+            <T as Compare>::lt(x, b)
+        };
+        let over_number = <T as Compare>::ne(x, x) | strictly;
+        let take = mask.0[lane] & ((bb < 0) | (<T as Compare>::eq(b, b) & over_number));
+        best.0[lane] = if take { x } else { b };
+        best_base.0[lane] = if take { base } else { bb };
+    }
+}
+
+/// The indices of an [`arg_step`] state: lane `l` holding a chunk base `b ≥ 0` held the
+/// element at `b + l · step`; -1 stays -1 (empty).
+#[inline(always)]
+pub fn arg_indices(best_base: V<i64>, step: usize) -> V<i64> {
+    let mut out = best_base;
+    for (lane, index) in out.0.iter_mut().enumerate() {
+        if *index >= 0 {
+            *index += (lane * step) as i64;
+        }
+    }
+    out
+}
+
 /// Folds lane-wise arg-max/arg-min state into one scalar slot.
 #[inline(always)]
 pub fn arg_fold<T: Num + Compare, const MAX: bool>(
@@ -238,6 +283,73 @@ mod tests {
                         "round {round} lane {lane} max {max}"
                     );
                 }
+            }
+        }
+    }
+
+    /// A row fed chunk by chunk (indices increasing) through `arg_step`, then folded,
+    /// gives the reference's first maximal (minimal) index, NaNs first, on rows of NaNs,
+    /// infinities, ties and signed zeros.
+    #[test]
+    fn arg_step_on_rows_gives_the_reference_index() {
+        let values = [
+            f32::NAN,
+            -1.0,
+            0.0,
+            -0.0,
+            2.0,
+            f32::NEG_INFINITY,
+            f32::INFINITY,
+        ];
+        let mut seed = 11u64;
+        let mut next = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize
+        };
+        for round in 0..3000 {
+            let len = 1 + next() % (4 * LANES);
+            // Few distinct values per row, so ties and repeated NaNs are common.
+            let pick: Vec<f32> = (0..3).map(|_| values[next() % values.len()]).collect();
+            let row: Vec<f32> = (0..len).map(|_| pick[next() % 3]).collect();
+            for max in [true, false] {
+                let mut want = (row[0], 0i64);
+                for (k, &x) in row.iter().enumerate().skip(1) {
+                    let better = if max {
+                        arg_better::<f32, true>(x, k as i64, want.0, want.1)
+                    } else {
+                        arg_better::<f32, false>(x, k as i64, want.0, want.1)
+                    };
+                    if better {
+                        want = (x, k as i64);
+                    }
+                }
+                let mut best = V::splat(if max {
+                    f32::NEG_INFINITY
+                } else {
+                    f32::INFINITY
+                });
+                let mut best_base = V::splat(-1i64);
+                for j in (0..len).step_by(LANES) {
+                    let n = (len - j).min(LANES);
+                    let v = V(core::array::from_fn(
+                        |l| if l < n { row[j + l] } else { 0.0 },
+                    ));
+                    if max {
+                        arg_step::<f32, true>(&mut best, &mut best_base, v, j, lane_mask(n));
+                    } else {
+                        arg_step::<f32, false>(&mut best, &mut best_base, v, j, lane_mask(n));
+                    }
+                }
+                let best_i = arg_indices(best_base, 1);
+                let (mut slot, mut slot_i) = (0.0f32, -1i64);
+                if max {
+                    arg_fold::<f32, true>(best, best_i, &mut slot, &mut slot_i);
+                } else {
+                    arg_fold::<f32, false>(best, best_i, &mut slot, &mut slot_i);
+                }
+                assert_eq!(slot_i, want.1, "round {round} max {max}: {row:?}");
             }
         }
     }

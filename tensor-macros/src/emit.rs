@@ -1184,17 +1184,46 @@ fn emit_reduce_sink(
             quote!(#p::iota(#idx_off + __tg_j))
         };
         if acc_op.inner_stride.is_zero() {
+            // One (best, chunk base) pair in registers through the row (`arg_step`: each
+            // lane sees its elements in order), turned into indices at the row's end.
+            let (base, step) = if nest.operands[index].inner_stride.is_zero() {
+                (quote!(#idx_off), 0usize)
+            } else {
+                (quote!(#idx_off + __tg_j), 1usize)
+            };
+            // Four pairs, as the sums' four accumulators, so that chunks do not wait on
+            // each other's compare-and-select chain; each pair still sees its chunks in
+            // order, and `arg_fold` applies the full rules across pairs.
+            const PAIRS: usize = 4;
+            let bests: Vec<_> = (0..PAIRS)
+                .map(|u| format_ident!("__tg_best{}", u))
+                .collect();
+            let bases: Vec<_> = (0..PAIRS)
+                .map(|u| format_ident!("__tg_best_base{}", u))
+                .collect();
             let init = quote! {
-                let mut __tg_best = #p::V::<#value_c>::splat(<#value_c as #p::Identity>::LOWEST);
-                let mut __tg_best_i = #p::V::<i64>::splat(-1);
+                #(
+                    let mut #bests = #p::V::<#value_c>::splat(<#value_c as #p::Identity>::LOWEST);
+                    let mut #bases = #p::V::<i64>::splat(-1);
+                )*
             };
-            let step = quote! {
-                #p::arg_combine::<#value_c, #is_max>(&mut __tg_best, &mut __tg_best_i, #v, #idx, #p::lane_mask(__tg_n));
+            let step_call = |b: &proc_macro2::Ident, i: &proc_macro2::Ident| {
+                quote! {
+                    #p::arg_step::<#value_c, #is_max>(&mut #b, &mut #i, #v, #base, #p::lane_mask(__tg_n));
+                }
             };
+            let unrolled = bests
+                .iter()
+                .zip(&bases)
+                .map(|(b, i)| step_call(b, i))
+                .collect();
+            let main = step_call(&bests[0], &bases[0]);
             let finish = quote! {
-                #p::arg_fold::<#value_c, #is_max>(__tg_best, __tg_best_i, &mut #best_slice[#best_off], &mut #acc_slice[#acc_off]);
+                #(
+                    #p::arg_fold::<#value_c, #is_max>(#bests, #p::arg_indices(#bases, #step), &mut #best_slice[#best_off], &mut #acc_slice[#acc_off]);
+                )*
             };
-            return (init, step.clone(), step, finish, None);
+            return (init, main.clone(), main, finish, Some(unrolled));
         }
         let step = quote! {
             let mut __tg_best = #p::load::<#value_c>(#best_slice, #best_off + __tg_j, __tg_n);
