@@ -90,9 +90,9 @@
 use crate::bind::ArgShape;
 use crate::dtype::Element;
 use crate::shape::{
-    Dim, Dyn, Fixed, Rank0, Rank1, Rank2, Rank3, Rank4, Rank5, Rank6, Shape, StaticShape,
+    Dim, Dyn, Fixed, Rank0, Rank1, Rank2, Rank3, Rank4, Rank5, Rank6, Shape,
 };
-use crate::tensor::{Tensor, TensorRef, TensorView, TensorViewMut};
+use crate::tensor::{Tensor, TensorView, TensorViewMut};
 
 /// A declared dim that is a name (`B` in `f32[B, 768]`): any size is accepted at compile time,
 /// and call entry checks that every occurrence of the name agrees.
@@ -239,26 +239,92 @@ pub trait TensorArgMut<T, P, F> {
     fn tensor_parts_mut(&mut self) -> ArgPartsMut<'_, T>;
 }
 
-/// An input of a graph with only literal dims: `&Tensor`, `&TensorView`, `&TensorViewMut` or
-/// a `TensorView` of dtype `T` and shape `S` (anything `&` a [`TensorRef`]). The generated
-/// function takes it by value, so an argument passed without `&` is reported by the
-/// parameter's own message (rustc's "mismatched types" would come first for `&impl`).
-pub trait StaticArg<T: Element, S: StaticShape> {
-    /// The elements, row-major: exactly `S::LEN` of them.
-    fn static_slice(&self) -> &[T];
+/// An input of a graph with only literal dims, as its generated argument trait reads it:
+/// `&Tensor`, `&TensorView`, `&TensorViewMut` or a `TensorView`, whatever its dtype and
+/// shape. The generated trait (`scale_takes_x`) has one blanket impl over this trait that
+/// hands `Elem` and `Shape` to its own checks, so the four forms are written once here and
+/// not per argument (NOTES.md, "Call-site errors"). Any `Shape`: an argument of another
+/// rank, or with a run-time dim, must reach the generated checks to be reported in the
+/// graph's notation.
+pub trait StaticInput {
+    /// The argument's dtype.
+    type Elem;
+    /// The argument's shape type (`Rank2<Fixed<4>, Fixed<8>>`).
+    type Shape;
+    /// The elements, row-major.
+    fn elements(&self) -> &[Self::Elem];
 }
 
-impl<T: Element, S: StaticShape, X: TensorRef<T, S> + ?Sized> StaticArg<T, S> for &X {
+/// An `_into` output of a graph with only literal dims, as its generated argument trait
+/// writes it: the `Tensor` or `TensorViewMut` behind the `&mut` (outputs are `&mut impl`, so
+/// a `&mut Tensor` variable is reborrowed by each call). As [`StaticInput`].
+pub trait StaticOutput {
+    /// The output's dtype.
+    type Elem;
+    /// The output's shape type.
+    type Shape;
+    /// The elements, row-major, writable.
+    fn elements_mut(&mut self) -> &mut [Self::Elem];
+}
+
+/// A trait with no impls. The generated traits that report an argument of another rank
+/// (`scale_x_rank1`) each have one `#[diagnostic::do_not_recommend]` impl bounded by it: it
+/// never holds, and rustc then neither suggests "consider adding" an impl of a trait with
+/// none nor lists it among the impls that exist. Its `Self` is `()` so that the bound fails
+/// even while `E` is an inference variable (a wrong rank is then ruled out, not ambiguous).
+pub trait Unimplemented<E> {}
+
+impl<T: Element, S: Shape> StaticInput for &Tensor<T, S> {
+    type Elem = T;
+    type Shape = S;
     #[inline(always)]
-    fn static_slice(&self) -> &[T] {
-        (**self).as_slice()
+    fn elements(&self) -> &[T] {
+        self.as_slice()
     }
 }
 
-impl<T: Element, S: StaticShape> StaticArg<T, S> for TensorView<'_, T, S> {
+impl<T: Element, S: Shape> StaticInput for &TensorView<'_, T, S> {
+    type Elem = T;
+    type Shape = S;
     #[inline(always)]
-    fn static_slice(&self) -> &[T] {
+    fn elements(&self) -> &[T] {
         self.as_slice()
+    }
+}
+
+impl<T: Element, S: Shape> StaticInput for &TensorViewMut<'_, T, S> {
+    type Elem = T;
+    type Shape = S;
+    #[inline(always)]
+    fn elements(&self) -> &[T] {
+        self.as_slice()
+    }
+}
+
+impl<T: Element, S: Shape> StaticInput for TensorView<'_, T, S> {
+    type Elem = T;
+    type Shape = S;
+    #[inline(always)]
+    fn elements(&self) -> &[T] {
+        self.as_slice()
+    }
+}
+
+impl<T: Element, S: Shape> StaticOutput for Tensor<T, S> {
+    type Elem = T;
+    type Shape = S;
+    #[inline(always)]
+    fn elements_mut(&mut self) -> &mut [T] {
+        self.as_mut_slice()
+    }
+}
+
+impl<T: Element, S: Shape> StaticOutput for TensorViewMut<'_, T, S> {
+    type Elem = T;
+    type Shape = S;
+    #[inline(always)]
+    fn elements_mut(&mut self) -> &mut [T] {
+        self.as_mut_slice()
     }
 }
 

@@ -159,40 +159,47 @@ struct ArgCheck {
     note: String,
 }
 
-/// The two argument traits of a tensor parameter or `_into` output of a graph with only
-/// literal dims, called by name (not the closure form):
-/// - `scale_takes_x`, the parameter's type (`x: impl scale_takes_x`), with one impl per
-///   form the parameter takes, generic over the dtype and dims:
-///   `impl<E: scale_x_dims<D0, D1>, const D0: usize, const D1: usize> scale_takes_x for
-///   &Tensor<E, Rank2<Fixed<D0>, Fixed<D1>>>` (and `&TensorView`, `&TensorViewMut`,
-///   `TensorView`; for an output the `Tensor` or `TensorViewMut` behind its `&mut`). An
-///   argument in no such form (another rank, a tensor without `&`, a run-time dim) fails
-///   here, and the message prints its Rust type (`{Self}`).
-/// - `scale_x_dims<D0, D1>`, implemented for the declared dtype and dims only
-///   (`impl scale_x_dims<4, 8> for f32`): an argument of the right form whose dtype or
-///   dims differ fails this bound of the impl, and rustc reports that, the innermost
-///   unmet bound, with this trait's message, which prints what was passed in the graph's
-///   notation: ``parameter `x` of `scale` takes `f32[4, 8]`; you passed `f64[4, 8]` ``
-///   (`{Self}[{D0}, {D1}]`), and adds "the trait `scale_x_dims<4, 8>` is not implemented
-///   for `f64` but it is implemented for `f32`". One error per wrong argument.
-/// Neither trait lets rustc infer anything before it knows the argument's type (the first
-/// has several impls), and once it does, an argument whose dtype or dims are still open
-/// (`scale(&Tensor::zeros(), 2.0)`) gets them from the second trait's one impl. The
-/// elements pass through both (`elements` calls `declared`, the identity on the declared
-/// dtype): no cast, no `unsafe`, no generic parameters on the function beyond its `impl`s.
+/// The argument traits of a tensor parameter or `_into` output of a graph with only literal
+/// dims, called by name (not the closure form). An argument is checked in three steps, each a
+/// trait bound of the step before, and rustc reports the innermost bound that fails, with
+/// that trait's message:
+/// 1. `scale_takes_x`, the parameter's type (`x: impl scale_takes_x`), has one blanket impl
+///    over the runtime's `StaticInput` (`StaticOutput` for an output), which tensor-core
+///    implements for the forms an argument may take (`&Tensor`, `&TensorView`,
+///    `&TensorViewMut`, `TensorView`; for an output the `Tensor` or `TensorViewMut` behind its
+///    `&mut`) whatever their dtype and shape. Anything else (a tensor without `&`, a `Vec`)
+///    fails here and the message prints its Rust type (`{Self}`); for a missing `&` rustc
+///    adds "consider borrowing here".
+/// 2. `scale_x_shape<E, S>` takes the argument's dtype and shape type and has one impl per
+///    rank 0..=6 over literal dims, `impl<E, const D0: usize> scale_x_shape<E, Rank1<Fixed<D0>>>
+///    for ()`, each requiring step 3 of its rank. A shape with a run-time dim (`Dyn`) matches
+///    none and fails here (``you passed a `f32` tensor of shape `Rank2<Dyn, Fixed<8>>` ``).
+/// 3. `scale_x_dims<E, D0, D1>` (the declared rank) is implemented once, for the declared
+///    dtype and dims; `scale_x_rank1<E, D0>` and the other ranks' are never implemented.
+///    Their messages print what was passed in the graph's notation (``you passed `f64[4, 8]` ``,
+///    `{E}[{D0}, {D1}]`; `f32[32]` for a rank-1 tensor).
+/// Inference: for an argument whose dtype and dims are still open (`scale(&Tensor::zeros(),
+/// 2.0)`), step 1 has one impl for its form, and of step 2's impls only the declared rank's
+/// can hold (the others require traits with no impls, which rustc drops while selecting), so
+/// the declared impl of step 3 fixes `f32, 4, 8`. Step 3's `Self` is `()`, not the dtype:
+/// rustc selects no impl for an inference variable, and when the innermost bound has the
+/// same `Self` as the root it reports the root's message. The elements pass through
+/// steps 2 and 3 (`declared`, the identity on the declared dtype): no cast, no `unsafe`, no
+/// generic parameters on the function beyond its `impl`s. One error per wrong argument.
 struct StaticCheck {
     /// The argument's trait (`scale_takes_x`): the parameter is `impl` it (`&mut impl` for
     /// an output).
     form_trait: proc_macro2::Ident,
-    /// The two traits and their impls.
+    /// The traits and their impls.
     traits: TokenStream,
 }
 
 /// How one argument is named in a [`StaticCheck`].
 struct StaticNames {
-    /// The two traits: form (`scale_takes_x`) and dims (`scale_x_dims`).
+    /// The form trait (`scale_takes_x`), and the prefix of the others (`scale_x`:
+    /// `scale_x_shape`, `scale_x_dims`, `scale_x_rank1` …).
     form_trait: proc_macro2::Ident,
-    dims_trait: proc_macro2::Ident,
+    prefix: String,
     /// "parameter `x` of `scale` takes", "the output of `scale_into` is".
     owner: String,
     label: String,
@@ -200,6 +207,9 @@ struct StaticNames {
     /// Where rustc's notes on the impls point: the declared type.
     span: proc_macro2::Span,
 }
+
+/// The highest rank a shape type has (`Rank6`).
+const MAX_RANK: usize = 6;
 
 /// The [`StaticCheck`] of a statically shaped argument: an input, or an output if `output`.
 fn static_check(
@@ -214,7 +224,7 @@ fn static_check(
     let declared = type_text(dtype, dims);
     let StaticNames {
         form_trait,
-        dims_trait,
+        prefix,
         owner,
         label,
         note,
@@ -228,88 +238,116 @@ fn static_check(
             Dim::Named(_) => unreachable!("a graph with only literal dims"),
         })
         .collect();
-    // The dims trait's parameters: `const D0: usize, …`.
-    let d: Vec<proc_macro2::Ident> = (0..dims.len()).map(|j| format_ident!("D{}", j)).collect();
-    let passed: Vec<String> = (0..dims.len()).map(|j| format!("{{D{j}}}")).collect();
+    // Spanned at the declared type: rustc's notes on the impls point there.
+    let ident = |name: String| proc_macro2::Ident::new(&name, span);
+    let shape_trait = ident(format!("{prefix}_shape"));
+    let dims_trait = ident(format!("{prefix}_dims"));
+    let form_trait_s = ident(form_trait.to_string());
     // An output is `&mut` its argument type: `Self` is the tensor behind the `&mut`.
     let reference = if output { "&mut " } else { "" };
     let form_message = format!("{owner} `{declared}`; you passed `{reference}{{Self}}`");
-    let dims_message = format!(
-        "{owner} `{declared}`; you passed `{{E}}[{}]`",
-        passed.join(", ")
-    );
-    // The forms the argument may take, over the impl's parameters: `&Tensor<E,
-    // Rank2<Fixed<D0>, Fixed<D1>>>`, … (an output's are the tensors behind its `&mut`).
-    // The impls go in one `const _: () = { use …; };` block with short local names: the
-    // expansion's size is what the macro's run time and rustc's parsing of it cost.
-    let rank = format_ident!("Rank{}", dims.len());
-    let shape = if dims.is_empty() {
-        quote!(R)
+    let shape_message =
+        format!("{owner} `{declared}`; you passed a `{{E}}` tensor of shape `{{S}}`");
+    // How each step hands the elements on, as `&[f32]` (`&mut [f32]` for an output).
+    let (form_method, form_read, declared_sig, identity, runtime_trait) = if output {
+        (
+            quote!(fn elements_mut(&mut self) -> &mut [#t];),
+            quote! {
+                fn elements_mut(&mut self) -> &mut [#t] {
+                    <() as #shape_trait<X::Elem, X::Shape>>::declared_mut(Form::elements_mut(self))
+                }
+            },
+            quote!(fn declared_mut(elements: &mut [E]) -> &mut [#t]),
+            quote!(fn declared_mut(e: &mut [#t]) -> &mut [#t] { e }),
+            quote!(StaticOutput as Form),
+        )
     } else {
-        quote!(R<#(F<#d>),*>)
+        (
+            quote!(fn elements(&self) -> &[#t];),
+            quote! {
+                fn elements(&self) -> &[#t] {
+                    <() as #shape_trait<X::Elem, X::Shape>>::declared(Form::elements(self))
+                }
+            },
+            quote!(fn declared(elements: &[E]) -> &[#t]),
+            quote!(fn declared(e: &[#t]) -> &[#t] { e }),
+            quote!(StaticInput as Form),
+        )
     };
-    // Each form with how its impl reads the elements (the tensors' inherent `as_slice`).
-    let (forms, form_method, dims_method, identity): (Vec<(TokenStream, TokenStream)>, _, _, _) =
-        if output {
-            let declared = quote!(<() as #dims_trait<E, #(#d),*>>::declared_mut);
-            (
-                vec![
-                    (
-                        quote!(T<E, #shape>),
-                        quote!(#declared(T::as_mut_slice(self))),
-                    ),
-                    (
-                        quote!(M<'_, E, #shape>),
-                        quote!(#declared(M::as_mut_slice(self))),
-                    ),
-                ],
-                quote!(fn elements_mut(&mut self) -> &mut [#t];),
-                quote!(fn declared_mut(elements: &mut [E]) -> &mut [#t];),
-                quote!(fn declared_mut(e: &mut [#t]) -> &mut [#t] { e }),
-            )
+    let declared_call = if output {
+        quote!(declared_mut)
+    } else {
+        quote!(declared)
+    };
+    // Step 3's traits, one per rank, and step 2's impl routing to each.
+    let mut rank_traits = TokenStream::new();
+    let mut shape_impls = TokenStream::new();
+    for rank in 0..=MAX_RANK {
+        let d: Vec<proc_macro2::Ident> = (0..rank).map(|j| format_ident!("D{}", j)).collect();
+        let passed: Vec<String> = (0..rank).map(|j| format!("{{D{j}}}")).collect();
+        let message = format!(
+            "{owner} `{declared}`; you passed `{{E}}[{}]`",
+            passed.join(", ")
+        );
+        let r = format_ident!("Rank{}", rank);
+        let shape = if rank == 0 {
+            quote!(#p::Rank0)
         } else {
-            let declared = quote!(<() as #dims_trait<E, #(#d),*>>::declared);
-            (
-                vec![
-                    (quote!(&T<E, #shape>), quote!(#declared(T::as_slice(self)))),
-                    (
-                        quote!(&V<'_, E, #shape>),
-                        quote!(#declared(V::as_slice(self))),
-                    ),
-                    (
-                        quote!(&M<'_, E, #shape>),
-                        quote!(#declared(M::as_slice(self))),
-                    ),
-                    (
-                        quote!(V<'_, E, #shape>),
-                        quote!(#declared(V::as_slice(self))),
-                    ),
-                ],
-                quote!(fn elements(&self) -> &[#t];),
-                quote!(fn declared(elements: &[E]) -> &[#t];),
-                quote!(fn declared(e: &[#t]) -> &[#t] { e }),
-            )
+            quote!(#p::#r<#(F<#d>),*>)
         };
-    // Spanned at the declared type: rustc's notes on the impls point there.
-    let respan = |i: &proc_macro2::Ident| proc_macro2::Ident::new(&i.to_string(), span);
-    let (form_trait_s, dims_trait_s) = (respan(&form_trait), respan(&dims_trait));
-    let form_impls = forms.iter().map(|(form, read)| {
-        let method = if output {
-            quote!(fn elements_mut(&mut self) -> &mut [#t] { #read })
+        let is_declared = rank == dims.len();
+        let leaf = if is_declared {
+            dims_trait.clone()
         } else {
-            quote!(fn elements(&self) -> &[#t] { #read })
+            ident(format!("{prefix}_rank{rank}"))
         };
-        quote_spanned! {span=>
-            impl<E: El, #(const #d: usize),*> #form_trait_s for #form
-            where
-                (): #dims_trait_s<E, #(#d),*>,
-            {
-                #method
+        // Only the declared rank's leaf has a method (and an impl); the others are never
+        // implemented, so step 2's default `declared` is never called through them.
+        let leaf_method = is_declared.then(|| quote!(#declared_sig;));
+        rank_traits.extend(quote! {
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
+            #vis trait #leaf<E, #(const #d: usize),*> {
+                #leaf_method
             }
+        });
+        if !is_declared {
+            // Never holds (see `Unimplemented`): no "consider adding an impl" help.
+            shape_impls.extend(quote_spanned! {span=>
+                #[diagnostic::do_not_recommend]
+                impl<E, #(const #d: usize),*> #leaf<E, #(#d),*> for ()
+                where
+                    (): Never<E>,
+                {}
+            });
         }
-    });
+        let forward = is_declared.then(|| {
+            quote! {
+                #declared_sig {
+                    <() as #leaf<E, #(#d),*>>::#declared_call(elements)
+                }
+            }
+        });
+        shape_impls.extend(quote_spanned! {span=>
+            impl<E, #(const #d: usize),*> #shape_trait<E, #shape> for ()
+            where
+                (): #leaf<E, #(#d),*>,
+            {
+                #forward
+            }
+        });
+    }
+    let form_impl = quote_spanned! {span=>
+        impl<X: Form> #form_trait_s for X
+        where
+            (): #shape_trait<X::Elem, X::Shape>,
+        {
+            #form_read
+        }
+    };
     let dims_impl = quote_spanned! {span=>
-        impl #dims_trait_s<#t, #(#literal),*> for () {
+        impl #dims_trait<#t, #(#literal),*> for () {
             #identity
         }
     };
@@ -322,14 +360,19 @@ fn static_check(
         }
         #[doc(hidden)]
         #[allow(non_camel_case_types)]
-        #[diagnostic::on_unimplemented(message = #dims_message, label = #label, note = #note)]
-        #vis trait #dims_trait<E, #(const #d: usize),*> {
-            #dims_method
+        #[diagnostic::on_unimplemented(message = #shape_message, label = #label, note = #note)]
+        #vis trait #shape_trait<E, S> {
+            // Overridden by the declared rank's impl, the only one that can hold.
+            #declared_sig {
+                ::core::unreachable!()
+            }
         }
+        #rank_traits
         const _: () = {
             #[allow(unused_imports)]
-            use #p::{Element as El, Fixed as F, #rank as R, Tensor as T, TensorView as V, TensorViewMut as M};
-            #(#form_impls)*
+            use #p::{#runtime_trait, Fixed as F, Unimplemented as Never};
+            #form_impl
+            #shape_impls
             #dims_impl
         };
     };
@@ -346,7 +389,7 @@ fn static_input_check(rt: &TokenStream, f: &GraphFn, index: usize) -> StaticChec
     let shape = format!("{}, {}", param.ty.dtype.name(), shape_macro_text(dims));
     let names = StaticNames {
         form_trait: input_trait_ident(f, param),
-        dims_trait: format_ident!("{}_{}_dims", fn_ident(f), name),
+        prefix: format!("{}_{}", fn_ident(f), name),
         owner: format!("parameter `{}` of {} takes", name, fn_description(f)),
         label: format!("expected `{declared}`"),
         note: format!(
@@ -380,7 +423,7 @@ fn static_output_check(
         None => f.name.span(),
     };
     let names = StaticNames {
-        dims_trait: format_ident!("{}_dims", form_trait),
+        prefix: form_trait.to_string(),
         form_trait,
         owner,
         label: format!("expected a writable `{declared}`"),
