@@ -89,9 +89,7 @@
 
 use crate::bind::ArgShape;
 use crate::dtype::Element;
-use crate::shape::{
-    Dim, Dyn, Fixed, Rank0, Rank1, Rank2, Rank3, Rank4, Rank5, Rank6, Shape,
-};
+use crate::shape::{Dim, Dyn, Fixed, Rank0, Rank1, Rank2, Rank3, Rank4, Rank5, Rank6, Shape};
 use crate::tensor::{Tensor, TensorView, TensorViewMut};
 
 /// A declared dim that is a name (`B` in `f32[B, 768]`): any size is accepted at compile time,
@@ -266,13 +264,6 @@ pub trait StaticOutput {
     /// The elements, row-major, writable.
     fn elements_mut(&mut self) -> &mut [Self::Elem];
 }
-
-/// A trait with no impls. The generated traits that report an argument of another rank
-/// (`scale_x_rank1`) each have one `#[diagnostic::do_not_recommend]` impl bounded by it: it
-/// never holds, and rustc then neither suggests "consider adding" an impl of a trait with
-/// none nor lists it among the impls that exist. Its `Self` is `()` so that the bound fails
-/// even while `E` is an inference variable (a wrong rank is then ruled out, not ambiguous).
-pub trait Unimplemented<E> {}
 
 impl<T: Element, S: Shape> StaticInput for &Tensor<T, S> {
     type Elem = T;

@@ -8,11 +8,11 @@
 //! parameter's message, not rustc's "mismatched types"); so are the outputs of a graph with
 //! names, while those of a graph with only literal dims are `&mut` their argument type (a
 //! `&mut Tensor` variable is then reborrowed at each call, not moved).
-//! - A graph with only literal dims called by name has two traits per argument, one
-//!   implemented per form the argument may take and generic over its dtype and dims, one
-//!   for the declared dtype and dims (`StaticCheck`): its errors print what was passed in
-//!   the DSL's notation (``you passed `f64[4, 8]` ``), and it cannot fail. Its kernel is a
-//!   nested non-generic function of the slices (`literal_kernel`).
+//! - A graph with only literal dims called by name has three traits per argument, one
+//!   implemented once over the runtime's `StaticInput` (every form an argument may take),
+//!   one per declared rank, one for the declared dtype and dims (`StaticCheck`): its errors
+//!   print what was passed in the DSL's notation (``you passed `f64[4, 8]` ``), and it cannot
+//!   fail. Its kernel is a nested non-generic function of the slices (`literal_kernel`).
 //! - Its closure form takes `&dyn` argument traits over `TensorRef<T, Shape>` (a closure
 //!   cannot be generic), whose messages print the argument's Rust type (`emit_arg_trait`).
 //! - A graph with names takes `impl` argument traits over `TensorArg<T, Pattern, Flat>`:
@@ -161,8 +161,8 @@ struct ArgCheck {
 
 /// The argument traits of a tensor parameter or `_into` output of a graph with only literal
 /// dims, called by name (not the closure form). An argument is checked in three steps, each a
-/// trait bound of the step before, and rustc reports the innermost bound that fails, with
-/// that trait's message:
+/// trait bound of the impl of the step before; rustc reports the innermost bound that fails,
+/// with that trait's message:
 /// 1. `scale_takes_x`, the parameter's type (`x: impl scale_takes_x`), has one blanket impl
 ///    over the runtime's `StaticInput` (`StaticOutput` for an output), which tensor-core
 ///    implements for the forms an argument may take (`&Tensor`, `&TensorView`,
@@ -170,22 +170,23 @@ struct ArgCheck {
 ///    `&mut`) whatever their dtype and shape. Anything else (a tensor without `&`, a `Vec`)
 ///    fails here and the message prints its Rust type (`{Self}`); for a missing `&` rustc
 ///    adds "consider borrowing here".
-/// 2. `scale_x_shape<E, S>` takes the argument's dtype and shape type and has one impl per
-///    rank 0..=6 over literal dims, `impl<E, const D0: usize> scale_x_shape<E, Rank1<Fixed<D0>>>
-///    for ()`, each requiring step 3 of its rank. A shape with a run-time dim (`Dyn`) matches
-///    none and fails here (``you passed a `f32` tensor of shape `Rank2<Dyn, Fixed<8>>` ``).
-/// 3. `scale_x_dims<E, D0, D1>` (the declared rank) is implemented once, for the declared
-///    dtype and dims; `scale_x_rank1<E, D0>` and the other ranks' are never implemented.
-///    Their messages print what was passed in the graph's notation (``you passed `f64[4, 8]` ``,
-///    `{E}[{D0}, {D1}]`; `f32[32]` for a rank-1 tensor).
+/// 2. `scale_x_shape<E, S>` takes the argument's dtype and shape type. Its one impl is for the
+///    declared rank over literal dims (`Rank2<Fixed<D0>, Fixed<D1>>`); another rank, or a
+///    run-time dim (`Dyn`), fails here: ``you passed a `f32` tensor of shape
+///    `Rank1<Fixed<32>>` ``, and rustc adds "expected `Rank2<Fixed<4>, Fixed<8>>`, found
+///    `Rank1<Fixed<32>>`". (An impl per rank, each requiring a never-implemented trait whose
+///    message prints `{E}[{D0}]`, printed other ranks in the DSL too, but cost 0.45 s of
+///    `cargo check` over the 50 graphs of the compile-time bench: NOTES.md.)
+/// 3. `scale_x_dims<E, D0, D1>`, implemented once, for the declared dtype and dims: an
+///    argument of the right rank and another dtype or dims fails here, and the message
+///    prints it in the graph's notation (``you passed `f64[4, 8]` ``, `{E}[{D0}, {D1}]`).
 /// Inference: for an argument whose dtype and dims are still open (`scale(&Tensor::zeros(),
-/// 2.0)`), step 1 has one impl for its form, and of step 2's impls only the declared rank's
-/// can hold (the others require traits with no impls, which rustc drops while selecting), so
-/// the declared impl of step 3 fixes `f32, 4, 8`. Step 3's `Self` is `()`, not the dtype:
-/// rustc selects no impl for an inference variable, and when the innermost bound has the
-/// same `Self` as the root it reports the root's message. The elements pass through
-/// steps 2 and 3 (`declared`, the identity on the declared dtype): no cast, no `unsafe`, no
-/// generic parameters on the function beyond its `impl`s. One error per wrong argument.
+/// 2.0)`), step 1 has one impl for its form and steps 2 and 3 one impl each, so step 3 fixes
+/// `f32, 4, 8`. Step 3's `Self` is `()`, not the dtype: rustc selects no impl for an
+/// inference variable, and when the innermost bound has the same `Self` as the root it
+/// reports the root's message. The elements pass through steps 2 and 3 (`declared`, the
+/// identity on the declared dtype): no cast, no `unsafe`, no generic parameters on the
+/// function beyond its `impl`s. One error per wrong argument.
 struct StaticCheck {
     /// The argument's trait (`scale_takes_x`): the parameter is `impl` it (`&mut impl` for
     /// an output).
@@ -207,9 +208,6 @@ struct StaticNames {
     /// Where rustc's notes on the impls point: the declared type.
     span: proc_macro2::Span,
 }
-
-/// The highest rank a shape type has (`Rank6`).
-const MAX_RANK: usize = 6;
 
 /// The [`StaticCheck`] of a statically shaped argument: an input, or an output if `output`.
 fn static_check(
@@ -279,65 +277,33 @@ fn static_check(
     } else {
         quote!(declared)
     };
-    // Step 3's traits, one per rank, and step 2's impl routing to each.
-    let mut rank_traits = TokenStream::new();
-    let mut shape_impls = TokenStream::new();
-    for rank in 0..=MAX_RANK {
-        let d: Vec<proc_macro2::Ident> = (0..rank).map(|j| format_ident!("D{}", j)).collect();
-        let passed: Vec<String> = (0..rank).map(|j| format!("{{D{j}}}")).collect();
-        let message = format!(
-            "{owner} `{declared}`; you passed `{{E}}[{}]`",
-            passed.join(", ")
-        );
-        let r = format_ident!("Rank{}", rank);
-        let shape = if rank == 0 {
-            quote!(#p::Rank0)
-        } else {
-            quote!(#p::#r<#(F<#d>),*>)
-        };
-        let is_declared = rank == dims.len();
-        let leaf = if is_declared {
-            dims_trait.clone()
-        } else {
-            ident(format!("{prefix}_rank{rank}"))
-        };
-        // Only the declared rank's leaf has a method (and an impl); the others are never
-        // implemented, so step 2's default `declared` is never called through them.
-        let leaf_method = is_declared.then(|| quote!(#declared_sig;));
-        rank_traits.extend(quote! {
-            #[doc(hidden)]
-            #[allow(non_camel_case_types)]
-            #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
-            #vis trait #leaf<E, #(const #d: usize),*> {
-                #leaf_method
-            }
-        });
-        if !is_declared {
-            // Never holds (see `Unimplemented`): no "consider adding an impl" help.
-            shape_impls.extend(quote_spanned! {span=>
-                #[diagnostic::do_not_recommend]
-                impl<E, #(const #d: usize),*> #leaf<E, #(#d),*> for ()
-                where
-                    (): Never<E>,
-                {}
-            });
+    // Step 2's one impl, at the declared rank, and step 3's trait.
+    let d: Vec<proc_macro2::Ident> = (0..dims.len()).map(|j| format_ident!("D{}", j)).collect();
+    let passed: Vec<String> = (0..dims.len()).map(|j| format!("{{D{j}}}")).collect();
+    let dims_message = format!(
+        "{owner} `{declared}`; you passed `{{E}}[{}]`",
+        passed.join(", ")
+    );
+    let rank = format_ident!("Rank{}", dims.len());
+    let shape = if dims.is_empty() {
+        quote!(#p::Rank0)
+    } else {
+        quote!(#p::#rank<#(F<#d>),*>)
+    };
+    // The method in `quote!`: its parameter and body must have the same hygiene.
+    let forward = quote! {
+        #declared_sig {
+            <() as #dims_trait<E, #(#d),*>>::#declared_call(elements)
         }
-        let forward = is_declared.then(|| {
-            quote! {
-                #declared_sig {
-                    <() as #leaf<E, #(#d),*>>::#declared_call(elements)
-                }
-            }
-        });
-        shape_impls.extend(quote_spanned! {span=>
-            impl<E, #(const #d: usize),*> #shape_trait<E, #shape> for ()
-            where
-                (): #leaf<E, #(#d),*>,
-            {
-                #forward
-            }
-        });
-    }
+    };
+    let shape_impl = quote_spanned! {span=>
+        impl<E, #(const #d: usize),*> #shape_trait<E, #shape> for ()
+        where
+            (): #dims_trait<E, #(#d),*>,
+        {
+            #forward
+        }
+    };
     let form_impl = quote_spanned! {span=>
         impl<X: Form> #form_trait_s for X
         where
@@ -362,17 +328,19 @@ fn static_check(
         #[allow(non_camel_case_types)]
         #[diagnostic::on_unimplemented(message = #shape_message, label = #label, note = #note)]
         #vis trait #shape_trait<E, S> {
-            // Overridden by the declared rank's impl, the only one that can hold.
-            #declared_sig {
-                ::core::unreachable!()
-            }
+            #declared_sig;
         }
-        #rank_traits
+        #[doc(hidden)]
+        #[allow(non_camel_case_types)]
+        #[diagnostic::on_unimplemented(message = #dims_message, label = #label, note = #note)]
+        #vis trait #dims_trait<E, #(const #d: usize),*> {
+            #declared_sig;
+        }
         const _: () = {
             #[allow(unused_imports)]
-            use #p::{#runtime_trait, Fixed as F, Unimplemented as Never};
+            use #p::{#runtime_trait, Fixed as F};
             #form_impl
-            #shape_impls
+            #shape_impl
             #dims_impl
         };
     };
