@@ -343,119 +343,168 @@ fn slice_parts_mut<T>(data: &mut [T]) -> ArgPartsMut<'_, T> {
     }
 }
 
-impl<T: Element, S: Shape + ShapeAccepts<P>, P, F> TensorArg<T, P, F> for &Tensor<T, S> {
-    #[inline]
-    fn tensor_parts(&self) -> ArgParts<'_, T> {
-        let (data, dims) = self.parts();
-        tensor_parts::<T, S>(data, dims)
-    }
+/// The shape type of a flat slice argument (`&[T]`, `&Vec<T>`, `&[T; N]`): no dims, only a
+/// length, which gives the dims of a declared type with at most one name.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Flat;
+
+/// The shape type of an argument whose rank is known only at run time (an ndarray `IxDyn`
+/// array): its rank and dims are checked at call entry.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct AnyRank;
+
+/// An argument a graph with dim names reads, whatever its dtype and shape: its elements
+/// (`Elem`), its shape type (`Shape`: a rank struct over [`Fixed`] and [`Dyn`], [`Flat`] or
+/// [`AnyRank`]) and its parts, lent without a copy.
+///
+/// Implemented by `&Tensor`, `&TensorView`, `TensorView`, `&TensorViewMut` (their shape
+/// type), `&[T]`, `&Vec<T>`, `&[T; N]` ([`Flat`]), and with the `ndarray` feature by
+/// `&Array`, `&ArrayView`, `ArrayView` and `&ArrayRef` (`Ix2` is `Rank2<Dyn, Dyn>`, `IxDyn`
+/// [`AnyRank`]). The generated argument trait of each parameter (`rows_takes_x`) has one
+/// blanket impl over this trait and checks `Elem` and `Shape` against the declared type
+/// itself, so that its errors can print what was passed in the graph's notation; so does
+/// [`TensorArg`] for generic code.
+///
+/// Contract: `data.len()` is the product of `dims` when `dims` is `Some`. Call entry checks it
+/// anyway and refuses an argument that breaks it.
+pub trait Lend {
+    /// The argument's dtype.
+    type Elem;
+    /// The argument's shape type.
+    type Shape;
+    /// Lends the buffer and dims.
+    fn lend(&self) -> ArgParts<'_, Self::Elem>;
 }
 
-impl<T: Element, S: Shape + ShapeAccepts<P>, P, F> TensorArg<T, P, F> for &TensorView<'_, T, S> {
-    #[inline]
-    fn tensor_parts(&self) -> ArgParts<'_, T> {
-        let (data, dims) = self.parts();
-        tensor_parts::<T, S>(data, dims)
-    }
+/// An `_into` output a graph with dim names writes, whatever its dtype and shape: as [`Lend`],
+/// for `&mut Tensor`, `&mut TensorViewMut`, `TensorViewMut`, `&mut [T]`, `&mut Vec<T>`
+/// (written in place at its current length, never resized), `&mut [T; N]` and with the
+/// `ndarray` feature `&mut Array`, `&mut ArrayViewMut`, `ArrayViewMut` and `&mut ArrayRef`.
+pub trait LendMut {
+    /// The output's dtype.
+    type Elem;
+    /// The output's shape type.
+    type Shape;
+    /// Lends the buffer, writable, and the dims.
+    fn lend_mut(&mut self) -> ArgPartsMut<'_, Self::Elem>;
 }
 
-impl<T: Element, S: Shape + ShapeAccepts<P>, P, F> TensorArg<T, P, F> for TensorView<'_, T, S> {
-    #[inline]
-    fn tensor_parts(&self) -> ArgParts<'_, T> {
-        let (data, dims) = self.parts();
-        tensor_parts::<T, S>(data, dims)
-    }
+macro_rules! lend_tensor {
+    ($($ty:ty),+) => {$(
+        impl<T: Element, S: Shape> Lend for $ty {
+            type Elem = T;
+            type Shape = S;
+            #[inline]
+            fn lend(&self) -> ArgParts<'_, T> {
+                let (data, dims) = self.parts();
+                tensor_parts::<T, S>(data, dims)
+            }
+        }
+    )+};
 }
+lend_tensor!(&Tensor<T, S>, &TensorView<'_, T, S>, TensorView<'_, T, S>, &TensorViewMut<'_, T, S>);
 
-impl<T: Element, S: Shape + ShapeAccepts<P>, P, F> TensorArg<T, P, F> for &TensorViewMut<'_, T, S> {
-    #[inline]
-    fn tensor_parts(&self) -> ArgParts<'_, T> {
-        let (data, dims) = self.parts();
-        tensor_parts::<T, S>(data, dims)
-    }
+macro_rules! lend_tensor_mut {
+    ($($ty:ty),+) => {$(
+        impl<T: Element, S: Shape> LendMut for $ty {
+            type Elem = T;
+            type Shape = S;
+            #[inline]
+            fn lend_mut(&mut self) -> ArgPartsMut<'_, T> {
+                let (data, dims) = self.parts_mut();
+                ArgPartsMut {
+                    data,
+                    dims: Some(dims.as_ref()),
+                    layout_error: None,
+                }
+            }
+        }
+    )+};
 }
+lend_tensor_mut!(&mut Tensor<T, S>, &mut TensorViewMut<'_, T, S>, TensorViewMut<'_, T, S>);
 
-impl<T: Element, P> TensorArg<T, P, SliceOk> for &[T] {
+impl<T: Element> Lend for &[T] {
+    type Elem = T;
+    type Shape = Flat;
     #[inline]
-    fn tensor_parts(&self) -> ArgParts<'_, T> {
+    fn lend(&self) -> ArgParts<'_, T> {
         slice_parts(self)
     }
 }
 
-impl<T: Element, P> TensorArg<T, P, SliceOk> for &Vec<T> {
+impl<T: Element> Lend for &Vec<T> {
+    type Elem = T;
+    type Shape = Flat;
     #[inline]
-    fn tensor_parts(&self) -> ArgParts<'_, T> {
+    fn lend(&self) -> ArgParts<'_, T> {
         slice_parts(self)
     }
 }
 
-impl<T: Element, P, const N: usize> TensorArg<T, P, SliceOk> for &[T; N] {
+impl<T: Element, const N: usize> Lend for &[T; N] {
+    type Elem = T;
+    type Shape = Flat;
     #[inline]
-    fn tensor_parts(&self) -> ArgParts<'_, T> {
+    fn lend(&self) -> ArgParts<'_, T> {
         slice_parts(&self[..])
     }
 }
 
-impl<T: Element, S: Shape + ShapeAccepts<P>, P, F> TensorArgMut<T, P, F> for &mut Tensor<T, S> {
+impl<T: Element> LendMut for &mut [T] {
+    type Elem = T;
+    type Shape = Flat;
     #[inline]
-    fn tensor_parts_mut(&mut self) -> ArgPartsMut<'_, T> {
-        let (data, dims) = self.parts_mut();
-        ArgPartsMut {
-            data,
-            dims: Some(dims.as_ref()),
-            layout_error: None,
-        }
-    }
-}
-
-impl<T: Element, S: Shape + ShapeAccepts<P>, P, F> TensorArgMut<T, P, F>
-    for &mut TensorViewMut<'_, T, S>
-{
-    #[inline]
-    fn tensor_parts_mut(&mut self) -> ArgPartsMut<'_, T> {
-        let (data, dims) = self.parts_mut();
-        ArgPartsMut {
-            data,
-            dims: Some(dims.as_ref()),
-            layout_error: None,
-        }
-    }
-}
-
-impl<T: Element, S: Shape + ShapeAccepts<P>, P, F> TensorArgMut<T, P, F>
-    for TensorViewMut<'_, T, S>
-{
-    #[inline]
-    fn tensor_parts_mut(&mut self) -> ArgPartsMut<'_, T> {
-        let (data, dims) = self.parts_mut();
-        ArgPartsMut {
-            data,
-            dims: Some(dims.as_ref()),
-            layout_error: None,
-        }
-    }
-}
-
-impl<T: Element, P> TensorArgMut<T, P, SliceOk> for &mut [T] {
-    #[inline]
-    fn tensor_parts_mut(&mut self) -> ArgPartsMut<'_, T> {
+    fn lend_mut(&mut self) -> ArgPartsMut<'_, T> {
         slice_parts_mut(self)
     }
 }
 
 // A `Vec` is written at its current length: a graph never resizes a caller's buffer (a wrong
 // length is a call-entry error, as for a slice).
-impl<T: Element, P> TensorArgMut<T, P, SliceOk> for &mut Vec<T> {
+impl<T: Element> LendMut for &mut Vec<T> {
+    type Elem = T;
+    type Shape = Flat;
     #[inline]
-    fn tensor_parts_mut(&mut self) -> ArgPartsMut<'_, T> {
+    fn lend_mut(&mut self) -> ArgPartsMut<'_, T> {
         slice_parts_mut(self)
     }
 }
 
-impl<T: Element, P, const N: usize> TensorArgMut<T, P, SliceOk> for &mut [T; N] {
+impl<T: Element, const N: usize> LendMut for &mut [T; N] {
+    type Elem = T;
+    type Shape = Flat;
+    #[inline]
+    fn lend_mut(&mut self) -> ArgPartsMut<'_, T> {
+        slice_parts_mut(&mut self[..])
+    }
+}
+
+/// An argument's shape type `Self` may stand for the parameter pattern `P` when flat slices
+/// are `F`: a rank struct that [`ShapeAccepts`] `P`, a [`Flat`] slice where `F` is
+/// [`SliceOk`], an [`AnyRank`] array always (its rank is checked at call entry).
+pub trait Accepts<P, F> {}
+
+impl<S: Shape + ShapeAccepts<P>, P, F> Accepts<P, F> for S {}
+impl<P> Accepts<P, SliceOk> for Flat {}
+impl<P: ShapePattern, F> Accepts<P, F> for AnyRank {}
+
+impl<X: Lend<Elem = T>, T: Element, P, F> TensorArg<T, P, F> for X
+where
+    X::Shape: Accepts<P, F>,
+{
+    #[inline]
+    fn tensor_parts(&self) -> ArgParts<'_, T> {
+        self.lend()
+    }
+}
+
+impl<X: LendMut<Elem = T>, T: Element, P, F> TensorArgMut<T, P, F> for X
+where
+    X::Shape: Accepts<P, F>,
+{
     #[inline]
     fn tensor_parts_mut(&mut self) -> ArgPartsMut<'_, T> {
-        slice_parts_mut(&mut self[..])
+        self.lend_mut()
     }
 }
 
