@@ -106,6 +106,24 @@ impl<D: Dim> DimAccepts<Sym> for D {}
 impl<const N: usize> DimAccepts<Fixed<N>> for Fixed<N> {}
 impl<const N: usize> DimAccepts<Fixed<N>> for Dyn {}
 
+/// A dim of an argument's shape under a literal dim of the declared type, as the generated
+/// checks compare it: a literal stays itself (`Out = Fixed<M>`, which must equal the
+/// declared `N`), a run-time dim becomes the declared literal (its size is checked at call
+/// entry). One bound per literal dim then covers both, where an impl per choice would cost
+/// `2^k` impls for `k` literal dims.
+pub trait UnderLiteral<const N: usize> {
+    /// `Fixed<M>` for `Fixed<M>`, `Fixed<N>` for `Dyn`.
+    type Out;
+}
+
+impl<const N: usize, const M: usize> UnderLiteral<N> for Fixed<M> {
+    type Out = Fixed<M>;
+}
+
+impl<const N: usize> UnderLiteral<N> for Dyn {
+    type Out = Fixed<N>;
+}
+
 /// `Self` (an argument's shape type) may stand for the parameter pattern `Pattern`: the same
 /// rank, and each dim accepts the declared one ([`DimAccepts`]).
 pub trait ShapeAccepts<Pattern> {}
@@ -115,18 +133,37 @@ pub trait ShapeAccepts<Pattern> {}
 pub trait ShapePattern {
     /// The declared rank.
     const RANK: usize;
+    /// The shape an argument without a shape type (a flat slice, an `IxDyn` array) stands for
+    /// in the generated checks: each name a run-time [`Dyn`], each literal itself.
+    type Runtime;
+}
+
+/// A dim of a parameter pattern, in its [`ShapePattern::Runtime`] shape: [`Sym`] is [`Dyn`].
+pub trait PatternDim {
+    /// `Dyn` for `Sym`, `Fixed<N>` for `Fixed<N>`.
+    type Runtime;
+}
+
+impl PatternDim for Sym {
+    type Runtime = Dyn;
+}
+
+impl<const N: usize> PatternDim for Fixed<N> {
+    type Runtime = Fixed<N>;
 }
 
 impl ShapeAccepts<Rank0> for Rank0 {}
 impl ShapePattern for Rank0 {
     const RANK: usize = 0;
+    type Runtime = Rank0;
 }
 
 macro_rules! accepts {
     ($rank:ident, $n:literal; $($d:ident $p:ident),+) => {
         impl<$($d: DimAccepts<$p>, $p),+> ShapeAccepts<$rank<$($p),+>> for $rank<$($d),+> {}
-        impl<$($p),+> ShapePattern for $rank<$($p),+> {
+        impl<$($p: PatternDim),+> ShapePattern for $rank<$($p),+> {
             const RANK: usize = $n;
+            type Runtime = $rank<$($p::Runtime),+>;
         }
     };
 }
@@ -263,6 +300,42 @@ pub trait StaticOutput {
     type Shape;
     /// The elements, row-major, writable.
     fn elements_mut(&mut self) -> &mut [Self::Elem];
+}
+
+/// Proof that dtype `A` is dtype `B`, with the identity on their elements: one impl, for
+/// `A == B`. The generated checks of each argument are its subtraits
+/// (`trait scale_x_dims<E, const D0: usize, const D1: usize>: SameDtype<E, f32>`), so the
+/// one impl of the checks that can hold (for `E = f32`) proves it, and the generated blanket
+/// impl reads the argument's elements as the declared dtype through it: no cast, no
+/// `unsafe`, and no method body in the checks themselves.
+pub trait SameDtype<A, B> {
+    /// The elements, as `B`.
+    fn slice(elements: &[A]) -> &[B];
+    /// The elements, writable, as `B`.
+    fn slice_mut(elements: &mut [A]) -> &mut [B];
+    /// The lent parts, as `B`.
+    fn parts(parts: ArgParts<'_, A>) -> ArgParts<'_, B>;
+    /// The lent writable parts, as `B`.
+    fn parts_mut(parts: ArgPartsMut<'_, A>) -> ArgPartsMut<'_, B>;
+}
+
+impl<T> SameDtype<T, T> for () {
+    #[inline(always)]
+    fn slice(elements: &[T]) -> &[T] {
+        elements
+    }
+    #[inline(always)]
+    fn slice_mut(elements: &mut [T]) -> &mut [T] {
+        elements
+    }
+    #[inline(always)]
+    fn parts(parts: ArgParts<'_, T>) -> ArgParts<'_, T> {
+        parts
+    }
+    #[inline(always)]
+    fn parts_mut(parts: ArgPartsMut<'_, T>) -> ArgPartsMut<'_, T> {
+        parts
+    }
 }
 
 impl<T: Element, S: Shape> StaticInput for &Tensor<T, S> {
@@ -487,6 +560,33 @@ pub trait Accepts<P, F> {}
 impl<S: Shape + ShapeAccepts<P>, P, F> Accepts<P, F> for S {}
 impl<P> Accepts<P, SliceOk> for Flat {}
 impl<P: ShapePattern, F> Accepts<P, F> for AnyRank {}
+
+/// The shape type an argument's checks in a generated signature compare with the parameter
+/// pattern `P` (flat slices `F`): a rank struct is itself; a [`Flat`] slice where `F` is
+/// [`SliceOk`], and an [`AnyRank`] array, stand for `P`'s [`ShapePattern::Runtime`] shape
+/// (their dims come from their length or are checked at call entry); a [`Flat`] slice where
+/// `F` is [`NoSlice`] stays `Flat`, which no generated check takes. One projection in the
+/// generated blanket impl, so each parameter needs a single impl of its rank check.
+pub trait Checked<P, F> {
+    /// The shape type to check.
+    type Out;
+}
+
+impl<S: Shape, P, F> Checked<P, F> for S {
+    type Out = S;
+}
+
+impl<P: ShapePattern> Checked<P, SliceOk> for Flat {
+    type Out = P::Runtime;
+}
+
+impl<P> Checked<P, NoSlice> for Flat {
+    type Out = Flat;
+}
+
+impl<P: ShapePattern, F> Checked<P, F> for AnyRank {
+    type Out = P::Runtime;
+}
 
 impl<X: Lend<Elem = T>, T: Element, P, F> TensorArg<T, P, F> for X
 where

@@ -41,9 +41,9 @@ pub use tensor::{Tensor, TensorMut, TensorRef, TensorView, TensorViewMut};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::args::{
-        Accepts, AnyRank, ArgParts, ArgPartsMut, DimAccepts, Flat, Lend, LendMut, NoSlice,
-        ShapeAccepts, ShapePattern, SliceOk, StaticInput, StaticOutput, Sym, TensorArg,
-        TensorArgMut,
+        Accepts, AnyRank, ArgParts, ArgPartsMut, Checked, DimAccepts, Flat, Lend, LendMut, NoSlice,
+        SameDtype, ShapeAccepts, ShapePattern, SliceOk, StaticInput, StaticOutput, Sym, TensorArg,
+        TensorArgMut, UnderLiteral,
     };
     pub use crate::bind::{bind_dims, check_sizes, ArgShape, DeclDim, GraphSignature, ParamSig};
     pub use crate::cast::CastTo;

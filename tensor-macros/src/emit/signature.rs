@@ -38,8 +38,8 @@ fn fixed_dim(rt: &TokenStream, n: usize) -> TokenStream {
     quote!(#rt::__private::Fixed<#lit>)
 }
 
-/// `Rank2<Fixed<4>, Fixed<8>>` for `[4, 8]`; a name is `name_dim` (`Dyn` in a tensor type, `Sym` in
-/// a parameter's pattern).
+/// `Rank2<Fixed<4>, Fixed<8>>` for `[4, 8]`; a name is `name_dim` (`Dyn` in a tensor type,
+/// `Sym` in a parameter's pattern).
 fn rank_type(rt: &TokenStream, dims: &[Dim], name_dim: &TokenStream) -> TokenStream {
     if dims.is_empty() {
         return quote!(#rt::__private::Rank0);
@@ -57,7 +57,7 @@ fn shape_type(rt: &TokenStream, dims: &[Dim]) -> TokenStream {
     rank_type(rt, dims, &quote!(#rt::__private::Dyn))
 }
 
-/// The pattern a parameter's argument must match: names are `Sym`.
+/// The pattern a parameter's argument is checked against: names are `Sym`.
 fn pattern_type(rt: &TokenStream, dims: &[Dim]) -> TokenStream {
     rank_type(rt, dims, &quote!(#rt::__private::Sym))
 }
@@ -218,6 +218,25 @@ fn static_check(
     dims: &[Dim],
     output: bool,
 ) -> StaticCheck {
+    let form_trait = names.form_trait.clone();
+    let traits = arg_check_traits(rt, vis, names, dtype, dims, output, false);
+    StaticCheck { form_trait, traits }
+}
+
+/// The three traits of an argument and their impls ([`StaticCheck`] for graphs with only
+/// literal dims, [`symbolic_check`] for graphs with names; `symbolic` chooses). Each check
+/// is a subtrait of tensor-core's `SameDtype<E, declared>`, so that the one impl of step 3
+/// proves the argument's dtype is the declared one and the blanket impl of step 1 hands the
+/// elements on through `SameDtype`'s identity; steps 2 and 3 have no methods.
+fn arg_check_traits(
+    rt: &TokenStream,
+    vis: &syn::Visibility,
+    names: StaticNames,
+    dtype: DType,
+    dims: &[Dim],
+    output: bool,
+    symbolic: bool,
+) -> TokenStream {
     let p = quote!(#rt::__private);
     let declared = type_text(dtype, dims);
     let StaticNames {
@@ -229,152 +248,205 @@ fn static_check(
         span,
     } = names;
     let t = storage_type(rt, dtype);
-    let literal: Vec<Literal> = dims
-        .iter()
-        .map(|d| match d {
-            Dim::Static(n) => Literal::usize_unsuffixed(*n),
-            Dim::Named(_) => unreachable!("a graph with only literal dims"),
-        })
-        .collect();
     // Spanned at the declared type: rustc's notes on the impls point there.
     let ident = |name: String| proc_macro2::Ident::new(&name, span);
     let shape_trait = ident(format!("{prefix}_shape"));
     let dims_trait = ident(format!("{prefix}_dims"));
     let form_trait_s = ident(form_trait.to_string());
-    // An output is `&mut` its argument type: `Self` is the tensor behind the `&mut`.
-    let reference = if output { "&mut " } else { "" };
+    // An output is `&mut` its argument type: `Self` is the tensor behind the `&mut` (graphs
+    // with names take outputs by value: `Self` is the argument).
+    let reference = if output && !symbolic { "&mut " } else { "" };
     let form_message = format!("{owner} `{declared}`; you passed `{reference}{{Self}}`");
     let shape_message =
-        format!("{owner} `{declared}`; you passed a `{{E}}` tensor of shape `{{S}}`");
-    // How each step hands the elements on, as `&[f32]` (`&mut [f32]` for an output).
-    let (form_method, form_read, declared_sig, identity, runtime_trait) = if output {
-        (
-            quote!(fn elements_mut(&mut self) -> &mut [#t];),
-            quote! {
-                fn elements_mut(&mut self) -> &mut [#t] {
-                    <() as #shape_trait<X::Elem, X::Shape>>::declared_mut(Form::elements_mut(self))
-                }
-            },
-            quote!(fn declared_mut(elements: &mut [E]) -> &mut [#t]),
-            quote!(fn declared_mut(e: &mut [#t]) -> &mut [#t] { e }),
-            quote!(StaticOutput as Form),
-        )
-    } else {
-        (
-            quote!(fn elements(&self) -> &[#t];),
-            quote! {
-                fn elements(&self) -> &[#t] {
-                    <() as #shape_trait<X::Elem, X::Shape>>::declared(Form::elements(self))
-                }
-            },
-            quote!(fn declared(elements: &[E]) -> &[#t]),
-            quote!(fn declared(e: &[#t]) -> &[#t] { e }),
-            quote!(StaticInput as Form),
-        )
-    };
-    let declared_call = if output {
-        quote!(declared_mut)
-    } else {
-        quote!(declared)
-    };
-    // Step 2's one impl, at the declared rank, and step 3's trait.
-    let d: Vec<proc_macro2::Ident> = (0..dims.len()).map(|j| format_ident!("D{}", j)).collect();
-    let passed: Vec<String> = (0..dims.len()).map(|j| format!("{{D{j}}}")).collect();
+        format!("{owner} `{declared}`; you passed `{{E}}` elements of shape `{{S}}`");
+    // The literal dims are step 3's const parameters (`D0` … by axis); a name prints as `_`.
+    let d: Vec<proc_macro2::Ident> = dims
+        .iter()
+        .enumerate()
+        .filter(|(_, dim)| !dim.is_named())
+        .map(|(axis, _)| format_ident!("D{}", axis))
+        .collect();
+    let literals: Vec<Literal> = dims
+        .iter()
+        .filter_map(|dim| match dim {
+            Dim::Static(n) => Some(Literal::usize_unsuffixed(*n)),
+            Dim::Named(_) => None,
+        })
+        .collect();
+    let passed: Vec<String> = dims
+        .iter()
+        .enumerate()
+        .map(|(axis, dim)| match dim {
+            Dim::Static(_) => format!("{{D{axis}}}"),
+            Dim::Named(_) => "_".to_string(),
+        })
+        .collect();
     let dims_message = format!(
         "{owner} `{declared}`; you passed `{{E}}[{}]`",
         passed.join(", ")
     );
-    let rank = format_ident!("Rank{}", dims.len());
+    // Step 2's impl at the declared rank: a literal dim is `Fixed<D>` (for a graph with names
+    // also a `Dyn`, which tensor-core's `UnderLiteral` maps to the literal: checked at call
+    // entry), a name any dim.
+    let mut generics = Vec::new();
+    let mut axes = Vec::new();
+    for (axis, dim) in dims.iter().enumerate() {
+        let a = format_ident!("A{}", axis);
+        let dk = format_ident!("D{}", axis);
+        match dim {
+            Dim::Named(_) => {
+                generics.push(quote!(#a: Dim));
+                axes.push(quote!(#a));
+            }
+            Dim::Static(n) if symbolic => {
+                let n = Literal::usize_unsuffixed(*n);
+                generics.push(quote!(#a: UnderLiteral<#n, Out = F<#dk>>));
+                generics.push(quote!(const #dk: usize));
+                axes.push(quote!(#a));
+            }
+            Dim::Static(_) => {
+                generics.push(quote!(const #dk: usize));
+                axes.push(quote!(F<#dk>));
+            }
+        }
+    }
     let shape = if dims.is_empty() {
         quote!(#p::Rank0)
     } else {
-        quote!(#p::#rank<#(F<#d>),*>)
+        let rank = format_ident!("Rank{}", dims.len());
+        quote!(#p::#rank<#(#axes),*>)
     };
-    // The method in `quote!`: its parameter and body must have the same hygiene.
-    let forward = quote! {
-        #declared_sig {
-            <() as #dims_trait<E, #(#d),*>>::#declared_call(elements)
+    // What step 1 reads (`StaticInput`: slices; `Lend`: parts with dims) and the shape type
+    // step 2 checks: the argument's own, or for a flat slice or an `IxDyn` array the declared
+    // shape with names as run-time dims (tensor-core's `Checked`).
+    let (runtime_trait, checked, checked_bound) = if symbolic {
+        let pattern = pattern_type(rt, dims);
+        let flat = if dims.iter().filter(|d| d.is_named()).count() <= 1 {
+            quote!(#p::SliceOk)
+        } else {
+            quote!(#p::NoSlice)
+        };
+        let runtime = if output {
+            quote!(LendMut)
+        } else {
+            quote!(Lend)
+        };
+        (
+            runtime,
+            quote!(<X::Shape as #p::Checked<#pattern, #flat>>::Out),
+            quote!(X::Shape: #p::Checked<#pattern, #flat>,),
+        )
+    } else {
+        let runtime = if output {
+            quote!(StaticOutput)
+        } else {
+            quote!(StaticInput)
+        };
+        (runtime, quote!(X::Shape), TokenStream::new())
+    };
+    let (method, read, same) = match (symbolic, output) {
+        (false, false) => (
+            quote!(fn elements(&self) -> &[#t]),
+            quote!(Form::elements(self)),
+            quote!(slice),
+        ),
+        (false, true) => (
+            quote!(fn elements_mut(&mut self) -> &mut [#t]),
+            quote!(Form::elements_mut(self)),
+            quote!(slice_mut),
+        ),
+        (true, false) => (
+            quote!(fn lend(&self) -> #p::ArgParts<'_, #t>),
+            quote!(Form::lend(self)),
+            quote!(parts),
+        ),
+        (true, true) => (
+            quote!(fn lend_mut(&mut self) -> #p::ArgPartsMut<'_, #t>),
+            quote!(Form::lend_mut(self)),
+            quote!(parts_mut),
+        ),
+    };
+    // The method in `quote!`: its `self` and body must have the same hygiene.
+    let form_read = quote! {
+        #method {
+            <() as #p::SameDtype<X::Elem, #t>>::#same(#read)
         }
     };
-    let shape_impl = quote_spanned! {span=>
-        impl<E, #(const #d: usize),*> #shape_trait<E, #shape> for ()
-        where
-            (): #dims_trait<E, #(#d),*>,
-        {
-            #forward
-        }
-    };
-    let form_impl = quote_spanned! {span=>
+    let impls = quote_spanned! {span=>
         impl<X: Form> #form_trait_s for X
         where
-            (): #shape_trait<X::Elem, X::Shape>,
+            #checked_bound
+            (): #shape_trait<X::Elem, #checked>,
         {
             #form_read
         }
+        impl<E, #(#generics),*> #shape_trait<E, #shape> for ()
+        where
+            (): #dims_trait<E, #(#d),*>,
+        {}
+        impl #dims_trait<#t, #(#literals),*> for () {}
     };
-    let dims_impl = quote_spanned! {span=>
-        impl #dims_trait<#t, #(#literal),*> for () {
-            #identity
-        }
-    };
-    let traits = quote! {
+    quote! {
         #[doc(hidden)]
         #[allow(non_camel_case_types)]
         #[diagnostic::on_unimplemented(message = #form_message, label = #label, note = #note)]
         #vis trait #form_trait {
-            #form_method
+            #method;
         }
         #[doc(hidden)]
         #[allow(non_camel_case_types)]
         #[diagnostic::on_unimplemented(message = #shape_message, label = #label, note = #note)]
-        #vis trait #shape_trait<E, S> {
-            #declared_sig;
-        }
+        #vis trait #shape_trait<E, S>: #p::SameDtype<E, #t> {}
         #[doc(hidden)]
         #[allow(non_camel_case_types)]
         #[diagnostic::on_unimplemented(message = #dims_message, label = #label, note = #note)]
-        #vis trait #dims_trait<E, #(const #d: usize),*> {
-            #declared_sig;
-        }
+        #vis trait #dims_trait<E, #(const #d: usize),*>: #p::SameDtype<E, #t> {}
         const _: () = {
             #[allow(unused_imports)]
-            use #p::{#runtime_trait, Fixed as F};
-            #form_impl
-            #shape_impl
-            #dims_impl
+            use #p::{#runtime_trait as Form, Dim, Fixed as F, UnderLiteral};
+            #impls
         };
-    };
-    StaticCheck { form_trait, traits }
+    }
 }
 
-/// The [`StaticCheck`] of tensor parameter `index` of a graph with only literal dims.
-fn static_input_check(rt: &TokenStream, f: &GraphFn, index: usize) -> StaticCheck {
+/// How tensor parameter `index` is named in its argument traits and their messages; the
+/// note lists the forms it takes (`symbolic`: a graph with names).
+fn input_names(f: &GraphFn, index: usize, symbolic: bool) -> StaticNames {
     let param = &f.params[index];
     let dims = param.ty.dims.as_ref().expect("a tensor parameter");
-    let declared = type_text(param.ty.dtype, dims);
+    let dtype = param.ty.dtype;
+    let declared = type_text(dtype, dims);
     let name = param.name.to_string();
     let name = name.trim_start_matches("r#");
-    let shape = format!("{}, {}", param.ty.dtype.name(), shape_macro_text(dims));
-    let names = StaticNames {
+    let shape = format!("{}, {}", dtype.name(), shape_macro_text(dims));
+    let note = if symbolic {
+        format!(
+            "`{declared}` is passed as `&Tensor<{shape}>`, `&TensorView<{shape}>` or a \
+             `TensorView` (a literal dim may also be `_` in the argument's type){}",
+            slice_note(dtype, dims, "&")
+        )
+    } else {
+        format!(
+            "`{declared}` is passed by reference, as `&Tensor<{shape}>` or `&TensorView<{shape}>`"
+        )
+    };
+    StaticNames {
         form_trait: input_trait_ident(f, param),
         prefix: format!("{}_{}", fn_ident(f), name),
         owner: format!("parameter `{}` of {} takes", name, fn_description(f)),
         label: format!("expected `{declared}`"),
-        note: format!(
-            "`{declared}` is passed by reference, as `&Tensor<{shape}>` or `&TensorView<{shape}>`"
-        ),
+        note,
         span: param.ty.span,
-    };
-    static_check(rt, &f.vis, names, param.ty.dtype, dims, false)
+    }
 }
 
-/// The [`StaticCheck`] of `_into` output `k` of a graph with only literal dims.
-fn static_output_check(
-    rt: &TokenStream,
+/// How `_into` output `k` is named in its argument traits and their messages.
+fn output_names(
     f: &GraphFn,
     outputs: &[(DType, Vec<Dim>)],
     k: usize,
-) -> StaticCheck {
+    symbolic: bool,
+) -> StaticNames {
     let (dtype, dims) = (outputs[k].0, &outputs[k].1);
     let declared = type_text(dtype, dims);
     let into = format!("`{}_into`", fn_ident(f));
@@ -390,17 +462,83 @@ fn static_output_check(
         Some(ReturnType::Tuple(list)) => list.get(k).map_or(f.name.span(), |t| t.span),
         None => f.name.span(),
     };
-    let names = StaticNames {
+    let note = if symbolic {
+        format!(
+            "`{declared}` is written into `&mut Tensor<{shape}>`, `&mut TensorViewMut<{shape}>` \
+             or a `TensorViewMut` (a literal dim may also be `_` in the argument's type){}",
+            slice_note(dtype, dims, "&mut ")
+        )
+    } else {
+        format!(
+            "`{declared}` is written into `&mut Tensor<{shape}>` or `&mut TensorViewMut<{shape}>`"
+        )
+    };
+    StaticNames {
         prefix: form_trait.to_string(),
         form_trait,
         owner,
         label: format!("expected a writable `{declared}`"),
-        note: format!(
-            "`{declared}` is written into `&mut Tensor<{shape}>` or `&mut TensorViewMut<{shape}>`"
-        ),
+        note,
         span,
-    };
-    static_check(rt, &f.vis, names, dtype, dims, true)
+    }
+}
+
+/// The [`StaticCheck`] of tensor parameter `index` of a graph with only literal dims.
+fn static_input_check(rt: &TokenStream, f: &GraphFn, index: usize) -> StaticCheck {
+    let ty = &f.params[index].ty;
+    let dims = ty.dims.as_ref().expect("a tensor parameter");
+    static_check(
+        rt,
+        &f.vis,
+        input_names(f, index, false),
+        ty.dtype,
+        dims,
+        false,
+    )
+}
+
+/// The [`StaticCheck`] of `_into` output `k` of a graph with only literal dims.
+fn static_output_check(
+    rt: &TokenStream,
+    f: &GraphFn,
+    outputs: &[(DType, Vec<Dim>)],
+    k: usize,
+) -> StaticCheck {
+    let names = output_names(f, outputs, k, false);
+    static_check(rt, &f.vis, names, outputs[k].0, &outputs[k].1, true)
+}
+
+/// The argument traits of a tensor parameter or `_into` output of a graph with dim names,
+/// in the three steps of a [`StaticCheck`], over the runtime's `Lend` (`LendMut` for an
+/// output), which every form the parameter may take implements (tensors and views, flat
+/// slices, ndarray arrays) whatever its dtype and shape:
+/// 1. `rows_takes_x`, one blanket impl over `Lend`: a value that lends nothing (a tensor
+///    without `&`) fails here, printing its Rust type.
+/// 2. `rows_x_shape<E, S>`, one impl for the declared rank, where a name takes any dim and
+///    a literal dim a `Fixed<M>` (`M` goes to step 3) or a run-time `Dyn` (checked at call
+///    entry; tensor-core's `UnderLiteral` maps it to the literal). `S` is the argument's
+///    shape type, or for a flat slice (where the declared type has at most one name) and an
+///    ndarray `IxDyn` array the declared shape with names as `Dyn` (tensor-core's
+///    `Checked`). Another rank, or a slice where two names need dims, fails here
+///    (``you passed `f32` elements of shape `Rank1<Dyn>` ``).
+/// 3. `rows_x_dims<E, D1>` (a const per literal dim), implemented once for the declared
+///    dtype and literals: a wrong dtype or literal prints as ``you passed `f32[_, 512]` ``
+///    (`_` for a name: any size). A run-time dim under a literal, and an argument without
+///    dims (a slice, an `IxDyn` array), print the declared literal: they are checked at call
+///    entry.
+/// Six items per argument (an impl per choice of `Fixed` or `Dyn` under each literal, and
+/// one per slice and `IxDyn` form, cost a third more `cargo check` time on the compile-time
+/// bench's set 2). The parts pass through steps 2 and 3 unchanged (`declared`, the identity
+/// on the declared dtype); call entry (`bind_dims`) then checks names and run-time dims.
+fn symbolic_check(
+    rt: &TokenStream,
+    vis: &syn::Visibility,
+    names: StaticNames,
+    dtype: DType,
+    dims: &[Dim],
+    output: bool,
+) -> TokenStream {
+    arg_check_traits(rt, vis, names, dtype, dims, output, true)
 }
 
 /// One argument trait per tensor parameter and per `_into` output of a graph with names or
@@ -442,9 +580,10 @@ fn shape_macro_text(dims: &[Dim]) -> String {
     format!("Shape![{}]", dims.join(", "))
 }
 
-/// The argument check of tensor parameter `index` of a graph with names or of the closure
-/// form.
-fn input_check(rt: &TokenStream, f: &GraphFn, index: usize, symbolic: bool) -> ArgCheck {
+/// The argument check of tensor parameter `index` in the closure form of a graph with only
+/// literal dims (called by name, it has a [`StaticCheck`]). The closure passes `&dyn` this
+/// trait: its `Self` is the tensor behind the `&`.
+fn input_check(rt: &TokenStream, f: &GraphFn, index: usize) -> ArgCheck {
     let param = &f.params[index];
     let dims = param.ty.dims.as_ref().expect("a tensor parameter");
     let dtype = param.ty.dtype;
@@ -452,37 +591,23 @@ fn input_check(rt: &TokenStream, f: &GraphFn, index: usize, symbolic: bool) -> A
     let owner = format!("parameter `{}` of {}", param.name, fn_description(f));
     let (t, s) = (storage_type(rt, dtype), shape_type(rt, dims));
     let shape = format!("{}, {}", dtype.name(), shape_macro_text(dims));
-    let tensors = format!("`&Tensor<{shape}>` or `&TensorView<{shape}>`");
-    let (bound, passed, note) = if symbolic {
-        let note = format!(
-            "`{declared}` is passed as `&Tensor<{shape}>`, `&TensorView<{shape}>` or a \
-             `TensorView` (a literal dim may also be `_` in the argument's type){}",
-            slice_note(dtype, dims, "&")
-        );
-        (arg_trait(rt, dtype, dims, false), "{Self}", note)
-    } else {
-        // The closure form (a graph with only literal dims called by name has a
-        // `StaticCheck`). The closure passes `&dyn` this trait: its `Self` is the tensor
-        // behind the `&`.
-        let note = format!("`{declared}` is passed as {tensors}");
-        (quote!(#rt::__private::TensorRef<#t, #s>), "&{Self}", note)
-    };
     ArgCheck {
         ident: input_trait_ident(f, param),
-        bound,
-        message: format!("{owner} takes `{declared}`; you passed `{passed}`"),
+        bound: quote!(#rt::__private::TensorRef<#t, #s>),
+        message: format!("{owner} takes `{declared}`; you passed `&{{Self}}`"),
         label: format!("expected `{declared}`"),
-        note,
+        note: format!("`{declared}` is passed as `&Tensor<{shape}>` or `&TensorView<{shape}>`"),
     }
 }
 
-/// The argument check of `_into` output `k`.
+/// The argument check of `_into` output `k` in the closure form of a graph with only literal
+/// dims: taken as `&mut impl`, so a `&mut Tensor` variable is reborrowed at each call (by
+/// value it would be moved into the first); `Self` is the tensor behind the `&mut`.
 fn output_check(
     rt: &TokenStream,
     f: &GraphFn,
     outputs: &[(DType, Vec<Dim>)],
     k: usize,
-    symbolic: bool,
 ) -> ArgCheck {
     let (dtype, dims) = (outputs[k].0, &outputs[k].1);
     let declared = type_text(dtype, dims);
@@ -494,28 +619,14 @@ fn output_check(
     };
     let (t, s) = (storage_type(rt, dtype), shape_type(rt, dims));
     let shape = format!("{}, {}", dtype.name(), shape_macro_text(dims));
-    let (bound, note) = if symbolic {
-        let note = format!(
-            "`{declared}` is written into `&mut Tensor<{shape}>`, `&mut TensorViewMut<{shape}>` \
-             or a `TensorViewMut` (a literal dim may also be `_` in the argument's type){}",
-            slice_note(dtype, dims, "&mut ")
-        );
-        (arg_trait(rt, dtype, dims, true), note)
-    } else {
-        // Taken as `&mut impl`, so a `&mut Tensor` variable is reborrowed at each call (by
-        // value it would be moved into the first); `Self` is the tensor behind the `&mut`.
-        let note = format!(
-            "`{declared}` is written into `&mut Tensor<{shape}>` or `&mut TensorViewMut<{shape}>`"
-        );
-        (quote!(#rt::__private::TensorMut<#t, #s>), note)
-    };
-    let passed = if symbolic { "{Self}" } else { "&mut {Self}" };
     ArgCheck {
         ident: output_trait_ident(f, k, outputs.len()),
-        bound,
-        message: format!("{owner} is `{declared}`; you passed `{passed}`"),
+        bound: quote!(#rt::__private::TensorMut<#t, #s>),
+        message: format!("{owner} is `{declared}`; you passed `&mut {{Self}}`"),
         label: format!("expected a writable `{declared}`"),
-        note,
+        note: format!(
+            "`{declared}` is written into `&mut Tensor<{shape}>` or `&mut TensorViewMut<{shape}>`"
+        ),
     }
 }
 
@@ -529,39 +640,35 @@ fn slice_note(dtype: DType, dims: &[Dim], reference: &str) -> String {
     }
 }
 
-/// The argument traits of a graph's tensor parameters and `_into` outputs.
+/// The argument traits of a graph's tensor parameters and `_into` outputs: a graph with
+/// names through [`symbolic_check`], the closure form of one without through
+/// [`emit_arg_trait`].
 fn emit_arg_traits(
     rt: &TokenStream,
     f: &GraphFn,
     outputs: Option<&[(DType, Vec<Dim>)]>,
     symbolic: bool,
 ) -> TokenStream {
-    let inputs = (0..f.params.len())
-        .filter(|&i| is_tensor(f, i))
-        .map(|i| emit_arg_trait(&f.vis, &input_check(rt, f, i, symbolic)));
+    let inputs = (0..f.params.len()).filter(|&i| is_tensor(f, i)).map(|i| {
+        if symbolic {
+            let ty = &f.params[i].ty;
+            let dims = ty.dims.as_ref().expect("a tensor parameter");
+            symbolic_check(rt, &f.vis, input_names(f, i, true), ty.dtype, dims, false)
+        } else {
+            emit_arg_trait(&f.vis, &input_check(rt, f, i))
+        }
+    });
     let outputs = outputs.into_iter().flat_map(|outputs| {
-        (0..outputs.len())
-            .map(move |k| emit_arg_trait(&f.vis, &output_check(rt, f, outputs, k, symbolic)))
+        (0..outputs.len()).map(move |k| {
+            if symbolic {
+                let names = output_names(f, outputs, k, true);
+                symbolic_check(rt, &f.vis, names, outputs[k].0, &outputs[k].1, true)
+            } else {
+                emit_arg_trait(&f.vis, &output_check(rt, f, outputs, k))
+            }
+        })
     });
     inputs.chain(outputs).collect()
-}
-
-/// `TensorArg<T, Pattern, Flat>` (or `TensorArgMut`) for a declared type with names: a
-/// flat slice can give its shape when it has at most one name.
-fn arg_trait(rt: &TokenStream, dtype: DType, dims: &[Dim], output: bool) -> TokenStream {
-    let p = quote!(#rt::__private);
-    let t = storage_type(rt, dtype);
-    let pattern = pattern_type(rt, dims);
-    let flat = if dims.iter().filter(|d| d.is_named()).count() <= 1 {
-        quote!(#p::SliceOk)
-    } else {
-        quote!(#p::NoSlice)
-    };
-    if output {
-        quote!(#p::TensorArgMut<#t, #pattern, #flat>)
-    } else {
-        quote!(#p::TensorArg<#t, #pattern, #flat>)
-    }
 }
 
 /// A parameter as the generated signature takes it. A parameter that failed to parse
@@ -793,13 +900,12 @@ fn input_reads(rt: &TokenStream, f: &GraphFn) -> (TokenStream, Vec<TokenStream>,
         if !is_tensor(f, i) {
             continue;
         }
-        let dims = param.ty.dims.as_ref().expect("a tensor parameter");
-        let tr = arg_trait(rt, param.ty.dtype, dims, false);
+        let tr = input_trait_ident(f, param);
         let name = &param.name;
         let parts = format_ident!("__tg_parts{}", i);
         let slice = input_slice(i);
         let t = storage_type(rt, param.ty.dtype);
-        reads.extend(quote!(let #parts = <_ as #tr>::tensor_parts(&#name);));
+        reads.extend(quote!(let #parts = #tr::lend(&#name);));
         shapes.push(quote!(#parts.arg_shape()));
         slices.extend(quote!(let #slice: &[#t] = #parts.data;));
     }
@@ -819,12 +925,12 @@ fn emit_binding(
     let n = Literal::usize_unsuffixed(names.len());
     let dim_idents: Vec<_> = names.iter().map(|n| dim_ident(n)).collect();
     let (mut reads, mut shapes, mut slices) = input_reads(rt, f);
-    for (k, ((dtype, dims), out)) in outputs.iter().zip(out_names).enumerate() {
-        let tr = arg_trait(rt, *dtype, dims, true);
+    for (k, ((dtype, _), out)) in outputs.iter().zip(out_names).enumerate() {
+        let tr = output_trait_ident(f, k, outputs.len());
         let parts = format_ident!("__tg_out_parts{}", k);
         let slice = output_slice(k);
         let t = storage_type(rt, *dtype);
-        reads.extend(quote!(let #parts = <_ as #tr>::tensor_parts_mut(&mut #out);));
+        reads.extend(quote!(let #parts = #tr::lend_mut(&mut #out);));
         shapes.push(quote!(#parts.arg_shape()));
         slices.extend(quote!(let #slice: &mut [#t] = #parts.data;));
     }
