@@ -1243,3 +1243,93 @@ pub fn emit_graph_fn(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::str::FromStr;
+
+    use proc_macro2::TokenStream;
+
+    /// The generated functions' doc attributes, as rustdoc shows them (issue 19, item 2).
+    fn docs(graph: &str) -> Vec<String> {
+        let mut input = TokenStream::from_str("::tensorgraph;").unwrap();
+        input.extend(TokenStream::from_str(graph).unwrap());
+        let expanded = crate::expand(input);
+        let file: syn::File = syn::parse2(expanded).expect("the expansion parses as items");
+        let mut docs = Vec::new();
+        for item in file.items {
+            if let syn::Item::Fn(f) = item {
+                let text: Vec<String> = f
+                    .attrs
+                    .iter()
+                    .filter(|a| a.path().is_ident("doc"))
+                    .map(|a| match &a.meta {
+                        syn::Meta::NameValue(nv) => match &nv.value {
+                            syn::Expr::Lit(syn::ExprLit {
+                                lit: syn::Lit::Str(s),
+                                ..
+                            }) => s.value(),
+                            _ => String::new(),
+                        },
+                        _ => String::new(),
+                    })
+                    .collect();
+                docs.push(format!("{}:{}", f.sig.ident, text.join("\n")));
+            }
+        }
+        docs
+    }
+
+    #[test]
+    fn rustdoc_shows_the_dsl_signature_and_the_graph_doc() {
+        let docs = docs(
+            "/// Scales every element.\n\
+             pub fn scale(x: f32[4, 8], s: f32) -> f32[4, 8] { x * s }",
+        );
+        assert_eq!(docs.len(), 2, "{docs:?}");
+        assert!(
+            docs[0].starts_with("scale: Scales every element."),
+            "{docs:?}"
+        );
+        assert!(
+            docs[0].contains(" Graph signature: `scale(x: f32[4, 8], s: f32) -> f32[4, 8]`"),
+            "{docs:?}"
+        );
+        assert!(
+            docs[0].contains("Every dim is checked while compiling: the function cannot fail."),
+            "{docs:?}"
+        );
+        // No reduction, no temporaries: `_into` allocates nothing, and says so.
+        assert!(docs[1].starts_with("scale_into:"), "{docs:?}");
+        assert!(
+            docs[1].contains("into caller-provided tensors; allocates nothing."),
+            "{docs:?}"
+        );
+        assert!(
+            docs[1].contains(" Graph signature: `scale(x: f32[4, 8], s: f32) -> f32[4, 8]`"),
+            "{docs:?}"
+        );
+    }
+
+    #[test]
+    fn into_docs_say_when_temporaries_come_from_the_scratch_pool() {
+        // A row of 4096 is over the stack limit for row-local temporaries: the softmax's
+        // row max and sum come from the scratch pool, and the doc must not claim otherwise.
+        let docs = docs("fn sm(x: f32[B, 4096]) -> f32[B, 4096] { softmax(x, axis = 1) }");
+        let into = docs
+            .iter()
+            .find(|d| d.starts_with("sm_into:"))
+            .expect("sm_into");
+        assert!(!into.contains("allocates nothing"), "{into}");
+        assert!(
+            into.contains("from a per-thread scratch pool, allocated on the first call"),
+            "{into}"
+        );
+        assert!(
+            into.contains(" Graph signature: `sm(x: f32[B, 4096]) -> f32[B, 4096]`"),
+            "{into}"
+        );
+        let f = docs.iter().find(|d| d.starts_with("sm:")).expect("sm");
+        assert!(f.contains("are an `Err` (`ShapeError`)"), "{f}");
+    }
+}
