@@ -338,6 +338,46 @@ impl<T> SameDtype<T, T> for () {
     }
 }
 
+/// An input of the closure form of a graph with only literal dims: the `Tensor`,
+/// `TensorView` or `TensorViewMut` behind the `&dyn` the closure takes (a closure cannot be
+/// generic, so its tensor parameters are `&dyn` the generated argument trait, whose blanket
+/// impl is over this trait). As [`StaticInput`].
+pub trait StaticPointee {
+    /// The tensor's dtype.
+    type Elem;
+    /// The tensor's shape type.
+    type Shape;
+    /// The elements, row-major.
+    fn elements(&self) -> &[Self::Elem];
+}
+
+impl<T: Element, S: Shape> StaticPointee for Tensor<T, S> {
+    type Elem = T;
+    type Shape = S;
+    #[inline(always)]
+    fn elements(&self) -> &[T] {
+        self.as_slice()
+    }
+}
+
+impl<T: Element, S: Shape> StaticPointee for TensorView<'_, T, S> {
+    type Elem = T;
+    type Shape = S;
+    #[inline(always)]
+    fn elements(&self) -> &[T] {
+        self.as_slice()
+    }
+}
+
+impl<T: Element, S: Shape> StaticPointee for TensorViewMut<'_, T, S> {
+    type Elem = T;
+    type Shape = S;
+    #[inline(always)]
+    fn elements(&self) -> &[T] {
+        self.as_slice()
+    }
+}
+
 impl<T: Element, S: Shape> StaticInput for &Tensor<T, S> {
     type Elem = T;
     type Shape = S;

@@ -149,16 +149,6 @@ fn output_trait_ident(f: &GraphFn, k: usize, count: usize) -> proc_macro2::Ident
     }
 }
 
-/// What an argument trait checks and how its error reads.
-struct ArgCheck {
-    ident: proc_macro2::Ident,
-    /// The runtime trait it stands for: `TensorRef<T, S>`, `TensorArg<T, Pattern, Flat>` …
-    bound: TokenStream,
-    message: String,
-    label: String,
-    note: String,
-}
-
 /// The argument traits of a tensor parameter or `_into` output of a graph with only literal
 /// dims, called by name (not the closure form). An argument is checked in three steps, each a
 /// trait bound of the impl of the step before; rustc reports the innermost bound that fails,
@@ -219,7 +209,7 @@ fn static_check(
     output: bool,
 ) -> StaticCheck {
     let form_trait = names.form_trait.clone();
-    let traits = arg_check_traits(rt, vis, names, dtype, dims, output, false);
+    let traits = arg_check_traits(rt, vis, names, dtype, dims, output, Lending::Static);
     StaticCheck { form_trait, traits }
 }
 
@@ -228,6 +218,19 @@ fn static_check(
 /// is a subtrait of tensor-core's `SameDtype<E, declared>`, so that the one impl of step 3
 /// proves the argument's dtype is the declared one and the blanket impl of step 1 hands the
 /// elements on through `SameDtype`'s identity; steps 2 and 3 have no methods.
+/// How step 1 of an argument's checks reads it (tensor-core's trait).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lending {
+    /// A graph with only literal dims called by name: `StaticInput` (`&Tensor`, `&TensorView`,
+    /// `&TensorViewMut`, `TensorView`), or for an output `StaticOutput` (behind the `&mut`).
+    Static,
+    /// The closure form of such a graph: `StaticPointee` (`Tensor`, `TensorView`,
+    /// `TensorViewMut`), the types behind the `&dyn` the closure takes.
+    Pointee,
+    /// A graph with names: `Lend` / `LendMut` (tensors, views, slices, ndarray arrays).
+    Lend,
+}
+
 fn arg_check_traits(
     rt: &TokenStream,
     vis: &syn::Visibility,
@@ -235,8 +238,9 @@ fn arg_check_traits(
     dtype: DType,
     dims: &[Dim],
     output: bool,
-    symbolic: bool,
+    lending: Lending,
 ) -> TokenStream {
+    let symbolic = lending == Lending::Lend;
     let p = quote!(#rt::__private);
     let declared = type_text(dtype, dims);
     let StaticNames {
@@ -254,8 +258,13 @@ fn arg_check_traits(
     let dims_trait = ident(format!("{prefix}_dims"));
     let form_trait_s = ident(form_trait.to_string());
     // An output is `&mut` its argument type: `Self` is the tensor behind the `&mut` (graphs
-    // with names take outputs by value: `Self` is the argument).
-    let reference = if output && !symbolic { "&mut " } else { "" };
+    // with names take outputs by value: `Self` is the argument); the closure form takes
+    // `&dyn`: `Self` is the tensor behind the `&`.
+    let reference = match (lending, output) {
+        (Lending::Static, true) => "&mut ",
+        (Lending::Pointee, _) => "&",
+        _ => "",
+    };
     let form_message = format!("{owner} `{declared}`; you passed `{reference}{{Self}}`");
     let shape_message =
         format!("{owner} `{declared}`; you passed `{{E}}` elements of shape `{{S}}`");
@@ -337,10 +346,10 @@ fn arg_check_traits(
             quote!(X::Shape: #p::Checked<#pattern, #flat>,),
         )
     } else {
-        let runtime = if output {
-            quote!(StaticOutput)
-        } else {
-            quote!(StaticInput)
+        let runtime = match (lending, output) {
+            (_, true) => quote!(StaticOutput),
+            (Lending::Pointee, false) => quote!(StaticPointee),
+            _ => quote!(StaticInput),
         };
         (runtime, quote!(X::Shape), TokenStream::new())
     };
@@ -538,34 +547,7 @@ fn symbolic_check(
     dims: &[Dim],
     output: bool,
 ) -> TokenStream {
-    arg_check_traits(rt, vis, names, dtype, dims, output, true)
-}
-
-/// One argument trait per tensor parameter and per `_into` output of a graph with names or
-/// of the closure form: an alias of the runtime trait the argument must implement
-/// (`TensorRef` in the closure form, and `TensorMut` for its outputs; `TensorArg` and
-/// `TensorArgMut` for graphs with names), with a message
-/// that names the parameter, its declared type in the graph's notation, and the argument's
-/// type (`{Self}`, which prints `Tensor<f64, Rank2<Fixed<4>, Fixed<8>>>`: literal dims are
-/// const generics, see tensor-core's shape.rs). The blanket impl is `do_not_recommend`, so
-/// rustc reports the alias (with its message), not the runtime trait behind it. Everything
-/// else about the argument is the runtime trait's: the body calls its methods.
-fn emit_arg_trait(vis: &syn::Visibility, check: &ArgCheck) -> TokenStream {
-    let ArgCheck {
-        ident,
-        bound,
-        message,
-        label,
-        note,
-    } = check;
-    quote! {
-        #[doc(hidden)]
-        #[allow(non_camel_case_types)]
-        #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
-        #vis trait #ident: #bound {}
-        #[diagnostic::do_not_recommend]
-        impl<__TgX: ?::core::marker::Sized + #bound> #ident for __TgX {}
-    }
+    arg_check_traits(rt, vis, names, dtype, dims, output, Lending::Lend)
 }
 
 /// `Shape![4, 8]`-style text of declared dims (names are run-time dims, `_`).
@@ -580,56 +562,6 @@ fn shape_macro_text(dims: &[Dim]) -> String {
     format!("Shape![{}]", dims.join(", "))
 }
 
-/// The argument check of tensor parameter `index` in the closure form of a graph with only
-/// literal dims (called by name, it has a [`StaticCheck`]). The closure passes `&dyn` this
-/// trait: its `Self` is the tensor behind the `&`.
-fn input_check(rt: &TokenStream, f: &GraphFn, index: usize) -> ArgCheck {
-    let param = &f.params[index];
-    let dims = param.ty.dims.as_ref().expect("a tensor parameter");
-    let dtype = param.ty.dtype;
-    let declared = type_text(dtype, dims);
-    let owner = format!("parameter `{}` of {}", param.name, fn_description(f));
-    let (t, s) = (storage_type(rt, dtype), shape_type(rt, dims));
-    let shape = format!("{}, {}", dtype.name(), shape_macro_text(dims));
-    ArgCheck {
-        ident: input_trait_ident(f, param),
-        bound: quote!(#rt::__private::TensorRef<#t, #s>),
-        message: format!("{owner} takes `{declared}`; you passed `&{{Self}}`"),
-        label: format!("expected `{declared}`"),
-        note: format!("`{declared}` is passed as `&Tensor<{shape}>` or `&TensorView<{shape}>`"),
-    }
-}
-
-/// The argument check of `_into` output `k` in the closure form of a graph with only literal
-/// dims: taken as `&mut impl`, so a `&mut Tensor` variable is reborrowed at each call (by
-/// value it would be moved into the first); `Self` is the tensor behind the `&mut`.
-fn output_check(
-    rt: &TokenStream,
-    f: &GraphFn,
-    outputs: &[(DType, Vec<Dim>)],
-    k: usize,
-) -> ArgCheck {
-    let (dtype, dims) = (outputs[k].0, &outputs[k].1);
-    let declared = type_text(dtype, dims);
-    let into = format!("`{}_into`", fn_ident(f));
-    let owner = if outputs.len() == 1 {
-        format!("the output of {into}")
-    } else {
-        format!("output {k} of {into}")
-    };
-    let (t, s) = (storage_type(rt, dtype), shape_type(rt, dims));
-    let shape = format!("{}, {}", dtype.name(), shape_macro_text(dims));
-    ArgCheck {
-        ident: output_trait_ident(f, k, outputs.len()),
-        bound: quote!(#rt::__private::TensorMut<#t, #s>),
-        message: format!("{owner} is `{declared}`; you passed `&mut {{Self}}`"),
-        label: format!("expected a writable `{declared}`"),
-        note: format!(
-            "`{declared}` is written into `&mut Tensor<{shape}>` or `&mut TensorViewMut<{shape}>`"
-        ),
-    }
-}
-
 /// The end of a symbolic argument's note: which flat slices it takes.
 fn slice_note(dtype: DType, dims: &[Dim], reference: &str) -> String {
     if dims.iter().filter(|d| d.is_named()).count() <= 1 {
@@ -640,9 +572,9 @@ fn slice_note(dtype: DType, dims: &[Dim], reference: &str) -> String {
     }
 }
 
-/// The argument traits of a graph's tensor parameters and `_into` outputs: a graph with
-/// names through [`symbolic_check`], the closure form of one without through
-/// [`emit_arg_trait`].
+/// The argument traits of a graph's tensor parameters and `_into` outputs, for a graph with
+/// names ([`symbolic_check`]) and for the closure form of one without (its inputs through
+/// `StaticPointee`, its outputs as [`StaticCheck`]'s).
 fn emit_arg_traits(
     rt: &TokenStream,
     f: &GraphFn,
@@ -650,13 +582,15 @@ fn emit_arg_traits(
     symbolic: bool,
 ) -> TokenStream {
     let inputs = (0..f.params.len()).filter(|&i| is_tensor(f, i)).map(|i| {
-        if symbolic {
-            let ty = &f.params[i].ty;
-            let dims = ty.dims.as_ref().expect("a tensor parameter");
-            symbolic_check(rt, &f.vis, input_names(f, i, true), ty.dtype, dims, false)
+        let ty = &f.params[i].ty;
+        let dims = ty.dims.as_ref().expect("a tensor parameter");
+        let lending = if symbolic {
+            Lending::Lend
         } else {
-            emit_arg_trait(&f.vis, &input_check(rt, f, i))
-        }
+            Lending::Pointee
+        };
+        let names = input_names(f, i, symbolic);
+        arg_check_traits(rt, &f.vis, names, ty.dtype, dims, false, lending)
     });
     let outputs = outputs.into_iter().flat_map(|outputs| {
         (0..outputs.len()).map(move |k| {
@@ -664,7 +598,7 @@ fn emit_arg_traits(
                 let names = output_names(f, outputs, k, true);
                 symbolic_check(rt, &f.vis, names, outputs[k].0, &outputs[k].1, true)
             } else {
-                emit_arg_trait(&f.vis, &output_check(rt, f, outputs, k))
+                static_output_check(rt, f, outputs, k).traits
             }
         })
     });
@@ -1106,29 +1040,20 @@ pub fn emit_graph_fn(
                     let name = &param.name;
                     let t = storage_type(rt, param.ty.dtype);
                     let slice = input_slice(index);
-                    let read = match &input_checks[index] {
-                        Some(check) => {
-                            let tr = &check.form_trait;
-                            quote!(#tr::elements(&#name))
-                        }
-                        None => {
-                            let s = shape_type(rt, param.ty.dims.as_ref().expect("a tensor"));
-                            quote!(<_ as #p::TensorRef<#t, #s>>::as_slice(#name))
-                        }
+                    // Called by name the argument is `impl` its trait, in the closure form
+                    // `&(impl … + ?Sized)`.
+                    let tr = input_trait_ident(f, param);
+                    let read = if static_named {
+                        quote!(#tr::elements(&#name))
+                    } else {
+                        quote!(#tr::elements(#name))
                     };
                     setup.extend(quote!(let #slice: &[#t] = #read;));
                 }
                 for (index, (out, tr)) in out_names.iter().zip(&out_traits).enumerate() {
-                    let (dtype, dims) = &outputs[index];
-                    let t = storage_type(rt, *dtype);
+                    let t = storage_type(rt, outputs[index].0);
                     let slice = output_slice(index);
-                    let read = if static_named {
-                        quote!(#tr::elements_mut(#out))
-                    } else {
-                        let s = shape_type(rt, dims);
-                        quote!(<_ as #p::TensorMut<#t, #s>>::as_mut_slice(#out))
-                    };
-                    setup.extend(quote!(let #slice: &mut [#t] = #read;));
+                    setup.extend(quote!(let #slice: &mut [#t] = #tr::elements_mut(#out);));
                 }
                 let body = literal_kernel(rt, f, &outputs, emit_kernel(rt, f, graph, kernel));
                 quote!(#setup #body)
