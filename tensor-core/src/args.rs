@@ -1,6 +1,15 @@
-//! What a graph with symbolic dims accepts for each tensor parameter (DESIGN.md, "v2: data
-//! from anywhere, without copies"), as traits the generated signatures name:
-//! `x: impl TensorArg<f32, Rank2<Sym, Fixed<768>>, SliceOk>`.
+//! What a graph accepts for each tensor parameter (DESIGN.md, "v2: data from anywhere,
+//! without copies"), and the traits its generated argument checks are built on:
+//! - [`Lend`] / [`LendMut`] (graphs with dim names), [`StaticInput`] / [`StaticOutput`] /
+//!   [`StaticPointee`] (graphs with only literal dims, by name and in the closure form): every
+//!   form an argument may take, whatever its dtype and shape, with both as associated types.
+//!   Each generated parameter trait (`rows_takes_x`) has one blanket impl over one of them
+//!   and checks `Elem` and `Shape` itself, through [`UnderLiteral`], [`Checked`] and
+//!   [`SameDtype`], so that its errors name the parameter and print what was passed in the
+//!   graph's notation (NOTES.md, "Call-site errors").
+//! - [`TensorArg`] / [`TensorArgMut`]: the same acceptance rules for a graph with names as
+//!   one trait over the declared pattern, for generic code:
+//!   `x: impl TensorArg<f32, Rank2<Sym, Fixed<768>>, SliceOk>`.
 //!
 //! The declared type becomes a *pattern*: a rank struct whose dims are [`Sym`] (a name: any
 //! size, checked at call entry) or a literal ([`Fixed`]). What the compiler checks here:
@@ -235,12 +244,15 @@ impl<'a, T> ArgPartsMut<'a, T> {
 }
 
 /// An argument a graph with symbolic dims reads as a tensor of dtype `T` whose declared type
-/// is the pattern `P` (`F` is [`SliceOk`] or [`NoSlice`]).
+/// is the pattern `P` (`F` is [`SliceOk`] or [`NoSlice`]): the acceptance rules of the
+/// generated checks as one trait, for generic code (the generated signatures check the same
+/// rules with their own traits, whose errors name the parameter).
 ///
-/// Implemented, with no copy, by `&Tensor`, `&TensorView`, `TensorView`, `&TensorViewMut` of a
-/// shape type that [`ShapeAccepts`] `P`; by `&[T]`, `&Vec<T>` and `&[T; N]` where `F` is
-/// [`SliceOk`]; and with the `ndarray` feature by `&Array`, `&ArrayView`, `ArrayView` and
-/// `&ArrayRef` of `P`'s rank (or `IxDyn`).
+/// Implemented, with no copy, by every [`Lend`] of dtype `T` whose shape type [`Accepts`]
+/// `P`: `&Tensor`, `&TensorView`, `TensorView`, `&TensorViewMut` of a shape type that
+/// [`ShapeAccepts`] `P`; `&[T]`, `&Vec<T>` and `&[T; N]` where `F` is [`SliceOk`]; and with
+/// the `ndarray` feature `&Array`, `&ArrayView`, `ArrayView` and `&ArrayRef` of `P`'s rank
+/// (or `IxDyn`).
 ///
 /// Contract: `data.len()` is the product of `dims` when `dims` is `Some`. Call entry checks it
 /// anyway and refuses an argument that breaks it.
@@ -255,7 +267,8 @@ pub trait TensorArg<T, P, F> {
 }
 
 /// An output a graph's `_into` writes as a tensor of dtype `T` whose declared type is the
-/// pattern `P` (`F` is [`SliceOk`] or [`NoSlice`]).
+/// pattern `P` (`F` is [`SliceOk`] or [`NoSlice`]), for generic code: every [`LendMut`] whose
+/// shape type [`Accepts`] `P`.
 ///
 /// Implemented, with no copy, by `&mut Tensor`, `&mut TensorViewMut` and `TensorViewMut` of a
 /// shape type that [`ShapeAccepts`] `P`; by `&mut [T]`, `&mut Vec<T>` (written in place at its
