@@ -2,26 +2,23 @@
 //! `f` / `f_into` pair, and (for graphs with dim names) the binding of every name at
 //! call entry, which returns `Err` before any kernel runs.
 //!
-//! Every tensor parameter and `_into` output has its own argument trait (`scale_takes_x`,
-//! `scale_into_output`), whose message names it, its declared type in the DSL and what was
-//! passed. Inputs are taken by value (a tensor passed without `&` then gets the
-//! parameter's message, not rustc's "mismatched types"); so are the outputs of a graph with
-//! names, while those of a graph with only literal dims are `&mut` their argument type (a
-//! `&mut Tensor` variable is then reborrowed at each call, not moved).
-//! - A graph with only literal dims called by name has three traits per argument, one
-//!   implemented once over the runtime's `StaticInput` (every form an argument may take),
-//!   one per declared rank, one for the declared dtype and dims (`StaticCheck`): its errors
-//!   print what was passed in the DSL's notation (``you passed `f64[4, 8]` ``), and it cannot
-//!   fail. Its kernel is a nested non-generic function of the slices (`literal_kernel`).
-//! - Its closure form takes `&dyn` argument traits over `TensorRef<T, Shape>` (a closure
-//!   cannot be generic), whose messages print the argument's Rust type (`emit_arg_trait`).
-//! - A graph with names takes `impl` argument traits over `TensorArg<T, Pattern, Flat>`:
-//!   the pattern (`Rank2<Sym, Fixed<768>>`) checks the rank and the literal dims of
-//!   statically shaped arguments at compile time, `Flat` says whether a flat slice can give
-//!   the parameter's shape (at most one name), and the runtime's `bind_dims` checks the rest
-//!   at call entry. Their messages print the argument's Rust type: a run-time dim has no
-//!   value to print, and slices, `Vec`s and ndarrays have no shape type.
-
+//! Every tensor parameter and `_into` output has its own argument traits (`scale_takes_x`,
+//! `scale_into_output`), whose messages name it, its declared type in the DSL and what was
+//! passed (`arg_check_traits`: three checks, each a bound of the impl of the one before, the
+//! last printing the passed dtype and dims in the DSL). Inputs are taken by value (a tensor
+//! passed without `&` then gets the parameter's message, not rustc's "mismatched types"); so
+//! are the outputs of a graph with names, while those of a graph with only literal dims are
+//! `&mut` their argument type (a `&mut Tensor` variable is then reborrowed at each call, not
+//! moved).
+//! - A graph with only literal dims called by name reads its arguments through the
+//!   runtime's `StaticInput` / `StaticOutput` (`StaticCheck`); it cannot fail. Its kernel is
+//!   a nested non-generic function of the slices (`literal_kernel`).
+//! - Its closure form takes `&dyn` its argument traits (a closure cannot be generic), read
+//!   through `StaticPointee` (the tensor behind the `&`).
+//! - A graph with names reads its arguments through `Lend` / `LendMut` (tensors, views,
+//!   slices, ndarray arrays): the checks take a name as any dim and a run-time dim under a
+//!   literal as that literal; the runtime's `bind_dims` checks the names and run-time dims
+//!   at call entry.
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
@@ -1022,11 +1019,10 @@ pub fn emit_graph_fn(
     };
 
     if !symbolic {
-        // A graph with only literal dims: it cannot fail. Called by name, its tensor
-        // arguments and outputs are read through their `StaticCheck` traits; in the closure
-        // form its tensor parameters are `&impl` their argument traits (the closure passes
-        // `&dyn`) over `TensorRef`, and its outputs `&mut impl` over `TensorMut`. Either way
-        // the slices have exactly the static length.
+        // A graph with only literal dims: it cannot fail. Its tensor arguments and outputs
+        // are read through their argument traits (in the closure form the parameters are
+        // `&impl` them, as the closure passes `&dyn`), whose one impl that can hold is for
+        // the declared dtype and literal dims: the slices have exactly the static length.
         let out_traits: Vec<_> = (0..outputs.len())
             .map(|k| output_trait_ident(f, k, outputs.len()))
             .collect();
