@@ -7,8 +7,11 @@ graph! {
 }
 
 fn main() {
-    // Another rank: the message prints the argument's type (a rank-1 tensor has no
-    // `f32[_, _]` to print), and no second error follows.
+    // Another rank, or a run-time dim where the graph has only literal ones: the message
+    // prints the dtype and the shape type (an impl per rank, to print `f32[32]`, cost too
+    // much compile time: NOTES.md "Call-site errors"), and no second error follows.
     let x = Tensor::<f32, Shape![32]>::zeros();
     let _y = scale(&x, 2.0);
+    let rows = Tensor::<f32, Shape![_, 8]>::zeros_with_dims([4, 8]).unwrap();
+    let _z = scale(&rows, 2.0);
 }

@@ -1,6 +1,15 @@
-//! What a graph with symbolic dims accepts for each tensor parameter (DESIGN.md, "v2: data
-//! from anywhere, without copies"), as traits the generated signatures name:
-//! `x: impl TensorArg<f32, Rank2<Sym, Fixed<768>>, SliceOk>`.
+//! What a graph accepts for each tensor parameter (DESIGN.md, "v2: data from anywhere,
+//! without copies"), and the traits its generated argument checks are built on:
+//! - [`Lend`] / [`LendMut`] (graphs with dim names), [`StaticInput`] / [`StaticOutput`] /
+//!   [`StaticPointee`] (graphs with only literal dims, by name and in the closure form): every
+//!   form an argument may take, whatever its dtype and shape, with both as associated types.
+//!   Each generated parameter trait (`rows_takes_x`) has one blanket impl over one of them
+//!   and checks `Elem` and `Shape` itself, through [`UnderLiteral`], [`Checked`] and
+//!   [`SameDtype`], so that its errors name the parameter and print what was passed in the
+//!   graph's notation (NOTES.md, "Call-site errors").
+//! - [`TensorArg`] / [`TensorArgMut`]: the same acceptance rules for a graph with names as
+//!   one trait over the declared pattern, for generic code:
+//!   `x: impl TensorArg<f32, Rank2<Sym, Fixed<768>>, SliceOk>`.
 //!
 //! The declared type becomes a *pattern*: a rank struct whose dims are [`Sym`] (a name: any
 //! size, checked at call entry) or a literal ([`Fixed`]). What the compiler checks here:
@@ -89,10 +98,8 @@
 
 use crate::bind::ArgShape;
 use crate::dtype::Element;
-use crate::shape::{
-    Dim, Dyn, Fixed, Rank0, Rank1, Rank2, Rank3, Rank4, Rank5, Rank6, Shape, StaticShape,
-};
-use crate::tensor::{Tensor, TensorRef, TensorView, TensorViewMut};
+use crate::shape::{Dim, Dyn, Fixed, Rank0, Rank1, Rank2, Rank3, Rank4, Rank5, Rank6, Shape};
+use crate::tensor::{Tensor, TensorView, TensorViewMut};
 
 /// A declared dim that is a name (`B` in `f32[B, 768]`): any size is accepted at compile time,
 /// and call entry checks that every occurrence of the name agrees.
@@ -108,6 +115,24 @@ impl<D: Dim> DimAccepts<Sym> for D {}
 impl<const N: usize> DimAccepts<Fixed<N>> for Fixed<N> {}
 impl<const N: usize> DimAccepts<Fixed<N>> for Dyn {}
 
+/// A dim of an argument's shape under a literal dim of the declared type, as the generated
+/// checks compare it: a literal stays itself (`Out = Fixed<M>`, which must equal the
+/// declared `N`), a run-time dim becomes the declared literal (its size is checked at call
+/// entry). One bound per literal dim then covers both, where an impl per choice would cost
+/// `2^k` impls for `k` literal dims.
+pub trait UnderLiteral<const N: usize> {
+    /// `Fixed<M>` for `Fixed<M>`, `Fixed<N>` for `Dyn`.
+    type Out;
+}
+
+impl<const N: usize, const M: usize> UnderLiteral<N> for Fixed<M> {
+    type Out = Fixed<M>;
+}
+
+impl<const N: usize> UnderLiteral<N> for Dyn {
+    type Out = Fixed<N>;
+}
+
 /// `Self` (an argument's shape type) may stand for the parameter pattern `Pattern`: the same
 /// rank, and each dim accepts the declared one ([`DimAccepts`]).
 pub trait ShapeAccepts<Pattern> {}
@@ -117,18 +142,37 @@ pub trait ShapeAccepts<Pattern> {}
 pub trait ShapePattern {
     /// The declared rank.
     const RANK: usize;
+    /// The shape an argument without a shape type (a flat slice, an `IxDyn` array) stands for
+    /// in the generated checks: each name a run-time [`Dyn`], each literal itself.
+    type Runtime;
+}
+
+/// A dim of a parameter pattern, in its [`ShapePattern::Runtime`] shape: [`Sym`] is [`Dyn`].
+pub trait PatternDim {
+    /// `Dyn` for `Sym`, `Fixed<N>` for `Fixed<N>`.
+    type Runtime;
+}
+
+impl PatternDim for Sym {
+    type Runtime = Dyn;
+}
+
+impl<const N: usize> PatternDim for Fixed<N> {
+    type Runtime = Fixed<N>;
 }
 
 impl ShapeAccepts<Rank0> for Rank0 {}
 impl ShapePattern for Rank0 {
     const RANK: usize = 0;
+    type Runtime = Rank0;
 }
 
 macro_rules! accepts {
     ($rank:ident, $n:literal; $($d:ident $p:ident),+) => {
         impl<$($d: DimAccepts<$p>, $p),+> ShapeAccepts<$rank<$($p),+>> for $rank<$($d),+> {}
-        impl<$($p),+> ShapePattern for $rank<$($p),+> {
+        impl<$($p: PatternDim),+> ShapePattern for $rank<$($p),+> {
             const RANK: usize = $n;
+            type Runtime = $rank<$($p::Runtime),+>;
         }
     };
 }
@@ -200,12 +244,15 @@ impl<'a, T> ArgPartsMut<'a, T> {
 }
 
 /// An argument a graph with symbolic dims reads as a tensor of dtype `T` whose declared type
-/// is the pattern `P` (`F` is [`SliceOk`] or [`NoSlice`]).
+/// is the pattern `P` (`F` is [`SliceOk`] or [`NoSlice`]): the acceptance rules of the
+/// generated checks as one trait, for generic code (the generated signatures check the same
+/// rules with their own traits, whose errors name the parameter).
 ///
-/// Implemented, with no copy, by `&Tensor`, `&TensorView`, `TensorView`, `&TensorViewMut` of a
-/// shape type that [`ShapeAccepts`] `P`; by `&[T]`, `&Vec<T>` and `&[T; N]` where `F` is
-/// [`SliceOk`]; and with the `ndarray` feature by `&Array`, `&ArrayView`, `ArrayView` and
-/// `&ArrayRef` of `P`'s rank (or `IxDyn`).
+/// Implemented, with no copy, by every [`Lend`] of dtype `T` whose shape type [`Accepts`]
+/// `P`: `&Tensor`, `&TensorView`, `TensorView`, `&TensorViewMut` of a shape type that
+/// [`ShapeAccepts`] `P`; `&[T]`, `&Vec<T>` and `&[T; N]` where `F` is [`SliceOk`]; and with
+/// the `ndarray` feature `&Array`, `&ArrayView`, `ArrayView` and `&ArrayRef` of `P`'s rank
+/// (or `IxDyn`).
 ///
 /// Contract: `data.len()` is the product of `dims` when `dims` is `Some`. Call entry checks it
 /// anyway and refuses an argument that breaks it.
@@ -220,7 +267,8 @@ pub trait TensorArg<T, P, F> {
 }
 
 /// An output a graph's `_into` writes as a tensor of dtype `T` whose declared type is the
-/// pattern `P` (`F` is [`SliceOk`] or [`NoSlice`]).
+/// pattern `P` (`F` is [`SliceOk`] or [`NoSlice`]), for generic code: every [`LendMut`] whose
+/// shape type [`Accepts`] `P`.
 ///
 /// Implemented, with no copy, by `&mut Tensor`, `&mut TensorViewMut` and `TensorViewMut` of a
 /// shape type that [`ShapeAccepts`] `P`; by `&mut [T]`, `&mut Vec<T>` (written in place at its
@@ -239,26 +287,161 @@ pub trait TensorArgMut<T, P, F> {
     fn tensor_parts_mut(&mut self) -> ArgPartsMut<'_, T>;
 }
 
-/// An input of a graph with only literal dims: `&Tensor`, `&TensorView`, `&TensorViewMut` or
-/// a `TensorView` of dtype `T` and shape `S` (anything `&` a [`TensorRef`]). The generated
-/// function takes it by value, so an argument passed without `&` is reported by the
-/// parameter's own message (rustc's "mismatched types" would come first for `&impl`).
-pub trait StaticArg<T: Element, S: StaticShape> {
-    /// The elements, row-major: exactly `S::LEN` of them.
-    fn static_slice(&self) -> &[T];
+/// An input of a graph with only literal dims, as its generated argument trait reads it:
+/// `&Tensor`, `&TensorView`, `&TensorViewMut` or a `TensorView`, whatever its dtype and
+/// shape. The generated trait (`scale_takes_x`) has one blanket impl over this trait that
+/// hands `Elem` and `Shape` to its own checks, so the four forms are written once here and
+/// not per argument (NOTES.md, "Call-site errors"). Any `Shape`: an argument of another
+/// rank, or with a run-time dim, must reach the generated checks to be reported in the
+/// graph's notation.
+pub trait StaticInput {
+    /// The argument's dtype.
+    type Elem;
+    /// The argument's shape type (`Rank2<Fixed<4>, Fixed<8>>`).
+    type Shape;
+    /// The elements, row-major.
+    fn elements(&self) -> &[Self::Elem];
 }
 
-impl<T: Element, S: StaticShape, X: TensorRef<T, S> + ?Sized> StaticArg<T, S> for &X {
+/// An `_into` output of a graph with only literal dims, as its generated argument trait
+/// writes it: the `Tensor` or `TensorViewMut` behind the `&mut` (outputs are `&mut impl`, so
+/// a `&mut Tensor` variable is reborrowed by each call). As [`StaticInput`].
+pub trait StaticOutput {
+    /// The output's dtype.
+    type Elem;
+    /// The output's shape type.
+    type Shape;
+    /// The elements, row-major, writable.
+    fn elements_mut(&mut self) -> &mut [Self::Elem];
+}
+
+/// Proof that dtype `A` is dtype `B`, with the identity on their elements: one impl, for
+/// `A == B`. The generated checks of each argument are its subtraits
+/// (`trait scale_x_dims<E, const D0: usize, const D1: usize>: SameDtype<E, f32>`), so the
+/// one impl of the checks that can hold (for `E = f32`) proves it, and the generated blanket
+/// impl reads the argument's elements as the declared dtype through it: no cast, no
+/// `unsafe`, and no method body in the checks themselves.
+pub trait SameDtype<A, B> {
+    /// The elements, as `B`.
+    fn slice(elements: &[A]) -> &[B];
+    /// The elements, writable, as `B`.
+    fn slice_mut(elements: &mut [A]) -> &mut [B];
+    /// The lent parts, as `B`.
+    fn parts(parts: ArgParts<'_, A>) -> ArgParts<'_, B>;
+    /// The lent writable parts, as `B`.
+    fn parts_mut(parts: ArgPartsMut<'_, A>) -> ArgPartsMut<'_, B>;
+}
+
+impl<T> SameDtype<T, T> for () {
     #[inline(always)]
-    fn static_slice(&self) -> &[T] {
-        (**self).as_slice()
+    fn slice(elements: &[T]) -> &[T] {
+        elements
+    }
+    #[inline(always)]
+    fn slice_mut(elements: &mut [T]) -> &mut [T] {
+        elements
+    }
+    #[inline(always)]
+    fn parts(parts: ArgParts<'_, T>) -> ArgParts<'_, T> {
+        parts
+    }
+    #[inline(always)]
+    fn parts_mut(parts: ArgPartsMut<'_, T>) -> ArgPartsMut<'_, T> {
+        parts
     }
 }
 
-impl<T: Element, S: StaticShape> StaticArg<T, S> for TensorView<'_, T, S> {
+/// An input of the closure form of a graph with only literal dims: the `Tensor`,
+/// `TensorView` or `TensorViewMut` behind the `&dyn` the closure takes (a closure cannot be
+/// generic, so its tensor parameters are `&dyn` the generated argument trait, whose blanket
+/// impl is over this trait). As [`StaticInput`].
+pub trait StaticPointee {
+    /// The tensor's dtype.
+    type Elem;
+    /// The tensor's shape type.
+    type Shape;
+    /// The elements, row-major.
+    fn elements(&self) -> &[Self::Elem];
+}
+
+impl<T: Element, S: Shape> StaticPointee for Tensor<T, S> {
+    type Elem = T;
+    type Shape = S;
     #[inline(always)]
-    fn static_slice(&self) -> &[T] {
+    fn elements(&self) -> &[T] {
         self.as_slice()
+    }
+}
+
+impl<T: Element, S: Shape> StaticPointee for TensorView<'_, T, S> {
+    type Elem = T;
+    type Shape = S;
+    #[inline(always)]
+    fn elements(&self) -> &[T] {
+        self.as_slice()
+    }
+}
+
+impl<T: Element, S: Shape> StaticPointee for TensorViewMut<'_, T, S> {
+    type Elem = T;
+    type Shape = S;
+    #[inline(always)]
+    fn elements(&self) -> &[T] {
+        self.as_slice()
+    }
+}
+
+impl<T: Element, S: Shape> StaticInput for &Tensor<T, S> {
+    type Elem = T;
+    type Shape = S;
+    #[inline(always)]
+    fn elements(&self) -> &[T] {
+        self.as_slice()
+    }
+}
+
+impl<T: Element, S: Shape> StaticInput for &TensorView<'_, T, S> {
+    type Elem = T;
+    type Shape = S;
+    #[inline(always)]
+    fn elements(&self) -> &[T] {
+        self.as_slice()
+    }
+}
+
+impl<T: Element, S: Shape> StaticInput for &TensorViewMut<'_, T, S> {
+    type Elem = T;
+    type Shape = S;
+    #[inline(always)]
+    fn elements(&self) -> &[T] {
+        self.as_slice()
+    }
+}
+
+impl<T: Element, S: Shape> StaticInput for TensorView<'_, T, S> {
+    type Elem = T;
+    type Shape = S;
+    #[inline(always)]
+    fn elements(&self) -> &[T] {
+        self.as_slice()
+    }
+}
+
+impl<T: Element, S: Shape> StaticOutput for Tensor<T, S> {
+    type Elem = T;
+    type Shape = S;
+    #[inline(always)]
+    fn elements_mut(&mut self) -> &mut [T] {
+        self.as_mut_slice()
+    }
+}
+
+impl<T: Element, S: Shape> StaticOutput for TensorViewMut<'_, T, S> {
+    type Elem = T;
+    type Shape = S;
+    #[inline(always)]
+    fn elements_mut(&mut self) -> &mut [T] {
+        self.as_mut_slice()
     }
 }
 
@@ -286,119 +469,195 @@ fn slice_parts_mut<T>(data: &mut [T]) -> ArgPartsMut<'_, T> {
     }
 }
 
-impl<T: Element, S: Shape + ShapeAccepts<P>, P, F> TensorArg<T, P, F> for &Tensor<T, S> {
-    #[inline]
-    fn tensor_parts(&self) -> ArgParts<'_, T> {
-        let (data, dims) = self.parts();
-        tensor_parts::<T, S>(data, dims)
-    }
+/// The shape type of a flat slice argument (`&[T]`, `&Vec<T>`, `&[T; N]`): no dims, only a
+/// length, which gives the dims of a declared type with at most one name.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Flat;
+
+/// The shape type of an argument whose rank is known only at run time (an ndarray `IxDyn`
+/// array): its rank and dims are checked at call entry.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct AnyRank;
+
+/// An argument a graph with dim names reads, whatever its dtype and shape: its elements
+/// (`Elem`), its shape type (`Shape`: a rank struct over [`Fixed`] and [`Dyn`], [`Flat`] or
+/// [`AnyRank`]) and its parts, lent without a copy.
+///
+/// Implemented by `&Tensor`, `&TensorView`, `TensorView`, `&TensorViewMut` (their shape
+/// type), `&[T]`, `&Vec<T>`, `&[T; N]` ([`Flat`]), and with the `ndarray` feature by
+/// `&Array`, `&ArrayView`, `ArrayView` and `&ArrayRef` (`Ix2` is `Rank2<Dyn, Dyn>`, `IxDyn`
+/// [`AnyRank`]). The generated argument trait of each parameter (`rows_takes_x`) has one
+/// blanket impl over this trait and checks `Elem` and `Shape` against the declared type
+/// itself, so that its errors can print what was passed in the graph's notation; so does
+/// [`TensorArg`] for generic code.
+///
+/// Contract: `data.len()` is the product of `dims` when `dims` is `Some`. Call entry checks it
+/// anyway and refuses an argument that breaks it.
+pub trait Lend {
+    /// The argument's dtype.
+    type Elem;
+    /// The argument's shape type.
+    type Shape;
+    /// Lends the buffer and dims.
+    fn lend(&self) -> ArgParts<'_, Self::Elem>;
 }
 
-impl<T: Element, S: Shape + ShapeAccepts<P>, P, F> TensorArg<T, P, F> for &TensorView<'_, T, S> {
-    #[inline]
-    fn tensor_parts(&self) -> ArgParts<'_, T> {
-        let (data, dims) = self.parts();
-        tensor_parts::<T, S>(data, dims)
-    }
+/// An `_into` output a graph with dim names writes, whatever its dtype and shape: as [`Lend`],
+/// for `&mut Tensor`, `&mut TensorViewMut`, `TensorViewMut`, `&mut [T]`, `&mut Vec<T>`
+/// (written in place at its current length, never resized), `&mut [T; N]` and with the
+/// `ndarray` feature `&mut Array`, `&mut ArrayViewMut`, `ArrayViewMut` and `&mut ArrayRef`.
+pub trait LendMut {
+    /// The output's dtype.
+    type Elem;
+    /// The output's shape type.
+    type Shape;
+    /// Lends the buffer, writable, and the dims.
+    fn lend_mut(&mut self) -> ArgPartsMut<'_, Self::Elem>;
 }
 
-impl<T: Element, S: Shape + ShapeAccepts<P>, P, F> TensorArg<T, P, F> for TensorView<'_, T, S> {
-    #[inline]
-    fn tensor_parts(&self) -> ArgParts<'_, T> {
-        let (data, dims) = self.parts();
-        tensor_parts::<T, S>(data, dims)
-    }
+macro_rules! lend_tensor {
+    ($($ty:ty),+) => {$(
+        impl<T: Element, S: Shape> Lend for $ty {
+            type Elem = T;
+            type Shape = S;
+            #[inline]
+            fn lend(&self) -> ArgParts<'_, T> {
+                let (data, dims) = self.parts();
+                tensor_parts::<T, S>(data, dims)
+            }
+        }
+    )+};
 }
+lend_tensor!(&Tensor<T, S>, &TensorView<'_, T, S>, TensorView<'_, T, S>, &TensorViewMut<'_, T, S>);
 
-impl<T: Element, S: Shape + ShapeAccepts<P>, P, F> TensorArg<T, P, F> for &TensorViewMut<'_, T, S> {
-    #[inline]
-    fn tensor_parts(&self) -> ArgParts<'_, T> {
-        let (data, dims) = self.parts();
-        tensor_parts::<T, S>(data, dims)
-    }
+macro_rules! lend_tensor_mut {
+    ($($ty:ty),+) => {$(
+        impl<T: Element, S: Shape> LendMut for $ty {
+            type Elem = T;
+            type Shape = S;
+            #[inline]
+            fn lend_mut(&mut self) -> ArgPartsMut<'_, T> {
+                let (data, dims) = self.parts_mut();
+                ArgPartsMut {
+                    data,
+                    dims: Some(dims.as_ref()),
+                    layout_error: None,
+                }
+            }
+        }
+    )+};
 }
+lend_tensor_mut!(&mut Tensor<T, S>, &mut TensorViewMut<'_, T, S>, TensorViewMut<'_, T, S>);
 
-impl<T: Element, P> TensorArg<T, P, SliceOk> for &[T] {
+impl<T: Element> Lend for &[T] {
+    type Elem = T;
+    type Shape = Flat;
     #[inline]
-    fn tensor_parts(&self) -> ArgParts<'_, T> {
+    fn lend(&self) -> ArgParts<'_, T> {
         slice_parts(self)
     }
 }
 
-impl<T: Element, P> TensorArg<T, P, SliceOk> for &Vec<T> {
+impl<T: Element> Lend for &Vec<T> {
+    type Elem = T;
+    type Shape = Flat;
     #[inline]
-    fn tensor_parts(&self) -> ArgParts<'_, T> {
+    fn lend(&self) -> ArgParts<'_, T> {
         slice_parts(self)
     }
 }
 
-impl<T: Element, P, const N: usize> TensorArg<T, P, SliceOk> for &[T; N] {
+impl<T: Element, const N: usize> Lend for &[T; N] {
+    type Elem = T;
+    type Shape = Flat;
     #[inline]
-    fn tensor_parts(&self) -> ArgParts<'_, T> {
+    fn lend(&self) -> ArgParts<'_, T> {
         slice_parts(&self[..])
     }
 }
 
-impl<T: Element, S: Shape + ShapeAccepts<P>, P, F> TensorArgMut<T, P, F> for &mut Tensor<T, S> {
+impl<T: Element> LendMut for &mut [T] {
+    type Elem = T;
+    type Shape = Flat;
     #[inline]
-    fn tensor_parts_mut(&mut self) -> ArgPartsMut<'_, T> {
-        let (data, dims) = self.parts_mut();
-        ArgPartsMut {
-            data,
-            dims: Some(dims.as_ref()),
-            layout_error: None,
-        }
-    }
-}
-
-impl<T: Element, S: Shape + ShapeAccepts<P>, P, F> TensorArgMut<T, P, F>
-    for &mut TensorViewMut<'_, T, S>
-{
-    #[inline]
-    fn tensor_parts_mut(&mut self) -> ArgPartsMut<'_, T> {
-        let (data, dims) = self.parts_mut();
-        ArgPartsMut {
-            data,
-            dims: Some(dims.as_ref()),
-            layout_error: None,
-        }
-    }
-}
-
-impl<T: Element, S: Shape + ShapeAccepts<P>, P, F> TensorArgMut<T, P, F>
-    for TensorViewMut<'_, T, S>
-{
-    #[inline]
-    fn tensor_parts_mut(&mut self) -> ArgPartsMut<'_, T> {
-        let (data, dims) = self.parts_mut();
-        ArgPartsMut {
-            data,
-            dims: Some(dims.as_ref()),
-            layout_error: None,
-        }
-    }
-}
-
-impl<T: Element, P> TensorArgMut<T, P, SliceOk> for &mut [T] {
-    #[inline]
-    fn tensor_parts_mut(&mut self) -> ArgPartsMut<'_, T> {
+    fn lend_mut(&mut self) -> ArgPartsMut<'_, T> {
         slice_parts_mut(self)
     }
 }
 
 // A `Vec` is written at its current length: a graph never resizes a caller's buffer (a wrong
 // length is a call-entry error, as for a slice).
-impl<T: Element, P> TensorArgMut<T, P, SliceOk> for &mut Vec<T> {
+impl<T: Element> LendMut for &mut Vec<T> {
+    type Elem = T;
+    type Shape = Flat;
     #[inline]
-    fn tensor_parts_mut(&mut self) -> ArgPartsMut<'_, T> {
+    fn lend_mut(&mut self) -> ArgPartsMut<'_, T> {
         slice_parts_mut(self)
     }
 }
 
-impl<T: Element, P, const N: usize> TensorArgMut<T, P, SliceOk> for &mut [T; N] {
+impl<T: Element, const N: usize> LendMut for &mut [T; N] {
+    type Elem = T;
+    type Shape = Flat;
+    #[inline]
+    fn lend_mut(&mut self) -> ArgPartsMut<'_, T> {
+        slice_parts_mut(&mut self[..])
+    }
+}
+
+/// An argument's shape type `Self` may stand for the parameter pattern `P` when flat slices
+/// are `F`: a rank struct that [`ShapeAccepts`] `P`, a [`Flat`] slice where `F` is
+/// [`SliceOk`], an [`AnyRank`] array always (its rank is checked at call entry).
+pub trait Accepts<P, F> {}
+
+impl<S: Shape + ShapeAccepts<P>, P, F> Accepts<P, F> for S {}
+impl<P> Accepts<P, SliceOk> for Flat {}
+impl<P: ShapePattern, F> Accepts<P, F> for AnyRank {}
+
+/// The shape type an argument's checks in a generated signature compare with the parameter
+/// pattern `P` (flat slices `F`): a rank struct is itself; a [`Flat`] slice where `F` is
+/// [`SliceOk`], and an [`AnyRank`] array, stand for `P`'s [`ShapePattern::Runtime`] shape
+/// (their dims come from their length or are checked at call entry); a [`Flat`] slice where
+/// `F` is [`NoSlice`] stays `Flat`, which no generated check takes. One projection in the
+/// generated blanket impl, so each parameter needs a single impl of its rank check.
+pub trait Checked<P, F> {
+    /// The shape type to check.
+    type Out;
+}
+
+impl<S: Shape, P, F> Checked<P, F> for S {
+    type Out = S;
+}
+
+impl<P: ShapePattern> Checked<P, SliceOk> for Flat {
+    type Out = P::Runtime;
+}
+
+impl<P> Checked<P, NoSlice> for Flat {
+    type Out = Flat;
+}
+
+impl<P: ShapePattern, F> Checked<P, F> for AnyRank {
+    type Out = P::Runtime;
+}
+
+impl<X: Lend<Elem = T>, T: Element, P, F> TensorArg<T, P, F> for X
+where
+    X::Shape: Accepts<P, F>,
+{
+    #[inline]
+    fn tensor_parts(&self) -> ArgParts<'_, T> {
+        self.lend()
+    }
+}
+
+impl<X: LendMut<Elem = T>, T: Element, P, F> TensorArgMut<T, P, F> for X
+where
+    X::Shape: Accepts<P, F>,
+{
     #[inline]
     fn tensor_parts_mut(&mut self) -> ArgPartsMut<'_, T> {
-        slice_parts_mut(&mut self[..])
+        self.lend_mut()
     }
 }
 

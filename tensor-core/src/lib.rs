@@ -42,8 +42,9 @@ pub use tensor::{Tensor, TensorMut, TensorRef, TensorView, TensorViewMut};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::args::{
-        ArgParts, ArgPartsMut, DimAccepts, NoSlice, ShapeAccepts, ShapePattern, SliceOk, StaticArg,
-        Sym, TensorArg, TensorArgMut,
+        Accepts, AnyRank, ArgParts, ArgPartsMut, Checked, DimAccepts, Flat, Lend, LendMut, NoSlice,
+        SameDtype, ShapeAccepts, ShapePattern, SliceOk, StaticInput, StaticOutput, StaticPointee,
+        Sym, TensorArg, TensorArgMut, UnderLiteral,
     };
     pub use crate::bind::{bind_dims, check_sizes, ArgShape, DeclDim, GraphSignature, ParamSig};
     pub use crate::cast::CastTo;

@@ -10,10 +10,12 @@
 //! - The array's rank is checked at compile time for `Ix0`…`Ix6` (it must be the parameter's)
 //!   and at call entry for `IxDyn`.
 
-use crate::args::{ArgParts, ArgPartsMut, ShapePattern, TensorArg, TensorArgMut};
+use crate::args::{AnyRank, ArgParts, ArgPartsMut, Lend, LendMut};
 use crate::dtype::Element;
 use crate::error::ShapeError;
-use crate::shape::{static_dims_text, Dim, Rank0, Rank1, Rank2, Rank3, Rank4, Rank5, Rank6, Shape};
+use crate::shape::{
+    static_dims_text, Dim, Dyn, Rank0, Rank1, Rank2, Rank3, Rank4, Rank5, Rank6, Shape,
+};
 use crate::tensor::Tensor;
 use ndarray::{
     Array, ArrayBase, ArrayRef, ArrayView, ArrayViewMut, Data, DataMut, Dimension, Ix0, Ix1, Ix2,
@@ -32,18 +34,37 @@ const NOT_STANDARD_OUTPUT: &str = "is an ndarray array that is not in standard (
                                    pass a standard-layout array (`Array::zeros(…)`) and \
                                    assign it into the view afterwards";
 
-/// An ndarray dimension type whose arrays may stand for the parameter pattern `P`: `IxN` for
-/// a pattern of rank N, `IxDyn` for every pattern (its rank is checked at call entry).
-pub trait NdRank<P> {}
+/// The shape type an ndarray dimension type lends its arrays as: `Ix2` is `Rank2<Dyn, Dyn>`
+/// (every dim a run-time one, checked at call entry), `IxDyn` is [`AnyRank`].
+pub trait NdLendShape {
+    /// `Rank0` … `Rank6` over `Dyn`, or `AnyRank`.
+    type Shape;
+}
 
-impl NdRank<Rank0> for Ix0 {}
-impl<A> NdRank<Rank1<A>> for Ix1 {}
-impl<A, B> NdRank<Rank2<A, B>> for Ix2 {}
-impl<A, B, C> NdRank<Rank3<A, B, C>> for Ix3 {}
-impl<A, B, C, D> NdRank<Rank4<A, B, C, D>> for Ix4 {}
-impl<A, B, C, D, E> NdRank<Rank5<A, B, C, D, E>> for Ix5 {}
-impl<A, B, C, D, E, F> NdRank<Rank6<A, B, C, D, E, F>> for Ix6 {}
-impl<P: ShapePattern> NdRank<P> for IxDyn {}
+impl NdLendShape for Ix0 {
+    type Shape = Rank0;
+}
+impl NdLendShape for Ix1 {
+    type Shape = Rank1<Dyn>;
+}
+impl NdLendShape for Ix2 {
+    type Shape = Rank2<Dyn, Dyn>;
+}
+impl NdLendShape for Ix3 {
+    type Shape = Rank3<Dyn, Dyn, Dyn>;
+}
+impl NdLendShape for Ix4 {
+    type Shape = Rank4<Dyn, Dyn, Dyn, Dyn>;
+}
+impl NdLendShape for Ix5 {
+    type Shape = Rank5<Dyn, Dyn, Dyn, Dyn, Dyn>;
+}
+impl NdLendShape for Ix6 {
+    type Shape = Rank6<Dyn, Dyn, Dyn, Dyn, Dyn, Dyn>;
+}
+impl NdLendShape for IxDyn {
+    type Shape = AnyRank;
+}
 
 /// A shape type's ndarray dimension type of the same rank: `Rank2<Dyn, Fixed<768>>` is `Ix2`.
 pub trait NdShape: Shape {
@@ -116,48 +137,58 @@ fn array_parts_mut<T, D: Dimension>(array: &mut ArrayRef<T, D>) -> ArgPartsMut<'
     }
 }
 
-impl<T: Element, S: Data<Elem = T>, D: Dimension + NdRank<P>, P, F> TensorArg<T, P, F>
-    for &ArrayBase<S, D>
-{
+impl<T: Element, S: Data<Elem = T>, D: Dimension + NdLendShape> Lend for &ArrayBase<S, D> {
+    type Elem = T;
+    type Shape = D::Shape;
     #[inline]
-    fn tensor_parts(&self) -> ArgParts<'_, T> {
+    fn lend(&self) -> ArgParts<'_, T> {
         array_parts(self)
     }
 }
 
-impl<T: Element, D: Dimension + NdRank<P>, P, F> TensorArg<T, P, F> for ArrayView<'_, T, D> {
+impl<T: Element, D: Dimension + NdLendShape> Lend for ArrayView<'_, T, D> {
+    type Elem = T;
+    type Shape = D::Shape;
     #[inline]
-    fn tensor_parts(&self) -> ArgParts<'_, T> {
+    fn lend(&self) -> ArgParts<'_, T> {
         array_parts(self)
     }
 }
 
-impl<T: Element, D: Dimension + NdRank<P>, P, F> TensorArg<T, P, F> for &ArrayRef<T, D> {
+impl<T: Element, D: Dimension + NdLendShape> Lend for &ArrayRef<T, D> {
+    type Elem = T;
+    type Shape = D::Shape;
     #[inline]
-    fn tensor_parts(&self) -> ArgParts<'_, T> {
+    fn lend(&self) -> ArgParts<'_, T> {
         array_parts(self)
     }
 }
 
-impl<T: Element, S: DataMut<Elem = T>, D: Dimension + NdRank<P>, P, F> TensorArgMut<T, P, F>
+impl<T: Element, S: DataMut<Elem = T>, D: Dimension + NdLendShape> LendMut
     for &mut ArrayBase<S, D>
 {
+    type Elem = T;
+    type Shape = D::Shape;
     #[inline]
-    fn tensor_parts_mut(&mut self) -> ArgPartsMut<'_, T> {
+    fn lend_mut(&mut self) -> ArgPartsMut<'_, T> {
         array_parts_mut(self)
     }
 }
 
-impl<T: Element, D: Dimension + NdRank<P>, P, F> TensorArgMut<T, P, F> for ArrayViewMut<'_, T, D> {
+impl<T: Element, D: Dimension + NdLendShape> LendMut for ArrayViewMut<'_, T, D> {
+    type Elem = T;
+    type Shape = D::Shape;
     #[inline]
-    fn tensor_parts_mut(&mut self) -> ArgPartsMut<'_, T> {
+    fn lend_mut(&mut self) -> ArgPartsMut<'_, T> {
         array_parts_mut(self)
     }
 }
 
-impl<T: Element, D: Dimension + NdRank<P>, P, F> TensorArgMut<T, P, F> for &mut ArrayRef<T, D> {
+impl<T: Element, D: Dimension + NdLendShape> LendMut for &mut ArrayRef<T, D> {
+    type Elem = T;
+    type Shape = D::Shape;
     #[inline]
-    fn tensor_parts_mut(&mut self) -> ArgPartsMut<'_, T> {
+    fn lend_mut(&mut self) -> ArgPartsMut<'_, T> {
         array_parts_mut(self)
     }
 }
@@ -216,9 +247,8 @@ impl<T: Element, S: NdShape> Tensor<T, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::args::{NoSlice, SliceOk, Sym};
+    use crate::args::{NoSlice, SliceOk, Sym, TensorArg, TensorArgMut};
     use crate::bind::{bind_dims, DeclDim, GraphSignature, ParamSig};
-    use crate::shape::Dyn;
     use crate::shape::Fixed;
     use ndarray::{array, s, ArrayD, ShapeBuilder};
 

@@ -389,7 +389,21 @@ impl<'a, T: Element, S: Shape> TensorView<'a, T, S> {
         self.data
     }
 
-    /// The element at `index`, or `None` if it is out of range.
+    /// The element at `index`, or `None` if it is out of range. Views index like tensors
+    /// (`view[[i, j]]`, which panics out of range as a slice does):
+    /// ```
+    /// use tensor_core::{Fixed, Rank2, Tensor};
+    /// let mut t = Tensor::<i32, Rank2<Fixed<2>, Fixed<3>>>::from_vec(vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// let v = t.view();
+    /// assert_eq!(v[[1, 2]], 6);
+    /// assert_eq!(v.get([0, 1]), Some(&2));
+    /// assert_eq!(v.get([2, 0]), None);
+    /// let mut m = t.view_mut();
+    /// m[[0, 0]] = 10;
+    /// assert_eq!(m.get([0, 0]), Some(&10));
+    /// assert_eq!(m.get([0, 3]), None);
+    /// assert_eq!(t[[0, 0]], 10);
+    /// ```
     pub fn get(&self, index: S::Index) -> Option<&'a T> {
         let data: &'a [T] = self.data;
         flat_offset(self.dims.as_ref(), index.as_ref()).and_then(|o| data.get(o))
@@ -734,7 +748,22 @@ impl<'a, T: Element, S: Shape> TensorView<'a, T, S> {
 impl<T: Element, S: Shape> IntoIterator for Tensor<T, S> {
     type Item = T;
     type IntoIter = std::vec::IntoIter<T>;
-    /// The elements in row-major order, by value.
+    /// The elements in row-major order, by value (`&tensor`, `&mut tensor` and views iterate
+    /// by reference):
+    /// ```
+    /// use tensor_core::{Fixed, Rank2, Tensor};
+    /// let mut t = Tensor::<i32, Rank2<Fixed<2>, Fixed<2>>>::from_vec(vec![1, 2, 3, 4]).unwrap();
+    /// for x in &mut t {
+    ///     *x *= 10;
+    /// }
+    /// let mut total = 0;
+    /// for x in &t {
+    ///     total += x;
+    /// }
+    /// assert_eq!(total, 100);
+    /// assert_eq!(t.view().into_iter().max(), Some(&40));
+    /// assert_eq!(t.into_iter().collect::<Vec<_>>(), vec![10, 20, 30, 40]);
+    /// ```
     fn into_iter(self) -> Self::IntoIter {
         self.data.into_iter()
     }
@@ -795,6 +824,14 @@ impl<T: Element, S: Shape> fmt::Debug for TensorView<'_, T, S> {
 
 impl<T: Element, S: Shape> fmt::Debug for TensorViewMut<'_, T, S> {
     /// As the owned tensor's: `tensor([1, 2], dtype=u8)`.
+    /// ```
+    /// use tensor_core::{Fixed, Rank2, Tensor};
+    /// let mut t = Tensor::<f32, Rank2<Fixed<2>, Fixed<2>>>::from_vec(vec![1.0, 2.0, 3.0, 4.5]).unwrap();
+    /// let expected = "tensor([[1.0, 2.0],\n        [3.0, 4.5]], dtype=f32)";
+    /// assert_eq!(format!("{t:?}"), expected);
+    /// assert_eq!(format!("{:?}", t.view()), expected);
+    /// assert_eq!(format!("{:?}", t.view_mut()), expected);
+    /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt_tensor(f, self.data, self.dims.as_ref())
     }

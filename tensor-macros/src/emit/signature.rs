@@ -2,26 +2,23 @@
 //! `f` / `f_into` pair, and (for graphs with dim names) the binding of every name at
 //! call entry, which returns `Err` before any kernel runs.
 //!
-//! Every tensor parameter and `_into` output has its own argument trait (`scale_takes_x`,
-//! `scale_into_output`), whose message names it, its declared type in the DSL and what was
-//! passed. Inputs are taken by value (a tensor passed without `&` then gets the
-//! parameter's message, not rustc's "mismatched types"); so are the outputs of a graph with
-//! names, while those of a graph with only literal dims are `&mut` their argument type (a
-//! `&mut Tensor` variable is then reborrowed at each call, not moved).
-//! - A graph with only literal dims called by name has two traits per argument, one
-//!   implemented per form the argument may take and generic over its dtype and dims, one
-//!   for the declared dtype and dims (`StaticCheck`): its errors print what was passed in
-//!   the DSL's notation (``you passed `f64[4, 8]` ``), and it cannot fail. Its kernel is a
-//!   nested non-generic function of the slices (`literal_kernel`).
-//! - Its closure form takes `&dyn` argument traits over `TensorRef<T, Shape>` (a closure
-//!   cannot be generic), whose messages print the argument's Rust type (`emit_arg_trait`).
-//! - A graph with names takes `impl` argument traits over `TensorArg<T, Pattern, Flat>`:
-//!   the pattern (`Rank2<Sym, Fixed<768>>`) checks the rank and the literal dims of
-//!   statically shaped arguments at compile time, `Flat` says whether a flat slice can give
-//!   the parameter's shape (at most one name), and the runtime's `bind_dims` checks the rest
-//!   at call entry. Their messages print the argument's Rust type: a run-time dim has no
-//!   value to print, and slices, `Vec`s and ndarrays have no shape type.
-
+//! Every tensor parameter and `_into` output has its own argument traits (`scale_takes_x`,
+//! `scale_into_output`), whose messages name it, its declared type in the DSL and what was
+//! passed (`arg_check_traits`: three checks, each a bound of the impl of the one before, the
+//! last printing the passed dtype and dims in the DSL). Inputs are taken by value (a tensor
+//! passed without `&` then gets the parameter's message, not rustc's "mismatched types"); so
+//! are the outputs of a graph with names, while those of a graph with only literal dims are
+//! `&mut` their argument type (a `&mut Tensor` variable is then reborrowed at each call, not
+//! moved).
+//! - A graph with only literal dims called by name reads its arguments through the
+//!   runtime's `StaticInput` / `StaticOutput` (`StaticCheck`); it cannot fail. Its kernel is
+//!   a nested non-generic function of the slices (`literal_kernel`).
+//! - Its closure form takes `&dyn` its argument traits (a closure cannot be generic), read
+//!   through `StaticPointee` (the tensor behind the `&`).
+//! - A graph with names reads its arguments through `Lend` / `LendMut` (tensors, views,
+//!   slices, ndarray arrays): the checks take a name as any dim and a run-time dim under a
+//!   literal as that literal; the runtime's `bind_dims` checks the names and run-time dims
+//!   at call entry.
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
@@ -38,8 +35,8 @@ fn fixed_dim(rt: &TokenStream, n: usize) -> TokenStream {
     quote!(#rt::__private::Fixed<#lit>)
 }
 
-/// `Rank2<Fixed<4>, Fixed<8>>` for `[4, 8]`; a name is `name_dim` (`Dyn` in a tensor type, `Sym` in
-/// a parameter's pattern).
+/// `Rank2<Fixed<4>, Fixed<8>>` for `[4, 8]`; a name is `name_dim` (`Dyn` in a tensor type,
+/// `Sym` in a parameter's pattern).
 fn rank_type(rt: &TokenStream, dims: &[Dim], name_dim: &TokenStream) -> TokenStream {
     if dims.is_empty() {
         return quote!(#rt::__private::Rank0);
@@ -57,7 +54,7 @@ fn shape_type(rt: &TokenStream, dims: &[Dim]) -> TokenStream {
     rank_type(rt, dims, &quote!(#rt::__private::Dyn))
 }
 
-/// The pattern a parameter's argument must match: names are `Sym`.
+/// The pattern a parameter's argument is checked against: names are `Sym`.
 fn pattern_type(rt: &TokenStream, dims: &[Dim]) -> TokenStream {
     rank_type(rt, dims, &quote!(#rt::__private::Sym))
 }
@@ -149,50 +146,48 @@ fn output_trait_ident(f: &GraphFn, k: usize, count: usize) -> proc_macro2::Ident
     }
 }
 
-/// What an argument trait checks and how its error reads.
-struct ArgCheck {
-    ident: proc_macro2::Ident,
-    /// The runtime trait it stands for: `TensorRef<T, S>`, `TensorArg<T, Pattern, Flat>` …
-    bound: TokenStream,
-    message: String,
-    label: String,
-    note: String,
-}
-
-/// The two argument traits of a tensor parameter or `_into` output of a graph with only
-/// literal dims, called by name (not the closure form):
-/// - `scale_takes_x`, the parameter's type (`x: impl scale_takes_x`), with one impl per
-///   form the parameter takes, generic over the dtype and dims:
-///   `impl<E: scale_x_dims<D0, D1>, const D0: usize, const D1: usize> scale_takes_x for
-///   &Tensor<E, Rank2<Fixed<D0>, Fixed<D1>>>` (and `&TensorView`, `&TensorViewMut`,
-///   `TensorView`; for an output the `Tensor` or `TensorViewMut` behind its `&mut`). An
-///   argument in no such form (another rank, a tensor without `&`, a run-time dim) fails
-///   here, and the message prints its Rust type (`{Self}`).
-/// - `scale_x_dims<D0, D1>`, implemented for the declared dtype and dims only
-///   (`impl scale_x_dims<4, 8> for f32`): an argument of the right form whose dtype or
-///   dims differ fails this bound of the impl, and rustc reports that, the innermost
-///   unmet bound, with this trait's message, which prints what was passed in the graph's
-///   notation: ``parameter `x` of `scale` takes `f32[4, 8]`; you passed `f64[4, 8]` ``
-///   (`{Self}[{D0}, {D1}]`), and adds "the trait `scale_x_dims<4, 8>` is not implemented
-///   for `f64` but it is implemented for `f32`". One error per wrong argument.
-/// Neither trait lets rustc infer anything before it knows the argument's type (the first
-/// has several impls), and once it does, an argument whose dtype or dims are still open
-/// (`scale(&Tensor::zeros(), 2.0)`) gets them from the second trait's one impl. The
-/// elements pass through both (`elements` calls `declared`, the identity on the declared
-/// dtype): no cast, no `unsafe`, no generic parameters on the function beyond its `impl`s.
+/// The argument traits of a tensor parameter or `_into` output of a graph with only literal
+/// dims, called by name (not the closure form). An argument is checked in three steps, each a
+/// trait bound of the impl of the step before; rustc reports the innermost bound that fails,
+/// with that trait's message:
+/// 1. `scale_takes_x`, the parameter's type (`x: impl scale_takes_x`), has one blanket impl
+///    over the runtime's `StaticInput` (`StaticOutput` for an output), which tensor-core
+///    implements for the forms an argument may take (`&Tensor`, `&TensorView`,
+///    `&TensorViewMut`, `TensorView`; for an output the `Tensor` or `TensorViewMut` behind its
+///    `&mut`) whatever their dtype and shape. Anything else (a tensor without `&`, a `Vec`)
+///    fails here and the message prints its Rust type (`{Self}`); for a missing `&` rustc
+///    adds "consider borrowing here".
+/// 2. `scale_x_shape<E, S>` takes the argument's dtype and shape type. Its one impl is for the
+///    declared rank over literal dims (`Rank2<Fixed<D0>, Fixed<D1>>`); another rank, or a
+///    run-time dim (`Dyn`), fails here: ``you passed a `f32` tensor of shape
+///    `Rank1<Fixed<32>>` ``, and rustc adds "expected `Rank2<Fixed<4>, Fixed<8>>`, found
+///    `Rank1<Fixed<32>>`". (An impl per rank, each requiring a never-implemented trait whose
+///    message prints `{E}[{D0}]`, printed other ranks in the DSL too, but cost 0.45 s of
+///    `cargo check` over the 50 graphs of the compile-time bench: NOTES.md.)
+/// 3. `scale_x_dims<E, D0, D1>`, implemented once, for the declared dtype and dims: an
+///    argument of the right rank and another dtype or dims fails here, and the message
+///    prints it in the graph's notation (``you passed `f64[4, 8]` ``, `{E}[{D0}, {D1}]`).
+/// Inference: for an argument whose dtype and dims are still open (`scale(&Tensor::zeros(),
+/// 2.0)`), step 1 has one impl for its form and steps 2 and 3 one impl each, so step 3 fixes
+/// `f32, 4, 8`. Step 3's `Self` is `()`, not the dtype: rustc selects no impl for an
+/// inference variable, and when the innermost bound has the same `Self` as the root it
+/// reports the root's message. The elements pass through steps 2 and 3 (`declared`, the
+/// identity on the declared dtype): no cast, no `unsafe`, no generic parameters on the
+/// function beyond its `impl`s. One error per wrong argument.
 struct StaticCheck {
     /// The argument's trait (`scale_takes_x`): the parameter is `impl` it (`&mut impl` for
     /// an output).
     form_trait: proc_macro2::Ident,
-    /// The two traits and their impls.
+    /// The traits and their impls.
     traits: TokenStream,
 }
 
 /// How one argument is named in a [`StaticCheck`].
 struct StaticNames {
-    /// The two traits: form (`scale_takes_x`) and dims (`scale_x_dims`).
+    /// The form trait (`scale_takes_x`), and the prefix of the others (`scale_x`:
+    /// `scale_x_shape`, `scale_x_dims`, `scale_x_rank1` …).
     form_trait: proc_macro2::Ident,
-    dims_trait: proc_macro2::Ident,
+    prefix: String,
     /// "parameter `x` of `scale` takes", "the output of `scale_into` is".
     owner: String,
     label: String,
@@ -210,160 +205,254 @@ fn static_check(
     dims: &[Dim],
     output: bool,
 ) -> StaticCheck {
+    let form_trait = names.form_trait.clone();
+    let traits = arg_check_traits(rt, vis, names, dtype, dims, output, Lending::Static);
+    StaticCheck { form_trait, traits }
+}
+
+/// The three traits of an argument and their impls ([`StaticCheck`] for graphs with only
+/// literal dims, [`symbolic_check`] for graphs with names; `symbolic` chooses). Each check
+/// is a subtrait of tensor-core's `SameDtype<E, declared>`, so that the one impl of step 3
+/// proves the argument's dtype is the declared one and the blanket impl of step 1 hands the
+/// elements on through `SameDtype`'s identity; steps 2 and 3 have no methods.
+/// How step 1 of an argument's checks reads it (tensor-core's trait).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lending {
+    /// A graph with only literal dims called by name: `StaticInput` (`&Tensor`, `&TensorView`,
+    /// `&TensorViewMut`, `TensorView`), or for an output `StaticOutput` (behind the `&mut`).
+    Static,
+    /// The closure form of such a graph: `StaticPointee` (`Tensor`, `TensorView`,
+    /// `TensorViewMut`), the types behind the `&dyn` the closure takes.
+    Pointee,
+    /// A graph with names: `Lend` / `LendMut` (tensors, views, slices, ndarray arrays).
+    Lend,
+}
+
+fn arg_check_traits(
+    rt: &TokenStream,
+    vis: &syn::Visibility,
+    names: StaticNames,
+    dtype: DType,
+    dims: &[Dim],
+    output: bool,
+    lending: Lending,
+) -> TokenStream {
+    let symbolic = lending == Lending::Lend;
     let p = quote!(#rt::__private);
     let declared = type_text(dtype, dims);
     let StaticNames {
         form_trait,
-        dims_trait,
+        prefix,
         owner,
         label,
         note,
         span,
     } = names;
     let t = storage_type(rt, dtype);
-    let literal: Vec<Literal> = dims
+    // Spanned at the declared type: rustc's notes on the impls point there.
+    let ident = |name: String| proc_macro2::Ident::new(&name, span);
+    let shape_trait = ident(format!("{prefix}_shape"));
+    let dims_trait = ident(format!("{prefix}_dims"));
+    let form_trait_s = ident(form_trait.to_string());
+    // An output is `&mut` its argument type: `Self` is the tensor behind the `&mut` (graphs
+    // with names take outputs by value: `Self` is the argument); the closure form takes
+    // `&dyn`: `Self` is the tensor behind the `&`.
+    let reference = match (lending, output) {
+        (Lending::Static, true) => "&mut ",
+        (Lending::Pointee, _) => "&",
+        _ => "",
+    };
+    let form_message = format!("{owner} `{declared}`; you passed `{reference}{{Self}}`");
+    let shape_message =
+        format!("{owner} `{declared}`; you passed `{{E}}` elements of shape `{{S}}`");
+    // The literal dims are step 3's const parameters (`D0` … by axis); a name prints as `_`.
+    let d: Vec<proc_macro2::Ident> = dims
         .iter()
-        .map(|d| match d {
-            Dim::Static(n) => Literal::usize_unsuffixed(*n),
-            Dim::Named(_) => unreachable!("a graph with only literal dims"),
+        .enumerate()
+        .filter(|(_, dim)| !dim.is_named())
+        .map(|(axis, _)| format_ident!("D{}", axis))
+        .collect();
+    let literals: Vec<Literal> = dims
+        .iter()
+        .filter_map(|dim| match dim {
+            Dim::Static(n) => Some(Literal::usize_unsuffixed(*n)),
+            Dim::Named(_) => None,
         })
         .collect();
-    // The dims trait's parameters: `const D0: usize, …`.
-    let d: Vec<proc_macro2::Ident> = (0..dims.len()).map(|j| format_ident!("D{}", j)).collect();
-    let passed: Vec<String> = (0..dims.len()).map(|j| format!("{{D{j}}}")).collect();
-    // An output is `&mut` its argument type: `Self` is the tensor behind the `&mut`.
-    let reference = if output { "&mut " } else { "" };
-    let form_message = format!("{owner} `{declared}`; you passed `{reference}{{Self}}`");
+    let passed: Vec<String> = dims
+        .iter()
+        .enumerate()
+        .map(|(axis, dim)| match dim {
+            Dim::Static(_) => format!("{{D{axis}}}"),
+            Dim::Named(_) => "_".to_string(),
+        })
+        .collect();
     let dims_message = format!(
         "{owner} `{declared}`; you passed `{{E}}[{}]`",
         passed.join(", ")
     );
-    // The forms the argument may take, over the impl's parameters: `&Tensor<E,
-    // Rank2<Fixed<D0>, Fixed<D1>>>`, … (an output's are the tensors behind its `&mut`).
-    // The impls go in one `const _: () = { use …; };` block with short local names: the
-    // expansion's size is what the macro's run time and rustc's parsing of it cost.
-    let rank = format_ident!("Rank{}", dims.len());
-    let shape = if dims.is_empty() {
-        quote!(R)
-    } else {
-        quote!(R<#(F<#d>),*>)
-    };
-    // Each form with how its impl reads the elements (the tensors' inherent `as_slice`).
-    let (forms, form_method, dims_method, identity): (Vec<(TokenStream, TokenStream)>, _, _, _) =
-        if output {
-            let declared = quote!(<() as #dims_trait<E, #(#d),*>>::declared_mut);
-            (
-                vec![
-                    (
-                        quote!(T<E, #shape>),
-                        quote!(#declared(T::as_mut_slice(self))),
-                    ),
-                    (
-                        quote!(M<'_, E, #shape>),
-                        quote!(#declared(M::as_mut_slice(self))),
-                    ),
-                ],
-                quote!(fn elements_mut(&mut self) -> &mut [#t];),
-                quote!(fn declared_mut(elements: &mut [E]) -> &mut [#t];),
-                quote!(fn declared_mut(e: &mut [#t]) -> &mut [#t] { e }),
-            )
-        } else {
-            let declared = quote!(<() as #dims_trait<E, #(#d),*>>::declared);
-            (
-                vec![
-                    (quote!(&T<E, #shape>), quote!(#declared(T::as_slice(self)))),
-                    (
-                        quote!(&V<'_, E, #shape>),
-                        quote!(#declared(V::as_slice(self))),
-                    ),
-                    (
-                        quote!(&M<'_, E, #shape>),
-                        quote!(#declared(M::as_slice(self))),
-                    ),
-                    (
-                        quote!(V<'_, E, #shape>),
-                        quote!(#declared(V::as_slice(self))),
-                    ),
-                ],
-                quote!(fn elements(&self) -> &[#t];),
-                quote!(fn declared(elements: &[E]) -> &[#t];),
-                quote!(fn declared(e: &[#t]) -> &[#t] { e }),
-            )
-        };
-    // Spanned at the declared type: rustc's notes on the impls point there.
-    let respan = |i: &proc_macro2::Ident| proc_macro2::Ident::new(&i.to_string(), span);
-    let (form_trait_s, dims_trait_s) = (respan(&form_trait), respan(&dims_trait));
-    let form_impls = forms.iter().map(|(form, read)| {
-        let method = if output {
-            quote!(fn elements_mut(&mut self) -> &mut [#t] { #read })
-        } else {
-            quote!(fn elements(&self) -> &[#t] { #read })
-        };
-        quote_spanned! {span=>
-            impl<E: El, #(const #d: usize),*> #form_trait_s for #form
-            where
-                (): #dims_trait_s<E, #(#d),*>,
-            {
-                #method
+    // Step 2's impl at the declared rank: a literal dim is `Fixed<D>` (for a graph with names
+    // also a `Dyn`, which tensor-core's `UnderLiteral` maps to the literal: checked at call
+    // entry), a name any dim.
+    let mut generics = Vec::new();
+    let mut axes = Vec::new();
+    for (axis, dim) in dims.iter().enumerate() {
+        let a = format_ident!("A{}", axis);
+        let dk = format_ident!("D{}", axis);
+        match dim {
+            Dim::Named(_) => {
+                generics.push(quote!(#a: Dim));
+                axes.push(quote!(#a));
+            }
+            Dim::Static(n) if symbolic => {
+                let n = Literal::usize_unsuffixed(*n);
+                generics.push(quote!(#a: UnderLiteral<#n, Out = F<#dk>>));
+                generics.push(quote!(const #dk: usize));
+                axes.push(quote!(#a));
+            }
+            Dim::Static(_) => {
+                generics.push(quote!(const #dk: usize));
+                axes.push(quote!(F<#dk>));
             }
         }
-    });
-    let dims_impl = quote_spanned! {span=>
-        impl #dims_trait_s<#t, #(#literal),*> for () {
-            #identity
+    }
+    let shape = if dims.is_empty() {
+        quote!(#p::Rank0)
+    } else {
+        let rank = format_ident!("Rank{}", dims.len());
+        quote!(#p::#rank<#(#axes),*>)
+    };
+    // What step 1 reads (`StaticInput`: slices; `Lend`: parts with dims) and the shape type
+    // step 2 checks: the argument's own, or for a flat slice or an `IxDyn` array the declared
+    // shape with names as run-time dims (tensor-core's `Checked`).
+    let (runtime_trait, checked, checked_bound) = if symbolic {
+        let pattern = pattern_type(rt, dims);
+        let flat = if dims.iter().filter(|d| d.is_named()).count() <= 1 {
+            quote!(#p::SliceOk)
+        } else {
+            quote!(#p::NoSlice)
+        };
+        let runtime = if output {
+            quote!(LendMut)
+        } else {
+            quote!(Lend)
+        };
+        (
+            runtime,
+            quote!(<X::Shape as #p::Checked<#pattern, #flat>>::Out),
+            quote!(X::Shape: #p::Checked<#pattern, #flat>,),
+        )
+    } else {
+        let runtime = match (lending, output) {
+            (_, true) => quote!(StaticOutput),
+            (Lending::Pointee, false) => quote!(StaticPointee),
+            _ => quote!(StaticInput),
+        };
+        (runtime, quote!(X::Shape), TokenStream::new())
+    };
+    let (method, read, same) = match (symbolic, output) {
+        (false, false) => (
+            quote!(fn elements(&self) -> &[#t]),
+            quote!(Form::elements(self)),
+            quote!(slice),
+        ),
+        (false, true) => (
+            quote!(fn elements_mut(&mut self) -> &mut [#t]),
+            quote!(Form::elements_mut(self)),
+            quote!(slice_mut),
+        ),
+        (true, false) => (
+            quote!(fn lend(&self) -> #p::ArgParts<'_, #t>),
+            quote!(Form::lend(self)),
+            quote!(parts),
+        ),
+        (true, true) => (
+            quote!(fn lend_mut(&mut self) -> #p::ArgPartsMut<'_, #t>),
+            quote!(Form::lend_mut(self)),
+            quote!(parts_mut),
+        ),
+    };
+    // The method in `quote!`: its `self` and body must have the same hygiene.
+    let form_read = quote! {
+        #method {
+            <() as #p::SameDtype<X::Elem, #t>>::#same(#read)
         }
     };
-    let traits = quote! {
+    let impls = quote_spanned! {span=>
+        impl<X: Form> #form_trait_s for X
+        where
+            #checked_bound
+            (): #shape_trait<X::Elem, #checked>,
+        {
+            #form_read
+        }
+        impl<E, #(#generics),*> #shape_trait<E, #shape> for ()
+        where
+            (): #dims_trait<E, #(#d),*>,
+        {}
+        impl #dims_trait<#t, #(#literals),*> for () {}
+    };
+    quote! {
         #[doc(hidden)]
         #[allow(non_camel_case_types)]
         #[diagnostic::on_unimplemented(message = #form_message, label = #label, note = #note)]
         #vis trait #form_trait {
-            #form_method
+            #method;
         }
         #[doc(hidden)]
         #[allow(non_camel_case_types)]
+        #[diagnostic::on_unimplemented(message = #shape_message, label = #label, note = #note)]
+        #vis trait #shape_trait<E, S>: #p::SameDtype<E, #t> {}
+        #[doc(hidden)]
+        #[allow(non_camel_case_types)]
         #[diagnostic::on_unimplemented(message = #dims_message, label = #label, note = #note)]
-        #vis trait #dims_trait<E, #(const #d: usize),*> {
-            #dims_method
-        }
+        #vis trait #dims_trait<E, #(const #d: usize),*>: #p::SameDtype<E, #t> {}
         const _: () = {
             #[allow(unused_imports)]
-            use #p::{Element as El, Fixed as F, #rank as R, Tensor as T, TensorView as V, TensorViewMut as M};
-            #(#form_impls)*
-            #dims_impl
+            use #p::{#runtime_trait as Form, Dim, Fixed as F, UnderLiteral};
+            #impls
         };
-    };
-    StaticCheck { form_trait, traits }
+    }
 }
 
-/// The [`StaticCheck`] of tensor parameter `index` of a graph with only literal dims.
-fn static_input_check(rt: &TokenStream, f: &GraphFn, index: usize) -> StaticCheck {
+/// How tensor parameter `index` is named in its argument traits and their messages; the
+/// note lists the forms it takes (`symbolic`: a graph with names).
+fn input_names(f: &GraphFn, index: usize, symbolic: bool) -> StaticNames {
     let param = &f.params[index];
     let dims = param.ty.dims.as_ref().expect("a tensor parameter");
-    let declared = type_text(param.ty.dtype, dims);
+    let dtype = param.ty.dtype;
+    let declared = type_text(dtype, dims);
     let name = param.name.to_string();
     let name = name.trim_start_matches("r#");
-    let shape = format!("{}, {}", param.ty.dtype.name(), shape_macro_text(dims));
-    let names = StaticNames {
+    let shape = format!("{}, {}", dtype.name(), shape_macro_text(dims));
+    let note = if symbolic {
+        format!(
+            "`{declared}` is passed as `&Tensor<{shape}>`, `&TensorView<{shape}>` or a \
+             `TensorView` (a literal dim may also be `_` in the argument's type){}",
+            slice_note(dtype, dims, "&")
+        )
+    } else {
+        format!(
+            "`{declared}` is passed by reference, as `&Tensor<{shape}>` or `&TensorView<{shape}>`"
+        )
+    };
+    StaticNames {
         form_trait: input_trait_ident(f, param),
-        dims_trait: format_ident!("{}_{}_dims", fn_ident(f), name),
+        prefix: format!("{}_{}", fn_ident(f), name),
         owner: format!("parameter `{}` of {} takes", name, fn_description(f)),
         label: format!("expected `{declared}`"),
-        note: format!(
-            "`{declared}` is passed by reference, as `&Tensor<{shape}>` or `&TensorView<{shape}>`"
-        ),
+        note,
         span: param.ty.span,
-    };
-    static_check(rt, &f.vis, names, param.ty.dtype, dims, false)
+    }
 }
 
-/// The [`StaticCheck`] of `_into` output `k` of a graph with only literal dims.
-fn static_output_check(
-    rt: &TokenStream,
+/// How `_into` output `k` is named in its argument traits and their messages.
+fn output_names(
     f: &GraphFn,
     outputs: &[(DType, Vec<Dim>)],
     k: usize,
-) -> StaticCheck {
+    symbolic: bool,
+) -> StaticNames {
     let (dtype, dims) = (outputs[k].0, &outputs[k].1);
     let declared = type_text(dtype, dims);
     let into = format!("`{}_into`", fn_ident(f));
@@ -379,44 +468,83 @@ fn static_output_check(
         Some(ReturnType::Tuple(list)) => list.get(k).map_or(f.name.span(), |t| t.span),
         None => f.name.span(),
     };
-    let names = StaticNames {
-        dims_trait: format_ident!("{}_dims", form_trait),
+    let note = if symbolic {
+        format!(
+            "`{declared}` is written into `&mut Tensor<{shape}>`, `&mut TensorViewMut<{shape}>` \
+             or a `TensorViewMut` (a literal dim may also be `_` in the argument's type){}",
+            slice_note(dtype, dims, "&mut ")
+        )
+    } else {
+        format!(
+            "`{declared}` is written into `&mut Tensor<{shape}>` or `&mut TensorViewMut<{shape}>`"
+        )
+    };
+    StaticNames {
+        prefix: form_trait.to_string(),
         form_trait,
         owner,
         label: format!("expected a writable `{declared}`"),
-        note: format!(
-            "`{declared}` is written into `&mut Tensor<{shape}>` or `&mut TensorViewMut<{shape}>`"
-        ),
+        note,
         span,
-    };
-    static_check(rt, &f.vis, names, dtype, dims, true)
+    }
 }
 
-/// One argument trait per tensor parameter and per `_into` output of a graph with names or
-/// of the closure form: an alias of the runtime trait the argument must implement
-/// (`TensorRef` in the closure form, and `TensorMut` for its outputs; `TensorArg` and
-/// `TensorArgMut` for graphs with names), with a message
-/// that names the parameter, its declared type in the graph's notation, and the argument's
-/// type (`{Self}`, which prints `Tensor<f64, Rank2<Fixed<4>, Fixed<8>>>`: literal dims are
-/// const generics, see tensor-core's shape.rs). The blanket impl is `do_not_recommend`, so
-/// rustc reports the alias (with its message), not the runtime trait behind it. Everything
-/// else about the argument is the runtime trait's: the body calls its methods.
-fn emit_arg_trait(vis: &syn::Visibility, check: &ArgCheck) -> TokenStream {
-    let ArgCheck {
-        ident,
-        bound,
-        message,
-        label,
-        note,
-    } = check;
-    quote! {
-        #[doc(hidden)]
-        #[allow(non_camel_case_types)]
-        #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
-        #vis trait #ident: #bound {}
-        #[diagnostic::do_not_recommend]
-        impl<__TgX: ?::core::marker::Sized + #bound> #ident for __TgX {}
-    }
+/// The [`StaticCheck`] of tensor parameter `index` of a graph with only literal dims.
+fn static_input_check(rt: &TokenStream, f: &GraphFn, index: usize) -> StaticCheck {
+    let ty = &f.params[index].ty;
+    let dims = ty.dims.as_ref().expect("a tensor parameter");
+    static_check(
+        rt,
+        &f.vis,
+        input_names(f, index, false),
+        ty.dtype,
+        dims,
+        false,
+    )
+}
+
+/// The [`StaticCheck`] of `_into` output `k` of a graph with only literal dims.
+fn static_output_check(
+    rt: &TokenStream,
+    f: &GraphFn,
+    outputs: &[(DType, Vec<Dim>)],
+    k: usize,
+) -> StaticCheck {
+    let names = output_names(f, outputs, k, false);
+    static_check(rt, &f.vis, names, outputs[k].0, &outputs[k].1, true)
+}
+
+/// The argument traits of a tensor parameter or `_into` output of a graph with dim names,
+/// in the three steps of a [`StaticCheck`], over the runtime's `Lend` (`LendMut` for an
+/// output), which every form the parameter may take implements (tensors and views, flat
+/// slices, ndarray arrays) whatever its dtype and shape:
+/// 1. `rows_takes_x`, one blanket impl over `Lend`: a value that lends nothing (a tensor
+///    without `&`) fails here, printing its Rust type.
+/// 2. `rows_x_shape<E, S>`, one impl for the declared rank, where a name takes any dim and
+///    a literal dim a `Fixed<M>` (`M` goes to step 3) or a run-time `Dyn` (checked at call
+///    entry; tensor-core's `UnderLiteral` maps it to the literal). `S` is the argument's
+///    shape type, or for a flat slice (where the declared type has at most one name) and an
+///    ndarray `IxDyn` array the declared shape with names as `Dyn` (tensor-core's
+///    `Checked`). Another rank, or a slice where two names need dims, fails here
+///    (``you passed `f32` elements of shape `Rank1<Dyn>` ``).
+/// 3. `rows_x_dims<E, D1>` (a const per literal dim), implemented once for the declared
+///    dtype and literals: a wrong dtype or literal prints as ``you passed `f32[_, 512]` ``
+///    (`_` for a name: any size). A run-time dim under a literal, and an argument without
+///    dims (a slice, an `IxDyn` array), print the declared literal: they are checked at call
+///    entry.
+/// Six items per argument (an impl per choice of `Fixed` or `Dyn` under each literal, and
+/// one per slice and `IxDyn` form, cost a third more `cargo check` time on the compile-time
+/// bench's set 2). The parts pass through steps 2 and 3 unchanged (`declared`, the identity
+/// on the declared dtype); call entry (`bind_dims`) then checks names and run-time dims.
+fn symbolic_check(
+    rt: &TokenStream,
+    vis: &syn::Visibility,
+    names: StaticNames,
+    dtype: DType,
+    dims: &[Dim],
+    output: bool,
+) -> TokenStream {
+    arg_check_traits(rt, vis, names, dtype, dims, output, Lending::Lend)
 }
 
 /// `Shape![4, 8]`-style text of declared dims (names are run-time dims, `_`).
@@ -431,83 +559,6 @@ fn shape_macro_text(dims: &[Dim]) -> String {
     format!("Shape![{}]", dims.join(", "))
 }
 
-/// The argument check of tensor parameter `index` of a graph with names or of the closure
-/// form.
-fn input_check(rt: &TokenStream, f: &GraphFn, index: usize, symbolic: bool) -> ArgCheck {
-    let param = &f.params[index];
-    let dims = param.ty.dims.as_ref().expect("a tensor parameter");
-    let dtype = param.ty.dtype;
-    let declared = type_text(dtype, dims);
-    let owner = format!("parameter `{}` of {}", param.name, fn_description(f));
-    let (t, s) = (storage_type(rt, dtype), shape_type(rt, dims));
-    let shape = format!("{}, {}", dtype.name(), shape_macro_text(dims));
-    let tensors = format!("`&Tensor<{shape}>` or `&TensorView<{shape}>`");
-    let (bound, passed, note) = if symbolic {
-        let note = format!(
-            "`{declared}` is passed as `&Tensor<{shape}>`, `&TensorView<{shape}>` or a \
-             `TensorView` (a literal dim may also be `_` in the argument's type){}",
-            slice_note(dtype, dims, "&")
-        );
-        (arg_trait(rt, dtype, dims, false), "{Self}", note)
-    } else {
-        // The closure form (a graph with only literal dims called by name has a
-        // `StaticCheck`). The closure passes `&dyn` this trait: its `Self` is the tensor
-        // behind the `&`.
-        let note = format!("`{declared}` is passed as {tensors}");
-        (quote!(#rt::__private::TensorRef<#t, #s>), "&{Self}", note)
-    };
-    ArgCheck {
-        ident: input_trait_ident(f, param),
-        bound,
-        message: format!("{owner} takes `{declared}`; you passed `{passed}`"),
-        label: format!("expected `{declared}`"),
-        note,
-    }
-}
-
-/// The argument check of `_into` output `k`.
-fn output_check(
-    rt: &TokenStream,
-    f: &GraphFn,
-    outputs: &[(DType, Vec<Dim>)],
-    k: usize,
-    symbolic: bool,
-) -> ArgCheck {
-    let (dtype, dims) = (outputs[k].0, &outputs[k].1);
-    let declared = type_text(dtype, dims);
-    let into = format!("`{}_into`", fn_ident(f));
-    let owner = if outputs.len() == 1 {
-        format!("the output of {into}")
-    } else {
-        format!("output {k} of {into}")
-    };
-    let (t, s) = (storage_type(rt, dtype), shape_type(rt, dims));
-    let shape = format!("{}, {}", dtype.name(), shape_macro_text(dims));
-    let (bound, note) = if symbolic {
-        let note = format!(
-            "`{declared}` is written into `&mut Tensor<{shape}>`, `&mut TensorViewMut<{shape}>` \
-             or a `TensorViewMut` (a literal dim may also be `_` in the argument's type){}",
-            slice_note(dtype, dims, "&mut ")
-        );
-        (arg_trait(rt, dtype, dims, true), note)
-    } else {
-        // Taken as `&mut impl`, so a `&mut Tensor` variable is reborrowed at each call (by
-        // value it would be moved into the first); `Self` is the tensor behind the `&mut`.
-        let note = format!(
-            "`{declared}` is written into `&mut Tensor<{shape}>` or `&mut TensorViewMut<{shape}>`"
-        );
-        (quote!(#rt::__private::TensorMut<#t, #s>), note)
-    };
-    let passed = if symbolic { "{Self}" } else { "&mut {Self}" };
-    ArgCheck {
-        ident: output_trait_ident(f, k, outputs.len()),
-        bound,
-        message: format!("{owner} is `{declared}`; you passed `{passed}`"),
-        label: format!("expected a writable `{declared}`"),
-        note,
-    }
-}
-
 /// The end of a symbolic argument's note: which flat slices it takes.
 fn slice_note(dtype: DType, dims: &[Dim], reference: &str) -> String {
     if dims.iter().filter(|d| d.is_named()).count() <= 1 {
@@ -518,39 +569,37 @@ fn slice_note(dtype: DType, dims: &[Dim], reference: &str) -> String {
     }
 }
 
-/// The argument traits of a graph's tensor parameters and `_into` outputs.
+/// The argument traits of a graph's tensor parameters and `_into` outputs, for a graph with
+/// names ([`symbolic_check`]) and for the closure form of one without (its inputs through
+/// `StaticPointee`, its outputs as [`StaticCheck`]'s).
 fn emit_arg_traits(
     rt: &TokenStream,
     f: &GraphFn,
     outputs: Option<&[(DType, Vec<Dim>)]>,
     symbolic: bool,
 ) -> TokenStream {
-    let inputs = (0..f.params.len())
-        .filter(|&i| is_tensor(f, i))
-        .map(|i| emit_arg_trait(&f.vis, &input_check(rt, f, i, symbolic)));
+    let inputs = (0..f.params.len()).filter(|&i| is_tensor(f, i)).map(|i| {
+        let ty = &f.params[i].ty;
+        let dims = ty.dims.as_ref().expect("a tensor parameter");
+        let lending = if symbolic {
+            Lending::Lend
+        } else {
+            Lending::Pointee
+        };
+        let names = input_names(f, i, symbolic);
+        arg_check_traits(rt, &f.vis, names, ty.dtype, dims, false, lending)
+    });
     let outputs = outputs.into_iter().flat_map(|outputs| {
-        (0..outputs.len())
-            .map(move |k| emit_arg_trait(&f.vis, &output_check(rt, f, outputs, k, symbolic)))
+        (0..outputs.len()).map(move |k| {
+            if symbolic {
+                let names = output_names(f, outputs, k, true);
+                symbolic_check(rt, &f.vis, names, outputs[k].0, &outputs[k].1, true)
+            } else {
+                static_output_check(rt, f, outputs, k).traits
+            }
+        })
     });
     inputs.chain(outputs).collect()
-}
-
-/// `TensorArg<T, Pattern, Flat>` (or `TensorArgMut`) for a declared type with names: a
-/// flat slice can give its shape when it has at most one name.
-fn arg_trait(rt: &TokenStream, dtype: DType, dims: &[Dim], output: bool) -> TokenStream {
-    let p = quote!(#rt::__private);
-    let t = storage_type(rt, dtype);
-    let pattern = pattern_type(rt, dims);
-    let flat = if dims.iter().filter(|d| d.is_named()).count() <= 1 {
-        quote!(#p::SliceOk)
-    } else {
-        quote!(#p::NoSlice)
-    };
-    if output {
-        quote!(#p::TensorArgMut<#t, #pattern, #flat>)
-    } else {
-        quote!(#p::TensorArg<#t, #pattern, #flat>)
-    }
 }
 
 /// A parameter as the generated signature takes it. A parameter that failed to parse
@@ -782,13 +831,12 @@ fn input_reads(rt: &TokenStream, f: &GraphFn) -> (TokenStream, Vec<TokenStream>,
         if !is_tensor(f, i) {
             continue;
         }
-        let dims = param.ty.dims.as_ref().expect("a tensor parameter");
-        let tr = arg_trait(rt, param.ty.dtype, dims, false);
+        let tr = input_trait_ident(f, param);
         let name = &param.name;
         let parts = format_ident!("__tg_parts{}", i);
         let slice = input_slice(i);
         let t = storage_type(rt, param.ty.dtype);
-        reads.extend(quote!(let #parts = <_ as #tr>::tensor_parts(&#name);));
+        reads.extend(quote!(let #parts = #tr::lend(&#name);));
         shapes.push(quote!(#parts.arg_shape()));
         slices.extend(quote!(let #slice: &[#t] = #parts.data;));
     }
@@ -808,12 +856,12 @@ fn emit_binding(
     let n = Literal::usize_unsuffixed(names.len());
     let dim_idents: Vec<_> = names.iter().map(|n| dim_ident(n)).collect();
     let (mut reads, mut shapes, mut slices) = input_reads(rt, f);
-    for (k, ((dtype, dims), out)) in outputs.iter().zip(out_names).enumerate() {
-        let tr = arg_trait(rt, *dtype, dims, true);
+    for (k, ((dtype, _), out)) in outputs.iter().zip(out_names).enumerate() {
+        let tr = output_trait_ident(f, k, outputs.len());
         let parts = format_ident!("__tg_out_parts{}", k);
         let slice = output_slice(k);
         let t = storage_type(rt, *dtype);
-        reads.extend(quote!(let #parts = <_ as #tr>::tensor_parts_mut(&mut #out);));
+        reads.extend(quote!(let #parts = #tr::lend_mut(&mut #out);));
         shapes.push(quote!(#parts.arg_shape()));
         slices.extend(quote!(let #slice: &mut [#t] = #parts.data;));
     }
@@ -971,11 +1019,10 @@ pub fn emit_graph_fn(
     };
 
     if !symbolic {
-        // A graph with only literal dims: it cannot fail. Called by name, its tensor
-        // arguments and outputs are read through their `StaticCheck` traits; in the closure
-        // form its tensor parameters are `&impl` their argument traits (the closure passes
-        // `&dyn`) over `TensorRef`, and its outputs `&mut impl` over `TensorMut`. Either way
-        // the slices have exactly the static length.
+        // A graph with only literal dims: it cannot fail. Its tensor arguments and outputs
+        // are read through their argument traits (in the closure form the parameters are
+        // `&impl` them, as the closure passes `&dyn`), whose one impl that can hold is for
+        // the declared dtype and literal dims: the slices have exactly the static length.
         let out_traits: Vec<_> = (0..outputs.len())
             .map(|k| output_trait_ident(f, k, outputs.len()))
             .collect();
@@ -989,29 +1036,20 @@ pub fn emit_graph_fn(
                     let name = &param.name;
                     let t = storage_type(rt, param.ty.dtype);
                     let slice = input_slice(index);
-                    let read = match &input_checks[index] {
-                        Some(check) => {
-                            let tr = &check.form_trait;
-                            quote!(#tr::elements(&#name))
-                        }
-                        None => {
-                            let s = shape_type(rt, param.ty.dims.as_ref().expect("a tensor"));
-                            quote!(<_ as #p::TensorRef<#t, #s>>::as_slice(#name))
-                        }
+                    // Called by name the argument is `impl` its trait, in the closure form
+                    // `&(impl … + ?Sized)`.
+                    let tr = input_trait_ident(f, param);
+                    let read = if static_named {
+                        quote!(#tr::elements(&#name))
+                    } else {
+                        quote!(#tr::elements(#name))
                     };
                     setup.extend(quote!(let #slice: &[#t] = #read;));
                 }
                 for (index, (out, tr)) in out_names.iter().zip(&out_traits).enumerate() {
-                    let (dtype, dims) = &outputs[index];
-                    let t = storage_type(rt, *dtype);
+                    let t = storage_type(rt, outputs[index].0);
                     let slice = output_slice(index);
-                    let read = if static_named {
-                        quote!(#tr::elements_mut(#out))
-                    } else {
-                        let s = shape_type(rt, dims);
-                        quote!(<_ as #p::TensorMut<#t, #s>>::as_mut_slice(#out))
-                    };
-                    setup.extend(quote!(let #slice: &mut [#t] = #read;));
+                    setup.extend(quote!(let #slice: &mut [#t] = #tr::elements_mut(#out);));
                 }
                 let body = literal_kernel(rt, f, &outputs, emit_kernel(rt, f, graph, kernel));
                 quote!(#setup #body)
@@ -1124,5 +1162,95 @@ pub fn emit_graph_fn(
         #vis fn #into_name(#(#param_names: #param_types,)* #(mut #out_names: #out_arg_types),*) -> ::core::result::Result<(), #p::ShapeError> {
             #into_body
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::str::FromStr;
+
+    use proc_macro2::TokenStream;
+
+    /// The generated functions' doc attributes, as rustdoc shows them (issue 19, item 2).
+    fn docs(graph: &str) -> Vec<String> {
+        let mut input = TokenStream::from_str("::tensorgraph;").unwrap();
+        input.extend(TokenStream::from_str(graph).unwrap());
+        let expanded = crate::expand(input);
+        let file: syn::File = syn::parse2(expanded).expect("the expansion parses as items");
+        let mut docs = Vec::new();
+        for item in file.items {
+            if let syn::Item::Fn(f) = item {
+                let text: Vec<String> = f
+                    .attrs
+                    .iter()
+                    .filter(|a| a.path().is_ident("doc"))
+                    .map(|a| match &a.meta {
+                        syn::Meta::NameValue(nv) => match &nv.value {
+                            syn::Expr::Lit(syn::ExprLit {
+                                lit: syn::Lit::Str(s),
+                                ..
+                            }) => s.value(),
+                            _ => String::new(),
+                        },
+                        _ => String::new(),
+                    })
+                    .collect();
+                docs.push(format!("{}:{}", f.sig.ident, text.join("\n")));
+            }
+        }
+        docs
+    }
+
+    #[test]
+    fn rustdoc_shows_the_dsl_signature_and_the_graph_doc() {
+        let docs = docs(
+            "/// Scales every element.\n\
+             pub fn scale(x: f32[4, 8], s: f32) -> f32[4, 8] { x * s }",
+        );
+        assert_eq!(docs.len(), 2, "{docs:?}");
+        assert!(
+            docs[0].starts_with("scale: Scales every element."),
+            "{docs:?}"
+        );
+        assert!(
+            docs[0].contains(" Graph signature: `scale(x: f32[4, 8], s: f32) -> f32[4, 8]`"),
+            "{docs:?}"
+        );
+        assert!(
+            docs[0].contains("Every dim is checked while compiling: the function cannot fail."),
+            "{docs:?}"
+        );
+        // No reduction, no temporaries: `_into` allocates nothing, and says so.
+        assert!(docs[1].starts_with("scale_into:"), "{docs:?}");
+        assert!(
+            docs[1].contains("into caller-provided tensors; allocates nothing."),
+            "{docs:?}"
+        );
+        assert!(
+            docs[1].contains(" Graph signature: `scale(x: f32[4, 8], s: f32) -> f32[4, 8]`"),
+            "{docs:?}"
+        );
+    }
+
+    #[test]
+    fn into_docs_say_when_temporaries_come_from_the_scratch_pool() {
+        // A row of 4096 is over the stack limit for row-local temporaries: the softmax's
+        // row max and sum come from the scratch pool, and the doc must not claim otherwise.
+        let docs = docs("fn sm(x: f32[B, 4096]) -> f32[B, 4096] { softmax(x, axis = 1) }");
+        let into = docs
+            .iter()
+            .find(|d| d.starts_with("sm_into:"))
+            .expect("sm_into");
+        assert!(!into.contains("allocates nothing"), "{into}");
+        assert!(
+            into.contains("from a per-thread scratch pool, allocated on the first call"),
+            "{into}"
+        );
+        assert!(
+            into.contains(" Graph signature: `sm(x: f32[B, 4096]) -> f32[B, 4096]`"),
+            "{into}"
+        );
+        let f = docs.iter().find(|d| d.starts_with("sm:")).expect("sm");
+        assert!(f.contains("are an `Err` (`ShapeError`)"), "{f}");
     }
 }
