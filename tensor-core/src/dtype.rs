@@ -97,9 +97,11 @@ macro_rules! plain_element {
         impl Element for $t {
             const DTYPE: DType = DType::$tag;
             type Compute = $t;
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn to_compute(self) -> $t { self }
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn from_compute(value: $t) -> $t { value }
         }
     )*};
@@ -113,9 +115,11 @@ macro_rules! half_element {
         impl Element for $t {
             const DTYPE: DType = DType::$tag;
             type Compute = f32;
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn to_compute(self) -> f32 { self.to_f32() }
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn from_compute(value: f32) -> $t { <$t>::from_f32(value) }
         }
     )*};
