@@ -106,11 +106,7 @@ pub fn load<E: Element>(src: &[E], offset: usize, n: usize) -> V<E::Compute> {
         let chunk: &[E; LANES] = src[offset..offset + LANES]
             .try_into()
             .expect("a full chunk is LANES long");
-        let mut lanes = [E::Compute::default(); LANES];
-        for i in 0..LANES {
-            lanes[i] = chunk[i].to_compute();
-        }
-        V(lanes)
+        V(E::chunk_to_compute(chunk))
     } else {
         let mut lanes = [E::Compute::default(); LANES];
         for (lane, value) in lanes.iter_mut().zip(&src[offset..offset + n]) {
@@ -172,9 +168,7 @@ pub fn store<E: Element>(dst: &mut [E], offset: usize, n: usize, value: V<E::Com
         let dst: &mut [E; LANES] = (&mut dst[offset..offset + LANES])
             .try_into()
             .expect("a full chunk is LANES long");
-        for i in 0..LANES {
-            dst[i] = E::from_compute(value.0[i]);
-        }
+        E::chunk_from_compute(&value.0, dst);
     } else {
         for (slot, lane) in dst[offset..offset + n].iter_mut().zip(value.0) {
             *slot = E::from_compute(lane);
