@@ -35,7 +35,6 @@ impl<T: LaneScalar> V<T> {
     }
 
     #[cfg_attr(debug_assertions, inline)]
-
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// `f` applied to each lane.
     ///
@@ -52,7 +51,6 @@ impl<T: LaneScalar> V<T> {
     }
 
     #[cfg_attr(debug_assertions, inline)]
-
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// `f` applied to each pair of lanes of `self` and `other`.
     pub fn zip<U, R>(self, other: V<U>, f: impl Fn(T, U) -> R) -> V<R>
@@ -702,7 +700,6 @@ macro_rules! float_lanes {
         }
 
         #[cfg_attr(debug_assertions, inline)]
-
         #[cfg_attr(not(debug_assertions), inline(always))]
         fn bools_from_mask(mask: $w) -> V<bool> {
             let bits = mask.to_bitmask();

@@ -610,10 +610,18 @@ fn emit_gemm_block(
     let out = temp_vec(step.output);
     let plain = plain_gemm(&ta, &tb, &c);
     let call = match (packed, plain) {
-        (true, true) => quote!(<#c as #p::PlainGemm>::plain_matmul_packed(#a, #a_at, &__tg_packed, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k, #parallel);),
-        (true, false) => quote!(#p::matmul_packed::<#ta, #tb, #c>(#a, #a_at, &__tg_packed, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k, #parallel);),
-        (false, true) => quote!(<#c as #p::PlainGemm>::plain_matmul(#a, #a_at, #b, #b_at, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k, #parallel);),
-        (false, false) => quote!(#p::matmul::<#ta, #tb, #c>(#a, #a_at, #b, #b_at, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k, #parallel);),
+        (true, true) => {
+            quote!(<#c as #p::PlainGemm>::plain_matmul_packed(#a, #a_at, &__tg_packed, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k, #parallel);)
+        }
+        (true, false) => {
+            quote!(#p::matmul_packed::<#ta, #tb, #c>(#a, #a_at, &__tg_packed, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k, #parallel);)
+        }
+        (false, true) => {
+            quote!(<#c as #p::PlainGemm>::plain_matmul(#a, #a_at, #b, #b_at, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k, #parallel);)
+        }
+        (false, false) => {
+            quote!(#p::matmul::<#ta, #tb, #c>(#a, #a_at, #b, #b_at, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k, #parallel);)
+        }
     };
     quote! {
         let mut __tg_r: usize = __tg_blk;
