@@ -6,6 +6,8 @@
 //! `as` cast, or an implicit promotion). That is DESIGN.md's "round once on store".
 
 use core::fmt;
+
+use crate::lanes::LANES;
 pub use half::{bf16, f16};
 
 /// A dtype tag, used for messages and `Debug` output.
@@ -88,6 +90,51 @@ pub trait Element:
     fn to_compute(self) -> Self::Compute;
     /// Rounds once (to nearest, ties to even) for `f16`/`bf16`; the identity otherwise.
     fn from_compute(value: Self::Compute) -> Self;
+    /// A whole chunk of `LANES` elements converted to the compute type:
+    /// [`to_compute`](Element::to_compute) on each. `f16` on builds without F16C overrides
+    /// it with one out-of-line call (see `f16_chunk_to_f32`).
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn chunk_to_compute(chunk: &[Self; LANES]) -> [Self::Compute; LANES] {
+        let mut lanes = [Self::Compute::default(); LANES];
+        for i in 0..LANES {
+            lanes[i] = chunk[i].to_compute();
+        }
+        lanes
+    }
+    /// A whole chunk rounded into the dtype: [`from_compute`](Element::from_compute) on
+    /// each lane (`f16` without F16C: one out-of-line call, `f32_chunk_to_f16`).
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn chunk_from_compute(values: &[Self::Compute; LANES], out: &mut [Self; LANES]) {
+        for i in 0..LANES {
+            out[i] = Self::from_compute(values[i]);
+        }
+    }
+}
+
+/// `f16` chunks to `f32` on builds without F16C, compiled once here: half's slice
+/// conversion, which checks for F16C at run time and uses `vcvtph2ps` where the CPU has it,
+/// else its software path (the same two paths as `f16::to_f32`, so the same values). Inline
+/// per lane, `to_f32` put that check and both paths into the kernel eight or sixteen times
+/// per load, and each graph's kernels compiled them again (issue 17: the `f16`/`bf16`
+/// graphs were the largest functions of the compile-time benchmark's set 1).
+#[cfg(not(target_feature = "f16c"))]
+#[inline(never)]
+pub fn f16_chunk_to_f32(chunk: &[f16; LANES]) -> [f32; LANES] {
+    use half::slice::HalfFloatSliceExt;
+    let mut out = [0.0f32; LANES];
+    chunk.convert_to_f32_slice(&mut out);
+    out
+}
+
+/// `f32` chunks rounded to `f16` on builds without F16C, compiled once here (see
+/// [`f16_chunk_to_f32`]; half's `vcvtps2ph` rounds to nearest, ties to even, as `from_f32`).
+#[cfg(not(target_feature = "f16c"))]
+#[inline(never)]
+pub fn f32_chunk_to_f16(values: &[f32; LANES], out: &mut [f16; LANES]) {
+    use half::slice::HalfFloatSliceExt;
+    out.convert_from_f32_slice(values);
 }
 
 macro_rules! plain_element {
@@ -97,9 +144,11 @@ macro_rules! plain_element {
         impl Element for $t {
             const DTYPE: DType = DType::$tag;
             type Compute = $t;
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn to_compute(self) -> $t { self }
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn from_compute(value: $t) -> $t { value }
         }
     )*};
@@ -108,16 +157,30 @@ plain_element!(bool => Bool, u8 => U8, u16 => U16, u32 => U32, u64 => U64, i8 =>
     i32 => I32, i64 => I64, f32 => F32, f64 => F64);
 
 macro_rules! half_element {
-    ($($t:ty => $tag:ident),* $(,)?) => {$(
+    ($($t:ty => $tag:ident $(($to:ident, $from:ident))?),* $(,)?) => {$(
         impl sealed::Sealed for $t {}
         impl Element for $t {
             const DTYPE: DType = DType::$tag;
             type Compute = f32;
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn to_compute(self) -> f32 { self.to_f32() }
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn from_compute(value: f32) -> $t { <$t>::from_f32(value) }
+            $(
+                #[cfg(not(target_feature = "f16c"))]
+                #[inline(always)]
+                fn chunk_to_compute(chunk: &[$t; LANES]) -> [f32; LANES] {
+                    $to(chunk)
+                }
+                #[cfg(not(target_feature = "f16c"))]
+                #[inline(always)]
+                fn chunk_from_compute(values: &[f32; LANES], out: &mut [$t; LANES]) {
+                    $from(values, out)
+                }
+            )?
         }
     )*};
 }
-half_element!(f16 => F16, bf16 => BF16);
+half_element!(f16 => F16 (f16_chunk_to_f32, f32_chunk_to_f16), bf16 => BF16);

@@ -27,13 +27,15 @@ pub const LANES: usize = 8;
 pub struct V<T>(pub [T; LANES]);
 
 impl<T: LaneScalar> V<T> {
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     /// Every lane `value`.
     pub fn splat(value: T) -> Self {
         V([value; LANES])
     }
 
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     /// `f` applied to each lane.
     ///
     /// A plain index loop rather than `<[T; N]>::map` / `array::from_fn`: those expand to
@@ -48,7 +50,8 @@ impl<T: LaneScalar> V<T> {
         V(out)
     }
 
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     /// `f` applied to each pair of lanes of `self` and `other`.
     pub fn zip<U, R>(self, other: V<U>, f: impl Fn(T, U) -> R) -> V<R>
     where
@@ -67,7 +70,8 @@ impl<T: LaneScalar> V<T> {
 /// `prefetcht0` once per 64-byte line on x86-64, nothing elsewhere. A hint only: nothing is
 /// read, nothing faults. Graph loops over short rows prefetch an input's next row with it.
 /// (Nothing under Miri either, which need not know the intrinsic.)
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn prefetch<E>(src: &[E], from: usize, len: usize) {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     {
@@ -93,17 +97,14 @@ pub fn prefetch<E>(src: &[E], from: usize, len: usize) {
 /// Reads `n ≤ LANES` elements of `src` from `offset`, converted to the compute type.
 /// Lanes past `n` hold the compute type's zero; every op is total, so they compute
 /// harmlessly and are never stored.
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn load<E: Element>(src: &[E], offset: usize, n: usize) -> V<E::Compute> {
     if n == LANES {
         let chunk: &[E; LANES] = src[offset..offset + LANES]
             .try_into()
             .expect("a full chunk is LANES long");
-        let mut lanes = [E::Compute::default(); LANES];
-        for i in 0..LANES {
-            lanes[i] = chunk[i].to_compute();
-        }
-        V(lanes)
+        V(E::chunk_to_compute(chunk))
     } else {
         let mut lanes = [E::Compute::default(); LANES];
         for (lane, value) in lanes.iter_mut().zip(&src[offset..offset + n]) {
@@ -115,7 +116,8 @@ pub fn load<E: Element>(src: &[E], offset: usize, n: usize) -> V<E::Compute> {
 
 /// Reads `n ≤ LANES` elements of `src` spaced `stride` apart, starting at `offset` (a
 /// transposed or otherwise strided view along the inner loop).
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn load_strided<E: Element>(
     src: &[E],
     offset: usize,
@@ -132,7 +134,8 @@ pub fn load_strided<E: Element>(
 /// Lane `i < n` is `src[offset - i * stride]`: a flipped axis (`flip`, a negative `slice`
 /// step), walked backwards from `offset`. The rest are the default value. Panics (never
 /// reads out of bounds) if an index leaves `src`; lowering builds only in-bounds walks.
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn load_strided_back<E: Element>(
     src: &[E],
     offset: usize,
@@ -156,15 +159,14 @@ pub fn load_strided_back<E: Element>(
 
 /// Writes the first `n ≤ LANES` lanes of `value` to `dst[offset..offset + n]`, rounding
 /// once into the storage dtype.
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn store<E: Element>(dst: &mut [E], offset: usize, n: usize, value: V<E::Compute>) {
     if n == LANES {
         let dst: &mut [E; LANES] = (&mut dst[offset..offset + LANES])
             .try_into()
             .expect("a full chunk is LANES long");
-        for i in 0..LANES {
-            dst[i] = E::from_compute(value.0[i]);
-        }
+        E::chunk_from_compute(&value.0, dst);
     } else {
         for (slot, lane) in dst[offset..offset + n].iter_mut().zip(value.0) {
             *slot = E::from_compute(lane);
@@ -174,14 +176,16 @@ pub fn store<E: Element>(dst: &mut [E], offset: usize, n: usize, value: V<E::Com
 
 /// `x as D` on lanes: the source value is first rounded into its own dtype (an `f16`
 /// intermediate becomes a real `f16`), then converted with `CastTo`.
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn cast<S: CastTo<D>, D: Element>(value: V<S::Compute>) -> V<D::Compute> {
     value.map(|x| S::from_compute(x).cast().to_compute())
 }
 
 /// `where(cond, a, b)`.
 pub trait SelectLanes: LaneScalar {
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     /// Each lane from `a` where `cond` is true, else from `b`.
     fn select_lanes(cond: V<bool>, a: V<Self>, b: V<Self>) -> V<Self> {
         let mut out = b;
@@ -197,7 +201,8 @@ pub trait SelectLanes: LaneScalar {
 macro_rules! default_binary {
     ($trait:ident: $($lane:ident => $scalar:ident),*) => {$(
         #[doc = concat!("`", stringify!($trait), "::", stringify!($scalar), "` on each lane.")]
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn $lane(a: V<Self>, b: V<Self>) -> V<Self> {
             a.zip(b, <Self as $trait>::$scalar)
         }
@@ -206,7 +211,8 @@ macro_rules! default_binary {
 macro_rules! default_unary {
     ($trait:ident: $($lane:ident => $scalar:ident),*) => {$(
         #[doc = concat!("`", stringify!($trait), "::", stringify!($scalar), "` on each lane.")]
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn $lane(a: V<Self>) -> V<Self> {
             a.map(<Self as $trait>::$scalar)
         }
@@ -215,7 +221,8 @@ macro_rules! default_unary {
 macro_rules! default_compare {
     ($($lane:ident => $scalar:ident),*) => {$(
         #[doc = concat!("`Compare::", stringify!($scalar), "` on each lane.")]
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn $lane(a: V<Self>, b: V<Self>) -> V<bool> {
             a.zip(b, <Self as Compare>::$scalar)
         }
@@ -232,7 +239,8 @@ pub trait NumLanes: Num {
         floor_lanes => floor, round_lanes => round, roundeven_lanes => roundeven,
         trunc_lanes => trunc, ceil_lanes => ceil, sign_lanes => sign);
     /// `a · a`, as `mul_lanes` computes it.
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn square_lanes(a: V<Self>) -> V<Self> {
         Self::mul_lanes(a, a)
     }
@@ -240,7 +248,8 @@ pub trait NumLanes: Num {
 
 /// `bitwise_count` on integer lanes: the ones of `|a|`, as `u8`.
 pub trait BitCountLanes: crate::reference::BitCount {
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     /// The number of one bits of `|a|` on each lane, as `u8`.
     fn bitwise_count_lanes(a: V<Self>) -> V<u8> {
         a.map(<Self as crate::reference::BitCount>::bitwise_count)
@@ -251,37 +260,43 @@ pub trait BitCountLanes: crate::reference::BitCount {
 /// order `reference::Activation` states, so exact compositions match it bit for bit.
 /// `f32` evaluates the `expm1`/`sigmoid` ones in f64 lanes and rounds once.
 pub trait ActivationLanes: Activation + FloatLanes + CompareLanes + SelectLanes {
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     /// `1 / a` on each lane.
     fn reciprocal_lanes(a: V<Self>) -> V<Self> {
         Self::div_lanes(V::splat(<Self as Activation>::one()), a)
     }
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     /// `a / (1 + |a|)` on each lane.
     fn softsign_lanes(a: V<Self>) -> V<Self> {
         let one = V::splat(<Self as Activation>::one());
         Self::div_lanes(a, Self::add_lanes(one, Self::abs_lanes(a)))
     }
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     /// Whether each lane is neither NaN nor infinite.
     fn is_finite_lanes(a: V<Self>) -> V<bool> {
         let nan = Self::is_nan_lanes(a);
         let inf = Self::is_inf_lanes(a);
         nan.zip(inf, |nan, inf| !nan && !inf)
     }
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     /// `a` where `a >= 0`, else `alpha · a`.
     fn leaky_relu_lanes(a: V<Self>, alpha: V<Self>) -> V<Self> {
         let negative = Self::lt_lanes(a, V::splat(<Self as Activation>::zero()));
         Self::select_lanes(negative, Self::mul_lanes(alpha, a), a)
     }
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     /// `a` where `a > alpha`, else 0.
     fn thresholded_relu_lanes(a: V<Self>, alpha: V<Self>) -> V<Self> {
         let above = Self::gt_lanes(a, alpha);
         Self::select_lanes(above, a, V::splat(<Self as Activation>::zero()))
     }
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     /// `max(0, min(1, alpha · a + beta))`.
     fn hard_sigmoid_lanes(a: V<Self>, alpha: V<Self>, beta: V<Self>) -> V<Self> {
         let t = Self::add_lanes(Self::mul_lanes(alpha, a), beta);
@@ -291,14 +306,16 @@ pub trait ActivationLanes: Activation + FloatLanes + CompareLanes + SelectLanes 
             Self::min_lanes(one, t),
         )
     }
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     /// `a · hard_sigmoid(a, 1/6, 1/2)`.
     fn hard_swish_lanes(a: V<Self>) -> V<Self> {
         let alpha = V::splat(<Self as Activation>::one_sixth());
         let beta = V::splat(<Self as Activation>::half());
         Self::mul_lanes(a, Self::hard_sigmoid_lanes(a, alpha, beta))
     }
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     /// `a + bias` below `-lambd`, `a - bias` above `lambd`, else 0.
     fn shrink_lanes(a: V<Self>, lambd: V<Self>, bias: V<Self>) -> V<Self> {
         let below = Self::lt_lanes(a, Self::neg_lanes(lambd));
@@ -307,27 +324,31 @@ pub trait ActivationLanes: Activation + FloatLanes + CompareLanes + SelectLanes 
         let inner = Self::select_lanes(above, Self::sub_lanes(a, bias), zero);
         Self::select_lanes(below, Self::add_lanes(a, bias), inner)
     }
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     /// `a` where `a > 0`, else `alpha · (e^a - 1)`.
     fn elu_lanes(a: V<Self>, alpha: V<Self>) -> V<Self> {
         let positive = Self::gt_lanes(a, V::splat(<Self as Activation>::zero()));
         Self::select_lanes(positive, a, Self::mul_lanes(alpha, Self::expm1_lanes(a)))
     }
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     /// `max(0, a) + min(0, alpha · (e^(a/alpha) - 1))`.
     fn celu_lanes(a: V<Self>, alpha: V<Self>) -> V<Self> {
         let zero = V::splat(<Self as Activation>::zero());
         let e = Self::mul_lanes(alpha, Self::expm1_lanes(Self::div_lanes(a, alpha)));
         Self::add_lanes(Self::max_lanes(zero, a), Self::min_lanes(zero, e))
     }
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     /// `gamma · a` where `a > 0`, else `gamma · alpha · (e^a - 1)`.
     fn selu_lanes(a: V<Self>, alpha: V<Self>, gamma: V<Self>) -> V<Self> {
         let positive = Self::gt_lanes(a, V::splat(<Self as Activation>::zero()));
         let negative = Self::mul_lanes(gamma, Self::mul_lanes(alpha, Self::expm1_lanes(a)));
         Self::select_lanes(positive, Self::mul_lanes(gamma, a), negative)
     }
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     /// `a · sigmoid(alpha · a)`.
     fn swish_lanes(a: V<Self>, alpha: V<Self>) -> V<Self> {
         Self::mul_lanes(a, Self::sigmoid_lanes(Self::mul_lanes(alpha, a)))
@@ -337,11 +358,13 @@ pub trait ActivationLanes: Activation + FloatLanes + CompareLanes + SelectLanes 
 /// f64: selu and swish through their double-double kernels (`vmath::selu_f64`,
 /// `vmath::swish_f64`), rounded once; the other activations keep the composed defaults.
 impl ActivationLanes for f64 {
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn selu_lanes(a: V<f64>, alpha: V<f64>, gamma: V<f64>) -> V<f64> {
         by_f64x8(|c| crate::vmath::selu_f64(c(&a), c(&alpha), c(&gamma)))
     }
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn swish_lanes(a: V<f64>, alpha: V<f64>) -> V<f64> {
         by_f64x8(|c| crate::vmath::swish_f64(c(&a), c(&alpha)))
     }
@@ -349,7 +372,8 @@ impl ActivationLanes for f64 {
 
 /// An `f64x8` kernel over all `LANES` f64 lanes (8 or 16), eight at a time: `kernel`
 /// receives a function that cuts the current eight lanes out of an operand.
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn by_f64x8(kernel: impl Fn(&dyn Fn(&V<f64>) -> wide::f64x8) -> wide::f64x8) -> V<f64> {
     let mut out = [0.0f64; LANES];
     for (c, chunk) in out.chunks_exact_mut(8).enumerate() {
@@ -365,21 +389,24 @@ fn by_f64x8(kernel: impl Fn(&dyn Fn(&V<f64>) -> wide::f64x8) -> wide::f64x8) -> 
 /// `f32` through f64 lanes for the transcendental activations: one rounding at the end
 /// (selu and swish: of the f64 kernels above).
 impl ActivationLanes for f32 {
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn elu_lanes(a: V<f32>, alpha: V<f32>) -> V<f32> {
         cast::<f64, f32>(<f64 as ActivationLanes>::elu_lanes(
             cast::<f32, f64>(a),
             cast::<f32, f64>(alpha),
         ))
     }
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn celu_lanes(a: V<f32>, alpha: V<f32>) -> V<f32> {
         cast::<f64, f32>(<f64 as ActivationLanes>::celu_lanes(
             cast::<f32, f64>(a),
             cast::<f32, f64>(alpha),
         ))
     }
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn selu_lanes(a: V<f32>, alpha: V<f32>, gamma: V<f32>) -> V<f32> {
         cast::<f64, f32>(<f64 as ActivationLanes>::selu_lanes(
             cast::<f32, f64>(a),
@@ -387,7 +414,8 @@ impl ActivationLanes for f32 {
             cast::<f32, f64>(gamma),
         ))
     }
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn swish_lanes(a: V<f32>, alpha: V<f32>) -> V<f32> {
         cast::<f64, f32>(<f64 as ActivationLanes>::swish_lanes(
             cast::<f32, f64>(a),
@@ -429,16 +457,19 @@ pub trait FloatLanes: Float + NumLanes {
     /// softmax, `x / sum(x, keepdims)`): bit-identical to `div_lanes`. The macro emits it
     /// for a division whose divisor is computed per row or per call, so that LLVM hoists
     /// the reciprocal out of the inner loop (see `div_invariant_f32`).
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn div_invariant_lanes(a: V<Self>, b: V<Self>) -> V<Self> {
         Self::div_lanes(a, b)
     }
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     /// Whether each lane is NaN.
     fn is_nan_lanes(a: V<Self>) -> V<bool> {
         a.map(<Self as Float>::is_nan)
     }
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     /// Whether each lane is infinite.
     fn is_inf_lanes(a: V<Self>) -> V<bool> {
         a.map(<Self as Float>::is_inf)
@@ -479,7 +510,8 @@ integer_lanes!(u8, u16, u32, u64, i8, i16, i32, i64);
     all(target_feature = "avx512bitalg", target_feature = "avx512vpopcntdq"),
     allow(dead_code)
 )]
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn ones_per_field(w: u64, bits: u32, signed: bool) -> u64 {
     let w = if signed {
         let low = match bits {
@@ -512,7 +544,8 @@ fn ones_per_field(w: u64, bits: u32, signed: bool) -> u64 {
     all(target_feature = "avx512bitalg", target_feature = "avx512vpopcntdq"),
     allow(dead_code)
 )]
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn count_packed<const BITS: u32, const WORDS: usize>(m: [u64; LANES], signed: bool) -> [u8; LANES] {
     let per_word = LANES / WORDS;
     let words: [u64; WORDS] = core::array::from_fn(|j| {
@@ -528,7 +561,8 @@ fn count_packed<const BITS: u32, const WORDS: usize>(m: [u64; LANES], signed: bo
     all(target_feature = "avx512bitalg", target_feature = "avx512vpopcntdq"),
     allow(dead_code)
 )]
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn count_u16x8(m: [u16; LANES], signed: bool) -> [u8; LANES] {
     use wide::u16x8;
     let mut out = [0u8; LANES];
@@ -569,14 +603,16 @@ trait SwarBitCount: Sized {
 macro_rules! swar_bit_count {
     ($($t:ty, $feature:literal => |$m:ident| $count:expr;)*) => {$(
         impl SwarBitCount for $t {
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn swar_count($m: [$t; LANES]) -> [u8; LANES] {
                 $count
             }
         }
         #[cfg(not(target_feature = $feature))]
         impl BitCountLanes for $t {
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn bitwise_count_lanes(a: V<$t>) -> V<u8> {
                 V(<$t as SwarBitCount>::swar_count(a.0))
             }
@@ -644,23 +680,27 @@ macro_rules! float_lanes {
     ($t:ty, $w:ident, $bits:ty, pow: $pow:expr, rsqrt: $rsqrt:expr, div_invariant: $div:expr,
      $($f:ident => $vm:expr),*) => {
         impl $crate::lanes::V<$t> {
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn wide(self) -> $w {
                 $w::from(self.0)
             }
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn from_wide(w: $w) -> Self {
                 V(w.to_array())
             }
         }
 
         /// A mask vector (all-ones lanes are true) from bools.
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn mask_from_bools(cond: V<bool>) -> $w {
             $w::from(cond.map(|c| <$t>::from_bits((c as $bits).wrapping_neg())).0)
         }
 
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn bools_from_mask(mask: $w) -> V<bool> {
             let bits = mask.to_bitmask();
             let mut lanes = [false; LANES];
@@ -671,40 +711,48 @@ macro_rules! float_lanes {
         }
 
         impl SelectLanes for $t {
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn select_lanes(cond: V<bool>, a: V<$t>, b: V<$t>) -> V<$t> {
                 V::from_wide(mask_from_bools(cond).select(a.wide(), b.wide()))
             }
         }
 
         impl NumLanes for $t {
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn add_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
                 V::from_wide(a.wide() + b.wide())
             }
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn sub_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
                 V::from_wide(a.wide() - b.wide())
             }
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn mul_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
                 V::from_wide(a.wide() * b.wide())
             }
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn div_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
                 V::from_wide(a.wide() / b.wide())
             }
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn neg_lanes(a: V<$t>) -> V<$t> {
                 V::from_wide(-a.wide())
             }
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn abs_lanes(a: V<$t>) -> V<$t> {
                 V::from_wide(a.wide().abs())
             }
             /// NaN if either is NaN; equal values (including ±0) combine by bits, so
             /// `max(+0, -0) = +0 & -0 = +0`.
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn max_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
                 let (a, b) = (a.wide(), b.wide());
                 let unordered = a.is_nan() | b.is_nan();
@@ -712,38 +760,45 @@ macro_rules! float_lanes {
                 V::from_wide(unordered.select(a + b, ordered))
             }
             /// As `max_lanes`, with `min(+0, -0) = +0 | -0 = -0`.
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn min_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
                 let (a, b) = (a.wide(), b.wide());
                 let unordered = a.is_nan() | b.is_nan();
                 let ordered = a.simd_lt(b).select(a, b.simd_lt(a).select(b, a | b));
                 V::from_wide(unordered.select(a + b, ordered))
             }
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn pow_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
                 let f: fn($w, $w) -> $w = $pow;
                 V::from_wide(f(a.wide(), b.wide()))
             }
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn relu_lanes(a: V<$t>) -> V<$t> {
                 <$t as NumLanes>::max_lanes(a, V::splat(0.0))
             }
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn floor_lanes(a: V<$t>) -> V<$t> {
                 let x = a.wide();
                 V::from_wide(x.floor() | (x & $w::splat(-0.0)))
             }
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn ceil_lanes(a: V<$t>) -> V<$t> {
                 let x = a.wide();
                 V::from_wide(x.ceil() | (x & $w::splat(-0.0)))
             }
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn trunc_lanes(a: V<$t>) -> V<$t> {
                 let x = a.wide();
                 V::from_wide(x.trunc() | (x & $w::splat(-0.0)))
             }
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             /// Rounding never changes the sign, so the input's sign bit is put back: `wide`
             /// loses it for results of zero (`roundeven(-0.3)` must be `-0.0`).
             fn roundeven_lanes(a: V<$t>) -> V<$t> {
@@ -752,7 +807,8 @@ macro_rules! float_lanes {
             }
             /// −1, +1, or `x` itself for ±0 and NaN (as `reference::Num::sign`): two
             /// compares and two blends.
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn sign_lanes(a: V<$t>) -> V<$t> {
                 let x = a.wide();
                 let zero = $w::splat(0.0);
@@ -761,7 +817,8 @@ macro_rules! float_lanes {
             }
             /// Half away from zero: the truncation, plus ±1 when the dropped fraction is at
             /// least one half. `x - trunc(x)` is exact for every finite x.
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn round_lanes(a: V<$t>) -> V<$t> {
                 let x = a.wide();
                 let t = x.trunc();
@@ -772,59 +829,71 @@ macro_rules! float_lanes {
         }
 
         impl CompareLanes for $t {
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn eq_lanes(a: V<$t>, b: V<$t>) -> V<bool> {
                 bools_from_mask(a.wide().simd_eq(b.wide()))
             }
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn ne_lanes(a: V<$t>, b: V<$t>) -> V<bool> {
                 bools_from_mask(a.wide().simd_ne(b.wide()))
             }
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn lt_lanes(a: V<$t>, b: V<$t>) -> V<bool> {
                 bools_from_mask(a.wide().simd_lt(b.wide()))
             }
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn le_lanes(a: V<$t>, b: V<$t>) -> V<bool> {
                 bools_from_mask(a.wide().simd_le(b.wide()))
             }
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn gt_lanes(a: V<$t>, b: V<$t>) -> V<bool> {
                 bools_from_mask(a.wide().simd_gt(b.wide()))
             }
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn ge_lanes(a: V<$t>, b: V<$t>) -> V<bool> {
                 bools_from_mask(a.wide().simd_ge(b.wide()))
             }
         }
 
         impl FloatLanes for $t {
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn sqrt_lanes(a: V<$t>) -> V<$t> {
                 V::from_wide(a.wide().sqrt())
             }
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn rsqrt_lanes(a: V<$t>) -> V<$t> {
                 let f: fn($w) -> $w = $rsqrt;
                 V::from_wide(f(a.wide()))
             }
             $(
-                #[inline(always)]
+                #[cfg_attr(debug_assertions, inline)]
+                #[cfg_attr(not(debug_assertions), inline(always))]
                 fn $f(a: V<$t>) -> V<$t> {
                     let f: fn($w) -> $w = $vm;
                     V::from_wide(f(a.wide()))
                 }
             )*
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn div_invariant_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
                 let f: fn($w, $w) -> $w = $div;
                 V::from_wide(f(a.wide(), b.wide()))
             }
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn is_nan_lanes(a: V<$t>) -> V<bool> {
                 bools_from_mask(a.wide().is_nan())
             }
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn is_inf_lanes(a: V<$t>) -> V<bool> {
                 bools_from_mask(a.wide().is_inf())
             }
@@ -948,7 +1017,8 @@ mod lanes16 {
 
     macro_rules! both {
         ($($m:ident),*) => {$(
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             pub(super) fn $m(self) -> Self {
                 F64x16([self.0[0].$m(), self.0[1].$m()])
             }
@@ -956,7 +1026,8 @@ mod lanes16 {
     }
     macro_rules! both_cmp {
         ($($m:ident),*) => {$(
-            #[inline(always)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             pub(super) fn $m(self, o: Self) -> Self {
                 F64x16([self.0[0].$m(o.0[0]), self.0[1].$m(o.0[1])])
             }
@@ -966,7 +1037,8 @@ mod lanes16 {
         ($($tr:ident :: $m:ident),*) => {$(
             impl core::ops::$tr for F64x16 {
                 type Output = F64x16;
-                #[inline(always)]
+                #[cfg_attr(debug_assertions, inline)]
+                #[cfg_attr(not(debug_assertions), inline(always))]
                 fn $m(self, o: Self) -> Self {
                     F64x16([core::ops::$tr::$m(self.0[0], o.0[0]), core::ops::$tr::$m(self.0[1], o.0[1])])
                 }
@@ -983,13 +1055,15 @@ mod lanes16 {
     );
     impl core::ops::Neg for F64x16 {
         type Output = F64x16;
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn neg(self) -> Self {
             F64x16([-self.0[0], -self.0[1]])
         }
     }
     impl From<[f64; 16]> for F64x16 {
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn from(a: [f64; 16]) -> Self {
             F64x16(bytemuck::cast(a))
         }
@@ -1006,23 +1080,27 @@ mod lanes16 {
             sqrt
         );
         both_cmp!(simd_eq, simd_ne, simd_lt, simd_le, simd_gt, simd_ge);
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         pub(super) fn splat(v: f64) -> Self {
             F64x16([f64x8::splat(v); 2])
         }
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         pub(super) fn to_array(self) -> [f64; 16] {
             bytemuck::cast(self.0)
         }
         /// `a` in the lanes of the mask `self`, else `b`.
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         pub(super) fn select(self, a: Self, b: Self) -> Self {
             F64x16([
                 self.0[0].select(a.0[0], b.0[0]),
                 self.0[1].select(a.0[1], b.0[1]),
             ])
         }
-        #[inline(always)]
+        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         pub(super) fn to_bitmask(self) -> u32 {
             (self.0[0].to_bitmask() as u32) | ((self.0[1].to_bitmask() as u32) << 8)
         }

@@ -55,7 +55,9 @@ pub mod __private {
         BitCountLanes, BitwiseLanes, CompareLanes, FloatLanes, NumLanes, SelectLanes, ShiftLanes,
         LANES, V,
     };
-    pub use crate::matmul::{matmul, matmul_packed, pack_rhs, pack_rhs_len, GemmInto, MatrixAt};
+    pub use crate::matmul::{
+        matmul, matmul_packed, pack_rhs, pack_rhs_len, GemmInto, MatrixAt, PlainGemm,
+    };
     pub use crate::parallel::{row_chunks, rows_per_task, run_chunked};
     pub use crate::reduce::{
         arg_combine, arg_fold, arg_indices, arg_step, fold, iota, lane_mask, mask_or, scan,

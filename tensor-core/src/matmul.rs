@@ -229,6 +229,102 @@ pub fn matmul_packed<A, B, C: GemmInto<A, B>>(
     );
 }
 
+/// The products whose operands already have the accumulator's type (`f32 · f32 -> f32`,
+/// `f64`, `i64`, `u64`), which is every product the graph macro emits today: it converts
+/// other operands into an accumulator-typed temp first. The same three entry points as
+/// [`matmul`], [`pack_rhs`] and [`matmul_packed`], but not generic: each impl is compiled
+/// once, here, so a user's crate calls the GEMM engine instead of instantiating its driver,
+/// packing and thread splitting per element type (issue 17: set 2 of the compile-time
+/// benchmark compiled 4 copies of the driver). Same arguments, same results.
+pub trait PlainGemm: GemmInto<Self, Self> {
+    /// [`matmul`] with `A = B = C = Self`.
+    #[allow(clippy::too_many_arguments)]
+    fn plain_matmul(
+        a: &[Self],
+        a_at: MatrixAt,
+        b: &[Self],
+        b_at: MatrixAt,
+        c: &mut [Self],
+        c_offset: usize,
+        m: usize,
+        n: usize,
+        k: usize,
+        parallel: bool,
+    );
+    /// [`pack_rhs_len`] with `A = B = C = Self`.
+    fn plain_pack_rhs_len(k: usize, n: usize) -> usize;
+    /// [`pack_rhs`] with `A = B = C = Self`.
+    fn plain_pack_rhs<'a>(
+        b: &'a [Self],
+        b_at: MatrixAt,
+        k: usize,
+        n: usize,
+        buf: &'a mut [Self::PackElem],
+        parallel: bool,
+    ) -> Self::Packed<'a>;
+    /// [`matmul_packed`] with `A = B = C = Self`.
+    #[allow(clippy::too_many_arguments)]
+    fn plain_matmul_packed(
+        a: &[Self],
+        a_at: MatrixAt,
+        b: &Self::Packed<'_>,
+        c: &mut [Self],
+        c_offset: usize,
+        m: usize,
+        n: usize,
+        k: usize,
+        parallel: bool,
+    );
+}
+
+macro_rules! plain_gemm {
+    ($($t:ty),*) => {$(
+        impl PlainGemm for $t {
+            fn plain_matmul(
+                a: &[$t],
+                a_at: MatrixAt,
+                b: &[$t],
+                b_at: MatrixAt,
+                c: &mut [$t],
+                c_offset: usize,
+                m: usize,
+                n: usize,
+                k: usize,
+                parallel: bool,
+            ) {
+                matmul::<$t, $t, $t>(a, a_at, b, b_at, c, c_offset, m, n, k, parallel)
+            }
+            fn plain_pack_rhs_len(k: usize, n: usize) -> usize {
+                pack_rhs_len::<$t, $t, $t>(k, n)
+            }
+            fn plain_pack_rhs<'a>(
+                b: &'a [$t],
+                b_at: MatrixAt,
+                k: usize,
+                n: usize,
+                buf: &'a mut [<$t as GemmInto<$t, $t>>::PackElem],
+                parallel: bool,
+            ) -> <$t as GemmInto<$t, $t>>::Packed<'a> {
+                pack_rhs::<$t, $t, $t>(b, b_at, k, n, buf, parallel)
+            }
+            fn plain_matmul_packed(
+                a: &[$t],
+                a_at: MatrixAt,
+                b: &<$t as GemmInto<$t, $t>>::Packed<'_>,
+                c: &mut [$t],
+                c_offset: usize,
+                m: usize,
+                n: usize,
+                k: usize,
+                parallel: bool,
+            ) {
+                matmul_packed::<$t, $t, $t>(a, a_at, b, c, c_offset, m, n, k, parallel)
+            }
+        }
+    )*};
+}
+plain_gemm!(f32, f64, i64, u64);
+
 fn options(parallel: bool) -> Options {
     if parallel {
         Options::default()

@@ -332,12 +332,23 @@ fn emit_stage(
             let (b, b_at) = gemm_operand(rt, &step.b, &[], None);
             let ta = operand_storage(rt, graph, f, kernel, &step.a.buffer);
             let tb = operand_storage(rt, graph, f, kernel, &step.b.buffer);
+            let (len, pack) = if plain_gemm(&ta, &tb, &c) {
+                (
+                    quote!(<#c as #p::PlainGemm>::plain_pack_rhs_len(#k, #n)),
+                    quote!(<#c as #p::PlainGemm>::plain_pack_rhs(#b, #b_at, #k, #n, &mut __tg_pack_buf[..], true)),
+                )
+            } else {
+                (
+                    quote!(#p::pack_rhs_len::<#ta, #tb, #c>(#k, #n)),
+                    quote!(#p::pack_rhs::<#ta, #tb, #c>(#b, #b_at, #k, #n, &mut __tg_pack_buf[..], true)),
+                )
+            };
             prelude.extend(quote! {
                 let mut __tg_pack_buf = #p::ScratchVec::<<#c as #p::GemmInto<#ta, #tb>>::PackElem>::stale(
-                    #p::pack_rhs_len::<#ta, #tb, #c>(#k, #n),
+                    #len,
                     ::core::default::Default::default(),
                 );
-                let __tg_packed = #p::pack_rhs::<#ta, #tb, #c>(#b, #b_at, #k, #n, &mut __tg_pack_buf[..], true);
+                let __tg_packed = #pack;
             });
         }
     }
@@ -601,10 +612,20 @@ fn emit_gemm_block(
     let ta = operand_storage(rt, graph, f, kernel, &step.a.buffer);
     let tb = operand_storage(rt, graph, f, kernel, &step.b.buffer);
     let out = temp_vec(step.output);
-    let call = if packed {
-        quote!(#p::matmul_packed::<#ta, #tb, #c>(#a, #a_at, &__tg_packed, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k, #parallel);)
-    } else {
-        quote!(#p::matmul::<#ta, #tb, #c>(#a, #a_at, #b, #b_at, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k, #parallel);)
+    let plain = plain_gemm(&ta, &tb, &c);
+    let call = match (packed, plain) {
+        (true, true) => {
+            quote!(<#c as #p::PlainGemm>::plain_matmul_packed(#a, #a_at, &__tg_packed, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k, #parallel);)
+        }
+        (true, false) => {
+            quote!(#p::matmul_packed::<#ta, #tb, #c>(#a, #a_at, &__tg_packed, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k, #parallel);)
+        }
+        (false, true) => {
+            quote!(<#c as #p::PlainGemm>::plain_matmul(#a, #a_at, #b, #b_at, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k, #parallel);)
+        }
+        (false, false) => {
+            quote!(#p::matmul::<#ta, #tb, #c>(#a, #a_at, #b, #b_at, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k, #parallel);)
+        }
     };
     quote! {
         let mut __tg_r: usize = __tg_blk;
@@ -617,6 +638,15 @@ fn emit_gemm_block(
             __tg_r += __tg_count;
         }
     }
+}
+
+/// Whether a product's operands have its accumulator's type (`f32 · f32 -> f32` and the
+/// like: the operands of every product lowering emits today), so that it can call the
+/// runtime's non-generic `PlainGemm` entry points, compiled once in tensor-core, instead of
+/// instantiating the GEMM engine in the user's crate for each element type (issue 17).
+fn plain_gemm(ta: &TokenStream, tb: &TokenStream, c: &TokenStream) -> bool {
+    let c = c.to_string();
+    ta.to_string() == c && tb.to_string() == c
 }
 
 /// A product computed whole, before its readers: the GEMM of every row (one call per batch
@@ -752,7 +782,7 @@ fn emit_nest(
             // one, so the store loop is unrolled by two here (measured: W1 with `N`
             // ran 4-6% behind the literal kernel on one thread without it).
             let unrolled = (nest.inner.as_static().is_none() || nest.ragged.is_some())
-                .then(|| vec![body.clone(), body.clone()]);
+                .then(|| (2, body.clone()));
             let main = stores_of(stream);
             (TokenStream::new(), main, body, TokenStream::new(), unrolled)
         }
@@ -851,21 +881,22 @@ fn emit_nest(
     };
     // Reductions into registers run four independent accumulators first, so the adds do
     // not wait on each other's latency.
+    // The chunk body is emitted once, inside a loop of constant trip count `width` over the
+    // copies (`__tg_u`), not written out `width` times: LLVM inlines and simplifies the one
+    // copy and only then unrolls it fully (a debug build keeps the loop). Written out, the
+    // 4 copies of every reduction's body cost set 1 of the compile-time benchmark 19% of
+    // its release build (issue 17); the order of accumulation is the same.
     let unrolled_loop = match &unrolled {
-        Some(sinks) => {
-            let copies = sinks.iter().enumerate().map(|(u, sink)| {
-                let shift = Literal::usize_unsuffixed(u);
-                quote! {{
-                    let __tg_j: usize = __tg_j + #shift * #lanes;
-                    let __tg_n: usize = #lanes;
-                    #inner
-                    #sink
-                }}
-            });
-            let width = Literal::usize_unsuffixed(sinks.len());
+        Some((width, sink)) => {
+            let width = Literal::usize_unsuffixed(*width);
             quote! {
                 while __tg_j + #width * #lanes <= #inner_extent {
-                    #(#copies)*
+                    for __tg_u in 0..#width {
+                        let __tg_j: usize = __tg_j + __tg_u * #lanes;
+                        let __tg_n: usize = #lanes;
+                        #inner
+                        #sink
+                    }
                     __tg_j += #width * #lanes;
                 }
             }
@@ -1163,7 +1194,7 @@ fn emit_reduce_sink(
     TokenStream,
     TokenStream,
     TokenStream,
-    Option<Vec<TokenStream>>,
+    Option<(usize, TokenStream)>,
 ) {
     let p = quote!(#rt::__private);
     let acc_op = &nest.operands[acc];
@@ -1194,36 +1225,25 @@ fn emit_reduce_sink(
             // Four pairs, as the sums' four accumulators, so that chunks do not wait on
             // each other's compare-and-select chain; each pair still sees its chunks in
             // order, and `arg_fold` applies the full rules across pairs.
-            const PAIRS: usize = 4;
-            let bests: Vec<_> = (0..PAIRS)
-                .map(|u| format_ident!("__tg_best{}", u))
-                .collect();
-            let bases: Vec<_> = (0..PAIRS)
-                .map(|u| format_ident!("__tg_best_base{}", u))
-                .collect();
+            // Pair `u` takes chunk `u` of each group of four (the unrolled loop's
+            // `__tg_u`); chunks after the last whole group and the tail go to pair 0.
             let init = quote! {
-                #(
-                    let mut #bests = #p::V::<#value_c>::splat(<#value_c as #p::Identity>::LOWEST);
-                    let mut #bases = #p::V::<i64>::splat(-1);
-                )*
+                let mut __tg_best = [#p::V::<#value_c>::splat(<#value_c as #p::Identity>::LOWEST); 4];
+                let mut __tg_best_base = [#p::V::<i64>::splat(-1); 4];
             };
-            let step_call = |b: &proc_macro2::Ident, i: &proc_macro2::Ident| {
+            let step_call = |u: TokenStream| {
                 quote! {
-                    #p::arg_step::<#value_c, #is_max>(&mut #b, &mut #i, #v, #base, #p::lane_mask(__tg_n));
+                    #p::arg_step::<#value_c, #is_max>(&mut __tg_best[#u], &mut __tg_best_base[#u], #v, #base, #p::lane_mask(__tg_n));
                 }
             };
-            let unrolled = bests
-                .iter()
-                .zip(&bases)
-                .map(|(b, i)| step_call(b, i))
-                .collect();
-            let main = step_call(&bests[0], &bases[0]);
+            let unrolled = step_call(quote!(__tg_u));
+            let main = step_call(quote!(0));
             let finish = quote! {
-                #(
-                    #p::arg_fold::<#value_c, #is_max>(#bests, #p::arg_indices(#bases, #step), &mut #best_slice[#best_off], &mut #acc_slice[#acc_off]);
-                )*
+                for __tg_u in 0..4 {
+                    #p::arg_fold::<#value_c, #is_max>(__tg_best[__tg_u], #p::arg_indices(__tg_best_base[__tg_u], #step), &mut #best_slice[#best_off], &mut #acc_slice[#acc_off]);
+                }
             };
-            return (init, main.clone(), main, finish, Some(unrolled));
+            return (init, main.clone(), main, finish, Some((4, unrolled)));
         }
         let step = quote! {
             let mut __tg_best = #p::load::<#value_c>(#best_slice, #best_off + __tg_j, __tg_n);
@@ -1258,31 +1278,27 @@ fn emit_reduce_sink(
     let scalar_combine = quote!(<#c as #p::#scalar_trait>::#scalar_fn);
     let identity = init_value(rt, kernel.temps[acc_temp].dtype, kind.identity());
     if acc_op.inner_stride.is_zero() {
-        const ACCUMULATORS: usize = 4;
-        let accs: Vec<_> = (0..ACCUMULATORS)
-            .map(|u| format_ident!("__tg_acc{}", u))
-            .collect();
+        // Four accumulators, `__tg_acc[u]` taking chunk `u` of each group of four (the
+        // unrolled loop's `__tg_u`); chunks after the last whole group and the tail go to
+        // `__tg_acc[0]`.
         let init = quote! {
-            #(let mut #accs = #p::V::<#c>::splat(#identity);)*
+            let mut __tg_acc = [#p::V::<#c>::splat(#identity); 4];
         };
-        let acc0 = &accs[0];
         let main = quote! {
-            #acc0 = #lane_combine(#acc0, #v);
+            __tg_acc[0] = #lane_combine(__tg_acc[0], #v);
         };
-        let unrolled = accs
-            .iter()
-            .map(|a| quote!(#a = #lane_combine(#a, #v);))
-            .collect();
+        let unrolled = quote! {
+            __tg_acc[__tg_u] = #lane_combine(__tg_acc[__tg_u], #v);
+        };
         // Tail lanes past `__tg_n` hold padding and must not reach the accumulator.
         let tail = quote! {
-            #acc0 = #lane_combine(#acc0, #p::mask_or(#p::lane_mask(__tg_n), #v, #identity));
+            __tg_acc[0] = #lane_combine(__tg_acc[0], #p::mask_or(#p::lane_mask(__tg_n), #v, #identity));
         };
-        let (a0, a1, a2, a3) = (&accs[0], &accs[1], &accs[2], &accs[3]);
         let finish = quote! {
-            let __tg_acc = #lane_combine(#lane_combine(#a0, #a1), #lane_combine(#a2, #a3));
-            #acc_slice[#acc_off] = #scalar_combine(#acc_slice[#acc_off], #p::fold(__tg_acc, #scalar_combine));
+            let __tg_all = #lane_combine(#lane_combine(__tg_acc[0], __tg_acc[1]), #lane_combine(__tg_acc[2], __tg_acc[3]));
+            #acc_slice[#acc_off] = #scalar_combine(#acc_slice[#acc_off], #p::fold(__tg_all, #scalar_combine));
         };
-        return (init, main, tail, finish, Some(unrolled));
+        return (init, main, tail, finish, Some((4, unrolled)));
     }
     let step = quote! {
         let __tg_a = #p::load::<#c>(#acc_slice, #acc_off + __tg_j, __tg_n);
