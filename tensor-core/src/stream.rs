@@ -5,7 +5,7 @@
 //! non-temporal store writes whole lines without reading them and without filling the
 //! cache. Graph loops whose outputs are too large to stay in the last-level cache anyway
 //! (`emit.rs`, `STREAM_MIN_BYTES`) store their full chunks with [`store_streaming`]:
-//! W1 `relu(a + b) * 2` of f32[16M] moves three streams instead of four (BENCHMARKS.md
+//! W1 (`relu(a + b) * 2` of `f32[16M]`) moves three streams instead of four (BENCHMARKS.md
 //! "Streaming stores").
 //!
 //! The x86 instructions need aligned addresses; [`stream_head`] tells a loop how many

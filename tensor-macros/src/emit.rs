@@ -218,7 +218,18 @@ fn emit_stage(
     }
     let Some(rows) = &stage.row_loop else {
         let stream = streams_outputs(graph, &nests[0]);
-        let body = emit_nest(rt, f, graph, kernel, &nests[0], false, &[], &[], stream);
+        let body = emit_nest(
+            rt,
+            f,
+            graph,
+            kernel,
+            &nests[0],
+            false,
+            &[],
+            &[],
+            stream,
+            true,
+        );
         return quote!({ #body });
     };
     let rows_lit = size_expr(rows);
@@ -267,7 +278,18 @@ fn emit_stage(
     // pass reads the row back (softmax's scale pass), which must find it in the cache.
     let stream = nests.len() == 1 && streams_outputs(graph, &nests[0]);
     let body_of = |(nest, prefetch): (&LoopNest, &Vec<BufferRef>)| {
-        emit_nest(rt, f, graph, kernel, nest, true, &chunked, prefetch, stream)
+        emit_nest(
+            rt,
+            f,
+            graph,
+            kernel,
+            nest,
+            true,
+            &chunked,
+            prefetch,
+            stream,
+            nests.len() == 1,
+        )
     };
     let nests_p = nests.iter().zip(&prefetch_of);
     let (pre, bodies): (Vec<TokenStream>, Vec<TokenStream>) = match product_at {
@@ -713,6 +735,7 @@ fn emit_nest(
     chunked: &[BufferRef],
     prefetch: &[BufferRef],
     stream: bool,
+    alone: bool,
 ) -> TokenStream {
     let p = quote!(#rt::__private);
     let lanes = quote!(#p::LANES);
@@ -881,12 +904,35 @@ fn emit_nest(
     };
     // Reductions into registers run four independent accumulators first, so the adds do
     // not wait on each other's latency.
-    // The chunk body is emitted once, inside a loop of constant trip count `width` over the
-    // copies (`__tg_u`), not written out `width` times: LLVM inlines and simplifies the one
-    // copy and only then unrolls it fully (a debug build keeps the loop). Written out, the
-    // 4 copies of every reduction's body cost set 1 of the compile-time benchmark 19% of
-    // its release build (issue 17); the order of accumulation is the same.
+    // A store loop's chunk body is emitted once, inside a loop of constant trip count
+    // `width` over the copies (`__tg_u`), not written out `width` times: LLVM inlines and
+    // simplifies the one copy and only then unrolls it fully (a debug build keeps the
+    // loop). Written out, the 4 copies of every reduction's body cost set 1 of the
+    // compile-time benchmark 19% of its release build (issue 17), but reductions stay
+    // written out (below); the order of accumulation is the same either way.
     let unrolled_loop = match &unrolled {
+        // The body of a reduction alone in its stage is written out once per accumulator.
+        // Measured on native builds, six alternating runs of the peers binary (18:41 UTC,
+        // load 2): as a `for __tg_u` loop over one copy, W5 `sum(x, axis = 1, acc = f32)`
+        // (a lone reduction) took 0.176-0.196 ms against 0.162-0.188 written out, while W4
+        // (layer norm: two reductions in a row stage with the output pass) took 1.22-1.27
+        // ms against 1.30-1.36. So lone reductions are written out, the others loop.
+        Some((width, sink)) if alone && matches!(nest.sink, Sink::Reduce { .. }) => {
+            let copies: Vec<Literal> = (0..*width).map(Literal::usize_unsuffixed).collect();
+            let width = Literal::usize_unsuffixed(*width);
+            quote! {
+                while __tg_j + #width * #lanes <= #inner_extent {
+                    #({
+                        let __tg_u: usize = #copies;
+                        let __tg_j: usize = __tg_j + __tg_u * #lanes;
+                        let __tg_n: usize = #lanes;
+                        #inner
+                        #sink
+                    })*
+                    __tg_j += #width * #lanes;
+                }
+            }
+        }
         Some((width, sink)) => {
             let width = Literal::usize_unsuffixed(*width);
             quote! {
