@@ -425,6 +425,33 @@ pub trait FloatLanes: Float + NumLanes {
         sinh_lanes => sinh, cosh_lanes => cosh, softplus_lanes => softplus);
     default_unary!(Float: asinh_lanes => asinh, acosh_lanes => acosh, atanh_lanes => atanh,
         erfc_lanes => erfc, cbrt_lanes => cbrt, mish_lanes => mish, gelu_tanh_lanes => gelu_tanh);
+    /// max(a, b) where neither is NaN; where one is, `a` or `b`, unspecified: softmax's
+    /// shift (the graph macro's `ReduceKind::MaxNoNan`), which a NaN need not reach because
+    /// the NaN makes the row's sum and outputs NaN anyway. `a > b ? a : b`; `maxps` on
+    /// float vectors (one instruction, against `max_lanes`' compares and blends). Equal
+    /// values of different signs (±0) give either.
+    #[inline(always)]
+    fn max_no_nan_lanes(a: V<Self>, b: V<Self>) -> V<Self> {
+        a.zip(b, Self::max_no_nan)
+    }
+    /// The scalar `max_no_nan_lanes` (the last fold of a row's lanes).
+    #[inline(always)]
+    fn max_no_nan(a: Self, b: Self) -> Self {
+        if a > b {
+            a
+        } else {
+            b
+        }
+    }
+    /// e^min(a, 0), NaN for NaN: softmax's `exp(x - max)`, whose argument is <= 0 or NaN
+    /// (the graph macro emits it there only). The bits of `exp_lanes` for every a <= 0;
+    /// the f32 lanes run a kernel that is cheaper by what the sign allows
+    /// (`vmath::exp_nonpos_f32`).
+    #[inline(always)]
+    fn exp_nonpos_lanes(a: V<Self>) -> V<Self> {
+        let zero = Self::default();
+        a.map(|v| <Self as Float>::exp(if v > zero { zero } else { v }))
+    }
     /// `a / b` where `b` is the same in every lane and loop-invariant (a row's sum in
     /// softmax, `x / sum(x, keepdims)`): bit-identical to `div_lanes`. The macro emits it
     /// for a division whose divisor is computed per row or per call, so that LLVM hoists
@@ -815,6 +842,11 @@ macro_rules! float_lanes {
                     V::from_wide(f(a.wide()))
                 }
             )*
+            /// `maxps`: `b` where either is NaN.
+            #[inline(always)]
+            fn max_no_nan_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
+                V::from_wide(a.wide().fast_max(b.wide()))
+            }
             #[inline(always)]
             fn div_invariant_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
                 let f: fn($w, $w) -> $w = $div;
@@ -843,7 +875,8 @@ mod lanes8 {
         use super::*;
         float_lanes!(f32, f32x8, u32, pow: vm::pow_f32, rsqrt: vm::rsqrt_f32,
             div_invariant: div_invariant_f32!(f32x8),
-            exp_lanes => vm::exp_f32, log_lanes => vm::log_f32, log1p_lanes => vm::log1p_f32,
+            exp_lanes => vm::exp_f32, exp_nonpos_lanes => vm::exp_nonpos_f32,
+            log_lanes => vm::log_f32, log1p_lanes => vm::log1p_f32,
             sin_lanes => vm::sin_f32, cos_lanes => vm::cos_f32, tanh_lanes => vm::tanh_f32,
             erf_lanes => vm::erf_f32, sigmoid_lanes => vm::sigmoid_f32, gelu_lanes => vm::gelu_f32,
             silu_lanes => vm::silu_f32, exp2_lanes => vm::exp2_f32, log2_lanes => vm::log2_f32,
@@ -904,7 +937,8 @@ mod lanes16 {
             },
             rsqrt: h!(vm::rsqrt_f32),
             div_invariant: div_invariant_f32!(f32x16),
-            exp_lanes => vm::x16::exp_f32x16, log_lanes => h!(vm::log_f32),
+            exp_lanes => vm::x16::exp_f32x16, exp_nonpos_lanes => vm::x16::exp_nonpos_f32x16,
+            log_lanes => h!(vm::log_f32),
             log1p_lanes => h!(vm::log1p_f32), sin_lanes => h!(vm::sin_f32),
             cos_lanes => h!(vm::cos_f32), tanh_lanes => vm::x16::tanh_f32x16,
             erf_lanes => vm::x16::erf_f32x16, sigmoid_lanes => vm::x16::sigmoid_f32x16,
@@ -1005,7 +1039,7 @@ mod lanes16 {
             round_ties_even,
             sqrt
         );
-        both_cmp!(simd_eq, simd_ne, simd_lt, simd_le, simd_gt, simd_ge);
+        both_cmp!(simd_eq, simd_ne, simd_lt, simd_le, simd_gt, simd_ge, fast_max);
         #[inline(always)]
         pub(super) fn splat(v: f64) -> Self {
             F64x16([f64x8::splat(v); 2])

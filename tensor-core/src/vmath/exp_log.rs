@@ -373,6 +373,13 @@ pub fn exp_f32(x: f32x8) -> f32x8 {
     dispatch::exp(x)
 }
 
+/// e^min(x, 0) (f32 lanes), NaN for NaN: the bits of `exp_f32` for every x <= 0, cheaper
+/// (softmax's `exp(x - max)`, whose argument is never positive: `f32_kernels::exp_nonpos`).
+#[inline]
+pub fn exp_nonpos_f32(x: f32x8) -> f32x8 {
+    dispatch::exp_nonpos(x)
+}
+
 /// 2^x (f32 lanes): 2^x = 2^k · e^(r·ln2), k = rint(x), exact split.
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn exp2_f32(x: f32x8) -> f32x8 {
