@@ -444,9 +444,9 @@ pub trait FloatLanes: Float + NumLanes {
         }
     }
     /// e^min(a, 0), NaN for NaN: softmax's `exp(x - max)`, whose argument is <= 0 or NaN
-    /// (the graph macro emits it there only). The bits of `exp_lanes` for every a <= 0;
-    /// the f32 lanes run a kernel that is cheaper by what the sign allows
-    /// (`vmath::exp_nonpos_f32`).
+    /// (the graph macro emits it there only), within exp's bound (1 ULP); the f32 lanes
+    /// run a kernel that is cheaper by what the sign allows (`vmath::exp_nonpos_f32`),
+    /// others `exp` itself.
     #[inline(always)]
     fn exp_nonpos_lanes(a: V<Self>) -> V<Self> {
         let zero = Self::default();
@@ -625,19 +625,24 @@ impl BitCountLanes for i64 {}
 
 /// `a / b` on f32 lanes (`$w`: wide's `f32x8` or `f32x16`) for a `b` that is the same in
 /// every lane and loop-invariant, bit-identical to `a / b`. FMA builds divide by
-/// Markstein's correction instead of `divps`: `r = 1/b` (correctly rounded, one division
-/// that LLVM hoists out of the loop with `b`), `q0 = a·r`, the exact residual
-/// `e = a − q0·b` (one FMA), `q = q0 + e·r` (one FMA). When r is 1/b correctly rounded
-/// and q0 within one ULP of a/b, q is a/b correctly rounded, provided nothing underflows
-/// or overflows (Markstein 1990; Muller et al., Handbook of Floating-Point Arithmetic,
-/// 2nd ed., §4.7). The fast path is taken for a vector only inside that range:
-/// 2^-20 ≤ |b| ≤ 2^20 and every lane of a either +0 or 2^-100 ≤ |a| ≤ 2^100 (the quotient
-/// stays normal, q0·b cannot overflow); any other vector (NaN, ±inf, −0, tiny or huge
-/// lanes) divides. Measured against `a / b`: every a in [1, 2) for 29 divisors and 4·10^8
-/// random pairs over the whole fast-path range, no bit differs (tests/lanes.rs
-/// `div_invariant_is_division` repeats a sample of it). Cost per vector: 1 multiply,
-/// 2 FMAs, 3 compares and a branch against a `divps` (W3 softmax, 16 lanes, native:
-/// see BENCHMARKS.md "Peers").
+/// Markstein's correction instead of `divps`, by |b| with b's sign put back at the end
+/// (a / b = −(a / |b|) exactly): `r = 1/|b|` (correctly rounded, one division that LLVM
+/// hoists out of the loop with `b`), `q0 = a·r`, the exact residual `ρ = q0·|b| − a`
+/// (one FMA), `q = q0 − ρ·r` (one FMA). When r is 1/|b| correctly rounded and q0 within
+/// one ULP of a/|b|, q is a/|b| correctly rounded, provided nothing underflows or
+/// overflows (Markstein 1990; Muller et al., Handbook of Floating-Point Arithmetic, 2nd
+/// ed., §4.7). For a = ±0 the same steps give ±0 with a's sign (q0 = ±0, ρ = +0,
+/// q0 − (+0) = q0), so zeros of either sign take the fast path. The fast path is taken
+/// for a vector only inside that range: 2^-20 ≤ |b| ≤ 2^20 and every lane of a either ±0
+/// or 2^-100 ≤ |a| ≤ 2^100 (the quotient stays normal, q0·|b| cannot overflow); any other
+/// vector (NaN, ±inf, tiny or huge lanes) divides. Measured against `a / b` (the
+/// +0-only form before this one): every a in [1, 2) for 29 divisors and 4·10^8 random
+/// pairs over the whole fast-path range, no bit differs (`div_invariant_is_division`
+/// repeats a sample of it, with both zeros against both signs of b). Cost per vector: 1
+/// multiply, 2 FMAs, a sign `xor`, the range test and a branch against a `divps`; on
+/// AVX-512 the test of a is two integer compares on |a|'s bits (`div_invariant_f32x16`,
+/// which those builds use instead).
+#[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
 macro_rules! div_invariant_f32 {
     ($w:ident) => {
         |a: $w, b: $w| -> $w {
@@ -650,20 +655,66 @@ macro_rules! div_invariant_f32 {
                     $w::splat(f32::from_bits(0x3580_0000)),
                     $w::splat(f32::from_bits(0x4980_0000)),
                 );
-                let (aa, ba) = (a.abs(), b.abs());
-                let b_ok = ba.simd_ge(b_lo) & ba.simd_le(b_hi);
-                let a_ok = (aa.simd_ge(lo) & aa.simd_le(hi))
-                    | $w::from_bits(a.to_bits().simd_eq($w::splat(0.0).to_bits()));
-                if (a_ok & b_ok).all() {
-                    let r = $w::splat(1.0) / b;
+                let (aa, bs) = (a.abs(), b.abs());
+                let b_ok = (bs.simd_ge(b_lo) & bs.simd_le(b_hi)).all();
+                let a_ok = (aa.simd_ge(lo) & aa.simd_le(hi)) | aa.simd_eq($w::splat(0.0));
+                if b_ok && a_ok.all() {
+                    let r = $w::splat(1.0) / bs;
                     let q0 = a * r;
-                    let e = (-q0).mul_add(b, a);
-                    return e.mul_add(r, q0);
+                    let rho = q0.mul_sub(bs, a);
+                    return rho.mul_neg_add(r, q0) ^ (b & $w::splat(-0.0));
                 }
             }
             a / b
         }
     };
+}
+
+/// `div_invariant_f32!` on one zmm register (AVX-512 builds; b must be the same in every
+/// lane, as for `div_invariant_lanes`: its range is tested on lane 0), with the test of a on the
+/// integer lanes of |a|: v = bits(|a|) − 1 is −1 for ±0 and runs from bits(2^-100) − 1
+/// to bits(2^100) − 1 over the fast-path range, so "v ≤ bits(2^100) − 1 as signed and
+/// v ≥ bits(2^-100) − 1 as unsigned" is exactly "±0 or 2^-100 ≤ |a| ≤ 2^100" (subnormals
+/// fail the unsigned test, |a| above 2^100, inf and NaN the signed one): an `and`, a
+/// subtract and two compares into one mask, against the float form's five mask
+/// operations (W3 softmax's scale pass: ~30% of its time with them; BENCHMARKS.md).
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+#[inline(always)]
+fn div_invariant_f32x16(a: wide::f32x16, b: wide::f32x16) -> wide::f32x16 {
+    use core::arch::x86_64::*;
+    // SAFETY: every intrinsic here needs avx512f (FMA forms included), which the `cfg`
+    // above guarantees for the whole build; they read and write registers only.
+    unsafe {
+        let (a, b): (__m512, __m512) = (bytemuck::cast(a), bytemuck::cast(b));
+        let abs = _mm512_set1_epi32(0x7fff_ffff);
+        let bs = _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(b), abs));
+        // b is one value in every lane: tested as a scalar, which LLVM hoists out of the
+        // loop with b (the vector test stayed in it, three operations per vector).
+        let b0 = _mm_cvtss_f32(_mm512_castps512_ps128(bs));
+        let b_ok = (f32::from_bits(0x3580_0000)..=f32::from_bits(0x4980_0000)).contains(&b0);
+        let v = _mm512_sub_epi32(
+            _mm512_and_si512(_mm512_castps_si512(a), abs),
+            _mm512_set1_epi32(1),
+        );
+        let below = _mm512_cmp_epi32_mask::<_MM_CMPINT_LE>(v, _mm512_set1_epi32(0x7180_0000 - 1));
+        let a_ok = _mm512_mask_cmp_epu32_mask::<_MM_CMPINT_NLT>(
+            below,
+            v,
+            _mm512_set1_epi32(0x1980_0000 - 1),
+        );
+        if b_ok && a_ok == 0xffff {
+            let r = _mm512_div_ps(_mm512_set1_ps(1.0), bs);
+            let q0 = _mm512_mul_ps(a, r);
+            let rho = _mm512_fmsub_ps(q0, bs, a);
+            let q = _mm512_fnmadd_ps(rho, r, q0);
+            let sign = _mm512_and_si512(_mm512_castps_si512(b), _mm512_set1_epi32(i32::MIN));
+            return bytemuck::cast(_mm512_castsi512_ps(_mm512_xor_si512(
+                _mm512_castps_si512(q),
+                sign,
+            )));
+        }
+        bytemuck::cast(_mm512_div_ps(a, b))
+    }
 }
 
 /// Explicit `wide` implementations for `f32` and `f64` lanes.
@@ -936,7 +987,7 @@ mod lanes16 {
                 bytemuck::cast([vm::pow_f32(a0, b0), vm::pow_f32(a1, b1)])
             },
             rsqrt: h!(vm::rsqrt_f32),
-            div_invariant: div_invariant_f32!(f32x16),
+            div_invariant: div_invariant_f32x16,
             exp_lanes => vm::x16::exp_f32x16, exp_nonpos_lanes => vm::x16::exp_nonpos_f32x16,
             log_lanes => h!(vm::log_f32),
             log1p_lanes => h!(vm::log1p_f32), sin_lanes => h!(vm::sin_f32),
@@ -1225,7 +1276,9 @@ mod tests {
             f32::MIN_POSITIVE,
             1e-45,
         ] {
-            for &b in &[1.0f32, 3.0, 0.0, -0.0, f32::INFINITY, f32::NAN, 1e-30, 1e30] {
+            // Both signs of b: the fast path divides by |b| and puts b's sign back, so
+            // ±0 numerators must keep the quotient's sign either way.
+            for &b in &[1.0f32, 3.0, -1.0, -3.0, 0.0, -0.0, f32::INFINITY, f32::NAN, 1e-30, 1e30] {
                 check32([special; LANES], b);
                 let mut a = [1.5f32; LANES];
                 a[LANES - 1] = special;
