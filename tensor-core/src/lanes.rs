@@ -1278,11 +1278,141 @@ mod tests {
         ] {
             // Both signs of b: the fast path divides by |b| and puts b's sign back, so
             // ±0 numerators must keep the quotient's sign either way.
-            for &b in &[1.0f32, 3.0, -1.0, -3.0, 0.0, -0.0, f32::INFINITY, f32::NAN, 1e-30, 1e30] {
+            for &b in &[
+                1.0f32,
+                3.0,
+                -1.0,
+                -3.0,
+                0.0,
+                -0.0,
+                f32::INFINITY,
+                f32::NAN,
+                1e-30,
+                1e30,
+            ] {
                 check32([special; LANES], b);
                 let mut a = [1.5f32; LANES];
                 a[LANES - 1] = special;
                 check32(a, b);
+            }
+        }
+    }
+    /// Softmax's exp (`exp_nonpos_lanes`, f32 and f64) against the f64 exponential of
+    /// min(x, 0), within exp's 1 ULP: random x <= 0 over every exponent (2^20 in release,
+    /// 2^14 in debug), the subnormal-result range [-104, -87] densely, and the specials
+    /// (NaN stays NaN; -inf and below -104 give +0; every x >= 0 gives exactly 1).
+    #[test]
+    fn exp_nonpos_is_exp_of_the_non_positive_part() {
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let n = if cfg!(miri) {
+            64
+        } else if cfg!(debug_assertions) {
+            1 << 14
+        } else {
+            1 << 20
+        };
+        let mut xs: Vec<f32> = (0..n)
+            .map(|i| match i % 3 {
+                0 => -f32::from_bits(next() as u32 & 0x7fff_ffff),
+                1 => -87.0 - (next() % (1 << 24)) as f32 / (1u64 << 24) as f32 * 17.0,
+                _ => -((next() % (1 << 24)) as f32) / (1u64 << 24) as f32 * 20.0,
+            })
+            .collect();
+        xs.extend([
+            0.0,
+            -0.0,
+            1e-45,
+            1.0,
+            88.0,
+            f32::INFINITY,
+            f32::MAX,
+            f32::NEG_INFINITY,
+            -f32::MAX,
+            -103.97,
+            -104.0,
+            -87.33,
+            f32::NAN,
+        ]);
+        for chunk in xs.chunks(LANES) {
+            let mut a = [0.0f32; LANES];
+            a[..chunk.len()].copy_from_slice(chunk);
+            let got = <f32 as FloatLanes>::exp_nonpos_lanes(V(a)).0;
+            let got64 = <f64 as FloatLanes>::exp_nonpos_lanes(V(a.map(|v| v as f64))).0;
+            for i in 0..chunk.len() {
+                let x = a[i];
+                if x.is_nan() {
+                    assert!(got[i].is_nan() && got64[i].is_nan(), "exp_nonpos(NaN)");
+                    continue;
+                }
+                let want = (x.min(0.0) as f64).exp();
+                let err = crate::ulp::err_f32(got[i], want);
+                assert!(
+                    err <= 1.0,
+                    "exp_nonpos({x:e}) = {:e}: {err} ULP from {want:e}",
+                    got[i]
+                );
+                if x >= 0.0 {
+                    assert_eq!(got[i], 1.0, "exp_nonpos({x:e})");
+                }
+                if x <= -104.0 {
+                    assert_eq!(got[i].to_bits(), 0, "exp_nonpos({x:e})");
+                }
+                assert_eq!(got64[i], want, "f64 exp_nonpos({x:e})");
+            }
+        }
+    }
+
+    /// `max_no_nan_lanes` and its scalar fold: the max wherever no lane is NaN (either
+    /// zero where +0 meets -0), on f32 and f64 lanes.
+    #[test]
+    fn max_no_nan_is_max_without_nans() {
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let edges = [
+            0.0f32,
+            -0.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::MAX,
+            -f32::MAX,
+            1e-45,
+        ];
+        for round in 0..2000 {
+            let pick = |r: u64| -> f32 {
+                let v = f32::from_bits(r as u32);
+                if v.is_nan() || r % 5 == 0 {
+                    edges[(r >> 40) as usize % edges.len()]
+                } else {
+                    v
+                }
+            };
+            let a: [f32; LANES] = core::array::from_fn(|_| pick(next()));
+            let b: [f32; LANES] = core::array::from_fn(|_| pick(next()));
+            let got = <f32 as FloatLanes>::max_no_nan_lanes(V(a), V(b)).0;
+            let got64 =
+                <f64 as FloatLanes>::max_no_nan_lanes(V(a.map(f64::from)), V(b.map(f64::from))).0;
+            for i in 0..LANES {
+                let want = if a[i] > b[i] { a[i] } else { b[i] };
+                assert!(
+                    got[i] == want,
+                    "round {round}: max({:e}, {:e}) = {:e}",
+                    a[i],
+                    b[i],
+                    got[i]
+                );
+                assert!(got64[i] == want as f64);
+                assert!(<f32 as FloatLanes>::max_no_nan(a[i], b[i]) == want);
             }
         }
     }

@@ -236,7 +236,11 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
             }
         }
     }
-    let output_dtypes: Vec<DType> = graph.outputs.iter().map(|&o| graph.nodes[o].dtype).collect();
+    let output_dtypes: Vec<DType> = graph
+        .outputs
+        .iter()
+        .map(|&o| graph.nodes[o].dtype)
+        .collect();
     rows_in_outputs(&temps, &output_dtypes, &mut nests, &stages);
     let stages = stages
         .into_iter()
@@ -351,8 +355,7 @@ fn rows_in_outputs(
         if !plain {
             continue;
         }
-        let at_own_index =
-            |op: &Operand| op.base.is_zero() && op.inner_stride.is_lit(1);
+        let at_own_index = |op: &Operand| op.base.is_zero() && op.inner_stride.is_lit(1);
         for last in range.clone() {
             let Sink::Store(stores) = &nests[last].sink else {
                 continue;
@@ -368,7 +371,10 @@ fn rows_in_outputs(
                     && row_stride.is_some_and(|s| s.as_size().as_ref() == Some(&inner));
                 let only_here = range.clone().all(|n| {
                     n == last
-                        || nests[n].operands.iter().all(|op| op.buffer != BufferRef::Output(o))
+                        || nests[n]
+                            .operands
+                            .iter()
+                            .all(|op| op.buffer != BufferRef::Output(o))
                 }) && nests[last]
                     .operands
                     .iter()

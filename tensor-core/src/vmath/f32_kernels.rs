@@ -163,33 +163,39 @@ f32_simd_impl!(f32x16, |x, f| {
 // instructions there (`vrndscaleps`, `vscalefps`), with the same results as the portable
 // forms (see the trait's methods).
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-f32_simd_impl!(f32x16, |x, f| {
-    let [a, b]: [f32x8; 2] = bytemuck::cast(x);
-    bytemuck::cast([f(a), f(b)])
-}, {
-    #[inline(always)]
-    fn round_small(self) -> Self {
-        use core::arch::x86_64::{_mm512_roundscale_ps, _MM_FROUND_NO_EXC, _MM_FROUND_TO_NEAREST_INT};
-        // SAFETY: `_mm512_roundscale_ps` needs avx512f, which the `cfg` above guarantees
-        // for the whole build. Registers only.
-        bytemuck::cast(unsafe {
-            _mm512_roundscale_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(
-                bytemuck::cast(self),
-            )
-        })
+f32_simd_impl!(
+    f32x16,
+    |x, f| {
+        let [a, b]: [f32x8; 2] = bytemuck::cast(x);
+        bytemuck::cast([f(a), f(b)])
+    },
+    {
+        #[inline(always)]
+        fn round_small(self) -> Self {
+            use core::arch::x86_64::{
+                _mm512_roundscale_ps, _MM_FROUND_NO_EXC, _MM_FROUND_TO_NEAREST_INT,
+            };
+            // SAFETY: `_mm512_roundscale_ps` needs avx512f, which the `cfg` above guarantees
+            // for the whole build. Registers only.
+            bytemuck::cast(unsafe {
+                _mm512_roundscale_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(
+                    bytemuck::cast(self),
+                )
+            })
+        }
+        #[inline(always)]
+        fn mul_pow2(self, kf: Self) -> Self {
+            use core::arch::x86_64::_mm512_scalef_ps;
+            // SAFETY: as in `round_small`. `vscalefps` computes self·2^floor(kf) rounded once
+            // with MXCSR's mode, which Rust code never changes from round-to-nearest-even.
+            bytemuck::cast(unsafe { _mm512_scalef_ps(bytemuck::cast(self), bytemuck::cast(kf)) })
+        }
+        #[inline(always)]
+        fn mul_pow2_nonpos(self, kf: Self) -> Self {
+            self.mul_pow2(kf)
+        }
     }
-    #[inline(always)]
-    fn mul_pow2(self, kf: Self) -> Self {
-        use core::arch::x86_64::_mm512_scalef_ps;
-        // SAFETY: as in `round_small`. `vscalefps` computes self·2^floor(kf) rounded once
-        // with MXCSR's mode, which Rust code never changes from round-to-nearest-even.
-        bytemuck::cast(unsafe { _mm512_scalef_ps(bytemuck::cast(self), bytemuck::cast(kf)) })
-    }
-    #[inline(always)]
-    fn mul_pow2_nonpos(self, kf: Self) -> Self {
-        self.mul_pow2(kf)
-    }
-});
+);
 
 #[inline(always)]
 fn s<V: F32Simd>(v: f32) -> V {
