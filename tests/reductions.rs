@@ -691,3 +691,30 @@ fn softmax_special_rows() {
         softmax_special_1029(&Tensor::<f32, Shape![12, 1029]>::from_vec(x.clone()).unwrap());
     check_special(sm.as_slice(), lsm.as_slice(), &x, 1029);
 }
+
+/// The same special rows in f64 lanes (their `exp_nonpos` is `exp` of min(x, 0)).
+#[test]
+fn softmax_special_rows_f64() {
+    let x: Vec<f64> = special_rows(19).iter().map(|&v| v as f64).collect();
+    let sm = graph!(|x: f64[12, 19]| softmax(x, axis = 1))(
+        &Tensor::<f64, Shape![12, 19]>::from_vec(x.clone()).unwrap(),
+    );
+    for (r, (row, got)) in x.chunks(19).zip(sm.as_slice().chunks(19)).enumerate() {
+        let m = row.iter().fold(f64::NEG_INFINITY, |a, &v| {
+            if a.is_nan() || v.is_nan() {
+                f64::NAN
+            } else {
+                a.max(v)
+            }
+        });
+        let s: f64 = row.iter().map(|v| (v - m).exp()).sum();
+        for (j, (&v, &g)) in row.iter().zip(got).enumerate() {
+            let e = (v - m).exp() / s;
+            assert_eq!(e.is_nan(), matches!(r, 1..=6), "reference row {r}");
+            assert!(
+                (g.is_nan() && e.is_nan()) || g == e || (g - e).abs() <= 1e-14 * e.abs() + 1e-300,
+                "f64 softmax {r},{j}: got {g}, expected {e}"
+            );
+        }
+    }
+}
