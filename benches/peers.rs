@@ -40,6 +40,19 @@ graph! {
     fn w6(x: f32[4096, 1024], bias: f32[1024]) -> f32[4096, 1024] {
         gelu(x + bias)
     }
+    // W3, W4, W6 with the rows a name bound at call entry, fed from `Vec`s.
+    fn s3(x: f32[B, 1024]) -> f32[B, 1024] {
+        softmax(x, axis = 1)
+    }
+    fn s4(x: f32[B, 1024], gamma: f32[1024], beta: f32[1024]) -> f32[B, 1024] {
+        let mu = mean(x, axis = -1, keepdims = true);
+        let d = x - mu;
+        let var = mean(d * d, axis = -1, keepdims = true);
+        d * rsqrt(var + 1e-5) * gamma + beta
+    }
+    fn s6(x: f32[B, 1024], bias: f32[1024]) -> f32[B, 1024] {
+        gelu(x + bias)
+    }
     fn m1(a: f32[1024, 1024], b: f32[1024, 1024]) -> f32[1024, 1024] {
         a @ b
     }
@@ -230,6 +243,29 @@ fn main() {
             &|| checksum(o.lock().unwrap().as_slice()),
             || w6_into(black_box(&x), &b, &mut *o.lock().unwrap()),
         );
+    }
+    let xs: Vec<f32> = x.as_slice().to_vec();
+    let gs: Vec<f32> = (0..1024).map(gamma).collect();
+    let bs: Vec<f32> = (0..1024).map(beta).collect();
+    let biases: Vec<f32> = (0..1024).map(bias).collect();
+    let symbolic: [(&str, &(dyn Fn(&mut [f32]) + Sync)); 3] = [
+        ("S3", &|o| {
+            s3_into(black_box(&xs[..]), o).expect("sizes agree")
+        }),
+        ("S4", &|o| {
+            s4_into(black_box(&xs[..]), &gs[..], &bs[..], o).expect("sizes agree")
+        }),
+        ("S6", &|o| {
+            s6_into(black_box(&xs[..]), &biases[..], o).expect("sizes agree")
+        }),
+    ];
+    for (name, f) in symbolic {
+        if want(name) {
+            let o = Mutex::new(vec![0.0f32; 4096 * 1024]);
+            run(name, pools, secs, &|| checksum(&o.lock().unwrap()), || {
+                f(&mut o.lock().unwrap())
+            });
+        }
     }
     if want("M1") {
         let a = Tensor::<f32, Shape![1024, 1024]>::from_fn(|[i, j]| mat(i, j, 17));

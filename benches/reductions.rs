@@ -20,6 +20,19 @@ graph! {
     fn row_sum(x: f32[4096, 1024]) -> f32[4096] { sum(x, axis = 1) }
     fn row_sum_f32(x: f32[4096, 1024]) -> f32[4096] { sum(x, axis = 1, acc = f32) }
     fn row_softmax(x: f32[4096, 1024]) -> f32[4096, 1024] { softmax(x, axis = 1) }
+    fn column_sum(x: f32[4096, 1024]) -> f32[1024] { sum(x, axis = 0) }
+    fn column_argmax(x: f32[4096, 1024]) -> i64[1024] { argmax(x, axis = 0) }
+    fn column_sum_named(x: f32[B, 1024]) -> f32[1024] { sum(x, axis = 0) }
+    fn row_argmax(x: f32[4096, 1024]) -> i64[4096] { argmax(x, axis = 1) }
+    fn row_max(x: f32[4096, 1024]) -> f32[4096] { max(x, axis = 1) }
+}
+
+/// A pool of `n` threads (issue 16 item 4 compares one and two).
+fn pool_of(n: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .build()
+        .expect("a thread pool")
 }
 
 fn input() -> Tensor<f32, Shape![4096, 1024]> {
@@ -44,6 +57,13 @@ fn bench_sum(c: &mut Criterion) {
     });
     g.bench_function("graph (acc = f32, 1 thread)", |b| {
         b.iter(|| pool.install(|| row_sum_f32_into(black_box(&x), &mut out)))
+    });
+    g.bench_function("max (1 thread)", |b| {
+        b.iter(|| pool.install(|| row_max_into(black_box(&x), &mut out)))
+    });
+    let mut index = Tensor::<i64, Shape![4096]>::zeros();
+    g.bench_function("argmax (1 thread)", |b| {
+        b.iter(|| pool.install(|| row_argmax_into(black_box(&x), &mut index)))
     });
     g.bench_function("scalar loop (f64 acc)", |b| {
         b.iter(|| {
@@ -100,5 +120,37 @@ fn bench_softmax(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_sum, bench_softmax);
+/// A reduction over the outer axis: every row reaches each of the 1024 accumulators, so the
+/// threads split the kept columns into blocks (not the rows). One and two threads in one run.
+fn bench_column_sum(c: &mut Criterion) {
+    let x = input();
+    let mut out = Tensor::<f32, Shape![1024]>::zeros();
+    let mut g = c.benchmark_group("sum(x, axis=0) f32[4096,1024]");
+    g.throughput(Throughput::Bytes((ROWS * COLS * 4) as u64));
+    g.sample_size(30);
+    for threads in [1, 2] {
+        let pool = pool_of(threads);
+        g.bench_function(format!("graph ({threads} threads)"), |b| {
+            b.iter(|| pool.install(|| column_sum_into(black_box(&x), &mut out)))
+        });
+    }
+    // The row count a name bound at call entry (from a `Vec`).
+    let xs = x.as_slice().to_vec();
+    for threads in [1, 2] {
+        let pool = pool_of(threads);
+        g.bench_function(format!("graph, B rows ({threads} threads)"), |b| {
+            b.iter(|| pool.install(|| column_sum_named_into(black_box(&xs[..]), &mut out).unwrap()))
+        });
+    }
+    let mut index = Tensor::<i64, Shape![1024]>::zeros();
+    for threads in [1, 2] {
+        let pool = pool_of(threads);
+        g.bench_function(format!("argmax ({threads} threads)"), |b| {
+            b.iter(|| pool.install(|| column_argmax_into(black_box(&x), &mut index)))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench_sum, bench_softmax, bench_column_sum);
 criterion_main!(benches);

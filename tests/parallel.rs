@@ -1,7 +1,9 @@
 //! Kernels above the parallel threshold (2^18 elements): rows are split into tasks (threads
 //! with the default `parallel` feature). Results must equal the reference exactly as for
 //! small kernels: each task writes its own rows, accumulation order within a row is the
-//! same as the single-threaded kernel's.
+//! same as the single-threaded kernel's. Reductions over an outer axis accumulate partial
+//! rows (a fixed number, chosen by the shape), so their float sums are checked against a
+//! bound, and against themselves on one and two threads.
 
 mod common;
 use common::*;
@@ -112,15 +114,23 @@ fn reductions_and_softmax_split_into_tasks() {
 }
 
 graph! {
-    /// Reductions over the outer axis: the kept columns are cut into blocks of 128, one
-    /// task each (384 = 3 blocks).
+    /// Reductions over the outer axis. `max` and the sum: rows cut into 8 partial rows of
+    /// 256 (tasks), combined in order. `argmax` keeps the column split (3 blocks of 128).
     fn col_reductions(x: f32[2048, 384]) -> (f32[384], i64[384], f64[384]) {
         (max(x, axis = 0), argmax(x, axis = 0), sum(x, axis = 0, dtype = f64))
+    }
+    /// 2052 rows: 4 partial rows of 513. Integer sums are exact in any order.
+    fn col_sums_int(x: i32[2052, 256], y: u8[2052, 256]) -> (i64[256], u64[256], f64[256]) {
+        (sum(x, axis = 0), sum(y, axis = 0), mean(x, axis = 0))
+    }
+    /// Axes 0 and 1 of 3 reduced, the inner one kept: 64 × 32 rows into 8 partial rows.
+    fn col_prod_3d(x: f64[64, 32, 128]) -> (f64[128], bool[128]) {
+        (prod(x, axis = [0, 1]), any(x > 0.9999, axis = [0, 1]))
     }
 }
 
 #[test]
-fn outer_axis_reductions_split_their_columns() {
+fn outer_axis_reductions_split_across_threads() {
     let x = Tensor::<f32, Shape![2048, 384]>::from_vec(f32::random(2048 * 384, 11)).unwrap();
     let (mx, am, s) = col_reductions(&x);
     for j in 0..384 {
@@ -129,8 +139,169 @@ fn outer_axis_reductions_split_their_columns() {
         assert_eq!(mx[[j]].to_bits(), m.to_bits(), "max of column {j}");
         let first = col.iter().position(|&v| v == m).unwrap() as i64;
         assert_eq!(am[[j]], first, "argmax of column {j}");
-        // The f64 accumulator sees the rows in order: the same sum as this loop.
+        // Any order of 2048 f64 additions of f32 values is within (n + 2)·eps·Σ|x| of the
+        // exact sum (ACCURACY.md); the f64 sum here is the reference, within the same.
         let e: f64 = col.iter().map(|&v| v as f64).sum();
-        assert_eq!(s[[j]], e, "sum of column {j}");
+        let bound =
+            2.0 * 2050.0 * f64::EPSILON * col.iter().map(|&v| (v as f64).abs()).sum::<f64>();
+        assert!(
+            (s[[j]] - e).abs() <= bound,
+            "sum of column {j}: {} vs {e}",
+            s[[j]]
+        );
+    }
+
+    let a = Tensor::<i32, Shape![2052, 256]>::from_vec(i32::random(2052 * 256, 12)).unwrap();
+    let b = Tensor::<u8, Shape![2052, 256]>::from_vec(u8::random(2052 * 256, 13)).unwrap();
+    let (si, su, mean) = col_sums_int(&a, &b);
+    for j in 0..256 {
+        let e: i64 = (0..2052).map(|i| a[[i, j]] as i64).sum();
+        assert_eq!(si[[j]], e, "i32 sum of column {j}");
+        let e: u64 = (0..2052).map(|i| b[[i, j]] as u64).sum();
+        assert_eq!(su[[j]], e, "u8 sum of column {j}");
+        // The i64 sum is exact; the mean is its f64 quotient.
+        let e = (0..2052).map(|i| a[[i, j]] as i64).sum::<i64>() as f64 / 2052.0;
+        assert_eq!(mean[[j]], e, "mean of column {j}");
+    }
+
+    let z: Vec<f64> = f64::random(64 * 32 * 128, 14)
+        .into_iter()
+        .map(|v| 1.0 + (v % 1.0).abs() * 1e-3)
+        .collect();
+    let z = Tensor::<f64, Shape![64, 32, 128]>::from_vec(z).unwrap();
+    let (p, any) = col_prod_3d(&z);
+    for k in 0..128 {
+        let col: Vec<f64> = (0..64 * 32).map(|r| z[[r / 32, r % 32, k]]).collect();
+        let e: f64 = col.iter().product();
+        assert!(
+            (p[[k]] - e).abs() <= 2050.0 * f64::EPSILON * e,
+            "prod of column {k}"
+        );
+        assert_eq!(
+            any[[k]],
+            col.iter().any(|&v| v > 0.9999),
+            "any of column {k}"
+        );
+    }
+}
+
+graph! {
+    /// A run-time row count: the kept columns are cut into 3 blocks of 128 and the split is
+    /// decided at call entry from the work (2048 × 384 here: split; 8 × 384: not).
+    fn col_sums_named(x: f32[B, 384]) -> (f64[384], f32[384]) {
+        (sum(x, axis = 0, dtype = f64), max(x, axis = 0))
+    }
+}
+
+#[test]
+fn outer_axis_reductions_of_named_rows() {
+    for rows in [2048usize, 8, 1] {
+        let x = f32::random(rows * 384, 16);
+        let (s, m) = col_sums_named(&x[..]).unwrap();
+        for j in 0..384 {
+            // Each column's accumulator sees the rows in order: the sequential f64 sum.
+            let e: f64 = (0..rows).map(|i| x[i * 384 + j] as f64).sum();
+            assert_eq!(s[[j]], e, "{rows} rows: sum of column {j}");
+            let e = (0..rows)
+                .map(|i| x[i * 384 + j])
+                .fold(f32::NEG_INFINITY, f32::max);
+            assert_eq!(
+                m[[j]].to_bits(),
+                e.to_bits(),
+                "{rows} rows: max of column {j}"
+            );
+        }
+    }
+}
+
+/// The partial rows depend on the shape only: one thread and two give the same bits.
+#[test]
+fn outer_axis_sums_do_not_depend_on_the_thread_count() {
+    let x = Tensor::<f32, Shape![2048, 384]>::from_vec(f32::random(2048 * 384, 15)).unwrap();
+    let pool = |n| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .unwrap()
+    };
+    let (m1, a1, s1) = pool(1).install(|| col_reductions(&x));
+    let (m2, a2, s2) = pool(2).install(|| col_reductions(&x));
+    assert_eq!(m1.as_slice(), m2.as_slice());
+    assert_eq!(a1.as_slice(), a2.as_slice());
+    let bits = |t: &[f64]| t.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(s1.as_slice()), bits(s2.as_slice()));
+}
+
+graph! {
+    /// 32 MiB + 8 MiB of outputs: stored with streaming stores (`emit::STREAM_MIN_BYTES`),
+    /// an odd length, so every row has a head and a tail of ordinary stores.
+    fn beyond_cache(a: f32[8388613], b: f32[8388613]) -> (f32[8388613], bool[8388613]) {
+        (relu(a + b) * 2.0, a > b)
+    }
+    /// 32 MiB in rows of 4096 (whole chunks: without a head, no tail), split into tasks.
+    fn beyond_cache_rows(a: f32[2048, 4096], b: f32[4096]) -> f32[2048, 4096] {
+        a * b - 1.0
+    }
+}
+
+/// Streaming stores write what ordinary stores write, whatever the outputs' alignment
+/// (views shifted by 0..16 elements into their buffers).
+#[test]
+fn outputs_beyond_the_cache_stream() {
+    const N: usize = 8388613;
+    let a = f32::random(N, 21);
+    let b = f32::random(N, 22);
+    let mut y_buf = vec![0.0f32; N + 16];
+    let mut gt_buf = vec![false; N + 16];
+    for shift in [0usize, 1, 3, 8, 15] {
+        y_buf.iter_mut().for_each(|v| *v = f32::NAN);
+        let mut y =
+            TensorViewMut::<f32, Shape![8388613]>::new(&mut y_buf[shift..shift + N]).unwrap();
+        let mut gt =
+            TensorViewMut::<bool, Shape![8388613]>::new(&mut gt_buf[16 - shift..16 - shift + N])
+                .unwrap();
+        let av = TensorView::<f32, Shape![8388613]>::new(&a).unwrap();
+        let bv = TensorView::<f32, Shape![8388613]>::new(&b).unwrap();
+        beyond_cache_into(&av, &bv, &mut y, &mut gt);
+        for i in 0..N {
+            let want = (a[i] + b[i]).max(0.0) * 2.0;
+            assert_eq!(
+                y_buf[shift + i].to_bits(),
+                want.to_bits(),
+                "shift {shift}, at {i}"
+            );
+            assert_eq!(gt_buf[16 - shift + i], a[i] > b[i], "shift {shift}, at {i}");
+        }
+        // Nothing written outside the view.
+        assert!(y_buf[..shift]
+            .iter()
+            .chain(&y_buf[shift + N..])
+            .all(|v| v.is_nan()));
+    }
+
+    // Rows of whole chunks: each row's head shifts its chunks and leaves a tail.
+    const R: usize = 2048 * 4096;
+    let a = f32::random(R, 23);
+    let b = f32::random(4096, 24);
+    let mut y_buf = vec![0.0f32; R + 16];
+    let av = TensorView::<f32, Shape![2048, 4096]>::new(&a).unwrap();
+    let bv = TensorView::<f32, Shape![4096]>::new(&b).unwrap();
+    for shift in [0usize, 5, 12] {
+        y_buf.iter_mut().for_each(|v| *v = f32::NAN);
+        let mut y =
+            TensorViewMut::<f32, Shape![2048, 4096]>::new(&mut y_buf[shift..shift + R]).unwrap();
+        beyond_cache_rows_into(&av, &bv, &mut y);
+        for i in 0..R {
+            let want = a[i] * b[i % 4096] - 1.0;
+            assert_eq!(
+                y_buf[shift + i].to_bits(),
+                want.to_bits(),
+                "shift {shift}, at {i}"
+            );
+        }
+        assert!(y_buf[..shift]
+            .iter()
+            .chain(&y_buf[shift + R..])
+            .all(|v| v.is_nan()));
     }
 }

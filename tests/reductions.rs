@@ -718,3 +718,77 @@ fn softmax_special_rows_f64() {
         }
     }
 }
+
+graph! {
+    /// Rows long enough for the four (best, index) pairs of an arg reduction's loop.
+    fn long_row_args(x: f32[6, 1000]) -> (i64[6], i64[6]) {
+        (argmax(x, axis = 1), argmin(x, axis = -1))
+    }
+    fn long_row_args_int(x: i16[3, 999]) -> (i64[3], i64[3]) {
+        (argmax(x, axis = 1), argmin(x, axis = 1))
+    }
+}
+
+/// The first index of the maximum (minimum), a NaN counting as larger (smaller) than
+/// everything and the first NaN winning (NumPy), with the extremes placed in every part of
+/// long rows (each lane and each of the loop's accumulator pairs) and repeated.
+#[test]
+fn arg_reductions_of_long_rows() {
+    let first = |row: &[f32], max: bool| -> i64 {
+        if let Some(k) = row.iter().position(|v| v.is_nan()) {
+            return k as i64;
+        }
+        let mut best = 0;
+        for (k, &v) in row.iter().enumerate() {
+            if (max && v > row[best]) || (!max && v < row[best]) {
+                best = k;
+            }
+        }
+        best as i64
+    };
+    for case in 0..40usize {
+        let mut data = f32::random(6 * 1000, 30 + case as u64);
+        // Few distinct values, so ties are everywhere.
+        for v in data.iter_mut() {
+            *v = (*v * 4.0).round().clamp(-3.0, 3.0);
+        }
+        let row = |r: usize| r * 1000;
+        // Row 0: the maximum repeated at positions in different pairs and lanes.
+        data[row(0) + 37 + case] = 9.0;
+        data[row(0) + 999 - case] = 9.0;
+        // Row 1: a NaN late, then an earlier NaN in row 2, and -inf/inf in row 3.
+        data[row(1) + 600 + case] = f32::NAN;
+        data[row(2) + 900] = f32::NAN;
+        data[row(2) + 63 + case] = f32::NAN;
+        data[row(3) + case * 17] = f32::NEG_INFINITY;
+        data[row(3) + 999 - case * 13] = f32::INFINITY;
+        // Row 4: all equal; row 5: all -inf.
+        data[row(4)..row(5)].fill(1.5);
+        data[row(5)..].fill(f32::NEG_INFINITY);
+        let x = Tensor::<f32, Shape![6, 1000]>::from_vec(data.clone()).unwrap();
+        let (am, ai) = long_row_args(&x);
+        for r in 0..6 {
+            let slice = &data[row(r)..row(r) + 1000];
+            assert_eq!(am[[r]], first(slice, true), "case {case}: argmax row {r}");
+            assert_eq!(ai[[r]], first(slice, false), "case {case}: argmin row {r}");
+        }
+    }
+    let ints: Vec<i16> = i16::random(3 * 999, 41).iter().map(|v| v % 7).collect();
+    let x = Tensor::<i16, Shape![3, 999]>::from_vec(ints.clone()).unwrap();
+    let (am, ai) = long_row_args_int(&x);
+    for r in 0..3 {
+        let slice = &ints[r * 999..(r + 1) * 999];
+        let max = *slice.iter().max().unwrap();
+        let min = *slice.iter().min().unwrap();
+        assert_eq!(
+            am[[r]],
+            slice.iter().position(|&v| v == max).unwrap() as i64,
+            "i16 argmax row {r}"
+        );
+        assert_eq!(
+            ai[[r]],
+            slice.iter().position(|&v| v == min).unwrap() as i64,
+            "i16 argmin row {r}"
+        );
+    }
+}

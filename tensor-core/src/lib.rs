@@ -20,6 +20,7 @@ pub mod reduce;
 pub mod reference;
 pub mod scratch;
 pub mod shape;
+pub mod stream;
 pub mod tensor;
 pub mod ulp;
 pub mod vmath;
@@ -56,11 +57,13 @@ pub mod __private {
     pub use crate::matmul::{matmul, matmul_packed, pack_rhs, pack_rhs_len, GemmInto, MatrixAt};
     pub use crate::parallel::{row_chunks, rows_per_task, run_chunked};
     pub use crate::reduce::{
-        arg_combine, arg_fold, fold, iota, lane_mask, mask_or, scan, Identity, ScanShape,
+        arg_combine, arg_fold, arg_indices, arg_step, fold, iota, lane_mask, mask_or, scan,
+        Identity, ScanShape,
     };
     pub use crate::reference::{Bitwise, Compare, Num};
     pub use crate::scratch::ScratchVec;
     pub use crate::shape::{Dim, Dyn, Fixed, Shape, StaticShape};
+    pub use crate::stream::{store_streaming, stream_fence, stream_head};
     pub use crate::tensor::{Tensor, TensorMut, TensorRef, TensorView, TensorViewMut};
     /// The f32-lane kernels over blocks of `F32_BLOCK` values (one run-time dispatch per
     /// block): the graph loops of default x86-64 builds call them.

@@ -217,7 +217,8 @@ fn emit_stage(
         return emit_matmul(rt, f, graph, kernel, step);
     }
     let Some(rows) = &stage.row_loop else {
-        let body = emit_nest(rt, f, graph, kernel, &nests[0], false, &[], &[]);
+        let stream = streams_outputs(graph, &nests[0]);
+        let body = emit_nest(rt, f, graph, kernel, &nests[0], false, &[], &[], stream);
         return quote!({ #body });
     };
     let rows_lit = size_expr(rows);
@@ -262,8 +263,11 @@ fn emit_stage(
             mine
         })
         .collect();
+    // Only a stage of one nest streams its stores: in a stage of several passes a later
+    // pass reads the row back (softmax's scale pass), which must find it in the cache.
+    let stream = nests.len() == 1 && streams_outputs(graph, &nests[0]);
     let body_of = |(nest, prefetch): (&LoopNest, &Vec<BufferRef>)| {
-        emit_nest(rt, f, graph, kernel, nest, true, &chunked, prefetch)
+        emit_nest(rt, f, graph, kernel, nest, true, &chunked, prefetch, stream)
     };
     let nests_p = nests.iter().zip(&prefetch_of);
     let (pre, bodies): (Vec<TokenStream>, Vec<TokenStream>) = match product_at {
@@ -678,6 +682,7 @@ fn emit_nest(
     in_row_group: bool,
     chunked: &[BufferRef],
     prefetch: &[BufferRef],
+    stream: bool,
 ) -> TokenStream {
     let p = quote!(#rt::__private);
     let lanes = quote!(#p::LANES);
@@ -723,29 +728,33 @@ fn emit_nest(
     // What each chunk does with its values, for the main loop (`masked = false`) and the tail.
     let (row_init, chunk_sink_main, chunk_sink_tail, row_finish, unrolled) = match &nest.sink {
         Sink::Store(stores) => {
-            let body: TokenStream = stores
-                .iter()
-                .map(|&(k, v)| {
-                    let op = &nest.operands[k];
-                    let slice = slice_ident(&op.buffer);
-                    let off = offset_ident(k);
-                    let t = operand_storage(rt, graph, f, kernel, &op.buffer);
-                    let v = value_ident(v);
-                    quote!(#p::store::<#t>(#slice, #off + __tg_j, __tg_n, #v);)
-                })
-                .collect();
+            // Each store; `streaming`: full chunks of a streaming nest (`streams_outputs`),
+            // which bypass the cache.
+            let stores_of = |streaming: bool| -> TokenStream {
+                stores
+                    .iter()
+                    .map(|&(k, v)| {
+                        let op = &nest.operands[k];
+                        let slice = slice_ident(&op.buffer);
+                        let off = offset_ident(k);
+                        let t = operand_storage(rt, graph, f, kernel, &op.buffer);
+                        let v = value_ident(v);
+                        if streaming {
+                            quote!(#p::store_streaming::<#t>(#slice, #off + __tg_j, #v);)
+                        } else {
+                            quote!(#p::store::<#t>(#slice, #off + __tg_j, __tg_n, #v);)
+                        }
+                    })
+                    .collect()
+            };
+            let body = stores_of(false);
             // A symbolic extent hides the trip count that lets LLVM unroll a literal
             // one, so the store loop is unrolled by two here (measured: W1 with `N`
             // ran 4-6% behind the literal kernel on one thread without it).
             let unrolled = (nest.inner.as_static().is_none() || nest.ragged.is_some())
                 .then(|| vec![body.clone(), body.clone()]);
-            (
-                TokenStream::new(),
-                body.clone(),
-                body,
-                TokenStream::new(),
-                unrolled,
-            )
+            let main = stores_of(stream);
+            (TokenStream::new(), main, body, TokenStream::new(), unrolled)
         }
         Sink::Reduce {
             kind,
@@ -834,8 +843,10 @@ fn emit_nest(
     // Loops whose extent is known to be a whole number of chunks (or less than one) get no
     // dead copy of the body: the tail is emitted only when it can run, for either lane
     // count (n % 16 == 0 implies n % 8 == 0; n < 8 is less than one chunk of either).
+    // A streaming nest's head (`stream_head`, up to LANES - 1 elements) shifts its chunks,
+    // so it always has a tail.
     let (has_main, has_tail) = match (&nest.ragged, nest.inner.as_static()) {
-        (None, Some(n)) => (n >= MIN_LANES, n % MAX_LANES != 0),
+        (None, Some(n)) => (n >= MIN_LANES, stream || n % MAX_LANES != 0),
         _ => (true, true),
     };
     // Reductions into registers run four independent accumulators first, so the adds do
@@ -891,6 +902,30 @@ fn emit_nest(
     } else {
         TokenStream::new()
     };
+    // A streaming nest stores a first, partial chunk the ordinary way, up to where the
+    // first output's chunks are aligned for streaming stores, and fences its streaming
+    // stores before the row ends (tensor-core stream.rs).
+    let (stream_head, stream_fence) = match &nest.sink {
+        Sink::Store(stores) if stream => {
+            let (k, _) = stores[0];
+            let op = &nest.operands[k];
+            let (slice, off) = (slice_ident(&op.buffer), offset_ident(k));
+            let t = operand_storage(rt, graph, f, kernel, &op.buffer);
+            (
+                quote! {
+                    let __tg_head: usize = ::core::cmp::min(#p::stream_head::<#t>(#slice, #off), #inner_extent);
+                    if __tg_head > 0 {
+                        let __tg_n: usize = __tg_head;
+                        #inner
+                        #chunk_sink_tail
+                        __tg_j = __tg_head;
+                    }
+                },
+                quote!(#p::stream_fence();),
+            )
+        }
+        _ => (TokenStream::new(), TokenStream::new()),
+    };
     let mut body = quote! {
         #(#offsets)*
         #prefetches
@@ -901,8 +936,10 @@ fn emit_nest(
         // so loads and stores compile to plain vector moves; the tail runs it once with
         // the remainder. (A closure called from two sites is not reliably inlined.)
         let mut __tg_j: usize = 0;
+        #stream_head
         #main_loops
         #tail
+        #stream_fence
         #row_finish
     };
     for (depth, (var, extent)) in loop_vars.iter().zip(&nest.outer).enumerate().rev() {
@@ -925,6 +962,38 @@ fn emit_nest(
         #global
         #body
     }
+}
+
+/// Nests storing at least this many bytes of outputs use streaming stores: twice this
+/// machine's 32 MiB last-level cache is what a following kernel could not find in cache
+/// anyway. W1 (`relu(a + b) * 2`, 64 MiB out) 5.94 -> see BENCHMARKS.md "Streaming stores".
+const STREAM_MIN_BYTES: usize = 1 << 25;
+
+/// Whether `nest` stores its outputs with streaming stores: it only stores, to outputs,
+/// contiguously along its inner loop, and writes at least `STREAM_MIN_BYTES` (all extents
+/// literal; a graph with names keeps ordinary stores).
+fn streams_outputs(graph: &TypedGraph, nest: &LoopNest) -> bool {
+    let Sink::Store(stores) = &nest.sink else {
+        return false;
+    };
+    let elements = nest.outer.iter().fold(nest.inner.as_static(), |n, e| {
+        n.zip(e.as_static()).map(|(n, e)| n * e)
+    });
+    let (Some(elements), false) = (elements, stores.is_empty() || nest.ragged.is_some()) else {
+        return false;
+    };
+    let mut bytes = 0;
+    for &(k, _) in stores {
+        let op = &nest.operands[k];
+        let BufferRef::Output(o) = op.buffer else {
+            return false;
+        };
+        if !op.inner_stride.is_lit(1) {
+            return false;
+        }
+        bytes += elements * (graph.nodes[graph.outputs[o]].dtype.bits() as usize).div_ceil(8);
+    }
+    bytes >= STREAM_MIN_BYTES
 }
 
 /// The f32 functions that have block entry points in the runtime (`__private::f32_block`),
@@ -1116,17 +1185,46 @@ fn emit_reduce_sink(
             quote!(#p::iota(#idx_off + __tg_j))
         };
         if acc_op.inner_stride.is_zero() {
+            // One (best, chunk base) pair in registers through the row (`arg_step`: each
+            // lane sees its elements in order), turned into indices at the row's end.
+            let (base, step) = if nest.operands[index].inner_stride.is_zero() {
+                (quote!(#idx_off), 0usize)
+            } else {
+                (quote!(#idx_off + __tg_j), 1usize)
+            };
+            // Four pairs, as the sums' four accumulators, so that chunks do not wait on
+            // each other's compare-and-select chain; each pair still sees its chunks in
+            // order, and `arg_fold` applies the full rules across pairs.
+            const PAIRS: usize = 4;
+            let bests: Vec<_> = (0..PAIRS)
+                .map(|u| format_ident!("__tg_best{}", u))
+                .collect();
+            let bases: Vec<_> = (0..PAIRS)
+                .map(|u| format_ident!("__tg_best_base{}", u))
+                .collect();
             let init = quote! {
-                let mut __tg_best = #p::V::<#value_c>::splat(<#value_c as #p::Identity>::LOWEST);
-                let mut __tg_best_i = #p::V::<i64>::splat(-1);
+                #(
+                    let mut #bests = #p::V::<#value_c>::splat(<#value_c as #p::Identity>::LOWEST);
+                    let mut #bases = #p::V::<i64>::splat(-1);
+                )*
             };
-            let step = quote! {
-                #p::arg_combine::<#value_c, #is_max>(&mut __tg_best, &mut __tg_best_i, #v, #idx, #p::lane_mask(__tg_n));
+            let step_call = |b: &proc_macro2::Ident, i: &proc_macro2::Ident| {
+                quote! {
+                    #p::arg_step::<#value_c, #is_max>(&mut #b, &mut #i, #v, #base, #p::lane_mask(__tg_n));
+                }
             };
+            let unrolled = bests
+                .iter()
+                .zip(&bases)
+                .map(|(b, i)| step_call(b, i))
+                .collect();
+            let main = step_call(&bests[0], &bases[0]);
             let finish = quote! {
-                #p::arg_fold::<#value_c, #is_max>(__tg_best, __tg_best_i, &mut #best_slice[#best_off], &mut #acc_slice[#acc_off]);
+                #(
+                    #p::arg_fold::<#value_c, #is_max>(#bests, #p::arg_indices(#bases, #step), &mut #best_slice[#best_off], &mut #acc_slice[#acc_off]);
+                )*
             };
-            return (init, step.clone(), step, finish, None);
+            return (init, main.clone(), main, finish, Some(unrolled));
         }
         let step = quote! {
             let mut __tg_best = #p::load::<#value_c>(#best_slice, #best_off + __tg_j, __tg_n);

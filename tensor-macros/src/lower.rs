@@ -221,10 +221,18 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
         .map(|&o| Size::product(&graph.nodes[o].dims))
         .collect();
     let mut blocks = Vec::new();
-    for nest in &mut nests {
-        split_flat_loop(nest, &mut blocks);
-        split_kept_columns(nest);
+    let mut split_nests = Vec::with_capacity(nests.len());
+    for mut nest in nests {
+        split_flat_loop(&mut nest, &mut blocks);
+        match split_reduced_rows(&mut nest, &mut temps, &temp_of) {
+            Some(combine) => split_nests.extend([nest, combine]),
+            None => {
+                split_kept_columns(&mut nest);
+                split_nests.push(nest);
+            }
+        }
     }
+    let mut nests = split_nests;
     let stages = plan_stages(&temps, &output_lens, &nests);
     mark_row_local(&mut temps, &nests, &stages);
     // In a product's stage, the product and its left operand hold a block of rows.
@@ -481,8 +489,131 @@ fn split_flat_loop(nest: &mut LoopNest, blocks: &mut Vec<(String, Size, usize)>)
     nest.inner = Size::lit(block);
 }
 
-/// A large reduction over outer axes that keeps its inner axis (`sum(x, axis = 0)`):
-/// every row adds into the same accumulator row, so its rows cannot be split across
+/// Partial accumulator rows of a reduction over outer axes (`split_reduced_rows`): at most
+/// this many, fixed by the shape alone, so the order of accumulation (and every rounding)
+/// is the same whatever the number of threads.
+const PARTIAL_ROWS: usize = 8;
+/// Elements of all partial rows together at most (64 Ki: 512 KiB of `f64` accumulators,
+/// within L2): wider rows are split by columns instead (`split_kept_columns`).
+const PARTIAL_ELEMENTS: usize = 1 << 16;
+
+/// A large reduction over outer axes that keeps its inner axis (`sum(x, axis = 0)` on
+/// `f32[4096, 1024]`): every row adds into the same accumulator row. Its rows are cut into
+/// `P` consecutive blocks, each accumulated into a partial row of its own (a temp of `P`
+/// rows, which stage planning splits into tasks like any rows), and a second, small nest
+/// then combines the `P` partial rows, in order, into the accumulator. Each task reads whole
+/// rows, contiguous in memory. (Cutting the columns instead, `split_kept_columns`, has each
+/// thread read part of every row: with 4 KiB rows both cores' prefetchers fetch each other's
+/// halves and two threads ran 1.33x one; this split ran 1.9x, BENCHMARKS.md "Two threads,
+/// reductions over an outer axis".) Accumulation order is unspecified (DESIGN.md), and `P`
+/// depends only on the shape, so results do not depend on the number of threads.
+/// Returns the combining nest, to run right after `nest`. Arg-max/arg-min keep the column
+/// split (their partials would need the index too).
+fn split_reduced_rows(
+    nest: &mut LoopNest,
+    temps: &mut Vec<Temp>,
+    temp_of: &HashMap<NodeId, usize>,
+) -> Option<LoopNest> {
+    let Sink::Reduce {
+        kind,
+        acc,
+        best: None,
+        index: None,
+        ..
+    } = nest.sink
+    else {
+        return None;
+    };
+    kind.combine()?;
+    let acc_op = &nest.operands[acc];
+    let BufferRef::Temp(acc_temp) = acc_op.buffer else {
+        return None;
+    };
+    let columns = nest.inner.as_static()?;
+    let first_rows = nest.outer.first()?.as_static()?;
+    let work = nest
+        .outer
+        .iter()
+        .try_fold(columns, |w, e| Some(w * e.as_static()?))?;
+    if nest.ragged.is_some()
+        || nest.scan.is_some()
+        || nest.matmul.is_some()
+        || !acc_op.inner_stride.is_lit(1)
+        || !acc_op.base.is_zero()
+        || acc_op.outer_strides.iter().any(|s| !s.is_zero())
+        || !temps[acc_temp].len.is_lit(columns)
+        || work < PARALLEL_MIN_ELEMENTS
+    {
+        return None;
+    }
+    // `P` divides the outermost extent and leaves every partial row at least 16 rows.
+    let partials = [PARTIAL_ROWS, PARTIAL_ROWS / 2, 2].into_iter().find(|&p| {
+        first_rows % p == 0 && work / columns / p >= 16 && p * columns <= PARTIAL_ELEMENTS
+    })?;
+    // The reduction node whose accumulator this is: the combining nest's values have its dtype.
+    let node = *temp_of.iter().find(|(_, &t)| t == acc_temp)?.0;
+    temps.push(Temp {
+        dtype: temps[acc_temp].dtype,
+        len: Size::lit(partials * columns),
+        init: kind.identity(),
+        overwritten: false,
+        row_local: None,
+        gemm_block: false,
+    });
+    let partial_temp = temps.len() - 1;
+
+    // The outermost loop of `first_rows` becomes `partials × (first_rows / partials)`.
+    let rows_per_partial = first_rows / partials;
+    nest.outer[0] = Size::lit(rows_per_partial);
+    nest.outer.insert(0, Size::lit(partials));
+    for (k, op) in nest.operands.iter_mut().enumerate() {
+        if k == acc {
+            op.buffer = BufferRef::Temp(partial_temp);
+            op.outer_strides.insert(0, Offset::lit(columns as i128));
+        } else {
+            let stride = op.outer_strides[0].mul(&Size::lit(rows_per_partial));
+            op.outer_strides.insert(0, stride);
+        }
+    }
+
+    Some(LoopNest {
+        scan: None,
+        matmul: None,
+        outer: vec![Size::lit(partials)],
+        inner: Size::lit(columns),
+        ragged: None,
+        operands: vec![
+            Operand {
+                buffer: BufferRef::Temp(partial_temp),
+                base: Offset::zero(),
+                outer_strides: vec![Offset::lit(columns as i128)],
+                inner_stride: Offset::lit(1),
+            },
+            Operand {
+                buffer: BufferRef::Temp(acc_temp),
+                base: Offset::zero(),
+                outer_strides: vec![Offset::zero()],
+                inner_stride: Offset::lit(1),
+            },
+        ],
+        values: vec![Value {
+            node,
+            source: ValueSource::Load { operand: 0 },
+            level: Level::Inner,
+        }],
+        sink: Sink::Reduce {
+            kind,
+            acc: 1,
+            value: 0,
+            best: None,
+            index: None,
+        },
+    })
+}
+
+/// A large reduction over outer axes that keeps its inner axis, when its rows cannot be
+/// cut into partial rows (`split_reduced_rows`): every row adds into the same accumulator
+/// row, so its rows cannot be split across
 /// threads. Its inner axis is cut into column blocks and the block index becomes the
 /// outermost loop: each block's accumulators are then a row of their own, which stage
 /// planning splits into tasks like any rows. The order in which one accumulator sees the
@@ -502,7 +633,8 @@ fn split_kept_columns(nest: &mut LoopNest) {
         || nest.ragged.is_some()
         || !acc_op.inner_stride.is_lit(1)
         || acc_op.outer_strides.iter().any(|s| !s.is_zero())
-        || work.is_none_or(|w| w < PARALLEL_MIN_ELEMENTS)
+        // A symbolic row count: whether to split is decided at run time (`Tasks::work`).
+        || work.is_some_and(|w| w < PARALLEL_MIN_ELEMENTS)
     {
         return;
     }
