@@ -8,23 +8,64 @@
 //! TENSORGRAPH_SIMD=avx2 target/us/release/examples/block_walk    # the AVX2 + FMA blocks
 //! ```
 //!
+//! `--x16` walks the 16-lane functions (`vmath::x16`, what graph kernels of AVX-512
+//! builds run: `vrndscaleps`/`vscalefps` there) against the f32x8 ones instead, in 16-lane
+//! chunks of the block (a native build on an AVX-512 machine is where they differ in
+//! code; sigmoid's f32x16 divides where f32x8 takes `rcpps`, so it is expected to differ).
+//!
+//! ```sh
+//! RUSTFLAGS="-C target-cpu=native" nice -n 10 cargo build --release --example block_walk --target-dir target/usn
+//! target/usn/release/examples/block_walk --x16 exp tanh erf gelu exp_nonpos
+//! ```
+//!
 //! Prints, per function, the ISA the blocks ran on, the number of inputs walked and of
 //! differences (the first few are listed); exits with status 1 if any differ.
 use tensorgraph::vmath as vm;
-use wide::f32x8;
+use wide::{f32x16, f32x8};
+
+const B: usize = vm::BLOCK;
+
+/// A 16-lane function over a block, 16 at a time.
+macro_rules! x16_block {
+    ($($name:ident => $f:path),*) => {$(
+        fn $name(buf: &mut [f32; B]) {
+            for chunk in buf.chunks_exact_mut(16) {
+                let y: f32x16 = $f(f32x16::from(&*chunk));
+                chunk.copy_from_slice(&y.to_array());
+            }
+        }
+    )*};
+}
+x16_block!(exp16 => vm::x16::exp_f32x16, tanh16 => vm::x16::tanh_f32x16,
+    sigmoid16 => vm::x16::sigmoid_f32x16, erf16 => vm::x16::erf_f32x16,
+    gelu16 => vm::x16::gelu_f32x16, exp_nonpos16 => vm::x16::exp_nonpos_f32x16);
 
 fn main() {
-    const B: usize = vm::BLOCK;
-    let functions: [(&str, fn(f32x8) -> f32x8, fn(&mut [f32; B])); 5] = [
-        ("exp", vm::exp_f32, vm::block::exp_f32),
-        ("tanh", vm::tanh_f32, vm::block::tanh_f32),
-        ("sigmoid", vm::sigmoid_f32, vm::block::sigmoid_f32),
-        ("erf", vm::erf_f32, vm::block::erf_f32),
-        ("gelu", vm::gelu_f32, vm::block::gelu_f32),
+    let x16 = std::env::args().any(|a| a == "--x16");
+    type Single = fn(f32x8) -> f32x8;
+    type Block = fn(&mut [f32; B]);
+    let functions: [(&str, Single, Block, Block); 6] = [
+        ("exp", vm::exp_f32, vm::block::exp_f32, exp16),
+        ("tanh", vm::tanh_f32, vm::block::tanh_f32, tanh16),
+        (
+            "sigmoid",
+            vm::sigmoid_f32,
+            vm::block::sigmoid_f32,
+            sigmoid16,
+        ),
+        ("erf", vm::erf_f32, vm::block::erf_f32, erf16),
+        ("gelu", vm::gelu_f32, vm::block::gelu_f32, gelu16),
+        (
+            "exp_nonpos",
+            vm::exp_nonpos_f32,
+            vm::block::exp_nonpos_f32,
+            exp_nonpos16,
+        ),
     ];
-    let only: Vec<String> = std::env::args().skip(1).collect();
+    let only: Vec<String> = std::env::args().skip(1).filter(|a| a != "--x16").collect();
     let mut failed = false;
-    for (name, single, block) in functions {
+    for (name, single, block, block16) in functions {
+        let block = if x16 { block16 } else { block };
         if !only.is_empty() && !only.iter().any(|o| o == name) {
             continue;
         }
@@ -59,7 +100,7 @@ fn main() {
         failed |= differ > 0;
         println!(
             "{name}: blocks on {}: {} inputs, {differ} differ ({:.0} s)",
-            vm::f32_kernel_isa(),
+            if x16 { "f32x16" } else { vm::f32_kernel_isa() },
             1u64 << 32,
             started.elapsed().as_secs_f64()
         );

@@ -121,7 +121,7 @@ macro_rules! x16_as_x8 {
 }
 x16_as_x8!(exp_x16 => vm::x16::exp_f32x16, tanh_x16 => vm::x16::tanh_f32x16,
     sigmoid_x16 => vm::x16::sigmoid_f32x16, erf_x16 => vm::x16::erf_f32x16,
-    gelu_x16 => vm::x16::gelu_f32x16);
+    gelu_x16 => vm::x16::gelu_f32x16, exp_nonpos_x16 => vm::x16::exp_nonpos_f32x16);
 
 fn functions() -> Vec<Func> {
     macro_rules! parity {
@@ -160,6 +160,17 @@ fn functions() -> Vec<Func> {
             1.0,
             Some(|x: f32x8| x.exp()),
             (-745.0, 709.8)
+        ),
+        // Softmax's exp (`x - max`, never positive): e^min(x, 0), so every positive x is
+        // exp(0) = 1 in the function and the reference alike; f64 lanes run `exp`.
+        f!(
+            "exp_nonpos",
+            vm::exp_nonpos_f32,
+            |x: f64x8| vm::exp_f64(x.fast_min(f64x8::ZERO)),
+            |x: f64| f64::exp(if x > 0.0 { 0.0 } else { x }),
+            1.0,
+            None,
+            (-745.0, 0.0)
         ),
         f!(
             "exp2",
@@ -894,6 +905,7 @@ fn main() {
                 "sigmoid" => sigmoid_x16,
                 "erf" => erf_x16,
                 "gelu" => gelu_x16,
+                "exp_nonpos" => exp_nonpos_x16,
                 _ => continue,
             };
         }

@@ -529,6 +529,197 @@ fn bool_sums_take_any_numeric_accumulator() {
 }
 
 graph! {
+    fn softmax_special_37(x: f32[12, 37]) -> (f32[12, 37], f32[12, 37]) {
+        (softmax(x, axis = 1), logsoftmax(x, axis = 1))
+    }
+    fn softmax_special_1029(x: f32[12, 1029]) -> (f32[12, 1029], f32[12, 1029]) {
+        (softmax(x, axis = 1), logsoftmax(x, axis = 1))
+    }
+    // Two outputs from one `exp(x - max)` row: the first is where the row is kept
+    // (`lower::rows_in_outputs`), the second reads it back in the same pass.
+    fn softmax_two_outputs(x: f32[12, 37]) -> (f32[12, 37], f32[12, 37]) {
+        let s = softmax(x, axis = 1);
+        (s, s * 2.0)
+    }
+}
+
+/// Rows whose softmax depends on the NaN-free max and the exp of a never-positive
+/// argument being right at their edges (`ReduceKind::MaxNoNan`, `exp_nonpos`): NaN
+/// anywhere (first, last lane of the tail, before the largest value), +inf once and
+/// twice, all -inf, some -inf, all equal, ±0 as the max, arguments whose exp is
+/// subnormal or zero, values near f32::MAX.
+fn special_rows(n: usize) -> Vec<f32> {
+    let mut rows = Vec::new();
+    let base = f32::random(n, 31);
+    for r in 0..12 {
+        let mut row: Vec<f32> = base.iter().map(|v| v * (1.0 + r as f32 * 0.1)).collect();
+        match r {
+            0 => {}
+            1 => row[0] = f32::NAN,
+            2 => row[n - 1] = f32::NAN,
+            3 => {
+                row[n / 3] = f32::NAN;
+                row[n / 3 + 1] = 500.0;
+            }
+            4 => row[n / 2] = f32::INFINITY,
+            5 => {
+                row[1] = f32::INFINITY;
+                row[n - 2] = f32::INFINITY;
+            }
+            6 => row.iter_mut().for_each(|v| *v = f32::NEG_INFINITY),
+            7 => row
+                .iter_mut()
+                .step_by(3)
+                .for_each(|v| *v = f32::NEG_INFINITY),
+            8 => row.iter_mut().for_each(|v| *v = 3.5),
+            9 => {
+                // One 0 (the max, so the sum is 1 plus what underflows): then e^-88,
+                // e^-90, e^-100 (subnormal) and +0 (below e^-104) over and over.
+                let spread = [
+                    -88.0,
+                    -90.0,
+                    -100.0,
+                    -103.9,
+                    -104.5,
+                    -200.0,
+                    -1e30,
+                    -f32::MAX,
+                ];
+                for (k, v) in row.iter_mut().enumerate() {
+                    *v = if k == 0 {
+                        0.0
+                    } else {
+                        spread[(k - 1) % spread.len()]
+                    };
+                }
+            }
+            10 => {
+                row.iter_mut().for_each(|v| *v = -v.abs() - 1.0);
+                row[2] = -0.0;
+                row[n - 3] = 0.0;
+            }
+            _ => {
+                row.iter_mut().for_each(|v| *v = f32::MAX - v.abs() * 1e32);
+            }
+        }
+        rows.extend(row);
+    }
+    rows
+}
+
+/// softmax and logsoftmax of each row in f64 from the f32 differences `x - max` (the
+/// kernel's order): NaN everywhere on a row holding a NaN or +inf or only -inf.
+fn special_reference(x: &[f32], n: usize) -> (Vec<f64>, Vec<f64>) {
+    let (mut sm, mut lsm) = (Vec::new(), Vec::new());
+    for row in x.chunks(n) {
+        let m = row.iter().fold(f32::NEG_INFINITY, |a, &v| {
+            if a.is_nan() || v.is_nan() {
+                f32::NAN
+            } else {
+                a.max(v)
+            }
+        });
+        let d: Vec<f64> = row.iter().map(|&v| (v - m) as f64).collect();
+        let s: f64 = d.iter().map(|v| v.exp()).sum();
+        sm.extend(d.iter().map(|v| v.exp() / s));
+        lsm.extend(d.iter().map(|v| v - s.ln()));
+    }
+    (sm, lsm)
+}
+
+fn check_special(sm: &[f32], lsm: &[f32], x: &[f32], n: usize) {
+    let (esm, elsm) = special_reference(x, n);
+    for (r, row) in esm.chunks(n).enumerate() {
+        let all_nan = matches!(r, 1..=6);
+        assert_eq!(row.iter().all(|v| v.is_nan()), all_nan, "reference row {r}");
+    }
+    close_f32(sm, &esm, 2e-6, &format!("softmax, rows of {n}"));
+    for (i, (&g, &e)) in lsm.iter().zip(&elsm).enumerate() {
+        let ok = (g.is_nan() && e.is_nan())
+            || g as f64 == e
+            || (g as f64 - e).abs() <= 2e-6 * e.abs().max(1.0);
+        assert!(ok, "logsoftmax, rows of {n}, at {i}: got {g}, expected {e}");
+    }
+    // Row 9 reaches the subnormal range (e^-88, e^-90, e^-100 over a sum of 1) and
+    // underflows to +0 below e^-104: exact enough to be told apart.
+    let row9 = &sm[9 * n..10 * n];
+    assert_eq!(row9[0], 1.0);
+    assert!(
+        row9[1] > 0.0 && row9[1] < f32::MIN_POSITIVE * 64.0,
+        "e^-88: {}",
+        row9[1]
+    );
+    assert!(
+        row9[3] > 0.0 && row9[3] < f32::MIN_POSITIVE,
+        "e^-100: {}",
+        row9[3]
+    );
+    assert_eq!(row9[6], 0.0);
+    assert_eq!(row9[8], 0.0);
+    // All equal: 1/n each, to the rounding of the sum and the division.
+    for &v in &sm[8 * n..9 * n] {
+        assert!(
+            (v as f64 - 1.0 / n as f64).abs() <= 1e-6 / n as f64,
+            "all equal: {v}"
+        );
+    }
+}
+
+#[test]
+fn softmax_special_rows() {
+    let x = special_rows(37);
+    let (sm, lsm) =
+        softmax_special_37(&Tensor::<f32, Shape![12, 37]>::from_vec(x.clone()).unwrap());
+    check_special(sm.as_slice(), lsm.as_slice(), &x, 37);
+    let (s1, s2) =
+        softmax_two_outputs(&Tensor::<f32, Shape![12, 37]>::from_vec(x.clone()).unwrap());
+    assert_eq!(
+        s1.as_slice()
+            .iter()
+            .map(|v| v.to_bits())
+            .collect::<Vec<_>>(),
+        sm.as_slice()
+            .iter()
+            .map(|v| v.to_bits())
+            .collect::<Vec<_>>()
+    );
+    for (a, b) in s1.as_slice().iter().zip(s2.as_slice()) {
+        assert!(b.to_bits() == (a * 2.0).to_bits() || (a.is_nan() && b.is_nan()));
+    }
+    let x = special_rows(1029);
+    let (sm, lsm) =
+        softmax_special_1029(&Tensor::<f32, Shape![12, 1029]>::from_vec(x.clone()).unwrap());
+    check_special(sm.as_slice(), lsm.as_slice(), &x, 1029);
+}
+
+/// The same special rows in f64 lanes (their `exp_nonpos` is `exp` of min(x, 0)).
+#[test]
+fn softmax_special_rows_f64() {
+    let x: Vec<f64> = special_rows(19).iter().map(|&v| v as f64).collect();
+    let sm = graph!(|x: f64[12, 19]| softmax(x, axis = 1))(
+        &Tensor::<f64, Shape![12, 19]>::from_vec(x.clone()).unwrap(),
+    );
+    for (r, (row, got)) in x.chunks(19).zip(sm.as_slice().chunks(19)).enumerate() {
+        let m = row.iter().fold(f64::NEG_INFINITY, |a, &v| {
+            if a.is_nan() || v.is_nan() {
+                f64::NAN
+            } else {
+                a.max(v)
+            }
+        });
+        let s: f64 = row.iter().map(|v| (v - m).exp()).sum();
+        for (j, (&v, &g)) in row.iter().zip(got).enumerate() {
+            let e = (v - m).exp() / s;
+            assert_eq!(e.is_nan(), matches!(r, 1..=6), "reference row {r}");
+            assert!(
+                (g.is_nan() && e.is_nan()) || g == e || (g - e).abs() <= 1e-14 * e.abs() + 1e-300,
+                "f64 softmax {r},{j}: got {g}, expected {e}"
+            );
+        }
+    }
+}
+
+graph! {
     /// Rows long enough for the four (best, index) pairs of an arg reduction's loop.
     fn long_row_args(x: f32[6, 1000]) -> (i64[6], i64[6]) {
         (argmax(x, axis = 1), argmin(x, axis = -1))

@@ -453,6 +453,34 @@ pub trait FloatLanes: Float + NumLanes {
         sinh_lanes => sinh, cosh_lanes => cosh, softplus_lanes => softplus);
     default_unary!(Float: asinh_lanes => asinh, acosh_lanes => acosh, atanh_lanes => atanh,
         erfc_lanes => erfc, cbrt_lanes => cbrt, mish_lanes => mish, gelu_tanh_lanes => gelu_tanh);
+    /// max(a, b) where neither is NaN; where one is, `a` or `b`, unspecified: softmax's
+    /// shift (the graph macro's `ReduceKind::MaxNoNan`), which a NaN need not reach because
+    /// the NaN makes the row's sum and outputs NaN anyway. `a > b ? a : b`; `maxps` on
+    /// float vectors (one instruction, against `max_lanes`' compares and blends). Equal
+    /// values of different signs (±0) give either.
+    #[inline(always)]
+    fn max_no_nan_lanes(a: V<Self>, b: V<Self>) -> V<Self> {
+        a.zip(b, Self::max_no_nan)
+    }
+    /// The scalar `max_no_nan_lanes` (the last fold of a row's lanes).
+    #[inline(always)]
+    fn max_no_nan(a: Self, b: Self) -> Self {
+        if a > b {
+            a
+        } else {
+            b
+        }
+    }
+    /// e^min(a, 0), NaN for NaN: softmax's `exp(x - max)`, whose argument is <= 0 or NaN
+    /// (the graph macro emits it there only), within exp's bound (1 ULP); the f32 lanes
+    /// run a kernel that is cheaper by what the sign allows (`vmath::exp_nonpos_f32`),
+    /// f64 lanes their vector `exp` of min(x, 0); this default (each lane through the
+    /// scalar reference) serves no float type.
+    #[inline(always)]
+    fn exp_nonpos_lanes(a: V<Self>) -> V<Self> {
+        let zero = Self::default();
+        a.map(|v| <Self as Float>::exp(if v > zero { zero } else { v }))
+    }
     /// `a / b` where `b` is the same in every lane and loop-invariant (a row's sum in
     /// softmax, `x / sum(x, keepdims)`): bit-identical to `div_lanes`. The macro emits it
     /// for a division whose divisor is computed per row or per call, so that LLVM hoists
@@ -634,19 +662,24 @@ impl BitCountLanes for i64 {}
 
 /// `a / b` on f32 lanes (`$w`: wide's `f32x8` or `f32x16`) for a `b` that is the same in
 /// every lane and loop-invariant, bit-identical to `a / b`. FMA builds divide by
-/// Markstein's correction instead of `divps`: `r = 1/b` (correctly rounded, one division
-/// that LLVM hoists out of the loop with `b`), `q0 = a·r`, the exact residual
-/// `e = a − q0·b` (one FMA), `q = q0 + e·r` (one FMA). When r is 1/b correctly rounded
-/// and q0 within one ULP of a/b, q is a/b correctly rounded, provided nothing underflows
-/// or overflows (Markstein 1990; Muller et al., Handbook of Floating-Point Arithmetic,
-/// 2nd ed., §4.7). The fast path is taken for a vector only inside that range:
-/// 2^-20 ≤ |b| ≤ 2^20 and every lane of a either +0 or 2^-100 ≤ |a| ≤ 2^100 (the quotient
-/// stays normal, q0·b cannot overflow); any other vector (NaN, ±inf, −0, tiny or huge
-/// lanes) divides. Measured against `a / b`: every a in [1, 2) for 29 divisors and 4·10^8
-/// random pairs over the whole fast-path range, no bit differs (tests/lanes.rs
-/// `div_invariant_is_division` repeats a sample of it). Cost per vector: 1 multiply,
-/// 2 FMAs, 3 compares and a branch against a `divps` (W3 softmax, 16 lanes, native:
-/// see BENCHMARKS.md "Peers").
+/// Markstein's correction instead of `divps`, by |b| with b's sign put back at the end
+/// (a / b = −(a / |b|) exactly): `r = 1/|b|` (correctly rounded, one division that LLVM
+/// hoists out of the loop with `b`), `q0 = a·r`, the exact residual `ρ = q0·|b| − a`
+/// (one FMA), `q = q0 − ρ·r` (one FMA). When r is 1/|b| correctly rounded and q0 within
+/// one ULP of a/|b|, q is a/|b| correctly rounded, provided nothing underflows or
+/// overflows (Markstein 1990; Muller et al., Handbook of Floating-Point Arithmetic, 2nd
+/// ed., §4.7). For a = ±0 the same steps give ±0 with a's sign (q0 = ±0, ρ = +0,
+/// q0 − (+0) = q0), so zeros of either sign take the fast path. The fast path is taken
+/// for a vector only inside that range: 2^-20 ≤ |b| ≤ 2^20 and every lane of a either ±0
+/// or 2^-100 ≤ |a| ≤ 2^100 (the quotient stays normal, q0·|b| cannot overflow); any other
+/// vector (NaN, ±inf, tiny or huge lanes) divides. Measured against `a / b` (the
+/// +0-only form before this one): every a in [1, 2) for 29 divisors and 4·10^8 random
+/// pairs over the whole fast-path range, no bit differs (`div_invariant_is_division`
+/// repeats a sample of it, with both zeros against both signs of b). Cost per vector: 1
+/// multiply, 2 FMAs, a sign `xor`, the range test and a branch against a `divps`; on
+/// AVX-512 the test of a is two integer compares on |a|'s bits (`div_invariant_f32x16`,
+/// which those builds use instead).
+#[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
 macro_rules! div_invariant_f32 {
     ($w:ident) => {
         |a: $w, b: $w| -> $w {
@@ -659,20 +692,66 @@ macro_rules! div_invariant_f32 {
                     $w::splat(f32::from_bits(0x3580_0000)),
                     $w::splat(f32::from_bits(0x4980_0000)),
                 );
-                let (aa, ba) = (a.abs(), b.abs());
-                let b_ok = ba.simd_ge(b_lo) & ba.simd_le(b_hi);
-                let a_ok = (aa.simd_ge(lo) & aa.simd_le(hi))
-                    | $w::from_bits(a.to_bits().simd_eq($w::splat(0.0).to_bits()));
-                if (a_ok & b_ok).all() {
-                    let r = $w::splat(1.0) / b;
+                let (aa, bs) = (a.abs(), b.abs());
+                let b_ok = (bs.simd_ge(b_lo) & bs.simd_le(b_hi)).all();
+                let a_ok = (aa.simd_ge(lo) & aa.simd_le(hi)) | aa.simd_eq($w::splat(0.0));
+                if b_ok && a_ok.all() {
+                    let r = $w::splat(1.0) / bs;
                     let q0 = a * r;
-                    let e = (-q0).mul_add(b, a);
-                    return e.mul_add(r, q0);
+                    let rho = q0.mul_sub(bs, a);
+                    return rho.mul_neg_add(r, q0) ^ (b & $w::splat(-0.0));
                 }
             }
             a / b
         }
     };
+}
+
+/// `div_invariant_f32!` on one zmm register (AVX-512 builds; b must be the same in every
+/// lane, as for `div_invariant_lanes`: its range is tested on lane 0), with the test of a on the
+/// integer lanes of |a|: v = bits(|a|) − 1 is −1 for ±0 and runs from bits(2^-100) − 1
+/// to bits(2^100) − 1 over the fast-path range, so "v ≤ bits(2^100) − 1 as signed and
+/// v ≥ bits(2^-100) − 1 as unsigned" is exactly "±0 or 2^-100 ≤ |a| ≤ 2^100" (subnormals
+/// fail the unsigned test, |a| above 2^100, inf and NaN the signed one): an `and`, a
+/// subtract and two compares into one mask, against the float form's five mask
+/// operations (W3 softmax's scale pass: ~30% of its time with them; BENCHMARKS.md).
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+#[inline(always)]
+fn div_invariant_f32x16(a: wide::f32x16, b: wide::f32x16) -> wide::f32x16 {
+    use core::arch::x86_64::*;
+    // SAFETY: every intrinsic here needs avx512f (FMA forms included), which the `cfg`
+    // above guarantees for the whole build; they read and write registers only.
+    unsafe {
+        let (a, b): (__m512, __m512) = (bytemuck::cast(a), bytemuck::cast(b));
+        let abs = _mm512_set1_epi32(0x7fff_ffff);
+        let bs = _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(b), abs));
+        // b is one value in every lane: tested as a scalar, which LLVM hoists out of the
+        // loop with b (the vector test stayed in it, three operations per vector).
+        let b0 = _mm_cvtss_f32(_mm512_castps512_ps128(bs));
+        let b_ok = (f32::from_bits(0x3580_0000)..=f32::from_bits(0x4980_0000)).contains(&b0);
+        let v = _mm512_sub_epi32(
+            _mm512_and_si512(_mm512_castps_si512(a), abs),
+            _mm512_set1_epi32(1),
+        );
+        let below = _mm512_cmp_epi32_mask::<_MM_CMPINT_LE>(v, _mm512_set1_epi32(0x7180_0000 - 1));
+        let a_ok = _mm512_mask_cmp_epu32_mask::<_MM_CMPINT_NLT>(
+            below,
+            v,
+            _mm512_set1_epi32(0x1980_0000 - 1),
+        );
+        if b_ok && a_ok == 0xffff {
+            let r = _mm512_div_ps(_mm512_set1_ps(1.0), bs);
+            let q0 = _mm512_mul_ps(a, r);
+            let rho = _mm512_fmsub_ps(q0, bs, a);
+            let q = _mm512_fnmadd_ps(rho, r, q0);
+            let sign = _mm512_and_si512(_mm512_castps_si512(b), _mm512_set1_epi32(i32::MIN));
+            return bytemuck::cast(_mm512_castsi512_ps(_mm512_xor_si512(
+                _mm512_castps_si512(q),
+                sign,
+            )));
+        }
+        bytemuck::cast(_mm512_div_ps(a, b))
+    }
 }
 
 /// Explicit `wide` implementations for `f32` and `f64` lanes.
@@ -881,6 +960,12 @@ macro_rules! float_lanes {
                     V::from_wide(f(a.wide()))
                 }
             )*
+            /// `maxps`: `b` where either is NaN.
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn max_no_nan_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
+                V::from_wide(a.wide().fast_max(b.wide()))
+            }
             #[cfg_attr(debug_assertions, inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn div_invariant_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
@@ -912,7 +997,8 @@ mod lanes8 {
         use super::*;
         float_lanes!(f32, f32x8, u32, pow: vm::pow_f32, rsqrt: vm::rsqrt_f32,
             div_invariant: div_invariant_f32!(f32x8),
-            exp_lanes => vm::exp_f32, log_lanes => vm::log_f32, log1p_lanes => vm::log1p_f32,
+            exp_lanes => vm::exp_f32, exp_nonpos_lanes => vm::exp_nonpos_f32,
+            log_lanes => vm::log_f32, log1p_lanes => vm::log1p_f32,
             sin_lanes => vm::sin_f32, cos_lanes => vm::cos_f32, tanh_lanes => vm::tanh_f32,
             erf_lanes => vm::erf_f32, sigmoid_lanes => vm::sigmoid_f32, gelu_lanes => vm::gelu_f32,
             silu_lanes => vm::silu_f32, exp2_lanes => vm::exp2_f32, log2_lanes => vm::log2_f32,
@@ -928,7 +1014,10 @@ mod lanes8 {
         float_lanes!(f64, f64x8, u64, pow: vm::pow_f64,
             rsqrt: |x: f64x8| f64x8::splat(1.0) / x.sqrt(),
             div_invariant: |a: f64x8, b: f64x8| a / b,
-            exp_lanes => vm::exp_f64, log_lanes => vm::log_f64, log1p_lanes => vm::log1p_f64,
+            exp_lanes => vm::exp_f64,
+            // e^min(x, 0): `minpd(0, x)` returns x where x is NaN.
+            exp_nonpos_lanes => |x: f64x8| vm::exp_f64(f64x8::ZERO.fast_min(x)),
+            log_lanes => vm::log_f64, log1p_lanes => vm::log1p_f64,
             sin_lanes => vm::sin_f64, cos_lanes => vm::cos_f64, tanh_lanes => vm::tanh_f64,
             erf_lanes => vm::erf_f64, sigmoid_lanes => vm::sigmoid_f64, gelu_lanes => vm::gelu_f64,
             silu_lanes => vm::silu_f64, exp2_lanes => vm::exp2_f64, log2_lanes => vm::log2_f64,
@@ -972,8 +1061,9 @@ mod lanes16 {
                 bytemuck::cast([vm::pow_f32(a0, b0), vm::pow_f32(a1, b1)])
             },
             rsqrt: h!(vm::rsqrt_f32),
-            div_invariant: div_invariant_f32!(f32x16),
-            exp_lanes => vm::x16::exp_f32x16, log_lanes => h!(vm::log_f32),
+            div_invariant: div_invariant_f32x16,
+            exp_lanes => vm::x16::exp_f32x16, exp_nonpos_lanes => vm::x16::exp_nonpos_f32x16,
+            log_lanes => h!(vm::log_f32),
             log1p_lanes => h!(vm::log1p_f32), sin_lanes => h!(vm::sin_f32),
             cos_lanes => h!(vm::cos_f32), tanh_lanes => vm::x16::tanh_f32x16,
             erf_lanes => vm::x16::erf_f32x16, sigmoid_lanes => vm::x16::sigmoid_f32x16,
@@ -994,7 +1084,10 @@ mod lanes16 {
             pow: |a: F64x16, b: F64x16| F64x16([vm::pow_f64(a.0[0], b.0[0]), vm::pow_f64(a.0[1], b.0[1])]),
             rsqrt: |x: F64x16| F64x16::splat(1.0) / x.sqrt(),
             div_invariant: |a: F64x16, b: F64x16| a / b,
-            exp_lanes => h64!(vm::exp_f64), log_lanes => h64!(vm::log_f64),
+            exp_lanes => h64!(vm::exp_f64),
+            // e^min(x, 0): `minpd(0, x)` returns x where x is NaN.
+            exp_nonpos_lanes => |x: F64x16| h64!(vm::exp_f64)(F64x16::splat(0.0).fast_min(x)),
+            log_lanes => h64!(vm::log_f64),
             log1p_lanes => h64!(vm::log1p_f64), sin_lanes => h64!(vm::sin_f64),
             cos_lanes => h64!(vm::cos_f64), tanh_lanes => h64!(vm::tanh_f64),
             erf_lanes => h64!(vm::erf_f64), sigmoid_lanes => h64!(vm::sigmoid_f64),
@@ -1079,7 +1172,7 @@ mod lanes16 {
             round_ties_even,
             sqrt
         );
-        both_cmp!(simd_eq, simd_ne, simd_lt, simd_le, simd_gt, simd_ge);
+        both_cmp!(simd_eq, simd_ne, simd_lt, simd_le, simd_gt, simd_ge, fast_max, fast_min);
         #[cfg_attr(debug_assertions, inline)]
         #[cfg_attr(not(debug_assertions), inline(always))]
         pub(super) fn splat(v: f64) -> Self {
@@ -1269,11 +1362,144 @@ mod tests {
             f32::MIN_POSITIVE,
             1e-45,
         ] {
-            for &b in &[1.0f32, 3.0, 0.0, -0.0, f32::INFINITY, f32::NAN, 1e-30, 1e30] {
+            // Both signs of b: the fast path divides by |b| and puts b's sign back, so
+            // ±0 numerators must keep the quotient's sign either way.
+            for &b in &[
+                1.0f32,
+                3.0,
+                -1.0,
+                -3.0,
+                0.0,
+                -0.0,
+                f32::INFINITY,
+                f32::NAN,
+                1e-30,
+                1e30,
+            ] {
                 check32([special; LANES], b);
                 let mut a = [1.5f32; LANES];
                 a[LANES - 1] = special;
                 check32(a, b);
+            }
+        }
+    }
+    /// Softmax's exp (`exp_nonpos_lanes`, f32 and f64) against the f64 exponential of
+    /// min(x, 0), within exp's 1 ULP: random x <= 0 over every exponent (2^20 in release,
+    /// 2^14 in debug), the subnormal-result range [-104, -87] densely, and the specials
+    /// (NaN stays NaN; -inf and below -104 give +0; every x >= 0 gives exactly 1).
+    #[test]
+    fn exp_nonpos_is_exp_of_the_non_positive_part() {
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let n = if cfg!(miri) {
+            64
+        } else if cfg!(debug_assertions) {
+            1 << 14
+        } else {
+            1 << 20
+        };
+        let mut xs: Vec<f32> = (0..n)
+            .map(|i| match i % 3 {
+                0 => -f32::from_bits(next() as u32 & 0x7fff_ffff),
+                1 => -87.0 - (next() % (1 << 24)) as f32 / (1u64 << 24) as f32 * 17.0,
+                _ => -((next() % (1 << 24)) as f32) / (1u64 << 24) as f32 * 20.0,
+            })
+            .collect();
+        xs.extend([
+            0.0,
+            -0.0,
+            1e-45,
+            1.0,
+            88.0,
+            f32::INFINITY,
+            f32::MAX,
+            f32::NEG_INFINITY,
+            -f32::MAX,
+            -103.97,
+            -104.0,
+            -87.33,
+            f32::NAN,
+        ]);
+        for chunk in xs.chunks(LANES) {
+            let mut a = [0.0f32; LANES];
+            a[..chunk.len()].copy_from_slice(chunk);
+            let got = <f32 as FloatLanes>::exp_nonpos_lanes(V(a)).0;
+            let got64 = <f64 as FloatLanes>::exp_nonpos_lanes(V(a.map(|v| v as f64))).0;
+            for i in 0..chunk.len() {
+                let x = a[i];
+                if x.is_nan() {
+                    assert!(got[i].is_nan() && got64[i].is_nan(), "exp_nonpos(NaN)");
+                    continue;
+                }
+                let want = (x.min(0.0) as f64).exp();
+                let err = crate::ulp::err_f32(got[i], want);
+                assert!(
+                    err <= 1.0,
+                    "exp_nonpos({x:e}) = {:e}: {err} ULP from {want:e}",
+                    got[i]
+                );
+                if x >= 0.0 {
+                    assert_eq!(got[i], 1.0, "exp_nonpos({x:e})");
+                }
+                if x <= -104.0 {
+                    assert_eq!(got[i].to_bits(), 0, "exp_nonpos({x:e})");
+                }
+                let err64 = crate::ulp::err_f64(got64[i], want);
+                assert!(err64 <= 1.0, "f64 exp_nonpos({x:e}): {err64} ULP");
+            }
+        }
+    }
+
+    /// `max_no_nan_lanes` and its scalar fold: the max wherever no lane is NaN (either
+    /// zero where +0 meets -0), on f32 and f64 lanes.
+    #[test]
+    fn max_no_nan_is_max_without_nans() {
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let edges = [
+            0.0f32,
+            -0.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::MAX,
+            -f32::MAX,
+            1e-45,
+        ];
+        for round in 0..2000 {
+            let pick = |r: u64| -> f32 {
+                let v = f32::from_bits(r as u32);
+                if v.is_nan() || r % 5 == 0 {
+                    edges[(r >> 40) as usize % edges.len()]
+                } else {
+                    v
+                }
+            };
+            let a: [f32; LANES] = core::array::from_fn(|_| pick(next()));
+            let b: [f32; LANES] = core::array::from_fn(|_| pick(next()));
+            let got = <f32 as FloatLanes>::max_no_nan_lanes(V(a), V(b)).0;
+            let got64 =
+                <f64 as FloatLanes>::max_no_nan_lanes(V(a.map(f64::from)), V(b.map(f64::from))).0;
+            for i in 0..LANES {
+                let want = if a[i] > b[i] { a[i] } else { b[i] };
+                assert!(
+                    got[i] == want,
+                    "round {round}: max({:e}, {:e}) = {:e}",
+                    a[i],
+                    b[i],
+                    got[i]
+                );
+                assert!(got64[i] == want as f64);
+                assert!(<f32 as FloatLanes>::max_no_nan(a[i], b[i]) == want);
             }
         }
     }

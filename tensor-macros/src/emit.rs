@@ -1081,6 +1081,7 @@ const BLOCK_FUNCTIONS: &[(&str, &str)] = &[
     ("sigmoid", "sigmoid_f32"),
     ("erf", "erf_f32"),
     ("gelu", "gelu_f32"),
+    ("exp_nonpos", "exp_nonpos_f32"),
 ];
 
 /// On default x86-64 builds (no AVX2 at compile time) the f32 exp, tanh, sigmoid, erf and

@@ -133,6 +133,12 @@ pub enum ReduceKind {
     Sum,
     Prod,
     Max,
+    /// The max of the lanes that are not NaN; where the input holds a NaN, some value (a NaN
+    /// need not propagate). Softmax's shift only (`check_softmax`): a row holding a NaN
+    /// gives NaN outputs whatever its shift is, since its `exp(x - shift)` is NaN there and
+    /// so is the row's sum; on a row without NaN it is the row's max, so `x - shift <= 0`
+    /// (or NaN, at ±inf). One `maxps` per vector instead of `max`'s compares and blends.
+    MaxNoNan,
     Min,
     Any,
     All,
@@ -147,7 +153,7 @@ impl ReduceKind {
         match self {
             ReduceKind::Sum | ReduceKind::Any => TempInit::Zero,
             ReduceKind::Prod | ReduceKind::All => TempInit::One,
-            ReduceKind::Max => TempInit::Lowest,
+            ReduceKind::Max | ReduceKind::MaxNoNan => TempInit::Lowest,
             ReduceKind::Min => TempInit::Highest,
             ReduceKind::ArgMax | ReduceKind::ArgMin => TempInit::NoIndex,
         }
@@ -161,6 +167,7 @@ impl ReduceKind {
             ReduceKind::Sum => ("NumLanes", "add_lanes", "Num", "add"),
             ReduceKind::Prod => ("NumLanes", "mul_lanes", "Num", "mul"),
             ReduceKind::Max => ("NumLanes", "max_lanes", "Num", "max"),
+            ReduceKind::MaxNoNan => ("FloatLanes", "max_no_nan_lanes", "FloatLanes", "max_no_nan"),
             ReduceKind::Min => ("NumLanes", "min_lanes", "Num", "min"),
             ReduceKind::Any => ("BitwiseLanes", "or_lanes", "Bitwise", "or"),
             ReduceKind::All => ("BitwiseLanes", "and_lanes", "Bitwise", "and"),

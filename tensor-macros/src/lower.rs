@@ -18,6 +18,7 @@
 
 use std::collections::HashMap;
 
+use crate::dtype::DType;
 use crate::ir::{
     AxisMap, BufferRef, Kernel, Level, LoopNest, MatMulStep, NodeId, NodeKind, Offset, Operand,
     Piece, PieceSource, ReduceKind, ScanStep, Sink, Size, Stage, Tasks, Temp, TempInit, TypedGraph,
@@ -231,7 +232,7 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
             }
         }
     }
-    let nests = split_nests;
+    let mut nests = split_nests;
     let stages = plan_stages(&temps, &output_lens, &nests);
     mark_row_local(&mut temps, &nests, &stages);
     // In a product's stage, the product and its left operand hold a block of rows.
@@ -243,6 +244,12 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
             }
         }
     }
+    let output_dtypes: Vec<DType> = graph
+        .outputs
+        .iter()
+        .map(|&o| graph.nodes[o].dtype)
+        .collect();
+    rows_in_outputs(&temps, &output_dtypes, &mut nests, &stages);
     let stages = stages
         .into_iter()
         .map(|mut stage| {
@@ -312,6 +319,119 @@ fn mark_row_local(temps: &mut [Temp], nests: &[LoopNest], stages: &[Stage]) {
                 if !read_outside {
                     if let Some(row) = temps[t].len.checked_div(rows) {
                         temps[t].row_local = Some(row);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A row-local temp whose last reader in its stage turns it element for element into an
+/// output row of the same dtype (softmax: `e = exp(x - max)`, then `out = e / sum(e)`)
+/// is kept in that output row instead: the nests that write and read the temp address
+/// the output's row, and the last one reads each element before it overwrites it. The
+/// output's lines are then written (and owned by this core) while the temp's nest
+/// computes, and the last pass works in place in L1 instead of storing a fresh 4 KiB
+/// stream whose every line waits for its read-for-ownership (W3: the scale pass was 27%
+/// of the time after the exp was made cheaper; BENCHMARKS.md "Peers").
+///
+/// Conditions, all checked: the stage is a row loop of one outer loop per nest with the
+/// same literal-or-named inner extent, no product; the temp is row-local, stored
+/// whole before it is read (`overwritten`), read and written only at its own index
+/// (base 0, inner stride 1), and read by no nest after the output's; the output is
+/// stored by that nest alone in the stage, at its own index, one contiguous row per
+/// row of the loop (base 0, inner stride 1, row stride = the inner extent).
+fn rows_in_outputs(
+    temps: &[Temp],
+    output_dtypes: &[DType],
+    nests: &mut [LoopNest],
+    stages: &[Stage],
+) {
+    for stage in stages {
+        if stage.row_loop.is_none() || stage.count < 2 {
+            continue;
+        }
+        let range = stage.first..stage.first + stage.count;
+        let inner = nests[stage.first].inner.clone();
+        let plain = nests[range.clone()].iter().all(|n| {
+            n.outer.len() == 1
+                && n.inner == inner
+                && n.ragged.is_none()
+                && n.matmul.is_none()
+                && n.scan.is_none()
+        });
+        if !plain {
+            continue;
+        }
+        let at_own_index = |op: &Operand| op.base.is_zero() && op.inner_stride.is_lit(1);
+        for last in range.clone() {
+            let Sink::Store(stores) = &nests[last].sink else {
+                continue;
+            };
+            let mut alias = None;
+            for &(k, _) in stores {
+                let out_op = &nests[last].operands[k];
+                let BufferRef::Output(o) = out_op.buffer else {
+                    continue;
+                };
+                let row_stride = out_op.outer_strides.first();
+                let contiguous = at_own_index(out_op)
+                    && row_stride.is_some_and(|s| s.as_size().as_ref() == Some(&inner));
+                let only_here = range.clone().all(|n| {
+                    n == last
+                        || nests[n]
+                            .operands
+                            .iter()
+                            .all(|op| op.buffer != BufferRef::Output(o))
+                }) && nests[last]
+                    .operands
+                    .iter()
+                    .filter(|op| op.buffer == BufferRef::Output(o))
+                    .count()
+                    == 1;
+                if !contiguous || !only_here {
+                    continue;
+                }
+                let candidate = nests[last].operands.iter().find_map(|op| match op.buffer {
+                    BufferRef::Temp(t)
+                        if temps[t].row_local.as_ref() == Some(&inner)
+                            && !temps[t].gemm_block
+                            && temps[t].overwritten
+                            && temps[t].dtype == output_dtypes[o] =>
+                    {
+                        Some(t)
+                    }
+                    _ => None,
+                });
+                let Some(t) = candidate else {
+                    continue;
+                };
+                let uses_ok = range.clone().all(|n| {
+                    let uses = nests[n]
+                        .operands
+                        .iter()
+                        .filter(|op| op.buffer == BufferRef::Temp(t));
+                    if n > last {
+                        uses.count() == 0
+                    } else {
+                        uses.into_iter().all(|op| at_own_index(op))
+                    }
+                });
+                if uses_ok {
+                    alias = Some((t, o, out_op.clone()));
+                    break;
+                }
+            }
+            let Some((t, o, out_op)) = alias else {
+                continue;
+            };
+            for n in range.clone() {
+                for op in &mut nests[n].operands {
+                    if op.buffer == BufferRef::Temp(t) {
+                        *op = Operand {
+                            buffer: BufferRef::Output(o),
+                            ..out_op.clone()
+                        };
                     }
                 }
             }

@@ -547,6 +547,17 @@ pub fn all_function_names() -> Vec<&'static str> {
     names
 }
 
+/// Softmax's exp: `exp` of `x - max(x)`, an argument the checker knows is <= 0 or NaN,
+/// computed as e^min(x, 0) (`FloatLanes::exp_nonpos_lanes`: within exp's 1 ULP, cheaper by
+/// what the sign allows). Internal: no row of `FUNCTIONS`, so no graph can call it.
+pub static EXP_NONPOS: Op = op(
+    "exp_nonpos",
+    1,
+    FloatUnary,
+    "FloatLanes",
+    "exp_nonpos_lanes",
+);
+
 pub fn function(name: &str) -> Option<&'static Op> {
     FUNCTIONS.iter().find(|o| o.name == name)
 }

@@ -97,7 +97,7 @@ macro_rules! entries {
     };
 }
 
-entries!(exp, tanh, sigmoid, erf, gelu);
+entries!(exp, tanh, sigmoid, erf, gelu, exp_nonpos);
 
 /// Elements per call of the block entry points: a multiple of 16, and small enough that a
 /// graph's argument buffers stay in L1 (256 f32 = 1 KiB each).
@@ -146,6 +146,8 @@ pub mod block {
         erf_f32 => erf;
         /// The exact gelu on a block (as `vmath::gelu_f32`).
         gelu_f32 => gelu;
+        /// e^min(x, 0) on a block (as `vmath::exp_nonpos_f32`): softmax's exp.
+        exp_nonpos_f32 => exp_nonpos;
     }
 
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
@@ -170,7 +172,7 @@ pub mod block {
                 }
             )*};
         }
-        avx2_blocks!(exp, tanh, sigmoid, erf, gelu);
+        avx2_blocks!(exp, tanh, sigmoid, erf, gelu, exp_nonpos);
     }
 
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
@@ -195,7 +197,7 @@ pub mod block {
                 }
             )*};
         }
-        avx512_blocks!(exp, tanh, sigmoid, erf, gelu);
+        avx512_blocks!(exp, tanh, sigmoid, erf, gelu, exp_nonpos);
     }
 }
 
@@ -225,6 +227,8 @@ pub mod x16 {
         erf_f32x16 => erf;
         /// The exact gelu on 16 lanes (as `vmath::gelu_f32`).
         gelu_f32x16 => gelu;
+        /// e^min(x, 0) on 16 lanes (as `vmath::exp_nonpos_f32`).
+        exp_nonpos_f32x16 => exp_nonpos;
     }
 
     /// An f32x8 function applied to each half of 16 lanes (the functions without a
@@ -554,6 +558,23 @@ mod avx2_lanes {
             let [lo, hi] = self.halves();
             Avx512::from_halves(unsafe { [_mm256_rcp_ps(lo), _mm256_rcp_ps(hi)] })
         }
+        /// `vrndscaleps`: the value the portable 1.5·2^23 trick gives.
+        #[inline(always)]
+        fn round_small(self) -> Self {
+            Avx512(unsafe {
+                _mm512_roundscale_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(self.0)
+            })
+        }
+        /// `vscalefps`: self·2^k rounded once (MXCSR's round-to-nearest-even), as the
+        /// portable two products round.
+        #[inline(always)]
+        fn mul_pow2(self, kf: Self) -> Self {
+            Avx512(unsafe { _mm512_scalef_ps(self.0, kf.0) })
+        }
+        #[inline(always)]
+        fn mul_pow2_nonpos(self, kf: Self) -> Self {
+            self.mul_pow2(kf)
+        }
     }
 }
 
@@ -639,5 +660,6 @@ mod block_tests {
         block_sigmoid: sigmoid;
         block_erf: erf;
         block_gelu: gelu;
+        block_exp_nonpos: exp_nonpos;
     }
 }

@@ -373,6 +373,14 @@ pub fn exp_f32(x: f32x8) -> f32x8 {
     dispatch::exp(x)
 }
 
+/// e^min(x, 0) (f32 lanes), NaN for NaN, <= 1 ulp (walked: 0.812): softmax's
+/// `exp(x - max)`, whose argument is never positive; cheaper than `exp_f32` by what the
+/// sign allows (`f32_kernels::exp_nonpos`).
+#[inline]
+pub fn exp_nonpos_f32(x: f32x8) -> f32x8 {
+    dispatch::exp_nonpos(x)
+}
+
 /// 2^x (f32 lanes): 2^x = 2^k · e^(r·ln2), k = rint(x), exact split.
 #[cfg_attr(target_feature = "avx2", inline)]
 pub fn exp2_f32(x: f32x8) -> f32x8 {

@@ -128,8 +128,8 @@ pub use erf_gelu::{
 };
 pub use erfc_cbrt::{cbrt_f32, cbrt_f64, erfc_f32, erfc_f64};
 pub use exp_log::{
-    exp2_f32, exp2_f64, exp_f32, exp_f64, expm1_f32, expm1_f64, log1p_f32, log1p_f64, log2_f32,
-    log2_f64, log_f32, log_f64,
+    exp2_f32, exp2_f64, exp_f32, exp_f64, exp_nonpos_f32, expm1_f32, expm1_f64, log1p_f32,
+    log1p_f64, log2_f32, log2_f64, log_f32, log_f64,
 };
 pub use hyperbolic::{cosh_f32, cosh_f64, sinh_f32, sinh_f64, tanh_f32, tanh_f64};
 pub use inverse_hyperbolic::{acosh_f32, acosh_f64, asinh_f32, asinh_f64, atanh_f32, atanh_f64};

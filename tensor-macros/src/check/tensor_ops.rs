@@ -487,6 +487,11 @@ impl Checker<'_> {
     /// An elementwise op on operands of one dtype (no promotion), broadcasting their dims.
     pub(super) fn op_node(&mut self, name: &str, args: &[NodeId]) -> NodeId {
         let op = ops::function(name).expect("a known elementwise op");
+        self.op_with_node(op, args)
+    }
+
+    /// As `op_node`, for an op given by its row (internal ops have no name to look up).
+    pub(super) fn op_with_node(&mut self, op: &'static ops::Op, args: &[NodeId]) -> NodeId {
         let mut dims = Vec::new();
         for &a in args {
             dims = broadcast(&dims, &self.node(a).dims).expect("checked shapes broadcast");
@@ -864,9 +869,12 @@ impl Checker<'_> {
         };
         let c = xd.compute();
         let xc = self.convert(x, c);
-        let m = self.reduce_node(xc, ReduceKind::Max, &axes, c);
+        // The shift needs no NaN propagation and `x - shift` is never positive (see
+        // `ReduceKind::MaxNoNan` and `ops::EXP_NONPOS`): the row's outputs are those of
+        // `exp(x - max(x))`, NaN rows included.
+        let m = self.reduce_node(xc, ReduceKind::MaxNoNan, &axes, c);
         let d = self.op_node("sub", &[xc, m]);
-        let e = self.op_node("exp", &[d]);
+        let e = self.op_with_node(&ops::EXP_NONPOS, &[d]);
         let s = self.reduce_node(e, ReduceKind::Sum, &axes, c);
         let y = if name == "softmax" {
             self.op_node("div", &[e, s])
