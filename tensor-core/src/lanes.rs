@@ -458,12 +458,14 @@ pub trait FloatLanes: Float + NumLanes {
     /// the NaN makes the row's sum and outputs NaN anyway. `a > b ? a : b`; `maxps` on
     /// float vectors (one instruction, against `max_lanes`' compares and blends). Equal
     /// values of different signs (±0) give either.
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn max_no_nan_lanes(a: V<Self>, b: V<Self>) -> V<Self> {
         a.zip(b, Self::max_no_nan)
     }
     /// The scalar `max_no_nan_lanes` (the last fold of a row's lanes).
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn max_no_nan(a: Self, b: Self) -> Self {
         if a > b {
             a
@@ -476,7 +478,8 @@ pub trait FloatLanes: Float + NumLanes {
     /// run a kernel that is cheaper by what the sign allows (`vmath::exp_nonpos_f32`),
     /// f64 lanes their vector `exp` of min(x, 0); this default (each lane through the
     /// scalar reference) serves no float type.
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn exp_nonpos_lanes(a: V<Self>) -> V<Self> {
         let zero = Self::default();
         a.map(|v| <Self as Float>::exp(if v > zero { zero } else { v }))
@@ -716,7 +719,8 @@ macro_rules! div_invariant_f32 {
 /// subtract and two compares into one mask, against the float form's five mask
 /// operations (W3 softmax's scale pass: ~30% of its time with them; BENCHMARKS.md).
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn div_invariant_f32x16(a: wide::f32x16, b: wide::f32x16) -> wide::f32x16 {
     use core::arch::x86_64::*;
     // SAFETY: every intrinsic here needs avx512f (FMA forms included), which the `cfg`
