@@ -45,7 +45,14 @@ pub enum GraphBody {
 
 /// A graph function: the item form, or the closure form (`name` is then synthetic).
 pub struct GraphFn {
+    /// The attributes for the generated functions: `#[allow(tensorgraph::…)]` entries are
+    /// taken out into `allowed_warnings` (rustc knows no `tensorgraph` lint tool).
     pub attrs: Vec<Attribute>,
+    /// The graph warnings silenced on this graph (`lib::WARNING_KINDS`).
+    pub allowed_warnings: Vec<String>,
+    /// `#[allow(tensorgraph::…)]` names that are no graph warning. Errors, but the body is
+    /// still checked.
+    pub attr_errors: Vec<syn::Error>,
     pub vis: Visibility,
     pub name: Ident,
     pub params: Vec<Param>,
@@ -312,8 +319,70 @@ fn skip_past(input: ParseStream, stop: char) {
     }
 }
 
+/// The kinds of graph warning, each silenced on its own by `#[allow(tensorgraph::KIND)]` on
+/// the graph; a warning's marker constant starts with its kind (`lossy_cast_f32_to_u8`).
+/// `#[allow(deprecated)]` still silences them all (and every real deprecation with them).
+pub const WARNING_KINDS: &[&str] = &[
+    "unused_parameter",
+    "integer_division_then_float",
+    "lossy_cast",
+];
+
+/// The attributes with the `tensorgraph::KIND` entries of their `#[allow(…)]`s taken out
+/// (an `allow` left empty goes), those kinds, and an error on each unknown
+/// `tensorgraph::` name, listing the kinds.
+fn graph_allows(attrs: Vec<Attribute>) -> (Vec<Attribute>, Vec<String>, Vec<syn::Error>) {
+    use syn::punctuated::Punctuated;
+    let mut kept = Vec::new();
+    let mut allowed = Vec::new();
+    let mut errors = Vec::new();
+    for attr in attrs {
+        let paths = attr
+            .path()
+            .is_ident("allow")
+            .then(|| attr.parse_args_with(Punctuated::<syn::Path, Token![,]>::parse_terminated))
+            .and_then(Result::ok);
+        let Some(paths) = paths else {
+            kept.push(attr);
+            continue;
+        };
+        let (ours, rest): (Vec<syn::Path>, Vec<syn::Path>) = paths
+            .into_iter()
+            .partition(|p| p.segments.len() == 2 && p.segments[0].ident == "tensorgraph");
+        if ours.is_empty() {
+            kept.push(attr);
+            continue;
+        }
+        for path in ours {
+            let ident = &path.segments[1].ident;
+            let name = ident.to_string();
+            if WARNING_KINDS.contains(&name.as_str()) {
+                allowed.push(name);
+            } else {
+                let kinds: Vec<String> = WARNING_KINDS
+                    .iter()
+                    .map(|k| format!("`tensorgraph::{k}`"))
+                    .collect();
+                errors.push(syn::Error::new(
+                    ident.span(),
+                    format!(
+                        "no graph warning is called `{name}`: the graph warnings are {}",
+                        kinds.join(", ")
+                    ),
+                ));
+            }
+        }
+        if !rest.is_empty() {
+            let span = attr.pound_token.span;
+            kept.push(syn::parse_quote_spanned!(span=> #[allow(#(#rest),*)]));
+        }
+    }
+    (kept, allowed, errors)
+}
+
 fn parse_item(input: ParseStream) -> syn::Result<GraphFn> {
     let attrs = input.call(Attribute::parse_outer)?;
+    let (attrs, allowed_warnings, attr_errors) = graph_allows(attrs);
     let vis: Visibility = input.parse()?;
     if !input.peek(Token![fn]) {
         return Err(input.error(format!(
@@ -367,6 +436,8 @@ fn parse_item(input: ParseStream) -> syn::Result<GraphFn> {
     let (lets, outputs) = parse_block_contents(&body, &mut syntax_errors);
     Ok(GraphFn {
         attrs,
+        allowed_warnings,
+        attr_errors,
         vis,
         name,
         params,
@@ -484,6 +555,8 @@ fn parse_closure(input: ParseStream) -> GraphFn {
     }
     GraphFn {
         attrs: Vec::new(),
+        allowed_warnings: Vec::new(),
+        attr_errors: Vec::new(),
         vis: Visibility::Inherited,
         name: Ident::new("__tg_graph", Span::call_site()),
         params,

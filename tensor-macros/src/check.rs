@@ -1342,7 +1342,7 @@ fn not_defined_message(
 /// become infinite. (`f32 as bf16` keeps the exponent and only rounds; integer casts
 /// wrap or saturate as Rust's `as` does, and are not warned about.)
 fn lossy_cast_warning(from: DType, to: DType, expr: &Expr) -> Option<String> {
-    let silence = "help: if the values are known to be in range, silence this with `#[allow(deprecated)]` on the graph";
+    let silence = "help: if the values are known to be in range, silence this with `#[allow(tensorgraph::lossy_cast)]` on the graph";
     if from.is_float() && to.is_integer() {
         let (min, max) = to.int_range().expect("integer dtype");
         return Some(format!(
@@ -1368,7 +1368,7 @@ fn lossy_cast_warning(from: DType, to: DType, expr: &Expr) -> Option<String> {
     let max = to.float_max().unwrap_or(0.0);
     Some(format!(
         "`{}` can lose data: `{}` values beyond ±{} become infinite in `{}`\n\
-         help: if the values are known to be in range, silence this with `#[allow(deprecated)]` on the graph",
+         help: if the values are known to be in range, silence this with `#[allow(tensorgraph::lossy_cast)]` on the graph",
         cast_text(expr, to),
         from.name(),
         float_text(max),

@@ -160,6 +160,15 @@ fn expand_fn(rt: &TokenStream, f: &GraphFn) -> TokenStream {
     for e in &f.syntax_errors {
         errors.push_error(e.clone());
     }
+    for e in &f.attr_errors {
+        errors.push_error(e.clone());
+    }
+    // `#[allow(tensorgraph::KIND)]` on the graph (ast.rs `graph_allows`).
+    let silenced = |marker: &str| {
+        f.allowed_warnings
+            .iter()
+            .any(|kind| marker.starts_with(kind.as_str()))
+    };
     // A body that did not parse is not checked: its errors would be follow-ons.
     let graph = if f.syntax_errors.is_empty() {
         check_graph(f, &mut errors)
@@ -171,11 +180,15 @@ fn expand_fn(rt: &TokenStream, f: &GraphFn) -> TokenStream {
     // An erroneous graph's warnings are mostly follow-ons (a misspelt parameter is
     // "unused"), so they wait until the errors are fixed.
     if errors.is_empty() {
-        for ident in unused_params(f) {
-            warnings.extend(unused_warning(f, ident));
+        if !silenced("unused_parameter") {
+            for ident in unused_params(f) {
+                warnings.extend(unused_warning(f, ident));
+            }
         }
         for w in errors.take_warnings() {
-            warnings.extend(warning(w.span, &w.marker, &w.message));
+            if !silenced(&w.marker) {
+                warnings.extend(warning(w.span, &w.marker, &w.message));
+            }
         }
     }
     let code = emit::emit_graph_fn(rt, f, graph.as_ref(), kernel.as_ref(), &warnings);

@@ -1,0 +1,18 @@
+// `#[allow(tensorgraph::KIND)]` silences one kind of graph warning: the others still fire,
+// and a name that is no graph warning is an error listing the kinds.
+#![deny(deprecated)]
+use tensorgraph::prelude::*;
+
+graph! {
+    #[allow(tensorgraph::lossy_cast)]
+    fn normalize(img: u8[8], mean: f32[8], bias: i32[8]) -> (f32[8], u8[8]) {
+        (img / 255 - mean, bias as u8)
+    }
+
+    #[allow(tensorgraph::lossy_casts)]
+    fn unknown(x: f32[8]) -> f32[8] {
+        x
+    }
+}
+
+fn main() {}
