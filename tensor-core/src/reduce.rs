@@ -241,26 +241,34 @@ mod tests {
         ));
     }
 
+    /// Values where the arg rules differ: NaN, ties of ±0, infinities.
+    const SPECIALS: [f32; 7] = [
+        f32::NAN,
+        -1.0,
+        0.0,
+        -0.0,
+        2.0,
+        f32::NEG_INFINITY,
+        f32::INFINITY,
+    ];
+
+    /// A fixed-seed linear congruential generator (Knuth's MMIX constants).
+    fn lcg(seed: u64) -> impl FnMut() -> usize {
+        let mut state = seed;
+        move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as usize
+        }
+    }
+
     /// The branch-free lane step takes exactly the lanes that `arg_better` says beat the
     /// current best, on values with NaNs, ties, empty slots and masked-off lanes.
     #[test]
     fn arg_combine_takes_what_arg_better_takes() {
-        let values = [
-            f32::NAN,
-            -1.0,
-            0.0,
-            -0.0,
-            2.0,
-            f32::NEG_INFINITY,
-            f32::INFINITY,
-        ];
-        let mut seed = 7u64;
-        let mut next = move || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as usize
-        };
+        let values = SPECIALS;
+        let mut next = lcg(7);
         for round in 0..2000 {
             let best = V(core::array::from_fn(|_| values[next() % values.len()]));
             let best_i = V(core::array::from_fn(|_| next() as i64 % 6 - 1));
@@ -301,22 +309,8 @@ mod tests {
     /// infinities, ties and signed zeros.
     #[test]
     fn arg_step_on_rows_gives_the_reference_index() {
-        let values = [
-            f32::NAN,
-            -1.0,
-            0.0,
-            -0.0,
-            2.0,
-            f32::NEG_INFINITY,
-            f32::INFINITY,
-        ];
-        let mut seed = 11u64;
-        let mut next = move || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as usize
-        };
+        let values = SPECIALS;
+        let mut next = lcg(11);
         for round in 0..3000 {
             let len = 1 + next() % (4 * LANES);
             // Few distinct values per row, so ties and repeated NaNs are common.
