@@ -1256,11 +1256,6 @@ fn emit_reduce_sink(
         let best_slice = slice_ident(&best_op.buffer);
         let best_off = offset_ident(best);
         let idx_off = offset_ident(index);
-        let idx = if nest.operands[index].inner_stride.is_zero() {
-            quote!(#p::V::<i64>::splat(#idx_off as i64))
-        } else {
-            quote!(#p::iota(#idx_off + __tg_j))
-        };
         if acc_op.inner_stride.is_zero() {
             // One (best, chunk base) pair in registers through the row (`arg_step`: each
             // lane sees its elements in order), turned into indices at the row's end.
@@ -1292,6 +1287,12 @@ fn emit_reduce_sink(
             };
             return (init, main.clone(), main, finish, Some((4, unrolled)));
         }
+        // The accumulator in memory, one slot per column: the lanes' indices as a vector.
+        let idx = if nest.operands[index].inner_stride.is_zero() {
+            quote!(#p::V::<i64>::splat(#idx_off as i64))
+        } else {
+            quote!(#p::iota(#idx_off + __tg_j))
+        };
         let step = quote! {
             let mut __tg_best = #p::load::<#value_c>(#best_slice, #best_off + __tg_j, __tg_n);
             let mut __tg_best_i = #p::load::<i64>(#acc_slice, #acc_off + __tg_j, __tg_n);

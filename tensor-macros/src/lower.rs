@@ -516,7 +516,6 @@ fn split_reduced_rows(
 ) -> Option<LoopNest> {
     let Sink::Reduce {
         kind,
-        acc,
         best: None,
         index: None,
         ..
@@ -525,22 +524,17 @@ fn split_reduced_rows(
         return None;
     };
     kind.combine()?;
+    let (acc, columns) = shared_accumulator_row(nest)?;
     let acc_op = &nest.operands[acc];
     let BufferRef::Temp(acc_temp) = acc_op.buffer else {
         return None;
     };
-    let columns = nest.inner.as_static()?;
-    let first_rows = nest.outer.first()?.as_static()?;
+    let first_rows = nest.outer[0].as_static()?;
     let work = nest
         .outer
         .iter()
         .try_fold(columns, |w, e| Some(w * e.as_static()?))?;
-    if nest.ragged.is_some()
-        || nest.scan.is_some()
-        || nest.matmul.is_some()
-        || !acc_op.inner_stride.is_lit(1)
-        || !acc_op.base.is_zero()
-        || acc_op.outer_strides.iter().any(|s| !s.is_zero())
+    if !acc_op.base.is_zero()
         || !temps[acc_temp].len.is_lit(columns)
         || work < PARALLEL_MIN_ELEMENTS
     {
@@ -611,6 +605,22 @@ fn split_reduced_rows(
     })
 }
 
+/// A reduction over outer axes whose accumulator is one contiguous row that every outer row
+/// adds into (`sum(x, axis = 0)`): its accumulator operand and the (literal) row length.
+/// What both ways of splitting such a reduction across threads start from.
+fn shared_accumulator_row(nest: &LoopNest) -> Option<(usize, usize)> {
+    let Sink::Reduce { acc, .. } = nest.sink else {
+        return None;
+    };
+    let acc_op = &nest.operands[acc];
+    let columns = nest.inner.as_static()?;
+    let shared = !nest.outer.is_empty()
+        && nest.ragged.is_none()
+        && acc_op.inner_stride.is_lit(1)
+        && acc_op.outer_strides.iter().all(Offset::is_zero);
+    shared.then_some((acc, columns))
+}
+
 /// A large reduction over outer axes that keeps its inner axis, when its rows cannot be
 /// cut into partial rows (`split_reduced_rows`): every row adds into the same accumulator
 /// row, so its rows cannot be split across
@@ -619,23 +629,14 @@ fn split_reduced_rows(
 /// planning splits into tasks like any rows. The order in which one accumulator sees the
 /// rows is unchanged.
 fn split_kept_columns(nest: &mut LoopNest) {
-    let Sink::Reduce { acc, .. } = &nest.sink else {
-        return;
-    };
-    let acc_op = &nest.operands[*acc];
-    let Some(columns) = nest.inner.as_static() else {
+    let Some((_, columns)) = shared_accumulator_row(nest) else {
         return;
     };
     let work = nest.outer.iter().fold(Some(columns), |w, e| {
         w.zip(e.as_static()).map(|(w, e)| w * e)
     });
-    if nest.outer.is_empty()
-        || nest.ragged.is_some()
-        || !acc_op.inner_stride.is_lit(1)
-        || acc_op.outer_strides.iter().any(|s| !s.is_zero())
-        // A symbolic row count: whether to split is decided at run time (`Tasks::work`).
-        || work.is_some_and(|w| w < PARALLEL_MIN_ELEMENTS)
-    {
+    // A symbolic row count: whether to split is decided at run time (`Tasks::work`).
+    if work.is_some_and(|w| w < PARALLEL_MIN_ELEMENTS) {
         return;
     }
     // Blocks of a power of two of at least 64 columns (whole SIMD chunks), at least two.
