@@ -8,7 +8,7 @@
 //! symbolic kernel of each pair alternately, 40 times each, with 1 and with 2 threads,
 //! and prints the medians and their ratio.
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, Criterion, Throughput};
 use std::hint::black_box;
 use tensorgraph::prelude::*;
 

@@ -741,10 +741,7 @@ fn emit_nest(
     let lanes = quote!(#p::LANES);
 
     // Temp slices: the one this nest writes mutably, the others shared.
-    let written: Vec<usize> = match &nest.sink {
-        Sink::Store(stores) => stores.iter().map(|&(o, _)| o).collect(),
-        Sink::Reduce { acc, best, .. } => std::iter::once(*acc).chain(*best).collect(),
-    };
+    let written: Vec<usize> = nest.sink.written();
     let mut slices = TokenStream::new();
     let mut seen_temps = Vec::new();
     for (k, op) in nest.operands.iter().enumerate() {
@@ -779,34 +776,34 @@ fn emit_nest(
     let inner = computations(Level::Inner);
 
     // What each chunk does with its values, for the main loop (`masked = false`) and the tail.
+    // Each store; `streaming`: full chunks of a streaming nest (`streams_outputs`), which
+    // bypass the cache.
+    let stores_of = |stores: &[(usize, usize)], streaming: bool| -> TokenStream {
+        stores
+            .iter()
+            .map(|&(k, v)| {
+                let op = &nest.operands[k];
+                let slice = slice_ident(&op.buffer);
+                let off = offset_ident(k);
+                let t = operand_storage(rt, graph, f, kernel, &op.buffer);
+                let v = value_ident(v);
+                if streaming {
+                    quote!(#p::store_streaming::<#t>(#slice, #off + __tg_j, #v);)
+                } else {
+                    quote!(#p::store::<#t>(#slice, #off + __tg_j, __tg_n, #v);)
+                }
+            })
+            .collect()
+    };
     let (row_init, chunk_sink_main, chunk_sink_tail, row_finish, unrolled) = match &nest.sink {
         Sink::Store(stores) => {
-            // Each store; `streaming`: full chunks of a streaming nest (`streams_outputs`),
-            // which bypass the cache.
-            let stores_of = |streaming: bool| -> TokenStream {
-                stores
-                    .iter()
-                    .map(|&(k, v)| {
-                        let op = &nest.operands[k];
-                        let slice = slice_ident(&op.buffer);
-                        let off = offset_ident(k);
-                        let t = operand_storage(rt, graph, f, kernel, &op.buffer);
-                        let v = value_ident(v);
-                        if streaming {
-                            quote!(#p::store_streaming::<#t>(#slice, #off + __tg_j, #v);)
-                        } else {
-                            quote!(#p::store::<#t>(#slice, #off + __tg_j, __tg_n, #v);)
-                        }
-                    })
-                    .collect()
-            };
-            let body = stores_of(false);
+            let body = stores_of(stores, false);
             // A symbolic extent hides the trip count that lets LLVM unroll a literal
             // one, so the store loop is unrolled by two here (measured: W1 with `N`
             // ran 4-6% behind the literal kernel on one thread without it).
             let unrolled = (nest.inner.as_static().is_none() || nest.ragged.is_some())
                 .then(|| (2, body.clone()));
-            let main = stores_of(stream);
+            let main = stores_of(stores, stream);
             (TokenStream::new(), main, body, TokenStream::new(), unrolled)
         }
         Sink::Reduce {
@@ -815,7 +812,21 @@ fn emit_nest(
             value,
             best,
             index,
-        } => emit_reduce_sink(rt, graph, kernel, nest, *kind, *acc, *value, *best, *index),
+            stores,
+        } => {
+            let (init, main, tail, finish, unrolled) =
+                emit_reduce_sink(rt, graph, kernel, nest, *kind, *acc, *value, *best, *index);
+            // A fused store pass (`lower::fuse_row_reductions`): each chunk stores, then
+            // accumulates.
+            let store = stores_of(stores, false);
+            (
+                init,
+                quote!(#store #main),
+                quote!(#store #tail),
+                finish,
+                unrolled.map(|(width, body)| (width, quote!(#store #body))),
+            )
+        }
     };
 
     let loop_vars: Vec<_> = (0..nest.outer.len())
@@ -1203,10 +1214,7 @@ fn emit_blocked_loop(
             blocks.extend(quote!(#p::f32_block::#e(&mut #b);));
         }
     }
-    let sink_roots: Vec<usize> = match &nest.sink {
-        Sink::Store(stores) => stores.iter().map(|&(_, v)| v).collect(),
-        Sink::Reduce { value, .. } => vec![*value],
-    };
+    let sink_roots: Vec<usize> = nest.sink.values();
     let mut last = emit_phase(phases, &sink_roots);
     last.extend(sink.clone());
     blocks.extend(chunks(last));

@@ -443,7 +443,38 @@ pub enum Sink {
         value: usize,
         best: Option<usize>,
         index: Option<usize>,
+        /// Values this nest also stores, as a `Store` sink would: a row pass whose stored
+        /// row the reduction then read back, fused into one pass (`lower::
+        /// fuse_row_reductions`: softmax's exp pass stores `e` and sums it).
+        stores: Vec<(usize, usize)>,
     },
+}
+
+impl Sink {
+    /// The operands the nest writes: stored buffers, accumulators.
+    pub fn written(&self) -> Vec<usize> {
+        match self {
+            Sink::Store(stores) => stores.iter().map(|&(o, _)| o).collect(),
+            Sink::Reduce {
+                acc, best, stores, ..
+            } => std::iter::once(*acc)
+                .chain(*best)
+                .chain(stores.iter().map(|&(o, _)| o))
+                .collect(),
+        }
+    }
+
+    /// The values the sink consumes: stored values, then the reduced value.
+    pub fn values(&self) -> Vec<usize> {
+        match self {
+            Sink::Store(stores) => stores.iter().map(|&(_, v)| v).collect(),
+            Sink::Reduce { value, stores, .. } => stores
+                .iter()
+                .map(|&(_, v)| v)
+                .chain(std::iter::once(*value))
+                .collect(),
+        }
+    }
 }
 
 /// A scan: a runtime call from one temp into another, not a loop nest of its own. The

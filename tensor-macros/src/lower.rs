@@ -250,6 +250,7 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
         .map(|&o| graph.nodes[o].dtype)
         .collect();
     rows_in_outputs(&temps, &output_dtypes, &mut nests, &stages);
+    let (nests, stages) = fuse_row_reductions(graph, nests, stages);
     let stages = stages
         .into_iter()
         .map(|mut stage| {
@@ -284,7 +285,8 @@ fn product_fuses(nests: &[LoopNest], start: usize, end: usize, at: usize) -> boo
     let before: Vec<BufferRef> = nests[start..at]
         .iter()
         .flat_map(|n| {
-            written_operands(n)
+            n.sink
+                .written()
                 .into_iter()
                 .map(|o| n.operands[o].buffer.clone())
         })
@@ -308,7 +310,7 @@ fn mark_row_local(temps: &mut [Temp], nests: &[LoopNest], stages: &[Stage]) {
         };
         let inside = stage.first..stage.first + stage.count;
         for nest in &nests[inside.clone()] {
-            for o in written_operands(nest) {
+            for o in nest.sink.written() {
                 let BufferRef::Temp(t) = nest.operands[o].buffer else {
                     continue;
                 };
@@ -437,6 +439,171 @@ fn rows_in_outputs(
             }
         }
     }
+}
+
+/// A row reduction that reads back only what the pass before it in the same row stage has
+/// just stored (softmax: `e = exp(x - max)` stored into the output row, then `sum(e)`) is
+/// fused into that pass: each chunk stores its values and accumulates the reduced one from
+/// the register it already holds, so the row is not loaded a second time. W3 (softmax
+/// f32[4096, 1024], native): the sum pass was 8% of the time (BENCHMARKS.md "Peers").
+///
+/// Conditions, all checked: both nests in one row stage, the same loops (outer extents,
+/// inner extent, not ragged, no scan or product); the first only stores; the second reduces
+/// along the inner axis into a register (`combine` kinds, accumulator inner stride 0) and
+/// reads only (a) buffers the first stores, at exactly the addressing of that store, or (b)
+/// buffers the first does not write; the first does not read the accumulator; the stored
+/// values lose nothing on the way through memory (dtype = its compute dtype: no f16/bf16
+/// rounding), so the register value is the value the load would give. The accumulation
+/// order of the reduction is the same as in its own nest.
+fn fuse_row_reductions(
+    graph: &TypedGraph,
+    nests: Vec<LoopNest>,
+    stages: Vec<Stage>,
+) -> (Vec<LoopNest>, Vec<Stage>) {
+    let mut nests: Vec<Option<LoopNest>> = nests.into_iter().map(Some).collect();
+    let mut out_nests = Vec::with_capacity(nests.len());
+    let mut out_stages = Vec::with_capacity(stages.len());
+    for stage in stages {
+        let first = out_nests.len();
+        let mut k = stage.first;
+        let end = stage.first + stage.count;
+        while k < end {
+            let a = nests[k].take().expect("each nest is taken once");
+            let fused = if stage.row_loop.is_some() && k + 1 < end {
+                let b = nests[k + 1].as_ref().expect("not taken yet");
+                fuse_store_and_reduce(graph, &a, b)
+            } else {
+                None
+            };
+            match fused {
+                Some(nest) => {
+                    nests[k + 1] = None;
+                    out_nests.push(nest);
+                    k += 2;
+                }
+                None => {
+                    out_nests.push(a);
+                    k += 1;
+                }
+            }
+        }
+        out_stages.push(Stage {
+            first,
+            count: out_nests.len() - first,
+            ..stage
+        });
+    }
+    (out_nests, out_stages)
+}
+
+/// The nest that stores what `a` stores and reduces what `b` reduces, when `b` may be
+/// fused into `a` (see `fuse_row_reductions`).
+fn fuse_store_and_reduce(graph: &TypedGraph, a: &LoopNest, b: &LoopNest) -> Option<LoopNest> {
+    let Sink::Store(stores) = &a.sink else {
+        return None;
+    };
+    let Sink::Reduce {
+        kind,
+        acc,
+        value,
+        best: None,
+        index: None,
+        stores: b_stores,
+    } = &b.sink
+    else {
+        return None;
+    };
+    let same_loops = a.outer == b.outer
+        && a.inner == b.inner
+        && a.ragged.is_none()
+        && b.ragged.is_none()
+        && [a, b]
+            .iter()
+            .all(|n| n.scan.is_none() && n.matmul.is_none());
+    if !same_loops
+        || kind.combine().is_none()
+        || !b_stores.is_empty()
+        || !b.operands[*acc].inner_stride.is_zero()
+        || a.operands
+            .iter()
+            .any(|op| op.buffer == b.operands[*acc].buffer)
+    {
+        return None;
+    }
+    let same_place = |x: &Operand, y: &Operand| {
+        x.buffer == y.buffer
+            && x.base == y.base
+            && x.outer_strides == y.outer_strides
+            && x.inner_stride == y.inner_stride
+    };
+    // Each operand of `b`: the value of `a` it reads (a stored buffer), or its new index.
+    let mut operands = a.operands.clone();
+    let mut stored_value: Vec<Option<usize>> = vec![None; b.operands.len()];
+    let mut operand_map: Vec<usize> = Vec::with_capacity(b.operands.len());
+    for (k, op) in b.operands.iter().enumerate() {
+        let store = stores
+            .iter()
+            .find(|&&(o, _)| a.operands[o].buffer == op.buffer);
+        match store {
+            Some(&(o, v)) => {
+                let dtype = graph.nodes[a.values[v].node].dtype;
+                if !same_place(&a.operands[o], op)
+                    || !op.inner_stride.is_lit(1)
+                    || dtype != dtype.compute()
+                {
+                    return None;
+                }
+                stored_value[k] = Some(v);
+                operand_map.push(o);
+            }
+            None => {
+                operands.push(op.clone());
+                operand_map.push(operands.len() - 1);
+            }
+        }
+    }
+    // `b`'s values after `a`'s; a load of a stored buffer is the stored value itself.
+    let mut values = a.values.clone();
+    let mut value_map: Vec<usize> = Vec::with_capacity(b.values.len());
+    for v in &b.values {
+        let source = match &v.source {
+            ValueSource::Load { operand } => match stored_value[*operand] {
+                Some(stored) => {
+                    if graph.nodes[a.values[stored].node].dtype != graph.nodes[v.node].dtype {
+                        return None;
+                    }
+                    value_map.push(stored);
+                    continue;
+                }
+                None => ValueSource::Load {
+                    operand: operand_map[*operand],
+                },
+            },
+            ValueSource::Compute { args } => ValueSource::Compute {
+                args: args.iter().map(|&x| value_map[x]).collect(),
+            },
+            other => other.clone(),
+        };
+        values.push(Value {
+            node: v.node,
+            source,
+            level: v.level,
+        });
+        value_map.push(values.len() - 1);
+    }
+    Some(LoopNest {
+        operands,
+        values,
+        sink: Sink::Reduce {
+            kind: *kind,
+            acc: operand_map[*acc],
+            value: value_map[*value],
+            best: None,
+            index: None,
+            stores: stores.clone(),
+        },
+        ..a.clone()
+    })
 }
 
 /// Kernels with fewer elements than this run on the calling thread only: below it the
@@ -601,6 +768,7 @@ fn split_reduced_rows(
             value: 0,
             best: None,
             index: None,
+            stores: Vec::new(),
         },
     })
 }
@@ -655,14 +823,6 @@ fn split_kept_columns(nest: &mut LoopNest) {
     nest.inner = Size::lit(block);
 }
 
-/// The temps and outputs a nest writes, as operands.
-fn written_operands(nest: &LoopNest) -> Vec<usize> {
-    match &nest.sink {
-        Sink::Store(stores) => stores.iter().map(|&(o, _)| o).collect(),
-        Sink::Reduce { acc, best, .. } => std::iter::once(*acc).chain(*best).collect(),
-    }
-}
-
 /// Greedy runs of consecutive nests that can share their outermost loop: each iterates
 /// the same outermost extent E, and every temp written in the run is addressed row by
 /// row (outermost stride = len / E), so row `i` of a later nest reads only what row `i`
@@ -695,7 +855,7 @@ fn plan_stages(temps: &[Temp], output_lens: &[Size], nests: &[LoopNest]) -> Vec<
     let written = |run: &[LoopNest]| -> Vec<BufferRef> {
         let mut out: Vec<BufferRef> = Vec::new();
         for nest in run {
-            for o in written_operands(nest) {
+            for o in nest.sink.written() {
                 let b = nest.operands[o].buffer.clone();
                 if !out.contains(&b) {
                     out.push(b);
@@ -931,9 +1091,17 @@ fn materialised_nodes(graph: &TypedGraph) -> Vec<NodeId> {
                 set[id] = true;
                 // An expensive value that a reduction consumes and something else uses too
                 // (softmax's `exp(x - max)`) is computed once into a temp rather than in
-                // both nests.
-                if users[*input] > 1 && expensive(graph, &set, *input) {
-                    set[*input] = true;
+                // both nests. The reduction may read it through a cast of its own (`sum`
+                // of an `f32` accumulates in `f64`): the value before the cast is kept.
+                let mut shared = *input;
+                while let NodeKind::Cast { input } = graph.nodes[shared].kind {
+                    if users[shared] > 1 {
+                        break;
+                    }
+                    shared = input;
+                }
+                if users[shared] > 1 && expensive(graph, &set, shared) {
+                    set[shared] = true;
                 }
             }
             NodeKind::Reshape { input } if !addressable(graph, &set, *input) => set[*input] = true,
@@ -1193,6 +1361,7 @@ fn lower_reduction(
             value,
             best,
             index,
+            stores: Vec::new(),
         })
     })
 }
@@ -1470,10 +1639,7 @@ impl<'g> NestBuilder<'g> {
         // Stores and accumulators walk the inner loop contiguously (or stay on one
         // element). A region of a `pad`/`concat`/`tile` one element wide along the buffer's
         // last axis would leave a strided inner loop: it gets an inner loop of one element.
-        let written = match &sink {
-            Sink::Store(stores) => stores.iter().map(|&(o, _)| o).collect::<Vec<_>>(),
-            Sink::Reduce { acc, best, .. } => std::iter::once(*acc).chain(*best).collect(),
-        };
+        let written = sink.written();
         let strided_write = axes.last().is_some_and(|(_, strides)| {
             written
                 .iter()
@@ -1577,6 +1743,82 @@ mod tests {
             panic!("the left operand is computed")
         };
         assert!(k.temps[a].gemm_block, "the left operand is a block temp");
+    }
+
+    /// The stage holding the row reductions of `k`, and its nests.
+    fn row_stage(k: &Kernel) -> &[LoopNest] {
+        let stage = k
+            .stages
+            .iter()
+            .find(|s| s.row_loop.is_some() && s.count > 1)
+            .expect("a row stage");
+        &k.nests[stage.first..stage.first + stage.count]
+    }
+
+    #[test]
+    fn softmax_sums_the_row_its_exp_pass_stores() {
+        for (source, outputs) in [
+            (
+                "fn f(x: f32[64, 1024]) -> f32[64, 1024] { softmax(x, axis = 1) }",
+                1,
+            ),
+            (
+                "fn f(x: f64[B, 300]) -> f64[B, 300] { softmax(x, axis = -1) }",
+                1,
+            ),
+            // Two outputs: `e` itself stays a temp, and is still summed as it is stored.
+            (
+                "fn f(x: f32[8, 512]) -> (f32[8, 512], f32[8, 512]) {
+                    let e = exp(x - max(x, axis = 1, keepdims = true));
+                    (e / sum(e, axis = 1, keepdims = true), e * 2.0)
+                }",
+                2,
+            ),
+        ] {
+            let k = kernel(source);
+            let nests = row_stage(&k);
+            // max, exp + store + sum, scale.
+            assert_eq!(nests.len(), 3, "{source}");
+            let Sink::Reduce {
+                kind: ReduceKind::Sum,
+                stores,
+                ..
+            } = &nests[1].sink
+            else {
+                panic!("the exp pass sums: {:?}", nests[1].sink)
+            };
+            assert_eq!(stores.len(), 1, "{source}");
+            assert_eq!(k.nests.len(), 3, "{source}");
+            let Sink::Store(last) = &nests[2].sink else {
+                panic!("the scale pass stores")
+            };
+            assert_eq!(last.len(), outputs, "{source}");
+        }
+    }
+
+    #[test]
+    fn a_reduction_reading_the_stored_row_elsewhere_is_not_fused() {
+        // f16 softmax: `e` stays an f32 temp (nothing rounds it), so it is fused too.
+        let k = kernel("fn f(x: f16[64, 1024]) -> f16[64, 1024] { softmax(x, axis = 1) }");
+        assert_eq!(row_stage(&k).len(), 3);
+        // A reduction that reads the stored row at another index reads it from memory.
+        let k = kernel(
+            "fn f(x: f32[64, 1024]) -> f32[64, 1024] {
+                let e = exp(x);
+                e / sum(flip(e, axis = 1), axis = 1, keepdims = true)
+            }",
+        );
+        assert!(k
+            .nests
+            .iter()
+            .all(|n| !matches!(&n.sink, Sink::Reduce { stores, .. } if !stores.is_empty())));
+        assert!(k.nests.iter().any(|n| matches!(
+            &n.sink,
+            Sink::Reduce {
+                kind: ReduceKind::Sum,
+                ..
+            }
+        )));
     }
 
     #[test]
