@@ -11,11 +11,13 @@
 //! `--x16` walks the 16-lane functions (`vmath::x16`, what graph kernels of AVX-512
 //! builds run: `vrndscaleps`/`vscalefps` there) against the f32x8 ones instead, in 16-lane
 //! chunks of the block (a native build on an AVX-512 machine is where they differ in
-//! code; sigmoid's f32x16 divides where f32x8 takes `rcpps`, so it is expected to differ).
+//! code; sigmoid's f32x16 divides where f32x8 takes `rcpps`, and exp_nonpos's f32x16 is
+//! the table kernel `exp_nonpos_table16`, so those two are expected to differ; each has
+//! its own `ulp_sweep --x16` walk in ACCURACY.md).
 //!
 //! ```sh
 //! RUSTFLAGS="-C target-cpu=native" nice -n 10 cargo build --release --example block_walk --target-dir target/usn
-//! target/usn/release/examples/block_walk --x16 exp tanh erf gelu exp_nonpos
+//! target/usn/release/examples/block_walk --x16 exp tanh erf gelu
 //! ```
 //!
 //! Prints, per function, the ISA the blocks ran on, the number of inputs walked and of

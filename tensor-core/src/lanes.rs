@@ -68,7 +68,9 @@ impl<T: LaneScalar> V<T> {
 
 /// Asks the CPU to bring `src[from..from + len]` (clamped to the slice) into the cache:
 /// `prefetcht0` once per 64-byte line on x86-64, nothing elsewhere. A hint only: nothing is
-/// read, nothing faults. Graph loops over short rows prefetch an input's next row with it.
+/// read, nothing faults. Generated code no longer calls it (it cost softmax and layer norm
+/// 5-20%, emit.rs `emit_stage`); kept for the frozen expansions in
+/// benches/compile_time/block_proto, which do.
 /// (Nothing under Miri either, which need not know the intrinsic.)
 #[cfg_attr(debug_assertions, inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]

@@ -218,18 +218,7 @@ fn emit_stage(
     }
     let Some(rows) = &stage.row_loop else {
         let stream = streams_outputs(graph, &nests[0]);
-        let body = emit_nest(
-            rt,
-            f,
-            graph,
-            kernel,
-            &nests[0],
-            false,
-            &[],
-            &[],
-            stream,
-            true,
-        );
+        let body = emit_nest(rt, f, graph, kernel, &nests[0], false, &[], stream, true);
         return quote!({ #body });
     };
     let rows_lit = size_expr(rows);
@@ -243,41 +232,15 @@ fn emit_stage(
     // the block, then the nests after it through the block's rows.
     let product_at = nests.iter().position(|n| n.matmul.is_some());
     let gemm = product_at.and_then(|at| nests[at].matmul.as_ref());
-    // In a stage of several nests (several passes over each row), each input used row by
-    // row is prefetched one row ahead by the first nest that uses it (see `emit_nest`),
-    // and so is an output whose nest reads no input (softmax's scale pass, reading only
-    // the row's temps): that nest is a pure store stream, each store waiting on its line's
-    // read-for-ownership (W3 native 2.65 -> 2.3 ms). Not the others: measured no gain or a
-    // loss (W4's output pass, which also reads x; a single nest streams, and the hardware
-    // prefetchers follow it: W5 `sum(x, axis=1)` 0.21 -> 0.27 ms, W6 +3% with it).
-    let mut claimed: Vec<BufferRef> = Vec::new();
-    let prefetch_of: Vec<Vec<BufferRef>> = nests
-        .iter()
-        .map(|nest| {
-            let mut mine = Vec::new();
-            let reads_input = nest
-                .operands
-                .iter()
-                .any(|op| matches!(op.buffer, BufferRef::Input(_)));
-            for op in &nest.operands {
-                let row_buffer = nests.len() > 1
-                    && match op.buffer {
-                        BufferRef::Input(_) => true,
-                        BufferRef::Output(_) => !reads_input,
-                        _ => false,
-                    };
-                if row_buffer && !claimed.contains(&op.buffer) {
-                    claimed.push(op.buffer.clone());
-                    mine.push(op.buffer.clone());
-                }
-            }
-            mine
-        })
-        .collect();
+    // No software prefetch: rows are read in order, which the hardware prefetchers follow.
+    // An earlier version prefetched each input's next row (and softmax's next output row)
+    // at the start of a row: on 2026-11-27, on a busy host, it cost W3 (softmax) 17% and W4
+    // (layer norm) 20%, and 5-8% with the rows in cache (f32[512, 1024]); BENCHMARKS.md
+    // "Peers".
     // Only a stage of one nest streams its stores: in a stage of several passes a later
     // pass reads the row back (softmax's scale pass), which must find it in the cache.
     let stream = nests.len() == 1 && streams_outputs(graph, &nests[0]);
-    let body_of = |(nest, prefetch): (&LoopNest, &Vec<BufferRef>)| {
+    let body_of = |nest: &LoopNest| {
         emit_nest(
             rt,
             f,
@@ -286,12 +249,11 @@ fn emit_stage(
             nest,
             true,
             &chunked,
-            prefetch,
             stream,
             nests.len() == 1,
         )
     };
-    let nests_p = nests.iter().zip(&prefetch_of);
+    let nests_p = nests.iter();
     let (pre, bodies): (Vec<TokenStream>, Vec<TokenStream>) = match product_at {
         Some(at) => (
             nests_p.clone().take(at).map(body_of).collect(),
@@ -733,7 +695,6 @@ fn emit_nest(
     nest: &LoopNest,
     in_row_group: bool,
     chunked: &[BufferRef],
-    prefetch: &[BufferRef],
     stream: bool,
     alone: bool,
 ) -> TokenStream {
@@ -857,40 +818,6 @@ fn emit_nest(
         }
         quote!(let #off: usize = #sum;)
     });
-    // Inputs and outputs this nest prefetches (`prefetch`): in a row stage whose rows are
-    // short (at most 16 KiB of one buffer, contiguous), the next row of each is requested
-    // at the start of this row, so that it arrives while the row's passes compute (softmax:
-    // max, exp, sum, scale; without it the max pass stalled on reading x and the scale
-    // pass on the output lines' reads-for-ownership, ~30% of W3 each). Longer rows
-    // stream, which the hardware prefetchers follow.
-    let mut prefetches = TokenStream::new();
-    let mut fetched: Vec<&BufferRef> = Vec::new();
-    for (k, op) in nest.operands.iter().enumerate() {
-        let dtype = match op.buffer {
-            BufferRef::Input(i) => f.params[i].ty.dtype,
-            BufferRef::Output(o) => graph.nodes[graph.outputs[o]].dtype,
-            _ => continue,
-        };
-        let row_bytes = nest
-            .inner
-            .as_static()
-            .map(|n| n * (dtype.bits() as usize).div_ceil(8));
-        let stride = op.outer_strides.first();
-        if !in_row_group
-            || !prefetch.contains(&op.buffer)
-            || fetched.contains(&&op.buffer)
-            || !op.inner_stride.is_lit(1)
-            || !row_bytes.is_some_and(|b| b <= 16 * 1024)
-            || !stride.is_some_and(|s| s.as_size().is_some() && !s.is_zero())
-        {
-            continue;
-        }
-        fetched.push(&op.buffer);
-        let (slice, off) = (slice_ident(&op.buffer), offset_ident(k));
-        let next = offset_expr(quote!(#off), stride.expect("a row stride"), None);
-        let len = size_expr(&nest.inner);
-        prefetches.extend(quote!(#p::prefetch(#slice, #next, #len);));
-    }
     // A ragged flat loop's rows are `inner` long but the last, which ends at the total.
     let (inner_extent, ragged_extent) = match &nest.ragged {
         Some(total) => {
@@ -1016,7 +943,6 @@ fn emit_nest(
     };
     let mut body = quote! {
         #(#offsets)*
-        #prefetches
         #ragged_extent
         #row
         #row_init

@@ -87,6 +87,13 @@ pub(crate) trait F32Simd:
     fn mul_pow2_nonpos(self, kf: Self) -> Self {
         self * pow2(kf + s(25.0)) * s(f32::from_bits(0x3300_0000))
     }
+    /// e^min(self, 0), NaN for NaN (`exp_nonpos`): the polynomial kernel, or on 16-lane
+    /// AVX-512 builds the table kernel (`exp_nonpos_table16`), which needs a 16-entry
+    /// lane permutation.
+    #[inline(always)]
+    fn exp_nonpos(self) -> Self {
+        exp_nonpos_poly(self)
+    }
 }
 
 macro_rules! f32_simd_impl {
@@ -193,6 +200,10 @@ f32_simd_impl!(
         #[inline(always)]
         fn mul_pow2_nonpos(self, kf: Self) -> Self {
             self.mul_pow2(kf)
+        }
+        #[inline(always)]
+        fn exp_nonpos(self) -> Self {
+            exp_nonpos_table16(self)
         }
     }
 );
@@ -343,6 +354,12 @@ pub(crate) fn exp<V: F32Simd>(x: V) -> V {
 /// Two FMAs fewer than `exp` per vector (W3 softmax native 1.50 -> 1.40 ms).
 #[inline(always)]
 pub(crate) fn exp_nonpos<V: F32Simd>(x: V) -> V {
+    x.exp_nonpos()
+}
+
+/// `exp_nonpos`'s polynomial kernel (every build but the 16-lane AVX-512 one).
+#[inline(always)]
+fn exp_nonpos_poly<V: F32Simd>(x: V) -> V {
     let xc = s::<V>(0.0).min_or_second(s::<V>(-104.0).max_or_second(x));
     let kf = (xc * s(LOG2E_F)).round_small();
     let r = kf.mul_add(s(-LN2_LO_F), kf.mul_add(s(-LN2_HI_F), xc));
@@ -350,6 +367,107 @@ pub(crate) fn exp_nonpos<V: F32Simd>(x: V) -> V {
     let sum_lo = r - (sum - s(1.0));
     let e = sum + (r * r).mul_add(estrin(r, &EXP_P), sum_lo);
     e.mul_pow2_nonpos(kf)
+}
+
+/// 2^(j/16), j = 0..15, rounded to f32 (`EXP2_16THS_HI`), and the rest rounded
+/// (`EXP2_16THS_LO`): the pair is 2^(j/16) to about 2^-48.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+const EXP2_16THS_HI: [f32; 16] = [
+    1.0,
+    1.044_273_734_092_712_4,
+    1.090_507_745_742_797_9,
+    1.138_788_580_894_470_2,
+    1.189_207_077_026_367_2,
+    1.241_857_767_105_102_5,
+    1.296_839_594_841_003_4,
+    1.354_255_557_060_241_7,
+    1.414_213_538_169_860_8,
+    1.476_826_190_948_486_3,
+    1.542_210_817_337_036_1,
+    1.610_490_322_113_037,
+    1.681_792_855_262_756_3,
+    1.756_252_169_609_069_8,
+    1.834_008_097_648_620_6,
+    1.915_206_551_551_818_8,
+];
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+const EXP2_16THS_LO: [f32; 16] = [
+    0.0,
+    4.833_470_157_450_392_4e-8,
+    -1.307_753_993_984_306_4e-8,
+    5.386_222_312_608_879e-8,
+    3.797_635_272_917_432e-8,
+    4.496_838_101_886_169e-8,
+    -4.018_999_533_172_973e-8,
+    -1.012_334_926_997_482_4e-8,
+    2.420_323_497_176_468_7e-8,
+    -4.500_898_853_621_038e-8,
+    8.070_904_833_346_049e-9,
+    9.836_217_174_097_328e-9,
+    -2.475_532_667_745_028_4e-8,
+    -9.235_770_370_707_996e-9,
+    -1.123_927_795_276_813_4e-8,
+    9.845_328_108_326_612e-9,
+];
+/// ln2/16 to 12 bits (k·LN2_16_HI is exact for |k| < 2^12), and the rest rounded.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+const LN2_16_HI: f32 = 0.043_319_702_148_437_5;
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+const LN2_16_LO: f32 = 1.996_636_456_169_653_7e-6;
+
+/// `exp_nonpos` with a 16-entry table, on AVX-512 (one `vpermps` per table half): x =
+/// (16m + j)·ln2/16 + r with |r| <= ln2/32, e^x = 2^m · 2^(j/16) · e^r. The table leaves
+/// an r 16 times smaller than `exp_nonpos_poly`'s, so e^r - 1 = r + r²(1/2 + r/6 + r²/24)
+/// (truncation < 2^-34 relative) and no exact 1 + r sum are needed: 11 vector operations
+/// fewer per vector than the polynomial kernel's 22 plus the permutations' two (W3 softmax
+/// native, CPU-bound on a busy host: see BENCHMARKS.md "Peers").
+///
+/// Steps and errors (relative to the result, before its last rounding): k = rint(x·16/ln2)
+/// in the low mantissa bits of `kb` (x·16/ln2 + 1.5·2^23, one FMA; |k| <= 2401 since x is
+/// clamped to [-104, 0], NaN carried by the clamps as in `exp_nonpos_poly`), whose low 4
+/// bits are j = k mod 16, the `vpermps` index; r = (x - k·HI) - k·LO, the first exact
+/// (Cody-Waite), the second rounded: < 2^-29; q = e^r - 1 by Horner and one FMA: < 2^-29;
+/// s = T_hi·q + T_lo by one FMA: < 2^-29; e = T_hi + s rounds once (0.5 ULP). Together
+/// < 0.58 ULP; then ·2^m by `vscalefps`, exact for normal results and one rounding into
+/// the subnormal range. Walked over all 2^32 inputs (ACCURACY.md).
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+#[inline(always)]
+fn exp_nonpos_table16<V: F32Simd + Permute16>(x: V) -> V {
+    let xc = s::<V>(0.0).min_or_second(s::<V>(-104.0).max_or_second(x));
+    let kb = xc.mul_add(s(23.083_120_346_069_336), s(MAGIC_F));
+    let kf = kb - s(MAGIC_F);
+    let r = kf.mul_add(s(-LN2_16_LO), kf.mul_add(s(-LN2_16_HI), xc));
+    let (t_hi, t_lo) = (kb.permute16(&EXP2_16THS_HI), kb.permute16(&EXP2_16THS_LO));
+    let p = s::<V>(0.041_666_668)
+        .mul_add(r, s(0.166_666_67))
+        .mul_add(r, s(0.5));
+    let q = (r * r).mul_add(p, r);
+    let e = t_hi + t_hi.mul_add(q, t_lo);
+    // `vscalefps` scales by 2^floor(k/16) = 2^m (k/16 is exact).
+    e.mul_pow2(kf * s(0.0625))
+}
+
+/// A 16-entry lane permutation: each lane is `table[bits & 15]` of its own bits.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+trait Permute16 {
+    fn permute16(self, table: &[f32; 16]) -> Self;
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+impl Permute16 for f32x16 {
+    #[inline(always)]
+    fn permute16(self, table: &[f32; 16]) -> Self {
+        use core::arch::x86_64::{_mm512_castps_si512, _mm512_loadu_ps, _mm512_permutexvar_ps};
+        // SAFETY: avx512f is enabled for the whole build (the `cfg` above); `table` is 16
+        // f32s, valid for the 64-byte unaligned load; `vpermps` uses only the low 4 bits
+        // of each index lane, so every index is inside the table.
+        bytemuck::cast(unsafe {
+            _mm512_permutexvar_ps(
+                _mm512_castps_si512(bytemuck::cast(self)),
+                _mm512_loadu_ps(table.as_ptr()),
+            )
+        })
+    }
 }
 
 // ---------------------------------------------------------------------------
