@@ -941,8 +941,49 @@ fn emit_nest(
         }
         _ => (TokenStream::new(), TokenStream::new()),
     };
+    // Each buffer that this nest reads or writes only along the inner loop, contiguously
+    // and at one place (every operand on it with inner stride 1 and the same offsets), is
+    // re-sliced to the row once per row: one bounds check per row instead of one per load
+    // and store, since `__tg_j + LANES <= n` then proves every chunk inside the row (W3's
+    // scale pass spent 6 of its 18 instructions per vector on them). The row slice shadows
+    // the buffer's slice and its operands' offsets become 0, so the chunk code is
+    // unchanged; it covers exactly the elements the row's loop visits.
+    let mut row_slices = TokenStream::new();
+    if nest.ragged.is_none() {
+        let extent = size_expr(&nest.inner);
+        let mut done: Vec<&BufferRef> = Vec::new();
+        for (k, op) in nest.operands.iter().enumerate() {
+            if done.contains(&&op.buffer) || op.buffer == BufferRef::Index {
+                continue;
+            }
+            done.push(&op.buffer);
+            let same: Vec<usize> = (0..nest.operands.len())
+                .filter(|&m| nest.operands[m].buffer == op.buffer)
+                .collect();
+            let one_place = same.iter().all(|&m| {
+                let o = &nest.operands[m];
+                o.inner_stride.is_lit(1) && o.base == op.base && o.outer_strides == op.outer_strides
+            });
+            if !one_place {
+                continue;
+            }
+            let slice = slice_ident(&op.buffer);
+            let off = offset_ident(k);
+            let written = same.iter().any(|m| nest.sink.written().contains(m));
+            row_slices.extend(if written {
+                quote!(let #slice = &mut #slice[#off..#off + #extent];)
+            } else {
+                quote!(let #slice = &#slice[#off..#off + #extent];)
+            });
+            for m in same {
+                let off = offset_ident(m);
+                row_slices.extend(quote!(let #off: usize = 0;));
+            }
+        }
+    }
     let mut body = quote! {
         #(#offsets)*
+        #row_slices
         #ragged_extent
         #row
         #row_init
