@@ -495,6 +495,16 @@ pub trait FloatLanes: Float + NumLanes {
     fn div_invariant_lanes(a: V<Self>, b: V<Self>) -> V<Self> {
         Self::div_lanes(a, b)
     }
+    /// Softmax's normalisation `e / sum`, bit-identical to `div_lanes`, for `a` in [0, 1]
+    /// or NaN (a row's `exp(x - max)`) and `b` the same in every lane and loop-invariant
+    /// (the row's sum: at least 1, or NaN). Outside that contract, a quotient that may be
+    /// off (never UB). The macro emits it only for softmax (`ops::DIV_SOFTMAX`); cheaper
+    /// than `div_invariant_lanes` on AVX-512 builds (`div_softmax_f32x16`).
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn div_softmax_lanes(a: V<Self>, b: V<Self>) -> V<Self> {
+        Self::div_invariant_lanes(a, b)
+    }
     #[cfg_attr(debug_assertions, inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// Whether each lane is NaN.
@@ -760,9 +770,43 @@ fn div_invariant_f32x16(a: wide::f32x16, b: wide::f32x16) -> wide::f32x16 {
     }
 }
 
+/// `FloatLanes::div_softmax_lanes` on one zmm register (AVX-512 builds): the fast path of
+/// `div_invariant_f32x16` without what softmax's contract makes dead. `b` (the row's sum)
+/// is tested once as a scalar, as there, so on the fast path b > 0 and no sign is put
+/// back; `a` (an `exp(x - max)`) is +0, in (0, 1] or NaN, so neither |a| nor an upper
+/// bound is needed: v = bits(a) − 1 as unsigned is at least bits(2^-76) − 1 exactly for
+/// +0 (v wraps to 2^32 − 1), a ≥ 2^-76 and NaN (which the fast path carries, as `divps`
+/// does). One subtract and one compare per vector against `div_invariant_f32x16`'s `and`,
+/// subtract, two compares and sign `xor` (W3 softmax's scale pass, BENCHMARKS.md
+/// "Peers"). Bit-identical to the division under the contract
+/// (`lanes::tests::div_softmax_is_division`).
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn div_softmax_f32x16(a: wide::f32x16, b: wide::f32x16) -> wide::f32x16 {
+    use core::arch::x86_64::*;
+    // SAFETY: every intrinsic here needs avx512f (FMA forms included), which the `cfg`
+    // above guarantees for the whole build; they read and write registers only.
+    unsafe {
+        let (a, b): (__m512, __m512) = (bytemuck::cast(a), bytemuck::cast(b));
+        let b0 = _mm_cvtss_f32(_mm512_castps512_ps128(b));
+        let b_ok = (f32::from_bits(0x3580_0000)..=f32::from_bits(0x4980_0000)).contains(&b0);
+        let v = _mm512_sub_epi32(_mm512_castps_si512(a), _mm512_set1_epi32(1));
+        let a_ok = _mm512_cmp_epu32_mask::<_MM_CMPINT_NLT>(v, _mm512_set1_epi32(0x1980_0000 - 1));
+        if b_ok && a_ok == 0xffff {
+            let r = _mm512_div_ps(_mm512_set1_ps(1.0), b);
+            let q0 = _mm512_mul_ps(a, r);
+            let rho = _mm512_fmsub_ps(q0, b, a);
+            return bytemuck::cast(_mm512_fnmadd_ps(rho, r, q0));
+        }
+        bytemuck::cast(_mm512_div_ps(a, b))
+    }
+}
+
 /// Explicit `wide` implementations for `f32` and `f64` lanes.
 macro_rules! float_lanes {
     ($t:ty, $w:ident, $bits:ty, pow: $pow:expr, rsqrt: $rsqrt:expr, div_invariant: $div:expr,
+     div_softmax: $div_softmax:expr,
      $($f:ident => $vm:expr),*) => {
         impl $crate::lanes::V<$t> {
             #[cfg_attr(debug_assertions, inline)]
@@ -980,6 +1024,12 @@ macro_rules! float_lanes {
             }
             #[cfg_attr(debug_assertions, inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
+            fn div_softmax_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
+                let f: fn($w, $w) -> $w = $div_softmax;
+                V::from_wide(f(a.wide(), b.wide()))
+            }
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn is_nan_lanes(a: V<$t>) -> V<bool> {
                 bools_from_mask(a.wide().is_nan())
             }
@@ -1003,6 +1053,7 @@ mod lanes8 {
         use super::*;
         float_lanes!(f32, f32x8, u32, pow: vm::pow_f32, rsqrt: vm::rsqrt_f32,
             div_invariant: div_invariant_f32!(f32x8),
+            div_softmax: div_invariant_f32!(f32x8),
             exp_lanes => vm::exp_f32, exp_nonpos_lanes => vm::exp_nonpos_f32,
             log_lanes => vm::log_f32, log1p_lanes => vm::log1p_f32,
             sin_lanes => vm::sin_f32, cos_lanes => vm::cos_f32, tanh_lanes => vm::tanh_f32,
@@ -1020,6 +1071,7 @@ mod lanes8 {
         float_lanes!(f64, f64x8, u64, pow: vm::pow_f64,
             rsqrt: |x: f64x8| f64x8::splat(1.0) / x.sqrt(),
             div_invariant: |a: f64x8, b: f64x8| a / b,
+            div_softmax: |a: f64x8, b: f64x8| a / b,
             exp_lanes => vm::exp_f64,
             // e^min(x, 0): `minpd(0, x)` returns x where x is NaN.
             exp_nonpos_lanes => |x: f64x8| vm::exp_f64(f64x8::ZERO.fast_min(x)),
@@ -1068,6 +1120,7 @@ mod lanes16 {
             },
             rsqrt: h!(vm::rsqrt_f32),
             div_invariant: div_invariant_f32x16,
+            div_softmax: div_softmax_f32x16,
             exp_lanes => vm::x16::exp_f32x16, exp_nonpos_lanes => vm::x16::exp_nonpos_f32x16,
             log_lanes => h!(vm::log_f32),
             log1p_lanes => h!(vm::log1p_f32), sin_lanes => h!(vm::sin_f32),
@@ -1090,6 +1143,7 @@ mod lanes16 {
             pow: |a: F64x16, b: F64x16| F64x16([vm::pow_f64(a.0[0], b.0[0]), vm::pow_f64(a.0[1], b.0[1])]),
             rsqrt: |x: F64x16| F64x16::splat(1.0) / x.sqrt(),
             div_invariant: |a: F64x16, b: F64x16| a / b,
+            div_softmax: |a: F64x16, b: F64x16| a / b,
             exp_lanes => h64!(vm::exp_f64),
             // e^min(x, 0): `minpd(0, x)` returns x where x is NaN.
             exp_nonpos_lanes => |x: F64x16| h64!(vm::exp_f64)(F64x16::splat(0.0).fast_min(x)),
@@ -1287,6 +1341,54 @@ mod tests {
     /// (all ones, 1 + ulp, 1023.98…), then random a over every exponent (zeros, subnormals,
     /// inf, NaN included: the lanes outside Markstein's range take the division) against
     /// random b over every exponent, and vectors mixing fast-path and slow-path lanes.
+    #[test]
+    fn div_softmax_is_division() {
+        // Softmax's contract: a in [0, 1] or NaN (every f32 there: +0, subnormals, tiny and
+        // normal values, 1, NaN), b a row sum: at least 1 (or NaN, inf, and huge sums
+        // outside the fast path's range).
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let rounds = if cfg!(miri) {
+            8
+        } else if cfg!(debug_assertions) {
+            20_000
+        } else {
+            400_000
+        };
+        let one = 1.0f32.to_bits() as u64;
+        for k in 0..rounds {
+            let b = match k % 5 {
+                0 => 1.0 + (next() % (1 << 20)) as f32,
+                1 => f32::from_bits(0x3f80_0000 + (next() % (0x4b80_0000 - 0x3f80_0000)) as u32),
+                2 => [f32::NAN, f32::INFINITY, 1.0, 2e6, 3e38][(next() % 5) as usize],
+                _ => 1.0 + (next() % 4096) as f32 * 0.125,
+            };
+            let a: [f32; LANES] = core::array::from_fn(|_| match next() % 8 {
+                0 => 0.0,
+                1 => f32::NAN,
+                2 => 1.0,
+                _ => f32::from_bits((next() % (one + 1)) as u32),
+            });
+            let got = <f32 as FloatLanes>::div_softmax_lanes(V(a), V::splat(b)).0;
+            for i in 0..LANES {
+                let want = a[i] / b;
+                assert!(
+                    got[i].to_bits() == want.to_bits() || (got[i].is_nan() && want.is_nan()),
+                    "{:e} / {:e}: {:e}, want {:e}",
+                    a[i],
+                    b,
+                    got[i],
+                    want
+                );
+            }
+        }
+    }
+
     #[test]
     fn div_invariant_is_division() {
         let mut s = 0x9e37_79b9_7f4a_7c15u64;

@@ -1490,15 +1490,22 @@ fn emit_value(
                     // A float division by a value fixed for the row (or the call) inside
                     // the inner loop: `div_invariant_lanes`, whose reciprocal LLVM hoists
                     // out of the loop (bit-identical to `div_lanes`; softmax's `e / sum`).
-                    let invariant_divisor = op.name == "div"
+                    // Softmax's `e / sum` (`ops::DIV_SOFTMAX`) has a cheaper form of that
+                    // (`div_softmax_lanes`), and is a plain division where its sum varies
+                    // along the inner loop (`softmax(x, axis = 0)`).
+                    let invariant_divisor = matches!(op.name, "div" | "div_softmax")
                         && value.level == Level::Inner
                         && nest.values[args[1]].level != Level::Inner
                         && graph.nodes[arg_nodes[0]].dtype.compute().is_float();
                     let (tr, method) = if invariant_divisor {
-                        (
-                            format_ident!("FloatLanes"),
-                            format_ident!("div_invariant_lanes"),
-                        )
+                        let method = if op.name == "div_softmax" {
+                            "div_softmax_lanes"
+                        } else {
+                            "div_invariant_lanes"
+                        };
+                        (format_ident!("FloatLanes"), format_ident!("{}", method))
+                    } else if op.name == "div_softmax" {
+                        (format_ident!("NumLanes"), format_ident!("div_lanes"))
                     } else {
                         (
                             format_ident!("{}", op.lane_trait),

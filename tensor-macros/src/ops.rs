@@ -558,6 +558,11 @@ pub static EXP_NONPOS: Op = op(
     "exp_nonpos_lanes",
 );
 
+/// Softmax's normalisation `e / sum(e)`: a float division whose dividend is in [0, 1] or
+/// NaN and whose divisor is at least 1 or NaN (`FloatLanes::div_softmax_lanes`: the same
+/// bits as `div`, cheaper by what the contract allows). Internal, as `EXP_NONPOS`.
+pub static DIV_SOFTMAX: Op = op("div_softmax", 2, Arith, "FloatLanes", "div_softmax_lanes");
+
 pub fn function(name: &str) -> Option<&'static Op> {
     FUNCTIONS.iter().find(|o| o.name == name)
 }

@@ -877,7 +877,7 @@ impl Checker<'_> {
         let e = self.op_with_node(&ops::EXP_NONPOS, &[d]);
         let s = self.reduce_node(e, ReduceKind::Sum, &axes, c);
         let y = if name == "softmax" {
-            self.op_node("div", &[e, s])
+            self.op_with_node(&ops::DIV_SOFTMAX, &[e, s])
         } else {
             let l = self.op_node("log", &[s]);
             self.op_node("sub", &[d, l])
