@@ -299,6 +299,8 @@ pub trait StaticInput {
     type Elem;
     /// The argument's shape type (`Rank2<Fixed<4>, Fixed<8>>`).
     type Shape;
+    /// The shape in Rust's array notation, for messages ([`Notation`]).
+    type Notation: ?Sized;
     /// The elements, row-major.
     fn elements(&self) -> &[Self::Elem];
 }
@@ -311,6 +313,8 @@ pub trait StaticOutput {
     type Elem;
     /// The output's shape type.
     type Shape;
+    /// The shape in Rust's array notation, for messages ([`Notation`]).
+    type Notation: ?Sized;
     /// The elements, row-major, writable.
     fn elements_mut(&mut self) -> &mut [Self::Elem];
 }
@@ -360,85 +364,96 @@ pub trait StaticPointee {
     type Elem;
     /// The tensor's shape type.
     type Shape;
+    /// The shape in Rust's array notation, for messages ([`Notation`]).
+    type Notation: ?Sized;
     /// The elements, row-major.
     fn elements(&self) -> &[Self::Elem];
 }
 
-impl<T: Element, S: Shape> StaticPointee for Tensor<T, S> {
+impl<T: Element, S: Shape + Notation<T>> StaticPointee for Tensor<T, S> {
     type Elem = T;
     type Shape = S;
+    type Notation = <S as Notation<T>>::Out;
     #[inline(always)]
     fn elements(&self) -> &[T] {
         self.as_slice()
     }
 }
 
-impl<T: Element, S: Shape> StaticPointee for TensorView<'_, T, S> {
+impl<T: Element, S: Shape + Notation<T>> StaticPointee for TensorView<'_, T, S> {
     type Elem = T;
     type Shape = S;
+    type Notation = <S as Notation<T>>::Out;
     #[inline(always)]
     fn elements(&self) -> &[T] {
         self.as_slice()
     }
 }
 
-impl<T: Element, S: Shape> StaticPointee for TensorViewMut<'_, T, S> {
+impl<T: Element, S: Shape + Notation<T>> StaticPointee for TensorViewMut<'_, T, S> {
     type Elem = T;
     type Shape = S;
+    type Notation = <S as Notation<T>>::Out;
     #[inline(always)]
     fn elements(&self) -> &[T] {
         self.as_slice()
     }
 }
 
-impl<T: Element, S: Shape> StaticInput for &Tensor<T, S> {
+impl<T: Element, S: Shape + Notation<T>> StaticInput for &Tensor<T, S> {
     type Elem = T;
     type Shape = S;
+    type Notation = <S as Notation<T>>::Out;
     #[inline(always)]
     fn elements(&self) -> &[T] {
         self.as_slice()
     }
 }
 
-impl<T: Element, S: Shape> StaticInput for &TensorView<'_, T, S> {
+impl<T: Element, S: Shape + Notation<T>> StaticInput for &TensorView<'_, T, S> {
     type Elem = T;
     type Shape = S;
+    type Notation = <S as Notation<T>>::Out;
     #[inline(always)]
     fn elements(&self) -> &[T] {
         self.as_slice()
     }
 }
 
-impl<T: Element, S: Shape> StaticInput for &TensorViewMut<'_, T, S> {
+impl<T: Element, S: Shape + Notation<T>> StaticInput for &TensorViewMut<'_, T, S> {
     type Elem = T;
     type Shape = S;
+    type Notation = <S as Notation<T>>::Out;
     #[inline(always)]
     fn elements(&self) -> &[T] {
         self.as_slice()
     }
 }
 
-impl<T: Element, S: Shape> StaticInput for TensorView<'_, T, S> {
+impl<T: Element, S: Shape + Notation<T>> StaticInput for TensorView<'_, T, S> {
     type Elem = T;
     type Shape = S;
+    type Notation = <S as Notation<T>>::Out;
     #[inline(always)]
     fn elements(&self) -> &[T] {
         self.as_slice()
     }
 }
 
-impl<T: Element, S: Shape> StaticOutput for Tensor<T, S> {
+impl<T: Element, S: Shape + Notation<T>> StaticOutput for Tensor<T, S> {
     type Elem = T;
     type Shape = S;
+    type Notation = <S as Notation<T>>::Out;
     #[inline(always)]
     fn elements_mut(&mut self) -> &mut [T] {
         self.as_mut_slice()
     }
 }
 
-impl<T: Element, S: Shape> StaticOutput for TensorViewMut<'_, T, S> {
+impl<T: Element, S: Shape + Notation<T>> StaticOutput for TensorViewMut<'_, T, S> {
     type Elem = T;
     type Shape = S;
+    type Notation = <S as Notation<T>>::Out;
     #[inline(always)]
     fn elements_mut(&mut self) -> &mut [T] {
         self.as_mut_slice()
@@ -479,6 +494,119 @@ pub struct Flat;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct AnyRank;
 
+/// An argument's shape in Rust's array notation, for the generated checks' messages only:
+/// `Rank2<Fixed<4>, Fixed<8>>` of `f32` is `[[f32; 8]; 4]`, a run-time outermost dim a slice
+/// (`Rank2<Dyn, Fixed<8>>` is `[[f32; 8]]`), a run-time inner dim a `Vec` (`Rank2<Fixed<4>,
+/// Dyn>` is `[Vec<f32>; 4]`), a [`Flat`] slice `[f32]`, rank 0 the dtype itself.
+///
+/// rustc prints a type with its generic arguments (`Rank1<Fixed<32>>`) and a const generic
+/// argument as its value, and a message's format is fixed per trait: the graph's own notation
+/// (`f32[32]`) for an argument of another rank than declared would need a trait per
+/// parameter and rank (measured at +50% `cargo check` time: NOTES.md, "Call-site errors").
+/// Nested arrays print every rank in one format, from this one projection.
+pub trait Notation<E> {
+    /// The array type (unsized for a run-time outermost dim).
+    type Out: ?Sized;
+}
+
+impl<T> Notation<T> for Rank0 {
+    type Out = T;
+}
+
+impl<T> Notation<T> for Flat {
+    type Out = [T];
+}
+
+impl<T> Notation<T> for AnyRank {
+    type Out = [T];
+}
+
+/// The outermost dim of a [`Notation`]: `[T; N]`, or a slice `[T]` for a run-time dim.
+pub trait OuterNotation<T> {
+    /// `[T; N]` or `[T]`.
+    type Out: ?Sized;
+}
+
+/// An inner dim of a [`Notation`] (an array's element type is sized): `[T; N]`, or `Vec<T>`
+/// for a run-time dim.
+pub trait InnerNotation<T> {
+    /// `[T; N]` or `Vec<T>`.
+    type Out;
+}
+
+impl<T, const N: usize> OuterNotation<T> for Fixed<N> {
+    type Out = [T; N];
+}
+
+impl<T> OuterNotation<T> for Dyn {
+    type Out = [T];
+}
+
+impl<T, const N: usize> InnerNotation<T> for Fixed<N> {
+    type Out = [T; N];
+}
+
+impl<T> InnerNotation<T> for Dyn {
+    type Out = Vec<T>;
+}
+
+impl<T, A> Notation<T> for Rank1<A>
+where
+    A: OuterNotation<T>,
+{
+    type Out = A::Out;
+}
+
+impl<T, A, B> Notation<T> for Rank2<A, B>
+where
+    B: InnerNotation<T>,
+    A: OuterNotation<B::Out>,
+{
+    type Out = A::Out;
+}
+
+impl<T, A, B, C> Notation<T> for Rank3<A, B, C>
+where
+    C: InnerNotation<T>,
+    B: InnerNotation<C::Out>,
+    A: OuterNotation<B::Out>,
+{
+    type Out = A::Out;
+}
+
+impl<T, A, B, C, D> Notation<T> for Rank4<A, B, C, D>
+where
+    D: InnerNotation<T>,
+    C: InnerNotation<D::Out>,
+    B: InnerNotation<C::Out>,
+    A: OuterNotation<B::Out>,
+{
+    type Out = A::Out;
+}
+
+impl<T, A, B, C, D, F> Notation<T> for Rank5<A, B, C, D, F>
+where
+    F: InnerNotation<T>,
+    D: InnerNotation<F::Out>,
+    C: InnerNotation<D::Out>,
+    B: InnerNotation<C::Out>,
+    A: OuterNotation<B::Out>,
+{
+    type Out = A::Out;
+}
+
+impl<T, A, B, C, D, F, G> Notation<T> for Rank6<A, B, C, D, F, G>
+where
+    G: InnerNotation<T>,
+    F: InnerNotation<G::Out>,
+    D: InnerNotation<F::Out>,
+    C: InnerNotation<D::Out>,
+    B: InnerNotation<C::Out>,
+    A: OuterNotation<B::Out>,
+{
+    type Out = A::Out;
+}
+
 /// An argument a graph with dim names reads, whatever its dtype and shape: its elements
 /// (`Elem`), its shape type (`Shape`: a rank struct over [`Fixed`] and [`Dyn`], [`Flat`] or
 /// [`AnyRank`]) and its parts, lent without a copy.
@@ -498,6 +626,8 @@ pub trait Lend {
     type Elem;
     /// The argument's shape type.
     type Shape;
+    /// The shape in Rust's array notation, for messages ([`Notation`]).
+    type Notation: ?Sized;
     /// Lends the buffer and dims.
     fn lend(&self) -> ArgParts<'_, Self::Elem>;
 }
@@ -511,15 +641,18 @@ pub trait LendMut {
     type Elem;
     /// The output's shape type.
     type Shape;
+    /// The shape in Rust's array notation, for messages ([`Notation`]).
+    type Notation: ?Sized;
     /// Lends the buffer, writable, and the dims.
     fn lend_mut(&mut self) -> ArgPartsMut<'_, Self::Elem>;
 }
 
 macro_rules! lend_tensor {
     ($($ty:ty),+) => {$(
-        impl<T: Element, S: Shape> Lend for $ty {
+        impl<T: Element, S: Shape + Notation<T>> Lend for $ty {
             type Elem = T;
             type Shape = S;
+            type Notation = <S as Notation<T>>::Out;
             #[inline]
             fn lend(&self) -> ArgParts<'_, T> {
                 let (data, dims) = self.parts();
@@ -532,9 +665,10 @@ lend_tensor!(&Tensor<T, S>, &TensorView<'_, T, S>, TensorView<'_, T, S>, &Tensor
 
 macro_rules! lend_tensor_mut {
     ($($ty:ty),+) => {$(
-        impl<T: Element, S: Shape> LendMut for $ty {
+        impl<T: Element, S: Shape + Notation<T>> LendMut for $ty {
             type Elem = T;
             type Shape = S;
+            type Notation = <S as Notation<T>>::Out;
             #[inline]
             fn lend_mut(&mut self) -> ArgPartsMut<'_, T> {
                 let (data, dims) = self.parts_mut();
@@ -552,6 +686,7 @@ lend_tensor_mut!(&mut Tensor<T, S>, &mut TensorViewMut<'_, T, S>, TensorViewMut<
 impl<T: Element> Lend for &[T] {
     type Elem = T;
     type Shape = Flat;
+    type Notation = [T];
     #[inline]
     fn lend(&self) -> ArgParts<'_, T> {
         slice_parts(self)
@@ -561,6 +696,7 @@ impl<T: Element> Lend for &[T] {
 impl<T: Element> Lend for &Vec<T> {
     type Elem = T;
     type Shape = Flat;
+    type Notation = [T];
     #[inline]
     fn lend(&self) -> ArgParts<'_, T> {
         slice_parts(self)
@@ -570,6 +706,7 @@ impl<T: Element> Lend for &Vec<T> {
 impl<T: Element, const N: usize> Lend for &[T; N] {
     type Elem = T;
     type Shape = Flat;
+    type Notation = [T];
     #[inline]
     fn lend(&self) -> ArgParts<'_, T> {
         slice_parts(&self[..])
@@ -579,6 +716,7 @@ impl<T: Element, const N: usize> Lend for &[T; N] {
 impl<T: Element> LendMut for &mut [T] {
     type Elem = T;
     type Shape = Flat;
+    type Notation = [T];
     #[inline]
     fn lend_mut(&mut self) -> ArgPartsMut<'_, T> {
         slice_parts_mut(self)
@@ -590,6 +728,7 @@ impl<T: Element> LendMut for &mut [T] {
 impl<T: Element> LendMut for &mut Vec<T> {
     type Elem = T;
     type Shape = Flat;
+    type Notation = [T];
     #[inline]
     fn lend_mut(&mut self) -> ArgPartsMut<'_, T> {
         slice_parts_mut(self)
@@ -599,6 +738,7 @@ impl<T: Element> LendMut for &mut Vec<T> {
 impl<T: Element, const N: usize> LendMut for &mut [T; N] {
     type Elem = T;
     type Shape = Flat;
+    type Notation = [T];
     #[inline]
     fn lend_mut(&mut self) -> ArgPartsMut<'_, T> {
         slice_parts_mut(&mut self[..])

@@ -157,13 +157,16 @@ fn output_trait_ident(f: &GraphFn, k: usize, count: usize) -> proc_macro2::Ident
 ///    `&mut`) whatever their dtype and shape. Anything else (a tensor without `&`, a `Vec`)
 ///    fails here and the message prints its Rust type (`{Self}`); for a missing `&` rustc
 ///    adds "consider borrowing here".
-/// 2. `scale_x_shape<E, S>` takes the argument's dtype and shape type. Its one impl is for the
-///    declared rank over literal dims (`Rank2<Fixed<D0>, Fixed<D1>>`); another rank, or a
-///    run-time dim (`Dyn`), fails here: ``you passed a `f32` tensor of shape
-///    `Rank1<Fixed<32>>` ``, and rustc adds "expected `Rank2<Fixed<4>, Fixed<8>>`, found
-///    `Rank1<Fixed<32>>`". (An impl per rank, each requiring a never-implemented trait whose
-///    message prints `{E}[{D0}]`, printed other ranks in the DSL too, but cost 0.45 s of
-///    `cargo check` over the 50 graphs of the compile-time bench: NOTES.md.)
+/// 2. `scale_x_shape<E, S, A>` takes the argument's dtype, its shape type and that shape in
+///    Rust's array notation (tensor-core's `Notation`: `[f32; 32]`, `[[f32; 8]]` for
+///    `Rank2<Dyn, Fixed<8>>`), which only the message prints. Its one impl is for the
+///    declared rank over literal dims (`Rank2<Fixed<D0>, Fixed<D1>>`, any `A`); another rank,
+///    or a run-time dim (`Dyn`), fails here: ``you passed a tensor shaped like `[f32; 32]` ``.
+///    `S` stays a parameter of its own: the impl fixes an open shape type through it (a
+///    projection such as `A` cannot be inverted), and rustc's notes print both. (The DSL's
+///    `f32[32]` needs a trait per parameter and rank, a message's format being fixed per
+///    trait: that cost 0.45 s of `cargo check` over the 50 graphs of the compile-time bench,
+///    NOTES.md.)
 /// 3. `scale_x_dims<E, D0, D1>`, implemented once, for the declared dtype and dims: an
 ///    argument of the right rank and another dtype or dims fails here, and the message
 ///    prints it in the graph's notation (``you passed `f64[4, 8]` ``, `{E}[{D0}, {D1}]`).
@@ -263,8 +266,9 @@ fn arg_check_traits(
         _ => "",
     };
     let form_message = format!("{owner} `{declared}`; you passed `{reference}{{Self}}`");
-    let shape_message =
-        format!("{owner} `{declared}`; you passed `{{E}}` elements of shape `{{S}}`");
+    // Step 2 prints the argument's shape in Rust's array notation (`{A}`, tensor-core's
+    // `Notation`): one format for every rank (`[f32; 32]`, `[[f32; 8]]`).
+    let shape_message = format!("{owner} `{declared}`; you passed a tensor shaped like `{{A}}`");
     // The literal dims are step 3's const parameters (`D0` … by axis); a name prints as `_`.
     let d: Vec<proc_macro2::Ident> = dims
         .iter()
@@ -322,6 +326,22 @@ fn arg_check_traits(
         let rank = format_ident!("Rank{}", dims.len());
         quote!(#p::#rank<#(#axes),*>)
     };
+    // Step 2's notation slot: with only literal dims it is the declared shape's own
+    // (`[[E; D1]; D0]`), so that rustc's "but trait … is implemented" line shows the declared
+    // notation; a graph with names takes any (a flat slice passes as `[f32]`).
+    let (notation_param, notation_arg) = if symbolic {
+        (quote!(A: ?Sized,), quote!(A))
+    } else {
+        let array = dims
+            .iter()
+            .enumerate()
+            .rev()
+            .fold(quote!(E), |inner, (axis, _)| {
+                let dk = format_ident!("D{}", axis);
+                quote!([#inner; #dk])
+            });
+        (TokenStream::new(), array)
+    };
     // What step 1 reads (`StaticInput`: slices; `Lend`: parts with dims) and the shape type
     // step 2 checks: the argument's own, or for a flat slice or an `IxDyn` array the declared
     // shape with names as run-time dims (tensor-core's `Checked`).
@@ -350,6 +370,7 @@ fn arg_check_traits(
         };
         (runtime, quote!(X::Shape), TokenStream::new())
     };
+    let notation = quote!(X::Notation);
     let (method, read, same) = match (symbolic, output) {
         (false, false) => (
             quote!(fn elements(&self) -> &[#t]),
@@ -382,11 +403,11 @@ fn arg_check_traits(
         impl<X: Form> #form_trait_s for X
         where
             #checked_bound
-            (): #shape_trait<X::Elem, #checked>,
+            (): #shape_trait<X::Elem, #checked, #notation>,
         {
             #form_read
         }
-        impl<E, #(#generics),*> #shape_trait<E, #shape> for ()
+        impl<E, #notation_param #(#generics),*> #shape_trait<E, #shape, #notation_arg> for ()
         where
             (): #dims_trait<E, #(#d),*>,
         {}
@@ -402,7 +423,7 @@ fn arg_check_traits(
         #[doc(hidden)]
         #[allow(non_camel_case_types)]
         #[diagnostic::on_unimplemented(message = #shape_message, label = #label, note = #note)]
-        #vis trait #shape_trait<E, S>: #p::SameDtype<E, #t> {}
+        #vis trait #shape_trait<E, S, A: ?Sized>: #p::SameDtype<E, #t> {}
         #[doc(hidden)]
         #[allow(non_camel_case_types)]
         #[diagnostic::on_unimplemented(message = #dims_message, label = #label, note = #note)]
@@ -526,7 +547,7 @@ fn static_output_check(
 ///    shape type, or for a flat slice (where the declared type has at most one name) and an
 ///    ndarray `IxDyn` array the declared shape with names as `Dyn` (tensor-core's
 ///    `Checked`). Another rank, or a slice where two names need dims, fails here
-///    (``you passed `f32` elements of shape `Rank1<Dyn>` ``).
+///    (``you passed a tensor shaped like `[f32]` ``).
 /// 3. `rows_x_dims<E, D1>` (a const per literal dim), implemented once for the declared
 ///    dtype and literals: a wrong dtype or literal prints as ``you passed `f32[_, 512]` ``
 ///    (`_` for a name: any size). A run-time dim under a literal, and an argument without
