@@ -634,7 +634,12 @@ fn param_type(rt: &TokenStream, f: &GraphFn, index: usize, symbolic: bool) -> To
         return quote_spanned!(param.ty.span=> impl ::core::marker::Sized);
     }
     let ty = &param.ty;
-    let tr = input_trait_ident(f, param);
+    let mut tr = input_trait_ident(f, param);
+    if is_closure(f) {
+        // rustc's "required by a bound in `graph_closure`" points at the bound: the
+        // parameter's declared type, not the macro's call site (the whole `graph!(…)`).
+        tr.set_span(ty.span);
+    }
     match &ty.dims {
         None => storage_type(rt, ty.dtype),
         Some(_) if is_closure(f) && !symbolic => {
@@ -654,6 +659,9 @@ pub fn closure_value(rt: &TokenStream, f: &GraphFn) -> TokenStream {
     let name = fn_ident(f);
     let plain = (0..f.params.len()).all(|i| !f.params[i].recovered && !is_duplicate(f, i));
     if is_symbolic(f) || !plain {
+        // Spanned at the closure's `|` (see `ast::parse_closure`).
+        let mut name = name;
+        name.set_span(f.name.span());
         return quote!(#name);
     }
     // Each closure parameter carries the span of the graph's parameter, so rustc's "closure
