@@ -15,4 +15,7 @@ fn main() {
     let _y = scale(&x, 2.0);
     let rows = Tensor::<f32, Shape![_, 8]>::zeros_with_dims([4, 8]).unwrap();
     let _z = scale(&rows, 2.0);
+    // A run-time inner dim prints as a `Vec` row (an array's element type is sized).
+    let cols = Tensor::<f32, Shape![4, _]>::zeros_with_dims([4, 8]).unwrap();
+    let _w = scale(&cols, 2.0);
 }
