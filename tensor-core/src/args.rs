@@ -502,8 +502,9 @@ pub struct AnyRank;
 /// rustc prints a type with its generic arguments (`Rank1<Fixed<32>>`) and a const generic
 /// argument as its value, and a message's format is fixed per trait: the graph's own notation
 /// (`f32[32]`) for an argument of another rank than declared would need a trait per
-/// parameter and rank (measured at +50% `cargo check` time: NOTES.md, "Call-site errors").
-/// Nested arrays print every rank in one format, from this one projection.
+/// parameter and rank (measured at twice the `cargo check` instructions: NOTES.md,
+/// "Call-site errors"). Nested arrays print every rank in one format, from one projection
+/// (each argument form's `Notation` associated type).
 pub trait Notation<E> {
     /// The array type (unsized for a run-time outermost dim).
     type Out: ?Sized;
@@ -521,91 +522,37 @@ impl<T> Notation<T> for AnyRank {
     type Out = [T];
 }
 
-/// The outermost dim of a [`Notation`]: `[T; N]`, or a slice `[T]` for a run-time dim.
-pub trait OuterNotation<T> {
-    /// `[T; N]` or `[T]`.
-    type Out: ?Sized;
+// One impl per rank and choice of `Fixed` or `Dyn` for each dim (126), so that a call
+// normalizes `Out` with one impl selection and no nested projections: measured cheaper than
+// one impl per rank over per-dim helper traits (NOTES.md, "Call-site errors").
+macro_rules! notation {
+    ($rank:ident; $($dim:ident)+) => {
+        notation!(@choose $rank [] [] [] [$($dim)+]);
+    };
+    // Each dim is `Fixed<$d>` (a const parameter) or `Dyn`.
+    (@choose $rank:ident [$($consts:tt)*] [$($dims:tt)*] [$($kinds:tt)*] [$d:ident $($rest:ident)*]) => {
+        notation!(@choose $rank [$($consts)* const $d: usize,] [$($dims)* Fixed<$d>,] [$($kinds)* (F $d)] [$($rest)*]);
+        notation!(@choose $rank [$($consts)*] [$($dims)* Dyn,] [$($kinds)* (D)] [$($rest)*]);
+    };
+    (@choose $rank:ident [$($consts:tt)*] [$($dims:tt)*] [$($kinds:tt)*] []) => {
+        impl<T, $($consts)*> Notation<T> for $rank<$($dims)*> {
+            type Out = notation!(@outer $($kinds)*);
+        }
+    };
+    // The outermost dim: an array, or a slice for a run-time dim.
+    (@outer (F $n:ident) $($rest:tt)*) => { [notation!(@inner $($rest)*); $n] };
+    (@outer (D) $($rest:tt)*) => { [notation!(@inner $($rest)*)] };
+    // Inner dims: an array, or a `Vec` for a run-time dim (an element type is sized).
+    (@inner) => { T };
+    (@inner (F $n:ident) $($rest:tt)*) => { [notation!(@inner $($rest)*); $n] };
+    (@inner (D) $($rest:tt)*) => { Vec<notation!(@inner $($rest)*)> };
 }
-
-/// An inner dim of a [`Notation`] (an array's element type is sized): `[T; N]`, or `Vec<T>`
-/// for a run-time dim.
-pub trait InnerNotation<T> {
-    /// `[T; N]` or `Vec<T>`.
-    type Out;
-}
-
-impl<T, const N: usize> OuterNotation<T> for Fixed<N> {
-    type Out = [T; N];
-}
-
-impl<T> OuterNotation<T> for Dyn {
-    type Out = [T];
-}
-
-impl<T, const N: usize> InnerNotation<T> for Fixed<N> {
-    type Out = [T; N];
-}
-
-impl<T> InnerNotation<T> for Dyn {
-    type Out = Vec<T>;
-}
-
-impl<T, A> Notation<T> for Rank1<A>
-where
-    A: OuterNotation<T>,
-{
-    type Out = A::Out;
-}
-
-impl<T, A, B> Notation<T> for Rank2<A, B>
-where
-    B: InnerNotation<T>,
-    A: OuterNotation<B::Out>,
-{
-    type Out = A::Out;
-}
-
-impl<T, A, B, C> Notation<T> for Rank3<A, B, C>
-where
-    C: InnerNotation<T>,
-    B: InnerNotation<C::Out>,
-    A: OuterNotation<B::Out>,
-{
-    type Out = A::Out;
-}
-
-impl<T, A, B, C, D> Notation<T> for Rank4<A, B, C, D>
-where
-    D: InnerNotation<T>,
-    C: InnerNotation<D::Out>,
-    B: InnerNotation<C::Out>,
-    A: OuterNotation<B::Out>,
-{
-    type Out = A::Out;
-}
-
-impl<T, A, B, C, D, F> Notation<T> for Rank5<A, B, C, D, F>
-where
-    F: InnerNotation<T>,
-    D: InnerNotation<F::Out>,
-    C: InnerNotation<D::Out>,
-    B: InnerNotation<C::Out>,
-    A: OuterNotation<B::Out>,
-{
-    type Out = A::Out;
-}
-
-impl<T, A, B, C, D, F, G> Notation<T> for Rank6<A, B, C, D, F, G>
-where
-    G: InnerNotation<T>,
-    F: InnerNotation<G::Out>,
-    D: InnerNotation<F::Out>,
-    C: InnerNotation<D::Out>,
-    B: InnerNotation<C::Out>,
-    A: OuterNotation<B::Out>,
-{
-    type Out = A::Out;
-}
+notation!(Rank1; A);
+notation!(Rank2; A B);
+notation!(Rank3; A B C);
+notation!(Rank4; A B C D);
+notation!(Rank5; A B C D F);
+notation!(Rank6; A B C D F G);
 
 /// An argument a graph with dim names reads, whatever its dtype and shape: its elements
 /// (`Elem`), its shape type (`Shape`: a rank struct over [`Fixed`] and [`Dyn`], [`Flat`] or
@@ -809,6 +756,25 @@ mod tests {
     use crate::shape::Fixed;
 
     type Pattern = Rank2<Sym, Fixed<768>>;
+
+    /// The notation messages print, for each kind of dim and rank (compile-time checks:
+    /// each line fails to compile if `Out` is another type).
+    #[test]
+    fn notation_writes_shapes_as_rust_arrays() {
+        use core::marker::PhantomData as P;
+        let _: P<<Rank0 as Notation<f32>>::Out> = P::<f32>;
+        let _: P<<Rank1<Fixed<32>> as Notation<u8>>::Out> = P::<[u8; 32]>;
+        let _: P<<Rank1<Dyn> as Notation<f32>>::Out> = P::<[f32]>;
+        let _: P<<Rank2<Fixed<4>, Fixed<8>> as Notation<f64>>::Out> = P::<[[f64; 8]; 4]>;
+        let _: P<<Rank2<Dyn, Fixed<8>> as Notation<f32>>::Out> = P::<[[f32; 8]]>;
+        let _: P<<Rank2<Fixed<4>, Dyn> as Notation<f32>>::Out> = P::<[Vec<f32>; 4]>;
+        let _: P<<Rank3<Dyn, Dyn, Fixed<2>> as Notation<i8>>::Out> = P::<[Vec<[i8; 2]>]>;
+        let _: P<<Rank6<Fixed<1>, Dyn, Fixed<3>, Dyn, Dyn, Fixed<6>> as Notation<bool>>::Out> =
+            P::<[Vec<[Vec<Vec<[bool; 6]>>; 3]>; 1]>;
+        let _: P<<Flat as Notation<f32>>::Out> = P::<[f32]>;
+        let _: P<<&Tensor<f32, Rank1<Fixed<3>>> as StaticInput>::Notation> = P::<[f32; 3]>;
+        let _: P<<&Vec<f32> as Lend>::Notation> = P::<[f32]>;
+    }
 
     fn lent<X: TensorArg<f32, Pattern, SliceOk>>(x: X) -> (usize, Option<Vec<usize>>) {
         let parts = x.tensor_parts();
