@@ -560,9 +560,10 @@ fn static_output_check(
 /// slices, ndarray arrays) whatever its dtype and shape:
 /// 1. `rows_takes_x`, one blanket impl over `Lend`: a value that lends nothing (a tensor
 ///    without `&`) fails here, printing its Rust type.
-/// 2. `rows_x_shape<E, S>`, one impl for the declared rank, where a name takes any dim and
-///    a literal dim a `Fixed<M>` (`M` goes to step 3) or a run-time `Dyn` (checked at call
-///    entry; tensor-core's `UnderLiteral` maps it to the literal). `S` is the argument's
+/// 2. `rows_x_shape<E, S, A>` (`A`, the argument's `Notation`, only printed), one impl for
+///    the declared rank, where a name takes any dim and a literal dim a `Fixed<M>` (`M` goes
+///    to step 3) or a run-time `Dyn` (checked at call entry; tensor-core's `UnderLiteral` maps
+///    it to the literal). `S` is the argument's
 ///    shape type, or for a flat slice (where the declared type has at most one name) and an
 ///    ndarray `IxDyn` array the declared shape with names as `Dyn` (tensor-core's
 ///    `Checked`). Another rank, or a slice where two names need dims, fails here
