@@ -160,13 +160,13 @@ fn output_trait_ident(f: &GraphFn, k: usize, count: usize) -> proc_macro2::Ident
 /// 2. `scale_x_shape<E, S, A>` takes the argument's dtype, its shape type and that shape in
 ///    Rust's array notation (tensor-core's `Notation`: `[f32; 32]`, `[[f32; 8]]` for
 ///    `Rank2<Dyn, Fixed<8>>`), which only the message prints. Its one impl is for the
-///    declared rank over literal dims (`Rank2<Fixed<D0>, Fixed<D1>>`, any `A`); another rank,
-///    or a run-time dim (`Dyn`), fails here: ``you passed a tensor shaped like `[f32; 32]` ``.
-///    `S` stays a parameter of its own: the impl fixes an open shape type through it (a
-///    projection such as `A` cannot be inverted), and rustc's notes print both. (The DSL's
-///    `f32[32]` needs a trait per parameter and rank, a message's format being fixed per
-///    trait: that cost 0.45 s of `cargo check` over the 50 graphs of the compile-time bench,
-///    NOTES.md.)
+///    declared rank over literal dims (`Rank2<Fixed<D0>, Fixed<D1>>`, `[[E; D1]; D0]`);
+///    another rank, or a run-time dim (`Dyn`), fails here: ``you passed a tensor shaped like
+///    `[f32; 32]` ``. `S` stays a parameter of its own: the impl fixes an open shape type
+///    through it (a projection such as `A` cannot be inverted), and rustc's notes print both.
+///    (The DSL's `f32[32]` needs a trait per parameter and rank, a message's format being
+///    fixed per trait: that doubled the instructions of `cargo check` of the compile-time
+///    bench's set 1, NOTES.md.)
 /// 3. `scale_x_dims<E, D0, D1>`, implemented once, for the declared dtype and dims: an
 ///    argument of the right rank and another dtype or dims fails here, and the message
 ///    prints it in the graph's notation (``you passed `f64[4, 8]` ``, `{E}[{D0}, {D1}]`).
@@ -563,10 +563,9 @@ fn static_output_check(
 /// 2. `rows_x_shape<E, S, A>` (`A`, the argument's `Notation`, only printed), one impl for
 ///    the declared rank, where a name takes any dim and a literal dim a `Fixed<M>` (`M` goes
 ///    to step 3) or a run-time `Dyn` (checked at call entry; tensor-core's `UnderLiteral` maps
-///    it to the literal). `S` is the argument's
-///    shape type, or for a flat slice (where the declared type has at most one name) and an
-///    ndarray `IxDyn` array the declared shape with names as `Dyn` (tensor-core's
-///    `Checked`). Another rank, or a slice where two names need dims, fails here
+///    it to the literal). `S` is the argument's shape type, or for a flat slice (where the
+///    declared type has at most one name) and an ndarray `IxDyn` array the declared shape
+///    with names as `Dyn` (tensor-core's `Checked`). Another rank, or a slice where two names need dims, fails here
 ///    (``you passed a tensor shaped like `[f32]` ``).
 /// 3. `rows_x_dims<E, D1>` (a const per literal dim), implemented once for the declared
 ///    dtype and literals: a wrong dtype or literal prints as ``you passed `f32[_, 512]` ``
