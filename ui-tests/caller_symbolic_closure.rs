@@ -1,5 +1,5 @@
 // A closure with dim names stays a generic function (`graph_closure`): a wrong argument
-// names the parameter, but rustc reports it where the function is named, on `graph!(…)`.
+// names the parameter, but rustc reports it where the function is named: the closure's `|`.
 use tensorgraph::prelude::*;
 
 fn main() {

@@ -299,6 +299,8 @@ pub trait StaticInput {
     type Elem;
     /// The argument's shape type (`Rank2<Fixed<4>, Fixed<8>>`).
     type Shape;
+    /// The shape in Rust's array notation, for messages ([`Notation`]).
+    type Notation: ?Sized;
     /// The elements, row-major.
     fn elements(&self) -> &[Self::Elem];
 }
@@ -311,6 +313,8 @@ pub trait StaticOutput {
     type Elem;
     /// The output's shape type.
     type Shape;
+    /// The shape in Rust's array notation, for messages ([`Notation`]).
+    type Notation: ?Sized;
     /// The elements, row-major, writable.
     fn elements_mut(&mut self) -> &mut [Self::Elem];
 }
@@ -360,85 +364,96 @@ pub trait StaticPointee {
     type Elem;
     /// The tensor's shape type.
     type Shape;
+    /// The shape in Rust's array notation, for messages ([`Notation`]).
+    type Notation: ?Sized;
     /// The elements, row-major.
     fn elements(&self) -> &[Self::Elem];
 }
 
-impl<T: Element, S: Shape> StaticPointee for Tensor<T, S> {
+impl<T: Element, S: Shape + Notation<T>> StaticPointee for Tensor<T, S> {
     type Elem = T;
     type Shape = S;
+    type Notation = <S as Notation<T>>::Out;
     #[inline(always)]
     fn elements(&self) -> &[T] {
         self.as_slice()
     }
 }
 
-impl<T: Element, S: Shape> StaticPointee for TensorView<'_, T, S> {
+impl<T: Element, S: Shape + Notation<T>> StaticPointee for TensorView<'_, T, S> {
     type Elem = T;
     type Shape = S;
+    type Notation = <S as Notation<T>>::Out;
     #[inline(always)]
     fn elements(&self) -> &[T] {
         self.as_slice()
     }
 }
 
-impl<T: Element, S: Shape> StaticPointee for TensorViewMut<'_, T, S> {
+impl<T: Element, S: Shape + Notation<T>> StaticPointee for TensorViewMut<'_, T, S> {
     type Elem = T;
     type Shape = S;
+    type Notation = <S as Notation<T>>::Out;
     #[inline(always)]
     fn elements(&self) -> &[T] {
         self.as_slice()
     }
 }
 
-impl<T: Element, S: Shape> StaticInput for &Tensor<T, S> {
+impl<T: Element, S: Shape + Notation<T>> StaticInput for &Tensor<T, S> {
     type Elem = T;
     type Shape = S;
+    type Notation = <S as Notation<T>>::Out;
     #[inline(always)]
     fn elements(&self) -> &[T] {
         self.as_slice()
     }
 }
 
-impl<T: Element, S: Shape> StaticInput for &TensorView<'_, T, S> {
+impl<T: Element, S: Shape + Notation<T>> StaticInput for &TensorView<'_, T, S> {
     type Elem = T;
     type Shape = S;
+    type Notation = <S as Notation<T>>::Out;
     #[inline(always)]
     fn elements(&self) -> &[T] {
         self.as_slice()
     }
 }
 
-impl<T: Element, S: Shape> StaticInput for &TensorViewMut<'_, T, S> {
+impl<T: Element, S: Shape + Notation<T>> StaticInput for &TensorViewMut<'_, T, S> {
     type Elem = T;
     type Shape = S;
+    type Notation = <S as Notation<T>>::Out;
     #[inline(always)]
     fn elements(&self) -> &[T] {
         self.as_slice()
     }
 }
 
-impl<T: Element, S: Shape> StaticInput for TensorView<'_, T, S> {
+impl<T: Element, S: Shape + Notation<T>> StaticInput for TensorView<'_, T, S> {
     type Elem = T;
     type Shape = S;
+    type Notation = <S as Notation<T>>::Out;
     #[inline(always)]
     fn elements(&self) -> &[T] {
         self.as_slice()
     }
 }
 
-impl<T: Element, S: Shape> StaticOutput for Tensor<T, S> {
+impl<T: Element, S: Shape + Notation<T>> StaticOutput for Tensor<T, S> {
     type Elem = T;
     type Shape = S;
+    type Notation = <S as Notation<T>>::Out;
     #[inline(always)]
     fn elements_mut(&mut self) -> &mut [T] {
         self.as_mut_slice()
     }
 }
 
-impl<T: Element, S: Shape> StaticOutput for TensorViewMut<'_, T, S> {
+impl<T: Element, S: Shape + Notation<T>> StaticOutput for TensorViewMut<'_, T, S> {
     type Elem = T;
     type Shape = S;
+    type Notation = <S as Notation<T>>::Out;
     #[inline(always)]
     fn elements_mut(&mut self) -> &mut [T] {
         self.as_mut_slice()
@@ -479,6 +494,66 @@ pub struct Flat;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct AnyRank;
 
+/// An argument's shape in Rust's array notation, for the generated checks' messages only:
+/// `Rank2<Fixed<4>, Fixed<8>>` of `f32` is `[[f32; 8]; 4]`, a run-time outermost dim a slice
+/// (`Rank2<Dyn, Fixed<8>>` is `[[f32; 8]]`), a run-time inner dim a `Vec` (`Rank2<Fixed<4>,
+/// Dyn>` is `[Vec<f32>; 4]`), a [`Flat`] slice `[f32]`, rank 0 the dtype itself.
+///
+/// rustc prints a type with its generic arguments (`Rank1<Fixed<32>>`) and a const generic
+/// argument as its value, and a message's format is fixed per trait: the graph's own notation
+/// (`f32[32]`) for an argument of another rank than declared would need a trait per
+/// parameter and rank (measured at twice the `cargo check` instructions: NOTES.md,
+/// "Call-site errors"). Nested arrays print every rank in one format, from one projection
+/// (each argument form's `Notation` associated type).
+pub trait Notation<E> {
+    /// The array type (unsized for a run-time outermost dim).
+    type Out: ?Sized;
+}
+
+impl<T> Notation<T> for Rank0 {
+    type Out = T;
+}
+
+impl<T> Notation<T> for Flat {
+    type Out = [T];
+}
+
+impl<T> Notation<T> for AnyRank {
+    type Out = [T];
+}
+
+// One impl per rank and choice of `Fixed` or `Dyn` for each dim (126), so that a call
+// normalizes `Out` with one impl selection and no nested projections: measured cheaper than
+// one impl per rank over per-dim helper traits (NOTES.md, "Call-site errors").
+macro_rules! notation {
+    ($rank:ident; $($dim:ident)+) => {
+        notation!(@choose $rank [] [] [] [$($dim)+]);
+    };
+    // Each dim is `Fixed<$d>` (a const parameter) or `Dyn`.
+    (@choose $rank:ident [$($consts:tt)*] [$($dims:tt)*] [$($kinds:tt)*] [$d:ident $($rest:ident)*]) => {
+        notation!(@choose $rank [$($consts)* const $d: usize,] [$($dims)* Fixed<$d>,] [$($kinds)* (F $d)] [$($rest)*]);
+        notation!(@choose $rank [$($consts)*] [$($dims)* Dyn,] [$($kinds)* (D)] [$($rest)*]);
+    };
+    (@choose $rank:ident [$($consts:tt)*] [$($dims:tt)*] [$($kinds:tt)*] []) => {
+        impl<T, $($consts)*> Notation<T> for $rank<$($dims)*> {
+            type Out = notation!(@outer $($kinds)*);
+        }
+    };
+    // The outermost dim: an array, or a slice for a run-time dim.
+    (@outer (F $n:ident) $($rest:tt)*) => { [notation!(@inner $($rest)*); $n] };
+    (@outer (D) $($rest:tt)*) => { [notation!(@inner $($rest)*)] };
+    // Inner dims: an array, or a `Vec` for a run-time dim (an element type is sized).
+    (@inner) => { T };
+    (@inner (F $n:ident) $($rest:tt)*) => { [notation!(@inner $($rest)*); $n] };
+    (@inner (D) $($rest:tt)*) => { Vec<notation!(@inner $($rest)*)> };
+}
+notation!(Rank1; A);
+notation!(Rank2; A B);
+notation!(Rank3; A B C);
+notation!(Rank4; A B C D);
+notation!(Rank5; A B C D F);
+notation!(Rank6; A B C D F G);
+
 /// An argument a graph with dim names reads, whatever its dtype and shape: its elements
 /// (`Elem`), its shape type (`Shape`: a rank struct over [`Fixed`] and [`Dyn`], [`Flat`] or
 /// [`AnyRank`]) and its parts, lent without a copy.
@@ -498,6 +573,8 @@ pub trait Lend {
     type Elem;
     /// The argument's shape type.
     type Shape;
+    /// The shape in Rust's array notation, for messages ([`Notation`]).
+    type Notation: ?Sized;
     /// Lends the buffer and dims.
     fn lend(&self) -> ArgParts<'_, Self::Elem>;
 }
@@ -511,15 +588,18 @@ pub trait LendMut {
     type Elem;
     /// The output's shape type.
     type Shape;
+    /// The shape in Rust's array notation, for messages ([`Notation`]).
+    type Notation: ?Sized;
     /// Lends the buffer, writable, and the dims.
     fn lend_mut(&mut self) -> ArgPartsMut<'_, Self::Elem>;
 }
 
 macro_rules! lend_tensor {
     ($($ty:ty),+) => {$(
-        impl<T: Element, S: Shape> Lend for $ty {
+        impl<T: Element, S: Shape + Notation<T>> Lend for $ty {
             type Elem = T;
             type Shape = S;
+            type Notation = <S as Notation<T>>::Out;
             #[inline]
             fn lend(&self) -> ArgParts<'_, T> {
                 let (data, dims) = self.parts();
@@ -532,9 +612,10 @@ lend_tensor!(&Tensor<T, S>, &TensorView<'_, T, S>, TensorView<'_, T, S>, &Tensor
 
 macro_rules! lend_tensor_mut {
     ($($ty:ty),+) => {$(
-        impl<T: Element, S: Shape> LendMut for $ty {
+        impl<T: Element, S: Shape + Notation<T>> LendMut for $ty {
             type Elem = T;
             type Shape = S;
+            type Notation = <S as Notation<T>>::Out;
             #[inline]
             fn lend_mut(&mut self) -> ArgPartsMut<'_, T> {
                 let (data, dims) = self.parts_mut();
@@ -552,6 +633,7 @@ lend_tensor_mut!(&mut Tensor<T, S>, &mut TensorViewMut<'_, T, S>, TensorViewMut<
 impl<T: Element> Lend for &[T] {
     type Elem = T;
     type Shape = Flat;
+    type Notation = [T];
     #[inline]
     fn lend(&self) -> ArgParts<'_, T> {
         slice_parts(self)
@@ -561,6 +643,7 @@ impl<T: Element> Lend for &[T] {
 impl<T: Element> Lend for &Vec<T> {
     type Elem = T;
     type Shape = Flat;
+    type Notation = [T];
     #[inline]
     fn lend(&self) -> ArgParts<'_, T> {
         slice_parts(self)
@@ -570,6 +653,7 @@ impl<T: Element> Lend for &Vec<T> {
 impl<T: Element, const N: usize> Lend for &[T; N] {
     type Elem = T;
     type Shape = Flat;
+    type Notation = [T];
     #[inline]
     fn lend(&self) -> ArgParts<'_, T> {
         slice_parts(&self[..])
@@ -579,6 +663,7 @@ impl<T: Element, const N: usize> Lend for &[T; N] {
 impl<T: Element> LendMut for &mut [T] {
     type Elem = T;
     type Shape = Flat;
+    type Notation = [T];
     #[inline]
     fn lend_mut(&mut self) -> ArgPartsMut<'_, T> {
         slice_parts_mut(self)
@@ -590,6 +675,7 @@ impl<T: Element> LendMut for &mut [T] {
 impl<T: Element> LendMut for &mut Vec<T> {
     type Elem = T;
     type Shape = Flat;
+    type Notation = [T];
     #[inline]
     fn lend_mut(&mut self) -> ArgPartsMut<'_, T> {
         slice_parts_mut(self)
@@ -599,6 +685,7 @@ impl<T: Element> LendMut for &mut Vec<T> {
 impl<T: Element, const N: usize> LendMut for &mut [T; N] {
     type Elem = T;
     type Shape = Flat;
+    type Notation = [T];
     #[inline]
     fn lend_mut(&mut self) -> ArgPartsMut<'_, T> {
         slice_parts_mut(&mut self[..])
@@ -669,6 +756,25 @@ mod tests {
     use crate::shape::Fixed;
 
     type Pattern = Rank2<Sym, Fixed<768>>;
+
+    /// The notation messages print, for each kind of dim and rank (compile-time checks:
+    /// each line fails to compile if `Out` is another type).
+    #[test]
+    fn notation_writes_shapes_as_rust_arrays() {
+        use core::marker::PhantomData as P;
+        let _: P<<Rank0 as Notation<f32>>::Out> = P::<f32>;
+        let _: P<<Rank1<Fixed<32>> as Notation<u8>>::Out> = P::<[u8; 32]>;
+        let _: P<<Rank1<Dyn> as Notation<f32>>::Out> = P::<[f32]>;
+        let _: P<<Rank2<Fixed<4>, Fixed<8>> as Notation<f64>>::Out> = P::<[[f64; 8]; 4]>;
+        let _: P<<Rank2<Dyn, Fixed<8>> as Notation<f32>>::Out> = P::<[[f32; 8]]>;
+        let _: P<<Rank2<Fixed<4>, Dyn> as Notation<f32>>::Out> = P::<[Vec<f32>; 4]>;
+        let _: P<<Rank3<Dyn, Dyn, Fixed<2>> as Notation<i8>>::Out> = P::<[Vec<[i8; 2]>]>;
+        let _: P<<Rank6<Fixed<1>, Dyn, Fixed<3>, Dyn, Dyn, Fixed<6>> as Notation<bool>>::Out> =
+            P::<[Vec<[Vec<Vec<[bool; 6]>>; 3]>; 1]>;
+        let _: P<<Flat as Notation<f32>>::Out> = P::<[f32]>;
+        let _: P<<&Tensor<f32, Rank1<Fixed<3>>> as StaticInput>::Notation> = P::<[f32; 3]>;
+        let _: P<<&Vec<f32> as Lend>::Notation> = P::<[f32]>;
+    }
 
     fn lent<X: TensorArg<f32, Pattern, SliceOk>>(x: X) -> (usize, Option<Vec<usize>>) {
         let parts = x.tensor_parts();

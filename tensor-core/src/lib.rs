@@ -43,8 +43,8 @@ pub use tensor::{Tensor, TensorMut, TensorRef, TensorView, TensorViewMut};
 pub mod __private {
     pub use crate::args::{
         Accepts, AnyRank, ArgParts, ArgPartsMut, Checked, DimAccepts, Flat, Lend, LendMut, NoSlice,
-        SameDtype, ShapeAccepts, ShapePattern, SliceOk, StaticInput, StaticOutput, StaticPointee,
-        Sym, TensorArg, TensorArgMut, UnderLiteral,
+        Notation, SameDtype, ShapeAccepts, ShapePattern, SliceOk, StaticInput, StaticOutput,
+        StaticPointee, Sym, TensorArg, TensorArgMut, UnderLiteral,
     };
     pub use crate::bind::{bind_dims, check_sizes, ArgShape, DeclDim, GraphSignature, ParamSig};
     pub use crate::cast::CastTo;

@@ -137,56 +137,78 @@ fn array_parts_mut<T, D: Dimension>(array: &mut ArrayRef<T, D>) -> ArgPartsMut<'
     }
 }
 
-impl<T: Element, S: Data<Elem = T>, D: Dimension + NdLendShape> Lend for &ArrayBase<S, D> {
-    type Elem = T;
-    type Shape = D::Shape;
-    #[inline]
-    fn lend(&self) -> ArgParts<'_, T> {
-        array_parts(self)
-    }
-}
-
-impl<T: Element, D: Dimension + NdLendShape> Lend for ArrayView<'_, T, D> {
-    type Elem = T;
-    type Shape = D::Shape;
-    #[inline]
-    fn lend(&self) -> ArgParts<'_, T> {
-        array_parts(self)
-    }
-}
-
-impl<T: Element, D: Dimension + NdLendShape> Lend for &ArrayRef<T, D> {
-    type Elem = T;
-    type Shape = D::Shape;
-    #[inline]
-    fn lend(&self) -> ArgParts<'_, T> {
-        array_parts(self)
-    }
-}
-
-impl<T: Element, S: DataMut<Elem = T>, D: Dimension + NdLendShape> LendMut
-    for &mut ArrayBase<S, D>
+impl<T: Element, S: Data<Elem = T>, D: Dimension + NdLendShape> Lend for &ArrayBase<S, D>
+where
+    D::Shape: crate::args::Notation<T>,
 {
     type Elem = T;
     type Shape = D::Shape;
+    type Notation = <D::Shape as crate::args::Notation<T>>::Out;
+    #[inline]
+    fn lend(&self) -> ArgParts<'_, T> {
+        array_parts(self)
+    }
+}
+
+impl<T: Element, D: Dimension + NdLendShape> Lend for ArrayView<'_, T, D>
+where
+    D::Shape: crate::args::Notation<T>,
+{
+    type Elem = T;
+    type Shape = D::Shape;
+    type Notation = <D::Shape as crate::args::Notation<T>>::Out;
+    #[inline]
+    fn lend(&self) -> ArgParts<'_, T> {
+        array_parts(self)
+    }
+}
+
+impl<T: Element, D: Dimension + NdLendShape> Lend for &ArrayRef<T, D>
+where
+    D::Shape: crate::args::Notation<T>,
+{
+    type Elem = T;
+    type Shape = D::Shape;
+    type Notation = <D::Shape as crate::args::Notation<T>>::Out;
+    #[inline]
+    fn lend(&self) -> ArgParts<'_, T> {
+        array_parts(self)
+    }
+}
+
+impl<T: Element, S: DataMut<Elem = T>, D: Dimension + NdLendShape> LendMut for &mut ArrayBase<S, D>
+where
+    D::Shape: crate::args::Notation<T>,
+{
+    type Elem = T;
+    type Shape = D::Shape;
+    type Notation = <D::Shape as crate::args::Notation<T>>::Out;
     #[inline]
     fn lend_mut(&mut self) -> ArgPartsMut<'_, T> {
         array_parts_mut(self)
     }
 }
 
-impl<T: Element, D: Dimension + NdLendShape> LendMut for ArrayViewMut<'_, T, D> {
+impl<T: Element, D: Dimension + NdLendShape> LendMut for ArrayViewMut<'_, T, D>
+where
+    D::Shape: crate::args::Notation<T>,
+{
     type Elem = T;
     type Shape = D::Shape;
+    type Notation = <D::Shape as crate::args::Notation<T>>::Out;
     #[inline]
     fn lend_mut(&mut self) -> ArgPartsMut<'_, T> {
         array_parts_mut(self)
     }
 }
 
-impl<T: Element, D: Dimension + NdLendShape> LendMut for &mut ArrayRef<T, D> {
+impl<T: Element, D: Dimension + NdLendShape> LendMut for &mut ArrayRef<T, D>
+where
+    D::Shape: crate::args::Notation<T>,
+{
     type Elem = T;
     type Shape = D::Shape;
+    type Notation = <D::Shape as crate::args::Notation<T>>::Out;
     #[inline]
     fn lend_mut(&mut self) -> ArgPartsMut<'_, T> {
         array_parts_mut(self)

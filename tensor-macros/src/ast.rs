@@ -476,7 +476,12 @@ fn parse_return_type_recovering(
 fn parse_closure(input: ParseStream) -> GraphFn {
     let mut syntax_errors = Vec::new();
     let mut params = Vec::new();
-    let _ = input.parse::<Token![|]>();
+    // The closure's name carries the span of its opening `|`: rustc reports the bounds of
+    // the closure form of a graph with names (a generic function item) where the value is
+    // named, which is then that `|` in the user's source, not the macro's call site.
+    let open = input
+        .parse::<Token![|]>()
+        .map_or_else(|_| Span::call_site(), |bar| bar.spans[0]);
     // The parameters run to the next top-level `|`.
     let mut param_tokens = TokenStream::new();
     while !input.is_empty() && !input.peek(Token![|]) {
@@ -558,7 +563,7 @@ fn parse_closure(input: ParseStream) -> GraphFn {
         allowed_warnings: Vec::new(),
         attr_errors: Vec::new(),
         vis: Visibility::Inherited,
-        name: Ident::new("__tg_graph", Span::call_site()),
+        name: Ident::new("__tg_graph", open),
         params,
         ret,
         lets,

@@ -157,13 +157,16 @@ fn output_trait_ident(f: &GraphFn, k: usize, count: usize) -> proc_macro2::Ident
 ///    `&mut`) whatever their dtype and shape. Anything else (a tensor without `&`, a `Vec`)
 ///    fails here and the message prints its Rust type (`{Self}`); for a missing `&` rustc
 ///    adds "consider borrowing here".
-/// 2. `scale_x_shape<E, S>` takes the argument's dtype and shape type. Its one impl is for the
-///    declared rank over literal dims (`Rank2<Fixed<D0>, Fixed<D1>>`); another rank, or a
-///    run-time dim (`Dyn`), fails here: ``you passed a `f32` tensor of shape
-///    `Rank1<Fixed<32>>` ``, and rustc adds "expected `Rank2<Fixed<4>, Fixed<8>>`, found
-///    `Rank1<Fixed<32>>`". (An impl per rank, each requiring a never-implemented trait whose
-///    message prints `{E}[{D0}]`, printed other ranks in the DSL too, but cost 0.45 s of
-///    `cargo check` over the 50 graphs of the compile-time bench: NOTES.md.)
+/// 2. `scale_x_shape<E, S, A>` takes the argument's dtype, its shape type and that shape in
+///    Rust's array notation (tensor-core's `Notation`: `[f32; 32]`, `[[f32; 8]]` for
+///    `Rank2<Dyn, Fixed<8>>`), which only the message prints. Its one impl is for the
+///    declared rank over literal dims (`Rank2<Fixed<D0>, Fixed<D1>>`, `[[E; D1]; D0]`);
+///    another rank, or a run-time dim (`Dyn`), fails here: ``you passed a tensor shaped like
+///    `[f32; 32]` ``. `S` stays a parameter of its own: the impl fixes an open shape type
+///    through it (a projection such as `A` cannot be inverted), and rustc's notes print both.
+///    (The DSL's `f32[32]` needs a trait per parameter and rank, a message's format being
+///    fixed per trait: that doubled the instructions of `cargo check` of the compile-time
+///    bench's set 1, NOTES.md.)
 /// 3. `scale_x_dims<E, D0, D1>`, implemented once, for the declared dtype and dims: an
 ///    argument of the right rank and another dtype or dims fails here, and the message
 ///    prints it in the graph's notation (``you passed `f64[4, 8]` ``, `{E}[{D0}, {D1}]`).
@@ -263,8 +266,9 @@ fn arg_check_traits(
         _ => "",
     };
     let form_message = format!("{owner} `{declared}`; you passed `{reference}{{Self}}`");
-    let shape_message =
-        format!("{owner} `{declared}`; you passed `{{E}}` elements of shape `{{S}}`");
+    // Step 2 prints the argument's shape in Rust's array notation (`{A}`, tensor-core's
+    // `Notation`): one format for every rank (`[f32; 32]`, `[[f32; 8]]`).
+    let shape_message = format!("{owner} `{declared}`; you passed a tensor shaped like `{{A}}`");
     // The literal dims are step 3's const parameters (`D0` … by axis); a name prints as `_`.
     let d: Vec<proc_macro2::Ident> = dims
         .iter()
@@ -301,18 +305,18 @@ fn arg_check_traits(
         let dk = format_ident!("D{}", axis);
         match dim {
             Dim::Named(_) => {
-                generics.push(quote!(#a: Dim));
+                generics.push(quote!(#a: #p::Dim));
                 axes.push(quote!(#a));
             }
             Dim::Static(n) if symbolic => {
                 let n = Literal::usize_unsuffixed(*n);
-                generics.push(quote!(#a: UnderLiteral<#n, Out = F<#dk>>));
+                generics.push(quote!(#a: #p::UnderLiteral<#n, Out = #p::Fixed<#dk>>));
                 generics.push(quote!(const #dk: usize));
                 axes.push(quote!(#a));
             }
             Dim::Static(_) => {
                 generics.push(quote!(const #dk: usize));
-                axes.push(quote!(F<#dk>));
+                axes.push(quote!(#p::Fixed<#dk>));
             }
         }
     }
@@ -321,6 +325,22 @@ fn arg_check_traits(
     } else {
         let rank = format_ident!("Rank{}", dims.len());
         quote!(#p::#rank<#(#axes),*>)
+    };
+    // Step 2's notation slot: with only literal dims it is the declared shape's own
+    // (`[[E; D1]; D0]`), so that rustc's "but trait … is implemented" line shows the declared
+    // notation; a graph with names takes any (a flat slice passes as `[f32]`).
+    let (notation_param, notation_arg) = if symbolic {
+        (quote!(A: ?Sized,), quote!(A))
+    } else {
+        let array = dims
+            .iter()
+            .enumerate()
+            .rev()
+            .fold(quote!(E), |inner, (axis, _)| {
+                let dk = format_ident!("D{}", axis);
+                quote!([#inner; #dk])
+            });
+        (TokenStream::new(), array)
     };
     // What step 1 reads (`StaticInput`: slices; `Lend`: parts with dims) and the shape type
     // step 2 checks: the argument's own, or for a flat slice or an `IxDyn` array the declared
@@ -350,25 +370,31 @@ fn arg_check_traits(
         };
         (runtime, quote!(X::Shape), TokenStream::new())
     };
+    let notation = quote!(X::Notation);
+    // Paths in full: a `use` per argument (of the runtime trait, `Fixed`, …) cost 3% of
+    // `cargo check` instructions on the compile-time bench's set 1 (NOTES.md).
+    // Located at the declared type like the rest of the impls (rustc's notes on the
+    // bound point there), resolved where the path was written (`$crate`).
+    let form = located_at(quote!(#p::#runtime_trait), span);
     let (method, read, same) = match (symbolic, output) {
         (false, false) => (
             quote!(fn elements(&self) -> &[#t]),
-            quote!(Form::elements(self)),
+            quote!(#form::elements(self)),
             quote!(slice),
         ),
         (false, true) => (
             quote!(fn elements_mut(&mut self) -> &mut [#t]),
-            quote!(Form::elements_mut(self)),
+            quote!(#form::elements_mut(self)),
             quote!(slice_mut),
         ),
         (true, false) => (
             quote!(fn lend(&self) -> #p::ArgParts<'_, #t>),
-            quote!(Form::lend(self)),
+            quote!(#form::lend(self)),
             quote!(parts),
         ),
         (true, true) => (
             quote!(fn lend_mut(&mut self) -> #p::ArgPartsMut<'_, #t>),
-            quote!(Form::lend_mut(self)),
+            quote!(#form::lend_mut(self)),
             quote!(parts_mut),
         ),
     };
@@ -379,14 +405,14 @@ fn arg_check_traits(
         }
     };
     let impls = quote_spanned! {span=>
-        impl<X: Form> #form_trait_s for X
+        impl<X: #form> #form_trait_s for X
         where
             #checked_bound
-            (): #shape_trait<X::Elem, #checked>,
+            (): #shape_trait<X::Elem, #checked, #notation>,
         {
             #form_read
         }
-        impl<E, #(#generics),*> #shape_trait<E, #shape> for ()
+        impl<E, #notation_param #(#generics),*> #shape_trait<E, #shape, #notation_arg> for ()
         where
             (): #dims_trait<E, #(#d),*>,
         {}
@@ -402,17 +428,31 @@ fn arg_check_traits(
         #[doc(hidden)]
         #[allow(non_camel_case_types)]
         #[diagnostic::on_unimplemented(message = #shape_message, label = #label, note = #note)]
-        #vis trait #shape_trait<E, S>: #p::SameDtype<E, #t> {}
+        #vis trait #shape_trait<E, S, A: ?Sized>: #p::SameDtype<E, #t> {}
         #[doc(hidden)]
         #[allow(non_camel_case_types)]
         #[diagnostic::on_unimplemented(message = #dims_message, label = #label, note = #note)]
         #vis trait #dims_trait<E, #(const #d: usize),*>: #p::SameDtype<E, #t> {}
-        const _: () = {
-            #[allow(unused_imports)]
-            use #p::{#runtime_trait as Form, Dim, Fixed as F, UnderLiteral};
-            #impls
-        };
+        #impls
     }
+}
+
+/// `tokens` with every span moved to `span`'s location, each keeping its own resolution
+/// (hygiene): a path through `$crate` still resolves as written.
+fn located_at(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut token| {
+            if let proc_macro2::TokenTree::Group(group) = &token {
+                let mut moved =
+                    proc_macro2::Group::new(group.delimiter(), located_at(group.stream(), span));
+                moved.set_span(group.span().located_at(span));
+                return proc_macro2::TokenTree::Group(moved);
+            }
+            token.set_span(token.span().located_at(span));
+            token
+        })
+        .collect()
 }
 
 /// How tensor parameter `index` is named in its argument traits and their messages; the
@@ -520,13 +560,13 @@ fn static_output_check(
 /// slices, ndarray arrays) whatever its dtype and shape:
 /// 1. `rows_takes_x`, one blanket impl over `Lend`: a value that lends nothing (a tensor
 ///    without `&`) fails here, printing its Rust type.
-/// 2. `rows_x_shape<E, S>`, one impl for the declared rank, where a name takes any dim and
-///    a literal dim a `Fixed<M>` (`M` goes to step 3) or a run-time `Dyn` (checked at call
-///    entry; tensor-core's `UnderLiteral` maps it to the literal). `S` is the argument's
-///    shape type, or for a flat slice (where the declared type has at most one name) and an
-///    ndarray `IxDyn` array the declared shape with names as `Dyn` (tensor-core's
-///    `Checked`). Another rank, or a slice where two names need dims, fails here
-///    (``you passed `f32` elements of shape `Rank1<Dyn>` ``).
+/// 2. `rows_x_shape<E, S, A>` (`A`, the argument's `Notation`, only printed), one impl for
+///    the declared rank, where a name takes any dim and a literal dim a `Fixed<M>` (`M` goes
+///    to step 3) or a run-time `Dyn` (checked at call entry; tensor-core's `UnderLiteral` maps
+///    it to the literal). `S` is the argument's shape type, or for a flat slice (where the
+///    declared type has at most one name) and an ndarray `IxDyn` array the declared shape
+///    with names as `Dyn` (tensor-core's `Checked`). Another rank, or a slice where two names need dims, fails here
+///    (``you passed a tensor shaped like `[f32]` ``).
 /// 3. `rows_x_dims<E, D1>` (a const per literal dim), implemented once for the declared
 ///    dtype and literals: a wrong dtype or literal prints as ``you passed `f32[_, 512]` ``
 ///    (`_` for a name: any size). A run-time dim under a literal, and an argument without
@@ -613,7 +653,12 @@ fn param_type(rt: &TokenStream, f: &GraphFn, index: usize, symbolic: bool) -> To
         return quote_spanned!(param.ty.span=> impl ::core::marker::Sized);
     }
     let ty = &param.ty;
-    let tr = input_trait_ident(f, param);
+    let mut tr = input_trait_ident(f, param);
+    if is_closure(f) {
+        // rustc's "required by a bound in `graph_closure`" points at the bound: the
+        // parameter's declared type, not the macro's call site (the whole `graph!(…)`).
+        tr.set_span(ty.span);
+    }
     match &ty.dims {
         None => storage_type(rt, ty.dtype),
         Some(_) if is_closure(f) && !symbolic => {
@@ -633,6 +678,9 @@ pub fn closure_value(rt: &TokenStream, f: &GraphFn) -> TokenStream {
     let name = fn_ident(f);
     let plain = (0..f.params.len()).all(|i| !f.params[i].recovered && !is_duplicate(f, i));
     if is_symbolic(f) || !plain {
+        // Spanned at the closure's `|` (see `ast::parse_closure`).
+        let mut name = name;
+        name.set_span(f.name.span());
         return quote!(#name);
     }
     // Each closure parameter carries the span of the graph's parameter, so rustc's "closure
