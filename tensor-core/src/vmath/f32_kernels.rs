@@ -418,9 +418,9 @@ const LN2_16_LO: f32 = 1.996_636_456_169_653_7e-6;
 /// `exp_nonpos` with a 16-entry table, on AVX-512 (one `vpermps` per table half): x =
 /// (16m + j)·ln2/16 + r with |r| <= ln2/32, e^x = 2^m · 2^(j/16) · e^r. The table leaves
 /// an r 16 times smaller than `exp_nonpos_poly`'s, so e^r - 1 = r + r²(1/2 + r/6 + r²/24)
-/// (truncation < 2^-34 relative) and no exact 1 + r sum are needed: 11 vector operations
-/// fewer per vector than the polynomial kernel's 22 plus the permutations' two (W3 softmax
-/// native, CPU-bound on a busy host: see BENCHMARKS.md "Peers").
+/// (truncation < 2^-34 relative) and no exact 1 + r sum are needed: 17 vector operations
+/// per vector (two of them `vpermps`) against the polynomial kernel's 21 and its three
+/// register copies (W3 softmax native: BENCHMARKS.md "Peers").
 ///
 /// Steps and errors (relative to the result, before its last rounding): k = rint(x·16/ln2)
 /// in the low mantissa bits of `kb` (x·16/ln2 + 1.5·2^23, one FMA; |k| <= 2401 since x is
