@@ -13,6 +13,7 @@ pub mod cast;
 pub mod dtype;
 pub mod error;
 pub mod gemm;
+pub mod hugepages;
 pub mod lanes;
 pub mod matmul;
 pub mod parallel;

@@ -213,7 +213,7 @@ impl<T: Element, S: StaticShape> Tensor<T, S> {
     /// Every element the same value.
     pub fn full(value: T) -> Self {
         Tensor {
-            data: vec![value; S::LEN],
+            data: crate::hugepages::filled(S::LEN, value),
             dims: static_index::<S>(),
         }
     }
@@ -221,7 +221,7 @@ impl<T: Element, S: StaticShape> Tensor<T, S> {
     /// Element `index` is `f(index)`, with `index` an array `[i0, i1, …]` of the shape's rank.
     pub fn from_fn(mut f: impl FnMut(S::Index) -> T) -> Self {
         let dims = static_index::<S>();
-        let mut data = Vec::with_capacity(S::LEN);
+        let mut data = crate::hugepages::with_capacity(S::LEN);
         let mut index = S::Index::default();
         for offset in 0..S::LEN {
             unravel(S::DIMS, offset, index.as_mut());
@@ -269,7 +269,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     pub fn zeros_with_dims(dims: S::Index) -> Result<Self, ShapeError> {
         let len = alloc_len(S::STATIC_DIMS, dims.as_ref(), core::mem::size_of::<T>())?;
         Ok(Tensor {
-            data: vec![T::default(); len],
+            data: crate::hugepages::filled(len, T::default()),
             dims,
         })
     }
@@ -281,7 +281,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         mut f: impl FnMut(S::Index) -> T,
     ) -> Result<Self, ShapeError> {
         let len = alloc_len(S::STATIC_DIMS, dims.as_ref(), core::mem::size_of::<T>())?;
-        let mut data = Vec::with_capacity(len);
+        let mut data = crate::hugepages::with_capacity(len);
         let mut index = S::Index::default();
         for offset in 0..len {
             unravel(dims.as_ref(), offset, index.as_mut());
