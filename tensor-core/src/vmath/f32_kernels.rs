@@ -409,7 +409,8 @@ const EXP2_16THS_LO: [f32; 16] = [
     -1.123_927_795_276_813_4e-8,
     9.845_328_108_326_612e-9,
 ];
-/// ln2/16 to 12 bits (k·LN2_16_HI is exact for |k| < 2^12), and the rest rounded.
+/// ln2/16 to 12 bits (k·LN2_16_HI is exact for |k| < 2^12), and the rest rounded; the
+/// kernel multiplies k/16 by 16 times them (the same products, exactly).
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
 const LN2_16_HI: f32 = 0.043_319_702_148_437_5;
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
@@ -418,12 +419,12 @@ const LN2_16_LO: f32 = 1.996_636_456_169_653_7e-6;
 /// `exp_nonpos` with a 16-entry table, on AVX-512 (one `vpermps` per table half): x =
 /// (16m + j)·ln2/16 + r with |r| <= ln2/32, e^x = 2^m · 2^(j/16) · e^r. The table leaves
 /// an r 16 times smaller than `exp_nonpos_poly`'s, so e^r - 1 = r + r²(1/2 + r/6 + r²/24)
-/// (truncation < 2^-34 relative) and no exact 1 + r sum are needed: 17 vector operations
+/// (truncation < 2^-34 relative) and no exact 1 + r sum are needed: 16 vector operations
 /// per vector (two of them `vpermps`) against the polynomial kernel's 21 and its three
 /// register copies (W3 softmax native: BENCHMARKS.md "Peers").
 ///
 /// Steps and errors (relative to the result, before its last rounding): k = rint(x·16/ln2)
-/// in the low mantissa bits of `kb` (x·16/ln2 + 1.5·2^23, one FMA; |k| <= 2401 since x is
+/// in the low mantissa bits of `kb` (x/ln2 + 1.5·2^19, one FMA; |k| <= 2401 since x is
 /// clamped to [-104, 0], NaN carried by the clamps as in `exp_nonpos_poly`), whose low 4
 /// bits are j = k mod 16, the `vpermps` index; r = (x - k·HI) - k·LO, the first exact
 /// (Cody-Waite), the second rounded: < 2^-29; q = e^r - 1 by Horner and one FMA: < 2^-29;
@@ -434,17 +435,20 @@ const LN2_16_LO: f32 = 1.996_636_456_169_653_7e-6;
 #[inline(always)]
 fn exp_nonpos_table16<V: F32Simd + Permute16>(x: V) -> V {
     let xc = s::<V>(0.0).min_or_second(s::<V>(-104.0).max_or_second(x));
-    let kb = xc.mul_add(s(23.083_120_346_069_336), s(MAGIC_F));
-    let kf = kb - s(MAGIC_F);
-    let r = kf.mul_add(s(-LN2_16_LO), kf.mul_add(s(-LN2_16_HI), xc));
+    // x/ln2 rounded to a multiple of 1/16 (k/16) by adding 1.5·2^19, whose ULP is 1/16:
+    // the low 4 mantissa bits of `kb` are k mod 16 (the table index), and `kq` is k/16
+    // exactly.
+    let kb = xc.mul_add(s(LOG2E_F), s(MAGIC_F / 16.0));
+    let kq = kb - s(MAGIC_F / 16.0);
+    let r = kq.mul_add(s(-16.0 * LN2_16_LO), kq.mul_add(s(-16.0 * LN2_16_HI), xc));
     let (t_hi, t_lo) = (kb.permute16(&EXP2_16THS_HI), kb.permute16(&EXP2_16THS_LO));
     let p = s::<V>(0.041_666_668)
         .mul_add(r, s(0.166_666_67))
         .mul_add(r, s(0.5));
     let q = (r * r).mul_add(p, r);
     let e = t_hi + t_hi.mul_add(q, t_lo);
-    // `vscalefps` scales by 2^floor(k/16) = 2^m (k/16 is exact).
-    e.mul_pow2(kf * s(0.0625))
+    // `vscalefps` scales by 2^floor(k/16) = 2^m.
+    e.mul_pow2(kq)
 }
 
 /// A 16-entry lane permutation: each lane is `table[bits & 15]` of its own bits.
