@@ -369,7 +369,7 @@ impl<T: Element, S: Shape> StaticPointee for Tensor<T, S> {
     type Shape = S;
     #[inline(always)]
     fn elements(&self) -> &[T] {
-        self.as_slice()
+        &self.data
     }
 }
 
@@ -378,7 +378,7 @@ impl<T: Element, S: Shape> StaticPointee for TensorView<'_, T, S> {
     type Shape = S;
     #[inline(always)]
     fn elements(&self) -> &[T] {
-        self.as_slice()
+        self.data
     }
 }
 
@@ -387,7 +387,7 @@ impl<T: Element, S: Shape> StaticPointee for TensorViewMut<'_, T, S> {
     type Shape = S;
     #[inline(always)]
     fn elements(&self) -> &[T] {
-        self.as_slice()
+        &*self.data
     }
 }
 
@@ -396,7 +396,7 @@ impl<T: Element, S: Shape> StaticInput for &Tensor<T, S> {
     type Shape = S;
     #[inline(always)]
     fn elements(&self) -> &[T] {
-        self.as_slice()
+        &self.data
     }
 }
 
@@ -405,7 +405,7 @@ impl<T: Element, S: Shape> StaticInput for &TensorView<'_, T, S> {
     type Shape = S;
     #[inline(always)]
     fn elements(&self) -> &[T] {
-        self.as_slice()
+        self.data
     }
 }
 
@@ -414,7 +414,7 @@ impl<T: Element, S: Shape> StaticInput for &TensorViewMut<'_, T, S> {
     type Shape = S;
     #[inline(always)]
     fn elements(&self) -> &[T] {
-        self.as_slice()
+        &*self.data
     }
 }
 
@@ -423,7 +423,7 @@ impl<T: Element, S: Shape> StaticInput for TensorView<'_, T, S> {
     type Shape = S;
     #[inline(always)]
     fn elements(&self) -> &[T] {
-        self.as_slice()
+        self.data
     }
 }
 
@@ -432,7 +432,7 @@ impl<T: Element, S: Shape> StaticOutput for Tensor<T, S> {
     type Shape = S;
     #[inline(always)]
     fn elements_mut(&mut self) -> &mut [T] {
-        self.as_mut_slice()
+        &mut self.data
     }
 }
 
@@ -441,14 +441,14 @@ impl<T: Element, S: Shape> StaticOutput for TensorViewMut<'_, T, S> {
     type Shape = S;
     #[inline(always)]
     fn elements_mut(&mut self) -> &mut [T] {
-        self.as_mut_slice()
+        &mut *self.data
     }
 }
 
-fn tensor_parts<'a, T: Element, S: Shape>(data: &'a [T], dims: &'a S::Index) -> ArgParts<'a, T> {
+fn tensor_parts<'a, T: Element>(data: &'a [T], dims: &'a [usize]) -> ArgParts<'a, T> {
     ArgParts {
         data,
-        dims: Some(dims.as_ref()),
+        dims: Some(dims),
         layout_error: None,
     }
 }
@@ -523,7 +523,7 @@ macro_rules! lend_tensor {
             #[inline]
             fn lend(&self) -> ArgParts<'_, T> {
                 let (data, dims) = self.parts();
-                tensor_parts::<T, S>(data, dims)
+                tensor_parts(data, dims.as_ref())
             }
         }
     )+};

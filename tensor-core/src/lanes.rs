@@ -5,6 +5,12 @@
 //! (LLVM vectorises most of those maps); the float types override the hot ops with
 //! explicit `wide` vectors. An override must give bit-identical results to the scalar
 //! reference; `tests/lanes.rs` checks every override against it.
+//!
+//! Inlining (issue 17): every lane function carries
+//! `#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]` and
+//! `#[cfg_attr(not(debug_assertions), inline(always))]`: always inlined in release builds,
+//! a hint in dev builds at opt-level 1 or more, and nothing at opt-level 0 (`build.rs`),
+//! where a hint would only make every graph crate compile its own copy of the function.
 
 use crate::cast::CastTo;
 use crate::dtype::{Element, LaneScalar};
@@ -27,14 +33,14 @@ pub const LANES: usize = 8;
 pub struct V<T>(pub [T; LANES]);
 
 impl<T: LaneScalar> V<T> {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// Every lane `value`.
     pub fn splat(value: T) -> Self {
         V([value; LANES])
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// `f` applied to each lane.
     ///
@@ -50,7 +56,7 @@ impl<T: LaneScalar> V<T> {
         V(out)
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// `f` applied to each pair of lanes of `self` and `other`.
     pub fn zip<U, R>(self, other: V<U>, f: impl Fn(T, U) -> R) -> V<R>
@@ -70,7 +76,7 @@ impl<T: LaneScalar> V<T> {
 /// `prefetcht0` once per 64-byte line on x86-64, nothing elsewhere. A hint only: nothing is
 /// read, nothing faults. Graph loops over short rows prefetch an input's next row with it.
 /// (Nothing under Miri either, which need not know the intrinsic.)
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn prefetch<E>(src: &[E], from: usize, len: usize) {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
@@ -97,7 +103,7 @@ pub fn prefetch<E>(src: &[E], from: usize, len: usize) {
 /// Reads `n ≤ LANES` elements of `src` from `offset`, converted to the compute type.
 /// Lanes past `n` hold the compute type's zero; every op is total, so they compute
 /// harmlessly and are never stored.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn load<E: Element>(src: &[E], offset: usize, n: usize) -> V<E::Compute> {
     if n == LANES {
@@ -116,7 +122,7 @@ pub fn load<E: Element>(src: &[E], offset: usize, n: usize) -> V<E::Compute> {
 
 /// Reads `n ≤ LANES` elements of `src` spaced `stride` apart, starting at `offset` (a
 /// transposed or otherwise strided view along the inner loop).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn load_strided<E: Element>(
     src: &[E],
@@ -134,7 +140,7 @@ pub fn load_strided<E: Element>(
 /// Lane `i < n` is `src[offset - i * stride]`: a flipped axis (`flip`, a negative `slice`
 /// step), walked backwards from `offset`. The rest are the default value. Panics (never
 /// reads out of bounds) if an index leaves `src`; lowering builds only in-bounds walks.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn load_strided_back<E: Element>(
     src: &[E],
@@ -159,7 +165,7 @@ pub fn load_strided_back<E: Element>(
 
 /// Writes the first `n ≤ LANES` lanes of `value` to `dst[offset..offset + n]`, rounding
 /// once into the storage dtype.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn store<E: Element>(dst: &mut [E], offset: usize, n: usize, value: V<E::Compute>) {
     if n == LANES {
@@ -176,7 +182,7 @@ pub fn store<E: Element>(dst: &mut [E], offset: usize, n: usize, value: V<E::Com
 
 /// `x as D` on lanes: the source value is first rounded into its own dtype (an `f16`
 /// intermediate becomes a real `f16`), then converted with `CastTo`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn cast<S: CastTo<D>, D: Element>(value: V<S::Compute>) -> V<D::Compute> {
     value.map(|x| S::from_compute(x).cast().to_compute())
@@ -184,7 +190,7 @@ pub fn cast<S: CastTo<D>, D: Element>(value: V<S::Compute>) -> V<D::Compute> {
 
 /// `where(cond, a, b)`.
 pub trait SelectLanes: LaneScalar {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// Each lane from `a` where `cond` is true, else from `b`.
     fn select_lanes(cond: V<bool>, a: V<Self>, b: V<Self>) -> V<Self> {
@@ -201,7 +207,7 @@ pub trait SelectLanes: LaneScalar {
 macro_rules! default_binary {
     ($trait:ident: $($lane:ident => $scalar:ident),*) => {$(
         #[doc = concat!("`", stringify!($trait), "::", stringify!($scalar), "` on each lane.")]
-        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
         #[cfg_attr(not(debug_assertions), inline(always))]
         fn $lane(a: V<Self>, b: V<Self>) -> V<Self> {
             a.zip(b, <Self as $trait>::$scalar)
@@ -211,7 +217,7 @@ macro_rules! default_binary {
 macro_rules! default_unary {
     ($trait:ident: $($lane:ident => $scalar:ident),*) => {$(
         #[doc = concat!("`", stringify!($trait), "::", stringify!($scalar), "` on each lane.")]
-        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
         #[cfg_attr(not(debug_assertions), inline(always))]
         fn $lane(a: V<Self>) -> V<Self> {
             a.map(<Self as $trait>::$scalar)
@@ -221,7 +227,7 @@ macro_rules! default_unary {
 macro_rules! default_compare {
     ($($lane:ident => $scalar:ident),*) => {$(
         #[doc = concat!("`Compare::", stringify!($scalar), "` on each lane.")]
-        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
         #[cfg_attr(not(debug_assertions), inline(always))]
         fn $lane(a: V<Self>, b: V<Self>) -> V<bool> {
             a.zip(b, <Self as Compare>::$scalar)
@@ -239,7 +245,7 @@ pub trait NumLanes: Num {
         floor_lanes => floor, round_lanes => round, roundeven_lanes => roundeven,
         trunc_lanes => trunc, ceil_lanes => ceil, sign_lanes => sign);
     /// `a · a`, as `mul_lanes` computes it.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn square_lanes(a: V<Self>) -> V<Self> {
         Self::mul_lanes(a, a)
@@ -248,7 +254,7 @@ pub trait NumLanes: Num {
 
 /// `bitwise_count` on integer lanes: the ones of `|a|`, as `u8`.
 pub trait BitCountLanes: crate::reference::BitCount {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// The number of one bits of `|a|` on each lane, as `u8`.
     fn bitwise_count_lanes(a: V<Self>) -> V<u8> {
@@ -260,20 +266,20 @@ pub trait BitCountLanes: crate::reference::BitCount {
 /// order `reference::Activation` states, so exact compositions match it bit for bit.
 /// `f32` evaluates the `expm1`/`sigmoid` ones in f64 lanes and rounds once.
 pub trait ActivationLanes: Activation + FloatLanes + CompareLanes + SelectLanes {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// `1 / a` on each lane.
     fn reciprocal_lanes(a: V<Self>) -> V<Self> {
         Self::div_lanes(V::splat(<Self as Activation>::one()), a)
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// `a / (1 + |a|)` on each lane.
     fn softsign_lanes(a: V<Self>) -> V<Self> {
         let one = V::splat(<Self as Activation>::one());
         Self::div_lanes(a, Self::add_lanes(one, Self::abs_lanes(a)))
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// Whether each lane is neither NaN nor infinite.
     fn is_finite_lanes(a: V<Self>) -> V<bool> {
@@ -281,21 +287,21 @@ pub trait ActivationLanes: Activation + FloatLanes + CompareLanes + SelectLanes 
         let inf = Self::is_inf_lanes(a);
         nan.zip(inf, |nan, inf| !nan && !inf)
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// `a` where `a >= 0`, else `alpha · a`.
     fn leaky_relu_lanes(a: V<Self>, alpha: V<Self>) -> V<Self> {
         let negative = Self::lt_lanes(a, V::splat(<Self as Activation>::zero()));
         Self::select_lanes(negative, Self::mul_lanes(alpha, a), a)
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// `a` where `a > alpha`, else 0.
     fn thresholded_relu_lanes(a: V<Self>, alpha: V<Self>) -> V<Self> {
         let above = Self::gt_lanes(a, alpha);
         Self::select_lanes(above, a, V::splat(<Self as Activation>::zero()))
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// `max(0, min(1, alpha · a + beta))`.
     fn hard_sigmoid_lanes(a: V<Self>, alpha: V<Self>, beta: V<Self>) -> V<Self> {
@@ -306,7 +312,7 @@ pub trait ActivationLanes: Activation + FloatLanes + CompareLanes + SelectLanes 
             Self::min_lanes(one, t),
         )
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// `a · hard_sigmoid(a, 1/6, 1/2)`.
     fn hard_swish_lanes(a: V<Self>) -> V<Self> {
@@ -314,7 +320,7 @@ pub trait ActivationLanes: Activation + FloatLanes + CompareLanes + SelectLanes 
         let beta = V::splat(<Self as Activation>::half());
         Self::mul_lanes(a, Self::hard_sigmoid_lanes(a, alpha, beta))
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// `a + bias` below `-lambd`, `a - bias` above `lambd`, else 0.
     fn shrink_lanes(a: V<Self>, lambd: V<Self>, bias: V<Self>) -> V<Self> {
@@ -324,14 +330,14 @@ pub trait ActivationLanes: Activation + FloatLanes + CompareLanes + SelectLanes 
         let inner = Self::select_lanes(above, Self::sub_lanes(a, bias), zero);
         Self::select_lanes(below, Self::add_lanes(a, bias), inner)
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// `a` where `a > 0`, else `alpha · (e^a - 1)`.
     fn elu_lanes(a: V<Self>, alpha: V<Self>) -> V<Self> {
         let positive = Self::gt_lanes(a, V::splat(<Self as Activation>::zero()));
         Self::select_lanes(positive, a, Self::mul_lanes(alpha, Self::expm1_lanes(a)))
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// `max(0, a) + min(0, alpha · (e^(a/alpha) - 1))`.
     fn celu_lanes(a: V<Self>, alpha: V<Self>) -> V<Self> {
@@ -339,7 +345,7 @@ pub trait ActivationLanes: Activation + FloatLanes + CompareLanes + SelectLanes 
         let e = Self::mul_lanes(alpha, Self::expm1_lanes(Self::div_lanes(a, alpha)));
         Self::add_lanes(Self::max_lanes(zero, a), Self::min_lanes(zero, e))
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// `gamma · a` where `a > 0`, else `gamma · alpha · (e^a - 1)`.
     fn selu_lanes(a: V<Self>, alpha: V<Self>, gamma: V<Self>) -> V<Self> {
@@ -347,7 +353,7 @@ pub trait ActivationLanes: Activation + FloatLanes + CompareLanes + SelectLanes 
         let negative = Self::mul_lanes(gamma, Self::mul_lanes(alpha, Self::expm1_lanes(a)));
         Self::select_lanes(positive, Self::mul_lanes(gamma, a), negative)
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// `a · sigmoid(alpha · a)`.
     fn swish_lanes(a: V<Self>, alpha: V<Self>) -> V<Self> {
@@ -358,12 +364,12 @@ pub trait ActivationLanes: Activation + FloatLanes + CompareLanes + SelectLanes 
 /// f64: selu and swish through their double-double kernels (`vmath::selu_f64`,
 /// `vmath::swish_f64`), rounded once; the other activations keep the composed defaults.
 impl ActivationLanes for f64 {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn selu_lanes(a: V<f64>, alpha: V<f64>, gamma: V<f64>) -> V<f64> {
         by_f64x8(|c| crate::vmath::selu_f64(c(&a), c(&alpha), c(&gamma)))
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn swish_lanes(a: V<f64>, alpha: V<f64>) -> V<f64> {
         by_f64x8(|c| crate::vmath::swish_f64(c(&a), c(&alpha)))
@@ -372,7 +378,7 @@ impl ActivationLanes for f64 {
 
 /// An `f64x8` kernel over all `LANES` f64 lanes (8 or 16), eight at a time: `kernel`
 /// receives a function that cuts the current eight lanes out of an operand.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn by_f64x8(kernel: impl Fn(&dyn Fn(&V<f64>) -> wide::f64x8) -> wide::f64x8) -> V<f64> {
     let mut out = [0.0f64; LANES];
@@ -389,7 +395,7 @@ fn by_f64x8(kernel: impl Fn(&dyn Fn(&V<f64>) -> wide::f64x8) -> wide::f64x8) -> 
 /// `f32` through f64 lanes for the transcendental activations: one rounding at the end
 /// (selu and swish: of the f64 kernels above).
 impl ActivationLanes for f32 {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn elu_lanes(a: V<f32>, alpha: V<f32>) -> V<f32> {
         cast::<f64, f32>(<f64 as ActivationLanes>::elu_lanes(
@@ -397,7 +403,7 @@ impl ActivationLanes for f32 {
             cast::<f32, f64>(alpha),
         ))
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn celu_lanes(a: V<f32>, alpha: V<f32>) -> V<f32> {
         cast::<f64, f32>(<f64 as ActivationLanes>::celu_lanes(
@@ -405,7 +411,7 @@ impl ActivationLanes for f32 {
             cast::<f32, f64>(alpha),
         ))
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn selu_lanes(a: V<f32>, alpha: V<f32>, gamma: V<f32>) -> V<f32> {
         cast::<f64, f32>(<f64 as ActivationLanes>::selu_lanes(
@@ -414,7 +420,7 @@ impl ActivationLanes for f32 {
             cast::<f32, f64>(gamma),
         ))
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn swish_lanes(a: V<f32>, alpha: V<f32>) -> V<f32> {
         cast::<f64, f32>(<f64 as ActivationLanes>::swish_lanes(
@@ -458,13 +464,13 @@ pub trait FloatLanes: Float + NumLanes {
     /// the NaN makes the row's sum and outputs NaN anyway. `a > b ? a : b`; `maxps` on
     /// float vectors (one instruction, against `max_lanes`' compares and blends). Equal
     /// values of different signs (±0) give either.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn max_no_nan_lanes(a: V<Self>, b: V<Self>) -> V<Self> {
         a.zip(b, Self::max_no_nan)
     }
     /// The scalar `max_no_nan_lanes` (the last fold of a row's lanes).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn max_no_nan(a: Self, b: Self) -> Self {
         if a > b {
@@ -478,7 +484,7 @@ pub trait FloatLanes: Float + NumLanes {
     /// run a kernel that is cheaper by what the sign allows (`vmath::exp_nonpos_f32`),
     /// f64 lanes their vector `exp` of min(x, 0); this default (each lane through the
     /// scalar reference) serves no float type.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn exp_nonpos_lanes(a: V<Self>) -> V<Self> {
         let zero = Self::default();
@@ -488,18 +494,18 @@ pub trait FloatLanes: Float + NumLanes {
     /// softmax, `x / sum(x, keepdims)`): bit-identical to `div_lanes`. The macro emits it
     /// for a division whose divisor is computed per row or per call, so that LLVM hoists
     /// the reciprocal out of the inner loop (see `div_invariant_f32`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn div_invariant_lanes(a: V<Self>, b: V<Self>) -> V<Self> {
         Self::div_lanes(a, b)
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// Whether each lane is NaN.
     fn is_nan_lanes(a: V<Self>) -> V<bool> {
         a.map(<Self as Float>::is_nan)
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// Whether each lane is infinite.
     fn is_inf_lanes(a: V<Self>) -> V<bool> {
@@ -541,7 +547,7 @@ integer_lanes!(u8, u16, u32, u64, i8, i16, i32, i64);
     all(target_feature = "avx512bitalg", target_feature = "avx512vpopcntdq"),
     allow(dead_code)
 )]
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn ones_per_field(w: u64, bits: u32, signed: bool) -> u64 {
     let w = if signed {
@@ -575,7 +581,7 @@ fn ones_per_field(w: u64, bits: u32, signed: bool) -> u64 {
     all(target_feature = "avx512bitalg", target_feature = "avx512vpopcntdq"),
     allow(dead_code)
 )]
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn count_packed<const BITS: u32, const WORDS: usize>(m: [u64; LANES], signed: bool) -> [u8; LANES] {
     let per_word = LANES / WORDS;
@@ -592,7 +598,7 @@ fn count_packed<const BITS: u32, const WORDS: usize>(m: [u64; LANES], signed: bo
     all(target_feature = "avx512bitalg", target_feature = "avx512vpopcntdq"),
     allow(dead_code)
 )]
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn count_u16x8(m: [u16; LANES], signed: bool) -> [u8; LANES] {
     use wide::u16x8;
@@ -634,7 +640,7 @@ trait SwarBitCount: Sized {
 macro_rules! swar_bit_count {
     ($($t:ty, $feature:literal => |$m:ident| $count:expr;)*) => {$(
         impl SwarBitCount for $t {
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn swar_count($m: [$t; LANES]) -> [u8; LANES] {
                 $count
@@ -642,7 +648,7 @@ macro_rules! swar_bit_count {
         }
         #[cfg(not(target_feature = $feature))]
         impl BitCountLanes for $t {
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn bitwise_count_lanes(a: V<$t>) -> V<u8> {
                 V(<$t as SwarBitCount>::swar_count(a.0))
@@ -719,7 +725,7 @@ macro_rules! div_invariant_f32 {
 /// subtract and two compares into one mask, against the float form's five mask
 /// operations (W3 softmax's scale pass: ~30% of its time with them; BENCHMARKS.md).
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn div_invariant_f32x16(a: wide::f32x16, b: wide::f32x16) -> wide::f32x16 {
     use core::arch::x86_64::*;
@@ -763,12 +769,12 @@ macro_rules! float_lanes {
     ($t:ty, $w:ident, $bits:ty, pow: $pow:expr, rsqrt: $rsqrt:expr, div_invariant: $div:expr,
      $($f:ident => $vm:expr),*) => {
         impl $crate::lanes::V<$t> {
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn wide(self) -> $w {
                 $w::from(self.0)
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn from_wide(w: $w) -> Self {
                 V(w.to_array())
@@ -776,13 +782,13 @@ macro_rules! float_lanes {
         }
 
         /// A mask vector (all-ones lanes are true) from bools.
-        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
         #[cfg_attr(not(debug_assertions), inline(always))]
         fn mask_from_bools(cond: V<bool>) -> $w {
             $w::from(cond.map(|c| <$t>::from_bits((c as $bits).wrapping_neg())).0)
         }
 
-        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
         #[cfg_attr(not(debug_assertions), inline(always))]
         fn bools_from_mask(mask: $w) -> V<bool> {
             let bits = mask.to_bitmask();
@@ -794,7 +800,7 @@ macro_rules! float_lanes {
         }
 
         impl SelectLanes for $t {
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn select_lanes(cond: V<bool>, a: V<$t>, b: V<$t>) -> V<$t> {
                 V::from_wide(mask_from_bools(cond).select(a.wide(), b.wide()))
@@ -802,39 +808,39 @@ macro_rules! float_lanes {
         }
 
         impl NumLanes for $t {
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn add_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
                 V::from_wide(a.wide() + b.wide())
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn sub_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
                 V::from_wide(a.wide() - b.wide())
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn mul_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
                 V::from_wide(a.wide() * b.wide())
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn div_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
                 V::from_wide(a.wide() / b.wide())
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn neg_lanes(a: V<$t>) -> V<$t> {
                 V::from_wide(-a.wide())
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn abs_lanes(a: V<$t>) -> V<$t> {
                 V::from_wide(a.wide().abs())
             }
             /// NaN if either is NaN; equal values (including ±0) combine by bits, so
             /// `max(+0, -0) = +0 & -0 = +0`.
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn max_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
                 let (a, b) = (a.wide(), b.wide());
@@ -843,7 +849,7 @@ macro_rules! float_lanes {
                 V::from_wide(unordered.select(a + b, ordered))
             }
             /// As `max_lanes`, with `min(+0, -0) = +0 | -0 = -0`.
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn min_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
                 let (a, b) = (a.wide(), b.wide());
@@ -851,36 +857,36 @@ macro_rules! float_lanes {
                 let ordered = a.simd_lt(b).select(a, b.simd_lt(a).select(b, a | b));
                 V::from_wide(unordered.select(a + b, ordered))
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn pow_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
                 let f: fn($w, $w) -> $w = $pow;
                 V::from_wide(f(a.wide(), b.wide()))
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn relu_lanes(a: V<$t>) -> V<$t> {
                 <$t as NumLanes>::max_lanes(a, V::splat(0.0))
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn floor_lanes(a: V<$t>) -> V<$t> {
                 let x = a.wide();
                 V::from_wide(x.floor() | (x & $w::splat(-0.0)))
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn ceil_lanes(a: V<$t>) -> V<$t> {
                 let x = a.wide();
                 V::from_wide(x.ceil() | (x & $w::splat(-0.0)))
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn trunc_lanes(a: V<$t>) -> V<$t> {
                 let x = a.wide();
                 V::from_wide(x.trunc() | (x & $w::splat(-0.0)))
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             /// Rounding never changes the sign, so the input's sign bit is put back: `wide`
             /// loses it for results of zero (`roundeven(-0.3)` must be `-0.0`).
@@ -890,7 +896,7 @@ macro_rules! float_lanes {
             }
             /// −1, +1, or `x` itself for ±0 and NaN (as `reference::Num::sign`): two
             /// compares and two blends.
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn sign_lanes(a: V<$t>) -> V<$t> {
                 let x = a.wide();
@@ -900,7 +906,7 @@ macro_rules! float_lanes {
             }
             /// Half away from zero: the truncation, plus ±1 when the dropped fraction is at
             /// least one half. `x - trunc(x)` is exact for every finite x.
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn round_lanes(a: V<$t>) -> V<$t> {
                 let x = a.wide();
@@ -912,32 +918,32 @@ macro_rules! float_lanes {
         }
 
         impl CompareLanes for $t {
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn eq_lanes(a: V<$t>, b: V<$t>) -> V<bool> {
                 bools_from_mask(a.wide().simd_eq(b.wide()))
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn ne_lanes(a: V<$t>, b: V<$t>) -> V<bool> {
                 bools_from_mask(a.wide().simd_ne(b.wide()))
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn lt_lanes(a: V<$t>, b: V<$t>) -> V<bool> {
                 bools_from_mask(a.wide().simd_lt(b.wide()))
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn le_lanes(a: V<$t>, b: V<$t>) -> V<bool> {
                 bools_from_mask(a.wide().simd_le(b.wide()))
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn gt_lanes(a: V<$t>, b: V<$t>) -> V<bool> {
                 bools_from_mask(a.wide().simd_gt(b.wide()))
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn ge_lanes(a: V<$t>, b: V<$t>) -> V<bool> {
                 bools_from_mask(a.wide().simd_ge(b.wide()))
@@ -945,19 +951,19 @@ macro_rules! float_lanes {
         }
 
         impl FloatLanes for $t {
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn sqrt_lanes(a: V<$t>) -> V<$t> {
                 V::from_wide(a.wide().sqrt())
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn rsqrt_lanes(a: V<$t>) -> V<$t> {
                 let f: fn($w) -> $w = $rsqrt;
                 V::from_wide(f(a.wide()))
             }
             $(
-                #[cfg_attr(debug_assertions, inline)]
+                #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
                 #[cfg_attr(not(debug_assertions), inline(always))]
                 fn $f(a: V<$t>) -> V<$t> {
                     let f: fn($w) -> $w = $vm;
@@ -965,23 +971,23 @@ macro_rules! float_lanes {
                 }
             )*
             /// `maxps`: `b` where either is NaN.
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn max_no_nan_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
                 V::from_wide(a.wide().fast_max(b.wide()))
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn div_invariant_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
                 let f: fn($w, $w) -> $w = $div;
                 V::from_wide(f(a.wide(), b.wide()))
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn is_nan_lanes(a: V<$t>) -> V<bool> {
                 bools_from_mask(a.wide().is_nan())
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn is_inf_lanes(a: V<$t>) -> V<bool> {
                 bools_from_mask(a.wide().is_inf())
@@ -1114,7 +1120,7 @@ mod lanes16 {
 
     macro_rules! both {
         ($($m:ident),*) => {$(
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             pub(super) fn $m(self) -> Self {
                 F64x16([self.0[0].$m(), self.0[1].$m()])
@@ -1123,7 +1129,7 @@ mod lanes16 {
     }
     macro_rules! both_cmp {
         ($($m:ident),*) => {$(
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             pub(super) fn $m(self, o: Self) -> Self {
                 F64x16([self.0[0].$m(o.0[0]), self.0[1].$m(o.0[1])])
@@ -1134,7 +1140,7 @@ mod lanes16 {
         ($($tr:ident :: $m:ident),*) => {$(
             impl core::ops::$tr for F64x16 {
                 type Output = F64x16;
-                #[cfg_attr(debug_assertions, inline)]
+                #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
                 #[cfg_attr(not(debug_assertions), inline(always))]
                 fn $m(self, o: Self) -> Self {
                     F64x16([core::ops::$tr::$m(self.0[0], o.0[0]), core::ops::$tr::$m(self.0[1], o.0[1])])
@@ -1152,14 +1158,14 @@ mod lanes16 {
     );
     impl core::ops::Neg for F64x16 {
         type Output = F64x16;
-        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
         #[cfg_attr(not(debug_assertions), inline(always))]
         fn neg(self) -> Self {
             F64x16([-self.0[0], -self.0[1]])
         }
     }
     impl From<[f64; 16]> for F64x16 {
-        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
         #[cfg_attr(not(debug_assertions), inline(always))]
         fn from(a: [f64; 16]) -> Self {
             F64x16(bytemuck::cast(a))
@@ -1177,18 +1183,18 @@ mod lanes16 {
             sqrt
         );
         both_cmp!(simd_eq, simd_ne, simd_lt, simd_le, simd_gt, simd_ge, fast_max, fast_min);
-        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
         #[cfg_attr(not(debug_assertions), inline(always))]
         pub(super) fn splat(v: f64) -> Self {
             F64x16([f64x8::splat(v); 2])
         }
-        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
         #[cfg_attr(not(debug_assertions), inline(always))]
         pub(super) fn to_array(self) -> [f64; 16] {
             bytemuck::cast(self.0)
         }
         /// `a` in the lanes of the mask `self`, else `b`.
-        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
         #[cfg_attr(not(debug_assertions), inline(always))]
         pub(super) fn select(self, a: Self, b: Self) -> Self {
             F64x16([
@@ -1196,7 +1202,7 @@ mod lanes16 {
                 self.0[1].select(a.0[1], b.0[1]),
             ])
         }
-        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
         #[cfg_attr(not(debug_assertions), inline(always))]
         pub(super) fn to_bitmask(self) -> u32 {
             (self.0[0].to_bitmask() as u32) | ((self.0[1].to_bitmask() as u32) << 8)
