@@ -112,9 +112,14 @@ pub fn load<E: Element>(src: &[E], offset: usize, n: usize) -> V<E::Compute> {
             .expect("a full chunk is LANES long");
         V(E::chunk_to_compute(chunk))
     } else {
+        // Index loops, not `zip`/`enumerate` adapters, in the partial paths of `load*` and
+        // `store`: they are inlined at every load and store of every kernel, and each
+        // adapter is more IR that LLVM inlines and removes again (issue 17). `i < run.len()
+        // ≤ LANES` lets LLVM drop the bounds checks, as it did for `zip`.
         let mut lanes = [E::Compute::default(); LANES];
-        for (lane, value) in lanes.iter_mut().zip(&src[offset..offset + n]) {
-            *lane = value.to_compute();
+        let run = &src[offset..offset + n];
+        for i in 0..run.len().min(LANES) {
+            lanes[i] = run[i].to_compute();
         }
         V(lanes)
     }
@@ -131,8 +136,8 @@ pub fn load_strided<E: Element>(
     n: usize,
 ) -> V<E::Compute> {
     let mut lanes = [E::Compute::default(); LANES];
-    for (i, lane) in lanes.iter_mut().enumerate().take(n) {
-        *lane = src[offset + i * stride].to_compute();
+    for i in 0..n.min(LANES) {
+        lanes[i] = src[offset + i * stride].to_compute();
     }
     V(lanes)
 }
@@ -151,14 +156,16 @@ pub fn load_strided_back<E: Element>(
     let mut lanes = [E::Compute::default(); LANES];
     if stride == 1 && n == LANES {
         // A whole chunk of a flipped inner axis: one contiguous load, lanes reversed.
-        let run = &src[offset + 1 - LANES..=offset];
-        for (lane, value) in lanes.iter_mut().zip(run.iter().rev()) {
-            *lane = value.to_compute();
+        let run: &[E; LANES] = src[offset + 1 - LANES..=offset]
+            .try_into()
+            .expect("a full chunk is LANES long");
+        for i in 0..LANES {
+            lanes[i] = run[LANES - 1 - i].to_compute();
         }
         return V(lanes);
     }
-    for (i, lane) in lanes.iter_mut().enumerate().take(n) {
-        *lane = src[offset - i * stride].to_compute();
+    for i in 0..n.min(LANES) {
+        lanes[i] = src[offset - i * stride].to_compute();
     }
     V(lanes)
 }
@@ -174,8 +181,9 @@ pub fn store<E: Element>(dst: &mut [E], offset: usize, n: usize, value: V<E::Com
             .expect("a full chunk is LANES long");
         E::chunk_from_compute(&value.0, dst);
     } else {
-        for (slot, lane) in dst[offset..offset + n].iter_mut().zip(value.0) {
-            *slot = E::from_compute(lane);
+        let run = &mut dst[offset..offset + n];
+        for i in 0..run.len().min(LANES) {
+            run[i] = E::from_compute(value.0[i]);
         }
     }
 }
