@@ -158,6 +158,16 @@ fn solve_dims(
     Ok(())
 }
 
+/// The zeroed buffer of [`Tensor::zeros_with_dims`], checked as there. Generic over the
+/// dtype only: a user's crate instantiates it once per dtype, not once per shape (issue 17).
+fn zeroed_data<T: Element>(
+    static_dims: &[Option<usize>],
+    dims: &[usize],
+) -> Result<Vec<T>, ShapeError> {
+    let len = alloc_len(static_dims, dims, core::mem::size_of::<T>())?;
+    Ok(vec![T::default(); len])
+}
+
 /// The dims of `S` that a buffer of `len` elements fills (see `solve_dims`).
 fn solved_index<S: Shape>(len: usize) -> Result<S::Index, ShapeError> {
     let mut index = S::Index::default();
@@ -274,11 +284,8 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// All elements zero, with the given extents (which must agree with the literal dims of
     /// `S` and fit in memory's address range).
     pub fn zeros_with_dims(dims: S::Index) -> Result<Self, ShapeError> {
-        let len = alloc_len(S::STATIC_DIMS, dims.as_ref(), core::mem::size_of::<T>())?;
-        Ok(Tensor {
-            data: vec![T::default(); len],
-            dims,
-        })
+        let data = zeroed_data::<T>(S::STATIC_DIMS, dims.as_ref())?;
+        Ok(Tensor { data, dims })
     }
 
     /// Element `index` is `f(index)`, with the given extents (checked as in
