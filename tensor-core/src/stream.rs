@@ -60,8 +60,8 @@ pub fn store_streaming<E: Element>(dst: &mut [E], offset: usize, value: V<E::Com
         .try_into()
         .expect("a full chunk is LANES long");
     let mut values = [E::default(); LANES];
-    for i in 0..LANES {
-        values[i] = E::from_compute(value.0[i]);
+    for (slot, lane) in values.iter_mut().zip(value.0) {
+        *slot = E::from_compute(lane);
     }
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     {
