@@ -160,7 +160,7 @@ fn solve_dims(
 
 /// The zeroed buffer of [`Tensor::zeros_with_dims`], checked as there. Generic over the
 /// dtype only: a user's crate instantiates it once per dtype, not once per shape (issue 17).
-fn zeroed_data<T: Element>(
+pub(crate) fn zeroed_data<T: Element>(
     static_dims: &[Option<usize>],
     dims: &[usize],
 ) -> Result<Vec<T>, ShapeError> {
