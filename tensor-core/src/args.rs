@@ -376,7 +376,7 @@ impl<T: Element, S: Shape + Notation<T>> StaticPointee for Tensor<T, S> {
     type Notation = <S as Notation<T>>::Out;
     #[inline(always)]
     fn elements(&self) -> &[T] {
-        self.as_slice()
+        &self.data
     }
 }
 
@@ -386,7 +386,7 @@ impl<T: Element, S: Shape + Notation<T>> StaticPointee for TensorView<'_, T, S> 
     type Notation = <S as Notation<T>>::Out;
     #[inline(always)]
     fn elements(&self) -> &[T] {
-        self.as_slice()
+        self.data
     }
 }
 
@@ -396,7 +396,7 @@ impl<T: Element, S: Shape + Notation<T>> StaticPointee for TensorViewMut<'_, T, 
     type Notation = <S as Notation<T>>::Out;
     #[inline(always)]
     fn elements(&self) -> &[T] {
-        self.as_slice()
+        &*self.data
     }
 }
 
@@ -406,7 +406,7 @@ impl<T: Element, S: Shape + Notation<T>> StaticInput for &Tensor<T, S> {
     type Notation = <S as Notation<T>>::Out;
     #[inline(always)]
     fn elements(&self) -> &[T] {
-        self.as_slice()
+        &self.data
     }
 }
 
@@ -416,7 +416,7 @@ impl<T: Element, S: Shape + Notation<T>> StaticInput for &TensorView<'_, T, S> {
     type Notation = <S as Notation<T>>::Out;
     #[inline(always)]
     fn elements(&self) -> &[T] {
-        self.as_slice()
+        self.data
     }
 }
 
@@ -426,7 +426,7 @@ impl<T: Element, S: Shape + Notation<T>> StaticInput for &TensorViewMut<'_, T, S
     type Notation = <S as Notation<T>>::Out;
     #[inline(always)]
     fn elements(&self) -> &[T] {
-        self.as_slice()
+        &*self.data
     }
 }
 
@@ -436,7 +436,7 @@ impl<T: Element, S: Shape + Notation<T>> StaticInput for TensorView<'_, T, S> {
     type Notation = <S as Notation<T>>::Out;
     #[inline(always)]
     fn elements(&self) -> &[T] {
-        self.as_slice()
+        self.data
     }
 }
 
@@ -446,7 +446,7 @@ impl<T: Element, S: Shape + Notation<T>> StaticOutput for Tensor<T, S> {
     type Notation = <S as Notation<T>>::Out;
     #[inline(always)]
     fn elements_mut(&mut self) -> &mut [T] {
-        self.as_mut_slice()
+        &mut self.data
     }
 }
 
@@ -456,14 +456,14 @@ impl<T: Element, S: Shape + Notation<T>> StaticOutput for TensorViewMut<'_, T, S
     type Notation = <S as Notation<T>>::Out;
     #[inline(always)]
     fn elements_mut(&mut self) -> &mut [T] {
-        self.as_mut_slice()
+        &mut *self.data
     }
 }
 
-fn tensor_parts<'a, T: Element, S: Shape>(data: &'a [T], dims: &'a S::Index) -> ArgParts<'a, T> {
+fn tensor_parts<'a, T: Element>(data: &'a [T], dims: &'a [usize]) -> ArgParts<'a, T> {
     ArgParts {
         data,
-        dims: Some(dims.as_ref()),
+        dims: Some(dims),
         layout_error: None,
     }
 }
@@ -603,7 +603,7 @@ macro_rules! lend_tensor {
             #[inline]
             fn lend(&self) -> ArgParts<'_, T> {
                 let (data, dims) = self.parts();
-                tensor_parts::<T, S>(data, dims)
+                tensor_parts(data, dims.as_ref())
             }
         }
     )+};

@@ -15,7 +15,7 @@ pub trait CastTo<D: Element>: Element {
 macro_rules! prim_to_prims {
     ($s:ty; $($d:ty)*) => {$(
         impl CastTo<$d> for $s {
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn cast(self) -> $d { self as $d }
         }
@@ -25,23 +25,23 @@ macro_rules! prims {
     ($($s:ty)*) => {$(
         prim_to_prims!($s; u8 u16 u32 u64 i8 i16 i32 i64 f32 f64);
         impl CastTo<bool> for $s {
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             #[allow(clippy::float_cmp)]
             fn cast(self) -> bool { self != (0 as $s) }
         }
         impl CastTo<$s> for bool {
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn cast(self) -> $s { self as u8 as $s }
         }
         impl CastTo<$s> for f16 {
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn cast(self) -> $s { self.to_f32() as $s }
         }
         impl CastTo<$s> for bf16 {
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn cast(self) -> $s { self.to_f32() as $s }
         }
@@ -50,7 +50,7 @@ macro_rules! prims {
 prims!(u8 u16 u32 u64 i8 i16 i32 i64 f32 f64);
 
 impl CastTo<bool> for bool {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn cast(self) -> bool {
         self
@@ -104,22 +104,22 @@ fn f64_to_f32_round_odd(x: f64) -> f32 {
 macro_rules! into_half {
     ($h:ty; floats: $($f:ty)*; ints: $($i:ty)*) => {
         $(impl CastTo<$h> for $f {
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn cast(self) -> $h { <$h>::from_f32(f64_to_f32_round_odd(self as f64)) }
         })*
         $(impl CastTo<$h> for $i {
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn cast(self) -> $h { <$h>::from_f32(f64_to_f32_round_odd(i128_to_f64_round_odd(self as i128))) }
         })*
         impl CastTo<$h> for bool {
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn cast(self) -> $h { if self { <$h>::ONE } else { <$h>::ZERO } }
         }
         impl CastTo<bool> for $h {
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn cast(self) -> bool { self.to_f32() != 0.0 }
         }
@@ -130,28 +130,28 @@ into_half!(f16; floats: f32 f64; ints: u8 u16 u32 u64 i8 i16 i32 i64);
 into_half!(bf16; floats: f32 f64; ints: u8 u16 u32 u64 i8 i16 i32 i64);
 
 impl CastTo<f16> for f16 {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn cast(self) -> f16 {
         self
     }
 }
 impl CastTo<bf16> for bf16 {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn cast(self) -> bf16 {
         self
     }
 }
 impl CastTo<bf16> for f16 {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn cast(self) -> bf16 {
         bf16::from_f32(self.to_f32())
     }
 }
 impl CastTo<f16> for bf16 {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn cast(self) -> f16 {
         f16::from_f32(self.to_f32())

@@ -93,7 +93,7 @@ pub trait Element:
     /// A whole chunk of `LANES` elements converted to the compute type:
     /// [`to_compute`](Element::to_compute) on each. `f16` on builds without F16C overrides
     /// it with one out-of-line call (see `f16_chunk_to_f32`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn chunk_to_compute(chunk: &[Self; LANES]) -> [Self::Compute; LANES] {
         let mut lanes = [Self::Compute::default(); LANES];
@@ -104,7 +104,7 @@ pub trait Element:
     }
     /// A whole chunk rounded into the dtype: [`from_compute`](Element::from_compute) on
     /// each lane (`f16` without F16C: one out-of-line call, `f32_chunk_to_f16`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn chunk_from_compute(values: &[Self::Compute; LANES], out: &mut [Self; LANES]) {
         for i in 0..LANES {
@@ -144,10 +144,10 @@ macro_rules! plain_element {
         impl Element for $t {
             const DTYPE: DType = DType::$tag;
             type Compute = $t;
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn to_compute(self) -> $t { self }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn from_compute(value: $t) -> $t { value }
         }
@@ -162,10 +162,10 @@ macro_rules! half_element {
         impl Element for $t {
             const DTYPE: DType = DType::$tag;
             type Compute = f32;
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn to_compute(self) -> f32 { self.to_f32() }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn from_compute(value: f32) -> $t { <$t>::from_f32(value) }
             $(

@@ -5,6 +5,12 @@
 //! (LLVM vectorises most of those maps); the float types override the hot ops with
 //! explicit `wide` vectors. An override must give bit-identical results to the scalar
 //! reference; `tests/lanes.rs` checks every override against it.
+//!
+//! Inlining (issue 17): every lane function carries
+//! `#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]` and
+//! `#[cfg_attr(not(debug_assertions), inline(always))]`: always inlined in release builds,
+//! a hint in dev builds at opt-level 1 or more, and nothing at opt-level 0 (`build.rs`),
+//! where a hint would only make every graph crate compile its own copy of the function.
 
 use crate::cast::CastTo;
 use crate::dtype::{Element, LaneScalar};
@@ -27,14 +33,14 @@ pub const LANES: usize = 8;
 pub struct V<T>(pub [T; LANES]);
 
 impl<T: LaneScalar> V<T> {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// Every lane `value`.
     pub fn splat(value: T) -> Self {
         V([value; LANES])
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// `f` applied to each lane.
     ///
@@ -50,7 +56,7 @@ impl<T: LaneScalar> V<T> {
         V(out)
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// `f` applied to each pair of lanes of `self` and `other`.
     pub fn zip<U, R>(self, other: V<U>, f: impl Fn(T, U) -> R) -> V<R>
@@ -72,7 +78,7 @@ impl<T: LaneScalar> V<T> {
 /// 5-20%, emit.rs `emit_stage`); kept for the frozen expansions in
 /// benches/compile_time/block_proto, which do.
 /// (Nothing under Miri either, which need not know the intrinsic.)
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn prefetch<E>(src: &[E], from: usize, len: usize) {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
@@ -99,7 +105,7 @@ pub fn prefetch<E>(src: &[E], from: usize, len: usize) {
 /// Reads `n ≤ LANES` elements of `src` from `offset`, converted to the compute type.
 /// Lanes past `n` hold the compute type's zero; every op is total, so they compute
 /// harmlessly and are never stored.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn load<E: Element>(src: &[E], offset: usize, n: usize) -> V<E::Compute> {
     if n == LANES {
@@ -108,9 +114,14 @@ pub fn load<E: Element>(src: &[E], offset: usize, n: usize) -> V<E::Compute> {
             .expect("a full chunk is LANES long");
         V(E::chunk_to_compute(chunk))
     } else {
+        // Index loops, not `zip`/`enumerate` adapters, in the partial paths of `load*` and
+        // `store`: they are inlined at every load and store of every kernel, and each
+        // adapter is more IR that LLVM inlines and removes again (issue 17). `i < run.len()
+        // ≤ LANES` lets LLVM drop the bounds checks, as it did for `zip`.
         let mut lanes = [E::Compute::default(); LANES];
-        for (lane, value) in lanes.iter_mut().zip(&src[offset..offset + n]) {
-            *lane = value.to_compute();
+        let run = &src[offset..offset + n];
+        for i in 0..run.len().min(LANES) {
+            lanes[i] = run[i].to_compute();
         }
         V(lanes)
     }
@@ -118,7 +129,7 @@ pub fn load<E: Element>(src: &[E], offset: usize, n: usize) -> V<E::Compute> {
 
 /// Reads `n ≤ LANES` elements of `src` spaced `stride` apart, starting at `offset` (a
 /// transposed or otherwise strided view along the inner loop).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn load_strided<E: Element>(
     src: &[E],
@@ -127,8 +138,8 @@ pub fn load_strided<E: Element>(
     n: usize,
 ) -> V<E::Compute> {
     let mut lanes = [E::Compute::default(); LANES];
-    for (i, lane) in lanes.iter_mut().enumerate().take(n) {
-        *lane = src[offset + i * stride].to_compute();
+    for i in 0..n.min(LANES) {
+        lanes[i] = src[offset + i * stride].to_compute();
     }
     V(lanes)
 }
@@ -136,7 +147,7 @@ pub fn load_strided<E: Element>(
 /// Lane `i < n` is `src[offset - i * stride]`: a flipped axis (`flip`, a negative `slice`
 /// step), walked backwards from `offset`. The rest are the default value. Panics (never
 /// reads out of bounds) if an index leaves `src`; lowering builds only in-bounds walks.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn load_strided_back<E: Element>(
     src: &[E],
@@ -147,21 +158,23 @@ pub fn load_strided_back<E: Element>(
     let mut lanes = [E::Compute::default(); LANES];
     if stride == 1 && n == LANES {
         // A whole chunk of a flipped inner axis: one contiguous load, lanes reversed.
-        let run = &src[offset + 1 - LANES..=offset];
-        for (lane, value) in lanes.iter_mut().zip(run.iter().rev()) {
-            *lane = value.to_compute();
+        let run: &[E; LANES] = src[offset + 1 - LANES..=offset]
+            .try_into()
+            .expect("a full chunk is LANES long");
+        for i in 0..LANES {
+            lanes[i] = run[LANES - 1 - i].to_compute();
         }
         return V(lanes);
     }
-    for (i, lane) in lanes.iter_mut().enumerate().take(n) {
-        *lane = src[offset - i * stride].to_compute();
+    for i in 0..n.min(LANES) {
+        lanes[i] = src[offset - i * stride].to_compute();
     }
     V(lanes)
 }
 
 /// Writes the first `n ≤ LANES` lanes of `value` to `dst[offset..offset + n]`, rounding
 /// once into the storage dtype.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn store<E: Element>(dst: &mut [E], offset: usize, n: usize, value: V<E::Compute>) {
     if n == LANES {
@@ -170,15 +183,16 @@ pub fn store<E: Element>(dst: &mut [E], offset: usize, n: usize, value: V<E::Com
             .expect("a full chunk is LANES long");
         E::chunk_from_compute(&value.0, dst);
     } else {
-        for (slot, lane) in dst[offset..offset + n].iter_mut().zip(value.0) {
-            *slot = E::from_compute(lane);
+        let run = &mut dst[offset..offset + n];
+        for i in 0..run.len().min(LANES) {
+            run[i] = E::from_compute(value.0[i]);
         }
     }
 }
 
 /// `x as D` on lanes: the source value is first rounded into its own dtype (an `f16`
 /// intermediate becomes a real `f16`), then converted with `CastTo`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn cast<S: CastTo<D>, D: Element>(value: V<S::Compute>) -> V<D::Compute> {
     value.map(|x| S::from_compute(x).cast().to_compute())
@@ -186,7 +200,7 @@ pub fn cast<S: CastTo<D>, D: Element>(value: V<S::Compute>) -> V<D::Compute> {
 
 /// `where(cond, a, b)`.
 pub trait SelectLanes: LaneScalar {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// Each lane from `a` where `cond` is true, else from `b`.
     fn select_lanes(cond: V<bool>, a: V<Self>, b: V<Self>) -> V<Self> {
@@ -203,7 +217,7 @@ pub trait SelectLanes: LaneScalar {
 macro_rules! default_binary {
     ($trait:ident: $($lane:ident => $scalar:ident),*) => {$(
         #[doc = concat!("`", stringify!($trait), "::", stringify!($scalar), "` on each lane.")]
-        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
         #[cfg_attr(not(debug_assertions), inline(always))]
         fn $lane(a: V<Self>, b: V<Self>) -> V<Self> {
             a.zip(b, <Self as $trait>::$scalar)
@@ -213,7 +227,7 @@ macro_rules! default_binary {
 macro_rules! default_unary {
     ($trait:ident: $($lane:ident => $scalar:ident),*) => {$(
         #[doc = concat!("`", stringify!($trait), "::", stringify!($scalar), "` on each lane.")]
-        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
         #[cfg_attr(not(debug_assertions), inline(always))]
         fn $lane(a: V<Self>) -> V<Self> {
             a.map(<Self as $trait>::$scalar)
@@ -223,7 +237,7 @@ macro_rules! default_unary {
 macro_rules! default_compare {
     ($($lane:ident => $scalar:ident),*) => {$(
         #[doc = concat!("`Compare::", stringify!($scalar), "` on each lane.")]
-        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
         #[cfg_attr(not(debug_assertions), inline(always))]
         fn $lane(a: V<Self>, b: V<Self>) -> V<bool> {
             a.zip(b, <Self as Compare>::$scalar)
@@ -241,7 +255,7 @@ pub trait NumLanes: Num {
         floor_lanes => floor, round_lanes => round, roundeven_lanes => roundeven,
         trunc_lanes => trunc, ceil_lanes => ceil, sign_lanes => sign);
     /// `a · a`, as `mul_lanes` computes it.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn square_lanes(a: V<Self>) -> V<Self> {
         Self::mul_lanes(a, a)
@@ -250,7 +264,7 @@ pub trait NumLanes: Num {
 
 /// `bitwise_count` on integer lanes: the ones of `|a|`, as `u8`.
 pub trait BitCountLanes: crate::reference::BitCount {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// The number of one bits of `|a|` on each lane, as `u8`.
     fn bitwise_count_lanes(a: V<Self>) -> V<u8> {
@@ -262,20 +276,20 @@ pub trait BitCountLanes: crate::reference::BitCount {
 /// order `reference::Activation` states, so exact compositions match it bit for bit.
 /// `f32` evaluates the `expm1`/`sigmoid` ones in f64 lanes and rounds once.
 pub trait ActivationLanes: Activation + FloatLanes + CompareLanes + SelectLanes {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// `1 / a` on each lane.
     fn reciprocal_lanes(a: V<Self>) -> V<Self> {
         Self::div_lanes(V::splat(<Self as Activation>::one()), a)
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// `a / (1 + |a|)` on each lane.
     fn softsign_lanes(a: V<Self>) -> V<Self> {
         let one = V::splat(<Self as Activation>::one());
         Self::div_lanes(a, Self::add_lanes(one, Self::abs_lanes(a)))
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// Whether each lane is neither NaN nor infinite.
     fn is_finite_lanes(a: V<Self>) -> V<bool> {
@@ -283,21 +297,21 @@ pub trait ActivationLanes: Activation + FloatLanes + CompareLanes + SelectLanes 
         let inf = Self::is_inf_lanes(a);
         nan.zip(inf, |nan, inf| !nan && !inf)
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// `a` where `a >= 0`, else `alpha · a`.
     fn leaky_relu_lanes(a: V<Self>, alpha: V<Self>) -> V<Self> {
         let negative = Self::lt_lanes(a, V::splat(<Self as Activation>::zero()));
         Self::select_lanes(negative, Self::mul_lanes(alpha, a), a)
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// `a` where `a > alpha`, else 0.
     fn thresholded_relu_lanes(a: V<Self>, alpha: V<Self>) -> V<Self> {
         let above = Self::gt_lanes(a, alpha);
         Self::select_lanes(above, a, V::splat(<Self as Activation>::zero()))
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// `max(0, min(1, alpha · a + beta))`.
     fn hard_sigmoid_lanes(a: V<Self>, alpha: V<Self>, beta: V<Self>) -> V<Self> {
@@ -308,7 +322,7 @@ pub trait ActivationLanes: Activation + FloatLanes + CompareLanes + SelectLanes 
             Self::min_lanes(one, t),
         )
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// `a · hard_sigmoid(a, 1/6, 1/2)`.
     fn hard_swish_lanes(a: V<Self>) -> V<Self> {
@@ -316,7 +330,7 @@ pub trait ActivationLanes: Activation + FloatLanes + CompareLanes + SelectLanes 
         let beta = V::splat(<Self as Activation>::half());
         Self::mul_lanes(a, Self::hard_sigmoid_lanes(a, alpha, beta))
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// `a + bias` below `-lambd`, `a - bias` above `lambd`, else 0.
     fn shrink_lanes(a: V<Self>, lambd: V<Self>, bias: V<Self>) -> V<Self> {
@@ -326,14 +340,14 @@ pub trait ActivationLanes: Activation + FloatLanes + CompareLanes + SelectLanes 
         let inner = Self::select_lanes(above, Self::sub_lanes(a, bias), zero);
         Self::select_lanes(below, Self::add_lanes(a, bias), inner)
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// `a` where `a > 0`, else `alpha · (e^a - 1)`.
     fn elu_lanes(a: V<Self>, alpha: V<Self>) -> V<Self> {
         let positive = Self::gt_lanes(a, V::splat(<Self as Activation>::zero()));
         Self::select_lanes(positive, a, Self::mul_lanes(alpha, Self::expm1_lanes(a)))
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// `max(0, a) + min(0, alpha · (e^(a/alpha) - 1))`.
     fn celu_lanes(a: V<Self>, alpha: V<Self>) -> V<Self> {
@@ -341,7 +355,7 @@ pub trait ActivationLanes: Activation + FloatLanes + CompareLanes + SelectLanes 
         let e = Self::mul_lanes(alpha, Self::expm1_lanes(Self::div_lanes(a, alpha)));
         Self::add_lanes(Self::max_lanes(zero, a), Self::min_lanes(zero, e))
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// `gamma · a` where `a > 0`, else `gamma · alpha · (e^a - 1)`.
     fn selu_lanes(a: V<Self>, alpha: V<Self>, gamma: V<Self>) -> V<Self> {
@@ -349,7 +363,7 @@ pub trait ActivationLanes: Activation + FloatLanes + CompareLanes + SelectLanes 
         let negative = Self::mul_lanes(gamma, Self::mul_lanes(alpha, Self::expm1_lanes(a)));
         Self::select_lanes(positive, Self::mul_lanes(gamma, a), negative)
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// `a · sigmoid(alpha · a)`.
     fn swish_lanes(a: V<Self>, alpha: V<Self>) -> V<Self> {
@@ -360,12 +374,12 @@ pub trait ActivationLanes: Activation + FloatLanes + CompareLanes + SelectLanes 
 /// f64: selu and swish through their double-double kernels (`vmath::selu_f64`,
 /// `vmath::swish_f64`), rounded once; the other activations keep the composed defaults.
 impl ActivationLanes for f64 {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn selu_lanes(a: V<f64>, alpha: V<f64>, gamma: V<f64>) -> V<f64> {
         by_f64x8(|c| crate::vmath::selu_f64(c(&a), c(&alpha), c(&gamma)))
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn swish_lanes(a: V<f64>, alpha: V<f64>) -> V<f64> {
         by_f64x8(|c| crate::vmath::swish_f64(c(&a), c(&alpha)))
@@ -374,7 +388,7 @@ impl ActivationLanes for f64 {
 
 /// An `f64x8` kernel over all `LANES` f64 lanes (8 or 16), eight at a time: `kernel`
 /// receives a function that cuts the current eight lanes out of an operand.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn by_f64x8(kernel: impl Fn(&dyn Fn(&V<f64>) -> wide::f64x8) -> wide::f64x8) -> V<f64> {
     let mut out = [0.0f64; LANES];
@@ -391,7 +405,7 @@ fn by_f64x8(kernel: impl Fn(&dyn Fn(&V<f64>) -> wide::f64x8) -> wide::f64x8) -> 
 /// `f32` through f64 lanes for the transcendental activations: one rounding at the end
 /// (selu and swish: of the f64 kernels above).
 impl ActivationLanes for f32 {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn elu_lanes(a: V<f32>, alpha: V<f32>) -> V<f32> {
         cast::<f64, f32>(<f64 as ActivationLanes>::elu_lanes(
@@ -399,7 +413,7 @@ impl ActivationLanes for f32 {
             cast::<f32, f64>(alpha),
         ))
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn celu_lanes(a: V<f32>, alpha: V<f32>) -> V<f32> {
         cast::<f64, f32>(<f64 as ActivationLanes>::celu_lanes(
@@ -407,7 +421,7 @@ impl ActivationLanes for f32 {
             cast::<f32, f64>(alpha),
         ))
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn selu_lanes(a: V<f32>, alpha: V<f32>, gamma: V<f32>) -> V<f32> {
         cast::<f64, f32>(<f64 as ActivationLanes>::selu_lanes(
@@ -416,7 +430,7 @@ impl ActivationLanes for f32 {
             cast::<f32, f64>(gamma),
         ))
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn swish_lanes(a: V<f32>, alpha: V<f32>) -> V<f32> {
         cast::<f64, f32>(<f64 as ActivationLanes>::swish_lanes(
@@ -460,13 +474,13 @@ pub trait FloatLanes: Float + NumLanes {
     /// the NaN makes the row's sum and outputs NaN anyway. `a > b ? a : b`; `maxps` on
     /// float vectors (one instruction, against `max_lanes`' compares and blends). Equal
     /// values of different signs (±0) give either.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn max_no_nan_lanes(a: V<Self>, b: V<Self>) -> V<Self> {
         a.zip(b, Self::max_no_nan)
     }
     /// The scalar `max_no_nan_lanes` (the last fold of a row's lanes).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn max_no_nan(a: Self, b: Self) -> Self {
         if a > b {
@@ -480,7 +494,7 @@ pub trait FloatLanes: Float + NumLanes {
     /// run a kernel that is cheaper by what the sign allows (`vmath::exp_nonpos_f32`),
     /// f64 lanes their vector `exp` of min(x, 0); this default (each lane through the
     /// scalar reference) serves no float type.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn exp_nonpos_lanes(a: V<Self>) -> V<Self> {
         let zero = Self::default();
@@ -490,7 +504,7 @@ pub trait FloatLanes: Float + NumLanes {
     /// softmax, `x / sum(x, keepdims)`): bit-identical to `div_lanes`. The macro emits it
     /// for a division whose divisor is computed per row or per call, so that LLVM hoists
     /// the reciprocal out of the inner loop (see `div_invariant_f32`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn div_invariant_lanes(a: V<Self>, b: V<Self>) -> V<Self> {
         Self::div_lanes(a, b)
@@ -500,18 +514,18 @@ pub trait FloatLanes: Float + NumLanes {
     /// (the row's sum: at least 1, or NaN). Outside that contract, a quotient that may be
     /// off (never UB). The macro emits it only for softmax (`ops::DIV_SOFTMAX`); cheaper
     /// than `div_invariant_lanes` on AVX-512 builds (`div_softmax_f32x16`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn div_softmax_lanes(a: V<Self>, b: V<Self>) -> V<Self> {
         Self::div_invariant_lanes(a, b)
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// Whether each lane is NaN.
     fn is_nan_lanes(a: V<Self>) -> V<bool> {
         a.map(<Self as Float>::is_nan)
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// Whether each lane is infinite.
     fn is_inf_lanes(a: V<Self>) -> V<bool> {
@@ -553,7 +567,7 @@ integer_lanes!(u8, u16, u32, u64, i8, i16, i32, i64);
     all(target_feature = "avx512bitalg", target_feature = "avx512vpopcntdq"),
     allow(dead_code)
 )]
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn ones_per_field(w: u64, bits: u32, signed: bool) -> u64 {
     let w = if signed {
@@ -587,7 +601,7 @@ fn ones_per_field(w: u64, bits: u32, signed: bool) -> u64 {
     all(target_feature = "avx512bitalg", target_feature = "avx512vpopcntdq"),
     allow(dead_code)
 )]
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn count_packed<const BITS: u32, const WORDS: usize>(m: [u64; LANES], signed: bool) -> [u8; LANES] {
     let per_word = LANES / WORDS;
@@ -604,7 +618,7 @@ fn count_packed<const BITS: u32, const WORDS: usize>(m: [u64; LANES], signed: bo
     all(target_feature = "avx512bitalg", target_feature = "avx512vpopcntdq"),
     allow(dead_code)
 )]
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn count_u16x8(m: [u16; LANES], signed: bool) -> [u8; LANES] {
     use wide::u16x8;
@@ -646,7 +660,7 @@ trait SwarBitCount: Sized {
 macro_rules! swar_bit_count {
     ($($t:ty, $feature:literal => |$m:ident| $count:expr;)*) => {$(
         impl SwarBitCount for $t {
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn swar_count($m: [$t; LANES]) -> [u8; LANES] {
                 $count
@@ -654,7 +668,7 @@ macro_rules! swar_bit_count {
         }
         #[cfg(not(target_feature = $feature))]
         impl BitCountLanes for $t {
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn bitwise_count_lanes(a: V<$t>) -> V<u8> {
                 V(<$t as SwarBitCount>::swar_count(a.0))
@@ -731,7 +745,7 @@ macro_rules! div_invariant_f32 {
 /// subtract and two compares into one mask, against the float form's five mask
 /// operations (W3 softmax's scale pass: ~30% of its time with them; BENCHMARKS.md).
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn div_invariant_f32x16(a: wide::f32x16, b: wide::f32x16) -> wide::f32x16 {
     use core::arch::x86_64::*;
@@ -781,7 +795,7 @@ fn div_invariant_f32x16(a: wide::f32x16, b: wide::f32x16) -> wide::f32x16 {
 /// "Peers"). Bit-identical to the division under the contract
 /// (`lanes::tests::div_softmax_is_division`).
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn div_softmax_f32x16(a: wide::f32x16, b: wide::f32x16) -> wide::f32x16 {
     use core::arch::x86_64::*;
@@ -809,12 +823,12 @@ macro_rules! float_lanes {
      div_softmax: $div_softmax:expr,
      $($f:ident => $vm:expr),*) => {
         impl $crate::lanes::V<$t> {
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn wide(self) -> $w {
                 $w::from(self.0)
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn from_wide(w: $w) -> Self {
                 V(w.to_array())
@@ -822,13 +836,13 @@ macro_rules! float_lanes {
         }
 
         /// A mask vector (all-ones lanes are true) from bools.
-        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
         #[cfg_attr(not(debug_assertions), inline(always))]
         fn mask_from_bools(cond: V<bool>) -> $w {
             $w::from(cond.map(|c| <$t>::from_bits((c as $bits).wrapping_neg())).0)
         }
 
-        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
         #[cfg_attr(not(debug_assertions), inline(always))]
         fn bools_from_mask(mask: $w) -> V<bool> {
             let bits = mask.to_bitmask();
@@ -840,7 +854,7 @@ macro_rules! float_lanes {
         }
 
         impl SelectLanes for $t {
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn select_lanes(cond: V<bool>, a: V<$t>, b: V<$t>) -> V<$t> {
                 V::from_wide(mask_from_bools(cond).select(a.wide(), b.wide()))
@@ -848,39 +862,39 @@ macro_rules! float_lanes {
         }
 
         impl NumLanes for $t {
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn add_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
                 V::from_wide(a.wide() + b.wide())
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn sub_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
                 V::from_wide(a.wide() - b.wide())
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn mul_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
                 V::from_wide(a.wide() * b.wide())
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn div_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
                 V::from_wide(a.wide() / b.wide())
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn neg_lanes(a: V<$t>) -> V<$t> {
                 V::from_wide(-a.wide())
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn abs_lanes(a: V<$t>) -> V<$t> {
                 V::from_wide(a.wide().abs())
             }
             /// NaN if either is NaN; equal values (including ±0) combine by bits, so
             /// `max(+0, -0) = +0 & -0 = +0`.
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn max_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
                 let (a, b) = (a.wide(), b.wide());
@@ -889,7 +903,7 @@ macro_rules! float_lanes {
                 V::from_wide(unordered.select(a + b, ordered))
             }
             /// As `max_lanes`, with `min(+0, -0) = +0 | -0 = -0`.
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn min_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
                 let (a, b) = (a.wide(), b.wide());
@@ -897,36 +911,36 @@ macro_rules! float_lanes {
                 let ordered = a.simd_lt(b).select(a, b.simd_lt(a).select(b, a | b));
                 V::from_wide(unordered.select(a + b, ordered))
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn pow_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
                 let f: fn($w, $w) -> $w = $pow;
                 V::from_wide(f(a.wide(), b.wide()))
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn relu_lanes(a: V<$t>) -> V<$t> {
                 <$t as NumLanes>::max_lanes(a, V::splat(0.0))
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn floor_lanes(a: V<$t>) -> V<$t> {
                 let x = a.wide();
                 V::from_wide(x.floor() | (x & $w::splat(-0.0)))
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn ceil_lanes(a: V<$t>) -> V<$t> {
                 let x = a.wide();
                 V::from_wide(x.ceil() | (x & $w::splat(-0.0)))
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn trunc_lanes(a: V<$t>) -> V<$t> {
                 let x = a.wide();
                 V::from_wide(x.trunc() | (x & $w::splat(-0.0)))
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             /// Rounding never changes the sign, so the input's sign bit is put back: `wide`
             /// loses it for results of zero (`roundeven(-0.3)` must be `-0.0`).
@@ -936,7 +950,7 @@ macro_rules! float_lanes {
             }
             /// −1, +1, or `x` itself for ±0 and NaN (as `reference::Num::sign`): two
             /// compares and two blends.
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn sign_lanes(a: V<$t>) -> V<$t> {
                 let x = a.wide();
@@ -946,7 +960,7 @@ macro_rules! float_lanes {
             }
             /// Half away from zero: the truncation, plus ±1 when the dropped fraction is at
             /// least one half. `x - trunc(x)` is exact for every finite x.
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn round_lanes(a: V<$t>) -> V<$t> {
                 let x = a.wide();
@@ -958,32 +972,32 @@ macro_rules! float_lanes {
         }
 
         impl CompareLanes for $t {
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn eq_lanes(a: V<$t>, b: V<$t>) -> V<bool> {
                 bools_from_mask(a.wide().simd_eq(b.wide()))
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn ne_lanes(a: V<$t>, b: V<$t>) -> V<bool> {
                 bools_from_mask(a.wide().simd_ne(b.wide()))
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn lt_lanes(a: V<$t>, b: V<$t>) -> V<bool> {
                 bools_from_mask(a.wide().simd_lt(b.wide()))
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn le_lanes(a: V<$t>, b: V<$t>) -> V<bool> {
                 bools_from_mask(a.wide().simd_le(b.wide()))
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn gt_lanes(a: V<$t>, b: V<$t>) -> V<bool> {
                 bools_from_mask(a.wide().simd_gt(b.wide()))
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn ge_lanes(a: V<$t>, b: V<$t>) -> V<bool> {
                 bools_from_mask(a.wide().simd_ge(b.wide()))
@@ -991,19 +1005,19 @@ macro_rules! float_lanes {
         }
 
         impl FloatLanes for $t {
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn sqrt_lanes(a: V<$t>) -> V<$t> {
                 V::from_wide(a.wide().sqrt())
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn rsqrt_lanes(a: V<$t>) -> V<$t> {
                 let f: fn($w) -> $w = $rsqrt;
                 V::from_wide(f(a.wide()))
             }
             $(
-                #[cfg_attr(debug_assertions, inline)]
+                #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
                 #[cfg_attr(not(debug_assertions), inline(always))]
                 fn $f(a: V<$t>) -> V<$t> {
                     let f: fn($w) -> $w = $vm;
@@ -1011,29 +1025,29 @@ macro_rules! float_lanes {
                 }
             )*
             /// `maxps`: `b` where either is NaN.
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn max_no_nan_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
                 V::from_wide(a.wide().fast_max(b.wide()))
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn div_invariant_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
                 let f: fn($w, $w) -> $w = $div;
                 V::from_wide(f(a.wide(), b.wide()))
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn div_softmax_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
                 let f: fn($w, $w) -> $w = $div_softmax;
                 V::from_wide(f(a.wide(), b.wide()))
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn is_nan_lanes(a: V<$t>) -> V<bool> {
                 bools_from_mask(a.wide().is_nan())
             }
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn is_inf_lanes(a: V<$t>) -> V<bool> {
                 bools_from_mask(a.wide().is_inf())
@@ -1170,7 +1184,7 @@ mod lanes16 {
 
     macro_rules! both {
         ($($m:ident),*) => {$(
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             pub(super) fn $m(self) -> Self {
                 F64x16([self.0[0].$m(), self.0[1].$m()])
@@ -1179,7 +1193,7 @@ mod lanes16 {
     }
     macro_rules! both_cmp {
         ($($m:ident),*) => {$(
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             pub(super) fn $m(self, o: Self) -> Self {
                 F64x16([self.0[0].$m(o.0[0]), self.0[1].$m(o.0[1])])
@@ -1190,7 +1204,7 @@ mod lanes16 {
         ($($tr:ident :: $m:ident),*) => {$(
             impl core::ops::$tr for F64x16 {
                 type Output = F64x16;
-                #[cfg_attr(debug_assertions, inline)]
+                #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
                 #[cfg_attr(not(debug_assertions), inline(always))]
                 fn $m(self, o: Self) -> Self {
                     F64x16([core::ops::$tr::$m(self.0[0], o.0[0]), core::ops::$tr::$m(self.0[1], o.0[1])])
@@ -1208,14 +1222,14 @@ mod lanes16 {
     );
     impl core::ops::Neg for F64x16 {
         type Output = F64x16;
-        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
         #[cfg_attr(not(debug_assertions), inline(always))]
         fn neg(self) -> Self {
             F64x16([-self.0[0], -self.0[1]])
         }
     }
     impl From<[f64; 16]> for F64x16 {
-        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
         #[cfg_attr(not(debug_assertions), inline(always))]
         fn from(a: [f64; 16]) -> Self {
             F64x16(bytemuck::cast(a))
@@ -1233,18 +1247,18 @@ mod lanes16 {
             sqrt
         );
         both_cmp!(simd_eq, simd_ne, simd_lt, simd_le, simd_gt, simd_ge, fast_max, fast_min);
-        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
         #[cfg_attr(not(debug_assertions), inline(always))]
         pub(super) fn splat(v: f64) -> Self {
             F64x16([f64x8::splat(v); 2])
         }
-        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
         #[cfg_attr(not(debug_assertions), inline(always))]
         pub(super) fn to_array(self) -> [f64; 16] {
             bytemuck::cast(self.0)
         }
         /// `a` in the lanes of the mask `self`, else `b`.
-        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
         #[cfg_attr(not(debug_assertions), inline(always))]
         pub(super) fn select(self, a: Self, b: Self) -> Self {
             F64x16([
@@ -1252,7 +1266,7 @@ mod lanes16 {
                 self.0[1].select(a.0[1], b.0[1]),
             ])
         }
-        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
         #[cfg_attr(not(debug_assertions), inline(always))]
         pub(super) fn to_bitmask(self) -> u32 {
             (self.0[0].to_bitmask() as u32) | ((self.0[1].to_bitmask() as u32) << 8)

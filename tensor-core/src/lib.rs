@@ -73,3 +73,33 @@ pub mod __private {
     /// block): the graph loops of default x86-64 builds call them.
     pub use crate::vmath::{block as f32_block, BLOCK as F32_BLOCK};
 }
+
+/// Debug builds (opt-level 0, where rustc shares generic instances across crates): the
+/// per-dtype instances of the generic functions every kernel calls, made here once, so a
+/// graph crate's debug build calls them instead of compiling its own (issue 17). Nothing
+/// calls this function; naming the instances is what makes rustc compile and export them.
+#[cfg(tensorgraph_opt0)]
+#[doc(hidden)]
+pub fn __shared_instances() -> usize {
+    use crate::dtype::{bf16, f16};
+    use crate::lanes::{load, load_strided, load_strided_back, store};
+    let mut n = 0;
+    macro_rules! share {
+        ($($t:ty),*) => {$(
+            n ^= load::<$t> as *const () as usize;
+            n ^= load_strided::<$t> as *const () as usize;
+            n ^= load_strided_back::<$t> as *const () as usize;
+            n ^= store::<$t> as *const () as usize;
+            n ^= crate::scratch::ScratchVec::<<$t as crate::dtype::Element>::Compute>::new as *const () as usize;
+            n ^= core::ptr::drop_in_place::<crate::scratch::ScratchVec<<$t as crate::dtype::Element>::Compute>> as *const () as usize;
+            n ^= crate::lanes::V::<<$t as crate::dtype::Element>::Compute>::splat as *const () as usize;
+            // `vec![x; n]` of `Tensor::zeros` & co.: std's `from_elem` for this dtype.
+            n ^= crate::tensor::zeroed_data::<$t> as *const () as usize;
+            // The huge-page-advised buffers of `Tensor::zeros`, `full` and `from_fn`.
+            n ^= crate::hugepages::filled::<$t> as *const () as usize;
+            n ^= crate::hugepages::with_capacity::<$t> as *const () as usize;
+        )*};
+    }
+    share!(bool, u8, u16, u32, u64, i8, i16, i32, i64, f16, bf16, f32, f64);
+    n
+}

@@ -55,14 +55,14 @@ impl Identity for bool {
 
 /// Lanes `0..n` true, the rest false: tail lanes of a chunk hold padding and must not
 /// reach an accumulator.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn lane_mask(n: usize) -> V<bool> {
     V(core::array::from_fn(|i| i < n))
 }
 
 /// `value` where `mask`, else `identity`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn mask_or<T: LaneScalar>(mask: V<bool>, value: V<T>, identity: T) -> V<T> {
     V(core::array::from_fn(|i| {
@@ -76,7 +76,7 @@ pub fn mask_or<T: LaneScalar>(mask: V<bool>, value: V<T>, identity: T) -> V<T> {
 
 /// Folds the lanes of `v` into one value with `f`, pairwise (lane order does not matter
 /// for the commutative, associative combines used here, up to float rounding).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn fold<T: LaneScalar>(v: V<T>, f: impl Fn(T, T) -> T) -> T {
     let mut width = LANES;
@@ -91,7 +91,7 @@ pub fn fold<T: LaneScalar>(v: V<T>, f: impl Fn(T, T) -> T) -> T {
 }
 
 /// The lane indices `base, base + 1, …` as `i64`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn iota(base: usize) -> V<i64> {
     V(core::array::from_fn(|i| (base + i) as i64))
@@ -100,7 +100,7 @@ pub fn iota(base: usize) -> V<i64> {
 /// Whether `(v, i)` beats `(best, best_i)` for arg-max (`MAX = true`) or arg-min: a larger
 /// (smaller) value wins, the first NaN wins over everything (NumPy), ties keep the
 /// smaller index. A negative `best_i` marks an empty slot, which anything beats.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn arg_better<T: Num + Compare, const MAX: bool>(v: T, i: i64, best: T, best_i: i64) -> bool {
     if best_i < 0 {
@@ -123,7 +123,7 @@ pub fn arg_better<T: Num + Compare, const MAX: bool>(v: T, i: i64, best: T, best
 }
 
 /// Lane-wise arg-max/arg-min step; lanes where `mask` is false are skipped.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn arg_combine<T: Num + Compare, const MAX: bool>(
     best: &mut V<T>,
@@ -163,7 +163,7 @@ pub fn arg_combine<T: Num + Compare, const MAX: bool>(
 /// number". Recording the chunk's base (a broadcast) instead of a vector of indices keeps
 /// the loop free of index vectors, which LLVM built through the stack (row argmax of
 /// f32[4096, 1024]: BENCHMARKS.md "Arg-max").
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn arg_step<T: Num + Compare, const MAX: bool>(
     best: &mut V<T>,
@@ -189,7 +189,7 @@ pub fn arg_step<T: Num + Compare, const MAX: bool>(
 
 /// The indices of an [`arg_step`] state: lane `l` holding a chunk base `b ≥ 0` held the
 /// element at `b + l · step`; -1 stays -1 (empty).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn arg_indices(best_base: V<i64>, step: usize) -> V<i64> {
     let mut out = best_base;
@@ -202,7 +202,7 @@ pub fn arg_indices(best_base: V<i64>, step: usize) -> V<i64> {
 }
 
 /// Folds lane-wise arg-max/arg-min state into one scalar slot.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn arg_fold<T: Num + Compare, const MAX: bool>(
     best: V<T>,

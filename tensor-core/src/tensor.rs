@@ -158,6 +158,16 @@ fn solve_dims(
     Ok(())
 }
 
+/// The zeroed buffer of [`Tensor::zeros_with_dims`], checked as there. Generic over the
+/// dtype only: a user's crate instantiates it once per dtype, not once per shape (issue 17).
+pub(crate) fn zeroed_data<T: Element>(
+    static_dims: &[Option<usize>],
+    dims: &[usize],
+) -> Result<Vec<T>, ShapeError> {
+    let len = alloc_len(static_dims, dims, core::mem::size_of::<T>())?;
+    Ok(crate::hugepages::filled(len, T::default()))
+}
+
 /// The dims of `S` that a buffer of `len` elements fills (see `solve_dims`).
 fn solved_index<S: Shape>(len: usize) -> Result<S::Index, ShapeError> {
     let mut index = S::Index::default();
@@ -165,10 +175,12 @@ fn solved_index<S: Shape>(len: usize) -> Result<S::Index, ShapeError> {
     Ok(index)
 }
 
-/// The extents of a static shape, as its index type.
-fn static_index<S: StaticShape>() -> S::Index {
-    let mut index = S::Index::default();
-    for (slot, &d) in index.as_mut().iter_mut().zip(S::DIMS) {
+/// The extents of a static shape (`S::DIMS`), as its index type `I`. Generic over the
+/// index type only (`[usize; RANK]`), not the shape: a user's crate instantiates it once
+/// per rank, not once per shape (issue 17).
+fn static_index<I: Default + AsMut<[usize]>>(dims: &[usize]) -> I {
+    let mut index = I::default();
+    for (slot, &d) in index.as_mut().iter_mut().zip(dims) {
         *slot = d;
     }
     index
@@ -188,39 +200,44 @@ fn index_out_of_range(index: &[usize], dims: &[usize]) -> ! {
 
 /// An owned tensor of dtype `T` and shape type `S`, row-major, with its extents stored.
 pub struct Tensor<T: Element, S: Shape> {
-    data: Vec<T>,
+    pub(crate) data: Vec<T>,
     dims: S::Index,
 }
 
 /// A read-only view over a borrowed slice, checked against `S` when built.
 pub struct TensorView<'a, T: Element, S: Shape> {
-    data: &'a [T],
+    pub(crate) data: &'a [T],
     dims: S::Index,
 }
 
 /// A writable view over a borrowed slice, checked against `S` when built.
 pub struct TensorViewMut<'a, T: Element, S: Shape> {
-    data: &'a mut [T],
+    pub(crate) data: &'a mut [T],
     dims: S::Index,
 }
 
 impl<T: Element, S: StaticShape> Tensor<T, S> {
     /// All elements zero (`false` for `bool`).
     pub fn zeros() -> Self {
-        Self::full(T::default())
+        // Written out rather than `Self::full(T::default())`: one function per tensor type
+        // in a user's crate instead of two (issue 17).
+        Tensor {
+            data: crate::hugepages::filled(S::LEN, T::default()),
+            dims: static_index(S::DIMS),
+        }
     }
 
     /// Every element the same value.
     pub fn full(value: T) -> Self {
         Tensor {
             data: crate::hugepages::filled(S::LEN, value),
-            dims: static_index::<S>(),
+            dims: static_index(S::DIMS),
         }
     }
 
     /// Element `index` is `f(index)`, with `index` an array `[i0, i1, …]` of the shape's rank.
     pub fn from_fn(mut f: impl FnMut(S::Index) -> T) -> Self {
-        let dims = static_index::<S>();
+        let dims: S::Index = static_index(S::DIMS);
         let mut data = crate::hugepages::with_capacity(S::LEN);
         let mut index = S::Index::default();
         for offset in 0..S::LEN {
@@ -267,11 +284,8 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// All elements zero, with the given extents (which must agree with the literal dims of
     /// `S` and fit in memory's address range).
     pub fn zeros_with_dims(dims: S::Index) -> Result<Self, ShapeError> {
-        let len = alloc_len(S::STATIC_DIMS, dims.as_ref(), core::mem::size_of::<T>())?;
-        Ok(Tensor {
-            data: crate::hugepages::filled(len, T::default()),
-            dims,
-        })
+        let data = zeroed_data::<T>(S::STATIC_DIMS, dims.as_ref())?;
+        Ok(Tensor { data, dims })
     }
 
     /// Element `index` is `f(index)`, with the given extents (checked as in

@@ -887,6 +887,24 @@ fn emit_nest(
         }
         None => TokenStream::new(),
     };
+    // Copies of the body that a literal extent makes dead for the build's LANES (8 or 16,
+    // unknown here) sit under `if const { … }`: rustc drops a block behind a constant
+    // condition before LLVM sees it (a debug build too), where a plain `if` left LLVM to
+    // inline `exp` & co. into the dead copy before proving it dead (issue 17).
+    let static_inner = match &nest.ragged {
+        None if !stream => nest.inner.as_static(),
+        _ => None,
+    };
+    let unrolled_loop = match (static_inner, &unrolled) {
+        (Some(n), Some((width, _))) if n < width * MAX_LANES && !unrolled_loop.is_empty() => {
+            let (n, width) = (
+                Literal::usize_unsuffixed(n),
+                Literal::usize_unsuffixed(*width),
+            );
+            quote!(if const { #n >= #width * #lanes } { #unrolled_loop })
+        }
+        _ => unrolled_loop,
+    };
     let blocked_loop = if has_main {
         emit_blocked_loop(rt, f, graph, kernel, nest, &inner_extent, &chunk_sink_main)
     } else {
@@ -916,6 +934,22 @@ fn emit_nest(
         }
     } else {
         TokenStream::new()
+    };
+    // Every step of the loops above is a multiple of LANES, so a literal extent that is a
+    // multiple of LANES leaves no tail; n < 16 may have no whole chunk.
+    let main_loops = match static_inner {
+        Some(n) if has_main && n < MAX_LANES => {
+            let n = Literal::usize_unsuffixed(n);
+            quote!(if const { #n >= #lanes } { #main_loops })
+        }
+        _ => main_loops,
+    };
+    let tail = match static_inner {
+        Some(n) if has_tail && n % MIN_LANES == 0 => {
+            let n = Literal::usize_unsuffixed(n);
+            quote!(if const { #n % #lanes != 0 } { #tail })
+        }
+        _ => tail,
     };
     // A streaming nest stores a first, partial chunk the ordinary way, up to where the
     // first output's chunks are aligned for streaming stores, and fences its streaming

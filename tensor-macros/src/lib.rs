@@ -473,3 +473,59 @@ mod tests {
         let _ = expand(TokenStream::from_str("fn f(x: f32[4]) -> f32[4] { x }").unwrap());
     }
 }
+
+#[cfg(test)]
+mod expansion_timing {
+    //! `TG_GRAPHS=path/to/graphs_only/src/lib.rs cargo test -p tensorgraph-macros --lib
+    //! expansion_timing -- --ignored --nocapture`: expands every `graph! { … }` of a file
+    //! (gen.py's crates) REPS times and prints the time per graph, for profiling the
+    //! macro outside rustc (proc_macro2's fallback tokens, not the compiler bridge).
+
+    use proc_macro2::{TokenStream, TokenTree};
+    use std::str::FromStr;
+
+    fn graphs(src: &str) -> Vec<TokenStream> {
+        let tokens: Vec<TokenTree> = TokenStream::from_str(src)
+            .expect("lexes")
+            .into_iter()
+            .collect();
+        let mut out = Vec::new();
+        for w in tokens.windows(3) {
+            if let [TokenTree::Ident(i), TokenTree::Punct(p), TokenTree::Group(g)] = w {
+                if i == "graph" && p.as_char() == '!' {
+                    let mut input = TokenStream::from_str("::tensorgraph;").unwrap();
+                    input.extend(g.stream());
+                    out.push(input);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    #[ignore]
+    fn expansion_timing() {
+        let Ok(path) = std::env::var("TG_GRAPHS") else {
+            return;
+        };
+        let reps: usize = std::env::var("REPS")
+            .ok()
+            .and_then(|r| r.parse().ok())
+            .unwrap_or(20);
+        let graphs = graphs(&std::fs::read_to_string(path).unwrap());
+        let t = std::time::Instant::now();
+        let mut tokens = 0;
+        for _ in 0..reps {
+            for g in &graphs {
+                let out = super::expand(g.clone());
+                tokens += out.into_iter().count();
+            }
+        }
+        let per = t.elapsed().as_secs_f64() * 1e3 / (reps * graphs.len()) as f64;
+        println!(
+            "{} graphs, {per:.3} ms per graph, {} top-level tokens per graph",
+            graphs.len(),
+            tokens / (reps * graphs.len())
+        );
+    }
+}
