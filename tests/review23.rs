@@ -495,3 +495,206 @@ fn div_softmax_every_dividend() {
         assert_eq!(wrong, 0, "b = {b:e}: {wrong} wrong, first {first:?}");
     }
 }
+
+graph! {
+    // Reductions over two axes (the accumulator folds once per inner row), over an outer
+    // axis (the accumulator runs along the inner loop: not fused), an arg-max, and a
+    // cumsum after a store pass, in one graph.
+    fn mixed(x: f32[R, 3, N]) -> (f32[R, 3, N], f32[R], f32[3, N], i64[R, 3], f32[R, 3, N]) {
+        let e = exp(x * 0.25);
+        (e, sum(e, axis = [1, 2]), sum(e, axis = 0), argmax(e, axis = 2), cumsum(e, axis = 2))
+    }
+}
+
+#[test]
+fn mixed_reductions_after_a_store_pass() {
+    for (r, n) in [(1, 1), (2, 7), (3, 16), (2, 33), (4, 300), (1, 1029)] {
+        let x: Vec<f32> = f32::random(r * 3 * n, 41 + n as u64)
+            .iter()
+            .map(|v| v.clamp(-20.0, 20.0))
+            .collect();
+        let xt = Tensor::<f32, Shape![_, 3, _]>::from_shape_vec([r, 3, n], x.clone()).unwrap();
+        let (e, s12, s0, am, cs) = mixed(&xt).unwrap();
+        let (e, s12, s0, am, cs) = (
+            e.as_slice(),
+            s12.as_slice(),
+            s0.as_slice(),
+            am.as_slice(),
+            cs.as_slice(),
+        );
+        let at = |i: usize, a: usize, j: usize| (i * 3 + a) * n + j;
+        for i in 0..r {
+            let mut tot = 0.0f64;
+            for a in 0..3 {
+                let mut best = (f32::NEG_INFINITY, 0usize);
+                let mut run = 0.0f64;
+                for j in 0..n {
+                    let g = e[at(i, a, j)];
+                    close(
+                        &format!("e [{r},{n}] {i},{a},{j}"),
+                        g as f64,
+                        (x[at(i, a, j)] as f64 * 0.25).exp(),
+                        3e-7,
+                    );
+                    tot += g as f64;
+                    run += g as f64;
+                    close(
+                        &format!("cumsum [{r},{n}] {i},{a},{j}"),
+                        cs[at(i, a, j)] as f64,
+                        run,
+                        (j as f64 + 2.0) * 1.2e-7,
+                    );
+                    if g > best.0 {
+                        best = (g, j);
+                    }
+                }
+                assert_eq!(am[i * 3 + a], best.1 as i64, "argmax [{r},{n}] {i},{a}");
+            }
+            close(
+                &format!("sum[1,2] [{r},{n}] {i}"),
+                s12[i] as f64,
+                tot,
+                (3.0 * n as f64 + 2.0) * 1.2e-7,
+            );
+        }
+        for a in 0..3 {
+            for j in 0..n {
+                let want: f64 = (0..r).map(|i| e[at(i, a, j)] as f64).sum();
+                close(
+                    &format!("sum0 [{r},{n}] {a},{j}"),
+                    s0[a * n + j] as f64,
+                    want,
+                    (r as f64 + 2.0) * 1.2e-7,
+                );
+            }
+        }
+    }
+}
+
+graph! {
+    // Graphs whose store pass and the reduction after it are fused (checked in
+    // tensor-macros lower.rs `review23_graphs_fuse_where_expected`).
+    fn fz_tanh(x: f32[R, N]) -> (f32[R, N], f32[R], f32[R], f64[R]) {
+        let e = tanh(x - mean(x, axis = 1, keepdims = true));
+        (e, max(e, axis = 1), min(e, axis = 1), sum(e as f64, axis = 1))
+    }
+    fn fz_tanh_div(x: f32[R, N]) -> f32[R, N] {
+        let e = tanh(x - mean(x, axis = 1, keepdims = true));
+        e / max(e, axis = 1, keepdims = true)
+    }
+    fn fz_prod(x: f64[R, N]) -> f64[R, N] {
+        let e = exp(x - max(x, axis = 1, keepdims = true));
+        e * prod(e, axis = 1, keepdims = true)
+    }
+    fn fz_3d(x: f32[R, 3, N]) -> f32[R, 3, N] {
+        let e = exp(x - max(x, axis = [1, 2], keepdims = true));
+        e / sum(e, axis = [1, 2], keepdims = true)
+    }
+}
+
+#[test]
+fn fused_passes_beyond_softmax() {
+    for (r, n) in SHAPES {
+        let x = specials(r, n, 1234 + n as u64);
+        let xt = Tensor::<f32, Shape![_, _]>::from_shape_vec([r, n], x.clone()).unwrap();
+        let got = fz_tanh(&xt);
+        if n == 0 {
+            assert!(got.is_err() || r == 0, "[{r},{n}]");
+            continue;
+        }
+        let (e, mx, mn, s) = got.unwrap();
+        let q = fz_tanh_div(&xt).unwrap();
+        for i in 0..r {
+            let row = &e.as_slice()[i * n..(i + 1) * n];
+            // The fused reductions see exactly the values stored.
+            let nan = row.iter().any(|v| v.is_nan());
+            let wmx = if nan {
+                f32::NAN
+            } else {
+                row.iter().cloned().fold(f32::NEG_INFINITY, f32::max)
+            };
+            let wmn = if nan {
+                f32::NAN
+            } else {
+                row.iter().cloned().fold(f32::INFINITY, f32::min)
+            };
+            let (gmx, gmn) = (mx.as_slice()[i], mn.as_slice()[i]);
+            assert!(
+                gmx == wmx || gmx.is_nan() && wmx.is_nan(),
+                "max [{r},{n}] {i}: {gmx} {wmx}"
+            );
+            assert!(
+                gmn == wmn || gmn.is_nan() && wmn.is_nan(),
+                "min [{r},{n}] {i}: {gmn} {wmn}"
+            );
+            let ws: f64 = row.iter().map(|&v| v as f64).sum();
+            let abs: f64 = row.iter().map(|&v| (v as f64).abs()).sum();
+            let gs = s.as_slice()[i];
+            assert!(
+                gs.is_nan() && ws.is_nan() || (gs - ws).abs() <= 1e-12 * abs + 1e-300,
+                "sum [{r},{n}] {i}: {gs} {ws}"
+            );
+            // e against tanh(x - mean) in f64.
+            let xr: Vec<f64> = x[i * n..(i + 1) * n].iter().map(|&v| v as f64).collect();
+            let mean = xr.iter().sum::<f64>() / n as f64;
+            for j in 0..n {
+                let w = (xr[j] - mean).tanh();
+                let g = row[j] as f64;
+                assert!(
+                    g.is_nan() && w.is_nan()
+                        || (g - w).abs() <= 1e-6 * (1.0 + xr[j].abs() + mean.abs()),
+                    "tanh [{r},{n}] {i},{j}: {g} {w}"
+                );
+                let gq = q.as_slice()[i * n + j];
+                let wq = row[j] / gmx;
+                assert!(
+                    gq.to_bits() == wq.to_bits() || gq.is_nan() && wq.is_nan(),
+                    "e / max [{r},{n}] {i},{j}: {gq} {wq}"
+                );
+            }
+        }
+        let xd: Vec<f64> = x.iter().map(|&v| v as f64).collect();
+        let xdt = Tensor::<f64, Shape![_, _]>::from_shape_vec([r, n], xd.clone()).unwrap();
+        let p = fz_prod(&xdt).unwrap();
+        for i in 0..r {
+            let row = &xd[i * n..(i + 1) * n];
+            let m = row.iter().fold(f64::NEG_INFINITY, |a, &v| {
+                if a.is_nan() || v.is_nan() {
+                    f64::NAN
+                } else {
+                    a.max(v)
+                }
+            });
+            let e: Vec<f64> = row.iter().map(|v| (v - m).exp()).collect();
+            let pr: f64 = e.iter().product();
+            for j in 0..n {
+                close(
+                    &format!("e*prod [{r},{n}] {i},{j}"),
+                    p.as_slice()[i * n + j],
+                    e[j] * pr,
+                    (n as f64 + 4.0) * 2.3e-16 + 1e-15,
+                );
+            }
+        }
+    }
+    for (r, n) in [(1, 1), (2, 7), (3, 16), (4, 300), (1, 1029)] {
+        let x = specials(r * 3, n, 4321 + n as u64);
+        let xt = Tensor::<f32, Shape![_, 3, _]>::from_shape_vec([r, 3, n], x.clone()).unwrap();
+        let y = fz_3d(&xt).unwrap();
+        for i in 0..r {
+            let row: Vec<f64> = x[i * 3 * n..(i + 1) * 3 * n]
+                .iter()
+                .map(|&v| v as f64)
+                .collect();
+            let want = softmax_ref(&row);
+            for k in 0..3 * n {
+                close(
+                    &format!("3d [{r},{n}] {i},{k}"),
+                    y.as_slice()[i * 3 * n + k] as f64,
+                    want[k],
+                    3e-6,
+                );
+            }
+        }
+    }
+}

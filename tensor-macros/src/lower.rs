@@ -1796,6 +1796,34 @@ mod tests {
         }
     }
 
+    /// Which graphs get a fused store + reduce pass: tests/review23.rs runs those that do
+    /// (`fused_passes_beyond_softmax`) against references. A pass that stores a plain
+    /// elementwise temp is a flat loop of its own, not a row pass, so it is not fused.
+    #[test]
+    fn review23_graphs_fuse_where_expected() {
+        let fused = |source: &str| {
+            kernel(source)
+                .nests
+                .iter()
+                .filter(|n| matches!(&n.sink, Sink::Reduce { stores, .. } if !stores.is_empty()))
+                .count()
+        };
+        for (source, want) in [
+            ("fn f(x: f32[R, N]) -> f32[R, N] { softmax(x, axis = 1) }", 1),
+            ("fn f(x: f32[R, N]) -> (f32[R, N], f32[R], f32[R], f64[R]) { let e = tanh(x - mean(x, axis = 1, keepdims = true)); (e, max(e, axis = 1), min(e, axis = 1), sum(e as f64, axis = 1)) }", 1),
+            ("fn f(x: f32[R, N]) -> f32[R, N] { let e = tanh(x - mean(x, axis = 1, keepdims = true)); e / max(e, axis = 1, keepdims = true) }", 1),
+            ("fn f(x: f64[R, N]) -> f64[R, N] { let e = exp(x - max(x, axis = 1, keepdims = true)); e * prod(e, axis = 1, keepdims = true) }", 1),
+            ("fn f(x: f32[R, 3, N]) -> f32[R, 3, N] { let e = exp(x - max(x, axis = [1, 2], keepdims = true)); e / sum(e, axis = [1, 2], keepdims = true) }", 1),
+            // An f16 `e` rounds on its way through memory: not fused.
+            ("fn f(x: f16[R, N]) -> f16[R, N] { let e = exp(x - max(x, axis = 1, keepdims = true)); e / sum(e, axis = 1, keepdims = true) }", 0),
+            // Flat store passes.
+            ("fn f(x: f32[R, N]) -> f32[R, N] { let e = exp(x); e / sum(e, axis = 1, keepdims = true) }", 0),
+            ("fn f(x: f32[R, N]) -> (f32[R, N], f32[R]) { let e = exp(x); (e, sum(e, axis = 1)) }", 0),
+        ] {
+            assert_eq!(fused(source), want, "{source}");
+        }
+    }
+
     #[test]
     fn a_reduction_reading_the_stored_row_elsewhere_is_not_fused() {
         // f16 softmax: `e` stays an f32 temp (nothing rounds it), so it is fused too.
