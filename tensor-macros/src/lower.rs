@@ -454,7 +454,10 @@ fn rows_in_outputs(
 /// buffers the first does not write; the first does not read the accumulator; the stored
 /// values lose nothing on the way through memory (dtype = its compute dtype: no f16/bf16
 /// rounding), so the register value is the value the load would give. The accumulation
-/// order of the reduction is the same as in its own nest.
+/// order of the reduction is the same as in its own nest, except where the fused pass gets
+/// `emit_blocked_loop`'s blocks (default x86-64 builds, a pass calling exp/tanh/...; rows
+/// not known to be shorter than 256): a block's chunks accumulate into one accumulator,
+/// not four in turn (the order is unspecified, DESIGN.md; the same bound).
 fn fuse_row_reductions(
     graph: &TypedGraph,
     nests: Vec<LoopNest>,
