@@ -700,7 +700,7 @@ impl BitCountLanes for i64 {}
 /// ed., §4.7). For a = ±0 the same steps give ±0 with a's sign (q0 = ±0, ρ = +0,
 /// q0 − (+0) = q0), so zeros of either sign take the fast path. The fast path is taken
 /// for a vector only inside that range: 2^-20 ≤ |b| ≤ 2^20 and every lane of a either ±0
-/// or 2^-100 ≤ |a| ≤ 2^100 (the quotient stays normal, q0·|b| cannot overflow); any other
+/// or 2^-76 ≤ |a| ≤ 2^100 (the quotient stays normal, q0·|b| cannot overflow); any other
 /// vector (NaN, ±inf, tiny or huge lanes) divides. Measured against `a / b` (the
 /// +0-only form before this one): every a in [1, 2) for 29 divisors and 4·10^8 random
 /// pairs over the whole fast-path range, no bit differs (`div_invariant_is_division`
@@ -738,9 +738,9 @@ macro_rules! div_invariant_f32 {
 
 /// `div_invariant_f32!` on one zmm register (AVX-512 builds; b must be the same in every
 /// lane, as for `div_invariant_lanes`: its range is tested on lane 0), with the test of a on the
-/// integer lanes of |a|: v = bits(|a|) − 1 is −1 for ±0 and runs from bits(2^-100) − 1
+/// integer lanes of |a|: v = bits(|a|) − 1 is −1 for ±0 and runs from bits(2^-76) − 1
 /// to bits(2^100) − 1 over the fast-path range, so "v ≤ bits(2^100) − 1 as signed and
-/// v ≥ bits(2^-100) − 1 as unsigned" is exactly "±0 or 2^-100 ≤ |a| ≤ 2^100" (subnormals
+/// v ≥ bits(2^-76) − 1 as unsigned" is exactly "±0 or 2^-76 ≤ |a| ≤ 2^100" (subnormals
 /// fail the unsigned test, |a| above 2^100, inf and NaN the signed one): an `and`, a
 /// subtract and two compares into one mask, against the float form's five mask
 /// operations (W3 softmax's scale pass: ~30% of its time with them; BENCHMARKS.md).
@@ -788,12 +788,13 @@ fn div_invariant_f32x16(a: wide::f32x16, b: wide::f32x16) -> wide::f32x16 {
 /// `div_invariant_f32x16` without what softmax's contract makes dead. `b` (the row's sum)
 /// is tested once as a scalar, as there, so on the fast path b > 0 and no sign is put
 /// back; `a` (an `exp(x - max)`) is +0, in (0, 1] or NaN, so neither |a| nor an upper
-/// bound is needed: v = bits(a) − 1 as unsigned is at least bits(2^-76) − 1 exactly for
-/// +0 (v wraps to 2^32 − 1), a ≥ 2^-76 and NaN (which the fast path carries, as `divps`
-/// does). One subtract and one compare per vector against `div_invariant_f32x16`'s `and`,
-/// subtract, two compares and sign `xor` (W3 softmax's scale pass, BENCHMARKS.md
-/// "Peers"). Bit-identical to the division under the contract
-/// (`lanes::tests::div_softmax_is_division`).
+/// bound is needed: within the contract, v = bits(a) − 1 as unsigned is at least
+/// bits(2^-76) − 1 exactly for +0 (v wraps to 2^32 − 1), a ≥ 2^-76 and NaN (which the fast
+/// path carries, as `divps` does). (Every a with its sign bit set passes the test too:
+/// outside the contract, where a = −inf would give NaN.) One subtract and one compare per
+/// vector against `div_invariant_f32x16`'s `and`, subtract, two compares and sign `xor`
+/// (W3 softmax's scale pass, BENCHMARKS.md "Peers"). Bit-identical to the division under
+/// the contract (`lanes::tests::div_softmax_is_division`).
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
 #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]

@@ -454,7 +454,10 @@ fn rows_in_outputs(
 /// buffers the first does not write; the first does not read the accumulator; the stored
 /// values lose nothing on the way through memory (dtype = its compute dtype: no f16/bf16
 /// rounding), so the register value is the value the load would give. The accumulation
-/// order of the reduction is the same as in its own nest.
+/// order of the reduction is the same as in its own nest, except where the fused pass gets
+/// `emit_blocked_loop`'s blocks (default x86-64 builds, a pass calling exp/tanh/...; rows
+/// not known to be shorter than 256): a block's chunks accumulate into one accumulator,
+/// not four in turn (the order is unspecified, DESIGN.md; the same bound).
 fn fuse_row_reductions(
     graph: &TypedGraph,
     nests: Vec<LoopNest>,
@@ -1793,6 +1796,34 @@ mod tests {
                 panic!("the scale pass stores")
             };
             assert_eq!(last.len(), outputs, "{source}");
+        }
+    }
+
+    /// Which graphs get a fused store + reduce pass: tests/review23.rs runs those that do
+    /// (`fused_passes_beyond_softmax`) against references. A pass that stores a plain
+    /// elementwise temp is a flat loop of its own, not a row pass, so it is not fused.
+    #[test]
+    fn review23_graphs_fuse_where_expected() {
+        let fused = |source: &str| {
+            kernel(source)
+                .nests
+                .iter()
+                .filter(|n| matches!(&n.sink, Sink::Reduce { stores, .. } if !stores.is_empty()))
+                .count()
+        };
+        for (source, want) in [
+            ("fn f(x: f32[R, N]) -> f32[R, N] { softmax(x, axis = 1) }", 1),
+            ("fn f(x: f32[R, N]) -> (f32[R, N], f32[R], f32[R], f64[R]) { let e = tanh(x - mean(x, axis = 1, keepdims = true)); (e, max(e, axis = 1), min(e, axis = 1), sum(e as f64, axis = 1)) }", 1),
+            ("fn f(x: f32[R, N]) -> f32[R, N] { let e = tanh(x - mean(x, axis = 1, keepdims = true)); e / max(e, axis = 1, keepdims = true) }", 1),
+            ("fn f(x: f64[R, N]) -> f64[R, N] { let e = exp(x - max(x, axis = 1, keepdims = true)); e * prod(e, axis = 1, keepdims = true) }", 1),
+            ("fn f(x: f32[R, 3, N]) -> f32[R, 3, N] { let e = exp(x - max(x, axis = [1, 2], keepdims = true)); e / sum(e, axis = [1, 2], keepdims = true) }", 1),
+            // An f16 `e` rounds on its way through memory: not fused.
+            ("fn f(x: f16[R, N]) -> f16[R, N] { let e = exp(x - max(x, axis = 1, keepdims = true)); e / sum(e, axis = 1, keepdims = true) }", 0),
+            // Flat store passes.
+            ("fn f(x: f32[R, N]) -> f32[R, N] { let e = exp(x); e / sum(e, axis = 1, keepdims = true) }", 0),
+            ("fn f(x: f32[R, N]) -> (f32[R, N], f32[R]) { let e = exp(x); (e, sum(e, axis = 1)) }", 0),
+        ] {
+            assert_eq!(fused(source), want, "{source}");
         }
     }
 

@@ -1,0 +1,700 @@
+//! Review of the row-stage rewrites (fuse_row_reductions, row slices, div_softmax,
+//! exp_nonpos table kernel): store passes whose row a reduction reads back, over symbolic
+//! sizes including 0 and 1, special values, f16/bf16, views (flip, pad, concat), and rows
+//! above the thread split, against references computed here in f64.
+#![allow(deprecated)]
+
+mod common;
+use common::*;
+use tensorgraph::prelude::*;
+
+graph! {
+    // A store pass whose row a sum, a max and a min read back (fused) with two outputs.
+    fn exp_sum(x: f32[R, N]) -> (f32[R, N], f32[R], f32[R, N]) {
+        let e = exp(x);
+        (e, sum(e, axis = 1), e / sum(e, axis = 1, keepdims = true))
+    }
+    fn aff_minmax(x: f32[R, N], y: f32[N]) -> (f32[R, N], f32[R], f32[R]) {
+        let e = x * y + 1.0;
+        (e, max(e, axis = 1), min(e * y, axis = 1))
+    }
+    fn int_sum(x: i32[R, N]) -> (i32[R, N], i64[R]) {
+        let e = x * 3 - 1;
+        (e, sum(e, axis = 1))
+    }
+    fn f64_prod(x: f64[R, N]) -> (f64[R, N], f64[R]) {
+        let e = x * 0.5 + 1.0;
+        (e, prod(e, axis = 1))
+    }
+    // The reduction reads the stored value through its own cast (materialised).
+    fn cast_sum(x: f32[R, N]) -> (f32[R, N], f64[R]) {
+        let e = exp(x);
+        (e * 2.0, sum(e as f64, axis = 1))
+    }
+    fn half_exp_sum(x: f16[R, N]) -> (f16[R, N], f16[R]) {
+        let e = exp(x);
+        (e, sum(e, axis = 1))
+    }
+    fn softmaxes(x: f32[R, N]) -> (f32[R, N], f32[R, N], f32[R, N]) {
+        (softmax(x, axis = 1), softmax(flip(x, axis = 1), axis = 1), softmax(x, axis = 0))
+    }
+    fn softmax_half(x: f16[R, N]) -> f16[R, N] { softmax(x, axis = 1) }
+    fn softmax_bf(x: bf16[R, N]) -> bf16[R, N] { softmax(x, axis = 1) }
+    fn softmax_pad(x: f32[5, 13]) -> (f32[5, 16], f32[5, 26]) {
+        (softmax(pad(x, [0, 0, 1, 2], value = -1.5), axis = 1),
+         softmax(concat([x, flip(x, axis = 1)], axis = 1), axis = 1))
+    }
+    // Two store outputs of one shape, and the sum of the second.
+    fn two_out(x: f32[R, N]) -> (f32[R, N], f32[R, N], f32[R]) {
+        let a = x * 2.0;
+        let b = exp(x - 1.0);
+        (a, b, sum(b, axis = 1))
+    }
+}
+
+fn rowwise<T: Copy>(x: &[T], n: usize) -> impl Iterator<Item = &[T]> {
+    x.chunks(n.max(1))
+}
+
+/// Values with a few specials: NaN, ±inf, ±0 at fixed places of some rows.
+fn specials(r: usize, n: usize, seed: u64) -> Vec<f32> {
+    let mut x: Vec<f32> = f32::random(r * n, seed)
+        .iter()
+        .map(|v| v.clamp(-50.0, 50.0))
+        .collect();
+    if n > 0 {
+        for row in 0..r {
+            let at = |k: usize| row * n + k % n;
+            match row % 6 {
+                1 => x[at(n / 2)] = f32::NAN,
+                2 => x[at(n - 1)] = f32::INFINITY,
+                3 => x[at(0)] = f32::NEG_INFINITY,
+                4 => {
+                    x[at(1)] = -0.0;
+                    x[at(2)] = 0.0
+                }
+                _ => {}
+            }
+        }
+    }
+    x
+}
+
+fn close(what: &str, got: f64, want: f64, tol: f64) {
+    let ok = (got.is_nan() && want.is_nan())
+        || got == want
+        || (got - want).abs() <= tol * want.abs().max(1e-300)
+        // One f32 subnormal step (results below f32::MIN_POSITIVE are absolutely rounded).
+        || (got - want).abs() <= 1.5e-45;
+    assert!(ok, "{what}: got {got:e}, want {want:e}");
+}
+
+fn softmax_ref(row: &[f64]) -> Vec<f64> {
+    softmax_ref_rounded(row, |v| v as f32 as f64)
+}
+
+/// Softmax with `x - max` rounded as the kernel's dtype rounds it.
+fn softmax_ref_rounded(row: &[f64], round: fn(f64) -> f64) -> Vec<f64> {
+    let m = row.iter().fold(f64::NEG_INFINITY, |a, &v| {
+        if a.is_nan() || v.is_nan() {
+            f64::NAN
+        } else {
+            a.max(v)
+        }
+    });
+    let d: Vec<f64> = row.iter().map(|v| round(v - m)).collect();
+    let s: f64 = d.iter().map(|v| v.exp()).sum();
+    d.iter().map(|v| v.exp() / s).collect()
+}
+
+const SHAPES: [(usize, usize); 12] = [
+    (0, 5),
+    (3, 0),
+    (1, 1),
+    (4, 7),
+    (3, 16),
+    (5, 17),
+    (2, 33),
+    (7, 64),
+    (3, 255),
+    (2, 1029),
+    (300, 1000),
+    (1, 70001),
+];
+
+#[test]
+fn fused_store_and_sum_rows() {
+    for (r, n) in SHAPES {
+        let x = specials(r, n, 5 + n as u64);
+        let xt = Tensor::<f32, Shape![_, _]>::from_shape_vec([r, n], x.clone()).unwrap();
+        let (e, s, q) = exp_sum(&xt).unwrap();
+        let (e, s, q) = (e.as_slice(), s.as_slice(), q.as_slice());
+        for (i, row) in rowwise(&x, n).enumerate().take(r) {
+            let ex: Vec<f64> = row.iter().map(|&v| (v as f64).exp()).collect();
+            let total: f64 = ex.iter().sum();
+            for j in 0..n {
+                close(
+                    &format!("exp [{r},{n}] {i},{j}"),
+                    e[i * n + j] as f64,
+                    ex[j],
+                    3e-7,
+                );
+            }
+            let got: f64 = e[i * n..(i + 1) * n].iter().map(|&v| v as f64).sum();
+            close(
+                &format!("sum [{r},{n}] {i}"),
+                s[i] as f64,
+                got,
+                (n as f64 + 2.0) * 1.2e-7,
+            );
+            for j in 0..n {
+                let want = e[i * n + j] as f64 / s[i] as f64;
+                close(
+                    &format!("e/sum [{r},{n}] {i},{j}"),
+                    q[i * n + j] as f64,
+                    want,
+                    1.2e-7,
+                );
+            }
+            let _ = total;
+        }
+        let two = cast_sum(&xt).unwrap();
+        for i in 0..r {
+            let want: f64 = x[i * n..(i + 1) * n].iter().map(|&v| v.exp() as f64).sum();
+            close(
+                &format!("cast_sum [{r},{n}] {i}"),
+                two.1.as_slice()[i],
+                want,
+                (n as f64 + 2.0) * 2.4e-7,
+            );
+            for j in 0..n {
+                let v = x[i * n + j];
+                close(
+                    &format!("2e [{r},{n}] {i},{j}"),
+                    two.0.as_slice()[i * n + j] as f64,
+                    2.0 * (v as f64).exp(),
+                    3e-7,
+                );
+            }
+        }
+        let (a, b, sb) = two_out(&xt).unwrap();
+        for i in 0..r {
+            let mut acc = 0.0f64;
+            for j in 0..n {
+                let v = x[i * n + j];
+                assert!(
+                    a.as_slice()[i * n + j].to_bits() == (v * 2.0).to_bits()
+                        || v.is_nan() && a.as_slice()[i * n + j].is_nan()
+                );
+                let bb = b.as_slice()[i * n + j];
+                close(
+                    &format!("exp(x-1) [{r},{n}] {i},{j}"),
+                    bb as f64,
+                    ((v - 1.0) as f64).exp(),
+                    3e-7,
+                );
+                acc += bb as f64;
+            }
+            close(
+                &format!("sum b [{r},{n}] {i}"),
+                sb.as_slice()[i] as f64,
+                acc,
+                (n as f64 + 2.0) * 1.2e-7,
+            );
+        }
+    }
+}
+
+#[test]
+fn fused_minmax_int_prod() {
+    for (r, n) in SHAPES {
+        let x = specials(r, n, 17 + n as u64);
+        let y: Vec<f32> = f32::random(n, 3)
+            .iter()
+            .map(|v| v.clamp(-4.0, 4.0))
+            .collect();
+        let xt = Tensor::<f32, Shape![_, _]>::from_shape_vec([r, n], x.clone()).unwrap();
+        let yt = Tensor::<f32, Shape![_]>::from_shape_vec([n], y.clone()).unwrap();
+        match aff_minmax(&xt, &yt) {
+            Err(_) => assert!(n == 0 && r > 0, "[{r},{n}]: error"),
+            Ok((e, mx, mn)) => {
+                for i in 0..r {
+                    let row: Vec<f32> = (0..n).map(|j| x[i * n + j] * y[j] + 1.0).collect();
+                    for j in 0..n {
+                        let g = e.as_slice()[i * n + j];
+                        let w = x[i * n + j] * y[j] + 1.0;
+                        assert!(
+                            g.to_bits() == w.to_bits() || g.is_nan() && w.is_nan(),
+                            "e [{r},{n}] {i},{j}: {g} {w}"
+                        );
+                    }
+                    let nan = row.iter().any(|v| v.is_nan());
+                    let wmx = if nan {
+                        f32::NAN
+                    } else {
+                        row.iter().cloned().fold(f32::NEG_INFINITY, f32::max)
+                    };
+                    let r2: Vec<f32> = (0..n).map(|j| row[j] * y[j]).collect();
+                    let nan2 = r2.iter().any(|v| v.is_nan());
+                    let wmn = if nan2 {
+                        f32::NAN
+                    } else {
+                        r2.iter().cloned().fold(f32::INFINITY, f32::min)
+                    };
+                    let gmx = mx.as_slice()[i];
+                    let gmn = mn.as_slice()[i];
+                    assert!(
+                        gmx.to_bits() == wmx.to_bits()
+                            || (gmx.is_nan() && wmx.is_nan())
+                            || gmx == wmx,
+                        "max [{r},{n}] {i}: {gmx} {wmx}"
+                    );
+                    assert!(
+                        gmn.to_bits() == wmn.to_bits()
+                            || (gmn.is_nan() && wmn.is_nan())
+                            || gmn == wmn,
+                        "min [{r},{n}] {i}: {gmn} {wmn}"
+                    );
+                }
+            }
+        }
+        let xi: Vec<i32> = i32::random(r * n, 9 + n as u64);
+        let xit = Tensor::<i32, Shape![_, _]>::from_shape_vec([r, n], xi.clone()).unwrap();
+        let (e, s) = int_sum(&xit).unwrap();
+        for i in 0..r {
+            let mut acc = 0i64;
+            for j in 0..n {
+                let w = xi[i * n + j].wrapping_mul(3).wrapping_sub(1);
+                assert_eq!(e.as_slice()[i * n + j], w);
+                acc += w as i64;
+            }
+            assert_eq!(s.as_slice()[i], acc, "int sum [{r},{n}] {i}");
+        }
+        let xd: Vec<f64> = f64::random(r * n, 4)
+            .iter()
+            .map(|v| v.clamp(-3.0, 3.0))
+            .collect();
+        let xdt = Tensor::<f64, Shape![_, _]>::from_shape_vec([r, n], xd.clone()).unwrap();
+        let (e, p) = f64_prod(&xdt).unwrap();
+        for i in 0..r {
+            let mut acc = 1.0f64;
+            for j in 0..n {
+                let w = xd[i * n + j] * 0.5 + 1.0;
+                assert_eq!(e.as_slice()[i * n + j].to_bits(), w.to_bits());
+                acc *= w;
+            }
+            close(
+                &format!("prod [{r},{n}] {i}"),
+                p.as_slice()[i],
+                acc,
+                (n as f64 + 2.0) * 2.3e-16,
+            );
+        }
+    }
+}
+
+#[test]
+fn half_store_then_sum() {
+    for (r, n) in SHAPES {
+        if r * n > 100_000 {
+            continue;
+        }
+        let x: Vec<f16> = f32::random(r * n, 77)
+            .iter()
+            .map(|v| f16::from_f32(v.clamp(-8.0, 8.0)))
+            .collect();
+        let xt = Tensor::<f16, Shape![_, _]>::from_shape_vec([r, n], x.clone()).unwrap();
+        let (e, s) = half_exp_sum(&xt).unwrap();
+        for i in 0..r {
+            let mut acc = 0.0f64;
+            for j in 0..n {
+                let w = x[i * n + j].to_f64().exp();
+                let g = e.as_slice()[i * n + j];
+                close(&format!("f16 exp [{r},{n}] {i},{j}"), g.to_f64(), w, 1e-3);
+                acc += g.to_f64();
+            }
+            let g = s.as_slice()[i].to_f64();
+            if acc < 65504.0 {
+                close(&format!("f16 sum [{r},{n}] {i}"), g, acc, 1e-3);
+            }
+        }
+        let sm = softmax_half(&xt).unwrap();
+        let xb: Vec<bf16> = x.iter().map(|v| bf16::from_f32(v.to_f32())).collect();
+        let xbt = Tensor::<bf16, Shape![_, _]>::from_shape_vec([r, n], xb.clone()).unwrap();
+        let smb = softmax_bf(&xbt).unwrap();
+        for (i, row) in rowwise(&x, n).enumerate().take(r) {
+            let rr: Vec<f64> = row.iter().map(|v| v.to_f64()).collect();
+            let want = softmax_ref(&rr);
+            let rb: Vec<f64> = xb[i * n..(i + 1) * n].iter().map(|v| v.to_f64()).collect();
+            let wantb = softmax_ref(&rb);
+            for j in 0..n {
+                let g = sm.as_slice()[i * n + j].to_f64();
+                assert!(
+                    (g - want[j]).abs() <= 2e-3 * want[j] + 1e-7,
+                    "f16 softmax [{r},{n}] {i},{j}: {g} {} row {rr:?}",
+                    want[j]
+                );
+                let g = smb.as_slice()[i * n + j].to_f64();
+                assert!(
+                    (g - wantb[j]).abs() <= 1.6e-2 * wantb[j] + 1e-7,
+                    "bf16 softmax [{r},{n}] {i},{j}: {g} {}",
+                    wantb[j]
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn softmax_rows_views_and_specials() {
+    for (r, n) in SHAPES {
+        let x = specials(r, n, 99 + n as u64);
+        let xt = Tensor::<f32, Shape![_, _]>::from_shape_vec([r, n], x.clone()).unwrap();
+        let (a, b, c) = match softmaxes(&xt) {
+            Ok(v) => v,
+            Err(e) => {
+                assert!(n == 0 || r == 0, "[{r},{n}]: {e}");
+                continue;
+            }
+        };
+        for i in 0..r {
+            let row: Vec<f64> = x[i * n..(i + 1) * n].iter().map(|&v| v as f64).collect();
+            let want = softmax_ref(&row);
+            let flipped: Vec<f64> = row.iter().rev().cloned().collect();
+            let wantf = softmax_ref(&flipped);
+            for j in 0..n {
+                close(
+                    &format!("softmax [{r},{n}] {i},{j}"),
+                    a.as_slice()[i * n + j] as f64,
+                    want[j],
+                    3e-6,
+                );
+                close(
+                    &format!("softmax flip [{r},{n}] {i},{j}"),
+                    b.as_slice()[i * n + j] as f64,
+                    wantf[j],
+                    3e-6,
+                );
+            }
+        }
+        for j in 0..n {
+            let col: Vec<f64> = (0..r).map(|i| x[i * n + j] as f64).collect();
+            let want = softmax_ref(&col);
+            for i in 0..r {
+                close(
+                    &format!("softmax axis 0 [{r},{n}] {i},{j}"),
+                    c.as_slice()[i * n + j] as f64,
+                    want[i],
+                    3e-6,
+                );
+            }
+        }
+    }
+    let x = specials(5, 13, 3);
+    let xt = Tensor::<f32, Shape![5, 13]>::from_vec(x.clone()).unwrap();
+    let (p, c) = softmax_pad(&xt);
+    for i in 0..5 {
+        let mut row: Vec<f64> = vec![-1.5];
+        row.extend(x[i * 13..(i + 1) * 13].iter().map(|&v| v as f64));
+        row.extend([-1.5, -1.5]);
+        let want = softmax_ref(&row);
+        for j in 0..16 {
+            close(
+                &format!("softmax pad {i},{j}"),
+                p.as_slice()[i * 16 + j] as f64,
+                want[j],
+                3e-6,
+            );
+        }
+        let mut row: Vec<f64> = x[i * 13..(i + 1) * 13].iter().map(|&v| v as f64).collect();
+        let back: Vec<f64> = row.iter().rev().cloned().collect();
+        row.extend(back);
+        let want = softmax_ref(&row);
+        for j in 0..26 {
+            close(
+                &format!("softmax concat {i},{j}"),
+                c.as_slice()[i * 26 + j] as f64,
+                want[j],
+                3e-6,
+            );
+        }
+    }
+}
+
+/// An f16 row longer than f16's largest finite value (65504): the row sum must not
+/// overflow to inf in the division (each output is 1/n, a normal... subnormal f16).
+#[test]
+fn half_softmax_of_a_long_row() {
+    let n = 70001;
+    let x = vec![f16::from_f32(0.0); n];
+    let xt = Tensor::<f16, Shape![_, _]>::from_shape_vec([1, n], x).unwrap();
+    let sm = softmax_half(&xt).unwrap();
+    let want = f16::from_f64(1.0 / n as f64);
+    for (j, v) in sm.as_slice().iter().enumerate() {
+        assert!(
+            (v.to_f64() - want.to_f64()).abs() <= 2.0 * 5.960464477539063e-8,
+            "f16 softmax of {n} zeros at {j}: {v} (want {want})"
+        );
+    }
+    let xb = vec![bf16::from_f32(0.0); n];
+    let xbt = Tensor::<bf16, Shape![_, _]>::from_shape_vec([1, n], xb).unwrap();
+    let smb = softmax_bf(&xbt).unwrap();
+    for (j, v) in smb.as_slice().iter().enumerate() {
+        let w = 1.0 / n as f64;
+        assert!(
+            (v.to_f64() - w).abs() <= 1e-2 * w,
+            "bf16 softmax of {n} zeros at {j}: {v}"
+        );
+    }
+}
+
+/// `div_softmax_lanes` against the division for every a in [+0, 1] (all 2^30 + 1 bit
+/// patterns) and NaN, for a set of row sums b >= 1 (the fast path's edges included).
+/// Minutes in a debug build: run with `--release -- --ignored`.
+#[test]
+#[ignore]
+fn div_softmax_every_dividend() {
+    use tensorgraph::lanes::{FloatLanes, LANES, V};
+    let bs = [
+        1.0f32,
+        f32::from_bits(0x3f80_0001),
+        1.5,
+        3.0,
+        7.0,
+        10.0,
+        1000.1,
+        65537.0,
+        f32::from_bits(0x4980_0000), // 2^20, the fast path's last b
+        f32::from_bits(0x4980_0001),
+        2.0e7,
+    ];
+    let last = 1.0f32.to_bits();
+    for &b in &bs {
+        let mut wrong = 0u64;
+        let mut first = None;
+        let mut bits = 0u32;
+        while bits <= last {
+            let a: [f32; LANES] = core::array::from_fn(|i| {
+                let k = bits + i as u32;
+                if k <= last {
+                    f32::from_bits(k)
+                } else {
+                    f32::NAN
+                }
+            });
+            let got = <f32 as FloatLanes>::div_softmax_lanes(V(a), V([b; LANES])).0;
+            for i in 0..LANES {
+                let want = a[i] / b;
+                if !(got[i].to_bits() == want.to_bits() || (got[i].is_nan() && want.is_nan())) {
+                    wrong += 1;
+                    first.get_or_insert((a[i], got[i], want));
+                }
+            }
+            bits += LANES as u32;
+        }
+        assert_eq!(wrong, 0, "b = {b:e}: {wrong} wrong, first {first:?}");
+    }
+}
+
+graph! {
+    // Reductions over two axes (the accumulator folds once per inner row), over an outer
+    // axis (the accumulator runs along the inner loop: not fused), an arg-max, and a
+    // cumsum after a store pass, in one graph.
+    fn mixed(x: f32[R, 3, N]) -> (f32[R, 3, N], f32[R], f32[3, N], i64[R, 3], f32[R, 3, N]) {
+        let e = exp(x * 0.25);
+        (e, sum(e, axis = [1, 2]), sum(e, axis = 0), argmax(e, axis = 2), cumsum(e, axis = 2))
+    }
+}
+
+#[test]
+fn mixed_reductions_after_a_store_pass() {
+    for (r, n) in [(1, 1), (2, 7), (3, 16), (2, 33), (4, 300), (1, 1029)] {
+        let x: Vec<f32> = f32::random(r * 3 * n, 41 + n as u64)
+            .iter()
+            .map(|v| v.clamp(-20.0, 20.0))
+            .collect();
+        let xt = Tensor::<f32, Shape![_, 3, _]>::from_shape_vec([r, 3, n], x.clone()).unwrap();
+        let (e, s12, s0, am, cs) = mixed(&xt).unwrap();
+        let (e, s12, s0, am, cs) = (
+            e.as_slice(),
+            s12.as_slice(),
+            s0.as_slice(),
+            am.as_slice(),
+            cs.as_slice(),
+        );
+        let at = |i: usize, a: usize, j: usize| (i * 3 + a) * n + j;
+        for i in 0..r {
+            let mut tot = 0.0f64;
+            for a in 0..3 {
+                let mut best = (f32::NEG_INFINITY, 0usize);
+                let mut run = 0.0f64;
+                for j in 0..n {
+                    let g = e[at(i, a, j)];
+                    close(
+                        &format!("e [{r},{n}] {i},{a},{j}"),
+                        g as f64,
+                        (x[at(i, a, j)] as f64 * 0.25).exp(),
+                        3e-7,
+                    );
+                    tot += g as f64;
+                    run += g as f64;
+                    close(
+                        &format!("cumsum [{r},{n}] {i},{a},{j}"),
+                        cs[at(i, a, j)] as f64,
+                        run,
+                        (j as f64 + 2.0) * 1.2e-7,
+                    );
+                    if g > best.0 {
+                        best = (g, j);
+                    }
+                }
+                assert_eq!(am[i * 3 + a], best.1 as i64, "argmax [{r},{n}] {i},{a}");
+            }
+            close(
+                &format!("sum[1,2] [{r},{n}] {i}"),
+                s12[i] as f64,
+                tot,
+                (3.0 * n as f64 + 2.0) * 1.2e-7,
+            );
+        }
+        for a in 0..3 {
+            for j in 0..n {
+                let want: f64 = (0..r).map(|i| e[at(i, a, j)] as f64).sum();
+                close(
+                    &format!("sum0 [{r},{n}] {a},{j}"),
+                    s0[a * n + j] as f64,
+                    want,
+                    (r as f64 + 2.0) * 1.2e-7,
+                );
+            }
+        }
+    }
+}
+
+graph! {
+    // Graphs whose store pass and the reduction after it are fused (checked in
+    // tensor-macros lower.rs `review23_graphs_fuse_where_expected`).
+    fn fz_tanh(x: f32[R, N]) -> (f32[R, N], f32[R], f32[R], f64[R]) {
+        let e = tanh(x - mean(x, axis = 1, keepdims = true));
+        (e, max(e, axis = 1), min(e, axis = 1), sum(e as f64, axis = 1))
+    }
+    fn fz_tanh_div(x: f32[R, N]) -> f32[R, N] {
+        let e = tanh(x - mean(x, axis = 1, keepdims = true));
+        e / max(e, axis = 1, keepdims = true)
+    }
+    fn fz_prod(x: f64[R, N]) -> f64[R, N] {
+        let e = exp(x - max(x, axis = 1, keepdims = true));
+        e * prod(e, axis = 1, keepdims = true)
+    }
+    fn fz_3d(x: f32[R, 3, N]) -> f32[R, 3, N] {
+        let e = exp(x - max(x, axis = [1, 2], keepdims = true));
+        e / sum(e, axis = [1, 2], keepdims = true)
+    }
+}
+
+#[test]
+fn fused_passes_beyond_softmax() {
+    for (r, n) in SHAPES {
+        let x = specials(r, n, 1234 + n as u64);
+        let xt = Tensor::<f32, Shape![_, _]>::from_shape_vec([r, n], x.clone()).unwrap();
+        let got = fz_tanh(&xt);
+        if n == 0 {
+            assert!(got.is_err() || r == 0, "[{r},{n}]");
+            continue;
+        }
+        let (e, mx, mn, s) = got.unwrap();
+        let q = fz_tanh_div(&xt).unwrap();
+        for i in 0..r {
+            let row = &e.as_slice()[i * n..(i + 1) * n];
+            // The fused reductions see exactly the values stored.
+            let nan = row.iter().any(|v| v.is_nan());
+            let wmx = if nan {
+                f32::NAN
+            } else {
+                row.iter().cloned().fold(f32::NEG_INFINITY, f32::max)
+            };
+            let wmn = if nan {
+                f32::NAN
+            } else {
+                row.iter().cloned().fold(f32::INFINITY, f32::min)
+            };
+            let (gmx, gmn) = (mx.as_slice()[i], mn.as_slice()[i]);
+            assert!(
+                gmx == wmx || gmx.is_nan() && wmx.is_nan(),
+                "max [{r},{n}] {i}: {gmx} {wmx}"
+            );
+            assert!(
+                gmn == wmn || gmn.is_nan() && wmn.is_nan(),
+                "min [{r},{n}] {i}: {gmn} {wmn}"
+            );
+            let ws: f64 = row.iter().map(|&v| v as f64).sum();
+            let abs: f64 = row.iter().map(|&v| (v as f64).abs()).sum();
+            let gs = s.as_slice()[i];
+            assert!(
+                gs.is_nan() && ws.is_nan() || (gs - ws).abs() <= 1e-12 * abs + 1e-300,
+                "sum [{r},{n}] {i}: {gs} {ws}"
+            );
+            // e against tanh(x - mean) in f64.
+            let xr: Vec<f64> = x[i * n..(i + 1) * n].iter().map(|&v| v as f64).collect();
+            let mean = xr.iter().sum::<f64>() / n as f64;
+            for j in 0..n {
+                let w = (xr[j] - mean).tanh();
+                let g = row[j] as f64;
+                assert!(
+                    g.is_nan() && w.is_nan()
+                        || (g - w).abs() <= 1e-6 * (1.0 + xr[j].abs() + mean.abs()),
+                    "tanh [{r},{n}] {i},{j}: {g} {w}"
+                );
+                let gq = q.as_slice()[i * n + j];
+                let wq = row[j] / gmx;
+                assert!(
+                    gq.to_bits() == wq.to_bits() || gq.is_nan() && wq.is_nan(),
+                    "e / max [{r},{n}] {i},{j}: {gq} {wq}"
+                );
+            }
+        }
+        let xd: Vec<f64> = x.iter().map(|&v| v as f64).collect();
+        let xdt = Tensor::<f64, Shape![_, _]>::from_shape_vec([r, n], xd.clone()).unwrap();
+        let p = fz_prod(&xdt).unwrap();
+        for i in 0..r {
+            let row = &xd[i * n..(i + 1) * n];
+            let m = row.iter().fold(f64::NEG_INFINITY, |a, &v| {
+                if a.is_nan() || v.is_nan() {
+                    f64::NAN
+                } else {
+                    a.max(v)
+                }
+            });
+            let e: Vec<f64> = row.iter().map(|v| (v - m).exp()).collect();
+            let pr: f64 = e.iter().product();
+            for j in 0..n {
+                close(
+                    &format!("e*prod [{r},{n}] {i},{j}"),
+                    p.as_slice()[i * n + j],
+                    e[j] * pr,
+                    (n as f64 + 4.0) * 2.3e-16 + 1e-15,
+                );
+            }
+        }
+    }
+    for (r, n) in [(1, 1), (2, 7), (3, 16), (4, 300), (1, 1029)] {
+        let x = specials(r * 3, n, 4321 + n as u64);
+        let xt = Tensor::<f32, Shape![_, 3, _]>::from_shape_vec([r, 3, n], x.clone()).unwrap();
+        let y = fz_3d(&xt).unwrap();
+        for i in 0..r {
+            let row: Vec<f64> = x[i * 3 * n..(i + 1) * 3 * n]
+                .iter()
+                .map(|&v| v as f64)
+                .collect();
+            let want = softmax_ref(&row);
+            for k in 0..3 * n {
+                close(
+                    &format!("3d [{r},{n}] {i},{k}"),
+                    y.as_slice()[i * 3 * n + k] as f64,
+                    want[k],
+                    3e-6,
+                );
+            }
+        }
+    }
+}
