@@ -1799,11 +1799,11 @@ mod tests {
         }
     }
 
-    /// Which graphs get a fused store + reduce pass: tests/review23.rs runs those that do
+    /// Which graphs get a fused store + reduce pass: tests/fused_row_passes.rs runs those that do
     /// (`fused_passes_beyond_softmax`) against references. A pass that stores a plain
     /// elementwise temp is a flat loop of its own, not a row pass, so it is not fused.
     #[test]
-    fn review23_graphs_fuse_where_expected() {
+    fn which_graphs_fuse_a_store_and_a_reduction() {
         let fused = |source: &str| {
             kernel(source)
                 .nests

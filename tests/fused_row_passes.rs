@@ -1,4 +1,4 @@
-//! Review of the row-stage rewrites (fuse_row_reductions, row slices, div_softmax,
+//! The row-stage rewrites of 2026-11-27 (reviewed by a second engineer) (fuse_row_reductions, row slices, div_softmax,
 //! exp_nonpos table kernel): store passes whose row a reduction reads back, over symbolic
 //! sizes including 0 and 1, special values, f16/bf16, views (flip, pad, concat), and rows
 //! above the thread split, against references computed here in f64.
@@ -573,7 +573,7 @@ fn mixed_reductions_after_a_store_pass() {
 
 graph! {
     // Graphs whose store pass and the reduction after it are fused (checked in
-    // tensor-macros lower.rs `review23_graphs_fuse_where_expected`).
+    // tensor-macros lower.rs `which_graphs_fuse_a_store_and_a_reduction`).
     fn fz_tanh(x: f32[R, N]) -> (f32[R, N], f32[R], f32[R], f64[R]) {
         let e = tanh(x - mean(x, axis = 1, keepdims = true));
         (e, max(e, axis = 1), min(e, axis = 1), sum(e as f64, axis = 1))
