@@ -1351,11 +1351,24 @@ mod tests {
         bit_count_i64: i64, None, [0, 1, -1, i64::MIN, i64::MIN + 1, i64::MAX, -(1 << 32)];
     }
 
-    /// `div_invariant_lanes` bit for bit against the scalar division, f32 and f64: every
-    /// mantissa of a in [1, 2) (every 7th under debug) for divisors with hard mantissas
-    /// (all ones, 1 + ulp, 1023.98…), then random a over every exponent (zeros, subnormals,
-    /// inf, NaN included: the lanes outside Markstein's range take the division) against
-    /// random b over every exponent, and vectors mixing fast-path and slow-path lanes.
+    /// Each lane of `got` is `a / b`'s bits (any NaN for a NaN).
+    fn assert_quotients(got: [f32; LANES], a: [f32; LANES], b: f32) {
+        for i in 0..LANES {
+            let want = a[i] / b;
+            assert!(
+                got[i].to_bits() == want.to_bits() || (got[i].is_nan() && want.is_nan()),
+                "{:e} / {:e}: {:e}, want {:e}",
+                a[i],
+                b,
+                got[i],
+                want
+            );
+        }
+    }
+
+    /// `div_softmax_lanes` is the division for softmax's operands: every class of dividend
+    /// in [0, 1] (+0, subnormals, below and above 2^-76, 1) and NaN, against row sums from 1
+    /// to past the fast path's 2^20, NaN and inf.
     #[test]
     fn div_softmax_is_division() {
         // Softmax's contract: a in [0, 1] or NaN (every f32 there: +0, subnormals, tiny and
@@ -1390,20 +1403,15 @@ mod tests {
                 _ => f32::from_bits((next() % (one + 1)) as u32),
             });
             let got = <f32 as FloatLanes>::div_softmax_lanes(V(a), V::splat(b)).0;
-            for i in 0..LANES {
-                let want = a[i] / b;
-                assert!(
-                    got[i].to_bits() == want.to_bits() || (got[i].is_nan() && want.is_nan()),
-                    "{:e} / {:e}: {:e}, want {:e}",
-                    a[i],
-                    b,
-                    got[i],
-                    want
-                );
-            }
+            assert_quotients(got, a, b);
         }
     }
 
+    /// `div_invariant_lanes` bit for bit against the scalar division, f32 and f64: every
+    /// mantissa of a in [1, 2) (every 7th under debug) for divisors with hard mantissas
+    /// (all ones, 1 + ulp, 1023.98…), then random a over every exponent (zeros, subnormals,
+    /// inf, NaN included: the lanes outside Markstein's range take the division) against
+    /// random b over every exponent, and vectors mixing fast-path and slow-path lanes.
     #[test]
     fn div_invariant_is_division() {
         let mut s = 0x9e37_79b9_7f4a_7c15u64;
@@ -1431,17 +1439,7 @@ mod tests {
         ];
         let check32 = |a: [f32; LANES], b: f32| {
             let got = <f32 as FloatLanes>::div_invariant_lanes(V(a), V::splat(b)).0;
-            for i in 0..LANES {
-                let want = a[i] / b;
-                assert!(
-                    got[i].to_bits() == want.to_bits() || (got[i].is_nan() && want.is_nan()),
-                    "{:e} / {:e}: {:e}, want {:e}",
-                    a[i],
-                    b,
-                    got[i],
-                    want
-                );
-            }
+            assert_quotients(got, a, b);
         };
         for &b in &divisors {
             let mut m = 0u32;
