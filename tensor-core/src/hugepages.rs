@@ -7,7 +7,7 @@
 //! otherwise). NumPy asks for every array of 4 MiB or more, so the peers of the benchmarks
 //! (BENCHMARKS.md "Peers") ran on huge pages and tensorgraph's tensors did not. Measured
 //! with the system switched to `always` (the same effect), native build, one thread, CPU
-//! ms, load 2.5-3 (2026-11-27): W1 `relu(a + b) * 2` f32[16M] 6.23/6.40 -> 5.35/5.05, W5
+//! ms, load 2.5-3 (2026-11-27): W1 `relu(a + b) * 2` of `f32[16M]` 6.23/6.40 -> 5.35/5.05, W5
 //! `sum(x, axis = 1)` 0.325/0.298 -> 0.268/0.260, W4 (layer norm) 1.87/1.88 -> 1.69/1.55.
 //!
 //! The advice is asked for a buffer's whole 2 MiB pages, before its first write (a page
