@@ -1351,6 +1351,16 @@ mod tests {
         bit_count_i64: i64, None, [0, 1, -1, i64::MIN, i64::MIN + 1, i64::MAX, -(1 << 32)];
     }
 
+    /// xorshift64 from `seed`: the tests' deterministic bit patterns.
+    fn xorshift(mut s: u64) -> impl FnMut() -> u64 {
+        move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        }
+    }
+
     /// Each lane of `got` is `a / b`'s bits (any NaN for a NaN).
     fn assert_quotients(got: [f32; LANES], a: [f32; LANES], b: f32) {
         for i in 0..LANES {
@@ -1374,13 +1384,7 @@ mod tests {
         // Softmax's contract: a in [0, 1] or NaN (every f32 there: +0, subnormals, tiny and
         // normal values, 1, NaN), b a row sum: at least 1 (or NaN, inf, and huge sums
         // outside the fast path's range).
-        let mut s = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1du64);
         let rounds = if cfg!(miri) {
             8
         } else if cfg!(debug_assertions) {
@@ -1414,13 +1418,7 @@ mod tests {
     /// random b over every exponent, and vectors mixing fast-path and slow-path lanes.
     #[test]
     fn div_invariant_is_division() {
-        let mut s = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15u64);
         let step = if cfg!(miri) {
             1 << 18
         } else if cfg!(debug_assertions) {
@@ -1510,13 +1508,7 @@ mod tests {
     /// (NaN stays NaN; -inf and below -104 give +0; every x >= 0 gives exactly 1).
     #[test]
     fn exp_nonpos_is_exp_of_the_non_positive_part() {
-        let mut s = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1du64);
         let n = if cfg!(miri) {
             64
         } else if cfg!(debug_assertions) {
@@ -1580,13 +1572,7 @@ mod tests {
     /// zero where +0 meets -0), on f32 and f64 lanes.
     #[test]
     fn max_no_nan_is_max_without_nans() {
-        let mut s = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15u64);
         let edges = [
             0.0f32,
             -0.0,

@@ -1003,7 +1003,7 @@ fn emit_nest(
             }
             let slice = slice_ident(&op.buffer);
             let off = offset_ident(k);
-            let written = same.iter().any(|m| nest.sink.written().contains(m));
+            let written = same.iter().any(|m| written.contains(m));
             row_slices.extend(if written {
                 quote!(let #slice = &mut #slice[#off..#off + #extent];)
             } else {
@@ -1524,22 +1524,15 @@ fn emit_value(
                     // A float division by a value fixed for the row (or the call) inside
                     // the inner loop: `div_invariant_lanes`, whose reciprocal LLVM hoists
                     // out of the loop (bit-identical to `div_lanes`; softmax's `e / sum`).
-                    // Softmax's `e / sum` (`ops::DIV_SOFTMAX`) has a cheaper form of that
-                    // (`div_softmax_lanes`), and is a plain division where its sum varies
-                    // along the inner loop (`softmax(x, axis = 0)`).
-                    let invariant_divisor = matches!(op.name, "div" | "div_softmax")
-                        && value.level == Level::Inner
-                        && nest.values[args[1]].level != Level::Inner
-                        && graph.nodes[arg_nodes[0]].dtype.compute().is_float();
-                    let (tr, method) = if invariant_divisor {
-                        let method = if op.name == "div_softmax" {
-                            "div_softmax_lanes"
-                        } else {
-                            "div_invariant_lanes"
-                        };
+                    // Ops with such a form name it in the registry (`Op::invariant_divisor`:
+                    // softmax's `e / sum` has a cheaper one, `ops::DIV_SOFTMAX`).
+                    let invariant_form = op.invariant_divisor.filter(|_| {
+                        value.level == Level::Inner
+                            && nest.values[args[1]].level != Level::Inner
+                            && graph.nodes[arg_nodes[0]].dtype.compute().is_float()
+                    });
+                    let (tr, method) = if let Some(method) = invariant_form {
                         (format_ident!("FloatLanes"), format_ident!("{}", method))
-                    } else if op.name == "div_softmax" {
-                        (format_ident!("NumLanes"), format_ident!("div_lanes"))
                     } else {
                         (
                             format_ident!("{}", op.lane_trait),

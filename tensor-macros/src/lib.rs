@@ -474,6 +474,23 @@ mod tests {
     }
 }
 
+/// Softmax's `e / sum` takes the registry's invariant-divisor form where the sum is fixed
+/// for the row (`div_softmax_lanes`) and the op's own division where it varies along the
+/// inner loop (`softmax(x, axis = 0)`); a plain `/` by a row value, `div_invariant_lanes`.
+#[cfg(test)]
+#[test]
+fn divisions_take_their_invariant_form_only_with_an_invariant_divisor() {
+    use std::str::FromStr;
+    let text = |src: &str| expand(TokenStream::from_str(src).unwrap()).to_string();
+    let rows = text("crate; fn f(x: f32[8, 64]) -> f32[8, 64] { softmax(x, axis = 1) }");
+    assert!(rows.contains("div_softmax_lanes") && !rows.contains("div_lanes ("));
+    let cols = text("crate; fn f(x: f32[8, 64]) -> f32[8, 64] { softmax(x, axis = 0) }");
+    assert!(!cols.contains("div_softmax_lanes") && cols.contains("div_lanes"));
+    let plain =
+        text("crate; fn f(x: f32[8, 64]) -> f32[8, 64] { x / sum(x, axis = 1, keepdims = true) }");
+    assert!(plain.contains("div_invariant_lanes") && !plain.contains("div_softmax_lanes"));
+}
+
 #[cfg(test)]
 mod expansion_timing {
     //! `TG_GRAPHS=path/to/graphs_only/src/lib.rs cargo test -p tensorgraph-macros --lib
@@ -502,12 +519,16 @@ mod expansion_timing {
         out
     }
 
+    /// Ignored: a measuring aid, not a check. It times the macro on a generated crate's
+    /// graphs (`TG_GRAPHS=path/to/lib.rs REPS=20 cargo test --release -p
+    /// tensorgraph-macros --lib expansion_timing -- --ignored --nocapture`, crates from
+    /// benches/compile_time/gen.py), and no time it prints can be asserted on a shared
+    /// machine. Run without `TG_GRAPHS` it fails, saying so.
     #[test]
     #[ignore]
     fn expansion_timing() {
-        let Ok(path) = std::env::var("TG_GRAPHS") else {
-            return;
-        };
+        let path = std::env::var("TG_GRAPHS")
+            .expect("TG_GRAPHS=<a gen.py crate's lib.rs>: the graphs to expand");
         let reps: usize = std::env::var("REPS")
             .ok()
             .and_then(|r| r.parse().ok())

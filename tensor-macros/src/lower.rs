@@ -572,9 +572,12 @@ fn fuse_store_and_reduce(graph: &TypedGraph, a: &LoopNest, b: &LoopNest) -> Opti
         let source = match &v.source {
             ValueSource::Load { operand } => match stored_value[*operand] {
                 Some(stored) => {
-                    if graph.nodes[a.values[stored].node].dtype != graph.nodes[v.node].dtype {
-                        return None;
-                    }
+                    // A load of a buffer reads the node stored there (or a reshape of it):
+                    // one dtype, which the operand loop above checked loses nothing.
+                    debug_assert_eq!(
+                        graph.nodes[a.values[stored].node].dtype,
+                        graph.nodes[v.node].dtype
+                    );
                     value_map.push(stored);
                     continue;
                 }

@@ -128,6 +128,17 @@ pub struct Op {
     pub lane_trait: &'static str,
     pub lane_fn: &'static str,
     pub params: &'static [ParamSpec],
+    /// A `FloatLanes` method for a float divisor fixed for the row or the call (its
+    /// reciprocal hoisted out of the loop; the same bits as `lane_fn`), or `None`.
+    pub invariant_divisor: Option<&'static str>,
+}
+
+impl Op {
+    /// `self` with the invariant-divisor form `method` (see `Op::invariant_divisor`).
+    const fn with_invariant_divisor(mut self, method: &'static str) -> Op {
+        self.invariant_divisor = Some(method);
+        self
+    }
 }
 
 const fn op(
@@ -144,6 +155,7 @@ const fn op(
         lane_trait,
         lane_fn,
         params: &[],
+        invariant_divisor: None,
     }
 }
 
@@ -162,6 +174,7 @@ const fn op_with(
         lane_trait,
         lane_fn,
         params,
+        invariant_divisor: None,
     }
 }
 
@@ -173,7 +186,7 @@ pub const FUNCTIONS: &[Op] = &[
     op("add", 2, Arith, "NumLanes", "add_lanes"),
     op("sub", 2, Arith, "NumLanes", "sub_lanes"),
     op("mul", 2, Arith, "NumLanes", "mul_lanes"),
-    op("div", 2, Arith, "NumLanes", "div_lanes"),
+    op("div", 2, Arith, "NumLanes", "div_lanes").with_invariant_divisor("div_invariant_lanes"),
     op("mod", 2, Arith, "NumLanes", "modulo_lanes"),
     op("rem", 2, Arith, "NumLanes", "rem_lanes"),
     op("pow", 2, Arith, "NumLanes", "pow_lanes"),
@@ -559,9 +572,12 @@ pub static EXP_NONPOS: Op = op(
 );
 
 /// Softmax's normalisation `e / sum(e)`: a float division whose dividend is in [0, 1] or
-/// NaN and whose divisor is at least 1 or NaN (`FloatLanes::div_softmax_lanes`: the same
-/// bits as `div`, cheaper by what the contract allows). Internal, as `EXP_NONPOS`.
-pub static DIV_SOFTMAX: Op = op("div_softmax", 2, Arith, "FloatLanes", "div_softmax_lanes");
+/// NaN and whose divisor is at least 1 or NaN. With the row's sum as divisor it is
+/// `FloatLanes::div_softmax_lanes` (the same bits as `div`, cheaper by what the contract
+/// allows); a plain division where the sum varies along the inner loop (`softmax(x, axis =
+/// 0)`). Internal, as `EXP_NONPOS`.
+pub static DIV_SOFTMAX: Op = op("div_softmax", 2, Arith, "NumLanes", "div_lanes")
+    .with_invariant_divisor("div_softmax_lanes");
 
 pub fn function(name: &str) -> Option<&'static Op> {
     FUNCTIONS.iter().find(|o| o.name == name)
