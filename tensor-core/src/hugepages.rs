@@ -15,6 +15,22 @@
 //! the caller allocates (`Tensor::from_vec`, slices, `Vec`s) keep what their allocator gave.
 //! On other systems, under Miri, and for buffers under [`HUGE_MIN_BYTES`], nothing is done.
 
+// The one libc function used, declared here rather than through the `libc` crate, whose
+// build (a build script and ~0.9 s of rustc) every user's clean build paid for one call.
+// std links the C library on Linux, so the symbol resolves; the signature and the value of
+// MADV_HUGEPAGE (14 on every Linux architecture, asm-generic/mman-common.h) are those of
+// the `libc` crate 0.2.191 (src/unix/linux_like/mod.rs).
+#[cfg(all(target_os = "linux", not(miri)))]
+const MADV_HUGEPAGE: core::ffi::c_int = 14;
+#[cfg(all(target_os = "linux", not(miri)))]
+extern "C" {
+    fn madvise(
+        addr: *mut core::ffi::c_void,
+        len: usize,
+        advice: core::ffi::c_int,
+    ) -> core::ffi::c_int;
+}
+
 /// Buffers of at least this many bytes ask for huge pages (NumPy's threshold).
 pub const HUGE_MIN_BYTES: usize = 4 << 20;
 
@@ -36,8 +52,9 @@ pub(crate) fn advise(start: *const u8, bytes: usize) {
             // (rounded inwards to 2 MiB), so it is mapped memory this process owns.
             // MADV_HUGEPAGE is advice about how to back those pages: it changes no
             // contents and no mapping, whatever its result, which is ignored.
+            // The declaration above is C's `int madvise(void *, size_t, int)` (glibc, musl).
             unsafe {
-                libc::madvise(begin as *mut libc::c_void, end - begin, libc::MADV_HUGEPAGE);
+                madvise(begin as *mut core::ffi::c_void, end - begin, MADV_HUGEPAGE);
             }
         }
     }
