@@ -195,6 +195,21 @@ pub fn store<E: Element>(dst: &mut [E], offset: usize, n: usize, value: V<E::Com
 #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn cast<S: CastTo<D>, D: Element>(value: V<S::Compute>) -> V<D::Compute> {
+    // At opt-level 0 an index loop rather than `value.map(|x| …)`: one generic function per
+    // dtype pair where `map` and its closure made three (see `default_binary!`). Optimised
+    // builds keep `map`: with the loop LLVM inlined the f16 -> f32 conversion into every
+    // kernel that casts f16 (set 1's k5, k21, k37 grew by 7-28%) where it calls one copy,
+    // and the release build's instructions rose 0.2% (BENCHMARKS.md "Compile time", sixth
+    // session).
+    #[cfg(tensorgraph_opt0)]
+    {
+        let mut out = [D::Compute::default(); LANES];
+        for i in 0..LANES {
+            out[i] = S::from_compute(value.0[i]).cast().to_compute();
+        }
+        V(out)
+    }
+    #[cfg(not(tensorgraph_opt0))]
     value.map(|x| S::from_compute(x).cast().to_compute())
 }
 
@@ -214,13 +229,21 @@ pub trait SelectLanes: LaneScalar {
     }
 }
 
+// The default methods below are index loops over the scalar reference, not `V::zip`/`V::map`
+// with the scalar function as the closure: one generic function per method and type where
+// that made three (the method, its `zip`/`map` instance and the closure's `Fn::call`), which
+// every graph crate's build compiled (debug) or inlined away again (release; issue 17).
 macro_rules! default_binary {
     ($trait:ident: $($lane:ident => $scalar:ident),*) => {$(
         #[doc = concat!("`", stringify!($trait), "::", stringify!($scalar), "` on each lane.")]
         #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
         #[cfg_attr(not(debug_assertions), inline(always))]
         fn $lane(a: V<Self>, b: V<Self>) -> V<Self> {
-            a.zip(b, <Self as $trait>::$scalar)
+            let mut out = a;
+            for i in 0..LANES {
+                out.0[i] = <Self as $trait>::$scalar(a.0[i], b.0[i]);
+            }
+            out
         }
     )*};
 }
@@ -230,7 +253,11 @@ macro_rules! default_unary {
         #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
         #[cfg_attr(not(debug_assertions), inline(always))]
         fn $lane(a: V<Self>) -> V<Self> {
-            a.map(<Self as $trait>::$scalar)
+            let mut out = a;
+            for i in 0..LANES {
+                out.0[i] = <Self as $trait>::$scalar(a.0[i]);
+            }
+            out
         }
     )*};
 }
@@ -240,7 +267,11 @@ macro_rules! default_compare {
         #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
         #[cfg_attr(not(debug_assertions), inline(always))]
         fn $lane(a: V<Self>, b: V<Self>) -> V<bool> {
-            a.zip(b, <Self as Compare>::$scalar)
+            let mut out = [false; LANES];
+            for i in 0..LANES {
+                out[i] = <Self as Compare>::$scalar(a.0[i], b.0[i]);
+            }
+            V(out)
         }
     )*};
 }
@@ -268,7 +299,11 @@ pub trait BitCountLanes: crate::reference::BitCount {
     #[cfg_attr(not(debug_assertions), inline(always))]
     /// The number of one bits of `|a|` on each lane, as `u8`.
     fn bitwise_count_lanes(a: V<Self>) -> V<u8> {
-        a.map(<Self as crate::reference::BitCount>::bitwise_count)
+        let mut out = [0u8; LANES];
+        for i in 0..LANES {
+            out[i] = <Self as crate::reference::BitCount>::bitwise_count(a.0[i]);
+        }
+        V(out)
     }
 }
 
@@ -295,7 +330,11 @@ pub trait ActivationLanes: Activation + FloatLanes + CompareLanes + SelectLanes 
     fn is_finite_lanes(a: V<Self>) -> V<bool> {
         let nan = Self::is_nan_lanes(a);
         let inf = Self::is_inf_lanes(a);
-        nan.zip(inf, |nan, inf| !nan && !inf)
+        let mut out = [false; LANES];
+        for i in 0..LANES {
+            out[i] = !nan.0[i] && !inf.0[i];
+        }
+        V(out)
     }
     #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
