@@ -602,8 +602,9 @@ macro_rules! lend_tensor {
             type Notation = <S as Notation<T>>::Out;
             #[inline]
             fn lend(&self) -> ArgParts<'_, T> {
-                let (data, dims) = self.parts();
-                tensor_parts(data, dims.as_ref())
+                // The fields, not `parts()`: one function per tensor type in a user's crate
+                // instead of two (issue 17).
+                tensor_parts(&self.data, self.dims.as_ref())
             }
         }
     )+};
@@ -618,10 +619,10 @@ macro_rules! lend_tensor_mut {
             type Notation = <S as Notation<T>>::Out;
             #[inline]
             fn lend_mut(&mut self) -> ArgPartsMut<'_, T> {
-                let (data, dims) = self.parts_mut();
+                // The fields, not `parts_mut()`, as in `lend`.
                 ArgPartsMut {
-                    data,
-                    dims: Some(dims.as_ref()),
+                    data: &mut self.data,
+                    dims: Some(self.dims.as_ref()),
                     layout_error: None,
                 }
             }

@@ -198,22 +198,25 @@ fn index_out_of_range(index: &[usize], dims: &[usize]) -> ! {
     )
 }
 
+// `data` and `dims` are visible to the crate: the argument traits of args.rs lend the buffer
+// (writable for an output) and the extents at once, reading the fields directly (issue 17).
+
 /// An owned tensor of dtype `T` and shape type `S`, row-major, with its extents stored.
 pub struct Tensor<T: Element, S: Shape> {
     pub(crate) data: Vec<T>,
-    dims: S::Index,
+    pub(crate) dims: S::Index,
 }
 
 /// A read-only view over a borrowed slice, checked against `S` when built.
 pub struct TensorView<'a, T: Element, S: Shape> {
     pub(crate) data: &'a [T],
-    dims: S::Index,
+    pub(crate) dims: S::Index,
 }
 
 /// A writable view over a borrowed slice, checked against `S` when built.
 pub struct TensorViewMut<'a, T: Element, S: Shape> {
     pub(crate) data: &'a mut [T],
-    dims: S::Index,
+    pub(crate) dims: S::Index,
 }
 
 impl<T: Element, S: StaticShape> Tensor<T, S> {
@@ -284,8 +287,12 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// All elements zero, with the given extents (which must agree with the literal dims of
     /// `S` and fit in memory's address range).
     pub fn zeros_with_dims(dims: S::Index) -> Result<Self, ShapeError> {
-        let data = zeroed_data::<T>(S::STATIC_DIMS, dims.as_ref())?;
-        Ok(Tensor { data, dims })
+        // A `match`, not `?`: instantiated per tensor type in a user's crate (every output of
+        // a graph with dim names), where `?` adds a `Try::branch` and a `FromResidual`.
+        match zeroed_data::<T>(S::STATIC_DIMS, dims.as_ref()) {
+            Ok(data) => Ok(Tensor { data, dims }),
+            Err(e) => Err(e),
+        }
     }
 
     /// Element `index` is `f(index)`, with the given extents (checked as in
@@ -499,34 +506,6 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
             data: self.data.to_vec(),
             dims: self.dims,
         }
-    }
-}
-
-// Disjoint borrows of buffer and extents, for the argument traits in `args.rs` (an output
-// lends its buffer writable and its extents read-only at once).
-impl<T: Element, S: Shape> Tensor<T, S> {
-    pub(crate) fn parts(&self) -> (&[T], &S::Index) {
-        (&self.data, &self.dims)
-    }
-
-    pub(crate) fn parts_mut(&mut self) -> (&mut [T], &S::Index) {
-        (&mut self.data, &self.dims)
-    }
-}
-
-impl<T: Element, S: Shape> TensorView<'_, T, S> {
-    pub(crate) fn parts(&self) -> (&[T], &S::Index) {
-        (self.data, &self.dims)
-    }
-}
-
-impl<T: Element, S: Shape> TensorViewMut<'_, T, S> {
-    pub(crate) fn parts(&self) -> (&[T], &S::Index) {
-        (self.data, &self.dims)
-    }
-
-    pub(crate) fn parts_mut(&mut self) -> (&mut [T], &S::Index) {
-        (self.data, &self.dims)
     }
 }
 

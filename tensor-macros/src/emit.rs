@@ -73,6 +73,19 @@ pub fn storage_type(rt: &TokenStream, dtype: DType) -> TokenStream {
     }
 }
 
+/// `expr?` for a `Result<_, ShapeError>` in a function that returns one, written as a
+/// `match`: `?` makes the user's crate compile `Try::branch` for every value type and
+/// `FromResidual` for every return type (one per output tensor type and per wrapper: 51 +
+/// 57 functions in set 2's debug build; issue 17), the `match` nothing.
+pub(crate) fn try_result(expr: TokenStream) -> TokenStream {
+    quote! {
+        match #expr {
+            ::core::result::Result::Ok(__tg_ok) => __tg_ok,
+            ::core::result::Result::Err(__tg_err) => return ::core::result::Result::Err(__tg_err),
+        }
+    }
+}
+
 fn compute_type(rt: &TokenStream, dtype: DType) -> TokenStream {
     storage_type(rt, dtype.compute())
 }
@@ -142,9 +155,8 @@ fn emit_kernel(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kerne
             let names = size.names.iter().map(|n| dim_ident(n));
             quote!((#c, &[#(#names),*]))
         });
-        setup.extend(quote! {
-            #p::check_sizes(&__TG_SIGNATURE, &[#(#entries),*])?;
-        });
+        let check = try_result(quote!(#p::check_sizes(&__TG_SIGNATURE, &[#(#entries),*])));
+        setup.extend(quote!(#check;));
     }
     // Rows of ragged flat loops: ceil(total / block), written without overflow.
     for (name, total, block) in &kernel.blocks {

@@ -22,7 +22,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
-use super::{emit_kernel, input_slice, output_slice, storage_type};
+use super::{emit_kernel, input_slice, output_slice, storage_type, try_result};
 use crate::ast::{GraphFn, Param, ParamType, ReturnType};
 use crate::check::type_text;
 use crate::dtype::DType;
@@ -892,7 +892,7 @@ fn input_reads(rt: &TokenStream, f: &GraphFn) -> (TokenStream, Vec<TokenStream>,
 }
 
 /// Reads every tensor argument (and output) and binds the dim names: `let [__tg_dim_B,
-/// …] = bind_dims(…)?;`, then the slices the kernel reads and writes.
+/// …] = match bind_dims(…) { … }`, then the slices the kernel reads and writes.
 fn emit_binding(
     rt: &TokenStream,
     f: &GraphFn,
@@ -913,9 +913,10 @@ fn emit_binding(
         shapes.push(quote!(#parts.arg_shape()));
         slices.extend(quote!(let #slice: &mut [#t] = #parts.data;));
     }
+    let bind = super::try_result(quote!(#p::bind_dims::<#n>(&__TG_SIGNATURE, &[#(#shapes),*])));
     quote! {
         #reads
-        let [#(#dim_idents),*]: [usize; #n] = #p::bind_dims::<#n>(&__TG_SIGNATURE, &[#(#shapes),*])?;
+        let [#(#dim_idents),*]: [usize; #n] = #bind;
         #slices
     }
 }
@@ -1160,17 +1161,20 @@ pub fn emit_graph_fn(
                             quote!(#id)
                         }
                     });
-                    quote!(let mut #out = <#ty>::zeros_with_dims([#(#extents),*])?;)
+                    let zeros = try_result(quote!(<#ty>::zeros_with_dims([#(#extents),*])));
+                    quote!(let mut #out = #zeros;)
                 },
             );
+            let bind = try_result(quote!(#p::bind_dims::<#n>(&__TG_SIGNATURE, &[#(#shapes),*])));
+            let run_into = try_result(quote!(#into_name(#(#param_names,)* #(&mut #out_names),*)));
             let f_body = quote! {
                 #inputs_only
                 let [#(#dim_idents),*]: [usize; #n] = {
                     #reads
-                    #p::bind_dims::<#n>(&__TG_SIGNATURE, &[#(#shapes),*])?
+                    #bind
                 };
                 #(#allocs)*
-                #into_name(#(#param_names,)* #(&mut #out_names),*)?;
+                #run_into;
                 ::core::result::Result::Ok(#ret_value)
             };
             let binding = emit_binding(rt, f, &outputs, &out_names);
