@@ -223,18 +223,22 @@ impl<T: Element, S: StaticShape> Tensor<T, S> {
     /// All elements zero (`false` for `bool`).
     pub fn zeros() -> Self {
         // Written out rather than `Self::full(T::default())`: one function per tensor type
-        // in a user's crate instead of two (issue 17).
+        // in a user's crate instead of two (issue 17). The dims first: with the buffer
+        // allocated before a call that might unwind, each instance (one per tensor type in
+        // a user's debug build) carried a landing pad that drops it (half its IR).
+        let dims = static_index(S::DIMS);
         Tensor {
             data: crate::hugepages::filled(S::LEN, T::default()),
-            dims: static_index(S::DIMS),
+            dims,
         }
     }
 
     /// Every element the same value.
     pub fn full(value: T) -> Self {
+        let dims = static_index(S::DIMS);
         Tensor {
             data: crate::hugepages::filled(S::LEN, value),
-            dims: static_index(S::DIMS),
+            dims,
         }
     }
 
