@@ -913,7 +913,7 @@ fn emit_binding(
         shapes.push(quote!(#parts.arg_shape()));
         slices.extend(quote!(let #slice: &mut [#t] = #parts.data;));
     }
-    let bind = super::try_result(quote!(#p::bind_dims::<#n>(&__TG_SIGNATURE, &[#(#shapes),*])));
+    let bind = try_result(quote!(#p::bind_dims::<#n>(&__TG_SIGNATURE, &[#(#shapes),*])));
     quote! {
         #reads
         let [#(#dim_idents),*]: [usize; #n] = #bind;
