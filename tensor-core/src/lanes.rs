@@ -102,6 +102,28 @@ pub fn prefetch<E>(src: &[E], from: usize, len: usize) {
     let _ = (src, from, len);
 }
 
+/// Asks the CPU to bring the 64-byte line holding `src[at]` into the cache (`prefetcht0` on
+/// x86-64, nothing elsewhere). A hint only: the address is computed with wrapping
+/// arithmetic and never dereferenced, so any `at` is allowed and nothing faults. Generated
+/// code calls it once per chunk in the last pass of a row stage, for the same chunk of an
+/// input's next row (emit.rs `emit_stage`), so the first pass of the next row finds it in
+/// the cache while the prefetches are spread over a pass that is busy computing.
+/// (Nothing under Miri either, which need not know the intrinsic.)
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub fn prefetch_chunk<E>(src: &[E], at: usize) {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    {
+        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let line = src.as_ptr().wrapping_add(at).cast::<i8>();
+        // SAFETY: `prefetcht0` (SSE, in every x86-64 CPU) only hints the cache: it reads no
+        // value and never faults, whatever the address; `line` is not dereferenced.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(line) };
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    let _ = (src, at);
+}
+
 /// Reads `n ≤ LANES` elements of `src` from `offset`, converted to the compute type.
 /// Lanes past `n` hold the compute type's zero; every op is total, so they compute
 /// harmlessly and are never stored.
@@ -1278,6 +1300,18 @@ mod lanes16 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A prefetch is a hint: any index, inside the slice, past its end or far past it, of
+    /// an empty slice too, leaves the data as it was and does not fault.
+    #[test]
+    fn prefetch_chunk_takes_any_index() {
+        let data: Vec<f32> = (0..1000).map(|i| i as f32).collect();
+        for at in [0, 1, 15, 16, 999, 1000, 1016, 4096, 1 << 20] {
+            prefetch_chunk(&data, at);
+            prefetch_chunk::<f32>(&[], at);
+        }
+        assert!(data.iter().enumerate().all(|(i, &v)| v == i as f32));
+    }
 
     /// Edge values of each integer type (0, ±1, the extremes and their neighbours, powers
     /// of two, alternating and sparse bit patterns) then random values.
