@@ -777,21 +777,25 @@ fn div_invariant_f32x16(a: wide::f32x16, b: wide::f32x16) -> wide::f32x16 {
         let (a, b): (__m512, __m512) = (bytemuck::cast(a), bytemuck::cast(b));
         let abs = _mm512_set1_epi32(0x7fff_ffff);
         let bs = _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(b), abs));
-        // b is one value in every lane: tested as a scalar, which LLVM hoists out of the
-        // loop with b (the vector test stayed in it, three operations per vector).
+        // b is one value in every lane: tested as a scalar, out of the loop with b (the
+        // vector test stayed in it, three operations per vector).
         let b0 = _mm_cvtss_f32(_mm512_castps512_ps128(bs));
         let b_ok = (f32::from_bits(0x3580_0000)..=f32::from_bits(0x4980_0000)).contains(&b0);
         let v = _mm512_sub_epi32(
             _mm512_and_si512(_mm512_castps_si512(a), abs),
             _mm512_set1_epi32(1),
         );
-        let below = _mm512_cmp_epi32_mask::<_MM_CMPINT_LE>(v, _mm512_set1_epi32(0x7180_0000 - 1));
-        let a_ok = _mm512_mask_cmp_epu32_mask::<_MM_CMPINT_NLT>(
+        // b's test folds into the upper bound of a's, a value LLVM hoists with b (as a
+        // branch, `b_ok && …`, it stayed in the loop): out of range, no v ≤ i32::MIN (v is
+        // at least −1), so every lane fails.
+        let upper = if b_ok { 0x7180_0000 - 1 } else { i32::MIN };
+        let below = _mm512_cmp_epi32_mask::<_MM_CMPINT_LE>(v, _mm512_set1_epi32(upper));
+        let ok = _mm512_mask_cmp_epu32_mask::<_MM_CMPINT_NLT>(
             below,
             v,
             _mm512_set1_epi32(0x1980_0000 - 1),
         );
-        if b_ok && a_ok == 0xffff {
+        if ok == 0xffff {
             let r = _mm512_div_ps(_mm512_set1_ps(1.0), bs);
             let q0 = _mm512_mul_ps(a, r);
             let rho = _mm512_fmsub_ps(q0, bs, a);
@@ -828,9 +832,15 @@ fn div_softmax_f32x16(a: wide::f32x16, b: wide::f32x16) -> wide::f32x16 {
         let (a, b): (__m512, __m512) = (bytemuck::cast(a), bytemuck::cast(b));
         let b0 = _mm_cvtss_f32(_mm512_castps512_ps128(b));
         let b_ok = (f32::from_bits(0x3580_0000)..=f32::from_bits(0x4980_0000)).contains(&b0);
+        // b's test folds into the threshold of a's: v > bits(2^-76) − 2 (unsigned) is the
+        // test above when b is in range, and v > 2^32 − 1 fails every lane when it is not.
+        // The threshold is a value, not a branch, so LLVM hoists it with b out of the
+        // row's loop; with `b_ok && …` a compare and a branch on b stayed in the loop, per
+        // vector.
+        let threshold = if b_ok { 0x1980_0000 - 2 } else { -1 };
         let v = _mm512_sub_epi32(_mm512_castps_si512(a), _mm512_set1_epi32(1));
-        let a_ok = _mm512_cmp_epu32_mask::<_MM_CMPINT_NLT>(v, _mm512_set1_epi32(0x1980_0000 - 1));
-        if b_ok && a_ok == 0xffff {
+        let ok = _mm512_cmp_epu32_mask::<_MM_CMPINT_NLE>(v, _mm512_set1_epi32(threshold));
+        if ok == 0xffff {
             let r = _mm512_div_ps(_mm512_set1_ps(1.0), b);
             let q0 = _mm512_mul_ps(a, r);
             let rho = _mm512_fmsub_ps(q0, b, a);
