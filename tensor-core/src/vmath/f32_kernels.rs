@@ -218,12 +218,24 @@ fn s<V: F32Simd>(v: f32) -> V {
 #[inline(always)]
 fn estrin<V: F32Simd>(t: V, c: &[f32]) -> V {
     assert!(!c.is_empty() && c.len() <= 16);
+    let mut lanes = [s::<V>(0.0); 16];
+    for (l, &c) in lanes.iter_mut().zip(c) {
+        *l = s(c);
+    }
+    estrin_lanes(t, &lanes[..c.len()])
+}
+
+/// `estrin` with coefficients that may differ per lane (gelu's G picks each lane's
+/// interval's coefficients).
+#[inline(always)]
+fn estrin_lanes<V: F32Simd>(t: V, c: &[V]) -> V {
+    assert!(!c.is_empty() && c.len() <= 16);
     let mut v = [s::<V>(0.0); 8];
     let mut m = c.len().div_ceil(2);
     for (i, vi) in v.iter_mut().enumerate().take(m) {
         *vi = match c.get(2 * i + 1) {
-            Some(&odd) => s::<V>(odd).mul_add(t, s(c[2 * i])),
-            None => s(c[2 * i]),
+            Some(&odd) => odd.mul_add(t, c[2 * i]),
+            None => c[2 * i],
         };
     }
     let mut p = t * t;
@@ -670,11 +682,21 @@ const GELU_G0_LO: (f32, f32) = (4.210_731_593_793_126_6e-10, 6.380_472_143_771_7
 fn gelu_g_parts<V: F32Simd>(a: V) -> (V, V) {
     let lo = a.lt(s(2.0));
     let t = a - lo.select(s(1.0), s(3.75));
-    let n = GELU_G_LO.len();
-    let mut g = lo.select(s(GELU_G_LO[n - 1]), s(GELU_G_HI[n - 1]));
-    for i in (1..n - 1).rev() {
-        g = g.mul_add(t, lo.select(s(GELU_G_LO[i]), s(GELU_G_HI[i])));
+    // g = c1 + c2·t + … + c11·t^10 as c1 + t·(c2 + t·E(t)), E = c3 + … + c11·t^8 by
+    // Estrin: 6 dependent FMAs where Horner has 10 (W6 `gelu(x + bias)` is bound by this
+    // chain's latency: one vector per loop step). The two outer steps stay Horner: they
+    // carry the large terms, whose roundings Estrin's partial sums would add (all Estrin:
+    // 4 FMAs deep, but gelu's walk rose from 1.29 to 1.75 ULP).
+    let coeff = |i: usize| lo.select(s(GELU_G_LO[i]), s(GELU_G_HI[i]));
+    // pairs p_i = c_(2i+1) + c_(2i+2)·t, then g = p0 + t²·(p1 + t²·p2 + t⁴·p3 + t⁶·p4 + t⁸·c11)
+    let t2 = t * t;
+    let p0 = coeff(2).mul_add(t, coeff(1));
+    let mut pairs = [s::<V>(0.0); 5];
+    for (i, pi) in pairs.iter_mut().enumerate().take(4) {
+        *pi = coeff(2 * i + 4).mul_add(t, coeff(2 * i + 3));
     }
+    pairs[4] = coeff(11);
+    let g = estrin_lanes(t2, &pairs).mul_add(t2, p0);
     let c0 = lo.select(s(GELU_G_LO[0]), s(GELU_G_HI[0]));
     let c0_lo = lo.select(s(GELU_G0_LO.0), s(GELU_G0_LO.1));
     let w = t * g;
