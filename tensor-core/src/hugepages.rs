@@ -64,6 +64,24 @@ pub(crate) fn filled<T: Clone>(len: usize, value: T) -> Vec<T> {
     data
 }
 
+/// A `Vec` of `len` copies of `value` on huge pages where Linux grants them: for data a
+/// program holds in `Vec`s and passes to graphs as slices (graphs with run-time dims). A
+/// `Vec` from `vec![…]` or `collect()` gets 4 KiB pages on systems whose transparent huge
+/// pages are `madvise` (a common default), and a kernel walking a large one row by row
+/// pays a TLB miss per page: softmax over `f32[4096, 1024]` from such `Vec`s took 2.05 ms
+/// against 1.73 from advised buffers (BENCHMARKS.md "Peers", sixth session). `Tensor`s
+/// ask for huge pages themselves, and so does NumPy for its arrays. Advice only: the
+/// result is an ordinary `Vec` (freed, grown and converted as any other), and buffers
+/// under 4 MiB or off Linux are not advised.
+///
+/// ```
+/// let x: Vec<f32> = tensor_core::hugepages::vec_filled(4096 * 1024, 0.0);
+/// assert_eq!(x.len(), 4096 * 1024);
+/// ```
+pub fn vec_filled<T: Clone>(len: usize, value: T) -> Vec<T> {
+    filled(len, value)
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
