@@ -818,8 +818,8 @@ fn div_invariant_f32x16(a: wide::f32x16, b: wide::f32x16) -> wide::f32x16 {
 /// back; `a` (an `exp(x - max)`) is +0, in (0, 1] or NaN, so neither |a| nor an upper
 /// bound is needed: within the contract, v = bits(a) − 1 as unsigned is at least
 /// bits(2^-76) − 1 exactly for +0 (v wraps to 2^32 − 1), a ≥ 2^-76 and NaN (which the fast
-/// path carries, as `divps` does). (Every a with its sign bit set passes the test too:
-/// outside the contract, where a = −inf would give NaN.) One subtract and one compare per
+/// path carries, as `divps` does). (Every a with its sign bit set passes the test too, and
+/// so does +inf: outside the contract, where ±inf would give NaN, not ±inf.) One subtract and one compare per
 /// vector against `div_invariant_f32x16`'s `and`, subtract, two compares and sign `xor`
 /// (W3 softmax's scale pass, BENCHMARKS.md "Peers"). Bit-identical to the division under
 /// the contract (`lanes::tests::div_softmax_is_division`).
@@ -1455,6 +1455,47 @@ mod tests {
             let got = <f32 as FloatLanes>::div_softmax_lanes(V(a), V::splat(b)).0;
             assert_quotients(got, a, b);
         }
+        // Every class of b against the edges of a's test: b at and just past both ends of
+        // the fast path's range [2^-20, 2^20] (its test folds into a's threshold), below 1
+        // (not a row sum, but in range), tiny, huge, ±0, ±inf, NaN and negative; a at
+        // 2^-76 and its neighbours, +0, the smallest subnormal, 1 and NaN, alone in a
+        // vector and in one lane of a vector of fast-path values.
+        let edges_b = [
+            f32::from_bits(0x3580_0000),
+            f32::from_bits(0x357f_ffff),
+            f32::from_bits(0x4980_0000),
+            f32::from_bits(0x4980_0001),
+            0.75,
+            1e-30,
+            3e38,
+            0.0,
+            -0.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            -1.0,
+            -3.0,
+        ];
+        let edges_a = [
+            f32::from_bits(0x1980_0000),
+            f32::from_bits(0x197f_ffff),
+            f32::from_bits(0x1980_0001),
+            0.0,
+            1e-45,
+            1.0,
+            0.3,
+            f32::NAN,
+        ];
+        for &b in &edges_b {
+            for &special in &edges_a {
+                let got = <f32 as FloatLanes>::div_softmax_lanes(V([special; LANES]), V::splat(b));
+                assert_quotients(got.0, [special; LANES], b);
+                let mut a = [0.6f32; LANES];
+                a[LANES / 2] = special;
+                let got = <f32 as FloatLanes>::div_softmax_lanes(V(a), V::splat(b));
+                assert_quotients(got.0, a, b);
+            }
+        }
     }
 
     /// `div_invariant_lanes` bit for bit against the scalar division, f32 and f64: every
@@ -1526,6 +1567,13 @@ mod tests {
             f32::NAN,
             f32::MIN_POSITIVE,
             1e-45,
+            // Both ends of a's fast-path range [2^-76, 2^100] and their outer neighbours.
+            f32::from_bits(0x1980_0000),
+            f32::from_bits(0x197f_ffff),
+            f32::from_bits(0x7180_0000),
+            f32::from_bits(0x7180_0001),
+            -f32::from_bits(0x7180_0000),
+            -f32::from_bits(0x197f_ffff),
         ] {
             // Both signs of b: the fast path divides by |b| and puts b's sign back, so
             // ±0 numerators must keep the quotient's sign either way.
@@ -1540,6 +1588,17 @@ mod tests {
                 f32::NAN,
                 1e-30,
                 1e30,
+                // -inf, and both ends of the fast path's range [2^-20, 2^20] of |b| with
+                // their outer neighbours (b's test folds into a's upper bound), both signs.
+                f32::NEG_INFINITY,
+                f32::from_bits(0x3580_0000),
+                f32::from_bits(0x357f_ffff),
+                f32::from_bits(0x4980_0000),
+                f32::from_bits(0x4980_0001),
+                -f32::from_bits(0x3580_0000),
+                -f32::from_bits(0x357f_ffff),
+                -f32::from_bits(0x4980_0000),
+                -f32::from_bits(0x4980_0001),
             ] {
                 check32([special; LANES], b);
                 let mut a = [1.5f32; LANES];
