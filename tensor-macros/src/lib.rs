@@ -512,6 +512,27 @@ fn only_a_last_pass_over_rows_in_cache_prefetches_the_next_row() {
     assert!(!norm.contains("prefetch_chunk"));
     let lone = text("crate; fn f(x: f32[8, 64]) -> f32[8] { sum(x, axis = 1) }");
     assert!(!lone.contains("prefetch_chunk"));
+    // Two inputs the max pass reads: two slices. Rows from 1 of a symbolic row length: the
+    // slice starts at the base offset. (tests/fused_row_passes.rs `prefetching_softmax_*`
+    // runs these against a reference.)
+    let two =
+        text("crate; fn f(x: f32[B, N], z: f32[B, N]) -> f32[B, N] { softmax(x + z, axis = 1) }");
+    assert_eq!(count(&two, "let __tg_pf0 :"), 1);
+    assert_eq!(count(&two, "let __tg_pf1 :"), 1);
+    let from1 = text(
+        "crate; fn f(x: f32[9, N]) -> f32[8, N] { softmax(slice(x, axis = 0, start = 1), axis = 1) }",
+    );
+    assert_eq!(count(&from1, "let __tg_pf0 :"), 1);
+    assert!(from1.contains("if __tg_row + 1 < 8"));
+    // Rows walked backwards (a negative row stride), a transposed input (inner stride not
+    // 1), and f16 (its scale pass is first to store the f16 output row): nothing.
+    for src in [
+        "crate; fn f(x: f32[9, N]) -> f32[9, N] { softmax(flip(x, axis = 0), axis = 1) }",
+        "crate; fn f(x: f32[N, 6]) -> f32[6, N] { softmax(transpose(x), axis = 1) }",
+        "crate; fn f(x: f16[9, N]) -> f16[9, N] { softmax(x, axis = 1) }",
+    ] {
+        assert!(!text(src).contains("prefetch_chunk"), "{src}");
+    }
 }
 
 #[cfg(test)]
