@@ -514,7 +514,9 @@ pub trait FloatLanes: Float + NumLanes {
     /// e^a for a <= 0, NaN for NaN: softmax's `exp(x - max)`, whose argument is <= 0 or
     /// NaN (the graph macro emits it there only), within exp's bound (1 ULP). A positive a
     /// is outside the domain: e^min(a, 0) = 1 here, in the f64 lanes and the 8-lane f32
-    /// kernels, e^a in the 16-lane AVX-512 table kernel (no upper clamp); the f32 lanes
+    /// kernels; in the 16-lane AVX-512 table kernel (no upper clamp) e^a up to 88.72,
+    /// +inf above it up to about 10^9, and no meaningful value beyond (-inf at 10^10,
+    /// where the reduction x·32/ln2 loses its integer); the f32 lanes
     /// run a kernel that is cheaper by what the sign allows (`vmath::exp_nonpos_f32`),
     /// f64 lanes their vector `exp` of min(x, 0); this default (each lane through the
     /// scalar reference) serves no float type.

@@ -88,7 +88,8 @@ pub(crate) trait F32Simd:
         self * pow2(kf + s(25.0)) * s(f32::from_bits(0x3300_0000))
     }
     /// e^self for self <= 0, NaN for NaN (`exp_nonpos`; a positive self is outside its
-    /// domain: 1 here, e^self on the table kernel): the polynomial kernel, or on 16-lane
+    /// domain: 1 here, e^self up to 88.72 and no meaningful value far above it on the
+    /// table kernel): the polynomial kernel, or on 16-lane
     /// AVX-512 builds the table kernel (`exp_nonpos_table32`), which needs a 32-entry
     /// lane permutation.
     #[inline(always)]
@@ -478,8 +479,10 @@ const LN2_32_LO: f32 = -6.631_076_303_165_173e-6;
 /// factor 2 of x when k != 0), the second rounded: < 2^-29; q = e^r - 1 by Horner and one
 /// FMA: < 2^-29 with the truncation; s = T_hi·q + T_lo by one FMA: < 2^-29; e = T_hi + s
 /// rounds once (0.5 ULP). Then ·2^m by `vscalefps`, exact for normal results and one
-/// rounding into the subnormal range. A positive x (outside the domain) gets e^x, +inf
-/// above 88.72, NaN for +inf. Walked over all 2^32 inputs (ACCURACY.md).
+/// rounding into the subnormal range. A positive x (outside the domain) gets e^x up to
+/// 88.72 and +inf above it up to about 10^9; beyond that k·HI is no longer exact and r
+/// no longer small, and the result means nothing (-inf at 10^10 and 2.3·10^38, measured
+/// on the native build). Walked over all 2^32 inputs (ACCURACY.md).
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
 #[inline(always)]
 fn exp_nonpos_table32<V: F32Simd + Permute32>(x: V) -> V {
@@ -720,13 +723,14 @@ const GELU_G0_LO: (f32, f32) = (4.210_731_593_793_126_6e-10, 6.380_472_143_771_7
 fn gelu_g_parts<V: F32Simd>(a: V) -> (V, V) {
     let lo = a.lt(s(2.0));
     let t = a - lo.select(s(1.0), s(3.75));
-    // g = c1 + c2·t + … + c11·t^10 as c1 + t·(c2 + t·E(t)), E = c3 + … + c11·t^8 by
-    // Estrin: 6 dependent FMAs where Horner has 10 (W6 `gelu(x + bias)` is bound by this
-    // chain's latency: one vector per loop step). The two outer steps stay Horner: they
-    // carry the large terms, whose roundings Estrin's partial sums would add (all Estrin:
-    // 4 FMAs deep, but gelu's walk rose from 1.29 to 1.75 ULP).
+    // g = c1 + c2·t + … + c11·t^10 as p0 + t²·E(t²), with pairs p_i = c_(2i+1) +
+    // c_(2i+2)·t and E = p1 + t²·p2 + t⁴·p3 + t⁶·p4 + t⁸·c11 by Estrin in t²: 5 dependent
+    // FMAs (a pair, two Estrin levels, the last step) where Horner has 10 (W6 `gelu(x +
+    // bias)` is bound by this chain's latency: one vector per loop step). The large
+    // partial sum p0 is added last and rounded once, as in Horner (all Estrin: 4 FMAs
+    // deep, but gelu's walk rose from 1.29 to 1.75 ULP; this form walks at 1.51).
     let coeff = |i: usize| lo.select(s(GELU_G_LO[i]), s(GELU_G_HI[i]));
-    // pairs p_i = c_(2i+1) + c_(2i+2)·t, then g = p0 + t²·(p1 + t²·p2 + t⁴·p3 + t⁶·p4 + t⁸·c11)
+    // `pairs[i]` is p_(i+1); the last entry is c11 alone.
     let t2 = t * t;
     let p0 = coeff(2).mul_add(t, coeff(1));
     let mut pairs = [s::<V>(0.0); 5];
