@@ -74,8 +74,9 @@ impl<T: LaneScalar> V<T> {
 
 /// Asks the CPU to bring `src[from..from + len]` (clamped to the slice) into the cache:
 /// `prefetcht0` once per 64-byte line on x86-64, nothing elsewhere. A hint only: nothing is
-/// read, nothing faults. Generated code no longer calls it (it cost softmax and layer norm
-/// 5-20%, emit.rs `emit_stage`); kept for the frozen expansions in
+/// read, nothing faults. Generated code no longer calls it (a row's burst of prefetches
+/// cost softmax and layer norm 5-20%; emit.rs `next_row_prefetch` now spreads them, one
+/// `prefetch_chunk` per chunk); kept for the frozen expansions in
 /// benches/compile_time/block_proto, which do.
 /// (Nothing under Miri either, which need not know the intrinsic.)
 #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
@@ -106,8 +107,8 @@ pub fn prefetch<E>(src: &[E], from: usize, len: usize) {
 /// x86-64, nothing elsewhere). A hint only: the address is computed with wrapping
 /// arithmetic and never dereferenced, so any `at` is allowed and nothing faults. Generated
 /// code calls it once per chunk in the last pass of a row stage, for the same chunk of an
-/// input's next row (emit.rs `emit_stage`), so the first pass of the next row finds it in
-/// the cache while the prefetches are spread over a pass that is busy computing.
+/// input's next row (emit.rs `next_row_prefetch`), so the first pass of the next row finds
+/// it in the cache while the prefetches are spread over a pass that is busy computing.
 /// (Nothing under Miri either, which need not know the intrinsic.)
 #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
