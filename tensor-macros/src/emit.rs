@@ -715,7 +715,9 @@ struct Prefetch {
 /// Only where the row is plain: one outer loop (the row), inner stride 1, a row stride
 /// that is a size, and the same inner extent in the first and last passes, so that chunk
 /// `__tg_j` of the last pass is chunk `__tg_j` of the next row. The last row prefetches
-/// itself (already in cache) rather than past the input.
+/// itself (already in cache) rather than past the input. Not for a literal row shorter than
+/// a chunk of either lane count: the last pass then has no main loop to prefetch from, and
+/// the slices would be bound (and bounds-checked) per row for nothing.
 fn next_row_prefetch(
     rt: &TokenStream,
     f: &GraphFn,
@@ -751,7 +753,8 @@ fn next_row_prefetch(
     let plain = |n: &LoopNest| {
         n.outer.len() == 1 && n.ragged.is_none() && n.scan.is_none() && n.matmul.is_none()
     };
-    if !plain(first) || !plain(last) || first.inner != last.inner {
+    let short = first.inner.as_static().is_some_and(|n| n < MIN_LANES);
+    if !plain(first) || !plain(last) || first.inner != last.inner || short {
         return (Prefetch::default(), None);
     }
     let mut out = Prefetch::default();
