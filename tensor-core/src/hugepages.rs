@@ -12,7 +12,8 @@
 //!
 //! The advice is asked for a buffer's whole 2 MiB pages, before its first write (a page
 //! already touched keeps its 4 KiB pages until the kernel's background collapse). Buffers
-//! the caller allocates (`Tensor::from_vec`, slices, `Vec`s) keep what their allocator gave.
+//! the caller allocates (`Tensor::from_vec`, slices, `Vec`s) keep what their allocator gave;
+//! [`vec_filled`] gives a program's own `Vec`s the advice.
 //! On other systems, under Miri, and for buffers under [`HUGE_MIN_BYTES`], nothing is done.
 
 /// Buffers of at least this many bytes ask for huge pages (NumPy's threshold).
