@@ -244,7 +244,12 @@ fn main() {
             || w6_into(black_box(&x), &b, &mut *o.lock().unwrap()),
         );
     }
-    let xs: Vec<f32> = x.as_slice().to_vec();
+    // The `Vec`s of the S workloads are allocated on huge pages (`hugepages::vec_filled`),
+    // as NumPy allocates the peers' arrays and as `Tensor`s are: a plain `vec![…]` gets
+    // 4 KiB pages on a system whose transparent huge pages are `madvise`, which cost S3
+    // 15-20% (BENCHMARKS.md "Peers", sixth session).
+    let mut xs: Vec<f32> = tensorgraph::hugepages::vec_filled(4096 * 1024, 0.0);
+    xs.copy_from_slice(x.as_slice());
     let gs: Vec<f32> = (0..1024).map(gamma).collect();
     let bs: Vec<f32> = (0..1024).map(beta).collect();
     let biases: Vec<f32> = (0..1024).map(bias).collect();
@@ -261,7 +266,7 @@ fn main() {
     ];
     for (name, f) in symbolic {
         if want(name) {
-            let o = Mutex::new(vec![0.0f32; 4096 * 1024]);
+            let o = Mutex::new(tensorgraph::hugepages::vec_filled(4096 * 1024, 0.0f32));
             run(name, pools, secs, &|| checksum(&o.lock().unwrap()), || {
                 f(&mut o.lock().unwrap())
             });

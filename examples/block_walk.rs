@@ -12,7 +12,7 @@
 //! builds run: `vrndscaleps`/`vscalefps` there) against the f32x8 ones instead, in 16-lane
 //! chunks of the block (a native build on an AVX-512 machine is where they differ in
 //! code; sigmoid's f32x16 divides where f32x8 takes `rcpps`, and exp_nonpos's f32x16 is
-//! the table kernel `exp_nonpos_table16`, so those two are expected to differ; each has
+//! the table kernel `exp_nonpos_table32`, so those two are expected to differ; each has
 //! its own `ulp_sweep --x16` walk in ACCURACY.md).
 //!
 //! ```sh

@@ -121,7 +121,15 @@ macro_rules! x16_as_x8 {
 }
 x16_as_x8!(exp_x16 => vm::x16::exp_f32x16, tanh_x16 => vm::x16::tanh_f32x16,
     sigmoid_x16 => vm::x16::sigmoid_f32x16, erf_x16 => vm::x16::erf_f32x16,
-    gelu_x16 => vm::x16::gelu_f32x16, exp_nonpos_x16 => vm::x16::exp_nonpos_f32x16);
+    gelu_x16 => vm::x16::gelu_f32x16, exp_nonpos_x16_all => vm::x16::exp_nonpos_f32x16);
+
+/// `exp_nonpos` on 16 lanes over its domain, x <= 0 and NaN: a positive x is outside it
+/// (softmax's `x - max` is never positive) and the AVX-512 table kernel, which has no
+/// upper clamp, gives e^x there, so the walk passes it as +0, where the reference
+/// e^min(x, 0) is 1 too. Every x <= 0 and NaN is walked as itself.
+fn exp_nonpos_x16(x: f32x8) -> f32x8 {
+    exp_nonpos_x16_all(x.simd_gt(f32x8::ZERO).select(f32x8::ZERO, x))
+}
 
 fn functions() -> Vec<Func> {
     macro_rules! parity {

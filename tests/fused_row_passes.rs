@@ -701,3 +701,214 @@ fn fused_passes_beyond_softmax() {
         }
     }
 }
+
+// Softmax row stages whose last (scale) pass prefetches the next row of the first pass's
+// inputs (emit.rs `next_row_prefetch`): the prefetched slice `&x[at..at + extent]` of the
+// next row over slices with a base offset (rows from 1, columns from 1), rows two apart,
+// symbolic rows with a literal row length, two inputs, rank 3, ops after the softmax in
+// the same pass, and rows above the thread split (5000 x 64, 600 x 500); and the layouts
+// that must not prefetch (rows flipped, transposed, f16 whose scale pass stores the
+// output first, a matmul between two softmaxes), for their values.
+graph! {
+    fn pf_rows_from1(x: f32[9, N]) -> f32[8, N] { softmax(slice(x, axis = 0, start = 1), axis = 1) }
+    fn pf_cols_from1(x: f32[B, 65]) -> f32[B, 64] { softmax(slice(x, axis = 1, start = 1), axis = 1) }
+    fn pf_every2(x: f32[10, N]) -> f32[5, N] { softmax(slice(x, axis = 0, step = 2), axis = 1) }
+    fn pf_flip_rows(x: f32[9, N]) -> f32[9, N] { softmax(flip(x, axis = 0), axis = 1) }
+    fn pf_t(x: f32[N, 6]) -> f32[6, N] { softmax(transpose(x), axis = 1) }
+    fn pf_then(x: f32[B, 64], y: f32[64]) -> f32[B, 64] { softmax(x, axis = 1) * y + 1.0 }
+    fn pf_two(x: f32[B, N], z: f32[B, N]) -> f32[B, N] { softmax(x + z, axis = 1) }
+    fn pf_half(x: f16[9, N]) -> f16[8, N] { softmax(slice(x, axis = 0, start = 1), axis = 1) }
+    fn pf_mm(x: f32[B, 32], w: f32[32, 32]) -> f32[B, 32] { softmax(softmax(x, axis = 1) @ w, axis = 1) }
+    fn pf_3d(x: f32[A, 3, N]) -> f32[A, 3, N] { softmax(x, axis = 2) }
+}
+
+/// `got` within `rel` of `want` plus `abs` (or both NaN).
+fn close_abs(what: &str, got: f64, want: f64, rel: f64, abs: f64) {
+    let ok = (got.is_nan() && want.is_nan()) || (got - want).abs() <= rel * want.abs() + abs;
+    assert!(ok, "{what}: got {got:e}, want {want:e}");
+}
+
+/// Softmax in f64 of an f64 row (no rounding of `x - max`).
+fn pf_softmax_ref(row: &[f64]) -> Vec<f64> {
+    let m = row.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let d: Vec<f64> = row.iter().map(|v| (v - m).exp()).collect();
+    let s: f64 = d.iter().sum();
+    d.iter().map(|v| v / s).collect()
+}
+
+fn pf_data(n: usize, seed: u64) -> Vec<f32> {
+    f32::random(n, seed)
+        .iter()
+        .map(|v| v.clamp(-8.0, 8.0))
+        .collect()
+}
+
+fn pf_check_rows(what: &str, got: &[f32], rows: &[Vec<f64>]) {
+    let n = rows.first().map_or(0, |r| r.len());
+    assert_eq!(got.len(), rows.len() * n, "{what}: length");
+    for (i, row) in rows.iter().enumerate() {
+        let want = pf_softmax_ref(row);
+        for j in 0..n {
+            close_abs(
+                &format!("{what} {i},{j}"),
+                got[i * n + j] as f64,
+                want[j],
+                3e-6,
+                1e-30,
+            );
+        }
+    }
+}
+
+fn f64s(x: &[f32]) -> Vec<f64> {
+    x.iter().map(|&v| v as f64).collect()
+}
+
+#[test]
+fn prefetching_softmax_over_views() {
+    for n in [0usize, 1, 7, 16, 17, 64, 100, 1029] {
+        let x = pf_data(9 * n, 1 + n as u64);
+        let xt = Tensor::<f32, Shape![9, _]>::from_shape_vec([9, n], x.clone()).unwrap();
+        let rows: Vec<Vec<f64>> = (1..9).map(|i| f64s(&x[i * n..(i + 1) * n])).collect();
+        match pf_rows_from1(&xt) {
+            Ok(o) => pf_check_rows(&format!("rows from 1, n {n}"), o.as_slice(), &rows),
+            Err(e) => assert_eq!(n, 0, "{e}"),
+        }
+        let rows: Vec<Vec<f64>> = (0..9).rev().map(|i| f64s(&x[i * n..(i + 1) * n])).collect();
+        match pf_flip_rows(&xt) {
+            Ok(o) => pf_check_rows(&format!("flipped rows, n {n}"), o.as_slice(), &rows),
+            Err(e) => assert_eq!(n, 0, "{e}"),
+        }
+        let x = pf_data(10 * n, 2 + n as u64);
+        let xt = Tensor::<f32, Shape![10, _]>::from_shape_vec([10, n], x.clone()).unwrap();
+        let rows: Vec<Vec<f64>> = (0..10)
+            .step_by(2)
+            .map(|i| f64s(&x[i * n..(i + 1) * n]))
+            .collect();
+        match pf_every2(&xt) {
+            Ok(o) => pf_check_rows(&format!("every 2nd row, n {n}"), o.as_slice(), &rows),
+            Err(e) => assert_eq!(n, 0, "{e}"),
+        }
+        let x = pf_data(n * 6, 3 + n as u64);
+        let xt = Tensor::<f32, Shape![_, 6]>::from_shape_vec([n, 6], x.clone()).unwrap();
+        let rows: Vec<Vec<f64>> = (0..6)
+            .map(|i| (0..n).map(|k| x[k * 6 + i] as f64).collect())
+            .collect();
+        match pf_t(&xt) {
+            Ok(o) => pf_check_rows(&format!("transposed, n {n}"), o.as_slice(), &rows),
+            Err(e) => assert_eq!(n, 0, "{e}"),
+        }
+    }
+}
+
+#[test]
+fn prefetching_softmax_symbolic_rows_and_threads() {
+    // 5000 rows of 64: above the thread split (2^18 elements).
+    for b in [0usize, 1, 2, 3, 37, 5000] {
+        let x = pf_data(b * 65, 10 + b as u64);
+        let xt = Tensor::<f32, Shape![_, 65]>::from_shape_vec([b, 65], x.clone()).unwrap();
+        let rows: Vec<Vec<f64>> = (0..b).map(|i| f64s(&x[i * 65 + 1..(i + 1) * 65])).collect();
+        match pf_cols_from1(&xt) {
+            Ok(o) => pf_check_rows(&format!("cols from 1, b {b}"), o.as_slice(), &rows),
+            Err(e) => assert_eq!(b, 0, "{e}"),
+        }
+        let x = pf_data(b * 64, 11 + b as u64);
+        let y: Vec<f32> = (0..64).map(|j| j as f32 * 0.25 - 3.0).collect();
+        let xt = Tensor::<f32, Shape![_, 64]>::from_shape_vec([b, 64], x.clone()).unwrap();
+        let yt = Tensor::<f32, Shape![64]>::from_vec(y.clone()).unwrap();
+        match pf_then(&xt, &yt) {
+            Ok(o) => {
+                for i in 0..b {
+                    let want = pf_softmax_ref(&f64s(&x[i * 64..(i + 1) * 64]));
+                    for j in 0..64 {
+                        let w = want[j] * y[j] as f64 + 1.0;
+                        close_abs(
+                            &format!("then, b {b} {i},{j}"),
+                            o.as_slice()[i * 64 + j] as f64,
+                            w,
+                            1e-6,
+                            1e-6,
+                        );
+                    }
+                }
+            }
+            Err(e) => assert_eq!(b, 0, "{e}"),
+        }
+        let w: Vec<f32> = pf_data(32 * 32, 12).iter().map(|v| v * 0.125).collect();
+        let x = pf_data(b * 32, 13 + b as u64);
+        let xt = Tensor::<f32, Shape![_, 32]>::from_shape_vec([b, 32], x.clone()).unwrap();
+        let wt = Tensor::<f32, Shape![32, 32]>::from_vec(w.clone()).unwrap();
+        match pf_mm(&xt, &wt) {
+            Ok(o) => {
+                let rows: Vec<Vec<f64>> = (0..b)
+                    .map(|i| {
+                        let s = pf_softmax_ref(&f64s(&x[i * 32..(i + 1) * 32]));
+                        (0..32)
+                            .map(|j| (0..32).map(|k| s[k] * w[k * 32 + j] as f64).sum())
+                            .collect()
+                    })
+                    .collect();
+                pf_check_rows(&format!("matmul, b {b}"), o.as_slice(), &rows);
+            }
+            Err(e) => assert_eq!(b, 0, "{e}"),
+        }
+    }
+    for (b, n) in [
+        (0usize, 3usize),
+        (3, 0),
+        (1, 1),
+        (5, 17),
+        (600, 500),
+        (2, 4099),
+    ] {
+        let x = pf_data(b * n, 20 + n as u64);
+        let z = pf_data(b * n, 21 + n as u64);
+        let xt = Tensor::<f32, Shape![_, _]>::from_shape_vec([b, n], x.clone()).unwrap();
+        let zt = Tensor::<f32, Shape![_, _]>::from_shape_vec([b, n], z.clone()).unwrap();
+        match pf_two(&xt, &zt) {
+            Ok(o) => {
+                let rows: Vec<Vec<f64>> = (0..b)
+                    .map(|i| {
+                        (0..n)
+                            .map(|j| (x[i * n + j] + z[i * n + j]) as f64)
+                            .collect()
+                    })
+                    .collect();
+                pf_check_rows(&format!("two inputs [{b},{n}]"), o.as_slice(), &rows);
+            }
+            Err(e) => assert!(b == 0 || n == 0, "{e}"),
+        }
+        let x = pf_data(b * 3 * n, 22 + n as u64);
+        let xt = Tensor::<f32, Shape![_, 3, _]>::from_shape_vec([b, 3, n], x.clone()).unwrap();
+        match pf_3d(&xt) {
+            Ok(o) => {
+                let rows: Vec<Vec<f64>> =
+                    (0..b * 3).map(|i| f64s(&x[i * n..(i + 1) * n])).collect();
+                pf_check_rows(&format!("3-d [{b},3,{n}]"), o.as_slice(), &rows);
+            }
+            Err(e) => assert!(b == 0 || n == 0, "{e}"),
+        }
+    }
+}
+
+#[test]
+fn prefetching_half_softmax_of_a_slice() {
+    for n in [0usize, 1, 15, 16, 33, 300] {
+        let x = pf_data(9 * n, 30 + n as u64);
+        let xh: Vec<f16> = x.iter().map(|&v| f16::from_f32(v)).collect();
+        let xt = Tensor::<f16, Shape![9, _]>::from_shape_vec([9, n], xh.clone()).unwrap();
+        match pf_half(&xt) {
+            Ok(o) => {
+                for i in 1..9 {
+                    let row: Vec<f64> = xh[i * n..(i + 1) * n].iter().map(|v| v.to_f64()).collect();
+                    let want = pf_softmax_ref(&row);
+                    for j in 0..n {
+                        let got = o.as_slice()[(i - 1) * n + j].to_f64();
+                        close_abs(&format!("half, n {n} {i},{j}"), got, want[j], 2e-3, 1e-6);
+                    }
+                }
+            }
+            Err(e) => assert_eq!(n, 0, "{e}"),
+        }
+    }
+}

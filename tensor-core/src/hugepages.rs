@@ -12,7 +12,8 @@
 //!
 //! The advice is asked for a buffer's whole 2 MiB pages, before its first write (a page
 //! already touched keeps its 4 KiB pages until the kernel's background collapse). Buffers
-//! the caller allocates (`Tensor::from_vec`, slices, `Vec`s) keep what their allocator gave.
+//! the caller allocates (`Tensor::from_vec`, slices, `Vec`s) keep what their allocator gave;
+//! [`vec_filled`] gives a program's own `Vec`s the advice.
 //! On other systems, under Miri, and for buffers under [`HUGE_MIN_BYTES`], nothing is done.
 
 // The one libc function used, declared here rather than through the `libc` crate, whose
@@ -79,6 +80,24 @@ pub(crate) fn filled<T: Clone>(len: usize, value: T) -> Vec<T> {
     let mut data = with_capacity(len);
     data.resize(len, value);
     data
+}
+
+/// A `Vec` of `len` copies of `value` on huge pages where Linux grants them: for data a
+/// program holds in `Vec`s and passes to graphs as slices (graphs with run-time dims). A
+/// `Vec` from `vec![…]` or `collect()` gets 4 KiB pages on systems whose transparent huge
+/// pages are `madvise` (a common default), and a kernel walking a large one row by row
+/// pays a TLB miss per page: softmax over `f32[4096, 1024]` from such `Vec`s took 2.05 ms
+/// against 1.73 from advised buffers (BENCHMARKS.md "Peers", sixth session). `Tensor`s
+/// ask for huge pages themselves, and so does NumPy for its arrays. Advice only: the
+/// result is an ordinary `Vec` (freed, grown and converted as any other), and buffers
+/// under 4 MiB or off Linux are not advised.
+///
+/// ```
+/// let x: Vec<f32> = tensor_core::hugepages::vec_filled(4096 * 1024, 0.0);
+/// assert_eq!(x.len(), 4096 * 1024);
+/// ```
+pub fn vec_filled<T: Clone>(len: usize, value: T) -> Vec<T> {
+    filled(len, value)
 }
 
 #[cfg(test)]

@@ -74,8 +74,9 @@ impl<T: LaneScalar> V<T> {
 
 /// Asks the CPU to bring `src[from..from + len]` (clamped to the slice) into the cache:
 /// `prefetcht0` once per 64-byte line on x86-64, nothing elsewhere. A hint only: nothing is
-/// read, nothing faults. Generated code no longer calls it (it cost softmax and layer norm
-/// 5-20%, emit.rs `emit_stage`); kept for the frozen expansions in
+/// read, nothing faults. Generated code no longer calls it (a row's burst of prefetches
+/// cost softmax and layer norm 5-20%; emit.rs `next_row_prefetch` now spreads them, one
+/// `prefetch_chunk` per chunk); kept for the frozen expansions in
 /// benches/compile_time/block_proto, which do.
 /// (Nothing under Miri either, which need not know the intrinsic.)
 #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
@@ -100,6 +101,28 @@ pub fn prefetch<E>(src: &[E], from: usize, len: usize) {
     }
     #[cfg(not(all(target_arch = "x86_64", not(miri))))]
     let _ = (src, from, len);
+}
+
+/// Asks the CPU to bring the 64-byte line holding `src[at]` into the cache (`prefetcht0` on
+/// x86-64, nothing elsewhere). A hint only: the address is computed with wrapping
+/// arithmetic and never dereferenced, so any `at` is allowed and nothing faults. Generated
+/// code calls it once per chunk in the last pass of a row stage, for the same chunk of an
+/// input's next row (emit.rs `next_row_prefetch`), so the first pass of the next row finds
+/// it in the cache while the prefetches are spread over a pass that is busy computing.
+/// (Nothing under Miri either, which need not know the intrinsic.)
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub fn prefetch_chunk<E>(src: &[E], at: usize) {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    {
+        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let line = src.as_ptr().wrapping_add(at).cast::<i8>();
+        // SAFETY: `prefetcht0` (SSE, in every x86-64 CPU) only hints the cache: it reads no
+        // value and never faults, whatever the address; `line` is not dereferenced.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(line) };
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    let _ = (src, at);
 }
 
 /// Reads `n ≤ LANES` elements of `src` from `offset`, converted to the compute type.
@@ -528,8 +551,12 @@ pub trait FloatLanes: Float + NumLanes {
             b
         }
     }
-    /// e^min(a, 0), NaN for NaN: softmax's `exp(x - max)`, whose argument is <= 0 or NaN
-    /// (the graph macro emits it there only), within exp's bound (1 ULP); the f32 lanes
+    /// e^a for a <= 0, NaN for NaN: softmax's `exp(x - max)`, whose argument is <= 0 or
+    /// NaN (the graph macro emits it there only), within exp's bound (1 ULP). A positive a
+    /// is outside the domain: e^min(a, 0) = 1 here, in the f64 lanes and the 8-lane f32
+    /// kernels; in the 16-lane AVX-512 table kernel (no upper clamp) e^a up to 88.72,
+    /// +inf above it up to about 10^9, and no meaningful value beyond (-inf at 10^10,
+    /// where the reduction x·32/ln2 loses its integer); the f32 lanes
     /// run a kernel that is cheaper by what the sign allows (`vmath::exp_nonpos_f32`),
     /// f64 lanes their vector `exp` of min(x, 0); this default (each lane through the
     /// scalar reference) serves no float type.
@@ -794,21 +821,25 @@ fn div_invariant_f32x16(a: wide::f32x16, b: wide::f32x16) -> wide::f32x16 {
         let (a, b): (__m512, __m512) = (bytemuck::cast(a), bytemuck::cast(b));
         let abs = _mm512_set1_epi32(0x7fff_ffff);
         let bs = _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(b), abs));
-        // b is one value in every lane: tested as a scalar, which LLVM hoists out of the
-        // loop with b (the vector test stayed in it, three operations per vector).
+        // b is one value in every lane: tested as a scalar, out of the loop with b (the
+        // vector test stayed in it, three operations per vector).
         let b0 = _mm_cvtss_f32(_mm512_castps512_ps128(bs));
         let b_ok = (f32::from_bits(0x3580_0000)..=f32::from_bits(0x4980_0000)).contains(&b0);
         let v = _mm512_sub_epi32(
             _mm512_and_si512(_mm512_castps_si512(a), abs),
             _mm512_set1_epi32(1),
         );
-        let below = _mm512_cmp_epi32_mask::<_MM_CMPINT_LE>(v, _mm512_set1_epi32(0x7180_0000 - 1));
-        let a_ok = _mm512_mask_cmp_epu32_mask::<_MM_CMPINT_NLT>(
+        // b's test folds into the upper bound of a's, a value LLVM hoists with b (as a
+        // branch, `b_ok && …`, it stayed in the loop): out of range, no v ≤ i32::MIN (v is
+        // at least −1), so every lane fails.
+        let upper = if b_ok { 0x7180_0000 - 1 } else { i32::MIN };
+        let below = _mm512_cmp_epi32_mask::<_MM_CMPINT_LE>(v, _mm512_set1_epi32(upper));
+        let ok = _mm512_mask_cmp_epu32_mask::<_MM_CMPINT_NLT>(
             below,
             v,
             _mm512_set1_epi32(0x1980_0000 - 1),
         );
-        if b_ok && a_ok == 0xffff {
+        if ok == 0xffff {
             let r = _mm512_div_ps(_mm512_set1_ps(1.0), bs);
             let q0 = _mm512_mul_ps(a, r);
             let rho = _mm512_fmsub_ps(q0, bs, a);
@@ -829,8 +860,8 @@ fn div_invariant_f32x16(a: wide::f32x16, b: wide::f32x16) -> wide::f32x16 {
 /// back; `a` (an `exp(x - max)`) is +0, in (0, 1] or NaN, so neither |a| nor an upper
 /// bound is needed: within the contract, v = bits(a) − 1 as unsigned is at least
 /// bits(2^-76) − 1 exactly for +0 (v wraps to 2^32 − 1), a ≥ 2^-76 and NaN (which the fast
-/// path carries, as `divps` does). (Every a with its sign bit set passes the test too:
-/// outside the contract, where a = −inf would give NaN.) One subtract and one compare per
+/// path carries, as `divps` does). (Every a with its sign bit set passes the test too, and
+/// so does +inf: outside the contract, where ±inf would give NaN, not ±inf.) One subtract and one compare per
 /// vector against `div_invariant_f32x16`'s `and`, subtract, two compares and sign `xor`
 /// (W3 softmax's scale pass, BENCHMARKS.md "Peers"). Bit-identical to the division under
 /// the contract (`lanes::tests::div_softmax_is_division`).
@@ -845,9 +876,15 @@ fn div_softmax_f32x16(a: wide::f32x16, b: wide::f32x16) -> wide::f32x16 {
         let (a, b): (__m512, __m512) = (bytemuck::cast(a), bytemuck::cast(b));
         let b0 = _mm_cvtss_f32(_mm512_castps512_ps128(b));
         let b_ok = (f32::from_bits(0x3580_0000)..=f32::from_bits(0x4980_0000)).contains(&b0);
+        // b's test folds into the threshold of a's: v > bits(2^-76) − 2 (unsigned) is the
+        // test above when b is in range, and v > 2^32 − 1 fails every lane when it is not.
+        // The threshold is a value, not a branch, so LLVM hoists it with b out of the
+        // row's loop; with `b_ok && …` a compare and a branch on b stayed in the loop, per
+        // vector.
+        let threshold = if b_ok { 0x1980_0000 - 2 } else { -1 };
         let v = _mm512_sub_epi32(_mm512_castps_si512(a), _mm512_set1_epi32(1));
-        let a_ok = _mm512_cmp_epu32_mask::<_MM_CMPINT_NLT>(v, _mm512_set1_epi32(0x1980_0000 - 1));
-        if b_ok && a_ok == 0xffff {
+        let ok = _mm512_cmp_epu32_mask::<_MM_CMPINT_NLE>(v, _mm512_set1_epi32(threshold));
+        if ok == 0xffff {
             let r = _mm512_div_ps(_mm512_set1_ps(1.0), b);
             let q0 = _mm512_mul_ps(a, r);
             let rho = _mm512_fmsub_ps(q0, b, a);
@@ -1318,6 +1355,18 @@ mod lanes16 {
 mod tests {
     use super::*;
 
+    /// A prefetch is a hint: any index, inside the slice, past its end or far past it, of
+    /// an empty slice too, leaves the data as it was and does not fault.
+    #[test]
+    fn prefetch_chunk_takes_any_index() {
+        let data: Vec<f32> = (0..1000).map(|i| i as f32).collect();
+        for at in [0, 1, 15, 16, 999, 1000, 1016, 4096, 1 << 20] {
+            prefetch_chunk(&data, at);
+            prefetch_chunk::<f32>(&[], at);
+        }
+        assert!(data.iter().enumerate().all(|(i, &v)| v == i as f32));
+    }
+
     /// Edge values of each integer type (0, ±1, the extremes and their neighbours, powers
     /// of two, alternating and sparse bit patterns) then random values.
     fn values<T: Copy>(from_bits: impl Fn(u64) -> T, bits: u32, edges: &[T]) -> Vec<T> {
@@ -1448,6 +1497,47 @@ mod tests {
             let got = <f32 as FloatLanes>::div_softmax_lanes(V(a), V::splat(b)).0;
             assert_quotients(got, a, b);
         }
+        // Every class of b against the edges of a's test: b at and just past both ends of
+        // the fast path's range [2^-20, 2^20] (its test folds into a's threshold), below 1
+        // (not a row sum, but in range), tiny, huge, ±0, ±inf, NaN and negative; a at
+        // 2^-76 and its neighbours, +0, the smallest subnormal, 1 and NaN, alone in a
+        // vector and in one lane of a vector of fast-path values.
+        let edges_b = [
+            f32::from_bits(0x3580_0000),
+            f32::from_bits(0x357f_ffff),
+            f32::from_bits(0x4980_0000),
+            f32::from_bits(0x4980_0001),
+            0.75,
+            1e-30,
+            3e38,
+            0.0,
+            -0.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            -1.0,
+            -3.0,
+        ];
+        let edges_a = [
+            f32::from_bits(0x1980_0000),
+            f32::from_bits(0x197f_ffff),
+            f32::from_bits(0x1980_0001),
+            0.0,
+            1e-45,
+            1.0,
+            0.3,
+            f32::NAN,
+        ];
+        for &b in &edges_b {
+            for &special in &edges_a {
+                let got = <f32 as FloatLanes>::div_softmax_lanes(V([special; LANES]), V::splat(b));
+                assert_quotients(got.0, [special; LANES], b);
+                let mut a = [0.6f32; LANES];
+                a[LANES / 2] = special;
+                let got = <f32 as FloatLanes>::div_softmax_lanes(V(a), V::splat(b));
+                assert_quotients(got.0, a, b);
+            }
+        }
     }
 
     /// `div_invariant_lanes` bit for bit against the scalar division, f32 and f64: every
@@ -1519,6 +1609,13 @@ mod tests {
             f32::NAN,
             f32::MIN_POSITIVE,
             1e-45,
+            // Both ends of a's fast-path range [2^-76, 2^100] and their outer neighbours.
+            f32::from_bits(0x1980_0000),
+            f32::from_bits(0x197f_ffff),
+            f32::from_bits(0x7180_0000),
+            f32::from_bits(0x7180_0001),
+            -f32::from_bits(0x7180_0000),
+            -f32::from_bits(0x197f_ffff),
         ] {
             // Both signs of b: the fast path divides by |b| and puts b's sign back, so
             // ±0 numerators must keep the quotient's sign either way.
@@ -1533,6 +1630,17 @@ mod tests {
                 f32::NAN,
                 1e-30,
                 1e30,
+                // -inf, and both ends of the fast path's range [2^-20, 2^20] of |b| with
+                // their outer neighbours (b's test folds into a's upper bound), both signs.
+                f32::NEG_INFINITY,
+                f32::from_bits(0x3580_0000),
+                f32::from_bits(0x357f_ffff),
+                f32::from_bits(0x4980_0000),
+                f32::from_bits(0x4980_0001),
+                -f32::from_bits(0x3580_0000),
+                -f32::from_bits(0x357f_ffff),
+                -f32::from_bits(0x4980_0000),
+                -f32::from_bits(0x4980_0001),
             ] {
                 check32([special; LANES], b);
                 let mut a = [1.5f32; LANES];
@@ -1541,10 +1649,12 @@ mod tests {
             }
         }
     }
-    /// Softmax's exp (`exp_nonpos_lanes`, f32 and f64) against the f64 exponential of
-    /// min(x, 0), within exp's 1 ULP: random x <= 0 over every exponent (2^20 in release,
-    /// 2^14 in debug), the subnormal-result range [-104, -87] densely, and the specials
-    /// (NaN stays NaN; -inf and below -104 give +0; every x >= 0 gives exactly 1).
+    /// Softmax's exp (`exp_nonpos_lanes`, f32 and f64) against the f64 exponential,
+    /// within exp's 1 ULP: random x <= 0 over every exponent (2^20 in release, 2^14 in
+    /// debug), the subnormal-result range [-104, -87] densely, and the specials (NaN stays
+    /// NaN; -inf and below -104 give +0; ±0 give exactly 1). Positive x, outside the
+    /// domain: 1 (e^min(x, 0)), but e^x within 1 ULP up to 88 in the f32 lanes of native
+    /// AVX-512 builds, whose table kernel has no upper clamp.
     #[test]
     fn exp_nonpos_is_exp_of_the_non_positive_part() {
         let mut next = xorshift(0x2545_f491_4f6c_dd1du64);
@@ -1589,14 +1699,24 @@ mod tests {
                     continue;
                 }
                 let want = (x.min(0.0) as f64).exp();
-                let err = crate::ulp::err_f32(got[i], want);
-                assert!(
-                    err <= 1.0,
-                    "exp_nonpos({x:e}) = {:e}: {err} ULP from {want:e}",
-                    got[i]
-                );
-                if x >= 0.0 {
-                    assert_eq!(got[i], 1.0, "exp_nonpos({x:e})");
+                let table =
+                    cfg!(all(target_arch = "x86_64", target_feature = "avx512f")) && LANES == 16;
+                if x > 0.0 && table {
+                    if x <= 88.0 {
+                        let want = (x as f64).exp();
+                        let err = crate::ulp::err_f32(got[i], want);
+                        assert!(err <= 1.0, "exp_nonpos({x:e}) = {:e}: {err} ULP", got[i]);
+                    }
+                } else {
+                    let err = crate::ulp::err_f32(got[i], want);
+                    assert!(
+                        err <= 1.0,
+                        "exp_nonpos({x:e}) = {:e}: {err} ULP from {want:e}",
+                        got[i]
+                    );
+                    if x >= 0.0 {
+                        assert_eq!(got[i], 1.0, "exp_nonpos({x:e})");
+                    }
                 }
                 if x <= -104.0 {
                     assert_eq!(got[i].to_bits(), 0, "exp_nonpos({x:e})");

@@ -52,9 +52,9 @@ pub mod __private {
     pub use crate::dtype::{bf16, f16, Element};
     pub use crate::error::ShapeError;
     pub use crate::lanes::{
-        cast, load, load_strided, load_strided_back, prefetch, store, ActivationLanes,
-        BitCountLanes, BitwiseLanes, CompareLanes, FloatLanes, NumLanes, SelectLanes, ShiftLanes,
-        LANES, V,
+        cast, load, load_strided, load_strided_back, prefetch, prefetch_chunk, store,
+        ActivationLanes, BitCountLanes, BitwiseLanes, CompareLanes, FloatLanes, NumLanes,
+        SelectLanes, ShiftLanes, LANES, V,
     };
     pub use crate::matmul::{
         matmul, matmul_packed, pack_rhs, pack_rhs_len, GemmInto, MatrixAt, PlainGemm,

@@ -230,7 +230,18 @@ fn emit_stage(
     }
     let Some(rows) = &stage.row_loop else {
         let stream = streams_outputs(graph, &nests[0]);
-        let body = emit_nest(rt, f, graph, kernel, &nests[0], false, &[], stream, true);
+        let body = emit_nest(
+            rt,
+            f,
+            graph,
+            kernel,
+            &nests[0],
+            false,
+            &[],
+            stream,
+            true,
+            None,
+        );
         return quote!({ #body });
     };
     let rows_lit = size_expr(rows);
@@ -244,15 +255,11 @@ fn emit_stage(
     // the block, then the nests after it through the block's rows.
     let product_at = nests.iter().position(|n| n.matmul.is_some());
     let gemm = product_at.and_then(|at| nests[at].matmul.as_ref());
-    // No software prefetch: rows are read in order, which the hardware prefetchers follow.
-    // An earlier version prefetched each input's next row (and softmax's next output row)
-    // at the start of a row: on 2026-11-27, on a busy host, it cost W3 (softmax) 17% and W4
-    // (layer norm) 20%, and 5-8% with the rows in cache (f32[512, 1024]); BENCHMARKS.md
-    // "Peers".
     // Only a stage of one nest streams its stores: in a stage of several passes a later
     // pass reads the row back (softmax's scale pass), which must find it in the cache.
     let stream = nests.len() == 1 && streams_outputs(graph, &nests[0]);
-    let body_of = |nest: &LoopNest| {
+    let (prefetch, prefetcher) = next_row_prefetch(rt, f, graph, kernel, nests, &rows_lit);
+    let body_of = |(at, nest): (usize, &LoopNest)| {
         emit_nest(
             rt,
             f,
@@ -263,9 +270,10 @@ fn emit_stage(
             &chunked,
             stream,
             nests.len() == 1,
+            (Some(at) == prefetcher).then_some(&prefetch),
         )
     };
-    let nests_p = nests.iter();
+    let nests_p = nests.iter().enumerate();
     let (pre, bodies): (Vec<TokenStream>, Vec<TokenStream>) = match product_at {
         Some(at) => (
             nests_p.clone().take(at).map(body_of).collect(),
@@ -696,6 +704,114 @@ fn operand_storage(
     }
 }
 
+/// Software prefetch for a nest: `decl` binds, once per row, the slices that `per_chunk`
+/// prefetches from at `__tg_j` in each chunk of the nest's main loops.
+#[derive(Default)]
+struct Prefetch {
+    decl: TokenStream,
+    per_chunk: TokenStream,
+}
+
+/// In a row stage of several passes, the last pass prefetches, chunk by chunk, the same
+/// chunk of the next row of every input that the first pass reads along its rows
+/// (softmax's `x`, which its max pass reads; layer norm's `x`). The first pass of the next
+/// row then reads from the cache, and the prefetches are spread over a pass that computes,
+/// one per chunk (a 64-byte line for 16 f32 lanes), instead of queueing behind that pass's
+/// own demand loads. Measured on native builds (BENCHMARKS.md "Peers", 2026-11-27, sixth
+/// session). Before it, rows were left to the hardware prefetchers, whose order LLVM may
+/// scramble: the max pass's fully unrolled loop read lines 2, 3, 6, 7, … of a row before
+/// lines 0, 1, 4, 5, …. An earlier version prefetched each next row at once at the start
+/// of a row: that cost W3 17% and W4 20% (its burst of 64 prefetches queued ahead of the
+/// row's own loads), and was removed.
+///
+/// Only where the row is plain: one outer loop (the row), inner stride 1, a row stride
+/// that is a size, and the same inner extent in the first and last passes, so that chunk
+/// `__tg_j` of the last pass is chunk `__tg_j` of the next row. The last row prefetches
+/// itself (already in cache) rather than past the input. Not for a literal row shorter than
+/// a chunk of either lane count: the last pass then has no main loop to prefetch from, and
+/// the slices would be bound (and bounds-checked) per row for nothing.
+fn next_row_prefetch(
+    rt: &TokenStream,
+    f: &GraphFn,
+    graph: &TypedGraph,
+    kernel: &Kernel,
+    nests: &[LoopNest],
+    rows: &TokenStream,
+) -> (Prefetch, Option<usize>) {
+    let p = quote!(#rt::__private);
+    // The pass that prefetches: the last, when its stores all go to temps or to output
+    // rows an earlier pass of the row already stored (so in cache), as softmax's scale
+    // pass. Not when the last pass is first to store an output row, as layer norm's: W4
+    // ran 13-25% slower with the prefetches in its output pass or in its variance pass
+    // (the output pass's stores wait on reads-for-ownership from memory).
+    let in_memory_stores = |at: usize| {
+        let nest = &nests[at];
+        nest.sink.written().into_iter().any(|k| {
+            let buffer = &nest.operands[k].buffer;
+            !matches!(buffer, BufferRef::Temp(_))
+                && !nests[..at].iter().any(|n| {
+                    n.sink
+                        .written()
+                        .iter()
+                        .any(|&w| n.operands[w].buffer == *buffer)
+                })
+        })
+    };
+    let at = nests.len() - 1;
+    if at == 0 || in_memory_stores(at) {
+        return (Prefetch::default(), None);
+    }
+    let (first, last) = (&nests[0], &nests[at]);
+    let plain = |n: &LoopNest| {
+        n.outer.len() == 1 && n.ragged.is_none() && n.scan.is_none() && n.matmul.is_none()
+    };
+    let short = first.inner.as_static().is_some_and(|n| n < MIN_LANES);
+    if !plain(first) || !plain(last) || first.inner != last.inner || short {
+        return (Prefetch::default(), None);
+    }
+    let mut out = Prefetch::default();
+    let mut seen: Vec<&BufferRef> = Vec::new();
+    for op in &first.operands {
+        let BufferRef::Input(_) = op.buffer else {
+            continue;
+        };
+        let stride = &op.outer_strides[0];
+        if seen.contains(&&op.buffer)
+            || !op.inner_stride.is_lit(1)
+            || stride.is_zero()
+            || stride.as_size().is_none()
+        {
+            continue;
+        }
+        seen.push(&op.buffer);
+        let t = operand_storage(rt, graph, f, kernel, &op.buffer);
+        let slice = slice_ident(&op.buffer);
+        let at = format_ident!("__tg_pf{}", seen.len() - 1);
+        let start = offset_expr(
+            offset_expr(quote!(0usize), &op.base, None),
+            stride,
+            Some(&quote!(__tg_pf_row)),
+        );
+        let extent = size_expr(&first.inner);
+        out.decl.extend(quote! {
+            let #at: &[#t] = {
+                let __tg_at: usize = #start;
+                &#slice[__tg_at..__tg_at + #extent]
+            };
+        });
+        out.per_chunk
+            .extend(quote!(#p::prefetch_chunk::<#t>(#at, __tg_j);));
+    }
+    if !out.decl.is_empty() {
+        let decl = out.decl;
+        out.decl = quote! {
+            let __tg_pf_row: usize = if __tg_row + 1 < #rows { __tg_row + 1 } else { __tg_row };
+            #decl
+        };
+    }
+    (out, Some(at))
+}
+
 /// One loop nest. In a row stage (`in_row_group`) its outermost loop is the stage's
 /// `__tg_row` loop, already open; `chunked` buffers are then this task's rows only, bound
 /// by the stage, and addressed relative to `__tg_row_lo`.
@@ -709,9 +825,11 @@ fn emit_nest(
     chunked: &[BufferRef],
     stream: bool,
     alone: bool,
+    prefetch: Option<&Prefetch>,
 ) -> TokenStream {
     let p = quote!(#rt::__private);
     let lanes = quote!(#p::LANES);
+    let prefetch_chunk = prefetch.map(|p| &p.per_chunk);
 
     // Temp slices: the one this nest writes mutably, the others shared.
     let written: Vec<usize> = nest.sink.written();
@@ -878,6 +996,7 @@ fn emit_nest(
                         let __tg_n: usize = #lanes;
                         #inner
                         #sink
+                        #prefetch_chunk
                     })*
                     __tg_j += #width * #lanes;
                 }
@@ -892,6 +1011,7 @@ fn emit_nest(
                         let __tg_n: usize = #lanes;
                         #inner
                         #sink
+                        #prefetch_chunk
                     }
                     __tg_j += #width * #lanes;
                 }
@@ -930,6 +1050,7 @@ fn emit_nest(
                 let __tg_n: usize = #lanes;
                 #inner
                 #chunk_sink_main
+                #prefetch_chunk
                 __tg_j += #lanes;
             }
         }
@@ -1027,8 +1148,10 @@ fn emit_nest(
             }
         }
     }
+    let prefetch_decl = prefetch.map(|p| &p.decl);
     let mut body = quote! {
         #(#offsets)*
+        #prefetch_decl
         #row_slices
         #ragged_extent
         #row

@@ -491,6 +491,52 @@ fn divisions_take_their_invariant_form_only_with_an_invariant_divisor() {
     assert!(plain.contains("div_invariant_lanes") && !plain.contains("div_softmax_lanes"));
 }
 
+/// Which row stages prefetch the next row (emit.rs `next_row_prefetch`): softmax's scale
+/// pass, the last of three, whose stores go to the output row its exp pass stored, prefetches
+/// `x`'s next row (one slice, one prefetch per chunk of its main loop); layer norm's output
+/// pass is first to store the output row, so nothing is prefetched; a lone pass, nothing.
+#[cfg(test)]
+#[test]
+fn only_a_last_pass_over_rows_in_cache_prefetches_the_next_row() {
+    use std::str::FromStr;
+    let text = |src: &str| expand(TokenStream::from_str(src).unwrap()).to_string();
+    let count = |text: &str, what: &str| text.matches(what).count();
+    let softmax = text("crate; fn f(x: f32[8, 64]) -> f32[8, 64] { softmax(x, axis = 1) }");
+    assert_eq!(count(&softmax, "let __tg_pf0 :"), 1);
+    assert_eq!(count(&softmax, "prefetch_chunk"), 1);
+    assert!(!softmax.contains("__tg_pf1"));
+    let norm = text(
+        "crate; fn f(x: f32[8, 64]) -> f32[8, 64] { let d = x - mean(x, axis = 1, keepdims = true); \
+         d * rsqrt(mean(d * d, axis = 1, keepdims = true) + 1e-5) }",
+    );
+    assert!(!norm.contains("prefetch_chunk"));
+    let lone = text("crate; fn f(x: f32[8, 64]) -> f32[8] { sum(x, axis = 1) }");
+    assert!(!lone.contains("prefetch_chunk"));
+    // Two inputs the max pass reads: two slices. Rows from 1 of a symbolic row length: the
+    // slice starts at the base offset. (tests/fused_row_passes.rs `prefetching_softmax_*`
+    // runs these against a reference.)
+    let two =
+        text("crate; fn f(x: f32[B, N], z: f32[B, N]) -> f32[B, N] { softmax(x + z, axis = 1) }");
+    assert_eq!(count(&two, "let __tg_pf0 :"), 1);
+    assert_eq!(count(&two, "let __tg_pf1 :"), 1);
+    let from1 = text(
+        "crate; fn f(x: f32[9, N]) -> f32[8, N] { softmax(slice(x, axis = 0, start = 1), axis = 1) }",
+    );
+    assert_eq!(count(&from1, "let __tg_pf0 :"), 1);
+    assert!(from1.contains("if __tg_row + 1 < 8"));
+    // Rows walked backwards (a negative row stride), a transposed input (inner stride not
+    // 1), f16 (its scale pass is first to store the f16 output row), rows of 5: nothing.
+    for src in [
+        "crate; fn f(x: f32[9, N]) -> f32[9, N] { softmax(flip(x, axis = 0), axis = 1) }",
+        "crate; fn f(x: f32[N, 6]) -> f32[6, N] { softmax(transpose(x), axis = 1) }",
+        "crate; fn f(x: f16[9, N]) -> f16[9, N] { softmax(x, axis = 1) }",
+        // Rows shorter than a chunk: no main loop to prefetch from.
+        "crate; fn f(x: f32[B, 5]) -> f32[B, 5] { softmax(x, axis = 1) }",
+    ] {
+        assert!(!text(src).contains("prefetch_chunk"), "{src}");
+    }
+}
+
 #[cfg(test)]
 mod expansion_timing {
     //! `TG_GRAPHS=path/to/graphs_only/src/lib.rs cargo test -p tensorgraph-macros --lib

@@ -561,8 +561,9 @@ pub fn all_function_names() -> Vec<&'static str> {
 }
 
 /// Softmax's exp: `exp` of `x - max(x)`, an argument the checker knows is <= 0 or NaN,
-/// computed as e^min(x, 0) (`FloatLanes::exp_nonpos_lanes`: within exp's 1 ULP, cheaper by
-/// what the sign allows). Internal: no row of `FUNCTIONS`, so no graph can call it.
+/// computed as e^x over that domain only (`FloatLanes::exp_nonpos_lanes`: within exp's 1
+/// ULP, cheaper by what the sign allows; a positive x gives 1 on most builds but not on
+/// the AVX-512 table kernel, which has no upper clamp). Internal: no row of `FUNCTIONS`, so no graph can call it.
 pub static EXP_NONPOS: Op = op(
     "exp_nonpos",
     1,

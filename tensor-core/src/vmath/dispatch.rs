@@ -227,8 +227,9 @@ pub mod x16 {
         erf_f32x16 => erf;
         /// The exact gelu on 16 lanes (as `vmath::gelu_f32`).
         gelu_f32x16 => gelu;
-        /// e^min(x, 0) on 16 lanes (on AVX-512 builds the table kernel, not the same bits as
-        /// `vmath::exp_nonpos_f32`; same bound).
+        /// e^x for x <= 0 on 16 lanes (on AVX-512 builds the table kernel, not the same bits
+        /// as `vmath::exp_nonpos_f32`; same bound; no upper clamp, so a positive x, outside
+        /// the domain, does not give 1 there).
         exp_nonpos_f32x16 => exp_nonpos;
     }
 

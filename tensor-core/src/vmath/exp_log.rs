@@ -373,9 +373,11 @@ pub fn exp_f32(x: f32x8) -> f32x8 {
     dispatch::exp(x)
 }
 
-/// e^min(x, 0) (f32 lanes), NaN for NaN, <= 1 ulp (walked: 0.812): softmax's
+/// e^x for x <= 0 (f32 lanes), NaN for NaN, <= 1 ulp (walked: 0.812): softmax's
 /// `exp(x - max)`, whose argument is never positive; cheaper than `exp_f32` by what the
-/// sign allows (`f32_kernels::exp_nonpos`).
+/// sign allows (`f32_kernels::exp_nonpos`). A positive x is outside its domain: these
+/// 8-lane kernels return 1, the 16-lane AVX-512 one (`x16::exp_nonpos_f32x16`) e^x up
+/// to 88.72 and no meaningful value far above it (`f32_kernels::exp_nonpos_table32`).
 #[inline]
 pub fn exp_nonpos_f32(x: f32x8) -> f32x8 {
     dispatch::exp_nonpos(x)

@@ -87,8 +87,10 @@ pub(crate) trait F32Simd:
     fn mul_pow2_nonpos(self, kf: Self) -> Self {
         self * pow2(kf + s(25.0)) * s(f32::from_bits(0x3300_0000))
     }
-    /// e^min(self, 0), NaN for NaN (`exp_nonpos`): the polynomial kernel, or on 16-lane
-    /// AVX-512 builds the table kernel (`exp_nonpos_table16`), which needs a 16-entry
+    /// e^self for self <= 0, NaN for NaN (`exp_nonpos`; a positive self is outside its
+    /// domain: 1 here, e^self up to 88.72 and no meaningful value far above it on the
+    /// table kernel): the polynomial kernel, or on 16-lane
+    /// AVX-512 builds the table kernel (`exp_nonpos_table32`), which needs a 32-entry
     /// lane permutation.
     #[inline(always)]
     fn exp_nonpos(self) -> Self {
@@ -203,7 +205,7 @@ f32_simd_impl!(
         }
         #[inline(always)]
         fn exp_nonpos(self) -> Self {
-            exp_nonpos_table16(self)
+            exp_nonpos_table32(self)
         }
     }
 );
@@ -218,12 +220,24 @@ fn s<V: F32Simd>(v: f32) -> V {
 #[inline(always)]
 fn estrin<V: F32Simd>(t: V, c: &[f32]) -> V {
     assert!(!c.is_empty() && c.len() <= 16);
+    let mut lanes = [s::<V>(0.0); 16];
+    for (l, &c) in lanes.iter_mut().zip(c) {
+        *l = s(c);
+    }
+    estrin_lanes(t, &lanes[..c.len()])
+}
+
+/// `estrin` with coefficients that may differ per lane (gelu's G picks each lane's
+/// interval's coefficients).
+#[inline(always)]
+fn estrin_lanes<V: F32Simd>(t: V, c: &[V]) -> V {
+    assert!(!c.is_empty() && c.len() <= 16);
     let mut v = [s::<V>(0.0); 8];
     let mut m = c.len().div_ceil(2);
     for (i, vi) in v.iter_mut().enumerate().take(m) {
         *vi = match c.get(2 * i + 1) {
-            Some(&odd) => s::<V>(odd).mul_add(t, s(c[2 * i])),
-            None => s(c[2 * i]),
+            Some(&odd) => odd.mul_add(t, c[2 * i]),
+            None => c[2 * i],
         };
     }
     let mut p = t * t;
@@ -369,106 +383,145 @@ fn exp_nonpos_poly<V: F32Simd>(x: V) -> V {
     e.mul_pow2_nonpos(kf)
 }
 
-/// 2^(j/16), j = 0..15, rounded to f32 (`EXP2_16THS_HI`), and the rest rounded
-/// (`EXP2_16THS_LO`): the pair is 2^(j/16) to about 2^-48.
+/// 2^(j/32), j = 0..31, rounded to f32 (`EXP2_32NDS_HI`), and the rest rounded
+/// (`EXP2_32NDS_LO`): the pair is 2^(j/32) to better than 2^-46 (Python `decimal`, 60 digits).
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-const EXP2_16THS_HI: [f32; 16] = [
+const EXP2_32NDS_HI: [f32; 32] = [
     1.0,
-    1.044_273_734_092_712_4,
-    1.090_507_745_742_797_9,
-    1.138_788_580_894_470_2,
-    1.189_207_077_026_367_2,
-    1.241_857_767_105_102_5,
-    1.296_839_594_841_003_4,
-    1.354_255_557_060_241_7,
-    1.414_213_538_169_860_8,
-    1.476_826_190_948_486_3,
-    1.542_210_817_337_036_1,
-    1.610_490_322_113_037,
-    1.681_792_855_262_756_3,
-    1.756_252_169_609_069_8,
-    1.834_008_097_648_620_6,
-    1.915_206_551_551_818_8,
+    1.0218971967697144,
+    1.0442737340927124,
+    1.0671404600143433,
+    1.0905077457427979,
+    1.114386796951294,
+    1.1387885808944702,
+    1.1637248992919922,
+    1.1892070770263672,
+    1.215247392654419,
+    1.2418577671051025,
+    1.2690509557724,
+    1.2968395948410034,
+    1.3252366781234741,
+    1.3542555570602417,
+    1.3839099407196045,
+    1.4142135381698608,
+    1.4451807737350464,
+    1.4768261909484863,
+    1.5091644525527954,
+    1.5422108173370361,
+    1.5759809017181396,
+    1.610490322113037,
+    1.6457555294036865,
+    1.6817928552627563,
+    1.7186193466186523,
+    1.7562521696090698,
+    1.7947090864181519,
+    1.8340080976486206,
+    1.8741676807403564,
+    1.9152065515518188,
+    1.9571441411972046,
 ];
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-const EXP2_16THS_LO: [f32; 16] = [
+const EXP2_32NDS_LO: [f32; 32] = [
     0.0,
-    4.833_470_157_450_392_4e-8,
-    -1.307_753_993_984_306_4e-8,
-    5.386_222_312_608_879e-8,
-    3.797_635_272_917_432e-8,
-    4.496_838_101_886_169e-8,
-    -4.018_999_533_172_973e-8,
-    -1.012_334_926_997_482_4e-8,
-    2.420_323_497_176_468_7e-8,
-    -4.500_898_853_621_038e-8,
-    8.070_904_833_346_049e-9,
-    9.836_217_174_097_328e-9,
-    -2.475_532_667_745_028_4e-8,
-    -9.235_770_370_707_996e-9,
-    -1.123_927_795_276_813_4e-8,
-    9.845_328_108_326_612e-9,
+    -4.811559861650494e-08,
+    4.8334701574503924e-08,
+    -5.9337519786595294e-08,
+    -1.3077539939843064e-08,
+    -5.435540018083884e-08,
+    5.386222312608879e-08,
+    -4.051441493402308e-08,
+    3.797635272917432e-08,
+    -3.267394887984665e-08,
+    4.496838101886169e-08,
+    1.419333317542737e-09,
+    -4.018999533172973e-08,
+    -3.496373324196611e-08,
+    -1.0123349269974824e-08,
+    -5.875577357983275e-08,
+    2.4203234971764687e-08,
+    3.324199937537742e-08,
+    -4.500898853621038e-08,
+    -2.4959373234878512e-08,
+    8.070904833346049e-09,
+    -5.661025426206834e-08,
+    9.836217174097328e-09,
+    -5.124972091152813e-08,
+    -2.4755326677450284e-08,
+    -4.8496175963919086e-08,
+    -9.235770370707996e-09,
+    -1.141504490931311e-08,
+    -1.1239277952768134e-08,
+    -4.663005626071026e-08,
+    9.845328108326612e-09,
+    -1.7021804410433106e-08,
 ];
-/// ln2/16 to 12 bits (k·LN2_16_HI is exact for |k| < 2^12), and the rest rounded; the
-/// kernel multiplies k/16 by 16 times them (the same products, exactly).
+/// ln2/32 to 11 bits (k·LN2_32_HI is exact for |k| < 2^13), and the rest rounded; the
+/// kernel multiplies k/32 by 32 times them (the same products, exactly).
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-const LN2_16_HI: f32 = 0.043_319_702_148_437_5;
+const LN2_32_HI: f32 = 0.021_667_480_468_75;
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-const LN2_16_LO: f32 = 1.996_636_456_169_653_7e-6;
+const LN2_32_LO: f32 = -6.631_076_303_165_173e-6;
 
-/// `exp_nonpos` with a 16-entry table, on AVX-512 (one `vpermps` per table half): x =
-/// (16m + j)·ln2/16 + r with |r| <= ln2/32, e^x = 2^m · 2^(j/16) · e^r. The table leaves
-/// an r 16 times smaller than `exp_nonpos_poly`'s, so e^r - 1 = r + r²(1/2 + r/6 + r²/24)
-/// (truncation < 2^-34 relative) and no exact 1 + r sum are needed: 16 vector operations
-/// per vector (two of them `vpermps`) against the polynomial kernel's 21 and its three
-/// register copies (W3 softmax native: BENCHMARKS.md "Peers").
+/// `exp_nonpos` with a 32-entry table, on AVX-512 (one `vpermt2ps` per table half): x =
+/// (32m + j)·ln2/32 + r with |r| <= ln2/64, e^x = 2^m · 2^(j/32) · e^r. The table leaves
+/// an r 32 times smaller than `exp_nonpos_poly`'s, so e^r - 1 = r + r²(1/2 + r/6)
+/// (truncation < 2^-30.7 relative) and no exact 1 + r sum are needed: 15 vector
+/// operations per vector (two of them `vpermt2ps`) against the polynomial kernel's 21 and
+/// its three register copies, and one multiply-add fewer than the 16-entry table with a
+/// degree-4 polynomial it replaced (W3 softmax native 1.39-1.41 -> 1.35-1.38 ms;
+/// BENCHMARKS.md "Peers", sixth session).
 ///
-/// Steps and errors (relative to the result, before its last rounding): k = rint(x·16/ln2)
-/// in the low mantissa bits of `kb` (x/ln2 + 1.5·2^19, one FMA; |k| <= 2401 since x is
-/// clamped to [-104, 0], NaN carried by the clamps as in `exp_nonpos_poly`), whose low 4
-/// bits are j = k mod 16, the `vpermps` index; r = (x - k·HI) - k·LO, the first exact
-/// (Cody-Waite), the second rounded: < 2^-29; q = e^r - 1 by Horner and one FMA: < 2^-29;
-/// s = T_hi·q + T_lo by one FMA: < 2^-29; e = T_hi + s rounds once (0.5 ULP). Together
-/// < 0.58 ULP; then ·2^m by `vscalefps`, exact for normal results and one rounding into
-/// the subnormal range. Walked over all 2^32 inputs (ACCURACY.md).
+/// Steps and errors (relative to the result, before its last rounding): k = rint(x·32/ln2)
+/// in the low mantissa bits of `kb` (x/ln2 + 1.5·2^18, one FMA; |k| <= 4802 since x is
+/// clamped below at -104 and is <= 0 in its domain, NaN carried by the clamp as in
+/// `exp_nonpos_poly`), whose low 5 bits are j = k mod 32, the `vpermt2ps` index; r = (x -
+/// k·HI) - k·LO, the first exact (Cody-Waite: k·HI has at most 24 bits and is within a
+/// factor 2 of x when k != 0), the second rounded: < 2^-29; q = e^r - 1 by Horner and one
+/// FMA: < 2^-29 with the truncation; s = T_hi·q + T_lo by one FMA: < 2^-29; e = T_hi + s
+/// rounds once (0.5 ULP). Then ·2^m by `vscalefps`, exact for normal results and one
+/// rounding into the subnormal range. A positive x (outside the domain) gets e^x up to
+/// 88.72 and +inf above it up to about 10^9; beyond that k·HI is no longer exact and r
+/// no longer small, and the result means nothing (-inf at 10^10 and 2.3·10^38, measured
+/// on the native build). Walked over all 2^32 inputs (ACCURACY.md).
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
 #[inline(always)]
-fn exp_nonpos_table16<V: F32Simd + Permute16>(x: V) -> V {
-    let xc = s::<V>(0.0).min_or_second(s::<V>(-104.0).max_or_second(x));
-    // x/ln2 rounded to a multiple of 1/16 (k/16) by adding 1.5·2^19, whose ULP is 1/16:
-    // the low 4 mantissa bits of `kb` are k mod 16 (the table index), and `kq` is k/16
+fn exp_nonpos_table32<V: F32Simd + Permute32>(x: V) -> V {
+    // Clamped below only: softmax's argument x - max is never positive (or NaN), and
+    // the upper clamp was one of the vector operations of W3's exp pass (4% of W3).
+    let xc = s::<V>(-104.0).max_or_second(x);
+    // x/ln2 rounded to a multiple of 1/32 (k/32) by adding 1.5·2^18, whose ULP is 1/32:
+    // the low 5 mantissa bits of `kb` are k mod 32 (the table index), and `kq` is k/32
     // exactly.
-    let kb = xc.mul_add(s(LOG2E_F), s(MAGIC_F / 16.0));
-    let kq = kb - s(MAGIC_F / 16.0);
-    let r = kq.mul_add(s(-16.0 * LN2_16_LO), kq.mul_add(s(-16.0 * LN2_16_HI), xc));
-    let (t_hi, t_lo) = (kb.permute16(&EXP2_16THS_HI), kb.permute16(&EXP2_16THS_LO));
-    let p = s::<V>(0.041_666_668)
-        .mul_add(r, s(0.166_666_67))
-        .mul_add(r, s(0.5));
+    let kb = xc.mul_add(s(LOG2E_F), s(MAGIC_F / 32.0));
+    let kq = kb - s(MAGIC_F / 32.0);
+    let r = kq.mul_add(s(-32.0 * LN2_32_LO), kq.mul_add(s(-32.0 * LN2_32_HI), xc));
+    let (t_hi, t_lo) = (kb.permute32(&EXP2_32NDS_HI), kb.permute32(&EXP2_32NDS_LO));
+    let p = s::<V>(0.166_666_67).mul_add(r, s(0.5));
     let q = (r * r).mul_add(p, r);
     let e = t_hi + t_hi.mul_add(q, t_lo);
-    // `vscalefps` scales by 2^floor(k/16) = 2^m.
+    // `vscalefps` scales by 2^floor(k/32) = 2^m.
     e.mul_pow2(kq)
 }
 
-/// A 16-entry lane permutation: each lane is `table[bits & 15]` of its own bits.
+/// A 32-entry lane permutation: each lane is `table[bits & 31]` of its own bits.
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-trait Permute16 {
-    fn permute16(self, table: &[f32; 16]) -> Self;
+trait Permute32 {
+    fn permute32(self, table: &[f32; 32]) -> Self;
 }
 
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-impl Permute16 for f32x16 {
+impl Permute32 for f32x16 {
     #[inline(always)]
-    fn permute16(self, table: &[f32; 16]) -> Self {
-        use core::arch::x86_64::{_mm512_castps_si512, _mm512_loadu_ps, _mm512_permutexvar_ps};
-        // SAFETY: avx512f is enabled for the whole build (the `cfg` above); `table` is 16
-        // f32s, valid for the 64-byte unaligned load; `vpermps` uses only the low 4 bits
-        // of each index lane, so every index is inside the table.
+    fn permute32(self, table: &[f32; 32]) -> Self {
+        use core::arch::x86_64::{_mm512_castps_si512, _mm512_loadu_ps, _mm512_permutex2var_ps};
+        // SAFETY: avx512f is enabled for the whole build (the `cfg` above); `table` is 32
+        // f32s, valid for the two 64-byte unaligned loads; `vpermt2ps` uses only the low 5
+        // bits of each index lane, so every index is inside the table.
         bytemuck::cast(unsafe {
-            _mm512_permutexvar_ps(
-                _mm512_castps_si512(bytemuck::cast(self)),
+            _mm512_permutex2var_ps(
                 _mm512_loadu_ps(table.as_ptr()),
+                _mm512_castps_si512(bytemuck::cast(self)),
+                _mm512_loadu_ps(table.as_ptr().add(16)),
             )
         })
     }
@@ -670,11 +723,22 @@ const GELU_G0_LO: (f32, f32) = (4.210_731_593_793_126_6e-10, 6.380_472_143_771_7
 fn gelu_g_parts<V: F32Simd>(a: V) -> (V, V) {
     let lo = a.lt(s(2.0));
     let t = a - lo.select(s(1.0), s(3.75));
-    let n = GELU_G_LO.len();
-    let mut g = lo.select(s(GELU_G_LO[n - 1]), s(GELU_G_HI[n - 1]));
-    for i in (1..n - 1).rev() {
-        g = g.mul_add(t, lo.select(s(GELU_G_LO[i]), s(GELU_G_HI[i])));
+    // g = c1 + c2·t + … + c11·t^10 as p0 + t²·E(t²), with pairs p_i = c_(2i+1) +
+    // c_(2i+2)·t and E = p1 + t²·p2 + t⁴·p3 + t⁶·p4 + t⁸·c11 by Estrin in t²: 5 dependent
+    // FMAs (a pair, two Estrin levels, the last step) where Horner has 10 (W6 `gelu(x +
+    // bias)` is bound by this chain's latency: one vector per loop step). The large
+    // partial sum p0 is added last and rounded once, as in Horner (all Estrin: 4 FMAs
+    // deep, but gelu's walk rose from 1.29 to 1.75 ULP; this form walks at 1.51).
+    let coeff = |i: usize| lo.select(s(GELU_G_LO[i]), s(GELU_G_HI[i]));
+    // `pairs[i]` is p_(i+1); the last entry is c11 alone.
+    let t2 = t * t;
+    let p0 = coeff(2).mul_add(t, coeff(1));
+    let mut pairs = [s::<V>(0.0); 5];
+    for (i, pi) in pairs.iter_mut().enumerate().take(4) {
+        *pi = coeff(2 * i + 4).mul_add(t, coeff(2 * i + 3));
     }
+    pairs[4] = coeff(11);
+    let g = estrin_lanes(t2, &pairs).mul_add(t2, p0);
     let c0 = lo.select(s(GELU_G_LO[0]), s(GELU_G_HI[0]));
     let c0_lo = lo.select(s(GELU_G0_LO.0), s(GELU_G0_LO.1));
     let w = t * g;
