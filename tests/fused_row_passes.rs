@@ -448,14 +448,13 @@ fn half_softmax_of_a_long_row() {
     }
 }
 
-/// `div_softmax_lanes` against the division for every a in [+0, 1] (all 2^30 + 1 bit
-/// patterns) and NaN, for a set of row sums b >= 1 (the fast path's edges included).
-/// Ignored because it is exhaustive: 19 s in release, minutes in the debug build CI runs
-/// (`cargo test --release --test fused_row_passes -- --ignored`). CI runs its sample
-/// instead: tensor-core `lanes::tests::div_softmax_is_division` (every dividend class,
-/// 2·10^4 vectors in debug), and the softmax tests here go through the same function.
+/// `div_softmax_lanes` against the division for a in [+0, 1] and NaN, for a set of row
+/// sums b >= 1 (the fast path's edges included). A release build walks every a (all
+/// 2^30 + 1 bit patterns: 19 s, `cargo test --release --test fused_row_passes`); the
+/// debug build CI runs walks every 509th run of LANES consecutive patterns (every
+/// exponent, ~2·10^6 dividends) and, densely, the 2^14 patterns at each end of the fast
+/// path's dividend range (+0 and its neighbours, 2^-76 and its neighbours).
 #[test]
-#[ignore]
 fn div_softmax_every_dividend() {
     use tensorgraph::lanes::{FloatLanes, LANES, V};
     let bs = [
@@ -472,30 +471,47 @@ fn div_softmax_every_dividend() {
         2.0e7,
     ];
     let last = 1.0f32.to_bits();
+    // (first pattern, last pattern, step between runs of LANES patterns)
+    let edge = 0x1980_0000u32; // 2^-76
+    let walks: &[(u32, u32, u32)] = if cfg!(debug_assertions) {
+        &[
+            (0, last, 509),
+            (0, 1 << 14, 1),
+            (edge - (1 << 13), edge + (1 << 13), 1),
+        ]
+    } else {
+        &[(0, last, 1)]
+    };
     for &b in &bs {
         let mut wrong = 0u64;
+        let mut checked = 0u64;
         let mut first = None;
-        let mut bits = 0u32;
-        while bits <= last {
-            let a: [f32; LANES] = core::array::from_fn(|i| {
-                let k = bits + i as u32;
-                if k <= last {
-                    f32::from_bits(k)
-                } else {
-                    f32::NAN
+        for &(from, to, step) in walks {
+            let mut bits = from;
+            while bits <= to {
+                let a: [f32; LANES] = core::array::from_fn(|i| {
+                    let k = bits + i as u32;
+                    if k <= last {
+                        f32::from_bits(k)
+                    } else {
+                        f32::NAN
+                    }
+                });
+                let got = <f32 as FloatLanes>::div_softmax_lanes(V(a), V([b; LANES])).0;
+                for i in 0..LANES {
+                    checked += 1;
+                    let want = a[i] / b;
+                    if !(got[i].to_bits() == want.to_bits() || (got[i].is_nan() && want.is_nan())) {
+                        wrong += 1;
+                        first.get_or_insert((a[i], got[i], want));
+                    }
                 }
-            });
-            let got = <f32 as FloatLanes>::div_softmax_lanes(V(a), V([b; LANES])).0;
-            for i in 0..LANES {
-                let want = a[i] / b;
-                if !(got[i].to_bits() == want.to_bits() || (got[i].is_nan() && want.is_nan())) {
-                    wrong += 1;
-                    first.get_or_insert((a[i], got[i], want));
-                }
+                bits += LANES as u32 * step;
             }
-            bits += LANES as u32;
         }
         assert_eq!(wrong, 0, "b = {b:e}: {wrong} wrong, first {first:?}");
+        // Every walk ran: over 2·10^6 dividends in debug, all 2^30 + 1 in release.
+        assert!(checked > 2_000_000, "only {checked} dividends walked");
     }
 }
 
