@@ -802,6 +802,40 @@ macro_rules! div_invariant_f32 {
     };
 }
 
+/// Whether a row divisor |b| (lane 0 of a splat; as a scalar, so LLVM hoists the test
+/// with b out of the row's loop) is in the Markstein fast path's range [2^-20, 2^20]
+/// (`div_invariant_f32x16`, `div_softmax_f32x16`).
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn divisor_in_fast_range(b: core::arch::x86_64::__m512) -> bool {
+    use core::arch::x86_64::*;
+    // SAFETY: avx512f is enabled for the whole build (the `cfg` above); a register move.
+    let b0 = unsafe { _mm_cvtss_f32(_mm512_castps512_ps128(b)) };
+    (f32::from_bits(0x3580_0000)..=f32::from_bits(0x4980_0000)).contains(&b0)
+}
+
+/// a / b for positive b and the a of the fast path (the callers' tests): q0 = a·(1/b)
+/// corrected once by the exact residual a − q0·b (Markstein), the correctly rounded
+/// quotient when nothing under- or overflows.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn markstein_f32x16(
+    a: core::arch::x86_64::__m512,
+    b: core::arch::x86_64::__m512,
+) -> core::arch::x86_64::__m512 {
+    use core::arch::x86_64::*;
+    // SAFETY: avx512f (FMA forms included) is enabled for the whole build (the `cfg`
+    // above); the intrinsics read and write registers only.
+    unsafe {
+        let r = _mm512_div_ps(_mm512_set1_ps(1.0), b);
+        let q0 = _mm512_mul_ps(a, r);
+        let rho = _mm512_fmsub_ps(q0, b, a);
+        _mm512_fnmadd_ps(rho, r, q0)
+    }
+}
+
 /// `div_invariant_f32!` on one zmm register (AVX-512 builds; b must be the same in every
 /// lane, as for `div_invariant_lanes`: its range is tested on lane 0), with the test of a on the
 /// integer lanes of |a|: v = bits(|a|) − 1 is −1 for ±0 and runs from bits(2^-76) − 1
@@ -823,8 +857,7 @@ fn div_invariant_f32x16(a: wide::f32x16, b: wide::f32x16) -> wide::f32x16 {
         let bs = _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(b), abs));
         // b is one value in every lane: tested as a scalar, out of the loop with b (the
         // vector test stayed in it, three operations per vector).
-        let b0 = _mm_cvtss_f32(_mm512_castps512_ps128(bs));
-        let b_ok = (f32::from_bits(0x3580_0000)..=f32::from_bits(0x4980_0000)).contains(&b0);
+        let b_ok = divisor_in_fast_range(bs);
         let v = _mm512_sub_epi32(
             _mm512_and_si512(_mm512_castps_si512(a), abs),
             _mm512_set1_epi32(1),
@@ -840,10 +873,7 @@ fn div_invariant_f32x16(a: wide::f32x16, b: wide::f32x16) -> wide::f32x16 {
             _mm512_set1_epi32(0x1980_0000 - 1),
         );
         if ok == 0xffff {
-            let r = _mm512_div_ps(_mm512_set1_ps(1.0), bs);
-            let q0 = _mm512_mul_ps(a, r);
-            let rho = _mm512_fmsub_ps(q0, bs, a);
-            let q = _mm512_fnmadd_ps(rho, r, q0);
+            let q = markstein_f32x16(a, bs);
             let sign = _mm512_and_si512(_mm512_castps_si512(b), _mm512_set1_epi32(i32::MIN));
             return bytemuck::cast(_mm512_castsi512_ps(_mm512_xor_si512(
                 _mm512_castps_si512(q),
@@ -874,8 +904,7 @@ fn div_softmax_f32x16(a: wide::f32x16, b: wide::f32x16) -> wide::f32x16 {
     // above guarantees for the whole build; they read and write registers only.
     unsafe {
         let (a, b): (__m512, __m512) = (bytemuck::cast(a), bytemuck::cast(b));
-        let b0 = _mm_cvtss_f32(_mm512_castps512_ps128(b));
-        let b_ok = (f32::from_bits(0x3580_0000)..=f32::from_bits(0x4980_0000)).contains(&b0);
+        let b_ok = divisor_in_fast_range(b);
         // b's test folds into the threshold of a's: v > bits(2^-76) − 2 (unsigned) is the
         // test above when b is in range, and v > 2^32 − 1 fails every lane when it is not.
         // The threshold is a value, not a branch, so LLVM hoists it with b out of the
@@ -885,10 +914,7 @@ fn div_softmax_f32x16(a: wide::f32x16, b: wide::f32x16) -> wide::f32x16 {
         let v = _mm512_sub_epi32(_mm512_castps_si512(a), _mm512_set1_epi32(1));
         let ok = _mm512_cmp_epu32_mask::<_MM_CMPINT_NLE>(v, _mm512_set1_epi32(threshold));
         if ok == 0xffff {
-            let r = _mm512_div_ps(_mm512_set1_ps(1.0), b);
-            let q0 = _mm512_mul_ps(a, r);
-            let rho = _mm512_fmsub_ps(q0, b, a);
-            return bytemuck::cast(_mm512_fnmadd_ps(rho, r, q0));
+            return bytemuck::cast(markstein_f32x16(a, b));
         }
         bytemuck::cast(_mm512_div_ps(a, b))
     }
