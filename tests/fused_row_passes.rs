@@ -89,6 +89,14 @@ fn close(what: &str, got: f64, want: f64, tol: f64) {
     assert!(ok, "{what}: got {got:e}, want {want:e}");
 }
 
+/// `close` for each element of a row or column: `got[j]` against `want[j]`.
+fn close_row(what: &str, got: &[f32], want: &[f64], tol: f64) {
+    assert_eq!(got.len(), want.len(), "{what}: lengths");
+    for (j, (&g, &w)) in got.iter().zip(want).enumerate() {
+        close(&format!("{what} {j}"), g as f64, w, tol);
+    }
+}
+
 fn softmax_ref(row: &[f64]) -> Vec<f64> {
     softmax_ref_rounded(row, |v| v as f32 as f64)
 }
@@ -131,15 +139,12 @@ fn fused_store_and_sum_rows() {
         let (e, s, q) = (e.as_slice(), s.as_slice(), q.as_slice());
         for (i, row) in rowwise(&x, n).enumerate().take(r) {
             let ex: Vec<f64> = row.iter().map(|&v| (v as f64).exp()).collect();
-            let total: f64 = ex.iter().sum();
-            for j in 0..n {
-                close(
-                    &format!("exp [{r},{n}] {i},{j}"),
-                    e[i * n + j] as f64,
-                    ex[j],
-                    3e-7,
-                );
-            }
+            close_row(
+                &format!("exp [{r},{n}] {i}"),
+                &e[i * n..(i + 1) * n],
+                &ex,
+                3e-7,
+            );
             let got: f64 = e[i * n..(i + 1) * n].iter().map(|&v| v as f64).sum();
             close(
                 &format!("sum [{r},{n}] {i}"),
@@ -156,7 +161,6 @@ fn fused_store_and_sum_rows() {
                     1.2e-7,
                 );
             }
-            let _ = total;
         }
         let two = cast_sum(&xt).unwrap();
         for i in 0..r {
@@ -362,32 +366,21 @@ fn softmax_rows_views_and_specials() {
             let want = softmax_ref(&row);
             let flipped: Vec<f64> = row.iter().rev().cloned().collect();
             let wantf = softmax_ref(&flipped);
-            for j in 0..n {
-                close(
-                    &format!("softmax [{r},{n}] {i},{j}"),
-                    a.as_slice()[i * n + j] as f64,
-                    want[j],
-                    3e-6,
-                );
-                close(
-                    &format!("softmax flip [{r},{n}] {i},{j}"),
-                    b.as_slice()[i * n + j] as f64,
-                    wantf[j],
-                    3e-6,
-                );
-            }
+            let got = |t: &[f32]| t[i * n..(i + 1) * n].to_vec();
+            close_row(
+                &format!("softmax [{r},{n}] {i}"),
+                &got(a.as_slice()),
+                &want,
+                3e-6,
+            );
+            let what = format!("softmax flip [{r},{n}] {i}");
+            close_row(&what, &got(b.as_slice()), &wantf, 3e-6);
         }
         for j in 0..n {
             let col: Vec<f64> = (0..r).map(|i| x[i * n + j] as f64).collect();
-            let want = softmax_ref(&col);
-            for i in 0..r {
-                close(
-                    &format!("softmax axis 0 [{r},{n}] {i},{j}"),
-                    c.as_slice()[i * n + j] as f64,
-                    want[i],
-                    3e-6,
-                );
-            }
+            let got: Vec<f32> = (0..r).map(|i| c.as_slice()[i * n + j]).collect();
+            let what = format!("softmax axis 0 [{r},{n}] column {j}");
+            close_row(&what, &got, &softmax_ref(&col), 3e-6);
         }
     }
     let x = specials(5, 13, 3);
@@ -397,27 +390,18 @@ fn softmax_rows_views_and_specials() {
         let mut row: Vec<f64> = vec![-1.5];
         row.extend(x[i * 13..(i + 1) * 13].iter().map(|&v| v as f64));
         row.extend([-1.5, -1.5]);
-        let want = softmax_ref(&row);
-        for j in 0..16 {
-            close(
-                &format!("softmax pad {i},{j}"),
-                p.as_slice()[i * 16 + j] as f64,
-                want[j],
-                3e-6,
-            );
-        }
+        let got = &p.as_slice()[i * 16..(i + 1) * 16];
+        close_row(&format!("softmax pad {i}"), got, &softmax_ref(&row), 3e-6);
         let mut row: Vec<f64> = x[i * 13..(i + 1) * 13].iter().map(|&v| v as f64).collect();
         let back: Vec<f64> = row.iter().rev().cloned().collect();
         row.extend(back);
-        let want = softmax_ref(&row);
-        for j in 0..26 {
-            close(
-                &format!("softmax concat {i},{j}"),
-                c.as_slice()[i * 26 + j] as f64,
-                want[j],
-                3e-6,
-            );
-        }
+        let got = &c.as_slice()[i * 26..(i + 1) * 26];
+        close_row(
+            &format!("softmax concat {i}"),
+            got,
+            &softmax_ref(&row),
+            3e-6,
+        );
     }
 }
 
