@@ -258,7 +258,9 @@ fn emit_stage(
     // Only a stage of one nest streams its stores: in a stage of several passes a later
     // pass reads the row back (softmax's scale pass), which must find it in the cache.
     let stream = nests.len() == 1 && streams_outputs(graph, &nests[0]);
-    let (prefetch, prefetcher) = next_row_prefetch(rt, f, graph, kernel, nests, &rows_lit);
+    // Only the last nest prefetches (`next_row_prefetch`).
+    let prefetch = next_row_prefetch(rt, f, graph, kernel, nests, &rows_lit);
+    let last = nests.len() - 1;
     let body_of = |(at, nest): (usize, &LoopNest)| {
         emit_nest(
             rt,
@@ -270,7 +272,7 @@ fn emit_stage(
             &chunked,
             stream,
             nests.len() == 1,
-            (Some(at) == prefetcher).then_some(&prefetch),
+            prefetch.as_ref().filter(|_| at == last),
         )
     };
     let nests_p = nests.iter().enumerate();
@@ -706,13 +708,12 @@ fn operand_storage(
 
 /// Software prefetch for a nest: `decl` binds, once per row, the slices that `per_chunk`
 /// prefetches from at `__tg_j` in each chunk of the nest's main loops.
-#[derive(Default)]
 struct Prefetch {
     decl: TokenStream,
     per_chunk: TokenStream,
 }
 
-/// In a row stage of several passes, the last pass prefetches, chunk by chunk, the same
+/// In a row stage of several passes, the last pass (None: no pass) prefetches, chunk by chunk, the same
 /// chunk of the next row of every input that the first pass reads along its rows
 /// (softmax's `x`, which its max pass reads; layer norm's `x`). The first pass of the next
 /// row then reads from the cache, and the prefetches are spread over a pass that computes,
@@ -737,7 +738,7 @@ fn next_row_prefetch(
     kernel: &Kernel,
     nests: &[LoopNest],
     rows: &TokenStream,
-) -> (Prefetch, Option<usize>) {
+) -> Option<Prefetch> {
     let p = quote!(#rt::__private);
     // The pass that prefetches: the last, when its stores all go to temps or to output
     // rows an earlier pass of the row already stored (so in cache), as softmax's scale
@@ -759,7 +760,7 @@ fn next_row_prefetch(
     };
     let at = nests.len() - 1;
     if at == 0 || in_memory_stores(at) {
-        return (Prefetch::default(), None);
+        return None;
     }
     let (first, last) = (&nests[0], &nests[at]);
     let plain = |n: &LoopNest| {
@@ -767,9 +768,9 @@ fn next_row_prefetch(
     };
     let short = first.inner.as_static().is_some_and(|n| n < MIN_LANES);
     if !plain(first) || !plain(last) || first.inner != last.inner || short {
-        return (Prefetch::default(), None);
+        return None;
     }
-    let mut out = Prefetch::default();
+    let (mut decl, mut per_chunk) = (TokenStream::new(), TokenStream::new());
     let mut seen: Vec<&BufferRef> = Vec::new();
     for op in &first.operands {
         let BufferRef::Input(_) = op.buffer else {
@@ -793,23 +794,22 @@ fn next_row_prefetch(
             Some(&quote!(__tg_pf_row)),
         );
         let extent = size_expr(&first.inner);
-        out.decl.extend(quote! {
+        decl.extend(quote! {
             let #at: &[#t] = {
                 let __tg_at: usize = #start;
                 &#slice[__tg_at..__tg_at + #extent]
             };
         });
-        out.per_chunk
-            .extend(quote!(#p::prefetch_chunk::<#t>(#at, __tg_j);));
+        per_chunk.extend(quote!(#p::prefetch_chunk::<#t>(#at, __tg_j);));
     }
-    if !out.decl.is_empty() {
-        let decl = out.decl;
-        out.decl = quote! {
-            let __tg_pf_row: usize = if __tg_row + 1 < #rows { __tg_row + 1 } else { __tg_row };
-            #decl
-        };
+    if decl.is_empty() {
+        return None;
     }
-    (out, Some(at))
+    let decl = quote! {
+        let __tg_pf_row: usize = if __tg_row + 1 < #rows { __tg_row + 1 } else { __tg_row };
+        #decl
+    };
+    Some(Prefetch { decl, per_chunk })
 }
 
 /// One loop nest. In a row stage (`in_row_group`) its outermost loop is the stage's
