@@ -579,7 +579,8 @@ pub trait FloatLanes: Float + NumLanes {
     /// or NaN (a row's `exp(x - max)`) and `b` the same in every lane and loop-invariant
     /// (the row's sum: at least 1, or NaN). Outside that contract, a quotient that may be
     /// off (never UB). The macro emits it only for softmax (`ops::DIV_SOFTMAX`); cheaper
-    /// than `div_invariant_lanes` on AVX-512 builds (`div_softmax_f32x16`).
+    /// than `div_invariant_lanes` on AVX-512 builds (`div_softmax_m512`; on default x86-64 builds the
+    /// dispatched `vmath::block::div_softmax_f32` runs it on AVX-512 CPUs).
     #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn div_softmax_lanes(a: V<Self>, b: V<Self>) -> V<Self> {
@@ -772,7 +773,7 @@ impl BitCountLanes for i64 {}
 /// pairs over the whole fast-path range, no bit differs (`div_invariant_is_division`
 /// repeats a sample of it, with both zeros against both signs of b). Cost per vector: 1
 /// multiply, 2 FMAs, a sign `xor`, the range test and a branch against a `divps`; on
-/// AVX-512 the test of a is two integer compares on |a|'s bits (`div_invariant_f32x16`,
+/// AVX-512 the test of a is two integer compares on |a|'s bits (`div_invariant_m512`,
 /// which those builds use instead).
 #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
 macro_rules! div_invariant_f32 {
@@ -802,15 +803,32 @@ macro_rules! div_invariant_f32 {
     };
 }
 
+/// Where the zmm forms of the row divisions below are compiled: AVX-512 builds (the f32x16
+/// lanes) and x86-64 builds without AVX2, whose graph kernels call them through the
+/// dispatched block entry points (`vmath::block::div_invariant_f32`, `div_softmax_f32`) on
+/// CPUs with AVX-512.
+macro_rules! zmm_division {
+    ($($item:item)*) => {$(
+        #[cfg(all(
+            target_arch = "x86_64",
+            any(target_feature = "avx512f", not(target_feature = "avx2"))
+        ))]
+        $item
+    )*};
+}
+
+zmm_division! {
 /// Whether a row divisor |b| (lane 0 of a splat; as a scalar, so LLVM hoists the test
 /// with b out of the row's loop) is in the Markstein fast path's range [2^-20, 2^20]
-/// (`div_invariant_f32x16`, `div_softmax_f32x16`).
-#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
-#[cfg_attr(not(debug_assertions), inline(always))]
-fn divisor_in_fast_range(b: core::arch::x86_64::__m512) -> bool {
+/// (`div_invariant_m512`, `div_softmax_m512`).
+///
+/// # Safety
+/// The CPU must support avx512f (as for every function of `zmm_division!`): AVX-512
+/// builds, or code that runs after the dispatch found it.
+#[inline(always)]
+unsafe fn divisor_in_fast_range(b: core::arch::x86_64::__m512) -> bool {
     use core::arch::x86_64::*;
-    // SAFETY: avx512f is enabled for the whole build (the `cfg` above); a register move.
+    // SAFETY: avx512f, the caller's contract; a register move.
     let b0 = unsafe { _mm_cvtss_f32(_mm512_castps512_ps128(b)) };
     (f32::from_bits(0x3580_0000)..=f32::from_bits(0x4980_0000)).contains(&b0)
 }
@@ -818,16 +836,17 @@ fn divisor_in_fast_range(b: core::arch::x86_64::__m512) -> bool {
 /// a / b for positive b and the a of the fast path (the callers' tests): q0 = a·(1/b)
 /// corrected once by the exact residual a − q0·b (Markstein), the correctly rounded
 /// quotient when nothing under- or overflows.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
-#[cfg_attr(not(debug_assertions), inline(always))]
-fn markstein_f32x16(
+///
+/// # Safety
+/// The CPU must support avx512f.
+#[inline(always)]
+unsafe fn markstein_m512(
     a: core::arch::x86_64::__m512,
     b: core::arch::x86_64::__m512,
 ) -> core::arch::x86_64::__m512 {
     use core::arch::x86_64::*;
-    // SAFETY: avx512f (FMA forms included) is enabled for the whole build (the `cfg`
-    // above); the intrinsics read and write registers only.
+    // SAFETY: avx512f (FMA forms included), the caller's contract; the intrinsics read
+    // and write registers only.
     unsafe {
         let r = _mm512_div_ps(_mm512_set1_ps(1.0), b);
         let q0 = _mm512_mul_ps(a, r);
@@ -836,23 +855,26 @@ fn markstein_f32x16(
     }
 }
 
-/// `div_invariant_f32!` on one zmm register (AVX-512 builds; b must be the same in every
-/// lane, as for `div_invariant_lanes`: its range is tested on lane 0), with the test of a on the
+/// `div_invariant_f32!` on one zmm register (b must be the same in every lane, as for
+/// `div_invariant_lanes`: its range is tested on lane 0), with the test of a on the
 /// integer lanes of |a|: v = bits(|a|) − 1 is −1 for ±0 and runs from bits(2^-76) − 1
 /// to bits(2^100) − 1 over the fast-path range, so "v ≤ bits(2^100) − 1 as signed and
 /// v ≥ bits(2^-76) − 1 as unsigned" is exactly "±0 or 2^-76 ≤ |a| ≤ 2^100" (subnormals
 /// fail the unsigned test, |a| above 2^100, inf and NaN the signed one): an `and`, a
 /// subtract and two compares into one mask, against the float form's five mask
 /// operations (W3 softmax's scale pass: ~30% of its time with them; BENCHMARKS.md).
-#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
-#[cfg_attr(not(debug_assertions), inline(always))]
-fn div_invariant_f32x16(a: wide::f32x16, b: wide::f32x16) -> wide::f32x16 {
+///
+/// # Safety
+/// The CPU must support avx512f.
+#[inline(always)]
+pub(crate) unsafe fn div_invariant_m512(
+    a: core::arch::x86_64::__m512,
+    b: core::arch::x86_64::__m512,
+) -> core::arch::x86_64::__m512 {
     use core::arch::x86_64::*;
-    // SAFETY: every intrinsic here needs avx512f (FMA forms included), which the `cfg`
-    // above guarantees for the whole build; they read and write registers only.
+    // SAFETY: every intrinsic here needs avx512f (FMA forms included), the caller's
+    // contract; they read and write registers only.
     unsafe {
-        let (a, b): (__m512, __m512) = (bytemuck::cast(a), bytemuck::cast(b));
         let abs = _mm512_set1_epi32(0x7fff_ffff);
         let bs = _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(b), abs));
         // b is one value in every lane: tested as a scalar, out of the loop with b (the
@@ -873,37 +895,37 @@ fn div_invariant_f32x16(a: wide::f32x16, b: wide::f32x16) -> wide::f32x16 {
             _mm512_set1_epi32(0x1980_0000 - 1),
         );
         if ok == 0xffff {
-            let q = markstein_f32x16(a, bs);
+            let q = markstein_m512(a, bs);
             let sign = _mm512_and_si512(_mm512_castps_si512(b), _mm512_set1_epi32(i32::MIN));
-            return bytemuck::cast(_mm512_castsi512_ps(_mm512_xor_si512(
-                _mm512_castps_si512(q),
-                sign,
-            )));
+            return _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(q), sign));
         }
-        bytemuck::cast(_mm512_div_ps(a, b))
+        _mm512_div_ps(a, b)
     }
 }
 
-/// `FloatLanes::div_softmax_lanes` on one zmm register (AVX-512 builds): the fast path of
-/// `div_invariant_f32x16` without what softmax's contract makes dead. `b` (the row's sum)
+/// `FloatLanes::div_softmax_lanes` on one zmm register: the fast path of
+/// `div_invariant_m512` without what softmax's contract makes dead. `b` (the row's sum)
 /// is tested once as a scalar, as there, so on the fast path b > 0 and no sign is put
 /// back; `a` (an `exp(x - max)`) is +0, in (0, 1] or NaN, so neither |a| nor an upper
 /// bound is needed: within the contract, v = bits(a) − 1 as unsigned is at least
 /// bits(2^-76) − 1 exactly for +0 (v wraps to 2^32 − 1), a ≥ 2^-76 and NaN (which the fast
 /// path carries, as `divps` does). (Every a with its sign bit set passes the test too, and
 /// so does +inf: outside the contract, where ±inf would give NaN, not ±inf.) One subtract and one compare per
-/// vector against `div_invariant_f32x16`'s `and`, subtract, two compares and sign `xor`
+/// vector against `div_invariant_m512`'s `and`, subtract, two compares and sign `xor`
 /// (W3 softmax's scale pass, BENCHMARKS.md "Peers"). Bit-identical to the division under
 /// the contract (`lanes::tests::div_softmax_is_division`).
-#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
-#[cfg_attr(not(debug_assertions), inline(always))]
-fn div_softmax_f32x16(a: wide::f32x16, b: wide::f32x16) -> wide::f32x16 {
+///
+/// # Safety
+/// The CPU must support avx512f.
+#[inline(always)]
+pub(crate) unsafe fn div_softmax_m512(
+    a: core::arch::x86_64::__m512,
+    b: core::arch::x86_64::__m512,
+) -> core::arch::x86_64::__m512 {
     use core::arch::x86_64::*;
-    // SAFETY: every intrinsic here needs avx512f (FMA forms included), which the `cfg`
-    // above guarantees for the whole build; they read and write registers only.
+    // SAFETY: every intrinsic here needs avx512f (FMA forms included), the caller's
+    // contract; they read and write registers only.
     unsafe {
-        let (a, b): (__m512, __m512) = (bytemuck::cast(a), bytemuck::cast(b));
         let b_ok = divisor_in_fast_range(b);
         // b's test folds into the threshold of a's: v > bits(2^-76) − 2 (unsigned) is the
         // test above when b is in range, and v > 2^32 − 1 fails every lane when it is not.
@@ -914,10 +936,29 @@ fn div_softmax_f32x16(a: wide::f32x16, b: wide::f32x16) -> wide::f32x16 {
         let v = _mm512_sub_epi32(_mm512_castps_si512(a), _mm512_set1_epi32(1));
         let ok = _mm512_cmp_epu32_mask::<_MM_CMPINT_NLE>(v, _mm512_set1_epi32(threshold));
         if ok == 0xffff {
-            return bytemuck::cast(markstein_f32x16(a, b));
+            return markstein_m512(a, b);
         }
-        bytemuck::cast(_mm512_div_ps(a, b))
+        _mm512_div_ps(a, b)
     }
+}
+}
+
+/// `div_invariant_m512` on wide's f32x16 (AVX-512 builds: one zmm register).
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn div_invariant_f32x16(a: wide::f32x16, b: wide::f32x16) -> wide::f32x16 {
+    // SAFETY: avx512f is enabled for the whole build (the `cfg` above).
+    bytemuck::cast(unsafe { div_invariant_m512(bytemuck::cast(a), bytemuck::cast(b)) })
+}
+
+/// `div_softmax_m512` on wide's f32x16 (AVX-512 builds: one zmm register).
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn div_softmax_f32x16(a: wide::f32x16, b: wide::f32x16) -> wide::f32x16 {
+    // SAFETY: avx512f is enabled for the whole build (the `cfg` above).
+    bytemuck::cast(unsafe { div_softmax_m512(bytemuck::cast(a), bytemuck::cast(b)) })
 }
 
 /// Explicit `wide` implementations for `f32` and `f64` lanes.

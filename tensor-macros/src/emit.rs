@@ -18,7 +18,7 @@ use crate::ast::GraphFn;
 use crate::dtype::DType;
 use crate::ir::{
     BufferRef, ConstValue, Kernel, Level, LoopNest, NodeKind, Offset, ReduceKind, Sink, Size,
-    TempInit, TypedGraph, ValueSource,
+    TempInit, TypedGraph, Value, ValueSource,
 };
 use signature::dim_ident;
 
@@ -1038,7 +1038,16 @@ fn emit_nest(
         _ => unrolled_loop,
     };
     let blocked_loop = if has_main {
-        emit_blocked_loop(rt, f, graph, kernel, nest, &inner_extent, &chunk_sink_main)
+        emit_blocked_loop(
+            rt,
+            f,
+            graph,
+            kernel,
+            nest,
+            &inner_extent,
+            &chunk_sink_main,
+            prefetch_chunk,
+        )
     } else {
         TokenStream::new()
     };
@@ -1231,6 +1240,121 @@ const BLOCK_FUNCTIONS: &[(&str, &str)] = &[
     ("exp_nonpos", "exp_nonpos_f32"),
 ];
 
+/// The block entry point of a float division by a value fixed for the row or the call
+/// (`Op::invariant_divisor`), by the lane method it would call: `f32_block::NAME(&mut
+/// block, divisor)`. Default builds have no FMA at compile time, so their lanes divide with
+/// SSE `divps` (W3 softmax: a third of its time); the block runs Markstein's form on
+/// AVX-512 CPUs (`lanes::div_softmax_m512`), `vdivps` on AVX2, the same bits.
+const BLOCK_DIVISIONS: &[(&str, &str)] = &[
+    ("div_invariant_lanes", "div_invariant_f32"),
+    ("div_softmax_lanes", "div_softmax_f32"),
+];
+
+/// The values a computed value reads (none for loads, constants, counts).
+fn value_args(v: &Value) -> &[usize] {
+    match &v.source {
+        ValueSource::Compute { args } => args,
+        _ => &[],
+    }
+}
+
+/// The runtime's block entry point (`f32_block::NAME`) that computes inner value `v` of
+/// f32 lanes, if any: a unary function of `BLOCK_FUNCTIONS`, or a division by a value
+/// fixed for the row or the call (`BLOCK_DIVISIONS`; the same test as `emit_value`'s
+/// choice of the invariant form).
+fn block_entry(graph: &TypedGraph, values: &[Value], v: &Value) -> Option<&'static str> {
+    let (ValueSource::Compute { args }, NodeKind::Op { op, .. }) =
+        (&v.source, &graph.nodes[v.node].kind)
+    else {
+        return None;
+    };
+    let f32_lanes = graph.nodes[values[args[0]].node].dtype.compute() == DType::F32;
+    if v.level != Level::Inner || !f32_lanes {
+        return None;
+    }
+    match args.len() {
+        1 => BLOCK_FUNCTIONS
+            .iter()
+            .find(|(name, _)| *name == op.name)
+            .map(|&(_, entry)| entry),
+        2 if values[args[1]].level != Level::Inner => op
+            .invariant_divisor
+            .and_then(|method| BLOCK_DIVISIONS.iter().find(|(m, _)| *m == method))
+            .map(|&(_, entry)| entry),
+        _ => None,
+    }
+}
+
+/// On default x86-64 builds, the block loop of a nest whose one store puts a block call of
+/// a load back where the load read it, in an f32 buffer (softmax's scale pass: `e / sum`
+/// over the row of `e` that the exp pass stored): the block entry runs on the buffer
+/// itself, `F32_BLOCK` elements at a time, with nothing copied in or out. Measured on W3
+/// (default build, BENCHMARKS.md "Peers", seventh session): the division's SSE `divps`
+/// was a third of the time; through the copying form of `emit_blocked_loop` the copies
+/// cost what the block saved, in place W3 took 17% less. Divisions only go through blocks
+/// in place (`emit_blocked_loop` leaves them to the lanes).
+fn in_place_block(
+    rt: &TokenStream,
+    graph: &TypedGraph,
+    kernel: &Kernel,
+    nest: &LoopNest,
+    inner_extent: &TokenStream,
+    prefetch_chunk: Option<&TokenStream>,
+) -> Option<TokenStream> {
+    let p = quote!(#rt::__private);
+    let Sink::Store(stores) = &nest.sink else {
+        return None;
+    };
+    let [(k, v)] = stores[..] else {
+        return None;
+    };
+    let values = &nest.values;
+    let e = block_entry(graph, values, &values[v])?;
+    let args = value_args(&values[v]);
+    let ValueSource::Load { operand: loaded } = values[args[0]].source else {
+        return None;
+    };
+    let (a, b) = (&nest.operands[loaded], &nest.operands[k]);
+    let same_place = a.buffer == b.buffer
+        && a.base == b.base
+        && a.outer_strides == b.outer_strides
+        && a.inner_stride.is_lit(1)
+        && b.inner_stride.is_lit(1);
+    let f32_storage = match &b.buffer {
+        BufferRef::Output(o) => graph.nodes[graph.outputs[*o]].dtype == DType::F32,
+        BufferRef::Temp(t) => kernel.temps[*t].dtype == DType::F32,
+        _ => false,
+    };
+    if !same_place || !f32_storage {
+        return None;
+    }
+    let (slice, off) = (slice_ident(&b.buffer), offset_ident(k));
+    let e = format_ident!("{}", e);
+    // A division's divisor is a row or call value, a splat: its lane 0.
+    let divisor = args.get(1).map(|&d| {
+        let d = value_ident(d);
+        quote!(, #d.0[0])
+    });
+    // The next row's prefetches (`next_row_prefetch`), one per chunk of the block as in
+    // the chunk loops.
+    let prefetch = prefetch_chunk.map(|per_chunk| {
+        quote! {
+            for __tg_c in 0..#p::F32_BLOCK / #p::LANES {
+                let __tg_j: usize = __tg_j + __tg_c * #p::LANES;
+                #per_chunk
+            }
+        }
+    });
+    Some(quote! {
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+        while __tg_j + #p::F32_BLOCK <= #inner_extent {
+            #p::f32_block::#e(#p::f32_block::block_mut(#slice, #off + __tg_j) #divisor);
+            #prefetch
+            __tg_j += #p::F32_BLOCK;
+        }
+    })
+}
+
 /// On default x86-64 builds (no AVX2 at compile time) the f32 exp, tanh, sigmoid, erf and
 /// gelu dispatch at run time to AVX2 + FMA code, and a call per vector of 8 lanes costs
 /// ~5 ns of crossing (BENCHMARKS.md "Peers"). A nest whose inner loop calls them gets a
@@ -1250,38 +1374,26 @@ fn emit_blocked_loop(
     nest: &LoopNest,
     inner_extent: &TokenStream,
     sink: &TokenStream,
+    prefetch_chunk: Option<&TokenStream>,
 ) -> TokenStream {
     let p = quote!(#rt::__private);
     let lanes = quote!(#p::LANES);
     if nest.inner.as_static().is_some_and(|n| n < 256) {
         return TokenStream::new();
     }
+    if let Some(in_place) = in_place_block(rt, graph, kernel, nest, inner_extent, prefetch_chunk) {
+        return in_place;
+    }
     let values = &nest.values;
-    // The block entry point of each inner value that calls one, by value id.
+    // The block entry point of each inner value that calls a unary one, by value id.
     let entry: Vec<Option<&str>> = values
         .iter()
-        .map(|v| {
-            let (ValueSource::Compute { args }, NodeKind::Op { op, .. }) =
-                (&v.source, &graph.nodes[v.node].kind)
-            else {
-                return None;
-            };
-            let f32_lanes = graph.nodes[values[args[0]].node].dtype.compute() == DType::F32;
-            (v.level == Level::Inner && args.len() == 1 && f32_lanes)
-                .then(|| BLOCK_FUNCTIONS.iter().find(|(name, _)| *name == op.name))
-                .flatten()
-                .map(|&(_, entry)| entry)
-        })
+        .map(|v| block_entry(graph, values, v).filter(|_| value_args(v).len() == 1))
         .collect();
     if entry.iter().all(Option::is_none) {
         return TokenStream::new();
     }
-    let args_of = |id: usize| -> &[usize] {
-        match &values[id].source {
-            ValueSource::Compute { args } => args,
-            _ => &[],
-        }
-    };
+    let args_of = |id: usize| value_args(&values[id]);
     // depth: how many block calls the value depends on, itself included (args come first).
     let mut depth = vec![0usize; values.len()];
     for id in 0..values.len() {

@@ -150,6 +150,79 @@ pub mod block {
         exp_nonpos_f32 => exp_nonpos;
     }
 
+    /// The [`BLOCK`] elements of `slice` from `at` as an array: the graph macro's in-place
+    /// block calls, whose loop keeps `at + BLOCK` within the slice (else a panic, never
+    /// an access past it).
+    #[inline(always)]
+    pub fn block_mut(slice: &mut [f32], at: usize) -> &mut [f32; BLOCK] {
+        (&mut slice[at..at + BLOCK])
+            .try_into()
+            .expect("a range of BLOCK elements")
+    }
+
+    macro_rules! division_blocks {
+        ($($(#[$doc:meta])* $name:ident => $zmm:ident;)*) => {$(
+            $(#[$doc])*
+            #[inline]
+            pub fn $name(buf: &mut [f32; BLOCK], b: f32) {
+                #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+                match level() {
+                    // SAFETY: `level()` is 3 only if the CPU reports avx512f, avx512dq,
+                    // avx2 and fma (`is_x86_feature_detected!`), the features
+                    // `division_avx512::$name` is compiled with.
+                    3 => return unsafe { division_avx512::$name(buf, b) },
+                    // SAFETY: `level()` is 2 or more only if the CPU reports avx2 and fma,
+                    // the features `avx2_blocks::divide` is compiled with.
+                    2 => return unsafe { avx2_blocks::divide(buf, b) },
+                    _ => {}
+                }
+                for a in buf.iter_mut() {
+                    *a /= b;
+                }
+            }
+        )*
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+        pub(in crate::vmath) mod division_avx512 {
+            use super::BLOCK;
+            use core::arch::x86_64::{_mm512_loadu_ps, _mm512_set1_ps, _mm512_storeu_ps};
+            $(
+                /// The zmm form of the division (`lanes::div_invariant_m512`,
+                /// `div_softmax_m512`) over the block, 16 lanes at a time.
+                ///
+                /// # Safety
+                /// The CPU must support avx512f, avx512dq, avx2 and fma.
+                #[target_feature(enable = "avx512f,avx512dq,avx2,fma")]
+                pub(in crate::vmath) unsafe fn $name(buf: &mut [f32; BLOCK], b: f32) {
+                    let b = _mm512_set1_ps(b);
+                    for chunk in buf.chunks_exact_mut(16) {
+                        // SAFETY: `chunk` is 16 f32s (64 bytes), read and written
+                        // unaligned; the zmm form needs avx512f, which this function is
+                        // compiled with and its caller checked.
+                        unsafe {
+                            let a = _mm512_loadu_ps(chunk.as_ptr());
+                            _mm512_storeu_ps(chunk.as_mut_ptr(), crate::lanes::$zmm(a, b));
+                        }
+                    }
+                }
+            )*
+        }
+        };
+    }
+    division_blocks! {
+        /// `a / b` on a block for one divisor `b` (a graph's float division by a value fixed
+        /// for the row or the call, as `FloatLanes::div_invariant_lanes`): the correctly
+        /// rounded quotient, bit-identical to the division. On AVX-512 CPUs 16 lanes at a
+        /// time by Markstein's correction where the operands allow it (`div_invariant_m512`),
+        /// on AVX2 8 lanes by `vdivps`, else one by one.
+        div_invariant_f32 => div_invariant_m512;
+        /// Softmax's `e / sum` on a block (as `FloatLanes::div_softmax_lanes`: every value
+        /// in [0, 1] or NaN, `b` the row's sum), bit-identical to the division. On AVX-512
+        /// CPUs by `div_softmax_m512`, on AVX2 by `vdivps`, else one by one. The default
+        /// build's softmax spent a third of its time in SSE `divps` before (W3,
+        /// BENCHMARKS.md "Peers", seventh session).
+        div_softmax_f32 => div_softmax_m512;
+    }
+
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     pub(in crate::vmath) mod avx2_blocks {
         use super::super::*;
@@ -173,6 +246,24 @@ pub mod block {
             )*};
         }
         avx2_blocks!(exp, tanh, sigmoid, erf, gelu, exp_nonpos);
+
+        /// `a / b` over the block by `vdivps`, 8 lanes at a time (the correctly rounded
+        /// quotient, as the division).
+        ///
+        /// # Safety
+        /// The CPU must support avx2 and fma.
+        #[target_feature(enable = "avx2,fma")]
+        pub(in crate::vmath) unsafe fn divide(buf: &mut [f32; BLOCK], b: f32) {
+            use core::arch::x86_64::{_mm256_div_ps, _mm256_set1_ps};
+            let b = _mm256_set1_ps(b);
+            for chunk in buf.chunks_exact_mut(8) {
+                // SAFETY: `chunk` is 8 f32s (32 bytes), read and written unaligned.
+                unsafe {
+                    let a = _mm256_loadu_ps(chunk.as_ptr());
+                    _mm256_storeu_ps(chunk.as_mut_ptr(), _mm256_div_ps(a, b));
+                }
+            }
+        }
     }
 
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
@@ -663,5 +754,154 @@ mod block_tests {
         block_erf: erf;
         block_gelu: gelu;
         block_exp_nonpos: exp_nonpos;
+    }
+}
+
+/// The division blocks (`block::div_invariant_f32`, `block::div_softmax_f32`) against the
+/// scalar division, bit for bit, through every path this CPU can run (AVX-512's
+/// Markstein form, AVX2's `vdivps`, and the entry point itself, which picks one):
+/// dividends of every class (random bit patterns: NaN, ±inf, ±0, subnormals; both ends of
+/// the fast path's range 2^-76 and 2^100 and their neighbours; softmax's values in [0, 1])
+/// over divisors inside the fast path's range [2^-20, 2^20], at both of its ends, past
+/// them, and ±0, ±inf, NaN (div_invariant: every sign; div_softmax: its contract, the
+/// row's sum, at least 1 or NaN, with dividends in [0, 1] or NaN).
+#[cfg(all(test, target_arch = "x86_64", not(target_feature = "avx2")))]
+mod division_block_tests {
+    use super::*;
+
+    fn xorshift(s: &mut u64) -> u64 {
+        *s ^= *s << 13;
+        *s ^= *s >> 7;
+        *s ^= *s << 17;
+        *s
+    }
+
+    fn dividends(softmax: bool) -> Vec<f32> {
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        let mut xs = Vec::new();
+        let edges = [0x1980_0000u32, 0x7180_0000, 0x0080_0000, 0x3f80_0000];
+        for e in edges {
+            for d in 0..8u32 {
+                xs.push(f32::from_bits(e + d));
+                xs.push(f32::from_bits(e - d));
+            }
+        }
+        xs.extend([
+            0.0,
+            -0.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            1.0,
+            f32::MAX,
+        ]);
+        xs.extend([f32::MIN_POSITIVE, 1e-45, 3e-39]);
+        while xs.len() < 64 * BLOCK {
+            let r = xorshift(&mut s);
+            xs.push(match r % 3 {
+                0 => f32::from_bits(r as u32 >> 8 << 8 | (r >> 40) as u32 & 0xff),
+                1 => (-((r >> 40) as f32 / (1u64 << 24) as f32) * 120.0).exp(),
+                _ => f32::from_bits((r >> 32) as u32),
+            });
+        }
+        xs.truncate(64 * BLOCK);
+        if softmax {
+            // The contract: +0, (0, 1] or NaN.
+            for x in &mut xs {
+                if !(x.is_nan() || (*x >= 0.0 && *x <= 1.0)) || x.to_bits() == 0x8000_0000 {
+                    *x = x.abs().fract();
+                }
+            }
+        }
+        xs
+    }
+
+    fn check(name: &str, f: &dyn Fn(&mut [f32; BLOCK], f32), b: f32, xs: &[f32]) {
+        for chunk in xs.chunks_exact(BLOCK) {
+            let mut buf: [f32; BLOCK] = chunk.try_into().unwrap();
+            f(&mut buf, b);
+            for (g, a) in buf.iter().zip(chunk) {
+                let w = a / b;
+                assert!(
+                    g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan()),
+                    "{name}: {a:e} / {b:e} gave {g:e}, the division {w:e}"
+                );
+            }
+        }
+    }
+
+    fn run(
+        name: &str,
+        softmax: bool,
+        avx512: unsafe fn(&mut [f32; BLOCK], f32),
+        entry: fn(&mut [f32; BLOCK], f32),
+        divisors: &[f32],
+    ) {
+        let avx2 = std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("fma");
+        let has_avx512 = avx2
+            && std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512dq");
+        let xs = dividends(softmax);
+        for &b in divisors {
+            if has_avx512 {
+                // SAFETY: the CPU has avx512f, avx512dq, avx2 and fma (detected above).
+                let f = |buf: &mut [f32; BLOCK], b| unsafe { avx512(buf, b) };
+                check(&format!("{name} avx512"), &f, b, &xs);
+            }
+            if avx2 {
+                // SAFETY: the CPU has avx2 and fma (detected above).
+                let f = |buf: &mut [f32; BLOCK], b| unsafe { block::avx2_blocks::divide(buf, b) };
+                check(&format!("{name} avx2"), &f, b, &xs);
+            }
+            check(&format!("{name} entry"), &entry, b, &xs);
+        }
+    }
+
+    #[test]
+    fn block_div_invariant_is_division() {
+        let mut divisors = vec![
+            1.0,
+            3.0,
+            1024.0,
+            0.1,
+            -7.5,
+            0.0,
+            -0.0,
+            f32::INFINITY,
+            f32::NAN,
+        ];
+        for e in [0x3580_0000u32, 0x4980_0000] {
+            for d in 0..3 {
+                divisors.push(f32::from_bits(e + d));
+                divisors.push(f32::from_bits(e - d));
+                divisors.push(-f32::from_bits(e + d));
+            }
+        }
+        divisors.extend([1e-30, 1e30, 1.0 + f32::EPSILON, 2.0 - f32::EPSILON]);
+        run(
+            "div_invariant",
+            false,
+            block::division_avx512::div_invariant_f32,
+            block::div_invariant_f32,
+            &divisors,
+        );
+    }
+
+    #[test]
+    fn block_div_softmax_is_division() {
+        let mut divisors = vec![1.0, 1.5, 17.25, 1024.0, 4095.9, f32::NAN];
+        for d in 0..3 {
+            divisors.push(f32::from_bits(0x4980_0000 + d));
+            divisors.push(f32::from_bits(0x4980_0000 - d));
+        }
+        divisors.extend([1.0 + f32::EPSILON, 2.0 - f32::EPSILON, 1e30, f32::INFINITY]);
+        run(
+            "div_softmax",
+            true,
+            block::division_avx512::div_softmax_f32,
+            block::div_softmax_f32,
+            &divisors,
+        );
     }
 }
