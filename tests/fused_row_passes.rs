@@ -912,3 +912,66 @@ fn prefetching_half_softmax_of_a_slice() {
         }
     }
 }
+
+graph! {
+    // Block calls whose result is stored (on default builds the entry runs in place in the
+    // output row, and nothing is copied back) and also summed (the stored row read back),
+    // and softmax's division in place, on rows long enough for blocks (256 elements).
+    fn stored_calls(x: f32[R, N], b: f32[N]) -> (f32[R, N], f32[R, N], f32[R], f32[R, N]) {
+        let t = tanh(x);
+        (gelu(x + b), t, sum(t, axis = 1), softmax(x, axis = 1))
+    }
+}
+
+/// The outputs of block calls against the same lane functions one chunk at a time, bit for
+/// bit (the block entries compute the lanes' bits: `vmath::dispatch` tests), the fused sum
+/// against f64, and softmax against f64, over rows that are whole blocks, a block and a
+/// part, and shorter than a block, with special values.
+#[test]
+fn block_calls_store_in_place() {
+    use tensorgraph::lanes::{FloatLanes, LANES, V};
+    let lanes_of = |xs: &[f32], f: fn(V<f32>) -> V<f32>| -> Vec<f32> {
+        xs.chunks(LANES)
+            .flat_map(|c| {
+                let mut a = [0.0f32; LANES];
+                a[..c.len()].copy_from_slice(c);
+                f(V(a)).0[..c.len()].to_vec()
+            })
+            .collect()
+    };
+    for (r, n) in [(3, 1024), (2, 256 + 40), (4, 200), (1, 2048 + 8)] {
+        let x = specials(r, n, 7 + n as u64);
+        let b: Vec<f32> = f32::random(n, 11).iter().map(|v| v.clamp(-3.0, 3.0)).collect();
+        let xt = Tensor::<f32, Shape![_, _]>::from_shape_vec([r, n], x.clone()).unwrap();
+        let bt = Tensor::<f32, Shape![_]>::from_shape_vec([n], b.clone()).unwrap();
+        let (g, t, s, sm) = stored_calls(&xt, &bt).unwrap();
+        let shifted: Vec<f32> = x.iter().enumerate().map(|(i, &v)| v + b[i % n]).collect();
+        let want_g: Vec<f32> = rowwise(&shifted, n)
+            .flat_map(|row| lanes_of(row, <f32 as FloatLanes>::gelu_lanes))
+            .collect();
+        let want_t: Vec<f32> = rowwise(&x, n)
+            .flat_map(|row| lanes_of(row, <f32 as FloatLanes>::tanh_lanes))
+            .collect();
+        for (what, got, want) in [("gelu", g.as_slice(), &want_g), ("tanh", t.as_slice(), &want_t)] {
+            for (i, (&gv, &wv)) in got.iter().zip(want.iter()).enumerate() {
+                assert!(
+                    gv.to_bits() == wv.to_bits() || gv.is_nan() && wv.is_nan(),
+                    "{what} [{r},{n}] at {i}: {gv:e}, the lanes {wv:e}"
+                );
+            }
+        }
+        for i in 0..r {
+            let row_t = &want_t[i * n..(i + 1) * n];
+            let want: f64 = row_t.iter().map(|&v| v as f64).sum();
+            let scale: f64 = row_t.iter().map(|&v| (v as f64).abs()).sum();
+            let got = s.as_slice()[i] as f64;
+            assert!(
+                got.is_nan() && want.is_nan() || (got - want).abs() <= 1e-5 * scale,
+                "sum of tanh [{r},{n}] {i}: {got:e}, want {want:e}"
+            );
+            let row: Vec<f64> = x[i * n..(i + 1) * n].iter().map(|&v| v as f64).collect();
+            let got = &sm.as_slice()[i * n..(i + 1) * n];
+            close_row(&format!("softmax [{r},{n}] {i}"), got, &softmax_ref(&row), 3e-6);
+        }
+    }
+}

@@ -886,6 +886,13 @@ fn emit_nest(
             })
             .collect()
     };
+    // The sink as the default build's block loop takes it (`emit_blocked_loop`): the
+    // stores, and what follows them (a reduction's accumulate); not for a streaming nest.
+    let mut reduce_main = TokenStream::new();
+    let block_sink = (!stream).then(|| match &nest.sink {
+        Sink::Store(stores) => (stores.as_slice(), None),
+        Sink::Reduce { stores, .. } => (stores.as_slice(), Some(())),
+    });
     let (row_init, chunk_sink_main, chunk_sink_tail, row_finish, unrolled) = match &nest.sink {
         Sink::Store(stores) => {
             let body = stores_of(stores, false);
@@ -907,6 +914,7 @@ fn emit_nest(
         } => {
             let (init, main, tail, finish, unrolled) =
                 emit_reduce_sink(rt, graph, kernel, nest, *kind, *acc, *value, *best, *index);
+            reduce_main = main.clone();
             // A fused store pass (`lower::fuse_row_reductions`): each chunk stores, then
             // accumulates.
             let store = stores_of(stores, false);
@@ -1038,6 +1046,10 @@ fn emit_nest(
         _ => unrolled_loop,
     };
     let blocked_loop = if has_main {
+        let block_sink = block_sink.map(|(stores, reduces)| BlockSink {
+            stores,
+            after: reduces.map(|()| reduce_main.clone()).unwrap_or_default(),
+        });
         emit_blocked_loop(
             rt,
             f,
@@ -1046,6 +1058,7 @@ fn emit_nest(
             nest,
             &inner_extent,
             &chunk_sink_main,
+            block_sink,
             prefetch_chunk,
         )
     } else {
@@ -1250,6 +1263,14 @@ const BLOCK_DIVISIONS: &[(&str, &str)] = &[
     ("div_softmax_lanes", "div_softmax_f32"),
 ];
 
+/// The sink of a nest as the default build's block loop takes it (`emit_blocked_loop`):
+/// the stores (operand, value), and what each chunk does after them (a reduction's
+/// accumulate; empty for a store nest).
+struct BlockSink<'a> {
+    stores: &'a [(usize, usize)],
+    after: TokenStream,
+}
+
 /// The values a computed value reads (none for loads, constants, counts).
 fn value_args(v: &Value) -> &[usize] {
     match &v.source {
@@ -1374,6 +1395,7 @@ fn emit_blocked_loop(
     nest: &LoopNest,
     inner_extent: &TokenStream,
     sink: &TokenStream,
+    block_sink: Option<BlockSink>,
     prefetch_chunk: Option<&TokenStream>,
 ) -> TokenStream {
     let p = quote!(#rt::__private);
@@ -1394,6 +1416,49 @@ fn emit_blocked_loop(
         return TokenStream::new();
     }
     let args_of = |id: usize| value_args(&values[id]);
+    // A call whose result the sink stores, once, to a contiguous f32 buffer that the nest
+    // does not read: the block of that buffer is the call's buffer. Its argument is stored
+    // there, the entry runs in place, later phases read the result from there, and the
+    // last phase does not store it again (W6 `gelu(x + bias)` on the default build: no
+    // copy of each block from a buffer into the output).
+    let stored_at: Vec<Option<usize>> = (0..values.len())
+        .map(|id| {
+            let stores = block_sink.as_ref()?.stores;
+            entry[id]?;
+            let [(k, _)] = stores.iter().filter(|&&(_, v)| v == id).copied().collect::<Vec<_>>()[..]
+            else {
+                return None;
+            };
+            let op = &nest.operands[k];
+            let f32_storage = match &op.buffer {
+                BufferRef::Output(o) => graph.nodes[graph.outputs[*o]].dtype == DType::F32,
+                BufferRef::Temp(t) => kernel.temps[*t].dtype == DType::F32,
+                _ => false,
+            };
+            let read = values.iter().any(|v| {
+                matches!(v.source, ValueSource::Load { operand } if nest.operands[operand].buffer == op.buffer)
+            });
+            (op.inner_stride.is_lit(1) && f32_storage && !read).then_some(k)
+        })
+        .collect();
+    // Where the phases write and read call `id`'s block (a slice expression, for a store
+    // and for a load, and the chunk's index): a buffer, or the output's slots.
+    let place = |id: usize| -> (TokenStream, TokenStream, TokenStream) {
+        match stored_at[id] {
+            Some(k) => {
+                let (slice, off) = (slice_ident(&nest.operands[k].buffer), offset_ident(k));
+                (quote!(#slice), quote!(#slice), quote!(#off + __tg_j))
+            }
+            None => {
+                let b = format_ident!("__tg_blk{}", id);
+                (
+                    quote!(&mut #b[..]),
+                    quote!(&#b[..]),
+                    quote!(__tg_c * #lanes),
+                )
+            }
+        }
+    };
     // depth: how many block calls the value depends on, itself included (args come first).
     let mut depth = vec![0usize; values.len()];
     for id in 0..values.len() {
@@ -1423,9 +1488,10 @@ fn emit_blocked_loop(
             }
             if entry[id].is_some() {
                 debug_assert!(depth[id] <= k, "a call is loaded only after its phase");
-                let (v, b) = (value_ident(id), buf(id));
+                let v = value_ident(id);
+                let (_, at, i) = place(id);
                 out.extend(quote! {
-                    let #v: #p::V<f32> = #p::load::<f32>(&#b[..], __tg_c * #lanes, #lanes);
+                    let #v: #p::V<f32> = #p::load::<f32>(#at, #i, #lanes);
                 });
             } else {
                 out.extend(emit_value(rt, f, graph, kernel, nest, id));
@@ -1451,20 +1517,59 @@ fn emit_blocked_loop(
         let arg_roots: Vec<usize> = calls.iter().map(|&c| args_of(c)[0]).collect();
         let mut body = emit_phase(k, &arg_roots);
         for &c in &calls {
-            let (b, a) = (buf(c), value_ident(args_of(c)[0]));
-            body.extend(quote!(#p::store::<f32>(&mut #b[..], __tg_c * #lanes, #lanes, #a);));
-            buffers.extend(quote!(let mut #b = [0.0f32; #p::F32_BLOCK];));
+            let a = value_ident(args_of(c)[0]);
+            let (at, _, i) = place(c);
+            body.extend(quote!(#p::store::<f32>(#at, #i, #lanes, #a);));
+            if stored_at[c].is_none() {
+                let b = buf(c);
+                buffers.extend(quote!(let mut #b = [0.0f32; #p::F32_BLOCK];));
+            }
         }
         blocks.extend(chunks(body));
         for &c in &calls {
-            let b = buf(c);
             let e = format_ident!("{}", entry[c].expect("a block call"));
-            blocks.extend(quote!(#p::f32_block::#e(&mut #b);));
+            let block = match stored_at[c] {
+                Some(k) => {
+                    let (slice, off) = (slice_ident(&nest.operands[k].buffer), offset_ident(k));
+                    quote!(#p::f32_block::block_mut(#slice, #off + __tg_j))
+                }
+                None => {
+                    let b = buf(c);
+                    quote!(&mut #b)
+                }
+            };
+            blocks.extend(quote!(#p::f32_block::#e(#block);));
         }
     }
-    let sink_roots: Vec<usize> = nest.sink.values();
+    // The last phase computes what the sink consumes but the stored calls' own stores
+    // (`Sink::values`: the stored values, then the reduced ones).
+    let sink_roots: Vec<usize> = match &block_sink {
+        Some(b) => b
+            .stores
+            .iter()
+            .filter(|&&(k, v)| stored_at[v] != Some(k))
+            .map(|&(_, v)| v)
+            .chain(nest.sink.values().into_iter().skip(b.stores.len()))
+            .collect(),
+        None => nest.sink.values(),
+    };
     let mut last = emit_phase(phases, &sink_roots);
-    last.extend(sink.clone());
+    match &block_sink {
+        Some(block_sink) => {
+            for &(k, v) in block_sink.stores {
+                if stored_at[v] == Some(k) {
+                    continue;
+                }
+                let op = &nest.operands[k];
+                let (slice, off) = (slice_ident(&op.buffer), offset_ident(k));
+                let t = operand_storage(rt, graph, f, kernel, &op.buffer);
+                let v = value_ident(v);
+                last.extend(quote!(#p::store::<#t>(#slice, #off + __tg_j, __tg_n, #v);));
+            }
+            last.extend(block_sink.after.clone());
+        }
+        None => last.extend(sink.clone()),
+    }
     blocks.extend(chunks(last));
     quote! {
         #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
