@@ -6,7 +6,7 @@
 //! ```text
 //! input    := path ';' (item+ | closure)            // path is the runtime, `$crate`
 //! item     := attr* vis 'fn' ident '(' params ')' '->' type block
-//! closure  := '|' params '|' ('->' type)? (block | expr)
+//! closure  := attr* '|' params '|' ('->' type)? (block | expr)   // lint attrs only
 //! param    := ident ':' dtype ('[' dims? ']')?
 //! type     := dtype '[' dims? ']' | '(' type (',' type)* ','? ')'
 //! dims     := dim (',' dim)*            // dim := integer literal | name (bound at call entry)
@@ -242,8 +242,21 @@ impl Parse for GraphInput {
         }
         input.parse::<Token![;]>()?;
         let mut errors = Vec::new();
-        let body = if input.peek(Token![|]) {
-            GraphBody::Closure(parse_closure(input))
+        // Attributes before a closure's `|` (`graph!(#[allow(tensorgraph::lossy_cast)] |x:
+        // f32[8]| x as u8)`): an attribute on the `let` around `graph!(…)` is rustc's, which
+        // knows no `tensorgraph::` lints.
+        let closure_attrs = {
+            let fork = input.fork();
+            match fork.call(Attribute::parse_outer) {
+                Ok(attrs) if !attrs.is_empty() && fork.peek(Token![|]) => {
+                    input.advance_to(&fork);
+                    Some(attrs)
+                }
+                _ => None,
+            }
+        };
+        let body = if closure_attrs.is_some() || input.peek(Token![|]) {
+            GraphBody::Closure(parse_closure(input, closure_attrs.unwrap_or_default()))
         } else {
             let mut items = Vec::new();
             while !input.is_empty() {
@@ -473,8 +486,28 @@ fn parse_return_type_recovering(
 
 /// The closure form never fails as a whole: its errors land in `syntax_errors`, so the
 /// expansion is still a function value of the right arity.
-fn parse_closure(input: ParseStream) -> GraphFn {
+///
+/// Its attributes are lint levels only (`allow`, `warn`, `deny`, `expect`): they land on
+/// the generated function, whose body holds the warnings' markers; the `tensorgraph::`
+/// entries are taken out as on an item (`graph_allows`).
+fn parse_closure(input: ParseStream, attrs: Vec<Attribute>) -> GraphFn {
     let mut syntax_errors = Vec::new();
+    let (attrs, allowed_warnings, mut attr_errors) = graph_allows(attrs);
+    let attrs: Vec<Attribute> = attrs
+        .into_iter()
+        .filter(|attr| {
+            let lint = ["allow", "warn", "deny", "expect"]
+                .iter()
+                .any(|level| attr.path().is_ident(level));
+            if !lint {
+                attr_errors.push(syn::Error::new(
+                    attr.pound_token.span,
+                    "a graph closure takes only lint attributes: `#[allow(tensorgraph::lossy_cast)]`, `#[allow(deprecated)]`, …",
+                ));
+            }
+            lint
+        })
+        .collect();
     let mut params = Vec::new();
     // The closure's name carries the span of its opening `|`: rustc reports the bounds of
     // the closure form of a graph with names (a generic function item) where the value is
@@ -559,9 +592,9 @@ fn parse_closure(input: ParseStream) -> GraphFn {
         }
     }
     GraphFn {
-        attrs: Vec::new(),
-        allowed_warnings: Vec::new(),
-        attr_errors: Vec::new(),
+        attrs,
+        allowed_warnings,
+        attr_errors,
         vis: Visibility::Inherited,
         name: Ident::new("__tg_graph", open),
         params,

@@ -40,4 +40,10 @@ fn main() {
     assert_eq!(normalize(&img, &zero)[[6]], 0.0);
     let _ = first(&y, &y);
     let _ = both(&z, &y);
+    // The closure form: the attributes go before its `|` (an attribute on the `let` is
+    // rustc's, which knows no `tensorgraph::` lints).
+    let to_u8 = graph!(#[allow(tensorgraph::lossy_cast)] |x: f32[8]| x as u8);
+    assert_eq!(to_u8(&y)[[2]], 200);
+    let halves = graph!(#[allow(tensorgraph::integer_division_then_float)] |img: u8[8], m: f32[8]| img / 2 - m);
+    assert_eq!(halves(&img, &zero)[[1]], 20.0);
 }
