@@ -1177,6 +1177,13 @@ fn parse_unary(input: ParseStream) -> syn::Result<Expr> {
     parse_primary(input)
 }
 
+/// Names that other libraries' users write before a function (`np.exp(x)`): a method call
+/// on one of them is reported as that library's spelling, not as method syntax on a tensor.
+const LIBRARY_NAMESPACES: &[&str] = &[
+    "np", "numpy", "torch", "F", "nn", "tf", "jnp", "jax", "lax", "math", "mx", "ops", "cp",
+    "scipy", "special", "ndarray", "nd", "tch", "candle", "burn",
+];
+
 /// A primary expression, and the spellings of other languages that users write after
 /// one: method calls (`x.exp()`) and paths (`f32::INFINITY`), each an error that says
 /// what the graph language has instead.
@@ -1186,19 +1193,34 @@ fn parse_primary(input: ParseStream) -> syn::Result<Expr> {
         let dot: Token![.] = input.parse()?;
         let method: Ident = input.parse()?;
         let receiver = crate::check::expr_text(&expr);
-        let call = if input.peek(syn::token::Paren) {
+        // `np.exp(x)`, `torch.exp(x)`, `F.relu(x)`: a library's namespace, not a receiver.
+        let namespace = matches!(&expr, Expr::Var(ident) if LIBRARY_NAMESPACES.contains(&ident.to_string().as_str()));
+        let args = if input.peek(syn::token::Paren) {
             let content;
             parenthesized!(content in input);
             let rest: TokenStream = content.parse()?;
-            if rest.is_empty() {
-                format!("{method}({receiver})")
-            } else {
-                format!("{method}({receiver}, {rest})")
-            }
+            Some(rest)
         } else {
-            format!("{method}({receiver})")
+            None
         };
         let span = dot.span.join(method.span()).unwrap_or(method.span());
+        if namespace {
+            let ours = crate::check::our_function_name(&method.to_string())
+                .map_or_else(|| method.to_string(), str::to_string);
+            let args = args
+                .map(|a| a.to_string().replace(" ,", ","))
+                .unwrap_or_default();
+            return Err(syn::Error::new(
+                span,
+                format!(
+                    "`{receiver}.{method}` is another library's spelling: a graph calls its functions by their bare names: write `{ours}({args})`"
+                ),
+            ));
+        }
+        let call = match args {
+            Some(rest) if !rest.is_empty() => format!("{method}({receiver}, {rest})"),
+            _ => format!("{method}({receiver})"),
+        };
         return Err(syn::Error::new(
             span,
             format!("the graph language has no method syntax: write `{call}`"),
@@ -1212,7 +1234,21 @@ fn parse_primary(input: ParseStream) -> syn::Result<Expr> {
             String::new()
         };
         let head = crate::check::expr_text(&expr);
+        // `torch::exp(x)`, `f32::max(a, b)`: a function by its path.
+        let call = if input.peek(syn::token::Paren) {
+            let content;
+            parenthesized!(content in input);
+            let args: TokenStream = content.parse()?;
+            let name = crate::check::our_function_name(&item).unwrap_or(&item);
+            Some(format!("{name}({})", args.to_string().replace(" ,", ",")))
+        } else {
+            None
+        };
         let help = match item.as_str() {
+            _ if call.is_some() => format!(
+                "a graph calls its functions by their bare names: write `{}`",
+                call.as_deref().unwrap_or_default()
+            ),
             "INFINITY" => "write `inf`, a float literal that takes the other operand's dtype".to_string(),
             "NEG_INFINITY" => "write `-inf`, a float literal that takes the other operand's dtype".to_string(),
             "NAN" => "write `nan`, a float literal that takes the other operand's dtype".to_string(),

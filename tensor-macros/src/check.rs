@@ -413,7 +413,19 @@ impl Checker<'_> {
                     _ => {}
                 }
                 let mut message = format!("cannot find `{name}` in this graph");
-                if ops::function(&name).is_some() || name == "where" {
+                let lower = name.to_ascii_lowercase();
+                if matches!(lower.as_str(), "inf" | "infinity" | "nan" | "neg_infinity") {
+                    // Other languages' spellings of the special floats (`INFINITY`, `Inf`,
+                    // `NaN`, `NEG_INFINITY`).
+                    let literal = match lower.as_str() {
+                        "nan" => "nan",
+                        "neg_infinity" => "-inf",
+                        _ => "inf",
+                    };
+                    message.push_str(&format!(
+                        "\nhelp: write `{literal}`, a float literal that takes the other operand's dtype"
+                    ));
+                } else if ops::function(&name).is_some() || name == "where" {
                     message.push_str(&format!(
                         "\nhelp: `{name}` is a function: call it as `{name}(…)`"
                     ));
@@ -912,7 +924,14 @@ impl Checker<'_> {
                     self.check_expr(a);
                 }
                 let mut message = format!("unknown function `{name}`");
-                if let Some(close) = ops::closest_name(&name) {
+                if let Some((_, ours)) = OTHER_LIBRARY_NAMES
+                    .iter()
+                    .find(|(theirs, _)| *theirs == name)
+                {
+                    message.push_str(&format!(
+                        "\nhelp: `{name}` is another library's name: the graph language calls it `{ours}`"
+                    ));
+                } else if let Some(close) = ops::closest_name(&name) {
                     message.push_str(&format!(
                         "\nhelp: a function with a similar name exists: `{close}`"
                     ));
@@ -1561,6 +1580,21 @@ fn cast_const_float(v: f64, text: Option<String>, to: DType) -> ConstValue {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn other_libraries_names_point_at_functions_that_exist() {
+        for (theirs, ours) in super::OTHER_LIBRARY_NAMES {
+            assert!(
+                crate::ops::lookup(theirs, 1, false).is_none(),
+                "`{theirs}` is ours"
+            );
+            let name = ours.split('(').next().unwrap();
+            let known = name == "where"
+                || crate::ops::lookup(name, 1, false).is_some()
+                || crate::ops::lookup(name, 2, false).is_some();
+            assert!(known, "`{ours}` (for `{theirs}`) is no graph function");
+        }
+    }
+
     use super::*;
 
     fn literal_as3(w: &Weak, d: DType) -> Result<ConstValue, String> {
@@ -1587,3 +1621,54 @@ mod tests {
         assert!(literal_as3(&Weak::Float(3.4e38, None), DType::BF16).is_err());
     }
 }
+
+/// The graph language's name for another library's function name, when it is a plain
+/// rename (`maximum` -> `max`).
+pub(crate) fn our_function_name(theirs: &str) -> Option<&'static str> {
+    OTHER_LIBRARY_NAMES
+        .iter()
+        .find(|(t, ours)| *t == theirs && !ours.contains('('))
+        .map(|(_, ours)| *ours)
+}
+
+/// NumPy's and PyTorch's names for functions the graph language spells otherwise: an
+/// unknown function by one of them gets the language's name as its help.
+const OTHER_LIBRARY_NAMES: &[(&str, &str)] = &[
+    ("maximum", "max"),
+    ("minimum", "min"),
+    ("amax", "max"),
+    ("amin", "min"),
+    ("clamp_min", "clip(…, min = …)"),
+    ("clamp_max", "clip(…, max = …)"),
+    ("power", "pow"),
+    ("absolute", "abs"),
+    ("divide", "div"),
+    ("true_divide", "div"),
+    ("multiply", "mul"),
+    ("subtract", "sub"),
+    ("negative", "neg"),
+    ("remainder", "rem"),
+    ("arcsin", "asin"),
+    ("arccos", "acos"),
+    ("arctan", "atan"),
+    ("arcsinh", "asinh"),
+    ("arccosh", "acosh"),
+    ("arctanh", "atanh"),
+    ("rint", "roundeven"),
+    ("fix", "trunc"),
+    ("isnan", "is_nan"),
+    ("isinf", "is_inf"),
+    ("isfinite", "is_finite"),
+    ("log_softmax", "logsoftmax"),
+    ("hardswish", "hard_swish"),
+    ("hardsigmoid", "hard_sigmoid"),
+    ("select", "where"),
+    ("cat", "concat"),
+    ("concatenate", "concat"),
+    ("permute", "transpose"),
+    ("unsqueeze", "expand_dims"),
+    ("view", "reshape"),
+    ("expand", "broadcast_to"),
+    ("cumulative_sum", "cumsum"),
+    ("cumulative_prod", "cumprod"),
+];
