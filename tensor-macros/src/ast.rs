@@ -339,6 +339,7 @@ pub const WARNING_KINDS: &[&str] = &[
     "unused_parameter",
     "integer_division_then_float",
     "lossy_cast",
+    "reduction_then_cast",
 ];
 
 /// The attributes with the `tensorgraph::KIND` entries of their `#[allow(…)]`s taken out

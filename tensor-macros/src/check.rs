@@ -891,6 +891,13 @@ impl Checker<'_> {
                         warning,
                     );
                 }
+                if let Some(warning) = reduction_cast_warning(from, to, expr) {
+                    self.errors.warn(
+                        as_span,
+                        format!("reduction_then_cast_{}_to_{}", from.name(), to.name()),
+                        warning,
+                    );
+                }
                 let dims = self.node(node).dims.clone();
                 Typed::Strong(self.add(NodeKind::Cast { input: node }, to, dims))
             }
@@ -1360,6 +1367,37 @@ fn not_defined_message(
 /// A float cast to a float with fewer exponent bits: values beyond the target's range
 /// become infinite. (`f32 as bf16` keeps the exponent and only rounds; integer casts
 /// wrap or saturate as Rust's `as` does, and are not warned about.)
+/// A float `sum`, `prod` or `mean` (no `dtype =`, no `acc =`) cast to a wider float:
+/// `sum(x) as f32` of `f16` values rounds the `f32` accumulation to `f16` and only then
+/// widens it, where `sum(x, dtype = f32)` returns the accumulation itself (issue 19: the
+/// help for a declared output dtype once suggested that cast).
+fn reduction_cast_warning(from: DType, to: DType, expr: &Expr) -> Option<String> {
+    let Expr::Call { func, named, .. } = expr else {
+        return None;
+    };
+    let name = func.to_string();
+    let rounds = matches!(name.as_str(), "sum" | "prod" | "mean")
+        && !named.iter().any(|n| n.name == "dtype" || n.name == "acc");
+    let wider = match (from.float_precision(), to.float_precision()) {
+        (Some(f), Some(t)) => t > f,
+        _ => false,
+    };
+    if !rounds || !wider {
+        return None;
+    }
+    Some(format!(
+        "`{}` rounds the {name} to `{}` before widening it to `{}`\n\
+         help: ask the reduction for `{}`: `{name}(…, dtype = {})` returns its wider accumulation\n\
+         help: to keep the `{}` rounding, silence this with `#[allow(tensorgraph::reduction_then_cast)]` on the graph",
+        cast_text(expr, to),
+        from.name(),
+        to.name(),
+        to.name(),
+        to.name(),
+        from.name(),
+    ))
+}
+
 fn lossy_cast_warning(from: DType, to: DType, expr: &Expr) -> Option<String> {
     let silence = "help: if the values are known to be in range, silence this with `#[allow(tensorgraph::lossy_cast)]` on the graph";
     if from.is_float() && to.is_integer() {
