@@ -1205,7 +1205,8 @@ fn parse_primary(input: ParseStream) -> syn::Result<Expr> {
             None
         };
         let span = dot.span.join(method.span()).unwrap_or(method.span());
-        if namespace {
+        // A library call always has arguments: `F.exp()` is method syntax on a tensor `F`.
+        if namespace && args.as_ref().is_some_and(|a| !a.is_empty()) {
             let ours = crate::check::our_function_name(&method.to_string())
                 .map_or_else(|| method.to_string(), str::to_string);
             let args = args
