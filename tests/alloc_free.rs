@@ -83,3 +83,37 @@ fn into_allocates_only_on_the_first_call() {
         + 0.25;
     assert!((out[[3, 5]] - want.max(0.0)).abs() <= 1e-4);
 }
+
+graph! {
+    fn scale(x: f32[64, 100], s: f32) -> f32[64, 100] { x * s }
+    fn layer_norm(x: f32[8, 768], gamma: f32[768]) -> f32[8, 768] {
+        let d = x - mean(x, axis = 1, keepdims = true);
+        d * rsqrt(mean(d * d, axis = 1, keepdims = true) + 1e-5) * gamma
+    }
+}
+
+#[test]
+fn into_documented_as_allocating_nothing_allocates_nothing_on_its_first_call() {
+    // Both docs say "allocates nothing" (their temps are rows on the stack): not even the
+    // first call on a thread allocates.
+    let x = Tensor::<f32, Shape![64, 100]>::from_fn(|[i, j]| (i + j) as f32);
+    let mut y = Tensor::zeros();
+    let rows = Tensor::<f32, Shape![8, 768]>::from_fn(|[i, j]| ((i * 768 + j) % 7) as f32);
+    let gamma = Tensor::<f32, Shape![768]>::full(2.0);
+    let mut normed = Tensor::zeros();
+    let before = allocations();
+    scale_into(&x, 0.5, &mut y);
+    layer_norm_into(&rows, &gamma, &mut normed);
+    assert_eq!(allocations() - before, 0, "a first call allocated");
+    assert_eq!(y[[3, 7]], 5.0);
+    // Row 0 holds (j % 7) for j < 768: mean and variance in f64.
+    let row: Vec<f64> = (0..768).map(|j| (j % 7) as f64).collect();
+    let mean = row.iter().sum::<f64>() / 768.0;
+    let var = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / 768.0;
+    let want = (row[5] - mean) / (var + 1e-5).sqrt() * 2.0;
+    assert!(
+        (normed[[0, 5]] as f64 - want).abs() <= 1e-4,
+        "{} vs {want}",
+        normed[[0, 5]]
+    );
+}

@@ -15,4 +15,10 @@ graph! {
     }
 }
 
-fn main() {}
+fn main() {
+    // The closure form takes the same attributes before its `|`, and lint levels only.
+    let narrow = graph!(#[allow(tensorgraph::lossy_cast)] |x: f32[8], n: u8[8]| (x as u8, n / 2 - x));
+    let _ = narrow(&Tensor::zeros(), &Tensor::zeros());
+    let inlined = graph!(#[inline] |x: f32[8]| x * 2.0);
+    let _ = inlined(&Tensor::zeros());
+}

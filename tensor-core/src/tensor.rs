@@ -740,6 +740,54 @@ impl<'a, T: Element, S: Shape> TensorView<'a, T, S> {
     pub fn iter(&self) -> core::slice::Iter<'a, T> {
         self.data.iter()
     }
+
+    /// A new tensor of the same shape with `f` applied to each viewed element, as
+    /// [`Tensor::map`].
+    pub fn map<U: Element>(&self, f: impl FnMut(T) -> U) -> Tensor<U, S> {
+        Tensor {
+            data: self.data.iter().copied().map(f).collect(),
+            dims: self.dims,
+        }
+    }
+}
+
+impl<T: Element, S: Shape> TensorViewMut<'_, T, S> {
+    /// The viewed elements in row-major order. Writable views iterate, map and index as
+    /// owned tensors do:
+    /// ```
+    /// use tensor_core::{Fixed, Rank2, TensorViewMut};
+    /// let mut buffer = [1.0f32, 2.0, 3.0, 4.0];
+    /// let mut view = TensorViewMut::<f32, Rank2<Fixed<2>, Fixed<2>>>::new(&mut buffer).unwrap();
+    /// for x in view.iter_mut() {
+    ///     *x *= 2.0;
+    /// }
+    /// for x in &mut view {
+    ///     *x += 1.0;
+    /// }
+    /// assert_eq!(view.iter().sum::<f32>(), 24.0);
+    /// let halves = view.map(|x| x / 2.0);
+    /// assert_eq!(halves[[1, 1]], 4.5);
+    /// assert_eq!(view.view().map(|x| x > 5.0).as_slice(), &[false, false, true, true]);
+    /// assert_eq!((&view).into_iter().count(), 4);
+    /// assert_eq!(buffer, [3.0, 5.0, 7.0, 9.0]);
+    /// ```
+    pub fn iter(&self) -> core::slice::Iter<'_, T> {
+        self.data.iter()
+    }
+
+    /// The viewed elements in row-major order, mutably.
+    pub fn iter_mut(&mut self) -> core::slice::IterMut<'_, T> {
+        self.data.iter_mut()
+    }
+
+    /// A new tensor of the same shape with `f` applied to each viewed element, as
+    /// [`Tensor::map`].
+    pub fn map<U: Element>(&self, f: impl FnMut(T) -> U) -> Tensor<U, S> {
+        Tensor {
+            data: self.data.iter().copied().map(f).collect(),
+            dims: self.dims,
+        }
+    }
 }
 
 impl<T: Element, S: Shape> IntoIterator for Tensor<T, S> {
@@ -787,6 +835,38 @@ impl<'a, T: Element, S: Shape> IntoIterator for TensorView<'a, T, S> {
     type IntoIter = core::slice::Iter<'a, T>;
     fn into_iter(self) -> Self::IntoIter {
         self.data.iter()
+    }
+}
+
+impl<'t, T: Element, S: Shape> IntoIterator for &'t TensorView<'_, T, S> {
+    type Item = &'t T;
+    type IntoIter = core::slice::Iter<'t, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.data.iter()
+    }
+}
+
+impl<'a, T: Element, S: Shape> IntoIterator for TensorViewMut<'a, T, S> {
+    type Item = &'a mut T;
+    type IntoIter = core::slice::IterMut<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.data.iter_mut()
+    }
+}
+
+impl<'t, T: Element, S: Shape> IntoIterator for &'t TensorViewMut<'_, T, S> {
+    type Item = &'t T;
+    type IntoIter = core::slice::Iter<'t, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.data.iter()
+    }
+}
+
+impl<'t, T: Element, S: Shape> IntoIterator for &'t mut TensorViewMut<'_, T, S> {
+    type Item = &'t mut T;
+    type IntoIter = core::slice::IterMut<'t, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.data.iter_mut()
     }
 }
 

@@ -6,7 +6,7 @@
 //! ```text
 //! input    := path ';' (item+ | closure)            // path is the runtime, `$crate`
 //! item     := attr* vis 'fn' ident '(' params ')' '->' type block
-//! closure  := '|' params '|' ('->' type)? (block | expr)
+//! closure  := attr* '|' params '|' ('->' type)? (block | expr)   // lint attrs only
 //! param    := ident ':' dtype ('[' dims? ']')?
 //! type     := dtype '[' dims? ']' | '(' type (',' type)* ','? ')'
 //! dims     := dim (',' dim)*            // dim := integer literal | name (bound at call entry)
@@ -242,8 +242,21 @@ impl Parse for GraphInput {
         }
         input.parse::<Token![;]>()?;
         let mut errors = Vec::new();
-        let body = if input.peek(Token![|]) {
-            GraphBody::Closure(parse_closure(input))
+        // Attributes before a closure's `|` (`graph!(#[allow(tensorgraph::lossy_cast)] |x:
+        // f32[8]| x as u8)`): an attribute on the `let` around `graph!(…)` is rustc's, which
+        // knows no `tensorgraph::` lints.
+        let closure_attrs = {
+            let fork = input.fork();
+            match fork.call(Attribute::parse_outer) {
+                Ok(attrs) if !attrs.is_empty() && fork.peek(Token![|]) => {
+                    input.advance_to(&fork);
+                    Some(attrs)
+                }
+                _ => None,
+            }
+        };
+        let body = if closure_attrs.is_some() || input.peek(Token![|]) {
+            GraphBody::Closure(parse_closure(input, closure_attrs.unwrap_or_default()))
         } else {
             let mut items = Vec::new();
             while !input.is_empty() {
@@ -326,6 +339,7 @@ pub const WARNING_KINDS: &[&str] = &[
     "unused_parameter",
     "integer_division_then_float",
     "lossy_cast",
+    "reduction_then_cast",
 ];
 
 /// The attributes with the `tensorgraph::KIND` entries of their `#[allow(…)]`s taken out
@@ -473,8 +487,28 @@ fn parse_return_type_recovering(
 
 /// The closure form never fails as a whole: its errors land in `syntax_errors`, so the
 /// expansion is still a function value of the right arity.
-fn parse_closure(input: ParseStream) -> GraphFn {
+///
+/// Its attributes are lint levels only (`allow`, `warn`, `deny`, `expect`): they land on
+/// the generated function, whose body holds the warnings' markers; the `tensorgraph::`
+/// entries are taken out as on an item (`graph_allows`).
+fn parse_closure(input: ParseStream, attrs: Vec<Attribute>) -> GraphFn {
     let mut syntax_errors = Vec::new();
+    let (attrs, allowed_warnings, mut attr_errors) = graph_allows(attrs);
+    let attrs: Vec<Attribute> = attrs
+        .into_iter()
+        .filter(|attr| {
+            let lint = ["allow", "warn", "deny", "expect"]
+                .iter()
+                .any(|level| attr.path().is_ident(level));
+            if !lint {
+                attr_errors.push(syn::Error::new(
+                    attr.pound_token.span,
+                    "a graph closure takes only lint attributes: `#[allow(tensorgraph::lossy_cast)]`, `#[allow(deprecated)]`, …",
+                ));
+            }
+            lint
+        })
+        .collect();
     let mut params = Vec::new();
     // The closure's name carries the span of its opening `|`: rustc reports the bounds of
     // the closure form of a graph with names (a generic function item) where the value is
@@ -559,9 +593,9 @@ fn parse_closure(input: ParseStream) -> GraphFn {
         }
     }
     GraphFn {
-        attrs: Vec::new(),
-        allowed_warnings: Vec::new(),
-        attr_errors: Vec::new(),
+        attrs,
+        allowed_warnings,
+        attr_errors,
         vis: Visibility::Inherited,
         name: Ident::new("__tg_graph", open),
         params,
@@ -1144,6 +1178,13 @@ fn parse_unary(input: ParseStream) -> syn::Result<Expr> {
     parse_primary(input)
 }
 
+/// Names that other libraries' users write before a function (`np.exp(x)`): a method call
+/// on one of them is reported as that library's spelling, not as method syntax on a tensor.
+const LIBRARY_NAMESPACES: &[&str] = &[
+    "np", "numpy", "torch", "F", "nn", "tf", "jnp", "jax", "lax", "math", "mx", "ops", "cp",
+    "scipy", "special", "ndarray", "nd", "tch", "candle", "burn",
+];
+
 /// A primary expression, and the spellings of other languages that users write after
 /// one: method calls (`x.exp()`) and paths (`f32::INFINITY`), each an error that says
 /// what the graph language has instead.
@@ -1153,19 +1194,35 @@ fn parse_primary(input: ParseStream) -> syn::Result<Expr> {
         let dot: Token![.] = input.parse()?;
         let method: Ident = input.parse()?;
         let receiver = crate::check::expr_text(&expr);
-        let call = if input.peek(syn::token::Paren) {
+        // `np.exp(x)`, `torch.exp(x)`, `F.relu(x)`: a library's namespace, not a receiver.
+        let namespace = matches!(&expr, Expr::Var(ident) if LIBRARY_NAMESPACES.contains(&ident.to_string().as_str()));
+        let args = if input.peek(syn::token::Paren) {
             let content;
             parenthesized!(content in input);
             let rest: TokenStream = content.parse()?;
-            if rest.is_empty() {
-                format!("{method}({receiver})")
-            } else {
-                format!("{method}({receiver}, {rest})")
-            }
+            Some(rest)
         } else {
-            format!("{method}({receiver})")
+            None
         };
         let span = dot.span.join(method.span()).unwrap_or(method.span());
+        // A library call always has arguments: `F.exp()` is method syntax on a tensor `F`.
+        if namespace && args.as_ref().is_some_and(|a| !a.is_empty()) {
+            let ours = crate::check::our_function_name(&method.to_string())
+                .map_or_else(|| method.to_string(), str::to_string);
+            let args = args
+                .map(|a| a.to_string().replace(" ,", ","))
+                .unwrap_or_default();
+            return Err(syn::Error::new(
+                span,
+                format!(
+                    "`{receiver}.{method}` is another library's spelling: a graph calls its functions by their bare names: write `{ours}({args})`"
+                ),
+            ));
+        }
+        let call = match args {
+            Some(rest) if !rest.is_empty() => format!("{method}({receiver}, {rest})"),
+            _ => format!("{method}({receiver})"),
+        };
         return Err(syn::Error::new(
             span,
             format!("the graph language has no method syntax: write `{call}`"),
@@ -1179,7 +1236,21 @@ fn parse_primary(input: ParseStream) -> syn::Result<Expr> {
             String::new()
         };
         let head = crate::check::expr_text(&expr);
+        // `torch::exp(x)`, `f32::max(a, b)`: a function by its path.
+        let call = if input.peek(syn::token::Paren) {
+            let content;
+            parenthesized!(content in input);
+            let args: TokenStream = content.parse()?;
+            let name = crate::check::our_function_name(&item).unwrap_or(&item);
+            Some(format!("{name}({})", args.to_string().replace(" ,", ",")))
+        } else {
+            None
+        };
         let help = match item.as_str() {
+            _ if call.is_some() => format!(
+                "a graph calls its functions by their bare names: write `{}`",
+                call.as_deref().unwrap_or_default()
+            ),
             "INFINITY" => "write `inf`, a float literal that takes the other operand's dtype".to_string(),
             "NEG_INFINITY" => "write `-inf`, a float literal that takes the other operand's dtype".to_string(),
             "NAN" => "write `nan`, a float literal that takes the other operand's dtype".to_string(),

@@ -413,7 +413,19 @@ impl Checker<'_> {
                     _ => {}
                 }
                 let mut message = format!("cannot find `{name}` in this graph");
-                if ops::function(&name).is_some() || name == "where" {
+                let lower = name.to_ascii_lowercase();
+                if matches!(lower.as_str(), "inf" | "infinity" | "nan" | "neg_infinity") {
+                    // Other languages' spellings of the special floats (`INFINITY`, `Inf`,
+                    // `NaN`, `NEG_INFINITY`).
+                    let literal = match lower.as_str() {
+                        "nan" => "nan",
+                        "neg_infinity" => "-inf",
+                        _ => "inf",
+                    };
+                    message.push_str(&format!(
+                        "\nhelp: write `{literal}`, a float literal that takes the other operand's dtype"
+                    ));
+                } else if ops::function(&name).is_some() || name == "where" {
                     message.push_str(&format!(
                         "\nhelp: `{name}` is a function: call it as `{name}(…)`"
                     ));
@@ -879,6 +891,13 @@ impl Checker<'_> {
                         warning,
                     );
                 }
+                if let Some(warning) = reduction_cast_warning(from, to, expr) {
+                    self.errors.warn(
+                        as_span,
+                        format!("reduction_then_cast_{}_to_{}", from.name(), to.name()),
+                        warning,
+                    );
+                }
                 let dims = self.node(node).dims.clone();
                 Typed::Strong(self.add(NodeKind::Cast { input: node }, to, dims))
             }
@@ -912,7 +931,14 @@ impl Checker<'_> {
                     self.check_expr(a);
                 }
                 let mut message = format!("unknown function `{name}`");
-                if let Some(close) = ops::closest_name(&name) {
+                if let Some((_, ours)) = OTHER_LIBRARY_NAMES
+                    .iter()
+                    .find(|(theirs, _)| *theirs == name)
+                {
+                    message.push_str(&format!(
+                        "\nhelp: `{name}` is another library's name: the graph language calls it `{ours}`"
+                    ));
+                } else if let Some(close) = ops::closest_name(&name) {
                     message.push_str(&format!(
                         "\nhelp: a function with a similar name exists: `{close}`"
                     ));
@@ -1341,6 +1367,37 @@ fn not_defined_message(
 /// A float cast to a float with fewer exponent bits: values beyond the target's range
 /// become infinite. (`f32 as bf16` keeps the exponent and only rounds; integer casts
 /// wrap or saturate as Rust's `as` does, and are not warned about.)
+/// A float `sum`, `prod` or `mean` (no `dtype =`, no `acc =`) cast to a wider float:
+/// `sum(x) as f32` of `f16` values rounds the `f32` accumulation to `f16` and only then
+/// widens it, where `sum(x, dtype = f32)` returns the accumulation itself (issue 19: the
+/// help for a declared output dtype once suggested that cast).
+fn reduction_cast_warning(from: DType, to: DType, expr: &Expr) -> Option<String> {
+    let Expr::Call { func, named, .. } = expr else {
+        return None;
+    };
+    let name = func.to_string();
+    let rounds = matches!(name.as_str(), "sum" | "prod" | "mean")
+        && !named.iter().any(|n| n.name == "dtype" || n.name == "acc");
+    let wider = match (from.float_precision(), to.float_precision()) {
+        (Some(f), Some(t)) => t > f,
+        _ => false,
+    };
+    if !rounds || !wider {
+        return None;
+    }
+    Some(format!(
+        "`{}` rounds the {name} to `{}` before widening it to `{}`\n\
+         help: ask the reduction for `{}`: `{name}(…, dtype = {})` returns its wider accumulation\n\
+         help: to keep the `{}` rounding, silence this with `#[allow(tensorgraph::reduction_then_cast)]` on the graph",
+        cast_text(expr, to),
+        from.name(),
+        to.name(),
+        to.name(),
+        to.name(),
+        from.name(),
+    ))
+}
+
 fn lossy_cast_warning(from: DType, to: DType, expr: &Expr) -> Option<String> {
     let silence = "help: if the values are known to be in range, silence this with `#[allow(tensorgraph::lossy_cast)]` on the graph";
     if from.is_float() && to.is_integer() {
@@ -1561,6 +1618,21 @@ fn cast_const_float(v: f64, text: Option<String>, to: DType) -> ConstValue {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn other_libraries_names_point_at_functions_that_exist() {
+        for (theirs, ours) in super::OTHER_LIBRARY_NAMES {
+            assert!(
+                crate::ops::lookup(theirs, 1, false).is_none(),
+                "`{theirs}` is ours"
+            );
+            let name = ours.split('(').next().unwrap();
+            let known = name == "where"
+                || crate::ops::lookup(name, 1, false).is_some()
+                || crate::ops::lookup(name, 2, false).is_some();
+            assert!(known, "`{ours}` (for `{theirs}`) is no graph function");
+        }
+    }
+
     use super::*;
 
     fn literal_as3(w: &Weak, d: DType) -> Result<ConstValue, String> {
@@ -1587,3 +1659,54 @@ mod tests {
         assert!(literal_as3(&Weak::Float(3.4e38, None), DType::BF16).is_err());
     }
 }
+
+/// The graph language's name for another library's function name, when it is a plain
+/// rename (`maximum` -> `max`).
+pub(crate) fn our_function_name(theirs: &str) -> Option<&'static str> {
+    OTHER_LIBRARY_NAMES
+        .iter()
+        .find(|(t, ours)| *t == theirs && !ours.contains('('))
+        .map(|(_, ours)| *ours)
+}
+
+/// NumPy's and PyTorch's names for functions the graph language spells otherwise: an
+/// unknown function by one of them gets the language's name as its help.
+const OTHER_LIBRARY_NAMES: &[(&str, &str)] = &[
+    ("maximum", "max"),
+    ("minimum", "min"),
+    ("amax", "max"),
+    ("amin", "min"),
+    ("clamp_min", "clip(…, min = …)"),
+    ("clamp_max", "clip(…, max = …)"),
+    ("power", "pow"),
+    ("absolute", "abs"),
+    ("divide", "div"),
+    ("true_divide", "div"),
+    ("multiply", "mul"),
+    ("subtract", "sub"),
+    ("negative", "neg"),
+    ("remainder", "rem"),
+    ("arcsin", "asin"),
+    ("arccos", "acos"),
+    ("arctan", "atan"),
+    ("arcsinh", "asinh"),
+    ("arccosh", "acosh"),
+    ("arctanh", "atanh"),
+    ("rint", "roundeven"),
+    ("fix", "trunc"),
+    ("isnan", "is_nan"),
+    ("isinf", "is_inf"),
+    ("isfinite", "is_finite"),
+    ("log_softmax", "logsoftmax"),
+    ("hardswish", "hard_swish"),
+    ("hardsigmoid", "hard_sigmoid"),
+    ("select", "where"),
+    ("cat", "concat"),
+    ("concatenate", "concat"),
+    ("permute", "transpose"),
+    ("unsqueeze", "expand_dims"),
+    ("view", "reshape"),
+    ("expand", "broadcast_to"),
+    ("cumulative_sum", "cumsum"),
+    ("cumulative_prod", "cumprod"),
+];

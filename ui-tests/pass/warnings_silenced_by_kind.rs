@@ -20,6 +20,11 @@ graph! {
         a
     }
 
+    #[allow(tensorgraph::reduction_then_cast)]
+    fn rounded_total(x: f16[2, 4]) -> f32[2] {
+        sum(x, axis = 1) as f32
+    }
+
     #[allow(tensorgraph::unused_parameter, tensorgraph::lossy_cast)]
     fn both(a: f64[8], b: f32[8]) -> f32[8] {
         a as f32
@@ -38,6 +43,14 @@ fn main() {
     let zero = Tensor::<f32, Shape![8]>::zeros();
     // Integer division first, as the warning says: 240 / 255 = 0.
     assert_eq!(normalize(&img, &zero)[[6]], 0.0);
+    let halves = Tensor::<f16, Shape![2, 4]>::full(f16::from_f32(0.5));
+    assert_eq!(rounded_total(&halves).as_slice(), &[2.0, 2.0]);
     let _ = first(&y, &y);
     let _ = both(&z, &y);
+    // The closure form: the attributes go before its `|` (an attribute on the `let` is
+    // rustc's, which knows no `tensorgraph::` lints).
+    let to_u8 = graph!(#[allow(tensorgraph::lossy_cast)] |x: f32[8]| x as u8);
+    assert_eq!(to_u8(&y)[[2]], 200);
+    let halves = graph!(#[allow(tensorgraph::integer_division_then_float)] |img: u8[8], m: f32[8]| img / 2 - m);
+    assert_eq!(halves(&img, &zero)[[1]], 20.0);
 }

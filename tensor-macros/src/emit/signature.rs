@@ -1060,11 +1060,45 @@ pub fn emit_graph_fn(
                     .is_none_or(|n| n > super::STACK_ROW_LIMIT)
         })
     });
-    let alloc_doc = if allocates {
-        "; its temporaries (reduction accumulators, products) come from a per-thread \
-         scratch pool, allocated on the first call on a thread and reused after"
+    // What `_into` allocates, each measured with a counting allocator (NOTES.md,
+    // "Diagnostics"): temps off the stack come from the scratch pool; a product packs its
+    // operands into tensor-core's per-thread GEMM workspace (gemm/pack.rs); a stage split
+    // into tasks, a scan (reduce.rs `scan`) and a product's packing (gemm/packed.rs) may run
+    // on rayon's pool, which rayon builds (and allocates) when it is first used.
+    let products = kernel.is_some_and(|k| k.nests.iter().any(|n| n.matmul.is_some()));
+    let threads = kernel.is_some_and(|k| {
+        k.stages.iter().any(|s| s.tasks.is_some())
+            || k.nests
+                .iter()
+                .any(|n| n.scan.is_some() || n.matmul.is_some())
+    });
+    let mut alloc_parts = Vec::new();
+    if allocates {
+        alloc_parts.push(
+            "its temporaries (reduction accumulators, scans, blocks of a product) come from a \
+             per-thread scratch pool, allocated on the first call on a thread and reused after",
+        );
+    }
+    if products {
+        alloc_parts.push(
+            "a matrix product packs its operands into a per-thread workspace, allocated on a \
+             thread's first product and grown when a larger one needs more",
+        );
+    }
+    if threads {
+        alloc_parts.push(
+            "with the `parallel` feature (on by default) a large call runs on rayon's global \
+             thread pool, which rayon allocates when it is first used",
+        );
+    }
+    let alloc_doc = if alloc_parts.is_empty() {
+        "; allocates nothing".to_string()
     } else {
-        "; allocates nothing"
+        format!(
+            "; {}. A repeated call with arguments of the same sizes, on the same thread, \
+             makes no allocation",
+            alloc_parts.join("; ")
+        )
     };
 
     if !symbolic {
@@ -1304,5 +1338,52 @@ mod tests {
         );
         let f = docs.iter().find(|d| d.starts_with("sm:")).expect("sm");
         assert!(f.contains("are an `Err` (`ShapeError`)"), "{f}");
+    }
+
+    #[test]
+    fn into_docs_say_when_products_and_threads_allocate() {
+        // A product packs its operands into tensor-core's per-thread workspace, allocated on
+        // the first call (4 allocations for 64 x 64, counted), and may pack on rayon's pool.
+        let d = docs("fn mm(a: f32[64, 64], b: f32[64, 64]) -> f32[64, 64] { a @ b }");
+        let into = d
+            .iter()
+            .find(|d| d.starts_with("mm_into:"))
+            .expect("mm_into");
+        assert!(!into.contains("allocates nothing"), "{into}");
+        assert!(
+            into.contains("packs its operands into a per-thread workspace"),
+            "{into}"
+        );
+        assert!(into.contains("rayon's global thread pool"), "{into}");
+        assert!(
+            into.contains("on the same thread, makes no allocation."),
+            "{into}"
+        );
+        // A stage split into tasks (2^20 elements): rayon's pool is built on its first use
+        // (30 allocations counted on the first call of a process).
+        let d = docs("fn big(x: f32[1024, 1024]) -> f32[1024, 1024] { exp(x) * 2.0 }");
+        let into = d
+            .iter()
+            .find(|d| d.starts_with("big_into:"))
+            .expect("big_into");
+        assert!(!into.contains("allocates nothing"), "{into}");
+        assert!(into.contains("rayon's global thread pool"), "{into}");
+        assert!(!into.contains("scratch pool"), "{into}");
+        assert!(!into.contains("workspace"), "{into}");
+        // Row-local temps of a short row live on the stack: layer norm of 768-wide rows
+        // allocates nothing at all (counted: tests/alloc_free.rs).
+        let d = docs(
+            "fn ln(x: f32[8, 768]) -> f32[8, 768] { \
+                 let d = x - mean(x, axis = 1, keepdims = true); \
+                 d * rsqrt(mean(d * d, axis = 1, keepdims = true) + 1e-5) }",
+        );
+        let into = d
+            .iter()
+            .find(|d| d.starts_with("ln_into:"))
+            .expect("ln_into");
+        assert!(
+            into.contains("into caller-provided tensors; allocates nothing."),
+            "{into}"
+        );
     }
 }
