@@ -433,7 +433,8 @@ fn half_softmax_of_a_long_row() {
 }
 
 /// `div_softmax_lanes` against the division for a in [+0, 1] and NaN, for a set of row
-/// sums b >= 1 (the fast path's edges included). A release build walks every a (all
+/// sums b >= 1 (the fast path's edges included), without the row's `in_range` promise and,
+/// for the vectors where it holds, with it. A release build walks every a (all
 /// 2^30 + 1 bit patterns: 19 s, `cargo test --release --test fused_row_passes`); the
 /// debug build CI runs walks every 509th run of LANES consecutive patterns (every
 /// exponent, ~2·10^6 dividends) and, densely, the 2^14 patterns at each end of the fast
@@ -481,13 +482,24 @@ fn div_softmax_every_dividend() {
                         f32::NAN
                     }
                 });
-                let got = <f32 as FloatLanes>::div_softmax_lanes(V(a), V([b; LANES])).0;
-                for i in 0..LANES {
-                    checked += 1;
-                    let want = a[i] / b;
-                    if !(got[i].to_bits() == want.to_bits() || (got[i].is_nan() && want.is_nan())) {
-                        wrong += 1;
-                        first.get_or_insert((a[i], got[i], want));
+                // Without the row's promise, and with it where it holds (every a NaN or at
+                // least 2^-76: `in_range`).
+                let promised = a.iter().all(|&x| x.is_nan() || x.to_bits() >= edge);
+                for in_range in [false, true] {
+                    if in_range && !promised {
+                        continue;
+                    }
+                    let flag = V([in_range; LANES]);
+                    let got = <f32 as FloatLanes>::div_softmax_lanes(V(a), V([b; LANES]), flag).0;
+                    for i in 0..LANES {
+                        checked += 1;
+                        let want = a[i] / b;
+                        if !(got[i].to_bits() == want.to_bits()
+                            || (got[i].is_nan() && want.is_nan()))
+                        {
+                            wrong += 1;
+                            first.get_or_insert((a[i], got[i], want));
+                        }
                     }
                 }
                 bits += LANES as u32 * step;
@@ -941,7 +953,10 @@ fn block_calls_store_in_place() {
     };
     for (r, n) in [(3, 1024), (2, 256 + 40), (4, 200), (1, 2048 + 8)] {
         let x = specials(r, n, 7 + n as u64);
-        let b: Vec<f32> = f32::random(n, 11).iter().map(|v| v.clamp(-3.0, 3.0)).collect();
+        let b: Vec<f32> = f32::random(n, 11)
+            .iter()
+            .map(|v| v.clamp(-3.0, 3.0))
+            .collect();
         let xt = Tensor::<f32, Shape![_, _]>::from_shape_vec([r, n], x.clone()).unwrap();
         let bt = Tensor::<f32, Shape![_]>::from_shape_vec([n], b.clone()).unwrap();
         let (g, t, s, sm) = stored_calls(&xt, &bt).unwrap();
@@ -952,7 +967,10 @@ fn block_calls_store_in_place() {
         let want_t: Vec<f32> = rowwise(&x, n)
             .flat_map(|row| lanes_of(row, <f32 as FloatLanes>::tanh_lanes))
             .collect();
-        for (what, got, want) in [("gelu", g.as_slice(), &want_g), ("tanh", t.as_slice(), &want_t)] {
+        for (what, got, want) in [
+            ("gelu", g.as_slice(), &want_g),
+            ("tanh", t.as_slice(), &want_t),
+        ] {
             for (i, (&gv, &wv)) in got.iter().zip(want.iter()).enumerate() {
                 assert!(
                     gv.to_bits() == wv.to_bits() || gv.is_nan() && wv.is_nan(),
@@ -971,7 +989,12 @@ fn block_calls_store_in_place() {
             );
             let row: Vec<f64> = x[i * n..(i + 1) * n].iter().map(|&v| v as f64).collect();
             let got = &sm.as_slice()[i * n..(i + 1) * n];
-            close_row(&format!("softmax [{r},{n}] {i}"), got, &softmax_ref(&row), 3e-6);
+            close_row(
+                &format!("softmax [{r},{n}] {i}"),
+                got,
+                &softmax_ref(&row),
+                3e-6,
+            );
         }
     }
 }

@@ -551,6 +551,25 @@ pub trait FloatLanes: Float + NumLanes {
             b
         }
     }
+    /// min(a, b) where neither is NaN; where one is, `a` or `b`, unspecified: the
+    /// minimum beside softmax's shift (the graph macro's `ReduceKind::MinNoNan`), which a
+    /// NaN need not reach for the reason `max_no_nan_lanes` gives. `a < b ? a : b`;
+    /// `minps` on float vectors.
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn min_no_nan_lanes(a: V<Self>, b: V<Self>) -> V<Self> {
+        a.zip(b, Self::min_no_nan)
+    }
+    /// The scalar `min_no_nan_lanes` (the last fold of a row's lanes).
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn min_no_nan(a: Self, b: Self) -> Self {
+        if a < b {
+            a
+        } else {
+            b
+        }
+    }
     /// e^a for a <= 0, NaN for NaN: softmax's `exp(x - max)`, whose argument is <= 0 or
     /// NaN (the graph macro emits it there only), within exp's bound (1 ULP). A positive a
     /// is outside the domain: e^min(a, 0) = 1 here, in the f64 lanes and the 8-lane f32
@@ -583,8 +602,24 @@ pub trait FloatLanes: Float + NumLanes {
     /// dispatched `vmath::block::div_softmax_f32` runs it on AVX-512 CPUs).
     #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn div_softmax_lanes(a: V<Self>, b: V<Self>) -> V<Self> {
+    ///
+    /// `in_range` (lane 0; the same in every lane, fixed for the row) may be true only if
+    /// every dividend of the row is NaN or at least 2^-76 (softmax: the row's minimum is
+    /// within 50 of its maximum, so every `exp(x - max)` is at least e^-50): the AVX-512
+    /// lanes then skip the per-vector test of the dividends. Outside that promise, a
+    /// quotient that may be off in its last bits (never UB).
+    fn div_softmax_lanes(a: V<Self>, b: V<Self>, in_range: V<bool>) -> V<Self> {
+        let _ = in_range;
         Self::div_invariant_lanes(a, b)
+    }
+    /// `a / b`, `div_lanes`: softmax's normalisation where the sum varies along the inner
+    /// loop (`softmax(x, axis = 0)`), whose `in_range` flag (see `div_softmax_lanes`) goes
+    /// unused.
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn div_softmax_plain_lanes(a: V<Self>, b: V<Self>, in_range: V<bool>) -> V<Self> {
+        let _ = in_range;
+        Self::div_lanes(a, b)
     }
     #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -941,6 +976,29 @@ pub(crate) unsafe fn div_softmax_m512(
         _mm512_div_ps(a, b)
     }
 }
+
+/// `div_softmax_m512` for a row whose every dividend is NaN or at least 2^-76 (the
+/// `in_range` promise of `FloatLanes::div_softmax_lanes`): no test of the dividends, only
+/// of the divisor, once per row (scalar, hoisted with b): Markstein's correction for a
+/// divisor in [2^-20, 2^20], else `divps`. Three operations per vector against the
+/// test's five (W3 softmax's scale pass, BENCHMARKS.md "Peers", seventh session).
+///
+/// # Safety
+/// The CPU must support avx512f.
+#[inline(always)]
+pub(crate) unsafe fn div_softmax_in_range_m512(
+    a: core::arch::x86_64::__m512,
+    b: core::arch::x86_64::__m512,
+) -> core::arch::x86_64::__m512 {
+    // SAFETY: avx512f, the caller's contract; the intrinsics read and write registers only.
+    unsafe {
+        if divisor_in_fast_range(b) {
+            markstein_m512(a, b)
+        } else {
+            core::arch::x86_64::_mm512_div_ps(a, b)
+        }
+    }
+}
 }
 
 /// `div_invariant_m512` on wide's f32x16 (AVX-512 builds: one zmm register).
@@ -956,9 +1014,16 @@ fn div_invariant_f32x16(a: wide::f32x16, b: wide::f32x16) -> wide::f32x16 {
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
 #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn div_softmax_f32x16(a: wide::f32x16, b: wide::f32x16) -> wide::f32x16 {
+fn div_softmax_f32x16(a: wide::f32x16, b: wide::f32x16, in_range: bool) -> wide::f32x16 {
+    let (a, b) = (bytemuck::cast(a), bytemuck::cast(b));
     // SAFETY: avx512f is enabled for the whole build (the `cfg` above).
-    bytemuck::cast(unsafe { div_softmax_m512(bytemuck::cast(a), bytemuck::cast(b)) })
+    bytemuck::cast(unsafe {
+        if in_range {
+            div_softmax_in_range_m512(a, b)
+        } else {
+            div_softmax_m512(a, b)
+        }
+    })
 }
 
 /// Explicit `wide` implementations for `f32` and `f64` lanes.
@@ -1174,6 +1239,12 @@ macro_rules! float_lanes {
             fn max_no_nan_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
                 V::from_wide(a.wide().fast_max(b.wide()))
             }
+            /// `minps`: `b` where either is NaN.
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn min_no_nan_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
+                V::from_wide(a.wide().fast_min(b.wide()))
+            }
             #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn div_invariant_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
@@ -1182,9 +1253,9 @@ macro_rules! float_lanes {
             }
             #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
-            fn div_softmax_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
-                let f: fn($w, $w) -> $w = $div_softmax;
-                V::from_wide(f(a.wide(), b.wide()))
+            fn div_softmax_lanes(a: V<$t>, b: V<$t>, in_range: V<bool>) -> V<$t> {
+                let f: fn($w, $w, bool) -> $w = $div_softmax;
+                V::from_wide(f(a.wide(), b.wide(), in_range.0[0]))
             }
             #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
@@ -1211,7 +1282,7 @@ mod lanes8 {
         use super::*;
         float_lanes!(f32, f32x8, u32, pow: vm::pow_f32, rsqrt: vm::rsqrt_f32,
             div_invariant: div_invariant_f32!(f32x8),
-            div_softmax: div_invariant_f32!(f32x8),
+            div_softmax: |a: f32x8, b: f32x8, _in_range: bool| div_invariant_f32!(f32x8)(a, b),
             exp_lanes => vm::exp_f32, exp_nonpos_lanes => vm::exp_nonpos_f32,
             log_lanes => vm::log_f32, log1p_lanes => vm::log1p_f32,
             sin_lanes => vm::sin_f32, cos_lanes => vm::cos_f32, tanh_lanes => vm::tanh_f32,
@@ -1229,7 +1300,7 @@ mod lanes8 {
         float_lanes!(f64, f64x8, u64, pow: vm::pow_f64,
             rsqrt: |x: f64x8| f64x8::splat(1.0) / x.sqrt(),
             div_invariant: |a: f64x8, b: f64x8| a / b,
-            div_softmax: |a: f64x8, b: f64x8| a / b,
+            div_softmax: |a: f64x8, b: f64x8, _in_range: bool| a / b,
             exp_lanes => vm::exp_f64,
             // e^min(x, 0): `minpd(0, x)` returns x where x is NaN.
             exp_nonpos_lanes => |x: f64x8| vm::exp_f64(f64x8::ZERO.fast_min(x)),
@@ -1301,7 +1372,7 @@ mod lanes16 {
             pow: |a: F64x16, b: F64x16| F64x16([vm::pow_f64(a.0[0], b.0[0]), vm::pow_f64(a.0[1], b.0[1])]),
             rsqrt: |x: F64x16| F64x16::splat(1.0) / x.sqrt(),
             div_invariant: |a: F64x16, b: F64x16| a / b,
-            div_softmax: |a: F64x16, b: F64x16| a / b,
+            div_softmax: |a: F64x16, b: F64x16, _in_range: bool| a / b,
             exp_lanes => h64!(vm::exp_f64),
             // e^min(x, 0): `minpd(0, x)` returns x where x is NaN.
             exp_nonpos_lanes => |x: F64x16| h64!(vm::exp_f64)(F64x16::splat(0.0).fast_min(x)),
@@ -1561,8 +1632,16 @@ mod tests {
                 2 => 1.0,
                 _ => f32::from_bits((next() % (one + 1)) as u32),
             });
-            let got = <f32 as FloatLanes>::div_softmax_lanes(V(a), V::splat(b)).0;
+            let got = <f32 as FloatLanes>::div_softmax_lanes(V(a), V::splat(b), V::splat(false)).0;
             assert_quotients(got, a, b);
+            // With the row's promise where it holds (every a NaN or at least 2^-76).
+            if a.iter()
+                .all(|&x| x.is_nan() || x >= f32::from_bits(0x1980_0000))
+            {
+                let got =
+                    <f32 as FloatLanes>::div_softmax_lanes(V(a), V::splat(b), V::splat(true)).0;
+                assert_quotients(got, a, b);
+            }
         }
         // Every class of b against the edges of a's test: b at and just past both ends of
         // the fast path's range [2^-20, 2^20] (its test folds into a's threshold), below 1
@@ -1597,12 +1676,26 @@ mod tests {
         ];
         for &b in &edges_b {
             for &special in &edges_a {
-                let got = <f32 as FloatLanes>::div_softmax_lanes(V([special; LANES]), V::splat(b));
-                assert_quotients(got.0, [special; LANES], b);
-                let mut a = [0.6f32; LANES];
-                a[LANES / 2] = special;
-                let got = <f32 as FloatLanes>::div_softmax_lanes(V(a), V::splat(b));
-                assert_quotients(got.0, a, b);
+                // The promise (`in_range`) only where it holds.
+                let promises: &[bool] =
+                    if special.is_nan() || special >= f32::from_bits(0x1980_0000) {
+                        &[false, true]
+                    } else {
+                        &[false]
+                    };
+                for &in_range in promises {
+                    let flag = V::splat(in_range);
+                    let got = <f32 as FloatLanes>::div_softmax_lanes(
+                        V([special; LANES]),
+                        V::splat(b),
+                        flag,
+                    );
+                    assert_quotients(got.0, [special; LANES], b);
+                    let mut a = [0.6f32; LANES];
+                    a[LANES / 2] = special;
+                    let got = <f32 as FloatLanes>::div_softmax_lanes(V(a), V::splat(b), flag);
+                    assert_quotients(got.0, a, b);
+                }
             }
         }
     }

@@ -241,6 +241,7 @@ fn emit_stage(
             stream,
             true,
             None,
+            None,
         );
         return quote!({ #body });
     };
@@ -258,8 +259,13 @@ fn emit_stage(
     // Only a stage of one nest streams its stores: in a stage of several passes a later
     // pass reads the row back (softmax's scale pass), which must find it in the cache.
     let stream = nests.len() == 1 && streams_outputs(graph, &nests[0]);
-    // Only the last nest prefetches (`next_row_prefetch`).
-    let prefetch = next_row_prefetch(rt, f, graph, kernel, nests, &rows_lit);
+    // Only the last nest prefetches (`next_row_prefetch`), unless it reads the next row
+    // itself (a pipelined stage).
+    let pipelined = stage.pipelined.as_ref();
+    let prefetch = match pipelined {
+        None => next_row_prefetch(rt, f, graph, kernel, nests, &rows_lit),
+        Some(_) => None,
+    };
     let last = nests.len() - 1;
     let body_of = |(at, nest): (usize, &LoopNest)| {
         emit_nest(
@@ -273,9 +279,15 @@ fn emit_stage(
             stream,
             nests.len() == 1,
             prefetch.as_ref().filter(|_| at == last),
+            pipelined
+                .filter(|_| at == last)
+                .map(|p| (p.next_row.as_slice(), &rows_lit)),
         )
     };
-    let nests_p = nests.iter().enumerate();
+    // A pipelined stage runs its first nest only for a task's first row (`prologue`), and
+    // from each row's last nest for the next.
+    let first_only = pipelined.map(|_| body_of((0, &nests[0])));
+    let nests_p = nests.iter().enumerate().skip(pipelined.is_some() as usize);
     let (pre, bodies): (Vec<TokenStream>, Vec<TokenStream>) = match product_at {
         Some(at) => (
             nests_p.clone().take(at).map(body_of).collect(),
@@ -305,6 +317,21 @@ fn emit_stage(
             init_value(rt, temp.dtype, temp.init),
         );
         let len_lit = size_expr(len);
+        // A pipelined stage's accumulators take the value their carry holds, and the carry
+        // starts again (`Stage::pipelined`); the carries live through the rows.
+        let carry_of = pipelined.and_then(|p| p.carries.iter().find(|c| c.0 == t));
+        if let Some(&(_, carry)) = carry_of {
+            let cv = temp_vec(carry);
+            each_row.extend(quote! {
+                let mut #v: [#c; #len_lit] = #cv;
+                #cv = [#init; #len_lit];
+            });
+            continue;
+        }
+        if pipelined.is_some_and(|p| p.carries.iter().any(|c| c.1 == t)) {
+            before_rows.extend(quote!(let mut #v: [#c; #len_lit] = [#init; #len_lit];));
+            continue;
+        }
         if temp.gemm_block {
             // Filled by the GEMM block by block, never initialised.
             let rows = Literal::usize_unsuffixed(crate::ir::GEMM_BLOCK_ROWS);
@@ -364,8 +391,33 @@ fn emit_stage(
             #each_row
             #({ #bodies })*
         };
+        // A pipelined stage's first nest, for the first row: its accumulators start from
+        // their init and end in the carries the first row's accumulators read.
+        let prologue = pipelined.map(|p| {
+            let decls = p.carries.iter().map(|&(t, carry)| {
+                let temp = &kernel.temps[t];
+                let (v, cv) = (temp_vec(t), temp_vec(carry));
+                let c = storage_type(rt, temp.dtype);
+                let init = init_value(rt, temp.dtype, temp.init);
+                let len = size_expr(temp.row_local.as_ref().expect("row-local"));
+                (
+                    quote!(let mut #v: [#c; #len] = [#init; #len];),
+                    quote!(#cv = #v;),
+                )
+            });
+            let (decls, hand_over): (Vec<_>, Vec<_>) = decls.unzip();
+            quote! {
+                if #lo < #hi {
+                    let __tg_row: usize = #lo;
+                    #(#decls)*
+                    { #first_only }
+                    #(#hand_over)*
+                }
+            }
+        });
         match &block {
             None => quote! {
+                #prologue
                 for __tg_row in #lo..#hi {
                     #per_row
                 }
@@ -826,6 +878,7 @@ fn emit_nest(
     stream: bool,
     alone: bool,
     prefetch: Option<&Prefetch>,
+    next_row: Option<(&[usize], &TokenStream)>,
 ) -> TokenStream {
     let p = quote!(#rt::__private);
     let lanes = quote!(#p::LANES);
@@ -911,9 +964,35 @@ fn emit_nest(
             best,
             index,
             stores,
+            sibling,
         } => {
-            let (init, main, tail, finish, unrolled) =
-                emit_reduce_sink(rt, graph, kernel, nest, *kind, *acc, *value, *best, *index);
+            let (mut init, mut main, mut tail, mut finish, mut unrolled) = emit_reduce_sink(
+                rt, graph, kernel, nest, *kind, *acc, *value, *best, *index, "",
+            );
+            // A second reduction in the same pass (`lower::fuse_sibling_reductions`), on
+            // accumulators of its own; both unroll by four.
+            if let Some(sibling) = sibling {
+                let (init2, main2, tail2, finish2, unrolled2) = emit_reduce_sink(
+                    rt,
+                    graph,
+                    kernel,
+                    nest,
+                    sibling.kind,
+                    sibling.acc,
+                    sibling.value,
+                    None,
+                    None,
+                    "_sibling",
+                );
+                init.extend(init2);
+                main.extend(main2);
+                tail.extend(tail2);
+                finish.extend(finish2);
+                unrolled = match (unrolled, unrolled2) {
+                    (Some((4, body)), Some((4, body2))) => Some((4, quote!(#body #body2))),
+                    _ => unreachable!("row reductions into registers unroll by four"),
+                };
+            }
             reduce_main = main.clone();
             // A fused store pass (`lower::fuse_row_reductions`): each chunk stores, then
             // accumulates.
@@ -945,7 +1024,12 @@ fn emit_nest(
             if s.is_zero() || (row_local && !block && depth == 0) {
                 continue;
             }
-            let counter = if depth == 0 && block {
+            let next = next_row.filter(|(operands, _)| depth == 0 && operands.contains(&k));
+            let counter = if let Some((_, rows)) = next {
+                // The next row of a pipelined stage (`Stage::pipelined`), the row itself
+                // at the stage's last row.
+                quote!((if #i + 1 < #rows { #i + 1 } else { #i }))
+            } else if depth == 0 && block {
                 quote!((#i - __tg_blk))
             } else if depth == 0 && relative {
                 quote!((#i - __tg_row_lo))
@@ -1149,9 +1233,15 @@ fn emit_nest(
             let same: Vec<usize> = (0..nest.operands.len())
                 .filter(|&m| nest.operands[m].buffer == op.buffer)
                 .collect();
+            // An operand at the next row (a pipelined stage) is another place than the same
+            // operand at this row.
+            let at_next_row = |m: usize| next_row.is_some_and(|(ops, _)| ops.contains(&m));
             let one_place = same.iter().all(|&m| {
                 let o = &nest.operands[m];
-                o.inner_stride.is_lit(1) && o.base == op.base && o.outer_strides == op.outer_strides
+                o.inner_stride.is_lit(1)
+                    && o.base == op.base
+                    && o.outer_strides == op.outer_strides
+                    && at_next_row(m) == at_next_row(k)
             });
             if !one_place {
                 continue;
@@ -1298,82 +1388,12 @@ fn block_entry(graph: &TypedGraph, values: &[Value], v: &Value) -> Option<&'stat
             .iter()
             .find(|(name, _)| *name == op.name)
             .map(|&(_, entry)| entry),
-        2 if values[args[1]].level != Level::Inner => op
+        2 | 3 if values[args[1]].level != Level::Inner => op
             .invariant_divisor
             .and_then(|method| BLOCK_DIVISIONS.iter().find(|(m, _)| *m == method))
             .map(|&(_, entry)| entry),
         _ => None,
     }
-}
-
-/// On default x86-64 builds, the block loop of a nest whose one store puts a block call of
-/// a load back where the load read it, in an f32 buffer (softmax's scale pass: `e / sum`
-/// over the row of `e` that the exp pass stored): the block entry runs on the buffer
-/// itself, `F32_BLOCK` elements at a time, with nothing copied in or out. Measured on W3
-/// (default build, BENCHMARKS.md "Peers", seventh session): the division's SSE `divps`
-/// was a third of the time; through the copying form of `emit_blocked_loop` the copies
-/// cost what the block saved, in place W3 took 17% less. Divisions only go through blocks
-/// in place (`emit_blocked_loop` leaves them to the lanes).
-fn in_place_block(
-    rt: &TokenStream,
-    graph: &TypedGraph,
-    kernel: &Kernel,
-    nest: &LoopNest,
-    inner_extent: &TokenStream,
-    prefetch_chunk: Option<&TokenStream>,
-) -> Option<TokenStream> {
-    let p = quote!(#rt::__private);
-    let Sink::Store(stores) = &nest.sink else {
-        return None;
-    };
-    let [(k, v)] = stores[..] else {
-        return None;
-    };
-    let values = &nest.values;
-    let e = block_entry(graph, values, &values[v])?;
-    let args = value_args(&values[v]);
-    let ValueSource::Load { operand: loaded } = values[args[0]].source else {
-        return None;
-    };
-    let (a, b) = (&nest.operands[loaded], &nest.operands[k]);
-    let same_place = a.buffer == b.buffer
-        && a.base == b.base
-        && a.outer_strides == b.outer_strides
-        && a.inner_stride.is_lit(1)
-        && b.inner_stride.is_lit(1);
-    let f32_storage = match &b.buffer {
-        BufferRef::Output(o) => graph.nodes[graph.outputs[*o]].dtype == DType::F32,
-        BufferRef::Temp(t) => kernel.temps[*t].dtype == DType::F32,
-        _ => false,
-    };
-    if !same_place || !f32_storage {
-        return None;
-    }
-    let (slice, off) = (slice_ident(&b.buffer), offset_ident(k));
-    let e = format_ident!("{}", e);
-    // A division's divisor is a row or call value, a splat: its lane 0.
-    let divisor = args.get(1).map(|&d| {
-        let d = value_ident(d);
-        quote!(, #d.0[0])
-    });
-    // The next row's prefetches (`next_row_prefetch`), one per chunk of the block as in
-    // the chunk loops.
-    let prefetch = prefetch_chunk.map(|per_chunk| {
-        quote! {
-            for __tg_c in 0..#p::F32_BLOCK / #p::LANES {
-                let __tg_j: usize = __tg_j + __tg_c * #p::LANES;
-                #per_chunk
-            }
-        }
-    });
-    Some(quote! {
-        #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
-        while __tg_j + #p::F32_BLOCK <= #inner_extent {
-            #p::f32_block::#e(#p::f32_block::block_mut(#slice, #off + __tg_j) #divisor);
-            #prefetch
-            __tg_j += #p::F32_BLOCK;
-        }
-    })
 }
 
 /// On default x86-64 builds (no AVX2 at compile time) the f32 exp, tanh, sigmoid, erf and
@@ -1403,28 +1423,24 @@ fn emit_blocked_loop(
     if nest.inner.as_static().is_some_and(|n| n < 256) {
         return TokenStream::new();
     }
-    if let Some(in_place) = in_place_block(rt, graph, kernel, nest, inner_extent, prefetch_chunk) {
-        return in_place;
-    }
     let values = &nest.values;
-    // The block entry point of each inner value that calls a unary one, by value id.
-    let entry: Vec<Option<&str>> = values
-        .iter()
-        .map(|v| block_entry(graph, values, v).filter(|_| value_args(v).len() == 1))
-        .collect();
-    if entry.iter().all(Option::is_none) {
-        return TokenStream::new();
-    }
     let args_of = |id: usize| value_args(&values[id]);
-    // A call whose result the sink stores, once, to a contiguous f32 buffer that the nest
-    // does not read: the block of that buffer is the call's buffer. Its argument is stored
-    // there, the entry runs in place, later phases read the result from there, and the
-    // last phase does not store it again (W6 `gelu(x + bias)` on the default build: no
-    // copy of each block from a buffer into the output).
-    let stored_at: Vec<Option<usize>> = (0..values.len())
+    let candidate: Vec<Option<&str>> = values
+        .iter()
+        .map(|v| block_entry(graph, values, v))
+        .collect();
+    // A call whose result the sink stores, once, to a contiguous f32 buffer: the block of
+    // that buffer is the call's buffer. Its argument is stored there, the entry runs in
+    // place, later phases read the result from there, and the last phase does not store
+    // it again (W6 `gelu(x + bias)` on the default build: no copy of each block from a
+    // buffer into the output). The nest may read that buffer only as the call's own
+    // argument at the same place, read by nothing else (`in place`: softmax's scale pass,
+    // `e / sum` over the row of `e` the exp pass stored; then the argument is already
+    // there and nothing is copied at all).
+    let stored_at: Vec<Option<(usize, bool)>> = (0..values.len())
         .map(|id| {
             let stores = block_sink.as_ref()?.stores;
-            entry[id]?;
+            candidate[id]?;
             let [(k, _)] = stores.iter().filter(|&&(_, v)| v == id).copied().collect::<Vec<_>>()[..]
             else {
                 return None;
@@ -1435,17 +1451,41 @@ fn emit_blocked_loop(
                 BufferRef::Temp(t) => kernel.temps[*t].dtype == DType::F32,
                 _ => false,
             };
-            let read = values.iter().any(|v| {
-                matches!(v.source, ValueSource::Load { operand } if nest.operands[operand].buffer == op.buffer)
+            let arg = args_of(id)[0];
+            let used_once = values
+                .iter()
+                .enumerate()
+                .all(|(w, v)| w == id || !value_args(v).contains(&arg))
+                && !nest.sink.values().contains(&arg);
+            let in_place = used_once
+                && matches!(values[arg].source, ValueSource::Load { operand } if {
+                    let a = &nest.operands[operand];
+                    a.buffer == op.buffer
+                        && a.base == op.base
+                        && a.outer_strides == op.outer_strides
+                        && a.inner_stride == op.inner_stride
+                });
+            let other_reads = values.iter().enumerate().any(|(w, v)| {
+                !(in_place && w == arg)
+                    && matches!(v.source, ValueSource::Load { operand } if nest.operands[operand].buffer == op.buffer)
             });
-            (op.inner_stride.is_lit(1) && f32_storage && !read).then_some(k)
+            (op.inner_stride.is_lit(1) && f32_storage && !other_reads).then_some((k, in_place))
         })
         .collect();
+    // The block entry of each inner value that calls one: a unary function, or a division
+    // whose quotient is stored (above; elsewhere divisions stay in the lanes: through a
+    // buffer, the SSE copies cost what the block saved).
+    let entry: Vec<Option<&str>> = (0..values.len())
+        .map(|id| candidate[id].filter(|_| args_of(id).len() == 1 || stored_at[id].is_some()))
+        .collect();
+    if entry.iter().all(Option::is_none) {
+        return TokenStream::new();
+    }
     // Where the phases write and read call `id`'s block (a slice expression, for a store
     // and for a load, and the chunk's index): a buffer, or the output's slots.
     let place = |id: usize| -> (TokenStream, TokenStream, TokenStream) {
         match stored_at[id] {
-            Some(k) => {
+            Some((k, _)) => {
                 let (slice, off) = (slice_ident(&nest.operands[k].buffer), offset_ident(k));
                 (quote!(#slice), quote!(#slice), quote!(#off + __tg_j))
             }
@@ -1519,17 +1559,33 @@ fn emit_blocked_loop(
         for &c in &calls {
             let a = value_ident(args_of(c)[0]);
             let (at, _, i) = place(c);
-            body.extend(quote!(#p::store::<f32>(#at, #i, #lanes, #a);));
-            if stored_at[c].is_none() {
-                let b = buf(c);
-                buffers.extend(quote!(let mut #b = [0.0f32; #p::F32_BLOCK];));
+            match stored_at[c] {
+                // In place: the argument is there already.
+                Some((_, true)) => {}
+                Some((_, false)) => body.extend(quote!(#p::store::<f32>(#at, #i, #lanes, #a);)),
+                None => {
+                    body.extend(quote!(#p::store::<f32>(#at, #i, #lanes, #a);));
+                    let b = buf(c);
+                    buffers.extend(quote!(let mut #b = [0.0f32; #p::F32_BLOCK];));
+                }
             }
         }
-        blocks.extend(chunks(body));
+        if calls
+            .iter()
+            .any(|&c| !matches!(stored_at[c], Some((_, true))))
+        {
+            blocks.extend(chunks(body));
+        }
         for &c in &calls {
             let e = format_ident!("{}", entry[c].expect("a block call"));
+            // A division's divisor (and softmax's `in_range` flag) are row or call values,
+            // splats: their lane 0.
+            let extra = args_of(c)[1..].iter().map(|&d| {
+                let d = value_ident(d);
+                quote!(, #d.0[0])
+            });
             let block = match stored_at[c] {
-                Some(k) => {
+                Some((k, _)) => {
                     let (slice, off) = (slice_ident(&nest.operands[k].buffer), offset_ident(k));
                     quote!(#p::f32_block::block_mut(#slice, #off + __tg_j))
                 }
@@ -1538,7 +1594,7 @@ fn emit_blocked_loop(
                     quote!(&mut #b)
                 }
             };
-            blocks.extend(quote!(#p::f32_block::#e(#block);));
+            blocks.extend(quote!(#p::f32_block::#e(#block #(#extra)*);));
         }
     }
     // The last phase computes what the sink consumes but the stored calls' own stores
@@ -1547,7 +1603,7 @@ fn emit_blocked_loop(
         Some(b) => b
             .stores
             .iter()
-            .filter(|&&(k, v)| stored_at[v] != Some(k))
+            .filter(|&&(k, v)| !stored_at[v].is_some_and(|(at, _)| at == k))
             .map(|&(_, v)| v)
             .chain(nest.sink.values().into_iter().skip(b.stores.len()))
             .collect(),
@@ -1557,7 +1613,7 @@ fn emit_blocked_loop(
     match &block_sink {
         Some(block_sink) => {
             for &(k, v) in block_sink.stores {
-                if stored_at[v] == Some(k) {
+                if stored_at[v].is_some_and(|(at, _)| at == k) {
                     continue;
                 }
                 let op = &nest.operands[k];
@@ -1571,6 +1627,16 @@ fn emit_blocked_loop(
         None => last.extend(sink.clone()),
     }
     blocks.extend(chunks(last));
+    // The next row's prefetches (`next_row_prefetch`), one per chunk of the block as in
+    // the chunk loops.
+    if let Some(per_chunk) = prefetch_chunk {
+        blocks.extend(quote! {
+            for __tg_c in 0..#p::F32_BLOCK / #lanes {
+                let __tg_j: usize = __tg_j + __tg_c * #lanes;
+                #per_chunk
+            }
+        });
+    }
     quote! {
         #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
         {
@@ -1597,6 +1663,7 @@ fn emit_reduce_sink(
     value: usize,
     best: Option<usize>,
     index: Option<usize>,
+    suffix: &str,
 ) -> (
     TokenStream,
     TokenStream,
@@ -1605,6 +1672,11 @@ fn emit_reduce_sink(
     Option<(usize, TokenStream)>,
 ) {
     let p = quote!(#rt::__private);
+    // A sibling reduction's accumulators get names of their own (`suffix`).
+    let (acc_regs, all) = (
+        format_ident!("__tg_acc{}", suffix),
+        format_ident!("__tg_all{}", suffix),
+    );
     let acc_op = &nest.operands[acc];
     let acc_slice = slice_ident(&acc_op.buffer);
     let acc_off = offset_ident(acc);
@@ -1691,21 +1763,21 @@ fn emit_reduce_sink(
         // unrolled loop's `__tg_u`); chunks after the last whole group and the tail go to
         // `__tg_acc[0]`.
         let init = quote! {
-            let mut __tg_acc = [#p::V::<#c>::splat(#identity); 4];
+            let mut #acc_regs = [#p::V::<#c>::splat(#identity); 4];
         };
         let main = quote! {
-            __tg_acc[0] = #lane_combine(__tg_acc[0], #v);
+            #acc_regs[0] = #lane_combine(#acc_regs[0], #v);
         };
         let unrolled = quote! {
-            __tg_acc[__tg_u] = #lane_combine(__tg_acc[__tg_u], #v);
+            #acc_regs[__tg_u] = #lane_combine(#acc_regs[__tg_u], #v);
         };
         // Tail lanes past `__tg_n` hold padding and must not reach the accumulator.
         let tail = quote! {
-            __tg_acc[0] = #lane_combine(__tg_acc[0], #p::mask_or(#p::lane_mask(__tg_n), #v, #identity));
+            #acc_regs[0] = #lane_combine(#acc_regs[0], #p::mask_or(#p::lane_mask(__tg_n), #v, #identity));
         };
         let finish = quote! {
-            let __tg_all = #lane_combine(#lane_combine(__tg_acc[0], __tg_acc[1]), #lane_combine(__tg_acc[2], __tg_acc[3]));
-            #acc_slice[#acc_off] = #scalar_combine(#acc_slice[#acc_off], #p::fold(__tg_all, #scalar_combine));
+            let #all = #lane_combine(#lane_combine(#acc_regs[0], #acc_regs[1]), #lane_combine(#acc_regs[2], #acc_regs[3]));
+            #acc_slice[#acc_off] = #scalar_combine(#acc_slice[#acc_off], #p::fold(#all, #scalar_combine));
         };
         return (init, main, tail, finish, Some((4, unrolled)));
     }

@@ -139,6 +139,10 @@ pub enum ReduceKind {
     /// so is the row's sum; on a row without NaN it is the row's max, so `x - shift <= 0`
     /// (or NaN, at ±inf). One `maxps` per vector instead of `max`'s compares and blends.
     MaxNoNan,
+    /// The min of the lanes that are not NaN, as `MaxNoNan` (some value where the input
+    /// holds a NaN): beside softmax's shift, the row's minimum that tells whether every
+    /// `exp(x - shift)` of the row is in the division's fast range (`check_softmax`).
+    MinNoNan,
     Min,
     Any,
     All,
@@ -154,7 +158,7 @@ impl ReduceKind {
             ReduceKind::Sum | ReduceKind::Any => TempInit::Zero,
             ReduceKind::Prod | ReduceKind::All => TempInit::One,
             ReduceKind::Max | ReduceKind::MaxNoNan => TempInit::Lowest,
-            ReduceKind::Min => TempInit::Highest,
+            ReduceKind::Min | ReduceKind::MinNoNan => TempInit::Highest,
             ReduceKind::ArgMax | ReduceKind::ArgMin => TempInit::NoIndex,
         }
     }
@@ -169,6 +173,7 @@ impl ReduceKind {
             ReduceKind::Max => ("NumLanes", "max_lanes", "Num", "max"),
             ReduceKind::MaxNoNan => ("FloatLanes", "max_no_nan_lanes", "FloatLanes", "max_no_nan"),
             ReduceKind::Min => ("NumLanes", "min_lanes", "Num", "min"),
+            ReduceKind::MinNoNan => ("FloatLanes", "min_no_nan_lanes", "FloatLanes", "min_no_nan"),
             ReduceKind::Any => ("BitwiseLanes", "or_lanes", "Bitwise", "or"),
             ReduceKind::All => ("BitwiseLanes", "and_lanes", "Bitwise", "and"),
             ReduceKind::ArgMax | ReduceKind::ArgMin => return None,
@@ -447,7 +452,20 @@ pub enum Sink {
         /// row the reduction then read back, fused into one pass (`lower::
         /// fuse_row_reductions`: softmax's exp pass stores `e` and sums it).
         stores: Vec<(usize, usize)>,
+        /// A second reduction of the same loops into registers, independent of the first
+        /// (`lower::fuse_row_reductions`: softmax's row max and row min in one pass).
+        sibling: Option<SiblingReduce>,
     },
+}
+
+/// The second reduction of a `Sink::Reduce` (see `sibling`): `value` combined into the
+/// accumulator operand `acc` by `kind`; never an arg reduction, its accumulator in
+/// registers (a row reduction).
+#[derive(Clone, Copy, Debug)]
+pub struct SiblingReduce {
+    pub kind: ReduceKind,
+    pub acc: usize,
+    pub value: usize,
 }
 
 impl Sink {
@@ -456,22 +474,33 @@ impl Sink {
         match self {
             Sink::Store(stores) => stores.iter().map(|&(o, _)| o).collect(),
             Sink::Reduce {
-                acc, best, stores, ..
+                acc,
+                best,
+                stores,
+                sibling,
+                ..
             } => std::iter::once(*acc)
                 .chain(*best)
+                .chain(sibling.map(|s| s.acc))
                 .chain(stores.iter().map(|&(o, _)| o))
                 .collect(),
         }
     }
 
-    /// The values the sink consumes: stored values, then the reduced value.
+    /// The values the sink consumes: stored values, then the reduced values.
     pub fn values(&self) -> Vec<usize> {
         match self {
             Sink::Store(stores) => stores.iter().map(|&(_, v)| v).collect(),
-            Sink::Reduce { value, stores, .. } => stores
+            Sink::Reduce {
+                value,
+                stores,
+                sibling,
+                ..
+            } => stores
                 .iter()
                 .map(|&(_, v)| v)
                 .chain(std::iter::once(*value))
+                .chain(sibling.map(|s| s.value))
                 .collect(),
         }
     }
@@ -603,6 +632,21 @@ pub struct Stage {
     /// feature): every buffer the stage writes, with its elements per row, is handed to
     /// the tasks as disjoint chunks.
     pub tasks: Option<Tasks>,
+    /// The first nest's row reduction also runs, for the next row, inside the last nest
+    /// (`lower::pipeline_first_pass`): the row loop runs the first nest only for a task's
+    /// first row.
+    pub pipelined: Option<Pipelined>,
+}
+
+/// How a row stage's first pass runs inside its last (see `Stage::pipelined`).
+#[derive(Clone, Debug)]
+pub struct Pipelined {
+    /// Each accumulator temp of the first nest, and the temp the last nest accumulates the
+    /// next row's value into, which becomes the first one's value at the next row.
+    pub carries: Vec<(usize, usize)>,
+    /// The last nest's operands that read the next row: their outermost index is the
+    /// row after `__tg_row` (the row itself at the stage's last row).
+    pub next_row: Vec<usize>,
 }
 
 #[derive(Clone, Debug)]

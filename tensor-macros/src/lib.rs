@@ -485,26 +485,34 @@ fn divisions_take_their_invariant_form_only_with_an_invariant_divisor() {
     let rows = text("crate; fn f(x: f32[8, 64]) -> f32[8, 64] { softmax(x, axis = 1) }");
     assert!(rows.contains("div_softmax_lanes") && !rows.contains("div_lanes ("));
     let cols = text("crate; fn f(x: f32[8, 64]) -> f32[8, 64] { softmax(x, axis = 0) }");
-    assert!(!cols.contains("div_softmax_lanes") && cols.contains("div_lanes"));
+    assert!(!cols.contains("div_softmax_lanes") && cols.contains("div_softmax_plain_lanes"));
     let plain =
         text("crate; fn f(x: f32[8, 64]) -> f32[8, 64] { x / sum(x, axis = 1, keepdims = true) }");
     assert!(plain.contains("div_invariant_lanes") && !plain.contains("div_softmax_lanes"));
 }
 
-/// Which row stages prefetch the next row (emit.rs `next_row_prefetch`): softmax's scale
-/// pass, the last of three, whose stores go to the output row its exp pass stored, prefetches
-/// `x`'s next row (one slice, one prefetch per chunk of its main loop); layer norm's output
-/// pass is first to store the output row, so nothing is prefetched; a lone pass, nothing.
+/// Which row stages read the next row in their last pass: softmax's scale pass, the last of
+/// three, whose stores go to the output row its exp pass stored, runs the max pass for the
+/// next row (lower.rs `pipeline_first_pass`: `x` at row `__tg_i0 + 1`, nothing
+/// prefetched); where the max pass cannot move there (a value fixed per row, `x * r`), it
+/// prefetches the next row of `x` instead (emit.rs `next_row_prefetch`: one slice, one
+/// prefetch per chunk of its main loop); layer norm's output pass is first to store the
+/// output row, so neither; a lone pass, neither.
 #[cfg(test)]
 #[test]
-fn only_a_last_pass_over_rows_in_cache_prefetches_the_next_row() {
+fn only_a_last_pass_over_rows_in_cache_reads_the_next_row() {
     use std::str::FromStr;
     let text = |src: &str| expand(TokenStream::from_str(src).unwrap()).to_string();
     let count = |text: &str, what: &str| text.matches(what).count();
     let softmax = text("crate; fn f(x: f32[8, 64]) -> f32[8, 64] { softmax(x, axis = 1) }");
-    assert_eq!(count(&softmax, "let __tg_pf0 :"), 1);
-    assert_eq!(count(&softmax, "prefetch_chunk"), 1);
-    assert!(!softmax.contains("__tg_pf1"));
+    assert_eq!(count(&softmax, "if __tg_i0 + 1 < 8"), 1);
+    assert!(!softmax.contains("prefetch_chunk"));
+    let scaled =
+        text("crate; fn f(x: f32[8, 64], r: f32[8, 1]) -> f32[8, 64] { softmax(x * r, axis = 1) }");
+    assert!(!scaled.contains("if __tg_i0 + 1 <"));
+    assert_eq!(count(&scaled, "let __tg_pf0 :"), 1);
+    assert_eq!(count(&scaled, "prefetch_chunk"), 1);
+    assert!(!scaled.contains("__tg_pf1"));
     let norm = text(
         "crate; fn f(x: f32[8, 64]) -> f32[8, 64] { let d = x - mean(x, axis = 1, keepdims = true); \
          d * rsqrt(mean(d * d, axis = 1, keepdims = true) + 1e-5) }",
@@ -515,15 +523,24 @@ fn only_a_last_pass_over_rows_in_cache_prefetches_the_next_row() {
     // Two inputs the max pass reads: two slices. Rows from 1 of a symbolic row length: the
     // slice starts at the base offset. (tests/fused_row_passes.rs `prefetching_softmax_*`
     // runs these against a reference.)
-    let two =
-        text("crate; fn f(x: f32[B, N], z: f32[B, N]) -> f32[B, N] { softmax(x + z, axis = 1) }");
+    let two = text(
+        "crate; fn f(x: f32[B, N], z: f32[B, N], r: f32[B, 1]) -> f32[B, N] { softmax((x + z) * r, axis = 1) }",
+    );
     assert_eq!(count(&two, "let __tg_pf0 :"), 1);
     assert_eq!(count(&two, "let __tg_pf1 :"), 1);
     let from1 = text(
-        "crate; fn f(x: f32[9, N]) -> f32[8, N] { softmax(slice(x, axis = 0, start = 1), axis = 1) }",
+        "crate; fn f(x: f32[9, N], r: f32[8, 1]) -> f32[8, N] { softmax(slice(x, axis = 0, start = 1) * r, axis = 1) }",
     );
     assert_eq!(count(&from1, "let __tg_pf0 :"), 1);
     assert!(from1.contains("if __tg_row + 1 < 8"));
+    // Pipelined, both inputs at the next row; from row 1, clamped at the stage's last row.
+    let two =
+        text("crate; fn f(x: f32[B, N], z: f32[B, N]) -> f32[B, N] { softmax(x + z, axis = 1) }");
+    assert_eq!(count(&two, "if __tg_i0 + 1 < (1usize * __tg_dim_B)"), 2);
+    let from1 = text(
+        "crate; fn f(x: f32[9, N]) -> f32[8, N] { softmax(slice(x, axis = 0, start = 1), axis = 1) }",
+    );
+    assert_eq!(count(&from1, "if __tg_i0 + 1 < 8"), 1);
     // Rows walked backwards (a negative row stride), a transposed input (inner stride not
     // 1), f16 (its scale pass is first to store the f16 output row), rows of 5: nothing.
     for src in [

@@ -21,8 +21,8 @@ use std::collections::HashMap;
 use crate::dtype::DType;
 use crate::ir::{
     AxisMap, BufferRef, Kernel, Level, LoopNest, MatMulStep, NodeId, NodeKind, Offset, Operand,
-    Piece, PieceSource, ReduceKind, ScanStep, Sink, Size, Stage, Tasks, Temp, TempInit, TypedGraph,
-    Value, ValueSource,
+    Piece, PieceSource, Pipelined, ReduceKind, ScanStep, SiblingReduce, Sink, Size, Stage, Tasks,
+    Temp, TempInit, TypedGraph, Value, ValueSource,
 };
 use crate::shape::Dim;
 
@@ -250,7 +250,8 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
         .map(|&o| graph.nodes[o].dtype)
         .collect();
     rows_in_outputs(&temps, &output_dtypes, &mut nests, &stages);
-    let (nests, stages) = fuse_row_reductions(graph, nests, stages);
+    let (mut nests, mut stages) = fuse_row_reductions(graph, nests, stages);
+    pipeline_first_pass(&mut temps, &mut nests, &mut stages);
     let stages = stages
         .into_iter()
         .map(|mut stage| {
@@ -474,7 +475,7 @@ fn fuse_row_reductions(
             let a = nests[k].take().expect("each nest is taken once");
             let fused = if stage.row_loop.is_some() && k + 1 < end {
                 let b = nests[k + 1].as_ref().expect("not taken yet");
-                fuse_store_and_reduce(graph, &a, b)
+                fuse_store_and_reduce(graph, &a, b).or_else(|| fuse_sibling_reductions(&a, b))
             } else {
                 None
             };
@@ -499,6 +500,260 @@ fn fuse_row_reductions(
     (out_nests, out_stages)
 }
 
+/// In a row stage of three or more passes whose first pass reduces inputs alone into
+/// registers (softmax's row max and min) and whose last pass stores only to what an
+/// earlier pass of the row stored (softmax's scale pass: rows in cache), the last pass
+/// also runs the first pass for the next row: each chunk reads the next row's chunk of
+/// the inputs and accumulates it into a carry temp, which becomes the first pass's result
+/// at the next row. The row loop then runs the first nest only for a task's first row.
+/// Measured on W3 (BENCHMARKS.md "Peers", seventh session): the max pass's own loop and
+/// loads cost more than the same work inside the scale pass, which is short of
+/// instructions. The next row of the stage's last row is the row itself (its reduction
+/// is computed and not used).
+fn pipeline_first_pass(temps: &mut Vec<Temp>, nests: &mut [LoopNest], stages: &mut [Stage]) {
+    for stage in stages.iter_mut() {
+        if stage.row_loop.is_none() || stage.count < 3 {
+            continue;
+        }
+        let (f, l) = (stage.first, stage.first + stage.count - 1);
+        if nests[f..=l]
+            .iter()
+            .any(|n| n.matmul.is_some() || n.scan.is_some())
+        {
+            continue;
+        }
+        let (first, last) = (&nests[f], &nests[l]);
+        let Sink::Reduce {
+            kind,
+            acc,
+            value,
+            best: None,
+            index: None,
+            stores,
+            sibling,
+        } = &first.sink
+        else {
+            continue;
+        };
+        let Sink::Store(last_stores) = &last.sink else {
+            continue;
+        };
+        let plain =
+            |n: &LoopNest| n.outer.len() == 1 && n.ragged.is_none() && n.inner == first.inner;
+        let accs: Vec<usize> = std::iter::once(*acc)
+            .chain(sibling.map(|s| s.acc))
+            .collect();
+        // The accumulators: row-local temps of one element per row, in registers.
+        let small_acc = |k: usize| {
+            let op = &first.operands[k];
+            matches!(op.buffer, BufferRef::Temp(t)
+                if temps[t].row_local.as_ref().and_then(Size::as_static) == Some(1))
+                && op.inner_stride.is_zero()
+        };
+        // Everything else the first pass reads: inputs, contiguous along the row or
+        // splatted, rows a size apart (not walked backwards).
+        let inputs_only = first.operands.iter().enumerate().all(|(k, op)| {
+            accs.contains(&k)
+                || matches!(op.buffer, BufferRef::Input(_))
+                    && (op.inner_stride.is_lit(1) || op.inner_stride.is_zero())
+                    && op.outer_strides.len() == 1
+                    && (op.outer_strides[0].is_zero() || op.outer_strides[0].as_size().is_some())
+        });
+        // The last pass stores only to row-local temps and rows an earlier pass of the row
+        // stored (in cache).
+        let stores_in_cache = last_stores.iter().all(|&(k, _)| {
+            let buffer = &last.operands[k].buffer;
+            matches!(buffer, BufferRef::Temp(t) if temps[*t].row_local.is_some())
+                || nests[f..l].iter().any(|n| {
+                    n.sink
+                        .written()
+                        .iter()
+                        .any(|&w| n.operands[w].buffer == *buffer)
+                })
+        });
+        if !stores.is_empty()
+            || !plain(first)
+            || !plain(last)
+            || !accs.iter().all(|&k| small_acc(k))
+            || !inputs_only
+            || !stores_in_cache
+            || first.values.iter().any(|v| v.level == Level::Row)
+        {
+            continue;
+        }
+        // The merged last nest: its own operands and values, then the first's (inputs
+        // read at the next row, accumulators replaced by carry temps).
+        let mut operands = last.operands.clone();
+        let mut next_row = Vec::new();
+        let mut carries = Vec::new();
+        let operand_map: Vec<usize> = first
+            .operands
+            .iter()
+            .enumerate()
+            .map(|(k, op)| {
+                let mut op = op.clone();
+                if accs.contains(&k) {
+                    let BufferRef::Temp(t) = op.buffer else {
+                        unreachable!("accumulators are temps")
+                    };
+                    temps.push(temps[t].clone());
+                    carries.push((t, temps.len() - 1));
+                    op.buffer = BufferRef::Temp(temps.len() - 1);
+                } else if !op.outer_strides[0].is_zero() {
+                    next_row.push(operands.len());
+                }
+                operands.push(op);
+                operands.len() - 1
+            })
+            .collect();
+        let mut values = last.values.clone();
+        let first_value = values.len();
+        for v in &first.values {
+            let source = match &v.source {
+                ValueSource::Load { operand } => ValueSource::Load {
+                    operand: operand_map[*operand],
+                },
+                ValueSource::Compute { args } => ValueSource::Compute {
+                    args: args.iter().map(|&x| x + first_value).collect(),
+                },
+                other => other.clone(),
+            };
+            values.push(Value {
+                node: v.node,
+                source,
+                level: v.level,
+            });
+        }
+        let merged = LoopNest {
+            operands,
+            values,
+            sink: Sink::Reduce {
+                kind: *kind,
+                acc: operand_map[*acc],
+                value: value + first_value,
+                best: None,
+                index: None,
+                stores: last_stores.clone(),
+                sibling: sibling.map(|s| SiblingReduce {
+                    kind: s.kind,
+                    acc: operand_map[s.acc],
+                    value: s.value + first_value,
+                }),
+            },
+            ..last.clone()
+        };
+        nests[l] = merged;
+        stage.pipelined = Some(Pipelined { carries, next_row });
+    }
+}
+
+/// One pass for two row reductions of the same loops that do not read each other's
+/// accumulator, both into registers (softmax's row max and row min, `check_softmax`):
+/// `b`'s operands and values after `a`'s, `b`'s reduction `a`'s sibling. Each reduction
+/// combines the same values in the same order as in its own pass.
+fn fuse_sibling_reductions(a: &LoopNest, b: &LoopNest) -> Option<LoopNest> {
+    let row_reduction = |n: &LoopNest| match &n.sink {
+        Sink::Reduce {
+            kind,
+            acc,
+            value,
+            best: None,
+            index: None,
+            stores,
+            sibling: None,
+        } if stores.is_empty()
+            && kind.combine().is_some()
+            && n.operands[*acc].inner_stride.is_zero() =>
+        {
+            Some((*kind, *acc, *value))
+        }
+        _ => None,
+    };
+    let (kind, acc, value) = row_reduction(a)?;
+    let (b_kind, b_acc, b_value) = row_reduction(b)?;
+    let same_loops = a.outer == b.outer
+        && a.inner == b.inner
+        && a.ragged.is_none()
+        && b.ragged.is_none()
+        && [a, b]
+            .iter()
+            .all(|n| n.scan.is_none() && n.matmul.is_none());
+    let reads = |n: &LoopNest, buffer: &BufferRef| n.operands.iter().any(|op| op.buffer == *buffer);
+    if !same_loops || reads(b, &a.operands[acc].buffer) || reads(a, &b.operands[b_acc].buffer) {
+        return None;
+    }
+    // `b`'s operands, the one of `a` at the same place where there is one (the row both
+    // read), and its loads `a`'s load of the same node there.
+    let same_place = |x: &Operand, y: &Operand| {
+        x.buffer == y.buffer
+            && x.base == y.base
+            && x.outer_strides == y.outer_strides
+            && x.inner_stride == y.inner_stride
+    };
+    let mut operands = a.operands.clone();
+    let operand_map: Vec<usize> = b
+        .operands
+        .iter()
+        .map(|op| match operands.iter().position(|o| same_place(o, op)) {
+            Some(k) => k,
+            None => {
+                operands.push(op.clone());
+                operands.len() - 1
+            }
+        })
+        .collect();
+    let mut values = a.values.clone();
+    let mut value_map: Vec<usize> = Vec::with_capacity(b.values.len());
+    for v in &b.values {
+        let source = match &v.source {
+            ValueSource::Load { operand } => ValueSource::Load {
+                operand: operand_map[*operand],
+            },
+            ValueSource::Compute { args } => ValueSource::Compute {
+                args: args.iter().map(|&x| value_map[x]).collect(),
+            },
+            other => other.clone(),
+        };
+        let shared = matches!(source, ValueSource::Load { operand } if operand < a.operands.len())
+            .then(|| {
+                values.iter().position(|w| {
+                    w.node == v.node
+                        && matches!((&w.source, &source), (ValueSource::Load { operand: p }, ValueSource::Load { operand: q }) if p == q)
+                })
+            })
+            .flatten();
+        match shared {
+            Some(w) => value_map.push(w),
+            None => {
+                values.push(Value {
+                    node: v.node,
+                    source,
+                    level: v.level,
+                });
+                value_map.push(values.len() - 1);
+            }
+        }
+    }
+    Some(LoopNest {
+        operands,
+        values,
+        sink: Sink::Reduce {
+            kind,
+            acc,
+            value,
+            best: None,
+            index: None,
+            stores: Vec::new(),
+            sibling: Some(SiblingReduce {
+                kind: b_kind,
+                acc: operand_map[b_acc],
+                value: value_map[b_value],
+            }),
+        },
+        ..a.clone()
+    })
+}
+
 /// The nest that stores what `a` stores and reduces what `b` reduces, when `b` may be
 /// fused into `a` (see `fuse_row_reductions`).
 fn fuse_store_and_reduce(graph: &TypedGraph, a: &LoopNest, b: &LoopNest) -> Option<LoopNest> {
@@ -512,6 +767,7 @@ fn fuse_store_and_reduce(graph: &TypedGraph, a: &LoopNest, b: &LoopNest) -> Opti
         best: None,
         index: None,
         stores: b_stores,
+        sibling: None,
     } = &b.sink
     else {
         return None;
@@ -607,6 +863,7 @@ fn fuse_store_and_reduce(graph: &TypedGraph, a: &LoopNest, b: &LoopNest) -> Opti
             best: None,
             index: None,
             stores: stores.clone(),
+            sibling: None,
         },
         ..a.clone()
     })
@@ -775,6 +1032,7 @@ fn split_reduced_rows(
             best: None,
             index: None,
             stores: Vec::new(),
+            sibling: None,
         },
     })
 }
@@ -916,6 +1174,7 @@ fn plan_stages(temps: &[Temp], output_lens: &[Size], nests: &[LoopNest]) -> Vec<
                         count: 1,
                         row_loop: None,
                         tasks: None,
+                        pipelined: None,
                     });
                     start += 1;
                     continue;
@@ -977,6 +1236,7 @@ fn plan_stages(temps: &[Temp], output_lens: &[Size], nests: &[LoopNest]) -> Vec<
             count: end - start,
             row_loop,
             tasks,
+            pipelined: None,
         });
         start = end;
     }
@@ -1368,6 +1628,7 @@ fn lower_reduction(
             best,
             index,
             stores: Vec::new(),
+            sibling: None,
         })
     })
 }
@@ -1763,22 +2024,26 @@ mod tests {
 
     #[test]
     fn softmax_sums_the_row_its_exp_pass_stores() {
-        for (source, outputs) in [
+        for (source, outputs, pipelined) in [
             (
                 "fn f(x: f32[64, 1024]) -> f32[64, 1024] { softmax(x, axis = 1) }",
                 1,
+                true,
             ),
             (
                 "fn f(x: f64[B, 300]) -> f64[B, 300] { softmax(x, axis = -1) }",
                 1,
+                true,
             ),
-            // Two outputs: `e` itself stays a temp, and is still summed as it is stored.
+            // Two outputs: `e` itself stays a temp, and is still summed as it is stored. The
+            // scale pass is first to store the outputs' rows: not pipelined.
             (
                 "fn f(x: f32[8, 512]) -> (f32[8, 512], f32[8, 512]) {
                     let e = exp(x - max(x, axis = 1, keepdims = true));
                     (e / sum(e, axis = 1, keepdims = true), e * 2.0)
                 }",
                 2,
+                false,
             ),
         ] {
             let k = kernel(source);
@@ -1795,8 +2060,19 @@ mod tests {
             };
             assert_eq!(stores.len(), 1, "{source}");
             assert_eq!(k.nests.len(), 3, "{source}");
-            let Sink::Store(last) = &nests[2].sink else {
-                panic!("the scale pass stores")
+            // The scale pass stores; pipelined, it also reduces the next row's max and min
+            // (`pipeline_first_pass`).
+            let stage = k.stages.iter().find(|s| s.row_loop.is_some()).unwrap();
+            assert_eq!(stage.pipelined.is_some(), pipelined, "{source}");
+            let last = match &nests[2].sink {
+                Sink::Store(last) => last,
+                Sink::Reduce {
+                    kind: ReduceKind::MaxNoNan,
+                    stores,
+                    sibling: Some(_),
+                    ..
+                } if pipelined => stores,
+                other => panic!("the scale pass stores: {other:?}"),
             };
             assert_eq!(last.len(), outputs, "{source}");
         }
@@ -1804,7 +2080,8 @@ mod tests {
 
     /// Which graphs get a fused store + reduce pass: tests/fused_row_passes.rs runs those that do
     /// (`fused_passes_beyond_softmax`) against references. A pass that stores a plain
-    /// elementwise temp is a flat loop of its own, not a row pass, so it is not fused.
+    /// elementwise temp is a flat loop of its own, not a row pass, so it is not fused. A
+    /// pipelined stage's last pass (`pipeline_first_pass`) stores and reduces too: 2.
     #[test]
     fn which_graphs_fuse_a_store_and_a_reduction() {
         let fused = |source: &str| {
@@ -1815,11 +2092,13 @@ mod tests {
                 .count()
         };
         for (source, want) in [
-            ("fn f(x: f32[R, N]) -> f32[R, N] { softmax(x, axis = 1) }", 1),
+            // The exp pass, and the scale pass with the next row's max and min.
+            ("fn f(x: f32[R, N]) -> f32[R, N] { softmax(x, axis = 1) }", 2),
             ("fn f(x: f32[R, N]) -> (f32[R, N], f32[R], f32[R], f64[R]) { let e = tanh(x - mean(x, axis = 1, keepdims = true)); (e, max(e, axis = 1), min(e, axis = 1), sum(e as f64, axis = 1)) }", 1),
-            ("fn f(x: f32[R, N]) -> f32[R, N] { let e = tanh(x - mean(x, axis = 1, keepdims = true)); e / max(e, axis = 1, keepdims = true) }", 1),
-            ("fn f(x: f64[R, N]) -> f64[R, N] { let e = exp(x - max(x, axis = 1, keepdims = true)); e * prod(e, axis = 1, keepdims = true) }", 1),
-            ("fn f(x: f32[R, 3, N]) -> f32[R, 3, N] { let e = exp(x - max(x, axis = [1, 2], keepdims = true)); e / sum(e, axis = [1, 2], keepdims = true) }", 1),
+            // Pipelined too: the division pass runs the next row's mean pass.
+            ("fn f(x: f32[R, N]) -> f32[R, N] { let e = tanh(x - mean(x, axis = 1, keepdims = true)); e / max(e, axis = 1, keepdims = true) }", 2),
+            ("fn f(x: f64[R, N]) -> f64[R, N] { let e = exp(x - max(x, axis = 1, keepdims = true)); e * prod(e, axis = 1, keepdims = true) }", 2),
+            ("fn f(x: f32[R, 3, N]) -> f32[R, 3, N] { let e = exp(x - max(x, axis = [1, 2], keepdims = true)); e / sum(e, axis = [1, 2], keepdims = true) }", 2),
             // An f16 `e` rounds on its way through memory: not fused.
             ("fn f(x: f16[R, N]) -> f16[R, N] { let e = exp(x - max(x, axis = 1, keepdims = true)); e / sum(e, axis = 1, keepdims = true) }", 0),
             // Flat store passes.

@@ -572,13 +572,22 @@ pub static EXP_NONPOS: Op = op(
     "exp_nonpos_lanes",
 );
 
-/// Softmax's normalisation `e / sum(e)`: a float division whose dividend is in [0, 1] or
-/// NaN and whose divisor is at least 1 or NaN. With the row's sum as divisor it is
-/// `FloatLanes::div_softmax_lanes` (the same bits as `div`, cheaper by what the contract
-/// allows); a plain division where the sum varies along the inner loop (`softmax(x, axis =
-/// 0)`). Internal, as `EXP_NONPOS`.
-pub static DIV_SOFTMAX: Op = op("div_softmax", 2, Arith, "NumLanes", "div_lanes")
-    .with_invariant_divisor("div_softmax_lanes");
+/// Softmax's normalisation `e / sum(e)`, with a third operand `in_range` (bool): a float
+/// division whose dividend is in [0, 1] or NaN, whose divisor is at least 1 or NaN, and
+/// where `in_range` may be true only if every dividend of the row is NaN or at least
+/// 2^-76 (`check_softmax` computes it as `min(x) - max(x) >= -50`). With the row's sum as
+/// divisor it is `FloatLanes::div_softmax_lanes` (the same bits as `div`, cheaper by what
+/// the contract allows: no per-vector test of the dividends where `in_range`); a plain
+/// division where the sum varies along the inner loop (`softmax(x, axis = 0)`,
+/// `div_softmax_plain_lanes`). Internal, as `EXP_NONPOS`.
+pub static DIV_SOFTMAX: Op = op(
+    "div_softmax",
+    3,
+    Arith,
+    "FloatLanes",
+    "div_softmax_plain_lanes",
+)
+.with_invariant_divisor("div_softmax_lanes");
 
 pub fn function(name: &str) -> Option<&'static Op> {
     FUNCTIONS.iter().find(|o| o.name == name)

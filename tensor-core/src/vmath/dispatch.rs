@@ -160,67 +160,96 @@ pub mod block {
             .expect("a range of BLOCK elements")
     }
 
-    macro_rules! division_blocks {
-        ($($(#[$doc:meta])* $name:ident => $zmm:ident;)*) => {$(
-            $(#[$doc])*
-            #[inline]
-            pub fn $name(buf: &mut [f32; BLOCK], b: f32) {
-                #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
-                match level() {
-                    // SAFETY: `level()` is 3 only if the CPU reports avx512f, avx512dq,
-                    // avx2 and fma (`is_x86_feature_detected!`), the features
-                    // `division_avx512::$name` is compiled with.
-                    3 => return unsafe { division_avx512::$name(buf, b) },
-                    // SAFETY: `level()` is 2 or more only if the CPU reports avx2 and fma,
-                    // the features `avx2_blocks::divide` is compiled with.
-                    2 => return unsafe { avx2_blocks::divide(buf, b) },
-                    _ => {}
-                }
-                for a in buf.iter_mut() {
-                    *a /= b;
-                }
+    /// The division blocks' dispatch: `avx512` on AVX-512 CPUs, `vdivps` on AVX2, else the
+    /// division one by one (the same bits everywhere).
+    macro_rules! dispatch_division {
+        ($buf:ident, $b:ident, $avx512:expr) => {
+            #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+            match level() {
+                // SAFETY: `level()` is 3 only if the CPU reports avx512f, avx512dq, avx2
+                // and fma (`is_x86_feature_detected!`), the features the functions of
+                // `division_avx512` are compiled with.
+                3 => return unsafe { $avx512 },
+                // SAFETY: `level()` is 2 or more only if the CPU reports avx2 and fma, the
+                // features `avx2_blocks::divide` is compiled with.
+                2 => return unsafe { avx2_blocks::divide($buf, $b) },
+                _ => {}
             }
-        )*
-        #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
-        pub(in crate::vmath) mod division_avx512 {
-            use super::BLOCK;
-            use core::arch::x86_64::{_mm512_loadu_ps, _mm512_set1_ps, _mm512_storeu_ps};
-            $(
-                /// The zmm form of the division (`lanes::div_invariant_m512`,
-                /// `div_softmax_m512`) over the block, 16 lanes at a time.
-                ///
-                /// # Safety
-                /// The CPU must support avx512f, avx512dq, avx2 and fma.
-                #[target_feature(enable = "avx512f,avx512dq,avx2,fma")]
-                pub(in crate::vmath) unsafe fn $name(buf: &mut [f32; BLOCK], b: f32) {
-                    let b = _mm512_set1_ps(b);
-                    for chunk in buf.chunks_exact_mut(16) {
-                        // SAFETY: `chunk` is 16 f32s (64 bytes), read and written
-                        // unaligned; the zmm form needs avx512f, which this function is
-                        // compiled with and its caller checked.
-                        unsafe {
-                            let a = _mm512_loadu_ps(chunk.as_ptr());
-                            _mm512_storeu_ps(chunk.as_mut_ptr(), crate::lanes::$zmm(a, b));
-                        }
-                    }
-                }
-            )*
-        }
+            for a in $buf.iter_mut() {
+                *a /= $b;
+            }
         };
     }
-    division_blocks! {
-        /// `a / b` on a block for one divisor `b` (a graph's float division by a value fixed
-        /// for the row or the call, as `FloatLanes::div_invariant_lanes`): the correctly
-        /// rounded quotient, bit-identical to the division. On AVX-512 CPUs 16 lanes at a
-        /// time by Markstein's correction where the operands allow it (`div_invariant_m512`),
-        /// on AVX2 8 lanes by `vdivps`, else one by one.
-        div_invariant_f32 => div_invariant_m512;
-        /// Softmax's `e / sum` on a block (as `FloatLanes::div_softmax_lanes`: every value
-        /// in [0, 1] or NaN, `b` the row's sum), bit-identical to the division. On AVX-512
-        /// CPUs by `div_softmax_m512`, on AVX2 by `vdivps`, else one by one. The default
-        /// build's softmax spent a third of its time in SSE `divps` before (W3,
-        /// BENCHMARKS.md "Peers", seventh session).
-        div_softmax_f32 => div_softmax_m512;
+
+    /// `a / b` on a block for one divisor `b` (a graph's float division by a value fixed
+    /// for the row or the call, as `FloatLanes::div_invariant_lanes`): the correctly
+    /// rounded quotient, bit-identical to the division. On AVX-512 CPUs 16 lanes at a time
+    /// by Markstein's correction where the operands allow it (`lanes::div_invariant_m512`),
+    /// on AVX2 8 lanes by `vdivps`, else one by one.
+    #[inline]
+    pub fn div_invariant_f32(buf: &mut [f32; BLOCK], b: f32) {
+        dispatch_division!(buf, b, division_avx512::div_invariant(buf, b));
+    }
+
+    /// Softmax's `e / sum` on a block (as `FloatLanes::div_softmax_lanes`: every value in
+    /// [0, 1] or NaN, `b` the row's sum; `in_range` its promise that every value of the row
+    /// is NaN or at least 2^-76), bit-identical to the division. On AVX-512 CPUs by
+    /// `lanes::div_softmax_m512` (`div_softmax_in_range_m512` with the promise), on AVX2 by
+    /// `vdivps`, else one by one. The default build's softmax spent a third of its time in
+    /// SSE `divps` before (W3, BENCHMARKS.md "Peers", seventh session).
+    #[inline]
+    pub fn div_softmax_f32(buf: &mut [f32; BLOCK], b: f32, in_range: bool) {
+        // Read on builds that dispatch (the division below does not need it).
+        let _ = in_range;
+        dispatch_division!(buf, b, division_avx512::div_softmax(buf, b, in_range));
+    }
+
+    /// The zmm divisions over a block, 16 lanes at a time.
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    pub(in crate::vmath) mod division_avx512 {
+        use super::BLOCK;
+        use crate::lanes::{div_invariant_m512, div_softmax_in_range_m512, div_softmax_m512};
+        use core::arch::x86_64::{__m512, _mm512_loadu_ps, _mm512_set1_ps, _mm512_storeu_ps};
+
+        /// Each 16 lanes of the block through `f` (a zmm division by `b`).
+        #[inline(always)]
+        fn each(buf: &mut [f32; BLOCK], b: f32, f: impl Fn(__m512, __m512) -> __m512) {
+            // SAFETY: a register splat; its callers run only where the CPU has avx512f.
+            let b = unsafe { _mm512_set1_ps(b) };
+            for chunk in buf.chunks_exact_mut(16) {
+                // SAFETY: `chunk` is 16 f32s (64 bytes), read and written unaligned;
+                // avx512f as above.
+                unsafe {
+                    let a = _mm512_loadu_ps(chunk.as_ptr());
+                    _mm512_storeu_ps(chunk.as_mut_ptr(), f(a, b));
+                }
+            }
+        }
+
+        /// `block::div_invariant_f32` on AVX-512.
+        ///
+        /// # Safety
+        /// The CPU must support avx512f, avx512dq, avx2 and fma.
+        #[target_feature(enable = "avx512f,avx512dq,avx2,fma")]
+        pub(in crate::vmath) unsafe fn div_invariant(buf: &mut [f32; BLOCK], b: f32) {
+            // SAFETY: avx512f, this function's contract.
+            each(buf, b, |a, b| unsafe { div_invariant_m512(a, b) });
+        }
+
+        /// `block::div_softmax_f32` on AVX-512.
+        ///
+        /// # Safety
+        /// The CPU must support avx512f, avx512dq, avx2 and fma.
+        #[target_feature(enable = "avx512f,avx512dq,avx2,fma")]
+        pub(in crate::vmath) unsafe fn div_softmax(buf: &mut [f32; BLOCK], b: f32, in_range: bool) {
+            if in_range {
+                // SAFETY: avx512f, this function's contract.
+                each(buf, b, |a, b| unsafe { div_softmax_in_range_m512(a, b) });
+            } else {
+                // SAFETY: as above.
+                each(buf, b, |a, b| unsafe { div_softmax_m512(a, b) });
+            }
+        }
     }
 
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
@@ -830,11 +859,12 @@ mod division_block_tests {
         }
     }
 
+    /// `avx512` is called only where the CPU has avx512f, avx512dq, avx2 and fma.
     fn run(
         name: &str,
         softmax: bool,
-        avx512: unsafe fn(&mut [f32; BLOCK], f32),
-        entry: fn(&mut [f32; BLOCK], f32),
+        avx512: &dyn Fn(&mut [f32; BLOCK], f32),
+        entry: &dyn Fn(&mut [f32; BLOCK], f32),
         divisors: &[f32],
     ) {
         let avx2 = std::arch::is_x86_feature_detected!("avx2")
@@ -842,19 +872,25 @@ mod division_block_tests {
         let has_avx512 = avx2
             && std::arch::is_x86_feature_detected!("avx512f")
             && std::arch::is_x86_feature_detected!("avx512dq");
-        let xs = dividends(softmax);
+        let mut xs = dividends(softmax);
+        if name.ends_with("in range") {
+            // The promise: NaN or at least 2^-76.
+            for x in &mut xs {
+                if *x < f32::from_bits(0x1980_0000) {
+                    *x = 1.0 - *x;
+                }
+            }
+        }
         for &b in divisors {
             if has_avx512 {
-                // SAFETY: the CPU has avx512f, avx512dq, avx2 and fma (detected above).
-                let f = |buf: &mut [f32; BLOCK], b| unsafe { avx512(buf, b) };
-                check(&format!("{name} avx512"), &f, b, &xs);
+                check(&format!("{name} avx512"), avx512, b, &xs);
             }
             if avx2 {
                 // SAFETY: the CPU has avx2 and fma (detected above).
                 let f = |buf: &mut [f32; BLOCK], b| unsafe { block::avx2_blocks::divide(buf, b) };
                 check(&format!("{name} avx2"), &f, b, &xs);
             }
-            check(&format!("{name} entry"), &entry, b, &xs);
+            check(&format!("{name} entry"), entry, b, &xs);
         }
     }
 
@@ -882,8 +918,9 @@ mod division_block_tests {
         run(
             "div_invariant",
             false,
-            block::division_avx512::div_invariant_f32,
-            block::div_invariant_f32,
+            // SAFETY: `run` calls it only where the CPU has avx512f, avx512dq, avx2, fma.
+            &|buf, b| unsafe { block::division_avx512::div_invariant(buf, b) },
+            &block::div_invariant_f32,
             &divisors,
         );
     }
@@ -896,11 +933,22 @@ mod division_block_tests {
             divisors.push(f32::from_bits(0x4980_0000 - d));
         }
         divisors.extend([1.0 + f32::EPSILON, 2.0 - f32::EPSILON, 1e30, f32::INFINITY]);
+        // Without the promise: every dividend of the contract.
         run(
             "div_softmax",
             true,
-            block::division_avx512::div_softmax_f32,
-            block::div_softmax_f32,
+            // SAFETY: `run` calls it only where the CPU has avx512f, avx512dq, avx2, fma.
+            &|buf, b| unsafe { block::division_avx512::div_softmax(buf, b, false) },
+            &|buf, b| block::div_softmax_f32(buf, b, false),
+            &divisors,
+        );
+        // With it (`in_range`): only dividends that are NaN or at least 2^-76.
+        run(
+            "div_softmax in range",
+            true,
+            // SAFETY: `run` calls it only where the CPU has avx512f, avx512dq, avx2, fma.
+            &|buf, b| unsafe { block::division_avx512::div_softmax(buf, b, true) },
+            &|buf, b| block::div_softmax_f32(buf, b, true),
             &divisors,
         );
     }

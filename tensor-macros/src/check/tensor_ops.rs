@@ -873,11 +873,20 @@ impl Checker<'_> {
         // `ReduceKind::MaxNoNan` and `ops::EXP_NONPOS`): the row's outputs are those of
         // `exp(x - max(x))`, NaN rows included.
         let m = self.reduce_node(xc, ReduceKind::MaxNoNan, &axes, c);
+        // Softmax's row minimum, next to the max so that the lowering finds their passes
+        // side by side and makes them one (`lower::fuse_sibling_reductions`).
+        let lo = (name == "softmax").then(|| self.reduce_node(xc, ReduceKind::MinNoNan, &axes, c));
         let d = self.op_node("sub", &[xc, m]);
         let e = self.op_with_node(&ops::EXP_NONPOS, &[d]);
         let s = self.reduce_node(e, ReduceKind::Sum, &axes, c);
-        let y = if name == "softmax" {
-            self.op_with_node(&ops::DIV_SOFTMAX, &[e, s])
+        let y = if let Some(lo) = lo {
+            // Whether the row's every `e` is at least e^-50 (> 2^-76, the division's fast
+            // range; `ops::DIV_SOFTMAX`): x - max >= min - max >= -50 for every x of a row
+            // without NaN (a row with one has a NaN sum, which the division tests itself).
+            let spread = self.op_node("sub", &[lo, m]);
+            let bound = self.float_const(-50.0, c);
+            let in_range = self.op_node("greater_equal", &[spread, bound]);
+            self.op_with_node(&ops::DIV_SOFTMAX, &[e, s, in_range])
         } else {
             let l = self.op_node("log", &[s]);
             self.op_node("sub", &[d, l])
