@@ -2060,8 +2060,8 @@ mod tests {
             };
             assert_eq!(stores.len(), 1, "{source}");
             assert_eq!(k.nests.len(), 3, "{source}");
-            // The scale pass stores; pipelined, it also reduces the next row's max and min
-            // (`pipeline_first_pass`).
+            // The scale pass stores; pipelined, it also reduces the next row's max (and, in
+            // f32, min: `pipeline_first_pass`).
             let stage = k.stages.iter().find(|s| s.row_loop.is_some()).unwrap();
             assert_eq!(stage.pipelined.is_some(), pipelined, "{source}");
             let last = match &nests[2].sink {
@@ -2069,13 +2069,52 @@ mod tests {
                 Sink::Reduce {
                     kind: ReduceKind::MaxNoNan,
                     stores,
-                    sibling: Some(_),
                     ..
                 } if pipelined => stores,
                 other => panic!("the scale pass stores: {other:?}"),
             };
             assert_eq!(last.len(), outputs, "{source}");
         }
+    }
+
+    /// Softmax reduces a row minimum (for the division's `in_range` flag) only where the
+    /// division uses it: f32 along the last axis, beside the max in one pass.
+    #[test]
+    fn softmax_reduces_a_min_only_for_f32_rows() {
+        let mins = |source: &str| {
+            kernel(source)
+                .nests
+                .iter()
+                .filter(|n| match &n.sink {
+                    Sink::Reduce { kind, sibling, .. } => {
+                        *kind == ReduceKind::MinNoNan
+                            || sibling.is_some_and(|s| s.kind == ReduceKind::MinNoNan)
+                    }
+                    _ => false,
+                })
+                .count()
+        };
+        // The max/min pass for a task's first row, and the pipelined scale pass.
+        assert_eq!(
+            mins("fn f(x: f32[64, 1024]) -> f32[64, 1024] { softmax(x, axis = 1) }"),
+            2
+        );
+        assert_eq!(
+            mins("fn f(x: f16[B, 300]) -> f16[B, 300] { softmax(x, axis = -1) }"),
+            1
+        );
+        assert_eq!(
+            mins("fn f(x: f64[B, 300]) -> f64[B, 300] { softmax(x, axis = -1) }"),
+            0
+        );
+        assert_eq!(
+            mins("fn f(x: f32[64, 1024]) -> f32[64, 1024] { softmax(x, axis = 0) }"),
+            0
+        );
+        assert_eq!(
+            mins("fn f(x: f32[8, 64, 32]) -> f32[8, 64, 32] { softmax(x, axis = 1) }"),
+            0
+        );
     }
 
     /// Which graphs get a fused store + reduce pass: tests/fused_row_passes.rs runs those that do

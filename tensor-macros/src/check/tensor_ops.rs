@@ -874,18 +874,33 @@ impl Checker<'_> {
         // `exp(x - max(x))`, NaN rows included.
         let m = self.reduce_node(xc, ReduceKind::MaxNoNan, &axes, c);
         // Softmax's row minimum, next to the max so that the lowering finds their passes
-        // side by side and makes them one (`lower::fuse_sibling_reductions`).
-        let lo = (name == "softmax").then(|| self.reduce_node(xc, ReduceKind::MinNoNan, &axes, c));
+        // side by side and makes them one (`lower::fuse_sibling_reductions`). Only where the
+        // division uses it: f32 lanes (f64's division has no test to skip), along the last
+        // axis (rows in registers; along another axis the min would be a pass of its own,
+        // and the division is the plain one).
+        let rows = axes.len() == 1 && axes[0] as i128 == rank - 1;
+        let lo = (name == "softmax" && c == DType::F32 && rows)
+            .then(|| self.reduce_node(xc, ReduceKind::MinNoNan, &axes, c));
         let d = self.op_node("sub", &[xc, m]);
         let e = self.op_with_node(&ops::EXP_NONPOS, &[d]);
         let s = self.reduce_node(e, ReduceKind::Sum, &axes, c);
-        let y = if let Some(lo) = lo {
+        let y = if name == "softmax" {
             // Whether the row's every `e` is at least e^-50 (> 2^-76, the division's fast
             // range; `ops::DIV_SOFTMAX`): x - max >= min - max >= -50 for every x of a row
             // without NaN (a row with one has a NaN sum, which the division tests itself).
-            let spread = self.op_node("sub", &[lo, m]);
-            let bound = self.float_const(-50.0, c);
-            let in_range = self.op_node("greater_equal", &[spread, bound]);
+            // Without the min, false: the division tests each vector.
+            let in_range = match lo {
+                Some(lo) => {
+                    let spread = self.op_node("sub", &[lo, m]);
+                    let bound = self.float_const(-50.0, c);
+                    self.op_node("greater_equal", &[spread, bound])
+                }
+                None => self.add(
+                    NodeKind::Const(ConstValue::Bool(false)),
+                    DType::Bool,
+                    Vec::new(),
+                ),
+            };
             self.op_with_node(&ops::DIV_SOFTMAX, &[e, s, in_range])
         } else {
             let l = self.op_node("log", &[s]);
