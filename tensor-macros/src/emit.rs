@@ -1042,7 +1042,27 @@ fn emit_nest(
     } else {
         TokenStream::new()
     };
-    let main_loops = if has_main {
+    // After an unrolled loop over an extent known only at run time, the chunks left (fewer
+    // than its width, the last maybe partial) run through one loop over the tail's copy of
+    // the body (`__tg_n` the chunk's length, a full chunk masked by an all-true mask), not
+    // a full-chunk loop and a tail: one copy of the body less in every such nest (issue 17:
+    // set 2's `B`-row kernels held it three times). Literal extents keep both loops: there
+    // the copy that cannot run is dropped under `if const`, and the kernels in the
+    // benchmarks, all literal along their rows, are unchanged.
+    let merged = unrolled.is_some() && (nest.inner.as_static().is_none() || nest.ragged.is_some());
+    let main_loops = if merged {
+        quote! {
+            #blocked_loop
+            #unrolled_loop
+            while __tg_j < #inner_extent {
+                let __tg_n: usize = ::core::cmp::min(#lanes, #inner_extent - __tg_j);
+                #inner
+                #chunk_sink_tail
+                #prefetch_chunk
+                __tg_j += #lanes;
+            }
+        }
+    } else if has_main {
         quote! {
             #blocked_loop
             #unrolled_loop
@@ -1057,7 +1077,7 @@ fn emit_nest(
     } else {
         TokenStream::new()
     };
-    let tail = if has_tail {
+    let tail = if has_tail && !merged {
         quote! {
             if __tg_j < #inner_extent {
                 let __tg_n: usize = #inner_extent - __tg_j;
