@@ -1028,6 +1028,8 @@ fn emit_nest(
         _ => None,
     };
     let unrolled_loop = match (static_inner, &unrolled) {
+        // Shorter than `width` chunks of either lane count: the loop never runs.
+        (Some(n), Some((width, _))) if n < width * MIN_LANES => TokenStream::new(),
         (Some(n), Some((width, _))) if n < width * MAX_LANES && !unrolled_loop.is_empty() => {
             let (n, width) = (
                 Literal::usize_unsuffixed(n),
