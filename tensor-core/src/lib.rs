@@ -59,7 +59,7 @@ pub mod __private {
     pub use crate::matmul::{
         matmul, matmul_packed, pack_rhs, pack_rhs_len, GemmInto, MatrixAt, PlainGemm,
     };
-    pub use crate::parallel::{row_chunks, rows_per_task, run_chunked, run_here};
+    pub use crate::parallel::{row_chunks, rows_per_task, run_chunked};
     pub use crate::reduce::{
         arg_combine, arg_fold, arg_indices, arg_step, fold, iota, lane_mask, mask_or, scan,
         Identity, ScanShape,

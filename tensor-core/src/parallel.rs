@@ -59,18 +59,6 @@ pub fn run_chunked<I: Send>(items: impl Iterator<Item = I>, body: &(dyn Fn(I) + 
     }
 }
 
-/// Runs `body(item)` on this thread: a stage that is not split (`emit_stage`, sizes known
-/// at run time) calls its task body once, over the whole buffers. The call goes through
-/// `body` as an opaque `dyn` reference, so that LLVM does not inline the body here: the same
-/// closure is also passed to [`run_chunked`] (its `dyn` call there keeps a compiled copy of
-/// it), and inlined here it was a second copy of every such kernel in a user's release
-/// build (issue 17: in the compile-time benchmark's set 2, the callers holding these copies
-/// were more machine code than the kernels). One indirect call per stage and graph call.
-#[inline]
-pub fn run_here<I>(body: &(dyn Fn(I) + Sync), item: I) {
-    core::hint::black_box(body)(item)
-}
-
 /// One task's item, moved in on the thread that fills the slots (`put`, through `&mut`)
 /// and taken out by exactly one task (`take`, through `&`, from any thread).
 struct TaskSlot<I> {

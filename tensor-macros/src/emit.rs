@@ -491,7 +491,7 @@ fn emit_stage(
             if __tg_split {
                 #p::run_chunked(#iter.enumerate(), &__tg_task_body);
             } else {
-                #p::run_here(&__tg_task_body, (0, #whole));
+                __tg_task_body((0, #whole));
             }
         }};
     }
