@@ -42,6 +42,7 @@ pub const TASKS_PER_ROUND: usize = 64;
 /// Runs `body` on every item of `items` (each a task's disjoint chunks of the stage's
 /// buffers), several at a time on the thread pool: items are moved into slots on this
 /// thread, and each task takes its own slot's item.
+#[inline(never)]
 pub fn run_chunked<I: Send>(items: impl Iterator<Item = I>, body: &(dyn Fn(I) + Sync)) {
     let mut items = items.peekable();
     let mut slots: [TaskSlot<I>; TASKS_PER_ROUND] = [TaskSlot::EMPTY; TASKS_PER_ROUND];
