@@ -1044,14 +1044,16 @@ fn emit_nest(
     } else {
         TokenStream::new()
     };
-    // After an unrolled loop over an extent known only at run time, the chunks left (fewer
-    // than its width, the last maybe partial) run through one loop over the tail's copy of
-    // the body (`__tg_n` the chunk's length, a full chunk masked by an all-true mask), not
-    // a full-chunk loop and a tail: one copy of the body less in every such nest (issue 17:
-    // set 2's `B`-row kernels held it three times). Literal extents keep both loops: there
-    // the copy that cannot run is dropped under `if const`, and the kernels in the
-    // benchmarks, all literal along their rows, are unchanged.
-    let merged = unrolled.is_some() && (nest.inner.as_static().is_none() || nest.ragged.is_some());
+    // A ragged flat loop (a flat loop over a symbolic extent, in rows of `RAGGED_BLOCK`):
+    // after its unrolled loop, the chunks left (fewer than its width, the last maybe
+    // partial) run through one loop over the tail's copy of the body (`__tg_n` the chunk's
+    // length; a full chunk's loads and stores take their run-time test), not a full-chunk
+    // loop and a tail: one copy of the body less (issue 17: set 2's elementwise kernels
+    // held it three times). Every row but the last is a whole number of unrolled steps, so
+    // the slower loop runs at most `width` chunks per call. Not for rows of a dim name:
+    // there it runs up to `width` chunks in every row, and a layer norm over rows of 125
+    // ran 15-20% slower so (BENCHMARKS.md "Compile time", seventh session).
+    let merged = unrolled.is_some() && nest.ragged.is_some();
     let main_loops = if merged {
         quote! {
             #blocked_loop
