@@ -1044,29 +1044,7 @@ fn emit_nest(
     } else {
         TokenStream::new()
     };
-    // A ragged flat loop (a flat loop over a symbolic extent, in rows of `RAGGED_BLOCK`):
-    // after its unrolled loop, the chunks left (fewer than its width, the last maybe
-    // partial) run through one loop over the tail's copy of the body (`__tg_n` the chunk's
-    // length; a full chunk's loads and stores take their run-time test), not a full-chunk
-    // loop and a tail: one copy of the body less (issue 17: set 2's elementwise kernels
-    // held it three times). Every row but the last is a whole number of unrolled steps, so
-    // the slower loop runs at most `width` chunks per call. Not for rows of a dim name:
-    // there it runs up to `width` chunks in every row, and a layer norm over rows of 125
-    // ran 15-20% slower so (BENCHMARKS.md "Compile time", seventh session).
-    let merged = unrolled.is_some() && nest.ragged.is_some();
-    let main_loops = if merged {
-        quote! {
-            #blocked_loop
-            #unrolled_loop
-            while __tg_j < #inner_extent {
-                let __tg_n: usize = ::core::cmp::min(#lanes, #inner_extent - __tg_j);
-                #inner
-                #chunk_sink_tail
-                #prefetch_chunk
-                __tg_j += #lanes;
-            }
-        }
-    } else if has_main {
+    let main_loops = if has_main {
         let single = quote! {
             while __tg_j + #lanes <= #inner_extent {
                 let __tg_n: usize = #lanes;
@@ -1105,7 +1083,7 @@ fn emit_nest(
     } else {
         TokenStream::new()
     };
-    let tail = if has_tail && !merged {
+    let tail = if has_tail {
         quote! {
             if __tg_j < #inner_extent {
                 let __tg_n: usize = #inner_extent - __tg_j;
