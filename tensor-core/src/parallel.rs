@@ -42,6 +42,12 @@ pub const TASKS_PER_ROUND: usize = 64;
 /// Runs `body` on every item of `items` (each a task's disjoint chunks of the stage's
 /// buffers), several at a time on the thread pool: items are moved into slots on this
 /// thread, and each task takes its own slot's item.
+///
+/// Never inlined: generic over the item type, it is compiled in the user's crate, and
+/// inlined its slots and iterator plumbing were copied into every graph function with a
+/// stage split at run time (issue 17); called, it is one copy per item type. One call per
+/// split stage, next to the stage's tasks.
+#[inline(never)]
 pub fn run_chunked<I: Send>(items: impl Iterator<Item = I>, body: &(dyn Fn(I) + Sync)) {
     let mut items = items.peekable();
     let mut slots: [TaskSlot<I>; TASKS_PER_ROUND] = [TaskSlot::EMPTY; TASKS_PER_ROUND];

@@ -1120,6 +1120,8 @@ fn emit_nest(
         _ => None,
     };
     let unrolled_loop = match (static_inner, &unrolled) {
+        // Shorter than `width` chunks of either lane count: the loop never runs.
+        (Some(n), Some((width, _))) if n < width * MIN_LANES => TokenStream::new(),
         (Some(n), Some((width, _))) if n < width * MAX_LANES && !unrolled_loop.is_empty() => {
             let (n, width) = (
                 Literal::usize_unsuffixed(n),
@@ -1149,9 +1151,7 @@ fn emit_nest(
         TokenStream::new()
     };
     let main_loops = if has_main {
-        quote! {
-            #blocked_loop
-            #unrolled_loop
+        let single = quote! {
             while __tg_j + #lanes <= #inner_extent {
                 let __tg_n: usize = #lanes;
                 #inner
@@ -1159,6 +1159,32 @@ fn emit_nest(
                 #prefetch_chunk
                 __tg_j += #lanes;
             }
+        };
+        // Behind an unrolled loop of `width` chunks a literal extent leaves
+        // `(n / LANES) % width` whole chunks (the blocked loop's F32_BLOCK is a multiple of
+        // every `width * LANES`): when that is 0 for a lane count, the single-chunk loop
+        // never runs (a layer norm's reductions over rows of 128 or 1024).
+        let single = match (static_inner, &unrolled) {
+            (Some(n), Some((width, _))) => {
+                let left = |l: usize| (n / l) % width != 0;
+                match (left(MIN_LANES), left(MAX_LANES)) {
+                    (false, false) => TokenStream::new(),
+                    (true, true) => single,
+                    _ => {
+                        let (n, width) = (
+                            Literal::usize_unsuffixed(n),
+                            Literal::usize_unsuffixed(*width),
+                        );
+                        quote!(if const { (#n / #lanes) % #width != 0 } { #single })
+                    }
+                }
+            }
+            _ => single,
+        };
+        quote! {
+            #blocked_loop
+            #unrolled_loop
+            #single
         }
     } else {
         TokenStream::new()
