@@ -998,3 +998,77 @@ fn block_calls_store_in_place() {
         }
     }
 }
+
+graph! {
+    // Pipelined (`lower::pipeline_first_pass`: the last pass runs the first for the next
+    // row) and, through `* r` (a value fixed per row, which keeps the first pass where it
+    // is; r = 1 keeps every bit), not pipelined.
+    fn pp_mean(x: f32[R, N]) -> f32[R, N] {
+        let e = tanh(x - mean(x, axis = 1, keepdims = true));
+        e / max(e, axis = 1, keepdims = true)
+    }
+    fn pp_mean_plain(x: f32[R, N], r: f32[R, 1]) -> f32[R, N] {
+        let y = x * r;
+        let e = tanh(y - mean(y, axis = 1, keepdims = true));
+        e / max(e, axis = 1, keepdims = true)
+    }
+    fn pp_sum32(x: f32[R, N]) -> f32[R, N] {
+        let e = tanh(x - sum(x, axis = 1, keepdims = true, acc = f32) * 0.001);
+        e / max(e, axis = 1, keepdims = true)
+    }
+    fn pp_sum32_plain(x: f32[R, N], r: f32[R, 1]) -> f32[R, N] {
+        let y = x * r;
+        let e = tanh(y - sum(y, axis = 1, keepdims = true, acc = f32) * 0.001);
+        e / max(e, axis = 1, keepdims = true)
+    }
+    fn pp_softmax(x: f32[R, N]) -> f32[R, N] { softmax(x, axis = 1) }
+    fn pp_softmax_plain(x: f32[R, N], r: f32[R, 1]) -> f32[R, N] { softmax(x * r, axis = 1) }
+}
+
+/// A pipelined stage computes each row's first-pass reduction in the previous row's last
+/// pass (or, for a task's first row, in the first pass itself): every row must get the
+/// bits the unpipelined kernel gives, whichever way its reduction ran (rows long enough
+/// for the default build's blocks, rows split across threads).
+#[test]
+fn pipelined_rows_match_the_unpipelined_kernel() {
+    for (r, n) in [
+        (1usize, 1024usize),
+        (5, 1024),
+        (3, 256 + 40),
+        (4, 4099),
+        (300, 1000),
+    ] {
+        let x: Vec<f32> = f32::random(r * n, 40 + n as u64)
+            .iter()
+            .map(|v| v.clamp(-8.0, 8.0) + 3.0)
+            .collect();
+        let xt = Tensor::<f32, Shape![_, _]>::from_shape_vec([r, n], x.clone()).unwrap();
+        let ones = Tensor::<f32, Shape![_, 1]>::from_shape_vec([r, 1], vec![1.0; r]).unwrap();
+        for (what, got, want) in [
+            (
+                "mean",
+                pp_mean(&xt).unwrap(),
+                pp_mean_plain(&xt, &ones).unwrap(),
+            ),
+            (
+                "f32 sum",
+                pp_sum32(&xt).unwrap(),
+                pp_sum32_plain(&xt, &ones).unwrap(),
+            ),
+            (
+                "softmax",
+                pp_softmax(&xt).unwrap(),
+                pp_softmax_plain(&xt, &ones).unwrap(),
+            ),
+        ] {
+            for (i, (g, w)) in got.as_slice().iter().zip(want.as_slice()).enumerate() {
+                assert!(
+                    g.to_bits() == w.to_bits() || g.is_nan() && w.is_nan(),
+                    "{what} [{r},{n}] row {} at {}: {g:e}, unpipelined {w:e}",
+                    i / n,
+                    i % n
+                );
+            }
+        }
+    }
+}

@@ -993,7 +993,18 @@ fn emit_nest(
                     _ => unreachable!("row reductions into registers unroll by four"),
                 };
             }
-            reduce_main = main.clone();
+            // The default build's block loop accumulates as the unrolled loop does: chunk
+            // `__tg_c` of a block (blocks start at whole groups of four chunks) into
+            // accumulator `__tg_c % 4`, so that a reduction's bits do not depend on whether
+            // its nest has block calls (a pipelined stage's first pass runs alone for a
+            // task's first row and inside the last pass for the others: `Stage::pipelined`).
+            reduce_main = match &unrolled {
+                Some((4, body)) => quote! {
+                    let __tg_u: usize = __tg_c % 4;
+                    #body
+                },
+                _ => main.clone(),
+            };
             // A fused store pass (`lower::fuse_row_reductions`): each chunk stores, then
             // accumulates.
             let store = stores_of(stores, false);
@@ -1667,6 +1678,8 @@ fn emit_blocked_loop(
         #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
         {
             #buffers
+            // Blocks are whole groups of four chunks (the reductions' accumulators).
+            const _: () = assert!(#p::F32_BLOCK % (4 * #lanes) == 0);
             while __tg_j + #p::F32_BLOCK <= #inner_extent {
                 #blocks
                 __tg_j += #p::F32_BLOCK;
