@@ -1072,3 +1072,197 @@ fn pipelined_rows_match_the_unpipelined_kernel() {
         }
     }
 }
+
+graph! {
+    // Softmax's division with its `in_range` flag (`min - max >= -50`) over rows whose
+    // spread sits on either side of -50: pipelined (`pp_softmax`, `sd_masked`, `sd_every2`,
+    // `sd_bcast`) and not (`pp_softmax_plain`, `sd_flip`).
+    fn sd_masked(x: f32[R, N], m: f32[R, N]) -> f32[R, N] { softmax(x + m, axis = 1) }
+    fn sd_every2(x: f32[26, N]) -> f32[13, N] { softmax(slice(x, axis = 0, step = 2), axis = 1) }
+    fn sd_flip(x: f32[R, N]) -> f32[R, N] { softmax(flip(x, axis = 0), axis = 1) }
+    fn sd_bcast(x: f32[1, N], z: f32[R, N]) -> f32[R, N] { softmax(x + z, axis = 1) }
+}
+
+/// Checks a softmax row bit for bit: `got[j]` must be `e[j] / s` rounded once, where
+/// `e[j]` is the lanes' `exp_nonpos(row[j] - max)` (the same bits as the default build's
+/// block entry, `vmath::dispatch` tests) and `s` some f32 within 1e-5 of the sum of the
+/// `e` (the kernel's sum, whose order of accumulation is its own): `s` is recovered from
+/// the row's maximum, whose quotient is 1 / s. A row with NaN or +inf, or only -inf, is NaN.
+fn check_division_bits(what: &str, row: &[f32], got: &[f32]) {
+    use tensorgraph::lanes::{FloatLanes, LANES, V};
+    assert_eq!(row.len(), got.len(), "{what}: length");
+    if row.iter().any(|v| v.is_nan() || *v == f32::INFINITY)
+        || row.iter().all(|v| *v == f32::NEG_INFINITY)
+    {
+        assert!(got.iter().all(|v| v.is_nan()), "{what}: a NaN row");
+        return;
+    }
+    let m = row.iter().cloned().fold(f32::NEG_INFINITY, f32::max);
+    let e: Vec<f32> = row
+        .chunks(LANES)
+        .flat_map(|c| {
+            let mut a = [0.0f32; LANES];
+            for (a, &x) in a.iter_mut().zip(c) {
+                *a = x - m;
+            }
+            <f32 as FloatLanes>::exp_nonpos_lanes(V(a)).0[..c.len()].to_vec()
+        })
+        .collect();
+    let sum: f64 = e.iter().map(|&v| v as f64).sum();
+    let k = e.iter().position(|&v| v == 1.0).expect("the row's max");
+    let s0 = (1.0 / got[k] as f64) as f32;
+    let mut first_bad = None;
+    for d in -8i32..=8 {
+        let s = f32::from_bits((s0.to_bits() as i32 + d) as u32);
+        if 1.0f32 / s != got[k] || ((s as f64 - sum) / sum).abs() > 1e-5 {
+            continue;
+        }
+        match (0..row.len()).find(|&j| (e[j] / s).to_bits() != got[j].to_bits()) {
+            None => return,
+            Some(j) => {
+                first_bad.get_or_insert((j, s));
+            }
+        }
+    }
+    match first_bad {
+        Some((j, s)) => panic!(
+            "{what} at {j}: x {:e} (max {m:e}, min {:e}), e {:e} / s {s:e} = {:e}, got {:e}",
+            row[j],
+            row.iter().cloned().fold(f32::INFINITY, f32::min),
+            e[j],
+            e[j] / s,
+            got[j]
+        ),
+        None => panic!("{what}: no f32 sum near {sum:e} gives 1 / s = {:e}", got[k]),
+    }
+}
+
+/// Rows of spreads (min - max) on both sides of softmax's `in_range` bound (-50) and far
+/// below it (-104: quotients in the subnormals), many values near the row's minimum; row
+/// `i` takes spread `i % 13`, rows in range next to rows far out of it (a pipelined
+/// stage's current and next row). Some rows hold NaN, +inf, -inf.
+fn spread_rows(r: usize, n: usize, seed: u64) -> Vec<f32> {
+    const SPREADS: [f32; 13] = [
+        -10.0, -104.0, -49.99, -200.0, -50.0, -110.0, -50.000004, -87.5, -51.0, -3.0, -52.0, -70.0,
+        -49.999996,
+    ];
+    let mut s = seed | 1;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let mut x = Vec::with_capacity(r * n);
+    for i in 0..r {
+        let top = (next() * 10.0 - 5.0) as f32;
+        let d = SPREADS[i % SPREADS.len()];
+        for j in 0..n {
+            let u = match j % 5 {
+                0 => 0.0,
+                1 => 1.0,
+                2 => 0.9 + 0.1 * next(),
+                _ => next(),
+            };
+            x.push(top + (d as f64 * u) as f32);
+        }
+        if n > 3 {
+            match i % 17 {
+                5 => x[i * n + n / 2] = f32::NAN,
+                9 => x[i * n + 2] = f32::INFINITY,
+                12 => x[i * n + 3] = f32::NEG_INFINITY,
+                _ => {}
+            }
+        }
+    }
+    x
+}
+
+#[test]
+fn softmax_division_bits_across_in_range() {
+    let sizes: &[(usize, usize)] = &[
+        (0, 300),
+        (1, 1),
+        (2, 7),
+        (3, 16),
+        (13, 300),
+        (26, 256),
+        (5, 1024 + 40),
+        (2, 2048 + 8),
+        (300, 1000),
+    ];
+    for &(r, n) in sizes {
+        let x = spread_rows(r, n, 50 + (r * n) as u64);
+        let row = |i: usize| &x[i * n..(i + 1) * n];
+        let xt = Tensor::<f32, Shape![_, _]>::from_shape_vec([r, n], x.clone()).unwrap();
+        let ones = Tensor::<f32, Shape![_, 1]>::from_shape_vec([r, 1], vec![1.0; r]).unwrap();
+        let check = |what: &str, got: &[f32], rows: &dyn Fn(usize) -> Vec<f32>, count: usize| {
+            assert_eq!(got.len(), count * n, "{what} [{r},{n}]");
+            for i in 0..count {
+                check_division_bits(
+                    &format!("{what} [{r},{n}] row {i}"),
+                    &rows(i),
+                    &got[i * n..(i + 1) * n],
+                );
+            }
+        };
+        let same = |i: usize| row(i).to_vec();
+        match (pp_softmax(&xt), pp_softmax_plain(&xt, &ones)) {
+            (Ok(a), Ok(b)) => {
+                check("pipelined", a.as_slice(), &same, r);
+                check("unpipelined", b.as_slice(), &same, r);
+            }
+            (a, b) => assert!(r == 0 && a.is_err() && b.is_err(), "[{r},{n}]"),
+        }
+        // A causal mask: row i keeps its first (i * n / r) + 1 elements, the rest -inf.
+        let mask: Vec<f32> = (0..r * n)
+            .map(|k| {
+                if k % n <= (k / n) * n / r.max(1) {
+                    0.0
+                } else {
+                    f32::NEG_INFINITY
+                }
+            })
+            .collect();
+        let mt = Tensor::<f32, Shape![_, _]>::from_shape_vec([r, n], mask.clone()).unwrap();
+        if let Ok(o) = sd_masked(&xt, &mt) {
+            let rows = |i: usize| -> Vec<f32> {
+                row(i)
+                    .iter()
+                    .zip(&mask[i * n..])
+                    .map(|(a, b)| a + b)
+                    .collect()
+            };
+            check("masked", o.as_slice(), &rows, r);
+        }
+        if r == 26 {
+            let xt = Tensor::<f32, Shape![26, _]>::from_shape_vec([r, n], x.clone()).unwrap();
+            let o = sd_every2(&xt).unwrap();
+            check("every 2nd row", o.as_slice(), &|i| row(2 * i).to_vec(), 13);
+        }
+        if let Ok(o) = sd_flip(&xt) {
+            check(
+                "flipped rows",
+                o.as_slice(),
+                &|i| row(r - 1 - i).to_vec(),
+                r,
+            );
+        }
+        if r > 0 {
+            let top =
+                Tensor::<f32, Shape![1, _]>::from_shape_vec([1, n], row(r / 2).to_vec()).unwrap();
+            let z: Vec<f32> = (0..r * n).map(|k| ((k / n) % 3) as f32 * -20.0).collect();
+            let zt = Tensor::<f32, Shape![_, _]>::from_shape_vec([r, n], z.clone()).unwrap();
+            if let Ok(o) = sd_bcast(&top, &zt) {
+                let rows = |i: usize| -> Vec<f32> {
+                    row(r / 2)
+                        .iter()
+                        .zip(&z[i * n..])
+                        .map(|(a, b)| a + b)
+                        .collect()
+                };
+                check("broadcast row", o.as_slice(), &rows, r);
+            }
+        }
+    }
+}
