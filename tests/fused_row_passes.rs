@@ -1266,3 +1266,257 @@ fn softmax_division_bits_across_in_range() {
         }
     }
 }
+
+graph! {
+    // Softmax next to other row work: the stage's first pass gets more reductions (the
+    // outputs' max, min, argmax), two softmaxes share a stage, a consumer after it, a
+    // scalar parameter in the pipelined pass, other dtypes and axes, logsoftmax (no min).
+    fn pv_stats(x: f32[R, N]) -> (f32[R, N], f32[R], f32[R], i64[R]) {
+        (softmax(x, axis = 1), max(x, axis = 1), min(x, axis = 1), argmax(x, axis = 1))
+    }
+    fn pv_two(x: f32[R, N]) -> (f32[R, N], f32[R, N]) {
+        (softmax(x, axis = 1), softmax(x * 2.0, axis = 1))
+    }
+    fn pv_after(x: f32[R, N]) -> (f32[R, N], f32[R]) {
+        let s = softmax(x, axis = 1);
+        (relu(s - 0.001), sum(s, axis = 1))
+    }
+    fn pv_scalar(x: f32[R, N], t: f32) -> f32[R, N] { softmax(x * t, axis = 1) }
+    fn pv_f64(x: f64[R, N]) -> f64[R, N] { softmax(x, axis = 1) }
+    fn pv_bf(x: bf16[R, N]) -> bf16[R, N] { softmax(x, axis = 1) }
+    fn pv_axis0(x: f32[R, N]) -> f32[R, N] { softmax(x, axis = 0) }
+    fn pv_mid(x: f32[R, 5, N]) -> f32[R, 5, N] { softmax(x, axis = 1) }
+    fn pv_log(x: f32[R, N]) -> f32[R, N] { logsoftmax(x, axis = 1) }
+    fn pv_step(x: f32[R, 64]) -> f32[R, 32] { softmax(slice(x, axis = 1, step = 2), axis = 1) }
+}
+
+/// The `pv_*` graphs against softmax in f64 (rows as the test lays them out).
+#[test]
+fn softmax_beside_other_row_work() {
+    let sizes: &[(usize, usize)] = &[
+        (0, 4),
+        (1, 1),
+        (2, 9),
+        (3, 64),
+        (7, 300),
+        (2, 1029),
+        (300, 1000),
+    ];
+    for &(r, n) in sizes {
+        let x = pf_data(r * n, 60 + (r * n) as u64);
+        let xt = Tensor::<f32, Shape![_, _]>::from_shape_vec([r, n], x.clone()).unwrap();
+        let row = |i: usize| f64s(&x[i * n..(i + 1) * n]);
+        let rows: Vec<Vec<f64>> = (0..r).map(row).collect();
+        let what = |s: &str| format!("{s} [{r},{n}]");
+        let Ok((s, mx, mn, am)) = pv_stats(&xt) else {
+            assert!(r == 0 || n == 0);
+            continue;
+        };
+        pf_check_rows(&what("stats softmax"), s.as_slice(), &rows);
+        for i in 0..r {
+            let rw = &x[i * n..(i + 1) * n];
+            let wmx = rw.iter().cloned().fold(f32::NEG_INFINITY, f32::max);
+            let wmn = rw.iter().cloned().fold(f32::INFINITY, f32::min);
+            assert_eq!(mx.as_slice()[i], wmx, "{}", what("max"));
+            assert_eq!(mn.as_slice()[i], wmn, "{}", what("min"));
+            let wam = rw.iter().position(|&v| v == wmx).unwrap() as i64;
+            assert_eq!(am.as_slice()[i], wam, "{}", what("argmax"));
+        }
+        let (a, b) = pv_two(&xt).unwrap();
+        pf_check_rows(&what("two, first"), a.as_slice(), &rows);
+        let doubled: Vec<Vec<f64>> = rows
+            .iter()
+            .map(|r| r.iter().map(|v| v * 2.0).collect())
+            .collect();
+        pf_check_rows(&what("two, second"), b.as_slice(), &doubled);
+        let (a, sums) = pv_after(&xt).unwrap();
+        for (i, rw) in rows.iter().enumerate() {
+            let want = pf_softmax_ref(rw);
+            for j in 0..n {
+                close_abs(
+                    &what("after"),
+                    a.as_slice()[i * n + j] as f64,
+                    (want[j] - 0.001).max(0.0),
+                    3e-6,
+                    1e-9,
+                );
+            }
+            close_abs(
+                &what("after sum"),
+                sums.as_slice()[i] as f64,
+                1.0,
+                1e-5,
+                0.0,
+            );
+        }
+        let o = pv_scalar(&xt, 0.5).unwrap();
+        let halved: Vec<Vec<f64>> = rows
+            .iter()
+            .map(|r| r.iter().map(|v| v * 0.5).collect())
+            .collect();
+        pf_check_rows(&what("scalar"), o.as_slice(), &halved);
+        let x64: Vec<f64> = x.iter().map(|&v| v as f64 * 1.25).collect();
+        let xt64 = Tensor::<f64, Shape![_, _]>::from_shape_vec([r, n], x64.clone()).unwrap();
+        let o = pv_f64(&xt64).unwrap();
+        for i in 0..r {
+            let want = pf_softmax_ref(&x64[i * n..(i + 1) * n]);
+            for j in 0..n {
+                close_abs(
+                    &what("f64"),
+                    o.as_slice()[i * n + j],
+                    want[j],
+                    1e-14,
+                    1e-300,
+                );
+            }
+        }
+        let xb: Vec<bf16> = x.iter().map(|&v| bf16::from_f32(v)).collect();
+        let xtb = Tensor::<bf16, Shape![_, _]>::from_shape_vec([r, n], xb.clone()).unwrap();
+        let o = pv_bf(&xtb).unwrap();
+        for i in 0..r {
+            let rw: Vec<f64> = xb[i * n..(i + 1) * n].iter().map(|v| v.to_f64()).collect();
+            let want = pf_softmax_ref(&rw);
+            for j in 0..n {
+                close_abs(
+                    &what("bf16"),
+                    o.as_slice()[i * n + j].to_f64(),
+                    want[j],
+                    8e-3,
+                    1e-30,
+                );
+            }
+        }
+        let o = pv_axis0(&xt).unwrap();
+        for j in 0..n {
+            let col: Vec<f64> = (0..r).map(|i| x[i * n + j] as f64).collect();
+            let want = pf_softmax_ref(&col);
+            for i in 0..r {
+                close_abs(
+                    &what("axis 0"),
+                    o.as_slice()[i * n + j] as f64,
+                    want[i],
+                    3e-6,
+                    1e-30,
+                );
+            }
+        }
+        let o = pv_log(&xt).unwrap();
+        for (i, rw) in rows.iter().enumerate() {
+            let want = pf_softmax_ref(rw);
+            for j in 0..n {
+                close_abs(
+                    &what("log"),
+                    o.as_slice()[i * n + j] as f64,
+                    want[j].ln(),
+                    1e-5,
+                    1e-5,
+                );
+            }
+        }
+        // [r, 5, n / 5 + 1]: softmax along the middle axis.
+        let m = n / 5 + 1;
+        let x3 = pf_data(r * 5 * m, 61 + n as u64);
+        let xt3 = Tensor::<f32, Shape![_, 5, _]>::from_shape_vec([r, 5, m], x3.clone()).unwrap();
+        let o = pv_mid(&xt3).unwrap();
+        for i in 0..r {
+            for k in 0..m {
+                let col: Vec<f64> = (0..5).map(|a| x3[(i * 5 + a) * m + k] as f64).collect();
+                let want = pf_softmax_ref(&col);
+                for a in 0..5 {
+                    close_abs(
+                        &what("middle axis"),
+                        o.as_slice()[(i * 5 + a) * m + k] as f64,
+                        want[a],
+                        3e-6,
+                        1e-30,
+                    );
+                }
+            }
+        }
+        let x64c = pf_data(r * 64, 62 + r as u64);
+        let xt64c = Tensor::<f32, Shape![_, 64]>::from_shape_vec([r, 64], x64c.clone()).unwrap();
+        let o = pv_step(&xt64c).unwrap();
+        let rows: Vec<Vec<f64>> = (0..r)
+            .map(|i| (0..32).map(|j| x64c[i * 64 + 2 * j] as f64).collect())
+            .collect();
+        pf_check_rows(&what("inner step 2"), o.as_slice(), &rows);
+    }
+}
+
+graph! {
+    // Arg reductions of a block call's value (default builds: the block loop's chunks go
+    // to the four (best, index) pairs as the unrolled loop's do).
+    fn ab_arg(x: f32[R, N]) -> (i64[R], i64[R]) {
+        let t = tanh(x);
+        (argmax(t, axis = 1), argmin(t, axis = 1))
+    }
+}
+
+/// `ab_arg` against the first maximal / minimal index of the lanes' tanh (the first NaN
+/// where there is one), over rows of blocks whose extremes (tanh saturates at ±1) tie in
+/// chunks of every accumulator.
+#[test]
+fn arg_reductions_of_block_calls() {
+    use tensorgraph::lanes::{FloatLanes, LANES, V};
+    for (r, n) in [(1usize, 256usize), (6, 1024 + 24), (3, 2048 + 5), (2, 40)] {
+        let mut x = pf_data(r * n, 70 + n as u64);
+        for i in 0..r {
+            let row = &mut x[i * n..(i + 1) * n];
+            // Ties of +1 and -1 in chunks 3, 5, 6 and 9 (accumulators 3, 1, 2, 1) and late.
+            for (k, &at) in [
+                3 * LANES + 1,
+                5 * LANES,
+                6 * LANES + 7,
+                9 * LANES + 2,
+                n - 1,
+            ]
+            .iter()
+            .enumerate()
+            {
+                if at < n && (k + i) % 2 == 0 {
+                    row[at] = 20.0;
+                } else if at < n {
+                    row[at] = -20.0;
+                }
+            }
+            if i % 3 == 2 && n > 300 {
+                row[300] = f32::NAN;
+                row[n - 2] = f32::NAN;
+            }
+        }
+        let xt = Tensor::<f32, Shape![_, _]>::from_shape_vec([r, n], x.clone()).unwrap();
+        let (amax, amin) = ab_arg(&xt).unwrap();
+        for i in 0..r {
+            let t: Vec<f32> = x[i * n..(i + 1) * n]
+                .chunks(LANES)
+                .flat_map(|c| {
+                    let mut a = [0.0f32; LANES];
+                    a[..c.len()].copy_from_slice(c);
+                    <f32 as FloatLanes>::tanh_lanes(V(a)).0[..c.len()].to_vec()
+                })
+                .collect();
+            let first = |better: fn(f32, f32) -> bool| -> i64 {
+                if let Some(k) = t.iter().position(|v| v.is_nan()) {
+                    return k as i64;
+                }
+                let mut best = 0;
+                for k in 1..n {
+                    if better(t[k], t[best]) {
+                        best = k;
+                    }
+                }
+                best as i64
+            };
+            assert_eq!(
+                amax.as_slice()[i],
+                first(|a, b| a > b),
+                "argmax [{r},{n}] row {i}"
+            );
+            assert_eq!(
+                amin.as_slice()[i],
+                first(|a, b| a < b),
+                "argmin [{r},{n}] row {i}"
+            );
+        }
+    }
+}

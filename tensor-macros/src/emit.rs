@@ -1433,17 +1433,20 @@ fn block_entry(graph: &TypedGraph, values: &[Value], v: &Value) -> Option<&'stat
     }
 }
 
-/// On default x86-64 builds (no AVX2 at compile time) the f32 exp, tanh, sigmoid, erf and
-/// gelu dispatch at run time to AVX2 + FMA code, and a call per vector of 8 lanes costs
-/// ~5 ns of crossing (BENCHMARKS.md "Peers"). A nest whose inner loop calls them gets a
-/// loop over blocks of `F32_BLOCK` elements in front of its chunk loop there: phase k runs
-/// the block's chunks computing the arguments of the calls that depend on k earlier calls
-/// into a buffer per call, then each buffer goes through the runtime's block entry point
-/// once (16 lanes per zmm on AVX-512 machines, 8 on AVX2, the same bits either way); the
-/// last phase runs the chunks again with the calls' results loaded from their buffers,
-/// and sinks them. Values a phase needs are recomputed in it (loads from L1, arithmetic),
-/// never kept across phases. The chunk loop after it takes what is left (< F32_BLOCK).
-/// Other builds compile the chunk loop alone (`cfg`), so their kernels are unchanged.
+/// On default x86-64 builds (no AVX2 at compile time) the f32 exp, tanh, sigmoid, erf,
+/// gelu and exp_nonpos dispatch at run time to AVX2 + FMA code, and a call per vector of 8
+/// lanes costs ~5 ns of crossing (BENCHMARKS.md "Peers"). A nest whose inner loop calls
+/// them (or stores a row division, `BLOCK_DIVISIONS`) gets a loop over blocks of
+/// `F32_BLOCK` elements in front of its chunk loops there: phase k runs the block's chunks
+/// computing the arguments of the calls that depend on k earlier calls into a buffer per
+/// call (or the block of the buffer the call's result is stored to, `stored_at`), then
+/// each buffer goes through the runtime's block entry point once (16 lanes per zmm on
+/// AVX-512 machines, 8 on AVX2, the same bits either way); the last phase runs the chunks
+/// again with the calls' results loaded from their buffers, and sinks them (a reduction's
+/// chunk c into accumulator c % 4, as the unrolled chunk loop's groups). Values a phase
+/// needs are recomputed in it (loads from L1, arithmetic), never kept across phases. The
+/// chunk loops after it take what is left (< F32_BLOCK). Other builds compile the chunk
+/// loops alone (`cfg`), so their kernels are unchanged.
 fn emit_blocked_loop(
     rt: &TokenStream,
     f: &GraphFn,
