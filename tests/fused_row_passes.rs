@@ -1520,3 +1520,69 @@ fn arg_reductions_of_block_calls() {
         }
     }
 }
+
+graph! {
+    // The max, min and argmax outputs next to softmax over rows with NaN and ±inf, and
+    // softmax with logsoftmax of the same input (one shared max).
+    fn pv_stats_nan(x: f32[R, N]) -> (f32[R, N], f32[R], f32[R], i64[R], f32[R, N]) {
+        (softmax(x, axis = 1), max(x, axis = 1), min(x, axis = 1), argmax(x, axis = 1),
+         logsoftmax(x, axis = 1))
+    }
+}
+
+/// `pv_stats_nan` against f64 softmax and NumPy's max, min and argmax (NaN wins, the first
+/// NaN for argmax), over `specials` rows.
+#[test]
+fn softmax_beside_nan_reductions() {
+    for (r, n) in [(1usize, 1usize), (6, 7), (12, 300), (7, 1029), (300, 1000)] {
+        let x = specials(r, n, 80 + n as u64);
+        let xt = Tensor::<f32, Shape![_, _]>::from_shape_vec([r, n], x.clone()).unwrap();
+        let (s, mx, mn, am, ls) = pv_stats_nan(&xt).unwrap();
+        for i in 0..r {
+            let row = &x[i * n..(i + 1) * n];
+            let what = format!("[{r},{n}] row {i}");
+            let nan = row.iter().position(|v| v.is_nan());
+            let (wmx, wmn) = match nan {
+                Some(_) => (f32::NAN, f32::NAN),
+                None => (
+                    row.iter().cloned().fold(f32::NEG_INFINITY, f32::max),
+                    row.iter().cloned().fold(f32::INFINITY, f32::min),
+                ),
+            };
+            let (gmx, gmn) = (mx.as_slice()[i], mn.as_slice()[i]);
+            assert!(
+                gmx == wmx || gmx.is_nan() && wmx.is_nan(),
+                "max {what}: {gmx} {wmx}"
+            );
+            assert!(
+                gmn == wmn || gmn.is_nan() && wmn.is_nan(),
+                "min {what}: {gmn} {wmn}"
+            );
+            let wam = nan.unwrap_or_else(|| row.iter().position(|&v| v == wmx).unwrap());
+            assert_eq!(am.as_slice()[i], wam as i64, "argmax {what}");
+            let rw = f64s(row);
+            let want = softmax_ref(&rw);
+            close_row(
+                &format!("softmax {what}"),
+                &s.as_slice()[i * n..(i + 1) * n],
+                &want,
+                3e-6,
+            );
+            let m = rw.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+            let d = |v: f64| (v - m) as f32 as f64;
+            let lse = rw.iter().map(|&v| d(v).exp()).sum::<f64>().ln();
+            for j in 0..n {
+                let got = ls.as_slice()[i * n + j] as f64;
+                // logsoftmax: (x - max) - log(sum), NaN where softmax is NaN.
+                let w = if want[j].is_nan() {
+                    f64::NAN
+                } else {
+                    d(rw[j]) - lse
+                };
+                if got != w {
+                    close_abs(&format!("logsoftmax {what} {j}"), got, w, 1e-5, 1e-5);
+                }
+            }
+        }
+    }
+}

@@ -942,6 +942,7 @@ fn emit_nest(
     // The sink as the default build's block loop takes it (`emit_blocked_loop`): the
     // stores, and what follows them (a reduction's accumulate); not for a streaming nest.
     let mut reduce_main = TokenStream::new();
+    let mut reduce_grouped = false;
     let block_sink = (!stream).then(|| match &nest.sink {
         Sink::Store(stores) => (stores.as_slice(), None),
         Sink::Reduce { stores, .. } => (stores.as_slice(), Some(())),
@@ -993,17 +994,14 @@ fn emit_nest(
                     _ => unreachable!("row reductions into registers unroll by four"),
                 };
             }
-            // The default build's block loop accumulates as the unrolled loop does: chunk
-            // `__tg_c` of a block (blocks start at whole groups of four chunks) into
-            // accumulator `__tg_c % 4`, so that a reduction's bits do not depend on whether
-            // its nest has block calls (a pipelined stage's first pass runs alone for a
-            // task's first row and inside the last pass for the others: `Stage::pipelined`).
-            reduce_main = match &unrolled {
-                Some((4, body)) => quote! {
-                    let __tg_u: usize = __tg_c % 4;
-                    #body
-                },
-                _ => main.clone(),
+            // The default build's block loop accumulates as the unrolled loop does, in
+            // groups of four chunks (`__tg_u`; blocks start at whole groups), so that a
+            // reduction's bits do not depend on whether its nest has block calls (a
+            // pipelined stage's first pass runs alone for a task's first row and inside
+            // the last pass for the others: `Stage::pipelined`).
+            (reduce_main, reduce_grouped) = match &unrolled {
+                Some((4, body)) => (body.clone(), true),
+                _ => (main.clone(), false),
             };
             // A fused store pass (`lower::fuse_row_reductions`): each chunk stores, then
             // accumulates.
@@ -1146,6 +1144,7 @@ fn emit_nest(
         let block_sink = block_sink.map(|(stores, reduces)| BlockSink {
             stores,
             after: reduces.map(|()| reduce_main.clone()).unwrap_or_default(),
+            grouped: reduces.is_some() && reduce_grouped,
         });
         emit_blocked_loop(
             rt,
@@ -1396,6 +1395,9 @@ const BLOCK_DIVISIONS: &[(&str, &str)] = &[
 struct BlockSink<'a> {
     stores: &'a [(usize, usize)],
     after: TokenStream,
+    /// `after` accumulates into four registers by `__tg_u`: the last phase runs its chunks
+    /// in groups of four, `__tg_u` the chunk's place in its group (the unrolled loop's).
+    grouped: bool,
 }
 
 /// The values a computed value reads (none for loads, constants, counts).
@@ -1666,7 +1668,20 @@ fn emit_blocked_loop(
         }
         None => last.extend(sink.clone()),
     }
-    blocks.extend(chunks(last));
+    if block_sink.as_ref().is_some_and(|b| b.grouped) {
+        blocks.extend(quote! {
+            for __tg_g in 0..#p::F32_BLOCK / (4 * #lanes) {
+                for __tg_u in 0..4 {
+                    let __tg_c: usize = __tg_g * 4 + __tg_u;
+                    let __tg_j: usize = __tg_j + __tg_c * #lanes;
+                    let __tg_n: usize = #lanes;
+                    #last
+                }
+            }
+        });
+    } else {
+        blocks.extend(chunks(last));
+    }
     // The next row's prefetches (`next_row_prefetch`), one per chunk of the block as in
     // the chunk loops.
     if let Some(per_chunk) = prefetch_chunk {
