@@ -998,3 +998,591 @@ fn block_calls_store_in_place() {
         }
     }
 }
+
+graph! {
+    // Pipelined (`lower::pipeline_first_pass`: the last pass runs the first for the next
+    // row) and, through `* r` (a value fixed per row, which keeps the first pass where it
+    // is; r = 1 keeps every bit), not pipelined.
+    fn pp_mean(x: f32[R, N]) -> f32[R, N] {
+        let e = tanh(x - mean(x, axis = 1, keepdims = true));
+        e / max(e, axis = 1, keepdims = true)
+    }
+    fn pp_mean_plain(x: f32[R, N], r: f32[R, 1]) -> f32[R, N] {
+        let y = x * r;
+        let e = tanh(y - mean(y, axis = 1, keepdims = true));
+        e / max(e, axis = 1, keepdims = true)
+    }
+    fn pp_sum32(x: f32[R, N]) -> f32[R, N] {
+        let e = tanh(x - sum(x, axis = 1, keepdims = true, acc = f32) * 0.001);
+        e / max(e, axis = 1, keepdims = true)
+    }
+    fn pp_sum32_plain(x: f32[R, N], r: f32[R, 1]) -> f32[R, N] {
+        let y = x * r;
+        let e = tanh(y - sum(y, axis = 1, keepdims = true, acc = f32) * 0.001);
+        e / max(e, axis = 1, keepdims = true)
+    }
+    fn pp_softmax(x: f32[R, N]) -> f32[R, N] { softmax(x, axis = 1) }
+    fn pp_softmax_plain(x: f32[R, N], r: f32[R, 1]) -> f32[R, N] { softmax(x * r, axis = 1) }
+}
+
+/// A pipelined stage computes each row's first-pass reduction in the previous row's last
+/// pass (or, for a task's first row, in the first pass itself): every row must get the
+/// bits the unpipelined kernel gives, whichever way its reduction ran (rows long enough
+/// for the default build's blocks, rows split across threads).
+#[test]
+fn pipelined_rows_match_the_unpipelined_kernel() {
+    for (r, n) in [
+        (1usize, 1024usize),
+        (5, 1024),
+        (3, 256 + 40),
+        (4, 4099),
+        (300, 1000),
+    ] {
+        let x: Vec<f32> = f32::random(r * n, 40 + n as u64)
+            .iter()
+            .map(|v| v.clamp(-8.0, 8.0) + 3.0)
+            .collect();
+        let xt = Tensor::<f32, Shape![_, _]>::from_shape_vec([r, n], x.clone()).unwrap();
+        let ones = Tensor::<f32, Shape![_, 1]>::from_shape_vec([r, 1], vec![1.0; r]).unwrap();
+        for (what, got, want) in [
+            (
+                "mean",
+                pp_mean(&xt).unwrap(),
+                pp_mean_plain(&xt, &ones).unwrap(),
+            ),
+            (
+                "f32 sum",
+                pp_sum32(&xt).unwrap(),
+                pp_sum32_plain(&xt, &ones).unwrap(),
+            ),
+            (
+                "softmax",
+                pp_softmax(&xt).unwrap(),
+                pp_softmax_plain(&xt, &ones).unwrap(),
+            ),
+        ] {
+            for (i, (g, w)) in got.as_slice().iter().zip(want.as_slice()).enumerate() {
+                assert!(
+                    g.to_bits() == w.to_bits() || g.is_nan() && w.is_nan(),
+                    "{what} [{r},{n}] row {} at {}: {g:e}, unpipelined {w:e}",
+                    i / n,
+                    i % n
+                );
+            }
+        }
+    }
+}
+
+graph! {
+    // Softmax's division with its `in_range` flag (`min - max >= -50`) over rows whose
+    // spread sits on either side of -50: pipelined (`pp_softmax`, `sd_masked`, `sd_every2`,
+    // `sd_bcast`) and not (`pp_softmax_plain`, `sd_flip`).
+    fn sd_masked(x: f32[R, N], m: f32[R, N]) -> f32[R, N] { softmax(x + m, axis = 1) }
+    fn sd_every2(x: f32[26, N]) -> f32[13, N] { softmax(slice(x, axis = 0, step = 2), axis = 1) }
+    fn sd_flip(x: f32[R, N]) -> f32[R, N] { softmax(flip(x, axis = 0), axis = 1) }
+    fn sd_bcast(x: f32[1, N], z: f32[R, N]) -> f32[R, N] { softmax(x + z, axis = 1) }
+}
+
+/// Checks a softmax row bit for bit: `got[j]` must be `e[j] / s` rounded once, where
+/// `e[j]` is the lanes' `exp_nonpos(row[j] - max)` (the same bits as the default build's
+/// block entry, `vmath::dispatch` tests) and `s` some f32 within 1e-5 of the sum of the
+/// `e` (the kernel's sum, whose order of accumulation is its own): `s` is recovered from
+/// the row's maximum, whose quotient is 1 / s. A row with NaN or +inf, or only -inf, is NaN.
+fn check_division_bits(what: &str, row: &[f32], got: &[f32]) {
+    use tensorgraph::lanes::{FloatLanes, LANES, V};
+    assert_eq!(row.len(), got.len(), "{what}: length");
+    if row.iter().any(|v| v.is_nan() || *v == f32::INFINITY)
+        || row.iter().all(|v| *v == f32::NEG_INFINITY)
+    {
+        assert!(got.iter().all(|v| v.is_nan()), "{what}: a NaN row");
+        return;
+    }
+    let m = row.iter().cloned().fold(f32::NEG_INFINITY, f32::max);
+    let e: Vec<f32> = row
+        .chunks(LANES)
+        .flat_map(|c| {
+            let mut a = [0.0f32; LANES];
+            for (a, &x) in a.iter_mut().zip(c) {
+                *a = x - m;
+            }
+            <f32 as FloatLanes>::exp_nonpos_lanes(V(a)).0[..c.len()].to_vec()
+        })
+        .collect();
+    let sum: f64 = e.iter().map(|&v| v as f64).sum();
+    let k = e.iter().position(|&v| v == 1.0).expect("the row's max");
+    let s0 = (1.0 / got[k] as f64) as f32;
+    let mut first_bad = None;
+    for d in -8i32..=8 {
+        let s = f32::from_bits((s0.to_bits() as i32 + d) as u32);
+        if 1.0f32 / s != got[k] || ((s as f64 - sum) / sum).abs() > 1e-5 {
+            continue;
+        }
+        match (0..row.len()).find(|&j| (e[j] / s).to_bits() != got[j].to_bits()) {
+            None => return,
+            Some(j) => {
+                first_bad.get_or_insert((j, s));
+            }
+        }
+    }
+    match first_bad {
+        Some((j, s)) => panic!(
+            "{what} at {j}: x {:e} (max {m:e}, min {:e}), e {:e} / s {s:e} = {:e}, got {:e}",
+            row[j],
+            row.iter().cloned().fold(f32::INFINITY, f32::min),
+            e[j],
+            e[j] / s,
+            got[j]
+        ),
+        None => panic!("{what}: no f32 sum near {sum:e} gives 1 / s = {:e}", got[k]),
+    }
+}
+
+/// Rows of spreads (min - max) on both sides of softmax's `in_range` bound (-50) and far
+/// below it (-104: quotients in the subnormals), many values near the row's minimum; row
+/// `i` takes spread `i % 13`, rows in range next to rows far out of it (a pipelined
+/// stage's current and next row). Some rows hold NaN, +inf, -inf.
+fn spread_rows(r: usize, n: usize, seed: u64) -> Vec<f32> {
+    const SPREADS: [f32; 13] = [
+        -10.0, -104.0, -49.99, -200.0, -50.0, -110.0, -50.000004, -87.5, -51.0, -3.0, -52.0, -70.0,
+        -49.999996,
+    ];
+    let mut s = seed | 1;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let mut x = Vec::with_capacity(r * n);
+    for i in 0..r {
+        let top = (next() * 10.0 - 5.0) as f32;
+        let d = SPREADS[i % SPREADS.len()];
+        for j in 0..n {
+            let u = match j % 5 {
+                0 => 0.0,
+                1 => 1.0,
+                2 => 0.9 + 0.1 * next(),
+                _ => next(),
+            };
+            x.push(top + (d as f64 * u) as f32);
+        }
+        if n > 3 {
+            match i % 17 {
+                5 => x[i * n + n / 2] = f32::NAN,
+                9 => x[i * n + 2] = f32::INFINITY,
+                12 => x[i * n + 3] = f32::NEG_INFINITY,
+                _ => {}
+            }
+        }
+    }
+    x
+}
+
+#[test]
+fn softmax_division_bits_across_in_range() {
+    let sizes: &[(usize, usize)] = &[
+        (0, 300),
+        (1, 1),
+        (2, 7),
+        (3, 16),
+        (13, 300),
+        (26, 256),
+        (5, 1024 + 40),
+        (2, 2048 + 8),
+        (300, 1000),
+    ];
+    for &(r, n) in sizes {
+        let x = spread_rows(r, n, 50 + (r * n) as u64);
+        let row = |i: usize| &x[i * n..(i + 1) * n];
+        let xt = Tensor::<f32, Shape![_, _]>::from_shape_vec([r, n], x.clone()).unwrap();
+        let ones = Tensor::<f32, Shape![_, 1]>::from_shape_vec([r, 1], vec![1.0; r]).unwrap();
+        let check = |what: &str, got: &[f32], rows: &dyn Fn(usize) -> Vec<f32>, count: usize| {
+            assert_eq!(got.len(), count * n, "{what} [{r},{n}]");
+            for i in 0..count {
+                check_division_bits(
+                    &format!("{what} [{r},{n}] row {i}"),
+                    &rows(i),
+                    &got[i * n..(i + 1) * n],
+                );
+            }
+        };
+        let same = |i: usize| row(i).to_vec();
+        match (pp_softmax(&xt), pp_softmax_plain(&xt, &ones)) {
+            (Ok(a), Ok(b)) => {
+                check("pipelined", a.as_slice(), &same, r);
+                check("unpipelined", b.as_slice(), &same, r);
+            }
+            (a, b) => assert!(r == 0 && a.is_err() && b.is_err(), "[{r},{n}]"),
+        }
+        // A causal mask: row i keeps its first (i * n / r) + 1 elements, the rest -inf.
+        let mask: Vec<f32> = (0..r * n)
+            .map(|k| {
+                if k % n <= (k / n) * n / r.max(1) {
+                    0.0
+                } else {
+                    f32::NEG_INFINITY
+                }
+            })
+            .collect();
+        let mt = Tensor::<f32, Shape![_, _]>::from_shape_vec([r, n], mask.clone()).unwrap();
+        if let Ok(o) = sd_masked(&xt, &mt) {
+            let rows = |i: usize| -> Vec<f32> {
+                row(i)
+                    .iter()
+                    .zip(&mask[i * n..])
+                    .map(|(a, b)| a + b)
+                    .collect()
+            };
+            check("masked", o.as_slice(), &rows, r);
+        }
+        if r == 26 {
+            let xt = Tensor::<f32, Shape![26, _]>::from_shape_vec([r, n], x.clone()).unwrap();
+            let o = sd_every2(&xt).unwrap();
+            check("every 2nd row", o.as_slice(), &|i| row(2 * i).to_vec(), 13);
+        }
+        if let Ok(o) = sd_flip(&xt) {
+            check(
+                "flipped rows",
+                o.as_slice(),
+                &|i| row(r - 1 - i).to_vec(),
+                r,
+            );
+        }
+        if r > 0 {
+            let top =
+                Tensor::<f32, Shape![1, _]>::from_shape_vec([1, n], row(r / 2).to_vec()).unwrap();
+            let z: Vec<f32> = (0..r * n).map(|k| ((k / n) % 3) as f32 * -20.0).collect();
+            let zt = Tensor::<f32, Shape![_, _]>::from_shape_vec([r, n], z.clone()).unwrap();
+            if let Ok(o) = sd_bcast(&top, &zt) {
+                let rows = |i: usize| -> Vec<f32> {
+                    row(r / 2)
+                        .iter()
+                        .zip(&z[i * n..])
+                        .map(|(a, b)| a + b)
+                        .collect()
+                };
+                check("broadcast row", o.as_slice(), &rows, r);
+            }
+        }
+    }
+}
+
+graph! {
+    // Softmax next to other row work: the stage's first pass gets more reductions (the
+    // outputs' max, min, argmax), two softmaxes share a stage, a consumer after it, a
+    // scalar parameter in the pipelined pass, other dtypes and axes, logsoftmax (no min).
+    fn pv_stats(x: f32[R, N]) -> (f32[R, N], f32[R], f32[R], i64[R]) {
+        (softmax(x, axis = 1), max(x, axis = 1), min(x, axis = 1), argmax(x, axis = 1))
+    }
+    fn pv_two(x: f32[R, N]) -> (f32[R, N], f32[R, N]) {
+        (softmax(x, axis = 1), softmax(x * 2.0, axis = 1))
+    }
+    fn pv_after(x: f32[R, N]) -> (f32[R, N], f32[R]) {
+        let s = softmax(x, axis = 1);
+        (relu(s - 0.001), sum(s, axis = 1))
+    }
+    fn pv_scalar(x: f32[R, N], t: f32) -> f32[R, N] { softmax(x * t, axis = 1) }
+    fn pv_f64(x: f64[R, N]) -> f64[R, N] { softmax(x, axis = 1) }
+    fn pv_bf(x: bf16[R, N]) -> bf16[R, N] { softmax(x, axis = 1) }
+    fn pv_axis0(x: f32[R, N]) -> f32[R, N] { softmax(x, axis = 0) }
+    fn pv_mid(x: f32[R, 5, N]) -> f32[R, 5, N] { softmax(x, axis = 1) }
+    fn pv_log(x: f32[R, N]) -> f32[R, N] { logsoftmax(x, axis = 1) }
+    fn pv_step(x: f32[R, 64]) -> f32[R, 32] { softmax(slice(x, axis = 1, step = 2), axis = 1) }
+}
+
+/// The `pv_*` graphs against softmax in f64 (rows as the test lays them out).
+#[test]
+fn softmax_beside_other_row_work() {
+    let sizes: &[(usize, usize)] = &[
+        (0, 4),
+        (1, 1),
+        (2, 9),
+        (3, 64),
+        (7, 300),
+        (2, 1029),
+        (300, 1000),
+    ];
+    for &(r, n) in sizes {
+        let x = pf_data(r * n, 60 + (r * n) as u64);
+        let xt = Tensor::<f32, Shape![_, _]>::from_shape_vec([r, n], x.clone()).unwrap();
+        let row = |i: usize| f64s(&x[i * n..(i + 1) * n]);
+        let rows: Vec<Vec<f64>> = (0..r).map(row).collect();
+        let what = |s: &str| format!("{s} [{r},{n}]");
+        let Ok((s, mx, mn, am)) = pv_stats(&xt) else {
+            assert!(r == 0 || n == 0);
+            continue;
+        };
+        pf_check_rows(&what("stats softmax"), s.as_slice(), &rows);
+        for i in 0..r {
+            let rw = &x[i * n..(i + 1) * n];
+            let wmx = rw.iter().cloned().fold(f32::NEG_INFINITY, f32::max);
+            let wmn = rw.iter().cloned().fold(f32::INFINITY, f32::min);
+            assert_eq!(mx.as_slice()[i], wmx, "{}", what("max"));
+            assert_eq!(mn.as_slice()[i], wmn, "{}", what("min"));
+            let wam = rw.iter().position(|&v| v == wmx).unwrap() as i64;
+            assert_eq!(am.as_slice()[i], wam, "{}", what("argmax"));
+        }
+        let (a, b) = pv_two(&xt).unwrap();
+        pf_check_rows(&what("two, first"), a.as_slice(), &rows);
+        let doubled: Vec<Vec<f64>> = rows
+            .iter()
+            .map(|r| r.iter().map(|v| v * 2.0).collect())
+            .collect();
+        pf_check_rows(&what("two, second"), b.as_slice(), &doubled);
+        let (a, sums) = pv_after(&xt).unwrap();
+        for (i, rw) in rows.iter().enumerate() {
+            let want = pf_softmax_ref(rw);
+            for j in 0..n {
+                close_abs(
+                    &what("after"),
+                    a.as_slice()[i * n + j] as f64,
+                    (want[j] - 0.001).max(0.0),
+                    3e-6,
+                    1e-9,
+                );
+            }
+            close_abs(
+                &what("after sum"),
+                sums.as_slice()[i] as f64,
+                1.0,
+                1e-5,
+                0.0,
+            );
+        }
+        let o = pv_scalar(&xt, 0.5).unwrap();
+        let halved: Vec<Vec<f64>> = rows
+            .iter()
+            .map(|r| r.iter().map(|v| v * 0.5).collect())
+            .collect();
+        pf_check_rows(&what("scalar"), o.as_slice(), &halved);
+        let x64: Vec<f64> = x.iter().map(|&v| v as f64 * 1.25).collect();
+        let xt64 = Tensor::<f64, Shape![_, _]>::from_shape_vec([r, n], x64.clone()).unwrap();
+        let o = pv_f64(&xt64).unwrap();
+        for i in 0..r {
+            let want = pf_softmax_ref(&x64[i * n..(i + 1) * n]);
+            for j in 0..n {
+                close_abs(
+                    &what("f64"),
+                    o.as_slice()[i * n + j],
+                    want[j],
+                    1e-14,
+                    1e-300,
+                );
+            }
+        }
+        let xb: Vec<bf16> = x.iter().map(|&v| bf16::from_f32(v)).collect();
+        let xtb = Tensor::<bf16, Shape![_, _]>::from_shape_vec([r, n], xb.clone()).unwrap();
+        let o = pv_bf(&xtb).unwrap();
+        for i in 0..r {
+            let rw: Vec<f64> = xb[i * n..(i + 1) * n].iter().map(|v| v.to_f64()).collect();
+            let want = pf_softmax_ref(&rw);
+            for j in 0..n {
+                close_abs(
+                    &what("bf16"),
+                    o.as_slice()[i * n + j].to_f64(),
+                    want[j],
+                    8e-3,
+                    1e-30,
+                );
+            }
+        }
+        let o = pv_axis0(&xt).unwrap();
+        for j in 0..n {
+            let col: Vec<f64> = (0..r).map(|i| x[i * n + j] as f64).collect();
+            let want = pf_softmax_ref(&col);
+            for i in 0..r {
+                close_abs(
+                    &what("axis 0"),
+                    o.as_slice()[i * n + j] as f64,
+                    want[i],
+                    3e-6,
+                    1e-30,
+                );
+            }
+        }
+        let o = pv_log(&xt).unwrap();
+        for (i, rw) in rows.iter().enumerate() {
+            let want = pf_softmax_ref(rw);
+            for j in 0..n {
+                close_abs(
+                    &what("log"),
+                    o.as_slice()[i * n + j] as f64,
+                    want[j].ln(),
+                    1e-5,
+                    1e-5,
+                );
+            }
+        }
+        // [r, 5, n / 5 + 1]: softmax along the middle axis.
+        let m = n / 5 + 1;
+        let x3 = pf_data(r * 5 * m, 61 + n as u64);
+        let xt3 = Tensor::<f32, Shape![_, 5, _]>::from_shape_vec([r, 5, m], x3.clone()).unwrap();
+        let o = pv_mid(&xt3).unwrap();
+        for i in 0..r {
+            for k in 0..m {
+                let col: Vec<f64> = (0..5).map(|a| x3[(i * 5 + a) * m + k] as f64).collect();
+                let want = pf_softmax_ref(&col);
+                for a in 0..5 {
+                    close_abs(
+                        &what("middle axis"),
+                        o.as_slice()[(i * 5 + a) * m + k] as f64,
+                        want[a],
+                        3e-6,
+                        1e-30,
+                    );
+                }
+            }
+        }
+        let x64c = pf_data(r * 64, 62 + r as u64);
+        let xt64c = Tensor::<f32, Shape![_, 64]>::from_shape_vec([r, 64], x64c.clone()).unwrap();
+        let o = pv_step(&xt64c).unwrap();
+        let rows: Vec<Vec<f64>> = (0..r)
+            .map(|i| (0..32).map(|j| x64c[i * 64 + 2 * j] as f64).collect())
+            .collect();
+        pf_check_rows(&what("inner step 2"), o.as_slice(), &rows);
+    }
+}
+
+graph! {
+    // Arg reductions of a block call's value (default builds: the block loop's chunks go
+    // to the four (best, index) pairs as the unrolled loop's do).
+    fn ab_arg(x: f32[R, N]) -> (i64[R], i64[R]) {
+        let t = tanh(x);
+        (argmax(t, axis = 1), argmin(t, axis = 1))
+    }
+}
+
+/// `ab_arg` against the first maximal / minimal index of the lanes' tanh (the first NaN
+/// where there is one), over rows of blocks whose extremes (tanh saturates at ±1) tie in
+/// chunks of every accumulator.
+#[test]
+fn arg_reductions_of_block_calls() {
+    use tensorgraph::lanes::{FloatLanes, LANES, V};
+    for (r, n) in [(1usize, 256usize), (6, 1024 + 24), (3, 2048 + 5), (2, 40)] {
+        let mut x = pf_data(r * n, 70 + n as u64);
+        for i in 0..r {
+            let row = &mut x[i * n..(i + 1) * n];
+            // Ties of +1 and -1 in chunks 3, 5, 6 and 9 (accumulators 3, 1, 2, 1) and late.
+            for (k, &at) in [
+                3 * LANES + 1,
+                5 * LANES,
+                6 * LANES + 7,
+                9 * LANES + 2,
+                n - 1,
+            ]
+            .iter()
+            .enumerate()
+            {
+                if at < n && (k + i) % 2 == 0 {
+                    row[at] = 20.0;
+                } else if at < n {
+                    row[at] = -20.0;
+                }
+            }
+            if i % 3 == 2 && n > 300 {
+                row[300] = f32::NAN;
+                row[n - 2] = f32::NAN;
+            }
+        }
+        let xt = Tensor::<f32, Shape![_, _]>::from_shape_vec([r, n], x.clone()).unwrap();
+        let (amax, amin) = ab_arg(&xt).unwrap();
+        for i in 0..r {
+            let t: Vec<f32> = x[i * n..(i + 1) * n]
+                .chunks(LANES)
+                .flat_map(|c| {
+                    let mut a = [0.0f32; LANES];
+                    a[..c.len()].copy_from_slice(c);
+                    <f32 as FloatLanes>::tanh_lanes(V(a)).0[..c.len()].to_vec()
+                })
+                .collect();
+            let first = |better: fn(f32, f32) -> bool| -> i64 {
+                if let Some(k) = t.iter().position(|v| v.is_nan()) {
+                    return k as i64;
+                }
+                let mut best = 0;
+                for k in 1..n {
+                    if better(t[k], t[best]) {
+                        best = k;
+                    }
+                }
+                best as i64
+            };
+            assert_eq!(
+                amax.as_slice()[i],
+                first(|a, b| a > b),
+                "argmax [{r},{n}] row {i}"
+            );
+            assert_eq!(
+                amin.as_slice()[i],
+                first(|a, b| a < b),
+                "argmin [{r},{n}] row {i}"
+            );
+        }
+    }
+}
+
+graph! {
+    // The max, min and argmax outputs next to softmax over rows with NaN and ±inf, and
+    // softmax with logsoftmax of the same input (one shared max).
+    fn pv_stats_nan(x: f32[R, N]) -> (f32[R, N], f32[R], f32[R], i64[R], f32[R, N]) {
+        (softmax(x, axis = 1), max(x, axis = 1), min(x, axis = 1), argmax(x, axis = 1),
+         logsoftmax(x, axis = 1))
+    }
+}
+
+/// `pv_stats_nan` against f64 softmax and NumPy's max, min and argmax (NaN wins, the first
+/// NaN for argmax), over `specials` rows.
+#[test]
+fn softmax_beside_nan_reductions() {
+    for (r, n) in [(1usize, 1usize), (6, 7), (12, 300), (7, 1029), (300, 1000)] {
+        let x = specials(r, n, 80 + n as u64);
+        let xt = Tensor::<f32, Shape![_, _]>::from_shape_vec([r, n], x.clone()).unwrap();
+        let (s, mx, mn, am, ls) = pv_stats_nan(&xt).unwrap();
+        for i in 0..r {
+            let row = &x[i * n..(i + 1) * n];
+            let what = format!("[{r},{n}] row {i}");
+            let nan = row.iter().position(|v| v.is_nan());
+            let (wmx, wmn) = match nan {
+                Some(_) => (f32::NAN, f32::NAN),
+                None => (
+                    row.iter().cloned().fold(f32::NEG_INFINITY, f32::max),
+                    row.iter().cloned().fold(f32::INFINITY, f32::min),
+                ),
+            };
+            let (gmx, gmn) = (mx.as_slice()[i], mn.as_slice()[i]);
+            assert!(
+                gmx == wmx || gmx.is_nan() && wmx.is_nan(),
+                "max {what}: {gmx} {wmx}"
+            );
+            assert!(
+                gmn == wmn || gmn.is_nan() && wmn.is_nan(),
+                "min {what}: {gmn} {wmn}"
+            );
+            let wam = nan.unwrap_or_else(|| row.iter().position(|&v| v == wmx).unwrap());
+            assert_eq!(am.as_slice()[i], wam as i64, "argmax {what}");
+            let rw = f64s(row);
+            let want = softmax_ref(&rw);
+            close_row(
+                &format!("softmax {what}"),
+                &s.as_slice()[i * n..(i + 1) * n],
+                &want,
+                3e-6,
+            );
+            let m = rw.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+            let d = |v: f64| (v - m) as f32 as f64;
+            let lse = rw.iter().map(|&v| d(v).exp()).sum::<f64>().ln();
+            for j in 0..n {
+                let got = ls.as_slice()[i * n + j] as f64;
+                // logsoftmax: (x - max) - log(sum), NaN where softmax is NaN.
+                let w = if want[j].is_nan() {
+                    f64::NAN
+                } else {
+                    d(rw[j]) - lse
+                };
+                if got != w {
+                    close_abs(&format!("logsoftmax {what} {j}"), got, w, 1e-5, 1e-5);
+                }
+            }
+        }
+    }
+}

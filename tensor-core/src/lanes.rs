@@ -600,14 +600,14 @@ pub trait FloatLanes: Float + NumLanes {
     /// off (never UB). The macro emits it only for softmax (`ops::DIV_SOFTMAX`); cheaper
     /// than `div_invariant_lanes` on AVX-512 builds (`div_softmax_m512`; on default x86-64 builds the
     /// dispatched `vmath::block::div_softmax_f32` runs it on AVX-512 CPUs).
-    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
-    #[cfg_attr(not(debug_assertions), inline(always))]
     ///
     /// `in_range` (lane 0; the same in every lane, fixed for the row) may be true only if
     /// every dividend of the row is NaN or at least 2^-76 (softmax: the row's minimum is
     /// within 50 of its maximum, so every `exp(x - max)` is at least e^-50): the AVX-512
-    /// lanes then skip the per-vector test of the dividends. Outside that promise, a
-    /// quotient that may be off in its last bits (never UB).
+    /// lanes and the block entry then skip the per-vector test of the dividends. Outside
+    /// that promise, a quotient that may be off in its last bits (never UB).
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn div_softmax_lanes(a: V<Self>, b: V<Self>, in_range: V<bool>) -> V<Self> {
         let _ = in_range;
         Self::div_invariant_lanes(a, b)

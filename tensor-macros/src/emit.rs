@@ -942,6 +942,7 @@ fn emit_nest(
     // The sink as the default build's block loop takes it (`emit_blocked_loop`): the
     // stores, and what follows them (a reduction's accumulate); not for a streaming nest.
     let mut reduce_main = TokenStream::new();
+    let mut reduce_grouped = false;
     let block_sink = (!stream).then(|| match &nest.sink {
         Sink::Store(stores) => (stores.as_slice(), None),
         Sink::Reduce { stores, .. } => (stores.as_slice(), Some(())),
@@ -993,7 +994,15 @@ fn emit_nest(
                     _ => unreachable!("row reductions into registers unroll by four"),
                 };
             }
-            reduce_main = main.clone();
+            // The default build's block loop accumulates as the unrolled loop does, in
+            // groups of four chunks (`__tg_u`; blocks start at whole groups), so that a
+            // reduction's bits do not depend on whether its nest has block calls (a
+            // pipelined stage's first pass runs alone for a task's first row and inside
+            // the last pass for the others: `Stage::pipelined`).
+            (reduce_main, reduce_grouped) = match &unrolled {
+                Some((4, body)) => (body.clone(), true),
+                _ => (main.clone(), false),
+            };
             // A fused store pass (`lower::fuse_row_reductions`): each chunk stores, then
             // accumulates.
             let store = stores_of(stores, false);
@@ -1135,6 +1144,7 @@ fn emit_nest(
         let block_sink = block_sink.map(|(stores, reduces)| BlockSink {
             stores,
             after: reduces.map(|()| reduce_main.clone()).unwrap_or_default(),
+            grouped: reduces.is_some() && reduce_grouped,
         });
         emit_blocked_loop(
             rt,
@@ -1385,6 +1395,9 @@ const BLOCK_DIVISIONS: &[(&str, &str)] = &[
 struct BlockSink<'a> {
     stores: &'a [(usize, usize)],
     after: TokenStream,
+    /// `after` accumulates into four registers by `__tg_u`: the last phase runs its chunks
+    /// in groups of four, `__tg_u` the chunk's place in its group (the unrolled loop's).
+    grouped: bool,
 }
 
 /// The values a computed value reads (none for loads, constants, counts).
@@ -1422,17 +1435,20 @@ fn block_entry(graph: &TypedGraph, values: &[Value], v: &Value) -> Option<&'stat
     }
 }
 
-/// On default x86-64 builds (no AVX2 at compile time) the f32 exp, tanh, sigmoid, erf and
-/// gelu dispatch at run time to AVX2 + FMA code, and a call per vector of 8 lanes costs
-/// ~5 ns of crossing (BENCHMARKS.md "Peers"). A nest whose inner loop calls them gets a
-/// loop over blocks of `F32_BLOCK` elements in front of its chunk loop there: phase k runs
-/// the block's chunks computing the arguments of the calls that depend on k earlier calls
-/// into a buffer per call, then each buffer goes through the runtime's block entry point
-/// once (16 lanes per zmm on AVX-512 machines, 8 on AVX2, the same bits either way); the
-/// last phase runs the chunks again with the calls' results loaded from their buffers,
-/// and sinks them. Values a phase needs are recomputed in it (loads from L1, arithmetic),
-/// never kept across phases. The chunk loop after it takes what is left (< F32_BLOCK).
-/// Other builds compile the chunk loop alone (`cfg`), so their kernels are unchanged.
+/// On default x86-64 builds (no AVX2 at compile time) the f32 exp, tanh, sigmoid, erf,
+/// gelu and exp_nonpos dispatch at run time to AVX2 + FMA code, and a call per vector of 8
+/// lanes costs ~5 ns of crossing (BENCHMARKS.md "Peers"). A nest whose inner loop calls
+/// them (or stores a row division, `BLOCK_DIVISIONS`) gets a loop over blocks of
+/// `F32_BLOCK` elements in front of its chunk loops there: phase k runs the block's chunks
+/// computing the arguments of the calls that depend on k earlier calls into a buffer per
+/// call (or the block of the buffer the call's result is stored to, `stored_at`), then
+/// each buffer goes through the runtime's block entry point once (16 lanes per zmm on
+/// AVX-512 machines, 8 on AVX2, the same bits either way); the last phase runs the chunks
+/// again with the calls' results loaded from their buffers, and sinks them (a reduction's
+/// chunk c into accumulator c % 4, as the unrolled chunk loop's groups). Values a phase
+/// needs are recomputed in it (loads from L1, arithmetic), never kept across phases. The
+/// chunk loops after it take what is left (< F32_BLOCK). Other builds compile the chunk
+/// loops alone (`cfg`), so their kernels are unchanged.
 fn emit_blocked_loop(
     rt: &TokenStream,
     f: &GraphFn,
@@ -1652,7 +1668,20 @@ fn emit_blocked_loop(
         }
         None => last.extend(sink.clone()),
     }
-    blocks.extend(chunks(last));
+    if block_sink.as_ref().is_some_and(|b| b.grouped) {
+        blocks.extend(quote! {
+            for __tg_g in 0..#p::F32_BLOCK / (4 * #lanes) {
+                for __tg_u in 0..4 {
+                    let __tg_c: usize = __tg_g * 4 + __tg_u;
+                    let __tg_j: usize = __tg_j + __tg_c * #lanes;
+                    let __tg_n: usize = #lanes;
+                    #last
+                }
+            }
+        });
+    } else {
+        blocks.extend(chunks(last));
+    }
     // The next row's prefetches (`next_row_prefetch`), one per chunk of the block as in
     // the chunk loops.
     if let Some(per_chunk) = prefetch_chunk {
@@ -1667,6 +1696,8 @@ fn emit_blocked_loop(
         #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
         {
             #buffers
+            // Blocks are whole groups of four chunks (the reductions' accumulators).
+            const _: () = assert!(#p::F32_BLOCK % (4 * #lanes) == 0);
             while __tg_j + #p::F32_BLOCK <= #inner_extent {
                 #blocks
                 __tg_j += #p::F32_BLOCK;
