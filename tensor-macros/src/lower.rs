@@ -607,37 +607,21 @@ fn pipeline_first_pass(temps: &mut Vec<Temp>, nests: &mut [LoopNest], stages: &m
             })
             .collect();
         let mut values = last.values.clone();
-        let first_value = values.len();
-        for v in &first.values {
-            let source = match &v.source {
-                ValueSource::Load { operand } => ValueSource::Load {
-                    operand: operand_map[*operand],
-                },
-                ValueSource::Compute { args } => ValueSource::Compute {
-                    args: args.iter().map(|&x| x + first_value).collect(),
-                },
-                other => other.clone(),
-            };
-            values.push(Value {
-                node: v.node,
-                source,
-                level: v.level,
-            });
-        }
+        let value_map = append_values(&mut values, &first.values, &operand_map, |_, _| None);
         let merged = LoopNest {
             operands,
             values,
             sink: Sink::Reduce {
                 kind: *kind,
                 acc: operand_map[*acc],
-                value: value + first_value,
+                value: value_map[*value],
                 best: None,
                 index: None,
                 stores: last_stores.clone(),
                 sibling: sibling.map(|s| SiblingReduce {
                     kind: s.kind,
                     acc: operand_map[s.acc],
-                    value: s.value + first_value,
+                    value: value_map[s.value],
                 }),
             },
             ..last.clone()
@@ -703,37 +687,22 @@ fn fuse_sibling_reductions(a: &LoopNest, b: &LoopNest) -> Option<LoopNest> {
         })
         .collect();
     let mut values = a.values.clone();
-    let mut value_map: Vec<usize> = Vec::with_capacity(b.values.len());
-    for v in &b.values {
-        let source = match &v.source {
-            ValueSource::Load { operand } => ValueSource::Load {
-                operand: operand_map[*operand],
-            },
-            ValueSource::Compute { args } => ValueSource::Compute {
-                args: args.iter().map(|&x| value_map[x]).collect(),
-            },
-            other => other.clone(),
+    let first_operands = a.operands.len();
+    let value_map = append_values(&mut values, &b.values, &operand_map, |values, v| {
+        // A load of an operand of `a` (the row both read) is `a`'s load of the same node.
+        let ValueSource::Load { operand } = v.source else {
+            return None;
         };
-        let shared = matches!(source, ValueSource::Load { operand } if operand < a.operands.len())
+        let operand = operand_map[operand];
+        (operand < first_operands)
             .then(|| {
                 values.iter().position(|w| {
                     w.node == v.node
-                        && matches!((&w.source, &source), (ValueSource::Load { operand: p }, ValueSource::Load { operand: q }) if p == q)
+                        && matches!(w.source, ValueSource::Load { operand: o } if o == operand)
                 })
             })
-            .flatten();
-        match shared {
-            Some(w) => value_map.push(w),
-            None => {
-                values.push(Value {
-                    node: v.node,
-                    source,
-                    level: v.level,
-                });
-                value_map.push(values.len() - 1);
-            }
-        }
-    }
+            .flatten()
+    });
     Some(LoopNest {
         operands,
         values,
@@ -752,6 +721,42 @@ fn fuse_sibling_reductions(a: &LoopNest, b: &LoopNest) -> Option<LoopNest> {
         },
         ..a.clone()
     })
+}
+
+/// Appends the values of another nest (`from`) to `values`, for a nest that merges the two:
+/// loads through `operand_map` (the other nest's operands in the merged list), computed
+/// values' arguments through the map this returns (each value of `from` -> its index in
+/// `values`). `existing(values, v)` may name a value already in `values` that `v` (of
+/// `from`, before mapping) is, which is then used instead of a copy.
+fn append_values(
+    values: &mut Vec<Value>,
+    from: &[Value],
+    operand_map: &[usize],
+    existing: impl Fn(&[Value], &Value) -> Option<usize>,
+) -> Vec<usize> {
+    let mut value_map: Vec<usize> = Vec::with_capacity(from.len());
+    for v in from {
+        if let Some(w) = existing(values, v) {
+            value_map.push(w);
+            continue;
+        }
+        let source = match &v.source {
+            ValueSource::Load { operand } => ValueSource::Load {
+                operand: operand_map[*operand],
+            },
+            ValueSource::Compute { args } => ValueSource::Compute {
+                args: args.iter().map(|&x| value_map[x]).collect(),
+            },
+            other => other.clone(),
+        };
+        values.push(Value {
+            node: v.node,
+            source,
+            level: v.level,
+        });
+        value_map.push(values.len() - 1);
+    }
+    value_map
 }
 
 /// The nest that stores what `a` stores and reduces what `b` reduces, when `b` may be
@@ -823,36 +828,19 @@ fn fuse_store_and_reduce(graph: &TypedGraph, a: &LoopNest, b: &LoopNest) -> Opti
     }
     // `b`'s values after `a`'s; a load of a stored buffer is the stored value itself.
     let mut values = a.values.clone();
-    let mut value_map: Vec<usize> = Vec::with_capacity(b.values.len());
-    for v in &b.values {
-        let source = match &v.source {
-            ValueSource::Load { operand } => match stored_value[*operand] {
-                Some(stored) => {
-                    // A load of a buffer reads the node stored there (or a reshape of it):
-                    // one dtype, which the operand loop above checked loses nothing.
-                    debug_assert_eq!(
-                        graph.nodes[a.values[stored].node].dtype,
-                        graph.nodes[v.node].dtype
-                    );
-                    value_map.push(stored);
-                    continue;
-                }
-                None => ValueSource::Load {
-                    operand: operand_map[*operand],
-                },
-            },
-            ValueSource::Compute { args } => ValueSource::Compute {
-                args: args.iter().map(|&x| value_map[x]).collect(),
-            },
-            other => other.clone(),
+    let value_map = append_values(&mut values, &b.values, &operand_map, |values, v| {
+        let ValueSource::Load { operand } = v.source else {
+            return None;
         };
-        values.push(Value {
-            node: v.node,
-            source,
-            level: v.level,
-        });
-        value_map.push(values.len() - 1);
-    }
+        let stored = stored_value[operand]?;
+        // A load of a buffer reads the node stored there (or a reshape of it): one dtype,
+        // which the operand loop above checked loses nothing.
+        debug_assert_eq!(
+            graph.nodes[values[stored].node].dtype,
+            graph.nodes[v.node].dtype
+        );
+        Some(stored)
+    });
     Some(LoopNest {
         operands,
         values,
