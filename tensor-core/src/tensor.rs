@@ -728,10 +728,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// assert_eq!(positive.as_slice(), &[true, false, true, false]);
     /// ```
     pub fn map<U: Element>(&self, f: impl FnMut(T) -> U) -> Tensor<U, S> {
-        Tensor {
-            data: self.data.iter().copied().map(f).collect(),
-            dims: self.dims,
-        }
+        self.view().map(f)
     }
 }
 
@@ -783,10 +780,7 @@ impl<T: Element, S: Shape> TensorViewMut<'_, T, S> {
     /// A new tensor of the same shape with `f` applied to each viewed element, as
     /// [`Tensor::map`].
     pub fn map<U: Element>(&self, f: impl FnMut(T) -> U) -> Tensor<U, S> {
-        Tensor {
-            data: self.data.iter().copied().map(f).collect(),
-            dims: self.dims,
-        }
+        self.view().map(f)
     }
 }
 

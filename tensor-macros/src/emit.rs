@@ -939,14 +939,9 @@ fn emit_nest(
             })
             .collect()
     };
-    // The sink as the default build's block loop takes it (`emit_blocked_loop`): the
-    // stores, and what follows them (a reduction's accumulate); not for a streaming nest.
-    let mut reduce_main = TokenStream::new();
-    let mut reduce_grouped = false;
-    let block_sink = (!stream).then(|| match &nest.sink {
-        Sink::Store(stores) => (stores.as_slice(), None),
-        Sink::Reduce { stores, .. } => (stores.as_slice(), Some(())),
-    });
+    // What a reduction does per chunk after its stores, as the default build's block loop
+    // takes it (`BlockSink::after`, `grouped`); nothing for a store nest.
+    let mut reduce_after = (TokenStream::new(), false);
     let (row_init, chunk_sink_main, chunk_sink_tail, row_finish, unrolled) = match &nest.sink {
         Sink::Store(stores) => {
             let body = stores_of(stores, false);
@@ -999,7 +994,7 @@ fn emit_nest(
             // reduction's bits do not depend on whether its nest has block calls (a
             // pipelined stage's first pass runs alone for a task's first row and inside
             // the last pass for the others: `Stage::pipelined`).
-            (reduce_main, reduce_grouped) = match &unrolled {
+            reduce_after = match &unrolled {
                 Some((4, body)) => (body.clone(), true),
                 _ => (main.clone(), false),
             };
@@ -1141,10 +1136,13 @@ fn emit_nest(
         _ => unrolled_loop,
     };
     let blocked_loop = if has_main {
-        let block_sink = block_sink.map(|(stores, reduces)| BlockSink {
-            stores,
-            after: reduces.map(|()| reduce_main.clone()).unwrap_or_default(),
-            grouped: reduces.is_some() && reduce_grouped,
+        // Not for a streaming nest (its stores are not plain stores).
+        let block_sink = (!stream).then(|| BlockSink {
+            stores: match &nest.sink {
+                Sink::Store(stores) | Sink::Reduce { stores, .. } => stores,
+            },
+            after: reduce_after.0.clone(),
+            grouped: reduce_after.1,
         });
         emit_blocked_loop(
             rt,
@@ -1500,13 +1498,8 @@ fn emit_blocked_loop(
                 .all(|(w, v)| w == id || !value_args(v).contains(&arg))
                 && !nest.sink.values().contains(&arg);
             let in_place = used_once
-                && matches!(values[arg].source, ValueSource::Load { operand } if {
-                    let a = &nest.operands[operand];
-                    a.buffer == op.buffer
-                        && a.base == op.base
-                        && a.outer_strides == op.outer_strides
-                        && a.inner_stride == op.inner_stride
-                });
+                && matches!(values[arg].source, ValueSource::Load { operand }
+                    if nest.operands[operand].same_place(op));
             let other_reads = values.iter().enumerate().any(|(w, v)| {
                 !(in_place && w == arg)
                     && matches!(v.source, ValueSource::Load { operand } if nest.operands[operand].buffer == op.buffer)

@@ -317,6 +317,29 @@ pub struct Operand {
     pub inner_stride: Offset,
 }
 
+impl Operand {
+    /// Whether both address the same elements of the same buffer at every loop index.
+    pub fn same_place(&self, other: &Operand) -> bool {
+        self.buffer == other.buffer
+            && self.base == other.base
+            && self.outer_strides == other.outer_strides
+            && self.inner_stride == other.inner_stride
+    }
+}
+
+impl LoopNest {
+    /// Whether `self` and `other` are plain loop nests over the same loops (no ragged
+    /// rows, scan or product), so that one nest can run both bodies (the fusions of
+    /// `lower::fuse_row_reductions`).
+    pub fn same_loops(&self, other: &LoopNest) -> bool {
+        self.outer == other.outer
+            && self.inner == other.inner
+            && [self, other]
+                .iter()
+                .all(|n| n.ragged.is_none() && n.scan.is_none() && n.matmul.is_none())
+    }
+}
+
 /// A signed element offset or stride: `Σ coeff × Π names`, e.g. `B - 1` (the start of a
 /// flipped named axis) or `-768` (a stride walking a row backwards). Terms are kept
 /// sorted by their names and merged, so two offsets are equal exactly when their normal

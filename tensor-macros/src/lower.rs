@@ -538,8 +538,6 @@ fn pipeline_first_pass(temps: &mut Vec<Temp>, nests: &mut [LoopNest], stages: &m
         let Sink::Store(last_stores) = &last.sink else {
             continue;
         };
-        let plain =
-            |n: &LoopNest| n.outer.len() == 1 && n.ragged.is_none() && n.inner == first.inner;
         let accs: Vec<usize> = std::iter::once(*acc)
             .chain(sibling.map(|s| s.acc))
             .collect();
@@ -572,8 +570,8 @@ fn pipeline_first_pass(temps: &mut Vec<Temp>, nests: &mut [LoopNest], stages: &m
                 })
         });
         if !stores.is_empty()
-            || !plain(first)
-            || !plain(last)
+            || first.outer.len() != 1
+            || !first.same_loops(last)
             || !accs.iter().all(|&k| small_acc(k))
             || !inputs_only
             || !stores_in_cache
@@ -655,30 +653,18 @@ fn fuse_sibling_reductions(a: &LoopNest, b: &LoopNest) -> Option<LoopNest> {
     };
     let (kind, acc, value) = row_reduction(a)?;
     let (b_kind, b_acc, b_value) = row_reduction(b)?;
-    let same_loops = a.outer == b.outer
-        && a.inner == b.inner
-        && a.ragged.is_none()
-        && b.ragged.is_none()
-        && [a, b]
-            .iter()
-            .all(|n| n.scan.is_none() && n.matmul.is_none());
     let reads = |n: &LoopNest, buffer: &BufferRef| n.operands.iter().any(|op| op.buffer == *buffer);
-    if !same_loops || reads(b, &a.operands[acc].buffer) || reads(a, &b.operands[b_acc].buffer) {
+    if !a.same_loops(b) || reads(b, &a.operands[acc].buffer) || reads(a, &b.operands[b_acc].buffer)
+    {
         return None;
     }
     // `b`'s operands, the one of `a` at the same place where there is one (the row both
     // read), and its loads `a`'s load of the same node there.
-    let same_place = |x: &Operand, y: &Operand| {
-        x.buffer == y.buffer
-            && x.base == y.base
-            && x.outer_strides == y.outer_strides
-            && x.inner_stride == y.inner_stride
-    };
     let mut operands = a.operands.clone();
     let operand_map: Vec<usize> = b
         .operands
         .iter()
-        .map(|op| match operands.iter().position(|o| same_place(o, op)) {
+        .map(|op| match operands.iter().position(|o| o.same_place(op)) {
             Some(k) => k,
             None => {
                 operands.push(op.clone());
@@ -777,14 +763,7 @@ fn fuse_store_and_reduce(graph: &TypedGraph, a: &LoopNest, b: &LoopNest) -> Opti
     else {
         return None;
     };
-    let same_loops = a.outer == b.outer
-        && a.inner == b.inner
-        && a.ragged.is_none()
-        && b.ragged.is_none()
-        && [a, b]
-            .iter()
-            .all(|n| n.scan.is_none() && n.matmul.is_none());
-    if !same_loops
+    if !a.same_loops(b)
         || kind.combine().is_none()
         || !b_stores.is_empty()
         || !b.operands[*acc].inner_stride.is_zero()
@@ -794,12 +773,6 @@ fn fuse_store_and_reduce(graph: &TypedGraph, a: &LoopNest, b: &LoopNest) -> Opti
     {
         return None;
     }
-    let same_place = |x: &Operand, y: &Operand| {
-        x.buffer == y.buffer
-            && x.base == y.base
-            && x.outer_strides == y.outer_strides
-            && x.inner_stride == y.inner_stride
-    };
     // Each operand of `b`: the value of `a` it reads (a stored buffer), or its new index.
     let mut operands = a.operands.clone();
     let mut stored_value: Vec<Option<usize>> = vec![None; b.operands.len()];
@@ -811,7 +784,7 @@ fn fuse_store_and_reduce(graph: &TypedGraph, a: &LoopNest, b: &LoopNest) -> Opti
         match store {
             Some(&(o, v)) => {
                 let dtype = graph.nodes[a.values[v].node].dtype;
-                if !same_place(&a.operands[o], op)
+                if !a.operands[o].same_place(op)
                     || !op.inner_stride.is_lit(1)
                     || dtype != dtype.compute()
                 {
