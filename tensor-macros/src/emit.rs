@@ -1098,6 +1098,39 @@ fn emit_nest(
                 }
             }
         }
+        // A pass that stores computes its group's chunks first, then stores them
+        // (`group_values`: every load of the group before its first store, so a store does
+        // not stall a later load of the group that matches it in the low 12 address bits).
+        // The values cross as a tuple of the chunk values the sink reads. Measured (native
+        // S3, softmax from `Vec`s, the output 16, 64 or 128 bytes past the input modulo
+        // 4 KiB): 1.34-1.38, 1.62-1.65, 1.42 ms before, 1.28-1.32 after, 1.22-1.25 where
+        // the offsets agree (1.25-1.29 before).
+        Some((width, sink)) if !nest.sink.stores().is_empty() => {
+            let mut values: Vec<usize> = nest.sink.values();
+            values.retain(|&v| nest.values[v].level == Level::Inner);
+            values.sort_unstable();
+            values.dedup();
+            let values = values.into_iter().map(value_ident);
+            let values = quote!((#(#values,)*));
+            let width = Literal::usize_unsuffixed(*width);
+            quote! {
+                while __tg_j + #width * #lanes <= #inner_extent {
+                    let __tg_group: [_; #width] = #p::group_values(|__tg_u| {
+                        let __tg_j: usize = __tg_j + __tg_u * #lanes;
+                        let __tg_n: usize = #lanes;
+                        #inner
+                        #values
+                    });
+                    for (__tg_u, #values) in __tg_group.into_iter().enumerate() {
+                        let __tg_j: usize = __tg_j + __tg_u * #lanes;
+                        let __tg_n: usize = #lanes;
+                        #sink
+                        #prefetch_chunk
+                    }
+                    __tg_j += #width * #lanes;
+                }
+            }
+        }
         Some((width, sink)) => {
             let width = Literal::usize_unsuffixed(*width);
             quote! {
@@ -1138,9 +1171,7 @@ fn emit_nest(
     let blocked_loop = if has_main {
         // Not for a streaming nest (its stores are not plain stores).
         let block_sink = (!stream).then(|| BlockSink {
-            stores: match &nest.sink {
-                Sink::Store(stores) | Sink::Reduce { stores, .. } => stores,
-            },
+            stores: nest.sink.stores(),
             after: reduce_after.0.clone(),
             grouped: reduce_after.1,
         });

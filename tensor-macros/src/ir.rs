@@ -492,6 +492,13 @@ pub struct SiblingReduce {
 }
 
 impl Sink {
+    /// The values the sink stores (outputs or temps), with their operands.
+    pub fn stores(&self) -> &[(usize, usize)] {
+        match self {
+            Sink::Store(stores) | Sink::Reduce { stores, .. } => stores,
+        }
+    }
+
     /// The operands the nest writes: stored buffers, accumulators.
     pub fn written(&self) -> Vec<usize> {
         match self {
