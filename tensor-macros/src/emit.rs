@@ -1105,7 +1105,9 @@ fn emit_nest(
         // S3, softmax from `Vec`s, the output 16, 64 or 128 bytes past the input modulo
         // 4 KiB): 1.34-1.38, 1.62-1.65, 1.42 ms before, 1.28-1.32 after, 1.22-1.25 where
         // the offsets agree (1.25-1.29 before).
-        Some((width, sink)) if !nest.sink.stores().is_empty() => {
+        Some((width, sink))
+            if matches!(nest.sink, Sink::Reduce { .. }) && !nest.sink.stores().is_empty() =>
+        {
             let mut values: Vec<usize> = nest.sink.values();
             values.retain(|&v| nest.values[v].level == Level::Inner);
             values.sort_unstable();
@@ -1121,9 +1123,10 @@ fn emit_nest(
                         #inner
                         #values
                     });
-                    for (__tg_u, #values) in __tg_group.into_iter().enumerate() {
+                    for __tg_u in 0..#width {
                         let __tg_j: usize = __tg_j + __tg_u * #lanes;
                         let __tg_n: usize = #lanes;
+                        let #values = __tg_group[__tg_u];
                         #sink
                         #prefetch_chunk
                     }
