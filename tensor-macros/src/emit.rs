@@ -1852,21 +1852,34 @@ fn emit_reduce_sink(
         // Four accumulators, `__tg_acc[u]` taking chunk `u` of each group of four (the
         // unrolled loop's `__tg_u`); chunks after the last whole group and the tail go to
         // `__tg_acc[0]`.
+        // Softmax's row min (`MinNoNan`, only compared with the max to set the division's
+        // flag, never an output) takes two of the four accumulators' places (chunk `u` into
+        // `u % 2`): beside the max's four, four more were more than SSE's 16 registers hold
+        // as `f32x8` pairs (the default build spilled them every chunk: W3 2.23-2.27 ->
+        // 2.16-2.19 ms, S3 2.17-2.19 -> 2.06-2.10; native the same).
+        let two = kind == ReduceKind::MinNoNan;
+        let nacc = Literal::usize_unsuffixed(if two { 2 } else { 4 });
         let init = quote! {
-            let mut #acc_regs = [#p::V::<#c>::splat(#identity); 4];
+            let mut #acc_regs = [#p::V::<#c>::splat(#identity); #nacc];
         };
         let main = quote! {
             #acc_regs[0] = #lane_combine(#acc_regs[0], #v);
         };
         let unrolled = quote! {
-            #acc_regs[__tg_u] = #lane_combine(#acc_regs[__tg_u], #v);
+            #acc_regs[__tg_u % #nacc] = #lane_combine(#acc_regs[__tg_u % #nacc], #v);
         };
         // Tail lanes past `__tg_n` hold padding and must not reach the accumulator.
         let tail = quote! {
             #acc_regs[0] = #lane_combine(#acc_regs[0], #p::mask_or(#p::lane_mask(__tg_n), #v, #identity));
         };
+        let pair = quote!(#lane_combine(#acc_regs[0], #acc_regs[1]));
+        let lanes = if two {
+            pair
+        } else {
+            quote!(#lane_combine(#pair, #lane_combine(#acc_regs[2], #acc_regs[3])))
+        };
         let finish = quote! {
-            let #all = #lane_combine(#lane_combine(#acc_regs[0], #acc_regs[1]), #lane_combine(#acc_regs[2], #acc_regs[3]));
+            let #all = #lanes;
             #acc_slice[#acc_off] = #scalar_combine(#acc_slice[#acc_off], #p::fold(#all, #scalar_combine));
         };
         return (init, main, tail, finish, Some((4, unrolled)));
