@@ -126,12 +126,12 @@ pub fn prefetch_chunk<E>(src: &[E], at: usize) {
 }
 
 /// The values of the `W` chunks of an unrolled group, chunk `u` from `value_of(u)`, all
-/// computed before the caller stores any of them. Generated loops that load and store in
-/// the same pass call it (emit.rs, `emit_nest`): every load of a group then precedes the
-/// group's stores, so a store never sits in front of a later load of the group at an
-/// address equal to it in the low 12 bits ("4K aliasing", which makes the load wait on the
-/// store: W3's softmax over a `Vec` whose output lies 64 bytes past the input modulo 4 KiB
-/// ran 28% slower, chunk by chunk).
+/// computed before the caller stores any of them. The unrolled loops of passes that store
+/// and reduce call it (emit.rs, `emit_nest`: softmax's exp and scale passes): every load
+/// of a group then precedes the group's stores, so a store never sits in front of a later
+/// load of the group at an address equal to it in the low 12 bits ("4K aliasing", which
+/// makes the load wait on the store: softmax over a `Vec` whose output lies 64 bytes past
+/// the input modulo 4 KiB ran 28% slower, chunk by chunk).
 #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn group_values<T: Copy, const W: usize>(mut value_of: impl FnMut(usize) -> T) -> [T; W] {
