@@ -1523,6 +1523,22 @@ mod tests {
         assert!(data.iter().enumerate().all(|(i, &v)| v == i as f32));
     }
 
+    /// A group's values are chunk 0, 1, …, W-1's, each computed once, in that order.
+    #[test]
+    fn group_values_computes_each_chunk_once_in_order() {
+        let mut calls = Vec::new();
+        let group: [(usize, V<f32>); 4] = group_values(|u| {
+            calls.push(u);
+            (u * 3, V::splat(u as f32 + 0.5))
+        });
+        assert_eq!(calls, [0, 1, 2, 3]);
+        for (u, (i, v)) in group.into_iter().enumerate() {
+            assert_eq!((i, v), (u * 3, V::splat(u as f32 + 0.5)));
+        }
+        let pair: [u8; 2] = group_values(|u| 10 + u as u8);
+        assert_eq!(pair, [10, 11]);
+    }
+
     /// Edge values of each integer type (0, ±1, the extremes and their neighbours, powers
     /// of two, alternating and sparse bit patterns) then random values.
     fn values<T: Copy>(from_bits: impl Fn(u64) -> T, bits: u32, edges: &[T]) -> Vec<T> {
