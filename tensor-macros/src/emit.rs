@@ -20,7 +20,7 @@ use crate::ir::{
     BufferRef, ConstValue, Kernel, Level, LoopNest, NodeKind, Offset, ReduceKind, Sink, Size,
     TempInit, TypedGraph, Value, ValueSource,
 };
-use signature::dim_ident;
+use signature::{dim_ident, signature_ident};
 
 /// A size as an expression: a literal, or the product of its coefficient and the bound
 /// `__tg_dim_*` locals.
@@ -122,24 +122,17 @@ fn offset_ident(k: usize) -> proc_macro2::Ident {
     format_ident!("__tg_off{}", k)
 }
 
-/// The kernel of a checked graph: temps, then its stages in order. The caller has bound
-/// the input slices `__tg_in*`, the output slices `__tg_out_slice*` and, for graphs with
-/// names, the `__tg_dim_*` sizes.
-fn emit_kernel(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kernel) -> TokenStream {
-    let p = quote!(#rt::__private);
-    let mut setup = TokenStream::new();
-    // Sizes the kernels compute from several names fit in usize (checked before any
-    // write; names from different arguments can multiply past it).
-    let mut sizes: Vec<&Size> = Vec::new();
-    let totals: Vec<Size> = kernel
-        .nests
-        .iter()
-        .map(|n| match &n.ragged {
-            Some(total) => total.clone(),
-            None => n.outer.iter().fold(n.inner.clone(), |acc, e| acc.mul(e)),
-        })
-        .collect();
-    for size in kernel.temps.iter().map(|t| &t.len).chain(&totals) {
+/// The sizes a kernel computes from several names (`coeff · A · C`: a temp's length, a
+/// nest's element count), each once: call entry checks that they fit in `usize` before any
+/// write (names from different arguments can multiply past it). Empty for a graph with only
+/// literal dims, whose kernel then cannot fail.
+pub(crate) fn checked_sizes(kernel: &Kernel) -> Vec<Size> {
+    let mut sizes: Vec<Size> = Vec::new();
+    let totals = kernel.nests.iter().map(|n| match &n.ragged {
+        Some(total) => total.clone(),
+        None => n.outer.iter().fold(n.inner.clone(), |acc, e| acc.mul(e)),
+    });
+    for size in kernel.temps.iter().map(|t| t.len.clone()).chain(totals) {
         let internal = size.names.iter().any(|n| n.starts_with('#'));
         if size.as_static().is_none()
             && !internal
@@ -149,13 +142,26 @@ fn emit_kernel(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kerne
             sizes.push(size);
         }
     }
+    sizes
+}
+
+/// The kernel of a checked graph: temps, then its stages in order. The caller has bound
+/// the input slices `__tg_in*`, the output slices `__tg_out_slice*` and, for graphs with
+/// names, the `__tg_dim_*` sizes.
+fn emit_kernel(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kernel) -> TokenStream {
+    let p = quote!(#rt::__private);
+    let mut setup = TokenStream::new();
+    // Sizes the kernels compute from several names fit in usize (checked before any
+    // write; names from different arguments can multiply past it).
+    let sizes = checked_sizes(kernel);
     if !sizes.is_empty() {
         let entries = sizes.iter().map(|size| {
             let c = Literal::usize_unsuffixed(size.coeff);
             let names = size.names.iter().map(|n| dim_ident(n));
             quote!((#c, &[#(#names),*]))
         });
-        let check = try_result(quote!(#p::check_sizes(&__TG_SIGNATURE, &[#(#entries),*])));
+        let sig = signature_ident(f);
+        let check = try_result(quote!(#p::check_sizes(&#sig, &[#(#entries),*])));
         setup.extend(quote!(#check;));
     }
     // Rows of ragged flat loops: ceil(total / block), written without overflow.
