@@ -26,7 +26,7 @@ use super::{emit_kernel, input_slice, output_slice, storage_type, try_result};
 use crate::ast::{GraphFn, Param, ParamType, ReturnType};
 use crate::check::type_text;
 use crate::dtype::DType;
-use crate::ir::{Kernel, TypedGraph};
+use crate::ir::{Kernel, Size, TypedGraph};
 use crate::shape::Dim;
 
 /// The literal dim `n`: `Fixed<n>`.
@@ -726,6 +726,18 @@ fn output_types(f: &GraphFn, graph: Option<&TypedGraph>) -> Option<Vec<(DType, V
     )
 }
 
+/// The element count of every tensor parameter and output of a checked graph, which call
+/// entry has checked to fit in `usize` before a kernel runs (`checked_sizes`).
+pub(super) fn arg_sizes(f: &GraphFn, graph: &TypedGraph) -> Vec<Size> {
+    let inputs = (0..f.params.len())
+        .filter(|&i| is_tensor(f, i))
+        .filter_map(|i| f.params[i].ty.dims.as_deref().map(Size::product));
+    let outputs = output_types(f, Some(graph)).unwrap_or_default();
+    inputs
+        .chain(outputs.iter().map(|(_, dims)| Size::product(dims)))
+        .collect()
+}
+
 /// The `_into` output parameters, as rustdoc shows them: `out` (or `out0`, `out1`, …), with
 /// a `_` added while a tensor or scalar parameter has that name.
 fn output_idents(f: &GraphFn, count: usize) -> Vec<proc_macro2::Ident> {
@@ -1004,6 +1016,7 @@ fn symbolic_kernel(
     rt: &TokenStream,
     f: &GraphFn,
     outputs: &[(DType, Vec<Dim>)],
+    graph: &TypedGraph,
     kernel: &Kernel,
     body: TokenStream,
 ) -> (TokenStream, TokenStream) {
@@ -1012,7 +1025,7 @@ fn symbolic_kernel(
     let dims: Vec<_> = dim_names(f).iter().map(|n| dim_ident(n)).collect();
     let ident = format_ident!("__tg_{}_kernel", fn_ident(f));
     let cfgs = cfg_attrs(f);
-    let fallible = !super::checked_sizes(kernel).is_empty();
+    let fallible = !super::checked_sizes(kernel, &arg_sizes(f, graph)).is_empty();
     let (ret, end, call) = if fallible {
         (
             quote!(-> ::core::result::Result<(), #p::ShapeError>),
@@ -1250,7 +1263,8 @@ pub fn emit_graph_fn(
         Some((graph, kernel)) => {
             let signature = signature_static(rt, f, graph, &outputs);
             let kernel_body = emit_kernel(rt, f, graph, kernel);
-            let (kernel_fn, kernel_call) = symbolic_kernel(rt, f, &outputs, kernel, kernel_body);
+            let (kernel_fn, kernel_call) =
+                symbolic_kernel(rt, f, &outputs, graph, kernel, kernel_body);
             let names = dim_names(f);
             let n = Literal::usize_unsuffixed(names.len());
             let dim_idents: Vec<_> = names.iter().map(|n| dim_ident(n)).collect();
