@@ -188,7 +188,7 @@ fn emit_kernel(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kerne
             quote!((#c, &[#(#names),*]))
         });
         let sig = signature_ident(f);
-        let check = try_result(quote!(#p::check_sizes(&#sig, &[#(#entries),*])));
+        let check = try_result(quote!(#p::check_entry_sizes(&#sig, &[#(#entries),*])));
         setup.extend(quote!(#check;));
     }
     // Rows of ragged flat loops: ceil(total / block), written without overflow.

@@ -22,7 +22,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
-use super::{emit_kernel, input_slice, output_slice, storage_type, try_result};
+use super::{emit_kernel, input_slice, output_slice, storage_type};
 use crate::ast::{GraphFn, Param, ParamType, ReturnType};
 use crate::check::type_text;
 use crate::dtype::DType;
@@ -900,6 +900,17 @@ fn signature_static(
     }
 }
 
+/// `expr?` in call entry's labeled block `'__tg_entry` (`emit_graph_fn`): an `Err`, a
+/// boxed `EntryError`, breaks out of the block to the function's one error exit.
+fn try_entry(expr: TokenStream) -> TokenStream {
+    quote! {
+        match #expr {
+            ::core::result::Result::Ok(__tg_ok) => __tg_ok,
+            ::core::result::Result::Err(__tg_err) => break '__tg_entry __tg_err,
+        }
+    }
+}
+
 /// Reads every tensor input's parts: the `let __tg_partsI = …` statements, the `ArgShape`
 /// of each for `bind_dims`, and the input slices the kernel reads.
 fn input_reads(rt: &TokenStream, f: &GraphFn) -> (TokenStream, Vec<TokenStream>, TokenStream) {
@@ -945,7 +956,7 @@ fn emit_binding(
         slices.extend(quote!(let #slice: &mut [#t] = #parts.data;));
     }
     let sig = signature_ident(f);
-    let bind = try_result(quote!(#p::bind_dims::<#n>(&#sig, &[#(#shapes),*])));
+    let bind = try_entry(quote!(#p::bind_entry::<#n>(&#sig, &[#(#shapes),*])));
     quote! {
         #reads
         let [#(#dim_idents),*]: [usize; #n] = #bind;
@@ -1028,9 +1039,9 @@ fn symbolic_kernel(
     let fallible = !super::checked_sizes(kernel, &arg_sizes(f, graph)).is_empty();
     let (ret, end, call) = if fallible {
         (
-            quote!(-> ::core::result::Result<(), #p::ShapeError>),
+            quote!(-> ::core::result::Result<(), #p::EntryError>),
             quote!(::core::result::Result::Ok(())),
-            try_result(quote!(#ident(#(#dims,)* #(#args),*))),
+            try_entry(quote!(#ident(#(#dims,)* #(#args),*))),
         )
     } else {
         (quote!(), quote!(), quote!(#ident(#(#dims,)* #(#args),*)))
@@ -1259,6 +1270,12 @@ pub fn emit_graph_fn(
             quote!(impl #tr)
         })
         .collect();
+    // Call entry (binding, allocating, the kernel's size checks) runs in a labeled block
+    // whose failing steps break out with a boxed `EntryError` (`try_entry`): the function
+    // has one error exit, which unboxes it.
+    let exit = quote! {
+        ::core::result::Result::Err(#p::entry_error(__tg_failed))
+    };
     let (items, f_body, into_body) = match checked {
         Some((graph, kernel)) => {
             let signature = signature_static(rt, f, graph, &outputs);
@@ -1271,24 +1288,24 @@ pub fn emit_graph_fn(
             // `f` binds the names from its inputs to size its outputs, then runs the
             // kernel on them: one binding per call.
             let (reads, shapes, slices) = input_reads(rt, f);
-            let allocs = outputs.iter().zip(&out_names).zip(&out_tensor_types).map(
-                |(((_, dims), out), ty)| {
-                    let extents = dims.iter().map(|d| match d {
-                        Dim::Static(n) => {
-                            let n = Literal::usize_unsuffixed(*n);
-                            quote!(#n)
-                        }
-                        Dim::Named(n) => {
-                            let id = dim_ident(n);
-                            quote!(#id)
-                        }
-                    });
-                    let zeros = try_result(quote!(<#ty>::zeros_with_dims([#(#extents),*])));
-                    quote!(let mut #out = #zeros;)
-                },
-            );
+            let allocs = outputs.iter().zip(&out_names).map(|((dtype, dims), out)| {
+                let t = storage_type(rt, *dtype);
+                let s = shape_type(rt, dims);
+                let extents = dims.iter().map(|d| match d {
+                    Dim::Static(n) => {
+                        let n = Literal::usize_unsuffixed(*n);
+                        quote!(#n)
+                    }
+                    Dim::Named(n) => {
+                        let id = dim_ident(n);
+                        quote!(#id)
+                    }
+                });
+                let zeros = try_entry(quote!(#p::graph_output::<#t, #s>([#(#extents),*])));
+                quote!(let mut #out = #zeros;)
+            });
             let sig = signature_ident(f);
-            let bind = try_result(quote!(#p::bind_dims::<#n>(&#sig, &[#(#shapes),*])));
+            let bind = try_entry(quote!(#p::bind_entry::<#n>(&#sig, &[#(#shapes),*])));
             let out_slices = outputs
                 .iter()
                 .zip(&out_names)
@@ -1300,19 +1317,25 @@ pub fn emit_graph_fn(
                     quote!(let #slice: &mut [#t] = <#ty>::as_mut_slice(&mut #out);)
                 });
             let f_body = quote! {
-                #reads
-                let [#(#dim_idents),*]: [usize; #n] = #bind;
-                #(#allocs)*
-                #slices
-                #(#out_slices)*
-                #kernel_call
-                ::core::result::Result::Ok(#ret_value)
+                let __tg_failed: #p::EntryError = '__tg_entry: {
+                    #reads
+                    let [#(#dim_idents),*]: [usize; #n] = #bind;
+                    #(#allocs)*
+                    #slices
+                    #(#out_slices)*
+                    #kernel_call
+                    return ::core::result::Result::Ok(#ret_value);
+                };
+                #exit
             };
             let binding = emit_binding(rt, f, &outputs, &out_names);
             let into_body = quote! {
-                #binding
-                #kernel_call
-                ::core::result::Result::Ok(())
+                let __tg_failed: #p::EntryError = '__tg_entry: {
+                    #binding
+                    #kernel_call
+                    return ::core::result::Result::Ok(());
+                };
+                #exit
             };
             (quote!(#signature #kernel_fn), f_body, into_body)
         }
