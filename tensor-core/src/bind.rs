@@ -17,8 +17,9 @@
 //! - Every name must end up bound, and the names that `max`/`min`/`argmax`/`argmin` reduce
 //!   over must not be 0 (an empty axis has no maximum).
 //!
-//! Generated code calls this from every graph function, so it is one non-generic function
-//! behind a wrapper that only fixes the number of names.
+//! Generated code calls this from every graph function (through [`bind_entry`], which boxes
+//! the error), so it is one non-generic function behind a wrapper that only fixes the
+//! number of names.
 
 use crate::error::{LengthReason, ShapeError};
 use crate::shape::checked_product;

@@ -17,8 +17,9 @@
 //!   through `StaticPointee` (the tensor behind the `&`).
 //! - A graph with names reads its arguments through `Lend` / `LendMut` (tensors, views,
 //!   slices, ndarray arrays): the checks take a name as any dim and a run-time dim under a
-//!   literal as that literal; the runtime's `bind_dims` checks the names and run-time dims
-//!   at call entry.
+//!   literal as that literal; the runtime's `bind_entry` checks the names and run-time dims
+//!   at call entry. Its kernel is a non-generic function beside the pair
+//!   (`symbolic_kernel`), which both forms call after binding once.
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
@@ -1021,8 +1022,9 @@ fn kernel_params(
 /// the bound names (`__tg_dim_*`), the slices and the scalars, which both forms call after
 /// binding (the allocating form once, from its inputs, with the outputs it allocated).
 /// rustc type-checks and compiles it once, whatever argument types the pair is called
-/// with; it returns `Result` only when it checks sizes computed from several names
-/// (`check_sizes`), and returns `()` otherwise. Returns the function and its call.
+/// with; it returns `Result<(), EntryError>` only when it checks sizes computed from several
+/// names that no argument bounds (`check_entry_sizes`, `checked_sizes`), and `()` otherwise.
+/// Returns the function and its call (inside call entry's labeled block).
 fn symbolic_kernel(
     rt: &TokenStream,
     f: &GraphFn,
