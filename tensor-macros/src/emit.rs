@@ -128,9 +128,10 @@ fn offset_ident(k: usize) -> proc_macro2::Ident {
 /// literal dims, whose kernel then cannot fail.
 ///
 /// A size no larger than the element count of an argument or output (`args`) is left out:
-/// call entry has checked that every argument's dims multiply within `usize` (`bind_dims`),
-/// and the allocating form has allocated its outputs (`zeros_with_dims`) before the kernel
-/// runs, so such a size cannot overflow and its check could never fail (`bounded_by`).
+/// call entry has checked that every argument's dims multiply within `usize` (`bind_entry`),
+/// and the allocating form has allocated its outputs (`graph_output`, whose element count
+/// fits) before the kernel runs, so such a size cannot overflow and its check could never
+/// fail (`bounded_by`).
 pub(crate) fn checked_sizes(kernel: &Kernel, args: &[Size]) -> Vec<Size> {
     let mut sizes: Vec<Size> = Vec::new();
     let totals = kernel.nests.iter().map(|n| match &n.ragged {

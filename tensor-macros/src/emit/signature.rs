@@ -823,10 +823,11 @@ fn cfg_attrs(f: &GraphFn) -> Vec<&syn::Attribute> {
         .collect()
 }
 
-/// The `GraphSignature` static the runtime's `bind_dims` reads: every tensor parameter,
+/// The `GraphSignature` static the runtime's `bind_entry` reads: every tensor parameter,
 /// then every `_into` output, with its declared dims. One static beside the graph's
-/// functions serves both: the allocating form binds from the inputs alone (`bind_dims`
-/// walks the arguments it is given, and every name stands in an input, which comes first).
+/// functions serves both forms: the allocating form binds from the inputs alone (`bind`
+/// walks the arguments it is given, and every name stands in an input, which comes first),
+/// so its errors are those of an inputs-only signature.
 fn signature_static(
     rt: &TokenStream,
     f: &GraphFn,
