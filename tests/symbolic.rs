@@ -539,6 +539,10 @@ graph! {
     fn raw(x: f32[r#B]) -> f32[B] { x + 1.0 }
     /// Names from two arguments multiply in a temp of A·C elements.
     fn cross(a: f32[A, Z], c: f32[C, Z]) -> f32[] { sum(sum(expand_dims(a, 1) + expand_dims(c, 0), axis = 2)) }
+    /// An output of A·B elements from two empty arguments.
+    fn outer_empty(a: f32[A, 0], b: f32[B, 0]) -> f32[A, B] {
+        expand_dims(sum(a, axis = 1), 1) + expand_dims(sum(b, axis = 1), 0)
+    }
 }
 
 #[test]
@@ -573,6 +577,27 @@ fn products_of_names_from_two_arguments_are_checked() {
     let a = Tensor::<f32, Shape![_, _]>::from_shape_vec([3, 2], vec![1.0; 6]).unwrap();
     let c = Tensor::<f32, Shape![_, _]>::from_shape_vec([4, 2], vec![0.5; 8]).unwrap();
     assert_eq!(cross(&a, &c).unwrap()[[]], 3.0 * 4.0 * 2.0 * 1.5);
+}
+
+#[test]
+fn an_output_too_large_to_allocate_is_an_error() {
+    let a = Tensor::<f32, Shape![_, _]>::from_shape_vec([1 << 33, 0], vec![]).unwrap();
+    let err = outer_empty(&a, &a).unwrap_err();
+    assert_eq!(
+        err,
+        ShapeError::TooLarge {
+            dims: "[8589934592, 8589934592]".to_string()
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "a tensor of shape [8589934592, 8589934592] has more elements than memory can address"
+    );
+    let b = Tensor::<f32, Shape![_, _]>::from_shape_vec([3, 0], vec![]).unwrap();
+    let c = Tensor::<f32, Shape![_, _]>::from_shape_vec([2, 0], vec![]).unwrap();
+    let out = outer_empty(&b, &c).unwrap();
+    assert_eq!(out.shape(), &[3, 2]);
+    assert!(out.as_slice().iter().all(|&v| v == 0.0));
 }
 
 #[test]

@@ -17,8 +17,9 @@
 //! - Every name must end up bound, and the names that `max`/`min`/`argmax`/`argmin` reduce
 //!   over must not be 0 (an empty axis has no maximum).
 //!
-//! Generated code calls this from every graph function, so it is one non-generic function
-//! behind a wrapper that only fixes the number of names.
+//! Generated code calls this from every graph function (through [`bind_entry`], which boxes
+//! the error), so it is one non-generic function behind a wrapper that only fixes the
+//! number of names.
 
 use crate::error::{LengthReason, ShapeError};
 use crate::shape::checked_product;
@@ -93,6 +94,57 @@ pub fn bind_dims<const N: usize>(
     bind(sig, args, &mut sizes)?;
     // `bind` returned `Ok`, so every size is `Some`.
     Ok(sizes.map(|size| size.unwrap_or(0)))
+}
+
+/// A failed call entry of a graph with names, boxed: what generated code passes between the
+/// steps of its call entry (binding, allocating the outputs, checking sizes) instead of a
+/// `ShapeError`, so each failing step hands on one pointer where a `ShapeError` is over a
+/// hundred bytes copied through every frame (issue 17). The graph function turns it back
+/// into the `ShapeError` once, at its one exit, with [`entry_error`]; the error's value is
+/// the one the step built.
+#[derive(Debug)]
+pub struct EntryError(Box<ShapeError>);
+
+impl EntryError {
+    /// Boxes `error` (out of line: the calls of it are the cold paths of call entry).
+    #[cold]
+    #[inline(never)]
+    pub fn new(error: ShapeError) -> EntryError {
+        EntryError(Box::new(error))
+    }
+}
+
+/// The error a graph function returns for a failed call entry.
+#[cold]
+#[inline(never)]
+pub fn entry_error(error: EntryError) -> ShapeError {
+    *error.0
+}
+
+/// [`bind_dims`] for generated code: the same sizes and, boxed, the same error.
+#[inline]
+pub fn bind_entry<const N: usize>(
+    sig: &'static GraphSignature,
+    args: &[ArgShape<'_>],
+) -> Result<[usize; N], EntryError> {
+    let mut sizes = [None; N];
+    match bind_boxed(sig, args, &mut sizes) {
+        // `bind` returned `Ok`, so every size is `Some`.
+        None => Ok(sizes.map(|size| size.unwrap_or(0))),
+        Some(error) => Err(error),
+    }
+}
+
+/// `bind` with its error boxed: not generic, so compiled once here.
+fn bind_boxed(
+    sig: &'static GraphSignature,
+    args: &[ArgShape<'_>],
+    sizes: &mut [Option<usize>],
+) -> Option<EntryError> {
+    match bind(sig, args, sizes) {
+        Ok(()) => None,
+        Err(error) => Some(EntryError::new(error)),
+    }
 }
 
 /// `bind_dims` over a slice of sizes: `None` until a name is bound.
@@ -909,6 +961,17 @@ pub fn check_sizes(
         }
     }
     Ok(())
+}
+
+/// [`check_sizes`] for generated code: the same check and, boxed, the same error.
+pub fn check_entry_sizes(
+    sig: &'static GraphSignature,
+    sizes: &[(usize, &[usize])],
+) -> Result<(), EntryError> {
+    match check_sizes(sig, sizes) {
+        Ok(()) => Ok(()),
+        Err(error) => Err(EntryError::new(error)),
+    }
 }
 
 #[cfg(test)]

@@ -47,7 +47,10 @@ pub mod __private {
         Notation, SameDtype, ShapeAccepts, ShapePattern, SliceOk, StaticInput, StaticOutput,
         StaticPointee, Sym, TensorArg, TensorArgMut, UnderLiteral,
     };
-    pub use crate::bind::{bind_dims, check_sizes, ArgShape, DeclDim, GraphSignature, ParamSig};
+    pub use crate::bind::{
+        bind_dims, bind_entry, check_entry_sizes, check_sizes, entry_error, ArgShape, DeclDim,
+        EntryError, GraphSignature, ParamSig,
+    };
     pub use crate::cast::CastTo;
     pub use crate::dtype::{bf16, f16, Element};
     pub use crate::error::ShapeError;
@@ -68,7 +71,9 @@ pub mod __private {
     pub use crate::scratch::ScratchVec;
     pub use crate::shape::{Dim, Dyn, Fixed, Shape, StaticShape};
     pub use crate::stream::{store_streaming, stream_fence, stream_head};
-    pub use crate::tensor::{Tensor, TensorMut, TensorRef, TensorView, TensorViewMut};
+    pub use crate::tensor::{
+        graph_output, Tensor, TensorMut, TensorRef, TensorView, TensorViewMut,
+    };
     /// The f32-lane kernels over blocks of `F32_BLOCK` values (one run-time dispatch per
     /// block): the graph loops of default x86-64 builds call them.
     pub use crate::vmath::{block as f32_block, BLOCK as F32_BLOCK};
@@ -95,6 +100,8 @@ pub fn __shared_instances() -> usize {
             n ^= crate::lanes::V::<<$t as crate::dtype::Element>::Compute>::splat as *const () as usize;
             // `vec![x; n]` of `Tensor::zeros` & co.: std's `from_elem` for this dtype.
             n ^= crate::tensor::zeroed_data::<$t> as *const () as usize;
+            // The outputs a graph with names allocates (`graph_output`).
+            n ^= crate::tensor::zeroed_entry::<$t> as *const () as usize;
             // The huge-page-advised buffers of `Tensor::zeros`, `full` and `from_fn`.
             n ^= crate::hugepages::filled::<$t> as *const () as usize;
             n ^= crate::hugepages::with_capacity::<$t> as *const () as usize;

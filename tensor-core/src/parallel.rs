@@ -114,6 +114,14 @@ pub fn rows_per_task(rows: usize, work: usize, min_work: usize) -> usize {
     if work < min_work || rows <= 1 {
         return rows.max(1);
     }
+    split_rows(rows, work)
+}
+
+/// The rows per task of a stage large enough to split. Out of line: its two divisions
+/// would otherwise be inlined into every kernel's entry, for calls that run long enough
+/// not to notice the call (issue 17).
+#[inline(never)]
+fn split_rows(rows: usize, work: usize) -> usize {
     let per_row = (work / rows).max(1);
     (TASK_ELEMENTS / per_row).max(1)
 }

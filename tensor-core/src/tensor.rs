@@ -168,6 +168,34 @@ pub(crate) fn zeroed_data<T: Element>(
     Ok(crate::hugepages::filled(len, T::default()))
 }
 
+/// An output of a graph with names, allocated by its allocating form: all elements zero,
+/// with the given extents, as [`Tensor::zeros_with_dims`] makes it (the same checks and
+/// errors, boxed). Generic over the shape only in this wrapper, which inlines: the
+/// allocation and its checks are one function per dtype (`zeroed_entry`), where
+/// `zeros_with_dims` is compiled once per output type (issue 17).
+#[doc(hidden)]
+#[inline]
+pub fn graph_output<T: Element, S: Shape>(
+    dims: S::Index,
+) -> Result<Tensor<T, S>, crate::bind::EntryError> {
+    match zeroed_entry::<T>(S::STATIC_DIMS, dims.as_ref()) {
+        Ok(data) => Ok(Tensor { data, dims }),
+        Err(e) => Err(e),
+    }
+}
+
+/// `zeroed_data` with its error boxed, out of line: one function per dtype.
+#[inline(never)]
+pub(crate) fn zeroed_entry<T: Element>(
+    static_dims: &[Option<usize>],
+    dims: &[usize],
+) -> Result<Vec<T>, crate::bind::EntryError> {
+    match zeroed_data::<T>(static_dims, dims) {
+        Ok(data) => Ok(data),
+        Err(e) => Err(crate::bind::EntryError::new(e)),
+    }
+}
+
 /// The dims of `S` that a buffer of `len` elements fills (see `solve_dims`).
 fn solved_index<S: Shape>(len: usize) -> Result<S::Index, ShapeError> {
     let mut index = S::Index::default();

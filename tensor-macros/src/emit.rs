@@ -20,7 +20,7 @@ use crate::ir::{
     BufferRef, ConstValue, Kernel, Level, LoopNest, NodeKind, Offset, ReduceKind, Sink, Size,
     TempInit, TypedGraph, Value, ValueSource,
 };
-use signature::dim_ident;
+use signature::{dim_ident, signature_ident};
 
 /// A size as an expression: a literal, or the product of its coefficient and the bound
 /// `__tg_dim_*` locals.
@@ -122,6 +122,57 @@ fn offset_ident(k: usize) -> proc_macro2::Ident {
     format_ident!("__tg_off{}", k)
 }
 
+/// The sizes a kernel computes from several names (`coeff · A · C`: a temp's length, a
+/// nest's element count), each once: call entry checks that they fit in `usize` before any
+/// write (names from different arguments can multiply past it). Empty for a graph with only
+/// literal dims, whose kernel then cannot fail.
+///
+/// A size no larger than the element count of an argument or output (`args`) is left out:
+/// call entry has checked that every argument's dims multiply within `usize` (`bind_entry`),
+/// and the allocating form has allocated its outputs (`graph_output`, whose element count
+/// fits) before the kernel runs, so such a size cannot overflow and its check could never
+/// fail (`bounded_by`).
+pub(crate) fn checked_sizes(kernel: &Kernel, args: &[Size]) -> Vec<Size> {
+    let mut sizes: Vec<Size> = Vec::new();
+    let totals = kernel.nests.iter().map(|n| match &n.ragged {
+        Some(total) => total.clone(),
+        None => n.outer.iter().fold(n.inner.clone(), |acc, e| acc.mul(e)),
+    });
+    for size in kernel.temps.iter().map(|t| t.len.clone()).chain(totals) {
+        let internal = size.names.iter().any(|n| n.starts_with('#'));
+        if size.as_static().is_none()
+            && !internal
+            && (size.names.len() > 1 || size.coeff > 1)
+            && !sizes.contains(&size)
+            && !args.iter().any(|arg| bounded_by(&size, arg))
+        {
+            sizes.push(size);
+        }
+    }
+    sizes
+}
+
+/// Whether `size` is at most `arg` for every value of the names (each at least 0):
+/// `c · N ≤ c' · N · L` when `0 < c ≤ c'`, the names `N` of `size` are among those of
+/// `arg` and each leftover name in `L` is one of `N` (if a name of `N` is 0, `size` is 0;
+/// otherwise every name of `L` is at least 1). `24 · B` is bounded by `24 · B` and
+/// `48 · B · B`, not by `24 · B · C` (`C` may be 0 while `B` is huge).
+fn bounded_by(size: &Size, arg: &Size) -> bool {
+    if arg.coeff == 0 || size.coeff > arg.coeff {
+        return false;
+    }
+    let mut left = arg.names.clone();
+    for n in &size.names {
+        match left.iter().position(|m| m == n) {
+            Some(at) => {
+                left.remove(at);
+            }
+            None => return false,
+        }
+    }
+    left.iter().all(|n| size.names.contains(n))
+}
+
 /// The kernel of a checked graph: temps, then its stages in order. The caller has bound
 /// the input slices `__tg_in*`, the output slices `__tg_out_slice*` and, for graphs with
 /// names, the `__tg_dim_*` sizes.
@@ -130,32 +181,15 @@ fn emit_kernel(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kerne
     let mut setup = TokenStream::new();
     // Sizes the kernels compute from several names fit in usize (checked before any
     // write; names from different arguments can multiply past it).
-    let mut sizes: Vec<&Size> = Vec::new();
-    let totals: Vec<Size> = kernel
-        .nests
-        .iter()
-        .map(|n| match &n.ragged {
-            Some(total) => total.clone(),
-            None => n.outer.iter().fold(n.inner.clone(), |acc, e| acc.mul(e)),
-        })
-        .collect();
-    for size in kernel.temps.iter().map(|t| &t.len).chain(&totals) {
-        let internal = size.names.iter().any(|n| n.starts_with('#'));
-        if size.as_static().is_none()
-            && !internal
-            && (size.names.len() > 1 || size.coeff > 1)
-            && !sizes.contains(&size)
-        {
-            sizes.push(size);
-        }
-    }
+    let sizes = checked_sizes(kernel, &signature::arg_sizes(f, graph));
     if !sizes.is_empty() {
         let entries = sizes.iter().map(|size| {
             let c = Literal::usize_unsuffixed(size.coeff);
             let names = size.names.iter().map(|n| dim_ident(n));
             quote!((#c, &[#(#names),*]))
         });
-        let check = try_result(quote!(#p::check_sizes(&__TG_SIGNATURE, &[#(#entries),*])));
+        let sig = signature_ident(f);
+        let check = try_result(quote!(#p::check_entry_sizes(&#sig, &[#(#entries),*])));
         setup.extend(quote!(#check;));
     }
     // Rows of ragged flat loops: ceil(total / block), written without overflow.
@@ -2082,4 +2116,31 @@ fn emit_value(
         }
     };
     quote!(let #out: #p::V<#c> = #tokens;)
+}
+
+#[cfg(test)]
+mod size_check_tests {
+    use super::bounded_by;
+    use crate::ir::Size;
+
+    fn size(coeff: usize, names: &[&str]) -> Size {
+        let mut names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+        names.sort();
+        Size { coeff, names }
+    }
+
+    #[test]
+    fn a_size_is_bounded_only_where_no_value_of_the_names_can_exceed_the_argument() {
+        assert!(bounded_by(&size(24, &["B"]), &size(24, &["B"])));
+        assert!(bounded_by(&size(24, &["B"]), &size(48, &["B"])));
+        assert!(bounded_by(&size(2, &["B", "C"]), &size(3, &["B", "C"])));
+        // A leftover name that `size` has too: 0 makes both 0, else it is at least 1.
+        assert!(bounded_by(&size(24, &["B"]), &size(24, &["B", "B"])));
+        assert!(!bounded_by(&size(48, &["B"]), &size(24, &["B"])));
+        // `C` may be 0 while `B` is huge.
+        assert!(!bounded_by(&size(24, &["B"]), &size(24, &["B", "C"])));
+        assert!(!bounded_by(&size(1, &["A", "C"]), &size(1, &["A", "Z"])));
+        assert!(!bounded_by(&size(1, &["A", "B"]), &size(8, &["A"])));
+        assert!(!bounded_by(&size(2, &["B"]), &size(0, &[])));
+    }
 }

@@ -17,16 +17,17 @@
 //!   through `StaticPointee` (the tensor behind the `&`).
 //! - A graph with names reads its arguments through `Lend` / `LendMut` (tensors, views,
 //!   slices, ndarray arrays): the checks take a name as any dim and a run-time dim under a
-//!   literal as that literal; the runtime's `bind_dims` checks the names and run-time dims
-//!   at call entry.
+//!   literal as that literal; the runtime's `bind_entry` checks the names and run-time dims
+//!   at call entry. Its kernel is a non-generic function beside the pair
+//!   (`symbolic_kernel`), which both forms call after binding once.
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
-use super::{emit_kernel, input_slice, output_slice, storage_type, try_result};
+use super::{emit_kernel, input_slice, output_slice, storage_type};
 use crate::ast::{GraphFn, Param, ParamType, ReturnType};
 use crate::check::type_text;
 use crate::dtype::DType;
-use crate::ir::{Kernel, TypedGraph};
+use crate::ir::{Kernel, Size, TypedGraph};
 use crate::shape::Dim;
 
 /// The literal dim `n`: `Fixed<n>`.
@@ -726,6 +727,18 @@ fn output_types(f: &GraphFn, graph: Option<&TypedGraph>) -> Option<Vec<(DType, V
     )
 }
 
+/// The element count of every tensor parameter and output of a checked graph, which call
+/// entry has checked to fit in `usize` before a kernel runs (`checked_sizes`).
+pub(super) fn arg_sizes(f: &GraphFn, graph: &TypedGraph) -> Vec<Size> {
+    let inputs = (0..f.params.len())
+        .filter(|&i| is_tensor(f, i))
+        .filter_map(|i| f.params[i].ty.dims.as_deref().map(Size::product));
+    let outputs = output_types(f, Some(graph)).unwrap_or_default();
+    inputs
+        .chain(outputs.iter().map(|(_, dims)| Size::product(dims)))
+        .collect()
+}
+
 /// The `_into` output parameters, as rustdoc shows them: `out` (or `out0`, `out1`, …), with
 /// a `_` added while a tensor or scalar parameter has that name.
 fn output_idents(f: &GraphFn, count: usize) -> Vec<proc_macro2::Ident> {
@@ -795,14 +808,31 @@ fn signature_text(f: &GraphFn, outputs: &[(DType, Vec<Dim>)]) -> String {
     }
 }
 
-/// The `GraphSignature` static the runtime's `bind_dims` reads: every tensor parameter,
-/// then (with `outputs`) every `_into` output, with its declared dims.
+/// The `GraphSignature` static of a graph with names: `__TG_SIGNATURE_ln`, beside the
+/// graph's functions.
+pub fn signature_ident(f: &GraphFn) -> proc_macro2::Ident {
+    format_ident!("__TG_SIGNATURE_{}", fn_ident(f))
+}
+
+/// The `cfg` attributes of the graph, which the hidden items beside its functions (the
+/// signature static, the kernel function) take too: a graph compiled out leaves nothing.
+fn cfg_attrs(f: &GraphFn) -> Vec<&syn::Attribute> {
+    f.attrs
+        .iter()
+        .filter(|a| a.path().is_ident("cfg"))
+        .collect()
+}
+
+/// The `GraphSignature` static the runtime's `bind_entry` reads: every tensor parameter,
+/// then every `_into` output, with its declared dims. One static beside the graph's
+/// functions serves both forms: the allocating form binds from the inputs alone (`bind`
+/// walks the arguments it is given, and every name stands in an input, which comes first),
+/// so its errors are those of an inputs-only signature.
 fn signature_static(
     rt: &TokenStream,
     f: &GraphFn,
     graph: &TypedGraph,
     outputs: &[(DType, Vec<Dim>)],
-    with_outputs: bool,
 ) -> TokenStream {
     let p = quote!(#rt::__private);
     let names = dim_names(f);
@@ -832,17 +862,15 @@ fn signature_static(
         let d = decl(dims);
         params.push(quote!(#p::ParamSig { name: #name, ty: #ty, dims: &[#(#d),*] }));
     }
-    if with_outputs {
-        for (k, (dtype, dims)) in outputs.iter().enumerate() {
-            let name = if outputs.len() == 1 {
-                "the output".to_string()
-            } else {
-                format!("output {k}")
-            };
-            let ty = type_text(*dtype, dims);
-            let d = decl(dims);
-            params.push(quote!(#p::ParamSig { name: #name, ty: #ty, dims: &[#(#d),*] }));
-        }
+    for (k, (dtype, dims)) in outputs.iter().enumerate() {
+        let name = if outputs.len() == 1 {
+            "the output".to_string()
+        } else {
+            format!("output {k}")
+        };
+        let ty = type_text(*dtype, dims);
+        let d = decl(dims);
+        params.push(quote!(#p::ParamSig { name: #name, ty: #ty, dims: &[#(#d),*] }));
     }
     let nonempty = graph.nonempty.iter().map(|(n, op)| (n, 1, *op));
     let at_least = nonempty
@@ -858,14 +886,30 @@ fn signature_static(
         f.name.to_string()
     };
     let text = signature_text(f, outputs);
+    let ident = signature_ident(f);
+    let cfgs = cfg_attrs(f);
     quote! {
-        static __TG_SIGNATURE: #p::GraphSignature = #p::GraphSignature {
+        #(#cfgs)*
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals)]
+        static #ident: #p::GraphSignature = #p::GraphSignature {
             name: #graph_name,
             text: #text,
             syms: &[#(#names),*],
             params: &[#(#params),*],
             at_least: &[#(#at_least),*],
         };
+    }
+}
+
+/// `expr?` in call entry's labeled block `'__tg_entry` (`emit_graph_fn`): an `Err`, a
+/// boxed `EntryError`, breaks out of the block to the function's one error exit.
+fn try_entry(expr: TokenStream) -> TokenStream {
+    quote! {
+        match #expr {
+            ::core::result::Result::Ok(__tg_ok) => __tg_ok,
+            ::core::result::Result::Err(__tg_err) => break '__tg_entry __tg_err,
+        }
     }
 }
 
@@ -913,7 +957,8 @@ fn emit_binding(
         shapes.push(quote!(#parts.arg_shape()));
         slices.extend(quote!(let #slice: &mut [#t] = #parts.data;));
     }
-    let bind = try_result(quote!(#p::bind_dims::<#n>(&__TG_SIGNATURE, &[#(#shapes),*])));
+    let sig = signature_ident(f);
+    let bind = try_entry(quote!(#p::bind_entry::<#n>(&#sig, &[#(#shapes),*])));
     quote! {
         #reads
         let [#(#dim_idents),*]: [usize; #n] = #bind;
@@ -933,6 +978,24 @@ fn literal_kernel(
     outputs: &[(DType, Vec<Dim>)],
     body: TokenStream,
 ) -> TokenStream {
+    let (params, args) = kernel_params(rt, f, outputs);
+    quote! {
+        #[allow(clippy::too_many_arguments, unused_variables, unused_mut)]
+        fn __tg_kernel(#(#params),*) {
+            #body
+        }
+        __tg_kernel(#(#args),*)
+    }
+}
+
+/// The parameters of a kernel function (the input slices `__tg_in*` and the scalars in
+/// parameter order, then the output slices `__tg_out_slice*`) and the arguments that pass
+/// them from the caller's locals of the same names.
+fn kernel_params(
+    rt: &TokenStream,
+    f: &GraphFn,
+    outputs: &[(DType, Vec<Dim>)],
+) -> (Vec<TokenStream>, Vec<TokenStream>) {
     let mut params = Vec::new();
     let mut args = Vec::new();
     for (index, param) in f.params.iter().enumerate() {
@@ -953,13 +1016,49 @@ fn literal_kernel(
         params.push(quote!(#slice: &mut [#t]));
         args.push(quote!(#slice));
     }
-    quote! {
-        #[allow(clippy::too_many_arguments, unused_variables, unused_mut)]
-        fn __tg_kernel(#(#params),*) {
+    (params, args)
+}
+
+/// The kernel of a graph with names: a function beside the graph's pair, not generic, of
+/// the bound names (`__tg_dim_*`), the slices and the scalars, which both forms call after
+/// binding (the allocating form once, from its inputs, with the outputs it allocated).
+/// rustc type-checks and compiles it once, whatever argument types the pair is called
+/// with; it returns `Result<(), EntryError>` only when it checks sizes computed from several
+/// names that no argument bounds (`check_entry_sizes`, `checked_sizes`), and `()` otherwise.
+/// Returns the function and its call (inside call entry's labeled block).
+fn symbolic_kernel(
+    rt: &TokenStream,
+    f: &GraphFn,
+    outputs: &[(DType, Vec<Dim>)],
+    graph: &TypedGraph,
+    kernel: &Kernel,
+    body: TokenStream,
+) -> (TokenStream, TokenStream) {
+    let p = quote!(#rt::__private);
+    let (params, args) = kernel_params(rt, f, outputs);
+    let dims: Vec<_> = dim_names(f).iter().map(|n| dim_ident(n)).collect();
+    let ident = format_ident!("__tg_{}_kernel", fn_ident(f));
+    let cfgs = cfg_attrs(f);
+    let fallible = !super::checked_sizes(kernel, &arg_sizes(f, graph)).is_empty();
+    let (ret, end, call) = if fallible {
+        (
+            quote!(-> ::core::result::Result<(), #p::EntryError>),
+            quote!(::core::result::Result::Ok(())),
+            try_entry(quote!(#ident(#(#dims,)* #(#args),*))),
+        )
+    } else {
+        (quote!(), quote!(), quote!(#ident(#(#dims,)* #(#args),*)))
+    };
+    let item = quote! {
+        #(#cfgs)*
+        #[doc(hidden)]
+        #[allow(clippy::too_many_arguments, unused_variables, unused_mut, non_snake_case, unreachable_code)]
+        fn #ident(#(#dims: usize,)* #(#params),*) #ret {
             #body
+            #end
         }
-        __tg_kernel(#(#args),*)
-    }
+    };
+    (item, quote!(#call;))
 }
 
 /// The function pair `name` / `name_into` (with `kernel`), or, when checking failed,
@@ -1174,54 +1273,80 @@ pub fn emit_graph_fn(
             quote!(impl #tr)
         })
         .collect();
-    let (f_body, into_body) = match checked {
+    // Call entry (binding, allocating, the kernel's size checks) runs in a labeled block
+    // whose failing steps break out with a boxed `EntryError` (`try_entry`): the function
+    // has one error exit, which unboxes it.
+    let exit = quote! {
+        ::core::result::Result::Err(#p::entry_error(__tg_failed))
+    };
+    let (items, f_body, into_body) = match checked {
         Some((graph, kernel)) => {
-            let inputs_only = signature_static(rt, f, graph, &outputs, false);
-            let with_outputs = signature_static(rt, f, graph, &outputs, true);
+            let signature = signature_static(rt, f, graph, &outputs);
+            let kernel_body = emit_kernel(rt, f, graph, kernel);
+            let (kernel_fn, kernel_call) =
+                symbolic_kernel(rt, f, &outputs, graph, kernel, kernel_body);
             let names = dim_names(f);
             let n = Literal::usize_unsuffixed(names.len());
             let dim_idents: Vec<_> = names.iter().map(|n| dim_ident(n)).collect();
-            // `f` binds the names from its inputs to size its outputs, then runs `f_into`.
-            let (reads, shapes, _) = input_reads(rt, f);
-            let allocs = outputs.iter().zip(&out_names).zip(&out_tensor_types).map(
-                |(((_, dims), out), ty)| {
-                    let extents = dims.iter().map(|d| match d {
-                        Dim::Static(n) => {
-                            let n = Literal::usize_unsuffixed(*n);
-                            quote!(#n)
-                        }
-                        Dim::Named(n) => {
-                            let id = dim_ident(n);
-                            quote!(#id)
-                        }
-                    });
-                    let zeros = try_result(quote!(<#ty>::zeros_with_dims([#(#extents),*])));
-                    quote!(let mut #out = #zeros;)
-                },
-            );
-            let bind = try_result(quote!(#p::bind_dims::<#n>(&__TG_SIGNATURE, &[#(#shapes),*])));
-            let run_into = try_result(quote!(#into_name(#(#param_names,)* #(&mut #out_names),*)));
+            // `f` binds the names from its inputs to size its outputs, then runs the
+            // kernel on them: one binding per call.
+            let (reads, shapes, slices) = input_reads(rt, f);
+            let allocs = outputs.iter().zip(&out_names).map(|((dtype, dims), out)| {
+                let t = storage_type(rt, *dtype);
+                let s = shape_type(rt, dims);
+                let extents = dims.iter().map(|d| match d {
+                    Dim::Static(n) => {
+                        let n = Literal::usize_unsuffixed(*n);
+                        quote!(#n)
+                    }
+                    Dim::Named(n) => {
+                        let id = dim_ident(n);
+                        quote!(#id)
+                    }
+                });
+                let zeros = try_entry(quote!(#p::graph_output::<#t, #s>([#(#extents),*])));
+                quote!(let mut #out = #zeros;)
+            });
+            let sig = signature_ident(f);
+            let bind = try_entry(quote!(#p::bind_entry::<#n>(&#sig, &[#(#shapes),*])));
+            let out_slices = outputs
+                .iter()
+                .zip(&out_names)
+                .zip(&out_tensor_types)
+                .enumerate()
+                .map(|(k, (((dtype, _), out), ty))| {
+                    let slice = output_slice(k);
+                    let t = storage_type(rt, *dtype);
+                    quote!(let #slice: &mut [#t] = <#ty>::as_mut_slice(&mut #out);)
+                });
             let f_body = quote! {
-                #inputs_only
-                let [#(#dim_idents),*]: [usize; #n] = {
+                let __tg_failed: #p::EntryError = '__tg_entry: {
                     #reads
-                    #bind
+                    let [#(#dim_idents),*]: [usize; #n] = #bind;
+                    #(#allocs)*
+                    #slices
+                    #(#out_slices)*
+                    #kernel_call
+                    return ::core::result::Result::Ok(#ret_value);
                 };
-                #(#allocs)*
-                #run_into;
-                ::core::result::Result::Ok(#ret_value)
+                #exit
             };
             let binding = emit_binding(rt, f, &outputs, &out_names);
-            let kernel_body = emit_kernel(rt, f, graph, kernel);
             let into_body = quote! {
-                #with_outputs
-                #binding
-                #kernel_body
-                ::core::result::Result::Ok(())
+                let __tg_failed: #p::EntryError = '__tg_entry: {
+                    #binding
+                    #kernel_call
+                    return ::core::result::Result::Ok(());
+                };
+                #exit
             };
-            (f_body, into_body)
+            (quote!(#signature #kernel_fn), f_body, into_body)
         }
-        None => (quote!(::core::panic!()), quote!(::core::panic!())),
+        None => (
+            TokenStream::new(),
+            quote!(::core::panic!()),
+            quote!(::core::panic!()),
+        ),
     };
     let into_doc = format!(
         " Writes the outputs of [`{name}`] into caller-provided tensors, slices or arrays{alloc_doc}.\n\n\
@@ -1229,6 +1354,7 @@ pub fn emit_graph_fn(
     );
     quote! {
         #arg_traits
+        #items
 
         #(#attrs)*
         #[doc = ""]
