@@ -779,7 +779,8 @@ fn square_exact<V: F32Simd>(a: V) -> (V, V) {
 fn gelu_fast<V: F32Simd>(x: V) -> V {
     let a = x.abs().min_or_second(s(5.5));
     // e^(-a²/2) first, then G: in this order LLVM issues the exp chain first in W6's loop
-    // (4.13-4.17 ms native, against 4.52-4.58 with G first, once gelu has its tail branch)
+    // (4.08-4.17 ms native, against 4.52-4.58 with G first once gelu has its tail branch,
+    // and 4.03-4.08 for a kernel without a tail; BENCHMARKS.md "Peers", eighth session)
     let (h, l) = square_exact(a);
     // e^(-(h + l)/2) = (e + e_lo)·2^k: h/2 reduced, l/2 (below 2^-20) folded into r's
     // low part, the last sum left unrounded; k >= -22, so one factor 2^k is normal
@@ -897,9 +898,8 @@ pub(crate) fn gelu<V: F32Simd>(x: V) -> V {
     // NaN fails the compare: a vector with a NaN computes the tail too, and keeps the fast
     // path's NaN in that lane (the select takes the tail only where x < -5.5). `gelu_fast`
     // is written in both arms, not once before the branch: so the common arm is a block
-    // of its own, scheduled as the kernel without a tail (W6 native 4.52-4.53 ms with one
-    // `gelu_fast` before the branch, against 4.05 with no tail at all; the same with the
-    // tail replaced by a constant, so the branch's shape, not the tail, cost that).
+    // of its own (W6 native 4.74-4.79 ms with one `gelu_fast` before the branch: LLVM
+    // then kept the constants both arms share in registers and reloaded G's in the loop).
     if x.ge(s(-5.5)).all() {
         gelu_fast(x)
     } else {
