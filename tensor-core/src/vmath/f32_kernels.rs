@@ -828,15 +828,19 @@ const GELU_TAIL_END: f32 = 14.375;
 /// a = min(|x|, 14.375), gelu x = x·Φ(-a) = -½·e^(-a²/2)·H(a), H(a) = a·G(a) (x/a = -1,
 /// so neither a product by x nor a division). H by Estrin in t = a - 10 above its
 /// constant term, which is added as hi + lo with the sum left unrounded (|t·h'| <= 0.017
-/// of H >= 0.77, so h''s rounding is below 2^-29 of H); a² exact and e^(-a²/2) = (e +
-/// e_lo)·2^k as in `gelu_fast` but with l/2 summed into r (below), k in [-149, -21]; y = -½·(e + e_lo)·(H + H_lo) rounded
-/// once (|y| in [0.26, 0.57]: normal), then y·2^k (`mul_pow2`: exact for normal results,
-/// one more rounding into the subnormal range, -0 below 2^-150; its first factor 2^k1,
-/// k1 >= -75, keeps y·2^k1 normal). Error budget for normal results (x >= -13.146): the
-/// rounding of y (0.5 ULP), H's fit (2^-28.0) and e's reduction and polynomial (< 2^-28,
-/// as in `gelu_fast`); below, y's rounding (2^-24 of y) is a small fraction of a
-/// subnormal ULP, so subnormal results are within 0.5 ULP and a little. Walked over all
-/// inputs (ACCURACY.md).
+/// of H >= 0.77, so h''s rounding is below 2^-29 of H); a² exact and e^(-a²/2) =
+/// (e + e_lo)·2^k as in `gelu_fast` but with l/2 summed into r (below), k in [-149, -21];
+/// y = -½·(e + e_lo)·(H + H_lo) rounded once (|y| in [0.26, 0.57]: normal), then y·2^k
+/// (`mul_pow2`: exact for normal results, one more rounding into the subnormal range, -0
+/// below 2^-150; its first factor 2^k1, k1 >= -75, keeps y·2^k1 normal).
+///
+/// Error budget, normal results (x >= -13.146): the rounding of y (0.5 ULP), H's fit
+/// (2^-28.0) and evaluation (< 2^-29), e's reduction and polynomial (< 2^-28, as in
+/// `gelu_fast`): < 0.8 ULP. Subnormal results round twice: y's rounding (<= 2^-24 of y)
+/// is up to 0.5 ULP of a result just below 2^-126 and halves with each binade below, then
+/// the rounding into the subnormal range: < 1.3 ULP there, < 0.5 + 2^-k ULP k binades
+/// further down. Measured over every f32 in [-14.5, -5.5): 0.801 ULP at x = -13.146378
+/// (ACCURACY.md, "gelu below -5.5 in f32 lanes").
 #[inline(always)]
 fn gelu_tail<V: F32Simd>(x: V) -> V {
     let a = x.abs().min_or_second(s(GELU_TAIL_END));
