@@ -6,6 +6,7 @@ tensor-core/src/vmath/f32_kernels.rs (exp, tanh, erf, gelu).
     python3 f32_fits.py erf_large   # erfcx(x) = e^(x²)·erfc(x) ~ H(x - 2.5) on [1, 3.93]
     python3 f32_fits.py gelu_lo     # erfcx(a/√2) ~ G(a - 1) on [0, 2], G(1) as hi + lo
     python3 f32_fits.py gelu_hi     # erfcx(a/√2) ~ G(a - 3.75) on [2, 5.5], G(3.75) as hi + lo
+    python3 f32_fits.py gelu_tail   # a·erfcx(a/√2) ~ H(a - 10) on [5.5, 14.375], H(10) as hi + lo
     python3 f32_fits.py exp         # the error of EXP_P (e^r = 1 + r + r²·P(r))
 
 Each fit minimises the maximum relative error, and rounds the coefficients to f32 one
@@ -74,6 +75,7 @@ def show(name, cs, e):
 
 
 GELU_G = lambda a: mp.erfc(a / mp.sqrt(2)) * mp.exp(a * a / 2)
+GELU_G_TIMES_A = lambda a: a * GELU_G(a)
 ERFCX = lambda x: mp.erfc(x) * mp.exp(x * x)
 FITS = {
     "tanh": (lambda z: mp.tanh(mp.sqrt(z)) / mp.sqrt(z), mp.mpf("1e-8"), mp.mpf(0.625) ** 2, 6, 0),
@@ -85,6 +87,11 @@ FITS = {
     # constant term cannot be absorbed at t = 0 and left 2^-24.9.
     "gelu_lo": (GELU_G, mp.mpf(0), mp.mpf(2), 12, mp.mpf(1), (GELU_G(mp.mpf(1)),)),
     "gelu_hi": (GELU_G, mp.mpf(2), mp.mpf("5.5"), 12, mp.mpf("3.75"), (GELU_G(mp.mpf("3.75")),)),
+    # gelu's third interval, x < -5.5, as a·G(a) (x·G(a)/a = -1 there: no division and no
+    # product by x; a·G(a) only moves from 0.774 to 0.794). 14.375: gelu(x) rounds to -0
+    # below x = -14.356068.
+    "gelu_tail": (GELU_G_TIMES_A, mp.mpf("5.5"), mp.mpf("14.375"), 12, mp.mpf(10),
+                  (GELU_G_TIMES_A(mp.mpf(10)),)),
 }
 EXP_P = [0.5, 0.166666671633720397949219, 0.0416664853692054748535156,
          0.00833336077630519866943359, 0.00139304355252534151077271,

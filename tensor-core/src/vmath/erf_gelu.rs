@@ -239,8 +239,9 @@ pub(super) fn gelu_f64_for_f32(x: F) -> F {
 // ---------------------------------------------------------------------------
 
 /// Exact GELU x·Φ(x) = 0.5·x·erfc(-x/√2) (f32 lanes), <= 2 ulp on every input;
-/// gelu(-inf) = -0.0: the f32-lane kernel `f32_kernels::gelu` (`dispatch.rs`) (lanes below -5.5 through
-/// `gelu_f64_for_f32`, out of line).
+/// gelu(-inf) = -0.0: the f32-lane kernel `f32_kernels::gelu` (`dispatch.rs`), lanes below
+/// -5.5 through its third interval (`gelu_tail`) in the same lanes, no call (builds and
+/// CPUs without FMA: `gelu_f64_for_f32`).
 #[inline]
 pub fn gelu_f32(x: f32x8) -> f32x8 {
     dispatch::gelu(x)

@@ -673,10 +673,13 @@ pub(crate) fn erf<V: F32Simd>(x: V) -> V {
 // < 2^-28.6), evaluated together with per-lane coefficients. a² is carried exactly as h + l (an FMA, or Dekker's product
 // without FMA) and e^(-(h + l)/2) reduced from h/2 with l/2 folded into r, so the
 // argument carries no rounding (at a = 5.5 one rounding of a² would be 15 ULP of the
-// result). For x >= 5.5, x·Φ(-x) < ULP(x)/2 and gelu x = x; below -5.5 (results from
-// 1e-7 down to the subnormals, where the products would round twice) and for NaN the
-// lanes take the f64 kernel out of line (`gelu_rare`): every lane of a vector from
-// ordinary activations stays on the f32 path.
+// result). For x >= 5.5, x·Φ(-x) < ULP(x)/2 and gelu x = x. Below -5.5 (results from
+// 1e-7 down to the subnormals and -0) a third interval, `gelu_tail`: there x·G(a)/a = -1,
+// so gelu x = -½·e^(-a²/2)·H(a) with H = a·G(a) one polynomial on [5.5, 14.375], and the
+// product is formed at a normal scale and scaled by 2^k last (one more rounding only
+// into the subnormal range). It is computed only for vectors that have such a lane (a
+// branch, no call): vectors of ordinary activations pay one compare for it. NaN takes the
+// fast path, whose arithmetic carries it (x/2 is NaN, and every select keeps that lane).
 
 /// G(1 + t) on a in [0, 2] (`tools/f32_fits.py gelu_lo`: relative error < 2^-29.1), the
 /// constant term G(1) = GELU_G_LO[0] + GELU_G0_LO.0.
@@ -775,7 +778,9 @@ fn square_exact<V: F32Simd>(a: V) -> (V, V) {
 #[inline(always)]
 fn gelu_fast<V: F32Simd>(x: V) -> V {
     let a = x.abs().min_or_second(s(5.5));
-    let (g, g_lo) = gelu_g_parts(a);
+    // e^(-a²/2) first, then G: in this order LLVM issues the exp chain first in W6's loop
+    // (4.08-4.17 ms native, against 4.52-4.58 with G first once gelu has its tail branch,
+    // and 4.03-4.08 for a kernel without a tail; BENCHMARKS.md "Peers", eighth session)
     let (h, l) = square_exact(a);
     // e^(-(h + l)/2) = (e + e_lo)·2^k: h/2 reduced, l/2 (below 2^-20) folded into r's
     // low part, the last sum left unrounded; k >= -22, so one factor 2^k is normal
@@ -783,6 +788,7 @@ fn gelu_fast<V: F32Simd>(x: V) -> V {
     let (e, e_lo) = exp_poly_unrounded(r, l.mul_add(s(-0.5), r_lo));
     let two_k = pow2(kf);
     let (e, e_lo) = (e * two_k, e_lo * two_k);
+    let (g, g_lo) = gelu_g_parts(a);
     // x·Φ(-a) = (x/2)·(e + e_lo)·(g + g_lo): u + u_lo = (x/2)·(e + e_lo) (exact FMA
     // residual), then u·g + (u·g_lo + u_lo·g) with one rounding of the whole. x/2 is exact
     // but for subnormal x (then gelu x rounds to x/2 anyway).
@@ -796,11 +802,67 @@ fn gelu_fast<V: F32Simd>(x: V) -> V {
     x.ge(s(5.5)).select(x, res)
 }
 
-/// The f64 kernel for the lanes below -5.5 and NaN, out of line.
-#[cold]
-#[inline(never)]
-fn gelu_rare(x: f32x8) -> f32x8 {
-    gelu_f64_lanes(x)
+/// H(10 + t) = (10 + t)·G(10 + t) on a in [5.5, 14.375] (`tools/f32_fits.py gelu_tail`:
+/// relative error < 2^-28.0), the constant term H(10) = GELU_H[0] + GELU_H0_LO.
+const GELU_H: [f32; 12] = [
+    0.790_133_893_489_837_6,
+    0.001_506_597_502_157_092,
+    -0.000_217_681_968_933_902_68,
+    2.771_595_427_475_404e-5,
+    -3.275_458_766_438_532_6e-6,
+    3.679_345_468_299_289e-7,
+    -4.099_153_727_565_863e-8,
+    4.460_581_681_797_748e-9,
+    -3.542_047_766_202_927e-10,
+    2.864_404_199_942_605e-11,
+    -7.823_790_226_790_805e-12,
+    9.043_527_103_395_899e-13,
+];
+/// The low part of H(10) (to ~2^-50).
+const GELU_H0_LO: f32 = -1.146_211_758_759_401e-8;
+/// |x| where the tail's a is clamped: gelu x rounds to -0 below x = -14.356068 (where it
+/// is -2^-150), so every x <= -14.375 gives -0 (-inf too).
+const GELU_TAIL_END: f32 = 14.375;
+
+/// The exact gelu for lanes with x < -5.5 (others get values the caller discards): with
+/// a = min(|x|, 14.375), gelu x = x·Φ(-a) = -½·e^(-a²/2)·H(a), H(a) = a·G(a) (x/a = -1,
+/// so neither a product by x nor a division). H by Estrin in t = a - 10 above its
+/// constant term, which is added as hi + lo with the sum left unrounded (|t·h'| <= 0.017
+/// of H >= 0.77, so h''s rounding is below 2^-29 of H); a² exact and e^(-a²/2) =
+/// (e + e_lo)·2^k as in `gelu_fast` but with l/2 summed into r (below), k in [-149, -21];
+/// y = -½·(e + e_lo)·(H + H_lo) rounded once (|y| in [0.26, 0.57]: normal), then y·2^k
+/// (`mul_pow2`: exact for normal results, one more rounding into the subnormal range, -0
+/// below 2^-150; its first factor 2^k1, k1 >= -75, keeps y·2^k1 normal).
+///
+/// Error budget, normal results (x >= -13.146): the rounding of y (0.5 ULP), H's fit
+/// (2^-28.0) and evaluation (< 2^-29), e's reduction and polynomial (< 2^-28, as in
+/// `gelu_fast`): < 0.8 ULP. Subnormal results round twice: y's rounding (<= 2^-24 of y)
+/// is up to 0.5 ULP of a result just below 2^-126 and halves with each binade below, then
+/// the rounding into the subnormal range: < 1.3 ULP there, < 0.5 + 2^-k ULP k binades
+/// further down. Measured over every f32 in [-14.5, -5.5): 0.801 ULP at x = -13.146378
+/// (ACCURACY.md, "gelu below -5.5 in f32 lanes").
+#[inline(always)]
+fn gelu_tail<V: F32Simd>(x: V) -> V {
+    let a = x.abs().min_or_second(s(GELU_TAIL_END));
+    let t = a - s(10.0);
+    let w = t * estrin(t, &GELU_H[1..]);
+    let c0 = s::<V>(GELU_H[0]);
+    let hh = c0 + w;
+    let hh_lo = (w - (hh - c0)) + s(GELU_H0_LO);
+    let (h, l) = square_exact(a);
+    let (r, r_lo, kf) = reduce_ln2(h * s(-0.5));
+    // l/2 reaches 2^-18 here (a² up to 207): `exp_poly_unrounded` takes its low part to
+    // first order as r_lo·(1 + r), whose missing r_lo·r²/2 would be 2^-22 of e (3.2 ULP
+    // measured at x = -11.566); so r + (r_lo + l/2) is summed into a new r (2Sum, exact)
+    // whose low part is below 2^-26
+    let lo = l.mul_add(s(-0.5), r_lo);
+    let r2 = r + lo;
+    let rb = r2 - r;
+    let r2_lo = (r - (r2 - rb)) + (lo - rb);
+    let (e, e_lo) = exp_poly_unrounded(r2, r2_lo);
+    let (u, u_lo) = (e * s(-0.5), e_lo * s(-0.5));
+    let y = u.mul_add(hh, u.mul_add(hh_lo, u_lo * hh));
+    y.mul_pow2(kf)
 }
 
 // ---------------------------------------------------------------------------
@@ -830,18 +892,22 @@ fn gelu_f64_lanes(x: f32x8) -> f32x8 {
     narrow(gelu_f64_for_f32(widen(x)))
 }
 
-/// gelu(x) = x·Φ(x) for every f32 x, <= 2 ULP (without FMA: the f64-lane path).
+/// gelu(x) = x·Φ(x) for every f32 x, <= 2 ULP, in f32 lanes with no call (without FMA:
+/// the f64-lane path).
 #[inline(always)]
 pub(crate) fn gelu<V: F32Simd>(x: V) -> V {
     if !V::FUSED {
         return x.map8(gelu_f64_lanes);
     }
-    let fast = gelu_fast(x);
-    let ok = x.ge(s(-5.5));
-    if ok.all() {
-        fast
+    // NaN fails the compare: a vector with a NaN computes the tail too, and keeps the fast
+    // path's NaN in that lane (the select takes the tail only where x < -5.5). `gelu_fast`
+    // is written in both arms, not once before the branch: so the common arm is a block
+    // of its own (W6 native 4.74-4.79 ms with one `gelu_fast` before the branch: LLVM
+    // then kept the constants both arms share in registers and reloaded G's in the loop).
+    if x.ge(s(-5.5)).all() {
+        gelu_fast(x)
     } else {
-        ok.select(fast, x.map8(gelu_rare))
+        x.lt(s(-5.5)).select(gelu_tail(x), gelu_fast(x))
     }
 }
 
@@ -922,18 +988,80 @@ mod tests {
         }
     }
 
-    /// gelu's lanes below -5.5 take the f64 kernel out of line; a vector mixing them with
-    /// fast lanes keeps each lane's own result.
+    /// gelu's lanes below -5.5 take the tail (`gelu_tail`) in the same vector; a vector
+    /// mixing them with fast lanes and NaN keeps each lane's own result (8 and 16 lanes,
+    /// and the public entry point, dispatched on default builds).
     #[test]
-    fn gelu_mixed_fast_and_rare_lanes() {
-        let xs = [-30.0f32, 0.5, -5.6, -5.5, 2.0, f32::NAN, -1e-3, -7.25];
-        let out = gelu8(f32x8::from(xs)).to_array();
-        for (x, y) in xs.iter().zip(out) {
-            let want = gelu_ref(*x as f64);
-            assert!(
-                same32(y, want as f32) || err_f32(y, want) <= 2.0,
-                "gelu({x}) = {y}, want {want}"
-            );
+    fn gelu_mixed_fast_and_tail_lanes() {
+        let xs = [
+            -30.0f32,
+            0.5,
+            -5.6,
+            -5.5,
+            2.0,
+            f32::NAN,
+            -1e-3,
+            -7.25,
+            -13.146,
+            -13.2,
+            -14.307,
+            -14.356,
+            -14.375,
+            f32::NEG_INFINITY,
+            -f32::MAX,
+            -5.500_001,
+        ];
+        for (name, f) in [
+            ("gelu 8", gelu8 as fn(f32x8) -> f32x8),
+            ("gelu 16", gelu16),
+            ("gelu_f32", super::super::gelu_f32),
+        ] {
+            for ch in xs.chunks(8) {
+                let out = f(f32x8::from(ch)).to_array();
+                for (x, y) in ch.iter().zip(out) {
+                    let want = gelu_ref(*x as f64);
+                    assert!(
+                        same32(y, want as f32) || err_f32(y, want) <= 2.0,
+                        "{name}({x}) = {y:e}, want {want:e}"
+                    );
+                }
+            }
+            for x in [f32::NEG_INFINITY, -f32::MAX, -1e4, -14.375, -14.4] {
+                let y = f(f32x8::splat(x)).to_array()[0];
+                assert_eq!(y.to_bits(), (-0.0f32).to_bits(), "{name}({x}) = {y:e}");
+            }
+            assert!(f(f32x8::splat(f32::NAN)).to_array()[0].is_nan());
+        }
+    }
+
+    /// Every f32 in [-14.5, -5.5) (all 12.1 million in release builds, every 61st in
+    /// debug ones, every 65537th under Miri) through the tail on 8 and 16 lanes and the
+    /// public entry point, against the double-double reference (`reference.rs`), within
+    /// gelu's bound of 2 ULP; and every 4099th f32 below -14.5 (every 2^24th under Miri)
+    /// gives -0.
+    #[test]
+    fn gelu_tail_every_input() {
+        let step = if cfg!(miri) {
+            65537
+        } else if cfg!(debug_assertions) {
+            61
+        } else {
+            1
+        };
+        let below = if cfg!(miri) { 1 << 24 } else { 4099 };
+        let (from, to) = ((-5.5f32).to_bits() + 1, (-14.5f32).to_bits());
+        let xs: Vec<f32> = (from..=to).step_by(step).map(f32::from_bits).collect();
+        for (name, f) in [
+            ("gelu tail 8", gelu8 as fn(f32x8) -> f32x8),
+            ("gelu tail 16", gelu16),
+            ("gelu_f32 tail", super::super::gelu_f32),
+        ] {
+            run_f32(name, f, gelu_ref, &xs, 2.0);
+            for b in (to..=(f32::NEG_INFINITY).to_bits()).step_by(below) {
+                let x = f32::from_bits(b);
+                let y = f(f32x8::splat(x)).to_array()[0];
+                assert_eq!(y.to_bits(), (-0.0f32).to_bits(), "{name}({x:e}) = {y:e}");
+            }
         }
     }
 }
