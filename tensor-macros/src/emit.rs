@@ -1899,8 +1899,13 @@ fn emit_reduce_sink(
         let main = quote! {
             #acc_regs[0] = #lane_combine(#acc_regs[0], #v);
         };
+        let slot = if two {
+            quote!(__tg_u % 2)
+        } else {
+            quote!(__tg_u)
+        };
         let unrolled = quote! {
-            #acc_regs[__tg_u % #nacc] = #lane_combine(#acc_regs[__tg_u % #nacc], #v);
+            #acc_regs[#slot] = #lane_combine(#acc_regs[#slot], #v);
         };
         // Tail lanes past `__tg_n` hold padding and must not reach the accumulator.
         let tail = quote! {
