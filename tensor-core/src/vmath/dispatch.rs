@@ -700,8 +700,8 @@ mod avx2_lanes {
     }
 }
 
-/// The block entry points against the single-vector ones (AVX2 + FMA where the CPU has
-/// it), bit for bit: every ISA of blocks this CPU can run, called directly, on random bit
+/// The block entry points against the AVX2 + FMA single-vector kernels, bit for bit
+/// (whatever `TENSORGRAPH_SIMD` says): every ISA of blocks this CPU can run, called directly, on random bit
 /// patterns (NaN, inf, subnormals) and values across each kernel's ranges (2^22 in
 /// release builds, 2^16 in debug).
 #[cfg(all(test, target_arch = "x86_64", not(target_feature = "avx2")))]
@@ -769,7 +769,20 @@ mod block_tests {
                 let avx512 = avx2
                     && std::arch::is_x86_feature_detected!("avx512f")
                     && std::arch::is_x86_feature_detected!("avx512dq");
-                check(stringify!($f), super::$f, &[
+                // The AVX2 + FMA single-vector kernel called directly, not through the
+                // entry point, which `TENSORGRAPH_SIMD=baseline` would turn into the
+                // baseline kernel (another rounding of `mul_add`).
+                let single = |x: f32x8| -> f32x8 {
+                    use core::arch::x86_64::__m128;
+                    let [lo, hi]: [__m128; 2] = bytemuck::cast(x);
+                    let mut hi_out = lo;
+                    // SAFETY: `check` calls this only for the block ISAs the CPU has, each
+                    // of which needs avx2 and fma (`avx2` above), the features
+                    // `avx2::$f` is compiled with.
+                    let lo_out = unsafe { super::avx2::$f(lo, hi, &mut hi_out) };
+                    bytemuck::cast([lo_out, hi_out])
+                };
+                check(stringify!($f), single, &[
                     ("avx512", super::block::avx512_blocks::$f, avx512),
                     ("avx2", super::block::avx2_blocks::$f, avx2),
                 ]);
