@@ -731,20 +731,14 @@ mod block_tests {
             .collect()
     }
 
-    fn check(
-        name: &str,
-        single: fn(f32x8) -> f32x8,
-        blocks: &[(&str, unsafe fn(&mut [f32; BLOCK]), bool)],
-    ) {
+    /// Each ISA's block entry point of a kernel, and whether this CPU runs it.
+    type Blocks<'a> = &'a [(&'a str, unsafe fn(&mut [f32; BLOCK]), bool)];
+
+    fn check(name: &str, single: fn(f32x8) -> f32x8, blocks: Blocks<'_>) {
         check_on(name, single, blocks, &inputs());
     }
 
-    fn check_on(
-        name: &str,
-        single: fn(f32x8) -> f32x8,
-        blocks: &[(&str, unsafe fn(&mut [f32; BLOCK]), bool)],
-        xs: &[f32],
-    ) {
+    fn check_on(name: &str, single: fn(f32x8) -> f32x8, blocks: Blocks<'_>, xs: &[f32]) {
         for (isa, f, available) in blocks {
             if !available {
                 continue;
