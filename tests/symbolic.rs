@@ -600,6 +600,58 @@ fn an_output_too_large_to_allocate_is_an_error() {
     assert!(out.as_slice().iter().all(|&v| v == 0.0));
 }
 
+graph! {
+    /// Names whose sorted product meets the 0 last: `A·B·Z` and `2·A·Z`, each the element
+    /// count of the argument itself.
+    fn zero_last(x: f32[Z, A, B]) -> f32[] { sum(x) }
+    fn zero_last_map(x: f32[Z, A, B]) -> f32[Z, A, B] { x * 2.0 }
+    fn zero_last_coeff(x: f32[Z, 2, A]) -> f32[] { sum(x) }
+}
+
+/// An argument whose dims hold a 0 beside others that multiply past `usize::MAX` (a static
+/// shape: `Tensor::zeros` computes only its `LEN`, which the leading 0 makes 0; call entry's
+/// `checked_product` is 0 as soon as one dim is). The kernel's sizes from several names
+/// (`A·B·Z`, `2·A·Z`) are computed left to right, so their partial products overflow before
+/// the 0: call entry returns the `Overflow` of an intermediate value, as it did before the
+/// checks of sizes an argument bounds were dropped (`bounded_by`), not a panic in the
+/// kernel (debug) or an `Ok` (release).
+#[test]
+fn a_zero_dim_beside_dims_past_usize_is_an_overflow_error() {
+    let x = Tensor::<f32, Shape![0, { 1 << 40 }, { 1 << 40 }]>::zeros();
+    assert_eq!(x.as_slice().len(), 0);
+    let intermediate = |err: ShapeError, graph: &str| {
+        assert!(
+            matches!(err, ShapeError::Overflow { graph: g, arg: "an intermediate value", .. } if g == graph),
+            "{err:?}"
+        );
+    };
+    intermediate(zero_last(&x).unwrap_err(), "zero_last");
+    let mut out = Tensor::<f32, Shape![0, { 1 << 40 }, { 1 << 40 }]>::zeros();
+    intermediate(
+        zero_last_map_into(&x, &mut out).unwrap_err(),
+        "zero_last_map",
+    );
+    // The allocating form fails to allocate first (its output is not addressable).
+    assert!(matches!(
+        zero_last_map(&x).unwrap_err(),
+        ShapeError::TooLarge { .. }
+    ));
+    let y = Tensor::<f32, Shape![0, 2, { 1 << 63 }]>::zeros();
+    intermediate(zero_last_coeff(&y).unwrap_err(), "zero_last_coeff");
+    // The same graphs on ordinary empty and non-empty arguments.
+    let e = Tensor::<f32, Shape![_, _, _]>::from_shape_vec([0, 3, 5], vec![]).unwrap();
+    assert_eq!(zero_last(&e).unwrap()[[]], 0.0);
+    let v = Tensor::<f32, Shape![_, _, _]>::from_shape_vec([2, 3, 5], vec![0.5; 30]).unwrap();
+    assert_eq!(zero_last(&v).unwrap()[[]], 15.0);
+    assert!(zero_last_map(&v)
+        .unwrap()
+        .as_slice()
+        .iter()
+        .all(|&t| t == 1.0));
+    let w = Tensor::<f32, Shape![_, 2, _]>::from_shape_vec([3, 2, 7], vec![0.25; 42]).unwrap();
+    assert_eq!(zero_last_coeff(&w).unwrap()[[]], 10.5);
+}
+
 #[test]
 fn closure_with_names_and_a_declared_output() {
     let f = graph!(|x: f32[B], y: f32[B]| -> f32[B] { x * y });

@@ -127,11 +127,11 @@ fn offset_ident(k: usize) -> proc_macro2::Ident {
 /// write (names from different arguments can multiply past it). Empty for a graph with only
 /// literal dims, whose kernel then cannot fail.
 ///
-/// A size no larger than the element count of an argument or output (`args`) is left out:
-/// call entry has checked that every argument's dims multiply within `usize` (`bind_entry`),
-/// and the allocating form has allocated its outputs (`graph_output`, whose element count
-/// fits) before the kernel runs, so such a size cannot overflow and its check could never
-/// fail (`bounded_by`).
+/// A size that the element count of an argument or output (`args`) bounds so that its
+/// product cannot overflow (`bounded_by`) is left out: call entry has checked that every
+/// argument's dims multiply within `usize` where none of them is 0 (`bind_entry`), and the
+/// allocating form has allocated its outputs (`graph_output`, whose element count fits)
+/// before the kernel runs, so such a size's check could never fail.
 pub(crate) fn checked_sizes(kernel: &Kernel, args: &[Size]) -> Vec<Size> {
     let mut sizes: Vec<Size> = Vec::new();
     let totals = kernel.nests.iter().map(|n| match &n.ragged {
@@ -152,13 +152,24 @@ pub(crate) fn checked_sizes(kernel: &Kernel, args: &[Size]) -> Vec<Size> {
     sizes
 }
 
-/// Whether `size` is at most `arg` for every value of the names (each at least 0):
-/// `c · N ≤ c' · N · L` when `0 < c ≤ c'`, the names `N` of `size` are among those of
-/// `arg` and each leftover name in `L` is one of `N` (if a name of `N` is 0, `size` is 0;
-/// otherwise every name of `L` is at least 1). `24 · B` is bounded by `24 · B` and
-/// `48 · B · B`, not by `24 · B · C` (`C` may be 0 while `B` is huge).
+/// Whether the kernel's product for `size`, `c · n1 · … · nk` left to right (`size_expr`),
+/// cannot overflow given that `arg`'s dims were checked: `c · N ≤ c' · N · L` when
+/// `0 < c ≤ c'`, the names `N` of `size` are among those of `arg` and each leftover name in
+/// `L` is one of `N` (if a name of `N` is 0, `size` is 0; otherwise every name of `L` is at
+/// least 1). `24 · B` is bounded by `24 · B` and `48 · B · B`, not by `24 · B · C` (`C` may
+/// be 0 while `B` is huge).
+///
+/// Call entry's check of an argument (`checked_product`) is 0 as soon as one dim is 0,
+/// whatever the others multiply to (a static shape `[0, 2^40, 2^40]`, whose `LEN` is 0), so
+/// the product is known to fit only at its end: a partial product before its last factor
+/// must be a single factor. That leaves `c · A` (if `A` is not 0, no dim of `arg` is, and
+/// its product fits) and `A · B` with `c = 1` (`A` fits; `A · B` is 0 or fits); `2 · A · Z`
+/// and `A · B · Z` stay checked (`2 · A` or `A · B` can overflow while `Z` is 0).
 fn bounded_by(size: &Size, arg: &Size) -> bool {
     if arg.coeff == 0 || size.coeff > arg.coeff {
+        return false;
+    }
+    if size.names.len() + usize::from(size.coeff > 1) > 2 {
         return false;
     }
     let mut left = arg.names.clone();
@@ -2138,7 +2149,15 @@ mod size_check_tests {
     fn a_size_is_bounded_only_where_no_value_of_the_names_can_exceed_the_argument() {
         assert!(bounded_by(&size(24, &["B"]), &size(24, &["B"])));
         assert!(bounded_by(&size(24, &["B"]), &size(48, &["B"])));
-        assert!(bounded_by(&size(2, &["B", "C"]), &size(3, &["B", "C"])));
+        assert!(bounded_by(&size(1, &["B", "C"]), &size(3, &["B", "C"])));
+        // Three factors: `2 · B` or `A · B` may overflow while the last name is 0 (the
+        // argument's check says nothing of its other dims then).
+        assert!(!bounded_by(&size(2, &["B", "C"]), &size(3, &["B", "C"])));
+        assert!(!bounded_by(
+            &size(1, &["A", "B", "Z"]),
+            &size(1, &["A", "B", "Z"])
+        ));
+        assert!(!bounded_by(&size(2, &["A", "Z"]), &size(2, &["A", "Z"])));
         // A leftover name that `size` has too: 0 makes both 0, else it is at least 1.
         assert!(bounded_by(&size(24, &["B"]), &size(24, &["B", "B"])));
         assert!(!bounded_by(&size(48, &["B"]), &size(24, &["B"])));

@@ -731,12 +731,14 @@ mod block_tests {
             .collect()
     }
 
-    fn check(
-        name: &str,
-        single: fn(f32x8) -> f32x8,
-        blocks: &[(&str, unsafe fn(&mut [f32; BLOCK]), bool)],
-    ) {
-        let xs = inputs();
+    /// Each ISA's block entry point of a kernel, and whether this CPU runs it.
+    type Blocks<'a> = &'a [(&'a str, unsafe fn(&mut [f32; BLOCK]), bool)];
+
+    fn check(name: &str, single: fn(f32x8) -> f32x8, blocks: Blocks<'_>) {
+        check_on(name, single, blocks, &inputs());
+    }
+
+    fn check_on(name: &str, single: fn(f32x8) -> f32x8, blocks: Blocks<'_>, xs: &[f32]) {
         for (isa, f, available) in blocks {
             if !available {
                 continue;
@@ -789,6 +791,34 @@ mod block_tests {
             }
         )*};
     }
+    /// gelu's tail where its results are subnormal or -0 (x in [-14.5, -13.1]: every f32 in
+    /// release builds, every 13th in debug ones): the AVX-512 blocks scale by 2^k with one
+    /// `vscalefps`, the AVX2 ones and the single vector by two products (`mul_pow2`), the
+    /// first exact; the same bits.
+    #[test]
+    fn block_gelu_subnormal_results() {
+        let avx2 = std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("fma");
+        let avx512 = avx2
+            && std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512dq");
+        let step = if cfg!(debug_assertions) { 13 } else { 1 };
+        let mut xs: Vec<f32> = ((-13.1f32).to_bits()..=(-14.5f32).to_bits())
+            .step_by(step)
+            .map(f32::from_bits)
+            .collect();
+        xs.truncate(xs.len() / BLOCK * BLOCK);
+        check_on(
+            "gelu",
+            super::gelu,
+            &[
+                ("avx512", super::block::avx512_blocks::gelu, avx512),
+                ("avx2", super::block::avx2_blocks::gelu, avx2),
+            ],
+            &xs,
+        );
+    }
+
     block_cases! {
         block_exp: exp;
         block_tanh: tanh;

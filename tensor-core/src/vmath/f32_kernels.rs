@@ -1034,6 +1034,54 @@ mod tests {
         }
     }
 
+    /// The tail's subnormal results against its error budget (`gelu_tail`): < 0.5 + 2^-k
+    /// ULP k binades below 2^-126 (the rounding into the subnormal range plus y's, which
+    /// halves with each binade), so the last subnormals are the nearest ones; and the two
+    /// f32 around x = -14.3560681 where gelu x = -2^-150 (|gelu x| / 2^-150 is 0.9999910
+    /// at -14.356069, 1.0000047 at -14.356068: mpmath, 200 bits): -0 and -2^-149.
+    #[test]
+    fn gelu_tail_subnormal_results_within_budget() {
+        let step = if cfg!(miri) {
+            65537
+        } else if cfg!(debug_assertions) {
+            7
+        } else {
+            1
+        };
+        let (from, to) = ((-13.146f32).to_bits(), (-14.375f32).to_bits());
+        let (below, above) = (-14.356_069f32, -14.356_068f32);
+        assert_eq!(below.to_bits(), above.to_bits() + 1);
+        let mut xs: Vec<f32> = (from..=to).step_by(step).map(f32::from_bits).collect();
+        xs.extend([below, above]);
+        for (name, f) in [
+            ("gelu 8", gelu8 as fn(f32x8) -> f32x8),
+            ("gelu 16", gelu16),
+            ("gelu_f32", super::super::gelu_f32),
+        ] {
+            let (b, a) = (
+                f(f32x8::splat(below)).to_array()[0],
+                f(f32x8::splat(above)).to_array()[0],
+            );
+            assert_eq!(b.to_bits(), (-0.0f32).to_bits(), "{name}({below}) = {b:e}");
+            assert_eq!(a.to_bits(), 0x8000_0001, "{name}({above}) = {a:e}");
+            for ch in xs.chunks(8) {
+                let out = f(f32x8::from(core::array::from_fn(|i| ch[i % ch.len()]))).to_array();
+                for (&x, y) in ch.iter().zip(out) {
+                    let want = gelu_ref(x as f64);
+                    if want.abs() >= f32::MIN_POSITIVE as f64 {
+                        continue;
+                    }
+                    let k = (f32::MIN_POSITIVE as f64 / want.abs()).log2().floor();
+                    let err = err_f32(y, want);
+                    assert!(
+                        err <= 0.5 + 2f64.powf(-k),
+                        "{name}({x}) = {y:e}, want {want:e}: {err} ULP, {k} binades below 2^-126"
+                    );
+                }
+            }
+        }
+    }
+
     /// Every f32 in [-14.5, -5.5) (all 12.1 million in release builds, every 61st in
     /// debug ones, every 65537th under Miri) through the tail on 8 and 16 lanes and the
     /// public entry point, against the double-double reference (`reference.rs`), within

@@ -914,7 +914,7 @@ fn try_entry(expr: TokenStream) -> TokenStream {
 }
 
 /// Reads every tensor input's parts: the `let __tg_partsI = …` statements, the `ArgShape`
-/// of each for `bind_dims`, and the input slices the kernel reads.
+/// of each for `bind_entry`, and the input slices the kernel reads.
 fn input_reads(rt: &TokenStream, f: &GraphFn) -> (TokenStream, Vec<TokenStream>, TokenStream) {
     let mut reads = TokenStream::new();
     let mut shapes = Vec::new();
@@ -936,7 +936,8 @@ fn input_reads(rt: &TokenStream, f: &GraphFn) -> (TokenStream, Vec<TokenStream>,
 }
 
 /// Reads every tensor argument (and output) and binds the dim names: `let [__tg_dim_B,
-/// …] = match bind_dims(…) { … }`, then the slices the kernel reads and writes.
+/// …] = match bind_entry(…) { … }` (an error breaks out of call entry's labeled block,
+/// `try_entry`), then the slices the kernel reads and writes.
 fn emit_binding(
     rt: &TokenStream,
     f: &GraphFn,
