@@ -701,9 +701,9 @@ mod avx2_lanes {
 }
 
 /// The block entry points against the AVX2 + FMA single-vector kernels, bit for bit
-/// (whatever `TENSORGRAPH_SIMD` says): every ISA of blocks this CPU can run, called directly, on random bit
-/// patterns (NaN, inf, subnormals) and values across each kernel's ranges (2^22 in
-/// release builds, 2^16 in debug).
+/// (whatever `TENSORGRAPH_SIMD` says): every ISA of blocks this CPU can run, called
+/// directly, on random bit patterns (NaN, inf, subnormals) and values across each kernel's
+/// ranges (2^22 in release builds, 2^16 in debug).
 #[cfg(all(test, target_arch = "x86_64", not(target_feature = "avx2")))]
 mod block_tests {
 
@@ -762,6 +762,23 @@ mod block_tests {
         }
     }
 
+    /// The AVX2 + FMA single-vector kernel `$f` called directly, not through the entry
+    /// point, which `TENSORGRAPH_SIMD=baseline` would turn into the baseline kernel (another
+    /// rounding of `mul_add`): the reference the blocks must match.
+    macro_rules! avx2_single {
+        ($f:ident) => {
+            |x: f32x8| -> f32x8 {
+                use core::arch::x86_64::__m128;
+                let [lo, hi]: [__m128; 2] = bytemuck::cast(x);
+                let mut hi_out = lo;
+                // SAFETY: `check_on` calls this only for the block ISAs the CPU has, each of
+                // which needs avx2 and fma, the features `avx2::$f` is compiled with.
+                let lo_out = unsafe { super::avx2::$f(lo, hi, &mut hi_out) };
+                bytemuck::cast([lo_out, hi_out])
+            }
+        };
+    }
+
     macro_rules! block_cases {
         ($($test:ident: $f:ident;)*) => {$(
             #[test]
@@ -771,20 +788,7 @@ mod block_tests {
                 let avx512 = avx2
                     && std::arch::is_x86_feature_detected!("avx512f")
                     && std::arch::is_x86_feature_detected!("avx512dq");
-                // The AVX2 + FMA single-vector kernel called directly, not through the
-                // entry point, which `TENSORGRAPH_SIMD=baseline` would turn into the
-                // baseline kernel (another rounding of `mul_add`).
-                let single = |x: f32x8| -> f32x8 {
-                    use core::arch::x86_64::__m128;
-                    let [lo, hi]: [__m128; 2] = bytemuck::cast(x);
-                    let mut hi_out = lo;
-                    // SAFETY: `check` calls this only for the block ISAs the CPU has, each
-                    // of which needs avx2 and fma (`avx2` above), the features
-                    // `avx2::$f` is compiled with.
-                    let lo_out = unsafe { super::avx2::$f(lo, hi, &mut hi_out) };
-                    bytemuck::cast([lo_out, hi_out])
-                };
-                check(stringify!($f), single, &[
+                check(stringify!($f), avx2_single!($f), &[
                     ("avx512", super::block::avx512_blocks::$f, avx512),
                     ("avx2", super::block::avx2_blocks::$f, avx2),
                 ]);
@@ -810,7 +814,7 @@ mod block_tests {
         xs.truncate(xs.len() / BLOCK * BLOCK);
         check_on(
             "gelu",
-            super::gelu,
+            avx2_single!(gelu),
             &[
                 ("avx512", super::block::avx512_blocks::gelu, avx512),
                 ("avx2", super::block::avx2_blocks::gelu, avx2),
