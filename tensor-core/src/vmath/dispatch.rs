@@ -52,14 +52,10 @@ macro_rules! entries {
             #[inline]
             pub(super) fn $f(x: f32x8) -> f32x8 {
                 if avx2_fma() {
-                    use core::arch::x86_64::__m128;
-                    let [lo, hi]: [__m128; 2] = bytemuck::cast(x);
-                    let mut hi_out = lo;
                     // SAFETY: `avx2_fma()` is true only if the running CPU reports both
                     // avx2 and fma (`is_x86_feature_detected!`), the features `avx2::$f`
                     // is compiled with.
-                    let lo_out = unsafe { avx2::$f(lo, hi, &mut hi_out) };
-                    bytemuck::cast([lo_out, hi_out])
+                    unsafe { avx2::x8::$f(x) }
                 } else {
                     f32_kernels::$f(x)
                 }
@@ -73,6 +69,25 @@ macro_rules! entries {
             use core::arch::x86_64::{
                 __m128, _mm256_castps256_ps128, _mm256_extractf128_ps, _mm256_set_m128,
             };
+            /// The kernels on an `f32x8`, split into the two SSE registers the `extern
+            /// "C"` functions below take and put together again.
+            pub(super) mod x8 {
+                use super::*;
+                $(
+                    /// `avx2::$f` on wide's `f32x8`.
+                    ///
+                    /// # Safety
+                    /// The CPU must support avx2 and fma.
+                    #[inline(always)]
+                    pub(in super::super) unsafe fn $f(x: f32x8) -> f32x8 {
+                        let [lo, hi]: [__m128; 2] = bytemuck::cast(x);
+                        let mut hi_out = lo;
+                        // SAFETY: avx2 and fma, this function's contract.
+                        let lo_out = unsafe { super::$f(lo, hi, &mut hi_out) };
+                        bytemuck::cast([lo_out, hi_out])
+                    }
+                )*
+            }
             $(
                 /// The kernel on `Avx2Fma` lanes. The 8 lanes come in two SSE registers
                 /// and the low half goes back in one (the C ABI; an f32x8 argument is
@@ -768,13 +783,9 @@ mod block_tests {
     macro_rules! avx2_single {
         ($f:ident) => {
             |x: f32x8| -> f32x8 {
-                use core::arch::x86_64::__m128;
-                let [lo, hi]: [__m128; 2] = bytemuck::cast(x);
-                let mut hi_out = lo;
                 // SAFETY: `check_on` calls this only for the block ISAs the CPU has, each of
                 // which needs avx2 and fma, the features `avx2::$f` is compiled with.
-                let lo_out = unsafe { super::avx2::$f(lo, hi, &mut hi_out) };
-                bytemuck::cast([lo_out, hi_out])
+                unsafe { super::avx2::x8::$f(x) }
             }
         };
     }
