@@ -1894,16 +1894,11 @@ fn emit_reduce_sink(
     let scalar_combine = quote!(<#c as #p::#scalar_trait>::#scalar_fn);
     let identity = init_value(rt, kernel.temps[acc_temp].dtype, kind.identity());
     if acc_op.inner_stride.is_zero() {
-        // Four accumulators, `__tg_acc[u]` taking chunk `u` of each group of four (the
-        // unrolled loop's `__tg_u`); chunks after the last whole group and the tail go to
-        // `__tg_acc[0]`.
-        // Softmax's row min (`MinNoNan`, only compared with the max to set the division's
-        // flag, never an output) takes two of the four accumulators' places (chunk `u` into
-        // `u % 2`): beside the max's four, four more were more than SSE's 16 registers hold
-        // as `f32x8` pairs (the default build spilled them every chunk: W3 2.23-2.27 ->
-        // 2.16-2.19 ms, S3 2.17-2.19 -> 2.06-2.10; native the same).
-        let two = kind == ReduceKind::MinNoNan;
-        let nacc = Literal::usize_unsuffixed(if two { 2 } else { 4 });
+        // Four accumulators (two for softmax's row min: `ReduceKind::register_accumulators`),
+        // `__tg_acc[u % n]` taking chunk `u` of each group of four (the unrolled loop's
+        // `__tg_u`); chunks after the last whole group and the tail go to `__tg_acc[0]`.
+        let two = kind.register_accumulators() == 2;
+        let nacc = Literal::usize_unsuffixed(kind.register_accumulators());
         let init = quote! {
             let mut #acc_regs = [#p::V::<#c>::splat(#identity); #nacc];
         };

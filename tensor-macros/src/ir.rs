@@ -163,6 +163,20 @@ impl ReduceKind {
         }
     }
 
+    /// Accumulators a row reduction into registers keeps (chunk `u` of a group of four into
+    /// accumulator `u % n`), so that the combines do not wait on each other's latency: four,
+    /// but two for softmax's row min, which only sets the division's flag (compared with
+    /// the max, never an output, so its grouping changes nothing): beside the max's four,
+    /// four more `f32x8` pairs were all 16 of SSE's registers and the default build spilled
+    /// them every chunk (W3 2.23-2.27 -> 2.16-2.19 ms).
+    pub fn register_accumulators(self) -> usize {
+        if self == ReduceKind::MinNoNan {
+            2
+        } else {
+            4
+        }
+    }
+
     /// The runtime combine: (lane trait, lane method, scalar trait, scalar method), on the
     /// accumulator's compute type (`bool` for any/all). `None` for arg-max/arg-min, which
     /// combine (value, index) pairs.
