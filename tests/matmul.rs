@@ -659,3 +659,444 @@ fn the_requested_gemm_kernels_are_used() {
         }
     }
 }
+
+// Issue 37: products whose operands are reductions (a temp the product's stage computes
+// block by block) or views whose batch axis is a slice left with one element (which then
+// broadcasts over the other operand's batch). Every graph is called twice with different
+// data: a temp that kept the first call's values shows in the second.
+graph! {
+    fn max_mid(x: f32[4, 2, 16], w: f32[16, 4]) -> f32[4, 4] { matmul(max(x, axis = 1), w) }
+    fn reduced_left(x: f32[300, 3, 16], w: f32[16, 5]) -> (f32[300, 5], f32[300, 5], f32[300, 5], f32[300, 5], f32[300, 5]) {
+        (
+            relu(sum(x, axis = 1) @ w + 1.0),
+            min(x, axis = 1) @ w * 2.0,
+            prod(x, axis = 1) @ w - 1.0,
+            mean(x, axis = 1) @ w,
+            expand_dims(max(x, axis = [1, 2]), 1) * (max(x, axis = 1) @ w),
+        )
+    }
+    fn reduced_named(x: f32[B, 3, 16], w: f32[16, 4]) -> f32[B, 4] { relu(max(x, axis = 1) @ w) }
+    fn reduced_last(x: f32[6, 16, 3], w: f32[16, 4]) -> f32[6, 4] { max(x, axis = 2) @ w + 0.5 }
+    fn reduced_right(w: f32[4, 16], x: f32[16, 2, 4]) -> f32[4, 4] { relu(w @ max(x, axis = 1)) }
+    fn argmax_left(x: f32[5, 3, 16], w: i64[16, 4]) -> i64[5, 4] { argmax(x, axis = 1) @ w + 1 }
+    fn row_passes_left(x: f32[300, 16], g: f32[16], b: f32[16], w: f32[16, 4]) -> (f32[300, 4], f32[300, 4]) {
+        (softmax(x, axis = -1) @ w, layer_norm(x, g, b) @ w)
+    }
+}
+
+/// `a · b` in f64 over the product's batch dims `batch`: `a(q, i, p)` and `b(q, p, j)` read
+/// each operand at the product's batch multi-index `q` (broadcasting and views applied by
+/// the caller), row-major `[batch…, m, n]`.
+fn product_reference(
+    batch: &[usize],
+    m: usize,
+    k: usize,
+    n: usize,
+    a: impl Fn(&[usize], usize, usize) -> f64,
+    b: impl Fn(&[usize], usize, usize) -> f64,
+) -> Vec<f64> {
+    let count: usize = batch.iter().product();
+    let mut out = Vec::with_capacity(count * m * n);
+    for flat in 0..count {
+        let mut q = vec![0; batch.len()];
+        let mut rest = flat;
+        for (axis, &extent) in batch.iter().enumerate().rev() {
+            q[axis] = rest % extent;
+            rest /= extent;
+        }
+        for i in 0..m {
+            for j in 0..n {
+                out.push((0..k).map(|p| a(&q, i, p) * b(&q, p, j)).sum());
+            }
+        }
+    }
+    out
+}
+
+/// Small integers (`-4..=4` shifted by `shift`): every product and partial sum of the tests
+/// below is exact in f32 (and in f16 where the test says so), so results compare exactly.
+fn small_ints(n: usize, seed: usize, shift: f32) -> Vec<f32> {
+    (0..n)
+        .map(|i| ((i * 7 + seed * 13 + i / 5) % 9) as f32 - 4.0 + shift)
+        .collect()
+}
+
+fn assert_exact(got: &[f32], want: &[f64], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}: length");
+    for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
+        assert_eq!(g as f64, w, "{what} at {i}");
+    }
+}
+
+/// Row-major `[rows, cols]` values of `f` at (row, col).
+fn table(rows: usize, cols: usize, f: impl Fn(usize, usize) -> f64) -> Vec<f64> {
+    (0..rows * cols).map(|i| f(i / cols, i % cols)).collect()
+}
+
+#[test]
+fn products_of_reductions_read_this_calls_values() {
+    let w4 = small_ints(64, 1, 0.0);
+    let w4t = Tensor::<f32, Shape![16, 4]>::from_vec(w4.clone()).unwrap();
+    let w4f = |p: usize, j: usize| w4[p * 4 + j] as f64;
+    // The issue's case: 1000s first, then 1s.
+    for (call, value) in [(0, 1000.0f32), (1, 1.0), (2, -3.0)] {
+        let x = Tensor::<f32, Shape![4, 2, 16]>::full(value);
+        let got = max_mid(&x, &w4t);
+        let want = product_reference(&[], 4, 16, 4, |_, _, _| value as f64, |_, p, j| w4f(p, j));
+        assert_exact(got.as_slice(), &want, &format!("max_mid call {call}"));
+    }
+    let w5 = small_ints(80, 2, 0.0);
+    let w5t = Tensor::<f32, Shape![16, 5]>::from_vec(w5.clone()).unwrap();
+    let w5f = |_: &[usize], p: usize, j: usize| w5[p * 5 + j] as f64;
+    for call in 0..2 {
+        // The first call's values are large: left over, they would show in the second's.
+        let shift = if call == 0 { 40.0 } else { 0.0 };
+        let x = small_ints(300 * 48, call, shift);
+        let at = |r: usize, t: usize, c: usize| x[(r * 3 + t) * 16 + c] as f64;
+        let over_t = |r: usize, c: usize, f: fn(f64, f64) -> f64| {
+            f(f(at(r, 0, c), at(r, 1, c)), at(r, 2, c))
+        };
+        let xt = Tensor::<f32, Shape![300, 3, 16]>::from_vec(x.clone()).unwrap();
+        let (s, mn, pr, me, mx) = reduced_left(&xt, &w5t);
+        let what = |name: &str| format!("{name}, call {call}");
+        let product = |f: &dyn Fn(usize, usize) -> f64| {
+            product_reference(&[], 300, 16, 5, |_, i, p| f(i, p), w5f)
+        };
+        let want: Vec<f64> = product(&|r, c| over_t(r, c, |a, b| a + b))
+            .iter()
+            .map(|v| (v + 1.0).max(0.0))
+            .collect();
+        assert_exact(s.as_slice(), &want, &what("relu(sum @ w + 1)"));
+        let want: Vec<f64> = product(&|r, c| over_t(r, c, f64::min))
+            .iter()
+            .map(|v| v * 2.0)
+            .collect();
+        assert_exact(mn.as_slice(), &want, &what("min @ w * 2"));
+        let want: Vec<f64> = product(&|r, c| over_t(r, c, |a, b| a * b))
+            .iter()
+            .map(|v| v - 1.0)
+            .collect();
+        assert_exact(pr.as_slice(), &want, &what("prod @ w - 1"));
+        // The mean of three small integers is not exact: f32 bounds.
+        let means = table(300, 16, |r, c| over_t(r, c, |a, b| a + b) / 3.0);
+        let want = product(&|r, c| means[r * 16 + c]);
+        let mag = product_reference(&[], 300, 16, 5, |_, i, p| means[i * 16 + p].abs(), |q, p, j| {
+            w5f(q, p, j).abs()
+        });
+        let u = f32::EPSILON as f64 / 2.0;
+        for (i, ((&g, &w), &m)) in me.as_slice().iter().zip(&want).zip(&mag).enumerate() {
+            // The mean's own rounding (2 ulp) then the product's (K + 2)·u.
+            let bound = (16.0 + 2.0 + 2.0) * u * m;
+            assert!((g as f64 - w).abs() <= bound, "mean @ w, call {call}, at {i}: {g} vs {w}");
+        }
+        let want: Vec<f64> = product(&|r, c| over_t(r, c, f64::max))
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let r = i / 5;
+                let row_max = (0..48).map(|e| x[r * 48 + e] as f64).fold(f64::MIN, f64::max);
+                row_max * v
+            })
+            .collect();
+        assert_exact(mx.as_slice(), &want, &what("max(x) * (max @ w)"));
+    }
+}
+
+#[test]
+fn products_of_reductions_over_every_axis_and_side() {
+    let w4 = small_ints(64, 3, 0.0);
+    let w4t = Tensor::<f32, Shape![16, 4]>::from_vec(w4.clone()).unwrap();
+    let w4f = |_: &[usize], p: usize, j: usize| w4[p * 4 + j] as f64;
+    for call in 0..2 {
+        let shift = if call == 0 { 100.0 } else { -1.0 };
+        let what = |name: &str| format!("{name}, call {call}");
+        // Named rows: 600 of them cross two GEMM blocks and the task split.
+        for rows in [1usize, 3, 600] {
+            let x = small_ints(rows * 48, call + rows, shift);
+            let got = reduced_named(&x, &w4t).unwrap();
+            let want: Vec<f64> = product_reference(
+                &[],
+                rows,
+                16,
+                4,
+                |_, r, c| (0..3).map(|t| x[(r * 3 + t) * 16 + c] as f64).fold(f64::MIN, f64::max),
+                w4f,
+            )
+            .iter()
+            .map(|v| v.max(0.0))
+            .collect();
+            assert_exact(got.as_slice(), &want, &what(&format!("named, {rows} rows")));
+        }
+        let x = small_ints(6 * 48, call, shift);
+        let got = reduced_last(&Tensor::from_vec(x.clone()).unwrap(), &w4t);
+        let want: Vec<f64> = product_reference(
+            &[],
+            6,
+            16,
+            4,
+            |_, r, p| (0..3).map(|t| x[(r * 16 + p) * 3 + t] as f64).fold(f64::MIN, f64::max),
+            w4f,
+        )
+        .iter()
+        .map(|v| v + 0.5)
+        .collect();
+        assert_exact(got.as_slice(), &want, &what("last axis"));
+        let l = small_ints(64, call + 5, 0.0);
+        let x = small_ints(128, call + 7, shift);
+        let got = reduced_right(
+            &Tensor::from_vec(l.clone()).unwrap(),
+            &Tensor::from_vec(x.clone()).unwrap(),
+        );
+        let want: Vec<f64> = product_reference(
+            &[],
+            4,
+            16,
+            4,
+            |_, i, p| l[i * 16 + p] as f64,
+            |_, p, j| (0..2).map(|t| x[(p * 2 + t) * 4 + j] as f64).fold(f64::MIN, f64::max),
+        )
+        .iter()
+        .map(|v| v.max(0.0))
+        .collect();
+        assert_exact(got.as_slice(), &want, &what("right operand"));
+        // Arg-max: an index accumulator and its best-value temp.
+        let x = small_ints(5 * 48, call + 9, shift);
+        let wi: Vec<i64> = (0..64).map(|i| (i % 7) as i64 - 3).collect();
+        let got = argmax_left(
+            &Tensor::from_vec(x.clone()).unwrap(),
+            &Tensor::from_vec(wi.clone()).unwrap(),
+        );
+        for r in 0..5 {
+            for j in 0..4 {
+                let want: i64 = (0..16)
+                    .map(|c| {
+                        let col: Vec<f32> = (0..3).map(|t| x[(r * 3 + t) * 16 + c]).collect();
+                        // The first index of the largest value.
+                        let best = (0..3).fold(0, |b, t| if col[t] > col[b] { t } else { b });
+                        best as i64 * wi[c * 4 + j]
+                    })
+                    .sum::<i64>()
+                    + 1;
+                assert_eq!(got[[r, j]], want, "{} at ({r}, {j})", what("argmax"));
+            }
+        }
+        // Row passes (softmax, layer norm) computing the left operand block by block.
+        let x: Vec<f32> = small_ints(300 * 16, call + 11, shift).iter().map(|v| v / 8.0).collect();
+        let (g, b) = (small_ints(16, 1, 0.5), small_ints(16, 2, 0.0));
+        let (sm, ln) = row_passes_left(
+            &Tensor::from_vec(x.clone()).unwrap(),
+            &Tensor::from_vec(g.clone()).unwrap(),
+            &Tensor::from_vec(b.clone()).unwrap(),
+            &w4t,
+        );
+        let row = |r: usize| -> Vec<f64> { (0..16).map(|c| x[r * 16 + c] as f64).collect() };
+        let soft = table(300, 16, |r, c| {
+            let v = row(r);
+            let m = v.iter().cloned().fold(f64::MIN, f64::max);
+            let s: f64 = v.iter().map(|e| (e - m).exp()).sum();
+            (v[c] - m).exp() / s
+        });
+        let norm = table(300, 16, |r, c| {
+            let v = row(r);
+            let mean = v.iter().sum::<f64>() / 16.0;
+            let var = v.iter().map(|e| (e - mean) * (e - mean)).sum::<f64>() / 16.0;
+            (v[c] - mean) / (var + 1e-5).sqrt() * g[c] as f64 + b[c] as f64
+        });
+        for (name, got, values) in [("softmax @ w", &sm, &soft), ("layer_norm @ w", &ln, &norm)] {
+            let want = product_reference(&[], 300, 16, 4, |_, i, p| values[i * 16 + p], w4f);
+            let mag = product_reference(&[], 300, 16, 4, |_, i, p| values[i * 16 + p].abs(), |q, p, j| {
+                w4f(q, p, j).abs()
+            });
+            for (i, ((&g, &w), &m)) in got.as_slice().iter().zip(&want).zip(&mag).enumerate() {
+                // Each operand element within a few f32 ulps (ACCURACY.md: softmax and
+                // layer_norm), then the product's (K + 2)·u: 1e-5 relative to Σ|a||b| covers both.
+                assert!((g as f64 - w).abs() <= 1e-5 * m + 1e-30, "{} at {i}: {g} vs {w}", what(name));
+            }
+        }
+    }
+}
+
+graph! {
+    fn sliced_batch_left(a: f32[5, 7, 17], b: f32[5, 17, 3]) -> f32[5, 7, 3] { matmul(slice(a, axis = 0, start = 4), b) }
+    fn sliced_batch_ints(p4: i32[2, 4, 1], p5: i32[15, 1, 9]) -> i64[15, 4, 9] { slice(p4, axis = -3, start = -3, end = -1) @ p5 }
+    fn sliced_batch_right(p4: f32[4, 17, 4], p5: f32[2, 4, 1]) -> f32[4, 17, 1] { p4 @ slice(p5, axis = 0, end = 1000, step = 2) }
+    fn sliced_batch_end(a: f32[2, 3, 2], b: f32[5, 2, 4]) -> f32[2, 3, 4] { a @ slice(b, axis = 0, end = 1) }
+    fn sliced_batch_named(a: f32[B, 7, 17], b: f32[5, 17, 3]) -> f32[5, 7, 3] { slice(a, axis = 0, start = 1, end = 2) @ b }
+    fn sliced_batch_fused(a: f32[3, 6, 5], b: f32[4, 5, 2]) -> f32[4, 6, 2] { relu(flip(slice(a, axis = 0, start = -1), axis = 1) @ b + 1.0) }
+    fn sliced_batch_middle(a: f32[2, 3, 4, 5], b: f32[3, 5, 6]) -> f32[2, 3, 4, 6] { slice(a, axis = 1, start = 1, end = 2) @ b }
+    fn sliced_batch_half(a: f16[3, 4, 5], b: f16[2, 5, 3]) -> f16[2, 4, 3] { slice(a, axis = 0, start = 2) @ b }
+    fn sliced_batch_einsum(a: f32[3, 4, 5], b: f32[6, 5, 2]) -> f32[6, 4, 2] { einsum("...ij,...jk->...ik", slice(a, axis = 0, start = 1, end = 2), b) }
+    fn sliced_rows_and_depth(a: f32[5, 7, 17], b: f32[5, 17, 3]) -> (f32[5, 1, 3], f32[5, 7, 3]) {
+        (slice(a, axis = 1, start = 3, end = 4) @ b, slice(a, axis = 2, start = 16) @ slice(b, axis = 1, start = 2, end = 3))
+    }
+}
+
+#[test]
+fn sliced_batch_operands_broadcast() {
+    for call in 0..2 {
+        let what = |name: &str| format!("{name}, call {call}");
+        let (a, b) = (small_ints(5 * 7 * 17, call, 0.0), small_ints(5 * 17 * 3, call + 1, 0.0));
+        let got = sliced_batch_left(
+            &Tensor::from_vec(a.clone()).unwrap(),
+            &Tensor::from_vec(b.clone()).unwrap(),
+        );
+        let want = product_reference(
+            &[5],
+            7,
+            17,
+            3,
+            |_, i, p| a[(4 * 7 + i) * 17 + p] as f64,
+            |q, p, j| b[(q[0] * 17 + p) * 3 + j] as f64,
+        );
+        assert_exact(got.as_slice(), &want, &what("left, start = 4"));
+
+        let p4: Vec<i32> = (0..8).map(|i| i * 3 - 11 + call as i32 * 1000).collect();
+        let p5: Vec<i32> = (0..135).map(|i| (i % 17) - 8 - call as i32 * 100_000).collect();
+        let got = sliced_batch_ints(
+            &Tensor::from_vec(p4.clone()).unwrap(),
+            &Tensor::from_vec(p5.clone()).unwrap(),
+        );
+        for q in 0..15 {
+            for i in 0..4 {
+                for j in 0..9 {
+                    // start = -3 clamps to 0, end = -1 is 1: batch 0 of p4; K = 1.
+                    let want = p4[i] as i64 * p5[q * 9 + j] as i64;
+                    assert_eq!(got[[q, i, j]], want, "{}", what("i32, negative bounds"));
+                }
+            }
+        }
+
+        let (p4, p5) = (small_ints(4 * 17 * 4, call + 2, 0.0), small_ints(8, call + 3, 0.0));
+        let got = sliced_batch_right(
+            &Tensor::from_vec(p4.clone()).unwrap(),
+            &Tensor::from_vec(p5.clone()).unwrap(),
+        );
+        let want = product_reference(
+            &[4],
+            17,
+            4,
+            1,
+            |q, i, p| p4[(q[0] * 17 + i) * 4 + p] as f64,
+            |_, p, _| p5[p] as f64,
+        );
+        assert_exact(got.as_slice(), &want, &what("right, step = 2"));
+
+        let (a, b) = (small_ints(12, call + 4, 0.0), small_ints(40, call + 5, 0.0));
+        let got = sliced_batch_end(
+            &Tensor::from_vec(a.clone()).unwrap(),
+            &Tensor::from_vec(b.clone()).unwrap(),
+        );
+        let want = product_reference(
+            &[2],
+            3,
+            2,
+            4,
+            |q, i, p| a[(q[0] * 3 + i) * 2 + p] as f64,
+            |_, p, j| b[p * 4 + j] as f64,
+        );
+        assert_exact(got.as_slice(), &want, &what("right, end = 1"));
+
+        for rows in [2usize, 3, 9] {
+            let (a, b) = (small_ints(rows * 7 * 17, call + rows, 0.0), small_ints(5 * 17 * 3, call, 0.0));
+            let got = sliced_batch_named(&a, &b).unwrap();
+            let want = product_reference(
+                &[5],
+                7,
+                17,
+                3,
+                |_, i, p| a[(7 + i) * 17 + p] as f64,
+                |q, p, j| b[(q[0] * 17 + p) * 3 + j] as f64,
+            );
+            assert_exact(got.as_slice(), &want, &what(&format!("named, B = {rows}")));
+        }
+
+        let (a, b) = (small_ints(90, call + 6, 0.0), small_ints(40, call + 7, 0.0));
+        let got = sliced_batch_fused(
+            &Tensor::from_vec(a.clone()).unwrap(),
+            &Tensor::from_vec(b.clone()).unwrap(),
+        );
+        let want: Vec<f64> = product_reference(
+            &[4],
+            6,
+            5,
+            2,
+            |_, i, p| a[(2 * 6 + (5 - i)) * 5 + p] as f64,
+            |q, p, j| b[(q[0] * 5 + p) * 2 + j] as f64,
+        )
+        .iter()
+        .map(|v| (v + 1.0).max(0.0))
+        .collect();
+        assert_exact(got.as_slice(), &want, &what("flipped, fused consumer"));
+
+        let (a, b) = (small_ints(120, call + 8, 0.0), small_ints(90, call + 9, 0.0));
+        let got = sliced_batch_middle(
+            &Tensor::from_vec(a.clone()).unwrap(),
+            &Tensor::from_vec(b.clone()).unwrap(),
+        );
+        let want = product_reference(
+            &[2, 3],
+            4,
+            5,
+            6,
+            |q, i, p| a[((q[0] * 3 + 1) * 4 + i) * 5 + p] as f64,
+            |q, p, j| b[(q[1] * 5 + p) * 6 + j] as f64,
+        );
+        assert_exact(got.as_slice(), &want, &what("middle batch axis"));
+
+        // f16: every value and partial sum is a small integer, exact in f16.
+        let (a, b) = (small_ints(60, call + 10, 0.0), small_ints(30, call + 11, 0.0));
+        let got = sliced_batch_half(
+            &Tensor::from_vec(a.iter().map(|&v| f16::from_f32(v)).collect()).unwrap(),
+            &Tensor::from_vec(b.iter().map(|&v| f16::from_f32(v)).collect()).unwrap(),
+        );
+        let want = product_reference(
+            &[2],
+            4,
+            5,
+            3,
+            |_, i, p| a[(2 * 4 + i) * 5 + p] as f64,
+            |q, p, j| b[(q[0] * 5 + p) * 3 + j] as f64,
+        );
+        let got: Vec<f32> = got.as_slice().iter().map(|v| v.to_f32()).collect();
+        assert_exact(&got, &want, &what("f16"));
+
+        let (a, b) = (small_ints(60, call + 12, 0.0), small_ints(60, call + 13, 0.0));
+        let got = sliced_batch_einsum(
+            &Tensor::from_vec(a.clone()).unwrap(),
+            &Tensor::from_vec(b.clone()).unwrap(),
+        );
+        let want = product_reference(
+            &[6],
+            4,
+            5,
+            2,
+            |_, i, p| a[(4 + i) * 5 + p] as f64,
+            |q, p, j| b[(q[0] * 5 + p) * 2 + j] as f64,
+        );
+        assert_exact(got.as_slice(), &want, &what("einsum"));
+
+        let (a, b) = (small_ints(5 * 7 * 17, call + 14, 0.0), small_ints(5 * 17 * 3, call + 15, 0.0));
+        let (one_row, depth_one) = sliced_rows_and_depth(
+            &Tensor::from_vec(a.clone()).unwrap(),
+            &Tensor::from_vec(b.clone()).unwrap(),
+        );
+        let want = product_reference(
+            &[5],
+            1,
+            17,
+            3,
+            |q, _, p| a[(q[0] * 7 + 3) * 17 + p] as f64,
+            |q, p, j| b[(q[0] * 17 + p) * 3 + j] as f64,
+        );
+        assert_exact(one_row.as_slice(), &want, &what("one row"));
+        let want = product_reference(
+            &[5],
+            7,
+            1,
+            3,
+            |q, i, _| a[(q[0] * 7 + i) * 17 + 16] as f64,
+            |q, _, j| b[(q[0] * 17 + 2) * 3 + j] as f64,
+        );
+        assert_exact(depth_one.as_slice(), &want, &what("depth one"));
+    }
+}

@@ -353,6 +353,8 @@ fn emit_stage(
     }
     let mut before_rows = TokenStream::new();
     let mut each_row = TokenStream::new();
+    // Run before a block's prologue: the block temps that start from their init.
+    let mut block_init = TokenStream::new();
     for &t in &local_temps {
         let temp = &kernel.temps[t];
         let len = temp.row_local.as_ref().expect("row-local");
@@ -378,10 +380,20 @@ fn emit_stage(
             continue;
         }
         if temp.gemm_block {
-            // Filled by the GEMM block by block, never initialised.
+            // A block of rows from the thread's scratch pool, holding whatever its last
+            // user left. The product is overwritten by the GEMM and a computed left operand
+            // (`overwritten`) by its prologue; an accumulator the prologue reduces into (the
+            // left operand `max(x, axis = 1)`) starts from its init at every block, as a
+            // row-local accumulator does at every row (issue 37: it read the last call's
+            // block).
             let rows = Literal::usize_unsuffixed(crate::ir::GEMM_BLOCK_ROWS);
             before_rows
                 .extend(quote!(let mut #v = #p::ScratchVec::<#c>::stale(#rows * #len_lit, #init);));
+            let product = gemm.is_some_and(|step| step.output == t);
+            if !temp.overwritten && !product {
+                block_init
+                    .extend(quote!(#v[..(__tg_blk_end - __tg_blk) * #len_lit].fill(#init);));
+            }
         } else if len.as_static().is_some_and(|n| n <= STACK_ROW_LIMIT) {
             // A temp whose every element is stored before it is read (`overwritten`) is
             // initialised once per task, not per row: the per-row fill was a memset of the
@@ -471,6 +483,7 @@ fn emit_stage(
                 let r = Literal::usize_unsuffixed(crate::ir::GEMM_BLOCK_ROWS);
                 let prologue = (!pre.is_empty()).then(|| {
                     quote! {
+                        #block_init
                         for __tg_row in __tg_blk..__tg_blk_end {
                             #each_row
                             #({ #pre })*

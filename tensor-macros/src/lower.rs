@@ -1453,11 +1453,15 @@ fn lower_matmul(
             unreachable!("GEMM operands are buffers or views of one (`viewable`)")
         };
         let (buffer, base, strides) = builder.operands[o].clone();
-        // The operand's batch dims align right with the product's; missing ones broadcast.
+        // The operand's batch dims align right with the product's; missing ones and ones of
+        // size 1 broadcast (stride 0). A size-1 axis's stride is otherwise whatever its
+        // view gives: `slice(a, axis = 0, start = 4)` of `[5, 7, 17]` walks 119 elements
+        // per index, read past `a` when the axis broadcasts over the other operand's 5
+        // (issue 37).
         let lead = batch_rank - (dims.len() - 2);
         let batch_strides = (0..batch_rank)
             .map(|k| {
-                if k < lead {
+                if k < lead || dims[k - lead].is_static(1) {
                     Offset::zero()
                 } else {
                     strides[k - lead].clone()
