@@ -780,21 +780,31 @@ fn products_of_reductions_read_this_calls_values() {
         // The mean of three small integers is not exact: f32 bounds.
         let means = table(300, 16, |r, c| over_t(r, c, |a, b| a + b) / 3.0);
         let want = product(&|r, c| means[r * 16 + c]);
-        let mag = product_reference(&[], 300, 16, 5, |_, i, p| means[i * 16 + p].abs(), |q, p, j| {
-            w5f(q, p, j).abs()
-        });
+        let mag = product_reference(
+            &[],
+            300,
+            16,
+            5,
+            |_, i, p| means[i * 16 + p].abs(),
+            |q, p, j| w5f(q, p, j).abs(),
+        );
         let u = f32::EPSILON as f64 / 2.0;
         for (i, ((&g, &w), &m)) in me.as_slice().iter().zip(&want).zip(&mag).enumerate() {
             // The mean's own rounding (2 ulp) then the product's (K + 2)·u.
             let bound = (16.0 + 2.0 + 2.0) * u * m;
-            assert!((g as f64 - w).abs() <= bound, "mean @ w, call {call}, at {i}: {g} vs {w}");
+            assert!(
+                (g as f64 - w).abs() <= bound,
+                "mean @ w, call {call}, at {i}: {g} vs {w}"
+            );
         }
         let want: Vec<f64> = product(&|r, c| over_t(r, c, f64::max))
             .iter()
             .enumerate()
             .map(|(i, v)| {
                 let r = i / 5;
-                let row_max = (0..48).map(|e| x[r * 48 + e] as f64).fold(f64::MIN, f64::max);
+                let row_max = (0..48)
+                    .map(|e| x[r * 48 + e] as f64)
+                    .fold(f64::MIN, f64::max);
                 row_max * v
             })
             .collect();
@@ -819,7 +829,11 @@ fn products_of_reductions_over_every_axis_and_side() {
                 rows,
                 16,
                 4,
-                |_, r, c| (0..3).map(|t| x[(r * 3 + t) * 16 + c] as f64).fold(f64::MIN, f64::max),
+                |_, r, c| {
+                    (0..3)
+                        .map(|t| x[(r * 3 + t) * 16 + c] as f64)
+                        .fold(f64::MIN, f64::max)
+                },
                 w4f,
             )
             .iter()
@@ -834,7 +848,11 @@ fn products_of_reductions_over_every_axis_and_side() {
             6,
             16,
             4,
-            |_, r, p| (0..3).map(|t| x[(r * 16 + p) * 3 + t] as f64).fold(f64::MIN, f64::max),
+            |_, r, p| {
+                (0..3)
+                    .map(|t| x[(r * 16 + p) * 3 + t] as f64)
+                    .fold(f64::MIN, f64::max)
+            },
             w4f,
         )
         .iter()
@@ -853,7 +871,11 @@ fn products_of_reductions_over_every_axis_and_side() {
             16,
             4,
             |_, i, p| l[i * 16 + p] as f64,
-            |_, p, j| (0..2).map(|t| x[(p * 2 + t) * 4 + j] as f64).fold(f64::MIN, f64::max),
+            |_, p, j| {
+                (0..2)
+                    .map(|t| x[(p * 2 + t) * 4 + j] as f64)
+                    .fold(f64::MIN, f64::max)
+            },
         )
         .iter()
         .map(|v| v.max(0.0))
@@ -881,7 +903,10 @@ fn products_of_reductions_over_every_axis_and_side() {
             }
         }
         // Row passes (softmax, layer norm) computing the left operand block by block.
-        let x: Vec<f32> = small_ints(300 * 16, call + 11, shift).iter().map(|v| v / 8.0).collect();
+        let x: Vec<f32> = small_ints(300 * 16, call + 11, shift)
+            .iter()
+            .map(|v| v / 8.0)
+            .collect();
         let (g, b) = (small_ints(16, 1, 0.5), small_ints(16, 2, 0.0));
         let (sm, ln) = row_passes_left(
             &Tensor::from_vec(x.clone()).unwrap(),
@@ -904,13 +929,22 @@ fn products_of_reductions_over_every_axis_and_side() {
         });
         for (name, got, values) in [("softmax @ w", &sm, &soft), ("layer_norm @ w", &ln, &norm)] {
             let want = product_reference(&[], 300, 16, 4, |_, i, p| values[i * 16 + p], w4f);
-            let mag = product_reference(&[], 300, 16, 4, |_, i, p| values[i * 16 + p].abs(), |q, p, j| {
-                w4f(q, p, j).abs()
-            });
+            let mag = product_reference(
+                &[],
+                300,
+                16,
+                4,
+                |_, i, p| values[i * 16 + p].abs(),
+                |q, p, j| w4f(q, p, j).abs(),
+            );
             for (i, ((&g, &w), &m)) in got.as_slice().iter().zip(&want).zip(&mag).enumerate() {
                 // Each operand element within a few f32 ulps (ACCURACY.md: softmax and
                 // layer_norm), then the product's (K + 2)·u: 1e-5 relative to Σ|a||b| covers both.
-                assert!((g as f64 - w).abs() <= 1e-5 * m + 1e-30, "{} at {i}: {g} vs {w}", what(name));
+                assert!(
+                    (g as f64 - w).abs() <= 1e-5 * m + 1e-30,
+                    "{} at {i}: {g} vs {w}",
+                    what(name)
+                );
             }
         }
     }
@@ -935,7 +969,10 @@ graph! {
 fn sliced_batch_operands_broadcast() {
     for call in 0..2 {
         let what = |name: &str| format!("{name}, call {call}");
-        let (a, b) = (small_ints(5 * 7 * 17, call, 0.0), small_ints(5 * 17 * 3, call + 1, 0.0));
+        let (a, b) = (
+            small_ints(5 * 7 * 17, call, 0.0),
+            small_ints(5 * 17 * 3, call + 1, 0.0),
+        );
         let got = sliced_batch_left(
             &Tensor::from_vec(a.clone()).unwrap(),
             &Tensor::from_vec(b.clone()).unwrap(),
@@ -951,7 +988,9 @@ fn sliced_batch_operands_broadcast() {
         assert_exact(got.as_slice(), &want, &what("left, start = 4"));
 
         let p4: Vec<i32> = (0..8).map(|i| i * 3 - 11 + call as i32 * 1000).collect();
-        let p5: Vec<i32> = (0..135).map(|i| (i % 17) - 8 - call as i32 * 100_000).collect();
+        let p5: Vec<i32> = (0..135)
+            .map(|i| (i % 17) - 8 - call as i32 * 100_000)
+            .collect();
         let got = sliced_batch_ints(
             &Tensor::from_vec(p4.clone()).unwrap(),
             &Tensor::from_vec(p5.clone()).unwrap(),
@@ -966,7 +1005,10 @@ fn sliced_batch_operands_broadcast() {
             }
         }
 
-        let (p4, p5) = (small_ints(4 * 17 * 4, call + 2, 0.0), small_ints(8, call + 3, 0.0));
+        let (p4, p5) = (
+            small_ints(4 * 17 * 4, call + 2, 0.0),
+            small_ints(8, call + 3, 0.0),
+        );
         let got = sliced_batch_right(
             &Tensor::from_vec(p4.clone()).unwrap(),
             &Tensor::from_vec(p5.clone()).unwrap(),
@@ -997,7 +1039,10 @@ fn sliced_batch_operands_broadcast() {
         assert_exact(got.as_slice(), &want, &what("right, end = 1"));
 
         for rows in [2usize, 3, 9] {
-            let (a, b) = (small_ints(rows * 7 * 17, call + rows, 0.0), small_ints(5 * 17 * 3, call, 0.0));
+            let (a, b) = (
+                small_ints(rows * 7 * 17, call + rows, 0.0),
+                small_ints(5 * 17 * 3, call, 0.0),
+            );
             let got = sliced_batch_named(&a, &b).unwrap();
             let want = product_reference(
                 &[5],
@@ -1028,7 +1073,10 @@ fn sliced_batch_operands_broadcast() {
         .collect();
         assert_exact(got.as_slice(), &want, &what("flipped, fused consumer"));
 
-        let (a, b) = (small_ints(120, call + 8, 0.0), small_ints(90, call + 9, 0.0));
+        let (a, b) = (
+            small_ints(120, call + 8, 0.0),
+            small_ints(90, call + 9, 0.0),
+        );
         let got = sliced_batch_middle(
             &Tensor::from_vec(a.clone()).unwrap(),
             &Tensor::from_vec(b.clone()).unwrap(),
@@ -1044,7 +1092,10 @@ fn sliced_batch_operands_broadcast() {
         assert_exact(got.as_slice(), &want, &what("middle batch axis"));
 
         // f16: every value and partial sum is a small integer, exact in f16.
-        let (a, b) = (small_ints(60, call + 10, 0.0), small_ints(30, call + 11, 0.0));
+        let (a, b) = (
+            small_ints(60, call + 10, 0.0),
+            small_ints(30, call + 11, 0.0),
+        );
         let got = sliced_batch_half(
             &Tensor::from_vec(a.iter().map(|&v| f16::from_f32(v)).collect()).unwrap(),
             &Tensor::from_vec(b.iter().map(|&v| f16::from_f32(v)).collect()).unwrap(),
@@ -1060,7 +1111,10 @@ fn sliced_batch_operands_broadcast() {
         let got: Vec<f32> = got.as_slice().iter().map(|v| v.to_f32()).collect();
         assert_exact(&got, &want, &what("f16"));
 
-        let (a, b) = (small_ints(60, call + 12, 0.0), small_ints(60, call + 13, 0.0));
+        let (a, b) = (
+            small_ints(60, call + 12, 0.0),
+            small_ints(60, call + 13, 0.0),
+        );
         let got = sliced_batch_einsum(
             &Tensor::from_vec(a.clone()).unwrap(),
             &Tensor::from_vec(b.clone()).unwrap(),
@@ -1075,7 +1129,10 @@ fn sliced_batch_operands_broadcast() {
         );
         assert_exact(got.as_slice(), &want, &what("einsum"));
 
-        let (a, b) = (small_ints(5 * 7 * 17, call + 14, 0.0), small_ints(5 * 17 * 3, call + 15, 0.0));
+        let (a, b) = (
+            small_ints(5 * 7 * 17, call + 14, 0.0),
+            small_ints(5 * 17 * 3, call + 15, 0.0),
+        );
         let (one_row, depth_one) = sliced_rows_and_depth(
             &Tensor::from_vec(a.clone()).unwrap(),
             &Tensor::from_vec(b.clone()).unwrap(),

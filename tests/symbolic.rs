@@ -669,3 +669,33 @@ fn closure_with_names_and_a_declared_output() {
         "{err}"
     );
 }
+
+/// Issue 37: the closure form with names takes borrows that end before the closure does
+/// (each call chooses its own lifetime), for every argument form, called in a loop over
+/// buffers made and dropped at each turn.
+#[test]
+fn closure_with_names_takes_short_borrows() {
+    let g = graph!(|x: f32[B]| x * 2.0);
+    for c in 0..3 {
+        let v = vec![c as f32; 4];
+        let y = g(&v[..]).unwrap();
+        assert_eq!(y.as_slice(), &[2.0 * c as f32; 4]);
+    }
+    let h = graph!(|x: f32[B, 3], s: f32, b: f32[3]| -> f32[B, 3] { x * s + b });
+    let b = Tensor::<f32, Shape![3]>::from_vec(vec![1.0, 2.0, 3.0]).unwrap();
+    for rows in 1..4 {
+        let t = Tensor::<f32, Shape![_, 3]>::from_vec(vec![rows as f32; rows * 3]).unwrap();
+        let y = h(&t, 0.5, &b).unwrap();
+        assert_eq!(y.shape(), &[rows, 3]);
+        for r in 0..rows {
+            for c in 0..3 {
+                assert_eq!(y[[r, c]], rows as f32 * 0.5 + (c + 1) as f32);
+            }
+        }
+    }
+    let k = graph!(|x: f32[B]| sum(x));
+    for n in 0..3 {
+        let v: Vec<f32> = (0..n).map(|i| i as f32).collect();
+        assert_eq!(k(&v).unwrap()[[]], (0..n).sum::<usize>() as f32);
+    }
+}

@@ -1,5 +1,6 @@
-// A closure with dim names stays a generic function (`graph_closure`): a wrong argument
-// names the parameter, but rustc reports it where the function is named: the closure's `|`.
+// A closure with dim names stays a generic function (`graph_closure`), whose tensor
+// parameters are `&(impl …)`: a wrong argument names the parameter, but rustc reports it
+// where the function is named: the closure's `|`.
 use tensorgraph::prelude::*;
 
 fn main() {

@@ -661,6 +661,69 @@ impl<T: Element, const N: usize> Lend for &[T; N] {
     }
 }
 
+/// The value behind the `&` that the closure form of a graph with names takes for each tensor
+/// parameter: `Tensor`, `TensorView`, `TensorViewMut`, `[T]`, `Vec<T>`, `[T; N]` and with the
+/// `ndarray` feature `ArrayBase` (an array or a view) and `ArrayRef`; as [`Lend`] for the
+/// reference to it. The closure form's value is a generic function item whose type parameters
+/// the first call fixes; a parameter `&X` with `X` this trait's implementor leaves the
+/// borrow's lifetime free at each call, where `impl Lend` would fix it with the argument type
+/// (`&'v [f32]`), so that every later call must lend as long as the closure lives.
+pub trait LendPointee {
+    /// The argument's dtype.
+    type Elem;
+    /// The argument's shape type.
+    type Shape;
+    /// The shape in Rust's array notation, for messages ([`Notation`]).
+    type Notation: ?Sized;
+    /// Lends the buffer and dims.
+    fn lend(&self) -> ArgParts<'_, Self::Elem>;
+}
+
+macro_rules! lend_pointee_tensor {
+    ($($ty:ty),+) => {$(
+        impl<T: Element, S: Shape + Notation<T>> LendPointee for $ty {
+            type Elem = T;
+            type Shape = S;
+            type Notation = <S as Notation<T>>::Out;
+            #[inline]
+            fn lend(&self) -> ArgParts<'_, T> {
+                tensor_parts(&self.data, self.dims.as_ref())
+            }
+        }
+    )+};
+}
+lend_pointee_tensor!(Tensor<T, S>, TensorView<'_, T, S>, TensorViewMut<'_, T, S>);
+
+impl<T: Element> LendPointee for [T] {
+    type Elem = T;
+    type Shape = Flat;
+    type Notation = [T];
+    #[inline]
+    fn lend(&self) -> ArgParts<'_, T> {
+        slice_parts(self)
+    }
+}
+
+impl<T: Element> LendPointee for Vec<T> {
+    type Elem = T;
+    type Shape = Flat;
+    type Notation = [T];
+    #[inline]
+    fn lend(&self) -> ArgParts<'_, T> {
+        slice_parts(self)
+    }
+}
+
+impl<T: Element, const N: usize> LendPointee for [T; N] {
+    type Elem = T;
+    type Shape = Flat;
+    type Notation = [T];
+    #[inline]
+    fn lend(&self) -> ArgParts<'_, T> {
+        slice_parts(&self[..])
+    }
+}
+
 impl<T: Element> LendMut for &mut [T] {
     type Elem = T;
     type Shape = Flat;

@@ -43,9 +43,9 @@ pub use tensor::{Tensor, TensorMut, TensorRef, TensorView, TensorViewMut};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::args::{
-        Accepts, AnyRank, ArgParts, ArgPartsMut, Checked, DimAccepts, Flat, Lend, LendMut, NoSlice,
-        Notation, SameDtype, ShapeAccepts, ShapePattern, SliceOk, StaticInput, StaticOutput,
-        StaticPointee, Sym, TensorArg, TensorArgMut, UnderLiteral,
+        Accepts, AnyRank, ArgParts, ArgPartsMut, Checked, DimAccepts, Flat, Lend, LendMut,
+        LendPointee, NoSlice, Notation, SameDtype, ShapeAccepts, ShapePattern, SliceOk,
+        StaticInput, StaticOutput, StaticPointee, Sym, TensorArg, TensorArgMut, UnderLiteral,
     };
     pub use crate::bind::{
         bind_dims, bind_entry, check_entry_sizes, check_sizes, entry_error, ArgShape, DeclDim,

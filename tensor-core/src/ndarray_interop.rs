@@ -176,6 +176,33 @@ where
     }
 }
 
+impl<T: Element, S: Data<Elem = T>, D: Dimension + NdLendShape> crate::args::LendPointee
+    for ArrayBase<S, D>
+where
+    D::Shape: crate::args::Notation<T>,
+{
+    type Elem = T;
+    type Shape = D::Shape;
+    type Notation = <D::Shape as crate::args::Notation<T>>::Out;
+    #[inline]
+    fn lend(&self) -> ArgParts<'_, T> {
+        array_parts(self)
+    }
+}
+
+impl<T: Element, D: Dimension + NdLendShape> crate::args::LendPointee for ArrayRef<T, D>
+where
+    D::Shape: crate::args::Notation<T>,
+{
+    type Elem = T;
+    type Shape = D::Shape;
+    type Notation = <D::Shape as crate::args::Notation<T>>::Out;
+    #[inline]
+    fn lend(&self) -> ArgParts<'_, T> {
+        array_parts(self)
+    }
+}
+
 impl<T: Element, S: DataMut<Elem = T>, D: Dimension + NdLendShape> LendMut for &mut ArrayBase<S, D>
 where
     D::Shape: crate::args::Notation<T>,

@@ -391,8 +391,7 @@ fn emit_stage(
                 .extend(quote!(let mut #v = #p::ScratchVec::<#c>::stale(#rows * #len_lit, #init);));
             let product = gemm.is_some_and(|step| step.output == t);
             if !temp.overwritten && !product {
-                block_init
-                    .extend(quote!(#v[..(__tg_blk_end - __tg_blk) * #len_lit].fill(#init);));
+                block_init.extend(quote!(#v[..(__tg_blk_end - __tg_blk) * #len_lit].fill(#init);));
             }
         } else if len.as_static().is_some_and(|n| n <= STACK_ROW_LIMIT) {
             // A temp whose every element is stored before it is read (`overwritten`) is

@@ -230,6 +230,9 @@ enum Lending {
     Pointee,
     /// A graph with names: `Lend` / `LendMut` (tensors, views, slices, ndarray arrays).
     Lend,
+    /// The closure form of such a graph: `LendPointee`, the values behind the `&` each of
+    /// its tensor parameters takes (`param_type`).
+    LendPointee,
 }
 
 fn arg_check_traits(
@@ -241,7 +244,7 @@ fn arg_check_traits(
     output: bool,
     lending: Lending,
 ) -> TokenStream {
-    let symbolic = lending == Lending::Lend;
+    let symbolic = matches!(lending, Lending::Lend | Lending::LendPointee);
     let p = quote!(#rt::__private);
     let declared = type_text(dtype, dims);
     let StaticNames {
@@ -263,7 +266,7 @@ fn arg_check_traits(
     // `&dyn`: `Self` is the tensor behind the `&`.
     let reference = match (lending, output) {
         (Lending::Static, true) => "&mut ",
-        (Lending::Pointee, _) => "&",
+        (Lending::Pointee | Lending::LendPointee, _) => "&",
         _ => "",
     };
     let form_message = format!("{owner} `{declared}`; you passed `{reference}{{Self}}`");
@@ -353,10 +356,10 @@ fn arg_check_traits(
         } else {
             quote!(#p::NoSlice)
         };
-        let runtime = if output {
-            quote!(LendMut)
-        } else {
-            quote!(Lend)
+        let runtime = match (lending, output) {
+            (_, true) => quote!(LendMut),
+            (Lending::LendPointee, false) => quote!(LendPointee),
+            _ => quote!(Lend),
         };
         (
             runtime,
@@ -405,8 +408,10 @@ fn arg_check_traits(
             <() as #p::SameDtype<X::Elem, #t>>::#same(#read)
         }
     };
+    // The values behind a closure's `&` include slices.
+    let maybe_unsized = (lending == Lending::LendPointee).then(|| quote!(+ ?::core::marker::Sized));
     let impls = quote_spanned! {span=>
-        impl<X: #form> #form_trait_s for X
+        impl<X: #form #maybe_unsized> #form_trait_s for X
         where
             #checked_bound
             (): #shape_trait<X::Elem, #checked, #notation>,
@@ -466,7 +471,14 @@ fn input_names(f: &GraphFn, index: usize, symbolic: bool) -> StaticNames {
     let name = param.name.to_string();
     let name = name.trim_start_matches("r#");
     let shape = format!("{}, {}", dtype.name(), shape_macro_text(dims));
-    let note = if symbolic {
+    let note = if symbolic && is_closure(f) {
+        // The closure form takes every tensor by reference (`param_type`).
+        format!(
+            "`{declared}` is passed by reference, as `&Tensor<{shape}>` or `&TensorView<{shape}>` \
+             (a literal dim may also be `_` in the argument's type){}",
+            slice_note(dtype, dims, "&")
+        )
+    } else if symbolic {
         format!(
             "`{declared}` is passed as `&Tensor<{shape}>`, `&TensorView<{shape}>` or a \
              `TensorView` (a literal dim may also be `_` in the argument's type){}",
@@ -622,10 +634,10 @@ fn emit_arg_traits(
     let inputs = (0..f.params.len()).filter(|&i| is_tensor(f, i)).map(|i| {
         let ty = &f.params[i].ty;
         let dims = ty.dims.as_ref().expect("a tensor parameter");
-        let lending = if symbolic {
-            Lending::Lend
-        } else {
-            Lending::Pointee
+        let lending = match (symbolic, is_closure(f)) {
+            (true, true) => Lending::LendPointee,
+            (true, false) => Lending::Lend,
+            (false, _) => Lending::Pointee,
         };
         let names = input_names(f, i, symbolic);
         arg_check_traits(rt, &f.vis, names, ty.dtype, dims, false, lending)
@@ -665,6 +677,12 @@ fn param_type(rt: &TokenStream, f: &GraphFn, index: usize, symbolic: bool) -> To
         Some(_) if is_closure(f) && !symbolic => {
             quote_spanned!(ty.span=> &(impl #tr + ?::core::marker::Sized))
         }
+        // The closure form of a graph with names is a generic function item whose type
+        // parameters its first call fixes: `&(impl …)` leaves each call's borrow its own
+        // lifetime, where `impl …` of the whole argument type (`&'v [f32]`) would make every
+        // later call lend as long as the closure lives (issue 37: a buffer made and dropped
+        // in a loop was E0597). Its trait reads the value behind the `&` (`LendPointee`).
+        Some(_) if is_closure(f) => quote_spanned!(ty.span=> &(impl #tr + ?::core::marker::Sized)),
         Some(_) => quote_spanned!(ty.span=> impl #tr),
     }
 }
@@ -928,7 +946,13 @@ fn input_reads(rt: &TokenStream, f: &GraphFn) -> (TokenStream, Vec<TokenStream>,
         let parts = format_ident!("__tg_parts{}", i);
         let slice = input_slice(i);
         let t = storage_type(rt, param.ty.dtype);
-        reads.extend(quote!(let #parts = #tr::lend(&#name);));
+        // The closure form's parameter is `&` the value its trait reads (`param_type`).
+        let read = if is_closure(f) {
+            quote!(#tr::lend(#name))
+        } else {
+            quote!(#tr::lend(&#name))
+        };
+        reads.extend(quote!(let #parts = #read;));
         shapes.push(quote!(#parts.arg_shape()));
         slices.extend(quote!(let #slice: &[#t] = #parts.data;));
     }
