@@ -1157,3 +1157,160 @@ fn sliced_batch_operands_broadcast() {
         assert_exact(depth_one.as_slice(), &want, &what("depth one"));
     }
 }
+
+graph! {
+    #[allow(tensorgraph::lossy_cast)]
+    fn g179(p2: f32[B, 1, L, 9], p3: f32[9], p4: f32[9, 7, L], p5: f32[L], p6: f32[1], p7: f32[100, 7, 4, L]) -> f32[9, 8, L] {
+        max(
+            pad((100.0 - prod(max(mean_of(p7, p7, 10.0), (p7 as u16), (p7 as i8), p7), axis = 0)), [2, 0, 3, 1, 0, 0], mode = reflect),
+            concat([matmul(slice(p2, axis = 0, start = 1, end = 10), p3), layer_norm(max(floor(p4), p4), p5, p6)], axis = -2)
+        )
+    }
+}
+
+/// NaN-propagating max (the language's `max`), in f32.
+fn max_nan(a: f32, b: f32) -> f32 {
+    if a.is_nan() || b.is_nan() {
+        f32::NAN
+    } else {
+        a.max(b)
+    }
+}
+
+/// Issue 37's `g179` (found by an independent random-graph check: "got NaN, want 100.0")
+/// against a scalar reference written from docs/language.md. The NaN is right: `prod` of
+/// `f32` accumulates in f64 in an unspecified order (docs/language.md, "Reductions"); where
+/// the column's factors overflow f64 before a zero factor is reached, the partial product is
+/// inf and inf·0 is NaN, as NumPy's `np.prod(x.astype(np.float64), axis=0)` gives in index
+/// order; a zero reached first keeps it 0 (the other interpreter's 100). Such columns accept
+/// either; every other element is compared, on three calls (the first with NaN, inf, MAX
+/// and -0 among `p7`).
+#[test]
+fn g179_against_a_scalar_reference() {
+    let (b, l) = (17usize, 3usize);
+    let mut overflow_columns_seen = 0;
+    for call in 0..3u64 {
+        let mut s = 0x9e3779b97f4a7c15u64 ^ call;
+        let mut halves = |n: usize| -> Vec<f32> {
+            (0..n)
+                .map(|_| (xorshift(&mut s) % 65) as f32 / 2.0 - 16.0)
+                .collect()
+        };
+        let (p2, p3, p4, p5, p6) = (
+            halves(b * l * 9),
+            halves(9),
+            halves(9 * 7 * l),
+            halves(l),
+            halves(1),
+        );
+        let mut p7 = halves(100 * 7 * 4 * l);
+        let at = |t: usize, col: usize| t * 7 * 4 * l + col;
+        // Columns 0 and 1: 1e30s (a multiple of 0.5) overflow the f64 product after 11
+        // factors; -6 is a zero factor (`max(mean_of(-6, -6, 10), 0, -6, -6)` is 0). Column 0
+        // meets the zero first, column 1 after the overflow.
+        for t in 0..100 {
+            p7[at(t, 0)] = if t == 0 {
+                -6.0
+            } else if t < 20 {
+                1e30
+            } else {
+                1.0
+            };
+            p7[at(t, 1)] = if t == 50 {
+                -6.0
+            } else if t < 20 {
+                1e30
+            } else {
+                1.0
+            };
+        }
+        if call == 0 {
+            for (i, v) in p7
+                .iter_mut()
+                .enumerate()
+                .skip(2 * 100)
+                .filter(|(i, _)| i % 7 == 0)
+            {
+                *v = [f32::NAN, f32::INFINITY, f32::MAX, -0.0, f32::NEG_INFINITY][i % 5];
+            }
+        }
+        let p2t =
+            Tensor::<f32, Shape![_, 1, _, 9]>::from_shape_vec([b, 1, l, 9], p2.clone()).unwrap();
+        let got = g179(&p2t, &p3, &p4, &p5, &p6, &p7).unwrap();
+        assert_eq!(got.shape(), &[9, 8, l]);
+
+        // 100 - prod over axis 0 of max(mean_of(p, p, 10), p as u16, p as i8, p), [7, 4, L].
+        let factor = |p: f32| -> f32 {
+            let mean = ((p + p) + 10.0) / 3.0;
+            max_nan(max_nan(max_nan(mean, p as u16 as f32), p as i8 as f32), p)
+        };
+        let column = |col: usize| -> (f32, bool) {
+            let mut prod = 1.0f64;
+            let mut overflowed = false;
+            for t in 0..100 {
+                prod *= factor(p7[at(t, col)]) as f64;
+                overflowed |= prod.is_infinite();
+            }
+            (100.0 - prod as f32, overflowed)
+        };
+        // pad(…, [2, 0, 3, 1, 0, 0], mode = reflect): output index i reads source i - before,
+        // reflected about the edges (NumPy's "reflect": the edge is not repeated).
+        let reflect = |i: isize, n: isize| -> usize {
+            let j = if i < 0 {
+                -i
+            } else if i >= n {
+                2 * (n - 1) - i
+            } else {
+                i
+            };
+            j as usize
+        };
+        for i0 in 0..9 {
+            for i1 in 0..8 {
+                for i2 in 0..l {
+                    let (a, bb) = (reflect(i0 as isize - 2, 7), reflect(i1 as isize - 3, 4));
+                    let (left, overflowed) = column((a * 4 + bb) * l + i2);
+                    // concat([matmul(slice(p2, 1..10), p3) : [9, 1, L], layer_norm(…) : [9, 7, L]], axis = -2)
+                    let right = if i1 == 0 {
+                        // Small multiples of 0.5: exact in f32 in any order.
+                        (0..9)
+                            .map(|k| p2[((1 + i0) * l + i2) * 9 + k] as f64 * p3[k] as f64)
+                            .sum::<f64>()
+                    } else {
+                        let row: Vec<f64> = (0..l)
+                            .map(|c| p4[(i0 * 7 + i1 - 1) * l + c] as f64)
+                            .collect();
+                        let mean = row.iter().sum::<f64>() / l as f64;
+                        let var =
+                            row.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / l as f64;
+                        (row[i2] - mean) / (var + 1e-5).sqrt() * p5[i2] as f64 + p6[0] as f64
+                    };
+                    let g = got[[i0, i1, i2]];
+                    let what = format!("call {call} at ({i0}, {i1}, {i2})");
+                    if overflowed {
+                        overflow_columns_seen += 1;
+                        // NaN (the overflow met the zero) or the zero reached first.
+                        let zero_first = max_nan(100.0, right as f32);
+                        assert!(
+                            g.is_nan() || g == zero_first || g == max_nan(left, right as f32),
+                            "{what}: {g}"
+                        );
+                        continue;
+                    }
+                    if left.is_nan() {
+                        assert!(g.is_nan(), "{what}: {g}, want NaN");
+                        continue;
+                    }
+                    let want = (left as f64).max(right);
+                    // layer_norm: within 1e-5 of its magnitude (ACCURACY.md); the rest exact
+                    // or rounded once (100 - prod).
+                    let tol = 1e-5 * (1.0 + want.abs());
+                    assert!((g as f64 - want).abs() <= tol, "{what}: {g}, want {want}");
+                }
+            }
+        }
+        // Column 1 in index order overflows before its zero, as NumPy's prod would: NaN.
+        assert!(got[[2, 3, 1]].is_nan(), "call {call}: {}", got[[2, 3, 1]]);
+    }
+    assert!(overflow_columns_seen > 0);
+}
