@@ -1254,44 +1254,76 @@ impl Gen {
         })
     }
 
+    /// A product of a value in scope and a new parameter, either side (NumPy `matmul`
+    /// shapes). Issue 37: the lowering reads an operand in place through its view or from a
+    /// temp its stage computes, so both operands are also drawn as views (a slice with
+    /// offsets and steps, one that leaves a batch axis of 1 which then broadcasts, a flip, a
+    /// transpose of the matrix axes) or reductions; the parameter is declared wider and
+    /// sliced, or transposed, to its operand's shape.
     fn matmul(&mut self) -> Option<Val> {
-        let a = self.pick_tensor(1)?;
-        let a = self.coerce(a, |d| d != Bool);
-        let ad = a.ty.dims.clone();
-        let k = ad[ad.len() - 1].clone();
-        // The other operand: a new parameter [..., K, N] or [K] (a column).
-        let bd = if ad.len() == 1 || self.rng.chance(0.3) {
+        let x = self.pick_tensor(1)?;
+        let x = self.coerce(x, |d| d != Bool);
+        let x = self.product_operand(x);
+        let xd = x.ty.dims.clone();
+        if xd.is_empty() {
+            return None;
+        }
+        // `x` on the right: `param @ x`, its contracted axis second to last (or its only).
+        let x_right = self.rng.chance(0.35);
+        let k = if x_right && xd.len() >= 2 {
+            xd[xd.len() - 2].clone()
+        } else {
+            xd[xd.len() - 1].clone()
+        };
+        // The parameter's operand shape: [K] (a vector), or [batch…, K, N] / [batch…, M, K].
+        let pd: Vec<Dim> = if xd.len() == 1 || self.rng.chance(0.3) {
             if self.rng.chance(0.5) {
                 vec![k.clone()]
             } else {
-                vec![k.clone(), Dim::Lit(*self.rng.pick(&[1, 2, 3, 8, 9]))]
+                let other = Dim::Lit(*self.rng.pick(&[1, 2, 3, 8, 9]));
+                if x_right {
+                    vec![other, k.clone()]
+                } else {
+                    vec![k.clone(), other]
+                }
             }
         } else {
-            let mut b: Vec<Dim> = ad[..ad.len() - 2].to_vec();
+            let mut b: Vec<Dim> = xd[..xd.len() - 2].to_vec();
             if !b.is_empty() && self.rng.chance(0.4) {
                 b.remove(0);
             }
             for d in &mut b {
-                if self.rng.chance(0.3) {
+                if d.is_one() && self.rng.chance(0.6) {
+                    // `x`'s batch axis of 1 broadcasts over the parameter's.
+                    *d = Dim::Lit(*self.rng.pick(&[2, 3, 5]));
+                } else if self.rng.chance(0.3) {
                     *d = Dim::Lit(1);
                 }
             }
-            b.push(k.clone());
-            b.push(Dim::Lit(*self.rng.pick(&[1, 2, 3, 8, 9])));
+            let other = Dim::Lit(*self.rng.pick(&[1, 2, 3, 8, 9]));
+            if x_right {
+                b.push(other);
+                b.push(k.clone());
+            } else {
+                b.push(k.clone());
+                b.push(other);
+            }
             b
         };
         let ok: Vec<DType> = DType::ALL
             .into_iter()
-            .filter(|&d| promote(a.ty.dtype, d).is_some_and(|p| p != Bool))
+            .filter(|&d| promote(x.ty.dtype, d).is_some_and(|p| p != Bool))
             .collect();
-        let bdt = if ok.contains(&a.ty.dtype) && self.rng.chance(0.6) {
-            a.ty.dtype
+        let pdt = if ok.contains(&x.ty.dtype) && self.rng.chance(0.6) {
+            x.ty.dtype
         } else {
             *self.rng.pick(&ok)
         };
-        let b = self.add_param(bdt, Some(bd.clone()));
-        let p = promote(a.ty.dtype, bdt)?;
+        let param = self.param_as_view(pdt, pd.clone());
+        let p = promote(x.ty.dtype, pdt)?;
         let out_dtype = if p.is_float() { p } else { p.sum_out() };
+        let (a, b) = if x_right { (param, x) } else { (x, param) };
+        let (ad, bd) = (a.ty.dims.clone(), b.ty.dims.clone());
         // NumPy matmul shapes.
         let (am, a1) = if ad.len() == 1 {
             (vec![Dim::Lit(1), ad[0].clone()], true)
@@ -1303,6 +1335,9 @@ impl Gen {
         } else {
             (bd.clone(), false)
         };
+        if am[am.len() - 1] != bm[bm.len() - 2] {
+            return None;
+        }
         let batch = broadcast(&am[..am.len() - 2], &bm[..bm.len() - 2])?;
         let mut out = batch;
         if !a1 {
@@ -1310,6 +1345,9 @@ impl Gen {
         }
         if !b1 {
             out.push(bm[bm.len() - 1].clone());
+        }
+        if out.len() > 6 {
+            return None;
         }
         let mut named = Vec::new();
         if p == F32 && self.rng.chance(0.3) {
@@ -1328,6 +1366,160 @@ impl Gen {
             },
             scalar: false,
         })
+    }
+
+    /// `x` as a product reads it (issue 37), half the time as it is: a view of it (a slice
+    /// of a batch axis to one element, which broadcasts; a slice with an offset and a step;
+    /// a flip; a transpose of the last two axes) or a reduction over one of its axes.
+    fn product_operand(&mut self, x: Val) -> Val {
+        let dims = x.ty.dims.clone();
+        let rank = dims.len();
+        let batch_axes: Vec<usize> = (0..rank.saturating_sub(2)).collect();
+        match self.rng.weighted(&[10, 4, 3, 2, 2, 3]) {
+            1 if !batch_axes.is_empty() => {
+                let a = *self.rng.pick(&batch_axes);
+                self.slice_to_one(x, a)
+            }
+            2 => {
+                let lit: Vec<usize> = (0..rank)
+                    .filter(|&a| matches!(dims[a], Dim::Lit(n) if n > 1))
+                    .collect();
+                if lit.is_empty() {
+                    return x;
+                }
+                let a = *self.rng.pick(&lit);
+                let Dim::Lit(n) = dims[a] else { unreachable!() };
+                let n = n as i64;
+                let step = *self.rng.pick(&[1i64, 2, 3, -1, -2]);
+                let start = self.rng.range(-n, n - 1);
+                let end = self.rng.chance(0.5).then(|| self.rng.range(-n - 1, n + 1));
+                let len = slice_len(n, Some(start), end, step);
+                if len == 0 {
+                    return x;
+                }
+                let mut named = vec![("axis", Arg::Int(a as i64)), ("start", Arg::Int(start))];
+                if let Some(e) = end {
+                    named.push(("end", Arg::Int(e)));
+                }
+                named.push(("step", Arg::Int(step)));
+                let mut out = dims.clone();
+                out[a] = Dim::Lit(len);
+                view(x, call("slice", vec![], named), out)
+            }
+            3 => {
+                let a = self.rng.below(rank);
+                let named = vec![("axis", Arg::Int(a as i64))];
+                view(x, call("flip", vec![], named), dims)
+            }
+            4 if rank >= 2 => {
+                let mut perm: Vec<i64> = (0..rank as i64).collect();
+                perm.swap(rank - 2, rank - 1);
+                let mut out = dims.clone();
+                out.swap(rank - 2, rank - 1);
+                view(x, call("transpose", vec![Arg::Ints(perm)], vec![]), out)
+            }
+            5 if rank >= 2 => {
+                let a = self.rng.below(rank);
+                if dims[a] == Dim::Lit(0) {
+                    return x;
+                }
+                let xd = x.ty.dtype;
+                let f = *self.rng.pick(&["max", "min", "sum", "mean"]);
+                let f = if f == "mean" && !xd.is_float() {
+                    "sum"
+                } else {
+                    f
+                };
+                let dtype = if f == "sum" { xd.sum_out() } else { xd };
+                let named = vec![("axis", Arg::Int(a as i64))];
+                Val {
+                    expr: call(f, vec![Arg::E(x.expr)], named),
+                    ty: Ty {
+                        dtype,
+                        dims: reduced_dims(&dims, &[a], false),
+                    },
+                    scalar: x.scalar,
+                }
+            }
+            _ => x,
+        }
+    }
+
+    /// `slice(x, axis = a, …)` leaving one element of axis `a`: `start = s, end = s + 1`, a
+    /// negative start, `end = 1`, or a step past the end. A named axis (only of a variable,
+    /// which the interpreter checks) takes `start = s, end = s + 1`, which call entry checks.
+    fn slice_to_one(&mut self, x: Val, a: usize) -> Val {
+        let mut out = x.ty.dims.clone();
+        let named = match x.ty.dims[a] {
+            Dim::Lit(0) | Dim::Lit(1) => return x,
+            Dim::Lit(n) => {
+                let n = n as i64;
+                let s = self.rng.range(0, n - 1);
+                match self.rng.below(4) {
+                    0 => vec![("start", Arg::Int(s)), ("end", Arg::Int(s + 1))],
+                    // From the end: `end = 0` would be empty, so the last is `start = -1`.
+                    1 if s == n - 1 => vec![("start", Arg::Int(-1))],
+                    1 => vec![("start", Arg::Int(s - n)), ("end", Arg::Int(s - n + 1))],
+                    2 => vec![("end", Arg::Int(1))],
+                    _ => vec![("start", Arg::Int(s)), ("step", Arg::Int(n + 1000))],
+                }
+            }
+            Dim::Name(_) if matches!(x.expr, Expr::Var(_)) => {
+                let s = self.rng.range(0, 3);
+                vec![("start", Arg::Int(s)), ("end", Arg::Int(s + 1))]
+            }
+            Dim::Name(_) => return x,
+        };
+        out[a] = Dim::Lit(1);
+        let mut all = vec![("axis", Arg::Int(a as i64))];
+        all.extend(named);
+        view(x, call("slice", vec![], all), out)
+    }
+
+    /// A new parameter whose value is an operand of shape `dims`: declared with those dims,
+    /// or wider along one axis and sliced to it (to one element, or every other one), or
+    /// with its last two axes swapped and transposed back.
+    fn param_as_view(&mut self, dtype: DType, dims: Vec<Dim>) -> Val {
+        let rank = dims.len();
+        match self.rng.below(5) {
+            0 | 1 => {
+                // Wider along an axis of literal size: a slice gives it back.
+                let lit: Vec<usize> = (0..rank)
+                    .filter(|&a| matches!(dims[a], Dim::Lit(n) if n >= 1))
+                    .collect();
+                if lit.is_empty() {
+                    return self.add_param(dtype, Some(dims));
+                }
+                let a = *self.rng.pick(&lit);
+                let Dim::Lit(n) = dims[a] else { unreachable!() };
+                let mut wide = dims.clone();
+                if n == 1 {
+                    wide[a] = Dim::Lit(*self.rng.pick(&[2, 3, 4]));
+                    let p = self.add_param(dtype, Some(wide));
+                    self.slice_to_one(p, a)
+                } else {
+                    // Every other element from `start`: 2n - 1 + start elements hold n.
+                    let start = self.rng.range(0, 1) as usize;
+                    wide[a] = Dim::Lit(2 * n - 1 + start);
+                    let p = self.add_param(dtype, Some(wide));
+                    let named = vec![
+                        ("axis", Arg::Int(a as i64)),
+                        ("start", Arg::Int(start as i64)),
+                        ("step", Arg::Int(2)),
+                    ];
+                    view(p, call("slice", vec![], named), dims)
+                }
+            }
+            2 if rank >= 2 => {
+                let mut swapped = dims.clone();
+                swapped.swap(rank - 2, rank - 1);
+                let p = self.add_param(dtype, Some(swapped));
+                let mut perm: Vec<i64> = (0..rank as i64).collect();
+                perm.swap(rank - 2, rank - 1);
+                view(p, call("transpose", vec![Arg::Ints(perm)], vec![]), dims)
+            }
+            _ => self.add_param(dtype, Some(dims)),
+        }
     }
 
     /// `einsum` of one operand (diagonals, sums, permutations) or of two (a value in
@@ -1721,6 +1913,23 @@ fn cast(v: Val, d: DType) -> Val {
             dims: v.ty.dims,
         },
         scalar: v.scalar,
+    }
+}
+
+/// `x` through a view call (`slice`, `flip`, `transpose`) whose other arguments are in `f`
+/// (its `x` argument is put first), with dims `dims`.
+fn view(x: Val, f: Expr, dims: Vec<Dim>) -> Val {
+    let Expr::Call(mut c) = f else {
+        unreachable!("a view is a call")
+    };
+    c.args.insert(0, Arg::E(x.expr));
+    Val {
+        expr: Expr::Call(c),
+        ty: Ty {
+            dtype: x.ty.dtype,
+            dims,
+        },
+        scalar: x.scalar,
     }
 }
 

@@ -41,12 +41,43 @@ pub fn graph_module(g: &Graph) -> String {
         "#[allow(deprecated, unused_parens, unused_variables, unused_imports, non_snake_case, clippy::all)]\nmod {name} {{\n    use tensorgraph::prelude::*;\n    use graphgen::inputs::{{HostElem, HostTensor}};\n{item}    pub fn run(inp: &[HostTensor]) -> Result<Vec<HostTensor>, String> {{\n",
         name = g.name,
     );
+    // The closure first: each call below lends it buffers made after it and dropped before
+    // it (issue 37: a closure with names could not take such a borrow).
+    if let Form::Closure { typed } = g.form {
+        s += &format!(
+            "        let f = tensorgraph::graph!({});\n",
+            render::closure(g, typed)
+        );
+    }
+    // Two calls on buffers made afresh for each, one after the other on this thread: the
+    // second runs on whatever the first left (scratch pools, packing buffers) and must
+    // give the same outputs (issue 37: a temp read before it was written returned the
+    // last call's values).
+    s += "        let mut first: Option<Vec<HostTensor>> = None;\n        for _call in 0..2 {\n";
     let mut args = Vec::new();
+    let symbolic_closure = matches!(g.form, Form::Closure { .. }) && g.is_symbolic();
     for (i, p) in g.params.iter().enumerate() {
         let t = rust_type(p.dtype);
         s += &format!("        let a{i}: Vec<{t}> = inp[{i}].to_vec();\n");
         match &p.dims {
             None => args.push(format!("a{i}[0]")),
+            // The closure form with names fixes its argument types at the first call, so a
+            // view (a type with the lifetime of the buffer it borrows) made inside the loop
+            // cannot be passed (docs/language.md); it lends a slice of the buffer (at most
+            // one name) or an owned tensor, which leave each call's borrow its own.
+            Some(dims)
+                if symbolic_closure
+                    && dims.iter().filter(|d| matches!(d, Dim::Name(_))).count() <= 1 =>
+            {
+                args.push(format!("&a{i}[..]"));
+            }
+            Some(dims) if symbolic_closure => {
+                s += &format!(
+                    "        let v{i} = Tensor::<{t}, {}>::from_shape_vec(inp[{i}].dims.clone().try_into().unwrap(), a{i}.clone()).map_err(|e| e.to_string())?;\n",
+                    shape_macro(dims)
+                );
+                args.push(format!("&v{i}"));
+            }
             Some(dims) => {
                 s += &format!(
                     "        let v{i} = TensorView::<{t}, {}>::with_dims(inp[{i}].dims.clone().try_into().unwrap(), &a{i}).map_err(|e| e.to_string())?;\n",
@@ -65,13 +96,7 @@ pub fn graph_module(g: &Graph) -> String {
     match g.form {
         Form::Item | Form::Closure { .. } => {
             let callee = match g.form {
-                Form::Closure { typed } => {
-                    s += &format!(
-                        "        let f = tensorgraph::graph!({});\n",
-                        render::closure(g, typed)
-                    );
-                    "f".to_string()
-                }
+                Form::Closure { .. } => "f".to_string(),
                 _ => g.name.clone(),
             };
             s += &format!(
@@ -79,12 +104,12 @@ pub fn graph_module(g: &Graph) -> String {
                 args.join(", ")
             );
             if n_out == 1 {
-                s += "        Ok(vec![HostTensor::from_slice(out.shape(), out.as_slice())])\n";
+                s += "        let result = vec![HostTensor::from_slice(out.shape(), out.as_slice())];\n";
             } else {
                 let outs: Vec<String> = (0..n_out)
                     .map(|k| format!("HostTensor::from_slice(out.{k}.shape(), out.{k}.as_slice())"))
                     .collect();
-                s += &format!("        Ok(vec![{}])\n", outs.join(", "));
+                s += &format!("        let result = vec![{}];\n", outs.join(", "));
             }
         }
         Form::Into => {
@@ -157,9 +182,10 @@ pub fn graph_module(g: &Graph) -> String {
             let outs: Vec<String> = (0..n_out)
                 .map(|k| format!("HostTensor::from_slice(&d{k}, &b{k})"))
                 .collect();
-            s += &format!("        Ok(vec![{}])\n", outs.join(", "));
+            s += &format!("        let result = vec![{}];\n", outs.join(", "));
         }
     }
+    s += "        match &first {\n            None => first = Some(result),\n            Some(first) => assert!(\n                first.len() == result.len() && first.iter().zip(&result).all(|(a, b)| a.same_as(b)),\n                \"a second call on the same inputs gave other outputs\"\n            ),\n        }\n        }\n        Ok(first.expect(\"two calls\"))\n";
     s += "    }\n}\n";
     s
 }

@@ -89,6 +89,18 @@ impl HostTensor {
         }
     }
 
+    /// The same dtype, dims and elements: equal bits, or both NaN (a NaN's payload is not
+    /// part of the language's semantics).
+    pub fn same_as(&self, other: &HostTensor) -> bool {
+        self.dtype == other.dtype
+            && self.dims == other.dims
+            && self.bits.len() == other.bits.len()
+            && (0..self.bits.len()).all(|i| {
+                self.bits[i] == other.bits[i]
+                    || matches!((self.element(i), other.element(i)), (E::F(a), E::F(b)) if a.is_nan() && b.is_nan())
+            })
+    }
+
     pub fn to_interp(&self) -> T {
         T {
             dtype: self.dtype,
