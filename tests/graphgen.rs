@@ -22,6 +22,7 @@ const CASES: u64 = 4;
 fn generated_graphs_match_the_interpreter() {
     let mut failures = Vec::new();
     let mut stats = Stats::default();
+    let mut panics = 0;
     for &(index, runner) in batch::BATCH {
         let g = generate(batch::SEED, index);
         // Case 0 again last: ordinary values after the edge values' calls left their state
@@ -30,7 +31,27 @@ fn generated_graphs_match_the_interpreter() {
             let (inputs, sizes) = make_inputs(&g, batch::SEED, index, case);
             let interp_inputs: Vec<_> = inputs.iter().map(|t| t.to_interp()).collect();
             let want = run(&g, &interp_inputs, &sizes);
-            let got = runner(&inputs);
+            // A panic is a failure of this graph (legal graphs never panic), reported with the
+            // rest; the batch goes on.
+            let got = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                runner(&inputs)
+            })) {
+                Ok(got) => got,
+                Err(payload) => {
+                    panics += 1;
+                    let message = payload
+                        .downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_default();
+                    failures.push(format!(
+                        "graph {index} (seed {:#x}), input case {case}, sizes {sizes:?}: the call panicked: {message}\n{}",
+                        batch::SEED,
+                        render::graph(&g),
+                    ));
+                    break;
+                }
+            };
             let problems: Vec<String> = match (&want, &got) {
                 (Ok(want), Ok(got)) => {
                     let mut p = Vec::new();
@@ -65,6 +86,10 @@ fn generated_graphs_match_the_interpreter() {
         stats.exact,
         stats.ranged,
         stats.skipped
+    );
+    eprintln!(
+        "{} graphs failed, {panics} of them by a panic",
+        failures.len()
     );
     assert!(
         failures.is_empty(),
