@@ -72,37 +72,6 @@ impl<T: LaneScalar> V<T> {
     }
 }
 
-/// Asks the CPU to bring `src[from..from + len]` (clamped to the slice) into the cache:
-/// `prefetcht0` once per 64-byte line on x86-64, nothing elsewhere. A hint only: nothing is
-/// read, nothing faults. Generated code no longer calls it (a row's burst of prefetches
-/// cost softmax and layer norm 5-20%; emit.rs `next_row_prefetch` now spreads them, one
-/// `prefetch_chunk` per chunk); kept for the frozen expansions in
-/// benches/compile_time/block_proto, which do.
-/// (Nothing under Miri either, which need not know the intrinsic.)
-#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
-#[cfg_attr(not(debug_assertions), inline(always))]
-pub fn prefetch<E>(src: &[E], from: usize, len: usize) {
-    #[cfg(all(target_arch = "x86_64", not(miri)))]
-    {
-        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        let start = from.min(src.len());
-        let end = from.saturating_add(len).min(src.len());
-        let lines = &src[start..end];
-        let bytes = core::mem::size_of_val(lines);
-        let base = lines.as_ptr().cast::<i8>();
-        let mut at = 0;
-        while at < bytes {
-            // SAFETY: `base + at` is inside `lines` (at < its size in bytes), and
-            // `prefetcht0` (SSE, in every x86-64 CPU) only hints the cache: it reads no
-            // value and never faults.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(base.add(at)) };
-            at += 64;
-        }
-    }
-    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
-    let _ = (src, from, len);
-}
-
 /// Asks the CPU to bring the 64-byte line holding `src[at]` into the cache (`prefetcht0` on
 /// x86-64, nothing elsewhere). A hint only: the address is computed with wrapping
 /// arithmetic and never dereferenced, so any `at` is allowed and nothing faults. Generated

@@ -55,7 +55,7 @@ pub mod __private {
     pub use crate::dtype::{bf16, f16, Element};
     pub use crate::error::ShapeError;
     pub use crate::lanes::{
-        cast, group_values, load, load_strided, load_strided_back, prefetch, prefetch_chunk, store,
+        cast, group_values, load, load_strided, load_strided_back, prefetch_chunk, store,
         ActivationLanes, BitCountLanes, BitwiseLanes, CompareLanes, FloatLanes, NumLanes,
         SelectLanes, ShiftLanes, LANES, V,
     };

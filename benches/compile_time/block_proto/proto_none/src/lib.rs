@@ -1,4 +1,0 @@
-//! No kernel: the cost of a crate with these dependencies and nothing in it.
-#![allow(unused_imports)]
-use tensorgraph::prelude::*;
-use blockops as _;
