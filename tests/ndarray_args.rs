@@ -48,7 +48,7 @@ fn other_layouts_are_errors_with_the_fix() {
     let wide = Array2::from_shape_fn((4, 8), |(i, j)| (i * 8 + j) as f32);
     for (what, view) in [
         ("transposed", x.t()),
-        // Rows with a row stride and a unit inner stride: DESIGN.md lets these run in
+        // Rows with a row stride and a unit inner stride: docs/language.md lets these run in
         // place; the kernels do not take a row stride yet (NOTES.md), so this is an `Err`.
         ("row-strided", wide.slice(s![.., ..4])),
         ("broadcast", w.broadcast((4, 4)).unwrap()),

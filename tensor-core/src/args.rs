@@ -1,5 +1,5 @@
-//! What a graph accepts for each tensor parameter (DESIGN.md, "v2: data from anywhere,
-//! without copies"), and the traits its generated argument checks are built on:
+//! What a graph accepts for each tensor parameter (docs/language.md, "Dim names and call
+//! entry"), and the traits its generated argument checks are built on:
 //! - [`Lend`] / [`LendMut`] (graphs with dim names), [`StaticInput`] / [`StaticOutput`] /
 //!   [`StaticPointee`] (graphs with only literal dims, by name and in the closure form): every
 //!   form an argument may take, whatever its dtype and shape, with both as associated types.

@@ -1,4 +1,4 @@
-//! Call entry of a graph with symbolic dims (DESIGN.md, "v2: symbolic dimensions"): before any
+//! Call entry of a graph with symbolic dims (docs/language.md, "Dim names and call entry"): before any
 //! kernel runs, the generated function hands [`bind_dims`] its signature and the shape of every
 //! tensor argument and `_into` output; `bind_dims` gives each dim name its size or says, in a
 //! [`ShapeError`], which name, argument and axis disagree.

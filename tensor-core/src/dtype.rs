@@ -3,7 +3,7 @@
 //! Every dtype has a *compute type*: the scalar type its values have in SIMD lanes.
 //! It is the dtype itself, except `f16` and `bf16`, which compute in `f32` lanes and
 //! are rounded to their own format only where a value leaves the dtype (a store, an
-//! `as` cast, or an implicit promotion). That is DESIGN.md's "round once on store".
+//! `as` cast, or an implicit promotion). That is docs/language.md's "round once on store".
 
 use core::fmt;
 

@@ -3,7 +3,7 @@
 //! lane ops (`NumLanes::add_lanes`, `BitwiseLanes::or_lanes` …); this module adds what
 //! only a reduction needs.
 //!
-//! Order of accumulation is unspecified (DESIGN.md): lanes accumulate independently and
+//! Order of accumulation is unspecified (docs/language.md): lanes accumulate independently and
 //! fold at the end of a row.
 
 use crate::dtype::LaneScalar;

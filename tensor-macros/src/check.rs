@@ -217,7 +217,7 @@ pub fn check_graph(f: &GraphFn, errors: &mut Errors) -> Option<TypedGraph> {
                 };
                 if let (Some(func), true) = (&reduction, node_ref.dtype != decl.dtype) {
                     // A cast of the narrow result would keep its rounding; `dtype =`
-                    // accumulates and returns the declared dtype (DESIGN.md diagnostics).
+                    // accumulates and returns the declared dtype (docs/language.md, "Diagnostics").
                     let why = if node_ref.dtype.fits_in(decl.dtype) && decl.dtype.is_float() {
                         format!(
                             "; casting the result would keep the `{}` rounding",
@@ -704,7 +704,7 @@ impl Checker<'_> {
         Typed::Strong(node)
     }
 
-    /// DESIGN.md: an integer `/` or `%` whose result is then promoted to a float truncates
+    /// docs/language.md: an integer `/` or `%` whose result is then promoted to a float truncates
     /// before the promotion (`img / 255 - mean` with `img: u8`): a warning on the `/`
     /// whose help casts first.
     fn warn_integer_division(&mut self, node: NodeId, to: DType) {

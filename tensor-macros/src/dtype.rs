@@ -1,6 +1,6 @@
 //! dtypes and MAX's promotion rule, as pure functions.
 //!
-//! Rule (MAX Graph, DESIGN.md): category `bool < uint < int < float`; the candidate is
+//! Rule (MAX Graph; docs/language.md, "Promotion"): category `bool < uint < int < float`; the candidate is
 //! (max category, max bit width). Promotion fails if an input may hold a value the
 //! candidate cannot represent, or if the candidate would have an input's width in
 //! another format (`f16` with `bf16`). Otherwise both inputs cast to the candidate.
@@ -241,7 +241,7 @@ pub fn promotion_hint(a: DType, b: DType) -> Option<DType> {
 mod tests {
     use super::*;
 
-    /// DESIGN.md's table, verbatim: row dtype, then the result against each column.
+    /// The promotion table of docs/language.md, verbatim: row dtype, then the result against each column.
     const TABLE: &str = "
       bool   u8  u16  u32  u64   i8  i16  i32  i64  f16 bf16  f32  f64
  bool bool   u8  u16  u32  u64   i8  i16  i32  i64  f16 bf16  f32  f64

@@ -458,7 +458,7 @@ fn rows_in_outputs(
 /// order of the reduction is the same as in its own nest, except where the fused pass gets
 /// `emit_blocked_loop`'s blocks (default x86-64 builds, a pass calling exp/tanh/...; rows
 /// not known to be shorter than 256): a block's chunks accumulate into one accumulator,
-/// not four in turn (the order is unspecified, DESIGN.md; the same bound).
+/// not four in turn (the order is unspecified, docs/language.md; the same bound).
 fn fuse_row_reductions(
     graph: &TypedGraph,
     nests: Vec<LoopNest>,
@@ -896,7 +896,7 @@ const PARTIAL_ELEMENTS: usize = 1 << 16;
 /// rows, contiguous in memory. (Cutting the columns instead, `split_kept_columns`, has each
 /// thread read part of every row: with 4 KiB rows both cores' prefetchers fetch each other's
 /// halves and two threads ran 1.33x one; this split ran 1.9x, BENCHMARKS.md "Two threads,
-/// reductions over an outer axis".) Accumulation order is unspecified (DESIGN.md), and `P`
+/// reductions over an outer axis".) Accumulation order is unspecified (docs/language.md), and `P`
 /// depends only on the shape, so results do not depend on the number of threads.
 /// Returns the combining nest, to run right after `nest`. Arg-max/arg-min keep the column
 /// split (their partials would need the index too).

@@ -183,7 +183,7 @@ mod tests {
         assert_eq!(b(&[2, 3], &[3, 2]).unwrap_err().axis, 0);
     }
 
-    /// DESIGN.md's table: `B,B → B`; `B,1 → B`; `1,B → B`; `B` with another literal or
+    /// The rule of docs/language.md, "Broadcasting": `B,B → B`; `B,1 → B`; `1,B → B`; `B` with another literal or
     /// another name is an error.
     #[test]
     fn symbolic_broadcasting_rules() {

@@ -3,7 +3,7 @@
 //! normalisations `layer_norm`, `rms_norm`, `l2_normalize`, and `quantize_linear` /
 //! `dequantize_linear`. Each is written here in terms of the elementwise ops and
 //! reductions, so it fuses like the hand-written graph and needs no lane function of its
-//! own. Rules (ONNX semantics, DESIGN.md wins where they differ):
+//! own. Rules (ONNX semantics, docs/language.md wins where they differ):
 //! - `clip(x, min = a, max = b)` is `min(max(x, a), b)`: NumPy's order (`max` wins when
 //!   `a > b`), NaN stays NaN; bounds promote and broadcast like binary operands.
 //! - `prelu(x, slope)` is `where(x < 0, x * slope, x)`.

@@ -1,7 +1,7 @@
 //! Data reorganisation: `slice`, `flip`, `pad`, `tile`, `concat`. Each becomes one
 //! `Reorg` node whose axes say how an output index reads its inputs (`ir::AxisMap`); no
 //! op here copies anything: lowering reads the inputs through the index map inside each
-//! consumer's loop nest (see `lower`). Rules (ONNX semantics; DESIGN.md wins where they
+//! consumer's loop nest (see `lower`). Rules (ONNX semantics; docs/language.md wins where they
 //! differ, see NOTES.md):
 //! - `slice(x, axis = k, start = s, end = e, step = t)`: ONNX `Slice` on one axis
 //!   (several axes by nesting). Negative `s`/`e` count from the end; both clamp to the

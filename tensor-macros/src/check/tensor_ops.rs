@@ -1,7 +1,7 @@
 //! Typing of the ops that are not elementwise: reductions (Theano `CAReduceDtype` rules),
 //! the softmax family, and shape ops (views and reshape).
 //!
-//! Reduction dtypes (DESIGN.md):
+//! Reduction dtypes (docs/language.md):
 //! - `sum`/`prod` (and `reduce_l1`, `reduce_sum_square`): signed integers and `bool` give
 //!   `i64`, unsigned `u64`, floats keep their dtype; `dtype = …` overrides. The default
 //!   accumulator is `i64`/`u64` for integer outputs and `f64` for float outputs; `acc = …`
@@ -32,7 +32,7 @@ enum TargetDim {
 /// The dims of `reshape(x, target)` (with `infer` the index of a `-1`, set to 1 in
 /// `target`), or why not (`{shown}` stands for the input's type text).
 ///
-/// Rule (DESIGN.md): every symbolic dim stays one whole axis, in the same order, and the
+/// Rule (docs/language.md): every symbolic dim stays one whole axis, in the same order, and the
 /// literal dims between two names (or before the first, after the last) regroup among
 /// themselves: `[B, 768]` → `[B, 12, 64]`. A `-1` absorbs literal dims of its run only.
 fn reshape_target(

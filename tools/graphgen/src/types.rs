@@ -1,5 +1,5 @@
 //! The language's dtypes, dims and the promotion and broadcasting rules, written from
-//! DESIGN.md and docs/language.md (not from tensor-macros: the generator is a second,
+//! docs/language.md (not from tensor-macros: the generator is a second,
 //! independent statement of the rules, so a checker that drifts from the spec shows up as a
 //! generated graph that fails to compile).
 
@@ -141,7 +141,7 @@ impl fmt::Display for DType {
     }
 }
 
-/// DESIGN.md's promotion table, verbatim.
+/// The promotion table of docs/language.md, verbatim.
 const TABLE: &str = "
       bool   u8  u16  u32  u64   i8  i16  i32  i64  f16 bf16  f32  f64
  bool bool   u8  u16  u32  u64   i8  i16  i32  i64  f16 bf16  f32  f64
