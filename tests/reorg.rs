@@ -284,6 +284,42 @@ fn tiles_repeat() {
     same_bits(c.as_slice(), &y.tile(&[3]), "u8 x3");
 }
 
+graph! {
+    // Many regions (the product of the repeat counts past 8): a broadcast and a reshape, one
+    // nest, instead of 336 (which crashed rustc's release build, issue 33).
+    fn tile_many(a: f32[2, 3, 4, 5]) -> f32[14, 18, 16, 10] { tile(a, [7, 6, 4, 2]) }
+    fn tile_many_consumed(a: i16[2, 3], b: i16[6, 12]) -> i16[6, 12] { tile(a, [3, 4]) * b + 1 }
+    fn tile_many_named(a: f32[B, 2, 3]) -> f32[B, 6, 12] { tile(a * 2.0 - 1.0, [1, 3, 4]) }
+    fn tile_many_empty(a: u8[2, 3, 4]) -> u8[0, 9, 16] { tile(a, [0, 3, 4]) }
+}
+
+#[test]
+fn tiles_with_many_repeats() {
+    let x = nd(&[2, 3, 4, 5], 21);
+    let got = tile_many(&Tensor::from_vec(x.data.clone()).unwrap());
+    same_bits(got.as_slice(), &x.tile(&[7, 6, 4, 2]), "7x6x4x2");
+    let a = Nd::new(&[2, 3], vec![1i16, -2, 300, 4, 5, i16::MAX]);
+    let b = Nd::new(&[6, 12], (0..72).map(|i| i as i16 - 30).collect());
+    let got = tile_many_consumed(
+        &Tensor::from_vec(a.data.clone()).unwrap(),
+        &Tensor::from_vec(b.data.clone()).unwrap(),
+    );
+    let tiled = a.tile(&[3, 4]);
+    let want: Vec<i16> = (0..72)
+        .map(|i| tiled.data[i].wrapping_mul(b.data[i]).wrapping_add(1))
+        .collect();
+    same_bits(got.as_slice(), &Nd::new(&[6, 12], want), "consumed");
+    for rows in [0usize, 1, 5] {
+        let x: Vec<f32> = (0..rows * 6).map(|i| i as f32 / 8.0 - 2.0).collect();
+        let got = tile_many_named(&x).unwrap();
+        assert_eq!(got.shape(), &[rows, 6, 12]);
+        let e = Nd::new(&[rows, 2, 3], x.iter().map(|v| v * 2.0 - 1.0).collect());
+        same_bits(got.as_slice(), &e.tile(&[1, 3, 4]), &format!("named, B = {rows}"));
+    }
+    let got = tile_many_empty(&Tensor::from_vec((0..24).collect()).unwrap());
+    assert!(got.as_slice().is_empty());
+}
+
 #[test]
 fn concats_place_each_part() {
     let (a, b, c, d) = (

@@ -32,6 +32,11 @@ use crate::ir::{AxisMap, NodeId, NodeKind, Offset, Piece, PieceSource};
 use crate::ops::{ParamType, TensorOp};
 use crate::shape::Dim;
 
+/// The most loop-nest regions a `tile` cuts its readers into (the product of its repeat
+/// counts over the tiled axes); more are lowered as a broadcast and a reshape (`check_tile`).
+/// Eight regions keep `tile(x, [2, 2, 2])` and `tile(x, [8])` fused into their consumers.
+const TILE_MAX_REGIONS: usize = 8;
+
 /// The named arguments of a reorganisation op, read against its row.
 #[derive(Default)]
 struct ReorgArgs {
@@ -482,6 +487,20 @@ impl Checker<'_> {
         };
         let mut out_dims = dims.clone();
         let mut axes = Vec::new();
+        // A `Pieces` axis cuts every nest reading the value into one region per piece, and
+        // the regions of several axes multiply: `tile(x, [7, 6, 4, 2])` was 336 loop nests
+        // in one function, which overflowed rustc's stack in LLVM's ScalarEvolution in a
+        // release build (issue 33). Past `TILE_MAX_REGIONS` regions the tile is instead
+        // `x` broadcast along a new axis of `r` before each tiled axis, then reshaped: one
+        // nest materialises it (a temp read by its consumers) whatever the counts.
+        let regions = reps
+            .iter()
+            .enumerate()
+            .filter(|&(k, &(r, _))| r >= 2 && matches!(dims[k], Dim::Static(n) if n > 0))
+            .try_fold(1usize, |acc, (_, &(r, _))| acc.checked_mul(r as usize));
+        let by_broadcast = regions.is_none_or(|n| n > TILE_MAX_REGIONS);
+        let mut view_map = Vec::new();
+        let mut view_dims = Vec::new();
         for (k, &(r, rs)) in reps.iter().enumerate() {
             if r < 0 {
                 self.errors
@@ -490,6 +509,8 @@ impl Checker<'_> {
             }
             if r == 1 {
                 axes.push(AxisMap::Same);
+                view_map.push(Some(k));
+                view_dims.push(dims[k].clone());
                 continue;
             }
             let Some(n) = self.literal_axis("tile", x, k, rs) else {
@@ -499,6 +520,8 @@ impl Checker<'_> {
                 self.errors.push(rs, "the tiled axis overflows usize");
                 return Typed::Poison;
             };
+            view_map.extend([None, Some(k)]);
+            view_dims.extend([Dim::Static(r as usize), Dim::Static(n)]);
             let pieces = (0..r as usize)
                 .filter(|_| n > 0)
                 .map(|c| Piece {
@@ -517,6 +540,11 @@ impl Checker<'_> {
                 AxisMap::Pieces(pieces)
             });
             out_dims[k] = Dim::Static(total);
+        }
+        if by_broadcast {
+            let dtype = self.node(x).dtype;
+            let view = self.add(NodeKind::View { input: x, map: view_map }, dtype, view_dims);
+            return Typed::Strong(self.add(NodeKind::Reshape { input: view }, dtype, out_dims));
         }
         self.reorg_node(vec![x], None, axes, out_dims)
     }
