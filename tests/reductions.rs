@@ -792,3 +792,111 @@ fn arg_reductions_of_long_rows() {
         );
     }
 }
+
+// Issue 37: an arg reduction whose input is cut into regions (a `concat`, a `pad`) where a
+// region one column wide leaves the rows as its inner loop: the running index steps by the
+// row length there, not by 1. Found by the random-graph soak (seed 37, graph 3308:
+// `argmax(concat([p1, p1, p0], axis = 1))` returned 11 where the first NaN was at 110).
+graph! {
+    fn arg_over_regions(a: f32[5, 1], b: f32[5, 3]) -> (i64[], i64[], i64[5], i64[4]) {
+        let v = concat([a, a, b], axis = 1);
+        (argmax(v), argmin(v), argmax(v, axis = 1), argmin(pad(b, [1, 0, 0, 1], value = 0.5), axis = 0))
+    }
+    fn arg_over_regions_named(a: f16[B, 1], b: i8[B, 8]) -> i64[] {
+        argmax(concat([a, a, b], axis = 1))
+    }
+}
+
+/// NumPy's argmax/argmin of `v` (row-major `[rows, cols]`, all of it, or along `axis`):
+/// the first extreme index, the first NaN over everything.
+fn first_arg(v: &[f64], max: bool) -> i64 {
+    if let Some(i) = v.iter().position(|x| x.is_nan()) {
+        return i as i64;
+    }
+    let mut best = 0;
+    for (i, &x) in v.iter().enumerate() {
+        if (max && x > v[best]) || (!max && x < v[best]) {
+            best = i;
+        }
+    }
+    best as i64
+}
+
+#[test]
+fn arg_reductions_over_regions_index_every_element() {
+    for call in 0..2 {
+        for hot in 0..25usize {
+            // v is [5, 5]: columns a, a, b0, b1, b2. One hot element, sometimes a NaN.
+            let mut a = vec![0.0f32; 5];
+            let mut b: Vec<f32> = (0..15).map(|i| ((i * 7 + call) % 5) as f32 - 2.0).collect();
+            let (r, c) = (hot / 5, hot % 5);
+            let hot_value = if hot % 3 == 0 {
+                f32::NAN
+            } else {
+                9.0 + call as f32
+            };
+            if c < 2 {
+                a[r] = hot_value;
+            } else {
+                b[r * 3 + c - 2] = hot_value;
+            }
+            let (x, n, rows, cols) = arg_over_regions(
+                &Tensor::from_vec(a.clone()).unwrap(),
+                &Tensor::from_vec(b.clone()).unwrap(),
+            );
+            let v: Vec<f64> = (0..25)
+                .map(|i| {
+                    let (r, c) = (i / 5, i % 5);
+                    (if c < 2 { a[r] } else { b[r * 3 + c - 2] }) as f64
+                })
+                .collect();
+            let what = format!("call {call}, hot {hot}");
+            assert_eq!(x[[]], first_arg(&v, true), "argmax, {what}");
+            assert_eq!(n[[]], first_arg(&v, false), "argmin, {what}");
+            for r in 0..5 {
+                assert_eq!(
+                    rows[[r]],
+                    first_arg(&v[r * 5..r * 5 + 5], true),
+                    "row {r}, {what}"
+                );
+            }
+            // pad(b, [1, 0, 0, 1], value = 0.5): [6, 4], a row of 0.5s on top, a column on the right.
+            for c in 0..4 {
+                let col: Vec<f64> = (0..6)
+                    .map(|r| {
+                        if r == 0 || c == 3 {
+                            0.5
+                        } else {
+                            b[(r - 1) * 3 + c] as f64
+                        }
+                    })
+                    .collect();
+                assert_eq!(cols[[c]], first_arg(&col, false), "column {c}, {what}");
+            }
+        }
+    }
+    for rows in [1usize, 3, 17] {
+        for hot in [0, rows * 10 - 1, rows * 5 + 1] {
+            let mut a = vec![f16::from_f32(-1.0); rows];
+            let mut b = vec![3i8; rows * 8];
+            let (r, c) = (hot / 10, hot % 10);
+            if c < 2 {
+                a[r] = f16::from_f32(100.0);
+            } else {
+                b[r * 8 + c - 2] = 100;
+            }
+            let got = arg_over_regions_named(&a, &b).unwrap();
+            let v: Vec<f64> = (0..rows * 10)
+                .map(|i| {
+                    let (r, c) = (i / 10, i % 10);
+                    if c < 2 {
+                        a[r].to_f64()
+                    } else {
+                        b[r * 8 + c - 2] as f64
+                    }
+                })
+                .collect();
+            assert_eq!(got[[]], first_arg(&v, true), "named, B = {rows}, hot {hot}");
+        }
+    }
+}

@@ -97,6 +97,14 @@ pub fn iota(base: usize) -> V<i64> {
     V(core::array::from_fn(|i| (base + i) as i64))
 }
 
+/// `base, base + step, base + 2·step, …`: the indices of a chunk whose lanes are `step`
+/// apart in the running index (an inner loop along an outer reduced axis).
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub fn iota_strided(base: usize, step: usize) -> V<i64> {
+    V(core::array::from_fn(|i| (base + i * step) as i64))
+}
+
 /// Whether `(v, i)` beats `(best, best_i)` for arg-max (`MAX = true`) or arg-min: a larger
 /// (smaller) value wins, the first NaN wins over everything (NumPy), ties keep the
 /// smaller index. A negative `best_i` marks an empty slot, which anything beats.

@@ -1839,10 +1839,19 @@ fn emit_reduce_sink(
         if acc_op.inner_stride.is_zero() {
             // One (best, chunk base) pair in registers through the row (`arg_step`: each
             // lane sees its elements in order), turned into indices at the row's end.
-            let (base, step) = if nest.operands[index].inner_stride.is_zero() {
-                (quote!(#idx_off), 0usize)
+            // The running index walks the inner loop at its operand's stride: 1 along a
+            // row, more where the inner loop is an outer axis of the reduced ones (a region
+            // of a `concat` one column wide leaves its rows as the inner loop, each
+            // `columns` indices apart; issue 37: `argmax(concat([a, a, b], axis = 1))`
+            // returned the row number).
+            let index_stride = &nest.operands[index].inner_stride;
+            let (base, step) = if index_stride.is_zero() {
+                (quote!(#idx_off), quote!(0usize))
+            } else if index_stride.is_lit(1) {
+                (quote!(#idx_off + __tg_j), quote!(1usize))
             } else {
-                (quote!(#idx_off + __tg_j), 1usize)
+                let stride = offset_expr(quote!(0usize), index_stride, None);
+                (quote!(#idx_off + __tg_j * #stride), stride)
             };
             // Four pairs, as the sums' four accumulators, so that chunks do not wait on
             // each other's compare-and-select chain; each pair still sees its chunks in
@@ -1868,10 +1877,14 @@ fn emit_reduce_sink(
             return (init, main.clone(), main, finish, Some((4, unrolled)));
         }
         // The accumulator in memory, one slot per column: the lanes' indices as a vector.
-        let idx = if nest.operands[index].inner_stride.is_zero() {
+        let index_stride = &nest.operands[index].inner_stride;
+        let idx = if index_stride.is_zero() {
             quote!(#p::V::<i64>::splat(#idx_off as i64))
-        } else {
+        } else if index_stride.is_lit(1) {
             quote!(#p::iota(#idx_off + __tg_j))
+        } else {
+            let stride = offset_expr(quote!(0usize), index_stride, None);
+            quote!(#p::iota_strided(#idx_off + __tg_j * #stride, #stride))
         };
         let step = quote! {
             let mut __tg_best = #p::load::<#value_c>(#best_slice, #best_off + __tg_j, __tg_n);

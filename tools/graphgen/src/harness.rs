@@ -65,9 +65,11 @@ pub fn graph_module(g: &Graph) -> String {
             // view (a type with the lifetime of the buffer it borrows) made inside the loop
             // cannot be passed (docs/language.md); it lends a slice of the buffer (at most
             // one name) or an owned tensor, which leave each call's borrow its own.
+            // (A slice gives a name only when the literal dims do not multiply to 0.)
             Some(dims)
                 if symbolic_closure
-                    && dims.iter().filter(|d| matches!(d, Dim::Name(_))).count() <= 1 =>
+                    && dims.iter().filter(|d| matches!(d, Dim::Name(_))).count() <= 1
+                    && !dims.contains(&Dim::Lit(0)) =>
             {
                 args.push(format!("&a{i}[..]"));
             }
