@@ -1375,7 +1375,7 @@ impl Gen {
         let dims = x.ty.dims.clone();
         let rank = dims.len();
         let batch_axes: Vec<usize> = (0..rank.saturating_sub(2)).collect();
-        match self.rng.weighted(&[10, 4, 3, 2, 2, 3]) {
+        match self.rng.weighted(&[10, 4, 3, 2, 2, 4]) {
             1 if !batch_axes.is_empty() => {
                 let a = *self.rng.pick(&batch_axes);
                 self.slice_to_one(x, a)
@@ -1419,7 +1419,15 @@ impl Gen {
                 view(x, call("transpose", vec![Arg::Ints(perm)], vec![]), out)
             }
             5 if rank >= 2 => {
-                let a = self.rng.below(rank);
+                // Mostly an axis before the last two: the reduction then accumulates into a
+                // temp row by row, which the product's stage computes block by block (issue
+                // 37: that temp was read without its init).
+                let a = if rank >= 3 && self.rng.chance(0.6) {
+                    self.rng.below(rank - 2) + 1
+                } else {
+                    self.rng.below(rank)
+                };
+                let a = a.min(rank - 1);
                 if dims[a] == Dim::Lit(0) {
                     return x;
                 }
