@@ -314,7 +314,11 @@ fn tiles_with_many_repeats() {
         let got = tile_many_named(&x).unwrap();
         assert_eq!(got.shape(), &[rows, 6, 12]);
         let e = Nd::new(&[rows, 2, 3], x.iter().map(|v| v * 2.0 - 1.0).collect());
-        same_bits(got.as_slice(), &e.tile(&[1, 3, 4]), &format!("named, B = {rows}"));
+        same_bits(
+            got.as_slice(),
+            &e.tile(&[1, 3, 4]),
+            &format!("named, B = {rows}"),
+        );
     }
     let got = tile_many_empty(&Tensor::from_vec((0..24).collect()).unwrap());
     assert!(got.as_slice().is_empty());

@@ -915,6 +915,17 @@ fn parse_block_contents(input: ParseStream, errors: &mut Vec<syn::Error>) -> (Ve
             }
         }
     }
+    // Rust's habit `return y;`: reported, then the output is read as if it were not there.
+    let returned = input.peek(Token![return]);
+    if returned {
+        if let Ok(kw) = input.parse::<Token![return]>() {
+            errors.push(syn::Error::new(
+                kw.span,
+                "a graph body has no `return`: its value is the expression it ends with\n\
+                 help: write the output expression last, without `return` and without `;`",
+            ));
+        }
+    }
     if input.is_empty() {
         errors.push(input.error("expected the graph's output expression after its `let` bindings"));
         return (lets, placeholder_outputs());
@@ -929,6 +940,10 @@ fn parse_block_contents(input: ParseStream, errors: &mut Vec<syn::Error>) -> (Ve
         }
     };
     input.advance_to(&fork);
+    // The `;` after `return y` belongs to the error above.
+    if returned && input.peek(Token![;]) {
+        let _ = input.parse::<Token![;]>();
+    }
     if !input.is_empty() {
         let fork = input;
         let message = if fork.peek(Token![;]) {
@@ -1120,6 +1135,15 @@ fn parse_binary(input: ParseStream, min_precedence: u8) -> syn::Result<Expr> {
             break;
         }
         let op_span = parse_binop_token(input, op)?;
+        if op == BinOp::Mul && input.peek(Token![*]) {
+            let second = input.parse::<Token![*]>()?.span;
+            let at = op_span.join(second).unwrap_or(op_span);
+            return Err(syn::Error::new(
+                at,
+                "`**` is not an operator of the language\n\
+                 help: write `pow(x, 2.0)`, or `square(x)` for a square",
+            ));
+        }
         let rhs = parse_binary(input, precedence + 1)?;
         if op.is_comparison() {
             if let Some(next) = peek_binop(input) {
@@ -1317,7 +1341,8 @@ fn parse_primary_inner(input: ParseStream) -> syn::Result<Expr> {
         let expr = parse_expr(&content)?;
         if !content.is_empty() {
             let note = if content.peek(Token![,]) {
-                "\nnote: a tuple is only allowed as the graph's output"
+                "\nnote: a tuple is only allowed as the graph's output\n\
+                 help: a list of axes or sizes is written in brackets: `[2, 0, 1]`"
             } else {
                 ""
             };

@@ -117,6 +117,10 @@ struct Checker<'a> {
     /// Integer `/` and `%` nodes, with their operator span and operands, for the warning
     /// when such a result is promoted to a float.
     int_divisions: HashMap<NodeId, (Span, Expr, Expr, &'static str)>,
+    /// Reductions that dropped their axes (`keepdims = false`): the result node, the
+    /// function's name and the dims with the axes kept, for the hint when such a result
+    /// fails to broadcast back against its input (`x - mean(x, axis = 1)`).
+    dropped_axes: HashMap<NodeId, (&'static str, Vec<Dim>)>,
 }
 
 /// Checks one graph function. Returns the typed graph when there were no errors.
@@ -129,6 +133,7 @@ pub fn check_graph(f: &GraphFn, errors: &mut Errors) -> Option<TypedGraph> {
         dtype_notes: HashMap::new(),
         dim_names: Vec::new(),
         int_divisions: HashMap::new(),
+        dropped_axes: HashMap::new(),
     };
     checker.check_params(f);
     check_output_names(f, checker.errors);
@@ -750,14 +755,26 @@ impl Checker<'_> {
             }
             Ok(d) => Some(d),
             Err(e) => {
+                // NumPy's habit `x - mean(x, axis = 1)`: the reduction dropped the axis the
+                // other operand still has; with it kept as 1 the two broadcast.
+                let keepdims = [(l, &rs), (r, &ls)].into_iter().find_map(|(node, other)| {
+                    let (name, kept) = self.dropped_axes.get(&node)?;
+                    broadcast(kept, other).ok()?;
+                    Some(format!(
+                        "\nhelp: `{name}` dropped the reduced axes; with `keepdims = true` it keeps them as 1s ({}), which broadcast against {}",
+                        dims_text(kept),
+                        dims_text(other)
+                    ))
+                });
                 self.errors.push(
                     span,
                     format!(
-                        "shapes {} and {} do not broadcast in {what}\n{}\n{}",
+                        "shapes {} and {} do not broadcast in {what}\n{}\n{}{}",
                         dims_text(&ls),
                         dims_text(&rs),
                         aligned_picture(&ls, &rs, &e),
-                        e.note()
+                        e.note(),
+                        keepdims.unwrap_or_default()
                     ),
                 );
                 None

@@ -543,7 +543,14 @@ impl Checker<'_> {
         }
         if by_broadcast {
             let dtype = self.node(x).dtype;
-            let view = self.add(NodeKind::View { input: x, map: view_map }, dtype, view_dims);
+            let view = self.add(
+                NodeKind::View {
+                    input: x,
+                    map: view_map,
+                },
+                dtype,
+                view_dims,
+            );
             return Typed::Strong(self.add(NodeKind::Reshape { input: view }, dtype, out_dims));
         }
         self.reorg_node(vec![x], None, axes, out_dims)

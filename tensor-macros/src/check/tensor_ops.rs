@@ -760,7 +760,12 @@ impl Checker<'_> {
         let result = if ra.keepdims {
             result
         } else {
-            self.drop_axes(result, &axes)
+            let kept = self.node(result).dims.clone();
+            let dropped = self.drop_axes(result, &axes);
+            if dropped != result {
+                self.dropped_axes.insert(dropped, (op.name, kept));
+            }
+            dropped
         };
         if self.node(result).dtype != xd && ra.dtype.is_none() {
             let rule = match name {
