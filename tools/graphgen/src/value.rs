@@ -537,10 +537,13 @@ fn monotone(f: &str, params: &[f64]) -> bool {
         | "sqrt" | "tanh" | "erf" | "erfc" | "sigmoid" | "softplus" | "atan" | "asin" | "acos"
         | "sinh" | "asinh" | "acosh" | "atanh" | "cbrt" | "softsign" | "equal" | "not_equal"
         | "less" | "less_equal" | "greater" | "greater_equal" | "mul" => true,
-        "leaky_relu" | "elu" => params[0] >= 0.0,
-        "selu" => params[0] >= 0.0 && params[1] >= 0.0,
-        "celu" => params[0] > 0.0,
-        "hard_sigmoid" => params[0] >= 0.0,
+        // Only with finite parameters: an infinite `alpha` times the 0 of `e^0 - 1` is NaN
+        // at x = 0 exactly, inside a range whose corners are finite or infinite (seed 37,
+        // graph 8502: `selu(log(p3 as f32), alpha = inf)` at log(1) = 0).
+        "leaky_relu" | "elu" => params[0] >= 0.0 && params[0].is_finite(),
+        "selu" => params[0] >= 0.0 && params[1] >= 0.0 && params[..2].iter().all(|p| p.is_finite()),
+        "celu" => params[0] > 0.0 && params[0].is_finite(),
+        "hard_sigmoid" => params[0] >= 0.0 && params[..2].iter().all(|p| p.is_finite()),
         _ => false,
     }
 }
