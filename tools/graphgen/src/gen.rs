@@ -1375,7 +1375,31 @@ impl Gen {
         let dims = x.ty.dims.clone();
         let rank = dims.len();
         let batch_axes: Vec<usize> = (0..rank.saturating_sub(2)).collect();
-        match self.rng.weighted(&[10, 4, 3, 2, 2, 4]) {
+        match self.rng.weighted(&[10, 4, 3, 2, 2, 4, 3]) {
+            6 if rank >= 1 => {
+                // A new parameter with an axis of 2, 3 or 5 before `x`'s last, reduced over it:
+                // `max(q, axis = -2)` with `q: [M, T, K]` is the left operand `[M, K]` that a
+                // product's stage reduces into a block temp row by row (issue 37).
+                let mut qd = dims.clone();
+                qd.insert(rank - 1, Dim::Lit(*self.rng.pick(&[2, 3, 5])));
+                if qd.len() > 6 {
+                    return x;
+                }
+                let q = self.add_param(x.ty.dtype, Some(qd.clone()));
+                let xd = x.ty.dtype;
+                let f = *self.rng.pick(&["max", "min", "sum", "mean", "prod"]);
+                let f = if f == "mean" && !xd.is_float() { "sum" } else { f };
+                let dtype = if matches!(f, "sum" | "prod") { xd.sum_out() } else { xd };
+                let axis = if self.rng.chance(0.5) { -2 } else { rank as i64 - 1 };
+                Val {
+                    expr: call(f, vec![Arg::E(q.expr)], vec![("axis", Arg::Int(axis))]),
+                    ty: Ty {
+                        dtype,
+                        dims: reduced_dims(&qd, &[rank - 1], false),
+                    },
+                    scalar: false,
+                }
+            }
             1 if !batch_axes.is_empty() => {
                 let a = *self.rng.pick(&batch_axes);
                 self.slice_to_one(x, a)
