@@ -579,6 +579,53 @@ fn products_of_names_from_two_arguments_are_checked() {
     assert_eq!(cross(&a, &c).unwrap()[[]], 3.0 * 4.0 * 2.0 * 1.5);
 }
 
+graph! {
+    /// A temp of S elements, S bound from an empty argument.
+    fn lone_temp(x: f32[S, K]) -> f32[] { sum(cumsum(sum(x, axis = 1), axis = 0)) }
+    /// A right operand of K·N elements that no buffer holds (a broadcast scalar), packed.
+    fn packed_broadcast(x: f32[M, K], y: f32[N, Z], s: f32[]) -> f32[M, N] { x @ broadcast_to(s, [K, N]) }
+}
+
+/// Issue 37, item 2: sizes no memory holds, from names bound by empty arguments, are the
+/// call's `Err` (2^53 elements at most, `bind::MAX_ELEMENTS`), not a panic where a temp or a
+/// packed operand is allocated ("capacity overflow", "the operand's size fits in memory").
+#[test]
+fn sizes_past_memory_are_errors_not_panics() {
+    let empty =
+        |rows: usize| Tensor::<f32, Shape![_, _]>::from_shape_vec([rows, 0], vec![]).unwrap();
+    let intermediate = |err: ShapeError| {
+        assert!(
+            matches!(
+                err,
+                ShapeError::Overflow {
+                    arg: "an intermediate value",
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert!(err.to_string().contains("more than 2^53 elements"), "{err}");
+    };
+    intermediate(lone_temp(&empty(1 << 62)).unwrap_err());
+    intermediate(lone_temp(&empty((1 << 53) + 1)).unwrap_err());
+    intermediate(cross(&empty(1 << 31), &empty(1 << 31)).unwrap_err());
+    let s = Tensor::<f32, Shape![]>::zeros();
+    for k in [31, 33] {
+        let x = Tensor::<f32, Shape![_, _]>::from_shape_vec([0, 1 << k], vec![]).unwrap();
+        intermediate(packed_broadcast(&x, &empty(1 << k), &s).unwrap_err());
+    }
+    // At ordinary sizes the same graphs run.
+    let x = Tensor::<f32, Shape![_, _]>::from_shape_vec([3, 2], vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+        .unwrap();
+    // Row sums 3, 7, 11; running sums 3, 10, 21.
+    assert_eq!(lone_temp(&x).unwrap()[[]], 34.0);
+    let y = Tensor::<f32, Shape![_, _]>::from_shape_vec([4, 0], vec![]).unwrap();
+    let s = Tensor::<f32, Shape![]>::full(0.5);
+    let p = packed_broadcast(&x, &y, &s).unwrap();
+    assert_eq!(p.shape(), &[3, 4]);
+    assert_eq!(p[[2, 3]], 5.5);
+}
+
 #[test]
 fn an_output_too_large_to_allocate_is_an_error() {
     let a = Tensor::<f32, Shape![_, _]>::from_shape_vec([1 << 33, 0], vec![]).unwrap();

@@ -942,17 +942,26 @@ mod tests {
     }
 }
 
-/// Checks, before any kernel runs, that every size a graph's kernels compute from several
-/// names (`coeff · A · C`: a temp's length, a loop nest's element count) fits in `usize`.
-/// Arguments give each name a size whose own product fits, but names from different
-/// arguments can multiply past it (`[A, 0]` and `[C, 0]` with huge `A` and `C`).
+/// The most elements a value inside a graph may have: 2^53. Memory cannot hold more of
+/// any element type (2^56 bytes of `f64`), the GEMM engine's packing of that many stays
+/// within `isize::MAX` bytes, and `mean`'s element count is exact in `f64` up to there. The
+/// checker holds every value of literal dims to it at compile time; call entry holds the
+/// rest (`check_sizes`).
+pub const MAX_ELEMENTS: usize = 1 << 53;
+
+/// Checks, before any kernel runs, that every size a graph's kernels allocate or compute
+/// from names (`coeff · A · C`: a temp's length, a packed operand, a loop nest's element
+/// count) is at most [`MAX_ELEMENTS`]. Arguments give each name a size whose own product
+/// fits `usize`, but a name bound from an empty argument (`[2^62, 0]`) can be any size, and
+/// names from different arguments can multiply past `usize` (`[A, 0]` and `[C, 0]` with
+/// huge `A` and `C`): such a call is an `Err`, never a failed allocation or an overflow.
 pub fn check_sizes(
     sig: &'static GraphSignature,
     sizes: &[(usize, &[usize])],
 ) -> Result<(), ShapeError> {
     for &(coeff, names) in sizes {
         let product = names.iter().try_fold(coeff, |acc, &n| acc.checked_mul(n));
-        if product.is_none() {
+        if product.is_none_or(|p| p > MAX_ELEMENTS) {
             return Err(ShapeError::Overflow {
                 graph: sig.name,
                 arg: "an intermediate value",
@@ -990,6 +999,11 @@ mod size_tests {
     fn products_of_names_are_checked() {
         assert!(check_sizes(&SIG, &[(4, &[1 << 20, 1 << 20])]).is_ok());
         assert!(check_sizes(&SIG, &[(1, &[0, usize::MAX])]).is_ok());
+        assert!(check_sizes(&SIG, &[(8, &[1 << 50])]).is_ok());
+        // One name past 2^53 elements: no allocation can hold it (a name bound from an
+        // empty argument, `[2^62, 0]`, can be any size).
+        assert!(check_sizes(&SIG, &[(1, &[1 << 62])]).is_err());
+        assert!(check_sizes(&SIG, &[(2, &[1 << 53])]).is_err());
         let err = check_sizes(&SIG, &[(1, &[1 << 20]), (2, &[1 << 33, 1 << 31])]).unwrap_err();
         assert!(matches!(err, ShapeError::Overflow { graph: "cross", .. }));
         assert!(err.to_string().contains("cross(a: f32[A, Z]"), "{err}");

@@ -218,7 +218,9 @@ pub enum ShapeError {
         /// The graph's signature in the DSL notation.
         signature: &'static str,
     },
-    /// A graph call: an argument's dims multiply past `usize::MAX`.
+    /// A graph call: an argument's dims multiply past `usize::MAX`, or (`arg` is "an
+    /// intermediate value") a value the kernels allocate or count would have more than
+    /// `MAX_ELEMENTS` (2^53) elements.
     Overflow {
         /// The graph fn's name.
         graph: &'static str,
@@ -415,6 +417,16 @@ impl fmt::Display for ShapeError {
                 f,
                 "graph `{graph}`: `{op}` needs dim `{dim}` to be at least {least}, but it is \
                  {size} in this call; signature {signature}"
+            ),
+            ShapeError::Overflow {
+                graph,
+                arg,
+                signature,
+            } if *arg == "an intermediate value" => write!(
+                f,
+                "graph `{graph}`: an intermediate value would have more than 2^53 elements \
+                 (the dims of the arguments, empty ones included, multiply past what memory \
+                 can hold); signature {signature}"
             ),
             ShapeError::Overflow {
                 graph,

@@ -118,6 +118,10 @@ pub fn group_values<T: Copy, const W: usize>(mut value_of: impl FnMut(usize) -> 
 #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn load<E: Element>(src: &[E], offset: usize, n: usize) -> V<E::Compute> {
+    // The `expect`s of `load*`/`store` cannot fire: the range is `LANES` long. The slice
+    // index is the check; generated code keeps it in bounds (its offsets walk the
+    // operand's view inside a buffer whose length call entry or lowering fixed, and
+    // `n` is the rest of the row: NOTES.md "Panics in kernels").
     if n == LANES {
         let chunk: &[E; LANES] = src[offset..offset + LANES]
             .try_into()
@@ -168,6 +172,7 @@ pub fn load_strided_back<E: Element>(
     let mut lanes = [E::Compute::default(); LANES];
     if stride == 1 && n == LANES {
         // A whole chunk of a flipped inner axis: one contiguous load, lanes reversed.
+        // `offset ≥ (n - 1)·stride`: lowering starts a flipped walk at its last element.
         let run: &[E; LANES] = src[offset + 1 - LANES..=offset]
             .try_into()
             .expect("a full chunk is LANES long");
@@ -443,6 +448,7 @@ fn by_f64x8(kernel: impl Fn(&dyn Fn(&V<f64>) -> wide::f64x8) -> wide::f64x8) -> 
     let mut out = [0.0f64; LANES];
     for (c, chunk) in out.chunks_exact_mut(8).enumerate() {
         let cut = |v: &V<f64>| {
+            // `c < LANES / 8`: eight lanes in range, the `expect` cannot fire.
             let lanes: [f64; 8] = v.0[c * 8..c * 8 + 8].try_into().expect("eight lanes");
             wide::f64x8::from(lanes)
         };
@@ -714,6 +720,7 @@ fn count_u16x8(m: [u16; LANES], signed: bool) -> [u8; LANES] {
     let mut out = [0u8; LANES];
     // Eight lanes per `u16x8`: one vector on 8-lane builds, two on 16-lane ones.
     for (chunk, lanes) in out.chunks_exact_mut(8).zip(m.chunks_exact(8)) {
+        // `chunks_exact(8)`: the `expect` cannot fire.
         let x = u16x8::from(<[u16; 8]>::try_from(lanes).expect("eight lanes"));
         let x = if signed {
             let sign: u16x8 = x >> 15;

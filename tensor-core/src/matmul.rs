@@ -74,6 +74,9 @@ macro_rules! packed_float_gemm_into {
                 ldc: usize,
                 options: Options,
             ) {
+                // Cannot fail from `matmul` below: one `k` for both operands, `ldc = n`
+                // and a block of exactly `m·n` elements rule out each of `check_dims`'s
+                // errors (NOTES.md "Panics in kernels").
                 gemm::$product(a, b, c, ldc, options, &|_: Block<'_, $t>| {})
                     .expect("lowering builds consistent products");
             }
@@ -81,6 +84,8 @@ macro_rules! packed_float_gemm_into {
                 gemm::$pack_len(k, n).expect("the operand's size fits in memory")
             }
             fn pack<'a>(b: MatRef<'a, B>, buf: &'a mut [$t], options: Options) -> PackedB<'a, $t> {
+                // Cannot fail from `pack_rhs`: generated code sizes `buf` with
+                // `pack_rhs_len` of the same `k` and `n` (emit.rs, a stage's prelude).
                 gemm::$pack(&b, buf, options).expect("pack_len sized the buffer")
             }
             fn product_packed(
@@ -90,6 +95,8 @@ macro_rules! packed_float_gemm_into {
                 ldc: usize,
                 options: Options,
             ) {
+                // As `product`; `b` was packed (`pack_rhs`) with the `k` and `n` that the
+                // stage's `matmul_packed` calls pass.
                 gemm::$product_packed(a, b, c, ldc, options, &|_: Block<'_, $t>| {})
                     .expect("lowering builds consistent products");
             }
@@ -140,6 +147,7 @@ macro_rules! unpacked_rhs {
 impl<A: IntOperand, B: IntOperand> GemmInto<A, B> for i64 {
     unpacked_rhs!();
     fn product(a: &MatRef<'_, A>, b: &MatRef<'_, B>, c: &mut [i64], ldc: usize, options: Options) {
+        // Cannot fail: as the float impls' `product`.
         gemm::matmul_i64_with(a, b, c, ldc, options, &|_: Block<'_, i64>| {})
             .expect("lowering builds consistent products");
     }
@@ -150,6 +158,7 @@ impl<A: IntOperand, B: IntOperand> GemmInto<A, B> for u64 {
     fn product(a: &MatRef<'_, A>, b: &MatRef<'_, B>, c: &mut [u64], ldc: usize, options: Options) {
         // Two's complement: the wrapping i64 sum has the bits of the wrapping u64 sum.
         let c: &mut [i64] = bytemuck::cast_slice_mut(c);
+        // Cannot fail: as the float impls' `product`.
         gemm::matmul_i64_with(a, b, c, ldc, options, &|_: Block<'_, i64>| {})
             .expect("lowering builds consistent products");
     }
@@ -175,10 +184,18 @@ pub fn matmul<A, B, C: GemmInto<A, B>>(
     k: usize,
     parallel: bool,
 ) {
+    // In bounds (lower.rs `lower_matmul`, emit.rs `emit_gemm_block`): the offsets and
+    // strides are the operands' views; a batch counter stays below the product's batch
+    // extent, which is the operand's own dim there or broadcasts from a missing dim or a
+    // literal 1, both stride 0 (issue 37: a sliced size-1 axis kept its view's stride;
+    // names never broadcast, shape.rs); a call's `m` rows start at row `i` with
+    // `m ≤ M - i`. NOTES.md "Panics in kernels".
     let a = MatRef::new(a, m, k, a_at.row_stride, a_at.col_stride, a_at.offset)
         .expect("lowering builds in-bounds views");
     let b = MatRef::new(b, k, n, b_at.row_stride, b_at.col_stride, b_at.offset)
         .expect("lowering builds in-bounds views");
+    // `c` is the product's temp (all `batch·M` rows, or a block of `GEMM_BLOCK_ROWS` rows
+    // in a fused stage) and the call's rows `c_offset / n ..` lie inside it.
     let block = &mut c[c_offset..c_offset + m * n];
     C::product(&a, &b, block, n, options(parallel));
 }
@@ -199,6 +216,7 @@ pub fn pack_rhs<'a, A, B, C: GemmInto<A, B>>(
     buf: &'a mut [C::PackElem],
     parallel: bool,
 ) -> C::Packed<'a> {
+    // In bounds as in `matmul`: packed once per stage only when `b` has no batch stride.
     let b = MatRef::new(b, k, n, b_at.row_stride, b_at.col_stride, b_at.offset)
         .expect("lowering builds in-bounds views");
     C::pack(b, buf, options(parallel))
@@ -218,6 +236,7 @@ pub fn matmul_packed<A, B, C: GemmInto<A, B>>(
     k: usize,
     parallel: bool,
 ) {
+    // In bounds as in `matmul`.
     let a = MatRef::new(a, m, k, a_at.row_stride, a_at.col_stride, a_at.offset)
         .expect("lowering builds in-bounds views");
     C::product_packed(

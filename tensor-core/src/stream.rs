@@ -56,6 +56,8 @@ pub fn stream_head<E: Element>(dst: &[E], offset: usize) -> usize {
 /// and under Miri). Panics (never writes out of bounds) if the chunk leaves `dst`.
 #[inline(always)]
 pub fn store_streaming<E: Element>(dst: &mut [E], offset: usize, value: V<E::Compute>) {
+    // The range is `LANES` long: the `expect` cannot fire; the index is in bounds as for
+    // `lanes::store` (generated code streams only full chunks of an output row).
     let chunk: &mut [E; LANES] = (&mut dst[offset..offset + LANES])
         .try_into()
         .expect("a full chunk is LANES long");

@@ -103,6 +103,9 @@ mod matmul;
 mod reorg;
 mod tensor_ops;
 
+/// The most elements a value may hold (tensor-core's `bind::MAX_ELEMENTS`).
+const MAX_ELEMENTS: usize = 1 << 53;
+
 struct Checker<'a> {
     errors: &'a mut Errors,
     graph: TypedGraph,
@@ -255,6 +258,41 @@ pub fn check_graph(f: &GraphFn, errors: &mut Errors) -> Option<TypedGraph> {
             span,
             "internal error of `graph!`: this output failed to check but no rule said why; please report this graph",
         );
+    }
+    // Every value of literal dims holds at most 2^53 elements (tensor-core's `MAX_ELEMENTS`,
+    // which call entry applies to the sizes with names): a graph with only literal dims
+    // cannot fail at run time, so a value no memory can hold (`sum(x, axis = 0)` of
+    // `x: f32[0, 2^61]` has 2^61 elements) is refused here rather than panicking when its
+    // buffer is allocated (issue 37, item 2).
+    if checker.errors.is_empty() {
+        let past_memory = |n: &crate::ir::Node| {
+            crate::shape::static_len(&n.dims).is_some_and(|len| len > MAX_ELEMENTS)
+        };
+        // An output names itself in the graph's notation; any other value by its dims.
+        let nodes = &checker.graph.nodes;
+        let output = checker
+            .graph
+            .outputs
+            .iter()
+            .map(|&o| &nodes[o])
+            .find(|n| past_memory(n));
+        let what = match (output, nodes.iter().find(|n| past_memory(n))) {
+            (Some(node), _) => Some(format!(
+                "an output of this graph, `{}`,",
+                type_text(node.dtype, &node.dims)
+            )),
+            (None, Some(node)) => Some(format!(
+                "a value inside this graph, shaped {},",
+                dims_text(&node.dims)
+            )),
+            (None, None) => None,
+        };
+        if let Some(what) = what {
+            checker.errors.push(
+                f.name.span(),
+                format!("{what} has more than 2^53 elements: no memory can hold it"),
+            );
+        }
     }
     if checker.errors.is_empty() {
         Some(checker.graph)

@@ -122,31 +122,49 @@ fn offset_ident(k: usize) -> proc_macro2::Ident {
     format_ident!("__tg_off{}", k)
 }
 
-/// The sizes a kernel computes from several names (`coeff · A · C`: a temp's length, a
-/// nest's element count), each once: call entry checks that they fit in `usize` before any
-/// write (names from different arguments can multiply past it). Empty for a graph with only
-/// literal dims, whose kernel then cannot fail.
-///
-/// A size that the element count of an argument or output (`args`) bounds so that its
-/// product cannot overflow (`bounded_by`) is left out: call entry has checked that every
-/// argument's dims multiply within `usize` where none of them is 0 (`bind_entry`), and the
-/// allocating form has allocated its outputs (`graph_output`, whose element count fits)
-/// before the kernel runs, so such a size's check could never fail.
+/// The sizes call entry checks before a kernel runs (`check_entry_sizes`: at most
+/// `MAX_ELEMENTS`, 2^53, with no overflow on the way), each once. Empty for a graph with
+/// only literal dims, whose kernel then cannot fail (the checker holds every literal value
+/// to that bound).
+/// - What the kernel allocates: every temp with a name in its length (whole, or a GEMM
+///   block of `GEMM_BLOCK_ROWS` of its rows) and every right operand packed once per stage
+///   (`k · n`). A name bound from an empty argument (`[2^62, 0]`) may be any `usize`, so
+///   even one name can ask for more bytes than an allocation may hold, which panicked in
+///   `ScratchVec` (issue 37, item 2); 2^53 elements of at most 8 bytes, padded by the
+///   packing to at most 64 columns, stay far inside `isize::MAX` bytes.
+/// - What it multiplies from several names (`coeff · A · C`: a nest's element count):
+///   names from different arguments can multiply past `usize`. A size that the element
+///   count of an argument or output (`args`) bounds so that its product cannot overflow
+///   (`bounded_by`) is left out: call entry has checked that every argument's dims
+///   multiply within `usize` where none of them is 0 (`bind_entry`), and the allocating form
+///   has allocated its outputs (`graph_output`, whose element count fits) before the kernel
+///   runs, so such a size's check could never fail.
 pub(crate) fn checked_sizes(kernel: &Kernel, args: &[Size]) -> Vec<Size> {
     let mut sizes: Vec<Size> = Vec::new();
+    let add = |size: Size, sizes: &mut Vec<Size>| {
+        let internal = size.names.iter().any(|n| n.starts_with('#'));
+        if size.as_static().is_none() && !internal && !sizes.contains(&size) {
+            sizes.push(size);
+        }
+    };
+    for temp in &kernel.temps {
+        add(temp.len.clone(), &mut sizes);
+        if let (true, Some(row)) = (temp.gemm_block, &temp.row_local) {
+            add(row.mul(&Size::lit(crate::ir::GEMM_BLOCK_ROWS)), &mut sizes);
+        }
+    }
+    for step in kernel.nests.iter().filter_map(|n| n.matmul.as_ref()) {
+        add(step.k.mul(&step.n), &mut sizes);
+    }
     let totals = kernel.nests.iter().map(|n| match &n.ragged {
         Some(total) => total.clone(),
         None => n.outer.iter().fold(n.inner.clone(), |acc, e| acc.mul(e)),
     });
-    for size in kernel.temps.iter().map(|t| t.len.clone()).chain(totals) {
-        let internal = size.names.iter().any(|n| n.starts_with('#'));
-        if size.as_static().is_none()
-            && !internal
-            && (size.names.len() > 1 || size.coeff > 1)
-            && !sizes.contains(&size)
+    for size in totals {
+        if (size.names.len() > 1 || size.coeff > 1)
             && !args.iter().any(|arg| bounded_by(&size, arg))
         {
-            sizes.push(size);
+            add(size, &mut sizes);
         }
     }
     sizes
@@ -190,8 +208,8 @@ fn bounded_by(size: &Size, arg: &Size) -> bool {
 fn emit_kernel(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph, kernel: &Kernel) -> TokenStream {
     let p = quote!(#rt::__private);
     let mut setup = TokenStream::new();
-    // Sizes the kernels compute from several names fit in usize (checked before any
-    // write; names from different arguments can multiply past it).
+    // Sizes the kernels allocate or compute from several names are at most 2^53 elements
+    // (checked before any write: `checked_sizes`).
     let sizes = checked_sizes(kernel, &signature::arg_sizes(f, graph));
     if !sizes.is_empty() {
         let entries = sizes.iter().map(|size| {

@@ -2,7 +2,9 @@
 //! generated graph is well typed by the language's rules, so it must expand without an
 //! error; and mutations of them (token edits, wrong dtypes and shapes, bad named
 //! parameters, junk) must never make the macro panic, and every error it reports must
-//! point into the graph's own tokens.
+//! point into the graph's own tokens. The expansions of the valid graphs are also scanned
+//! for code that can panic at run time, and for the runtime functions they call (issue 37,
+//! item 2; NOTES.md "Panics in kernels").
 
 use crate::expand;
 use proc_macro2::TokenStream;
@@ -17,9 +19,53 @@ fn count(default: u64) -> u64 {
 }
 
 fn expand_text(source: &str) -> String {
+    expand_tokens(source).to_string()
+}
+
+fn expand_tokens(source: &str) -> TokenStream {
     let mut input = TokenStream::from_str("::tensorgraph;").unwrap();
     input.extend(TokenStream::from_str(source).expect("generated source lexes"));
-    expand(input).to_string()
+    expand(input)
+}
+
+/// One generated graph of the CI seed, expanded once for the tests that read it
+/// (`generated_graphs_expand_without_errors`, `generated_kernels_have_no_panicking_calls`).
+struct Expanded {
+    index: u64,
+    /// The source that did not check, and its expansion from the first `compile_error` on.
+    error: Option<String>,
+    scan: PanicScan,
+}
+
+/// The first `count(600)` graphs of `graphgen::CI_SEED`, expanded and scanned once per test
+/// run (the tests that share them wait for the first to finish expanding). A graph that
+/// tests/graphgen.rs calls in the closure form is expanded in that form too (its item and
+/// the closure value around it), and both expansions are checked and scanned.
+fn ci_expansions() -> &'static [Expanded] {
+    static EXPANDED: std::sync::OnceLock<Vec<Expanded>> = std::sync::OnceLock::new();
+    EXPANDED.get_or_init(|| {
+        (0..count(600))
+            .map(|index| {
+                let g = graphgen::gen::generate(graphgen::CI_SEED, index);
+                let mut sources = vec![graphgen::render::graph(&g)];
+                if let graphgen::ast::Form::Closure { typed } = g.form {
+                    sources.push(graphgen::render::closure(&g, typed));
+                }
+                let mut scan = PanicScan::default();
+                let mut error = None;
+                for source in &sources {
+                    let tokens = expand_tokens(source);
+                    scan.walk(tokens.clone(), false);
+                    let text = tokens.to_string();
+                    if let Some(at) = text.find("compile_error") {
+                        let end = (at + 400).min(text.len());
+                        error.get_or_insert_with(|| format!("{source}\n{}", &text[at..end]));
+                    }
+                }
+                Expanded { index, error, scan }
+            })
+            .collect()
+    })
 }
 
 /// Every generated graph type-checks: the generator and the checker agree on the rules.
@@ -27,21 +73,418 @@ fn expand_text(source: &str) -> String {
 fn generated_graphs_expand_without_errors() {
     // The test can fail: a graph that does not check is seen as one.
     assert!(expand_text("fn f(x: u32[2]) -> i32[2] { x + 1 }").contains("compile_error"));
-    let mut failures = Vec::new();
-    for i in 0..count(600) {
-        let g = graphgen::gen::generate(graphgen::CI_SEED, i);
-        let source = graphgen::render::graph(&g);
-        let text = expand_text(&source);
-        if let Some(at) = text.find("compile_error") {
-            let end = (at + 400).min(text.len());
-            failures.push(format!("graph {i}:\n{source}{}\n", &text[at..end]));
-        }
-    }
+    let failures: Vec<String> = ci_expansions()
+        .iter()
+        .filter_map(|e| {
+            let error = e.error.as_ref()?;
+            Some(format!("graph {}:\n{error}\n", e.index))
+        })
+        .collect();
     assert!(
         failures.is_empty(),
         "{} generated graphs failed to check:\n{}",
         failures.len(),
         failures[..failures.len().min(8)].join("\n")
+    );
+}
+
+/// The panicking constructs an expansion may contain, each with the reason it cannot
+/// fire on a legal graph (NOTES.md "Panics in kernels"). Keys are `PanicScan`'s: `const`
+/// or `run` (where the construct is evaluated), the construct, and its arguments with the
+/// `::tensorgraph::__private::` and `::core::` prefixes dropped.
+const PANIC_ALLOWLIST: &[(&str, &str)] = &[
+    (
+        "const assert!(LANES == 8 || LANES == 16 , \"tensorgraph's macro and runtime disagree on the lane count\")",
+        "compile time (a `const` item): a failure is a build error, never a panic; it holds \
+         because tensor-core's lanes.rs sets LANES to 16 (AVX-512 builds) or 8, emit.rs's \
+         MIN_LANES/MAX_LANES",
+    ),
+    (
+        "const assert!(F32_BLOCK % (4 * LANES) == 0)",
+        "compile time (a `const` item): vmath's BLOCK is 256, a multiple of 4 * 16 and of \
+         4 * 8",
+    ),
+];
+
+/// The runtime functions generated kernels call, each audited for panics on what a legal
+/// graph passes them after call entry (NOTES.md "Panics in kernels" says where each is
+/// proven): an exact name, or a prefix ending in `::` for a trait's or module's functions.
+/// A function the scan finds outside this list fails the test until it is audited.
+const RUNTIME_AUDITED: &[(&str, &str)] = &[
+    // Call entry: every failure is the graph's `Err`.
+    (
+        "bind_entry",
+        "bind.rs: `get`, `checked_product`; no index, unwrap or panic",
+    ),
+    ("check_entry_sizes", "bind.rs: `checked_mul` into an `Err`"),
+    ("entry_error", "unboxes the error"),
+    (
+        "graph_output",
+        "tensor.rs `alloc_len`: element and byte counts checked into `TooLarge`",
+    ),
+    (".arg_shape", "args.rs: copies the lent length and dims"),
+    ("Lend::", "args.rs: lends the buffer and dims"),
+    ("LendMut::", "args.rs: lends the buffer and dims"),
+    (
+        "LendPointee::",
+        "args.rs: `Lend` of the value behind a closure's reference",
+    ),
+    (
+        "StaticInput::",
+        "args.rs: the buffer; its length is its static shape's (type-checked)",
+    ),
+    (
+        "StaticPointee::",
+        "args.rs: `StaticInput` behind a closure's reference",
+    ),
+    (
+        "StaticOutput::",
+        "args.rs: the buffer; its length is its static shape's (type-checked)",
+    ),
+    ("SameDtype::", "args.rs: identity on the slice"),
+    ("Tensor::as_mut_slice", "the buffer"),
+    (
+        "Tensor::zeros",
+        "static outputs; panics only where the literal dims' bytes pass \
+      isize::MAX (a finding: NOTES.md)",
+    ),
+    // Lane arithmetic: total functions of registers (wrapping integers, 0 for x / 0 and
+    // x % 0, shifts range-checked), no memory.
+    ("NumLanes::", "reference.rs semantics, total"),
+    ("FloatLanes::", "vmath kernels and reference.rs, total"),
+    ("ActivationLanes::", "compositions of the above"),
+    ("CompareLanes::", "total"),
+    ("BitwiseLanes::", "total"),
+    (
+        "ShiftLanes::",
+        "reference.rs `Shift`: amounts range-checked",
+    ),
+    ("SelectLanes::", "total"),
+    (
+        "BitCountLanes::",
+        "total; its `expect`s are on `chunks_exact(8)`",
+    ),
+    ("Num::", "reference.rs, total"),
+    ("Bitwise::", "total"),
+    ("Compare::", "total"),
+    ("Identity::", "constants"),
+    ("Element::", "conversions, total"),
+    ("V::", "`splat`: no index"),
+    (
+        "cast",
+        "cast.rs: Rust `as` and exact round-to-odd; no index",
+    ),
+    ("f16::", "half's conversions of literals"),
+    ("bf16::", "half's conversions of literals"),
+    ("group_values", "`W > 0` is a `const` assert"),
+    ("lane_mask", "no index"),
+    ("mask_or", "no index"),
+    ("fold", "indices below LANES"),
+    ("iota", "lane indices of a row: base + LANES fits"),
+    ("iota_strided", "lane indices of a row"),
+    ("arg_combine", "indices below LANES"),
+    ("arg_step", "indices below LANES"),
+    ("arg_indices", "indices below LANES"),
+    ("arg_fold", "indices below LANES"),
+    (
+        "f32_block::",
+        "`block_mut`: a BLOCK-long range just stored; the kernels are in place",
+    ),
+    // Memory: slice indexing in bounds by lowering's offsets (NOTES.md).
+    (
+        "load",
+        "a LANES-long range (its `expect` cannot fire); offsets from lowering",
+    ),
+    ("load_strided", "offsets from lowering"),
+    (
+        "load_strided_back",
+        "a flipped walk starts at its last element",
+    ),
+    ("store", "as `load`"),
+    ("store_streaming", "as `store`, full chunks only"),
+    ("stream_head", "arithmetic on the address, wrapping"),
+    ("stream_fence", "`sfence`"),
+    ("prefetch", "clamped to the slice"),
+    ("prefetch_chunk", "a hint, never dereferenced"),
+    (
+        "ScratchVec::",
+        "the temps' lengths; panics only where their bytes pass isize::MAX \
+      (a finding: NOTES.md)",
+    ),
+    // Tasks.
+    (
+        "row_chunks",
+        "rows of at least one element, tasks of at least one row",
+    ),
+    (
+        "rows_per_task",
+        "at least 1; divides by `rows > 1` and a `max(1)`",
+    ),
+    ("run_chunked", "slots below TASKS_PER_ROUND"),
+    // Scans and products.
+    (
+        "scan",
+        "temps of `outer · len · inner`; a zero row is returned before `chunks`",
+    ),
+    ("matmul", "matmul.rs: each `expect` proven at its site"),
+    ("matmul_packed", "matmul.rs"),
+    ("pack_rhs", "matmul.rs"),
+    (
+        "pack_rhs_len",
+        "panics where `k · n` overflows (a finding: NOTES.md)",
+    ),
+    ("PlainGemm::", "the four above, not generic"),
+    // Iterator and slice methods of std on the chunk iterators and temps.
+    (".enumerate", "std"),
+    (".zip", "std"),
+    (".fill", "std: `[T]::fill`"),
+];
+
+/// Whether `item` (a `PanicScan::runtime` name) is a function that `RUNTIME_AUDITED` must
+/// list: not a type, trait, constant or associated type (`V`, `f16`, `LANES`,
+/// `Checked::Out`).
+fn is_runtime_call(item: &str) -> bool {
+    let last = item.rsplit("::").next().unwrap_or(item);
+    let callable = last.starts_with(|c: char| c.is_ascii_lowercase()) || item.starts_with('.');
+    callable && !matches!(item, "f16" | "bf16") && !item.starts_with("DeclDim::")
+}
+
+fn audited(item: &str) -> bool {
+    RUNTIME_AUDITED
+        .iter()
+        .any(|(name, _)| *name == item || name.ends_with("::") && item.starts_with(name))
+}
+
+/// Identifiers that panic when called (`x.unwrap()`, `Option::expect`; `unwrap_unchecked`
+/// is undefined behaviour instead), and macros that panic when run (`debug_assert*` in
+/// debug builds only: its keys name it, and it needs an entry like the others).
+const PANIC_IDENTS: &[&str] = &[
+    "unwrap",
+    "expect",
+    "unwrap_unchecked",
+    "expect_err",
+    "unwrap_err",
+];
+const PANIC_MACROS: &[&str] = &[
+    "panic",
+    "unreachable",
+    "todo",
+    "unimplemented",
+    "assert",
+    "assert_eq",
+    "assert_ne",
+    "debug_assert",
+    "debug_assert_eq",
+    "debug_assert_ne",
+];
+
+/// What one expansion holds that can panic, and what it calls in the runtime.
+#[derive(Default)]
+struct PanicScan {
+    /// One key per panicking construct (`PANIC_ALLOWLIST`'s keys).
+    constructs: Vec<String>,
+    /// The `__private` items named (`store`, `V::splat`, `CompareLanes::gt_lanes`,
+    /// `Tensor::zeros`, types too) and `.method(` calls (`.arg_shape`).
+    runtime: std::collections::BTreeSet<String>,
+}
+
+impl PanicScan {
+    fn of(tokens: TokenStream) -> PanicScan {
+        let mut scan = PanicScan::default();
+        scan.walk(tokens, false);
+        scan
+    }
+
+    fn walk(&mut self, tokens: TokenStream, in_const: bool) {
+        let t: Vec<TokenTree> = tokens.into_iter().collect();
+        // The statement `t[k]` is in starts at `start` (after the last `;` or brace group).
+        let mut start = 0;
+        let mut is_const = in_const || starts_const(&t, start);
+        for (k, tt) in t.iter().enumerate() {
+            match tt {
+                TokenTree::Group(g) => {
+                    self.walk(g.stream(), is_const);
+                    if g.delimiter() == proc_macro2::Delimiter::Brace {
+                        start = k + 1;
+                        is_const = in_const || starts_const(&t, start);
+                    }
+                }
+                TokenTree::Punct(p) if p.as_char() == ';' => {
+                    start = k + 1;
+                    is_const = in_const || starts_const(&t, start);
+                }
+                TokenTree::Ident(i) => {
+                    let name = i.to_string();
+                    let bang = is_punct(t.get(k + 1), '!');
+                    let when = if is_const { "const" } else { "run" };
+                    if bang && PANIC_MACROS.contains(&name.as_str()) {
+                        let args = match t.get(k + 2) {
+                            Some(TokenTree::Group(g)) => g.stream().to_string(),
+                            _ => String::new(),
+                        };
+                        self.constructs
+                            .push(format!("{when} {name}!({})", unprefixed(&args)));
+                    } else if PANIC_IDENTS.contains(&name.as_str()) {
+                        // The statement it is in, for the key.
+                        let to = t[k..]
+                            .iter()
+                            .position(|tt| is_punct(Some(tt), ';'))
+                            .map_or(t.len(), |e| k + e);
+                        let statement: TokenStream = t[start..to].iter().cloned().collect();
+                        self.constructs.push(format!(
+                            "{when} {name} in `{}`",
+                            unprefixed(&statement.to_string())
+                        ));
+                    } else if name == "__private" {
+                        if let Some(item) = private_item(&t, k) {
+                            self.runtime.insert(item);
+                        }
+                    } else if k > 0
+                        && is_punct(Some(&t[k - 1]), '.')
+                        && matches!(t.get(k + 1), Some(TokenTree::Group(g)) if g.delimiter() == proc_macro2::Delimiter::Parenthesis)
+                    {
+                        self.runtime.insert(format!(".{name}"));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+fn unprefixed(text: &str) -> String {
+    text.replace(":: tensorgraph :: __private :: ", "")
+        .replace(":: core :: ", "")
+}
+
+fn is_punct(tt: Option<&TokenTree>, c: char) -> bool {
+    matches!(tt, Some(TokenTree::Punct(p)) if p.as_char() == c)
+}
+
+/// Whether the statement (or item) that starts at `t[start]` is a `const` or `static`
+/// item, or an inline `const` block, after its attributes: its tokens are evaluated at
+/// compile time. Not a `const fn`, whose body runs at run time too.
+fn starts_const(t: &[TokenTree], start: usize) -> bool {
+    let mut s = start;
+    // Attributes: `#` and a bracket group.
+    while is_punct(t.get(s), '#') && matches!(t.get(s + 1), Some(TokenTree::Group(_))) {
+        s += 2;
+    }
+    matches!(t.get(s), Some(TokenTree::Ident(i)) if i == "const" || i == "static")
+        && !matches!(t.get(s + 1), Some(TokenTree::Ident(i)) if i == "fn" || i == "unsafe" || i == "extern")
+}
+
+/// The item a path names from `__private` at `t[k]`: `store`, `V::splat` (over a
+/// turbofish), `CompareLanes::gt_lanes` (from `<T as __private::CompareLanes>::gt_lanes`),
+/// `Tensor::zeros` (from `<__private::Tensor<…>>::zeros`), or a type's name alone.
+fn private_item(t: &[TokenTree], k: usize) -> Option<String> {
+    let path_sep = |at: usize| is_punct(t.get(at), ':') && is_punct(t.get(at + 1), ':');
+    if !path_sep(k + 1) {
+        return None;
+    }
+    let Some(TokenTree::Ident(item)) = t.get(k + 3) else {
+        return None;
+    };
+    let mut at = k + 4;
+    // A turbofish (`:: < u32 >`) or generic arguments (`< u32 >`), balanced.
+    let skip_generics = |mut at: usize| {
+        if path_sep(at) && is_punct(t.get(at + 2), '<') {
+            at += 2;
+        }
+        if is_punct(t.get(at), '<') {
+            let mut depth = 0;
+            while let Some(tt) = t.get(at) {
+                match tt {
+                    TokenTree::Punct(p) if p.as_char() == '<' => depth += 1,
+                    TokenTree::Punct(p) if p.as_char() == '>' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return at + 1;
+                        }
+                    }
+                    _ => {}
+                }
+                at += 1;
+            }
+        }
+        at
+    };
+    at = skip_generics(at);
+    // The end of a qualified path, `<T as Trait>` or `<Type>`.
+    if is_punct(t.get(at), '>') {
+        at += 1;
+    }
+    match (path_sep(at), t.get(at + 2)) {
+        (true, Some(TokenTree::Ident(method))) => Some(format!("{item}::{method}")),
+        _ => Some(item.to_string()),
+    }
+}
+
+/// No kernel path can panic on a legal graph (issue 37, item 2; NOTES.md "Panics in
+/// kernels"): the CI seed's expansions hold no panicking call or macro but the allowlisted
+/// ones, each with the check that keeps it from firing. Also lists the runtime items the
+/// kernels call (`--nocapture`), the set NOTES.md's audit of tensor-core covers.
+#[test]
+fn generated_kernels_have_no_panicking_calls() {
+    // The scan sees what it looks for.
+    let probe = PanicScan::of(
+        TokenStream::from_str(
+            "fn f() { const _: () = ::core::assert!(true); x.unwrap(); \
+             let a = { const { assert!(true) } }; debug_assert!(y); \
+             ::tensorgraph::__private::V::<u32>::splat(0); \
+             <u32 as ::tensorgraph::__private::CompareLanes>::gt_lanes(a, b); }",
+        )
+        .unwrap(),
+    );
+    assert_eq!(
+        probe.constructs,
+        [
+            "const assert!(true)",
+            "run unwrap in `x . unwrap ()`",
+            "const assert!(true)",
+            "run debug_assert!(y)",
+        ]
+    );
+    assert!(probe.runtime.contains("V::splat") && probe.runtime.contains("CompareLanes::gt_lanes"));
+
+    let mut unlisted: std::collections::BTreeMap<&str, (usize, u64)> = Default::default();
+    let mut seen: std::collections::BTreeMap<&str, usize> = Default::default();
+    let mut runtime = std::collections::BTreeSet::new();
+    for e in ci_expansions() {
+        for c in &e.scan.constructs {
+            match PANIC_ALLOWLIST.iter().find(|(key, _)| key == c) {
+                Some((key, _)) => *seen.entry(key).or_default() += 1,
+                None => unlisted.entry(c).or_insert((0, e.index)).0 += 1,
+            }
+        }
+        runtime.extend(e.scan.runtime.iter().map(String::as_str));
+    }
+    println!("allowlisted constructs: {seen:#?}");
+    println!(
+        "runtime items the kernels name ({}): {runtime:#?}",
+        runtime.len()
+    );
+    let unaudited: Vec<&str> = runtime
+        .iter()
+        .copied()
+        .filter(|item| is_runtime_call(item) && !audited(item))
+        .collect();
+    let unlisted: Vec<String> = unlisted
+        .iter()
+        .map(|(c, (n, first))| format!("  {c}\n    ({n} times, first in graph {first})"))
+        .collect();
+    assert!(
+        unlisted.is_empty(),
+        "panicking constructs in generated code that PANIC_ALLOWLIST does not list (prove \
+         each cannot fire on a legal graph and add it with the reason, or make it the \
+         graph's `Err`):\n{}",
+        unlisted.join("\n")
+    );
+    assert!(
+        unaudited.is_empty(),
+        "runtime functions the kernels call that RUNTIME_AUDITED does not list (audit each \
+         for panics on what a legal graph passes it, NOTES.md \"Panics in kernels\"): \
+         {unaudited:?}"
     );
 }
 

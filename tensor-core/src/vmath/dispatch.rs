@@ -170,6 +170,9 @@ pub mod block {
     /// an access past it).
     #[inline(always)]
     pub fn block_mut(slice: &mut [f32], at: usize) -> &mut [f32; BLOCK] {
+        // The range is `BLOCK` long: the `expect` cannot fire. Generated code calls this
+        // on the block it has just stored chunk by chunk (`__tg_j + F32_BLOCK` within the
+        // row), so the index is in bounds.
         (&mut slice[at..at + BLOCK])
             .try_into()
             .expect("a range of BLOCK elements")

@@ -1388,9 +1388,21 @@ impl Gen {
                 let q = self.add_param(x.ty.dtype, Some(qd.clone()));
                 let xd = x.ty.dtype;
                 let f = *self.rng.pick(&["max", "min", "sum", "mean", "prod"]);
-                let f = if f == "mean" && !xd.is_float() { "sum" } else { f };
-                let dtype = if matches!(f, "sum" | "prod") { xd.sum_out() } else { xd };
-                let axis = if self.rng.chance(0.5) { -2 } else { rank as i64 - 1 };
+                let f = if f == "mean" && !xd.is_float() {
+                    "sum"
+                } else {
+                    f
+                };
+                let dtype = if matches!(f, "sum" | "prod") {
+                    xd.sum_out()
+                } else {
+                    xd
+                };
+                let axis = if self.rng.chance(0.5) {
+                    -2
+                } else {
+                    rank as i64 - 1
+                };
                 Val {
                     expr: call(f, vec![Arg::E(q.expr)], vec![("axis", Arg::Int(axis))]),
                     ty: Ty {
