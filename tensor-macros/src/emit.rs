@@ -1805,7 +1805,7 @@ fn emit_blocked_loop(
         {
             #buffers
             // Blocks are whole groups of four chunks (the reductions' accumulators).
-            const _: () = assert!(#p::F32_BLOCK % (4 * #lanes) == 0);
+            const _: () = ::core::assert!(#p::F32_BLOCK % (4 * #lanes) == 0);
             while __tg_j + #p::F32_BLOCK <= #inner_extent {
                 #blocks
                 __tg_j += #p::F32_BLOCK;
