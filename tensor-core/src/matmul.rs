@@ -184,7 +184,7 @@ pub fn matmul<A, B, C: GemmInto<A, B>>(
     k: usize,
     parallel: bool,
 ) {
-    // In bounds (lower.rs `lower_matmul`, emit.rs `emit_gemm_block`): the offsets and
+    // In bounds (tensor-macros lower/products.rs `lower_matmul`, emit.rs `emit_gemm_block`): the offsets and
     // strides are the operands' views; a batch counter stays below the product's batch
     // extent, which is the operand's own dim there or broadcasts from a missing dim or a
     // literal 1, both stride 0 (issue 37: a sliced size-1 axis kept its view's stride;

@@ -18,7 +18,7 @@ use core::sync::atomic::{AtomicBool, Ordering};
 #[inline]
 pub fn row_chunks<T: Send>(slice: &mut [T], chunk_len: usize) -> core::slice::ChunksMut<'_, T> {
     // `chunks_mut` panics on 0: generated code splits only rows of at least one element
-    // (lower.rs `plan_stages` for literal rows, the `!= 0` test of `__tg_split` for
+    // (tensor-macros lower/stages.rs `plan_stages` for literal rows, the `!= 0` test of `__tg_split` for
     // symbolic ones) into tasks of at least one row (`rows_per_task` ≥ 1).
     slice.chunks_mut(chunk_len)
 }

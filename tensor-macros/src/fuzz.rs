@@ -814,3 +814,26 @@ fn mutated_generated_graphs_report_errors_inside_the_graph() {
         "{errors} errors in {rounds} graphs"
     );
 }
+
+/// Writes the expansions of the CI seed's graphs (item form, and the closure form where the
+/// batch calls it) to the file named by `TG_DUMP_EXPANSIONS`; does nothing without it. A
+/// change to the compiler that should not change generated code (moving code between files,
+/// issue 34) dumps before and after and compares: `TG_DUMP_EXPANSIONS=/tmp/before.txt cargo
+/// test -p tensorgraph-macros --lib dump_expansions`.
+#[test]
+fn dump_expansions() {
+    let Ok(path) = std::env::var("TG_DUMP_EXPANSIONS") else {
+        return;
+    };
+    let mut out = String::new();
+    for index in 0..count(600) {
+        let g = graphgen::gen::generate(graphgen::CI_SEED, index);
+        out.push_str(&expand_text(&graphgen::render::graph(&g)));
+        out.push('\n');
+        if let graphgen::ast::Form::Closure { typed } = g.form {
+            out.push_str(&expand_text(&graphgen::render::closure(&g, typed)));
+            out.push('\n');
+        }
+    }
+    std::fs::write(&path, out).expect("the dump file is writable");
+}

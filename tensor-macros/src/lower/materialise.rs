@@ -1,0 +1,147 @@
+//! Which nodes get a temp (reductions, scans, products and what they read, reshapes of
+//! computed values) and which are read in place (views of buffers).
+
+use crate::ir::{AxisMap, NodeId, NodeKind, TypedGraph};
+
+/// Nodes that get a temp, in topological order: reductions, and computed values that a
+/// reshape reinterprets.
+pub(super) fn materialised_nodes(graph: &TypedGraph) -> Vec<NodeId> {
+    // Only what the outputs need: the checker may leave nodes no output reads (a `let`
+    // nobody uses, a branch of a composite), and a dead reduction must not run.
+    let mut live = vec![false; graph.nodes.len()];
+    let mut stack: Vec<NodeId> = graph.outputs.clone();
+    while let Some(n) = stack.pop() {
+        if !live[n] {
+            live[n] = true;
+            stack.extend(node_args(&graph.nodes[n].kind));
+        }
+    }
+    let mut set = vec![false; graph.nodes.len()];
+    let mut users = vec![0usize; graph.nodes.len()];
+    for (id, node) in graph.nodes.iter().enumerate() {
+        if live[id] {
+            for arg in node_args(&node.kind) {
+                users[arg] += 1;
+            }
+        }
+    }
+    for (id, node) in graph.nodes.iter().enumerate() {
+        if !live[id] {
+            continue;
+        }
+        match &node.kind {
+            NodeKind::Reduce { input, .. } => {
+                set[id] = true;
+                // An expensive value that a reduction consumes and something else uses too
+                // (softmax's `exp(x - max)`) is computed once into a temp rather than in
+                // both nests. The reduction may read it through a cast of its own (`sum`
+                // of an `f32` accumulates in `f64`): the value before the cast is kept.
+                let mut shared = *input;
+                while let NodeKind::Cast { input } = graph.nodes[shared].kind {
+                    if users[shared] > 1 {
+                        break;
+                    }
+                    shared = input;
+                }
+                if users[shared] > 1 && expensive(graph, &set, shared) {
+                    set[shared] = true;
+                }
+            }
+            NodeKind::Reshape { input } if !addressable(graph, &set, *input) => set[*input] = true,
+            // A scan reads a row-major temp of its accumulator dtype and writes its own.
+            NodeKind::Scan { input, .. } => {
+                set[id] = true;
+                set[*input] = true;
+            }
+            // A product reads its operands in place when they are buffers or views of
+            // one (a transpose is a stride), else from a temp.
+            NodeKind::MatMul { a, b } => {
+                set[id] = true;
+                for operand in [*a, *b] {
+                    if !viewable(graph, &set, operand) {
+                        set[operand] = true;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    (0..graph.nodes.len()).filter(|&i| set[i]).collect()
+}
+
+pub(super) fn node_args(kind: &NodeKind) -> Vec<NodeId> {
+    match kind {
+        NodeKind::Op { args, .. } => args.clone(),
+        NodeKind::Select { cond, a, b } => vec![*cond, *a, *b],
+        NodeKind::Cast { input }
+        | NodeKind::Reduce { input, .. }
+        | NodeKind::Scan { input, .. }
+        | NodeKind::View { input, .. }
+        | NodeKind::Reshape { input } => {
+            vec![*input]
+        }
+        NodeKind::Reorg { inputs, fill, .. } => inputs.iter().copied().chain(*fill).collect(),
+        NodeKind::MatMul { a, b } => vec![*a, *b],
+        NodeKind::Diagonal { input, .. } => vec![*input],
+        NodeKind::Input { .. }
+        | NodeKind::Scalar { .. }
+        | NodeKind::Const(_)
+        | NodeKind::Count { .. } => Vec::new(),
+    }
+}
+
+/// Whether computing `node` in a nest involves a transcendental (anything but the
+/// cheap float ops), up to materialised values and leaves. Each node is visited once, so
+/// shared subexpressions cost nothing extra.
+pub(super) fn expensive(graph: &TypedGraph, materialised: &[bool], node: NodeId) -> bool {
+    let mut seen = vec![false; graph.nodes.len()];
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if seen[n] || materialised[n] {
+            continue;
+        }
+        seen[n] = true;
+        if let NodeKind::Op { op, .. } = &graph.nodes[n].kind {
+            if (op.typing == crate::ops::Typing::FloatUnary && op.name != "sqrt")
+                || op.name == "pow"
+            {
+                return true;
+            }
+        }
+        stack.extend(node_args(&graph.nodes[n].kind));
+    }
+    false
+}
+
+/// Whether `node` is a contiguous buffer in row-major order: a parameter, a temp, or a
+/// reshape of one.
+pub(super) fn addressable(graph: &TypedGraph, materialised: &[bool], node: NodeId) -> bool {
+    match &graph.nodes[node].kind {
+        NodeKind::Input { .. } => true,
+        NodeKind::Reshape { input } => addressable(graph, materialised, *input),
+        _ => materialised[node],
+    }
+}
+
+/// Whether `node` is a buffer read through an affine map: a parameter, a temp, a reshape
+/// of one, or a view, slice or flip of one (no computation, no pieces).
+pub(super) fn viewable(graph: &TypedGraph, materialised: &[bool], node: NodeId) -> bool {
+    if materialised[node] {
+        return true;
+    }
+    match &graph.nodes[node].kind {
+        NodeKind::Input { .. } => true,
+        NodeKind::Reshape { input } => addressable(graph, materialised, *input),
+        NodeKind::View { input, .. } | NodeKind::Diagonal { input, .. } => {
+            viewable(graph, materialised, *input)
+        }
+        NodeKind::Reorg {
+            inputs,
+            fill: None,
+            axes,
+        } if axes.iter().all(|a| !matches!(a, AxisMap::Pieces(_))) => {
+            viewable(graph, materialised, inputs[0])
+        }
+        _ => false,
+    }
+}

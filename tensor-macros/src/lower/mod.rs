@@ -1,0 +1,299 @@
+//! Typed graph → loop IR.
+//!
+//! Stages: every reduction is materialised into a temp by its own loop nest, with its
+//! elementwise producers computed inside that nest (`sum(x * y)` never stores `x * y`).
+//! A reshape of a computed value materialises that value first (row-major reinterpretation
+//! is only free on a contiguous buffer). Everything else is fused: graph outputs of one
+//! shape share one loop nest, reading parameters and temps in place.
+//!
+//! Addressing: a value is evaluated in a nest at a *mapping* from its own axes to the
+//! nest's loop axes (or to nothing, where it broadcasts). Broadcasting and views
+//! (transpose, dimshuffle, expand_dims, squeeze, broadcast_to) only change mappings, so
+//! they reach the loads as strides: views, never copies. Adjacent loop axes that every
+//! buffer walks contiguously collapse, so same-shape inputs become one flat loop.
+//!
+//! Levels: values depending only on constants, scalars and single-element buffers are
+//! computed once per call; values reading only buffers splatted along the inner axis,
+//! once per row; the rest once per SIMD chunk.
+//!
+//! The pipeline (`lower_graph`, this file) in order, one concern per file:
+//! `materialise` (which nodes get a temp), `nests`, `reductions` and `products` (a loop nest
+//! or GEMM step per temp and per output shape), `splits` (nests cut for threads), `stages`
+//! (consecutive nests sharing a row loop, row-local temps, tasks), `row_fusion` (passes of
+//! a stage merged or pipelined).
+
+use std::collections::HashMap;
+
+use crate::dtype::DType;
+use crate::ir::{
+    BufferRef, Kernel, LoopNest, NodeId, NodeKind, Offset, Operand, ReduceKind, ScanStep, Sink,
+    Size, Temp, TempInit, TypedGraph,
+};
+use crate::shape::Dim;
+
+mod materialise;
+mod nests;
+mod products;
+mod reductions;
+mod row_fusion;
+mod splits;
+mod stages;
+#[cfg(test)]
+mod tests;
+
+use materialise::materialised_nodes;
+use nests::{build_regions, contiguous_strides, NestBuilder};
+use products::lower_matmul;
+use reductions::lower_reduction;
+use row_fusion::{fuse_row_reductions, pipeline_first_pass, rows_in_outputs};
+use splits::{split_flat_loop, split_kept_columns, split_reduced_rows};
+use stages::{mark_row_local, plan_stages};
+
+/// How one axis of a node is indexed in a nest: `offset + scale × counter(axis)`, or the
+/// fixed index `offset` where `axis` is `None` (a size-1 or broadcast axis, or one end of
+/// an edge pad). Views and broadcasting move axes; `slice`/`flip` and the pieces of
+/// `pad`/`concat`/`tile` change `scale` and `offset`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(super) struct AxisIndex {
+    pub(super) axis: Option<usize>,
+    pub(super) scale: isize,
+    pub(super) offset: Offset,
+}
+
+impl AxisIndex {
+    pub(super) fn zero() -> AxisIndex {
+        AxisIndex {
+            axis: None,
+            scale: 0,
+            offset: Offset::zero(),
+        }
+    }
+
+    pub(super) fn counter(axis: usize) -> AxisIndex {
+        AxisIndex {
+            axis: Some(axis),
+            scale: 1,
+            offset: Offset::zero(),
+        }
+    }
+
+    /// `start + step × self`.
+    pub(super) fn then(&self, start: &Offset, step: isize) -> AxisIndex {
+        AxisIndex {
+            axis: self.axis.filter(|_| step != 0),
+            scale: self.scale * step,
+            offset: start.add(&self.offset.scale(step)),
+        }
+    }
+}
+
+/// Node axis → its index in the nest.
+pub(super) type Mapping = Vec<AxisIndex>;
+
+/// A nest's loop box crosses a boundary between two pieces of a `pad`/`concat`/`tile`
+/// axis: the box is cut at counter `at` of loop axis `axis` and each part is built again.
+#[derive(Debug)]
+pub(super) struct Split {
+    pub(super) axis: usize,
+    pub(super) at: usize,
+}
+
+pub fn lower_graph(graph: &TypedGraph) -> Kernel {
+    let materialised = materialised_nodes(graph);
+    let mut temps = Vec::new();
+    let mut temp_of: HashMap<NodeId, usize> = HashMap::new();
+    let mut nests = Vec::new();
+    for &node in &materialised {
+        let n = &graph.nodes[node];
+        let len = Size::product(&n.dims);
+        let init = match &n.kind {
+            NodeKind::Reduce { kind, .. } => kind.identity(),
+            _ => TempInit::Zero,
+        };
+        temps.push(Temp {
+            dtype: n.dtype.compute(),
+            len: len.clone(),
+            init,
+            overwritten: !matches!(
+                n.kind,
+                NodeKind::Reduce { .. } | NodeKind::Scan { .. } | NodeKind::MatMul { .. }
+            ),
+            row_local: None,
+            gemm_block: false,
+        });
+        temp_of.insert(node, temps.len() - 1);
+        let nest = match &n.kind {
+            NodeKind::Reduce { input, kind, axes } => {
+                let best = if matches!(kind, ReduceKind::ArgMax | ReduceKind::ArgMin) {
+                    let init = if *kind == ReduceKind::ArgMax {
+                        TempInit::Lowest
+                    } else {
+                        TempInit::Highest
+                    };
+                    temps.push(Temp {
+                        dtype: graph.nodes[*input].dtype.compute(),
+                        len: len.clone(),
+                        init,
+                        overwritten: false,
+                        row_local: None,
+                        gemm_block: false,
+                    });
+                    Some(temps.len() - 1)
+                } else {
+                    None
+                };
+                nests.extend(lower_reduction(
+                    graph, &temp_of, node, *input, *kind, axes, best,
+                ));
+                continue;
+            }
+            NodeKind::Scan {
+                input,
+                kind,
+                axis,
+                exclusive,
+                reverse,
+            } => {
+                let dims = &n.dims;
+                let step = ScanStep {
+                    input: temp_of[input],
+                    output: temp_of[&node],
+                    outer: Size::product(&dims[..*axis]),
+                    len: Size::of(&dims[*axis]),
+                    inner: Size::product(&dims[*axis + 1..]),
+                    prod: *kind == ReduceKind::Prod,
+                    exclusive: *exclusive,
+                    reverse: *reverse,
+                };
+                let zero = || Operand {
+                    buffer: BufferRef::Input(usize::MAX),
+                    base: Offset::zero(),
+                    outer_strides: Vec::new(),
+                    inner_stride: Offset::zero(),
+                };
+                let operand = |b: BufferRef| Operand {
+                    buffer: b,
+                    ..zero()
+                };
+                LoopNest {
+                    scan: Some(step),
+                    matmul: None,
+                    outer: Vec::new(),
+                    inner: Size::lit(1),
+                    ragged: None,
+                    operands: vec![
+                        operand(BufferRef::Temp(temp_of[input])),
+                        operand(BufferRef::Temp(temp_of[&node])),
+                    ],
+                    values: Vec::new(),
+                    // The output temp is what it writes.
+                    sink: Sink::Store(vec![(1, usize::MAX)]),
+                }
+            }
+            NodeKind::MatMul { a, b } => lower_matmul(graph, &temp_of, node, *a, *b),
+            _ => {
+                let dims = n.dims.clone();
+                let temp = temp_of[&node];
+                nests.extend(build_regions(
+                    graph,
+                    &temp_of,
+                    &dims,
+                    Some(node),
+                    &mut |b, map| {
+                        let v = b.value(node, map.clone())?;
+                        let target = b.operand(BufferRef::Temp(temp), &dims, map);
+                        Ok(Sink::Store(vec![(target, v)]))
+                    },
+                ));
+                continue;
+            }
+        };
+        nests.push(nest);
+    }
+
+    // Outputs, one nest per distinct shape.
+    let mut shapes: Vec<Vec<Dim>> = Vec::new();
+    for &out in &graph.outputs {
+        let dims = &graph.nodes[out].dims;
+        if !shapes.contains(dims) {
+            shapes.push(dims.clone());
+        }
+    }
+    for dims in shapes {
+        nests.extend(build_regions(
+            graph,
+            &temp_of,
+            &dims,
+            None,
+            &mut |b, map| {
+                let mut stores = Vec::new();
+                for (index, &out) in graph.outputs.iter().enumerate() {
+                    if graph.nodes[out].dims == dims {
+                        let v = b.value(out, map.clone())?;
+                        let target = b.operand(BufferRef::Output(index), &dims, map);
+                        stores.push((target, v));
+                    }
+                }
+                Ok(Sink::Store(stores))
+            },
+        ));
+    }
+    let output_lens: Vec<Size> = graph
+        .outputs
+        .iter()
+        .map(|&o| Size::product(&graph.nodes[o].dims))
+        .collect();
+    let mut blocks = Vec::new();
+    let mut split_nests = Vec::with_capacity(nests.len());
+    for mut nest in nests {
+        split_flat_loop(&mut nest, &mut blocks);
+        match split_reduced_rows(&mut nest, &mut temps, &temp_of) {
+            Some(combine) => split_nests.extend([nest, combine]),
+            None => {
+                split_kept_columns(&mut nest);
+                split_nests.push(nest);
+            }
+        }
+    }
+    let mut nests = split_nests;
+    let stages = plan_stages(&temps, &output_lens, &nests);
+    mark_row_local(&mut temps, &nests, &stages);
+    // In a product's stage, the product and its left operand hold a block of rows.
+    for nest in &nests {
+        if let Some(step) = &nest.matmul {
+            temps[step.output].gemm_block = temps[step.output].row_local.is_some();
+            if let BufferRef::Temp(t) = step.a.buffer {
+                temps[t].gemm_block = temps[t].row_local.is_some();
+            }
+        }
+    }
+    let output_dtypes: Vec<DType> = graph
+        .outputs
+        .iter()
+        .map(|&o| graph.nodes[o].dtype)
+        .collect();
+    rows_in_outputs(&temps, &output_dtypes, &mut nests, &stages);
+    let (mut nests, mut stages) = fuse_row_reductions(graph, nests, stages);
+    pipeline_first_pass(&mut temps, &mut nests, &mut stages);
+    let stages = stages
+        .into_iter()
+        .map(|mut stage| {
+            if let Some(tasks) = &mut stage.tasks {
+                tasks.chunked.retain(
+                    |(b, _)| !matches!(b, BufferRef::Temp(t) if temps[*t].row_local.is_some()),
+                );
+            }
+            stage
+        })
+        .collect();
+    Kernel {
+        temps,
+        nests,
+        stages,
+        blocks,
+    }
+}
+
+/// Kernels with fewer elements than this run on the calling thread only: below it the
+/// cost of waking threads exceeds the work (see BENCHMARKS.md).
+pub const PARALLEL_MIN_ELEMENTS: usize = 1 << 18;

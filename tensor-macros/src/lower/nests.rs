@@ -1,0 +1,448 @@
+//! Loop nests: `NestBuilder` evaluates a value at a mapping from its axes to the nest's loop
+//! axes (operands, values, levels), and `build_regions` cuts a loop box at the pieces of a
+//! `pad`/`concat`/`tile`.
+
+use std::collections::HashMap;
+
+use crate::ir::{
+    AxisMap, BufferRef, Level, LoopNest, NodeId, NodeKind, Offset, Operand, Piece, PieceSource,
+    Sink, Size, TypedGraph, Value, ValueSource,
+};
+use crate::shape::Dim;
+
+use super::{AxisIndex, Mapping, Split};
+
+/// The nests computing `sink` over the loop box `dims`: one nest, or one per region where
+/// a `pad`/`concat`/`tile` on the way cuts the box into pieces (each region's nest reads
+/// every buffer through plain affine maps). `sink` gets the mapping of a node with the
+/// box's own axes.
+pub(super) fn build_regions(
+    graph: &TypedGraph,
+    temp_of: &HashMap<NodeId, usize>,
+    dims: &[Dim],
+    root: Option<NodeId>,
+    sink: &mut dyn FnMut(&mut NestBuilder, &Mapping) -> Result<Sink, Split>,
+) -> Vec<LoopNest> {
+    let mut nests = Vec::new();
+    // Boxes still to build: (first index, extent) per axis; built in index order.
+    let mut pending: Vec<(Vec<usize>, Vec<Size>)> =
+        vec![(vec![0; dims.len()], dims.iter().map(Size::of).collect())];
+    while let Some((lo, extents)) = pending.pop() {
+        let mut b = NestBuilder::new(graph, temp_of, extents.clone(), root);
+        let map: Mapping = lo
+            .iter()
+            .enumerate()
+            .map(|(axis, &l)| AxisIndex {
+                offset: Offset::lit(l as i128),
+                ..AxisIndex::counter(axis)
+            })
+            .collect();
+        match sink(&mut b, &map) {
+            Ok(s) => nests.push(b.finish(s)),
+            Err(Split { axis, at }) => {
+                let whole = extents[axis]
+                    .as_static()
+                    .expect("only literal extents are cut into pieces");
+                let (mut first, mut second) = ((lo.clone(), extents.clone()), (lo, extents));
+                first.1[axis] = Size::lit(at);
+                second.0[axis] += at;
+                second.1[axis] = Size::lit(whole - at);
+                pending.push(second);
+                pending.push(first);
+            }
+        }
+    }
+    nests
+}
+
+/// The piece of `pieces` that the index `index` reads over a box whose loop extents are
+/// `extents`, or the cut that separates two pieces.
+pub(super) fn piece_for<'p>(
+    pieces: &'p [Piece],
+    index: &AxisIndex,
+    extents: &[Size],
+) -> Result<&'p Piece, Split> {
+    let first = index
+        .offset
+        .as_static()
+        .expect("pieces sit on literal axes, reached through literal offsets");
+    let extent = match index.axis {
+        Some(a) => extents[a]
+            .as_static()
+            .expect("pieces sit on literal axes, reached through literal extents"),
+        None => 1,
+    };
+    let scale = index.scale as i128;
+    let last = first + scale * (extent.max(1) as i128 - 1);
+    let holds = |p: &Piece, i: i128| (p.lo as i128) <= i && i < p.hi as i128;
+    let piece = pieces
+        .iter()
+        .find(|p| holds(p, first))
+        .expect("an in-range index lies in a piece");
+    if holds(piece, last) {
+        return Ok(piece);
+    }
+    let axis = index.axis.expect("a fixed index lies in one piece");
+    // The first counter whose index leaves `piece`.
+    let at = if scale > 0 {
+        (piece.hi as i128 - first + scale - 1) / scale
+    } else {
+        (first - piece.lo as i128) / -scale + 1
+    };
+    Err(Split {
+        axis,
+        at: at as usize,
+    })
+}
+
+/// Row-major strides of `dims`.
+pub(super) fn contiguous_strides(dims: &[Dim]) -> Vec<Size> {
+    let mut strides = vec![Size::lit(0); dims.len()];
+    let mut stride = Size::lit(1);
+    for axis in (0..dims.len()).rev() {
+        strides[axis] = stride.clone();
+        stride = stride.mul(&Size::of(&dims[axis]));
+    }
+    strides
+}
+
+pub(super) struct NestBuilder<'g> {
+    pub(super) graph: &'g TypedGraph,
+    pub(super) temp_of: &'g HashMap<NodeId, usize>,
+    pub(super) loop_dims: Vec<Size>,
+    /// The node this nest materialises, read through its inputs rather than its temp.
+    pub(super) root: Option<NodeId>,
+    /// (buffer, base, stride per loop axis).
+    pub(super) operands: Vec<(BufferRef, Offset, Vec<Offset>)>,
+    pub(super) values: Vec<Value>,
+    pub(super) memo: HashMap<(NodeId, Mapping), usize>,
+}
+
+impl<'g> NestBuilder<'g> {
+    pub(super) fn new(
+        graph: &'g TypedGraph,
+        temp_of: &'g HashMap<NodeId, usize>,
+        loop_dims: Vec<Size>,
+        root: Option<NodeId>,
+    ) -> Self {
+        NestBuilder {
+            graph,
+            temp_of,
+            loop_dims,
+            root,
+            operands: Vec::new(),
+            values: Vec::new(),
+            memo: HashMap::new(),
+        }
+    }
+
+    /// The operand reading `buffer` (row-major `dims`) through `map`, shared when equal.
+    pub(super) fn operand(&mut self, buffer: BufferRef, dims: &[Dim], map: &Mapping) -> usize {
+        let own = contiguous_strides(dims);
+        let mut strides = vec![Offset::zero(); self.loop_dims.len()];
+        let mut base = Offset::zero();
+        for (k, index) in map.iter().enumerate() {
+            // A size-1 axis has index 0 whatever the map says.
+            if dims[k].is_static(1) {
+                continue;
+            }
+            base = base.add(&index.offset.mul(&own[k]));
+            if let Some(axis) = index.axis {
+                strides[axis] = strides[axis].add(&Offset::size(&own[k]).scale(index.scale));
+            }
+        }
+        self.raw_operand(buffer, base, strides)
+    }
+
+    pub(super) fn raw_operand(
+        &mut self,
+        buffer: BufferRef,
+        base: Offset,
+        strides: Vec<Offset>,
+    ) -> usize {
+        if let Some(i) = self
+            .operands
+            .iter()
+            .position(|(b, o, s)| *b == buffer && *o == base && *s == strides)
+        {
+            return i;
+        }
+        self.operands.push((buffer, base, strides));
+        self.operands.len() - 1
+    }
+
+    /// The buffer a leaf node reads: a parameter, a temp, or what a reshape reinterprets.
+    pub(super) fn leaf_buffer(&self, node: NodeId) -> Option<BufferRef> {
+        if Some(node) != self.root {
+            if let Some(&t) = self.temp_of.get(&node) {
+                return Some(BufferRef::Temp(t));
+            }
+        }
+        match &self.graph.nodes[node].kind {
+            NodeKind::Input { param } => Some(BufferRef::Input(*param)),
+            NodeKind::Reshape { input } => self.leaf_buffer(*input),
+            _ => None,
+        }
+    }
+
+    /// The value of `node` at `map`, built once per (node, mapping); `Split` when the
+    /// nest's box spans two pieces of a `pad`/`concat`/`tile` on the way.
+    pub(super) fn value(&mut self, node: NodeId, map: Mapping) -> Result<usize, Split> {
+        if let Some(&v) = self.memo.get(&(node, map.clone())) {
+            return Ok(v);
+        }
+        let n = &self.graph.nodes[node];
+        let is_leaf = matches!(n.kind, NodeKind::Input { .. } | NodeKind::Reshape { .. })
+            || (Some(node) != self.root && self.temp_of.contains_key(&node));
+        let source = if is_leaf {
+            let buffer = self.leaf_buffer(node).expect("leaf nodes are buffers");
+            ValueSource::Load {
+                operand: self.operand(buffer, &n.dims.clone(), &map),
+            }
+        } else {
+            match &n.kind {
+                NodeKind::Scalar { param } => ValueSource::Scalar { param: *param },
+                NodeKind::Const(c) => ValueSource::Const(c.clone()),
+                NodeKind::Count { dims } => ValueSource::Count(Size::product(dims)),
+                NodeKind::Op { args, .. } => {
+                    let args = args.clone();
+                    let ids = args
+                        .iter()
+                        .map(|&a| self.arg_value(node, a, &map))
+                        .collect::<Result<_, _>>()?;
+                    ValueSource::Compute { args: ids }
+                }
+                NodeKind::Select { cond, a, b } => {
+                    let (cond, a, b) = (*cond, *a, *b);
+                    let ids = [cond, a, b]
+                        .iter()
+                        .map(|&x| self.arg_value(node, x, &map))
+                        .collect::<Result<_, _>>()?;
+                    ValueSource::Compute { args: ids }
+                }
+                NodeKind::Cast { input } => {
+                    let input = *input;
+                    let id = self.arg_value(node, input, &map)?;
+                    ValueSource::Compute { args: vec![id] }
+                }
+                NodeKind::View { input, map: view } => {
+                    // Input axis j is read where the view's axis k = view⁻¹(j) is.
+                    let input = *input;
+                    let mut inner: Mapping =
+                        vec![AxisIndex::zero(); self.graph.nodes[input].dims.len()];
+                    for (k, source) in view.iter().enumerate() {
+                        if let Some(j) = source {
+                            inner[*j] = map[k].clone();
+                        }
+                    }
+                    let v = self.value(input, inner)?;
+                    self.memo.insert((node, map), v);
+                    return Ok(v);
+                }
+                NodeKind::Diagonal { input, of } => {
+                    let input = *input;
+                    let inner: Mapping = of.iter().map(|&k| map[k].clone()).collect();
+                    let v = self.value(input, inner)?;
+                    self.memo.insert((node, map), v);
+                    return Ok(v);
+                }
+                NodeKind::Reorg { inputs, fill, axes } => {
+                    let v = self.reorg_value(inputs, *fill, axes, &map)?;
+                    self.memo.insert((node, map), v);
+                    return Ok(v);
+                }
+                NodeKind::Reduce { .. }
+                | NodeKind::Scan { .. }
+                | NodeKind::MatMul { .. }
+                | NodeKind::Input { .. }
+                | NodeKind::Reshape { .. } => {
+                    unreachable!("reductions are materialised; inputs and reshapes are leaves")
+                }
+            }
+        };
+        self.values.push(Value {
+            node,
+            source,
+            level: Level::Global,
+        });
+        let id = self.values.len() - 1;
+        self.memo.insert((node, map), id);
+        Ok(id)
+    }
+
+    /// A `Reorg` node at `map`: each axis's index goes through its `AxisMap`; where an
+    /// axis has pieces, the one this nest's box reads (or a cut between two).
+    pub(super) fn reorg_value(
+        &mut self,
+        inputs: &[NodeId],
+        fill: Option<NodeId>,
+        axes: &[AxisMap],
+        map: &Mapping,
+    ) -> Result<usize, Split> {
+        let mut input_map: Mapping = Vec::with_capacity(axes.len());
+        let mut input = 0;
+        let mut fills = false;
+        let mut cut = None;
+        for (axis_map, index) in axes.iter().zip(map) {
+            input_map.push(match axis_map {
+                AxisMap::Same => index.clone(),
+                AxisMap::Affine { start, step } => index.then(start, *step),
+                AxisMap::Pieces(pieces) => match piece_for(pieces, index, &self.loop_dims) {
+                    Err(split) => {
+                        cut.get_or_insert(split);
+                        AxisIndex::zero()
+                    }
+                    Ok(Piece {
+                        source: PieceSource::Fill,
+                        ..
+                    }) => {
+                        fills = true;
+                        AxisIndex::zero()
+                    }
+                    Ok(Piece {
+                        source:
+                            PieceSource::Input {
+                                input: i,
+                                start,
+                                step,
+                            },
+                        ..
+                    }) => {
+                        input = *i;
+                        index.then(&Offset::lit(*start as i128), *step)
+                    }
+                },
+            });
+        }
+        // A box that lies wholly in a fill piece of one axis is fill, however the other
+        // axes would cut it.
+        if fills {
+            let fill = fill.expect("fill pieces come with a fill value");
+            return self.value(fill, Vec::new());
+        }
+        if let Some(split) = cut {
+            return Err(split);
+        }
+        self.value(inputs[input], input_map)
+    }
+
+    /// An elementwise argument, right-aligned and broadcast into its user's axes.
+    pub(super) fn arg_value(
+        &mut self,
+        user: NodeId,
+        arg: NodeId,
+        user_map: &Mapping,
+    ) -> Result<usize, Split> {
+        let user_dims = &self.graph.nodes[user].dims;
+        let arg_dims = &self.graph.nodes[arg].dims;
+        let lead = user_dims.len() - arg_dims.len();
+        let map: Mapping = (0..arg_dims.len())
+            .map(|j| {
+                if arg_dims[j].is_static(1) {
+                    AxisIndex::zero()
+                } else {
+                    user_map[j + lead].clone()
+                }
+            })
+            .collect();
+        self.value(arg, map)
+    }
+
+    /// Collapses the loop axes and assigns levels.
+    pub(super) fn finish(self, sink: Sink) -> LoopNest {
+        // Drop axes of extent 1, then merge neighbours every operand walks contiguously.
+        // A nest reading a product keeps the product's rows as its outer loop (never
+        // merged into the inner one), so it can run fused with the GEMM, row block by row
+        // block (`plan_stages`).
+        let reads_product = self.operands.iter().any(|(b, _, _)| {
+            matches!(b, BufferRef::Temp(t) if self.temp_of.iter().any(|(n, u)| u == t
+                && matches!(self.graph.nodes[*n].kind, NodeKind::MatMul { .. })))
+        });
+        let last_axis = (0..self.loop_dims.len())
+            .rev()
+            .find(|&a| !self.loop_dims[a].is_lit(1));
+        let mut axes: Vec<(Size, Vec<Offset>)> = Vec::new();
+        for (axis, extent) in self.loop_dims.iter().enumerate() {
+            if extent.is_lit(1) {
+                continue;
+            }
+            if reads_product && Some(axis) == last_axis {
+                let strides: Vec<Offset> =
+                    self.operands.iter().map(|o| o.2[axis].clone()).collect();
+                axes.push((extent.clone(), strides));
+                continue;
+            }
+            let strides: Vec<Offset> = self.operands.iter().map(|o| o.2[axis].clone()).collect();
+            if let Some((prev_extent, prev_strides)) = axes.last_mut() {
+                if prev_strides
+                    .iter()
+                    .zip(&strides)
+                    .all(|(p, s)| *p == s.mul(extent))
+                {
+                    *prev_extent = prev_extent.mul(extent);
+                    *prev_strides = strides;
+                    continue;
+                }
+            }
+            axes.push((extent.clone(), strides));
+        }
+        // Stores and accumulators walk the inner loop contiguously (or stay on one
+        // element). A region of a `pad`/`concat`/`tile` one element wide along the buffer's
+        // last axis would leave a strided inner loop: it gets an inner loop of one element.
+        let written = sink.written();
+        let strided_write = axes.last().is_some_and(|(_, strides)| {
+            written
+                .iter()
+                .any(|&o| !strides[o].is_zero() && !strides[o].is_lit(1))
+        });
+        if axes.is_empty() || strided_write {
+            axes.push((Size::lit(1), vec![Offset::zero(); self.operands.len()]));
+        }
+        let (inner, inner_strides) = axes.pop().expect("at least one axis");
+        let outer: Vec<Size> = axes.iter().map(|a| a.0.clone()).collect();
+        let operands: Vec<Operand> = self
+            .operands
+            .iter()
+            .enumerate()
+            .map(|(k, (buffer, base, _))| Operand {
+                buffer: buffer.clone(),
+                base: base.clone(),
+                outer_strides: axes.iter().map(|a| a.1[k].clone()).collect(),
+                inner_stride: inner_strides[k].clone(),
+            })
+            .collect();
+        let mut values = self.values;
+        for i in 0..values.len() {
+            values[i].level = match &values[i].source {
+                ValueSource::Load { operand } => {
+                    let op = &operands[*operand];
+                    if !op.inner_stride.is_zero() {
+                        Level::Inner
+                    } else if op.outer_strides.iter().any(|s| !s.is_zero()) {
+                        Level::Row
+                    } else {
+                        Level::Global
+                    }
+                }
+                ValueSource::Scalar { .. } | ValueSource::Const(_) | ValueSource::Count(_) => {
+                    Level::Global
+                }
+                ValueSource::Compute { args } => args
+                    .iter()
+                    .map(|&a| values[a].level)
+                    .max()
+                    .unwrap_or(Level::Global),
+            };
+        }
+        LoopNest {
+            scan: None,
+            matmul: None,
+            outer,
+            inner,
+            ragged: None,
+            operands,
+            values,
+            sink,
+        }
+    }
+}

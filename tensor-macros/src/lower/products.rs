@@ -1,0 +1,123 @@
+//! A matrix product as a GEMM step: its operands read in place through their views.
+
+use std::collections::HashMap;
+
+use crate::ir::{
+    BufferRef, LoopNest, MatMulStep, NodeId, Offset, Operand, Sink, Size, TypedGraph, ValueSource,
+};
+
+use super::{AxisIndex, Mapping, NestBuilder};
+
+/// The GEMM step of `node = a · b`: each operand read in place through the affine map its
+/// node chain gives (`viewable`, or a temp).
+pub(super) fn lower_matmul(
+    graph: &TypedGraph,
+    temp_of: &HashMap<NodeId, usize>,
+    node: NodeId,
+    a: NodeId,
+    b: NodeId,
+) -> LoopNest {
+    let out = &graph.nodes[node].dims;
+    let batch_rank = out.len() - 2;
+    let matrix = |operand: NodeId| {
+        let dims = &graph.nodes[operand].dims;
+        let mut builder =
+            NestBuilder::new(graph, temp_of, dims.iter().map(Size::of).collect(), None);
+        let map: Mapping = (0..dims.len()).map(AxisIndex::counter).collect();
+        let value = builder
+            .value(operand, map)
+            .expect("GEMM operands have no pieces");
+        let ValueSource::Load { operand: o } = builder.values[value].source else {
+            unreachable!("GEMM operands are buffers or views of one (`viewable`)")
+        };
+        let (buffer, base, strides) = builder.operands[o].clone();
+        // The operand's batch dims align right with the product's; missing ones and ones of
+        // size 1 broadcast (stride 0). A size-1 axis's stride is otherwise whatever its
+        // view gives: `slice(a, axis = 0, start = 4)` of `[5, 7, 17]` walks 119 elements
+        // per index, read past `a` when the axis broadcasts over the other operand's 5
+        // (issue 37).
+        let lead = batch_rank - (dims.len() - 2);
+        let batch_strides = (0..batch_rank)
+            .map(|k| {
+                if k < lead || dims[k - lead].is_static(1) {
+                    Offset::zero()
+                } else {
+                    strides[k - lead].clone()
+                }
+            })
+            .collect();
+        crate::ir::StridedMatrix {
+            buffer,
+            base,
+            batch_strides,
+            row_stride: strides[dims.len() - 2].clone(),
+            col_stride: strides[dims.len() - 1].clone(),
+        }
+    };
+    let (ma, mb) = (matrix(a), matrix(b));
+    let a_dims = &graph.nodes[a].dims;
+    let step = MatMulStep {
+        output: temp_of[&node],
+        batch: out[..batch_rank].iter().map(Size::of).collect(),
+        m: Size::of(&out[batch_rank]),
+        n: Size::of(&out[batch_rank + 1]),
+        k: Size::of(&a_dims[a_dims.len() - 1]),
+        a: ma,
+        b: mb,
+    };
+    // The nest's loops say what it writes: the product's rows (batch × m of them), each
+    // `n` long, so stage planning can run its consumers row block by row block.
+    let rows = step.batch.iter().fold(step.m.clone(), |acc, b| acc.mul(b));
+    let plain = |buffer: BufferRef| Operand {
+        buffer,
+        base: Offset::zero(),
+        outer_strides: vec![Offset::zero()],
+        inner_stride: Offset::zero(),
+    };
+    // Row r of the product reads row r of a row-major `a` whose batch dims are the
+    // product's: then `a` is addressed row by row, and a nest writing it can run in the
+    // same stage, block by block before the GEMM (a prologue, `plan_stages`).
+    let mut a_operand = plain(step.a.buffer.clone());
+    if row_flat(&step.a, &step.batch, &step.m, &step.k) {
+        a_operand.outer_strides = vec![Offset::size(&step.k)];
+        a_operand.inner_stride = Offset::lit(1);
+    }
+    let operands = vec![
+        a_operand,
+        plain(step.b.buffer.clone()),
+        Operand {
+            buffer: BufferRef::Temp(step.output),
+            base: Offset::zero(),
+            outer_strides: vec![Offset::size(&step.n)],
+            inner_stride: Offset::lit(1),
+        },
+    ];
+    let inner = step.n.clone();
+    LoopNest {
+        scan: None,
+        matmul: Some(step),
+        outer: vec![rows],
+        inner,
+        ragged: None,
+        operands,
+        values: Vec::new(),
+        // The product's temp is what it writes.
+        sink: Sink::Store(vec![(2, usize::MAX)]),
+    }
+}
+
+/// Whether `a` (`[batch…, m, k]`) is row-major with exactly the product's batch dims, so
+/// that the product's flattened row r is `a`'s flattened row r.
+pub(super) fn row_flat(a: &crate::ir::StridedMatrix, batch: &[Size], m: &Size, k: &Size) -> bool {
+    if !a.base.is_zero() || !a.col_stride.is_lit(1) || a.row_stride != Offset::size(k) {
+        return false;
+    }
+    let mut stride = m.mul(k);
+    for (s, extent) in a.batch_strides.iter().zip(batch).rev() {
+        if *s != Offset::size(&stride) && !extent.is_lit(1) {
+            return false;
+        }
+        stride = stride.mul(extent);
+    }
+    true
+}

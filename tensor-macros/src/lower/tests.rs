@@ -1,0 +1,236 @@
+//! Unit tests of lowering decisions (stages, fusion) on small graphs.
+use super::*;
+
+/// The kernel of the one graph in `source` (`$crate; fn …`).
+fn kernel(source: &str) -> Kernel {
+    let input: crate::ast::GraphInput =
+        syn::parse_str(&format!("crate; {source}")).expect("parses");
+    let crate::ast::GraphBody::Items(items) = &input.body else {
+        panic!("an item")
+    };
+    let mut errors = crate::check::Errors::default();
+    let graph = crate::check::check_graph(&items[0], &mut errors).expect("checks");
+    lower_graph(&graph)
+}
+
+#[test]
+fn products_run_with_their_prologue_and_epilogue_in_one_stage() {
+    let k = kernel(
+        "fn f(x: f32[600, 32], g: f32[32], b: f32[32], w: f32[32, 48], c: f32[48]) -> f32[600, 48] {
+            gelu(layer_norm(x, g, b) @ w + c)
+        }",
+    );
+    let stage = k
+        .stages
+        .iter()
+        .find(|s| {
+            k.nests[s.first..s.first + s.count]
+                .iter()
+                .any(|n| n.matmul.is_some())
+        })
+        .expect("a stage with the product");
+    // Layer norm's nests before the product, the epilogue after it, in one row loop.
+    assert!(stage.row_loop.is_some() && stage.count >= 3, "{stage:?}");
+    let step = k.nests[stage.first..stage.first + stage.count]
+        .iter()
+        .find_map(|n| n.matmul.as_ref())
+        .unwrap();
+    assert!(
+        k.temps[step.output].gemm_block,
+        "the product is a block temp"
+    );
+    let BufferRef::Temp(a) = step.a.buffer else {
+        panic!("the left operand is computed")
+    };
+    assert!(k.temps[a].gemm_block, "the left operand is a block temp");
+}
+
+/// The stage holding the row reductions of `k`, and its nests.
+fn row_stage(k: &Kernel) -> &[LoopNest] {
+    let stage = k
+        .stages
+        .iter()
+        .find(|s| s.row_loop.is_some() && s.count > 1)
+        .expect("a row stage");
+    &k.nests[stage.first..stage.first + stage.count]
+}
+
+#[test]
+fn softmax_sums_the_row_its_exp_pass_stores() {
+    for (source, outputs, pipelined) in [
+        (
+            "fn f(x: f32[64, 1024]) -> f32[64, 1024] { softmax(x, axis = 1) }",
+            1,
+            true,
+        ),
+        (
+            "fn f(x: f64[B, 300]) -> f64[B, 300] { softmax(x, axis = -1) }",
+            1,
+            true,
+        ),
+        // Two outputs: `e` itself stays a temp, and is still summed as it is stored. The
+        // scale pass is first to store the outputs' rows: not pipelined.
+        (
+            "fn f(x: f32[8, 512]) -> (f32[8, 512], f32[8, 512]) {
+                let e = exp(x - max(x, axis = 1, keepdims = true));
+                (e / sum(e, axis = 1, keepdims = true), e * 2.0)
+            }",
+            2,
+            false,
+        ),
+    ] {
+        let k = kernel(source);
+        let nests = row_stage(&k);
+        // max, exp + store + sum, scale.
+        assert_eq!(nests.len(), 3, "{source}");
+        let Sink::Reduce {
+            kind: ReduceKind::Sum,
+            stores,
+            ..
+        } = &nests[1].sink
+        else {
+            panic!("the exp pass sums: {:?}", nests[1].sink)
+        };
+        assert_eq!(stores.len(), 1, "{source}");
+        assert_eq!(k.nests.len(), 3, "{source}");
+        // The scale pass stores; pipelined, it also reduces the next row's max (and, in
+        // f32, min: `pipeline_first_pass`).
+        let stage = k.stages.iter().find(|s| s.row_loop.is_some()).unwrap();
+        assert_eq!(stage.pipelined.is_some(), pipelined, "{source}");
+        let last = match &nests[2].sink {
+            Sink::Store(last) => last,
+            Sink::Reduce {
+                kind: ReduceKind::MaxNoNan,
+                stores,
+                ..
+            } if pipelined => stores,
+            other => panic!("the scale pass stores: {other:?}"),
+        };
+        assert_eq!(last.len(), outputs, "{source}");
+    }
+}
+
+/// Softmax reduces a row minimum (for the division's `in_range` flag) only where the
+/// division uses it: f32 along the last axis, beside the max in one pass.
+#[test]
+fn softmax_reduces_a_min_only_for_f32_rows() {
+    let mins = |source: &str| {
+        kernel(source)
+            .nests
+            .iter()
+            .filter(|n| match &n.sink {
+                Sink::Reduce { kind, sibling, .. } => {
+                    *kind == ReduceKind::MinNoNan
+                        || sibling.is_some_and(|s| s.kind == ReduceKind::MinNoNan)
+                }
+                _ => false,
+            })
+            .count()
+    };
+    // The max/min pass for a task's first row, and the pipelined scale pass.
+    assert_eq!(
+        mins("fn f(x: f32[64, 1024]) -> f32[64, 1024] { softmax(x, axis = 1) }"),
+        2
+    );
+    assert_eq!(
+        mins("fn f(x: f16[B, 300]) -> f16[B, 300] { softmax(x, axis = -1) }"),
+        1
+    );
+    assert_eq!(
+        mins("fn f(x: f64[B, 300]) -> f64[B, 300] { softmax(x, axis = -1) }"),
+        0
+    );
+    assert_eq!(
+        mins("fn f(x: f32[64, 1024]) -> f32[64, 1024] { softmax(x, axis = 0) }"),
+        0
+    );
+    assert_eq!(
+        mins("fn f(x: f32[8, 64, 32]) -> f32[8, 64, 32] { softmax(x, axis = 1) }"),
+        0
+    );
+}
+
+/// Which graphs get a fused store + reduce pass: tests/fused_row_passes.rs runs those that do
+/// (`fused_passes_beyond_softmax`) against references. A pass that stores a plain
+/// elementwise temp is a flat loop of its own, not a row pass, so it is not fused. A
+/// pipelined stage's last pass (`pipeline_first_pass`) stores and reduces too: 2.
+#[test]
+fn which_graphs_fuse_a_store_and_a_reduction() {
+    let fused = |source: &str| {
+        kernel(source)
+            .nests
+            .iter()
+            .filter(|n| matches!(&n.sink, Sink::Reduce { stores, .. } if !stores.is_empty()))
+            .count()
+    };
+    for (source, want) in [
+        // The exp pass, and the scale pass with the next row's max and min.
+        ("fn f(x: f32[R, N]) -> f32[R, N] { softmax(x, axis = 1) }", 2),
+        ("fn f(x: f32[R, N]) -> (f32[R, N], f32[R], f32[R], f64[R]) { let e = tanh(x - mean(x, axis = 1, keepdims = true)); (e, max(e, axis = 1), min(e, axis = 1), sum(e as f64, axis = 1)) }", 1),
+        // Pipelined too: the division pass runs the next row's mean pass.
+        ("fn f(x: f32[R, N]) -> f32[R, N] { let e = tanh(x - mean(x, axis = 1, keepdims = true)); e / max(e, axis = 1, keepdims = true) }", 2),
+        ("fn f(x: f64[R, N]) -> f64[R, N] { let e = exp(x - max(x, axis = 1, keepdims = true)); e * prod(e, axis = 1, keepdims = true) }", 2),
+        ("fn f(x: f32[R, 3, N]) -> f32[R, 3, N] { let e = exp(x - max(x, axis = [1, 2], keepdims = true)); e / sum(e, axis = [1, 2], keepdims = true) }", 2),
+        // An f16 `e` rounds on its way through memory: not fused.
+        ("fn f(x: f16[R, N]) -> f16[R, N] { let e = exp(x - max(x, axis = 1, keepdims = true)); e / sum(e, axis = 1, keepdims = true) }", 0),
+        // Flat store passes.
+        ("fn f(x: f32[R, N]) -> f32[R, N] { let e = exp(x); e / sum(e, axis = 1, keepdims = true) }", 0),
+        ("fn f(x: f32[R, N]) -> (f32[R, N], f32[R]) { let e = exp(x); (e, sum(e, axis = 1)) }", 0),
+    ] {
+        assert_eq!(fused(source), want, "{source}");
+    }
+}
+
+#[test]
+fn a_reduction_reading_the_stored_row_elsewhere_is_not_fused() {
+    // f16 softmax: `e` stays an f32 temp (nothing rounds it), so it is fused too.
+    let k = kernel("fn f(x: f16[64, 1024]) -> f16[64, 1024] { softmax(x, axis = 1) }");
+    assert_eq!(row_stage(&k).len(), 3);
+    // A reduction that reads the stored row at another index reads it from memory.
+    let k = kernel(
+        "fn f(x: f32[64, 1024]) -> f32[64, 1024] {
+            let e = exp(x);
+            e / sum(flip(e, axis = 1), axis = 1, keepdims = true)
+        }",
+    );
+    assert!(k
+        .nests
+        .iter()
+        .all(|n| !matches!(&n.sink, Sink::Reduce { stores, .. } if !stores.is_empty())));
+    assert!(k.nests.iter().any(|n| matches!(
+        &n.sink,
+        Sink::Reduce {
+            kind: ReduceKind::Sum,
+            ..
+        }
+    )));
+}
+
+#[test]
+fn a_product_read_elsewhere_is_computed_whole() {
+    let k = kernel(
+        "fn f(x: f32[300, 8], w: f32[8, 8]) -> (f32[300, 8], f32[8, 300]) {
+            let p = x @ w;
+            (relu(p), transpose(p))
+        }",
+    );
+    let step = k.nests.iter().find_map(|n| n.matmul.as_ref()).unwrap();
+    assert!(!k.temps[step.output].gemm_block);
+    assert!(k.temps[step.output].row_local.is_none());
+}
+
+#[test]
+fn contiguous_strides_are_row_major() {
+    let lits = crate::shape::lits;
+    assert_eq!(
+        contiguous_strides(&lits(&[2, 3, 4])),
+        vec![Size::lit(12), Size::lit(4), Size::lit(1)]
+    );
+    assert_eq!(contiguous_strides(&[]), Vec::<Size>::new());
+    let b = Dim::Named("B".into());
+    let s = Dim::Named("S".into());
+    let strides = contiguous_strides(&[b.clone(), s.clone(), Dim::Static(4)]);
+    assert_eq!(strides[0], Size::of(&s).mul(&Size::lit(4)));
+    assert_eq!(strides[0].checked_div(&Size::of(&s)), Some(Size::lit(4)));
+    assert_eq!(strides[0].checked_div(&Size::of(&b)), None);
+}
