@@ -76,7 +76,7 @@ impl<T: LaneScalar> V<T> {
 /// x86-64, nothing elsewhere). A hint only: the address is computed with wrapping
 /// arithmetic and never dereferenced, so any `at` is allowed and nothing faults. Generated
 /// code calls it once per chunk in the last pass of a row stage, for the same chunk of an
-/// input's next row (emit.rs `next_row_prefetch`), so the first pass of the next row finds
+/// input's next row (emit/stages.rs `next_row_prefetch`), so the first pass of the next row finds
 /// it in the cache while the prefetches are spread over a pass that is busy computing.
 /// (Nothing under Miri either, which need not know the intrinsic.)
 #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
@@ -96,7 +96,7 @@ pub fn prefetch_chunk<E>(src: &[E], at: usize) {
 
 /// The values of the `W` chunks of an unrolled group, chunk `u` from `value_of(u)`, all
 /// computed before the caller stores any of them. The unrolled loops of passes that store
-/// and reduce call it (emit.rs, `emit_nest`: softmax's exp and scale passes): every load
+/// and reduce call it (emit/nests.rs, `emit_nest`: softmax's exp and scale passes): every load
 /// of a group then precedes the group's stores, so a store never sits in front of a later
 /// load of the group at an address equal to it in the low 12 bits ("4K aliasing", which
 /// makes the load wait on the store: softmax over a `Vec` whose output lies 64 bytes past

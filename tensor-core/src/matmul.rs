@@ -85,7 +85,7 @@ macro_rules! packed_float_gemm_into {
             }
             fn pack<'a>(b: MatRef<'a, B>, buf: &'a mut [$t], options: Options) -> PackedB<'a, $t> {
                 // Cannot fail from `pack_rhs`: generated code sizes `buf` with
-                // `pack_rhs_len` of the same `k` and `n` (emit.rs, a stage's prelude).
+                // `pack_rhs_len` of the same `k` and `n` (emit/stages.rs, a stage's prelude).
                 gemm::$pack(&b, buf, options).expect("pack_len sized the buffer")
             }
             fn product_packed(
@@ -184,7 +184,7 @@ pub fn matmul<A, B, C: GemmInto<A, B>>(
     k: usize,
     parallel: bool,
 ) {
-    // In bounds (tensor-macros lower/products.rs `lower_matmul`, emit.rs `emit_gemm_block`): the offsets and
+    // In bounds (tensor-macros lower/products.rs `lower_matmul`, emit/gemm.rs `emit_gemm_block`): the offsets and
     // strides are the operands' views; a batch counter stays below the product's batch
     // extent, which is the operand's own dim there or broadcasts from a missing dim or a
     // literal 1, both stride 0 (issue 37: a sliced size-1 axis kept its view's stride;

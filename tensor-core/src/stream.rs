@@ -4,7 +4,7 @@
 //! (a read-for-ownership), so a kernel writing a 64 MiB output moves it twice. A
 //! non-temporal store writes whole lines without reading them and without filling the
 //! cache. Graph loops whose outputs are too large to stay in the last-level cache anyway
-//! (`emit.rs`, `STREAM_MIN_BYTES`) store their full chunks with [`store_streaming`]:
+//! (`emit/nests.rs`, `STREAM_MIN_BYTES`) store their full chunks with [`store_streaming`]:
 //! W1 (`relu(a + b) * 2` of `f32[16M]`) moves three streams instead of four (BENCHMARKS.md
 //! "Streaming stores").
 //!

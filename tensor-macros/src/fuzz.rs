@@ -96,7 +96,7 @@ const PANIC_ALLOWLIST: &[(&str, &str)] = &[
     (
         "const assert!(LANES == 8 || LANES == 16 , \"tensorgraph's macro and runtime disagree on the lane count\")",
         "compile time (a `const` item): a failure is a build error, never a panic; it holds \
-         because tensor-core's lanes.rs sets LANES to 16 (AVX-512 builds) or 8, emit.rs's \
+         because tensor-core's lanes.rs sets LANES to 16 (AVX-512 builds) or 8, emit/names.rs's \
          MIN_LANES/MAX_LANES",
     ),
     (

@@ -492,7 +492,7 @@ fn divisions_take_their_invariant_form_only_with_an_invariant_divisor() {
 /// three, whose stores go to the output row its exp pass stored, runs the max pass for the
 /// next row (lower/row_fusion.rs `pipeline_first_pass`: `x` at row `__tg_i0 + 1`, nothing
 /// prefetched); where the max pass cannot move there (a value fixed per row, `x * r`), it
-/// prefetches the next row of `x` instead (emit.rs `next_row_prefetch`: one slice, one
+/// prefetches the next row of `x` instead (emit/stages.rs `next_row_prefetch`: one slice, one
 /// prefetch per chunk of its main loop); layer norm's output pass is first to store the
 /// output row, so neither; a lone pass, neither.
 #[cfg(test)]

@@ -23,7 +23,9 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
-use super::{emit_kernel, input_slice, output_slice, storage_type};
+use super::kernel::{emit_kernel, EntryChecks};
+use super::names::{dim_ident, input_slice, output_slice, storage_type};
+use super::sizes::checked_sizes;
 use crate::ast::{GraphFn, Param, ParamType, ReturnType};
 use crate::check::type_text;
 use crate::dtype::DType;
@@ -791,15 +793,6 @@ fn dim_names(f: &GraphFn) -> Vec<String> {
     names
 }
 
-/// The local a dim name is bound to at call entry (`__tg_dim_B`), or, for the kernel's
-/// own derived sizes (`#blocks0`), computed before the stages (`__tg_blocks0`).
-pub fn dim_ident(name: &str) -> proc_macro2::Ident {
-    match name.strip_prefix('#') {
-        Some(internal) => format_ident!("__tg_{}", internal),
-        None => format_ident!("__tg_dim_{}", name),
-    }
-}
-
 /// `ln(x: f32[B, 768], g: f32[768]) -> f32[B, 768]`, as the graph is written.
 fn signature_text(f: &GraphFn, outputs: &[(DType, Vec<Dim>)]) -> String {
     let params: Vec<String> = f
@@ -823,6 +816,15 @@ fn signature_text(f: &GraphFn, outputs: &[(DType, Vec<Dim>)]) -> String {
         format!("|{}| -> {ret}", params.join(", "))
     } else {
         format!("{}({}) -> {ret}", f.name, params.join(", "))
+    }
+}
+
+/// What the kernel checks at call entry: the sizes `checked_sizes` lists (none for a graph
+/// with only literal dims), reported against the graph's signature static.
+fn entry_checks(f: &GraphFn, graph: &TypedGraph, kernel: &Kernel) -> EntryChecks {
+    EntryChecks {
+        signature: signature_ident(f),
+        sizes: checked_sizes(kernel, &arg_sizes(f, graph)),
     }
 }
 
@@ -1064,7 +1066,7 @@ fn symbolic_kernel(
     let dims: Vec<_> = dim_names(f).iter().map(|n| dim_ident(n)).collect();
     let ident = format_ident!("__tg_{}_kernel", fn_ident(f));
     let cfgs = cfg_attrs(f);
-    let fallible = !super::checked_sizes(kernel, &arg_sizes(f, graph)).is_empty();
+    let fallible = !checked_sizes(kernel, &arg_sizes(f, graph)).is_empty();
     let (ret, end, call) = if fallible {
         (
             quote!(-> ::core::result::Result<(), #p::EntryError>),
@@ -1181,7 +1183,7 @@ pub fn emit_graph_fn(
                 || t.row_local
                     .as_ref()
                     .and_then(|r| r.as_static())
-                    .is_none_or(|n| n > super::STACK_ROW_LIMIT)
+                    .is_none_or(|n| n > super::stages::STACK_ROW_LIMIT)
         })
     });
     // What `_into` allocates, each measured with a counting allocator (NOTES.md,
@@ -1258,7 +1260,12 @@ pub fn emit_graph_fn(
                     let slice = output_slice(index);
                     setup.extend(quote!(let #slice: &mut [#t] = #tr::elements_mut(#out);));
                 }
-                let body = literal_kernel(rt, f, &outputs, emit_kernel(rt, f, graph, kernel));
+                let body = literal_kernel(
+                    rt,
+                    f,
+                    &outputs,
+                    emit_kernel(rt, f, graph, kernel, &entry_checks(f, graph, kernel)),
+                );
                 quote!(#setup #body)
             }
             None => quote!(::core::panic!()),
@@ -1307,7 +1314,7 @@ pub fn emit_graph_fn(
     let (items, f_body, into_body) = match checked {
         Some((graph, kernel)) => {
             let signature = signature_static(rt, f, graph, &outputs);
-            let kernel_body = emit_kernel(rt, f, graph, kernel);
+            let kernel_body = emit_kernel(rt, f, graph, kernel, &entry_checks(f, graph, kernel));
             let (kernel_fn, kernel_call) =
                 symbolic_kernel(rt, f, &outputs, graph, kernel, kernel_body);
             let names = dim_names(f);

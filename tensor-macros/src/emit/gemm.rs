@@ -1,0 +1,146 @@
+//! Matrix products: the GEMM calls of a product's block of rows or of all of them, and the
+//! operands' views and storage types.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use crate::ast::GraphFn;
+use crate::ir::{BufferRef, Kernel, TypedGraph};
+
+use super::names::{
+    input_slice, offset_expr, operand_storage, size_expr, storage_type, stride_expr, temp_vec,
+};
+
+/// A GEMM operand: its slice, and its `MatrixAt` at the batch index `counters` (and, for
+/// a block of rows, starting at row `first_row`).
+pub(super) fn gemm_operand(
+    rt: &TokenStream,
+    m: &crate::ir::StridedMatrix,
+    counters: &[proc_macro2::Ident],
+    first_row: Option<&TokenStream>,
+) -> (TokenStream, TokenStream) {
+    let p = quote!(#rt::__private);
+    let slice = match &m.buffer {
+        BufferRef::Input(i) => {
+            let s = input_slice(*i);
+            quote!(#s)
+        }
+        BufferRef::Temp(t) => {
+            let v = temp_vec(*t);
+            quote!(&#v[..])
+        }
+        _ => unreachable!("GEMM operands are inputs or temps"),
+    };
+    let mut offset = offset_expr(quote!(0usize), &m.base, None);
+    for (s, i) in m.batch_strides.iter().zip(counters) {
+        offset = offset_expr(offset, s, Some(&quote!(#i)));
+    }
+    if let Some(row) = first_row {
+        offset = offset_expr(offset, &m.row_stride, Some(row));
+    }
+    let (rs, cs) = (stride_expr(&m.row_stride), stride_expr(&m.col_stride));
+    (
+        slice,
+        quote!(#p::MatrixAt { offset: #offset, row_stride: #rs, col_stride: #cs }),
+    )
+}
+
+/// The GEMM of a fused product for rows `__tg_blk..__tg_blk_end` of its flattened
+/// `batch × m` rows, into the block temp (row `r` at `(r - __tg_blk) × n`). A block may
+/// span batch indices: one call per run of rows within one. `parallel`: the engine may
+/// split the rows across threads (a product computed whole; a block inside a stage's task
+/// runs on the task's thread). `packed`: the right operand is `__tg_packed`, packed
+/// once by the stage.
+pub(super) fn emit_gemm_block(
+    rt: &TokenStream,
+    f: &GraphFn,
+    graph: &TypedGraph,
+    kernel: &Kernel,
+    step: &crate::ir::MatMulStep,
+    parallel: bool,
+    packed: bool,
+) -> TokenStream {
+    let p = quote!(#rt::__private);
+    let c = storage_type(rt, kernel.temps[step.output].dtype);
+    let (m, n, k) = (size_expr(&step.m), size_expr(&step.n), size_expr(&step.k));
+    // The batch counters from the flat batch index, innermost dim last.
+    let counters: Vec<proc_macro2::Ident> = (0..step.batch.len())
+        .map(|i| format_ident!("__tg_b{}", i))
+        .collect();
+    let mut decompose = TokenStream::new();
+    let mut rest = quote!(__tg_batch);
+    for (i, extent) in counters.iter().zip(&step.batch).rev() {
+        let e = size_expr(extent);
+        decompose.extend(quote!(let #i: usize = #rest % #e;));
+        rest = quote!((#rest / #e));
+    }
+    // A left operand computed in this stage is a block temp: the block's rows from 0.
+    let a_block = matches!(step.a.buffer, BufferRef::Temp(t) if kernel.temps[t].gemm_block);
+    let (a, a_at) = if a_block {
+        let (slice, _) = gemm_operand(rt, &step.a, &[], None);
+        let row = size_expr(&step.k);
+        (
+            slice,
+            quote!(#p::MatrixAt { offset: (__tg_r - __tg_blk) * #row, row_stride: #row as isize, col_stride: 1 }),
+        )
+    } else {
+        gemm_operand(rt, &step.a, &counters, Some(&quote!(__tg_i)))
+    };
+    let (b, b_at) = gemm_operand(rt, &step.b, &counters, None);
+    let ta = operand_storage(rt, graph, f, kernel, &step.a.buffer);
+    let tb = operand_storage(rt, graph, f, kernel, &step.b.buffer);
+    let out = temp_vec(step.output);
+    let plain = plain_gemm(&ta, &tb, &c);
+    let call = match (packed, plain) {
+        (true, true) => {
+            quote!(<#c as #p::PlainGemm>::plain_matmul_packed(#a, #a_at, &__tg_packed, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k, #parallel);)
+        }
+        (true, false) => {
+            quote!(#p::matmul_packed::<#ta, #tb, #c>(#a, #a_at, &__tg_packed, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k, #parallel);)
+        }
+        (false, true) => {
+            quote!(<#c as #p::PlainGemm>::plain_matmul(#a, #a_at, #b, #b_at, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k, #parallel);)
+        }
+        (false, false) => {
+            quote!(#p::matmul::<#ta, #tb, #c>(#a, #a_at, #b, #b_at, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k, #parallel);)
+        }
+    };
+    quote! {
+        let mut __tg_r: usize = __tg_blk;
+        while __tg_r < __tg_blk_end {
+            let __tg_batch: usize = __tg_r / #m;
+            let __tg_i: usize = __tg_r % #m;
+            let __tg_count: usize = ::core::cmp::min(#m - __tg_i, __tg_blk_end - __tg_r);
+            #decompose
+            #call
+            __tg_r += __tg_count;
+        }
+    }
+}
+
+/// Whether a product's operands have its accumulator's type (`f32 · f32 -> f32` and the
+/// like: the operands of every product lowering emits today), so that it can call the
+/// runtime's non-generic `PlainGemm` entry points, compiled once in tensor-core, instead of
+/// instantiating the GEMM engine in the user's crate for each element type (issue 17).
+pub(super) fn plain_gemm(ta: &TokenStream, tb: &TokenStream, c: &TokenStream) -> bool {
+    let c = c.to_string();
+    ta.to_string() == c && tb.to_string() == c
+}
+
+/// A product computed whole, before its readers: the GEMM of every row (one call per batch
+/// index), on as many threads as the engine likes.
+pub(super) fn emit_matmul(
+    rt: &TokenStream,
+    f: &GraphFn,
+    graph: &TypedGraph,
+    kernel: &Kernel,
+    step: &crate::ir::MatMulStep,
+) -> TokenStream {
+    let rows = size_expr(&step.batch.iter().fold(step.m.clone(), |acc, b| acc.mul(b)));
+    let all_rows = emit_gemm_block(rt, f, graph, kernel, step, true, false);
+    quote!({
+        let __tg_blk: usize = 0;
+        let __tg_blk_end: usize = #rows;
+        #all_rows
+    })
+}

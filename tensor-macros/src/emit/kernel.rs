@@ -1,0 +1,83 @@
+//! A checked graph's kernel: call entry's size checks, the temps, then the stages in order.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+use super::names::{
+    dim_ident, init_value, size_expr, storage_type, temp_vec, try_result, MAX_LANES, MIN_LANES,
+};
+use super::stages::emit_stage;
+use crate::ast::GraphFn;
+use crate::ir::{Kernel, Size, TypedGraph};
+
+/// What call entry checks before the kernel runs (`sizes::checked_sizes`) and the graph's
+/// `GraphSignature` static its errors name (`signature::signature_ident`); the signature
+/// layer computes both, so that this file needs nothing from it.
+pub(super) struct EntryChecks {
+    pub(super) signature: proc_macro2::Ident,
+    pub(super) sizes: Vec<Size>,
+}
+
+/// The kernel of a checked graph: temps, then its stages in order. The caller has bound
+/// the input slices `__tg_in*`, the output slices `__tg_out_slice*` and, for graphs with
+/// names, the `__tg_dim_*` sizes.
+pub(super) fn emit_kernel(
+    rt: &TokenStream,
+    f: &GraphFn,
+    graph: &TypedGraph,
+    kernel: &Kernel,
+    entry_checks: &EntryChecks,
+) -> TokenStream {
+    let p = quote!(#rt::__private);
+    let mut setup = TokenStream::new();
+    // Sizes the kernels allocate or compute from several names are at most 2^53 elements
+    // (checked before any write: `checked_sizes`).
+    let EntryChecks { signature, sizes } = entry_checks;
+    if !sizes.is_empty() {
+        let entries = sizes.iter().map(|size| {
+            let c = Literal::usize_unsuffixed(size.coeff);
+            let names = size.names.iter().map(|n| dim_ident(n));
+            quote!((#c, &[#(#names),*]))
+        });
+        let check = try_result(quote!(#p::check_entry_sizes(&#signature, &[#(#entries),*])));
+        setup.extend(quote!(#check;));
+    }
+    // Rows of ragged flat loops: ceil(total / block), written without overflow.
+    for (name, total, block) in &kernel.blocks {
+        let id = dim_ident(name);
+        let total = size_expr(total);
+        let block = Literal::usize_unsuffixed(*block);
+        setup.extend(quote! {
+            let #id: usize = #total / #block + (#total % #block != 0) as usize;
+        });
+    }
+    // Temps hold compute-type values: reduction accumulators start at the combine's
+    // identity. They come from the thread's scratch pool (`ScratchVec`): allocated on the
+    // first call on a thread, reused after.
+    for (index, temp) in kernel.temps.iter().enumerate() {
+        if temp.row_local.is_some() {
+            continue;
+        }
+        let t = storage_type(rt, temp.dtype);
+        let v = temp_vec(index);
+        let len = size_expr(&temp.len);
+        let init = init_value(rt, temp.dtype, temp.init);
+        setup.extend(quote! {
+            let mut #v = #p::ScratchVec::<#t>::new(#len, #init);
+        });
+    }
+    let stages: TokenStream = kernel
+        .stages
+        .iter()
+        .map(|stage| emit_stage(rt, f, graph, kernel, stage))
+        .collect();
+    let (min, max) = (
+        Literal::usize_unsuffixed(MIN_LANES),
+        Literal::usize_unsuffixed(MAX_LANES),
+    );
+    quote! {
+        const _: () = ::core::assert!(#p::LANES == #min || #p::LANES == #max, "tensorgraph's macro and runtime disagree on the lane count");
+        #setup
+        #stages
+    }
+}

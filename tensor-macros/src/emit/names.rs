@@ -1,0 +1,180 @@
+//! Names and small expressions shared by the emitter's files: the generated locals
+//! (`__tg_in0`, `__tg_temp3`, `__tg_dim_B`), sizes and offsets as `usize` expressions, the
+//! storage and compute types of dtypes, temps' start values.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::ast::GraphFn;
+use crate::dtype::DType;
+use crate::ir::{BufferRef, Kernel, Offset, Size, TempInit, TypedGraph};
+
+/// A size as an expression: a literal, or the product of its coefficient and the bound
+/// `__tg_dim_*` locals.
+pub(super) fn size_expr(size: &Size) -> TokenStream {
+    if let Some(n) = size.as_static() {
+        let n = Literal::usize_unsuffixed(n);
+        return quote!(#n);
+    }
+    let names = size.names.iter().map(|n| dim_ident(n));
+    if size.coeff == 1 {
+        quote!((1usize #(* #names)*))
+    } else {
+        let c = Literal::usize_unsuffixed(size.coeff);
+        quote!((#c #(* #names)*))
+    }
+}
+
+/// `start + Σ factor × term` for the terms of `offset`, in `usize` arithmetic that wraps:
+/// the terms of a flipped axis are negative, the whole is an in-bounds index (lowering
+/// builds only such offsets; the slice indexing that uses it checks the bound).
+pub(super) fn offset_expr(
+    start: TokenStream,
+    offset: &Offset,
+    factor: Option<&TokenStream>,
+) -> TokenStream {
+    let mut out = start;
+    for (c, names) in &offset.terms {
+        let term = size_expr(&Size {
+            coeff: c.unsigned_abs() as usize,
+            names: names.clone(),
+        });
+        let term = match factor {
+            Some(f) => quote!(usize::wrapping_mul(#f, #term)),
+            None => term,
+        };
+        out = if *c > 0 {
+            quote!(usize::wrapping_add(#out, #term))
+        } else {
+            quote!(usize::wrapping_sub(#out, #term))
+        };
+    }
+    out
+}
+
+/// The storage type of a dtype, e.g. `f32` or `$crate::__private::f16`.
+pub(super) fn storage_type(rt: &TokenStream, dtype: DType) -> TokenStream {
+    match dtype {
+        DType::F16 => quote!(#rt::__private::f16),
+        DType::BF16 => quote!(#rt::__private::bf16),
+        other => {
+            let ident = format_ident!("{}", other.name());
+            quote!(#ident)
+        }
+    }
+}
+
+/// `expr?` for a `Result<_, ShapeError>` in a function that returns one, written as a
+/// `match`: `?` makes the user's crate compile `Try::branch` for every value type and
+/// `FromResidual` for every return type (one per output tensor type and per wrapper: 51 +
+/// 57 functions in set 2's debug build; issue 17), the `match` nothing.
+pub(super) fn try_result(expr: TokenStream) -> TokenStream {
+    quote! {
+        match #expr {
+            ::core::result::Result::Ok(__tg_ok) => __tg_ok,
+            ::core::result::Result::Err(__tg_err) => return ::core::result::Result::Err(__tg_err),
+        }
+    }
+}
+
+pub(super) fn compute_type(rt: &TokenStream, dtype: DType) -> TokenStream {
+    storage_type(rt, dtype.compute())
+}
+
+/// The runtime's lane counts (`tensor_core::lanes::LANES`: 16 on AVX-512 builds, 8
+/// elsewhere). The macro runs on the host and cannot know which one the kernel's build
+/// has, so loops whose trip count is literal drop a dead main loop or tail only where
+/// that holds for both (`emit_nest`); every kernel asserts at compile time that the
+/// runtime's count is one of them.
+pub(super) const MIN_LANES: usize = 8;
+
+pub(super) const MAX_LANES: usize = 16;
+
+pub(super) fn value_ident(id: usize) -> proc_macro2::Ident {
+    format_ident!("__tg_v{}", id)
+}
+
+pub(super) fn input_slice(param: usize) -> proc_macro2::Ident {
+    format_ident!("__tg_in{}", param)
+}
+
+pub(super) fn output_slice(index: usize) -> proc_macro2::Ident {
+    format_ident!("__tg_out_slice{}", index)
+}
+
+pub(super) fn temp_vec(index: usize) -> proc_macro2::Ident {
+    format_ident!("__tg_temp{}", index)
+}
+
+pub(super) fn temp_slice(index: usize) -> proc_macro2::Ident {
+    format_ident!("__tg_temp_slice{}", index)
+}
+
+pub(super) fn offset_ident(k: usize) -> proc_macro2::Ident {
+    format_ident!("__tg_off{}", k)
+}
+
+/// The slice variable a buffer is read and written through inside nests.
+pub(super) fn slice_ident(buffer: &BufferRef) -> proc_macro2::Ident {
+    match buffer {
+        BufferRef::Input(i) => input_slice(*i),
+        BufferRef::Output(o) => output_slice(*o),
+        BufferRef::Temp(t) => temp_slice(*t),
+        BufferRef::Index => unreachable!("the index operand is no buffer"),
+    }
+}
+
+/// A signed stride as an `isize` expression.
+pub(super) fn stride_expr(stride: &Offset) -> TokenStream {
+    let mut out = quote!(0isize);
+    for (c, names) in &stride.terms {
+        let term = size_expr(&Size {
+            coeff: c.unsigned_abs() as usize,
+            names: names.clone(),
+        });
+        out = if *c > 0 {
+            quote!(#out + (#term as isize))
+        } else {
+            quote!(#out - (#term as isize))
+        };
+    }
+    out
+}
+
+/// The start value `init` of a temp of `dtype`.
+pub(super) fn init_value(rt: &TokenStream, dtype: DType, init: TempInit) -> TokenStream {
+    let p = quote!(#rt::__private);
+    let t = storage_type(rt, dtype);
+    match init {
+        TempInit::Zero => quote!(<#t as #p::Identity>::ZERO),
+        TempInit::One => quote!(<#t as #p::Identity>::ONE),
+        TempInit::Lowest => quote!(<#t as #p::Identity>::LOWEST),
+        TempInit::Highest => quote!(<#t as #p::Identity>::HIGHEST),
+        TempInit::NoIndex => quote!(-1i64),
+    }
+}
+
+/// The element type an operand's buffer stores.
+pub(super) fn operand_storage(
+    rt: &TokenStream,
+    graph: &TypedGraph,
+    f: &GraphFn,
+    kernel: &Kernel,
+    buffer: &BufferRef,
+) -> TokenStream {
+    match buffer {
+        BufferRef::Input(p) => storage_type(rt, f.params[*p].ty.dtype),
+        BufferRef::Output(o) => storage_type(rt, graph.nodes[graph.outputs[*o]].dtype),
+        BufferRef::Temp(t) => storage_type(rt, kernel.temps[*t].dtype),
+        BufferRef::Index => quote!(i64),
+    }
+}
+
+/// The local a dim name is bound to at call entry (`__tg_dim_B`), or, for the kernel's
+/// own derived sizes (`#blocks0`), computed before the stages (`__tg_blocks0`).
+pub(super) fn dim_ident(name: &str) -> proc_macro2::Ident {
+    match name.strip_prefix('#') {
+        Some(internal) => format_ident!("__tg_{}", internal),
+        None => format_ident!("__tg_dim_{}", name),
+    }
+}

@@ -1,0 +1,735 @@
+//! One loop nest: offsets, the outer loops, the SIMD inner loop with its tail, and the sink
+//! (stores, or a reduction into registers or into its accumulator).
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::ast::GraphFn;
+use crate::ir::{BufferRef, Kernel, Level, LoopNest, ReduceKind, Sink, TypedGraph};
+
+use super::blocks::{emit_blocked_loop, BlockSink};
+use super::names::{
+    compute_type, init_value, offset_expr, offset_ident, operand_storage, size_expr, slice_ident,
+    storage_type, temp_slice, temp_vec, value_ident, MAX_LANES, MIN_LANES,
+};
+use super::values::emit_value;
+
+/// One loop nest. In a row stage (`in_row_group`) its outermost loop is the stage's
+/// `__tg_row` loop, already open; `chunked` buffers are then this task's rows only, bound
+/// by the stage, and addressed relative to `__tg_row_lo`.
+pub(super) fn emit_nest(
+    rt: &TokenStream,
+    f: &GraphFn,
+    graph: &TypedGraph,
+    kernel: &Kernel,
+    nest: &LoopNest,
+    in_row_group: bool,
+    chunked: &[BufferRef],
+    stream: bool,
+    alone: bool,
+    prefetch: Option<&Prefetch>,
+    next_row: Option<(&[usize], &TokenStream)>,
+) -> TokenStream {
+    let p = quote!(#rt::__private);
+    let lanes = quote!(#p::LANES);
+    let prefetch_chunk = prefetch.map(|p| &p.per_chunk);
+
+    // Temp slices: the one this nest writes mutably, the others shared.
+    let written: Vec<usize> = nest.sink.written();
+    let mut slices = TokenStream::new();
+    let mut seen_temps = Vec::new();
+    for (k, op) in nest.operands.iter().enumerate() {
+        if chunked.contains(&op.buffer) {
+            continue;
+        }
+        if let BufferRef::Temp(t) = op.buffer {
+            if seen_temps.contains(&t) {
+                continue;
+            }
+            seen_temps.push(t);
+            let (v, s) = (temp_vec(t), temp_slice(t));
+            let c = storage_type(rt, kernel.temps[t].dtype);
+            if written.contains(&k) {
+                slices.extend(quote!(let #s: &mut [#c] = &mut #v[..];));
+            } else {
+                slices.extend(quote!(let #s: &[#c] = &#v[..];));
+            }
+        }
+    }
+
+    let computations = |level: Level| -> TokenStream {
+        nest.values
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.level == level)
+            .map(|(id, _)| emit_value(rt, f, graph, kernel, nest, id))
+            .collect()
+    };
+    let global = computations(Level::Global);
+    let row = computations(Level::Row);
+    let inner = computations(Level::Inner);
+
+    // What each chunk does with its values, for the main loop (`masked = false`) and the tail.
+    // Each store; `streaming`: full chunks of a streaming nest (`streams_outputs`), which
+    // bypass the cache.
+    let stores_of = |stores: &[(usize, usize)], streaming: bool| -> TokenStream {
+        stores
+            .iter()
+            .map(|&(k, v)| {
+                let op = &nest.operands[k];
+                let slice = slice_ident(&op.buffer);
+                let off = offset_ident(k);
+                let t = operand_storage(rt, graph, f, kernel, &op.buffer);
+                let v = value_ident(v);
+                if streaming {
+                    quote!(#p::store_streaming::<#t>(#slice, #off + __tg_j, #v);)
+                } else {
+                    quote!(#p::store::<#t>(#slice, #off + __tg_j, __tg_n, #v);)
+                }
+            })
+            .collect()
+    };
+    // What a reduction does per chunk after its stores, as the default build's block loop
+    // takes it (`BlockSink::after`, `grouped`); nothing for a store nest.
+    let mut reduce_after = (TokenStream::new(), false);
+    let (row_init, chunk_sink_main, chunk_sink_tail, row_finish, unrolled) = match &nest.sink {
+        Sink::Store(stores) => {
+            let body = stores_of(stores, false);
+            // A symbolic extent hides the trip count that lets LLVM unroll a literal
+            // one, so the store loop is unrolled by two here (measured: W1 with `N`
+            // ran 4-6% behind the literal kernel on one thread without it).
+            let unrolled = (nest.inner.as_static().is_none() || nest.ragged.is_some())
+                .then(|| (2, body.clone()));
+            let main = stores_of(stores, stream);
+            (TokenStream::new(), main, body, TokenStream::new(), unrolled)
+        }
+        Sink::Reduce {
+            kind,
+            acc,
+            value,
+            best,
+            index,
+            stores,
+            sibling,
+        } => {
+            let (mut init, mut main, mut tail, mut finish, mut unrolled) = emit_reduce_sink(
+                rt, graph, kernel, nest, *kind, *acc, *value, *best, *index, "",
+            );
+            // A second reduction in the same pass (`lower::fuse_sibling_reductions`), on
+            // accumulators of its own; both unroll by four.
+            if let Some(sibling) = sibling {
+                let (init2, main2, tail2, finish2, unrolled2) = emit_reduce_sink(
+                    rt,
+                    graph,
+                    kernel,
+                    nest,
+                    sibling.kind,
+                    sibling.acc,
+                    sibling.value,
+                    None,
+                    None,
+                    "_sibling",
+                );
+                init.extend(init2);
+                main.extend(main2);
+                tail.extend(tail2);
+                finish.extend(finish2);
+                unrolled = match (unrolled, unrolled2) {
+                    (Some((4, body)), Some((4, body2))) => Some((4, quote!(#body #body2))),
+                    _ => unreachable!("row reductions into registers unroll by four"),
+                };
+            }
+            // The default build's block loop accumulates as the unrolled loop does, in
+            // groups of four chunks (`__tg_u`; blocks start at whole groups), so that a
+            // reduction's bits do not depend on whether its nest has block calls (a
+            // pipelined stage's first pass runs alone for a task's first row and inside
+            // the last pass for the others: `Stage::pipelined`).
+            reduce_after = match &unrolled {
+                Some((4, body)) => (body.clone(), true),
+                _ => (main.clone(), false),
+            };
+            // A fused store pass (`lower::fuse_row_reductions`): each chunk stores, then
+            // accumulates.
+            let store = stores_of(stores, false);
+            (
+                init,
+                quote!(#store #main),
+                quote!(#store #tail),
+                finish,
+                unrolled.map(|(width, body)| (width, quote!(#store #body))),
+            )
+        }
+    };
+
+    let loop_vars: Vec<_> = (0..nest.outer.len())
+        .map(|i| format_ident!("__tg_i{}", i))
+        .collect();
+    let offsets = nest.operands.iter().enumerate().map(|(k, op)| {
+        let off = offset_ident(k);
+        let relative = chunked.contains(&op.buffer);
+        // A row-local temp holds only the current row: the row term drops out.
+        let row_local = in_row_group
+            && matches!(op.buffer, BufferRef::Temp(t) if kernel.temps[t].row_local.is_some());
+        // A product's block holds the rows from `__tg_blk` on.
+        let block =
+            row_local && matches!(op.buffer, BufferRef::Temp(t) if kernel.temps[t].gemm_block);
+        let mut sum = offset_expr(quote!(0usize), &op.base, None);
+        for (depth, (s, i)) in op.outer_strides.iter().zip(&loop_vars).enumerate() {
+            if s.is_zero() || (row_local && !block && depth == 0) {
+                continue;
+            }
+            let next = next_row.filter(|(operands, _)| depth == 0 && operands.contains(&k));
+            let counter = if let Some((_, rows)) = next {
+                // The next row of a pipelined stage (`Stage::pipelined`), the row itself
+                // at the stage's last row.
+                quote!((if #i + 1 < #rows { #i + 1 } else { #i }))
+            } else if depth == 0 && block {
+                quote!((#i - __tg_blk))
+            } else if depth == 0 && relative {
+                quote!((#i - __tg_row_lo))
+            } else {
+                quote!(#i)
+            };
+            sum = offset_expr(sum, s, Some(&counter));
+        }
+        quote!(let #off: usize = #sum;)
+    });
+    // A ragged flat loop's rows are `inner` long but the last, which ends at the total.
+    let (inner_extent, ragged_extent) = match &nest.ragged {
+        Some(total) => {
+            let block = size_expr(&nest.inner);
+            let total = size_expr(total);
+            let i0 = &loop_vars[0];
+            (
+                quote!(__tg_inner),
+                quote!(let __tg_inner: usize = ::core::cmp::min(#block, #total - #i0 * #block);),
+            )
+        }
+        None => (size_expr(&nest.inner), TokenStream::new()),
+    };
+    // Loops whose extent is known to be a whole number of chunks (or less than one) get no
+    // dead copy of the body: the tail is emitted only when it can run, for either lane
+    // count (n % 16 == 0 implies n % 8 == 0; n < 8 is less than one chunk of either).
+    // A streaming nest's head (`stream_head`, up to LANES - 1 elements) shifts its chunks,
+    // so it always has a tail.
+    let (has_main, has_tail) = match (&nest.ragged, nest.inner.as_static()) {
+        (None, Some(n)) => (n >= MIN_LANES, stream || n % MAX_LANES != 0),
+        _ => (true, true),
+    };
+    // Reductions into registers run four independent accumulators first, so the adds do
+    // not wait on each other's latency.
+    // A store loop's chunk body is emitted once, inside a loop of constant trip count
+    // `width` over the copies (`__tg_u`), not written out `width` times: LLVM inlines and
+    // simplifies the one copy and only then unrolls it fully (a debug build keeps the
+    // loop). Written out, the 4 copies of every reduction's body cost set 1 of the
+    // compile-time benchmark 19% of its release build (issue 17), but reductions stay
+    // written out (below); the order of accumulation is the same either way.
+    let unrolled_loop = match &unrolled {
+        // The body of a reduction alone in its stage is written out once per accumulator.
+        // Measured on native builds, six alternating runs of the peers binary (18:41 UTC,
+        // load 2): as a `for __tg_u` loop over one copy, W5 `sum(x, axis = 1, acc = f32)`
+        // (a lone reduction) took 0.176-0.196 ms against 0.162-0.188 written out, while W4
+        // (layer norm: two reductions in a row stage with the output pass) took 1.22-1.27
+        // ms against 1.30-1.36. So lone reductions are written out, the others loop.
+        Some((width, sink)) if alone && matches!(nest.sink, Sink::Reduce { .. }) => {
+            let copies: Vec<Literal> = (0..*width).map(Literal::usize_unsuffixed).collect();
+            let width = Literal::usize_unsuffixed(*width);
+            quote! {
+                while __tg_j + #width * #lanes <= #inner_extent {
+                    #({
+                        let __tg_u: usize = #copies;
+                        let __tg_j: usize = __tg_j + __tg_u * #lanes;
+                        let __tg_n: usize = #lanes;
+                        #inner
+                        #sink
+                        #prefetch_chunk
+                    })*
+                    __tg_j += #width * #lanes;
+                }
+            }
+        }
+        // A pass that stores and reduces (`lower::fuse_row_reductions`, a pipelined
+        // stage's last pass: softmax's exp and scale passes) computes its group's chunks
+        // first, then stores them (`group_values`: every load of the group before its
+        // first store, so a store does not stall a later load of the group that matches it
+        // in the low 12 address bits). The values cross as a tuple of the chunk values the
+        // sink reads. Measured (native S3, softmax from `Vec`s, the output 16, 64 or 128
+        // bytes past the input modulo 4 KiB): 1.34-1.38, 1.59-1.65, 1.40-1.42 ms before,
+        // 1.28-1.30 after, 1.22-1.25 where the offsets agree (1.25-1.29 before). Not for
+        // plain store passes: their literal-extent loops have no unrolled group (LLVM
+        // unrolls them), and grouping them by four measured mixed (S4's output pass
+        // 1.61 -> 1.47 ms at 64 bytes, 1.39 -> 1.42 at 0; S6 `gelu` 4.48 -> 4.54 at 0);
+        // for the width-2 loops of run-time extents it cost set 2 of the compile-time
+        // benchmark 1% more release instructions for no measured case.
+        Some((width, sink))
+            if matches!(nest.sink, Sink::Reduce { .. }) && !nest.sink.stores().is_empty() =>
+        {
+            let mut values: Vec<usize> = nest.sink.values();
+            values.retain(|&v| nest.values[v].level == Level::Inner);
+            values.sort_unstable();
+            values.dedup();
+            let values = values.into_iter().map(value_ident);
+            let values = quote!((#(#values,)*));
+            let width = Literal::usize_unsuffixed(*width);
+            quote! {
+                while __tg_j + #width * #lanes <= #inner_extent {
+                    let __tg_group: [_; #width] = #p::group_values(|__tg_u| {
+                        let __tg_j: usize = __tg_j + __tg_u * #lanes;
+                        let __tg_n: usize = #lanes;
+                        #inner
+                        #values
+                    });
+                    for __tg_u in 0..#width {
+                        let __tg_j: usize = __tg_j + __tg_u * #lanes;
+                        let __tg_n: usize = #lanes;
+                        let #values = __tg_group[__tg_u];
+                        #sink
+                        #prefetch_chunk
+                    }
+                    __tg_j += #width * #lanes;
+                }
+            }
+        }
+        Some((width, sink)) => {
+            let width = Literal::usize_unsuffixed(*width);
+            quote! {
+                while __tg_j + #width * #lanes <= #inner_extent {
+                    for __tg_u in 0..#width {
+                        let __tg_j: usize = __tg_j + __tg_u * #lanes;
+                        let __tg_n: usize = #lanes;
+                        #inner
+                        #sink
+                        #prefetch_chunk
+                    }
+                    __tg_j += #width * #lanes;
+                }
+            }
+        }
+        None => TokenStream::new(),
+    };
+    // Copies of the body that a literal extent makes dead for the build's LANES (8 or 16,
+    // unknown here) sit under `if const { … }`: rustc drops a block behind a constant
+    // condition before LLVM sees it (a debug build too), where a plain `if` left LLVM to
+    // inline `exp` & co. into the dead copy before proving it dead (issue 17).
+    let static_inner = match &nest.ragged {
+        None if !stream => nest.inner.as_static(),
+        _ => None,
+    };
+    let unrolled_loop = match (static_inner, &unrolled) {
+        // Shorter than `width` chunks of either lane count: the loop never runs.
+        (Some(n), Some((width, _))) if n < width * MIN_LANES => TokenStream::new(),
+        (Some(n), Some((width, _))) if n < width * MAX_LANES && !unrolled_loop.is_empty() => {
+            let (n, width) = (
+                Literal::usize_unsuffixed(n),
+                Literal::usize_unsuffixed(*width),
+            );
+            quote!(if const { #n >= #width * #lanes } { #unrolled_loop })
+        }
+        _ => unrolled_loop,
+    };
+    let blocked_loop = if has_main {
+        // Not for a streaming nest (its stores are not plain stores).
+        let block_sink = (!stream).then(|| BlockSink {
+            stores: nest.sink.stores(),
+            after: reduce_after.0.clone(),
+            grouped: reduce_after.1,
+        });
+        emit_blocked_loop(
+            rt,
+            f,
+            graph,
+            kernel,
+            nest,
+            &inner_extent,
+            &chunk_sink_main,
+            block_sink,
+            prefetch_chunk,
+        )
+    } else {
+        TokenStream::new()
+    };
+    let main_loops = if has_main {
+        let single = quote! {
+            while __tg_j + #lanes <= #inner_extent {
+                let __tg_n: usize = #lanes;
+                #inner
+                #chunk_sink_main
+                #prefetch_chunk
+                __tg_j += #lanes;
+            }
+        };
+        // Behind an unrolled loop of `width` chunks a literal extent leaves
+        // `(n / LANES) % width` whole chunks (the blocked loop's F32_BLOCK is a multiple of
+        // every `width * LANES`): when that is 0 for a lane count, the single-chunk loop
+        // never runs (a layer norm's reductions over rows of 128 or 1024).
+        let single = match (static_inner, &unrolled) {
+            (Some(n), Some((width, _))) => {
+                let left = |l: usize| (n / l) % width != 0;
+                match (left(MIN_LANES), left(MAX_LANES)) {
+                    (false, false) => TokenStream::new(),
+                    (true, true) => single,
+                    _ => {
+                        let (n, width) = (
+                            Literal::usize_unsuffixed(n),
+                            Literal::usize_unsuffixed(*width),
+                        );
+                        quote!(if const { (#n / #lanes) % #width != 0 } { #single })
+                    }
+                }
+            }
+            _ => single,
+        };
+        quote! {
+            #blocked_loop
+            #unrolled_loop
+            #single
+        }
+    } else {
+        TokenStream::new()
+    };
+    let tail = if has_tail {
+        quote! {
+            if __tg_j < #inner_extent {
+                let __tg_n: usize = #inner_extent - __tg_j;
+                #inner
+                #chunk_sink_tail
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
+    // Every step of the loops above is a multiple of LANES, so a literal extent that is a
+    // multiple of LANES leaves no tail; n < 16 may have no whole chunk.
+    let main_loops = match static_inner {
+        Some(n) if has_main && n < MAX_LANES => {
+            let n = Literal::usize_unsuffixed(n);
+            quote!(if const { #n >= #lanes } { #main_loops })
+        }
+        _ => main_loops,
+    };
+    let tail = match static_inner {
+        Some(n) if has_tail && n % MIN_LANES == 0 => {
+            let n = Literal::usize_unsuffixed(n);
+            quote!(if const { #n % #lanes != 0 } { #tail })
+        }
+        _ => tail,
+    };
+    // A streaming nest stores a first, partial chunk the ordinary way, up to where the
+    // first output's chunks are aligned for streaming stores, and fences its streaming
+    // stores before the row ends (tensor-core stream.rs).
+    let (stream_head, stream_fence) = match &nest.sink {
+        Sink::Store(stores) if stream => {
+            let (k, _) = stores[0];
+            let op = &nest.operands[k];
+            let (slice, off) = (slice_ident(&op.buffer), offset_ident(k));
+            let t = operand_storage(rt, graph, f, kernel, &op.buffer);
+            (
+                quote! {
+                    let __tg_head: usize = ::core::cmp::min(#p::stream_head::<#t>(#slice, #off), #inner_extent);
+                    if __tg_head > 0 {
+                        let __tg_n: usize = __tg_head;
+                        #inner
+                        #chunk_sink_tail
+                        __tg_j = __tg_head;
+                    }
+                },
+                quote!(#p::stream_fence();),
+            )
+        }
+        _ => (TokenStream::new(), TokenStream::new()),
+    };
+    // Each buffer that this nest reads or writes only along the inner loop, contiguously
+    // and at one place (every operand on it with inner stride 1 and the same offsets), is
+    // re-sliced to the row once per row: one bounds check per row instead of one per load
+    // and store, since `__tg_j + LANES <= n` then proves every chunk inside the row (W3's
+    // scale pass spent 6 of its 18 instructions per vector on them). The row slice shadows
+    // the buffer's slice and its operands' offsets become 0, so the chunk code is
+    // unchanged; it covers exactly the elements the row's loop visits.
+    let mut row_slices = TokenStream::new();
+    if nest.ragged.is_none() {
+        let extent = size_expr(&nest.inner);
+        let mut done: Vec<&BufferRef> = Vec::new();
+        for (k, op) in nest.operands.iter().enumerate() {
+            if done.contains(&&op.buffer) || op.buffer == BufferRef::Index {
+                continue;
+            }
+            done.push(&op.buffer);
+            let same: Vec<usize> = (0..nest.operands.len())
+                .filter(|&m| nest.operands[m].buffer == op.buffer)
+                .collect();
+            // An operand at the next row (a pipelined stage) is another place than the same
+            // operand at this row.
+            let at_next_row = |m: usize| next_row.is_some_and(|(ops, _)| ops.contains(&m));
+            let one_place = same.iter().all(|&m| {
+                let o = &nest.operands[m];
+                o.inner_stride.is_lit(1)
+                    && o.base == op.base
+                    && o.outer_strides == op.outer_strides
+                    && at_next_row(m) == at_next_row(k)
+            });
+            if !one_place {
+                continue;
+            }
+            let slice = slice_ident(&op.buffer);
+            let off = offset_ident(k);
+            let written = same.iter().any(|m| written.contains(m));
+            row_slices.extend(if written {
+                quote!(let #slice = &mut #slice[#off..#off + #extent];)
+            } else {
+                quote!(let #slice = &#slice[#off..#off + #extent];)
+            });
+            for m in same {
+                let off = offset_ident(m);
+                row_slices.extend(quote!(let #off: usize = 0;));
+            }
+        }
+    }
+    let prefetch_decl = prefetch.map(|p| &p.decl);
+    let mut body = quote! {
+        #(#offsets)*
+        #prefetch_decl
+        #row_slices
+        #ragged_extent
+        #row
+        #row_init
+        // The chunk body appears twice: in the main loop `__tg_n` is the constant LANES,
+        // so loads and stores compile to plain vector moves; the tail runs it once with
+        // the remainder. (A closure called from two sites is not reliably inlined.)
+        let mut __tg_j: usize = 0;
+        #stream_head
+        #main_loops
+        #tail
+        #stream_fence
+        #row_finish
+    };
+    for (depth, (var, extent)) in loop_vars.iter().zip(&nest.outer).enumerate().rev() {
+        let extent = size_expr(extent);
+        body = if depth == 0 && in_row_group {
+            quote! {
+                let #var: usize = __tg_row;
+                #body
+            }
+        } else {
+            quote! {
+                for #var in 0..#extent {
+                    #body
+                }
+            }
+        };
+    }
+    quote! {
+        #slices
+        #global
+        #body
+    }
+}
+
+/// Nests storing at least this many bytes of outputs use streaming stores: twice this
+/// machine's 32 MiB last-level cache is what a following kernel could not find in cache
+/// anyway. W1 (`relu(a + b) * 2`, 64 MiB out) 5.94 -> see BENCHMARKS.md "Streaming stores".
+pub(super) const STREAM_MIN_BYTES: usize = 1 << 25;
+
+/// Whether `nest` stores its outputs with streaming stores: it only stores, to outputs,
+/// contiguously along its inner loop, and writes at least `STREAM_MIN_BYTES` (all extents
+/// literal; a graph with names keeps ordinary stores).
+pub(super) fn streams_outputs(graph: &TypedGraph, nest: &LoopNest) -> bool {
+    let Sink::Store(stores) = &nest.sink else {
+        return false;
+    };
+    let elements = nest.outer.iter().fold(nest.inner.as_static(), |n, e| {
+        n.zip(e.as_static()).map(|(n, e)| n * e)
+    });
+    let (Some(elements), false) = (elements, stores.is_empty() || nest.ragged.is_some()) else {
+        return false;
+    };
+    let mut bytes = 0;
+    for &(k, _) in stores {
+        let op = &nest.operands[k];
+        let BufferRef::Output(o) = op.buffer else {
+            return false;
+        };
+        if !op.inner_stride.is_lit(1) {
+            return false;
+        }
+        bytes += elements * (graph.nodes[graph.outputs[o]].dtype.bits() as usize).div_ceil(8);
+    }
+    bytes >= STREAM_MIN_BYTES
+}
+
+/// Accumulation into a reduction's temp. Where the accumulator runs along the inner loop
+/// (a kept inner axis) each chunk loads, combines and stores it; where the inner axis is
+/// reduced, lanes accumulate in registers across the row and fold into the slot once.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn emit_reduce_sink(
+    rt: &TokenStream,
+    graph: &TypedGraph,
+    kernel: &Kernel,
+    nest: &LoopNest,
+    kind: ReduceKind,
+    acc: usize,
+    value: usize,
+    best: Option<usize>,
+    index: Option<usize>,
+    suffix: &str,
+) -> (
+    TokenStream,
+    TokenStream,
+    TokenStream,
+    TokenStream,
+    Option<(usize, TokenStream)>,
+) {
+    let p = quote!(#rt::__private);
+    // A sibling reduction's accumulators get names of their own (`suffix`).
+    let (acc_regs, all) = (
+        format_ident!("__tg_acc{}", suffix),
+        format_ident!("__tg_all{}", suffix),
+    );
+    let acc_op = &nest.operands[acc];
+    let acc_slice = slice_ident(&acc_op.buffer);
+    let acc_off = offset_ident(acc);
+    let v = value_ident(value);
+    let value_c = compute_type(rt, graph.nodes[nest.values[value].node].dtype);
+
+    if let (Some(best), Some(index)) = (best, index) {
+        let is_max = kind == ReduceKind::ArgMax;
+        let best_op = &nest.operands[best];
+        let best_slice = slice_ident(&best_op.buffer);
+        let best_off = offset_ident(best);
+        let idx_off = offset_ident(index);
+        if acc_op.inner_stride.is_zero() {
+            // One (best, chunk base) pair in registers through the row (`arg_step`: each
+            // lane sees its elements in order), turned into indices at the row's end.
+            // The running index walks the inner loop at its operand's stride: 1 along a
+            // row, more where the inner loop is an outer axis of the reduced ones (a region
+            // of a `concat` one column wide leaves its rows as the inner loop, each
+            // `columns` indices apart; issue 37: `argmax(concat([a, a, b], axis = 1))`
+            // returned the row number).
+            let index_stride = &nest.operands[index].inner_stride;
+            let (base, step) = if index_stride.is_zero() {
+                (quote!(#idx_off), quote!(0usize))
+            } else if index_stride.is_lit(1) {
+                (quote!(#idx_off + __tg_j), quote!(1usize))
+            } else {
+                let stride = offset_expr(quote!(0usize), index_stride, None);
+                (quote!(#idx_off + __tg_j * #stride), stride)
+            };
+            // Four pairs, as the sums' four accumulators, so that chunks do not wait on
+            // each other's compare-and-select chain; each pair still sees its chunks in
+            // order, and `arg_fold` applies the full rules across pairs.
+            // Pair `u` takes chunk `u` of each group of four (the unrolled loop's
+            // `__tg_u`); chunks after the last whole group and the tail go to pair 0.
+            let init = quote! {
+                let mut __tg_best = [#p::V::<#value_c>::splat(<#value_c as #p::Identity>::LOWEST); 4];
+                let mut __tg_best_base = [#p::V::<i64>::splat(-1); 4];
+            };
+            let step_call = |u: TokenStream| {
+                quote! {
+                    #p::arg_step::<#value_c, #is_max>(&mut __tg_best[#u], &mut __tg_best_base[#u], #v, #base, #p::lane_mask(__tg_n));
+                }
+            };
+            let unrolled = step_call(quote!(__tg_u));
+            let main = step_call(quote!(0));
+            let finish = quote! {
+                for __tg_u in 0..4 {
+                    #p::arg_fold::<#value_c, #is_max>(__tg_best[__tg_u], #p::arg_indices(__tg_best_base[__tg_u], #step), &mut #best_slice[#best_off], &mut #acc_slice[#acc_off]);
+                }
+            };
+            return (init, main.clone(), main, finish, Some((4, unrolled)));
+        }
+        // The accumulator in memory, one slot per column: the lanes' indices as a vector.
+        let index_stride = &nest.operands[index].inner_stride;
+        let idx = if index_stride.is_zero() {
+            quote!(#p::V::<i64>::splat(#idx_off as i64))
+        } else if index_stride.is_lit(1) {
+            quote!(#p::iota(#idx_off + __tg_j))
+        } else {
+            let stride = offset_expr(quote!(0usize), index_stride, None);
+            quote!(#p::iota_strided(#idx_off + __tg_j * #stride, #stride))
+        };
+        let step = quote! {
+            let mut __tg_best = #p::load::<#value_c>(#best_slice, #best_off + __tg_j, __tg_n);
+            let mut __tg_best_i = #p::load::<i64>(#acc_slice, #acc_off + __tg_j, __tg_n);
+            #p::arg_combine::<#value_c, #is_max>(&mut __tg_best, &mut __tg_best_i, #v, #idx, #p::lane_mask(__tg_n));
+            #p::store::<#value_c>(#best_slice, #best_off + __tg_j, __tg_n, __tg_best);
+            #p::store::<i64>(#acc_slice, #acc_off + __tg_j, __tg_n, __tg_best_i);
+        };
+        return (
+            TokenStream::new(),
+            step.clone(),
+            step,
+            TokenStream::new(),
+            None,
+        );
+    }
+
+    let acc_temp = match acc_op.buffer {
+        BufferRef::Temp(t) => t,
+        _ => unreachable!("accumulators are temps"),
+    };
+    let c = storage_type(rt, kernel.temps[acc_temp].dtype);
+    let (lane_trait, lane_fn, scalar_trait, scalar_fn) =
+        kind.combine().expect("arg reductions are handled above");
+    let (lane_trait, lane_fn, scalar_trait, scalar_fn) = (
+        format_ident!("{}", lane_trait),
+        format_ident!("{}", lane_fn),
+        format_ident!("{}", scalar_trait),
+        format_ident!("{}", scalar_fn),
+    );
+    let lane_combine = quote!(<#c as #p::#lane_trait>::#lane_fn);
+    let scalar_combine = quote!(<#c as #p::#scalar_trait>::#scalar_fn);
+    let identity = init_value(rt, kernel.temps[acc_temp].dtype, kind.identity());
+    if acc_op.inner_stride.is_zero() {
+        // Four accumulators (two for softmax's row min: `ReduceKind::register_accumulators`),
+        // `__tg_acc[u % n]` taking chunk `u` of each group of four (the unrolled loop's
+        // `__tg_u`); chunks after the last whole group and the tail go to `__tg_acc[0]`.
+        let two = kind.register_accumulators() == 2;
+        let nacc = Literal::usize_unsuffixed(kind.register_accumulators());
+        let init = quote! {
+            let mut #acc_regs = [#p::V::<#c>::splat(#identity); #nacc];
+        };
+        let main = quote! {
+            #acc_regs[0] = #lane_combine(#acc_regs[0], #v);
+        };
+        let slot = if two {
+            quote!(__tg_u % 2)
+        } else {
+            quote!(__tg_u)
+        };
+        let unrolled = quote! {
+            #acc_regs[#slot] = #lane_combine(#acc_regs[#slot], #v);
+        };
+        // Tail lanes past `__tg_n` hold padding and must not reach the accumulator.
+        let tail = quote! {
+            #acc_regs[0] = #lane_combine(#acc_regs[0], #p::mask_or(#p::lane_mask(__tg_n), #v, #identity));
+        };
+        let pair = quote!(#lane_combine(#acc_regs[0], #acc_regs[1]));
+        let lanes = if two {
+            pair
+        } else {
+            quote!(#lane_combine(#pair, #lane_combine(#acc_regs[2], #acc_regs[3])))
+        };
+        let finish = quote! {
+            let #all = #lanes;
+            #acc_slice[#acc_off] = #scalar_combine(#acc_slice[#acc_off], #p::fold(#all, #scalar_combine));
+        };
+        return (init, main, tail, finish, Some((4, unrolled)));
+    }
+    let step = quote! {
+        let __tg_a = #p::load::<#c>(#acc_slice, #acc_off + __tg_j, __tg_n);
+        #p::store::<#c>(#acc_slice, #acc_off + __tg_j, __tg_n, #lane_combine(__tg_a, #v));
+    };
+    (
+        TokenStream::new(),
+        step.clone(),
+        step,
+        TokenStream::new(),
+        None,
+    )
+}
+
+/// Software prefetch for a nest: `decl` binds, once per row, the slices that `per_chunk`
+/// prefetches from at `__tg_j` in each chunk of the nest's main loops.
+pub(super) struct Prefetch {
+    pub(super) decl: TokenStream,
+    pub(super) per_chunk: TokenStream,
+}

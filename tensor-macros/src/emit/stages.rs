@@ -1,0 +1,501 @@
+//! A stage: one nest with its own loops, nests sharing a row loop (row-local temps, a
+//! pipelined first pass, the next row's prefetch), or a GEMM block loop with its prologue
+//! and epilogue; split into tasks; and scans.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::ast::GraphFn;
+use crate::ir::{BufferRef, Kernel, LoopNest, Offset, TypedGraph};
+
+use super::gemm::{emit_gemm_block, emit_matmul, gemm_operand, plain_gemm};
+use super::names::{
+    init_value, offset_expr, operand_storage, size_expr, slice_ident, storage_type, temp_vec,
+    MIN_LANES,
+};
+use super::nests::{emit_nest, streams_outputs, Prefetch};
+
+/// A stage: one nest with its own loops, or nests sharing an outermost row loop, which
+/// may be split into tasks. Tasks get disjoint row chunks of every buffer the stage
+/// writes (`row_chunks`, core's `chunks_mut`), bound to the same slice names the nests use,
+/// and run on the thread pool by `run_chunked` (compiled once in the runtime, not per
+/// stage: see `tensor_core::parallel`).
+pub(super) fn emit_stage(
+    rt: &TokenStream,
+    f: &GraphFn,
+    graph: &TypedGraph,
+    kernel: &Kernel,
+    stage: &crate::ir::Stage,
+) -> TokenStream {
+    let p = quote!(#rt::__private);
+    let nests = &kernel.nests[stage.first..stage.first + stage.count];
+    if let Some(scan) = &nests[0].scan {
+        return emit_scan(rt, kernel, scan);
+    }
+    if let (Some(step), None) = (&nests[0].matmul, &stage.row_loop) {
+        return emit_matmul(rt, f, graph, kernel, step);
+    }
+    let Some(rows) = &stage.row_loop else {
+        let stream = streams_outputs(graph, &nests[0]);
+        let body = emit_nest(
+            rt,
+            f,
+            graph,
+            kernel,
+            &nests[0],
+            false,
+            &[],
+            stream,
+            true,
+            None,
+            None,
+        );
+        return quote!({ #body });
+    };
+    let rows_lit = size_expr(rows);
+    let chunked: Vec<BufferRef> = stage
+        .tasks
+        .iter()
+        .flat_map(|t| t.chunked.iter().map(|c| c.0.clone()))
+        .collect();
+    // A stage with a product runs by blocks of rows (`ir::GEMM_BLOCK_ROWS`): the nests
+    // before it (its left operand's prologue) through the block's rows, then the GEMM for
+    // the block, then the nests after it through the block's rows.
+    let product_at = nests.iter().position(|n| n.matmul.is_some());
+    let gemm = product_at.and_then(|at| nests[at].matmul.as_ref());
+    // Only a stage of one nest streams its stores: in a stage of several passes a later
+    // pass reads the row back (softmax's scale pass), which must find it in the cache.
+    let stream = nests.len() == 1 && streams_outputs(graph, &nests[0]);
+    // Only the last nest prefetches (`next_row_prefetch`), unless it reads the next row
+    // itself (a pipelined stage).
+    let pipelined = stage.pipelined.as_ref();
+    let prefetch = match pipelined {
+        None => next_row_prefetch(rt, f, graph, kernel, nests, &rows_lit),
+        Some(_) => None,
+    };
+    let last = nests.len() - 1;
+    let body_of = |(at, nest): (usize, &LoopNest)| {
+        emit_nest(
+            rt,
+            f,
+            graph,
+            kernel,
+            nest,
+            true,
+            &chunked,
+            stream,
+            nests.len() == 1,
+            prefetch.as_ref().filter(|_| at == last),
+            pipelined
+                .filter(|_| at == last)
+                .map(|p| (p.next_row.as_slice(), &rows_lit)),
+        )
+    };
+    // A pipelined stage runs its first nest only for a task's first row (`prologue`), and
+    // from each row's last nest for the next.
+    let first_only = pipelined.map(|_| body_of((0, &nests[0])));
+    let nests_p = nests.iter().enumerate().skip(pipelined.is_some() as usize);
+    let (pre, bodies): (Vec<TokenStream>, Vec<TokenStream>) = match product_at {
+        Some(at) => (
+            nests_p.clone().take(at).map(body_of).collect(),
+            nests_p.skip(at + 1).map(body_of).collect(),
+        ),
+        None => (Vec::new(), nests_p.map(body_of).collect()),
+    };
+    // Row-local temps: one row each, starting from their init at every row.
+    let mut local_temps: Vec<usize> = Vec::new();
+    for nest in nests {
+        for op in &nest.operands {
+            if let BufferRef::Temp(t) = op.buffer {
+                if kernel.temps[t].row_local.is_some() && !local_temps.contains(&t) {
+                    local_temps.push(t);
+                }
+            }
+        }
+    }
+    let mut before_rows = TokenStream::new();
+    let mut each_row = TokenStream::new();
+    // Run before a block's prologue: the block temps that start from their init.
+    let mut block_init = TokenStream::new();
+    for &t in &local_temps {
+        let temp = &kernel.temps[t];
+        let len = temp.row_local.as_ref().expect("row-local");
+        let (v, c, init) = (
+            temp_vec(t),
+            storage_type(rt, temp.dtype),
+            init_value(rt, temp.dtype, temp.init),
+        );
+        let len_lit = size_expr(len);
+        // A pipelined stage's accumulators take the value their carry holds, and the carry
+        // starts again (`Stage::pipelined`); the carries live through the rows.
+        let carry_of = pipelined.and_then(|p| p.carries.iter().find(|c| c.0 == t));
+        if let Some(&(_, carry)) = carry_of {
+            let cv = temp_vec(carry);
+            each_row.extend(quote! {
+                let mut #v: [#c; #len_lit] = #cv;
+                #cv = [#init; #len_lit];
+            });
+            continue;
+        }
+        if pipelined.is_some_and(|p| p.carries.iter().any(|c| c.1 == t)) {
+            before_rows.extend(quote!(let mut #v: [#c; #len_lit] = [#init; #len_lit];));
+            continue;
+        }
+        if temp.gemm_block {
+            // A block of rows from the thread's scratch pool, holding whatever its last
+            // user left. The product is overwritten by the GEMM and a computed left operand
+            // (`overwritten`) by its prologue; an accumulator the prologue reduces into (the
+            // left operand `max(x, axis = 1)`) starts from its init at every block, as a
+            // row-local accumulator does at every row (issue 37: it read the last call's
+            // block).
+            let rows = Literal::usize_unsuffixed(crate::ir::GEMM_BLOCK_ROWS);
+            before_rows
+                .extend(quote!(let mut #v = #p::ScratchVec::<#c>::stale(#rows * #len_lit, #init);));
+            let product = gemm.is_some_and(|step| step.output == t);
+            if !temp.overwritten && !product {
+                block_init.extend(quote!(#v[..(__tg_blk_end - __tg_blk) * #len_lit].fill(#init);));
+            }
+        } else if len.as_static().is_some_and(|n| n <= STACK_ROW_LIMIT) {
+            // A temp whose every element is stored before it is read (`overwritten`) is
+            // initialised once per task, not per row: the per-row fill was a memset of the
+            // whole row (W3 softmax's 4 KiB `exp(x - max)` row: 9% of its time).
+            let decl = quote!(let mut #v: [#c; #len_lit] = [#init; #len_lit];);
+            if temp.overwritten {
+                before_rows.extend(decl);
+            } else {
+                each_row.extend(decl);
+            }
+        } else {
+            before_rows.extend(quote!(let mut #v = #p::ScratchVec::<#c>::new(#len_lit, #init);));
+            if !temp.overwritten {
+                each_row.extend(quote!(#v.fill(#init);));
+            }
+        }
+    }
+    // A right operand that is the same for every row (no batch dims of its own) is packed
+    // once for the stage, before its tasks, and shared by every block and task.
+    let packed = gemm.is_some_and(|step| step.b.batch_strides.iter().all(Offset::is_zero));
+    let mut prelude = TokenStream::new();
+    if let Some(step) = gemm {
+        let c = storage_type(rt, kernel.temps[step.output].dtype);
+        let (n, k) = (size_expr(&step.n), size_expr(&step.k));
+        if packed {
+            let (b, b_at) = gemm_operand(rt, &step.b, &[], None);
+            let ta = operand_storage(rt, graph, f, kernel, &step.a.buffer);
+            let tb = operand_storage(rt, graph, f, kernel, &step.b.buffer);
+            let (len, pack) = if plain_gemm(&ta, &tb, &c) {
+                (
+                    quote!(<#c as #p::PlainGemm>::plain_pack_rhs_len(#k, #n)),
+                    quote!(<#c as #p::PlainGemm>::plain_pack_rhs(#b, #b_at, #k, #n, &mut __tg_pack_buf[..], true)),
+                )
+            } else {
+                (
+                    quote!(#p::pack_rhs_len::<#ta, #tb, #c>(#k, #n)),
+                    quote!(#p::pack_rhs::<#ta, #tb, #c>(#b, #b_at, #k, #n, &mut __tg_pack_buf[..], true)),
+                )
+            };
+            prelude.extend(quote! {
+                let mut __tg_pack_buf = #p::ScratchVec::<<#c as #p::GemmInto<#ta, #tb>>::PackElem>::stale(
+                    #len,
+                    ::core::default::Default::default(),
+                );
+                let __tg_packed = #pack;
+            });
+        }
+    }
+    let block = gemm.map(|step| emit_gemm_block(rt, f, graph, kernel, step, false, packed));
+    let rows_of = |lo: TokenStream, hi: TokenStream| -> TokenStream {
+        let per_row = quote! {
+            #each_row
+            #({ #bodies })*
+        };
+        // A pipelined stage's first nest, for the first row: its accumulators start from
+        // their init and end in the carries the first row's accumulators read.
+        let prologue = pipelined.map(|p| {
+            let decls = p.carries.iter().map(|&(t, carry)| {
+                let temp = &kernel.temps[t];
+                let (v, cv) = (temp_vec(t), temp_vec(carry));
+                let c = storage_type(rt, temp.dtype);
+                let init = init_value(rt, temp.dtype, temp.init);
+                let len = size_expr(temp.row_local.as_ref().expect("row-local"));
+                (
+                    quote!(let mut #v: [#c; #len] = [#init; #len];),
+                    quote!(#cv = #v;),
+                )
+            });
+            let (decls, hand_over): (Vec<_>, Vec<_>) = decls.unzip();
+            quote! {
+                if #lo < #hi {
+                    let __tg_row: usize = #lo;
+                    #(#decls)*
+                    { #first_only }
+                    #(#hand_over)*
+                }
+            }
+        });
+        match &block {
+            None => quote! {
+                #prologue
+                for __tg_row in #lo..#hi {
+                    #per_row
+                }
+            },
+            Some(block) => {
+                let r = Literal::usize_unsuffixed(crate::ir::GEMM_BLOCK_ROWS);
+                let prologue = (!pre.is_empty()).then(|| {
+                    quote! {
+                        #block_init
+                        for __tg_row in __tg_blk..__tg_blk_end {
+                            #each_row
+                            #({ #pre })*
+                        }
+                    }
+                });
+                quote! {
+                    let __tg_rows_hi: usize = #hi;
+                    let mut __tg_blk: usize = #lo;
+                    while __tg_blk < __tg_rows_hi {
+                        let __tg_blk_end: usize = ::core::cmp::min(__tg_blk + #r, __tg_rows_hi);
+                        #prologue
+                        #block
+                        for __tg_row in __tg_blk..__tg_blk_end {
+                            #per_row
+                        }
+                        __tg_blk = __tg_blk_end;
+                    }
+                }
+            }
+        }
+    };
+    let Some(tasks) = &stage.tasks else {
+        let rows = rows_of(quote!(0), rows_lit.clone());
+        return quote! {{
+            #prelude
+            #before_rows
+            #rows
+        }};
+    };
+    let per_task = match tasks.rows_per_task {
+        Some(n) => {
+            let n = Literal::usize_unsuffixed(n);
+            quote!(#n)
+        }
+        None => quote!(__tg_per_task),
+    };
+    let mut iter = TokenStream::new();
+    let mut pattern = TokenStream::new();
+    let mut pattern_type = TokenStream::new();
+    let mut whole = TokenStream::new();
+    for (k, (buffer, row_len)) in tasks.chunked.iter().enumerate() {
+        let len = match (tasks.rows_per_task, row_len.as_static()) {
+            (Some(n), Some(r)) => {
+                let l = Literal::usize_unsuffixed(n * r);
+                quote!(#l)
+            }
+            _ => {
+                let r = size_expr(row_len);
+                quote!(#per_task * #r)
+            }
+        };
+        let t = operand_storage(rt, graph, f, kernel, buffer);
+        let source = match buffer {
+            BufferRef::Temp(t) => {
+                let v = temp_vec(*t);
+                quote!(&mut #v[..])
+            }
+            other => {
+                let s = slice_ident(other);
+                quote!(&mut *#s)
+            }
+        };
+        let name = slice_ident(buffer);
+        if k == 0 {
+            iter = quote!(#p::row_chunks(#source, #len));
+            pattern = quote!(#name);
+            pattern_type = quote!(&mut [#t]);
+            whole = source;
+        } else {
+            iter = quote!(#iter.zip(#p::row_chunks(#source, #len)));
+            pattern = quote!((#pattern, #name));
+            pattern_type = quote!((#pattern_type, &mut [#t]));
+            whole = quote!((#whole, #source));
+        }
+    }
+    let dynamic_rows = rows_of(quote!(__tg_row_lo), quote!(__tg_row_hi));
+    let static_rows = dynamic_rows.clone();
+    if tasks.rows_per_task.is_none() {
+        // Sizes known at run time: the task body is one closure, run over the whole
+        // buffers on this thread when the stage is small (the pool is never touched) or
+        // over disjoint chunks of rows on rayon's pool when it is large.
+        let work = tasks.work.iter().map(size_expr);
+        // Rows of a symbolic length may be empty at run time: then no split (see
+        // `plan_stages` for the literal case).
+        let nonempty_rows = tasks
+            .chunked
+            .iter()
+            .filter(|(_, row)| row.as_static().is_none())
+            .map(|(_, row)| {
+                let r = size_expr(row);
+                quote!(#r != 0)
+            });
+        let min = Literal::usize_unsuffixed(crate::lower::PARALLEL_MIN_ELEMENTS);
+        // A product's tasks take whole GEMM blocks (see `plan_stages`).
+        let least_rows = Literal::usize_unsuffixed(if gemm.is_some() {
+            crate::ir::GEMM_BLOCK_ROWS
+        } else {
+            1
+        });
+        return quote! {{
+            #prelude
+            let __tg_rows: usize = #rows_lit;
+            let __tg_work: usize = 0 #(+ #work)*;
+            let __tg_split_rows: usize = ::core::cmp::max(#p::rows_per_task(__tg_rows, __tg_work, #min), #least_rows);
+            let __tg_split: bool = __tg_split_rows < __tg_rows #(&& #nonempty_rows)*;
+            // Not split: one task over every row.
+            let __tg_per_task: usize = if __tg_split { __tg_split_rows } else { __tg_rows };
+            let __tg_task_body = |(__tg_task, #pattern): (usize, #pattern_type)| {
+                let __tg_row_lo: usize = __tg_task * __tg_per_task;
+                let __tg_row_hi: usize = ::core::cmp::min(__tg_row_lo + __tg_per_task, __tg_rows);
+                #before_rows
+                #dynamic_rows
+            };
+            if __tg_split {
+                #p::run_chunked(#iter.enumerate(), &__tg_task_body);
+            } else {
+                __tg_task_body((0, #whole));
+            }
+        }};
+    }
+    quote! {{
+        #prelude
+        #p::run_chunked(#iter.enumerate(), &|(__tg_task, #pattern): (usize, #pattern_type)| {
+            let __tg_row_lo: usize = __tg_task * #per_task;
+            let __tg_row_hi: usize = ::core::cmp::min(__tg_row_lo + #per_task, #rows_lit);
+            #before_rows
+            #static_rows
+        });
+    }}
+}
+
+/// A scan step: the runtime's scan from one temp into the other.
+pub(super) fn emit_scan(
+    rt: &TokenStream,
+    kernel: &Kernel,
+    scan: &crate::ir::ScanStep,
+) -> TokenStream {
+    let p = quote!(#rt::__private);
+    let (src, dst) = (temp_vec(scan.input), temp_vec(scan.output));
+    let c = storage_type(rt, kernel.temps[scan.output].dtype);
+    let (outer, len, inner) = (
+        size_expr(&scan.outer),
+        size_expr(&scan.len),
+        size_expr(&scan.inner),
+    );
+    let (prod, exclusive, reverse) = (scan.prod, scan.exclusive, scan.reverse);
+    quote! {{
+        #p::scan::<#c>(&#src[..], &mut #dst[..], #p::ScanShape { outer: #outer, len: #len, inner: #inner }, #prod, #exclusive, #reverse);
+    }}
+}
+
+/// Row-local temps above this many elements (or of a symbolic length) live in a heap
+/// buffer reused row after row; smaller ones are arrays on the stack.
+pub(super) const STACK_ROW_LIMIT: usize = 2048;
+
+/// In a row stage of several passes, the last pass (None: no pass) prefetches, chunk by chunk, the same
+/// chunk of the next row of every input that the first pass reads along its rows
+/// (softmax's `x`, which its max pass reads; layer norm's `x`). The first pass of the next
+/// row then reads from the cache, and the prefetches are spread over a pass that computes,
+/// one per chunk (a 64-byte line for 16 f32 lanes), instead of queueing behind that pass's
+/// own demand loads. Measured on native builds (BENCHMARKS.md "Peers", 2026-11-27, sixth
+/// session). Before it, rows were left to the hardware prefetchers, whose order LLVM may
+/// scramble: the max pass's fully unrolled loop read lines 2, 3, 6, 7, … of a row before
+/// lines 0, 1, 4, 5, …. An earlier version prefetched each next row at once at the start
+/// of a row: that cost W3 17% and W4 20% (its burst of 64 prefetches queued ahead of the
+/// row's own loads), and was removed.
+///
+/// Only where the row is plain: one outer loop (the row), inner stride 1, a row stride
+/// that is a size, and the same inner extent in the first and last passes, so that chunk
+/// `__tg_j` of the last pass is chunk `__tg_j` of the next row. The last row prefetches
+/// itself (already in cache) rather than past the input. Not for a literal row shorter than
+/// a chunk of either lane count: the last pass then has no main loop to prefetch from, and
+/// the slices would be bound (and bounds-checked) per row for nothing.
+pub(super) fn next_row_prefetch(
+    rt: &TokenStream,
+    f: &GraphFn,
+    graph: &TypedGraph,
+    kernel: &Kernel,
+    nests: &[LoopNest],
+    rows: &TokenStream,
+) -> Option<Prefetch> {
+    let p = quote!(#rt::__private);
+    // The pass that prefetches: the last, when its stores all go to temps or to output
+    // rows an earlier pass of the row already stored (so in cache), as softmax's scale
+    // pass. Not when the last pass is first to store an output row, as layer norm's: W4
+    // ran 13-25% slower with the prefetches in its output pass or in its variance pass
+    // (the output pass's stores wait on reads-for-ownership from memory).
+    let in_memory_stores = |at: usize| {
+        let nest = &nests[at];
+        nest.sink.written().into_iter().any(|k| {
+            let buffer = &nest.operands[k].buffer;
+            !matches!(buffer, BufferRef::Temp(_))
+                && !nests[..at].iter().any(|n| {
+                    n.sink
+                        .written()
+                        .iter()
+                        .any(|&w| n.operands[w].buffer == *buffer)
+                })
+        })
+    };
+    let at = nests.len() - 1;
+    if at == 0 || in_memory_stores(at) {
+        return None;
+    }
+    let (first, last) = (&nests[0], &nests[at]);
+    let plain = |n: &LoopNest| {
+        n.outer.len() == 1 && n.ragged.is_none() && n.scan.is_none() && n.matmul.is_none()
+    };
+    let short = first.inner.as_static().is_some_and(|n| n < MIN_LANES);
+    if !plain(first) || !plain(last) || first.inner != last.inner || short {
+        return None;
+    }
+    let (mut decl, mut per_chunk) = (TokenStream::new(), TokenStream::new());
+    let mut seen: Vec<&BufferRef> = Vec::new();
+    for op in &first.operands {
+        let BufferRef::Input(_) = op.buffer else {
+            continue;
+        };
+        let stride = &op.outer_strides[0];
+        if seen.contains(&&op.buffer)
+            || !op.inner_stride.is_lit(1)
+            || stride.is_zero()
+            || stride.as_size().is_none()
+        {
+            continue;
+        }
+        seen.push(&op.buffer);
+        let t = operand_storage(rt, graph, f, kernel, &op.buffer);
+        let slice = slice_ident(&op.buffer);
+        let at = format_ident!("__tg_pf{}", seen.len() - 1);
+        let start = offset_expr(
+            offset_expr(quote!(0usize), &op.base, None),
+            stride,
+            Some(&quote!(__tg_pf_row)),
+        );
+        let extent = size_expr(&first.inner);
+        decl.extend(quote! {
+            let #at: &[#t] = {
+                let __tg_at: usize = #start;
+                &#slice[__tg_at..__tg_at + #extent]
+            };
+        });
+        per_chunk.extend(quote!(#p::prefetch_chunk::<#t>(#at, __tg_j);));
+    }
+    if decl.is_empty() {
+        return None;
+    }
+    let decl = quote! {
+        let __tg_pf_row: usize = if __tg_row + 1 < #rows { __tg_row + 1 } else { __tg_row };
+        #decl
+    };
+    Some(Prefetch { decl, per_chunk })
+}

@@ -1,0 +1,201 @@
+//! One SIMD value of a nest: a load, a constant, a scalar, a count, or an op of the registry
+//! over other values.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::ast::GraphFn;
+use crate::dtype::DType;
+use crate::ir::{ConstValue, Kernel, Level, LoopNest, NodeKind, TypedGraph, ValueSource};
+
+use super::names::{
+    compute_type, offset_expr, offset_ident, operand_storage, size_expr, slice_ident, storage_type,
+    value_ident,
+};
+
+pub(super) fn emit_const(rt: &TokenStream, dtype: DType, value: &ConstValue) -> TokenStream {
+    let p = quote!(#rt::__private);
+    match (value, dtype) {
+        (ConstValue::Bool(b), _) => quote!(#b),
+        (ConstValue::Int(v), d) => {
+            let t = storage_type(rt, d);
+            let lit = Literal::i128_unsuffixed(v.unsigned_abs() as i128);
+            if *v < 0 {
+                quote!((-(#lit as i128) as #t))
+            } else {
+                quote!((#lit as #t))
+            }
+        }
+        (ConstValue::Float(v, _), d) if !v.is_finite() => {
+            let t = storage_type(rt, d);
+            let special = if v.is_nan() {
+                quote!(::core::f64::NAN)
+            } else if *v > 0.0 {
+                quote!(::core::f64::INFINITY)
+            } else {
+                quote!(::core::f64::NEG_INFINITY)
+            };
+            match d {
+                DType::F32 => quote!((#special as f32)),
+                DType::F64 => quote!(#special),
+                _ => quote!(<#t as #p::Element>::to_compute(<#t>::from_f64(#special))),
+            }
+        }
+        (ConstValue::Float(v, text), d) => {
+            // Parse the literal's own digits into the dtype once; folded values only exist
+            // as f64 and round once from there.
+            let (negative, digits) = match text {
+                Some(t) => match t.strip_prefix('-') {
+                    Some(rest) => (true, rest.to_string()),
+                    None => (false, t.clone()),
+                },
+                None => (v.is_sign_negative(), format!("{:?}", v.abs())),
+            };
+            let sign = if negative { quote!(-) } else { quote!() };
+            match d {
+                DType::F32 => {
+                    let lit: TokenStream = format!("{digits}f32").parse().expect("float literal");
+                    quote!((#sign #lit))
+                }
+                DType::F64 => {
+                    let lit: TokenStream = format!("{digits}f64").parse().expect("float literal");
+                    quote!((#sign #lit))
+                }
+                DType::F16 | DType::BF16 => {
+                    let t = storage_type(rt, d);
+                    let lit: TokenStream = format!("{digits}f64").parse().expect("float literal");
+                    quote!(<#t as #p::Element>::to_compute(<#t>::from_f64(#sign #lit)))
+                }
+                _ => unreachable!("float constants have a float dtype"),
+            }
+        }
+    }
+}
+
+pub(super) fn emit_value(
+    rt: &TokenStream,
+    f: &GraphFn,
+    graph: &TypedGraph,
+    kernel: &Kernel,
+    nest: &LoopNest,
+    id: usize,
+) -> TokenStream {
+    let p = quote!(#rt::__private);
+    let value = &nest.values[id];
+    let node = &graph.nodes[value.node];
+    let out = value_ident(id);
+    let c = compute_type(rt, node.dtype);
+    let tokens = match &value.source {
+        ValueSource::Load { operand } => {
+            let op = &nest.operands[*operand];
+            let t = operand_storage(rt, graph, f, kernel, &op.buffer);
+            let slice = slice_ident(&op.buffer);
+            let off = offset_ident(*operand);
+            match (value.level, &op.inner_stride) {
+                (Level::Inner, s) if s.is_lit(1) => {
+                    quote!(#p::load::<#t>(#slice, #off + __tg_j, __tg_n))
+                }
+                (Level::Inner, s) => match s.as_size() {
+                    Some(s) => {
+                        let s = size_expr(&s);
+                        quote!(#p::load_strided::<#t>(#slice, #off + __tg_j * #s, #s, __tg_n))
+                    }
+                    // A flipped axis walks backwards.
+                    None => match s.scale(-1).as_size() {
+                        Some(back) => {
+                            let s = size_expr(&back);
+                            quote!(#p::load_strided_back::<#t>(#slice, #off - __tg_j * #s, #s, __tg_n))
+                        }
+                        // Several terms: a diagonal of named axes (`einsum("ii->i")` on
+                        // `[S, S]` walks `S + 1`), maybe flipped (`-S - 1`) or of mixed
+                        // signs (`1 - S`): the sign is the run time's (issue 18's generator
+                        // found the panic this was).
+                        None => {
+                            let stride = offset_expr(quote!(0usize), s, None);
+                            quote!({
+                                let __tg_s: usize = #stride;
+                                if (__tg_s as isize) >= 0 {
+                                    #p::load_strided::<#t>(#slice, #off + __tg_j * __tg_s, __tg_s, __tg_n)
+                                } else {
+                                    let __tg_b = __tg_s.wrapping_neg();
+                                    #p::load_strided_back::<#t>(#slice, #off - __tg_j * __tg_b, __tg_b, __tg_n)
+                                }
+                            })
+                        }
+                    },
+                },
+                // Per row: the offset of this row; per call: every stride is 0.
+                (Level::Row, _) => {
+                    quote!(#p::V::splat(<#t as #p::Element>::to_compute(#slice[#off])))
+                }
+                (Level::Global, _) => {
+                    let at = offset_expr(quote!(0usize), &op.base, None);
+                    quote!(#p::V::splat(<#t as #p::Element>::to_compute(#slice[#at])))
+                }
+            }
+        }
+        ValueSource::Scalar { param } => {
+            let name = &f.params[*param].name;
+            let t = storage_type(rt, node.dtype);
+            quote!(#p::V::<#c>::splat(<#t as #p::Element>::to_compute(#name)))
+        }
+        ValueSource::Const(v) => {
+            let v = emit_const(rt, node.dtype, v);
+            quote!(#p::V::<#c>::splat(#v))
+        }
+        ValueSource::Count(size) => {
+            // usize → float rounds once, as the literal count of a static axis does.
+            let n = size_expr(size);
+            let count = match node.dtype {
+                DType::F32 => quote!(#n as f32),
+                DType::F64 => quote!(#n as f64),
+                d => {
+                    let t = storage_type(rt, d);
+                    quote!(<#t as #p::Element>::to_compute(<#t>::from_f64(#n as f64)))
+                }
+            };
+            quote!(#p::V::<#c>::splat(#count))
+        }
+        ValueSource::Compute { args } => {
+            let arg_idents: Vec<_> = args.iter().map(|&a| value_ident(a)).collect();
+            match &node.kind {
+                NodeKind::Op {
+                    op,
+                    args: arg_nodes,
+                } => {
+                    let ic = compute_type(rt, graph.nodes[arg_nodes[0]].dtype);
+                    // A float division by a value fixed for the row (or the call) inside
+                    // the inner loop: `div_invariant_lanes`, whose reciprocal LLVM hoists
+                    // out of the loop (bit-identical to `div_lanes`; softmax's `e / sum`).
+                    // Ops with such a form name it in the registry (`Op::invariant_divisor`:
+                    // softmax's `e / sum` has a cheaper one, `ops::DIV_SOFTMAX`).
+                    let invariant_form = op.invariant_divisor.filter(|_| {
+                        value.level == Level::Inner
+                            && nest.values[args[1]].level != Level::Inner
+                            && graph.nodes[arg_nodes[0]].dtype.compute().is_float()
+                    });
+                    let (tr, method) = if let Some(method) = invariant_form {
+                        (format_ident!("FloatLanes"), format_ident!("{}", method))
+                    } else {
+                        (
+                            format_ident!("{}", op.lane_trait),
+                            format_ident!("{}", op.lane_fn),
+                        )
+                    };
+                    quote!(<#ic as #p::#tr>::#method(#(#arg_idents),*))
+                }
+                NodeKind::Select { .. } => {
+                    quote!(<#c as #p::SelectLanes>::select_lanes(#(#arg_idents),*))
+                }
+                NodeKind::Cast { input } => {
+                    let from = storage_type(rt, graph.nodes[*input].dtype);
+                    let to = storage_type(rt, node.dtype);
+                    let v = &arg_idents[0];
+                    quote!(#p::cast::<#from, #to>(#v))
+                }
+                _ => unreachable!("only elementwise nodes compute"),
+            }
+        }
+    };
+    quote!(let #out: #p::V<#c> = #tokens;)
+}
