@@ -13,19 +13,10 @@
 //! where a hint would only make every graph crate compile its own copy of the function.
 
 use crate::cast::CastTo;
+/// Lanes per SIMD value (defined beside the element types, whose chunks it sizes).
+pub use crate::dtype::LANES;
 use crate::dtype::{Element, LaneScalar};
 use crate::reference::{Activation, Bitwise, Compare, Float, Num, Shift};
-/// Lanes per SIMD value: 16 on AVX-512 builds (sixteen `f32` fill one zmm register; f64
-/// lanes are two `f64x8`), 8 elsewhere (eight `f32` fill one AVX register, two SSE
-/// registers on a default x86-64 build). The f32 transcendentals run twice as fast per
-/// element on 16 lanes on an AVX-512 machine (measured: exp 0.47 -> 0.23 ns, gelu 1.13 ->
-/// 0.58 ns per element; see BENCHMARKS.md "Peers").
-#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-pub const LANES: usize = 16;
-/// Lanes per SIMD value: 16 on AVX-512 builds, 8 elsewhere (eight `f32` fill one AVX
-/// register, two SSE registers on a default x86-64 build).
-#[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
-pub const LANES: usize = 8;
 
 /// `LANES` values of a compute type, the unit every kernel works in.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -1217,7 +1217,7 @@ fn parse_primary(input: ParseStream) -> syn::Result<Expr> {
     if input.peek(Token![.]) && input.peek2(Ident) {
         let dot: Token![.] = input.parse()?;
         let method: Ident = input.parse()?;
-        let receiver = crate::check::expr_text(&expr);
+        let receiver = expr_text(&expr);
         // `np.exp(x)`, `torch.exp(x)`, `F.relu(x)`: a library's namespace, not a receiver.
         let namespace = matches!(&expr, Expr::Var(ident) if LIBRARY_NAMESPACES.contains(&ident.to_string().as_str()));
         let args = if input.peek(syn::token::Paren) {
@@ -1231,7 +1231,7 @@ fn parse_primary(input: ParseStream) -> syn::Result<Expr> {
         let span = dot.span.join(method.span()).unwrap_or(method.span());
         // A library call always has arguments: `F.exp()` is method syntax on a tensor `F`.
         if namespace && args.as_ref().is_some_and(|a| !a.is_empty()) {
-            let ours = crate::check::our_function_name(&method.to_string())
+            let ours = crate::spellings::our_function_name(&method.to_string())
                 .map_or_else(|| method.to_string(), str::to_string);
             let args = args
                 .map(|a| a.to_string().replace(" ,", ","))
@@ -1259,13 +1259,13 @@ fn parse_primary(input: ParseStream) -> syn::Result<Expr> {
         } else {
             String::new()
         };
-        let head = crate::check::expr_text(&expr);
+        let head = expr_text(&expr);
         // `torch::exp(x)`, `f32::max(a, b)`: a function by its path.
         let call = if input.peek(syn::token::Paren) {
             let content;
             parenthesized!(content in input);
             let args: TokenStream = content.parse()?;
-            let name = crate::check::our_function_name(&item).unwrap_or(&item);
+            let name = crate::spellings::our_function_name(&item).unwrap_or(&item);
             Some(format!("{name}({})", args.to_string().replace(" ,", ",")))
         } else {
             None
@@ -1421,4 +1421,65 @@ fn parse_arg_value(input: ParseStream) -> syn::Result<Expr> {
         });
     }
     parse_expr(input)
+}
+
+/// The DSL text of an expression, for hints that rewrite the user's code.
+pub fn expr_text(e: &Expr) -> String {
+    match e {
+        Expr::Var(i) => i.to_string(),
+        Expr::Lit(LitValue::Int(v), _) => v.to_string(),
+        Expr::Lit(LitValue::Float(_, text), _) => text.clone(),
+        Expr::Lit(LitValue::Bool(b), _) => b.to_string(),
+        Expr::Lit(LitValue::Char(c), _) => format!("'{c}'"),
+        Expr::Lit(LitValue::Str(text), _) => format!("{text:?}"),
+        Expr::Unary { op, expr, .. } => {
+            format!(
+                "{}{}",
+                if *op == UnOp::Neg { "-" } else { "!" },
+                operand_text(expr)
+            )
+        }
+        Expr::Binary { op, lhs, rhs, .. } => format!(
+            "{} {} {}",
+            operand_text(lhs),
+            op.symbol(),
+            operand_text(rhs)
+        ),
+        Expr::Cast { expr, to, .. } => format!("{} as {}", operand_text(expr), to.name()),
+        Expr::Call { func, args, named } => {
+            let mut parts: Vec<String> = args.iter().map(expr_text).collect();
+            parts.extend(
+                named
+                    .iter()
+                    .map(|n| format!("{} = {}", n.name, expr_text(&n.value))),
+            );
+            if func == "__list" {
+                format!("[{}]", parts.join(", "))
+            } else {
+                format!("{func}({})", parts.join(", "))
+            }
+        }
+    }
+}
+
+/// `expr_text`, parenthesised unless it is a name, literal or call: fit for `… as T`.
+pub fn operand_text(e: &Expr) -> String {
+    let text = expr_text(e);
+    let text = if text.chars().count() > 40 {
+        "…".to_string()
+    } else {
+        text
+    };
+    match e {
+        Expr::Var(_) | Expr::Call { .. } => text,
+        Expr::Lit(
+            LitValue::Int(_)
+            | LitValue::Float(..)
+            | LitValue::Bool(_)
+            | LitValue::Char(_)
+            | LitValue::Str(_),
+            _,
+        ) => text,
+        _ => format!("({text})"),
+    }
 }

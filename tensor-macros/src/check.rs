@@ -6,11 +6,14 @@
 use proc_macro2::Span;
 use std::collections::HashMap;
 
-use crate::ast::{BinOp, Expr, GraphFn, LitValue, Outputs, ParamType, ReturnType, UnOp};
+use crate::ast::{
+    expr_text, operand_text, BinOp, Expr, GraphFn, LitValue, Outputs, ParamType, ReturnType, UnOp,
+};
 use crate::dtype::{promote, promotion_hint, DType, PromotionError};
 use crate::ir::{ConstValue, Node, NodeId, NodeKind, TypedGraph};
 use crate::ops::{self, Op, Typing};
 use crate::shape::{aligned_picture, broadcast, dims_text, Dim};
+use crate::spellings::OTHER_LIBRARY_NAMES;
 
 /// Collects errors, and warnings; `check` returns them all at once.
 #[derive(Default)]
@@ -1249,67 +1252,6 @@ fn operand_cast(e: &Expr, to: DType) -> String {
     }
 }
 
-/// The DSL text of an expression, for hints that rewrite the user's code.
-pub fn expr_text(e: &Expr) -> String {
-    match e {
-        Expr::Var(i) => i.to_string(),
-        Expr::Lit(LitValue::Int(v), _) => v.to_string(),
-        Expr::Lit(LitValue::Float(_, text), _) => text.clone(),
-        Expr::Lit(LitValue::Bool(b), _) => b.to_string(),
-        Expr::Lit(LitValue::Char(c), _) => format!("'{c}'"),
-        Expr::Lit(LitValue::Str(text), _) => format!("{text:?}"),
-        Expr::Unary { op, expr, .. } => {
-            format!(
-                "{}{}",
-                if *op == UnOp::Neg { "-" } else { "!" },
-                operand_text(expr)
-            )
-        }
-        Expr::Binary { op, lhs, rhs, .. } => format!(
-            "{} {} {}",
-            operand_text(lhs),
-            op.symbol(),
-            operand_text(rhs)
-        ),
-        Expr::Cast { expr, to, .. } => format!("{} as {}", operand_text(expr), to.name()),
-        Expr::Call { func, args, named } => {
-            let mut parts: Vec<String> = args.iter().map(expr_text).collect();
-            parts.extend(
-                named
-                    .iter()
-                    .map(|n| format!("{} = {}", n.name, expr_text(&n.value))),
-            );
-            if func == "__list" {
-                format!("[{}]", parts.join(", "))
-            } else {
-                format!("{func}({})", parts.join(", "))
-            }
-        }
-    }
-}
-
-/// `expr_text`, parenthesised unless it is a name, literal or call: fit for `… as T`.
-fn operand_text(e: &Expr) -> String {
-    let text = expr_text(e);
-    let text = if text.chars().count() > 40 {
-        "…".to_string()
-    } else {
-        text
-    };
-    match e {
-        Expr::Var(_) | Expr::Call { .. } => text,
-        Expr::Lit(
-            LitValue::Int(_)
-            | LitValue::Float(..)
-            | LitValue::Bool(_)
-            | LitValue::Char(_)
-            | LitValue::Str(_),
-            _,
-        ) => text,
-        _ => format!("({text})"),
-    }
-}
-
 /// `operand as dtype`, unless the operand is a literal (which takes the dtype anyway).
 fn cast_text(e: &Expr, to: DType) -> String {
     match e {
@@ -1675,7 +1617,7 @@ fn cast_const_float(v: f64, text: Option<String>, to: DType) -> ConstValue {
 mod tests {
     #[test]
     fn other_libraries_names_point_at_functions_that_exist() {
-        for (theirs, ours) in super::OTHER_LIBRARY_NAMES {
+        for (theirs, ours) in crate::spellings::OTHER_LIBRARY_NAMES {
             assert!(
                 crate::ops::lookup(theirs, 1, false).is_none(),
                 "`{theirs}` is ours"
@@ -1714,54 +1656,3 @@ mod tests {
         assert!(literal_as3(&Weak::Float(3.4e38, None), DType::BF16).is_err());
     }
 }
-
-/// The graph language's name for another library's function name, when it is a plain
-/// rename (`maximum` -> `max`).
-pub(crate) fn our_function_name(theirs: &str) -> Option<&'static str> {
-    OTHER_LIBRARY_NAMES
-        .iter()
-        .find(|(t, ours)| *t == theirs && !ours.contains('('))
-        .map(|(_, ours)| *ours)
-}
-
-/// NumPy's and PyTorch's names for functions the graph language spells otherwise: an
-/// unknown function by one of them gets the language's name as its help.
-const OTHER_LIBRARY_NAMES: &[(&str, &str)] = &[
-    ("maximum", "max"),
-    ("minimum", "min"),
-    ("amax", "max"),
-    ("amin", "min"),
-    ("clamp_min", "clip(…, min = …)"),
-    ("clamp_max", "clip(…, max = …)"),
-    ("power", "pow"),
-    ("absolute", "abs"),
-    ("divide", "div"),
-    ("true_divide", "div"),
-    ("multiply", "mul"),
-    ("subtract", "sub"),
-    ("negative", "neg"),
-    ("remainder", "rem"),
-    ("arcsin", "asin"),
-    ("arccos", "acos"),
-    ("arctan", "atan"),
-    ("arcsinh", "asinh"),
-    ("arccosh", "acosh"),
-    ("arctanh", "atanh"),
-    ("rint", "roundeven"),
-    ("fix", "trunc"),
-    ("isnan", "is_nan"),
-    ("isinf", "is_inf"),
-    ("isfinite", "is_finite"),
-    ("log_softmax", "logsoftmax"),
-    ("hardswish", "hard_swish"),
-    ("hardsigmoid", "hard_sigmoid"),
-    ("select", "where"),
-    ("cat", "concat"),
-    ("concatenate", "concat"),
-    ("permute", "transpose"),
-    ("unsqueeze", "expand_dims"),
-    ("view", "reshape"),
-    ("expand", "broadcast_to"),
-    ("cumulative_sum", "cumsum"),
-    ("cumulative_prod", "cumprod"),
-];

@@ -11,6 +11,7 @@ mod ir;
 mod lower;
 mod ops;
 mod shape;
+mod spellings;
 
 #[cfg(test)]
 mod fuzz;

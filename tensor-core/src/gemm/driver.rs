@@ -6,29 +6,10 @@
 //! to the epilogue.
 
 use super::epilogue::Block;
-use super::kernel::Kernel;
+use super::kernel::{blocks, even_split, Kernel};
 use super::pack::{pack_a, pack_b, with_workspace};
 use super::packed::PackedB;
 use super::source::PackSource;
-
-/// The `k` block and the column block of a `k × n` product with `ker` (`1 ≤ kc ≤ ker.kc`,
-/// `nc` a multiple of `nr`). `k` is cut into as few blocks as `ker.kc` allows, all of
-/// the same size but the last (`k = 768` with `kc = 512`: 384 + 384, not 512 + 256), so
-/// that no short block pays a full pass over `C` for little work.
-pub(super) fn blocks<P, O>(ker: &Kernel<P, O>, k: usize, n: usize) -> (usize, usize) {
-    let kc = even_split(k, ker.kc, 1);
-    let nc = ker.nc.min(n.next_multiple_of(ker.nr)).max(ker.nr);
-    (kc, nc)
-}
-
-/// The block size that cuts `len` into as few blocks of at most `max` as possible, of
-/// equal sizes rounded up to a multiple of `unit` (`max` is one), the last block taking
-/// what is left: at least `unit`, at most `max`.
-fn even_split(len: usize, max: usize, unit: usize) -> usize {
-    let max = max.max(unit);
-    let count = len.div_ceil(max).max(1);
-    len.div_ceil(count).next_multiple_of(unit).clamp(unit, max)
-}
 
 /// The right operand as the driver reads it: packed block by block on the way, or
 /// packed beforehand.

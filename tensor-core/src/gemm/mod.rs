@@ -25,6 +25,7 @@
 mod avx512;
 mod driver;
 mod epilogue;
+mod isa;
 mod kernel;
 mod pack;
 mod packed;
@@ -40,7 +41,7 @@ mod tests;
 use core::fmt;
 
 pub use epilogue::Block;
-pub use kernel::{kernel_name_f32, kernel_name_f64, GEMM_ISA_ENV};
+pub use isa::{kernel_name_f32, kernel_name_f64, GEMM_ISA_ENV};
 pub use packed::PackedB;
 pub use source::{Convert, FnSource, MatRef, PackSource};
 
@@ -224,7 +225,7 @@ pub fn matmul_f32_with<E: Fn(Block<'_, f32>) + Sync>(
     if small::try_f32(a, b, c, ldc, &|blk| epilogue(blk)) {
         return Ok(());
     }
-    threads::run(kernel::f32_kernel(), a, b, c, ldc, options, epilogue);
+    threads::run(isa::f32_kernel(), a, b, c, ldc, options, epilogue);
     Ok(())
 }
 
@@ -252,14 +253,14 @@ pub fn matmul_f64_with<E: Fn(Block<'_, f64>) + Sync>(
     epilogue: &E,
 ) -> Result<(), GemmError> {
     check_shapes::<f64, f64>(a, b, c.len(), ldc)?;
-    threads::run(kernel::f64_kernel(), a, b, c, ldc, options, epilogue);
+    threads::run(isa::f64_kernel(), a, b, c, ldc, options, epilogue);
     Ok(())
 }
 
 /// Elements of a buffer for [`pack_b_f32`] of a `k × n` operand (`None` if the size
 /// overflows).
 pub fn packed_b_len_f32(k: usize, n: usize) -> Option<usize> {
-    packed::buffer_len(kernel::f32_kernel(), k, n)
+    packed::buffer_len(isa::f32_kernel(), k, n)
 }
 
 /// Packs `B` (`k × n`) once for this process's f32 kernel into `buf` (at least
@@ -272,7 +273,7 @@ pub fn pack_b_f32<'a>(
     options: Options,
 ) -> Result<PackedB<'a, f32>, GemmError> {
     let parallel = options.parallelism == Parallelism::Auto;
-    PackedB::pack(kernel::f32_kernel(), b, buf, parallel)
+    PackedB::pack(isa::f32_kernel(), b, buf, parallel)
 }
 
 /// [`matmul_f32_with`] with a `B` packed by [`pack_b_f32`].
@@ -285,7 +286,7 @@ pub fn matmul_f32_packed_with<E: Fn(Block<'_, f32>) + Sync>(
     epilogue: &E,
 ) -> Result<(), GemmError> {
     check_dims((a.rows(), a.cols()), (b.rows(), b.cols()), c.len(), ldc)?;
-    let ker = kernel::f32_kernel();
+    let ker = isa::f32_kernel();
     assert!(b.fits(ker), "a PackedB is packed for this process's kernel");
     threads::run_b(ker, a, b, c, ldc, options, epilogue);
     Ok(())
@@ -293,7 +294,7 @@ pub fn matmul_f32_packed_with<E: Fn(Block<'_, f32>) + Sync>(
 
 /// Elements of a buffer for [`pack_b_f64`] of a `k × n` operand.
 pub fn packed_b_len_f64(k: usize, n: usize) -> Option<usize> {
-    packed::buffer_len(kernel::f64_kernel(), k, n)
+    packed::buffer_len(isa::f64_kernel(), k, n)
 }
 
 /// [`pack_b_f32`] for the f64 kernel (f64 operands, or narrower floats with `acc = f64`).
@@ -303,7 +304,7 @@ pub fn pack_b_f64<'a>(
     options: Options,
 ) -> Result<PackedB<'a, f64>, GemmError> {
     let parallel = options.parallelism == Parallelism::Auto;
-    PackedB::pack(kernel::f64_kernel(), b, buf, parallel)
+    PackedB::pack(isa::f64_kernel(), b, buf, parallel)
 }
 
 /// [`matmul_f64_with`] with a `B` packed by [`pack_b_f64`].
@@ -316,7 +317,7 @@ pub fn matmul_f64_packed_with<E: Fn(Block<'_, f64>) + Sync>(
     epilogue: &E,
 ) -> Result<(), GemmError> {
     check_dims((a.rows(), a.cols()), (b.rows(), b.cols()), c.len(), ldc)?;
-    let ker = kernel::f64_kernel();
+    let ker = isa::f64_kernel();
     assert!(b.fits(ker), "a PackedB is packed for this process's kernel");
     threads::run_b(ker, a, b, c, ldc, options, epilogue);
     Ok(())
@@ -372,12 +373,12 @@ pub fn matmul_i64_with<TA: IntOperand, TB: IntOperand, E: Fn(Block<'_, i64>) + S
     let product = (TA::MAX_ABS as u128) * (TB::MAX_ABS as u128);
     let kc_safe = (i32::MAX as u128) / product.max(1);
     if kc_safe >= 64 {
-        let ker = kernel::i32_to_i64_kernel(kc_safe.min(1 << 20) as usize);
+        let ker = isa::i32_to_i64_kernel(kc_safe.min(1 << 20) as usize);
         check_shapes::<i32, i64>(a, b, c.len(), ldc)?;
         threads::run(&ker, a, b, c, ldc, options, epilogue);
     } else {
         check_shapes::<i64, i64>(a, b, c.len(), ldc)?;
-        threads::run(kernel::i64_kernel(), a, b, c, ldc, options, epilogue);
+        threads::run(isa::i64_kernel(), a, b, c, ldc, options, epilogue);
     }
     Ok(())
 }
@@ -403,6 +404,6 @@ pub fn matmul_i32_with<TA: IntOperand, TB: IntOperand, E: Fn(Block<'_, i32>) + S
     epilogue: &E,
 ) -> Result<(), GemmError> {
     check_shapes::<i32, i32>(a, b, c.len(), ldc)?;
-    threads::run(kernel::i32_kernel(), a, b, c, ldc, options, epilogue);
+    threads::run(isa::i32_kernel(), a, b, c, ldc, options, epilogue);
     Ok(())
 }

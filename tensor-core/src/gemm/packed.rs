@@ -2,8 +2,7 @@
 //! a graph's product and by every task, so that `B` is packed once per call instead of once
 //! per block (see [`PackedB`]).
 
-use super::driver::blocks;
-use super::kernel::Kernel;
+use super::kernel::{blocks, Kernel};
 use super::pack::pack_b;
 use super::source::PackSource;
 use super::GemmError;

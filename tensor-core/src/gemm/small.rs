@@ -12,7 +12,7 @@
 //! tile row, which costs less than packing it).
 
 use super::epilogue::Block;
-use super::kernel::{cpu_isa, Isa};
+use super::isa::{cpu_isa, Isa};
 use super::source::PackSource;
 
 /// Products of at most this many multiply-adds (128³) take the unpacked path.

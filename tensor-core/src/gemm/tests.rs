@@ -13,7 +13,8 @@
 //! cut to a few sizes that still cross every tile edge and, with the tiny blocks, every
 //! `mc`/`kc`/`nc` edge: every packing and kernel path runs, on fewer shapes.
 
-use super::kernel::{all_f32_kernels, all_f64_kernels, Kernel};
+use super::isa::{all_f32_kernels, all_f64_kernels};
+use super::kernel::Kernel;
 use super::threads;
 use super::*;
 use crate::dtype::{bf16, f16};
@@ -176,7 +177,7 @@ impl<P, O> Kernel<P, O> {
 #[test]
 fn f32_default_blocks_around_mc_kc_nc() {
     let mut rng = Rng(2);
-    let ker = kernel::f32_kernel();
+    let ker = isa::f32_kernel();
     let (mc, kc, nc) = (ker.mc, ker.kc, ker.nc);
     let full = [
         (mc - 1, kc + 1, 9),
@@ -598,7 +599,7 @@ fn threads_match_one_thread_exactly() {
         // The threaded path did run wherever there is more than one thread.
         #[cfg(feature = "parallel")]
         if rayon::current_num_threads() > 1 {
-            let mr = kernel::f32_kernel().mr;
+            let mr = isa::f32_kernel().mr;
             assert!(threads::thread_count(m, k, n, mr, Options::default()) > 1);
         }
     }
@@ -904,7 +905,7 @@ fn micro_kernel_contract_check_does_not_wrap() {
 #[test]
 #[ignore]
 fn tune_avx512() {
-    if kernel::cpu_isa() < kernel::Isa::Avx512 {
+    if isa::cpu_isa() < isa::Isa::Avx512 {
         return;
     }
     let n = 1024;
@@ -976,7 +977,7 @@ fn tune_avx512() {
 #[test]
 #[ignore]
 fn tune_kernel_alone() {
-    if kernel::cpu_isa() < kernel::Isa::Avx512 {
+    if isa::cpu_isa() < isa::Isa::Avx512 {
         return;
     }
     let kc = 128;
@@ -1010,7 +1011,7 @@ fn tune_small() {
         .into_iter()
         .map(|k| tiny(k).with_blocks(k))
         .collect();
-    if kernel::cpu_isa() >= kernel::Isa::Avx512 {
+    if isa::cpu_isa() >= isa::Isa::Avx512 {
         for (mr, nr, run) in super::avx512::f32_candidates() {
             kernels.push(Kernel {
                 name: "candidate",
@@ -1066,7 +1067,7 @@ fn tune_small() {
             std::hint::black_box(&mut c);
         });
         print!("{m}x{k}x{n}: naive {naive:.0} ns");
-        if kernel::cpu_isa() >= kernel::Isa::Avx512 {
+        if isa::cpu_isa() >= isa::Isa::Avx512 {
             let t = time(&mut || {
                 assert!(super::small::direct_f32(&a, &b, &mut c, n, &|_| {}));
                 std::hint::black_box(&mut c);

@@ -84,7 +84,7 @@ impl Checker<'_> {
                     expr_span(e),
                     format!(
                         "`matmul` of a rank-0 operand `{}`: a product needs at least one axis\nhelp: scale with `*` instead",
-                        crate::check::expr_text(e)
+                        crate::ast::expr_text(e)
                     ),
                 );
                 return Typed::Poison;
@@ -161,10 +161,10 @@ impl Checker<'_> {
                 span,
                 format!(
                     "`matmul` contracts the last axis of `{}`: {} with axis {} of `{}`: {}, and {ka} ≠ {kb}{why}\nhelp: a product `[…, M, K] @ […, K, N]` needs the same K; `transpose(b)` swaps the last two axes of a matrix",
-                    crate::check::expr_text(&args[0]),
+                    crate::ast::expr_text(&args[0]),
                     shown(ad, &a_dims),
                     if b_dims.len() == 1 { 0 } else { b_dims.len() - 2 },
-                    crate::check::expr_text(&args[1]),
+                    crate::ast::expr_text(&args[1]),
                     shown(bd, &b_dims),
                 ),
             );

@@ -217,7 +217,7 @@ impl Checker<'_> {
                     {
                         format!(
                             "\nhelp: name it: `{name}({}, axis = …)`",
-                            crate::check::expr_text(first)
+                            crate::ast::expr_text(first)
                         )
                     } else {
                         String::new()

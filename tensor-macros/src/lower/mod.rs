@@ -42,61 +42,13 @@ mod stages;
 mod tests;
 
 use materialise::materialised_nodes;
-use nests::{build_regions, contiguous_strides, NestBuilder};
+use nests::build_regions;
 use products::lower_matmul;
 use reductions::lower_reduction;
 use row_fusion::{fuse_row_reductions, pipeline_first_pass, rows_in_outputs};
+pub use splits::PARALLEL_MIN_ELEMENTS;
 use splits::{split_flat_loop, split_kept_columns, split_reduced_rows};
 use stages::{mark_row_local, plan_stages};
-
-/// How one axis of a node is indexed in a nest: `offset + scale × counter(axis)`, or the
-/// fixed index `offset` where `axis` is `None` (a size-1 or broadcast axis, or one end of
-/// an edge pad). Views and broadcasting move axes; `slice`/`flip` and the pieces of
-/// `pad`/`concat`/`tile` change `scale` and `offset`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(super) struct AxisIndex {
-    pub(super) axis: Option<usize>,
-    pub(super) scale: isize,
-    pub(super) offset: Offset,
-}
-
-impl AxisIndex {
-    pub(super) fn zero() -> AxisIndex {
-        AxisIndex {
-            axis: None,
-            scale: 0,
-            offset: Offset::zero(),
-        }
-    }
-
-    pub(super) fn counter(axis: usize) -> AxisIndex {
-        AxisIndex {
-            axis: Some(axis),
-            scale: 1,
-            offset: Offset::zero(),
-        }
-    }
-
-    /// `start + step × self`.
-    pub(super) fn then(&self, start: &Offset, step: isize) -> AxisIndex {
-        AxisIndex {
-            axis: self.axis.filter(|_| step != 0),
-            scale: self.scale * step,
-            offset: start.add(&self.offset.scale(step)),
-        }
-    }
-}
-
-/// Node axis → its index in the nest.
-pub(super) type Mapping = Vec<AxisIndex>;
-
-/// A nest's loop box crosses a boundary between two pieces of a `pad`/`concat`/`tile`
-/// axis: the box is cut at counter `at` of loop axis `axis` and each part is built again.
-#[derive(Debug)]
-pub(super) struct Split {
-    pub(super) axis: usize,
-    pub(super) at: usize,
-}
 
 pub fn lower_graph(graph: &TypedGraph) -> Kernel {
     let materialised = materialised_nodes(graph);
@@ -293,7 +245,3 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
         blocks,
     }
 }
-
-/// Kernels with fewer elements than this run on the calling thread only: below it the
-/// cost of waking threads exceeds the work (see BENCHMARKS.md).
-pub const PARALLEL_MIN_ELEMENTS: usize = 1 << 18;

@@ -10,7 +10,54 @@ use crate::ir::{
 };
 use crate::shape::Dim;
 
-use super::{AxisIndex, Mapping, Split};
+/// How one axis of a node is indexed in a nest: `offset + scale × counter(axis)`, or the
+/// fixed index `offset` where `axis` is `None` (a size-1 or broadcast axis, or one end of
+/// an edge pad). Views and broadcasting move axes; `slice`/`flip` and the pieces of
+/// `pad`/`concat`/`tile` change `scale` and `offset`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(super) struct AxisIndex {
+    pub(super) axis: Option<usize>,
+    pub(super) scale: isize,
+    pub(super) offset: Offset,
+}
+
+impl AxisIndex {
+    pub(super) fn zero() -> AxisIndex {
+        AxisIndex {
+            axis: None,
+            scale: 0,
+            offset: Offset::zero(),
+        }
+    }
+
+    pub(super) fn counter(axis: usize) -> AxisIndex {
+        AxisIndex {
+            axis: Some(axis),
+            scale: 1,
+            offset: Offset::zero(),
+        }
+    }
+
+    /// `start + step × self`.
+    pub(super) fn then(&self, start: &Offset, step: isize) -> AxisIndex {
+        AxisIndex {
+            axis: self.axis.filter(|_| step != 0),
+            scale: self.scale * step,
+            offset: start.add(&self.offset.scale(step)),
+        }
+    }
+}
+
+/// Node axis → its index in the nest.
+pub(super) type Mapping = Vec<AxisIndex>;
+
+/// A nest's loop box crosses a boundary between two pieces of a `pad`/`concat`/`tile`
+/// axis: the box is cut at counter `at` of loop axis `axis` and each part is built again.
+#[derive(Debug)]
+pub(super) struct Split {
+    pub(super) axis: usize,
+    pub(super) at: usize,
+}
 
 /// The nests computing `sink` over the loop box `dims`: one nest, or one per region where
 /// a `pad`/`concat`/`tile` on the way cuts the box into pieces (each region's nest reads

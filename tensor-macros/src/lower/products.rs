@@ -6,7 +6,7 @@ use crate::ir::{
     BufferRef, LoopNest, MatMulStep, NodeId, Offset, Operand, Sink, Size, TypedGraph, ValueSource,
 };
 
-use super::{AxisIndex, Mapping, NestBuilder};
+use super::nests::{AxisIndex, Mapping, NestBuilder};
 
 /// The GEMM step of `node = a · b`: each operand read in place through the affine map its
 /// node chain gives (`viewable`, or a temp).

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use crate::ir::{BufferRef, LoopNest, NodeId, Offset, ReduceKind, Sink, TypedGraph};
 use crate::shape::Dim;
 
-use super::{build_regions, contiguous_strides};
+use super::nests::{build_regions, contiguous_strides};
 
 pub(super) fn lower_reduction(
     graph: &TypedGraph,

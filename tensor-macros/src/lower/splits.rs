@@ -7,7 +7,9 @@ use crate::ir::{
     BufferRef, Level, LoopNest, NodeId, Offset, Operand, Sink, Size, Temp, Value, ValueSource,
 };
 
-use super::PARALLEL_MIN_ELEMENTS;
+/// Kernels with fewer elements than this run on the calling thread only: below it the
+/// cost of waking threads exceeds the work (see BENCHMARKS.md).
+pub const PARALLEL_MIN_ELEMENTS: usize = 1 << 18;
 
 /// Rows of a ragged flat loop (a symbolic extent): a multiple of the lane count, and a
 /// divisor of the task size.

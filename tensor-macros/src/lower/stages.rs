@@ -3,7 +3,7 @@
 
 use crate::ir::{BufferRef, LoopNest, Offset, Size, Stage, Tasks, Temp};
 
-use super::PARALLEL_MIN_ELEMENTS;
+use super::splits::PARALLEL_MIN_ELEMENTS;
 
 /// Whether the product at `at` can run block by block with the nests `start..end` around
 /// it: more than itself; its product and (if a nest of the run writes it) its left operand

@@ -1,4 +1,5 @@
 //! Unit tests of lowering decisions (stages, fusion) on small graphs.
+use super::nests::contiguous_strides;
 use super::*;
 
 /// The kernel of the one graph in `source` (`$crate; fn …`).
