@@ -15,6 +15,7 @@ mod spellings;
 
 #[cfg(test)]
 mod fuzz;
+mod layout;
 
 use proc_macro2::TokenStream;
 use quote::quote;
