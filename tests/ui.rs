@@ -1,5 +1,7 @@
-//! Compile-fail cases: one mistake per file in ui-tests/, each with its reviewed
-//! `.stderr`; and in ui-tests/pass/, programs that must compile (warnings silenced by
+//! Compile-fail cases: one mistake per file, in a folder per kind of mistake (ui-tests/
+//! syntax, dtypes, shapes, signatures (declared types and dim names), reductions, ops,
+//! products, habits (other languages' spellings), warnings, call_site), each with its
+//! reviewed `.stderr`; and in ui-tests/pass/, programs that must compile (warnings silenced by
 //! `#[allow]`, the parameter traits accepting tensors, views and `_into`). All cases run
 //! in one trybuild batch (one build of the dependencies).
 //! Regenerate after an intended message change with `TRYBUILD=overwrite cargo test --test ui`
@@ -22,20 +24,45 @@ fn ui() {
         .expect("tensorgraph-tests/ sits in the repository root");
     std::env::set_var("CARGO_MANIFEST_DIR", root);
     std::env::set_current_dir(root).unwrap();
-    // A glob that matches nothing would pass silently.
-    let cases = std::fs::read_dir("ui-tests")
+    // One folder per kind of mistake (ui-tests/<kind>/*.rs), programs that must compile
+    // in ui-tests/pass/. A glob that matches nothing would pass silently: every folder
+    // holds cases, and all of them count.
+    let mut kinds: Vec<String> = std::fs::read_dir("ui-tests")
         .unwrap()
-        .filter(|e| {
-            e.as_ref()
-                .unwrap()
-                .path()
-                .extension()
-                .is_some_and(|x| x == "rs")
-        })
-        .count();
-    assert!(cases > 50, "found only {cases} ui-tests/*.rs");
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir() && p.file_name().is_some_and(|n| n != "pass"))
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    kinds.sort();
+    let mut cases = 0;
+    for kind in &kinds {
+        let n = std::fs::read_dir(format!("ui-tests/{kind}"))
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .path()
+                    .extension()
+                    .is_some_and(|x| x == "rs")
+            })
+            .count();
+        assert!(n > 0, "ui-tests/{kind} holds no case");
+        cases += n;
+    }
+    assert!(cases > 50, "found only {cases} ui-tests/*/*.rs");
+    // No case left at the top level, where no glob reads it.
+    assert!(
+        !std::fs::read_dir("ui-tests").unwrap().any(|e| e
+            .unwrap()
+            .path()
+            .extension()
+            .is_some_and(|x| x == "rs")),
+        "a case in ui-tests/ itself: put it in the folder of its kind"
+    );
     let t = trybuild::TestCases::new();
-    t.compile_fail("ui-tests/*.rs");
+    for kind in &kinds {
+        t.compile_fail(format!("ui-tests/{kind}/*.rs"));
+    }
     t.pass("ui-tests/pass/*.rs");
 }
 
