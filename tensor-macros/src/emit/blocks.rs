@@ -5,10 +5,10 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::ast::GraphFn;
 use crate::dtype::DType;
-use crate::ir::{BufferRef, Kernel, Level, LoopNest, NodeKind, TypedGraph, Value, ValueSource};
+use crate::ir::{BufferRef, Level, LoopNest, NodeKind, TypedGraph, Value, ValueSource};
 
+use super::context::Emitter;
 use super::names::{offset_ident, operand_storage, slice_ident, value_ident};
 use super::values::emit_value;
 
@@ -94,16 +94,16 @@ pub(super) fn block_entry(graph: &TypedGraph, values: &[Value], v: &Value) -> Op
 /// chunk loops after it take what is left (< F32_BLOCK). Other builds compile the chunk
 /// loops alone (`cfg`), so their kernels are unchanged.
 pub(super) fn emit_blocked_loop(
-    rt: &TokenStream,
-    f: &GraphFn,
-    graph: &TypedGraph,
-    kernel: &Kernel,
+    cx: &Emitter<'_>,
     nest: &LoopNest,
     inner_extent: &TokenStream,
     sink: &TokenStream,
     block_sink: Option<BlockSink>,
     prefetch_chunk: Option<&TokenStream>,
 ) -> TokenStream {
+    let Emitter {
+        rt, graph, kernel, ..
+    } = *cx;
     let p = quote!(#rt::__private);
     let lanes = quote!(#p::LANES);
     if nest.inner.as_static().is_some_and(|n| n < 256) {
@@ -215,7 +215,7 @@ pub(super) fn emit_blocked_loop(
                     let #v: #p::V<f32> = #p::load::<f32>(#at, #i, #lanes);
                 });
             } else {
-                out.extend(emit_value(rt, f, graph, kernel, nest, id));
+                out.extend(emit_value(cx, nest, id));
             }
         }
         out
@@ -299,7 +299,7 @@ pub(super) fn emit_blocked_loop(
                 }
                 let op = &nest.operands[k];
                 let (slice, off) = (slice_ident(&op.buffer), offset_ident(k));
-                let t = operand_storage(rt, graph, f, kernel, &op.buffer);
+                let t = operand_storage(cx, &op.buffer);
                 let v = value_ident(v);
                 last.extend(quote!(#p::store::<#t>(#slice, #off + __tg_j, __tg_n, #v);));
             }

@@ -4,9 +4,9 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::ast::GraphFn;
-use crate::ir::{BufferRef, Kernel, TypedGraph};
+use crate::ir::BufferRef;
 
+use super::context::Emitter;
 use super::names::{
     input_slice, offset_expr, operand_storage, size_expr, storage_type, stride_expr, temp_vec,
 };
@@ -52,14 +52,12 @@ pub(super) fn gemm_operand(
 /// runs on the task's thread). `packed`: the right operand is `__tg_packed`, packed
 /// once by the stage.
 pub(super) fn emit_gemm_block(
-    rt: &TokenStream,
-    f: &GraphFn,
-    graph: &TypedGraph,
-    kernel: &Kernel,
+    cx: &Emitter<'_>,
     step: &crate::ir::MatMulStep,
     parallel: bool,
     packed: bool,
 ) -> TokenStream {
+    let Emitter { rt, kernel, .. } = *cx;
     let p = quote!(#rt::__private);
     let c = storage_type(rt, kernel.temps[step.output].dtype);
     let (m, n, k) = (size_expr(&step.m), size_expr(&step.n), size_expr(&step.k));
@@ -87,8 +85,8 @@ pub(super) fn emit_gemm_block(
         gemm_operand(rt, &step.a, &counters, Some(&quote!(__tg_i)))
     };
     let (b, b_at) = gemm_operand(rt, &step.b, &counters, None);
-    let ta = operand_storage(rt, graph, f, kernel, &step.a.buffer);
-    let tb = operand_storage(rt, graph, f, kernel, &step.b.buffer);
+    let ta = operand_storage(cx, &step.a.buffer);
+    let tb = operand_storage(cx, &step.b.buffer);
     let out = temp_vec(step.output);
     let plain = plain_gemm(&ta, &tb, &c);
     let call = match (packed, plain) {
@@ -129,15 +127,9 @@ pub(super) fn plain_gemm(ta: &TokenStream, tb: &TokenStream, c: &TokenStream) ->
 
 /// A product computed whole, before its readers: the GEMM of every row (one call per batch
 /// index), on as many threads as the engine likes.
-pub(super) fn emit_matmul(
-    rt: &TokenStream,
-    f: &GraphFn,
-    graph: &TypedGraph,
-    kernel: &Kernel,
-    step: &crate::ir::MatMulStep,
-) -> TokenStream {
+pub(super) fn emit_matmul(cx: &Emitter<'_>, step: &crate::ir::MatMulStep) -> TokenStream {
     let rows = size_expr(&step.batch.iter().fold(step.m.clone(), |acc, b| acc.mul(b)));
-    let all_rows = emit_gemm_block(rt, f, graph, kernel, step, true, false);
+    let all_rows = emit_gemm_block(cx, step, true, false);
     quote!({
         let __tg_blk: usize = 0;
         let __tg_blk_end: usize = #rows;

@@ -3,12 +3,12 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
+use super::context::Emitter;
 use super::names::{
     dim_ident, init_value, size_expr, storage_type, temp_vec, try_result, MAX_LANES, MIN_LANES,
 };
 use super::stages::emit_stage;
-use crate::ast::GraphFn;
-use crate::ir::{Kernel, Size, TypedGraph};
+use crate::ir::Size;
 
 /// What call entry checks before the kernel runs (`sizes::checked_sizes`) and the graph's
 /// `GraphSignature` static its errors name (`signature::signature_ident`); the signature
@@ -21,13 +21,8 @@ pub(super) struct EntryChecks {
 /// The kernel of a checked graph: temps, then its stages in order. The caller has bound
 /// the input slices `__tg_in*`, the output slices `__tg_out_slice*` and, for graphs with
 /// names, the `__tg_dim_*` sizes.
-pub(super) fn emit_kernel(
-    rt: &TokenStream,
-    f: &GraphFn,
-    graph: &TypedGraph,
-    kernel: &Kernel,
-    entry_checks: &EntryChecks,
-) -> TokenStream {
+pub(super) fn emit_kernel(cx: &Emitter<'_>, entry_checks: &EntryChecks) -> TokenStream {
+    let Emitter { rt, kernel, .. } = *cx;
     let p = quote!(#rt::__private);
     let mut setup = TokenStream::new();
     // Sizes the kernels allocate or compute from several names are at most 2^53 elements
@@ -69,7 +64,7 @@ pub(super) fn emit_kernel(
     let stages: TokenStream = kernel
         .stages
         .iter()
-        .map(|stage| emit_stage(rt, f, graph, kernel, stage))
+        .map(|stage| emit_stage(cx, stage))
         .collect();
     let (min, max) = (
         Literal::usize_unsuffixed(MIN_LANES),

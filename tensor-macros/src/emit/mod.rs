@@ -3,8 +3,9 @@
 //! entry); `kernel` a kernel's entry checks and temps, then its stages (`stages`, with the
 //! GEMM calls of `gemm`), each nest (`nests`, the f32 block loops of `blocks`), each value
 //! (`values`); `names` the generated locals and small expressions all of them share,
-//! `sizes` what call entry checks. Imports run one way: signature → kernel → stages →
-//! nests → blocks → values → names. Sizes with names become expressions
+//! `sizes` what call entry checks; `context` the `Emitter` (runtime path, graph function,
+//! typed graph, kernel) the kernel's files take as one parameter. Imports run one way:
+//! signature → kernel → stages → nests → blocks → values → names → context. Sizes with names become expressions
 //! over the `__tg_dim_*` locals bound at call entry; literal sizes stay literals, so a
 //! graph without names expands exactly as before names existed.
 //! Every path into the runtime goes through `runtime` (the `$crate` of the `graph!`
@@ -12,6 +13,7 @@
 //! locals are `__tg_`-prefixed.
 
 mod blocks;
+mod context;
 mod gemm;
 mod kernel;
 mod names;

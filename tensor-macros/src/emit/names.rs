@@ -5,9 +5,9 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::ast::GraphFn;
+use super::context::Emitter;
 use crate::dtype::DType;
-use crate::ir::{BufferRef, Kernel, Offset, Size, TempInit, TypedGraph};
+use crate::ir::{BufferRef, Offset, Size, TempInit};
 
 /// A size as an expression: a literal, or the product of its coefficient and the bound
 /// `__tg_dim_*` locals.
@@ -155,13 +155,13 @@ pub(super) fn init_value(rt: &TokenStream, dtype: DType, init: TempInit) -> Toke
 }
 
 /// The element type an operand's buffer stores.
-pub(super) fn operand_storage(
-    rt: &TokenStream,
-    graph: &TypedGraph,
-    f: &GraphFn,
-    kernel: &Kernel,
-    buffer: &BufferRef,
-) -> TokenStream {
+pub(super) fn operand_storage(cx: &Emitter<'_>, buffer: &BufferRef) -> TokenStream {
+    let Emitter {
+        rt,
+        graph,
+        f,
+        kernel,
+    } = *cx;
     match buffer {
         BufferRef::Input(p) => storage_type(rt, f.params[*p].ty.dtype),
         BufferRef::Output(o) => storage_type(rt, graph.nodes[graph.outputs[*o]].dtype),

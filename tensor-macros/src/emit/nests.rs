@@ -4,10 +4,10 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::ast::GraphFn;
-use crate::ir::{BufferRef, Kernel, Level, LoopNest, ReduceKind, Sink, TypedGraph};
+use crate::ir::{BufferRef, Level, LoopNest, ReduceKind, Sink, TypedGraph};
 
 use super::blocks::{emit_blocked_loop, BlockSink};
+use super::context::Emitter;
 use super::names::{
     compute_type, init_value, offset_expr, offset_ident, operand_storage, size_expr, slice_ident,
     storage_type, temp_slice, temp_vec, value_ident, MAX_LANES, MIN_LANES,
@@ -18,10 +18,7 @@ use super::values::emit_value;
 /// `__tg_row` loop, already open; `chunked` buffers are then this task's rows only, bound
 /// by the stage, and addressed relative to `__tg_row_lo`.
 pub(super) fn emit_nest(
-    rt: &TokenStream,
-    f: &GraphFn,
-    graph: &TypedGraph,
-    kernel: &Kernel,
+    cx: &Emitter<'_>,
     nest: &LoopNest,
     in_row_group: bool,
     chunked: &[BufferRef],
@@ -30,6 +27,7 @@ pub(super) fn emit_nest(
     prefetch: Option<&Prefetch>,
     next_row: Option<(&[usize], &TokenStream)>,
 ) -> TokenStream {
+    let Emitter { rt, kernel, .. } = *cx;
     let p = quote!(#rt::__private);
     let lanes = quote!(#p::LANES);
     let prefetch_chunk = prefetch.map(|p| &p.per_chunk);
@@ -62,7 +60,7 @@ pub(super) fn emit_nest(
             .iter()
             .enumerate()
             .filter(|(_, v)| v.level == level)
-            .map(|(id, _)| emit_value(rt, f, graph, kernel, nest, id))
+            .map(|(id, _)| emit_value(cx, nest, id))
             .collect()
     };
     let global = computations(Level::Global);
@@ -79,7 +77,7 @@ pub(super) fn emit_nest(
                 let op = &nest.operands[k];
                 let slice = slice_ident(&op.buffer);
                 let off = offset_ident(k);
-                let t = operand_storage(rt, graph, f, kernel, &op.buffer);
+                let t = operand_storage(cx, &op.buffer);
                 let v = value_ident(v);
                 if streaming {
                     quote!(#p::store_streaming::<#t>(#slice, #off + __tg_j, #v);)
@@ -112,16 +110,13 @@ pub(super) fn emit_nest(
             stores,
             sibling,
         } => {
-            let (mut init, mut main, mut tail, mut finish, mut unrolled) = emit_reduce_sink(
-                rt, graph, kernel, nest, *kind, *acc, *value, *best, *index, "",
-            );
+            let (mut init, mut main, mut tail, mut finish, mut unrolled) =
+                emit_reduce_sink(cx, nest, *kind, *acc, *value, *best, *index, "");
             // A second reduction in the same pass (`lower::fuse_sibling_reductions`), on
             // accumulators of its own; both unroll by four.
             if let Some(sibling) = sibling {
                 let (init2, main2, tail2, finish2, unrolled2) = emit_reduce_sink(
-                    rt,
-                    graph,
-                    kernel,
+                    cx,
                     nest,
                     sibling.kind,
                     sibling.acc,
@@ -335,10 +330,7 @@ pub(super) fn emit_nest(
             grouped: reduce_after.1,
         });
         emit_blocked_loop(
-            rt,
-            f,
-            graph,
-            kernel,
+            cx,
             nest,
             &inner_extent,
             &chunk_sink_main,
@@ -422,7 +414,7 @@ pub(super) fn emit_nest(
             let (k, _) = stores[0];
             let op = &nest.operands[k];
             let (slice, off) = (slice_ident(&op.buffer), offset_ident(k));
-            let t = operand_storage(rt, graph, f, kernel, &op.buffer);
+            let t = operand_storage(cx, &op.buffer);
             (
                 quote! {
                     let __tg_head: usize = ::core::cmp::min(#p::stream_head::<#t>(#slice, #off), #inner_extent);
@@ -561,9 +553,7 @@ pub(super) fn streams_outputs(graph: &TypedGraph, nest: &LoopNest) -> bool {
 /// reduced, lanes accumulate in registers across the row and fold into the slot once.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn emit_reduce_sink(
-    rt: &TokenStream,
-    graph: &TypedGraph,
-    kernel: &Kernel,
+    cx: &Emitter<'_>,
     nest: &LoopNest,
     kind: ReduceKind,
     acc: usize,
@@ -578,6 +568,9 @@ pub(super) fn emit_reduce_sink(
     TokenStream,
     Option<(usize, TokenStream)>,
 ) {
+    let Emitter {
+        rt, graph, kernel, ..
+    } = *cx;
     let p = quote!(#rt::__private);
     // A sibling reduction's accumulators get names of their own (`suffix`).
     let (acc_regs, all) = (

@@ -23,6 +23,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
+use super::context::Emitter;
 use super::kernel::{emit_kernel, EntryChecks};
 use super::names::{dim_ident, input_slice, output_slice, storage_type};
 use super::sizes::checked_sizes;
@@ -1264,7 +1265,15 @@ pub fn emit_graph_fn(
                     rt,
                     f,
                     &outputs,
-                    emit_kernel(rt, f, graph, kernel, &entry_checks(f, graph, kernel)),
+                    emit_kernel(
+                        &Emitter {
+                            rt,
+                            f,
+                            graph,
+                            kernel,
+                        },
+                        &entry_checks(f, graph, kernel),
+                    ),
                 );
                 quote!(#setup #body)
             }
@@ -1314,7 +1323,15 @@ pub fn emit_graph_fn(
     let (items, f_body, into_body) = match checked {
         Some((graph, kernel)) => {
             let signature = signature_static(rt, f, graph, &outputs);
-            let kernel_body = emit_kernel(rt, f, graph, kernel, &entry_checks(f, graph, kernel));
+            let kernel_body = emit_kernel(
+                &Emitter {
+                    rt,
+                    f,
+                    graph,
+                    kernel,
+                },
+                &entry_checks(f, graph, kernel),
+            );
             let (kernel_fn, kernel_call) =
                 symbolic_kernel(rt, f, &outputs, graph, kernel, kernel_body);
             let names = dim_names(f);

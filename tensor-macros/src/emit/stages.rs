@@ -5,9 +5,9 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::ast::GraphFn;
-use crate::ir::{BufferRef, Kernel, LoopNest, Offset, TypedGraph};
+use crate::ir::{BufferRef, LoopNest, Offset};
 
+use super::context::Emitter;
 use super::gemm::{emit_gemm_block, emit_matmul, gemm_operand, plain_gemm};
 use super::names::{
     init_value, offset_expr, operand_storage, size_expr, slice_ident, storage_type, temp_vec,
@@ -20,36 +20,21 @@ use super::nests::{emit_nest, streams_outputs, Prefetch};
 /// writes (`row_chunks`, core's `chunks_mut`), bound to the same slice names the nests use,
 /// and run on the thread pool by `run_chunked` (compiled once in the runtime, not per
 /// stage: see `tensor_core::parallel`).
-pub(super) fn emit_stage(
-    rt: &TokenStream,
-    f: &GraphFn,
-    graph: &TypedGraph,
-    kernel: &Kernel,
-    stage: &crate::ir::Stage,
-) -> TokenStream {
+pub(super) fn emit_stage(cx: &Emitter<'_>, stage: &crate::ir::Stage) -> TokenStream {
+    let Emitter {
+        rt, graph, kernel, ..
+    } = *cx;
     let p = quote!(#rt::__private);
     let nests = &kernel.nests[stage.first..stage.first + stage.count];
     if let Some(scan) = &nests[0].scan {
-        return emit_scan(rt, kernel, scan);
+        return emit_scan(cx, scan);
     }
     if let (Some(step), None) = (&nests[0].matmul, &stage.row_loop) {
-        return emit_matmul(rt, f, graph, kernel, step);
+        return emit_matmul(cx, step);
     }
     let Some(rows) = &stage.row_loop else {
         let stream = streams_outputs(graph, &nests[0]);
-        let body = emit_nest(
-            rt,
-            f,
-            graph,
-            kernel,
-            &nests[0],
-            false,
-            &[],
-            stream,
-            true,
-            None,
-            None,
-        );
+        let body = emit_nest(cx, &nests[0], false, &[], stream, true, None, None);
         return quote!({ #body });
     };
     let rows_lit = size_expr(rows);
@@ -70,16 +55,13 @@ pub(super) fn emit_stage(
     // itself (a pipelined stage).
     let pipelined = stage.pipelined.as_ref();
     let prefetch = match pipelined {
-        None => next_row_prefetch(rt, f, graph, kernel, nests, &rows_lit),
+        None => next_row_prefetch(cx, nests, &rows_lit),
         Some(_) => None,
     };
     let last = nests.len() - 1;
     let body_of = |(at, nest): (usize, &LoopNest)| {
         emit_nest(
-            rt,
-            f,
-            graph,
-            kernel,
+            cx,
             nest,
             true,
             &chunked,
@@ -181,8 +163,8 @@ pub(super) fn emit_stage(
         let (n, k) = (size_expr(&step.n), size_expr(&step.k));
         if packed {
             let (b, b_at) = gemm_operand(rt, &step.b, &[], None);
-            let ta = operand_storage(rt, graph, f, kernel, &step.a.buffer);
-            let tb = operand_storage(rt, graph, f, kernel, &step.b.buffer);
+            let ta = operand_storage(cx, &step.a.buffer);
+            let tb = operand_storage(cx, &step.b.buffer);
             let (len, pack) = if plain_gemm(&ta, &tb, &c) {
                 (
                     quote!(<#c as #p::PlainGemm>::plain_pack_rhs_len(#k, #n)),
@@ -203,7 +185,7 @@ pub(super) fn emit_stage(
             });
         }
     }
-    let block = gemm.map(|step| emit_gemm_block(rt, f, graph, kernel, step, false, packed));
+    let block = gemm.map(|step| emit_gemm_block(cx, step, false, packed));
     let rows_of = |lo: TokenStream, hi: TokenStream| -> TokenStream {
         let per_row = quote! {
             #each_row
@@ -297,7 +279,7 @@ pub(super) fn emit_stage(
                 quote!(#per_task * #r)
             }
         };
-        let t = operand_storage(rt, graph, f, kernel, buffer);
+        let t = operand_storage(cx, buffer);
         let source = match buffer {
             BufferRef::Temp(t) => {
                 let v = temp_vec(*t);
@@ -378,11 +360,8 @@ pub(super) fn emit_stage(
 }
 
 /// A scan step: the runtime's scan from one temp into the other.
-pub(super) fn emit_scan(
-    rt: &TokenStream,
-    kernel: &Kernel,
-    scan: &crate::ir::ScanStep,
-) -> TokenStream {
+pub(super) fn emit_scan(cx: &Emitter<'_>, scan: &crate::ir::ScanStep) -> TokenStream {
+    let Emitter { rt, kernel, .. } = *cx;
     let p = quote!(#rt::__private);
     let (src, dst) = (temp_vec(scan.input), temp_vec(scan.output));
     let c = storage_type(rt, kernel.temps[scan.output].dtype);
@@ -420,13 +399,11 @@ pub(super) const STACK_ROW_LIMIT: usize = 2048;
 /// a chunk of either lane count: the last pass then has no main loop to prefetch from, and
 /// the slices would be bound (and bounds-checked) per row for nothing.
 pub(super) fn next_row_prefetch(
-    rt: &TokenStream,
-    f: &GraphFn,
-    graph: &TypedGraph,
-    kernel: &Kernel,
+    cx: &Emitter<'_>,
     nests: &[LoopNest],
     rows: &TokenStream,
 ) -> Option<Prefetch> {
+    let Emitter { rt, .. } = *cx;
     let p = quote!(#rt::__private);
     // The pass that prefetches: the last, when its stores all go to temps or to output
     // rows an earlier pass of the row already stored (so in cache), as softmax's scale
@@ -473,7 +450,7 @@ pub(super) fn next_row_prefetch(
             continue;
         }
         seen.push(&op.buffer);
-        let t = operand_storage(rt, graph, f, kernel, &op.buffer);
+        let t = operand_storage(cx, &op.buffer);
         let slice = slice_ident(&op.buffer);
         let at = format_ident!("__tg_pf{}", seen.len() - 1);
         let start = offset_expr(

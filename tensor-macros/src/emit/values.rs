@@ -4,10 +4,10 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::ast::GraphFn;
 use crate::dtype::DType;
-use crate::ir::{ConstValue, Kernel, Level, LoopNest, NodeKind, TypedGraph, ValueSource};
+use crate::ir::{ConstValue, Level, LoopNest, NodeKind, ValueSource};
 
+use super::context::Emitter;
 use super::names::{
     compute_type, offset_expr, offset_ident, operand_storage, size_expr, slice_ident, storage_type,
     value_ident,
@@ -72,14 +72,8 @@ pub(super) fn emit_const(rt: &TokenStream, dtype: DType, value: &ConstValue) -> 
     }
 }
 
-pub(super) fn emit_value(
-    rt: &TokenStream,
-    f: &GraphFn,
-    graph: &TypedGraph,
-    kernel: &Kernel,
-    nest: &LoopNest,
-    id: usize,
-) -> TokenStream {
+pub(super) fn emit_value(cx: &Emitter<'_>, nest: &LoopNest, id: usize) -> TokenStream {
+    let Emitter { rt, f, graph, .. } = *cx;
     let p = quote!(#rt::__private);
     let value = &nest.values[id];
     let node = &graph.nodes[value.node];
@@ -88,7 +82,7 @@ pub(super) fn emit_value(
     let tokens = match &value.source {
         ValueSource::Load { operand } => {
             let op = &nest.operands[*operand];
-            let t = operand_storage(rt, graph, f, kernel, &op.buffer);
+            let t = operand_storage(cx, &op.buffer);
             let slice = slice_ident(&op.buffer);
             let off = offset_ident(*operand);
             match (value.level, &op.inner_stride) {
