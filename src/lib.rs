@@ -28,7 +28,8 @@
 #[cfg(feature = "ndarray")]
 pub use tensor_core::ndarray_interop;
 pub use tensor_core::{
-    args, bind, cast, dtype, error, gemm, hugepages, lanes, reference, shape, tensor, ulp, vmath,
+    args, bind, cast, dtype, error, functions, gemm, hugepages, lanes, reference, shape, tensor,
+    ulp, vmath,
 };
 pub use tensor_core::{
     bf16, f16, DType, Dim, Dyn, Element, Fixed, LengthReason, Rank0, Rank1, Rank2, Rank3, Rank4,

@@ -12,6 +12,7 @@ pub mod bind;
 pub mod cast;
 pub mod dtype;
 pub mod error;
+pub mod functions;
 pub mod gemm;
 pub mod hugepages;
 pub mod lanes;

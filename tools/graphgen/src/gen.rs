@@ -31,7 +31,7 @@ const FLOAT_LITS: &[f64] = &[0.0, 0.5, 1.0, 2.0, -1.5, 3.25, 0.125, -4.0, 100.0,
 /// Unary functions of the op table (`FUNCTIONS` rows of arity 1 without parameters) and
 /// the dtypes each takes.
 #[derive(Clone, Copy, PartialEq)]
-enum Takes {
+pub enum Takes {
     Num,
     Float,
     Int,
@@ -39,7 +39,7 @@ enum Takes {
     Bool,
 }
 
-const UNARY: &[(&str, Takes)] = &[
+pub const UNARY: &[(&str, Takes)] = &[
     ("neg", Takes::Num),
     ("abs", Takes::Num),
     ("relu", Takes::Num),
@@ -91,7 +91,7 @@ const UNARY: &[(&str, Takes)] = &[
 ];
 
 /// The activations with named float parameters, and the literals each parameter takes.
-const ACTIVATIONS: &[(&str, &[&str])] = &[
+pub const ACTIVATIONS: &[(&str, &[&str])] = &[
     ("leaky_relu", &["alpha"]),
     ("thresholded_relu", &["alpha"]),
     ("hard_sigmoid", &["alpha", "beta"]),
@@ -104,7 +104,7 @@ const ACTIVATIONS: &[(&str, &[&str])] = &[
 
 /// Binary ops and what their promoted dtype must be.
 #[derive(Clone, Copy, PartialEq)]
-enum BinKind {
+pub enum BinKind {
     Arith,
     Compare,
     Bitwise,
@@ -112,7 +112,7 @@ enum BinKind {
     Logical,
 }
 
-const BINARY: &[(&str, Option<BinOp>, BinKind)] = &[
+pub const BINARY: &[(&str, Option<BinOp>, BinKind)] = &[
     ("add", Some(BinOp::Add), BinKind::Arith),
     ("sub", Some(BinOp::Sub), BinKind::Arith),
     ("mul", Some(BinOp::Mul), BinKind::Arith),
