@@ -1,4 +1,4 @@
-//! Writes the random-graph batch that tests/graphgen.rs compiles and runs (issue 18):
+//! Writes the random-graph batch that tensorgraph-tests/tests/graphgen.rs compiles and runs (issue 18):
 //! `GRAPHGEN_COUNT` graphs (default 300) from `GRAPHGEN_SEED` (default graphgen's CI
 //! seed) starting at `GRAPHGEN_START` (default 0). NOTES.md has the soak command.
 

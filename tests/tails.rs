@@ -124,7 +124,12 @@ fn assert_same_bits(what: &str, got: &[f32], want: &[f32], x: &[f32]) {
 /// chunks and a tail here (555 = 2·256 + 5·8 + 3), a row loop of 600 (two blocks and a
 /// rest), a nest with two phases (`exp` of `tanh`), a reduction, and f16. Every result
 /// must be the single-vector kernel's, bit for bit, whatever ISA the blocks ran on
-/// (`TENSORGRAPH_SIMD=avx2` / `baseline` select the others).
+/// (`TENSORGRAPH_SIMD=avx2` / `baseline` select the others). Only on those builds: with
+/// AVX2 or AVX-512 enabled at compile time there are no blocks, and an AVX-512 build's
+/// graphs run the 16-lane kernels, which are not the 8-lane single-vector ones bit for bit
+/// (each within its bound: sigmoid at x = 1.45e-7 is 0.5 on one and 0.50000006, the
+/// correctly rounded value, on the other; the ASan run of issue 37 on a native build).
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
 #[test]
 fn blocked_transcendentals_are_the_single_vector_kernels() {
     use tensorgraph::vmath as vm;

@@ -2,7 +2,7 @@
 //! exact, with the bound its kernels are held to, in ULP of the result, for `f32` lanes
 //! (`f16` and `bf16` compute in them and round once: within 1 ULP of their own) and `f64`
 //! lanes. ACCURACY.md's "Bounds" table states the same numbers with how each kernel meets
-//! them; the tests read their bounds here (tests/ops.rs, tests/new_transcendentals.rs, the
+//! them; the tests read their bounds here (tests/elementwise.rs, tests/transcendentals.rs, the
 //! random-graph interpreter), and tensor-macros checks that this table, the op registry,
 //! ACCURACY.md, docs/language.md and the random-graph generator agree (every float function
 //! of the registry is a row here or in [`EXACT_FLOAT_FUNCTIONS`]).

@@ -4,7 +4,7 @@
 //! Each `*Lanes` trait's default method applies the scalar reference lane by lane
 //! (LLVM vectorises most of those maps); the float types override the hot ops with
 //! explicit `wide` vectors. An override must give bit-identical results to the scalar
-//! reference; tests/ops.rs and tests/tails.rs check every op through the kernels against it.
+//! reference; tests/elementwise.rs and tests/tails.rs check every op through the kernels against it.
 //!
 //! Inlining (issue 17): every lane function carries
 //! `#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]` and

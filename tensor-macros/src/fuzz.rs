@@ -39,7 +39,7 @@ struct Expanded {
 
 /// The first `count(600)` graphs of `graphgen::CI_SEED`, expanded and scanned once per test
 /// run (the tests that share them wait for the first to finish expanding). A graph that
-/// tests/graphgen.rs calls in the closure form is expanded in that form too (its item and
+/// tensorgraph-tests/tests/graphgen.rs calls in the closure form is expanded in that form too (its item and
 /// the closure value around it), and both expansions are checked and scanned.
 fn ci_expansions() -> &'static [Expanded] {
     static EXPANDED: std::sync::OnceLock<Vec<Expanded>> = std::sync::OnceLock::new();

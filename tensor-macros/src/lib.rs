@@ -521,7 +521,7 @@ fn only_a_last_pass_over_rows_in_cache_reads_the_next_row() {
     let lone = text("crate; fn f(x: f32[8, 64]) -> f32[8] { sum(x, axis = 1) }");
     assert!(!lone.contains("prefetch_chunk"));
     // Two inputs the max pass reads: two slices. Rows from 1 of a symbolic row length: the
-    // slice starts at the base offset. (tests/fused_row_passes.rs `prefetching_softmax_*`
+    // slice starts at the base offset. (tests/row_fusion.rs `prefetching_softmax_*`
     // runs these against a reference.)
     let two = text(
         "crate; fn f(x: f32[B, N], z: f32[B, N], r: f32[B, 1]) -> f32[B, N] { softmax((x + z) * r, axis = 1) }",

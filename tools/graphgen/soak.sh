@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A long random-graph soak (issue 18): COUNT graphs from SEED, compiled and run CHUNK at a
-# time by tests/graphgen.rs (each chunk is one build of the test crate).
+# time by tensorgraph-tests/tests/graphgen.rs (each chunk is one build of the test crate).
 #   tools/graphgen/soak.sh SEED COUNT [CHUNK]      e.g. tools/graphgen/soak.sh 1 10000 500
 # Logs go to target/soak/logs/; the last line says how many chunks failed. A failing
 # graph is reproduced alone with

@@ -151,7 +151,7 @@ fn softmax_reduces_a_min_only_for_f32_rows() {
     );
 }
 
-/// Which graphs get a fused store + reduce pass: tests/fused_row_passes.rs runs those that do
+/// Which graphs get a fused store + reduce pass: tests/row_fusion.rs runs those that do
 /// (`fused_passes_beyond_softmax`) against references. A pass that stores a plain
 /// elementwise temp is a flat loop of its own, not a row pass, so it is not fused. A
 /// pipelined stage's last pass (`pipeline_first_pass`) stores and reduces too: 2.

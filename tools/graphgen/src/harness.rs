@@ -1,6 +1,6 @@
 //! The Rust source of a batch: each generated graph in its own module with a `run`
 //! function that takes and returns bit-level host tensors (inputs.rs), and the table
-//! `BATCH` of them. tensorgraph-tests' build script writes it; tests/graphgen.rs
+//! `BATCH` of them. tensorgraph-tests' build script writes it; tensorgraph-tests/tests/graphgen.rs
 //! includes it.
 
 use crate::ast::{Form, Graph};

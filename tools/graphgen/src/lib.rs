@@ -12,7 +12,7 @@
 //!   interpreter's.
 //!
 //! The harness that compiles a batch is tensorgraph-tests' build script and
-//! tests/graphgen.rs; NOTES.md says how to run a soak.
+//! tensorgraph-tests/tests/graphgen.rs; NOTES.md says how to run a soak.
 
 pub mod ast;
 pub mod gen;

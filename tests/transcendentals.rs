@@ -89,10 +89,10 @@ macro_rules! float_tests {
 }
 
 float_tests! {
-    new_transcendentals_f32: f32;
-    new_transcendentals_f64: f64;
-    new_transcendentals_f16: f16;
-    new_transcendentals_bf16: bf16;
+    transcendentals_f32: f32;
+    transcendentals_f64: f64;
+    transcendentals_f16: f16;
+    transcendentals_bf16: bf16;
 }
 
 /// Spot values from the definitions, computed here from std's f64 functions (not by the

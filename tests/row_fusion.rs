@@ -435,7 +435,7 @@ fn half_softmax_of_a_long_row() {
 /// `div_softmax_lanes` against the division for a in [+0, 1] and NaN, for a set of row
 /// sums b >= 1 (the fast path's edges included), without the row's `in_range` promise and,
 /// for the vectors where it holds, with it. A release build walks every a (all
-/// 2^30 + 1 bit patterns: 19 s, `cargo test --release --test fused_row_passes`); the
+/// 2^30 + 1 bit patterns: 19 s, `cargo test --release --test row_fusion`); the
 /// debug build CI runs walks every 509th run of LANES consecutive patterns (every
 /// exponent, ~2·10^6 dividends) and, densely, the 2^14 patterns at each end of the fast
 /// path's dividend range (+0 and its neighbours, 2^-76 and its neighbours).
