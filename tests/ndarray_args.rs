@@ -163,3 +163,21 @@ fn random_layouts_are_ok_and_correct_or_err() {
     }
     assert!(ok > 30 && err > 30, "too few of each: {ok} Ok, {err} Err");
 }
+
+/// Issue 37: the closure form with names takes `&Array` (and `&ArrayView`) whose buffers are
+/// made and dropped at every turn of a loop; each call borrows for itself.
+#[test]
+fn closure_with_names_takes_arrays_made_in_a_loop() {
+    let g = graph!(|x: f32[R, 3], b: f32[3]| -> f32[R, 3] { x * 2.0 + b });
+    let b = Array1::from(vec![1.0f32, 2.0, 3.0]);
+    for rows in 0..4usize {
+        let x = Array2::from_shape_fn((rows, 3), |(r, c)| (r * 3 + c) as f32);
+        let y = g(&x, &b).unwrap();
+        assert_eq!(y.shape(), &[rows, 3]);
+        for r in 0..rows {
+            for c in 0..3 {
+                assert_eq!(y[[r, c]], (r * 3 + c) as f32 * 2.0 + (c + 1) as f32);
+            }
+        }
+    }
+}
