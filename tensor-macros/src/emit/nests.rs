@@ -159,36 +159,7 @@ pub(super) fn emit_nest(
     let loop_vars: Vec<_> = (0..nest.outer.len())
         .map(|i| format_ident!("__tg_i{}", i))
         .collect();
-    let offsets = nest.operands.iter().enumerate().map(|(k, op)| {
-        let off = offset_ident(k);
-        let relative = chunked.contains(&op.buffer);
-        // A row-local temp holds only the current row: the row term drops out.
-        let row_local = in_row_group
-            && matches!(op.buffer, BufferRef::Temp(t) if kernel.temps[t].row_local.is_some());
-        // A product's block holds the rows from `__tg_blk` on.
-        let block =
-            row_local && matches!(op.buffer, BufferRef::Temp(t) if kernel.temps[t].gemm_block);
-        let mut sum = offset_expr(quote!(0usize), &op.base, None);
-        for (depth, (s, i)) in op.outer_strides.iter().zip(&loop_vars).enumerate() {
-            if s.is_zero() || (row_local && !block && depth == 0) {
-                continue;
-            }
-            let next = next_row.filter(|(operands, _)| depth == 0 && operands.contains(&k));
-            let counter = if let Some((_, rows)) = next {
-                // The next row of a pipelined stage (`Stage::pipelined`), the row itself
-                // at the stage's last row.
-                quote!((if #i + 1 < #rows { #i + 1 } else { #i }))
-            } else if depth == 0 && block {
-                quote!((#i - __tg_blk))
-            } else if depth == 0 && relative {
-                quote!((#i - __tg_row_lo))
-            } else {
-                quote!(#i)
-            };
-            sum = offset_expr(sum, s, Some(&counter));
-        }
-        quote!(let #off: usize = #sum;)
-    });
+    let offsets = operand_offsets(cx, nest, &loop_vars, in_row_group, chunked, next_row);
     // A ragged flat loop's rows are `inner` long but the last, which ends at the total.
     let (inner_extent, ragged_extent) = match &nest.ragged {
         Some(total) => {
@@ -430,13 +401,109 @@ pub(super) fn emit_nest(
         }
         _ => (TokenStream::new(), TokenStream::new()),
     };
-    // Each buffer that this nest reads or writes only along the inner loop, contiguously
-    // and at one place (every operand on it with inner stride 1 and the same offsets), is
-    // re-sliced to the row once per row: one bounds check per row instead of one per load
-    // and store, since `__tg_j + LANES <= n` then proves every chunk inside the row (W3's
-    // scale pass spent 6 of its 18 instructions per vector on them). The row slice shadows
-    // the buffer's slice and its operands' offsets become 0, so the chunk code is
-    // unchanged; it covers exactly the elements the row's loop visits.
+    let row_slices = row_slices(nest, next_row, &written);
+    let prefetch_decl = prefetch.map(|p| &p.decl);
+    let mut body = quote! {
+        #(#offsets)*
+        #prefetch_decl
+        #row_slices
+        #ragged_extent
+        #row
+        #row_init
+        // The chunk body appears twice: in the main loop `__tg_n` is the constant LANES,
+        // so loads and stores compile to plain vector moves; the tail runs it once with
+        // the remainder. (A closure called from two sites is not reliably inlined.)
+        let mut __tg_j: usize = 0;
+        #stream_head
+        #main_loops
+        #tail
+        #stream_fence
+        #row_finish
+    };
+    for (depth, (var, extent)) in loop_vars.iter().zip(&nest.outer).enumerate().rev() {
+        let extent = size_expr(extent);
+        body = if depth == 0 && in_row_group {
+            quote! {
+                let #var: usize = __tg_row;
+                #body
+            }
+        } else {
+            quote! {
+                for #var in 0..#extent {
+                    #body
+                }
+            }
+        };
+    }
+    quote! {
+        #slices
+        #global
+        #body
+    }
+}
+
+/// The element offset of each operand at the current loop indices, `let __tg_offK = …;`:
+/// its base plus each outer counter times its stride. In a row stage a row-local temp drops
+/// the row term (it holds one row), a GEMM block counts rows from `__tg_blk`, a task's
+/// chunked buffer from `__tg_row_lo`, and an operand that a pipelined stage reads at the
+/// next row uses that row (the row itself at the stage's last).
+fn operand_offsets(
+    cx: &Emitter<'_>,
+    nest: &LoopNest,
+    loop_vars: &[proc_macro2::Ident],
+    in_row_group: bool,
+    chunked: &[BufferRef],
+    next_row: Option<(&[usize], &TokenStream)>,
+) -> Vec<TokenStream> {
+    let kernel = cx.kernel;
+    nest.operands
+        .iter()
+        .enumerate()
+        .map(|(k, op)| {
+            let off = offset_ident(k);
+            let relative = chunked.contains(&op.buffer);
+            // A row-local temp holds only the current row: the row term drops out.
+            let row_local = in_row_group
+                && matches!(op.buffer, BufferRef::Temp(t) if kernel.temps[t].row_local.is_some());
+            // A product's block holds the rows from `__tg_blk` on.
+            let block =
+                row_local && matches!(op.buffer, BufferRef::Temp(t) if kernel.temps[t].gemm_block);
+            let mut sum = offset_expr(quote!(0usize), &op.base, None);
+            for (depth, (s, i)) in op.outer_strides.iter().zip(loop_vars).enumerate() {
+                if s.is_zero() || (row_local && !block && depth == 0) {
+                    continue;
+                }
+                let next = next_row.filter(|(operands, _)| depth == 0 && operands.contains(&k));
+                let counter = if let Some((_, rows)) = next {
+                    // The next row of a pipelined stage (`Stage::pipelined`), the row itself
+                    // at the stage's last row.
+                    quote!((if #i + 1 < #rows { #i + 1 } else { #i }))
+                } else if depth == 0 && block {
+                    quote!((#i - __tg_blk))
+                } else if depth == 0 && relative {
+                    quote!((#i - __tg_row_lo))
+                } else {
+                    quote!(#i)
+                };
+                sum = offset_expr(sum, s, Some(&counter));
+            }
+            quote!(let #off: usize = #sum;)
+        })
+        .collect()
+}
+
+/// Each buffer that this nest reads or writes only along the inner loop, contiguously
+/// and at one place (every operand on it with inner stride 1 and the same offsets), is
+/// re-sliced to the row once per row: one bounds check per row instead of one per load
+/// and store, since `__tg_j + LANES <= n` then proves every chunk inside the row (W3's
+/// scale pass spent 6 of its 18 instructions per vector on them). The row slice shadows
+/// the buffer's slice and its operands' offsets become 0, so the chunk code is
+/// unchanged; it covers exactly the elements the row's loop visits.
+fn row_slices(
+    nest: &LoopNest,
+    next_row: Option<(&[usize], &TokenStream)>,
+    written: &[usize],
+) -> TokenStream {
     let mut row_slices = TokenStream::new();
     if nest.ragged.is_none() {
         let extent = size_expr(&nest.inner);
@@ -476,44 +543,7 @@ pub(super) fn emit_nest(
             }
         }
     }
-    let prefetch_decl = prefetch.map(|p| &p.decl);
-    let mut body = quote! {
-        #(#offsets)*
-        #prefetch_decl
-        #row_slices
-        #ragged_extent
-        #row
-        #row_init
-        // The chunk body appears twice: in the main loop `__tg_n` is the constant LANES,
-        // so loads and stores compile to plain vector moves; the tail runs it once with
-        // the remainder. (A closure called from two sites is not reliably inlined.)
-        let mut __tg_j: usize = 0;
-        #stream_head
-        #main_loops
-        #tail
-        #stream_fence
-        #row_finish
-    };
-    for (depth, (var, extent)) in loop_vars.iter().zip(&nest.outer).enumerate().rev() {
-        let extent = size_expr(extent);
-        body = if depth == 0 && in_row_group {
-            quote! {
-                let #var: usize = __tg_row;
-                #body
-            }
-        } else {
-            quote! {
-                for #var in 0..#extent {
-                    #body
-                }
-            }
-        };
-    }
-    quote! {
-        #slices
-        #global
-        #body
-    }
+    row_slices
 }
 
 /// Nests storing at least this many bytes of outputs use streaming stores: twice this
