@@ -82,6 +82,13 @@ pub struct ReadmeDoctests;
 #[doc = include_str!("../docs/language.md")]
 pub struct LanguageDoctests;
 
+/// The doc examples of `Tensor`, its views and `ShapeError` run as doctests here: they are
+/// written with `tensorgraph::` paths, which tensorgraph-core, where those items live, cannot
+/// name (tensor-core's tensor.rs, `__user_doc_examples`, says how they are shared).
+#[cfg(doctest)]
+#[doc = tensor_core::__user_doc_examples!(all)]
+pub struct TensorDoctests;
+
 /// What `graph!` expansions name. Not a stable API.
 #[doc(hidden)]
 pub mod __private {

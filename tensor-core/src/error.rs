@@ -35,9 +35,15 @@ pub enum LengthReason {
 /// A buffer, dims or graph arguments that do not fit a shape.
 ///
 /// Every variant's `Display` is a complete sentence for the user; the fields carry the same
-/// facts for code that matches on them.
+/// facts for code that matches on them. `Debug` writes the same sentence (not the variant
+/// and its fields), so an error that `main` returns through `?`, or that `unwrap()` or
+/// `expect` panics with, reads as `Display` does:
+#[cfg_attr(
+    not(doctest),
+    doc = crate::__user_doc_examples!(shape_error_debug)
+)]
 #[non_exhaustive]
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub enum ShapeError {
     /// A buffer's length differs from the element count of fully known dims:
     /// ``a tensor of shape [4, 8] needs 32 elements, but 31 were given``.
@@ -447,6 +453,15 @@ impl fmt::Display for ShapeError {
                  runtime disagree: please report it); signature {signature}"
             ),
         }
+    }
+}
+
+impl fmt::Debug for ShapeError {
+    /// The `Display` sentence: `fn main() -> Result<(), ShapeError>` prints
+    /// ``Error: graph `layer`: `x` is a slice of 10 elements, …`` rather than the
+    /// variant's fields (match on the variant for those).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 

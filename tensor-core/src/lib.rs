@@ -38,7 +38,7 @@ pub use error::{LengthReason, ShapeError};
 pub use shape::{
     Dim, Dyn, Fixed, Rank0, Rank1, Rank2, Rank3, Rank4, Rank5, Rank6, Shape, StaticShape,
 };
-pub use tensor::{Tensor, TensorMut, TensorRef, TensorView, TensorViewMut};
+pub use tensor::{AxisView, Tensor, TensorMut, TensorRef, TensorView, TensorViewMut};
 
 /// What generated code calls. Not a stable API.
 #[doc(hidden)]

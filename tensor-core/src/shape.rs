@@ -55,6 +55,15 @@ pub trait Shape: Copy + Default + Send + Sync + 'static {
 }
 
 /// A shape whose every dim is a literal: its extents and element count are constants.
+///
+/// Its diagnostic is what `Tensor::<f32, Shape![_, 64]>::zeros()` prints: `zeros`, `full`
+/// and `from_fn` bound their shape by it (on each method, so rustc reports this trait), and
+/// the fix is the constructor that takes the extents.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a shape of literal dims only: a run-time dim (`_`) has no size until the program runs",
+    label = "this needs every dim of the shape to be a literal, as in `Shape![4, 64]`",
+    note = "with a `_` dim, give the extents (one per axis: `[n, 64]` for `Shape![_, 64]`) when the tensor is built: `Tensor::zeros_with_dims(dims)` for `zeros()`, `Tensor::full_with_dims(dims, value)` for `full(value)`, `Tensor::from_shape_fn(dims, f)` for `from_fn(f)`, or `Tensor::from_vec(data)`, which solves one `_` from the length; each returns `Result<_, ShapeError>`"
+)]
 pub trait StaticShape: Shape {
     /// The dims, outermost first.
     const DIMS: &'static [usize];

@@ -9,9 +9,10 @@
 //! - the nonzero extents multiply to at most `isize::MAX` (ndarray's rule), so index
 //!   arithmetic cannot overflow even when another extent is 0.
 
+use crate::dtype::DType;
 use crate::dtype::Element;
 pub use crate::error::{LengthReason, ShapeError};
-use crate::shape::{dims_text, flat_offset, static_dims_text, unravel, Shape, StaticShape};
+use crate::shape::{dims_text, flat_offset, static_dims_text, unravel, Rank0, Shape, StaticShape};
 use core::fmt;
 
 // The checks behind the constructors. Each is one non-generic function over slices, so the
@@ -168,6 +169,17 @@ pub(crate) fn zeroed_data<T: Element>(
     Ok(crate::hugepages::filled(len, T::default()))
 }
 
+/// The buffer of [`Tensor::full_with_dims`], checked as in `zeroed_data`; generic over the
+/// dtype only, as it is.
+fn filled_data<T: Element>(
+    static_dims: &[Option<usize>],
+    dims: &[usize],
+    value: T,
+) -> Result<Vec<T>, ShapeError> {
+    let len = alloc_len(static_dims, dims, core::mem::size_of::<T>())?;
+    Ok(crate::hugepages::filled(len, value))
+}
+
 /// An output of a graph with names, allocated by its allocating form: all elements zero,
 /// with the given extents, as [`Tensor::zeros_with_dims`] makes it (the same checks and
 /// errors, boxed). Generic over the shape only in this wrapper, which inlines: the
@@ -247,9 +259,21 @@ pub struct TensorViewMut<'a, T: Element, S: Shape> {
     pub(crate) dims: S::Index,
 }
 
-impl<T: Element, S: StaticShape> Tensor<T, S> {
-    /// All elements zero (`false` for `bool`).
-    pub fn zeros() -> Self {
+// `zeros`, `full` and `from_fn` put `S: StaticShape` on each method, not on the impl block:
+// called on a shape with a run-time dim, a bound on the block is rustc's E0599 ("exists …
+// but its trait bounds were not satisfied"), which ignores `StaticShape`'s
+// `#[diagnostic::on_unimplemented]`; a bound on the method is an E0277, which prints it and
+// so names the constructor to use instead (`zeros_with_dims`, `full_with_dims`,
+// `from_shape_fn`).
+impl<T: Element, S: Shape> Tensor<T, S> {
+    /// All elements zero (`false` for `bool`). Every dim of `S` must be a literal; a shape
+    /// with a run-time dim (`Shape![_, 64]`) takes its extents in
+    /// [`Tensor::zeros_with_dims`], and `zeros()` on it is a compile error that says so.
+    #[cfg_attr(not(doctest), doc = crate::__user_doc_examples!(zeros))]
+    pub fn zeros() -> Self
+    where
+        S: StaticShape,
+    {
         // Written out rather than `Self::full(T::default())`: one function per tensor type
         // in a user's crate instead of two (issue 17). The dims first: with the buffer
         // allocated before a call that might unwind, each instance (one per tensor type in
@@ -261,8 +285,12 @@ impl<T: Element, S: StaticShape> Tensor<T, S> {
         }
     }
 
-    /// Every element the same value.
-    pub fn full(value: T) -> Self {
+    /// Every element the same value. Every dim of `S` must be a literal; with a run-time
+    /// dim use [`Tensor::full_with_dims`].
+    pub fn full(value: T) -> Self
+    where
+        S: StaticShape,
+    {
         let dims = static_index(S::DIMS);
         Tensor {
             data: crate::hugepages::filled(S::LEN, value),
@@ -271,7 +299,12 @@ impl<T: Element, S: StaticShape> Tensor<T, S> {
     }
 
     /// Element `index` is `f(index)`, with `index` an array `[i0, i1, …]` of the shape's rank.
-    pub fn from_fn(mut f: impl FnMut(S::Index) -> T) -> Self {
+    /// Every dim of `S` must be a literal; with a run-time dim use
+    /// [`Tensor::from_shape_fn`].
+    pub fn from_fn(mut f: impl FnMut(S::Index) -> T) -> Self
+    where
+        S: StaticShape,
+    {
         let dims: S::Index = static_index(S::DIMS);
         let mut data = crate::hugepages::with_capacity(S::LEN);
         let mut index = S::Index::default();
@@ -317,11 +350,21 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     }
 
     /// All elements zero, with the given extents (which must agree with the literal dims of
-    /// `S` and fit in memory's address range).
+    /// `S` and fit in memory's address range): [`Tensor::zeros`] for shapes with run-time
+    /// dims.
     pub fn zeros_with_dims(dims: S::Index) -> Result<Self, ShapeError> {
         // A `match`, not `?`: instantiated per tensor type in a user's crate (every output of
         // a graph with dim names), where `?` adds a `Try::branch` and a `FromResidual`.
         match zeroed_data::<T>(S::STATIC_DIMS, dims.as_ref()) {
+            Ok(data) => Ok(Tensor { data, dims }),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Every element `value`, with the given extents (checked as in
+    /// [`Tensor::zeros_with_dims`]): [`Tensor::full`] for shapes with run-time dims.
+    pub fn full_with_dims(dims: S::Index, value: T) -> Result<Self, ShapeError> {
+        match filled_data::<T>(S::STATIC_DIMS, dims.as_ref(), value) {
             Ok(data) => Ok(Tensor { data, dims }),
             Err(e) => Err(e),
         }
@@ -444,19 +487,7 @@ impl<'a, T: Element, S: Shape> TensorView<'a, T, S> {
 
     /// The element at `index`, or `None` if it is out of range. Views index like tensors
     /// (`view[[i, j]]`, which panics out of range as a slice does):
-    /// ```
-    /// use tensor_core::{Fixed, Rank2, Tensor};
-    /// let mut t = Tensor::<i32, Rank2<Fixed<2>, Fixed<3>>>::from_vec(vec![1, 2, 3, 4, 5, 6]).unwrap();
-    /// let v = t.view();
-    /// assert_eq!(v[[1, 2]], 6);
-    /// assert_eq!(v.get([0, 1]), Some(&2));
-    /// assert_eq!(v.get([2, 0]), None);
-    /// let mut m = t.view_mut();
-    /// m[[0, 0]] = 10;
-    /// assert_eq!(m.get([0, 0]), Some(&10));
-    /// assert_eq!(m.get([0, 3]), None);
-    /// assert_eq!(t[[0, 0]], 10);
-    /// ```
+    #[cfg_attr(not(doctest), doc = crate::__user_doc_examples!(view_get))]
     pub fn get(&self, index: S::Index) -> Option<&'a T> {
         let data: &'a [T] = self.data;
         flat_offset(self.dims.as_ref(), index.as_ref()).and_then(|o| data.get(o))
@@ -630,12 +661,329 @@ index_impls!(Tensor<T, S>; index_mut);
 index_impls!(TensorView<'_, T, S>;);
 index_impls!(TensorViewMut<'_, T, S>; index_mut);
 
+// Rank 0: the one element. `t[[]]` (the empty index) reads it too; `item()` says so by name,
+// and `.into()` converts an owned rank-0 tensor to its element type.
+
+impl<T: Element> Tensor<T, Rank0> {
+    /// The one element of a rank-0 tensor (a graph's `f32[]` output, such as `sum(x)`), by
+    /// value; the same as `t[[]]`, indexing by the empty index. `T::from(t)` (or
+    /// `let n: T = t.into()`) takes it from an owned tensor.
+    #[cfg_attr(not(doctest), doc = crate::__user_doc_examples!(item))]
+    pub fn item(&self) -> T {
+        // A rank-0 tensor holds exactly one element (the invariant: the empty product is 1).
+        self.data[0]
+    }
+}
+
+impl<T: Element> TensorView<'_, T, Rank0> {
+    /// The one element of a rank-0 view, as [`Tensor::item`].
+    pub fn item(&self) -> T {
+        self.data[0]
+    }
+}
+
+impl<T: Element> TensorViewMut<'_, T, Rank0> {
+    /// The one element of a rank-0 view, as [`Tensor::item`].
+    pub fn item(&self) -> T {
+        self.data[0]
+    }
+}
+
+// `impl<T: Element> From<Tensor<T, Rank0>> for T` is refused by the orphan rule (the
+// uncovered `T` comes before the local type), so one impl per dtype.
+macro_rules! rank0_into_element {
+    ($($t:ty),*) => {$(
+        impl From<Tensor<$t, Rank0>> for $t {
+            /// The one element of a rank-0 tensor, as [`Tensor::item`].
+            fn from(tensor: Tensor<$t, Rank0>) -> $t {
+                tensor.item()
+            }
+        }
+    )*};
+}
+rank0_into_element!(
+    bool,
+    u8,
+    u16,
+    u32,
+    u64,
+    i8,
+    i16,
+    i32,
+    i64,
+    crate::dtype::f16,
+    crate::dtype::bf16,
+    f32,
+    f64
+);
+
+// Iteration along an axis. The sub-tensors along axis 0 are contiguous (`rows` yields them as
+// slices); along another axis they are strided, so `axis_iter` yields `AxisView`s, which read
+// through the stride. Both work on every shape type, with literal or run-time dims.
+
+/// The contiguous pieces of the sub-tensors along `axis` of a row-major buffer with extents
+/// `dims`: `(outer, len, stride)`, where `outer` is the product of the extents before `axis`,
+/// `len` the product of those after it (one piece's length) and `stride` the distance
+/// between two pieces of one sub-tensor (`dims[axis] · len`).
+#[track_caller]
+fn axis_geometry(dims: &[usize], axis: usize) -> (usize, usize, usize) {
+    if axis >= dims.len() {
+        axis_out_of_range(axis, dims);
+    }
+    // No product overflows: each is over some of the extents, and the nonzero extents
+    // multiply to at most `isize::MAX` (the invariant), with a 0 making the product 0.
+    let outer: usize = dims[..axis].iter().product();
+    let len: usize = dims[axis + 1..].iter().product();
+    (outer, len, dims[axis] * len)
+}
+
+/// `rows()` of a rank-0 shape is a compile error (a constant that fails to evaluate when
+/// `rows` is instantiated for it): rank 0 has no axis to iterate.
+struct HasAxis<S>(S);
+
+impl<S: Shape> HasAxis<S> {
+    const CHECK: () = assert!(
+        S::RANK > 0,
+        "`rows()` of a rank-0 tensor: it has no axis to iterate (`item()` reads its element)"
+    );
+}
+
+#[cold]
+#[track_caller]
+fn axis_out_of_range(axis: usize, dims: &[usize]) -> ! {
+    panic!(
+        "axis {axis} is out of range for a tensor of rank {} (shape {})",
+        dims.len(),
+        dims_text(dims)
+    )
+}
+
+/// The elements of a tensor whose index on one axis is fixed: the sub-tensor of rank one
+/// lower that [`Tensor::axis_iter`] yields, read in place (no copy) in row-major order of
+/// the remaining axes. Along axis 0 it is one contiguous run ([`AxisView::as_slice`] is
+/// `Some`); along another axis it is strided (a column of a matrix).
+pub struct AxisView<'a, T: Element> {
+    /// The whole buffer of the tensor.
+    data: &'a [T],
+    /// Where the first piece starts.
+    start: usize,
+    /// The number of contiguous pieces.
+    pieces: usize,
+    /// The length of each piece.
+    piece_len: usize,
+    /// The distance between the starts of two pieces.
+    stride: usize,
+}
+
+impl<T: Element> Clone for AxisView<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: Element> Copy for AxisView<'_, T> {}
+
+impl<'a, T: Element> AxisView<'a, T> {
+    /// The number of elements: the product of the other axes' extents.
+    pub fn len(&self) -> usize {
+        self.pieces * self.piece_len
+    }
+
+    /// Whether it holds no element (another axis has extent 0).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The element at position `i` in row-major order of the remaining axes, or `None` if
+    /// `i >= len()`.
+    pub fn get(&self, i: usize) -> Option<&'a T> {
+        if i >= self.len() {
+            return None;
+        }
+        let (piece, at) = (i / self.piece_len, i % self.piece_len);
+        self.data.get(self.start + piece * self.stride + at)
+    }
+
+    /// The elements in row-major order of the remaining axes.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &'a T> + Clone + 'a {
+        let AxisView {
+            data,
+            start,
+            pieces,
+            piece_len,
+            stride,
+        } = *self;
+        // Every piece lies in the buffer: the last ends at `start + (pieces - 1) · stride +
+        // piece_len`, at most the element count.
+        (0..pieces).flat_map(move |p| {
+            let from = start + p * stride;
+            &data[from..from + piece_len]
+        })
+    }
+
+    /// The elements, copied, in row-major order of the remaining axes.
+    pub fn to_vec(&self) -> Vec<T> {
+        self.iter().copied().collect()
+    }
+
+    /// The elements as one slice when they are contiguous in the tensor's buffer (always
+    /// along axis 0, or when every axis before this one has extent 1), else `None`.
+    pub fn as_slice(&self) -> Option<&'a [T]> {
+        match self.pieces {
+            _ if self.is_empty() => Some(&[]),
+            1 => self.data.get(self.start..self.start + self.piece_len),
+            _ => None,
+        }
+    }
+}
+
+impl<T: Element> core::ops::Index<usize> for AxisView<'_, T> {
+    type Output = T;
+    /// The element at position `i` in row-major order of the remaining axes; panics if
+    /// `i >= len()`, as slice indexing does ([`AxisView::get`] is the checked form).
+    #[track_caller]
+    fn index(&self, i: usize) -> &T {
+        match self.get(i) {
+            Some(value) => value,
+            None => panic!(
+                "index {i} is out of range for an axis view of {} elements",
+                self.len()
+            ),
+        }
+    }
+}
+
+impl<T: Element> fmt::Debug for AxisView<'_, T> {
+    /// Its elements as a list: `[1, 4]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<T: Element> PartialEq for AxisView<'_, T> {
+    /// The same elements in the same order (wherever they lie in their buffers).
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl<'a, T: Element, S: Shape> TensorView<'a, T, S> {
+    /// The sub-tensors along the outermost axis as slices, as [`Tensor::rows`]; they borrow
+    /// the viewed buffer, not the view.
+    pub fn rows(
+        &self,
+    ) -> impl ExactSizeIterator<Item = &'a [T]> + DoubleEndedIterator + Clone + 'a {
+        let () = HasAxis::<S>::CHECK;
+        let data: &'a [T] = self.data;
+        let (_, len, _) = axis_geometry(self.dims.as_ref(), 0);
+        (0..self.dims.as_ref()[0]).map(move |i| &data[i * len..(i + 1) * len])
+    }
+
+    /// The sub-tensors along `axis` as [`AxisView`]s, as [`Tensor::axis_iter`]; they
+    /// borrow the viewed buffer, not the view. Panics if `axis` is not below the rank.
+    #[track_caller]
+    pub fn axis_iter(
+        &self,
+        axis: usize,
+    ) -> impl ExactSizeIterator<Item = AxisView<'a, T>> + DoubleEndedIterator + Clone + 'a {
+        let data: &'a [T] = self.data;
+        let (pieces, piece_len, stride) = axis_geometry(self.dims.as_ref(), axis);
+        (0..self.dims.as_ref()[axis]).map(move |i| AxisView {
+            data,
+            start: i * piece_len,
+            pieces,
+            piece_len,
+            stride,
+        })
+    }
+}
+
+impl<T: Element, S: Shape> Tensor<T, S> {
+    /// The sub-tensors along the outermost axis, in order, each as the slice of its
+    /// elements (row-major): `shape()[0]` slices of the product of the other extents each.
+    /// For a matrix these are its rows; for `[2, 3, 4]` two slices of 12 (each `[3, 4]`
+    /// block flattened); for a vector each element as a one-element slice. Rank 0 has no
+    /// axis: `rows()` on it is a compile error, reported by `cargo build` (not `cargo
+    /// check`: a constant that fails when `rows` is compiled for that shape).
+    #[cfg_attr(not(doctest), doc = crate::__user_doc_examples!(rows))]
+    pub fn rows(&self) -> impl ExactSizeIterator<Item = &[T]> + DoubleEndedIterator + Clone + '_ {
+        // Checked here too, so that rustc's note on a rank-0 call names the caller's line.
+        let () = HasAxis::<S>::CHECK;
+        self.view().rows()
+    }
+
+    /// The sub-tensors along `axis`, in order: for each index `i` of that axis, the
+    /// elements whose index there is `i`, as an [`AxisView`] (in place, row-major over the
+    /// other axes). `axis_iter(0)` gives what [`rows`](Tensor::rows) gives; on a matrix
+    /// `axis_iter(1)` gives its columns. Panics if `axis` is not below the rank, as slice
+    /// indexing does.
+    #[cfg_attr(not(doctest), doc = crate::__user_doc_examples!(axis_iter))]
+    #[track_caller]
+    pub fn axis_iter(
+        &self,
+        axis: usize,
+    ) -> impl ExactSizeIterator<Item = AxisView<'_, T>> + DoubleEndedIterator + Clone + '_ {
+        self.view().axis_iter(axis)
+    }
+}
+
+impl<T: Element, S: Shape> TensorViewMut<'_, T, S> {
+    /// The sub-tensors along the outermost axis as slices, as [`Tensor::rows`].
+    pub fn rows(&self) -> impl ExactSizeIterator<Item = &[T]> + DoubleEndedIterator + Clone + '_ {
+        // Checked here too, so that rustc's note on a rank-0 call names the caller's line.
+        let () = HasAxis::<S>::CHECK;
+        self.view().rows()
+    }
+
+    /// The sub-tensors along `axis` as [`AxisView`]s, as [`Tensor::axis_iter`]. Panics
+    /// if `axis` is not below the rank.
+    #[track_caller]
+    pub fn axis_iter(
+        &self,
+        axis: usize,
+    ) -> impl ExactSizeIterator<Item = AxisView<'_, T>> + DoubleEndedIterator + Clone + '_ {
+        self.view().axis_iter(axis)
+    }
+}
+
 /// Beyond this many elements `Debug` shows the first and last `EDGE_ITEMS` of each axis,
 /// as NumPy does.
 const SUMMARY_THRESHOLD: usize = 1000;
 const EDGE_ITEMS: usize = 3;
 
-fn fmt_nested<T: fmt::Debug>(
+/// One element, formatted with the formatter's options (width, fill, alignment, precision,
+/// sign, `x?`), as `Vec`'s `Debug` hands them to its elements: with none it is `{:?}`
+/// (`1.0`, `7`, `true`). A precision counts decimals, so it does not cut a `bool`'s text
+/// (`str` padding would print `{:.3}` of `true` as `tru`).
+fn fmt_element<T: Element>(f: &mut fmt::Formatter<'_>, value: &T) -> fmt::Result {
+    if T::DTYPE == DType::Bool && f.precision().is_some() {
+        return pad_ignoring_precision(f, &format!("{value:?}"));
+    }
+    fmt::Debug::fmt(value, f)
+}
+
+/// `text` padded to the formatter's width with its fill and alignment (left by default, as
+/// for a `str`), whatever its precision.
+fn pad_ignoring_precision(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
+    use core::fmt::Write as _;
+    let padding = f.width().unwrap_or(0).saturating_sub(text.chars().count());
+    let (before, after) = match f.align() {
+        Some(fmt::Alignment::Right) => (padding, 0),
+        Some(fmt::Alignment::Center) => (padding / 2, padding - padding / 2),
+        _ => (0, padding),
+    };
+    let fill = f.fill();
+    for _ in 0..before {
+        f.write_char(fill)?;
+    }
+    f.write_str(text)?;
+    for _ in 0..after {
+        f.write_char(fill)?;
+    }
+    Ok(())
+}
+
+fn fmt_nested<T: Element>(
     f: &mut fmt::Formatter<'_>,
     data: &[T],
     dims: &[usize],
@@ -644,7 +992,7 @@ fn fmt_nested<T: fmt::Debug>(
     indent: usize,
 ) -> fmt::Result {
     if dims.is_empty() {
-        return write!(f, "{:?}", data[0]);
+        return fmt_element(f, &data[0]);
     }
     let n = dims[0];
     let stride: usize = dims[1..].iter().product();
@@ -705,12 +1053,11 @@ fn fmt_plain<T: Element>(f: &mut fmt::Formatter<'_>, data: &[T], dims: &[usize])
 }
 
 impl<T: Element, S: Shape> fmt::Display for Tensor<T, S> {
-    /// The elements nested by axis (long axes summarised as NumPy does):
-    /// ```
-    /// use tensor_core::{Fixed, Rank2, Tensor};
-    /// let t = Tensor::<i32, Rank2<Fixed<2>, Fixed<3>>>::from_vec(vec![1, 2, 3, 4, 5, 6]).unwrap();
-    /// assert_eq!(t.to_string(), "[[1, 2, 3],\n [4, 5, 6]]");
-    /// ```
+    /// The elements nested by axis (long axes summarised as NumPy does), each as its `Debug`
+    /// writes it. The formatter's width, fill, alignment, precision and sign apply to each
+    /// element, as `Vec`'s `Debug` passes them on: `{:.3}` writes three decimals per
+    /// element, `{:8.2}` also pads each to 8 columns; with none the output is as below.
+    #[cfg_attr(not(doctest), doc = crate::__user_doc_examples!(display))]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt_plain(f, &self.data, self.dims.as_ref())
     }
@@ -732,11 +1079,7 @@ impl<T: Element, S: Shape> fmt::Display for TensorViewMut<'_, T, S> {
 
 impl<T: Element, S: Shape> Tensor<T, S> {
     /// The elements in row-major order.
-    /// ```
-    /// use tensor_core::{Fixed, Rank2, Tensor};
-    /// let t = Tensor::<f32, Rank2<Fixed<2>, Fixed<2>>>::from_vec(vec![1.0, 2.0, 3.0, 4.0]).unwrap();
-    /// assert_eq!(t.iter().sum::<f32>(), 10.0);
-    /// ```
+    #[cfg_attr(not(doctest), doc = crate::__user_doc_examples!(iter))]
     pub fn iter(&self) -> core::slice::Iter<'_, T> {
         self.data.iter()
     }
@@ -748,13 +1091,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
 
     /// A new tensor of the same shape with `f` applied to each element (any element
     /// type: `t.map(|x| x as f64)`, `t.map(|x| x > 0.0)`).
-    /// ```
-    /// use tensor_core::{Fixed, Dyn, Rank2, Tensor};
-    /// let t = Tensor::<f32, Rank2<Dyn, Fixed<2>>>::from_vec(vec![1.0, -2.0, 3.0, -4.0]).unwrap();
-    /// let positive = t.map(|x| x > 0.0);
-    /// assert_eq!(positive.shape(), &[2, 2]);
-    /// assert_eq!(positive.as_slice(), &[true, false, true, false]);
-    /// ```
+    #[cfg_attr(not(doctest), doc = crate::__user_doc_examples!(map))]
     pub fn map<U: Element>(&self, f: impl FnMut(T) -> U) -> Tensor<U, S> {
         self.view().map(f)
     }
@@ -779,23 +1116,7 @@ impl<'a, T: Element, S: Shape> TensorView<'a, T, S> {
 impl<T: Element, S: Shape> TensorViewMut<'_, T, S> {
     /// The viewed elements in row-major order. Writable views iterate, map and index as
     /// owned tensors do:
-    /// ```
-    /// use tensor_core::{Fixed, Rank2, TensorViewMut};
-    /// let mut buffer = [1.0f32, 2.0, 3.0, 4.0];
-    /// let mut view = TensorViewMut::<f32, Rank2<Fixed<2>, Fixed<2>>>::new(&mut buffer).unwrap();
-    /// for x in view.iter_mut() {
-    ///     *x *= 2.0;
-    /// }
-    /// for x in &mut view {
-    ///     *x += 1.0;
-    /// }
-    /// assert_eq!(view.iter().sum::<f32>(), 24.0);
-    /// let halves = view.map(|x| x / 2.0);
-    /// assert_eq!(halves[[1, 1]], 4.5);
-    /// assert_eq!(view.view().map(|x| x > 5.0).as_slice(), &[false, false, true, true]);
-    /// assert_eq!((&view).into_iter().count(), 4);
-    /// assert_eq!(buffer, [3.0, 5.0, 7.0, 9.0]);
-    /// ```
+    #[cfg_attr(not(doctest), doc = crate::__user_doc_examples!(view_mut_iter))]
     pub fn iter(&self) -> core::slice::Iter<'_, T> {
         self.data.iter()
     }
@@ -817,20 +1138,7 @@ impl<T: Element, S: Shape> IntoIterator for Tensor<T, S> {
     type IntoIter = std::vec::IntoIter<T>;
     /// The elements in row-major order, by value (`&tensor`, `&mut tensor` and views iterate
     /// by reference):
-    /// ```
-    /// use tensor_core::{Fixed, Rank2, Tensor};
-    /// let mut t = Tensor::<i32, Rank2<Fixed<2>, Fixed<2>>>::from_vec(vec![1, 2, 3, 4]).unwrap();
-    /// for x in &mut t {
-    ///     *x *= 10;
-    /// }
-    /// let mut total = 0;
-    /// for x in &t {
-    ///     total += x;
-    /// }
-    /// assert_eq!(total, 100);
-    /// assert_eq!(t.view().into_iter().max(), Some(&40));
-    /// assert_eq!(t.into_iter().collect::<Vec<_>>(), vec![10, 20, 30, 40]);
-    /// ```
+    #[cfg_attr(not(doctest), doc = crate::__user_doc_examples!(into_iter))]
     fn into_iter(self) -> Self::IntoIter {
         self.data.into_iter()
     }
@@ -895,20 +1203,15 @@ impl<'t, T: Element, S: Shape> IntoIterator for &'t mut TensorViewMut<'_, T, S> 
 impl<T: Element, S: Shape> TryFrom<Vec<T>> for Tensor<T, S> {
     type Error = ShapeError;
     /// [`Tensor::from_vec`]: no copy; one run-time dim is solved from the length.
-    /// ```
-    /// use tensor_core::{Fixed, Dyn, Rank2, Tensor};
-    /// let t: Tensor<u8, Rank2<Dyn, Fixed<3>>> = vec![1u8, 2, 3, 4, 5, 6].try_into().unwrap();
-    /// assert_eq!(t.shape(), &[2, 3]);
-    /// let bad: Result<Tensor<u8, Rank2<Dyn, Fixed<3>>>, _> = vec![1u8, 2].try_into();
-    /// assert!(bad.is_err());
-    /// ```
+    #[cfg_attr(not(doctest), doc = crate::__user_doc_examples!(try_from))]
     fn try_from(data: Vec<T>) -> Result<Self, ShapeError> {
         Tensor::from_vec(data)
     }
 }
 
 impl<T: Element, S: Shape> fmt::Debug for Tensor<T, S> {
-    /// NumPy-like: `tensor([[1.0, 2.0],\n        [3.0, 4.0]], dtype=f32)`.
+    /// NumPy-like: `tensor([[1.0, 2.0],\n        [3.0, 4.0]], dtype=f32)`. The
+    /// formatter's options apply to each element as in `Display` (`{:.2?}`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt_tensor(f, &self.data, self.dims.as_ref())
     }
@@ -923,17 +1226,251 @@ impl<T: Element, S: Shape> fmt::Debug for TensorView<'_, T, S> {
 
 impl<T: Element, S: Shape> fmt::Debug for TensorViewMut<'_, T, S> {
     /// As the owned tensor's: `tensor([1, 2], dtype=u8)`.
-    /// ```
-    /// use tensor_core::{Fixed, Rank2, Tensor};
-    /// let mut t = Tensor::<f32, Rank2<Fixed<2>, Fixed<2>>>::from_vec(vec![1.0, 2.0, 3.0, 4.5]).unwrap();
-    /// let expected = "tensor([[1.0, 2.0],\n        [3.0, 4.5]], dtype=f32)";
-    /// assert_eq!(format!("{t:?}"), expected);
-    /// assert_eq!(format!("{:?}", t.view()), expected);
-    /// assert_eq!(format!("{:?}", t.view_mut()), expected);
-    /// ```
+    #[cfg_attr(not(doctest), doc = crate::__user_doc_examples!(debug))]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt_tensor(f, self.data, self.dims.as_ref())
     }
+}
+
+// The doc examples of this module's public items and of `ShapeError`, written as a user
+// writes them: `tensorgraph::` paths, its prelude and `Shape!`. This crate cannot compile
+// them (`tensorgraph` depends on it, so a dev-dependency on it would be a cycle), so each
+// item takes its example from this macro in a `#[cfg_attr(not(doctest), doc = …)]`:
+// `cargo doc` renders it (here and where `tensorgraph` re-exports the item), this crate's
+// doctests skip it, and the `tensorgraph` crate's doctests compile and run every one (its
+// `src/lib.rs` documents a `#[cfg(doctest)]` item with the `all` arm), so `cargo test`
+// (CI's first command) checks them against the crate users depend on, not against
+// `tensor_core` under another name (a hidden `extern crate tensor_core as tensorgraph`
+// would, and could not name `prelude` or `Shape!`). An example added here goes in `all`
+// too; the test `user_doc_examples_are_all_compiled` checks that every arm is listed there
+// and used on an item.
+
+/// The doc examples of `Tensor`, its views and `ShapeError` (tensor.rs says how they are
+/// compiled). Not a stable API.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __user_doc_examples {
+    (all) => {
+        concat!(
+            $crate::__user_doc_examples!(zeros),
+            $crate::__user_doc_examples!(view_get),
+            $crate::__user_doc_examples!(item),
+            $crate::__user_doc_examples!(rows),
+            $crate::__user_doc_examples!(axis_iter),
+            $crate::__user_doc_examples!(display),
+            $crate::__user_doc_examples!(iter),
+            $crate::__user_doc_examples!(map),
+            $crate::__user_doc_examples!(view_mut_iter),
+            $crate::__user_doc_examples!(into_iter),
+            $crate::__user_doc_examples!(try_from),
+            $crate::__user_doc_examples!(debug),
+            $crate::__user_doc_examples!(shape_error_debug),
+        )
+    };
+    (zeros) => {
+        r#"
+```
+use tensorgraph::prelude::*;
+let z = Tensor::<f32, Shape![2, 64]>::zeros();
+assert_eq!(z.shape(), &[2, 64]);
+// A run-time dim (`_`) takes its extents when the tensor is built; `zeros()` on such a
+// shape is a compile error that names these constructors.
+let rows = Tensor::<f32, Shape![_, 64]>::zeros_with_dims([3, 64])?;
+let ones = Tensor::<f32, Shape![_, 64]>::full_with_dims([3, 64], 1.0)?;
+assert_eq!((rows.shape(), ones[[2, 63]]), (&[3, 64][..], 1.0));
+# Ok::<(), tensorgraph::ShapeError>(())
+```
+
+```compile_fail,E0277
+use tensorgraph::prelude::*;
+// error[E0277]: `Rank2<Dyn, Fixed<64>>` is not a shape of literal dims only: …
+// note: … `Tensor::zeros_with_dims(dims)` for `zeros()` …
+let t = Tensor::<f32, Shape![_, 64]>::zeros();
+```
+"#
+    };
+    (view_get) => {
+        r#"
+```
+use tensorgraph::prelude::*;
+let mut t = Tensor::<i32, Shape![2, 3]>::from_vec(vec![1, 2, 3, 4, 5, 6]).unwrap();
+let v = t.view();
+assert_eq!(v[[1, 2]], 6);
+assert_eq!(v.get([0, 1]), Some(&2));
+assert_eq!(v.get([2, 0]), None);
+let mut m = t.view_mut();
+m[[0, 0]] = 10;
+assert_eq!(m.get([0, 0]), Some(&10));
+assert_eq!(m.get([0, 3]), None);
+assert_eq!(t[[0, 0]], 10);
+```
+"#
+    };
+    (item) => {
+        r#"
+```
+use tensorgraph::prelude::*;
+
+graph! {
+    /// How many values are positive: a rank-0 `i64`.
+    fn count_positive(x: f32[N]) -> i64[] { sum(x > 0.0) }
+}
+
+fn main() -> Result<(), tensorgraph::ShapeError> {
+    let count = count_positive(&vec![1.0f32, -2.0, 3.0, 0.5])?;
+    assert_eq!(count.item(), 3);
+    assert_eq!(count[[]], 3); // indexing by the empty index reads the same element
+    let n: i64 = count.into();
+    assert_eq!(n, 3);
+    Ok(())
+}
+```
+"#
+    };
+    (rows) => {
+        r#"
+```
+use tensorgraph::prelude::*;
+let m = Tensor::<i32, Shape![_, 3]>::from_vec(vec![1, 2, 3, 4, 5, 6]).unwrap();
+let rows: Vec<&[i32]> = m.rows().collect();
+assert_eq!(rows, [[1, 2, 3], [4, 5, 6]]);
+let sums: Vec<i32> = m.rows().map(|row| row.iter().sum()).collect();
+assert_eq!(sums, [6, 15]);
+// Rank 3: each item is one `[2, 2]` block, flattened.
+let cube = Tensor::<u8, Shape![2, 2, 2]>::from_vec((0..8).collect()).unwrap();
+assert_eq!(cube.rows().last(), Some(&[4, 5, 6, 7][..]));
+```
+
+```compile_fail,E0080
+use tensorgraph::prelude::*;
+// error[E0080]: evaluation panicked: `rows()` of a rank-0 tensor: it has no axis to iterate …
+let scalar = Tensor::<f32, Shape![]>::full(1.0);
+let rows = scalar.rows().count();
+```
+"#
+    };
+    (axis_iter) => {
+        r#"
+```
+use tensorgraph::prelude::*;
+let m = Tensor::<i32, Shape![2, 3]>::from_vec(vec![1, 2, 3, 4, 5, 6]).unwrap();
+let columns: Vec<Vec<i32>> = m.axis_iter(1).map(|column| column.to_vec()).collect();
+assert_eq!(columns, [[1, 4], [2, 5], [3, 6]]);
+let last = m.axis_iter(1).next_back().unwrap();
+assert_eq!((last.len(), last[1], last.as_slice()), (2, 6, None));
+// Along axis 0 each view is contiguous: a row.
+assert_eq!(m.axis_iter(0).next().unwrap().as_slice(), Some(&[1, 2, 3][..]));
+```
+"#
+    };
+    (display) => {
+        r#"
+```
+use tensorgraph::prelude::*;
+let t = Tensor::<i32, Shape![2, 3]>::from_vec(vec![1, 2, 3, 4, 5, 6]).unwrap();
+assert_eq!(t.to_string(), "[[1, 2, 3],\n [4, 5, 6]]");
+let x = Tensor::<f32, Shape![3]>::from_vec(vec![1.0, 2.5, -1.0 / 3.0]).unwrap();
+assert_eq!(x.to_string(), "[1.0, 2.5, -0.33333334]");
+assert_eq!(format!("{x:.2}"), "[1.00, 2.50, -0.33]");
+assert_eq!(format!("{x:6.1}"), "[   1.0,    2.5,   -0.3]");
+```
+"#
+    };
+    (iter) => {
+        r#"
+```
+use tensorgraph::prelude::*;
+let t = Tensor::<f32, Shape![2, 2]>::from_vec(vec![1.0, 2.0, 3.0, 4.0]).unwrap();
+assert_eq!(t.iter().sum::<f32>(), 10.0);
+```
+"#
+    };
+    (map) => {
+        r#"
+```
+use tensorgraph::prelude::*;
+let t = Tensor::<f32, Shape![_, 2]>::from_vec(vec![1.0, -2.0, 3.0, -4.0]).unwrap();
+let positive = t.map(|x| x > 0.0);
+assert_eq!(positive.shape(), &[2, 2]);
+assert_eq!(positive.as_slice(), &[true, false, true, false]);
+```
+"#
+    };
+    (view_mut_iter) => {
+        r#"
+```
+use tensorgraph::prelude::*;
+let mut buffer = [1.0f32, 2.0, 3.0, 4.0];
+let mut view = TensorViewMut::<f32, Shape![2, 2]>::new(&mut buffer).unwrap();
+for x in view.iter_mut() {
+    *x *= 2.0;
+}
+for x in &mut view {
+    *x += 1.0;
+}
+assert_eq!(view.iter().sum::<f32>(), 24.0);
+let halves = view.map(|x| x / 2.0);
+assert_eq!(halves[[1, 1]], 4.5);
+assert_eq!(view.view().map(|x| x > 5.0).as_slice(), &[false, false, true, true]);
+assert_eq!((&view).into_iter().count(), 4);
+assert_eq!(buffer, [3.0, 5.0, 7.0, 9.0]);
+```
+"#
+    };
+    (into_iter) => {
+        r#"
+```
+use tensorgraph::prelude::*;
+let mut t = Tensor::<i32, Shape![2, 2]>::from_vec(vec![1, 2, 3, 4]).unwrap();
+for x in &mut t {
+    *x *= 10;
+}
+let mut total = 0;
+for x in &t {
+    total += x;
+}
+assert_eq!(total, 100);
+assert_eq!(t.view().into_iter().max(), Some(&40));
+assert_eq!(t.into_iter().collect::<Vec<_>>(), vec![10, 20, 30, 40]);
+```
+"#
+    };
+    (try_from) => {
+        r#"
+```
+use tensorgraph::prelude::*;
+let t: Tensor<u8, Shape![_, 3]> = vec![1u8, 2, 3, 4, 5, 6].try_into().unwrap();
+assert_eq!(t.shape(), &[2, 3]);
+let bad: Result<Tensor<u8, Shape![_, 3]>, _> = vec![1u8, 2].try_into();
+assert!(bad.is_err());
+```
+"#
+    };
+    (debug) => {
+        r#"
+```
+use tensorgraph::prelude::*;
+let mut t = Tensor::<f32, Shape![2, 2]>::from_vec(vec![1.0, 2.0, 3.0, 4.5]).unwrap();
+let expected = "tensor([[1.0, 2.0],\n        [3.0, 4.5]], dtype=f32)";
+assert_eq!(format!("{t:?}"), expected);
+assert_eq!(format!("{:?}", t.view()), expected);
+assert_eq!(format!("{:?}", t.view_mut()), expected);
+```
+"#
+    };
+    (shape_error_debug) => {
+        r#"
+```
+use tensorgraph::prelude::*;
+use tensorgraph::ShapeError;
+let err = Tensor::<f32, Shape![2, 3]>::from_vec(vec![0.0; 5]).unwrap_err();
+let text = "a tensor of shape [2, 3] needs 6 elements, but 5 were given";
+assert_eq!(err.to_string(), text);
+assert_eq!(format!("{err:?}"), text); // what `main` prints for an `Err` it returns
+assert!(matches!(err, ShapeError::Length { expected: 6, found: 5, .. }));
+```
+"#
+    };
 }
 
 #[cfg(test)]
@@ -1144,6 +1681,47 @@ mod tests {
         assert_eq!(format!("{e:?}"), "tensor([], shape=[0, 768], dtype=f32)");
         let r0 = Tensor::<i64, Rank0>::from_vec(vec![7]).unwrap();
         assert_eq!(format!("{r0:?}"), "tensor(7, dtype=i64)");
+    }
+
+    /// Every arm of `__user_doc_examples` is in its `all` arm (which the `tensorgraph`
+    /// crate's doctests compile) and on an item of tensor.rs or error.rs, and every item's
+    /// example is an arm: an example cannot be shown without being compiled.
+    #[test]
+    fn user_doc_examples_are_all_compiled() {
+        use std::collections::BTreeSet;
+        let sources = [include_str!("tensor.rs"), include_str!("error.rs")];
+        let call = ["__user_doc", "_examples!("].concat();
+        let (mut listed, mut used, mut arms) = (BTreeSet::new(), BTreeSet::new(), BTreeSet::new());
+        for source in sources {
+            for (at, _) in source.match_indices(&call) {
+                let name: String = source[at + call.len()..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if source[..at].ends_with("$crate::") {
+                    listed.insert(name);
+                } else if source[..at].ends_with("crate::") {
+                    used.insert(name);
+                }
+            }
+        }
+        let definition = ["macro_rules! __user_doc", "_examples {"].concat();
+        let body = sources[0].split(&definition).nth(1).unwrap_or_default();
+        let body = body.split("#[cfg(test)]").next().unwrap_or_default();
+        {
+            for line in body.lines() {
+                if let Some(rest) = line.strip_prefix("    (") {
+                    if let Some(name) = rest.strip_suffix(") => {") {
+                        if name != "all" {
+                            arms.insert(name.to_string());
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(arms.len(), 13, "{arms:?}");
+        assert_eq!(listed, arms, "arms missing from `all`");
+        assert_eq!(used, arms, "arms on no item, or items naming no arm");
     }
 
     #[test]
