@@ -609,7 +609,21 @@ macro_rules! lend_tensor {
         }
     )+};
 }
-lend_tensor!(&Tensor<T, S>, &TensorView<'_, T, S>, TensorView<'_, T, S>, &TensorViewMut<'_, T, S>);
+lend_tensor!(TensorView<'_, T, S>);
+
+/// A reference lends what it points at: `&Tensor`, `&TensorView`, `&TensorViewMut`, `&[T]`,
+/// `&Vec<T>`, `&[T; N]` and with the `ndarray` feature `&Array`, `&ArrayView` and `&ArrayRef`,
+/// through their [`LendPointee`] impls (the closure form of a graph with names reads the same
+/// impls behind its `&`), so each form is written once.
+impl<X: LendPointee + ?Sized> Lend for &X {
+    type Elem = X::Elem;
+    type Shape = X::Shape;
+    type Notation = X::Notation;
+    #[inline]
+    fn lend(&self) -> ArgParts<'_, X::Elem> {
+        X::lend(self)
+    }
+}
 
 macro_rules! lend_tensor_mut {
     ($($ty:ty),+) => {$(
@@ -630,36 +644,6 @@ macro_rules! lend_tensor_mut {
     )+};
 }
 lend_tensor_mut!(&mut Tensor<T, S>, &mut TensorViewMut<'_, T, S>, TensorViewMut<'_, T, S>);
-
-impl<T: Element> Lend for &[T] {
-    type Elem = T;
-    type Shape = Flat;
-    type Notation = [T];
-    #[inline]
-    fn lend(&self) -> ArgParts<'_, T> {
-        slice_parts(self)
-    }
-}
-
-impl<T: Element> Lend for &Vec<T> {
-    type Elem = T;
-    type Shape = Flat;
-    type Notation = [T];
-    #[inline]
-    fn lend(&self) -> ArgParts<'_, T> {
-        slice_parts(self)
-    }
-}
-
-impl<T: Element, const N: usize> Lend for &[T; N] {
-    type Elem = T;
-    type Shape = Flat;
-    type Notation = [T];
-    #[inline]
-    fn lend(&self) -> ArgParts<'_, T> {
-        slice_parts(&self[..])
-    }
-}
 
 /// The value behind the `&` that the closure form of a graph with names takes for each tensor
 /// parameter: `Tensor`, `TensorView`, `TensorViewMut`, `[T]`, `Vec<T>`, `[T; N]` and with the

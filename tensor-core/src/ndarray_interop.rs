@@ -137,33 +137,7 @@ fn array_parts_mut<T, D: Dimension>(array: &mut ArrayRef<T, D>) -> ArgPartsMut<'
     }
 }
 
-impl<T: Element, S: Data<Elem = T>, D: Dimension + NdLendShape> Lend for &ArrayBase<S, D>
-where
-    D::Shape: crate::args::Notation<T>,
-{
-    type Elem = T;
-    type Shape = D::Shape;
-    type Notation = <D::Shape as crate::args::Notation<T>>::Out;
-    #[inline]
-    fn lend(&self) -> ArgParts<'_, T> {
-        array_parts(self)
-    }
-}
-
 impl<T: Element, D: Dimension + NdLendShape> Lend for ArrayView<'_, T, D>
-where
-    D::Shape: crate::args::Notation<T>,
-{
-    type Elem = T;
-    type Shape = D::Shape;
-    type Notation = <D::Shape as crate::args::Notation<T>>::Out;
-    #[inline]
-    fn lend(&self) -> ArgParts<'_, T> {
-        array_parts(self)
-    }
-}
-
-impl<T: Element, D: Dimension + NdLendShape> Lend for &ArrayRef<T, D>
 where
     D::Shape: crate::args::Notation<T>,
 {

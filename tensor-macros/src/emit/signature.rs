@@ -1051,15 +1051,14 @@ fn kernel_params(
 /// the bound names (`__tg_dim_*`), the slices and the scalars, which both forms call after
 /// binding (the allocating form once, from its inputs, with the outputs it allocated).
 /// rustc type-checks and compiles it once, whatever argument types the pair is called
-/// with; it returns `Result<(), EntryError>` only when it checks sizes computed from several
-/// names that no argument bounds (`check_entry_sizes`, `checked_sizes`), and `()` otherwise.
+/// with; it returns `Result<(), EntryError>` only when it checks sizes at entry (`fallible`:
+/// `checked_sizes` is not empty, `check_entry_sizes`), and `()` otherwise.
 /// Returns the function and its call (inside call entry's labeled block).
 fn symbolic_kernel(
     rt: &TokenStream,
     f: &GraphFn,
     outputs: &[(DType, Vec<Dim>)],
-    graph: &TypedGraph,
-    kernel: &Kernel,
+    fallible: bool,
     body: TokenStream,
 ) -> (TokenStream, TokenStream) {
     let p = quote!(#rt::__private);
@@ -1067,7 +1066,6 @@ fn symbolic_kernel(
     let dims: Vec<_> = dim_names(f).iter().map(|n| dim_ident(n)).collect();
     let ident = format_ident!("__tg_{}_kernel", fn_ident(f));
     let cfgs = cfg_attrs(f);
-    let fallible = !checked_sizes(kernel, &arg_sizes(f, graph)).is_empty();
     let (ret, end, call) = if fallible {
         (
             quote!(-> ::core::result::Result<(), #p::EntryError>),
@@ -1323,6 +1321,7 @@ pub fn emit_graph_fn(
     let (items, f_body, into_body) = match checked {
         Some((graph, kernel)) => {
             let signature = signature_static(rt, f, graph, &outputs);
+            let checks = entry_checks(f, graph, kernel);
             let kernel_body = emit_kernel(
                 &Emitter {
                     rt,
@@ -1330,10 +1329,11 @@ pub fn emit_graph_fn(
                     graph,
                     kernel,
                 },
-                &entry_checks(f, graph, kernel),
+                &checks,
             );
-            let (kernel_fn, kernel_call) =
-                symbolic_kernel(rt, f, &outputs, graph, kernel, kernel_body);
+            // The kernel returns `Result` exactly when it checks sizes at entry.
+            let fallible = !checks.sizes.is_empty();
+            let (kernel_fn, kernel_call) = symbolic_kernel(rt, f, &outputs, fallible, kernel_body);
             let names = dim_names(f);
             let n = Literal::usize_unsuffixed(names.len());
             let dim_idents: Vec<_> = names.iter().map(|n| dim_ident(n)).collect();
