@@ -875,6 +875,7 @@ mod tests {
             },
         ],
         at_least: &[],
+        exprs: &[],
     };
 
     fn copy_into(

@@ -50,7 +50,7 @@ pub mod __private {
     };
     pub use crate::bind::{
         bind_dims, bind_entry, check_entry_sizes, check_sizes, entry_error, ArgShape, DeclDim,
-        EntryError, GraphSignature, ParamSig,
+        DimExpr, DimOp, EntryError, GraphSignature, ParamSig,
     };
     pub use crate::cast::CastTo;
     pub use crate::dtype::{bf16, f16, Element};

@@ -1,5 +1,6 @@
 //! The typed graph that `check` produces, and the loop IR that `lower` builds from it.
 
+use crate::dim_expr::{Atom, Poly};
 use crate::dtype::DType;
 use crate::ops::Op;
 use crate::shape::Dim;
@@ -207,12 +208,19 @@ pub struct Node {
 pub struct TypedGraph {
     pub nodes: Vec<Node>,
     pub outputs: Vec<NodeId>,
-    /// Names that must be non-zero at call entry, with the op that needs it: `max`,
-    /// `min`, `argmax`, `argmin` over a symbolic axis (an empty axis has no maximum).
-    pub nonempty: Vec<(String, &'static str)>,
-    /// Names that must be at least this long at call entry, with the op that needs it: a
-    /// `slice` of a named axis with literal bounds (`start = -4` needs 4 elements).
-    pub at_least: Vec<(String, usize, &'static str)>,
+    /// Symbolic dims (names or expressions) that must be non-zero at call entry, with the
+    /// op that needs it: `max`, `min`, `argmax`, `argmin` over a symbolic axis (an empty
+    /// axis has no maximum).
+    pub nonempty: Vec<(Dim, &'static str)>,
+    /// Symbolic dims that must be at least this long at call entry, with the op that needs
+    /// it: a `slice` of a symbolic axis with literal bounds (`start = -4` needs 4 elements).
+    pub at_least: Vec<(Dim, usize, &'static str)>,
+}
+
+/// The name under which a size stands for the dim expression `p`: `@` and its text (no
+/// dim name starts with `@`; `emit` binds it to a local computed at call entry).
+pub fn expression_key(p: &Poly) -> String {
+    format!("@{p}")
 }
 
 /// A size or stride known at compile time up to run-time names: `coeff × Π names`.
@@ -235,6 +243,9 @@ impl Size {
         }
     }
 
+    /// A dim as a size. An expression that is a monomial with a positive coefficient
+    /// (`2 * N`, `N * M`) keeps its names; any other (`N + M`, `(N + 1) / 2`) is one
+    /// opaque factor, its key `expression_key`, computed once at call entry.
     pub fn of(dim: &Dim) -> Size {
         match dim {
             Dim::Static(n) => Size::lit(*n),
@@ -242,6 +253,25 @@ impl Size {
                 coeff: 1,
                 names: vec![name.clone()],
             },
+            Dim::Expr(p) => {
+                let mut terms = p.terms();
+                if let (Some((atoms, c)), None) = (terms.next(), terms.next()) {
+                    let names: Option<Vec<String>> = atoms
+                        .iter()
+                        .map(|a| match a {
+                            Atom::Name(n) => Some(n.clone()),
+                            _ => None,
+                        })
+                        .collect();
+                    if let (Some(names), Ok(coeff)) = (names, usize::try_from(c)) {
+                        return Size { coeff, names };
+                    }
+                }
+                Size {
+                    coeff: 1,
+                    names: vec![expression_key(p)],
+                }
+            }
         }
     }
 

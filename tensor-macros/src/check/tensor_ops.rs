@@ -637,15 +637,15 @@ impl Checker<'_> {
                 _ => "argmin",
             };
             for &a in &axes {
-                if let Dim::Named(n) = &dims[a] {
-                    if !self
+                let d = &dims[a];
+                if d.is_symbolic()
+                    && !self
                         .graph
                         .nonempty
                         .iter()
-                        .any(|(m, o)| m == n && *o == empty_op)
-                    {
-                        self.graph.nonempty.push((n.clone(), empty_op));
-                    }
+                        .any(|(m, o)| m == d && *o == empty_op)
+                {
+                    self.graph.nonempty.push((d.clone(), empty_op));
                 }
             }
             if let Some(&a) = axes.iter().find(|&&a| dims[a].is_static(0)) {

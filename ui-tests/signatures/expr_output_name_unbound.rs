@@ -1,7 +1,7 @@
 use tensorgraph::prelude::*;
 
 graph! {
-    fn f(x: f32[B], y: f32[2 * B]) -> f32[B] {
+    fn f(x: f32[N]) -> f32[N + K] {
         x
     }
 }
