@@ -187,3 +187,137 @@ fn into_outputs_are_checked_against_the_expression() {
     let text = err.to_string();
     assert!(text.contains("(N + 1) / 2") && text.contains("is 5"), "{text}");
 }
+
+graph! {
+    /// A KV-cache append: `N + M` rows.
+    fn append(cache: f32[N, 4], new: f32[M, 4]) -> f32[N + M, 4] { concat([cache, new], axis = 0) }
+    /// Three parts, fused with a consumer, along the last axis.
+    fn join3(a: f32[2, N], b: f32[2, M], c: f32[2, 3]) -> f32[2, N + M + 3] {
+        concat([a, b, c], axis = 1) * 2.0 + 1.0
+    }
+    /// A concat read in part (a slice of it) goes through a temp.
+    fn cut(a: f32[N], b: f32[M]) -> f32[N + M - 1] { slice(concat([a, b], axis = 0), axis = 0, start = 1) }
+    /// A reduction over a concat along names.
+    fn both_sum(a: f64[N], b: f64[M]) -> f64[] { sum(concat([a, b], axis = 0)) }
+}
+
+#[test]
+fn concat_along_names() {
+    for (n, m) in [(0usize, 0usize), (0, 2), (3, 0), (1, 1), (5, 7), (9, 33), (200, 1000)] {
+        let cache = seq(n * 4);
+        let new: Vec<f32> = (0..m * 4).map(|i| 100.0 + i as f32).collect();
+        let y = append(&cache, &new).unwrap();
+        assert_eq!(y.shape(), &[n + m, 4]);
+        let want: Vec<f32> = cache.iter().chain(&new).copied().collect();
+        assert_eq!(y.as_slice(), &want[..], "n={n} m={m}");
+
+        let a = seq(2 * n);
+        let b: Vec<f32> = (0..2 * m).map(|i| -(i as f32)).collect();
+        let c = [7.0f32, 8.0, 9.0, 10.0, 11.0, 12.0];
+        let z = join3(&a, &b, &c).unwrap();
+        let w = n + m + 3;
+        assert_eq!(z.shape(), &[2, w]);
+        for r in 0..2 {
+            let row: Vec<f32> = a[r * n..(r + 1) * n]
+                .iter()
+                .chain(&b[r * m..(r + 1) * m])
+                .chain(&c[r * 3..(r + 1) * 3])
+                .map(|v| v * 2.0 + 1.0)
+                .collect();
+            assert_eq!(&z.as_slice()[r * w..(r + 1) * w], &row[..], "n={n} m={m} row {r}");
+        }
+
+        let a = seq(n);
+        let b: Vec<f32> = (0..m).map(|i| i as f32 * 3.0).collect();
+        match cut(&a, &b) {
+            Ok(y) => {
+                let all: Vec<f32> = a.iter().chain(&b).copied().collect();
+                assert_eq!(y.as_slice(), &all[1..], "n={n} m={m}");
+            }
+            Err(err) => {
+                assert_eq!(n + m, 0, "{err}");
+                assert!(err.to_string().contains("M + N - 1"), "{err}");
+            }
+        }
+
+        let a64: Vec<f64> = (0..n).map(|i| i as f64 * 0.25).collect();
+        let b64: Vec<f64> = (0..m).map(|i| 1.0 / (i as f64 + 1.0)).collect();
+        let s = both_sum(&a64, &b64).unwrap().item();
+        let want: f64 = a64.iter().chain(&b64).sum();
+        assert!((s - want).abs() <= 1e-12 * want.abs().max(1.0), "n={n} m={m}: {s} vs {want}");
+    }
+    // The output of `append_into` must have `N + M` rows.
+    let mut out = Tensor::<f32, Shape![_, 4]>::from_shape_vec([4, 4], vec![0.0; 16]).unwrap();
+    let err = append_into(&seq(8), &seq(4), &mut out).unwrap_err();
+    assert!(matches!(err, ShapeError::ExprMismatch { size: 4, value: Some(3), .. }), "{err:?}");
+}
+
+graph! {
+    fn pad_c(x: f32[N, 2]) -> f32[N + 3, 2] { pad(x, [1, 2, 0, 0], value = -1.0) }
+    fn pad_e(x: i32[N]) -> i32[N + 4] { pad(x, [3, 1], mode = edge) }
+    fn pad_r(x: i32[N]) -> i32[N + 4] { pad(x, [2, 2], mode = reflect) }
+    fn tile2(x: f32[N, 3]) -> f32[2 * N, 3] { tile(x, [2, 1]) + 0.5 }
+    /// 3 x 4 = 12 regions: built by broadcasting and a reshape.
+    fn tile12(x: u8[N, M]) -> u8[3 * N, 4 * M] { tile(x, [3, 4]) }
+}
+
+/// NumPy's `pad` of a vector, written out: constant, edge, reflect.
+fn pad_ref(x: &[i32], before: usize, after: usize, mode: &str, fill: i32) -> Vec<i32> {
+    let n = x.len() as isize;
+    (-(before as isize)..n + after as isize)
+        .map(|i| {
+            if (0..n).contains(&i) {
+                return x[i as usize];
+            }
+            match mode {
+                "edge" => x[i.clamp(0, n - 1) as usize],
+                "reflect" => x[if i < 0 { -i } else { 2 * (n - 1) - i } as usize],
+                _ => fill,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn pad_and_tile_of_names() {
+    for n in [0usize, 1, 2, 3, 5, 9, 40] {
+        let x = seq(2 * n);
+        let y = pad_c(&x).unwrap();
+        for c in 0..2 {
+            let col: Vec<i32> = (0..n).map(|r| (x[2 * r + c] * 2.0) as i32).collect();
+            let want = pad_ref(&col, 1, 2, "constant", -2);
+            let got: Vec<i32> = (0..n + 3).map(|r| (y[[r, c]] * 2.0) as i32).collect();
+            assert_eq!(got, want, "n={n} col {c}");
+        }
+        let xi: Vec<i32> = (0..n as i32).map(|i| i * 7 - 3).collect();
+        match pad_e(&xi) {
+            Ok(y) => assert_eq!(y.as_slice(), &pad_ref(&xi, 3, 1, "edge", 0)[..], "n={n}"),
+            Err(err) => {
+                assert_eq!(n, 0);
+                assert!(matches!(err, ShapeError::TooShort { least: 1, op: "pad", .. }), "{err:?}");
+            }
+        }
+        match pad_r(&xi) {
+            Ok(y) => assert_eq!(y.as_slice(), &pad_ref(&xi, 2, 2, "reflect", 0)[..], "n={n}"),
+            Err(err) => {
+                assert!(n < 3, "{err}");
+                assert!(matches!(err, ShapeError::TooShort { least: 3, .. }), "{err:?}");
+            }
+        }
+        let x = seq(3 * n);
+        let y = tile2(&x).unwrap();
+        let want: Vec<f32> = x.iter().chain(&x).map(|v| v + 0.5).collect();
+        assert_eq!(y.as_slice(), &want[..], "n={n}");
+        for m in [0usize, 1, 3] {
+            let x: Vec<u8> = (0..n * m).map(|i| i as u8).collect();
+            let t = Tensor::<u8, Shape![_, _]>::from_shape_vec([n, m], x.clone()).unwrap();
+            let y = tile12(&t).unwrap();
+            assert_eq!(y.shape(), &[3 * n, 4 * m]);
+            for r in 0..3 * n {
+                for c in 0..4 * m {
+                    assert_eq!(y[[r, c]], x[(r % n) * m + c % m], "n={n} m={m} at {r},{c}");
+                }
+            }
+        }
+    }
+}

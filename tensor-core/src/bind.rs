@@ -292,7 +292,9 @@ fn bind(
     for &(sym, least, op) in sig.at_least {
         match sizes.get(sym) {
             Some(&Some(size)) if size >= least => {}
-            Some(&Some(size)) if op == "slice" => {
+            // `max`/`min`/`argmax`/`argmin` need a non-empty axis; `slice` and `pad` need a
+            // length.
+            Some(&Some(size)) if !matches!(op, "max" | "min" | "argmax" | "argmin") => {
                 return Err(ShapeError::TooShort {
                     graph: sig.name,
                     dim: size_name(sig, sym),

@@ -108,6 +108,30 @@ pub enum AxisMap {
     /// Static extents cut into pieces, each read from one input (or the fill) through its
     /// own affine map (`concat`, `pad`, `tile`).
     Pieces(Vec<Piece>),
+    /// A symbolic axis cut into pieces whose bounds hold names (`concat` along `N` and `M`,
+    /// `pad` or `tile` of a named axis). A nest reads it only over the whole axis (it is
+    /// then cut at every piece) or over exactly one piece; any other box (a slice of it)
+    /// reads it from a temp (`lower`).
+    SymbolicPieces(Vec<SymbolicPiece>),
+}
+
+/// Output indices `lo..lo + len` of a symbolic axis: `Fill`, or input `input` at `start +
+/// step × i`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SymbolicPiece {
+    pub lo: Offset,
+    pub len: Size,
+    pub source: SymbolicSource,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum SymbolicSource {
+    Input {
+        input: usize,
+        start: Offset,
+        step: isize,
+    },
+    Fill,
 }
 
 /// Output indices `lo..hi` of an axis: `Fill`, or input `input` at `start + step × i`.

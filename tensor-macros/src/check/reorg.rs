@@ -29,7 +29,9 @@ use super::tensor_ops::{expr_span, int_literal, list_items};
 use super::{type_text, Checker, Typed};
 use crate::ast::{Expr, NamedArg};
 use crate::dim_expr::Poly;
-use crate::ir::{AxisMap, NodeId, NodeKind, Offset, Piece, PieceSource};
+use crate::ir::{
+    AxisMap, NodeId, NodeKind, Offset, Piece, PieceSource, Size, SymbolicPiece, SymbolicSource,
+};
 use crate::ops::{ParamType, TensorOp};
 use crate::shape::Dim;
 
@@ -400,6 +402,14 @@ impl Checker<'_> {
                 axes.push(AxisMap::Same);
                 continue;
             }
+            if dims[k].is_symbolic() {
+                let Some((map, len)) = self.symbolic_pad(x, k, before, after, mode, bs) else {
+                    return Typed::Poison;
+                };
+                axes.push(map);
+                out_dims[k] = len;
+                continue;
+            }
             let Some(n) = self.literal_axis("pad", x, k, bs) else {
                 return Typed::Poison;
             };
@@ -436,6 +446,60 @@ impl Checker<'_> {
             out_dims[k] = Dim::Static(total as usize);
         }
         self.reorg_node(vec![x], fill, axes, out_dims)
+    }
+
+    /// `pad` of the symbolic axis `k` (`n`) by literal counts: the pieces (fill or the
+    /// input's mirrored/edge elements before and after, the input between) and the length
+    /// `n + before + after`. Counts are not negative here: a crop of a symbolic axis is a
+    /// `slice`. `edge` needs `n ≥ 1` and `reflect` `n > before, after`, checked at call
+    /// entry.
+    fn symbolic_pad(
+        &mut self,
+        x: NodeId,
+        k: usize,
+        before: i128,
+        after: i128,
+        mode: &str,
+        at: Span,
+    ) -> Option<(AxisMap, Dim)> {
+        let dim = self.node(x).dims[k].clone();
+        if before < 0 || after < 0 {
+            let shown = type_text(self.node(x).dtype, &self.node(x).dims);
+            self.errors.push(
+                at,
+                format!("`pad` crops the symbolic axis `{dim}` of {shown} (a negative count)\nhelp: crop a symbolic axis with `slice` (`slice(x, axis = {k}, start = 1, end = -1)`), which checks its length at call entry"),
+            );
+            return None;
+        }
+        let n = Offset::size(&Size::of(&dim));
+        let lit = |v: i128| Offset::lit(v);
+        let input = |start: Offset, step: isize| SymbolicSource::Input { input: 0, start, step };
+        // Output index i reads input index i - before in the middle.
+        let (left, right) = match mode {
+            // i < before reads before - i; i ≥ before + n reads 2(n - 1) - (i - before).
+            "reflect" => (input(lit(before), -1), input(n.scale(2).add(&lit(before - 2)), -1)),
+            "edge" => (input(lit(0), 0), input(n.add(&lit(-1)), 0)),
+            _ => (SymbolicSource::Fill, SymbolicSource::Fill),
+        };
+        let least = match mode {
+            "reflect" => before.max(after) + 1,
+            "edge" => 1,
+            _ => 0,
+        };
+        if least > 0 {
+            self.graph.at_least.push((dim.clone(), least as usize, "pad"));
+        }
+        let mut pieces = Vec::new();
+        if before > 0 {
+            pieces.push(SymbolicPiece { lo: lit(0), len: Size::lit(before as usize), source: left });
+        }
+        pieces.push(SymbolicPiece { lo: lit(before), len: Size::of(&dim), source: input(lit(-before), 1) });
+        if after > 0 {
+            pieces.push(SymbolicPiece { lo: n.add(&lit(before)), len: Size::lit(after as usize), source: right });
+        }
+        let len = Dim::from_poly(dim.poly().add(&Poly::constant(before + after)))
+            .expect("a size plus non-negative counts");
+        Some((AxisMap::SymbolicPieces(pieces), len))
     }
 
     /// `pad`'s `value`: a literal in `x`'s dtype, or a scalar/rank-0 parameter of it.
@@ -492,7 +556,7 @@ impl Checker<'_> {
         let regions = reps
             .iter()
             .enumerate()
-            .filter(|&(k, &(r, _))| r >= 2 && matches!(dims[k], Dim::Static(n) if n > 0))
+            .filter(|&(k, &(r, _))| r >= 2 && !dims[k].is_static(0))
             .try_fold(1usize, |acc, (_, &(r, _))| acc.checked_mul(r as usize));
         let by_broadcast = regions.is_none_or(|n| n > TILE_MAX_REGIONS);
         let mut view_map = Vec::new();
@@ -507,6 +571,26 @@ impl Checker<'_> {
                 axes.push(AxisMap::Same);
                 view_map.push(Some(k));
                 view_dims.push(dims[k].clone());
+                continue;
+            }
+            if dims[k].is_symbolic() {
+                // `r` copies of a symbolic axis: piece `c` starts at `c·n`.
+                let n = Offset::size(&Size::of(&dims[k]));
+                let pieces = (0..r)
+                    .map(|c| SymbolicPiece {
+                        lo: n.scale(c as isize),
+                        len: Size::of(&dims[k]),
+                        source: SymbolicSource::Input {
+                            input: 0,
+                            start: n.scale(-(c as isize)),
+                            step: 1,
+                        },
+                    })
+                    .collect();
+                axes.push(AxisMap::SymbolicPieces(pieces));
+                out_dims[k] = Dim::from_poly(dims[k].poly().scale(r)).expect("a size times a count");
+                view_map.extend([None, Some(k)]);
+                view_dims.extend([Dim::Static(r as usize), dims[k].clone()]);
                 continue;
             }
             let Some(n) = self.literal_axis("tile", x, k, rs) else {
@@ -607,7 +691,11 @@ impl Checker<'_> {
             }
         }
         let first_dims = self.node(parts[0]).dims.clone();
+        let symbolic = parts.iter().any(|&p| self.node(p).dims.get(k).is_some_and(Dim::is_symbolic));
         let mut pieces = Vec::new();
+        let mut symbolic_pieces = Vec::new();
+        let mut total = Poly::constant(0);
+        let mut lo_offset = Offset::zero();
         let mut at = 0usize;
         for (i, &p) in parts.iter().enumerate() {
             let dims = self.node(p).dims.clone();
@@ -628,6 +716,26 @@ impl Checker<'_> {
                 );
                 return Typed::Poison;
             }
+            if symbolic {
+                // Along names: piece `i` starts where the lengths before it end (`N`, then
+                // `N + M`), and the result's length is their sum. Offsets are sums of the
+                // parts' own sizes, so every size a nest uses is the dim of some node (the
+                // sizes call entry computes).
+                let d = &dims[k];
+                let lo = lo_offset.clone();
+                lo_offset = lo_offset.add(&Offset::size(&Size::of(d)));
+                symbolic_pieces.push(SymbolicPiece {
+                    lo: lo.clone(),
+                    len: Size::of(d),
+                    source: SymbolicSource::Input {
+                        input: i,
+                        start: lo.scale(-1),
+                        step: 1,
+                    },
+                });
+                total = total.add(&d.poly());
+                continue;
+            }
             let Some(n) = self.literal_axis("concat", p, k, expr_span(&parts_expr[i])) else {
                 return Typed::Poison;
             };
@@ -646,10 +754,15 @@ impl Checker<'_> {
         }
         let inputs: Vec<NodeId> = parts.iter().map(|&p| self.convert(p, dtype)).collect();
         let mut out_dims = first_dims;
-        out_dims[k] = Dim::Static(at);
         let mut axes = vec![AxisMap::Same; out_dims.len()];
-        if !pieces.is_empty() {
-            axes[k] = AxisMap::Pieces(pieces);
+        if symbolic {
+            out_dims[k] = Dim::from_poly(total).expect("a sum of sizes is no negative constant");
+            axes[k] = AxisMap::SymbolicPieces(symbolic_pieces);
+        } else {
+            out_dims[k] = Dim::Static(at);
+            if !pieces.is_empty() {
+                axes[k] = AxisMap::Pieces(pieces);
+            }
         }
         self.reorg_node(inputs, None, axes, out_dims)
     }
