@@ -41,7 +41,7 @@ fn reshape_target(
     infer: Option<usize>,
     written: &str,
 ) -> Result<Vec<Dim>, String> {
-    let names = |d: &[Dim]| -> Vec<Dim> { d.iter().filter(|x| x.is_named()).cloned().collect() };
+    let names = |d: &[Dim]| -> Vec<Dim> { d.iter().filter(|x| x.is_symbolic()).cloned().collect() };
     let (in_names, out_names) = (names(dims), names(&target));
     if in_names != out_names {
         return Err(format!(
@@ -57,7 +57,7 @@ fn reshape_target(
         let mut runs = Vec::new();
         let mut start = 0;
         for (k, x) in d.iter().enumerate() {
-            if x.is_named() {
+            if x.is_symbolic() {
                 runs.push((start, k));
                 start = k + 1;
             }
@@ -1115,7 +1115,7 @@ impl Checker<'_> {
                             return Typed::Poison;
                         };
                         if !dims[n].is_static(1) {
-                            let note = if dims[n].is_named() {
+                            let note = if dims[n].is_symbolic() {
                                 "\nnote: a symbolic dim is never squeezed, even when its size is 1 at run time; only a literal 1 is"
                             } else {
                                 ""
@@ -1210,7 +1210,7 @@ impl Checker<'_> {
                         view(self, map, target)
                     }
                     _ => {
-                        let named = dims.iter().chain(&target).any(Dim::is_named);
+                        let named = dims.iter().chain(&target).any(Dim::is_symbolic);
                         self.errors.push(
                             expr_span(&rest[0]),
                             format!(
