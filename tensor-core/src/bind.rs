@@ -1249,6 +1249,55 @@ pub fn check_sizes(
     Ok(())
 }
 
+/// Checks, before any kernel reads through them, that every index in `indices` (a
+/// parameter `arg` of dims `dims`, row-major) lies in `-len..len`, the positions of an axis
+/// of `len` elements (ONNX: a negative index counts from the end). Generated code calls it
+/// once per index parameter of `gather`-family ops; the kernels then normalise each index
+/// and read in range. One pass over the indices, none over the data.
+pub fn check_indices<E: Copy + Into<i128>>(
+    sig: &'static GraphSignature,
+    op: &'static str,
+    arg: &'static str,
+    indices: &[E],
+    dims: &[usize],
+    len: usize,
+) -> Result<(), EntryError> {
+    let len_i = len as i128;
+    // The common case in one pass the compiler can vectorise: the extremes are in range.
+    let (low, high) = indices.iter().fold((i128::MAX, i128::MIN), |(lo, hi), &v| {
+        let v: i128 = v.into();
+        (lo.min(v), hi.max(v))
+    });
+    if indices.is_empty() || (low >= -len_i && high < len_i) {
+        return Ok(());
+    }
+    let at = indices
+        .iter()
+        .position(|&v| {
+            let v: i128 = v.into();
+            v < -len_i || v >= len_i
+        })
+        .unwrap_or(0);
+    let mut rest = at;
+    let mut position = vec![0usize; dims.len()];
+    for (axis, &d) in dims.iter().enumerate().rev() {
+        if d > 0 {
+            position[axis] = rest % d;
+            rest /= d;
+        }
+    }
+    let position: Vec<String> = position.iter().map(|p| p.to_string()).collect();
+    Err(EntryError::new(ShapeError::IndexOutOfRange {
+        graph: sig.name,
+        op,
+        arg,
+        position: format!("[{}]", position.join(", ")),
+        value: indices.get(at).map_or(0, |&v| v.into()),
+        len,
+        signature: sig.text,
+    }))
+}
+
 /// [`check_sizes`] for generated code: the same check and, boxed, the same error.
 pub fn check_entry_sizes(
     sig: &'static GraphSignature,

@@ -289,6 +289,28 @@ pub enum ShapeError {
         /// The graph's signature in the DSL notation.
         signature: &'static str,
     },
+    /// A graph call: an index tensor holds a position outside the axis it indexes (ONNX:
+    /// valid indices are `-len..len`, a negative one counting from the end).
+    ///
+    /// ```text
+    /// graph `embed`: `gather` reads index 7 at [1, 2] of `ids`, outside an axis of 5 (valid: -5..5); signature …
+    /// ```
+    IndexOutOfRange {
+        /// The graph fn's name.
+        graph: &'static str,
+        /// The op that reads the indices.
+        op: &'static str,
+        /// The index parameter.
+        arg: &'static str,
+        /// Where in `arg` the first bad index is: `[1, 2]`.
+        position: String,
+        /// The index.
+        value: i128,
+        /// The length of the indexed axis.
+        len: usize,
+        /// The graph's signature in the DSL notation.
+        signature: &'static str,
+    },
     /// A graph call: a dim expression of the graph (declared, or made by an op: `N - 4`
     /// from `slice(x, start = 4)`) is negative for the sizes of this call.
     NegativeDim {
@@ -543,6 +565,19 @@ impl fmt::Display for ShapeError {
                 f,
                 "graph `{graph}`: `{arg}` has {size} at axis {axis}, which its dim `{dim}` \
                  cannot be for any size of `{name}` ({sizes}); signature {signature}"
+            ),
+            ShapeError::IndexOutOfRange {
+                graph,
+                op,
+                arg,
+                position,
+                value,
+                len,
+                signature,
+            } => write!(
+                f,
+                "graph `{graph}`: `{op}` reads index {value} at {position} of `{arg}`, outside \
+                 an axis of {len} (valid: -{len}..{len}); signature {signature}"
             ),
             ShapeError::NegativeDim {
                 graph,

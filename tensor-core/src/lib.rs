@@ -49,7 +49,8 @@ pub mod __private {
         StaticInput, StaticOutput, StaticPointee, Sym, TensorArg, TensorArgMut, UnderLiteral,
     };
     pub use crate::bind::{
-        bind_dims, bind_entry, check_entry_sizes, check_sizes, entry_error, ArgShape, DeclDim,
+        bind_dims, bind_entry, check_entry_sizes, check_indices, check_sizes, entry_error, ArgShape,
+        DeclDim,
         DimExpr, DimOp, EntryError, GraphSignature, ParamSig,
     };
     pub use crate::cast::CastTo;

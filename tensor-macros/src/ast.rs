@@ -67,6 +67,17 @@ pub struct GraphFn {
     pub syntax_errors: Vec<syn::Error>,
 }
 
+impl GraphFn {
+    /// Whether the body calls a function named in `names`.
+    pub fn calls(&self, names: &[&str]) -> bool {
+        let outputs: Vec<&Expr> = match &self.outputs {
+            Outputs::Single(e) => vec![e],
+            Outputs::Tuple(list, _) => list.iter().collect(),
+        };
+        self.lets.iter().map(|l| &l.value).chain(outputs).any(|e| e.calls(names))
+    }
+}
+
 pub struct Param {
     pub name: Ident,
     pub ty: ParamType,
@@ -220,6 +231,20 @@ pub struct NamedArg {
 }
 
 impl Expr {
+    /// Whether the expression calls a function named in `names` anywhere inside it.
+    pub fn calls(&self, names: &[&str]) -> bool {
+        match self {
+            Expr::Var(_) | Expr::Lit(..) => false,
+            Expr::Unary { expr, .. } | Expr::Cast { expr, .. } => expr.calls(names),
+            Expr::Binary { lhs, rhs, .. } => lhs.calls(names) || rhs.calls(names),
+            Expr::Call { func, args, named } => {
+                names.iter().any(|n| func == n)
+                    || args.iter().any(|a| a.calls(names))
+                    || named.iter().any(|n| n.value.calls(names))
+            }
+        }
+    }
+
     /// The span errors about this expression point at.
     pub fn span(&self) -> Span {
         match self {

@@ -102,6 +102,7 @@ pub fn type_text(dtype: DType, dims: &[Dim]) -> String {
 
 mod composites;
 mod einsum;
+mod indexing;
 mod matmul;
 mod reorg;
 mod tensor_ops;

@@ -96,6 +96,26 @@ pub enum NodeKind {
         fill: Option<NodeId>,
         axes: Vec<AxisMap>,
     },
+    /// `gather(data, indices, axis)` (ONNX `Gather`, NumPy `take`): output axes are
+    /// `data`'s before `axis`, then `indices`' axes, then `data`'s after it; each element
+    /// reads `data` at the position the index there names (negative counts from the end).
+    /// `indices` is a parameter whose every element call entry checks
+    /// (`TypedGraph::index_checks`), so each read is in range.
+    Gather {
+        data: NodeId,
+        indices: NodeId,
+        axis: usize,
+    },
+}
+
+/// An index tensor call entry checks before any kernel runs: every element of parameter
+/// `param` lies in `-bound..bound` (ONNX: a negative index counts from the end).
+#[derive(Clone, Debug, PartialEq)]
+pub struct IndexCheck {
+    pub param: usize,
+    pub bound: Dim,
+    /// The op that reads the indices, for the error.
+    pub op: &'static str,
 }
 
 /// How one output axis of a `Reorg` node indexes its inputs.
@@ -239,6 +259,8 @@ pub struct TypedGraph {
     /// Symbolic dims that must be at least this long at call entry, with the op that needs
     /// it: a `slice` of a symbolic axis with literal bounds (`start = -4` needs 4 elements).
     pub at_least: Vec<(Dim, usize, &'static str)>,
+    /// Index parameters call entry checks (`gather`).
+    pub index_checks: Vec<IndexCheck>,
 }
 
 /// The name under which a size stands for the dim expression `p`: `@` and its text (no
@@ -385,6 +407,16 @@ pub struct Operand {
     pub inner_stride: Offset,
 }
 
+impl LoopNest {
+    /// Whether a `gather` reads operand `k` (at positions its index values name, not
+    /// through its strides alone).
+    pub fn gathered(&self, k: usize) -> bool {
+        self.values
+            .iter()
+            .any(|v| matches!(v.source, ValueSource::Gather { operand, .. } if operand == k))
+    }
+}
+
 impl Operand {
     /// Whether both address the same elements of the same buffer at every loop index.
     pub fn same_place(&self, other: &Operand) -> bool {
@@ -515,6 +547,14 @@ pub enum ValueSource {
     /// An elementwise op, select or cast of `node` over these values.
     Compute {
         args: Vec<usize>,
+    },
+    /// `gather`: `operand` (the data, its gathered axis at stride 0) read `stride` times
+    /// the position value `index` names further on; a negative index counts from `bound`.
+    Gather {
+        operand: usize,
+        index: usize,
+        stride: Offset,
+        bound: Size,
     },
 }
 

@@ -390,7 +390,14 @@ pub enum TensorOpKind {
     Reorg,
     /// `matmul(a, b)`, also the operator `a @ b` (`check/matmul.rs`): a runtime GEMM step.
     MatMul,
+    /// Reads positions from an index tensor (`gather`; `check/indexing.rs`): the graph
+    /// checks the indices at call entry and returns `Result`.
+    Indexing,
 }
+
+/// The ops that read indices: a graph calling one returns `Result` (an index out of range
+/// is an `Err`), whatever its dims.
+pub const INDEX_OPS: &[&str] = &["gather"];
 
 /// A tensor op: one tensor, then named parameters (or, for shape ops, positional lists).
 #[derive(Debug)]
@@ -494,6 +501,11 @@ pub const TENSOR_OPS: &[TensorOp] = {
             ],
         ),
         tensor_op("flip", TensorOpKind::Reorg, &[param("axis", Axes, None)]),
+        tensor_op(
+            "gather",
+            TensorOpKind::Indexing,
+            &[param("axis", Axes, Some("0"))],
+        ),
         tensor_op(
             "pad",
             TensorOpKind::Reorg,

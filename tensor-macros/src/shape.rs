@@ -34,11 +34,6 @@ impl Dim {
         *self == Dim::Static(n)
     }
 
-    /// A bare name (`B`), not an expression.
-    pub fn is_named(&self) -> bool {
-        matches!(self, Dim::Named(_))
-    }
-
     /// A name or an expression: a size known only at call entry.
     pub fn is_symbolic(&self) -> bool {
         !matches!(self, Dim::Static(_))

@@ -186,7 +186,7 @@ impl Checker<'_> {
     }
 
     /// `axis` in range for rank `rank`, normalised.
-    fn reorg_axis(&mut self, name: &str, x: NodeId, axis: (i128, Span)) -> Option<usize> {
+    pub(super) fn reorg_axis(&mut self, name: &str, x: NodeId, axis: (i128, Span)) -> Option<usize> {
         let dims = &self.node(x).dims;
         let rank = dims.len() as i128;
         let (a, s) = axis;

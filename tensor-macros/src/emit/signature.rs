@@ -1013,6 +1013,32 @@ fn try_entry(expr: TokenStream) -> TokenStream {
     }
 }
 
+/// The index parameters' checks (`gather`): after binding, before any kernel reads
+/// through them, each an `Err` that breaks out of call entry.
+fn emit_index_checks(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph) -> TokenStream {
+    let p = quote!(#rt::__private);
+    let sig = signature_ident(f);
+    graph
+        .index_checks
+        .iter()
+        .map(|check| {
+            let slice = input_slice(check.param);
+            let param = &f.params[check.param];
+            let arg = param.name.to_string();
+            let dims = param
+                .ty
+                .dims
+                .iter()
+                .flatten()
+                .map(|d| size_expr(&Size::of(d)));
+            let len = size_expr(&Size::of(&check.bound));
+            let op = check.op;
+            let call = try_entry(quote!(#p::check_indices(&#sig, #op, #arg, #slice, &[#(#dims),*], #len)));
+            quote!(#call;)
+        })
+        .collect()
+}
+
 /// Reads every tensor input's parts: the `let __tg_partsI = …` statements, the `ArgShape`
 /// of each for `bind_entry`, and the input slices the kernel reads.
 fn input_reads(rt: &TokenStream, f: &GraphFn) -> (TokenStream, Vec<TokenStream>, TokenStream) {
@@ -1047,6 +1073,7 @@ fn input_reads(rt: &TokenStream, f: &GraphFn) -> (TokenStream, Vec<TokenStream>,
 fn emit_binding(
     rt: &TokenStream,
     f: &GraphFn,
+    graph: &TypedGraph,
     outputs: &[(DType, Vec<Dim>)],
     out_names: &[proc_macro2::Ident],
     dim_idents: &[proc_macro2::Ident],
@@ -1065,10 +1092,12 @@ fn emit_binding(
     }
     let sig = signature_ident(f);
     let bind = try_entry(quote!(#p::bind_entry::<#n>(&#sig, &[#(#shapes),*])));
+    let index_checks = emit_index_checks(rt, f, graph);
     quote! {
         #reads
         let [#(#dim_idents),*]: [usize; #n] = #bind;
         #slices
+        #index_checks
     }
 }
 
@@ -1254,6 +1283,15 @@ pub fn emit_graph_fn(
     } else {
         " Every dim is checked while compiling: the function cannot fail."
     };
+    // A graph that reads indices (`ops::INDEX_OPS`) checks them at call entry: with only
+    // literal dims too, it returns `Result`.
+    let reads_indices = f.calls(crate::ops::INDEX_OPS);
+    let fail_doc = if reads_indices && !symbolic {
+        " Every dim is checked while compiling; an index out of range is an `Err` \
+         (`ShapeError::IndexOutOfRange`), returned before anything is written."
+    } else {
+        fail_doc
+    };
     let allocates = kernel.is_some_and(|k| {
         k.temps.iter().any(|t| {
             t.row_local.is_none()
@@ -1351,12 +1389,53 @@ pub fn emit_graph_fn(
                         &entry_checks(f, graph, kernel),
                     ),
                 );
-                quote!(#setup #body)
+                if reads_indices {
+                    let checks = emit_index_checks(rt, f, graph);
+                    let signature = signature_static(rt, f, graph, &outputs);
+                    quote! {
+                        #signature
+                        #setup
+                        let __tg_failed: #p::EntryError = '__tg_entry: {
+                            #checks
+                            #body;
+                            return ::core::result::Result::Ok(());
+                        };
+                        ::core::result::Result::Err(#p::entry_error(__tg_failed))
+                    }
+                } else {
+                    quote!(#setup #body)
+                }
             }
             None => quote!(::core::panic!()),
         };
         let into_doc =
             format!(" Writes the outputs of [`{name}`] into caller-provided tensors{alloc_doc}.");
+        if reads_indices {
+            return quote! {
+                #arg_traits
+
+                #(#attrs)*
+                #[doc = ""]
+                #[doc = #sig_doc]
+                #[doc = ""]
+                #[doc = #fail_doc]
+                #[allow(clippy::too_many_arguments)]
+                #vis fn #name(#(#param_names: #param_types),*) -> ::core::result::Result<#ret_type, #p::ShapeError> {
+                    #warnings
+                    #(let mut #out_names = <#out_tensor_types>::zeros();)*
+                    #into_name(#(#param_names,)* #(&mut #out_names),*)?;
+                    ::core::result::Result::Ok(#ret_value)
+                }
+
+                #[doc = #into_doc]
+                #[doc = ""]
+                #[doc = #sig_doc]
+                #[allow(clippy::too_many_arguments, unused_variables, unused_mut, unreachable_code)]
+                #vis fn #into_name(#(#param_names: #param_types,)* #(#out_names: &mut impl #out_traits),*) -> ::core::result::Result<(), #p::ShapeError> {
+                    #into_body
+                }
+            };
+        }
         return quote! {
             #arg_traits
 
@@ -1433,6 +1512,7 @@ pub fn emit_graph_fn(
             });
             let sig = signature_ident(f);
             let bind = try_entry(quote!(#p::bind_entry::<#n>(&#sig, &[#(#shapes),*])));
+            let index_checks = emit_index_checks(rt, f, graph);
             let out_slices = outputs
                 .iter()
                 .zip(&out_names)
@@ -1449,13 +1529,14 @@ pub fn emit_graph_fn(
                     let [#(#dim_idents),*]: [usize; #n] = #bind;
                     #(#allocs)*
                     #slices
+                    #index_checks
                     #(#out_slices)*
                     #kernel_call
                     return ::core::result::Result::Ok(#ret_value);
                 };
                 #exit
             };
-            let binding = emit_binding(rt, f, &outputs, &out_names, &dim_idents);
+            let binding = emit_binding(rt, f, graph, &outputs, &out_names, &dim_idents);
             let into_body = quote! {
                 let __tg_failed: #p::EntryError = '__tg_entry: {
                     #binding

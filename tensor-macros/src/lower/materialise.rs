@@ -52,6 +52,8 @@ pub(super) fn materialised_nodes(graph: &TypedGraph, forced: &[NodeId]) -> Vec<N
                 }
             }
             NodeKind::Reshape { input } if !addressable(graph, &set, *input) => set[*input] = true,
+            // `gather` reads its data at computed positions: a row-major buffer.
+            NodeKind::Gather { data, .. } if !addressable(graph, &set, *data) => set[*data] = true,
             // A scan reads a row-major temp of its accumulator dtype and writes its own.
             NodeKind::Scan { input, .. } => {
                 set[id] = true;
@@ -86,6 +88,7 @@ pub(super) fn node_args(kind: &NodeKind) -> Vec<NodeId> {
         }
         NodeKind::Reorg { inputs, fill, .. } => inputs.iter().copied().chain(*fill).collect(),
         NodeKind::MatMul { a, b } => vec![*a, *b],
+        NodeKind::Gather { data, indices, .. } => vec![*data, *indices],
         NodeKind::Diagonal { input, .. } => vec![*input],
         NodeKind::Input { .. }
         | NodeKind::Scalar { .. }

@@ -314,6 +314,30 @@ impl<'g> NestBuilder<'g> {
                     let id = self.arg_value(node, input, &map)?;
                     ValueSource::Compute { args: vec![id] }
                 }
+                NodeKind::Gather {
+                    data,
+                    indices,
+                    axis,
+                } => {
+                    let (data, indices, axis) = (*data, *indices, *axis);
+                    let q = self.graph.nodes[indices].dims.len();
+                    let index = self.value(indices, map[axis..axis + q].to_vec())?;
+                    // The data's gathered axis at stride 0: the index adds its position.
+                    let data_dims = self.graph.nodes[data].dims.clone();
+                    let mut data_map: Mapping = map[..axis].to_vec();
+                    data_map.push(AxisIndex::zero());
+                    data_map.extend(map[axis + q..].iter().cloned());
+                    let buffer = self
+                        .leaf_buffer(data)
+                        .expect("gather's data is a buffer (materialise.rs)");
+                    let operand = self.operand(buffer, &data_dims, &data_map);
+                    ValueSource::Gather {
+                        operand,
+                        index,
+                        stride: Offset::size(&contiguous_strides(&data_dims)[axis]),
+                        bound: Size::of(&data_dims[axis]),
+                    }
+                }
                 NodeKind::View { input, map: view } => {
                     // Input axis j is read where the view's axis k = view⁻¹(j) is.
                     let input = *input;
@@ -545,6 +569,17 @@ impl<'g> NestBuilder<'g> {
                     .map(|&a| values[a].level)
                     .max()
                     .unwrap_or(Level::Global),
+                ValueSource::Gather { operand, index, .. } => {
+                    let op = &operands[*operand];
+                    let walk = if !op.inner_stride.is_zero() {
+                        Level::Inner
+                    } else if op.outer_strides.iter().any(|s| !s.is_zero()) {
+                        Level::Row
+                    } else {
+                        Level::Global
+                    };
+                    walk.max(values[*index].level)
+                }
             };
         }
         LoopNest {
