@@ -67,6 +67,7 @@ pub mod __private {
     pub use crate::parallel::{row_chunks, rows_per_task, run_chunked};
     pub use crate::reduce::{
         arg_combine, arg_fold, arg_indices, arg_step, fold, iota, iota_strided, lane_mask, mask_or,
+        positions,
         scan, Identity, ScanShape,
     };
     pub use crate::reference::{Bitwise, Compare, Num};

@@ -104,6 +104,7 @@ mod composites;
 mod einsum;
 mod indexing;
 mod matmul;
+mod positions;
 mod reorg;
 mod tensor_ops;
 

@@ -96,6 +96,9 @@ pub enum NodeKind {
         fill: Option<NodeId>,
         axes: Vec<AxisMap>,
     },
+    /// The index along axis `axis` of the node's dims, as `i64` (`arange`, the rows and
+    /// columns of `tril`/`triu`/`eye`): computed from the loop counters, never stored.
+    Position { axis: usize },
     /// `gather(data, indices, axis)` (ONNX `Gather`, NumPy `take`): output axes are
     /// `data`'s before `axis`, then `indices`' axes, then `data`'s after it; each element
     /// reads `data` at the position the index there names (negative counts from the end).
@@ -548,6 +551,8 @@ pub enum ValueSource {
     Compute {
         args: Vec<usize>,
     },
+    /// `Position`: the running index `operand` (a `BufferRef::Index` operand) addresses.
+    Position { operand: usize },
     /// `gather`: `operand` (the data, its gathered axis at stride 0) read `stride` times
     /// the position value `index` names further on; a negative index counts from `bound`.
     Gather {

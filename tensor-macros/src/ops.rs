@@ -393,6 +393,9 @@ pub enum TensorOpKind {
     /// Reads positions from an index tensor (`gather`; `check/indexing.rs`): the graph
     /// checks the indices at call entry and returns `Result`.
     Indexing,
+    /// Positions computed from the loop indices (`arange`, `eye`, `tril`, `triu`;
+    /// `check/positions.rs`): elementwise, never stored.
+    Position,
 }
 
 /// The ops that read indices: a graph calling one returns `Result` (an index out of range
@@ -501,6 +504,18 @@ pub const TENSOR_OPS: &[TensorOp] = {
             ],
         ),
         tensor_op("flip", TensorOpKind::Reorg, &[param("axis", Axes, None)]),
+        tensor_op(
+            "arange",
+            TensorOpKind::Position,
+            &[param("dtype", DTypeParam, Some("i64"))],
+        ),
+        tensor_op(
+            "eye",
+            TensorOpKind::Position,
+            &[param("k", ParamType::Int, Some("0")), param("dtype", DTypeParam, Some("f32"))],
+        ),
+        tensor_op("tril", TensorOpKind::Position, &[param("k", ParamType::Int, Some("0"))]),
+        tensor_op("triu", TensorOpKind::Position, &[param("k", ParamType::Int, Some("0"))]),
         tensor_op(
             "gather",
             TensorOpKind::Indexing,

@@ -128,6 +128,25 @@ pub(super) fn emit_value(cx: &Emitter<'_>, nest: &LoopNest, id: usize) -> TokenS
                 }
             }
         }
+        ValueSource::Position { operand } => {
+            let op = &nest.operands[*operand];
+            match value.level {
+                Level::Inner => {
+                    let off = offset_ident(*operand);
+                    // A literal step: the node axis's scale (1, or negative through a flip).
+                    let step = offset_expr(quote!(0usize), &op.inner_stride, None);
+                    quote!(#p::positions(#off, __tg_j, #step))
+                }
+                Level::Row => {
+                    let off = offset_ident(*operand);
+                    quote!(#p::V::splat(#off as i64))
+                }
+                Level::Global => {
+                    let at = offset_expr(quote!(0usize), &op.base, None);
+                    quote!(#p::V::splat(#at as i64))
+                }
+            }
+        }
         ValueSource::Gather {
             operand,
             index,

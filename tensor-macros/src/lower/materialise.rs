@@ -91,6 +91,7 @@ pub(super) fn node_args(kind: &NodeKind) -> Vec<NodeId> {
         NodeKind::Gather { data, indices, .. } => vec![*data, *indices],
         NodeKind::Diagonal { input, .. } => vec![*input],
         NodeKind::Input { .. }
+        | NodeKind::Position { .. }
         | NodeKind::Scalar { .. }
         | NodeKind::Const(_)
         | NodeKind::Count { .. } => Vec::new(),

@@ -314,6 +314,17 @@ impl<'g> NestBuilder<'g> {
                     let id = self.arg_value(node, input, &map)?;
                     ValueSource::Compute { args: vec![id] }
                 }
+                NodeKind::Position { axis } => {
+                    // The index along `axis` is an affine walk of the loop counters: the
+                    // address an index operand would have.
+                    let index = &map[*axis];
+                    let mut strides = vec![Offset::zero(); self.loop_dims.len()];
+                    if let Some(a) = index.axis {
+                        strides[a] = Offset::lit(index.scale as i128);
+                    }
+                    let operand = self.raw_operand(BufferRef::Index, index.offset.clone(), strides);
+                    ValueSource::Position { operand }
+                }
                 NodeKind::Gather {
                     data,
                     indices,
@@ -569,6 +580,16 @@ impl<'g> NestBuilder<'g> {
                     .map(|&a| values[a].level)
                     .max()
                     .unwrap_or(Level::Global),
+                ValueSource::Position { operand } => {
+                    let op = &operands[*operand];
+                    if !op.inner_stride.is_zero() {
+                        Level::Inner
+                    } else if op.outer_strides.iter().any(|s| !s.is_zero()) {
+                        Level::Row
+                    } else {
+                        Level::Global
+                    }
+                }
                 ValueSource::Gather { operand, index, .. } => {
                     let op = &operands[*operand];
                     let walk = if !op.inner_stride.is_zero() {

@@ -416,6 +416,9 @@ pub(super) fn append_values(
             ValueSource::Compute { args } => ValueSource::Compute {
                 args: args.iter().map(|&x| value_map[x]).collect(),
             },
+            ValueSource::Position { operand } => ValueSource::Position {
+                operand: operand_map[*operand],
+            },
             ValueSource::Gather {
                 operand,
                 index,
