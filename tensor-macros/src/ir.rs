@@ -104,10 +104,14 @@ pub enum NodeKind {
     /// reads `data` at the position the index there names (negative counts from the end).
     /// `indices` is a parameter whose every element call entry checks
     /// (`TypedGraph::index_checks`), so each read is in range.
+    /// With `elements` (`gather_elements`, ONNX `GatherElements`, NumPy
+    /// `take_along_axis`) the output has `indices`' dims, and each element reads `data` at
+    /// its own index along `axis`, at its own position on the other axes.
     Gather {
         data: NodeId,
         indices: NodeId,
         axis: usize,
+        elements: bool,
     },
 }
 

@@ -400,7 +400,7 @@ pub enum TensorOpKind {
 
 /// The ops that read indices: a graph calling one returns `Result` (an index out of range
 /// is an `Err`), whatever its dims.
-pub const INDEX_OPS: &[&str] = &["gather"];
+pub const INDEX_OPS: &[&str] = &["gather", "gather_elements"];
 
 /// A tensor op: one tensor, then named parameters (or, for shape ops, positional lists).
 #[derive(Debug)]
@@ -514,10 +514,26 @@ pub const TENSOR_OPS: &[TensorOp] = {
             TensorOpKind::Position,
             &[param("k", ParamType::Int, Some("0")), param("dtype", DTypeParam, Some("f32"))],
         ),
+        tensor_op(
+            "one_hot",
+            TensorOpKind::Position,
+            &[
+                param("depth", ParamType::Operand, None),
+                param("axis", Axes, Some("-1")),
+                param("on", ParamType::Operand, Some("1")),
+                param("off", ParamType::Operand, Some("0")),
+                param("dtype", DTypeParam, Some("f32")),
+            ],
+        ),
         tensor_op("tril", TensorOpKind::Position, &[param("k", ParamType::Int, Some("0"))]),
         tensor_op("triu", TensorOpKind::Position, &[param("k", ParamType::Int, Some("0"))]),
         tensor_op(
             "gather",
+            TensorOpKind::Indexing,
+            &[param("axis", Axes, Some("0"))],
+        ),
+        tensor_op(
+            "gather_elements",
             TensorOpKind::Indexing,
             &[param("axis", Axes, Some("0"))],
         ),
