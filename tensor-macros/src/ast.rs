@@ -101,7 +101,10 @@ pub enum ReturnType {
 }
 
 pub struct Let {
+    /// The name, or the first name of a tuple pattern.
     pub name: Ident,
+    /// `let (a, b) = …`: every name of the pattern (a tuple-valued op's parts).
+    pub tuple: Option<Vec<Ident>>,
     pub value: Expr,
 }
 
@@ -1087,13 +1090,36 @@ fn drain(input: ParseStream) {
 
 fn parse_let(input: ParseStream) -> syn::Result<Let> {
     input.parse::<Token![let]>()?;
-    if !input.peek(Ident) {
+    let mut tuple = None;
+    if input.peek(syn::token::Paren) {
+        // `let (a, b) = split(…)`: a tuple-valued op's parts.
+        let content;
+        let paren = parenthesized!(content in input);
+        let mut names = Vec::new();
+        while !content.is_empty() {
+            if !content.peek(Ident) {
+                return Err(content.error(format!("expected a binding name in the pattern, found {}", found(&content))));
+            }
+            names.push(content.parse::<Ident>()?);
+            if content.is_empty() {
+                break;
+            }
+            content.parse::<Token![,]>()?;
+        }
+        if names.len() < 2 {
+            return Err(syn::Error::new(paren.span.join(), "a tuple pattern names two or more parts: `let (a, b) = …`"));
+        }
+        tuple = Some(names);
+    } else if !input.peek(Ident) {
         return Err(input.error(format!(
             "expected a binding name after `let`, found {}",
             found(input)
         )));
     }
-    let name: Ident = input.parse()?;
+    let name: Ident = match &tuple {
+        Some(names) => names[0].clone(),
+        None => input.parse()?,
+    };
     if !input.peek(Token![=]) || input.peek(Token![==]) {
         let help = if input.peek(Token![:]) {
             "\nnote: bindings take their type from their value; cast it with `as` to change the dtype"
@@ -1114,7 +1140,7 @@ fn parse_let(input: ParseStream) -> syn::Result<Let> {
         )));
     }
     input.parse::<Token![;]>()?;
-    Ok(Let { name, value })
+    Ok(Let { name, tuple, value })
 }
 
 /// One expression, or a parenthesised tuple of several for multi-output graphs.

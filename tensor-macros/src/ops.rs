@@ -396,6 +396,9 @@ pub enum TensorOpKind {
     /// Positions computed from the loop indices (`arange`, `eye`, `tril`, `triu`;
     /// `check/positions.rs`): elementwise, never stored.
     Position,
+    /// A tuple of tensors (`split`; `check/tuples.rs`): bound with `let (a, b) = …` or
+    /// returned as the graph's outputs.
+    Tuple,
 }
 
 /// The ops that read indices: a graph calling one returns `Result` (an index out of range
@@ -527,6 +530,7 @@ pub const TENSOR_OPS: &[TensorOp] = {
         ),
         tensor_op("tril", TensorOpKind::Position, &[param("k", ParamType::Int, Some("0"))]),
         tensor_op("triu", TensorOpKind::Position, &[param("k", ParamType::Int, Some("0"))]),
+        tensor_op("split", TensorOpKind::Tuple, &[param("axis", Axes, Some("0"))]),
         tensor_op(
             "gather",
             TensorOpKind::Indexing,
