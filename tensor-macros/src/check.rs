@@ -105,6 +105,7 @@ mod einsum;
 mod indexing;
 mod matmul;
 mod positions;
+mod ranking;
 mod reorg;
 mod tensor_ops;
 mod tuples;

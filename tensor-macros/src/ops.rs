@@ -396,9 +396,11 @@ pub enum TensorOpKind {
     /// Positions computed from the loop indices (`arange`, `eye`, `tril`, `triu`;
     /// `check/positions.rs`): elementwise, never stored.
     Position,
-    /// A tuple of tensors (`split`; `check/tuples.rs`): bound with `let (a, b) = …` or
-    /// returned as the graph's outputs.
+    /// A tuple of tensors (`split`, `top_k`; `check/tuples.rs`): bound with `let (a, b) =
+    /// …` or returned as the graph's outputs.
     Tuple,
+    /// `sort`/`argsort` along an axis (`check/ranking.rs`): a runtime step.
+    Sort,
 }
 
 /// The ops that read indices: a graph calling one returns `Result` (an index out of range
@@ -531,6 +533,26 @@ pub const TENSOR_OPS: &[TensorOp] = {
         tensor_op("tril", TensorOpKind::Position, &[param("k", ParamType::Int, Some("0"))]),
         tensor_op("triu", TensorOpKind::Position, &[param("k", ParamType::Int, Some("0"))]),
         tensor_op("split", TensorOpKind::Tuple, &[param("axis", Axes, Some("0"))]),
+        tensor_op(
+            "top_k",
+            TensorOpKind::Tuple,
+            &[
+                param("k", ParamType::Operand, None),
+                param("axis", Axes, Some("-1")),
+                param("largest", BoolParam, Some("true")),
+                param("sorted", BoolParam, Some("true")),
+            ],
+        ),
+        tensor_op(
+            "sort",
+            TensorOpKind::Sort,
+            &[param("axis", Axes, Some("-1")), param("descending", BoolParam, Some("false"))],
+        ),
+        tensor_op(
+            "argsort",
+            TensorOpKind::Sort,
+            &[param("axis", Axes, Some("-1")), param("descending", BoolParam, Some("false"))],
+        ),
         tensor_op(
             "gather",
             TensorOpKind::Indexing,

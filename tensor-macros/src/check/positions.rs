@@ -260,7 +260,7 @@ impl Checker<'_> {
     }
 
     /// A dim argument: a literal, a dim name of the signature, or an expression of them.
-    fn dim_arg(&mut self, name: &str, e: &Expr) -> Option<Dim> {
+    pub(super) fn dim_arg(&mut self, name: &str, e: &Expr) -> Option<Dim> {
         let poly = self.dim_poly(e);
         let Some(poly) = poly else {
             self.errors.push(

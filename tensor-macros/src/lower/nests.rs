@@ -386,6 +386,8 @@ impl<'g> NestBuilder<'g> {
                 }
                 NodeKind::Reduce { .. }
                 | NodeKind::Scan { .. }
+                | NodeKind::TopK { .. }
+                | NodeKind::TopKIndices { .. }
                 | NodeKind::MatMul { .. }
                 | NodeKind::Input { .. }
                 | NodeKind::Reshape { .. } => {
