@@ -1251,9 +1251,11 @@ pub fn check_sizes(
 
 /// Checks, before any kernel reads through them, that every index in `indices` (a
 /// parameter `arg` of dims `dims`, row-major) lies in `-len..len`, the positions of an axis
-/// of `len` elements (ONNX: a negative index counts from the end). Generated code calls it
-/// once per index parameter of `gather`-family ops; the kernels then normalise each index
-/// and read in range. One pass over the indices, none over the data.
+/// of `len` elements (ONNX: a negative index counts from the end), or in `0..len` when
+/// `!negative` (a loss's class labels); an index equal to `skip` (a loss's
+/// `ignore_index`) is allowed too. Generated code calls it once per index parameter of
+/// `gather`-family ops and losses; the kernels then normalise each index and read in range.
+/// One pass over the indices, none over the data.
 pub fn check_indices<E: Copy + Into<i128>>(
     sig: &'static GraphSignature,
     op: &'static str,
@@ -1261,23 +1263,23 @@ pub fn check_indices<E: Copy + Into<i128>>(
     indices: &[E],
     dims: &[usize],
     len: usize,
+    negative: bool,
+    skip: Option<i128>,
 ) -> Result<(), EntryError> {
     let len_i = len as i128;
+    let low_bound = if negative { -len_i } else { 0 };
+    let bad = |v: i128| (v < low_bound || v >= len_i) && Some(v) != skip;
     // The common case in one pass the compiler can vectorise: the extremes are in range.
     let (low, high) = indices.iter().fold((i128::MAX, i128::MIN), |(lo, hi), &v| {
         let v: i128 = v.into();
         (lo.min(v), hi.max(v))
     });
-    if indices.is_empty() || (low >= -len_i && high < len_i) {
+    if indices.is_empty() || (low >= low_bound && high < len_i) {
         return Ok(());
     }
-    let at = indices
-        .iter()
-        .position(|&v| {
-            let v: i128 = v.into();
-            v < -len_i || v >= len_i
-        })
-        .unwrap_or(0);
+    let Some(at) = indices.iter().position(|&v| bad(v.into())) else {
+        return Ok(());
+    };
     let mut rest = at;
     let mut position = vec![0usize; dims.len()];
     for (axis, &d) in dims.iter().enumerate().rev() {

@@ -574,11 +574,18 @@ impl fmt::Display for ShapeError {
                 value,
                 len,
                 signature,
-            } => write!(
-                f,
-                "graph `{graph}`: `{op}` reads index {value} at {position} of `{arg}`, outside \
-                 an axis of {len} (valid: -{len}..{len}); signature {signature}"
-            ),
+            } => {
+                let valid = if op.ends_with("loss") || op.ends_with("entropy") {
+                    format!("0..{len}")
+                } else {
+                    format!("-{len}..{len}")
+                };
+                write!(
+                    f,
+                    "graph `{graph}`: `{op}` reads index {value} at {position} of `{arg}`, \
+                     outside an axis of {len} (valid: {valid}); signature {signature}"
+                )
+            }
             ShapeError::NegativeDim {
                 graph,
                 dim,

@@ -103,6 +103,7 @@ pub fn type_text(dtype: DType, dims: &[Dim]) -> String {
 mod composites;
 mod einsum;
 mod indexing;
+mod losses;
 mod matmul;
 mod positions;
 mod ranking;

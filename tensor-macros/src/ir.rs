@@ -132,6 +132,11 @@ pub struct IndexCheck {
     pub bound: Dim,
     /// The op that reads the indices, for the error.
     pub op: &'static str,
+    /// Whether a negative index counts from the end (ONNX's gathers), or is out of range
+    /// (a loss's class labels).
+    pub negative: bool,
+    /// A value allowed whatever the bound (a loss's `ignore_index`).
+    pub skip: Option<i128>,
 }
 
 /// How one output axis of a `Reorg` node indexes its inputs.

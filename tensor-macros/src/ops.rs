@@ -401,11 +401,18 @@ pub enum TensorOpKind {
     Tuple,
     /// `sort`/`argsort` along an axis (`check/ranking.rs`): a runtime step.
     Sort,
+    /// `softmax_cross_entropy`, `nll_loss` (`check/losses.rs`).
+    Loss,
 }
 
-/// The ops that read indices: a graph calling one returns `Result` (an index out of range
-/// is an `Err`), whatever its dims.
-pub const INDEX_OPS: &[&str] = &["gather", "gather_elements"];
+/// The ops that read indices (the gathers; the losses' labels): a graph calling one
+/// returns `Result` (an index out of range is an `Err`), whatever its dims.
+pub const INDEX_OPS: &[&str] = &[
+    "gather",
+    "gather_elements",
+    "softmax_cross_entropy",
+    "nll_loss",
+];
 
 /// A tensor op: one tensor, then named parameters (or, for shape ops, positional lists).
 #[derive(Debug)]
@@ -532,6 +539,24 @@ pub const TENSOR_OPS: &[TensorOp] = {
         ),
         tensor_op("tril", TensorOpKind::Position, &[param("k", ParamType::Int, Some("0"))]),
         tensor_op("triu", TensorOpKind::Position, &[param("k", ParamType::Int, Some("0"))]),
+        tensor_op(
+            "softmax_cross_entropy",
+            TensorOpKind::Loss,
+            &[
+                param("weight", ParamType::Operand, None),
+                param("reduction", ParamType::Operand, Some("mean")),
+                param("ignore_index", ParamType::Int, None),
+            ],
+        ),
+        tensor_op(
+            "nll_loss",
+            TensorOpKind::Loss,
+            &[
+                param("weight", ParamType::Operand, None),
+                param("reduction", ParamType::Operand, Some("mean")),
+                param("ignore_index", ParamType::Int, None),
+            ],
+        ),
         tensor_op("split", TensorOpKind::Tuple, &[param("axis", Axes, Some("0"))]),
         tensor_op(
             "top_k",

@@ -74,6 +74,8 @@ impl Checker<'_> {
             param,
             bound: data_dims[axis].clone(),
             op: name,
+            negative: true,
+            skip: None,
         };
         if !self.graph.index_checks.contains(&check) {
             self.graph.index_checks.push(check);
@@ -127,6 +129,8 @@ impl Checker<'_> {
             param,
             bound: data_dims[axis].clone(),
             op: "gather_elements",
+            negative: true,
+            skip: None,
         };
         if !self.graph.index_checks.contains(&check) {
             self.graph.index_checks.push(check);

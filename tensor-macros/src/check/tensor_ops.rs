@@ -172,6 +172,9 @@ impl Checker<'_> {
         if op.kind == TensorOpKind::Reorg {
             return self.check_reorg(op, span, args, named);
         }
+        if op.kind == TensorOpKind::Loss {
+            return self.check_loss(op, span, args, named);
+        }
         if op.kind == TensorOpKind::Sort {
             return self.check_sort(op, span, args, named);
         }

@@ -1032,8 +1032,16 @@ fn emit_index_checks(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph) -> Token
                 .flatten()
                 .map(|d| size_expr(&Size::of(d)));
             let len = size_expr(&Size::of(&check.bound));
-            let op = check.op;
-            let call = try_entry(quote!(#p::check_indices(&#sig, #op, #arg, #slice, &[#(#dims),*], #len)));
+            let (op, negative) = (check.op, check.negative);
+            let skip = match check.skip {
+                Some(v) => {
+                    let magnitude = Literal::u128_unsuffixed(v.unsigned_abs());
+                    let sign = if v < 0 { quote!(-) } else { quote!() };
+                    quote!(::core::option::Option::Some(#sign #magnitude))
+                }
+                None => quote!(::core::option::Option::None),
+            };
+            let call = try_entry(quote!(#p::check_indices(&#sig, #op, #arg, #slice, &[#(#dims),*], #len, #negative, #skip)));
             quote!(#call;)
         })
         .collect()

@@ -1,0 +1,201 @@
+//! Losses (docs/language.md, "Losses"), ONNX `SoftmaxCrossEntropyLoss` and
+//! `NegativeLogLikelihoodLoss`: `softmax_cross_entropy(scores, labels, weight = w,
+//! reduction = mean, ignore_index = i)` and `nll_loss(log_probs, labels, …)`. Scores are
+//! `[N, C, d…]` (classes on axis 1), labels `[N, d…]` of any integer dtype. Each is a
+//! graph of existing ops that the lowering fuses into passes over the rows of scores:
+//! - the label's entry is picked by a compare of positions along the class axis with the
+//!   label (`sum(where(class == label, x, 0))`), so no gather and no one-hot tensor;
+//! - its weight the same way (`weight[label]`, or 1), set to 0 for an `ignore_index`
+//!   label: the weighted loss of an ignored element is 0 and it leaves `mean`'s divisor;
+//! - `softmax_cross_entropy`'s `-log softmax(x)[label]` is `log Σ exp(x - max) - (x[label]
+//!   - max)`, softmax's own shifted sums.
+//! Labels that are a parameter are checked at call entry to lie in `0..C` (or to be
+//! `ignore_index`); the graph then returns `Result`.
+
+use proc_macro2::Span;
+
+use super::{type_text, Checker, Typed};
+use crate::ast::{Expr, NamedArg};
+use crate::dtype::DType;
+use crate::ir::{ConstValue, IndexCheck, NodeId, NodeKind, ReduceKind};
+use crate::ops::{self, TensorOp};
+use crate::shape::Dim;
+
+impl Checker<'_> {
+    pub(super) fn check_loss(
+        &mut self,
+        op: &'static TensorOp,
+        span: Span,
+        args: &[Expr],
+        named: &[NamedArg],
+    ) -> Typed {
+        let name = op.name;
+        let [scores, labels] = args else {
+            self.errors.push(span, format!("`{name}` takes the scores and the labels: `{name}(x, labels, reduction = mean)`"));
+            return Typed::Poison;
+        };
+        let (mut weight, mut reduction, mut ignore) = (None, "mean".to_string(), None);
+        for n in named {
+            if self.param_spec(op, n).is_none() {
+                return Typed::Poison;
+            }
+            let at = n.value.span();
+            match n.name.to_string().as_str() {
+                "weight" => weight = Some(&n.value),
+                "ignore_index" => match super::tensor_ops::int_literal(&n.value) {
+                    Some(v) => ignore = Some(v),
+                    None => {
+                        self.errors.push(at, "`ignore_index` is an integer literal");
+                        return Typed::Poison;
+                    }
+                },
+                _ => match &n.value {
+                    Expr::Var(v) if ["mean", "sum", "none"].contains(&v.to_string().as_str()) => {
+                        reduction = v.to_string();
+                    }
+                    _ => {
+                        self.errors.push(at, "`reduction` is `mean`, `sum` or `none` (ONNX's)");
+                        return Typed::Poison;
+                    }
+                },
+            }
+        }
+        let Some(x) = self.tensor_arg(name, scores) else {
+            return Typed::Poison;
+        };
+        let Some(l) = self.tensor_arg(name, labels) else {
+            return Typed::Poison;
+        };
+        let (xd, dims) = (self.node(x).dtype, self.node(x).dims.clone());
+        if !xd.is_float() || dims.len() < 2 {
+            self.errors.push(
+                scores.span(),
+                format!("`{name}` takes float scores of rank 2 or more, `[N, C, …]` with the classes on axis 1; found {}", type_text(xd, &dims)),
+            );
+            return Typed::Poison;
+        }
+        let (ld, label_dims) = (self.node(l).dtype, self.node(l).dims.clone());
+        let mut want = dims.clone();
+        want.remove(1);
+        if !ld.is_integer() || label_dims != want {
+            self.errors.push(
+                labels.span(),
+                format!(
+                    "the labels of `{name}` are integers shaped as the scores without their class axis: {} for scores {}, found {}",
+                    type_text(DType::I64, &want),
+                    type_text(xd, &dims),
+                    type_text(ld, &label_dims)
+                ),
+            );
+            return Typed::Poison;
+        }
+        if let NodeKind::Input { param } = self.node(l).kind {
+            let check = IndexCheck {
+                param,
+                bound: dims[1].clone(),
+                op: name,
+                negative: false,
+                skip: ignore,
+            };
+            if !self.graph.index_checks.contains(&check) {
+                self.graph.index_checks.push(check);
+            }
+        }
+        let c = xd.compute();
+        let xc = self.convert(x, c);
+        let axes = [1usize];
+        // `hot`: where the class axis's position is the label, over the scores' dims.
+        let wide = self.convert(l, DType::I64);
+        let mut view_map: Vec<Option<usize>> = (0..label_dims.len()).map(Some).collect();
+        view_map.insert(1, None);
+        let mut view_dims = label_dims.clone();
+        view_dims.insert(1, Dim::Static(1));
+        let label = self.add(NodeKind::View { input: wide, map: view_map }, DType::I64, view_dims);
+        let class = self.add(NodeKind::Position { axis: 1 }, DType::I64, dims.clone());
+        let hot = self.op_node("equal", &[class, label]);
+        let zero = self.float_const(0.0, c);
+        // `v` (broadcast to the scores' dims) at the label, summed over the class axis.
+        let pick = |this: &mut Self, v: NodeId| -> NodeId {
+            let chosen = this.add(NodeKind::Select { cond: hot, a: v, b: zero }, c, dims.clone());
+            this.reduce_node(chosen, ReduceKind::Sum, &axes, c)
+        };
+        // The label's weight: `weight[label]`, or 1; 0 where no class matches (ignored).
+        let one = self.float_const(1.0, c);
+        let w = match weight {
+            None => pick(self, one),
+            Some(e) => {
+                let Some(wn) = self.tensor_arg(name, e) else {
+                    return Typed::Poison;
+                };
+                let (wd, wdims) = (self.node(wn).dtype, self.node(wn).dims.clone());
+                if wd != xd || wdims != [dims[1].clone()] {
+                    self.errors.push(
+                        e.span(),
+                        format!("`weight` of `{name}` is one {} per class: {}, found {}", xd.name(), type_text(xd, &[dims[1].clone()]), type_text(wd, &wdims)),
+                    );
+                    return Typed::Poison;
+                }
+                // Along the class axis: `[C]` as `[1, C, 1, …]`.
+                let mut map = vec![None; dims.len()];
+                map[1] = Some(0);
+                let mut wv_dims = vec![Dim::Static(1); dims.len()];
+                wv_dims[1] = dims[1].clone();
+                let wc = self.convert(wn, c);
+                let wv = self.add(NodeKind::View { input: wc, map }, c, wv_dims);
+                pick(self, wv)
+            }
+        };
+        // An `ignore_index` inside `0..C` matches a class: its weight is set to 0 here.
+        let w = match ignore {
+            None => w,
+            Some(i) => {
+                let i = self.add(NodeKind::Const(ConstValue::Int(i)), DType::I64, Vec::new());
+                let kept = self.op_node("not_equal", &[label, i]);
+                let wd = self.node(w).dims.clone();
+                self.add(NodeKind::Select { cond: kept, a: w, b: zero }, c, wd)
+            }
+        };
+        // `-log p[label]`, per element, keepdims form `[N, 1, d…]`.
+        let neg_log_p = if name == "nll_loss" {
+            let p = pick(self, xc);
+            self.op_node("neg", &[p])
+        } else {
+            let m = self.reduce_node(xc, ReduceKind::MaxNoNan, &axes, c);
+            let d = self.op_node("sub", &[xc, m]);
+            let e = self.op_with_node(&ops::EXP_NONPOS, &[d]);
+            let s = self.reduce_node(e, ReduceKind::Sum, &axes, c);
+            let lse = self.op_node("log", &[s]);
+            let picked = pick(self, d);
+            self.op_node("sub", &[lse, picked])
+        };
+        let weighted = self.op_node("mul", &[w, neg_log_p]);
+        let per_element = self.drop_axes(weighted, &axes);
+        let all: Vec<usize> = (0..per_element_rank(&dims)).collect();
+        // Sums accumulate in f64, as `sum` of a float does.
+        let total = |this: &mut Self, v: NodeId| -> NodeId {
+            let wide = this.convert(v, DType::F64);
+            let s = this.reduce_node(wide, ReduceKind::Sum, &all, DType::F64);
+            this.drop_axes(s, &all)
+        };
+        let y = match reduction.as_str() {
+            "none" => per_element,
+            "sum" => {
+                let s = total(self, per_element);
+                self.convert(s, c)
+            }
+            _ => {
+                let s = total(self, per_element);
+                let w_elements = self.drop_axes(w, &axes);
+                let n = total(self, w_elements);
+                let m = self.op_node("div", &[s, n]);
+                self.convert(m, c)
+            }
+        };
+        Typed::Strong(self.convert(y, xd))
+    }
+}
+
+/// The rank of the per-element loss: the scores' without the class axis.
+fn per_element_rank(dims: &[Dim]) -> usize {
+    dims.len() - 1
+}
