@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod args;
+pub mod attention;
 pub mod bind;
 pub mod cast;
 pub mod dtype;
@@ -53,6 +54,7 @@ pub mod __private {
         DeclDim,
         DimExpr, DimOp, EntryError, GraphSignature, ParamSig,
     };
+    pub use crate::attention::{attention, AttentionMask, AttentionOptions, AttentionShape};
     pub use crate::cast::CastTo;
     pub use crate::dtype::{bf16, f16, Element};
     pub use crate::error::ShapeError;
