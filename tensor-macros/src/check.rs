@@ -100,6 +100,7 @@ pub fn type_text(dtype: DType, dims: &[Dim]) -> String {
     format!("{}{}", dtype.name(), dims_text(dims))
 }
 
+mod attention;
 mod composites;
 mod einsum;
 mod indexing;

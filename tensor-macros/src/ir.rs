@@ -72,6 +72,18 @@ pub enum NodeKind {
     },
     /// The positions (`i64`) of `top_k`'s values: the `TopK` node `of` fills its temp.
     TopKIndices { of: NodeId },
+    /// `attention(q, k, v, …)` in the compute type (`check/attention.rs`): a runtime step
+    /// from temps of `q`, `k`, `v` and the additive `mask` (broadcast to the scores).
+    Attention {
+        q: NodeId,
+        k: NodeId,
+        v: NodeId,
+        mask: Option<NodeId>,
+        causal: bool,
+        /// `None`: ONNX's `1 / sqrt(head_dim)`.
+        scale: Option<f64>,
+        softcap: f64,
+    },
     /// A view: output axis `k` is input axis `map[k]`, or a new axis (`None`) that is 1 or
     /// broadcast. Input axes not named have size 1. Transpose, dimshuffle, expand_dims,
     /// squeeze and broadcast_to are all views.
@@ -694,6 +706,18 @@ pub enum AxisStep {
         k: Size,
         largest: bool,
         indices: usize,
+    },
+    /// `attention`: `input` is the queries' temp; the keys', values' and mask's temps
+    /// here, with the mask's strides over the scores `[B, Hq, Sq, Skv]` (0 where it
+    /// broadcasts) and the sizes `[B, Hq, Hkv, Sq, Skv, D, Dv]`.
+    Attention {
+        k: usize,
+        v: usize,
+        mask: Option<(usize, [Size; 4])>,
+        sizes: [Size; 7],
+        causal: bool,
+        scale: Option<f64>,
+        softcap: f64,
     },
 }
 

@@ -403,6 +403,8 @@ pub enum TensorOpKind {
     Sort,
     /// `softmax_cross_entropy`, `nll_loss` (`check/losses.rs`).
     Loss,
+    /// `attention` (`check/attention.rs`): a runtime step in tiles.
+    Attention,
 }
 
 /// The ops that read indices (the gathers; the losses' labels): a graph calling one
@@ -555,6 +557,16 @@ pub const TENSOR_OPS: &[TensorOp] = {
                 param("weight", ParamType::Operand, None),
                 param("reduction", ParamType::Operand, Some("mean")),
                 param("ignore_index", ParamType::Int, None),
+            ],
+        ),
+        tensor_op(
+            "attention",
+            TensorOpKind::Attention,
+            &[
+                param("attn_mask", ParamType::Operand, None),
+                param("is_causal", BoolParam, Some("false")),
+                param("scale", ParamType::Operand, Some("1 / sqrt(D)")),
+                param("softcap", ParamType::Operand, Some("0")),
             ],
         ),
         tensor_op("split", TensorOpKind::Tuple, &[param("axis", Axes, Some("0"))]),

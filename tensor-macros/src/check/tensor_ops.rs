@@ -172,6 +172,9 @@ impl Checker<'_> {
         if op.kind == TensorOpKind::Reorg {
             return self.check_reorg(op, span, args, named);
         }
+        if op.kind == TensorOpKind::Attention {
+            return self.check_attention(op, span, args, named);
+        }
         if op.kind == TensorOpKind::Loss {
             return self.check_loss(op, span, args, named);
         }

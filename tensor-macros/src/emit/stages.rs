@@ -379,6 +379,37 @@ pub(super) fn emit_scan(cx: &Emitter<'_>, scan: &crate::ir::ScanStep) -> TokenSt
         } => quote! {{
             #p::scan::<#c>(&#src[..], &mut #dst[..], #shape, #prod, #exclusive, #reverse);
         }},
+        AxisStep::Attention {
+            k,
+            v,
+            mask,
+            sizes,
+            causal,
+            scale,
+            softcap,
+        } => {
+            let (k, v) = (temp_vec(*k), temp_vec(*v));
+            let [b, hq, hkv, sq, skv, d, dv] = sizes.each_ref().map(size_expr);
+            let mask = match mask {
+                Some((m, strides)) => {
+                    let m = temp_vec(*m);
+                    let strides = strides.each_ref().map(size_expr);
+                    quote!(#p::AttentionMask::Add(&#m[..], [#(#strides),*]))
+                }
+                None => quote!(#p::AttentionMask::<#c>::None),
+            };
+            let scale = match scale {
+                Some(s) => quote!(#s),
+                None => quote!(1.0 / (#d as f64).sqrt()),
+            };
+            quote! {{
+                #p::attention::<#c>(
+                    &#src[..], &#k[..], &#v[..], #mask, &mut #dst[..],
+                    #p::AttentionShape { batch: #b, q_heads: #hq, kv_heads: #hkv, q_len: #sq, kv_len: #skv, head_dim: #d, v_dim: #dv },
+                    #p::AttentionOptions { scale: #scale, softcap: #softcap, causal: #causal },
+                );
+            }}
+        }
         AxisStep::TopK {
             k,
             largest,

@@ -59,6 +59,13 @@ pub(super) fn materialised_nodes(graph: &TypedGraph, forced: &[NodeId]) -> Vec<N
                 set[id] = true;
                 set[*input] = true;
             }
+            // A runtime step over temps of its operands.
+            NodeKind::Attention { q, k, v, mask, .. } => {
+                set[id] = true;
+                for operand in [*q, *k, *v].into_iter().chain(*mask) {
+                    set[operand] = true;
+                }
+            }
             // Filled by its `TopK` node's step.
             NodeKind::TopKIndices { .. } => set[id] = true,
             // A product reads its operands in place when they are buffers or views of
@@ -93,6 +100,7 @@ pub(super) fn node_args(kind: &NodeKind) -> Vec<NodeId> {
         NodeKind::Gather { data, indices, .. } => vec![*data, *indices],
         NodeKind::TopK { input, .. } => vec![*input],
         NodeKind::TopKIndices { of } => vec![*of],
+        NodeKind::Attention { q, k, v, mask, .. } => [*q, *k, *v].into_iter().chain(*mask).collect(),
         NodeKind::Diagonal { input, .. } => vec![*input],
         NodeKind::Input { .. }
         | NodeKind::Position { .. }

@@ -223,6 +223,83 @@ fn lower_with(graph: &TypedGraph, forced: &[NodeId]) -> Result<Kernel, NodeId> {
                 }
             }
             NodeKind::TopKIndices { .. } => unreachable!("made with its `TopK` node's temps"),
+            NodeKind::Attention {
+                q,
+                k,
+                v,
+                mask,
+                causal,
+                scale,
+                softcap,
+            } => {
+                let (qd, kd, vd) = (&graph.nodes[*q].dims, &graph.nodes[*k].dims, &graph.nodes[*v].dims);
+                let scores = [&qd[0], &qd[1], &qd[2], &kd[2]];
+                // The mask's temp is row-major over its own dims, right-aligned to the
+                // scores': a stride per score axis, 0 where the mask broadcasts.
+                let mask = mask.map(|m| {
+                    let md = &graph.nodes[m].dims;
+                    let own = nests::contiguous_strides(md);
+                    let lead = 4 - md.len();
+                    let strides: [Size; 4] = std::array::from_fn(|a| {
+                        if a < lead || md[a - lead].is_static(1) && !scores[a].is_static(1) {
+                            Size::lit(0)
+                        } else {
+                            own[a - lead].clone()
+                        }
+                    });
+                    (temp_of[&m], strides)
+                });
+                let step = ScanStep {
+                    input: temp_of[q],
+                    output: temp_of[&node],
+                    outer: Size::lit(0),
+                    len: Size::lit(0),
+                    inner: Size::lit(0),
+                    op: AxisStep::Attention {
+                        k: temp_of[k],
+                        v: temp_of[v],
+                        mask: mask.clone(),
+                        sizes: [
+                            Size::of(&qd[0]),
+                            Size::of(&qd[1]),
+                            Size::of(&kd[1]),
+                            Size::of(&qd[2]),
+                            Size::of(&kd[2]),
+                            Size::of(&qd[3]),
+                            Size::of(&vd[3]),
+                        ],
+                        causal: *causal,
+                        scale: *scale,
+                        softcap: *softcap,
+                    },
+                };
+                let operand = |b: BufferRef| Operand {
+                    buffer: b,
+                    base: Offset::zero(),
+                    outer_strides: Vec::new(),
+                    inner_stride: Offset::zero(),
+                };
+                let mut operands = vec![
+                    operand(BufferRef::Temp(temp_of[q])),
+                    operand(BufferRef::Temp(temp_of[&node])),
+                    operand(BufferRef::Temp(temp_of[k])),
+                    operand(BufferRef::Temp(temp_of[v])),
+                ];
+                if let Some((m, _)) = mask {
+                    operands.push(operand(BufferRef::Temp(m)));
+                }
+                LoopNest {
+                    scan: Some(step),
+                    matmul: None,
+                    outer: Vec::new(),
+                    inner: Size::lit(1),
+                    ragged: None,
+                    operands,
+                    values: Vec::new(),
+                    // Writes the output.
+                    sink: Sink::Store(vec![(1, usize::MAX)]),
+                }
+            }
             NodeKind::MatMul { a, b } => lower_matmul(graph, &temp_of, node, *a, *b),
             _ => {
                 let dims = n.dims.clone();

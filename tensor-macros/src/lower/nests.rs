@@ -388,6 +388,7 @@ impl<'g> NestBuilder<'g> {
                 | NodeKind::Scan { .. }
                 | NodeKind::TopK { .. }
                 | NodeKind::TopKIndices { .. }
+                | NodeKind::Attention { .. }
                 | NodeKind::MatMul { .. }
                 | NodeKind::Input { .. }
                 | NodeKind::Reshape { .. } => {

@@ -1,0 +1,145 @@
+//! `attention` in graphs against the whole-matrix reference written out here in f64:
+//! causal with a longer key cache, grouped-query heads, boolean and additive masks,
+//! softcap and scale, symbolic lengths, f16 inputs, and a fused consumer.
+
+use tensorgraph::prelude::*;
+use tensorgraph::f16;
+
+graph! {
+    fn causal(q: f32[1, 2, S, 8], k: f32[1, 2, T, 8], v: f32[1, 2, T, 8]) -> f32[1, 2, S, 8] {
+        attention(q, k, v, is_causal = true)
+    }
+    fn gqa(q: f64[2, 6, 5, 4], k: f64[2, 2, 7, 4], v: f64[2, 2, 7, 3], m: bool[5, 7]) -> f64[2, 6, 5, 3] {
+        attention(q, k, v, attn_mask = m, scale = 0.7, softcap = 3.0) * 2.0
+    }
+    fn biased(q: f32[1, 1, 4, 16], k: f32[1, 1, 9, 16], v: f32[1, 1, 9, 16], bias: f32[1, 1, 4, 9]) -> f32[1, 1, 4, 16] {
+        attention(q, k, v, attn_mask = bias)
+    }
+    fn half(q: f16[1, 1, 3, 8], k: f16[1, 1, 3, 8], v: f16[1, 1, 3, 8]) -> f16[1, 1, 3, 8] {
+        attention(q, k, v)
+    }
+}
+
+struct Shape4 {
+    b: usize,
+    hq: usize,
+    hk: usize,
+    sq: usize,
+    sk: usize,
+    d: usize,
+    dv: usize,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn reference(q: &[f64], k: &[f64], v: &[f64], s: &Shape4, scale: f64, softcap: f64, causal: bool, bias: &dyn Fn(usize, usize, usize, usize) -> f64) -> Vec<f64> {
+    let g = s.hq / s.hk;
+    let mut out = vec![0.0; s.b * s.hq * s.sq * s.dv];
+    for b in 0..s.b {
+        for h in 0..s.hq {
+            let kh = h / g;
+            for i in 0..s.sq {
+                let mut sc: Vec<f64> = (0..s.sk)
+                    .map(|j| {
+                        let mut x: f64 = (0..s.d)
+                            .map(|d| q[((b * s.hq + h) * s.sq + i) * s.d + d] * k[((b * s.hk + kh) * s.sk + j) * s.d + d])
+                            .sum::<f64>()
+                            * scale;
+                        if softcap > 0.0 {
+                            x = softcap * (x / softcap).tanh();
+                        }
+                        x += bias(b, h, i, j);
+                        if causal && j + s.sq > i + s.sk {
+                            x = f64::NEG_INFINITY;
+                        }
+                        x
+                    })
+                    .collect();
+                let m = sc.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                if m == f64::NEG_INFINITY {
+                    continue;
+                }
+                sc.iter_mut().for_each(|x| *x = (*x - m).exp());
+                let z: f64 = sc.iter().sum();
+                for c in 0..s.dv {
+                    out[((b * s.hq + h) * s.sq + i) * s.dv + c] =
+                        (0..s.sk).map(|j| sc[j] * v[((b * s.hk + kh) * s.sk + j) * s.dv + c]).sum::<f64>() / z;
+                }
+            }
+        }
+    }
+    out
+}
+
+fn data(n: usize, seed: u32) -> Vec<f64> {
+    (0..n).map(|i| (((i as u32).wrapping_mul(2_654_435_761).wrapping_add(seed.wrapping_mul(40503))) % 2001) as f64 / 1000.0 - 1.0).collect()
+}
+
+#[test]
+fn causal_with_a_cache() {
+    for (sq, sk) in [(1usize, 1usize), (1, 9), (5, 5), (70, 200), (130, 130), (3, 300)] {
+        let s = Shape4 { b: 1, hq: 2, hk: 2, sq, sk, d: 8, dv: 8 };
+        let (q, k, v) = (data(2 * sq * 8, 1), data(2 * sk * 8, 2), data(2 * sk * 8, 3));
+        let f = |x: &[f64]| x.iter().map(|&v| v as f32).collect::<Vec<_>>();
+        let t = |x: &[f64], l: usize| Tensor::<f32, Shape![1, 2, _, 8]>::from_shape_vec([1, 2, l, 8], f(x)).unwrap();
+        let y = causal(&t(&q, sq), &t(&k, sk), &t(&v, sk)).unwrap();
+        let want = reference(&q, &k, &v, &s, 1.0 / 8f64.sqrt(), 0.0, true, &|_, _, _, _| 0.0);
+        for (g, w) in y.as_slice().iter().zip(&want) {
+            assert!((*g as f64 - w).abs() <= 1e-5, "sq={sq} sk={sk}: {g} vs {w}");
+        }
+    }
+    // More queries than keys: the first rows see nothing and are 0.
+    let (q, k, v) = (data(2 * 4 * 8, 4), data(2 * 2 * 8, 5), data(2 * 2 * 8, 6));
+    let f = |x: &[f64]| x.iter().map(|&v| v as f32).collect::<Vec<_>>();
+    let y = causal(
+        &Tensor::<f32, Shape![1, 2, _, 8]>::from_shape_vec([1, 2, 4, 8], f(&q)).unwrap(),
+        &Tensor::<f32, Shape![1, 2, _, 8]>::from_shape_vec([1, 2, 2, 8], f(&k)).unwrap(),
+        &Tensor::<f32, Shape![1, 2, _, 8]>::from_shape_vec([1, 2, 2, 8], f(&v)).unwrap(),
+    )
+    .unwrap();
+    assert!(y.as_slice()[..16].iter().all(|&x| x == 0.0));
+}
+
+#[test]
+fn grouped_heads_masks_and_caps() {
+    let s = Shape4 { b: 2, hq: 6, hk: 2, sq: 5, sk: 7, d: 4, dv: 3 };
+    let (q, k, v) = (data(2 * 6 * 5 * 4, 7), data(2 * 2 * 7 * 4, 8), data(2 * 2 * 7 * 3, 9));
+    let keep: Vec<bool> = (0..35).map(|x| x % 4 != 2).collect();
+    let y = gqa(
+        &Tensor::from_vec(q.clone()).unwrap(),
+        &Tensor::from_vec(k.clone()).unwrap(),
+        &Tensor::from_vec(v.clone()).unwrap(),
+        &Tensor::from_vec(keep.clone()).unwrap(),
+    );
+    let want = reference(&q, &k, &v, &s, 0.7, 3.0, false, &|_, _, i, j| if keep[i * 7 + j] { 0.0 } else { f64::NEG_INFINITY });
+    for (g, w) in y.as_slice().iter().zip(&want) {
+        assert!((g - w * 2.0).abs() <= 1e-12, "{g} vs {}", w * 2.0);
+    }
+
+    let s = Shape4 { b: 1, hq: 1, hk: 1, sq: 4, sk: 9, d: 16, dv: 16 };
+    let (q, k, v, bias) = (data(64, 10), data(144, 11), data(144, 12), data(36, 13));
+    let f = |x: &[f64]| x.iter().map(|&v| v as f32).collect::<Vec<_>>();
+    let y = biased(
+        &Tensor::from_vec(f(&q)).unwrap(),
+        &Tensor::from_vec(f(&k)).unwrap(),
+        &Tensor::from_vec(f(&v)).unwrap(),
+        &Tensor::from_vec(f(&bias)).unwrap(),
+    );
+    let bias32: Vec<f64> = f(&bias).iter().map(|&b| b as f64).collect();
+    let want = reference(&q, &k, &v, &s, 0.25, 0.0, false, &|_, _, i, j| bias32[i * 9 + j]);
+    for (g, w) in y.as_slice().iter().zip(&want) {
+        assert!((*g as f64 - w).abs() <= 1e-5, "{g} vs {w}");
+    }
+}
+
+#[test]
+fn half_precision_inputs() {
+    let s = Shape4 { b: 1, hq: 1, hk: 1, sq: 3, sk: 3, d: 8, dv: 8 };
+    let h = |x: &[f64]| x.iter().map(|&v| f16::from_f64(v)).collect::<Vec<_>>();
+    let (q, k, v) = (h(&data(24, 14)), h(&data(24, 15)), h(&data(24, 16)));
+    let y = half(&Tensor::from_vec(q.clone()).unwrap(), &Tensor::from_vec(k.clone()).unwrap(), &Tensor::from_vec(v.clone()).unwrap());
+    let back = |x: &[f16]| x.iter().map(|v| v.to_f64()).collect::<Vec<_>>();
+    let want = reference(&back(&q), &back(&k), &back(&v), &s, 1.0 / 8f64.sqrt(), 0.0, false, &|_, _, _, _| 0.0);
+    for (g, w) in y.as_slice().iter().zip(&want) {
+        assert!((g.to_f64() - w).abs() <= 1e-3 * w.abs().max(1.0), "{g} vs {w}");
+    }
+}
