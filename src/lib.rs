@@ -20,7 +20,8 @@
 //! assert_eq!(y.as_slice(), &[0.0, 2.0, 2.0, 2.0, 3.0, 3.0, 0.0, 10.0]);
 //! ```
 //!
-//! See README.md for an overview and docs/language.md for the language and its rules.
+//! The language, its rules and its diagnostics are documented on [`graph!`]; every op, with
+//! its signature, dtypes, formula, precision and an example, in [`op_reference`].
 #![warn(missing_docs)]
 
 /// ndarray's arrays as graph arguments and outputs, `TryFrom<Array>` for `Tensor` and
@@ -37,10 +38,14 @@ pub use tensor_core::{
     TensorViewMut,
 };
 
-/// Compiles a tensor graph. See the crate docs and README.md.
+/// Compiles a tensor graph: the language reference.
 ///
 /// Item form: `graph! { pub fn f(x: f32[4], b: f32[]) -> f32[4] { x * b } }` defines `f`
-/// and `f_into`. Closure form: `graph!(|x: f32[4]| x * 2.0)` is a function value.
+/// and `f_into`. Closure form: `graph!(|x: f32[4]| x * 2.0)` is a function value. Every
+/// callable of the language, with its signature, dtypes, defaults, formula, precision and an
+/// example, is in the [op reference](crate::op_reference).
+///
+#[doc = include_str!("../docs/language.md")]
 #[macro_export]
 macro_rules! graph {
     ($($tokens:tt)*) => {
@@ -77,10 +82,6 @@ macro_rules! Shape {
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
-/// The language reference's examples run as doctests.
-#[cfg(doctest)]
-#[doc = include_str!("../docs/language.md")]
-pub struct LanguageDoctests;
 
 /// The doc examples of `Tensor`, its views and `ShapeError` run as doctests here: they are
 /// written with `tensorgraph::` paths, which tensorgraph-core, where those items live, cannot
@@ -88,6 +89,14 @@ pub struct LanguageDoctests;
 #[cfg(doctest)]
 #[doc = tensor_core::__user_doc_examples!(all)]
 pub struct TensorDoctests;
+
+/// The op reference: every callable of the `graph!` language.
+///
+/// This page is docs/ops.md, which a test generates from the op registry (and fails on when
+/// the checked-in file is stale). Its examples run as written in tests/op_examples.rs,
+/// generated with it, rather than as one doctest each (one test binary instead of 121).
+#[cfg_attr(not(doctest), doc = include_str!("../docs/ops.md"))]
+pub mod op_reference {}
 
 /// What `graph!` expansions name. Not a stable API.
 #[doc(hidden)]
