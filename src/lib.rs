@@ -28,6 +28,10 @@
 /// `Tensor::into_ndarray` (the `ndarray` feature).
 #[cfg(feature = "ndarray")]
 pub use tensor_core::ndarray_interop;
+/// Weights from safetensors files, memory-mapped and lent to graphs without copies, and graph
+/// outputs written back (the `safetensors` feature).
+#[cfg(feature = "safetensors")]
+pub use tensor_core::safetensors;
 pub use tensor_core::{
     args, bind, cast, dtype, error, functions, gemm, hugepages, lanes, reference, shape, tensor,
     ulp, vmath,
@@ -97,6 +101,11 @@ pub struct TensorDoctests;
 /// generated with it, rather than as one doctest each (one test binary instead of 121).
 #[cfg_attr(not(doctest), doc = include_str!("../docs/ops.md"))]
 pub mod op_reference {}
+
+/// The safetensors module's example, written with `tensorgraph::` paths, runs here.
+#[cfg(all(doctest, feature = "safetensors"))]
+#[doc = include_str!("../tensor-core/src/safetensors/example.md")]
+pub struct SafetensorsDoctests;
 
 /// What `graph!` expansions name. Not a stable API.
 #[doc(hidden)]
