@@ -102,6 +102,25 @@ pub struct TensorDoctests;
 #[cfg_attr(not(doctest), doc = include_str!("../docs/ops.md"))]
 pub mod op_reference {}
 
+/// Doc examples of tensor-core items that are written with `tensorgraph::` paths
+/// (tensor-core/src/doc_examples/) run here; those of a feature with it
+/// (`cargo test -p tensorgraph --features ndarray,serde,safetensors --doc`).
+#[cfg(doctest)]
+#[doc = include_str!("../tensor-core/src/doc_examples/hugepages_vec_filled.md")]
+pub struct CoreDoctests;
+
+/// As `CoreDoctests`, for the `ndarray` feature's items.
+#[cfg(all(doctest, feature = "ndarray"))]
+#[doc = include_str!("../tensor-core/src/doc_examples/ndarray_try_from.md")]
+#[doc = include_str!("../tensor-core/src/doc_examples/ndarray_into_ndarray.md")]
+pub struct NdarrayDoctests;
+
+/// As `CoreDoctests`, for the `serde` feature's items.
+#[cfg(all(doctest, feature = "serde"))]
+#[doc = include_str!("../tensor-core/src/doc_examples/serde_tensor.md")]
+#[doc = include_str!("../tensor-core/src/doc_examples/serde_view.md")]
+pub struct SerdeDoctests;
+
 /// The safetensors module's example, written with `tensorgraph::` paths, runs here.
 #[cfg(all(doctest, feature = "safetensors"))]
 #[doc = include_str!("../tensor-core/src/safetensors/example.md")]
