@@ -86,7 +86,6 @@ macro_rules! Shape {
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
-
 /// The doc examples of `Tensor`, its views and `ShapeError` run as doctests here: they are
 /// written with `tensorgraph::` paths, which tensorgraph-core, where those items live, cannot
 /// name (tensor-core's tensor.rs, `__user_doc_examples`, says how they are shared).

@@ -68,7 +68,10 @@ fn weights_saved_then_mapped_run_a_graph() -> Result<(), Box<dyn std::error::Err
     let path = dir.0.join("dense.safetensors");
     let w = Tensor::<f32, Shape![3, 4]>::from_vec(values(7, 12))?;
     let b = Tensor::<f32, Shape![4]>::from_vec(values(11, 4))?;
-    SafetensorsWriter::new().tensor("w", &w).tensor("b", &b).write(&path)?;
+    SafetensorsWriter::new()
+        .tensor("w", &w)
+        .tensor("b", &b)
+        .write(&path)?;
 
     // SAFETY: this test alone uses the file and does not change it while it is mapped.
     let weights = unsafe { SafetensorsFile::open(&path)? };
@@ -96,7 +99,10 @@ fn weights_saved_then_mapped_run_a_graph() -> Result<(), Box<dyn std::error::Err
     SafetensorsWriter::new().tensor("y", &y).write(&out_path)?;
     let back = SafetensorsFile::read(&out_path)?;
     assert_eq!(back.stored_type("y").as_deref(), Some("f32[2, 4]"));
-    assert_eq!(back.tensor::<f32, Shape![2, 4]>("y")?.as_slice(), y.as_slice());
+    assert_eq!(
+        back.tensor::<f32, Shape![2, 4]>("y")?.as_slice(),
+        y.as_slice()
+    );
     Ok(())
 }
 
@@ -135,7 +141,10 @@ fn named_dims_take_explicit_types_or_stored_views() -> Result<(), Box<dyn std::e
         let y2 = scale_rows(file.get::<f32>("x")?, &file.get::<f32>("gamma")?)?;
         assert_eq!(y2.as_slice(), &expected[..]);
         let count = count_true(file.get::<bool>("mask")?)?;
-        assert_eq!(count.item(), (0..batch).filter(|i| i % 3 == 0).count() as i64);
+        assert_eq!(
+            count.item(),
+            (0..batch).filter(|i| i % 3 == 0).count() as i64
+        );
         // The closure form with names.
         let add = graph!(|x: f32[B, H], g: f32[H]| x + g);
         let z = add(&file.get::<f32>("x")?, &file.get::<f32>("gamma")?)?;
@@ -150,7 +159,10 @@ fn mismatches_are_errors_naming_the_tensor() -> Result<(), Box<dyn std::error::E
     let path = dir.0.join("w.safetensors");
     let w = Tensor::<f64, Shape![3, 4]>::zeros();
     let g = Tensor::<f32, Shape![2, 5]>::zeros();
-    SafetensorsWriter::new().tensor("w", &w).tensor("g", &g).write(&path)?;
+    SafetensorsWriter::new()
+        .tensor("w", &w)
+        .tensor("g", &g)
+        .write(&path)?;
     let file = SafetensorsFile::read(&path)?;
     let x = Tensor::<f32, Shape![2, 3]>::zeros();
     let b = Tensor::<f32, Shape![4]>::zeros();
@@ -179,11 +191,22 @@ fn mismatches_are_errors_naming_the_tensor() -> Result<(), Box<dyn std::error::E
     let rows = Tensor::<f32, Shape![_, 5]>::zeros_with_dims([2, 5])?;
     let err = scale_rows(&rows, file.get::<f32>("g")?).unwrap_err();
     assert!(
-        matches!(err, ShapeError::Rank { arg: "gamma", expected: 1, found: 2, .. }),
+        matches!(
+            err,
+            ShapeError::Rank {
+                arg: "gamma",
+                expected: 1,
+                found: 2,
+                ..
+            }
+        ),
         "{err}"
     );
     // And one whose dim disagrees with another argument's.
     let err = scale_rows(file.get::<f32>("g")?, &Tensor::<f32, Shape![4]>::zeros()).unwrap_err();
-    assert!(matches!(err, ShapeError::DimMismatch { dim: "H", .. }), "{err}");
+    assert!(
+        matches!(err, ShapeError::DimMismatch { dim: "H", .. }),
+        "{err}"
+    );
     Ok(())
 }

@@ -264,7 +264,8 @@ fn stored_dtype(dtype: DType) -> Dtype {
 /// the language lacks).
 fn stored_text(info: &TensorInfo) -> String {
     let dims: Vec<String> = info.shape.iter().map(usize::to_string).collect();
-    let dtype = dtype_of(info.dtype).map_or_else(|| info.dtype.to_string(), |d| d.name().to_string());
+    let dtype =
+        dtype_of(info.dtype).map_or_else(|| info.dtype.to_string(), |d| d.name().to_string());
     format!("{dtype}[{}]", dims.join(", "))
 }
 
@@ -272,7 +273,10 @@ fn stored_text(info: &TensorInfo) -> String {
 enum Storage {
     Mapped(memmap2::Mmap),
     /// Words, so that the bytes are aligned for every dtype; `len` bytes of them are the file.
-    Owned { words: Vec<u64>, len: usize },
+    Owned {
+        words: Vec<u64>,
+        len: usize,
+    },
 }
 
 impl Storage {
@@ -563,9 +567,7 @@ impl SafetensorsFile {
     /// with dim names; `T` is inferred from the parameter). `Err` as
     /// [`tensor`](Self::tensor), less the shape check.
     pub fn get<T: Element>(&self, name: &str) -> Result<StoredView<'_, T>, SafetensorsError> {
-        let (bytes, info) = self.checked_bytes::<T>(name, || {
-            format!("{}[…]", T::DTYPE.name())
-        })?;
+        let (bytes, info) = self.checked_bytes::<T>(name, || format!("{}[…]", T::DTYPE.name()))?;
         let data = self.in_place::<T>(name, bytes)?;
         Ok(StoredView {
             data,
@@ -588,9 +590,14 @@ impl SafetensorsFile {
         // dtypes, 0 or 1 for `bool`, checked), which the swap below makes them on a
         // big-endian target before `set_len` exposes them.
         unsafe {
-            core::ptr::copy_nonoverlapping(bytes.as_ptr(), data.as_mut_ptr().cast::<u8>(), bytes.len());
+            core::ptr::copy_nonoverlapping(
+                bytes.as_ptr(),
+                data.as_mut_ptr().cast::<u8>(),
+                bytes.len(),
+            );
             if cfg!(target_endian = "big") && size > 1 {
-                let raw = core::slice::from_raw_parts_mut(data.as_mut_ptr().cast::<u8>(), bytes.len());
+                let raw =
+                    core::slice::from_raw_parts_mut(data.as_mut_ptr().cast::<u8>(), bytes.len());
                 raw.chunks_exact_mut(size).for_each(<[u8]>::reverse);
             }
             data.set_len(len);
@@ -666,19 +673,31 @@ fn element_bytes<T: Element>(data: &[T]) -> &[u8] {
 
 impl<'a, T: Element, S: Shape> SaveTensor<'a> for &'a Tensor<T, S> {
     fn save_parts(self) -> (DType, Vec<usize>, &'a [u8]) {
-        (T::DTYPE, self.shape().to_vec(), element_bytes(self.as_slice()))
+        (
+            T::DTYPE,
+            self.shape().to_vec(),
+            element_bytes(self.as_slice()),
+        )
     }
 }
 
 impl<'a, T: Element, S: Shape> SaveTensor<'a> for TensorView<'a, T, S> {
     fn save_parts(self) -> (DType, Vec<usize>, &'a [u8]) {
-        (T::DTYPE, self.dims.as_ref().to_vec(), element_bytes(self.data))
+        (
+            T::DTYPE,
+            self.dims.as_ref().to_vec(),
+            element_bytes(self.data),
+        )
     }
 }
 
 impl<'a, T: Element, S: Shape> SaveTensor<'a> for &'a TensorView<'_, T, S> {
     fn save_parts(self) -> (DType, Vec<usize>, &'a [u8]) {
-        (T::DTYPE, self.dims.as_ref().to_vec(), element_bytes(self.data))
+        (
+            T::DTYPE,
+            self.dims.as_ref().to_vec(),
+            element_bytes(self.data),
+        )
     }
 }
 
@@ -705,7 +724,9 @@ type Entry<'a> = (String, DType, Vec<usize>, &'a [u8]);
 impl fmt::Debug for SafetensorsWriter<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let names: Vec<&str> = self.tensors.iter().map(|t| t.0.as_str()).collect();
-        f.debug_struct("SafetensorsWriter").field("tensors", &names).finish()
+        f.debug_struct("SafetensorsWriter")
+            .field("tensors", &names)
+            .finish()
     }
 }
 
@@ -732,8 +753,13 @@ impl<'a> SafetensorsWriter<'a> {
                 .cmp(&stored_dtype(ta.1))
                 .then_with(|| ta.0.cmp(&tb.0))
         });
-        if let Some(pair) = order.windows(2).find(|w| self.tensors[w[0]].0 == self.tensors[w[1]].0) {
-            return Err(SafetensorsError::DuplicateName(self.tensors[pair[0]].0.clone()));
+        if let Some(pair) = order
+            .windows(2)
+            .find(|w| self.tensors[w[0]].0 == self.tensors[w[1]].0)
+        {
+            return Err(SafetensorsError::DuplicateName(
+                self.tensors[pair[0]].0.clone(),
+            ));
         }
         let mut offset = 0;
         let infos: Vec<(String, TensorInfo)> = order
@@ -778,10 +804,11 @@ impl<'a> SafetensorsWriter<'a> {
     pub fn to_bytes(&self) -> Result<Vec<u8>, SafetensorsError> {
         self.layout()?;
         let mut out = Vec::new();
-        self.write_to(&mut out).map_err(|e| SafetensorsError::Format {
-            file: "<writer>".to_string(),
-            reason: e.to_string(),
-        })?;
+        self.write_to(&mut out)
+            .map_err(|e| SafetensorsError::Format {
+                file: "<writer>".to_string(),
+                reason: e.to_string(),
+            })?;
         Ok(out)
     }
 

@@ -366,9 +366,7 @@ fn typing_text(typing: Typing) -> String {
     let result = match typing {
         Typing::Compare | Typing::FloatPredicate => "`bool`",
         Typing::BitCount => "`u8`",
-        Typing::Arith | Typing::Bitwise | Typing::Shift | Typing::Logical => {
-            "the promoted dtype"
-        }
+        Typing::Arith | Typing::Bitwise | Typing::Shift | Typing::Logical => "the promoted dtype",
         Typing::NumUnary | Typing::FloatUnary => "the input's dtype",
     };
     let promote = match typing {
@@ -382,10 +380,7 @@ fn typing_text(typing: Typing) -> String {
     } else {
         ""
     };
-    format!(
-        "{} → {result}{promote}{half}",
-        typing.accepted_text()
-    )
+    format!("{} → {result}{promote}{half}", typing.accepted_text())
 }
 
 fn kind_dtypes(kind: TensorOpKind) -> &'static str {
@@ -420,16 +415,26 @@ fn kind_section(kind: TensorOpKind) -> (usize, &'static str) {
 
 fn param_type_text(ty: ParamType) -> String {
     match ty {
-        ParamType::Axes => "an axis or a list of axes (integer literals, negative from the end)".into(),
+        ParamType::Axes => {
+            "an axis or a list of axes (integer literals, negative from the end)".into()
+        }
         ParamType::Bool => "`true` or `false`".into(),
         ParamType::DType => "a dtype name".into(),
-        ParamType::Float => "a float literal, or a scalar or rank-0 parameter of the tensor's dtype".into(),
-        ParamType::Operand => "a literal, scalar or tensor that promotes and broadcasts with `x`".into(),
+        ParamType::Float => {
+            "a float literal, or a scalar or rank-0 parameter of the tensor's dtype".into()
+        }
+        ParamType::Operand => {
+            "a literal, scalar or tensor that promotes and broadcasts with `x`".into()
+        }
         ParamType::Int => "an integer literal (negative from the end)".into(),
         ParamType::Scalar => "a literal, or a scalar or rank-0 parameter of `x`'s dtype".into(),
         ParamType::Word(words) => format!(
             "one of {}",
-            words.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", ")
+            words
+                .iter()
+                .map(|w| format!("`{w}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     }
 }
@@ -496,7 +501,9 @@ fn example_code(name: &str, example: &Example) -> String {
                 let v = v.trim();
                 if v.chars().all(|c| c.is_ascii_uppercase() || c == '_') {
                     format!("{dtype}::{v}")
-                } else if v.starts_with('-') && v[1..].chars().all(|c| c.is_ascii_uppercase() || c == '_') {
+                } else if v.starts_with('-')
+                    && v[1..].chars().all(|c| c.is_ascii_uppercase() || c == '_')
+                {
                     format!("-{dtype}::{}", &v[1..])
                 } else {
                     v.to_string()
@@ -516,10 +523,13 @@ fn example_code(name: &str, example: &Example) -> String {
             );
             if matches!(example, Approx(..)) {
                 let _ = writeln!(code, "let want = {want};");
-                let _ = writeln!(code, "for (y, want) in f(&x).as_slice().iter().zip(want) {{");
                 let _ = writeln!(
                     code,
-                    "    assert!((y - want).abs() <= 1e-6 * want.abs().max(1e-6), \"{{y}} vs {{want}}\");"
+                    "for (y, want) in f(&x).as_slice().iter().zip(want) {{"
+                );
+                let _ = writeln!(
+                    code,
+                    "    assert!((y - want).abs() <= 1e-6 * want.abs().max(1e-6), \"{{y}}\");"
                 );
                 code.push_str("}\n");
             } else {
@@ -528,7 +538,10 @@ fn example_code(name: &str, example: &Example) -> String {
         }
         Binary(call, dtype, a, b, want) => {
             let n = count(a);
-            let _ = writeln!(code, "let f = graph!(|a: {dtype}[{n}], b: {dtype}[{n}]| {call});");
+            let _ = writeln!(
+                code,
+                "let f = graph!(|a: {dtype}[{n}], b: {dtype}[{n}]| {call});"
+            );
             let _ = writeln!(
                 code,
                 "let a = Tensor::<{dtype}, Shape![{n}]>::from_vec(vec!{}).unwrap();",
@@ -572,7 +585,12 @@ fn entries() -> Vec<Entry> {
         let d = ELEMENTWISE
             .iter()
             .find(|d| d.name == op.name)
-            .unwrap_or_else(|| panic!("ops::FUNCTIONS row `{}` has no entry in op_reference::ELEMENTWISE", op.name));
+            .unwrap_or_else(|| {
+                panic!(
+                    "ops::FUNCTIONS row `{}` has no entry in op_reference::ELEMENTWISE",
+                    op.name
+                )
+            });
         let args = match op.arity {
             1 => "x",
             2 => "a, b",
@@ -621,10 +639,12 @@ fn entries() -> Vec<Entry> {
     };
     out.push(tensor_entry(None, &WHERE));
     for t in TENSOR_OPS {
-        let d = TENSOR
-            .iter()
-            .find(|d| d.name == t.name)
-            .unwrap_or_else(|| panic!("ops::TENSOR_OPS row `{}` has no entry in op_reference::TENSOR", t.name));
+        let d = TENSOR.iter().find(|d| d.name == t.name).unwrap_or_else(|| {
+            panic!(
+                "ops::TENSOR_OPS row `{}` has no entry in op_reference::TENSOR",
+                t.name
+            )
+        });
         out.push(tensor_entry(Some(t), d));
     }
     out.sort_by_key(|e| e.section.0); // stable: registry order within a section
@@ -686,7 +706,9 @@ fn test_file() -> String {
     let mut rs = String::new();
     rs.push_str("//! Every example of docs/ops.md (the op reference), run as written.\n");
     rs.push_str("//!\n");
-    rs.push_str("//! Generated by tensor-macros/src/op_reference.rs from the op registry. Do not edit:\n");
+    rs.push_str(
+        "//! Generated by tensor-macros/src/op_reference.rs from the op registry. Do not edit:\n",
+    );
     rs.push_str("//! regenerate with `TG_BLESS_DOCS=1 cargo test -p tensorgraph-macros --lib op_reference`.\n");
     rs.push_str("#![allow(clippy::approx_constant, clippy::bool_assert_comparison)]\n");
     for e in entries() {
@@ -722,7 +744,10 @@ fn check_generated(path: &str, generated: &str) {
             .lines()
             .zip(generated.lines())
             .position(|(a, b)| a != b)
-            .map_or_else(|| current.lines().count().min(generated.lines().count()), |i| i)
+            .map_or_else(
+                || current.lines().count().min(generated.lines().count()),
+                |i| i,
+            )
             + 1;
         panic!(
             "{path} is stale (first difference at line {line}): the op registry or \
@@ -759,11 +784,22 @@ fn every_entry_names_a_registry_row() {
             d.name
         );
     }
-    assert_eq!(ELEMENTWISE.len(), FUNCTIONS.len(), "an elementwise row documented twice");
-    assert_eq!(TENSOR.len(), TENSOR_OPS.len(), "a tensor op documented twice");
+    assert_eq!(
+        ELEMENTWISE.len(),
+        FUNCTIONS.len(),
+        "an elementwise row documented twice"
+    );
+    assert_eq!(
+        TENSOR.len(),
+        TENSOR_OPS.len(),
+        "a tensor op documented twice"
+    );
     // Every name a graph can call has a section of its own.
     let md = markdown();
     for name in ops::all_function_names() {
-        assert!(md.contains(&format!("### `{name}`")), "docs/ops.md has no entry for `{name}`");
+        assert!(
+            md.contains(&format!("### `{name}`")),
+            "docs/ops.md has no entry for `{name}`"
+        );
     }
 }

@@ -24,7 +24,10 @@ fn crate_file(tensors: &[(&str, Dtype, Vec<usize>, Vec<u8>)]) -> Vec<u8> {
     let views: Vec<(&str, SfView<'_>)> = tensors
         .iter()
         .map(|(name, dtype, shape, bytes)| {
-            (*name, SfView::new(*dtype, shape.clone(), bytes).expect("consistent view"))
+            (
+                *name,
+                SfView::new(*dtype, shape.clone(), bytes).expect("consistent view"),
+            )
         })
         .collect();
     ::safetensors::serialize(views, None).expect("the crate serialises")
@@ -38,9 +41,24 @@ fn reads_what_the_safetensors_crate_writes() {
     let m: Vec<bool> = vec![true, false, true];
     let bytes = crate_file(&[
         ("w", Dtype::F32, vec![2, 3], le_bytes_f32(&w)),
-        ("b", Dtype::I64, vec![5], b.iter().flat_map(|v| v.to_le_bytes()).collect()),
-        ("h", Dtype::F16, vec![3, 1], h.iter().flat_map(|v| v.to_le_bytes()).collect()),
-        ("m", Dtype::BOOL, vec![3], m.iter().map(|&v| u8::from(v)).collect()),
+        (
+            "b",
+            Dtype::I64,
+            vec![5],
+            b.iter().flat_map(|v| v.to_le_bytes()).collect(),
+        ),
+        (
+            "h",
+            Dtype::F16,
+            vec![3, 1],
+            h.iter().flat_map(|v| v.to_le_bytes()).collect(),
+        ),
+        (
+            "m",
+            Dtype::BOOL,
+            vec![3],
+            m.iter().map(|&v| u8::from(v)).collect(),
+        ),
     ]);
     let file = SafetensorsFile::from_bytes(&bytes).unwrap();
     let mut names = file.names();
@@ -54,11 +72,27 @@ fn reads_what_the_safetensors_crate_writes() {
     assert_eq!(view[[1, 2]], 1e30);
     let view = file.tensor::<f32, Rank2<Dyn, Fixed<3>>>("w").unwrap();
     assert_eq!(view.shape(), &[2, 3]);
-    assert_eq!(file.tensor::<i64, Rank1<Dyn>>("b").unwrap().as_slice(), &b[..]);
-    assert_eq!(file.tensor::<f16, Rank2<Fixed<3>, Dyn>>("h").unwrap().as_slice(), &h[..]);
-    assert_eq!(file.tensor::<bool, Rank1<Fixed<3>>>("m").unwrap().as_slice(), &m[..]);
+    assert_eq!(
+        file.tensor::<i64, Rank1<Dyn>>("b").unwrap().as_slice(),
+        &b[..]
+    );
+    assert_eq!(
+        file.tensor::<f16, Rank2<Fixed<3>, Dyn>>("h")
+            .unwrap()
+            .as_slice(),
+        &h[..]
+    );
+    assert_eq!(
+        file.tensor::<bool, Rank1<Fixed<3>>>("m")
+            .unwrap()
+            .as_slice(),
+        &m[..]
+    );
     let stored = file.get::<f32>("w").unwrap();
-    assert_eq!((stored.as_slice(), stored.shape()), (&w[..], &[2usize, 3][..]));
+    assert_eq!(
+        (stored.as_slice(), stored.shape()),
+        (&w[..], &[2usize, 3][..])
+    );
     let loaded = file.load::<f32, Rank2<Dyn, Dyn>>("w").unwrap();
     assert_eq!(loaded.as_slice(), &w[..]);
     assert_eq!(loaded.shape(), &[2, 3]);
@@ -67,13 +101,25 @@ fn reads_what_the_safetensors_crate_writes() {
 /// A view is the file's own bytes: no copy.
 #[test]
 fn views_borrow_the_file() {
-    let bytes = crate_file(&[("w", Dtype::F32, vec![4], le_bytes_f32(&[1.0, 2.0, 3.0, 4.0]))]);
+    let bytes = crate_file(&[(
+        "w",
+        Dtype::F32,
+        vec![4],
+        le_bytes_f32(&[1.0, 2.0, 3.0, 4.0]),
+    )]);
     let file = SafetensorsFile::from_bytes(&bytes).unwrap();
     let storage = file.storage.bytes().as_ptr_range();
     let view = file.tensor::<f32, Rank1<Fixed<4>>>("w").unwrap();
     let at = view.as_slice().as_ptr().cast::<u8>();
     assert!(storage.contains(&at));
-    assert_eq!(at, file.get::<f32>("w").unwrap().as_slice().as_ptr().cast::<u8>());
+    assert_eq!(
+        at,
+        file.get::<f32>("w")
+            .unwrap()
+            .as_slice()
+            .as_ptr()
+            .cast::<u8>()
+    );
     // A load is a copy elsewhere.
     let loaded = file.load::<f32, Rank1<Fixed<4>>>("w").unwrap();
     assert!(!storage.contains(&loaded.as_slice().as_ptr().cast::<u8>()));
@@ -97,24 +143,70 @@ macro_rules! round_trip_dtype {
             assert_eq!(sf.data(), &expected[..]);
             // And this module reads it back, in place and copied.
             let file = SafetensorsFile::from_bytes(&bytes).unwrap();
-            assert_eq!(file.tensor::<$t, Rank1<Dyn>>("t").unwrap().as_slice(), &values[..]);
-            assert_eq!(file.load::<$t, Rank1<Dyn>>("t").unwrap().as_slice(), &values[..]);
+            assert_eq!(
+                file.tensor::<$t, Rank1<Dyn>>("t").unwrap().as_slice(),
+                &values[..]
+            );
+            assert_eq!(
+                file.load::<$t, Rank1<Dyn>>("t").unwrap().as_slice(),
+                &values[..]
+            );
         }
     };
 }
 
 round_trip_dtype!(round_trip_u8, u8, Dtype::U8, vec![0, 1, 127, 255, 9]);
-round_trip_dtype!(round_trip_u16, u16, Dtype::U16, vec![0, 1, 0x1234, u16::MAX]);
-round_trip_dtype!(round_trip_u32, u32, Dtype::U32, vec![0, 0xDEAD_BEEF, u32::MAX]);
+round_trip_dtype!(
+    round_trip_u16,
+    u16,
+    Dtype::U16,
+    vec![0, 1, 0x1234, u16::MAX]
+);
+round_trip_dtype!(
+    round_trip_u32,
+    u32,
+    Dtype::U32,
+    vec![0, 0xDEAD_BEEF, u32::MAX]
+);
 round_trip_dtype!(round_trip_u64, u64, Dtype::U64, vec![u64::MAX, 1 << 40, 3]);
-round_trip_dtype!(round_trip_i8, i8, Dtype::I8, vec![i8::MIN, -1, 0, 1, i8::MAX]);
+round_trip_dtype!(
+    round_trip_i8,
+    i8,
+    Dtype::I8,
+    vec![i8::MIN, -1, 0, 1, i8::MAX]
+);
 round_trip_dtype!(round_trip_i16, i16, Dtype::I16, vec![i16::MIN, -300, 300]);
-round_trip_dtype!(round_trip_i32, i32, Dtype::I32, vec![i32::MIN, -7, 7, i32::MAX]);
+round_trip_dtype!(
+    round_trip_i32,
+    i32,
+    Dtype::I32,
+    vec![i32::MIN, -7, 7, i32::MAX]
+);
 round_trip_dtype!(round_trip_i64, i64, Dtype::I64, vec![i64::MIN, -1, 1 << 50]);
-round_trip_dtype!(round_trip_f32, f32, Dtype::F32, vec![0.1, -0.0, f32::INFINITY, f32::MIN_POSITIVE / 2.0, 3.0]);
-round_trip_dtype!(round_trip_f64, f64, Dtype::F64, vec![0.1, -1e300, f64::NEG_INFINITY]);
-round_trip_dtype!(round_trip_f16, f16, Dtype::F16, [0.5f32, -3.0, 65504.0].map(f16::from_f32).to_vec());
-round_trip_dtype!(round_trip_bf16, bf16, Dtype::BF16, [0.5f32, -3.0, 1e38].map(bf16::from_f32).to_vec());
+round_trip_dtype!(
+    round_trip_f32,
+    f32,
+    Dtype::F32,
+    vec![0.1, -0.0, f32::INFINITY, f32::MIN_POSITIVE / 2.0, 3.0]
+);
+round_trip_dtype!(
+    round_trip_f64,
+    f64,
+    Dtype::F64,
+    vec![0.1, -1e300, f64::NEG_INFINITY]
+);
+round_trip_dtype!(
+    round_trip_f16,
+    f16,
+    Dtype::F16,
+    [0.5f32, -3.0, 65504.0].map(f16::from_f32).to_vec()
+);
+round_trip_dtype!(
+    round_trip_bf16,
+    bf16,
+    Dtype::BF16,
+    [0.5f32, -3.0, 1e38].map(bf16::from_f32).to_vec()
+);
 
 #[test]
 fn round_trip_bool() {
@@ -125,7 +217,12 @@ fn round_trip_bool() {
     assert_eq!(read.tensor("m").unwrap().dtype(), Dtype::BOOL);
     assert_eq!(read.tensor("m").unwrap().data(), &[1, 0, 0, 1, 1]);
     let file = SafetensorsFile::from_bytes(&bytes).unwrap();
-    assert_eq!(file.tensor::<bool, Rank1<Fixed<5>>>("m").unwrap().as_slice(), &values[..]);
+    assert_eq!(
+        file.tensor::<bool, Rank1<Fixed<5>>>("m")
+            .unwrap()
+            .as_slice(),
+        &values[..]
+    );
 }
 
 /// The writer lays a file out byte for byte as the safetensors crate does (dtypes by
@@ -149,14 +246,25 @@ fn writes_what_the_safetensors_crate_writes() {
         ("c", Dtype::F32, vec![], 7.0f32.to_le_bytes().to_vec()),
         ("a", Dtype::U8, vec![3], vec![1, 2, 3]),
         ("d", Dtype::I16, vec![1], (-2i16).to_le_bytes().to_vec()),
-        ("b", Dtype::F64, vec![1, 2], [0.5f64, -0.5].iter().flat_map(|v| v.to_le_bytes()).collect()),
+        (
+            "b",
+            Dtype::F64,
+            vec![1, 2],
+            [0.5f64, -0.5]
+                .iter()
+                .flat_map(|v| v.to_le_bytes())
+                .collect(),
+        ),
     ]);
     assert_eq!(mine, theirs);
     assert_eq!(u64::from_le_bytes(mine[..8].try_into().unwrap()) % 8, 0);
     let file = SafetensorsFile::from_bytes(&mine).unwrap();
     assert_eq!(file.names(), ["b", "c", "d", "a"]);
     assert_eq!(file.tensor::<f32, Rank0>("c").unwrap()[[]], 7.0);
-    assert_eq!(file.tensor::<i16, Rank1<Dyn>>("d").unwrap().as_slice(), &[-2]);
+    assert_eq!(
+        file.tensor::<i16, Rank1<Dyn>>("d").unwrap().as_slice(),
+        &[-2]
+    );
 }
 
 /// Sizes 0, 1 and odd, ranks 0 to 3, through the writer and back in every way.
@@ -166,7 +274,8 @@ fn sizes_zero_one_and_odd() {
     let one = Tensor::<f32, Rank1<Fixed<1>>>::from_vec(vec![2.5]).unwrap();
     let scalar = Tensor::<i32, Rank0>::from_vec(vec![-9]).unwrap();
     let odd_values: Vec<f32> = (0..105).map(|i| i as f32 * 0.5 - 20.0).collect();
-    let odd = Tensor::<f32, Rank3<Fixed<3>, Fixed<5>, Fixed<7>>>::from_vec(odd_values.clone()).unwrap();
+    let odd =
+        Tensor::<f32, Rank3<Fixed<3>, Fixed<5>, Fixed<7>>>::from_vec(odd_values.clone()).unwrap();
     let bytes_u8: Vec<u8> = (0..7).collect();
     let odd_u8 = Tensor::<u8, Rank1<Dyn>>::from_vec(bytes_u8.clone()).unwrap();
     let bytes = SafetensorsWriter::new()
@@ -181,17 +290,35 @@ fn sizes_zero_one_and_odd() {
     let e = file.tensor::<f32, Rank2<Dyn, Fixed<4>>>("empty").unwrap();
     assert_eq!((e.shape(), e.as_slice().len()), (&[0usize, 4][..], 0));
     assert_eq!(file.get::<f32>("empty").unwrap().shape(), &[0, 4]);
-    assert_eq!(file.load::<f32, Rank2<Dyn, Dyn>>("empty").unwrap().shape(), &[0, 4]);
-    assert_eq!(file.tensor::<f32, Rank1<Fixed<1>>>("one").unwrap().as_slice(), &[2.5]);
+    assert_eq!(
+        file.load::<f32, Rank2<Dyn, Dyn>>("empty").unwrap().shape(),
+        &[0, 4]
+    );
+    assert_eq!(
+        file.tensor::<f32, Rank1<Fixed<1>>>("one")
+            .unwrap()
+            .as_slice(),
+        &[2.5]
+    );
     assert_eq!(file.load::<i32, Rank0>("scalar").unwrap().item(), -9);
-    let o = file.tensor::<f32, Rank3<Dyn, Fixed<5>, Dyn>>("odd").unwrap();
+    let o = file
+        .tensor::<f32, Rank3<Dyn, Fixed<5>, Dyn>>("odd")
+        .unwrap();
     assert_eq!(o.shape(), &[3, 5, 7]);
     assert_eq!(o.as_slice(), &odd_values[..]);
     assert_eq!(o[[2, 4, 6]], 104.0 * 0.5 - 20.0);
-    assert_eq!(file.tensor::<u8, Rank1<Fixed<7>>>("odd_u8").unwrap().as_slice(), &bytes_u8[..]);
+    assert_eq!(
+        file.tensor::<u8, Rank1<Fixed<7>>>("odd_u8")
+            .unwrap()
+            .as_slice(),
+        &bytes_u8[..]
+    );
     // An empty file of tensors.
     let none = SafetensorsWriter::new().to_bytes().unwrap();
-    assert!(SafetensorsFile::from_bytes(&none).unwrap().names().is_empty());
+    assert!(SafetensorsFile::from_bytes(&none)
+        .unwrap()
+        .names()
+        .is_empty());
 }
 
 fn two_tensor_file() -> Vec<u8> {
@@ -204,7 +331,9 @@ fn two_tensor_file() -> Vec<u8> {
 #[test]
 fn wrong_dtype_names_tensor_declared_and_stored() {
     let file = SafetensorsFile::from_bytes(&two_tensor_file()).unwrap();
-    let err = file.tensor::<f64, Rank2<Dyn, Fixed<3>>>("weight").unwrap_err();
+    let err = file
+        .tensor::<f64, Rank2<Dyn, Fixed<3>>>("weight")
+        .unwrap_err();
     assert!(matches!(
         &err,
         SafetensorsError::Mismatch { tensor, declared, stored, .. }
@@ -226,7 +355,9 @@ fn wrong_dtype_names_tensor_declared_and_stored() {
 fn wrong_shape_names_tensor_declared_and_stored() {
     let file = SafetensorsFile::from_bytes(&two_tensor_file()).unwrap();
     // Another literal dim.
-    let err = file.tensor::<f32, Rank2<Fixed<2>, Fixed<4>>>("weight").unwrap_err();
+    let err = file
+        .tensor::<f32, Rank2<Fixed<2>, Fixed<4>>>("weight")
+        .unwrap_err();
     assert_eq!(
         err.to_string(),
         "tensor `weight` of <memory> is stored as `f32[2, 3]`, but is read as `f32[2, 4]`"
@@ -250,9 +381,18 @@ fn missing_name_lists_the_others() {
         SafetensorsError::Missing { tensor, available, .. }
             if tensor == "bais" && available == &["bias", "weight"]
     ));
-    assert_eq!(err.to_string(), "no tensor `bais` in <memory>; it has `bias`, `weight`");
-    assert!(matches!(file.get::<f32>("x"), Err(SafetensorsError::Missing { .. })));
-    assert!(matches!(file.load::<f32, Rank1<Dyn>>("x"), Err(SafetensorsError::Missing { .. })));
+    assert_eq!(
+        err.to_string(),
+        "no tensor `bais` in <memory>; it has `bias`, `weight`"
+    );
+    assert!(matches!(
+        file.get::<f32>("x"),
+        Err(SafetensorsError::Missing { .. })
+    ));
+    assert!(matches!(
+        file.load::<f32, Rank1<Dyn>>("x"),
+        Err(SafetensorsError::Missing { .. })
+    ));
 }
 
 #[test]
@@ -263,7 +403,10 @@ fn truncated_files_are_errors() {
     assert_eq!(full, 8 + n + 36);
     for cut in [0, 1, 7] {
         let err = SafetensorsFile::from_bytes(&bytes[..cut]).unwrap_err();
-        assert!(matches!(err, SafetensorsError::Truncated { len, needed: 8, .. } if len == cut), "{cut}: {err}");
+        assert!(
+            matches!(err, SafetensorsError::Truncated { len, needed: 8, .. } if len == cut),
+            "{cut}: {err}"
+        );
     }
     for cut in [8, 9, 8 + n - 1] {
         let err = SafetensorsFile::from_bytes(&bytes[..cut]).unwrap_err();
@@ -288,19 +431,34 @@ fn truncated_files_are_errors() {
     longer.push(0);
     let err = SafetensorsFile::from_bytes(&longer).unwrap_err();
     assert!(matches!(err, SafetensorsError::Format { .. }), "{err}");
-    assert!(err.to_string().contains(&format!("describes {full} bytes but the file has {}", full + 1)));
+    assert!(err.to_string().contains(&format!(
+        "describes {full} bytes but the file has {}",
+        full + 1
+    )));
 }
 
 #[test]
 fn malformed_headers_are_errors() {
     for (header, data) in [
         ("{not json", &[][..]),
-        (r#"{"w":{"dtype":"F32","shape":[2],"data_offsets":[0,4]}}"#, &[0u8; 4][..]),
-        (r#"{"w":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}}"#, &[0u8; 8][..]),
-        (r#"{"w":{"dtype":"Q99","shape":[1],"data_offsets":[0,4]}}"#, &[0u8; 4][..]),
+        (
+            r#"{"w":{"dtype":"F32","shape":[2],"data_offsets":[0,4]}}"#,
+            &[0u8; 4][..],
+        ),
+        (
+            r#"{"w":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}}"#,
+            &[0u8; 8][..],
+        ),
+        (
+            r#"{"w":{"dtype":"Q99","shape":[1],"data_offsets":[0,4]}}"#,
+            &[0u8; 4][..],
+        ),
     ] {
         let err = SafetensorsFile::from_bytes(&raw_file(header, data)).unwrap_err();
-        assert!(matches!(err, SafetensorsError::Format { .. }), "{header}: {err}");
+        assert!(
+            matches!(err, SafetensorsError::Format { .. }),
+            "{header}: {err}"
+        );
     }
     // A header length past any header the crate accepts.
     let mut huge = u64::MAX.to_le_bytes().to_vec();
@@ -327,10 +485,19 @@ fn misaligned_offsets_are_errors_and_load_copies() {
         "{err}"
     );
     assert!(err.to_string().contains("`SafetensorsFile::load`"));
-    assert!(matches!(file.get::<f32>("w"), Err(SafetensorsError::Misaligned { .. })));
-    assert_eq!(file.load::<f32, Rank1<Fixed<3>>>("w").unwrap().as_slice(), &values);
+    assert!(matches!(
+        file.get::<f32>("w"),
+        Err(SafetensorsError::Misaligned { .. })
+    ));
+    assert_eq!(
+        file.load::<f32, Rank1<Fixed<3>>>("w").unwrap().as_slice(),
+        &values
+    );
     // A byte-sized dtype is aligned anywhere.
-    assert_eq!(file.tensor::<u8, Rank1<Fixed<1>>>("a").unwrap().as_slice(), &[42]);
+    assert_eq!(
+        file.tensor::<u8, Rank1<Fixed<1>>>("a").unwrap().as_slice(),
+        &[42]
+    );
 
     // A header whose length is not a multiple of the dtype's alignment does the same.
     let header = r#"{"w":{"dtype":"F64","shape":[1],"data_offsets":[0,8]}}"#;
@@ -341,37 +508,65 @@ fn misaligned_offsets_are_errors_and_load_copies() {
         file.tensor::<f64, Rank1<Fixed<1>>>("w"),
         Err(SafetensorsError::Misaligned { align: 8, .. })
     ));
-    assert_eq!(file.load::<f64, Rank1<Fixed<1>>>("w").unwrap().as_slice(), &[0.75]);
+    assert_eq!(
+        file.load::<f64, Rank1<Fixed<1>>>("w").unwrap().as_slice(),
+        &[0.75]
+    );
 }
 
 #[test]
 fn bool_bytes_other_than_0_and_1_are_errors() {
-    let bytes = raw_file(r#"{"m":{"dtype":"BOOL","shape":[3],"data_offsets":[0,3]}}"#, &[1, 0, 2]);
+    let bytes = raw_file(
+        r#"{"m":{"dtype":"BOOL","shape":[3],"data_offsets":[0,3]}}"#,
+        &[1, 0, 2],
+    );
     let file = SafetensorsFile::from_bytes(&bytes).unwrap();
     for err in [
         file.tensor::<bool, Rank1<Fixed<3>>>("m").unwrap_err(),
         file.get::<bool>("m").unwrap_err(),
         file.load::<bool, Rank1<Dyn>>("m").unwrap_err(),
     ] {
-        assert!(matches!(err, SafetensorsError::InvalidBool { index: 2, byte: 2, .. }), "{err}");
+        assert!(
+            matches!(
+                err,
+                SafetensorsError::InvalidBool {
+                    index: 2,
+                    byte: 2,
+                    ..
+                }
+            ),
+            "{err}"
+        );
     }
     // No dtype is converted: the bytes are not `u8` either.
-    assert!(matches!(file.tensor::<u8, Rank1<Dyn>>("m"), Err(SafetensorsError::Mismatch { .. })));
+    assert!(matches!(
+        file.tensor::<u8, Rank1<Dyn>>("m"),
+        Err(SafetensorsError::Mismatch { .. })
+    ));
 }
 
 #[test]
 fn dtypes_the_language_lacks_are_errors() {
-    let bytes = raw_file(r#"{"q":{"dtype":"F8_E4M3","shape":[2],"data_offsets":[0,2]}}"#, &[1, 2]);
+    let bytes = raw_file(
+        r#"{"q":{"dtype":"F8_E4M3","shape":[2],"data_offsets":[0,2]}}"#,
+        &[1, 2],
+    );
     let file = SafetensorsFile::from_bytes(&bytes).unwrap();
     assert_eq!(file.stored_type("q").as_deref(), Some("F8_E4M3[2]"));
     let err = file.tensor::<u8, Rank1<Dyn>>("q").unwrap_err();
-    assert!(matches!(&err, SafetensorsError::UnsupportedDtype { stored, .. } if stored == "F8_E4M3"));
+    assert!(
+        matches!(&err, SafetensorsError::UnsupportedDtype { stored, .. } if stored == "F8_E4M3")
+    );
 }
 
 #[test]
 fn duplicate_names_are_errors() {
     let t = Tensor::<f32, Rank1<Fixed<1>>>::from_vec(vec![1.0]).unwrap();
-    let err = SafetensorsWriter::new().tensor("x", &t).tensor("x", &t).to_bytes().unwrap_err();
+    let err = SafetensorsWriter::new()
+        .tensor("x", &t)
+        .tensor("x", &t)
+        .to_bytes()
+        .unwrap_err();
     assert!(matches!(err, SafetensorsError::DuplicateName(name) if name == "x"));
 }
 
@@ -395,7 +590,9 @@ fn stored_views_are_graph_arguments() {
         }],
         at_least: &[],
     };
-    fn read<X: TensorArg<f32, Rank2<Sym, Fixed<3>>, NoSlice>>(x: X) -> Result<(usize, Vec<f32>), ShapeError> {
+    fn read<X: TensorArg<f32, Rank2<Sym, Fixed<3>>, NoSlice>>(
+        x: X,
+    ) -> Result<(usize, Vec<f32>), ShapeError> {
         let parts = x.tensor_parts();
         let [b] = bind_dims::<1>(&F, &[parts.arg_shape()])?;
         Ok((b, parts.data.to_vec()))
@@ -405,7 +602,14 @@ fn stored_views_are_graph_arguments() {
     assert_eq!(read(weight), Ok((2, vec![1.0; 6])));
     assert_eq!(read(&weight), Ok((2, vec![1.0; 6])));
     let bias = file.get::<f32>("bias").unwrap();
-    assert!(matches!(read(bias), Err(ShapeError::Rank { expected: 2, found: 1, .. })));
+    assert!(matches!(
+        read(bias),
+        Err(ShapeError::Rank {
+            expected: 2,
+            found: 1,
+            ..
+        })
+    ));
 }
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -420,21 +624,35 @@ fn files_are_mapped_and_written_back() {
     let dir = temp_dir("files");
     let path = dir.join("w.safetensors");
     let w = Tensor::<f32, Rank2<Fixed<2>, Fixed<2>>>::from_vec(vec![1.0, 2.0, 3.0, 4.0]).unwrap();
-    SafetensorsWriter::new().tensor("w", &w).write(&path).unwrap();
+    SafetensorsWriter::new()
+        .tensor("w", &w)
+        .write(&path)
+        .unwrap();
     // SAFETY: this test alone uses the file, and rewrites it only through the writer, which
     // renames a new file over it.
     let mapped = unsafe { SafetensorsFile::open(&path) }.unwrap();
     assert!(matches!(mapped.storage, Storage::Mapped(_)));
-    let view = mapped.tensor::<f32, Rank2<Fixed<2>, Fixed<2>>>("w").unwrap();
+    let view = mapped
+        .tensor::<f32, Rank2<Fixed<2>, Fixed<2>>>("w")
+        .unwrap();
     assert_eq!(view.as_slice(), w.as_slice());
     // Rewriting the file while it is mapped leaves the mapping's contents as they were.
     let w2 = Tensor::<f32, Rank2<Fixed<2>, Fixed<2>>>::full(9.0);
-    SafetensorsWriter::new().tensor("w", &w2).write(&path).unwrap();
+    SafetensorsWriter::new()
+        .tensor("w", &w2)
+        .write(&path)
+        .unwrap();
     assert_eq!(view.as_slice(), &[1.0, 2.0, 3.0, 4.0]);
     let read = SafetensorsFile::read(&path).unwrap();
-    assert_eq!(read.tensor::<f32, Rank2<Dyn, Dyn>>("w").unwrap().as_slice(), &[9.0; 4]);
+    assert_eq!(
+        read.tensor::<f32, Rank2<Dyn, Dyn>>("w").unwrap().as_slice(),
+        &[9.0; 4]
+    );
     // No temporary file is left behind.
-    let names: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     assert_eq!(names, ["w.safetensors"]);
     // A truncated file on disk.
     let bytes = std::fs::read(&path).unwrap();
@@ -443,7 +661,10 @@ fn files_are_mapped_and_written_back() {
     let err = unsafe { SafetensorsFile::open(&path) }.unwrap_err();
     assert!(matches!(err, SafetensorsError::Truncated { .. }), "{err}");
     assert!(err.to_string().contains("w.safetensors"));
-    assert!(matches!(SafetensorsFile::read(&path), Err(SafetensorsError::Truncated { .. })));
+    assert!(matches!(
+        SafetensorsFile::read(&path),
+        Err(SafetensorsError::Truncated { .. })
+    ));
     // A file that is not there.
     // SAFETY: nothing maps, the open fails.
     let err = unsafe { SafetensorsFile::open(dir.join("absent.safetensors")) }.unwrap_err();
