@@ -106,6 +106,7 @@ pub mod op_reference {}
 /// (`cargo test -p tensorgraph --features ndarray,serde,safetensors --doc`).
 #[cfg(doctest)]
 #[doc = include_str!("../tensor-core/src/doc_examples/hugepages_vec_filled.md")]
+#[doc = include_str!("../tensor-core/src/doc_examples/args_checked.md")]
 pub struct CoreDoctests;
 
 /// As `CoreDoctests`, for the `ndarray` feature's items.
