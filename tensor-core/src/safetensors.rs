@@ -613,10 +613,20 @@ impl SafetensorsFile {
 /// [`SafetensorsFile::get`] returns. A graph with dim names takes it (by value or by
 /// reference) for any tensor parameter of dtype `T` and checks its rank and dims at call
 /// entry, as for an `ndarray` `IxDyn` array.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct StoredView<'a, T> {
     data: &'a [T],
     dims: &'a [usize],
+}
+
+// Not derived: a weight tensor's elements are too many to print.
+impl<T: Element> fmt::Debug for StoredView<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StoredView")
+            .field("dtype", &T::DTYPE)
+            .field("dims", &self.dims)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<'a, T> StoredView<'a, T> {
@@ -814,7 +824,8 @@ impl<'a> SafetensorsWriter<'a> {
 
     /// Writes the file at `path`: into a new file beside it, renamed over `path` once
     /// complete, so that a mapped [`SafetensorsFile`] of `path` keeps its (old) contents and
-    /// a failed write leaves `path` as it was.
+    /// a failed write leaves `path` as it was. (On Windows, which refuses to replace a file
+    /// that is mapped, that case is an `Io` error instead.)
     pub fn write(&self, path: impl AsRef<Path>) -> Result<(), SafetensorsError> {
         let path = path.as_ref();
         self.layout()?;
@@ -822,7 +833,10 @@ impl<'a> SafetensorsWriter<'a> {
             || "safetensors".into(),
             |n| n.to_string_lossy().into_owned(),
         );
-        let temp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+        // Unique per process and call, so that concurrent writes never share a temporary.
+        static WRITES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let call = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let temp = path.with_file_name(format!(".{name}.{}-{call}.tmp", std::process::id()));
         let io = |source| SafetensorsError::Io {
             path: path.to_path_buf(),
             source,

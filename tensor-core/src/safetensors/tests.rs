@@ -610,6 +610,11 @@ fn stored_views_are_graph_arguments() {
             ..
         })
     ));
+    // Its `Debug` shows the dtype and dims, not the elements.
+    assert_eq!(
+        format!("{bias:?}"),
+        "StoredView { dtype: F32, dims: [3], .. }"
+    );
 }
 
 fn temp_dir(name: &str) -> PathBuf {
