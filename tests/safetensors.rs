@@ -3,6 +3,8 @@
 //! checked against the parameter's type; outputs written back and read again. Values are
 //! compared with plain-Rust computations of the same formulas.
 #![cfg(feature = "safetensors")]
+// `&view` forms are passed on purpose: each is an accepted argument of its own.
+#![allow(clippy::needless_borrows_for_generic_args)]
 
 use std::path::PathBuf;
 
