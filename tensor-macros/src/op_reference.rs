@@ -219,7 +219,7 @@ assert_eq!(f(&x).as_slice(), &[1i64, 0]);"#) },
     TensorDoc { name: "argmin", args: "x", dtypes: None, formula: "the index of the first smallest element along `axis` (a NaN counts as smallest)", precision: "exact", example: Code(r#"let f = graph!(|x: i32[4]| argmin(x));
 let x = Tensor::<i32, Shape![4]>::from_vec(vec![3, -1, 4, -1]).unwrap();
 assert_eq!(f(&x).item(), 1i64);"#) },
-    TensorDoc { name: "softmax", args: "x", dtypes: None, formula: "`e^(x - m) / sum(e^(x - m))` along `axis`, `m` the maximum along it", precision: "`exp` (1 ULP) of each element and a correctly rounded division by the row's sum", example: Code(r#"let f = graph!(|x: f32[2, 2]| softmax(x));
+    TensorDoc { name: "softmax", args: "x", dtypes: None, formula: "`e^(x - m) / sum(e^(x - m))` along `axis`, `m` the maximum along it", precision: "`exp` (1 ULP) of each element, the row's sum (in an unspecified order) and a correctly rounded division by it", example: Code(r#"let f = graph!(|x: f32[2, 2]| softmax(x));
 let x = Tensor::<f32, Shape![2, 2]>::from_vec(vec![0.0, 0.0, 1000.0, 1000.0]).unwrap();
 assert_eq!(f(&x).as_slice(), &[0.5, 0.5, 0.5, 0.5]);"#) },
     TensorDoc { name: "logsoftmax", args: "x", dtypes: None, formula: "`x - m - ln(sum(e^(x - m)))` along `axis`", precision: "`exp` and `log` bounds (1 ULP each) and the sum's rounding", example: Code(r#"let f = graph!(|x: f32[2]| logsoftmax(x));
@@ -275,7 +275,7 @@ assert_eq!(f(&a, &b, &c).as_slice(), &[111.0, 122.0]);"#) },
 let a = Tensor::<f32, Shape![2]>::from_vec(vec![1.0, 2.0]).unwrap();
 let b = Tensor::<f32, Shape![2]>::from_vec(vec![3.0, 5.0]).unwrap();
 assert_eq!(f(&a, &b).as_slice(), &[2.0, 3.5]);"#) },
-    TensorDoc { name: "layer_norm", args: "x, gamma, beta", dtypes: Some("floats; `gamma` and `beta` broadcast to `x`; computed in `f32` for `f16`/`bf16`, rounded once"), formula: "`(x - μ) / sqrt(σ² + eps)·gamma + beta` over the axes from `axis` to the last, `σ² = mean((x - μ)²)` (ONNX `LayerNormalization`)", precision: "sums accumulated in `f64` (as `mean`), a correctly rounded `sqrt` and division", example: Code(r#"let f = graph!(|x: f32[2, 2], g: f32[2], b: f32[2]| layer_norm(x, g, b, eps = 0.0));
+    TensorDoc { name: "layer_norm", args: "x, gamma, beta", dtypes: Some("floats; `gamma` and `beta` broadcast to `x`; computed in `f32` for `f16`/`bf16`, rounded once"), formula: "`(x - μ) / sqrt(σ² + eps)·gamma + beta` over the axes from `axis` to the last, `σ² = mean((x - μ)²)` (ONNX `LayerNormalization`)", precision: "the sums accumulated in `f64` (as `mean`); each other step (subtraction, `sqrt`, division, scale, shift) correctly rounded in the compute dtype, the result rounded once to `x`'s dtype", example: Code(r#"let f = graph!(|x: f32[2, 2], g: f32[2], b: f32[2]| layer_norm(x, g, b, eps = 0.0));
 let x = Tensor::<f32, Shape![2, 2]>::from_vec(vec![1.0, 3.0, -2.0, 2.0]).unwrap();
 let g = Tensor::<f32, Shape![2]>::full(1.0);
 let b = Tensor::<f32, Shape![2]>::from_vec(vec![0.0, 10.0]).unwrap();
@@ -471,7 +471,7 @@ fn params_text(params: &[ParamSpec]) -> Option<String> {
 fn precision_text(op: &Op) -> String {
     if let Some(f) = FLOAT_FUNCTIONS.iter().find(|f| f.name == op.name) {
         return format!(
-            "within {} ULP in `f32`, {} ULP in `f64` (`f16`/`bf16`: computed in `f32`, within 1 ULP of their own after rounding); ACCURACY.md says how",
+            "within {} ULP in `f32`, {} ULP in `f64` (`f16`/`bf16`: computed in `f32`, within 1 ULP of their own after rounding); the repository's ACCURACY.md says how each bound is met",
             f.ulp_f32, f.ulp_f64
         );
     }
