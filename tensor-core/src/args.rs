@@ -804,6 +804,7 @@ mod tests {
             },
         ],
         at_least: &[],
+        exprs: &[],
     };
 
     fn copy_into(

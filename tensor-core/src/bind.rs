@@ -31,6 +31,90 @@ pub enum DeclDim {
     Static(usize),
     /// A dim name, as an index into [`GraphSignature::syms`]: `B` in `f32[B, 768]`.
     Sym(usize),
+    /// A dim expression: `N + M` in `f32[N + M, 64]`.
+    Expr(&'static DimExpr),
+}
+
+/// One step of a dim expression's program, which runs on a stack of `i128`s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DimOp {
+    /// Pushes the literal.
+    Lit(i128),
+    /// Pushes the size of name `k` of [`GraphSignature::syms`].
+    Sym(usize),
+    /// Pops two values, pushes their sum.
+    Add,
+    /// Pops two values, pushes their product.
+    Mul,
+    /// Pops one value, pushes its floor division by the (positive) literal.
+    FloorDiv(u64),
+    /// Pops two values, pushes the larger.
+    Max,
+    /// Pops two values, pushes the smaller.
+    Min,
+}
+
+/// A dim expression (docs/language.md, "Dim expressions") as call entry evaluates it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DimExpr {
+    /// The expression in the DSL notation: `"M + N"`.
+    pub text: &'static str,
+    /// Its postfix program.
+    pub code: &'static [DimOp],
+    /// The names (indices into [`GraphSignature::syms`]) the expression reads.
+    pub names: &'static [usize],
+    /// The names in which it is affine (`c·N + rest`, `rest` free of `N`): an argument's
+    /// size on an axis declared this way solves such a name when no other occurrence binds
+    /// it.
+    pub solvable: &'static [usize],
+}
+
+impl DimExpr {
+    /// The value for `sizes` (indexed by name), `sym` taken as `value` if given; `None`
+    /// when a name it reads is unbound or the arithmetic leaves `i128`.
+    fn eval(&self, sizes: &[Option<usize>], with: Option<(usize, i128)>) -> Option<i128> {
+        let mut stack = [0i128; 16];
+        let mut top = 0usize;
+        for op in self.code {
+            let value = match *op {
+                DimOp::Lit(v) => v,
+                DimOp::Sym(k) => match with {
+                    Some((sym, v)) if sym == k => v,
+                    _ => (*sizes.get(k)?)? as i128,
+                },
+                DimOp::FloorDiv(d) => {
+                    top = top.checked_sub(1)?;
+                    stack[top].checked_div_euclid(d as i128)?
+                }
+                DimOp::Add | DimOp::Mul | DimOp::Max | DimOp::Min => {
+                    top = top.checked_sub(2)?;
+                    let (a, b) = (stack[top], stack[top + 1]);
+                    match *op {
+                        DimOp::Add => a.checked_add(b)?,
+                        DimOp::Mul => a.checked_mul(b)?,
+                        DimOp::Max => a.max(b),
+                        _ => a.min(b),
+                    }
+                }
+            };
+            *stack.get_mut(top)? = value;
+            top += 1;
+        }
+        (top == 1).then_some(stack[0])
+    }
+
+    /// `N = 5, M = 3`: the sizes of the names the expression reads, for its errors.
+    fn bindings(&self, sig: &GraphSignature, sizes: &[Option<usize>]) -> String {
+        let parts: Vec<String> = self
+            .names
+            .iter()
+            .map(|&k| match sizes.get(k).copied().flatten() {
+                Some(size) => format!("{} = {size}", sym_name(sig, k)),
+                None => format!("{} unbound", sym_name(sig, k)),
+            })
+            .collect();
+        parts.join(", ")
+    }
 }
 
 /// One tensor parameter (or `_into` output) of a graph, as declared.
@@ -56,11 +140,16 @@ pub struct GraphSignature {
     pub syms: &'static [&'static str],
     /// The tensor parameters in order, then the `_into` outputs.
     pub params: &'static [ParamSig],
-    /// `(name index, least size, op)`: a name that must be at least that long in a call.
+    /// `(size index, least size, op)`: a name (or, past the names, an expression of
+    /// `exprs`) that must be at least that long in a call.
     /// `max`/`min`/`argmax`/`argmin` over a symbolic axis need 1 (an empty axis has no
     /// maximum); a `slice` of a named axis with literal bounds needs the axis to reach
     /// them (`start = -4` needs 4).
     pub at_least: &'static [(usize, usize, &'static str)],
+    /// The dim expressions the kernels use whose value is not a product of names (`N + M`,
+    /// `(N + 1) / 2`): call entry computes each after binding the names, and returns their
+    /// values after the names' sizes. A negative one is an error.
+    pub exprs: &'static [DimExpr],
 }
 
 /// The shape of one argument at call entry.
@@ -147,12 +236,14 @@ fn bind_boxed(
     }
 }
 
-/// `bind_dims` over a slice of sizes: `None` until a name is bound.
+/// `bind_dims` over a slice of sizes: `None` until a name is bound. `sizes` holds the
+/// names' sizes, then the values of `sig.exprs`.
 fn bind(
     sig: &'static GraphSignature,
     args: &[ArgShape<'_>],
     sizes: &mut [Option<usize>],
 ) -> Result<(), ShapeError> {
+    let syms = sig.syms.len().min(sizes.len());
     for (param, arg) in sig.params.iter().zip(args) {
         if let Some(reason) = arg.layout_error {
             return Err(ShapeError::Layout {
@@ -162,23 +253,51 @@ fn bind(
                 signature: sig.text,
             });
         }
-        match arg.dims {
-            Some(dims) => bind_tensor(sig, param, dims, arg.len, sizes)?,
-            None => bind_slice(sig, param, arg.len, sizes)?,
-        }
     }
-    for (sym, size) in sizes.iter().enumerate() {
+    // The first pass binds names from their plain occurrences and checks every dim whose
+    // names are bound; an expression with a name still unbound waits. Later passes may solve
+    // a name from an affine expression (`2 * N + 1`) that no plain occurrence binds. Each
+    // pass that leaves something waiting binds at least one more name, or the walk ends.
+    let mut solve = false;
+    loop {
+        let bound_before = sizes[..syms].iter().filter(|s| s.is_some()).count();
+        let mut waiting = false;
+        for (param, arg) in sig.params.iter().zip(args) {
+            let walk = Walk {
+                sig,
+                param,
+                solve,
+                waiting: &mut waiting,
+            };
+            match arg.dims {
+                Some(dims) => walk.tensor(dims, arg.len, &mut sizes[..syms])?,
+                None => walk.slice(arg.len, &mut sizes[..syms])?,
+            }
+        }
+        let bound_after = sizes[..syms].iter().filter(|s| s.is_some()).count();
+        if !waiting || (solve && bound_after == bound_before) {
+            break;
+        }
+        solve = true;
+    }
+    for (sym, size) in sizes[..syms].iter().enumerate() {
         if size.is_none() {
             return Err(unbound(sig, sym));
         }
     }
+    let (names, values) = sizes.split_at_mut(syms);
+    for (expr, slot) in sig.exprs.iter().zip(values) {
+        *slot = Some(expr_value(sig, expr, names)?);
+    }
     for &(sym, least, op) in sig.at_least {
         match sizes.get(sym) {
             Some(&Some(size)) if size >= least => {}
-            Some(&Some(size)) if op == "slice" => {
+            // `max`/`min`/`argmax`/`argmin` need a non-empty axis; `slice` and `pad` need a
+            // length.
+            Some(&Some(size)) if !matches!(op, "max" | "min" | "argmax" | "argmin") => {
                 return Err(ShapeError::TooShort {
                     graph: sig.name,
-                    dim: sym_name(sig, sym),
+                    dim: size_name(sig, sym),
                     size,
                     least,
                     op,
@@ -188,7 +307,7 @@ fn bind(
             Some(Some(_)) => {
                 return Err(ShapeError::EmptyAxis {
                     graph: sig.name,
-                    dim: sym_name(sig, sym),
+                    dim: size_name(sig, sym),
                     op,
                     signature: sig.text,
                 })
@@ -199,143 +318,279 @@ fn bind(
     Ok(())
 }
 
-/// Checks and binds an argument that carries its dims.
-fn bind_tensor(
-    sig: &'static GraphSignature,
-    param: &'static ParamSig,
-    dims: &[usize],
-    len: usize,
-    sizes: &mut [Option<usize>],
-) -> Result<(), ShapeError> {
-    if dims.len() != param.dims.len() {
-        return Err(ShapeError::Rank {
-            graph: sig.name,
-            arg: param.name,
-            ty: param.ty,
-            expected: param.dims.len(),
-            found: dims.len(),
-            signature: sig.text,
-        });
-    }
-    for (axis, (decl, &size)) in param.dims.iter().zip(dims).enumerate() {
-        match *decl {
-            DeclDim::Static(expected) if expected != size => {
-                return Err(ShapeError::StaticDim {
-                    graph: sig.name,
-                    arg: param.name,
-                    ty: param.ty,
-                    axis,
-                    expected,
-                    found: size,
-                    signature: sig.text,
-                })
-            }
-            DeclDim::Static(_) => {}
-            DeclDim::Sym(sym) => match sizes.get_mut(sym) {
-                None => return Err(unbound(sig, sym)),
-                Some(slot @ None) => *slot = Some(size),
-                Some(Some(bound)) if *bound != size => {
-                    let (bound_arg, bound_axis) = first_occurrence(sig, sym);
-                    return Err(ShapeError::DimMismatch {
-                        graph: sig.name,
-                        dim: sym_name(sig, sym),
-                        size,
-                        arg: param.name,
-                        axis,
-                        bound_size: *bound,
-                        bound_arg,
-                        bound_axis,
-                        signature: sig.text,
-                    });
-                }
-                Some(Some(_)) => {}
-            },
-        }
-    }
-    match checked_product(dims) {
-        None => Err(ShapeError::Overflow {
-            graph: sig.name,
-            arg: param.name,
-            signature: sig.text,
-        }),
-        Some(product) if product != len => Err(ShapeError::Layout {
-            graph: sig.name,
-            arg: param.name,
-            reason: BROKEN_PARTS,
-            signature: sig.text,
-        }),
-        Some(_) => Ok(()),
+/// The name of call entry's size `k`: a dim name, or past them, an expression's text.
+fn size_name(sig: &GraphSignature, k: usize) -> &'static str {
+    match k.checked_sub(sig.syms.len()) {
+        None => sym_name(sig, k),
+        Some(e) => sig.exprs.get(e).map_or("?", |e| e.text),
     }
 }
 
-/// Checks a flat slice's length against its parameter's dims and solves its one unbound name.
-fn bind_slice(
+/// The value of `expr` once its names are bound: an error when it is negative, or larger
+/// than [`MAX_ELEMENTS`] (no value of the graph can be that long).
+fn expr_value(
     sig: &'static GraphSignature,
-    param: &'static ParamSig,
-    len: usize,
-    sizes: &mut [Option<usize>],
-) -> Result<(), ShapeError> {
-    let slice_error = |reason| ShapeError::SliceLength {
-        graph: sig.name,
-        arg: param.name,
-        len,
-        ty: param.ty,
-        reason,
-        signature: sig.text,
-    };
-    // The product of the known dims (0 if any is 0, `None` past `usize::MAX`), and the
-    // unbound name with how often it stands in this parameter.
-    let mut known = Some(1usize);
-    let mut has_zero = false;
-    let mut unknown: Option<usize> = None;
-    let mut repeated = false;
-    let mut several = false;
-    for decl in param.dims {
-        let size = match *decl {
-            DeclDim::Static(n) => n,
-            DeclDim::Sym(sym) => match sizes.get(sym) {
-                None => return Err(unbound(sig, sym)),
-                Some(Some(n)) => *n,
-                Some(None) => {
-                    match unknown {
-                        None => unknown = Some(sym),
-                        Some(first) if first == sym => repeated = true,
-                        Some(_) => several = true,
-                    }
-                    continue;
-                }
-            },
-        };
-        has_zero |= size == 0;
-        known = known.and_then(|k| k.checked_mul(size));
-    }
-    if several {
-        return Err(slice_error(LengthReason::SeveralUnknown));
-    }
-    if repeated {
-        return Err(slice_error(LengthReason::RepeatedName));
-    }
-    let known = if has_zero { Some(0) } else { known };
-    match (unknown, known) {
-        // The known dims multiply past `usize::MAX`: no slice fills them, and the name would
-        // have to be 0 with more rows than memory holds.
-        (_, None) => Err(ShapeError::Overflow {
+    expr: &'static DimExpr,
+    names: &[Option<usize>],
+) -> Result<usize, ShapeError> {
+    match expr.eval(names, None) {
+        Some(v) if v < 0 => Err(ShapeError::NegativeDim {
             graph: sig.name,
-            arg: param.name,
+            dim: expr.text,
+            value: v,
+            sizes: expr.bindings(sig, names),
             signature: sig.text,
         }),
-        (None, Some(needs)) if needs == len => Ok(()),
-        (None, Some(needs)) => Err(implied_mismatch(sig, param, len, sizes)
-            .unwrap_or_else(|| slice_error(LengthReason::Exact { needs }))),
-        (Some(_), Some(0)) => Err(slice_error(LengthReason::ZeroProduct)),
-        (Some(_), Some(of)) if !len.is_multiple_of(of) => {
-            Err(slice_error(LengthReason::NotMultiple { of }))
-        }
-        (Some(sym), Some(of)) => {
-            if let Some(slot) = sizes.get_mut(sym) {
-                *slot = Some(len / of);
+        Some(v) if v <= MAX_ELEMENTS as i128 => Ok(v as usize),
+        _ => Err(ShapeError::Overflow {
+            graph: sig.name,
+            arg: "an intermediate value",
+            signature: sig.text,
+        }),
+    }
+}
+
+/// One argument's walk in one pass of `bind`.
+struct Walk<'w> {
+    sig: &'static GraphSignature,
+    param: &'static ParamSig,
+    /// Whether an unbound name may be solved from an affine expression in this pass.
+    solve: bool,
+    /// Set when a dim waits for a name another argument binds.
+    waiting: &'w mut bool,
+}
+
+impl Walk<'_> {
+    /// Checks (or solves from) `size` on `axis`, declared as the expression `expr`.
+    fn expr_dim(
+        &mut self,
+        expr: &'static DimExpr,
+        axis: usize,
+        size: usize,
+        sizes: &mut [Option<usize>],
+    ) -> Result<(), ShapeError> {
+        let sig = self.sig;
+        let unbound: Option<usize> = {
+            let mut open = expr.names.iter().filter(|&&k| sizes.get(k).is_some_and(Option::is_none));
+            match (open.next(), open.next()) {
+                (None, _) => None,
+                (Some(&k), None) if self.solve && expr.solvable.contains(&k) => Some(k),
+                _ => {
+                    *self.waiting = true;
+                    return Ok(());
+                }
             }
-            Ok(())
+        };
+        let Some(sym) = unbound else {
+            return match expr.eval(sizes, None) {
+                Some(v) if v == size as i128 => Ok(()),
+                value => Err(ShapeError::ExprMismatch {
+                    graph: sig.name,
+                    dim: expr.text,
+                    value,
+                    sizes: expr.bindings(sig, sizes),
+                    arg: self.param.name,
+                    axis,
+                    size,
+                    signature: sig.text,
+                }),
+            };
+        };
+        // `c·N + r`: `r` is the value at `N = 0`, `c` the step to `N = 1`.
+        let solved = expr.eval(sizes, Some((sym, 0))).and_then(|r| {
+            let c = expr.eval(sizes, Some((sym, 1)))? - r;
+            let rest = (size as i128).checked_sub(r)?;
+            (c != 0 && rest % c == 0 && rest / c >= 0).then(|| rest / c)
+        });
+        match solved.and_then(|n| usize::try_from(n).ok()) {
+            Some(n) => {
+                sizes[sym] = Some(n);
+                Ok(())
+            }
+            None => Err(ShapeError::ExprSolve {
+                graph: sig.name,
+                dim: expr.text,
+                name: sym_name(sig, sym),
+                sizes: expr.bindings(sig, sizes),
+                arg: self.param.name,
+                axis,
+                size,
+                signature: sig.text,
+            }),
+        }
+    }
+    /// Checks and binds an argument that carries its dims.
+    fn tensor(
+        mut self,
+        dims: &[usize],
+        len: usize,
+        sizes: &mut [Option<usize>],
+    ) -> Result<(), ShapeError> {
+        let (sig, param) = (self.sig, self.param);
+        if dims.len() != param.dims.len() {
+            return Err(ShapeError::Rank {
+                graph: sig.name,
+                arg: param.name,
+                ty: param.ty,
+                expected: param.dims.len(),
+                found: dims.len(),
+                signature: sig.text,
+            });
+        }
+        for (axis, (decl, &size)) in param.dims.iter().zip(dims).enumerate() {
+            match *decl {
+                DeclDim::Static(expected) if expected != size => {
+                    return Err(ShapeError::StaticDim {
+                        graph: sig.name,
+                        arg: param.name,
+                        ty: param.ty,
+                        axis,
+                        expected,
+                        found: size,
+                        signature: sig.text,
+                    })
+                }
+                DeclDim::Static(_) => {}
+                DeclDim::Expr(expr) => self.expr_dim(expr, axis, size, sizes)?,
+                DeclDim::Sym(sym) => match sizes.get_mut(sym) {
+                    None => return Err(unbound(sig, sym)),
+                    Some(slot @ None) => *slot = Some(size),
+                    Some(Some(bound)) if *bound != size => {
+                        let (bound_arg, bound_axis) = first_occurrence(sig, sym);
+                        return Err(ShapeError::DimMismatch {
+                            graph: sig.name,
+                            dim: sym_name(sig, sym),
+                            size,
+                            arg: param.name,
+                            axis,
+                            bound_size: *bound,
+                            bound_arg,
+                            bound_axis,
+                            signature: sig.text,
+                        });
+                    }
+                    Some(Some(_)) => {}
+                },
+            }
+        }
+        match checked_product(dims) {
+            None => Err(ShapeError::Overflow {
+                graph: sig.name,
+                arg: param.name,
+                signature: sig.text,
+            }),
+            Some(product) if product != len => Err(ShapeError::Layout {
+                graph: sig.name,
+                arg: param.name,
+                reason: BROKEN_PARTS,
+                signature: sig.text,
+            }),
+            Some(_) => Ok(()),
+        }
+    }
+
+    /// Checks a flat slice's length against its parameter's dims and solves its one unbound
+    /// name (or, in a solving pass, the one unbound name of its one expression axis).
+    fn slice(mut self, len: usize, sizes: &mut [Option<usize>]) -> Result<(), ShapeError> {
+        let (sig, param) = (self.sig, self.param);
+        let slice_error = |reason| ShapeError::SliceLength {
+            graph: sig.name,
+            arg: param.name,
+            len,
+            ty: param.ty,
+            reason,
+            signature: sig.text,
+        };
+        // The product of the known dims (0 if any is 0, `None` past `usize::MAX`), and the
+        // unknown axis (an unbound name, or an expression reading one) with how often its
+        // name stands in this parameter.
+        let mut known = Some(1usize);
+        let mut has_zero = false;
+        let mut unknown: Option<(usize, DeclDim)> = None;
+        let mut repeated = false;
+        let mut several = false;
+        for (axis, decl) in param.dims.iter().enumerate() {
+            let size = match *decl {
+                DeclDim::Static(n) => n,
+                DeclDim::Sym(sym) => match sizes.get(sym) {
+                    None => return Err(unbound(sig, sym)),
+                    Some(Some(n)) => *n,
+                    Some(None) => {
+                        match unknown {
+                            None => unknown = Some((axis, *decl)),
+                            Some((_, first)) if first == *decl => repeated = true,
+                            Some(_) => several = true,
+                        }
+                        continue;
+                    }
+                },
+                DeclDim::Expr(expr) => match expr.eval(sizes, None) {
+                    Some(v) => match usize::try_from(v) {
+                        Ok(v) => v,
+                        Err(_) => {
+                            return Err(ShapeError::NegativeDim {
+                                graph: sig.name,
+                                dim: expr.text,
+                                value: v,
+                                sizes: expr.bindings(sig, sizes),
+                                signature: sig.text,
+                            })
+                        }
+                    },
+                    None if expr.names.iter().all(|&k| sizes.get(k).is_some_and(Option::is_some)) => {
+                        known = None;
+                        continue;
+                    }
+                    None => {
+                        match unknown {
+                            None => unknown = Some((axis, *decl)),
+                            Some(_) => several = true,
+                        }
+                        continue;
+                    }
+                },
+            };
+            has_zero |= size == 0;
+            known = known.and_then(|k| k.checked_mul(size));
+        }
+        if several {
+            return Err(slice_error(LengthReason::SeveralUnknown));
+        }
+        if repeated {
+            return Err(slice_error(LengthReason::RepeatedName));
+        }
+        let known = if has_zero { Some(0) } else { known };
+        match (unknown, known) {
+            // The known dims multiply past `usize::MAX`: no slice fills them, and the name would
+            // have to be 0 with more rows than memory holds.
+            (_, None) => Err(ShapeError::Overflow {
+                graph: sig.name,
+                arg: param.name,
+                signature: sig.text,
+            }),
+            (None, Some(needs)) if needs == len => Ok(()),
+            (None, Some(needs)) => Err(implied_mismatch(sig, param, len, sizes)
+                .unwrap_or_else(|| slice_error(LengthReason::Exact { needs }))),
+            // An expression axis waits for the names plain occurrences bind.
+            (Some((_, DeclDim::Expr(_))), _) if !self.solve => {
+                *self.waiting = true;
+                Ok(())
+            }
+            (Some(_), Some(0)) => Err(slice_error(LengthReason::ZeroProduct)),
+            (Some(_), Some(of)) if !len.is_multiple_of(of) => {
+                Err(slice_error(LengthReason::NotMultiple { of }))
+            }
+            (Some((axis, DeclDim::Expr(expr))), Some(of)) => {
+                self.expr_dim(expr, axis, len / of, sizes)
+            }
+            (Some((_, decl)), Some(of)) => {
+                if let DeclDim::Sym(sym) = decl {
+                    if let Some(slot) = sizes.get_mut(sym) {
+                        *slot = Some(len / of);
+                    }
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -354,11 +609,8 @@ fn implied_mismatch(
         .dims
         .iter()
         .enumerate()
-        .filter_map(|(axis, d)| match *d {
-            DeclDim::Sym(sym) => Some((axis, sym)),
-            DeclDim::Static(_) => None,
-        });
-    let (axis, sym) = syms.next()?;
+        .filter(|(_, d)| !matches!(d, DeclDim::Static(_)));
+    let (axis, decl) = syms.next()?;
     if syms.next().is_some() {
         return None;
     }
@@ -367,9 +619,25 @@ fn implied_mismatch(
         .iter()
         .try_fold(1usize, |acc, d| match *d {
             DeclDim::Static(n) => acc.checked_mul(n),
-            DeclDim::Sym(_) => Some(acc),
+            DeclDim::Sym(_) | DeclDim::Expr(_) => Some(acc),
         })
         .filter(|&p| p != 0 && len.is_multiple_of(p))?;
+    let sym = match *decl {
+        DeclDim::Expr(expr) => {
+            return Some(ShapeError::ExprMismatch {
+                graph: sig.name,
+                dim: expr.text,
+                value: expr.eval(sizes, None),
+                sizes: expr.bindings(sig, sizes),
+                arg: param.name,
+                axis,
+                size: len / others,
+                signature: sig.text,
+            })
+        }
+        DeclDim::Sym(sym) => sym,
+        DeclDim::Static(_) => return None,
+    };
     let bound_size = (*sizes.get(sym)?)?;
     let (bound_arg, bound_axis) = first_occurrence(sig, sym);
     Some(ShapeError::DimMismatch {
@@ -439,6 +707,7 @@ mod tests {
             },
         ],
         at_least: &[],
+        exprs: &[],
     };
 
     fn tensor(dims: &[usize]) -> ArgShape<'_> {
@@ -512,6 +781,7 @@ mod tests {
                 dims: &[Sym(0), Sym(0)],
             }],
             at_least: &[],
+            exprs: &[],
         };
         assert_eq!(bind_dims::<1>(&SQ, &[tensor(&[3, 3])]), Ok([3]));
         let err = bind_dims::<1>(&SQ, &[tensor(&[3, 4])]).unwrap_err();
@@ -671,6 +941,7 @@ mod tests {
                 },
             ],
             at_least: &[],
+            exprs: &[],
         };
         let err = bind_dims::<2>(&OUTER, &[slice(12), slice(4)]).unwrap_err();
         assert_eq!(
@@ -709,6 +980,7 @@ mod tests {
                 },
             ],
             at_least: &[],
+            exprs: &[],
         };
         assert_eq!(
             bind_dims::<2>(&OUTER2, &[tensor(&[4]), slice(12)]),
@@ -746,6 +1018,7 @@ mod tests {
                 },
             ],
             at_least: &[],
+            exprs: &[],
         };
         let err = bind_dims::<1>(&Z, &[slice(0), slice(3)]).unwrap_err();
         assert_eq!(
@@ -788,6 +1061,7 @@ mod tests {
                 dims: &[Sym(0), Static(4)],
             }],
             at_least: &[(0, 1, "max")],
+            exprs: &[],
         };
         assert_eq!(bind_dims::<1>(&M, &[tensor(&[2, 4])]), Ok([2]));
         let err = bind_dims::<1>(&M, &[tensor(&[0, 4])]).unwrap_err();
@@ -831,6 +1105,7 @@ mod tests {
                 },
             ],
             at_least: &[],
+            exprs: &[],
         };
         let big = usize::MAX / 2;
         // Sizes from tensors that hold nothing (another axis is 0), then a slice of N·M.
@@ -909,6 +1184,7 @@ mod tests {
                 dims: &[Static(4)],
             }],
             at_least: &[],
+            exprs: &[],
         };
         let err = bind_dims::<1>(&U, &[tensor(&[4])]).unwrap_err();
         assert_eq!(
@@ -930,6 +1206,7 @@ mod tests {
                 dims: &[Sym(3)],
             }],
             at_least: &[],
+            exprs: &[],
         };
         assert!(matches!(
             bind_dims::<1>(&V, &[tensor(&[4])]),
@@ -972,6 +1249,55 @@ pub fn check_sizes(
     Ok(())
 }
 
+/// Checks, before any kernel reads through them, that every index in `indices` (a
+/// parameter `arg` of dims `dims`, row-major) lies in `-len..len`, the positions of an axis
+/// of `len` elements (ONNX: a negative index counts from the end). Generated code calls it
+/// once per index parameter of `gather`-family ops; the kernels then normalise each index
+/// and read in range. One pass over the indices, none over the data.
+pub fn check_indices<E: Copy + Into<i128>>(
+    sig: &'static GraphSignature,
+    op: &'static str,
+    arg: &'static str,
+    indices: &[E],
+    dims: &[usize],
+    len: usize,
+) -> Result<(), EntryError> {
+    let len_i = len as i128;
+    // The common case in one pass the compiler can vectorise: the extremes are in range.
+    let (low, high) = indices.iter().fold((i128::MAX, i128::MIN), |(lo, hi), &v| {
+        let v: i128 = v.into();
+        (lo.min(v), hi.max(v))
+    });
+    if indices.is_empty() || (low >= -len_i && high < len_i) {
+        return Ok(());
+    }
+    let at = indices
+        .iter()
+        .position(|&v| {
+            let v: i128 = v.into();
+            v < -len_i || v >= len_i
+        })
+        .unwrap_or(0);
+    let mut rest = at;
+    let mut position = vec![0usize; dims.len()];
+    for (axis, &d) in dims.iter().enumerate().rev() {
+        if d > 0 {
+            position[axis] = rest % d;
+            rest /= d;
+        }
+    }
+    let position: Vec<String> = position.iter().map(|p| p.to_string()).collect();
+    Err(EntryError::new(ShapeError::IndexOutOfRange {
+        graph: sig.name,
+        op,
+        arg,
+        position: format!("[{}]", position.join(", ")),
+        value: indices.get(at).map_or(0, |&v| v.into()),
+        len,
+        signature: sig.text,
+    }))
+}
+
 /// [`check_sizes`] for generated code: the same check and, boxed, the same error.
 pub fn check_entry_sizes(
     sig: &'static GraphSignature,
@@ -993,6 +1319,7 @@ mod size_tests {
         syms: &["A", "Z", "C"],
         params: &[],
         at_least: &[],
+        exprs: &[],
     };
 
     #[test]

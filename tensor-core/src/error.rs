@@ -245,6 +245,86 @@ pub enum ShapeError {
         /// The graph's signature in the DSL notation.
         signature: &'static str,
     },
+    /// A graph call: an argument's size on an axis declared as a dim expression differs
+    /// from the expression's value.
+    ///
+    /// ```text
+    /// graph `append`: dim `M + N` is 7 (M = 3, N = 4), but `out` has 6 at axis 0; signature …
+    /// ```
+    ExprMismatch {
+        /// The graph fn's name.
+        graph: &'static str,
+        /// The expression.
+        dim: &'static str,
+        /// Its value in this call (`None` past `i128`).
+        value: Option<i128>,
+        /// The sizes of the names it reads: `"M = 3, N = 4"`.
+        sizes: String,
+        /// The argument.
+        arg: &'static str,
+        /// The axis of `arg`.
+        axis: usize,
+        /// The argument's size there.
+        size: usize,
+        /// The graph's signature in the DSL notation.
+        signature: &'static str,
+    },
+    /// A graph call: an argument's size on an axis declared as `c·N + k` gives no whole
+    /// `N ≥ 0` (`7` for `2 * N`).
+    ExprSolve {
+        /// The graph fn's name.
+        graph: &'static str,
+        /// The expression.
+        dim: &'static str,
+        /// The name it was to solve.
+        name: &'static str,
+        /// The sizes of the names it reads.
+        sizes: String,
+        /// The argument.
+        arg: &'static str,
+        /// The axis of `arg`.
+        axis: usize,
+        /// The argument's size there.
+        size: usize,
+        /// The graph's signature in the DSL notation.
+        signature: &'static str,
+    },
+    /// A graph call: an index tensor holds a position outside the axis it indexes (ONNX:
+    /// valid indices are `-len..len`, a negative one counting from the end).
+    ///
+    /// ```text
+    /// graph `embed`: `gather` reads index 7 at [1, 2] of `ids`, outside an axis of 5 (valid: -5..5); signature …
+    /// ```
+    IndexOutOfRange {
+        /// The graph fn's name.
+        graph: &'static str,
+        /// The op that reads the indices.
+        op: &'static str,
+        /// The index parameter.
+        arg: &'static str,
+        /// Where in `arg` the first bad index is: `[1, 2]`.
+        position: String,
+        /// The index.
+        value: i128,
+        /// The length of the indexed axis.
+        len: usize,
+        /// The graph's signature in the DSL notation.
+        signature: &'static str,
+    },
+    /// A graph call: a dim expression of the graph (declared, or made by an op: `N - 4`
+    /// from `slice(x, start = 4)`) is negative for the sizes of this call.
+    NegativeDim {
+        /// The graph fn's name.
+        graph: &'static str,
+        /// The expression.
+        dim: &'static str,
+        /// Its value.
+        value: i128,
+        /// The sizes of the names it reads.
+        sizes: String,
+        /// The graph's signature in the DSL notation.
+        signature: &'static str,
+    },
 }
 
 impl fmt::Display for ShapeError {
@@ -451,6 +531,64 @@ impl fmt::Display for ShapeError {
                 f,
                 "graph `{graph}`: no argument gives dim `{dim}` a size (generated code and \
                  runtime disagree: please report it); signature {signature}"
+            ),
+            ShapeError::ExprMismatch {
+                graph,
+                dim,
+                value,
+                sizes,
+                arg,
+                axis,
+                size,
+                signature,
+            } => {
+                let value = match value {
+                    Some(v) => v.to_string(),
+                    None => "past any size".to_string(),
+                };
+                write!(
+                    f,
+                    "graph `{graph}`: dim `{dim}` is {value} ({sizes}), but `{arg}` has {size} \
+                     at axis {axis}; signature {signature}"
+                )
+            }
+            ShapeError::ExprSolve {
+                graph,
+                dim,
+                name,
+                sizes,
+                arg,
+                axis,
+                size,
+                signature,
+            } => write!(
+                f,
+                "graph `{graph}`: `{arg}` has {size} at axis {axis}, which its dim `{dim}` \
+                 cannot be for any size of `{name}` ({sizes}); signature {signature}"
+            ),
+            ShapeError::IndexOutOfRange {
+                graph,
+                op,
+                arg,
+                position,
+                value,
+                len,
+                signature,
+            } => write!(
+                f,
+                "graph `{graph}`: `{op}` reads index {value} at {position} of `{arg}`, outside \
+                 an axis of {len} (valid: -{len}..{len}); signature {signature}"
+            ),
+            ShapeError::NegativeDim {
+                graph,
+                dim,
+                value,
+                sizes,
+                signature,
+            } => write!(
+                f,
+                "graph `{graph}`: dim `{dim}` would be {value} ({sizes}), and a dim cannot be \
+                 negative; signature {signature}"
             ),
         }
     }

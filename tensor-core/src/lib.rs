@@ -52,8 +52,9 @@ pub mod __private {
         StaticInput, StaticOutput, StaticPointee, Sym, TensorArg, TensorArgMut, UnderLiteral,
     };
     pub use crate::bind::{
-        bind_dims, bind_entry, check_entry_sizes, check_sizes, entry_error, ArgShape, DeclDim,
-        EntryError, GraphSignature, ParamSig,
+        bind_dims, bind_entry, check_entry_sizes, check_indices, check_sizes, entry_error, ArgShape,
+        DeclDim,
+        DimExpr, DimOp, EntryError, GraphSignature, ParamSig,
     };
     pub use crate::cast::CastTo;
     pub use crate::dtype::{bf16, f16, Element};
@@ -69,6 +70,7 @@ pub mod __private {
     pub use crate::parallel::{row_chunks, rows_per_task, run_chunked};
     pub use crate::reduce::{
         arg_combine, arg_fold, arg_indices, arg_step, fold, iota, iota_strided, lane_mask, mask_or,
+        positions,
         scan, Identity, ScanShape,
     };
     pub use crate::reference::{Bitwise, Compare, Num};

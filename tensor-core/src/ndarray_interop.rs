@@ -288,6 +288,7 @@ mod tests {
             dims: &[DeclDim::Sym(0), DeclDim::Static(3)],
         }],
         at_least: &[],
+        exprs: &[],
     };
 
     fn read<X: TensorArg<f32, Rank2<Sym, Fixed<3>>, NoSlice>>(

@@ -105,6 +105,22 @@ pub fn iota_strided(base: usize, step: usize) -> V<i64> {
     V(core::array::from_fn(|i| (base + i * step) as i64))
 }
 
+/// The positions of a chunk along a node axis (`arange`, the rows and columns of
+/// `tril`/`eye`): lane `l` is `row + (j + l)·step`, where `row` is the position at the
+/// row's first element and `step` the axis's step per inner counter (1, 0, or negative
+/// through a flip), all as two's-complement `usize` offsets (generated code computes
+/// them with wrapping arithmetic, so a negative step is a wrapped one). Wrapping here
+/// too: the true positions are in range, and the reinterpretation as `i64` gives them.
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub fn positions(row: usize, j: usize, step: usize) -> V<i64> {
+    let mut lanes = [0i64; crate::lanes::LANES];
+    for (l, lane) in lanes.iter_mut().enumerate() {
+        *lane = row.wrapping_add(j.wrapping_add(l).wrapping_mul(step)) as i64;
+    }
+    V(lanes)
+}
+
 /// Whether `(v, i)` beats `(best, best_i)` for arg-max (`MAX = true`) or arg-min: a larger
 /// (smaller) value wins, the first NaN wins over everything (NumPy), ties keep the
 /// smaller index. A negative `best_i` marks an empty slot, which anything beats.

@@ -27,6 +27,7 @@ use syn::{
     braced, bracketed, parenthesized, Attribute, Ident, LitFloat, LitInt, Token, Visibility,
 };
 
+use crate::dim_expr::Poly;
 use crate::dtype::DType;
 use crate::shape::Dim;
 
@@ -64,6 +65,17 @@ pub struct GraphFn {
     /// and at `;` between statements, so one compile reports every one of them; the
     /// signature is still emitted (see `emit`), the body is not checked.
     pub syntax_errors: Vec<syn::Error>,
+}
+
+impl GraphFn {
+    /// Whether the body calls a function named in `names`.
+    pub fn calls(&self, names: &[&str]) -> bool {
+        let outputs: Vec<&Expr> = match &self.outputs {
+            Outputs::Single(e) => vec![e],
+            Outputs::Tuple(list, _) => list.iter().collect(),
+        };
+        self.lets.iter().map(|l| &l.value).chain(outputs).any(|e| e.calls(names))
+    }
 }
 
 pub struct Param {
@@ -219,6 +231,20 @@ pub struct NamedArg {
 }
 
 impl Expr {
+    /// Whether the expression calls a function named in `names` anywhere inside it.
+    pub fn calls(&self, names: &[&str]) -> bool {
+        match self {
+            Expr::Var(_) | Expr::Lit(..) => false,
+            Expr::Unary { expr, .. } | Expr::Cast { expr, .. } => expr.calls(names),
+            Expr::Binary { lhs, rhs, .. } => lhs.calls(names) || rhs.calls(names),
+            Expr::Call { func, args, named } => {
+                names.iter().any(|n| func == n)
+                    || args.iter().any(|a| a.calls(names))
+                    || named.iter().any(|n| n.value.calls(names))
+            }
+        }
+    }
+
     /// The span errors about this expression point at.
     pub fn span(&self) -> Span {
         match self {
@@ -711,15 +737,6 @@ impl Parse for ParamType {
                     break;
                 }
                 if !content.peek(Token![,]) {
-                    if peek_arithmetic(&content) {
-                        return Err(content.error(format!(
-                            "a dim is a literal size or a name, without arithmetic: found {} after `{}`\n\
-                             note: every name must be solvable from the input shapes alone, so signatures have no `2*B` or `B+1`\n\
-                             help: give the dim its own name (`N`) and compute with it inside the graph",
-                            found(&content),
-                            dims.last().map(|d: &Dim| d.to_string()).unwrap_or_default()
-                        )));
-                    }
                     return Err(content.error(format!(
                         "expected `,` or `]` after a dimension, found {}",
                         found(&content)
@@ -743,13 +760,109 @@ impl Parse for ParamType {
     }
 }
 
-/// `+ - * /` after a dim: arithmetic, which signatures do not have.
-fn peek_arithmetic(input: ParseStream) -> bool {
-    input.peek(Token![+]) || input.peek(Token![-]) || input.peek(Token![*]) || input.peek(Token![/])
+/// A dim: an integer literal, a name bound at call entry (`B`), or an expression over
+/// them (docs/language.md, "Dim expressions"): `+`, `-`, `*`, floor `/` by a positive
+/// literal, `max(a, b)`, `min(a, b)` and parentheses, with the usual precedence.
+fn parse_dim(input: ParseStream) -> syn::Result<(Dim, Span)> {
+    let (poly, span) = parse_dim_sum(input)?;
+    let text = poly.to_string();
+    Dim::from_poly(poly).map(|d| (d, span)).map_err(|value| {
+        syn::Error::new(
+            span,
+            format!("this dim is {value} (`{text}`): dimensions are sizes, so they cannot be negative"),
+        )
+    })
 }
 
-/// A dim: an integer literal, or a name bound at call entry (`B`).
-fn parse_dim(input: ParseStream) -> syn::Result<(Dim, Span)> {
+fn join(a: Span, b: Span) -> Span {
+    a.join(b).unwrap_or(a)
+}
+
+/// `term (('+' | '-') term)*`
+fn parse_dim_sum(input: ParseStream) -> syn::Result<(Poly, Span)> {
+    let (mut poly, mut span) = parse_dim_term(input)?;
+    loop {
+        let minus = if input.peek(Token![+]) {
+            input.parse::<Token![+]>()?;
+            false
+        } else if input.peek(Token![-]) && !input.peek(Token![->]) {
+            input.parse::<Token![-]>()?;
+            true
+        } else {
+            return Ok((poly, span));
+        };
+        let (rhs, rhs_span) = parse_dim_term(input)?;
+        poly = if minus { poly.sub(&rhs) } else { poly.add(&rhs) };
+        span = join(span, rhs_span);
+    }
+}
+
+/// `factor (('*' | '/') factor)*`; `/` is floor division by a positive literal.
+fn parse_dim_term(input: ParseStream) -> syn::Result<(Poly, Span)> {
+    let (mut poly, mut span) = parse_dim_factor(input)?;
+    loop {
+        if input.peek(Token![*]) {
+            input.parse::<Token![*]>()?;
+            let (rhs, rhs_span) = parse_dim_factor(input)?;
+            poly = poly.mul(&rhs);
+            span = join(span, rhs_span);
+        } else if input.peek(Token![/]) {
+            input.parse::<Token![/]>()?;
+            let (rhs, rhs_span) = parse_dim_factor(input)?;
+            match rhs.as_constant() {
+                Some(d) if d > 0 => poly = poly.floor_div(d as u64),
+                _ => {
+                    return Err(syn::Error::new(
+                        rhs_span,
+                        format!("a dim is divided only by a positive integer literal (floor division, as JAX and MAX), not by `{rhs}`"),
+                    ))
+                }
+            }
+            span = join(span, rhs_span);
+        } else {
+            return Ok((poly, span));
+        }
+    }
+}
+
+/// `( sum )`, `max( sum , sum )`, `min( sum , sum )`, a literal or a name.
+fn parse_dim_factor(input: ParseStream) -> syn::Result<(Poly, Span)> {
+    if input.peek(syn::token::Paren) {
+        let content;
+        let paren = parenthesized!(content in input);
+        let (poly, _) = parse_dim_sum(&content)?;
+        if !content.is_empty() {
+            return Err(content.error(format!("expected `)` after a dim expression, found {}", found(&content))));
+        }
+        return Ok((poly, paren.span.join()));
+    }
+    let is_extremum = (input.peek(Ident) && input.peek2(syn::token::Paren))
+        .then(|| input.fork().parse::<Ident>().ok())
+        .flatten()
+        .filter(|i| i == "max" || i == "min");
+    if let Some(which) = is_extremum {
+        input.parse::<Ident>()?;
+        let content;
+        let paren = parenthesized!(content in input);
+        let (a, _) = parse_dim_sum(&content)?;
+        if !content.peek(Token![,]) {
+            return Err(content.error(format!("`{which}` of dims takes two dims, `{which}(a, b)`; found {}", found(&content))));
+        }
+        content.parse::<Token![,]>()?;
+        let (b, _) = parse_dim_sum(&content)?;
+        let _ = content.parse::<Option<Token![,]>>();
+        if !content.is_empty() {
+            return Err(content.error(format!("`{which}` of dims takes two dims, `{which}(a, b)`; found {}", found(&content))));
+        }
+        let poly = if which == "max" { a.maximum(&b) } else { a.minimum(&b) };
+        return Ok((poly, join(which.span(), paren.span.join())));
+    }
+    let (dim, span) = parse_dim_atom(input)?;
+    Ok((dim.poly(), span))
+}
+
+/// An integer literal or a name.
+fn parse_dim_atom(input: ParseStream) -> syn::Result<(Dim, Span)> {
     if input.peek(Token![_]) {
         let underscore: Token![_] = input.parse()?;
         return Err(syn::Error::new(

@@ -102,7 +102,9 @@ pub fn type_text(dtype: DType, dims: &[Dim]) -> String {
 
 mod composites;
 mod einsum;
+mod indexing;
 mod matmul;
+mod positions;
 mod reorg;
 mod tensor_ops;
 
@@ -143,6 +145,7 @@ pub fn check_graph(f: &GraphFn, errors: &mut Errors) -> Option<TypedGraph> {
     };
     checker.check_params(f);
     check_output_names(f, checker.errors);
+    check_input_names(f, checker.errors);
     for binding in &f.lets {
         let value = checker.check_expr(&binding.value);
         checker.scope.insert(binding.name.to_string(), value);
@@ -196,13 +199,10 @@ pub fn check_graph(f: &GraphFn, errors: &mut Errors) -> Option<TypedGraph> {
         let node_ref = &checker.graph.nodes[node];
         if let Some(decl) = declared.as_ref().and_then(|d| d.get(i)) {
             let decl_dims = decl.dims.clone().unwrap_or_default();
-            let unbound = decl_dims.iter().any(|d| {
-                d.is_named()
-                    && !checker
-                        .dim_names
-                        .iter()
-                        .any(|n| d == &Dim::Named(n.clone()))
-            });
+            let unbound = decl_dims
+                .iter()
+                .flat_map(Dim::names)
+                .any(|n| !checker.dim_names.contains(&n));
             if unbound {
                 // Reported by `check_output_names`; a type comparison would only repeat it.
                 continue;
@@ -304,14 +304,66 @@ pub fn check_graph(f: &GraphFn, errors: &mut Errors) -> Option<TypedGraph> {
     }
 }
 
+/// Every name of an input gets a size at call entry: from an axis declared as the name
+/// itself (`f32[N]`), or solved from an axis `c·N + rest` once the names of `rest` are
+/// bound (`f32[2 * N + 1]`, `f32[N + M]` with `M` bound elsewhere). A name that stands
+/// only inside expressions that cannot give it (`(N + 1) / 2`, `N * M`, `max(N, M)`) has
+/// no size.
+fn check_input_names(f: &GraphFn, errors: &mut Errors) {
+    let dims: Vec<(&Dim, Span)> = f
+        .params
+        .iter()
+        .filter_map(|p| p.ty.dims.as_ref().map(|d| d.iter().zip(p.ty.dim_spans.iter().copied())))
+        .flatten()
+        .collect();
+    let mut bound: Vec<String> = dims
+        .iter()
+        .filter_map(|(d, _)| match d {
+            Dim::Named(n) => Some(n.clone()),
+            _ => None,
+        })
+        .collect();
+    loop {
+        let before = bound.len();
+        for (d, _) in &dims {
+            let open: Vec<String> = d.names().into_iter().filter(|n| !bound.contains(n)).collect();
+            if let ([name], Dim::Expr(p)) = (open.as_slice(), d) {
+                if p.affine_coefficient(name).is_some() {
+                    bound.push(name.clone());
+                }
+            }
+        }
+        if bound.len() == before {
+            break;
+        }
+    }
+    let mut reported = Vec::new();
+    for (d, span) in &dims {
+        for name in d.names() {
+            if bound.contains(&name) || reported.contains(&name) {
+                continue;
+            }
+            errors.push(
+                *span,
+                format!(
+                    "the dim name `{name}` cannot get a size from the input dim `{d}`: call entry solves a name only from an axis `c * {name} + k` (the other names of `k` bound elsewhere)\n\
+                     help: give `{name}` plainly on an axis of some input, or declare this axis in that form"
+                ),
+            );
+            reported.push(name);
+        }
+    }
+}
+
 /// Every name in an output type appears in some input: the call binds names from the
 /// inputs only, so an output's size must follow from them.
 fn check_output_names(f: &GraphFn, errors: &mut Errors) {
-    let bound: Vec<&Dim> = f
+    let bound: Vec<String> = f
         .params
         .iter()
         .filter_map(|p| p.ty.dims.as_ref())
         .flatten()
+        .flat_map(Dim::names)
         .collect();
     let declared: Vec<&ParamType> = match &f.ret {
         Some(ReturnType::Single(t)) => vec![t],
@@ -321,7 +373,12 @@ fn check_output_names(f: &GraphFn, errors: &mut Errors) {
     for ty in declared {
         let Some(dims) = &ty.dims else { continue };
         for (dim, span) in dims.iter().zip(&ty.dim_spans) {
-            if dim.is_named() && !bound.contains(&dim) {
+            let missing: Vec<String> = dim.names().into_iter().filter(|n| !bound.contains(n)).collect();
+            if !missing.is_empty() {
+                let what = match dim {
+                    Dim::Expr(_) => format!("the name `{}` of the output dim `{dim}`", missing[0]),
+                    _ => format!("the output dim `{dim}`"),
+                };
                 let inputs: Vec<String> = f
                     .params
                     .iter()
@@ -334,7 +391,7 @@ fn check_output_names(f: &GraphFn, errors: &mut Errors) {
                 errors.push(
                     *span,
                     format!(
-                        "the output dim `{dim}` appears in no input, so its size is unknown when the graph is called\n\
+                        "{what} appears in no input, so its size is unknown when the graph is called\n\
                          note: names are bound from the input shapes alone; the inputs are ({})\n\
                          help: use a name an input has, or a literal size",
                         inputs.join(", ")
@@ -403,11 +460,9 @@ impl Checker<'_> {
                 );
             }
             self.param_names.push(name.clone());
-            for d in param.ty.dims.iter().flatten() {
-                if let Dim::Named(n) = d {
-                    if !self.dim_names.contains(n) {
-                        self.dim_names.push(n.clone());
-                    }
+            for n in param.ty.dims.iter().flatten().flat_map(Dim::names) {
+                if !self.dim_names.contains(&n) {
+                    self.dim_names.push(n);
                 }
             }
             if let Some(dims) = &param.ty.dims {

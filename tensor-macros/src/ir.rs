@@ -1,5 +1,6 @@
 //! The typed graph that `check` produces, and the loop IR that `lower` builds from it.
 
+use crate::dim_expr::{Atom, Poly};
 use crate::dtype::DType;
 use crate::ops::Op;
 use crate::shape::Dim;
@@ -95,6 +96,29 @@ pub enum NodeKind {
         fill: Option<NodeId>,
         axes: Vec<AxisMap>,
     },
+    /// The index along axis `axis` of the node's dims, as `i64` (`arange`, the rows and
+    /// columns of `tril`/`triu`/`eye`): computed from the loop counters, never stored.
+    Position { axis: usize },
+    /// `gather(data, indices, axis)` (ONNX `Gather`, NumPy `take`): output axes are
+    /// `data`'s before `axis`, then `indices`' axes, then `data`'s after it; each element
+    /// reads `data` at the position the index there names (negative counts from the end).
+    /// `indices` is a parameter whose every element call entry checks
+    /// (`TypedGraph::index_checks`), so each read is in range.
+    Gather {
+        data: NodeId,
+        indices: NodeId,
+        axis: usize,
+    },
+}
+
+/// An index tensor call entry checks before any kernel runs: every element of parameter
+/// `param` lies in `-bound..bound` (ONNX: a negative index counts from the end).
+#[derive(Clone, Debug, PartialEq)]
+pub struct IndexCheck {
+    pub param: usize,
+    pub bound: Dim,
+    /// The op that reads the indices, for the error.
+    pub op: &'static str,
 }
 
 /// How one output axis of a `Reorg` node indexes its inputs.
@@ -107,6 +131,30 @@ pub enum AxisMap {
     /// Static extents cut into pieces, each read from one input (or the fill) through its
     /// own affine map (`concat`, `pad`, `tile`).
     Pieces(Vec<Piece>),
+    /// A symbolic axis cut into pieces whose bounds hold names (`concat` along `N` and `M`,
+    /// `pad` or `tile` of a named axis). A nest reads it only over the whole axis (it is
+    /// then cut at every piece) or over exactly one piece; any other box (a slice of it)
+    /// reads it from a temp (`lower`).
+    SymbolicPieces(Vec<SymbolicPiece>),
+}
+
+/// Output indices `lo..lo + len` of a symbolic axis: `Fill`, or input `input` at `start +
+/// step × i`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SymbolicPiece {
+    pub lo: Offset,
+    pub len: Size,
+    pub source: SymbolicSource,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum SymbolicSource {
+    Input {
+        input: usize,
+        start: Offset,
+        step: isize,
+    },
+    Fill,
 }
 
 /// Output indices `lo..hi` of an axis: `Fill`, or input `input` at `start + step × i`.
@@ -207,12 +255,21 @@ pub struct Node {
 pub struct TypedGraph {
     pub nodes: Vec<Node>,
     pub outputs: Vec<NodeId>,
-    /// Names that must be non-zero at call entry, with the op that needs it: `max`,
-    /// `min`, `argmax`, `argmin` over a symbolic axis (an empty axis has no maximum).
-    pub nonempty: Vec<(String, &'static str)>,
-    /// Names that must be at least this long at call entry, with the op that needs it: a
-    /// `slice` of a named axis with literal bounds (`start = -4` needs 4 elements).
-    pub at_least: Vec<(String, usize, &'static str)>,
+    /// Symbolic dims (names or expressions) that must be non-zero at call entry, with the
+    /// op that needs it: `max`, `min`, `argmax`, `argmin` over a symbolic axis (an empty
+    /// axis has no maximum).
+    pub nonempty: Vec<(Dim, &'static str)>,
+    /// Symbolic dims that must be at least this long at call entry, with the op that needs
+    /// it: a `slice` of a symbolic axis with literal bounds (`start = -4` needs 4 elements).
+    pub at_least: Vec<(Dim, usize, &'static str)>,
+    /// Index parameters call entry checks (`gather`).
+    pub index_checks: Vec<IndexCheck>,
+}
+
+/// The name under which a size stands for the dim expression `p`: `@` and its text (no
+/// dim name starts with `@`; `emit` binds it to a local computed at call entry).
+pub fn expression_key(p: &Poly) -> String {
+    format!("@{p}")
 }
 
 /// A size or stride known at compile time up to run-time names: `coeff × Π names`.
@@ -235,6 +292,9 @@ impl Size {
         }
     }
 
+    /// A dim as a size. An expression that is a monomial with a positive coefficient
+    /// (`2 * N`, `N * M`) keeps its names; any other (`N + M`, `(N + 1) / 2`) is one
+    /// opaque factor, its key `expression_key`, computed once at call entry.
     pub fn of(dim: &Dim) -> Size {
         match dim {
             Dim::Static(n) => Size::lit(*n),
@@ -242,6 +302,25 @@ impl Size {
                 coeff: 1,
                 names: vec![name.clone()],
             },
+            Dim::Expr(p) => {
+                let mut terms = p.terms();
+                if let (Some((atoms, c)), None) = (terms.next(), terms.next()) {
+                    let names: Option<Vec<String>> = atoms
+                        .iter()
+                        .map(|a| match a {
+                            Atom::Name(n) => Some(n.clone()),
+                            _ => None,
+                        })
+                        .collect();
+                    if let (Some(names), Ok(coeff)) = (names, usize::try_from(c)) {
+                        return Size { coeff, names };
+                    }
+                }
+                Size {
+                    coeff: 1,
+                    names: vec![expression_key(p)],
+                }
+            }
         }
     }
 
@@ -329,6 +408,16 @@ pub struct Operand {
     pub outer_strides: Vec<Offset>,
     /// 1: contiguous along the inner loop; 0: splatted; other: a strided gather.
     pub inner_stride: Offset,
+}
+
+impl LoopNest {
+    /// Whether a `gather` reads operand `k` (at positions its index values name, not
+    /// through its strides alone).
+    pub fn gathered(&self, k: usize) -> bool {
+        self.values
+            .iter()
+            .any(|v| matches!(v.source, ValueSource::Gather { operand, .. } if operand == k))
+    }
 }
 
 impl Operand {
@@ -461,6 +550,16 @@ pub enum ValueSource {
     /// An elementwise op, select or cast of `node` over these values.
     Compute {
         args: Vec<usize>,
+    },
+    /// `Position`: the running index `operand` (a `BufferRef::Index` operand) addresses.
+    Position { operand: usize },
+    /// `gather`: `operand` (the data, its gathered axis at stride 0) read `stride` times
+    /// the position value `index` names further on; a negative index counts from `bound`.
+    Gather {
+        operand: usize,
+        index: usize,
+        stride: Offset,
+        bound: Size,
     },
 }
 

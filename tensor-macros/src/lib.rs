@@ -5,6 +5,7 @@
 
 mod ast;
 mod check;
+mod dim_expr;
 mod dtype;
 mod emit;
 mod ir;

@@ -390,7 +390,17 @@ pub enum TensorOpKind {
     Reorg,
     /// `matmul(a, b)`, also the operator `a @ b` (`check/matmul.rs`): a runtime GEMM step.
     MatMul,
+    /// Reads positions from an index tensor (`gather`; `check/indexing.rs`): the graph
+    /// checks the indices at call entry and returns `Result`.
+    Indexing,
+    /// Positions computed from the loop indices (`arange`, `eye`, `tril`, `triu`;
+    /// `check/positions.rs`): elementwise, never stored.
+    Position,
 }
+
+/// The ops that read indices: a graph calling one returns `Result` (an index out of range
+/// is an `Err`), whatever its dims.
+pub const INDEX_OPS: &[&str] = &["gather"];
 
 /// A tensor op: one tensor, then named parameters (or, for shape ops, positional lists).
 #[derive(Debug)]
@@ -494,6 +504,23 @@ pub const TENSOR_OPS: &[TensorOp] = {
             ],
         ),
         tensor_op("flip", TensorOpKind::Reorg, &[param("axis", Axes, None)]),
+        tensor_op(
+            "arange",
+            TensorOpKind::Position,
+            &[param("dtype", DTypeParam, Some("i64"))],
+        ),
+        tensor_op(
+            "eye",
+            TensorOpKind::Position,
+            &[param("k", ParamType::Int, Some("0")), param("dtype", DTypeParam, Some("f32"))],
+        ),
+        tensor_op("tril", TensorOpKind::Position, &[param("k", ParamType::Int, Some("0"))]),
+        tensor_op("triu", TensorOpKind::Position, &[param("k", ParamType::Int, Some("0"))]),
+        tensor_op(
+            "gather",
+            TensorOpKind::Indexing,
+            &[param("axis", Axes, Some("0"))],
+        ),
         tensor_op(
             "pad",
             TensorOpKind::Reorg,

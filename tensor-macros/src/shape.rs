@@ -1,18 +1,24 @@
 //! Dims and MAX's broadcasting rule, as pure functions: right-align the shapes, prepend
 //! 1s to the shorter, a dimension of 1 stretches to the other, all others must be equal.
 //!
-//! A dim is a literal size or a name (`B`), whose size is bound at call entry. A name
-//! matches only the same name or a literal 1: it never broadcasts at run time, even when
-//! its size is 1 then (MAX, JAX and PyTensor refuse run-time broadcasting, which would
-//! make the result's shape depend on the data).
+//! A dim is a literal size, a name (`B`), whose size is bound at call entry, or an
+//! expression over names (`N + M`, `dim_expr`). A symbolic dim (a name or an expression)
+//! matches only the same dim (equal normal forms) or a literal 1: it never broadcasts at
+//! run time, even when its size is 1 then (MAX, JAX and PyTensor refuse run-time
+//! broadcasting, which would make the result's shape depend on the data).
 
 use std::fmt;
 
-/// One dim of a type: a literal size, or a name bound at call entry.
+use crate::dim_expr::Poly;
+
+/// One dim of a type: a literal size, a name bound at call entry, or an expression over
+/// names. The three are kept canonical (`Dim::from_poly`): an expression is never a
+/// constant or a bare name, so two dims are the same size exactly when they are equal.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Dim {
     Static(usize),
     Named(String),
+    Expr(Poly),
 }
 
 impl Dim {
@@ -20,7 +26,7 @@ impl Dim {
     pub fn as_static(&self) -> Option<usize> {
         match self {
             Dim::Static(n) => Some(*n),
-            Dim::Named(_) => None,
+            Dim::Named(_) | Dim::Expr(_) => None,
         }
     }
 
@@ -28,8 +34,34 @@ impl Dim {
         *self == Dim::Static(n)
     }
 
-    pub fn is_named(&self) -> bool {
-        matches!(self, Dim::Named(_))
+    /// A name or an expression: a size known only at call entry.
+    pub fn is_symbolic(&self) -> bool {
+        !matches!(self, Dim::Static(_))
+    }
+
+    /// The dim as a polynomial over its names.
+    pub fn poly(&self) -> Poly {
+        match self {
+            Dim::Static(n) => Poly::constant(*n as i128),
+            Dim::Named(name) => Poly::name(name),
+            Dim::Expr(p) => p.clone(),
+        }
+    }
+
+    /// The canonical dim of `p`; `Err` with the value when it is a negative constant.
+    pub fn from_poly(p: Poly) -> Result<Dim, i128> {
+        if let Some(c) = p.as_constant() {
+            return usize::try_from(c).map(Dim::Static).map_err(|_| c);
+        }
+        if let Some(name) = p.as_name() {
+            return Ok(Dim::Named(name.to_string()));
+        }
+        Ok(Dim::Expr(p))
+    }
+
+    /// The names the dim reads, sorted.
+    pub fn names(&self) -> Vec<String> {
+        self.poly().names()
     }
 }
 
@@ -38,6 +70,7 @@ impl fmt::Display for Dim {
         match self {
             Dim::Static(n) => write!(f, "{n}"),
             Dim::Named(name) => f.write_str(name),
+            Dim::Expr(p) => write!(f, "{p}"),
         }
     }
 }
@@ -76,7 +109,10 @@ pub struct BroadcastError {
 impl BroadcastError {
     /// The extra rule to state when a name took part in the clash.
     pub fn note(&self) -> &'static str {
-        if self.lhs_dim.is_named() || self.rhs_dim.is_named() {
+        let expr = |d: &Dim| matches!(d, Dim::Expr(_));
+        if expr(&self.lhs_dim) || expr(&self.rhs_dim) {
+            "note: aligned from the right, each pair of dims must be equal or one of them 1; symbolic dims match only the same name, an equal expression (compared in normal form) or a static 1"
+        } else if self.lhs_dim.is_symbolic() || self.rhs_dim.is_symbolic() {
             "note: aligned from the right, each pair of dims must be equal or one of them 1; symbolic dims match only the same name or a static 1"
         } else {
             "note: aligned from the right, each pair of dims must be equal or one of them 1"

@@ -358,7 +358,7 @@ impl Checker<'_> {
                         .iter()
                         .map(|l| match label_size(&sizes, l) {
                             Dim::Static(n) => *n as u128,
-                            Dim::Named(_) => 1024,
+                            Dim::Named(_) | Dim::Expr(_) => 1024,
                         })
                         .product::<u128>();
                     if best.is_none_or(|b| cost < b.2) {

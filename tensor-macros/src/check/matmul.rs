@@ -152,6 +152,9 @@ impl Checker<'_> {
         let (ka, kb) = (&a2_dims[ra - 1], &b2_dims[rb - 2]);
         if ka != kb {
             let why = match (ka, kb) {
+                (Dim::Expr(_), _) | (_, Dim::Expr(_)) => {
+                    "\nnote: symbolic dims match only the same name or an equal expression (compared in normal form)"
+                }
                 (Dim::Named(_), _) | (_, Dim::Named(_)) => {
                     "\nnote: symbolic dims match only the same name"
                 }

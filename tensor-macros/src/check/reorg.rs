@@ -28,7 +28,10 @@ use proc_macro2::Span;
 use super::tensor_ops::{expr_span, int_literal, list_items};
 use super::{type_text, Checker, Typed};
 use crate::ast::{Expr, NamedArg};
-use crate::ir::{AxisMap, NodeId, NodeKind, Offset, Piece, PieceSource};
+use crate::dim_expr::Poly;
+use crate::ir::{
+    AxisMap, NodeId, NodeKind, Offset, Piece, PieceSource, Size, SymbolicPiece, SymbolicSource,
+};
 use crate::ops::{ParamType, TensorOp};
 use crate::shape::Dim;
 
@@ -183,7 +186,7 @@ impl Checker<'_> {
     }
 
     /// `axis` in range for rank `rank`, normalised.
-    fn reorg_axis(&mut self, name: &str, x: NodeId, axis: (i128, Span)) -> Option<usize> {
+    pub(super) fn reorg_axis(&mut self, name: &str, x: NodeId, axis: (i128, Span)) -> Option<usize> {
         let dims = &self.node(x).dims;
         let rank = dims.len() as i128;
         let (a, s) = axis;
@@ -251,10 +254,10 @@ impl Checker<'_> {
                     Dim::Static(len as usize),
                 )
             }
-            Dim::Named(b) => match named_slice(&b, start.map(|s| s.0), end.map(|e| e.0), step) {
+            axis @ (Dim::Named(_) | Dim::Expr(_)) => match symbolic_slice(&axis, start.map(|s| s.0), end.map(|e| e.0), step) {
                 Ok((start, len, at_least)) => {
                     if let Some(m) = at_least {
-                        self.graph.at_least.push((b.clone(), m, "slice"));
+                        self.graph.at_least.push((axis.clone(), m, "slice"));
                     }
                     (
                         AxisMap::Affine {
@@ -266,12 +269,7 @@ impl Checker<'_> {
                 }
                 Err(why) => {
                     let at = start.or(end).map(|s| s.1).unwrap_or(span);
-                    self.errors.push(
-                            at,
-                            format!(
-                                "`slice` of the named axis `{b}` of {shown}: {why}\nhelp: a named axis is sliced with literal bounds on one side of it (`start = 2, end = 10`, or `start = -4` for the last four) or taken whole (`step = -1` reverses it)"
-                            ),
-                        );
+                    self.errors.push(at, format!("`slice` of the axis `{axis}` of {shown}: {why}"));
                     return Typed::Poison;
                 }
             },
@@ -359,7 +357,7 @@ impl Checker<'_> {
         let dims = &self.node(x).dims;
         match &dims[k] {
             Dim::Static(n) => Some(*n),
-            Dim::Named(b) => {
+            b @ (Dim::Named(_) | Dim::Expr(_)) => {
                 let shown = type_text(self.node(x).dtype, dims);
                 self.errors.push(
                     at,
@@ -404,6 +402,14 @@ impl Checker<'_> {
                 axes.push(AxisMap::Same);
                 continue;
             }
+            if dims[k].is_symbolic() {
+                let Some((map, len)) = self.symbolic_pad(x, k, before, after, mode, bs) else {
+                    return Typed::Poison;
+                };
+                axes.push(map);
+                out_dims[k] = len;
+                continue;
+            }
             let Some(n) = self.literal_axis("pad", x, k, bs) else {
                 return Typed::Poison;
             };
@@ -440,6 +446,60 @@ impl Checker<'_> {
             out_dims[k] = Dim::Static(total as usize);
         }
         self.reorg_node(vec![x], fill, axes, out_dims)
+    }
+
+    /// `pad` of the symbolic axis `k` (`n`) by literal counts: the pieces (fill or the
+    /// input's mirrored/edge elements before and after, the input between) and the length
+    /// `n + before + after`. Counts are not negative here: a crop of a symbolic axis is a
+    /// `slice`. `edge` needs `n ≥ 1` and `reflect` `n > before, after`, checked at call
+    /// entry.
+    fn symbolic_pad(
+        &mut self,
+        x: NodeId,
+        k: usize,
+        before: i128,
+        after: i128,
+        mode: &str,
+        at: Span,
+    ) -> Option<(AxisMap, Dim)> {
+        let dim = self.node(x).dims[k].clone();
+        if before < 0 || after < 0 {
+            let shown = type_text(self.node(x).dtype, &self.node(x).dims);
+            self.errors.push(
+                at,
+                format!("`pad` crops the symbolic axis `{dim}` of {shown} (a negative count)\nhelp: crop a symbolic axis with `slice` (`slice(x, axis = {k}, start = 1, end = -1)`), which checks its length at call entry"),
+            );
+            return None;
+        }
+        let n = Offset::size(&Size::of(&dim));
+        let lit = |v: i128| Offset::lit(v);
+        let input = |start: Offset, step: isize| SymbolicSource::Input { input: 0, start, step };
+        // Output index i reads input index i - before in the middle.
+        let (left, right) = match mode {
+            // i < before reads before - i; i ≥ before + n reads 2(n - 1) - (i - before).
+            "reflect" => (input(lit(before), -1), input(n.scale(2).add(&lit(before - 2)), -1)),
+            "edge" => (input(lit(0), 0), input(n.add(&lit(-1)), 0)),
+            _ => (SymbolicSource::Fill, SymbolicSource::Fill),
+        };
+        let least = match mode {
+            "reflect" => before.max(after) + 1,
+            "edge" => 1,
+            _ => 0,
+        };
+        if least > 0 {
+            self.graph.at_least.push((dim.clone(), least as usize, "pad"));
+        }
+        let mut pieces = Vec::new();
+        if before > 0 {
+            pieces.push(SymbolicPiece { lo: lit(0), len: Size::lit(before as usize), source: left });
+        }
+        pieces.push(SymbolicPiece { lo: lit(before), len: Size::of(&dim), source: input(lit(-before), 1) });
+        if after > 0 {
+            pieces.push(SymbolicPiece { lo: n.add(&lit(before)), len: Size::lit(after as usize), source: right });
+        }
+        let len = Dim::from_poly(dim.poly().add(&Poly::constant(before + after)))
+            .expect("a size plus non-negative counts");
+        Some((AxisMap::SymbolicPieces(pieces), len))
     }
 
     /// `pad`'s `value`: a literal in `x`'s dtype, or a scalar/rank-0 parameter of it.
@@ -496,7 +556,7 @@ impl Checker<'_> {
         let regions = reps
             .iter()
             .enumerate()
-            .filter(|&(k, &(r, _))| r >= 2 && matches!(dims[k], Dim::Static(n) if n > 0))
+            .filter(|&(k, &(r, _))| r >= 2 && !dims[k].is_static(0))
             .try_fold(1usize, |acc, (_, &(r, _))| acc.checked_mul(r as usize));
         let by_broadcast = regions.is_none_or(|n| n > TILE_MAX_REGIONS);
         let mut view_map = Vec::new();
@@ -511,6 +571,26 @@ impl Checker<'_> {
                 axes.push(AxisMap::Same);
                 view_map.push(Some(k));
                 view_dims.push(dims[k].clone());
+                continue;
+            }
+            if dims[k].is_symbolic() {
+                // `r` copies of a symbolic axis: piece `c` starts at `c·n`.
+                let n = Offset::size(&Size::of(&dims[k]));
+                let pieces = (0..r)
+                    .map(|c| SymbolicPiece {
+                        lo: n.scale(c as isize),
+                        len: Size::of(&dims[k]),
+                        source: SymbolicSource::Input {
+                            input: 0,
+                            start: n.scale(-(c as isize)),
+                            step: 1,
+                        },
+                    })
+                    .collect();
+                axes.push(AxisMap::SymbolicPieces(pieces));
+                out_dims[k] = Dim::from_poly(dims[k].poly().scale(r)).expect("a size times a count");
+                view_map.extend([None, Some(k)]);
+                view_dims.extend([Dim::Static(r as usize), dims[k].clone()]);
                 continue;
             }
             let Some(n) = self.literal_axis("tile", x, k, rs) else {
@@ -611,7 +691,11 @@ impl Checker<'_> {
             }
         }
         let first_dims = self.node(parts[0]).dims.clone();
+        let symbolic = parts.iter().any(|&p| self.node(p).dims.get(k).is_some_and(Dim::is_symbolic));
         let mut pieces = Vec::new();
+        let mut symbolic_pieces = Vec::new();
+        let mut total = Poly::constant(0);
+        let mut lo_offset = Offset::zero();
         let mut at = 0usize;
         for (i, &p) in parts.iter().enumerate() {
             let dims = self.node(p).dims.clone();
@@ -632,6 +716,26 @@ impl Checker<'_> {
                 );
                 return Typed::Poison;
             }
+            if symbolic {
+                // Along names: piece `i` starts where the lengths before it end (`N`, then
+                // `N + M`), and the result's length is their sum. Offsets are sums of the
+                // parts' own sizes, so every size a nest uses is the dim of some node (the
+                // sizes call entry computes).
+                let d = &dims[k];
+                let lo = lo_offset.clone();
+                lo_offset = lo_offset.add(&Offset::size(&Size::of(d)));
+                symbolic_pieces.push(SymbolicPiece {
+                    lo: lo.clone(),
+                    len: Size::of(d),
+                    source: SymbolicSource::Input {
+                        input: i,
+                        start: lo.scale(-1),
+                        step: 1,
+                    },
+                });
+                total = total.add(&d.poly());
+                continue;
+            }
             let Some(n) = self.literal_axis("concat", p, k, expr_span(&parts_expr[i])) else {
                 return Typed::Poison;
             };
@@ -650,10 +754,15 @@ impl Checker<'_> {
         }
         let inputs: Vec<NodeId> = parts.iter().map(|&p| self.convert(p, dtype)).collect();
         let mut out_dims = first_dims;
-        out_dims[k] = Dim::Static(at);
         let mut axes = vec![AxisMap::Same; out_dims.len()];
-        if !pieces.is_empty() {
-            axes[k] = AxisMap::Pieces(pieces);
+        if symbolic {
+            out_dims[k] = Dim::from_poly(total).expect("a sum of sizes is no negative constant");
+            axes[k] = AxisMap::SymbolicPieces(symbolic_pieces);
+        } else {
+            out_dims[k] = Dim::Static(at);
+            if !pieces.is_empty() {
+                axes[k] = AxisMap::Pieces(pieces);
+            }
         }
         self.reorg_node(inputs, None, axes, out_dims)
     }
@@ -686,24 +795,26 @@ pub(super) fn slice_bounds(
     (if len == 0 { 0 } else { s }, len)
 }
 
-/// `slice` of the named axis `b` with literal bounds: (start, length, the least size of `b`
-/// those bounds need), or why the length would depend on `b`.
-fn named_slice(
-    b: &str,
+/// `slice` of the symbolic axis `axis` (a name or an expression, `n` below) with literal
+/// bounds: (start, length, the least size of `n` those bounds need). A bound counts from
+/// the end when negative, as NumPy's; unlike NumPy's, a bound past the axis is not clamped
+/// but an `Err` at call entry (the `at_least` requirement): the length is then `n` plus a
+/// literal, divided by the step (`slice(x, step = 2)` of `[N]` is `[(N + 1) / 2]`), and a
+/// length that would be negative is an `Err` too (call entry evaluates every expression).
+fn symbolic_slice(
+    axis: &Dim,
     start: Option<i128>,
     end: Option<i128>,
     step: i128,
 ) -> Result<(Offset, Dim, Option<usize>), String> {
-    let name = Offset::size(&crate::ir::Size::of(&Dim::Named(b.to_string())));
+    let name = Offset::size(&crate::ir::Size::of(axis));
+    let n = axis.poly();
     let at = |v: i128| -> Offset {
         if v < 0 {
             name.add(&Offset::lit(v))
         } else {
             Offset::lit(v)
         }
-    };
-    let whole = || -> Result<(Offset, Dim, Option<usize>), String> {
-        Err(format!("the length would depend on `{b}`"))
     };
     // Both ends on the same side of the axis: a literal length.
     let len = |s: i128, e: i128| -> i128 {
@@ -716,8 +827,8 @@ fn named_slice(
     let need = |v: i128| -> usize { v.unsigned_abs() as usize };
     match (start, end, step) {
         // The whole axis, forwards or backwards.
-        (None | Some(0), None, 1) => Ok((Offset::zero(), Dim::Named(b.to_string()), None)),
-        (None | Some(-1), None, -1) => Ok((at(-1), Dim::Named(b.to_string()), None)),
+        (None | Some(0), None, 1) => return Ok((Offset::zero(), axis.clone(), None)),
+        (None | Some(-1), None, -1) => return Ok((at(-1), axis.clone(), None)),
         (Some(s), Some(e), _) if (s >= 0) == (e >= 0) => {
             let l = len(s, e);
             // The least length at which neither bound is clamped.
@@ -730,28 +841,53 @@ fn named_slice(
             if l == 0 {
                 return Ok((Offset::zero(), Dim::Static(0), None));
             }
-            Ok((at(s), Dim::Static(l as usize), Some(least)))
+            return Ok((at(s), Dim::Static(l as usize), Some(least)));
         }
         // From a literal index from the end to the end (forwards), or from a literal index
         // from the start back to the start (backwards).
         (Some(s), None, _) if s < 0 && step > 0 => {
             let l = len(s, 0);
-            Ok((at(s), Dim::Static(l as usize), Some(need(s))))
+            return Ok((at(s), Dim::Static(l as usize), Some(need(s))));
         }
         (Some(s), None, _) if s >= 0 && step < 0 => {
             let l = len(s, -1);
-            Ok((at(s), Dim::Static(l as usize), Some(s as usize + 1)))
+            return Ok((at(s), Dim::Static(l as usize), Some(s as usize + 1)));
         }
         (None, Some(e), _) if e >= 0 && step > 0 => {
             let l = len(0, e);
-            Ok((Offset::zero(), Dim::Static(l as usize), Some(e as usize)))
+            return Ok((Offset::zero(), Dim::Static(l as usize), Some(e as usize)));
         }
         (None, Some(e), _) if e < 0 && step < 0 => {
             let l = len(-1, e);
-            Ok((at(-1), Dim::Static(l as usize), Some(need(e) - 1)))
+            return Ok((at(-1), Dim::Static(l as usize), Some(need(e) - 1)));
         }
-        _ => whole(),
+        _ => {}
     }
+    // The length depends on `n`: each bound is a literal or `n` plus a literal, and the
+    // length `ceil((end - start) / step)`. Reads stay inside the axis when the start is
+    // at or after index 0 and a forward end at most `n` (a backward start at most `n - 1`,
+    // a backward end at least -1): the least `n` for that is required at call entry.
+    let lit = Poly::constant;
+    let from_end = |v: i128| if v < 0 { n.add(&lit(v)) } else { lit(v) };
+    let (first, length, least) = if step > 0 {
+        let s = start.map_or(lit(0), from_end);
+        let e = end.map_or(n.clone(), from_end);
+        let least = start.filter(|v| *v < 0).map_or(0, |v| -v).max(end.filter(|v| *v >= 0).unwrap_or(0));
+        (s.clone(), e.sub(&s).add(&lit(step - 1)).floor_div(step as u64), least)
+    } else {
+        let u = -step;
+        let s = start.map_or(n.add(&lit(-1)), from_end);
+        let e = end.map_or(lit(-1), from_end);
+        let least = start.filter(|v| *v >= 0).map_or(0, |v| v + 1).max(end.filter(|v| *v < 0).map_or(0, |v| -v - 1));
+        (s.clone(), s.sub(&e).add(&lit(u - 1)).floor_div(u as u64), least)
+    };
+    let length = Dim::from_poly(length).map_err(|v| format!("the slice would have length {v}"))?;
+    let first = match first.as_constant() {
+        Some(v) => Offset::lit(v),
+        None => at(first.sub(&n).as_constant().unwrap_or(0)),
+    };
+    let least = usize::try_from(least).ok().filter(|&l| l > 0);
+    Ok((first, length, least))
 }
 
 /// The pieces of a padded axis of length `n`: fill (or mirrored/edge copies) before and
@@ -836,30 +972,41 @@ mod tests {
         }
     }
 
+    /// Every slice of a named axis types (a literal or an expression length), and for
+    /// every size at least its `at_least`, the length is NumPy's, or negative (an `Err` at
+    /// call entry) where NumPy's is empty; the first index is NumPy's.
     #[test]
     fn named_slices_agree_with_numpy_when_long_enough() {
         let ends: Vec<Option<i128>> = (-6..=6).map(Some).chain([None]).collect();
-        for &s in &ends {
-            for &e in &ends {
-                for t in [-2, -1, 1, 2] {
-                    let Ok((start, len, least)) = named_slice("B", s, e, t) else {
-                        continue;
-                    };
-                    let least = least.unwrap_or(0);
-                    for n in least as i128..least as i128 + 8 {
-                        let (first, l) = numpy(n, s, e, t);
-                        let got_len = match &len {
-                            Dim::Static(l) => *l as i128,
-                            Dim::Named(_) => n,
-                        };
-                        assert_eq!(got_len, l, "s={s:?} e={e:?} t={t} n={n}");
-                        if l > 0 {
-                            let got_first: i128 = start
-                                .terms
-                                .iter()
-                                .map(|(c, names)| if names.is_empty() { *c } else { c * n })
-                                .sum();
-                            assert_eq!(got_first, first, "s={s:?} e={e:?} t={t} n={n}");
+        let axes = [Dim::Named("B".into()), Dim::from_poly(Poly::name("B").scale(2).add(&Poly::constant(1))).unwrap()];
+        for axis in &axes {
+            for &s in &ends {
+                for &e in &ends {
+                    for t in [-3, -2, -1, 1, 2, 3] {
+                        let (start, len, least) = symbolic_slice(axis, s, e, t)
+                            .unwrap_or_else(|why| panic!("s={s:?} e={e:?} t={t}: {why}"));
+                        let least = least.unwrap_or(0) as i128;
+                        for b in 0..10i128 {
+                            let n = axis.poly().eval(&|_| b).unwrap();
+                            if n < least {
+                                continue;
+                            }
+                            let (first, l) = numpy(n, s, e, t);
+                            let got_len = len.poly().eval(&|_| b).unwrap();
+                            let case = format!("{axis}: s={s:?} e={e:?} t={t} n={n}");
+                            if got_len < 0 {
+                                assert_eq!(l, 0, "{case}");
+                                continue;
+                            }
+                            assert_eq!(got_len, l, "{case}");
+                            if l > 0 {
+                                let got_first: i128 = start
+                                    .terms
+                                    .iter()
+                                    .map(|(c, names)| if names.is_empty() { *c } else { c * n })
+                                    .sum();
+                                assert_eq!(got_first, first, "{case}");
+                            }
                         }
                     }
                 }

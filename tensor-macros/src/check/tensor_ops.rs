@@ -41,7 +41,7 @@ fn reshape_target(
     infer: Option<usize>,
     written: &str,
 ) -> Result<Vec<Dim>, String> {
-    let names = |d: &[Dim]| -> Vec<Dim> { d.iter().filter(|x| x.is_named()).cloned().collect() };
+    let names = |d: &[Dim]| -> Vec<Dim> { d.iter().filter(|x| x.is_symbolic()).cloned().collect() };
     let (in_names, out_names) = (names(dims), names(&target));
     if in_names != out_names {
         return Err(format!(
@@ -57,7 +57,7 @@ fn reshape_target(
         let mut runs = Vec::new();
         let mut start = 0;
         for (k, x) in d.iter().enumerate() {
-            if x.is_named() {
+            if x.is_symbolic() {
                 runs.push((start, k));
                 start = k + 1;
             }
@@ -171,6 +171,12 @@ impl Checker<'_> {
         let span = func.span();
         if op.kind == TensorOpKind::Reorg {
             return self.check_reorg(op, span, args, named);
+        }
+        if op.kind == TensorOpKind::Position {
+            return self.check_position(op, span, args, named);
+        }
+        if op.kind == TensorOpKind::Indexing {
+            return self.check_indexing(op, span, args, named);
         }
         if op.kind == TensorOpKind::MatMul {
             return if name == "einsum" {
@@ -637,15 +643,15 @@ impl Checker<'_> {
                 _ => "argmin",
             };
             for &a in &axes {
-                if let Dim::Named(n) = &dims[a] {
-                    if !self
+                let d = &dims[a];
+                if d.is_symbolic()
+                    && !self
                         .graph
                         .nonempty
                         .iter()
-                        .any(|(m, o)| m == n && *o == empty_op)
-                    {
-                        self.graph.nonempty.push((n.clone(), empty_op));
-                    }
+                        .any(|(m, o)| m == d && *o == empty_op)
+                {
+                    self.graph.nonempty.push((d.clone(), empty_op));
                 }
             }
             if let Some(&a) = axes.iter().find(|&&a| dims[a].is_static(0)) {
@@ -1115,7 +1121,7 @@ impl Checker<'_> {
                             return Typed::Poison;
                         };
                         if !dims[n].is_static(1) {
-                            let note = if dims[n].is_named() {
+                            let note = if dims[n].is_symbolic() {
                                 "\nnote: a symbolic dim is never squeezed, even when its size is 1 at run time; only a literal 1 is"
                             } else {
                                 ""
@@ -1210,7 +1216,7 @@ impl Checker<'_> {
                         view(self, map, target)
                     }
                     _ => {
-                        let named = dims.iter().chain(&target).any(Dim::is_named);
+                        let named = dims.iter().chain(&target).any(Dim::is_symbolic);
                         self.errors.push(
                             expr_span(&rest[0]),
                             format!(

@@ -44,10 +44,12 @@ pub(super) struct BlockSink<'a> {
     pub(super) grouped: bool,
 }
 
-/// The values a computed value reads (none for loads, constants, counts).
+/// The values a computed value reads (a gather its index; none for loads, constants,
+/// counts).
 pub(super) fn value_args(v: &Value) -> &[usize] {
     match &v.source {
         ValueSource::Compute { args } => args,
+        ValueSource::Gather { index, .. } => std::slice::from_ref(index),
         _ => &[],
     }
 }

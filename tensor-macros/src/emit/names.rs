@@ -170,11 +170,24 @@ pub(super) fn operand_storage(cx: &Emitter<'_>, buffer: &BufferRef) -> TokenStre
     }
 }
 
-/// The local a dim name is bound to at call entry (`__tg_dim_B`), or, for the kernel's
-/// own derived sizes (`#blocks0`), computed before the stages (`__tg_blocks0`).
+/// The local a dim name is bound to at call entry (`__tg_dim_B`); for a dim expression
+/// (`@N + M`), the local call entry computes it into (`__tg_dx_` and a hash of its text);
+/// for the kernel's own derived sizes (`#blocks0`), computed before the stages
+/// (`__tg_blocks0`).
 pub(super) fn dim_ident(name: &str) -> proc_macro2::Ident {
+    if let Some(expression) = name.strip_prefix('@') {
+        return format_ident!("__tg_dx_{:016x}", fnv1a(expression));
+    }
     match name.strip_prefix('#') {
         Some(internal) => format_ident!("__tg_{}", internal),
         None => format_ident!("__tg_dim_{}", name),
     }
+}
+
+/// FNV-1a over the text: a local's name for a dim expression (`ir::expression_key`) that
+/// is the same in every expansion (std's hasher is seeded per process).
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }

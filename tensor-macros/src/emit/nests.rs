@@ -493,7 +493,8 @@ fn operand_offsets(
 }
 
 /// Each buffer that this nest reads or writes only along the inner loop, contiguously
-/// and at one place (every operand on it with inner stride 1 and the same offsets), is
+/// and at one place (every operand on it with inner stride 1 and the same offsets, none
+/// read by a `gather`), is
 /// re-sliced to the row once per row: one bounds check per row instead of one per load
 /// and store, since `__tg_j + LANES <= n` then proves every chunk inside the row (W3's
 /// scale pass spent 6 of its 18 instructions per vector on them). The row slice shadows
@@ -519,9 +520,11 @@ fn row_slices(
             // An operand at the next row (a pipelined stage) is another place than the same
             // operand at this row.
             let at_next_row = |m: usize| next_row.is_some_and(|(ops, _)| ops.contains(&m));
+            // A gathered operand reads rows its index values name, not this row.
             let one_place = same.iter().all(|&m| {
                 let o = &nest.operands[m];
-                o.inner_stride.is_lit(1)
+                !nest.gathered(m)
+                    && o.inner_stride.is_lit(1)
                     && o.base == op.base
                     && o.outer_strides == op.outer_strides
                     && at_next_row(m) == at_next_row(k)

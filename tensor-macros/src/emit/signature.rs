@@ -25,12 +25,13 @@ use quote::{format_ident, quote, quote_spanned};
 
 use super::context::Emitter;
 use super::kernel::{emit_kernel, EntryChecks};
-use super::names::{dim_ident, input_slice, output_slice, storage_type};
+use super::names::{dim_ident, input_slice, output_slice, size_expr, storage_type};
 use super::sizes::checked_sizes;
 use crate::ast::{GraphFn, Param, ParamType, ReturnType};
 use crate::check::type_text;
 use crate::dtype::DType;
-use crate::ir::{Kernel, Size, TypedGraph};
+use crate::dim_expr::{DimOp, Poly};
+use crate::ir::{expression_key, Kernel, Size, TypedGraph};
 use crate::shape::Dim;
 
 /// The literal dim `n`: `Fixed<n>`.
@@ -48,7 +49,7 @@ fn rank_type(rt: &TokenStream, dims: &[Dim], name_dim: &TokenStream) -> TokenStr
     let rank = format_ident!("Rank{}", dims.len());
     let dims = dims.iter().map(|d| match d {
         Dim::Static(n) => fixed_dim(rt, *n),
-        Dim::Named(_) => name_dim.clone(),
+        Dim::Named(_) | Dim::Expr(_) => name_dim.clone(),
     });
     quote!(#rt::__private::#rank<#(#dims),*>)
 }
@@ -83,7 +84,7 @@ pub fn is_symbolic(f: &GraphFn) -> bool {
         .chain(outputs)
         .filter_map(|t| t.dims.as_ref())
         .flatten()
-        .any(Dim::is_named)
+        .any(Dim::is_symbolic)
 }
 
 /// A parameter whose name an earlier one already has (reported by `check`). It is
@@ -280,14 +281,14 @@ fn arg_check_traits(
     let d: Vec<proc_macro2::Ident> = dims
         .iter()
         .enumerate()
-        .filter(|(_, dim)| !dim.is_named())
+        .filter(|(_, dim)| !dim.is_symbolic())
         .map(|(axis, _)| format_ident!("D{}", axis))
         .collect();
     let literals: Vec<Literal> = dims
         .iter()
         .filter_map(|dim| match dim {
             Dim::Static(n) => Some(Literal::usize_unsuffixed(*n)),
-            Dim::Named(_) => None,
+            Dim::Named(_) | Dim::Expr(_) => None,
         })
         .collect();
     let passed: Vec<String> = dims
@@ -295,7 +296,7 @@ fn arg_check_traits(
         .enumerate()
         .map(|(axis, dim)| match dim {
             Dim::Static(_) => format!("{{D{axis}}}"),
-            Dim::Named(_) => "_".to_string(),
+            Dim::Named(_) | Dim::Expr(_) => "_".to_string(),
         })
         .collect();
     let dims_message = format!(
@@ -311,7 +312,7 @@ fn arg_check_traits(
         let a = format_ident!("A{}", axis);
         let dk = format_ident!("D{}", axis);
         match dim {
-            Dim::Named(_) => {
+            Dim::Named(_) | Dim::Expr(_) => {
                 generics.push(quote!(#a: #p::Dim));
                 axes.push(quote!(#a));
             }
@@ -354,7 +355,7 @@ fn arg_check_traits(
     // shape with names as run-time dims (tensor-core's `Checked`).
     let (runtime_trait, checked, checked_bound) = if symbolic {
         let pattern = pattern_type(rt, dims);
-        let flat = if dims.iter().filter(|d| d.is_named()).count() <= 1 {
+        let flat = if dims.iter().filter(|d| d.is_symbolic()).count() <= 1 {
             quote!(#p::SliceOk)
         } else {
             quote!(#p::NoSlice)
@@ -609,7 +610,7 @@ fn shape_macro_text(dims: &[Dim]) -> String {
         .iter()
         .map(|d| match d {
             Dim::Static(n) => n.to_string(),
-            Dim::Named(_) => "_".to_string(),
+            Dim::Named(_) | Dim::Expr(_) => "_".to_string(),
         })
         .collect();
     format!("Shape![{}]", dims.join(", "))
@@ -617,7 +618,7 @@ fn shape_macro_text(dims: &[Dim]) -> String {
 
 /// The end of a symbolic argument's note: which flat slices it takes.
 fn slice_note(dtype: DType, dims: &[Dim], reference: &str) -> String {
-    if dims.iter().filter(|d| d.is_named()).count() <= 1 {
+    if dims.iter().filter(|d| d.is_symbolic()).count() <= 1 {
         let t = dtype.name();
         format!(", or as `{reference}[{t}]` / `{reference}Vec<{t}>` of a fitting length")
     } else {
@@ -779,19 +780,85 @@ fn output_idents(f: &GraphFn, count: usize) -> Vec<proc_macro2::Ident> {
         .collect()
 }
 
-/// The names of a graph in binding order (argument order, then axis order).
+/// The names of a graph in binding order (argument order, then axis order; the names of
+/// an expression in sorted order).
 fn dim_names(f: &GraphFn) -> Vec<String> {
     let mut names = Vec::new();
     for p in &f.params {
         for d in p.ty.dims.iter().flatten() {
-            if let Dim::Named(n) = d {
-                if !names.contains(n) {
-                    names.push(n.clone());
+            for n in d.names() {
+                if !names.contains(&n) {
+                    names.push(n);
                 }
             }
         }
     }
     names
+}
+
+/// The dim expressions call entry computes, after the names (`GraphSignature::exprs`):
+/// each expression dim of the graph whose size is not a product of names
+/// (`ir::expression_key`), and each an op needs to be at least some size (`nonempty`,
+/// `at_least`), in order of first appearance.
+fn graph_exprs(f: &GraphFn, graph: &TypedGraph, outputs: &[(DType, Vec<Dim>)]) -> Vec<Poly> {
+    let mut out: Vec<Poly> = Vec::new();
+    let declared = f.params.iter().filter_map(|p| p.ty.dims.as_ref()).flatten();
+    let made = graph.nodes.iter().flat_map(|n| &n.dims);
+    for d in declared.chain(outputs.iter().flat_map(|(_, dims)| dims)).chain(made) {
+        if let Dim::Expr(p) = d {
+            let opaque = Size::of(d).names.iter().any(|n| n.starts_with('@'));
+            if opaque && !out.contains(p) {
+                out.push(p.clone());
+            }
+        }
+    }
+    let required = graph.nonempty.iter().map(|(d, _)| d);
+    for d in required.chain(graph.at_least.iter().map(|(d, _, _)| d)) {
+        if let Dim::Expr(p) = d {
+            if !out.contains(p) {
+                out.push(p.clone());
+            }
+        }
+    }
+    out
+}
+
+/// The locals call entry binds, in `bind_entry`'s order: the names, then the expressions.
+fn dim_locals(names: &[String], exprs: &[Poly]) -> Vec<proc_macro2::Ident> {
+    let keys = exprs.iter().map(expression_key);
+    names.iter().cloned().chain(keys).map(|k| dim_ident(&k)).collect()
+}
+
+/// `DimExpr { text, code, names, solvable }` of `poly` over the graph's `names`.
+fn dim_expr_tokens(p: &TokenStream, poly: &Poly, names: &[String]) -> TokenStream {
+    let text = poly.to_string();
+    let code = poly.program(names).into_iter().map(|op| match op {
+        DimOp::Lit(v) => {
+            let magnitude = Literal::u128_unsuffixed(v.unsigned_abs());
+            if v < 0 {
+                quote!(#p::DimOp::Lit(-#magnitude))
+            } else {
+                quote!(#p::DimOp::Lit(#magnitude))
+            }
+        }
+        DimOp::Sym(k) => {
+            let k = Literal::usize_unsuffixed(k);
+            quote!(#p::DimOp::Sym(#k))
+        }
+        DimOp::Add => quote!(#p::DimOp::Add),
+        DimOp::Mul => quote!(#p::DimOp::Mul),
+        DimOp::FloorDiv(d) => {
+            let d = Literal::u64_unsuffixed(d);
+            quote!(#p::DimOp::FloorDiv(#d))
+        }
+        DimOp::Max => quote!(#p::DimOp::Max),
+        DimOp::Min => quote!(#p::DimOp::Min),
+    });
+    let index = |n: &String| Literal::usize_unsuffixed(names.iter().position(|m| m == n).unwrap_or(0));
+    let reads = poly.names();
+    let solvable = reads.iter().filter(|n| poly.affine_coefficient(n).is_some()).map(index);
+    let reads = reads.iter().map(index);
+    quote!(#p::DimExpr { text: #text, code: &[#(#code),*], names: &[#(#reads),*], solvable: &[#(#solvable),*] })
 }
 
 /// `ln(x: f32[B, 768], g: f32[768]) -> f32[B, 768]`, as the graph is written.
@@ -857,6 +924,7 @@ fn signature_static(
 ) -> TokenStream {
     let p = quote!(#rt::__private);
     let names = dim_names(f);
+    let exprs = graph_exprs(f, graph, outputs);
     let decl = |dims: &[Dim]| -> Vec<TokenStream> {
         dims.iter()
             .map(|d| match d {
@@ -868,6 +936,10 @@ fn signature_static(
                     let k = names.iter().position(|m| m == n).unwrap_or(0);
                     let k = Literal::usize_unsuffixed(k);
                     quote!(#p::DeclDim::Sym(#k))
+                }
+                Dim::Expr(poly) => {
+                    let e = dim_expr_tokens(&p, poly, &names);
+                    quote!(#p::DeclDim::Expr(&#e))
                 }
             })
             .collect()
@@ -893,11 +965,16 @@ fn signature_static(
         let d = decl(dims);
         params.push(quote!(#p::ParamSig { name: #name, ty: #ty, dims: &[#(#d),*] }));
     }
+    // A required size indexes call entry's sizes: the names, then the expressions.
+    let size_index = |d: &Dim| match d {
+        Dim::Expr(poly) => names.len() + exprs.iter().position(|e| e == poly).unwrap_or(0),
+        _ => names.iter().position(|m| *m == d.to_string()).unwrap_or(0),
+    };
     let nonempty = graph.nonempty.iter().map(|(n, op)| (n, 1, *op));
     let at_least = nonempty
         .chain(graph.at_least.iter().map(|(n, least, op)| (n, *least, *op)))
         .map(|(n, least, op)| {
-            let k = Literal::usize_unsuffixed(names.iter().position(|m| m == n).unwrap_or(0));
+            let k = Literal::usize_unsuffixed(size_index(n));
             let least = Literal::usize_unsuffixed(least);
             quote!((#k, #least, #op))
         });
@@ -909,6 +986,7 @@ fn signature_static(
     let text = signature_text(f, outputs);
     let ident = signature_ident(f);
     let cfgs = cfg_attrs(f);
+    let expr_sigs = exprs.iter().map(|e| dim_expr_tokens(&p, e, &names));
     quote! {
         #(#cfgs)*
         #[doc(hidden)]
@@ -919,6 +997,7 @@ fn signature_static(
             syms: &[#(#names),*],
             params: &[#(#params),*],
             at_least: &[#(#at_least),*],
+            exprs: &[#(#expr_sigs),*],
         };
     }
 }
@@ -932,6 +1011,32 @@ fn try_entry(expr: TokenStream) -> TokenStream {
             ::core::result::Result::Err(__tg_err) => break '__tg_entry __tg_err,
         }
     }
+}
+
+/// The index parameters' checks (`gather`): after binding, before any kernel reads
+/// through them, each an `Err` that breaks out of call entry.
+fn emit_index_checks(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph) -> TokenStream {
+    let p = quote!(#rt::__private);
+    let sig = signature_ident(f);
+    graph
+        .index_checks
+        .iter()
+        .map(|check| {
+            let slice = input_slice(check.param);
+            let param = &f.params[check.param];
+            let arg = param.name.to_string();
+            let dims = param
+                .ty
+                .dims
+                .iter()
+                .flatten()
+                .map(|d| size_expr(&Size::of(d)));
+            let len = size_expr(&Size::of(&check.bound));
+            let op = check.op;
+            let call = try_entry(quote!(#p::check_indices(&#sig, #op, #arg, #slice, &[#(#dims),*], #len)));
+            quote!(#call;)
+        })
+        .collect()
 }
 
 /// Reads every tensor input's parts: the `let __tg_partsI = …` statements, the `ArgShape`
@@ -968,13 +1073,13 @@ fn input_reads(rt: &TokenStream, f: &GraphFn) -> (TokenStream, Vec<TokenStream>,
 fn emit_binding(
     rt: &TokenStream,
     f: &GraphFn,
+    graph: &TypedGraph,
     outputs: &[(DType, Vec<Dim>)],
     out_names: &[proc_macro2::Ident],
+    dim_idents: &[proc_macro2::Ident],
 ) -> TokenStream {
     let p = quote!(#rt::__private);
-    let names = dim_names(f);
-    let n = Literal::usize_unsuffixed(names.len());
-    let dim_idents: Vec<_> = names.iter().map(|n| dim_ident(n)).collect();
+    let n = Literal::usize_unsuffixed(dim_idents.len());
     let (mut reads, mut shapes, mut slices) = input_reads(rt, f);
     for (k, ((dtype, _), out)) in outputs.iter().zip(out_names).enumerate() {
         let tr = output_trait_ident(f, k, outputs.len());
@@ -987,10 +1092,12 @@ fn emit_binding(
     }
     let sig = signature_ident(f);
     let bind = try_entry(quote!(#p::bind_entry::<#n>(&#sig, &[#(#shapes),*])));
+    let index_checks = emit_index_checks(rt, f, graph);
     quote! {
         #reads
         let [#(#dim_idents),*]: [usize; #n] = #bind;
         #slices
+        #index_checks
     }
 }
 
@@ -1060,10 +1167,10 @@ fn symbolic_kernel(
     outputs: &[(DType, Vec<Dim>)],
     fallible: bool,
     body: TokenStream,
+    dims: &[proc_macro2::Ident],
 ) -> (TokenStream, TokenStream) {
     let p = quote!(#rt::__private);
     let (params, args) = kernel_params(rt, f, outputs);
-    let dims: Vec<_> = dim_names(f).iter().map(|n| dim_ident(n)).collect();
     let ident = format_ident!("__tg_{}_kernel", fn_ident(f));
     let cfgs = cfg_attrs(f);
     let (ret, end, call) = if fallible {
@@ -1176,6 +1283,15 @@ pub fn emit_graph_fn(
     } else {
         " Every dim is checked while compiling: the function cannot fail."
     };
+    // A graph that reads indices (`ops::INDEX_OPS`) checks them at call entry: with only
+    // literal dims too, it returns `Result`.
+    let reads_indices = f.calls(crate::ops::INDEX_OPS);
+    let fail_doc = if reads_indices && !symbolic {
+        " Every dim is checked while compiling; an index out of range is an `Err` \
+         (`ShapeError::IndexOutOfRange`), returned before anything is written."
+    } else {
+        fail_doc
+    };
     let allocates = kernel.is_some_and(|k| {
         k.temps.iter().any(|t| {
             t.row_local.is_none()
@@ -1273,12 +1389,53 @@ pub fn emit_graph_fn(
                         &entry_checks(f, graph, kernel),
                     ),
                 );
-                quote!(#setup #body)
+                if reads_indices {
+                    let checks = emit_index_checks(rt, f, graph);
+                    let signature = signature_static(rt, f, graph, &outputs);
+                    quote! {
+                        #signature
+                        #setup
+                        let __tg_failed: #p::EntryError = '__tg_entry: {
+                            #checks
+                            #body;
+                            return ::core::result::Result::Ok(());
+                        };
+                        ::core::result::Result::Err(#p::entry_error(__tg_failed))
+                    }
+                } else {
+                    quote!(#setup #body)
+                }
             }
             None => quote!(::core::panic!()),
         };
         let into_doc =
             format!(" Writes the outputs of [`{name}`] into caller-provided tensors{alloc_doc}.");
+        if reads_indices {
+            return quote! {
+                #arg_traits
+
+                #(#attrs)*
+                #[doc = ""]
+                #[doc = #sig_doc]
+                #[doc = ""]
+                #[doc = #fail_doc]
+                #[allow(clippy::too_many_arguments)]
+                #vis fn #name(#(#param_names: #param_types),*) -> ::core::result::Result<#ret_type, #p::ShapeError> {
+                    #warnings
+                    #(let mut #out_names = <#out_tensor_types>::zeros();)*
+                    #into_name(#(#param_names,)* #(&mut #out_names),*)?;
+                    ::core::result::Result::Ok(#ret_value)
+                }
+
+                #[doc = #into_doc]
+                #[doc = ""]
+                #[doc = #sig_doc]
+                #[allow(clippy::too_many_arguments, unused_variables, unused_mut, unreachable_code)]
+                #vis fn #into_name(#(#param_names: #param_types,)* #(#out_names: &mut impl #out_traits),*) -> ::core::result::Result<(), #p::ShapeError> {
+                    #into_body
+                }
+            };
+        }
         return quote! {
             #arg_traits
 
@@ -1333,10 +1490,10 @@ pub fn emit_graph_fn(
             );
             // The kernel returns `Result` exactly when it checks sizes at entry.
             let fallible = !checks.sizes.is_empty();
-            let (kernel_fn, kernel_call) = symbolic_kernel(rt, f, &outputs, fallible, kernel_body);
-            let names = dim_names(f);
-            let n = Literal::usize_unsuffixed(names.len());
-            let dim_idents: Vec<_> = names.iter().map(|n| dim_ident(n)).collect();
+            let dim_idents = dim_locals(&dim_names(f), &graph_exprs(f, graph, &outputs));
+            let (kernel_fn, kernel_call) =
+                symbolic_kernel(rt, f, &outputs, fallible, kernel_body, &dim_idents);
+            let n = Literal::usize_unsuffixed(dim_idents.len());
             // `f` binds the names from its inputs to size its outputs, then runs the
             // kernel on them: one binding per call.
             let (reads, shapes, slices) = input_reads(rt, f);
@@ -1348,16 +1505,14 @@ pub fn emit_graph_fn(
                         let n = Literal::usize_unsuffixed(*n);
                         quote!(#n)
                     }
-                    Dim::Named(n) => {
-                        let id = dim_ident(n);
-                        quote!(#id)
-                    }
+                    Dim::Named(_) | Dim::Expr(_) => size_expr(&Size::of(d)),
                 });
                 let zeros = try_entry(quote!(#p::graph_output::<#t, #s>([#(#extents),*])));
                 quote!(let mut #out = #zeros;)
             });
             let sig = signature_ident(f);
             let bind = try_entry(quote!(#p::bind_entry::<#n>(&#sig, &[#(#shapes),*])));
+            let index_checks = emit_index_checks(rt, f, graph);
             let out_slices = outputs
                 .iter()
                 .zip(&out_names)
@@ -1374,13 +1529,14 @@ pub fn emit_graph_fn(
                     let [#(#dim_idents),*]: [usize; #n] = #bind;
                     #(#allocs)*
                     #slices
+                    #index_checks
                     #(#out_slices)*
                     #kernel_call
                     return ::core::result::Result::Ok(#ret_value);
                 };
                 #exit
             };
-            let binding = emit_binding(rt, f, &outputs, &out_names);
+            let binding = emit_binding(rt, f, graph, &outputs, &out_names, &dim_idents);
             let into_body = quote! {
                 let __tg_failed: #p::EntryError = '__tg_entry: {
                     #binding

@@ -128,6 +128,88 @@ pub(super) fn emit_value(cx: &Emitter<'_>, nest: &LoopNest, id: usize) -> TokenS
                 }
             }
         }
+        ValueSource::Position { operand } => {
+            let op = &nest.operands[*operand];
+            match value.level {
+                Level::Inner => {
+                    let off = offset_ident(*operand);
+                    // A literal step: the node axis's scale (1, or negative through a flip).
+                    let step = offset_expr(quote!(0usize), &op.inner_stride, None);
+                    quote!(#p::positions(#off, __tg_j, #step))
+                }
+                Level::Row => {
+                    let off = offset_ident(*operand);
+                    quote!(#p::V::splat(#off as i64))
+                }
+                Level::Global => {
+                    let at = offset_expr(quote!(0usize), &op.base, None);
+                    quote!(#p::V::splat(#at as i64))
+                }
+            }
+        }
+        ValueSource::Gather {
+            operand,
+            index,
+            stride,
+            bound,
+        } => {
+            let op = &nest.operands[*operand];
+            let t = operand_storage(cx, &op.buffer);
+            let slice = slice_ident(&op.buffer);
+            let idx = value_ident(*index);
+            let stride = offset_expr(quote!(0usize), stride, None);
+            let bound = size_expr(bound);
+            // Lane `l`'s position along the gathered axis: call entry checked every index
+            // in `-bound..bound`, and a negative one counts from the end (ONNX).
+            let position = |lane: TokenStream| {
+                quote!({
+                    let __tg_i = #idx.0[#lane] as i64;
+                    (if __tg_i < 0 { __tg_i + (#bound) as i64 } else { __tg_i }) as usize
+                })
+            };
+            let element = |at: TokenStream| quote!(<#t as #p::Element>::to_compute(#slice[#at]));
+            let index_level = nest.values[*index].level;
+            match value.level {
+                Level::Global => {
+                    let base = offset_expr(quote!(0usize), &op.base, None);
+                    let at = position(quote!(0));
+                    let e = element(quote!(#base + #at * #stride));
+                    quote!(#p::V::splat(#e))
+                }
+                Level::Row => {
+                    let off = offset_ident(*operand);
+                    let at = position(quote!(0));
+                    let e = element(quote!(#off + #at * #stride));
+                    quote!(#p::V::splat(#e))
+                }
+                Level::Inner if index_level != Level::Inner && op.inner_stride.is_lit(1) => {
+                    // One position for the whole chunk: a contiguous run of the data.
+                    let off = offset_ident(*operand);
+                    let at = position(quote!(0));
+                    quote!(#p::load::<#t>(#slice, #off + #at * #stride + __tg_j, __tg_n))
+                }
+                Level::Inner => {
+                    // Lane by lane: each lane's own position (or the chunk's), plus the
+                    // data's walk along the inner loop.
+                    let off = offset_ident(*operand);
+                    let inner = offset_expr(quote!(0usize), &op.inner_stride, None);
+                    let lane = if index_level == Level::Inner {
+                        quote!(__tg_l)
+                    } else {
+                        quote!(0)
+                    };
+                    let at = position(lane);
+                    let e = element(quote!(#off + (__tg_j + __tg_l) * #inner + #at * #stride));
+                    quote!({
+                        let mut __tg_v = #p::V::<#c>::splat(::core::default::Default::default());
+                        for __tg_l in 0..__tg_n {
+                            __tg_v.0[__tg_l] = #e;
+                        }
+                        __tg_v
+                    })
+                }
+            }
+        }
         ValueSource::Scalar { param } => {
             let name = &f.params[*param].name;
             let t = storage_type(rt, node.dtype);

@@ -5,7 +5,8 @@ use crate::ir::{AxisMap, NodeId, NodeKind, TypedGraph};
 
 /// Nodes that get a temp, in topological order: reductions, and computed values that a
 /// reshape reinterprets.
-pub(super) fn materialised_nodes(graph: &TypedGraph) -> Vec<NodeId> {
+/// `forced` nodes get one too (`lower_graph`: read in part across symbolic pieces).
+pub(super) fn materialised_nodes(graph: &TypedGraph, forced: &[NodeId]) -> Vec<NodeId> {
     // Only what the outputs need: the checker may leave nodes no output reads (a `let`
     // nobody uses, a branch of a composite), and a dead reduction must not run.
     let mut live = vec![false; graph.nodes.len()];
@@ -17,6 +18,9 @@ pub(super) fn materialised_nodes(graph: &TypedGraph) -> Vec<NodeId> {
         }
     }
     let mut set = vec![false; graph.nodes.len()];
+    for &n in forced {
+        set[n] = live[n];
+    }
     let mut users = vec![0usize; graph.nodes.len()];
     for (id, node) in graph.nodes.iter().enumerate() {
         if live[id] {
@@ -48,6 +52,8 @@ pub(super) fn materialised_nodes(graph: &TypedGraph) -> Vec<NodeId> {
                 }
             }
             NodeKind::Reshape { input } if !addressable(graph, &set, *input) => set[*input] = true,
+            // `gather` reads its data at computed positions: a row-major buffer.
+            NodeKind::Gather { data, .. } if !addressable(graph, &set, *data) => set[*data] = true,
             // A scan reads a row-major temp of its accumulator dtype and writes its own.
             NodeKind::Scan { input, .. } => {
                 set[id] = true;
@@ -82,8 +88,10 @@ pub(super) fn node_args(kind: &NodeKind) -> Vec<NodeId> {
         }
         NodeKind::Reorg { inputs, fill, .. } => inputs.iter().copied().chain(*fill).collect(),
         NodeKind::MatMul { a, b } => vec![*a, *b],
+        NodeKind::Gather { data, indices, .. } => vec![*data, *indices],
         NodeKind::Diagonal { input, .. } => vec![*input],
         NodeKind::Input { .. }
+        | NodeKind::Position { .. }
         | NodeKind::Scalar { .. }
         | NodeKind::Const(_)
         | NodeKind::Count { .. } => Vec::new(),
@@ -139,7 +147,10 @@ pub(super) fn viewable(graph: &TypedGraph, materialised: &[bool], node: NodeId) 
             inputs,
             fill: None,
             axes,
-        } if axes.iter().all(|a| !matches!(a, AxisMap::Pieces(_))) => {
+        } if axes
+            .iter()
+            .all(|a| !matches!(a, AxisMap::Pieces(_) | AxisMap::SymbolicPieces(_))) =>
+        {
             viewable(graph, materialised, inputs[0])
         }
         _ => false,

@@ -51,7 +51,24 @@ use splits::{split_flat_loop, split_kept_columns, split_reduced_rows};
 use stages::{mark_row_local, plan_stages};
 
 pub fn lower_graph(graph: &TypedGraph) -> Kernel {
-    let materialised = materialised_nodes(graph);
+    // A nest that reads part of a symbolic pieces axis (a slice of a `concat` along names)
+    // asks for that node in a temp; lowering starts again with it materialised. Each round
+    // adds a node, so this ends.
+    let mut forced = Vec::new();
+    loop {
+        match lower_with(graph, &forced) {
+            Ok(kernel) => return kernel,
+            Err(node) => {
+                assert!(!forced.contains(&node), "a materialised node is read from its temp");
+                forced.push(node);
+            }
+        }
+    }
+}
+
+/// `lower_graph` with the nodes of `forced` materialised too; `Err` names a node that must be.
+fn lower_with(graph: &TypedGraph, forced: &[NodeId]) -> Result<Kernel, NodeId> {
+    let materialised = materialised_nodes(graph, forced);
     let mut temps = Vec::new();
     let mut temp_of: HashMap<NodeId, usize> = HashMap::new();
     let mut nests = Vec::new();
@@ -96,7 +113,7 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
                 };
                 nests.extend(lower_reduction(
                     graph, &temp_of, node, *input, *kind, axes, best,
-                ));
+                )?);
                 continue;
             }
             NodeKind::Scan {
@@ -156,7 +173,7 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
                         let target = b.operand(BufferRef::Temp(temp), &dims, map);
                         Ok(Sink::Store(vec![(target, v)]))
                     },
-                ));
+                )?);
                 continue;
             }
         };
@@ -188,7 +205,7 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
                 }
                 Ok(Sink::Store(stores))
             },
-        ));
+        )?);
     }
     let output_lens: Vec<Size> = graph
         .outputs
@@ -238,10 +255,10 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
             stage
         })
         .collect();
-    Kernel {
+    Ok(Kernel {
         temps,
         nests,
         stages,
         blocks,
-    }
+    })
 }

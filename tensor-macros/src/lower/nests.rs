@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use crate::ir::{
     AxisMap, BufferRef, Level, LoopNest, NodeId, NodeKind, Offset, Operand, Piece, PieceSource,
-    Sink, Size, TypedGraph, Value, ValueSource,
+    Sink, Size, SymbolicPiece, SymbolicSource, TypedGraph, Value, ValueSource,
 };
 use crate::shape::Dim;
 
@@ -51,12 +51,18 @@ impl AxisIndex {
 /// Node axis → its index in the nest.
 pub(super) type Mapping = Vec<AxisIndex>;
 
-/// A nest's loop box crosses a boundary between two pieces of a `pad`/`concat`/`tile`
-/// axis: the box is cut at counter `at` of loop axis `axis` and each part is built again.
+/// Why a nest cannot be built over its box as it is.
 #[derive(Debug)]
-pub(super) struct Split {
-    pub(super) axis: usize,
-    pub(super) at: usize,
+pub(super) enum Split {
+    /// The box crosses a boundary between two pieces of a `pad`/`concat`/`tile` axis: it is
+    /// cut at counter `at` of loop axis `axis` and each part is built again.
+    Cut { axis: usize, at: usize },
+    /// The box covers a whole symbolic axis cut into pieces: one box per piece, (first
+    /// counter, extent) along loop axis `axis`.
+    Pieces { axis: usize, boxes: Vec<(Offset, Size)> },
+    /// The box reads part of a symbolic pieces axis (a slice of a `concat` along names):
+    /// the node must be materialised into a temp, and the kernel lowered again.
+    Materialise(NodeId),
 }
 
 /// The nests computing `sink` over the loop box `dims`: one nest, or one per region where
@@ -69,37 +75,73 @@ pub(super) fn build_regions(
     dims: &[Dim],
     root: Option<NodeId>,
     sink: &mut dyn FnMut(&mut NestBuilder, &Mapping) -> Result<Sink, Split>,
-) -> Vec<LoopNest> {
+) -> Result<Vec<LoopNest>, NodeId> {
     let mut nests = Vec::new();
     // Boxes still to build: (first index, extent) per axis; built in index order.
-    let mut pending: Vec<(Vec<usize>, Vec<Size>)> =
-        vec![(vec![0; dims.len()], dims.iter().map(Size::of).collect())];
+    let mut pending: Vec<(Vec<Offset>, Vec<Size>)> =
+        vec![(vec![Offset::zero(); dims.len()], dims.iter().map(Size::of).collect())];
     while let Some((lo, extents)) = pending.pop() {
         let mut b = NestBuilder::new(graph, temp_of, extents.clone(), root);
         let map: Mapping = lo
             .iter()
             .enumerate()
-            .map(|(axis, &l)| AxisIndex {
-                offset: Offset::lit(l as i128),
+            .map(|(axis, l)| AxisIndex {
+                offset: l.clone(),
                 ..AxisIndex::counter(axis)
             })
             .collect();
         match sink(&mut b, &map) {
             Ok(s) => nests.push(b.finish(s)),
-            Err(Split { axis, at }) => {
+            Err(Split::Cut { axis, at }) => {
                 let whole = extents[axis]
                     .as_static()
                     .expect("only literal extents are cut into pieces");
                 let (mut first, mut second) = ((lo.clone(), extents.clone()), (lo, extents));
                 first.1[axis] = Size::lit(at);
-                second.0[axis] += at;
+                second.0[axis] = second.0[axis].add(&Offset::lit(at as i128));
                 second.1[axis] = Size::lit(whole - at);
                 pending.push(second);
                 pending.push(first);
             }
+            Err(Split::Pieces { axis, boxes }) => {
+                for (first, extent) in boxes.into_iter().rev() {
+                    let (mut l, mut e) = (lo.clone(), extents.clone());
+                    l[axis] = first;
+                    e[axis] = extent;
+                    pending.push((l, e));
+                }
+            }
+            Err(Split::Materialise(node)) => return Err(node),
         }
     }
-    nests
+    Ok(nests)
+}
+
+/// The piece of a symbolic pieces axis of `node` (whole length `whole`) that `index` reads
+/// over a box with loop extents `extents`: exactly one piece, or the whole axis (cut at
+/// every piece), else the node needs a temp.
+pub(super) fn symbolic_piece_for<'p>(
+    node: NodeId,
+    pieces: &'p [SymbolicPiece],
+    whole: &Size,
+    index: &AxisIndex,
+    extents: &[Size],
+) -> Result<&'p SymbolicPiece, Split> {
+    let Some(axis) = index.axis.filter(|_| index.scale == 1) else {
+        return Err(Split::Materialise(node));
+    };
+    let extent = &extents[axis];
+    if let Some(piece) = pieces
+        .iter()
+        .find(|p| p.lo == index.offset && p.len == *extent)
+    {
+        return Ok(piece);
+    }
+    if index.offset == Offset::zero() && extent == whole {
+        let boxes = pieces.iter().map(|p| (p.lo.clone(), p.len.clone())).collect();
+        return Err(Split::Pieces { axis, boxes });
+    }
+    Err(Split::Materialise(node))
 }
 
 /// The piece of `pieces` that the index `index` reads over a box whose loop extents are
@@ -136,7 +178,7 @@ pub(super) fn piece_for<'p>(
     } else {
         (first - piece.lo as i128) / -scale + 1
     };
-    Err(Split {
+    Err(Split::Cut {
         axis,
         at: at as usize,
     })
@@ -272,6 +314,41 @@ impl<'g> NestBuilder<'g> {
                     let id = self.arg_value(node, input, &map)?;
                     ValueSource::Compute { args: vec![id] }
                 }
+                NodeKind::Position { axis } => {
+                    // The index along `axis` is an affine walk of the loop counters: the
+                    // address an index operand would have.
+                    let index = &map[*axis];
+                    let mut strides = vec![Offset::zero(); self.loop_dims.len()];
+                    if let Some(a) = index.axis {
+                        strides[a] = Offset::lit(index.scale as i128);
+                    }
+                    let operand = self.raw_operand(BufferRef::Index, index.offset.clone(), strides);
+                    ValueSource::Position { operand }
+                }
+                NodeKind::Gather {
+                    data,
+                    indices,
+                    axis,
+                } => {
+                    let (data, indices, axis) = (*data, *indices, *axis);
+                    let q = self.graph.nodes[indices].dims.len();
+                    let index = self.value(indices, map[axis..axis + q].to_vec())?;
+                    // The data's gathered axis at stride 0: the index adds its position.
+                    let data_dims = self.graph.nodes[data].dims.clone();
+                    let mut data_map: Mapping = map[..axis].to_vec();
+                    data_map.push(AxisIndex::zero());
+                    data_map.extend(map[axis + q..].iter().cloned());
+                    let buffer = self
+                        .leaf_buffer(data)
+                        .expect("gather's data is a buffer (materialise.rs)");
+                    let operand = self.operand(buffer, &data_dims, &data_map);
+                    ValueSource::Gather {
+                        operand,
+                        index,
+                        stride: Offset::size(&contiguous_strides(&data_dims)[axis]),
+                        bound: Size::of(&data_dims[axis]),
+                    }
+                }
                 NodeKind::View { input, map: view } => {
                     // Input axis j is read where the view's axis k = view⁻¹(j) is.
                     let input = *input;
@@ -294,7 +371,7 @@ impl<'g> NestBuilder<'g> {
                     return Ok(v);
                 }
                 NodeKind::Reorg { inputs, fill, axes } => {
-                    let v = self.reorg_value(inputs, *fill, axes, &map)?;
+                    let v = self.reorg_value(node, inputs, *fill, axes, &map)?;
                     self.memo.insert((node, map), v);
                     return Ok(v);
                 }
@@ -321,6 +398,7 @@ impl<'g> NestBuilder<'g> {
     /// axis has pieces, the one this nest's box reads (or a cut between two).
     pub(super) fn reorg_value(
         &mut self,
+        node: NodeId,
         inputs: &[NodeId],
         fill: Option<NodeId>,
         axes: &[AxisMap],
@@ -359,6 +437,29 @@ impl<'g> NestBuilder<'g> {
                         index.then(&Offset::lit(*start as i128), *step)
                     }
                 },
+                AxisMap::SymbolicPieces(pieces) => {
+                    let whole = Size::of(&self.graph.nodes[node].dims[input_map.len()]);
+                    match symbolic_piece_for(node, pieces, &whole, index, &self.loop_dims) {
+                        Err(split) => {
+                            cut.get_or_insert(split);
+                            AxisIndex::zero()
+                        }
+                        Ok(SymbolicPiece {
+                            source: SymbolicSource::Fill,
+                            ..
+                        }) => {
+                            fills = true;
+                            AxisIndex::zero()
+                        }
+                        Ok(SymbolicPiece {
+                            source: SymbolicSource::Input { input: i, start, step },
+                            ..
+                        }) => {
+                            input = *i;
+                            index.then(start, *step)
+                        }
+                    }
+                }
             });
         }
         // A box that lies wholly in a fill piece of one axis is fill, however the other
@@ -479,6 +580,27 @@ impl<'g> NestBuilder<'g> {
                     .map(|&a| values[a].level)
                     .max()
                     .unwrap_or(Level::Global),
+                ValueSource::Position { operand } => {
+                    let op = &operands[*operand];
+                    if !op.inner_stride.is_zero() {
+                        Level::Inner
+                    } else if op.outer_strides.iter().any(|s| !s.is_zero()) {
+                        Level::Row
+                    } else {
+                        Level::Global
+                    }
+                }
+                ValueSource::Gather { operand, index, .. } => {
+                    let op = &operands[*operand];
+                    let walk = if !op.inner_stride.is_zero() {
+                        Level::Inner
+                    } else if op.outer_strides.iter().any(|s| !s.is_zero()) {
+                        Level::Row
+                    } else {
+                        Level::Global
+                    };
+                    walk.max(values[*index].level)
+                }
             };
         }
         LoopNest {

@@ -16,7 +16,7 @@ pub(super) fn lower_reduction(
     kind: ReduceKind,
     axes: &[usize],
     best: Option<usize>,
-) -> Vec<LoopNest> {
+) -> Result<Vec<LoopNest>, NodeId> {
     let in_dims = graph.nodes[input].dims.clone();
     let out_dims = &graph.nodes[node].dims;
     let acc_temp = temp_of[&node];

@@ -416,6 +416,20 @@ pub(super) fn append_values(
             ValueSource::Compute { args } => ValueSource::Compute {
                 args: args.iter().map(|&x| value_map[x]).collect(),
             },
+            ValueSource::Position { operand } => ValueSource::Position {
+                operand: operand_map[*operand],
+            },
+            ValueSource::Gather {
+                operand,
+                index,
+                stride,
+                bound,
+            } => ValueSource::Gather {
+                operand: operand_map[*operand],
+                index: value_map[*index],
+                stride: stride.clone(),
+                bound: bound.clone(),
+            },
             other => other.clone(),
         };
         values.push(Value {

@@ -88,11 +88,15 @@ pub(super) fn plan_stages(temps: &[Temp], output_lens: &[Size], nests: &[LoopNes
             None => len.checked_div(rows)?,
         };
         // A region of a `pad`/`concat`/`tile` writes from a base: not row by row.
+        // A `gather` reads any row of its data: not row by row either.
         let row_stride = Offset::size(&row);
         nest.operands
             .iter()
-            .filter(|o| o.buffer == *buffer)
-            .all(|o| o.base.is_zero() && o.outer_strides.first() == Some(&row_stride))
+            .enumerate()
+            .filter(|(_, o)| o.buffer == *buffer)
+            .all(|(k, o)| {
+                o.base.is_zero() && o.outer_strides.first() == Some(&row_stride) && !nest.gathered(k)
+            })
             .then_some(row)
     };
     let written = |run: &[LoopNest]| -> Vec<BufferRef> {

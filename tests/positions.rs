@@ -1,0 +1,90 @@
+//! Positions computed in the kernel (`arange`, `eye`, `tril`, `triu`) against references
+//! written out here: literal and symbolic sizes, offsets `k` on both sides of the
+//! diagonal, batches of matrices, flips, and fused consumers.
+
+use tensorgraph::prelude::*;
+
+graph! {
+    fn count(x: f32[N]) -> (i64[N], f32[N]) { (arange(N), arange(N, dtype = f32) * 0.5 + x) }
+    fn backwards(x: i32[N]) -> i32[N] { flip(arange(N, dtype = i32), axis = 0) + x }
+    fn range_expr(_a: f32[N], _b: f32[M]) -> u32[N + M + 1] { arange(N + M + 1, dtype = u32) }
+    fn ident3() -> f32[3, 3] { eye(3) }
+    fn eyes(x: f64[N, M]) -> (f64[N, M], i32[N, M], bool[N, M]) {
+        (eye(N, M, k = 1, dtype = f64) + x, eye(N, M, k = -2, dtype = i32), eye(N, M, dtype = bool))
+    }
+    fn lower(x: f32[B, N, M]) -> (f32[B, N, M], f32[B, N, M], f32[B, N, M]) {
+        (tril(x), tril(x, k = -1), triu(x, k = 2))
+    }
+    /// A causal mask over scores, as attention applies it.
+    fn causal(s: f32[S, S]) -> f32[S, S] {
+        where(tril(s + 1.0 - s) > 0.0, s, -inf)
+    }
+}
+
+#[test]
+fn arange_counts_in_every_dtype() {
+    for n in [0usize, 1, 7, 8, 9, 33, 1000, 300_000] {
+        let x: Vec<f32> = (0..n).map(|i| (i % 7) as f32).collect();
+        let (a, b) = count(&x).unwrap();
+        assert_eq!(a.as_slice(), &(0..n as i64).collect::<Vec<_>>()[..]);
+        let want: Vec<f32> = (0..n).map(|i| i as f32 * 0.5 + x[i]).collect();
+        assert_eq!(b.as_slice(), &want[..], "n = {n}");
+        let xi: Vec<i32> = (0..n as i32).map(|i| i * 3).collect();
+        let y = backwards(&xi).unwrap();
+        let want: Vec<i32> = (0..n).map(|i| (n - 1 - i) as i32 + xi[i]).collect();
+        assert_eq!(y.as_slice(), &want[..], "n = {n}");
+    }
+    let r = range_expr(&[0.0f32; 2][..], &[0.0f32; 3][..]).unwrap();
+    assert_eq!(r.as_slice(), &[0, 1, 2, 3, 4, 5]);
+}
+
+#[test]
+fn eye_and_triangles() {
+    assert_eq!(ident3().as_slice(), &[1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]);
+    for (n, m) in [(0usize, 0usize), (1, 1), (3, 5), (5, 3), (17, 17), (4, 40)] {
+        let x: Vec<f64> = (0..n * m).map(|i| i as f64 * 0.125).collect();
+        let xt = Tensor::<f64, Shape![_, _]>::from_shape_vec([n, m], x.clone()).unwrap();
+        let (a, b, c) = eyes(&xt).unwrap();
+        for r in 0..n {
+            for col in 0..m {
+                let d = col as i64 - r as i64;
+                assert_eq!(a[[r, col]], x[r * m + col] + if d == 1 { 1.0 } else { 0.0 });
+                assert_eq!(b[[r, col]], (d == -2) as i32);
+                assert_eq!(c[[r, col]], d == 0);
+            }
+        }
+        for batch in [1usize, 3] {
+            let len = batch * n * m;
+            let x: Vec<f32> = (0..len).map(|i| i as f32 + 1.0).collect();
+            let xt = Tensor::<f32, Shape![_, _, _]>::from_shape_vec([batch, n, m], x.clone()).unwrap();
+            let (lo, lo1, up2) = lower(&xt).unwrap();
+            for bi in 0..batch {
+                for r in 0..n {
+                    for col in 0..m {
+                        let at = (bi * n + r) * m + col;
+                        let d = col as i64 - r as i64;
+                        let keep = |ok: bool| if ok { x[at] } else { 0.0 };
+                        assert_eq!(lo.as_slice()[at], keep(d <= 0), "tril {n}x{m} at {bi},{r},{col}");
+                        assert_eq!(lo1.as_slice()[at], keep(d <= -1));
+                        assert_eq!(up2.as_slice()[at], keep(d >= 2));
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_causal_mask_without_a_buffer() {
+    for s in [1usize, 4, 9, 100] {
+        let x: Vec<f32> = (0..s * s).map(|i| (i % 13) as f32 - 6.0).collect();
+        let xt = Tensor::<f32, Shape![_, _]>::from_shape_vec([s, s], x.clone()).unwrap();
+        let y = causal(&xt).unwrap();
+        for r in 0..s {
+            for c in 0..s {
+                let want = if c <= r { x[r * s + c] } else { f32::NEG_INFINITY };
+                assert_eq!(y.as_slice()[r * s + c], want, "s={s} at {r},{c}");
+            }
+        }
+    }
+}
