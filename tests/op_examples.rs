@@ -1116,3 +1116,47 @@ fn op_einsum() {
     assert_eq!(product.as_slice(), &[4.0, 5.0, 10.0, 11.0]);
     assert_eq!(column_sums.as_slice(), &[5.0, 7.0, 9.0]);
 }
+
+#[test]
+fn op_gather() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|table: i32[3, 2], ids: i64[4]| gather(table, ids));
+    let table = Tensor::<i32, Shape![3, 2]>::from_vec(vec![0, 1, 2, 3, 4, 5]).unwrap();
+    let ids = Tensor::<i64, Shape![4]>::from_vec(vec![2, 0, -1, 1]).unwrap();
+    let y = f(&table, &ids).unwrap();
+    assert_eq!(y.as_slice(), &[4, 5, 0, 1, 4, 5, 2, 3]);
+    let out_of_range = Tensor::<i64, Shape![4]>::from_vec(vec![0, 0, 3, 0]).unwrap();
+    assert!(f(&table, &out_of_range).is_err());
+}
+
+#[test]
+fn op_arange() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: f32[4]| x + arange(4, dtype = f32));
+    let x = Tensor::<f32, Shape![4]>::full(0.5);
+    assert_eq!(f(&x).as_slice(), &[0.5, 1.5, 2.5, 3.5]);
+}
+
+#[test]
+fn op_eye() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: f32[2, 3]| x + eye(2, 3, k = 1));
+    let x = Tensor::<f32, Shape![2, 3]>::zeros();
+    assert_eq!(f(&x).as_slice(), &[0.0, 1.0, 0.0, 0.0, 0.0, 1.0]);
+}
+
+#[test]
+fn op_tril() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: i32[3, 3]| tril(x));
+    let x = Tensor::<i32, Shape![3, 3]>::from_vec((1..=9).collect()).unwrap();
+    assert_eq!(f(&x).as_slice(), &[1, 0, 0, 4, 5, 0, 7, 8, 9]);
+}
+
+#[test]
+fn op_triu() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: i32[2, 3]| triu(x, k = 1));
+    let x = Tensor::<i32, Shape![2, 3]>::from_vec(vec![1, 2, 3, 4, 5, 6]).unwrap();
+    assert_eq!(f(&x).as_slice(), &[0, 2, 3, 0, 0, 6]);
+}

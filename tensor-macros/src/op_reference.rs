@@ -311,6 +311,25 @@ assert_eq!(f(&x).as_slice(), &[1, 2, 1, 2, 1, 2]);"#) },
 let a = Tensor::<f32, Shape![1, 2]>::from_vec(vec![1.0, 2.0]).unwrap();
 let b = Tensor::<f32, Shape![2, 2]>::from_vec(vec![3.0, 4.0, 5.0, 6.0]).unwrap();
 assert_eq!(f(&a, &b).as_slice(), &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);"#) },
+    TensorDoc { name: "arange", args: "D", dtypes: Some("any numeric dtype (`dtype =`, default `i64`)"), formula: "0, 1, …, D − 1 along one axis of size `D` (a literal, a dim name or an expression of them); computed in the kernel, never stored", precision: "exact", example: Code(r#"let f = graph!(|x: f32[4]| x + arange(4, dtype = f32));
+let x = Tensor::<f32, Shape![4]>::full(0.5);
+assert_eq!(f(&x).as_slice(), &[0.5, 1.5, 2.5, 3.5]);"#) },
+    TensorDoc { name: "eye", args: "D0, D1", dtypes: Some("any numeric dtype or `bool` (`dtype =`, default `f32`)"), formula: "1 where `col − row = k`, else 0, over `[D0, D1]` (`eye(D)` is square); computed in the kernel, never stored", precision: "exact", example: Code(r#"let f = graph!(|x: f32[2, 3]| x + eye(2, 3, k = 1));
+let x = Tensor::<f32, Shape![2, 3]>::zeros();
+assert_eq!(f(&x).as_slice(), &[0.0, 1.0, 0.0, 0.0, 0.0, 1.0]);"#) },
+    TensorDoc { name: "tril", args: "x", dtypes: Some("every dtype, unchanged; rank ≥ 2"), formula: "`x` where `col − row ≤ k` over its last two axes, else 0", precision: "exact", example: Code(r#"let f = graph!(|x: i32[3, 3]| tril(x));
+let x = Tensor::<i32, Shape![3, 3]>::from_vec((1..=9).collect()).unwrap();
+assert_eq!(f(&x).as_slice(), &[1, 0, 0, 4, 5, 0, 7, 8, 9]);"#) },
+    TensorDoc { name: "triu", args: "x", dtypes: Some("every dtype, unchanged; rank ≥ 2"), formula: "`x` where `col − row ≥ k` over its last two axes, else 0", precision: "exact", example: Code(r#"let f = graph!(|x: i32[2, 3]| triu(x, k = 1));
+let x = Tensor::<i32, Shape![2, 3]>::from_vec(vec![1, 2, 3, 4, 5, 6]).unwrap();
+assert_eq!(f(&x).as_slice(), &[0, 2, 3, 0, 0, 6]);"#) },
+    TensorDoc { name: "gather", args: "data, indices", dtypes: Some("`data` any dtype (the result's); `indices` any integer dtype, a parameter of the graph"), formula: "ONNX `Gather`, NumPy `take`: `data`'s axes before `axis`, then `indices`' axes, then `data`'s after `axis`, each element `data` at the position its index names (negative from the end); an index out of range is an `Err` at call entry, so the graph returns `Result`", precision: "exact", example: Code(r#"let f = graph!(|table: i32[3, 2], ids: i64[4]| gather(table, ids));
+let table = Tensor::<i32, Shape![3, 2]>::from_vec(vec![0, 1, 2, 3, 4, 5]).unwrap();
+let ids = Tensor::<i64, Shape![4]>::from_vec(vec![2, 0, -1, 1]).unwrap();
+let y = f(&table, &ids).unwrap();
+assert_eq!(y.as_slice(), &[4, 5, 0, 1, 4, 5, 2, 3]);
+let out_of_range = Tensor::<i64, Shape![4]>::from_vec(vec![0, 0, 3, 0]).unwrap();
+assert!(f(&table, &out_of_range).is_err());"#) },
     TensorDoc { name: "matmul", args: "a, b", dtypes: Some("the operands promote as binary operands (`bool` refused); `f32` accumulates in `f32` (`acc = f64` to choose), `f64` in `f64`, `f16`/`bf16` in `f32` rounded once; integers accumulate in and return `i64` (signed) or `u64` (unsigned)"), formula: "NumPy's `matmul`, also written `a @ b`: `[…, M, K] @ […, K, N] → […, M, N]`, batch dims broadcasting; a 1-D `a` is a row and a 1-D `b` a column, the added axis removed", precision: "`|err| ≤ (K + 1)·u·Σ|a||b|` (u the accumulator's unit roundoff), plus the output rounding, plus up to K times the accumulator's smallest subnormal where products or partial sums are subnormal", example: Code(r#"let f = graph!(|a: f32[2, 3], b: f32[3, 2]| a @ b);
 let a = Tensor::<f32, Shape![2, 3]>::from_vec(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
 let b = Tensor::<f32, Shape![3, 2]>::from_vec(vec![1.0, 0.0, 0.0, 1.0, 1.0, 1.0]).unwrap();
@@ -395,7 +414,11 @@ fn kind_dtypes(kind: TensorOpKind) -> &'static str {
         },
         TensorOpKind::Softmax => "floats → the input's dtype",
         TensorOpKind::Shape | TensorOpKind::Reorg => "every dtype, unchanged",
-        TensorOpKind::Scan | TensorOpKind::Composite | TensorOpKind::MatMul => {
+        TensorOpKind::Scan
+        | TensorOpKind::Composite
+        | TensorOpKind::MatMul
+        | TensorOpKind::Indexing
+        | TensorOpKind::Position => {
             unreachable!("these kinds state their dtypes per op")
         }
     }
@@ -410,6 +433,8 @@ fn kind_section(kind: TensorOpKind) -> (usize, &'static str) {
         TensorOpKind::Composite => (5, "Compositions"),
         TensorOpKind::Reorg => (6, "Data reorganisation"),
         TensorOpKind::MatMul => (7, "Matrix products"),
+        TensorOpKind::Indexing => (8, "Indexing"),
+        TensorOpKind::Position => (9, "Positions"),
     }
 }
 
