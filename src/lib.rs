@@ -95,9 +95,10 @@ pub struct TensorDoctests;
 
 /// The op reference: every callable of the `graph!` language.
 ///
-/// This page is docs/ops.md, which a test generates from the op registry (and fails on when
-/// the checked-in file is stale). Its examples run as written in tests/op_examples.rs,
-/// generated with it, rather than as one doctest each (one test binary instead of 121).
+// docs/ops.md, generated from the op registry by tensor-macros/src/op_reference.rs (a test
+// fails when the checked-in file is stale). Its examples run as written in
+// tests/op_examples.rs, generated with it, rather than as a doctest each (one test binary,
+// not a compile per example).
 #[cfg_attr(not(doctest), doc = include_str!("../docs/ops.md"))]
 pub mod op_reference {}
 
