@@ -589,6 +589,7 @@ fn stored_views_are_graph_arguments() {
             dims: &[DeclDim::Sym(0), DeclDim::Static(3)],
         }],
         at_least: &[],
+        exprs: &[],
     };
     fn read<X: TensorArg<f32, Rank2<Sym, Fixed<3>>, NoSlice>>(
         x: X,
