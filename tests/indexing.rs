@@ -191,3 +191,36 @@ fn gathered_rows_through_row_passes_and_threads() {
         }
     }
 }
+
+graph! {
+    fn along_rows(x: i32[3, 3], ids: i64[2, 3]) -> i32[2, 3] { gather_elements(x, ids) }
+    fn along_cols(x: f32[N, C], ids: i32[N, K]) -> f32[N, K] { gather_elements(x, ids, axis = 1) * 1.0 }
+}
+
+#[test]
+fn gather_elements_as_onnx() {
+    // ONNX's GatherElements examples.
+    let x = Tensor::<i32, Shape![3, 3]>::from_vec((1..=9).collect()).unwrap();
+    let ids = Tensor::<i64, Shape![2, 3]>::from_vec(vec![1, 2, 0, 2, 0, 0]).unwrap();
+    assert_eq!(along_rows(&x, &ids).unwrap().as_slice(), &[4, 8, 3, 7, 2, 3]);
+    let ids = Tensor::<i64, Shape![2, 3]>::from_vec(vec![-1, -2, 0, -3, 0, 0]).unwrap();
+    assert_eq!(along_rows(&x, &ids).unwrap().as_slice(), &[7, 5, 3, 1, 2, 3]);
+    let bad = Tensor::<i64, Shape![2, 3]>::from_vec(vec![0, 0, 0, 0, 3, 0]).unwrap();
+    let err = along_rows(&x, &bad).unwrap_err();
+    assert!(matches!(&err, ShapeError::IndexOutOfRange { op: "gather_elements", value: 3, .. }), "{err:?}");
+    assert!(err.to_string().contains("[1, 1]"), "{err}");
+    for (n, c, k) in [(1usize, 1usize, 1usize), (2, 2, 2), (5, 9, 3), (4, 40, 19), (300, 64, 33)] {
+        let x = floats(n * c);
+        let ids: Vec<i32> = (0..(n * k) as i32).map(|i| (i * 7) % c as i32 - if i % 4 == 0 { c as i32 } else { 0 }).collect();
+        let xt = Tensor::<f32, Shape![_, _]>::from_shape_vec([n, c], x.clone()).unwrap();
+        let it = Tensor::<i32, Shape![_, _]>::from_shape_vec([n, k], ids.clone()).unwrap();
+        let y = along_cols(&xt, &it).unwrap();
+        for r in 0..n {
+            for j in 0..k {
+                let i = ids[r * k + j];
+                let i = if i < 0 { i + c as i32 } else { i } as usize;
+                assert_eq!(y[[r, j]], x[r * c + i], "n={n} c={c} k={k} at {r},{j}");
+            }
+        }
+    }
+}

@@ -88,3 +88,42 @@ fn a_causal_mask_without_a_buffer() {
         }
     }
 }
+
+graph! {
+    fn hot(ids: i64[N]) -> f32[N, 5] { one_hot(ids, depth = 5) }
+    fn hot_first(ids: u8[2, 3]) -> i32[4, 2, 3] { one_hot(ids, depth = 4, axis = 0, on = 7, off = -1, dtype = i32) }
+    fn hot_named(ids: i32[N], _c: f32[C]) -> bool[N, C] { one_hot(ids, depth = C, dtype = bool) }
+}
+
+#[test]
+fn one_hot_rows() {
+    let ids = [0i64, 4, -1, -5, 5, -6, 2, i64::MAX, i64::MIN];
+    let y = hot(&ids[..]).unwrap();
+    for (r, &i) in ids.iter().enumerate() {
+        let at = if (-5..0).contains(&i) { i + 5 } else { i };
+        for c in 0..5 {
+            assert_eq!(y[[r, c]], (at == c as i64) as i32 as f32, "index {i} at {c}");
+        }
+    }
+    let ids = Tensor::<u8, Shape![2, 3]>::from_vec(vec![0, 3, 4, 255, 1, 2]).unwrap();
+    let y = hot_first(&ids);
+    for d in 0..4 {
+        for a in 0..2 {
+            for b in 0..3 {
+                let i = ids[[a, b]] as usize;
+                assert_eq!(y[[d, a, b]], if i == d { 7 } else { -1 });
+            }
+        }
+    }
+    for c in [0usize, 1, 3, 40] {
+        let ids: Vec<i32> = (-3..4).collect();
+        let y = hot_named(&ids[..], &vec![0.0f32; c][..]).unwrap();
+        assert_eq!(y.shape(), &[7, c]);
+        for (r, &i) in ids.iter().enumerate() {
+            let at = if i < 0 { i + c as i32 } else { i };
+            for k in 0..c {
+                assert_eq!(y[[r, k]], at == k as i32, "c={c} index {i} at {k}");
+            }
+        }
+    }
+}

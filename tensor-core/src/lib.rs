@@ -71,7 +71,7 @@ pub mod __private {
     pub use crate::reduce::{
         arg_combine, arg_fold, arg_indices, arg_step, fold, iota, iota_strided, lane_mask, mask_or,
         positions,
-        scan, Identity, ScanShape,
+        scan, top_k, Identity, ScanShape,
     };
     pub use crate::reference::{Bitwise, Compare, Num};
     pub use crate::scratch::ScratchVec;

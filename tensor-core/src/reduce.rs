@@ -438,6 +438,66 @@ pub fn scan<T: crate::reference::Num + Identity + Copy + Send + Sync>(
     });
 }
 
+/// The order `top_k` ranks values in: `Less` when `a` comes before `b`. NaN ranks above
+/// every number (as PyTorch's `topk`, and NumPy's `sort`, which puts NaN last in ascending
+/// order); equal values rank by position, the lower first (ONNX `TopK`).
+fn rank<T: PartialOrd>(a: &T, ia: usize, b: &T, ib: usize, largest: bool) -> core::cmp::Ordering {
+    use core::cmp::Ordering;
+    #[allow(clippy::eq_op)]
+    let (a_nan, b_nan) = (a != a, b != b);
+    let ascending = match (a_nan, b_nan) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Greater,
+        (false, true) => Ordering::Less,
+        (false, false) => a.partial_cmp(b).unwrap_or(Ordering::Equal),
+    };
+    let by_value = if largest { ascending.reverse() } else { ascending };
+    by_value.then(ia.cmp(&ib))
+}
+
+/// `top_k` along the middle axis of `src` (`outer × len × inner`, row-major): for each of
+/// the `outer × inner` lines, its `k ≤ len` best values in rank order (`rank`: the largest
+/// first when `largest`, else the smallest; ties by the lower position) into `values`
+/// (`outer × k × inner`) and their positions into `indices`. `sort`/`argsort` are `k =
+/// len`. Each line is ranked in a scratch buffer of `len` positions from the thread's pool
+/// (no allocation on a repeated call): a partial selection, then a sort of the first `k`.
+pub fn top_k<T: Copy + PartialOrd>(
+    src: &[T],
+    values: &mut [T],
+    indices: &mut [i64],
+    shape: ScanShape,
+    k: usize,
+    largest: bool,
+) {
+    let ScanShape { outer, len, inner } = shape;
+    let k = k.min(len);
+    if k == 0 || outer == 0 || inner == 0 {
+        return;
+    }
+    let mut order = crate::scratch::ScratchVec::<i64>::new(len, 0);
+    for o in 0..outer {
+        for i in 0..inner {
+            let at = |j: usize| src[(o * len + j) * inner + i];
+            for (j, slot) in order.iter_mut().enumerate() {
+                *slot = j as i64;
+            }
+            let cmp = |a: &i64, b: &i64| {
+                let (a, b) = (*a as usize, *b as usize);
+                rank(&at(a), a, &at(b), b, largest)
+            };
+            if k < len {
+                order.select_nth_unstable_by(k - 1, cmp);
+            }
+            order[..k].sort_unstable_by(cmp);
+            for (r, &j) in order[..k].iter().enumerate() {
+                let out = (o * k + r) * inner + i;
+                values[out] = at(j as usize);
+                indices[out] = j;
+            }
+        }
+    }
+}
+
 /// Scans below this many elements stay on the calling thread (as the kernels' stages).
 const SCAN_PARALLEL_MIN: usize = 1 << 18;
 

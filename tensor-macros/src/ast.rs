@@ -101,7 +101,10 @@ pub enum ReturnType {
 }
 
 pub struct Let {
+    /// The name, or the first name of a tuple pattern.
     pub name: Ident,
+    /// `let (a, b) = …`: every name of the pattern (a tuple-valued op's parts).
+    pub tuple: Option<Vec<Ident>>,
     pub value: Expr,
 }
 
@@ -1087,13 +1090,36 @@ fn drain(input: ParseStream) {
 
 fn parse_let(input: ParseStream) -> syn::Result<Let> {
     input.parse::<Token![let]>()?;
-    if !input.peek(Ident) {
+    let mut tuple = None;
+    if input.peek(syn::token::Paren) {
+        // `let (a, b) = split(…)`: a tuple-valued op's parts.
+        let content;
+        let paren = parenthesized!(content in input);
+        let mut names = Vec::new();
+        while !content.is_empty() {
+            if !content.peek(Ident) {
+                return Err(content.error(format!("expected a binding name in the pattern, found {}", found(&content))));
+            }
+            names.push(content.parse::<Ident>()?);
+            if content.is_empty() {
+                break;
+            }
+            content.parse::<Token![,]>()?;
+        }
+        if names.len() < 2 {
+            return Err(syn::Error::new(paren.span.join(), "a tuple pattern names two or more parts: `let (a, b) = …`"));
+        }
+        tuple = Some(names);
+    } else if !input.peek(Ident) {
         return Err(input.error(format!(
             "expected a binding name after `let`, found {}",
             found(input)
         )));
     }
-    let name: Ident = input.parse()?;
+    let name: Ident = match &tuple {
+        Some(names) => names[0].clone(),
+        None => input.parse()?,
+    };
     if !input.peek(Token![=]) || input.peek(Token![==]) {
         let help = if input.peek(Token![:]) {
             "\nnote: bindings take their type from their value; cast it with `as` to change the dtype"
@@ -1114,7 +1140,7 @@ fn parse_let(input: ParseStream) -> syn::Result<Let> {
         )));
     }
     input.parse::<Token![;]>()?;
-    Ok(Let { name, value })
+    Ok(Let { name, tuple, value })
 }
 
 /// One expression, or a parenthesised tuple of several for multi-output graphs.
@@ -1326,7 +1352,10 @@ const LIBRARY_NAMESPACES: &[&str] = &[
 /// one: method calls (`x.exp()`) and paths (`f32::INFINITY`), each an error that says
 /// what the graph language has instead.
 fn parse_primary(input: ParseStream) -> syn::Result<Expr> {
-    let expr = parse_primary_inner(input)?;
+    let mut expr = parse_primary_inner(input)?;
+    while input.peek(syn::token::Bracket) {
+        expr = parse_index(input, expr)?;
+    }
     if input.peek(Token![.]) && input.peek2(Ident) {
         let dot: Token![.] = input.parse()?;
         let method: Ident = input.parse()?;
@@ -1399,6 +1428,149 @@ fn parse_primary(input: ParseStream) -> syn::Result<Expr> {
         ));
     }
     Ok(expr)
+}
+
+/// One item of NumPy indexing sugar.
+enum IndexItem {
+    /// `start:end:step`, each optional.
+    Slice(Option<i128>, Option<i128>, Option<i128>),
+    /// An integer: the axis is sliced to that element and removed.
+    At(i128),
+    /// `None`: a new axis of length 1.
+    NewAxis,
+    /// `...`: as many whole axes as the others leave.
+    Ellipsis,
+}
+
+/// `x[:, 1:-1:2]`, `x[..., 0]`, `x[None]`, `x[2]` (docs/language.md, "Indexing sugar"):
+/// NumPy's basic indexing as calls of `slice`, `squeeze` and `expand_dims`, with integer
+/// literal bounds. Items before `...` (or all of them, without one) count axes from the
+/// first; items after it from the last.
+fn parse_index(input: ParseStream, x: Expr) -> syn::Result<Expr> {
+    let content;
+    let bracket = bracketed!(content in input);
+    let span = bracket.span.join();
+    let int = |input: ParseStream| -> syn::Result<Option<i128>> {
+        let negative = input.peek(Token![-]) && input.peek2(LitInt);
+        if !(negative || input.peek(LitInt)) {
+            return Ok(None);
+        }
+        if negative {
+            input.parse::<Token![-]>()?;
+        }
+        let lit: LitInt = input.parse()?;
+        let v: i128 = lit.base10_parse()?;
+        Ok(Some(if negative { -v } else { v }))
+    };
+    let mut items = Vec::new();
+    while !content.is_empty() {
+        let item = if content.peek(Token![...]) {
+            content.parse::<Token![...]>()?;
+            IndexItem::Ellipsis
+        } else if content.peek(Ident) && content.fork().parse::<Ident>()? == "None" {
+            content.parse::<Ident>()?;
+            IndexItem::NewAxis
+        } else {
+            let start = int(&content)?;
+            if content.peek(Token![::]) {
+                content.parse::<Token![::]>()?;
+                IndexItem::Slice(start, None, int(&content)?)
+            } else if content.peek(Token![:]) {
+                content.parse::<Token![:]>()?;
+                let end = int(&content)?;
+                let step = if content.peek(Token![:]) {
+                    content.parse::<Token![:]>()?;
+                    int(&content)?
+                } else {
+                    None
+                };
+                IndexItem::Slice(start, end, step)
+            } else if let Some(i) = start {
+                IndexItem::At(i)
+            } else {
+                return Err(content.error(format!(
+                    "expected an index: an integer, a slice `start:end:step` of integer literals, `...` or `None`; found {}\nnote: indexing is NumPy's basic indexing with literal bounds; index with a tensor through `gather`",
+                    found(&content)
+                )));
+            }
+        };
+        items.push(item);
+        if content.is_empty() {
+            break;
+        }
+        content.parse::<Token![,]>()?;
+    }
+    if items.iter().filter(|i| matches!(i, IndexItem::Ellipsis)).count() > 1 {
+        return Err(syn::Error::new(span, "an index has at most one `...`"));
+    }
+    let lit = |v: i128| -> Expr {
+        let magnitude = Expr::Lit(LitValue::Int(v.unsigned_abs()), span);
+        if v < 0 {
+            Expr::Unary {
+                op: UnOp::Neg,
+                op_span: span,
+                expr: Box::new(magnitude),
+            }
+        } else {
+            magnitude
+        }
+    };
+    let call = |name: &str, args: Vec<Expr>, named: Vec<(&str, i128)>| Expr::Call {
+        func: Ident::new(name, span),
+        args,
+        named: named
+            .into_iter()
+            .map(|(n, v)| NamedArg {
+                name: Ident::new(n, span),
+                value: lit(v),
+            })
+            .collect(),
+    };
+    // One item at `axis`; returns the expression and how many axes it leaves there.
+    let apply = |x: Expr, item: &IndexItem, axis: i128| -> (Expr, i128) {
+        match *item {
+            IndexItem::Slice(None, None, None | Some(1)) => (x, 1),
+            IndexItem::Slice(start, end, step) => {
+                let mut named = vec![("axis", axis)];
+                named.extend(start.map(|v| ("start", v)));
+                named.extend(end.map(|v| ("end", v)));
+                named.extend(step.map(|v| ("step", v)));
+                (call("slice", vec![x], named), 1)
+            }
+            IndexItem::At(i) => {
+                let mut named = vec![("axis", axis), ("start", i)];
+                if i != -1 {
+                    named.push(("end", i + 1));
+                }
+                let one = call("slice", vec![x], named);
+                (call("squeeze", vec![one, lit(axis)], Vec::new()), 0)
+            }
+            IndexItem::NewAxis => (call("expand_dims", vec![x, lit(axis)], Vec::new()), 1),
+            IndexItem::Ellipsis => unreachable!("split off before"),
+        }
+    };
+    let split = items.iter().position(|i| matches!(i, IndexItem::Ellipsis));
+    let (front, back) = match split {
+        Some(at) => (&items[..at], &items[at + 1..]),
+        None => (&items[..], &items[..0]),
+    };
+    // The items after `...` first, from the last axis leftwards (negative axes), then the
+    // items before it from the first (non-negative axes): neither changes the axes the
+    // other counts.
+    let mut x = x;
+    let mut axis = -1i128;
+    for item in back.iter().rev() {
+        let (next, kept) = apply(x, item, axis);
+        x = next;
+        axis -= kept;
+    }
+    let mut axis = 0i128;
+    for item in front {
+        let (next, kept) = apply(x, item, axis);
+        x = next;
+        axis += kept;
+    }
+    Ok(x)
 }
 
 fn parse_primary_inner(input: ParseStream) -> syn::Result<Expr> {

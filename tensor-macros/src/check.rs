@@ -105,8 +105,10 @@ mod einsum;
 mod indexing;
 mod matmul;
 mod positions;
+mod ranking;
 mod reorg;
 mod tensor_ops;
+mod tuples;
 
 /// The most elements a value may hold (tensor-core's `bind::MAX_ELEMENTS`).
 const MAX_ELEMENTS: usize = 1 << 53;
@@ -147,17 +149,36 @@ pub fn check_graph(f: &GraphFn, errors: &mut Errors) -> Option<TypedGraph> {
     check_output_names(f, checker.errors);
     check_input_names(f, checker.errors);
     for binding in &f.lets {
-        let value = checker.check_expr(&binding.value);
-        checker.scope.insert(binding.name.to_string(), value);
+        match &binding.tuple {
+            None => {
+                let value = checker.check_expr(&binding.value);
+                checker.scope.insert(binding.name.to_string(), value);
+            }
+            Some(names) => {
+                let parts = checker.check_tuple_expr(&binding.value, Some(names.len()));
+                for (k, name) in names.iter().enumerate() {
+                    let part = parts.as_ref().map_or(Typed::Poison, |p| p[k].clone());
+                    checker.scope.insert(name.to_string(), part);
+                }
+            }
+        }
     }
-    let exprs: Vec<&Expr> = match &f.outputs {
-        Outputs::Single(e) => vec![e],
-        Outputs::Tuple(list, _) => list.iter().collect(),
-    };
     let declared: Option<Vec<&ParamType>> = f.ret.as_ref().map(|r| match r {
         ReturnType::Single(t) => vec![t],
         ReturnType::Tuple(list) => list.iter().collect(),
     });
+    // A tuple-valued op as the whole body (`split(x, [2, 3])`): its parts are the outputs.
+    let (exprs, parts): (Vec<&Expr>, Option<Vec<Typed>>) = match &f.outputs {
+        Outputs::Single(e) if tuples::is_tuple_call(e) => {
+            let want = declared.as_ref().map(Vec::len);
+            let parts = checker
+                .check_tuple_expr(e, want)
+                .unwrap_or_else(|| vec![Typed::Poison; want.unwrap_or(1)]);
+            (vec![e; parts.len()], Some(parts))
+        }
+        Outputs::Single(e) => (vec![e], None),
+        Outputs::Tuple(list, _) => (list.iter().collect(), None),
+    };
     if let Some(declared) = &declared {
         if declared.len() != exprs.len() {
             let span = match &f.outputs {
@@ -177,7 +198,10 @@ pub fn check_graph(f: &GraphFn, errors: &mut Errors) -> Option<TypedGraph> {
     }
     let mut silent_poison = None;
     for (i, expr) in exprs.iter().enumerate() {
-        let typed = checker.check_expr(expr);
+        let typed = match &parts {
+            Some(parts) => parts[i].clone(),
+            None => checker.check_expr(expr),
+        };
         let node = match typed {
             Typed::Strong(node) => node,
             Typed::Weak(weak, span) => {

@@ -63,6 +63,15 @@ pub enum NodeKind {
         exclusive: bool,
         reverse: bool,
     },
+    /// `top_k` (and `sort`): the values, `k` along `axis` (sorted, best first; ties by the
+    /// lower index; NaN above every number), computed by a runtime step into a temp.
+    TopK {
+        input: NodeId,
+        axis: usize,
+        largest: bool,
+    },
+    /// The positions (`i64`) of `top_k`'s values: the `TopK` node `of` fills its temp.
+    TopKIndices { of: NodeId },
     /// A view: output axis `k` is input axis `map[k]`, or a new axis (`None`) that is 1 or
     /// broadcast. Input axes not named have size 1. Transpose, dimshuffle, expand_dims,
     /// squeeze and broadcast_to are all views.
@@ -104,10 +113,14 @@ pub enum NodeKind {
     /// reads `data` at the position the index there names (negative counts from the end).
     /// `indices` is a parameter whose every element call entry checks
     /// (`TypedGraph::index_checks`), so each read is in range.
+    /// With `elements` (`gather_elements`, ONNX `GatherElements`, NumPy
+    /// `take_along_axis`) the output has `indices`' dims, and each element reads `data` at
+    /// its own index along `axis`, at its own position on the other axes.
     Gather {
         data: NodeId,
         indices: NodeId,
         axis: usize,
+        elements: bool,
     },
 }
 
@@ -658,9 +671,25 @@ pub struct ScanStep {
     pub outer: Size,
     pub len: Size,
     pub inner: Size,
-    pub prod: bool,
-    pub exclusive: bool,
-    pub reverse: bool,
+    pub op: AxisStep,
+}
+
+/// What a runtime step along an axis computes.
+#[derive(Clone, Debug)]
+pub enum AxisStep {
+    /// `cumsum`/`cumprod` into `output`.
+    Scan {
+        prod: bool,
+        exclusive: bool,
+        reverse: bool,
+    },
+    /// `top_k`: the `k` best values along the axis into `output` (whose axis is `k` long)
+    /// and their positions into the `i64` temp `indices`.
+    TopK {
+        k: Size,
+        largest: bool,
+        indices: usize,
+    },
 }
 
 /// A matrix product: a runtime GEMM call per batch index, from two strided operands into a

@@ -396,11 +396,16 @@ pub enum TensorOpKind {
     /// Positions computed from the loop indices (`arange`, `eye`, `tril`, `triu`;
     /// `check/positions.rs`): elementwise, never stored.
     Position,
+    /// A tuple of tensors (`split`, `top_k`; `check/tuples.rs`): bound with `let (a, b) =
+    /// …` or returned as the graph's outputs.
+    Tuple,
+    /// `sort`/`argsort` along an axis (`check/ranking.rs`): a runtime step.
+    Sort,
 }
 
 /// The ops that read indices: a graph calling one returns `Result` (an index out of range
 /// is an `Err`), whatever its dims.
-pub const INDEX_OPS: &[&str] = &["gather"];
+pub const INDEX_OPS: &[&str] = &["gather", "gather_elements"];
 
 /// A tensor op: one tensor, then named parameters (or, for shape ops, positional lists).
 #[derive(Debug)]
@@ -514,10 +519,47 @@ pub const TENSOR_OPS: &[TensorOp] = {
             TensorOpKind::Position,
             &[param("k", ParamType::Int, Some("0")), param("dtype", DTypeParam, Some("f32"))],
         ),
+        tensor_op(
+            "one_hot",
+            TensorOpKind::Position,
+            &[
+                param("depth", ParamType::Operand, None),
+                param("axis", Axes, Some("-1")),
+                param("on", ParamType::Operand, Some("1")),
+                param("off", ParamType::Operand, Some("0")),
+                param("dtype", DTypeParam, Some("f32")),
+            ],
+        ),
         tensor_op("tril", TensorOpKind::Position, &[param("k", ParamType::Int, Some("0"))]),
         tensor_op("triu", TensorOpKind::Position, &[param("k", ParamType::Int, Some("0"))]),
+        tensor_op("split", TensorOpKind::Tuple, &[param("axis", Axes, Some("0"))]),
+        tensor_op(
+            "top_k",
+            TensorOpKind::Tuple,
+            &[
+                param("k", ParamType::Operand, None),
+                param("axis", Axes, Some("-1")),
+                param("largest", BoolParam, Some("true")),
+                param("sorted", BoolParam, Some("true")),
+            ],
+        ),
+        tensor_op(
+            "sort",
+            TensorOpKind::Sort,
+            &[param("axis", Axes, Some("-1")), param("descending", BoolParam, Some("false"))],
+        ),
+        tensor_op(
+            "argsort",
+            TensorOpKind::Sort,
+            &[param("axis", Axes, Some("-1")), param("descending", BoolParam, Some("false"))],
+        ),
         tensor_op(
             "gather",
+            TensorOpKind::Indexing,
+            &[param("axis", Axes, Some("0"))],
+        ),
+        tensor_op(
+            "gather_elements",
             TensorOpKind::Indexing,
             &[param("axis", Axes, Some("0"))],
         ),

@@ -1,4 +1,5 @@
-//! Ops that read positions from an index tensor (docs/language.md, "Indexing"): `gather`.
+//! Ops that read positions from an index tensor (docs/language.md, "Indexing"): `gather`,
+//! `gather_elements`.
 //! Semantics are ONNX's: indices of any integer dtype, a negative index counts from the
 //! end, and an index out of range is an `Err` at call entry naming the op, the position
 //! and the value (the graph returns `Result` whatever its dims). The indices are a
@@ -47,6 +48,10 @@ impl Checker<'_> {
             return Typed::Poison;
         };
         let data_dims = self.node(data).dims.clone();
+        let elements = name == "gather_elements";
+        if elements {
+            return self.check_gather_elements(span, data, ids, axis, args);
+        }
         let mut dims = data_dims[..axis].to_vec();
         dims.extend(self.node(ids).dims.iter().cloned());
         dims.extend(data_dims[axis + 1..].iter().cloned());
@@ -74,7 +79,69 @@ impl Checker<'_> {
             self.graph.index_checks.push(check);
         }
         let dtype = self.node(data).dtype;
-        Typed::Strong(self.add(NodeKind::Gather { data, indices: ids, axis }, dtype, dims))
+        Typed::Strong(self.add(
+            NodeKind::Gather {
+                data,
+                indices: ids,
+                axis,
+                elements: false,
+            },
+            dtype,
+            dims,
+        ))
+    }
+
+    /// `gather_elements(data, indices, axis)`: `indices` of `data`'s rank and dims except
+    /// along `axis`; the output has `indices`' dims.
+    fn check_gather_elements(
+        &mut self,
+        span: Span,
+        data: NodeId,
+        ids: NodeId,
+        axis: usize,
+        args: &[Expr],
+    ) -> Typed {
+        let (data_dims, id_dims) = (self.node(data).dims.clone(), self.node(ids).dims.clone());
+        let agrees = data_dims.len() == id_dims.len()
+            && data_dims
+                .iter()
+                .zip(&id_dims)
+                .enumerate()
+                .all(|(k, (a, b))| k == axis || a == b);
+        if !agrees {
+            self.errors.push(
+                args[1].span(),
+                format!(
+                    "`gather_elements` along axis {axis}: the indices {} must have the rank and, on every other axis, the dims of the data {}",
+                    type_text(self.node(ids).dtype, &id_dims),
+                    type_text(self.node(data).dtype, &data_dims)
+                ),
+            );
+            return Typed::Poison;
+        }
+        let _ = span;
+        let NodeKind::Input { param } = self.node(ids).kind else {
+            unreachable!("index_arg returns parameters");
+        };
+        let check = IndexCheck {
+            param,
+            bound: data_dims[axis].clone(),
+            op: "gather_elements",
+        };
+        if !self.graph.index_checks.contains(&check) {
+            self.graph.index_checks.push(check);
+        }
+        let dtype = self.node(data).dtype;
+        Typed::Strong(self.add(
+            NodeKind::Gather {
+                data,
+                indices: ids,
+                axis,
+                elements: true,
+            },
+            dtype,
+            id_dims,
+        ))
     }
 
     /// The index tensor of `name`: a parameter of an integer dtype.

@@ -24,6 +24,9 @@ impl Checker<'_> {
         named: &[NamedArg],
     ) -> Typed {
         let name = op.name;
+        if name == "one_hot" {
+            return self.check_one_hot(op, span, args, named);
+        }
         let mut k = 0i128;
         let mut dtype = None;
         for n in named {
@@ -117,6 +120,123 @@ impl Checker<'_> {
         }
     }
 
+    /// `one_hot(indices, depth = D, axis = -1, on = 1, off = 0, dtype = f32)`, ONNX
+    /// `OneHot`: a new axis of `D` at `axis`, `on` where its position is the index
+    /// (negative indices count from the end) and `off` elsewhere; an index outside
+    /// `-D..D` gives a row of `off` (ONNX), so nothing is checked at call entry.
+    fn check_one_hot(
+        &mut self,
+        op: &'static TensorOp,
+        span: Span,
+        args: &[Expr],
+        named: &[NamedArg],
+    ) -> Typed {
+        let [indices] = args else {
+            self.errors.push(span, "`one_hot` takes one index tensor: `one_hot(ids, depth = 10)`");
+            return Typed::Poison;
+        };
+        let mut depth = None;
+        let mut axis = (-1i128, span);
+        let mut dtype = DType::F32;
+        let (mut on, mut off): (Option<&Expr>, Option<&Expr>) = (None, None);
+        for n in named {
+            if self.param_spec(op, n).is_none() {
+                return Typed::Poison;
+            }
+            let at = n.value.span();
+            match n.name.to_string().as_str() {
+                "depth" => depth = Some(&n.value),
+                "axis" => match super::tensor_ops::int_literal(&n.value) {
+                    Some(v) => axis = (v, at),
+                    None => {
+                        self.errors.push(at, "`axis` of `one_hot` is an integer literal");
+                        return Typed::Poison;
+                    }
+                },
+                "on" => on = Some(&n.value),
+                "off" => off = Some(&n.value),
+                _ => match &n.value {
+                    Expr::Var(ident) if DType::from_name(&ident.to_string()).is_some() => {
+                        dtype = DType::from_name(&ident.to_string()).expect("a dtype");
+                    }
+                    _ => {
+                        self.errors.push(at, "`dtype` is a dtype, one of `bool`, `u8` … `u64`, `i8` … `i64`, `f16`, `bf16`, `f32`, `f64`");
+                        return Typed::Poison;
+                    }
+                },
+            }
+        }
+        let Some(depth) = depth else {
+            self.errors.push(span, "`one_hot` needs `depth = …`: the number of classes, a literal or a dim (`one_hot(ids, depth = 10)`)");
+            return Typed::Poison;
+        };
+        let Some(d) = self.dim_arg("one_hot", depth) else {
+            return Typed::Poison;
+        };
+        let Some(ids) = self.tensor_arg("one_hot", indices) else {
+            return Typed::Poison;
+        };
+        let id_dtype = self.node(ids).dtype;
+        if !id_dtype.is_integer() {
+            self.errors.push(
+                indices.span(),
+                format!("the indices of `one_hot` are integers, not `{}`\nhelp: any integer dtype works; a float index would be `… as i64`", id_dtype.name()),
+            );
+            return Typed::Poison;
+        }
+        let mut dims = self.node(ids).dims.clone();
+        let rank = dims.len() as i128 + 1;
+        if axis.0 < -rank || axis.0 >= rank {
+            self.errors.push(axis.1, format!("`one_hot`: axis {} is out of range for a result of rank {rank} (valid: -{rank}..={})", axis.0, rank - 1));
+            return Typed::Poison;
+        }
+        let k = if axis.0 < 0 { axis.0 + rank } else { axis.0 } as usize;
+        if dims.len() == 6 {
+            self.errors.push(span, "`one_hot` adds an axis, and tensors have rank 6 at most");
+            return Typed::Poison;
+        }
+        dims.insert(k, d.clone());
+        // The index, as `i64` and with the new axis (size 1) at `k`; negative ones + D.
+        let wide = self.convert(ids, DType::I64);
+        let mut view_map: Vec<Option<usize>> = (0..dims.len() - 1).map(Some).collect();
+        view_map.insert(k, None);
+        let mut view_dims = self.node(wide).dims.clone();
+        view_dims.insert(k, Dim::Static(1));
+        let id = self.add(NodeKind::View { input: wide, map: view_map }, DType::I64, view_dims);
+        let depth_value = match d.as_static() {
+            Some(n) => self.const_of(n as i128, DType::I64),
+            None => self.add(NodeKind::Count { dims: vec![d.clone()] }, DType::I64, Vec::new()),
+        };
+        let zero = self.const_of(0, DType::I64);
+        let negative = self.op_node("less", &[id, zero]);
+        let from_end = self.op_node("add", &[id, depth_value]);
+        let id_dims = self.node(id).dims.clone();
+        let normalised = self.add(NodeKind::Select { cond: negative, a: from_end, b: id }, DType::I64, id_dims);
+        let position = self.add(NodeKind::Position { axis: k }, DType::I64, dims.clone());
+        let hot = self.op_node("equal", &[position, normalised]);
+        let value = |this: &mut Self, e: Option<&Expr>, default: i128| -> Option<NodeId> {
+            match e {
+                None => Some(this.const_of(default, dtype)),
+                Some(e) => match this.check_expr(e) {
+                    Typed::Weak(w, ws) => this.materialize(&w, ws, dtype, None),
+                    Typed::Poison => None,
+                    Typed::Strong(n) => {
+                        let (nd, rank) = (this.node(n).dtype, this.node(n).dims.len());
+                        if nd == dtype && rank == 0 {
+                            return Some(n);
+                        }
+                        this.errors.push(e.span(), format!("`on` and `off` of `one_hot` are literals or scalars of its dtype `{}`", dtype.name()));
+                        None
+                    }
+                },
+            }
+        };
+        let (Some(on), Some(off)) = (value(self, on, 1), value(self, off, 0)) else {
+            return Typed::Poison;
+        };
+        Typed::Strong(self.add(NodeKind::Select { cond: hot, a: on, b: off }, dtype, dims))
+    }
+
     /// `col - row <cmp> k` over `dims` (row and column the last two axes), as `bool`.
     fn diagonal_offset(&mut self, dims: &[Dim], k: i128, cmp: &str) -> NodeId {
         let rank = dims.len();
@@ -140,7 +260,7 @@ impl Checker<'_> {
     }
 
     /// A dim argument: a literal, a dim name of the signature, or an expression of them.
-    fn dim_arg(&mut self, name: &str, e: &Expr) -> Option<Dim> {
+    pub(super) fn dim_arg(&mut self, name: &str, e: &Expr) -> Option<Dim> {
         let poly = self.dim_poly(e);
         let Some(poly) = poly else {
             self.errors.push(

@@ -211,7 +211,7 @@ impl Checker<'_> {
     }
 
     /// A `Reorg` over `inputs` with every axis `Same` but `axis`.
-    fn reorg_node(
+    pub(super) fn reorg_node(
         &mut self,
         inputs: Vec<NodeId>,
         fill: Option<NodeId>,

@@ -172,6 +172,12 @@ impl Checker<'_> {
         if op.kind == TensorOpKind::Reorg {
             return self.check_reorg(op, span, args, named);
         }
+        if op.kind == TensorOpKind::Sort {
+            return self.check_sort(op, span, args, named);
+        }
+        if op.kind == TensorOpKind::Tuple {
+            return self.tuple_in_place_of_tensor(span, name);
+        }
         if op.kind == TensorOpKind::Position {
             return self.check_position(op, span, args, named);
         }

@@ -5,7 +5,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::ir::{BufferRef, LoopNest, Offset};
+use crate::ir::{AxisStep, BufferRef, LoopNest, Offset};
 
 use super::context::Emitter;
 use super::gemm::{emit_gemm_block, emit_matmul, gemm_operand, plain_gemm};
@@ -359,7 +359,7 @@ pub(super) fn emit_stage(cx: &Emitter<'_>, stage: &crate::ir::Stage) -> TokenStr
     }}
 }
 
-/// A scan step: the runtime's scan from one temp into the other.
+/// A step along an axis: the runtime's scan (or `top_k`) from one temp into the other(s).
 pub(super) fn emit_scan(cx: &Emitter<'_>, scan: &crate::ir::ScanStep) -> TokenStream {
     let Emitter { rt, kernel, .. } = *cx;
     let p = quote!(#rt::__private);
@@ -370,10 +370,26 @@ pub(super) fn emit_scan(cx: &Emitter<'_>, scan: &crate::ir::ScanStep) -> TokenSt
         size_expr(&scan.len),
         size_expr(&scan.inner),
     );
-    let (prod, exclusive, reverse) = (scan.prod, scan.exclusive, scan.reverse);
-    quote! {{
-        #p::scan::<#c>(&#src[..], &mut #dst[..], #p::ScanShape { outer: #outer, len: #len, inner: #inner }, #prod, #exclusive, #reverse);
-    }}
+    let shape = quote!(#p::ScanShape { outer: #outer, len: #len, inner: #inner });
+    match &scan.op {
+        AxisStep::Scan {
+            prod,
+            exclusive,
+            reverse,
+        } => quote! {{
+            #p::scan::<#c>(&#src[..], &mut #dst[..], #shape, #prod, #exclusive, #reverse);
+        }},
+        AxisStep::TopK {
+            k,
+            largest,
+            indices,
+        } => {
+            let (k, positions) = (size_expr(k), temp_vec(*indices));
+            quote! {{
+                #p::top_k::<#c>(&#src[..], &mut #dst[..], &mut #positions[..], #shape, #k, #largest);
+            }}
+        }
+    }
 }
 
 /// Row-local temps above this many elements (or of a symbolic length) live in a heap

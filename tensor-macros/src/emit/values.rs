@@ -225,6 +225,11 @@ pub(super) fn emit_value(cx: &Emitter<'_>, nest: &LoopNest, id: usize) -> TokenS
             let count = match node.dtype {
                 DType::F32 => quote!(#n as f32),
                 DType::F64 => quote!(#n as f64),
+                // An integer count (`one_hot`'s depth): exact, counts are at most 2^53.
+                d if d.is_integer() => {
+                    let t = storage_type(rt, d);
+                    quote!(<#t as #p::Element>::to_compute(#n as #t))
+                }
                 d => {
                     let t = storage_type(rt, d);
                     quote!(<#t as #p::Element>::to_compute(<#t>::from_f64(#n as f64)))

@@ -55,10 +55,12 @@ pub(super) fn materialised_nodes(graph: &TypedGraph, forced: &[NodeId]) -> Vec<N
             // `gather` reads its data at computed positions: a row-major buffer.
             NodeKind::Gather { data, .. } if !addressable(graph, &set, *data) => set[*data] = true,
             // A scan reads a row-major temp of its accumulator dtype and writes its own.
-            NodeKind::Scan { input, .. } => {
+            NodeKind::Scan { input, .. } | NodeKind::TopK { input, .. } => {
                 set[id] = true;
                 set[*input] = true;
             }
+            // Filled by its `TopK` node's step.
+            NodeKind::TopKIndices { .. } => set[id] = true,
             // A product reads its operands in place when they are buffers or views of
             // one (a transpose is a stride), else from a temp.
             NodeKind::MatMul { a, b } => {
@@ -89,6 +91,8 @@ pub(super) fn node_args(kind: &NodeKind) -> Vec<NodeId> {
         NodeKind::Reorg { inputs, fill, .. } => inputs.iter().copied().chain(*fill).collect(),
         NodeKind::MatMul { a, b } => vec![*a, *b],
         NodeKind::Gather { data, indices, .. } => vec![*data, *indices],
+        NodeKind::TopK { input, .. } => vec![*input],
+        NodeKind::TopKIndices { of } => vec![*of],
         NodeKind::Diagonal { input, .. } => vec![*input],
         NodeKind::Input { .. }
         | NodeKind::Position { .. }

@@ -26,8 +26,8 @@ use std::collections::HashMap;
 
 use crate::dtype::DType;
 use crate::ir::{
-    BufferRef, Kernel, LoopNest, NodeId, NodeKind, Offset, Operand, ReduceKind, ScanStep, Sink,
-    Size, Temp, TempInit, TypedGraph,
+    AxisStep, BufferRef, Kernel, LoopNest, NodeId, NodeKind, Offset, Operand, ReduceKind,
+    ScanStep, Sink, Size, Temp, TempInit, TypedGraph,
 };
 use crate::shape::Dim;
 
@@ -73,6 +73,10 @@ fn lower_with(graph: &TypedGraph, forced: &[NodeId]) -> Result<Kernel, NodeId> {
     let mut temp_of: HashMap<NodeId, usize> = HashMap::new();
     let mut nests = Vec::new();
     for &node in &materialised {
+        // A `top_k`'s indices temp was made with its values (below).
+        if temp_of.contains_key(&node) {
+            continue;
+        }
         let n = &graph.nodes[node];
         let len = Size::product(&n.dims);
         let init = match &n.kind {
@@ -130,9 +134,11 @@ fn lower_with(graph: &TypedGraph, forced: &[NodeId]) -> Result<Kernel, NodeId> {
                     outer: Size::product(&dims[..*axis]),
                     len: Size::of(&dims[*axis]),
                     inner: Size::product(&dims[*axis + 1..]),
-                    prod: *kind == ReduceKind::Prod,
-                    exclusive: *exclusive,
-                    reverse: *reverse,
+                    op: AxisStep::Scan {
+                        prod: *kind == ReduceKind::Prod,
+                        exclusive: *exclusive,
+                        reverse: *reverse,
+                    },
                 };
                 let zero = || Operand {
                     buffer: BufferRef::Input(usize::MAX),
@@ -159,6 +165,64 @@ fn lower_with(graph: &TypedGraph, forced: &[NodeId]) -> Result<Kernel, NodeId> {
                     sink: Sink::Store(vec![(1, usize::MAX)]),
                 }
             }
+            NodeKind::TopK {
+                input,
+                axis,
+                largest,
+            } => {
+                // The positions go to the temp of the `TopKIndices` node that reads this
+                // one, or to a temp of their own when no output wants them.
+                let positions = Temp {
+                    dtype: crate::dtype::DType::I64,
+                    len: len.clone(),
+                    init: TempInit::Zero,
+                    overwritten: false,
+                    row_local: None,
+                    gemm_block: false,
+                };
+                temps.push(positions);
+                let indices = temps.len() - 1;
+                if let Some(&ix) = materialised.iter().find(|&&m| {
+                    matches!(graph.nodes[m].kind, NodeKind::TopKIndices { of } if of == node)
+                }) {
+                    temp_of.insert(ix, indices);
+                }
+                let in_dims = &graph.nodes[*input].dims;
+                let step = ScanStep {
+                    input: temp_of[input],
+                    output: temp_of[&node],
+                    outer: Size::product(&in_dims[..*axis]),
+                    len: Size::of(&in_dims[*axis]),
+                    inner: Size::product(&in_dims[*axis + 1..]),
+                    op: AxisStep::TopK {
+                        k: Size::of(&n.dims[*axis]),
+                        largest: *largest,
+                        indices,
+                    },
+                };
+                let operand = |b: BufferRef| Operand {
+                    buffer: b,
+                    base: Offset::zero(),
+                    outer_strides: Vec::new(),
+                    inner_stride: Offset::zero(),
+                };
+                LoopNest {
+                    scan: Some(step),
+                    matmul: None,
+                    outer: Vec::new(),
+                    inner: Size::lit(1),
+                    ragged: None,
+                    operands: vec![
+                        operand(BufferRef::Temp(temp_of[input])),
+                        operand(BufferRef::Temp(temp_of[&node])),
+                        operand(BufferRef::Temp(indices)),
+                    ],
+                    values: Vec::new(),
+                    // Writes the values and the positions.
+                    sink: Sink::Store(vec![(1, usize::MAX), (2, usize::MAX)]),
+                }
+            }
+            NodeKind::TopKIndices { .. } => unreachable!("made with its `TopK` node's temps"),
             NodeKind::MatMul { a, b } => lower_matmul(graph, &temp_of, node, *a, *b),
             _ => {
                 let dims = n.dims.clone();

@@ -329,15 +329,24 @@ impl<'g> NestBuilder<'g> {
                     data,
                     indices,
                     axis,
+                    elements,
                 } => {
-                    let (data, indices, axis) = (*data, *indices, *axis);
-                    let q = self.graph.nodes[indices].dims.len();
-                    let index = self.value(indices, map[axis..axis + q].to_vec())?;
+                    let (data, indices, axis, elements) = (*data, *indices, *axis, *elements);
                     // The data's gathered axis at stride 0: the index adds its position.
                     let data_dims = self.graph.nodes[data].dims.clone();
-                    let mut data_map: Mapping = map[..axis].to_vec();
-                    data_map.push(AxisIndex::zero());
-                    data_map.extend(map[axis + q..].iter().cloned());
+                    let (index, data_map) = if elements {
+                        let index = self.value(indices, map.clone())?;
+                        let mut data_map = map.clone();
+                        data_map[axis] = AxisIndex::zero();
+                        (index, data_map)
+                    } else {
+                        let q = self.graph.nodes[indices].dims.len();
+                        let index = self.value(indices, map[axis..axis + q].to_vec())?;
+                        let mut data_map: Mapping = map[..axis].to_vec();
+                        data_map.push(AxisIndex::zero());
+                        data_map.extend(map[axis + q..].iter().cloned());
+                        (index, data_map)
+                    };
                     let buffer = self
                         .leaf_buffer(data)
                         .expect("gather's data is a buffer (materialise.rs)");
@@ -377,6 +386,8 @@ impl<'g> NestBuilder<'g> {
                 }
                 NodeKind::Reduce { .. }
                 | NodeKind::Scan { .. }
+                | NodeKind::TopK { .. }
+                | NodeKind::TopKIndices { .. }
                 | NodeKind::MatMul { .. }
                 | NodeKind::Input { .. }
                 | NodeKind::Reshape { .. } => {
