@@ -1130,6 +1130,15 @@ fn op_gather() {
 }
 
 #[test]
+fn op_gather_elements() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: f32[2, 3], labels: i64[2, 1]| gather_elements(x, labels, axis = 1));
+    let x = Tensor::<f32, Shape![2, 3]>::from_vec(vec![0.1, 0.2, 0.7, 0.5, 0.3, 0.2]).unwrap();
+    let labels = Tensor::<i64, Shape![2, 1]>::from_vec(vec![2, 0]).unwrap();
+    assert_eq!(f(&x, &labels).unwrap().as_slice(), &[0.7, 0.5]);
+}
+
+#[test]
 fn op_arange() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[4]| x + arange(4, dtype = f32));
@@ -1146,6 +1155,16 @@ fn op_eye() {
 }
 
 #[test]
+fn op_one_hot() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|ids: i64[3]| one_hot(ids, depth = 3));
+    let ids = Tensor::<i64, Shape![3]>::from_vec(vec![0, -1, 7]).unwrap();
+    let y = f(&ids); // 7 is out of range: a row of `off`
+    assert_eq!(y.shape(), &[3, 3]);
+    assert_eq!(y.as_slice(), &[1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]);
+}
+
+#[test]
 fn op_tril() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: i32[3, 3]| tril(x));
@@ -1159,4 +1178,40 @@ fn op_triu() {
     let f = graph!(|x: i32[2, 3]| triu(x, k = 1));
     let x = Tensor::<i32, Shape![2, 3]>::from_vec(vec![1, 2, 3, 4, 5, 6]).unwrap();
     assert_eq!(f(&x).as_slice(), &[0, 2, 3, 0, 0, 6]);
+}
+
+#[test]
+fn op_split() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: i32[5]| split(x, [2, 3]));
+    let x = Tensor::<i32, Shape![5]>::from_vec(vec![1, 2, 3, 4, 5]).unwrap();
+    let (head, tail) = f(&x);
+    assert_eq!(head.as_slice(), &[1, 2]);
+    assert_eq!(tail.as_slice(), &[3, 4, 5]);
+}
+
+#[test]
+fn op_top_k() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: f32[4]| top_k(x, k = 2));
+    let x = Tensor::<f32, Shape![4]>::from_vec(vec![0.1, 3.0, -1.0, 3.0]).unwrap();
+    let (values, positions) = f(&x);
+    assert_eq!(values.as_slice(), &[3.0, 3.0]);
+    assert_eq!(positions.as_slice(), &[1, 3]);
+}
+
+#[test]
+fn op_sort() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: f32[4]| sort(x, descending = true));
+    let x = Tensor::<f32, Shape![4]>::from_vec(vec![0.1, 3.0, -1.0, 2.0]).unwrap();
+    assert_eq!(f(&x).as_slice(), &[3.0, 2.0, 0.1, -1.0]);
+}
+
+#[test]
+fn op_argsort() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: i32[4]| argsort(x));
+    let x = Tensor::<i32, Shape![4]>::from_vec(vec![3, 1, 2, 1]).unwrap();
+    assert_eq!(f(&x).as_slice(), &[1, 3, 2, 0]);
 }

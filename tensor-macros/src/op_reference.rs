@@ -330,6 +330,31 @@ let y = f(&table, &ids).unwrap();
 assert_eq!(y.as_slice(), &[4, 5, 0, 1, 4, 5, 2, 3]);
 let out_of_range = Tensor::<i64, Shape![4]>::from_vec(vec![0, 0, 3, 0]).unwrap();
 assert!(f(&table, &out_of_range).is_err());"#) },
+    TensorDoc { name: "one_hot", args: "indices", dtypes: Some("`indices` any integer dtype; the result `dtype =` (default `f32`), `on` and `off` of it"), formula: "ONNX `OneHot`: a new axis of `depth` (a literal or a dim) at `axis`, `on` where its position is the index and `off` elsewhere; a negative index counts from the end, one outside `-depth..depth` gives a row of `off` (no `Err`)", precision: "exact", example: Code(r#"let f = graph!(|ids: i64[3]| one_hot(ids, depth = 3));
+let ids = Tensor::<i64, Shape![3]>::from_vec(vec![0, -1, 7]).unwrap();
+let y = f(&ids); // 7 is out of range: a row of `off`
+assert_eq!(y.shape(), &[3, 3]);
+assert_eq!(y.as_slice(), &[1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]);"#) },
+    TensorDoc { name: "gather_elements", args: "data, indices", dtypes: Some("`data` any dtype (the result's); `indices` any integer dtype, a parameter of the graph, of `data`'s rank"), formula: "ONNX `GatherElements`, NumPy `take_along_axis`: the output has `indices`' dims, each element `data` at its own index along `axis` (negative from the end); an index out of range is an `Err` at call entry", precision: "exact", example: Code(r#"let f = graph!(|x: f32[2, 3], labels: i64[2, 1]| gather_elements(x, labels, axis = 1));
+let x = Tensor::<f32, Shape![2, 3]>::from_vec(vec![0.1, 0.2, 0.7, 0.5, 0.3, 0.2]).unwrap();
+let labels = Tensor::<i64, Shape![2, 1]>::from_vec(vec![2, 0]).unwrap();
+assert_eq!(f(&x, &labels).unwrap().as_slice(), &[0.7, 0.5]);"#) },
+    TensorDoc { name: "split", args: "x, [s0, s1, …]", dtypes: Some("every dtype, unchanged"), formula: "ONNX `Split`: consecutive parts of the given sizes along `axis`, which add up to its length (on a symbolic axis one size may be `-1`, the rest, checked at call entry); a tuple, bound with `let (a, b) = …` or the whole body; the parts are views", precision: "exact (views: no copy)", example: Code(r#"let f = graph!(|x: i32[5]| split(x, [2, 3]));
+let x = Tensor::<i32, Shape![5]>::from_vec(vec![1, 2, 3, 4, 5]).unwrap();
+let (head, tail) = f(&x);
+assert_eq!(head.as_slice(), &[1, 2]);
+assert_eq!(tail.as_slice(), &[3, 4, 5]);"#) },
+    TensorDoc { name: "top_k", args: "x", dtypes: Some("every dtype but `bool` → a tuple of values (`x`'s dtype) and positions (`i64`)"), formula: "ONNX `TopK`: the `k` best values along `axis` (largest unless `largest = false`) and their positions, best first; ties by the lower position, NaN above every number; `k` a literal (checked against a symbolic axis at call entry)", precision: "exact", example: Code(r#"let f = graph!(|x: f32[4]| top_k(x, k = 2));
+let x = Tensor::<f32, Shape![4]>::from_vec(vec![0.1, 3.0, -1.0, 3.0]).unwrap();
+let (values, positions) = f(&x);
+assert_eq!(values.as_slice(), &[3.0, 3.0]);
+assert_eq!(positions.as_slice(), &[1, 3]);"#) },
+    TensorDoc { name: "sort", args: "x", dtypes: Some("every dtype but `bool`, unchanged"), formula: "the values along `axis` in order (ascending unless `descending = true`; `top_k` over the whole axis)", precision: "exact", example: Code(r#"let f = graph!(|x: f32[4]| sort(x, descending = true));
+let x = Tensor::<f32, Shape![4]>::from_vec(vec![0.1, 3.0, -1.0, 2.0]).unwrap();
+assert_eq!(f(&x).as_slice(), &[3.0, 2.0, 0.1, -1.0]);"#) },
+    TensorDoc { name: "argsort", args: "x", dtypes: Some("every dtype but `bool` → `i64` positions"), formula: "the positions that sort `axis` (as `sort`; ties by the lower position)", precision: "exact", example: Code(r#"let f = graph!(|x: i32[4]| argsort(x));
+let x = Tensor::<i32, Shape![4]>::from_vec(vec![3, 1, 2, 1]).unwrap();
+assert_eq!(f(&x).as_slice(), &[1, 3, 2, 0]);"#) },
     TensorDoc { name: "matmul", args: "a, b", dtypes: Some("the operands promote as binary operands (`bool` refused); `f32` accumulates in `f32` (`acc = f64` to choose), `f64` in `f64`, `f16`/`bf16` in `f32` rounded once; integers accumulate in and return `i64` (signed) or `u64` (unsigned)"), formula: "NumPy's `matmul`, also written `a @ b`: `[…, M, K] @ […, K, N] → […, M, N]`, batch dims broadcasting; a 1-D `a` is a row and a 1-D `b` a column, the added axis removed", precision: "`|err| ≤ (K + 1)·u·Σ|a||b|` (u the accumulator's unit roundoff), plus the output rounding, plus up to K times the accumulator's smallest subnormal where products or partial sums are subnormal", example: Code(r#"let f = graph!(|a: f32[2, 3], b: f32[3, 2]| a @ b);
 let a = Tensor::<f32, Shape![2, 3]>::from_vec(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
 let b = Tensor::<f32, Shape![3, 2]>::from_vec(vec![1.0, 0.0, 0.0, 1.0, 1.0, 1.0]).unwrap();
@@ -418,7 +443,9 @@ fn kind_dtypes(kind: TensorOpKind) -> &'static str {
         | TensorOpKind::Composite
         | TensorOpKind::MatMul
         | TensorOpKind::Indexing
-        | TensorOpKind::Position => {
+        | TensorOpKind::Position
+        | TensorOpKind::Tuple
+        | TensorOpKind::Sort => {
             unreachable!("these kinds state their dtypes per op")
         }
     }
@@ -435,6 +462,8 @@ fn kind_section(kind: TensorOpKind) -> (usize, &'static str) {
         TensorOpKind::MatMul => (7, "Matrix products"),
         TensorOpKind::Indexing => (8, "Indexing"),
         TensorOpKind::Position => (9, "Positions"),
+        TensorOpKind::Tuple => (10, "Tuple-valued ops"),
+        TensorOpKind::Sort => (11, "Sorting"),
     }
 }
 
