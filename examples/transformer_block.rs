@@ -4,7 +4,8 @@
 //! Every product is checked at compile time (a wrong weight shape does not compile) and
 //! its elementwise consumers run on each block of its rows while they are in cache.
 //!
-//! `cargo run --release --example transformer_block`
+//! `cargo run --release --example transformer_block` (add `--features safetensors` to save
+//! the weights to a safetensors file first and run the block on views of the mapped file)
 
 use tensorgraph::prelude::*;
 
@@ -87,8 +88,67 @@ impl Weights {
     }
 }
 
+/// With `--features safetensors`: the weights saved to a safetensors file (as a training
+/// script leaves them), the file mapped, and the block run on views of it (no copy; each
+/// view's dtype is checked when it is taken, its dims at the call's entry).
+#[cfg(feature = "safetensors")]
 #[allow(dead_code)]
-fn main() -> Result<(), tensorgraph::ShapeError> {
+fn run_from_file(
+    weights: &Weights,
+    x: &[f32],
+    seq: usize,
+) -> Result<Vec<f32>, Box<dyn std::error::Error>> {
+    use tensorgraph::safetensors::{SafetensorsFile, SafetensorsWriter};
+    let path = std::env::temp_dir().join(format!(
+        "transformer_block-{}.safetensors",
+        std::process::id()
+    ));
+    let w = weights;
+    let (vector, square) = (
+        |v| TensorView::<f32, Shape![_]>::new(v),
+        |v| TensorView::<f32, Shape![_, 64]>::new(v),
+    );
+    SafetensorsWriter::new()
+        .tensor("g1", vector(&w.g1)?)
+        .tensor("b1", vector(&w.b1)?)
+        .tensor("wq", square(&w.wq)?)
+        .tensor("wk", square(&w.wk)?)
+        .tensor("wv", square(&w.wv)?)
+        .tensor("wo", square(&w.wo)?)
+        .tensor("g2", vector(&w.g2)?)
+        .tensor("b2", vector(&w.b2)?)
+        .tensor("w1", TensorView::<f32, Shape![64, 256]>::new(&w.w1)?)
+        .tensor("c1", vector(&w.c1)?)
+        .tensor("w2", TensorView::<f32, Shape![256, 64]>::new(&w.w2)?)
+        .tensor("c2", vector(&w.c2)?)
+        .write(&path)?;
+    // SAFETY: the file is this process's own and nothing changes it while it is mapped.
+    let file = unsafe { SafetensorsFile::open(&path)? };
+    let mask: Vec<bool> = (0..seq * seq).map(|k| k % seq <= k / seq).collect();
+    let mask = Tensor::<bool, Shape![_, _]>::from_shape_vec([seq, seq], mask)?;
+    let y = block(
+        x,
+        &mask,
+        file.get("g1")?,
+        file.get("b1")?,
+        file.get("wq")?,
+        file.get("wk")?,
+        file.get("wv")?,
+        file.get("wo")?,
+        file.get("g2")?,
+        file.get("b2")?,
+        file.get("w1")?,
+        file.get("c1")?,
+        file.get("w2")?,
+        file.get("c2")?,
+    )?;
+    drop(file);
+    std::fs::remove_file(&path)?;
+    Ok(y.as_slice().to_vec())
+}
+
+#[allow(dead_code)]
+fn main() -> Result<(), Box<dyn std::error::Error>> {
     let weights = Weights::new(7);
     for seq in [1usize, 16, 100] {
         let x: Vec<f32> = (0..seq * D)
@@ -100,6 +160,12 @@ fn main() -> Result<(), tensorgraph::ShapeError> {
             "seq {seq:3}: output rms {norm:.4}, first row starts {:?}",
             &y[..4]
         );
+        #[cfg(feature = "safetensors")]
+        {
+            // The same weights through a file: the same bits.
+            assert_eq!(run_from_file(&weights, &x, seq)?, y);
+            println!("         the same from a mapped safetensors file");
+        }
     }
     // A sequence whose length disagrees with the mask is an error, not a panic.
     let x = vec![0.0f32; 3 * D];

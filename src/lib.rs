@@ -20,13 +20,18 @@
 //! assert_eq!(y.as_slice(), &[0.0, 2.0, 2.0, 2.0, 3.0, 3.0, 0.0, 10.0]);
 //! ```
 //!
-//! See README.md for an overview and docs/language.md for the language and its rules.
+//! The language, its rules and its diagnostics are documented on [`graph!`]; every op, with
+//! its signature, dtypes, formula, precision and an example, in [`op_reference`].
 #![warn(missing_docs)]
 
 /// ndarray's arrays as graph arguments and outputs, `TryFrom<Array>` for `Tensor` and
 /// `Tensor::into_ndarray` (the `ndarray` feature).
 #[cfg(feature = "ndarray")]
 pub use tensor_core::ndarray_interop;
+/// Weights from safetensors files, memory-mapped and lent to graphs without copies, and graph
+/// outputs written back (the `safetensors` feature).
+#[cfg(feature = "safetensors")]
+pub use tensor_core::safetensors;
 pub use tensor_core::{
     args, bind, cast, dtype, error, functions, gemm, hugepages, lanes, reference, shape, tensor,
     ulp, vmath,
@@ -37,10 +42,14 @@ pub use tensor_core::{
     TensorViewMut,
 };
 
-/// Compiles a tensor graph. See the crate docs and README.md.
+/// Compiles a tensor graph: the language reference.
 ///
 /// Item form: `graph! { pub fn f(x: f32[4], b: f32[]) -> f32[4] { x * b } }` defines `f`
-/// and `f_into`. Closure form: `graph!(|x: f32[4]| x * 2.0)` is a function value.
+/// and `f_into`. Closure form: `graph!(|x: f32[4]| x * 2.0)` is a function value. Every
+/// callable of the language, with its signature, dtypes, defaults, formula, precision and an
+/// example, is in the [op reference](crate::op_reference).
+///
+#[doc = include_str!("../docs/language.md")]
 #[macro_export]
 macro_rules! graph {
     ($($tokens:tt)*) => {
@@ -77,17 +86,46 @@ macro_rules! Shape {
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
-/// The language reference's examples run as doctests.
-#[cfg(doctest)]
-#[doc = include_str!("../docs/language.md")]
-pub struct LanguageDoctests;
-
 /// The doc examples of `Tensor`, its views and `ShapeError` run as doctests here: they are
 /// written with `tensorgraph::` paths, which tensorgraph-core, where those items live, cannot
 /// name (tensor-core's tensor.rs, `__user_doc_examples`, says how they are shared).
 #[cfg(doctest)]
 #[doc = tensor_core::__user_doc_examples!(all)]
 pub struct TensorDoctests;
+
+/// The op reference: every callable of the `graph!` language.
+///
+// docs/ops.md, generated from the op registry by tensor-macros/src/op_reference.rs (a test
+// fails when the checked-in file is stale). Its examples run as written in
+// tests/op_examples.rs, generated with it, rather than as a doctest each (one test binary,
+// not a compile per example).
+#[cfg_attr(not(doctest), doc = include_str!("../docs/ops.md"))]
+pub mod op_reference {}
+
+/// Doc examples of tensor-core items that are written with `tensorgraph::` paths
+/// (tensor-core/src/doc_examples/) run here; those of a feature with it
+/// (`cargo test -p tensorgraph --features ndarray,serde,safetensors --doc`).
+#[cfg(doctest)]
+#[doc = include_str!("../tensor-core/src/doc_examples/hugepages_vec_filled.md")]
+#[doc = include_str!("../tensor-core/src/doc_examples/args_checked.md")]
+pub struct CoreDoctests;
+
+/// As `CoreDoctests`, for the `ndarray` feature's items.
+#[cfg(all(doctest, feature = "ndarray"))]
+#[doc = include_str!("../tensor-core/src/doc_examples/ndarray_try_from.md")]
+#[doc = include_str!("../tensor-core/src/doc_examples/ndarray_into_ndarray.md")]
+pub struct NdarrayDoctests;
+
+/// As `CoreDoctests`, for the `serde` feature's items.
+#[cfg(all(doctest, feature = "serde"))]
+#[doc = include_str!("../tensor-core/src/doc_examples/serde_tensor.md")]
+#[doc = include_str!("../tensor-core/src/doc_examples/serde_view.md")]
+pub struct SerdeDoctests;
+
+/// The safetensors module's example, written with `tensorgraph::` paths, runs here.
+#[cfg(all(doctest, feature = "safetensors"))]
+#[doc = include_str!("../tensor-core/src/safetensors/example.md")]
+pub struct SafetensorsDoctests;
 
 /// What `graph!` expansions name. Not a stable API.
 #[doc(hidden)]

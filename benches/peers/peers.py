@@ -14,6 +14,12 @@ target dir. All contestants run back to back, twice; the table is from the secon
 
 Figures: ms per call, median of per-call times after a warm-up.
 Not run by CI.
+
+`--svg FILE` also draws the table as a chart (the README's); `--chart-from TABLE.md --svg
+FILE` draws it from a table this script printed before (benches/peers/last_run.md holds the
+last run's), without measuring:
+
+    python3 benches/peers/peers.py --chart-from benches/peers/last_run.md --svg benches/peers/peers.svg
 """
 
 import argparse
@@ -425,6 +431,68 @@ def fmt(v):
     return "—" if v is None else (f"{v:.3f}" if v < 10 else f"{v:.2f}")
 
 
+def table_rows(text):
+    """(workload, tg default, tg native, best peer ms, best peer name) from the first table
+    in `text` that this script printed (the full form, or the shorter one BENCHMARKS.md keeps:
+    the columns are found by their headers)."""
+    lines = [l.strip() for l in text.splitlines()]
+    for i, line in enumerate(lines):
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if line.startswith("|") and cells[:3] == ["workload", "tg default", "tg native"] and "best peer" in cells:
+            col = {name: k for k, name in enumerate(cells)}
+            rows = []
+            for row in lines[i + 2:]:
+                if not row.startswith("|"):
+                    break
+                c = [x.strip() for x in row.strip("|").split("|")]
+                num = lambda x: None if x in ("—", "") else float(x.split()[0].rstrip("*"))
+                best = c[col["best peer"]].split()
+                rows.append((c[0].split()[0], num(c[1]), num(c[2]), float(best[0]), best[1]))
+            return rows
+    sys.exit("no table with the columns `workload | tg default | tg native | … | best peer` found")
+
+
+def chart_svg(rows, caption):
+    """A horizontal bar chart of speed relative to the best peer (best peer time / tensorgraph
+    time, so > 1 is faster than every peer), default and native builds per workload."""
+    descs = dict(WORKLOADS)
+    width, left, right, bar, gap, top = 780, 300, 70, 11, 12, 58
+    group = 2 * bar + gap
+    height = top + group * len(rows) + 46
+    ratios = [r[3] / t for r in rows for t in (r[1], r[2]) if t]
+    vmax = max(2.0, max(ratios) * 1.12)
+    x = lambda v: left + (width - left - right) * v / vmax
+    esc = lambda t: t.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
+           f'<rect width="{width}" height="{height}" fill="white"/>',
+           f'<text x="10" y="18" font-size="14" font-weight="bold">Speed against the fastest of NumPy, numexpr, JAX, ONNX Runtime</text>',
+           f'<text x="10" y="34" fill="#555">best peer\'s time / tensorgraph\'s, one core; right of 1 is faster than every peer</text>',
+           f'<rect x="10" y="42" width="10" height="10" fill="#9bbbd9"/><text x="24" y="51">default build</text>',
+           f'<rect x="120" y="42" width="10" height="10" fill="#1f5f99"/><text x="134" y="51">target-cpu=native</text>']
+    step = 0.5 if vmax <= 4 else 1.0
+    v = 0.0
+    while v <= vmax + 1e-9:
+        xv = x(v)
+        out.append(f'<line x1="{xv:.1f}" y1="{top - 4}" x2="{xv:.1f}" y2="{height - 40}" stroke="{"#333" if v == 1.0 else "#ddd"}" stroke-width="{1.5 if v == 1.0 else 1}"/>')
+        out.append(f'<text x="{xv:.1f}" y="{height - 26}" text-anchor="middle" fill="#555">{v:g}</text>')
+        v += step
+    for i, (key, default, native, best, peer) in enumerate(rows):
+        y0 = top + i * group
+        label = esc(f"{key} {descs.get(key, '').split(', B=')[0]}")
+        out.append(f'<text x="{left - 8}" y="{y0 + bar + 4}" text-anchor="end" font-size="11">{label}</text>')
+        for j, (t, colour) in enumerate(((default, "#9bbbd9"), (native, "#1f5f99"))):
+            if not t:
+                continue
+            r = best / t
+            yb = y0 + j * bar
+            out.append(f'<rect x="{left}" y="{yb}" width="{x(r) - left:.1f}" height="{bar - 1}" fill="{colour}"/>')
+            out.append(f'<text x="{x(r) + 4:.1f}" y="{yb + bar - 2}" font-size="10" fill="#333">{r:.2f}</text>')
+        out.append(f'<text x="{width - 4}" y="{y0 + bar + 4}" text-anchor="end" font-size="10" fill="#777">vs {esc(peer)}</text>')
+    out.append(f'<text x="10" y="{height - 8}" font-size="10" fill="#777">{esc(caption)}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--worker", choices=PEERS, help=argparse.SUPPRESS)
@@ -439,11 +507,23 @@ def main():
     ap.add_argument("--exe-default", help="a prebuilt benches/peers.rs binary (default build)")
     ap.add_argument("--exe-native", help="a prebuilt benches/peers.rs binary (native build)")
     ap.add_argument("--peers", default=",".join(PEERS), help="comma-separated subset of " + ",".join(PEERS))
+    ap.add_argument("--svg", help="also write the table as an SVG chart to this file")
+    ap.add_argument("--chart-from", help="draw the chart (--svg) from a table this script printed, without measuring")
+    ap.add_argument("--caption", default="", help="the chart's source line")
     ap.add_argument("only", nargs="*", help="workloads (default all): W1 .. W6 S3 S4 S6 M1 M2")
     args = ap.parse_args()
     only = [o.upper() for o in args.only]
     if args.worker:
         return worker(args.worker, args.time, only)
+    if args.chart_from:
+        if not args.svg:
+            sys.exit("--chart-from needs --svg FILE")
+        with open(args.chart_from) as f:
+            text = f.read()
+        caption = args.caption or next((l.strip() for l in text.splitlines() if l.startswith("Source:")), args.chart_from)
+        with open(args.svg, "w") as f:
+            f.write(chart_svg([r for r in table_rows(text) if not only or r[0] in only], caption))
+        return
 
     if shutil.which("taskset") is None:
         sys.exit("taskset (util-linux) is needed to pin the contestants")
@@ -485,6 +565,7 @@ def main():
             if v and abs(v[1] - ref[1]) > 1e-3 * max(1.0, abs(ref[1])):
                 print(f"# checksum {k}: {name} {v[1]:.6e} vs tg native {ref[1]:.6e}", file=sys.stderr)
 
+    chart = []
     hdr = ["workload", "tg default", "tg native"] + [PEER_NAMES[p] for p in peers] + ["best peer", "best peer / tg default", "best peer / tg native"]
     print("| " + " | ".join(hdr) + " |")
     print("|" + "---|" + "---:|" * (len(hdr) - 1))
@@ -500,6 +581,11 @@ def main():
         row = [f"{k} `{desc}`", fmt(td), fmt(tn)] + [fmt(v) for v, _ in pv]
         row += [f"{fmt(best[0])} {best[1]}", ratio(td), ratio(tn)]
         print("| " + " | ".join(row) + " |")
+        if best[0] is not None:
+            chart.append((k, td, tn, best[0], best[1]))
+    if args.svg:
+        with open(args.svg, "w") as f:
+            f.write(chart_svg(chart, args.caption or time.strftime("peers.py, %Y-%m-%d %H:%M UTC", time.gmtime())))
     if args.threads:
         print()
         print("\n2 threads (unpinned, 1-thread and 2-thread pools back to back in one process):\n")

@@ -23,78 +23,7 @@
 //! [`bind_dims`](crate::bind::bind_dims), from the [`ArgParts`] each argument hands over.
 //! No argument is ever copied: each one lends its buffer as a row-major slice.
 //!
-//! # Checked at compile time
-//!
-//! For a parameter declared `f32[B, 768]` (the pattern `Rank2<Sym, Fixed<768>>`, at most one name):
-//!
-//! ```
-//! use tensor_core::__private::{SliceOk, Sym, TensorArg};
-//! use tensor_core::Fixed;
-//! use tensor_core::{Dyn, Rank2, Tensor};
-//!
-//! fn lent<X: TensorArg<f32, Rank2<Sym, Fixed<768>>, SliceOk>>(x: X) -> usize {
-//!     x.tensor_parts().data.len()
-//! }
-//! assert_eq!(lent(&Tensor::<f32, Rank2<Fixed<4>, Fixed<768>>>::zeros()), 4 * 768);
-//! let rows = Tensor::<f32, Rank2<Dyn, Fixed<768>>>::from_vec(vec![0.0; 2 * 768])?;
-//! assert_eq!(lent(&rows), 2 * 768);
-//! assert_eq!(lent(rows.view()), 2 * 768);
-//! let any = Tensor::<f32, Rank2<Dyn, Dyn>>::zeros_with_dims([3, 768])?;
-//! assert_eq!(lent(&any), 3 * 768);
-//! let v = vec![0.0f32; 768];
-//! assert_eq!(lent(&v), 768);
-//! assert_eq!(lent(&v[..]), 768);
-//! # Ok::<(), tensor_core::ShapeError>(())
-//! ```
-//!
-//! A literal that differs is refused (`5` where `768` is declared):
-//!
-//! ```compile_fail,E0277
-//! use tensor_core::__private::{SliceOk, Sym, TensorArg};
-//! use tensor_core::Fixed;
-//! use tensor_core::{Rank2, Tensor};
-//!
-//! fn lent<X: TensorArg<f32, Rank2<Sym, Fixed<768>>, SliceOk>>(x: X) -> usize {
-//!     x.tensor_parts().data.len()
-//! }
-//! lent(&Tensor::<f32, Rank2<Fixed<4>, Fixed<5>>>::zeros());
-//! ```
-//!
-//! So are another rank and another dtype:
-//!
-//! ```compile_fail,E0277
-//! use tensor_core::__private::{SliceOk, Sym, TensorArg};
-//! use tensor_core::Fixed;
-//! use tensor_core::{Rank1, Rank2, Tensor};
-//!
-//! fn lent<X: TensorArg<f32, Rank2<Sym, Fixed<768>>, SliceOk>>(x: X) -> usize {
-//!     x.tensor_parts().data.len()
-//! }
-//! lent(&Tensor::<f32, Rank1<Fixed<768>>>::zeros());
-//! ```
-//!
-//! ```compile_fail,E0277
-//! use tensor_core::__private::{SliceOk, Sym, TensorArg};
-//! use tensor_core::Fixed;
-//! use tensor_core::{Rank2, Tensor};
-//!
-//! fn lent<X: TensorArg<f32, Rank2<Sym, Fixed<768>>, SliceOk>>(x: X) -> usize {
-//!     x.tensor_parts().data.len()
-//! }
-//! lent(&Tensor::<f64, Rank2<Fixed<4>, Fixed<768>>>::zeros());
-//! ```
-//!
-//! A flat slice where the declared type has two names (`f32[M, N]`, [`NoSlice`]):
-//!
-//! ```compile_fail,E0277
-//! use tensor_core::__private::{NoSlice, Sym, TensorArg};
-//! use tensor_core::Rank2;
-//!
-//! fn lent<X: TensorArg<f32, Rank2<Sym, Sym>, NoSlice>>(x: X) -> usize {
-//!     x.tensor_parts().data.len()
-//! }
-//! lent(&[0.0f32; 6][..]);
-//! ```
+#![cfg_attr(not(doctest), doc = include_str!("doc_examples/args_checked.md"))]
 
 use crate::bind::ArgShape;
 use crate::dtype::Element;

@@ -92,10 +92,7 @@ pub(crate) fn filled<T: Clone>(len: usize, value: T) -> Vec<T> {
 /// result is an ordinary `Vec` (freed, grown and converted as any other), and buffers
 /// under 4 MiB or off Linux are not advised.
 ///
-/// ```
-/// let x: Vec<f32> = tensor_core::hugepages::vec_filled(4096 * 1024, 0.0);
-/// assert_eq!(x.len(), 4096 * 1024);
-/// ```
+#[cfg_attr(not(doctest), doc = include_str!("doc_examples/hugepages_vec_filled.md"))]
 pub fn vec_filled<T: Clone>(len: usize, value: T) -> Vec<T> {
     filled(len, value)
 }

@@ -34,6 +34,9 @@ pub mod ndarray_interop;
 #[cfg(feature = "serde")]
 pub mod serde_impls;
 
+#[cfg(feature = "safetensors")]
+pub mod safetensors;
+
 pub use dtype::{bf16, f16, DType, Element};
 pub use error::{LengthReason, ShapeError};
 pub use shape::{

@@ -222,17 +222,7 @@ impl<T: Element, S: Shape, D: Dimension> TryFrom<Array<T, D>> for Tensor<T, S> {
     /// Takes the array's buffer (no copy) if it is in standard layout and its dims fit `S`
     /// (rank, literal dims). An array sliced in place keeps a buffer larger than its elements:
     /// they are moved to its front within the same allocation.
-    /// ```
-    /// use ndarray::{array, Array2};
-    /// use tensor_core::{Dyn, Fixed, Rank2, Tensor};
-    /// let a: Array2<f32> = array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
-    /// let t: Tensor<f32, Rank2<Dyn, Fixed<3>>> = Tensor::try_from(a.clone()).unwrap();
-    /// assert_eq!(t.shape(), &[2, 3]);
-    /// assert_eq!(t[[1, 0]], 4.0);
-    /// // Dims that do not fit the shape type, and a layout that would need a copy: `Err`.
-    /// assert!(Tensor::<f32, Rank2<Fixed<3>, Fixed<2>>>::try_from(a.clone()).is_err());
-    /// assert!(Tensor::<f32, Rank2<Dyn, Dyn>>::try_from(a.reversed_axes()).is_err());
-    /// ```
+    #[cfg_attr(not(doctest), doc = include_str!("doc_examples/ndarray_try_from.md"))]
     fn try_from(array: Array<T, D>) -> Result<Self, ShapeError> {
         if array.ndim() != S::RANK {
             return Err(ShapeError::TensorRank {
@@ -263,14 +253,7 @@ impl<T: Element, S: Shape, D: Dimension> TryFrom<Array<T, D>> for Tensor<T, S> {
 impl<T: Element, S: NdShape> Tensor<T, S> {
     /// The tensor as an `ndarray::Array` of the same rank (`Ix2` for `Shape![_, 768]`), taking
     /// its buffer without a copy.
-    /// ```
-    /// use ndarray::Array2;
-    /// use tensor_core::{Dyn, Fixed, Rank2, Tensor};
-    /// let t = Tensor::<f32, Rank2<Dyn, Fixed<2>>>::from_vec(vec![1.0, 2.0, 3.0, 4.0]).unwrap();
-    /// let a: Array2<f32> = t.into_ndarray();
-    /// assert_eq!(a.shape(), &[2, 2]);
-    /// assert_eq!(a[[1, 0]], 3.0);
-    /// ```
+    #[cfg_attr(not(doctest), doc = include_str!("doc_examples/ndarray_into_ndarray.md"))]
     pub fn into_ndarray(self) -> Array<T, S::NdDim> {
         let mut dim = S::NdDim::zeros(S::RANK);
         for (slot, &d) in dim.slice_mut().iter_mut().zip(self.shape()) {

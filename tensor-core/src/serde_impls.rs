@@ -9,23 +9,7 @@
 //! deserializer's error, never a panic: the rank and every literal dim of the shape type, an
 //! addressable element count, and `data` holding exactly the product of `shape` elements.
 //!
-//! ```
-//! use tensor_core::{Fixed, Dyn, Rank2, Tensor};
-//! let t = Tensor::<i32, Rank2<Dyn, Fixed<3>>>::from_vec(vec![1, 2, 3, 4, 5, 6]).unwrap();
-//! let json = serde_json::to_string(&t).unwrap();
-//! assert_eq!(json, r#"{"shape":[2,3],"data":[1,2,3,4,5,6]}"#);
-//! let back: Tensor<i32, Rank2<Dyn, Fixed<3>>> = serde_json::from_str(&json).unwrap();
-//! assert_eq!(back, t);
-//! // A literal dim that disagrees, or a length that does not fill the shape, is an error.
-//! let wrong_dim = serde_json::from_str::<Tensor<i32, Rank2<Dyn, Fixed<3>>>>(
-//!     r#"{"shape":[3,2],"data":[1,2,3,4,5,6]}"#,
-//! );
-//! assert!(wrong_dim.is_err());
-//! let short = serde_json::from_str::<Tensor<i32, Rank2<Dyn, Fixed<3>>>>(
-//!     r#"{"shape":[2,3],"data":[1,2,3]}"#,
-//! );
-//! assert!(short.unwrap_err().to_string().contains("6 elements"));
-//! ```
+#![cfg_attr(not(doctest), doc = include_str!("doc_examples/serde_tensor.md"))]
 
 use crate::dtype::Element;
 use crate::shape::Shape;
@@ -63,15 +47,7 @@ impl<T: Element + Serialize, S: Shape> Serialize for Tensor<T, S> {
 
 impl<T: Element + Serialize, S: Shape> Serialize for TensorView<'_, T, S> {
     /// As the owned tensor's, so a view's output reads back as a [`Tensor`]:
-    /// ```
-    /// use tensor_core::{Fixed, Rank1, Tensor, TensorView};
-    /// let data = [1.5f32, -2.0];
-    /// let view = TensorView::<f32, Rank1<Fixed<2>>>::new(&data).unwrap();
-    /// let json = serde_json::to_string(&view).unwrap();
-    /// assert_eq!(json, r#"{"shape":[2],"data":[1.5,-2.0]}"#);
-    /// let owned: Tensor<f32, Rank1<Fixed<2>>> = serde_json::from_str(&json).unwrap();
-    /// assert_eq!(owned.as_slice(), &data);
-    /// ```
+    #[cfg_attr(not(doctest), doc = include_str!("doc_examples/serde_view.md"))]
     fn serialize<Ser: Serializer>(&self, serializer: Ser) -> Result<Ser::Ok, Ser::Error> {
         serialize_parts(self.shape(), self.as_slice(), serializer)
     }

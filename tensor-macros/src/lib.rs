@@ -17,6 +17,7 @@ mod spellings;
 #[cfg(test)]
 mod fuzz;
 mod layout;
+mod op_reference;
 mod registry_check;
 
 use proc_macro2::TokenStream;

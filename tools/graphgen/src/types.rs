@@ -1,6 +1,6 @@
 //! The language's dtypes, dims and the promotion and broadcasting rules, written from
 //! docs/language.md (not from tensor-macros: the generator is a second,
-//! independent statement of the rules, so a checker that drifts from the spec shows up as a
+//! independent statement of the rules, so a checker that drifts from them shows up as a
 //! generated graph that fails to compile).
 
 use std::fmt;
