@@ -1215,3 +1215,31 @@ fn op_argsort() {
     let x = Tensor::<i32, Shape![4]>::from_vec(vec![3, 1, 2, 1]).unwrap();
     assert_eq!(f(&x).as_slice(), &[1, 3, 2, 0]);
 }
+
+#[test]
+fn op_softmax_cross_entropy() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: f32[2, 3], labels: i64[2]| softmax_cross_entropy(x, labels));
+    let x = Tensor::<f32, Shape![2, 3]>::from_vec(vec![0.0, 0.0, 0.0, 1.0, 1.0, 1.0]).unwrap();
+    let labels = Tensor::<i64, Shape![2]>::from_vec(vec![0, 2]).unwrap();
+    assert!((f(&x, &labels).unwrap().item() - 3f32.ln()).abs() < 1e-6);
+}
+
+#[test]
+fn op_nll_loss() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|lp: f32[2, 2], labels: i64[2]| nll_loss(lp, labels, reduction = sum));
+    let lp = Tensor::<f32, Shape![2, 2]>::from_vec(vec![-0.5, -1.0, -2.0, -0.25]).unwrap();
+    let labels = Tensor::<i64, Shape![2]>::from_vec(vec![1, 1]).unwrap();
+    assert_eq!(f(&lp, &labels).unwrap().item(), 1.25);
+}
+
+#[test]
+fn op_attention() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|q: f32[1, 1, 2, 4], k: f32[1, 1, 3, 4], v: f32[1, 1, 3, 4]| attention(q, k, v, is_causal = true));
+    let q = Tensor::<f32, Shape![1, 1, 2, 4]>::full(0.0);
+    let k = Tensor::<f32, Shape![1, 1, 3, 4]>::full(0.0);
+    let v = Tensor::<f32, Shape![1, 1, 3, 4]>::from_vec((0..12).map(|i| (i / 4) as f32).collect()).unwrap();
+    assert_eq!(f(&q, &k, &v).as_slice(), &[0.5, 0.5, 0.5, 0.5, 1.0, 1.0, 1.0, 1.0]);
+}

@@ -349,6 +349,19 @@ let x = Tensor::<f32, Shape![4]>::from_vec(vec![0.1, 3.0, -1.0, 3.0]).unwrap();
 let (values, positions) = f(&x);
 assert_eq!(values.as_slice(), &[3.0, 3.0]);
 assert_eq!(positions.as_slice(), &[1, 3]);"#) },
+    TensorDoc { name: "softmax_cross_entropy", args: "scores, labels", dtypes: Some("float `scores` `[N, C, …]` (classes on axis 1), integer `labels` `[N, …]`, a float `weight` `[C]` → the scores' dtype"), formula: "ONNX `SoftmaxCrossEntropyLoss`: per element `-weight[label] · log softmax(scores)[label]`, 0 (and weight 0) where the label is `ignore_index`; `reduction = none` the per-element losses, `sum` their sum, `mean` their sum over the weights used; labels that are a parameter are checked at call entry to lie in `0..C`", precision: "sums in `f64` for `f32`; `exp`/`log` within their ULP bounds", example: Code(r#"let f = graph!(|x: f32[2, 3], labels: i64[2]| softmax_cross_entropy(x, labels));
+let x = Tensor::<f32, Shape![2, 3]>::from_vec(vec![0.0, 0.0, 0.0, 1.0, 1.0, 1.0]).unwrap();
+let labels = Tensor::<i64, Shape![2]>::from_vec(vec![0, 2]).unwrap();
+assert!((f(&x, &labels).unwrap().item() - 3f32.ln()).abs() < 1e-6);"#) },
+    TensorDoc { name: "nll_loss", args: "log_probs, labels", dtypes: Some("float `log_probs` `[N, C, …]`, integer `labels` `[N, …]`, a float `weight` `[C]` → the input's dtype"), formula: "ONNX `NegativeLogLikelihoodLoss`: per element `-weight[label] · log_probs[label]`, with `reduction` and `ignore_index` as `softmax_cross_entropy`", precision: "sums in `f64` for `f32`", example: Code(r#"let f = graph!(|lp: f32[2, 2], labels: i64[2]| nll_loss(lp, labels, reduction = sum));
+let lp = Tensor::<f32, Shape![2, 2]>::from_vec(vec![-0.5, -1.0, -2.0, -0.25]).unwrap();
+let labels = Tensor::<i64, Shape![2]>::from_vec(vec![1, 1]).unwrap();
+assert_eq!(f(&lp, &labels).unwrap().item(), 1.25);"#) },
+    TensorDoc { name: "attention", args: "q, k, v", dtypes: Some("one float dtype for `q` `[B, Hq, Sq, D]`, `k` `[B, Hkv, Skv, D]`, `v` `[B, Hkv, Skv, Dv]`; `attn_mask` `bool` or that dtype → `[B, Hq, Sq, Dv]` of it"), formula: "ONNX `Attention`: `softmax(mask(softcap(q·kᵀ · scale))) · v` per head, grouped-query when `Hkv` divides `Hq`, `is_causal` aligned bottom-right (query `i` sees keys `j ≤ i + Skv − Sq`), a fully masked row 0; in tiles with an online softmax, no `S × S` matrix", precision: "the products' GEMM bound per tile; `exp` within 1 ULP; `f16`/`bf16` compute in `f32`", example: Code(r#"let f = graph!(|q: f32[1, 1, 2, 4], k: f32[1, 1, 3, 4], v: f32[1, 1, 3, 4]| attention(q, k, v, is_causal = true));
+let q = Tensor::<f32, Shape![1, 1, 2, 4]>::full(0.0);
+let k = Tensor::<f32, Shape![1, 1, 3, 4]>::full(0.0);
+let v = Tensor::<f32, Shape![1, 1, 3, 4]>::from_vec((0..12).map(|i| (i / 4) as f32).collect()).unwrap();
+assert_eq!(f(&q, &k, &v).as_slice(), &[0.5, 0.5, 0.5, 0.5, 1.0, 1.0, 1.0, 1.0]);"#) },
     TensorDoc { name: "sort", args: "x", dtypes: Some("every dtype but `bool`, unchanged"), formula: "the values along `axis` in order (ascending unless `descending = true`; `top_k` over the whole axis)", precision: "exact", example: Code(r#"let f = graph!(|x: f32[4]| sort(x, descending = true));
 let x = Tensor::<f32, Shape![4]>::from_vec(vec![0.1, 3.0, -1.0, 2.0]).unwrap();
 assert_eq!(f(&x).as_slice(), &[3.0, 2.0, 0.1, -1.0]);"#) },
@@ -445,7 +458,9 @@ fn kind_dtypes(kind: TensorOpKind) -> &'static str {
         | TensorOpKind::Indexing
         | TensorOpKind::Position
         | TensorOpKind::Tuple
-        | TensorOpKind::Sort => {
+        | TensorOpKind::Sort
+        | TensorOpKind::Loss
+        | TensorOpKind::Attention => {
             unreachable!("these kinds state their dtypes per op")
         }
     }
@@ -464,6 +479,8 @@ fn kind_section(kind: TensorOpKind) -> (usize, &'static str) {
         TensorOpKind::Position => (9, "Positions"),
         TensorOpKind::Tuple => (10, "Tuple-valued ops"),
         TensorOpKind::Sort => (11, "Sorting"),
+        TensorOpKind::Loss => (12, "Losses"),
+        TensorOpKind::Attention => (13, "Attention"),
     }
 }
 
