@@ -502,14 +502,11 @@ impl Stats {
     }
 }
 
-/// A xorshift64 generator (13, 7, 17) from `seed`: the sweeps' random inputs.
-fn xorshift(mut s: u64) -> impl FnMut() -> u64 {
-    move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    }
+/// The tests' generator (tensor-core's `testing::Rng`, xorshift64*) from `seed`: the sweeps'
+/// random inputs.
+fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+    let mut rng = tensor_core::testing::Rng::new(seed);
+    move || rng.next_u64()
 }
 
 fn threads() -> u64 {

@@ -1514,13 +1514,10 @@ mod tests {
         ] {
             v.push(from_bits(pattern));
         }
-        let mut s = 0x2545_f491_4f6c_dd1du64;
+        let mut rng = crate::testing::Rng::new(0x2545_f491_4f6c_dd1d);
         // 16 under Miri (NOTES.md, "Undefined-behaviour checks").
         for _ in 0..(if cfg!(miri) { 16 } else { 500 }) {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            v.push(from_bits(s));
+            v.push(from_bits(rng.next_u64()));
         }
         v
     }
@@ -1571,14 +1568,10 @@ mod tests {
         bit_count_i64: i64, None, [0, 1, -1, i64::MIN, i64::MIN + 1, i64::MAX, -(1 << 32)];
     }
 
-    /// xorshift64 from `seed`: the tests' deterministic bit patterns.
-    fn xorshift(mut s: u64) -> impl FnMut() -> u64 {
-        move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        }
+    /// The tests' generator (`crate::testing::Rng`) from `seed`: deterministic bit patterns.
+    fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+        let mut rng = crate::testing::Rng::new(seed);
+        move || rng.next_u64()
     }
 
     /// Each lane of `got` is `a / b`'s bits (any NaN for a NaN).

@@ -114,13 +114,8 @@ pub(super) fn check_fn(
             }
         }
     }
-    let mut s = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    };
+    let mut rng = crate::testing::Rng::new(0x9e37_79b9_7f4a_7c15);
+    let mut next = move || rng.next_u64();
     for _ in 0..RANDOM_F32 {
         let u = (next() >> 11) as f64 / (1u64 << 53) as f64;
         xs.push((interval.0 + (interval.1 - interval.0) * u) as f32);

@@ -733,12 +733,10 @@ mod block_tests {
         } else {
             1 << 22
         };
-        let mut s = 0x2545_f491_4f6c_dd1du64;
+        let mut rng = crate::testing::Rng::new(0x2545_f491_4f6c_dd1d);
         (0..n)
             .map(|i| {
-                s ^= s << 13;
-                s ^= s >> 7;
-                s ^= s << 17;
+                let s = rng.next_u64();
                 match i % 4 {
                     0 => f32::from_bits(s as u32),
                     // [-110, 110]: past exp's clamps, gelu's -5.5 cut, tanh's 9.5.
@@ -859,12 +857,7 @@ mod block_tests {
 mod division_block_tests {
     use super::*;
 
-    fn xorshift(s: &mut u64) -> u64 {
-        *s ^= *s << 13;
-        *s ^= *s >> 7;
-        *s ^= *s << 17;
-        *s
-    }
+    use crate::testing::step as xorshift;
 
     fn dividends(softmax: bool) -> Vec<f32> {
         let mut s = 0x9e37_79b9_7f4a_7c15u64;
