@@ -54,12 +54,19 @@ mod tests {
         let first: Vec<u64> = (0..3).map(|_| rng.next_u64()).collect();
         assert_eq!(
             first,
-            [0x47e4_ce4b_896c_dd1d, 0xabcf_a6a8_e079_651d, 0xb9d1_0d8f_eb73_1f57]
+            [
+                0x47e4_ce4b_896c_dd1d,
+                0xabcf_a6a8_e079_651d,
+                0xb9d1_0d8f_eb73_1f57
+            ]
         );
         let mut a = Rng::new(42);
         let mut b = Rng::new(42);
         let xs: Vec<u64> = (0..1000).map(|_| a.next_u64()).collect();
-        assert!(xs.iter().all(|&x| x == b.next_u64()), "a seed repeats its sequence");
+        assert!(
+            xs.iter().all(|&x| x == b.next_u64()),
+            "a seed repeats its sequence"
+        );
         let mut sorted = xs.clone();
         sorted.sort();
         sorted.dedup();
