@@ -1,6 +1,6 @@
 //! The language's float functions, in one table (issue 34, item 1; SLEEF's `funcproto.h`):
-//! [`for_each_float_function!`] has a row per function, and the lists that used to be
-//! written out once per place are generated from it:
+//! `for_each_float_function!` (crate-internal) has a row per function, and the lists that
+//! used to be written out once per place are generated from it:
 //! - the precision table [`FLOAT_FUNCTIONS`] (the bound each function's kernels are held
 //!   to, in ULP of the result, for `f32` lanes (`f16` and `bf16` compute in them and round
 //!   once: within 1 ULP of their own) and `f64` lanes; `0` for a function whose kernels give
