@@ -318,12 +318,9 @@ macro_rules! quantization_grid {
                     xs.push(edge + d);
                 }
             }
-            let mut s = 0x9e37_79b9_7f4a_7c15u64;
+            let mut rng = tensor_core::testing::Rng::new(0x9e37_79b9_7f4a_7c15);
             while xs.len() < 120 {
-                s ^= s << 13;
-                s ^= s >> 7;
-                s ^= s << 17;
-                xs.push(((s >> 11) as f64 / (1u64 << 53) as f64 * 2.4 - 1.2) as f32 * hi);
+                xs.push((rng.unit() * 2.4 - 1.2) as f32 * hi);
             }
             let xs: Vec<$f> = xs.into_iter().map(from).collect();
             let scales = [from(1.0), from(0.5), from(0.037), from(3.0)];

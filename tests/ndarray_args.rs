@@ -89,13 +89,8 @@ fn outputs_are_written_into_arrays_in_place() {
 fn random_layouts_are_ok_and_correct_or_err() {
     use ndarray::{Axis, Slice};
     use std::panic::{catch_unwind, AssertUnwindSafe};
-    let mut state = 0x5eed_0007u64;
-    let mut next = |n: u64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % n
-    };
+    let mut rng = tensor_core::testing::Rng::new(0x5eed_0007);
+    let mut next = |n: u64| rng.below(n);
     let w = Array1::from_vec(vec![0.5f32, -1.0, 2.0, 0.25]);
     let (mut ok, mut err) = (0, 0);
     for iter in 0..400 {

@@ -1146,13 +1146,8 @@ fn spread_rows(r: usize, n: usize, seed: u64) -> Vec<f32> {
         -10.0, -104.0, -49.99, -200.0, -50.0, -110.0, -50.000004, -87.5, -51.0, -3.0, -52.0, -70.0,
         -49.999996,
     ];
-    let mut s = seed | 1;
-    let mut next = move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        (s >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rng = tensor_core::testing::Rng::new(seed | 1);
+    let mut next = move || rng.unit();
     let mut x = Vec::with_capacity(r * n);
     for i in 0..r {
         let top = (next() * 10.0 - 5.0) as f32;

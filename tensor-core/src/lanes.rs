@@ -503,18 +503,23 @@ pub trait ShiftLanes: Shift {
     default_binary!(Shift: shl_lanes => shl, shr_lanes => shr);
 }
 
+/// The `FloatLanes` default of each `unary` row of the function table (functions.rs): the
+/// scalar reference on each lane (`default_unary!`).
+macro_rules! float_lane_defaults {
+    (() $($(#[$doc:meta])* $name:ident: $lane_trait:ident::$lane:ident, $bound:tt,
+       $kind:ident $args:tt;)*) => {
+        $(float_lane_defaults!(@row $name $lane $kind);)*
+    };
+    (@row $name:ident $lane:ident unary) => {
+        default_unary!(Float: $lane => $name);
+    };
+    (@row $name:ident $lane:ident hand) => {};
+}
+
 /// The float functions lane by lane (see [`Float`]); vector implementations replace the
 /// scalar default where they exist.
 pub trait FloatLanes: Float + NumLanes {
-    default_unary!(Float: sqrt_lanes => sqrt, rsqrt_lanes => rsqrt, exp_lanes => exp,
-        log_lanes => log, log1p_lanes => log1p, sin_lanes => sin, cos_lanes => cos,
-        tanh_lanes => tanh, erf_lanes => erf, sigmoid_lanes => sigmoid, gelu_lanes => gelu,
-        silu_lanes => silu);
-    default_unary!(Float: exp2_lanes => exp2, log2_lanes => log2, expm1_lanes => expm1,
-        tan_lanes => tan, atan_lanes => atan, asin_lanes => asin, acos_lanes => acos,
-        sinh_lanes => sinh, cosh_lanes => cosh, softplus_lanes => softplus);
-    default_unary!(Float: asinh_lanes => asinh, acosh_lanes => acosh, atanh_lanes => atanh,
-        erfc_lanes => erfc, cbrt_lanes => cbrt, mish_lanes => mish, gelu_tanh_lanes => gelu_tanh);
+    crate::functions::for_each_float_function!(float_lane_defaults);
     /// max(a, b) where neither is NaN; where one is, `a` or `b`, unspecified: softmax's
     /// shift (the graph macro's `ReduceKind::MaxNoNan`), which a NaN need not reach because
     /// the NaN makes the row's sum and outputs NaN anyway. `a > b ? a : b`; `maxps` on
@@ -1011,11 +1016,50 @@ fn div_softmax_f32x16(a: wide::f32x16, b: wide::f32x16, in_range: bool) -> wide:
     })
 }
 
-/// Explicit `wide` implementations for `f32` and `f64` lanes.
+/// The vector `FloatLanes` method of each `unary` row of the function table (functions.rs)
+/// whose lanes are not written by hand: the row's `vmath` kernel for the lane type `$t` on
+/// `$w` (`kernels`: which of the row's kernels, `f32x8`, `f64x8`, `f32x16` or `f64x16`).
+macro_rules! float_lane_kernels {
+    (($t:ty, $w:ident, $kernels:ident) $($(#[$doc:meta])* $name:ident:
+       $lane_trait:ident::$lane:ident, $bound:tt, $kind:ident $args:tt;)*) => {
+        $(float_lane_kernels!(@row $t, $w, $kernels, $lane, $kind $args);)*
+    };
+    (@row $t:ty, $w:ident, $kernels:ident, $lane:ident,
+     unary ($r:ident, $family:ident::{$k32:ident, $k64:ident}, hand)) => {};
+    (@row $t:ty, $w:ident, $kernels:ident, $lane:ident,
+     unary ($r:ident, $family:ident::{$k32:ident, $k64:ident}, $($k16:ident)+)) => {
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        fn $lane(a: V<$t>) -> V<$t> {
+            let f: fn($w) -> $w = float_lane_kernels!(@kernel $kernels, $k32, $k64, $($k16)+);
+            V::from_wide(f(a.wide()))
+        }
+    };
+    (@row $t:ty, $w:ident, $kernels:ident, $lane:ident, hand $args:tt) => {};
+    (@kernel f32x8, $k32:ident, $k64:ident, $($k16:ident)+) => {
+        $crate::vmath::$k32
+    };
+    (@kernel f64x8, $k32:ident, $k64:ident, $($k16:ident)+) => {
+        $crate::vmath::$k64
+    };
+    // The f32x8 kernel on each half, or the row's 16-lane kernel.
+    (@kernel f32x16, $k32:ident, $k64:ident, halves) => {
+        |x: wide::f32x16| $crate::vmath::x16::halves($crate::vmath::$k32, x)
+    };
+    (@kernel f32x16, $k32:ident, $k64:ident, kernel $k16:ident) => {
+        $crate::vmath::x16::$k16
+    };
+    // The f64x8 kernel on each half of an `F64x16`.
+    (@kernel f64x16, $k32:ident, $k64:ident, $($k16:ident)+) => {
+        |x: F64x16| F64x16([$crate::vmath::$k64(x.0[0]), $crate::vmath::$k64(x.0[1])])
+    };
+}
+
+/// Explicit `wide` implementations for `f32` and `f64` lanes: the function table's kernels
+/// of the lane type (`kernels`, see `float_lane_kernels!`), and the methods written here.
 macro_rules! float_lanes {
-    ($t:ty, $w:ident, $bits:ty, pow: $pow:expr, rsqrt: $rsqrt:expr, div_invariant: $div:expr,
-     div_softmax: $div_softmax:expr,
-     $($f:ident => $vm:expr),*) => {
+    ($t:ty, $w:ident, $bits:ty, kernels: $kernels:ident, pow: $pow:expr, rsqrt: $rsqrt:expr,
+     div_invariant: $div:expr, div_softmax: $div_softmax:expr, exp_nonpos: $exp_nonpos:expr) => {
         impl $crate::lanes::V<$t> {
             #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
@@ -1210,14 +1254,13 @@ macro_rules! float_lanes {
                 let f: fn($w) -> $w = $rsqrt;
                 V::from_wide(f(a.wide()))
             }
-            $(
-                #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
-                #[cfg_attr(not(debug_assertions), inline(always))]
-                fn $f(a: V<$t>) -> V<$t> {
-                    let f: fn($w) -> $w = $vm;
-                    V::from_wide(f(a.wide()))
-                }
-            )*
+            crate::functions::for_each_float_function!(float_lane_kernels, $t, $w, $kernels);
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn exp_nonpos_lanes(a: V<$t>) -> V<$t> {
+                let f: fn($w) -> $w = $exp_nonpos;
+                V::from_wide(f(a.wide()))
+            }
             /// `maxps`: `b` where either is NaN.
             #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
@@ -1265,40 +1308,19 @@ mod lanes8 {
     use wide::{f32x8, f64x8};
     mod f32_lanes {
         use super::*;
-        float_lanes!(f32, f32x8, u32, pow: vm::pow_f32, rsqrt: vm::rsqrt_f32,
+        float_lanes!(f32, f32x8, u32, kernels: f32x8, pow: vm::pow_f32, rsqrt: vm::rsqrt_f32,
             div_invariant: div_invariant_f32!(f32x8),
             div_softmax: |a: f32x8, b: f32x8, _in_range: bool| div_invariant_f32!(f32x8)(a, b),
-            exp_lanes => vm::exp_f32, exp_nonpos_lanes => vm::exp_nonpos_f32,
-            log_lanes => vm::log_f32, log1p_lanes => vm::log1p_f32,
-            sin_lanes => vm::sin_f32, cos_lanes => vm::cos_f32, tanh_lanes => vm::tanh_f32,
-            erf_lanes => vm::erf_f32, sigmoid_lanes => vm::sigmoid_f32, gelu_lanes => vm::gelu_f32,
-            silu_lanes => vm::silu_f32, exp2_lanes => vm::exp2_f32, log2_lanes => vm::log2_f32,
-            expm1_lanes => vm::expm1_f32, tan_lanes => vm::tan_f32, atan_lanes => vm::atan_f32,
-            asin_lanes => vm::asin_f32, acos_lanes => vm::acos_f32, sinh_lanes => vm::sinh_f32,
-            cosh_lanes => vm::cosh_f32, softplus_lanes => vm::softplus_f32,
-            asinh_lanes => vm::asinh_f32, acosh_lanes => vm::acosh_f32, atanh_lanes => vm::atanh_f32,
-            erfc_lanes => vm::erfc_f32, cbrt_lanes => vm::cbrt_f32, mish_lanes => vm::mish_f32,
-            gelu_tanh_lanes => vm::gelu_tanh_f32);
+            exp_nonpos: vm::exp_nonpos_f32);
     }
     mod f64_lanes {
         use super::*;
-        float_lanes!(f64, f64x8, u64, pow: vm::pow_f64,
+        float_lanes!(f64, f64x8, u64, kernels: f64x8, pow: vm::pow_f64,
             rsqrt: |x: f64x8| f64x8::splat(1.0) / x.sqrt(),
             div_invariant: |a: f64x8, b: f64x8| a / b,
             div_softmax: |a: f64x8, b: f64x8, _in_range: bool| a / b,
-            exp_lanes => vm::exp_f64,
             // e^min(x, 0): `minpd(0, x)` returns x where x is NaN.
-            exp_nonpos_lanes => |x: f64x8| vm::exp_f64(f64x8::ZERO.fast_min(x)),
-            log_lanes => vm::log_f64, log1p_lanes => vm::log1p_f64,
-            sin_lanes => vm::sin_f64, cos_lanes => vm::cos_f64, tanh_lanes => vm::tanh_f64,
-            erf_lanes => vm::erf_f64, sigmoid_lanes => vm::sigmoid_f64, gelu_lanes => vm::gelu_f64,
-            silu_lanes => vm::silu_f64, exp2_lanes => vm::exp2_f64, log2_lanes => vm::log2_f64,
-            expm1_lanes => vm::expm1_f64, tan_lanes => vm::tan_f64, atan_lanes => vm::atan_f64,
-            asin_lanes => vm::asin_f64, acos_lanes => vm::acos_f64, sinh_lanes => vm::sinh_f64,
-            cosh_lanes => vm::cosh_f64, softplus_lanes => vm::softplus_f64,
-            asinh_lanes => vm::asinh_f64, acosh_lanes => vm::acosh_f64, atanh_lanes => vm::atanh_f64,
-            erfc_lanes => vm::erfc_f64, cbrt_lanes => vm::cbrt_f64, mish_lanes => vm::mish_f64,
-            gelu_tanh_lanes => vm::gelu_tanh_f64);
+            exp_nonpos: |x: f64x8| vm::exp_f64(f64x8::ZERO.fast_min(x)));
     }
 }
 
@@ -1326,7 +1348,7 @@ mod lanes16 {
 
     mod f32_lanes {
         use super::*;
-        float_lanes!(f32, f32x16, u32,
+        float_lanes!(f32, f32x16, u32, kernels: f32x16,
             pow: |a: f32x16, b: f32x16| {
                 let [a0, a1]: [f32x8; 2] = bytemuck::cast(a);
                 let [b0, b1]: [f32x8; 2] = bytemuck::cast(b);
@@ -1335,46 +1357,17 @@ mod lanes16 {
             rsqrt: h!(vm::rsqrt_f32),
             div_invariant: div_invariant_f32x16,
             div_softmax: div_softmax_f32x16,
-            exp_lanes => vm::x16::exp_f32x16, exp_nonpos_lanes => vm::x16::exp_nonpos_f32x16,
-            log_lanes => h!(vm::log_f32),
-            log1p_lanes => h!(vm::log1p_f32), sin_lanes => h!(vm::sin_f32),
-            cos_lanes => h!(vm::cos_f32), tanh_lanes => vm::x16::tanh_f32x16,
-            erf_lanes => vm::x16::erf_f32x16, sigmoid_lanes => vm::x16::sigmoid_f32x16,
-            gelu_lanes => vm::x16::gelu_f32x16, silu_lanes => h!(vm::silu_f32),
-            exp2_lanes => h!(vm::exp2_f32), log2_lanes => h!(vm::log2_f32),
-            expm1_lanes => h!(vm::expm1_f32), tan_lanes => h!(vm::tan_f32),
-            atan_lanes => h!(vm::atan_f32), asin_lanes => h!(vm::asin_f32),
-            acos_lanes => h!(vm::acos_f32), sinh_lanes => h!(vm::sinh_f32),
-            cosh_lanes => h!(vm::cosh_f32), softplus_lanes => h!(vm::softplus_f32),
-            asinh_lanes => h!(vm::asinh_f32), acosh_lanes => h!(vm::acosh_f32),
-            atanh_lanes => h!(vm::atanh_f32), erfc_lanes => h!(vm::erfc_f32),
-            cbrt_lanes => h!(vm::cbrt_f32), mish_lanes => h!(vm::mish_f32),
-            gelu_tanh_lanes => h!(vm::gelu_tanh_f32));
+            exp_nonpos: vm::x16::exp_nonpos_f32x16);
     }
     mod f64_lanes {
         use super::*;
-        float_lanes!(f64, F64x16, u64,
+        float_lanes!(f64, F64x16, u64, kernels: f64x16,
             pow: |a: F64x16, b: F64x16| F64x16([vm::pow_f64(a.0[0], b.0[0]), vm::pow_f64(a.0[1], b.0[1])]),
             rsqrt: |x: F64x16| F64x16::splat(1.0) / x.sqrt(),
             div_invariant: |a: F64x16, b: F64x16| a / b,
             div_softmax: |a: F64x16, b: F64x16, _in_range: bool| a / b,
-            exp_lanes => h64!(vm::exp_f64),
             // e^min(x, 0): `minpd(0, x)` returns x where x is NaN.
-            exp_nonpos_lanes => |x: F64x16| h64!(vm::exp_f64)(F64x16::splat(0.0).fast_min(x)),
-            log_lanes => h64!(vm::log_f64),
-            log1p_lanes => h64!(vm::log1p_f64), sin_lanes => h64!(vm::sin_f64),
-            cos_lanes => h64!(vm::cos_f64), tanh_lanes => h64!(vm::tanh_f64),
-            erf_lanes => h64!(vm::erf_f64), sigmoid_lanes => h64!(vm::sigmoid_f64),
-            gelu_lanes => h64!(vm::gelu_f64), silu_lanes => h64!(vm::silu_f64),
-            exp2_lanes => h64!(vm::exp2_f64), log2_lanes => h64!(vm::log2_f64),
-            expm1_lanes => h64!(vm::expm1_f64), tan_lanes => h64!(vm::tan_f64),
-            atan_lanes => h64!(vm::atan_f64), asin_lanes => h64!(vm::asin_f64),
-            acos_lanes => h64!(vm::acos_f64), sinh_lanes => h64!(vm::sinh_f64),
-            cosh_lanes => h64!(vm::cosh_f64), softplus_lanes => h64!(vm::softplus_f64),
-            asinh_lanes => h64!(vm::asinh_f64), acosh_lanes => h64!(vm::acosh_f64),
-            atanh_lanes => h64!(vm::atanh_f64), erfc_lanes => h64!(vm::erfc_f64),
-            cbrt_lanes => h64!(vm::cbrt_f64), mish_lanes => h64!(vm::mish_f64),
-            gelu_tanh_lanes => h64!(vm::gelu_tanh_f64));
+            exp_nonpos: |x: F64x16| h64!(vm::exp_f64)(F64x16::splat(0.0).fast_min(x)));
     }
 
     /// 16 f64 lanes as two wide `f64x8` (wide has no f64x16): each operation on both
@@ -1521,13 +1514,10 @@ mod tests {
         ] {
             v.push(from_bits(pattern));
         }
-        let mut s = 0x2545_f491_4f6c_dd1du64;
+        let mut rng = crate::testing::Rng::new(0x2545_f491_4f6c_dd1d);
         // 16 under Miri (NOTES.md, "Undefined-behaviour checks").
         for _ in 0..(if cfg!(miri) { 16 } else { 500 }) {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            v.push(from_bits(s));
+            v.push(from_bits(rng.next_u64()));
         }
         v
     }
@@ -1578,14 +1568,10 @@ mod tests {
         bit_count_i64: i64, None, [0, 1, -1, i64::MIN, i64::MIN + 1, i64::MAX, -(1 << 32)];
     }
 
-    /// xorshift64 from `seed`: the tests' deterministic bit patterns.
-    fn xorshift(mut s: u64) -> impl FnMut() -> u64 {
-        move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        }
+    /// The tests' generator (`crate::testing::Rng`) from `seed`: deterministic bit patterns.
+    fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+        let mut rng = crate::testing::Rng::new(seed);
+        move || rng.next_u64()
     }
 
     /// Each lane of `got` is `a / b`'s bits (any NaN for a NaN).

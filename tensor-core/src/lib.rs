@@ -25,6 +25,8 @@ pub mod scratch;
 pub mod shape;
 pub mod stream;
 pub mod tensor;
+#[doc(hidden)]
+pub mod testing;
 pub mod ulp;
 pub mod vmath;
 

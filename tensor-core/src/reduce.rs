@@ -276,15 +276,10 @@ mod tests {
         f32::INFINITY,
     ];
 
-    /// A fixed-seed linear congruential generator (Knuth's MMIX constants).
-    fn lcg(seed: u64) -> impl FnMut() -> usize {
-        let mut state = seed;
-        move || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 33) as usize
-        }
+    /// The tests' generator (`crate::testing::Rng`) from `seed`: 31-bit values.
+    fn random(seed: u64) -> impl FnMut() -> usize {
+        let mut rng = crate::testing::Rng::new(seed);
+        move || (rng.next_u64() >> 33) as usize
     }
 
     /// The branch-free lane step takes exactly the lanes that `arg_better` says beat the
@@ -292,7 +287,7 @@ mod tests {
     #[test]
     fn arg_combine_takes_what_arg_better_takes() {
         let values = SPECIALS;
-        let mut next = lcg(7);
+        let mut next = random(7);
         for round in 0..2000 {
             let best = V(core::array::from_fn(|_| values[next() % values.len()]));
             let best_i = V(core::array::from_fn(|_| next() as i64 % 6 - 1));
@@ -334,7 +329,7 @@ mod tests {
     #[test]
     fn arg_step_on_rows_gives_the_reference_index() {
         let values = SPECIALS;
-        let mut next = lcg(11);
+        let mut next = random(11);
         for round in 0..3000 {
             let len = 1 + next() % (4 * LANES);
             // Few distinct values per row, so ties and repeated NaNs are common.

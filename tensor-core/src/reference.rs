@@ -123,71 +123,47 @@ pub trait Shift: LaneScalar {
     fn shr(a: Self, b: Self) -> Self;
 }
 
-/// Float-only functions (`f16`/`bf16` use the `f32` ones).
+/// The function table's `unary` rows (functions.rs) as trait methods: each row's doc and
+/// `fn name(a: Self) -> Self;`.
+macro_rules! float_trait_methods {
+    (() $($(#[$doc:meta])* $name:ident: $lane_trait:ident::$lane:ident, $bound:tt,
+       $kind:ident $args:tt;)*) => {
+        $(float_trait_methods!(@row $kind $args $(#[$doc])* $name);)*
+    };
+    (@row unary $args:tt $(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        fn $name(a: Self) -> Self;
+    };
+    (@row hand $args:tt $(#[$doc:meta])* $name:ident) => {};
+}
+
+/// Float-only functions (`f16`/`bf16` use the `f32` ones): the `unary` rows of the function
+/// table (`functions::for_each_float_function!`), and two predicates.
 pub trait Float: Num {
-    /// Square root.
-    fn sqrt(a: Self) -> Self;
-    /// `1 / sqrt(a)`.
-    fn rsqrt(a: Self) -> Self;
-    /// `e^a`.
-    fn exp(a: Self) -> Self;
-    /// Natural logarithm.
-    fn log(a: Self) -> Self;
-    /// `log(1 + a)`, accurate near 0.
-    fn log1p(a: Self) -> Self;
-    /// Sine (radians).
-    fn sin(a: Self) -> Self;
-    /// Cosine (radians).
-    fn cos(a: Self) -> Self;
-    /// Hyperbolic tangent.
-    fn tanh(a: Self) -> Self;
-    /// The error function.
-    fn erf(a: Self) -> Self;
-    /// `1 / (1 + e^-a)`.
-    fn sigmoid(a: Self) -> Self;
-    /// Exact GELU: `x/2 · (1 + erf(x/√2))`, computed as `x/2 · erfc(-x/√2)`.
-    fn gelu(a: Self) -> Self;
-    /// `x · sigmoid(x)`.
-    fn silu(a: Self) -> Self;
+    crate::functions::for_each_float_function!(float_trait_methods);
     /// Whether `a` is NaN.
     fn is_nan(a: Self) -> bool;
     /// Whether `a` is +inf or -inf.
     fn is_inf(a: Self) -> bool;
-    /// `2^a`.
-    fn exp2(a: Self) -> Self;
-    /// Base-2 logarithm.
-    fn log2(a: Self) -> Self;
-    /// `e^x - 1`.
-    fn expm1(a: Self) -> Self;
-    /// Tangent (radians).
-    fn tan(a: Self) -> Self;
-    /// Arctangent (radians).
-    fn atan(a: Self) -> Self;
-    /// Arcsine (radians; NaN outside [-1, 1]).
-    fn asin(a: Self) -> Self;
-    /// Arccosine (radians; NaN outside [-1, 1]).
-    fn acos(a: Self) -> Self;
-    /// Hyperbolic sine.
-    fn sinh(a: Self) -> Self;
-    /// Hyperbolic cosine.
-    fn cosh(a: Self) -> Self;
-    /// `log(1 + e^x)`, computed as `max(x, 0) + log1p(e^-|x|)` (no overflow).
-    fn softplus(a: Self) -> Self;
-    /// Inverse hyperbolic sine; `asinh(±0) = ±0`, `asinh(±inf) = ±inf`.
-    fn asinh(a: Self) -> Self;
-    /// Inverse hyperbolic cosine; NaN below 1, `acosh(1) = +0`, `acosh(inf) = inf`.
-    fn acosh(a: Self) -> Self;
-    /// Inverse hyperbolic tangent; `atanh(±1) = ±inf`, NaN for `|x| > 1`.
-    fn atanh(a: Self) -> Self;
-    /// `1 - erf(x)` without cancellation; `erfc(inf) = 0`, `erfc(-inf) = 2`.
-    fn erfc(a: Self) -> Self;
-    /// Real cube root; `cbrt(-8) = -2`, `cbrt(±0) = ±0`.
-    fn cbrt(a: Self) -> Self;
-    /// `x · tanh(softplus(x))` (ONNX `Mish`); `mish(-inf) = -0` (the limit).
-    fn mish(a: Self) -> Self;
-    /// `0.5x(1 + tanh(√(2/π)(x + 0.044715x³)))` (tanh-approximated GELU), computed as
-    /// `x · sigmoid(2√(2/π)(x + 0.044715x³))`; `gelu_tanh(-inf) = -0` (the limit).
-    fn gelu_tanh(a: Self) -> Self;
+}
+
+/// The `Float` function of the function table named `name` (a `unary` row), or `None`: the
+/// reference by name, as the random-graph interpreter looks ops up.
+pub fn float_unary<T: Float>(name: &str) -> Option<fn(T) -> T> {
+    macro_rules! by_name {
+        (() $($(#[$doc:meta])* $f:ident: $lane_trait:ident::$lane:ident, $bound:tt,
+           $kind:ident $args:tt;)*) => {
+            $(by_name!(@row $kind $f);)*
+        };
+        (@row unary $f:ident) => {
+            if name == stringify!($f) {
+                return Some(<T as Float>::$f);
+            }
+        };
+        (@row hand $f:ident) => {};
+    }
+    crate::functions::for_each_float_function!(by_name);
+    None
 }
 
 impl Compare for bool {}
@@ -1339,13 +1315,19 @@ impl Float for f64 {
     }
 }
 
-/// f32 transcendentals are the f64 ones rounded once: within 0.5 ULP plus the f64 error.
+/// f32 transcendentals are the f64 ones rounded once: within 0.5 ULP plus the f64 error
+/// (the function table's `unary(via_f64, …)` rows).
 macro_rules! f32_via_f64 {
-    ($($f:ident),* $(,)?) => {$(
+    (() $($(#[$doc:meta])* $name:ident: $lane_trait:ident::$lane:ident, $bound:tt,
+       $kind:ident $args:tt;)*) => {
+        $(f32_via_f64!(@row $name $kind $args);)*
+    };
+    (@row $f:ident unary (via_f64, $($rest:tt)*)) => {
         fn $f(a: f32) -> f32 {
             <f64 as Float>::$f(a as f64) as f32
         }
-    )*};
+    };
+    (@row $f:ident $kind:ident $args:tt) => {};
 }
 
 impl Float for f32 {
@@ -1358,10 +1340,7 @@ impl Float for f32 {
     fn is_inf(a: f32) -> bool {
         a.is_infinite()
     }
-    f32_via_f64!(
-        rsqrt, exp, log, log1p, sin, cos, tanh, erf, sigmoid, gelu, silu, exp2, log2, expm1, tan,
-        atan, asin, acos, sinh, cosh, softplus, asinh, acosh, atanh, erfc, cbrt, mish, gelu_tanh,
-    );
+    crate::functions::for_each_float_function!(f32_via_f64);
 }
 
 /// The rows of the wider operator table that act on floats (ONNX semantics; parameters

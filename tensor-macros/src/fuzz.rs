@@ -777,7 +777,7 @@ fn mistake(g: &mut Graph, rng: &mut Rng) {
 /// make the macro panic, and every error it reports points into the graph.
 #[test]
 fn mutated_generated_graphs_report_errors_inside_the_graph() {
-    let mut rng = Rng(0x5EED_6A7E_F00D_1234);
+    let mut rng = Rng::new(0x5EED_6A7E_F00D_1234);
     let mut failures = Vec::new();
     let mut errors = 0;
     let rounds = count(600);

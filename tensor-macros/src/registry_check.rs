@@ -1,11 +1,14 @@
 //! One table per fact (issue 34, item 1): the op registry (`ops::FUNCTIONS`), tensor-core's
-//! precision table (`functions`), ACCURACY.md's bounds, docs/language.md and the random-graph
-//! generator's op lists must agree, so adding a function cannot leave one of them behind.
+//! function table (`functions`: bounds, lane methods, block kernels; the lists tensor-core
+//! generates from it), the graph macro's block functions (`emit::BLOCK_FUNCTIONS`),
+//! ACCURACY.md's bounds, docs/language.md, the ULP sweep and the random-graph generator's op
+//! lists must agree, so adding a function cannot leave one of them behind. (The interpreter's
+//! side: tensorgraph-tests/tests/graphgen.rs `the_interpreter_evaluates_every_table_function`.)
 #![cfg(test)]
 
 use std::collections::BTreeSet;
 
-use tensor_core::functions::{EXACT_FLOAT_FUNCTIONS, FLOAT_FUNCTIONS};
+use tensor_core::functions::FLOAT_FUNCTIONS;
 
 use crate::ops::{Typing, FUNCTIONS};
 
@@ -25,11 +28,9 @@ fn repo_file(path: &str) -> String {
 }
 
 #[test]
-fn every_float_function_has_one_precision_row() {
+fn every_float_function_has_one_table_row() {
     let registry = registry_float_functions();
-    let bounded: BTreeSet<&str> = FLOAT_FUNCTIONS.iter().map(|f| f.name).collect();
-    let exact: BTreeSet<&str> = EXACT_FLOAT_FUNCTIONS.iter().copied().collect();
-    let table: BTreeSet<&str> = bounded.union(&exact).copied().collect();
+    let table: BTreeSet<&str> = FLOAT_FUNCTIONS.iter().map(|f| f.name).collect();
     let missing: Vec<_> = registry.difference(&table).collect();
     assert!(
         missing.is_empty(),
@@ -39,6 +40,71 @@ fn every_float_function_has_one_precision_row() {
     assert!(
         unknown.is_empty(),
         "functions.rs rows that are no float function of ops.rs: {unknown:?}"
+    );
+}
+
+/// The registry's lane trait and method of each float function are the table's (the table
+/// generates tensor-core's `FloatLanes` methods; the macro emits calls to the registry's).
+#[test]
+fn the_registry_calls_the_table_lane_methods() {
+    for f in FLOAT_FUNCTIONS {
+        let op = FUNCTIONS
+            .iter()
+            .find(|op| op.name == f.name)
+            .unwrap_or_else(|| panic!("`{}` is no row of ops.rs", f.name));
+        assert_eq!(
+            (op.lane_trait, op.lane_fn),
+            (f.lane_trait, f.lane_fn),
+            "ops.rs and functions.rs name different lane methods for `{}`",
+            f.name
+        );
+    }
+}
+
+/// The graph macro's block functions (emit/blocks.rs) are the table's functions with a
+/// dispatched f32-lane kernel, under the names of their block entry points, and softmax's
+/// `exp_nonpos` (no function of the language).
+#[test]
+fn the_block_functions_are_the_table_dispatched_kernels() {
+    let emitted: BTreeSet<(&str, &str)> = crate::emit::BLOCK_FUNCTIONS
+        .iter()
+        .copied()
+        .filter(|&(name, _)| name != "exp_nonpos")
+        .collect();
+    let table: BTreeSet<(&str, &str)> = FLOAT_FUNCTIONS
+        .iter()
+        .filter_map(|f| f.block_entry.map(|entry| (f.name, entry)))
+        .collect();
+    assert_eq!(emitted, table);
+    assert!(crate::emit::BLOCK_FUNCTIONS.contains(&("exp_nonpos", "exp_nonpos_f32")));
+}
+
+/// The ULP sweep (examples/ulp_sweep.rs, whose output ACCURACY.md is) measures every float
+/// function with a bound: a row `f!("name", …)` each (pow has its own walk), its bounds read
+/// from the table.
+#[test]
+fn the_ulp_sweep_measures_every_bounded_function() {
+    let text = repo_file("examples/ulp_sweep.rs");
+    let swept: BTreeSet<&str> = text
+        .split("f!(")
+        .skip(1)
+        .filter_map(|row| row.trim_start().strip_prefix('"'))
+        .filter_map(|row| row.split('"').next())
+        .collect();
+    let missing: Vec<&str> = FLOAT_FUNCTIONS
+        .iter()
+        .filter(|f| !f.is_exact() && f.name != "pow")
+        .map(|f| f.name)
+        .filter(|name| !swept.contains(name))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "bounded functions that examples/ulp_sweep.rs does not sweep: {missing:?}"
+    );
+    assert!(text.contains("fn sweep_pow("), "the sweep's walk of pow");
+    assert!(
+        text.contains("ulp_bound(row, f64_lanes)"),
+        "the sweep reads its bounds from the function table"
     );
 }
 
@@ -66,7 +132,7 @@ fn accuracy_md_states_the_table_bounds() {
             stated.insert(name.to_string(), (b32, b64));
         }
     }
-    for f in FLOAT_FUNCTIONS {
+    for f in FLOAT_FUNCTIONS.iter().filter(|f| !f.is_exact()) {
         let got = stated.get(f.name).copied();
         assert_eq!(
             got,
@@ -75,12 +141,18 @@ fn accuracy_md_states_the_table_bounds() {
             f.name
         );
     }
-    // Every bounded row of ACCURACY.md is in the table (or exact: sqrt).
+    // Every bounded row of ACCURACY.md is in the table (sqrt's as an exact row).
     for name in stated.keys() {
+        let row = FLOAT_FUNCTIONS.iter().find(|f| f.name == name);
         assert!(
-            FLOAT_FUNCTIONS.iter().any(|f| f.name == name)
-                || EXACT_FLOAT_FUNCTIONS.contains(&name.as_str()),
+            row.is_some(),
             "ACCURACY.md states a bound for `{name}`, which functions.rs does not list"
+        );
+        // An exact row of the table is correctly rounded there (0.5 ULP), no more.
+        let (b32, b64) = stated[name];
+        assert!(
+            !row.is_some_and(|f| f.is_exact()) || (b32 <= 0.5 && b64 <= 0.5),
+            "ACCURACY.md bounds `{name}` by {b32}/{b64} ULP, which functions.rs calls exact"
         );
     }
 }

@@ -99,3 +99,43 @@ fn generated_graphs_match_the_interpreter() {
         failures[..failures.len().min(6)].join("\n")
     );
 }
+
+/// The interpreter evaluates every function of tensor-core's function table (the float rows
+/// of the op registry; registry_check.rs checks that the two agree), and within the table's
+/// bound: an exact function to one value, the others to a range around the reference's
+/// (`value::ulps`). A row added to the table without an interpreter arm, or a bound the
+/// interpreter does not read, fails here rather than in a random graph that may not draw it.
+#[test]
+fn the_interpreter_evaluates_every_table_function() {
+    use graphgen::types::DType;
+    use graphgen::value::{apply_exact, E};
+    for f in tensorgraph::functions::FLOAT_FUNCTIONS {
+        // A point inside every domain (acosh's starts at 1), away from the special values.
+        let x = if f.name == "acosh" { 1.5 } else { 0.75 };
+        let args: Vec<E> = if f.name == "pow" {
+            vec![E::F(x), E::F(1.5)]
+        } else {
+            vec![E::F(x)]
+        };
+        let params: Vec<f64> = graphgen::gen::ACTIVATIONS
+            .iter()
+            .find(|a| a.0 == f.name)
+            .map_or(vec![], |a| vec![1.0; a.1.len()]);
+        for d in [DType::F32, DType::F64] {
+            let got = apply_exact(f.name, d, &args, &params);
+            match got {
+                E::F(v) => assert!(
+                    f.is_exact() && !v.is_nan(),
+                    "`{}` on {d:?}: the exact value {v:e} for a function with a bound",
+                    f.name
+                ),
+                E::R { lo, hi, nan } => assert!(
+                    !f.is_exact() && lo < hi && !nan,
+                    "`{}` on {d:?}: the range {lo:e}..={hi:e} (nan: {nan})",
+                    f.name
+                ),
+                other => panic!("`{}` on {d:?}: {other:?}", f.name),
+            }
+        }
+    }
+}

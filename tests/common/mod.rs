@@ -26,12 +26,9 @@ pub trait TestFloat: TestElem {
     fn from_f64_rounded(v: f64) -> Self;
 }
 
-pub fn xorshift(state: &mut u64) -> u64 {
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-    *state
-}
+/// One step of the tests' generator on a state the caller keeps (tensor-core's
+/// `testing::step`, xorshift64*; the state must not be 0).
+pub use tensor_core::testing::step as xorshift;
 
 const INT_EDGES: [i128; 19] = [
     0, 1, -1, 2, -2, 3, -3, 7, -7, 8, 31, 32, 64, 100, -100, 42, 13, 63, 15,

@@ -19,14 +19,14 @@ use super::threads;
 use super::*;
 use crate::dtype::{bf16, f16};
 
-/// A deterministic generator (xorshift64*), values in [-1, 1).
-struct Rng(u64);
+/// The tests' generator (`crate::testing::Rng`), values in [-1, 1).
+struct Rng(crate::testing::Rng);
 impl Rng {
+    fn new(seed: u64) -> Rng {
+        Rng(crate::testing::Rng::new(seed))
+    }
     fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        self.0.next_u64()
     }
     fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 52) as f64 - 1.0
@@ -125,7 +125,7 @@ fn run_f32(
 
 #[test]
 fn f32_every_kernel_and_blocking_over_edge_shapes() {
-    let mut rng = Rng(1);
+    let mut rng = Rng::new(1);
     for base in all_f32_kernels() {
         for ker in [tiny(base), tiny(base).with_blocks(base)] {
             for &m in MN {
@@ -176,7 +176,7 @@ impl<P, O> Kernel<P, O> {
 
 #[test]
 fn f32_default_blocks_around_mc_kc_nc() {
-    let mut rng = Rng(2);
+    let mut rng = Rng::new(2);
     let ker = isa::f32_kernel();
     let (mc, kc, nc) = (ker.mc, ker.kc, ker.nc);
     let full = [
@@ -214,7 +214,7 @@ fn f32_default_blocks_around_mc_kc_nc() {
 
 #[test]
 fn f32_transposed_strided_and_negative_strides() {
-    let mut rng = Rng(3);
+    let mut rng = Rng::new(3);
     for ker in all_f32_kernels() {
         for ker in [tiny(ker), tiny(ker).with_blocks(ker)] {
             let shapes = [
@@ -282,7 +282,7 @@ fn f32_transposed_strided_and_negative_strides() {
 
 #[test]
 fn f16_bf16_and_closure_prologues() {
-    let mut rng = Rng(4);
+    let mut rng = Rng::new(4);
     let shapes = [(1, 1, 1), (7, 13, 9), (17, 257, 33), (6, 16, 16)];
     for &(m, k, n) in &shapes[..if cfg!(miri) { 2 } else { shapes.len() }] {
         let ah: Vec<f16> = rng.f32s(m * k).into_iter().map(f16::from_f32).collect();
@@ -325,7 +325,7 @@ fn f16_bf16_and_closure_prologues() {
 
 #[test]
 fn f64_every_kernel_and_acc_f64_for_f32() {
-    let mut rng = Rng(5);
+    let mut rng = Rng::new(5);
     for base in all_f64_kernels() {
         for ker in [tiny(base), tiny(base).with_blocks(base)] {
             let (ms, ns, ks): (&[usize], &[usize], &[usize]) = if cfg!(miri) {
@@ -416,7 +416,7 @@ fn int_reference<TA: IntOperand, TB: IntOperand>(
 
 #[test]
 fn integers_exact() {
-    let mut rng = Rng(6);
+    let mut rng = Rng::new(6);
     let shapes = [
         (1, 1, 1),
         (7, 9, 13),
@@ -516,7 +516,7 @@ fn i8_extremes_over_long_k_stay_exact() {
 
 #[test]
 fn epilogue_sees_every_element_once_with_its_position() {
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     // The third is above the threads' work threshold (smaller under Miri).
     let (pm, pk, pn) = if cfg!(miri) {
         (30, 7, 20)
@@ -573,7 +573,7 @@ fn threads_match_one_thread_exactly() {
     // owns its rows, so the results are bit-identical. Above the threads' work threshold
     // (smaller under Miri); the first shape gives two threads short shares (B packed once
     // and shared), the second tall ones (each thread packs B itself).
-    let mut rng = Rng(8);
+    let mut rng = Rng::new(8);
     let shapes = if cfg!(miri) {
         [(31, 7, 23), (2 * threads::SHARE_B_BELOW_ROWS + 7, 2, 5)]
     } else {
@@ -611,7 +611,7 @@ fn small_products_read_in_place_match_the_reference() {
     // with row-major, transposed and flipped A, and B with contiguous columns (a B whose
     // columns are strided takes the packed path: checked too). Both paths must agree with
     // the exact reference within the bound.
-    let mut rng = Rng(15);
+    let mut rng = Rng::new(15);
     // Under Miri (no AVX-512: the packed path) tile edges and one prime each.
     let (ms, ns, ks): (&[usize], &[usize], &[usize]) = if cfg!(miri) {
         (&[1, 13], &[1, 17, 33], &[1, 13])
@@ -681,7 +681,7 @@ fn small_products_read_in_place_match_the_reference() {
 fn packed_b_matches_the_reference_for_every_kernel_and_blocking() {
     // B packed once, then products with several As (different row counts, as a graph's
     // row blocks are), through every kernel with tiny and real blocks.
-    let mut rng = Rng(11);
+    let mut rng = Rng::new(11);
     for base in all_f32_kernels() {
         for ker in [tiny(base), tiny(base).with_blocks(base)] {
             // Under Miri (NOTES.md): k across the tiny blocks' kc = 5 and n across their
@@ -769,7 +769,7 @@ fn packed_b_matches_the_reference_for_every_kernel_and_blocking() {
 fn packed_b_public_entry_points_threads_and_errors() {
     // The process's kernels through the public API: a transposed B packed on rayon's
     // threads, a product split across threads, bit-identical to packing per call.
-    let mut rng = Rng(12);
+    let mut rng = Rng::new(12);
     // Under Miri: still above its thread thresholds (MIN_PARALLEL_WORK, MIN_PARALLEL_PACK);
     // m ≤ k + 1 for the wrong-width A below to fit in `av`.
     let (m, k, n) = if cfg!(miri) {
@@ -909,7 +909,7 @@ fn tune_avx512() {
         return;
     }
     let n = 1024;
-    let mut rng = Rng(9);
+    let mut rng = Rng::new(9);
     let (av, bv) = (rng.f32s(n * n), rng.f32s(n * n));
     let a = MatRef::row_major(&av, n, n).unwrap();
     let b = MatRef::row_major(&bv, n, n).unwrap();
@@ -981,7 +981,7 @@ fn tune_kernel_alone() {
         return;
     }
     let kc = 128;
-    let mut rng = Rng(10);
+    let mut rng = Rng::new(10);
     let (av, bv) = (rng.f32s(16 * kc), rng.f32s(64 * kc));
     let mut c = vec![0f32; 16 * 64];
     for _round in 0..3 {
@@ -1034,7 +1034,7 @@ fn tune_small() {
         (64, 512, 64),
     ];
     for (m, k, n) in squares.into_iter().chain(oblong) {
-        let mut rng = Rng(13);
+        let mut rng = Rng::new(13);
         let (av, bv) = (rng.f32s(m * k), rng.f32s(k * n));
         let a = MatRef::row_major(&av, m, k).unwrap();
         let b = MatRef::row_major(&bv, k, n).unwrap();
@@ -1101,7 +1101,7 @@ fn profile_small() {
     let n: usize = std::env::var("SMALL_N")
         .map(|v| v.parse().unwrap())
         .unwrap_or(32);
-    let mut rng = Rng(14);
+    let mut rng = Rng::new(14);
     let (av, bv) = (rng.f32s(n * n), rng.f32s(n * n));
     let a = MatRef::row_major(&av, n, n).unwrap();
     let b = MatRef::row_major(&bv, n, n).unwrap();
@@ -1129,7 +1129,7 @@ fn tune_threads() {
     let n = var("N", 1024);
     let (m, k) = (var("M", n), var("K", n));
     let rounds = var("ROUNDS", 20);
-    let mut rng = Rng(15);
+    let mut rng = Rng::new(15);
     let (av, bv) = (rng.f32s(m * k), rng.f32s(k * n));
     let a = MatRef::row_major(&av, m, k).unwrap();
     let b = MatRef::row_major(&bv, k, n).unwrap();

@@ -87,8 +87,8 @@ fn eval<T: Copy + Default + PartialEq + core::fmt::Debug>(
 
 /// f32: every `stride`-th bit pattern, the edges, their negations and ±4 bit neighbours;
 /// f64: the edges and random inputs (uniform over `interval`, log-uniform magnitudes, random
-/// bit patterns). Each result against the reference within `b32` / `b64` ULPs.
-#[allow(clippy::too_many_arguments)]
+/// bit patterns). Each result against the reference within `name`'s bound in the function
+/// table (`functions::ulp_bound`, f32 and f64 lanes).
 pub(super) fn check_fn(
     name: &str,
     f32f: fn(f32x8) -> f32x8,
@@ -96,11 +96,13 @@ pub(super) fn check_fn(
     r: fn(f64) -> f64,
     edges: &[f64],
     interval: (f64, f64),
-    b32: f64,
-    b64: f64,
 ) {
+    let bound = |f64_lanes| {
+        crate::functions::ulp_bound(name, f64_lanes)
+            .unwrap_or_else(|| panic!("`{name}` has no row in the function table"))
+    };
     // The references call std's libm (see `LIBM_ULP`).
-    let (b32, b64) = (b32 + LIBM_ULP_IN_F32, b64 + LIBM_ULP);
+    let (b32, b64) = (bound(false) + LIBM_ULP_IN_F32, bound(true) + LIBM_ULP);
     let mut xs: Vec<f32> = (0..(1u64 << 32))
         .step_by(F32_STRIDE as usize)
         .map(|b| f32::from_bits(b as u32))
@@ -112,13 +114,8 @@ pub(super) fn check_fn(
             }
         }
     }
-    let mut s = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    };
+    let mut rng = crate::testing::Rng::new(0x9e37_79b9_7f4a_7c15);
+    let mut next = move || rng.next_u64();
     for _ in 0..RANDOM_F32 {
         let u = (next() >> 11) as f64 / (1u64 << 53) as f64;
         xs.push((interval.0 + (interval.1 - interval.0) * u) as f32);

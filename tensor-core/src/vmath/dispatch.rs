@@ -31,11 +31,42 @@
 
 use super::*;
 
+/// Calls `$callback! { $(name f32x8_function f32x16_function;)* }` with each dispatched
+/// f32-lane kernel of `f32_kernels.rs`: the function table's rows whose 16-lane form is a
+/// `kernel` (functions.rs; `exp_f32` and `exp_f32x16` for `exp`), then softmax's
+/// `exp_nonpos`, which is no function of the language. Every list of this file (entry
+/// points, blocks, 16-lane functions, their tests) is generated from it.
+macro_rules! for_each_f32_kernel {
+    ($callback:ident) => {
+        crate::functions::for_each_float_function!(f32_kernel_rows, $callback);
+    };
+}
+
+/// `for_each_f32_kernel!`'s filter over the table's rows (a muncher: one row a step).
+macro_rules! f32_kernel_rows {
+    (($callback:ident) $($rows:tt)*) => {
+        f32_kernel_rows!(@munch $callback [] $($rows)*);
+    };
+    (@munch $callback:ident [$($kernels:tt)*] $(#[$doc:meta])* $name:ident:
+     $lane_trait:ident::$lane:ident, $bound:tt,
+     unary ($r:ident, $family:ident::{$k32:ident, $k64:ident}, kernel $k16:ident);
+     $($rest:tt)*) => {
+        f32_kernel_rows!(@munch $callback [$($kernels)* $name $k32 $k16;] $($rest)*);
+    };
+    (@munch $callback:ident [$($kernels:tt)*] $(#[$doc:meta])* $name:ident:
+     $lane_trait:ident::$lane:ident, $bound:tt, $kind:ident $args:tt; $($rest:tt)*) => {
+        f32_kernel_rows!(@munch $callback [$($kernels)*] $($rest)*);
+    };
+    (@munch $callback:ident [$($kernels:tt)*]) => {
+        $callback! { $($kernels)* exp_nonpos exp_nonpos_f32 exp_nonpos_f32x16; }
+    };
+}
+
 /// f32x8 entry points: the f32-lane kernels on wide's `f32x8`, inlined (AVX2 builds and
 /// other architectures).
 #[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
 macro_rules! entries {
-    ($($f:ident),*) => {$(
+    ($($f:ident $k32:ident $k16:ident;)*) => {$(
         #[inline(always)]
         pub(super) fn $f(x: f32x8) -> f32x8 {
             f32_kernels::$f(x)
@@ -47,7 +78,7 @@ macro_rules! entries {
 /// has both (`avx2_fma`), else the kernel on wide's baseline `f32x8`.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
 macro_rules! entries {
-    ($($f:ident),*) => {
+    ($($f:ident $k32:ident $k16:ident;)*) => {
         $(
             #[inline]
             pub(super) fn $f(x: f32x8) -> f32x8 {
@@ -112,7 +143,7 @@ macro_rules! entries {
     };
 }
 
-entries!(exp, tanh, sigmoid, erf, gelu, exp_nonpos);
+for_each_f32_kernel!(entries);
 
 /// Elements per call of the block entry points: a multiple of 16, and small enough that a
 /// graph's argument buffers stay in L1 (256 f32 = 1 KiB each).
@@ -128,8 +159,9 @@ pub mod block {
     use super::*;
 
     macro_rules! blocks {
-        ($($(#[$doc:meta])* $name:ident => $f:ident;)*) => {$(
-            $(#[$doc])*
+        ($($f:ident $name:ident $k16:ident;)*) => {$(
+            #[doc = concat!("`", stringify!($f), "` on a block (as `vmath::", stringify!($name),
+                "`).")]
             #[inline]
             pub fn $name(buf: &mut [f32; BLOCK]) {
                 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
@@ -150,20 +182,7 @@ pub mod block {
             }
         )*};
     }
-    blocks! {
-        /// e^x on a block (as `vmath::exp_f32`).
-        exp_f32 => exp;
-        /// tanh on a block (as `vmath::tanh_f32`).
-        tanh_f32 => tanh;
-        /// sigmoid on a block (as `vmath::sigmoid_f32`).
-        sigmoid_f32 => sigmoid;
-        /// erf on a block (as `vmath::erf_f32`).
-        erf_f32 => erf;
-        /// The exact gelu on a block (as `vmath::gelu_f32`).
-        gelu_f32 => gelu;
-        /// e^min(x, 0) on a block (as `vmath::exp_nonpos_f32`): softmax's exp.
-        exp_nonpos_f32 => exp_nonpos;
-    }
+    for_each_f32_kernel!(blocks);
 
     /// The [`BLOCK`] elements of `slice` from `at` as an array: the graph macro's in-place
     /// block calls, whose loop keeps `at + BLOCK` within the slice (else a panic, never
@@ -275,7 +294,7 @@ pub mod block {
         use super::super::*;
         use core::arch::x86_64::{_mm256_loadu_ps, _mm256_storeu_ps};
         macro_rules! avx2_blocks {
-            ($($f:ident),*) => {$(
+            ($($f:ident $k32:ident $k16:ident;)*) => {$(
                 /// The kernel on `Avx2Fma` lanes over the block, 8 at a time.
                 ///
                 /// # Safety
@@ -292,7 +311,7 @@ pub mod block {
                 }
             )*};
         }
-        avx2_blocks!(exp, tanh, sigmoid, erf, gelu, exp_nonpos);
+        for_each_f32_kernel!(avx2_blocks);
 
         /// `a / b` over the block by `vdivps`, 8 lanes at a time (the correctly rounded
         /// quotient, as the division).
@@ -318,7 +337,7 @@ pub mod block {
         use super::super::*;
         use core::arch::x86_64::{_mm512_loadu_ps, _mm512_storeu_ps};
         macro_rules! avx512_blocks {
-            ($($f:ident),*) => {$(
+            ($($f:ident $k32:ident $k16:ident;)*) => {$(
                 /// The kernel on `Avx512` lanes over the block, 16 at a time.
                 ///
                 /// # Safety
@@ -335,41 +354,30 @@ pub mod block {
                 }
             )*};
         }
-        avx512_blocks!(exp, tanh, sigmoid, erf, gelu, exp_nonpos);
+        for_each_f32_kernel!(avx512_blocks);
     }
 }
 
 /// The f32-lane kernels on 16 lanes (wide's `f32x16`: one zmm register on AVX-512 builds,
 /// two f32x8 elsewhere), the width `lanes::V<f32>` has on AVX-512 builds. The same
-/// arithmetic as the f32x8 functions (`exp_f32`, …), lane for lane.
+/// arithmetic as the f32x8 functions (`exp_f32`, …), lane for lane, but `exp_nonpos_f32x16`:
+/// e^x for x <= 0 on AVX-512 builds by the table kernel, not the same bits as
+/// `vmath::exp_nonpos_f32` (same bound; no upper clamp, so a positive x, outside the domain,
+/// does not give 1 there).
 pub mod x16 {
     use super::*;
     use wide::f32x16;
     macro_rules! x16 {
-        ($($(#[$doc:meta])* $name:ident => $f:ident;)*) => {$(
-            $(#[$doc])*
+        ($($f:ident $k32:ident $name:ident;)*) => {$(
+            #[doc = concat!("`", stringify!($f), "` on 16 lanes (as `vmath::", stringify!($k32),
+                "`).")]
             #[inline]
             pub fn $name(x: f32x16) -> f32x16 {
                 f32_kernels::$f(x)
             }
         )*};
     }
-    x16! {
-        /// e^x on 16 lanes (as `vmath::exp_f32`).
-        exp_f32x16 => exp;
-        /// tanh on 16 lanes (as `vmath::tanh_f32`).
-        tanh_f32x16 => tanh;
-        /// sigmoid on 16 lanes (as `vmath::sigmoid_f32`).
-        sigmoid_f32x16 => sigmoid;
-        /// erf on 16 lanes (as `vmath::erf_f32`).
-        erf_f32x16 => erf;
-        /// The exact gelu on 16 lanes (as `vmath::gelu_f32`).
-        gelu_f32x16 => gelu;
-        /// e^x for x <= 0 on 16 lanes (on AVX-512 builds the table kernel, not the same bits
-        /// as `vmath::exp_nonpos_f32`; same bound; no upper clamp, so a positive x, outside
-        /// the domain, does not give 1 there).
-        exp_nonpos_f32x16 => exp_nonpos;
-    }
+    for_each_f32_kernel!(x16);
 
     /// An f32x8 function applied to each half of 16 lanes (the functions without a
     /// 16-lane kernel).
@@ -733,12 +741,10 @@ mod block_tests {
         } else {
             1 << 22
         };
-        let mut s = 0x2545_f491_4f6c_dd1du64;
+        let mut rng = crate::testing::Rng::new(0x2545_f491_4f6c_dd1d);
         (0..n)
             .map(|i| {
-                s ^= s << 13;
-                s ^= s >> 7;
-                s ^= s << 17;
+                let s = rng.next_u64();
                 match i % 4 {
                     0 => f32::from_bits(s as u32),
                     // [-110, 110]: past exp's clamps, gelu's -5.5 cut, tanh's 9.5.
@@ -793,10 +799,11 @@ mod block_tests {
         };
     }
 
+    /// A test per kernel, named after it (`block_tests::exp`).
     macro_rules! block_cases {
-        ($($test:ident: $f:ident;)*) => {$(
+        ($($f:ident $k32:ident $k16:ident;)*) => {$(
             #[test]
-            fn $test() {
+            fn $f() {
                 let avx2 = std::arch::is_x86_feature_detected!("avx2")
                     && std::arch::is_x86_feature_detected!("fma");
                 let avx512 = avx2
@@ -837,14 +844,7 @@ mod block_tests {
         );
     }
 
-    block_cases! {
-        block_exp: exp;
-        block_tanh: tanh;
-        block_sigmoid: sigmoid;
-        block_erf: erf;
-        block_gelu: gelu;
-        block_exp_nonpos: exp_nonpos;
-    }
+    for_each_f32_kernel!(block_cases);
 }
 
 /// The division blocks (`block::div_invariant_f32`, `block::div_softmax_f32`) against the
@@ -859,12 +859,7 @@ mod block_tests {
 mod division_block_tests {
     use super::*;
 
-    fn xorshift(s: &mut u64) -> u64 {
-        *s ^= *s << 13;
-        *s ^= *s >> 7;
-        *s ^= *s << 17;
-        *s
-    }
+    use crate::testing::step as xorshift;
 
     fn dividends(softmax: bool) -> Vec<f32> {
         let mut s = 0x9e37_79b9_7f4a_7c15u64;

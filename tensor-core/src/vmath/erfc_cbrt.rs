@@ -180,8 +180,6 @@ mod tests {
             <f64 as Float>::erfc,
             &edges,
             (-6.0, 27.0),
-            1.0,
-            2.0,
         );
         let edges = [
             1.0,
@@ -203,8 +201,6 @@ mod tests {
             <f64 as Float>::cbrt,
             &edges,
             (-100.0, 100.0),
-            1.0,
-            1.0,
         );
     }
 }

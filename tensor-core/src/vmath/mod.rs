@@ -122,28 +122,26 @@ use sigmoid::*;
 #[allow(unused_imports)] // crate-internal path kept from the single-file module
 pub(crate) use avx512::{narrow, widen};
 pub use dispatch::{block, f32_kernel_isa, x16, BLOCK};
-pub use erf_gelu::{
-    erf_f32, erf_f64, erf_scalar_f64, erfc_fdlibm_f64, erfc_scalar_f64, erfc_tail_exponents_scalar,
-    gelu_f32, gelu_f64,
-};
-pub use erfc_cbrt::{cbrt_f32, cbrt_f64, erfc_f32, erfc_f64};
-pub use exp_log::{
-    exp2_f32, exp2_f64, exp_f32, exp_f64, exp_nonpos_f32, expm1_f32, expm1_f64, log1p_f32,
-    log1p_f64, log2_f32, log2_f64, log_f32, log_f64,
-};
-pub use hyperbolic::{cosh_f32, cosh_f64, sinh_f32, sinh_f64, tanh_f32, tanh_f64};
-pub use inverse_hyperbolic::{acosh_f32, acosh_f64, asinh_f32, asinh_f64, atanh_f32, atanh_f64};
-pub use mish_gelu_tanh::{gelu_tanh_f32, gelu_tanh_f64, mish_f32, mish_f64};
+/// Re-exports the f32x8 and f64x8 kernels of each `unary` row of the function table
+/// (functions.rs) from its family file, so that every path stays `vmath::name`.
+macro_rules! reexport_kernels {
+    (() $($(#[$doc:meta])* $name:ident: $lane_trait:ident::$lane:ident, $bound:tt,
+       $kind:ident $args:tt;)*) => {
+        $(reexport_kernels!(@row $kind $args);)*
+    };
+    (@row unary ($r:ident, $family:ident::{$k32:ident, $k64:ident}, $($k16:ident)+)) => {
+        pub use $family::{$k32, $k64};
+    };
+    (@row hand $args:tt) => {};
+}
+crate::functions::for_each_float_function!(reexport_kernels);
+// The kernels that are not a `unary` row of the table: scalar ones, softmax's exp, `pow`,
+// the f64 kernels of two activations.
+pub use erf_gelu::{erf_scalar_f64, erfc_fdlibm_f64, erfc_scalar_f64, erfc_tail_exponents_scalar};
+pub use exp_log::exp_nonpos_f32;
 pub use pow::{pow_f32, pow_f64};
 pub use selu::selu_f64;
-pub use sigmoid::{
-    sigmoid_f32, sigmoid_f64, silu_f32, silu_f64, softplus_f32, softplus_f64, swish_f64,
-};
-pub use sqrt::{rsqrt_f32, rsqrt_f64, sqrt_f32, sqrt_f64};
-pub use trig::{
-    acos_f32, acos_f64, asin_f32, asin_f64, atan_f32, atan_f64, cos_f32, cos_f64, sin_f32, sin_f64,
-    tan_f32, tan_f64,
-};
+pub use sigmoid::swish_f64;
 
 type F = f64x8;
 type U = u64x8;

@@ -220,7 +220,7 @@ mod tests {
 
     #[test]
     fn f32_pow() {
-        let mut rng = Rng(0x1234_5678_9abc_def1);
+        let mut rng = Rng::new(0x1234_5678_9abc_def1);
         let mut st = Stats::new("pow_f32");
         let n = if cfg!(miri) {
             2_000
@@ -281,7 +281,7 @@ mod tests {
 
     #[test]
     fn f64_pow_random() {
-        let mut rng = Rng(99);
+        let mut rng = Rng::new(99);
         let mut st = Stats::new("pow_f64");
         for c in 0..(N64 / 8) {
             let mut a = [0f64; 8];

@@ -152,13 +152,8 @@ mod tests {
     /// parameters, including per-lane parameters.
     #[test]
     fn random_against_reference() {
-        let mut s = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut rng = crate::testing::Rng::new(0x2545_f491_4f6c_dd1d);
+        let mut next = move || rng.unit();
         let params = [
             (ALPHA, GAMMA),
             (1.0, 1.0),

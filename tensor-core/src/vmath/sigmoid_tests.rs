@@ -241,7 +241,7 @@ fn swish_reference_and_kernel_against_mpmath() {
 #[test]
 fn swish_random_against_reference() {
     let alphas = [1.0, 1.702, 0.25, -0.75, 3.0e-4, 40.0, -1.0, 1e-300, 1e250];
-    let mut rng = Rng(31);
+    let mut rng = Rng::new(31);
     let mut max = 0.0f64;
     for i in 0..(N64 / 2) {
         let a: [f64; 8] = core::array::from_fn(|l| alphas[(i + l) % alphas.len()]);

@@ -71,14 +71,14 @@ pub(super) fn exact_pow2(e: i32) -> f64 {
     }
 }
 
-pub(super) struct Rng(pub(super) u64);
+/// The tests' generator (`crate::testing::Rng`) with the sweeps' input shapes.
+pub(super) struct Rng(crate::testing::Rng);
 impl Rng {
+    pub(super) fn new(seed: u64) -> Rng {
+        Rng(crate::testing::Rng::new(seed))
+    }
     pub(super) fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545F4914F6CDD1D)
+        self.0.next_u64()
     }
     pub(super) fn unif(&mut self, a: f64, b: f64) -> f64 {
         a + (b - a) * ((self.next() >> 11) as f64 * exact_pow2(-53))
@@ -227,7 +227,7 @@ pub(super) const N64: usize = if cfg!(miri) {
 };
 
 pub(super) fn make_inputs(seed: u64, f: impl Fn(&mut Rng, usize) -> f64) -> Vec<f64> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     (0..N64).map(|i| f(&mut rng, i)).collect()
 }
 
@@ -365,7 +365,7 @@ pub(super) fn edge_and_random(
             }
         }
     }
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     v.extend((0..random).map(|_| rng.unif(interval.0, interval.1)));
     v
 }

@@ -13,8 +13,8 @@ use super::names::{offset_ident, operand_storage, slice_ident, value_ident};
 use super::values::emit_value;
 
 /// The f32 functions that have block entry points in the runtime (`__private::f32_block`),
-/// with those entry points' names.
-pub(super) const BLOCK_FUNCTIONS: &[(&str, &str)] = &[
+/// with those entry points' names (tensor-core's function table: registry_check.rs).
+pub(crate) const BLOCK_FUNCTIONS: &[(&str, &str)] = &[
     ("exp", "exp_f32"),
     ("tanh", "tanh_f32"),
     ("sigmoid", "sigmoid_f32"),

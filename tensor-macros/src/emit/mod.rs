@@ -23,4 +23,6 @@ mod sizes;
 mod stages;
 mod values;
 
+#[cfg(test)]
+pub(crate) use blocks::BLOCK_FUNCTIONS;
 pub use signature::{closure_value, emit_graph_fn};

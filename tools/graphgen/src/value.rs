@@ -10,7 +10,9 @@
 //! discontinuity (a comparison that may go either way, a pole, a cast to an integer).
 
 use crate::types::DType;
-use tensor_core::reference::{Activation, BitCount, Bitwise, Compare, Float, Num, Shift};
+use tensor_core::reference::{
+    float_unary, Activation, BitCount, Bitwise, Compare, Float, Num, Shift,
+};
 use DType::*;
 
 /// One element. Float values are in their dtype's compute precision (`f16`/`bf16` as
@@ -479,7 +481,6 @@ pub fn apply_exact(f: &str, d: DType, args: &[E], params: &[f64]) -> E {
             "less_equal" => E::B(<T as Compare>::le(x, y)),
             "greater" => E::B(<T as Compare>::gt(x, y)),
             "greater_equal" => E::B(<T as Compare>::ge(x, y)),
-            "sqrt" => fl(<T as Float>::sqrt(x)),
             "is_nan" => E::B(<T as Float>::is_nan(x)),
             "is_inf" => E::B(<T as Float>::is_inf(x)),
             "is_finite" => E::B(<T as Activation>::is_finite(x)),
@@ -494,35 +495,12 @@ pub fn apply_exact(f: &str, d: DType, args: &[E], params: &[f64]) -> E {
             "celu" => tr(<T as Activation>::celu(x, p(0))),
             "selu" => tr(<T as Activation>::selu(x, p(0), p(1))),
             "swish" => tr(<T as Activation>::swish(x, p(0))),
-            "rsqrt" => tr(<T as Float>::rsqrt(x)),
-            "exp" => tr(<T as Float>::exp(x)),
-            "log" => tr(<T as Float>::log(x)),
-            "log1p" => tr(<T as Float>::log1p(x)),
-            "sin" => tr(<T as Float>::sin(x)),
-            "cos" => tr(<T as Float>::cos(x)),
-            "tanh" => tr(<T as Float>::tanh(x)),
-            "erf" => tr(<T as Float>::erf(x)),
-            "sigmoid" => tr(<T as Float>::sigmoid(x)),
-            "gelu" => tr(<T as Float>::gelu(x)),
-            "silu" => tr(<T as Float>::silu(x)),
-            "exp2" => tr(<T as Float>::exp2(x)),
-            "log2" => tr(<T as Float>::log2(x)),
-            "expm1" => tr(<T as Float>::expm1(x)),
-            "tan" => tr(<T as Float>::tan(x)),
-            "atan" => tr(<T as Float>::atan(x)),
-            "asin" => tr(<T as Float>::asin(x)),
-            "acos" => tr(<T as Float>::acos(x)),
-            "sinh" => tr(<T as Float>::sinh(x)),
-            "cosh" => tr(<T as Float>::cosh(x)),
-            "softplus" => tr(<T as Float>::softplus(x)),
-            "asinh" => tr(<T as Float>::asinh(x)),
-            "acosh" => tr(<T as Float>::acosh(x)),
-            "atanh" => tr(<T as Float>::atanh(x)),
-            "erfc" => tr(<T as Float>::erfc(x)),
-            "cbrt" => tr(<T as Float>::cbrt(x)),
-            "mish" => tr(<T as Float>::mish(x)),
-            "gelu_tanh" => tr(<T as Float>::gelu_tanh(x)),
-            _ => panic!("`{f}` on {d}"),
+            // The function table's `reference::Float` rows (tensor-core functions.rs), within
+            // their bound (`ulps`: 0 for the exact ones, sqrt, which `widen` keeps exact).
+            _ => match float_unary::<T>(f) {
+                Some(g) => tr(g(x)),
+                None => panic!("`{f}` on {d}"),
+            },
         }
     })
 }
