@@ -16,7 +16,7 @@
 
 use std::fmt::Write as _;
 
-use tensor_core::functions::{EXACT_FLOAT_FUNCTIONS, FLOAT_FUNCTIONS};
+use tensor_core::functions::FLOAT_FUNCTIONS;
 
 use crate::ast::BinOp;
 use crate::ops::{
@@ -540,14 +540,16 @@ fn params_text(params: &[ParamSpec]) -> Option<String> {
 
 /// The precision of an elementwise row, from tensor-core's table.
 fn precision_text(op: &Op) -> String {
+    // The table's exact rows have bound 0.
+    let exact = |f: &&tensor_core::functions::FloatFunction| f.ulp_f32 == 0.0 && f.ulp_f64 == 0.0;
+    if FLOAT_FUNCTIONS.iter().any(|f| f.name == op.name && exact(&f)) {
+        return "exact: the scalar reference's bits on every build".into();
+    }
     if let Some(f) = FLOAT_FUNCTIONS.iter().find(|f| f.name == op.name) {
         return format!(
             "within {} ULP in `f32`, {} ULP in `f64` (`f16`/`bf16`: computed in `f32`, within 1 ULP of their own after rounding); the repository's ACCURACY.md says how each bound is met",
             f.ulp_f32, f.ulp_f64
         );
-    }
-    if EXACT_FLOAT_FUNCTIONS.contains(&op.name) {
-        return "exact: the scalar reference's bits on every build".into();
     }
     if op.name == "mod" {
         return "integers exact; floats: the truncated remainder is exact and the sign fix (adding the divisor) rounds once, as NumPy's `divmod`".into();
