@@ -224,3 +224,68 @@ fn gather_elements_as_onnx() {
         }
     }
 }
+
+graph! {
+    fn scatter_cols(x: f32[N, 5], ids: i64[N, 2], up: f32[N, 2]) -> (f32[N, 5], f32[N, 5]) {
+        (scatter_elements(x, ids, up, axis = 1), scatter_elements(x, ids, up, axis = 1, reduction = add))
+    }
+    fn scatter_rows(x: i32[4, 4, 4], ids: i64[2, 1], up: i32[2, 4, 4]) -> (i32[4, 4, 4], i32[4, 4, 4]) {
+        (scatter_nd(x, ids, up), scatter_nd(x, ids, up, reduction = max))
+    }
+    fn pick_nd(x: f64[2, 2, 3], ids: u8[2, 1]) -> f64[2, 3] { gather_nd(x, ids, batch_dims = 1) }
+    fn pick_points(x: i64[3, 4], ids: i32[5, 2]) -> i64[5] { gather_nd(x, ids) }
+}
+
+#[test]
+fn scatters_and_gather_nd_as_onnx() {
+    for n in [1usize, 3, 8] {
+        let x: Vec<f32> = (0..n * 5).map(|i| i as f32).collect();
+        let ids: Vec<i64> = (0..n * 2).map(|i| [(i % 5) as i64, -1, 2, 2][i % 4]).collect();
+        let up: Vec<f32> = (0..n * 2).map(|i| 100.0 + i as f32).collect();
+        let t = |v: Vec<f32>, c: usize| Tensor::<f32, Shape![_, _]>::from_shape_vec([n, c], v).unwrap();
+        let it = Tensor::<i64, Shape![_, _]>::from_shape_vec([n, 2], ids.clone()).unwrap();
+        let (plain, added) = scatter_cols(&t(x.clone(), 5), &it, &t(up.clone(), 2)).unwrap();
+        let mut want_plain = x.clone();
+        let mut want_add = x.clone();
+        for r in 0..n {
+            for j in 0..2 {
+                let i = ids[r * 2 + j];
+                let c = if i < 0 { i + 5 } else { i } as usize;
+                // Duplicates: the last update in index order wins.
+                want_plain[r * 5 + c] = up[r * 2 + j];
+                want_add[r * 5 + c] += up[r * 2 + j];
+            }
+        }
+        assert_eq!(plain.as_slice(), &want_plain[..], "n={n}");
+        assert_eq!(added.as_slice(), &want_add[..], "n={n}");
+        let bad = Tensor::<i64, Shape![_, _]>::from_shape_vec([n, 2], vec![5; n * 2]).unwrap();
+        assert!(matches!(scatter_cols(&t(x.clone(), 5), &bad, &t(up.clone(), 2)), Err(ShapeError::IndexOutOfRange { .. })));
+    }
+    // ONNX ScatterND's example.
+    let x: Vec<i32> = (0..64).map(|i| [1, 2, 3, 4, 5, 6, 7, 8, 8, 7, 6, 5, 4, 3, 2, 1][i % 16]).collect();
+    let up: Vec<i32> = (0..32).map(|i| if i < 16 { 5 } else { 6 }).collect();
+    let (a, b) = scatter_rows(
+        &Tensor::from_vec(x.clone()).unwrap(),
+        &Tensor::from_vec(vec![0, 2]).unwrap(),
+        &Tensor::from_vec(up.clone()).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(&a.as_slice()[..16], &[5; 16]);
+    assert_eq!(&a.as_slice()[16..32], &x[16..32]);
+    assert_eq!(&a.as_slice()[32..48], &[6; 16]);
+    let want_max: Vec<i32> = (0..16).map(|i| x[32 + i].max(6)).collect();
+    assert_eq!(&b.as_slice()[32..48], &want_max[..]);
+    assert!(scatter_rows(&Tensor::from_vec(x.clone()).unwrap(), &Tensor::from_vec(vec![0, -5]).unwrap(), &Tensor::from_vec(up).unwrap()).is_err());
+    // GatherND with batch_dims = 1 (ONNX's example 5 shape), and point tuples.
+    let x: Vec<f64> = (0..12).map(|i| i as f64).collect();
+    let y = pick_nd(&Tensor::from_vec(x.clone()).unwrap(), &Tensor::from_vec(vec![1, 0]).unwrap()).unwrap();
+    assert_eq!(y.as_slice(), &[3.0, 4.0, 5.0, 6.0, 7.0, 8.0]);
+    let x: Vec<i64> = (0..12).collect();
+    let ids = Tensor::<i32, Shape![5, 2]>::from_vec(vec![0, 0, 2, 3, -1, -1, 1, 2, -3, 0]).unwrap();
+    let y = pick_points(&Tensor::from_vec(x.clone()).unwrap(), &ids).unwrap();
+    assert_eq!(y.as_slice(), &[0, 11, 11, 6, 0]);
+    let bad = Tensor::<i32, Shape![5, 2]>::from_vec(vec![0, 0, 2, 4, 0, 0, 0, 0, 0, 0]).unwrap();
+    let err = pick_points(&Tensor::from_vec(x).unwrap(), &bad).unwrap_err();
+    assert!(matches!(&err, ShapeError::IndexOutOfRange { value: 4, len: 4, .. }), "{err:?}");
+    assert!(err.to_string().contains("[1, 1]"), "{err}");
+}

@@ -1139,6 +1139,35 @@ fn op_gather_elements() {
 }
 
 #[test]
+fn op_gather_nd() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: i64[3, 4], ids: i32[2, 2]| gather_nd(x, ids));
+    let x = Tensor::<i64, Shape![3, 4]>::from_vec((0..12).collect()).unwrap();
+    let ids = Tensor::<i32, Shape![2, 2]>::from_vec(vec![2, 3, -1, 0]).unwrap();
+    assert_eq!(f(&x, &ids).unwrap().as_slice(), &[11, 8]);
+}
+
+#[test]
+fn op_scatter_elements() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: f32[5], ids: i64[2], up: f32[2]| scatter_elements(x, ids, up));
+    let x = Tensor::<f32, Shape![5]>::from_vec(vec![1.0, 2.0, 3.0, 4.0, 5.0]).unwrap();
+    let ids = Tensor::<i64, Shape![2]>::from_vec(vec![1, 3]).unwrap();
+    let up = Tensor::<f32, Shape![2]>::from_vec(vec![1.5, 2.5]).unwrap();
+    assert_eq!(f(&x, &ids, &up).unwrap().as_slice(), &[1.0, 1.5, 3.0, 2.5, 5.0]);
+}
+
+#[test]
+fn op_scatter_nd() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: i32[3, 2], ids: i64[1, 1], up: i32[1, 2]| scatter_nd(x, ids, up, reduction = add));
+    let x = Tensor::<i32, Shape![3, 2]>::from_vec(vec![1, 1, 1, 1, 1, 1]).unwrap();
+    let ids = Tensor::<i64, Shape![1, 1]>::from_vec(vec![2]).unwrap();
+    let up = Tensor::<i32, Shape![1, 2]>::from_vec(vec![10, 20]).unwrap();
+    assert_eq!(f(&x, &ids, &up).unwrap().as_slice(), &[1, 1, 1, 1, 11, 21]);
+}
+
+#[test]
 fn op_arange() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[4]| x + arange(4, dtype = f32));

@@ -1300,6 +1300,46 @@ pub fn check_indices<E: Copy + Into<i128>>(
     }))
 }
 
+/// [`check_indices`] for index tuples (`gather_nd`, `scatter_nd`): the last axis of
+/// `indices` holds tuples whose component `c` indexes an axis of `bounds[c]` elements
+/// (`-len..len`, a negative index counting from the end).
+pub fn check_index_tuples<E: Copy + Into<i128>>(
+    sig: &'static GraphSignature,
+    op: &'static str,
+    arg: &'static str,
+    indices: &[E],
+    dims: &[usize],
+    bounds: &[usize],
+) -> Result<(), EntryError> {
+    let q = bounds.len().max(1);
+    let bad = indices.iter().enumerate().find_map(|(at, &v)| {
+        let v: i128 = v.into();
+        let len = *bounds.get(at % q)? as i128;
+        (v < -len || v >= len).then_some((at, v, len as usize))
+    });
+    let Some((at, value, len)) = bad else {
+        return Ok(());
+    };
+    let mut rest = at;
+    let mut position = vec![0usize; dims.len()];
+    for (axis, &d) in dims.iter().enumerate().rev() {
+        if d > 0 {
+            position[axis] = rest % d;
+            rest /= d;
+        }
+    }
+    let position: Vec<String> = position.iter().map(|p| p.to_string()).collect();
+    Err(EntryError::new(ShapeError::IndexOutOfRange {
+        graph: sig.name,
+        op,
+        arg,
+        position: format!("[{}]", position.join(", ")),
+        value,
+        len,
+        signature: sig.text,
+    }))
+}
+
 /// [`check_sizes`] for generated code: the same check and, boxed, the same error.
 pub fn check_entry_sizes(
     sig: &'static GraphSignature,

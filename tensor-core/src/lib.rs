@@ -16,6 +16,7 @@ pub mod error;
 pub mod functions;
 pub mod gemm;
 pub mod hugepages;
+pub mod indexing;
 pub mod lanes;
 pub mod matmul;
 pub mod parallel;
@@ -55,12 +56,13 @@ pub mod __private {
         StaticInput, StaticOutput, StaticPointee, Sym, TensorArg, TensorArgMut, UnderLiteral,
     };
     pub use crate::bind::{
-        bind_dims, bind_entry, check_entry_sizes, check_indices, check_sizes, entry_error, ArgShape,
+        bind_dims, bind_entry, check_entry_sizes, check_index_tuples, check_indices, check_sizes, entry_error, ArgShape,
         DeclDim,
         DimExpr, DimOp, EntryError, GraphSignature, ParamSig,
     };
     pub use crate::attention::{attention, AttentionMask, AttentionOptions, AttentionShape};
     pub use crate::cast::CastTo;
+    pub use crate::indexing::{gather_nd, scatter_elements, scatter_nd, ScatterReduction};
     pub use crate::dtype::{bf16, f16, Element};
     pub use crate::error::ShapeError;
     pub use crate::lanes::{

@@ -72,6 +72,22 @@ pub enum NodeKind {
     },
     /// The positions (`i64`) of `top_k`'s values: the `TopK` node `of` fills its temp.
     TopKIndices { of: NodeId },
+    /// `scatter_elements` (`axis` given) or `scatter_nd` (`axis` `None`): `data` with
+    /// `updates` written (or combined by `reduction`) at the positions `indices` (an `i64`
+    /// value of a checked index parameter) names; a runtime step.
+    Scatter {
+        data: NodeId,
+        indices: NodeId,
+        updates: NodeId,
+        axis: Option<usize>,
+        reduction: &'static str,
+    },
+    /// `gather_nd(data, indices, batch_dims)`: a runtime step.
+    GatherNd {
+        data: NodeId,
+        indices: NodeId,
+        batch_dims: usize,
+    },
     /// `attention(q, k, v, …)` in the compute type (`check/attention.rs`): a runtime step
     /// from temps of `q`, `k`, `v` and the additive `mask` (broadcast to the scores).
     Attention {
@@ -149,6 +165,9 @@ pub struct IndexCheck {
     pub negative: bool,
     /// A value allowed whatever the bound (a loss's `ignore_index`).
     pub skip: Option<i128>,
+    /// For index tuples (`gather_nd`, `scatter_nd`): the bound of each component of the
+    /// last axis (then `bound` is unused).
+    pub tuple_bounds: Vec<Dim>,
 }
 
 /// How one output axis of a `Reorg` node indexes its inputs.
@@ -706,6 +725,24 @@ pub enum AxisStep {
         k: Size,
         largest: bool,
         indices: usize,
+    },
+    /// `scatter_elements`/`scatter_nd` (`axis` `None`) from `input` (the data's temp) with
+    /// the `i64` temp `indices` and the updates' temp into `output`; the dims of the data
+    /// and of the indices.
+    Scatter {
+        indices: usize,
+        updates: usize,
+        data_dims: Vec<Size>,
+        idx_dims: Vec<Size>,
+        axis: Option<usize>,
+        reduction: &'static str,
+    },
+    /// `gather_nd` from `input` with the `i64` temp `indices` into `output`.
+    GatherNd {
+        indices: usize,
+        data_dims: Vec<Size>,
+        idx_dims: Vec<Size>,
+        batch_dims: usize,
     },
     /// `attention`: `input` is the queries' temp; the keys', values' and mask's temps
     /// here, with the mask's strides over the scores `[B, Hq, Sq, Skv]` (0 where it

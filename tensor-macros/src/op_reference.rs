@@ -349,6 +349,20 @@ let x = Tensor::<f32, Shape![4]>::from_vec(vec![0.1, 3.0, -1.0, 3.0]).unwrap();
 let (values, positions) = f(&x);
 assert_eq!(values.as_slice(), &[3.0, 3.0]);
 assert_eq!(positions.as_slice(), &[1, 3]);"#) },
+    TensorDoc { name: "gather_nd", args: "data, indices", dtypes: Some("every dtype for `data`, any integer dtype for `indices` → `data`'s dtype"), formula: "ONNX `GatherND`: the last axis of `indices` holds tuples indexing `data`'s axes after the first `batch_dims`; the result is `indices`' dims without that axis, then `data`'s remaining axes; indices checked at call entry", precision: "exact", example: Code(r#"let f = graph!(|x: i64[3, 4], ids: i32[2, 2]| gather_nd(x, ids));
+let x = Tensor::<i64, Shape![3, 4]>::from_vec((0..12).collect()).unwrap();
+let ids = Tensor::<i32, Shape![2, 2]>::from_vec(vec![2, 3, -1, 0]).unwrap();
+assert_eq!(f(&x, &ids).unwrap().as_slice(), &[11, 8]);"#) },
+    TensorDoc { name: "scatter_elements", args: "data, indices, updates", dtypes: Some("every dtype for `data` and `updates` (numbers for a `reduction`), any integer dtype for `indices` → `data`'s dtype"), formula: "ONNX `ScatterElements`: `data` with each update written at its own position, the axis `axis` replaced by its index (or combined: `reduction = add|mul|max|min`); with `none` the last duplicate wins; indices checked at call entry", precision: "exact (a float `add`/`mul` rounds once per update, in index order)", example: Code(r#"let f = graph!(|x: f32[5], ids: i64[2], up: f32[2]| scatter_elements(x, ids, up));
+let x = Tensor::<f32, Shape![5]>::from_vec(vec![1.0, 2.0, 3.0, 4.0, 5.0]).unwrap();
+let ids = Tensor::<i64, Shape![2]>::from_vec(vec![1, 3]).unwrap();
+let up = Tensor::<f32, Shape![2]>::from_vec(vec![1.5, 2.5]).unwrap();
+assert_eq!(f(&x, &ids, &up).unwrap().as_slice(), &[1.0, 1.5, 3.0, 2.5, 5.0]);"#) },
+    TensorDoc { name: "scatter_nd", args: "data, indices, updates", dtypes: Some("as `scatter_elements`"), formula: "ONNX `ScatterND`: for each index tuple (the last axis of `indices`), the slice of `data` it names is replaced by (or combined with) the matching slice of `updates`; indices checked at call entry", precision: "exact (a float `add`/`mul` rounds once per update)", example: Code(r#"let f = graph!(|x: i32[3, 2], ids: i64[1, 1], up: i32[1, 2]| scatter_nd(x, ids, up, reduction = add));
+let x = Tensor::<i32, Shape![3, 2]>::from_vec(vec![1, 1, 1, 1, 1, 1]).unwrap();
+let ids = Tensor::<i64, Shape![1, 1]>::from_vec(vec![2]).unwrap();
+let up = Tensor::<i32, Shape![1, 2]>::from_vec(vec![10, 20]).unwrap();
+assert_eq!(f(&x, &ids, &up).unwrap().as_slice(), &[1, 1, 1, 1, 11, 21]);"#) },
     TensorDoc { name: "softmax_cross_entropy", args: "scores, labels", dtypes: Some("float `scores` `[N, C, …]` (classes on axis 1), integer `labels` `[N, …]`, a float `weight` `[C]` → the scores' dtype"), formula: "ONNX `SoftmaxCrossEntropyLoss`: per element `-weight[label] · log softmax(scores)[label]`, 0 (and weight 0) where the label is `ignore_index`; `reduction = none` the per-element losses, `sum` their sum, `mean` their sum over the weights used; labels that are a parameter are checked at call entry to lie in `0..C`", precision: "sums in `f64` for `f32`; `exp`/`log` within their ULP bounds", example: Code(r#"let f = graph!(|x: f32[2, 3], labels: i64[2]| softmax_cross_entropy(x, labels));
 let x = Tensor::<f32, Shape![2, 3]>::from_vec(vec![0.0, 0.0, 0.0, 1.0, 1.0, 1.0]).unwrap();
 let labels = Tensor::<i64, Shape![2]>::from_vec(vec![0, 2]).unwrap();

@@ -412,6 +412,9 @@ pub enum TensorOpKind {
 pub const INDEX_OPS: &[&str] = &[
     "gather",
     "gather_elements",
+    "gather_nd",
+    "scatter_elements",
+    "scatter_nd",
     "softmax_cross_entropy",
     "nll_loss",
 ];
@@ -599,6 +602,21 @@ pub const TENSOR_OPS: &[TensorOp] = {
             "gather_elements",
             TensorOpKind::Indexing,
             &[param("axis", Axes, Some("0"))],
+        ),
+        tensor_op(
+            "gather_nd",
+            TensorOpKind::Indexing,
+            &[param("batch_dims", ParamType::Int, Some("0"))],
+        ),
+        tensor_op(
+            "scatter_elements",
+            TensorOpKind::Indexing,
+            &[param("axis", Axes, Some("0")), param("reduction", ParamType::Operand, Some("none"))],
+        ),
+        tensor_op(
+            "scatter_nd",
+            TensorOpKind::Indexing,
+            &[param("reduction", ParamType::Operand, Some("none"))],
         ),
         tensor_op(
             "pad",

@@ -12,6 +12,7 @@ use super::{type_text, Checker, Typed};
 use crate::ast::{Expr, NamedArg};
 use crate::ir::{IndexCheck, NodeId, NodeKind};
 use crate::ops::TensorOp;
+use crate::shape::Dim;
 
 impl Checker<'_> {
     /// A row of kind `Indexing`; `args` are the positional arguments as written.
@@ -23,6 +24,9 @@ impl Checker<'_> {
         named: &[NamedArg],
     ) -> Typed {
         let name = op.name;
+        if matches!(name, "scatter_elements" | "scatter_nd" | "gather_nd") {
+            return self.check_moves(op, span, args, named);
+        }
         let mut axis = (0i128, span);
         for n in named {
             if self.param_spec(op, n).is_none() {
@@ -76,6 +80,7 @@ impl Checker<'_> {
             op: name,
             negative: true,
             skip: None,
+            tuple_bounds: Vec::new(),
         };
         if !self.graph.index_checks.contains(&check) {
             self.graph.index_checks.push(check);
@@ -131,6 +136,7 @@ impl Checker<'_> {
             op: "gather_elements",
             negative: true,
             skip: None,
+            tuple_bounds: Vec::new(),
         };
         if !self.graph.index_checks.contains(&check) {
             self.graph.index_checks.push(check);
@@ -146,6 +152,164 @@ impl Checker<'_> {
             dtype,
             id_dims,
         ))
+    }
+
+    /// `scatter_elements(data, indices, updates, axis = 0, reduction = none)`,
+    /// `scatter_nd(data, indices, updates, reduction = none)` and `gather_nd(data, indices,
+    /// batch_dims = 0)`, ONNX's: runtime steps that move elements or slices by index.
+    fn check_moves(
+        &mut self,
+        op: &'static TensorOp,
+        span: Span,
+        args: &[Expr],
+        named: &[NamedArg],
+    ) -> Typed {
+        let name = op.name;
+        let (mut axis, mut reduction, mut batch_dims) = ((0i128, span), "none", 0usize);
+        for n in named {
+            if self.param_spec(op, n).is_none() {
+                return Typed::Poison;
+            }
+            let at = n.value.span();
+            match n.name.to_string().as_str() {
+                "reduction" => match &n.value {
+                    Expr::Var(v) => match v.to_string().as_str() {
+                        "none" => reduction = "none",
+                        "add" => reduction = "add",
+                        "mul" => reduction = "mul",
+                        "max" => reduction = "max",
+                        "min" => reduction = "min",
+                        _ => {
+                            self.errors.push(at, "`reduction` is `none`, `add`, `mul`, `max` or `min` (ONNX's)");
+                            return Typed::Poison;
+                        }
+                    },
+                    _ => {
+                        self.errors.push(at, "`reduction` is `none`, `add`, `mul`, `max` or `min` (ONNX's)");
+                        return Typed::Poison;
+                    }
+                },
+                other => match super::tensor_ops::int_literal(&n.value) {
+                    Some(v) if other == "axis" => axis = (v, at),
+                    Some(v) if v >= 0 => batch_dims = v as usize,
+                    _ => {
+                        self.errors.push(at, format!("`{other}` of `{name}` is an integer literal"));
+                        return Typed::Poison;
+                    }
+                },
+            }
+        }
+        let want = if name == "gather_nd" { 2 } else { 3 };
+        if args.len() != want {
+            let usage = match name {
+                "gather_nd" => "`gather_nd(data, indices, batch_dims = 0)`",
+                "scatter_nd" => "`scatter_nd(data, indices, updates, reduction = none)`",
+                _ => "`scatter_elements(data, indices, updates, axis = 0, reduction = none)`",
+            };
+            self.errors.push(span, format!("`{name}` takes {usage}"));
+            return Typed::Poison;
+        }
+        let (Some(data), Some(ids)) = (self.tensor_arg(name, &args[0]), self.index_arg(name, &args[1])) else {
+            return Typed::Poison;
+        };
+        let (dd, dims) = (self.node(data).dtype, self.node(data).dims.clone());
+        let id_dims = self.node(ids).dims.clone();
+        if dd == crate::dtype::DType::Bool && reduction != "none" {
+            self.errors.push(span, format!("`{name}` with `reduction = {reduction}` needs numbers, and the data is `bool`"));
+            return Typed::Poison;
+        }
+        let NodeKind::Input { param } = self.node(ids).kind else {
+            unreachable!("index_arg returns parameters");
+        };
+        let shown = |this: &Self, n: NodeId| type_text(this.node(n).dtype, &this.node(n).dims);
+        let wide = self.convert(ids, crate::dtype::DType::I64);
+        // The index tuples' length (`nd` ops): a literal last axis.
+        let tuple = |this: &mut Self, batch: usize| -> Option<usize> {
+            match id_dims.last().and_then(Dim::as_static) {
+                Some(q) if !id_dims.is_empty() && batch + q <= dims.len() => Some(q),
+                _ => {
+                    this.errors.push(
+                        args[1].span(),
+                        format!("the indices of `{name}` end in an axis of tuples, each indexing the data's first axes: a literal length at most {} here, found {}", dims.len() - batch.min(dims.len()), shown(this, ids)),
+                    );
+                    None
+                }
+            }
+        };
+        let check = |this: &mut Self, bound: Dim, tuple_bounds: Vec<Dim>| {
+            let check = IndexCheck { param, bound, op: name, negative: true, skip: None, tuple_bounds };
+            if !this.graph.index_checks.contains(&check) {
+                this.graph.index_checks.push(check);
+            }
+        };
+        if name == "gather_nd" {
+            if batch_dims >= id_dims.len() || dims[..batch_dims.min(dims.len())] != id_dims[..batch_dims.min(id_dims.len())] {
+                self.errors.push(span, format!("`gather_nd` with `batch_dims = {batch_dims}`: the data {} and the indices {} share their first {batch_dims} axes", shown(self, data), shown(self, ids)));
+                return Typed::Poison;
+            }
+            let Some(q) = tuple(self, batch_dims) else {
+                return Typed::Poison;
+            };
+            let mut out = id_dims[..id_dims.len() - 1].to_vec();
+            out.extend(dims[batch_dims + q..].iter().cloned());
+            if out.len() > 6 {
+                self.errors.push(span, "the result of `gather_nd` would have rank above 6");
+                return Typed::Poison;
+            }
+            check(self, Dim::Static(0), dims[batch_dims..batch_dims + q].to_vec());
+            let dc = self.convert(data, dd.compute());
+            let node = self.add(NodeKind::GatherNd { data: dc, indices: wide, batch_dims }, dd.compute(), out);
+            return Typed::Strong(self.convert(node, dd));
+        }
+        let Some(updates) = self.tensor_arg(name, &args[2]) else {
+            return Typed::Poison;
+        };
+        let (ud, udims) = (self.node(updates).dtype, self.node(updates).dims.clone());
+        if ud != dd {
+            self.errors.push(args[2].span(), format!("the updates of `{name}` have the data's dtype `{}`, found `{}`", dd.name(), ud.name()));
+            return Typed::Poison;
+        }
+        let axis_k = if name == "scatter_elements" {
+            let Some(k) = self.reorg_axis(name, data, axis) else {
+                return Typed::Poison;
+            };
+            let fits = id_dims.len() == dims.len()
+                && id_dims.iter().zip(&dims).enumerate().all(|(a, (i, d))| {
+                    a == k || i == d || matches!((i, d), (Dim::Static(i), Dim::Static(d)) if i <= d)
+                });
+            if !fits || udims != id_dims {
+                self.errors.push(
+                    span,
+                    format!("`scatter_elements` along axis {k}: the indices {} have the data's rank {} and no larger dims off the axis, and the updates {} the indices' dims", shown(self, ids), shown(self, data), shown(self, updates)),
+                );
+                return Typed::Poison;
+            }
+            check(self, dims[k].clone(), Vec::new());
+            Some(k)
+        } else {
+            let Some(q) = tuple(self, 0) else {
+                return Typed::Poison;
+            };
+            let mut want = id_dims[..id_dims.len() - 1].to_vec();
+            want.extend(dims[q..].iter().cloned());
+            if udims != want {
+                self.errors.push(
+                    args[2].span(),
+                    format!("the updates of `scatter_nd` are the indices' dims without the tuple axis, then the data's after the first {q}: {}, found {}", crate::shape::dims_text(&want), shown(self, updates)),
+                );
+                return Typed::Poison;
+            }
+            check(self, Dim::Static(0), dims[..q].to_vec());
+            None
+        };
+        let c = dd.compute();
+        let (dc, uc) = (self.convert(data, c), self.convert(updates, c));
+        let node = self.add(
+            NodeKind::Scatter { data: dc, indices: wide, updates: uc, axis: axis_k, reduction },
+            c,
+            dims,
+        );
+        Typed::Strong(self.convert(node, dd))
     }
 
     /// The index tensor of `name`: a parameter of an integer dtype.

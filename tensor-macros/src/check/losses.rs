@@ -96,6 +96,7 @@ impl Checker<'_> {
                 op: name,
                 negative: false,
                 skip: ignore,
+                tuple_bounds: Vec::new(),
             };
             if !self.graph.index_checks.contains(&check) {
                 self.graph.index_checks.push(check);

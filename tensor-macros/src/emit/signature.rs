@@ -1041,7 +1041,12 @@ fn emit_index_checks(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph) -> Token
                 }
                 None => quote!(::core::option::Option::None),
             };
-            let call = try_entry(quote!(#p::check_indices(&#sig, #op, #arg, #slice, &[#(#dims),*], #len, #negative, #skip)));
+            let call = if check.tuple_bounds.is_empty() {
+                try_entry(quote!(#p::check_indices(&#sig, #op, #arg, #slice, &[#(#dims),*], #len, #negative, #skip)))
+            } else {
+                let bounds = check.tuple_bounds.iter().map(|d| size_expr(&Size::of(d)));
+                try_entry(quote!(#p::check_index_tuples(&#sig, #op, #arg, #slice, &[#(#dims),*], &[#(#bounds),*])))
+            };
             quote!(#call;)
         })
         .collect()

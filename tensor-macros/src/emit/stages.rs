@@ -410,6 +410,47 @@ pub(super) fn emit_scan(cx: &Emitter<'_>, scan: &crate::ir::ScanStep) -> TokenSt
                 );
             }}
         }
+        AxisStep::Scatter {
+            indices,
+            updates,
+            data_dims,
+            idx_dims,
+            axis,
+            reduction,
+        } => {
+            let (ix, up) = (temp_vec(*indices), temp_vec(*updates));
+            let dd = data_dims.iter().map(size_expr);
+            let id = idx_dims.iter().map(size_expr);
+            let r = format_ident!("{}", match *reduction {
+                "add" => "Add",
+                "mul" => "Mul",
+                "max" => "Max",
+                "min" => "Min",
+                _ => "None",
+            });
+            let reduction = quote!(#p::ScatterReduction::#r);
+            match axis {
+                Some(a) => quote! {{
+                    #p::scatter_elements::<#c>(&#src[..], &#ix[..], &#up[..], &mut #dst[..], &[#(#dd),*], &[#(#id),*], #a, #reduction);
+                }},
+                None => quote! {{
+                    #p::scatter_nd::<#c>(&#src[..], &#ix[..], &#up[..], &mut #dst[..], &[#(#dd),*], &[#(#id),*], #reduction);
+                }},
+            }
+        }
+        AxisStep::GatherNd {
+            indices,
+            data_dims,
+            idx_dims,
+            batch_dims,
+        } => {
+            let ix = temp_vec(*indices);
+            let dd = data_dims.iter().map(size_expr);
+            let id = idx_dims.iter().map(size_expr);
+            quote! {{
+                #p::gather_nd::<#c>(&#src[..], &#ix[..], &mut #dst[..], &[#(#dd),*], &[#(#id),*], #batch_dims);
+            }}
+        }
         AxisStep::TopK {
             k,
             largest,

@@ -223,6 +223,76 @@ fn lower_with(graph: &TypedGraph, forced: &[NodeId]) -> Result<Kernel, NodeId> {
                 }
             }
             NodeKind::TopKIndices { .. } => unreachable!("made with its `TopK` node's temps"),
+            NodeKind::Scatter { .. } | NodeKind::GatherNd { .. } => {
+                let sizes = |node: NodeId| -> Vec<Size> { graph.nodes[node].dims.iter().map(Size::of).collect() };
+                let (data, indices, updates, op) = match &n.kind {
+                    NodeKind::Scatter {
+                        data,
+                        indices,
+                        updates,
+                        axis,
+                        reduction,
+                    } => (
+                        *data,
+                        *indices,
+                        Some(*updates),
+                        AxisStep::Scatter {
+                            indices: temp_of[indices],
+                            updates: temp_of[updates],
+                            data_dims: sizes(*data),
+                            idx_dims: sizes(*indices),
+                            axis: *axis,
+                            reduction,
+                        },
+                    ),
+                    NodeKind::GatherNd {
+                        data,
+                        indices,
+                        batch_dims,
+                    } => (
+                        *data,
+                        *indices,
+                        None,
+                        AxisStep::GatherNd {
+                            indices: temp_of[indices],
+                            data_dims: sizes(*data),
+                            idx_dims: sizes(*indices),
+                            batch_dims: *batch_dims,
+                        },
+                    ),
+                    _ => unreachable!("matched above"),
+                };
+                let step = ScanStep {
+                    input: temp_of[&data],
+                    output: temp_of[&node],
+                    outer: Size::lit(0),
+                    len: Size::lit(0),
+                    inner: Size::lit(0),
+                    op,
+                };
+                let operand = |b: BufferRef| Operand {
+                    buffer: b,
+                    base: Offset::zero(),
+                    outer_strides: Vec::new(),
+                    inner_stride: Offset::zero(),
+                };
+                let mut operands = vec![
+                    operand(BufferRef::Temp(temp_of[&data])),
+                    operand(BufferRef::Temp(temp_of[&node])),
+                    operand(BufferRef::Temp(temp_of[&indices])),
+                ];
+                operands.extend(updates.map(|u| operand(BufferRef::Temp(temp_of[&u]))));
+                LoopNest {
+                    scan: Some(step),
+                    matmul: None,
+                    outer: Vec::new(),
+                    inner: Size::lit(1),
+                    ragged: None,
+                    operands,
+                    values: Vec::new(),
+                    sink: Sink::Store(vec![(1, usize::MAX)]),
+                }
+            }
             NodeKind::Attention {
                 q,
                 k,

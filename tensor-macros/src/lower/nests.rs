@@ -389,6 +389,8 @@ impl<'g> NestBuilder<'g> {
                 | NodeKind::TopK { .. }
                 | NodeKind::TopKIndices { .. }
                 | NodeKind::Attention { .. }
+                | NodeKind::Scatter { .. }
+                | NodeKind::GatherNd { .. }
                 | NodeKind::MatMul { .. }
                 | NodeKind::Input { .. }
                 | NodeKind::Reshape { .. } => {
