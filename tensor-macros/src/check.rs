@@ -111,6 +111,7 @@ mod ranking;
 mod reorg;
 mod tensor_ops;
 mod tuples;
+mod vision;
 
 /// The most elements a value may hold (tensor-core's `bind::MAX_ELEMENTS`).
 const MAX_ELEMENTS: usize = 1 << 53;

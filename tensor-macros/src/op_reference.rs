@@ -363,6 +363,42 @@ let x = Tensor::<i32, Shape![3, 2]>::from_vec(vec![1, 1, 1, 1, 1, 1]).unwrap();
 let ids = Tensor::<i64, Shape![1, 1]>::from_vec(vec![2]).unwrap();
 let up = Tensor::<i32, Shape![1, 2]>::from_vec(vec![10, 20]).unwrap();
 assert_eq!(f(&x, &ids, &up).unwrap().as_slice(), &[1, 1, 1, 1, 11, 21]);"#) },
+    TensorDoc { name: "batch_norm", args: "x, scale, bias, mean, var", dtypes: Some("floats; the four `[C]` parameters of `x`'s dtype"), formula: "ONNX `BatchNormalization` (inference): `(x - mean) / sqrt(var + epsilon) * scale + bias` per channel (axis 1)", precision: "as the elementwise ops it is made of", example: Code(r#"let f = graph!(|x: f32[1, 2, 2], s: f32[2], b: f32[2], m: f32[2], v: f32[2]| batch_norm(x, s, b, m, v, epsilon = 0.0));
+let x = Tensor::<f32, Shape![1, 2, 2]>::from_vec(vec![1.0, 3.0, 5.0, 7.0]).unwrap();
+let p = |a: f32, b: f32| Tensor::<f32, Shape![2]>::from_vec(vec![a, b]).unwrap();
+assert_eq!(f(&x, &p(1.0, 2.0), &p(0.0, 1.0), &p(1.0, 5.0), &p(4.0, 1.0)).as_slice(), &[0.0, 1.0, 1.0, 5.0]);"#) },
+    TensorDoc { name: "instance_norm", args: "x, scale, bias", dtypes: Some("floats; `scale` and `bias` `[C]`"), formula: "ONNX `InstanceNormalization`: normalised over the spatial axes of each (n, c) with `epsilon`, then a per-channel scale and bias", precision: "sums in `f64` for `f32`, as `mean`", example: Code(r#"let f = graph!(|x: f32[1, 1, 2], s: f32[1], b: f32[1]| instance_norm(x, s, b, epsilon = 0.0));
+let x = Tensor::<f32, Shape![1, 1, 2]>::from_vec(vec![1.0, 3.0]).unwrap();
+let one = Tensor::<f32, Shape![1]>::from_vec(vec![1.0]).unwrap();
+let zero = Tensor::<f32, Shape![1]>::from_vec(vec![0.0]).unwrap();
+assert_eq!(f(&x, &one, &zero).as_slice(), &[-1.0, 1.0]);"#) },
+    TensorDoc { name: "group_norm", args: "x, scale, bias", dtypes: Some("floats; `scale` and `bias` `[C]` (opset 21)"), formula: "ONNX `GroupNormalization`: normalised over each group of `C / num_groups` channels and the spatial axes, then a per-channel scale and bias", precision: "sums in `f64` for `f32`", example: Code(r#"let f = graph!(|x: f32[1, 2, 1], s: f32[2], b: f32[2]| group_norm(x, s, b, num_groups = 1, epsilon = 0.0));
+let x = Tensor::<f32, Shape![1, 2, 1]>::from_vec(vec![2.0, 4.0]).unwrap();
+let s = Tensor::<f32, Shape![2]>::from_vec(vec![1.0, 1.0]).unwrap();
+let b = Tensor::<f32, Shape![2]>::from_vec(vec![0.0, 0.0]).unwrap();
+assert_eq!(f(&x, &s, &b).as_slice(), &[-1.0, 1.0]);"#) },
+    TensorDoc { name: "mean_variance_normalization", args: "x", dtypes: Some("floats, unchanged"), formula: "ONNX `MeanVarianceNormalization`: `(x - mean) / (sqrt(var) + 1e-9)` over `axes` (default every axis but 1)", precision: "sums in `f64` for `f32`", example: Code(r#"let f = graph!(|x: f64[2, 1]| mean_variance_normalization(x, axes = [0]));
+let x = Tensor::<f64, Shape![2, 1]>::from_vec(vec![1.0, 3.0]).unwrap();
+let y = f(&x);
+assert!((y.as_slice()[0] + 1.0).abs() < 1e-8 && (y.as_slice()[1] - 1.0).abs() < 1e-8);"#) },
+    TensorDoc { name: "lrn", args: "x", dtypes: Some("floats, unchanged"), formula: "ONNX `LRN`: `x / (bias + alpha / size * sum of x^2 over the size channels around)^beta`", precision: "as `pow`", example: Code(r#"let f = graph!(|x: f64[1, 2, 1]| lrn(x, size = 1, alpha = 1.0, beta = 1.0, bias = 0.0));
+let x = Tensor::<f64, Shape![1, 2, 1]>::from_vec(vec![2.0, 4.0]).unwrap();
+assert_eq!(f(&x).as_slice(), &[0.5, 0.25]);"#) },
+    TensorDoc { name: "global_average_pool", args: "x", dtypes: Some("floats, unchanged"), formula: "ONNX `GlobalAveragePool`: the mean over the spatial axes, kept as 1s", precision: "sums in `f64` for `f32`", example: Code(r#"let f = graph!(|x: f32[1, 1, 2, 2]| global_average_pool(x));
+let x = Tensor::<f32, Shape![1, 1, 2, 2]>::from_vec(vec![1.0, 2.0, 3.0, 6.0]).unwrap();
+assert_eq!(f(&x).as_slice(), &[3.0]);"#) },
+    TensorDoc { name: "global_max_pool", args: "x", dtypes: Some("floats, unchanged"), formula: "ONNX `GlobalMaxPool`: the maximum over the spatial axes, kept as 1s", precision: "exact", example: Code(r#"let f = graph!(|x: f32[1, 1, 2, 2]| global_max_pool(x));
+let x = Tensor::<f32, Shape![1, 1, 2, 2]>::from_vec(vec![1.0, 2.0, 3.0, 6.0]).unwrap();
+assert_eq!(f(&x).as_slice(), &[6.0]);"#) },
+    TensorDoc { name: "global_lp_pool", args: "x", dtypes: Some("floats, unchanged"), formula: "ONNX `GlobalLpPool`: `(sum |x|^p)^(1/p)` over the spatial axes, kept as 1s", precision: "as `pow`", example: Code(r#"let f = graph!(|x: f64[1, 1, 2]| global_lp_pool(x, p = 2.0));
+let x = Tensor::<f64, Shape![1, 1, 2]>::from_vec(vec![3.0, 4.0]).unwrap();
+assert!((f(&x).as_slice()[0] - 5.0).abs() < 1e-12);"#) },
+    TensorDoc { name: "space_to_depth", args: "x", dtypes: Some("every dtype, unchanged"), formula: "ONNX `SpaceToDepth`: `blocksize` × `blocksize` spatial blocks become channels (reshape, transpose, reshape)", precision: "exact", example: Code(r#"let f = graph!(|x: i32[1, 1, 2, 2]| space_to_depth(x, blocksize = 2));
+let x = Tensor::<i32, Shape![1, 1, 2, 2]>::from_vec(vec![1, 2, 3, 4]).unwrap();
+assert_eq!(f(&x).as_slice(), &[1, 2, 3, 4]);"#) },
+    TensorDoc { name: "depth_to_space", args: "x", dtypes: Some("every dtype, unchanged"), formula: "ONNX `DepthToSpace` (`mode = dcr` or `crd`): channels become `blocksize` × `blocksize` spatial blocks", precision: "exact", example: Code(r#"let f = graph!(|x: i32[1, 4, 1, 1]| depth_to_space(x, blocksize = 2));
+let x = Tensor::<i32, Shape![1, 4, 1, 1]>::from_vec(vec![1, 2, 3, 4]).unwrap();
+assert_eq!(f(&x).as_slice(), &[1, 2, 3, 4]);"#) },
     TensorDoc { name: "softmax_cross_entropy", args: "scores, labels", dtypes: Some("float `scores` `[N, C, …]` (classes on axis 1), integer `labels` `[N, …]`, a float `weight` `[C]` → the scores' dtype"), formula: "ONNX `SoftmaxCrossEntropyLoss`: per element `-weight[label] · log softmax(scores)[label]`, 0 (and weight 0) where the label is `ignore_index`; `reduction = none` the per-element losses, `sum` their sum, `mean` their sum over the weights used; labels that are a parameter are checked at call entry to lie in `0..C`", precision: "sums in `f64` for `f32`; `exp`/`log` within their ULP bounds", example: Code(r#"let f = graph!(|x: f32[2, 3], labels: i64[2]| softmax_cross_entropy(x, labels));
 let x = Tensor::<f32, Shape![2, 3]>::from_vec(vec![0.0, 0.0, 0.0, 1.0, 1.0, 1.0]).unwrap();
 let labels = Tensor::<i64, Shape![2]>::from_vec(vec![0, 2]).unwrap();
@@ -474,7 +510,8 @@ fn kind_dtypes(kind: TensorOpKind) -> &'static str {
         | TensorOpKind::Tuple
         | TensorOpKind::Sort
         | TensorOpKind::Loss
-        | TensorOpKind::Attention => {
+        | TensorOpKind::Attention
+        | TensorOpKind::Vision => {
             unreachable!("these kinds state their dtypes per op")
         }
     }
@@ -495,6 +532,7 @@ fn kind_section(kind: TensorOpKind) -> (usize, &'static str) {
         TensorOpKind::Sort => (11, "Sorting"),
         TensorOpKind::Loss => (12, "Losses"),
         TensorOpKind::Attention => (13, "Attention"),
+        TensorOpKind::Vision => (14, "Normalisation, pooling and rearrangement"),
     }
 }
 

@@ -405,6 +405,9 @@ pub enum TensorOpKind {
     Loss,
     /// `attention` (`check/attention.rs`): a runtime step in tiles.
     Attention,
+    /// The normalisations, global pools and block rearrangements of vision models
+    /// (`check/vision.rs`): their hand-written graphs of existing ops.
+    Vision,
 }
 
 /// The ops that read indices (the gathers; the losses' labels): a graph calling one
@@ -571,6 +574,37 @@ pub const TENSOR_OPS: &[TensorOp] = {
                 param("scale", ParamType::Operand, Some("1 / sqrt(D)")),
                 param("softcap", ParamType::Operand, Some("0")),
             ],
+        ),
+        tensor_op("batch_norm", TensorOpKind::Vision, &[param("epsilon", ParamType::Float, Some("1e-5"))]),
+        tensor_op("instance_norm", TensorOpKind::Vision, &[param("epsilon", ParamType::Float, Some("1e-5"))]),
+        tensor_op(
+            "group_norm",
+            TensorOpKind::Vision,
+            &[param("num_groups", ParamType::Int, None), param("epsilon", ParamType::Float, Some("1e-5"))],
+        ),
+        tensor_op(
+            "mean_variance_normalization",
+            TensorOpKind::Vision,
+            &[param("axes", ParamType::Operand, Some("[0, 2, 3, …]"))],
+        ),
+        tensor_op(
+            "lrn",
+            TensorOpKind::Vision,
+            &[
+                param("size", ParamType::Int, None),
+                param("alpha", ParamType::Float, Some("1e-4")),
+                param("beta", ParamType::Float, Some("0.75")),
+                param("bias", ParamType::Float, Some("1.0")),
+            ],
+        ),
+        tensor_op("global_average_pool", TensorOpKind::Vision, &[]),
+        tensor_op("global_max_pool", TensorOpKind::Vision, &[]),
+        tensor_op("global_lp_pool", TensorOpKind::Vision, &[param("p", ParamType::Float, Some("2"))]),
+        tensor_op("space_to_depth", TensorOpKind::Vision, &[param("blocksize", ParamType::Int, None)]),
+        tensor_op(
+            "depth_to_space",
+            TensorOpKind::Vision,
+            &[param("blocksize", ParamType::Int, None), param("mode", ParamType::Operand, Some("dcr"))],
         ),
         tensor_op("split", TensorOpKind::Tuple, &[param("axis", Axes, Some("0"))]),
         tensor_op(

@@ -172,6 +172,9 @@ impl Checker<'_> {
         if op.kind == TensorOpKind::Reorg {
             return self.check_reorg(op, span, args, named);
         }
+        if op.kind == TensorOpKind::Vision {
+            return self.check_vision(op, span, args, named);
+        }
         if op.kind == TensorOpKind::Attention {
             return self.check_attention(op, span, args, named);
         }

@@ -1,0 +1,364 @@
+//! The normalisations, global pools and block rearrangements of the vision operator set
+//! (docs/language.md, "Normalisation, pooling and rearrangement"; ONNX semantics and
+//! attribute names, NCHW): `batch_norm` (inference), `instance_norm`, `group_norm`,
+//! `mean_variance_normalization`, `lrn`, `global_average_pool`, `global_max_pool`,
+//! `global_lp_pool`, `space_to_depth`, `depth_to_space`. Each is its hand-written graph of
+//! existing ops (reductions, elementwise, views, reshapes, slices), built as an expression
+//! and checked like one: the same dtype rules, the same fusion, the same errors.
+
+use proc_macro2::Span;
+
+use super::{type_text, Checker, Typed};
+use crate::ast::{Expr, LitValue, NamedArg, UnOp};
+use crate::ops::TensorOp;
+use crate::shape::Dim;
+
+/// Builds expressions at one span.
+struct Build {
+    span: Span,
+}
+
+impl Build {
+    fn ident(&self, name: &str) -> syn::Ident {
+        syn::Ident::new(name, self.span)
+    }
+    fn var(&self, name: &str) -> Expr {
+        Expr::Var(self.ident(name))
+    }
+    fn int(&self, v: i128) -> Expr {
+        let magnitude = Expr::Lit(LitValue::Int(v.unsigned_abs()), self.span);
+        if v < 0 {
+            Expr::Unary {
+                op: UnOp::Neg,
+                op_span: self.span,
+                expr: Box::new(magnitude),
+            }
+        } else {
+            magnitude
+        }
+    }
+    fn float(&self, v: f64) -> Expr {
+        let text = format!("{v:?}");
+        let magnitude = Expr::Lit(LitValue::Float(v.abs(), format!("{:?}", v.abs())), self.span);
+        if v < 0.0 {
+            let _ = text;
+            Expr::Unary {
+                op: UnOp::Neg,
+                op_span: self.span,
+                expr: Box::new(magnitude),
+            }
+        } else {
+            magnitude
+        }
+    }
+    fn list(&self, items: Vec<Expr>) -> Expr {
+        self.call("__list", items, Vec::new())
+    }
+    fn ints(&self, items: impl IntoIterator<Item = i128>) -> Expr {
+        let items = items.into_iter().map(|v| self.int(v)).collect();
+        self.list(items)
+    }
+    fn call(&self, name: &str, args: Vec<Expr>, named: Vec<(&str, Expr)>) -> Expr {
+        Expr::Call {
+            func: self.ident(name),
+            args,
+            named: named
+                .into_iter()
+                .map(|(n, value)| NamedArg {
+                    name: self.ident(n),
+                    value,
+                })
+                .collect(),
+        }
+    }
+    fn bin(&self, op: crate::ast::BinOp, a: Expr, b: Expr) -> Expr {
+        Expr::Binary {
+            op,
+            op_span: self.span,
+            lhs: Box::new(a),
+            rhs: Box::new(b),
+        }
+    }
+    /// `[C]` as `[C, 1, …]` against a rank-`rank` NCHW tensor.
+    fn per_channel(&self, v: Expr, rank: usize) -> Expr {
+        if rank <= 2 {
+            return v;
+        }
+        let mut pattern = vec![self.int(0)];
+        pattern.extend((2..rank).map(|_| Expr::Lit(LitValue::Char('x'), self.span)));
+        self.call("dimshuffle", vec![v, self.list(pattern)], Vec::new())
+    }
+}
+
+impl Checker<'_> {
+    pub(super) fn check_vision(
+        &mut self,
+        op: &'static TensorOp,
+        span: Span,
+        args: &[Expr],
+        named: &[NamedArg],
+    ) -> Typed {
+        use crate::ast::BinOp::{Add, Div, Mul, Sub};
+        let name = op.name;
+        let b = Build { span };
+        let mut floats: Vec<(&str, f64)> = Vec::new();
+        let mut ints: Vec<(&str, i128)> = Vec::new();
+        let mut axes: Option<Vec<i128>> = None;
+        let mut mode = "dcr".to_string();
+        for n in named {
+            if self.param_spec(op, n).is_none() {
+                return Typed::Poison;
+            }
+            let key = op.params.iter().find(|p| n.name == p.name).map_or("", |p| p.name);
+            let at = n.value.span();
+            match (key, &n.value) {
+                ("mode", Expr::Var(v)) if ["dcr", "crd"].contains(&v.to_string().as_str()) => mode = v.to_string(),
+                ("mode", _) => {
+                    self.errors.push(at, "`mode` of `depth_to_space` is `dcr` or `crd` (ONNX's)");
+                    return Typed::Poison;
+                }
+                ("axes", e) => match super::tensor_ops::list_items(e) {
+                    Some(items) => {
+                        let mut out = Vec::new();
+                        for item in items {
+                            match super::tensor_ops::int_literal(item) {
+                                Some(v) => out.push(v),
+                                None => {
+                                    self.errors.push(item.span(), "an axis is an integer literal");
+                                    return Typed::Poison;
+                                }
+                            }
+                        }
+                        axes = Some(out);
+                    }
+                    None => {
+                        self.errors.push(at, "`axes` is a list of integer literals, e.g. `[0, 2, 3]`");
+                        return Typed::Poison;
+                    }
+                },
+                ("blocksize" | "num_groups" | "size", e) => match super::tensor_ops::int_literal(e) {
+                    Some(v) if v > 0 => ints.push((key, v)),
+                    _ => {
+                        self.errors.push(at, format!("`{key}` of `{name}` is a positive integer literal"));
+                        return Typed::Poison;
+                    }
+                },
+                (_, e) => match float_literal(e) {
+                    Some(v) if v.is_finite() => floats.push((key, v)),
+                    _ => {
+                        self.errors.push(at, format!("`{key}` of `{name}` is a float literal"));
+                        return Typed::Poison;
+                    }
+                },
+            }
+        }
+        let float = |key: &str, default: f64| floats.iter().find(|f| f.0 == key).map_or(default, |f| f.1);
+        let int = |key: &str| ints.iter().find(|f| f.0 == key).map(|f| f.1);
+        let want = match name {
+            "batch_norm" => 5,
+            "instance_norm" | "group_norm" => 3,
+            _ => 1,
+        };
+        if args.len() != want {
+            let usage = match name {
+                "batch_norm" => "`batch_norm(x, scale, bias, mean, var, epsilon = 1e-5)`",
+                "instance_norm" => "`instance_norm(x, scale, bias, epsilon = 1e-5)`",
+                "group_norm" => "`group_norm(x, scale, bias, num_groups = G, epsilon = 1e-5)`",
+                _ => "one tensor and its named arguments",
+            };
+            self.errors.push(span, format!("`{name}` takes {usage}"));
+            return Typed::Poison;
+        }
+        // The arguments, checked once and bound to hidden names the built graph reads.
+        let mut nodes = Vec::new();
+        for (k, a) in args.iter().enumerate() {
+            let Some(n) = self.tensor_arg(name, a) else {
+                return Typed::Poison;
+            };
+            nodes.push(n);
+            let _ = k;
+        }
+        let x = nodes[0];
+        let (xd, dims) = (self.node(x).dtype, self.node(x).dims.clone());
+        let rank = dims.len();
+        let fail = |this: &mut Self, why: String| {
+            this.errors.push(span, format!("`{name}` of {}: {why}", type_text(xd, &dims)));
+            Typed::Poison
+        };
+        let rearranges = matches!(name, "space_to_depth" | "depth_to_space");
+        if !xd.is_float() && !rearranges {
+            return fail(self, "it takes float tensors".into());
+        }
+        if rank < 2 && name != "mean_variance_normalization" {
+            return fail(self, "it takes `[N, C, …]` tensors of rank 2 or more".into());
+        }
+        for (k, &n) in nodes.iter().enumerate().skip(1) {
+            let (d, nd) = (self.node(n).dtype, self.node(n).dims.clone());
+            let expected = if name == "group_norm" || name == "instance_norm" || name == "batch_norm" { vec![dims[1].clone()] } else { nd.clone() };
+            if d != xd || nd != expected {
+                self.errors.push(args[k].span(), format!("`{name}`'s per-channel parameters are `{}`, found `{}`", type_text(xd, &expected), type_text(d, &nd)));
+                return Typed::Poison;
+            }
+        }
+        let names: Vec<String> = (0..nodes.len()).map(|k| format!("__tg_vision{k}")).collect();
+        let saved: Vec<Option<Typed>> = names.iter().zip(&nodes).map(|(n, &id)| self.scope.insert(n.clone(), Typed::Strong(id))).collect();
+        let v = |k: usize| b.var(&names[k]);
+        let spatial: Vec<i128> = (2..rank as i128).collect();
+        let eps = float("epsilon", 1e-5);
+        // `(x - m) / sqrt(var + eps) * scale + bias`, the last two per channel.
+        let normalise = |centred: Expr, var: Expr, eps: f64, affine: Option<(Expr, Expr)>| -> Expr {
+            let sd = b.call("sqrt", vec![b.bin(Add, var, b.float(eps))], Vec::new());
+            let y = b.bin(Div, centred, sd);
+            match affine {
+                Some((s, t)) => b.bin(Add, b.bin(Mul, y, b.per_channel(s, rank)), b.per_channel(t, rank)),
+                None => y,
+            }
+        };
+        let mean_over = |e: Expr, axes: &[i128]| b.call("mean", vec![e], vec![("axis", b.ints(axes.iter().copied())), ("keepdims", Expr::Lit(LitValue::Bool(true), span))]);
+        let expr = match name {
+            "batch_norm" => {
+                let centred = b.bin(Sub, v(0), b.per_channel(v(3), rank));
+                normalise(centred, b.per_channel(v(4), rank), eps, Some((v(1), v(2))))
+            }
+            "instance_norm" | "mean_variance_normalization" => {
+                let over = match (&axes, name) {
+                    (Some(a), _) => a.clone(),
+                    (None, "instance_norm") => spatial.clone(),
+                    (None, _) => [0i128].into_iter().chain(2..rank as i128).collect(),
+                };
+                if over.is_empty() {
+                    return fail(self, "there are no axes to normalise over".into());
+                }
+                let m = mean_over(v(0), &over);
+                let d = b.bin(Sub, v(0), m);
+                let var = mean_over(b.bin(Mul, d.clone(), d.clone()), &over);
+                if name == "instance_norm" {
+                    normalise(d, var, eps, Some((v(1), v(2))))
+                } else {
+                    // ONNX's function body: `(x - mean) / (sqrt(var) + 1e-9)`.
+                    let sd = b.bin(Add, b.call("sqrt", vec![var], Vec::new()), b.float(1e-9));
+                    b.bin(Div, d, sd)
+                }
+            }
+            "group_norm" => {
+                let Some(g) = int("num_groups") else {
+                    return fail(self, "it needs `num_groups = G`".into());
+                };
+                let (Some(c), true) = (dims[1].as_static(), dims[2..].iter().all(|d| d.as_static().is_some())) else {
+                    return fail(self, "its channels and spatial dims must be literals (groups regroup them)".into());
+                };
+                if c as i128 % g != 0 {
+                    return fail(self, format!("{g} groups do not divide {c} channels"));
+                }
+                let n = match &dims[0] {
+                    Dim::Static(n) => b.int(*n as i128),
+                    Dim::Named(n) => b.var(n),
+                    Dim::Expr(_) => return fail(self, "its batch dim is an expression, which a reshape target cannot name".into()),
+                };
+                let grouped = b.call("reshape", vec![v(0), b.list(vec![n.clone(), b.int(g), b.int(-1)])], Vec::new());
+                let m = mean_over(grouped.clone(), &[2]);
+                let d = b.bin(Sub, grouped, m);
+                let var = mean_over(b.bin(Mul, d.clone(), d.clone()), &[2]);
+                let y = normalise(d, var, eps, None);
+                let mut back = vec![n];
+                back.extend(dims[1..].iter().map(|d| b.int(d.as_static().expect("literal") as i128)));
+                let y = b.call("reshape", vec![y, b.list(back)], Vec::new());
+                b.bin(Add, b.bin(Mul, y, b.per_channel(v(1), rank)), b.per_channel(v(2), rank))
+            }
+            "global_average_pool" => mean_over(v(0), &spatial),
+            "global_max_pool" => b.call("max", vec![v(0)], vec![("axis", b.ints(spatial.iter().copied())), ("keepdims", Expr::Lit(LitValue::Bool(true), span))]),
+            "global_lp_pool" => {
+                let p = float("p", 2.0);
+                let powered = b.call("pow", vec![b.call("abs", vec![v(0)], Vec::new()), b.float(p)], Vec::new());
+                let s = b.call("sum", vec![powered], vec![("axis", b.ints(spatial.iter().copied())), ("keepdims", Expr::Lit(LitValue::Bool(true), span))]);
+                b.call("pow", vec![s, b.float(1.0 / p)], Vec::new())
+            }
+            "lrn" => {
+                let Some(size) = int("size") else {
+                    return fail(self, "it needs `size = n`".into());
+                };
+                let Some(c) = dims[1].as_static() else {
+                    return fail(self, "its channel dim must be a literal (the window slides over it)".into());
+                };
+                let (alpha, beta, bias) = (float("alpha", 1e-4), float("beta", 0.75), float("bias", 1.0));
+                // Σ over channels c - floor((size-1)/2) ..= c + ceil((size-1)/2) of x², with
+                // zeros past the ends: `size` shifted slices of the padded squares.
+                let (before, after) = ((size - 1) / 2, size - 1 - (size - 1) / 2);
+                let mut pads = vec![0i128; 2 * rank];
+                pads[2] = before;
+                pads[3] = after;
+                let sq = b.bin(Mul, v(0), v(0));
+                let padded = b.call("pad", vec![sq, b.ints(pads)], Vec::new());
+                let mut sum: Option<Expr> = None;
+                for i in 0..size {
+                    let s = b.call("slice", vec![padded.clone()], vec![("axis", b.int(1)), ("start", b.int(i)), ("end", b.int(i + c as i128))]);
+                    sum = Some(match sum {
+                        None => s,
+                        Some(acc) => b.bin(Add, acc, s),
+                    });
+                }
+                let sum = sum.expect("size ≥ 1");
+                let scale = b.bin(Add, b.float(bias), b.bin(Mul, b.float(alpha / size as f64), sum));
+                b.bin(Div, v(0), b.call("pow", vec![scale, b.float(beta)], Vec::new()))
+            }
+            _ => {
+                // space_to_depth / depth_to_space.
+                let Some(bs) = int("blocksize") else {
+                    return fail(self, "it needs `blocksize = b`".into());
+                };
+                if rank != 4 {
+                    return fail(self, "it takes `[N, C, H, W]` tensors".into());
+                }
+                let lits: Option<Vec<i128>> = dims[1..].iter().map(|d| d.as_static().map(|n| n as i128)).collect();
+                let Some(l) = lits else {
+                    return fail(self, "its channel and spatial dims must be literals".into());
+                };
+                let (c, h, w) = (l[0], l[1], l[2]);
+                let n = match &dims[0] {
+                    Dim::Static(n) => b.int(*n as i128),
+                    Dim::Named(n) => b.var(n),
+                    Dim::Expr(_) => return fail(self, "its batch dim is an expression, which a reshape target cannot name".into()),
+                };
+                let reshape = |e: Expr, to: Vec<Expr>| b.call("reshape", vec![e, b.list(to)], Vec::new());
+                let transpose = |e: Expr, perm: &[i128]| b.call("transpose", vec![e, b.ints(perm.iter().copied())], Vec::new());
+                if name == "space_to_depth" {
+                    if h % bs != 0 || w % bs != 0 {
+                        return fail(self, format!("blocksize {bs} does not divide its height {h} and width {w}"));
+                    }
+                    let t = reshape(v(0), vec![n.clone(), b.int(c), b.int(h / bs), b.int(bs), b.int(w / bs), b.int(bs)]);
+                    let t = transpose(t, &[0, 3, 5, 1, 2, 4]);
+                    reshape(t, vec![n, b.int(c * bs * bs), b.int(h / bs), b.int(w / bs)])
+                } else {
+                    if c % (bs * bs) != 0 {
+                        return fail(self, format!("blocksize² = {} does not divide its {c} channels", bs * bs));
+                    }
+                    let (t, perm) = if mode == "dcr" {
+                        (reshape(v(0), vec![n.clone(), b.int(bs), b.int(bs), b.int(c / (bs * bs)), b.int(h), b.int(w)]), [0, 3, 4, 1, 5, 2])
+                    } else {
+                        (reshape(v(0), vec![n.clone(), b.int(c / (bs * bs)), b.int(bs), b.int(bs), b.int(h), b.int(w)]), [0, 1, 4, 2, 5, 3])
+                    };
+                    let t = transpose(t, &perm);
+                    reshape(t, vec![n, b.int(c / (bs * bs)), b.int(h * bs), b.int(w * bs)])
+                }
+            }
+        };
+        let typed = self.check_expr(&expr);
+        for (n, old) in names.iter().zip(saved) {
+            match old {
+                Some(t) => self.scope.insert(n.clone(), t),
+                None => self.scope.remove(n),
+            };
+        }
+        typed
+    }
+}
+
+/// A float (or integer) literal, possibly negated.
+fn float_literal(e: &Expr) -> Option<f64> {
+    match e {
+        Expr::Lit(LitValue::Float(v, _), _) => Some(*v),
+        Expr::Lit(LitValue::Int(v), _) => Some(*v as f64),
+        Expr::Unary { op: UnOp::Neg, expr, .. } => float_literal(expr).map(|v| -v),
+        _ => None,
+    }
+}

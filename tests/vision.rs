@@ -1,0 +1,145 @@
+//! The normalisations, global pools and block rearrangements (ONNX semantics, NCHW)
+//! against loops over their ONNX definitions in f64.
+
+use tensorgraph::prelude::*;
+
+graph! {
+    fn bn(x: f32[N, 3, 2, 5], s: f32[3], b: f32[3], m: f32[3], v: f32[3]) -> f32[N, 3, 2, 5] {
+        batch_norm(x, s, b, m, v, epsilon = 1e-3)
+    }
+    fn inorm(x: f64[2, 3, 4, 5], s: f64[3], b: f64[3]) -> f64[2, 3, 4, 5] { instance_norm(x, s, b) }
+    fn gnorm(x: f64[N, 6, 2, 3], s: f64[6], b: f64[6]) -> f64[N, 6, 2, 3] { group_norm(x, s, b, num_groups = 3) }
+    fn mvn(x: f64[2, 3, 4, 5]) -> f64[2, 3, 4, 5] { mean_variance_normalization(x) }
+    fn local(x: f64[2, 7, 3, 3]) -> f64[2, 7, 3, 3] { lrn(x, size = 3, alpha = 0.001, beta = 0.75, bias = 2.0) }
+    fn pools(x: f32[2, 3, 4, 5]) -> (f32[2, 3, 1, 1], f32[2, 3, 1, 1], f32[2, 3, 1, 1]) {
+        (global_average_pool(x), global_max_pool(x), global_lp_pool(x, p = 3.0))
+    }
+    fn s2d(x: i32[N, 2, 4, 6]) -> i32[N, 8, 2, 3] { space_to_depth(x, blocksize = 2) }
+    fn d2s(x: i32[1, 8, 2, 3]) -> (i32[1, 2, 4, 6], i32[1, 2, 4, 6]) {
+        (depth_to_space(x, blocksize = 2), depth_to_space(x, blocksize = 2, mode = crd))
+    }
+}
+
+fn data(n: usize) -> Vec<f64> {
+    (0..n).map(|i| ((i * 7919 % 113) as f64) * 0.05 - 2.5).collect()
+}
+
+fn close(a: f64, b: f64, tol: f64) -> bool {
+    (a - b).abs() <= tol * b.abs().max(1.0)
+}
+
+/// Mean and (population) variance over the elements `at` picks.
+fn stats(x: &[f64], at: &[usize]) -> (f64, f64) {
+    let n = at.len() as f64;
+    let m = at.iter().map(|&i| x[i]).sum::<f64>() / n;
+    (m, at.iter().map(|&i| (x[i] - m).powi(2)).sum::<f64>() / n)
+}
+
+#[test]
+fn normalisations() {
+    let n = 3;
+    let x = data(n * 30);
+    let p = |k: usize| -> Vec<f32> { (0..3).map(|c| (c + k) as f32 * 0.5 + 0.25).collect() };
+    let (s, b, m, v) = (p(1), p(2), p(3), p(4));
+    let x32: Vec<f32> = x.iter().map(|&v| v as f32).collect();
+    let y = bn(&x32, &s[..], &b[..], &m[..], &v[..]).unwrap();
+    for i in 0..n * 30 {
+        let c = (i / 10) % 3;
+        let want = (x32[i] as f64 - m[c] as f64) / (v[c] as f64 + 1e-3).sqrt() * s[c] as f64 + b[c] as f64;
+        assert!(close(y.as_slice()[i] as f64, want, 1e-5), "bn {i}");
+    }
+
+    let x = data(120);
+    let (s, b) = ([0.5, 1.0, 2.0], [0.0, -1.0, 0.25]);
+    let y = inorm(&Tensor::from_vec(x.clone()).unwrap(), &Tensor::from_vec(s.to_vec()).unwrap(), &Tensor::from_vec(b.to_vec()).unwrap());
+    for nc in 0..6 {
+        let at: Vec<usize> = (nc * 20..(nc + 1) * 20).collect();
+        let (m, v) = stats(&x, &at);
+        for &i in &at {
+            let want = (x[i] - m) / (v + 1e-5).sqrt() * s[nc % 3] + b[nc % 3];
+            assert!(close(y.as_slice()[i], want, 1e-12), "instance_norm {i}");
+        }
+    }
+
+    for n in [1usize, 2] {
+        let x = data(n * 36);
+        let s: Vec<f64> = (0..6).map(|c| 1.0 + c as f64 * 0.1).collect();
+        let b: Vec<f64> = (0..6).map(|c| c as f64 * -0.2).collect();
+        let xt = Tensor::<f64, Shape![_, 6, 2, 3]>::from_shape_vec([n, 6, 2, 3], x.clone()).unwrap();
+        let y = gnorm(&xt, &s[..], &b[..]).unwrap();
+        for ng in 0..n * 3 {
+            let at: Vec<usize> = (ng * 12..(ng + 1) * 12).collect();
+            let (m, v) = stats(&x, &at);
+            for &i in &at {
+                let c = (i / 6) % 6;
+                let want = (x[i] - m) / (v + 1e-5).sqrt() * s[c] + b[c];
+                assert!(close(y.as_slice()[i], want, 1e-12), "group_norm {i}");
+            }
+        }
+    }
+
+    let x = data(120);
+    let y = mvn(&Tensor::from_vec(x.clone()).unwrap());
+    for c in 0..3 {
+        let at: Vec<usize> = (0..120).filter(|i| (i / 20) % 3 == c).collect();
+        let (m, v) = stats(&x, &at);
+        for &i in &at {
+            let want = (x[i] - m) / (v.sqrt() + 1e-9);
+            assert!(close(y.as_slice()[i], want, 1e-12), "mvn {i}");
+        }
+    }
+
+    let x = data(2 * 7 * 9);
+    let y = local(&Tensor::from_vec(x.clone()).unwrap());
+    for i in 0..x.len() {
+        let (n, c, p) = (i / 63, (i / 9) % 7, i % 9);
+        let lo = c.saturating_sub(1);
+        let hi = (c + 1).min(6);
+        let sq: f64 = (lo..=hi).map(|k| x[n * 63 + k * 9 + p].powi(2)).sum();
+        let want = x[i] / (2.0 + 0.001 / 3.0 * sq).powf(0.75);
+        assert!(close(y.as_slice()[i], want, 1e-12), "lrn {i}");
+    }
+}
+
+#[test]
+fn pools_and_rearrangements() {
+    let x: Vec<f32> = data(120).iter().map(|&v| v as f32).collect();
+    let (avg, mx, lp) = pools(&Tensor::from_vec(x.clone()).unwrap());
+    for nc in 0..6 {
+        let part = &x[nc * 20..(nc + 1) * 20];
+        let mean = part.iter().map(|&v| v as f64).sum::<f64>() / 20.0;
+        assert!(close(avg.as_slice()[nc] as f64, mean, 1e-6));
+        assert_eq!(mx.as_slice()[nc], part.iter().copied().fold(f32::NEG_INFINITY, f32::max));
+        let l3 = part.iter().map(|&v| (v as f64).abs().powi(3)).sum::<f64>().powf(1.0 / 3.0);
+        assert!(close(lp.as_slice()[nc] as f64, l3, 1e-5), "{} vs {l3}", lp.as_slice()[nc]);
+    }
+    // ONNX SpaceToDepth / DepthToSpace: index maps written out.
+    for n in [1usize, 2] {
+        let x: Vec<i32> = (0..(n * 48) as i32).collect();
+        let xt = Tensor::<i32, Shape![_, 2, 4, 6]>::from_shape_vec([n, 2, 4, 6], x.clone()).unwrap();
+        let y = s2d(&xt).unwrap();
+        for b in 0..n {
+            for c in 0..2 {
+                for h in 0..4 {
+                    for w in 0..6 {
+                        let oc = ((h % 2) * 2 + w % 2) * 2 + c;
+                        assert_eq!(y[[b, oc, h / 2, w / 2]], x[((b * 2 + c) * 4 + h) * 6 + w]);
+                    }
+                }
+            }
+        }
+    }
+    let x: Vec<i32> = (0..48).collect();
+    let (dcr, crd) = d2s(&Tensor::from_vec(x.clone()).unwrap());
+    for c in 0..2 {
+        for h in 0..4 {
+            for w in 0..6 {
+                let (bh, bw) = (h % 2, w % 2);
+                let dcr_c = (bh * 2 + bw) * 2 + c;
+                let crd_c = c * 4 + bh * 2 + bw;
+                assert_eq!(dcr[[0, c, h, w]], x[(dcr_c * 2 + h / 2) * 3 + w / 2]);
+                assert_eq!(crd[[0, c, h, w]], x[(crd_c * 2 + h / 2) * 3 + w / 2]);
+            }
+        }
+    }
+}
