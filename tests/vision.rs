@@ -143,3 +143,93 @@ fn pools_and_rearrangements() {
         }
     }
 }
+
+graph! {
+    fn maxp(x: f32[1, 2, 5, 6]) -> (f32[1, 2, 3, 3], f32[1, 2, 3, 3]) {
+        (max_pool(x, kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1]),
+         max_pool(x, kernel_shape = [2, 2], strides = [2, 2], ceil_mode = true))
+    }
+    fn avgp(x: f64[2, 1, 4, 4]) -> (f64[2, 1, 4, 4], f64[2, 1, 4, 4], f64[2, 1, 1, 1]) {
+        (average_pool(x, kernel_shape = [3, 3], pads = [1, 1, 1, 1]),
+         average_pool(x, kernel_shape = [3, 3], pads = [1, 1, 1, 1], count_include_pad = true),
+         lp_pool(x, kernel_shape = [2, 2], strides = [2, 2], dilations = [2, 2], p = 2.0))
+    }
+    fn pool1d(x: f32[3, 2, 9]) -> f32[3, 2, 3] { max_pool(x, kernel_shape = [3], strides = [2], dilations = [2]) }
+}
+
+/// ONNX pooling over one [H, W] plane, written out: `kind` 0 max, 1 average without pads,
+/// 2 average with pads, 3 L2; windows clipped to the padded input (ceil mode).
+#[allow(clippy::too_many_arguments)]
+fn pool2d(x: &[f64], h: usize, w: usize, k: [usize; 2], s: [usize; 2], p: [usize; 4], d: [usize; 2], ceil: bool, kind: u8) -> Vec<f64> {
+    let out = |len: usize, a: usize| {
+        let span = (k[a] - 1) * d[a] + 1;
+        let room = len + p[a] + p[2 + a] - span;
+        if ceil { room.div_ceil(s[a]) + 1 } else { room / s[a] + 1 }
+    };
+    let (oh, ow) = (out(h, 0), out(w, 1));
+    let mut y = Vec::new();
+    for i in 0..oh {
+        for j in 0..ow {
+            let (mut acc, mut n) = (if kind == 0 { f64::NEG_INFINITY } else { 0.0 }, 0usize);
+            for a in 0..k[0] {
+                for b in 0..k[1] {
+                    let r = (i * s[0] + a * d[0]) as isize - p[0] as isize;
+                    let c = (j * s[1] + b * d[1]) as isize - p[1] as isize;
+                    let inside = r >= 0 && c >= 0 && (r as usize) < h && (c as usize) < w;
+                    let v = if inside { x[r as usize * w + c as usize] } else { 0.0 };
+                    match kind {
+                        0 if inside => acc = acc.max(v),
+                        0 => {}
+                        3 => acc += v * v,
+                        _ => acc += v,
+                    }
+                    n += inside as usize;
+                }
+            }
+            y.push(match kind {
+                1 => acc / n as f64,
+                2 => acc / (k[0] * k[1]) as f64,
+                3 => acc.sqrt(),
+                _ => acc,
+            });
+        }
+    }
+    y
+}
+
+#[test]
+fn pooling() {
+    let x: Vec<f32> = data(60).iter().map(|&v| v as f32).collect();
+    let (a, b) = maxp(&Tensor::from_vec(x.clone()).unwrap());
+    for c in 0..2 {
+        let plane: Vec<f64> = x[c * 30..(c + 1) * 30].iter().map(|&v| v as f64).collect();
+        let want = pool2d(&plane, 5, 6, [3, 3], [2, 2], [1, 1, 1, 1], [1, 1], false, 0);
+        assert_eq!(a.as_slice()[c * 9..(c + 1) * 9].iter().map(|&v| v as f64).collect::<Vec<_>>(), want);
+        let want = pool2d(&plane, 5, 6, [2, 2], [2, 2], [0; 4], [1, 1], true, 0);
+        assert_eq!(b.as_slice()[c * 9..(c + 1) * 9].iter().map(|&v| v as f64).collect::<Vec<_>>(), want);
+    }
+    let x = data(32);
+    let (avg, avg_pad, lp) = avgp(&Tensor::from_vec(x.clone()).unwrap());
+    for n in 0..2 {
+        let plane = &x[n * 16..(n + 1) * 16];
+        for (got, kind) in [(&avg, 1u8), (&avg_pad, 2)] {
+            let want = pool2d(plane, 4, 4, [3, 3], [1, 1], [1, 1, 1, 1], [1, 1], false, kind);
+            for (g, w) in got.as_slice()[n * 16..(n + 1) * 16].iter().zip(&want) {
+                assert!(close(*g, *w, 1e-12), "average kind {kind}: {g} vs {w}");
+            }
+        }
+        let want = pool2d(plane, 4, 4, [2, 2], [2, 2], [0; 4], [2, 2], false, 3);
+        assert_eq!(want.len(), 1);
+        for (g, w) in lp.as_slice()[n..n + 1].iter().zip(&want) {
+            assert!(close(*g, *w, 1e-12), "lp: {g} vs {w}");
+        }
+    }
+    let x: Vec<f32> = data(54).iter().map(|&v| v as f32).collect();
+    let y = pool1d(&Tensor::from_vec(x.clone()).unwrap());
+    for line in 0..6 {
+        for o in 0..3 {
+            let want = (0..3).map(|k| x[line * 9 + o * 2 + k * 2]).fold(f32::NEG_INFINITY, f32::max);
+            assert_eq!(y.as_slice()[line * 3 + o], want);
+        }
+    }
+}

@@ -384,6 +384,15 @@ assert!((y.as_slice()[0] + 1.0).abs() < 1e-8 && (y.as_slice()[1] - 1.0).abs() < 
     TensorDoc { name: "lrn", args: "x", dtypes: Some("floats, unchanged"), formula: "ONNX `LRN`: `x / (bias + alpha / size * sum of x^2 over the size channels around)^beta`", precision: "as `pow`", example: Code(r#"let f = graph!(|x: f64[1, 2, 1]| lrn(x, size = 1, alpha = 1.0, beta = 1.0, bias = 0.0));
 let x = Tensor::<f64, Shape![1, 2, 1]>::from_vec(vec![2.0, 4.0]).unwrap();
 assert_eq!(f(&x).as_slice(), &[0.5, 0.25]);"#) },
+    TensorDoc { name: "max_pool", args: "x", dtypes: Some("floats, unchanged"), formula: "ONNX `MaxPool` over the literal spatial axes: the maximum of each window (`kernel_shape`, `strides`, `pads`, `dilations`, `ceil_mode`)", precision: "exact", example: Code(r#"let f = graph!(|x: f32[1, 1, 2, 4]| max_pool(x, kernel_shape = [2, 2], strides = [2, 2]));
+let x = Tensor::<f32, Shape![1, 1, 2, 4]>::from_vec(vec![1.0, 5.0, 2.0, 0.0, 3.0, 4.0, 8.0, 1.0]).unwrap();
+assert_eq!(f(&x).as_slice(), &[5.0, 8.0]);"#) },
+    TensorDoc { name: "average_pool", args: "x", dtypes: Some("floats, unchanged"), formula: "ONNX `AveragePool`: the mean of each window, over its real elements unless `count_include_pad = true`", precision: "the window's sum rounds once per element, then one division", example: Code(r#"let f = graph!(|x: f32[1, 1, 1, 4]| average_pool(x, kernel_shape = [1, 2], strides = [1, 2]));
+let x = Tensor::<f32, Shape![1, 1, 1, 4]>::from_vec(vec![1.0, 3.0, 2.0, 6.0]).unwrap();
+assert_eq!(f(&x).as_slice(), &[2.0, 4.0]);"#) },
+    TensorDoc { name: "lp_pool", args: "x", dtypes: Some("floats, unchanged"), formula: "ONNX `LpPool`: `(sum of |x|^p over the window)^(1/p)`", precision: "as `pow`", example: Code(r#"let f = graph!(|x: f64[1, 1, 2]| lp_pool(x, kernel_shape = [2], p = 2.0));
+let x = Tensor::<f64, Shape![1, 1, 2]>::from_vec(vec![3.0, 4.0]).unwrap();
+assert!((f(&x).as_slice()[0] - 5.0).abs() < 1e-12);"#) },
     TensorDoc { name: "global_average_pool", args: "x", dtypes: Some("floats, unchanged"), formula: "ONNX `GlobalAveragePool`: the mean over the spatial axes, kept as 1s", precision: "sums in `f64` for `f32`", example: Code(r#"let f = graph!(|x: f32[1, 1, 2, 2]| global_average_pool(x));
 let x = Tensor::<f32, Shape![1, 1, 2, 2]>::from_vec(vec![1.0, 2.0, 3.0, 6.0]).unwrap();
 assert_eq!(f(&x).as_slice(), &[3.0]);"#) },

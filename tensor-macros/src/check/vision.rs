@@ -105,6 +105,8 @@ impl Checker<'_> {
         let mut ints: Vec<(&str, i128)> = Vec::new();
         let mut axes: Option<Vec<i128>> = None;
         let mut mode = "dcr".to_string();
+        let mut lists: Vec<(&str, Vec<i128>)> = Vec::new();
+        let mut flags: Vec<(&str, bool)> = Vec::new();
         for n in named {
             if self.param_spec(op, n).is_none() {
                 return Typed::Poison;
@@ -115,6 +117,22 @@ impl Checker<'_> {
                 ("mode", Expr::Var(v)) if ["dcr", "crd"].contains(&v.to_string().as_str()) => mode = v.to_string(),
                 ("mode", _) => {
                     self.errors.push(at, "`mode` of `depth_to_space` is `dcr` or `crd` (ONNX's)");
+                    return Typed::Poison;
+                }
+                ("kernel_shape" | "strides" | "pads" | "dilations", e) => {
+                    let items: Option<Vec<i128>> = super::tensor_ops::list_items(e)
+                        .and_then(|items| items.iter().map(super::tensor_ops::int_literal).collect());
+                    match items {
+                        Some(v) if v.iter().all(|&x| x >= 0) => lists.push((key, v)),
+                        _ => {
+                            self.errors.push(at, format!("`{key}` of `{name}` is a list of non-negative integer literals"));
+                            return Typed::Poison;
+                        }
+                    }
+                }
+                ("ceil_mode" | "count_include_pad", Expr::Lit(LitValue::Bool(v), _)) => flags.push((key, *v)),
+                ("ceil_mode" | "count_include_pad", _) => {
+                    self.errors.push(at, format!("`{key}` is `true` or `false`"));
                     return Typed::Poison;
                 }
                 ("axes", e) => match super::tensor_ops::list_items(e) {
@@ -153,6 +171,8 @@ impl Checker<'_> {
             }
         }
         let float = |key: &str, default: f64| floats.iter().find(|f| f.0 == key).map_or(default, |f| f.1);
+        let list = |key: &str| lists.iter().find(|f| f.0 == key).map(|f| f.1.clone());
+        let flag = |key: &str| flags.iter().find(|f| f.0 == key).is_some_and(|f| f.1);
         let int = |key: &str| ints.iter().find(|f| f.0 == key).map(|f| f.1);
         let want = match name {
             "batch_norm" => 5,
@@ -264,6 +284,97 @@ impl Checker<'_> {
                 back.extend(dims[1..].iter().map(|d| b.int(d.as_static().expect("literal") as i128)));
                 let y = b.call("reshape", vec![y, b.list(back)], Vec::new());
                 b.bin(Add, b.bin(Mul, y, b.per_channel(v(1), rank)), b.per_channel(v(2), rank))
+            }
+            "max_pool" | "average_pool" | "lp_pool" => {
+                let r = rank - 2;
+                let Some(kernel) = list("kernel_shape") else {
+                    return fail(self, "it needs `kernel_shape = [k, …]`, one size per spatial axis".into());
+                };
+                let strides = list("strides").unwrap_or(vec![1; r]);
+                let dilations = list("dilations").unwrap_or(vec![1; r]);
+                let pads = list("pads").unwrap_or(vec![0; 2 * r]);
+                if r == 0 || kernel.len() != r || strides.len() != r || dilations.len() != r || pads.len() != 2 * r {
+                    return fail(self, format!("`kernel_shape`, `strides`, `dilations` take {r} values and `pads` {} (every begin, then every end)", 2 * r));
+                }
+                if kernel.iter().chain(&strides).chain(&dilations).any(|&k| k == 0) {
+                    return fail(self, "kernel sizes, strides and dilations are at least 1".into());
+                }
+                let lits: Option<Vec<i128>> = dims[2..].iter().map(|d| d.as_static().map(|n| n as i128)).collect();
+                let Some(lens) = lits else {
+                    return fail(self, "its spatial dims must be literals (pooling over named ones is not supported yet)".into());
+                };
+                let ceil = flag("ceil_mode");
+                if ceil && name != "max_pool" {
+                    return fail(self, "`ceil_mode = true` is supported by `max_pool` only so far".into());
+                }
+                // Output length per axis; the end padding a ceil-mode window needs.
+                let mut outs = Vec::new();
+                let mut extra = Vec::new();
+                for a in 0..r {
+                    let span_a = (kernel[a] - 1) * dilations[a] + 1;
+                    let padded = lens[a] + pads[a] + pads[r + a];
+                    if span_a > padded {
+                        return fail(self, format!("a window of {span_a} (kernel {} × dilation {}) is longer than spatial axis {a} padded to {padded}", kernel[a], dilations[a]));
+                    }
+                    let room = padded - span_a;
+                    let out = if ceil { (room + strides[a] - 1) / strides[a] + 1 } else { room / strides[a] + 1 };
+                    outs.push(out);
+                    extra.push(((out - 1) * strides[a] + span_a - padded).max(0));
+                }
+                let mut full_pads = vec![0i128; 2 * rank];
+                for a in 0..r {
+                    full_pads[2 * (a + 2)] = pads[a];
+                    full_pads[2 * (a + 2) + 1] = pads[r + a] + extra[a];
+                }
+                let p = float("p", 2.0);
+                let source = match name {
+                    "lp_pool" => b.call("pow", vec![b.call("abs", vec![v(0)], Vec::new()), b.float(p)], Vec::new()),
+                    _ => v(0),
+                };
+                let fill = if name == "max_pool" { b.float(f64::NEG_INFINITY) } else { b.float(0.0) };
+                let padded = b.call("pad", vec![source, b.ints(full_pads.clone())], vec![("value", fill)]);
+                // One strided view per kernel offset.
+                let window = |base: Expr, offset: &[i128]| -> Expr {
+                    let mut e = base;
+                    for a in 0..r {
+                        let start = offset[a] * dilations[a];
+                        let end = start + (outs[a] - 1) * strides[a] + 1;
+                        e = b.call("slice", vec![e], vec![("axis", b.int(a as i128 + 2)), ("start", b.int(start)), ("end", b.int(end)), ("step", b.int(strides[a]))]);
+                    }
+                    e
+                };
+                let mut offsets: Vec<Vec<i128>> = vec![Vec::new()];
+                for &k in &kernel {
+                    offsets = offsets.into_iter().flat_map(|o| (0..k).map(move |i| { let mut o = o.clone(); o.push(i); o })).collect();
+                }
+                let combine = |a: Expr, c: Expr| if name == "max_pool" { b.call("max", vec![a, c], Vec::new()) } else { b.bin(Add, a, c) };
+                let total = offsets.iter().map(|o| window(padded.clone(), o)).reduce(combine).expect("a kernel has a position");
+                match name {
+                    "max_pool" => total,
+                    "lp_pool" => b.call("pow", vec![total, b.float(1.0 / p)], Vec::new()),
+                    _ if flag("count_include_pad") => b.bin(Div, total, b.float(offsets.len() as f64)),
+                    _ => {
+                        // The count of real elements per window: the same windows over a
+                        // padded tensor of ones (built from positions: no NaN from `x`).
+                        let mut ones: Option<Expr> = None;
+                        for (a, &len) in lens.iter().enumerate() {
+                            let line = b.bin(Add, b.bin(Mul, b.call("arange", vec![b.int(len)], vec![("dtype", b.var(xd.name()))]), b.float(0.0)), b.float(1.0));
+                            let mut pattern: Vec<Expr> = (0..r).map(|_| Expr::Lit(LitValue::Char('x'), span)).collect();
+                            pattern[a] = b.int(0);
+                            let line = b.call("dimshuffle", vec![line, b.list(pattern)], Vec::new());
+                            ones = Some(match ones {
+                                None => line,
+                                Some(o) => b.bin(Mul, o, line),
+                            });
+                        }
+                        let ones = ones.expect("a spatial axis");
+                        let lead = vec![Expr::Lit(LitValue::Char('x'), span), Expr::Lit(LitValue::Char('x'), span)];
+                        let ones = b.call("dimshuffle", vec![ones, b.list(lead.into_iter().chain((0..r as i128).map(|a| b.int(a))).collect())], Vec::new());
+                        let padded_ones = b.call("pad", vec![ones, b.ints(full_pads)], Vec::new());
+                        let count = offsets.iter().map(|o| window(padded_ones.clone(), o)).reduce(|a, c| b.bin(Add, a, c)).expect("a kernel has a position");
+                        b.bin(Div, total, count)
+                    }
+                }
             }
             "global_average_pool" => mean_over(v(0), &spatial),
             "global_max_pool" => b.call("max", vec![v(0)], vec![("axis", b.ints(spatial.iter().copied())), ("keepdims", Expr::Lit(LitValue::Bool(true), span))]),
