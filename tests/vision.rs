@@ -233,3 +233,95 @@ fn pooling() {
         }
     }
 }
+
+graph! {
+    fn conv2d(x: f32[N, 3, 7, 6], w: f32[4, 3, 3, 3], b: f32[4]) -> f32[N, 4, 4, 3] {
+        relu(conv(x, w, b, strides = [2, 2], pads = [1, 1, 1, 1]))
+    }
+    fn conv_grouped(x: f64[1, 4, 5, 5], w: f64[6, 2, 2, 2]) -> f64[1, 6, 3, 4] {
+        conv(x, w, group = 2, dilations = [2, 1], strides = [1, 1])
+    }
+    fn depthwise(x: f32[2, 3, 6, 6], w: f32[3, 1, 3, 3]) -> f32[2, 3, 6, 6] {
+        conv(x, w, group = 3, pads = [1, 1, 1, 1])
+    }
+    fn conv1d(x: f64[2, 2, 9], w: f64[3, 2, 4]) -> f64[2, 3, 3] { conv(x, w, strides = [2]) }
+}
+
+/// ONNX Conv (NCHW, 2-D), written out in f64.
+#[allow(clippy::too_many_arguments)]
+fn conv_ref(x: &[f64], xd: [usize; 4], w: &[f64], wd: [usize; 4], b: Option<&[f64]>, s: [usize; 2], p: [usize; 4], d: [usize; 2], g: usize) -> (Vec<f64>, [usize; 4]) {
+    let [n, c, h, wi] = xd;
+    let [o, cg, kh, kw] = wd;
+    let oh = (h + p[0] + p[2] - (kh - 1) * d[0] - 1) / s[0] + 1;
+    let ow = (wi + p[1] + p[3] - (kw - 1) * d[1] - 1) / s[1] + 1;
+    let opg = o / g;
+    let mut y = vec![0.0; n * o * oh * ow];
+    for bn in 0..n {
+        for oc in 0..o {
+            let grp = oc / opg;
+            for i in 0..oh {
+                for j in 0..ow {
+                    let mut acc = b.map_or(0.0, |b| b[oc]);
+                    for ci in 0..cg {
+                        let ic = grp * cg + ci;
+                        for a in 0..kh {
+                            for e in 0..kw {
+                                let r = (i * s[0] + a * d[0]) as isize - p[0] as isize;
+                                let q = (j * s[1] + e * d[1]) as isize - p[1] as isize;
+                                if r >= 0 && q >= 0 && (r as usize) < h && (q as usize) < wi {
+                                    acc += x[((bn * c + ic) * h + r as usize) * wi + q as usize] * w[((oc * cg + ci) * kh + a) * kw + e];
+                                }
+                            }
+                        }
+                    }
+                    y[((bn * o + oc) * oh + i) * ow + j] = acc;
+                }
+            }
+        }
+    }
+    (y, [n, o, oh, ow])
+}
+
+#[test]
+fn convolutions_as_onnx() {
+    for n in [1usize, 2] {
+        let x = data(n * 3 * 42);
+        let w: Vec<f64> = data(108).iter().map(|v| v * 0.3).collect();
+        let b = [0.5, -0.25, 0.0, 1.0];
+        let f = |v: &[f64]| v.iter().map(|&x| x as f32).collect::<Vec<f32>>();
+        let xt = Tensor::<f32, Shape![_, 3, 7, 6]>::from_shape_vec([n, 3, 7, 6], f(&x)).unwrap();
+        let y = conv2d(&xt, &f(&w)[..], &f(&b)[..]).unwrap();
+        let x64: Vec<f64> = f(&x).iter().map(|&v| v as f64).collect();
+        let w64: Vec<f64> = f(&w).iter().map(|&v| v as f64).collect();
+        let (want, dims) = conv_ref(&x64, [n, 3, 7, 6], &w64, [4, 3, 3, 3], Some(&b), [2, 2], [1, 1, 1, 1], [1, 1], 1);
+        assert_eq!(dims, [n, 4, 4, 3]);
+        for (g, wv) in y.as_slice().iter().zip(&want) {
+            assert!(close(*g as f64, wv.max(0.0), 1e-5), "{g} vs {}", wv.max(0.0));
+        }
+    }
+    let x = data(100);
+    let w = data(48);
+    let y = conv_grouped(&Tensor::from_vec(x.clone()).unwrap(), &Tensor::from_vec(w.clone()).unwrap());
+    let (want, _) = conv_ref(&x, [1, 4, 5, 5], &w, [6, 2, 2, 2], None, [1, 1], [0; 4], [2, 1], 2);
+    for (g, wv) in y.as_slice().iter().zip(&want) {
+        assert!(close(*g, *wv, 1e-12), "grouped: {g} vs {wv}");
+    }
+    let x: Vec<f32> = data(216).iter().map(|&v| v as f32).collect();
+    let w: Vec<f32> = data(27).iter().map(|&v| v as f32).collect();
+    let y = depthwise(&Tensor::from_vec(x.clone()).unwrap(), &Tensor::from_vec(w.clone()).unwrap());
+    let (want, _) = conv_ref(
+        &x.iter().map(|&v| v as f64).collect::<Vec<_>>(), [2, 3, 6, 6],
+        &w.iter().map(|&v| v as f64).collect::<Vec<_>>(), [3, 1, 3, 3], None, [1, 1], [1, 1, 1, 1], [1, 1], 3,
+    );
+    for (g, wv) in y.as_slice().iter().zip(&want) {
+        assert!(close(*g as f64, *wv, 1e-5), "depthwise: {g} vs {wv}");
+    }
+    // 1-D as 2-D with a height of 1.
+    let x = data(36);
+    let w = data(24);
+    let y = conv1d(&Tensor::from_vec(x.clone()).unwrap(), &Tensor::from_vec(w.clone()).unwrap());
+    let (want, _) = conv_ref(&x, [2, 2, 1, 9], &w, [3, 2, 1, 4], None, [1, 2], [0; 4], [1, 1], 1);
+    for (g, wv) in y.as_slice().iter().zip(&want) {
+        assert!(close(*g, *wv, 1e-12), "1-D: {g} vs {wv}");
+    }
+}

@@ -598,6 +598,18 @@ pub const TENSOR_OPS: &[TensorOp] = {
             ],
         ),
         tensor_op(
+            "conv",
+            TensorOpKind::Vision,
+            &[
+                param("kernel_shape", ParamType::Operand, Some("the weight's")),
+                param("strides", ParamType::Operand, Some("[1, …]")),
+                param("pads", ParamType::Operand, Some("[0, …]")),
+                param("dilations", ParamType::Operand, Some("[1, …]")),
+                param("group", ParamType::Int, Some("1")),
+                param("auto_pad", ParamType::Operand, Some("notset")),
+            ],
+        ),
+        tensor_op(
             "max_pool",
             TensorOpKind::Vision,
             &[

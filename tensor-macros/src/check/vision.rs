@@ -154,7 +154,12 @@ impl Checker<'_> {
                         return Typed::Poison;
                     }
                 },
-                ("blocksize" | "num_groups" | "size", e) => match super::tensor_ops::int_literal(e) {
+                ("auto_pad", Expr::Var(v)) if v == "notset" => {}
+                ("auto_pad", _) => {
+                    self.errors.push(at, "`auto_pad` other than `notset` is not supported yet: give `pads`");
+                    return Typed::Poison;
+                }
+                ("blocksize" | "num_groups" | "size" | "group", e) => match super::tensor_ops::int_literal(e) {
                     Some(v) if v > 0 => ints.push((key, v)),
                     _ => {
                         self.errors.push(at, format!("`{key}` of `{name}` is a positive integer literal"));
@@ -177,6 +182,7 @@ impl Checker<'_> {
         let want = match name {
             "batch_norm" => 5,
             "instance_norm" | "group_norm" => 3,
+            "conv" => args.len().clamp(2, 3),
             _ => 1,
         };
         if args.len() != want {
@@ -212,7 +218,7 @@ impl Checker<'_> {
         if rank < 2 && name != "mean_variance_normalization" {
             return fail(self, "it takes `[N, C, …]` tensors of rank 2 or more".into());
         }
-        for (k, &n) in nodes.iter().enumerate().skip(1) {
+        for (k, &n) in nodes.iter().enumerate().skip(if name == "conv" { usize::MAX } else { 1 }) {
             let (d, nd) = (self.node(n).dtype, self.node(n).dims.clone());
             let expected = if name == "group_norm" || name == "instance_norm" || name == "batch_norm" { vec![dims[1].clone()] } else { nd.clone() };
             if d != xd || nd != expected {
@@ -284,6 +290,116 @@ impl Checker<'_> {
                 back.extend(dims[1..].iter().map(|d| b.int(d.as_static().expect("literal") as i128)));
                 let y = b.call("reshape", vec![y, b.list(back)], Vec::new());
                 b.bin(Add, b.bin(Mul, y, b.per_channel(v(1), rank)), b.per_channel(v(2), rank))
+            }
+            "conv" => {
+                if !(3..=5).contains(&rank) {
+                    return fail(self, "it takes `[N, C, spatial…]` with 1 to 3 spatial axes".into());
+                }
+                let r = rank - 2;
+                let (wd, wdims) = (self.node(nodes[1]).dtype, self.node(nodes[1]).dims.clone());
+                if wd != xd || wdims.len() != rank {
+                    return fail(self, format!("the weight is `{}[O, C / group, k…]` of rank {rank}, found {}", xd.name(), type_text(wd, &wdims)));
+                }
+                let g = int("group").unwrap_or(1);
+                let lit = |d: &Dim| d.as_static().map(|n| n as i128);
+                let (Some(c), Some(o), Some(cg)) = (lit(&dims[1]), lit(&wdims[0]), lit(&wdims[1])) else {
+                    return fail(self, "its channels and the weight's dims must be literals".into());
+                };
+                if c % g != 0 || o % g != 0 || cg != c / g {
+                    return fail(self, format!("`group = {g}` must divide the {c} input and {o} output channels, and the weight's axis 1 ({cg}) is the channels per group ({})", c / g.max(1)));
+                }
+                if nodes.len() == 3 {
+                    let (bd, bdims) = (self.node(nodes[2]).dtype, self.node(nodes[2]).dims.clone());
+                    if bd != xd || bdims != [wdims[0].clone()] {
+                        return fail(self, format!("the bias is `{}[{o}]`, found {}", xd.name(), type_text(bd, &bdims)));
+                    }
+                }
+                let kernel: Option<Vec<i128>> = wdims[2..].iter().map(lit).collect();
+                let lens: Option<Vec<i128>> = dims[2..].iter().map(lit).collect();
+                let (Some(kernel), Some(lens)) = (kernel, lens) else {
+                    return fail(self, "its spatial dims and the kernel's must be literals (named spatial dims are not supported yet)".into());
+                };
+                if let Some(k) = list("kernel_shape") {
+                    if k != kernel {
+                        return fail(self, format!("`kernel_shape = {k:?}` differs from the weight's {kernel:?}"));
+                    }
+                }
+                let strides = list("strides").unwrap_or(vec![1; r]);
+                let dilations = list("dilations").unwrap_or(vec![1; r]);
+                let pads = list("pads").unwrap_or(vec![0; 2 * r]);
+                if strides.len() != r || dilations.len() != r || pads.len() != 2 * r || strides.iter().chain(&dilations).any(|&s| s == 0) {
+                    return fail(self, format!("`strides`, `dilations` take {r} values ≥ 1 and `pads` {} (every begin, then every end)", 2 * r));
+                }
+                let mut outs = Vec::new();
+                for a in 0..r {
+                    let span_a = (kernel[a] - 1) * dilations[a] + 1;
+                    let padded = lens[a] + pads[a] + pads[r + a];
+                    if span_a > padded {
+                        return fail(self, format!("the kernel spans {span_a} (size {} × dilation {}) on spatial axis {a}, longer than the input padded to {padded}", kernel[a], dilations[a]));
+                    }
+                    outs.push((padded - span_a) / strides[a] + 1);
+                }
+                let mut full_pads = vec![0i128; 2 * rank];
+                for a in 0..r {
+                    full_pads[2 * (a + 2)] = pads[a];
+                    full_pads[2 * (a + 2) + 1] = pads[r + a];
+                }
+                let padded = b.call("pad", vec![v(0), b.ints(full_pads)], Vec::new());
+                let window = |base: Expr, offset: &[i128]| -> Expr {
+                    let mut e = base;
+                    for a in 0..r {
+                        let start = offset[a] * dilations[a];
+                        let end = start + (outs[a] - 1) * strides[a] + 1;
+                        e = b.call("slice", vec![e], vec![("axis", b.int(a as i128 + 2)), ("start", b.int(start)), ("end", b.int(end)), ("step", b.int(strides[a]))]);
+                    }
+                    e
+                };
+                // The weight at one kernel position: `[O, C / group]`.
+                let tap = |offset: &[i128]| -> Expr {
+                    let mut e = v(1);
+                    for (a, &k) in offset.iter().enumerate().rev() {
+                        let one = b.call("slice", vec![e], vec![("axis", b.int(a as i128 + 2)), ("start", b.int(k)), ("end", b.int(k + 1))]);
+                        e = b.call("squeeze", vec![one, b.int(a as i128 + 2)], Vec::new());
+                    }
+                    e
+                };
+                let mut offsets: Vec<Vec<i128>> = vec![Vec::new()];
+                for &k in &kernel {
+                    offsets = offsets.into_iter().flat_map(|o| (0..k).map(move |i| { let mut o = o.clone(); o.push(i); o })).collect();
+                }
+                let letters = ["w", "hw", "dhw"][r - 1];
+                let depthwise = g == c && o == c;
+                let mut terms = Vec::new();
+                for off in &offsets {
+                    let view = window(padded.clone(), off);
+                    let w_k = tap(off);
+                    let term = if depthwise {
+                        // out[n, c] = Σ x[n, c] · w[c, 0, k]: elementwise, one fused pass.
+                        let mut pattern = vec![b.int(0)];
+                        pattern.extend((0..r).map(|_| Expr::Lit(LitValue::Char('x'), span)));
+                        let col = b.call("squeeze", vec![w_k, b.int(1)], Vec::new());
+                        b.bin(Mul, view, b.call("dimshuffle", vec![col, b.list(pattern)], Vec::new()))
+                    } else if g == 1 {
+                        b.call("einsum", vec![Expr::Lit(LitValue::Str(format!("nc{letters},oc->no{letters}")), span), view, w_k], Vec::new())
+                    } else {
+                        let (cpg, opg) = (c / g, o / g);
+                        let parts: Vec<Expr> = (0..g)
+                            .map(|gi| {
+                                let vg = b.call("slice", vec![view.clone()], vec![("axis", b.int(1)), ("start", b.int(gi * cpg)), ("end", b.int((gi + 1) * cpg))]);
+                                let wg = b.call("slice", vec![w_k.clone()], vec![("axis", b.int(0)), ("start", b.int(gi * opg)), ("end", b.int((gi + 1) * opg))]);
+                                b.call("einsum", vec![Expr::Lit(LitValue::Str(format!("nc{letters},oc->no{letters}")), span), vg, wg], Vec::new())
+                            })
+                            .collect();
+                        b.call("concat", vec![b.list(parts)], vec![("axis", b.int(1))])
+                    };
+                    terms.push(term);
+                }
+                let total = terms.into_iter().reduce(|a, t| b.bin(Add, a, t)).expect("a kernel position");
+                if nodes.len() == 3 {
+                    b.bin(Add, total, b.per_channel(v(2), rank))
+                } else {
+                    total
+                }
             }
             "max_pool" | "average_pool" | "lp_pool" => {
                 let r = rank - 2;
