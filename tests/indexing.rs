@@ -289,3 +289,28 @@ fn scatters_and_gather_nd_as_onnx() {
     assert!(matches!(&err, ShapeError::IndexOutOfRange { value: 4, len: 4, .. }), "{err:?}");
     assert!(err.to_string().contains("[1, 1]"), "{err}");
 }
+
+graph! {
+    /// Found by the random-graph generator: a flip over an elementwise gather walked its
+    /// data backwards with an overflowing (debug) address sum.
+    fn flipped(x: f32[2, 4], i: i64[2, 4]) -> f32[2, 4] { flip(gather_elements(x, i, axis = 0), axis = 1) }
+    /// Found by the generator: a flip of an empty axis over pieces (the macro panicked).
+    fn empty_flip(x: f32[2, 3]) -> f32[0, 3] { flip(tile(pad(x, [1, 0, 0, 0]), [0, 1]), axis = 0) }
+}
+
+#[test]
+fn flips_over_gathers_and_empty_pieces() {
+    let x: Vec<f32> = (0..8).map(|v| v as f32).collect();
+    let ids: Vec<i64> = vec![1, 0, -1, 0, 0, 1, 1, -2];
+    let y = flipped(&Tensor::from_vec(x.clone()).unwrap(), &Tensor::from_vec(ids.clone()).unwrap()).unwrap();
+    for r in 0..2 {
+        for c in 0..4 {
+            // flip along axis 1: output column c reads column 3 - c.
+            let cc = 3 - c;
+            let i = ids[r * 4 + cc];
+            let row = if i < 0 { i + 2 } else { i } as usize;
+            assert_eq!(y[[r, c]], x[row * 4 + cc], "at {r},{c}");
+        }
+    }
+    assert_eq!(empty_flip(&Tensor::from_vec(vec![0.0; 6]).unwrap()).shape(), &[0, 3]);
+}

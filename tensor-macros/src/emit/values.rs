@@ -173,13 +173,13 @@ pub(super) fn emit_value(cx: &Emitter<'_>, nest: &LoopNest, id: usize) -> TokenS
                 Level::Global => {
                     let base = offset_expr(quote!(0usize), &op.base, None);
                     let at = position(quote!(0));
-                    let e = element(quote!(#base + #at * #stride));
+                    let e = element(quote!(#base.wrapping_add(#at.wrapping_mul(#stride))));
                     quote!(#p::V::splat(#e))
                 }
                 Level::Row => {
                     let off = offset_ident(*operand);
                     let at = position(quote!(0));
-                    let e = element(quote!(#off + #at * #stride));
+                    let e = element(quote!(#off.wrapping_add(#at.wrapping_mul(#stride))));
                     quote!(#p::V::splat(#e))
                 }
                 Level::Inner if index_level != Level::Inner && op.inner_stride.is_lit(1) => {
@@ -199,7 +199,11 @@ pub(super) fn emit_value(cx: &Emitter<'_>, nest: &LoopNest, id: usize) -> TokenS
                         quote!(0)
                     };
                     let at = position(lane);
-                    let e = element(quote!(#off + (__tg_j + __tg_l) * #inner + #at * #stride));
+                    // Wrapping: a flipped walk's stride is a negative offset as a `usize`;
+                    // the sum is the in-range address (lowering builds only those).
+                    let e = element(quote!(#off
+                        .wrapping_add((__tg_j + __tg_l).wrapping_mul(#inner))
+                        .wrapping_add(#at.wrapping_mul(#stride))));
                     quote!({
                         let mut __tg_v = #p::V::<#c>::splat(::core::default::Default::default());
                         for __tg_l in 0..__tg_n {

@@ -81,6 +81,11 @@ pub(super) fn build_regions(
     let mut pending: Vec<(Vec<Offset>, Vec<Size>)> =
         vec![(vec![Offset::zero(); dims.len()], dims.iter().map(Size::of).collect())];
     while let Some((lo, extents)) = pending.pop() {
+        // A box with a literal extent of 0 computes nothing. (Its indices need not lie in
+        // the value's pieces: a flip of an empty axis starts at -1.)
+        if extents.iter().any(Size::is_zero) {
+            continue;
+        }
         let mut b = NestBuilder::new(graph, temp_of, extents.clone(), root);
         let map: Mapping = lo
             .iter()
