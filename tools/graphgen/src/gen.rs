@@ -242,6 +242,10 @@ pub fn generate(seed: u64, index: u64) -> Graph {
     }
     let outputs: Vec<Expr> = outs.iter().map(|&i| g.pool[i].expr.clone()).collect();
     let out_types: Vec<Ty> = outs.iter().map(|&i| g.pool[i].ty.clone()).collect();
+    // Index parameters of an op whose `let` was dropped (too large) are plain ones.
+    let (lets, params) = (&g.lets, &g.params);
+    g.indices
+        .retain(|ip| lets.iter().any(|(_, e)| uses(e, &params[ip.param].name)));
     // Unused parameters get a `_` name (no warning).
     let mut params = g.params.clone();
     for p in &mut params {
@@ -943,6 +947,10 @@ impl Gen {
                 while out.len() < 6 && self.rng.chance(0.3) {
                     let d = self.base_dim();
                     out.insert(0, d);
+                }
+                // Targets take literals and names, not expressions (as `reshape`'s).
+                if out.iter().any(|d| matches!(d, Dim::Expr(_))) {
+                    return None;
                 }
                 let target = out.iter().cloned().map(TargetDim::Dim).collect();
                 (

@@ -407,8 +407,11 @@ impl Interp<'_> {
                             let (s, e) = (int("start"), int("end"));
                             let whole =
                                 e.is_none() && s.is_none_or(|s| s == if step > 0 { 0 } else { -1 });
+                            // (Bounds from one end only: from both, the length is an
+                            // expression and the axis must be long enough.)
                             let empty = s.is_some()
                                 && e.is_some()
+                                && (s.unwrap() < 0) == (e.unwrap() < 0)
                                 && slice_indices(1 << 20, s, e, step).is_empty();
                             if !whole
                                 && !empty
@@ -581,8 +584,9 @@ impl Interp<'_> {
                     .map(|k| {
                         let mut o = unflatten(k, &dims);
                         let j = o.remove(at) as i128;
+                        // An index not determined (a cast of a range) leaves its row so.
                         let E::I(i) = ids.data[flatten(&o, &ids.dims)] else {
-                            panic!("an integer index")
+                            return E::Any;
                         };
                         let dd = depth as i128;
                         let i = if i < 0 { i + dd } else { i };
