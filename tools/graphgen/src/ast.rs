@@ -98,6 +98,29 @@ pub enum Expr {
     Not(Box<Expr>),
     Cast(Box<Expr>, DType),
     Call(Call),
+    /// NumPy indexing sugar `x[1, :, ::2, None, ...]`.
+    Index(Box<Expr>, Vec<IndexItem>),
+}
+
+/// One item of indexing sugar.
+#[derive(Clone, Debug, PartialEq)]
+pub enum IndexItem {
+    At(i64),
+    Range(Option<i64>, Option<i64>, Option<i64>),
+    NewAxis,
+    Ellipsis,
+}
+
+/// A parameter holding indices into an axis of `len` (gather) or labels of `len` classes
+/// (a loss, `ignore` the ignore_index): the inputs give valid ones, and sometimes one out
+/// of range.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IndexParam {
+    pub param: usize,
+    pub len: Dim,
+    /// Negative indices count from the end (gather); labels are `0..len`.
+    pub negative: bool,
+    pub ignore: Option<i64>,
 }
 
 /// `f(args…, name = value…)`.
@@ -119,6 +142,8 @@ pub enum Arg {
     /// `broadcast_to`/`reshape` targets: literal dims, names, `-1`.
     Dims(Vec<TargetDim>),
     Bool(bool),
+    /// A dim argument (`arange(N + 1)`, `depth = N`).
+    Dim(Dim),
     DType(DType),
     Word(&'static str),
     /// `concat([a, b], …)`.
@@ -177,10 +202,20 @@ pub struct Graph {
     /// The dim names, in order of first use.
     pub names: Vec<&'static str>,
     pub form: Form,
+    /// Index and label parameters.
+    pub indices: Vec<IndexParam>,
+    /// The type of each part of a tuple `let` (`let (v3a, v3b) = …`, whose name in
+    /// `lets` is `v3a, v3b`).
+    pub parts: Vec<(String, Ty)>,
 }
 
 impl Graph {
     pub fn is_symbolic(&self) -> bool {
         !self.names.is_empty()
+    }
+
+    /// Whether the call returns `Result` (names, or indices checked at call entry).
+    pub fn is_fallible(&self) -> bool {
+        self.is_symbolic() || !self.indices.is_empty()
     }
 }

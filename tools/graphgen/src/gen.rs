@@ -6,7 +6,7 @@
 
 use crate::ast::*;
 use crate::rng::Rng;
-use crate::types::{broadcast, promote, DType, Dim, Ty};
+use crate::types::{broadcast, promote, DType, Dim, Lin, Ty};
 use DType::*;
 
 /// A value in scope.
@@ -165,6 +165,9 @@ struct Gen {
     pool: Vec<Val>,
     lets: Vec<(String, Expr)>,
     let_types: Vec<Ty>,
+    indices: Vec<IndexParam>,
+    parts: Vec<(String, Ty)>,
+    force_concat: bool,
 }
 
 fn var(name: &str) -> Expr {
@@ -185,6 +188,9 @@ pub fn generate(seed: u64, index: u64) -> Graph {
         pool: Vec::new(),
         lets: Vec::new(),
         let_types: Vec::new(),
+        indices: Vec::new(),
+        parts: Vec::new(),
+        force_concat: false,
     };
     g.make_base();
     let n_params = 1 + g.rng.below(4);
@@ -217,7 +223,7 @@ pub fn generate(seed: u64, index: u64) -> Graph {
     }
     // Outputs: values nothing else reads (so every let feeds an output), the last first,
     // at most three, none computed from scalars only.
-    let lets_start = g.pool.len() - g.lets.len();
+    let lets_start = g.pool.len() - g.lets.len() - (g.parts.len() - g.lets.iter().filter(|l| l.0.contains(',')).count());
     let read_later = |i: usize| {
         let name = match &g.pool[i].expr {
             Expr::Var(v) => v.clone(),
@@ -236,6 +242,10 @@ pub fn generate(seed: u64, index: u64) -> Graph {
     }
     let outputs: Vec<Expr> = outs.iter().map(|&i| g.pool[i].expr.clone()).collect();
     let out_types: Vec<Ty> = outs.iter().map(|&i| g.pool[i].ty.clone()).collect();
+    // Index parameters of an op whose `let` was dropped (too large) are plain ones.
+    let (lets, params) = (&g.lets, &g.params);
+    g.indices
+        .retain(|ip| lets.iter().any(|(_, e)| uses(e, &params[ip.param].name)));
     // Unused parameters get a `_` name (no warning).
     let mut params = g.params.clone();
     for p in &mut params {
@@ -248,11 +258,7 @@ pub fn generate(seed: u64, index: u64) -> Graph {
     let mut names: Vec<&'static str> = Vec::new();
     for p in &params {
         for d in p.dims.iter().flatten() {
-            if let Dim::Name(n) = d {
-                if !names.contains(n) {
-                    names.push(n);
-                }
-            }
+            d.names(&mut names);
         }
     }
     // How the harness declares and calls it: a stream of its own, so that the graph
@@ -272,6 +278,8 @@ pub fn generate(seed: u64, index: u64) -> Graph {
         out_types,
         names,
         form,
+        indices: g.indices,
+        parts: g.parts,
     }
 }
 
@@ -281,7 +289,7 @@ pub fn uses(e: &Expr, name: &str) -> bool {
         Expr::Var(v) => v == name,
         Expr::Lit(_) => false,
         Expr::Bin(_, a, b) => uses(a, name) || uses(b, name),
-        Expr::Neg(a) | Expr::Not(a) | Expr::Cast(a, _) => uses(a, name),
+        Expr::Neg(a) | Expr::Not(a) | Expr::Cast(a, _) | Expr::Index(a, _) => uses(a, name),
         Expr::Call(c) => {
             c.args.iter().any(|a| arg_uses(a, name))
                 || c.named.iter().any(|(_, a)| arg_uses(a, name))
@@ -306,7 +314,15 @@ impl Gen {
             let mut used_names = 0;
             for _ in 0..rank {
                 if symbolic && used_names < NAMES.len() && self.rng.chance(0.4) {
-                    dims.push(Dim::Name(NAMES[used_names]));
+                    // Sometimes an affine expression the call solves the name from
+                    // (`f32[2 * N]`, `f32[N + 1]`).
+                    let n = NAMES[used_names];
+                    if self.rng.chance(0.3) {
+                        let (c, k) = *self.rng.pick(&[(2, 0), (1, 1), (3, 0), (2, 1), (1, 2)]);
+                        dims.push(Dim::from_lin(Lin::name(n).scale(c).add(&Lin::constant(k))).unwrap());
+                    } else {
+                        dims.push(Dim::Name(n));
+                    }
                     used_names += 1;
                 } else if self.rng.chance(0.02) {
                     dims.push(Dim::Lit(0));
@@ -334,7 +350,7 @@ impl Gen {
         let dims = self.base[drop..]
             .iter()
             .map(|d| {
-                let p = if matches!(d, Dim::Name(_)) {
+                let p = if !d.is_lit() {
                     0.15
                 } else {
                     0.25
@@ -443,8 +459,9 @@ impl Gen {
     }
 
     fn op(&mut self) -> Option<Val> {
-        let w = [30, 18, 6, 6, 12, 3, 4, 8, 8, 4, 5, 4, 4, 5];
+        let w = [30, 18, 6, 6, 12, 3, 4, 8, 8, 4, 5, 4, 4, 5, 22];
         match self.rng.weighted(&w) {
+            14 => self.issue30(),
             13 => self.einsum(),
             12 => self.normalisation(),
             0 => self.binary(),
@@ -874,7 +891,7 @@ impl Gen {
             }
             2 => {
                 let ones: Vec<usize> = (0..rank).filter(|&a| dims[a].is_one()).collect();
-                let named = dims.iter().any(|d| matches!(d, Dim::Name(_)));
+                let named = dims.iter().any(|d| !d.is_lit());
                 if !named && (ones.is_empty() || self.rng.chance(0.3)) {
                     let out = dims.iter().filter(|d| !d.is_one()).cloned().collect();
                     (call("squeeze", vec![Arg::E(x.expr)], vec![]), out)
@@ -931,6 +948,10 @@ impl Gen {
                     let d = self.base_dim();
                     out.insert(0, d);
                 }
+                // Targets take literals and names, not expressions (as `reshape`'s).
+                if out.iter().any(|d| matches!(d, Dim::Expr(_))) {
+                    return None;
+                }
                 let target = out.iter().cloned().map(TargetDim::Dim).collect();
                 (
                     call(
@@ -941,6 +962,7 @@ impl Gen {
                     out,
                 )
             }
+            _ if x.ty.dims.iter().any(|d| matches!(d, Dim::Expr(_))) => return None,
             _ if x.ty.lit_len().is_none() => {
                 // With names: every name stays one whole axis, in order; each run of
                 // literal dims between them regroups on its own (docs/language.md). No
@@ -950,7 +972,7 @@ impl Gen {
                 for d in &dims {
                     match d {
                         Dim::Lit(n) => run *= n,
-                        Dim::Name(_) => {
+                        _ => {
                             let part = self.regroup(run);
                             out.extend(part);
                             out.push(d.clone());
@@ -1033,12 +1055,13 @@ impl Gen {
         let lit_axes: Vec<usize> = (0..rank)
             .filter(|&a| matches!(dims[a], Dim::Lit(_)))
             .collect();
-        let (expr, out): (Expr, Vec<Dim>) = match self.rng.below(5) {
+        let which = if self.force_concat { 4 } else { self.rng.below(5) };
+        let (expr, out): (Expr, Vec<Dim>) = match which {
             0 => {
                 // A named axis half the time there is one (its bounds are checked at call
                 // entry, a path of its own).
                 let named_axes: Vec<usize> = (0..rank)
-                    .filter(|&a| matches!(dims[a], Dim::Name(_)))
+                    .filter(|&a| !dims[a].is_lit())
                     .collect();
                 let a = if !named_axes.is_empty() && self.rng.chance(0.5) {
                     *self.rng.pick(&named_axes)
@@ -1064,13 +1087,19 @@ impl Gen {
                         }
                         out[a] = Dim::Lit(slice_len(n, start, end, step));
                     }
-                    Dim::Name(_) => {
+                    _ => {
                         // Literal bounds on one side of the axis (the call checks the
                         // axis is long enough), or the whole axis (docs/language.md).
                         let step = *self.rng.pick(&[1i64, 1, 2, 3, -1, -2]);
                         let pos = |rng: &mut Rng| rng.range(0, 6);
                         let neg = |rng: &mut Rng| rng.range(-6, -1);
+                        let mixed = self.rng.chance(0.35);
                         let (start, end) = match self.rng.below(5) {
+                            // Bounds from both ends: an expression length (`N - 3`).
+                            _ if mixed && self.rng.chance(0.5) => {
+                                (Some(pos(&mut self.rng)), Some(neg(&mut self.rng)))
+                            }
+                            _ if mixed => (Some(neg(&mut self.rng)), Some(pos(&mut self.rng))),
                             0 => (None, None),
                             1 if self.rng.chance(0.5) => {
                                 (Some(pos(&mut self.rng)), Some(pos(&mut self.rng)))
@@ -1083,7 +1112,9 @@ impl Gen {
                         };
                         let step = match (start, end) {
                             // The whole axis: forwards or backwards, maybe from its
-                            // first element in that direction.
+                            // first element in that direction, maybe with a step
+                            // (`(N + 1) / 2`).
+                            (None, None) if self.rng.chance(0.5) => step,
                             (None, None) => step.signum(),
                             (Some(s), None) if s < 0 => step.abs(),
                             (Some(_), None) => -step.abs(),
@@ -1111,10 +1142,14 @@ impl Gen {
                                 None => true,
                                 Some(s) => s == if step > 0 { 0 } else { -1 },
                             };
-                        if !whole {
-                            // No clamping on an axis long enough: NumPy's length on a
-                            // long one.
-                            out[a] = Dim::Lit(slice_len(1 << 20, start, end, step));
+                        let len = symbolic_slice_len(&dims[a], start, end, step);
+                        if !(whole && step.abs() == 1) {
+                            out[a] = match Dim::from_lin(len.clone()) {
+                                Some(d) if !d.is_lit() => d,
+                                // No clamping on an axis long enough: NumPy's length on
+                                // a long one.
+                                _ => Dim::Lit(slice_len(1 << 20, start, end, step)),
+                            };
                         }
                     }
                 }
@@ -1135,7 +1170,13 @@ impl Gen {
                 let mut out = dims.clone();
                 for a in 0..rank {
                     let (b, e) = match dims[a] {
-                        Dim::Name(_) => (0, 0),
+                        // Non-negative counts on a symbolic axis (`N + 3`); `edge` and
+                        // `reflect` at least one (the call checks the axis is long enough).
+                        Dim::Name(_) | Dim::Expr(_) if self.rng.chance(0.5) => (0, 0),
+                        Dim::Name(_) | Dim::Expr(_) => {
+                            let lo = if mode == "constant" { 0 } else { 1 };
+                            (self.rng.range(lo, 2), self.rng.range(0, 2))
+                        }
                         Dim::Lit(n) => {
                             let n = n as i64;
                             let pick = |rng: &mut Rng| -> i64 {
@@ -1156,9 +1197,7 @@ impl Gen {
                             }
                         }
                     };
-                    if let Dim::Lit(n) = dims[a] {
-                        out[a] = Dim::Lit((n as i64 + b + e) as usize);
-                    }
+                    out[a] = Dim::from_lin(dims[a].lin().add(&Lin::constant(b + e))).unwrap();
                     pads.push(b);
                     pads.push(e);
                 }
@@ -1179,17 +1218,15 @@ impl Gen {
                 let reps: Vec<i64> = dims
                     .iter()
                     .map(|d| match d {
-                        Dim::Name(_) => 1,
                         Dim::Lit(_) => *self.rng.pick(&[1, 1, 2, 3, 0]),
+                        _ if self.rng.chance(0.5) => 1,
+                        _ => *self.rng.pick(&[2, 3, 0]),
                     })
                     .collect();
                 let out = dims
                     .iter()
                     .zip(&reps)
-                    .map(|(d, &r)| match d {
-                        Dim::Lit(n) => Dim::Lit(n * r as usize),
-                        d => d.clone(),
-                    })
+                    .map(|(d, &r)| Dim::from_lin(d.lin().scale(r)).unwrap())
                     .collect();
                 (
                     call("tile", vec![Arg::E(x.expr), Arg::Ints(reps)], vec![]),
@@ -1197,10 +1234,14 @@ impl Gen {
                 )
             }
             _ => {
-                if lit_axes.is_empty() {
-                    return None;
-                }
-                let a = *self.rng.pick(&lit_axes);
+                // Along any axis: a symbolic one sums to an expression (`N + M`), with a
+                // new parameter of a new name or a literal length half the time.
+                let a = if lit_axes.is_empty() || self.rng.chance(0.4) {
+                    self.rng.below(rank)
+                } else {
+                    *self.rng.pick(&lit_axes)
+                };
+                let symbolic = !dims[a].is_lit() || self.rng.chance(0.2);
                 // Parts: values of the same dims but along `a`, promoting with x.
                 let mut parts = vec![x.clone()];
                 let mut dtype = x.ty.dtype;
@@ -1212,12 +1253,17 @@ impl Gen {
                             !v.scalar
                                 && v.ty.rank() == rank
                                 && (0..rank).all(|k| k == a || v.ty.dims[k] == dims[k])
-                                && matches!(v.ty.dims[a], Dim::Lit(_))
+                                && (symbolic || v.ty.dims[a].is_lit())
                                 && promote(dtype, v.ty.dtype).is_some()
                         })
                         .cloned()
                         .collect();
-                    let v = if c.is_empty() || self.rng.chance(0.3) {
+                    let v = if symbolic && self.rng.chance(0.5) {
+                        let mut pd = dims.clone();
+                        pd[a] = self.new_name_or_lit();
+                        let d = if self.rng.chance(0.7) { dtype } else { self.param_dtype() };
+                        self.add_param(d, Some(pd))
+                    } else if c.is_empty() || self.rng.chance(0.3) {
                         x.clone()
                     } else {
                         c[self.rng.below(c.len())].clone()
@@ -1225,12 +1271,11 @@ impl Gen {
                     dtype = promote(dtype, v.ty.dtype)?;
                     parts.push(v);
                 }
-                let len: usize = parts
+                let len = parts
                     .iter()
-                    .map(|v| if let Dim::Lit(n) = v.ty.dims[a] { n } else { 0 })
-                    .sum();
+                    .fold(Lin::constant(0), |l, v| l.add(&v.ty.dims[a].lin()));
                 let mut out = dims.clone();
-                out[a] = Dim::Lit(len);
+                out[a] = Dim::from_lin(len).unwrap();
                 let list = parts.into_iter().map(|v| v.expr).collect();
                 let e = call(
                     "concat",
@@ -1508,11 +1553,11 @@ impl Gen {
                     _ => vec![("start", Arg::Int(s)), ("step", Arg::Int(n + 1000))],
                 }
             }
-            Dim::Name(_) if matches!(x.expr, Expr::Var(_)) => {
+            _ if matches!(x.expr, Expr::Var(_)) => {
                 let s = self.rng.range(0, 3);
                 vec![("start", Arg::Int(s)), ("end", Arg::Int(s + 1))]
             }
-            Dim::Name(_) => return x,
+            _ => return x,
         };
         out[a] = Dim::Lit(1);
         let mut all = vec![("axis", Arg::Int(a as i64))];
@@ -1742,11 +1787,11 @@ impl Gen {
             .iter()
             .map(|&c| match size_of(&size, c).unwrap() {
                 Dim::Lit(n) => n.max(1),
-                Dim::Name(_) => 17,
+                _ => 17,
             })
             .chain(batch.iter().map(|d| match d {
                 Dim::Lit(n) => (*n).max(1),
-                Dim::Name(_) => 17,
+                _ => 17,
             }))
             .product();
         if dims.len() > 6 || work > 20_000 {
@@ -2018,4 +2063,449 @@ pub fn slice_indices(n: i64, start: Option<i64>, end: Option<i64>, step: i64) ->
         i += step;
     }
     out
+}
+
+/// The length of `slice` on a symbolic axis `n` with literal bounds, unclamped
+/// (docs/language.md: `ceil((end - start) / step)`, a negative bound counting from the end;
+/// the call is an `Err` where that is negative or a bound lies outside the axis).
+pub fn symbolic_slice_len(n: &Dim, start: Option<i64>, end: Option<i64>, step: i64) -> Lin {
+    let n = n.lin();
+    let at = |b: i64| {
+        if b < 0 {
+            n.add(&Lin::constant(b))
+        } else {
+            Lin::constant(b)
+        }
+    };
+    if step > 0 {
+        let s = start.map_or(Lin::constant(0), at);
+        let e = end.map_or(n.clone(), at);
+        e.add(&s.scale(-1)).add(&Lin::constant(step - 1)).div(step)
+    } else {
+        let t = -step;
+        let s = start.map_or(n.add(&Lin::constant(-1)), at);
+        let e = end.map_or(Lin::constant(-1), at);
+        s.add(&e.scale(-1)).add(&Lin::constant(t - 1)).div(t)
+    }
+}
+
+const INT_DTYPES: [DType; 8] = [U8, U16, U32, U64, I8, I16, I32, I64];
+/// Names the issue-30 ops introduce in new parameters (concat's `N + M`, gather's ids).
+const NEW_NAMES: &[&str] = &["M", "T"];
+
+/// Issue 30's ops: indexing, positions, tuples, ranking, losses, indexing sugar.
+impl Gen {
+    fn names_in_use(&self) -> Vec<&'static str> {
+        let mut v = Vec::new();
+        for p in &self.params {
+            for d in p.dims.iter().flatten() {
+                d.names(&mut v);
+            }
+        }
+        v
+    }
+
+    /// A literal length, a name in use, or a new name.
+    fn new_name_or_lit(&mut self) -> Dim {
+        let used = self.names_in_use();
+        let fresh: Vec<&'static str> =
+            NEW_NAMES.iter().copied().filter(|n| !used.contains(n)).collect();
+        match self.rng.below(3) {
+            0 if !fresh.is_empty() => Dim::Name(fresh[0]),
+            1 if !used.is_empty() => Dim::Name(*self.rng.pick(&used)),
+            _ => Dim::Lit(*self.rng.pick(&[1, 2, 3, 5])),
+        }
+    }
+
+    /// A dim argument of a position op: a literal, a name in use or an expression of one.
+    fn dim_arg(&mut self) -> Dim {
+        let used = self.names_in_use();
+        if used.is_empty() || self.rng.chance(0.4) {
+            return Dim::Lit(*self.rng.pick(&[0, 1, 2, 3, 4, 5, 9]));
+        }
+        let n = *self.rng.pick(&used);
+        match self.rng.below(3) {
+            0 => Dim::Name(n),
+            1 => Dim::from_lin(Lin::name(n).add(&Lin::constant(1))).unwrap(),
+            _ => Dim::from_lin(Lin::name(n).scale(2)).unwrap(),
+        }
+    }
+
+    /// A new index parameter into an axis of `len`.
+    fn index_param(&mut self, dims: Vec<Dim>, len: Dim, negative: bool, ignore: Option<i64>) -> Val {
+        let d = *self.rng.pick(&INT_DTYPES);
+        let v = self.add_param(d, Some(dims));
+        self.indices.push(IndexParam {
+            param: self.params.len() - 1,
+            len,
+            negative,
+            ignore,
+        });
+        v
+    }
+
+    fn tuple_let(&mut self, e: Expr, tys: Vec<Ty>) {
+        let base = format!("v{}", self.lets.len());
+        let names: Vec<String> = (0..tys.len())
+            .map(|i| format!("{base}{}", (b'a' + i as u8) as char))
+            .collect();
+        self.lets.push((names.join(", "), e));
+        self.let_types.push(tys[0].clone());
+        for (n, t) in names.iter().zip(tys) {
+            self.parts.push((n.clone(), t.clone()));
+            self.pool.push(Val {
+                expr: var(n),
+                ty: t,
+                scalar: false,
+            });
+        }
+    }
+
+    fn issue30(&mut self) -> Option<Val> {
+        match self.rng.weighted(&[5, 4, 3, 4, 3, 4, 5, 3, 4]) {
+            0 => self.gather(),
+            1 => self.gather_elements(),
+            2 => self.one_hot(),
+            3 => self.positions(),
+            4 => self.split(),
+            5 => self.ranking(),
+            6 => self.loss(),
+            7 => self.concat_new(),
+            _ => self.index_sugar(),
+        }
+    }
+
+    fn gather(&mut self) -> Option<Val> {
+        let x = self.pick_tensor(1)?;
+        let rank = x.ty.rank();
+        let a = self.rng.below(rank);
+        let irank = self.rng.weighted(&[2, 5, 2]);
+        if rank - 1 + irank > 6 {
+            return None;
+        }
+        let idims: Vec<Dim> = (0..irank)
+            .map(|_| {
+                if self.rng.chance(0.3) {
+                    self.new_name_or_lit()
+                } else {
+                    Dim::Lit(*self.rng.pick(&[1, 2, 3, 5, 9]))
+                }
+            })
+            .collect();
+        let ids = self.index_param(idims.clone(), x.ty.dims[a].clone(), true, None);
+        let mut out = x.ty.dims[..a].to_vec();
+        out.extend(idims);
+        out.extend(x.ty.dims[a + 1..].iter().cloned());
+        let written = if self.rng.chance(0.3) { a as i64 - rank as i64 } else { a as i64 };
+        let named = if a == 0 && self.rng.chance(0.5) {
+            vec![]
+        } else {
+            vec![("axis", Arg::Int(written))]
+        };
+        Some(Val {
+            expr: call("gather", vec![Arg::E(x.expr), Arg::E(ids.expr)], named),
+            ty: Ty { dtype: x.ty.dtype, dims: out },
+            scalar: false,
+        })
+    }
+
+    fn gather_elements(&mut self) -> Option<Val> {
+        let x = self.pick_tensor(1)?;
+        let rank = x.ty.rank();
+        let a = self.rng.below(rank);
+        let mut idims = x.ty.dims.clone();
+        idims[a] = if self.rng.chance(0.5) {
+            x.ty.dims[a].clone()
+        } else {
+            Dim::Lit(*self.rng.pick(&[1, 2, 3]))
+        };
+        let ids = self.index_param(idims.clone(), x.ty.dims[a].clone(), true, None);
+        Some(Val {
+            expr: call(
+                "gather_elements",
+                vec![Arg::E(x.expr), Arg::E(ids.expr)],
+                vec![("axis", Arg::Int(a as i64))],
+            ),
+            ty: Ty { dtype: x.ty.dtype, dims: idims },
+            scalar: false,
+        })
+    }
+
+    fn one_hot(&mut self) -> Option<Val> {
+        let v = self.pick_tensor(0)?;
+        if v.ty.rank() >= 6 {
+            return None;
+        }
+        let v = self.coerce(v, |d| d.is_int());
+        let depth = self.dim_arg();
+        let rank = v.ty.rank();
+        let at = self.rng.below(rank + 1);
+        let mut named = vec![("depth", Arg::Dim(depth.clone()))];
+        if at != rank || self.rng.chance(0.2) {
+            let w = if self.rng.chance(0.5) { at as i64 } else { at as i64 - rank as i64 - 1 };
+            named.push(("axis", Arg::Int(w)));
+        }
+        let dtype = *self.rng.pick(&[F32, F32, F64, I32, U8, I64, F16, BF16]);
+        if dtype != F32 || self.rng.chance(0.2) {
+            named.push(("dtype", Arg::DType(dtype)));
+        }
+        if self.rng.chance(0.4) {
+            let on = *self.rng.pick(&[2i128, 5, 7]);
+            let off = *self.rng.pick(&[0i128, 1, 3]);
+            named.push(("on", Arg::E(Expr::Lit(Lit::Int(on)))));
+            named.push(("off", Arg::E(Expr::Lit(Lit::Int(off)))));
+        }
+        let mut out = v.ty.dims.clone();
+        out.insert(at, depth);
+        Some(Val {
+            expr: call("one_hot", vec![Arg::E(v.expr)], named),
+            ty: Ty { dtype, dims: out },
+            scalar: false,
+        })
+    }
+
+    fn positions(&mut self) -> Option<Val> {
+        match self.rng.below(3) {
+            0 => {
+                let d = self.dim_arg();
+                let dtype = *self.rng.pick(&[I64, I64, I32, U8, F32, F64, F16, U64, I8]);
+                let mut named = vec![];
+                if dtype != I64 || self.rng.chance(0.2) {
+                    named.push(("dtype", Arg::DType(dtype)));
+                }
+                Some(Val {
+                    expr: call("arange", vec![Arg::Dim(d.clone())], named),
+                    ty: Ty { dtype, dims: vec![d] },
+                    scalar: false,
+                })
+            }
+            1 => {
+                let d0 = self.dim_arg();
+                let d1 = if self.rng.chance(0.5) { d0.clone() } else { self.dim_arg() };
+                let dtype = *self.rng.pick(&[F32, F32, F64, Bool, I32, U8, BF16]);
+                let mut args = vec![Arg::Dim(d0.clone())];
+                if d1 != d0 || self.rng.chance(0.3) {
+                    args.push(Arg::Dim(d1.clone()));
+                }
+                let mut named = vec![];
+                if self.rng.chance(0.5) {
+                    named.push(("k", Arg::Int(self.rng.range(-2, 2))));
+                }
+                if dtype != F32 || self.rng.chance(0.2) {
+                    named.push(("dtype", Arg::DType(dtype)));
+                }
+                Some(Val {
+                    expr: call("eye", args, named),
+                    ty: Ty { dtype, dims: vec![d0, d1] },
+                    scalar: false,
+                })
+            }
+            _ => {
+                let x = self.pick_tensor(2)?;
+                let f = *self.rng.pick(&["tril", "triu"]);
+                let named = if self.rng.chance(0.5) {
+                    vec![("k", Arg::Int(self.rng.range(-3, 3)))]
+                } else {
+                    vec![]
+                };
+                Some(Val {
+                    expr: call(f, vec![Arg::E(x.expr)], named),
+                    ty: x.ty,
+                    scalar: false,
+                })
+            }
+        }
+    }
+
+    fn split(&mut self) -> Option<Val> {
+        let x = self.pick_tensor(1)?;
+        let rank = x.ty.rank();
+        let a = self.rng.below(rank);
+        let n_parts = 2 + self.rng.below(2);
+        let mut sizes: Vec<i64> = Vec::new();
+        match &x.ty.dims[a] {
+            Dim::Lit(n) => {
+                let n = *n as i64;
+                let mut left = n;
+                for _ in 0..n_parts - 1 {
+                    let s = self.rng.range(0, left.min(4));
+                    sizes.push(s);
+                    left -= s;
+                }
+                sizes.push(left);
+                self.rng.shuffle(&mut sizes);
+            }
+            _ => {
+                for _ in 0..n_parts {
+                    sizes.push(self.rng.range(0, 2));
+                }
+                let k = self.rng.below(n_parts);
+                sizes[k] = -1;
+            }
+        }
+        let lit_sum: i64 = sizes.iter().filter(|&&s| s >= 0).sum();
+        let tys: Vec<Ty> = sizes
+            .iter()
+            .map(|&s| {
+                let mut d = x.ty.dims.clone();
+                d[a] = if s >= 0 {
+                    Dim::Lit(s as usize)
+                } else {
+                    Dim::from_lin(x.ty.dims[a].lin().add(&Lin::constant(-lit_sum))).unwrap()
+                };
+                Ty { dtype: x.ty.dtype, dims: d }
+            })
+            .collect();
+        let named = if a == 0 && self.rng.chance(0.5) {
+            vec![]
+        } else {
+            vec![("axis", Arg::Int(if self.rng.chance(0.5) { a as i64 } else { a as i64 - rank as i64 }))]
+        };
+        self.tuple_let(call("split", vec![Arg::E(x.expr), Arg::Ints(sizes)], named), tys);
+        None
+    }
+
+    fn ranking(&mut self) -> Option<Val> {
+        let x = self.pick_tensor(1)?;
+        let x = self.coerce(x, |d| d != Bool);
+        let rank = x.ty.rank();
+        let a = self.rng.below(rank);
+        let written = if self.rng.chance(0.5) { a as i64 - rank as i64 } else { a as i64 };
+        let mut named = vec![];
+        if written != -1 || self.rng.chance(0.3) {
+            named.push(("axis", Arg::Int(written)));
+        }
+        match self.rng.below(3) {
+            0 => {
+                let k = match &x.ty.dims[a] {
+                    Dim::Lit(n) => self.rng.range(0, *n as i64),
+                    _ => self.rng.range(0, 3),
+                };
+                named.insert(0, ("k", Arg::Int(k)));
+                if self.rng.chance(0.5) {
+                    named.push(("largest", Arg::Bool(self.rng.chance(0.5))));
+                }
+                if self.rng.chance(0.2) {
+                    named.push(("sorted", Arg::Bool(self.rng.chance(0.5))));
+                }
+                let mut d = x.ty.dims.clone();
+                d[a] = Dim::Lit(k as usize);
+                let tys = vec![
+                    Ty { dtype: x.ty.dtype, dims: d.clone() },
+                    Ty { dtype: I64, dims: d },
+                ];
+                self.tuple_let(call("top_k", vec![Arg::E(x.expr)], named), tys);
+                None
+            }
+            k => {
+                if self.rng.chance(0.5) {
+                    named.push(("descending", Arg::Bool(self.rng.chance(0.5))));
+                }
+                let (f, dtype) = if k == 1 { ("sort", x.ty.dtype) } else { ("argsort", I64) };
+                Some(Val {
+                    expr: call(f, vec![Arg::E(x.expr)], named),
+                    ty: Ty { dtype, dims: x.ty.dims },
+                    scalar: false,
+                })
+            }
+        }
+    }
+
+    fn loss(&mut self) -> Option<Val> {
+        let x = self.pick_tensor(2)?;
+        let x = self.coerce(x, |d| d.is_float());
+        if x.ty.dims[1] == Dim::Lit(0) {
+            return None;
+        }
+        let f = *self.rng.pick(&["softmax_cross_entropy", "nll_loss"]);
+        let c = x.ty.dims[1].clone();
+        let mut ldims = x.ty.dims.clone();
+        ldims.remove(1);
+        let ignore = self.rng.chance(0.3).then(|| *self.rng.pick(&[-1i64, -100, 0, 1]));
+        let labels = self.index_param(ldims.clone(), c.clone(), false, ignore);
+        let mut named = vec![];
+        if self.rng.chance(0.4) {
+            let w = self.add_param(x.ty.dtype, Some(vec![c]));
+            named.push(("weight", Arg::E(w.expr)));
+        }
+        let reduction = *self.rng.pick(&["none", "sum", "mean", "mean"]);
+        if reduction != "mean" || self.rng.chance(0.3) {
+            named.push(("reduction", Arg::Word(reduction)));
+        }
+        if let Some(i) = ignore {
+            named.push(("ignore_index", Arg::Int(i)));
+        }
+        let dims = if reduction == "none" { ldims } else { vec![] };
+        Some(Val {
+            expr: call(f, vec![Arg::E(x.expr), Arg::E(labels.expr)], named),
+            ty: Ty { dtype: x.ty.dtype, dims },
+            scalar: false,
+        })
+    }
+
+    /// `concat` along a symbolic axis (`N + M`), through `reorg`'s concat drawn until it
+    /// picks one.
+    fn concat_new(&mut self) -> Option<Val> {
+        self.force_concat = true;
+        let v = self.reorg();
+        self.force_concat = false;
+        v
+    }
+
+    fn index_sugar(&mut self) -> Option<Val> {
+        let x = self.pick_tensor(1)?;
+        let dims = x.ty.dims.clone();
+        let rank = dims.len();
+        // Items for a prefix of the axes (or, after `...`, a suffix), literal axes indexed
+        // or sliced, symbolic ones `:` or sliced from the start.
+        let m = 1 + self.rng.below(rank.min(3));
+        let ellipsis = self.rng.chance(0.35);
+        let axes: Vec<usize> = if ellipsis { (rank - m..rank).collect() } else { (0..m).collect() };
+        let mut items = Vec::new();
+        let mut out: Vec<Dim> = Vec::new();
+        let mut adims: Vec<Option<Dim>> = Vec::new();
+        for &a in &axes {
+            if self.rng.chance(0.15) && out.len() + rank < 6 {
+                items.push(IndexItem::NewAxis);
+                adims.push(Some(Dim::Lit(1)));
+            }
+            match &dims[a] {
+                Dim::Lit(n) if *n > 0 && self.rng.chance(0.4) => {
+                    let n = *n as i64;
+                    let i = self.rng.range(-n, n - 1);
+                    items.push(IndexItem::At(i));
+                    adims.push(None);
+                }
+                Dim::Lit(n) if self.rng.chance(0.6) => {
+                    let n = *n as i64;
+                    let s = self.rng.chance(0.6).then(|| self.rng.range(-n - 1, n + 1));
+                    let e = self.rng.chance(0.6).then(|| self.rng.range(-n - 1, n + 1));
+                    let t = self.rng.chance(0.4).then(|| *self.rng.pick(&[2i64, 3, -1, -2]));
+                    items.push(IndexItem::Range(s, e, t));
+                    adims.push(Some(Dim::Lit(slice_len(n, s, e, t.unwrap_or(1)))));
+                }
+                _ => {
+                    items.push(IndexItem::Range(None, None, None));
+                    adims.push(Some(dims[a].clone()));
+                }
+            }
+        }
+        if ellipsis {
+            items.insert(0, IndexItem::Ellipsis);
+            out.extend(dims[..rank - m].iter().cloned());
+            out.extend(adims.into_iter().flatten());
+        } else {
+            out.extend(adims.into_iter().flatten());
+            out.extend(dims[m..].iter().cloned());
+        }
+        if out.len() > 6 {
+            return None;
+        }
+        // A bare name is an expression here only in parentheses-free form: wrap non-vars.
+        Some(Val {
+            expr: Expr::Index(Box::new(x.expr), items),
+            ty: Ty { dtype: x.ty.dtype, dims: out },
+            scalar: false,
+        })
+    }
 }

@@ -13,7 +13,7 @@ fn shape_macro(dims: &[Dim]) -> String {
         .iter()
         .map(|d| match d {
             Dim::Lit(n) => n.to_string(),
-            Dim::Name(_) => "_".into(),
+            _ => "_".into(),
         })
         .collect();
     format!("Shape![{}]", d.join(", "))
@@ -68,7 +68,8 @@ pub fn graph_module(g: &Graph) -> String {
             // (A slice gives a name only when the literal dims do not multiply to 0.)
             Some(dims)
                 if symbolic_closure
-                    && dims.iter().filter(|d| matches!(d, Dim::Name(_))).count() <= 1
+                    && dims.iter().filter(|d| !d.is_lit()).count() <= 1
+                    && !dims.iter().any(|d| matches!(d, Dim::Expr(_)))
                     && !dims.contains(&Dim::Lit(0)) =>
             {
                 args.push(format!("&a{i}[..]"));
@@ -89,7 +90,7 @@ pub fn graph_module(g: &Graph) -> String {
             }
         }
     }
-    let fallible = if g.is_symbolic() {
+    let fallible = if g.is_fallible() {
         ".map_err(|e| e.to_string())?"
     } else {
         ""
@@ -116,20 +117,30 @@ pub fn graph_module(g: &Graph) -> String {
         }
         Form::Into => {
             // The sizes of the names, from the first argument axis that has each.
+            // A name only inside expressions is solved from an affine one (`c * N + k`).
             for n in &g.names {
-                let (i, a) = g
-                    .params
-                    .iter()
-                    .enumerate()
-                    .find_map(|(i, p)| {
-                        p.dims
-                            .iter()
-                            .flatten()
-                            .position(|d| *d == Dim::Name(n))
-                            .map(|a| (i, a))
+                let axes = || {
+                    g.params.iter().enumerate().flat_map(|(i, p)| {
+                        p.dims.iter().flatten().enumerate().map(move |(a, d)| (i, a, d))
                     })
-                    .expect("every name is in a parameter");
-                s += &format!("        let n_{n} = inp[{i}].dims[{a}];\n");
+                };
+                let plain = axes().find(|(_, _, d)| **d == Dim::Name(n));
+                let line = match plain {
+                    Some((i, a, _)) => format!("inp[{i}].dims[{a}] as i64"),
+                    None => {
+                        let (i, a, c, k) = axes()
+                            .find_map(|(i, a, d)| match d {
+                                Dim::Expr(l) => l
+                                    .affine()
+                                    .filter(|t| t.0 == *n)
+                                    .map(|(_, c, k)| (i, a, c, k)),
+                                _ => None,
+                            })
+                            .expect("every name is in a parameter");
+                        format!("(inp[{i}].dims[{a}] as i64 - ({k})) / {c}")
+                    }
+                };
+                s += &format!("        let n_{n}: i64 = {line};\n");
             }
             let mut outs = Vec::new();
             for (k, ty) in g.out_types.iter().enumerate() {
@@ -139,7 +150,10 @@ pub fn graph_module(g: &Graph) -> String {
                     .iter()
                     .map(|d| match d {
                         Dim::Lit(n) => n.to_string(),
-                        Dim::Name(n) => format!("n_{n}"),
+                        d => format!(
+                            "({}).max(0) as usize",
+                            d.lin().text_with(&|n| format!("n_{n}"))
+                        ),
                     })
                     .collect();
                 s += &format!(

@@ -296,7 +296,7 @@ pub fn make_inputs(
                 .flatten()
                 .map(|d| match d {
                     Dim::Lit(n) => *n,
-                    Dim::Name(n) => sizes[n],
+                    d => d.eval(&|n| sizes[n] as i64).max(0) as usize,
                 })
                 .collect();
             let n: usize = dims.iter().product();
@@ -316,6 +316,39 @@ pub fn make_inputs(
                 bits,
             }
         })
-        .collect();
+        .collect::<Vec<HostTensor>>();
+    let mut inputs = inputs;
+    // Index and label parameters: valid ones (negative from the end where allowed, the
+    // ignore_index sometimes), and in edge cases sometimes one out of range (the call
+    // must be `Err(IndexOutOfRange)`).
+    for ip in &g.indices {
+        let n = ip.len.eval(&|k| sizes[k] as i64) as i128;
+        let t = &mut inputs[ip.param];
+        let (lo, hi) = t.dtype.int_range();
+        for b in t.bits.iter_mut() {
+            let v: i128 = if let Some(i) = ip.ignore.filter(|&i| (lo..=hi).contains(&(i as i128)) && rng.chance(0.2)) {
+                i as i128
+            } else if n == 0 {
+                0
+            } else {
+                let low = if ip.negative { (-n).max(lo) } else { 0 };
+                let high = (n - 1).min(hi);
+                low + rng.below((high - low + 1) as usize) as i128
+            };
+            *b = v as i64 as u64;
+        }
+        if case % 2 == 1 && !t.bits.is_empty() && rng.chance(0.5) {
+            let bad: Vec<i128> = [n, -n - 1, hi, lo, n + 7]
+                .into_iter()
+                .filter(|v| (lo..=hi).contains(v))
+                .filter(|v| if ip.negative { *v >= n || *v < -n } else { *v >= n || *v < 0 })
+                .filter(|v| ip.ignore.map_or(true, |i| i as i128 != *v))
+                .collect();
+            if !bad.is_empty() {
+                let k = rng.below(t.bits.len());
+                t.bits[k] = *rng.pick(&bad) as i64 as u64;
+            }
+        }
+    }
     (inputs, sizes)
 }

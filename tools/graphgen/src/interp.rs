@@ -37,6 +37,9 @@ pub enum Fail {
     /// The call must return `Err`: a named axis sliced with literal bounds is shorter
     /// than the bounds need (one of them would be clamped).
     ShortAxis,
+    /// The call must return `Err(IndexOutOfRange)`: an index or label parameter holds one
+    /// outside its axis.
+    IndexOutOfRange,
 }
 
 fn strides(dims: &[usize]) -> Vec<usize> {
@@ -171,7 +174,31 @@ pub fn run(g: &Graph, inputs: &[T], sizes: &HashMap<&'static str, usize>) -> Res
     for ((name, _), ty) in g.lets.iter().zip(&g.let_types) {
         it.types.insert(name.clone(), ty.dims.clone());
     }
+    for (name, ty) in &g.parts {
+        it.types.insert(name.clone(), ty.dims.clone());
+    }
+    // Call entry evaluates every dim expression: a negative one is an `Err`.
+    let size = |n: &str| sizes[n] as i64;
+    let all_dims = g
+        .let_types
+        .iter()
+        .chain(g.parts.iter().map(|p| &p.1))
+        .chain(&g.out_types)
+        .flat_map(|t| t.dims.iter());
+    for d in all_dims {
+        if d.eval(&size) < 0 {
+            return Err(Fail::ShortAxis);
+        }
+    }
     for (name, e) in &g.lets {
+        if name.contains(',') {
+            let Expr::Call(c) = e else { panic!("a tuple op") };
+            let parts = it.tuple(c)?;
+            for (n, t) in name.split(", ").zip(parts) {
+                it.env.insert(n.to_string(), t);
+            }
+            continue;
+        }
         let v = it.eval(e)?;
         it.env.insert(name.clone(), v);
     }
@@ -192,7 +219,7 @@ impl Interp<'_> {
     fn dim(&self, d: &Dim) -> usize {
         match d {
             Dim::Lit(n) => *n,
-            Dim::Name(n) => self.sizes[n],
+            d => d.eval(&|n| self.sizes[n] as i64).max(0) as usize,
         }
     }
 
@@ -212,6 +239,10 @@ impl Interp<'_> {
             Expr::Not(a) => unary("bitwise_not", &self.eval(a)?, &[]),
             Expr::Cast(a, d) => convert(&self.eval(a)?, *d),
             Expr::Call(c) => self.call(c)?,
+            Expr::Index(x, items) => {
+                let x = self.eval(x)?;
+                index_sugar(&x, items)
+            }
         })
     }
 
@@ -358,7 +389,7 @@ impl Interp<'_> {
                         let a = norm_axis(int("axis").unwrap(), x.dims.len());
                         let step = int("step").unwrap_or(1);
                         let named_axis = match &c.args[0] {
-                            Arg::E(Expr::Var(v)) => matches!(self.types[v][a], Dim::Name(_)),
+                            Arg::E(Expr::Var(v)) => !self.types[v][a].is_lit(),
                             _ => false,
                         };
                         if named_axis {
@@ -376,13 +407,28 @@ impl Interp<'_> {
                             let (s, e) = (int("start"), int("end"));
                             let whole =
                                 e.is_none() && s.is_none_or(|s| s == if step > 0 { 0 } else { -1 });
+                            // (Bounds from one end only: from both, the length is an
+                            // expression and the axis must be long enough.)
                             let empty = s.is_some()
                                 && e.is_some()
+                                && (s.unwrap() < 0) == (e.unwrap() < 0)
                                 && slice_indices(1 << 20, s, e, step).is_empty();
                             if !whole
                                 && !empty
                                 && (s.is_some_and(clamped) || e.is_some_and(clamped))
                             {
+                                return Err(Fail::ShortAxis);
+                            }
+                            // Bounds from both ends: a negative length is an `Err`.
+                            let at = |b: i64| if b < 0 { b + n } else { b };
+                            let len = if step > 0 {
+                                let (s, e) = (s.map_or(0, at), e.map_or(n, at));
+                                (e - s + step - 1).div_euclid(step)
+                            } else {
+                                let (s, e) = (s.map_or(n - 1, at), e.map_or(-1, at));
+                                (s - e - step - 1).div_euclid(-step)
+                            };
+                            if !empty && len < 0 {
                                 return Err(Fail::ShortAxis);
                             }
                         }
@@ -421,6 +467,22 @@ impl Interp<'_> {
                         for a in 0..x.dims.len() {
                             let (b, e) = (pads[2 * a], pads[2 * a + 1]);
                             let n = t.dims[a] as i64;
+                            // A symbolic axis: `edge` needs an element, `reflect` more
+                            // than either count (checked at call entry).
+                            let symbolic = match &c.args[0] {
+                                Arg::E(Expr::Var(v)) => !self.types[v][a].is_lit(),
+                                _ => false,
+                            };
+                            if symbolic
+                                && (b, e) != (0, 0)
+                                && match mode {
+                                    "edge" => n < 1,
+                                    "reflect" => n <= b.max(e),
+                                    _ => false,
+                                }
+                            {
+                                return Err(Fail::ShortAxis);
+                            }
                             let idx: Vec<Option<usize>> = (-b..n + e)
                                 .map(|i| {
                                     if (0..n).contains(&i) {
@@ -456,6 +518,143 @@ impl Interp<'_> {
                         t
                     }
                 })
+            }
+            "gather" | "gather_elements" => {
+                let x = self.eval(&expr(0))?;
+                let ids = self.eval(&expr(1))?;
+                let a = norm_axis(int("axis").unwrap_or(0), x.dims.len());
+                let n = x.dims[a] as i128;
+                let mut pos = Vec::new();
+                for e in &ids.data {
+                    let E::I(i) = *e else { panic!("an integer index") };
+                    if i < -n || i >= n {
+                        return Err(Fail::IndexOutOfRange);
+                    }
+                    pos.push(if i < 0 { i + n } else { i } as usize);
+                }
+                let dims: Vec<usize> = if f == "gather" {
+                    let mut d = x.dims[..a].to_vec();
+                    d.extend(&ids.dims);
+                    d.extend(&x.dims[a + 1..]);
+                    d
+                } else {
+                    ids.dims.clone()
+                };
+                let r = ids.dims.len();
+                let data = (0..count(&dims))
+                    .map(|k| {
+                        let o = unflatten(k, &dims);
+                        let src: Vec<usize> = if f == "gather" {
+                            let mut s = o[..a].to_vec();
+                            s.push(pos[flatten(&o[a..a + r], &ids.dims)]);
+                            s.extend(&o[a + r..]);
+                            s
+                        } else {
+                            let mut s = o.clone();
+                            s[a] = pos[k];
+                            s
+                        };
+                        x.data[flatten(&src, &x.dims)]
+                    })
+                    .collect();
+                Ok(T { dtype: x.dtype, dims, data })
+            }
+            "one_hot" => {
+                let ids = self.eval(&expr(0))?;
+                let depth = match named("depth") {
+                    Some(Arg::Dim(d)) => self.dim(d),
+                    _ => panic!("depth"),
+                };
+                let d = dtype("dtype").unwrap_or(F32);
+                let lit = |n: &str, v: i128| match named(n) {
+                    Some(Arg::E(Expr::Lit(Lit::Int(i)))) => *i,
+                    _ => v,
+                };
+                let on = convert(&T::scalar(I64, E::I(lit("on", 1))), d).data[0];
+                let off = convert(&T::scalar(I64, E::I(lit("off", 0))), d).data[0];
+                let rank = ids.dims.len();
+                let at = match int("axis") {
+                    Some(w) if w < 0 => (w + rank as i64 + 1) as usize,
+                    Some(w) => w as usize,
+                    None => rank,
+                };
+                let mut dims = ids.dims.clone();
+                dims.insert(at, depth);
+                let data = (0..count(&dims))
+                    .map(|k| {
+                        let mut o = unflatten(k, &dims);
+                        let j = o.remove(at) as i128;
+                        // An index not determined (a cast of a range) leaves its row so.
+                        let E::I(i) = ids.data[flatten(&o, &ids.dims)] else {
+                            return E::Any;
+                        };
+                        let dd = depth as i128;
+                        let i = if i < 0 { i + dd } else { i };
+                        if i == j && (0..dd).contains(&i) {
+                            on
+                        } else {
+                            off
+                        }
+                    })
+                    .collect();
+                Ok(T { dtype: d, dims, data })
+            }
+            "arange" | "eye" => {
+                let d = dtype("dtype").unwrap_or(if f == "arange" { I64 } else { F32 });
+                let dim = |i: usize| match &c.args[i] {
+                    Arg::Dim(d) => self.dim(d),
+                    _ => panic!("a dim"),
+                };
+                if f == "arange" {
+                    let n = dim(0);
+                    let t = T { dtype: I64, dims: vec![n], data: (0..n).map(|i| E::I(i as i128)).collect() };
+                    return Ok(convert(&t, d));
+                }
+                let (r, cc) = (dim(0), if c.args.len() > 1 { dim(1) } else { dim(0) });
+                let k = int("k").unwrap_or(0);
+                let one = convert(&T::scalar(Bool, E::B(true)), d).data[0];
+                let zero = convert(&T::scalar(Bool, E::B(false)), d).data[0];
+                let data = (0..r * cc)
+                    .map(|p| if (p % cc) as i64 - (p / cc) as i64 == k { one } else { zero })
+                    .collect();
+                Ok(T { dtype: d, dims: vec![r, cc], data })
+            }
+            "tril" | "triu" => {
+                let x = self.eval(&expr(0))?;
+                let k = int("k").unwrap_or(0);
+                let zero = convert(&T::scalar(Bool, E::B(false)), x.dtype).data[0];
+                let r = x.dims.len();
+                let mut t = x.clone();
+                for (p, v) in t.data.iter_mut().enumerate() {
+                    let o = unflatten(p, &x.dims);
+                    let diff = o[r - 1] as i64 - o[r - 2] as i64;
+                    let keep = if f == "tril" { diff <= k } else { diff >= k };
+                    if !keep {
+                        *v = zero;
+                    }
+                }
+                Ok(t)
+            }
+            "sort" | "argsort" => {
+                let x = self.eval(&expr(0))?;
+                let a = norm_axis(int("axis").unwrap_or(-1), x.dims.len());
+                let n = x.dims[a];
+                let (v, i) = top_k(&x, a, n, !flag("descending") == false);
+                Ok(if f == "sort" { v } else { i })
+            }
+            "softmax_cross_entropy" | "nll_loss" => {
+                let x = self.eval(&expr(0))?;
+                let labels = self.eval(&expr(1))?;
+                let w = match named("weight") {
+                    Some(a) => Some(self.operand(a, &x)?),
+                    None => None,
+                };
+                let ignore = int("ignore_index");
+                let reduction = match named("reduction") {
+                    Some(Arg::Word(w)) => *w,
+                    _ => "mean",
+                };
+                loss(f, &x, &labels, w.as_ref(), ignore, reduction)
             }
             "einsum" => {
                 let Arg::Str(subscripts) = &c.args[0] else {
@@ -1605,4 +1804,233 @@ fn einsum(subscripts: &str, ops: &[T]) -> T {
         dims,
         data,
     }
+}
+
+impl Interp<'_> {
+    /// A tuple-valued op: `split`, `top_k`.
+    fn tuple(&mut self, c: &Call) -> Result<Vec<T>, Fail> {
+        let int = |n: &str| {
+            c.named.iter().find(|(k, _)| *k == n).and_then(|(_, a)| match a {
+                Arg::Int(i) => Some(*i),
+                _ => None,
+            })
+        };
+        let Arg::E(xe) = &c.args[0] else { panic!("a tensor") };
+        let x = self.eval(xe)?;
+        match c.f {
+            "split" => {
+                let Arg::Ints(sizes) = &c.args[1] else { panic!("sizes") };
+                let a = norm_axis(int("axis").unwrap_or(0), x.dims.len());
+                let n = x.dims[a] as i64;
+                let lits: i64 = sizes.iter().filter(|&&s| s >= 0).sum();
+                if lits > n || (!sizes.contains(&-1) && lits != n) {
+                    return Err(Fail::ShortAxis);
+                }
+                let mut at = 0usize;
+                Ok(sizes
+                    .iter()
+                    .map(|&s| {
+                        let len = if s < 0 { (n - lits) as usize } else { s as usize };
+                        let idx: Vec<Option<usize>> = (at..at + len).map(Some).collect();
+                        at += len;
+                        gather_axis(&x, a, &idx, E::Any)
+                    })
+                    .collect())
+            }
+            "top_k" => {
+                let a = norm_axis(int("axis").unwrap_or(-1), x.dims.len());
+                let k = int("k").unwrap() as usize;
+                if k > x.dims[a] {
+                    return Err(Fail::ShortAxis);
+                }
+                let largest = !c
+                    .named
+                    .iter()
+                    .any(|(n, v)| *n == "largest" && *v == Arg::Bool(false));
+                let (v, i) = top_k(&x, a, k, largest);
+                Ok(vec![v, i])
+            }
+            f => panic!("tuple op {f}"),
+        }
+    }
+}
+
+/// ONNX `TopK` along `axis`: the `k` best, best first, ties by the lower position, NaN
+/// above every number. A row holding a value known only as a range is not determined.
+fn top_k(x: &T, axis: usize, k: usize, largest: bool) -> (T, T) {
+    // Ranking reads a temp of the input: half-precision values as stored.
+    let xs: Vec<E> = x.data.iter().map(|&e| round_store_e(x.dtype, e)).collect();
+    let mut dims = x.dims.clone();
+    dims[axis] = k;
+    let n = x.dims[axis];
+    let mut vals = vec![E::Any; count(&dims)];
+    let mut idxs = vec![E::Any; count(&dims)];
+    let mut outer = x.dims.clone();
+    outer[axis] = 1;
+    for r in 0..count(&outer) {
+        let o = unflatten(r, &outer);
+        let at = |j: usize, d: &[usize]| {
+            let mut p = o.clone();
+            p[axis] = j;
+            flatten(&p, d)
+        };
+        let row: Vec<E> = (0..n).map(|j| xs[at(j, &x.dims)]).collect();
+        if !row.iter().all(|e| e.is_exact()) {
+            continue;
+        }
+        // A key that sorts best first: NaN highest.
+        let key = |e: E| -> (u8, f64, i128) {
+            match e {
+                E::F(v) if v.is_nan() => (1, 0.0, 0),
+                E::F(v) => (0, v, 0),
+                E::I(i) => (0, 0.0, i),
+                E::B(b) => (0, 0.0, b as i128),
+                _ => unreachable!(),
+            }
+        };
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&i, &j| {
+            let (a, b) = (key(row[i]), key(row[j]));
+            let c = a.0.cmp(&b.0).then(a.1.partial_cmp(&b.1).unwrap()).then(a.2.cmp(&b.2));
+            let c = if largest { c.reverse() } else { c };
+            // NaN is above every number either way: last when ascending.
+            let c = if !largest && a.0 != b.0 { c } else { c };
+            c.then(i.cmp(&j))
+        });
+        for (t, &j) in order.iter().take(k).enumerate() {
+            vals[at(t, &dims)] = row[j];
+            idxs[at(t, &dims)] = E::I(j as i128);
+        }
+    }
+    (
+        T { dtype: x.dtype, dims: dims.clone(), data: vals },
+        T { dtype: I64, dims, data: idxs },
+    )
+}
+
+/// ONNX `SoftmaxCrossEntropyLoss` / `NegativeLogLikelihoodLoss` over `[N, C, d…]`.
+fn loss(
+    f: &str,
+    x: &T,
+    labels: &T,
+    w: Option<&T>,
+    ignore: Option<i64>,
+    reduction: &str,
+) -> Result<T, Fail> {
+    let c = x.dtype.compute();
+    let xc = convert(x, c);
+    let w = w.map(|w| convert(w, c));
+    let classes = x.dims[1];
+    let mut ls = Vec::new();
+    for e in &labels.data {
+        let E::I(l) = *e else { panic!("an integer label") };
+        if Some(l as i64) == ignore.filter(|_| l >= i64::MIN as i128 && l <= i64::MAX as i128) {
+            ls.push(None);
+        } else if (0..classes as i128).contains(&l) {
+            ls.push(Some(l as usize));
+        } else {
+            return Err(Fail::IndexOutOfRange);
+        }
+    }
+    let mut losses = Vec::new();
+    let mut weights = Vec::new();
+    for (p, l) in ls.iter().enumerate() {
+        let o = unflatten(p, &labels.dims);
+        let at = |j: usize| {
+            let mut q = o.clone();
+            q.insert(1, j);
+            xc.data[flatten(&q, &x.dims)]
+        };
+        let Some(l) = *l else {
+            losses.push(E::F(0.0));
+            weights.push(E::F(0.0));
+            continue;
+        };
+        let lp = if f == "nll_loss" {
+            at(l)
+        } else {
+            let vals: Vec<E> = (0..classes).map(at).collect();
+            let m = vals.iter().skip(1).fold(vals[0], |m, &v| apply("max", c, &[m, v], &[]));
+            let d: Vec<E> = vals.iter().map(|&v| apply("sub", c, &[v, m], &[])).collect();
+            let e: Vec<E> = d.iter().map(|&v| apply("exp", c, &[v], &[])).collect();
+            let s = float_sum(&e, c);
+            apply("sub", c, &[d[l], apply("log", c, &[s], &[])], &[])
+        };
+        let wl = w.as_ref().map_or(E::F(1.0), |w| w.data[l]);
+        losses.push(apply("neg", c, &[apply("mul", c, &[lp, wl], &[])], &[]));
+        weights.push(wl);
+    }
+    Ok(match reduction {
+        "none" => T { dtype: x.dtype, dims: labels.dims.clone(), data: losses },
+        "sum" => T::scalar(x.dtype, float_sum(&losses, c)),
+        _ => {
+            let s = float_sum(&losses, c);
+            let ws = float_sum(&weights, c);
+            T::scalar(x.dtype, apply("div", c, &[s, ws], &[]))
+        }
+    })
+}
+
+/// NumPy basic indexing: slices and single positions per axis, `None` new axes, `...`.
+fn index_sugar(x: &T, items: &[IndexItem]) -> T {
+    let rank = x.dims.len();
+    let ell = items.iter().position(|i| *i == IndexItem::Ellipsis);
+    let real = |i: &&IndexItem| matches!(i, IndexItem::At(_) | IndexItem::Range(..));
+    // The input axis of each item (None for `None` and `...`).
+    let mut axis_of: Vec<Option<usize>> = vec![None; items.len()];
+    let before = ell.unwrap_or(items.len());
+    let mut a = 0;
+    for (k, it) in items[..before].iter().enumerate() {
+        if real(&it) {
+            axis_of[k] = Some(a);
+            a += 1;
+        }
+    }
+    let mut first_after = rank;
+    if let Some(e) = ell {
+        let after = items[e + 1..].iter().filter(real).count();
+        let mut a = rank - after;
+        first_after = a;
+        for (k, it) in items.iter().enumerate().skip(e + 1) {
+            if real(&it) {
+                axis_of[k] = Some(a);
+                a += 1;
+            }
+        }
+    }
+    let mut y = x.clone();
+    for (k, it) in items.iter().enumerate() {
+        let Some(a) = axis_of[k] else { continue };
+        let n = y.dims[a] as i64;
+        let idx: Vec<Option<usize>> = match it {
+            IndexItem::At(i) => vec![Some(if *i < 0 { i + n } else { *i } as usize)],
+            IndexItem::Range(s, e, t) => slice_indices(n, *s, *e, t.unwrap_or(1))
+                .into_iter()
+                .map(Some)
+                .collect(),
+            _ => unreachable!(),
+        };
+        y = gather_axis(&y, a, &idx, E::Any);
+    }
+    // Output dims: items in order, the ellipsis's (or the trailing) axes where they stand.
+    let mut dims = Vec::new();
+    let push_item = |k: usize, dims: &mut Vec<usize>| match &items[k] {
+        IndexItem::NewAxis => dims.push(1),
+        IndexItem::Range(..) => dims.push(y.dims[axis_of[k].unwrap()]),
+        _ => {}
+    };
+    for k in 0..before {
+        push_item(k, &mut dims);
+    }
+    let consumed = a;
+    match ell {
+        Some(e) => {
+            dims.extend(&y.dims[consumed..first_after]);
+            for k in e + 1..items.len() {
+                push_item(k, &mut dims);
+            }
+        }
+        None => dims.extend(&y.dims[consumed..]),
+    }
+    T { dtype: y.dtype, dims, data: y.data }
 }

@@ -1,6 +1,6 @@
 //! A graph as `graph!` source text.
 
-use crate::ast::{Arg, Expr, Graph, Lit, TargetDim};
+use crate::ast::{Arg, Expr, Graph, IndexItem, Lit, TargetDim};
 
 pub fn lit(l: &Lit) -> String {
     match l {
@@ -25,6 +25,22 @@ pub fn expr(e: &Expr) -> String {
             parts.extend(c.named.iter().map(|(n, a)| format!("{n} = {}", arg(a))));
             format!("{}({})", c.f, parts.join(", "))
         }
+        Expr::Index(x, items) => format!(
+            "{}[{}]",
+            expr(x),
+            join(items, |i| match i {
+                IndexItem::At(k) => k.to_string(),
+                IndexItem::NewAxis => "None".into(),
+                IndexItem::Ellipsis => "...".into(),
+                IndexItem::Range(a, b, c) => {
+                    let o = |v: &Option<i64>| v.map_or(String::new(), |v| v.to_string());
+                    match c {
+                        Some(c) => format!("{}:{}:{}", o(a), o(b), c),
+                        None => format!("{}:{}", o(a), o(b)),
+                    }
+                }
+            })
+        ),
     }
 }
 
@@ -49,6 +65,7 @@ pub fn arg(a: &Arg) -> String {
             })
         ),
         Arg::Bool(b) => b.to_string(),
+        Arg::Dim(d) => d.to_string(),
         Arg::DType(d) => d.name().into(),
         Arg::Word(w) => (*w).into(),
         Arg::List(v) => format!("[{}]", join(v, expr)),
@@ -76,7 +93,11 @@ fn ret_and_block(g: &Graph) -> (String, String) {
     };
     let mut s = "{\n".to_string();
     for (name, e) in &g.lets {
-        s += &format!("    let {name} = {};\n", expr(e));
+        if name.contains(',') {
+            s += &format!("    let ({name}) = {};\n", expr(e));
+        } else {
+            s += &format!("    let {name} = {};\n", expr(e));
+        }
     }
     s += &format!("    {body}\n}}");
     (ret, s)

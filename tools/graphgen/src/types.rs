@@ -169,16 +169,196 @@ pub fn promote(a: DType, b: DType) -> Option<DType> {
     DType::ALL.into_iter().find(|d| d.name() == cell)
 }
 
-/// One dim of a shape: a literal or a name bound at call entry.
+/// One dim of a shape: a literal, a name bound at call entry, or an expression over names
+/// (docs/language.md "Dim expressions"), kept in a normal form of its own: `Lit` for a
+/// constant, `Name` for a bare name, `Expr` otherwise.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Dim {
     Lit(usize),
     Name(&'static str),
+    Expr(Lin),
+}
+
+/// An atom of a linear dim expression: a name or a floor division `lin / d` (`d ≥ 2`) that
+/// does not simplify.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Atom {
+    Name(&'static str),
+    Div(Box<Lin>, i64),
+}
+
+/// `Σ c·atom + k`, terms sorted by atom, no zero coefficients. Two forms are equal only
+/// when they are the same value for every size (the converse need not hold: a sum the
+/// macro's normal form proves equal and this one does not is only a broadcast the
+/// generator does not draw).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Lin {
+    pub terms: Vec<(Atom, i64)>,
+    pub k: i64,
+}
+
+impl Lin {
+    pub fn constant(k: i64) -> Lin {
+        Lin { terms: vec![], k }
+    }
+
+    pub fn name(n: &'static str) -> Lin {
+        Lin {
+            terms: vec![(Atom::Name(n), 1)],
+            k: 0,
+        }
+    }
+
+    fn norm(mut self) -> Lin {
+        self.terms.sort();
+        let mut out: Vec<(Atom, i64)> = Vec::new();
+        for (a, c) in self.terms {
+            match out.last_mut() {
+                Some((b, d)) if *b == a => *d += c,
+                _ => out.push((a, c)),
+            }
+        }
+        out.retain(|t| t.1 != 0);
+        Lin { terms: out, k: self.k }
+    }
+
+    pub fn add(&self, o: &Lin) -> Lin {
+        let mut terms = self.terms.clone();
+        terms.extend(o.terms.iter().cloned());
+        Lin { terms, k: self.k + o.k }.norm()
+    }
+
+    pub fn scale(&self, c: i64) -> Lin {
+        Lin {
+            terms: self.terms.iter().map(|(a, d)| (a.clone(), d * c)).collect(),
+            k: self.k * c,
+        }
+        .norm()
+    }
+
+    /// `floor(self / d)`, `d ≥ 1`.
+    pub fn div(&self, d: i64) -> Lin {
+        if d == 1 {
+            return self.clone();
+        }
+        if self.terms.iter().all(|(_, c)| c % d == 0) {
+            return Lin {
+                terms: self.terms.iter().map(|(a, c)| (a.clone(), c / d)).collect(),
+                k: self.k.div_euclid(d),
+            };
+        }
+        Lin {
+            terms: vec![(Atom::Div(Box::new(self.clone()), d), 1)],
+            k: 0,
+        }
+    }
+
+    /// The value at these sizes (may be negative).
+    pub fn eval(&self, size: &dyn Fn(&str) -> i64) -> i64 {
+        self.k
+            + self
+                .terms
+                .iter()
+                .map(|(a, c)| {
+                    c * match a {
+                        Atom::Name(n) => size(n),
+                        Atom::Div(l, d) => l.eval(size).div_euclid(*d),
+                    }
+                })
+                .sum::<i64>()
+    }
+
+    pub fn names(&self, out: &mut Vec<&'static str>) {
+        for (a, _) in &self.terms {
+            match a {
+                Atom::Name(n) => {
+                    if !out.contains(n) {
+                        out.push(n)
+                    }
+                }
+                Atom::Div(l, _) => l.names(out),
+            }
+        }
+    }
+
+    /// `c * N + k` with `c ≥ 1`: `(N, c, k)`.
+    pub fn affine(&self) -> Option<(&'static str, i64, i64)> {
+        match self.terms.as_slice() {
+            [(Atom::Name(n), c)] if *c >= 1 => Some((n, *c, self.k)),
+            _ => None,
+        }
+    }
+
+    /// Source text, written with `f` for a name (`n_N` in Rust).
+    pub fn text_with(&self, f: &dyn Fn(&str) -> String) -> String {
+        let mut s = String::new();
+        for (i, (a, c)) in self.terms.iter().enumerate() {
+            let atom = match a {
+                Atom::Name(n) => f(n),
+                Atom::Div(l, d) => format!("({}) / {d}", l.text_with(f)),
+            };
+            let (neg, m) = (*c < 0, c.abs());
+            if i == 0 {
+                s += if neg { "0 - " } else { "" };
+            } else {
+                s += if neg { " - " } else { " + " };
+            }
+            if m == 1 {
+                s += &atom;
+            } else if matches!(a, Atom::Div(..)) {
+                s += &format!("{m} * ({atom})");
+            } else {
+                s += &format!("{m} * {atom}");
+            }
+        }
+        if s.is_empty() {
+            return self.k.to_string();
+        }
+        if self.k > 0 {
+            s += &format!(" + {}", self.k);
+        } else if self.k < 0 {
+            s += &format!(" - {}", -self.k);
+        }
+        s
+    }
 }
 
 impl Dim {
     pub fn is_one(&self) -> bool {
         *self == Dim::Lit(1)
+    }
+
+    pub fn is_lit(&self) -> bool {
+        matches!(self, Dim::Lit(_))
+    }
+
+    pub fn lin(&self) -> Lin {
+        match self {
+            Dim::Lit(n) => Lin::constant(*n as i64),
+            Dim::Name(n) => Lin::name(n),
+            Dim::Expr(l) => l.clone(),
+        }
+    }
+
+    /// The dim of a normal form (`None`: a negative constant).
+    pub fn from_lin(l: Lin) -> Option<Dim> {
+        if l.terms.is_empty() {
+            return (l.k >= 0).then_some(Dim::Lit(l.k as usize));
+        }
+        if l.k == 0 {
+            if let [(Atom::Name(n), 1)] = l.terms.as_slice() {
+                return Some(Dim::Name(n));
+            }
+        }
+        Some(Dim::Expr(l))
+    }
+
+    pub fn eval(&self, size: &dyn Fn(&str) -> i64) -> i64 {
+        self.lin().eval(size)
+    }
+
+    pub fn names(&self, out: &mut Vec<&'static str>) {
+        self.lin().names(out)
     }
 }
 
@@ -187,6 +367,7 @@ impl fmt::Display for Dim {
         match self {
             Dim::Lit(n) => write!(f, "{n}"),
             Dim::Name(n) => f.write_str(n),
+            Dim::Expr(l) => f.write_str(&l.text_with(&|n| n.to_string())),
         }
     }
 }
@@ -225,7 +406,7 @@ impl Ty {
     pub fn lit_len(&self) -> Option<usize> {
         self.dims.iter().try_fold(1usize, |p, d| match d {
             Dim::Lit(n) => Some(p * n),
-            Dim::Name(_) => None,
+            _ => None,
         })
     }
 
