@@ -1272,3 +1272,122 @@ fn op_attention() {
     let v = Tensor::<f32, Shape![1, 1, 3, 4]>::from_vec((0..12).map(|i| (i / 4) as f32).collect()).unwrap();
     assert_eq!(f(&q, &k, &v).as_slice(), &[0.5, 0.5, 0.5, 0.5, 1.0, 1.0, 1.0, 1.0]);
 }
+
+#[test]
+fn op_batch_norm() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: f32[1, 2, 2], s: f32[2], b: f32[2], m: f32[2], v: f32[2]| batch_norm(x, s, b, m, v, epsilon = 0.0));
+    let x = Tensor::<f32, Shape![1, 2, 2]>::from_vec(vec![1.0, 3.0, 5.0, 7.0]).unwrap();
+    let p = |a: f32, b: f32| Tensor::<f32, Shape![2]>::from_vec(vec![a, b]).unwrap();
+    assert_eq!(f(&x, &p(1.0, 2.0), &p(0.0, 1.0), &p(1.0, 5.0), &p(4.0, 1.0)).as_slice(), &[0.0, 1.0, 1.0, 5.0]);
+}
+
+#[test]
+fn op_instance_norm() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: f32[1, 1, 2], s: f32[1], b: f32[1]| instance_norm(x, s, b, epsilon = 0.0));
+    let x = Tensor::<f32, Shape![1, 1, 2]>::from_vec(vec![1.0, 3.0]).unwrap();
+    let one = Tensor::<f32, Shape![1]>::from_vec(vec![1.0]).unwrap();
+    let zero = Tensor::<f32, Shape![1]>::from_vec(vec![0.0]).unwrap();
+    assert_eq!(f(&x, &one, &zero).as_slice(), &[-1.0, 1.0]);
+}
+
+#[test]
+fn op_group_norm() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: f32[1, 2, 1], s: f32[2], b: f32[2]| group_norm(x, s, b, num_groups = 1, epsilon = 0.0));
+    let x = Tensor::<f32, Shape![1, 2, 1]>::from_vec(vec![2.0, 4.0]).unwrap();
+    let s = Tensor::<f32, Shape![2]>::from_vec(vec![1.0, 1.0]).unwrap();
+    let b = Tensor::<f32, Shape![2]>::from_vec(vec![0.0, 0.0]).unwrap();
+    assert_eq!(f(&x, &s, &b).as_slice(), &[-1.0, 1.0]);
+}
+
+#[test]
+fn op_mean_variance_normalization() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: f64[2, 1]| mean_variance_normalization(x, axes = [0]));
+    let x = Tensor::<f64, Shape![2, 1]>::from_vec(vec![1.0, 3.0]).unwrap();
+    let y = f(&x);
+    assert!((y.as_slice()[0] + 1.0).abs() < 1e-8 && (y.as_slice()[1] - 1.0).abs() < 1e-8);
+}
+
+#[test]
+fn op_lrn() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: f64[1, 2, 1]| lrn(x, size = 1, alpha = 1.0, beta = 1.0, bias = 0.0));
+    let x = Tensor::<f64, Shape![1, 2, 1]>::from_vec(vec![2.0, 4.0]).unwrap();
+    assert_eq!(f(&x).as_slice(), &[0.5, 0.25]);
+}
+
+#[test]
+fn op_conv() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: f32[1, 1, 3], w: f32[1, 1, 2]| conv(x, w));
+    let x = Tensor::<f32, Shape![1, 1, 3]>::from_vec(vec![1.0, 2.0, 3.0]).unwrap();
+    let w = Tensor::<f32, Shape![1, 1, 2]>::from_vec(vec![1.0, 10.0]).unwrap();
+    assert_eq!(f(&x, &w).as_slice(), &[21.0, 32.0]);
+}
+
+#[test]
+fn op_max_pool() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: f32[1, 1, 2, 4]| max_pool(x, kernel_shape = [2, 2], strides = [2, 2]));
+    let x = Tensor::<f32, Shape![1, 1, 2, 4]>::from_vec(vec![1.0, 5.0, 2.0, 0.0, 3.0, 4.0, 8.0, 1.0]).unwrap();
+    assert_eq!(f(&x).as_slice(), &[5.0, 8.0]);
+}
+
+#[test]
+fn op_average_pool() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: f32[1, 1, 1, 4]| average_pool(x, kernel_shape = [1, 2], strides = [1, 2]));
+    let x = Tensor::<f32, Shape![1, 1, 1, 4]>::from_vec(vec![1.0, 3.0, 2.0, 6.0]).unwrap();
+    assert_eq!(f(&x).as_slice(), &[2.0, 4.0]);
+}
+
+#[test]
+fn op_lp_pool() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: f64[1, 1, 2]| lp_pool(x, kernel_shape = [2], p = 2.0));
+    let x = Tensor::<f64, Shape![1, 1, 2]>::from_vec(vec![3.0, 4.0]).unwrap();
+    assert!((f(&x).as_slice()[0] - 5.0).abs() < 1e-12);
+}
+
+#[test]
+fn op_global_average_pool() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: f32[1, 1, 2, 2]| global_average_pool(x));
+    let x = Tensor::<f32, Shape![1, 1, 2, 2]>::from_vec(vec![1.0, 2.0, 3.0, 6.0]).unwrap();
+    assert_eq!(f(&x).as_slice(), &[3.0]);
+}
+
+#[test]
+fn op_global_max_pool() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: f32[1, 1, 2, 2]| global_max_pool(x));
+    let x = Tensor::<f32, Shape![1, 1, 2, 2]>::from_vec(vec![1.0, 2.0, 3.0, 6.0]).unwrap();
+    assert_eq!(f(&x).as_slice(), &[6.0]);
+}
+
+#[test]
+fn op_global_lp_pool() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: f64[1, 1, 2]| global_lp_pool(x, p = 2.0));
+    let x = Tensor::<f64, Shape![1, 1, 2]>::from_vec(vec![3.0, 4.0]).unwrap();
+    assert!((f(&x).as_slice()[0] - 5.0).abs() < 1e-12);
+}
+
+#[test]
+fn op_space_to_depth() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: i32[1, 1, 2, 2]| space_to_depth(x, blocksize = 2));
+    let x = Tensor::<i32, Shape![1, 1, 2, 2]>::from_vec(vec![1, 2, 3, 4]).unwrap();
+    assert_eq!(f(&x).as_slice(), &[1, 2, 3, 4]);
+}
+
+#[test]
+fn op_depth_to_space() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: i32[1, 4, 1, 1]| depth_to_space(x, blocksize = 2));
+    let x = Tensor::<i32, Shape![1, 4, 1, 1]>::from_vec(vec![1, 2, 3, 4]).unwrap();
+    assert_eq!(f(&x).as_slice(), &[1, 2, 3, 4]);
+}

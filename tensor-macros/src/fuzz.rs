@@ -117,6 +117,43 @@ const RUNTIME_AUDITED: &[(&str, &str)] = &[
         "bind.rs: `get`, `checked_product`; no index, unwrap or panic",
     ),
     ("check_entry_sizes", "bind.rs: `checked_mul` into an `Err`"),
+    (
+        "check_indices",
+        "bind.rs: min/max and `position` over the indices, `%`/`/` by non-zero dims, `get`; every failure an `Err`",
+    ),
+    (
+        "check_index_tuples",
+        "bind.rs: `get` of each component's bound, `%`/`/` by non-zero dims; an `Err`",
+    ),
+    (
+        "positions",
+        "reduce.rs: wrapping `usize` arithmetic on the lane positions, no memory",
+    ),
+    (
+        "top_k",
+        "reduce.rs: returns when k, outer or inner is 0; `select_nth_unstable_by(k - 1)` with \
+      1 ≤ k ≤ len; reads `outer·len·inner` and writes `outer·k·inner` elements of temps \
+      lowering sized so",
+    ),
+    (
+        "attention",
+        "attention.rs: returns unless every buffer holds its shape's elements; views built \
+      with `MatRef::new` (checked); tiles from the scratch pool sized for the tile",
+    ),
+    (
+        "scatter_elements",
+        "indexing.rs: positions outside their axis or `out` are skipped",
+    ),
+    (
+        "scatter_nd",
+        "indexing.rs: tuples outside the data or the updates are skipped",
+    ),
+    (
+        "gather_nd",
+        "indexing.rs: tuples outside the data give the default; writes clipped to `out`",
+    ),
+    (".wrapping_add", "integer method, total"),
+    (".wrapping_mul", "integer method, total"),
     ("entry_error", "unboxes the error"),
     (
         "graph_output",

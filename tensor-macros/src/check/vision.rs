@@ -226,6 +226,9 @@ impl Checker<'_> {
                 return Typed::Poison;
             }
         }
+        if name.starts_with("global_") && rank < 3 {
+            return fail(self, "a global pool takes `[N, C, spatial…]` with at least one spatial axis".into());
+        }
         let names: Vec<String> = (0..nodes.len()).map(|k| format!("__tg_vision{k}")).collect();
         let saved: Vec<Option<Typed>> = names.iter().zip(&nodes).map(|(n, &id)| self.scope.insert(n.clone(), Typed::Strong(id))).collect();
         let v = |k: usize| b.var(&names[k]);
