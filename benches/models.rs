@@ -41,7 +41,8 @@ fn wanted(group: &str) -> bool {
 /// The same formulas as benches/peers/models_peers.py: ids `(i · 7919 + 13) mod 50257`,
 /// table `((r · 31 + c · 17) mod 199) / 199 - 0.5`.
 fn embed_inputs() -> (Tensor<f32, Shape![50257, 768]>, Tensor<i64, Shape![4096]>) {
-    let table = Tensor::from_fn(|[r, c]: [usize; 2]| ((r * 31 + c * 17) % 199) as f32 / 199.0 - 0.5);
+    let table =
+        Tensor::from_fn(|[r, c]: [usize; 2]| ((r * 31 + c * 17) % 199) as f32 / 199.0 - 0.5);
     let ids = Tensor::from_fn(|[i]: [usize; 1]| ((i * 7919 + 13) % VOCAB) as i64);
     (table, ids)
 }
@@ -58,9 +59,15 @@ fn bench_gather(c: &mut Criterion) {
     g.sample_size(50);
     let pool = one_thread();
     g.bench_function("graph (1 thread)", |b| {
-        b.iter(|| pool.install(|| embed_into(black_box(&table), black_box(&ids), &mut out)).expect("ids in range"))
+        b.iter(|| {
+            pool.install(|| embed_into(black_box(&table), black_box(&ids), &mut out))
+                .expect("ids in range")
+        })
     });
-    eprintln!("gather: sum {:.6e}", out.as_slice().iter().map(|&x| x as f64).sum::<f64>());
+    eprintln!(
+        "gather: sum {:.6e}",
+        out.as_slice().iter().map(|&x| x as f64).sum::<f64>()
+    );
     // The bound: the same bytes read and written by one contiguous copy (a source the size of
     // the gathered rows, not in cache between samples any more than the table's rows are).
     let src = table.as_slice()[..IDS * WIDTH].to_vec();
@@ -86,7 +93,10 @@ fn bench_gather(c: &mut Criterion) {
 fn attention_input(s: usize, seed: usize) -> Tensor<f32, Shape![1, 12, _, 64]> {
     let n = HEADS * s * HEAD_DIM;
     let data = (0..n)
-        .map(|i| ((i.wrapping_mul(2_654_435_761).wrapping_add(seed * 40_503)) % 2001) as f32 / 1000.0 - 1.0)
+        .map(|i| {
+            ((i.wrapping_mul(2_654_435_761).wrapping_add(seed * 40_503)) % 2001) as f32 / 1000.0
+                - 1.0
+        })
         .collect();
     Tensor::from_shape_vec([1, HEADS, s, HEAD_DIM], data).expect("shape")
 }
@@ -99,13 +109,24 @@ fn bench_attention(c: &mut Criterion) {
     g.sample_size(10);
     let pool = one_thread();
     for s in [1024usize, 2048] {
-        let (q, k, v) = (attention_input(s, 1), attention_input(s, 2), attention_input(s, 3));
-        let mut out = Tensor::<f32, Shape![1, 12, _, 64]>::zeros_with_dims([1, HEADS, s, HEAD_DIM]).expect("shape");
+        let (q, k, v) = (
+            attention_input(s, 1),
+            attention_input(s, 2),
+            attention_input(s, 3),
+        );
+        let mut out = Tensor::<f32, Shape![1, 12, _, 64]>::zeros_with_dims([1, HEADS, s, HEAD_DIM])
+            .expect("shape");
         g.bench_function(format!("graph S={s} (1 thread)"), |b| {
-            b.iter(|| pool.install(|| causal_into(black_box(&q), black_box(&k), black_box(&v), &mut out)).expect("sizes agree"))
+            b.iter(|| {
+                pool.install(|| causal_into(black_box(&q), black_box(&k), black_box(&v), &mut out))
+                    .expect("sizes agree")
+            })
         });
         // The peers script prints the same sums (a check that the outputs agree).
-        eprintln!("attention S={s}: sum {:.6e}", out.as_slice().iter().map(|&x| x as f64).sum::<f64>());
+        eprintln!(
+            "attention S={s}: sum {:.6e}",
+            out.as_slice().iter().map(|&x| x as f64).sum::<f64>()
+        );
     }
     g.finish();
 }
@@ -123,15 +144,25 @@ fn bench_xent(c: &mut Criterion) {
             .collect(),
     )
     .expect("shape");
-    let labels = Tensor::<i64, Shape![_]>::from_shape_vec([rows], (0..rows).map(|r| ((r * 7919) % VOCAB) as i64).collect()).expect("shape");
+    let labels = Tensor::<i64, Shape![_]>::from_shape_vec(
+        [rows],
+        (0..rows).map(|r| ((r * 7919) % VOCAB) as i64).collect(),
+    )
+    .expect("shape");
     let mut g = c.benchmark_group("softmax_cross_entropy mean f32[4096,50257]");
     g.throughput(Throughput::Bytes((rows * VOCAB * 4) as u64));
     g.sample_size(10);
     let pool = one_thread();
     g.bench_function("graph (1 thread)", |b| {
-        b.iter(|| pool.install(|| xent(black_box(&x), black_box(&labels))).expect("labels in range"))
+        b.iter(|| {
+            pool.install(|| xent(black_box(&x), black_box(&labels)))
+                .expect("labels in range")
+        })
     });
-    eprintln!("softmax_cross_entropy: {:.7e}", xent(&x, &labels).expect("labels in range").as_slice()[0]);
+    eprintln!(
+        "softmax_cross_entropy: {:.7e}",
+        xent(&x, &labels).expect("labels in range").as_slice()[0]
+    );
     // Reading the scores once: half a copy of them (the streaming bound).
     let mut dst = vec![0.0f32; rows * VOCAB];
     g.bench_function("copy (bound = half of this)", |b| {

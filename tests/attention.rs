@@ -2,8 +2,8 @@
 //! causal with a longer key cache, grouped-query heads, boolean and additive masks,
 //! softcap and scale, symbolic lengths, f16 inputs, and a fused consumer.
 
-use tensorgraph::prelude::*;
 use tensorgraph::f16;
+use tensorgraph::prelude::*;
 
 graph! {
     fn causal(q: f32[1, 2, S, 8], k: f32[1, 2, T, 8], v: f32[1, 2, T, 8]) -> f32[1, 2, S, 8] {
@@ -31,7 +31,16 @@ struct Shape4 {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn reference(q: &[f64], k: &[f64], v: &[f64], s: &Shape4, scale: f64, softcap: f64, causal: bool, bias: &dyn Fn(usize, usize, usize, usize) -> f64) -> Vec<f64> {
+fn reference(
+    q: &[f64],
+    k: &[f64],
+    v: &[f64],
+    s: &Shape4,
+    scale: f64,
+    softcap: f64,
+    causal: bool,
+    bias: &dyn Fn(usize, usize, usize, usize) -> f64,
+) -> Vec<f64> {
     let g = s.hq / s.hk;
     let mut out = vec![0.0; s.b * s.hq * s.sq * s.dv];
     for b in 0..s.b {
@@ -41,7 +50,10 @@ fn reference(q: &[f64], k: &[f64], v: &[f64], s: &Shape4, scale: f64, softcap: f
                 let mut sc: Vec<f64> = (0..s.sk)
                     .map(|j| {
                         let mut x: f64 = (0..s.d)
-                            .map(|d| q[((b * s.hq + h) * s.sq + i) * s.d + d] * k[((b * s.hk + kh) * s.sk + j) * s.d + d])
+                            .map(|d| {
+                                q[((b * s.hq + h) * s.sq + i) * s.d + d]
+                                    * k[((b * s.hk + kh) * s.sk + j) * s.d + d]
+                            })
                             .sum::<f64>()
                             * scale;
                         if softcap > 0.0 {
@@ -61,8 +73,10 @@ fn reference(q: &[f64], k: &[f64], v: &[f64], s: &Shape4, scale: f64, softcap: f
                 sc.iter_mut().for_each(|x| *x = (*x - m).exp());
                 let z: f64 = sc.iter().sum();
                 for c in 0..s.dv {
-                    out[((b * s.hq + h) * s.sq + i) * s.dv + c] =
-                        (0..s.sk).map(|j| sc[j] * v[((b * s.hk + kh) * s.sk + j) * s.dv + c]).sum::<f64>() / z;
+                    out[((b * s.hq + h) * s.sq + i) * s.dv + c] = (0..s.sk)
+                        .map(|j| sc[j] * v[((b * s.hk + kh) * s.sk + j) * s.dv + c])
+                        .sum::<f64>()
+                        / z;
                 }
             }
         }
@@ -71,18 +85,57 @@ fn reference(q: &[f64], k: &[f64], v: &[f64], s: &Shape4, scale: f64, softcap: f
 }
 
 fn data(n: usize, seed: u32) -> Vec<f64> {
-    (0..n).map(|i| (((i as u32).wrapping_mul(2_654_435_761).wrapping_add(seed.wrapping_mul(40503))) % 2001) as f64 / 1000.0 - 1.0).collect()
+    (0..n)
+        .map(|i| {
+            (((i as u32)
+                .wrapping_mul(2_654_435_761)
+                .wrapping_add(seed.wrapping_mul(40503)))
+                % 2001) as f64
+                / 1000.0
+                - 1.0
+        })
+        .collect()
 }
 
 #[test]
 fn causal_with_a_cache() {
-    for (sq, sk) in [(1usize, 1usize), (1, 9), (5, 5), (70, 200), (130, 130), (3, 300)] {
-        let s = Shape4 { b: 1, hq: 2, hk: 2, sq, sk, d: 8, dv: 8 };
-        let (q, k, v) = (data(2 * sq * 8, 1), data(2 * sk * 8, 2), data(2 * sk * 8, 3));
+    for (sq, sk) in [
+        (1usize, 1usize),
+        (1, 9),
+        (5, 5),
+        (70, 200),
+        (130, 130),
+        (3, 300),
+    ] {
+        let s = Shape4 {
+            b: 1,
+            hq: 2,
+            hk: 2,
+            sq,
+            sk,
+            d: 8,
+            dv: 8,
+        };
+        let (q, k, v) = (
+            data(2 * sq * 8, 1),
+            data(2 * sk * 8, 2),
+            data(2 * sk * 8, 3),
+        );
         let f = |x: &[f64]| x.iter().map(|&v| v as f32).collect::<Vec<_>>();
-        let t = |x: &[f64], l: usize| Tensor::<f32, Shape![1, 2, _, 8]>::from_shape_vec([1, 2, l, 8], f(x)).unwrap();
+        let t = |x: &[f64], l: usize| {
+            Tensor::<f32, Shape![1, 2, _, 8]>::from_shape_vec([1, 2, l, 8], f(x)).unwrap()
+        };
         let y = causal(&t(&q, sq), &t(&k, sk), &t(&v, sk)).unwrap();
-        let want = reference(&q, &k, &v, &s, 1.0 / 8f64.sqrt(), 0.0, true, &|_, _, _, _| 0.0);
+        let want = reference(
+            &q,
+            &k,
+            &v,
+            &s,
+            1.0 / 8f64.sqrt(),
+            0.0,
+            true,
+            &|_, _, _, _| 0.0,
+        );
         for (g, w) in y.as_slice().iter().zip(&want) {
             assert!((*g as f64 - w).abs() <= 1e-5, "sq={sq} sk={sk}: {g} vs {w}");
         }
@@ -101,8 +154,20 @@ fn causal_with_a_cache() {
 
 #[test]
 fn grouped_heads_masks_and_caps() {
-    let s = Shape4 { b: 2, hq: 6, hk: 2, sq: 5, sk: 7, d: 4, dv: 3 };
-    let (q, k, v) = (data(2 * 6 * 5 * 4, 7), data(2 * 2 * 7 * 4, 8), data(2 * 2 * 7 * 3, 9));
+    let s = Shape4 {
+        b: 2,
+        hq: 6,
+        hk: 2,
+        sq: 5,
+        sk: 7,
+        d: 4,
+        dv: 3,
+    };
+    let (q, k, v) = (
+        data(2 * 6 * 5 * 4, 7),
+        data(2 * 2 * 7 * 4, 8),
+        data(2 * 2 * 7 * 3, 9),
+    );
     let keep: Vec<bool> = (0..35).map(|x| x % 4 != 2).collect();
     let y = gqa(
         &Tensor::from_vec(q.clone()).unwrap(),
@@ -110,12 +175,26 @@ fn grouped_heads_masks_and_caps() {
         &Tensor::from_vec(v.clone()).unwrap(),
         &Tensor::from_vec(keep.clone()).unwrap(),
     );
-    let want = reference(&q, &k, &v, &s, 0.7, 3.0, false, &|_, _, i, j| if keep[i * 7 + j] { 0.0 } else { f64::NEG_INFINITY });
+    let want = reference(&q, &k, &v, &s, 0.7, 3.0, false, &|_, _, i, j| {
+        if keep[i * 7 + j] {
+            0.0
+        } else {
+            f64::NEG_INFINITY
+        }
+    });
     for (g, w) in y.as_slice().iter().zip(&want) {
         assert!((g - w * 2.0).abs() <= 1e-12, "{g} vs {}", w * 2.0);
     }
 
-    let s = Shape4 { b: 1, hq: 1, hk: 1, sq: 4, sk: 9, d: 16, dv: 16 };
+    let s = Shape4 {
+        b: 1,
+        hq: 1,
+        hk: 1,
+        sq: 4,
+        sk: 9,
+        d: 16,
+        dv: 16,
+    };
     let (q, k, v, bias) = (data(64, 10), data(144, 11), data(144, 12), data(36, 13));
     let f = |x: &[f64]| x.iter().map(|&v| v as f32).collect::<Vec<_>>();
     let y = biased(
@@ -125,7 +204,9 @@ fn grouped_heads_masks_and_caps() {
         &Tensor::from_vec(f(&bias)).unwrap(),
     );
     let bias32: Vec<f64> = f(&bias).iter().map(|&b| b as f64).collect();
-    let want = reference(&q, &k, &v, &s, 0.25, 0.0, false, &|_, _, i, j| bias32[i * 9 + j]);
+    let want = reference(&q, &k, &v, &s, 0.25, 0.0, false, &|_, _, i, j| {
+        bias32[i * 9 + j]
+    });
     for (g, w) in y.as_slice().iter().zip(&want) {
         assert!((*g as f64 - w).abs() <= 1e-5, "{g} vs {w}");
     }
@@ -133,13 +214,37 @@ fn grouped_heads_masks_and_caps() {
 
 #[test]
 fn half_precision_inputs() {
-    let s = Shape4 { b: 1, hq: 1, hk: 1, sq: 3, sk: 3, d: 8, dv: 8 };
+    let s = Shape4 {
+        b: 1,
+        hq: 1,
+        hk: 1,
+        sq: 3,
+        sk: 3,
+        d: 8,
+        dv: 8,
+    };
     let h = |x: &[f64]| x.iter().map(|&v| f16::from_f64(v)).collect::<Vec<_>>();
     let (q, k, v) = (h(&data(24, 14)), h(&data(24, 15)), h(&data(24, 16)));
-    let y = half(&Tensor::from_vec(q.clone()).unwrap(), &Tensor::from_vec(k.clone()).unwrap(), &Tensor::from_vec(v.clone()).unwrap());
+    let y = half(
+        &Tensor::from_vec(q.clone()).unwrap(),
+        &Tensor::from_vec(k.clone()).unwrap(),
+        &Tensor::from_vec(v.clone()).unwrap(),
+    );
     let back = |x: &[f16]| x.iter().map(|v| v.to_f64()).collect::<Vec<_>>();
-    let want = reference(&back(&q), &back(&k), &back(&v), &s, 1.0 / 8f64.sqrt(), 0.0, false, &|_, _, _, _| 0.0);
+    let want = reference(
+        &back(&q),
+        &back(&k),
+        &back(&v),
+        &s,
+        1.0 / 8f64.sqrt(),
+        0.0,
+        false,
+        &|_, _, _, _| 0.0,
+    );
     for (g, w) in y.as_slice().iter().zip(&want) {
-        assert!((g.to_f64() - w).abs() <= 1e-3 * w.abs().max(1.0), "{g} vs {w}");
+        assert!(
+            (g.to_f64() - w).abs() <= 1e-3 * w.abs().max(1.0),
+            "{g} vs {w}"
+        );
     }
 }

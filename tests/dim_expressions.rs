@@ -45,7 +45,10 @@ fn a_stepped_slice_of_an_expression_axis() {
             let err = evens(&x[..2 * n - 1]).unwrap_err();
             assert!(matches!(err, ShapeError::ExprSolve { .. }), "{err:?}");
             let text = err.to_string();
-            assert!(text.contains("2 * N") && text.contains(&format!("{}", 2 * n - 1)), "{text}");
+            assert!(
+                text.contains("2 * N") && text.contains(&format!("{}", 2 * n - 1)),
+                "{text}"
+            );
         }
     }
 }
@@ -57,7 +60,10 @@ fn downsample_and_tail() {
         let y = down(&x).unwrap();
         let rows = n.div_ceil(2);
         assert_eq!(y.shape(), &[rows, 3]);
-        let want: Vec<f32> = (0..rows).flat_map(|r| (0..3).map(move |c| (r, c))).map(|(r, c)| x[2 * r * 3 + c] * 2.0).collect();
+        let want: Vec<f32> = (0..rows)
+            .flat_map(|r| (0..3).map(move |c| (r, c)))
+            .map(|(r, c)| x[2 * r * 3 + c] * 2.0)
+            .collect();
         assert_eq!(y.as_slice(), &want[..], "n = {n}");
 
         let x = seq(n * 2);
@@ -72,7 +78,10 @@ fn downsample_and_tail() {
                 assert!(n < 3, "n = {n}: {err}");
                 let text = err.to_string();
                 // Either the op's requirement or the negative expression names the sizes.
-                assert!(text.contains("N - 3") || text.contains("at least 3"), "{text}");
+                assert!(
+                    text.contains("N - 3") || text.contains("at least 3"),
+                    "{text}"
+                );
             }
         }
 
@@ -97,11 +106,17 @@ fn equal_normal_forms_broadcast_and_solve() {
     // A row count that is no `2 * N` is refused with the expression and the size.
     let odd = Tensor::<f32, Shape![_, 4]>::from_shape_vec([3, 4], seq(12)).unwrap();
     let odd_b = Tensor::<f32, Shape![_, 1]>::from_shape_vec([3, 1], seq(3)).unwrap();
-    assert!(matches!(same(&odd, &odd_b).unwrap_err(), ShapeError::ExprSolve { .. }));
+    assert!(matches!(
+        same(&odd, &odd_b).unwrap_err(),
+        ShapeError::ExprSolve { .. }
+    ));
     // Both solve `N`; the second disagrees with the first.
     let b6 = Tensor::<f32, Shape![_, 1]>::from_shape_vec([12, 1], seq(12)).unwrap();
     let err = same(&a, &b6).unwrap_err();
-    assert!(matches!(err, ShapeError::ExprMismatch { size: 12, .. }), "{err:?}");
+    assert!(
+        matches!(err, ShapeError::ExprMismatch { size: 12, .. }),
+        "{err:?}"
+    );
     assert!(err.to_string().contains("N = 5"), "{err}");
 
     for len in [1usize, 2, 9] {
@@ -111,7 +126,10 @@ fn equal_normal_forms_broadcast_and_solve() {
     }
     // `N + 1` cannot be 0.
     let err = plus_one(&[][..], &[][..]).unwrap_err();
-    assert!(matches!(err, ShapeError::ExprSolve { size: 0, .. }), "{err:?}");
+    assert!(
+        matches!(err, ShapeError::ExprSolve { size: 0, .. }),
+        "{err:?}"
+    );
     assert!(plus_one(&seq(3), &seq(4)).is_err());
 }
 
@@ -125,18 +143,29 @@ fn sums_of_names_checked_and_reduced() {
         let want = x.iter().map(|&v| v as f64).sum::<f64>() as f32
             + a.iter().map(|&v| v as f64).sum::<f64>() as f32
             + b.iter().map(|&v| v as f64).sum::<f64>() as f32;
-        assert!((got.item() - want).abs() <= 1e-5 * want.abs().max(1.0), "{n} {m}");
+        assert!(
+            (got.item() - want).abs() <= 1e-5 * want.abs().max(1.0),
+            "{n} {m}"
+        );
         // One element too many: the expression's value and both names in the error.
         let long: Vec<f32> = (0..n + m + 1).map(|i| i as f32).collect();
         let err = total(&long, &a, &b).unwrap_err();
         let text = err.to_string();
         assert!(matches!(err, ShapeError::ExprMismatch { .. }), "{err:?}");
-        assert!(text.contains("M + N") && text.contains(&format!("M = {m}")) && text.contains(&format!("N = {n}")), "{text}");
+        assert!(
+            text.contains("M + N")
+                && text.contains(&format!("M = {m}"))
+                && text.contains(&format!("N = {n}")),
+            "{text}"
+        );
 
         match peak(&x, &a, &b) {
             Ok(p) => {
                 assert!(n + m > 0);
-                assert_eq!(p.item(), x.iter().copied().fold(f32::NEG_INFINITY, f32::max));
+                assert_eq!(
+                    p.item(),
+                    x.iter().copied().fold(f32::NEG_INFINITY, f32::max)
+                );
             }
             Err(err) => {
                 assert_eq!(n + m, 0);
@@ -170,7 +199,10 @@ fn odd_lengths_solve_from_a_flat_slice() {
         assert_eq!(y.as_slice(), &want[..]);
     }
     let err = odds(&seq(6)).unwrap_err();
-    assert!(matches!(err, ShapeError::ExprSolve { size: 6, .. }), "{err:?}");
+    assert!(
+        matches!(err, ShapeError::ExprSolve { size: 6, .. }),
+        "{err:?}"
+    );
     assert!(err.to_string().contains("2 * N + 1"), "{err}");
 }
 
@@ -183,9 +215,15 @@ fn into_outputs_are_checked_against_the_expression() {
     assert_eq!(out.as_slice(), want.as_slice());
     let mut wrong = Tensor::<f32, Shape![_, 3]>::from_shape_vec([4, 3], vec![0.0; 12]).unwrap();
     let err = down_into(&x, &mut wrong).unwrap_err();
-    assert!(matches!(err, ShapeError::ExprMismatch { size: 4, .. }), "{err:?}");
+    assert!(
+        matches!(err, ShapeError::ExprMismatch { size: 4, .. }),
+        "{err:?}"
+    );
     let text = err.to_string();
-    assert!(text.contains("(N + 1) / 2") && text.contains("is 5"), "{text}");
+    assert!(
+        text.contains("(N + 1) / 2") && text.contains("is 5"),
+        "{text}"
+    );
 }
 
 graph! {
@@ -203,7 +241,15 @@ graph! {
 
 #[test]
 fn concat_along_names() {
-    for (n, m) in [(0usize, 0usize), (0, 2), (3, 0), (1, 1), (5, 7), (9, 33), (200, 1000)] {
+    for (n, m) in [
+        (0usize, 0usize),
+        (0, 2),
+        (3, 0),
+        (1, 1),
+        (5, 7),
+        (9, 33),
+        (200, 1000),
+    ] {
         let cache = seq(n * 4);
         let new: Vec<f32> = (0..m * 4).map(|i| 100.0 + i as f32).collect();
         let y = append(&cache, &new).unwrap();
@@ -224,7 +270,11 @@ fn concat_along_names() {
                 .chain(&c[r * 3..(r + 1) * 3])
                 .map(|v| v * 2.0 + 1.0)
                 .collect();
-            assert_eq!(&z.as_slice()[r * w..(r + 1) * w], &row[..], "n={n} m={m} row {r}");
+            assert_eq!(
+                &z.as_slice()[r * w..(r + 1) * w],
+                &row[..],
+                "n={n} m={m} row {r}"
+            );
         }
 
         let a = seq(n);
@@ -244,12 +294,25 @@ fn concat_along_names() {
         let b64: Vec<f64> = (0..m).map(|i| 1.0 / (i as f64 + 1.0)).collect();
         let s = both_sum(&a64, &b64).unwrap().item();
         let want: f64 = a64.iter().chain(&b64).sum();
-        assert!((s - want).abs() <= 1e-12 * want.abs().max(1.0), "n={n} m={m}: {s} vs {want}");
+        assert!(
+            (s - want).abs() <= 1e-12 * want.abs().max(1.0),
+            "n={n} m={m}: {s} vs {want}"
+        );
     }
     // The output of `append_into` must have `N + M` rows.
     let mut out = Tensor::<f32, Shape![_, 4]>::from_shape_vec([4, 4], vec![0.0; 16]).unwrap();
     let err = append_into(&seq(8), &seq(4), &mut out).unwrap_err();
-    assert!(matches!(err, ShapeError::ExprMismatch { size: 4, value: Some(3), .. }), "{err:?}");
+    assert!(
+        matches!(
+            err,
+            ShapeError::ExprMismatch {
+                size: 4,
+                value: Some(3),
+                ..
+            }
+        ),
+        "{err:?}"
+    );
 }
 
 graph! {
@@ -294,14 +357,27 @@ fn pad_and_tile_of_names() {
             Ok(y) => assert_eq!(y.as_slice(), &pad_ref(&xi, 3, 1, "edge", 0)[..], "n={n}"),
             Err(err) => {
                 assert_eq!(n, 0);
-                assert!(matches!(err, ShapeError::TooShort { least: 1, op: "pad", .. }), "{err:?}");
+                assert!(
+                    matches!(
+                        err,
+                        ShapeError::TooShort {
+                            least: 1,
+                            op: "pad",
+                            ..
+                        }
+                    ),
+                    "{err:?}"
+                );
             }
         }
         match pad_r(&xi) {
             Ok(y) => assert_eq!(y.as_slice(), &pad_ref(&xi, 2, 2, "reflect", 0)[..], "n={n}"),
             Err(err) => {
                 assert!(n < 3, "{err}");
-                assert!(matches!(err, ShapeError::TooShort { least: 3, .. }), "{err:?}");
+                assert!(
+                    matches!(err, ShapeError::TooShort { least: 3, .. }),
+                    "{err:?}"
+                );
             }
         }
         let x = seq(3 * n);

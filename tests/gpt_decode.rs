@@ -32,13 +32,23 @@ fn layer_norm(x: &[f64], g: &[f32], b: &[f32]) -> Vec<f64> {
     let n = x.len() as f64;
     let mean = x.iter().sum::<f64>() / n;
     let var = x.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n;
-    x.iter().zip(g.iter().zip(b)).map(|(v, (g, b))| (v - mean) / (var + 1e-5).sqrt() * *g as f64 + *b as f64).collect()
+    x.iter()
+        .zip(g.iter().zip(b))
+        .map(|(v, (g, b))| (v - mean) / (var + 1e-5).sqrt() * *g as f64 + *b as f64)
+        .collect()
 }
 
 /// `x @ w` for a row `x` and a row-major `w` of `x.len()` rows.
 fn matvec(x: &[f64], w: &[f32]) -> Vec<f64> {
     let cols = w.len() / x.len();
-    (0..cols).map(|c| x.iter().enumerate().map(|(r, v)| v * w[r * cols + c] as f64).sum()).collect()
+    (0..cols)
+        .map(|c| {
+            x.iter()
+                .enumerate()
+                .map(|(r, v)| v * w[r * cols + c] as f64)
+                .sum()
+        })
+        .collect()
 }
 
 fn block(xs: &mut [Vec<f64>], l: &Layer, k_cache: &mut Vec<f64>, v_cache: &mut Vec<f64>) {
@@ -72,13 +82,21 @@ fn block(xs: &mut [Vec<f64>], l: &Layer, k_cache: &mut Vec<f64>, v_cache: &mut V
         for h in 0..HEADS {
             let visible = n_old + t + 1;
             let scores: Vec<f64> = (0..visible)
-                .map(|j| (0..HEAD_DIM).map(|d| qs[t][h * HEAD_DIM + d] * k_new[(h * total + j) * HEAD_DIM + d]).sum::<f64>() / (HEAD_DIM as f64).sqrt())
+                .map(|j| {
+                    (0..HEAD_DIM)
+                        .map(|d| qs[t][h * HEAD_DIM + d] * k_new[(h * total + j) * HEAD_DIM + d])
+                        .sum::<f64>()
+                        / (HEAD_DIM as f64).sqrt()
+                })
                 .collect();
             let mx = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             let p: Vec<f64> = scores.iter().map(|s| (s - mx).exp()).collect();
             let z: f64 = p.iter().sum();
             for d in 0..HEAD_DIM {
-                att[h * HEAD_DIM + d] = (0..visible).map(|j| p[j] * v_new[(h * total + j) * HEAD_DIM + d]).sum::<f64>() / z;
+                att[h * HEAD_DIM + d] = (0..visible)
+                    .map(|j| p[j] * v_new[(h * total + j) * HEAD_DIM + d])
+                    .sum::<f64>()
+                    / z;
             }
         }
         let o = matvec(&att, &l.wo);
@@ -109,7 +127,14 @@ fn scalar_step(model: &Model, ids: &[i64], cache: &[Vec<f64>; 4]) -> (Vec<f64>, 
     let mut xs: Vec<Vec<f64>> = ids
         .iter()
         .enumerate()
-        .map(|(t, &id)| (0..DIM).map(|d| model.tok[id as usize * DIM + d] as f64 + model.pos[(start + t) * DIM + d] as f64).collect())
+        .map(|(t, &id)| {
+            (0..DIM)
+                .map(|d| {
+                    model.tok[id as usize * DIM + d] as f64
+                        + model.pos[(start + t) * DIM + d] as f64
+                })
+                .collect()
+        })
         .collect();
     let mut caches = cache.clone();
     for l in 0..LAYERS {
@@ -117,21 +142,39 @@ fn scalar_step(model: &Model, ids: &[i64], cache: &[Vec<f64>; 4]) -> (Vec<f64>, 
         block(&mut xs, &model.layers[l], &mut k[2 * l], &mut rest[0]);
     }
     let last = layer_norm(xs.last().unwrap(), &model.gf, &model.bf);
-    let logits = (0..VOCAB).map(|v| (0..DIM).map(|d| last[d] * model.tok[v * DIM + d] as f64).sum()).collect();
+    let logits = (0..VOCAB)
+        .map(|v| {
+            (0..DIM)
+                .map(|d| last[d] * model.tok[v * DIM + d] as f64)
+                .sum()
+        })
+        .collect();
     (logits, caches)
 }
 
 fn check(model: &Model, ids: &[i64], cache: &Cache) -> Cache {
     let (best, best_ids, grown) = model.step(ids, cache).unwrap();
     let as64 = |v: &[f32]| v.iter().map(|&x| x as f64).collect::<Vec<f64>>();
-    let scalar_cache = [as64(&cache.k[0]), as64(&cache.v[0]), as64(&cache.k[1]), as64(&cache.v[1])];
+    let scalar_cache = [
+        as64(&cache.k[0]),
+        as64(&cache.v[0]),
+        as64(&cache.k[1]),
+        as64(&cache.v[1]),
+    ];
     let (logits, caches) = scalar_step(model, ids, &scalar_cache);
     let mut order: Vec<usize> = (0..VOCAB).collect();
     order.sort_by(|&a, &b| logits[b].partial_cmp(&logits[a]).unwrap());
     for j in 0..TOP {
-        assert!((best[j] as f64 - logits[order[j]]).abs() <= 2e-3 * logits[order[j]].abs().max(1.0), "logit {j}: {} vs {}", best[j], logits[order[j]]);
+        assert!(
+            (best[j] as f64 - logits[order[j]]).abs() <= 2e-3 * logits[order[j]].abs().max(1.0),
+            "logit {j}: {} vs {}",
+            best[j],
+            logits[order[j]]
+        );
         // The same token, unless two logits are closer than the rounding.
-        if (logits[order[j]] - logits[order[(j + 1).min(VOCAB - 1)]]).abs() > 1e-2 && (j == 0 || (logits[order[j - 1]] - logits[order[j]]).abs() > 1e-2) {
+        if (logits[order[j]] - logits[order[(j + 1).min(VOCAB - 1)]]).abs() > 1e-2
+            && (j == 0 || (logits[order[j - 1]] - logits[order[j]]).abs() > 1e-2)
+        {
             assert_eq!(best_ids[j], order[j] as i64, "token {j}");
         }
     }
@@ -139,7 +182,10 @@ fn check(model: &Model, ids: &[i64], cache: &Cache) -> Cache {
     for (g, w) in got.iter().zip(&caches) {
         assert_eq!(g.len(), w.len());
         for (a, b) in g.iter().zip(w) {
-            assert!((*a as f64 - b).abs() <= 1e-4 * b.abs().max(1.0), "cache: {a} vs {b}");
+            assert!(
+                (*a as f64 - b).abs() <= 1e-4 * b.abs().max(1.0),
+                "cache: {a} vs {b}"
+            );
         }
     }
     grown

@@ -28,7 +28,13 @@ graph! {
 }
 
 /// NumPy's `take` along `axis` of a row-major `data` of `dims`, with ONNX's negatives.
-fn take<T: Copy>(data: &[T], dims: &[usize], idx: &[i128], idx_dims: &[usize], axis: usize) -> Vec<T> {
+fn take<T: Copy>(
+    data: &[T],
+    dims: &[usize],
+    idx: &[i128],
+    idx_dims: &[usize],
+    axis: usize,
+) -> Vec<T> {
     let outer: usize = dims[..axis].iter().product();
     let inner: usize = dims[axis + 1..].iter().product();
     let n = dims[axis] as i128;
@@ -46,20 +52,34 @@ fn take<T: Copy>(data: &[T], dims: &[usize], idx: &[i128], idx_dims: &[usize], a
 }
 
 fn floats(n: usize) -> Vec<f32> {
-    (0..n).map(|i| ((i * 37 % 101) as f32) * 0.25 - 9.0).collect()
+    (0..n)
+        .map(|i| ((i * 37 % 101) as f32) * 0.25 - 9.0)
+        .collect()
 }
 
 #[test]
 fn embedding_lookup_fused_with_positions() {
-    for (v, d, s) in [(1usize, 1usize, 1usize), (7, 8, 5), (50, 33, 17), (1000, 768, 64), (3, 4, 0)] {
+    for (v, d, s) in [
+        (1usize, 1usize, 1usize),
+        (7, 8, 5),
+        (50, 33, 17),
+        (1000, 768, 64),
+        (3, 4, 0),
+    ] {
         let table = floats(v * d);
-        let ids: Vec<i64> = (0..s as i64).map(|i| (i * 7919) % v as i64 - if i % 3 == 0 { v as i64 } else { 0 }).collect();
+        let ids: Vec<i64> = (0..s as i64)
+            .map(|i| (i * 7919) % v as i64 - if i % 3 == 0 { v as i64 } else { 0 })
+            .collect();
         let pos = floats(s * d);
         let t = Tensor::<f32, Shape![_, _]>::from_shape_vec([v, d], table.clone()).unwrap();
         let p = Tensor::<f32, Shape![_, _]>::from_shape_vec([s, d], pos.clone()).unwrap();
         let y = embed(&t, &ids, &p).unwrap();
         let idx: Vec<i128> = ids.iter().map(|&i| i as i128).collect();
-        let want: Vec<f32> = take(&table, &[v, d], &idx, &[s], 0).iter().zip(&pos).map(|(a, b)| a + b).collect();
+        let want: Vec<f32> = take(&table, &[v, d], &idx, &[s], 0)
+            .iter()
+            .zip(&pos)
+            .map(|(a, b)| a + b)
+            .collect();
         assert_eq!(y.as_slice(), &want[..], "v={v} d={d} s={s}");
     }
 }
@@ -71,31 +91,55 @@ fn every_index_dtype_and_axis() {
     let ids = [5i32, -6, 0, -1, 2];
     let y = embed_i32(&t, &ids[..]).unwrap();
     let idx: Vec<i128> = ids.iter().map(|&i| i as i128).collect();
-    let want: Vec<f32> = take(&table, &[6, 8], &idx, &[5], 0).iter().map(|v| v * 2.0).collect();
+    let want: Vec<f32> = take(&table, &[6, 8], &idx, &[5], 0)
+        .iter()
+        .map(|v| v * 2.0)
+        .collect();
     assert_eq!(y.as_slice(), &want[..]);
 
     let t64: Vec<f64> = (0..15).map(|i| i as f64 * 1.5).collect();
     let ids = Tensor::<u8, Shape![2, 2]>::from_vec(vec![4, 0, 2, 2]).unwrap();
     let y = embed_u8(&Tensor::from_vec(t64.clone()).unwrap(), &ids).unwrap();
-    assert_eq!(y.as_slice(), &take(&t64, &[5, 3], &[4, 0, 2, 2], &[2, 2], 0)[..]);
+    assert_eq!(
+        y.as_slice(),
+        &take(&t64, &[5, 3], &[4, 0, 2, 2], &[2, 2], 0)[..]
+    );
 
-    for (r, c, k) in [(1usize, 1usize, 1usize), (3, 5, 9), (4, 17, 33), (2, 100, 7)] {
+    for (r, c, k) in [
+        (1usize, 1usize, 1usize),
+        (3, 5, 9),
+        (4, 17, 33),
+        (2, 100, 7),
+    ] {
         let x = floats(r * c);
-        let ids: Vec<i64> = (0..k as i64).map(|i| (i * 31) % c as i64 - if i % 2 == 1 { c as i64 } else { 0 }).collect();
+        let ids: Vec<i64> = (0..k as i64)
+            .map(|i| (i * 31) % c as i64 - if i % 2 == 1 { c as i64 } else { 0 })
+            .collect();
         let xt = Tensor::<f32, Shape![_, _]>::from_shape_vec([r, c], x.clone()).unwrap();
         let y = columns(&xt, &ids).unwrap();
         let idx: Vec<i128> = ids.iter().map(|&i| i as i128).collect();
-        assert_eq!(y.as_slice(), &take(&x, &[r, c], &idx, &[k], 1)[..], "r={r} c={c} k={k}");
+        assert_eq!(
+            y.as_slice(),
+            &take(&x, &[r, c], &idx, &[k], 1)[..],
+            "r={r} c={c} k={k}"
+        );
     }
 
     let x: Vec<i32> = (0..36).collect();
     let ids = Tensor::<i16, Shape![2, 2]>::from_vec(vec![-1, 0, 3, -6]).unwrap();
     let y = middle(&Tensor::from_vec(x.clone()).unwrap(), &ids).unwrap();
-    assert_eq!(y.as_slice(), &take(&x, &[2, 6, 3], &[-1, 0, 3, -6], &[2, 2], 1)[..]);
+    assert_eq!(
+        y.as_slice(),
+        &take(&x, &[2, 6, 3], &[-1, 0, 3, -6], &[2, 2], 1)[..]
+    );
 
     let x = floats(12);
     for i in 0..4u64 {
-        let y = pick(&Tensor::from_vec(x.clone()).unwrap(), &Tensor::from_vec(vec![i]).unwrap()).unwrap();
+        let y = pick(
+            &Tensor::from_vec(x.clone()).unwrap(),
+            &Tensor::from_vec(vec![i]).unwrap(),
+        )
+        .unwrap();
         assert_eq!(y.as_slice(), &x[i as usize * 3..i as usize * 3 + 3]);
     }
 }
@@ -111,7 +155,10 @@ fn computed_data_and_reductions() {
     let idx: Vec<i128> = ids.iter().map(|&i| i as i128).collect();
     let want = take(&ex, &[n, 4], &idx, &[k], 0);
     for (a, b) in y.as_slice().iter().zip(&want) {
-        assert!((a - b).abs() <= 4.0 * f32::EPSILON * b.abs().max(1.0), "{a} vs {b}");
+        assert!(
+            (a - b).abs() <= 4.0 * f32::EPSILON * b.abs().max(1.0),
+            "{a} vs {b}"
+        );
     }
 
     let table = floats(20 * 16);
@@ -119,7 +166,10 @@ fn computed_data_and_reductions() {
     let ids = [3i64, 3, -1, 0, 19, 7];
     let y = bag(&t, &ids[..]).unwrap();
     for c in 0..16 {
-        let want: f64 = ids.iter().map(|&i| table[((i + 20) % 20) as usize * 16 + c] as f64).sum();
+        let want: f64 = ids
+            .iter()
+            .map(|&i| table[((i + 20) % 20) as usize * 16 + c] as f64)
+            .sum();
         assert!((y[[c]] as f64 - want).abs() <= 1e-5 * want.abs().max(1.0));
     }
 }
@@ -128,32 +178,54 @@ fn computed_data_and_reductions() {
 fn indices_out_of_range_are_errors() {
     let t = Tensor::<f32, Shape![3, 2]>::from_vec(floats(6)).unwrap();
     let ok = literal(&t, &Tensor::from_vec(vec![0, 2, -3, -1]).unwrap()).unwrap();
-    assert_eq!(ok.as_slice(), &take(&floats(6), &[3, 2], &[0, 2, -3, -1], &[4], 0)[..]);
+    assert_eq!(
+        ok.as_slice(),
+        &take(&floats(6), &[3, 2], &[0, 2, -3, -1], &[4], 0)[..]
+    );
     for bad in [3i64, -4, i64::MAX, i64::MIN, 1 << 40] {
         let ids = Tensor::from_vec(vec![0, 1, bad, 2]).unwrap();
         let err = literal(&t, &ids).unwrap_err();
         match &err {
-            ShapeError::IndexOutOfRange { op: "gather", arg: "ids", position, value, len: 3, .. } => {
+            ShapeError::IndexOutOfRange {
+                op: "gather",
+                arg: "ids",
+                position,
+                value,
+                len: 3,
+                ..
+            } => {
                 assert_eq!(position, "[2]");
                 assert_eq!(*value, bad as i128);
             }
             other => panic!("{other:?}"),
         }
         let text = err.to_string();
-        assert!(text.contains("`gather` reads index") && text.contains("valid: -3..3"), "{text}");
+        assert!(
+            text.contains("`gather` reads index") && text.contains("valid: -3..3"),
+            "{text}"
+        );
     }
     // Every index dtype at its extremes; an empty axis has no valid index at all.
     let t6 = Tensor::<f32, Shape![_, 8]>::from_shape_vec([6, 8], floats(48)).unwrap();
     for bad in [i32::MAX, i32::MIN, 6, -7] {
-        assert!(matches!(embed_i32(&t6, &[1, bad][..]), Err(ShapeError::IndexOutOfRange { .. })));
+        assert!(matches!(
+            embed_i32(&t6, &[1, bad][..]),
+            Err(ShapeError::IndexOutOfRange { .. })
+        ));
     }
     let empty = Tensor::<f32, Shape![_, 8]>::from_shape_vec([0, 8], vec![]).unwrap();
-    assert!(matches!(embed_i32(&empty, &[0][..]), Err(ShapeError::IndexOutOfRange { len: 0, .. })));
+    assert!(matches!(
+        embed_i32(&empty, &[0][..]),
+        Err(ShapeError::IndexOutOfRange { len: 0, .. })
+    ));
     assert_eq!(embed_i32(&empty, &[][..]).unwrap().shape(), &[0, 8]);
     let t5 = Tensor::<f64, Shape![5, 3]>::from_vec(vec![0.0; 15]).unwrap();
     let ids = Tensor::<u8, Shape![2, 2]>::from_vec(vec![0, 1, 255, 5]).unwrap();
     let err = embed_u8(&t5, &ids).unwrap_err();
-    assert!(matches!(&err, ShapeError::IndexOutOfRange { value: 255, .. }), "{err:?}");
+    assert!(
+        matches!(&err, ShapeError::IndexOutOfRange { value: 255, .. }),
+        "{err:?}"
+    );
     assert!(err.to_string().contains("[1, 0]"), "{err}");
     // Into an output: nothing written on an error.
     let mut out = Tensor::<f32, Shape![4, 2]>::full(7.0);
@@ -172,7 +244,9 @@ graph! {
 fn gathered_rows_through_row_passes_and_threads() {
     // 600 x 768 = 460,800 elements: above the thread split.
     for (v, d, s) in [(10usize, 5usize, 3usize), (300, 768, 600), (7, 1000, 2)] {
-        let table: Vec<f32> = (0..v * d).map(|i| ((i * 13 % 97) as f32) * 0.05 - 2.0).collect();
+        let table: Vec<f32> = (0..v * d)
+            .map(|i| ((i * 13 % 97) as f32) * 0.05 - 2.0)
+            .collect();
         let ids: Vec<i64> = (0..s as i64).map(|i| (i * 17 + 3) % v as i64).collect();
         let t = Tensor::<f32, Shape![_, _]>::from_shape_vec([v, d], table.clone()).unwrap();
         let (sm, ex) = soft(&t, &ids).unwrap();
@@ -183,10 +257,16 @@ fn gathered_rows_through_row_passes_and_threads() {
             for c in 0..d {
                 let want = ((row[c] as f64 - m).exp() / z) as f32;
                 let got = sm.as_slice()[r * d + c];
-                assert!((got - want).abs() <= 4e-6 * want.abs().max(1e-30) + 1e-9, "softmax {r},{c}: {got} vs {want}");
+                assert!(
+                    (got - want).abs() <= 4e-6 * want.abs().max(1e-30) + 1e-9,
+                    "softmax {r},{c}: {got} vs {want}"
+                );
                 let e = ex.as_slice()[r * d + c];
                 let want_e = (row[c] as f64).exp() as f32;
-                assert!((e - want_e).abs() <= 2.0 * f32::EPSILON * want_e.abs(), "exp {r},{c}: {e} vs {want_e}");
+                assert!(
+                    (e - want_e).abs() <= 2.0 * f32::EPSILON * want_e.abs(),
+                    "exp {r},{c}: {e} vs {want_e}"
+                );
             }
         }
     }
@@ -202,16 +282,40 @@ fn gather_elements_as_onnx() {
     // ONNX's GatherElements examples.
     let x = Tensor::<i32, Shape![3, 3]>::from_vec((1..=9).collect()).unwrap();
     let ids = Tensor::<i64, Shape![2, 3]>::from_vec(vec![1, 2, 0, 2, 0, 0]).unwrap();
-    assert_eq!(along_rows(&x, &ids).unwrap().as_slice(), &[4, 8, 3, 7, 2, 3]);
+    assert_eq!(
+        along_rows(&x, &ids).unwrap().as_slice(),
+        &[4, 8, 3, 7, 2, 3]
+    );
     let ids = Tensor::<i64, Shape![2, 3]>::from_vec(vec![-1, -2, 0, -3, 0, 0]).unwrap();
-    assert_eq!(along_rows(&x, &ids).unwrap().as_slice(), &[7, 5, 3, 1, 2, 3]);
+    assert_eq!(
+        along_rows(&x, &ids).unwrap().as_slice(),
+        &[7, 5, 3, 1, 2, 3]
+    );
     let bad = Tensor::<i64, Shape![2, 3]>::from_vec(vec![0, 0, 0, 0, 3, 0]).unwrap();
     let err = along_rows(&x, &bad).unwrap_err();
-    assert!(matches!(&err, ShapeError::IndexOutOfRange { op: "gather_elements", value: 3, .. }), "{err:?}");
+    assert!(
+        matches!(
+            &err,
+            ShapeError::IndexOutOfRange {
+                op: "gather_elements",
+                value: 3,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
     assert!(err.to_string().contains("[1, 1]"), "{err}");
-    for (n, c, k) in [(1usize, 1usize, 1usize), (2, 2, 2), (5, 9, 3), (4, 40, 19), (300, 64, 33)] {
+    for (n, c, k) in [
+        (1usize, 1usize, 1usize),
+        (2, 2, 2),
+        (5, 9, 3),
+        (4, 40, 19),
+        (300, 64, 33),
+    ] {
         let x = floats(n * c);
-        let ids: Vec<i32> = (0..(n * k) as i32).map(|i| (i * 7) % c as i32 - if i % 4 == 0 { c as i32 } else { 0 }).collect();
+        let ids: Vec<i32> = (0..(n * k) as i32)
+            .map(|i| (i * 7) % c as i32 - if i % 4 == 0 { c as i32 } else { 0 })
+            .collect();
         let xt = Tensor::<f32, Shape![_, _]>::from_shape_vec([n, c], x.clone()).unwrap();
         let it = Tensor::<i32, Shape![_, _]>::from_shape_vec([n, k], ids.clone()).unwrap();
         let y = along_cols(&xt, &it).unwrap();
@@ -240,9 +344,12 @@ graph! {
 fn scatters_and_gather_nd_as_onnx() {
     for n in [1usize, 3, 8] {
         let x: Vec<f32> = (0..n * 5).map(|i| i as f32).collect();
-        let ids: Vec<i64> = (0..n * 2).map(|i| [(i % 5) as i64, -1, 2, 2][i % 4]).collect();
+        let ids: Vec<i64> = (0..n * 2)
+            .map(|i| [(i % 5) as i64, -1, 2, 2][i % 4])
+            .collect();
         let up: Vec<f32> = (0..n * 2).map(|i| 100.0 + i as f32).collect();
-        let t = |v: Vec<f32>, c: usize| Tensor::<f32, Shape![_, _]>::from_shape_vec([n, c], v).unwrap();
+        let t =
+            |v: Vec<f32>, c: usize| Tensor::<f32, Shape![_, _]>::from_shape_vec([n, c], v).unwrap();
         let it = Tensor::<i64, Shape![_, _]>::from_shape_vec([n, 2], ids.clone()).unwrap();
         let (plain, added) = scatter_cols(&t(x.clone(), 5), &it, &t(up.clone(), 2)).unwrap();
         let mut want_plain = x.clone();
@@ -259,10 +366,15 @@ fn scatters_and_gather_nd_as_onnx() {
         assert_eq!(plain.as_slice(), &want_plain[..], "n={n}");
         assert_eq!(added.as_slice(), &want_add[..], "n={n}");
         let bad = Tensor::<i64, Shape![_, _]>::from_shape_vec([n, 2], vec![5; n * 2]).unwrap();
-        assert!(matches!(scatter_cols(&t(x.clone(), 5), &bad, &t(up.clone(), 2)), Err(ShapeError::IndexOutOfRange { .. })));
+        assert!(matches!(
+            scatter_cols(&t(x.clone(), 5), &bad, &t(up.clone(), 2)),
+            Err(ShapeError::IndexOutOfRange { .. })
+        ));
     }
     // ONNX ScatterND's example.
-    let x: Vec<i32> = (0..64).map(|i| [1, 2, 3, 4, 5, 6, 7, 8, 8, 7, 6, 5, 4, 3, 2, 1][i % 16]).collect();
+    let x: Vec<i32> = (0..64)
+        .map(|i| [1, 2, 3, 4, 5, 6, 7, 8, 8, 7, 6, 5, 4, 3, 2, 1][i % 16])
+        .collect();
     let up: Vec<i32> = (0..32).map(|i| if i < 16 { 5 } else { 6 }).collect();
     let (a, b) = scatter_rows(
         &Tensor::from_vec(x.clone()).unwrap(),
@@ -275,10 +387,19 @@ fn scatters_and_gather_nd_as_onnx() {
     assert_eq!(&a.as_slice()[32..48], &[6; 16]);
     let want_max: Vec<i32> = (0..16).map(|i| x[32 + i].max(6)).collect();
     assert_eq!(&b.as_slice()[32..48], &want_max[..]);
-    assert!(scatter_rows(&Tensor::from_vec(x.clone()).unwrap(), &Tensor::from_vec(vec![0, -5]).unwrap(), &Tensor::from_vec(up).unwrap()).is_err());
+    assert!(scatter_rows(
+        &Tensor::from_vec(x.clone()).unwrap(),
+        &Tensor::from_vec(vec![0, -5]).unwrap(),
+        &Tensor::from_vec(up).unwrap()
+    )
+    .is_err());
     // GatherND with batch_dims = 1 (ONNX's example 5 shape), and point tuples.
     let x: Vec<f64> = (0..12).map(|i| i as f64).collect();
-    let y = pick_nd(&Tensor::from_vec(x.clone()).unwrap(), &Tensor::from_vec(vec![1, 0]).unwrap()).unwrap();
+    let y = pick_nd(
+        &Tensor::from_vec(x.clone()).unwrap(),
+        &Tensor::from_vec(vec![1, 0]).unwrap(),
+    )
+    .unwrap();
     assert_eq!(y.as_slice(), &[3.0, 4.0, 5.0, 6.0, 7.0, 8.0]);
     let x: Vec<i64> = (0..12).collect();
     let ids = Tensor::<i32, Shape![5, 2]>::from_vec(vec![0, 0, 2, 3, -1, -1, 1, 2, -3, 0]).unwrap();
@@ -286,7 +407,17 @@ fn scatters_and_gather_nd_as_onnx() {
     assert_eq!(y.as_slice(), &[0, 11, 11, 6, 0]);
     let bad = Tensor::<i32, Shape![5, 2]>::from_vec(vec![0, 0, 2, 4, 0, 0, 0, 0, 0, 0]).unwrap();
     let err = pick_points(&Tensor::from_vec(x).unwrap(), &bad).unwrap_err();
-    assert!(matches!(&err, ShapeError::IndexOutOfRange { value: 4, len: 4, .. }), "{err:?}");
+    assert!(
+        matches!(
+            &err,
+            ShapeError::IndexOutOfRange {
+                value: 4,
+                len: 4,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
     assert!(err.to_string().contains("[1, 1]"), "{err}");
 }
 
@@ -302,7 +433,11 @@ graph! {
 fn flips_over_gathers_and_empty_pieces() {
     let x: Vec<f32> = (0..8).map(|v| v as f32).collect();
     let ids: Vec<i64> = vec![1, 0, -1, 0, 0, 1, 1, -2];
-    let y = flipped(&Tensor::from_vec(x.clone()).unwrap(), &Tensor::from_vec(ids.clone()).unwrap()).unwrap();
+    let y = flipped(
+        &Tensor::from_vec(x.clone()).unwrap(),
+        &Tensor::from_vec(ids.clone()).unwrap(),
+    )
+    .unwrap();
     for r in 0..2 {
         for c in 0..4 {
             // flip along axis 1: output column c reads column 3 - c.
@@ -312,5 +447,8 @@ fn flips_over_gathers_and_empty_pieces() {
             assert_eq!(y[[r, c]], x[row * 4 + cc], "at {r},{c}");
         }
     }
-    assert_eq!(empty_flip(&Tensor::from_vec(vec![0.0; 6]).unwrap()).shape(), &[0, 3]);
+    assert_eq!(
+        empty_flip(&Tensor::from_vec(vec![0.0; 6]).unwrap()).shape(),
+        &[0, 3]
+    );
 }

@@ -23,7 +23,14 @@ graph! {
 }
 
 /// ONNX SoftmaxCrossEntropyLoss per element of `[n, c]` scores, and the weights used.
-fn reference(x: &[f64], c: usize, labels: &[i64], w: Option<&[f64]>, ignore: Option<i64>, log_probs: bool) -> (Vec<f64>, Vec<f64>) {
+fn reference(
+    x: &[f64],
+    c: usize,
+    labels: &[i64],
+    w: Option<&[f64]>,
+    ignore: Option<i64>,
+    log_probs: bool,
+) -> (Vec<f64>, Vec<f64>) {
     let mut loss = Vec::new();
     let mut weights = Vec::new();
     for (r, &label) in labels.iter().enumerate() {
@@ -58,7 +65,9 @@ fn close(a: f64, b: f64, tol: f64) -> bool {
 #[test]
 fn cross_entropy_as_onnx() {
     for (n, c) in [(1usize, 1usize), (1, 5), (3, 4), (17, 10), (64, 1000)] {
-        let x: Vec<f32> = (0..n * c).map(|i| ((i * 7919 % 101) as f32 - 50.0) * 0.3).collect();
+        let x: Vec<f32> = (0..n * c)
+            .map(|i| ((i * 7919 % 101) as f32 - 50.0) * 0.3)
+            .collect();
         let labels: Vec<i64> = (0..n as i64).map(|i| (i * 31) % c as i64).collect();
         let x64: Vec<f64> = x.iter().map(|&v| v as f64).collect();
         let (loss, _) = reference(&x64, c, &labels, None, None, false);
@@ -88,7 +97,10 @@ fn cross_entropy_as_onnx() {
             if weights.iter().sum::<f64>() == 0.0 {
                 assert!(got.is_nan(), "n={n} c={c}: {got}");
             } else {
-                assert!(close(got, want, 1e-12), "mean w n={n} c={c}: {got} vs {want}");
+                assert!(
+                    close(got, want, 1e-12),
+                    "mean w n={n} c={c}: {got} vs {want}"
+                );
             }
         }
     }
@@ -113,7 +125,11 @@ fn spatial_dims_and_nll() {
     let lp64: Vec<f64> = lp.iter().map(|&v| v as f64).collect();
     let w64: Vec<f64> = w.iter().map(|&v| v as f64).collect();
     let (loss, weights) = reference(&lp64, 4, &labels, Some(&w64), None, true);
-    assert!(close(mean.item() as f64, loss.iter().sum::<f64>() / weights.iter().sum::<f64>(), 1e-6));
+    assert!(close(
+        mean.item() as f64,
+        loss.iter().sum::<f64>() / weights.iter().sum::<f64>(),
+        1e-6
+    ));
     let (plain, _) = reference(&lp64, 4, &labels, None, None, true);
     for (g, want) in none.as_slice().iter().zip(&plain) {
         assert!(close(*g as f64, *want, 1e-6));
@@ -126,7 +142,12 @@ fn labels_out_of_range_are_errors() {
     for bad in [4i64, -1, i64::MAX, i64::MIN] {
         let err = sce_mean(&m(3, 4, &x), &[0, bad, 1][..]).unwrap_err();
         match &err {
-            ShapeError::IndexOutOfRange { op: "softmax_cross_entropy", value, position, .. } => {
+            ShapeError::IndexOutOfRange {
+                op: "softmax_cross_entropy",
+                value,
+                position,
+                ..
+            } => {
                 assert_eq!(*value, bad as i128);
                 assert_eq!(position, "[1]");
             }

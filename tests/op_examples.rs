@@ -1154,7 +1154,10 @@ fn op_scatter_elements() {
     let x = Tensor::<f32, Shape![5]>::from_vec(vec![1.0, 2.0, 3.0, 4.0, 5.0]).unwrap();
     let ids = Tensor::<i64, Shape![2]>::from_vec(vec![1, 3]).unwrap();
     let up = Tensor::<f32, Shape![2]>::from_vec(vec![1.5, 2.5]).unwrap();
-    assert_eq!(f(&x, &ids, &up).unwrap().as_slice(), &[1.0, 1.5, 3.0, 2.5, 5.0]);
+    assert_eq!(
+        f(&x, &ids, &up).unwrap().as_slice(),
+        &[1.0, 1.5, 3.0, 2.5, 5.0]
+    );
 }
 
 #[test]
@@ -1269,8 +1272,12 @@ fn op_attention() {
     let f = graph!(|q: f32[1, 1, 2, 4], k: f32[1, 1, 3, 4], v: f32[1, 1, 3, 4]| attention(q, k, v, is_causal = true));
     let q = Tensor::<f32, Shape![1, 1, 2, 4]>::full(0.0);
     let k = Tensor::<f32, Shape![1, 1, 3, 4]>::full(0.0);
-    let v = Tensor::<f32, Shape![1, 1, 3, 4]>::from_vec((0..12).map(|i| (i / 4) as f32).collect()).unwrap();
-    assert_eq!(f(&q, &k, &v).as_slice(), &[0.5, 0.5, 0.5, 0.5, 1.0, 1.0, 1.0, 1.0]);
+    let v = Tensor::<f32, Shape![1, 1, 3, 4]>::from_vec((0..12).map(|i| (i / 4) as f32).collect())
+        .unwrap();
+    assert_eq!(
+        f(&q, &k, &v).as_slice(),
+        &[0.5, 0.5, 0.5, 0.5, 1.0, 1.0, 1.0, 1.0]
+    );
 }
 
 #[test]
@@ -1279,7 +1286,10 @@ fn op_batch_norm() {
     let f = graph!(|x: f32[1, 2, 2], s: f32[2], b: f32[2], m: f32[2], v: f32[2]| batch_norm(x, s, b, m, v, epsilon = 0.0));
     let x = Tensor::<f32, Shape![1, 2, 2]>::from_vec(vec![1.0, 3.0, 5.0, 7.0]).unwrap();
     let p = |a: f32, b: f32| Tensor::<f32, Shape![2]>::from_vec(vec![a, b]).unwrap();
-    assert_eq!(f(&x, &p(1.0, 2.0), &p(0.0, 1.0), &p(1.0, 5.0), &p(4.0, 1.0)).as_slice(), &[0.0, 1.0, 1.0, 5.0]);
+    assert_eq!(
+        f(&x, &p(1.0, 2.0), &p(0.0, 1.0), &p(1.0, 5.0), &p(4.0, 1.0)).as_slice(),
+        &[0.0, 1.0, 1.0, 5.0]
+    );
 }
 
 #[test]
@@ -1332,7 +1342,9 @@ fn op_conv() {
 fn op_max_pool() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[1, 1, 2, 4]| max_pool(x, kernel_shape = [2, 2], strides = [2, 2]));
-    let x = Tensor::<f32, Shape![1, 1, 2, 4]>::from_vec(vec![1.0, 5.0, 2.0, 0.0, 3.0, 4.0, 8.0, 1.0]).unwrap();
+    let x =
+        Tensor::<f32, Shape![1, 1, 2, 4]>::from_vec(vec![1.0, 5.0, 2.0, 0.0, 3.0, 4.0, 8.0, 1.0])
+            .unwrap();
     assert_eq!(f(&x).as_slice(), &[5.0, 8.0]);
 }
 

@@ -40,7 +40,10 @@ fn arange_counts_in_every_dtype() {
 
 #[test]
 fn eye_and_triangles() {
-    assert_eq!(ident3().as_slice(), &[1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]);
+    assert_eq!(
+        ident3().as_slice(),
+        &[1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]
+    );
     for (n, m) in [(0usize, 0usize), (1, 1), (3, 5), (5, 3), (17, 17), (4, 40)] {
         let x: Vec<f64> = (0..n * m).map(|i| i as f64 * 0.125).collect();
         let xt = Tensor::<f64, Shape![_, _]>::from_shape_vec([n, m], x.clone()).unwrap();
@@ -56,7 +59,8 @@ fn eye_and_triangles() {
         for batch in [1usize, 3] {
             let len = batch * n * m;
             let x: Vec<f32> = (0..len).map(|i| i as f32 + 1.0).collect();
-            let xt = Tensor::<f32, Shape![_, _, _]>::from_shape_vec([batch, n, m], x.clone()).unwrap();
+            let xt =
+                Tensor::<f32, Shape![_, _, _]>::from_shape_vec([batch, n, m], x.clone()).unwrap();
             let (lo, lo1, up2) = lower(&xt).unwrap();
             for bi in 0..batch {
                 for r in 0..n {
@@ -64,7 +68,11 @@ fn eye_and_triangles() {
                         let at = (bi * n + r) * m + col;
                         let d = col as i64 - r as i64;
                         let keep = |ok: bool| if ok { x[at] } else { 0.0 };
-                        assert_eq!(lo.as_slice()[at], keep(d <= 0), "tril {n}x{m} at {bi},{r},{col}");
+                        assert_eq!(
+                            lo.as_slice()[at],
+                            keep(d <= 0),
+                            "tril {n}x{m} at {bi},{r},{col}"
+                        );
                         assert_eq!(lo1.as_slice()[at], keep(d <= -1));
                         assert_eq!(up2.as_slice()[at], keep(d >= 2));
                     }
@@ -82,7 +90,11 @@ fn a_causal_mask_without_a_buffer() {
         let y = causal(&xt).unwrap();
         for r in 0..s {
             for c in 0..s {
-                let want = if c <= r { x[r * s + c] } else { f32::NEG_INFINITY };
+                let want = if c <= r {
+                    x[r * s + c]
+                } else {
+                    f32::NEG_INFINITY
+                };
                 assert_eq!(y.as_slice()[r * s + c], want, "s={s} at {r},{c}");
             }
         }
@@ -102,7 +114,11 @@ fn one_hot_rows() {
     for (r, &i) in ids.iter().enumerate() {
         let at = if (-5..0).contains(&i) { i + 5 } else { i };
         for c in 0..5 {
-            assert_eq!(y[[r, c]], (at == c as i64) as i32 as f32, "index {i} at {c}");
+            assert_eq!(
+                y[[r, c]],
+                (at == c as i64) as i32 as f32,
+                "index {i} at {c}"
+            );
         }
     }
     let ids = Tensor::<u8, Shape![2, 3]>::from_vec(vec![0, 3, 4, 255, 1, 2]).unwrap();

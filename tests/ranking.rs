@@ -108,16 +108,39 @@ fn named_lengths_and_other_dtypes() {
     assert_eq!(i.as_slice(), &[1, 5, 2, 3]);
     // Fewer than k elements: an `Err` naming `top_k`, not a panic.
     let err = best_of_named(&x[..3]).unwrap_err();
-    assert!(matches!(err, ShapeError::TooShort { least: 4, op: "top_k", .. }), "{err:?}");
+    assert!(
+        matches!(
+            err,
+            ShapeError::TooShort {
+                least: 4,
+                op: "top_k",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
 
-    let h: Vec<f16> = [0.5f32, -1.0, f32::NAN, 2.0, -0.0, 0.0, 65504.0, -65504.0, 1.0]
-        .iter()
-        .map(|&v| f16::from_f32(v))
-        .collect();
+    let h: Vec<f16> = [
+        0.5f32,
+        -1.0,
+        f32::NAN,
+        2.0,
+        -0.0,
+        0.0,
+        65504.0,
+        -65504.0,
+        1.0,
+    ]
+    .iter()
+    .map(|&v| f16::from_f32(v))
+    .collect();
     let s = halfs(&Tensor::from_vec(h.clone()).unwrap());
     let order = ranked(&h.iter().map(|v| v.to_f32()).collect::<Vec<_>>(), true);
     for (j, &o) in order.iter().enumerate() {
         let (got, want) = (s.as_slice()[j], h[o]);
-        assert!(got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()), "{j}: {got} vs {want}");
+        assert!(
+            got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+            "{j}: {got} vs {want}"
+        );
     }
 }

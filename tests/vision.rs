@@ -21,7 +21,9 @@ graph! {
 }
 
 fn data(n: usize) -> Vec<f64> {
-    (0..n).map(|i| ((i * 7919 % 113) as f64) * 0.05 - 2.5).collect()
+    (0..n)
+        .map(|i| ((i * 7919 % 113) as f64) * 0.05 - 2.5)
+        .collect()
 }
 
 fn close(a: f64, b: f64, tol: f64) -> bool {
@@ -45,13 +47,18 @@ fn normalisations() {
     let y = bn(&x32, &s[..], &b[..], &m[..], &v[..]).unwrap();
     for i in 0..n * 30 {
         let c = (i / 10) % 3;
-        let want = (x32[i] as f64 - m[c] as f64) / (v[c] as f64 + 1e-3).sqrt() * s[c] as f64 + b[c] as f64;
+        let want =
+            (x32[i] as f64 - m[c] as f64) / (v[c] as f64 + 1e-3).sqrt() * s[c] as f64 + b[c] as f64;
         assert!(close(y.as_slice()[i] as f64, want, 1e-5), "bn {i}");
     }
 
     let x = data(120);
     let (s, b) = ([0.5, 1.0, 2.0], [0.0, -1.0, 0.25]);
-    let y = inorm(&Tensor::from_vec(x.clone()).unwrap(), &Tensor::from_vec(s.to_vec()).unwrap(), &Tensor::from_vec(b.to_vec()).unwrap());
+    let y = inorm(
+        &Tensor::from_vec(x.clone()).unwrap(),
+        &Tensor::from_vec(s.to_vec()).unwrap(),
+        &Tensor::from_vec(b.to_vec()).unwrap(),
+    );
     for nc in 0..6 {
         let at: Vec<usize> = (nc * 20..(nc + 1) * 20).collect();
         let (m, v) = stats(&x, &at);
@@ -65,7 +72,8 @@ fn normalisations() {
         let x = data(n * 36);
         let s: Vec<f64> = (0..6).map(|c| 1.0 + c as f64 * 0.1).collect();
         let b: Vec<f64> = (0..6).map(|c| c as f64 * -0.2).collect();
-        let xt = Tensor::<f64, Shape![_, 6, 2, 3]>::from_shape_vec([n, 6, 2, 3], x.clone()).unwrap();
+        let xt =
+            Tensor::<f64, Shape![_, 6, 2, 3]>::from_shape_vec([n, 6, 2, 3], x.clone()).unwrap();
         let y = gnorm(&xt, &s[..], &b[..]).unwrap();
         for ng in 0..n * 3 {
             let at: Vec<usize> = (ng * 12..(ng + 1) * 12).collect();
@@ -109,14 +117,26 @@ fn pools_and_rearrangements() {
         let part = &x[nc * 20..(nc + 1) * 20];
         let mean = part.iter().map(|&v| v as f64).sum::<f64>() / 20.0;
         assert!(close(avg.as_slice()[nc] as f64, mean, 1e-6));
-        assert_eq!(mx.as_slice()[nc], part.iter().copied().fold(f32::NEG_INFINITY, f32::max));
-        let l3 = part.iter().map(|&v| (v as f64).abs().powi(3)).sum::<f64>().powf(1.0 / 3.0);
-        assert!(close(lp.as_slice()[nc] as f64, l3, 1e-5), "{} vs {l3}", lp.as_slice()[nc]);
+        assert_eq!(
+            mx.as_slice()[nc],
+            part.iter().copied().fold(f32::NEG_INFINITY, f32::max)
+        );
+        let l3 = part
+            .iter()
+            .map(|&v| (v as f64).abs().powi(3))
+            .sum::<f64>()
+            .powf(1.0 / 3.0);
+        assert!(
+            close(lp.as_slice()[nc] as f64, l3, 1e-5),
+            "{} vs {l3}",
+            lp.as_slice()[nc]
+        );
     }
     // ONNX SpaceToDepth / DepthToSpace: index maps written out.
     for n in [1usize, 2] {
         let x: Vec<i32> = (0..(n * 48) as i32).collect();
-        let xt = Tensor::<i32, Shape![_, 2, 4, 6]>::from_shape_vec([n, 2, 4, 6], x.clone()).unwrap();
+        let xt =
+            Tensor::<i32, Shape![_, 2, 4, 6]>::from_shape_vec([n, 2, 4, 6], x.clone()).unwrap();
         let y = s2d(&xt).unwrap();
         for b in 0..n {
             for c in 0..2 {
@@ -160,11 +180,25 @@ graph! {
 /// ONNX pooling over one [H, W] plane, written out: `kind` 0 max, 1 average without pads,
 /// 2 average with pads, 3 L2; windows clipped to the padded input (ceil mode).
 #[allow(clippy::too_many_arguments)]
-fn pool2d(x: &[f64], h: usize, w: usize, k: [usize; 2], s: [usize; 2], p: [usize; 4], d: [usize; 2], ceil: bool, kind: u8) -> Vec<f64> {
+fn pool2d(
+    x: &[f64],
+    h: usize,
+    w: usize,
+    k: [usize; 2],
+    s: [usize; 2],
+    p: [usize; 4],
+    d: [usize; 2],
+    ceil: bool,
+    kind: u8,
+) -> Vec<f64> {
     let out = |len: usize, a: usize| {
         let span = (k[a] - 1) * d[a] + 1;
         let room = len + p[a] + p[2 + a] - span;
-        if ceil { room.div_ceil(s[a]) + 1 } else { room / s[a] + 1 }
+        if ceil {
+            room.div_ceil(s[a]) + 1
+        } else {
+            room / s[a] + 1
+        }
     };
     let (oh, ow) = (out(h, 0), out(w, 1));
     let mut y = Vec::new();
@@ -176,7 +210,11 @@ fn pool2d(x: &[f64], h: usize, w: usize, k: [usize; 2], s: [usize; 2], p: [usize
                     let r = (i * s[0] + a * d[0]) as isize - p[0] as isize;
                     let c = (j * s[1] + b * d[1]) as isize - p[1] as isize;
                     let inside = r >= 0 && c >= 0 && (r as usize) < h && (c as usize) < w;
-                    let v = if inside { x[r as usize * w + c as usize] } else { 0.0 };
+                    let v = if inside {
+                        x[r as usize * w + c as usize]
+                    } else {
+                        0.0
+                    };
                     match kind {
                         0 if inside => acc = acc.max(v),
                         0 => {}
@@ -204,16 +242,38 @@ fn pooling() {
     for c in 0..2 {
         let plane: Vec<f64> = x[c * 30..(c + 1) * 30].iter().map(|&v| v as f64).collect();
         let want = pool2d(&plane, 5, 6, [3, 3], [2, 2], [1, 1, 1, 1], [1, 1], false, 0);
-        assert_eq!(a.as_slice()[c * 9..(c + 1) * 9].iter().map(|&v| v as f64).collect::<Vec<_>>(), want);
+        assert_eq!(
+            a.as_slice()[c * 9..(c + 1) * 9]
+                .iter()
+                .map(|&v| v as f64)
+                .collect::<Vec<_>>(),
+            want
+        );
         let want = pool2d(&plane, 5, 6, [2, 2], [2, 2], [0; 4], [1, 1], true, 0);
-        assert_eq!(b.as_slice()[c * 9..(c + 1) * 9].iter().map(|&v| v as f64).collect::<Vec<_>>(), want);
+        assert_eq!(
+            b.as_slice()[c * 9..(c + 1) * 9]
+                .iter()
+                .map(|&v| v as f64)
+                .collect::<Vec<_>>(),
+            want
+        );
     }
     let x = data(32);
     let (avg, avg_pad, lp) = avgp(&Tensor::from_vec(x.clone()).unwrap());
     for n in 0..2 {
         let plane = &x[n * 16..(n + 1) * 16];
         for (got, kind) in [(&avg, 1u8), (&avg_pad, 2)] {
-            let want = pool2d(plane, 4, 4, [3, 3], [1, 1], [1, 1, 1, 1], [1, 1], false, kind);
+            let want = pool2d(
+                plane,
+                4,
+                4,
+                [3, 3],
+                [1, 1],
+                [1, 1, 1, 1],
+                [1, 1],
+                false,
+                kind,
+            );
             for (g, w) in got.as_slice()[n * 16..(n + 1) * 16].iter().zip(&want) {
                 assert!(close(*g, *w, 1e-12), "average kind {kind}: {g} vs {w}");
             }
@@ -228,7 +288,9 @@ fn pooling() {
     let y = pool1d(&Tensor::from_vec(x.clone()).unwrap());
     for line in 0..6 {
         for o in 0..3 {
-            let want = (0..3).map(|k| x[line * 9 + o * 2 + k * 2]).fold(f32::NEG_INFINITY, f32::max);
+            let want = (0..3)
+                .map(|k| x[line * 9 + o * 2 + k * 2])
+                .fold(f32::NEG_INFINITY, f32::max);
             assert_eq!(y.as_slice()[line * 3 + o], want);
         }
     }
@@ -249,7 +311,17 @@ graph! {
 
 /// ONNX Conv (NCHW, 2-D), written out in f64.
 #[allow(clippy::too_many_arguments)]
-fn conv_ref(x: &[f64], xd: [usize; 4], w: &[f64], wd: [usize; 4], b: Option<&[f64]>, s: [usize; 2], p: [usize; 4], d: [usize; 2], g: usize) -> (Vec<f64>, [usize; 4]) {
+fn conv_ref(
+    x: &[f64],
+    xd: [usize; 4],
+    w: &[f64],
+    wd: [usize; 4],
+    b: Option<&[f64]>,
+    s: [usize; 2],
+    p: [usize; 4],
+    d: [usize; 2],
+    g: usize,
+) -> (Vec<f64>, [usize; 4]) {
     let [n, c, h, wi] = xd;
     let [o, cg, kh, kw] = wd;
     let oh = (h + p[0] + p[2] - (kh - 1) * d[0] - 1) / s[0] + 1;
@@ -269,7 +341,8 @@ fn conv_ref(x: &[f64], xd: [usize; 4], w: &[f64], wd: [usize; 4], b: Option<&[f6
                                 let r = (i * s[0] + a * d[0]) as isize - p[0] as isize;
                                 let q = (j * s[1] + e * d[1]) as isize - p[1] as isize;
                                 if r >= 0 && q >= 0 && (r as usize) < h && (q as usize) < wi {
-                                    acc += x[((bn * c + ic) * h + r as usize) * wi + q as usize] * w[((oc * cg + ci) * kh + a) * kw + e];
+                                    acc += x[((bn * c + ic) * h + r as usize) * wi + q as usize]
+                                        * w[((oc * cg + ci) * kh + a) * kw + e];
                                 }
                             }
                         }
@@ -293,25 +366,62 @@ fn convolutions_as_onnx() {
         let y = conv2d(&xt, &f(&w)[..], &f(&b)[..]).unwrap();
         let x64: Vec<f64> = f(&x).iter().map(|&v| v as f64).collect();
         let w64: Vec<f64> = f(&w).iter().map(|&v| v as f64).collect();
-        let (want, dims) = conv_ref(&x64, [n, 3, 7, 6], &w64, [4, 3, 3, 3], Some(&b), [2, 2], [1, 1, 1, 1], [1, 1], 1);
+        let (want, dims) = conv_ref(
+            &x64,
+            [n, 3, 7, 6],
+            &w64,
+            [4, 3, 3, 3],
+            Some(&b),
+            [2, 2],
+            [1, 1, 1, 1],
+            [1, 1],
+            1,
+        );
         assert_eq!(dims, [n, 4, 4, 3]);
         for (g, wv) in y.as_slice().iter().zip(&want) {
-            assert!(close(*g as f64, wv.max(0.0), 1e-5), "{g} vs {}", wv.max(0.0));
+            assert!(
+                close(*g as f64, wv.max(0.0), 1e-5),
+                "{g} vs {}",
+                wv.max(0.0)
+            );
         }
     }
     let x = data(100);
     let w = data(48);
-    let y = conv_grouped(&Tensor::from_vec(x.clone()).unwrap(), &Tensor::from_vec(w.clone()).unwrap());
-    let (want, _) = conv_ref(&x, [1, 4, 5, 5], &w, [6, 2, 2, 2], None, [1, 1], [0; 4], [2, 1], 2);
+    let y = conv_grouped(
+        &Tensor::from_vec(x.clone()).unwrap(),
+        &Tensor::from_vec(w.clone()).unwrap(),
+    );
+    let (want, _) = conv_ref(
+        &x,
+        [1, 4, 5, 5],
+        &w,
+        [6, 2, 2, 2],
+        None,
+        [1, 1],
+        [0; 4],
+        [2, 1],
+        2,
+    );
     for (g, wv) in y.as_slice().iter().zip(&want) {
         assert!(close(*g, *wv, 1e-12), "grouped: {g} vs {wv}");
     }
     let x: Vec<f32> = data(216).iter().map(|&v| v as f32).collect();
     let w: Vec<f32> = data(27).iter().map(|&v| v as f32).collect();
-    let y = depthwise(&Tensor::from_vec(x.clone()).unwrap(), &Tensor::from_vec(w.clone()).unwrap());
+    let y = depthwise(
+        &Tensor::from_vec(x.clone()).unwrap(),
+        &Tensor::from_vec(w.clone()).unwrap(),
+    );
     let (want, _) = conv_ref(
-        &x.iter().map(|&v| v as f64).collect::<Vec<_>>(), [2, 3, 6, 6],
-        &w.iter().map(|&v| v as f64).collect::<Vec<_>>(), [3, 1, 3, 3], None, [1, 1], [1, 1, 1, 1], [1, 1], 3,
+        &x.iter().map(|&v| v as f64).collect::<Vec<_>>(),
+        [2, 3, 6, 6],
+        &w.iter().map(|&v| v as f64).collect::<Vec<_>>(),
+        [3, 1, 3, 3],
+        None,
+        [1, 1],
+        [1, 1, 1, 1],
+        [1, 1],
+        3,
     );
     for (g, wv) in y.as_slice().iter().zip(&want) {
         assert!(close(*g as f64, *wv, 1e-5), "depthwise: {g} vs {wv}");
@@ -319,8 +429,21 @@ fn convolutions_as_onnx() {
     // 1-D as 2-D with a height of 1.
     let x = data(36);
     let w = data(24);
-    let y = conv1d(&Tensor::from_vec(x.clone()).unwrap(), &Tensor::from_vec(w.clone()).unwrap());
-    let (want, _) = conv_ref(&x, [2, 2, 1, 9], &w, [3, 2, 1, 4], None, [1, 2], [0; 4], [1, 1], 1);
+    let y = conv1d(
+        &Tensor::from_vec(x.clone()).unwrap(),
+        &Tensor::from_vec(w.clone()).unwrap(),
+    );
+    let (want, _) = conv_ref(
+        &x,
+        [2, 2, 1, 9],
+        &w,
+        [3, 2, 1, 4],
+        None,
+        [1, 2],
+        [0; 4],
+        [1, 1],
+        1,
+    );
     for (g, wv) in y.as_slice().iter().zip(&want) {
         assert!(close(*g, *wv, 1e-12), "1-D: {g} vs {wv}");
     }

@@ -36,6 +36,10 @@ fn main() -> Result<(), tensorgraph::ShapeError> {
         next_ids = vec![choice];
     }
     println!("tokens: {tokens:?}");
-    println!("cache: {} tokens; 32 steps in {:?}", cache.len(), started.elapsed());
+    println!(
+        "cache: {} tokens; 32 steps in {:?}",
+        cache.len(),
+        started.elapsed()
+    );
     Ok(())
 }

@@ -141,21 +141,54 @@ impl Model {
 
     /// One step over `ids` after `cache`: the 8 best next tokens (logits, ids), and the
     /// grown cache.
-    pub fn step(&self, ids: &[i64], cache: &Cache) -> Result<(Vec<f32>, Vec<i64>, Cache), tensorgraph::ShapeError> {
+    pub fn step(
+        &self,
+        ids: &[i64],
+        cache: &Cache,
+    ) -> Result<(Vec<f32>, Vec<i64>, Cache), tensorgraph::ShapeError> {
         let start = cache.len() as i64;
         let pos: Vec<i64> = (start..start + ids.len() as i64).collect();
         let [a, b] = &self.layers;
         let (best, best_ids, k0, v0, k1, v1) = step(
-            ids, &pos, &self.tok[..], &self.pos[..],
-            &cache.k[0][..], &cache.v[0][..], &cache.k[1][..], &cache.v[1][..],
-            &a.g1[..], &a.b1[..], &a.wqkv[..], &a.wo[..], &a.g2[..], &a.b2[..], &a.w1[..], &a.c1[..], &a.w2[..], &a.c2[..],
-            &b.g1[..], &b.b1[..], &b.wqkv[..], &b.wo[..], &b.g2[..], &b.b2[..], &b.w1[..], &b.c1[..], &b.w2[..], &b.c2[..],
-            &self.gf[..], &self.bf[..],
+            ids,
+            &pos,
+            &self.tok[..],
+            &self.pos[..],
+            &cache.k[0][..],
+            &cache.v[0][..],
+            &cache.k[1][..],
+            &cache.v[1][..],
+            &a.g1[..],
+            &a.b1[..],
+            &a.wqkv[..],
+            &a.wo[..],
+            &a.g2[..],
+            &a.b2[..],
+            &a.w1[..],
+            &a.c1[..],
+            &a.w2[..],
+            &a.c2[..],
+            &b.g1[..],
+            &b.b1[..],
+            &b.wqkv[..],
+            &b.wo[..],
+            &b.g2[..],
+            &b.b2[..],
+            &b.w1[..],
+            &b.c1[..],
+            &b.w2[..],
+            &b.c2[..],
+            &self.gf[..],
+            &self.bf[..],
         )?;
         let grown = Cache {
             k: [k0.as_slice().to_vec(), k1.as_slice().to_vec()],
             v: [v0.as_slice().to_vec(), v1.as_slice().to_vec()],
         };
-        Ok((best.as_slice().to_vec(), best_ids.as_slice().to_vec(), grown))
+        Ok((
+            best.as_slice().to_vec(),
+            best_ids.as_slice().to_vec(),
+            grown,
+        ))
     }
 }

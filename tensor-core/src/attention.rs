@@ -62,20 +62,46 @@ pub struct AttentionOptions {
 }
 
 /// The float types attention runs in (the compute types of its dtypes).
-pub trait AttentionFloat: Copy + Default + PartialOrd + Send + Sync + crate::scratch::Scratch {
+pub trait AttentionFloat:
+    Copy + Default + PartialOrd + Send + Sync + crate::scratch::Scratch
+{
     /// [`attention`] after its checks: shapes and buffers agree.
     #[doc(hidden)]
-    fn attend(q: &[Self], k: &[Self], v: &[Self], mask: AttentionMask<'_, Self>, out: &mut [Self], shape: AttentionShape, options: AttentionOptions);
+    fn attend(
+        q: &[Self],
+        k: &[Self],
+        v: &[Self],
+        mask: AttentionMask<'_, Self>,
+        out: &mut [Self],
+        shape: AttentionShape,
+        options: AttentionOptions,
+    );
 }
 
 impl AttentionFloat for f32 {
-    fn attend(q: &[f32], k: &[f32], v: &[f32], mask: AttentionMask<'_, f32>, out: &mut [f32], shape: AttentionShape, options: AttentionOptions) {
+    fn attend(
+        q: &[f32],
+        k: &[f32],
+        v: &[f32],
+        mask: AttentionMask<'_, f32>,
+        out: &mut [f32],
+        shape: AttentionShape,
+        options: AttentionOptions,
+    ) {
         attention_f32(q, k, v, mask, out, shape, options);
     }
 }
 
 impl AttentionFloat for f64 {
-    fn attend(q: &[f64], k: &[f64], v: &[f64], mask: AttentionMask<'_, f64>, out: &mut [f64], shape: AttentionShape, options: AttentionOptions) {
+    fn attend(
+        q: &[f64],
+        k: &[f64],
+        v: &[f64],
+        mask: AttentionMask<'_, f64>,
+        out: &mut [f64],
+        shape: AttentionShape,
+        options: AttentionOptions,
+    ) {
         attention_f64(q, k, v, mask, out, shape, options);
     }
 }
@@ -101,7 +127,11 @@ pub fn attention<T: AttentionFloat>(
         head_dim,
         v_dim,
     } = shape;
-    let fits = |len: usize, dims: [usize; 4]| dims.iter().try_fold(1usize, |a, &d| a.checked_mul(d)).is_some_and(|n| n <= len);
+    let fits = |len: usize, dims: [usize; 4]| {
+        dims.iter()
+            .try_fold(1usize, |a, &d| a.checked_mul(d))
+            .is_some_and(|n| n <= len)
+    };
     if kv_heads == 0
         || q_heads % kv_heads != 0
         || !fits(q.len(), [batch, q_heads, q_len, head_dim])
@@ -208,7 +238,11 @@ fn softmax_lanes<const NC: usize, const FOLD: bool>(
         for c in 0..NC {
             let at = c0 + c * LANES;
             let x = load32(&line[at..]);
-            let p = lanes32::exp_nonpos(if FOLD { x.mul_sub(sc, shift[c]) } else { x - shift[c] });
+            let p = lanes32::exp_nonpos(if FOLD {
+                x.mul_sub(sc, shift[c])
+            } else {
+                x - shift[c]
+            });
             line[at..at + LANES].copy_from_slice(p.as_array());
             let y = p - comp[c];
             let t = sum[c] + y;
@@ -218,7 +252,10 @@ fn softmax_lanes<const NC: usize, const FOLD: bool>(
     }
     for c in 0..NC {
         let at = c0 + c * LANES;
-        for (l, (&sv, &a)) in row_sum[at..at + LANES].iter_mut().zip(sum[c].as_array().iter().zip(alpha[c].as_array())) {
+        for (l, (&sv, &a)) in row_sum[at..at + LANES]
+            .iter_mut()
+            .zip(sum[c].as_array().iter().zip(alpha[c].as_array()))
+        {
             *l = *l * a as f64 + sv as f64;
         }
     }
@@ -245,16 +282,41 @@ const K_TILE_32: usize = 128;
 /// row sum is a compensated (Kahan) sum in f32 lanes, `|error| ≤ 2u·Σp + O(tk·u²)` with
 /// `u = 2⁻²⁴`, added into an f64 total; the rescaling factor `exp(old - new)` (≤ 1 ulp)
 /// multiplies the total and the accumulator alike, so its error cancels in their ratio.
-fn attention_f32(q: &[f32], k: &[f32], v: &[f32], mask: AttentionMask<'_, f32>, out: &mut [f32], shape: AttentionShape, options: AttentionOptions) {
+fn attention_f32(
+    q: &[f32],
+    k: &[f32],
+    v: &[f32],
+    mask: AttentionMask<'_, f32>,
+    out: &mut [f32],
+    shape: AttentionShape,
+    options: AttentionOptions,
+) {
     attention_f32_tiles(q, k, v, mask, out, shape, options, (Q_TILE_32, K_TILE_32));
 }
 
 /// [`attention_f32`] with tiles of `qtile` query rows (a multiple of the lane count, at
 /// most 128) and `ktile` keys.
 #[allow(clippy::too_many_arguments)]
-fn attention_f32_tiles(q: &[f32], k: &[f32], v: &[f32], mask: AttentionMask<'_, f32>, out: &mut [f32], shape: AttentionShape, options: AttentionOptions, (qtile, ktile): (usize, usize)) {
+fn attention_f32_tiles(
+    q: &[f32],
+    k: &[f32],
+    v: &[f32],
+    mask: AttentionMask<'_, f32>,
+    out: &mut [f32],
+    shape: AttentionShape,
+    options: AttentionOptions,
+    (qtile, ktile): (usize, usize),
+) {
     debug_assert!(qtile <= 128 && qtile % LANES == 0);
-    let AttentionShape { batch, q_heads, kv_heads, q_len, kv_len, head_dim, v_dim } = shape;
+    let AttentionShape {
+        batch,
+        q_heads,
+        kv_heads,
+        q_len,
+        kv_len,
+        head_dim,
+        v_dim,
+    } = shape;
     let group = q_heads / kv_heads;
     let offset = kv_len as i64 - q_len as i64;
     let scale = options.scale as f32;
@@ -299,7 +361,14 @@ fn attention_f32_tiles(q: &[f32], k: &[f32], v: &[f32], mask: AttentionMask<'_, 
                         s.fill(0.0);
                     } else {
                         let (Ok(ka), Ok(qb)) = (
-                            MatRef::new(k, tk, head_dim, head_dim as isize, 1, k_base + j0 * head_dim),
+                            MatRef::new(
+                                k,
+                                tk,
+                                head_dim,
+                                head_dim as isize,
+                                1,
+                                k_base + j0 * head_dim,
+                            ),
                             MatRef::new(&qt[..head_dim * ld], head_dim, tq, ld as isize, 1, 0),
                         ) else {
                             return;
@@ -311,7 +380,11 @@ fn attention_f32_tiles(q: &[f32], k: &[f32], v: &[f32], mask: AttentionMask<'_, 
                     if !folded {
                         for (r, line) in s.chunks_exact_mut(ld).enumerate() {
                             let cap = options.softcap as f32;
-                            let (capv, inv, sc) = (F32Lanes::splat(cap), F32Lanes::splat((1.0 / options.softcap) as f32), F32Lanes::splat(scale));
+                            let (capv, inv, sc) = (
+                                F32Lanes::splat(cap),
+                                F32Lanes::splat((1.0 / options.softcap) as f32),
+                                F32Lanes::splat(scale),
+                            );
                             for chunk in line.chunks_exact_mut(LANES) {
                                 let mut x = load32(chunk) * sc;
                                 if options.softcap > 0.0 {
@@ -324,14 +397,21 @@ fn attention_f32_tiles(q: &[f32], k: &[f32], v: &[f32], mask: AttentionMask<'_, 
                                 AttentionMask::None => {}
                                 AttentionMask::Bool(m, stv) => {
                                     for (c, x) in line[..tq].iter_mut().enumerate() {
-                                        if !m[b * stv[0] + h * stv[1] + (i0 + c) * stv[2] + j * stv[3]] {
+                                        if !m[b * stv[0]
+                                            + h * stv[1]
+                                            + (i0 + c) * stv[2]
+                                            + j * stv[3]]
+                                        {
                                             *x = f32::NEG_INFINITY;
                                         }
                                     }
                                 }
                                 AttentionMask::Add(m, stv) => {
                                     for (c, x) in line[..tq].iter_mut().enumerate() {
-                                        *x += m[b * stv[0] + h * stv[1] + (i0 + c) * stv[2] + j * stv[3]];
+                                        *x += m[b * stv[0]
+                                            + h * stv[1]
+                                            + (i0 + c) * stv[2]
+                                            + j * stv[3]];
                                     }
                                 }
                             }
@@ -341,9 +421,11 @@ fn attention_f32_tiles(q: &[f32], k: &[f32], v: &[f32], mask: AttentionMask<'_, 
                         // Key `j` is hidden from query rows `i < j - offset`: a prefix of
                         // its line, growing down the tile (only tiles that reach past the
                         // first row's diagonal have any).
-                        let first = (offset + i0 as i64 - j0 as i64 + 1).clamp(0, tk as i64) as usize;
+                        let first =
+                            (offset + i0 as i64 - j0 as i64 + 1).clamp(0, tk as i64) as usize;
                         for (r, line) in s.chunks_exact_mut(ld).enumerate().skip(first) {
-                            let hidden = ((j0 + r) as i64 - offset - i0 as i64).clamp(0, tq as i64) as usize;
+                            let hidden =
+                                ((j0 + r) as i64 - offset - i0 as i64).clamp(0, tq as i64) as usize;
                             line[..hidden].fill(f32::NEG_INFINITY);
                         }
                     }
@@ -373,10 +455,20 @@ fn attention_f32_tiles(q: &[f32], k: &[f32], v: &[f32], mask: AttentionMask<'_, 
                     ) else {
                         return;
                     };
-                    let _ = gemm::matmul_f32_with(&pa, &vb, &mut pv[..tq * v_dim], v_dim, Options::SINGLE, &|_| {});
+                    let _ = gemm::matmul_f32_with(
+                        &pa,
+                        &vb,
+                        &mut pv[..tq * v_dim],
+                        v_dim,
+                        Options::SINGLE,
+                        &|_| {},
+                    );
                     for (r, &alpha) in alphas[..tq].iter().enumerate() {
                         let rows = r * v_dim..(r + 1) * v_dim;
-                        acc[rows.clone()].iter_mut().zip(&pv[rows]).for_each(|(a, &p)| *a = *a * alpha + p);
+                        acc[rows.clone()]
+                            .iter_mut()
+                            .zip(&pv[rows])
+                            .for_each(|(a, &p)| *a = *a * alpha + p);
                     }
                 }
                 for r in 0..tq {
@@ -384,7 +476,9 @@ fn attention_f32_tiles(q: &[f32], k: &[f32], v: &[f32], mask: AttentionMask<'_, 
                     let sum = row_sum[r];
                     if sum > 0.0 {
                         let inv = (1.0 / sum) as f32;
-                        row.iter_mut().zip(&acc[r * v_dim..(r + 1) * v_dim]).for_each(|(o, &a)| *o = a * inv);
+                        row.iter_mut()
+                            .zip(&acc[r * v_dim..(r + 1) * v_dim])
+                            .for_each(|(o, &a)| *o = a * inv);
                     } else {
                         // A row with every key masked is 0 (ONNX).
                         row.fill(0.0);
@@ -404,8 +498,24 @@ const K_TILE: usize = 128;
 
 /// f64 attention: `S = Q·Kᵀ` per tile on the GEMM engine, each row scaled, soft-capped and
 /// masked in f64, `exp` in f64 lanes, the row's statistics in f64.
-fn attention_f64(q: &[f64], k: &[f64], v: &[f64], mask: AttentionMask<'_, f64>, out: &mut [f64], shape: AttentionShape, options: AttentionOptions) {
-    let AttentionShape { batch, q_heads, kv_heads, q_len, kv_len, head_dim, v_dim } = shape;
+fn attention_f64(
+    q: &[f64],
+    k: &[f64],
+    v: &[f64],
+    mask: AttentionMask<'_, f64>,
+    out: &mut [f64],
+    shape: AttentionShape,
+    options: AttentionOptions,
+) {
+    let AttentionShape {
+        batch,
+        q_heads,
+        kv_heads,
+        q_len,
+        kv_len,
+        head_dim,
+        v_dim,
+    } = shape;
     let group = q_heads / kv_heads;
     let offset = kv_len as i64 - q_len as i64;
     let (scale, softcap) = (options.scale, options.softcap);
@@ -428,7 +538,8 @@ fn attention_f64(q: &[f64], k: &[f64], v: &[f64], mask: AttentionMask<'_, f64>, 
                 row_sum[..tq].fill(0.0);
                 acc[..tq * v_dim].fill(0.0);
                 for j0 in (0..kv_len).step_by(K_TILE) {
-                    let tk = causal_cut(options.causal, i0, tq, j0, K_TILE.min(kv_len - j0), offset);
+                    let tk =
+                        causal_cut(options.causal, i0, tq, j0, K_TILE.min(kv_len - j0), offset);
                     if tk == 0 {
                         break;
                     }
@@ -437,8 +548,22 @@ fn attention_f64(q: &[f64], k: &[f64], v: &[f64], mask: AttentionMask<'_, f64>, 
                         s.fill(0.0);
                     } else {
                         let (Ok(qa), Ok(kb)) = (
-                            MatRef::new(q, tq, head_dim, head_dim as isize, 1, q_base + i0 * head_dim),
-                            MatRef::new(k, head_dim, tk, 1, head_dim as isize, k_base + j0 * head_dim),
+                            MatRef::new(
+                                q,
+                                tq,
+                                head_dim,
+                                head_dim as isize,
+                                1,
+                                q_base + i0 * head_dim,
+                            ),
+                            MatRef::new(
+                                k,
+                                head_dim,
+                                tk,
+                                1,
+                                head_dim as isize,
+                                k_base + j0 * head_dim,
+                            ),
                         ) else {
                             return;
                         };
@@ -448,7 +573,11 @@ fn attention_f64(q: &[f64], k: &[f64], v: &[f64], mask: AttentionMask<'_, f64>, 
                         let i = i0 + r;
                         let line = &mut s[r * tk..(r + 1) * tk];
                         // Causal: keys `j ≤ i + offset` only (the diagonal tile's rows).
-                        let visible = if options.causal { (i as i64 + offset - j0 as i64 + 1).clamp(0, tk as i64) as usize } else { tk };
+                        let visible = if options.causal {
+                            (i as i64 + offset - j0 as i64 + 1).clamp(0, tk as i64) as usize
+                        } else {
+                            tk
+                        };
                         let (seen, hidden) = line.split_at_mut(visible);
                         hidden.fill(0.0);
                         let mut best = f64::NEG_INFINITY;
@@ -465,7 +594,9 @@ fn attention_f64(q: &[f64], k: &[f64], v: &[f64], mask: AttentionMask<'_, f64>, 
                                         x = f64::NEG_INFINITY;
                                     }
                                 }
-                                AttentionMask::Add(m, st) => x += m[b * st[0] + h * st[1] + i * st[2] + j * st[3]],
+                                AttentionMask::Add(m, st) => {
+                                    x += m[b * st[0] + h * st[1] + i * st[2] + j * st[3]]
+                                }
                             }
                             best = if x > best { x } else { best };
                             *slot = x;
@@ -480,14 +611,16 @@ fn attention_f64(q: &[f64], k: &[f64], v: &[f64], mask: AttentionMask<'_, f64>, 
                         let shift = wide::f64x8::splat(new_max);
                         let mut chunks = seen.chunks_exact_mut(8);
                         for chunk in &mut chunks {
-                            let x = wide::f64x8::from(<[f64; 8]>::try_from(&*chunk).expect("8 lanes"));
+                            let x =
+                                wide::f64x8::from(<[f64; 8]>::try_from(&*chunk).expect("8 lanes"));
                             chunk.copy_from_slice(&crate::vmath::exp_f64(x - shift).to_array());
                         }
                         let rest = chunks.into_remainder();
                         if !rest.is_empty() {
                             let mut lanes = [f64::NEG_INFINITY; 8];
                             lanes[..rest.len()].copy_from_slice(rest);
-                            let e = crate::vmath::exp_f64(wide::f64x8::from(lanes) - shift).to_array();
+                            let e =
+                                crate::vmath::exp_f64(wide::f64x8::from(lanes) - shift).to_array();
                             rest.copy_from_slice(&e[..rest.len()]);
                         }
                         let alpha = (row_max[r] - new_max).exp();
@@ -504,10 +637,20 @@ fn attention_f64(q: &[f64], k: &[f64], v: &[f64], mask: AttentionMask<'_, f64>, 
                     ) else {
                         return;
                     };
-                    let _ = gemm::matmul_f64_with(&pa, &vb, &mut pv[..tq * v_dim], v_dim, Options::SINGLE, &|_| {});
+                    let _ = gemm::matmul_f64_with(
+                        &pa,
+                        &vb,
+                        &mut pv[..tq * v_dim],
+                        v_dim,
+                        Options::SINGLE,
+                        &|_| {},
+                    );
                     for (r, &alpha) in alphas[..tq].iter().enumerate() {
                         let rows = r * v_dim..(r + 1) * v_dim;
-                        acc[rows.clone()].iter_mut().zip(&pv[rows]).for_each(|(a, &p)| *a = *a * alpha + p);
+                        acc[rows.clone()]
+                            .iter_mut()
+                            .zip(&pv[rows])
+                            .for_each(|(a, &p)| *a = *a * alpha + p);
                     }
                 }
                 for r in 0..tq {
@@ -529,7 +672,14 @@ mod tests {
 
     /// ONNX's reference, written out in f64 with the whole score matrix.
     #[allow(clippy::too_many_arguments)]
-    fn naive(q: &[f64], k: &[f64], v: &[f64], mask: &dyn Fn(usize, usize, usize, usize) -> f64, s: AttentionShape, o: AttentionOptions) -> Vec<f64> {
+    fn naive(
+        q: &[f64],
+        k: &[f64],
+        v: &[f64],
+        mask: &dyn Fn(usize, usize, usize, usize) -> f64,
+        s: AttentionShape,
+        o: AttentionOptions,
+    ) -> Vec<f64> {
         let g = s.q_heads / s.kv_heads;
         let mut out = vec![0.0; s.batch * s.q_heads * s.q_len * s.v_dim];
         for b in 0..s.batch {
@@ -595,8 +745,20 @@ mod tests {
             (1, 1, 1, 129, 64, 8, 8, true, 0.0),
         ];
         for (case, &(batch, qh, kvh, ql, kl, hd, vd, causal, softcap)) in cases.iter().enumerate() {
-            let s = AttentionShape { batch, q_heads: qh, kv_heads: kvh, q_len: ql, kv_len: kl, head_dim: hd, v_dim: vd };
-            let o = AttentionOptions { scale: 1.0 / (hd as f64).sqrt(), softcap, causal };
+            let s = AttentionShape {
+                batch,
+                q_heads: qh,
+                kv_heads: kvh,
+                q_len: ql,
+                kv_len: kl,
+                head_dim: hd,
+                v_dim: vd,
+            };
+            let o = AttentionOptions {
+                scale: 1.0 / (hd as f64).sqrt(),
+                softcap,
+                causal,
+            };
             let q = data(batch * qh * ql * hd, 1 + case as u64);
             let k = data(batch * kvh * kl * hd, 100 + case as u64);
             let v = data(batch * kvh * kl * vd, 200 + case as u64);
@@ -609,44 +771,130 @@ mod tests {
             // In f32, within a few ulps of the scale of the values.
             let f = |x: &[f64]| x.iter().map(|&v| v as f32).collect::<Vec<f32>>();
             let mut got32 = vec![f32::NAN; want.len()];
-            attention(&f(&q), &f(&k), &f(&v), AttentionMask::None, &mut got32, s, o);
+            attention(
+                &f(&q),
+                &f(&k),
+                &f(&v),
+                AttentionMask::None,
+                &mut got32,
+                s,
+                o,
+            );
             for (g, w) in got32.iter().zip(&want) {
                 assert!((*g as f64 - w).abs() <= 2e-6, "case {case} f32: {g} vs {w}");
             }
             // A boolean mask over (i, j) broadcast over batch and heads, and an additive one.
             let keep: Vec<bool> = (0..ql * kl).map(|x| x % 3 != 1).collect();
-            let want = naive(&q, &k, &v, &|_, _, i, j| if keep[i * kl + j] { 0.0 } else { f64::NEG_INFINITY }, s, o);
+            let want = naive(
+                &q,
+                &k,
+                &v,
+                &|_, _, i, j| {
+                    if keep[i * kl + j] {
+                        0.0
+                    } else {
+                        f64::NEG_INFINITY
+                    }
+                },
+                s,
+                o,
+            );
             let mut got = vec![f64::NAN; want.len()];
-            attention(&q, &k, &v, AttentionMask::Bool(&keep, [0, 0, kl, 1]), &mut got, s, o);
+            attention(
+                &q,
+                &k,
+                &v,
+                AttentionMask::Bool(&keep, [0, 0, kl, 1]),
+                &mut got,
+                s,
+                o,
+            );
             for (g, w) in got.iter().zip(&want) {
                 assert!((g - w).abs() <= 1e-12, "case {case} bool mask: {g} vs {w}");
             }
-            attention(&f(&q), &f(&k), &f(&v), AttentionMask::Bool(&keep, [0, 0, kl, 1]), &mut got32, s, o);
+            attention(
+                &f(&q),
+                &f(&k),
+                &f(&v),
+                AttentionMask::Bool(&keep, [0, 0, kl, 1]),
+                &mut got32,
+                s,
+                o,
+            );
             for (g, w) in got32.iter().zip(&want) {
-                assert!((*g as f64 - w).abs() <= 2e-6, "case {case} f32 bool mask: {g} vs {w}");
+                assert!(
+                    (*g as f64 - w).abs() <= 2e-6,
+                    "case {case} f32 bool mask: {g} vs {w}"
+                );
             }
             let add = data(qh * ql * kl, 300);
             let want = naive(&q, &k, &v, &|_, h, i, j| add[(h * ql + i) * kl + j], s, o);
-            attention(&q, &k, &v, AttentionMask::Add(&add, [0, ql * kl, kl, 1]), &mut got, s, o);
+            attention(
+                &q,
+                &k,
+                &v,
+                AttentionMask::Add(&add, [0, ql * kl, kl, 1]),
+                &mut got,
+                s,
+                o,
+            );
             for (g, w) in got.iter().zip(&want) {
                 assert!((g - w).abs() <= 1e-12, "case {case} add mask: {g} vs {w}");
             }
-            let want = naive(&f(&q).iter().map(|&x| x as f64).collect::<Vec<_>>(), &f(&k).iter().map(|&x| x as f64).collect::<Vec<_>>(), &f(&v).iter().map(|&x| x as f64).collect::<Vec<_>>(), &|_, h, i, j| add[(h * ql + i) * kl + j] as f32 as f64, s, o);
-            attention(&f(&q), &f(&k), &f(&v), AttentionMask::Add(&f(&add), [0, ql * kl, kl, 1]), &mut got32, s, o);
+            let want = naive(
+                &f(&q).iter().map(|&x| x as f64).collect::<Vec<_>>(),
+                &f(&k).iter().map(|&x| x as f64).collect::<Vec<_>>(),
+                &f(&v).iter().map(|&x| x as f64).collect::<Vec<_>>(),
+                &|_, h, i, j| add[(h * ql + i) * kl + j] as f32 as f64,
+                s,
+                o,
+            );
+            attention(
+                &f(&q),
+                &f(&k),
+                &f(&v),
+                AttentionMask::Add(&f(&add), [0, ql * kl, kl, 1]),
+                &mut got32,
+                s,
+                o,
+            );
             for (g, w) in got32.iter().zip(&want) {
-                assert!((*g as f64 - w).abs() <= 2e-6, "case {case} f32 add mask: {g} vs {w}");
+                assert!(
+                    (*g as f64 - w).abs() <= 2e-6,
+                    "case {case} f32 add mask: {g} vs {w}"
+                );
             }
         }
     }
 
     #[test]
     fn fully_masked_rows_are_zero() {
-        let s = AttentionShape { batch: 1, q_heads: 1, kv_heads: 1, q_len: 2, kv_len: 3, head_dim: 2, v_dim: 2 };
-        let o = AttentionOptions { scale: 1.0, softcap: 0.0, causal: false };
+        let s = AttentionShape {
+            batch: 1,
+            q_heads: 1,
+            kv_heads: 1,
+            q_len: 2,
+            kv_len: 3,
+            head_dim: 2,
+            v_dim: 2,
+        };
+        let o = AttentionOptions {
+            scale: 1.0,
+            softcap: 0.0,
+            causal: false,
+        };
         let keep = [false, false, false, true, false, true];
         let (q, k, v) = (data(4, 1), data(6, 2), data(6, 3));
         let mut out = vec![f64::NAN; 4];
-        attention(&q, &k, &v, AttentionMask::Bool(&keep, [0, 0, 3, 1]), &mut out, s, o);
+        attention(
+            &q,
+            &k,
+            &v,
+            AttentionMask::Bool(&keep, [0, 0, 3, 1]),
+            &mut out,
+            s,
+            o,
+        );
         assert_eq!(&out[..2], &[0.0, 0.0]);
         assert!(out[2..].iter().all(|x| x.is_finite()));
     }

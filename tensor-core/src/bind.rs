@@ -371,7 +371,10 @@ impl Walk<'_> {
     ) -> Result<(), ShapeError> {
         let sig = self.sig;
         let unbound: Option<usize> = {
-            let mut open = expr.names.iter().filter(|&&k| sizes.get(k).is_some_and(Option::is_none));
+            let mut open = expr
+                .names
+                .iter()
+                .filter(|&&k| sizes.get(k).is_some_and(Option::is_none));
             match (open.next(), open.next()) {
                 (None, _) => None,
                 (Some(&k), None) if self.solve && expr.solvable.contains(&k) => Some(k),
@@ -537,7 +540,11 @@ impl Walk<'_> {
                             })
                         }
                     },
-                    None if expr.names.iter().all(|&k| sizes.get(k).is_some_and(Option::is_some)) => {
+                    None if expr
+                        .names
+                        .iter()
+                        .all(|&k| sizes.get(k).is_some_and(Option::is_some)) =>
+                    {
                         known = None;
                         continue;
                     }

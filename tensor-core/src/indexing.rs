@@ -76,7 +76,11 @@ pub fn scatter_elements<T: Num>(
         let mut ok = true;
         for a in 0..idx_dims.len() {
             let coordinate = (flat / is[a]) % idx_dims[a].max(1);
-            let c = if a == axis { position(i, data_dims[a]) } else { Some(coordinate) };
+            let c = if a == axis {
+                position(i, data_dims[a])
+            } else {
+                Some(coordinate)
+            };
             match c {
                 Some(c) if c < data_dims[a] => at += c * ds[a],
                 _ => ok = false,
@@ -130,7 +134,10 @@ pub fn scatter_nd<T: Num>(
         if !ok || at + slice > out.len() || from + slice > updates.len() {
             continue;
         }
-        for (o, u) in out[at..at + slice].iter_mut().zip(&updates[from..from + slice]) {
+        for (o, u) in out[at..at + slice]
+            .iter_mut()
+            .zip(&updates[from..from + slice])
+        {
             *o = combine(reduction, *o, *u);
         }
     }
@@ -165,7 +172,10 @@ pub fn gather_nd<T: Copy + Default>(
             let mut at = b * per_batch_data;
             let mut ok = tuple_at + q <= indices.len();
             for a in 0..q {
-                match indices.get(tuple_at + a).and_then(|&i| position(i, data_dims[batch_dims + a])) {
+                match indices
+                    .get(tuple_at + a)
+                    .and_then(|&i| position(i, data_dims[batch_dims + a]))
+                {
                     Some(c) => at += c * ds[a],
                     None => ok = false,
                 }
@@ -190,22 +200,59 @@ mod tests {
     fn onnx_examples() {
         // ScatterElements, axis 1, the ONNX example.
         let mut out = [0.0f32; 5];
-        scatter_elements(&[1.0, 2.0, 3.0, 4.0, 5.0], &[1, 3], &[1.1, 2.1], &mut out, &[1, 5], &[1, 2], 1, ScatterReduction::None);
+        scatter_elements(
+            &[1.0, 2.0, 3.0, 4.0, 5.0],
+            &[1, 3],
+            &[1.1, 2.1],
+            &mut out,
+            &[1, 5],
+            &[1, 2],
+            1,
+            ScatterReduction::None,
+        );
         assert_eq!(out, [1.0, 1.1, 3.0, 2.1, 5.0]);
         // Duplicates with `add`, and a negative index.
-        scatter_elements(&[1.0, 2.0, 3.0, 4.0, 5.0], &[1, -4], &[1.1, 2.1], &mut out, &[1, 5], &[1, 2], 1, ScatterReduction::Add);
+        scatter_elements(
+            &[1.0, 2.0, 3.0, 4.0, 5.0],
+            &[1, -4],
+            &[1.1, 2.1],
+            &mut out,
+            &[1, 5],
+            &[1, 2],
+            1,
+            ScatterReduction::Add,
+        );
         assert!((out[1] - 5.2).abs() < 1e-6);
         // ScatterND, the ONNX example: 4 x 4 x 4 data, two 4 x 4 slices.
-        let data: Vec<i32> = (0..64).map(|i| [1, 2, 3, 4, 5, 6, 7, 8, 8, 7, 6, 5, 4, 3, 2, 1][i % 16]).collect();
-        let updates: Vec<i32> = (0..32).map(|i| (i / 16 + 5) * (i % 4 == 0) as i32 + (i / 16 + 5) * (i % 4 != 0) as i32).collect();
+        let data: Vec<i32> = (0..64)
+            .map(|i| [1, 2, 3, 4, 5, 6, 7, 8, 8, 7, 6, 5, 4, 3, 2, 1][i % 16])
+            .collect();
+        let updates: Vec<i32> = (0..32)
+            .map(|i| (i / 16 + 5) * (i % 4 == 0) as i32 + (i / 16 + 5) * (i % 4 != 0) as i32)
+            .collect();
         let mut out = vec![0i32; 64];
-        scatter_nd(&data, &[0, 2], &updates, &mut out, &[4, 4, 4], &[2, 1], ScatterReduction::None);
+        scatter_nd(
+            &data,
+            &[0, 2],
+            &updates,
+            &mut out,
+            &[4, 4, 4],
+            &[2, 1],
+            ScatterReduction::None,
+        );
         assert_eq!(&out[..16], &[5; 16]);
         assert_eq!(&out[16..32], &data[16..32]);
         assert_eq!(&out[32..48], &[6; 16]);
         // GatherND with batch_dims 1: data [2, 2, 2], indices [2, 1] → [2, 2].
         let mut got = [0i32; 4];
-        gather_nd(&[0, 1, 2, 3, 4, 5, 6, 7], &[1, 0], &mut got, &[2, 2, 2], &[2, 1], 1);
+        gather_nd(
+            &[0, 1, 2, 3, 4, 5, 6, 7],
+            &[1, 0],
+            &mut got,
+            &[2, 2, 2],
+            &[2, 1],
+            1,
+        );
         assert_eq!(got, [2, 3, 4, 5]);
         // batch_dims 0, tuples of 2 into [2, 2]: scalars.
         let mut got = [0i32; 2];

@@ -55,16 +55,15 @@ pub mod __private {
         LendPointee, NoSlice, Notation, SameDtype, ShapeAccepts, ShapePattern, SliceOk,
         StaticInput, StaticOutput, StaticPointee, Sym, TensorArg, TensorArgMut, UnderLiteral,
     };
-    pub use crate::bind::{
-        bind_dims, bind_entry, check_entry_sizes, check_index_tuples, check_indices, check_sizes, entry_error, ArgShape,
-        DeclDim,
-        DimExpr, DimOp, EntryError, GraphSignature, ParamSig,
-    };
     pub use crate::attention::{attention, AttentionMask, AttentionOptions, AttentionShape};
+    pub use crate::bind::{
+        bind_dims, bind_entry, check_entry_sizes, check_index_tuples, check_indices, check_sizes,
+        entry_error, ArgShape, DeclDim, DimExpr, DimOp, EntryError, GraphSignature, ParamSig,
+    };
     pub use crate::cast::CastTo;
-    pub use crate::indexing::{gather_nd, scatter_elements, scatter_nd, ScatterReduction};
     pub use crate::dtype::{bf16, f16, Element};
     pub use crate::error::ShapeError;
+    pub use crate::indexing::{gather_nd, scatter_elements, scatter_nd, ScatterReduction};
     pub use crate::lanes::{
         cast, group_values, load, load_strided, load_strided_back, prefetch_chunk, store,
         ActivationLanes, BitCountLanes, BitwiseLanes, CompareLanes, FloatLanes, NumLanes,
@@ -76,8 +75,7 @@ pub mod __private {
     pub use crate::parallel::{row_chunks, rows_per_task, run_chunked};
     pub use crate::reduce::{
         arg_combine, arg_fold, arg_indices, arg_step, fold, iota, iota_strided, lane_mask, mask_or,
-        positions,
-        scan, top_k, Identity, ScanShape,
+        positions, scan, top_k, Identity, ScanShape,
     };
     pub use crate::reference::{Bitwise, Compare, Num};
     pub use crate::scratch::ScratchVec;

@@ -446,7 +446,11 @@ fn rank<T: PartialOrd>(a: &T, ia: usize, b: &T, ib: usize, largest: bool) -> cor
         (false, true) => Ordering::Less,
         (false, false) => a.partial_cmp(b).unwrap_or(Ordering::Equal),
     };
-    let by_value = if largest { ascending.reverse() } else { ascending };
+    let by_value = if largest {
+        ascending.reverse()
+    } else {
+        ascending
+    };
     by_value.then(ia.cmp(&ib))
 }
 

@@ -74,7 +74,11 @@ impl GraphFn {
             Outputs::Single(e) => vec![e],
             Outputs::Tuple(list, _) => list.iter().collect(),
         };
-        self.lets.iter().map(|l| &l.value).chain(outputs).any(|e| e.calls(names))
+        self.lets
+            .iter()
+            .map(|l| &l.value)
+            .chain(outputs)
+            .any(|e| e.calls(names))
     }
 }
 
@@ -772,7 +776,9 @@ fn parse_dim(input: ParseStream) -> syn::Result<(Dim, Span)> {
     Dim::from_poly(poly).map(|d| (d, span)).map_err(|value| {
         syn::Error::new(
             span,
-            format!("this dim is {value} (`{text}`): dimensions are sizes, so they cannot be negative"),
+            format!(
+                "this dim is {value} (`{text}`): dimensions are sizes, so they cannot be negative"
+            ),
         )
     })
 }
@@ -795,7 +801,11 @@ fn parse_dim_sum(input: ParseStream) -> syn::Result<(Poly, Span)> {
             return Ok((poly, span));
         };
         let (rhs, rhs_span) = parse_dim_term(input)?;
-        poly = if minus { poly.sub(&rhs) } else { poly.add(&rhs) };
+        poly = if minus {
+            poly.sub(&rhs)
+        } else {
+            poly.add(&rhs)
+        };
         span = join(span, rhs_span);
     }
 }
@@ -835,7 +845,10 @@ fn parse_dim_factor(input: ParseStream) -> syn::Result<(Poly, Span)> {
         let paren = parenthesized!(content in input);
         let (poly, _) = parse_dim_sum(&content)?;
         if !content.is_empty() {
-            return Err(content.error(format!("expected `)` after a dim expression, found {}", found(&content))));
+            return Err(content.error(format!(
+                "expected `)` after a dim expression, found {}",
+                found(&content)
+            )));
         }
         return Ok((poly, paren.span.join()));
     }
@@ -849,15 +862,25 @@ fn parse_dim_factor(input: ParseStream) -> syn::Result<(Poly, Span)> {
         let paren = parenthesized!(content in input);
         let (a, _) = parse_dim_sum(&content)?;
         if !content.peek(Token![,]) {
-            return Err(content.error(format!("`{which}` of dims takes two dims, `{which}(a, b)`; found {}", found(&content))));
+            return Err(content.error(format!(
+                "`{which}` of dims takes two dims, `{which}(a, b)`; found {}",
+                found(&content)
+            )));
         }
         content.parse::<Token![,]>()?;
         let (b, _) = parse_dim_sum(&content)?;
         let _ = content.parse::<Option<Token![,]>>();
         if !content.is_empty() {
-            return Err(content.error(format!("`{which}` of dims takes two dims, `{which}(a, b)`; found {}", found(&content))));
+            return Err(content.error(format!(
+                "`{which}` of dims takes two dims, `{which}(a, b)`; found {}",
+                found(&content)
+            )));
         }
-        let poly = if which == "max" { a.maximum(&b) } else { a.minimum(&b) };
+        let poly = if which == "max" {
+            a.maximum(&b)
+        } else {
+            a.minimum(&b)
+        };
         return Ok((poly, join(which.span(), paren.span.join())));
     }
     let (dim, span) = parse_dim_atom(input)?;
@@ -1098,7 +1121,10 @@ fn parse_let(input: ParseStream) -> syn::Result<Let> {
         let mut names = Vec::new();
         while !content.is_empty() {
             if !content.peek(Ident) {
-                return Err(content.error(format!("expected a binding name in the pattern, found {}", found(&content))));
+                return Err(content.error(format!(
+                    "expected a binding name in the pattern, found {}",
+                    found(&content)
+                )));
             }
             names.push(content.parse::<Ident>()?);
             if content.is_empty() {
@@ -1107,7 +1133,10 @@ fn parse_let(input: ParseStream) -> syn::Result<Let> {
             content.parse::<Token![,]>()?;
         }
         if names.len() < 2 {
-            return Err(syn::Error::new(paren.span.join(), "a tuple pattern names two or more parts: `let (a, b) = …`"));
+            return Err(syn::Error::new(
+                paren.span.join(),
+                "a tuple pattern names two or more parts: `let (a, b) = …`",
+            ));
         }
         tuple = Some(names);
     } else if !input.peek(Ident) {
@@ -1500,7 +1529,12 @@ fn parse_index(input: ParseStream, x: Expr) -> syn::Result<Expr> {
         }
         content.parse::<Token![,]>()?;
     }
-    if items.iter().filter(|i| matches!(i, IndexItem::Ellipsis)).count() > 1 {
+    if items
+        .iter()
+        .filter(|i| matches!(i, IndexItem::Ellipsis))
+        .count()
+        > 1
+    {
         return Err(syn::Error::new(span, "an index has at most one `...`"));
     }
     let lit = |v: i128| -> Expr {

@@ -340,7 +340,11 @@ fn check_input_names(f: &GraphFn, errors: &mut Errors) {
     let dims: Vec<(&Dim, Span)> = f
         .params
         .iter()
-        .filter_map(|p| p.ty.dims.as_ref().map(|d| d.iter().zip(p.ty.dim_spans.iter().copied())))
+        .filter_map(|p| {
+            p.ty.dims
+                .as_ref()
+                .map(|d| d.iter().zip(p.ty.dim_spans.iter().copied()))
+        })
         .flatten()
         .collect();
     let mut bound: Vec<String> = dims
@@ -353,7 +357,11 @@ fn check_input_names(f: &GraphFn, errors: &mut Errors) {
     loop {
         let before = bound.len();
         for (d, _) in &dims {
-            let open: Vec<String> = d.names().into_iter().filter(|n| !bound.contains(n)).collect();
+            let open: Vec<String> = d
+                .names()
+                .into_iter()
+                .filter(|n| !bound.contains(n))
+                .collect();
             if let ([name], Dim::Expr(p)) = (open.as_slice(), d) {
                 if p.affine_coefficient(name).is_some() {
                     bound.push(name.clone());
@@ -400,7 +408,11 @@ fn check_output_names(f: &GraphFn, errors: &mut Errors) {
     for ty in declared {
         let Some(dims) = &ty.dims else { continue };
         for (dim, span) in dims.iter().zip(&ty.dim_spans) {
-            let missing: Vec<String> = dim.names().into_iter().filter(|n| !bound.contains(n)).collect();
+            let missing: Vec<String> = dim
+                .names()
+                .into_iter()
+                .filter(|n| !bound.contains(n))
+                .collect();
             if !missing.is_empty() {
                 let what = match dim {
                     Dim::Expr(_) => format!("the name `{}` of the output dim `{dim}`", missing[0]),

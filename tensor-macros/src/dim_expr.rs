@@ -190,7 +190,11 @@ impl Poly {
             (other, self)
         };
         let (a, b) = (Box::new(a.clone()), Box::new(b.clone()));
-        Poly::atom(if max { Atom::Max(a, b) } else { Atom::Min(a, b) })
+        Poly::atom(if max {
+            Atom::Max(a, b)
+        } else {
+            Atom::Min(a, b)
+        })
     }
 
     /// Every name the expression reads, sorted, each once.
@@ -370,7 +374,11 @@ mod tests {
         for a in 0..12 {
             for b in 0..12 {
                 let size = |name: &str| if name == "N" { a } else { b };
-                assert_eq!(form.eval(&size), Some(direct(a, b)), "{form} at N={a} M={b}");
+                assert_eq!(
+                    form.eval(&size),
+                    Some(direct(a, b)),
+                    "{form} at N={a} M={b}"
+                );
             }
         }
     }
@@ -382,7 +390,10 @@ mod tests {
         assert_eq!(n("N").add(&c(1)).sub(&c(1)), n("N"));
         assert_eq!(n("N").sub(&n("N")), c(0));
         assert_eq!(n("N").scale(2).add(&c(1)).floor_div(2), n("N"));
-        assert_eq!(n("N").scale(4).add(&c(6)).floor_div(2), n("N").scale(2).add(&c(3)));
+        assert_eq!(
+            n("N").scale(4).add(&c(6)).floor_div(2),
+            n("N").scale(2).add(&c(3))
+        );
         assert_eq!(n("N").floor_div(2).floor_div(3), n("N").floor_div(6));
         assert_eq!(n("N").scale(2).floor_div(4), n("N").floor_div(2));
         assert_eq!(n("N").add(&c(3)).maximum(&n("N")), n("N").add(&c(3)));
@@ -390,18 +401,40 @@ mod tests {
         assert_eq!(n("N").maximum(&n("M")), n("M").maximum(&n("N")));
         assert_ne!(n("N").maximum(&n("M")), n("N").minimum(&n("M")));
         assert_ne!(n("N").add(&c(1)).floor_div(2), n("N").floor_div(2));
-        assert_eq!(n("N").add(&n("M")).mul(&c(2)), n("N").scale(2).add(&n("M").scale(2)));
+        assert_eq!(
+            n("N").add(&n("M")).mul(&c(2)),
+            n("N").scale(2).add(&n("M").scale(2))
+        );
     }
 
     #[test]
     fn forms_keep_their_values() {
         let cases: Vec<(Poly, Box<dyn Fn(i128, i128) -> i128>)> = vec![
             (n("N").add(&c(1)).floor_div(2), Box::new(|a, _| (a + 1) / 2)),
-            (n("N").scale(3).add(&n("M")).add(&c(5)).floor_div(3), Box::new(|a, b| (3 * a + b + 5) / 3)),
-            (n("N").sub(&c(7)).floor_div(2), Box::new(|a, _| (a - 7).div_euclid(2))),
-            (n("N").add(&c(2)).floor_div(2).floor_div(2), Box::new(|a, _| ((a + 2) / 2) / 2)),
-            (n("N").scale(6).add(&n("M").scale(4)).add(&c(1)).floor_div(4), Box::new(|a, b| (6 * a + 4 * b + 1) / 4)),
-            (n("N").maximum(&n("M")).add(&n("N").minimum(&n("M"))), Box::new(|a, b| a + b)),
+            (
+                n("N").scale(3).add(&n("M")).add(&c(5)).floor_div(3),
+                Box::new(|a, b| (3 * a + b + 5) / 3),
+            ),
+            (
+                n("N").sub(&c(7)).floor_div(2),
+                Box::new(|a, _| (a - 7).div_euclid(2)),
+            ),
+            (
+                n("N").add(&c(2)).floor_div(2).floor_div(2),
+                Box::new(|a, _| ((a + 2) / 2) / 2),
+            ),
+            (
+                n("N")
+                    .scale(6)
+                    .add(&n("M").scale(4))
+                    .add(&c(1))
+                    .floor_div(4),
+                Box::new(|a, b| (6 * a + 4 * b + 1) / 4),
+            ),
+            (
+                n("N").maximum(&n("M")).add(&n("N").minimum(&n("M"))),
+                Box::new(|a, b| a + b),
+            ),
             (n("N").mul(&n("M")).sub(&n("N")), Box::new(|a, b| a * b - a)),
         ];
         for (form, direct) in &cases {
@@ -426,7 +459,10 @@ mod tests {
         assert_eq!(n("N").add(&n("M")).affine_coefficient("M"), Some(1));
         assert_eq!(n("N").mul(&n("M")).affine_coefficient("N"), None);
         assert_eq!(n("N").add(&c(1)).floor_div(2).affine_coefficient("N"), None);
-        assert_eq!(n("N").add(&n("M").floor_div(2)).affine_coefficient("N"), Some(1));
+        assert_eq!(
+            n("N").add(&n("M").floor_div(2)).affine_coefficient("N"),
+            Some(1)
+        );
         assert_eq!(c(3).affine_coefficient("N"), None);
     }
 }

@@ -71,7 +71,9 @@ pub enum NodeKind {
         largest: bool,
     },
     /// The positions (`i64`) of `top_k`'s values: the `TopK` node `of` fills its temp.
-    TopKIndices { of: NodeId },
+    TopKIndices {
+        of: NodeId,
+    },
     /// `scatter_elements` (`axis` given) or `scatter_nd` (`axis` `None`): `data` with
     /// `updates` written (or combined by `reduction`) at the positions `indices` (an `i64`
     /// value of a checked index parameter) names; a runtime step.
@@ -135,7 +137,9 @@ pub enum NodeKind {
     },
     /// The index along axis `axis` of the node's dims, as `i64` (`arange`, the rows and
     /// columns of `tril`/`triu`/`eye`): computed from the loop counters, never stored.
-    Position { axis: usize },
+    Position {
+        axis: usize,
+    },
     /// `gather(data, indices, axis)` (ONNX `Gather`, NumPy `take`): output axes are
     /// `data`'s before `axis`, then `indices`' axes, then `data`'s after it; each element
     /// reads `data` at the position the index there names (negative counts from the end).
@@ -601,7 +605,9 @@ pub enum ValueSource {
         args: Vec<usize>,
     },
     /// `Position`: the running index `operand` (a `BufferRef::Index` operand) addresses.
-    Position { operand: usize },
+    Position {
+        operand: usize,
+    },
     /// `gather`: `operand` (the data, its gathered axis at stride 0) read `stride` times
     /// the position value `index` names further on; a negative index counts from `bound`.
     Gather {

@@ -607,7 +607,10 @@ fn params_text(params: &[ParamSpec]) -> Option<String> {
 fn precision_text(op: &Op) -> String {
     // The table's exact rows have bound 0.
     let exact = |f: &&tensor_core::functions::FloatFunction| f.ulp_f32 == 0.0 && f.ulp_f64 == 0.0;
-    if FLOAT_FUNCTIONS.iter().any(|f| f.name == op.name && exact(&f)) {
+    if FLOAT_FUNCTIONS
+        .iter()
+        .any(|f| f.name == op.name && exact(&f))
+    {
         return "exact: the scalar reference's bits on every build".into();
     }
     if let Some(f) = FLOAT_FUNCTIONS.iter().find(|f| f.name == op.name) {

@@ -532,7 +532,10 @@ pub const TENSOR_OPS: &[TensorOp] = {
         tensor_op(
             "eye",
             TensorOpKind::Position,
-            &[param("k", ParamType::Int, Some("0")), param("dtype", DTypeParam, Some("f32"))],
+            &[
+                param("k", ParamType::Int, Some("0")),
+                param("dtype", DTypeParam, Some("f32")),
+            ],
         ),
         tensor_op(
             "one_hot",
@@ -545,8 +548,16 @@ pub const TENSOR_OPS: &[TensorOp] = {
                 param("dtype", DTypeParam, Some("f32")),
             ],
         ),
-        tensor_op("tril", TensorOpKind::Position, &[param("k", ParamType::Int, Some("0"))]),
-        tensor_op("triu", TensorOpKind::Position, &[param("k", ParamType::Int, Some("0"))]),
+        tensor_op(
+            "tril",
+            TensorOpKind::Position,
+            &[param("k", ParamType::Int, Some("0"))],
+        ),
+        tensor_op(
+            "triu",
+            TensorOpKind::Position,
+            &[param("k", ParamType::Int, Some("0"))],
+        ),
         tensor_op(
             "softmax_cross_entropy",
             TensorOpKind::Loss,
@@ -575,12 +586,23 @@ pub const TENSOR_OPS: &[TensorOp] = {
                 param("softcap", ParamType::Operand, Some("0")),
             ],
         ),
-        tensor_op("batch_norm", TensorOpKind::Vision, &[param("epsilon", ParamType::Float, Some("1e-5"))]),
-        tensor_op("instance_norm", TensorOpKind::Vision, &[param("epsilon", ParamType::Float, Some("1e-5"))]),
+        tensor_op(
+            "batch_norm",
+            TensorOpKind::Vision,
+            &[param("epsilon", ParamType::Float, Some("1e-5"))],
+        ),
+        tensor_op(
+            "instance_norm",
+            TensorOpKind::Vision,
+            &[param("epsilon", ParamType::Float, Some("1e-5"))],
+        ),
         tensor_op(
             "group_norm",
             TensorOpKind::Vision,
-            &[param("num_groups", ParamType::Int, None), param("epsilon", ParamType::Float, Some("1e-5"))],
+            &[
+                param("num_groups", ParamType::Int, None),
+                param("epsilon", ParamType::Float, Some("1e-5")),
+            ],
         ),
         tensor_op(
             "mean_variance_normalization",
@@ -644,14 +666,29 @@ pub const TENSOR_OPS: &[TensorOp] = {
         ),
         tensor_op("global_average_pool", TensorOpKind::Vision, &[]),
         tensor_op("global_max_pool", TensorOpKind::Vision, &[]),
-        tensor_op("global_lp_pool", TensorOpKind::Vision, &[param("p", ParamType::Float, Some("2"))]),
-        tensor_op("space_to_depth", TensorOpKind::Vision, &[param("blocksize", ParamType::Int, None)]),
+        tensor_op(
+            "global_lp_pool",
+            TensorOpKind::Vision,
+            &[param("p", ParamType::Float, Some("2"))],
+        ),
+        tensor_op(
+            "space_to_depth",
+            TensorOpKind::Vision,
+            &[param("blocksize", ParamType::Int, None)],
+        ),
         tensor_op(
             "depth_to_space",
             TensorOpKind::Vision,
-            &[param("blocksize", ParamType::Int, None), param("mode", ParamType::Operand, Some("dcr"))],
+            &[
+                param("blocksize", ParamType::Int, None),
+                param("mode", ParamType::Operand, Some("dcr")),
+            ],
         ),
-        tensor_op("split", TensorOpKind::Tuple, &[param("axis", Axes, Some("0"))]),
+        tensor_op(
+            "split",
+            TensorOpKind::Tuple,
+            &[param("axis", Axes, Some("0"))],
+        ),
         tensor_op(
             "top_k",
             TensorOpKind::Tuple,
@@ -665,12 +702,18 @@ pub const TENSOR_OPS: &[TensorOp] = {
         tensor_op(
             "sort",
             TensorOpKind::Sort,
-            &[param("axis", Axes, Some("-1")), param("descending", BoolParam, Some("false"))],
+            &[
+                param("axis", Axes, Some("-1")),
+                param("descending", BoolParam, Some("false")),
+            ],
         ),
         tensor_op(
             "argsort",
             TensorOpKind::Sort,
-            &[param("axis", Axes, Some("-1")), param("descending", BoolParam, Some("false"))],
+            &[
+                param("axis", Axes, Some("-1")),
+                param("descending", BoolParam, Some("false")),
+            ],
         ),
         tensor_op(
             "gather",
@@ -690,7 +733,10 @@ pub const TENSOR_OPS: &[TensorOp] = {
         tensor_op(
             "scatter_elements",
             TensorOpKind::Indexing,
-            &[param("axis", Axes, Some("0")), param("reduction", ParamType::Operand, Some("none"))],
+            &[
+                param("axis", Axes, Some("0")),
+                param("reduction", ParamType::Operand, Some("none")),
+            ],
         ),
         tensor_op(
             "scatter_nd",

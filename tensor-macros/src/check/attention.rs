@@ -17,7 +17,11 @@ fn float_literal(e: &Expr) -> Option<f64> {
     match e {
         Expr::Lit(LitValue::Float(v, _), _) => Some(*v),
         Expr::Lit(LitValue::Int(v), _) => Some(*v as f64),
-        Expr::Unary { op: UnOp::Neg, expr, .. } => float_literal(expr).map(|v| -v),
+        Expr::Unary {
+            op: UnOp::Neg,
+            expr,
+            ..
+        } => float_literal(expr).map(|v| -v),
         _ => None,
     }
 }
@@ -58,17 +62,34 @@ impl Checker<'_> {
                         }
                     }
                     _ => {
-                        self.errors.push(at, format!("`{name}` of `attention` is a float literal{}", if name == "softcap" { " ≥ 0 (0: no cap)" } else { "" }));
+                        self.errors.push(
+                            at,
+                            format!(
+                                "`{name}` of `attention` is a float literal{}",
+                                if name == "softcap" {
+                                    " ≥ 0 (0: no cap)"
+                                } else {
+                                    ""
+                                }
+                            ),
+                        );
                         return Typed::Poison;
                     }
                 },
             }
         }
-        let (Some(q), Some(k), Some(v)) = (self.tensor_arg("attention", q), self.tensor_arg("attention", k), self.tensor_arg("attention", v)) else {
+        let (Some(q), Some(k), Some(v)) = (
+            self.tensor_arg("attention", q),
+            self.tensor_arg("attention", k),
+            self.tensor_arg("attention", v),
+        ) else {
             return Typed::Poison;
         };
         let dtype = self.node(q).dtype;
-        let shapes: Vec<(DType, Vec<Dim>)> = [q, k, v].iter().map(|&n| (self.node(n).dtype, self.node(n).dims.clone())).collect();
+        let shapes: Vec<(DType, Vec<Dim>)> = [q, k, v]
+            .iter()
+            .map(|&n| (self.node(n).dtype, self.node(n).dims.clone()))
+            .collect();
         let shown: Vec<String> = shapes.iter().map(|(d, dims)| type_text(*d, dims)).collect();
         let fail = |this: &mut Self, why: String| {
             this.errors.push(
@@ -88,7 +109,10 @@ impl Checker<'_> {
             return fail(self, "their batches differ".into());
         }
         if qd[3] != kd[3] {
-            return fail(self, format!("q's rows are {} long and k's {}", qd[3], kd[3]));
+            return fail(
+                self,
+                format!("q's rows are {} long and k's {}", qd[3], kd[3]),
+            );
         }
         if kd[1] != vd[1] || kd[2] != vd[2] {
             return fail(self, "k and v differ in heads or length".into());
@@ -99,7 +123,13 @@ impl Checker<'_> {
             _ => false,
         };
         if !grouped {
-            return fail(self, format!("{} key/value heads do not divide {} query heads", kd[1], qd[1]));
+            return fail(
+                self,
+                format!(
+                    "{} key/value heads do not divide {} query heads",
+                    kd[1], qd[1]
+                ),
+            );
         }
         let c = dtype.compute();
         let scores = vec![qd[0].clone(), qd[1].clone(), qd[2].clone(), kd[2].clone()];
@@ -112,13 +142,32 @@ impl Checker<'_> {
                 };
                 let (md, mdims) = (self.node(m).dtype, self.node(m).dims.clone());
                 if broadcast(&mdims, &scores).ok().as_deref() != Some(&scores[..]) {
-                    self.errors.push(e.span(), format!("`attn_mask` {} does not broadcast to the scores [B, Hq, Sq, Skv] = {}", type_text(md, &mdims), crate::shape::dims_text(&scores)));
+                    self.errors.push(
+                        e.span(),
+                        format!(
+                            "`attn_mask` {} does not broadcast to the scores [B, Hq, Sq, Skv] = {}",
+                            type_text(md, &mdims),
+                            crate::shape::dims_text(&scores)
+                        ),
+                    );
                     return Typed::Poison;
                 }
                 if md == DType::Bool {
                     let zero = self.float_const(0.0, c);
-                    let minus_inf = self.add(NodeKind::Const(ConstValue::Float(f64::NEG_INFINITY, None)), c, Vec::new());
-                    Some(self.add(NodeKind::Select { cond: m, a: zero, b: minus_inf }, c, mdims))
+                    let minus_inf = self.add(
+                        NodeKind::Const(ConstValue::Float(f64::NEG_INFINITY, None)),
+                        c,
+                        Vec::new(),
+                    );
+                    Some(self.add(
+                        NodeKind::Select {
+                            cond: m,
+                            a: zero,
+                            b: minus_inf,
+                        },
+                        c,
+                        mdims,
+                    ))
                 } else if md == dtype {
                     Some(self.convert(m, c))
                 } else {

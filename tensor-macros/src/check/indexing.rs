@@ -35,17 +35,26 @@ impl Checker<'_> {
             match super::tensor_ops::int_literal(&n.value) {
                 Some(v) => axis = (v, n.value.span()),
                 None => {
-                    self.errors.push(n.value.span(), format!("`axis` of `{name}` is an integer literal"));
+                    self.errors.push(
+                        n.value.span(),
+                        format!("`axis` of `{name}` is an integer literal"),
+                    );
                     return Typed::Poison;
                 }
             }
         }
         let [data, indices] = args else {
             let at = args.get(2).map(Expr::span).unwrap_or(span);
-            self.errors.push(at, format!("`{name}` takes a tensor and its indices: `{name}(data, indices, axis = 0)`"));
+            self.errors.push(
+                at,
+                format!(
+                    "`{name}` takes a tensor and its indices: `{name}(data, indices, axis = 0)`"
+                ),
+            );
             return Typed::Poison;
         };
-        let (Some(data), Some(ids)) = (self.tensor_arg(name, data), self.index_arg(name, indices)) else {
+        let (Some(data), Some(ids)) = (self.tensor_arg(name, data), self.index_arg(name, indices))
+        else {
             return Typed::Poison;
         };
         let Some(axis) = self.reorg_axis(name, data, axis) else {
@@ -180,12 +189,18 @@ impl Checker<'_> {
                         "max" => reduction = "max",
                         "min" => reduction = "min",
                         _ => {
-                            self.errors.push(at, "`reduction` is `none`, `add`, `mul`, `max` or `min` (ONNX's)");
+                            self.errors.push(
+                                at,
+                                "`reduction` is `none`, `add`, `mul`, `max` or `min` (ONNX's)",
+                            );
                             return Typed::Poison;
                         }
                     },
                     _ => {
-                        self.errors.push(at, "`reduction` is `none`, `add`, `mul`, `max` or `min` (ONNX's)");
+                        self.errors.push(
+                            at,
+                            "`reduction` is `none`, `add`, `mul`, `max` or `min` (ONNX's)",
+                        );
                         return Typed::Poison;
                     }
                 },
@@ -193,7 +208,8 @@ impl Checker<'_> {
                     Some(v) if other == "axis" => axis = (v, at),
                     Some(v) if v >= 0 => batch_dims = v as usize,
                     _ => {
-                        self.errors.push(at, format!("`{other}` of `{name}` is an integer literal"));
+                        self.errors
+                            .push(at, format!("`{other}` of `{name}` is an integer literal"));
                         return Typed::Poison;
                     }
                 },
@@ -209,13 +225,21 @@ impl Checker<'_> {
             self.errors.push(span, format!("`{name}` takes {usage}"));
             return Typed::Poison;
         }
-        let (Some(data), Some(ids)) = (self.tensor_arg(name, &args[0]), self.index_arg(name, &args[1])) else {
+        let (Some(data), Some(ids)) = (
+            self.tensor_arg(name, &args[0]),
+            self.index_arg(name, &args[1]),
+        ) else {
             return Typed::Poison;
         };
         let (dd, dims) = (self.node(data).dtype, self.node(data).dims.clone());
         let id_dims = self.node(ids).dims.clone();
         if dd == crate::dtype::DType::Bool && reduction != "none" {
-            self.errors.push(span, format!("`{name}` with `reduction = {reduction}` needs numbers, and the data is `bool`"));
+            self.errors.push(
+                span,
+                format!(
+                    "`{name}` with `reduction = {reduction}` needs numbers, and the data is `bool`"
+                ),
+            );
             return Typed::Poison;
         }
         let NodeKind::Input { param } = self.node(ids).kind else {
@@ -237,13 +261,22 @@ impl Checker<'_> {
             }
         };
         let check = |this: &mut Self, bound: Dim, tuple_bounds: Vec<Dim>| {
-            let check = IndexCheck { param, bound, op: name, negative: true, skip: None, tuple_bounds };
+            let check = IndexCheck {
+                param,
+                bound,
+                op: name,
+                negative: true,
+                skip: None,
+                tuple_bounds,
+            };
             if !this.graph.index_checks.contains(&check) {
                 this.graph.index_checks.push(check);
             }
         };
         if name == "gather_nd" {
-            if batch_dims >= id_dims.len() || dims[..batch_dims.min(dims.len())] != id_dims[..batch_dims.min(id_dims.len())] {
+            if batch_dims >= id_dims.len()
+                || dims[..batch_dims.min(dims.len())] != id_dims[..batch_dims.min(id_dims.len())]
+            {
                 self.errors.push(span, format!("`gather_nd` with `batch_dims = {batch_dims}`: the data {} and the indices {} share their first {batch_dims} axes", shown(self, data), shown(self, ids)));
                 return Typed::Poison;
             }
@@ -253,12 +286,25 @@ impl Checker<'_> {
             let mut out = id_dims[..id_dims.len() - 1].to_vec();
             out.extend(dims[batch_dims + q..].iter().cloned());
             if out.len() > 6 {
-                self.errors.push(span, "the result of `gather_nd` would have rank above 6");
+                self.errors
+                    .push(span, "the result of `gather_nd` would have rank above 6");
                 return Typed::Poison;
             }
-            check(self, Dim::Static(0), dims[batch_dims..batch_dims + q].to_vec());
+            check(
+                self,
+                Dim::Static(0),
+                dims[batch_dims..batch_dims + q].to_vec(),
+            );
             let dc = self.convert(data, dd.compute());
-            let node = self.add(NodeKind::GatherNd { data: dc, indices: wide, batch_dims }, dd.compute(), out);
+            let node = self.add(
+                NodeKind::GatherNd {
+                    data: dc,
+                    indices: wide,
+                    batch_dims,
+                },
+                dd.compute(),
+                out,
+            );
             return Typed::Strong(self.convert(node, dd));
         }
         let Some(updates) = self.tensor_arg(name, &args[2]) else {
@@ -266,7 +312,14 @@ impl Checker<'_> {
         };
         let (ud, udims) = (self.node(updates).dtype, self.node(updates).dims.clone());
         if ud != dd {
-            self.errors.push(args[2].span(), format!("the updates of `{name}` have the data's dtype `{}`, found `{}`", dd.name(), ud.name()));
+            self.errors.push(
+                args[2].span(),
+                format!(
+                    "the updates of `{name}` have the data's dtype `{}`, found `{}`",
+                    dd.name(),
+                    ud.name()
+                ),
+            );
             return Typed::Poison;
         }
         let axis_k = if name == "scatter_elements" {
@@ -305,7 +358,13 @@ impl Checker<'_> {
         let c = dd.compute();
         let (dc, uc) = (self.convert(data, c), self.convert(updates, c));
         let node = self.add(
-            NodeKind::Scatter { data: dc, indices: wide, updates: uc, axis: axis_k, reduction },
+            NodeKind::Scatter {
+                data: dc,
+                indices: wide,
+                updates: uc,
+                axis: axis_k,
+                reduction,
+            },
             c,
             dims,
         );

@@ -54,7 +54,8 @@ impl Checker<'_> {
                         reduction = v.to_string();
                     }
                     _ => {
-                        self.errors.push(at, "`reduction` is `mean`, `sum` or `none` (ONNX's)");
+                        self.errors
+                            .push(at, "`reduction` is `mean`, `sum` or `none` (ONNX's)");
                         return Typed::Poison;
                     }
                 },
@@ -111,13 +112,28 @@ impl Checker<'_> {
         view_map.insert(1, None);
         let mut view_dims = label_dims.clone();
         view_dims.insert(1, Dim::Static(1));
-        let label = self.add(NodeKind::View { input: wide, map: view_map }, DType::I64, view_dims);
+        let label = self.add(
+            NodeKind::View {
+                input: wide,
+                map: view_map,
+            },
+            DType::I64,
+            view_dims,
+        );
         let class = self.add(NodeKind::Position { axis: 1 }, DType::I64, dims.clone());
         let hot = self.op_node("equal", &[class, label]);
         let zero = self.float_const(0.0, c);
         // `v` (broadcast to the scores' dims) at the label, summed over the class axis.
         let pick = |this: &mut Self, v: NodeId| -> NodeId {
-            let chosen = this.add(NodeKind::Select { cond: hot, a: v, b: zero }, c, dims.clone());
+            let chosen = this.add(
+                NodeKind::Select {
+                    cond: hot,
+                    a: v,
+                    b: zero,
+                },
+                c,
+                dims.clone(),
+            );
             this.reduce_node(chosen, ReduceKind::Sum, &axes, c)
         };
         // The label's weight: `weight[label]`, or 1; 0 where no class matches (ignored).
@@ -132,7 +148,12 @@ impl Checker<'_> {
                 if wd != xd || wdims != [dims[1].clone()] {
                     self.errors.push(
                         e.span(),
-                        format!("`weight` of `{name}` is one {} per class: {}, found {}", xd.name(), type_text(xd, &[dims[1].clone()]), type_text(wd, &wdims)),
+                        format!(
+                            "`weight` of `{name}` is one {} per class: {}, found {}",
+                            xd.name(),
+                            type_text(xd, &[dims[1].clone()]),
+                            type_text(wd, &wdims)
+                        ),
                     );
                     return Typed::Poison;
                 }
@@ -153,7 +174,15 @@ impl Checker<'_> {
                 let i = self.add(NodeKind::Const(ConstValue::Int(i)), DType::I64, Vec::new());
                 let kept = self.op_node("not_equal", &[label, i]);
                 let wd = self.node(w).dims.clone();
-                self.add(NodeKind::Select { cond: kept, a: w, b: zero }, c, wd)
+                self.add(
+                    NodeKind::Select {
+                        cond: kept,
+                        a: w,
+                        b: zero,
+                    },
+                    c,
+                    wd,
+                )
             }
         };
         // `-log p[label]`, per element, keepdims form `[N, 1, d…]`.

@@ -38,7 +38,12 @@ impl Checker<'_> {
                 match super::tensor_ops::int_literal(&n.value) {
                     Some(v) => k = v,
                     None => {
-                        self.errors.push(at, format!("`k` of `{name}` is an integer literal (the diagonal's offset)"));
+                        self.errors.push(
+                            at,
+                            format!(
+                                "`k` of `{name}` is an integer literal (the diagonal's offset)"
+                            ),
+                        );
                         return Typed::Poison;
                     }
                 }
@@ -59,7 +64,10 @@ impl Checker<'_> {
         match name {
             "arange" => {
                 let [d] = args else {
-                    self.errors.push(span, "`arange` takes one dim: `arange(N, dtype = i64)` is 0, 1, …, N - 1");
+                    self.errors.push(
+                        span,
+                        "`arange` takes one dim: `arange(N, dtype = i64)` is 0, 1, …, N - 1",
+                    );
                     return Typed::Poison;
                 };
                 let Some(d) = self.dim_arg(name, d) else {
@@ -67,7 +75,8 @@ impl Checker<'_> {
                 };
                 let dtype = dtype.unwrap_or(DType::I64);
                 if dtype == DType::Bool {
-                    self.errors.push(span, "`arange` counts in a numeric dtype, not `bool`");
+                    self.errors
+                        .push(span, "`arange` counts in a numeric dtype, not `bool`");
                     return Typed::Poison;
                 }
                 let at = self.add(NodeKind::Position { axis: 0 }, DType::I64, vec![d]);
@@ -76,7 +85,10 @@ impl Checker<'_> {
             "eye" => {
                 let dims: Option<Vec<Dim>> = match args {
                     [a] => self.dim_arg(name, a).map(|d| vec![d.clone(), d]),
-                    [a, b] => self.dim_arg(name, a).zip(self.dim_arg(name, b)).map(|(a, b)| vec![a, b]),
+                    [a, b] => self
+                        .dim_arg(name, a)
+                        .zip(self.dim_arg(name, b))
+                        .map(|(a, b)| vec![a, b]),
                     _ => {
                         self.errors.push(span, "`eye` takes one or two dims: `eye(N)`, `eye(N, M, k = 0, dtype = f32)`");
                         return Typed::Poison;
@@ -89,15 +101,29 @@ impl Checker<'_> {
                 // 1 where `col - row == k`.
                 let on = self.diagonal_offset(&dims, k, "equal");
                 let (one, zero) = (self.const_of(1, dtype), self.const_of(0, dtype));
-                Typed::Strong(self.add(NodeKind::Select { cond: on, a: one, b: zero }, dtype, dims))
+                Typed::Strong(self.add(
+                    NodeKind::Select {
+                        cond: on,
+                        a: one,
+                        b: zero,
+                    },
+                    dtype,
+                    dims,
+                ))
             }
             _ => {
                 let [x] = args else {
-                    self.errors.push(span, format!("`{name}` takes one tensor: `{name}(x, k = 0)`"));
+                    self.errors.push(
+                        span,
+                        format!("`{name}` takes one tensor: `{name}(x, k = 0)`"),
+                    );
                     return Typed::Poison;
                 };
                 if dtype.is_some() {
-                    self.errors.push(span, format!("`{name}` keeps its tensor's dtype: it has no `dtype`"));
+                    self.errors.push(
+                        span,
+                        format!("`{name}` keeps its tensor's dtype: it has no `dtype`"),
+                    );
                     return Typed::Poison;
                 }
                 let Some(x) = self.tensor_arg(name, x) else {
@@ -112,10 +138,26 @@ impl Checker<'_> {
                     return Typed::Poison;
                 }
                 // `tril` keeps `col - row <= k`, `triu` keeps `col - row >= k`.
-                let keep = self.diagonal_offset(&dims, k, if name == "tril" { "less_equal" } else { "greater_equal" });
+                let keep = self.diagonal_offset(
+                    &dims,
+                    k,
+                    if name == "tril" {
+                        "less_equal"
+                    } else {
+                        "greater_equal"
+                    },
+                );
                 let xd = self.node(x).dtype;
                 let zero = self.const_of(0, xd);
-                Typed::Strong(self.add(NodeKind::Select { cond: keep, a: x, b: zero }, xd, dims))
+                Typed::Strong(self.add(
+                    NodeKind::Select {
+                        cond: keep,
+                        a: x,
+                        b: zero,
+                    },
+                    xd,
+                    dims,
+                ))
             }
         }
     }
@@ -132,7 +174,10 @@ impl Checker<'_> {
         named: &[NamedArg],
     ) -> Typed {
         let [indices] = args else {
-            self.errors.push(span, "`one_hot` takes one index tensor: `one_hot(ids, depth = 10)`");
+            self.errors.push(
+                span,
+                "`one_hot` takes one index tensor: `one_hot(ids, depth = 10)`",
+            );
             return Typed::Poison;
         };
         let mut depth = None;
@@ -149,7 +194,8 @@ impl Checker<'_> {
                 "axis" => match super::tensor_ops::int_literal(&n.value) {
                     Some(v) => axis = (v, at),
                     None => {
-                        self.errors.push(at, "`axis` of `one_hot` is an integer literal");
+                        self.errors
+                            .push(at, "`axis` of `one_hot` is an integer literal");
                         return Typed::Poison;
                     }
                 },
@@ -192,7 +238,10 @@ impl Checker<'_> {
         }
         let k = if axis.0 < 0 { axis.0 + rank } else { axis.0 } as usize;
         if dims.len() == 6 {
-            self.errors.push(span, "`one_hot` adds an axis, and tensors have rank 6 at most");
+            self.errors.push(
+                span,
+                "`one_hot` adds an axis, and tensors have rank 6 at most",
+            );
             return Typed::Poison;
         }
         dims.insert(k, d.clone());
@@ -202,16 +251,37 @@ impl Checker<'_> {
         view_map.insert(k, None);
         let mut view_dims = self.node(wide).dims.clone();
         view_dims.insert(k, Dim::Static(1));
-        let id = self.add(NodeKind::View { input: wide, map: view_map }, DType::I64, view_dims);
+        let id = self.add(
+            NodeKind::View {
+                input: wide,
+                map: view_map,
+            },
+            DType::I64,
+            view_dims,
+        );
         let depth_value = match d.as_static() {
             Some(n) => self.const_of(n as i128, DType::I64),
-            None => self.add(NodeKind::Count { dims: vec![d.clone()] }, DType::I64, Vec::new()),
+            None => self.add(
+                NodeKind::Count {
+                    dims: vec![d.clone()],
+                },
+                DType::I64,
+                Vec::new(),
+            ),
         };
         let zero = self.const_of(0, DType::I64);
         let negative = self.op_node("less", &[id, zero]);
         let from_end = self.op_node("add", &[id, depth_value]);
         let id_dims = self.node(id).dims.clone();
-        let normalised = self.add(NodeKind::Select { cond: negative, a: from_end, b: id }, DType::I64, id_dims);
+        let normalised = self.add(
+            NodeKind::Select {
+                cond: negative,
+                a: from_end,
+                b: id,
+            },
+            DType::I64,
+            id_dims,
+        );
         let position = self.add(NodeKind::Position { axis: k }, DType::I64, dims.clone());
         let hot = self.op_node("equal", &[position, normalised]);
         let value = |this: &mut Self, e: Option<&Expr>, default: i128| -> Option<NodeId> {
@@ -234,14 +304,30 @@ impl Checker<'_> {
         let (Some(on), Some(off)) = (value(self, on, 1), value(self, off, 0)) else {
             return Typed::Poison;
         };
-        Typed::Strong(self.add(NodeKind::Select { cond: hot, a: on, b: off }, dtype, dims))
+        Typed::Strong(self.add(
+            NodeKind::Select {
+                cond: hot,
+                a: on,
+                b: off,
+            },
+            dtype,
+            dims,
+        ))
     }
 
     /// `col - row <cmp> k` over `dims` (row and column the last two axes), as `bool`.
     fn diagonal_offset(&mut self, dims: &[Dim], k: i128, cmp: &str) -> NodeId {
         let rank = dims.len();
-        let row = self.add(NodeKind::Position { axis: rank - 2 }, DType::I64, dims.to_vec());
-        let col = self.add(NodeKind::Position { axis: rank - 1 }, DType::I64, dims.to_vec());
+        let row = self.add(
+            NodeKind::Position { axis: rank - 2 },
+            DType::I64,
+            dims.to_vec(),
+        );
+        let col = self.add(
+            NodeKind::Position { axis: rank - 1 },
+            DType::I64,
+            dims.to_vec(),
+        );
         let diff = self.op_node("sub", &[col, row]);
         let k = self.add(NodeKind::Const(ConstValue::Int(k)), DType::I64, Vec::new());
         self.op_node(cmp, &[diff, k])
@@ -272,7 +358,10 @@ impl Checker<'_> {
         match Dim::from_poly(poly) {
             Ok(d) => Some(d),
             Err(v) => {
-                self.errors.push(e.span(), format!("this dim is {v}: dimensions are sizes, so they cannot be negative"));
+                self.errors.push(
+                    e.span(),
+                    format!("this dim is {v}: dimensions are sizes, so they cannot be negative"),
+                );
                 None
             }
         }
@@ -280,7 +369,9 @@ impl Checker<'_> {
 
     fn dim_poly(&self, e: &Expr) -> Option<Poly> {
         match e {
-            Expr::Lit(..) => super::tensor_ops::int_literal(e).filter(|v| *v >= 0).map(Poly::constant),
+            Expr::Lit(..) => super::tensor_ops::int_literal(e)
+                .filter(|v| *v >= 0)
+                .map(Poly::constant),
             Expr::Var(ident) => {
                 let name = ident.to_string();
                 self.dim_names.contains(&name).then(|| Poly::name(&name))

@@ -14,10 +14,19 @@ use crate::shape::Dim;
 
 impl Checker<'_> {
     /// `top_k(x, k = K, axis = -1, largest = true, sorted = true)` → `(values, indices)`.
-    pub(super) fn check_top_k(&mut self, span: Span, args: &[Expr], named: &[NamedArg]) -> Option<Vec<Typed>> {
-        let op = crate::ops::TENSOR_OPS.iter().find(|t| t.name == "top_k").expect("a registry row");
+    pub(super) fn check_top_k(
+        &mut self,
+        span: Span,
+        args: &[Expr],
+        named: &[NamedArg],
+    ) -> Option<Vec<Typed>> {
+        let op = crate::ops::TENSOR_OPS
+            .iter()
+            .find(|t| t.name == "top_k")
+            .expect("a registry row");
         let [x] = args else {
-            self.errors.push(span, "`top_k` takes one tensor: `top_k(x, k = 5)`");
+            self.errors
+                .push(span, "`top_k` takes one tensor: `top_k(x, k = 5)`");
             return None;
         };
         let x = self.tensor_arg("top_k", x)?;
@@ -27,10 +36,16 @@ impl Checker<'_> {
             let at = n.value.span();
             match n.name.to_string().as_str() {
                 "k" => k = Some(&n.value),
-                "axis" => axis = (super::tensor_ops::int_literal(&n.value).or_else(|| {
-                    self.errors.push(at, "`axis` of `top_k` is an integer literal");
-                    None
-                })?, at),
+                "axis" => {
+                    axis = (
+                        super::tensor_ops::int_literal(&n.value).or_else(|| {
+                            self.errors
+                                .push(at, "`axis` of `top_k` is an integer literal");
+                            None
+                        })?,
+                        at,
+                    )
+                }
                 flag => {
                     let v = self.bool_literal(&n.value, flag)?;
                     if flag == "largest" {
@@ -41,7 +56,10 @@ impl Checker<'_> {
             }
         }
         let Some(k) = k else {
-            self.errors.push(span, "`top_k` needs `k = …`: how many values to keep (`top_k(x, k = 5)`)");
+            self.errors.push(
+                span,
+                "`top_k` needs `k = …`: how many values to keep (`top_k(x, k = 5)`)",
+            );
             return None;
         };
         let k_dim = self.dim_arg("top_k", k)?;
@@ -52,7 +70,10 @@ impl Checker<'_> {
             (Dim::Static(n), Dim::Static(kv)) if kv > n => {
                 self.errors.push(
                     k.span(),
-                    format!("`top_k` keeps {kv} of axis {a} of {}, which has {n}", type_text(self.node(x).dtype, &dims)),
+                    format!(
+                        "`top_k` keeps {kv} of axis {a} of {}, which has {n}",
+                        type_text(self.node(x).dtype, &dims)
+                    ),
                 );
                 return None;
             }
@@ -77,10 +98,19 @@ impl Checker<'_> {
 
     /// `sort(x, axis = -1, descending = false)` and `argsort(…)`: `top_k` over the whole
     /// axis, the values or their positions.
-    pub(super) fn check_sort(&mut self, op: &'static TensorOp, span: Span, args: &[Expr], named: &[NamedArg]) -> Typed {
+    pub(super) fn check_sort(
+        &mut self,
+        op: &'static TensorOp,
+        span: Span,
+        args: &[Expr],
+        named: &[NamedArg],
+    ) -> Typed {
         let name = op.name;
         let [x] = args else {
-            self.errors.push(span, format!("`{name}` takes one tensor: `{name}(x, axis = -1)`"));
+            self.errors.push(
+                span,
+                format!("`{name}` takes one tensor: `{name}(x, axis = -1)`"),
+            );
             return Typed::Poison;
         };
         let Some(x) = self.tensor_arg(name, x) else {
@@ -96,7 +126,8 @@ impl Checker<'_> {
                 match super::tensor_ops::int_literal(&n.value) {
                     Some(v) => axis = (v, at),
                     None => {
-                        self.errors.push(at, format!("`axis` of `{name}` is an integer literal"));
+                        self.errors
+                            .push(at, format!("`axis` of `{name}` is an integer literal"));
                         return Typed::Poison;
                     }
                 }
@@ -120,7 +151,15 @@ impl Checker<'_> {
         let mut dims = self.node(x).dims.clone();
         dims[axis] = k;
         let dtype = self.node(x).dtype;
-        let values = self.add(NodeKind::TopK { input: x, axis, largest }, dtype, dims.clone());
+        let values = self.add(
+            NodeKind::TopK {
+                input: x,
+                axis,
+                largest,
+            },
+            dtype,
+            dims.clone(),
+        );
         let indices = self.add(NodeKind::TopKIndices { of: values }, DType::I64, dims);
         (values, indices)
     }
@@ -130,7 +169,8 @@ impl Checker<'_> {
         match e {
             Expr::Lit(crate::ast::LitValue::Bool(b), _) => Some(*b),
             _ => {
-                self.errors.push(e.span(), format!("`{flag}` is `true` or `false`"));
+                self.errors
+                    .push(e.span(), format!("`{flag}` is `true` or `false`"));
                 None
             }
         }

@@ -186,7 +186,12 @@ impl Checker<'_> {
     }
 
     /// `axis` in range for rank `rank`, normalised.
-    pub(super) fn reorg_axis(&mut self, name: &str, x: NodeId, axis: (i128, Span)) -> Option<usize> {
+    pub(super) fn reorg_axis(
+        &mut self,
+        name: &str,
+        x: NodeId,
+        axis: (i128, Span),
+    ) -> Option<usize> {
         let dims = &self.node(x).dims;
         let rank = dims.len() as i128;
         let (a, s) = axis;
@@ -254,25 +259,30 @@ impl Checker<'_> {
                     Dim::Static(len as usize),
                 )
             }
-            axis @ (Dim::Named(_) | Dim::Expr(_)) => match symbolic_slice(&axis, start.map(|s| s.0), end.map(|e| e.0), step) {
-                Ok((start, len, at_least)) => {
-                    if let Some(m) = at_least {
-                        self.graph.at_least.push((axis.clone(), m, "slice"));
+            axis @ (Dim::Named(_) | Dim::Expr(_)) => {
+                match symbolic_slice(&axis, start.map(|s| s.0), end.map(|e| e.0), step) {
+                    Ok((start, len, at_least)) => {
+                        if let Some(m) = at_least {
+                            self.graph.at_least.push((axis.clone(), m, "slice"));
+                        }
+                        (
+                            AxisMap::Affine {
+                                start,
+                                step: step as isize,
+                            },
+                            len,
+                        )
                     }
-                    (
-                        AxisMap::Affine {
-                            start,
-                            step: step as isize,
-                        },
-                        len,
-                    )
+                    Err(why) => {
+                        let at = start.or(end).map(|s| s.1).unwrap_or(span);
+                        self.errors.push(
+                            at,
+                            format!("`slice` of the axis `{axis}` of {shown}: {why}"),
+                        );
+                        return Typed::Poison;
+                    }
                 }
-                Err(why) => {
-                    let at = start.or(end).map(|s| s.1).unwrap_or(span);
-                    self.errors.push(at, format!("`slice` of the axis `{axis}` of {shown}: {why}"));
-                    return Typed::Poison;
-                }
-            },
+            }
         };
         dims[k] = len;
         let mut axes = vec![AxisMap::Same; dims.len()];
@@ -473,11 +483,18 @@ impl Checker<'_> {
         }
         let n = Offset::size(&Size::of(&dim));
         let lit = |v: i128| Offset::lit(v);
-        let input = |start: Offset, step: isize| SymbolicSource::Input { input: 0, start, step };
+        let input = |start: Offset, step: isize| SymbolicSource::Input {
+            input: 0,
+            start,
+            step,
+        };
         // Output index i reads input index i - before in the middle.
         let (left, right) = match mode {
             // i < before reads before - i; i ≥ before + n reads 2(n - 1) - (i - before).
-            "reflect" => (input(lit(before), -1), input(n.scale(2).add(&lit(before - 2)), -1)),
+            "reflect" => (
+                input(lit(before), -1),
+                input(n.scale(2).add(&lit(before - 2)), -1),
+            ),
             "edge" => (input(lit(0), 0), input(n.add(&lit(-1)), 0)),
             _ => (SymbolicSource::Fill, SymbolicSource::Fill),
         };
@@ -487,15 +504,29 @@ impl Checker<'_> {
             _ => 0,
         };
         if least > 0 {
-            self.graph.at_least.push((dim.clone(), least as usize, "pad"));
+            self.graph
+                .at_least
+                .push((dim.clone(), least as usize, "pad"));
         }
         let mut pieces = Vec::new();
         if before > 0 {
-            pieces.push(SymbolicPiece { lo: lit(0), len: Size::lit(before as usize), source: left });
+            pieces.push(SymbolicPiece {
+                lo: lit(0),
+                len: Size::lit(before as usize),
+                source: left,
+            });
         }
-        pieces.push(SymbolicPiece { lo: lit(before), len: Size::of(&dim), source: input(lit(-before), 1) });
+        pieces.push(SymbolicPiece {
+            lo: lit(before),
+            len: Size::of(&dim),
+            source: input(lit(-before), 1),
+        });
         if after > 0 {
-            pieces.push(SymbolicPiece { lo: n.add(&lit(before)), len: Size::lit(after as usize), source: right });
+            pieces.push(SymbolicPiece {
+                lo: n.add(&lit(before)),
+                len: Size::lit(after as usize),
+                source: right,
+            });
         }
         let len = Dim::from_poly(dim.poly().add(&Poly::constant(before + after)))
             .expect("a size plus non-negative counts");
@@ -588,7 +619,8 @@ impl Checker<'_> {
                     })
                     .collect();
                 axes.push(AxisMap::SymbolicPieces(pieces));
-                out_dims[k] = Dim::from_poly(dims[k].poly().scale(r)).expect("a size times a count");
+                out_dims[k] =
+                    Dim::from_poly(dims[k].poly().scale(r)).expect("a size times a count");
                 view_map.extend([None, Some(k)]);
                 view_dims.extend([Dim::Static(r as usize), dims[k].clone()]);
                 continue;
@@ -691,7 +723,9 @@ impl Checker<'_> {
             }
         }
         let first_dims = self.node(parts[0]).dims.clone();
-        let symbolic = parts.iter().any(|&p| self.node(p).dims.get(k).is_some_and(Dim::is_symbolic));
+        let symbolic = parts
+            .iter()
+            .any(|&p| self.node(p).dims.get(k).is_some_and(Dim::is_symbolic));
         let mut pieces = Vec::new();
         let mut symbolic_pieces = Vec::new();
         let mut total = Poly::constant(0);
@@ -872,14 +906,28 @@ fn symbolic_slice(
     let (first, length, least) = if step > 0 {
         let s = start.map_or(lit(0), from_end);
         let e = end.map_or(n.clone(), from_end);
-        let least = start.filter(|v| *v < 0).map_or(0, |v| -v).max(end.filter(|v| *v >= 0).unwrap_or(0));
-        (s.clone(), e.sub(&s).add(&lit(step - 1)).floor_div(step as u64), least)
+        let least = start
+            .filter(|v| *v < 0)
+            .map_or(0, |v| -v)
+            .max(end.filter(|v| *v >= 0).unwrap_or(0));
+        (
+            s.clone(),
+            e.sub(&s).add(&lit(step - 1)).floor_div(step as u64),
+            least,
+        )
     } else {
         let u = -step;
         let s = start.map_or(n.add(&lit(-1)), from_end);
         let e = end.map_or(lit(-1), from_end);
-        let least = start.filter(|v| *v >= 0).map_or(0, |v| v + 1).max(end.filter(|v| *v < 0).map_or(0, |v| -v - 1));
-        (s.clone(), s.sub(&e).add(&lit(u - 1)).floor_div(u as u64), least)
+        let least = start
+            .filter(|v| *v >= 0)
+            .map_or(0, |v| v + 1)
+            .max(end.filter(|v| *v < 0).map_or(0, |v| -v - 1));
+        (
+            s.clone(),
+            s.sub(&e).add(&lit(u - 1)).floor_div(u as u64),
+            least,
+        )
     };
     let length = Dim::from_poly(length).map_err(|v| format!("the slice would have length {v}"))?;
     let first = match first.as_constant() {
@@ -978,7 +1026,10 @@ mod tests {
     #[test]
     fn named_slices_agree_with_numpy_when_long_enough() {
         let ends: Vec<Option<i128>> = (-6..=6).map(Some).chain([None]).collect();
-        let axes = [Dim::Named("B".into()), Dim::from_poly(Poly::name("B").scale(2).add(&Poly::constant(1))).unwrap()];
+        let axes = [
+            Dim::Named("B".into()),
+            Dim::from_poly(Poly::name("B").scale(2).add(&Poly::constant(1))).unwrap(),
+        ];
         for axis in &axes {
             for &s in &ends {
                 for &e in &ends {

@@ -17,11 +17,19 @@ pub(super) const TUPLE_OPS: &[&str] = &["split", "top_k"];
 impl Checker<'_> {
     /// The parts of a tuple-valued op's call, `count` of them when the pattern or the
     /// declared outputs fix it; `None` once reported.
-    pub(super) fn check_tuple_expr(&mut self, e: &Expr, count: Option<usize>) -> Option<Vec<Typed>> {
+    pub(super) fn check_tuple_expr(
+        &mut self,
+        e: &Expr,
+        count: Option<usize>,
+    ) -> Option<Vec<Typed>> {
         let Expr::Call { func, args, named } = e else {
             self.errors.push(
                 e.span(),
-                format!("a tuple pattern takes a tuple-valued op ({}), not `{}`", TUPLE_OPS.join(", "), crate::ast::expr_text(e)),
+                format!(
+                    "a tuple pattern takes a tuple-valued op ({}), not `{}`",
+                    TUPLE_OPS.join(", "),
+                    crate::ast::expr_text(e)
+                ),
             );
             return None;
         };
@@ -40,7 +48,10 @@ impl Checker<'_> {
         if let Some(count) = count.filter(|&c| c != parts.len()) {
             self.errors.push(
                 func.span(),
-                format!("`{name}` gives {} parts here, and {count} are named", parts.len()),
+                format!(
+                    "`{name}` gives {} parts here, and {count} are named",
+                    parts.len()
+                ),
             );
             return None;
         }
@@ -52,26 +63,36 @@ impl Checker<'_> {
     /// one size may be `-1`, the rest of the axis (`split(x, [1, -1])` of `[N]` gives
     /// `[1]` and `[N - 1]`), and the call checks that the axis holds the literal sizes.
     fn check_split(&mut self, span: Span, args: &[Expr], named: &[NamedArg]) -> Option<Vec<Typed>> {
-        let op = ops::TENSOR_OPS.iter().find(|t| t.name == "split").expect("a registry row");
+        let op = ops::TENSOR_OPS
+            .iter()
+            .find(|t| t.name == "split")
+            .expect("a registry row");
         let mut axis = (0i128, span);
         for n in named {
             self.param_spec(op, n)?;
             match super::tensor_ops::int_literal(&n.value) {
                 Some(v) => axis = (v, n.value.span()),
                 None => {
-                    self.errors.push(n.value.span(), "`axis` of `split` is an integer literal");
+                    self.errors
+                        .push(n.value.span(), "`axis` of `split` is an integer literal");
                     return None;
                 }
             }
         }
         let [x, sizes] = args else {
-            self.errors.push(span, "`split` takes a tensor and the sizes of its parts: `split(x, [2, 3], axis = 0)`");
+            self.errors.push(
+                span,
+                "`split` takes a tensor and the sizes of its parts: `split(x, [2, 3], axis = 0)`",
+            );
             return None;
         };
         let x = self.tensor_arg("split", x)?;
         let k = self.reorg_axis("split", x, axis)?;
         let Some(items) = super::tensor_ops::list_items(sizes) else {
-            self.errors.push(sizes.span(), "`split` takes the sizes of its parts as a list of integer literals, e.g. `[2, 3]`");
+            self.errors.push(
+                sizes.span(),
+                "`split` takes the sizes of its parts as a list of integer literals, e.g. `[2, 3]`",
+            );
             return None;
         };
         let mut parts = Vec::new();
@@ -85,7 +106,8 @@ impl Checker<'_> {
             }
         }
         if parts.len() < 2 {
-            self.errors.push(sizes.span(), "`split` gives two or more parts");
+            self.errors
+                .push(sizes.span(), "`split` gives two or more parts");
             return None;
         }
         let dims = self.node(x).dims.clone();
@@ -94,7 +116,10 @@ impl Checker<'_> {
         let literal_total: i128 = parts.iter().filter(|p| p.0 >= 0).map(|p| p.0).sum();
         match (&dims[k], rest.len()) {
             (_, 2..) => {
-                self.errors.push(rest[1].1, "`split` takes at most one `-1` (the rest of the axis)");
+                self.errors.push(
+                    rest[1].1,
+                    "`split` takes at most one `-1` (the rest of the axis)",
+                );
                 return None;
             }
             (Dim::Static(n), 1) => {
@@ -120,7 +145,9 @@ impl Checker<'_> {
             _ => {}
         }
         if literal_total > 0 && dims[k].is_symbolic() {
-            self.graph.at_least.push((dims[k].clone(), literal_total as usize, "split"));
+            self.graph
+                .at_least
+                .push((dims[k].clone(), literal_total as usize, "split"));
         }
         let axis_len = dims[k].poly();
         let axis_size = Offset::size(&Size::of(&dims[k]));
@@ -136,7 +163,10 @@ impl Checker<'_> {
                 (Offset::lit(before), Dim::from_poly(len).ok()?)
             } else if after_rest {
                 let from_end: i128 = parts[i..].iter().map(|p| p.0).sum();
-                (axis_size.add(&Offset::lit(-from_end)), Dim::Static(size as usize))
+                (
+                    axis_size.add(&Offset::lit(-from_end)),
+                    Dim::Static(size as usize),
+                )
             } else {
                 (Offset::lit(before), Dim::Static(size as usize))
             };

@@ -39,7 +39,10 @@ impl Build {
     }
     fn float(&self, v: f64) -> Expr {
         let text = format!("{v:?}");
-        let magnitude = Expr::Lit(LitValue::Float(v.abs(), format!("{:?}", v.abs())), self.span);
+        let magnitude = Expr::Lit(
+            LitValue::Float(v.abs(), format!("{:?}", v.abs())),
+            self.span,
+        );
         if v < 0.0 {
             let _ = text;
             Expr::Unary {
@@ -111,17 +114,26 @@ impl Checker<'_> {
             if self.param_spec(op, n).is_none() {
                 return Typed::Poison;
             }
-            let key = op.params.iter().find(|p| n.name == p.name).map_or("", |p| p.name);
+            let key = op
+                .params
+                .iter()
+                .find(|p| n.name == p.name)
+                .map_or("", |p| p.name);
             let at = n.value.span();
             match (key, &n.value) {
-                ("mode", Expr::Var(v)) if ["dcr", "crd"].contains(&v.to_string().as_str()) => mode = v.to_string(),
+                ("mode", Expr::Var(v)) if ["dcr", "crd"].contains(&v.to_string().as_str()) => {
+                    mode = v.to_string()
+                }
                 ("mode", _) => {
-                    self.errors.push(at, "`mode` of `depth_to_space` is `dcr` or `crd` (ONNX's)");
+                    self.errors
+                        .push(at, "`mode` of `depth_to_space` is `dcr` or `crd` (ONNX's)");
                     return Typed::Poison;
                 }
                 ("kernel_shape" | "strides" | "pads" | "dilations", e) => {
-                    let items: Option<Vec<i128>> = super::tensor_ops::list_items(e)
-                        .and_then(|items| items.iter().map(super::tensor_ops::int_literal).collect());
+                    let items: Option<Vec<i128>> =
+                        super::tensor_ops::list_items(e).and_then(|items| {
+                            items.iter().map(super::tensor_ops::int_literal).collect()
+                        });
                     match items {
                         Some(v) if v.iter().all(|&x| x >= 0) => lists.push((key, v)),
                         _ => {
@@ -130,9 +142,12 @@ impl Checker<'_> {
                         }
                     }
                 }
-                ("ceil_mode" | "count_include_pad", Expr::Lit(LitValue::Bool(v), _)) => flags.push((key, *v)),
+                ("ceil_mode" | "count_include_pad", Expr::Lit(LitValue::Bool(v), _)) => {
+                    flags.push((key, *v))
+                }
                 ("ceil_mode" | "count_include_pad", _) => {
-                    self.errors.push(at, format!("`{key}` is `true` or `false`"));
+                    self.errors
+                        .push(at, format!("`{key}` is `true` or `false`"));
                     return Typed::Poison;
                 }
                 ("axes", e) => match super::tensor_ops::list_items(e) {
@@ -142,7 +157,8 @@ impl Checker<'_> {
                             match super::tensor_ops::int_literal(item) {
                                 Some(v) => out.push(v),
                                 None => {
-                                    self.errors.push(item.span(), "an axis is an integer literal");
+                                    self.errors
+                                        .push(item.span(), "an axis is an integer literal");
                                     return Typed::Poison;
                                 }
                             }
@@ -150,32 +166,43 @@ impl Checker<'_> {
                         axes = Some(out);
                     }
                     None => {
-                        self.errors.push(at, "`axes` is a list of integer literals, e.g. `[0, 2, 3]`");
+                        self.errors
+                            .push(at, "`axes` is a list of integer literals, e.g. `[0, 2, 3]`");
                         return Typed::Poison;
                     }
                 },
                 ("auto_pad", Expr::Var(v)) if v == "notset" => {}
                 ("auto_pad", _) => {
-                    self.errors.push(at, "`auto_pad` other than `notset` is not supported yet: give `pads`");
+                    self.errors.push(
+                        at,
+                        "`auto_pad` other than `notset` is not supported yet: give `pads`",
+                    );
                     return Typed::Poison;
                 }
-                ("blocksize" | "num_groups" | "size" | "group", e) => match super::tensor_ops::int_literal(e) {
-                    Some(v) if v > 0 => ints.push((key, v)),
-                    _ => {
-                        self.errors.push(at, format!("`{key}` of `{name}` is a positive integer literal"));
-                        return Typed::Poison;
+                ("blocksize" | "num_groups" | "size" | "group", e) => {
+                    match super::tensor_ops::int_literal(e) {
+                        Some(v) if v > 0 => ints.push((key, v)),
+                        _ => {
+                            self.errors.push(
+                                at,
+                                format!("`{key}` of `{name}` is a positive integer literal"),
+                            );
+                            return Typed::Poison;
+                        }
                     }
-                },
+                }
                 (_, e) => match float_literal(e) {
                     Some(v) if v.is_finite() => floats.push((key, v)),
                     _ => {
-                        self.errors.push(at, format!("`{key}` of `{name}` is a float literal"));
+                        self.errors
+                            .push(at, format!("`{key}` of `{name}` is a float literal"));
                         return Typed::Poison;
                     }
                 },
             }
         }
-        let float = |key: &str, default: f64| floats.iter().find(|f| f.0 == key).map_or(default, |f| f.1);
+        let float =
+            |key: &str, default: f64| floats.iter().find(|f| f.0 == key).map_or(default, |f| f.1);
         let list = |key: &str| lists.iter().find(|f| f.0 == key).map(|f| f.1.clone());
         let flag = |key: &str| flags.iter().find(|f| f.0 == key).is_some_and(|f| f.1);
         let int = |key: &str| ints.iter().find(|f| f.0 == key).map(|f| f.1);
@@ -208,7 +235,8 @@ impl Checker<'_> {
         let (xd, dims) = (self.node(x).dtype, self.node(x).dims.clone());
         let rank = dims.len();
         let fail = |this: &mut Self, why: String| {
-            this.errors.push(span, format!("`{name}` of {}: {why}", type_text(xd, &dims)));
+            this.errors
+                .push(span, format!("`{name}` of {}: {why}", type_text(xd, &dims)));
             Typed::Poison
         };
         let rearranges = matches!(name, "space_to_depth" | "depth_to_space");
@@ -216,34 +244,76 @@ impl Checker<'_> {
             return fail(self, "it takes float tensors".into());
         }
         if rank < 2 && name != "mean_variance_normalization" {
-            return fail(self, "it takes `[N, C, …]` tensors of rank 2 or more".into());
+            return fail(
+                self,
+                "it takes `[N, C, …]` tensors of rank 2 or more".into(),
+            );
         }
-        for (k, &n) in nodes.iter().enumerate().skip(if name == "conv" { usize::MAX } else { 1 }) {
+        for (k, &n) in nodes
+            .iter()
+            .enumerate()
+            .skip(if name == "conv" { usize::MAX } else { 1 })
+        {
             let (d, nd) = (self.node(n).dtype, self.node(n).dims.clone());
-            let expected = if name == "group_norm" || name == "instance_norm" || name == "batch_norm" { vec![dims[1].clone()] } else { nd.clone() };
+            let expected =
+                if name == "group_norm" || name == "instance_norm" || name == "batch_norm" {
+                    vec![dims[1].clone()]
+                } else {
+                    nd.clone()
+                };
             if d != xd || nd != expected {
-                self.errors.push(args[k].span(), format!("`{name}`'s per-channel parameters are `{}`, found `{}`", type_text(xd, &expected), type_text(d, &nd)));
+                self.errors.push(
+                    args[k].span(),
+                    format!(
+                        "`{name}`'s per-channel parameters are `{}`, found `{}`",
+                        type_text(xd, &expected),
+                        type_text(d, &nd)
+                    ),
+                );
                 return Typed::Poison;
             }
         }
         if name.starts_with("global_") && rank < 3 {
-            return fail(self, "a global pool takes `[N, C, spatial…]` with at least one spatial axis".into());
+            return fail(
+                self,
+                "a global pool takes `[N, C, spatial…]` with at least one spatial axis".into(),
+            );
         }
-        let names: Vec<String> = (0..nodes.len()).map(|k| format!("__tg_vision{k}")).collect();
-        let saved: Vec<Option<Typed>> = names.iter().zip(&nodes).map(|(n, &id)| self.scope.insert(n.clone(), Typed::Strong(id))).collect();
+        let names: Vec<String> = (0..nodes.len())
+            .map(|k| format!("__tg_vision{k}"))
+            .collect();
+        let saved: Vec<Option<Typed>> = names
+            .iter()
+            .zip(&nodes)
+            .map(|(n, &id)| self.scope.insert(n.clone(), Typed::Strong(id)))
+            .collect();
         let v = |k: usize| b.var(&names[k]);
         let spatial: Vec<i128> = (2..rank as i128).collect();
         let eps = float("epsilon", 1e-5);
         // `(x - m) / sqrt(var + eps) * scale + bias`, the last two per channel.
-        let normalise = |centred: Expr, var: Expr, eps: f64, affine: Option<(Expr, Expr)>| -> Expr {
-            let sd = b.call("sqrt", vec![b.bin(Add, var, b.float(eps))], Vec::new());
-            let y = b.bin(Div, centred, sd);
-            match affine {
-                Some((s, t)) => b.bin(Add, b.bin(Mul, y, b.per_channel(s, rank)), b.per_channel(t, rank)),
-                None => y,
-            }
+        let normalise =
+            |centred: Expr, var: Expr, eps: f64, affine: Option<(Expr, Expr)>| -> Expr {
+                let sd = b.call("sqrt", vec![b.bin(Add, var, b.float(eps))], Vec::new());
+                let y = b.bin(Div, centred, sd);
+                match affine {
+                    Some((s, t)) => b.bin(
+                        Add,
+                        b.bin(Mul, y, b.per_channel(s, rank)),
+                        b.per_channel(t, rank),
+                    ),
+                    None => y,
+                }
+            };
+        let mean_over = |e: Expr, axes: &[i128]| {
+            b.call(
+                "mean",
+                vec![e],
+                vec![
+                    ("axis", b.ints(axes.iter().copied())),
+                    ("keepdims", Expr::Lit(LitValue::Bool(true), span)),
+                ],
+            )
         };
-        let mean_over = |e: Expr, axes: &[i128]| b.call("mean", vec![e], vec![("axis", b.ints(axes.iter().copied())), ("keepdims", Expr::Lit(LitValue::Bool(true), span))]);
         let expr = match name {
             "batch_norm" => {
                 let centred = b.bin(Sub, v(0), b.per_channel(v(3), rank));
@@ -273,40 +343,78 @@ impl Checker<'_> {
                 let Some(g) = int("num_groups") else {
                     return fail(self, "it needs `num_groups = G`".into());
                 };
-                let (Some(c), true) = (dims[1].as_static(), dims[2..].iter().all(|d| d.as_static().is_some())) else {
-                    return fail(self, "its channels and spatial dims must be literals (groups regroup them)".into());
+                let (Some(c), true) = (
+                    dims[1].as_static(),
+                    dims[2..].iter().all(|d| d.as_static().is_some()),
+                ) else {
+                    return fail(
+                        self,
+                        "its channels and spatial dims must be literals (groups regroup them)"
+                            .into(),
+                    );
                 };
                 if c as i128 % g != 0 {
                     return fail(self, format!("{g} groups do not divide {c} channels"));
                 }
-                let n = match &dims[0] {
-                    Dim::Static(n) => b.int(*n as i128),
-                    Dim::Named(n) => b.var(n),
-                    Dim::Expr(_) => return fail(self, "its batch dim is an expression, which a reshape target cannot name".into()),
-                };
-                let grouped = b.call("reshape", vec![v(0), b.list(vec![n.clone(), b.int(g), b.int(-1)])], Vec::new());
+                let n =
+                    match &dims[0] {
+                        Dim::Static(n) => b.int(*n as i128),
+                        Dim::Named(n) => b.var(n),
+                        Dim::Expr(_) => return fail(
+                            self,
+                            "its batch dim is an expression, which a reshape target cannot name"
+                                .into(),
+                        ),
+                    };
+                let grouped = b.call(
+                    "reshape",
+                    vec![v(0), b.list(vec![n.clone(), b.int(g), b.int(-1)])],
+                    Vec::new(),
+                );
                 let m = mean_over(grouped.clone(), &[2]);
                 let d = b.bin(Sub, grouped, m);
                 let var = mean_over(b.bin(Mul, d.clone(), d.clone()), &[2]);
                 let y = normalise(d, var, eps, None);
                 let mut back = vec![n];
-                back.extend(dims[1..].iter().map(|d| b.int(d.as_static().expect("literal") as i128)));
+                back.extend(
+                    dims[1..]
+                        .iter()
+                        .map(|d| b.int(d.as_static().expect("literal") as i128)),
+                );
                 let y = b.call("reshape", vec![y, b.list(back)], Vec::new());
-                b.bin(Add, b.bin(Mul, y, b.per_channel(v(1), rank)), b.per_channel(v(2), rank))
+                b.bin(
+                    Add,
+                    b.bin(Mul, y, b.per_channel(v(1), rank)),
+                    b.per_channel(v(2), rank),
+                )
             }
             "conv" => {
                 if !(3..=5).contains(&rank) {
-                    return fail(self, "it takes `[N, C, spatial…]` with 1 to 3 spatial axes".into());
+                    return fail(
+                        self,
+                        "it takes `[N, C, spatial…]` with 1 to 3 spatial axes".into(),
+                    );
                 }
                 let r = rank - 2;
                 let (wd, wdims) = (self.node(nodes[1]).dtype, self.node(nodes[1]).dims.clone());
                 if wd != xd || wdims.len() != rank {
-                    return fail(self, format!("the weight is `{}[O, C / group, k…]` of rank {rank}, found {}", xd.name(), type_text(wd, &wdims)));
+                    return fail(
+                        self,
+                        format!(
+                            "the weight is `{}[O, C / group, k…]` of rank {rank}, found {}",
+                            xd.name(),
+                            type_text(wd, &wdims)
+                        ),
+                    );
                 }
                 let g = int("group").unwrap_or(1);
                 let lit = |d: &Dim| d.as_static().map(|n| n as i128);
-                let (Some(c), Some(o), Some(cg)) = (lit(&dims[1]), lit(&wdims[0]), lit(&wdims[1])) else {
-                    return fail(self, "its channels and the weight's dims must be literals".into());
+                let (Some(c), Some(o), Some(cg)) = (lit(&dims[1]), lit(&wdims[0]), lit(&wdims[1]))
+                else {
+                    return fail(
+                        self,
+                        "its channels and the weight's dims must be literals".into(),
+                    );
                 };
                 if c % g != 0 || o % g != 0 || cg != c / g {
                     return fail(self, format!("`group = {g}` must divide the {c} input and {o} output channels, and the weight's axis 1 ({cg}) is the channels per group ({})", c / g.max(1)));
@@ -314,7 +422,14 @@ impl Checker<'_> {
                 if nodes.len() == 3 {
                     let (bd, bdims) = (self.node(nodes[2]).dtype, self.node(nodes[2]).dims.clone());
                     if bd != xd || bdims != [wdims[0].clone()] {
-                        return fail(self, format!("the bias is `{}[{o}]`, found {}", xd.name(), type_text(bd, &bdims)));
+                        return fail(
+                            self,
+                            format!(
+                                "the bias is `{}[{o}]`, found {}",
+                                xd.name(),
+                                type_text(bd, &bdims)
+                            ),
+                        );
                     }
                 }
                 let kernel: Option<Vec<i128>> = wdims[2..].iter().map(lit).collect();
@@ -324,13 +439,20 @@ impl Checker<'_> {
                 };
                 if let Some(k) = list("kernel_shape") {
                     if k != kernel {
-                        return fail(self, format!("`kernel_shape = {k:?}` differs from the weight's {kernel:?}"));
+                        return fail(
+                            self,
+                            format!("`kernel_shape = {k:?}` differs from the weight's {kernel:?}"),
+                        );
                     }
                 }
                 let strides = list("strides").unwrap_or(vec![1; r]);
                 let dilations = list("dilations").unwrap_or(vec![1; r]);
                 let pads = list("pads").unwrap_or(vec![0; 2 * r]);
-                if strides.len() != r || dilations.len() != r || pads.len() != 2 * r || strides.iter().chain(&dilations).any(|&s| s == 0) {
+                if strides.len() != r
+                    || dilations.len() != r
+                    || pads.len() != 2 * r
+                    || strides.iter().chain(&dilations).any(|&s| s == 0)
+                {
                     return fail(self, format!("`strides`, `dilations` take {r} values ≥ 1 and `pads` {} (every begin, then every end)", 2 * r));
                 }
                 let mut outs = Vec::new();
@@ -353,7 +475,16 @@ impl Checker<'_> {
                     for a in 0..r {
                         let start = offset[a] * dilations[a];
                         let end = start + (outs[a] - 1) * strides[a] + 1;
-                        e = b.call("slice", vec![e], vec![("axis", b.int(a as i128 + 2)), ("start", b.int(start)), ("end", b.int(end)), ("step", b.int(strides[a]))]);
+                        e = b.call(
+                            "slice",
+                            vec![e],
+                            vec![
+                                ("axis", b.int(a as i128 + 2)),
+                                ("start", b.int(start)),
+                                ("end", b.int(end)),
+                                ("step", b.int(strides[a])),
+                            ],
+                        );
                     }
                     e
                 };
@@ -361,14 +492,31 @@ impl Checker<'_> {
                 let tap = |offset: &[i128]| -> Expr {
                     let mut e = v(1);
                     for (a, &k) in offset.iter().enumerate().rev() {
-                        let one = b.call("slice", vec![e], vec![("axis", b.int(a as i128 + 2)), ("start", b.int(k)), ("end", b.int(k + 1))]);
+                        let one = b.call(
+                            "slice",
+                            vec![e],
+                            vec![
+                                ("axis", b.int(a as i128 + 2)),
+                                ("start", b.int(k)),
+                                ("end", b.int(k + 1)),
+                            ],
+                        );
                         e = b.call("squeeze", vec![one, b.int(a as i128 + 2)], Vec::new());
                     }
                     e
                 };
                 let mut offsets: Vec<Vec<i128>> = vec![Vec::new()];
                 for &k in &kernel {
-                    offsets = offsets.into_iter().flat_map(|o| (0..k).map(move |i| { let mut o = o.clone(); o.push(i); o })).collect();
+                    offsets = offsets
+                        .into_iter()
+                        .flat_map(|o| {
+                            (0..k).map(move |i| {
+                                let mut o = o.clone();
+                                o.push(i);
+                                o
+                            })
+                        })
+                        .collect();
                 }
                 let letters = ["w", "hw", "dhw"][r - 1];
                 let depthwise = g == c && o == c;
@@ -381,23 +529,68 @@ impl Checker<'_> {
                         let mut pattern = vec![b.int(0)];
                         pattern.extend((0..r).map(|_| Expr::Lit(LitValue::Char('x'), span)));
                         let col = b.call("squeeze", vec![w_k, b.int(1)], Vec::new());
-                        b.bin(Mul, view, b.call("dimshuffle", vec![col, b.list(pattern)], Vec::new()))
+                        b.bin(
+                            Mul,
+                            view,
+                            b.call("dimshuffle", vec![col, b.list(pattern)], Vec::new()),
+                        )
                     } else if g == 1 {
-                        b.call("einsum", vec![Expr::Lit(LitValue::Str(format!("nc{letters},oc->no{letters}")), span), view, w_k], Vec::new())
+                        b.call(
+                            "einsum",
+                            vec![
+                                Expr::Lit(
+                                    LitValue::Str(format!("nc{letters},oc->no{letters}")),
+                                    span,
+                                ),
+                                view,
+                                w_k,
+                            ],
+                            Vec::new(),
+                        )
                     } else {
                         let (cpg, opg) = (c / g, o / g);
                         let parts: Vec<Expr> = (0..g)
                             .map(|gi| {
-                                let vg = b.call("slice", vec![view.clone()], vec![("axis", b.int(1)), ("start", b.int(gi * cpg)), ("end", b.int((gi + 1) * cpg))]);
-                                let wg = b.call("slice", vec![w_k.clone()], vec![("axis", b.int(0)), ("start", b.int(gi * opg)), ("end", b.int((gi + 1) * opg))]);
-                                b.call("einsum", vec![Expr::Lit(LitValue::Str(format!("nc{letters},oc->no{letters}")), span), vg, wg], Vec::new())
+                                let vg = b.call(
+                                    "slice",
+                                    vec![view.clone()],
+                                    vec![
+                                        ("axis", b.int(1)),
+                                        ("start", b.int(gi * cpg)),
+                                        ("end", b.int((gi + 1) * cpg)),
+                                    ],
+                                );
+                                let wg = b.call(
+                                    "slice",
+                                    vec![w_k.clone()],
+                                    vec![
+                                        ("axis", b.int(0)),
+                                        ("start", b.int(gi * opg)),
+                                        ("end", b.int((gi + 1) * opg)),
+                                    ],
+                                );
+                                b.call(
+                                    "einsum",
+                                    vec![
+                                        Expr::Lit(
+                                            LitValue::Str(format!("nc{letters},oc->no{letters}")),
+                                            span,
+                                        ),
+                                        vg,
+                                        wg,
+                                    ],
+                                    Vec::new(),
+                                )
                             })
                             .collect();
                         b.call("concat", vec![b.list(parts)], vec![("axis", b.int(1))])
                     };
                     terms.push(term);
                 }
-                let total = terms.into_iter().reduce(|a, t| b.bin(Add, a, t)).expect("a kernel position");
+                let total = terms
+                    .into_iter()
+                    .reduce(|a, t| b.bin(Add, a, t))
+                    .expect("a kernel position");
                 if nodes.len() == 3 {
                     b.bin(Add, total, b.per_channel(v(2), rank))
                 } else {
@@ -407,24 +600,46 @@ impl Checker<'_> {
             "max_pool" | "average_pool" | "lp_pool" => {
                 let r = rank - 2;
                 let Some(kernel) = list("kernel_shape") else {
-                    return fail(self, "it needs `kernel_shape = [k, …]`, one size per spatial axis".into());
+                    return fail(
+                        self,
+                        "it needs `kernel_shape = [k, …]`, one size per spatial axis".into(),
+                    );
                 };
                 let strides = list("strides").unwrap_or(vec![1; r]);
                 let dilations = list("dilations").unwrap_or(vec![1; r]);
                 let pads = list("pads").unwrap_or(vec![0; 2 * r]);
-                if r == 0 || kernel.len() != r || strides.len() != r || dilations.len() != r || pads.len() != 2 * r {
+                if r == 0
+                    || kernel.len() != r
+                    || strides.len() != r
+                    || dilations.len() != r
+                    || pads.len() != 2 * r
+                {
                     return fail(self, format!("`kernel_shape`, `strides`, `dilations` take {r} values and `pads` {} (every begin, then every end)", 2 * r));
                 }
-                if kernel.iter().chain(&strides).chain(&dilations).any(|&k| k == 0) {
-                    return fail(self, "kernel sizes, strides and dilations are at least 1".into());
+                if kernel
+                    .iter()
+                    .chain(&strides)
+                    .chain(&dilations)
+                    .any(|&k| k == 0)
+                {
+                    return fail(
+                        self,
+                        "kernel sizes, strides and dilations are at least 1".into(),
+                    );
                 }
-                let lits: Option<Vec<i128>> = dims[2..].iter().map(|d| d.as_static().map(|n| n as i128)).collect();
+                let lits: Option<Vec<i128>> = dims[2..]
+                    .iter()
+                    .map(|d| d.as_static().map(|n| n as i128))
+                    .collect();
                 let Some(lens) = lits else {
                     return fail(self, "its spatial dims must be literals (pooling over named ones is not supported yet)".into());
                 };
                 let ceil = flag("ceil_mode");
                 if ceil && name != "max_pool" {
-                    return fail(self, "`ceil_mode = true` is supported by `max_pool` only so far".into());
+                    return fail(
+                        self,
+                        "`ceil_mode = true` is supported by `max_pool` only so far".into(),
+                    );
                 }
                 // Output length per axis; the end padding a ceil-mode window needs.
                 let mut outs = Vec::new();
@@ -436,7 +651,11 @@ impl Checker<'_> {
                         return fail(self, format!("a window of {span_a} (kernel {} × dilation {}) is longer than spatial axis {a} padded to {padded}", kernel[a], dilations[a]));
                     }
                     let room = padded - span_a;
-                    let out = if ceil { (room + strides[a] - 1) / strides[a] + 1 } else { room / strides[a] + 1 };
+                    let out = if ceil {
+                        (room + strides[a] - 1) / strides[a] + 1
+                    } else {
+                        room / strides[a] + 1
+                    };
                     outs.push(out);
                     extra.push(((out - 1) * strides[a] + span_a - padded).max(0));
                 }
@@ -447,60 +666,153 @@ impl Checker<'_> {
                 }
                 let p = float("p", 2.0);
                 let source = match name {
-                    "lp_pool" => b.call("pow", vec![b.call("abs", vec![v(0)], Vec::new()), b.float(p)], Vec::new()),
+                    "lp_pool" => b.call(
+                        "pow",
+                        vec![b.call("abs", vec![v(0)], Vec::new()), b.float(p)],
+                        Vec::new(),
+                    ),
                     _ => v(0),
                 };
-                let fill = if name == "max_pool" { b.float(f64::NEG_INFINITY) } else { b.float(0.0) };
-                let padded = b.call("pad", vec![source, b.ints(full_pads.clone())], vec![("value", fill)]);
+                let fill = if name == "max_pool" {
+                    b.float(f64::NEG_INFINITY)
+                } else {
+                    b.float(0.0)
+                };
+                let padded = b.call(
+                    "pad",
+                    vec![source, b.ints(full_pads.clone())],
+                    vec![("value", fill)],
+                );
                 // One strided view per kernel offset.
                 let window = |base: Expr, offset: &[i128]| -> Expr {
                     let mut e = base;
                     for a in 0..r {
                         let start = offset[a] * dilations[a];
                         let end = start + (outs[a] - 1) * strides[a] + 1;
-                        e = b.call("slice", vec![e], vec![("axis", b.int(a as i128 + 2)), ("start", b.int(start)), ("end", b.int(end)), ("step", b.int(strides[a]))]);
+                        e = b.call(
+                            "slice",
+                            vec![e],
+                            vec![
+                                ("axis", b.int(a as i128 + 2)),
+                                ("start", b.int(start)),
+                                ("end", b.int(end)),
+                                ("step", b.int(strides[a])),
+                            ],
+                        );
                     }
                     e
                 };
                 let mut offsets: Vec<Vec<i128>> = vec![Vec::new()];
                 for &k in &kernel {
-                    offsets = offsets.into_iter().flat_map(|o| (0..k).map(move |i| { let mut o = o.clone(); o.push(i); o })).collect();
+                    offsets = offsets
+                        .into_iter()
+                        .flat_map(|o| {
+                            (0..k).map(move |i| {
+                                let mut o = o.clone();
+                                o.push(i);
+                                o
+                            })
+                        })
+                        .collect();
                 }
-                let combine = |a: Expr, c: Expr| if name == "max_pool" { b.call("max", vec![a, c], Vec::new()) } else { b.bin(Add, a, c) };
-                let total = offsets.iter().map(|o| window(padded.clone(), o)).reduce(combine).expect("a kernel has a position");
+                let combine = |a: Expr, c: Expr| {
+                    if name == "max_pool" {
+                        b.call("max", vec![a, c], Vec::new())
+                    } else {
+                        b.bin(Add, a, c)
+                    }
+                };
+                let total = offsets
+                    .iter()
+                    .map(|o| window(padded.clone(), o))
+                    .reduce(combine)
+                    .expect("a kernel has a position");
                 match name {
                     "max_pool" => total,
                     "lp_pool" => b.call("pow", vec![total, b.float(1.0 / p)], Vec::new()),
-                    _ if flag("count_include_pad") => b.bin(Div, total, b.float(offsets.len() as f64)),
+                    _ if flag("count_include_pad") => {
+                        b.bin(Div, total, b.float(offsets.len() as f64))
+                    }
                     _ => {
                         // The count of real elements per window: the same windows over a
                         // padded tensor of ones (built from positions: no NaN from `x`).
                         let mut ones: Option<Expr> = None;
                         for (a, &len) in lens.iter().enumerate() {
-                            let line = b.bin(Add, b.bin(Mul, b.call("arange", vec![b.int(len)], vec![("dtype", b.var(xd.name()))]), b.float(0.0)), b.float(1.0));
-                            let mut pattern: Vec<Expr> = (0..r).map(|_| Expr::Lit(LitValue::Char('x'), span)).collect();
+                            let line = b.bin(
+                                Add,
+                                b.bin(
+                                    Mul,
+                                    b.call(
+                                        "arange",
+                                        vec![b.int(len)],
+                                        vec![("dtype", b.var(xd.name()))],
+                                    ),
+                                    b.float(0.0),
+                                ),
+                                b.float(1.0),
+                            );
+                            let mut pattern: Vec<Expr> = (0..r)
+                                .map(|_| Expr::Lit(LitValue::Char('x'), span))
+                                .collect();
                             pattern[a] = b.int(0);
-                            let line = b.call("dimshuffle", vec![line, b.list(pattern)], Vec::new());
+                            let line =
+                                b.call("dimshuffle", vec![line, b.list(pattern)], Vec::new());
                             ones = Some(match ones {
                                 None => line,
                                 Some(o) => b.bin(Mul, o, line),
                             });
                         }
                         let ones = ones.expect("a spatial axis");
-                        let lead = vec![Expr::Lit(LitValue::Char('x'), span), Expr::Lit(LitValue::Char('x'), span)];
-                        let ones = b.call("dimshuffle", vec![ones, b.list(lead.into_iter().chain((0..r as i128).map(|a| b.int(a))).collect())], Vec::new());
+                        let lead = vec![
+                            Expr::Lit(LitValue::Char('x'), span),
+                            Expr::Lit(LitValue::Char('x'), span),
+                        ];
+                        let ones = b.call(
+                            "dimshuffle",
+                            vec![
+                                ones,
+                                b.list(
+                                    lead.into_iter()
+                                        .chain((0..r as i128).map(|a| b.int(a)))
+                                        .collect(),
+                                ),
+                            ],
+                            Vec::new(),
+                        );
                         let padded_ones = b.call("pad", vec![ones, b.ints(full_pads)], Vec::new());
-                        let count = offsets.iter().map(|o| window(padded_ones.clone(), o)).reduce(|a, c| b.bin(Add, a, c)).expect("a kernel has a position");
+                        let count = offsets
+                            .iter()
+                            .map(|o| window(padded_ones.clone(), o))
+                            .reduce(|a, c| b.bin(Add, a, c))
+                            .expect("a kernel has a position");
                         b.bin(Div, total, count)
                     }
                 }
             }
             "global_average_pool" => mean_over(v(0), &spatial),
-            "global_max_pool" => b.call("max", vec![v(0)], vec![("axis", b.ints(spatial.iter().copied())), ("keepdims", Expr::Lit(LitValue::Bool(true), span))]),
+            "global_max_pool" => b.call(
+                "max",
+                vec![v(0)],
+                vec![
+                    ("axis", b.ints(spatial.iter().copied())),
+                    ("keepdims", Expr::Lit(LitValue::Bool(true), span)),
+                ],
+            ),
             "global_lp_pool" => {
                 let p = float("p", 2.0);
-                let powered = b.call("pow", vec![b.call("abs", vec![v(0)], Vec::new()), b.float(p)], Vec::new());
-                let s = b.call("sum", vec![powered], vec![("axis", b.ints(spatial.iter().copied())), ("keepdims", Expr::Lit(LitValue::Bool(true), span))]);
+                let powered = b.call(
+                    "pow",
+                    vec![b.call("abs", vec![v(0)], Vec::new()), b.float(p)],
+                    Vec::new(),
+                );
+                let s = b.call(
+                    "sum",
+                    vec![powered],
+                    vec![
+                        ("axis", b.ints(spatial.iter().copied())),
+                        ("keepdims", Expr::Lit(LitValue::Bool(true), span)),
+                    ],
+                );
                 b.call("pow", vec![s, b.float(1.0 / p)], Vec::new())
             }
             "lrn" => {
@@ -508,9 +820,16 @@ impl Checker<'_> {
                     return fail(self, "it needs `size = n`".into());
                 };
                 let Some(c) = dims[1].as_static() else {
-                    return fail(self, "its channel dim must be a literal (the window slides over it)".into());
+                    return fail(
+                        self,
+                        "its channel dim must be a literal (the window slides over it)".into(),
+                    );
                 };
-                let (alpha, beta, bias) = (float("alpha", 1e-4), float("beta", 0.75), float("bias", 1.0));
+                let (alpha, beta, bias) = (
+                    float("alpha", 1e-4),
+                    float("beta", 0.75),
+                    float("bias", 1.0),
+                );
                 // Σ over channels c - floor((size-1)/2) ..= c + ceil((size-1)/2) of x², with
                 // zeros past the ends: `size` shifted slices of the padded squares.
                 let (before, after) = ((size - 1) / 2, size - 1 - (size - 1) / 2);
@@ -521,15 +840,31 @@ impl Checker<'_> {
                 let padded = b.call("pad", vec![sq, b.ints(pads)], Vec::new());
                 let mut sum: Option<Expr> = None;
                 for i in 0..size {
-                    let s = b.call("slice", vec![padded.clone()], vec![("axis", b.int(1)), ("start", b.int(i)), ("end", b.int(i + c as i128))]);
+                    let s = b.call(
+                        "slice",
+                        vec![padded.clone()],
+                        vec![
+                            ("axis", b.int(1)),
+                            ("start", b.int(i)),
+                            ("end", b.int(i + c as i128)),
+                        ],
+                    );
                     sum = Some(match sum {
                         None => s,
                         Some(acc) => b.bin(Add, acc, s),
                     });
                 }
                 let sum = sum.expect("size ≥ 1");
-                let scale = b.bin(Add, b.float(bias), b.bin(Mul, b.float(alpha / size as f64), sum));
-                b.bin(Div, v(0), b.call("pow", vec![scale, b.float(beta)], Vec::new()))
+                let scale = b.bin(
+                    Add,
+                    b.float(bias),
+                    b.bin(Mul, b.float(alpha / size as f64), sum),
+                );
+                b.bin(
+                    Div,
+                    v(0),
+                    b.call("pow", vec![scale, b.float(beta)], Vec::new()),
+                )
             }
             _ => {
                 // space_to_depth / depth_to_space.
@@ -539,36 +874,96 @@ impl Checker<'_> {
                 if rank != 4 {
                     return fail(self, "it takes `[N, C, H, W]` tensors".into());
                 }
-                let lits: Option<Vec<i128>> = dims[1..].iter().map(|d| d.as_static().map(|n| n as i128)).collect();
+                let lits: Option<Vec<i128>> = dims[1..]
+                    .iter()
+                    .map(|d| d.as_static().map(|n| n as i128))
+                    .collect();
                 let Some(l) = lits else {
                     return fail(self, "its channel and spatial dims must be literals".into());
                 };
                 let (c, h, w) = (l[0], l[1], l[2]);
-                let n = match &dims[0] {
-                    Dim::Static(n) => b.int(*n as i128),
-                    Dim::Named(n) => b.var(n),
-                    Dim::Expr(_) => return fail(self, "its batch dim is an expression, which a reshape target cannot name".into()),
+                let n =
+                    match &dims[0] {
+                        Dim::Static(n) => b.int(*n as i128),
+                        Dim::Named(n) => b.var(n),
+                        Dim::Expr(_) => return fail(
+                            self,
+                            "its batch dim is an expression, which a reshape target cannot name"
+                                .into(),
+                        ),
+                    };
+                let reshape =
+                    |e: Expr, to: Vec<Expr>| b.call("reshape", vec![e, b.list(to)], Vec::new());
+                let transpose = |e: Expr, perm: &[i128]| {
+                    b.call(
+                        "transpose",
+                        vec![e, b.ints(perm.iter().copied())],
+                        Vec::new(),
+                    )
                 };
-                let reshape = |e: Expr, to: Vec<Expr>| b.call("reshape", vec![e, b.list(to)], Vec::new());
-                let transpose = |e: Expr, perm: &[i128]| b.call("transpose", vec![e, b.ints(perm.iter().copied())], Vec::new());
                 if name == "space_to_depth" {
                     if h % bs != 0 || w % bs != 0 {
-                        return fail(self, format!("blocksize {bs} does not divide its height {h} and width {w}"));
+                        return fail(
+                            self,
+                            format!("blocksize {bs} does not divide its height {h} and width {w}"),
+                        );
                     }
-                    let t = reshape(v(0), vec![n.clone(), b.int(c), b.int(h / bs), b.int(bs), b.int(w / bs), b.int(bs)]);
+                    let t = reshape(
+                        v(0),
+                        vec![
+                            n.clone(),
+                            b.int(c),
+                            b.int(h / bs),
+                            b.int(bs),
+                            b.int(w / bs),
+                            b.int(bs),
+                        ],
+                    );
                     let t = transpose(t, &[0, 3, 5, 1, 2, 4]);
                     reshape(t, vec![n, b.int(c * bs * bs), b.int(h / bs), b.int(w / bs)])
                 } else {
                     if c % (bs * bs) != 0 {
-                        return fail(self, format!("blocksize² = {} does not divide its {c} channels", bs * bs));
+                        return fail(
+                            self,
+                            format!("blocksize² = {} does not divide its {c} channels", bs * bs),
+                        );
                     }
                     let (t, perm) = if mode == "dcr" {
-                        (reshape(v(0), vec![n.clone(), b.int(bs), b.int(bs), b.int(c / (bs * bs)), b.int(h), b.int(w)]), [0, 3, 4, 1, 5, 2])
+                        (
+                            reshape(
+                                v(0),
+                                vec![
+                                    n.clone(),
+                                    b.int(bs),
+                                    b.int(bs),
+                                    b.int(c / (bs * bs)),
+                                    b.int(h),
+                                    b.int(w),
+                                ],
+                            ),
+                            [0, 3, 4, 1, 5, 2],
+                        )
                     } else {
-                        (reshape(v(0), vec![n.clone(), b.int(c / (bs * bs)), b.int(bs), b.int(bs), b.int(h), b.int(w)]), [0, 1, 4, 2, 5, 3])
+                        (
+                            reshape(
+                                v(0),
+                                vec![
+                                    n.clone(),
+                                    b.int(c / (bs * bs)),
+                                    b.int(bs),
+                                    b.int(bs),
+                                    b.int(h),
+                                    b.int(w),
+                                ],
+                            ),
+                            [0, 1, 4, 2, 5, 3],
+                        )
                     };
                     let t = transpose(t, &perm);
-                    reshape(t, vec![n, b.int(c / (bs * bs)), b.int(h * bs), b.int(w * bs)])
+                    reshape(
+                        t,
+                        vec![n, b.int(c / (bs * bs)), b.int(h * bs), b.int(w * bs)],
+                    )
                 }
             }
         };
@@ -588,7 +983,11 @@ fn float_literal(e: &Expr) -> Option<f64> {
     match e {
         Expr::Lit(LitValue::Float(v, _), _) => Some(*v),
         Expr::Lit(LitValue::Int(v), _) => Some(*v as f64),
-        Expr::Unary { op: UnOp::Neg, expr, .. } => float_literal(expr).map(|v| -v),
+        Expr::Unary {
+            op: UnOp::Neg,
+            expr,
+            ..
+        } => float_literal(expr).map(|v| -v),
         _ => None,
     }
 }

@@ -29,8 +29,8 @@ use super::names::{dim_ident, input_slice, output_slice, size_expr, storage_type
 use super::sizes::checked_sizes;
 use crate::ast::{GraphFn, Param, ParamType, ReturnType};
 use crate::check::type_text;
-use crate::dtype::DType;
 use crate::dim_expr::{DimOp, Poly};
+use crate::dtype::DType;
 use crate::ir::{expression_key, Kernel, Size, TypedGraph};
 use crate::shape::Dim;
 
@@ -804,7 +804,10 @@ fn graph_exprs(f: &GraphFn, graph: &TypedGraph, outputs: &[(DType, Vec<Dim>)]) -
     let mut out: Vec<Poly> = Vec::new();
     let declared = f.params.iter().filter_map(|p| p.ty.dims.as_ref()).flatten();
     let made = graph.nodes.iter().flat_map(|n| &n.dims);
-    for d in declared.chain(outputs.iter().flat_map(|(_, dims)| dims)).chain(made) {
+    for d in declared
+        .chain(outputs.iter().flat_map(|(_, dims)| dims))
+        .chain(made)
+    {
         if let Dim::Expr(p) = d {
             let opaque = Size::of(d).names.iter().any(|n| n.starts_with('@'));
             if opaque && !out.contains(p) {
@@ -826,7 +829,12 @@ fn graph_exprs(f: &GraphFn, graph: &TypedGraph, outputs: &[(DType, Vec<Dim>)]) -
 /// The locals call entry binds, in `bind_entry`'s order: the names, then the expressions.
 fn dim_locals(names: &[String], exprs: &[Poly]) -> Vec<proc_macro2::Ident> {
     let keys = exprs.iter().map(expression_key);
-    names.iter().cloned().chain(keys).map(|k| dim_ident(&k)).collect()
+    names
+        .iter()
+        .cloned()
+        .chain(keys)
+        .map(|k| dim_ident(&k))
+        .collect()
 }
 
 /// `DimExpr { text, code, names, solvable }` of `poly` over the graph's `names`.
@@ -854,9 +862,13 @@ fn dim_expr_tokens(p: &TokenStream, poly: &Poly, names: &[String]) -> TokenStrea
         DimOp::Max => quote!(#p::DimOp::Max),
         DimOp::Min => quote!(#p::DimOp::Min),
     });
-    let index = |n: &String| Literal::usize_unsuffixed(names.iter().position(|m| m == n).unwrap_or(0));
+    let index =
+        |n: &String| Literal::usize_unsuffixed(names.iter().position(|m| m == n).unwrap_or(0));
     let reads = poly.names();
-    let solvable = reads.iter().filter(|n| poly.affine_coefficient(n).is_some()).map(index);
+    let solvable = reads
+        .iter()
+        .filter(|n| poly.affine_coefficient(n).is_some())
+        .map(index);
     let reads = reads.iter().map(index);
     quote!(#p::DimExpr { text: #text, code: &[#(#code),*], names: &[#(#reads),*], solvable: &[#(#solvable),*] })
 }

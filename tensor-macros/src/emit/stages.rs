@@ -421,13 +421,16 @@ pub(super) fn emit_scan(cx: &Emitter<'_>, scan: &crate::ir::ScanStep) -> TokenSt
             let (ix, up) = (temp_vec(*indices), temp_vec(*updates));
             let dd = data_dims.iter().map(size_expr);
             let id = idx_dims.iter().map(size_expr);
-            let r = format_ident!("{}", match *reduction {
-                "add" => "Add",
-                "mul" => "Mul",
-                "max" => "Max",
-                "min" => "Min",
-                _ => "None",
-            });
+            let r = format_ident!(
+                "{}",
+                match *reduction {
+                    "add" => "Add",
+                    "mul" => "Mul",
+                    "max" => "Max",
+                    "min" => "Min",
+                    _ => "None",
+                }
+            );
             let reduction = quote!(#p::ScatterReduction::#r);
             match axis {
                 Some(a) => quote! {{

@@ -66,7 +66,12 @@ pub(super) fn materialised_nodes(graph: &TypedGraph, forced: &[NodeId]) -> Vec<N
                     set[operand] = true;
                 }
             }
-            NodeKind::Scatter { data, indices, updates, .. } => {
+            NodeKind::Scatter {
+                data,
+                indices,
+                updates,
+                ..
+            } => {
                 set[id] = true;
                 for operand in [*data, *indices, *updates] {
                     set[operand] = true;
@@ -111,9 +116,16 @@ pub(super) fn node_args(kind: &NodeKind) -> Vec<NodeId> {
         NodeKind::Gather { data, indices, .. } => vec![*data, *indices],
         NodeKind::TopK { input, .. } => vec![*input],
         NodeKind::TopKIndices { of } => vec![*of],
-        NodeKind::Scatter { data, indices, updates, .. } => vec![*data, *indices, *updates],
+        NodeKind::Scatter {
+            data,
+            indices,
+            updates,
+            ..
+        } => vec![*data, *indices, *updates],
         NodeKind::GatherNd { data, indices, .. } => vec![*data, *indices],
-        NodeKind::Attention { q, k, v, mask, .. } => [*q, *k, *v].into_iter().chain(*mask).collect(),
+        NodeKind::Attention { q, k, v, mask, .. } => {
+            [*q, *k, *v].into_iter().chain(*mask).collect()
+        }
         NodeKind::Diagonal { input, .. } => vec![*input],
         NodeKind::Input { .. }
         | NodeKind::Position { .. }

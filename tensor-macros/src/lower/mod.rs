@@ -26,8 +26,8 @@ use std::collections::HashMap;
 
 use crate::dtype::DType;
 use crate::ir::{
-    AxisStep, BufferRef, Kernel, LoopNest, NodeId, NodeKind, Offset, Operand, ReduceKind,
-    ScanStep, Sink, Size, Temp, TempInit, TypedGraph,
+    AxisStep, BufferRef, Kernel, LoopNest, NodeId, NodeKind, Offset, Operand, ReduceKind, ScanStep,
+    Sink, Size, Temp, TempInit, TypedGraph,
 };
 use crate::shape::Dim;
 
@@ -59,7 +59,10 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
         match lower_with(graph, &forced) {
             Ok(kernel) => return kernel,
             Err(node) => {
-                assert!(!forced.contains(&node), "a materialised node is read from its temp");
+                assert!(
+                    !forced.contains(&node),
+                    "a materialised node is read from its temp"
+                );
                 forced.push(node);
             }
         }
@@ -182,9 +185,9 @@ fn lower_with(graph: &TypedGraph, forced: &[NodeId]) -> Result<Kernel, NodeId> {
                 };
                 temps.push(positions);
                 let indices = temps.len() - 1;
-                if let Some(&ix) = materialised.iter().find(|&&m| {
-                    matches!(graph.nodes[m].kind, NodeKind::TopKIndices { of } if of == node)
-                }) {
+                if let Some(&ix) = materialised.iter().find(
+                    |&&m| matches!(graph.nodes[m].kind, NodeKind::TopKIndices { of } if of == node),
+                ) {
                     temp_of.insert(ix, indices);
                 }
                 let in_dims = &graph.nodes[*input].dims;
@@ -224,7 +227,9 @@ fn lower_with(graph: &TypedGraph, forced: &[NodeId]) -> Result<Kernel, NodeId> {
             }
             NodeKind::TopKIndices { .. } => unreachable!("made with its `TopK` node's temps"),
             NodeKind::Scatter { .. } | NodeKind::GatherNd { .. } => {
-                let sizes = |node: NodeId| -> Vec<Size> { graph.nodes[node].dims.iter().map(Size::of).collect() };
+                let sizes = |node: NodeId| -> Vec<Size> {
+                    graph.nodes[node].dims.iter().map(Size::of).collect()
+                };
                 let (data, indices, updates, op) = match &n.kind {
                     NodeKind::Scatter {
                         data,
@@ -302,7 +307,11 @@ fn lower_with(graph: &TypedGraph, forced: &[NodeId]) -> Result<Kernel, NodeId> {
                 scale,
                 softcap,
             } => {
-                let (qd, kd, vd) = (&graph.nodes[*q].dims, &graph.nodes[*k].dims, &graph.nodes[*v].dims);
+                let (qd, kd, vd) = (
+                    &graph.nodes[*q].dims,
+                    &graph.nodes[*k].dims,
+                    &graph.nodes[*v].dims,
+                );
                 let scores = [&qd[0], &qd[1], &qd[2], &kd[2]];
                 // The mask's temp is row-major over its own dims, right-aligned to the
                 // scores': a stride per score axis, 0 where the mask broadcasts.

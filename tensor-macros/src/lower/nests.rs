@@ -59,7 +59,10 @@ pub(super) enum Split {
     Cut { axis: usize, at: usize },
     /// The box covers a whole symbolic axis cut into pieces: one box per piece, (first
     /// counter, extent) along loop axis `axis`.
-    Pieces { axis: usize, boxes: Vec<(Offset, Size)> },
+    Pieces {
+        axis: usize,
+        boxes: Vec<(Offset, Size)>,
+    },
     /// The box reads part of a symbolic pieces axis (a slice of a `concat` along names):
     /// the node must be materialised into a temp, and the kernel lowered again.
     Materialise(NodeId),
@@ -78,8 +81,10 @@ pub(super) fn build_regions(
 ) -> Result<Vec<LoopNest>, NodeId> {
     let mut nests = Vec::new();
     // Boxes still to build: (first index, extent) per axis; built in index order.
-    let mut pending: Vec<(Vec<Offset>, Vec<Size>)> =
-        vec![(vec![Offset::zero(); dims.len()], dims.iter().map(Size::of).collect())];
+    let mut pending: Vec<(Vec<Offset>, Vec<Size>)> = vec![(
+        vec![Offset::zero(); dims.len()],
+        dims.iter().map(Size::of).collect(),
+    )];
     while let Some((lo, extents)) = pending.pop() {
         // A box with a literal extent of 0 computes nothing. (Its indices need not lie in
         // the value's pieces: a flip of an empty axis starts at -1.)
@@ -143,7 +148,10 @@ pub(super) fn symbolic_piece_for<'p>(
         return Ok(piece);
     }
     if index.offset == Offset::zero() && extent == whole {
-        let boxes = pieces.iter().map(|p| (p.lo.clone(), p.len.clone())).collect();
+        let boxes = pieces
+            .iter()
+            .map(|p| (p.lo.clone(), p.len.clone()))
+            .collect();
         return Err(Split::Pieces { axis, boxes });
     }
     Err(Split::Materialise(node))
@@ -471,7 +479,12 @@ impl<'g> NestBuilder<'g> {
                             AxisIndex::zero()
                         }
                         Ok(SymbolicPiece {
-                            source: SymbolicSource::Input { input: i, start, step },
+                            source:
+                                SymbolicSource::Input {
+                                    input: i,
+                                    start,
+                                    step,
+                                },
                             ..
                         }) => {
                             input = *i;

@@ -95,7 +95,9 @@ pub(super) fn plan_stages(temps: &[Temp], output_lens: &[Size], nests: &[LoopNes
             .enumerate()
             .filter(|(_, o)| o.buffer == *buffer)
             .all(|(k, o)| {
-                o.base.is_zero() && o.outer_strides.first() == Some(&row_stride) && !nest.gathered(k)
+                o.base.is_zero()
+                    && o.outer_strides.first() == Some(&row_stride)
+                    && !nest.gathered(k)
             })
             .then_some(row)
     };

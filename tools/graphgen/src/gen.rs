@@ -223,7 +223,9 @@ pub fn generate(seed: u64, index: u64) -> Graph {
     }
     // Outputs: values nothing else reads (so every let feeds an output), the last first,
     // at most three, none computed from scalars only.
-    let lets_start = g.pool.len() - g.lets.len() - (g.parts.len() - g.lets.iter().filter(|l| l.0.contains(',')).count());
+    let lets_start = g.pool.len()
+        - g.lets.len()
+        - (g.parts.len() - g.lets.iter().filter(|l| l.0.contains(',')).count());
     let read_later = |i: usize| {
         let name = match &g.pool[i].expr {
             Expr::Var(v) => v.clone(),
@@ -319,7 +321,9 @@ impl Gen {
                     let n = NAMES[used_names];
                     if self.rng.chance(0.3) {
                         let (c, k) = *self.rng.pick(&[(2, 0), (1, 1), (3, 0), (2, 1), (1, 2)]);
-                        dims.push(Dim::from_lin(Lin::name(n).scale(c).add(&Lin::constant(k))).unwrap());
+                        dims.push(
+                            Dim::from_lin(Lin::name(n).scale(c).add(&Lin::constant(k))).unwrap(),
+                        );
                     } else {
                         dims.push(Dim::Name(n));
                     }
@@ -350,11 +354,7 @@ impl Gen {
         let dims = self.base[drop..]
             .iter()
             .map(|d| {
-                let p = if !d.is_lit() {
-                    0.15
-                } else {
-                    0.25
-                };
+                let p = if !d.is_lit() { 0.15 } else { 0.25 };
                 if self.rng.chance(p) {
                     Dim::Lit(1)
                 } else {
@@ -1055,14 +1055,16 @@ impl Gen {
         let lit_axes: Vec<usize> = (0..rank)
             .filter(|&a| matches!(dims[a], Dim::Lit(_)))
             .collect();
-        let which = if self.force_concat { 4 } else { self.rng.below(5) };
+        let which = if self.force_concat {
+            4
+        } else {
+            self.rng.below(5)
+        };
         let (expr, out): (Expr, Vec<Dim>) = match which {
             0 => {
                 // A named axis half the time there is one (its bounds are checked at call
                 // entry, a path of its own).
-                let named_axes: Vec<usize> = (0..rank)
-                    .filter(|&a| !dims[a].is_lit())
-                    .collect();
+                let named_axes: Vec<usize> = (0..rank).filter(|&a| !dims[a].is_lit()).collect();
                 let a = if !named_axes.is_empty() && self.rng.chance(0.5) {
                     *self.rng.pick(&named_axes)
                 } else {
@@ -1261,7 +1263,11 @@ impl Gen {
                     let v = if symbolic && self.rng.chance(0.5) {
                         let mut pd = dims.clone();
                         pd[a] = self.new_name_or_lit();
-                        let d = if self.rng.chance(0.7) { dtype } else { self.param_dtype() };
+                        let d = if self.rng.chance(0.7) {
+                            dtype
+                        } else {
+                            self.param_dtype()
+                        };
                         self.add_param(d, Some(pd))
                     } else if c.is_empty() || self.rng.chance(0.3) {
                         x.clone()
@@ -2108,8 +2114,11 @@ impl Gen {
     /// A literal length, a name in use, or a new name.
     fn new_name_or_lit(&mut self) -> Dim {
         let used = self.names_in_use();
-        let fresh: Vec<&'static str> =
-            NEW_NAMES.iter().copied().filter(|n| !used.contains(n)).collect();
+        let fresh: Vec<&'static str> = NEW_NAMES
+            .iter()
+            .copied()
+            .filter(|n| !used.contains(n))
+            .collect();
         match self.rng.below(3) {
             0 if !fresh.is_empty() => Dim::Name(fresh[0]),
             1 if !used.is_empty() => Dim::Name(*self.rng.pick(&used)),
@@ -2132,7 +2141,13 @@ impl Gen {
     }
 
     /// A new index parameter into an axis of `len`.
-    fn index_param(&mut self, dims: Vec<Dim>, len: Dim, negative: bool, ignore: Option<i64>) -> Val {
+    fn index_param(
+        &mut self,
+        dims: Vec<Dim>,
+        len: Dim,
+        negative: bool,
+        ignore: Option<i64>,
+    ) -> Val {
         let d = *self.rng.pick(&INT_DTYPES);
         let v = self.add_param(d, Some(dims));
         self.indices.push(IndexParam {
@@ -2196,7 +2211,11 @@ impl Gen {
         let mut out = x.ty.dims[..a].to_vec();
         out.extend(idims);
         out.extend(x.ty.dims[a + 1..].iter().cloned());
-        let written = if self.rng.chance(0.3) { a as i64 - rank as i64 } else { a as i64 };
+        let written = if self.rng.chance(0.3) {
+            a as i64 - rank as i64
+        } else {
+            a as i64
+        };
         let named = if a == 0 && self.rng.chance(0.5) {
             vec![]
         } else {
@@ -2204,7 +2223,10 @@ impl Gen {
         };
         Some(Val {
             expr: call("gather", vec![Arg::E(x.expr), Arg::E(ids.expr)], named),
-            ty: Ty { dtype: x.ty.dtype, dims: out },
+            ty: Ty {
+                dtype: x.ty.dtype,
+                dims: out,
+            },
             scalar: false,
         })
     }
@@ -2226,7 +2248,10 @@ impl Gen {
                 vec![Arg::E(x.expr), Arg::E(ids.expr)],
                 vec![("axis", Arg::Int(a as i64))],
             ),
-            ty: Ty { dtype: x.ty.dtype, dims: idims },
+            ty: Ty {
+                dtype: x.ty.dtype,
+                dims: idims,
+            },
             scalar: false,
         })
     }
@@ -2242,7 +2267,11 @@ impl Gen {
         let at = self.rng.below(rank + 1);
         let mut named = vec![("depth", Arg::Dim(depth.clone()))];
         if at != rank || self.rng.chance(0.2) {
-            let w = if self.rng.chance(0.5) { at as i64 } else { at as i64 - rank as i64 - 1 };
+            let w = if self.rng.chance(0.5) {
+                at as i64
+            } else {
+                at as i64 - rank as i64 - 1
+            };
             named.push(("axis", Arg::Int(w)));
         }
         let dtype = *self.rng.pick(&[F32, F32, F64, I32, U8, I64, F16, BF16]);
@@ -2275,13 +2304,20 @@ impl Gen {
                 }
                 Some(Val {
                     expr: call("arange", vec![Arg::Dim(d.clone())], named),
-                    ty: Ty { dtype, dims: vec![d] },
+                    ty: Ty {
+                        dtype,
+                        dims: vec![d],
+                    },
                     scalar: false,
                 })
             }
             1 => {
                 let d0 = self.dim_arg();
-                let d1 = if self.rng.chance(0.5) { d0.clone() } else { self.dim_arg() };
+                let d1 = if self.rng.chance(0.5) {
+                    d0.clone()
+                } else {
+                    self.dim_arg()
+                };
                 let dtype = *self.rng.pick(&[F32, F32, F64, Bool, I32, U8, BF16]);
                 let mut args = vec![Arg::Dim(d0.clone())];
                 if d1 != d0 || self.rng.chance(0.3) {
@@ -2296,7 +2332,10 @@ impl Gen {
                 }
                 Some(Val {
                     expr: call("eye", args, named),
-                    ty: Ty { dtype, dims: vec![d0, d1] },
+                    ty: Ty {
+                        dtype,
+                        dims: vec![d0, d1],
+                    },
                     scalar: false,
                 })
             }
@@ -2353,15 +2392,28 @@ impl Gen {
                 } else {
                     Dim::from_lin(x.ty.dims[a].lin().add(&Lin::constant(-lit_sum))).unwrap()
                 };
-                Ty { dtype: x.ty.dtype, dims: d }
+                Ty {
+                    dtype: x.ty.dtype,
+                    dims: d,
+                }
             })
             .collect();
         let named = if a == 0 && self.rng.chance(0.5) {
             vec![]
         } else {
-            vec![("axis", Arg::Int(if self.rng.chance(0.5) { a as i64 } else { a as i64 - rank as i64 }))]
+            vec![(
+                "axis",
+                Arg::Int(if self.rng.chance(0.5) {
+                    a as i64
+                } else {
+                    a as i64 - rank as i64
+                }),
+            )]
         };
-        self.tuple_let(call("split", vec![Arg::E(x.expr), Arg::Ints(sizes)], named), tys);
+        self.tuple_let(
+            call("split", vec![Arg::E(x.expr), Arg::Ints(sizes)], named),
+            tys,
+        );
         None
     }
 
@@ -2370,7 +2422,11 @@ impl Gen {
         let x = self.coerce(x, |d| d != Bool);
         let rank = x.ty.rank();
         let a = self.rng.below(rank);
-        let written = if self.rng.chance(0.5) { a as i64 - rank as i64 } else { a as i64 };
+        let written = if self.rng.chance(0.5) {
+            a as i64 - rank as i64
+        } else {
+            a as i64
+        };
         let mut named = vec![];
         if written != -1 || self.rng.chance(0.3) {
             named.push(("axis", Arg::Int(written)));
@@ -2391,8 +2447,14 @@ impl Gen {
                 let mut d = x.ty.dims.clone();
                 d[a] = Dim::Lit(k as usize);
                 let tys = vec![
-                    Ty { dtype: x.ty.dtype, dims: d.clone() },
-                    Ty { dtype: I64, dims: d },
+                    Ty {
+                        dtype: x.ty.dtype,
+                        dims: d.clone(),
+                    },
+                    Ty {
+                        dtype: I64,
+                        dims: d,
+                    },
                 ];
                 self.tuple_let(call("top_k", vec![Arg::E(x.expr)], named), tys);
                 None
@@ -2401,10 +2463,17 @@ impl Gen {
                 if self.rng.chance(0.5) {
                     named.push(("descending", Arg::Bool(self.rng.chance(0.5))));
                 }
-                let (f, dtype) = if k == 1 { ("sort", x.ty.dtype) } else { ("argsort", I64) };
+                let (f, dtype) = if k == 1 {
+                    ("sort", x.ty.dtype)
+                } else {
+                    ("argsort", I64)
+                };
                 Some(Val {
                     expr: call(f, vec![Arg::E(x.expr)], named),
-                    ty: Ty { dtype, dims: x.ty.dims },
+                    ty: Ty {
+                        dtype,
+                        dims: x.ty.dims,
+                    },
                     scalar: false,
                 })
             }
@@ -2421,7 +2490,10 @@ impl Gen {
         let c = x.ty.dims[1].clone();
         let mut ldims = x.ty.dims.clone();
         ldims.remove(1);
-        let ignore = self.rng.chance(0.3).then(|| *self.rng.pick(&[-1i64, -100, 0, 1]));
+        let ignore = self
+            .rng
+            .chance(0.3)
+            .then(|| *self.rng.pick(&[-1i64, -100, 0, 1]));
         let labels = self.index_param(ldims.clone(), c.clone(), false, ignore);
         let mut named = vec![];
         if self.rng.chance(0.4) {
@@ -2438,7 +2510,10 @@ impl Gen {
         let dims = if reduction == "none" { ldims } else { vec![] };
         Some(Val {
             expr: call(f, vec![Arg::E(x.expr), Arg::E(labels.expr)], named),
-            ty: Ty { dtype: x.ty.dtype, dims },
+            ty: Ty {
+                dtype: x.ty.dtype,
+                dims,
+            },
             scalar: false,
         })
     }
@@ -2460,7 +2535,11 @@ impl Gen {
         // or sliced, symbolic ones `:` or sliced from the start.
         let m = 1 + self.rng.below(rank.min(3));
         let ellipsis = self.rng.chance(0.35);
-        let axes: Vec<usize> = if ellipsis { (rank - m..rank).collect() } else { (0..m).collect() };
+        let axes: Vec<usize> = if ellipsis {
+            (rank - m..rank).collect()
+        } else {
+            (0..m).collect()
+        };
         let mut items = Vec::new();
         let mut out: Vec<Dim> = Vec::new();
         let mut adims: Vec<Option<Dim>> = Vec::new();
@@ -2480,7 +2559,10 @@ impl Gen {
                     let n = *n as i64;
                     let s = self.rng.chance(0.6).then(|| self.rng.range(-n - 1, n + 1));
                     let e = self.rng.chance(0.6).then(|| self.rng.range(-n - 1, n + 1));
-                    let t = self.rng.chance(0.4).then(|| *self.rng.pick(&[2i64, 3, -1, -2]));
+                    let t = self
+                        .rng
+                        .chance(0.4)
+                        .then(|| *self.rng.pick(&[2i64, 3, -1, -2]));
                     items.push(IndexItem::Range(s, e, t));
                     adims.push(Some(Dim::Lit(slice_len(n, s, e, t.unwrap_or(1)))));
                 }
@@ -2504,7 +2586,10 @@ impl Gen {
         // A bare name is an expression here only in parentheses-free form: wrap non-vars.
         Some(Val {
             expr: Expr::Index(Box::new(x.expr), items),
-            ty: Ty { dtype: x.ty.dtype, dims: out },
+            ty: Ty {
+                dtype: x.ty.dtype,
+                dims: out,
+            },
             scalar: false,
         })
     }

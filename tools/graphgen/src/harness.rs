@@ -121,7 +121,11 @@ pub fn graph_module(g: &Graph) -> String {
             for n in &g.names {
                 let axes = || {
                     g.params.iter().enumerate().flat_map(|(i, p)| {
-                        p.dims.iter().flatten().enumerate().map(move |(a, d)| (i, a, d))
+                        p.dims
+                            .iter()
+                            .flatten()
+                            .enumerate()
+                            .map(move |(a, d)| (i, a, d))
                     })
                 };
                 let plain = axes().find(|(_, _, d)| **d == Dim::Name(n));

@@ -326,7 +326,10 @@ pub fn make_inputs(
         let t = &mut inputs[ip.param];
         let (lo, hi) = t.dtype.int_range();
         for b in t.bits.iter_mut() {
-            let v: i128 = if let Some(i) = ip.ignore.filter(|&i| (lo..=hi).contains(&(i as i128)) && rng.chance(0.2)) {
+            let v: i128 = if let Some(i) = ip
+                .ignore
+                .filter(|&i| (lo..=hi).contains(&(i as i128)) && rng.chance(0.2))
+            {
                 i as i128
             } else if n == 0 {
                 0
@@ -341,7 +344,13 @@ pub fn make_inputs(
             let bad: Vec<i128> = [n, -n - 1, hi, lo, n + 7]
                 .into_iter()
                 .filter(|v| (lo..=hi).contains(v))
-                .filter(|v| if ip.negative { *v >= n || *v < -n } else { *v >= n || *v < 0 })
+                .filter(|v| {
+                    if ip.negative {
+                        *v >= n || *v < -n
+                    } else {
+                        *v >= n || *v < 0
+                    }
+                })
                 .filter(|v| ip.ignore.map_or(true, |i| i as i128 != *v))
                 .collect();
             if !bad.is_empty() {

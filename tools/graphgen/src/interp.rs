@@ -192,7 +192,9 @@ pub fn run(g: &Graph, inputs: &[T], sizes: &HashMap<&'static str, usize>) -> Res
     }
     for (name, e) in &g.lets {
         if name.contains(',') {
-            let Expr::Call(c) = e else { panic!("a tuple op") };
+            let Expr::Call(c) = e else {
+                panic!("a tuple op")
+            };
             let parts = it.tuple(c)?;
             for (n, t) in name.split(", ").zip(parts) {
                 it.env.insert(n.to_string(), t);
@@ -526,7 +528,9 @@ impl Interp<'_> {
                 let n = x.dims[a] as i128;
                 let mut pos = Vec::new();
                 for e in &ids.data {
-                    let E::I(i) = *e else { panic!("an integer index") };
+                    let E::I(i) = *e else {
+                        panic!("an integer index")
+                    };
                     if i < -n || i >= n {
                         return Err(Fail::IndexOutOfRange);
                     }
@@ -557,7 +561,11 @@ impl Interp<'_> {
                         x.data[flatten(&src, &x.dims)]
                     })
                     .collect();
-                Ok(T { dtype: x.dtype, dims, data })
+                Ok(T {
+                    dtype: x.dtype,
+                    dims,
+                    data,
+                })
             }
             "one_hot" => {
                 let ids = self.eval(&expr(0))?;
@@ -597,7 +605,11 @@ impl Interp<'_> {
                         }
                     })
                     .collect();
-                Ok(T { dtype: d, dims, data })
+                Ok(T {
+                    dtype: d,
+                    dims,
+                    data,
+                })
             }
             "arange" | "eye" => {
                 let d = dtype("dtype").unwrap_or(if f == "arange" { I64 } else { F32 });
@@ -607,7 +619,11 @@ impl Interp<'_> {
                 };
                 if f == "arange" {
                     let n = dim(0);
-                    let t = T { dtype: I64, dims: vec![n], data: (0..n).map(|i| E::I(i as i128)).collect() };
+                    let t = T {
+                        dtype: I64,
+                        dims: vec![n],
+                        data: (0..n).map(|i| E::I(i as i128)).collect(),
+                    };
                     return Ok(convert(&t, d));
                 }
                 let (r, cc) = (dim(0), if c.args.len() > 1 { dim(1) } else { dim(0) });
@@ -615,9 +631,19 @@ impl Interp<'_> {
                 let one = convert(&T::scalar(Bool, E::B(true)), d).data[0];
                 let zero = convert(&T::scalar(Bool, E::B(false)), d).data[0];
                 let data = (0..r * cc)
-                    .map(|p| if (p % cc) as i64 - (p / cc) as i64 == k { one } else { zero })
+                    .map(|p| {
+                        if (p % cc) as i64 - (p / cc) as i64 == k {
+                            one
+                        } else {
+                            zero
+                        }
+                    })
                     .collect();
-                Ok(T { dtype: d, dims: vec![r, cc], data })
+                Ok(T {
+                    dtype: d,
+                    dims: vec![r, cc],
+                    data,
+                })
             }
             "tril" | "triu" => {
                 let x = self.eval(&expr(0))?;
@@ -1810,16 +1836,23 @@ impl Interp<'_> {
     /// A tuple-valued op: `split`, `top_k`.
     fn tuple(&mut self, c: &Call) -> Result<Vec<T>, Fail> {
         let int = |n: &str| {
-            c.named.iter().find(|(k, _)| *k == n).and_then(|(_, a)| match a {
-                Arg::Int(i) => Some(*i),
-                _ => None,
-            })
+            c.named
+                .iter()
+                .find(|(k, _)| *k == n)
+                .and_then(|(_, a)| match a {
+                    Arg::Int(i) => Some(*i),
+                    _ => None,
+                })
         };
-        let Arg::E(xe) = &c.args[0] else { panic!("a tensor") };
+        let Arg::E(xe) = &c.args[0] else {
+            panic!("a tensor")
+        };
         let x = self.eval(xe)?;
         match c.f {
             "split" => {
-                let Arg::Ints(sizes) = &c.args[1] else { panic!("sizes") };
+                let Arg::Ints(sizes) = &c.args[1] else {
+                    panic!("sizes")
+                };
                 let a = norm_axis(int("axis").unwrap_or(0), x.dims.len());
                 let n = x.dims[a] as i64;
                 let lits: i64 = sizes.iter().filter(|&&s| s >= 0).sum();
@@ -1830,7 +1863,11 @@ impl Interp<'_> {
                 Ok(sizes
                     .iter()
                     .map(|&s| {
-                        let len = if s < 0 { (n - lits) as usize } else { s as usize };
+                        let len = if s < 0 {
+                            (n - lits) as usize
+                        } else {
+                            s as usize
+                        };
                         let idx: Vec<Option<usize>> = (at..at + len).map(Some).collect();
                         at += len;
                         gather_axis(&x, a, &idx, E::Any)
@@ -1891,7 +1928,10 @@ fn top_k(x: &T, axis: usize, k: usize, largest: bool) -> (T, T) {
         let mut order: Vec<usize> = (0..n).collect();
         order.sort_by(|&i, &j| {
             let (a, b) = (key(row[i]), key(row[j]));
-            let c = a.0.cmp(&b.0).then(a.1.partial_cmp(&b.1).unwrap()).then(a.2.cmp(&b.2));
+            let c =
+                a.0.cmp(&b.0)
+                    .then(a.1.partial_cmp(&b.1).unwrap())
+                    .then(a.2.cmp(&b.2));
             let c = if largest { c.reverse() } else { c };
             // NaN is above every number either way: last when ascending.
             let c = if !largest && a.0 != b.0 { c } else { c };
@@ -1903,8 +1943,16 @@ fn top_k(x: &T, axis: usize, k: usize, largest: bool) -> (T, T) {
         }
     }
     (
-        T { dtype: x.dtype, dims: dims.clone(), data: vals },
-        T { dtype: I64, dims, data: idxs },
+        T {
+            dtype: x.dtype,
+            dims: dims.clone(),
+            data: vals,
+        },
+        T {
+            dtype: I64,
+            dims,
+            data: idxs,
+        },
     )
 }
 
@@ -1923,7 +1971,9 @@ fn loss(
     let classes = x.dims[1];
     let mut ls = Vec::new();
     for e in &labels.data {
-        let E::I(l) = *e else { panic!("an integer label") };
+        let E::I(l) = *e else {
+            panic!("an integer label")
+        };
         if Some(l as i64) == ignore.filter(|_| l >= i64::MIN as i128 && l <= i64::MAX as i128) {
             ls.push(None);
         } else if (0..classes as i128).contains(&l) {
@@ -1950,8 +2000,14 @@ fn loss(
             at(l)
         } else {
             let vals: Vec<E> = (0..classes).map(at).collect();
-            let m = vals.iter().skip(1).fold(vals[0], |m, &v| apply("max", c, &[m, v], &[]));
-            let d: Vec<E> = vals.iter().map(|&v| apply("sub", c, &[v, m], &[])).collect();
+            let m = vals
+                .iter()
+                .skip(1)
+                .fold(vals[0], |m, &v| apply("max", c, &[m, v], &[]));
+            let d: Vec<E> = vals
+                .iter()
+                .map(|&v| apply("sub", c, &[v, m], &[]))
+                .collect();
             let e: Vec<E> = d.iter().map(|&v| apply("exp", c, &[v], &[])).collect();
             let s = float_sum(&e, c);
             apply("sub", c, &[d[l], apply("log", c, &[s], &[])], &[])
@@ -1961,7 +2017,11 @@ fn loss(
         weights.push(wl);
     }
     Ok(match reduction {
-        "none" => T { dtype: x.dtype, dims: labels.dims.clone(), data: losses },
+        "none" => T {
+            dtype: x.dtype,
+            dims: labels.dims.clone(),
+            data: losses,
+        },
         "sum" => T::scalar(x.dtype, float_sum(&losses, c)),
         _ => {
             let s = float_sum(&losses, c);
@@ -2032,5 +2092,9 @@ fn index_sugar(x: &T, items: &[IndexItem]) -> T {
         }
         None => dims.extend(&y.dims[consumed..]),
     }
-    T { dtype: y.dtype, dims, data: y.data }
+    T {
+        dtype: y.dtype,
+        dims,
+        data: y.data,
+    }
 }

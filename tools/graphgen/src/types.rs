@@ -219,13 +219,20 @@ impl Lin {
             }
         }
         out.retain(|t| t.1 != 0);
-        Lin { terms: out, k: self.k }
+        Lin {
+            terms: out,
+            k: self.k,
+        }
     }
 
     pub fn add(&self, o: &Lin) -> Lin {
         let mut terms = self.terms.clone();
         terms.extend(o.terms.iter().cloned());
-        Lin { terms, k: self.k + o.k }.norm()
+        Lin {
+            terms,
+            k: self.k + o.k,
+        }
+        .norm()
     }
 
     pub fn scale(&self, c: i64) -> Lin {
