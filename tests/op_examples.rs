@@ -5,6 +5,7 @@
 #![allow(clippy::approx_constant, clippy::bool_assert_comparison)]
 
 #[test]
+#[rustfmt::skip]
 fn op_add() {
     use tensorgraph::prelude::*;
     let f = graph!(|a: i32[3], b: i32[3]| a + b);
@@ -14,6 +15,7 @@ fn op_add() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_sub() {
     use tensorgraph::prelude::*;
     let f = graph!(|a: u8[3], b: u8[3]| a - b);
@@ -23,6 +25,7 @@ fn op_sub() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_mul() {
     use tensorgraph::prelude::*;
     let f = graph!(|a: f32[3], b: f32[3]| a * b);
@@ -32,6 +35,7 @@ fn op_mul() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_div() {
     use tensorgraph::prelude::*;
     let f = graph!(|a: i32[3], b: i32[3]| a / b);
@@ -41,6 +45,7 @@ fn op_div() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_mod() {
     use tensorgraph::prelude::*;
     let f = graph!(|a: i32[4], b: i32[4]| mod(a, b));
@@ -50,6 +55,7 @@ fn op_mod() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_rem() {
     use tensorgraph::prelude::*;
     let f = graph!(|a: i32[4], b: i32[4]| a % b);
@@ -59,6 +65,7 @@ fn op_rem() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_pow() {
     use tensorgraph::prelude::*;
     let f = graph!(|a: i64[4], b: i64[4]| pow(a, b));
@@ -68,6 +75,7 @@ fn op_pow() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_max() {
     use tensorgraph::prelude::*;
     let f = graph!(|a: f32[3], b: f32[3]| max(a, b));
@@ -77,6 +85,7 @@ fn op_max() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_min() {
     use tensorgraph::prelude::*;
     let f = graph!(|a: i8[3], b: i8[3]| min(a, b));
@@ -86,6 +95,7 @@ fn op_min() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_equal() {
     use tensorgraph::prelude::*;
     let f = graph!(|a: f32[3], b: f32[3]| a == b);
@@ -95,6 +105,7 @@ fn op_equal() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_not_equal() {
     use tensorgraph::prelude::*;
     let f = graph!(|a: i32[3], b: i32[3]| a != b);
@@ -104,6 +115,7 @@ fn op_not_equal() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_greater() {
     use tensorgraph::prelude::*;
     let f = graph!(|a: f32[3], b: f32[3]| a > b);
@@ -113,6 +125,7 @@ fn op_greater() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_greater_equal() {
     use tensorgraph::prelude::*;
     let f = graph!(|a: f32[3], b: f32[3]| a >= b);
@@ -122,6 +135,7 @@ fn op_greater_equal() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_less() {
     use tensorgraph::prelude::*;
     let f = graph!(|a: u16[3], b: u16[3]| a < b);
@@ -131,6 +145,7 @@ fn op_less() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_less_equal() {
     use tensorgraph::prelude::*;
     let f = graph!(|a: u16[3], b: u16[3]| a <= b);
@@ -140,6 +155,7 @@ fn op_less_equal() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_neg() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: i32[3]| -x);
@@ -148,6 +164,7 @@ fn op_neg() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_abs() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: i8[3]| abs(x));
@@ -156,6 +173,7 @@ fn op_abs() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_relu() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| relu(x));
@@ -164,6 +182,7 @@ fn op_relu() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_floor() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| floor(x));
@@ -172,6 +191,7 @@ fn op_floor() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_round() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| round(x));
@@ -180,6 +200,7 @@ fn op_round() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_roundeven() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| roundeven(x));
@@ -188,6 +209,7 @@ fn op_roundeven() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_trunc() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| trunc(x));
@@ -196,6 +218,7 @@ fn op_trunc() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_sqrt() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| sqrt(x));
@@ -204,6 +227,7 @@ fn op_sqrt() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_rsqrt() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| rsqrt(x));
@@ -215,6 +239,7 @@ fn op_rsqrt() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_exp() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| exp(x));
@@ -226,6 +251,7 @@ fn op_exp() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_log() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| log(x));
@@ -237,6 +263,7 @@ fn op_log() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_log1p() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| log1p(x));
@@ -248,6 +275,7 @@ fn op_log1p() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_sin() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| sin(x));
@@ -259,6 +287,7 @@ fn op_sin() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_cos() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| cos(x));
@@ -270,6 +299,7 @@ fn op_cos() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_tanh() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| tanh(x));
@@ -281,6 +311,7 @@ fn op_tanh() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_erf() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| erf(x));
@@ -292,6 +323,7 @@ fn op_erf() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_sigmoid() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| sigmoid(x));
@@ -303,6 +335,7 @@ fn op_sigmoid() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_gelu() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| gelu(x));
@@ -314,6 +347,7 @@ fn op_gelu() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_silu() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| silu(x));
@@ -325,6 +359,7 @@ fn op_silu() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_exp2() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| exp2(x));
@@ -336,6 +371,7 @@ fn op_exp2() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_log2() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| log2(x));
@@ -347,6 +383,7 @@ fn op_log2() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_expm1() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| expm1(x));
@@ -358,6 +395,7 @@ fn op_expm1() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_tan() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| tan(x));
@@ -369,6 +407,7 @@ fn op_tan() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_atan() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| atan(x));
@@ -380,6 +419,7 @@ fn op_atan() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_asin() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| asin(x));
@@ -391,6 +431,7 @@ fn op_asin() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_acos() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| acos(x));
@@ -402,6 +443,7 @@ fn op_acos() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_sinh() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| sinh(x));
@@ -413,6 +455,7 @@ fn op_sinh() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_cosh() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| cosh(x));
@@ -424,6 +467,7 @@ fn op_cosh() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_softplus() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| softplus(x));
@@ -435,6 +479,7 @@ fn op_softplus() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_asinh() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| asinh(x));
@@ -446,6 +491,7 @@ fn op_asinh() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_acosh() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| acosh(x));
@@ -457,6 +503,7 @@ fn op_acosh() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_atanh() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| atanh(x));
@@ -468,6 +515,7 @@ fn op_atanh() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_erfc() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| erfc(x));
@@ -479,6 +527,7 @@ fn op_erfc() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_cbrt() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| cbrt(x));
@@ -490,6 +539,7 @@ fn op_cbrt() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_mish() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| mish(x));
@@ -501,6 +551,7 @@ fn op_mish() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_gelu_tanh() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| gelu_tanh(x));
@@ -512,6 +563,7 @@ fn op_gelu_tanh() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_is_nan() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| is_nan(x));
@@ -520,6 +572,7 @@ fn op_is_nan() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_is_inf() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| is_inf(x));
@@ -528,6 +581,7 @@ fn op_is_inf() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_ceil() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| ceil(x));
@@ -536,6 +590,7 @@ fn op_ceil() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_square() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: i32[3]| square(x));
@@ -544,6 +599,7 @@ fn op_square() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_sign() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| sign(x));
@@ -552,6 +608,7 @@ fn op_sign() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_reciprocal() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| reciprocal(x));
@@ -560,6 +617,7 @@ fn op_reciprocal() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_softsign() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| softsign(x));
@@ -568,6 +626,7 @@ fn op_softsign() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_is_finite() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| is_finite(x));
@@ -576,6 +635,7 @@ fn op_is_finite() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_hard_swish() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| hard_swish(x));
@@ -584,6 +644,7 @@ fn op_hard_swish() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_leaky_relu() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| leaky_relu(x, alpha = 0.5));
@@ -592,6 +653,7 @@ fn op_leaky_relu() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_thresholded_relu() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| thresholded_relu(x, alpha = 1.0));
@@ -600,6 +662,7 @@ fn op_thresholded_relu() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_hard_sigmoid() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| hard_sigmoid(x));
@@ -608,6 +671,7 @@ fn op_hard_sigmoid() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_shrink() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| shrink(x, lambd = 1.0, bias = 0.5));
@@ -616,6 +680,7 @@ fn op_shrink() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_elu() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| elu(x));
@@ -627,6 +692,7 @@ fn op_elu() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_celu() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| celu(x));
@@ -638,6 +704,7 @@ fn op_celu() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_selu() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| selu(x));
@@ -649,6 +716,7 @@ fn op_selu() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_swish() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| swish(x));
@@ -660,6 +728,7 @@ fn op_swish() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_bitwise_count() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: i16[3]| bitwise_count(x));
@@ -668,6 +737,7 @@ fn op_bitwise_count() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_bitwise_and() {
     use tensorgraph::prelude::*;
     let f = graph!(|a: u8[3], b: u8[3]| a & b);
@@ -677,6 +747,7 @@ fn op_bitwise_and() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_bitwise_or() {
     use tensorgraph::prelude::*;
     let f = graph!(|a: u8[3], b: u8[3]| a | b);
@@ -686,6 +757,7 @@ fn op_bitwise_or() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_bitwise_xor() {
     use tensorgraph::prelude::*;
     let f = graph!(|a: u8[3], b: u8[3]| a ^ b);
@@ -695,6 +767,7 @@ fn op_bitwise_xor() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_bitwise_not() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: i8[3]| !x);
@@ -703,6 +776,7 @@ fn op_bitwise_not() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_shift_left() {
     use tensorgraph::prelude::*;
     let f = graph!(|a: u8[3], b: u8[3]| a << b);
@@ -712,6 +786,7 @@ fn op_shift_left() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_shift_right() {
     use tensorgraph::prelude::*;
     let f = graph!(|a: i32[3], b: i32[3]| a >> b);
@@ -721,6 +796,7 @@ fn op_shift_right() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_logical_and() {
     use tensorgraph::prelude::*;
     let f = graph!(|a: bool[3], b: bool[3]| a && b);
@@ -730,6 +806,7 @@ fn op_logical_and() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_logical_or() {
     use tensorgraph::prelude::*;
     let f = graph!(|a: bool[3], b: bool[3]| a || b);
@@ -739,6 +816,7 @@ fn op_logical_or() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_logical_xor() {
     use tensorgraph::prelude::*;
     let f = graph!(|a: bool[3], b: bool[3]| logical_xor(a, b));
@@ -748,6 +826,7 @@ fn op_logical_xor() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_logical_not() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: bool[3]| logical_not(x));
@@ -756,6 +835,7 @@ fn op_logical_not() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_where() {
     use tensorgraph::prelude::*;
     let f = graph!(|c: bool[3], a: f32[3], b: f32[]| where(c, a, b));
@@ -766,6 +846,7 @@ fn op_where() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_sum() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: i32[2, 3]| sum(x, axis = 1));
@@ -774,6 +855,7 @@ fn op_sum() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_prod() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[2, 3]| prod(x, axis = 0));
@@ -782,6 +864,7 @@ fn op_prod() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_reduce_l1() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[4]| reduce_l1(x));
@@ -790,6 +873,7 @@ fn op_reduce_l1() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_reduce_sum_square() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| reduce_sum_square(x));
@@ -798,6 +882,7 @@ fn op_reduce_sum_square() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_mean() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: i32[2, 2]| mean(x, axis = -1, keepdims = true));
@@ -808,6 +893,7 @@ fn op_mean() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_reduce_l2() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[2]| reduce_l2(x));
@@ -816,6 +902,7 @@ fn op_reduce_l2() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_reduce_log_sum() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| reduce_log_sum(x));
@@ -824,6 +911,7 @@ fn op_reduce_log_sum() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_reduce_log_sum_exp() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[2]| reduce_log_sum_exp(x));
@@ -833,6 +921,7 @@ fn op_reduce_log_sum_exp() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_max_reduction() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[2, 3]| max(x, axis = 1));
@@ -841,6 +930,7 @@ fn op_max_reduction() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_min_reduction() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: u8[2, 3]| min(x));
@@ -849,6 +939,7 @@ fn op_min_reduction() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_any() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: bool[2, 2]| any(x, axis = 1));
@@ -857,6 +948,7 @@ fn op_any() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_all() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: i32[3]| all(x));
@@ -865,6 +957,7 @@ fn op_all() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_argmax() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[2, 3]| argmax(x, axis = 1));
@@ -873,6 +966,7 @@ fn op_argmax() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_argmin() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: i32[4]| argmin(x));
@@ -881,6 +975,7 @@ fn op_argmin() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_softmax() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[2, 2]| softmax(x));
@@ -889,6 +984,7 @@ fn op_softmax() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_logsoftmax() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[2]| logsoftmax(x));
@@ -899,6 +995,7 @@ fn op_logsoftmax() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_cumsum() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: i32[4]| (cumsum(x, axis = 0), cumsum(x, axis = 0, exclusive = true, reverse = true)));
@@ -909,6 +1006,7 @@ fn op_cumsum() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_cumprod() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[4]| cumprod(x, axis = 0));
@@ -917,6 +1015,7 @@ fn op_cumprod() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_dimshuffle() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[2, 1, 3]| dimshuffle(x, [2, 'x', 0]));
@@ -927,6 +1026,7 @@ fn op_dimshuffle() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_transpose() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: i32[2, 3]| transpose(x, [1, 0]));
@@ -935,6 +1035,7 @@ fn op_transpose() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_reshape() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[B, 6]| reshape(x, [B, 2, 3]));
@@ -943,6 +1044,7 @@ fn op_reshape() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_broadcast_to() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| broadcast_to(x, [2, 3]));
@@ -951,6 +1053,7 @@ fn op_broadcast_to() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_expand_dims() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| expand_dims(x, 0));
@@ -959,6 +1062,7 @@ fn op_expand_dims() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_squeeze() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3, 1]| squeeze(x, 1));
@@ -968,6 +1072,7 @@ fn op_squeeze() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_clip() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[4]| clip(x, min = -1.0, max = 1.0));
@@ -976,6 +1081,7 @@ fn op_clip() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_clamp() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: i32[3], hi: i32| clamp(x, max = hi));
@@ -984,6 +1090,7 @@ fn op_clamp() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_prelu() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[2, 2], slope: f32[2]| prelu(x, slope));
@@ -993,6 +1100,7 @@ fn op_prelu() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_sum_of() {
     use tensorgraph::prelude::*;
     let f = graph!(|a: f32[2], b: f32[2], c: f32[]| sum_of(a, b, c));
@@ -1003,6 +1111,7 @@ fn op_sum_of() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_mean_of() {
     use tensorgraph::prelude::*;
     let f = graph!(|a: f32[2], b: f32[2]| mean_of(a, b));
@@ -1012,6 +1121,7 @@ fn op_mean_of() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_layer_norm() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[2, 2], g: f32[2], b: f32[2]| layer_norm(x, g, b, eps = 0.0));
@@ -1022,6 +1132,7 @@ fn op_layer_norm() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_rms_norm() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[2], g: f32[2]| rms_norm(x, g, eps = 0.0));
@@ -1031,6 +1142,7 @@ fn op_rms_norm() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_l2_normalize() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[2, 2]| l2_normalize(x));
@@ -1039,6 +1151,7 @@ fn op_l2_normalize() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_quantize_linear() {
     use tensorgraph::prelude::*;
     let q = graph!(|x: f32[4], s: f32, z: u8| quantize_linear(x, s, z));
@@ -1047,6 +1160,7 @@ fn op_quantize_linear() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_dequantize_linear() {
     use tensorgraph::prelude::*;
     let d = graph!(|q: u8[3], s: f32, z: u8| dequantize_linear(q, s, z));
@@ -1055,6 +1169,7 @@ fn op_dequantize_linear() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_slice() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: i32[2, 4]| slice(x, axis = 1, start = 1, end = -1));
@@ -1063,6 +1178,7 @@ fn op_slice() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_flip() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: i32[2, 2]| flip(x));
@@ -1071,6 +1187,7 @@ fn op_flip() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_pad() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[3]| (pad(x, [1, 2], value = 9.0), pad(x, [2, 0], mode = reflect)));
@@ -1081,6 +1198,7 @@ fn op_pad() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_tile() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: u8[2]| tile(x, [3]));
@@ -1089,6 +1207,7 @@ fn op_tile() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_concat() {
     use tensorgraph::prelude::*;
     let f = graph!(|a: f32[1, 2], b: f32[2, 2]| concat([a, b], axis = 0));
@@ -1098,6 +1217,7 @@ fn op_concat() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_matmul() {
     use tensorgraph::prelude::*;
     let f = graph!(|a: f32[2, 3], b: f32[3, 2]| a @ b);
@@ -1107,6 +1227,7 @@ fn op_matmul() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_einsum() {
     use tensorgraph::prelude::*;
     let f = graph!(|a: f32[2, 3], b: f32[3, 2]| (einsum("ij,jk->ik", a, b), einsum("ij->j", a)));
@@ -1118,6 +1239,7 @@ fn op_einsum() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_gather() {
     use tensorgraph::prelude::*;
     let f = graph!(|table: i32[3, 2], ids: i64[4]| gather(table, ids));
@@ -1130,6 +1252,7 @@ fn op_gather() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_gather_elements() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[2, 3], labels: i64[2, 1]| gather_elements(x, labels, axis = 1));
@@ -1139,6 +1262,7 @@ fn op_gather_elements() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_gather_nd() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: i64[3, 4], ids: i32[2, 2]| gather_nd(x, ids));
@@ -1148,19 +1272,18 @@ fn op_gather_nd() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_scatter_elements() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[5], ids: i64[2], up: f32[2]| scatter_elements(x, ids, up));
     let x = Tensor::<f32, Shape![5]>::from_vec(vec![1.0, 2.0, 3.0, 4.0, 5.0]).unwrap();
     let ids = Tensor::<i64, Shape![2]>::from_vec(vec![1, 3]).unwrap();
     let up = Tensor::<f32, Shape![2]>::from_vec(vec![1.5, 2.5]).unwrap();
-    assert_eq!(
-        f(&x, &ids, &up).unwrap().as_slice(),
-        &[1.0, 1.5, 3.0, 2.5, 5.0]
-    );
+    assert_eq!(f(&x, &ids, &up).unwrap().as_slice(), &[1.0, 1.5, 3.0, 2.5, 5.0]);
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_scatter_nd() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: i32[3, 2], ids: i64[1, 1], up: i32[1, 2]| scatter_nd(x, ids, up, reduction = add));
@@ -1171,6 +1294,7 @@ fn op_scatter_nd() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_arange() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[4]| x + arange(4, dtype = f32));
@@ -1179,6 +1303,7 @@ fn op_arange() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_eye() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[2, 3]| x + eye(2, 3, k = 1));
@@ -1187,6 +1312,7 @@ fn op_eye() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_one_hot() {
     use tensorgraph::prelude::*;
     let f = graph!(|ids: i64[3]| one_hot(ids, depth = 3));
@@ -1197,6 +1323,7 @@ fn op_one_hot() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_tril() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: i32[3, 3]| tril(x));
@@ -1205,6 +1332,7 @@ fn op_tril() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_triu() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: i32[2, 3]| triu(x, k = 1));
@@ -1213,6 +1341,7 @@ fn op_triu() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_split() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: i32[5]| split(x, [2, 3]));
@@ -1223,6 +1352,7 @@ fn op_split() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_top_k() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[4]| top_k(x, k = 2));
@@ -1233,6 +1363,7 @@ fn op_top_k() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_sort() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[4]| sort(x, descending = true));
@@ -1241,6 +1372,7 @@ fn op_sort() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_argsort() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: i32[4]| argsort(x));
@@ -1249,6 +1381,7 @@ fn op_argsort() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_softmax_cross_entropy() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[2, 3], labels: i64[2]| softmax_cross_entropy(x, labels));
@@ -1258,6 +1391,7 @@ fn op_softmax_cross_entropy() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_nll_loss() {
     use tensorgraph::prelude::*;
     let f = graph!(|lp: f32[2, 2], labels: i64[2]| nll_loss(lp, labels, reduction = sum));
@@ -1267,32 +1401,28 @@ fn op_nll_loss() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_attention() {
     use tensorgraph::prelude::*;
     let f = graph!(|q: f32[1, 1, 2, 4], k: f32[1, 1, 3, 4], v: f32[1, 1, 3, 4]| attention(q, k, v, is_causal = true));
     let q = Tensor::<f32, Shape![1, 1, 2, 4]>::full(0.0);
     let k = Tensor::<f32, Shape![1, 1, 3, 4]>::full(0.0);
-    let v = Tensor::<f32, Shape![1, 1, 3, 4]>::from_vec((0..12).map(|i| (i / 4) as f32).collect())
-        .unwrap();
-    assert_eq!(
-        f(&q, &k, &v).as_slice(),
-        &[0.5, 0.5, 0.5, 0.5, 1.0, 1.0, 1.0, 1.0]
-    );
+    let v = Tensor::<f32, Shape![1, 1, 3, 4]>::from_vec((0..12).map(|i| (i / 4) as f32).collect()).unwrap();
+    assert_eq!(f(&q, &k, &v).as_slice(), &[0.5, 0.5, 0.5, 0.5, 1.0, 1.0, 1.0, 1.0]);
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_batch_norm() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[1, 2, 2], s: f32[2], b: f32[2], m: f32[2], v: f32[2]| batch_norm(x, s, b, m, v, epsilon = 0.0));
     let x = Tensor::<f32, Shape![1, 2, 2]>::from_vec(vec![1.0, 3.0, 5.0, 7.0]).unwrap();
     let p = |a: f32, b: f32| Tensor::<f32, Shape![2]>::from_vec(vec![a, b]).unwrap();
-    assert_eq!(
-        f(&x, &p(1.0, 2.0), &p(0.0, 1.0), &p(1.0, 5.0), &p(4.0, 1.0)).as_slice(),
-        &[0.0, 1.0, 1.0, 5.0]
-    );
+    assert_eq!(f(&x, &p(1.0, 2.0), &p(0.0, 1.0), &p(1.0, 5.0), &p(4.0, 1.0)).as_slice(), &[0.0, 1.0, 1.0, 5.0]);
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_instance_norm() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[1, 1, 2], s: f32[1], b: f32[1]| instance_norm(x, s, b, epsilon = 0.0));
@@ -1303,6 +1433,7 @@ fn op_instance_norm() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_group_norm() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[1, 2, 1], s: f32[2], b: f32[2]| group_norm(x, s, b, num_groups = 1, epsilon = 0.0));
@@ -1313,6 +1444,7 @@ fn op_group_norm() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_mean_variance_normalization() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f64[2, 1]| mean_variance_normalization(x, axes = [0]));
@@ -1322,6 +1454,7 @@ fn op_mean_variance_normalization() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_lrn() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f64[1, 2, 1]| lrn(x, size = 1, alpha = 1.0, beta = 1.0, bias = 0.0));
@@ -1330,6 +1463,7 @@ fn op_lrn() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_conv() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[1, 1, 3], w: f32[1, 1, 2]| conv(x, w));
@@ -1339,16 +1473,16 @@ fn op_conv() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_max_pool() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[1, 1, 2, 4]| max_pool(x, kernel_shape = [2, 2], strides = [2, 2]));
-    let x =
-        Tensor::<f32, Shape![1, 1, 2, 4]>::from_vec(vec![1.0, 5.0, 2.0, 0.0, 3.0, 4.0, 8.0, 1.0])
-            .unwrap();
+    let x = Tensor::<f32, Shape![1, 1, 2, 4]>::from_vec(vec![1.0, 5.0, 2.0, 0.0, 3.0, 4.0, 8.0, 1.0]).unwrap();
     assert_eq!(f(&x).as_slice(), &[5.0, 8.0]);
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_average_pool() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[1, 1, 1, 4]| average_pool(x, kernel_shape = [1, 2], strides = [1, 2]));
@@ -1357,6 +1491,7 @@ fn op_average_pool() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_lp_pool() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f64[1, 1, 2]| lp_pool(x, kernel_shape = [2], p = 2.0));
@@ -1365,6 +1500,7 @@ fn op_lp_pool() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_global_average_pool() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[1, 1, 2, 2]| global_average_pool(x));
@@ -1373,6 +1509,7 @@ fn op_global_average_pool() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_global_max_pool() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[1, 1, 2, 2]| global_max_pool(x));
@@ -1381,6 +1518,7 @@ fn op_global_max_pool() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_global_lp_pool() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f64[1, 1, 2]| global_lp_pool(x, p = 2.0));
@@ -1389,6 +1527,7 @@ fn op_global_lp_pool() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_space_to_depth() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: i32[1, 1, 2, 2]| space_to_depth(x, blocksize = 2));
@@ -1397,6 +1536,7 @@ fn op_space_to_depth() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn op_depth_to_space() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: i32[1, 4, 1, 1]| depth_to_space(x, blocksize = 2));

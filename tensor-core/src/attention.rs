@@ -49,6 +49,20 @@ pub enum AttentionMask<'a, T> {
     Add(&'a [T], [usize; 4]),
 }
 
+impl AttentionShape {
+    /// Where batch `b`, query head `h` start in `q`, `k`, `v` and the output (its key/value
+    /// head is `h / (q_heads / kv_heads)`).
+    fn head_bases(&self, b: usize, h: usize) -> [usize; 4] {
+        let kv = h / (self.q_heads / self.kv_heads);
+        [
+            (b * self.q_heads + h) * self.q_len * self.head_dim,
+            (b * self.kv_heads + kv) * self.kv_len * self.head_dim,
+            (b * self.kv_heads + kv) * self.kv_len * self.v_dim,
+            (b * self.q_heads + h) * self.q_len * self.v_dim,
+        ]
+    }
+}
+
 /// What a call does besides the product: `scale` multiplies the scores (ONNX's default is
 /// `1 / sqrt(head_dim)`), `softcap > 0` caps them, `causal` masks the future.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -265,6 +279,28 @@ fn softmax_lanes<const NC: usize, const FOLD: bool>(
 /// thread, AVX-512, B=1 H=12 D=64 causal, min of 4-8 calls): 32×128 16.8 / 59.5 ms at
 /// S=1024 / 2048, 48×128 17.6 / 60.6, 64×128 18.7 / 64.9, 128×128 20.9 / 69.6, 64×64
 /// 19.2 / -, 32×256 21.0 / 83.8, 16×128 21.6 / 80.1.
+/// The element of a mask with strides `st` for batch `b`, head `h`, query `i`, key `j`.
+fn mask_at(st: [usize; 4], b: usize, h: usize, i: usize, j: usize) -> usize {
+    b * st[0] + h * st[1] + i * st[2] + j * st[3]
+}
+
+/// `acc = acc · alpha + pv`, row by row (`v_dim` wide): a tile's `P·V` added to the rows'
+/// accumulators after rescaling them to the new running maximum.
+fn rescale_and_add<T: Copy + core::ops::Mul<Output = T> + core::ops::Add<Output = T>>(
+    acc: &mut [T],
+    pv: &[T],
+    alphas: &[T],
+    v_dim: usize,
+) {
+    for (r, &alpha) in alphas.iter().enumerate() {
+        let rows = r * v_dim..(r + 1) * v_dim;
+        acc[rows.clone()]
+            .iter_mut()
+            .zip(&pv[rows])
+            .for_each(|(a, &p)| *a = *a * alpha + p);
+    }
+}
+
 const Q_TILE_32: usize = 32;
 /// Key rows per tile (f32).
 const K_TILE_32: usize = 128;
@@ -311,13 +347,12 @@ fn attention_f32_tiles(
     let AttentionShape {
         batch,
         q_heads,
-        kv_heads,
+        kv_heads: _,
         q_len,
         kv_len,
         head_dim,
         v_dim,
     } = shape;
-    let group = q_heads / kv_heads;
     let offset = kv_len as i64 - q_len as i64;
     let scale = options.scale as f32;
     // Without softcap or mask, and with a positive scale, the scale is folded into the
@@ -332,11 +367,7 @@ fn attention_f32_tiles(
     let mut alphas = [1.0f32; 128];
     for b in 0..batch {
         for h in 0..q_heads {
-            let kv = h / group;
-            let q_base = (b * q_heads + h) * q_len * head_dim;
-            let k_base = (b * kv_heads + kv) * kv_len * head_dim;
-            let v_base = (b * kv_heads + kv) * kv_len * v_dim;
-            let o_base = (b * q_heads + h) * q_len * v_dim;
+            let [q_base, k_base, v_base, o_base] = shape.head_bases(b, h);
             for i0 in (0..q_len).step_by(qtile) {
                 let tq = qtile.min(q_len - i0);
                 // The lanes' row length: `tq` rounded up to whole vectors (the padding
@@ -397,21 +428,14 @@ fn attention_f32_tiles(
                                 AttentionMask::None => {}
                                 AttentionMask::Bool(m, stv) => {
                                     for (c, x) in line[..tq].iter_mut().enumerate() {
-                                        if !m[b * stv[0]
-                                            + h * stv[1]
-                                            + (i0 + c) * stv[2]
-                                            + j * stv[3]]
-                                        {
+                                        if !m[mask_at(stv, b, h, i0 + c, j)] {
                                             *x = f32::NEG_INFINITY;
                                         }
                                     }
                                 }
                                 AttentionMask::Add(m, stv) => {
                                     for (c, x) in line[..tq].iter_mut().enumerate() {
-                                        *x += m[b * stv[0]
-                                            + h * stv[1]
-                                            + (i0 + c) * stv[2]
-                                            + j * stv[3]];
+                                        *x += m[mask_at(stv, b, h, i0 + c, j)];
                                     }
                                 }
                             }
@@ -463,13 +487,12 @@ fn attention_f32_tiles(
                         Options::SINGLE,
                         &|_| {},
                     );
-                    for (r, &alpha) in alphas[..tq].iter().enumerate() {
-                        let rows = r * v_dim..(r + 1) * v_dim;
-                        acc[rows.clone()]
-                            .iter_mut()
-                            .zip(&pv[rows])
-                            .for_each(|(a, &p)| *a = *a * alpha + p);
-                    }
+                    rescale_and_add(
+                        &mut acc[..tq * v_dim],
+                        &pv[..tq * v_dim],
+                        &alphas[..tq],
+                        v_dim,
+                    );
                 }
                 for r in 0..tq {
                     let row = &mut out[o_base + (i0 + r) * v_dim..o_base + (i0 + r + 1) * v_dim];
@@ -510,13 +533,12 @@ fn attention_f64(
     let AttentionShape {
         batch,
         q_heads,
-        kv_heads,
+        kv_heads: _,
         q_len,
         kv_len,
         head_dim,
         v_dim,
     } = shape;
-    let group = q_heads / kv_heads;
     let offset = kv_len as i64 - q_len as i64;
     let (scale, softcap) = (options.scale, options.softcap);
     let mut scores = ScratchVec::<f64>::new(Q_TILE * K_TILE, 0.0);
@@ -527,11 +549,7 @@ fn attention_f64(
     let mut alphas = [1.0f64; Q_TILE];
     for b in 0..batch {
         for h in 0..q_heads {
-            let kv = h / group;
-            let q_base = (b * q_heads + h) * q_len * head_dim;
-            let k_base = (b * kv_heads + kv) * kv_len * head_dim;
-            let v_base = (b * kv_heads + kv) * kv_len * v_dim;
-            let o_base = (b * q_heads + h) * q_len * v_dim;
+            let [q_base, k_base, v_base, o_base] = shape.head_bases(b, h);
             for i0 in (0..q_len).step_by(Q_TILE) {
                 let tq = Q_TILE.min(q_len - i0);
                 row_max[..tq].fill(f64::NEG_INFINITY);
@@ -590,13 +608,11 @@ fn attention_f64(
                             match mask {
                                 AttentionMask::None => {}
                                 AttentionMask::Bool(m, st) => {
-                                    if !m[b * st[0] + h * st[1] + i * st[2] + j * st[3]] {
+                                    if !m[mask_at(st, b, h, i, j)] {
                                         x = f64::NEG_INFINITY;
                                     }
                                 }
-                                AttentionMask::Add(m, st) => {
-                                    x += m[b * st[0] + h * st[1] + i * st[2] + j * st[3]]
-                                }
+                                AttentionMask::Add(m, st) => x += m[mask_at(st, b, h, i, j)],
                             }
                             best = if x > best { x } else { best };
                             *slot = x;
@@ -645,13 +661,12 @@ fn attention_f64(
                         Options::SINGLE,
                         &|_| {},
                     );
-                    for (r, &alpha) in alphas[..tq].iter().enumerate() {
-                        let rows = r * v_dim..(r + 1) * v_dim;
-                        acc[rows.clone()]
-                            .iter_mut()
-                            .zip(&pv[rows])
-                            .for_each(|(a, &p)| *a = *a * alpha + p);
-                    }
+                    rescale_and_add(
+                        &mut acc[..tq * v_dim],
+                        &pv[..tq * v_dim],
+                        &alphas[..tq],
+                        v_dim,
+                    );
                 }
                 for r in 0..tq {
                     let row = &mut out[o_base + (i0 + r) * v_dim..o_base + (i0 + r + 1) * v_dim];

@@ -1287,24 +1287,8 @@ pub fn check_indices<E: Copy + Into<i128>>(
     let Some(at) = indices.iter().position(|&v| bad(v.into())) else {
         return Ok(());
     };
-    let mut rest = at;
-    let mut position = vec![0usize; dims.len()];
-    for (axis, &d) in dims.iter().enumerate().rev() {
-        if d > 0 {
-            position[axis] = rest % d;
-            rest /= d;
-        }
-    }
-    let position: Vec<String> = position.iter().map(|p| p.to_string()).collect();
-    Err(EntryError::new(ShapeError::IndexOutOfRange {
-        graph: sig.name,
-        op,
-        arg,
-        position: format!("[{}]", position.join(", ")),
-        value: indices.get(at).map_or(0, |&v| v.into()),
-        len,
-        signature: sig.text,
-    }))
+    let value = indices.get(at).map_or(0, |&v| v.into());
+    Err(index_error(sig, op, arg, dims, at, value, len))
 }
 
 /// [`check_indices`] for index tuples (`gather_nd`, `scatter_nd`): the last axis of
@@ -1327,6 +1311,21 @@ pub fn check_index_tuples<E: Copy + Into<i128>>(
     let Some((at, value, len)) = bad else {
         return Ok(());
     };
+    Err(index_error(sig, op, arg, dims, at, value, len))
+}
+
+/// `IndexOutOfRange` for the index `value` at flat position `at` of an index parameter of
+/// dims `dims` (the position shown as a multi-index: `[1, 2]`).
+#[cold]
+fn index_error(
+    sig: &'static GraphSignature,
+    op: &'static str,
+    arg: &'static str,
+    dims: &[usize],
+    at: usize,
+    value: i128,
+    len: usize,
+) -> EntryError {
     let mut rest = at;
     let mut position = vec![0usize; dims.len()];
     for (axis, &d) in dims.iter().enumerate().rev() {
@@ -1336,7 +1335,7 @@ pub fn check_index_tuples<E: Copy + Into<i128>>(
         }
     }
     let position: Vec<String> = position.iter().map(|p| p.to_string()).collect();
-    Err(EntryError::new(ShapeError::IndexOutOfRange {
+    EntryError::new(ShapeError::IndexOutOfRange {
         graph: sig.name,
         op,
         arg,
@@ -1344,7 +1343,7 @@ pub fn check_index_tuples<E: Copy + Into<i128>>(
         value,
         len,
         signature: sig.text,
-    }))
+    })
 }
 
 /// [`check_sizes`] for generated code: the same check and, boxed, the same error.

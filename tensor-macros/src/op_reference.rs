@@ -853,7 +853,8 @@ fn test_file() -> String {
     rs.push_str("//! regenerate with `TG_BLESS_DOCS=1 cargo test -p tensorgraph-macros --lib op_reference`.\n");
     rs.push_str("#![allow(clippy::approx_constant, clippy::bool_assert_comparison)]\n");
     for e in entries() {
-        let _ = writeln!(rs, "\n#[test]\nfn {}() {{", e.test_name);
+        // `rustfmt::skip`: the file is the generator's text, whatever `cargo fmt` prefers.
+        let _ = writeln!(rs, "\n#[test]\n#[rustfmt::skip]\nfn {}() {{", e.test_name);
         for line in e.code.lines() {
             if line.is_empty() {
                 rs.push('\n');

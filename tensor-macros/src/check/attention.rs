@@ -6,25 +6,11 @@
 use proc_macro2::Span;
 
 use super::{type_text, Checker, Typed};
-use crate::ast::{Expr, LitValue, NamedArg, UnOp};
+use crate::ast::{Expr, LitValue, NamedArg};
 use crate::dtype::DType;
 use crate::ir::{ConstValue, NodeId, NodeKind};
 use crate::ops::TensorOp;
 use crate::shape::{broadcast, Dim};
-
-/// A float (or integer) literal, possibly negated.
-fn float_literal(e: &Expr) -> Option<f64> {
-    match e {
-        Expr::Lit(LitValue::Float(v, _), _) => Some(*v),
-        Expr::Lit(LitValue::Int(v), _) => Some(*v as f64),
-        Expr::Unary {
-            op: UnOp::Neg,
-            expr,
-            ..
-        } => float_literal(expr).map(|v| -v),
-        _ => None,
-    }
-}
 
 impl Checker<'_> {
     pub(super) fn check_attention(
@@ -53,7 +39,7 @@ impl Checker<'_> {
                         return Typed::Poison;
                     }
                 },
-                name => match float_literal(&n.value) {
+                name => match super::tensor_ops::float_literal(&n.value) {
                     Some(x) if x.is_finite() && (name == "scale" || x >= 0.0) => {
                         if name == "scale" {
                             scale = Some(x);

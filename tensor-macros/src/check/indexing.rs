@@ -80,20 +80,7 @@ impl Checker<'_> {
             );
             return Typed::Poison;
         }
-        let NodeKind::Input { param } = self.node(ids).kind else {
-            unreachable!("index_arg returns parameters");
-        };
-        let check = IndexCheck {
-            param,
-            bound: data_dims[axis].clone(),
-            op: name,
-            negative: true,
-            skip: None,
-            tuple_bounds: Vec::new(),
-        };
-        if !self.graph.index_checks.contains(&check) {
-            self.graph.index_checks.push(check);
-        }
+        self.check_gathered_indices(ids, name, data_dims[axis].clone(), Vec::new());
         let dtype = self.node(data).dtype;
         Typed::Strong(self.add(
             NodeKind::Gather {
@@ -136,20 +123,7 @@ impl Checker<'_> {
             return Typed::Poison;
         }
         let _ = span;
-        let NodeKind::Input { param } = self.node(ids).kind else {
-            unreachable!("index_arg returns parameters");
-        };
-        let check = IndexCheck {
-            param,
-            bound: data_dims[axis].clone(),
-            op: "gather_elements",
-            negative: true,
-            skip: None,
-            tuple_bounds: Vec::new(),
-        };
-        if !self.graph.index_checks.contains(&check) {
-            self.graph.index_checks.push(check);
-        }
+        self.check_gathered_indices(ids, "gather_elements", data_dims[axis].clone(), Vec::new());
         let dtype = self.node(data).dtype;
         Typed::Strong(self.add(
             NodeKind::Gather {
@@ -242,9 +216,6 @@ impl Checker<'_> {
             );
             return Typed::Poison;
         }
-        let NodeKind::Input { param } = self.node(ids).kind else {
-            unreachable!("index_arg returns parameters");
-        };
         let shown = |this: &Self, n: NodeId| type_text(this.node(n).dtype, &this.node(n).dims);
         let wide = self.convert(ids, crate::dtype::DType::I64);
         // The index tuples' length (`nd` ops): a literal last axis.
@@ -261,17 +232,7 @@ impl Checker<'_> {
             }
         };
         let check = |this: &mut Self, bound: Dim, tuple_bounds: Vec<Dim>| {
-            let check = IndexCheck {
-                param,
-                bound,
-                op: name,
-                negative: true,
-                skip: None,
-                tuple_bounds,
-            };
-            if !this.graph.index_checks.contains(&check) {
-                this.graph.index_checks.push(check);
-            }
+            this.check_gathered_indices(ids, name, bound, tuple_bounds)
         };
         if name == "gather_nd" {
             if batch_dims >= id_dims.len()
@@ -369,6 +330,35 @@ impl Checker<'_> {
             dims,
         );
         Typed::Strong(self.convert(node, dd))
+    }
+
+    /// Asks call entry to check index parameter `ids` (from `index_arg`) as ONNX's
+    /// gathers and scatters do: each index (or, with `tuple_bounds`, each component of a
+    /// tuple on the last axis) in `-bound..bound`.
+    fn check_gathered_indices(
+        &mut self,
+        ids: NodeId,
+        op: &'static str,
+        bound: Dim,
+        tuple_bounds: Vec<Dim>,
+    ) {
+        if let NodeKind::Input { param } = self.node(ids).kind {
+            self.require_index_check(IndexCheck {
+                param,
+                bound,
+                op,
+                negative: true,
+                skip: None,
+                tuple_bounds,
+            });
+        }
+    }
+
+    /// Adds `check` to the checks call entry runs, once.
+    pub(super) fn require_index_check(&mut self, check: IndexCheck) {
+        if !self.graph.index_checks.contains(&check) {
+            self.graph.index_checks.push(check);
+        }
     }
 
     /// The index tensor of `name`: a parameter of an integer dtype.

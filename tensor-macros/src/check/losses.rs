@@ -91,35 +91,21 @@ impl Checker<'_> {
             return Typed::Poison;
         }
         if let NodeKind::Input { param } = self.node(l).kind {
-            let check = IndexCheck {
+            self.require_index_check(IndexCheck {
                 param,
                 bound: dims[1].clone(),
                 op: name,
                 negative: false,
                 skip: ignore,
                 tuple_bounds: Vec::new(),
-            };
-            if !self.graph.index_checks.contains(&check) {
-                self.graph.index_checks.push(check);
-            }
+            });
         }
         let c = xd.compute();
         let xc = self.convert(x, c);
         let axes = [1usize];
         // `hot`: where the class axis's position is the label, over the scores' dims.
         let wide = self.convert(l, DType::I64);
-        let mut view_map: Vec<Option<usize>> = (0..label_dims.len()).map(Some).collect();
-        view_map.insert(1, None);
-        let mut view_dims = label_dims.clone();
-        view_dims.insert(1, Dim::Static(1));
-        let label = self.add(
-            NodeKind::View {
-                input: wide,
-                map: view_map,
-            },
-            DType::I64,
-            view_dims,
-        );
+        let label = self.insert_axis(wide, 1);
         let class = self.add(NodeKind::Position { axis: 1 }, DType::I64, dims.clone());
         let hot = self.op_node("equal", &[class, label]);
         let zero = self.float_const(0.0, c);

@@ -48,11 +48,7 @@ impl Checker<'_> {
                     }
                 }
             } else {
-                let d = match &n.value {
-                    Expr::Var(ident) => DType::from_name(&ident.to_string()),
-                    _ => None,
-                };
-                match d {
+                match super::tensor_ops::dtype_literal(&n.value) {
                     Some(d) => dtype = Some(d),
                     None => {
                         self.errors.push(at, "`dtype` is a dtype, one of `bool`, `u8` … `u64`, `i8` … `i64`, `f16`, `bf16`, `f32`, `f64`");
@@ -201,11 +197,9 @@ impl Checker<'_> {
                 },
                 "on" => on = Some(&n.value),
                 "off" => off = Some(&n.value),
-                _ => match &n.value {
-                    Expr::Var(ident) if DType::from_name(&ident.to_string()).is_some() => {
-                        dtype = DType::from_name(&ident.to_string()).expect("a dtype");
-                    }
-                    _ => {
+                _ => match super::tensor_ops::dtype_literal(&n.value) {
+                    Some(d) => dtype = d,
+                    None => {
                         self.errors.push(at, "`dtype` is a dtype, one of `bool`, `u8` … `u64`, `i8` … `i64`, `f16`, `bf16`, `f32`, `f64`");
                         return Typed::Poison;
                     }
@@ -247,18 +241,7 @@ impl Checker<'_> {
         dims.insert(k, d.clone());
         // The index, as `i64` and with the new axis (size 1) at `k`; negative ones + D.
         let wide = self.convert(ids, DType::I64);
-        let mut view_map: Vec<Option<usize>> = (0..dims.len() - 1).map(Some).collect();
-        view_map.insert(k, None);
-        let mut view_dims = self.node(wide).dims.clone();
-        view_dims.insert(k, Dim::Static(1));
-        let id = self.add(
-            NodeKind::View {
-                input: wide,
-                map: view_map,
-            },
-            DType::I64,
-            view_dims,
-        );
+        let id = self.insert_axis(wide, k);
         let depth_value = match d.as_static() {
             Some(n) => self.const_of(n as i128, DType::I64),
             None => self.add(

@@ -128,6 +128,28 @@ pub(super) fn int_literal(e: &Expr) -> Option<i128> {
     }
 }
 
+/// A float (or integer) literal, possibly negated.
+pub(super) fn float_literal(e: &Expr) -> Option<f64> {
+    match e {
+        Expr::Lit(LitValue::Float(v, _), _) => Some(*v),
+        Expr::Lit(LitValue::Int(v), _) => Some(*v as f64),
+        Expr::Unary {
+            op: UnOp::Neg,
+            expr,
+            ..
+        } => float_literal(expr).map(|v| -v),
+        _ => None,
+    }
+}
+
+/// A dtype written as a named argument's value: `dtype = f32`.
+pub(super) fn dtype_literal(e: &Expr) -> Option<DType> {
+    match e {
+        Expr::Var(ident) => DType::from_name(&ident.to_string()),
+        _ => None,
+    }
+}
+
 /// The items of a `[…]` list argument.
 pub(super) fn list_items(e: &Expr) -> Option<&[Expr]> {
     match e {
@@ -484,6 +506,16 @@ impl Checker<'_> {
             dtype,
             dims,
         )
+    }
+
+    /// `node` with a new axis of 1 at `k` (a view): `expand_dims`.
+    pub(super) fn insert_axis(&mut self, node: NodeId, k: usize) -> NodeId {
+        let mut dims = self.node(node).dims.clone();
+        let mut map: Vec<Option<usize>> = (0..dims.len()).map(Some).collect();
+        map.insert(k, None);
+        dims.insert(k, Dim::Static(1));
+        let dtype = self.node(node).dtype;
+        self.add(NodeKind::View { input: node, map }, dtype, dims)
     }
 
     /// Removes the (size-1) reduced axes: `keepdims = false`.

@@ -93,6 +93,103 @@ impl Build {
     }
 }
 
+/// The windows of a convolution or a pooling over the literal spatial axes of a rank-`rank`
+/// NCHW tensor: each kernel position's strided view of the padded input.
+struct Windows {
+    strides: Vec<i128>,
+    dilations: Vec<i128>,
+    kernel: Vec<i128>,
+    /// The output length per spatial axis.
+    outs: Vec<i128>,
+    /// `pad`'s counts for every axis: the given pads, plus at the end what a ceil-mode
+    /// window needs.
+    pads: Vec<i128>,
+}
+
+impl Windows {
+    /// ONNX's output lengths `floor((L + pads - dilation·(k - 1) - 1) / stride) + 1`
+    /// (`ceil` with `ceil`), or why a window does not fit.
+    fn plan(
+        rank: usize,
+        kernel: &[i128],
+        strides: &[i128],
+        dilations: &[i128],
+        pads: &[i128],
+        lens: &[i128],
+        ceil: bool,
+    ) -> Result<Windows, String> {
+        let r = rank - 2;
+        let mut outs = Vec::new();
+        let mut full_pads = vec![0i128; 2 * rank];
+        for a in 0..r {
+            let span_a = (kernel[a] - 1) * dilations[a] + 1;
+            let padded = lens[a] + pads[a] + pads[r + a];
+            if span_a > padded {
+                return Err(format!(
+                    "a window of {span_a} (kernel {} × dilation {}) is longer than spatial axis {a} padded to {padded}",
+                    kernel[a], dilations[a]
+                ));
+            }
+            let room = padded - span_a;
+            let out = if ceil {
+                (room + strides[a] - 1) / strides[a] + 1
+            } else {
+                room / strides[a] + 1
+            };
+            outs.push(out);
+            full_pads[2 * (a + 2)] = pads[a];
+            full_pads[2 * (a + 2) + 1] =
+                pads[r + a] + ((out - 1) * strides[a] + span_a - padded).max(0);
+        }
+        Ok(Windows {
+            strides: strides.to_vec(),
+            dilations: dilations.to_vec(),
+            kernel: kernel.to_vec(),
+            outs,
+            pads: full_pads,
+        })
+    }
+
+    /// Every kernel position, the last axis fastest.
+    fn offsets(&self) -> Vec<Vec<i128>> {
+        let mut offsets: Vec<Vec<i128>> = vec![Vec::new()];
+        for &k in &self.kernel {
+            offsets = offsets
+                .into_iter()
+                .flat_map(|o| {
+                    (0..k).map(move |i| {
+                        let mut o = o.clone();
+                        o.push(i);
+                        o
+                    })
+                })
+                .collect();
+        }
+        offsets
+    }
+
+    /// The strided view of the padded `base` that kernel position `offset` reads: one
+    /// element per output position.
+    fn view(&self, b: &Build, base: Expr, offset: &[i128]) -> Expr {
+        let mut e = base;
+        for (a, &o) in offset.iter().enumerate() {
+            let start = o * self.dilations[a];
+            let end = start + (self.outs[a] - 1) * self.strides[a] + 1;
+            e = b.call(
+                "slice",
+                vec![e],
+                vec![
+                    ("axis", b.int(a as i128 + 2)),
+                    ("start", b.int(start)),
+                    ("end", b.int(end)),
+                    ("step", b.int(self.strides[a])),
+                ],
+            );
+        }
+        e
+    }
+}
+
 impl Checker<'_> {
     pub(super) fn check_vision(
         &mut self,
@@ -191,7 +288,7 @@ impl Checker<'_> {
                         }
                     }
                 }
-                (_, e) => match float_literal(e) {
+                (_, e) => match super::tensor_ops::float_literal(e) {
                     Some(v) if v.is_finite() => floats.push((key, v)),
                     _ => {
                         self.errors
@@ -455,39 +552,12 @@ impl Checker<'_> {
                 {
                     return fail(self, format!("`strides`, `dilations` take {r} values ≥ 1 and `pads` {} (every begin, then every end)", 2 * r));
                 }
-                let mut outs = Vec::new();
-                for a in 0..r {
-                    let span_a = (kernel[a] - 1) * dilations[a] + 1;
-                    let padded = lens[a] + pads[a] + pads[r + a];
-                    if span_a > padded {
-                        return fail(self, format!("the kernel spans {span_a} (size {} × dilation {}) on spatial axis {a}, longer than the input padded to {padded}", kernel[a], dilations[a]));
-                    }
-                    outs.push((padded - span_a) / strides[a] + 1);
-                }
-                let mut full_pads = vec![0i128; 2 * rank];
-                for a in 0..r {
-                    full_pads[2 * (a + 2)] = pads[a];
-                    full_pads[2 * (a + 2) + 1] = pads[r + a];
-                }
-                let padded = b.call("pad", vec![v(0), b.ints(full_pads)], Vec::new());
-                let window = |base: Expr, offset: &[i128]| -> Expr {
-                    let mut e = base;
-                    for a in 0..r {
-                        let start = offset[a] * dilations[a];
-                        let end = start + (outs[a] - 1) * strides[a] + 1;
-                        e = b.call(
-                            "slice",
-                            vec![e],
-                            vec![
-                                ("axis", b.int(a as i128 + 2)),
-                                ("start", b.int(start)),
-                                ("end", b.int(end)),
-                                ("step", b.int(strides[a])),
-                            ],
-                        );
-                    }
-                    e
-                };
+                let plan =
+                    match Windows::plan(rank, &kernel, &strides, &dilations, &pads, &lens, false) {
+                        Ok(plan) => plan,
+                        Err(why) => return fail(self, why),
+                    };
+                let padded = b.call("pad", vec![v(0), b.ints(plan.pads.clone())], Vec::new());
                 // The weight at one kernel position: `[O, C / group]`.
                 let tap = |offset: &[i128]| -> Expr {
                     let mut e = v(1);
@@ -505,24 +575,12 @@ impl Checker<'_> {
                     }
                     e
                 };
-                let mut offsets: Vec<Vec<i128>> = vec![Vec::new()];
-                for &k in &kernel {
-                    offsets = offsets
-                        .into_iter()
-                        .flat_map(|o| {
-                            (0..k).map(move |i| {
-                                let mut o = o.clone();
-                                o.push(i);
-                                o
-                            })
-                        })
-                        .collect();
-                }
+                let offsets = plan.offsets();
                 let letters = ["w", "hw", "dhw"][r - 1];
                 let depthwise = g == c && o == c;
                 let mut terms = Vec::new();
                 for off in &offsets {
-                    let view = window(padded.clone(), off);
+                    let view = plan.view(&b, padded.clone(), off);
                     let w_k = tap(off);
                     let term = if depthwise {
                         // out[n, c] = Σ x[n, c] · w[c, 0, k]: elementwise, one fused pass.
@@ -641,29 +699,11 @@ impl Checker<'_> {
                         "`ceil_mode = true` is supported by `max_pool` only so far".into(),
                     );
                 }
-                // Output length per axis; the end padding a ceil-mode window needs.
-                let mut outs = Vec::new();
-                let mut extra = Vec::new();
-                for a in 0..r {
-                    let span_a = (kernel[a] - 1) * dilations[a] + 1;
-                    let padded = lens[a] + pads[a] + pads[r + a];
-                    if span_a > padded {
-                        return fail(self, format!("a window of {span_a} (kernel {} × dilation {}) is longer than spatial axis {a} padded to {padded}", kernel[a], dilations[a]));
-                    }
-                    let room = padded - span_a;
-                    let out = if ceil {
-                        (room + strides[a] - 1) / strides[a] + 1
-                    } else {
-                        room / strides[a] + 1
+                let plan =
+                    match Windows::plan(rank, &kernel, &strides, &dilations, &pads, &lens, ceil) {
+                        Ok(plan) => plan,
+                        Err(why) => return fail(self, why),
                     };
-                    outs.push(out);
-                    extra.push(((out - 1) * strides[a] + span_a - padded).max(0));
-                }
-                let mut full_pads = vec![0i128; 2 * rank];
-                for a in 0..r {
-                    full_pads[2 * (a + 2)] = pads[a];
-                    full_pads[2 * (a + 2) + 1] = pads[r + a] + extra[a];
-                }
                 let p = float("p", 2.0);
                 let source = match name {
                     "lp_pool" => b.call(
@@ -680,41 +720,11 @@ impl Checker<'_> {
                 };
                 let padded = b.call(
                     "pad",
-                    vec![source, b.ints(full_pads.clone())],
+                    vec![source, b.ints(plan.pads.clone())],
                     vec![("value", fill)],
                 );
                 // One strided view per kernel offset.
-                let window = |base: Expr, offset: &[i128]| -> Expr {
-                    let mut e = base;
-                    for a in 0..r {
-                        let start = offset[a] * dilations[a];
-                        let end = start + (outs[a] - 1) * strides[a] + 1;
-                        e = b.call(
-                            "slice",
-                            vec![e],
-                            vec![
-                                ("axis", b.int(a as i128 + 2)),
-                                ("start", b.int(start)),
-                                ("end", b.int(end)),
-                                ("step", b.int(strides[a])),
-                            ],
-                        );
-                    }
-                    e
-                };
-                let mut offsets: Vec<Vec<i128>> = vec![Vec::new()];
-                for &k in &kernel {
-                    offsets = offsets
-                        .into_iter()
-                        .flat_map(|o| {
-                            (0..k).map(move |i| {
-                                let mut o = o.clone();
-                                o.push(i);
-                                o
-                            })
-                        })
-                        .collect();
-                }
+                let offsets = plan.offsets();
                 let combine = |a: Expr, c: Expr| {
                     if name == "max_pool" {
                         b.call("max", vec![a, c], Vec::new())
@@ -724,7 +734,7 @@ impl Checker<'_> {
                 };
                 let total = offsets
                     .iter()
-                    .map(|o| window(padded.clone(), o))
+                    .map(|o| plan.view(&b, padded.clone(), o))
                     .reduce(combine)
                     .expect("a kernel has a position");
                 match name {
@@ -779,10 +789,11 @@ impl Checker<'_> {
                             ],
                             Vec::new(),
                         );
-                        let padded_ones = b.call("pad", vec![ones, b.ints(full_pads)], Vec::new());
+                        let padded_ones =
+                            b.call("pad", vec![ones, b.ints(plan.pads.clone())], Vec::new());
                         let count = offsets
                             .iter()
-                            .map(|o| window(padded_ones.clone(), o))
+                            .map(|o| plan.view(&b, padded_ones.clone(), o))
                             .reduce(|a, c| b.bin(Add, a, c))
                             .expect("a kernel has a position");
                         b.bin(Div, total, count)
@@ -975,19 +986,5 @@ impl Checker<'_> {
             };
         }
         typed
-    }
-}
-
-/// A float (or integer) literal, possibly negated.
-fn float_literal(e: &Expr) -> Option<f64> {
-    match e {
-        Expr::Lit(LitValue::Float(v, _), _) => Some(*v),
-        Expr::Lit(LitValue::Int(v), _) => Some(*v as f64),
-        Expr::Unary {
-            op: UnOp::Neg,
-            expr,
-            ..
-        } => float_literal(expr).map(|v| -v),
-        _ => None,
     }
 }

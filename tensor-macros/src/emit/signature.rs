@@ -933,10 +933,10 @@ fn signature_static(
     f: &GraphFn,
     graph: &TypedGraph,
     outputs: &[(DType, Vec<Dim>)],
+    exprs: &[Poly],
 ) -> TokenStream {
     let p = quote!(#rt::__private);
     let names = dim_names(f);
-    let exprs = graph_exprs(f, graph, outputs);
     let decl = |dims: &[Dim]| -> Vec<TokenStream> {
         dims.iter()
             .map(|d| match d {
@@ -1416,7 +1416,8 @@ pub fn emit_graph_fn(
                 );
                 if reads_indices {
                     let checks = emit_index_checks(rt, f, graph);
-                    let signature = signature_static(rt, f, graph, &outputs);
+                    let exprs = graph_exprs(f, graph, &outputs);
+                    let signature = signature_static(rt, f, graph, &outputs, &exprs);
                     quote! {
                         #signature
                         #setup
@@ -1435,32 +1436,23 @@ pub fn emit_graph_fn(
         };
         let into_doc =
             format!(" Writes the outputs of [`{name}`] into caller-provided tensors{alloc_doc}.");
-        if reads_indices {
-            return quote! {
-                #arg_traits
-
-                #(#attrs)*
-                #[doc = ""]
-                #[doc = #sig_doc]
-                #[doc = ""]
-                #[doc = #fail_doc]
-                #[allow(clippy::too_many_arguments)]
-                #vis fn #name(#(#param_names: #param_types),*) -> ::core::result::Result<#ret_type, #p::ShapeError> {
-                    #warnings
-                    #(let mut #out_names = <#out_tensor_types>::zeros();)*
-                    #into_name(#(#param_names,)* #(&mut #out_names),*)?;
-                    ::core::result::Result::Ok(#ret_value)
-                }
-
-                #[doc = #into_doc]
-                #[doc = ""]
-                #[doc = #sig_doc]
-                #[allow(clippy::too_many_arguments, unused_variables, unused_mut, unreachable_code)]
-                #vis fn #into_name(#(#param_names: #param_types,)* #(#out_names: &mut impl #out_traits),*) -> ::core::result::Result<(), #p::ShapeError> {
-                    #into_body
-                }
-            };
-        }
+        // A graph that reads indices checks them before the kernel: both functions then
+        // return `Result`.
+        let (f_ret, f_call, f_value, into_ret) = if reads_indices {
+            (
+                quote!(::core::result::Result<#ret_type, #p::ShapeError>),
+                quote!(?;),
+                quote!(::core::result::Result::Ok(#ret_value)),
+                quote!(-> ::core::result::Result<(), #p::ShapeError>),
+            )
+        } else {
+            (
+                quote!(#ret_type),
+                quote!(;),
+                quote!(#ret_value),
+                TokenStream::new(),
+            )
+        };
         return quote! {
             #arg_traits
 
@@ -1470,18 +1462,18 @@ pub fn emit_graph_fn(
             #[doc = ""]
             #[doc = #fail_doc]
             #[allow(clippy::too_many_arguments)]
-            #vis fn #name(#(#param_names: #param_types),*) -> #ret_type {
+            #vis fn #name(#(#param_names: #param_types),*) -> #f_ret {
                 #warnings
                 #(let mut #out_names = <#out_tensor_types>::zeros();)*
-                #into_name(#(#param_names,)* #(&mut #out_names),*);
-                #ret_value
+                #into_name(#(#param_names,)* #(&mut #out_names),*) #f_call
+                #f_value
             }
 
             #[doc = #into_doc]
             #[doc = ""]
             #[doc = #sig_doc]
             #[allow(clippy::too_many_arguments, unused_variables, unused_mut, unreachable_code)]
-            #vis fn #into_name(#(#param_names: #param_types,)* #(#out_names: &mut impl #out_traits),*) {
+            #vis fn #into_name(#(#param_names: #param_types,)* #(#out_names: &mut impl #out_traits),*) #into_ret {
                 #into_body
             }
         };
@@ -1502,7 +1494,8 @@ pub fn emit_graph_fn(
     };
     let (items, f_body, into_body) = match checked {
         Some((graph, kernel)) => {
-            let signature = signature_static(rt, f, graph, &outputs);
+            let exprs = graph_exprs(f, graph, &outputs);
+            let signature = signature_static(rt, f, graph, &outputs, &exprs);
             let checks = entry_checks(f, graph, kernel);
             let kernel_body = emit_kernel(
                 &Emitter {
@@ -1515,7 +1508,7 @@ pub fn emit_graph_fn(
             );
             // The kernel returns `Result` exactly when it checks sizes at entry.
             let fallible = !checks.sizes.is_empty();
-            let dim_idents = dim_locals(&dim_names(f), &graph_exprs(f, graph, &outputs));
+            let dim_idents = dim_locals(&dim_names(f), &exprs);
             let (kernel_fn, kernel_call) =
                 symbolic_kernel(rt, f, &outputs, fallible, kernel_body, &dim_idents);
             let n = Literal::usize_unsuffixed(dim_idents.len());

@@ -69,6 +69,32 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
     }
 }
 
+/// The nest of a runtime step (`ScanStep`: a scan, `top_k`, a scatter, `gather_nd`,
+/// `attention`): no loops of its own; its operands name the temps it reads and writes
+/// (`temps[0]` its input, `temps[1]` its output, then the others) and its sink the ones it
+/// writes, so that stage planning sees who reads and writes them.
+fn step_nest(step: ScanStep, temps: &[usize], written: &[usize]) -> LoopNest {
+    let operands = temps
+        .iter()
+        .map(|&t| Operand {
+            buffer: BufferRef::Temp(t),
+            base: Offset::zero(),
+            outer_strides: Vec::new(),
+            inner_stride: Offset::zero(),
+        })
+        .collect();
+    LoopNest {
+        scan: Some(step),
+        matmul: None,
+        outer: Vec::new(),
+        inner: Size::lit(1),
+        ragged: None,
+        operands,
+        values: Vec::new(),
+        sink: Sink::Store(written.iter().map(|&w| (w, usize::MAX)).collect()),
+    }
+}
+
 /// `lower_graph` with the nodes of `forced` materialised too; `Err` names a node that must be.
 fn lower_with(graph: &TypedGraph, forced: &[NodeId]) -> Result<Kernel, NodeId> {
     let materialised = materialised_nodes(graph, forced);
@@ -143,30 +169,8 @@ fn lower_with(graph: &TypedGraph, forced: &[NodeId]) -> Result<Kernel, NodeId> {
                         reverse: *reverse,
                     },
                 };
-                let zero = || Operand {
-                    buffer: BufferRef::Input(usize::MAX),
-                    base: Offset::zero(),
-                    outer_strides: Vec::new(),
-                    inner_stride: Offset::zero(),
-                };
-                let operand = |b: BufferRef| Operand {
-                    buffer: b,
-                    ..zero()
-                };
-                LoopNest {
-                    scan: Some(step),
-                    matmul: None,
-                    outer: Vec::new(),
-                    inner: Size::lit(1),
-                    ragged: None,
-                    operands: vec![
-                        operand(BufferRef::Temp(temp_of[input])),
-                        operand(BufferRef::Temp(temp_of[&node])),
-                    ],
-                    values: Vec::new(),
-                    // The output temp is what it writes.
-                    sink: Sink::Store(vec![(1, usize::MAX)]),
-                }
+                // The output temp is what it writes.
+                step_nest(step, &[temp_of[input], temp_of[&node]], &[1])
             }
             NodeKind::TopK {
                 input,
@@ -203,27 +207,8 @@ fn lower_with(graph: &TypedGraph, forced: &[NodeId]) -> Result<Kernel, NodeId> {
                         indices,
                     },
                 };
-                let operand = |b: BufferRef| Operand {
-                    buffer: b,
-                    base: Offset::zero(),
-                    outer_strides: Vec::new(),
-                    inner_stride: Offset::zero(),
-                };
-                LoopNest {
-                    scan: Some(step),
-                    matmul: None,
-                    outer: Vec::new(),
-                    inner: Size::lit(1),
-                    ragged: None,
-                    operands: vec![
-                        operand(BufferRef::Temp(temp_of[input])),
-                        operand(BufferRef::Temp(temp_of[&node])),
-                        operand(BufferRef::Temp(indices)),
-                    ],
-                    values: Vec::new(),
-                    // Writes the values and the positions.
-                    sink: Sink::Store(vec![(1, usize::MAX), (2, usize::MAX)]),
-                }
+                // Writes the values and the positions.
+                step_nest(step, &[temp_of[input], temp_of[&node], indices], &[1, 2])
             }
             NodeKind::TopKIndices { .. } => unreachable!("made with its `TopK` node's temps"),
             NodeKind::Scatter { .. } | NodeKind::GatherNd { .. } => {
@@ -275,28 +260,9 @@ fn lower_with(graph: &TypedGraph, forced: &[NodeId]) -> Result<Kernel, NodeId> {
                     inner: Size::lit(0),
                     op,
                 };
-                let operand = |b: BufferRef| Operand {
-                    buffer: b,
-                    base: Offset::zero(),
-                    outer_strides: Vec::new(),
-                    inner_stride: Offset::zero(),
-                };
-                let mut operands = vec![
-                    operand(BufferRef::Temp(temp_of[&data])),
-                    operand(BufferRef::Temp(temp_of[&node])),
-                    operand(BufferRef::Temp(temp_of[&indices])),
-                ];
-                operands.extend(updates.map(|u| operand(BufferRef::Temp(temp_of[&u]))));
-                LoopNest {
-                    scan: Some(step),
-                    matmul: None,
-                    outer: Vec::new(),
-                    inner: Size::lit(1),
-                    ragged: None,
-                    operands,
-                    values: Vec::new(),
-                    sink: Sink::Store(vec![(1, usize::MAX)]),
-                }
+                let mut temps = vec![temp_of[&data], temp_of[&node], temp_of[&indices]];
+                temps.extend(updates.map(|u| temp_of[&u]));
+                step_nest(step, &temps, &[1])
             }
             NodeKind::Attention {
                 q,
@@ -352,32 +318,10 @@ fn lower_with(graph: &TypedGraph, forced: &[NodeId]) -> Result<Kernel, NodeId> {
                         softcap: *softcap,
                     },
                 };
-                let operand = |b: BufferRef| Operand {
-                    buffer: b,
-                    base: Offset::zero(),
-                    outer_strides: Vec::new(),
-                    inner_stride: Offset::zero(),
-                };
-                let mut operands = vec![
-                    operand(BufferRef::Temp(temp_of[q])),
-                    operand(BufferRef::Temp(temp_of[&node])),
-                    operand(BufferRef::Temp(temp_of[k])),
-                    operand(BufferRef::Temp(temp_of[v])),
-                ];
-                if let Some((m, _)) = mask {
-                    operands.push(operand(BufferRef::Temp(m)));
-                }
-                LoopNest {
-                    scan: Some(step),
-                    matmul: None,
-                    outer: Vec::new(),
-                    inner: Size::lit(1),
-                    ragged: None,
-                    operands,
-                    values: Vec::new(),
-                    // Writes the output.
-                    sink: Sink::Store(vec![(1, usize::MAX)]),
-                }
+                let mut temps = vec![temp_of[q], temp_of[&node], temp_of[k], temp_of[v]];
+                temps.extend(mask.map(|(m, _)| m));
+                // Writes the output.
+                step_nest(step, &temps, &[1])
             }
             NodeKind::MatMul { a, b } => lower_matmul(graph, &temp_of, node, *a, *b),
             _ => {

@@ -1450,16 +1450,7 @@ fn softmax(f: &str, x: &T, axis: usize) -> T {
         let base = flatten(&base_idx, &x.dims);
         let pos: Vec<usize> = (0..n).map(|i| base + i * st[axis]).collect();
         let vals: Vec<E> = pos.iter().map(|&p| xc.data[p]).collect();
-        let m = vals
-            .iter()
-            .skip(1)
-            .fold(vals[0], |m, &v| apply("max", c, &[m, v], &[]));
-        let d: Vec<E> = vals
-            .iter()
-            .map(|&v| apply("sub", c, &[v, m], &[]))
-            .collect();
-        let e: Vec<E> = d.iter().map(|&v| apply("exp", c, &[v], &[])).collect();
-        let s = float_sum(&e, c);
+        let (d, e, s) = shifted_exps(&vals, c);
         for i in 0..n {
             out.data[pos[i]] = if f == "softmax" {
                 apply("div", c, &[e[i], s], &[])
@@ -2000,16 +1991,7 @@ fn loss(
             at(l)
         } else {
             let vals: Vec<E> = (0..classes).map(at).collect();
-            let m = vals
-                .iter()
-                .skip(1)
-                .fold(vals[0], |m, &v| apply("max", c, &[m, v], &[]));
-            let d: Vec<E> = vals
-                .iter()
-                .map(|&v| apply("sub", c, &[v, m], &[]))
-                .collect();
-            let e: Vec<E> = d.iter().map(|&v| apply("exp", c, &[v], &[])).collect();
-            let s = float_sum(&e, c);
+            let (d, _, s) = shifted_exps(&vals, c);
             apply("sub", c, &[d[l], apply("log", c, &[s], &[])], &[])
         };
         let wl = w.as_ref().map_or(E::F(1.0), |w| w.data[l]);
@@ -2097,4 +2079,19 @@ fn index_sugar(x: &T, items: &[IndexItem]) -> T {
         dims,
         data: y.data,
     }
+}
+
+/// Softmax's shifted exponentials of a row: `x - max`, `exp(x - max)` and their sum.
+fn shifted_exps(vals: &[E], c: DType) -> (Vec<E>, Vec<E>, E) {
+    let m = vals
+        .iter()
+        .skip(1)
+        .fold(vals[0], |m, &v| apply("max", c, &[m, v], &[]));
+    let d: Vec<E> = vals
+        .iter()
+        .map(|&v| apply("sub", c, &[v, m], &[]))
+        .collect();
+    let e: Vec<E> = d.iter().map(|&v| apply("exp", c, &[v], &[])).collect();
+    let s = float_sum(&e, c);
+    (d, e, s)
 }
