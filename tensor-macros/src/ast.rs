@@ -35,8 +35,31 @@ use crate::shape::Dim;
 pub struct GraphInput {
     pub runtime: TokenStream,
     pub body: GraphBody,
+    /// `grad fn …` and `vjp fn …` items, derived from the graph functions of `body`.
+    pub derived: Vec<DerivedFn>,
     /// Syntax errors of items that could not be parsed far enough to be emitted.
     pub errors: Vec<syn::Error>,
+}
+
+/// Which derivative a `grad fn`/`vjp fn` item asks for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum DerivedKind {
+    /// `grad fn NAME = value_and_grad(GRAPH, wrt = [p, …]);`
+    ValueAndGrad,
+    /// `vjp fn NAME = vjp(GRAPH, wrt = [p, …]);`
+    Vjp,
+}
+
+/// A derived graph function (`derive.rs` writes its body from `graph`'s).
+pub struct DerivedFn {
+    pub attrs: Vec<Attribute>,
+    pub vis: Visibility,
+    pub kind: DerivedKind,
+    pub name: Ident,
+    /// The graph function of the same `graph!` block it differentiates.
+    pub graph: Ident,
+    /// The parameters to differentiate with respect to, in output order.
+    pub wrt: Vec<Ident>,
 }
 
 pub enum GraphBody {
@@ -104,6 +127,7 @@ pub enum ReturnType {
     Tuple(Vec<ParamType>),
 }
 
+#[derive(Clone)]
 pub struct Let {
     /// The name, or the first name of a tuple pattern.
     pub name: Ident,
@@ -275,6 +299,7 @@ impl Parse for GraphInput {
         }
         input.parse::<Token![;]>()?;
         let mut errors = Vec::new();
+        let mut derived = Vec::new();
         // Attributes before a closure's `|` (`graph!(#[allow(tensorgraph::lossy_cast)] |x:
         // f32[8]| x as u8)`): an attribute on the `let` around `graph!(…)` is rustc's, which
         // knows no `tensorgraph::` lints.
@@ -293,6 +318,16 @@ impl Parse for GraphInput {
         } else {
             let mut items = Vec::new();
             while !input.is_empty() {
+                if starts_derived(input) {
+                    match parse_derived(input) {
+                        Ok(d) => derived.push(d),
+                        Err(e) => {
+                            errors.push(e);
+                            skip_derived(input);
+                        }
+                    }
+                    continue;
+                }
                 let fork = input.fork();
                 match parse_item(&fork) {
                     Ok(item) => {
@@ -306,7 +341,7 @@ impl Parse for GraphInput {
                     }
                 }
             }
-            if items.is_empty() && errors.is_empty() {
+            if items.is_empty() && errors.is_empty() && derived.is_empty() {
                 return Err(input.error(
                     "expected a graph function `fn name(x: f32[4]) -> f32[4] { … }` or a closure `|x: f32[4]| …`",
                 ));
@@ -316,8 +351,106 @@ impl Parse for GraphInput {
         Ok(GraphInput {
             runtime,
             body,
+            derived,
             errors,
         })
+    }
+}
+
+/// Whether the next item is `grad fn …` or `vjp fn …` (after attributes and a visibility).
+fn starts_derived(input: ParseStream) -> bool {
+    let fork = input.fork();
+    if fork.call(Attribute::parse_outer).is_err() || fork.parse::<Visibility>().is_err() {
+        return false;
+    }
+    match fork.parse::<Ident>() {
+        Ok(kind) if kind == "grad" || kind == "vjp" => fork.peek(Token![fn]),
+        _ => false,
+    }
+}
+
+/// `grad fn NAME = value_and_grad(GRAPH, wrt = [p, …]);` or `vjp fn NAME = vjp(GRAPH, wrt =
+/// [p, …]);`.
+fn parse_derived(input: ParseStream) -> syn::Result<DerivedFn> {
+    let attrs = input.call(Attribute::parse_outer)?;
+    let vis: Visibility = input.parse()?;
+    let kind_word: Ident = input.parse()?;
+    let kind = if kind_word == "grad" {
+        DerivedKind::ValueAndGrad
+    } else {
+        DerivedKind::Vjp
+    };
+    let function = match kind {
+        DerivedKind::ValueAndGrad => "value_and_grad",
+        DerivedKind::Vjp => "vjp",
+    };
+    let usage = format!("`{kind_word} fn NAME = {function}(GRAPH, wrt = [p, …]);`");
+    input.parse::<Token![fn]>()?;
+    let name: Ident = input
+        .parse()
+        .map_err(|_| input.error(format!("expected the derived function's name: {usage}")))?;
+    input
+        .parse::<Token![=]>()
+        .map_err(|_| input.error(format!("expected `=` after `{name}`: {usage}")))?;
+    let call: Ident = input
+        .parse()
+        .map_err(|_| input.error(format!("expected `{function}(…)`: {usage}")))?;
+    if call != function {
+        return Err(syn::Error::new(
+            call.span(),
+            format!("a `{kind_word} fn` is `{function}(…)`, not `{call}(…)`: {usage}"),
+        ));
+    }
+    let content;
+    parenthesized!(content in input);
+    let graph: Ident = content
+        .parse()
+        .map_err(|_| content.error(format!("expected the graph function's name: {usage}")))?;
+    content.parse::<Token![,]>().map_err(|_| {
+        content.error(format!(
+            "expected `, wrt = [p, …]` naming the parameters to differentiate: {usage}"
+        ))
+    })?;
+    let wrt_word: Ident = content.parse()?;
+    if wrt_word != "wrt" {
+        return Err(syn::Error::new(
+            wrt_word.span(),
+            format!("expected `wrt = [p, …]`: {usage}"),
+        ));
+    }
+    content.parse::<Token![=]>()?;
+    let list;
+    bracketed!(list in content);
+    let names = list.parse_terminated(Ident::parse, Token![,])?;
+    if !content.is_empty() {
+        return Err(content.error(format!("unexpected arguments: {usage}")));
+    }
+    if names.is_empty() {
+        return Err(syn::Error::new(
+            wrt_word.span(),
+            "`wrt` names no parameter: list the parameters to differentiate, e.g. `wrt = [w, b]`",
+        ));
+    }
+    input
+        .parse::<Token![;]>()
+        .map_err(|_| input.error(format!("expected `;` after `{function}(…)`")))?;
+    Ok(DerivedFn {
+        attrs,
+        vis,
+        kind,
+        name,
+        graph,
+        wrt: names.into_iter().collect(),
+    })
+}
+
+/// Error recovery after a malformed derived item: up to and including its `;`.
+fn skip_derived(input: ParseStream) {
+    while !input.is_empty() {
+        let semi = input.peek(Token![;]);
+        if input.parse::<proc_macro2::TokenTree>().is_err() || semi {
+            return;
+        }
     }
 }
 

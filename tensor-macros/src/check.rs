@@ -138,6 +138,16 @@ struct Checker<'a> {
 
 /// Checks one graph function. Returns the typed graph when there were no errors.
 pub fn check_graph(f: &GraphFn, errors: &mut Errors) -> Option<TypedGraph> {
+    check_graph_scoped(f, errors).map(|(graph, _)| graph)
+}
+
+/// The dtype and dims of every tensor-valued name of a checked graph (parameters and
+/// `let`s; a `let` bound twice has its last value): what `derive` needs to write a graph's
+/// derivatives.
+pub type ScopeTypes = HashMap<String, (DType, Vec<Dim>)>;
+
+/// `check_graph`, with the types of the names in scope at the end of the body.
+pub fn check_graph_scoped(f: &GraphFn, errors: &mut Errors) -> Option<(TypedGraph, ScopeTypes)> {
     let mut checker = Checker {
         errors,
         graph: TypedGraph::default(),
@@ -324,11 +334,22 @@ pub fn check_graph(f: &GraphFn, errors: &mut Errors) -> Option<TypedGraph> {
             );
         }
     }
-    if checker.errors.is_empty() {
-        Some(checker.graph)
-    } else {
-        None
+    if !checker.errors.is_empty() {
+        return None;
     }
+    let nodes = &checker.graph.nodes;
+    let types = checker
+        .scope
+        .iter()
+        .filter_map(|(name, typed)| match typed {
+            Typed::Strong(node) => Some((
+                name.clone(),
+                (nodes[*node].dtype, nodes[*node].dims.clone()),
+            )),
+            Typed::Weak(..) | Typed::Poison => None,
+        })
+        .collect();
+    Some((checker.graph, types))
 }
 
 /// Every name of an input gets a size at call entry: from an axis declared as the name
@@ -1068,6 +1089,17 @@ impl Checker<'_> {
             self.errors.push(
                 span,
                 "a list `[…]` is only an argument of reductions and shape ops",
+            );
+            return Typed::Poison;
+        }
+        if name == "stop_gradient" {
+            // The identity for values; `derive` passes no cotangent through it.
+            if let ([arg], []) = (args, named) {
+                return self.check_expr(arg);
+            }
+            self.errors.push(
+                span,
+                "`stop_gradient` takes one argument: `stop_gradient(x)`",
             );
             return Typed::Poison;
         }

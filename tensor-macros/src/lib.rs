@@ -5,6 +5,7 @@
 
 mod ast;
 mod check;
+mod derive;
 mod dim_expr;
 mod dtype;
 mod emit;
@@ -137,14 +138,39 @@ fn expand_shape(input: TokenStream) -> TokenStream {
 /// user input. Every error of every graph is reported; each function whose signature
 /// parsed is still emitted, so the rest of the crate raises no follow-on errors.
 pub(crate) fn expand(input: TokenStream) -> TokenStream {
-    let parsed: GraphInput = match syn::parse2(input) {
+    let mut parsed: GraphInput = match syn::parse2(input) {
         Ok(p) => p,
         Err(e) => return e.to_compile_error(),
     };
     let rt = &parsed.runtime;
     let item_errors = parsed.errors.iter().map(|e| e.to_compile_error());
     let code: TokenStream = match &parsed.body {
-        GraphBody::Items(items) => items.iter().map(|f| expand_fn(rt, f)).collect(),
+        GraphBody::Items(items) => {
+            let mut code: TokenStream = items.iter().map(|f| expand_fn(rt, f)).collect();
+            // `grad fn`/`vjp fn` items: graph functions written by `derive` from the
+            // graph they name, then compiled like the others.
+            for d in std::mem::take(&mut parsed.derived) {
+                let Some(forward) = items.iter().find(|f| f.name == d.graph) else {
+                    let names: Vec<String> =
+                        items.iter().map(|f| format!("`{}`", f.name)).collect();
+                    let message = format!(
+                        "no graph function `{}` in this `graph!` block to differentiate; it holds {}",
+                        d.graph,
+                        names.join(", ")
+                    );
+                    code.extend(syn::Error::new(d.graph.span(), message).to_compile_error());
+                    continue;
+                };
+                if !forward.syntax_errors.is_empty() {
+                    continue; // reported with the graph itself
+                }
+                match derive::derive(forward, d) {
+                    Ok(derived) => code.extend(expand_fn(rt, &derived)),
+                    Err(e) => code.extend(e.to_compile_error()),
+                }
+            }
+            code
+        }
         GraphBody::Closure(f) => {
             let item = expand_fn(rt, f);
             let value = emit::closure_value(rt, f);

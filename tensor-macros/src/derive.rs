@@ -1,0 +1,1363 @@
+//! Reverse-mode derivatives at compile time: `grad fn NAME = value_and_grad(GRAPH, wrt =
+//! [p, …]);` and `vjp fn NAME = vjp(GRAPH, wrt = [p, …]);` become ordinary graph functions
+//! whose bodies this phase writes in the language itself, then `check`, `lower` and `emit`
+//! compile like any other graph. So the backward is fused by the same rules as the forward
+//! (elementwise derivatives recomputed inside the kernels that consume them, products on
+//! the GEMM engine with transposed operands read in place), has the same dtype and shape
+//! checks, and the same call-entry errors.
+//!
+//! Steps:
+//! 1. A-normal form: every operation of the forward body gets a `let` of its own
+//!    (`__tg_v{k}`), so each intermediate value has a name. Names are aliases, not buffers:
+//!    the lowering fuses across them as before.
+//! 2. The A-normal body is type-checked (`check::check_graph_scoped`), which gives every
+//!    name its dtype and dims.
+//! 3. Walking the `let`s backwards from the output, each operation's rule (`rule`) turns
+//!    the cotangent of its result into contributions to its operands, each fitted to its
+//!    operand's type (`fit`: summed over broadcast axes, cast back to the operand's
+//!    dtype). Contributions to one name add up (`__tg_d{k}` lets).
+//!
+//! Only values that depend on a `wrt` parameter and are floats carry cotangents. An
+//! operation on that path with no rule is a compile error naming it; `stop_gradient(e)`
+//! cuts a path. Conventions at non-differentiable points are JAX's: `relu'(0) = 0`,
+//! `abs'(0) = 1`, ties of `max`/`min` (elementwise or reduced) share the cotangent evenly,
+//! rounding, `sign`, comparisons and integer results pass no cotangent.
+
+use std::collections::{HashMap, HashSet};
+
+use proc_macro2::Span;
+use syn::Ident;
+
+use crate::ast::{
+    BinOp, DerivedFn, DerivedKind, Expr, GraphFn, Let, LitValue, NamedArg, Outputs, Param,
+    ParamType, ReturnType, UnOp,
+};
+use crate::check::{check_graph_scoped, type_text, Errors, ScopeTypes};
+use crate::dtype::DType;
+use crate::shape::Dim;
+
+/// The graph function `d` asks for, written from `forward`: or the compile errors that
+/// stop it (a `wrt` name that is not a float tensor parameter, a non-scalar output for
+/// `value_and_grad`, an operation without a derivative rule on a path to a `wrt`
+/// parameter).
+pub fn derive(forward: &GraphFn, d: DerivedFn) -> Result<GraphFn, syn::Error> {
+    let function = match d.kind {
+        DerivedKind::ValueAndGrad => "value_and_grad",
+        DerivedKind::Vjp => "vjp",
+    };
+    let mut wrt = Vec::new();
+    for name in &d.wrt {
+        let Some(param) = forward.params.iter().find(|p| p.name == *name) else {
+            let names: Vec<String> = forward
+                .params
+                .iter()
+                .map(|p| format!("`{}`", p.name))
+                .collect();
+            return Err(syn::Error::new(
+                name.span(),
+                format!(
+                    "`{}` has no parameter `{name}`; its parameters are {}",
+                    forward.name,
+                    names.join(", ")
+                ),
+            ));
+        };
+        if !param.ty.dtype.is_float() {
+            return Err(syn::Error::new(
+                name.span(),
+                format!(
+                    "`{function}` with respect to `{name}`, a `{}` parameter: only float parameters have gradients\n\
+                     note: JAX refuses integer and bool inputs to `grad` the same way",
+                    param.ty.dtype.name()
+                ),
+            ));
+        }
+        if param.ty.dims.is_none() {
+            return Err(syn::Error::new(
+                name.span(),
+                format!(
+                    "`{function}` with respect to `{name}`, a run-time scalar: declare it as a rank-0 tensor, `{name}: {}[]`, to differentiate it",
+                    param.ty.dtype.name()
+                ),
+            ));
+        }
+        if wrt.iter().any(|w: &String| *w == name.to_string()) {
+            return Err(syn::Error::new(
+                name.span(),
+                format!("`{name}` is named twice in `wrt`"),
+            ));
+        }
+        wrt.push(name.to_string());
+    }
+    let declared: Vec<ParamType> = match &forward.ret {
+        Some(ReturnType::Single(t)) => vec![t.clone()],
+        Some(ReturnType::Tuple(list)) => list.clone(),
+        None => Vec::new(),
+    };
+    if d.kind == DerivedKind::ValueAndGrad {
+        let scalar = declared.len() == 1
+            && declared[0].dims.as_ref().is_some_and(Vec::is_empty)
+            && declared[0].dtype.is_float();
+        if !scalar {
+            let texts: Vec<String> = declared
+                .iter()
+                .map(|t| type_text(t.dtype, t.dims.as_deref().unwrap_or(&[])))
+                .collect();
+            return Err(syn::Error::new(
+                d.graph.span(),
+                format!(
+                    "`value_and_grad` needs a graph with one rank-0 float output, but `{}` returns `{}`\n\
+                     help: reduce the output to a scalar (`sum(…)`, `mean(…)`), or take `vjp(…)`, which takes a cotangent per output",
+                    forward.name,
+                    if texts.len() == 1 { texts[0].clone() } else { format!("({})", texts.join(", ")) }
+                ),
+            ));
+        }
+    }
+
+    // 1. A-normal form.
+    let mut anf = Anf::default();
+    let mut env: HashMap<String, String> = forward
+        .params
+        .iter()
+        .map(|p| (p.name.to_string(), p.name.to_string()))
+        .collect();
+    for binding in &forward.lets {
+        if let Some(names) = &binding.tuple {
+            // A tuple-valued op: its parts are opaque to the rules (they have none).
+            let value = anf.rename(&binding.value, &env);
+            let fresh: Vec<Ident> = names.iter().map(|_| anf.fresh_ident("v")).collect();
+            anf.lets.push(Let {
+                name: fresh[0].clone(),
+                tuple: Some(fresh.clone()),
+                value,
+            });
+            for (n, f) in names.iter().zip(&fresh) {
+                env.insert(n.to_string(), f.to_string());
+                anf.opaque.insert(f.to_string(), n.span());
+            }
+            continue;
+        }
+        let name = anf.bind(&binding.value, &env);
+        env.insert(binding.name.to_string(), name);
+    }
+    let outputs: Vec<String> = match &forward.outputs {
+        Outputs::Single(e) => vec![anf.bind(e, &env)],
+        Outputs::Tuple(list, _) => list.iter().map(|e| anf.bind(e, &env)).collect(),
+    };
+
+    // 2. Types of every name.
+    let typed_fn = GraphFn {
+        attrs: Vec::new(),
+        allowed_warnings: crate::ast::WARNING_KINDS
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        attr_errors: Vec::new(),
+        vis: syn::Visibility::Inherited,
+        name: forward.name.clone(),
+        params: clone_params(&forward.params),
+        ret: forward.ret.as_ref().map(clone_ret),
+        lets: anf.lets.clone(),
+        outputs: output_exprs(&outputs),
+        syntax_errors: Vec::new(),
+    };
+    let mut errors = Errors::default();
+    let Some((_, types)) = check_graph_scoped(&typed_fn, &mut errors) else {
+        return Err(syn::Error::new(
+            d.name.span(),
+            format!(
+                "`{}` cannot be derived until `{}` compiles: fix its errors first",
+                d.name, forward.name
+            ),
+        ));
+    };
+
+    // Which names carry cotangents: float values that depend on a `wrt` parameter.
+    let mut live: HashSet<String> = wrt.iter().cloned().collect();
+    for binding in &anf.lets {
+        let depends = vars(&binding.value).iter().any(|v| live.contains(v));
+        let float = types
+            .get(&binding.name.to_string())
+            .is_some_and(|(dt, _)| dt.is_float());
+        if depends
+            && float
+            && binding.tuple.is_none()
+            && !anf.cut.contains(&binding.name.to_string())
+        {
+            live.insert(binding.name.to_string());
+        }
+        if depends {
+            if let Some(names) = &binding.tuple {
+                if let Expr::Call { func, .. } = &binding.value {
+                    return Err(no_rule(function, &forward.name, func, "its parts"));
+                }
+                let _ = names;
+            }
+        }
+    }
+
+    // 3. The backward pass.
+    let mut back = Backward {
+        anf: &mut anf,
+        types: &types,
+        live: &live,
+        ct: HashMap::new(),
+        function,
+        graph: &forward.name,
+    };
+    let mut params = clone_params(&forward.params);
+    let mut seeds = Vec::new();
+    match d.kind {
+        DerivedKind::ValueAndGrad => {
+            let out = &outputs[0];
+            let Some((dtype, _)) = types.get(out).cloned() else {
+                return Err(syn::Error::new(
+                    d.graph.span(),
+                    "`value_and_grad`: the graph's output has no dtype",
+                ));
+            };
+            seeds.push((out.clone(), cast(lit_f(1.0), dtype)));
+        }
+        DerivedKind::Vjp => {
+            for (k, (out, decl)) in outputs.iter().zip(&declared).enumerate() {
+                let name = if outputs.len() == 1 {
+                    "cotangent".to_string()
+                } else {
+                    format!("cotangent_{k}")
+                };
+                let ident = Ident::new(&name, d.name.span());
+                params.push(Param {
+                    name: ident.clone(),
+                    ty: decl.clone(),
+                    recovered: false,
+                });
+                seeds.push((out.clone(), Expr::Var(ident)));
+            }
+        }
+    }
+    for (out, seed) in seeds {
+        if live.contains(&out) {
+            back.accumulate(&out, seed);
+        }
+    }
+    let lets_forward = back.anf.lets.clone();
+    for binding in lets_forward.iter().rev() {
+        let name = binding.name.to_string();
+        let Some(g) = back.ct.get(&name).cloned() else {
+            continue;
+        };
+        back.rule(
+            &name,
+            &binding.value,
+            Expr::Var(Ident::new(&g, Span::call_site())),
+        )?;
+    }
+    let mut grads = Vec::new();
+    for name in &wrt {
+        let param = forward
+            .params
+            .iter()
+            .find(|p| p.name == name)
+            .expect("checked above");
+        let dims = param.ty.dims.clone().expect("checked above");
+        let grad = match back.ct.get(name) {
+            Some(g) => var(g),
+            // Not on any path to the output: a zero gradient of the parameter's type.
+            None => broadcast_to(cast(lit_f(0.0), param.ty.dtype), &dims)
+                .map_err(|e| syn::Error::new(param.name.span(), e))?,
+        };
+        grads.push(grad);
+    }
+    let mut lets = back.anf.lets.clone();
+    lets.extend(back.anf.backward.drain(..));
+    let (outputs_expr, ret) = match d.kind {
+        DerivedKind::ValueAndGrad => {
+            let mut exprs = vec![var(&outputs[0])];
+            exprs.extend(grads);
+            let mut types_out = vec![declared[0].clone()];
+            types_out.extend(d.wrt.iter().map(|w| {
+                forward
+                    .params
+                    .iter()
+                    .find(|p| p.name == *w)
+                    .expect("checked")
+                    .ty
+                    .clone()
+            }));
+            (
+                Outputs::Tuple(exprs, d.name.span()),
+                ReturnType::Tuple(types_out),
+            )
+        }
+        DerivedKind::Vjp => {
+            let types_out: Vec<ParamType> = d
+                .wrt
+                .iter()
+                .map(|w| {
+                    forward
+                        .params
+                        .iter()
+                        .find(|p| p.name == *w)
+                        .expect("checked")
+                        .ty
+                        .clone()
+                })
+                .collect();
+            if grads.len() == 1 {
+                (
+                    Outputs::Single(grads.pop().expect("one")),
+                    ReturnType::Single(types_out[0].clone()),
+                )
+            } else {
+                (
+                    Outputs::Tuple(grads, d.name.span()),
+                    ReturnType::Tuple(types_out),
+                )
+            }
+        }
+    };
+    Ok(GraphFn {
+        attrs: d.attrs,
+        allowed_warnings: crate::ast::WARNING_KINDS
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        attr_errors: Vec::new(),
+        vis: d.vis,
+        name: d.name.clone(),
+        params,
+        ret: Some(ret),
+        lets,
+        outputs: outputs_expr,
+        syntax_errors: Vec::new(),
+    })
+}
+
+fn no_rule(function: &str, graph: &Ident, func: &Ident, what: &str) -> syn::Error {
+    syn::Error::new(
+        func.span(),
+        format!(
+            "`{function}({graph}, …)`: `{func}` has no derivative rule, and {what} lie on a path from a `wrt` parameter to the output\n\
+             help: if no gradient should flow through it, wrap it in `stop_gradient(…)`"
+        ),
+    )
+}
+
+fn clone_params(params: &[Param]) -> Vec<Param> {
+    params
+        .iter()
+        .map(|p| Param {
+            name: p.name.clone(),
+            ty: p.ty.clone(),
+            recovered: p.recovered,
+        })
+        .collect()
+}
+
+fn clone_ret(r: &ReturnType) -> ReturnType {
+    match r {
+        ReturnType::Single(t) => ReturnType::Single(t.clone()),
+        ReturnType::Tuple(list) => ReturnType::Tuple(list.clone()),
+    }
+}
+
+fn output_exprs(names: &[String]) -> Outputs {
+    if names.len() == 1 {
+        Outputs::Single(var(&names[0]))
+    } else {
+        Outputs::Tuple(names.iter().map(|n| var(n)).collect(), Span::call_site())
+    }
+}
+
+/// The forward body in A-normal form, and the backward `let`s as they are written.
+#[derive(Default)]
+struct Anf {
+    lets: Vec<Let>,
+    backward: Vec<Let>,
+    counter: usize,
+    /// Names bound by `stop_gradient(…)`: no cotangent passes them.
+    cut: HashSet<String>,
+    /// Parts of tuple-valued ops.
+    opaque: HashMap<String, Span>,
+}
+
+impl Anf {
+    fn fresh_ident(&mut self, kind: &str) -> Ident {
+        self.counter += 1;
+        Ident::new(&format!("__tg_{kind}{}", self.counter), Span::call_site())
+    }
+
+    /// `e` with its names renamed through `env`, its operands bound to `let`s of their own;
+    /// returns the name the whole of `e` is bound to.
+    fn bind(&mut self, e: &Expr, env: &HashMap<String, String>) -> String {
+        if let Expr::Var(v) = e {
+            if let Some(name) = env.get(&v.to_string()) {
+                return name.clone();
+            }
+        }
+        let value = self.operands(e, env);
+        let name = self.fresh_ident("v");
+        if let Expr::Call { func, args, .. } = &value {
+            if func == "stop_gradient" && args.len() == 1 {
+                self.cut.insert(name.to_string());
+            }
+        }
+        self.lets.push(Let {
+            name: name.clone(),
+            tuple: None,
+            value,
+        });
+        name.to_string()
+    }
+
+    /// `e` with each tensor operand bound by `bind` (literals, lists and named arguments
+    /// stay in place, renamed).
+    fn operands(&mut self, e: &Expr, env: &HashMap<String, String>) -> Expr {
+        let operand = |this: &mut Anf, x: &Expr| -> Expr {
+            match x {
+                Expr::Lit(..) => x.clone(),
+                Expr::Unary {
+                    op: UnOp::Neg,
+                    expr,
+                    ..
+                } if matches!(**expr, Expr::Lit(..)) => x.clone(),
+                Expr::Call { func, .. } if func == "__list" => this.rename(x, env),
+                _ => var(&this.bind(x, env)),
+            }
+        };
+        match e {
+            Expr::Var(_) | Expr::Lit(..) => self.rename(e, env),
+            Expr::Unary { op, op_span, expr } => Expr::Unary {
+                op: *op,
+                op_span: *op_span,
+                expr: Box::new(operand(self, expr)),
+            },
+            Expr::Binary {
+                op,
+                op_span,
+                lhs,
+                rhs,
+            } => Expr::Binary {
+                op: *op,
+                op_span: *op_span,
+                lhs: Box::new(operand(self, lhs)),
+                rhs: Box::new(operand(self, rhs)),
+            },
+            Expr::Cast { expr, as_span, to } => Expr::Cast {
+                expr: Box::new(operand(self, expr)),
+                as_span: *as_span,
+                to: *to,
+            },
+            Expr::Call { func, args, named } => Expr::Call {
+                func: func.clone(),
+                args: args.iter().map(|a| operand(self, a)).collect(),
+                named: named
+                    .iter()
+                    .map(|n| NamedArg {
+                        name: n.name.clone(),
+                        value: self.rename(&n.value, env),
+                    })
+                    .collect(),
+            },
+        }
+    }
+
+    /// `e` with its names renamed through `env` (no new `let`s).
+    fn rename(&self, e: &Expr, env: &HashMap<String, String>) -> Expr {
+        match e {
+            Expr::Var(v) => match env.get(&v.to_string()) {
+                Some(name) => Expr::Var(Ident::new(name, v.span())),
+                None => e.clone(),
+            },
+            Expr::Lit(..) => e.clone(),
+            Expr::Unary { op, op_span, expr } => Expr::Unary {
+                op: *op,
+                op_span: *op_span,
+                expr: Box::new(self.rename(expr, env)),
+            },
+            Expr::Binary {
+                op,
+                op_span,
+                lhs,
+                rhs,
+            } => Expr::Binary {
+                op: *op,
+                op_span: *op_span,
+                lhs: Box::new(self.rename(lhs, env)),
+                rhs: Box::new(self.rename(rhs, env)),
+            },
+            Expr::Cast { expr, as_span, to } => Expr::Cast {
+                expr: Box::new(self.rename(expr, env)),
+                as_span: *as_span,
+                to: *to,
+            },
+            Expr::Call { func, args, named } => Expr::Call {
+                func: func.clone(),
+                args: args.iter().map(|a| self.rename(a, env)).collect(),
+                named: named
+                    .iter()
+                    .map(|n| NamedArg {
+                        name: n.name.clone(),
+                        value: self.rename(&n.value, env),
+                    })
+                    .collect(),
+            },
+        }
+    }
+}
+
+struct Backward<'a> {
+    anf: &'a mut Anf,
+    types: &'a ScopeTypes,
+    live: &'a HashSet<String>,
+    /// Name → the `let` holding its cotangent so far.
+    ct: HashMap<String, String>,
+    function: &'static str,
+    graph: &'a Ident,
+}
+
+impl Backward<'_> {
+    /// Binds `e` to a fresh backward `let`; returns its name as an expression.
+    fn let_(&mut self, e: Expr) -> Expr {
+        let name = self.anf.fresh_ident("d");
+        self.anf.backward.push(Let {
+            name: name.clone(),
+            tuple: None,
+            value: e,
+        });
+        Expr::Var(name)
+    }
+
+    /// Adds `contribution` (already of `name`'s type) to `name`'s cotangent.
+    fn accumulate(&mut self, name: &str, contribution: Expr) {
+        let sum = match self.ct.get(name) {
+            Some(previous) => binary(BinOp::Add, var(previous), contribution),
+            None => contribution,
+        };
+        let Expr::Var(bound) = self.let_(sum) else {
+            unreachable!("let_ returns a name")
+        };
+        self.ct.insert(name.to_string(), bound.to_string());
+    }
+
+    fn ty(&self, name: &str) -> Result<(DType, Vec<Dim>), syn::Error> {
+        self.types.get(name).cloned().ok_or_else(|| {
+            syn::Error::new(
+                self.graph.span(),
+                format!("internal error of `graph!`: `{}` found no type for a value of `{}`; please report this graph", self.function, self.graph),
+            )
+        })
+    }
+
+    /// The operand `x` of an operation, if it carries a cotangent.
+    fn live_operand(&self, x: &Expr) -> Option<String> {
+        match x {
+            Expr::Var(v) if self.live.contains(&v.to_string()) => Some(v.to_string()),
+            _ => None,
+        }
+    }
+
+    /// Sends `contribution` (of the type `from`) to operand `x`, fitted to its type.
+    fn send(
+        &mut self,
+        x: &Expr,
+        contribution: Expr,
+        from: &(DType, Vec<Dim>),
+    ) -> Result<(), syn::Error> {
+        let Some(name) = self.live_operand(x) else {
+            return Ok(());
+        };
+        let to = self.ty(&name)?;
+        let fitted =
+            fit(contribution, from, &to).map_err(|e| syn::Error::new(Span::call_site(), e))?;
+        self.accumulate(&name, fitted);
+        Ok(())
+    }
+
+    fn any_live(&self, xs: &[&Expr]) -> bool {
+        xs.iter().any(|x| self.live_operand(x).is_some())
+    }
+
+    /// The rule of the operation `v = value`, given `v`'s cotangent `g`.
+    fn rule(&mut self, v: &str, value: &Expr, g: Expr) -> Result<(), syn::Error> {
+        let out = self.ty(v)?;
+        let vv = var(v);
+        match value {
+            Expr::Var(_) => self.send(value, g, &out),
+            Expr::Lit(..) => Ok(()),
+            Expr::Unary {
+                op: UnOp::Neg,
+                expr,
+                ..
+            } => self.send(expr, neg(g), &out),
+            Expr::Unary { op: UnOp::Not, .. } => Ok(()),
+            Expr::Cast { expr, .. } => {
+                // Between floats: the cotangent is cast back by `fit`.
+                self.send(expr, g, &out)
+            }
+            Expr::Binary { op, lhs, rhs, .. } => {
+                let (a, b) = (lhs.as_ref(), rhs.as_ref());
+                match op {
+                    BinOp::Add => {
+                        self.send(a, g.clone(), &out)?;
+                        self.send(b, g, &out)
+                    }
+                    BinOp::Sub => {
+                        self.send(a, g.clone(), &out)?;
+                        self.send(b, neg(g), &out)
+                    }
+                    BinOp::Mul => {
+                        if self.live_operand(a).is_some() {
+                            self.send(a, mul(g.clone(), b.clone()), &out)?;
+                        }
+                        if self.live_operand(b).is_some() {
+                            self.send(b, mul(g, a.clone()), &out)?;
+                        }
+                        Ok(())
+                    }
+                    BinOp::Div => {
+                        if self.live_operand(a).is_some() {
+                            self.send(a, div(g.clone(), b.clone()), &out)?;
+                        }
+                        if self.live_operand(b).is_some() {
+                            // d(a/b)/db = -(a/b)/b
+                            self.send(b, neg(div(mul(g, vv), b.clone())), &out)?;
+                        }
+                        Ok(())
+                    }
+                    BinOp::Rem => {
+                        self.send(a, g.clone(), &out)?;
+                        if self.live_operand(b).is_some() {
+                            let q = call("trunc", vec![div(a.clone(), b.clone())]);
+                            self.send(b, neg(mul(g, q)), &out)?;
+                        }
+                        Ok(())
+                    }
+                    // Comparisons, bitwise and logical operators give no float result.
+                    _ => Ok(()),
+                }
+            }
+            Expr::Call { func, args, named } => self.call_rule(v, &out, func, args, named, g),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn call_rule(
+        &mut self,
+        v: &str,
+        out: &(DType, Vec<Dim>),
+        func: &Ident,
+        args: &[Expr],
+        named: &[NamedArg],
+        g: Expr,
+    ) -> Result<(), syn::Error> {
+        let name = func.to_string();
+        let vv = var(v);
+        let x = args.first().cloned().unwrap_or_else(|| lit_f(0.0));
+        let unary = |d: Expr| mul(g.clone(), d);
+        let arg_live: Vec<bool> = args
+            .iter()
+            .map(|a| self.live_operand(a).is_some())
+            .collect();
+        let named_live = named
+            .iter()
+            .any(|n| vars(&n.value).iter().any(|v| self.live.contains(v)));
+        if named_live && !matches!(name.as_str(), "clip" | "clamp") {
+            return Err(no_rule(
+                self.function,
+                self.graph,
+                func,
+                "its named arguments",
+            ));
+        }
+        let ln2 = std::f64::consts::LN_2;
+        let contribution = match (name.as_str(), args.len()) {
+            ("stop_gradient", 1) => return Ok(()),
+            // Elementwise functions of one argument: g · f'(x), f' written with the result
+            // `v` where that is cheaper.
+            ("exp", 1) => unary(vv),
+            ("exp2", 1) => unary(mul(vv, lit_f(ln2))),
+            ("expm1", 1) => unary(add(vv, lit_f(1.0))),
+            ("log", 1) => div(g.clone(), x.clone()),
+            ("log2", 1) => div(g.clone(), mul(x.clone(), lit_f(ln2))),
+            ("log1p", 1) => div(g.clone(), add(x.clone(), lit_f(1.0))),
+            ("sqrt", 1) => div(mul(g.clone(), lit_f(0.5)), vv),
+            ("rsqrt", 1) => mul(mul(g.clone(), lit_f(-0.5)), div(vv, x.clone())),
+            ("cbrt", 1) => div(g.clone(), mul(lit_f(3.0), mul(vv.clone(), vv))),
+            ("reciprocal", 1) => neg(mul(g.clone(), mul(vv.clone(), vv))),
+            ("square", 1) => unary(mul(lit_f(2.0), x.clone())),
+            ("sin", 1) => unary(call("cos", vec![x.clone()])),
+            ("cos", 1) => neg(unary(call("sin", vec![x.clone()]))),
+            ("tan", 1) => unary(add(lit_f(1.0), mul(vv.clone(), vv))),
+            ("sinh", 1) => unary(call("cosh", vec![x.clone()])),
+            ("cosh", 1) => unary(call("sinh", vec![x.clone()])),
+            ("tanh", 1) => unary(sub(lit_f(1.0), mul(vv.clone(), vv))),
+            ("atan", 1) => div(g.clone(), add(lit_f(1.0), mul(x.clone(), x.clone()))),
+            ("asin", 1) => unary(call(
+                "rsqrt",
+                vec![sub(lit_f(1.0), mul(x.clone(), x.clone()))],
+            )),
+            ("acos", 1) => neg(unary(call(
+                "rsqrt",
+                vec![sub(lit_f(1.0), mul(x.clone(), x.clone()))],
+            ))),
+            ("asinh", 1) => unary(call(
+                "rsqrt",
+                vec![add(mul(x.clone(), x.clone()), lit_f(1.0))],
+            )),
+            ("acosh", 1) => unary(call(
+                "rsqrt",
+                vec![sub(mul(x.clone(), x.clone()), lit_f(1.0))],
+            )),
+            ("atanh", 1) => div(g.clone(), sub(lit_f(1.0), mul(x.clone(), x.clone()))),
+            ("sigmoid", 1) => unary(mul(vv.clone(), sub(lit_f(1.0), vv))),
+            ("erf", 1) => unary(mul(
+                lit_f(std::f64::consts::FRAC_2_SQRT_PI),
+                call("exp", vec![neg(mul(x.clone(), x.clone()))]),
+            )),
+            ("erfc", 1) => neg(unary(mul(
+                lit_f(std::f64::consts::FRAC_2_SQRT_PI),
+                call("exp", vec![neg(mul(x.clone(), x.clone()))]),
+            ))),
+            ("softplus", 1) => unary(call("sigmoid", vec![x.clone()])),
+            ("silu", 1) => {
+                let s = call("sigmoid", vec![x.clone()]);
+                unary(mul(
+                    s.clone(),
+                    add(lit_f(1.0), mul(x.clone(), sub(lit_f(1.0), s))),
+                ))
+            }
+            ("gelu", 1) => {
+                // Φ(x) + x·φ(x)
+                let cdf = mul(
+                    lit_f(0.5),
+                    add(
+                        lit_f(1.0),
+                        call(
+                            "erf",
+                            vec![mul(x.clone(), lit_f(std::f64::consts::FRAC_1_SQRT_2))],
+                        ),
+                    ),
+                );
+                let pdf = mul(
+                    lit_f(0.398_942_280_401_432_7),
+                    call("exp", vec![mul(lit_f(-0.5), mul(x.clone(), x.clone()))]),
+                );
+                unary(add(cdf, mul(x.clone(), pdf)))
+            }
+            ("relu", 1) => call(
+                "where",
+                vec![
+                    binary(BinOp::Gt, x.clone(), lit_f(0.0)),
+                    g.clone(),
+                    lit_f(0.0),
+                ],
+            ),
+            ("abs", 1) => call(
+                "where",
+                vec![
+                    binary(BinOp::Ge, x.clone(), lit_f(0.0)),
+                    g.clone(),
+                    neg(g.clone()),
+                ],
+            ),
+            ("neg", 1) => neg(g.clone()),
+            ("floor" | "ceil" | "round" | "roundeven" | "trunc" | "sign", 1) => return Ok(()),
+            ("leaky_relu", 1) => {
+                let alpha = named_value(named, "alpha").unwrap_or_else(|| lit_f(0.01));
+                call(
+                    "where",
+                    vec![
+                        binary(BinOp::Lt, x.clone(), lit_f(0.0)),
+                        mul(g.clone(), alpha),
+                        g.clone(),
+                    ],
+                )
+            }
+            ("elu", 1) => {
+                let alpha = named_value(named, "alpha").unwrap_or_else(|| lit_f(1.0));
+                call(
+                    "where",
+                    vec![
+                        binary(BinOp::Gt, x.clone(), lit_f(0.0)),
+                        g.clone(),
+                        mul(g.clone(), add(vv, alpha)),
+                    ],
+                )
+            }
+            ("clip" | "clamp", 1) => {
+                // min(max(x, lo), hi), ties sharing evenly as `max`/`min` do.
+                let mut d = g.clone();
+                if let Some(lo) = named_value(named, "min") {
+                    d = mul(d, tie_share(out.0, BinOp::Gt, x.clone(), lo));
+                }
+                if let Some(hi) = named_value(named, "max") {
+                    d = mul(d, tie_share(out.0, BinOp::Lt, x.clone(), hi));
+                }
+                if named_live {
+                    return Err(no_rule(self.function, self.graph, func, "its bounds"));
+                }
+                d
+            }
+            ("max" | "min", 2) => {
+                let (a, b) = (&args[0], &args[1]);
+                let wins = if name == "max" { BinOp::Gt } else { BinOp::Lt };
+                if arg_live[0] {
+                    self.send(
+                        a,
+                        mul(g.clone(), tie_share(out.0, wins, a.clone(), b.clone())),
+                        out,
+                    )?;
+                }
+                if arg_live[1] {
+                    self.send(
+                        b,
+                        mul(g.clone(), tie_share(out.0, wins, b.clone(), a.clone())),
+                        out,
+                    )?;
+                }
+                return Ok(());
+            }
+            ("pow", 2) => {
+                let (a, b) = (&args[0], &args[1]);
+                if arg_live[0] {
+                    let d = call(
+                        "where",
+                        vec![
+                            binary(BinOp::Eq, b.clone(), lit_f(0.0)),
+                            lit_f(0.0),
+                            mul(
+                                b.clone(),
+                                call("pow", vec![a.clone(), sub(b.clone(), lit_f(1.0))]),
+                            ),
+                        ],
+                    );
+                    self.send(a, mul(g.clone(), d), out)?;
+                }
+                if arg_live[1] {
+                    // JAX: log(a) taken as 0 where a = 0.
+                    let safe = call(
+                        "where",
+                        vec![
+                            binary(BinOp::Eq, a.clone(), lit_f(0.0)),
+                            lit_f(1.0),
+                            a.clone(),
+                        ],
+                    );
+                    self.send(b, mul(g.clone(), mul(vv, call("log", vec![safe]))), out)?;
+                }
+                return Ok(());
+            }
+            ("add", 2) | ("sub", 2) | ("mul", 2) | ("div", 2) => {
+                let op = match name.as_str() {
+                    "add" => BinOp::Add,
+                    "sub" => BinOp::Sub,
+                    "mul" => BinOp::Mul,
+                    _ => BinOp::Div,
+                };
+                let e = binary(op, args[0].clone(), args[1].clone());
+                return self.rule(v, &e, g);
+            }
+            ("where", 3) => {
+                let (c, a, b) = (&args[0], &args[1], &args[2]);
+                if arg_live[1] {
+                    self.send(
+                        a,
+                        call("where", vec![c.clone(), g.clone(), lit_f(0.0)]),
+                        out,
+                    )?;
+                }
+                if arg_live[2] {
+                    self.send(
+                        b,
+                        call("where", vec![c.clone(), lit_f(0.0), g.clone()]),
+                        out,
+                    )?;
+                }
+                return Ok(());
+            }
+            ("matmul", 2) => return self.matmul_rule(out, &args[0], &args[1], g),
+            ("sum" | "mean" | "max" | "min" | "reduce_sum_square" | "reduce_log_sum_exp", 1) => {
+                let (xt, xd) = self.ty_of(&x)?;
+                let axes =
+                    reduced_axes(named, xd.len()).map_err(|e| syn::Error::new(func.span(), e))?;
+                let keepdims = named_bool(named, "keepdims").unwrap_or(false);
+                let back = |e: Expr| {
+                    expand_back(e, &axes, keepdims, &xd)
+                        .map_err(|m| syn::Error::new(func.span(), m))
+                };
+                let gx = back(g.clone())?;
+                let d = match name.as_str() {
+                    "sum" => gx,
+                    "mean" => {
+                        let n =
+                            count(xt, &xd, &axes).map_err(|m| syn::Error::new(func.span(), m))?;
+                        div(gx, n)
+                    }
+                    "max" | "min" => {
+                        // Ties share evenly: the count of maxima along the reduced axes.
+                        let vx = back(vv)?;
+                        let hit = cast(binary(BinOp::Eq, x.clone(), vx), xt);
+                        let hit = self.let_(hit);
+                        let ties = call("sum", vec![hit.clone()]);
+                        let ties = with_named(
+                            ties,
+                            vec![
+                                ("axis", int_list(&axes)),
+                                (
+                                    "keepdims",
+                                    Expr::Lit(LitValue::Bool(true), Span::call_site()),
+                                ),
+                            ],
+                        );
+                        div(mul(gx, hit), ties)
+                    }
+                    "reduce_sum_square" => mul(gx, mul(lit_f(2.0), x.clone())),
+                    _ => {
+                        let vx = back(vv)?;
+                        mul(gx, call("exp", vec![sub(x.clone(), vx)]))
+                    }
+                };
+                return self.send(&x, d, &(xt, xd));
+            }
+            ("softmax" | "logsoftmax", 1) => {
+                let (xt, xd) = self.ty_of(&x)?;
+                let axis = match named_value(named, "axis") {
+                    Some(a) => int_value(&a)
+                        .ok_or_else(|| syn::Error::new(func.span(), "derive: a literal axis"))?,
+                    None => -1,
+                };
+                let axis =
+                    normalise(axis, xd.len()).map_err(|e| syn::Error::new(func.span(), e))?;
+                let keep = vec![
+                    ("axis", int_list(&[axis])),
+                    (
+                        "keepdims",
+                        Expr::Lit(LitValue::Bool(true), Span::call_site()),
+                    ),
+                ];
+                let d = if name == "softmax" {
+                    let s = with_named(call("sum", vec![mul(g.clone(), vv.clone())]), keep);
+                    mul(vv, sub(g.clone(), s))
+                } else {
+                    let s = with_named(call("sum", vec![g.clone()]), keep);
+                    sub(g.clone(), mul(call("exp", vec![vv]), s))
+                };
+                return self.send(&x, d, &(xt, xd));
+            }
+            ("transpose", _) => {
+                let (xt, xd) = self.ty_of(&x)?;
+                let perm = match named_value(named, "perm").or_else(|| args.get(1).cloned()) {
+                    Some(p) => int_list_value(&p).ok_or_else(|| {
+                        syn::Error::new(func.span(), "derive: a literal permutation")
+                    })?,
+                    None => (0..xd.len() as i128).rev().collect(),
+                };
+                let mut inverse = vec![0usize; perm.len()];
+                for (k, &p) in perm.iter().enumerate() {
+                    let p = normalise(p, xd.len()).map_err(|e| syn::Error::new(func.span(), e))?;
+                    inverse[p] = k;
+                }
+                let d = call("transpose", vec![g.clone(), int_list(&inverse)]);
+                return self.send(&x, d, &(xt, xd));
+            }
+            ("reshape" | "expand_dims" | "squeeze", _) => {
+                let (xt, xd) = self.ty_of(&x)?;
+                let d = reshape(g.clone(), &xd).map_err(|m| syn::Error::new(func.span(), m))?;
+                return self.send(&x, d, &(xt, xd));
+            }
+            ("broadcast_to", _) => g.clone(),
+            _ => {
+                if !self.any_live(&args.iter().collect::<Vec<_>>()) {
+                    return Ok(());
+                }
+                return Err(no_rule(self.function, self.graph, func, "its operands"));
+            }
+        };
+        if args.len() > 1 && args[1..].iter().any(|a| self.live_operand(a).is_some()) {
+            return Err(no_rule(
+                self.function,
+                self.graph,
+                func,
+                "its second operand",
+            ));
+        }
+        self.send(&x, contribution, out)
+    }
+
+    fn ty_of(&self, x: &Expr) -> Result<(DType, Vec<Dim>), syn::Error> {
+        match x {
+            Expr::Var(v) => self.ty(&v.to_string()),
+            _ => Err(syn::Error::new(
+                Span::call_site(),
+                "derive: an operand that is not a name",
+            )),
+        }
+    }
+
+    /// `[…, M, K] · […, K, N]`: `da = g · bᵀ`, `db = aᵀ · g` (batch axes summed by `fit`
+    /// where they were broadcast); a 1-D operand is a row (left) or a column (right).
+    fn matmul_rule(
+        &mut self,
+        out: &(DType, Vec<Dim>),
+        a: &Expr,
+        b: &Expr,
+        g: Expr,
+    ) -> Result<(), syn::Error> {
+        let (at, ad) = self.ty_of(a)?;
+        let (bt, bd) = self.ty_of(b)?;
+        let (ra, rb) = (ad.len(), bd.len());
+        let t = |e: Expr, rank: usize| -> Expr {
+            let mut perm: Vec<usize> = (0..rank).collect();
+            perm.swap(rank - 2, rank - 1);
+            call("transpose", vec![e, int_list(&perm)])
+        };
+        let (da, db) = match (ra, rb) {
+            (1, 1) => (mul(g.clone(), b.clone()), mul(g, a.clone())),
+            (1, 2) => (
+                call("matmul", vec![b.clone(), g.clone()]),
+                mul(call("expand_dims", vec![a.clone(), int(1)]), call("expand_dims", vec![g, int(0)])),
+            ),
+            (2, 1) => (
+                mul(call("expand_dims", vec![g.clone(), int(1)]), call("expand_dims", vec![b.clone(), int(0)])),
+                call("matmul", vec![g, a.clone()]),
+            ),
+            (ra, rb) if ra >= 2 && rb >= 2 => (
+                call("matmul", vec![g.clone(), t(b.clone(), rb)]),
+                call("matmul", vec![t(a.clone(), ra), g]),
+            ),
+            _ => {
+                return Err(syn::Error::new(
+                    Span::call_site(),
+                    format!("`{}`: the derivative of a batched matmul with a 1-D operand is not written yet", self.function),
+                ))
+            }
+        };
+        // The products' types: the operands' dtype promoted as the forward's, over the
+        // batch axes of the result; `fit` sums the broadcast batch axes and casts.
+        let out_rank = out.1.len();
+        let batch = &out.1[..out_rank.saturating_sub(2)];
+        if self.live_operand(a).is_some() {
+            let mut dims = batch.to_vec();
+            dims.extend(ad[ra.saturating_sub(2)..].iter().cloned());
+            let dims = if ra == 1 { ad.clone() } else { dims };
+            let _ = at;
+            self.send(a, da, &(out.0, dims))?;
+        }
+        if self.live_operand(b).is_some() {
+            let mut dims = batch.to_vec();
+            dims.extend(bd[rb.saturating_sub(2)..].iter().cloned());
+            let dims = if rb == 1 { bd.clone() } else { dims };
+            let _ = bt;
+            self.send(b, db, &(out.0, dims))?;
+        }
+        Ok(())
+    }
+}
+
+/// `g · s` for `max`'s winner `a` against `b`: 1 where `a` wins, 1/2 where they tie.
+fn tie_share(dtype: DType, wins: BinOp, a: Expr, b: Expr) -> Expr {
+    call(
+        "where",
+        vec![
+            binary(wins, a.clone(), b.clone()),
+            cast(lit_f(1.0), dtype),
+            call(
+                "where",
+                vec![
+                    binary(BinOp::Eq, a, b),
+                    cast(lit_f(0.5), dtype),
+                    cast(lit_f(0.0), dtype),
+                ],
+            ),
+        ],
+    )
+}
+
+/// Fits a contribution of type `from` to an operand of type `to`: sums the axes the
+/// operand was broadcast along (leading axes it lacks, and its 1s that grew) and casts to
+/// its dtype.
+fn fit(e: Expr, from: &(DType, Vec<Dim>), to: &(DType, Vec<Dim>)) -> Result<Expr, String> {
+    let (r, q) = (from.1.len(), to.1.len());
+    let mut e = e;
+    if r < q {
+        return Err("derive: a contribution of lower rank than its operand".into());
+    }
+    let lead = r - q;
+    let mut dims: Vec<Dim> = from.1.clone();
+    if lead > 0 {
+        let axes: Vec<usize> = (0..lead).collect();
+        e = with_named(call("sum", vec![e]), vec![("axis", int_list(&axes))]);
+        dims.drain(..lead);
+    }
+    let grown: Vec<usize> = (0..q)
+        .filter(|&k| to.1[k] == Dim::Static(1) && dims[k] != Dim::Static(1))
+        .collect();
+    if !grown.is_empty() {
+        e = with_named(
+            call("sum", vec![e]),
+            vec![
+                ("axis", int_list(&grown)),
+                (
+                    "keepdims",
+                    Expr::Lit(LitValue::Bool(true), Span::call_site()),
+                ),
+            ],
+        );
+    }
+    if from.0 != to.0 {
+        e = cast(e, to.0);
+    }
+    Ok(e)
+}
+
+/// A reduction's cotangent `g` back over the input's dims: its dropped axes restored as
+/// 1s, then broadcast.
+fn expand_back(g: Expr, axes: &[usize], keepdims: bool, dims: &[Dim]) -> Result<Expr, String> {
+    let mut e = g;
+    if !keepdims {
+        let mut sorted = axes.to_vec();
+        sorted.sort_unstable();
+        for a in sorted {
+            e = call("expand_dims", vec![e, int(a)]);
+        }
+    }
+    broadcast_to(e, dims)
+}
+
+fn broadcast_to(e: Expr, dims: &[Dim]) -> Result<Expr, String> {
+    Ok(call("broadcast_to", vec![e, dims_list(dims)?]))
+}
+
+fn reshape(e: Expr, dims: &[Dim]) -> Result<Expr, String> {
+    Ok(call("reshape", vec![e, dims_list(dims)?]))
+}
+
+/// The DSL list of `dims`: literals and names (a dim expression cannot be a shape op's
+/// target yet).
+fn dims_list(dims: &[Dim]) -> Result<Expr, String> {
+    let items = dims
+        .iter()
+        .map(|d| match d {
+            Dim::Static(n) => Ok(int(*n)),
+            Dim::Named(n) => Ok(Expr::Var(Ident::new(n, Span::call_site()))),
+            Dim::Expr(p) => Err(format!(
+                "the derivative needs a value shaped by the dim expression `{p}`, which a shape op's target cannot hold yet"
+            )),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Expr::Call {
+        func: Ident::new("__list", Span::call_site()),
+        args: items,
+        named: Vec::new(),
+    })
+}
+
+/// The element count of `dims` along `axes`, as a float literal (literal dims) or a
+/// `sum` of ones (names: the language has no dim-as-value spelling yet).
+fn count(dtype: DType, dims: &[Dim], axes: &[usize]) -> Result<Expr, String> {
+    let mut n = 1usize;
+    let mut named = false;
+    for &a in axes {
+        match &dims[a] {
+            Dim::Static(k) => n *= k,
+            _ => named = true,
+        }
+    }
+    if !named {
+        return Ok(lit_f(n as f64));
+    }
+    let ones = broadcast_to(cast(lit_f(1.0), DType::F64), dims)?;
+    Ok(cast(
+        with_named(
+            call("sum", vec![ones]),
+            vec![
+                ("axis", int_list(axes)),
+                (
+                    "keepdims",
+                    Expr::Lit(LitValue::Bool(true), Span::call_site()),
+                ),
+            ],
+        ),
+        dtype,
+    ))
+}
+
+fn reduced_axes(named: &[NamedArg], rank: usize) -> Result<Vec<usize>, String> {
+    let Some(axis) = named_value(named, "axis") else {
+        return Ok((0..rank).collect());
+    };
+    let list = int_list_value(&axis)
+        .or_else(|| int_value(&axis).map(|a| vec![a]))
+        .ok_or("derive: reduction axes must be literals")?;
+    let mut axes = list
+        .into_iter()
+        .map(|a| normalise(a, rank))
+        .collect::<Result<Vec<_>, _>>()?;
+    axes.sort_unstable();
+    axes.dedup();
+    Ok(axes)
+}
+
+fn normalise(a: i128, rank: usize) -> Result<usize, String> {
+    let r = rank as i128;
+    if (-r..r).contains(&a) {
+        Ok(a.rem_euclid(r.max(1)) as usize)
+    } else {
+        Err(format!("derive: axis {a} out of range for rank {rank}"))
+    }
+}
+
+fn named_value(named: &[NamedArg], key: &str) -> Option<Expr> {
+    named
+        .iter()
+        .find(|n| n.name == key)
+        .map(|n| n.value.clone())
+}
+
+fn named_bool(named: &[NamedArg], key: &str) -> Option<bool> {
+    match named_value(named, key)? {
+        Expr::Lit(LitValue::Bool(b), _) => Some(b),
+        _ => None,
+    }
+}
+
+fn int_value(e: &Expr) -> Option<i128> {
+    match e {
+        Expr::Lit(LitValue::Int(v), _) => i128::try_from(*v).ok(),
+        Expr::Unary {
+            op: UnOp::Neg,
+            expr,
+            ..
+        } => int_value(expr).map(|v| -v),
+        _ => None,
+    }
+}
+
+fn int_list_value(e: &Expr) -> Option<Vec<i128>> {
+    match e {
+        Expr::Call { func, args, .. } if func == "__list" => args.iter().map(int_value).collect(),
+        _ => None,
+    }
+}
+
+// Expression builders.
+
+fn var(name: &str) -> Expr {
+    Expr::Var(Ident::new(name, Span::call_site()))
+}
+
+fn int(v: usize) -> Expr {
+    Expr::Lit(LitValue::Int(v as u128), Span::call_site())
+}
+
+fn int_list(values: &[usize]) -> Expr {
+    Expr::Call {
+        func: Ident::new("__list", Span::call_site()),
+        args: values.iter().map(|&v| int(v)).collect(),
+        named: Vec::new(),
+    }
+}
+
+/// A float literal, written with full precision (`{:?}` prints the shortest text that
+/// reads back to the same `f64`).
+fn lit_f(v: f64) -> Expr {
+    let text = format!("{v:?}");
+    if v < 0.0 {
+        return neg(lit_f(-v));
+    }
+    Expr::Lit(LitValue::Float(v, text), Span::call_site())
+}
+
+fn cast(e: Expr, to: DType) -> Expr {
+    Expr::Cast {
+        expr: Box::new(e),
+        as_span: Span::call_site(),
+        to,
+    }
+}
+
+fn neg(e: Expr) -> Expr {
+    Expr::Unary {
+        op: UnOp::Neg,
+        op_span: Span::call_site(),
+        expr: Box::new(e),
+    }
+}
+
+fn binary(op: BinOp, a: Expr, b: Expr) -> Expr {
+    Expr::Binary {
+        op,
+        op_span: Span::call_site(),
+        lhs: Box::new(a),
+        rhs: Box::new(b),
+    }
+}
+
+fn add(a: Expr, b: Expr) -> Expr {
+    binary(BinOp::Add, a, b)
+}
+
+fn sub(a: Expr, b: Expr) -> Expr {
+    binary(BinOp::Sub, a, b)
+}
+
+fn mul(a: Expr, b: Expr) -> Expr {
+    binary(BinOp::Mul, a, b)
+}
+
+fn div(a: Expr, b: Expr) -> Expr {
+    binary(BinOp::Div, a, b)
+}
+
+fn call(func: &str, args: Vec<Expr>) -> Expr {
+    Expr::Call {
+        func: Ident::new(func, Span::call_site()),
+        args,
+        named: Vec::new(),
+    }
+}
+
+fn with_named(e: Expr, extra: Vec<(&str, Expr)>) -> Expr {
+    match e {
+        Expr::Call {
+            func,
+            args,
+            mut named,
+        } => {
+            named.extend(extra.into_iter().map(|(k, v)| NamedArg {
+                name: Ident::new(k, Span::call_site()),
+                value: v,
+            }));
+            Expr::Call { func, args, named }
+        }
+        other => other,
+    }
+}
+
+/// The names an expression reads.
+fn vars(e: &Expr) -> Vec<String> {
+    fn walk(e: &Expr, out: &mut Vec<String>) {
+        match e {
+            Expr::Var(v) => out.push(v.to_string()),
+            Expr::Lit(..) => {}
+            Expr::Unary { expr, .. } | Expr::Cast { expr, .. } => walk(expr, out),
+            Expr::Binary { lhs, rhs, .. } => {
+                walk(lhs, out);
+                walk(rhs, out);
+            }
+            Expr::Call { args, named, .. } => {
+                for a in args {
+                    walk(a, out);
+                }
+                for n in named {
+                    walk(&n.value, out);
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(e, &mut out);
+    out
+}

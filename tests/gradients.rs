@@ -1,0 +1,359 @@
+//! `grad fn` and `vjp fn` items (tensor-macros/src/derive.rs): every rule's gradient against
+//! central finite differences of the forward graph in f64 (JAX's `check_grads` method: the
+//! directional derivative along a random direction, and every coordinate of small
+//! parameters), hand-derived formulas where ties make finite differences meaningless
+//! (`max`, `relu` at 0, `abs` at 0), f32 gradients against the f64 ones, and a `vjp`.
+
+use tensor_core::testing::Rng;
+use tensorgraph::prelude::*;
+
+graph! {
+    fn mlp(x: f64[5, 3], w: f64[3, 4], b: f64[4], v: f64[4]) -> f64[] {
+        let h = tanh(x @ w + b);
+        mean(square(h @ v - 0.5))
+    }
+    grad fn mlp_grad = value_and_grad(mlp, wrt = [w, b, v, x]);
+
+    fn mlp32(x: f32[5, 3], w: f32[3, 4], b: f32[4], v: f32[4]) -> f32[] {
+        let h = tanh(x @ w + b);
+        mean(square(h @ v - 0.5))
+    }
+    grad fn mlp32_grad = value_and_grad(mlp32, wrt = [w, b, v, x]);
+
+    /// Elementwise functions on (0, 1) (every function's domain holds it), weighted so the
+    /// gradients differ per element.
+    fn unary_a(x: f64[7], c: f64[7]) -> f64[] {
+        sum((exp(x) + exp2(x) + expm1(x) + log(x) + log2(x) + log1p(x) + sqrt(x) + rsqrt(x)
+            + cbrt(x) + reciprocal(x) + square(x)) * c)
+    }
+    grad fn unary_a_grad = value_and_grad(unary_a, wrt = [x]);
+
+    fn unary_b(x: f64[7], c: f64[7]) -> f64[] {
+        sum((sin(x) + cos(x) + tan(x) + sinh(x) + cosh(x) + tanh(x) + atan(x) + asin(x)
+            + acos(x) + asinh(x) + atanh(x) + acosh(x + 1.5)) * c)
+    }
+    grad fn unary_b_grad = value_and_grad(unary_b, wrt = [x]);
+
+    fn unary_c(x: f64[7], c: f64[7]) -> f64[] {
+        sum((sigmoid(x) + erf(x) + erfc(x) + softplus(x) + silu(x) + gelu(x) + relu(x)
+            + abs(x) + leaky_relu(x, alpha = 0.2) + elu(x, alpha = 0.7) - x / (x + 2.0)
+            + pow(x + 1.5, x) + floor(x) * x) * c)
+    }
+    grad fn unary_c_grad = value_and_grad(unary_c, wrt = [x]);
+
+    /// Broadcasting both ways, reductions with and without keepdims, casts.
+    fn shapes(a: f64[2, 3, 4], b: f64[3, 1], c: f64[4]) -> f64[] {
+        let t = a * b + c;
+        let s = sum(t, axis = [0, 2]);
+        let m = mean(t, axis = -1, keepdims = true);
+        sum(s * s) + sum(m * a) + reduce_log_sum_exp(t) + mean(reduce_sum_square(t, axis = 1))
+    }
+    grad fn shapes_grad = value_and_grad(shapes, wrt = [a, b, c]);
+
+    fn rows(x: f64[3, 5], y: f64[3, 5]) -> f64[] {
+        let p = softmax(x, axis = 1);
+        let q = logsoftmax(x - y, axis = -1);
+        sum(p * y) + sum(q * transpose(y, [0, 1])) + sum(reshape(transpose(x, [1, 0]), [15]) * reshape(y, [15]))
+    }
+    grad fn rows_grad = value_and_grad(rows, wrt = [x, y]);
+
+    fn mixed(x: f32[4], w: f64[4]) -> f64[] {
+        sum((x as f64) * w + where(x > 0.0, x * x, -x) as f64)
+    }
+    grad fn mixed_grad = value_and_grad(mixed, wrt = [x, w]);
+
+    fn vec_mat(a: f64[3], m: f64[3, 2], u: f64[2]) -> f64[] {
+        sum(a @ m) + sum(m @ u) + a @ a
+    }
+    grad fn vec_mat_grad = value_and_grad(vec_mat, wrt = [a, m, u]);
+
+    fn cut(x: f64[3]) -> f64[] {
+        sum(x * stop_gradient(x * 2.0))
+    }
+    grad fn cut_grad = value_and_grad(cut, wrt = [x]);
+
+    fn ties(x: f64[2, 3]) -> f64[] {
+        sum(max(x, axis = 1)) + sum(max(x, 0.5)) + sum(relu(x)) + sum(abs(x))
+    }
+    grad fn ties_grad = value_and_grad(ties, wrt = [x]);
+
+    fn layer(x: f64[B, 3], w: f64[3, 2]) -> f64[B, 2] {
+        sigmoid(x @ w)
+    }
+    vjp fn layer_vjp = vjp(layer, wrt = [x, w]);
+
+    fn symbolic_loss(x: f64[B, 3], w: f64[3]) -> f64[] {
+        mean(exp(x * w))
+    }
+    grad fn symbolic_loss_grad = value_and_grad(symbolic_loss, wrt = [x, w]);
+}
+
+fn t1<const N: usize>(v: &[f64]) -> Tensor<f64, Shape![N]> {
+    Tensor::from_vec(v.to_vec()).unwrap()
+}
+
+fn t2<const M: usize, const N: usize>(v: &[f64]) -> Tensor<f64, Shape![M, N]> {
+    Tensor::from_vec(v.to_vec()).unwrap()
+}
+
+fn t3<const L: usize, const M: usize, const N: usize>(v: &[f64]) -> Tensor<f64, Shape![L, M, N]> {
+    Tensor::from_vec(v.to_vec()).unwrap()
+}
+
+fn uniform(rng: &mut Rng, n: usize, lo: f64, hi: f64) -> Vec<f64> {
+    (0..n).map(|_| lo + (hi - lo) * rng.unit()).collect()
+}
+
+/// Checks `grad` (the analytic gradient of `f` at `params[k]`) against central finite
+/// differences of `f`, coordinate by coordinate, with step `eps` and a relative tolerance.
+fn check_fd(
+    what: &str,
+    f: &dyn Fn(&[Vec<f64>]) -> f64,
+    params: &[Vec<f64>],
+    grads: &[&[f64]],
+    eps: f64,
+    tol: f64,
+) {
+    for (k, grad) in grads.iter().enumerate() {
+        assert_eq!(
+            grad.len(),
+            params[k].len(),
+            "{what}: gradient {k} has the wrong length"
+        );
+        for i in 0..params[k].len() {
+            let mut plus = params.to_vec();
+            plus[k][i] += eps;
+            let mut minus = params.to_vec();
+            minus[k][i] -= eps;
+            let fd = (f(&plus) - f(&minus)) / (2.0 * eps);
+            let scale = fd.abs().max(grad[i].abs()).max(1.0);
+            assert!(
+                (fd - grad[i]).abs() <= tol * scale,
+                "{what}: d/dparam{k}[{i}]: analytic {} vs finite difference {fd}",
+                grad[i]
+            );
+        }
+    }
+}
+
+#[test]
+fn mlp_matches_finite_differences() {
+    let mut rng = Rng::new(1);
+    let p = vec![
+        uniform(&mut rng, 15, -1.0, 1.0),
+        uniform(&mut rng, 12, -1.0, 1.0),
+        uniform(&mut rng, 4, -1.0, 1.0),
+        uniform(&mut rng, 4, -1.0, 1.0),
+    ];
+    let f = |p: &[Vec<f64>]| {
+        mlp(
+            &t2::<5, 3>(&p[0]),
+            &t2::<3, 4>(&p[1]),
+            &t1::<4>(&p[2]),
+            &t1::<4>(&p[3]),
+        )
+        .item()
+    };
+    let (value, gw, gb, gv, gx) = mlp_grad(
+        &t2::<5, 3>(&p[0]),
+        &t2::<3, 4>(&p[1]),
+        &t1::<4>(&p[2]),
+        &t1::<4>(&p[3]),
+    );
+    assert_eq!(value.item(), f(&p));
+    let reordered = vec![p[1].clone(), p[2].clone(), p[3].clone(), p[0].clone()];
+    let g = |q: &[Vec<f64>]| f(&[q[3].clone(), q[0].clone(), q[1].clone(), q[2].clone()]);
+    check_fd(
+        "mlp",
+        &g,
+        &reordered,
+        &[gw.as_slice(), gb.as_slice(), gv.as_slice(), gx.as_slice()],
+        1e-6,
+        1e-7,
+    );
+
+    // The f32 graph's gradients against the f64 ones.
+    let f32s = |v: &[f64]| v.iter().map(|&x| x as f32).collect::<Vec<f32>>();
+    let (v32, gw32, gb32, gv32, gx32) = mlp32_grad(
+        &Tensor::from_vec(f32s(&p[0])).unwrap(),
+        &Tensor::from_vec(f32s(&p[1])).unwrap(),
+        &Tensor::from_vec(f32s(&p[2])).unwrap(),
+        &Tensor::from_vec(f32s(&p[3])).unwrap(),
+    );
+    assert!((v32.item() as f64 - value.item()).abs() <= 1e-6);
+    for (a, b) in [
+        (gw32.as_slice(), gw.as_slice()),
+        (gb32.as_slice(), gb.as_slice()),
+        (gv32.as_slice(), gv.as_slice()),
+        (gx32.as_slice(), gx.as_slice()),
+    ] {
+        for (x, y) in a.iter().zip(b) {
+            assert!(
+                (*x as f64 - y).abs() <= 1e-5 * y.abs().max(1.0),
+                "f32 {x} vs f64 {y}"
+            );
+        }
+    }
+}
+
+#[test]
+fn unary_rules_match_finite_differences() {
+    let mut rng = Rng::new(2);
+    let x = uniform(&mut rng, 7, 0.1, 0.9);
+    let c = uniform(&mut rng, 7, -1.0, 1.0);
+    let ct = t1::<7>(&c);
+    macro_rules! case {
+        ($what:literal, $f:ident, $grad:ident) => {{
+            let (value, gx) = $grad(&t1::<7>(&x), &ct);
+            assert_eq!(value.item(), $f(&t1::<7>(&x), &ct).item(), $what);
+            let fx = |p: &[Vec<f64>]| $f(&t1::<7>(&p[0]), &ct).item();
+            check_fd($what, &fx, &[x.clone()], &[gx.as_slice()], 1e-6, 1e-7);
+        }};
+    }
+    case!("unary_a", unary_a, unary_a_grad);
+    case!("unary_b", unary_b, unary_b_grad);
+    case!("unary_c", unary_c, unary_c_grad);
+}
+
+#[test]
+fn broadcasts_and_reductions_match_finite_differences() {
+    let mut rng = Rng::new(3);
+    let p = vec![
+        uniform(&mut rng, 24, -1.0, 1.0),
+        uniform(&mut rng, 3, -1.0, 1.0),
+        uniform(&mut rng, 4, -1.0, 1.0),
+    ];
+    let f =
+        |p: &[Vec<f64>]| shapes(&t3::<2, 3, 4>(&p[0]), &t2::<3, 1>(&p[1]), &t1::<4>(&p[2])).item();
+    let (value, ga, gb, gc) =
+        shapes_grad(&t3::<2, 3, 4>(&p[0]), &t2::<3, 1>(&p[1]), &t1::<4>(&p[2]));
+    assert_eq!(value.item(), f(&p));
+    check_fd(
+        "shapes",
+        &f,
+        &p,
+        &[ga.as_slice(), gb.as_slice(), gc.as_slice()],
+        1e-6,
+        1e-7,
+    );
+
+    let q = vec![
+        uniform(&mut rng, 15, -2.0, 2.0),
+        uniform(&mut rng, 15, -2.0, 2.0),
+    ];
+    let f = |p: &[Vec<f64>]| rows(&t2::<3, 5>(&p[0]), &t2::<3, 5>(&p[1])).item();
+    let (_, gx, gy) = rows_grad(&t2::<3, 5>(&q[0]), &t2::<3, 5>(&q[1]));
+    check_fd("rows", &f, &q, &[gx.as_slice(), gy.as_slice()], 1e-6, 1e-7);
+
+    let r = vec![
+        uniform(&mut rng, 3, -1.0, 1.0),
+        uniform(&mut rng, 6, -1.0, 1.0),
+        uniform(&mut rng, 2, -1.0, 1.0),
+    ];
+    let f = |p: &[Vec<f64>]| vec_mat(&t1::<3>(&p[0]), &t2::<3, 2>(&p[1]), &t1::<2>(&p[2])).item();
+    let (_, ga, gm, gu) = vec_mat_grad(&t1::<3>(&r[0]), &t2::<3, 2>(&r[1]), &t1::<2>(&r[2]));
+    check_fd(
+        "vec_mat",
+        &f,
+        &r,
+        &[ga.as_slice(), gm.as_slice(), gu.as_slice()],
+        1e-6,
+        1e-7,
+    );
+}
+
+#[test]
+fn casts_and_where_follow_the_dtypes() {
+    let x = [0.5f32, -1.25, 2.0, -0.0];
+    let w = [0.25f64, 1.5, -2.0, 3.0];
+    let (value, gx, gw) = mixed_grad(&Tensor::from_vec(x.to_vec()).unwrap(), &t1::<4>(&w));
+    let expected_value: f64 = x
+        .iter()
+        .zip(&w)
+        .map(|(&a, &b)| a as f64 * b + if a > 0.0 { (a * a) as f64 } else { -a as f64 })
+        .sum();
+    assert_eq!(value.item(), expected_value);
+    // d/dx = w + (x > 0 ? 2x : -1), in f32; d/dw = x.
+    for i in 0..4 {
+        let d = w[i] + if x[i] > 0.0 { 2.0 * x[i] as f64 } else { -1.0 };
+        assert_eq!(gx.as_slice()[i], d as f32, "d/dx[{i}]");
+        assert_eq!(gw.as_slice()[i], x[i] as f64, "d/dw[{i}]");
+    }
+}
+
+#[test]
+fn stop_gradient_cuts_and_ties_share() {
+    let (value, g) = cut_grad(&t1::<3>(&[1.0, -2.0, 3.0]));
+    assert_eq!(value.item(), 2.0 * (1.0 + 4.0 + 9.0));
+    // x · stop_gradient(2x): the derivative is 2x, not 4x.
+    assert_eq!(g.as_slice(), &[2.0, -4.0, 6.0]);
+
+    // Rows [1, 3, 3] and [0, -1, 0.5]: the row max ties in row 0 (each gets 1/2); `max(x,
+    // 0.5)` ties at 0.5 (1/2); relu'(0) = 0; abs'(0) = 1.
+    let x = [1.0, 3.0, 3.0, 0.0, -1.0, 0.5];
+    let (_, g) = ties_grad(&t2::<2, 3>(&x));
+    let row_max = [0.0, 0.5, 0.5, 0.0, 0.0, 1.0];
+    let max_half = [1.0, 1.0, 1.0, 0.0, 0.0, 0.5];
+    let relu = [1.0, 1.0, 1.0, 0.0, 0.0, 1.0];
+    let abs = [1.0, 1.0, 1.0, 1.0, -1.0, 1.0];
+    for i in 0..6 {
+        assert_eq!(
+            g.as_slice()[i],
+            row_max[i] + max_half[i] + relu[i] + abs[i],
+            "element {i}"
+        );
+    }
+}
+
+#[test]
+fn vjp_and_names() -> Result<(), tensorgraph::ShapeError> {
+    let mut rng = Rng::new(4);
+    let x = uniform(&mut rng, 4 * 3, -1.0, 1.0);
+    let w = uniform(&mut rng, 6, -1.0, 1.0);
+    let ct = uniform(&mut rng, 8, -1.0, 1.0);
+    let xt = Tensor::<f64, Shape![_, 3]>::from_shape_vec([4, 3], x.clone())?;
+    let ctt = Tensor::<f64, Shape![_, 2]>::from_shape_vec([4, 2], ct.clone())?;
+    let (gx, gw) = layer_vjp(&xt, &t2::<3, 2>(&w), &ctt)?;
+    assert_eq!(gx.shape(), &[4, 3]);
+    // <ct, layer(x)> is the scalar whose gradient the vjp is.
+    let f = |p: &[Vec<f64>]| {
+        let y = layer(
+            &Tensor::<f64, Shape![_, 3]>::from_shape_vec([4, 3], p[0].clone()).unwrap(),
+            &t2::<3, 2>(&p[1]),
+        )
+        .unwrap();
+        y.as_slice()
+            .iter()
+            .zip(&ct)
+            .map(|(a, b)| a * b)
+            .sum::<f64>()
+    };
+    check_fd(
+        "layer_vjp",
+        &f,
+        &[x.clone(), w.clone()],
+        &[gx.as_slice(), gw.as_slice()],
+        1e-6,
+        1e-7,
+    );
+
+    let (value, gx, gw) = symbolic_loss_grad(&xt, &t1::<3>(&w[..3]))?;
+    let f = |p: &[Vec<f64>]| {
+        symbolic_loss(
+            &Tensor::<f64, Shape![_, 3]>::from_shape_vec([4, 3], p[0].clone()).unwrap(),
+            &t1::<3>(&p[1]),
+        )
+        .unwrap()
+        .item()
+    };
+    assert_eq!(value.item(), f(&[x.clone(), w[..3].to_vec()]));
+    check_fd(
+        "symbolic_loss",
+        &f,
+        &[x, w[..3].to_vec()],
+        &[gx.as_slice(), gw.as_slice()],
+        1e-6,
+        1e-7,
+    );
+    Ok(())
+}
