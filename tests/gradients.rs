@@ -77,6 +77,29 @@ graph! {
     }
     grad fn ties_grad = value_and_grad(ties, wrt = [x]);
 
+    /// The rest of the activations, away from their kinks (the draws below), and scans.
+    fn acts(x: f64[6], c: f64[6], s: f64[6]) -> f64[] {
+        sum((mish(x) + gelu_tanh(x) + softsign(x) + hard_sigmoid(x) + hard_swish(x) + selu(x)
+            + celu(x, alpha = 0.5) + swish(x, alpha = 1.5) + thresholded_relu(x, alpha = 0.3)
+            + shrink(x, lambd = 0.2) + prelu(x, s) + cumsum(x, axis = 0)
+            + cumsum(x * x, axis = 0, exclusive = true, reverse = true) + flip(x, axis = 0)
+            + max(x, s, c) + add(x, s, x * c) + mean_of(x, s)) * c)
+    }
+    grad fn acts_grad = value_and_grad(acts, wrt = [x, s]);
+
+    fn norms(x: f64[2, 3, 4], g: f64[4], b: f64[4], h: f64[3, 4]) -> f64[] {
+        sum(layer_norm(x, g, b) * x) + sum(rms_norm(x, h, axis = -2, eps = 0.01) * x)
+    }
+    grad fn norms_grad = value_and_grad(norms, wrt = [x, g, b, h]);
+
+    fn losses(x: f64[4, 5], y: i64[4], w: f64[5], z: f64[2, 3, 2], t: u8[2, 2]) -> f64[] {
+        softmax_cross_entropy(x, y) + softmax_cross_entropy(x, y, weight = w, ignore_index = 1)
+            + sum(softmax_cross_entropy(x * 2.0, y, reduction = none) * w[0:4])
+            + softmax_cross_entropy(z, t, reduction = sum)
+            + nll_loss(logsoftmax(x, axis = 1), y, weight = w)
+    }
+    grad fn losses_grad = value_and_grad(losses, wrt = [x, z]);
+
     fn layer(x: f64[B, 3], w: f64[3, 2]) -> f64[B, 2] {
         sigmoid(x @ w)
     }
@@ -355,5 +378,113 @@ fn vjp_and_names() -> Result<(), tensorgraph::ShapeError> {
         1e-6,
         1e-7,
     );
+    Ok(())
+}
+
+#[test]
+fn activations_scans_and_folds_match_finite_differences() {
+    let mut rng = Rng::new(5);
+    // Away from every kink (0, ±0.2, 0.3, ±2.5, ±3): a kink within eps would break the
+    // finite difference, not the rule.
+    let x = vec![-2.1, -0.9, -0.45, 0.12, 0.71, 1.9];
+    let c = uniform(&mut rng, 6, -1.0, 1.0);
+    let s_ = uniform(&mut rng, 6, -1.0, 1.0);
+    let ct = t1::<6>(&c);
+    let f = |p: &[Vec<f64>]| acts(&t1::<6>(&p[0]), &ct, &t1::<6>(&p[1])).item();
+    let (value, gx, gs) = acts_grad(&t1::<6>(&x), &ct, &t1::<6>(&s_));
+    assert_eq!(value.item(), f(&[x.clone(), s_.clone()]));
+    check_fd(
+        "acts",
+        &f,
+        &[x, s_],
+        &[gx.as_slice(), gs.as_slice()],
+        1e-6,
+        1e-7,
+    );
+}
+
+#[test]
+fn norms_match_finite_differences() {
+    let mut rng = Rng::new(6);
+    let p = vec![
+        uniform(&mut rng, 24, -2.0, 2.0),
+        uniform(&mut rng, 4, 0.5, 1.5),
+        uniform(&mut rng, 4, -1.0, 1.0),
+        uniform(&mut rng, 12, 0.5, 1.5),
+    ];
+    let f = |p: &[Vec<f64>]| {
+        norms(
+            &t3::<2, 3, 4>(&p[0]),
+            &t1::<4>(&p[1]),
+            &t1::<4>(&p[2]),
+            &t2::<3, 4>(&p[3]),
+        )
+        .item()
+    };
+    let (value, gx, gg, gb, gh) = norms_grad(
+        &t3::<2, 3, 4>(&p[0]),
+        &t1::<4>(&p[1]),
+        &t1::<4>(&p[2]),
+        &t2::<3, 4>(&p[3]),
+    );
+    assert_eq!(value.item(), f(&p));
+    check_fd(
+        "norms",
+        &f,
+        &p,
+        &[gx.as_slice(), gg.as_slice(), gb.as_slice(), gh.as_slice()],
+        1e-6,
+        1e-7,
+    );
+}
+
+#[test]
+fn losses_match_finite_differences() -> Result<(), tensorgraph::ShapeError> {
+    let mut rng = Rng::new(7);
+    let p = vec![
+        uniform(&mut rng, 20, -2.0, 2.0),
+        uniform(&mut rng, 5, 0.5, 1.5),
+        uniform(&mut rng, 12, -2.0, 2.0),
+    ];
+    let y = Tensor::<i64, Shape![4]>::from_vec(vec![3, 1, 0, 4])?;
+    let t = Tensor::<u8, Shape![2, 2]>::from_vec(vec![2, 0, 1, 1])?;
+    let f = |p: &[Vec<f64>]| {
+        losses(
+            &t2::<4, 5>(&p[0]),
+            &y,
+            &t1::<5>(&p[1]),
+            &t3::<2, 3, 2>(&p[2]),
+            &t,
+        )
+        .unwrap()
+        .item()
+    };
+    let (value, gx, gz) = losses_grad(
+        &t2::<4, 5>(&p[0]),
+        &y,
+        &t1::<5>(&p[1]),
+        &t3::<2, 3, 2>(&p[2]),
+        &t,
+    )?;
+    assert_eq!(value.item(), f(&p));
+    let g = |q: &[Vec<f64>]| f(&[q[0].clone(), p[1].clone(), q[1].clone()]);
+    check_fd(
+        "losses",
+        &g,
+        &[p[0].clone(), p[2].clone()],
+        &[gx.as_slice(), gz.as_slice()],
+        1e-6,
+        1e-7,
+    );
+    // A label out of range is the forward's error.
+    let bad = Tensor::<i64, Shape![4]>::from_vec(vec![3, 1, 0, 5])?;
+    assert!(losses_grad(
+        &t2::<4, 5>(&p[0]),
+        &bad,
+        &t1::<5>(&p[1]),
+        &t3::<2, 3, 2>(&p[2]),
+        &t
+    )
+    .is_err());
     Ok(())
 }

@@ -414,6 +414,29 @@ impl Anf {
     /// `e` with each tensor operand bound by `bind` (literals, lists and named arguments
     /// stay in place, renamed).
     fn operands(&mut self, e: &Expr, env: &HashMap<String, String>) -> Expr {
+        // Variadic folds become the binary ops they are (left to right, the checker's
+        // order), so each step has its rule.
+        if let Expr::Call { func, args, named } = e {
+            let name = func.to_string();
+            let fold = match name.as_str() {
+                "max" | "min" if args.len() > 2 && named.is_empty() => Some(name.clone()),
+                "add" | "sum_of" if args.len() > 2 || (name == "sum_of" && args.len() == 2) => {
+                    Some("add".to_string())
+                }
+                _ => None,
+            };
+            if let Some(f) = fold {
+                let mut acc = args[0].clone();
+                for a in &args[1..] {
+                    acc = Expr::Call {
+                        func: Ident::new(&f, func.span()),
+                        args: vec![acc, a.clone()],
+                        named: Vec::new(),
+                    };
+                }
+                return self.operands(&acc, env);
+            }
+        }
         let operand = |this: &mut Anf, x: &Expr| -> Expr {
             match x {
                 Expr::Lit(..) => x.clone(),
@@ -764,6 +787,195 @@ impl Backward<'_> {
             ),
             ("neg", 1) => neg(g.clone()),
             ("floor" | "ceil" | "round" | "roundeven" | "trunc" | "sign", 1) => return Ok(()),
+            ("mish", 1) => {
+                let t = call("tanh", vec![call("softplus", vec![x.clone()])]);
+                let d = add(
+                    t.clone(),
+                    mul(
+                        mul(x.clone(), sub(lit_f(1.0), mul(t.clone(), t))),
+                        call("sigmoid", vec![x.clone()]),
+                    ),
+                );
+                unary(d)
+            }
+            ("gelu_tanh", 1) => {
+                // 0.5·(1 + t) + 0.5·x·(1 - t²)·k·(1 + 3·0.044715·x²), t = tanh(k·(x + 0.044715·x³))
+                let k = (2.0 / std::f64::consts::PI).sqrt();
+                let x3 = mul(x.clone(), mul(x.clone(), x.clone()));
+                let t = call(
+                    "tanh",
+                    vec![mul(lit_f(k), add(x.clone(), mul(lit_f(0.044715), x3)))],
+                );
+                let dt = mul(
+                    mul(lit_f(k), sub(lit_f(1.0), mul(t.clone(), t.clone()))),
+                    add(
+                        lit_f(1.0),
+                        mul(lit_f(3.0 * 0.044715), mul(x.clone(), x.clone())),
+                    ),
+                );
+                unary(add(
+                    mul(lit_f(0.5), add(lit_f(1.0), t)),
+                    mul(mul(lit_f(0.5), x.clone()), dt),
+                ))
+            }
+            ("softsign", 1) => {
+                let d = add(lit_f(1.0), call("abs", vec![x.clone()]));
+                div(g.clone(), mul(d.clone(), d))
+            }
+            ("hard_sigmoid", 1) => {
+                // alpha inside (0, 1), 0 on the flat parts and at their edges (as relu6).
+                let alpha = param_value(&name, named, "alpha");
+                let beta = param_value(&name, named, "beta");
+                let u = add(mul(alpha.clone(), x.clone()), beta);
+                let inside = binary(
+                    BinOp::And,
+                    binary(BinOp::Gt, u.clone(), lit_f(0.0)),
+                    binary(BinOp::Lt, u, lit_f(1.0)),
+                );
+                call(
+                    "where",
+                    vec![inside, mul(g.clone(), alpha), cast(lit_f(0.0), out.0)],
+                )
+            }
+            ("hard_swish", 1) => {
+                // x·hs(x), hs = hard_sigmoid(alpha = 1/6, beta = 1/2): hs(x) + x/6 on (-3, 3).
+                let inside = binary(
+                    BinOp::And,
+                    binary(BinOp::Gt, x.clone(), lit_f(-3.0)),
+                    binary(BinOp::Lt, x.clone(), lit_f(3.0)),
+                );
+                let hs = call("hard_sigmoid", vec![x.clone()]);
+                let hs = with_named(hs, vec![("alpha", lit_f(1.0 / 6.0)), ("beta", lit_f(0.5))]);
+                let slope = call(
+                    "where",
+                    vec![inside, div(x.clone(), lit_f(6.0)), cast(lit_f(0.0), out.0)],
+                );
+                unary(add(hs, slope))
+            }
+            ("selu", 1) => {
+                let alpha = param_value(&name, named, "alpha");
+                let gamma = param_value(&name, named, "gamma");
+                call(
+                    "where",
+                    vec![
+                        binary(BinOp::Gt, x.clone(), lit_f(0.0)),
+                        mul(g.clone(), gamma.clone()),
+                        mul(g.clone(), add(vv, mul(gamma, alpha))),
+                    ],
+                )
+            }
+            ("celu", 1) => {
+                let alpha = param_value(&name, named, "alpha");
+                call(
+                    "where",
+                    vec![
+                        binary(BinOp::Gt, x.clone(), lit_f(0.0)),
+                        g.clone(),
+                        mul(g.clone(), call("exp", vec![div(x.clone(), alpha)])),
+                    ],
+                )
+            }
+            ("swish", 1) => {
+                let alpha = param_value(&name, named, "alpha");
+                let s = call("sigmoid", vec![mul(alpha.clone(), x.clone())]);
+                unary(add(
+                    s.clone(),
+                    mul(mul(alpha, x.clone()), mul(s.clone(), sub(lit_f(1.0), s))),
+                ))
+            }
+            ("thresholded_relu", 1) => {
+                let alpha = param_value(&name, named, "alpha");
+                call(
+                    "where",
+                    vec![
+                        binary(BinOp::Gt, x.clone(), alpha),
+                        g.clone(),
+                        cast(lit_f(0.0), out.0),
+                    ],
+                )
+            }
+            ("shrink", 1) => {
+                let lambd = param_value(&name, named, "lambd");
+                let outside = binary(
+                    BinOp::Or,
+                    binary(BinOp::Lt, x.clone(), neg(lambd.clone())),
+                    binary(BinOp::Gt, x.clone(), lambd),
+                );
+                call("where", vec![outside, g.clone(), cast(lit_f(0.0), out.0)])
+            }
+            ("prelu", 2) => {
+                let (a, slope) = (&args[0], &args[1]);
+                let negative = binary(BinOp::Lt, a.clone(), lit_f(0.0));
+                if arg_live[0] {
+                    self.send(
+                        a,
+                        call(
+                            "where",
+                            vec![negative.clone(), mul(g.clone(), slope.clone()), g.clone()],
+                        ),
+                        out,
+                    )?;
+                }
+                if arg_live[1] {
+                    self.send(
+                        slope,
+                        call(
+                            "where",
+                            vec![negative, mul(g.clone(), a.clone()), cast(lit_f(0.0), out.0)],
+                        ),
+                        out,
+                    )?;
+                }
+                return Ok(());
+            }
+            ("cumsum", 1) => {
+                let (xt, xd) = self.ty_of(&x)?;
+                // The reverse scan: each input feeds every later (or earlier) output.
+                let reverse = named_bool(named, "reverse").unwrap_or(false);
+                let mut keep: Vec<(&str, Expr)> = Vec::new();
+                if let Some(axis) = named_value(named, "axis") {
+                    keep.push(("axis", axis));
+                }
+                if let Some(e) = named_value(named, "exclusive") {
+                    keep.push(("exclusive", e));
+                }
+                keep.push((
+                    "reverse",
+                    Expr::Lit(LitValue::Bool(!reverse), Span::call_site()),
+                ));
+                let d = with_named(call("cumsum", vec![g.clone()]), keep);
+                return self.send(&x, d, &(out.0, xd)).map(|_| {
+                    let _ = xt;
+                });
+            }
+            ("flip", _) => {
+                let (_, xd) = self.ty_of(&x)?;
+                let mut d = call("flip", vec![g.clone()]);
+                if let Expr::Call {
+                    args: fargs,
+                    named: fnamed,
+                    ..
+                } = &mut d
+                {
+                    fargs.extend(args[1..].iter().cloned());
+                    fnamed.extend(named.iter().cloned());
+                }
+                return self.send(&x, d, &(out.0, xd));
+            }
+            ("mean_of", k) if k >= 2 => {
+                for a in args {
+                    if self.live_operand(a).is_some() {
+                        self.send(a, div(g.clone(), lit_f(k as f64)), out)?;
+                    }
+                }
+                return Ok(());
+            }
+            ("layer_norm" | "rms_norm", _) => {
+                return self.norm_rule(&name, func, out, args, named, g)
+            }
+            ("softmax_cross_entropy" | "nll_loss", _) => {
+                return self.loss_rule(&name, func, out, args, named, g)
+            }
             ("leaky_relu", 1) => {
                 let alpha = named_value(named, "alpha").unwrap_or_else(|| lit_f(0.01));
                 call(
@@ -984,6 +1196,188 @@ impl Backward<'_> {
             ));
         }
         self.send(&x, contribution, out)
+    }
+
+    /// `layer_norm(x, γ, β, axis, eps)` and `rms_norm(x, γ, axis, eps)`, with `x̂` the
+    /// normalised `x` and `r = 1/sqrt(σ² + eps)` recomputed from `x`:
+    /// `dx = r·(gγ - mean(gγ) - x̂·mean(gγ·x̂))` (rms_norm: without the first mean),
+    /// `dγ = g·x̂`, `dβ = g`, each summed over the axes `γ`, `β` were broadcast along.
+    fn norm_rule(
+        &mut self,
+        name: &str,
+        func: &Ident,
+        out: &(DType, Vec<Dim>),
+        args: &[Expr],
+        named: &[NamedArg],
+        g: Expr,
+    ) -> Result<(), syn::Error> {
+        let err = |m: String| syn::Error::new(func.span(), m);
+        let x = &args[0];
+        let (xt, xd) = self.ty_of(x)?;
+        let rank = xd.len();
+        let first = match named_value(named, "axis") {
+            Some(a) => int_value(&a).ok_or_else(|| err("derive: a literal axis".into()))?,
+            None => -1,
+        };
+        let first = normalise(first, rank).map_err(err)?;
+        let axes: Vec<usize> = (first..rank).collect();
+        let keep = || {
+            vec![
+                ("axis", int_list(&axes)),
+                (
+                    "keepdims",
+                    Expr::Lit(LitValue::Bool(true), Span::call_site()),
+                ),
+            ]
+        };
+        let mean = |e: Expr| with_named(call("mean", vec![e]), keep());
+        let eps = named_value(named, "eps")
+            .unwrap_or_else(|| lit_f(if name == "layer_norm" { 1e-5 } else { 1e-6 }));
+        let (centred, var_) = if name == "layer_norm" {
+            let mu = self.let_(mean(x.clone()));
+            let d = self.let_(sub(x.clone(), mu));
+            (d.clone(), mean(mul(d.clone(), d)))
+        } else {
+            (x.clone(), mean(mul(x.clone(), x.clone())))
+        };
+        let r = self.let_(call("rsqrt", vec![add(var_, eps)]));
+        let xhat = self.let_(mul(centred, r.clone()));
+        let gamma = &args[1];
+        if self.live_operand(x).is_some() {
+            let gg = self.let_(mul(g.clone(), gamma.clone()));
+            let mut inner = sub(
+                gg.clone(),
+                mul(xhat.clone(), mean(mul(gg.clone(), xhat.clone()))),
+            );
+            if name == "layer_norm" {
+                inner = sub(inner, mean(gg));
+            }
+            self.send(x, mul(r, inner), &(xt, xd.clone()))?;
+        }
+        if self.live_operand(gamma).is_some() {
+            self.send(gamma, mul(g.clone(), xhat), out)?;
+        }
+        if name == "layer_norm" && self.live_operand(&args[2]).is_some() {
+            self.send(&args[2], g, out)?;
+        }
+        Ok(())
+    }
+
+    /// `softmax_cross_entropy(x, labels, …)` and `nll_loss`: per element
+    /// `dx = (p - onehot)·c` (nll_loss: `-onehot·c`), `p` the softmax over the classes
+    /// (axis 1), `c` the element's weight (`weight[label]`, 0 where the label is
+    /// `ignore_index`) times its cotangent, divided by the sum of the weights for `mean`.
+    fn loss_rule(
+        &mut self,
+        name: &str,
+        func: &Ident,
+        out: &(DType, Vec<Dim>),
+        args: &[Expr],
+        named: &[NamedArg],
+        g: Expr,
+    ) -> Result<(), syn::Error> {
+        let err = |m: String| syn::Error::new(func.span(), m);
+        let x = &args[0];
+        if self.live_operand(x).is_none() {
+            return Ok(());
+        }
+        let (xt, xd) = self.ty_of(x)?;
+        let rank = xd.len();
+        let classes = xd[1].clone();
+        let mut column = vec![classes.clone()];
+        column.extend(std::iter::repeat_n(Dim::Static(1), rank - 2));
+        let Expr::Call {
+            args: mut class_count,
+            ..
+        } = dims_list(&[classes]).map_err(err)?
+        else {
+            unreachable!("dims_list gives a list")
+        };
+        let positions =
+            reshape(call("arange", vec![class_count.remove(0)]), &column).map_err(err)?;
+        let label = self.let_(call(
+            "expand_dims",
+            vec![cast(args[1].clone(), DType::I64), int(1)],
+        ));
+        let hit = self.let_(cast(binary(BinOp::Eq, positions, label.clone()), xt));
+        let mut coef: Option<Expr> = None;
+        if let Some(w) = named_value(named, "weight") {
+            let w = reshape(cast(w, xt), &column).map_err(err)?;
+            let picked = with_named(
+                call("sum", vec![mul(hit.clone(), w)]),
+                vec![
+                    ("axis", int_list(&[1])),
+                    (
+                        "keepdims",
+                        Expr::Lit(LitValue::Bool(true), Span::call_site()),
+                    ),
+                ],
+            );
+            coef = Some(picked);
+        }
+        if let Some(ignore) = named_value(named, "ignore_index") {
+            let valid = cast(binary(BinOp::Ne, label, ignore), xt);
+            coef = Some(match coef {
+                Some(c) => mul(c, valid),
+                None => valid,
+            });
+        }
+        let coef = match coef {
+            Some(c) => Some(self.let_(c)),
+            None => None,
+        };
+        let reduction = match named_value(named, "reduction") {
+            Some(Expr::Var(r)) => r.to_string(),
+            None => "mean".to_string(),
+            Some(_) => return Err(err("derive: `reduction` is `mean`, `sum` or `none`".into())),
+        };
+        let scale = match reduction.as_str() {
+            "none" => {
+                let ge = call("expand_dims", vec![g, int(1)]);
+                match coef {
+                    Some(c) => mul(ge, c),
+                    None => ge,
+                }
+            }
+            "sum" => match coef {
+                Some(c) => mul(g, c),
+                None => g,
+            },
+            _ => {
+                let mut label_dims = vec![xd[0].clone(), Dim::Static(1)];
+                label_dims.extend(xd[2..].iter().cloned());
+                let all: Vec<usize> = (0..rank).collect();
+                match coef {
+                    Some(c) => {
+                        let total = with_named(
+                            call(
+                                "sum",
+                                vec![broadcast_to(c.clone(), &label_dims).map_err(err)?],
+                            ),
+                            vec![],
+                        );
+                        mul(div(g, total), c)
+                    }
+                    None => {
+                        let n = count(xt, &label_dims, &all).map_err(err)?;
+                        let n = if matches!(n, Expr::Lit(..)) {
+                            n
+                        } else {
+                            reshape(n, &[]).map_err(err)?
+                        };
+                        div(g, n)
+                    }
+                }
+            }
+        };
+        let d = if name == "softmax_cross_entropy" {
+            let p = with_named(call("softmax", vec![x.clone()]), vec![("axis", int(1))]);
+            mul(sub(p, hit), scale)
+        } else {
+            neg(mul(hit, scale))
+        };
+        let _ = out;
+        self.send(x, d, &(xt, xd))
     }
 
     fn ty_of(&self, x: &Expr) -> Result<(DType, Vec<Dim>), syn::Error> {
@@ -1207,6 +1601,24 @@ fn normalise(a: i128, rank: usize) -> Result<usize, String> {
     } else {
         Err(format!("derive: axis {a} out of range for rank {rank}"))
     }
+}
+
+/// A named float parameter of an elementwise op: as written, or the registry's default.
+fn param_value(func: &str, named: &[NamedArg], key: &str) -> Expr {
+    if let Some(v) = named_value(named, key) {
+        return v;
+    }
+    let default = match crate::ops::lookup(func, 1, true) {
+        Some(crate::ops::Callable::Elementwise(op)) => op
+            .params
+            .iter()
+            .find(|p| p.name == key)
+            .and_then(|p| p.default),
+        _ => None,
+    };
+    let text = default.unwrap_or("0.0");
+    let v: f64 = text.parse().unwrap_or(0.0);
+    Expr::Lit(LitValue::Float(v, text.to_string()), Span::call_site())
 }
 
 fn named_value(named: &[NamedArg], key: &str) -> Option<Expr> {
