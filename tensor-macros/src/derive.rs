@@ -66,9 +66,9 @@ pub fn derive(forward: &GraphFn, d: DerivedFn) -> Result<GraphFn, syn::Error> {
             return Err(syn::Error::new(
                 name.span(),
                 format!(
-                    "`{function}` with respect to `{name}`, a `{}` parameter: only float parameters have gradients\n\
+                    "`{function}` with respect to `{name}`, whose type is `{}`: only float parameters have gradients\n\
                      note: JAX refuses integer and bool inputs to `grad` the same way",
-                    param.ty.dtype.name()
+                    type_text(param.ty.dtype, param.ty.dims.as_deref().unwrap_or(&[]))
                 ),
             ));
         }
@@ -188,6 +188,13 @@ pub fn derive(forward: &GraphFn, d: DerivedFn) -> Result<GraphFn, syn::Error> {
             live.insert(binding.name.to_string());
         }
         if depends {
+            // Quantization's derivative is not defined (JAX's would be 0 almost everywhere,
+            // which hides a mistake): cut it with `stop_gradient` to mean that.
+            if let Expr::Call { func, .. } = &binding.value {
+                if func == "quantize_linear" {
+                    return Err(no_rule(function, &forward.name, func, "its operands"));
+                }
+            }
             if let Some(names) = &binding.tuple {
                 if let Expr::Call { func, .. } = &binding.value {
                     return Err(no_rule(function, &forward.name, func, "its parts"));
@@ -317,8 +324,29 @@ pub fn derive(forward: &GraphFn, d: DerivedFn) -> Result<GraphFn, syn::Error> {
             }
         }
     };
+    // rustdoc: what the function is, after the item's own doc comment.
+    let wrt_text: Vec<String> = d.wrt.iter().map(|w| format!("`{w}`")).collect();
+    let summary = match d.kind {
+        DerivedKind::ValueAndGrad => format!(
+            " The value of [`{}`] and its gradient with respect to {}, derived at compile time (reverse mode): `(value, {})`.",
+            forward.name,
+            wrt_text.join(", "),
+            d.wrt.iter().map(|w| format!("d{w}")).collect::<Vec<_>>().join(", ")
+        ),
+        DerivedKind::Vjp => format!(
+            " The vector-Jacobian product of [`{}`] with respect to {}, derived at compile time: takes `{}`'s parameters, then a cotangent per output (its type), and returns the gradients in that order.",
+            forward.name,
+            wrt_text.join(", "),
+            forward.name
+        ),
+    };
+    let mut attrs = d.attrs;
+    if !attrs.is_empty() {
+        attrs.push(syn::parse_quote!(#[doc = ""]));
+    }
+    attrs.push(syn::parse_quote!(#[doc = #summary]));
     Ok(GraphFn {
-        attrs: d.attrs,
+        attrs,
         allowed_warnings: crate::ast::WARNING_KINDS
             .iter()
             .map(|s| s.to_string())
