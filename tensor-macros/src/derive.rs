@@ -1801,3 +1801,77 @@ fn vars(e: &Expr) -> Vec<String> {
     walk(e, &mut out);
     out
 }
+
+/// The body `derive` wrote, in the language's notation (one `let` per line): what the
+/// backward computes, for reading and for tests.
+#[cfg(test)]
+pub fn body_text(f: &GraphFn) -> String {
+    use crate::ast::expr_text;
+    let mut out = String::new();
+    for l in &f.lets {
+        let name = match &l.tuple {
+            Some(names) => format!("({})", names.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ")),
+            None => l.name.to_string(),
+        };
+        out.push_str(&format!("let {name} = {};\n", expr_text(&l.value)));
+    }
+    match &f.outputs {
+        Outputs::Single(e) => out.push_str(&expr_text(e)),
+        Outputs::Tuple(list, _) => {
+            out.push_str(&format!("({})", list.iter().map(expr_text).collect::<Vec<_>>().join(", ")))
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ast::{GraphBody, GraphInput};
+
+    fn derived(src: &str) -> GraphFn {
+        let mut input: GraphInput = syn::parse_str(&format!("crate; {src}")).expect("parses");
+        let GraphBody::Items(items) = &input.body else {
+            panic!("items")
+        };
+        let d = input.derived.remove(0);
+        let forward = items.iter().find(|f| f.name == d.graph).expect("the graph");
+        derive(forward, d).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The MLP's backward: three products (no product for `x`, which is not in `wrt`), each
+    /// reading a transposed operand as a view, and `gelu`'s derivative from the saved
+    /// pre-activation.
+    #[test]
+    fn mlp_backward_is_three_products() {
+        let f = derived(
+            "fn mlp(x: f32[B, 8], y: i64[B], w1: f32[8, 16], b1: f32[16], w2: f32[16, 4], b2: f32[4]) -> f32[] {
+                softmax_cross_entropy(gelu(x @ w1 + b1) @ w2 + b2, y)
+            }
+            grad fn g = value_and_grad(mlp, wrt = [w1, b1, w2, b2]);",
+        );
+        let text = body_text(&f);
+        eprintln!("{text}");
+        assert_eq!(text.matches("matmul(").count(), 2 + 3, "{text}");
+        assert_eq!(text.matches("transpose(").count(), 3, "{text}");
+    }
+}
+
+#[cfg(test)]
+mod expansion_probe {
+    /// How many GEMM calls the MLP's derived function makes (5 expected: 2 forward, 3 back).
+    #[test]
+    fn mlp_gemm_calls() {
+        let src = "crate; fn mlp(x: f32[32, 768], y: i64[32], w1: f32[768, 3072], b1: f32[3072], w2: f32[3072, 768], b2: f32[768]) -> f32[] {
+                softmax_cross_entropy(gelu(x @ w1 + b1) @ w2 + b2, y)
+            }
+            grad fn g = value_and_grad(mlp, wrt = [w1, b1, w2, b2]);";
+        let out = crate::expand(src.parse().unwrap()).to_string();
+        let start = out.find("fn g_into").unwrap_or(0);
+        let body = &out[start..];
+        eprintln!("gemm calls in g_into: {}", body.matches("matmul ::").count() + body.matches("matmul_packed").count());
+        for (i, _) in body.match_indices("plain_matmul") {
+            eprintln!("---- {}", &body[i.saturating_sub(300)..(i + 900).min(body.len())]);
+        }
+    }
+}
