@@ -42,7 +42,9 @@ fn wanted(group: &str) -> bool {
 
 /// The same formulas as benches/peers/grad_peers.py.
 fn fill(n: usize, a: usize, m: usize, scale: f32) -> Vec<f32> {
-    (0..n).map(|i| ((i * a) % m) as f32 / m as f32 * scale - scale / 2.0).collect()
+    (0..n)
+        .map(|i| ((i * a) % m) as f32 / m as f32 * scale - scale / 2.0)
+        .collect()
 }
 
 fn bench_mlp(c: &mut Criterion) {
@@ -55,12 +57,19 @@ fn bench_mlp(c: &mut Criterion) {
     let w2 = Tensor::<f32, Shape![3072, 768]>::from_vec(fill(3072 * 768, 17, 193, 0.05)).unwrap();
     let b2 = Tensor::<f32, Shape![768]>::from_vec(fill(768, 5, 103, 0.1)).unwrap();
     for batch in [32usize, 256] {
-        let x = Tensor::<f32, Shape![_, 768]>::from_shape_vec([batch, 768], fill(batch * 768, 13, 199, 2.0)).unwrap();
+        let x = Tensor::<f32, Shape![_, 768]>::from_shape_vec(
+            [batch, 768],
+            fill(batch * 768, 13, 199, 2.0),
+        )
+        .unwrap();
         let y: Vec<i64> = (0..batch).map(|i| ((i * 7919) % 768) as i64).collect();
         let mut g = c.benchmark_group(format!("mlp step B={batch}, 768-3072-768"));
         g.sample_size(20);
         g.bench_function("forward (1 thread)", |b| {
-            b.iter(|| pool.install(|| mlp(black_box(&x), &y, &w1, &b1, &w2, &b2)).unwrap())
+            b.iter(|| {
+                pool.install(|| mlp(black_box(&x), &y, &w1, &b1, &w2, &b2))
+                    .unwrap()
+            })
         });
         let mut loss = Tensor::<f32, Shape![]>::zeros();
         let mut dw1 = Tensor::<f32, Shape![768, 3072]>::zeros();
@@ -70,12 +79,29 @@ fn bench_mlp(c: &mut Criterion) {
         g.bench_function("value_and_grad (1 thread)", |b| {
             b.iter(|| {
                 pool.install(|| {
-                    mlp_grad_into(black_box(&x), &y, &w1, &b1, &w2, &b2, &mut loss, &mut dw1, &mut db1, &mut dw2, &mut db2)
+                    mlp_grad_into(
+                        black_box(&x),
+                        &y,
+                        &w1,
+                        &b1,
+                        &w2,
+                        &b2,
+                        &mut loss,
+                        &mut dw1,
+                        &mut db1,
+                        &mut dw2,
+                        &mut db2,
+                    )
                 })
                 .unwrap()
             })
         });
-        let norm = |t: &[f32]| t.iter().map(|&v| (v as f64) * (v as f64)).sum::<f64>().sqrt();
+        let norm = |t: &[f32]| {
+            t.iter()
+                .map(|&v| (v as f64) * (v as f64))
+                .sum::<f64>()
+                .sqrt()
+        };
         eprintln!(
             "B={batch}: loss {:.6} |dw1| {:.6e} |db1| {:.6e} |dw2| {:.6e} |db2| {:.6e}",
             loss.item(),
@@ -131,9 +157,15 @@ fn bench_parts(c: &mut Criterion) {
     let mut o3 = Tensor::<f32, Shape![3072, 768]>::zeros();
     let mut g = c.benchmark_group("backward products B=32");
     g.sample_size(30);
-    g.bench_function("dw1 = x^T d (768x32 . 32x3072)", |b| b.iter(|| pool.install(|| dw1_into(black_box(&x), &d3, &mut o1))));
-    g.bench_function("dh = d w2^T (32x768 . 768x3072)", |b| b.iter(|| pool.install(|| dh_into(black_box(&d7), &w2, &mut o2))));
-    g.bench_function("dw2 = h^T d (3072x32 . 32x768)", |b| b.iter(|| pool.install(|| dw2_into(black_box(&d3), &d7, &mut o3))));
+    g.bench_function("dw1 = x^T d (768x32 . 32x3072)", |b| {
+        b.iter(|| pool.install(|| dw1_into(black_box(&x), &d3, &mut o1)))
+    });
+    g.bench_function("dh = d w2^T (32x768 . 768x3072)", |b| {
+        b.iter(|| pool.install(|| dh_into(black_box(&d7), &w2, &mut o2)))
+    });
+    g.bench_function("dw2 = h^T d (3072x32 . 32x768)", |b| {
+        b.iter(|| pool.install(|| dw2_into(black_box(&d3), &d7, &mut o3)))
+    });
     g.finish();
 }
 
