@@ -100,6 +100,19 @@ graph! {
     }
     grad fn losses_grad = value_and_grad(losses, wrt = [x, z]);
 
+    /// Reorganisation and gathers: concat, constant pad, slice (sugar too), tile, gather
+    /// with duplicate and negative ids, gather_elements.
+    fn reorg(x: f64[3, 4], y: f64[2, 4], e: f64[5, 2], ids: i64[6], ge: i64[3, 2], c: f64[5, 4]) -> f64[] {
+        let z = concat([x, y * 2.0], axis = 0);
+        let p = pad(x, [1, 1, 0, 2]);
+        let s = slice(z, axis = 1, start = 1, end = -1);
+        let t = tile(y, [2, 1]);
+        let g = gather(e, ids);
+        sum(z * c) + sum(p * p) + sum(s * e) + sum(t * t * c[0:4]) + sum(g * g * g)
+            + sum(square(gather_elements(x, ge, axis = 1))) + sum(x[1:, 2] * 3.0)
+    }
+    grad fn reorg_grad = value_and_grad(reorg, wrt = [x, y, e]);
+
     fn layer(x: f64[B, 3], w: f64[3, 2]) -> f64[B, 2] {
         sigmoid(x @ w)
     }
@@ -484,6 +497,60 @@ fn losses_match_finite_differences() -> Result<(), tensorgraph::ShapeError> {
         &t1::<5>(&p[1]),
         &t3::<2, 3, 2>(&p[2]),
         &t
+    )
+    .is_err());
+    Ok(())
+}
+
+#[test]
+fn reorganisation_and_gathers_match_finite_differences() -> Result<(), tensorgraph::ShapeError> {
+    let mut rng = Rng::new(8);
+    let p = vec![
+        uniform(&mut rng, 12, -1.0, 1.0),
+        uniform(&mut rng, 8, -1.0, 1.0),
+        uniform(&mut rng, 10, -1.0, 1.0),
+    ];
+    let ids = Tensor::<i64, Shape![6]>::from_vec(vec![0, 4, -1, 2, 0, 4])?;
+    let ge = Tensor::<i64, Shape![3, 2]>::from_vec(vec![3, 3, 0, -1, 2, 1])?;
+    let c = t2::<5, 4>(&uniform(&mut rng, 20, -1.0, 1.0));
+    let f = |q: &[Vec<f64>]| {
+        reorg(
+            &t2::<3, 4>(&q[0]),
+            &t2::<2, 4>(&q[1]),
+            &t2::<5, 2>(&q[2]),
+            &ids,
+            &ge,
+            &c,
+        )
+        .unwrap()
+        .item()
+    };
+    let (value, gx, gy, ge_) = reorg_grad(
+        &t2::<3, 4>(&p[0]),
+        &t2::<2, 4>(&p[1]),
+        &t2::<5, 2>(&p[2]),
+        &ids,
+        &ge,
+        &c,
+    )?;
+    assert_eq!(value.item(), f(&p));
+    check_fd(
+        "reorg",
+        &f,
+        &p,
+        &[gx.as_slice(), gy.as_slice(), ge_.as_slice()],
+        1e-6,
+        1e-7,
+    );
+    // An id out of range is the call's error, as in the forward.
+    let bad = Tensor::<i64, Shape![6]>::from_vec(vec![0, 5, 0, 0, 0, 0])?;
+    assert!(reorg_grad(
+        &t2::<3, 4>(&p[0]),
+        &t2::<2, 4>(&p[1]),
+        &t2::<5, 2>(&p[2]),
+        &bad,
+        &ge,
+        &c
     )
     .is_err());
     Ok(())

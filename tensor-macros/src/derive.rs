@@ -500,6 +500,32 @@ impl Anf {
                 as_span: *as_span,
                 to: *to,
             },
+            Expr::Call { func, args, named } if func == "concat" => Expr::Call {
+                func: func.clone(),
+                // The parts of `concat`'s list are tensors: each gets a name.
+                args: args
+                    .iter()
+                    .map(|a| match a {
+                        Expr::Call {
+                            func: list,
+                            args: parts,
+                            named: n,
+                        } if list == "__list" => Expr::Call {
+                            func: list.clone(),
+                            args: parts.iter().map(|p| operand(self, p)).collect(),
+                            named: n.clone(),
+                        },
+                        other => operand(self, other),
+                    })
+                    .collect(),
+                named: named
+                    .iter()
+                    .map(|n| NamedArg {
+                        name: n.name.clone(),
+                        value: self.rename(&n.value, env),
+                    })
+                    .collect(),
+            },
             Expr::Call { func, args, named } => Expr::Call {
                 func: func.clone(),
                 args: args.iter().map(|a| operand(self, a)).collect(),
@@ -997,6 +1023,175 @@ impl Backward<'_> {
                     }
                 }
                 return Ok(());
+            }
+            ("gather" | "gather_elements", 2) => {
+                // Each read position gets the cotangent of every output element that read
+                // it: a scatter-add of `g` into zeros (duplicate indices add up).
+                let (data, ids) = (&args[0], &args[1]);
+                let (_, dd) = self.ty_of(data)?;
+                let axis = match named_value(named, "axis") {
+                    Some(a) => int_value(&a)
+                        .ok_or_else(|| syn::Error::new(func.span(), "derive: a literal axis"))?,
+                    None => 0,
+                };
+                let axis =
+                    normalise(axis, dd.len()).map_err(|e| syn::Error::new(func.span(), e))?;
+                let zeros = broadcast_to(cast(lit_f(0.0), out.0), &dd)
+                    .map_err(|e| syn::Error::new(func.span(), e))?;
+                let add = ("reduction", var("add"));
+                let d = if name == "gather_elements" {
+                    with_named(
+                        call("scatter_elements", vec![zeros, ids.clone(), g.clone()]),
+                        vec![("axis", int(axis)), add],
+                    )
+                } else if axis == 0 {
+                    let (_, idims) = self.ty_of(ids)?;
+                    let tuples = call("expand_dims", vec![ids.clone(), int(idims.len())]);
+                    with_named(
+                        call("scatter_nd", vec![zeros, tuples, g.clone()]),
+                        vec![add],
+                    )
+                } else {
+                    return Err(syn::Error::new(
+                        func.span(),
+                        format!("`{}`: the derivative of `gather` along an axis other than 0 is not written yet", self.function),
+                    ));
+                };
+                return self.send(data, d, &(out.0, dd));
+            }
+            ("concat", 1) => {
+                // Each part's cotangent is its slice of `g` along the axis.
+                let Expr::Call { args: parts, .. } = &args[0] else {
+                    return Err(no_rule(self.function, self.graph, func, "its operands"));
+                };
+                let rank = out.1.len();
+                let axis = match named_value(named, "axis") {
+                    Some(a) => int_value(&a)
+                        .ok_or_else(|| syn::Error::new(func.span(), "derive: a literal axis"))?,
+                    None => 0,
+                };
+                let axis = normalise(axis, rank).map_err(|e| syn::Error::new(func.span(), e))?;
+                let mut start = 0usize;
+                for part in parts {
+                    let (pt, pd) = self.ty_of(part)?;
+                    let Some(len) = pd[axis].as_static() else {
+                        return Err(syn::Error::new(
+                            func.span(),
+                            format!("`{}`: the derivative of `concat` along a named axis is not written yet", self.function),
+                        ));
+                    };
+                    if self.live_operand(part).is_some() {
+                        let piece = with_named(
+                            call("slice", vec![g.clone()]),
+                            vec![
+                                ("axis", int(axis)),
+                                ("start", int(start)),
+                                ("end", int(start + len)),
+                            ],
+                        );
+                        let mut from = pd.clone();
+                        from[axis] = Dim::Static(len);
+                        self.send(part, piece, &(out.0, from))?;
+                    }
+                    let _ = pt;
+                    start += len;
+                }
+                return Ok(());
+            }
+            ("pad", 2) => {
+                // A constant pad's cotangent is `g` cropped back: a slice per padded axis.
+                if let Some(mode) = named_value(named, "mode") {
+                    if !matches!(&mode, Expr::Var(m) if m == "constant") {
+                        return Err(no_rule(
+                            self.function,
+                            self.graph,
+                            func,
+                            "its operand (modes other than `constant`)",
+                        ));
+                    }
+                }
+                let (xt, xd) = self.ty_of(&x)?;
+                let counts = int_list_value(&args[1])
+                    .ok_or_else(|| syn::Error::new(func.span(), "derive: literal pad counts"))?;
+                if counts.iter().any(|&c| c < 0) {
+                    return Err(syn::Error::new(
+                        func.span(),
+                        format!(
+                            "`{}`: the derivative of a cropping `pad` is not written yet",
+                            self.function
+                        ),
+                    ));
+                }
+                let mut d = g.clone();
+                for (k, pair) in counts.chunks(2).enumerate() {
+                    let (before, after) = (pair[0] as usize, pair[1] as usize);
+                    if before == 0 && after == 0 {
+                        continue;
+                    }
+                    let mut named_args = vec![("axis", int(k)), ("start", int(before))];
+                    if after > 0 {
+                        named_args.push(("end", neg(int(after))));
+                    }
+                    d = with_named(call("slice", vec![d]), named_args);
+                }
+                return self.send(&x, d, &(out.0, xd)).map(|_| {
+                    let _ = xt;
+                });
+            }
+            ("slice", 1) => {
+                // A unit-step slice of a literal axis: `g` padded back with zeros.
+                let (_, xd) = self.ty_of(&x)?;
+                let rank = xd.len();
+                let get = |k: &str| named_value(named, k).map(|e| int_value(&e));
+                let axis = normalise(get("axis").flatten().unwrap_or(0), rank)
+                    .map_err(|e| syn::Error::new(func.span(), e))?;
+                let step = get("step").flatten().unwrap_or(1);
+                let (Some(len), 1) = (xd[axis].as_static(), step) else {
+                    return Err(syn::Error::new(
+                        func.span(),
+                        format!("`{}`: the derivative of `slice` is written for a step of 1 along a literal axis only", self.function),
+                    ));
+                };
+                let len = len as i128;
+                let clamp = |v: i128| if v < 0 { (v + len).max(0) } else { v.min(len) };
+                let start = clamp(get("start").flatten().unwrap_or(0));
+                let end = clamp(get("end").flatten().unwrap_or(len)).max(start);
+                let mut counts = vec![int(0); 2 * rank];
+                counts[2 * axis] = int(start as usize);
+                counts[2 * axis + 1] = int((len - end) as usize);
+                let list = Expr::Call {
+                    func: Ident::new("__list", Span::call_site()),
+                    args: counts,
+                    named: Vec::new(),
+                };
+                let d = call("pad", vec![g.clone(), list]);
+                return self.send(&x, d, &(out.0, xd));
+            }
+            ("tile", 2) => {
+                // Each element's cotangent is the sum over its copies: `g` reshaped to
+                // [r0, d0, r1, d1, …] and summed over the repeat axes.
+                let (_, xd) = self.ty_of(&x)?;
+                let reps = int_list_value(&args[1])
+                    .ok_or_else(|| syn::Error::new(func.span(), "derive: literal repeats"))?;
+                let mut split = Vec::new();
+                let mut axes = Vec::new();
+                for (k, d) in xd.iter().enumerate() {
+                    let Some(n) = d.as_static() else {
+                        return Err(syn::Error::new(
+                            func.span(),
+                            format!(
+                                "`{}`: the derivative of `tile` of a named axis is not written yet",
+                                self.function
+                            ),
+                        ));
+                    };
+                    axes.push(2 * k);
+                    split.push(Dim::Static(reps[k] as usize));
+                    split.push(Dim::Static(n));
+                }
+                let r = reshape(g.clone(), &split).map_err(|e| syn::Error::new(func.span(), e))?;
+                let summed = with_named(call("sum", vec![r]), vec![("axis", int_list(&axes))]);
+                return self.send(&x, summed, &(out.0, xd));
             }
             ("layer_norm" | "rms_norm", _) => {
                 return self.norm_rule(&name, func, out, args, named, g)

@@ -342,6 +342,20 @@ impl Checker<'_> {
         bound: Dim,
         tuple_bounds: Vec<Dim>,
     ) {
+        // A view of an index parameter (`index_arg`'s `views`) holds the parameter's values:
+        // its check is the parameter's. A new last axis of size 1 makes each value a
+        // one-component tuple, checked as a plain index against that component's bound.
+        let (ids, bound, tuple_bounds) = match &self.node(ids).kind {
+            NodeKind::View { input, map } => {
+                let new_last = matches!(map.last(), Some(None));
+                if new_last && tuple_bounds.len() == 1 {
+                    (*input, tuple_bounds[0].clone(), Vec::new())
+                } else {
+                    (*input, bound, tuple_bounds)
+                }
+            }
+            _ => (ids, bound, tuple_bounds),
+        };
         if let NodeKind::Input { param } = self.node(ids).kind {
             self.require_index_check(IndexCheck {
                 param,
@@ -361,8 +375,13 @@ impl Checker<'_> {
         }
     }
 
-    /// The index tensor of `name`: a parameter of an integer dtype.
+    /// The index tensor of `name`: a parameter of an integer dtype, or for the scatters
+    /// (runtime steps that read their indices from a temp) also a view of one that only
+    /// inserts axes (`expand_dims(ids, 1)`, `broadcast_to(…)`): the same values, so the
+    /// parameter's check at call entry covers it. The derivative of `gather` is such a
+    /// scatter (`derive.rs`).
     fn index_arg(&mut self, name: &str, e: &Expr) -> Option<NodeId> {
+        let views = matches!(name, "scatter_nd" | "scatter_elements");
         let node = self.tensor_arg(name, e)?;
         let n = self.node(node);
         if !n.dtype.is_integer() {
@@ -375,7 +394,17 @@ impl Checker<'_> {
             );
             return None;
         }
-        if !matches!(n.kind, NodeKind::Input { .. }) {
+        let inserts_axes_of_a_parameter = |map: &[Option<usize>], input: NodeId| {
+            let kept: Vec<usize> = map.iter().flatten().copied().collect();
+            matches!(self.node(input).kind, NodeKind::Input { .. })
+                && kept.iter().enumerate().all(|(k, &a)| k == a)
+                && kept.len() == self.node(input).dims.len()
+        };
+        let view_ok = match &n.kind {
+            NodeKind::View { input, map } => views && inserts_axes_of_a_parameter(map, *input),
+            _ => false,
+        };
+        if !matches!(n.kind, NodeKind::Input { .. }) && !view_ok {
             self.errors.push(
                 e.span(),
                 format!("the indices of `{name}` are a parameter of the graph (`ids: i64[N]`), which call entry checks in one pass before any kernel reads through them; a computed index tensor is not supported yet\nhelp: compute the indices in another graph and pass them in"),
