@@ -113,6 +113,12 @@ graph! {
     }
     grad fn reorg_grad = value_and_grad(reorg, wrt = [x, y, e]);
 
+    fn products(a: f64[2, 3, 4], b: f64[2, 4, 5], v: f64[5]) -> f64[] {
+        let c = einsum("bij,bjk->bik", a, b);
+        sum(einsum("bik,k->bi", c, v) * einsum("bij,bj->bi", a, a[:, 0, :])) + sum(a @ b) + sum(einsum("bik,bik->b", c, c))
+    }
+    grad fn products_grad = value_and_grad(products, wrt = [a, b, v]);
+
     fn layer(x: f64[B, 3], w: f64[3, 2]) -> f64[B, 2] {
         sigmoid(x @ w)
     }
@@ -554,4 +560,36 @@ fn reorganisation_and_gathers_match_finite_differences() -> Result<(), tensorgra
     )
     .is_err());
     Ok(())
+}
+
+#[test]
+fn einsum_and_batched_products_match_finite_differences() {
+    let mut rng = Rng::new(9);
+    let p = vec![
+        uniform(&mut rng, 24, -1.0, 1.0),
+        uniform(&mut rng, 40, -1.0, 1.0),
+        uniform(&mut rng, 5, -1.0, 1.0),
+    ];
+    let f = |q: &[Vec<f64>]| {
+        products(
+            &t3::<2, 3, 4>(&q[0]),
+            &t3::<2, 4, 5>(&q[1]),
+            &t1::<5>(&q[2]),
+        )
+        .item()
+    };
+    let (value, ga, gb, gv) = products_grad(
+        &t3::<2, 3, 4>(&p[0]),
+        &t3::<2, 4, 5>(&p[1]),
+        &t1::<5>(&p[2]),
+    );
+    assert_eq!(value.item(), f(&p));
+    check_fd(
+        "products",
+        &f,
+        &p,
+        &[ga.as_slice(), gb.as_slice(), gv.as_slice()],
+        1e-6,
+        1e-7,
+    );
 }

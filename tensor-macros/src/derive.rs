@@ -1024,6 +1024,70 @@ impl Backward<'_> {
                 }
                 return Ok(());
             }
+            ("einsum", n) if n >= 2 => {
+                // d operand = einsum of the cotangent with the other operands into the
+                // operand's subscripts: a product's derivative is a product. Written when
+                // every index of the operand appears in the output or another operand and
+                // none repeats within it (no diagonals, no `...`).
+                let Some(Expr::Lit(LitValue::Str(spec), _)) = args.first() else {
+                    return Err(no_rule(self.function, self.graph, func, "its operands"));
+                };
+                let spec: String = spec.chars().filter(|c| !c.is_whitespace()).collect();
+                let (ins, output) = match spec.split_once("->") {
+                    Some((i, o)) => (i.to_string(), o.to_string()),
+                    None => {
+                        return Err(syn::Error::new(func.span(), format!("`{}`: the derivative of an `einsum` without `->` is not written yet", self.function)));
+                    }
+                };
+                let subs: Vec<&str> = ins.split(',').collect();
+                let operands = &args[1..];
+                if subs.len() != operands.len() || spec.contains('.') {
+                    return Err(syn::Error::new(
+                        func.span(),
+                        format!(
+                            "`{}`: the derivative of this `einsum` is not written yet",
+                            self.function
+                        ),
+                    ));
+                }
+                for (k, operand) in operands.iter().enumerate() {
+                    if self.live_operand(operand).is_none() {
+                        continue;
+                    }
+                    let mine = subs[k];
+                    let others: String = subs
+                        .iter()
+                        .enumerate()
+                        .filter(|(j, _)| *j != k)
+                        .map(|(_, s)| *s)
+                        .collect::<Vec<_>>()
+                        .concat();
+                    let repeated = mine.chars().any(|c| mine.matches(c).count() > 1);
+                    let reachable = mine
+                        .chars()
+                        .all(|c| output.contains(c) || others.contains(c));
+                    if repeated || !reachable {
+                        return Err(syn::Error::new(
+                            func.span(),
+                            format!("`{}`: the derivative of `einsum(\"{spec}\")` with respect to operand {k} is not written yet (a repeated index, or one summed within that operand alone)", self.function),
+                        ));
+                    }
+                    let mut parts = vec![output.clone()];
+                    let mut inputs = vec![g.clone()];
+                    for (j, s) in subs.iter().enumerate() {
+                        if j != k {
+                            parts.push(s.to_string());
+                            inputs.push(operands[j].clone());
+                        }
+                    }
+                    let spec_k = format!("{}->{mine}", parts.join(","));
+                    let mut all = vec![Expr::Lit(LitValue::Str(spec_k), Span::call_site())];
+                    all.extend(inputs);
+                    let (_, od) = self.ty_of(operand)?;
+                    self.send(operand, call("einsum", all), &(out.0, od))?;
+                }
+                return Ok(());
+            }
             ("gather" | "gather_elements", 2) => {
                 // Each read position gets the cotangent of every output element that read
                 // it: a scatter-add of `g` into zeros (duplicate indices add up).
