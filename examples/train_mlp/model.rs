@@ -26,12 +26,28 @@ graph! {
         argmax(gelu(x @ w1 + b1) @ w2 + b2, axis = 1)
     }
 
-    /// One Adam step of a flat parameter (β1 = 0.9, β2 = 0.999, ε = 1e-8): `c1`, `c2` are
-    /// the bias corrections `1 - β^t`.
-    pub fn adam(p: f32[P], g: f32[P], m: f32[P], v: f32[P], lr: f32, c1: f32, c2: f32) -> (f32[P], f32[P], f32[P]) {
-        let m2 = 0.9 * m + 0.1 * g;
-        let v2 = 0.999 * v + 0.001 * (g * g);
-        (p - lr * (m2 / c1) / (sqrt(v2 / c2) + 1e-8), m2, v2)
+    /// One Adam step of every parameter, in place (β1 = 0.9, β2 = 0.999, ε = 1e-8): `c1`,
+    /// `c2` are the bias corrections `1 - β^t`. The moments are updated first and the
+    /// parameters read their new values.
+    pub fn adam(
+        mut w1: f32[2, 64], mut b1: f32[64], mut w2: f32[64, 3], mut b2: f32[3],
+        mut mw1: f32[2, 64], mut mb1: f32[64], mut mw2: f32[64, 3], mut mb2: f32[3],
+        mut vw1: f32[2, 64], mut vb1: f32[64], mut vw2: f32[64, 3], mut vb2: f32[3],
+        gw1: f32[2, 64], gb1: f32[64], gw2: f32[64, 3], gb2: f32[3],
+        lr: f32, c1: f32, c2: f32,
+    ) {
+        mw1 = 0.9 * mw1 + 0.1 * gw1;
+        mb1 = 0.9 * mb1 + 0.1 * gb1;
+        mw2 = 0.9 * mw2 + 0.1 * gw2;
+        mb2 = 0.9 * mb2 + 0.1 * gb2;
+        vw1 = 0.999 * vw1 + 0.001 * (gw1 * gw1);
+        vb1 = 0.999 * vb1 + 0.001 * (gb1 * gb1);
+        vw2 = 0.999 * vw2 + 0.001 * (gw2 * gw2);
+        vb2 = 0.999 * vb2 + 0.001 * (gb2 * gb2);
+        w1 = w1 - lr * (mw1 / c1) / (sqrt(vw1 / c2) + 1e-8);
+        b1 = b1 - lr * (mb1 / c1) / (sqrt(vb1 / c2) + 1e-8);
+        w2 = w2 - lr * (mw2 / c1) / (sqrt(vw2 / c2) + 1e-8);
+        b2 = b2 - lr * (mb2 / c1) / (sqrt(vb2 / c2) + 1e-8);
     }
 }
 
@@ -76,13 +92,12 @@ pub fn spiral(rng: &mut Rng) -> (Vec<f32>, Vec<i64>) {
     (x, y)
 }
 
-/// A parameter with its Adam moments and the buffers the next step writes into.
+/// A parameter with its gradient and Adam moments.
 pub struct Param<S: tensorgraph::Shape> {
     pub value: Tensor<f32, S>,
     pub grad: Tensor<f32, S>,
-    m: Vec<f32>,
-    v: Vec<f32>,
-    next: [Vec<f32>; 3],
+    m: Tensor<f32, S>,
+    v: Tensor<f32, S>,
 }
 
 impl<S: tensorgraph::Shape> Param<S>
@@ -90,37 +105,14 @@ where
     Tensor<f32, S>: Clone,
 {
     pub fn new(value: Tensor<f32, S>) -> Param<S> {
-        let n = value.as_slice().len();
-        let mut grad = value.clone();
-        grad.as_mut_slice().fill(0.0);
+        let mut zero = value.clone();
+        zero.as_mut_slice().fill(0.0);
         Param {
             value,
-            grad,
-            m: vec![0.0; n],
-            v: vec![0.0; n],
-            next: [vec![0.0; n], vec![0.0; n], vec![0.0; n]],
+            grad: zero.clone(),
+            m: zero.clone(),
+            v: zero,
         }
-    }
-
-    /// One Adam step from `self.grad`; allocates nothing.
-    pub fn step(&mut self, lr: f32, c1: f32, c2: f32) -> Result<(), ShapeError> {
-        let [p2, m2, v2] = &mut self.next;
-        adam_into(
-            self.value.as_slice(),
-            self.grad.as_slice(),
-            &self.m[..],
-            &self.v[..],
-            lr,
-            c1,
-            c2,
-            &mut p2[..],
-            &mut m2[..],
-            &mut v2[..],
-        )?;
-        self.value.as_mut_slice().copy_from_slice(p2);
-        std::mem::swap(&mut self.m, m2);
-        std::mem::swap(&mut self.v, v2);
-        Ok(())
     }
 }
 
@@ -173,10 +165,28 @@ impl Model {
         self.t += 1;
         let c1 = 1.0 - 0.9f32.powi(self.t);
         let c2 = 1.0 - 0.999f32.powi(self.t);
-        self.w1.step(lr, c1, c2)?;
-        self.b1.step(lr, c1, c2)?;
-        self.w2.step(lr, c1, c2)?;
-        self.b2.step(lr, c1, c2)?;
+        let (w1, b1, w2, b2) = (&mut self.w1, &mut self.b1, &mut self.w2, &mut self.b2);
+        adam(
+            &mut w1.value,
+            &mut b1.value,
+            &mut w2.value,
+            &mut b2.value,
+            &mut w1.m,
+            &mut b1.m,
+            &mut w2.m,
+            &mut b2.m,
+            &mut w1.v,
+            &mut b1.v,
+            &mut w2.v,
+            &mut b2.v,
+            &w1.grad,
+            &b1.grad,
+            &w2.grad,
+            &b2.grad,
+            lr,
+            c1,
+            c2,
+        );
         Ok(self.loss.item())
     }
 

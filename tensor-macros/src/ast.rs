@@ -108,6 +108,9 @@ impl GraphFn {
 pub struct Param {
     pub name: Ident,
     pub ty: ParamType,
+    /// `mut w: f32[…]`: updated in place by the graph's assignments (`w = …;`), taken as
+    /// `&mut` (emit/in_place.rs).
+    pub mutable: bool,
     /// The type failed to parse (reported in `syntax_errors`); `ty` is a placeholder.
     pub recovered: bool,
 }
@@ -588,9 +591,13 @@ fn parse_item(input: ParseStream) -> syn::Result<GraphFn> {
     let content;
     parenthesized!(content in input);
     let params = parse_params(&content, &mut syntax_errors);
+    let in_place = params.iter().any(|p| p.mutable);
     let ret = if input.peek(Token![->]) {
         input.parse::<Token![->]>()?;
         parse_return_type_recovering(input, &mut syntax_errors)
+    } else if in_place && input.peek(syn::token::Brace) {
+        // A graph that updates `mut` parameters in place may return nothing.
+        Some(ReturnType::Tuple(Vec::new()))
     } else {
         syntax_errors.push(input.error(format!(
             "expected `->` and the output type after the parameters of `{name}`, found {}\n\
@@ -613,7 +620,32 @@ fn parse_item(input: ParseStream) -> syn::Result<GraphFn> {
     }
     let body;
     braced!(body in input);
-    let (lets, outputs) = parse_block_contents(&body, &mut syntax_errors);
+    let (lets, assigned, outputs) = parse_statements(&body, &mut syntax_errors, in_place);
+    // Only `mut` parameters are assigned; each `mut` parameter is.
+    for target in &assigned {
+        if !params.iter().any(|p| p.mutable && p.name == *target) {
+            let what = if params.iter().any(|p| p.name == *target) {
+                format!("the parameter `{target}`")
+            } else {
+                format!("`{target}`")
+            };
+            syntax_errors.push(syn::Error::new(
+                target.span(),
+                format!(
+                    "cannot assign to {what}: a graph assigns only its `mut` parameters, which it updates in place\n\
+                     help: declare it `mut {target}: …` to update the caller's tensor, or bind a new name with `let`"
+                ),
+            ));
+        }
+    }
+    for p in params.iter().filter(|p| p.mutable) {
+        if !assigned.iter().any(|a| *a == p.name) {
+            syntax_errors.push(syn::Error::new(
+                p.name.span(),
+                format!("`{}` is declared `mut` but never assigned: assign its new value (`{} = …;`) or drop the `mut`", p.name, p.name),
+            ));
+        }
+    }
     Ok(GraphFn {
         attrs,
         allowed_warnings,
@@ -811,6 +843,7 @@ fn parse_params(input: ParseStream, errors: &mut Vec<syn::Error>) -> Vec<Param> 
                     if let Ok(name) = input.parse::<Ident>() {
                         let span = input.span();
                         params.push(Param {
+                            mutable: false,
                             name,
                             ty: ParamType {
                                 dtype: DType::F32,
@@ -836,6 +869,10 @@ fn parse_params(input: ParseStream, errors: &mut Vec<syn::Error>) -> Vec<Param> 
 
 impl Parse for Param {
     fn parse(input: ParseStream) -> syn::Result<Self> {
+        let mutable = input.peek(Token![mut]);
+        if mutable {
+            input.parse::<Token![mut]>()?;
+        }
         if !input.peek(Ident) {
             return Err(input.error(format!(
                 "expected a parameter `name: dtype[dims]`, e.g. `x: f32[4, 8]`, found {}",
@@ -852,6 +889,7 @@ impl Parse for Param {
         input.parse::<Token![:]>()?;
         let ty: ParamType = input.parse()?;
         Ok(Param {
+            mutable,
             name,
             ty,
             recovered: false,
@@ -1173,20 +1211,82 @@ fn output_needs_dims(ty: &ParamType) -> syn::Error {
 /// `let` statements and the output. A malformed statement is recorded and skipped to
 /// its `;`, so every syntax error of a body is reported in one compile.
 fn parse_block_contents(input: ParseStream, errors: &mut Vec<syn::Error>) -> (Vec<Let>, Outputs) {
-    let mut lets = Vec::new();
-    while input.peek(Token![let]) {
-        let fork = input.fork();
-        match parse_let(&fork) {
-            Ok(binding) => {
-                input.advance_to(&fork);
-                lets.push(binding);
-            }
-            Err(e) => {
-                errors.push(e);
-                skip_past(input, ';');
-            }
-        }
+    let (lets, assigned, outputs) = parse_statements(input, errors, false);
+    for target in assigned {
+        errors.push(syn::Error::new(
+            target.span(),
+            format!("cannot assign to `{target}` here: a graph assigns only its `mut` parameters"),
+        ));
     }
+    (lets, outputs)
+}
+
+/// `let` bindings and assignments (`w = …;`, each a `let` of the name too), then the
+/// output expression, which a graph updating `mut` parameters (`in_place`) may leave out.
+fn parse_statements(
+    input: ParseStream,
+    errors: &mut Vec<syn::Error>,
+    in_place: bool,
+) -> (Vec<Let>, Vec<Ident>, Outputs) {
+    let mut lets = Vec::new();
+    let mut assigned = Vec::new();
+    loop {
+        if input.peek(Token![let]) {
+            let fork = input.fork();
+            match parse_let(&fork) {
+                Ok(binding) => {
+                    input.advance_to(&fork);
+                    lets.push(binding);
+                }
+                Err(e) => {
+                    errors.push(e);
+                    skip_past(input, ';');
+                }
+            }
+            continue;
+        }
+        // `w = …;` (not `w == …`: syn peeks `=` in `==` too).
+        if input.peek(Ident) && input.peek2(Token![=]) && !input.peek2(Token![==]) {
+            let fork = input.fork();
+            let parsed = (|| -> syn::Result<Let> {
+                let name: Ident = fork.parse()?;
+                fork.parse::<Token![=]>()?;
+                let value = parse_expr(&fork)?;
+                fork.parse::<Token![;]>()?;
+                Ok(Let {
+                    name,
+                    tuple: None,
+                    value,
+                })
+            })();
+            match parsed {
+                Ok(binding) => {
+                    input.advance_to(&fork);
+                    assigned.push(binding.name.clone());
+                    lets.push(binding);
+                }
+                Err(e) => {
+                    errors.push(e);
+                    skip_past(input, ';');
+                }
+            }
+            continue;
+        }
+        break;
+    }
+    if in_place && input.is_empty() {
+        return (lets, assigned, Outputs::Tuple(Vec::new(), input.span()));
+    }
+    let (lets, outputs) = parse_outputs_after(input, errors, lets);
+    (lets, assigned, outputs)
+}
+
+/// The output expression after a body's statements.
+fn parse_outputs_after(
+    input: ParseStream,
+    errors: &mut Vec<syn::Error>,
+    lets: Vec<Let>,
+) -> (Vec<Let>, Outputs) {
     // Rust's habit `return y;`: reported, then the output is read as if it were not there.
     let returned = input.peek(Token![return]);
     if returned {

@@ -235,6 +235,7 @@ pub fn derive(forward: &GraphFn, d: DerivedFn) -> Result<GraphFn, syn::Error> {
                 };
                 let ident = Ident::new(&name, d.name.span());
                 params.push(Param {
+                    mutable: false,
                     name: ident.clone(),
                     ty: decl.clone(),
                     recovered: false,
@@ -376,6 +377,7 @@ fn clone_params(params: &[Param]) -> Vec<Param> {
     params
         .iter()
         .map(|p| Param {
+            mutable: false,
             name: p.name.clone(),
             ty: p.ty.clone(),
             recovered: p.recovered,

@@ -187,6 +187,10 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
 }
 
 fn expand_fn(rt: &TokenStream, f: &GraphFn) -> TokenStream {
+    // `mut` parameters: a hidden graph of the updates and a wrapper (emit/in_place.rs).
+    if f.params.iter().any(|p| p.mutable) && f.syntax_errors.is_empty() {
+        return emit::expand_in_place(rt, f, |hidden| expand_fn(rt, hidden));
+    }
     let mut errors = Errors::default();
     for e in &f.syntax_errors {
         errors.push_error(e.clone());

@@ -15,6 +15,7 @@
 mod blocks;
 mod context;
 mod gemm;
+mod in_place;
 mod kernel;
 mod names;
 mod nests;
@@ -25,4 +26,5 @@ mod values;
 
 #[cfg(test)]
 pub(crate) use blocks::BLOCK_FUNCTIONS;
+pub use in_place::expand_in_place;
 pub use signature::{closure_value, emit_graph_fn};

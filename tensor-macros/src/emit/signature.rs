@@ -55,7 +55,7 @@ fn rank_type(rt: &TokenStream, dims: &[Dim], name_dim: &TokenStream) -> TokenStr
 }
 
 /// The shape type of a tensor: literal dims are `Fixed<N>`, names run-time `Dyn`.
-fn shape_type(rt: &TokenStream, dims: &[Dim]) -> TokenStream {
+pub(super) fn shape_type(rt: &TokenStream, dims: &[Dim]) -> TokenStream {
     rank_type(rt, dims, &quote!(#rt::__private::Dyn))
 }
 
@@ -664,7 +664,12 @@ fn emit_arg_traits(
 /// parameter is `impl` its argument trait, taken by value (so a tensor passed without `&`
 /// gets the parameter's message, not rustc's "expected `&_`"); in the closure form of a
 /// graph with only literal dims it is `&(impl … + ?Sized)`, as the closure passes `&dyn`.
-fn param_type(rt: &TokenStream, f: &GraphFn, index: usize, symbolic: bool) -> TokenStream {
+pub(super) fn param_type(
+    rt: &TokenStream,
+    f: &GraphFn,
+    index: usize,
+    symbolic: bool,
+) -> TokenStream {
     let param = &f.params[index];
     if param.recovered || is_duplicate(f, index) {
         return quote_spanned!(param.ty.span=> impl ::core::marker::Sized);
