@@ -283,6 +283,9 @@ mod tests {
         "fn m(x: i64[2, 2], y: i64[2]) -> i64[2, 2] { max(x, y) - min(y, 3) / -x ^ 7 >> 2 }",
         "|c: bool[4], x: u16[4]| where(c, x, 65535)",
         "fn s(x: f32[3]) -> f32[3] { sum(x, axis = [0], keepdims = true) + mod(x, 2.5) }",
+        "fn l(x: f32[4], w: f32[4, 2]) -> f32[] { mean(tanh(x @ w)) } grad fn g = value_and_grad(l, wrt = [w]);",
+        "fn u(mut w: f32[N], mut m: f32[N], g: f32[N], lr: f32) { m = 0.9 * m + g; w = w - lr * stop_gradient(m); }",
+        "fn v(x: f64[2, 3]) -> f64[2, 3] { softmax(x, axis = 1) } vjp fn vv = vjp(v, wrt = [x]);",
     ];
 
     const VOCAB: &[&str] = &[
@@ -304,6 +307,11 @@ mod tests {
         "pub",
         "relu",
         "sum",
+        "mut",
+        "grad",
+        "vjp",
+        "value_and_grad",
+        "wrt",
         "axis",
         "+",
         "-",
