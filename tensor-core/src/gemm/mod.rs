@@ -25,6 +25,7 @@
 mod avx512;
 mod driver;
 mod epilogue;
+mod few_rows;
 mod isa;
 mod kernel;
 mod pack;
@@ -222,6 +223,9 @@ pub fn matmul_f32_with<E: Fn(Block<'_, f32>) + Sync>(
     epilogue: &E,
 ) -> Result<(), GemmError> {
     check_shapes::<f32, f32>(a, b, c.len(), ldc)?;
+    if few_rows::try_f32(a, b, c, ldc, &|blk| epilogue(blk)) {
+        return Ok(());
+    }
     if small::try_f32(a, b, c, ldc, &|blk| epilogue(blk)) {
         return Ok(());
     }

@@ -438,6 +438,31 @@ impl<P> Direct<'_, P> {
     pub(super) fn strides(&self) -> (isize, isize) {
         (self.row_stride, self.col_stride)
     }
+    /// Element `(i, j)`; `i < rows` and `j < cols` (asserted).
+    pub(super) fn get(&self, i: usize, j: usize) -> P
+    where
+        P: Copy,
+    {
+        assert!(
+            i < self.rows && j < self.cols,
+            "Direct::get outside the view"
+        );
+        let idx =
+            self.offset as isize + i as isize * self.row_stride + j as isize * self.col_stride;
+        self.data[idx as usize]
+    }
+
+    /// Elements `(i, j0..j0 + len)` of a view with unit column stride, as a slice
+    /// (asserted: the stride, and the run inside the view).
+    pub(super) fn row_run(&self, i: usize, j0: usize, len: usize) -> &[P] {
+        assert!(
+            self.col_stride == 1 && i < self.rows && j0 + len <= self.cols,
+            "Direct::row_run outside the view"
+        );
+        let idx = (self.offset as isize + i as isize * self.row_stride + j0 as isize) as usize;
+        &self.data[idx..idx + len]
+    }
+
     /// A pointer to element `(i, j)`; `i < rows` and `j < cols` (asserted), so it is
     /// inside `data`, as is every `(i', j')` within the dims.
     pub(super) fn at(&self, i: usize, j: usize) -> *const P {

@@ -1033,7 +1033,16 @@ fn tune_small() {
         (8, 512, 512),
         (64, 512, 64),
     ];
-    for (m, k, n) in squares.into_iter().chain(oblong) {
+    // Few rows times a transformer's weight (decode steps, small batches): `TUNE_WIDE=1`.
+    let wide: Vec<(usize, usize, usize)> = if std::env::var("TUNE_WIDE").is_ok() {
+        [1usize, 2, 4, 8, 16, 32]
+            .iter()
+            .map(|&m| (m, 768, 3072))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    for (m, k, n) in squares.into_iter().chain(oblong).chain(wide) {
         let mut rng = Rng::new(13);
         let (av, bv) = (rng.f32s(m * k), rng.f32s(k * n));
         let a = MatRef::row_major(&av, m, k).unwrap();
@@ -1073,6 +1082,13 @@ fn tune_small() {
                 std::hint::black_box(&mut c);
             });
             print!(", unpacked {t:.0}");
+        }
+        if m <= 32 {
+            let t = time(&mut || {
+                assert!(super::few_rows::stream_f32(&a, &b, &mut c, n, &|_| {}));
+                std::hint::black_box(&mut c);
+            });
+            print!(", streamed {t:.0}");
         }
         for ker in &kernels {
             let t = time(&mut || {
@@ -1171,4 +1187,60 @@ fn tune_threads() {
         });
     }
     println!("speedup of the whole product: {:.2}", whole[0] / whole[1]);
+}
+
+#[test]
+fn few_row_products_match_the_reference() {
+    // The streamed path (few_rows.rs) for 1 and 2 rows, over widths around its column
+    // chunk, with a row-major and a transposed A and a C wider than the product (ldc > n);
+    // each epilogue block is visited once and the blocks tile C.
+    let mut rng = Rng::new(16);
+    for m in 1..=super::few_rows::FEW_ROWS {
+        for &k in &[1usize, 7, 64] {
+            for &n in &[1usize, 31, 1023, 1024, 1025, 2100] {
+                let (av, bv) = (rng.f32s(m * k), rng.f32s(k * n));
+                let a_rows = MatRef::row_major(&av, m, k).unwrap();
+                let a_cols = MatRef::row_major(&av, k, m).unwrap().t();
+                let b = MatRef::row_major(&bv, k, n).unwrap();
+                for (what, a, transposed) in [("rows", a_rows, false), ("cols", a_cols, true)] {
+                    let ldc = n + 3;
+                    let mut c = vec![f32::NAN; m * ldc];
+                    let covered = std::sync::Mutex::new(vec![0u8; m * n]);
+                    matmul_f32_with(
+                        &a,
+                        &b,
+                        &mut c,
+                        ldc,
+                        Options::SINGLE,
+                        &|blk: Block<'_, f32>| {
+                            let mut cov = covered.lock().unwrap();
+                            for i in blk.row0()..blk.row0() + blk.rows() {
+                                for j in blk.col0()..blk.col0() + blk.cols() {
+                                    cov[i * n + j] += 1;
+                                }
+                            }
+                        },
+                    )
+                    .unwrap();
+                    assert!(
+                        covered.lock().unwrap().iter().all(|&x| x == 1),
+                        "{what} {m}x{k}x{n}: blocks"
+                    );
+                    for i in 0..m {
+                        for j in 0..n {
+                            let at = |p: usize| if transposed { av[p * m + i] } else { av[i * k + p] } as f64;
+                            let exact: f64 = (0..k).map(|p| at(p) * bv[p * n + j] as f64).sum();
+                            let mag: f64 =
+                                (0..k).map(|p| (at(p) * bv[p * n + j] as f64).abs()).sum();
+                            let got = c[i * ldc + j] as f64;
+                            assert!(
+                                (got - exact).abs() <= k as f64 * 2f64.powi(-24) * mag + 1e-30,
+                                "{what} {m}x{k}x{n} ({i}, {j}): {got} vs {exact}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
