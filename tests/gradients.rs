@@ -119,6 +119,21 @@ graph! {
     }
     grad fn products_grad = value_and_grad(products, wrt = [a, b, v]);
 
+    /// Attention: causal with a key cache longer than the queries; grouped-query heads with
+    /// a bool mask (one row wholly masked), a softcap and a scale; an additive float mask.
+    fn att(q: f64[1, 2, 3, 4], k: f64[1, 2, 5, 4], v: f64[1, 2, 5, 3], c: f64[1, 2, 3, 3]) -> f64[] {
+        sum(attention(q, k, v, is_causal = true) * c)
+    }
+    grad fn att_grad = value_and_grad(att, wrt = [q, k, v]);
+    fn att_gqa(q: f64[2, 4, 3, 4], k: f64[2, 2, 5, 4], v: f64[2, 2, 5, 3], m: bool[3, 5], c: f64[2, 4, 3, 3]) -> f64[] {
+        sum(attention(q, k, v, attn_mask = m, softcap = 2.0, scale = 0.3) * c)
+    }
+    grad fn att_gqa_grad = value_and_grad(att_gqa, wrt = [q, k, v]);
+    fn att_add(q: f64[1, 2, 3, 4], k: f64[1, 2, 5, 4], v: f64[1, 2, 5, 3], m: f64[1, 1, 3, 5]) -> f64[] {
+        sum(square(attention(q, k, v, attn_mask = m)))
+    }
+    grad fn att_add_grad = value_and_grad(att_add, wrt = [q, k, v]);
+
     fn layer(x: f64[B, 3], w: f64[3, 2]) -> f64[B, 2] {
         sigmoid(x @ w)
     }
@@ -592,4 +607,115 @@ fn einsum_and_batched_products_match_finite_differences() {
         1e-6,
         1e-7,
     );
+}
+
+#[test]
+fn attention_matches_finite_differences() {
+    let mut rng = Rng::new(10);
+    let p = vec![
+        uniform(&mut rng, 24, -1.0, 1.0),
+        uniform(&mut rng, 40, -1.0, 1.0),
+        uniform(&mut rng, 30, -1.0, 1.0),
+    ];
+    let c = t::<1, 2, 3, 3>(&uniform(&mut rng, 18, -1.0, 1.0));
+    let f = |q: &[Vec<f64>]| {
+        att(
+            &t::<1, 2, 3, 4>(&q[0]),
+            &t::<1, 2, 5, 4>(&q[1]),
+            &t::<1, 2, 5, 3>(&q[2]),
+            &c,
+        )
+        .item()
+    };
+    let (value, gq, gk, gv) = att_grad(
+        &t::<1, 2, 3, 4>(&p[0]),
+        &t::<1, 2, 5, 4>(&p[1]),
+        &t::<1, 2, 5, 3>(&p[2]),
+        &c,
+    );
+    assert_eq!(value.item(), f(&p));
+    check_fd(
+        "att",
+        &f,
+        &p,
+        &[gq.as_slice(), gk.as_slice(), gv.as_slice()],
+        1e-6,
+        1e-7,
+    );
+
+    let p = vec![
+        uniform(&mut rng, 96, -1.0, 1.0),
+        uniform(&mut rng, 80, -1.0, 1.0),
+        uniform(&mut rng, 60, -1.0, 1.0),
+    ];
+    // Row 1 sees no key: its output and its gradients are 0.
+    let m = Tensor::<bool, Shape![3, 5]>::from_vec(vec![
+        true, false, true, true, false, false, false, false, false, false, true, true, true, true,
+        true,
+    ])
+    .unwrap();
+    let c = t::<2, 4, 3, 3>(&uniform(&mut rng, 72, -1.0, 1.0));
+    let f = |q: &[Vec<f64>]| {
+        att_gqa(
+            &t::<2, 4, 3, 4>(&q[0]),
+            &t::<2, 2, 5, 4>(&q[1]),
+            &t::<2, 2, 5, 3>(&q[2]),
+            &m,
+            &c,
+        )
+        .item()
+    };
+    let (value, gq, gk, gv) = att_gqa_grad(
+        &t::<2, 4, 3, 4>(&p[0]),
+        &t::<2, 2, 5, 4>(&p[1]),
+        &t::<2, 2, 5, 3>(&p[2]),
+        &m,
+        &c,
+    );
+    assert_eq!(value.item(), f(&p));
+    check_fd(
+        "att_gqa",
+        &f,
+        &p,
+        &[gq.as_slice(), gk.as_slice(), gv.as_slice()],
+        1e-6,
+        1e-7,
+    );
+
+    let p = vec![
+        uniform(&mut rng, 24, -1.0, 1.0),
+        uniform(&mut rng, 40, -1.0, 1.0),
+        uniform(&mut rng, 30, -1.0, 1.0),
+    ];
+    let m = t::<1, 1, 3, 5>(&uniform(&mut rng, 15, -2.0, 2.0));
+    let f = |q: &[Vec<f64>]| {
+        att_add(
+            &t::<1, 2, 3, 4>(&q[0]),
+            &t::<1, 2, 5, 4>(&q[1]),
+            &t::<1, 2, 5, 3>(&q[2]),
+            &m,
+        )
+        .item()
+    };
+    let (value, gq, gk, gv) = att_add_grad(
+        &t::<1, 2, 3, 4>(&p[0]),
+        &t::<1, 2, 5, 4>(&p[1]),
+        &t::<1, 2, 5, 3>(&p[2]),
+        &m,
+    );
+    assert!((value.item() - f(&p)).abs() <= 1e-12 * value.item().abs().max(1.0));
+    check_fd(
+        "att_add",
+        &f,
+        &p,
+        &[gq.as_slice(), gk.as_slice(), gv.as_slice()],
+        1e-6,
+        1e-7,
+    );
+}
+
+fn t<const A: usize, const B: usize, const C: usize, const D: usize>(
+    v: &[f64],
+) -> Tensor<f64, Shape![A, B, C, D]> {
+    Tensor::from_vec(v.to_vec()).unwrap()
 }

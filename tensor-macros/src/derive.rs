@@ -1259,6 +1259,7 @@ impl Backward<'_> {
                 let summed = with_named(call("sum", vec![r]), vec![("axis", int_list(&axes))]);
                 return self.send(&x, summed, &(out.0, xd));
             }
+            ("attention", 3) => return self.attention_rule(func, out, args, named, g),
             ("layer_norm" | "rms_norm", _) => {
                 return self.norm_rule(&name, func, out, args, named, g)
             }
@@ -1667,6 +1668,180 @@ impl Backward<'_> {
         };
         let _ = out;
         self.send(x, d, &(xt, xd))
+    }
+
+    /// `attention(q, k, v, …)`: the probabilities are recomputed whole (`[B, H, Sq, Skv]`,
+    /// not in tiles), then `dv = pᵀ·g`, `dp = g·vᵀ`, `ds = p·(dp − Σ dp·p)` (times `1 − t²`
+    /// under a softcap, `t` the capped tanh), `dq = ds·k·scale`, `dk = dsᵀ·q·scale`. Grouped
+    /// queries are split into `[B, Hkv, G, Sq, D]` and the group summed for `dk`, `dv`.
+    fn attention_rule(
+        &mut self,
+        func: &Ident,
+        out: &(DType, Vec<Dim>),
+        args: &[Expr],
+        named: &[NamedArg],
+        g: Expr,
+    ) -> Result<(), syn::Error> {
+        let err = |m: String| syn::Error::new(func.span(), m);
+        let (q, k, v) = (&args[0], &args[1], &args[2]);
+        let (qt, qd) = self.ty_of(q)?;
+        let (_, kd) = self.ty_of(k)?;
+        let (_, vd) = self.ty_of(v)?;
+        let lit_dim = |d: &Dim, what: &str| {
+            d.as_static().ok_or_else(|| {
+                err(format!(
+                    "`{}`: the derivative of `attention` needs a literal {what}",
+                    self.function
+                ))
+            })
+        };
+        let (hq, hkv) = (
+            lit_dim(&qd[1], "query head count")?,
+            lit_dim(&kd[1], "key head count")?,
+        );
+        let groups = hq / hkv.max(1);
+        let head_dim = lit_dim(&qd[3], "head dim")?;
+        let scale = match named_value(named, "scale") {
+            Some(e) => e,
+            None => lit_f(1.0 / (head_dim as f64).sqrt()),
+        };
+        let softcap = named_value(named, "softcap");
+        let causal = named_bool(named, "is_causal").unwrap_or(false);
+        let mask = named_value(named, "attn_mask");
+        let (sq, skv) = (qd[2].clone(), kd[2].clone());
+        // Grouped queries: q and g as [B, Hkv, G, Sq, ·]; masks broadcast over the group.
+        let five = |e: Expr, last: &Dim| -> Result<Expr, syn::Error> {
+            reshape(
+                e,
+                &[
+                    qd[0].clone(),
+                    Dim::Static(hkv),
+                    Dim::Static(groups),
+                    sq.clone(),
+                    last.clone(),
+                ],
+            )
+            .map_err(err)
+        };
+        let (qg, gg) = if groups > 1 {
+            (
+                self.let_(five(q.clone(), &qd[3])?),
+                self.let_(five(g.clone(), &vd[3])?),
+            )
+        } else {
+            (q.clone(), g.clone())
+        };
+        let (sub_q, sub_s) = if groups > 1 {
+            ("bhgqd", "bhgqk")
+        } else {
+            ("bhqd", "bhqk")
+        };
+        let es = |spec: String, a: Expr, b: Expr| {
+            call(
+                "einsum",
+                vec![Expr::Lit(LitValue::Str(spec), Span::call_site()), a, b],
+            )
+        };
+        let mut s = self.let_(mul(
+            es(format!("{sub_q},bhkd->{sub_s}"), qg.clone(), k.clone()),
+            scale.clone(),
+        ));
+        let mut cap_t = None;
+        if let Some(c) = &softcap {
+            let t = self.let_(call("tanh", vec![div(s.clone(), c.clone())]));
+            s = self.let_(mul(c.clone(), t.clone()));
+            cap_t = Some(t);
+        }
+        // −∞ (the language has no literal for it): log 0 in the scores' dtype.
+        let minus_inf = call("log", vec![cast(lit_f(0.0), qt)]);
+        let lift = |m: Expr, rank: usize| {
+            if groups > 1 && rank == 4 {
+                call("expand_dims", vec![m, int(2)])
+            } else {
+                m
+            }
+        };
+        if let Some(m) = &mask {
+            let Expr::Var(name) = m else {
+                return Err(err(format!("`{}`: the derivative of `attention` takes a mask that is a parameter or a name", self.function)));
+            };
+            let (mt, md) = self.ty_of(m)?;
+            if groups > 1 && md.len() == 4 && md[1] != Dim::Static(1) {
+                return Err(err(format!("`{}`: the derivative of grouped-query `attention` with a per-head mask is not written yet", self.function)));
+            }
+            let lifted = lift(var(&name.to_string()), md.len());
+            s = self.let_(if mt == DType::Bool {
+                call("where", vec![lifted, s, minus_inf.clone()])
+            } else {
+                add(s, lifted)
+            });
+        }
+        if causal {
+            // Query i sees key j when i + Skv − Sq ≥ j: counted from the ends, when
+            // (Sq − 1 − i) ≤ (Skv − 1 − j).
+            let from_end = |n: &Dim| -> Result<Expr, syn::Error> {
+                let list = dims_list(std::slice::from_ref(n)).map_err(err)?;
+                let Expr::Call { args: mut one, .. } = list else {
+                    unreachable!("a list")
+                };
+                Ok(with_named(
+                    call("flip", vec![call("arange", vec![one.remove(0)])]),
+                    vec![("axis", int(0))],
+                ))
+            };
+            let rows = reshape(from_end(&sq)?, &[sq.clone(), Dim::Static(1)]).map_err(err)?;
+            let cols = reshape(from_end(&skv)?, &[Dim::Static(1), skv.clone()]).map_err(err)?;
+            s = self.let_(call(
+                "where",
+                vec![binary(BinOp::Le, rows, cols), s, minus_inf.clone()],
+            ));
+        }
+        // A row with every key masked has probabilities 0 (its output is 0), not NaN.
+        let p = with_named(call("softmax", vec![s]), vec![("axis", neg(int(1)))]);
+        let p = self.let_(p);
+        let p = self.let_(call(
+            "where",
+            vec![call("is_nan", vec![p.clone()]), cast(lit_f(0.0), qt), p],
+        ));
+        let kv_dims = |d: &[Dim]| d.to_vec();
+        if self.live_operand(v).is_some() {
+            let dv = es(format!("{sub_s},{sub_q}->bhkd"), p.clone(), gg.clone());
+            self.send(v, dv, &(out.0, kv_dims(&vd)))?;
+        }
+        if self.live_operand(q).is_none() && self.live_operand(k).is_none() {
+            return Ok(());
+        }
+        let dp = self.let_(es(format!("{sub_q},bhkd->{sub_s}"), gg, v.clone()));
+        let row = with_named(
+            call("sum", vec![mul(dp.clone(), p.clone())]),
+            vec![
+                ("axis", neg(int(1))),
+                (
+                    "keepdims",
+                    Expr::Lit(LitValue::Bool(true), Span::call_site()),
+                ),
+            ],
+        );
+        let mut ds = mul(p, sub(dp, row));
+        if let Some(t) = cap_t {
+            ds = mul(ds, sub(lit_f(1.0), mul(t.clone(), t)));
+        }
+        let ds = self.let_(ds);
+        if self.live_operand(q).is_some() {
+            let mut dq = mul(
+                es(format!("{sub_s},bhkd->{sub_q}"), ds.clone(), k.clone()),
+                scale.clone(),
+            );
+            if groups > 1 {
+                dq = reshape(dq, &qd).map_err(err)?;
+            }
+            self.send(q, dq, &(out.0, qd.clone()))?;
+        }
+        if self.live_operand(k).is_some() {
+            let dk = mul(es(format!("{sub_s},{sub_q}->bhkd"), ds, qg), scale);
+            self.send(k, dk, &(out.0, kv_dims(&kd)))?;
+        }
+        Ok(())
     }
 
     fn ty_of(&self, x: &Expr) -> Result<(DType, Vec<Dim>), syn::Error> {
