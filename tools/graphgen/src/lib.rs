@@ -16,6 +16,7 @@
 
 pub mod ast;
 pub mod gen;
+pub mod grad;
 pub mod harness;
 pub mod render;
 pub mod rng;
