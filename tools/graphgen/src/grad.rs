@@ -41,9 +41,14 @@ impl GradGraph {
         lit_dims(&self.graph.params[i].ty().dims)
     }
 
-    /// The dims of the output.
-    pub fn out_dims(&self) -> Vec<usize> {
-        lit_dims(&self.graph.out_types[0].dims)
+    /// The dims of output `k`.
+    pub fn out_dims(&self, k: usize) -> Vec<usize> {
+        lit_dims(&self.graph.out_types[k].dims)
+    }
+
+    /// The number of outputs (two only for some `vjp`s).
+    pub fn outputs(&self) -> usize {
+        self.graph.outputs.len()
     }
 
     /// `graph!` source of both graphs and their derivative items.
@@ -423,7 +428,24 @@ impl Gen {
                 let (x, d) = self.pick_rank(1)?;
                 let rank = d.len();
                 let m = *self.rng.pick(SIZES);
-                if rank >= 2 && self.rng.chance(0.3) {
+                if rank >= 2 && self.rng.chance(0.2) {
+                    // Both operands differentiated: x @ xᵀ (the last two axes swapped).
+                    let mut perm: Vec<i64> = (0..rank as i64).collect();
+                    perm.swap(rank - 2, rank - 1);
+                    let t = Expr::Call(Call {
+                        f: "transpose",
+                        args: vec![Arg::E(x.clone()), Arg::Ints(perm)],
+                        named: vec![],
+                    });
+                    let mut out = d.clone();
+                    out[rank - 1] = d[rank - 2];
+                    (bin(BinOp::MatMul, x, t), out)
+                } else if rank == 2 && self.rng.chance(0.2) {
+                    // A batched product with a rank-3 parameter: [b, m, k] @ [b, k, n].
+                    let b = *self.rng.pick(&[2, 3]);
+                    let w = self.new_param(vec![b, d[1], m], true);
+                    (bin(BinOp::MatMul, x, w), vec![b, d[0], m])
+                } else if rank >= 2 && self.rng.chance(0.3) {
                     // A new parameter on the left: [m, k] @ [..., k, n].
                     let w = self.new_param(vec![m, d[rank - 2]], true);
                     let mut out = d.clone();
@@ -470,15 +492,26 @@ impl Gen {
                 let a = self.rng.below(rank);
                 match self.rng.below(4) {
                     0 => {
-                        let mut pd = d.clone();
-                        pd[a] = self.rng.range(1, 3) as usize;
-                        let p = self.new_param(pd.clone(), true);
+                        // Two or three parts, a new parameter among them or a value twice
+                        // (its cotangent is the sum of both parts').
+                        let variant = self.rng.below(4);
                         let mut out = d.clone();
-                        out[a] += pd[a];
-                        let list = if self.rng.chance(0.5) {
-                            vec![x, p]
+                        let list = if variant == 3 {
+                            out[a] += d[a];
+                            vec![x.clone(), x]
                         } else {
-                            vec![p, x]
+                            let mut pd = d.clone();
+                            pd[a] = self.rng.range(1, 3) as usize;
+                            let p = self.new_param(pd.clone(), true);
+                            out[a] += pd[a];
+                            match variant {
+                                0 => vec![x, p],
+                                1 => vec![p, x],
+                                _ => {
+                                    out[a] += d[a];
+                                    vec![x.clone(), p, x]
+                                }
+                            }
                         };
                         (
                             Expr::Call(Call {
@@ -541,7 +574,37 @@ impl Gen {
             8 => {
                 let (x, d) = self.pick();
                 let rank = d.len();
-                match self.rng.below(3) {
+                match self.rng.below(5) {
+                    3 if rank >= 1 => {
+                        let reps: Vec<i64> = (0..rank).map(|_| self.rng.range(1, 2)).collect();
+                        let out = d.iter().zip(&reps).map(|(&n, &r)| n * r as usize).collect();
+                        (
+                            Expr::Call(Call {
+                                f: "tile",
+                                args: vec![Arg::E(x), Arg::Ints(reps)],
+                                named: vec![],
+                            }),
+                            out,
+                        )
+                    }
+                    4 => {
+                        // A new leading axis, and 1s grown.
+                        let mut out = vec![*self.rng.pick(&[2, 3])];
+                        out.extend(d.iter().map(|&n| if n == 1 { 3 } else { n }));
+                        (
+                            Expr::Call(Call {
+                                f: "broadcast_to",
+                                args: vec![
+                                    Arg::E(x),
+                                    Arg::Dims(
+                                        out.iter().map(|&n| TargetDim::Dim(Dim::Lit(n))).collect(),
+                                    ),
+                                ],
+                                named: vec![],
+                            }),
+                            out,
+                        )
+                    }
                     0 if rank >= 2 => {
                         let mut perm: Vec<usize> = (0..rank).collect();
                         self.rng.shuffle(&mut perm);
@@ -709,17 +772,24 @@ fn draw(seed: u64, index: u64, f: DType, name: String) -> (Graph, Vec<usize>, bo
         .map(|v| (v.0.clone(), v.1.clone()))
         .collect();
     unread.reverse();
-    let (out, out_dims) = if vjp {
+    let outs: Vec<(Expr, Vec<usize>)> = if vjp {
+        // One output, or two (a cotangent each); the other values nothing reads go into
+        // the first as sums.
+        let two = unread.len() >= 2 && g.rng.chance(0.4);
         let (last, d) = unread[0].clone();
         let mut e = Expr::Var(last);
-        for (u, _) in &unread[1..] {
+        for (u, _) in &unread[if two { 2 } else { 1 }..] {
             e = bin(
                 BinOp::Add,
                 e,
                 call("sum", vec![Expr::Var(u.clone())], vec![]),
             );
         }
-        (e, d)
+        let mut outs = vec![(e, d)];
+        if two {
+            outs.push((Expr::Var(unread[1].0.clone()), unread[1].1.clone()));
+        }
+        outs
     } else {
         let mut e: Option<Expr> = None;
         for (u, d) in &unread {
@@ -735,21 +805,21 @@ fn draw(seed: u64, index: u64, f: DType, name: String) -> (Graph, Vec<usize>, bo
                 Some(e) => bin(BinOp::Add, e, term),
             });
         }
-        (e.unwrap(), vec![])
+        vec![(e.unwrap(), vec![])]
     };
     let mut wrt: Vec<usize> = (0..g.params.len()).filter(|&i| g.diff[i]).collect();
     if wrt.len() >= 2 && g.rng.chance(0.2) {
         let k = g.rng.below(wrt.len());
         wrt.remove(k);
     }
-    let out_ty = g.ty(&out_dims);
+    let out_types = outs.iter().map(|o| g.ty(&o.1)).collect();
     let graph = Graph {
         name,
         params: g.params,
         lets: g.lets,
         let_types: g.let_types,
-        outputs: vec![out],
-        out_types: vec![out_ty],
+        outputs: outs.into_iter().map(|o| o.0).collect(),
+        out_types,
         names: vec![],
         form: Form::Item,
         indices: vec![],
@@ -787,7 +857,7 @@ pub fn graph_module(gg: &GradGraph) -> String {
         "#[allow(deprecated, unused_parens, unused_variables, non_snake_case, clippy::all)]\nmod {name} {{\n    use tensorgraph::prelude::*;\n    tensorgraph::graph! {{\n{}    }}\n",
         gg.source()
     );
-    s += "    pub fn run(inp: &[Vec<f64>], ct: &[f64]) -> (f64, Vec<Vec<f64>>, f64, Vec<Vec<f64>>) {\n";
+    s += "    pub fn run(inp: &[Vec<f64>], ct: &[Vec<f64>]) -> (f64, Vec<Vec<f64>>, f64, Vec<Vec<f64>>) {\n";
     let mut args64 = Vec::new();
     let mut args32 = Vec::new();
     for i in 0..gg.graph.params.len() {
@@ -799,12 +869,14 @@ pub fn graph_module(gg: &GradGraph) -> String {
         args32.push(format!("&w{i}"));
     }
     if gg.vjp {
-        let (sh, d) = shape(&gg.out_dims());
-        s += &format!(
-            "        let c64: Vec<f64> = ct.to_vec();\n        let ct64 = TensorView::<f64, {sh}>::with_dims({d}, &c64).unwrap();\n        let c32: Vec<f32> = ct.iter().map(|&x| x as f32).collect();\n        let ct32 = TensorView::<f32, {sh}>::with_dims({d}, &c32).unwrap();\n"
-        );
-        args64.push("&ct64".into());
-        args32.push("&ct32".into());
+        for k in 0..gg.outputs() {
+            let (sh, d) = shape(&gg.out_dims(k));
+            s += &format!(
+                "        let c64_{k}: Vec<f64> = ct[{k}].clone();\n        let ct64_{k} = TensorView::<f64, {sh}>::with_dims({d}, &c64_{k}).unwrap();\n        let c32_{k}: Vec<f32> = ct[{k}].iter().map(|&x| x as f32).collect();\n        let ct32_{k} = TensorView::<f32, {sh}>::with_dims({d}, &c32_{k}).unwrap();\n"
+            );
+            args64.push(format!("&ct64_{k}"));
+            args32.push(format!("&ct32_{k}"));
+        }
     }
     let n = gg.wrt.len();
     for (suffix, args, ty) in [("", &args64, "f64"), ("_f32", &args32, "f32")] {
@@ -847,8 +919,18 @@ pub fn graph_module(gg: &GradGraph) -> String {
             format!("&TensorView::<f64, {sh}>::with_dims({d}, &inp[{i}]).unwrap()")
         })
         .collect();
+    let dot = if gg.outputs() == 1 {
+        "out.as_slice().iter().zip(&ct[0]).map(|(x, c)| x * c).sum()".to_string()
+    } else {
+        (0..gg.outputs())
+            .map(|k| {
+                format!("out.{k}.as_slice().iter().zip(&ct[{k}]).map(|(x, c)| x * c).sum::<f64>()")
+            })
+            .collect::<Vec<_>>()
+            .join(" + ")
+    };
     s += &format!(
-        "    pub fn forward(inp: &[Vec<f64>], ct: &[f64]) -> f64 {{\n        let out = {name}({});\n        out.as_slice().iter().zip(ct).map(|(x, c)| x * c).sum()\n    }}\n}}\n",
+        "    pub fn forward(inp: &[Vec<f64>], ct: &[Vec<f64>]) -> f64 {{\n        let out = {name}({});\n        {dot}\n    }}\n}}\n",
         vars.join(", ")
     );
     s
@@ -865,7 +947,7 @@ pub fn batch_source(seed: u64, start: u64, count: u64) -> String {
         table.push(format!("({i}, {n}::run, {n}::forward)", n = gg.graph.name));
     }
     s += &format!(
-        "/// A graph's `run`.\npub type Runner = fn(&[Vec<f64>], &[f64]) -> (f64, Vec<Vec<f64>>, f64, Vec<Vec<f64>>);\n/// A graph's `forward`.\npub type Forward = fn(&[Vec<f64>], &[f64]) -> f64;\n/// (index, runner, forward) of every graph.\npub const BATCH: &[(u64, Runner, Forward)] = &[\n    {}\n];\n",
+        "/// A graph's `run`.\npub type Runner = fn(&[Vec<f64>], &[Vec<f64>]) -> (f64, Vec<Vec<f64>>, f64, Vec<Vec<f64>>);\n/// A graph's `forward`.\npub type Forward = fn(&[Vec<f64>], &[Vec<f64>]) -> f64;\n/// (index, runner, forward) of every graph.\npub const BATCH: &[(u64, Runner, Forward)] = &[\n    {}\n];\n",
         table.join(",\n    ")
     );
     s
