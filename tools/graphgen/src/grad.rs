@@ -550,9 +550,14 @@ impl Gen {
                         let mut out = d.clone();
                         out[a] = (e - s) as usize;
                         if k == 2 {
+                            // Bounds from the end too (`start = -2`, `end = -1`).
+                            let from_end = self.rng.chance(0.3);
+                            let b = |v: i64| if from_end { v - n } else { v };
                             let mut named =
-                                vec![("axis", Arg::Int(a as i64)), ("start", Arg::Int(s))];
-                            if e < n || self.rng.chance(0.5) {
+                                vec![("axis", Arg::Int(a as i64)), ("start", Arg::Int(b(s)))];
+                            if e < n {
+                                named.push(("end", Arg::Int(b(e))));
+                            } else if self.rng.chance(0.5) {
                                 named.push(("end", Arg::Int(e)));
                             }
                             (
@@ -565,7 +570,13 @@ impl Gen {
                             )
                         } else {
                             let mut items = vec![IndexItem::Range(None, None, None); a];
-                            items.push(IndexItem::Range(Some(s), Some(e), None));
+                            if self.rng.chance(0.3) {
+                                // An index drops the axis.
+                                items.push(IndexItem::At(s));
+                                out.remove(a);
+                            } else {
+                                items.push(IndexItem::Range(Some(s), Some(e), None));
+                            }
                             (Expr::Index(Box::new(x), items), out)
                         }
                     }
