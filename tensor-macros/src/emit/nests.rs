@@ -404,9 +404,10 @@ pub(super) fn emit_nest(
     // A row copy: a nest that stores a gathered row unchanged (`gather(table, ids)` as an
     // output; the index fixed for the row, the data contiguous, the same storage dtype, no
     // other per-chunk value) copies each row with one `copy_from_slice`: the same elements
-    // the chunk loop would move, through the library's `memmove` (512-bit moves where the
-    // CPU has them; the chunk loop's vectors are split in 256-bit halves on AVX-512
-    // machines that prefer them). BENCHMARKS.md "Whole models (issue 30)". The slices and
+    // the chunk loop would move, through libc's `memcpy` (glibc copies a 3 KiB row with
+    // `rep movsb`, whose whole-line writes beat the chunk loop's plain vector stores: 91-92%
+    // of the copy bound against 72-80%, BENCHMARKS.md "Gather row copies and attention in
+    // place"). The slices and
     // offsets are the ones the chunk loop's loads and stores use (a `chunked` output's
     // too), so the copy touches exactly their elements.
     let row_copy = match &nest.sink {
