@@ -275,3 +275,25 @@ fn attention_reads_unchanged_parameters_in_place() {
     };
     assert!(matches!(mask, Some((BufferRef::Temp(_), _))), "{mask:?}");
 }
+
+#[test]
+fn a_gathered_row_stored_unchanged_is_one_row_copy() {
+    let expand = |source: &str| {
+        let mut input: proc_macro2::TokenStream = "::tensorgraph;".parse().unwrap();
+        input.extend(source.parse::<proc_macro2::TokenStream>().unwrap());
+        crate::expand(input).to_string()
+    };
+    // Stored unchanged: one `copy_from_slice` per row, no chunk loop.
+    let plain = "fn e(t: f32[10, 32], ids: i64[4]) -> f32[4, 32] { gather(t, ids) }";
+    assert!(expand(plain).contains("copy_from_slice"));
+    // Consumed (`+ pos`, a cast): the fused chunk loop, still with no temp.
+    for source in [
+        "fn e(t: f32[10, 32], ids: i64[4], pos: f32[4, 32]) -> f32[4, 32] { gather(t, ids) + pos }",
+        "fn e(t: f32[10, 32], ids: i64[4]) -> f64[4, 32] { gather(t, ids) as f64 }",
+    ] {
+        assert!(!expand(source).contains("copy_from_slice"), "{source}");
+        let k = kernel(source);
+        assert!(k.temps.is_empty(), "{source}: {:?}", k.temps);
+        assert_eq!(k.nests.len(), 1, "{source}");
+    }
+}
