@@ -127,6 +127,40 @@ fn bench_attention(c: &mut Criterion) {
             "attention S={s}: sum {:.6e}",
             out.as_slice().iter().map(|&x| x as f64).sum::<f64>()
         );
+        // The runtime call the graph's step makes, on the same buffers (the graph's
+        // overhead is the difference: copies into temps, if any, and call entry).
+        g.bench_function(format!("bare call S={s}"), |b| {
+            use tensorgraph::__private::{
+                attention, AttentionMask, AttentionOptions, AttentionShape,
+            };
+            b.iter(|| {
+                attention::<f32>(
+                    black_box(q.as_slice()),
+                    black_box(k.as_slice()),
+                    black_box(v.as_slice()),
+                    AttentionMask::None,
+                    out.as_mut_slice(),
+                    AttentionShape {
+                        batch: 1,
+                        q_heads: HEADS,
+                        kv_heads: HEADS,
+                        q_len: s,
+                        kv_len: s,
+                        head_dim: HEAD_DIM,
+                        v_dim: HEAD_DIM,
+                    },
+                    AttentionOptions {
+                        scale: 1.0 / (HEAD_DIM as f64).sqrt(),
+                        softcap: 0.0,
+                        causal: true,
+                    },
+                )
+            })
+        });
+        eprintln!(
+            "attention S={s} (bare call): sum {:.6e}",
+            out.as_slice().iter().map(|&x| x as f64).sum::<f64>()
+        );
     }
     g.finish();
 }

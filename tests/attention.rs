@@ -18,6 +18,29 @@ graph! {
     fn half(q: f16[1, 1, 3, 8], k: f16[1, 1, 3, 8], v: f16[1, 1, 3, 8]) -> f16[1, 1, 3, 8] {
         attention(q, k, v)
     }
+    // Parameters passed unchanged are read in place; computed operands go through temps
+    // (each of q, k, v and the mask once, all of them, and one parameter as all three).
+    fn plain(q: f32[1, 2, 6, 8], k: f32[1, 2, 9, 8], v: f32[1, 2, 9, 8], bias: f32[6, 9]) -> f32[1, 2, 6, 8] {
+        attention(q, k, v, attn_mask = bias)
+    }
+    fn computed_q(q: f32[1, 2, 6, 8], k: f32[1, 2, 9, 8], v: f32[1, 2, 9, 8], bias: f32[6, 9]) -> f32[1, 2, 6, 8] {
+        attention(q * 0.5, k, v, attn_mask = bias)
+    }
+    fn computed_k(q: f32[1, 2, 6, 8], k: f32[1, 2, 9, 8], v: f32[1, 2, 9, 8], bias: f32[6, 9]) -> f32[1, 2, 6, 8] {
+        attention(q, k - 0.25, v, attn_mask = bias)
+    }
+    fn computed_v(q: f32[1, 2, 6, 8], k: f32[1, 2, 9, 8], v: f32[1, 2, 9, 8], bias: f32[6, 9]) -> f32[1, 2, 6, 8] {
+        attention(q, k, v * 3.0, attn_mask = bias)
+    }
+    fn computed_mask(q: f32[1, 2, 6, 8], k: f32[1, 2, 9, 8], v: f32[1, 2, 9, 8], bias: f32[6, 9]) -> f32[1, 2, 6, 8] {
+        attention(q, k, v, attn_mask = bias * 2.0)
+    }
+    fn computed_all(q: f32[1, 2, 6, 8], k: f32[1, 2, 9, 8], v: f32[1, 2, 9, 8], bias: f32[6, 9]) -> f32[1, 2, 6, 8] {
+        attention(q * 0.5, k - 0.25, v * 3.0, attn_mask = bias * 2.0)
+    }
+    fn one_for_all(x: f32[1, 2, 9, 8]) -> f32[1, 2, 9, 8] {
+        attention(x, x, x, is_causal = true)
+    }
 }
 
 struct Shape4 {
@@ -245,6 +268,124 @@ fn half_precision_inputs() {
         assert!(
             (g.to_f64() - w).abs() <= 1e-3 * w.abs().max(1.0),
             "{g} vs {w}"
+        );
+    }
+}
+
+#[test]
+fn operands_in_place_or_computed() {
+    let s = Shape4 {
+        b: 1,
+        hq: 2,
+        hk: 2,
+        sq: 6,
+        sk: 9,
+        d: 8,
+        dv: 8,
+    };
+    let f = |x: Vec<f64>| x.iter().map(|&v| v as f32).collect::<Vec<_>>();
+    let (q, k, v, bias) = (
+        f(data(2 * 6 * 8, 17)),
+        f(data(2 * 9 * 8, 18)),
+        f(data(2 * 9 * 8, 19)),
+        f(data(6 * 9, 20)),
+    );
+    let (tq, tk, tv, tb) = (
+        Tensor::from_vec(q.clone()).unwrap(),
+        Tensor::from_vec(k.clone()).unwrap(),
+        Tensor::from_vec(v.clone()).unwrap(),
+        Tensor::from_vec(bias.clone()).unwrap(),
+    );
+    // The reference over the operands each graph computes (in f32, as the graph does).
+    let check = |name: &str, y: &[f32], qm: f32, ka: f32, vm: f32, bm: f32| {
+        let wide =
+            |x: &[f32], g: &dyn Fn(f32) -> f32| x.iter().map(|&v| g(v) as f64).collect::<Vec<_>>();
+        let b = wide(&bias, &|x| x * bm);
+        let want = reference(
+            &wide(&q, &|x| x * qm),
+            &wide(&k, &|x| x - ka),
+            &wide(&v, &|x| x * vm),
+            &s,
+            1.0 / 8f64.sqrt(),
+            0.0,
+            false,
+            &|_, _, i, j| b[i * 9 + j],
+        );
+        assert_eq!(y.len(), want.len());
+        for (g, w) in y.iter().zip(&want) {
+            assert!(
+                (*g as f64 - w).abs() <= 1e-5 * w.abs().max(1.0),
+                "{name}: {g} vs {w}"
+            );
+        }
+    };
+    check(
+        "plain",
+        plain(&tq, &tk, &tv, &tb).as_slice(),
+        1.0,
+        0.0,
+        1.0,
+        1.0,
+    );
+    check(
+        "q",
+        computed_q(&tq, &tk, &tv, &tb).as_slice(),
+        0.5,
+        0.0,
+        1.0,
+        1.0,
+    );
+    check(
+        "k",
+        computed_k(&tq, &tk, &tv, &tb).as_slice(),
+        1.0,
+        0.25,
+        1.0,
+        1.0,
+    );
+    check(
+        "v",
+        computed_v(&tq, &tk, &tv, &tb).as_slice(),
+        1.0,
+        0.0,
+        3.0,
+        1.0,
+    );
+    check(
+        "mask",
+        computed_mask(&tq, &tk, &tv, &tb).as_slice(),
+        1.0,
+        0.0,
+        1.0,
+        2.0,
+    );
+    check(
+        "all",
+        computed_all(&tq, &tk, &tv, &tb).as_slice(),
+        0.5,
+        0.25,
+        3.0,
+        2.0,
+    );
+
+    // One parameter as q, k and v, causal.
+    let s = Shape4 { sq: 9, ..s };
+    let y = one_for_all(&tk);
+    let kw: Vec<f64> = k.iter().map(|&x| x as f64).collect();
+    let want = reference(
+        &kw,
+        &kw,
+        &kw,
+        &s,
+        1.0 / 8f64.sqrt(),
+        0.0,
+        true,
+        &|_, _, _, _| 0.0,
+    );
+    for (g, w) in y.as_slice().iter().zip(&want) {
+        assert!(
+            (*g as f64 - w).abs() <= 1e-5 * w.abs().max(1.0),
+            "one_for_all: {g} vs {w}"
         );
     }
 }

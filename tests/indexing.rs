@@ -3,6 +3,7 @@
 //! of range an `Err` naming the op, the position and the value (never a panic, never a
 //! read out of bounds), at the boundaries and at the extremes of the index dtype.
 
+use tensorgraph::f16;
 use tensorgraph::prelude::*;
 use tensorgraph::ShapeError;
 
@@ -25,6 +26,8 @@ graph! {
     fn bag(table: f32[V, 16], ids: i64[K]) -> f32[16] { sum(gather(table, ids), axis = 0) }
     /// Literal dims: still a `Result`, since the indices are checked.
     fn literal(table: f32[3, 2], ids: i64[4]) -> f32[4, 2] { gather(table, ids) }
+    /// Rows stored unchanged: one row copy each (emit/nests.rs), f16 at a run-time width.
+    fn rows_f16(table: f16[V, D], ids: i32[S]) -> f16[S, D] { gather(table, ids) }
 }
 
 /// NumPy's `take` along `axis` of a row-major `data` of `dims`, with ONNX's negatives.
@@ -451,4 +454,26 @@ fn flips_over_gathers_and_empty_pieces() {
         empty_flip(&Tensor::from_vec(vec![0.0; 6]).unwrap()).shape(),
         &[0, 3]
     );
+}
+
+#[test]
+fn rows_stored_unchanged_are_copied_bit_for_bit() {
+    for (v, d) in [(7usize, 1usize), (7, 16), (5, 37), (3, 0)] {
+        // NaN payloads and signed zeros too: a row copy moves bits.
+        let table: Vec<f16> = (0..v * d)
+            .map(|i| match i % 5 {
+                0 => f16::from_bits(0x7e01 + i as u16),
+                1 => f16::from_bits(0x8000),
+                _ => f16::from_f64(i as f64 * 0.25 - 3.0),
+            })
+            .collect();
+        let ids: Vec<i32> = vec![0, -1, 2, -(v as i32), 1, 1];
+        let t = Tensor::<f16, Shape![_, _]>::from_shape_vec([v, d], table.clone()).unwrap();
+        let i = Tensor::<i32, Shape![_]>::from_shape_vec([ids.len()], ids.clone()).unwrap();
+        let y = rows_f16(&t, &i).unwrap();
+        let idx: Vec<i128> = ids.iter().map(|&x| x as i128).collect();
+        let want = take(&table, &[v, d], &idx, &[ids.len()], 0);
+        let bits = |x: &[f16]| x.iter().map(|h| h.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(y.as_slice()), bits(&want), "v={v} d={d}");
+    }
 }

@@ -275,6 +275,11 @@ const RUNTIME_AUDITED: &[(&str, &str)] = &[
     (".enumerate", "std"),
     (".zip", "std"),
     (".fill", "std: `[T]::fill`"),
+    (
+        ".copy_from_slice",
+        "std: a gathered row copied whole (emit/nests.rs row copy): both ranges are the \
+         elements the chunk loop's loads and stores address, equal in length",
+    ),
 ];
 
 /// Whether `item` (a `PanicScan::runtime` name) is a function that `RUNTIME_AUDITED` must

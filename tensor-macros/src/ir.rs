@@ -750,13 +750,15 @@ pub enum AxisStep {
         idx_dims: Vec<Size>,
         batch_dims: usize,
     },
-    /// `attention`: `input` is the queries' temp; the keys', values' and mask's temps
-    /// here, with the mask's strides over the scores `[B, Hq, Sq, Skv]` (0 where it
-    /// broadcasts) and the sizes `[B, Hq, Hkv, Sq, Skv, D, Dv]`.
+    /// `attention`: the queries', keys', values' and mask's buffers (row-major: a temp, or a
+    /// parameter of the step's dtype read in place), with the mask's strides over the
+    /// scores `[B, Hq, Sq, Skv]` (0 where it broadcasts) and the sizes
+    /// `[B, Hq, Hkv, Sq, Skv, D, Dv]`. The step's `input` is its output temp (unused).
     Attention {
-        k: usize,
-        v: usize,
-        mask: Option<(usize, [Size; 4])>,
+        q: BufferRef,
+        k: BufferRef,
+        v: BufferRef,
+        mask: Option<(BufferRef, [Size; 4])>,
         sizes: [Size; 7],
         causal: bool,
         scale: Option<f64>,

@@ -12,7 +12,7 @@ use super::names::{
     compute_type, init_value, offset_expr, offset_ident, operand_storage, size_expr, slice_ident,
     storage_type, temp_slice, temp_vec, value_ident, MAX_LANES, MIN_LANES,
 };
-use super::values::emit_value;
+use super::values::{emit_value, gather_row_start};
 
 /// One loop nest. In a row stage (`in_row_group`) its outermost loop is the stage's
 /// `__tg_row` loop, already open; `chunked` buffers are then this task's rows only, bound
@@ -401,6 +401,66 @@ pub(super) fn emit_nest(
         }
         _ => (TokenStream::new(), TokenStream::new()),
     };
+    // A row copy: a nest that stores a gathered row unchanged (`gather(table, ids)` as an
+    // output; the index fixed for the row, the data contiguous, the same storage dtype, no
+    // other per-chunk value) copies each row with one `copy_from_slice`: the same elements
+    // the chunk loop would move, through libc's `memcpy` (glibc copies a 3 KiB row with
+    // `rep movsb`, whose whole-line writes beat the chunk loop's plain vector stores: 91-92%
+    // of the copy bound against 72-80%, BENCHMARKS.md "Gather row copies and attention in
+    // place"). The slices and
+    // offsets are the ones the chunk loop's loads and stores use (a `chunked` output's
+    // too), so the copy touches exactly their elements.
+    let row_copy = match &nest.sink {
+        Sink::Store(stores) if stores.len() == 1 && !stream && prefetch.is_none() => {
+            let (k, v) = stores[0];
+            let out = &nest.operands[k];
+            let inner_values = nest
+                .values
+                .iter()
+                .filter(|x| x.level == Level::Inner)
+                .count();
+            match gather_row_start(nest, v) {
+                Some((src_slice, start))
+                    if inner_values == 1
+                        && nest.values.iter().all(|x| match &x.source {
+                            crate::ir::ValueSource::Gather { operand, .. } => {
+                                operand_storage(cx, &nest.operands[*operand].buffer).to_string()
+                                    == operand_storage(cx, &out.buffer).to_string()
+                            }
+                            _ => true,
+                        }) =>
+                {
+                    let dst_slice = slice_ident(&out.buffer);
+                    let dst = offset_ident(k);
+                    Some(quote! {
+                        if #inner_extent > 0 {
+                            let __tg_src: usize = #start;
+                            #dst_slice[#dst..#dst + #inner_extent]
+                                .copy_from_slice(&#src_slice[__tg_src..__tg_src + #inner_extent]);
+                        }
+                    })
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    let (main_loops, tail, stream_head, stream_fence, chunk_start) = match row_copy {
+        Some(copy) => (
+            copy,
+            TokenStream::new(),
+            TokenStream::new(),
+            TokenStream::new(),
+            TokenStream::new(),
+        ),
+        None => (
+            main_loops,
+            tail,
+            stream_head,
+            stream_fence,
+            quote!(let mut __tg_j: usize = 0;),
+        ),
+    };
     let row_slices = row_slices(nest, next_row, &written);
     let prefetch_decl = prefetch.map(|p| &p.decl);
     let mut body = quote! {
@@ -413,7 +473,7 @@ pub(super) fn emit_nest(
         // The chunk body appears twice: in the main loop `__tg_n` is the constant LANES,
         // so loads and stores compile to plain vector moves; the tail runs it once with
         // the remainder. (A closure called from two sites is not reliably inlined.)
-        let mut __tg_j: usize = 0;
+        #chunk_start
         #stream_head
         #main_loops
         #tail

@@ -10,8 +10,8 @@ use crate::ir::{AxisStep, BufferRef, LoopNest, Offset};
 use super::context::Emitter;
 use super::gemm::{emit_gemm_block, emit_matmul, gemm_operand, plain_gemm};
 use super::names::{
-    init_value, offset_expr, operand_storage, size_expr, slice_ident, storage_type, temp_vec,
-    MIN_LANES,
+    init_value, input_slice, offset_expr, operand_storage, size_expr, slice_ident, storage_type,
+    temp_vec, MIN_LANES,
 };
 use super::nests::{emit_nest, streams_outputs, Prefetch};
 
@@ -380,6 +380,7 @@ pub(super) fn emit_scan(cx: &Emitter<'_>, scan: &crate::ir::ScanStep) -> TokenSt
             #p::scan::<#c>(&#src[..], &mut #dst[..], #shape, #prod, #exclusive, #reverse);
         }},
         AxisStep::Attention {
+            q,
             k,
             v,
             mask,
@@ -388,13 +389,25 @@ pub(super) fn emit_scan(cx: &Emitter<'_>, scan: &crate::ir::ScanStep) -> TokenSt
             scale,
             softcap,
         } => {
-            let (k, v) = (temp_vec(*k), temp_vec(*v));
+            // A parameter is its own slice; a temp is read whole.
+            let read = |b: &BufferRef| match b {
+                BufferRef::Input(i) => {
+                    let s = input_slice(*i);
+                    quote!(#s)
+                }
+                BufferRef::Temp(t) => {
+                    let v = temp_vec(*t);
+                    quote!(&#v[..])
+                }
+                _ => unreachable!("attention reads parameters or temps"),
+            };
+            let (q, k, v) = (read(q), read(k), read(v));
             let [b, hq, hkv, sq, skv, d, dv] = sizes.each_ref().map(size_expr);
             let mask = match mask {
                 Some((m, strides)) => {
-                    let m = temp_vec(*m);
+                    let m = read(m);
                     let strides = strides.each_ref().map(size_expr);
-                    quote!(#p::AttentionMask::Add(&#m[..], [#(#strides),*]))
+                    quote!(#p::AttentionMask::Add(#m, [#(#strides),*]))
                 }
                 None => quote!(#p::AttentionMask::<#c>::None),
             };
@@ -404,7 +417,7 @@ pub(super) fn emit_scan(cx: &Emitter<'_>, scan: &crate::ir::ScanStep) -> TokenSt
             };
             quote! {{
                 #p::attention::<#c>(
-                    &#src[..], &#k[..], &#v[..], #mask, &mut #dst[..],
+                    #q, #k, #v, #mask, &mut #dst[..],
                     #p::AttentionShape { batch: #b, q_heads: #hq, kv_heads: #hkv, q_len: #sq, kv_len: #skv, head_dim: #d, v_dim: #dv },
                     #p::AttentionOptions { scale: #scale, softcap: #softcap, causal: #causal },
                 );

@@ -13,6 +13,41 @@ use super::names::{
     value_ident,
 };
 
+/// A gather value whose whole inner run is one contiguous row of its data (the index fixed
+/// for the row, the data contiguous along the inner loop): the data's slice and the row's
+/// first element, the start `load` would read at `__tg_j = 0`
+/// (`emit_value`'s per-chunk case). `None` for any other value.
+pub(super) fn gather_row_start(nest: &LoopNest, id: usize) -> Option<(TokenStream, TokenStream)> {
+    let ValueSource::Gather {
+        operand,
+        index,
+        stride,
+        bound,
+    } = &nest.values[id].source
+    else {
+        return None;
+    };
+    let op = &nest.operands[*operand];
+    if nest.values[id].level != Level::Inner
+        || nest.values[*index].level == Level::Inner
+        || !op.inner_stride.is_lit(1)
+    {
+        return None;
+    }
+    let slice = slice_ident(&op.buffer);
+    let idx = value_ident(*index);
+    let stride = offset_expr(quote!(0usize), stride, None);
+    let bound = size_expr(bound);
+    let off = offset_ident(*operand);
+    // As `emit_value`: call entry checked every index in `-bound..bound`.
+    let start = quote!({
+        let __tg_i = #idx.0[0] as i64;
+        let __tg_at = (if __tg_i < 0 { __tg_i + (#bound) as i64 } else { __tg_i }) as usize;
+        #off + __tg_at * #stride
+    });
+    Some((quote!(#slice), start))
+}
+
 pub(super) fn emit_const(rt: &TokenStream, dtype: DType, value: &ConstValue) -> TokenStream {
     let p = quote!(#rt::__private);
     match (value, dtype) {

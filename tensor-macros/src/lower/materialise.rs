@@ -59,11 +59,16 @@ pub(super) fn materialised_nodes(graph: &TypedGraph, forced: &[NodeId]) -> Vec<N
                 set[id] = true;
                 set[*input] = true;
             }
-            // A runtime step over temps of its operands.
+            // A runtime step over row-major buffers of its dtype: a parameter passed
+            // unchanged is read in place, anything else from a temp.
             NodeKind::Attention { q, k, v, mask, .. } => {
                 set[id] = true;
+                let dtype = graph.nodes[id].dtype;
                 for operand in [*q, *k, *v].into_iter().chain(*mask) {
-                    set[operand] = true;
+                    let node = &graph.nodes[operand];
+                    if !(matches!(node.kind, NodeKind::Input { .. }) && node.dtype == dtype) {
+                        set[operand] = true;
+                    }
                 }
             }
             NodeKind::Scatter {

@@ -74,10 +74,16 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
 /// (`temps[0]` its input, `temps[1]` its output, then the others) and its sink the ones it
 /// writes, so that stage planning sees who reads and writes them.
 fn step_nest(step: ScanStep, temps: &[usize], written: &[usize]) -> LoopNest {
-    let operands = temps
+    let buffers: Vec<BufferRef> = temps.iter().map(|&t| BufferRef::Temp(t)).collect();
+    step_nest_of(step, &buffers, written)
+}
+
+/// `step_nest` over buffers that may be parameters read in place (`attention`'s).
+fn step_nest_of(step: ScanStep, buffers: &[BufferRef], written: &[usize]) -> LoopNest {
+    let operands = buffers
         .iter()
-        .map(|&t| Operand {
-            buffer: BufferRef::Temp(t),
+        .map(|b| Operand {
+            buffer: b.clone(),
             base: Offset::zero(),
             outer_strides: Vec::new(),
             inner_stride: Offset::zero(),
@@ -279,6 +285,15 @@ fn lower_with(graph: &TypedGraph, forced: &[NodeId]) -> Result<Kernel, NodeId> {
                     &graph.nodes[*v].dims,
                 );
                 let scores = [&qd[0], &qd[1], &qd[2], &kd[2]];
+                // Each operand's temp, or the parameter it is (materialise.rs reads a
+                // parameter of the step's dtype in place).
+                let buffer = |operand: NodeId| match temp_of.get(&operand) {
+                    Some(&t) => BufferRef::Temp(t),
+                    None => match graph.nodes[operand].kind {
+                        NodeKind::Input { param } => BufferRef::Input(param),
+                        _ => unreachable!("attention's operands are temps or parameters"),
+                    },
+                };
                 // The mask's temp is row-major over its own dims, right-aligned to the
                 // scores': a stride per score axis, 0 where the mask broadcasts.
                 let mask = mask.map(|m| {
@@ -292,17 +307,18 @@ fn lower_with(graph: &TypedGraph, forced: &[NodeId]) -> Result<Kernel, NodeId> {
                             own[a - lead].clone()
                         }
                     });
-                    (temp_of[&m], strides)
+                    (buffer(m), strides)
                 });
                 let step = ScanStep {
-                    input: temp_of[q],
+                    input: temp_of[&node],
                     output: temp_of[&node],
                     outer: Size::lit(0),
                     len: Size::lit(0),
                     inner: Size::lit(0),
                     op: AxisStep::Attention {
-                        k: temp_of[k],
-                        v: temp_of[v],
+                        q: buffer(*q),
+                        k: buffer(*k),
+                        v: buffer(*v),
                         mask: mask.clone(),
                         sizes: [
                             Size::of(&qd[0]),
@@ -318,10 +334,15 @@ fn lower_with(graph: &TypedGraph, forced: &[NodeId]) -> Result<Kernel, NodeId> {
                         softcap: *softcap,
                     },
                 };
-                let mut temps = vec![temp_of[q], temp_of[&node], temp_of[k], temp_of[v]];
-                temps.extend(mask.map(|(m, _)| m));
+                let mut buffers = vec![
+                    buffer(*q),
+                    BufferRef::Temp(temp_of[&node]),
+                    buffer(*k),
+                    buffer(*v),
+                ];
+                buffers.extend(mask.map(|(m, _)| m));
                 // Writes the output.
-                step_nest(step, &temps, &[1])
+                step_nest_of(step, &buffers, &[1])
             }
             NodeKind::MatMul { a, b } => lower_matmul(graph, &temp_of, node, *a, *b),
             _ => {

@@ -235,3 +235,65 @@ fn contiguous_strides_are_row_major() {
     assert_eq!(strides[0].checked_div(&Size::of(&s)), Some(Size::lit(4)));
     assert_eq!(strides[0].checked_div(&Size::of(&b)), None);
 }
+
+#[test]
+fn attention_reads_unchanged_parameters_in_place() {
+    // q and v and the mask are parameters of the step's dtype: read in place; k is computed
+    // into a temp.
+    let k = kernel(
+        "fn f(q: f32[1, 2, 6, 8], k: f32[1, 2, 9, 8], v: f32[1, 2, 9, 8], m: f32[6, 9]) -> f32[1, 2, 6, 8] {
+            attention(q, k * 2.0, v, attn_mask = m)
+        }",
+    );
+    let step = k
+        .nests
+        .iter()
+        .find_map(|n| n.scan.as_ref())
+        .expect("the attention step");
+    let AxisStep::Attention {
+        q, k: kb, v, mask, ..
+    } = &step.op
+    else {
+        panic!("an attention step")
+    };
+    assert_eq!(*q, BufferRef::Input(0));
+    assert!(matches!(kb, BufferRef::Temp(_)), "{kb:?}");
+    assert_eq!(*v, BufferRef::Input(2));
+    assert_eq!(
+        mask.as_ref().map(|m| m.0.clone()),
+        Some(BufferRef::Input(3))
+    );
+    // A parameter of another dtype is converted into a temp (a bool mask becomes 0/-inf).
+    let k = kernel(
+        "fn f(q: f32[1, 1, 4, 8], k: f32[1, 1, 4, 8], v: f32[1, 1, 4, 8], m: bool[4, 4]) -> f32[1, 1, 4, 8] {
+            attention(q, k, v, attn_mask = m)
+        }",
+    );
+    let step = k.nests.iter().find_map(|n| n.scan.as_ref()).unwrap();
+    let AxisStep::Attention { mask, .. } = &step.op else {
+        panic!("an attention step")
+    };
+    assert!(matches!(mask, Some((BufferRef::Temp(_), _))), "{mask:?}");
+}
+
+#[test]
+fn a_gathered_row_stored_unchanged_is_one_row_copy() {
+    let expand = |source: &str| {
+        let mut input: proc_macro2::TokenStream = "::tensorgraph;".parse().unwrap();
+        input.extend(source.parse::<proc_macro2::TokenStream>().unwrap());
+        crate::expand(input).to_string()
+    };
+    // Stored unchanged: one `copy_from_slice` per row, no chunk loop.
+    let plain = "fn e(t: f32[10, 32], ids: i64[4]) -> f32[4, 32] { gather(t, ids) }";
+    assert!(expand(plain).contains("copy_from_slice"));
+    // Consumed (`+ pos`, a cast): the fused chunk loop, still with no temp.
+    for source in [
+        "fn e(t: f32[10, 32], ids: i64[4], pos: f32[4, 32]) -> f32[4, 32] { gather(t, ids) + pos }",
+        "fn e(t: f32[10, 32], ids: i64[4]) -> f64[4, 32] { gather(t, ids) as f64 }",
+    ] {
+        assert!(!expand(source).contains("copy_from_slice"), "{source}");
+        let k = kernel(source);
+        assert!(k.temps.is_empty(), "{source}: {:?}", k.temps);
+        assert_eq!(k.nests.len(), 1, "{source}");
+    }
+}
