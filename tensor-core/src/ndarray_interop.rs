@@ -94,46 +94,133 @@ impl<A: Dim, B: Dim, C: Dim, D: Dim, E: Dim, F: Dim> NdShape for Rank6<A, B, C, 
     type NdDim = Ix6;
 }
 
-/// The parts of an array to read: its buffer in place, or a layout error.
+/// The row pitch of an array whose rows are contiguous and evenly spaced: every dim but the
+/// last merges into rows (`strides[k] = dims[k + 1] · strides[k + 1]` for the outer axes,
+/// axes of length 1 aside), the last axis has a unit stride, and the rows start `pitch ≥
+/// dims[-1]` elements apart (a column block `a.slice(s![.., ..k])` of a wider array).
+/// `None` for any other layout (transposed, broadcast, negative strides, outer axes that do
+/// not merge), for a single row and for an empty array (which are standard or refused as
+/// they are).
+fn row_pitch(shape: &[usize], strides: &[isize]) -> Option<usize> {
+    let (&cols, outer) = shape.split_last()?;
+    if outer.is_empty() || shape.contains(&0) {
+        return None;
+    }
+    if cols > 1 && strides[outer.len()] != 1 {
+        return None;
+    }
+    let mut pitch: Option<usize> = None;
+    // Rows spanned by one step of the axes inside axis `k`, among the outer axes.
+    let mut span = 1usize;
+    for k in (0..outer.len()).rev() {
+        let d = outer[k];
+        if d == 1 {
+            continue;
+        }
+        let stride = usize::try_from(strides[k]).ok().filter(|&s| s > 0)?;
+        match pitch {
+            // The innermost outer axis that moves (`span` is 1 here): rows must not overlap.
+            None if stride >= cols => pitch = Some(stride),
+            None => return None,
+            Some(p) if p.checked_mul(span) == Some(stride) => {}
+            Some(_) => return None,
+        }
+        span = span.checked_mul(d)?;
+    }
+    pitch
+}
+
+/// The elements from an array's first element to its last, for a row pitch (`row_pitch`):
+/// `(rows - 1) · pitch + cols`, `rows` the product of the outer dims.
+fn pitched_len(shape: &[usize], pitch: usize) -> usize {
+    let (&cols, outer) = shape.split_last().expect("a row pitch has rank 2 or more");
+    let rows: usize = outer.iter().product();
+    // ndarray keeps every element's offset within `isize::MAX`, and the last element is at
+    // `(rows - 1) · pitch + cols - 1` (every stride positive), so this does not overflow.
+    (rows - 1) * pitch + cols
+}
+
+/// The parts of an array to read: its buffer in place (the rows' region with their pitch
+/// for a row-strided view), or a layout error.
 fn array_parts<T, D: Dimension>(array: &ArrayRef<T, D>) -> ArgParts<'_, T> {
-    match array.as_slice() {
-        Some(data) => ArgParts {
+    if let Some(data) = array.as_slice() {
+        return ArgParts {
             data,
             dims: Some(array.shape()),
             layout_error: None,
-        },
-        None => ArgParts {
+            pitch: None,
+        };
+    }
+    let Some(pitch) = row_pitch(array.shape(), array.strides()) else {
+        return ArgParts {
             data: &[],
             dims: Some(array.shape()),
             layout_error: Some(NOT_STANDARD),
-        },
+            pitch: None,
+        };
+    };
+    let len = pitched_len(array.shape(), pitch);
+    // SAFETY: every stride of `array` is positive (`row_pitch`), so its first element is at
+    // `as_ptr()` and its last at `as_ptr() + len - 1`: the region lies between two of its
+    // elements, in the one allocation ndarray requires all of an array's elements to be in
+    // (`ArrayView::from_shape_ptr`'s contract), aligned (`as_ptr` is an element's address)
+    // and within `isize::MAX` bytes of it. The elements between rows belong to the storage
+    // the view was sliced from (an `Array`'s `Vec`, initialised), not to the view; the
+    // kernels that take a pitch read only the rows' elements (`row · pitch + col`, col <
+    // dims[-1]), and the borrow of `array` keeps the storage alive and unwritten for the
+    // slice's lifetime. (A view built with `from_shape_ptr` over memory whose gaps between
+    // rows are uninitialised would break this; NOTES.md, "Row-strided ndarray views".)
+    let data = unsafe { core::slice::from_raw_parts(array.as_ptr(), len) };
+    ArgParts {
+        data,
+        dims: Some(array.shape()),
+        layout_error: None,
+        pitch: Some(pitch),
     }
 }
 
-/// The parts of an array to write: its buffer in place, or a layout error.
+/// The parts of an array to write: its buffer in place (with its pitch for a row-strided
+/// view), or a layout error.
 fn array_parts_mut<T, D: Dimension>(array: &mut ArrayRef<T, D>) -> ArgPartsMut<'_, T> {
-    let (ptr, len) = match array.as_slice_mut() {
-        Some(data) => (data.as_mut_ptr(), data.len()),
-        None => {
-            return ArgPartsMut {
-                data: Default::default(),
-                dims: Some(array.shape()),
-                layout_error: Some(NOT_STANDARD_OUTPUT),
+    let (ptr, len, pitch) = match array.as_slice_mut() {
+        Some(data) => (data.as_mut_ptr(), data.len(), None),
+        None => match row_pitch(array.shape(), array.strides()) {
+            Some(pitch) => (
+                array.as_mut_ptr(),
+                pitched_len(array.shape(), pitch),
+                Some(pitch),
+            ),
+            None => {
+                return ArgPartsMut {
+                    data: Default::default(),
+                    dims: Some(array.shape()),
+                    layout_error: Some(NOT_STANDARD_OUTPUT),
+                    pitch: None,
+                }
             }
-        }
+        },
     };
     let dims = array.shape();
-    // SAFETY: `ptr..ptr + len` is the array's element buffer, which `as_slice_mut` just lent
-    // us as one `&mut [T]` for the borrow of `array` (so it is valid, initialised, aligned and
-    // unique for that borrow: `&mut ArrayRef` guarantees the data is unshared). `dims` borrows
-    // the array's shape, which lives in the `ArrayRef` header, not in the element buffer, so
-    // the two borrows are disjoint; ndarray's methods offer no safe way to borrow both at
-    // once. Both are tied to the one borrow of `array`, so nothing else can reach either.
+    // SAFETY: without a pitch, `ptr..ptr + len` is the array's element buffer, which
+    // `as_slice_mut` just lent us as one `&mut [T]` for the borrow of `array` (so it is
+    // valid, initialised, aligned and unique for that borrow: `&mut ArrayRef` guarantees
+    // the data is unshared). With a pitch (`row_pitch`: every stride positive),
+    // `ptr..ptr + len` runs from the array's first element (`as_mut_ptr`, which for a
+    // `&mut` array is its own, unshared data) to its last, within the one allocation
+    // ndarray requires its elements to be in; the elements between rows belong to the
+    // storage the view was sliced from, not to it, and the kernels that take a pitch write
+    // and read only the rows' elements (`row · pitch + col`, col < dims[-1]), never the
+    // gaps (NOTES.md, "Row-strided ndarray views", on sibling views of the gaps). `dims`
+    // borrows the array's shape, which lives in the `ArrayRef` header, not in the element
+    // buffer, so the two borrows are disjoint; ndarray's methods offer no safe way to
+    // borrow both at once. Both are tied to the one borrow of `array`, so nothing else can
+    // reach either.
     let data = unsafe { core::slice::from_raw_parts_mut(ptr, len) };
     ArgPartsMut {
         data,
         dims: Some(dims),
         layout_error: None,
+        pitch,
     }
 }
 
