@@ -762,6 +762,27 @@ mod tests {
     }
 
     #[test]
+    fn binds_row_strided_arguments_by_their_rows() {
+        // 4 rows of 768, 800 apart: 3 · 800 + 768 elements.
+        let pitched = |len| ArgShape {
+            len,
+            dims: Some(&[4, 768][..]),
+            layout_error: None,
+            pitch: Some(800),
+        };
+        let sizes = bind_dims::<1>(&LN, &[pitched(3 * 800 + 768), tensor(&[4]), tensor(&[4, 768])]);
+        assert_eq!(sizes, Ok([4]));
+        for len in [4 * 768, 4 * 800, 3 * 800 + 767] {
+            let err = bind_dims::<1>(&LN, &[pitched(len), tensor(&[4]), tensor(&[4, 768])]);
+            assert!(matches!(err, Err(ShapeError::Layout { arg: "x", .. })), "{len}");
+        }
+        assert_eq!(strided_len(&[4, 768], 4 * 768, Some(700)), None);
+        assert_eq!(strided_len(&[0, 768], 0, Some(800)), Some(0));
+        assert_eq!(strided_len(&[2, 3, 4], 24, Some(10)), Some(5 * 10 + 4));
+        assert_eq!(strided_len(&[], 1, Some(10)), None);
+    }
+
+    #[test]
     fn binds_from_tensors() {
         let sizes = bind_dims::<1>(&LN, &[tensor(&[4, 768]), tensor(&[4]), tensor(&[4, 768])]);
         assert_eq!(sizes, Ok([4]));
