@@ -2,7 +2,12 @@
 //! graph on a `Tensor`, a standard-layout `Array`, a column block of a wider array (run in
 //! place through the pitched kernel) and that block's `.as_standard_layout()` copy, next to
 //! a hand-written loop as the fixed point that before/after runs are compared against.
-//! `cargo bench --features ndarray --bench row_strided`.
+//! Every case runs on a one-thread global pool and is timed by this process's CPU time
+//! (benches/cpu_time.rs), which leaves out the time spent descheduled on a shared machine.
+//! `cargo bench -p tensorgraph-tests --features ndarray --bench row_strided`.
+
+#[path = "cpu_time.rs"]
+mod cpu_time;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use ndarray::{s, Array1, Array2};
@@ -25,7 +30,19 @@ fn affine_loop(x: &[f32], pitch: usize, g: &[f32], b: &[f32], out: &mut [f32]) {
     }
 }
 
-fn bench(c: &mut Criterion) {
+fn bench_all(_: &mut Criterion) {
+    let mut c = Criterion::default()
+        .with_measurement(cpu_time::CpuTime)
+        .configure_from_args();
+    // The global pool with one thread: a split stage's tasks run one after another.
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build_global()
+        .expect("a one-thread global pool");
+    bench(&mut c);
+}
+
+fn bench(c: &mut Criterion<cpu_time::CpuTime>) {
     for &(rows, cols) in &[(8usize, 64usize), (4096, 1024)] {
         let wide = Array2::from_shape_fn((rows, cols + 64), |(i, j)| ((i * 7 + j) % 101) as f32);
         let block = wide.slice(s![.., ..cols]);
@@ -94,5 +111,5 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+criterion_group!(benches, bench_all);
 criterion_main!(benches);
