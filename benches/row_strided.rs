@@ -47,9 +47,11 @@ fn bench(c: &mut Criterion<cpu_time::CpuTime>) {
         let wide = Array2::from_shape_fn((rows, cols + 64), |(i, j)| ((i * 7 + j) % 101) as f32);
         let block = wide.slice(s![.., ..cols]);
         let standard = block.to_owned();
-        let tensor =
-            Tensor::<f32, Shape![_, _]>::from_shape_vec([rows, cols], standard.as_slice().unwrap().to_vec())
-                .unwrap();
+        let tensor = Tensor::<f32, Shape![_, _]>::from_shape_vec(
+            [rows, cols],
+            standard.as_slice().unwrap().to_vec(),
+        )
+        .unwrap();
         let g = Array1::from_shape_fn(cols, |j| j as f32 * 0.01);
         let b = Array1::from_shape_fn(cols, |j| 1.0 - j as f32 * 0.01);
         let mut out_t = Tensor::<f32, Shape![_, _]>::zeros_with_dims([rows, cols]).unwrap();
@@ -62,7 +64,15 @@ fn bench(c: &mut Criterion<cpu_time::CpuTime>) {
         let mut out = vec![0.0f32; rows * cols];
         let (gs, bs) = (g.as_slice().unwrap(), b.as_slice().unwrap());
         group.bench_function("hand_loop", |bch| {
-            bch.iter(|| affine_loop(black_box(standard.as_slice().unwrap()), cols, gs, bs, &mut out))
+            bch.iter(|| {
+                affine_loop(
+                    black_box(standard.as_slice().unwrap()),
+                    cols,
+                    gs,
+                    bs,
+                    &mut out,
+                )
+            })
         });
         group.bench_function("tensor", |bch| {
             bch.iter(|| affine_into(black_box(&tensor), &g, &b, &mut out_t).unwrap())

@@ -341,7 +341,10 @@ fn row_strided_3d_inputs_sliced_on_the_last_axis() {
 /// Checks that `wide`'s columns `lo..lo + n` hold `want` and every other element is still
 /// `fill`: the gaps between the rows of an output view are never written.
 fn written_block(wide: &Array2<f32>, lo: usize, n: usize, want: &[f32], fill: f32, what: &str) {
-    let got = wide.slice(s![.., lo..lo + n]).as_standard_layout().to_owned();
+    let got = wide
+        .slice(s![.., lo..lo + n])
+        .as_standard_layout()
+        .to_owned();
     assert_eq!(got.as_slice().unwrap(), want, "{what}");
     for ((_, j), &v) in wide.indexed_iter() {
         if j < lo || j >= lo + n {
@@ -407,7 +410,11 @@ fn row_strided_outputs_are_written_in_place() {
             softmax_rows_into(src.view(), dst).unwrap();
         }
         let got = both.slice(s![.., 40..]).as_standard_layout().to_owned();
-        assert_eq!(got.as_slice().unwrap(), want.as_slice(), "{what}, same storage");
+        assert_eq!(
+            got.as_slice().unwrap(),
+            want.as_slice(),
+            "{what}, same storage"
+        );
         // A product with its epilogue, threads above 20 000 rows.
         let m_big = if rows == 300 { 20_000 } else { rows };
         let aa = block(m_big, 16, 16, 0.0);
@@ -448,14 +455,22 @@ fn row_strided_3d_outputs_sliced_on_the_last_axis() {
         let mut out = ndarray::Array3::from_elem((a, b, 9), 5.0f32);
         e3_into(x, out.slice_mut(s![.., .., 1..7])).unwrap();
         let got = out.slice(s![.., .., 1..7]).as_standard_layout().to_owned();
-        assert_eq!(got.as_slice().unwrap(), e3(&xs).unwrap().as_slice(), "{what}");
+        assert_eq!(
+            got.as_slice().unwrap(),
+            e3(&xs).unwrap().as_slice(),
+            "{what}"
+        );
         assert!(out.slice(s![.., .., ..1]).iter().all(|&v| v == 5.0));
         assert!(out.slice(s![.., .., 7..]).iter().all(|&v| v == 5.0));
         // A 2-D output: a column block of `[a, b + 4]`.
         let mut out = Array2::from_elem((a, b + 4), 5.0f32);
         r3_into(x, out.slice_mut(s![.., 2..b + 2])).unwrap();
         let got = out.slice(s![.., 2..b + 2]).as_standard_layout().to_owned();
-        assert_eq!(got.as_slice().unwrap(), r3(&xs).unwrap().as_slice(), "{what}");
+        assert_eq!(
+            got.as_slice().unwrap(),
+            r3(&xs).unwrap().as_slice(),
+            "{what}"
+        );
         assert!(out.slice(s![.., ..2]).iter().all(|&v| v == 5.0));
         assert!(out.slice(s![.., b + 2..]).iter().all(|&v| v == 5.0));
     }
@@ -468,9 +483,18 @@ fn other_output_layouts_are_still_refused() {
     let mut wide = Array2::<f32>::from_elem((4, 8), -1.0);
     let mut square = Array2::<f32>::from_elem((4, 4), -1.0);
     for (what, result) in [
-        ("transposed", affine_into(&x, &w, square.view_mut().reversed_axes())),
-        ("reversed rows", affine_into(&x, &w, square.slice_mut(s![..;-1, ..]))),
-        ("every other column", affine_into(&x, &w, wide.slice_mut(s![.., ..;2]))),
+        (
+            "transposed",
+            affine_into(&x, &w, square.view_mut().reversed_axes()),
+        ),
+        (
+            "reversed rows",
+            affine_into(&x, &w, square.slice_mut(s![..;-1, ..])),
+        ),
+        (
+            "every other column",
+            affine_into(&x, &w, wide.slice_mut(s![.., ..;2])),
+        ),
     ] {
         let err = result.unwrap_err();
         assert!(err.to_string().contains("standard-layout"), "{what}: {err}");
@@ -482,4 +506,19 @@ fn other_output_layouts_are_still_refused() {
     let err = col_sum_into(&xs, strided.slice_mut(s![..;2])).unwrap_err();
     assert!(err.to_string().contains("standard"), "{err}");
     assert!(strided.iter().all(|&v| v == -1.0));
+}
+
+graph! {
+    /// Only the output has rows: `f` allocates it contiguous, `_into` may take a column block.
+    fn outer(a: f32[M], b: f32[N]) -> f32[M, N] { expand_dims(a, 1) * b }
+}
+
+#[test]
+fn row_strided_output_of_a_graph_with_only_rank_1_inputs() {
+    let a = Array1::from_shape_fn(5, |i| i as f32);
+    let b = Array1::from_shape_fn(3, |j| j as f32 + 1.0);
+    let want = outer(&a, &b).unwrap();
+    let mut wide = Array2::from_elem((5, 7), -1.0f32);
+    outer_into(&a, &b, wide.slice_mut(s![.., 2..5])).unwrap();
+    written_block(&wide, 2, 3, want.as_slice(), -1.0, "outer");
 }

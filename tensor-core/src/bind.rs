@@ -770,11 +770,17 @@ mod tests {
             layout_error: None,
             pitch: Some(800),
         };
-        let sizes = bind_dims::<1>(&LN, &[pitched(3 * 800 + 768), tensor(&[4]), tensor(&[4, 768])]);
+        let sizes = bind_dims::<1>(
+            &LN,
+            &[pitched(3 * 800 + 768), tensor(&[4]), tensor(&[4, 768])],
+        );
         assert_eq!(sizes, Ok([4]));
         for len in [4 * 768, 4 * 800, 3 * 800 + 767] {
             let err = bind_dims::<1>(&LN, &[pitched(len), tensor(&[4]), tensor(&[4, 768])]);
-            assert!(matches!(err, Err(ShapeError::Layout { arg: "x", .. })), "{len}");
+            assert!(
+                matches!(err, Err(ShapeError::Layout { arg: "x", .. })),
+                "{len}"
+            );
         }
         assert_eq!(strided_len(&[4, 768], 4 * 768, Some(700)), None);
         assert_eq!(strided_len(&[0, 768], 0, Some(800)), Some(0));

@@ -3,10 +3,22 @@
 //!
 //! Rules:
 //! - An array in standard layout (row-major and contiguous: `as_slice()` is `Some`) is read
-//!   and written in place. Any other layout (transposed, broadcast with zero strides, negative
-//!   strides, rows with a gap between them) is refused at call entry with a `ShapeError` that
-//!   says to pass `.as_standard_layout()`: never a silent copy, so the cost of a call is what
-//!   its arguments suggest.
+//!   and written in place.
+//! - So is a row-strided one (issue 35, item 7): every axis but the last merges into rows
+//!   (`strides[k] = dims[k + 1] · strides[k + 1]` for the outer axes, axes of length 1
+//!   aside), the last axis has a unit stride, and the rows start a uniform `pitch ≥
+//!   dims[-1]` elements apart: a column block `a.slice(s![.., ..768])` of a wider array,
+//!   every other row, a 3-D array sliced on its last axis. It is lent as the region from its
+//!   first element to its last (`(rows - 1) · pitch + dims[-1]` elements) with the pitch
+//!   (`ArgParts::pitch`); a graph with names runs it through a second kernel that addresses
+//!   that parameter or output by the run-time pitch and touches only the rows' elements
+//!   (NOTES.md, "Row-strided ndarray views"). Inputs and `_into` outputs alike; not index
+//!   parameters (`gather`'s indices) nor outputs of only literal dims, which refuse it as
+//!   below.
+//! - Any other layout (transposed, broadcast with zero strides, negative strides, a strided
+//!   last axis, outer axes that do not merge into rows) is refused at call entry with a
+//!   `ShapeError` that says to pass `.as_standard_layout()`: never a silent copy, so the
+//!   cost of a call is what its arguments suggest.
 //! - The array's rank is checked at compile time for `Ix0`…`Ix6` (it must be the parameter's)
 //!   and at call entry for `IxDyn`.
 
@@ -541,7 +553,10 @@ mod tests {
         let mut view = w.slice_mut(s![.., 2..5]);
         let parts = array_parts_mut(&mut view);
         assert_eq!((parts.pitch, parts.data.len()), (Some(8), 27));
-        assert_eq!(parts.arg_shape().layout_error, Some(crate::args::ROW_STRIDED));
+        assert_eq!(
+            parts.arg_shape().layout_error,
+            Some(crate::args::ROW_STRIDED)
+        );
     }
 
     #[test]

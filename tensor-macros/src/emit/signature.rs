@@ -1105,6 +1105,7 @@ fn input_reads(
 /// Reads every tensor argument (and output) and binds the dim names: `let [__tg_dim_B,
 /// …] = match bind_entry(…) { … }` (an error breaks out of call entry's labeled block,
 /// `try_entry`), then the slices the kernel reads and writes.
+#[allow(clippy::too_many_arguments)]
 fn emit_binding(
     rt: &TokenStream,
     f: &GraphFn,
@@ -1272,23 +1273,21 @@ fn choose_kernel(
 ) -> TokenStream {
     let mut pitches = TokenStream::new();
     let mut tests = Vec::new();
-    let mut pitch_of = |parts: proc_macro2::Ident,
-                        pitch: proc_macro2::Ident,
-                        last: &Dim,
-                        test: bool| {
-        let row = size_expr(&Size::of(last));
-        if test {
-            pitches.extend(quote! {
-                let #pitch: usize = match #parts.pitch {
-                    ::core::option::Option::Some(pitch) => pitch,
-                    ::core::option::Option::None => #row,
-                };
-            });
-            tests.push(quote!(#parts.pitch.is_none()));
-        } else {
-            pitches.extend(quote!(let #pitch: usize = #row;));
-        }
-    };
+    let mut pitch_of =
+        |parts: proc_macro2::Ident, pitch: proc_macro2::Ident, last: &Dim, test: bool| {
+            let row = size_expr(&Size::of(last));
+            if test {
+                pitches.extend(quote! {
+                    let #pitch: usize = match #parts.pitch {
+                        ::core::option::Option::Some(pitch) => pitch,
+                        ::core::option::Option::None => #row,
+                    };
+                });
+                tests.push(quote!(#parts.pitch.is_none()));
+            } else {
+                pitches.extend(quote!(let #pitch: usize = #row;));
+            }
+        };
     for (i, _) in pitched.iter().enumerate().filter(|(_, p)| **p) {
         let last = f.params[i]
             .ty
@@ -1314,6 +1313,10 @@ fn choose_kernel(
             last,
             into,
         );
+    }
+    // `f` of a graph whose only pitchable buffers are outputs: they are its own, contiguous.
+    if tests.is_empty() {
+        return contiguous.clone();
     }
     quote! {
         if #(#tests)&&* {
@@ -1630,8 +1633,7 @@ pub fn emit_graph_fn(
                 .collect();
             let pitched_kernel =
                 crate::lower::lower_graph_pitched(graph, &pitchable, &out_pitchable);
-            let (pitched, out_pitched, kernel_fn, kernel_call, into_call) = match &pitched_kernel
-            {
+            let (pitched, out_pitched, kernel_fn, kernel_call, into_call) = match &pitched_kernel {
                 None => (
                     vec![false; f.params.len()],
                     vec![false; outputs.len()],

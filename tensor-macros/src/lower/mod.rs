@@ -43,10 +43,10 @@ mod tests;
 
 use materialise::materialised_nodes;
 use nests::build_regions;
+pub use nests::{output_pitch_name, pitch_name};
 use products::lower_matmul;
 use reductions::lower_reduction;
 use row_fusion::{fuse_row_reductions, pipeline_first_pass, rows_in_outputs};
-pub use nests::{output_pitch_name, pitch_name};
 pub use splits::PARALLEL_MIN_ELEMENTS;
 use splits::{split_flat_loop, split_kept_columns, split_reduced_rows};
 use stages::{mark_row_local, plan_stages};

@@ -265,9 +265,7 @@ fn buffer_strides(buffer: &BufferRef, dims: &[Dim]) -> Vec<Size> {
         };
         let (declared, name) = match buffer {
             BufferRef::Input(param) => (context.dims.get(*param), pitch_name(*param)),
-            BufferRef::Output(index) => {
-                (context.out_dims.get(*index), output_pitch_name(*index))
-            }
+            BufferRef::Output(index) => (context.out_dims.get(*index), output_pitch_name(*index)),
             _ => return,
         };
         let Some(Some(declared)) = declared else {
