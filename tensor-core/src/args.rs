@@ -122,11 +122,21 @@ pub struct SliceOk;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct NoSlice;
 
+/// Completes "`x` …" for a row-strided argument (`ArgParts::pitch`) where the graph reads
+/// or writes it as one contiguous buffer (the kernels of that parameter take no row pitch).
+pub const ROW_STRIDED: &str = "is an ndarray view with a row stride (rows apart in memory, \
+                               e.g. a column block `a.slice(s![.., ..k])`), which this graph \
+                               parameter does not take in place: pass \
+                               `&array.as_standard_layout()` (it copies only when the layout \
+                               differs), or for an output a standard-layout array assigned \
+                               into the view afterwards";
+
 /// An input argument lent to a graph call: its buffer, row-major, and its dims if it carries
 /// them.
 #[derive(Debug)]
 pub struct ArgParts<'a, T> {
-    /// The elements, row-major (empty when `layout_error` is set).
+    /// The elements, row-major (empty when `layout_error` is set). With a `pitch`, the
+    /// region from the first row's first element to the last row's last one.
     pub data: &'a [T],
     /// The dims, outermost first; `None` for a flat slice.
     pub dims: Option<&'a [usize]>,
@@ -134,17 +144,65 @@ pub struct ArgParts<'a, T> {
     /// and says how to fix it. Call entry turns it into `ShapeError::Layout` before any
     /// kernel reads `data`.
     pub layout_error: Option<&'static str>,
+    /// A row-strided argument (an ndarray view of a column block): its rows (the product of
+    /// every dim but the last) start `pitch` elements apart, each `dims[-1]` contiguous
+    /// elements, and `data` holds `(rows - 1) · pitch + dims[-1]` elements. `None`:
+    /// row-major and contiguous. Only kernels that address this parameter by a row pitch
+    /// may read it (`arg_shape_pitched`); `arg_shape` refuses it.
+    pub pitch: Option<usize>,
+}
+
+/// The `ArgShape` of lent parts: a row pitch passes only where `pitched`, else it is the
+/// layout error [`ROW_STRIDED`].
+#[inline]
+fn shape_of<'a>(
+    len: usize,
+    dims: Option<&'a [usize]>,
+    layout_error: Option<&'static str>,
+    pitch: Option<usize>,
+    pitched: bool,
+) -> ArgShape<'a> {
+    match pitch {
+        Some(_) if !pitched => ArgShape {
+            len,
+            dims,
+            layout_error: layout_error.or(Some(ROW_STRIDED)),
+            pitch,
+        },
+        _ => ArgShape {
+            len,
+            dims,
+            layout_error,
+            pitch,
+        },
+    }
 }
 
 impl<'a, T> ArgParts<'a, T> {
-    /// What call entry checks of this argument.
+    /// What call entry checks of this argument, for a parameter read as one contiguous
+    /// buffer: a row-strided argument is a layout error.
     #[inline]
     pub fn arg_shape(&self) -> ArgShape<'a> {
-        ArgShape {
-            len: self.data.len(),
-            dims: self.dims,
-            layout_error: self.layout_error,
-        }
+        shape_of(
+            self.data.len(),
+            self.dims,
+            self.layout_error,
+            self.pitch,
+            false,
+        )
+    }
+
+    /// What call entry checks of this argument, for a parameter whose kernels take a row
+    /// pitch: a row-strided argument binds as its dims, its length checked against them.
+    #[inline]
+    pub fn arg_shape_pitched(&self) -> ArgShape<'a> {
+        shape_of(
+            self.data.len(),
+            self.dims,
+            self.layout_error,
+            self.pitch,
+            true,
+        )
     }
 }
 
@@ -158,17 +216,34 @@ pub struct ArgPartsMut<'a, T> {
     pub dims: Option<&'a [usize]>,
     /// As in [`ArgParts::layout_error`].
     pub layout_error: Option<&'static str>,
+    /// As in [`ArgParts::pitch`]: the kernels write only the rows' elements.
+    pub pitch: Option<usize>,
 }
 
 impl<'a, T> ArgPartsMut<'a, T> {
-    /// What call entry checks of this argument.
+    /// What call entry checks of this argument, written as one contiguous buffer: a
+    /// row-strided output is a layout error.
     #[inline]
     pub fn arg_shape(&self) -> ArgShape<'a> {
-        ArgShape {
-            len: self.data.len(),
-            dims: self.dims,
-            layout_error: self.layout_error,
-        }
+        shape_of(
+            self.data.len(),
+            self.dims,
+            self.layout_error,
+            self.pitch,
+            false,
+        )
+    }
+
+    /// As [`ArgParts::arg_shape_pitched`], for an output whose kernels take a row pitch.
+    #[inline]
+    pub fn arg_shape_pitched(&self) -> ArgShape<'a> {
+        shape_of(
+            self.data.len(),
+            self.dims,
+            self.layout_error,
+            self.pitch,
+            true,
+        )
     }
 }
 
@@ -394,6 +469,7 @@ fn tensor_parts<'a, T: Element>(data: &'a [T], dims: &'a [usize]) -> ArgParts<'a
         data,
         dims: Some(dims),
         layout_error: None,
+        pitch: None,
     }
 }
 
@@ -402,6 +478,7 @@ fn slice_parts<T>(data: &[T]) -> ArgParts<'_, T> {
         data,
         dims: None,
         layout_error: None,
+        pitch: None,
     }
 }
 
@@ -410,6 +487,7 @@ fn slice_parts_mut<T>(data: &mut [T]) -> ArgPartsMut<'_, T> {
         data,
         dims: None,
         layout_error: None,
+        pitch: None,
     }
 }
 
@@ -567,6 +645,7 @@ macro_rules! lend_tensor_mut {
                     data: &mut self.data,
                     dims: Some(self.dims.as_ref()),
                     layout_error: None,
+                    pitch: None,
                 }
             }
         }

@@ -163,12 +163,35 @@ pub struct ArgShape<'a> {
     /// Set when the kernels cannot read the argument in place (an ndarray layout other than
     /// standard); the text completes "`x` …" and says how to fix it.
     pub layout_error: Option<&'static str>,
+    /// The row pitch of a row-strided argument (an ndarray view of a column block: rows
+    /// `pitch` elements apart, each contiguous): its buffer then holds
+    /// `(rows - 1) · pitch + dims[-1]` elements, `rows` the product of the other dims.
+    /// `None`: row-major and contiguous (the product of `dims` elements).
+    pub pitch: Option<usize>,
 }
 
 /// Why an argument with dims whose product is not its length is refused. Every `TensorArg`
 /// in this crate keeps the two equal; the check guards the kernels against one that does not.
 const BROKEN_PARTS: &str = "has a buffer length that differs from the product of its dims (its \
                             `TensorArg` implementation breaks the trait's contract)";
+
+/// The buffer length an argument of `dims` (whose product is `product`) holds: `product`
+/// when contiguous, `(rows - 1) · pitch + dims[-1]` for a row pitch (`ArgShape::pitch`);
+/// `None` where that overflows or the pitch is shorter than a row (no such argument exists).
+fn strided_len(dims: &[usize], product: usize, pitch: Option<usize>) -> Option<usize> {
+    let Some(pitch) = pitch else {
+        return Some(product);
+    };
+    let (&cols, outer) = dims.split_last()?;
+    if product == 0 {
+        return Some(0);
+    }
+    let rows: usize = outer.iter().product();
+    if pitch < cols {
+        return None;
+    }
+    (rows - 1).checked_mul(pitch)?.checked_add(cols)
+}
 
 /// Binds every dim name of `sig` from the arguments (`args[i]` belongs to `sig.params[i]`)
 /// and returns their sizes, in the order of `sig.syms`. `N` is `sig.syms.len()`.
@@ -270,7 +293,7 @@ fn bind(
                 waiting: &mut waiting,
             };
             match arg.dims {
-                Some(dims) => walk.tensor(dims, arg.len, &mut sizes[..syms])?,
+                Some(dims) => walk.tensor(dims, arg.len, arg.pitch, &mut sizes[..syms])?,
                 None => walk.slice(arg.len, &mut sizes[..syms])?,
             }
         }
@@ -427,6 +450,7 @@ impl Walk<'_> {
         mut self,
         dims: &[usize],
         len: usize,
+        pitch: Option<usize>,
         sizes: &mut [Option<usize>],
     ) -> Result<(), ShapeError> {
         let (sig, param) = (self.sig, self.param);
@@ -482,12 +506,14 @@ impl Walk<'_> {
                 arg: param.name,
                 signature: sig.text,
             }),
-            Some(product) if product != len => Err(ShapeError::Layout {
-                graph: sig.name,
-                arg: param.name,
-                reason: BROKEN_PARTS,
-                signature: sig.text,
-            }),
+            Some(product) if strided_len(dims, product, pitch) != Some(len) => {
+                Err(ShapeError::Layout {
+                    graph: sig.name,
+                    arg: param.name,
+                    reason: BROKEN_PARTS,
+                    signature: sig.text,
+                })
+            }
             Some(_) => Ok(()),
         }
     }
@@ -722,6 +748,7 @@ mod tests {
             len: dims.iter().product(),
             dims: Some(dims),
             layout_error: None,
+            pitch: None,
         }
     }
 
@@ -730,7 +757,35 @@ mod tests {
             len,
             dims: None,
             layout_error: None,
+            pitch: None,
         }
+    }
+
+    #[test]
+    fn binds_row_strided_arguments_by_their_rows() {
+        // 4 rows of 768, 800 apart: 3 · 800 + 768 elements.
+        let pitched = |len| ArgShape {
+            len,
+            dims: Some(&[4, 768][..]),
+            layout_error: None,
+            pitch: Some(800),
+        };
+        let sizes = bind_dims::<1>(
+            &LN,
+            &[pitched(3 * 800 + 768), tensor(&[4]), tensor(&[4, 768])],
+        );
+        assert_eq!(sizes, Ok([4]));
+        for len in [4 * 768, 4 * 800, 3 * 800 + 767] {
+            let err = bind_dims::<1>(&LN, &[pitched(len), tensor(&[4]), tensor(&[4, 768])]);
+            assert!(
+                matches!(err, Err(ShapeError::Layout { arg: "x", .. })),
+                "{len}"
+            );
+        }
+        assert_eq!(strided_len(&[4, 768], 4 * 768, Some(700)), None);
+        assert_eq!(strided_len(&[0, 768], 0, Some(800)), Some(0));
+        assert_eq!(strided_len(&[2, 3, 4], 24, Some(10)), Some(5 * 10 + 4));
+        assert_eq!(strided_len(&[], 1, Some(10)), None);
     }
 
     #[test]
@@ -1124,6 +1179,7 @@ mod tests {
                     len: 0,
                     dims: Some(&a[..1]),
                     layout_error: None,
+                    pitch: None,
                 },
                 slice(0),
                 slice(0),
@@ -1158,6 +1214,7 @@ mod tests {
                     len: 0,
                     dims: Some(&[4, 768]),
                     layout_error: Some("is transposed"),
+                    pitch: None,
                 },
                 tensor(&[5]),
                 tensor(&[4, 768]),

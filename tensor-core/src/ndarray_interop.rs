@@ -3,10 +3,22 @@
 //!
 //! Rules:
 //! - An array in standard layout (row-major and contiguous: `as_slice()` is `Some`) is read
-//!   and written in place. Any other layout (transposed, broadcast with zero strides, negative
-//!   strides, rows with a gap between them) is refused at call entry with a `ShapeError` that
-//!   says to pass `.as_standard_layout()`: never a silent copy, so the cost of a call is what
-//!   its arguments suggest.
+//!   and written in place.
+//! - So is a row-strided one (issue 35, item 7): every axis but the last merges into rows
+//!   (`strides[k] = dims[k + 1] · strides[k + 1]` for the outer axes, axes of length 1
+//!   aside), the last axis has a unit stride, and the rows start a uniform `pitch ≥
+//!   dims[-1]` elements apart: a column block `a.slice(s![.., ..768])` of a wider array,
+//!   every other row, a 3-D array sliced on its last axis. It is lent as the region from its
+//!   first element to its last (`(rows - 1) · pitch + dims[-1]` elements) with the pitch
+//!   (`ArgParts::pitch`); a graph with names runs it through a second kernel that addresses
+//!   that parameter or output by the run-time pitch and touches only the rows' elements
+//!   (NOTES.md, "Row-strided ndarray views"). Inputs and `_into` outputs alike; not index
+//!   parameters (`gather`'s indices) nor outputs of only literal dims, which refuse it as
+//!   below.
+//! - Any other layout (transposed, broadcast with zero strides, negative strides, a strided
+//!   last axis, outer axes that do not merge into rows) is refused at call entry with a
+//!   `ShapeError` that says to pass `.as_standard_layout()`: never a silent copy, so the
+//!   cost of a call is what its arguments suggest.
 //! - The array's rank is checked at compile time for `Ix0`…`Ix6` (it must be the parameter's)
 //!   and at call entry for `IxDyn`.
 
@@ -94,46 +106,133 @@ impl<A: Dim, B: Dim, C: Dim, D: Dim, E: Dim, F: Dim> NdShape for Rank6<A, B, C, 
     type NdDim = Ix6;
 }
 
-/// The parts of an array to read: its buffer in place, or a layout error.
+/// The row pitch of an array whose rows are contiguous and evenly spaced: every dim but the
+/// last merges into rows (`strides[k] = dims[k + 1] · strides[k + 1]` for the outer axes,
+/// axes of length 1 aside), the last axis has a unit stride, and the rows start `pitch ≥
+/// dims[-1]` elements apart (a column block `a.slice(s![.., ..k])` of a wider array).
+/// `None` for any other layout (transposed, broadcast, negative strides, outer axes that do
+/// not merge), for a single row and for an empty array (which are standard or refused as
+/// they are).
+fn row_pitch(shape: &[usize], strides: &[isize]) -> Option<usize> {
+    let (&cols, outer) = shape.split_last()?;
+    if outer.is_empty() || shape.contains(&0) {
+        return None;
+    }
+    if cols > 1 && strides[outer.len()] != 1 {
+        return None;
+    }
+    let mut pitch: Option<usize> = None;
+    // Rows spanned by one step of the axes inside axis `k`, among the outer axes.
+    let mut span = 1usize;
+    for k in (0..outer.len()).rev() {
+        let d = outer[k];
+        if d == 1 {
+            continue;
+        }
+        let stride = usize::try_from(strides[k]).ok().filter(|&s| s > 0)?;
+        match pitch {
+            // The innermost outer axis that moves (`span` is 1 here): rows must not overlap.
+            None if stride >= cols => pitch = Some(stride),
+            None => return None,
+            Some(p) if p.checked_mul(span) == Some(stride) => {}
+            Some(_) => return None,
+        }
+        span = span.checked_mul(d)?;
+    }
+    pitch
+}
+
+/// The elements from an array's first element to its last, for a row pitch (`row_pitch`):
+/// `(rows - 1) · pitch + cols`, `rows` the product of the outer dims.
+fn pitched_len(shape: &[usize], pitch: usize) -> usize {
+    let (&cols, outer) = shape.split_last().expect("a row pitch has rank 2 or more");
+    let rows: usize = outer.iter().product();
+    // ndarray keeps every element's offset within `isize::MAX`, and the last element is at
+    // `(rows - 1) · pitch + cols - 1` (every stride positive), so this does not overflow.
+    (rows - 1) * pitch + cols
+}
+
+/// The parts of an array to read: its buffer in place (the rows' region with their pitch
+/// for a row-strided view), or a layout error.
 fn array_parts<T, D: Dimension>(array: &ArrayRef<T, D>) -> ArgParts<'_, T> {
-    match array.as_slice() {
-        Some(data) => ArgParts {
+    if let Some(data) = array.as_slice() {
+        return ArgParts {
             data,
             dims: Some(array.shape()),
             layout_error: None,
-        },
-        None => ArgParts {
+            pitch: None,
+        };
+    }
+    let Some(pitch) = row_pitch(array.shape(), array.strides()) else {
+        return ArgParts {
             data: &[],
             dims: Some(array.shape()),
             layout_error: Some(NOT_STANDARD),
-        },
+            pitch: None,
+        };
+    };
+    let len = pitched_len(array.shape(), pitch);
+    // SAFETY: every stride of `array` is positive (`row_pitch`), so its first element is at
+    // `as_ptr()` and its last at `as_ptr() + len - 1`: the region lies between two of its
+    // elements, in the one allocation ndarray requires all of an array's elements to be in
+    // (`ArrayView::from_shape_ptr`'s contract), aligned (`as_ptr` is an element's address)
+    // and within `isize::MAX` bytes of it. The elements between rows belong to the storage
+    // the view was sliced from (an `Array`'s `Vec`, initialised), not to the view; the
+    // kernels that take a pitch read only the rows' elements (`row · pitch + col`, col <
+    // dims[-1]), and the borrow of `array` keeps the storage alive and unwritten for the
+    // slice's lifetime. (A view built with `from_shape_ptr` over memory whose gaps between
+    // rows are uninitialised would break this; NOTES.md, "Row-strided ndarray views".)
+    let data = unsafe { core::slice::from_raw_parts(array.as_ptr(), len) };
+    ArgParts {
+        data,
+        dims: Some(array.shape()),
+        layout_error: None,
+        pitch: Some(pitch),
     }
 }
 
-/// The parts of an array to write: its buffer in place, or a layout error.
+/// The parts of an array to write: its buffer in place (with its pitch for a row-strided
+/// view), or a layout error.
 fn array_parts_mut<T, D: Dimension>(array: &mut ArrayRef<T, D>) -> ArgPartsMut<'_, T> {
-    let (ptr, len) = match array.as_slice_mut() {
-        Some(data) => (data.as_mut_ptr(), data.len()),
-        None => {
-            return ArgPartsMut {
-                data: Default::default(),
-                dims: Some(array.shape()),
-                layout_error: Some(NOT_STANDARD_OUTPUT),
+    let (ptr, len, pitch) = match array.as_slice_mut() {
+        Some(data) => (data.as_mut_ptr(), data.len(), None),
+        None => match row_pitch(array.shape(), array.strides()) {
+            Some(pitch) => (
+                array.as_mut_ptr(),
+                pitched_len(array.shape(), pitch),
+                Some(pitch),
+            ),
+            None => {
+                return ArgPartsMut {
+                    data: Default::default(),
+                    dims: Some(array.shape()),
+                    layout_error: Some(NOT_STANDARD_OUTPUT),
+                    pitch: None,
+                }
             }
-        }
+        },
     };
     let dims = array.shape();
-    // SAFETY: `ptr..ptr + len` is the array's element buffer, which `as_slice_mut` just lent
-    // us as one `&mut [T]` for the borrow of `array` (so it is valid, initialised, aligned and
-    // unique for that borrow: `&mut ArrayRef` guarantees the data is unshared). `dims` borrows
-    // the array's shape, which lives in the `ArrayRef` header, not in the element buffer, so
-    // the two borrows are disjoint; ndarray's methods offer no safe way to borrow both at
-    // once. Both are tied to the one borrow of `array`, so nothing else can reach either.
+    // SAFETY: without a pitch, `ptr..ptr + len` is the array's element buffer, which
+    // `as_slice_mut` just lent us as one `&mut [T]` for the borrow of `array` (so it is
+    // valid, initialised, aligned and unique for that borrow: `&mut ArrayRef` guarantees
+    // the data is unshared). With a pitch (`row_pitch`: every stride positive),
+    // `ptr..ptr + len` runs from the array's first element (`as_mut_ptr`, which for a
+    // `&mut` array is its own, unshared data) to its last, within the one allocation
+    // ndarray requires its elements to be in; the elements between rows belong to the
+    // storage the view was sliced from, not to it, and the kernels that take a pitch write
+    // and read only the rows' elements (`row · pitch + col`, col < dims[-1]), never the
+    // gaps (NOTES.md, "Row-strided ndarray views", on sibling views of the gaps). `dims`
+    // borrows the array's shape, which lives in the `ArrayRef` header, not in the element
+    // buffer, so the two borrows are disjoint; ndarray's methods offer no safe way to
+    // borrow both at once. Both are tied to the one borrow of `array`, so nothing else can
+    // reach either.
     let data = unsafe { core::slice::from_raw_parts_mut(ptr, len) };
     ArgPartsMut {
         data,
         dims: Some(dims),
         layout_error: None,
+        pitch,
     }
 }
 
@@ -358,12 +457,11 @@ mod tests {
         let a = array![[1.0f32, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]];
         let row = array![1.0f32, 2.0, 3.0];
         let fortran = Array::<f32, Ix2>::zeros((2, 3).f());
-        let refused: [ArrayView<'_, f32, Ix2>; 6] = [
+        let refused: [ArrayView<'_, f32, Ix2>; 5] = [
             a.t(),
             row.broadcast((2, 3)).expect("(3) broadcasts to (2, 3)"),
             a.slice(s![..;-1, ..]),
-            a.slice(s![..;2, ..]),
-            a.slice(s![.., ..2]),
+            a.slice(s![.., ..;2]),
             fortran.view(),
         ];
         for view in refused {
@@ -398,6 +496,67 @@ mod tests {
             Err(ShapeError::Layout { .. })
         ));
         assert_eq!(t, a);
+    }
+
+    #[test]
+    fn row_pitches() {
+        // A column block, every other row, a 3-D block sliced on the last axis.
+        assert_eq!(row_pitch(&[4, 3], &[8, 1]), Some(8));
+        assert_eq!(row_pitch(&[4, 3], &[6, 1]), Some(6));
+        assert_eq!(row_pitch(&[2, 3, 4], &[24, 8, 1]), Some(8));
+        // Outer axes of length 1 take any stride; one column any inner stride.
+        assert_eq!(row_pitch(&[1, 3, 4], &[5, 8, 1]), Some(8));
+        assert_eq!(row_pitch(&[3, 1, 4], &[8, 99, 1]), Some(8));
+        assert_eq!(row_pitch(&[3, 1], &[4, 7]), Some(4));
+        // Not rows of one pitch: the outer axes do not merge, rows overlap or run
+        // backwards, broadcast, a strided inner axis; a single row, an empty array, rank 1.
+        assert_eq!(row_pitch(&[2, 2, 4], &[32, 8, 1]), None);
+        assert_eq!(row_pitch(&[4, 3], &[2, 1]), None);
+        assert_eq!(row_pitch(&[4, 3], &[-8, 1]), None);
+        assert_eq!(row_pitch(&[4, 3], &[0, 1]), None);
+        assert_eq!(row_pitch(&[4, 3], &[8, 2]), None);
+        assert_eq!(row_pitch(&[1, 3], &[8, 1]), None);
+        assert_eq!(row_pitch(&[0, 3], &[8, 1]), None);
+        assert_eq!(row_pitch(&[5], &[2]), None);
+        assert_eq!(row_pitch(&[], &[]), None);
+    }
+
+    #[test]
+    fn row_strided_views_lend_their_rows_region() {
+        let wide = Array::from_shape_fn((4, 8), |(i, j)| (i * 8 + j) as f32);
+        // Columns 2..5: rows 8 apart, the region from (0, 2) to (3, 4).
+        let v = wide.slice(s![.., 2..5]);
+        let parts = array_parts(&v);
+        assert_eq!(parts.pitch, Some(8));
+        assert_eq!(parts.layout_error, None);
+        assert_eq!(parts.data.len(), 3 * 8 + 3);
+        assert_eq!(parts.data.as_ptr(), v.as_ptr());
+        assert_eq!(parts.data[0], 2.0);
+        assert_eq!(*parts.data.last().unwrap(), 28.0);
+        // `arg_shape` (a parameter read contiguously) refuses it; `arg_shape_pitched`
+        // binds it and checks its length against the dims.
+        assert_eq!(
+            parts.arg_shape().layout_error,
+            Some(crate::args::ROW_STRIDED)
+        );
+        let shape = parts.arg_shape_pitched();
+        assert_eq!((shape.layout_error, shape.pitch), (None, Some(8)));
+        let err = read(v).unwrap_err();
+        assert!(err.to_string().contains("`&array.as_standard_layout()`"));
+        // The last row ends the region: a block at the right edge reads nothing past it.
+        let right = wide.slice(s![1.., 5..]);
+        let parts = array_parts(&right);
+        assert_eq!(parts.data.len(), 2 * 8 + 3);
+        assert_eq!(*parts.data.last().unwrap(), 31.0);
+        // Outputs too, with the same region.
+        let mut w = wide.clone();
+        let mut view = w.slice_mut(s![.., 2..5]);
+        let parts = array_parts_mut(&mut view);
+        assert_eq!((parts.pitch, parts.data.len()), (Some(8), 27));
+        assert_eq!(
+            parts.arg_shape().layout_error,
+            Some(crate::args::ROW_STRIDED)
+        );
     }
 
     #[test]

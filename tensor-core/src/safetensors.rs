@@ -651,6 +651,7 @@ impl<T: Element> Lend for StoredView<'_, T> {
             data: self.data,
             dims: Some(self.dims),
             layout_error: None,
+            pitch: None,
         }
     }
 }

@@ -160,6 +160,12 @@ const RUNTIME_AUDITED: &[(&str, &str)] = &[
         "tensor.rs `alloc_len`: element and byte counts checked into `TooLarge`",
     ),
     (".arg_shape", "args.rs: copies the lent length and dims"),
+    (
+        ".arg_shape_pitched",
+        "args.rs: copies the lent length, dims and row pitch (bind.rs `strided_len` is \
+         checked arithmetic after `checked_product`)",
+    ),
+    (".is_none", "Option method, total (a lent row pitch, call entry's kernel choice)"),
     ("Lend::", "args.rs: lends the buffer and dims"),
     ("LendMut::", "args.rs: lends the buffer and dims"),
     (

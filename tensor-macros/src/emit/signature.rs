@@ -1071,7 +1071,11 @@ fn emit_index_checks(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph) -> Token
 
 /// Reads every tensor input's parts: the `let __tg_partsI = …` statements, the `ArgShape`
 /// of each for `bind_entry`, and the input slices the kernel reads.
-fn input_reads(rt: &TokenStream, f: &GraphFn) -> (TokenStream, Vec<TokenStream>, TokenStream) {
+fn input_reads(
+    rt: &TokenStream,
+    f: &GraphFn,
+    pitched: &[bool],
+) -> (TokenStream, Vec<TokenStream>, TokenStream) {
     let mut reads = TokenStream::new();
     let mut shapes = Vec::new();
     let mut slices = TokenStream::new();
@@ -1091,7 +1095,13 @@ fn input_reads(rt: &TokenStream, f: &GraphFn) -> (TokenStream, Vec<TokenStream>,
             quote!(#tr::lend(&#name))
         };
         reads.extend(quote!(let #parts = #read;));
-        shapes.push(quote!(#parts.arg_shape()));
+        // A parameter the pitched kernel reads through a row pitch binds a row-strided
+        // ndarray view; every other one refuses it (`ArgParts::arg_shape`).
+        if pitched.get(i) == Some(&true) {
+            shapes.push(quote!(#parts.arg_shape_pitched()));
+        } else {
+            shapes.push(quote!(#parts.arg_shape()));
+        }
         slices.extend(quote!(let #slice: &[#t] = #parts.data;));
     }
     (reads, shapes, slices)
@@ -1100,6 +1110,7 @@ fn input_reads(rt: &TokenStream, f: &GraphFn) -> (TokenStream, Vec<TokenStream>,
 /// Reads every tensor argument (and output) and binds the dim names: `let [__tg_dim_B,
 /// …] = match bind_entry(…) { … }` (an error breaks out of call entry's labeled block,
 /// `try_entry`), then the slices the kernel reads and writes.
+#[allow(clippy::too_many_arguments)]
 fn emit_binding(
     rt: &TokenStream,
     f: &GraphFn,
@@ -1107,17 +1118,23 @@ fn emit_binding(
     outputs: &[(DType, Vec<Dim>)],
     out_names: &[proc_macro2::Ident],
     dim_idents: &[proc_macro2::Ident],
+    pitched: &[bool],
+    out_pitched: &[bool],
 ) -> TokenStream {
     let p = quote!(#rt::__private);
     let n = Literal::usize_unsuffixed(dim_idents.len());
-    let (mut reads, mut shapes, mut slices) = input_reads(rt, f);
+    let (mut reads, mut shapes, mut slices) = input_reads(rt, f, pitched);
     for (k, ((dtype, _), out)) in outputs.iter().zip(out_names).enumerate() {
         let tr = output_trait_ident(f, k, outputs.len());
         let parts = format_ident!("__tg_out_parts{}", k);
         let slice = output_slice(k);
         let t = storage_type(rt, *dtype);
         reads.extend(quote!(let #parts = #tr::lend_mut(&mut #out);));
-        shapes.push(quote!(#parts.arg_shape()));
+        if out_pitched.get(k) == Some(&true) {
+            shapes.push(quote!(#parts.arg_shape_pitched()));
+        } else {
+            shapes.push(quote!(#parts.arg_shape()));
+        }
         slices.extend(quote!(let #slice: &mut [#t] = #parts.data;));
     }
     let sig = signature_ident(f);
@@ -1198,10 +1215,18 @@ fn symbolic_kernel(
     fallible: bool,
     body: TokenStream,
     dims: &[proc_macro2::Ident],
+    pitches: Option<&[proc_macro2::Ident]>,
 ) -> (TokenStream, TokenStream) {
     let p = quote!(#rt::__private);
     let (params, args) = kernel_params(rt, f, outputs);
-    let ident = format_ident!("__tg_{}_kernel", fn_ident(f));
+    // The pitched kernel takes the row pitches after the names (`pitched_kernel`).
+    let (ident, dims) = match pitches {
+        None => (format_ident!("__tg_{}_kernel", fn_ident(f)), dims.to_vec()),
+        Some(pitches) => (
+            format_ident!("__tg_{}_kernel_pitched", fn_ident(f)),
+            dims.iter().chain(pitches).cloned().collect(),
+        ),
+    };
     let cfgs = cfg_attrs(f);
     let (ret, end, call) = if fallible {
         (
@@ -1222,6 +1247,90 @@ fn symbolic_kernel(
         }
     };
     (item, quote!(#call;))
+}
+
+/// The tensor parameters a pitched kernel may read through a run-time row pitch: rank 2 or
+/// more, and not an index parameter (whose call-entry check reads it as one buffer).
+fn pitchable_params(f: &GraphFn, graph: &TypedGraph) -> Vec<bool> {
+    (0..f.params.len())
+        .map(|i| {
+            is_tensor(f, i)
+                && f.params[i].ty.dims.as_ref().is_some_and(|d| d.len() >= 2)
+                && !graph.index_checks.iter().any(|c| c.param == i)
+        })
+        .collect()
+}
+
+/// Call entry's choice of kernel when a pitched one exists: each pitched parameter's row
+/// pitch (`__tg_pitchI`: its argument's, or its row length when contiguous), then the
+/// contiguous kernel when no argument has a pitch, else the pitched one. One test per
+/// pitched parameter, once per call: the contiguous kernel stays as it was.
+/// The outputs' pitches are tested only for `_into` (`into`): `f` allocates its outputs
+/// contiguous, so their pitch is their row length.
+fn choose_kernel(
+    f: &GraphFn,
+    pitched: &[bool],
+    outputs: &[(DType, Vec<Dim>)],
+    pitched_outputs: &[bool],
+    into: bool,
+    contiguous: &TokenStream,
+    pitched_call: &TokenStream,
+) -> TokenStream {
+    let mut pitches = TokenStream::new();
+    let mut tests = Vec::new();
+    let mut pitch_of =
+        |parts: proc_macro2::Ident, pitch: proc_macro2::Ident, last: &Dim, test: bool| {
+            let row = size_expr(&Size::of(last));
+            if test {
+                pitches.extend(quote! {
+                    let #pitch: usize = match #parts.pitch {
+                        ::core::option::Option::Some(pitch) => pitch,
+                        ::core::option::Option::None => #row,
+                    };
+                });
+                tests.push(quote!(#parts.pitch.is_none()));
+            } else {
+                pitches.extend(quote!(let #pitch: usize = #row;));
+            }
+        };
+    for (i, _) in pitched.iter().enumerate().filter(|(_, p)| **p) {
+        let last = f.params[i]
+            .ty
+            .dims
+            .as_ref()
+            .and_then(|d| d.last())
+            .expect("a pitched parameter has rank 2 or more");
+        pitch_of(
+            format_ident!("__tg_parts{}", i),
+            dim_ident(&crate::lower::pitch_name(i)),
+            last,
+            true,
+        );
+    }
+    for (k, _) in pitched_outputs.iter().enumerate().filter(|(_, p)| **p) {
+        let last = outputs[k]
+            .1
+            .last()
+            .expect("a pitched output has rank 2 or more");
+        pitch_of(
+            format_ident!("__tg_out_parts{}", k),
+            dim_ident(&crate::lower::output_pitch_name(k)),
+            last,
+            into,
+        );
+    }
+    // `f` of a graph whose only pitchable buffers are outputs: they are its own, contiguous.
+    if tests.is_empty() {
+        return contiguous.clone();
+    }
+    quote! {
+        if #(#tests)&&* {
+            #contiguous
+        } else {
+            #pitches
+            #pitched_call
+        }
+    }
 }
 
 /// The function pair `name` / `name_into` (with `kernel`), or, when checking failed,
@@ -1515,11 +1624,82 @@ pub fn emit_graph_fn(
             let fallible = !checks.sizes.is_empty();
             let dim_idents = dim_locals(&dim_names(f), &exprs);
             let (kernel_fn, kernel_call) =
-                symbolic_kernel(rt, f, &outputs, fallible, kernel_body, &dim_idents);
+                symbolic_kernel(rt, f, &outputs, fallible, kernel_body, &dim_idents, None);
+            // Row-strided ndarray views run in place through a second kernel that reads the
+            // pitchable parameters through run-time row pitches (NOTES.md, "Row-strided
+            // ndarray views"); call entry picks it only when an argument has a pitch.
+            let pitchable = pitchable_params(f, graph);
+            // Outputs of rank 2 or more with a name: one of only literal dims could take the
+            // streaming stores of a large literal nest (`streams_outputs`), which assume
+            // contiguous rows.
+            let out_pitchable: Vec<bool> = outputs
+                .iter()
+                .map(|(_, d)| d.len() >= 2 && d.iter().any(|d| !matches!(d, Dim::Static(_))))
+                .collect();
+            let pitched_kernel =
+                crate::lower::lower_graph_pitched(graph, &pitchable, &out_pitchable);
+            let (pitched, out_pitched, kernel_fn, kernel_call, into_call) = match &pitched_kernel {
+                None => (
+                    vec![false; f.params.len()],
+                    vec![false; outputs.len()],
+                    kernel_fn,
+                    kernel_call.clone(),
+                    kernel_call,
+                ),
+                Some(pk) => {
+                    let checks = entry_checks(f, graph, pk);
+                    let body = emit_kernel(
+                        &Emitter {
+                            rt,
+                            f,
+                            graph,
+                            kernel: pk,
+                        },
+                        &checks,
+                    );
+                    let pitch_idents: Vec<_> = (0..f.params.len())
+                        .filter(|&i| pitchable[i])
+                        .map(|i| dim_ident(&crate::lower::pitch_name(i)))
+                        .chain(
+                            (0..outputs.len())
+                                .filter(|&k| out_pitchable[k])
+                                .map(|k| dim_ident(&crate::lower::output_pitch_name(k))),
+                        )
+                        .collect();
+                    let (pitched_fn, pitched_call) = symbolic_kernel(
+                        rt,
+                        f,
+                        &outputs,
+                        !checks.sizes.is_empty(),
+                        body,
+                        &dim_idents,
+                        Some(&pitch_idents),
+                    );
+                    let choose = |into: bool| {
+                        choose_kernel(
+                            f,
+                            &pitchable,
+                            &outputs,
+                            &out_pitchable,
+                            into,
+                            &kernel_call,
+                            &pitched_call,
+                        )
+                    };
+                    let (call, into_call) = (choose(false), choose(true));
+                    (
+                        pitchable,
+                        out_pitchable,
+                        quote!(#kernel_fn #pitched_fn),
+                        call,
+                        into_call,
+                    )
+                }
+            };
             let n = Literal::usize_unsuffixed(dim_idents.len());
             // `f` binds the names from its inputs to size its outputs, then runs the
             // kernel on them: one binding per call.
-            let (reads, shapes, slices) = input_reads(rt, f);
+            let (reads, shapes, slices) = input_reads(rt, f, &pitched);
             let allocs = outputs.iter().zip(&out_names).map(|((dtype, dims), out)| {
                 let t = storage_type(rt, *dtype);
                 let s = shape_type(rt, dims);
@@ -1559,11 +1739,20 @@ pub fn emit_graph_fn(
                 };
                 #exit
             };
-            let binding = emit_binding(rt, f, graph, &outputs, &out_names, &dim_idents);
+            let binding = emit_binding(
+                rt,
+                f,
+                graph,
+                &outputs,
+                &out_names,
+                &dim_idents,
+                &pitched,
+                &out_pitched,
+            );
             let into_body = quote! {
                 let __tg_failed: #p::EntryError = '__tg_entry: {
                     #binding
-                    #kernel_call
+                    #into_call
                     return ::core::result::Result::Ok(());
                 };
                 #exit

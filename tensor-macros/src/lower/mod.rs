@@ -43,6 +43,7 @@ mod tests;
 
 use materialise::materialised_nodes;
 use nests::build_regions;
+pub use nests::{output_pitch_name, pitch_name};
 use products::lower_matmul;
 use reductions::lower_reduction;
 use row_fusion::{fuse_row_reductions, pipeline_first_pass, rows_in_outputs};
@@ -67,6 +68,46 @@ pub fn lower_graph(graph: &TypedGraph) -> Kernel {
             }
         }
     }
+}
+
+/// The kernel that reads each parameter with `pitched[i]` (rank 2 or more) through a
+/// run-time row pitch (the internal size `nests::pitch_name(i)`), and writes each output
+/// with `pitched_outputs[o]` (rank 2 or more) through one (`nests::output_pitch_name(o)`):
+/// rows `pitch` elements apart, each contiguous, so that row-strided ndarray views run in
+/// place. `None` when a nest reads such a parameter in another way (as a reshape's other
+/// dims), or nothing is pitched: the arguments must then be contiguous.
+pub fn lower_graph_pitched(
+    graph: &TypedGraph,
+    pitched: &[bool],
+    pitched_outputs: &[bool],
+) -> Option<Kernel> {
+    let mut dims: Vec<Option<Vec<crate::shape::Dim>>> = vec![None; pitched.len()];
+    for node in &graph.nodes {
+        if let NodeKind::Input { param } = node.kind {
+            if pitched.get(param) == Some(&true) && node.dims.len() >= 2 {
+                dims[param] = Some(node.dims.clone());
+            }
+        }
+    }
+    let out_dims: Vec<Option<Vec<crate::shape::Dim>>> = graph
+        .outputs
+        .iter()
+        .enumerate()
+        .map(|(index, &o)| {
+            let d = &graph.nodes[o].dims;
+            (pitched_outputs.get(index) == Some(&true) && d.len() >= 2).then(|| d.clone())
+        })
+        .collect();
+    if dims.iter().chain(&out_dims).all(Option::is_none) {
+        return None;
+    }
+    let context = nests::PitchContext {
+        dims,
+        out_dims,
+        unsupported: false,
+    };
+    let (kernel, context) = nests::with_pitches(context, || lower_graph(graph));
+    (!context.unsupported).then_some(kernel)
 }
 
 /// The nest of a runtime step (`ScanStep`: a scan, `top_k`, a scatter, `gather_nd`,
@@ -395,7 +436,8 @@ fn lower_with(graph: &TypedGraph, forced: &[NodeId]) -> Result<Kernel, NodeId> {
     let output_lens: Vec<Size> = graph
         .outputs
         .iter()
-        .map(|&o| Size::product(&graph.nodes[o].dims))
+        .enumerate()
+        .map(|(index, &o)| nests::output_len(index, &graph.nodes[o].dims))
         .collect();
     let mut blocks = Vec::new();
     let mut split_nests = Vec::with_capacity(nests.len());

@@ -2,6 +2,7 @@
 //! axes (operands, values, levels), and `build_regions` cuts a loop box at the pieces of a
 //! `pad`/`concat`/`tile`.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use crate::ir::{
@@ -197,6 +198,97 @@ pub(super) fn piece_for<'p>(
     })
 }
 
+thread_local! {
+    /// While a kernel with row pitches is lowered (`lower::lower_graph_pitched`): per
+    /// parameter, the dims of those read through a run-time row pitch, and whether some
+    /// nest read one of them in another way (then the kernel is not used).
+    static PITCHES: RefCell<Option<PitchContext>> = const { RefCell::new(None) };
+}
+
+/// See `PITCHES`.
+pub(super) struct PitchContext {
+    /// Per parameter.
+    pub(super) dims: Vec<Option<Vec<Dim>>>,
+    /// Per output.
+    pub(super) out_dims: Vec<Option<Vec<Dim>>>,
+    pub(super) unsupported: bool,
+}
+
+/// The length of output `index` (of `dims`) as the kernel addresses it: the product of its
+/// dims, or for an output written through a row pitch, its rows times the pitch (so that
+/// stage planning cuts it into row chunks of whole pitches; the buffer itself ends at the
+/// last row's last element, and `chunks_mut` makes the last chunk that much shorter).
+pub(super) fn output_len(index: usize, dims: &[Dim]) -> Size {
+    let pitched = PITCHES.with(|p| {
+        p.borrow()
+            .as_ref()
+            .is_some_and(|c| matches!(c.out_dims.get(index), Some(Some(_))))
+    });
+    match dims.split_last() {
+        Some((_, outer)) if pitched => Size::product(outer).mul(&Size {
+            coeff: 1,
+            names: vec![output_pitch_name(index)],
+        }),
+        _ => Size::product(dims),
+    }
+}
+
+/// The name of output `index`'s row pitch in a pitched kernel (`#opitch0`, the local
+/// `__tg_opitch0`).
+pub fn output_pitch_name(index: usize) -> String {
+    format!("#opitch{index}")
+}
+
+/// Runs `f` with `context` as the row pitches of the parameters, and returns it back.
+pub(super) fn with_pitches<R>(context: PitchContext, f: impl FnOnce() -> R) -> (R, PitchContext) {
+    PITCHES.with(|p| *p.borrow_mut() = Some(context));
+    let r = f();
+    let context = PITCHES.with(|p| p.borrow_mut().take()).expect("set above");
+    (r, context)
+}
+
+/// The name of parameter `param`'s row pitch in a pitched kernel: an internal size
+/// (`#pitch0`, the local `__tg_pitch0`), bound at call entry.
+pub fn pitch_name(param: usize) -> String {
+    format!("#pitch{param}")
+}
+
+/// The strides of a buffer read as `dims`: row-major, except for a parameter read through a
+/// row pitch (`PITCHES`), whose axis before the last steps by its pitch and whose outer
+/// axes merge into rows of that pitch (`strides[k] = dims[k + 1] · strides[k + 1]`).
+fn buffer_strides(buffer: &BufferRef, dims: &[Dim]) -> Vec<Size> {
+    let mut own = contiguous_strides(dims);
+    PITCHES.with(|p| {
+        let mut p = p.borrow_mut();
+        let Some(context) = p.as_mut() else {
+            return;
+        };
+        let (declared, name) = match buffer {
+            BufferRef::Input(param) => (context.dims.get(*param), pitch_name(*param)),
+            BufferRef::Output(index) => (context.out_dims.get(*index), output_pitch_name(*index)),
+            _ => return,
+        };
+        let Some(Some(declared)) = declared else {
+            return;
+        };
+        if declared.as_slice() != dims {
+            // Read as other dims (a reshape reinterprets the buffer): not through rows.
+            context.unsupported = true;
+            return;
+        }
+        let rank = dims.len();
+        let mut stride = Size {
+            coeff: 1,
+            names: vec![name],
+        };
+        for axis in (0..rank - 1).rev() {
+            own[axis] = stride.clone();
+            stride = stride.mul(&Size::of(&dims[axis]));
+        }
+    });
+    own
+}
+
 /// Row-major strides of `dims`.
 pub(super) fn contiguous_strides(dims: &[Dim]) -> Vec<Size> {
     let mut strides = vec![Size::lit(0); dims.len()];
@@ -240,7 +332,7 @@ impl<'g> NestBuilder<'g> {
 
     /// The operand reading `buffer` (row-major `dims`) through `map`, shared when equal.
     pub(super) fn operand(&mut self, buffer: BufferRef, dims: &[Dim], map: &Mapping) -> usize {
-        let own = contiguous_strides(dims);
+        let own = buffer_strides(&buffer, dims);
         let mut strides = vec![Offset::zero(); self.loop_dims.len()];
         let mut base = Offset::zero();
         for (k, index) in map.iter().enumerate() {

@@ -296,4 +296,53 @@ fn a_gathered_row_stored_unchanged_is_one_row_copy() {
         assert!(k.temps.is_empty(), "{source}: {:?}", k.temps);
         assert_eq!(k.nests.len(), 1, "{source}");
     }
+/// The graph of `source` for `lower_graph_pitched`.
+fn checked(source: &str) -> TypedGraph {
+    let input: crate::ast::GraphInput =
+        syn::parse_str(&format!("crate; {source}")).expect("parses");
+    let crate::ast::GraphBody::Items(items) = &input.body else {
+        panic!("an item")
+    };
+    let mut errors = crate::check::Errors::default();
+    crate::check::check_graph(&items[0], &mut errors).expect("checks")
+}
+
+/// Row-strided ndarray views (issue 35, item 7): the pitched kernel addresses pitched
+/// parameters and outputs by their pitch names, rows by the pitch; the contiguous kernel is
+/// unchanged.
+#[test]
+fn pitched_kernels_address_rows_by_their_pitch() {
+    let g = checked("fn f(x: f32[B, S], b: f32[S]) -> f32[B, S] { exp(x) + b }");
+    let plain = lower_graph(&g);
+    let pitched = lower_graph_pitched(&g, &[true, false], &[true]).expect("pitched");
+    let has = |k: &Kernel, name: &str| {
+        k.nests.iter().any(|n| {
+            n.operands.iter().any(|o| {
+                o.outer_strides.iter().any(|s| {
+                    s.terms
+                        .iter()
+                        .any(|(_, names)| names.iter().any(|x| x == name))
+                })
+            })
+        })
+    };
+    assert!(!has(&plain, "#pitch0") && !has(&plain, "#opitch0"));
+    assert!(has(&pitched, "#pitch0") && has(&pitched, "#opitch0"));
+    // Row tasks cut the pitched output into whole pitches.
+    let tasks = pitched.stages[0].tasks.as_ref().expect("split at run time");
+    assert_eq!(tasks.chunked.len(), 1);
+    assert_eq!(tasks.chunked[0].1.names, vec!["#opitch0".to_string()]);
+    // Without the broadcast the contiguous kernel collapses `B × S` into one flat loop; the
+    // pitched one keeps its rows.
+    let g = checked("fn f(x: f32[B, S]) -> f32[B, S] { exp(x) }");
+    assert!(lower_graph(&g).nests[0].ragged.is_some());
+    let pitched = lower_graph_pitched(&g, &[true], &[true]).expect("pitched");
+    assert!(pitched.nests[0].ragged.is_none());
+    assert_eq!(pitched.nests[0].outer.len(), 1);
+    // Nothing pitched (rank-1 parameter and output): no second kernel.
+    let g = checked("fn f(x: f32[N]) -> f32[N] { x * 2.0 }");
+    assert!(lower_graph_pitched(&g, &[true], &[true]).is_none());
+    // A reshape reads the buffer as other dims: no pitched kernel.
+    let g = checked("fn f(x: f32[B, 4]) -> f32[B, 2, 2] { reshape(x, [B, 2, 2]) }");
+    assert!(lower_graph_pitched(&g, &[true], &[false]).is_none());
 }
