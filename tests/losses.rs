@@ -161,3 +161,32 @@ fn labels_out_of_range_are_errors() {
     assert!(sce_none_w(&m(3, 4, &x64), &[0, -100, 3][..], &w).is_ok());
     assert!(sce_none_w(&m(3, 4, &x64), &[0, -99, 3][..], &w).is_err());
 }
+
+graph! {
+    fn nll_signed_zero(lp: f32[N, C], labels: i64[N]) -> f32[N] {
+        nll_loss(lp, labels, reduction = none, ignore_index = 1)
+    }
+}
+
+/// Signed zeros as ONNX's reference gives them (found by the random-graph soak, seed 35,
+/// graphs 477 and 479; NOTES.md, "Random graphs: attention"): the loss of a picked `-0.0`
+/// is `-(-0.0) = +0.0`, of a picked `+0.0` it is `-0.0`, and an ignored element's is
+/// `+0.0` whatever its scores. The kernels pick the label's score as
+/// `sum(where(class == label, x, 0))`, which turns a picked `-0.0` into `+0.0`, and weight
+/// an ignored element by `+0.0 · -x`, which is `-0.0` for a positive score: a sign of zero
+/// only, and no small fix (a sum cannot keep the sign of the one term it picks; a picking
+/// reduction or a gather would), so the test is ignored until then.
+#[test]
+#[ignore = "nll_loss returns -0.0/+0.0 where ONNX gives +0.0/-0.0 (NOTES.md)"]
+fn nll_signed_zeros_as_onnx() {
+    // Row 0 picks -0.0; row 1 is ignored with positive scores; row 2 picks +0.0; row 3 is
+    // ignored with -0.0 at its label.
+    let lp = [-0.0f32, 0.5, 0.25, 0.75, 0.0, 0.3, 0.2, -0.0];
+    let y = nll_signed_zero(&m(4, 2, &lp), &[0i64, 1, 0, 1][..]).unwrap();
+    let bits: Vec<u32> = y.as_slice().iter().map(|v| v.to_bits()).collect();
+    let want: Vec<u32> = [0.0f32, 0.0, -0.0, 0.0]
+        .iter()
+        .map(|v| v.to_bits())
+        .collect();
+    assert_eq!(bits, want);
+}

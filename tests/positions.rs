@@ -143,3 +143,21 @@ fn one_hot_rows() {
         }
     }
 }
+
+graph! {
+    fn hot_u64(ids: u64[N]) -> i32[N, 4] { one_hot(ids, depth = 4, dtype = i32) }
+}
+
+/// A `u64` index does not count from the end (found by the random-graph soak, seed 35,
+/// graph 1780): one above `i64::MAX` is out of range, a row of `off`, not the class it
+/// would be as a negative `i64` (`u64::MAX` is `-1`, class 3 of 4).
+#[test]
+fn one_hot_u64_beyond_i64() {
+    let ids = [0u64, 3, 4, u64::MAX, u64::MAX - 3, 1 << 63];
+    let y = hot_u64(&ids[..]).unwrap();
+    for (r, &i) in ids.iter().enumerate() {
+        for c in 0..4u64 {
+            assert_eq!(y[[r, c as usize]], (i == c) as i32, "index {i} at {c}");
+        }
+    }
+}

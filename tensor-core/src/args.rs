@@ -496,6 +496,19 @@ fn slice_parts_mut<T>(data: &mut [T]) -> ArgPartsMut<'_, T> {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Flat;
 
+/// The shape type of an ndarray array of static rank `R` (`Ix0` … `Ix6`), every dim a
+/// run-time one. [`Checked`] against a declared pattern of rank `R` it is `Rank{R}<Dyn, …>`
+/// (checked at call entry); of another rank it stays `NdRank<R>`, which the generated checks
+/// of a graph with names send to a message of their own (the parameter, its declared type,
+/// the passed rank as a number, and the reshape that fixes it: NOTES.md, "Call-site errors").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct NdRank<const R: usize>;
+
+/// No type implements it: the bound of the generated checks' `#[diagnostic::do_not_recommend]`
+/// impls, which exist only so that rustc does not add "this trait has no implementations,
+/// consider adding one" to an error whose message is the trait's own.
+pub trait NoImpl {}
+
 /// The shape type of an argument whose rank is known only at run time (an ndarray `IxDyn`
 /// array): its rank and dims are checked at call entry.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -562,13 +575,13 @@ notation!(Rank5; A B C D F);
 notation!(Rank6; A B C D F G);
 
 /// An argument a graph with dim names reads, whatever its dtype and shape: its elements
-/// (`Elem`), its shape type (`Shape`: a rank struct over [`Fixed`] and [`Dyn`], [`Flat`] or
-/// [`AnyRank`]) and its parts, lent without a copy.
+/// (`Elem`), its shape type (`Shape`: a rank struct over [`Fixed`] and [`Dyn`], [`Flat`],
+/// [`NdRank`] or [`AnyRank`]) and its parts, lent without a copy.
 ///
 /// Implemented by `&Tensor`, `&TensorView`, `TensorView`, `&TensorViewMut` (their shape
 /// type), `&[T]`, `&Vec<T>`, `&[T; N]` ([`Flat`]), and with the `ndarray` feature by
-/// `&Array`, `&ArrayView`, `ArrayView` and `&ArrayRef` (`Ix2` is `Rank2<Dyn, Dyn>`, `IxDyn`
-/// [`AnyRank`]). The generated argument trait of each parameter (`rows_takes_x`) has one
+/// `&Array`, `&ArrayView`, `ArrayView` and `&ArrayRef` (`Ix2` is [`NdRank`]`<2>`, checked as
+/// `Rank2<Dyn, Dyn>`; `IxDyn` [`AnyRank`]). The generated argument trait of each parameter (`rows_takes_x`) has one
 /// blanket impl over this trait and checks `Elem` and `Shape` against the declared type
 /// itself, so that its errors can print what was passed in the graph's notation; so does
 /// [`TensorArg`] for generic code.

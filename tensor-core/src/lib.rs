@@ -47,13 +47,33 @@ pub use shape::{
 };
 pub use tensor::{AxisView, Tensor, TensorMut, TensorRef, TensorView, TensorViewMut};
 
+/// Its input with the `ndarray` feature, nothing without it: the generated checks of a graph
+/// with names route an ndarray array of another rank to a message of their own
+/// ([`args::NdRank`]) only where such arrays can be passed. Not a stable API.
+#[cfg(feature = "ndarray")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __tg_if_ndarray {
+    ($($tokens:tt)*) => { $($tokens)* };
+}
+
+/// Its input with the `ndarray` feature, nothing without it (here: nothing). Not a stable API.
+#[cfg(not(feature = "ndarray"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __tg_if_ndarray {
+    ($($tokens:tt)*) => {};
+}
+
 /// What generated code calls. Not a stable API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::__tg_if_ndarray as if_ndarray;
     pub use crate::args::{
         Accepts, AnyRank, ArgParts, ArgPartsMut, Checked, DimAccepts, Flat, Lend, LendMut,
-        LendPointee, NoSlice, Notation, SameDtype, ShapeAccepts, ShapePattern, SliceOk,
-        StaticInput, StaticOutput, StaticPointee, Sym, TensorArg, TensorArgMut, UnderLiteral,
+        LendPointee, NdRank, NoImpl, NoSlice, Notation, SameDtype, ShapeAccepts, ShapePattern,
+        SliceOk, StaticInput, StaticOutput, StaticPointee, Sym, TensorArg, TensorArgMut,
+        UnderLiteral,
     };
     pub use crate::attention::{attention, AttentionMask, AttentionOptions, AttentionShape};
     pub use crate::bind::{

@@ -22,7 +22,9 @@
 //! - The array's rank is checked at compile time for `Ix0`…`Ix6` (it must be the parameter's)
 //!   and at call entry for `IxDyn`.
 
-use crate::args::{AnyRank, ArgParts, ArgPartsMut, Lend, LendMut};
+use crate::args::{
+    Accepts, AnyRank, ArgParts, ArgPartsMut, Checked, Lend, LendMut, NdRank, Notation, ShapeAccepts,
+};
 use crate::dtype::Element;
 use crate::error::ShapeError;
 use crate::shape::{
@@ -46,37 +48,63 @@ const NOT_STANDARD_OUTPUT: &str = "is an ndarray array that is not in standard (
                                    pass a standard-layout array (`Array::zeros(…)`) and \
                                    assign it into the view afterwards";
 
-/// The shape type an ndarray dimension type lends its arrays as: `Ix2` is `Rank2<Dyn, Dyn>`
-/// (every dim a run-time one, checked at call entry), `IxDyn` is [`AnyRank`].
+/// The shape type an ndarray dimension type lends its arrays as: `Ix2` is [`NdRank`]`<2>`
+/// (checked as `Rank2<Dyn, Dyn>`, every dim a run-time one, against a declared rank-2
+/// pattern), `IxDyn` is [`AnyRank`].
 pub trait NdLendShape {
-    /// `Rank0` … `Rank6` over `Dyn`, or `AnyRank`.
+    /// `NdRank<0>` … `NdRank<6>`, or `AnyRank`.
     type Shape;
 }
 
-impl NdLendShape for Ix0 {
-    type Shape = Rank0;
-}
-impl NdLendShape for Ix1 {
-    type Shape = Rank1<Dyn>;
-}
-impl NdLendShape for Ix2 {
-    type Shape = Rank2<Dyn, Dyn>;
-}
-impl NdLendShape for Ix3 {
-    type Shape = Rank3<Dyn, Dyn, Dyn>;
-}
-impl NdLendShape for Ix4 {
-    type Shape = Rank4<Dyn, Dyn, Dyn, Dyn>;
-}
-impl NdLendShape for Ix5 {
-    type Shape = Rank5<Dyn, Dyn, Dyn, Dyn, Dyn>;
-}
-impl NdLendShape for Ix6 {
-    type Shape = Rank6<Dyn, Dyn, Dyn, Dyn, Dyn, Dyn>;
-}
 impl NdLendShape for IxDyn {
     type Shape = AnyRank;
 }
+
+// Per static rank: its `Ix`, the `Rank` type of that many run-time dims, and the declared
+// patterns of every other rank (each with its generic parameters). Against a pattern of its
+// own rank an array is checked as `Rank{R}<Dyn, …>` (as a tensor of run-time dims); against
+// another rank it stays `NdRank<R>`, the generated checks' key for the ndarray rank message.
+macro_rules! nd_rank {
+    ($r:literal, $ix:ty, $rank:ident [$($same:ident)*] $dyn:ty;
+     $($other:ident [$($op:ident)*]),+) => {
+        impl NdLendShape for $ix {
+            type Shape = NdRank<$r>;
+        }
+        impl<T> Notation<T> for NdRank<$r> {
+            type Out = <$dyn as Notation<T>>::Out;
+        }
+        impl<P, F> Accepts<P, F> for NdRank<$r> where $dyn: ShapeAccepts<P> {}
+        impl<$($same,)* F> Checked<$rank<$($same),*>, F> for NdRank<$r> {
+            type Out = $dyn;
+        }
+        $(
+            impl<$($op,)* F> Checked<$other<$($op),*>, F> for NdRank<$r> {
+                type Out = NdRank<$r>;
+            }
+        )+
+    };
+}
+nd_rank!(0, Ix0, Rank0 [] Rank0;
+    Rank1 [A], Rank2 [A B], Rank3 [A B C], Rank4 [A B C D], Rank5 [A B C D E],
+    Rank6 [A B C D E G]);
+nd_rank!(1, Ix1, Rank1 [A] Rank1<Dyn>;
+    Rank0 [], Rank2 [A B], Rank3 [A B C], Rank4 [A B C D], Rank5 [A B C D E],
+    Rank6 [A B C D E G]);
+nd_rank!(2, Ix2, Rank2 [A B] Rank2<Dyn, Dyn>;
+    Rank0 [], Rank1 [A], Rank3 [A B C], Rank4 [A B C D], Rank5 [A B C D E],
+    Rank6 [A B C D E G]);
+nd_rank!(3, Ix3, Rank3 [A B C] Rank3<Dyn, Dyn, Dyn>;
+    Rank0 [], Rank1 [A], Rank2 [A B], Rank4 [A B C D], Rank5 [A B C D E],
+    Rank6 [A B C D E G]);
+nd_rank!(4, Ix4, Rank4 [A B C D] Rank4<Dyn, Dyn, Dyn, Dyn>;
+    Rank0 [], Rank1 [A], Rank2 [A B], Rank3 [A B C], Rank5 [A B C D E],
+    Rank6 [A B C D E G]);
+nd_rank!(5, Ix5, Rank5 [A B C D E] Rank5<Dyn, Dyn, Dyn, Dyn, Dyn>;
+    Rank0 [], Rank1 [A], Rank2 [A B], Rank3 [A B C], Rank4 [A B C D],
+    Rank6 [A B C D E G]);
+nd_rank!(6, Ix6, Rank6 [A B C D E G] Rank6<Dyn, Dyn, Dyn, Dyn, Dyn, Dyn>;
+    Rank0 [], Rank1 [A], Rank2 [A B], Rank3 [A B C], Rank4 [A B C D],
+    Rank5 [A B C D E]);
 
 /// A shape type's ndarray dimension type of the same rank: `Rank2<Dyn, Fixed<768>>` is `Ix2`.
 pub trait NdShape: Shape {

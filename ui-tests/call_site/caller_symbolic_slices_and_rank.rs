@@ -22,8 +22,17 @@ fn main() -> Result<(), tensorgraph::ShapeError> {
     // Another rank.
     let flat = Tensor::<f32, Shape![_]>::zeros_with_dims([768])?;
     let _b = rows(&flat, &g)?;
-    // Two names: a flat slice cannot give both.
+    // Two names: a flat slice cannot give both; the error gives the constructors that add
+    // the dims, which compile as the note spells them.
     let v = vec![0.0f32; 6];
     let _c = mm(&v, &v)?;
+    let (m, k) = (2, 3);
+    let a = &Tensor::<f32, Shape![_, _]>::from_shape_vec([m, k], v.clone())?;
+    let b = &TensorView::<f32, Shape![_, _]>::with_dims([k, m], &v)?;
+    let _d = mm(a, b)?;
+    // The same for an `_into` output.
+    let mut w = vec![0.0f32; 4];
+    mm_into(a, b, &mut w)?;
+    mm_into(a, b, TensorViewMut::<f32, Shape![_, _]>::with_dims([m, m], &mut w)?)?;
     Ok(())
 }

@@ -9,7 +9,7 @@ use proc_macro2::Span;
 use super::{type_text, Checker, Typed};
 use crate::ast::{BinOp, Expr, NamedArg};
 use crate::dim_expr::Poly;
-use crate::dtype::DType;
+use crate::dtype::{Category, DType};
 use crate::ir::{ConstValue, NodeId, NodeKind};
 use crate::ops::TensorOp;
 use crate::shape::Dim;
@@ -242,29 +242,35 @@ impl Checker<'_> {
         // The index, as `i64` and with the new axis (size 1) at `k`; negative ones + D.
         let wide = self.convert(ids, DType::I64);
         let id = self.insert_axis(wide, k);
-        let depth_value = match d.as_static() {
-            Some(n) => self.const_of(n as i128, DType::I64),
-            None => self.add(
-                NodeKind::Count {
-                    dims: vec![d.clone()],
+        // Only a signed index counts from the end: a `u64` above `i64::MAX` is negative as
+        // `i64` and matches no position (out of range: a row of `off`, as ONNX).
+        let normalised = if matches!(id_dtype.category(), Category::Uint) {
+            id
+        } else {
+            let depth_value = match d.as_static() {
+                Some(n) => self.const_of(n as i128, DType::I64),
+                None => self.add(
+                    NodeKind::Count {
+                        dims: vec![d.clone()],
+                    },
+                    DType::I64,
+                    Vec::new(),
+                ),
+            };
+            let zero = self.const_of(0, DType::I64);
+            let negative = self.op_node("less", &[id, zero]);
+            let from_end = self.op_node("add", &[id, depth_value]);
+            let id_dims = self.node(id).dims.clone();
+            self.add(
+                NodeKind::Select {
+                    cond: negative,
+                    a: from_end,
+                    b: id,
                 },
                 DType::I64,
-                Vec::new(),
-            ),
+                id_dims,
+            )
         };
-        let zero = self.const_of(0, DType::I64);
-        let negative = self.op_node("less", &[id, zero]);
-        let from_end = self.op_node("add", &[id, depth_value]);
-        let id_dims = self.node(id).dims.clone();
-        let normalised = self.add(
-            NodeKind::Select {
-                cond: negative,
-                a: from_end,
-                b: id,
-            },
-            DType::I64,
-            id_dims,
-        );
         let position = self.add(NodeKind::Position { axis: k }, DType::I64, dims.clone());
         let hot = self.op_node("equal", &[position, normalised]);
         let value = |this: &mut Self, e: Option<&Expr>, default: i128| -> Option<NodeId> {

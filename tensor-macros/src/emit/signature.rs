@@ -414,7 +414,25 @@ fn arg_check_traits(
     };
     // The values behind a closure's `&` include slices.
     let maybe_unsized = (lending == Lending::LendPointee).then(|| quote!(+ ?::core::marker::Sized));
+    let extra = if symbolic {
+        symbolic_fix_traits(
+            &p,
+            vis,
+            &owner,
+            &label,
+            &declared,
+            dtype,
+            dims,
+            output,
+            &shape_trait,
+            &t,
+            span,
+        )
+    } else {
+        TokenStream::new()
+    };
     let impls = quote_spanned! {span=>
+        #extra
         impl<X: #form #maybe_unsized> #form_trait_s for X
         where
             #checked_bound
@@ -445,6 +463,139 @@ fn arg_check_traits(
         #vis trait #dims_trait<E, #(const #d: usize),*>: #p::SameDtype<E, #t> {}
         #impls
     }
+}
+
+/// The run-time dims of `dims` as a caller names them in Rust: `[m, k]` for `[M, K]`, a
+/// literal as itself, `(b, 768)` with `tuple`.
+fn dims_in_rust(dims: &[Dim], tuple: bool) -> String {
+    let parts: Vec<String> = dims.iter().map(|d| d.to_string().to_lowercase()).collect();
+    match (tuple, parts.len()) {
+        (true, 1) => format!("({},)", parts[0]),
+        (true, _) => format!("({})", parts.join(", ")),
+        (false, _) => format!("[{}]", parts.join(", ")),
+    }
+}
+
+/// The checks of a graph with names that say how to fix two argument forms, each a trait of
+/// its own reached from a second impl of step 2 (`scale_x_shape`) keyed on the shape type
+/// that tensor-core's `Checked` leaves for them:
+/// - a flat slice (`Flat`) for a parameter with two or more names (`NoSlice`):
+///   `{prefix}_flat<E, A>`, whose message says that a slice has no dims for them and whose
+///   note gives the constructor that adds them;
+/// - an ndarray array of another rank than declared (`NdRank<R>`, only with tensor-core's
+///   `ndarray` feature, through its `if_ndarray!`): `{prefix}_ndrank<E, R>`, whose message
+///   prints the passed rank (a const parameter prints as its value) and whose note gives the
+///   reshape.
+///
+/// Each trait has one `#[diagnostic::do_not_recommend]` impl bounded by `NoImpl` (which no
+/// type implements): without an impl rustc adds "this trait has no implementations, consider
+/// adding one".
+#[allow(clippy::too_many_arguments)]
+fn symbolic_fix_traits(
+    p: &TokenStream,
+    vis: &syn::Visibility,
+    owner: &str,
+    label: &str,
+    declared: &str,
+    dtype: DType,
+    dims: &[Dim],
+    output: bool,
+    shape_trait: &proc_macro2::Ident,
+    t: &TokenStream,
+    span: proc_macro2::Span,
+) -> TokenStream {
+    let ident = |name: String| proc_macro2::Ident::new(&name, span);
+    let prefix = shape_trait
+        .to_string()
+        .strip_suffix("_shape")
+        .expect("a shape trait")
+        .to_string();
+    let names: Vec<String> = dims
+        .iter()
+        .filter(|d| d.is_symbolic())
+        .map(|d| format!("`{d}`"))
+        .collect();
+    let shape = format!("{}, {}", dtype.name(), shape_macro_text(dims));
+    let mut out = TokenStream::new();
+    if names.len() >= 2 {
+        let flat_trait = ident(format!("{prefix}_flat"));
+        let (last, rest) = names.split_last().expect("two names");
+        let names_text = format!("{} and {last}", rest.join(", "));
+        let rust_dims = dims_in_rust(dims, false);
+        let message = format!(
+            "{owner} `{declared}`; you passed a flat `{{A}}`, which has no dims for {names_text}"
+        );
+        let flat_label = format!("a flat slice: give it its dims `{rust_dims}`");
+        let note = if output {
+            format!(
+                "a slice's length gives the dims of at most one name; pass it with its dims: \
+                 `TensorViewMut::<{shape}>::with_dims({rust_dims}, &mut v)?` writes into it \
+                 in place (or `&mut Tensor::<{shape}>::from_shape_vec({rust_dims}, v)?` for \
+                 a `Vec` you give up)"
+            )
+        } else {
+            format!(
+                "a slice's length gives the dims of at most one name; pass it with its dims: \
+                 `&Tensor::<{shape}>::from_shape_vec({rust_dims}, v)?` takes the `Vec`, \
+                 `&TensorView::<{shape}>::with_dims({rust_dims}, &v)?` views it (no copy)"
+            )
+        };
+        out.extend(quote! {
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(message = #message, label = #flat_label, note = #note)]
+            #vis trait #flat_trait<E, A: ?Sized>: #p::SameDtype<E, #t> {}
+        });
+        // Located at the declared type, as the other impls: rustc's note on this one points
+        // there.
+        out.extend(quote_spanned! {span=>
+            #[diagnostic::do_not_recommend]
+            impl<E: #p::NoImpl, A: ?Sized> #flat_trait<E, A> for ()
+            where
+                (): #p::SameDtype<E, #t>,
+            {}
+            impl<E, A: ?Sized> #shape_trait<E, #p::Flat, A> for ()
+            where
+                (): #flat_trait<E, A>,
+            {}
+        });
+    }
+    let nd_trait = ident(format!("{prefix}_ndrank"));
+    let rank = dims.len();
+    let message =
+        format!("{owner} `{declared}` (rank {rank}); you passed an ndarray array of rank {{R}}");
+    let (view, index) = if output {
+        ("view_mut", "index_axis_mut")
+    } else {
+        ("view", "index_axis")
+    };
+    let note = format!(
+        "reshape it to rank {rank}: `a.{view}().into_shape_with_order({})` (a `Result`: the \
+         element count must match and `a` be in standard layout), or drop an axis by \
+         indexing it (`a.{index}(Axis(0), i)`) or add one (`a.{view}().insert_axis(Axis(0))`)",
+        dims_in_rust(dims, true)
+    );
+    let nd_impls = quote_spanned! {span=>
+        #[diagnostic::do_not_recommend]
+        impl<E: #p::NoImpl, const R: usize> #nd_trait<E, R> for ()
+        where
+            (): #p::SameDtype<E, #t>,
+        {}
+        impl<E, A: ?Sized, const R: usize> #shape_trait<E, #p::NdRank<R>, A> for ()
+        where
+            (): #nd_trait<E, R>,
+        {}
+    };
+    out.extend(quote! {
+        #p::if_ndarray! {
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
+            #vis trait #nd_trait<E, const R: usize>: #p::SameDtype<E, #t> {}
+            #nd_impls
+        }
+    });
+    out
 }
 
 /// `tokens` with every span moved to `span`'s location, each keeping its own resolution

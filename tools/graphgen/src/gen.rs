@@ -207,8 +207,17 @@ pub fn generate(seed: u64, index: u64) -> Graph {
     let mut tries = 0;
     while g.lets.len() < n_lets && tries < 60 {
         tries += 1;
-        if let Some(v) = g.op() {
-            let ok = v.ty.rank() <= 6 && v.ty.lit_len().unwrap_or(1) <= MAX_ELEMENTS;
+        // Index parameters an op adds are plain ones if its `let` is dropped: a later op
+        // may still read them as values, and the call is then not fallible through them.
+        let indices = g.indices.len();
+        let v = g.op();
+        let ok = v
+            .as_ref()
+            .is_some_and(|v| v.ty.rank() <= 6 && v.ty.lit_len().unwrap_or(1) <= MAX_ELEMENTS);
+        if !ok {
+            g.indices.truncate(indices);
+        }
+        if let Some(v) = v {
             if ok {
                 let name = format!("v{}", g.lets.len());
                 g.lets.push((name.clone(), v.expr));
@@ -2177,7 +2186,8 @@ impl Gen {
     }
 
     fn issue30(&mut self) -> Option<Val> {
-        match self.rng.weighted(&[5, 4, 3, 4, 3, 4, 5, 3, 4]) {
+        match self.rng.weighted(&[5, 4, 3, 4, 3, 4, 5, 3, 4, 4]) {
+            9 => self.attention(),
             0 => self.gather(),
             1 => self.gather_elements(),
             2 => self.one_hot(),
@@ -2188,6 +2198,103 @@ impl Gen {
             7 => self.concat_new(),
             _ => self.index_sugar(),
         }
+    }
+
+    /// `attention(q, k, v, …)` (ONNX `Attention` over `[B, H, S, D]`): `q` a rank-4 value in
+    /// scope (as a float) or a new parameter, `k` and `v` new parameters with the batch and
+    /// row length of `q`, as many heads or a divisor of its literal head count
+    /// (grouped-query), a key length of their own or `q`'s; sometimes `is_causal`, `scale`,
+    /// `softcap` and a bool or additive `attn_mask` broadcast to the scores
+    /// `[B, Hq, Sq, Skv]`.
+    fn attention(&mut self) -> Option<Val> {
+        let from_scope = self
+            .pick_tensor(4)
+            .filter(|v| v.ty.rank() == 4 && !v.ty.dims.contains(&Dim::Lit(0)));
+        let q = match from_scope {
+            Some(v) if self.rng.chance(0.5) => self.coerce(v, |d| d.is_float()),
+            _ => {
+                let dt = self.float_dtype();
+                let sq = if self.rng.chance(0.3) {
+                    self.new_name_or_lit()
+                } else {
+                    Dim::Lit(*self.rng.pick(&[1, 2, 3, 5, 7, 9]))
+                };
+                let dims = vec![
+                    self.base_dim(),
+                    Dim::Lit(*self.rng.pick(&[1, 2, 3, 4, 6])),
+                    sq,
+                    Dim::Lit(*self.rng.pick(&[1, 2, 3, 4, 8, 16])),
+                ];
+                self.add_param(dt, Some(dims))
+            }
+        };
+        let dt = q.ty.dtype;
+        let qd = q.ty.dims.clone();
+        let hkv = match qd[1] {
+            Dim::Lit(h) if h > 0 => {
+                let divisors: Vec<usize> = (1..=h).filter(|d| h % d == 0).collect();
+                Dim::Lit(*self.rng.pick(&divisors))
+            }
+            _ => qd[1].clone(),
+        };
+        let skv = match self.rng.below(3) {
+            0 => qd[2].clone(),
+            1 => self.new_name_or_lit(),
+            _ => Dim::Lit(*self.rng.pick(&[1, 2, 4, 5, 9, 17])),
+        };
+        let dv = if self.rng.chance(0.3) {
+            qd[3].clone()
+        } else {
+            Dim::Lit(*self.rng.pick(&[1, 2, 3, 5, 8]))
+        };
+        let k = self.add_param(
+            dt,
+            Some(vec![qd[0].clone(), hkv.clone(), skv.clone(), qd[3].clone()]),
+        );
+        let v = self.add_param(dt, Some(vec![qd[0].clone(), hkv, skv.clone(), dv.clone()]));
+        let mut named = Vec::new();
+        if self.rng.chance(0.35) {
+            let scores = [qd[0].clone(), qd[1].clone(), qd[2].clone(), skv];
+            let keep = 1 + self.rng.below(4);
+            let dims: Vec<Dim> = scores[4 - keep..]
+                .iter()
+                .map(|d| {
+                    if self.rng.chance(0.3) {
+                        Dim::Lit(1)
+                    } else {
+                        d.clone()
+                    }
+                })
+                .collect();
+            let md = if self.rng.chance(0.5) { Bool } else { dt };
+            let m = self.add_param(md, Some(dims));
+            named.push(("attn_mask", Arg::E(m.expr)));
+        }
+        match self.rng.below(5) {
+            0 | 1 => named.push(("is_causal", Arg::Bool(true))),
+            2 => named.push(("is_causal", Arg::Bool(false))),
+            _ => {}
+        }
+        if self.rng.chance(0.3) {
+            let x = *self.rng.pick(&[0.5, 1.0, 0.125, 2.0, 0.25, 1.5]);
+            named.push(("scale", Arg::E(Expr::Lit(Lit::Float(x)))));
+        }
+        if self.rng.chance(0.3) {
+            let x = *self.rng.pick(&[1.0, 2.0, 5.0, 0.5, 0.0]);
+            named.push(("softcap", Arg::E(Expr::Lit(Lit::Float(x)))));
+        }
+        Some(Val {
+            expr: call(
+                "attention",
+                vec![Arg::E(q.expr), Arg::E(k.expr), Arg::E(v.expr)],
+                named,
+            ),
+            ty: Ty {
+                dtype: dt,
+                dims: vec![qd[0].clone(), qd[1].clone(), qd[2].clone(), dv],
+            },
+            scalar: false,
+        })
     }
 
     fn gather(&mut self) -> Option<Val> {

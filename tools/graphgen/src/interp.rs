@@ -682,6 +682,28 @@ impl Interp<'_> {
                 };
                 loss(f, &x, &labels, w.as_ref(), ignore, reduction)
             }
+            "attention" => {
+                let q = self.eval(&expr(0))?;
+                let k = self.eval(&expr(1))?;
+                let v = self.eval(&expr(2))?;
+                let mask = match named("attn_mask") {
+                    Some(Arg::E(e)) => Some(self.eval(e)?),
+                    _ => None,
+                };
+                let lit = |n: &str| match named(n) {
+                    Some(Arg::E(Expr::Lit(Lit::Float(x)))) => Some(*x),
+                    _ => None,
+                };
+                Ok(attention(
+                    &q,
+                    &k,
+                    &v,
+                    mask.as_ref(),
+                    flag("is_causal"),
+                    lit("scale"),
+                    lit("softcap").unwrap_or(0.0),
+                ))
+            }
             "einsum" => {
                 let Arg::Str(subscripts) = &c.args[0] else {
                     panic!("einsum's subscripts")
@@ -2011,6 +2033,173 @@ fn loss(
             T::scalar(x.dtype, apply("div", c, &[s, ws], &[]))
         }
     })
+}
+
+/// `attention(q, k, v, …)`: ONNX `Attention` (opset 23) over `[B, H, S, D]` computed
+/// whole-row in f64 from its definition: scores `scale · q·kᵀ` (`scale` defaults to
+/// `1/sqrt(D)`), `softcap · tanh(s / softcap)` when `softcap > 0`, then the mask (a `false`
+/// or, with `is_causal`, a key `j > i + Skv - Sq` is left out; a float mask is added),
+/// softmax over the keys and the weighted sum of the value rows; query head `h` reads
+/// key/value head `h / (Hq / Hkv)`; a row whose every key is left out is 0.
+///
+/// The kernels tile the keys with an online softmax in the compute type, so each output
+/// is a range. The bound, per query row: every score within `δ` of the exact one (the dot
+/// product as `dot`'s `(D + 2)·eps·Σ|q·k|` times the scale, an `eps` per scaling, capping
+/// and mask add, and `6·eps·softcap` for the kernel's `tanh`), each subtraction of the
+/// running maximum and each `exp` an `eps`-order relative error, so every unnormalised
+/// weight is within a factor `1 + η`, `η = e^{2δ}(1 + 8·eps) − 1`, and the normalised
+/// weights move the output by at most `2η/(1 − η)·Σ pⱼ|vⱼ|`; the weighted sum and its
+/// rescalings add `(2·Skv + 8)·eps·Σ pⱼ|vⱼ|`, the division `eps·|o|`, and weights that
+/// underflow an absolute `2·Skv·min_normal·max|v|`. A row with a non-finite or inexact
+/// input, or whose `η` is not small (huge scores), is not determined.
+fn attention(
+    q: &T,
+    k: &T,
+    v: &T,
+    mask: Option<&T>,
+    causal: bool,
+    scale: Option<f64>,
+    softcap: f64,
+) -> T {
+    let c = q.dtype.compute();
+    let ep = eps(c);
+    let (min_normal, tiny) = if c == F64 {
+        (f64::MIN_POSITIVE, 5e-324)
+    } else {
+        (f32::MIN_POSITIVE as f64, 1.401298464324817e-45)
+    };
+    let max = crate::value::max_of(c);
+    let round = |x: f64| if c == F64 { x } else { x as f32 as f64 };
+    let (qc, kc, vc) = (convert(q, c), convert(k, c), convert(v, c));
+    let [bn, hq, sq, d] = [q.dims[0], q.dims[1], q.dims[2], q.dims[3]];
+    let [hkv, skv] = [k.dims[1], k.dims[2]];
+    let dv = v.dims[3];
+    let sc = round(scale.unwrap_or(1.0 / (d as f64).sqrt()));
+    let mask = mask.map(|m| {
+        if m.dtype == Bool {
+            m.clone()
+        } else {
+            convert(m, c)
+        }
+    });
+    let fin = |e: E| match e {
+        E::F(x) if x.is_finite() => Some(x),
+        _ => None,
+    };
+    let out_dims = vec![bn, hq, sq, dv];
+    let mut data = vec![E::F(0.0); count(&out_dims)];
+    for b in 0..bn {
+        for h in 0..hq {
+            let kh = h / (hq / hkv.max(1)).max(1);
+            for i in 0..sq {
+                let base = ((b * hq + h) * sq + i) * dv;
+                let row: Option<Vec<E>> = (|| {
+                    let qrow: Vec<f64> = (0..d)
+                        .map(|x| fin(qc.data[((b * hq + h) * sq + i) * d + x]))
+                        .collect::<Option<_>>()?;
+                    let mut kept: Vec<(usize, f64, f64)> = Vec::new();
+                    for j in 0..skv {
+                        let mut out = causal && j as i64 > i as i64 + skv as i64 - sq as i64;
+                        let mut add = None;
+                        if let Some(m) = &mask {
+                            match read_bcast(m, &[b, h, i, j]) {
+                                E::B(keep) => out |= !keep,
+                                e => add = Some(fin(e)?),
+                            }
+                        }
+                        let krow: Vec<f64> = (0..d)
+                            .map(|x| fin(kc.data[((b * hkv + kh) * skv + j) * d + x]))
+                            .collect::<Option<_>>()?;
+                        if out {
+                            continue;
+                        }
+                        let dot: f64 = qrow.iter().zip(&krow).map(|(a, b)| a * b).sum();
+                        let mag: f64 = qrow.iter().zip(&krow).map(|(a, b)| (a * b).abs()).sum();
+                        if mag >= max / 4.0 {
+                            return None;
+                        }
+                        let mut s = sc * dot;
+                        let mut ds = sc.abs() * (d as f64 + 2.0) * ep * mag
+                            + 2.0 * ep * s.abs()
+                            + (2.0 * d as f64 + 2.0) * tiny
+                            + min_normal;
+                        if softcap > 0.0 {
+                            s = softcap * (s / softcap).tanh();
+                            ds += 6.0 * ep * softcap + 2.0 * ep * s.abs();
+                        }
+                        if let Some(m) = add {
+                            s += m;
+                            ds += 2.0 * ep * (s.abs() + m.abs());
+                        }
+                        kept.push((j, s, ds));
+                    }
+                    // Every value row is read (a non-finite one may reach the output
+                    // through a weight of 0 · inf).
+                    let vals: Vec<Vec<f64>> = (0..skv)
+                        .map(|j| {
+                            (0..dv)
+                                .map(|e| fin(vc.data[((b * hkv + kh) * skv + j) * dv + e]))
+                                .collect::<Option<Vec<f64>>>()
+                        })
+                        .collect::<Option<_>>()?;
+                    if kept.is_empty() {
+                        return Some(vec![E::F(0.0); dv]);
+                    }
+                    let m = kept.iter().fold(f64::NEG_INFINITY, |m, k| m.max(k.1));
+                    let delta = kept
+                        .iter()
+                        .map(|&(_, s, ds)| ds + 2.0 * ep * (s.abs() + m.abs()))
+                        .fold(0.0, f64::max);
+                    let eta = (2.0 * delta).exp_m1() + 8.0 * ep * (2.0 * delta).exp();
+                    if !(eta < 0.25) {
+                        return None;
+                    }
+                    let w: Vec<f64> = kept.iter().map(|&(_, s, _)| (s - m).exp()).collect();
+                    let z: f64 = w.iter().sum();
+                    let mut out = Vec::with_capacity(dv);
+                    for e in 0..dv {
+                        let o: f64 = kept
+                            .iter()
+                            .zip(&w)
+                            .map(|(kj, wj)| wj * vals[kj.0][e])
+                            .sum::<f64>()
+                            / z;
+                        let a: f64 = kept
+                            .iter()
+                            .zip(&w)
+                            .map(|(kj, wj)| wj * vals[kj.0][e].abs())
+                            .sum::<f64>()
+                            / z;
+                        let vmax = kept
+                            .iter()
+                            .map(|kj| vals[kj.0][e].abs())
+                            .fold(0.0, f64::max);
+                        if a >= max / 4.0 || vmax >= max / 4.0 {
+                            return None;
+                        }
+                        let bound = (2.0 * eta / (1.0 - eta) + (2.0 * skv as f64 + 8.0) * ep) * a
+                            + ep * o.abs()
+                            + 2.0 * skv as f64 * min_normal * vmax.max(1.0)
+                            + (2.0 * skv as f64 + 2.0) * tiny;
+                        out.push(E::range(o - bound, o + bound, false));
+                    }
+                    Some(out)
+                })();
+                let row = row.unwrap_or_else(|| vec![E::Any; dv]);
+                for (e, x) in row.into_iter().enumerate() {
+                    data[base + e] = x;
+                }
+            }
+        }
+    }
+    convert(
+        &T {
+            dtype: c,
+            dims: out_dims,
+            data,
+        },
+        q.dtype,
+    )
 }
 
 /// NumPy basic indexing: slices and single positions per axis, `None` new axes, `...`.
