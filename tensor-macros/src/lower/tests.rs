@@ -296,6 +296,8 @@ fn a_gathered_row_stored_unchanged_is_one_row_copy() {
         assert!(k.temps.is_empty(), "{source}: {:?}", k.temps);
         assert_eq!(k.nests.len(), 1, "{source}");
     }
+}
+
 /// The graph of `source` for `lower_graph_pitched`.
 fn checked(source: &str) -> TypedGraph {
     let input: crate::ast::GraphInput =
