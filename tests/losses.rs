@@ -171,13 +171,10 @@ graph! {
 /// Signed zeros as ONNX's reference gives them (found by the random-graph soak, seed 35,
 /// graphs 477 and 479; NOTES.md, "Random graphs: attention"): the loss of a picked `-0.0`
 /// is `-(-0.0) = +0.0`, of a picked `+0.0` it is `-0.0`, and an ignored element's is
-/// `+0.0` whatever its scores. The kernels pick the label's score as
-/// `sum(where(class == label, x, 0))`, which turns a picked `-0.0` into `+0.0`, and weight
-/// an ignored element by `+0.0 · -x`, which is `-0.0` for a positive score: a sign of zero
-/// only, and no small fix (a sum cannot keep the sign of the one term it picks; a picking
-/// reduction or a gather would), so the test is ignored until then.
+/// `+0.0` whatever its scores. The kernels pick the label's score with a max over
+/// `where(class == label, x, -inf)`, which keeps its sign (a sum turned `-0.0` into `+0.0`),
+/// and select `+0.0` for an ignored element (`+0.0 · -x` was `-0.0` for a positive score).
 #[test]
-#[ignore = "nll_loss returns -0.0/+0.0 where ONNX gives +0.0/-0.0 (NOTES.md)"]
 fn nll_signed_zeros_as_onnx() {
     // Row 0 picks -0.0; row 1 is ignored with positive scores; row 2 picks +0.0; row 3 is
     // ignored with -0.0 at its label.

@@ -154,11 +154,13 @@ impl Checker<'_> {
             }
         };
         // An `ignore_index` inside `0..C` matches a class: its weight is set to 0 here.
-        let w = match ignore {
+        let kept = ignore.map(|i| {
+            let i = self.add(NodeKind::Const(ConstValue::Int(i)), DType::I64, Vec::new());
+            self.op_node("not_equal", &[label, i])
+        });
+        let w = match kept {
             None => w,
-            Some(i) => {
-                let i = self.add(NodeKind::Const(ConstValue::Int(i)), DType::I64, Vec::new());
-                let kept = self.op_node("not_equal", &[label, i]);
+            Some(kept) => {
                 let wd = self.node(w).dims.clone();
                 self.add(
                     NodeKind::Select {
@@ -171,9 +173,25 @@ impl Checker<'_> {
                 )
             }
         };
+        // The label's score itself, sign of zero included: the max over the class axis of the
+        // score at the label and −∞ elsewhere (a sum would turn a picked −0 into +0, where
+        // ONNX's `-x[label]` gives +0 for −0).
+        let minus_inf = self.float_const(f64::NEG_INFINITY, c);
+        let pick_exact = |this: &mut Self, v: NodeId| -> NodeId {
+            let chosen = this.add(
+                NodeKind::Select {
+                    cond: hot,
+                    a: v,
+                    b: minus_inf,
+                },
+                c,
+                dims.clone(),
+            );
+            this.reduce_node(chosen, ReduceKind::Max, &axes, c)
+        };
         // `-log p[label]`, per element, keepdims form `[N, 1, d…]`.
         let neg_log_p = if name == "nll_loss" {
-            let p = pick(self, xc);
+            let p = pick_exact(self, xc);
             self.op_node("neg", &[p])
         } else {
             let m = self.reduce_node(xc, ReduceKind::MaxNoNan, &axes, c);
@@ -181,10 +199,27 @@ impl Checker<'_> {
             let e = self.op_with_node(&ops::EXP_NONPOS, &[d]);
             let s = self.reduce_node(e, ReduceKind::Sum, &axes, c);
             let lse = self.op_node("log", &[s]);
-            let picked = pick(self, d);
+            let picked = pick_exact(self, d);
             self.op_node("sub", &[lse, picked])
         };
         let weighted = self.op_node("mul", &[w, neg_log_p]);
+        // An ignored element's loss is +0 (ONNX), not `0 · -log p`: −0 for a positive score,
+        // NaN for a label outside the classes (its pick is −∞).
+        let weighted = match kept {
+            None => weighted,
+            Some(kept) => {
+                let wd = self.node(weighted).dims.clone();
+                self.add(
+                    NodeKind::Select {
+                        cond: kept,
+                        a: weighted,
+                        b: zero,
+                    },
+                    c,
+                    wd,
+                )
+            }
+        };
         let per_element = self.drop_axes(weighted, &axes);
         let all: Vec<usize> = (0..per_element_rank(&dims)).collect();
         // Sums accumulate in f64, as `sum` of a float does.
