@@ -1,4 +1,4 @@
-//! `grad fn` and `vjp fn` items (tensor-macros/src/derive.rs): every rule's gradient against
+//! `grad fn` and `vjp fn` items (tensor-macros/src/derive/): every rule's gradient against
 //! central finite differences of the forward graph in f64 (JAX's `check_grads` method: the
 //! directional derivative along a random direction, and every coordinate of small
 //! parameters), hand-derived formulas where ties make finite differences meaningless

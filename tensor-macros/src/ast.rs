@@ -50,7 +50,7 @@ pub enum DerivedKind {
     Vjp,
 }
 
-/// A derived graph function (`derive.rs` writes its body from `graph`'s).
+/// A derived graph function (`derive/` writes its body from `graph`'s).
 pub struct DerivedFn {
     pub attrs: Vec<Attribute>,
     pub vis: Visibility,
@@ -865,6 +865,19 @@ fn parse_params(input: ParseStream, errors: &mut Vec<syn::Error>) -> Vec<Param> 
         let _ = input.parse::<Token![,]>();
     }
     params
+}
+
+impl Param {
+    /// A copy that is not `mut`: a parameter of the graphs that `derive` and
+    /// `emit/in_place.rs` write from this one.
+    pub fn read_only(&self) -> Param {
+        Param {
+            mutable: false,
+            name: self.name.clone(),
+            ty: self.ty.clone(),
+            recovered: self.recovered,
+        }
+    }
 }
 
 impl Parse for Param {

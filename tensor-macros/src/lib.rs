@@ -189,8 +189,14 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
 fn expand_fn(rt: &TokenStream, f: &GraphFn) -> TokenStream {
     // `mut` parameters: a hidden graph of the updates and a wrapper (emit/in_place.rs).
     if f.params.iter().any(|p| p.mutable) && f.syntax_errors.is_empty() {
-        return emit::expand_in_place(rt, f, |hidden| expand_fn(rt, hidden));
+        return emit::expand_in_place(rt, f, |hidden| expand_checked(rt, hidden));
     }
+    expand_checked(rt, f).0
+}
+
+/// `expand_fn` of a graph without `mut` parameters, with its checked graph (`None` when it
+/// has errors).
+fn expand_checked(rt: &TokenStream, f: &GraphFn) -> (TokenStream, Option<ir::TypedGraph>) {
     let mut errors = Errors::default();
     for e in &f.syntax_errors {
         errors.push_error(e.clone());
@@ -228,10 +234,11 @@ fn expand_fn(rt: &TokenStream, f: &GraphFn) -> TokenStream {
     }
     let code = emit::emit_graph_fn(rt, f, graph.as_ref(), kernel.as_ref(), &warnings);
     let errors = errors.combined().map(|e| e.to_compile_error());
-    quote! {
+    let code = quote! {
         #errors
         #code
-    }
+    };
+    (code, graph)
 }
 
 fn unused_warning(f: &GraphFn, ident: &syn::Ident) -> TokenStream {

@@ -11,7 +11,7 @@
 //! add, never fused: the same bound as the packed path, `k · 2⁻²⁴ · Σ|a||b|`).
 
 use super::epilogue::Block;
-use super::source::PackSource;
+use super::source::{direct_pair, PackSource};
 
 /// Products of at most this many rows take this path.
 pub(super) const FEW_ROWS: usize = 4;
@@ -50,12 +50,9 @@ pub(super) fn stream_f32(
     if m == 0 || m > MAX_STREAM_ROWS || k == 0 || n == 0 {
         return false;
     }
-    let (Some(da), Some(db)) = (a.direct(), b.direct()) else {
+    let Some((da, db)) = direct_pair(a, b) else {
         return false;
     };
-    if db.strides().1 != 1 {
-        return false;
-    }
     let mut coeffs = [0f32; MAX_STREAM_ROWS];
     for j0 in (0..n).step_by(CHUNK) {
         let nb = CHUNK.min(n - j0);

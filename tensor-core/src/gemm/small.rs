@@ -57,12 +57,9 @@ pub(super) fn direct_f32(
     }
     #[cfg(target_arch = "x86_64")]
     if cpu_isa() >= Isa::Avx512 {
-        let (Some(da), Some(db)) = (a.direct(), b.direct()) else {
+        let Some((da, db)) = super::source::direct_pair(a, b) else {
             return false;
         };
-        if db.strides().1 != 1 {
-            return false;
-        }
         use super::avx512::f32_direct;
         let nr = if n <= 16 { 16 } else { 32 };
         for j0 in (0..n).step_by(nr) {

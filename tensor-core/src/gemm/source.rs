@@ -476,6 +476,16 @@ impl<P> Direct<'_, P> {
     }
 }
 
+/// Both operands as views read in place, when both are (a `MatRef` of `P`) and `B`'s
+/// columns are contiguous: what the products that skip packing (`small`, `few_rows`) read.
+pub(super) fn direct_pair<'a, P>(
+    a: &'a impl PackSource<P>,
+    b: &'a impl PackSource<P>,
+) -> Option<(Direct<'a, P>, Direct<'a, P>)> {
+    let (da, db) = (a.direct()?, b.direct()?);
+    (db.strides().1 == 1).then_some((da, db))
+}
+
 /// The most rows [`MatRef`]'s fast `read_panel` takes (the tallest micro-tile is 14).
 const PANEL_ROWS: usize = 16;
 

@@ -379,7 +379,7 @@ impl Checker<'_> {
     /// (runtime steps that read their indices from a temp) also a view of one that only
     /// inserts axes (`expand_dims(ids, 1)`, `broadcast_to(…)`): the same values, so the
     /// parameter's check at call entry covers it. The derivative of `gather` is such a
-    /// scatter (`derive.rs`).
+    /// scatter (`derive/`).
     fn index_arg(&mut self, name: &str, e: &Expr) -> Option<NodeId> {
         let views = matches!(name, "scatter_nd" | "scatter_elements");
         let node = self.tensor_arg(name, e)?;

@@ -25,17 +25,17 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, ToTokens};
 
 use crate::ast::{GraphFn, Outputs, Param, ReturnType};
-use crate::check::{check_graph, Errors};
+use crate::ir::TypedGraph;
 
 use super::names::storage_type;
-use super::signature::{fn_ident, is_symbolic, param_type, shape_type};
+use super::signature::{fn_ident, is_symbolic, param_type, shape_type, tensor_type};
 
 /// The hidden graph and the wrapper of an in-place graph `f` (one with `mut` parameters,
 /// parsed without syntax errors).
 pub fn expand_in_place(
     rt: &TokenStream,
     f: &GraphFn,
-    expand: impl Fn(&GraphFn) -> TokenStream,
+    expand: impl Fn(&GraphFn) -> (TokenStream, Option<TypedGraph>),
 ) -> TokenStream {
     let p = quote!(#rt::__private);
     let mut errors = TokenStream::new();
@@ -80,37 +80,26 @@ pub fn expand_in_place(
         attr_errors: f.attr_errors.clone(),
         vis,
         name: hidden_name.clone(),
-        params: f
-            .params
-            .iter()
-            .map(|q| Param {
-                mutable: false,
-                name: q.name.clone(),
-                ty: q.ty.clone(),
-                recovered: q.recovered,
-            })
-            .collect(),
+        params: f.params.iter().map(Param::read_only).collect(),
         ret: Some(ret),
         lets: f.lets.clone(),
         outputs,
         syntax_errors: Vec::new(),
     };
-    let hidden_code = expand(&hidden);
+    let (hidden_code, checked) = expand(&hidden);
 
     // Whether the hidden graph's functions return `Result`: names, or index parameters
     // (checked at call entry).
     let symbolic = is_symbolic(&hidden);
-    let reads_indices =
-        check_graph(&hidden, &mut Errors::default()).is_some_and(|g| !g.index_checks.is_empty());
+    let reads_indices = checked.is_some_and(|g| !g.index_checks.is_empty());
     let fallible = symbolic || reads_indices;
 
     let into = format_ident!("{}_into", fn_ident(&hidden));
     let params = f.params.iter().enumerate().map(|(i, q)| {
         let name = &q.name;
         if q.mutable {
-            let t = storage_type(rt, q.ty.dtype);
-            let s = shape_type(rt, q.ty.dims.as_deref().unwrap_or(&[]));
-            quote!(#name: &mut #p::Tensor<#t, #s>)
+            let t = tensor_type(rt, q.ty.dtype, q.ty.dims.as_deref().unwrap_or(&[]));
+            quote!(#name: &mut #t)
         } else {
             let ty = param_type(rt, &hidden, i, symbolic);
             quote!(#name: #ty)

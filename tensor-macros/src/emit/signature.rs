@@ -64,7 +64,7 @@ fn pattern_type(rt: &TokenStream, dims: &[Dim]) -> TokenStream {
     rank_type(rt, dims, &quote!(#rt::__private::Sym))
 }
 
-fn tensor_type(rt: &TokenStream, dtype: DType, dims: &[Dim]) -> TokenStream {
+pub(super) fn tensor_type(rt: &TokenStream, dtype: DType, dims: &[Dim]) -> TokenStream {
     let t = storage_type(rt, dtype);
     let s = shape_type(rt, dims);
     quote!(#rt::__private::Tensor<#t, #s>)

@@ -1,5 +1,5 @@
 //! Differentiable random graphs (issue 32 item 6): a graph drawn from the ops that
-//! tensor-macros/src/derive.rs has rules for, with a `grad fn` (`value_and_grad`, a rank-0
+//! tensor-macros/src/derive/ has rules for, with a `grad fn` (`value_and_grad`, a rank-0
 //! loss) or a `vjp fn` over its float parameters, and an f32 twin of it (the same draws,
 //! f32 parameters, casts up to f64 and back where the f64 graph casts to f64 twice). The
 //! gradients are checked by tensorgraph-tests/tests/graphgen_grad.rs against central finite
