@@ -397,3 +397,101 @@ fn pad_and_tile_of_names() {
         }
     }
 }
+
+graph! {
+    /// A `tile` of a `concat` along a name (soak seed 35, graph 724).
+    fn tile_of_concat(p0: u32[2, 3], p1: u32[M, 3]) -> u32[2 * M + 4, 3] {
+        let v0 = concat([p0, p1], axis = 0);
+        tile(v0, [2, 1])
+    }
+    /// A reflect `pad` of a named axis inside a `concat` along another (graph 964).
+    fn pad_in_concat(p0: i32[B, 9], p3: i32[B + 2, 2], p4: i32[B + 2, B]) -> i32[B + 2, B + 15] {
+        let v3 = pad(p0, [1, 1, 1, 3], mode = reflect);
+        concat([v3, p3, p4], axis = 1)
+    }
+    /// A clamped end hidden by the step's rounding: `(B - 3) / 3` is 0 at `B = 3`, but the
+    /// end `-5` lies before the axis there (graph 1982).
+    fn stepped_to_end(p0: f32[2, B]) -> f32[2, (B - 3) / 3] {
+        slice(p0, axis = 1, start = 0, end = -5, step = 3)
+    }
+}
+
+/// NumPy's reflect index of `i` in `0..n` padded by `before` (n > before).
+fn reflect(i: isize, n: isize) -> usize {
+    let j = if i < 0 {
+        -i
+    } else if i >= n {
+        2 * (n - 1) - i
+    } else {
+        i
+    };
+    j as usize
+}
+
+#[test]
+fn pieces_inside_pieces() {
+    for m in [0usize, 1, 2, 5, 17] {
+        let p0: Vec<u32> = (0..6).collect();
+        let p1: Vec<u32> = (0..3 * m as u32).map(|i| 100 + i).collect();
+        let y = tile_of_concat(&p0, &p1).unwrap();
+        assert_eq!(y.shape(), &[2 * m + 4, 3]);
+        let once: Vec<u32> = p0.iter().chain(&p1).copied().collect();
+        let want: Vec<u32> = once.iter().chain(&once).copied().collect();
+        assert_eq!(y.as_slice(), &want[..], "m = {m}");
+    }
+    for b in [2usize, 3, 4, 9] {
+        let (rows, w) = (b + 2, b + 15);
+        let p0: Vec<i32> = (0..(b * 9) as i32).collect();
+        let p3: Vec<i32> = (0..(rows * 2) as i32).map(|i| -1 - i).collect();
+        let p4: Vec<i32> = (0..(rows * b) as i32).map(|i| 1000 + i).collect();
+        let p4 = TensorView::<i32, Shape![_, _]>::with_dims([rows, b], &p4).unwrap();
+        let y = pad_in_concat(&p0, &p3, &p4).unwrap();
+        assert_eq!(y.shape(), &[rows, w]);
+        for r in 0..rows {
+            let mut row: Vec<i32> = (0..13)
+                .map(|c| {
+                    let (i, j) = (reflect(r as isize - 1, b as isize), reflect(c - 1, 9));
+                    p0[i * 9 + j]
+                })
+                .collect();
+            row.extend_from_slice(&p3[r * 2..r * 2 + 2]);
+            row.extend_from_slice(&p4.as_slice()[r * b..(r + 1) * b]);
+            assert_eq!(
+                &y.as_slice()[r * w..(r + 1) * w],
+                &row[..],
+                "b = {b} row {r}"
+            );
+        }
+    }
+    // A reflect pad of 1 needs 2 rows.
+    let p4 = TensorView::<i32, Shape![_, _]>::with_dims([3, 1], &[0i32; 3]).unwrap();
+    let err = pad_in_concat(&[0i32; 9][..], &[0i32; 6][..], &p4).unwrap_err();
+    assert!(matches!(err, ShapeError::TooShort { .. }), "{err:?}");
+}
+
+#[test]
+fn a_clamped_bound_is_an_err_whatever_the_length() {
+    for b in [0usize, 1, 2, 3, 4] {
+        let err = stepped_to_end(&vec![0.0f32; 2 * b][..]).unwrap_err();
+        // Below 3 the length's expression is negative, which call entry finds first.
+        assert!(
+            match err {
+                ShapeError::TooShort { size, least, .. } => size == b && least == 5 && b >= 3,
+                ShapeError::NegativeDim { .. } => b < 3,
+                _ => false,
+            },
+            "b = {b}: {err:?}"
+        );
+    }
+    for b in [5usize, 6, 8, 9, 12] {
+        let x: Vec<f32> = (0..2 * b).map(|i| i as f32).collect();
+        let y = stepped_to_end(&x).unwrap();
+        // NumPy: x[:, 0:b-5:3].
+        let cols: Vec<usize> = (0..b - 5).step_by(3).collect();
+        assert_eq!(y.shape(), &[2, cols.len()], "b = {b}");
+        let want: Vec<f32> = (0..2)
+            .flat_map(|r| cols.iter().map(move |&c| (r * b + c) as f32))
+            .collect();
+        assert_eq!(y.as_slice(), &want[..], "b = {b}");
+    }
+}

@@ -906,27 +906,19 @@ fn symbolic_slice(
     let (first, length, least) = if step > 0 {
         let s = start.map_or(lit(0), from_end);
         let e = end.map_or(n.clone(), from_end);
-        let least = start
-            .filter(|v| *v < 0)
-            .map_or(0, |v| -v)
-            .max(end.filter(|v| *v >= 0).unwrap_or(0));
         (
             s.clone(),
             e.sub(&s).add(&lit(step - 1)).floor_div(step as u64),
-            least,
+            least_unclamped(start, end, step),
         )
     } else {
         let u = -step;
         let s = start.map_or(n.add(&lit(-1)), from_end);
         let e = end.map_or(lit(-1), from_end);
-        let least = start
-            .filter(|v| *v >= 0)
-            .map_or(0, |v| v + 1)
-            .max(end.filter(|v| *v < 0).map_or(0, |v| -v - 1));
         (
             s.clone(),
             s.sub(&e).add(&lit(u - 1)).floor_div(u as u64),
-            least,
+            least_unclamped(start, end, step),
         )
     };
     let length = Dim::from_poly(length).map_err(|v| format!("the slice would have length {v}"))?;
@@ -936,6 +928,21 @@ fn symbolic_slice(
     };
     let least = usize::try_from(least).ok().filter(|&l| l > 0);
     Ok((first, length, least))
+}
+
+/// The least axis length `n` at which no given bound of a slice is clamped: NumPy clamps a
+/// forward bound into `0..=n` and a backward one into `-1..=n - 1` (after a negative bound
+/// has `n` added). Every bound counts, not only those that decide the length: with a step
+/// above 1 a clamped end can leave the length's expression at 0 (`start = 0, end = -5,
+/// step = 3` of `n = 3`), which must still be an `Err` as the language states.
+fn least_unclamped(start: Option<i128>, end: Option<i128>, step: i128) -> i128 {
+    let least = |v: i128| match (v >= 0, step > 0) {
+        (true, true) => v,
+        (false, true) => -v,
+        (true, false) => v + 1,
+        (false, false) => -v - 1,
+    };
+    start.map_or(0, least).max(end.map_or(0, least))
 }
 
 /// The pieces of a padded axis of length `n`: fill (or mirrored/edge copies) before and

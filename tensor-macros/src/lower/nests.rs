@@ -58,15 +58,30 @@ pub(super) enum Split {
     /// The box crosses a boundary between two pieces of a `pad`/`concat`/`tile` axis: it is
     /// cut at counter `at` of loop axis `axis` and each part is built again.
     Cut { axis: usize, at: usize },
-    /// The box covers a whole symbolic axis cut into pieces: one box per piece, (first
-    /// counter, extent) along loop axis `axis`.
+    /// The box covers a whole symbolic axis of `node` cut into pieces: one box per piece,
+    /// (first index of the node's axis, extent) along loop axis `axis`; `delta` is the
+    /// node's index minus the loop's along that axis (the box starts at index 0).
     Pieces {
+        node: NodeId,
         axis: usize,
+        delta: Offset,
         boxes: Vec<(Offset, Size)>,
     },
     /// The box reads part of a symbolic pieces axis (a slice of a `concat` along names):
     /// the node must be materialised into a temp, and the kernel lowered again.
     Materialise(NodeId),
+}
+
+/// What a loop box cut at a symbolic node's pieces knows: along loop axis `axis`, reading
+/// `node` at loop index + `delta`, it lies inside piece `piece`. Sub-boxes inherit it, so
+/// a box cut again by an inner node (a `concat` inside a `tile`, a `pad` inside a
+/// `concat`) still finds the outer node's piece, which no longer spans the box exactly.
+#[derive(Clone, Debug)]
+pub(super) struct InsidePiece {
+    node: NodeId,
+    axis: usize,
+    delta: Offset,
+    piece: usize,
 }
 
 /// The nests computing `sink` over the loop box `dims`: one nest, or one per region where
@@ -82,17 +97,20 @@ pub(super) fn build_regions(
 ) -> Result<Vec<LoopNest>, NodeId> {
     let mut nests = Vec::new();
     // Boxes still to build: (first index, extent) per axis; built in index order.
-    let mut pending: Vec<(Vec<Offset>, Vec<Size>)> = vec![(
+    let mut pending: Vec<(Vec<Offset>, Vec<Size>, Vec<InsidePiece>)> = vec![(
         vec![Offset::zero(); dims.len()],
         dims.iter().map(Size::of).collect(),
+        Vec::new(),
     )];
-    while let Some((lo, extents)) = pending.pop() {
+    while let Some((lo, extents, inside)) = pending.pop() {
         // A box with a literal extent of 0 computes nothing. (Its indices need not lie in
         // the value's pieces: a flip of an empty axis starts at -1.)
         if extents.iter().any(Size::is_zero) {
             continue;
         }
         let mut b = NestBuilder::new(graph, temp_of, extents.clone(), root);
+        b.box_lo = lo.clone();
+        b.inside = inside.clone();
         let map: Mapping = lo
             .iter()
             .enumerate()
@@ -107,19 +125,34 @@ pub(super) fn build_regions(
                 let whole = extents[axis]
                     .as_static()
                     .expect("only literal extents are cut into pieces");
-                let (mut first, mut second) = ((lo.clone(), extents.clone()), (lo, extents));
+                let (mut first, mut second) = (
+                    (lo.clone(), extents.clone(), inside.clone()),
+                    (lo, extents, inside),
+                );
                 first.1[axis] = Size::lit(at);
                 second.0[axis] = second.0[axis].add(&Offset::lit(at as i128));
                 second.1[axis] = Size::lit(whole - at);
                 pending.push(second);
                 pending.push(first);
             }
-            Err(Split::Pieces { axis, boxes }) => {
-                for (first, extent) in boxes.into_iter().rev() {
-                    let (mut l, mut e) = (lo.clone(), extents.clone());
-                    l[axis] = first;
+            Err(Split::Pieces {
+                node,
+                axis,
+                delta,
+                boxes,
+            }) => {
+                for (piece, (first, extent)) in boxes.into_iter().enumerate().rev() {
+                    let (mut l, mut e, mut known) = (lo.clone(), extents.clone(), inside.clone());
+                    // The node's index `first` is loop index `first - delta`.
+                    l[axis] = first.add(&delta.scale(-1));
                     e[axis] = extent;
-                    pending.push((l, e));
+                    known.push(InsidePiece {
+                        node,
+                        axis,
+                        delta: delta.clone(),
+                        piece,
+                    });
+                    pending.push((l, e, known));
                 }
             }
             Err(Split::Materialise(node)) => return Err(node),
@@ -136,24 +169,37 @@ pub(super) fn symbolic_piece_for<'p>(
     pieces: &'p [SymbolicPiece],
     whole: &Size,
     index: &AxisIndex,
-    extents: &[Size],
+    builder: &NestBuilder,
 ) -> Result<&'p SymbolicPiece, Split> {
     let Some(axis) = index.axis.filter(|_| index.scale == 1) else {
         return Err(Split::Materialise(node));
     };
-    let extent = &extents[axis];
+    let extent = &builder.loop_dims[axis];
     if let Some(piece) = pieces
         .iter()
         .find(|p| p.lo == index.offset && p.len == *extent)
     {
         return Ok(piece);
     }
+    let delta = index.offset.add(&builder.box_lo[axis].scale(-1));
+    if let Some(known) = builder
+        .inside
+        .iter()
+        .find(|k| k.node == node && k.axis == axis && k.delta == delta)
+    {
+        return Ok(&pieces[known.piece]);
+    }
     if index.offset == Offset::zero() && extent == whole {
         let boxes = pieces
             .iter()
             .map(|p| (p.lo.clone(), p.len.clone()))
             .collect();
-        return Err(Split::Pieces { axis, boxes });
+        return Err(Split::Pieces {
+            node,
+            axis,
+            delta,
+            boxes,
+        });
     }
     Err(Split::Materialise(node))
 }
@@ -310,6 +356,10 @@ pub(super) struct NestBuilder<'g> {
     pub(super) operands: Vec<(BufferRef, Offset, Vec<Offset>)>,
     pub(super) values: Vec<Value>,
     pub(super) memo: HashMap<(NodeId, Mapping), usize>,
+    /// The first index of each loop axis (the box's place in the whole loop) and the
+    /// symbolic pieces it is known to lie in (`build_regions`).
+    pub(super) box_lo: Vec<Offset>,
+    pub(super) inside: Vec<InsidePiece>,
 }
 
 impl<'g> NestBuilder<'g> {
@@ -322,11 +372,13 @@ impl<'g> NestBuilder<'g> {
         NestBuilder {
             graph,
             temp_of,
-            loop_dims,
             root,
             operands: Vec::new(),
             values: Vec::new(),
             memo: HashMap::new(),
+            box_lo: vec![Offset::zero(); loop_dims.len()],
+            inside: Vec::new(),
+            loop_dims,
         }
     }
 
@@ -558,7 +610,7 @@ impl<'g> NestBuilder<'g> {
                 },
                 AxisMap::SymbolicPieces(pieces) => {
                     let whole = Size::of(&self.graph.nodes[node].dims[input_map.len()]);
-                    match symbolic_piece_for(node, pieces, &whole, index, &self.loop_dims) {
+                    match symbolic_piece_for(node, pieces, &whole, index, self) {
                         Err(split) => {
                             cut.get_or_insert(split);
                             AxisIndex::zero()

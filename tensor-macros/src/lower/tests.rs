@@ -348,3 +348,21 @@ fn pitched_kernels_address_rows_by_their_pitch() {
     let g = checked("fn f(x: f32[B, 4]) -> f32[B, 2, 2] { reshape(x, [B, 2, 2]) }");
     assert!(lower_graph_pitched(&g, &[true], &[false]).is_none());
 }
+
+/// Regression (issue 30, soak of seed 35, graphs 724 and 964): a `tile` or reflect `pad`
+/// next to a `concat` along a named axis made lowering ask for the same node twice.
+#[test]
+fn tile_and_pad_beside_a_symbolic_concat_lower() {
+    kernel(
+        "fn a4(p0: u32[2, 3], p1: u32[M, 3]) -> u32[2 * M + 4, 3] {
+            let v0 = concat([p0, p1], axis = 0);
+            tile(v0, [2, 1])
+        }",
+    );
+    kernel(
+        "fn b3(p0: bool[B, 9], p3: bool[B + 2, 2], p4: bool[B + 2, B]) -> bool[B + 2, B + 15] {
+            let v3 = pad(p0, [1, 1, 1, 3], mode = reflect);
+            concat([v3, p3, p4], axis = 1)
+        }",
+    );
+}
