@@ -495,3 +495,28 @@ fn a_clamped_bound_is_an_err_whatever_the_length() {
         assert_eq!(y.as_slice(), &want[..], "b = {b}");
     }
 }
+
+graph! {
+    /// Dim expressions in `broadcast_to` and `reshape` targets.
+    fn targets(x: f32[N], y: f32[N + 1]) -> f32[N + 1, N] {
+        broadcast_to(x, [N + 1, N]) + reshape(y, [N + 1, 1]) * 10.0
+    }
+    fn column(x: f32[2 * N]) -> f32[2 * N, 1] { reshape(x, [N + N, 1]) }
+}
+
+#[test]
+fn expressions_in_shape_targets() {
+    for n in [0usize, 1, 4] {
+        let x: Vec<f32> = (0..n).map(|i| i as f32).collect();
+        let y: Vec<f32> = (0..=n).map(|i| i as f32).collect();
+        let z = targets(&x, &y).unwrap();
+        assert_eq!(z.shape(), &[n + 1, n]);
+        let want: Vec<f32> = (0..=n)
+            .flat_map(|r| (0..n).map(move |c| c as f32 + 10.0 * r as f32))
+            .collect();
+        assert_eq!(z.as_slice(), &want[..]);
+        let w: Vec<f32> = (0..2 * n).map(|i| i as f32).collect();
+        let h = column(&w).unwrap();
+        assert_eq!((h.shape(), h.as_slice()), (&[2 * n, 1][..], &w[..]));
+    }
+}

@@ -134,6 +134,44 @@ graph! {
     }
     grad fn att_add_grad = value_and_grad(att_add, wrt = [q, k, v]);
 
+    /// The rest of the reduction family and `l2_normalize`.
+    fn reduce_more(x: f64[3, 4], z: f64[2, 3]) -> f64[] {
+        sum(prod(x, axis = 1)) + prod(z) + sum(reduce_l1(x, axis = 0) * x[0]) + reduce_l2(x)
+            + sum(reduce_log_sum(x * x + 1.0, axis = [0, 1], keepdims = true))
+            + sum(l2_normalize(x, axis = 0) * x) + sum(prod(z, axis = [0, 1], keepdims = true))
+    }
+    grad fn reduce_more_grad = value_and_grad(reduce_more, wrt = [x, z]);
+
+    fn prods(x: f64[3, 3], z: f64[2, 2, 2]) -> f64[] {
+        sum(prod(x, axis = 1)) + sum(prod(z, axis = [0, 2]))
+    }
+    grad fn prods_grad = value_and_grad(prods, wrt = [x, z]);
+
+    /// Padding modes and crops, stepped slices, gathers along other axes, scatters.
+    fn reorg2(x: f64[5, 4], e: f64[3, 6], u: f64[4, 4], w: f64[5, 2], ids: i64[2, 2], ix: i64[4, 1], ie: i64[5, 2], c: f64[8, 9]) -> f64[] {
+        let r = pad(x, [2, 1, 3, 2], mode = reflect);
+        let g = pad(x, [1, 2, 0, 3], mode = edge);
+        let k = pad(x, [-1, 2, 1, -2]);
+        let s = slice(x, axis = 0, start = 4, end = 0, step = -2);
+        let s2 = slice(x, axis = 1, start = 1, step = 2);
+        let s3 = slice(x, axis = 0, step = -3);
+        let ge = gather(e, ids, axis = 1);
+        let sn = scatter_nd(x, ix, u, reduction = add);
+        let se = scatter_elements(x, ie, w, axis = 1, reduction = add);
+        let s0 = scatter_elements(x * 2.0, ie, c[0:5, 0:2]);
+        sum(r * r * c[:, 0:9]) + sum(g * g * g) + sum(square(k)) + sum(s * s * x[1:3])
+            + sum(s2 * s2 * s2) + sum(s3 * x[0:2] * x[0:2]) + sum(ge * ge * ge[0])
+            + sum(sn * sn) + sum(se * se * x) + sum(s0 * s0) + sum(square(gather_nd(x, ix)))
+            + sum(x[::2, ::3] * 5.0) + sum(x[::-1, 3:0:-2] * x[0:5, 0:2])
+    }
+    grad fn reorg2_grad = value_and_grad(reorg2, wrt = [x, e, u, w]);
+
+    /// Named axes: a unit-step slice with literal pads, a reversed axis.
+    fn named_slices(x: f64[N, 3]) -> f64[] {
+        sum(square(slice(x, axis = 0, start = 1, end = -1))) + sum(x[::-1] * x)
+    }
+    grad fn named_slices_grad = value_and_grad(named_slices, wrt = [x]);
+
     fn layer(x: f64[B, 3], w: f64[3, 2]) -> f64[B, 2] {
         sigmoid(x @ w)
     }
@@ -718,4 +756,111 @@ fn t<const A: usize, const B: usize, const C: usize, const D: usize>(
     v: &[f64],
 ) -> Tensor<f64, Shape![A, B, C, D]> {
     Tensor::from_vec(v.to_vec()).unwrap()
+}
+
+#[test]
+fn reduction_family_and_l2_normalize_match_finite_differences() {
+    let mut rng = Rng::new(21);
+    let p = vec![
+        uniform(&mut rng, 12, 0.3, 1.5),
+        uniform(&mut rng, 6, -1.2, 1.2),
+    ];
+    let f = |q: &[Vec<f64>]| reduce_more(&t2::<3, 4>(&q[0]), &t2::<2, 3>(&q[1])).item();
+    let (value, gx, gz) = reduce_more_grad(&t2::<3, 4>(&p[0]), &t2::<2, 3>(&p[1]));
+    assert_eq!(value.item(), f(&p));
+    check_fd(
+        "reduce_more",
+        &f,
+        &p,
+        &[gx.as_slice(), gz.as_slice()],
+        1e-6,
+        1e-7,
+    );
+    // Negative entries for the L1 norm's sign.
+    let p = vec![
+        uniform(&mut rng, 12, -1.5, 1.5),
+        uniform(&mut rng, 6, -1.2, 1.2),
+    ];
+    let (_, gx, gz) = reduce_more_grad(&t2::<3, 4>(&p[0]), &t2::<2, 3>(&p[1]));
+    check_fd(
+        "reduce_more, signs",
+        &f,
+        &p,
+        &[gx.as_slice(), gz.as_slice()],
+        1e-6,
+        1e-7,
+    );
+}
+
+/// `prod`'s derivative at zeros, by hand: the product of the others.
+#[test]
+fn prod_at_zeros_is_the_product_of_the_others() {
+    let x = [0.0, 2.0, 3.0, 0.0, 0.0, 5.0, 1.0, -2.0, 3.0];
+    // z[i][j][k], reduced over i and k for each j: group j = 0 has one zero, j = 1 none.
+    let z = [0.0, 2.0, 1.5, -1.0, 3.0, 4.0, 0.5, 2.0];
+    let (_, gx, gz) = prods_grad(&t2::<3, 3>(&x), &t3::<2, 2, 2>(&z));
+    assert_eq!(
+        gx.as_slice(),
+        &[6.0, 0.0, 0.0, 0.0, 0.0, 0.0, -6.0, 3.0, -2.0]
+    );
+    // Group j = 0: z000 = 0, z001 = 2, z100 = 3, z101 = 4: the zero gets 2·3·4 = 24.
+    // Group j = 1: 1.5, -1, 0.5, 2 (product -1.5): each gets -1.5 / itself.
+    let want = [24.0, 0.0, -1.0, 1.5, 0.0, 0.0, -3.0, -0.75];
+    assert_eq!(gz.as_slice(), &want);
+}
+
+#[test]
+fn pads_strides_and_scatters_match_finite_differences() -> Result<(), tensorgraph::ShapeError> {
+    let mut rng = Rng::new(22);
+    let p = vec![
+        uniform(&mut rng, 20, -1.0, 1.0),
+        uniform(&mut rng, 18, -1.0, 1.0),
+        uniform(&mut rng, 16, -1.0, 1.0),
+        uniform(&mut rng, 10, -1.0, 1.0),
+    ];
+    let ids = Tensor::<i64, Shape![2, 2]>::from_vec(vec![5, 0, -1, 2])?;
+    let ix = Tensor::<i64, Shape![4, 1]>::from_vec(vec![1, 3, 1, -1])?;
+    let ie = Tensor::<i64, Shape![5, 2]>::from_vec(vec![0, 3, 1, 1, 2, 0, -1, 3, 0, 0])?;
+    let c = t2::<8, 9>(&uniform(&mut rng, 72, -1.0, 1.0));
+    let args = |q: &[Vec<f64>]| {
+        (
+            t2::<5, 4>(&q[0]),
+            t2::<3, 6>(&q[1]),
+            t2::<4, 4>(&q[2]),
+            t2::<5, 2>(&q[3]),
+        )
+    };
+    let f = |q: &[Vec<f64>]| {
+        let (x, e, u, w) = args(q);
+        reorg2(&x, &e, &u, &w, &ids, &ix, &ie, &c).unwrap().item()
+    };
+    let (x, e, u, w) = args(&p);
+    let (value, gx, ge, gu, gw) = reorg2_grad(&x, &e, &u, &w, &ids, &ix, &ie, &c)?;
+    assert_eq!(value.item(), f(&p));
+    check_fd(
+        "reorg2",
+        &f,
+        &p,
+        &[gx.as_slice(), ge.as_slice(), gu.as_slice(), gw.as_slice()],
+        1e-6,
+        1e-7,
+    );
+
+    for n in [2usize, 3, 6] {
+        let v = uniform(&mut rng, 3 * n, -1.0, 1.0);
+        let view =
+            |v: &[f64]| Tensor::<f64, Shape![_, 3]>::from_shape_vec([n, 3], v.to_vec()).unwrap();
+        let f = |q: &[Vec<f64>]| named_slices(&view(&q[0])).unwrap().item();
+        let (value, gx) = named_slices_grad(&view(&v))?;
+        assert_eq!(value.item(), f(std::slice::from_ref(&v)));
+        check_fd(
+            "named slices",
+            &f,
+            std::slice::from_ref(&v),
+            &[gx.as_slice()],
+            1e-6,
+            1e-7,
+        );
+    }
+    Ok(())
 }

@@ -166,6 +166,9 @@ graph! {
     fn nll_signed_zero(lp: f32[N, C], labels: i64[N]) -> f32[N] {
         nll_loss(lp, labels, reduction = none, ignore_index = 1)
     }
+    fn nll_signed_weight(lp: f32[N, 3], labels: i64[N], w: f32[3]) -> f32[N] {
+        nll_loss(lp, labels, weight = w, reduction = none)
+    }
 }
 
 /// Signed zeros as ONNX's reference gives them (found by the random-graph soak, seed 35,
@@ -182,6 +185,19 @@ fn nll_signed_zeros_as_onnx() {
     let y = nll_signed_zero(&m(4, 2, &lp), &[0i64, 1, 0, 1][..]).unwrap();
     let bits: Vec<u32> = y.as_slice().iter().map(|v| v.to_bits()).collect();
     let want: Vec<u32> = [0.0f32, 0.0, -0.0, 0.0]
+        .iter()
+        .map(|v| v.to_bits())
+        .collect();
+    assert_eq!(bits, want);
+    // A weight of -0.0 (seed 35, graph 669): ONNX's `-x[label] · w[label]`, the weight's
+    // sign kept (a summed pick of the weight made it +0.0).
+    let w = [-0.0f32, 0.0, 2.0];
+    let lp = [
+        1.0f32, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, -0.0, 0.0, 0.0, 0.0, 5.0,
+    ];
+    let y = nll_signed_weight(&m(4, 3, &lp), &[0i64, 0, 1, 2][..], &w).unwrap();
+    let bits: Vec<u32> = y.as_slice().iter().map(|v| v.to_bits()).collect();
+    let want: Vec<u32> = [(-1.0f32) * -0.0, (1.0f32) * -0.0, (0.0f32) * 0.0, -10.0]
         .iter()
         .map(|v| v.to_bits())
         .collect();

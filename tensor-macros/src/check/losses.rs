@@ -122,6 +122,23 @@ impl Checker<'_> {
             );
             this.reduce_node(chosen, ReduceKind::Sum, &axes, c)
         };
+        // A value at the label, sign of zero included: the max over the class axis of the
+        // value at the label and −∞ elsewhere (a sum would turn a picked −0 into +0, where
+        // ONNX's `-x[label]` gives +0 for −0, and `-x[label] · w[label]` +0 for w = −0).
+        // Every label that is not ignored matches a class (checked at call entry).
+        let minus_inf = self.float_const(f64::NEG_INFINITY, c);
+        let pick_exact = |this: &mut Self, v: NodeId| -> NodeId {
+            let chosen = this.add(
+                NodeKind::Select {
+                    cond: hot,
+                    a: v,
+                    b: minus_inf,
+                },
+                c,
+                dims.clone(),
+            );
+            this.reduce_node(chosen, ReduceKind::Max, &axes, c)
+        };
         // The label's weight: `weight[label]`, or 1; 0 where no class matches (ignored).
         let one = self.float_const(1.0, c);
         let w = match weight {
@@ -150,7 +167,7 @@ impl Checker<'_> {
                 wv_dims[1] = dims[1].clone();
                 let wc = self.convert(wn, c);
                 let wv = self.add(NodeKind::View { input: wc, map }, c, wv_dims);
-                pick(self, wv)
+                pick_exact(self, wv)
             }
         };
         // An `ignore_index` inside `0..C` matches a class: its weight is set to 0 here.
@@ -172,22 +189,6 @@ impl Checker<'_> {
                     wd,
                 )
             }
-        };
-        // The label's score itself, sign of zero included: the max over the class axis of the
-        // score at the label and −∞ elsewhere (a sum would turn a picked −0 into +0, where
-        // ONNX's `-x[label]` gives +0 for −0).
-        let minus_inf = self.float_const(f64::NEG_INFINITY, c);
-        let pick_exact = |this: &mut Self, v: NodeId| -> NodeId {
-            let chosen = this.add(
-                NodeKind::Select {
-                    cond: hot,
-                    a: v,
-                    b: minus_inf,
-                },
-                c,
-                dims.clone(),
-            );
-            this.reduce_node(chosen, ReduceKind::Max, &axes, c)
         };
         // `-log p[label]`, per element, keepdims form `[N, 1, d…]`.
         let neg_log_p = if name == "nll_loss" {

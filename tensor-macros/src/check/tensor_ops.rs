@@ -23,10 +23,52 @@ use crate::ops::{self, ParamType, ReduceDtype, TensorOp, TensorOpKind};
 use crate::shape::{broadcast, dims_text, static_len, Dim};
 
 /// One item of a `reshape`/`broadcast_to` target: a literal (`-1` for reshape's inferred
-/// dim) or a dim name of the graph.
+/// dim), a dim name of the graph, or a dim expression of them (`N - 2`, `(N + 1) / 2`).
 enum TargetDim {
     Lit(i128),
     Name(String),
+    Expr(crate::dim_expr::Poly),
+}
+
+/// The dim expression an item of a target list spells: integer literals and `names`
+/// combined by `+ - *`, `/` by a positive literal (floor), `max`/`min` of two; `None` for
+/// anything else.
+fn target_poly(e: &Expr, names: &[String]) -> Option<crate::dim_expr::Poly> {
+    use crate::ast::{BinOp, UnOp};
+    use crate::dim_expr::Poly;
+    match e {
+        Expr::Var(ident) => {
+            let n = ident.to_string();
+            names.contains(&n).then(|| Poly::name(&n))
+        }
+        Expr::Unary {
+            op: UnOp::Neg,
+            expr,
+            ..
+        } => target_poly(expr, names).map(|p| p.scale(-1)),
+        Expr::Binary { op, lhs, rhs, .. } => {
+            let a = target_poly(lhs, names)?;
+            match op {
+                BinOp::Div => {
+                    let d = int_literal(rhs).filter(|&d| d > 0)?;
+                    Some(a.floor_div(u64::try_from(d).ok()?))
+                }
+                BinOp::Add => Some(a.add(&target_poly(rhs, names)?)),
+                BinOp::Sub => Some(a.sub(&target_poly(rhs, names)?)),
+                BinOp::Mul => Some(a.mul(&target_poly(rhs, names)?)),
+                _ => None,
+            }
+        }
+        Expr::Call { func, args, named } if named.is_empty() && args.len() == 2 => {
+            let (a, b) = (target_poly(&args[0], names)?, target_poly(&args[1], names)?);
+            match func.to_string().as_str() {
+                "max" => Some(a.maximum(&b)),
+                "min" => Some(a.minimum(&b)),
+                _ => None,
+            }
+        }
+        _ => int_literal(e).map(Poly::constant),
+    }
 }
 
 /// The dims of `reshape(x, target)` (with `infer` the index of a `-1`, set to 1 in
@@ -477,9 +519,13 @@ impl Checker<'_> {
                     return None;
                 }
                 out.push((TargetDim::Name(n), item.span()));
+            } else if let Some(p) = target_poly(item, &self.dim_names) {
+                out.push((TargetDim::Expr(p), item.span()));
             } else {
-                self.errors
-                    .push(item.span(), "expected an integer literal or a dim name");
+                self.errors.push(
+                    item.span(),
+                    "expected an integer literal, a dim name, or a dim expression of them (`N - 2`, `(N + 1) / 2`)",
+                );
                 return None;
             }
         }
@@ -1226,6 +1272,16 @@ impl Checker<'_> {
                         }
                         TargetDim::Lit(a) => target.push(Dim::Static(*a as usize)),
                         TargetDim::Name(n) => target.push(Dim::Named(n.clone())),
+                        TargetDim::Expr(p) => match Dim::from_poly(p.clone()) {
+                            Ok(d) => target.push(d),
+                            Err(v) => {
+                                self.errors.push(
+                                    *s,
+                                    format!("a dimension is a non-negative integer; `{p}` is {v}"),
+                                );
+                                return Typed::Poison;
+                            }
+                        },
                     }
                 }
                 if name == "reshape" {
@@ -1234,6 +1290,7 @@ impl Checker<'_> {
                         .map(|(item, _)| match item {
                             TargetDim::Lit(v) => v.to_string(),
                             TargetDim::Name(n) => n.clone(),
+                            TargetDim::Expr(p) => p.to_string(),
                         })
                         .collect();
                     let written = format!("[{}]", written.join(", "));

@@ -96,24 +96,54 @@ pub(super) fn reshape(e: Expr, dims: &[Dim]) -> Result<Expr, String> {
     Ok(call("reshape", vec![e, dims_list(dims)?]))
 }
 
-/// The DSL list of `dims`: literals and names (a dim expression cannot be a shape op's
-/// target yet).
+/// The DSL list of `dims`: literals, names and dim expressions.
 pub(super) fn dims_list(dims: &[Dim]) -> Result<Expr, String> {
-    let items = dims
-        .iter()
-        .map(|d| match d {
-            Dim::Static(n) => Ok(int(*n)),
-            Dim::Named(n) => Ok(Expr::Var(Ident::new(n, Span::call_site()))),
-            Dim::Expr(p) => Err(format!(
-                "the derivative needs a value shaped by the dim expression `{p}`, which a shape op's target cannot hold yet"
-            )),
-        })
-        .collect::<Result<Vec<_>, _>>()?;
     Ok(Expr::Call {
         func: Ident::new("__list", Span::call_site()),
-        args: items,
+        args: dims.iter().map(dim_expr).collect(),
         named: Vec::new(),
     })
+}
+
+/// A dim as the language writes it in a target list.
+fn dim_expr(d: &Dim) -> Expr {
+    match d {
+        Dim::Static(n) => int(*n),
+        Dim::Named(n) => var(n),
+        Dim::Expr(p) => poly_expr(p),
+    }
+}
+
+/// A normal form written back as an expression: a sum of (coefficient × atoms).
+fn poly_expr(p: &crate::dim_expr::Poly) -> Expr {
+    use crate::dim_expr::Atom;
+    let atom = |a: &Atom| match a {
+        Atom::Name(n) => var(n),
+        Atom::FloorDiv(q, d) => binary(BinOp::Div, poly_expr(q), int(*d as usize)),
+        Atom::Max(a, b) => call("max", vec![poly_expr(a), poly_expr(b)]),
+        Atom::Min(a, b) => call("min", vec![poly_expr(a), poly_expr(b)]),
+    };
+    let mut sum: Option<Expr> = None;
+    for (atoms, c) in p.terms() {
+        let mut term = atoms
+            .iter()
+            .map(atom)
+            .reduce(|a, b| binary(BinOp::Mul, a, b));
+        let magnitude = int(c.unsigned_abs() as usize);
+        term = Some(match term {
+            None => magnitude,
+            Some(t) if c.unsigned_abs() == 1 => t,
+            Some(t) => binary(BinOp::Mul, magnitude, t),
+        });
+        let term = term.expect("set above");
+        sum = Some(match (sum, c < 0) {
+            (None, false) => term,
+            (None, true) => neg(term),
+            (Some(s), false) => binary(BinOp::Add, s, term),
+            (Some(s), true) => binary(BinOp::Sub, s, term),
+        });
+    }
+    sum.unwrap_or_else(|| int(0))
 }
 
 /// The element count of `dims` along `axes`, as a float literal (literal dims) or a
@@ -238,6 +268,34 @@ pub(super) fn int_list(values: &[usize]) -> Expr {
         args: values.iter().map(|&v| int(v)).collect(),
         named: Vec::new(),
     }
+}
+
+/// A signed integer literal (`-3` is unary minus of `3`, as the parser reads it).
+pub(super) fn sint(v: i128) -> Expr {
+    if v < 0 {
+        neg(int(v.unsigned_abs() as usize))
+    } else {
+        int(v as usize)
+    }
+}
+
+/// `pad(e, …)` with `(before, after)` on axis `axis` of `rank` and 0 elsewhere (negative
+/// counts crop).
+pub(super) fn pad_axis(e: Expr, rank: usize, axis: usize, before: i128, after: i128) -> Expr {
+    let mut counts = vec![int(0); 2 * rank];
+    counts[2 * axis] = sint(before);
+    counts[2 * axis + 1] = sint(after);
+    let list = Expr::Call {
+        func: Ident::new("__list", Span::call_site()),
+        args: counts,
+        named: Vec::new(),
+    };
+    call("pad", vec![e, list])
+}
+
+/// `f(e, axis = axis)`: a per-axis call such as `flip`.
+pub(super) fn along(f: &str, e: Expr, axis: usize) -> Expr {
+    with_named(call(f, vec![e]), vec![("axis", int(axis))])
 }
 
 /// A float literal, written with full precision (`{:?}` prints the shortest text that

@@ -68,6 +68,23 @@ impl Backward<'_> {
                 return Ok(());
             }
             ("attention", 3) => return self.attention_rule(func, out, args, named, g),
+            ("l2_normalize", 1) => {
+                // y = x / n, n = sqrt(sum(x²)) along the axis: dx = (g - y·sum(g·y)) / n.
+                let (xt, xd) = self.ty_of(&x)?;
+                let axis = literal_axis(named, -1, xd.len())
+                    .map_err(|e| syn::Error::new(func.span(), e))?;
+                let keep = || vec![("axis", int_list(&[axis])), keepdims()];
+                let norm = call(
+                    "sqrt",
+                    vec![with_named(
+                        call("sum", vec![mul(x.clone(), x.clone())]),
+                        keep(),
+                    )],
+                );
+                let along = with_named(call("sum", vec![mul(g.clone(), vv.clone())]), keep());
+                let d = div(sub(g.clone(), mul(vv, along)), norm);
+                return self.send(&x, d, &(xt, xd));
+            }
             ("layer_norm" | "rms_norm", _) => {
                 return self.norm_rule(&name, func, out, args, named, g)
             }
@@ -152,7 +169,11 @@ impl Backward<'_> {
                 return Ok(());
             }
             ("matmul", 2) => return self.matmul_rule(out, &args[0], &args[1], g),
-            ("sum" | "mean" | "max" | "min" | "reduce_sum_square" | "reduce_log_sum_exp", 1) => {
+            (
+                "sum" | "mean" | "max" | "min" | "prod" | "reduce_sum_square"
+                | "reduce_log_sum_exp" | "reduce_l1" | "reduce_l2" | "reduce_log_sum",
+                1,
+            ) => {
                 let (xt, xd) = self.ty_of(&x)?;
                 let axes =
                     reduced_axes(named, xd.len()).map_err(|e| syn::Error::new(func.span(), e))?;
@@ -178,6 +199,57 @@ impl Backward<'_> {
                         div(mul(gx, hit), ties)
                     }
                     "reduce_sum_square" => mul(gx, mul(lit_f(2.0), x.clone())),
+                    // |x|' as `abs`'s rule: 1 at 0 (JAX).
+                    "reduce_l1" => call(
+                        "where",
+                        vec![
+                            binary(BinOp::Ge, x.clone(), lit_f(0.0)),
+                            gx.clone(),
+                            neg(gx),
+                        ],
+                    ),
+                    // x / ‖x‖: NaN where the norm is 0 (0/0), as JAX's `norm`.
+                    "reduce_l2" => mul(gx, div(x.clone(), back(vv)?)),
+                    "reduce_log_sum" => {
+                        let total = with_named(
+                            call("sum", vec![x.clone()]),
+                            vec![("axis", int_list(&axes)), keepdims()],
+                        );
+                        div(gx, total)
+                    }
+                    "prod" => {
+                        // The product of the others, exact at zeros (no division by a
+                        // zero factor): with no zero in the group it is prod / x; with
+                        // one, the zero's is the product of the rest and every other's
+                        // is 0; with two or more, all are 0.
+                        let group = |e: Expr, f: &str| {
+                            with_named(
+                                call(f, vec![e]),
+                                vec![("axis", int_list(&axes)), keepdims()],
+                            )
+                        };
+                        let zero = self.let_(binary(BinOp::Eq, x.clone(), lit_f(0.0)));
+                        let nonzero = call("where", vec![zero.clone(), lit_f(1.0), x.clone()]);
+                        let rest = self.let_(group(nonzero, "prod"));
+                        let zeros = self.let_(group(cast(zero.clone(), xt), "sum"));
+                        let at_zero = call(
+                            "where",
+                            vec![
+                                binary(BinOp::Eq, zeros.clone(), lit_f(1.0)),
+                                rest.clone(),
+                                lit_f(0.0),
+                            ],
+                        );
+                        let elsewhere = call(
+                            "where",
+                            vec![
+                                binary(BinOp::Eq, zeros, lit_f(0.0)),
+                                div(rest, x.clone()),
+                                lit_f(0.0),
+                            ],
+                        );
+                        mul(gx, call("where", vec![zero, at_zero, elsewhere]))
+                    }
                     _ => {
                         let vx = back(vv)?;
                         mul(gx, call("exp", vec![sub(x.clone(), vx)]))

@@ -154,12 +154,113 @@ impl Backward<'_> {
                         vec![add],
                     )
                 } else {
-                    return Err(syn::Error::new(
-                        func.span(),
-                        format!("`{}`: the derivative of `gather` along an axis other than 0 is not written yet", self.function),
-                    ));
+                    // Along axis k: the axis moved to the front, gathered along 0, moved
+                    // back. `g` has the ids' q axes at k; they go first.
+                    let (_, idims) = self.ty_of(ids)?;
+                    let (q, r) = (idims.len(), dd.len());
+                    let ids_first: Vec<usize> = (axis..axis + q)
+                        .chain(0..axis)
+                        .chain(axis + q..r - 1 + q)
+                        .collect();
+                    let moved_g = call("transpose", vec![g.clone(), int_list(&ids_first)]);
+                    let mut moved: Vec<Dim> = vec![dd[axis].clone()];
+                    moved.extend(
+                        dd.iter()
+                            .enumerate()
+                            .filter(|(j, _)| *j != axis)
+                            .map(|(_, d)| d.clone()),
+                    );
+                    let zeros = broadcast_to(cast(lit_f(0.0), out.0), &moved)
+                        .map_err(|e| syn::Error::new(func.span(), e))?;
+                    let tuples = call("expand_dims", vec![ids.clone(), int(q)]);
+                    let scattered =
+                        with_named(call("scatter_nd", vec![zeros, tuples, moved_g]), vec![add]);
+                    let back: Vec<usize> = (0..r)
+                        .map(|j| match j.cmp(&axis) {
+                            std::cmp::Ordering::Less => j + 1,
+                            std::cmp::Ordering::Equal => 0,
+                            std::cmp::Ordering::Greater => j,
+                        })
+                        .collect();
+                    call("transpose", vec![scattered, int_list(&back)])
                 };
                 return self.send(data, d, &(out.0, dd));
+            }
+            ("gather_nd", 2) => {
+                if named_value(named, "batch_dims")
+                    .and_then(|e| int_value(&e))
+                    .unwrap_or(0)
+                    != 0
+                {
+                    return Err(syn::Error::new(
+                        func.span(),
+                        format!("`{}`: the derivative of `gather_nd` with `batch_dims` is not written yet", self.function),
+                    ));
+                }
+                let (data, ids) = (&args[0], &args[1]);
+                let (_, dd) = self.ty_of(data)?;
+                let zeros = broadcast_to(cast(lit_f(0.0), out.0), &dd)
+                    .map_err(|e| syn::Error::new(func.span(), e))?;
+                let d = with_named(
+                    call("scatter_nd", vec![zeros, ids.clone(), g.clone()]),
+                    vec![("reduction", var("add"))],
+                );
+                return self.send(data, d, &(out.0, dd));
+            }
+            ("scatter_elements" | "scatter_nd", 3) => {
+                // `add`: the data's cotangent is `g`, each update's the cotangent at the
+                // place it went (a gather). `none`: the data's is `g` with the written
+                // places zeroed (a scatter of zeros); an update's would be `g` there only
+                // for the update that won among duplicate indices, not written yet.
+                let (data, ids, updates) = (&args[0], &args[1], &args[2]);
+                let reduction = match named_value(named, "reduction") {
+                    None => "none".to_string(),
+                    Some(Expr::Var(r)) => r.to_string(),
+                    Some(_) => String::new(),
+                };
+                let axis_arg: Vec<(&str, Expr)> = named_value(named, "axis")
+                    .map(|a| vec![("axis", a)])
+                    .unwrap_or_default();
+                if !matches!(reduction.as_str(), "none" | "add") {
+                    return Err(syn::Error::new(
+                        func.span(),
+                        format!("`{}`: the derivative of `{name}` with `reduction = {reduction}` is not written yet", self.function),
+                    ));
+                }
+                if arg_live[0] {
+                    let (_, dd) = self.ty_of(data)?;
+                    let d = if reduction == "add" {
+                        g.clone()
+                    } else {
+                        let (_, ud) = self.ty_of(updates)?;
+                        let zeros = broadcast_to(cast(lit_f(0.0), out.0), &ud)
+                            .map_err(|e| syn::Error::new(func.span(), e))?;
+                        with_named(
+                            call(&name, vec![g.clone(), ids.clone(), zeros]),
+                            axis_arg.clone(),
+                        )
+                    };
+                    self.send(data, d, &(out.0, dd))?;
+                }
+                if arg_live[2] {
+                    if reduction == "none" {
+                        return Err(syn::Error::new(
+                            func.span(),
+                            format!("`{}`: the derivative of `{name}` with respect to its updates is written for `reduction = add` only (with `none`, only the update that wins among duplicate indices would receive the cotangent)", self.function),
+                        ));
+                    }
+                    let (_, ud) = self.ty_of(updates)?;
+                    let gathered = if name == "scatter_elements" {
+                        with_named(
+                            call("gather_elements", vec![g.clone(), ids.clone()]),
+                            axis_arg,
+                        )
+                    } else {
+                        call("gather_nd", vec![g.clone(), ids.clone()])
+                    };
+                    self.send(updates, gathered, &(out.0, ud))?;
+                }
+                return Ok(());
             }
             ("concat", 1) => {
                 // Each part's cotangent is its slice of `g` along the axis.
@@ -197,72 +298,158 @@ impl Backward<'_> {
                 return Ok(());
             }
             ("pad", 2) => {
-                // A constant pad's cotangent is `g` cropped back: a slice per padded axis.
-                if let Some(mode) = named_value(named, "mode") {
-                    if !matches!(&mode, Expr::Var(m) if m == "constant") {
-                        return Err(no_rule(
-                            self.function,
-                            self.graph,
-                            func,
-                            "its operand (modes other than `constant`)",
-                        ));
-                    }
-                }
-                let (xt, xd) = self.ty_of(&x)?;
+                // Per padded axis: a constant pad's cotangent is `g` cropped back; `reflect`
+                // and `edge` add the cotangents of the copies to the elements they copied
+                // (mirrored, or summed into the edge element); a crop's is `g` padded back
+                // with zeros. Axis by axis, as each acts on its own axis.
+                let mode = match named_value(named, "mode") {
+                    None => "constant".to_string(),
+                    Some(Expr::Var(m)) => m.to_string(),
+                    Some(_) => return Err(no_rule(self.function, self.graph, func, "its mode")),
+                };
+                let (_, xd) = self.ty_of(&x)?;
+                let rank = xd.len();
                 let counts = int_list_value(&args[1])
                     .ok_or_else(|| syn::Error::new(func.span(), "derive: literal pad counts"))?;
-                if counts.iter().any(|&c| c < 0) {
-                    return Err(syn::Error::new(
+                let function = self.function;
+                let not_yet = |what: &str| {
+                    syn::Error::new(
                         func.span(),
-                        format!(
-                            "`{}`: the derivative of a cropping `pad` is not written yet",
-                            self.function
-                        ),
-                    ));
-                }
+                        format!("`{function}`: the derivative of {what} is not written yet"),
+                    )
+                };
                 let mut d = g.clone();
                 for (k, pair) in counts.chunks(2).enumerate() {
-                    let (before, after) = (pair[0] as usize, pair[1] as usize);
+                    let (before, after) = (pair[0], pair[1]);
                     if before == 0 && after == 0 {
                         continue;
                     }
-                    let mut named_args = vec![("axis", int(k)), ("start", int(before))];
-                    if after > 0 {
-                        named_args.push(("end", neg(int(after))));
+                    if before < 0 || after < 0 {
+                        if mode != "constant" {
+                            return Err(not_yet("a cropping `pad` in `reflect` or `edge` mode"));
+                        }
+                        d = pad_axis(d, rank, k, -before, -after);
+                        continue;
                     }
-                    d = with_named(call("slice", vec![d]), named_args);
+                    let piece = |e: &Expr, start: i128, end: Option<i128>| {
+                        let mut at = vec![("axis", int(k)), ("start", sint(start))];
+                        if let Some(end) = end {
+                            at.push(("end", sint(end)));
+                        }
+                        with_named(call("slice", vec![e.clone()]), at)
+                    };
+                    let middle = piece(&d, before, (after > 0).then_some(-after));
+                    if mode == "constant" {
+                        d = middle;
+                        continue;
+                    }
+                    let Some(n) = xd[k].as_static().map(|n| n as i128) else {
+                        return Err(not_yet(&format!("a `{mode}` pad of a named axis")));
+                    };
+                    let mut total = middle;
+                    if before > 0 {
+                        let front = piece(&d, 0, Some(before));
+                        total = add(
+                            total,
+                            if mode == "reflect" {
+                                // Padded element i < before copied x[before - i].
+                                pad_axis(along("flip", front, k), rank, k, 1, n - 1 - before)
+                            } else {
+                                let s = with_named(
+                                    call("sum", vec![front]),
+                                    vec![("axis", int_list(&[k])), keepdims()],
+                                );
+                                pad_axis(s, rank, k, 0, n - 1)
+                            },
+                        );
+                    }
+                    if after > 0 {
+                        let back = piece(&d, -after, None);
+                        total = add(
+                            total,
+                            if mode == "reflect" {
+                                // Padded element n + before + j copied x[n - 2 - j].
+                                pad_axis(along("flip", back, k), rank, k, n - 1 - after, 1)
+                            } else {
+                                let s = with_named(
+                                    call("sum", vec![back]),
+                                    vec![("axis", int_list(&[k])), keepdims()],
+                                );
+                                pad_axis(s, rank, k, n - 1, 0)
+                            },
+                        );
+                    }
+                    d = self.let_(total);
                 }
-                return self.send(&x, d, &(out.0, xd)).map(|_| {
-                    let _ = xt;
-                });
+                return self.send(&x, d, &(out.0, xd));
             }
             ("slice", 1) => {
-                // A unit-step slice of a literal axis: `g` padded back with zeros.
+                // The cotangent goes back to the elements the slice read, zeros elsewhere.
+                // Along a literal axis any step: flipped for a negative step, spread by
+                // the step (each element followed by step - 1 zeros: expand, pad,
+                // merge), then padded (or cropped) into place. Along a named axis, a unit
+                // step whose zero pads are literal counts, or the whole axis reversed.
                 let (_, xd) = self.ty_of(&x)?;
                 let rank = xd.len();
                 let get = |k: &str| named_value(named, k).map(|e| int_value(&e));
                 let axis = normalise(get("axis").flatten().unwrap_or(0), rank)
                     .map_err(|e| syn::Error::new(func.span(), e))?;
                 let step = get("step").flatten().unwrap_or(1);
-                let (Some(len), 1) = (xd[axis].as_static(), step) else {
-                    return Err(syn::Error::new(
-                        func.span(),
-                        format!("`{}`: the derivative of `slice` is written for a step of 1 along a literal axis only", self.function),
-                    ));
+                let (start, end) = (get("start").flatten(), get("end").flatten());
+                let Some(len) = xd[axis].as_static().map(|n| n as i128) else {
+                    let d = match (start, end, step) {
+                        (None | Some(0..), None | Some(..=-1), 1) => {
+                            pad_axis(g.clone(), rank, axis, start.unwrap_or(0), -end.unwrap_or(0))
+                        }
+                        (None | Some(-1), None, -1) => along("flip", g.clone(), axis),
+                        _ => {
+                            return Err(syn::Error::new(
+                                func.span(),
+                                format!("`{}`: the derivative of `slice` of a named axis is written for a step of 1 with `start` from the front and `end` from the back (or the whole axis reversed) only", self.function),
+                            ))
+                        }
+                    };
+                    return self.send(&x, d, &(out.0, xd));
                 };
-                let len = len as i128;
-                let clamp = |v: i128| if v < 0 { (v + len).max(0) } else { v.min(len) };
-                let start = clamp(get("start").flatten().unwrap_or(0));
-                let end = clamp(get("end").flatten().unwrap_or(len)).max(start);
-                let mut counts = vec![int(0); 2 * rank];
-                counts[2 * axis] = int(start as usize);
-                counts[2 * axis + 1] = int((len - end) as usize);
-                let list = Expr::Call {
-                    func: Ident::new("__list", Span::call_site()),
-                    args: counts,
-                    named: Vec::new(),
+                // NumPy's clamped bounds and length.
+                let (first, count) = if step > 0 {
+                    let at = |v: i128| if v < 0 { (v + len).max(0) } else { v.min(len) };
+                    let s = start.map_or(0, at);
+                    let e = end.map_or(len, at);
+                    (s, ((e - s + step - 1) / step).max(0))
+                } else {
+                    let at = |v: i128| {
+                        if v < 0 {
+                            (v + len).max(-1)
+                        } else {
+                            v.min(len - 1)
+                        }
+                    };
+                    let s = start.map_or(len - 1, at);
+                    let e = end.map_or(-1, at);
+                    let count = ((s - e - step - 1) / -step).max(0);
+                    // The elements read, in ascending order, start here.
+                    (s + (count - 1).max(0) * step, count)
                 };
-                let d = call("pad", vec![g.clone(), list]);
+                if count == 0 {
+                    let zeros = broadcast_to(cast(lit_f(0.0), out.0), &xd)
+                        .map_err(|e| syn::Error::new(func.span(), e))?;
+                    return self.send(&x, zeros, &(out.0, xd));
+                }
+                let stride = step.abs();
+                let mut d = if step > 0 {
+                    g.clone()
+                } else {
+                    along("flip", g.clone(), axis)
+                };
+                if stride > 1 {
+                    let wide = call("expand_dims", vec![d, int(axis + 1)]);
+                    let wide = pad_axis(wide, rank + 1, axis + 1, 0, stride - 1);
+                    let mut merged = out.1.clone();
+                    merged[axis] = Dim::Static((count * stride) as usize);
+                    d = reshape(wide, &merged).map_err(|e| syn::Error::new(func.span(), e))?;
+                }
+                let d = pad_axis(d, rank, axis, first, len - first - count * stride);
                 return self.send(&x, d, &(out.0, xd));
             }
             ("tile", 2) => {
