@@ -82,7 +82,9 @@ fn reference(
                         if softcap > 0.0 {
                             x = softcap * (x / softcap).tanh();
                         }
-                        x += bias(b, h, i, j);
+                        // A bias of -inf masks the key whatever its score (docs/language.md).
+                        let m = bias(b, h, i, j);
+                        x = if m == f64::NEG_INFINITY { m } else { x + m };
                         if causal && j + s.sq > i + s.sk {
                             x = f64::NEG_INFINITY;
                         }
@@ -387,5 +389,58 @@ fn operands_in_place_or_computed() {
             (*g as f64 - w).abs() <= 1e-5 * w.abs().max(1.0),
             "one_for_all: {g} vs {w}"
         );
+    }
+}
+
+graph! {
+    /// A boolean mask per batch, broadcast over heads (seed 41, graph 1828).
+    fn batch_mask(q: f64[3, 6, 5, 2], k: f64[3, 6, 2, 2], v: f64[3, 6, 2, 3], m: bool[3, 1, 5, 2]) -> f64[3, 6, 5, 3] {
+        attention(q, k, v, attn_mask = m)
+    }
+}
+
+#[test]
+fn a_mask_per_batch_broadcast_over_heads() {
+    let s = Shape4 {
+        b: 3,
+        hq: 6,
+        hk: 6,
+        sq: 5,
+        sk: 2,
+        d: 2,
+        dv: 3,
+    };
+    let (mut q, mut k, v) = (data(180, 1), data(72, 2), data(108, 3));
+    // A masked key whose score overflows to +inf (graph 1828): masked all the same.
+    q[((6 + 5) * 5 + 1) * 2..][..2].copy_from_slice(&[-1.372, 2.616]);
+    k[((6 + 5) * 2) * 2..][..4].copy_from_slice(&[0.5, f64::MAX, -3.912, 0.7]);
+    // Every pattern over the two keys, rows wholly masked included.
+    let mut mask: Vec<bool> = (0..30usize).map(|i| (i * 7 + i / 3) % 3 != 0).collect();
+    mask[(5 + 1) * 2] = false;
+    mask[(5 + 1) * 2 + 1] = true;
+    let got = batch_mask(
+        &Tensor::<f64, Shape![3, 6, 5, 2]>::from_vec(q.clone()).unwrap(),
+        &Tensor::<f64, Shape![3, 6, 2, 2]>::from_vec(k.clone()).unwrap(),
+        &Tensor::<f64, Shape![3, 6, 2, 3]>::from_vec(v.clone()).unwrap(),
+        &Tensor::<bool, Shape![3, 1, 5, 2]>::from_vec(mask.clone()).unwrap(),
+    );
+    let want = reference(
+        &q,
+        &k,
+        &v,
+        &s,
+        1.0 / 2f64.sqrt(),
+        0.0,
+        false,
+        &|b, _h, i, j| {
+            if mask[(b * 5 + i) * 2 + j] {
+                0.0
+            } else {
+                f64::NEG_INFINITY
+            }
+        },
+    );
+    for (n, (g, w)) in got.as_slice().iter().zip(&want).enumerate() {
+        assert!((g - w).abs() <= 1e-12, "element {n}: {g} vs {w}");
     }
 }

@@ -435,7 +435,7 @@ fn attention_f32_tiles(
                                 }
                                 AttentionMask::Add(m, stv) => {
                                     for (c, x) in line[..tq].iter_mut().enumerate() {
-                                        *x += m[mask_at(stv, b, h, i0 + c, j)];
+                                        *x = masked_add(*x, m[mask_at(stv, b, h, i0 + c, j)]);
                                     }
                                 }
                             }
@@ -497,7 +497,9 @@ fn attention_f32_tiles(
                 for r in 0..tq {
                     let row = &mut out[o_base + (i0 + r) * v_dim..o_base + (i0 + r + 1) * v_dim];
                     let sum = row_sum[r];
-                    if sum > 0.0 {
+                    // A row with every key masked sums to 0 and is 0 (ONNX); a NaN sum (a
+                    // NaN or +inf score among the keys it sees) makes the row NaN.
+                    if sum != 0.0 {
                         let inv = (1.0 / sum) as f32;
                         row.iter_mut()
                             .zip(&acc[r * v_dim..(r + 1) * v_dim])
@@ -518,6 +520,29 @@ fn attention_f32_tiles(
 /// Query rows per tile and key rows per tile (f64).
 const Q_TILE: usize = 64;
 const K_TILE: usize = 128;
+
+/// A score plus its additive mask value, where a mask value of −∞ masks the key whatever
+/// the score: a boolean mask arrives as 0 / −∞ and must hide a key whose score overflowed
+/// to +∞ (`+∞ + −∞` would be NaN and poison the row), as JAX's and PyTorch's `where`.
+#[inline]
+fn masked_add<F: Copy + PartialEq + std::ops::Add<Output = F> + NegInf>(x: F, m: F) -> F {
+    if m == F::NEG_INF {
+        m
+    } else {
+        x + m
+    }
+}
+
+/// −∞ of a float type.
+trait NegInf {
+    const NEG_INF: Self;
+}
+impl NegInf for f32 {
+    const NEG_INF: f32 = f32::NEG_INFINITY;
+}
+impl NegInf for f64 {
+    const NEG_INF: f64 = f64::NEG_INFINITY;
+}
 
 /// f64 attention: `S = Q·Kᵀ` per tile on the GEMM engine, each row scaled, soft-capped and
 /// masked in f64, `exp` in f64 lanes, the row's statistics in f64.
@@ -612,7 +637,9 @@ fn attention_f64(
                                         x = f64::NEG_INFINITY;
                                     }
                                 }
-                                AttentionMask::Add(m, st) => x += m[mask_at(st, b, h, i, j)],
+                                AttentionMask::Add(m, st) => {
+                                    x = masked_add(x, m[mask_at(st, b, h, i, j)])
+                                }
                             }
                             best = if x > best { x } else { best };
                             *slot = x;
@@ -672,8 +699,8 @@ fn attention_f64(
                     let row = &mut out[o_base + (i0 + r) * v_dim..o_base + (i0 + r + 1) * v_dim];
                     let sum = row_sum[r];
                     for (o, &a) in row.iter_mut().zip(&acc[r * v_dim..(r + 1) * v_dim]) {
-                        // A row with every key masked is 0 (ONNX).
-                        *o = if sum > 0.0 { a / sum } else { 0.0 };
+                        // A row with every key masked is 0 (ONNX); a NaN sum gives NaN.
+                        *o = if sum != 0.0 { a / sum } else { 0.0 };
                     }
                 }
             }
