@@ -172,6 +172,20 @@ graph! {
     }
     grad fn named_slices_grad = value_and_grad(named_slices, wrt = [x]);
 
+    /// Convolution, pooling and the vision normalisations, differentiated through the
+    /// expressions they are built as. (Small windows: a 3×3 pool's backward is nine
+    /// strided scatters, about 5× the forward's code; NOTES.md.)
+    fn vision(x: f64[2, 4, 5, 5], w: f64[6, 2, 2, 3], b: f64[6], s: f64[4], t: f64[4], m: f64[4], v: f64[4], c: f64[2, 6, 3, 2]) -> f64[] {
+        let y = conv(x, w, b, group = 2, strides = [2, 2], pads = [1, 0, 1, 1], dilations = [1, 2]);
+        let n = batch_norm(x, s, t, m, v);
+        let p = max_pool(n, kernel_shape = [2, 2], strides = [2, 2], pads = [0, 0, 1, 1]);
+        let a = average_pool(x * x, kernel_shape = [2, 2], strides = [1, 2]);
+        sum(y * c) + sum(p * p) + sum(a) + sum(group_norm(x, s, t, num_groups = 2) * x)
+            + sum(instance_norm(x, s, t) * x) + sum(square(global_average_pool(x * w[0, 0, 0, 0])))
+            + sum(lrn(x, size = 3) * x)
+    }
+    grad fn vision_grad = value_and_grad(vision, wrt = [x, w, b, s, t, m, v]);
+
     fn layer(x: f64[B, 3], w: f64[3, 2]) -> f64[B, 2] {
         sigmoid(x @ w)
     }
@@ -863,4 +877,51 @@ fn pads_strides_and_scatters_match_finite_differences() -> Result<(), tensorgrap
         );
     }
     Ok(())
+}
+
+#[test]
+fn vision_ops_match_finite_differences() {
+    let mut rng = Rng::new(23);
+    let shapes = [200usize, 72, 6, 4, 4, 4, 4];
+    let mut p: Vec<Vec<f64>> = shapes
+        .iter()
+        .map(|&n| uniform(&mut rng, n, -1.0, 1.0))
+        .collect();
+    // Variances positive.
+    p[6] = uniform(&mut rng, 4, 0.5, 1.5);
+    let c = Tensor::<f64, Shape![2, 6, 3, 2]>::from_vec(uniform(&mut rng, 72, -1.0, 1.0)).unwrap();
+    let args = |q: &[Vec<f64>]| {
+        (
+            Tensor::<f64, Shape![2, 4, 5, 5]>::from_vec(q[0].clone()).unwrap(),
+            Tensor::<f64, Shape![6, 2, 2, 3]>::from_vec(q[1].clone()).unwrap(),
+            t1::<6>(&q[2]),
+            t1::<4>(&q[3]),
+            t1::<4>(&q[4]),
+            t1::<4>(&q[5]),
+            t1::<4>(&q[6]),
+        )
+    };
+    let f = |q: &[Vec<f64>]| {
+        let (x, w, b, s, t, m, v) = args(q);
+        vision(&x, &w, &b, &s, &t, &m, &v, &c).item()
+    };
+    let (x, w, b, s, t, m, v) = args(&p);
+    let (value, gx, gw, gb, gs, gt, gm, gv) = vision_grad(&x, &w, &b, &s, &t, &m, &v, &c);
+    assert_eq!(value.item(), f(&p));
+    check_fd(
+        "vision",
+        &f,
+        &p,
+        &[
+            gx.as_slice(),
+            gw.as_slice(),
+            gb.as_slice(),
+            gs.as_slice(),
+            gt.as_slice(),
+            gm.as_slice(),
+            gv.as_slice(),
+        ],
+        1e-6,
+        1e-6,
+    );
 }

@@ -134,7 +134,16 @@ struct Checker<'a> {
     /// function's name and the dims with the axes kept, for the hint when such a result
     /// fails to broadcast back against its input (`x - mean(x, axis = 1)`).
     dropped_axes: HashMap<NodeId, (&'static str, Vec<Dim>)>,
+    /// The `let` being checked, when its value is one call of names (A-normal form), and
+    /// what the composite ops among such lets were built as (`check_vision`): for `derive`,
+    /// which differentiates a composite through the expression it is.
+    expanding: Option<String>,
+    expansions: Expansions,
 }
+
+/// `let` name → the expression a composite op at that `let` was built as, over the
+/// placeholder names `__tg_vision{k}` for its `k`-th argument.
+pub type Expansions = HashMap<String, Expr>;
 
 /// Checks one graph function. Returns the typed graph when there were no errors.
 pub fn check_graph(f: &GraphFn, errors: &mut Errors) -> Option<TypedGraph> {
@@ -148,6 +157,15 @@ pub type ScopeTypes = HashMap<String, (DType, Vec<Dim>)>;
 
 /// `check_graph`, with the types of the names in scope at the end of the body.
 pub fn check_graph_scoped(f: &GraphFn, errors: &mut Errors) -> Option<(TypedGraph, ScopeTypes)> {
+    check_graph_expanded(f, errors).map(|(graph, types, _)| (graph, types))
+}
+
+/// `check_graph_scoped`, with the expressions the composite ops of one-call `let`s were
+/// built as.
+pub fn check_graph_expanded(
+    f: &GraphFn,
+    errors: &mut Errors,
+) -> Option<(TypedGraph, ScopeTypes, Expansions)> {
     let mut checker = Checker {
         errors,
         graph: TypedGraph::default(),
@@ -157,6 +175,8 @@ pub fn check_graph_scoped(f: &GraphFn, errors: &mut Errors) -> Option<(TypedGrap
         dim_names: Vec::new(),
         int_divisions: HashMap::new(),
         dropped_axes: HashMap::new(),
+        expanding: None,
+        expansions: HashMap::new(),
     };
     checker.check_params(f);
     check_output_names(f, checker.errors);
@@ -164,7 +184,11 @@ pub fn check_graph_scoped(f: &GraphFn, errors: &mut Errors) -> Option<(TypedGrap
     for binding in &f.lets {
         match &binding.tuple {
             None => {
+                let one_call = matches!(&binding.value, Expr::Call { args, .. }
+                    if args.iter().all(|a| matches!(a, Expr::Var(_))));
+                checker.expanding = one_call.then(|| binding.name.to_string());
                 let value = checker.check_expr(&binding.value);
+                checker.expanding = None;
                 checker.scope.insert(binding.name.to_string(), value);
             }
             Some(names) => {
@@ -349,7 +373,7 @@ pub fn check_graph_scoped(f: &GraphFn, errors: &mut Errors) -> Option<(TypedGrap
             Typed::Weak(..) | Typed::Poison => None,
         })
         .collect();
-    Some((checker.graph, types))
+    Some((checker.graph, types, checker.expansions))
 }
 
 /// Every name of an input gets a size at call entry: from an axis declared as the name

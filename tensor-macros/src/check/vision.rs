@@ -978,6 +978,9 @@ impl Checker<'_> {
                 }
             }
         };
+        if let Some(at) = self.expanding.take() {
+            self.expansions.insert(at, expr.clone());
+        }
         let typed = self.check_expr(&expr);
         for (n, old) in names.iter().zip(saved) {
             match old {

@@ -113,18 +113,23 @@ impl Backward<'_> {
             ("pow", 2) => {
                 let (a, b) = (&args[0], &args[1]);
                 if arg_live[0] {
-                    let d = call(
-                        "where",
-                        vec![
-                            binary(BinOp::Eq, b.clone(), lit_f(0.0)),
-                            lit_f(0.0),
-                            mul(
-                                b.clone(),
-                                call("pow", vec![a.clone(), sub(b.clone(), lit_f(1.0))]),
-                            ),
-                        ],
+                    let power = mul(
+                        b.clone(),
+                        call("pow", vec![a.clone(), sub(b.clone(), lit_f(1.0))]),
                     );
-                    self.send(a, mul(g.clone(), d), out)?;
+                    // da = 0 where b = 0; a literal exponent decides that here.
+                    let d = match b {
+                        Expr::Lit(LitValue::Float(e, _), _) if *e == 0.0 => None,
+                        Expr::Lit(LitValue::Int(0), _) => None,
+                        Expr::Lit(..) => Some(power),
+                        _ => Some(call(
+                            "where",
+                            vec![binary(BinOp::Eq, b.clone(), lit_f(0.0)), lit_f(0.0), power],
+                        )),
+                    };
+                    if let Some(d) = d {
+                        self.send(a, mul(g.clone(), d), out)?;
+                    }
                 }
                 if arg_live[1] {
                     // JAX: log(a) taken as 0 where a = 0.

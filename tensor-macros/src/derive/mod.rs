@@ -32,7 +32,7 @@ use crate::ast::{
     BinOp, DerivedFn, DerivedKind, Expr, GraphFn, Let, NamedArg, Outputs, Param, ParamType,
     ReturnType, UnOp,
 };
-use crate::check::{check_graph_scoped, type_text, Errors, ScopeTypes};
+use crate::check::{check_graph_expanded, type_text, Errors, Expansions, ScopeTypes};
 use crate::dtype::DType;
 use crate::shape::Dim;
 
@@ -170,16 +170,36 @@ pub fn derive(forward: &GraphFn, d: DerivedFn) -> Result<GraphFn, syn::Error> {
         outputs: output_exprs(&outputs),
         syntax_errors: Vec::new(),
     };
-    let mut errors = Errors::default();
-    let Some((_, types)) = check_graph_scoped(&typed_fn, &mut errors) else {
-        return Err(syn::Error::new(
+    let not_compiling = || {
+        syn::Error::new(
             d.name.span(),
             format!(
                 "`{}` cannot be derived until `{}` compiles: fix its errors first",
                 d.name, forward.name
             ),
-        ));
+        )
     };
+    let mut errors = Errors::default();
+    let Some((_, mut types, expansions)) = check_graph_expanded(&typed_fn, &mut errors) else {
+        return Err(not_compiling());
+    };
+    // 2b. Composite ops (convolution, pooling, the vision normalisations) on a path from a
+    // `wrt` parameter are replaced by the expressions they are built as, so that their
+    // derivatives come from the rules of the ops they are made of; the forward value is
+    // unchanged (the checker compiles the op as that very expression).
+    if anf.expand_composites(&expansions, &wrt) {
+        let outputs_now: Vec<String> = outputs.iter().map(|o| anf.renamed(o)).collect();
+        let expanded_fn = GraphFn {
+            lets: anf.lets.clone(),
+            outputs: output_exprs(&outputs_now),
+            ..typed_fn
+        };
+        let Some((_, t, _)) = check_graph_expanded(&expanded_fn, &mut errors) else {
+            return Err(not_compiling());
+        };
+        types = t;
+    }
+    let outputs: Vec<String> = outputs.iter().map(|o| anf.renamed(o)).collect();
 
     // Which names carry cotangents: float values that depend on a `wrt` parameter.
     let mut live: HashSet<String> = wrt.iter().cloned().collect();
@@ -410,9 +430,66 @@ struct Anf {
     cut: HashSet<String>,
     /// Parts of tuple-valued ops.
     opaque: HashMap<String, Span>,
+    /// Names of composite ops' `let`s replaced by their expansion → the expansion's result.
+    renames: HashMap<String, String>,
 }
 
 impl Anf {
+    /// Replaces each `let` whose value is a composite op with an expansion in
+    /// `expansions` and that depends on a `wrt` parameter by the `let`s of that
+    /// expression; returns whether any was. Later reads of a replaced name go to the
+    /// expression's result (`renamed`).
+    fn expand_composites(&mut self, expansions: &Expansions, wrt: &[String]) -> bool {
+        let mut depends: HashSet<String> = wrt.iter().cloned().collect();
+        let mut any = false;
+        for binding in &self.lets {
+            if vars(&binding.value).iter().any(|v| depends.contains(v)) {
+                depends.insert(binding.name.to_string());
+                if let Some(names) = &binding.tuple {
+                    depends.extend(names.iter().map(|n| n.to_string()));
+                }
+                any |= expansions.contains_key(&binding.name.to_string());
+            }
+        }
+        if !any {
+            return false;
+        }
+        let old = std::mem::take(&mut self.lets);
+        let mut env: HashMap<String, String> = HashMap::new();
+        for binding in old {
+            let name = binding.name.to_string();
+            let expansion = expansions.get(&name).filter(|_| depends.contains(&name));
+            match (expansion, &binding.value) {
+                (Some(e), Expr::Call { args, .. }) => {
+                    let mut local = env.clone();
+                    for (k, a) in args.iter().enumerate() {
+                        if let Expr::Var(v) = a {
+                            let v = v.to_string();
+                            let now = env.get(&v).cloned().unwrap_or(v);
+                            local.insert(format!("__tg_vision{k}"), now);
+                        }
+                    }
+                    let result = self.bind(e, &local);
+                    env.insert(name, result);
+                }
+                _ => {
+                    let value = self.rename(&binding.value, &env);
+                    self.lets.push(Let { value, ..binding });
+                }
+            }
+        }
+        self.renames.extend(env);
+        true
+    }
+
+    /// The name `name` of the first A-normal form is read as after `expand_composites`.
+    fn renamed(&self, name: &str) -> String {
+        self.renames
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| name.to_string())
+    }
+
     fn fresh_ident(&mut self, kind: &str) -> Ident {
         self.counter += 1;
         Ident::new(&format!("__tg_{kind}{}", self.counter), Span::call_site())
@@ -774,6 +851,7 @@ const STRUCTURE_OPS: &[&str] = &[
     "slice",
     "tile",
     "transpose",
+    "dimshuffle",
     "reshape",
     "expand_dims",
     "squeeze",

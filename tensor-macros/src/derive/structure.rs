@@ -494,6 +494,29 @@ impl Backward<'_> {
                 let d = call("transpose", vec![g.clone(), int_list(&inverse)]);
                 return self.send(&x, d, &(xt, xd));
             }
+            ("dimshuffle", 2) => {
+                // Output axis i is input axis pattern[i] or a new axis ('x'); size-1 input
+                // axes may be dropped. Back: drop the new axes, put the kept ones in input
+                // order, and reshape to the input's dims (restoring dropped 1s).
+                let (xt, xd) = self.ty_of(&x)?;
+                let Expr::Call { args: items, .. } = &args[1] else {
+                    return Err(no_rule(self.function, self.graph, func, "its pattern"));
+                };
+                let mut kept: Vec<usize> = Vec::new();
+                for item in items {
+                    if let Some(a) = int_value(item) {
+                        kept.push(a as usize);
+                    }
+                }
+                let kept_dims: Vec<Dim> = kept.iter().map(|&a| xd[a].clone()).collect();
+                let squeezed =
+                    reshape(g.clone(), &kept_dims).map_err(|e| syn::Error::new(func.span(), e))?;
+                let mut order: Vec<usize> = (0..kept.len()).collect();
+                order.sort_by_key(|&j| kept[j]);
+                let ordered = call("transpose", vec![squeezed, int_list(&order)]);
+                let d = reshape(ordered, &xd).map_err(|e| syn::Error::new(func.span(), e))?;
+                return self.send(&x, d, &(xt, xd));
+            }
             ("reshape" | "expand_dims" | "squeeze", _) => {
                 let (xt, xd) = self.ty_of(&x)?;
                 let d = reshape(g.clone(), &xd).map_err(|m| syn::Error::new(func.span(), m))?;

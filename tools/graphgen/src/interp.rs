@@ -2020,17 +2020,21 @@ fn loss(
         losses.push(apply("neg", c, &[apply("mul", c, &[lp, wl], &[])], &[]));
         weights.push(wl);
     }
+    // The loss is computed in the compute dtype and stored as the scores' dtype: a cast
+    // (the kernel's last node), which rounds f16/bf16 (seed 42, graph 836: a bf16 mean
+    // read by `sin`).
+    let store = |e: E| cast(c, e, x.dtype);
     Ok(match reduction {
         "none" => T {
             dtype: x.dtype,
             dims: labels.dims.clone(),
-            data: losses,
+            data: losses.into_iter().map(store).collect(),
         },
-        "sum" => T::scalar(x.dtype, float_sum(&losses, c)),
+        "sum" => T::scalar(x.dtype, store(float_sum(&losses, c))),
         _ => {
             let s = float_sum(&losses, c);
             let ws = float_sum(&weights, c);
-            T::scalar(x.dtype, apply("div", c, &[s, ws], &[]))
+            T::scalar(x.dtype, store(apply("div", c, &[s, ws], &[])))
         }
     })
 }
