@@ -163,6 +163,8 @@ graph! {
             + sum(s2 * s2 * s2) + sum(s3 * x[0:2] * x[0:2]) + sum(ge * ge * ge[0])
             + sum(sn * sn) + sum(se * se * x) + sum(s0 * s0) + sum(square(gather_nd(x, ix)))
             + sum(x[::2, ::3] * 5.0) + sum(x[::-1, 3:0:-2] * x[0:5, 0:2])
+            + sum(square(scatter_elements(x, ie, w * 3.0, axis = 1)))
+            + sum(square(scatter_nd(x * x, ix, u * 0.5)))
     }
     grad fn reorg2_grad = value_and_grad(reorg2, wrt = [x, e, u, w]);
 

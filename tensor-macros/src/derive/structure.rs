@@ -5,7 +5,7 @@
 use proc_macro2::Span;
 use syn::Ident;
 
-use crate::ast::{Expr, LitValue, NamedArg};
+use crate::ast::{BinOp, Expr, LitValue, NamedArg};
 use crate::dtype::DType;
 use crate::shape::Dim;
 
@@ -243,22 +243,56 @@ impl Backward<'_> {
                     self.send(data, d, &(out.0, dd))?;
                 }
                 if arg_live[2] {
-                    if reduction == "none" {
-                        return Err(syn::Error::new(
-                            func.span(),
-                            format!("`{}`: the derivative of `{name}` with respect to its updates is written for `reduction = add` only (with `none`, only the update that wins among duplicate indices would receive the cotangent)", self.function),
-                        ));
-                    }
                     let (_, ud) = self.ty_of(updates)?;
-                    let gathered = if name == "scatter_elements" {
-                        with_named(
-                            call("gather_elements", vec![g.clone(), ids.clone()]),
-                            axis_arg,
-                        )
-                    } else {
-                        call("gather_nd", vec![g.clone(), ids.clone()])
+                    let gather = |e: Expr| {
+                        if name == "scatter_elements" {
+                            with_named(call("gather_elements", vec![e, ids.clone()]), axis_arg.clone())
+                        } else {
+                            call("gather_nd", vec![e, ids.clone()])
+                        }
                     };
-                    self.send(updates, gathered, &(out.0, ud))?;
+                    let mut d = gather(g.clone());
+                    if reduction == "none" {
+                        // Only the update that was written (the last of duplicates) gets
+                        // the cotangent: each update's position number is scattered the
+                        // same way and read back; where it is its own, it won (JAX's
+                        // scheme for scatters with duplicate indices).
+                        let lits: Option<Vec<usize>> = ud.iter().map(Dim::as_static).collect();
+                        let Some(lits) = lits else {
+                            return Err(syn::Error::new(
+                                func.span(),
+                                format!("`{}`: the derivative of `{name}` (`reduction = none`) with respect to updates of named dims is not written yet", self.function),
+                            ));
+                        };
+                        let (_, dd) = self.ty_of(data)?;
+                        let rank = lits.len();
+                        let mut number: Option<Expr> = None;
+                        let mut stride = 1usize;
+                        for k in (0..rank).rev() {
+                            let mut shape = vec![Dim::Static(1); rank];
+                            shape[k] = Dim::Static(lits[k]);
+                            let along = reshape(call("arange", vec![int(lits[k])]), &shape)
+                                .map_err(|e| syn::Error::new(func.span(), e))?;
+                            let term = if stride == 1 { along } else { mul(along, int(stride)) };
+                            number = Some(match number {
+                                None => term,
+                                Some(n) => add(n, term),
+                            });
+                            stride *= lits[k];
+                        }
+                        let number = broadcast_to(number.unwrap_or_else(|| int(0)), &ud)
+                            .map_err(|e| syn::Error::new(func.span(), e))?;
+                        let number = self.let_(number);
+                        let none_yet = broadcast_to(cast(neg(int(1)), DType::I64), &dd)
+                            .map_err(|e| syn::Error::new(func.span(), e))?;
+                        let written = with_named(
+                            call(&name, vec![none_yet, ids.clone(), number.clone()]),
+                            axis_arg.clone(),
+                        );
+                        let won = binary(BinOp::Eq, gather(written), number);
+                        d = call("where", vec![won, d, lit_f(0.0)]);
+                    }
+                    self.send(updates, d, &(out.0, ud))?;
                 }
                 return Ok(());
             }
