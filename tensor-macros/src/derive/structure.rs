@@ -246,7 +246,10 @@ impl Backward<'_> {
                     let (_, ud) = self.ty_of(updates)?;
                     let gather = |e: Expr| {
                         if name == "scatter_elements" {
-                            with_named(call("gather_elements", vec![e, ids.clone()]), axis_arg.clone())
+                            with_named(
+                                call("gather_elements", vec![e, ids.clone()]),
+                                axis_arg.clone(),
+                            )
                         } else {
                             call("gather_nd", vec![e, ids.clone()])
                         }
@@ -273,7 +276,11 @@ impl Backward<'_> {
                             shape[k] = Dim::Static(lits[k]);
                             let along = reshape(call("arange", vec![int(lits[k])]), &shape)
                                 .map_err(|e| syn::Error::new(func.span(), e))?;
-                            let term = if stride == 1 { along } else { mul(along, int(stride)) };
+                            let term = if stride == 1 {
+                                along
+                            } else {
+                                mul(along, int(stride))
+                            };
                             number = Some(match number {
                                 None => term,
                                 Some(n) => add(n, term),

@@ -478,6 +478,12 @@ fn lower_with(graph: &TypedGraph, forced: &[NodeId]) -> Result<Kernel, NodeId> {
                 tasks.chunked.retain(
                     |(b, _)| !matches!(b, BufferRef::Temp(t) if temps[*t].row_local.is_some()),
                 );
+                // Nothing left to cut into chunks of rows (the stage writes only row-local
+                // temps, as when the nest that read them has 0 elements: seed 43, graph
+                // 1987): one thread runs it.
+                if tasks.chunked.is_empty() {
+                    stage.tasks = None;
+                }
             }
             stage
         })

@@ -366,3 +366,17 @@ fn tile_and_pad_beside_a_symbolic_concat_lower() {
         }",
     );
 }
+
+/// Regression (seed 43, graph 1987): a large stage whose only writes are row-local temps
+/// (the nest that read the norm has 0 elements) planned tasks with no buffer to cut into
+/// chunks, and the emitter wrote `run_chunked(.enumerate(), …)`.
+#[test]
+fn a_stage_with_only_row_local_writes_runs_on_one_thread() {
+    let src = "crate; fn f(p0: f32[8, 8, 3, B]) -> u16[8, 8, 3, 0] {
+        slice(l2_normalize(p0, axis = -1) as u16, axis = 3, end = 0)
+    }";
+    let out = crate::expand(src.parse().unwrap()).to_string();
+    if let Err(e) = syn::parse_file(&out) {
+        panic!("the expansion is not Rust: {e}");
+    }
+}
