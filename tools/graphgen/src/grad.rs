@@ -184,6 +184,10 @@ const REDUCTIONS: &[&str] = &[
     "min",
     "reduce_sum_square",
     "reduce_log_sum_exp",
+    "prod",
+    "reduce_l1",
+    "reduce_l2",
+    "reduce_log_sum",
 ];
 
 struct Gen {
@@ -388,6 +392,12 @@ impl Gen {
             3 => {
                 let (x, d) = self.pick_rank(1)?;
                 let f = *self.rng.pick(REDUCTIONS);
+                // The log of a sum needs a positive sum.
+                let x = if f == "reduce_log_sum" {
+                    positive(x, 0.5)
+                } else {
+                    x
+                };
                 let rank = d.len();
                 let mut named = Vec::new();
                 let mut axes: Vec<usize> = (0..rank).collect();
@@ -477,7 +487,15 @@ impl Gen {
             6 => {
                 let (x, d) = self.pick_rank(1)?;
                 let last = d[d.len() - 1];
-                if self.rng.chance(0.6) {
+                if self.rng.chance(0.2) {
+                    // Away from the zero vector, where the norm's derivative is undefined.
+                    let a = self.axis(d.len());
+                    let x = positive(x, 0.25);
+                    (
+                        call("l2_normalize", vec![x], vec![("axis", Arg::Int(a))]),
+                        d,
+                    )
+                } else if self.rng.chance(0.6) {
                     let g = self.new_param(vec![last], true);
                     let b = self.new_param(vec![last], true);
                     (call("layer_norm", vec![x, g, b], vec![]), d)
@@ -525,14 +543,29 @@ impl Gen {
                     1 => {
                         let mut pads = Vec::new();
                         let mut out = d.clone();
+                        // constant (with crops), reflect (counts below the length) or edge.
+                        let mode = self.rng.below(4);
                         for o in out.iter_mut() {
-                            let (b, e) = (self.rng.range(0, 2), self.rng.range(0, 2));
+                            let n = *o as i64;
+                            let (mut b, mut e) = (self.rng.range(0, 2), self.rng.range(0, 2));
+                            if mode == 1 {
+                                (b, e) = (b.min(n - 1), e.min(n - 1));
+                            }
+                            if mode == 0 && n >= 3 && self.rng.chance(0.3) {
+                                b = -1;
+                            }
                             pads.extend([b, e]);
-                            *o += (b + e) as usize;
+                            *o = (n + b + e) as usize;
                         }
                         let mut named = Vec::new();
-                        if self.rng.chance(0.5) {
-                            named.push(("value", Arg::E(flit(0.5))));
+                        match mode {
+                            1 => named.push(("mode", Arg::Word("reflect"))),
+                            2 => named.push(("mode", Arg::Word("edge"))),
+                            _ => {
+                                if self.rng.chance(0.5) {
+                                    named.push(("value", Arg::E(flit(0.5))));
+                                }
+                            }
                         }
                         (
                             Expr::Call(Call {
@@ -549,7 +582,33 @@ impl Gen {
                         let e = self.rng.range(s + 1, n);
                         let mut out = d.clone();
                         out[a] = (e - s) as usize;
-                        if k == 2 {
+                        if k == 2 && self.rng.chance(0.4) {
+                            // A step: forwards or backwards, bounds clamped as NumPy's.
+                            let step = *self.rng.pick(&[2i64, 3, -1, -2, -3]);
+                            let start = self.rng.chance(0.6).then(|| self.rng.range(-n, n));
+                            let end = self.rng.chance(0.5).then(|| self.rng.range(-n - 1, n + 1));
+                            let len = crate::gen::slice_indices(n, start, end, step).len();
+                            if len == 0 {
+                                return None;
+                            }
+                            out[a] = len;
+                            let mut named =
+                                vec![("axis", Arg::Int(a as i64)), ("step", Arg::Int(step))];
+                            if let Some(s) = start {
+                                named.push(("start", Arg::Int(s)));
+                            }
+                            if let Some(e) = end {
+                                named.push(("end", Arg::Int(e)));
+                            }
+                            (
+                                Expr::Call(Call {
+                                    f: "slice",
+                                    args: vec![Arg::E(x)],
+                                    named,
+                                }),
+                                out,
+                            )
+                        } else if k == 2 {
                             // Bounds from the end too (`start = -2`, `end = -1`).
                             let from_end = self.rng.chance(0.3);
                             let b = |v: i64| if from_end { v - n } else { v };
