@@ -218,11 +218,6 @@ fn static_check(
     StaticCheck { form_trait, traits }
 }
 
-/// The three traits of an argument and their impls ([`StaticCheck`] for graphs with only
-/// literal dims, [`symbolic_check`] for graphs with names; `symbolic` chooses). Each check
-/// is a subtrait of tensor-core's `SameDtype<E, declared>`, so that the one impl of step 3
-/// proves the argument's dtype is the declared one and the blanket impl of step 1 hands the
-/// elements on through `SameDtype`'s identity; steps 2 and 3 have no methods.
 /// How step 1 of an argument's checks reads it (tensor-core's trait).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Lending {
@@ -239,6 +234,12 @@ enum Lending {
     LendPointee,
 }
 
+/// The three traits of an argument and their impls ([`StaticCheck`] for graphs with only
+/// literal dims, [`symbolic_check`] for graphs with names; `lending` chooses). Each check
+/// is a subtrait of tensor-core's `SameDtype<E, declared>`, so that the one impl of step 3
+/// proves the argument's dtype is the declared one and the blanket impl of step 1 hands the
+/// elements on through `SameDtype`'s identity; steps 2 and 3 have no methods.
+/// Step 1 is `step1_read`, step 2 `step2_shape`, step 3 `step3_dims`.
 fn arg_check_traits(
     rt: &TokenStream,
     vis: &syn::Visibility,
@@ -277,141 +278,16 @@ fn arg_check_traits(
     // Step 2 prints the argument's shape in Rust's array notation (`{A}`, tensor-core's
     // `Notation`): one format for every rank (`[f32; 32]`, `[[f32; 8]]`).
     let shape_message = format!("{owner} `{declared}`; you passed a tensor shaped like `{{A}}`");
-    // The literal dims are step 3's const parameters (`D0` … by axis); a name prints as `_`.
-    let d: Vec<proc_macro2::Ident> = dims
-        .iter()
-        .enumerate()
-        .filter(|(_, dim)| !dim.is_symbolic())
-        .map(|(axis, _)| format_ident!("D{}", axis))
-        .collect();
-    let literals: Vec<Literal> = dims
-        .iter()
-        .filter_map(|dim| match dim {
-            Dim::Static(n) => Some(Literal::usize_unsuffixed(*n)),
-            Dim::Named(_) | Dim::Expr(_) => None,
-        })
-        .collect();
-    let passed: Vec<String> = dims
-        .iter()
-        .enumerate()
-        .map(|(axis, dim)| match dim {
-            Dim::Static(_) => format!("{{D{axis}}}"),
-            Dim::Named(_) | Dim::Expr(_) => "_".to_string(),
-        })
-        .collect();
-    let dims_message = format!(
-        "{owner} `{declared}`; you passed `{{E}}[{}]`",
-        passed.join(", ")
-    );
-    // Step 2's impl at the declared rank: a literal dim is `Fixed<D>` (for a graph with names
-    // also a `Dyn`, which tensor-core's `UnderLiteral` maps to the literal: checked at call
-    // entry), a name any dim.
-    let mut generics = Vec::new();
-    let mut axes = Vec::new();
-    for (axis, dim) in dims.iter().enumerate() {
-        let a = format_ident!("A{}", axis);
-        let dk = format_ident!("D{}", axis);
-        match dim {
-            Dim::Named(_) | Dim::Expr(_) => {
-                generics.push(quote!(#a: #p::Dim));
-                axes.push(quote!(#a));
-            }
-            Dim::Static(n) if symbolic => {
-                let n = Literal::usize_unsuffixed(*n);
-                generics.push(quote!(#a: #p::UnderLiteral<#n, Out = #p::Fixed<#dk>>));
-                generics.push(quote!(const #dk: usize));
-                axes.push(quote!(#a));
-            }
-            Dim::Static(_) => {
-                generics.push(quote!(const #dk: usize));
-                axes.push(quote!(#p::Fixed<#dk>));
-            }
-        }
-    }
-    let shape = if dims.is_empty() {
-        quote!(#p::Rank0)
-    } else {
-        let rank = format_ident!("Rank{}", dims.len());
-        quote!(#p::#rank<#(#axes),*>)
-    };
-    // Step 2's notation slot: with only literal dims it is the declared shape's own
-    // (`[[E; D1]; D0]`), so that rustc's "but trait … is implemented" line shows the declared
-    // notation; a graph with names takes any (a flat slice passes as `[f32]`).
-    let (notation_param, notation_arg) = if symbolic {
-        (quote!(A: ?Sized,), quote!(A))
-    } else {
-        let array = dims
-            .iter()
-            .enumerate()
-            .rev()
-            .fold(quote!(E), |inner, (axis, _)| {
-                let dk = format_ident!("D{}", axis);
-                quote!([#inner; #dk])
-            });
-        (TokenStream::new(), array)
-    };
-    // What step 1 reads (`StaticInput`: slices; `Lend`: parts with dims) and the shape type
-    // step 2 checks: the argument's own, or for a flat slice or an `IxDyn` array the declared
-    // shape with names as run-time dims (tensor-core's `Checked`).
-    let (runtime_trait, checked, checked_bound) = if symbolic {
-        let pattern = pattern_type(rt, dims);
-        let flat = if dims.iter().filter(|d| d.is_symbolic()).count() <= 1 {
-            quote!(#p::SliceOk)
-        } else {
-            quote!(#p::NoSlice)
-        };
-        let runtime = match (lending, output) {
-            (_, true) => quote!(LendMut),
-            (Lending::LendPointee, false) => quote!(LendPointee),
-            _ => quote!(Lend),
-        };
-        (
-            runtime,
-            quote!(<X::Shape as #p::Checked<#pattern, #flat>>::Out),
-            quote!(X::Shape: #p::Checked<#pattern, #flat>,),
-        )
-    } else {
-        let runtime = match (lending, output) {
-            (_, true) => quote!(StaticOutput),
-            (Lending::Pointee, false) => quote!(StaticPointee),
-            _ => quote!(StaticInput),
-        };
-        (runtime, quote!(X::Shape), TokenStream::new())
-    };
+    let (d, literals, dims_message) = step3_dims(dims, &owner, &declared);
+    let (generics, shape, notation_param, notation_arg) = step2_shape(&p, dims, symbolic);
+    let Step1 {
+        method,
+        form,
+        form_read,
+        checked,
+        checked_bound,
+    } = step1_read(rt, dims, &t, lending, output, span);
     let notation = quote!(X::Notation);
-    // Paths in full: a `use` per argument (of the runtime trait, `Fixed`, …) cost 3% of
-    // `cargo check` instructions on the compile-time bench's set 1 (NOTES.md).
-    // Located at the declared type like the rest of the impls (rustc's notes on the
-    // bound point there), resolved where the path was written (`$crate`).
-    let form = located_at(quote!(#p::#runtime_trait), span);
-    let (method, read, same) = match (symbolic, output) {
-        (false, false) => (
-            quote!(fn elements(&self) -> &[#t]),
-            quote!(#form::elements(self)),
-            quote!(slice),
-        ),
-        (false, true) => (
-            quote!(fn elements_mut(&mut self) -> &mut [#t]),
-            quote!(#form::elements_mut(self)),
-            quote!(slice_mut),
-        ),
-        (true, false) => (
-            quote!(fn lend(&self) -> #p::ArgParts<'_, #t>),
-            quote!(#form::lend(self)),
-            quote!(parts),
-        ),
-        (true, true) => (
-            quote!(fn lend_mut(&mut self) -> #p::ArgPartsMut<'_, #t>),
-            quote!(#form::lend_mut(self)),
-            quote!(parts_mut),
-        ),
-    };
-    // The method in `quote!`: its `self` and body must have the same hygiene.
-    let form_read = quote! {
-        #method {
-            <() as #p::SameDtype<X::Elem, #t>>::#same(#read)
-        }
-    };
     // The values behind a closure's `&` include slices.
     let maybe_unsized = (lending == Lending::LendPointee).then(|| quote!(+ ?::core::marker::Sized));
     let extra = if symbolic {
@@ -462,6 +338,191 @@ fn arg_check_traits(
         #[diagnostic::on_unimplemented(message = #dims_message, label = #label, note = #note)]
         #vis trait #dims_trait<E, #(const #d: usize),*>: #p::SameDtype<E, #t> {}
         #impls
+    }
+}
+
+/// Step 3 of an argument's checks: its const parameters (`D0` … by axis, the literal
+/// dims), the declared literals, and the message that prints the passed dims.
+fn step3_dims(
+    dims: &[Dim],
+    owner: &str,
+    declared: &str,
+) -> (Vec<proc_macro2::Ident>, Vec<Literal>, String) {
+    // The literal dims are step 3's const parameters (`D0` … by axis); a name prints as `_`.
+    let d: Vec<proc_macro2::Ident> = dims
+        .iter()
+        .enumerate()
+        .filter(|(_, dim)| !dim.is_symbolic())
+        .map(|(axis, _)| format_ident!("D{}", axis))
+        .collect();
+    let literals: Vec<Literal> = dims
+        .iter()
+        .filter_map(|dim| match dim {
+            Dim::Static(n) => Some(Literal::usize_unsuffixed(*n)),
+            Dim::Named(_) | Dim::Expr(_) => None,
+        })
+        .collect();
+    let passed: Vec<String> = dims
+        .iter()
+        .enumerate()
+        .map(|(axis, dim)| match dim {
+            Dim::Static(_) => format!("{{D{axis}}}"),
+            Dim::Named(_) | Dim::Expr(_) => "_".to_string(),
+        })
+        .collect();
+    let dims_message = format!(
+        "{owner} `{declared}`; you passed `{{E}}[{}]`",
+        passed.join(", ")
+    );
+    (d, literals, dims_message)
+}
+
+/// Step 2 of an argument's checks: the generics and shape type of its impl at the declared
+/// rank, and the notation slot (a parameter and the impl's argument).
+fn step2_shape(
+    p: &TokenStream,
+    dims: &[Dim],
+    symbolic: bool,
+) -> (Vec<TokenStream>, TokenStream, TokenStream, TokenStream) {
+    // Step 2's impl at the declared rank: a literal dim is `Fixed<D>` (for a graph with names
+    // also a `Dyn`, which tensor-core's `UnderLiteral` maps to the literal: checked at call
+    // entry), a name any dim.
+    let mut generics = Vec::new();
+    let mut axes = Vec::new();
+    for (axis, dim) in dims.iter().enumerate() {
+        let a = format_ident!("A{}", axis);
+        let dk = format_ident!("D{}", axis);
+        match dim {
+            Dim::Named(_) | Dim::Expr(_) => {
+                generics.push(quote!(#a: #p::Dim));
+                axes.push(quote!(#a));
+            }
+            Dim::Static(n) if symbolic => {
+                let n = Literal::usize_unsuffixed(*n);
+                generics.push(quote!(#a: #p::UnderLiteral<#n, Out = #p::Fixed<#dk>>));
+                generics.push(quote!(const #dk: usize));
+                axes.push(quote!(#a));
+            }
+            Dim::Static(_) => {
+                generics.push(quote!(const #dk: usize));
+                axes.push(quote!(#p::Fixed<#dk>));
+            }
+        }
+    }
+    let shape = if dims.is_empty() {
+        quote!(#p::Rank0)
+    } else {
+        let rank = format_ident!("Rank{}", dims.len());
+        quote!(#p::#rank<#(#axes),*>)
+    };
+    // Step 2's notation slot: with only literal dims it is the declared shape's own
+    // (`[[E; D1]; D0]`), so that rustc's "but trait … is implemented" line shows the declared
+    // notation; a graph with names takes any (a flat slice passes as `[f32]`).
+    let (notation_param, notation_arg) = if symbolic {
+        (quote!(A: ?Sized,), quote!(A))
+    } else {
+        let array = dims
+            .iter()
+            .enumerate()
+            .rev()
+            .fold(quote!(E), |inner, (axis, _)| {
+                let dk = format_ident!("D{}", axis);
+                quote!([#inner; #dk])
+            });
+        (TokenStream::new(), array)
+    };
+    (generics, shape, notation_param, notation_arg)
+}
+
+/// Step 1 of an argument's checks: how it is read.
+struct Step1 {
+    /// The form trait's method (`fn elements(&self) -> &[f32]`, …), the runtime trait
+    /// (`form`) whose method it calls, and the method with its body (`form_read`).
+    method: TokenStream,
+    form: TokenStream,
+    form_read: TokenStream,
+    /// The shape type step 2 checks, and the bound that makes it (a graph with names).
+    checked: TokenStream,
+    checked_bound: TokenStream,
+}
+
+fn step1_read(
+    rt: &TokenStream,
+    dims: &[Dim],
+    t: &TokenStream,
+    lending: Lending,
+    output: bool,
+    span: proc_macro2::Span,
+) -> Step1 {
+    let symbolic = matches!(lending, Lending::Lend | Lending::LendPointee);
+    let p = quote!(#rt::__private);
+    // What step 1 reads (`StaticInput`: slices; `Lend`: parts with dims) and the shape type
+    // step 2 checks: the argument's own, or for a flat slice or an `IxDyn` array the declared
+    // shape with names as run-time dims (tensor-core's `Checked`).
+    let (runtime_trait, checked, checked_bound) = if symbolic {
+        let pattern = pattern_type(rt, dims);
+        let flat = if dims.iter().filter(|d| d.is_symbolic()).count() <= 1 {
+            quote!(#p::SliceOk)
+        } else {
+            quote!(#p::NoSlice)
+        };
+        let runtime = match (lending, output) {
+            (_, true) => quote!(LendMut),
+            (Lending::LendPointee, false) => quote!(LendPointee),
+            _ => quote!(Lend),
+        };
+        (
+            runtime,
+            quote!(<X::Shape as #p::Checked<#pattern, #flat>>::Out),
+            quote!(X::Shape: #p::Checked<#pattern, #flat>,),
+        )
+    } else {
+        let runtime = match (lending, output) {
+            (_, true) => quote!(StaticOutput),
+            (Lending::Pointee, false) => quote!(StaticPointee),
+            _ => quote!(StaticInput),
+        };
+        (runtime, quote!(X::Shape), TokenStream::new())
+    };
+    // Paths in full: a `use` per argument (of the runtime trait, `Fixed`, …) cost 3% of
+    // `cargo check` instructions on the compile-time bench's set 1 (NOTES.md).
+    // Located at the declared type like the rest of the impls (rustc's notes on the
+    // bound point there), resolved where the path was written (`$crate`).
+    let form = located_at(quote!(#p::#runtime_trait), span);
+    let (method, read, same) = match (symbolic, output) {
+        (false, false) => (
+            quote!(fn elements(&self) -> &[#t]),
+            quote!(#form::elements(self)),
+            quote!(slice),
+        ),
+        (false, true) => (
+            quote!(fn elements_mut(&mut self) -> &mut [#t]),
+            quote!(#form::elements_mut(self)),
+            quote!(slice_mut),
+        ),
+        (true, false) => (
+            quote!(fn lend(&self) -> #p::ArgParts<'_, #t>),
+            quote!(#form::lend(self)),
+            quote!(parts),
+        ),
+        (true, true) => (
+            quote!(fn lend_mut(&mut self) -> #p::ArgPartsMut<'_, #t>),
+            quote!(#form::lend_mut(self)),
+            quote!(parts_mut),
+        ),
+    };
+    // The method in `quote!`: its `self` and body must have the same hygiene.
+    let form_read = quote! {
+        #method {
+            <() as #p::SameDtype<X::Elem, #t>>::#same(#read)
+        }
+    };
+    Step1 {
+        method,
+        form,
+        form_read,
+        checked,
+        checked_bound,
     }
 }
 
@@ -1616,6 +1677,72 @@ impl<'a> Pair<'a> {
     }
 }
 
+/// What differs between the two forms' functions (`Pair::functions`).
+struct PairFunctions {
+    /// The lints `f` allows, its return (`-> …`) and its body after the warnings.
+    f_allow: TokenStream,
+    f_ret: TokenStream,
+    f_body: TokenStream,
+    /// `_into`'s first doc line, its output parameters, its return (`-> …`, or nothing)
+    /// and its body.
+    into_doc: String,
+    into_outputs: Vec<TokenStream>,
+    into_ret: TokenStream,
+    into_body: TokenStream,
+}
+
+impl Pair<'_> {
+    /// `f` and `_into`, the same in both forms but for `functions`. `f` carries the
+    /// graph's attributes and doc comment; the rustdoc of both shows the signature in the
+    /// DSL, `f`'s says when it fails, `_into`'s what it allocates.
+    fn functions(
+        &self,
+        docs: &PairDocs,
+        warnings: &TokenStream,
+        functions: PairFunctions,
+    ) -> TokenStream {
+        let Pair {
+            f,
+            name,
+            into_name,
+            param_names,
+            param_types,
+            ..
+        } = self;
+        let PairFunctions {
+            f_allow,
+            f_ret,
+            f_body,
+            into_doc,
+            into_outputs,
+            into_ret,
+            into_body,
+        } = functions;
+        let (attrs, vis) = (&f.attrs, &f.vis);
+        let (sig_doc, fail_doc) = (&docs.signature, docs.fail);
+        quote! {
+            #(#attrs)*
+            #[doc = ""]
+            #[doc = #sig_doc]
+            #[doc = ""]
+            #[doc = #fail_doc]
+            #[allow(#f_allow)]
+            #vis fn #name(#(#param_names: #param_types),*) #f_ret {
+                #warnings
+                #f_body
+            }
+
+            #[doc = #into_doc]
+            #[doc = ""]
+            #[doc = #sig_doc]
+            #[allow(clippy::too_many_arguments, unused_variables, unused_mut, unreachable_code)]
+            #vis fn #into_name(#(#param_names: #param_types,)* #(#into_outputs),*) #into_ret {
+                #into_body
+            }
+        }
+    }
+}
+
 /// The rustdoc of both functions, after the graph's own doc comment.
 struct PairDocs {
     /// The graph's signature in the DSL notation: the Rust signature names argument traits
@@ -1723,7 +1850,6 @@ fn literal_pair(
         name,
         into_name,
         param_names,
-        param_types,
         out_names,
         out_tensor_types,
         ret_type,
@@ -1738,7 +1864,6 @@ fn literal_pair(
         Some((graph, kernel)) => literal_into_body(pair, graph, kernel, &out_traits, static_named),
         None => quote!(::core::panic!()),
     };
-    let (sig_doc, fail_doc) = (&docs.signature, docs.fail);
     let into_doc = format!(
         " Writes the outputs of [`{name}`] into caller-provided tensors{}.",
         docs.alloc
@@ -1747,42 +1872,40 @@ fn literal_pair(
     // return `Result`.
     let (f_ret, f_call, f_value, into_ret) = if pair.reads_indices {
         (
-            quote!(::core::result::Result<#ret_type, #p::ShapeError>),
+            quote!(-> ::core::result::Result<#ret_type, #p::ShapeError>),
             quote!(?;),
             quote!(::core::result::Result::Ok(#ret_value)),
             quote!(-> ::core::result::Result<(), #p::ShapeError>),
         )
     } else {
         (
-            quote!(#ret_type),
+            quote!(-> #ret_type),
             quote!(;),
             quote!(#ret_value),
             TokenStream::new(),
         )
     };
-    let (attrs, vis) = (&f.attrs, &f.vis);
-    quote! {
-        #(#attrs)*
-        #[doc = ""]
-        #[doc = #sig_doc]
-        #[doc = ""]
-        #[doc = #fail_doc]
-        #[allow(clippy::too_many_arguments)]
-        #vis fn #name(#(#param_names: #param_types),*) -> #f_ret {
-            #warnings
-            #(let mut #out_names = <#out_tensor_types>::zeros();)*
-            #into_name(#(#param_names,)* #(&mut #out_names),*) #f_call
-            #f_value
-        }
-
-        #[doc = #into_doc]
-        #[doc = ""]
-        #[doc = #sig_doc]
-        #[allow(clippy::too_many_arguments, unused_variables, unused_mut, unreachable_code)]
-        #vis fn #into_name(#(#param_names: #param_types,)* #(#out_names: &mut impl #out_traits),*) #into_ret {
-            #into_body
-        }
-    }
+    pair.functions(
+        docs,
+        warnings,
+        PairFunctions {
+            f_allow: quote!(clippy::too_many_arguments),
+            f_ret,
+            f_body: quote! {
+                #(let mut #out_names = <#out_tensor_types>::zeros();)*
+                #into_name(#(#param_names,)* #(&mut #out_names),*) #f_call
+                #f_value
+            },
+            into_doc,
+            into_outputs: out_names
+                .iter()
+                .zip(&out_traits)
+                .map(|(out, tr)| quote!(#out: &mut impl #tr))
+                .collect(),
+            into_ret,
+            into_body,
+        },
+    )
 }
 
 /// The body of a literal-dim graph's `_into`: the slices of its arguments and outputs,
@@ -1867,20 +1990,11 @@ fn symbolic_pair(pair: &Pair, docs: &PairDocs, warnings: &TokenStream) -> TokenS
         rt,
         f,
         name,
-        into_name,
-        param_names,
-        param_types,
         out_names,
         ret_type,
         ..
     } = pair;
     let p = quote!(#rt::__private);
-    let out_arg_types: Vec<_> = (0..out_names.len())
-        .map(|k| {
-            let tr = output_trait_ident(f, k, out_names.len());
-            quote!(impl #tr)
-        })
-        .collect();
     let exit = quote! {
         ::core::result::Result::Err(#p::entry_error(__tg_failed))
     };
@@ -1892,34 +2006,39 @@ fn symbolic_pair(pair: &Pair, docs: &PairDocs, warnings: &TokenStream) -> TokenS
             quote!(::core::panic!()),
         ),
     };
-    let (sig_doc, fail_doc) = (&docs.signature, docs.fail);
     let into_doc = format!(
         " Writes the outputs of [`{name}`] into caller-provided tensors, slices or arrays{}.\n\n\
          Checks every argument's dims at entry and returns `Err` before writing anything.",
         docs.alloc
     );
-    let (attrs, vis) = (&f.attrs, &f.vis);
+    let functions = pair.functions(
+        docs,
+        warnings,
+        PairFunctions {
+            f_allow: quote!(
+                clippy::too_many_arguments,
+                unused_variables,
+                unreachable_code
+            ),
+            f_ret: quote!(-> ::core::result::Result<#ret_type, #p::ShapeError>),
+            f_body,
+            into_doc,
+            into_outputs: out_names
+                .iter()
+                .enumerate()
+                .map(|(k, out)| {
+                    let tr = output_trait_ident(f, k, out_names.len());
+                    quote!(mut #out: impl #tr)
+                })
+                .collect(),
+            into_ret: quote!(-> ::core::result::Result<(), #p::ShapeError>),
+            into_body,
+        },
+    );
     quote! {
         #items
 
-        #(#attrs)*
-        #[doc = ""]
-        #[doc = #sig_doc]
-        #[doc = ""]
-        #[doc = #fail_doc]
-        #[allow(clippy::too_many_arguments, unused_variables, unreachable_code)]
-        #vis fn #name(#(#param_names: #param_types),*) -> ::core::result::Result<#ret_type, #p::ShapeError> {
-            #warnings
-            #f_body
-        }
-
-        #[doc = #into_doc]
-        #[doc = ""]
-        #[doc = #sig_doc]
-        #[allow(clippy::too_many_arguments, unused_variables, unused_mut, unreachable_code)]
-        #vis fn #into_name(#(#param_names: #param_types,)* #(mut #out_names: #out_arg_types),*) -> ::core::result::Result<(), #p::ShapeError> {
-            #into_body
-        }
+        #functions
     }
 }
 
