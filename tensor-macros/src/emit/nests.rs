@@ -811,6 +811,16 @@ pub(super) fn streams_outputs(graph: &TypedGraph, nest: &LoopNest) -> bool {
     bytes >= STREAM_MIN_BYTES
 }
 
+/// A reduction's sink as `ChunkSink` takes it: before the row, per chunk in the main loops
+/// and in the tail, after the row, and the unrolled loop's width and chunk.
+type ReduceSink = (
+    TokenStream,
+    TokenStream,
+    TokenStream,
+    TokenStream,
+    Option<(usize, TokenStream)>,
+);
+
 /// Accumulation into a reduction's temp. Where the accumulator runs along the inner loop
 /// (a kept inner axis) each chunk loads, combines and stores it; where the inner axis is
 /// reduced, lanes accumulate in registers across the row and fold into the slot once.
@@ -824,16 +834,8 @@ pub(super) fn emit_reduce_sink(
     best: Option<usize>,
     index: Option<usize>,
     suffix: &str,
-) -> (
-    TokenStream,
-    TokenStream,
-    TokenStream,
-    TokenStream,
-    Option<(usize, TokenStream)>,
-) {
-    let Emitter {
-        rt, graph, kernel, ..
-    } = *cx;
+) -> ReduceSink {
+    let Emitter { rt, kernel, .. } = *cx;
     let p = quote!(#rt::__private);
     // A sibling reduction's accumulators get names of their own (`suffix`).
     let (acc_regs, all) = (
@@ -844,78 +846,9 @@ pub(super) fn emit_reduce_sink(
     let acc_slice = slice_ident(&acc_op.buffer);
     let acc_off = offset_ident(acc);
     let v = value_ident(value);
-    let value_c = compute_type(rt, graph.nodes[nest.values[value].node].dtype);
 
     if let (Some(best), Some(index)) = (best, index) {
-        let is_max = kind == ReduceKind::ArgMax;
-        let best_op = &nest.operands[best];
-        let best_slice = slice_ident(&best_op.buffer);
-        let best_off = offset_ident(best);
-        let idx_off = offset_ident(index);
-        if acc_op.inner_stride.is_zero() {
-            // One (best, chunk base) pair in registers through the row (`arg_step`: each
-            // lane sees its elements in order), turned into indices at the row's end.
-            // The running index walks the inner loop at its operand's stride: 1 along a
-            // row, more where the inner loop is an outer axis of the reduced ones (a region
-            // of a `concat` one column wide leaves its rows as the inner loop, each
-            // `columns` indices apart; issue 37: `argmax(concat([a, a, b], axis = 1))`
-            // returned the row number).
-            let index_stride = &nest.operands[index].inner_stride;
-            let (base, step) = if index_stride.is_zero() {
-                (quote!(#idx_off), quote!(0usize))
-            } else if index_stride.is_lit(1) {
-                (quote!(#idx_off + __tg_j), quote!(1usize))
-            } else {
-                let stride = offset_expr(quote!(0usize), index_stride, None);
-                (quote!(#idx_off + __tg_j * #stride), stride)
-            };
-            // Four pairs, as the sums' four accumulators, so that chunks do not wait on
-            // each other's compare-and-select chain; each pair still sees its chunks in
-            // order, and `arg_fold` applies the full rules across pairs.
-            // Pair `u` takes chunk `u` of each group of four (the unrolled loop's
-            // `__tg_u`); chunks after the last whole group and the tail go to pair 0.
-            let init = quote! {
-                let mut __tg_best = [#p::V::<#value_c>::splat(<#value_c as #p::Identity>::LOWEST); 4];
-                let mut __tg_best_base = [#p::V::<i64>::splat(-1); 4];
-            };
-            let step_call = |u: TokenStream| {
-                quote! {
-                    #p::arg_step::<#value_c, #is_max>(&mut __tg_best[#u], &mut __tg_best_base[#u], #v, #base, #p::lane_mask(__tg_n));
-                }
-            };
-            let unrolled = step_call(quote!(__tg_u));
-            let main = step_call(quote!(0));
-            let finish = quote! {
-                for __tg_u in 0..4 {
-                    #p::arg_fold::<#value_c, #is_max>(__tg_best[__tg_u], #p::arg_indices(__tg_best_base[__tg_u], #step), &mut #best_slice[#best_off], &mut #acc_slice[#acc_off]);
-                }
-            };
-            return (init, main.clone(), main, finish, Some((4, unrolled)));
-        }
-        // The accumulator in memory, one slot per column: the lanes' indices as a vector.
-        let index_stride = &nest.operands[index].inner_stride;
-        let idx = if index_stride.is_zero() {
-            quote!(#p::V::<i64>::splat(#idx_off as i64))
-        } else if index_stride.is_lit(1) {
-            quote!(#p::iota(#idx_off + __tg_j))
-        } else {
-            let stride = offset_expr(quote!(0usize), index_stride, None);
-            quote!(#p::iota_strided(#idx_off + __tg_j * #stride, #stride))
-        };
-        let step = quote! {
-            let mut __tg_best = #p::load::<#value_c>(#best_slice, #best_off + __tg_j, __tg_n);
-            let mut __tg_best_i = #p::load::<i64>(#acc_slice, #acc_off + __tg_j, __tg_n);
-            #p::arg_combine::<#value_c, #is_max>(&mut __tg_best, &mut __tg_best_i, #v, #idx, #p::lane_mask(__tg_n));
-            #p::store::<#value_c>(#best_slice, #best_off + __tg_j, __tg_n, __tg_best);
-            #p::store::<i64>(#acc_slice, #acc_off + __tg_j, __tg_n, __tg_best_i);
-        };
-        return (
-            TokenStream::new(),
-            step.clone(),
-            step,
-            TokenStream::new(),
-            None,
-        );
+        return arg_reduce_sink(cx, nest, kind, acc, value, best, index);
     }
 
     let acc_temp = match acc_op.buffer {
@@ -973,6 +906,97 @@ pub(super) fn emit_reduce_sink(
     let step = quote! {
         let __tg_a = #p::load::<#c>(#acc_slice, #acc_off + __tg_j, __tg_n);
         #p::store::<#c>(#acc_slice, #acc_off + __tg_j, __tg_n, #lane_combine(__tg_a, #v));
+    };
+    (
+        TokenStream::new(),
+        step.clone(),
+        step,
+        TokenStream::new(),
+        None,
+    )
+}
+
+/// `argmax`/`argmin`'s sink: the best value so far (in `best`'s temp) and its index (in
+/// the accumulator `acc`, the node's temp), from the element indices of operand `index`.
+/// Along a reduced inner axis the pairs live in registers through the row; along a kept
+/// one each chunk loads, combines and stores both.
+fn arg_reduce_sink(
+    cx: &Emitter<'_>,
+    nest: &LoopNest,
+    kind: ReduceKind,
+    acc: usize,
+    value: usize,
+    best: usize,
+    index: usize,
+) -> ReduceSink {
+    let Emitter { rt, graph, .. } = *cx;
+    let p = quote!(#rt::__private);
+    let acc_op = &nest.operands[acc];
+    let acc_slice = slice_ident(&acc_op.buffer);
+    let acc_off = offset_ident(acc);
+    let v = value_ident(value);
+    let value_c = compute_type(rt, graph.nodes[nest.values[value].node].dtype);
+    let is_max = kind == ReduceKind::ArgMax;
+    let best_op = &nest.operands[best];
+    let best_slice = slice_ident(&best_op.buffer);
+    let best_off = offset_ident(best);
+    let idx_off = offset_ident(index);
+    if acc_op.inner_stride.is_zero() {
+        // One (best, chunk base) pair in registers through the row (`arg_step`: each
+        // lane sees its elements in order), turned into indices at the row's end.
+        // The running index walks the inner loop at its operand's stride: 1 along a
+        // row, more where the inner loop is an outer axis of the reduced ones (a region
+        // of a `concat` one column wide leaves its rows as the inner loop, each
+        // `columns` indices apart; issue 37: `argmax(concat([a, a, b], axis = 1))`
+        // returned the row number).
+        let index_stride = &nest.operands[index].inner_stride;
+        let (base, step) = if index_stride.is_zero() {
+            (quote!(#idx_off), quote!(0usize))
+        } else if index_stride.is_lit(1) {
+            (quote!(#idx_off + __tg_j), quote!(1usize))
+        } else {
+            let stride = offset_expr(quote!(0usize), index_stride, None);
+            (quote!(#idx_off + __tg_j * #stride), stride)
+        };
+        // Four pairs, as the sums' four accumulators, so that chunks do not wait on
+        // each other's compare-and-select chain; each pair still sees its chunks in
+        // order, and `arg_fold` applies the full rules across pairs.
+        // Pair `u` takes chunk `u` of each group of four (the unrolled loop's
+        // `__tg_u`); chunks after the last whole group and the tail go to pair 0.
+        let init = quote! {
+            let mut __tg_best = [#p::V::<#value_c>::splat(<#value_c as #p::Identity>::LOWEST); 4];
+            let mut __tg_best_base = [#p::V::<i64>::splat(-1); 4];
+        };
+        let step_call = |u: TokenStream| {
+            quote! {
+                #p::arg_step::<#value_c, #is_max>(&mut __tg_best[#u], &mut __tg_best_base[#u], #v, #base, #p::lane_mask(__tg_n));
+            }
+        };
+        let unrolled = step_call(quote!(__tg_u));
+        let main = step_call(quote!(0));
+        let finish = quote! {
+            for __tg_u in 0..4 {
+                #p::arg_fold::<#value_c, #is_max>(__tg_best[__tg_u], #p::arg_indices(__tg_best_base[__tg_u], #step), &mut #best_slice[#best_off], &mut #acc_slice[#acc_off]);
+            }
+        };
+        return (init, main.clone(), main, finish, Some((4, unrolled)));
+    }
+    // The accumulator in memory, one slot per column: the lanes' indices as a vector.
+    let index_stride = &nest.operands[index].inner_stride;
+    let idx = if index_stride.is_zero() {
+        quote!(#p::V::<i64>::splat(#idx_off as i64))
+    } else if index_stride.is_lit(1) {
+        quote!(#p::iota(#idx_off + __tg_j))
+    } else {
+        let stride = offset_expr(quote!(0usize), index_stride, None);
+        quote!(#p::iota_strided(#idx_off + __tg_j * #stride, #stride))
+    };
+    let step = quote! {
+        let mut __tg_best = #p::load::<#value_c>(#best_slice, #best_off + __tg_j, __tg_n);
+        let mut __tg_best_i = #p::load::<i64>(#acc_slice, #acc_off + __tg_j, __tg_n);
+        #p::arg_combine::<#value_c, #is_max>(&mut __tg_best, &mut __tg_best_i, #v, #idx, #p::lane_mask(__tg_n));
+        #p::store::<#value_c>(#best_slice, #best_off + __tg_j, __tg_n, __tg_best);
+        #p::store::<i64>(#acc_slice, #acc_off + __tg_j, __tg_n, __tg_best_i);
     };
     (
         TokenStream::new(),
