@@ -93,7 +93,7 @@ pub fn derive(forward: &GraphFn, d: DerivedFn) -> Result<GraphFn, syn::Error> {
     }
     let grads = gradients(forward, &wrt, &back.ct)?;
     let mut lets = back.anf.lets.clone();
-    lets.extend(back.anf.backward.drain(..));
+    lets.append(&mut back.anf.backward);
     let (outputs_expr, ret) = derived_outputs(forward, &d, &declared, &outputs, grads);
     let attrs = derived_docs(forward, &d.kind, &d.wrt, d.attrs);
     Ok(GraphFn {
@@ -248,7 +248,7 @@ fn anf_types(
         params: clone_params(&forward.params),
         ret: forward.ret.as_ref().map(clone_ret),
         lets: anf.lets.clone(),
-        outputs: output_exprs(&outputs),
+        outputs: output_exprs(outputs),
         syntax_errors: Vec::new(),
     };
     let mut errors = Errors::default();
@@ -836,7 +836,7 @@ impl Backward<'_> {
             }
         }
         if STRUCTURE_OPS.contains(&name.as_str()) {
-            return self.structure_rule(v, out, func, args, named, g);
+            return self.structure_rule(out, func, args, named, g);
         }
         self.composite_rule(v, out, func, args, named, g)
     }
