@@ -226,9 +226,7 @@ impl Checker<'_> {
         let mut dtype: Option<DType> = None;
         let mut batch_rank = 0usize;
         for (k, (g, e)) in groups.iter().zip(operands_expr).enumerate() {
-            let Some(x) = self.tensor_arg("einsum", e) else {
-                return None;
-            };
+            let x = self.tensor_arg("einsum", e)?;
             let rank = self.node(x).dims.len();
             let letters = g.before.len() + g.after.len();
             if rank < letters || (!g.ellipsis && rank != letters) {
@@ -435,7 +433,7 @@ impl Checker<'_> {
             };
         }
         for k in 0..terms.len() {
-            let needed = needed_labels(&terms, k, &output);
+            let needed = needed_labels(terms, k, output);
             let t = terms[k].clone();
             let lone: Vec<usize> = (0..t.labels.len())
                 .filter(|&a| !needed.contains(&t.labels[a]))
@@ -463,10 +461,10 @@ impl Checker<'_> {
             let mut best: Option<(usize, usize, u128)> = None;
             for i in 0..terms.len() {
                 for j in i + 1..terms.len() {
-                    let keep = pair_keep(&terms, i, j, &output);
+                    let keep = pair_keep(&terms, i, j, output);
                     let cost = keep
                         .iter()
-                        .map(|l| match label_size(&sizes, l) {
+                        .map(|l| match label_size(sizes, l) {
                             Dim::Static(n) => *n as u128,
                             Dim::Named(_) | Dim::Expr(_) => 1024,
                         })
@@ -477,11 +475,9 @@ impl Checker<'_> {
                 }
             }
             let (i, j, _) = best.expect("two terms");
-            let keep = pair_keep(&terms, i, j, &output);
+            let keep = pair_keep(&terms, i, j, output);
             let (y, x) = (terms.remove(j), terms.remove(i));
-            let Some(t) = self.contract(&sizes, x, y, &keep) else {
-                return None;
-            };
+            let t = self.contract(sizes, x, y, &keep)?;
             terms.insert(i, t);
         }
         Some(terms.pop().expect("one term"))

@@ -1356,18 +1356,18 @@ impl Checker<'_> {
                 })
                 .collect();
             let written = format!("[{}]", written.join(", "));
-            return match reshape_target(&dims, target, infer, &written) {
+            return match reshape_target(dims, target, infer, &written) {
                 Ok(target) => {
                     Typed::Strong(self.add(NodeKind::Reshape { input: x }, dtype, target))
                 }
                 Err(message) => {
                     self.errors
-                        .push(expr_span(&rest[0]), message.replace("{shown}", &shown));
+                        .push(expr_span(&rest[0]), message.replace("{shown}", shown));
                     Typed::Poison
                 }
             };
         }
-        match broadcast(&dims, &target) {
+        match broadcast(dims, &target) {
             Ok(b) if b == target => {
                 let lead = target.len() - dims.len();
                 let map = (0..target.len())

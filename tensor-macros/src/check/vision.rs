@@ -460,10 +460,7 @@ impl Vision<'_> {
         {
             return Err(format!("`strides`, `dilations` take {r} values ≥ 1 and `pads` {} (every begin, then every end)", 2 * r));
         }
-        let plan = match Windows::plan(rank, &kernel, &strides, &dilations, &pads, &lens, false) {
-            Ok(plan) => plan,
-            Err(why) => return Err(why),
-        };
+        let plan = Windows::plan(rank, &kernel, &strides, &dilations, &pads, &lens, false)?;
         let padded = b.call("pad", vec![v(0), b.ints(plan.pads.clone())], Vec::new());
         // The weight at one kernel position: `[O, C / group]`.
         let tap = |offset: &[i128]| -> Expr {
@@ -487,7 +484,7 @@ impl Vision<'_> {
         let depthwise = g == c && o == c;
         let mut terms = Vec::new();
         for off in &offsets {
-            let view = plan.view(&b, padded.clone(), off);
+            let view = plan.view(b, padded.clone(), off);
             let w_k = tap(off);
             let term = if depthwise {
                 // out[n, c] = Σ x[n, c] · w[c, 0, k]: elementwise, one fused pass.
@@ -608,10 +605,7 @@ impl Vision<'_> {
         if ceil && name != "max_pool" {
             return Err("`ceil_mode = true` is supported by `max_pool` only so far".into());
         }
-        let plan = match Windows::plan(rank, &kernel, &strides, &dilations, &pads, &lens, ceil) {
-            Ok(plan) => plan,
-            Err(why) => return Err(why),
-        };
+        let plan = Windows::plan(rank, &kernel, &strides, &dilations, &pads, &lens, ceil)?;
         let p = float("p", 2.0);
         let source = match name {
             "lp_pool" => b.call(
@@ -642,7 +636,7 @@ impl Vision<'_> {
         };
         let total = offsets
             .iter()
-            .map(|o| plan.view(&b, padded.clone(), o))
+            .map(|o| plan.view(b, padded.clone(), o))
             .reduce(combine)
             .expect("a kernel has a position");
         Ok(match name {
@@ -697,7 +691,7 @@ impl Vision<'_> {
                 let padded_ones = b.call("pad", vec![ones, b.ints(plan.pads.clone())], Vec::new());
                 let count = offsets
                     .iter()
-                    .map(|o| plan.view(&b, padded_ones.clone(), o))
+                    .map(|o| plan.view(b, padded_ones.clone(), o))
                     .reduce(|a, c| b.bin(Add, a, c))
                     .expect("a kernel has a position");
                 b.bin(Div, total, count)
@@ -1047,9 +1041,7 @@ impl Checker<'_> {
         let mut lists: Vec<(&str, Vec<i128>)> = Vec::new();
         let mut flags: Vec<(&str, bool)> = Vec::new();
         for n in named {
-            if self.param_spec(op, n).is_none() {
-                return None;
-            }
+            self.param_spec(op, n)?;
             let key = op
                 .params
                 .iter()
