@@ -1088,16 +1088,7 @@ impl Checker<'_> {
         let rest = op.rest;
         let dims = &op.dims;
         let shown = &op.shown;
-        let expect_args = |this: &mut Self, n: std::ops::RangeInclusive<usize>, usage: &str| {
-            op.expect_args(this, n, usage)
-        };
-        let read_list = |this: &mut Self, e: &Expr, allow_x: bool| op.read_list(this, e, allow_x);
-        let normalise =
-            |this: &mut Self, a: i128, s: Span, rank: i128| op.normalise(this, a, s, rank);
-        let view = |this: &mut Self, map: Vec<Option<usize>>, out_dims: Vec<Dim>| {
-            op.view(this, map, out_dims)
-        };
-        if !expect_args(
+        if !op.expect_args(
             self,
             0..=1,
             "a tensor and optionally a permutation: `transpose(x, [1, 0])`",
@@ -1107,7 +1098,7 @@ impl Checker<'_> {
         let perm: Vec<usize> = if rest.is_empty() {
             (0..dims.len()).rev().collect()
         } else {
-            let Some(items) = read_list(self, &rest[0], false) else {
+            let Some(items) = op.read_list(self, &rest[0], false) else {
                 return Typed::Poison;
             };
             if items.len() != dims.len() {
@@ -1123,7 +1114,7 @@ impl Checker<'_> {
             }
             let mut perm = Vec::new();
             for (a, s) in items {
-                let Some(n) = normalise(self, a.expect("no 'x'"), s, rank) else {
+                let Some(n) = op.normalise(self, a.expect("no 'x'"), s, rank) else {
                     return Typed::Poison;
                 };
                 if perm.contains(&n) {
@@ -1138,7 +1129,7 @@ impl Checker<'_> {
             perm
         };
         let out_dims = perm.iter().map(|&a| dims[a].clone()).collect();
-        view(self, perm.into_iter().map(Some).collect(), out_dims)
+        op.view(self, perm.into_iter().map(Some).collect(), out_dims)
     }
 
     /// `dimshuffle(x, pattern)`: a view that permutes, drops (length 1) and inserts (`'x'`) axes.
@@ -1147,23 +1138,14 @@ impl Checker<'_> {
         let rest = op.rest;
         let dims = &op.dims;
         let shown = &op.shown;
-        let expect_args = |this: &mut Self, n: std::ops::RangeInclusive<usize>, usage: &str| {
-            op.expect_args(this, n, usage)
-        };
-        let read_list = |this: &mut Self, e: &Expr, allow_x: bool| op.read_list(this, e, allow_x);
-        let normalise =
-            |this: &mut Self, a: i128, s: Span, rank: i128| op.normalise(this, a, s, rank);
-        let view = |this: &mut Self, map: Vec<Option<usize>>, out_dims: Vec<Dim>| {
-            op.view(this, map, out_dims)
-        };
-        if !expect_args(
+        if !op.expect_args(
             self,
             1..=1,
             "a tensor and a pattern: `dimshuffle(x, [1, 'x', 0])`",
         ) {
             return Typed::Poison;
         }
-        let Some(items) = read_list(self, &rest[0], true) else {
+        let Some(items) = op.read_list(self, &rest[0], true) else {
             return Typed::Poison;
         };
         let mut map = Vec::new();
@@ -1175,7 +1157,7 @@ impl Checker<'_> {
                     out_dims.push(Dim::Static(1));
                 }
                 Some(a) => {
-                    let Some(n) = normalise(self, a, s, rank) else {
+                    let Some(n) = op.normalise(self, a, s, rank) else {
                         return Typed::Poison;
                     };
                     if map.contains(&Some(n)) {
@@ -1199,7 +1181,7 @@ impl Checker<'_> {
                 return Typed::Poison;
             }
         }
-        view(self, map, out_dims)
+        op.view(self, map, out_dims)
     }
 
     /// `expand_dims(x, axis)`: a view with a new axis of length 1.
@@ -1207,15 +1189,7 @@ impl Checker<'_> {
         let rank = op.rank;
         let rest = op.rest;
         let dims = &op.dims;
-        let expect_args = |this: &mut Self, n: std::ops::RangeInclusive<usize>, usage: &str| {
-            op.expect_args(this, n, usage)
-        };
-        let normalise =
-            |this: &mut Self, a: i128, s: Span, rank: i128| op.normalise(this, a, s, rank);
-        let view = |this: &mut Self, map: Vec<Option<usize>>, out_dims: Vec<Dim>| {
-            op.view(this, map, out_dims)
-        };
-        if !expect_args(self, 1..=1, "a tensor and an axis: `expand_dims(x, 0)`") {
+        if !op.expect_args(self, 1..=1, "a tensor and an axis: `expand_dims(x, 0)`") {
             return Typed::Poison;
         }
         let Some(a) = int_literal(&rest[0]) else {
@@ -1223,14 +1197,14 @@ impl Checker<'_> {
                 .push(expr_span(&rest[0]), "the axis is an integer literal");
             return Typed::Poison;
         };
-        let Some(at) = normalise(self, a, rest[0].span(), rank + 1) else {
+        let Some(at) = op.normalise(self, a, rest[0].span(), rank + 1) else {
             return Typed::Poison;
         };
         let mut map: Vec<Option<usize>> = (0..dims.len()).map(Some).collect();
         map.insert(at, None);
         let mut out_dims = dims.clone();
         out_dims.insert(at, Dim::Static(1));
-        view(self, map, out_dims)
+        op.view(self, map, out_dims)
     }
 
     /// `squeeze(x, axes)`: a view without the given axes of length 1 (by default every one).
@@ -1239,16 +1213,7 @@ impl Checker<'_> {
         let rest = op.rest;
         let dims = &op.dims;
         let shown = &op.shown;
-        let expect_args = |this: &mut Self, n: std::ops::RangeInclusive<usize>, usage: &str| {
-            op.expect_args(this, n, usage)
-        };
-        let read_list = |this: &mut Self, e: &Expr, allow_x: bool| op.read_list(this, e, allow_x);
-        let normalise =
-            |this: &mut Self, a: i128, s: Span, rank: i128| op.normalise(this, a, s, rank);
-        let view = |this: &mut Self, map: Vec<Option<usize>>, out_dims: Vec<Dim>| {
-            op.view(this, map, out_dims)
-        };
-        if !expect_args(
+        if !op.expect_args(
             self,
             0..=1,
             "a tensor and optionally an axis or a list of axes",
@@ -1261,7 +1226,7 @@ impl Checker<'_> {
             let items: Vec<(i128, Span)> = if let Some(v) = int_literal(&rest[0]) {
                 vec![(v, rest[0].span())]
             } else {
-                let Some(items) = read_list(self, &rest[0], false) else {
+                let Some(items) = op.read_list(self, &rest[0], false) else {
                     return Typed::Poison;
                 };
                 items
@@ -1271,7 +1236,7 @@ impl Checker<'_> {
             };
             let mut axes = Vec::new();
             for (a, s) in items {
-                let Some(n) = normalise(self, a, s, rank) else {
+                let Some(n) = op.normalise(self, a, s, rank) else {
                     return Typed::Poison;
                 };
                 if !dims[n].is_static(1) {
@@ -1297,7 +1262,7 @@ impl Checker<'_> {
         };
         let kept: Vec<usize> = (0..dims.len()).filter(|a| !axes.contains(a)).collect();
         let out_dims = kept.iter().map(|&a| dims[a].clone()).collect();
-        view(self, kept.into_iter().map(Some).collect(), out_dims)
+        op.view(self, kept.into_iter().map(Some).collect(), out_dims)
     }
 
     /// `broadcast_to(x, shape)` (a view) and `reshape(x, shape)`.
@@ -1306,18 +1271,12 @@ impl Checker<'_> {
         let rest = op.rest;
         let dims = &op.dims;
         let shown = &op.shown;
-        let expect_args = |this: &mut Self, n: std::ops::RangeInclusive<usize>, usage: &str| {
-            op.expect_args(this, n, usage)
-        };
-        let view = |this: &mut Self, map: Vec<Option<usize>>, out_dims: Vec<Dim>| {
-            op.view(this, map, out_dims)
-        };
         let usage = if name == "reshape" {
             "a tensor and the new dims: `reshape(x, [2, 16])`"
         } else {
             "a tensor and the target dims: `broadcast_to(x, [4, 8])`"
         };
-        if !expect_args(self, 1..=1, usage) {
+        if !op.expect_args(self, 1..=1, usage) {
             return Typed::Poison;
         }
         let Some(items) = self.read_target_dims(name, &rest[0]) else {
@@ -1379,7 +1338,7 @@ impl Checker<'_> {
                         }
                     })
                     .collect();
-                view(self, map, target)
+                op.view(self, map, target)
             }
             _ => {
                 let named = dims.iter().chain(&target).any(Dim::is_symbolic);
