@@ -328,6 +328,8 @@ pub enum ShapeError {
 }
 
 impl fmt::Display for ShapeError {
+    /// Longer than issue 34's ~150 lines as a table is: one arm per variant, each its
+    /// message, nothing shared but `write!`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ShapeError::Length {

@@ -179,7 +179,8 @@ pub(super) fn check_fn(
 /// The scalar references against mpmath (4000 bits: gelu_tanh's 1 + tanh cancels far, `float()` of the exact value: correctly
 /// rounded), 40 points per function over its working range (Python, `random.seed(5)`; mish as
 /// `x·tanh(log1p(e^x))`). Each reference is held to 1 ulp here (plus `LIBM_ULP`: they call
-/// std's libm); the measured maxima are printed.
+/// std's libm); the measured maxima are printed. Long for its table (`MPMATH`, 40 values
+/// per function), not its logic.
 #[test]
 fn references_against_mpmath() {
     use crate::reference::Float;

@@ -79,6 +79,9 @@ fn f64_random() {
     run_f64("gelu_f64", gelu_f64, gelu_ref, &xs, 2.0 + 2.0 * LIBM_ULP);
 }
 
+/// Special inputs (NaN, ±inf, ±0, overflow and subnormal ends) and their exact results: a
+/// table of f32 cases (the f64 versions checked on the same inputs), exp's thresholds, then
+/// a table of `pow` cases. Long for its tables, not its logic.
 #[test]
 fn special_values() {
     let inf = f32::INFINITY;

@@ -83,7 +83,21 @@ fn parse_group(text: &str) -> Result<Group, String> {
     Ok(group)
 }
 
+/// `einsum`'s parsed subscripts (`Checker::einsum_subscripts`).
+struct Subscripts<'a> {
+    /// The subscripts as written, and where.
+    text: &'a str,
+    span: Span,
+    /// One group per operand, and the output's (after `->`), if given.
+    groups: Vec<Group>,
+    output: Option<Group>,
+}
+
 impl Checker<'_> {
+    /// `einsum(subscripts, operands…)`: the subscripts parsed (`einsum_subscripts`), each
+    /// operand's axes labelled (`einsum_terms`), one size per label, the output's labels;
+    /// then the graph: operands promoted, diagonals and lone sums (`einsum_prepare`),
+    /// pairwise contractions (`einsum_contract_all`), and the output's sums and axis order.
     pub(super) fn check_einsum(
         &mut self,
         _op: &'static TensorOp,
@@ -91,12 +105,55 @@ impl Checker<'_> {
         args: &[Expr],
         named: &[NamedArg],
     ) -> Typed {
+        let Some(parsed) = self.einsum_subscripts(span, args, named) else {
+            return Typed::Poison;
+        };
+        let Subscripts {
+            text: subscripts,
+            span: sub_span,
+            groups,
+            output: output_group,
+        } = parsed;
+        let operands_expr = &args[1..];
+        let Some((mut terms, dtype, batch_rank)) = self.einsum_terms(span, &groups, operands_expr)
+        else {
+            return Typed::Poison;
+        };
+        let Some(sizes) = self.einsum_sizes(&terms, operands_expr) else {
+            return Typed::Poison;
+        };
+        let Some(output) = self.einsum_output(
+            &output_group,
+            &terms,
+            &sizes,
+            batch_rank,
+            subscripts,
+            sub_span,
+        ) else {
+            return Typed::Poison;
+        };
+        self.einsum_prepare(&mut terms, dtype, &output);
+        let Some(t) = self.einsum_contract_all(terms, &sizes, &output) else {
+            return Typed::Poison;
+        };
+        Typed::Strong(self.einsum_result(t, &output, dtype))
+    }
+
+    /// The subscripts (the first argument, a string) parsed into a group per operand and
+    /// the output's group (after `->`, if given); `None` after an error (named arguments,
+    /// no subscripts, no operands, a group that does not parse, a count that differs).
+    fn einsum_subscripts<'a>(
+        &mut self,
+        span: Span,
+        args: &'a [Expr],
+        named: &[NamedArg],
+    ) -> Option<Subscripts<'a>> {
         if let Some(n) = named.first() {
             self.errors.push(
                 n.name.span(),
                 format!("`einsum` has no named arguments; `{}` is not one", n.name),
             );
-            return Typed::Poison;
+            return None;
         }
         let Some(Expr::Lit(LitValue::Str(subscripts), sub_span)) = args.first() else {
             let at = args.first().map(expr_span).unwrap_or(span);
@@ -104,7 +161,7 @@ impl Checker<'_> {
                 at,
                 "`einsum` takes its subscripts first, as a string: `einsum(\"ij,jk->ik\", a, b)`",
             );
-            return Typed::Poison;
+            return None;
         };
         let sub_span = *sub_span;
         let operands_expr = &args[1..];
@@ -113,7 +170,7 @@ impl Checker<'_> {
                 span,
                 "`einsum` needs at least one tensor after its subscripts",
             );
-            return Typed::Poison;
+            return None;
         }
         // Parse.
         let (inputs_text, output_text) = match subscripts.split_once("->") {
@@ -126,14 +183,14 @@ impl Checker<'_> {
                 Ok(g) => groups.push(g),
                 Err(e) => {
                     self.errors.push(sub_span, e);
-                    return Typed::Poison;
+                    return None;
                 }
             }
         }
         let output_group = match output_text.map(parse_group) {
             Some(Err(e)) => {
                 self.errors.push(sub_span, e);
-                return Typed::Poison;
+                return None;
             }
             Some(Ok(g)) => Some(g),
             None => None,
@@ -147,16 +204,29 @@ impl Checker<'_> {
                     operands_expr.len()
                 ),
             );
-            return Typed::Poison;
+            return None;
         }
-        // Operands, and each axis's label.
+        Some(Subscripts {
+            text: subscripts,
+            span: sub_span,
+            groups,
+            output: output_group,
+        })
+    }
+
+    /// Each operand with the labels of its axes (its letters, and `...`'s batch axes), the
+    /// operands' promoted dtype and the most batch axes any has.
+    fn einsum_terms(
+        &mut self,
+        span: Span,
+        groups: &[Group],
+        operands_expr: &[Expr],
+    ) -> Option<(Vec<Term>, DType, usize)> {
         let mut terms: Vec<Term> = Vec::new();
         let mut dtype: Option<DType> = None;
         let mut batch_rank = 0usize;
         for (k, (g, e)) in groups.iter().zip(operands_expr).enumerate() {
-            let Some(x) = self.tensor_arg("einsum", e) else {
-                return Typed::Poison;
-            };
+            let x = self.tensor_arg("einsum", e)?;
             let rank = self.node(x).dims.len();
             let letters = g.before.len() + g.after.len();
             if rank < letters || (!g.ellipsis && rank != letters) {
@@ -168,7 +238,7 @@ impl Checker<'_> {
                         if g.ellipsis { " and `...`" } else { "" }
                     ),
                 );
-                return Typed::Poison;
+                return None;
             }
             let batch = rank - letters;
             batch_rank = batch_rank.max(batch);
@@ -193,7 +263,7 @@ impl Checker<'_> {
                             [&operands_expr[0], e],
                         );
                         self.errors.push(expr_span(e), message);
-                        return Typed::Poison;
+                        return None;
                     }
                 },
             });
@@ -205,9 +275,18 @@ impl Checker<'_> {
                 span,
                 "`einsum` of `bool` operands: cast them to a number first, e.g. `a as i32`",
             );
-            return Typed::Poison;
+            return None;
         }
-        // One size per label (batch labels broadcast).
+        Some((terms, dtype, batch_rank))
+    }
+
+    /// One size per label, and the operand it was first found in: operands must agree on
+    /// a letter; batch labels broadcast (a 1 takes the other size).
+    fn einsum_sizes(
+        &mut self,
+        terms: &[Term],
+        operands_expr: &[Expr],
+    ) -> Option<Vec<(Label, Dim, usize)>> {
         let mut sizes: Vec<(Label, Dim, usize)> = Vec::new();
         for (k, t) in terms.iter().enumerate() {
             for (axis, l) in t.labels.iter().enumerate() {
@@ -234,13 +313,27 @@ impl Checker<'_> {
                                 type_text(self.node(t.node).dtype, &self.node(t.node).dims)
                             ),
                         );
-                        return Typed::Poison;
+                        return None;
                     }
                 }
             }
         }
-        // The output labels.
-        let output: Vec<Label> = match &output_group {
+        Some(sizes)
+    }
+
+    /// The output's labels: the given ones (each letter once, found in an operand, with
+    /// `...` when the operands have batch axes), or by default the batch axes then every
+    /// letter found once, in alphabetical order.
+    fn einsum_output(
+        &mut self,
+        output_group: &Option<Group>,
+        terms: &[Term],
+        sizes: &[(Label, Dim, usize)],
+        batch_rank: usize,
+        subscripts: &str,
+        sub_span: Span,
+    ) -> Option<Vec<Label>> {
+        let output: Vec<Label> = match output_group {
             Some(g) => {
                 let mut out: Vec<Label> = g.before.iter().map(|&c| Label::Letter(c)).collect();
                 if g.ellipsis || (batch_rank > 0 && output_group.is_none()) {
@@ -257,14 +350,14 @@ impl Checker<'_> {
                                     "letter `{c}` appears twice in the output of `{subscripts}`"
                                 ),
                             );
-                            return Typed::Poison;
+                            return None;
                         }
                         if !sizes.iter().any(|(m, _, _)| m == l) {
                             self.errors.push(
                                 sub_span,
                                 format!("output letter `{c}` of `{subscripts}` is in no operand"),
                             );
-                            return Typed::Poison;
+                            return None;
                         }
                     }
                 }
@@ -273,13 +366,13 @@ impl Checker<'_> {
                         sub_span,
                         format!("the operands of `{subscripts}` have `...` dims, so the output needs `...` too"),
                     );
-                    return Typed::Poison;
+                    return None;
                 }
                 out
             }
             None => {
                 let mut counts: std::collections::BTreeMap<char, usize> = Default::default();
-                for t in &terms {
+                for t in terms {
                     for l in &t.labels {
                         if let Label::Letter(c) = l {
                             *counts.entry(*c).or_default() += 1;
@@ -298,11 +391,17 @@ impl Checker<'_> {
                     .collect()
             }
         };
+        Some(output)
+    }
+
+    /// Before contracting: every operand in the promoted dtype, its repeated letters as a
+    /// diagonal, and its letters nothing else needs summed.
+    fn einsum_prepare(&mut self, terms: &mut [Term], dtype: DType, output: &[Label]) {
         // Every operand in the promoted dtype first, as `matmul`'s operands are: an
         // operand's own sums (its lone letters) then accumulate as the product does. Summed
         // in its own dtype, an `i8` operand's sum (`i64`) would not promote with an `f32`
         // operand, nor a `u16` one's (`u64`) with an `i32` (issue 18's generator found it).
-        for t in &mut terms {
+        for t in terms.iter_mut() {
             if self.node(t.node).dtype != dtype {
                 t.node = self.convert(t.node, dtype);
             }
@@ -334,7 +433,7 @@ impl Checker<'_> {
             };
         }
         for k in 0..terms.len() {
-            let needed = needed_labels(&terms, k, &output);
+            let needed = needed_labels(terms, k, output);
             let t = terms[k].clone();
             let lone: Vec<usize> = (0..t.labels.len())
                 .filter(|&a| !needed.contains(&t.labels[a]))
@@ -348,15 +447,24 @@ impl Checker<'_> {
                 terms[k] = Term { node, labels };
             }
         }
-        // Pairwise contractions, smallest result first.
+    }
+
+    /// Pairwise contractions, smallest result first, down to one term; `None` after an
+    /// error (`contract`).
+    fn einsum_contract_all(
+        &mut self,
+        mut terms: Vec<Term>,
+        sizes: &[(Label, Dim, usize)],
+        output: &[Label],
+    ) -> Option<Term> {
         while terms.len() > 1 {
             let mut best: Option<(usize, usize, u128)> = None;
             for i in 0..terms.len() {
                 for j in i + 1..terms.len() {
-                    let keep = pair_keep(&terms, i, j, &output);
+                    let keep = pair_keep(&terms, i, j, output);
                     let cost = keep
                         .iter()
-                        .map(|l| match label_size(&sizes, l) {
+                        .map(|l| match label_size(sizes, l) {
                             Dim::Static(n) => *n as u128,
                             Dim::Named(_) | Dim::Expr(_) => 1024,
                         })
@@ -367,14 +475,17 @@ impl Checker<'_> {
                 }
             }
             let (i, j, _) = best.expect("two terms");
-            let keep = pair_keep(&terms, i, j, &output);
+            let keep = pair_keep(&terms, i, j, output);
             let (y, x) = (terms.remove(j), terms.remove(i));
-            let Some(t) = self.contract(&sizes, x, y, &keep) else {
-                return Typed::Poison;
-            };
+            let t = self.contract(sizes, x, y, &keep)?;
             terms.insert(i, t);
         }
-        let t = terms.pop().expect("one term");
+        Some(terms.pop().expect("one term"))
+    }
+
+    /// The last term as the output: summed over what the output drops (a lone operand's
+    /// letters), its axes in the output's order, in the output dtype.
+    fn einsum_result(&mut self, t: Term, output: &[Label], dtype: DType) -> NodeId {
         // Sum what the output drops (a lone operand's letters), then order the axes.
         let lone: Vec<usize> = (0..t.labels.len())
             .filter(|&a| !output.contains(&t.labels[a]))
@@ -413,7 +524,7 @@ impl Checker<'_> {
         } else {
             self.node(result).dtype
         };
-        Typed::Strong(self.convert(result, out_dtype))
+        self.convert(result, out_dtype)
     }
 
     /// The size of label `l` in term `t` (1 where it lacks it).

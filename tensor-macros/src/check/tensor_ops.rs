@@ -222,6 +222,97 @@ fn float_reduction(op: &TensorOp) -> bool {
     op.kind == TensorOpKind::Reduction(ReduceDtype::Float)
 }
 
+/// A shape op being checked (`Checker::check_shape_op`): its operand `x`, the arguments
+/// after it, and `x`'s type.
+struct ShapeOp<'a> {
+    name: &'a str,
+    span: Span,
+    x: NodeId,
+    rest: &'a [Expr],
+    dims: Vec<Dim>,
+    dtype: DType,
+    rank: i128,
+    /// `x`'s type as errors show it.
+    shown: String,
+}
+
+impl ShapeOp<'_> {
+    /// Whether the op got `n` arguments after `x`; else an error with its `usage`.
+    fn expect_args(
+        &self,
+        this: &mut Checker<'_>,
+        n: std::ops::RangeInclusive<usize>,
+        usage: &str,
+    ) -> bool {
+        let (name, span, rest) = (self.name, self.span, self.rest);
+        if n.contains(&rest.len()) {
+            true
+        } else {
+            this.errors.push(span, format!("`{name}` takes {usage}"));
+            false
+        }
+    }
+
+    /// A list of integer literals (with `'x'` allowed for dimshuffle).
+    fn read_list(
+        &self,
+        this: &mut Checker<'_>,
+        e: &Expr,
+        allow_x: bool,
+    ) -> Option<Vec<(Option<i128>, Span)>> {
+        let name = self.name;
+        let Some(items) = list_items(e) else {
+            this.errors.push(
+                expr_span(e),
+                format!("`{name}` expects a list here, e.g. `[1, 0]`"),
+            );
+            return None;
+        };
+        let mut out = Vec::new();
+        for item in items {
+            match (int_literal(item), item) {
+                (Some(v), _) => out.push((Some(v), item.span())),
+                (None, Expr::Lit(LitValue::Char('x'), s)) if allow_x => out.push((None, *s)),
+                _ => {
+                    let what = if allow_x {
+                        "an axis (an integer literal) or `'x'`"
+                    } else {
+                        "an integer literal"
+                    };
+                    this.errors.push(item.span(), format!("expected {what}"));
+                    return None;
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// Axis `a` (written at `s`) of a tensor of rank `rank`, negative from the end.
+    fn normalise(&self, this: &mut Checker<'_>, a: i128, s: Span, rank: i128) -> Option<usize> {
+        let shown = &self.shown;
+        if a < -rank || a >= rank {
+            this.errors.push(
+                s,
+                format!(
+                    "axis {a} is out of range for {shown} (valid: -{rank}..={})",
+                    rank - 1
+                ),
+            );
+            return None;
+        }
+        Some(if a < 0 {
+            (a + rank) as usize
+        } else {
+            a as usize
+        })
+    }
+
+    /// A view of `x`.
+    fn view(&self, this: &mut Checker<'_>, map: Vec<Option<usize>>, out_dims: Vec<Dim>) -> Typed {
+        Typed::Strong(this.add(NodeKind::View { input: self.x, map }, self.dtype, out_dims))
+    }
+}
+
 impl Checker<'_> {
     /// Reductions, softmax and shape ops: one row of `ops::TENSOR_OPS`.
     pub(super) fn check_tensor_op(
@@ -1012,328 +1103,312 @@ impl Checker<'_> {
         };
         Typed::Strong(self.convert(y, xd))
     }
-
+    /// The shape ops (`transpose`, `dimshuffle`, `expand_dims`, `squeeze`, `broadcast_to`,
+    /// `reshape`) of `x` and the arguments after it (`rest`): a method each.
     fn check_shape_op(&mut self, name: &str, span: Span, x: NodeId, rest: &[Expr]) -> Typed {
         let dims = self.node(x).dims.clone();
         let dtype = self.node(x).dtype;
-        let rank = dims.len() as i128;
-        let shown = format!("{}{}", dtype.name(), dims_text(&dims));
-        let expect_args =
-            |this: &mut Self, n: std::ops::RangeInclusive<usize>, usage: &str| -> bool {
-                if n.contains(&rest.len()) {
-                    true
-                } else {
-                    this.errors.push(span, format!("`{name}` takes {usage}"));
-                    false
-                }
-            };
-        // A list of integer literals (with `'x'` allowed for dimshuffle).
-        let read_list = |this: &mut Self,
-                         e: &Expr,
-                         allow_x: bool|
-         -> Option<Vec<(Option<i128>, Span)>> {
-            let Some(items) = list_items(e) else {
-                this.errors.push(
-                    expr_span(e),
-                    format!("`{name}` expects a list here, e.g. `[1, 0]`"),
-                );
-                return None;
-            };
-            let mut out = Vec::new();
-            for item in items {
-                match (int_literal(item), item) {
-                    (Some(v), _) => out.push((Some(v), item.span())),
-                    (None, Expr::Lit(LitValue::Char('x'), s)) if allow_x => out.push((None, *s)),
-                    _ => {
-                        let what = if allow_x {
-                            "an axis (an integer literal) or `'x'`"
-                        } else {
-                            "an integer literal"
-                        };
-                        this.errors.push(item.span(), format!("expected {what}"));
-                        return None;
-                    }
-                }
-            }
-            Some(out)
-        };
-        let normalise = |this: &mut Self, a: i128, s: Span, rank: i128| -> Option<usize> {
-            if a < -rank || a >= rank {
-                this.errors.push(
-                    s,
-                    format!(
-                        "axis {a} is out of range for {shown} (valid: -{rank}..={})",
-                        rank - 1
-                    ),
-                );
-                return None;
-            }
-            Some(if a < 0 {
-                (a + rank) as usize
-            } else {
-                a as usize
-            })
-        };
-        let view = |this: &mut Self, map: Vec<Option<usize>>, out_dims: Vec<Dim>| -> Typed {
-            Typed::Strong(this.add(NodeKind::View { input: x, map }, dtype, out_dims))
+        let op = ShapeOp {
+            name,
+            span,
+            x,
+            rest,
+            rank: dims.len() as i128,
+            shown: format!("{}{}", dtype.name(), dims_text(&dims)),
+            dims,
+            dtype,
         };
         match name {
-            "transpose" => {
-                if !expect_args(
-                    self,
-                    0..=1,
-                    "a tensor and optionally a permutation: `transpose(x, [1, 0])`",
-                ) {
-                    return Typed::Poison;
-                }
-                let perm: Vec<usize> = if rest.is_empty() {
-                    (0..dims.len()).rev().collect()
-                } else {
-                    let Some(items) = read_list(self, &rest[0], false) else {
-                        return Typed::Poison;
-                    };
-                    if items.len() != dims.len() {
-                        self.errors.push(
-                            expr_span(&rest[0]),
-                            format!(
-                                "`transpose` of {shown} needs a permutation of {} axes, got {}",
-                                dims.len(),
-                                items.len()
-                            ),
-                        );
-                        return Typed::Poison;
-                    }
-                    let mut perm = Vec::new();
-                    for (a, s) in items {
-                        let Some(n) = normalise(self, a.expect("no 'x'"), s, rank) else {
-                            return Typed::Poison;
-                        };
-                        if perm.contains(&n) {
-                            self.errors.push(
-                                s,
-                                format!("axis {n} is repeated: a permutation names each axis once"),
-                            );
-                            return Typed::Poison;
-                        }
-                        perm.push(n);
-                    }
-                    perm
-                };
-                let out_dims = perm.iter().map(|&a| dims[a].clone()).collect();
-                view(self, perm.into_iter().map(Some).collect(), out_dims)
-            }
-            "dimshuffle" => {
-                if !expect_args(
-                    self,
-                    1..=1,
-                    "a tensor and a pattern: `dimshuffle(x, [1, 'x', 0])`",
-                ) {
-                    return Typed::Poison;
-                }
-                let Some(items) = read_list(self, &rest[0], true) else {
-                    return Typed::Poison;
-                };
-                let mut map = Vec::new();
-                let mut out_dims = Vec::new();
-                for (a, s) in items {
-                    match a {
-                        None => {
-                            map.push(None);
-                            out_dims.push(Dim::Static(1));
-                        }
-                        Some(a) => {
-                            let Some(n) = normalise(self, a, s, rank) else {
-                                return Typed::Poison;
-                            };
-                            if map.contains(&Some(n)) {
-                                self.errors.push(
-                                    s,
-                                    format!("axis {n} appears twice in the `dimshuffle` pattern"),
-                                );
-                                return Typed::Poison;
-                            }
-                            map.push(Some(n));
-                            out_dims.push(dims[n].clone());
-                        }
-                    }
-                }
-                for (a, d) in dims.iter().enumerate() {
-                    if !d.is_static(1) && !map.contains(&Some(a)) {
-                        self.errors.push(
-                            expr_span(&rest[0]),
-                            format!("`dimshuffle` drops axis {a} of {shown}, whose size is {d}: only size-1 axes may be dropped"),
-                        );
-                        return Typed::Poison;
-                    }
-                }
-                view(self, map, out_dims)
-            }
-            "expand_dims" => {
-                if !expect_args(self, 1..=1, "a tensor and an axis: `expand_dims(x, 0)`") {
-                    return Typed::Poison;
-                }
-                let Some(a) = int_literal(&rest[0]) else {
-                    self.errors
-                        .push(expr_span(&rest[0]), "the axis is an integer literal");
-                    return Typed::Poison;
-                };
-                let Some(at) = normalise(self, a, rest[0].span(), rank + 1) else {
-                    return Typed::Poison;
-                };
-                let mut map: Vec<Option<usize>> = (0..dims.len()).map(Some).collect();
-                map.insert(at, None);
-                let mut out_dims = dims.clone();
-                out_dims.insert(at, Dim::Static(1));
-                view(self, map, out_dims)
-            }
-            "squeeze" => {
-                if !expect_args(
-                    self,
-                    0..=1,
-                    "a tensor and optionally an axis or a list of axes",
-                ) {
-                    return Typed::Poison;
-                }
-                let axes: Vec<usize> = if rest.is_empty() {
-                    (0..dims.len()).filter(|&a| dims[a].is_static(1)).collect()
-                } else {
-                    let items: Vec<(i128, Span)> = if let Some(v) = int_literal(&rest[0]) {
-                        vec![(v, rest[0].span())]
-                    } else {
-                        let Some(items) = read_list(self, &rest[0], false) else {
-                            return Typed::Poison;
-                        };
-                        items
-                            .into_iter()
-                            .map(|(a, s)| (a.expect("no 'x'"), s))
-                            .collect()
-                    };
-                    let mut axes = Vec::new();
-                    for (a, s) in items {
-                        let Some(n) = normalise(self, a, s, rank) else {
-                            return Typed::Poison;
-                        };
-                        if !dims[n].is_static(1) {
-                            let note = if dims[n].is_symbolic() {
-                                "\nnote: a symbolic dim is never squeezed, even when its size is 1 at run time; only a literal 1 is"
-                            } else {
-                                ""
-                            };
-                            self.errors.push(
-                                s,
-                                format!(
-                                    "`squeeze` of axis {n} of {shown}: its size is {}, not 1{note}",
-                                    dims[n]
-                                ),
-                            );
-                            return Typed::Poison;
-                        }
-                        if !axes.contains(&n) {
-                            axes.push(n);
-                        }
-                    }
-                    axes
-                };
-                let kept: Vec<usize> = (0..dims.len()).filter(|a| !axes.contains(a)).collect();
-                let out_dims = kept.iter().map(|&a| dims[a].clone()).collect();
-                view(self, kept.into_iter().map(Some).collect(), out_dims)
-            }
-            "broadcast_to" | "reshape" => {
-                let usage = if name == "reshape" {
-                    "a tensor and the new dims: `reshape(x, [2, 16])`"
-                } else {
-                    "a tensor and the target dims: `broadcast_to(x, [4, 8])`"
-                };
-                if !expect_args(self, 1..=1, usage) {
-                    return Typed::Poison;
-                }
-                let Some(items) = self.read_target_dims(name, &rest[0]) else {
-                    return Typed::Poison;
-                };
-                if items.len() > 6 {
-                    self.errors
-                        .push(expr_span(&rest[0]), "tensors have rank 6 at most");
-                    return Typed::Poison;
-                }
-                let mut target: Vec<Dim> = Vec::new();
-                let mut infer: Option<usize> = None;
-                for (k, (item, s)) in items.iter().enumerate() {
-                    match item {
-                        TargetDim::Lit(-1) if name == "reshape" && infer.is_none() => {
-                            infer = Some(k);
-                            target.push(Dim::Static(1));
-                        }
-                        TargetDim::Lit(a) if *a < 0 => {
-                            self.errors.push(
-                                *s,
-                                "a dimension is a non-negative integer (`reshape` allows one `-1`)",
-                            );
-                            return Typed::Poison;
-                        }
-                        TargetDim::Lit(a) => target.push(Dim::Static(*a as usize)),
-                        TargetDim::Name(n) => target.push(Dim::Named(n.clone())),
-                        TargetDim::Expr(p) => match Dim::from_poly(p.clone()) {
-                            Ok(d) => target.push(d),
-                            Err(v) => {
-                                self.errors.push(
-                                    *s,
-                                    format!("a dimension is a non-negative integer; `{p}` is {v}"),
-                                );
-                                return Typed::Poison;
-                            }
-                        },
-                    }
-                }
-                if name == "reshape" {
-                    let written: Vec<String> = items
-                        .iter()
-                        .map(|(item, _)| match item {
-                            TargetDim::Lit(v) => v.to_string(),
-                            TargetDim::Name(n) => n.clone(),
-                            TargetDim::Expr(p) => p.to_string(),
-                        })
-                        .collect();
-                    let written = format!("[{}]", written.join(", "));
-                    return match reshape_target(&dims, target, infer, &written) {
-                        Ok(target) => {
-                            Typed::Strong(self.add(NodeKind::Reshape { input: x }, dtype, target))
-                        }
-                        Err(message) => {
-                            self.errors
-                                .push(expr_span(&rest[0]), message.replace("{shown}", &shown));
-                            Typed::Poison
-                        }
-                    };
-                }
-                match broadcast(&dims, &target) {
-                    Ok(b) if b == target => {
-                        let lead = target.len() - dims.len();
-                        let map = (0..target.len())
-                            .map(|k| {
-                                if k < lead || dims[k - lead] != target[k] {
-                                    None
-                                } else {
-                                    Some(k - lead)
-                                }
-                            })
-                            .collect();
-                        view(self, map, target)
-                    }
-                    _ => {
-                        let named = dims.iter().chain(&target).any(Dim::is_symbolic);
-                        self.errors.push(
-                            expr_span(&rest[0]),
-                            format!(
-                                "cannot broadcast {shown} to {}: aligned from the right, each dim must equal the target's or be 1{}",
-                                dims_text(&target),
-                                if named { "\nnote: symbolic dims match only the same name; a name never stretches to another name or size" } else { "" }
-                            ),
-                        );
-                        Typed::Poison
-                    }
-                }
-            }
+            "transpose" => self.shape_transpose(&op),
+            "dimshuffle" => self.shape_dimshuffle(&op),
+            "expand_dims" => self.shape_expand_dims(&op),
+            "squeeze" => self.shape_squeeze(&op),
+            "broadcast_to" | "reshape" => self.shape_broadcast_or_reshape(&op),
             _ => unreachable!("every shape op is handled"),
+        }
+    }
+
+    /// `transpose(x, perm)`: a view with the axes permuted (reversed by default).
+    fn shape_transpose(&mut self, op: &ShapeOp) -> Typed {
+        let rank = op.rank;
+        let rest = op.rest;
+        let dims = &op.dims;
+        let shown = &op.shown;
+        if !op.expect_args(
+            self,
+            0..=1,
+            "a tensor and optionally a permutation: `transpose(x, [1, 0])`",
+        ) {
+            return Typed::Poison;
+        }
+        let perm: Vec<usize> = if rest.is_empty() {
+            (0..dims.len()).rev().collect()
+        } else {
+            let Some(items) = op.read_list(self, &rest[0], false) else {
+                return Typed::Poison;
+            };
+            if items.len() != dims.len() {
+                self.errors.push(
+                    expr_span(&rest[0]),
+                    format!(
+                        "`transpose` of {shown} needs a permutation of {} axes, got {}",
+                        dims.len(),
+                        items.len()
+                    ),
+                );
+                return Typed::Poison;
+            }
+            let mut perm = Vec::new();
+            for (a, s) in items {
+                let Some(n) = op.normalise(self, a.expect("no 'x'"), s, rank) else {
+                    return Typed::Poison;
+                };
+                if perm.contains(&n) {
+                    self.errors.push(
+                        s,
+                        format!("axis {n} is repeated: a permutation names each axis once"),
+                    );
+                    return Typed::Poison;
+                }
+                perm.push(n);
+            }
+            perm
+        };
+        let out_dims = perm.iter().map(|&a| dims[a].clone()).collect();
+        op.view(self, perm.into_iter().map(Some).collect(), out_dims)
+    }
+
+    /// `dimshuffle(x, pattern)`: a view that permutes, drops (length 1) and inserts (`'x'`) axes.
+    fn shape_dimshuffle(&mut self, op: &ShapeOp) -> Typed {
+        let rank = op.rank;
+        let rest = op.rest;
+        let dims = &op.dims;
+        let shown = &op.shown;
+        if !op.expect_args(
+            self,
+            1..=1,
+            "a tensor and a pattern: `dimshuffle(x, [1, 'x', 0])`",
+        ) {
+            return Typed::Poison;
+        }
+        let Some(items) = op.read_list(self, &rest[0], true) else {
+            return Typed::Poison;
+        };
+        let mut map = Vec::new();
+        let mut out_dims = Vec::new();
+        for (a, s) in items {
+            match a {
+                None => {
+                    map.push(None);
+                    out_dims.push(Dim::Static(1));
+                }
+                Some(a) => {
+                    let Some(n) = op.normalise(self, a, s, rank) else {
+                        return Typed::Poison;
+                    };
+                    if map.contains(&Some(n)) {
+                        self.errors.push(
+                            s,
+                            format!("axis {n} appears twice in the `dimshuffle` pattern"),
+                        );
+                        return Typed::Poison;
+                    }
+                    map.push(Some(n));
+                    out_dims.push(dims[n].clone());
+                }
+            }
+        }
+        for (a, d) in dims.iter().enumerate() {
+            if !d.is_static(1) && !map.contains(&Some(a)) {
+                self.errors.push(
+                    expr_span(&rest[0]),
+                    format!("`dimshuffle` drops axis {a} of {shown}, whose size is {d}: only size-1 axes may be dropped"),
+                );
+                return Typed::Poison;
+            }
+        }
+        op.view(self, map, out_dims)
+    }
+
+    /// `expand_dims(x, axis)`: a view with a new axis of length 1.
+    fn shape_expand_dims(&mut self, op: &ShapeOp) -> Typed {
+        let rank = op.rank;
+        let rest = op.rest;
+        let dims = &op.dims;
+        if !op.expect_args(self, 1..=1, "a tensor and an axis: `expand_dims(x, 0)`") {
+            return Typed::Poison;
+        }
+        let Some(a) = int_literal(&rest[0]) else {
+            self.errors
+                .push(expr_span(&rest[0]), "the axis is an integer literal");
+            return Typed::Poison;
+        };
+        let Some(at) = op.normalise(self, a, rest[0].span(), rank + 1) else {
+            return Typed::Poison;
+        };
+        let mut map: Vec<Option<usize>> = (0..dims.len()).map(Some).collect();
+        map.insert(at, None);
+        let mut out_dims = dims.clone();
+        out_dims.insert(at, Dim::Static(1));
+        op.view(self, map, out_dims)
+    }
+
+    /// `squeeze(x, axes)`: a view without the given axes of length 1 (by default every one).
+    fn shape_squeeze(&mut self, op: &ShapeOp) -> Typed {
+        let rank = op.rank;
+        let rest = op.rest;
+        let dims = &op.dims;
+        let shown = &op.shown;
+        if !op.expect_args(
+            self,
+            0..=1,
+            "a tensor and optionally an axis or a list of axes",
+        ) {
+            return Typed::Poison;
+        }
+        let axes: Vec<usize> = if rest.is_empty() {
+            (0..dims.len()).filter(|&a| dims[a].is_static(1)).collect()
+        } else {
+            let items: Vec<(i128, Span)> = if let Some(v) = int_literal(&rest[0]) {
+                vec![(v, rest[0].span())]
+            } else {
+                let Some(items) = op.read_list(self, &rest[0], false) else {
+                    return Typed::Poison;
+                };
+                items
+                    .into_iter()
+                    .map(|(a, s)| (a.expect("no 'x'"), s))
+                    .collect()
+            };
+            let mut axes = Vec::new();
+            for (a, s) in items {
+                let Some(n) = op.normalise(self, a, s, rank) else {
+                    return Typed::Poison;
+                };
+                if !dims[n].is_static(1) {
+                    let note = if dims[n].is_symbolic() {
+                        "\nnote: a symbolic dim is never squeezed, even when its size is 1 at run time; only a literal 1 is"
+                    } else {
+                        ""
+                    };
+                    self.errors.push(
+                        s,
+                        format!(
+                            "`squeeze` of axis {n} of {shown}: its size is {}, not 1{note}",
+                            dims[n]
+                        ),
+                    );
+                    return Typed::Poison;
+                }
+                if !axes.contains(&n) {
+                    axes.push(n);
+                }
+            }
+            axes
+        };
+        let kept: Vec<usize> = (0..dims.len()).filter(|a| !axes.contains(a)).collect();
+        let out_dims = kept.iter().map(|&a| dims[a].clone()).collect();
+        op.view(self, kept.into_iter().map(Some).collect(), out_dims)
+    }
+
+    /// `broadcast_to(x, shape)` (a view) and `reshape(x, shape)`.
+    fn shape_broadcast_or_reshape(&mut self, op: &ShapeOp) -> Typed {
+        let (name, x, dtype) = (op.name, op.x, op.dtype);
+        let rest = op.rest;
+        let dims = &op.dims;
+        let shown = &op.shown;
+        let usage = if name == "reshape" {
+            "a tensor and the new dims: `reshape(x, [2, 16])`"
+        } else {
+            "a tensor and the target dims: `broadcast_to(x, [4, 8])`"
+        };
+        if !op.expect_args(self, 1..=1, usage) {
+            return Typed::Poison;
+        }
+        let Some(items) = self.read_target_dims(name, &rest[0]) else {
+            return Typed::Poison;
+        };
+        if items.len() > 6 {
+            self.errors
+                .push(expr_span(&rest[0]), "tensors have rank 6 at most");
+            return Typed::Poison;
+        }
+        let mut target: Vec<Dim> = Vec::new();
+        let mut infer: Option<usize> = None;
+        for (k, (item, s)) in items.iter().enumerate() {
+            match item {
+                TargetDim::Lit(-1) if name == "reshape" && infer.is_none() => {
+                    infer = Some(k);
+                    target.push(Dim::Static(1));
+                }
+                TargetDim::Lit(a) if *a < 0 => {
+                    self.errors.push(
+                        *s,
+                        "a dimension is a non-negative integer (`reshape` allows one `-1`)",
+                    );
+                    return Typed::Poison;
+                }
+                TargetDim::Lit(a) => target.push(Dim::Static(*a as usize)),
+                TargetDim::Name(n) => target.push(Dim::Named(n.clone())),
+                TargetDim::Expr(p) => match Dim::from_poly(p.clone()) {
+                    Ok(d) => target.push(d),
+                    Err(v) => {
+                        self.errors.push(
+                            *s,
+                            format!("a dimension is a non-negative integer; `{p}` is {v}"),
+                        );
+                        return Typed::Poison;
+                    }
+                },
+            }
+        }
+        if name == "reshape" {
+            let written: Vec<String> = items
+                .iter()
+                .map(|(item, _)| match item {
+                    TargetDim::Lit(v) => v.to_string(),
+                    TargetDim::Name(n) => n.clone(),
+                    TargetDim::Expr(p) => p.to_string(),
+                })
+                .collect();
+            let written = format!("[{}]", written.join(", "));
+            return match reshape_target(dims, target, infer, &written) {
+                Ok(target) => {
+                    Typed::Strong(self.add(NodeKind::Reshape { input: x }, dtype, target))
+                }
+                Err(message) => {
+                    self.errors
+                        .push(expr_span(&rest[0]), message.replace("{shown}", shown));
+                    Typed::Poison
+                }
+            };
+        }
+        match broadcast(dims, &target) {
+            Ok(b) if b == target => {
+                let lead = target.len() - dims.len();
+                let map = (0..target.len())
+                    .map(|k| {
+                        if k < lead || dims[k - lead] != target[k] {
+                            None
+                        } else {
+                            Some(k - lead)
+                        }
+                    })
+                    .collect();
+                op.view(self, map, target)
+            }
+            _ => {
+                let named = dims.iter().chain(&target).any(Dim::is_symbolic);
+                self.errors.push(
+                    expr_span(&rest[0]),
+                    format!(
+                        "cannot broadcast {shown} to {}: aligned from the right, each dim must equal the target's or be 1{}",
+                        dims_text(&target),
+                        if named { "\nnote: symbolic dims match only the same name; a name never stretches to another name or size" } else { "" }
+                    ),
+                );
+                Typed::Poison
+            }
         }
     }
 }

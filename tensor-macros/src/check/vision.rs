@@ -9,7 +9,10 @@
 use proc_macro2::Span;
 
 use super::{type_text, Checker, Typed};
+use crate::ast::BinOp::{Add, Div, Mul, Sub};
 use crate::ast::{Expr, LitValue, NamedArg, UnOp};
+use crate::dtype::DType;
+use crate::ir::NodeId;
 use crate::ops::TensorOp;
 use crate::shape::Dim;
 
@@ -190,7 +193,703 @@ impl Windows {
     }
 }
 
+/// The named arguments of a vision op (`Checker::vision_named_args`), by parameter name.
+struct VisionArgs {
+    floats: Vec<(&'static str, f64)>,
+    ints: Vec<(&'static str, i128)>,
+    axes: Option<Vec<i128>>,
+    /// `depth_to_space`'s `mode`: `dcr` or `crd`.
+    mode: String,
+    lists: Vec<(&'static str, Vec<i128>)>,
+    flags: Vec<(&'static str, bool)>,
+}
+
+impl VisionArgs {
+    fn float(&self, key: &str, default: f64) -> f64 {
+        self.floats
+            .iter()
+            .find(|f| f.0 == key)
+            .map_or(default, |f| f.1)
+    }
+    fn list(&self, key: &str) -> Option<Vec<i128>> {
+        self.lists.iter().find(|f| f.0 == key).map(|f| f.1.clone())
+    }
+    fn flag(&self, key: &str) -> bool {
+        self.flags.iter().find(|f| f.0 == key).is_some_and(|f| f.1)
+    }
+    fn int(&self, key: &str) -> Option<i128> {
+        self.ints.iter().find(|f| f.0 == key).map(|f| f.1)
+    }
+}
+
+/// A vision op whose operands passed `Checker::check_vision`'s checks, bound to hidden names:
+/// what each op's builder reads. A builder returns the op's expression, or why the op does
+/// not apply to these operands (`check_vision` reports it after the op and `x`'s type).
+struct Vision<'a> {
+    b: Build,
+    name: &'static str,
+    span: Span,
+    args: VisionArgs,
+    /// The operands' nodes, the hidden names they are bound to, and their types.
+    nodes: &'a [NodeId],
+    names: &'a [String],
+    operands: Vec<(DType, Vec<Dim>)>,
+    /// `x`'s dtype, dims and rank, its spatial axes (2..rank) and `epsilon`.
+    xd: DType,
+    dims: &'a [Dim],
+    rank: usize,
+    spatial: Vec<i128>,
+    eps: f64,
+}
+
+impl Vision<'_> {
+    /// Operand `k`, by its hidden name.
+    fn v(&self, k: usize) -> Expr {
+        self.b.var(&self.names[k])
+    }
+
+    /// `(x - m) / sqrt(var + eps) * scale + bias`, the last two per channel.
+    fn normalise(&self, centred: Expr, var: Expr, eps: f64, affine: Option<(Expr, Expr)>) -> Expr {
+        let (b, rank) = (&self.b, self.rank);
+        let sd = b.call("sqrt", vec![b.bin(Add, var, b.float(eps))], Vec::new());
+        let y = b.bin(Div, centred, sd);
+        match affine {
+            Some((s, t)) => b.bin(
+                Add,
+                b.bin(Mul, y, b.per_channel(s, rank)),
+                b.per_channel(t, rank),
+            ),
+            None => y,
+        }
+    }
+
+    /// The mean of `e` over `axes`, kept as axes of length 1.
+    fn mean_over(&self, e: Expr, axes: &[i128]) -> Expr {
+        let b = &self.b;
+        b.call(
+            "mean",
+            vec![e],
+            vec![
+                ("axis", b.ints(axes.iter().copied())),
+                ("keepdims", Expr::Lit(LitValue::Bool(true), self.span)),
+            ],
+        )
+    }
+
+    /// `global_max_pool`: the max over the spatial axes.
+    fn global_max_pool(&self) -> Expr {
+        let b = &self.b;
+        b.call(
+            "max",
+            vec![self.v(0)],
+            vec![
+                ("axis", b.ints(self.spatial.iter().copied())),
+                ("keepdims", Expr::Lit(LitValue::Bool(true), self.span)),
+            ],
+        )
+    }
+
+    /// `batch_norm`: `(x - mean) / sqrt(var + eps) * scale + bias` with the given statistics.
+    fn batch_norm(&self) -> Result<Expr, String> {
+        let (rank, eps) = (self.rank, self.eps);
+        let b = &self.b;
+        let v = |k: usize| self.v(k);
+        let normalise = |centred: Expr, var: Expr, eps: f64, affine: Option<(Expr, Expr)>| {
+            self.normalise(centred, var, eps, affine)
+        };
+        let centred = b.bin(Sub, v(0), b.per_channel(v(3), rank));
+        Ok(normalise(
+            centred,
+            b.per_channel(v(4), rank),
+            eps,
+            Some((v(1), v(2))),
+        ))
+    }
+
+    /// `instance_norm` and `mean_variance_normalization`: centred and divided by the
+    /// standard deviation over `axes` (by default the spatial axes for `instance_norm`, which
+    /// then scales and shifts per channel; `N` and the spatial axes for the other).
+    fn instance_norm(&self) -> Result<Expr, String> {
+        let (name, rank, eps) = (self.name, self.rank, self.eps);
+        let b = &self.b;
+        let spatial = &self.spatial;
+        let axes = &self.args.axes;
+        let v = |k: usize| self.v(k);
+        let mean_over = |e: Expr, axes: &[i128]| self.mean_over(e, axes);
+        let normalise = |centred: Expr, var: Expr, eps: f64, affine: Option<(Expr, Expr)>| {
+            self.normalise(centred, var, eps, affine)
+        };
+        let over = match (&axes, name) {
+            (Some(a), _) => a.clone(),
+            (None, "instance_norm") => spatial.clone(),
+            (None, _) => [0i128].into_iter().chain(2..rank as i128).collect(),
+        };
+        if over.is_empty() {
+            return Err("there are no axes to normalise over".into());
+        }
+        let m = mean_over(v(0), &over);
+        let d = b.bin(Sub, v(0), m);
+        let var = mean_over(b.bin(Mul, d.clone(), d.clone()), &over);
+        Ok(if name == "instance_norm" {
+            normalise(d, var, eps, Some((v(1), v(2))))
+        } else {
+            // ONNX's function body: `(x - mean) / (sqrt(var) + 1e-9)`.
+            let sd = b.bin(Add, b.call("sqrt", vec![var], Vec::new()), b.float(1e-9));
+            b.bin(Div, d, sd)
+        })
+    }
+
+    /// `group_norm`: the channels regrouped into `num_groups` groups, normalised over each
+    /// group and its spatial axes, then scaled and shifted per channel.
+    fn group_norm(&self) -> Result<Expr, String> {
+        let (rank, eps) = (self.rank, self.eps);
+        let b = &self.b;
+        let dims = self.dims;
+        let v = |k: usize| self.v(k);
+        let mean_over = |e: Expr, axes: &[i128]| self.mean_over(e, axes);
+        let normalise = |centred: Expr, var: Expr, eps: f64, affine: Option<(Expr, Expr)>| {
+            self.normalise(centred, var, eps, affine)
+        };
+        let int = |key: &str| self.args.int(key);
+        let Some(g) = int("num_groups") else {
+            return Err("it needs `num_groups = G`".into());
+        };
+        let (Some(c), true) = (
+            dims[1].as_static(),
+            dims[2..].iter().all(|d| d.as_static().is_some()),
+        ) else {
+            return Err(
+                "its channels and spatial dims must be literals (groups regroup them)".into(),
+            );
+        };
+        if c as i128 % g != 0 {
+            return Err(format!("{g} groups do not divide {c} channels"));
+        }
+        let n = match &dims[0] {
+            Dim::Static(n) => b.int(*n as i128),
+            Dim::Named(n) => b.var(n),
+            Dim::Expr(_) => {
+                return Err(
+                    "its batch dim is an expression, which a reshape target cannot name".into(),
+                )
+            }
+        };
+        let grouped = b.call(
+            "reshape",
+            vec![v(0), b.list(vec![n.clone(), b.int(g), b.int(-1)])],
+            Vec::new(),
+        );
+        let m = mean_over(grouped.clone(), &[2]);
+        let d = b.bin(Sub, grouped, m);
+        let var = mean_over(b.bin(Mul, d.clone(), d.clone()), &[2]);
+        let y = normalise(d, var, eps, None);
+        let mut back = vec![n];
+        back.extend(
+            dims[1..]
+                .iter()
+                .map(|d| b.int(d.as_static().expect("literal") as i128)),
+        );
+        let y = b.call("reshape", vec![y, b.list(back)], Vec::new());
+        Ok(b.bin(
+            Add,
+            b.bin(Mul, y, b.per_channel(v(1), rank)),
+            b.per_channel(v(2), rank),
+        ))
+    }
+
+    /// `conv`: one term per kernel position (a strided view of the padded input times the
+    /// weight at that position: elementwise when depthwise, an `einsum` per group otherwise),
+    /// summed, plus the bias.
+    fn conv(&self) -> Result<Expr, String> {
+        let (span, rank, xd) = (self.span, self.rank, self.xd);
+        let b = &self.b;
+        let dims = self.dims;
+        let nodes = self.nodes;
+        let v = |k: usize| self.v(k);
+        let list = |key: &str| self.args.list(key);
+        let int = |key: &str| self.args.int(key);
+        if !(3..=5).contains(&rank) {
+            return Err("it takes `[N, C, spatial…]` with 1 to 3 spatial axes".into());
+        }
+        let r = rank - 2;
+        let (wd, wdims) = self.operands[1].clone();
+        if wd != xd || wdims.len() != rank {
+            return Err(format!(
+                "the weight is `{}[O, C / group, k…]` of rank {rank}, found {}",
+                xd.name(),
+                type_text(wd, &wdims)
+            ));
+        }
+        let g = int("group").unwrap_or(1);
+        let lit = |d: &Dim| d.as_static().map(|n| n as i128);
+        let (Some(c), Some(o), Some(cg)) = (lit(&dims[1]), lit(&wdims[0]), lit(&wdims[1])) else {
+            return Err("its channels and the weight's dims must be literals".into());
+        };
+        if c % g != 0 || o % g != 0 || cg != c / g {
+            return Err(format!("`group = {g}` must divide the {c} input and {o} output channels, and the weight's axis 1 ({cg}) is the channels per group ({})", c / g.max(1)));
+        }
+        if nodes.len() == 3 {
+            let (bd, bdims) = self.operands[2].clone();
+            if bd != xd || bdims != [wdims[0].clone()] {
+                return Err(format!(
+                    "the bias is `{}[{o}]`, found {}",
+                    xd.name(),
+                    type_text(bd, &bdims)
+                ));
+            }
+        }
+        let kernel: Option<Vec<i128>> = wdims[2..].iter().map(lit).collect();
+        let lens: Option<Vec<i128>> = dims[2..].iter().map(lit).collect();
+        let (Some(kernel), Some(lens)) = (kernel, lens) else {
+            return Err("its spatial dims and the kernel's must be literals (named spatial dims are not supported yet)".into());
+        };
+        if let Some(k) = list("kernel_shape") {
+            if k != kernel {
+                return Err(format!(
+                    "`kernel_shape = {k:?}` differs from the weight's {kernel:?}"
+                ));
+            }
+        }
+        let strides = list("strides").unwrap_or(vec![1; r]);
+        let dilations = list("dilations").unwrap_or(vec![1; r]);
+        let pads = list("pads").unwrap_or(vec![0; 2 * r]);
+        if strides.len() != r
+            || dilations.len() != r
+            || pads.len() != 2 * r
+            || strides.iter().chain(&dilations).any(|&s| s == 0)
+        {
+            return Err(format!("`strides`, `dilations` take {r} values ≥ 1 and `pads` {} (every begin, then every end)", 2 * r));
+        }
+        let plan = Windows::plan(rank, &kernel, &strides, &dilations, &pads, &lens, false)?;
+        let padded = b.call("pad", vec![v(0), b.ints(plan.pads.clone())], Vec::new());
+        // The weight at one kernel position: `[O, C / group]`.
+        let tap = |offset: &[i128]| -> Expr {
+            let mut e = v(1);
+            for (a, &k) in offset.iter().enumerate().rev() {
+                let one = b.call(
+                    "slice",
+                    vec![e],
+                    vec![
+                        ("axis", b.int(a as i128 + 2)),
+                        ("start", b.int(k)),
+                        ("end", b.int(k + 1)),
+                    ],
+                );
+                e = b.call("squeeze", vec![one, b.int(a as i128 + 2)], Vec::new());
+            }
+            e
+        };
+        let offsets = plan.offsets();
+        let letters = ["w", "hw", "dhw"][r - 1];
+        let depthwise = g == c && o == c;
+        let mut terms = Vec::new();
+        for off in &offsets {
+            let view = plan.view(b, padded.clone(), off);
+            let w_k = tap(off);
+            let term = if depthwise {
+                // out[n, c] = Σ x[n, c] · w[c, 0, k]: elementwise, one fused pass.
+                let mut pattern = vec![b.int(0)];
+                pattern.extend((0..r).map(|_| Expr::Lit(LitValue::Char('x'), span)));
+                let col = b.call("squeeze", vec![w_k, b.int(1)], Vec::new());
+                b.bin(
+                    Mul,
+                    view,
+                    b.call("dimshuffle", vec![col, b.list(pattern)], Vec::new()),
+                )
+            } else if g == 1 {
+                b.call(
+                    "einsum",
+                    vec![
+                        Expr::Lit(LitValue::Str(format!("nc{letters},oc->no{letters}")), span),
+                        view,
+                        w_k,
+                    ],
+                    Vec::new(),
+                )
+            } else {
+                let (cpg, opg) = (c / g, o / g);
+                let parts: Vec<Expr> = (0..g)
+                    .map(|gi| {
+                        let vg = b.call(
+                            "slice",
+                            vec![view.clone()],
+                            vec![
+                                ("axis", b.int(1)),
+                                ("start", b.int(gi * cpg)),
+                                ("end", b.int((gi + 1) * cpg)),
+                            ],
+                        );
+                        let wg = b.call(
+                            "slice",
+                            vec![w_k.clone()],
+                            vec![
+                                ("axis", b.int(0)),
+                                ("start", b.int(gi * opg)),
+                                ("end", b.int((gi + 1) * opg)),
+                            ],
+                        );
+                        b.call(
+                            "einsum",
+                            vec![
+                                Expr::Lit(
+                                    LitValue::Str(format!("nc{letters},oc->no{letters}")),
+                                    span,
+                                ),
+                                vg,
+                                wg,
+                            ],
+                            Vec::new(),
+                        )
+                    })
+                    .collect();
+                b.call("concat", vec![b.list(parts)], vec![("axis", b.int(1))])
+            };
+            terms.push(term);
+        }
+        let total = terms
+            .into_iter()
+            .reduce(|a, t| b.bin(Add, a, t))
+            .expect("a kernel position");
+        Ok(if nodes.len() == 3 {
+            b.bin(Add, total, b.per_channel(v(2), rank))
+        } else {
+            total
+        })
+    }
+
+    /// `max_pool`, `average_pool` and `lp_pool`: one strided view of the padded input per
+    /// kernel position, combined; an average divides by the window's count of real elements
+    /// unless `count_include_pad`.
+    fn pool(&self) -> Result<Expr, String> {
+        let (name, span, rank, xd) = (self.name, self.span, self.rank, self.xd);
+        let b = &self.b;
+        let dims = self.dims;
+        let v = |k: usize| self.v(k);
+        let float = |key: &str, default: f64| self.args.float(key, default);
+        let list = |key: &str| self.args.list(key);
+        let flag = |key: &str| self.args.flag(key);
+        let r = rank - 2;
+        let Some(kernel) = list("kernel_shape") else {
+            return Err("it needs `kernel_shape = [k, …]`, one size per spatial axis".into());
+        };
+        let strides = list("strides").unwrap_or(vec![1; r]);
+        let dilations = list("dilations").unwrap_or(vec![1; r]);
+        let pads = list("pads").unwrap_or(vec![0; 2 * r]);
+        if r == 0
+            || kernel.len() != r
+            || strides.len() != r
+            || dilations.len() != r
+            || pads.len() != 2 * r
+        {
+            return Err(format!("`kernel_shape`, `strides`, `dilations` take {r} values and `pads` {} (every begin, then every end)", 2 * r));
+        }
+        if kernel
+            .iter()
+            .chain(&strides)
+            .chain(&dilations)
+            .any(|&k| k == 0)
+        {
+            return Err("kernel sizes, strides and dilations are at least 1".into());
+        }
+        let lits: Option<Vec<i128>> = dims[2..]
+            .iter()
+            .map(|d| d.as_static().map(|n| n as i128))
+            .collect();
+        let Some(lens) = lits else {
+            return Err(
+                "its spatial dims must be literals (pooling over named ones is not supported yet)"
+                    .into(),
+            );
+        };
+        let ceil = flag("ceil_mode");
+        if ceil && name != "max_pool" {
+            return Err("`ceil_mode = true` is supported by `max_pool` only so far".into());
+        }
+        let plan = Windows::plan(rank, &kernel, &strides, &dilations, &pads, &lens, ceil)?;
+        let p = float("p", 2.0);
+        let source = match name {
+            "lp_pool" => b.call(
+                "pow",
+                vec![b.call("abs", vec![v(0)], Vec::new()), b.float(p)],
+                Vec::new(),
+            ),
+            _ => v(0),
+        };
+        let fill = if name == "max_pool" {
+            b.float(f64::NEG_INFINITY)
+        } else {
+            b.float(0.0)
+        };
+        let padded = b.call(
+            "pad",
+            vec![source, b.ints(plan.pads.clone())],
+            vec![("value", fill)],
+        );
+        // One strided view per kernel offset.
+        let offsets = plan.offsets();
+        let combine = |a: Expr, c: Expr| {
+            if name == "max_pool" {
+                b.call("max", vec![a, c], Vec::new())
+            } else {
+                b.bin(Add, a, c)
+            }
+        };
+        let total = offsets
+            .iter()
+            .map(|o| plan.view(b, padded.clone(), o))
+            .reduce(combine)
+            .expect("a kernel has a position");
+        Ok(match name {
+            "max_pool" => total,
+            "lp_pool" => b.call("pow", vec![total, b.float(1.0 / p)], Vec::new()),
+            _ if flag("count_include_pad") => b.bin(Div, total, b.float(offsets.len() as f64)),
+            _ => {
+                // The count of real elements per window: the same windows over a
+                // padded tensor of ones (built from positions: no NaN from `x`).
+                let mut ones: Option<Expr> = None;
+                for (a, &len) in lens.iter().enumerate() {
+                    let line = b.bin(
+                        Add,
+                        b.bin(
+                            Mul,
+                            b.call(
+                                "arange",
+                                vec![b.int(len)],
+                                vec![("dtype", b.var(xd.name()))],
+                            ),
+                            b.float(0.0),
+                        ),
+                        b.float(1.0),
+                    );
+                    let mut pattern: Vec<Expr> = (0..r)
+                        .map(|_| Expr::Lit(LitValue::Char('x'), span))
+                        .collect();
+                    pattern[a] = b.int(0);
+                    let line = b.call("dimshuffle", vec![line, b.list(pattern)], Vec::new());
+                    ones = Some(match ones {
+                        None => line,
+                        Some(o) => b.bin(Mul, o, line),
+                    });
+                }
+                let ones = ones.expect("a spatial axis");
+                let lead = vec![
+                    Expr::Lit(LitValue::Char('x'), span),
+                    Expr::Lit(LitValue::Char('x'), span),
+                ];
+                let ones = b.call(
+                    "dimshuffle",
+                    vec![
+                        ones,
+                        b.list(
+                            lead.into_iter()
+                                .chain((0..r as i128).map(|a| b.int(a)))
+                                .collect(),
+                        ),
+                    ],
+                    Vec::new(),
+                );
+                let padded_ones = b.call("pad", vec![ones, b.ints(plan.pads.clone())], Vec::new());
+                let count = offsets
+                    .iter()
+                    .map(|o| plan.view(b, padded_ones.clone(), o))
+                    .reduce(|a, c| b.bin(Add, a, c))
+                    .expect("a kernel has a position");
+                b.bin(Div, total, count)
+            }
+        })
+    }
+
+    /// `global_lp_pool`: `sum(|x|^p)^(1/p)` over the spatial axes.
+    fn global_lp_pool(&self) -> Result<Expr, String> {
+        let span = self.span;
+        let b = &self.b;
+        let spatial = &self.spatial;
+        let v = |k: usize| self.v(k);
+        let float = |key: &str, default: f64| self.args.float(key, default);
+        let p = float("p", 2.0);
+        let powered = b.call(
+            "pow",
+            vec![b.call("abs", vec![v(0)], Vec::new()), b.float(p)],
+            Vec::new(),
+        );
+        let s = b.call(
+            "sum",
+            vec![powered],
+            vec![
+                ("axis", b.ints(spatial.iter().copied())),
+                ("keepdims", Expr::Lit(LitValue::Bool(true), span)),
+            ],
+        );
+        Ok(b.call("pow", vec![s, b.float(1.0 / p)], Vec::new()))
+    }
+
+    /// `lrn`: `x / (bias + alpha / size · Σ x²)^beta`, the sum over a window of `size`
+    /// channels.
+    fn lrn(&self) -> Result<Expr, String> {
+        let rank = self.rank;
+        let b = &self.b;
+        let dims = self.dims;
+        let v = |k: usize| self.v(k);
+        let float = |key: &str, default: f64| self.args.float(key, default);
+        let int = |key: &str| self.args.int(key);
+        let Some(size) = int("size") else {
+            return Err("it needs `size = n`".into());
+        };
+        let Some(c) = dims[1].as_static() else {
+            return Err("its channel dim must be a literal (the window slides over it)".into());
+        };
+        let (alpha, beta, bias) = (
+            float("alpha", 1e-4),
+            float("beta", 0.75),
+            float("bias", 1.0),
+        );
+        // Σ over channels c - floor((size-1)/2) ..= c + ceil((size-1)/2) of x², with
+        // zeros past the ends: `size` shifted slices of the padded squares.
+        let (before, after) = ((size - 1) / 2, size - 1 - (size - 1) / 2);
+        let mut pads = vec![0i128; 2 * rank];
+        pads[2] = before;
+        pads[3] = after;
+        let sq = b.bin(Mul, v(0), v(0));
+        let padded = b.call("pad", vec![sq, b.ints(pads)], Vec::new());
+        let mut sum: Option<Expr> = None;
+        for i in 0..size {
+            let s = b.call(
+                "slice",
+                vec![padded.clone()],
+                vec![
+                    ("axis", b.int(1)),
+                    ("start", b.int(i)),
+                    ("end", b.int(i + c as i128)),
+                ],
+            );
+            sum = Some(match sum {
+                None => s,
+                Some(acc) => b.bin(Add, acc, s),
+            });
+        }
+        let sum = sum.expect("size ≥ 1");
+        let scale = b.bin(
+            Add,
+            b.float(bias),
+            b.bin(Mul, b.float(alpha / size as f64), sum),
+        );
+        Ok(b.bin(
+            Div,
+            v(0),
+            b.call("pow", vec![scale, b.float(beta)], Vec::new()),
+        ))
+    }
+
+    /// `space_to_depth` and `depth_to_space`: a reshape, a transpose and a reshape.
+    fn rearrange(&self) -> Result<Expr, String> {
+        let (name, rank) = (self.name, self.rank);
+        let b = &self.b;
+        let dims = self.dims;
+        let mode = &self.args.mode;
+        let v = |k: usize| self.v(k);
+        let int = |key: &str| self.args.int(key);
+        // space_to_depth / depth_to_space.
+        let Some(bs) = int("blocksize") else {
+            return Err("it needs `blocksize = b`".into());
+        };
+        if rank != 4 {
+            return Err("it takes `[N, C, H, W]` tensors".into());
+        }
+        let lits: Option<Vec<i128>> = dims[1..]
+            .iter()
+            .map(|d| d.as_static().map(|n| n as i128))
+            .collect();
+        let Some(l) = lits else {
+            return Err("its channel and spatial dims must be literals".into());
+        };
+        let (c, h, w) = (l[0], l[1], l[2]);
+        let n = match &dims[0] {
+            Dim::Static(n) => b.int(*n as i128),
+            Dim::Named(n) => b.var(n),
+            Dim::Expr(_) => {
+                return Err(
+                    "its batch dim is an expression, which a reshape target cannot name".into(),
+                )
+            }
+        };
+        let reshape = |e: Expr, to: Vec<Expr>| b.call("reshape", vec![e, b.list(to)], Vec::new());
+        let transpose = |e: Expr, perm: &[i128]| {
+            b.call(
+                "transpose",
+                vec![e, b.ints(perm.iter().copied())],
+                Vec::new(),
+            )
+        };
+        Ok(if name == "space_to_depth" {
+            if h % bs != 0 || w % bs != 0 {
+                return Err(format!(
+                    "blocksize {bs} does not divide its height {h} and width {w}"
+                ));
+            }
+            let t = reshape(
+                v(0),
+                vec![
+                    n.clone(),
+                    b.int(c),
+                    b.int(h / bs),
+                    b.int(bs),
+                    b.int(w / bs),
+                    b.int(bs),
+                ],
+            );
+            let t = transpose(t, &[0, 3, 5, 1, 2, 4]);
+            reshape(t, vec![n, b.int(c * bs * bs), b.int(h / bs), b.int(w / bs)])
+        } else {
+            if c % (bs * bs) != 0 {
+                return Err(format!(
+                    "blocksize² = {} does not divide its {c} channels",
+                    bs * bs
+                ));
+            }
+            let (t, perm) = if mode == "dcr" {
+                (
+                    reshape(
+                        v(0),
+                        vec![
+                            n.clone(),
+                            b.int(bs),
+                            b.int(bs),
+                            b.int(c / (bs * bs)),
+                            b.int(h),
+                            b.int(w),
+                        ],
+                    ),
+                    [0, 3, 4, 1, 5, 2],
+                )
+            } else {
+                (
+                    reshape(
+                        v(0),
+                        vec![
+                            n.clone(),
+                            b.int(c / (bs * bs)),
+                            b.int(bs),
+                            b.int(bs),
+                            b.int(h),
+                            b.int(w),
+                        ],
+                    ),
+                    [0, 1, 4, 2, 5, 3],
+                )
+            };
+            let t = transpose(t, &perm);
+            reshape(
+                t,
+                vec![n, b.int(c / (bs * bs)), b.int(h * bs), b.int(w * bs)],
+            )
+        })
+    }
+}
+
 impl Checker<'_> {
+    /// The vision ops: their named arguments (`vision_named_args`), their operands' count,
+    /// dtypes and per-channel shapes, then the op's expression (a `Vision` builder), checked
+    /// like any expression with the operands bound to hidden names.
     pub(super) fn check_vision(
         &mut self,
         op: &'static TensorOp,
@@ -198,111 +897,10 @@ impl Checker<'_> {
         args: &[Expr],
         named: &[NamedArg],
     ) -> Typed {
-        use crate::ast::BinOp::{Add, Div, Mul, Sub};
         let name = op.name;
-        let b = Build { span };
-        let mut floats: Vec<(&str, f64)> = Vec::new();
-        let mut ints: Vec<(&str, i128)> = Vec::new();
-        let mut axes: Option<Vec<i128>> = None;
-        let mut mode = "dcr".to_string();
-        let mut lists: Vec<(&str, Vec<i128>)> = Vec::new();
-        let mut flags: Vec<(&str, bool)> = Vec::new();
-        for n in named {
-            if self.param_spec(op, n).is_none() {
-                return Typed::Poison;
-            }
-            let key = op
-                .params
-                .iter()
-                .find(|p| n.name == p.name)
-                .map_or("", |p| p.name);
-            let at = n.value.span();
-            match (key, &n.value) {
-                ("mode", Expr::Var(v)) if ["dcr", "crd"].contains(&v.to_string().as_str()) => {
-                    mode = v.to_string()
-                }
-                ("mode", _) => {
-                    self.errors
-                        .push(at, "`mode` of `depth_to_space` is `dcr` or `crd` (ONNX's)");
-                    return Typed::Poison;
-                }
-                ("kernel_shape" | "strides" | "pads" | "dilations", e) => {
-                    let items: Option<Vec<i128>> =
-                        super::tensor_ops::list_items(e).and_then(|items| {
-                            items.iter().map(super::tensor_ops::int_literal).collect()
-                        });
-                    match items {
-                        Some(v) if v.iter().all(|&x| x >= 0) => lists.push((key, v)),
-                        _ => {
-                            self.errors.push(at, format!("`{key}` of `{name}` is a list of non-negative integer literals"));
-                            return Typed::Poison;
-                        }
-                    }
-                }
-                ("ceil_mode" | "count_include_pad", Expr::Lit(LitValue::Bool(v), _)) => {
-                    flags.push((key, *v))
-                }
-                ("ceil_mode" | "count_include_pad", _) => {
-                    self.errors
-                        .push(at, format!("`{key}` is `true` or `false`"));
-                    return Typed::Poison;
-                }
-                ("axes", e) => match super::tensor_ops::list_items(e) {
-                    Some(items) => {
-                        let mut out = Vec::new();
-                        for item in items {
-                            match super::tensor_ops::int_literal(item) {
-                                Some(v) => out.push(v),
-                                None => {
-                                    self.errors
-                                        .push(item.span(), "an axis is an integer literal");
-                                    return Typed::Poison;
-                                }
-                            }
-                        }
-                        axes = Some(out);
-                    }
-                    None => {
-                        self.errors
-                            .push(at, "`axes` is a list of integer literals, e.g. `[0, 2, 3]`");
-                        return Typed::Poison;
-                    }
-                },
-                ("auto_pad", Expr::Var(v)) if v == "notset" => {}
-                ("auto_pad", _) => {
-                    self.errors.push(
-                        at,
-                        "`auto_pad` other than `notset` is not supported yet: give `pads`",
-                    );
-                    return Typed::Poison;
-                }
-                ("blocksize" | "num_groups" | "size" | "group", e) => {
-                    match super::tensor_ops::int_literal(e) {
-                        Some(v) if v > 0 => ints.push((key, v)),
-                        _ => {
-                            self.errors.push(
-                                at,
-                                format!("`{key}` of `{name}` is a positive integer literal"),
-                            );
-                            return Typed::Poison;
-                        }
-                    }
-                }
-                (_, e) => match super::tensor_ops::float_literal(e) {
-                    Some(v) if v.is_finite() => floats.push((key, v)),
-                    _ => {
-                        self.errors
-                            .push(at, format!("`{key}` of `{name}` is a float literal"));
-                        return Typed::Poison;
-                    }
-                },
-            }
-        }
-        let float =
-            |key: &str, default: f64| floats.iter().find(|f| f.0 == key).map_or(default, |f| f.1);
-        let list = |key: &str| lists.iter().find(|f| f.0 == key).map(|f| f.1.clone());
-        let flag = |key: &str| flags.iter().find(|f| f.0 == key).is_some_and(|f| f.1);
-        let int = |key: &str| ints.iter().find(|f| f.0 == key).map(|f| f.1);
+        let Some(named_args) = self.vision_named_args(op, named) else {
+            return Typed::Poison;
+        };
         let want = match name {
             "batch_norm" => 5,
             "instance_norm" | "group_norm" => 3,
@@ -384,599 +982,39 @@ impl Checker<'_> {
             .zip(&nodes)
             .map(|(n, &id)| self.scope.insert(n.clone(), Typed::Strong(id)))
             .collect();
-        let v = |k: usize| b.var(&names[k]);
-        let spatial: Vec<i128> = (2..rank as i128).collect();
-        let eps = float("epsilon", 1e-5);
-        // `(x - m) / sqrt(var + eps) * scale + bias`, the last two per channel.
-        let normalise =
-            |centred: Expr, var: Expr, eps: f64, affine: Option<(Expr, Expr)>| -> Expr {
-                let sd = b.call("sqrt", vec![b.bin(Add, var, b.float(eps))], Vec::new());
-                let y = b.bin(Div, centred, sd);
-                match affine {
-                    Some((s, t)) => b.bin(
-                        Add,
-                        b.bin(Mul, y, b.per_channel(s, rank)),
-                        b.per_channel(t, rank),
-                    ),
-                    None => y,
-                }
-            };
-        let mean_over = |e: Expr, axes: &[i128]| {
-            b.call(
-                "mean",
-                vec![e],
-                vec![
-                    ("axis", b.ints(axes.iter().copied())),
-                    ("keepdims", Expr::Lit(LitValue::Bool(true), span)),
-                ],
-            )
+        let operands = nodes
+            .iter()
+            .map(|&n| (self.node(n).dtype, self.node(n).dims.clone()))
+            .collect();
+        let cx = Vision {
+            b: Build { span },
+            name,
+            span,
+            eps: named_args.float("epsilon", 1e-5),
+            args: named_args,
+            nodes: &nodes,
+            names: &names,
+            operands,
+            xd,
+            dims: &dims,
+            rank,
+            spatial: (2..rank as i128).collect(),
         };
-        let expr = match name {
-            "batch_norm" => {
-                let centred = b.bin(Sub, v(0), b.per_channel(v(3), rank));
-                normalise(centred, b.per_channel(v(4), rank), eps, Some((v(1), v(2))))
-            }
-            "instance_norm" | "mean_variance_normalization" => {
-                let over = match (&axes, name) {
-                    (Some(a), _) => a.clone(),
-                    (None, "instance_norm") => spatial.clone(),
-                    (None, _) => [0i128].into_iter().chain(2..rank as i128).collect(),
-                };
-                if over.is_empty() {
-                    return fail(self, "there are no axes to normalise over".into());
-                }
-                let m = mean_over(v(0), &over);
-                let d = b.bin(Sub, v(0), m);
-                let var = mean_over(b.bin(Mul, d.clone(), d.clone()), &over);
-                if name == "instance_norm" {
-                    normalise(d, var, eps, Some((v(1), v(2))))
-                } else {
-                    // ONNX's function body: `(x - mean) / (sqrt(var) + 1e-9)`.
-                    let sd = b.bin(Add, b.call("sqrt", vec![var], Vec::new()), b.float(1e-9));
-                    b.bin(Div, d, sd)
-                }
-            }
-            "group_norm" => {
-                let Some(g) = int("num_groups") else {
-                    return fail(self, "it needs `num_groups = G`".into());
-                };
-                let (Some(c), true) = (
-                    dims[1].as_static(),
-                    dims[2..].iter().all(|d| d.as_static().is_some()),
-                ) else {
-                    return fail(
-                        self,
-                        "its channels and spatial dims must be literals (groups regroup them)"
-                            .into(),
-                    );
-                };
-                if c as i128 % g != 0 {
-                    return fail(self, format!("{g} groups do not divide {c} channels"));
-                }
-                let n =
-                    match &dims[0] {
-                        Dim::Static(n) => b.int(*n as i128),
-                        Dim::Named(n) => b.var(n),
-                        Dim::Expr(_) => return fail(
-                            self,
-                            "its batch dim is an expression, which a reshape target cannot name"
-                                .into(),
-                        ),
-                    };
-                let grouped = b.call(
-                    "reshape",
-                    vec![v(0), b.list(vec![n.clone(), b.int(g), b.int(-1)])],
-                    Vec::new(),
-                );
-                let m = mean_over(grouped.clone(), &[2]);
-                let d = b.bin(Sub, grouped, m);
-                let var = mean_over(b.bin(Mul, d.clone(), d.clone()), &[2]);
-                let y = normalise(d, var, eps, None);
-                let mut back = vec![n];
-                back.extend(
-                    dims[1..]
-                        .iter()
-                        .map(|d| b.int(d.as_static().expect("literal") as i128)),
-                );
-                let y = b.call("reshape", vec![y, b.list(back)], Vec::new());
-                b.bin(
-                    Add,
-                    b.bin(Mul, y, b.per_channel(v(1), rank)),
-                    b.per_channel(v(2), rank),
-                )
-            }
-            "conv" => {
-                if !(3..=5).contains(&rank) {
-                    return fail(
-                        self,
-                        "it takes `[N, C, spatial…]` with 1 to 3 spatial axes".into(),
-                    );
-                }
-                let r = rank - 2;
-                let (wd, wdims) = (self.node(nodes[1]).dtype, self.node(nodes[1]).dims.clone());
-                if wd != xd || wdims.len() != rank {
-                    return fail(
-                        self,
-                        format!(
-                            "the weight is `{}[O, C / group, k…]` of rank {rank}, found {}",
-                            xd.name(),
-                            type_text(wd, &wdims)
-                        ),
-                    );
-                }
-                let g = int("group").unwrap_or(1);
-                let lit = |d: &Dim| d.as_static().map(|n| n as i128);
-                let (Some(c), Some(o), Some(cg)) = (lit(&dims[1]), lit(&wdims[0]), lit(&wdims[1]))
-                else {
-                    return fail(
-                        self,
-                        "its channels and the weight's dims must be literals".into(),
-                    );
-                };
-                if c % g != 0 || o % g != 0 || cg != c / g {
-                    return fail(self, format!("`group = {g}` must divide the {c} input and {o} output channels, and the weight's axis 1 ({cg}) is the channels per group ({})", c / g.max(1)));
-                }
-                if nodes.len() == 3 {
-                    let (bd, bdims) = (self.node(nodes[2]).dtype, self.node(nodes[2]).dims.clone());
-                    if bd != xd || bdims != [wdims[0].clone()] {
-                        return fail(
-                            self,
-                            format!(
-                                "the bias is `{}[{o}]`, found {}",
-                                xd.name(),
-                                type_text(bd, &bdims)
-                            ),
-                        );
-                    }
-                }
-                let kernel: Option<Vec<i128>> = wdims[2..].iter().map(lit).collect();
-                let lens: Option<Vec<i128>> = dims[2..].iter().map(lit).collect();
-                let (Some(kernel), Some(lens)) = (kernel, lens) else {
-                    return fail(self, "its spatial dims and the kernel's must be literals (named spatial dims are not supported yet)".into());
-                };
-                if let Some(k) = list("kernel_shape") {
-                    if k != kernel {
-                        return fail(
-                            self,
-                            format!("`kernel_shape = {k:?}` differs from the weight's {kernel:?}"),
-                        );
-                    }
-                }
-                let strides = list("strides").unwrap_or(vec![1; r]);
-                let dilations = list("dilations").unwrap_or(vec![1; r]);
-                let pads = list("pads").unwrap_or(vec![0; 2 * r]);
-                if strides.len() != r
-                    || dilations.len() != r
-                    || pads.len() != 2 * r
-                    || strides.iter().chain(&dilations).any(|&s| s == 0)
-                {
-                    return fail(self, format!("`strides`, `dilations` take {r} values ≥ 1 and `pads` {} (every begin, then every end)", 2 * r));
-                }
-                let plan =
-                    match Windows::plan(rank, &kernel, &strides, &dilations, &pads, &lens, false) {
-                        Ok(plan) => plan,
-                        Err(why) => return fail(self, why),
-                    };
-                let padded = b.call("pad", vec![v(0), b.ints(plan.pads.clone())], Vec::new());
-                // The weight at one kernel position: `[O, C / group]`.
-                let tap = |offset: &[i128]| -> Expr {
-                    let mut e = v(1);
-                    for (a, &k) in offset.iter().enumerate().rev() {
-                        let one = b.call(
-                            "slice",
-                            vec![e],
-                            vec![
-                                ("axis", b.int(a as i128 + 2)),
-                                ("start", b.int(k)),
-                                ("end", b.int(k + 1)),
-                            ],
-                        );
-                        e = b.call("squeeze", vec![one, b.int(a as i128 + 2)], Vec::new());
-                    }
-                    e
-                };
-                let offsets = plan.offsets();
-                let letters = ["w", "hw", "dhw"][r - 1];
-                let depthwise = g == c && o == c;
-                let mut terms = Vec::new();
-                for off in &offsets {
-                    let view = plan.view(&b, padded.clone(), off);
-                    let w_k = tap(off);
-                    let term = if depthwise {
-                        // out[n, c] = Σ x[n, c] · w[c, 0, k]: elementwise, one fused pass.
-                        let mut pattern = vec![b.int(0)];
-                        pattern.extend((0..r).map(|_| Expr::Lit(LitValue::Char('x'), span)));
-                        let col = b.call("squeeze", vec![w_k, b.int(1)], Vec::new());
-                        b.bin(
-                            Mul,
-                            view,
-                            b.call("dimshuffle", vec![col, b.list(pattern)], Vec::new()),
-                        )
-                    } else if g == 1 {
-                        b.call(
-                            "einsum",
-                            vec![
-                                Expr::Lit(
-                                    LitValue::Str(format!("nc{letters},oc->no{letters}")),
-                                    span,
-                                ),
-                                view,
-                                w_k,
-                            ],
-                            Vec::new(),
-                        )
-                    } else {
-                        let (cpg, opg) = (c / g, o / g);
-                        let parts: Vec<Expr> = (0..g)
-                            .map(|gi| {
-                                let vg = b.call(
-                                    "slice",
-                                    vec![view.clone()],
-                                    vec![
-                                        ("axis", b.int(1)),
-                                        ("start", b.int(gi * cpg)),
-                                        ("end", b.int((gi + 1) * cpg)),
-                                    ],
-                                );
-                                let wg = b.call(
-                                    "slice",
-                                    vec![w_k.clone()],
-                                    vec![
-                                        ("axis", b.int(0)),
-                                        ("start", b.int(gi * opg)),
-                                        ("end", b.int((gi + 1) * opg)),
-                                    ],
-                                );
-                                b.call(
-                                    "einsum",
-                                    vec![
-                                        Expr::Lit(
-                                            LitValue::Str(format!("nc{letters},oc->no{letters}")),
-                                            span,
-                                        ),
-                                        vg,
-                                        wg,
-                                    ],
-                                    Vec::new(),
-                                )
-                            })
-                            .collect();
-                        b.call("concat", vec![b.list(parts)], vec![("axis", b.int(1))])
-                    };
-                    terms.push(term);
-                }
-                let total = terms
-                    .into_iter()
-                    .reduce(|a, t| b.bin(Add, a, t))
-                    .expect("a kernel position");
-                if nodes.len() == 3 {
-                    b.bin(Add, total, b.per_channel(v(2), rank))
-                } else {
-                    total
-                }
-            }
-            "max_pool" | "average_pool" | "lp_pool" => {
-                let r = rank - 2;
-                let Some(kernel) = list("kernel_shape") else {
-                    return fail(
-                        self,
-                        "it needs `kernel_shape = [k, …]`, one size per spatial axis".into(),
-                    );
-                };
-                let strides = list("strides").unwrap_or(vec![1; r]);
-                let dilations = list("dilations").unwrap_or(vec![1; r]);
-                let pads = list("pads").unwrap_or(vec![0; 2 * r]);
-                if r == 0
-                    || kernel.len() != r
-                    || strides.len() != r
-                    || dilations.len() != r
-                    || pads.len() != 2 * r
-                {
-                    return fail(self, format!("`kernel_shape`, `strides`, `dilations` take {r} values and `pads` {} (every begin, then every end)", 2 * r));
-                }
-                if kernel
-                    .iter()
-                    .chain(&strides)
-                    .chain(&dilations)
-                    .any(|&k| k == 0)
-                {
-                    return fail(
-                        self,
-                        "kernel sizes, strides and dilations are at least 1".into(),
-                    );
-                }
-                let lits: Option<Vec<i128>> = dims[2..]
-                    .iter()
-                    .map(|d| d.as_static().map(|n| n as i128))
-                    .collect();
-                let Some(lens) = lits else {
-                    return fail(self, "its spatial dims must be literals (pooling over named ones is not supported yet)".into());
-                };
-                let ceil = flag("ceil_mode");
-                if ceil && name != "max_pool" {
-                    return fail(
-                        self,
-                        "`ceil_mode = true` is supported by `max_pool` only so far".into(),
-                    );
-                }
-                let plan =
-                    match Windows::plan(rank, &kernel, &strides, &dilations, &pads, &lens, ceil) {
-                        Ok(plan) => plan,
-                        Err(why) => return fail(self, why),
-                    };
-                let p = float("p", 2.0);
-                let source = match name {
-                    "lp_pool" => b.call(
-                        "pow",
-                        vec![b.call("abs", vec![v(0)], Vec::new()), b.float(p)],
-                        Vec::new(),
-                    ),
-                    _ => v(0),
-                };
-                let fill = if name == "max_pool" {
-                    b.float(f64::NEG_INFINITY)
-                } else {
-                    b.float(0.0)
-                };
-                let padded = b.call(
-                    "pad",
-                    vec![source, b.ints(plan.pads.clone())],
-                    vec![("value", fill)],
-                );
-                // One strided view per kernel offset.
-                let offsets = plan.offsets();
-                let combine = |a: Expr, c: Expr| {
-                    if name == "max_pool" {
-                        b.call("max", vec![a, c], Vec::new())
-                    } else {
-                        b.bin(Add, a, c)
-                    }
-                };
-                let total = offsets
-                    .iter()
-                    .map(|o| plan.view(&b, padded.clone(), o))
-                    .reduce(combine)
-                    .expect("a kernel has a position");
-                match name {
-                    "max_pool" => total,
-                    "lp_pool" => b.call("pow", vec![total, b.float(1.0 / p)], Vec::new()),
-                    _ if flag("count_include_pad") => {
-                        b.bin(Div, total, b.float(offsets.len() as f64))
-                    }
-                    _ => {
-                        // The count of real elements per window: the same windows over a
-                        // padded tensor of ones (built from positions: no NaN from `x`).
-                        let mut ones: Option<Expr> = None;
-                        for (a, &len) in lens.iter().enumerate() {
-                            let line = b.bin(
-                                Add,
-                                b.bin(
-                                    Mul,
-                                    b.call(
-                                        "arange",
-                                        vec![b.int(len)],
-                                        vec![("dtype", b.var(xd.name()))],
-                                    ),
-                                    b.float(0.0),
-                                ),
-                                b.float(1.0),
-                            );
-                            let mut pattern: Vec<Expr> = (0..r)
-                                .map(|_| Expr::Lit(LitValue::Char('x'), span))
-                                .collect();
-                            pattern[a] = b.int(0);
-                            let line =
-                                b.call("dimshuffle", vec![line, b.list(pattern)], Vec::new());
-                            ones = Some(match ones {
-                                None => line,
-                                Some(o) => b.bin(Mul, o, line),
-                            });
-                        }
-                        let ones = ones.expect("a spatial axis");
-                        let lead = vec![
-                            Expr::Lit(LitValue::Char('x'), span),
-                            Expr::Lit(LitValue::Char('x'), span),
-                        ];
-                        let ones = b.call(
-                            "dimshuffle",
-                            vec![
-                                ones,
-                                b.list(
-                                    lead.into_iter()
-                                        .chain((0..r as i128).map(|a| b.int(a)))
-                                        .collect(),
-                                ),
-                            ],
-                            Vec::new(),
-                        );
-                        let padded_ones =
-                            b.call("pad", vec![ones, b.ints(plan.pads.clone())], Vec::new());
-                        let count = offsets
-                            .iter()
-                            .map(|o| plan.view(&b, padded_ones.clone(), o))
-                            .reduce(|a, c| b.bin(Add, a, c))
-                            .expect("a kernel has a position");
-                        b.bin(Div, total, count)
-                    }
-                }
-            }
-            "global_average_pool" => mean_over(v(0), &spatial),
-            "global_max_pool" => b.call(
-                "max",
-                vec![v(0)],
-                vec![
-                    ("axis", b.ints(spatial.iter().copied())),
-                    ("keepdims", Expr::Lit(LitValue::Bool(true), span)),
-                ],
-            ),
-            "global_lp_pool" => {
-                let p = float("p", 2.0);
-                let powered = b.call(
-                    "pow",
-                    vec![b.call("abs", vec![v(0)], Vec::new()), b.float(p)],
-                    Vec::new(),
-                );
-                let s = b.call(
-                    "sum",
-                    vec![powered],
-                    vec![
-                        ("axis", b.ints(spatial.iter().copied())),
-                        ("keepdims", Expr::Lit(LitValue::Bool(true), span)),
-                    ],
-                );
-                b.call("pow", vec![s, b.float(1.0 / p)], Vec::new())
-            }
-            "lrn" => {
-                let Some(size) = int("size") else {
-                    return fail(self, "it needs `size = n`".into());
-                };
-                let Some(c) = dims[1].as_static() else {
-                    return fail(
-                        self,
-                        "its channel dim must be a literal (the window slides over it)".into(),
-                    );
-                };
-                let (alpha, beta, bias) = (
-                    float("alpha", 1e-4),
-                    float("beta", 0.75),
-                    float("bias", 1.0),
-                );
-                // Σ over channels c - floor((size-1)/2) ..= c + ceil((size-1)/2) of x², with
-                // zeros past the ends: `size` shifted slices of the padded squares.
-                let (before, after) = ((size - 1) / 2, size - 1 - (size - 1) / 2);
-                let mut pads = vec![0i128; 2 * rank];
-                pads[2] = before;
-                pads[3] = after;
-                let sq = b.bin(Mul, v(0), v(0));
-                let padded = b.call("pad", vec![sq, b.ints(pads)], Vec::new());
-                let mut sum: Option<Expr> = None;
-                for i in 0..size {
-                    let s = b.call(
-                        "slice",
-                        vec![padded.clone()],
-                        vec![
-                            ("axis", b.int(1)),
-                            ("start", b.int(i)),
-                            ("end", b.int(i + c as i128)),
-                        ],
-                    );
-                    sum = Some(match sum {
-                        None => s,
-                        Some(acc) => b.bin(Add, acc, s),
-                    });
-                }
-                let sum = sum.expect("size ≥ 1");
-                let scale = b.bin(
-                    Add,
-                    b.float(bias),
-                    b.bin(Mul, b.float(alpha / size as f64), sum),
-                );
-                b.bin(
-                    Div,
-                    v(0),
-                    b.call("pow", vec![scale, b.float(beta)], Vec::new()),
-                )
-            }
-            _ => {
-                // space_to_depth / depth_to_space.
-                let Some(bs) = int("blocksize") else {
-                    return fail(self, "it needs `blocksize = b`".into());
-                };
-                if rank != 4 {
-                    return fail(self, "it takes `[N, C, H, W]` tensors".into());
-                }
-                let lits: Option<Vec<i128>> = dims[1..]
-                    .iter()
-                    .map(|d| d.as_static().map(|n| n as i128))
-                    .collect();
-                let Some(l) = lits else {
-                    return fail(self, "its channel and spatial dims must be literals".into());
-                };
-                let (c, h, w) = (l[0], l[1], l[2]);
-                let n =
-                    match &dims[0] {
-                        Dim::Static(n) => b.int(*n as i128),
-                        Dim::Named(n) => b.var(n),
-                        Dim::Expr(_) => return fail(
-                            self,
-                            "its batch dim is an expression, which a reshape target cannot name"
-                                .into(),
-                        ),
-                    };
-                let reshape =
-                    |e: Expr, to: Vec<Expr>| b.call("reshape", vec![e, b.list(to)], Vec::new());
-                let transpose = |e: Expr, perm: &[i128]| {
-                    b.call(
-                        "transpose",
-                        vec![e, b.ints(perm.iter().copied())],
-                        Vec::new(),
-                    )
-                };
-                if name == "space_to_depth" {
-                    if h % bs != 0 || w % bs != 0 {
-                        return fail(
-                            self,
-                            format!("blocksize {bs} does not divide its height {h} and width {w}"),
-                        );
-                    }
-                    let t = reshape(
-                        v(0),
-                        vec![
-                            n.clone(),
-                            b.int(c),
-                            b.int(h / bs),
-                            b.int(bs),
-                            b.int(w / bs),
-                            b.int(bs),
-                        ],
-                    );
-                    let t = transpose(t, &[0, 3, 5, 1, 2, 4]);
-                    reshape(t, vec![n, b.int(c * bs * bs), b.int(h / bs), b.int(w / bs)])
-                } else {
-                    if c % (bs * bs) != 0 {
-                        return fail(
-                            self,
-                            format!("blocksize² = {} does not divide its {c} channels", bs * bs),
-                        );
-                    }
-                    let (t, perm) = if mode == "dcr" {
-                        (
-                            reshape(
-                                v(0),
-                                vec![
-                                    n.clone(),
-                                    b.int(bs),
-                                    b.int(bs),
-                                    b.int(c / (bs * bs)),
-                                    b.int(h),
-                                    b.int(w),
-                                ],
-                            ),
-                            [0, 3, 4, 1, 5, 2],
-                        )
-                    } else {
-                        (
-                            reshape(
-                                v(0),
-                                vec![
-                                    n.clone(),
-                                    b.int(c / (bs * bs)),
-                                    b.int(bs),
-                                    b.int(bs),
-                                    b.int(h),
-                                    b.int(w),
-                                ],
-                            ),
-                            [0, 1, 4, 2, 5, 3],
-                        )
-                    };
-                    let t = transpose(t, &perm);
-                    reshape(
-                        t,
-                        vec![n, b.int(c / (bs * bs)), b.int(h * bs), b.int(w * bs)],
-                    )
-                }
-            }
+        let built = match name {
+            "batch_norm" => cx.batch_norm(),
+            "instance_norm" | "mean_variance_normalization" => cx.instance_norm(),
+            "group_norm" => cx.group_norm(),
+            "conv" => cx.conv(),
+            "max_pool" | "average_pool" | "lp_pool" => cx.pool(),
+            "global_average_pool" => Ok(cx.mean_over(cx.v(0), &cx.spatial)),
+            "global_max_pool" => Ok(cx.global_max_pool()),
+            "global_lp_pool" => cx.global_lp_pool(),
+            "lrn" => cx.lrn(),
+            _ => cx.rearrange(),
+        };
+        let expr = match built {
+            Ok(expr) => expr,
+            Err(why) => return fail(self, why),
         };
         if let Some(at) = self.expanding.take() {
             self.expansions.insert(at, expr.clone());
@@ -989,5 +1027,118 @@ impl Checker<'_> {
             };
         }
         typed
+    }
+
+    /// The named arguments of a vision op, each checked against the op's parameters and
+    /// its kind of literal; `None` after an error.
+    fn vision_named_args(
+        &mut self,
+        op: &'static TensorOp,
+        named: &[NamedArg],
+    ) -> Option<VisionArgs> {
+        let name = op.name;
+        let mut floats: Vec<(&str, f64)> = Vec::new();
+        let mut ints: Vec<(&str, i128)> = Vec::new();
+        let mut axes: Option<Vec<i128>> = None;
+        let mut mode = "dcr".to_string();
+        let mut lists: Vec<(&str, Vec<i128>)> = Vec::new();
+        let mut flags: Vec<(&str, bool)> = Vec::new();
+        for n in named {
+            self.param_spec(op, n)?;
+            let key = op
+                .params
+                .iter()
+                .find(|p| n.name == p.name)
+                .map_or("", |p| p.name);
+            let at = n.value.span();
+            match (key, &n.value) {
+                ("mode", Expr::Var(v)) if ["dcr", "crd"].contains(&v.to_string().as_str()) => {
+                    mode = v.to_string()
+                }
+                ("mode", _) => {
+                    self.errors
+                        .push(at, "`mode` of `depth_to_space` is `dcr` or `crd` (ONNX's)");
+                    return None;
+                }
+                ("kernel_shape" | "strides" | "pads" | "dilations", e) => {
+                    let items: Option<Vec<i128>> =
+                        super::tensor_ops::list_items(e).and_then(|items| {
+                            items.iter().map(super::tensor_ops::int_literal).collect()
+                        });
+                    match items {
+                        Some(v) if v.iter().all(|&x| x >= 0) => lists.push((key, v)),
+                        _ => {
+                            self.errors.push(at, format!("`{key}` of `{name}` is a list of non-negative integer literals"));
+                            return None;
+                        }
+                    }
+                }
+                ("ceil_mode" | "count_include_pad", Expr::Lit(LitValue::Bool(v), _)) => {
+                    flags.push((key, *v))
+                }
+                ("ceil_mode" | "count_include_pad", _) => {
+                    self.errors
+                        .push(at, format!("`{key}` is `true` or `false`"));
+                    return None;
+                }
+                ("axes", e) => match super::tensor_ops::list_items(e) {
+                    Some(items) => {
+                        let mut out = Vec::new();
+                        for item in items {
+                            match super::tensor_ops::int_literal(item) {
+                                Some(v) => out.push(v),
+                                None => {
+                                    self.errors
+                                        .push(item.span(), "an axis is an integer literal");
+                                    return None;
+                                }
+                            }
+                        }
+                        axes = Some(out);
+                    }
+                    None => {
+                        self.errors
+                            .push(at, "`axes` is a list of integer literals, e.g. `[0, 2, 3]`");
+                        return None;
+                    }
+                },
+                ("auto_pad", Expr::Var(v)) if v == "notset" => {}
+                ("auto_pad", _) => {
+                    self.errors.push(
+                        at,
+                        "`auto_pad` other than `notset` is not supported yet: give `pads`",
+                    );
+                    return None;
+                }
+                ("blocksize" | "num_groups" | "size" | "group", e) => {
+                    match super::tensor_ops::int_literal(e) {
+                        Some(v) if v > 0 => ints.push((key, v)),
+                        _ => {
+                            self.errors.push(
+                                at,
+                                format!("`{key}` of `{name}` is a positive integer literal"),
+                            );
+                            return None;
+                        }
+                    }
+                }
+                (_, e) => match super::tensor_ops::float_literal(e) {
+                    Some(v) if v.is_finite() => floats.push((key, v)),
+                    _ => {
+                        self.errors
+                            .push(at, format!("`{key}` of `{name}` is a float literal"));
+                        return None;
+                    }
+                },
+            }
+        }
+        Some(VisionArgs {
+            floats,
+            ints,
+            axes,
+            mode,
+            lists,
+            flags,
+        })
     }
 }

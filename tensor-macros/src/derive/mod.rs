@@ -47,12 +47,74 @@ use elementwise::{elementwise, Elementwise};
 /// The graph function `d` asks for, written from `forward`: or the compile errors that
 /// stop it (a `wrt` name that is not a float tensor parameter, a non-scalar output for
 /// `value_and_grad`, an operation without a derivative rule on a path to a `wrt`
-/// parameter).
+/// parameter). The steps of the module's doc, each a function.
 pub fn derive(forward: &GraphFn, d: DerivedFn) -> Result<GraphFn, syn::Error> {
     let function = match d.kind {
         DerivedKind::ValueAndGrad => "value_and_grad",
         DerivedKind::Vjp => "vjp",
     };
+    let wrt = wrt_params(forward, &d, function)?;
+    let declared = declared_outputs(forward, &d)?;
+
+    // 1. A-normal form.
+    let (mut anf, outputs) = a_normal_form(forward);
+
+    // 2. Types of every name (composite ops on a path from `wrt` expanded first).
+    let (types, outputs) = anf_types(forward, &d, &mut anf, &outputs, &wrt)?;
+    let live = live_names(&anf, &types, &wrt, function, &forward.name)?;
+
+    // 3. The backward pass.
+    let mut back = Backward {
+        anf: &mut anf,
+        types: &types,
+        live: &live,
+        ct: HashMap::new(),
+        function,
+        graph: &forward.name,
+    };
+    let mut params = clone_params(&forward.params);
+    let seeds = seeds(&d, &outputs, &declared, &types, &mut params)?;
+    for (out, seed) in seeds {
+        if live.contains(&out) {
+            back.accumulate(&out, seed);
+        }
+    }
+    let lets_forward = back.anf.lets.clone();
+    for binding in lets_forward.iter().rev() {
+        let name = binding.name.to_string();
+        let Some(g) = back.ct.get(&name).cloned() else {
+            continue;
+        };
+        back.rule(
+            &name,
+            &binding.value,
+            Expr::Var(Ident::new(&g, Span::call_site())),
+        )?;
+    }
+    let grads = gradients(forward, &wrt, &back.ct)?;
+    let mut lets = back.anf.lets.clone();
+    lets.append(&mut back.anf.backward);
+    let (outputs_expr, ret) = derived_outputs(forward, &d, &declared, &outputs, grads);
+    let attrs = derived_docs(forward, &d.kind, &d.wrt, d.attrs);
+    Ok(GraphFn {
+        attrs,
+        allowed_warnings: crate::ast::WARNING_KINDS
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        attr_errors: Vec::new(),
+        vis: d.vis,
+        name: d.name.clone(),
+        params,
+        ret: Some(ret),
+        lets,
+        outputs: outputs_expr,
+        syntax_errors: Vec::new(),
+    })
+}
+
+/// The `wrt` names of `d`, each a float tensor parameter of `forward`, named once.
+fn wrt_params(forward: &GraphFn, d: &DerivedFn, function: &str) -> Result<Vec<String>, syn::Error> {
     let mut wrt = Vec::new();
     for name in &d.wrt {
         let Some(param) = forward.params.iter().find(|p| p.name == *name) else {
@@ -97,6 +159,11 @@ pub fn derive(forward: &GraphFn, d: DerivedFn) -> Result<GraphFn, syn::Error> {
         }
         wrt.push(name.to_string());
     }
+    Ok(wrt)
+}
+
+/// `forward`'s declared output types; `value_and_grad` needs one rank-0 float output.
+fn declared_outputs(forward: &GraphFn, d: &DerivedFn) -> Result<Vec<ParamType>, syn::Error> {
     let declared: Vec<ParamType> = match &forward.ret {
         Some(ReturnType::Single(t)) => vec![t.clone()],
         Some(ReturnType::Tuple(list)) => list.clone(),
@@ -123,7 +190,11 @@ pub fn derive(forward: &GraphFn, d: DerivedFn) -> Result<GraphFn, syn::Error> {
         }
     }
 
-    // 1. A-normal form.
+    Ok(declared)
+}
+
+/// Step 1: `forward`'s body with a `let` per operation, and the names of its outputs.
+fn a_normal_form(forward: &GraphFn) -> (Anf, Vec<String>) {
     let mut anf = Anf::default();
     let mut env: HashMap<String, String> = forward
         .params
@@ -154,7 +225,19 @@ pub fn derive(forward: &GraphFn, d: DerivedFn) -> Result<GraphFn, syn::Error> {
         Outputs::Tuple(list, _) => list.iter().map(|e| anf.bind(e, &env)).collect(),
     };
 
-    // 2. Types of every name.
+    (anf, outputs)
+}
+
+/// Step 2: the dtype and dims of every name of the A-normal body (`check_graph_expanded`),
+/// after the composite ops on a path from `wrt` are replaced by their expansions (step
+/// 2b), and the outputs' names then; an error when `forward` itself does not compile.
+fn anf_types(
+    forward: &GraphFn,
+    d: &DerivedFn,
+    anf: &mut Anf,
+    outputs: &[String],
+    wrt: &[String],
+) -> Result<(ScopeTypes, Vec<String>), syn::Error> {
     let typed_fn = GraphFn {
         attrs: Vec::new(),
         allowed_warnings: crate::ast::WARNING_KINDS
@@ -167,7 +250,7 @@ pub fn derive(forward: &GraphFn, d: DerivedFn) -> Result<GraphFn, syn::Error> {
         params: clone_params(&forward.params),
         ret: forward.ret.as_ref().map(clone_ret),
         lets: anf.lets.clone(),
-        outputs: output_exprs(&outputs),
+        outputs: output_exprs(outputs),
         syntax_errors: Vec::new(),
     };
     let not_compiling = || {
@@ -187,7 +270,7 @@ pub fn derive(forward: &GraphFn, d: DerivedFn) -> Result<GraphFn, syn::Error> {
     // `wrt` parameter are replaced by the expressions they are built as, so that their
     // derivatives come from the rules of the ops they are made of; the forward value is
     // unchanged (the checker compiles the op as that very expression).
-    if anf.expand_composites(&expansions, &wrt) {
+    if anf.expand_composites(&expansions, wrt) {
         let outputs_now: Vec<String> = outputs.iter().map(|o| anf.renamed(o)).collect();
         let expanded_fn = GraphFn {
             lets: anf.lets.clone(),
@@ -200,8 +283,19 @@ pub fn derive(forward: &GraphFn, d: DerivedFn) -> Result<GraphFn, syn::Error> {
         types = t;
     }
     let outputs: Vec<String> = outputs.iter().map(|o| anf.renamed(o)).collect();
+    Ok((types, outputs))
+}
 
-    // Which names carry cotangents: float values that depend on a `wrt` parameter.
+/// Which names carry cotangents: float values that depend on a `wrt` parameter (not cut
+/// by `stop_gradient`, not parts of a tuple-valued op). A quantization or a tuple-valued
+/// op on such a path is an error.
+fn live_names(
+    anf: &Anf,
+    types: &ScopeTypes,
+    wrt: &[String],
+    function: &str,
+    graph: &Ident,
+) -> Result<HashSet<String>, syn::Error> {
     let mut live: HashSet<String> = wrt.iter().cloned().collect();
     for binding in &anf.lets {
         let depends = vars(&binding.value).iter().any(|v| live.contains(v));
@@ -220,28 +314,30 @@ pub fn derive(forward: &GraphFn, d: DerivedFn) -> Result<GraphFn, syn::Error> {
             // which hides a mistake): cut it with `stop_gradient` to mean that.
             if let Expr::Call { func, .. } = &binding.value {
                 if func == "quantize_linear" {
-                    return Err(no_rule(function, &forward.name, func, "its operands"));
+                    return Err(no_rule(function, graph, func, "its operands"));
                 }
             }
             if let Some(names) = &binding.tuple {
                 if let Expr::Call { func, .. } = &binding.value {
-                    return Err(no_rule(function, &forward.name, func, "its parts"));
+                    return Err(no_rule(function, graph, func, "its parts"));
                 }
                 let _ = names;
             }
         }
     }
 
-    // 3. The backward pass.
-    let mut back = Backward {
-        anf: &mut anf,
-        types: &types,
-        live: &live,
-        ct: HashMap::new(),
-        function,
-        graph: &forward.name,
-    };
-    let mut params = clone_params(&forward.params);
+    Ok(live)
+}
+
+/// The cotangents the backward pass starts from: `value_and_grad`'s 1 for its output, or
+/// `vjp`'s cotangent parameters (appended to `params`), one per output.
+fn seeds(
+    d: &DerivedFn,
+    outputs: &[String],
+    declared: &[ParamType],
+    types: &ScopeTypes,
+    params: &mut Vec<Param>,
+) -> Result<Vec<(String, Expr)>, syn::Error> {
     let mut seeds = Vec::new();
     match d.kind {
         DerivedKind::ValueAndGrad => {
@@ -255,7 +351,7 @@ pub fn derive(forward: &GraphFn, d: DerivedFn) -> Result<GraphFn, syn::Error> {
             seeds.push((out.clone(), cast(lit_f(1.0), dtype)));
         }
         DerivedKind::Vjp => {
-            for (k, (out, decl)) in outputs.iter().zip(&declared).enumerate() {
+            for (k, (out, decl)) in outputs.iter().zip(declared).enumerate() {
                 let name = if outputs.len() == 1 {
                     "cotangent".to_string()
                 } else {
@@ -272,32 +368,25 @@ pub fn derive(forward: &GraphFn, d: DerivedFn) -> Result<GraphFn, syn::Error> {
             }
         }
     }
-    for (out, seed) in seeds {
-        if live.contains(&out) {
-            back.accumulate(&out, seed);
-        }
-    }
-    let lets_forward = back.anf.lets.clone();
-    for binding in lets_forward.iter().rev() {
-        let name = binding.name.to_string();
-        let Some(g) = back.ct.get(&name).cloned() else {
-            continue;
-        };
-        back.rule(
-            &name,
-            &binding.value,
-            Expr::Var(Ident::new(&g, Span::call_site())),
-        )?;
-    }
+    Ok(seeds)
+}
+
+/// Each `wrt` parameter's gradient: its cotangent, or zeros of its type when it is not on
+/// any path to an output.
+fn gradients(
+    forward: &GraphFn,
+    wrt: &[String],
+    ct: &HashMap<String, String>,
+) -> Result<Vec<Expr>, syn::Error> {
     let mut grads = Vec::new();
-    for name in &wrt {
+    for name in wrt {
         let param = forward
             .params
             .iter()
             .find(|p| p.name == name)
             .expect("checked above");
         let dims = param.ty.dims.clone().expect("checked above");
-        let grad = match back.ct.get(name) {
+        let grad = match ct.get(name) {
             Some(g) => var(g),
             // Not on any path to the output: a zero gradient of the parameter's type.
             None => broadcast_to(cast(lit_f(0.0), param.ty.dtype), &dims)
@@ -305,8 +394,18 @@ pub fn derive(forward: &GraphFn, d: DerivedFn) -> Result<GraphFn, syn::Error> {
         };
         grads.push(grad);
     }
-    let mut lets = back.anf.lets.clone();
-    lets.extend(back.anf.backward.drain(..));
+    Ok(grads)
+}
+
+/// The derived function's outputs and return type: `(value, gradients…)` for
+/// `value_and_grad`, the gradients for `vjp`.
+fn derived_outputs(
+    forward: &GraphFn,
+    d: &DerivedFn,
+    declared: &[ParamType],
+    outputs: &[String],
+    mut grads: Vec<Expr>,
+) -> (Outputs, ReturnType) {
     let (outputs_expr, ret) = match d.kind {
         DerivedKind::ValueAndGrad => {
             let mut exprs = vec![var(&outputs[0])];
@@ -353,14 +452,24 @@ pub fn derive(forward: &GraphFn, d: DerivedFn) -> Result<GraphFn, syn::Error> {
             }
         }
     };
-    // rustdoc: what the function is, after the item's own doc comment.
-    let wrt_text: Vec<String> = d.wrt.iter().map(|w| format!("`{w}`")).collect();
-    let summary = match d.kind {
+    (outputs_expr, ret)
+}
+
+/// The derived function's attributes: the item's own (`attrs`), then the rustdoc line
+/// saying what the function is.
+fn derived_docs(
+    forward: &GraphFn,
+    kind: &DerivedKind,
+    wrt: &[Ident],
+    mut attrs: Vec<syn::Attribute>,
+) -> Vec<syn::Attribute> {
+    let wrt_text: Vec<String> = wrt.iter().map(|w| format!("`{w}`")).collect();
+    let summary = match kind {
         DerivedKind::ValueAndGrad => format!(
             " The value of [`{}`] and its gradient with respect to {}, derived at compile time (reverse mode): `(value, {})`.",
             forward.name,
             wrt_text.join(", "),
-            d.wrt.iter().map(|w| format!("d{w}")).collect::<Vec<_>>().join(", ")
+            wrt.iter().map(|w| format!("d{w}")).collect::<Vec<_>>().join(", ")
         ),
         DerivedKind::Vjp => format!(
             " The vector-Jacobian product of [`{}`] with respect to {}, derived at compile time: takes `{}`'s parameters, then a cotangent per output (its type), and returns the gradients in that order.",
@@ -369,26 +478,11 @@ pub fn derive(forward: &GraphFn, d: DerivedFn) -> Result<GraphFn, syn::Error> {
             forward.name
         ),
     };
-    let mut attrs = d.attrs;
     if !attrs.is_empty() {
         attrs.push(syn::parse_quote!(#[doc = ""]));
     }
     attrs.push(syn::parse_quote!(#[doc = #summary]));
-    Ok(GraphFn {
-        attrs,
-        allowed_warnings: crate::ast::WARNING_KINDS
-            .iter()
-            .map(|s| s.to_string())
-            .collect(),
-        attr_errors: Vec::new(),
-        vis: d.vis,
-        name: d.name.clone(),
-        params,
-        ret: Some(ret),
-        lets,
-        outputs: outputs_expr,
-        syntax_errors: Vec::new(),
-    })
+    attrs
 }
 
 fn no_rule(function: &str, graph: &Ident, func: &Ident, what: &str) -> syn::Error {
@@ -820,7 +914,7 @@ impl Backward<'_> {
             }
         }
         if STRUCTURE_OPS.contains(&name.as_str()) {
-            return self.structure_rule(v, out, func, args, named, g);
+            return self.structure_rule(out, func, args, named, g);
         }
         self.composite_rule(v, out, func, args, named, g)
     }

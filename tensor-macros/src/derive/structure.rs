@@ -12,12 +12,24 @@ use crate::shape::Dim;
 use super::build::*;
 use super::{no_rule, Backward};
 
+/// A call being differentiated by `Backward::structure_rule`: its result's type `out`, the
+/// function and its arguments (`x` the first, or `0.0` without one), and the result's
+/// cotangent `g`.
+struct StructureCall<'a> {
+    name: String,
+    out: &'a (DType, Vec<Dim>),
+    func: &'a Ident,
+    args: &'a [Expr],
+    named: &'a [NamedArg],
+    g: Expr,
+    x: Expr,
+}
+
 impl Backward<'_> {
-    /// The rules of `STRUCTURE_OPS`.
-    #[allow(clippy::too_many_arguments)]
+    /// The rules of `STRUCTURE_OPS`: a method per op (`StructureCall`: the call being
+    /// differentiated).
     pub(super) fn structure_rule(
         &mut self,
-        v: &str,
         out: &(DType, Vec<Dim>),
         func: &Ident,
         args: &[Expr],
@@ -25,420 +37,387 @@ impl Backward<'_> {
         g: Expr,
     ) -> Result<(), syn::Error> {
         let name = func.to_string();
-        let vv = var(v);
         let x = args.first().cloned().unwrap_or_else(|| lit_f(0.0));
+        let c = StructureCall {
+            name,
+            out,
+            func,
+            args,
+            named,
+            g,
+            x,
+        };
+        match (c.name.as_str(), args.len()) {
+            ("cumsum", 1) => self.rule_cumsum(&c),
+            ("flip", _) => self.rule_flip(&c),
+            ("einsum", n) if n >= 2 => self.rule_einsum(&c),
+            ("gather" | "gather_elements", 2) => self.rule_gather(&c),
+            ("gather_nd", 2) => self.rule_gather_nd(&c),
+            ("scatter_elements" | "scatter_nd", 3) => self.rule_scatter(&c),
+            ("concat", 1) => self.rule_concat(&c),
+            ("pad", 2) => self.rule_pad(&c),
+            ("slice", 1) => self.rule_slice(&c),
+            ("tile", 2) => self.rule_tile(&c),
+            ("transpose", _) => self.rule_transpose(&c),
+            ("dimshuffle", 2) => self.rule_dimshuffle(&c),
+            ("reshape" | "expand_dims" | "squeeze", _) => self.rule_reshape(&c),
+            ("broadcast_to", _) => self.send(&c.x, c.g, out),
+            // No rule: an error only if a cotangent would have to pass.
+            _ if !self.any_live(&args.iter().collect::<Vec<_>>()) => Ok(()),
+            _ => Err(no_rule(self.function, self.graph, func, "its operands")),
+        }
+    }
+
+    /// `cumsum`: the reverse scan of the cotangent.
+    fn rule_cumsum(&mut self, c: &StructureCall) -> Result<(), syn::Error> {
+        let out = c.out;
+        let named = c.named;
+        let g = c.g.clone();
+        let x = c.x.clone();
+        let (xt, xd) = self.ty_of(&x)?;
+        // The reverse scan: each input feeds every later (or earlier) output.
+        let reverse = named_bool(named, "reverse").unwrap_or(false);
+        let mut keep: Vec<(&str, Expr)> = Vec::new();
+        if let Some(axis) = named_value(named, "axis") {
+            keep.push(("axis", axis));
+        }
+        if let Some(e) = named_value(named, "exclusive") {
+            keep.push(("exclusive", e));
+        }
+        keep.push((
+            "reverse",
+            Expr::Lit(LitValue::Bool(!reverse), Span::call_site()),
+        ));
+        let d = with_named(call("cumsum", vec![g.clone()]), keep);
+        self.send(&x, d, &(out.0, xd)).map(|_| {
+            let _ = xt;
+        })
+    }
+
+    /// `flip`: the cotangent flipped back.
+    fn rule_flip(&mut self, c: &StructureCall) -> Result<(), syn::Error> {
+        let out = c.out;
+        let args = c.args;
+        let named = c.named;
+        let g = c.g.clone();
+        let x = c.x.clone();
+        let (_, xd) = self.ty_of(&x)?;
+        let mut d = call("flip", vec![g.clone()]);
+        if let Expr::Call {
+            args: fargs,
+            named: fnamed,
+            ..
+        } = &mut d
+        {
+            fargs.extend(args[1..].iter().cloned());
+            fnamed.extend(named.iter().cloned());
+        }
+        self.send(&x, d, &(out.0, xd))
+    }
+
+    /// `einsum`: each operand's cotangent is the einsum of the cotangent with the other operands.
+    fn rule_einsum(&mut self, c: &StructureCall) -> Result<(), syn::Error> {
+        let out = c.out;
+        let func = c.func;
+        let args = c.args;
+        let g = c.g.clone();
+        // d operand = einsum of the cotangent with the other operands into the
+        // operand's subscripts: a product's derivative is a product. Written when
+        // every index of the operand appears in the output or another operand and
+        // none repeats within it (no diagonals, no `...`).
+        let Some(Expr::Lit(LitValue::Str(spec), _)) = args.first() else {
+            return Err(no_rule(self.function, self.graph, func, "its operands"));
+        };
+        let spec: String = spec.chars().filter(|c| !c.is_whitespace()).collect();
+        let (ins, output) = match spec.split_once("->") {
+            Some((i, o)) => (i.to_string(), o.to_string()),
+            None => {
+                return Err(syn::Error::new(
+                    func.span(),
+                    format!(
+                        "`{}`: the derivative of an `einsum` without `->` is not written yet",
+                        self.function
+                    ),
+                ));
+            }
+        };
+        let subs: Vec<&str> = ins.split(',').collect();
+        let operands = &args[1..];
+        if subs.len() != operands.len() || spec.contains('.') {
+            return Err(syn::Error::new(
+                func.span(),
+                format!(
+                    "`{}`: the derivative of this `einsum` is not written yet",
+                    self.function
+                ),
+            ));
+        }
+        for (k, operand) in operands.iter().enumerate() {
+            if self.live_operand(operand).is_none() {
+                continue;
+            }
+            let mine = subs[k];
+            let others: String = subs
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != k)
+                .map(|(_, s)| *s)
+                .collect::<Vec<_>>()
+                .concat();
+            let repeated = mine.chars().any(|c| mine.matches(c).count() > 1);
+            let reachable = mine
+                .chars()
+                .all(|c| output.contains(c) || others.contains(c));
+            if repeated || !reachable {
+                return Err(syn::Error::new(
+                    func.span(),
+                    format!("`{}`: the derivative of `einsum(\"{spec}\")` with respect to operand {k} is not written yet (a repeated index, or one summed within that operand alone)", self.function),
+                ));
+            }
+            let mut parts = vec![output.clone()];
+            let mut inputs = vec![g.clone()];
+            for (j, s) in subs.iter().enumerate() {
+                if j != k {
+                    parts.push(s.to_string());
+                    inputs.push(operands[j].clone());
+                }
+            }
+            let spec_k = format!("{}->{mine}", parts.join(","));
+            let mut all = vec![Expr::Lit(LitValue::Str(spec_k), Span::call_site())];
+            all.extend(inputs);
+            let (_, od) = self.ty_of(operand)?;
+            self.send(operand, call("einsum", all), &(out.0, od))?;
+        }
+        Ok(())
+    }
+
+    /// `gather` (any axis) and `gather_elements`: a scatter-add of the cotangent into zeros.
+    fn rule_gather(&mut self, c: &StructureCall) -> Result<(), syn::Error> {
+        let (out, func, args, named) = (c.out, c.func, c.args, c.named);
+        let (g, x, name) = (c.g.clone(), c.x.clone(), c.name.as_str());
         let arg_live: Vec<bool> = args
             .iter()
             .map(|a| self.live_operand(a).is_some())
             .collect();
-        let _ = (&vv, &x, &arg_live);
-        match (name.as_str(), args.len()) {
-            ("cumsum", 1) => {
-                let (xt, xd) = self.ty_of(&x)?;
-                // The reverse scan: each input feeds every later (or earlier) output.
-                let reverse = named_bool(named, "reverse").unwrap_or(false);
-                let mut keep: Vec<(&str, Expr)> = Vec::new();
-                if let Some(axis) = named_value(named, "axis") {
-                    keep.push(("axis", axis));
-                }
-                if let Some(e) = named_value(named, "exclusive") {
-                    keep.push(("exclusive", e));
-                }
-                keep.push((
-                    "reverse",
-                    Expr::Lit(LitValue::Bool(!reverse), Span::call_site()),
+        let _ = (&out, &func, &args, &named, &g, &x, &name, &arg_live);
+
+        // Each read position gets the cotangent of every output element that read
+        // it: a scatter-add of `g` into zeros (duplicate indices add up).
+        let (data, ids) = (&args[0], &args[1]);
+        let (_, dd) = self.ty_of(data)?;
+        let axis = literal_axis(named, 0, dd.len()).map_err(|e| syn::Error::new(func.span(), e))?;
+        let zeros = broadcast_to(cast(lit_f(0.0), out.0), &dd)
+            .map_err(|e| syn::Error::new(func.span(), e))?;
+        let add = ("reduction", var("add"));
+        let d = if name == "gather_elements" {
+            with_named(
+                call("scatter_elements", vec![zeros, ids.clone(), g.clone()]),
+                vec![("axis", int(axis)), add],
+            )
+        } else if axis == 0 {
+            let (_, idims) = self.ty_of(ids)?;
+            let tuples = call("expand_dims", vec![ids.clone(), int(idims.len())]);
+            with_named(
+                call("scatter_nd", vec![zeros, tuples, g.clone()]),
+                vec![add],
+            )
+        } else {
+            // Along axis k: the axis moved to the front, gathered along 0, moved
+            // back. `g` has the ids' q axes at k; they go first.
+            let (_, idims) = self.ty_of(ids)?;
+            let (q, r) = (idims.len(), dd.len());
+            let ids_first: Vec<usize> = (axis..axis + q)
+                .chain(0..axis)
+                .chain(axis + q..r - 1 + q)
+                .collect();
+            let moved_g = call("transpose", vec![g.clone(), int_list(&ids_first)]);
+            let mut moved: Vec<Dim> = vec![dd[axis].clone()];
+            moved.extend(
+                dd.iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != axis)
+                    .map(|(_, d)| d.clone()),
+            );
+            let zeros = broadcast_to(cast(lit_f(0.0), out.0), &moved)
+                .map_err(|e| syn::Error::new(func.span(), e))?;
+            let tuples = call("expand_dims", vec![ids.clone(), int(q)]);
+            let scattered = with_named(call("scatter_nd", vec![zeros, tuples, moved_g]), vec![add]);
+            let back: Vec<usize> = (0..r)
+                .map(|j| match j.cmp(&axis) {
+                    std::cmp::Ordering::Less => j + 1,
+                    std::cmp::Ordering::Equal => 0,
+                    std::cmp::Ordering::Greater => j,
+                })
+                .collect();
+            call("transpose", vec![scattered, int_list(&back)])
+        };
+        return self.send(data, d, &(out.0, dd));
+    }
+
+    /// `concat`: each part gets the slice of the cotangent it fills.
+    fn rule_concat(&mut self, c: &StructureCall) -> Result<(), syn::Error> {
+        let out = c.out;
+        let func = c.func;
+        let args = c.args;
+        let named = c.named;
+        let g = c.g.clone();
+        // Each part's cotangent is its slice of `g` along the axis.
+        let Expr::Call { args: parts, .. } = &args[0] else {
+            return Err(no_rule(self.function, self.graph, func, "its operands"));
+        };
+        let rank = out.1.len();
+        let axis = literal_axis(named, 0, rank).map_err(|e| syn::Error::new(func.span(), e))?;
+        let mut start = 0usize;
+        for part in parts {
+            let (pt, pd) = self.ty_of(part)?;
+            let Some(len) = pd[axis].as_static() else {
+                return Err(syn::Error::new(
+                    func.span(),
+                    format!(
+                        "`{}`: the derivative of `concat` along a named axis is not written yet",
+                        self.function
+                    ),
                 ));
-                let d = with_named(call("cumsum", vec![g.clone()]), keep);
-                return self.send(&x, d, &(out.0, xd)).map(|_| {
-                    let _ = xt;
-                });
-            }
-            ("flip", _) => {
-                let (_, xd) = self.ty_of(&x)?;
-                let mut d = call("flip", vec![g.clone()]);
-                if let Expr::Call {
-                    args: fargs,
-                    named: fnamed,
-                    ..
-                } = &mut d
-                {
-                    fargs.extend(args[1..].iter().cloned());
-                    fnamed.extend(named.iter().cloned());
-                }
-                return self.send(&x, d, &(out.0, xd));
-            }
-            ("einsum", n) if n >= 2 => {
-                // d operand = einsum of the cotangent with the other operands into the
-                // operand's subscripts: a product's derivative is a product. Written when
-                // every index of the operand appears in the output or another operand and
-                // none repeats within it (no diagonals, no `...`).
-                let Some(Expr::Lit(LitValue::Str(spec), _)) = args.first() else {
-                    return Err(no_rule(self.function, self.graph, func, "its operands"));
-                };
-                let spec: String = spec.chars().filter(|c| !c.is_whitespace()).collect();
-                let (ins, output) = match spec.split_once("->") {
-                    Some((i, o)) => (i.to_string(), o.to_string()),
-                    None => {
-                        return Err(syn::Error::new(func.span(), format!("`{}`: the derivative of an `einsum` without `->` is not written yet", self.function)));
-                    }
-                };
-                let subs: Vec<&str> = ins.split(',').collect();
-                let operands = &args[1..];
-                if subs.len() != operands.len() || spec.contains('.') {
-                    return Err(syn::Error::new(
-                        func.span(),
-                        format!(
-                            "`{}`: the derivative of this `einsum` is not written yet",
-                            self.function
-                        ),
-                    ));
-                }
-                for (k, operand) in operands.iter().enumerate() {
-                    if self.live_operand(operand).is_none() {
-                        continue;
-                    }
-                    let mine = subs[k];
-                    let others: String = subs
-                        .iter()
-                        .enumerate()
-                        .filter(|(j, _)| *j != k)
-                        .map(|(_, s)| *s)
-                        .collect::<Vec<_>>()
-                        .concat();
-                    let repeated = mine.chars().any(|c| mine.matches(c).count() > 1);
-                    let reachable = mine
-                        .chars()
-                        .all(|c| output.contains(c) || others.contains(c));
-                    if repeated || !reachable {
-                        return Err(syn::Error::new(
-                            func.span(),
-                            format!("`{}`: the derivative of `einsum(\"{spec}\")` with respect to operand {k} is not written yet (a repeated index, or one summed within that operand alone)", self.function),
-                        ));
-                    }
-                    let mut parts = vec![output.clone()];
-                    let mut inputs = vec![g.clone()];
-                    for (j, s) in subs.iter().enumerate() {
-                        if j != k {
-                            parts.push(s.to_string());
-                            inputs.push(operands[j].clone());
-                        }
-                    }
-                    let spec_k = format!("{}->{mine}", parts.join(","));
-                    let mut all = vec![Expr::Lit(LitValue::Str(spec_k), Span::call_site())];
-                    all.extend(inputs);
-                    let (_, od) = self.ty_of(operand)?;
-                    self.send(operand, call("einsum", all), &(out.0, od))?;
-                }
-                return Ok(());
-            }
-            ("gather" | "gather_elements", 2) => {
-                // Each read position gets the cotangent of every output element that read
-                // it: a scatter-add of `g` into zeros (duplicate indices add up).
-                let (data, ids) = (&args[0], &args[1]);
-                let (_, dd) = self.ty_of(data)?;
-                let axis = literal_axis(named, 0, dd.len())
-                    .map_err(|e| syn::Error::new(func.span(), e))?;
-                let zeros = broadcast_to(cast(lit_f(0.0), out.0), &dd)
-                    .map_err(|e| syn::Error::new(func.span(), e))?;
-                let add = ("reduction", var("add"));
-                let d = if name == "gather_elements" {
-                    with_named(
-                        call("scatter_elements", vec![zeros, ids.clone(), g.clone()]),
-                        vec![("axis", int(axis)), add],
-                    )
-                } else if axis == 0 {
-                    let (_, idims) = self.ty_of(ids)?;
-                    let tuples = call("expand_dims", vec![ids.clone(), int(idims.len())]);
-                    with_named(
-                        call("scatter_nd", vec![zeros, tuples, g.clone()]),
-                        vec![add],
-                    )
-                } else {
-                    // Along axis k: the axis moved to the front, gathered along 0, moved
-                    // back. `g` has the ids' q axes at k; they go first.
-                    let (_, idims) = self.ty_of(ids)?;
-                    let (q, r) = (idims.len(), dd.len());
-                    let ids_first: Vec<usize> = (axis..axis + q)
-                        .chain(0..axis)
-                        .chain(axis + q..r - 1 + q)
-                        .collect();
-                    let moved_g = call("transpose", vec![g.clone(), int_list(&ids_first)]);
-                    let mut moved: Vec<Dim> = vec![dd[axis].clone()];
-                    moved.extend(
-                        dd.iter()
-                            .enumerate()
-                            .filter(|(j, _)| *j != axis)
-                            .map(|(_, d)| d.clone()),
-                    );
-                    let zeros = broadcast_to(cast(lit_f(0.0), out.0), &moved)
-                        .map_err(|e| syn::Error::new(func.span(), e))?;
-                    let tuples = call("expand_dims", vec![ids.clone(), int(q)]);
-                    let scattered =
-                        with_named(call("scatter_nd", vec![zeros, tuples, moved_g]), vec![add]);
-                    let back: Vec<usize> = (0..r)
-                        .map(|j| match j.cmp(&axis) {
-                            std::cmp::Ordering::Less => j + 1,
-                            std::cmp::Ordering::Equal => 0,
-                            std::cmp::Ordering::Greater => j,
-                        })
-                        .collect();
-                    call("transpose", vec![scattered, int_list(&back)])
-                };
-                return self.send(data, d, &(out.0, dd));
-            }
-            ("gather_nd", 2) => {
-                if named_value(named, "batch_dims")
-                    .and_then(|e| int_value(&e))
-                    .unwrap_or(0)
-                    != 0
-                {
-                    return Err(syn::Error::new(
-                        func.span(),
-                        format!("`{}`: the derivative of `gather_nd` with `batch_dims` is not written yet", self.function),
-                    ));
-                }
-                let (data, ids) = (&args[0], &args[1]);
-                let (_, dd) = self.ty_of(data)?;
-                let zeros = broadcast_to(cast(lit_f(0.0), out.0), &dd)
-                    .map_err(|e| syn::Error::new(func.span(), e))?;
-                let d = with_named(
-                    call("scatter_nd", vec![zeros, ids.clone(), g.clone()]),
-                    vec![("reduction", var("add"))],
+            };
+            if self.live_operand(part).is_some() {
+                let piece = with_named(
+                    call("slice", vec![g.clone()]),
+                    vec![
+                        ("axis", int(axis)),
+                        ("start", int(start)),
+                        ("end", int(start + len)),
+                    ],
                 );
-                return self.send(data, d, &(out.0, dd));
+                let mut from = pd.clone();
+                from[axis] = Dim::Static(len);
+                self.send(part, piece, &(out.0, from))?;
             }
-            ("scatter_elements" | "scatter_nd", 3) => {
-                // `add`: the data's cotangent is `g`, each update's the cotangent at the
-                // place it went (a gather). `none`: the data's is `g` with the written
-                // places zeroed (a scatter of zeros); an update's would be `g` there only
-                // for the update that won among duplicate indices, not written yet.
-                let (data, ids, updates) = (&args[0], &args[1], &args[2]);
-                let reduction = match named_value(named, "reduction") {
-                    None => "none".to_string(),
-                    Some(Expr::Var(r)) => r.to_string(),
-                    Some(_) => String::new(),
-                };
-                let axis_arg: Vec<(&str, Expr)> = named_value(named, "axis")
-                    .map(|a| vec![("axis", a)])
-                    .unwrap_or_default();
-                if !matches!(reduction.as_str(), "none" | "add") {
-                    return Err(syn::Error::new(
-                        func.span(),
-                        format!("`{}`: the derivative of `{name}` with `reduction = {reduction}` is not written yet", self.function),
-                    ));
+            let _ = pt;
+            start += len;
+        }
+        Ok(())
+    }
+
+    /// `pad`: per axis, the cotangent cropped back (constant), the copies' cotangents added to what they copied (reflect, edge), a zero pad (a crop).
+    fn rule_pad(&mut self, c: &StructureCall) -> Result<(), syn::Error> {
+        let (out, func, args, named) = (c.out, c.func, c.args, c.named);
+        let (g, x, name) = (c.g.clone(), c.x.clone(), c.name.as_str());
+        let arg_live: Vec<bool> = args
+            .iter()
+            .map(|a| self.live_operand(a).is_some())
+            .collect();
+        let _ = (&out, &func, &args, &named, &g, &x, &name, &arg_live);
+
+        // Per padded axis: a constant pad's cotangent is `g` cropped back; `reflect`
+        // and `edge` add the cotangents of the copies to the elements they copied
+        // (mirrored, or summed into the edge element); a crop's is `g` padded back
+        // with zeros. Axis by axis, as each acts on its own axis.
+        let mode = match named_value(named, "mode") {
+            None => "constant".to_string(),
+            Some(Expr::Var(m)) => m.to_string(),
+            Some(_) => return Err(no_rule(self.function, self.graph, func, "its mode")),
+        };
+        let (_, xd) = self.ty_of(&x)?;
+        let rank = xd.len();
+        let counts = int_list_value(&args[1])
+            .ok_or_else(|| syn::Error::new(func.span(), "derive: literal pad counts"))?;
+        let function = self.function;
+        let not_yet = |what: &str| {
+            syn::Error::new(
+                func.span(),
+                format!("`{function}`: the derivative of {what} is not written yet"),
+            )
+        };
+        let mut d = g.clone();
+        for (k, pair) in counts.chunks(2).enumerate() {
+            let (before, after) = (pair[0], pair[1]);
+            if before == 0 && after == 0 {
+                continue;
+            }
+            if before < 0 || after < 0 {
+                if mode != "constant" {
+                    return Err(not_yet("a cropping `pad` in `reflect` or `edge` mode"));
                 }
-                if arg_live[0] {
-                    let (_, dd) = self.ty_of(data)?;
-                    let d = if reduction == "add" {
-                        g.clone()
+                d = pad_axis(d, rank, k, -before, -after);
+                continue;
+            }
+            let piece = |e: &Expr, start: i128, end: Option<i128>| {
+                let mut at = vec![("axis", int(k)), ("start", sint(start))];
+                if let Some(end) = end {
+                    at.push(("end", sint(end)));
+                }
+                with_named(call("slice", vec![e.clone()]), at)
+            };
+            let middle = piece(&d, before, (after > 0).then_some(-after));
+            if mode == "constant" {
+                d = middle;
+                continue;
+            }
+            let Some(n) = xd[k].as_static().map(|n| n as i128) else {
+                return Err(not_yet(&format!("a `{mode}` pad of a named axis")));
+            };
+            let mut total = middle;
+            if before > 0 {
+                let front = piece(&d, 0, Some(before));
+                total = add(
+                    total,
+                    if mode == "reflect" {
+                        // Padded element i < before copied x[before - i].
+                        pad_axis(along("flip", front, k), rank, k, 1, n - 1 - before)
                     } else {
-                        let (_, ud) = self.ty_of(updates)?;
-                        let zeros = broadcast_to(cast(lit_f(0.0), out.0), &ud)
-                            .map_err(|e| syn::Error::new(func.span(), e))?;
-                        with_named(
-                            call(&name, vec![g.clone(), ids.clone(), zeros]),
-                            axis_arg.clone(),
-                        )
-                    };
-                    self.send(data, d, &(out.0, dd))?;
-                }
-                if arg_live[2] {
-                    let (_, ud) = self.ty_of(updates)?;
-                    let gather = |e: Expr| {
-                        if name == "scatter_elements" {
-                            with_named(
-                                call("gather_elements", vec![e, ids.clone()]),
-                                axis_arg.clone(),
-                            )
-                        } else {
-                            call("gather_nd", vec![e, ids.clone()])
-                        }
-                    };
-                    let mut d = gather(g.clone());
-                    if reduction == "none" {
-                        // Only the update that was written (the last of duplicates) gets
-                        // the cotangent: each update's position number is scattered the
-                        // same way and read back; where it is its own, it won (JAX's
-                        // scheme for scatters with duplicate indices).
-                        let lits: Option<Vec<usize>> = ud.iter().map(Dim::as_static).collect();
-                        let Some(lits) = lits else {
-                            return Err(syn::Error::new(
-                                func.span(),
-                                format!("`{}`: the derivative of `{name}` (`reduction = none`) with respect to updates of named dims is not written yet", self.function),
-                            ));
-                        };
-                        let (_, dd) = self.ty_of(data)?;
-                        let rank = lits.len();
-                        let mut number: Option<Expr> = None;
-                        let mut stride = 1usize;
-                        for k in (0..rank).rev() {
-                            let mut shape = vec![Dim::Static(1); rank];
-                            shape[k] = Dim::Static(lits[k]);
-                            let along = reshape(call("arange", vec![int(lits[k])]), &shape)
-                                .map_err(|e| syn::Error::new(func.span(), e))?;
-                            let term = if stride == 1 {
-                                along
-                            } else {
-                                mul(along, int(stride))
-                            };
-                            number = Some(match number {
-                                None => term,
-                                Some(n) => add(n, term),
-                            });
-                            stride *= lits[k];
-                        }
-                        let number = broadcast_to(number.unwrap_or_else(|| int(0)), &ud)
-                            .map_err(|e| syn::Error::new(func.span(), e))?;
-                        let number = self.let_(number);
-                        let none_yet = broadcast_to(cast(neg(int(1)), DType::I64), &dd)
-                            .map_err(|e| syn::Error::new(func.span(), e))?;
-                        let written = with_named(
-                            call(&name, vec![none_yet, ids.clone(), number.clone()]),
-                            axis_arg.clone(),
+                        let s = with_named(
+                            call("sum", vec![front]),
+                            vec![("axis", int_list(&[k])), keepdims()],
                         );
-                        let won = binary(BinOp::Eq, gather(written), number);
-                        d = call("where", vec![won, d, lit_f(0.0)]);
-                    }
-                    self.send(updates, d, &(out.0, ud))?;
-                }
-                return Ok(());
+                        pad_axis(s, rank, k, 0, n - 1)
+                    },
+                );
             }
-            ("concat", 1) => {
-                // Each part's cotangent is its slice of `g` along the axis.
-                let Expr::Call { args: parts, .. } = &args[0] else {
-                    return Err(no_rule(self.function, self.graph, func, "its operands"));
-                };
-                let rank = out.1.len();
-                let axis =
-                    literal_axis(named, 0, rank).map_err(|e| syn::Error::new(func.span(), e))?;
-                let mut start = 0usize;
-                for part in parts {
-                    let (pt, pd) = self.ty_of(part)?;
-                    let Some(len) = pd[axis].as_static() else {
-                        return Err(syn::Error::new(
-                            func.span(),
-                            format!("`{}`: the derivative of `concat` along a named axis is not written yet", self.function),
-                        ));
-                    };
-                    if self.live_operand(part).is_some() {
-                        let piece = with_named(
-                            call("slice", vec![g.clone()]),
-                            vec![
-                                ("axis", int(axis)),
-                                ("start", int(start)),
-                                ("end", int(start + len)),
-                            ],
+            if after > 0 {
+                let back = piece(&d, -after, None);
+                total = add(
+                    total,
+                    if mode == "reflect" {
+                        // Padded element n + before + j copied x[n - 2 - j].
+                        pad_axis(along("flip", back, k), rank, k, n - 1 - after, 1)
+                    } else {
+                        let s = with_named(
+                            call("sum", vec![back]),
+                            vec![("axis", int_list(&[k])), keepdims()],
                         );
-                        let mut from = pd.clone();
-                        from[axis] = Dim::Static(len);
-                        self.send(part, piece, &(out.0, from))?;
-                    }
-                    let _ = pt;
-                    start += len;
-                }
-                return Ok(());
+                        pad_axis(s, rank, k, n - 1, 0)
+                    },
+                );
             }
-            ("pad", 2) => {
-                // Per padded axis: a constant pad's cotangent is `g` cropped back; `reflect`
-                // and `edge` add the cotangents of the copies to the elements they copied
-                // (mirrored, or summed into the edge element); a crop's is `g` padded back
-                // with zeros. Axis by axis, as each acts on its own axis.
-                let mode = match named_value(named, "mode") {
-                    None => "constant".to_string(),
-                    Some(Expr::Var(m)) => m.to_string(),
-                    Some(_) => return Err(no_rule(self.function, self.graph, func, "its mode")),
-                };
-                let (_, xd) = self.ty_of(&x)?;
-                let rank = xd.len();
-                let counts = int_list_value(&args[1])
-                    .ok_or_else(|| syn::Error::new(func.span(), "derive: literal pad counts"))?;
-                let function = self.function;
-                let not_yet = |what: &str| {
-                    syn::Error::new(
-                        func.span(),
-                        format!("`{function}`: the derivative of {what} is not written yet"),
-                    )
-                };
-                let mut d = g.clone();
-                for (k, pair) in counts.chunks(2).enumerate() {
-                    let (before, after) = (pair[0], pair[1]);
-                    if before == 0 && after == 0 {
-                        continue;
-                    }
-                    if before < 0 || after < 0 {
-                        if mode != "constant" {
-                            return Err(not_yet("a cropping `pad` in `reflect` or `edge` mode"));
-                        }
-                        d = pad_axis(d, rank, k, -before, -after);
-                        continue;
-                    }
-                    let piece = |e: &Expr, start: i128, end: Option<i128>| {
-                        let mut at = vec![("axis", int(k)), ("start", sint(start))];
-                        if let Some(end) = end {
-                            at.push(("end", sint(end)));
-                        }
-                        with_named(call("slice", vec![e.clone()]), at)
-                    };
-                    let middle = piece(&d, before, (after > 0).then_some(-after));
-                    if mode == "constant" {
-                        d = middle;
-                        continue;
-                    }
-                    let Some(n) = xd[k].as_static().map(|n| n as i128) else {
-                        return Err(not_yet(&format!("a `{mode}` pad of a named axis")));
-                    };
-                    let mut total = middle;
-                    if before > 0 {
-                        let front = piece(&d, 0, Some(before));
-                        total = add(
-                            total,
-                            if mode == "reflect" {
-                                // Padded element i < before copied x[before - i].
-                                pad_axis(along("flip", front, k), rank, k, 1, n - 1 - before)
-                            } else {
-                                let s = with_named(
-                                    call("sum", vec![front]),
-                                    vec![("axis", int_list(&[k])), keepdims()],
-                                );
-                                pad_axis(s, rank, k, 0, n - 1)
-                            },
-                        );
-                    }
-                    if after > 0 {
-                        let back = piece(&d, -after, None);
-                        total = add(
-                            total,
-                            if mode == "reflect" {
-                                // Padded element n + before + j copied x[n - 2 - j].
-                                pad_axis(along("flip", back, k), rank, k, n - 1 - after, 1)
-                            } else {
-                                let s = with_named(
-                                    call("sum", vec![back]),
-                                    vec![("axis", int_list(&[k])), keepdims()],
-                                );
-                                pad_axis(s, rank, k, n - 1, 0)
-                            },
-                        );
-                    }
-                    d = self.let_(total);
-                }
-                return self.send(&x, d, &(out.0, xd));
-            }
-            ("slice", 1) => {
-                // The cotangent goes back to the elements the slice read, zeros elsewhere.
-                // Along a literal axis any step: flipped for a negative step, spread by
-                // the step (each element followed by step - 1 zeros: expand, pad,
-                // merge), then padded (or cropped) into place. Along a named axis, a unit
-                // step whose zero pads are literal counts, or the whole axis reversed.
-                let (_, xd) = self.ty_of(&x)?;
-                let rank = xd.len();
-                let get = |k: &str| named_value(named, k).map(|e| int_value(&e));
-                let axis = normalise(get("axis").flatten().unwrap_or(0), rank)
-                    .map_err(|e| syn::Error::new(func.span(), e))?;
-                let step = get("step").flatten().unwrap_or(1);
-                let (start, end) = (get("start").flatten(), get("end").flatten());
-                let Some(len) = xd[axis].as_static().map(|n| n as i128) else {
-                    let d = match (start, end, step) {
+            d = self.let_(total);
+        }
+        return self.send(&x, d, &(out.0, xd));
+    }
+
+    /// `slice`: the cotangent put back where the slice read, zeros elsewhere.
+    fn rule_slice(&mut self, c: &StructureCall) -> Result<(), syn::Error> {
+        let (out, func, args, named) = (c.out, c.func, c.args, c.named);
+        let (g, x, name) = (c.g.clone(), c.x.clone(), c.name.as_str());
+        let arg_live: Vec<bool> = args
+            .iter()
+            .map(|a| self.live_operand(a).is_some())
+            .collect();
+        let _ = (&out, &func, &args, &named, &g, &x, &name, &arg_live);
+
+        // The cotangent goes back to the elements the slice read, zeros elsewhere.
+        // Along a literal axis any step: flipped for a negative step, spread by
+        // the step (each element followed by step - 1 zeros: expand, pad,
+        // merge), then padded (or cropped) into place. Along a named axis, a unit
+        // step whose zero pads are literal counts, or the whole axis reversed.
+        let (_, xd) = self.ty_of(&x)?;
+        let rank = xd.len();
+        let get = |k: &str| named_value(named, k).map(|e| int_value(&e));
+        let axis = normalise(get("axis").flatten().unwrap_or(0), rank)
+            .map_err(|e| syn::Error::new(func.span(), e))?;
+        let step = get("step").flatten().unwrap_or(1);
+        let (start, end) = (get("start").flatten(), get("end").flatten());
+        let Some(len) = xd[axis].as_static().map(|n| n as i128) else {
+            let d = match (start, end, step) {
                         (None | Some(0..), None | Some(..=-1), 1) => {
                             pad_axis(g.clone(), rank, axis, start.unwrap_or(0), -end.unwrap_or(0))
                         }
@@ -450,123 +429,285 @@ impl Backward<'_> {
                             ))
                         }
                     };
-                    return self.send(&x, d, &(out.0, xd));
-                };
-                // NumPy's clamped bounds and length.
-                let (first, count) = if step > 0 {
-                    let at = |v: i128| if v < 0 { (v + len).max(0) } else { v.min(len) };
-                    let s = start.map_or(0, at);
-                    let e = end.map_or(len, at);
-                    (s, ((e - s + step - 1) / step).max(0))
+            return self.send(&x, d, &(out.0, xd));
+        };
+        // NumPy's clamped bounds and length.
+        let (first, count) = if step > 0 {
+            let at = |v: i128| if v < 0 { (v + len).max(0) } else { v.min(len) };
+            let s = start.map_or(0, at);
+            let e = end.map_or(len, at);
+            (s, ((e - s + step - 1) / step).max(0))
+        } else {
+            let at = |v: i128| {
+                if v < 0 {
+                    (v + len).max(-1)
                 } else {
-                    let at = |v: i128| {
-                        if v < 0 {
-                            (v + len).max(-1)
-                        } else {
-                            v.min(len - 1)
-                        }
-                    };
-                    let s = start.map_or(len - 1, at);
-                    let e = end.map_or(-1, at);
-                    let count = ((s - e - step - 1) / -step).max(0);
-                    // The elements read, in ascending order, start here.
-                    (s + (count - 1).max(0) * step, count)
-                };
-                if count == 0 {
-                    let zeros = broadcast_to(cast(lit_f(0.0), out.0), &xd)
-                        .map_err(|e| syn::Error::new(func.span(), e))?;
-                    return self.send(&x, zeros, &(out.0, xd));
+                    v.min(len - 1)
                 }
-                let stride = step.abs();
-                let mut d = if step > 0 {
-                    g.clone()
-                } else {
-                    along("flip", g.clone(), axis)
-                };
-                if stride > 1 {
-                    let wide = call("expand_dims", vec![d, int(axis + 1)]);
-                    let wide = pad_axis(wide, rank + 1, axis + 1, 0, stride - 1);
-                    let mut merged = out.1.clone();
-                    merged[axis] = Dim::Static((count * stride) as usize);
-                    d = reshape(wide, &merged).map_err(|e| syn::Error::new(func.span(), e))?;
-                }
-                let d = pad_axis(d, rank, axis, first, len - first - count * stride);
-                return self.send(&x, d, &(out.0, xd));
-            }
-            ("tile", 2) => {
-                // Each element's cotangent is the sum over its copies: `g` reshaped to
-                // [r0, d0, r1, d1, …] and summed over the repeat axes.
-                let (_, xd) = self.ty_of(&x)?;
-                let reps = int_list_value(&args[1])
-                    .ok_or_else(|| syn::Error::new(func.span(), "derive: literal repeats"))?;
-                let mut split = Vec::new();
-                let mut axes = Vec::new();
-                for (k, d) in xd.iter().enumerate() {
-                    let Some(n) = d.as_static() else {
-                        return Err(syn::Error::new(
-                            func.span(),
-                            format!(
-                                "`{}`: the derivative of `tile` of a named axis is not written yet",
-                                self.function
-                            ),
-                        ));
-                    };
-                    axes.push(2 * k);
-                    split.push(Dim::Static(reps[k] as usize));
-                    split.push(Dim::Static(n));
-                }
-                let r = reshape(g.clone(), &split).map_err(|e| syn::Error::new(func.span(), e))?;
-                let summed = with_named(call("sum", vec![r]), vec![("axis", int_list(&axes))]);
-                return self.send(&x, summed, &(out.0, xd));
-            }
-            ("transpose", _) => {
-                let (xt, xd) = self.ty_of(&x)?;
-                let perm = match named_value(named, "perm").or_else(|| args.get(1).cloned()) {
-                    Some(p) => int_list_value(&p).ok_or_else(|| {
-                        syn::Error::new(func.span(), "derive: a literal permutation")
-                    })?,
-                    None => (0..xd.len() as i128).rev().collect(),
-                };
-                let mut inverse = vec![0usize; perm.len()];
-                for (k, &p) in perm.iter().enumerate() {
-                    let p = normalise(p, xd.len()).map_err(|e| syn::Error::new(func.span(), e))?;
-                    inverse[p] = k;
-                }
-                let d = call("transpose", vec![g.clone(), int_list(&inverse)]);
-                return self.send(&x, d, &(xt, xd));
-            }
-            ("dimshuffle", 2) => {
-                // Output axis i is input axis pattern[i] or a new axis ('x'); size-1 input
-                // axes may be dropped. Back: drop the new axes, put the kept ones in input
-                // order, and reshape to the input's dims (restoring dropped 1s).
-                let (xt, xd) = self.ty_of(&x)?;
-                let Expr::Call { args: items, .. } = &args[1] else {
-                    return Err(no_rule(self.function, self.graph, func, "its pattern"));
-                };
-                let mut kept: Vec<usize> = Vec::new();
-                for item in items {
-                    if let Some(a) = int_value(item) {
-                        kept.push(a as usize);
-                    }
-                }
-                let kept_dims: Vec<Dim> = kept.iter().map(|&a| xd[a].clone()).collect();
-                let squeezed =
-                    reshape(g.clone(), &kept_dims).map_err(|e| syn::Error::new(func.span(), e))?;
-                let mut order: Vec<usize> = (0..kept.len()).collect();
-                order.sort_by_key(|&j| kept[j]);
-                let ordered = call("transpose", vec![squeezed, int_list(&order)]);
-                let d = reshape(ordered, &xd).map_err(|e| syn::Error::new(func.span(), e))?;
-                return self.send(&x, d, &(xt, xd));
-            }
-            ("reshape" | "expand_dims" | "squeeze", _) => {
-                let (xt, xd) = self.ty_of(&x)?;
-                let d = reshape(g.clone(), &xd).map_err(|m| syn::Error::new(func.span(), m))?;
-                return self.send(&x, d, &(xt, xd));
-            }
-            ("broadcast_to", _) => self.send(&x, g, out),
-            // No rule: an error only if a cotangent would have to pass.
-            _ if !self.any_live(&args.iter().collect::<Vec<_>>()) => Ok(()),
-            _ => Err(no_rule(self.function, self.graph, func, "its operands")),
+            };
+            let s = start.map_or(len - 1, at);
+            let e = end.map_or(-1, at);
+            let count = ((s - e - step - 1) / -step).max(0);
+            // The elements read, in ascending order, start here.
+            (s + (count - 1).max(0) * step, count)
+        };
+        if count == 0 {
+            let zeros = broadcast_to(cast(lit_f(0.0), out.0), &xd)
+                .map_err(|e| syn::Error::new(func.span(), e))?;
+            return self.send(&x, zeros, &(out.0, xd));
         }
+        let stride = step.abs();
+        let mut d = if step > 0 {
+            g.clone()
+        } else {
+            along("flip", g.clone(), axis)
+        };
+        if stride > 1 {
+            let wide = call("expand_dims", vec![d, int(axis + 1)]);
+            let wide = pad_axis(wide, rank + 1, axis + 1, 0, stride - 1);
+            let mut merged = out.1.clone();
+            merged[axis] = Dim::Static((count * stride) as usize);
+            d = reshape(wide, &merged).map_err(|e| syn::Error::new(func.span(), e))?;
+        }
+        let d = pad_axis(d, rank, axis, first, len - first - count * stride);
+        return self.send(&x, d, &(out.0, xd));
+    }
+
+    /// `tile`: the cotangent summed over the copies.
+    fn rule_tile(&mut self, c: &StructureCall) -> Result<(), syn::Error> {
+        let out = c.out;
+        let func = c.func;
+        let args = c.args;
+        let g = c.g.clone();
+        let x = c.x.clone();
+        // Each element's cotangent is the sum over its copies: `g` reshaped to
+        // [r0, d0, r1, d1, …] and summed over the repeat axes.
+        let (_, xd) = self.ty_of(&x)?;
+        let reps = int_list_value(&args[1])
+            .ok_or_else(|| syn::Error::new(func.span(), "derive: literal repeats"))?;
+        let mut split = Vec::new();
+        let mut axes = Vec::new();
+        for (k, d) in xd.iter().enumerate() {
+            let Some(n) = d.as_static() else {
+                return Err(syn::Error::new(
+                    func.span(),
+                    format!(
+                        "`{}`: the derivative of `tile` of a named axis is not written yet",
+                        self.function
+                    ),
+                ));
+            };
+            axes.push(2 * k);
+            split.push(Dim::Static(reps[k] as usize));
+            split.push(Dim::Static(n));
+        }
+        let r = reshape(g.clone(), &split).map_err(|e| syn::Error::new(func.span(), e))?;
+        let summed = with_named(call("sum", vec![r]), vec![("axis", int_list(&axes))]);
+        self.send(&x, summed, &(out.0, xd))
+    }
+
+    /// `transpose`: the cotangent transposed back.
+    fn rule_transpose(&mut self, c: &StructureCall) -> Result<(), syn::Error> {
+        let func = c.func;
+        let args = c.args;
+        let named = c.named;
+        let g = c.g.clone();
+        let x = c.x.clone();
+        let (xt, xd) = self.ty_of(&x)?;
+        let perm = match named_value(named, "perm").or_else(|| args.get(1).cloned()) {
+            Some(p) => int_list_value(&p)
+                .ok_or_else(|| syn::Error::new(func.span(), "derive: a literal permutation"))?,
+            None => (0..xd.len() as i128).rev().collect(),
+        };
+        let mut inverse = vec![0usize; perm.len()];
+        for (k, &p) in perm.iter().enumerate() {
+            let p = normalise(p, xd.len()).map_err(|e| syn::Error::new(func.span(), e))?;
+            inverse[p] = k;
+        }
+        let d = call("transpose", vec![g.clone(), int_list(&inverse)]);
+        self.send(&x, d, &(xt, xd))
+    }
+
+    /// `gather_nd` (no batch dims): a scatter-add of the cotangent.
+    fn rule_gather_nd(&mut self, c: &StructureCall) -> Result<(), syn::Error> {
+        let (out, func, args, named) = (c.out, c.func, c.args, c.named);
+        let (g, x, name) = (c.g.clone(), c.x.clone(), c.name.as_str());
+        let arg_live: Vec<bool> = args
+            .iter()
+            .map(|a| self.live_operand(a).is_some())
+            .collect();
+        let _ = (&out, &func, &args, &named, &g, &x, &name, &arg_live);
+
+        if named_value(named, "batch_dims")
+            .and_then(|e| int_value(&e))
+            .unwrap_or(0)
+            != 0
+        {
+            return Err(syn::Error::new(
+                func.span(),
+                format!(
+                    "`{}`: the derivative of `gather_nd` with `batch_dims` is not written yet",
+                    self.function
+                ),
+            ));
+        }
+        let (data, ids) = (&args[0], &args[1]);
+        let (_, dd) = self.ty_of(data)?;
+        let zeros = broadcast_to(cast(lit_f(0.0), out.0), &dd)
+            .map_err(|e| syn::Error::new(func.span(), e))?;
+        let d = with_named(
+            call("scatter_nd", vec![zeros, ids.clone(), g.clone()]),
+            vec![("reduction", var("add"))],
+        );
+        return self.send(data, d, &(out.0, dd));
+    }
+
+    /// `scatter_elements`/`scatter_nd` with `add` or `none`.
+    fn rule_scatter(&mut self, c: &StructureCall) -> Result<(), syn::Error> {
+        let (out, func, args, named) = (c.out, c.func, c.args, c.named);
+        let (g, x, name) = (c.g.clone(), c.x.clone(), c.name.as_str());
+        let arg_live: Vec<bool> = args
+            .iter()
+            .map(|a| self.live_operand(a).is_some())
+            .collect();
+        let _ = (&out, &func, &args, &named, &g, &x, &name, &arg_live);
+
+        // `add`: the data's cotangent is `g`, each update's the cotangent at the
+        // place it went (a gather). `none`: the data's is `g` with the written
+        // places zeroed (a scatter of zeros); an update's would be `g` there only
+        // for the update that won among duplicate indices, not written yet.
+        let (data, ids, updates) = (&args[0], &args[1], &args[2]);
+        let reduction = match named_value(named, "reduction") {
+            None => "none".to_string(),
+            Some(Expr::Var(r)) => r.to_string(),
+            Some(_) => String::new(),
+        };
+        let axis_arg: Vec<(&str, Expr)> = named_value(named, "axis")
+            .map(|a| vec![("axis", a)])
+            .unwrap_or_default();
+        if !matches!(reduction.as_str(), "none" | "add") {
+            return Err(syn::Error::new(
+                        func.span(),
+                        format!("`{}`: the derivative of `{name}` with `reduction = {reduction}` is not written yet", self.function),
+                    ));
+        }
+        if arg_live[0] {
+            let (_, dd) = self.ty_of(data)?;
+            let d = if reduction == "add" {
+                g.clone()
+            } else {
+                let (_, ud) = self.ty_of(updates)?;
+                let zeros = broadcast_to(cast(lit_f(0.0), out.0), &ud)
+                    .map_err(|e| syn::Error::new(func.span(), e))?;
+                with_named(
+                    call(&name, vec![g.clone(), ids.clone(), zeros]),
+                    axis_arg.clone(),
+                )
+            };
+            self.send(data, d, &(out.0, dd))?;
+        }
+        if arg_live[2] {
+            let (_, ud) = self.ty_of(updates)?;
+            let gather = |e: Expr| {
+                if name == "scatter_elements" {
+                    with_named(
+                        call("gather_elements", vec![e, ids.clone()]),
+                        axis_arg.clone(),
+                    )
+                } else {
+                    call("gather_nd", vec![e, ids.clone()])
+                }
+            };
+            let mut d = gather(g.clone());
+            if reduction == "none" {
+                // Only the update that was written (the last of duplicates) gets
+                // the cotangent: each update's position number is scattered the
+                // same way and read back; where it is its own, it won (JAX's
+                // scheme for scatters with duplicate indices).
+                let lits: Option<Vec<usize>> = ud.iter().map(Dim::as_static).collect();
+                let Some(lits) = lits else {
+                    return Err(syn::Error::new(
+                                func.span(),
+                                format!("`{}`: the derivative of `{name}` (`reduction = none`) with respect to updates of named dims is not written yet", self.function),
+                            ));
+                };
+                let (_, dd) = self.ty_of(data)?;
+                let rank = lits.len();
+                let mut number: Option<Expr> = None;
+                let mut stride = 1usize;
+                for k in (0..rank).rev() {
+                    let mut shape = vec![Dim::Static(1); rank];
+                    shape[k] = Dim::Static(lits[k]);
+                    let along = reshape(call("arange", vec![int(lits[k])]), &shape)
+                        .map_err(|e| syn::Error::new(func.span(), e))?;
+                    let term = if stride == 1 {
+                        along
+                    } else {
+                        mul(along, int(stride))
+                    };
+                    number = Some(match number {
+                        None => term,
+                        Some(n) => add(n, term),
+                    });
+                    stride *= lits[k];
+                }
+                let number = broadcast_to(number.unwrap_or_else(|| int(0)), &ud)
+                    .map_err(|e| syn::Error::new(func.span(), e))?;
+                let number = self.let_(number);
+                let none_yet = broadcast_to(cast(neg(int(1)), DType::I64), &dd)
+                    .map_err(|e| syn::Error::new(func.span(), e))?;
+                let written = with_named(
+                    call(&name, vec![none_yet, ids.clone(), number.clone()]),
+                    axis_arg.clone(),
+                );
+                let won = binary(BinOp::Eq, gather(written), number);
+                d = call("where", vec![won, d, lit_f(0.0)]);
+            }
+            self.send(updates, d, &(out.0, ud))?;
+        }
+        return Ok(());
+    }
+
+    /// `dimshuffle`: new axes dropped, kept axes put back in input order, dropped 1s restored.
+    fn rule_dimshuffle(&mut self, c: &StructureCall) -> Result<(), syn::Error> {
+        let (out, func, args, named) = (c.out, c.func, c.args, c.named);
+        let (g, x, name) = (c.g.clone(), c.x.clone(), c.name.as_str());
+        let arg_live: Vec<bool> = args
+            .iter()
+            .map(|a| self.live_operand(a).is_some())
+            .collect();
+        let _ = (&out, &func, &args, &named, &g, &x, &name, &arg_live);
+
+        // Output axis i is input axis pattern[i] or a new axis ('x'); size-1 input
+        // axes may be dropped. Back: drop the new axes, put the kept ones in input
+        // order, and reshape to the input's dims (restoring dropped 1s).
+        let (xt, xd) = self.ty_of(&x)?;
+        let Expr::Call { args: items, .. } = &args[1] else {
+            return Err(no_rule(self.function, self.graph, func, "its pattern"));
+        };
+        let mut kept: Vec<usize> = Vec::new();
+        for item in items {
+            if let Some(a) = int_value(item) {
+                kept.push(a as usize);
+            }
+        }
+        let kept_dims: Vec<Dim> = kept.iter().map(|&a| xd[a].clone()).collect();
+        let squeezed =
+            reshape(g.clone(), &kept_dims).map_err(|e| syn::Error::new(func.span(), e))?;
+        let mut order: Vec<usize> = (0..kept.len()).collect();
+        order.sort_by_key(|&j| kept[j]);
+        let ordered = call("transpose", vec![squeezed, int_list(&order)]);
+        let d = reshape(ordered, &xd).map_err(|e| syn::Error::new(func.span(), e))?;
+        return self.send(&x, d, &(xt, xd));
+    }
+
+    /// `reshape`, `expand_dims`, `squeeze`: the cotangent reshaped back.
+    fn rule_reshape(&mut self, c: &StructureCall) -> Result<(), syn::Error> {
+        let func = c.func;
+        let g = c.g.clone();
+        let x = c.x.clone();
+        let (xt, xd) = self.ty_of(&x)?;
+        let d = reshape(g.clone(), &xd).map_err(|m| syn::Error::new(func.span(), m))?;
+        self.send(&x, d, &(xt, xd))
     }
 }

@@ -103,9 +103,7 @@ pub(super) fn emit_blocked_loop(
     block_sink: Option<BlockSink>,
     prefetch_chunk: Option<&TokenStream>,
 ) -> TokenStream {
-    let Emitter {
-        rt, graph, kernel, ..
-    } = *cx;
+    let Emitter { rt, graph, .. } = *cx;
     let p = quote!(#rt::__private);
     let lanes = quote!(#p::LANES);
     if nest.inner.as_static().is_some_and(|n| n < 256) {
@@ -117,17 +115,79 @@ pub(super) fn emit_blocked_loop(
         .iter()
         .map(|v| block_entry(graph, values, v))
         .collect();
-    // A call whose result the sink stores, once, to a contiguous f32 buffer: the block of
-    // that buffer is the call's buffer. Its argument is stored there, the entry runs in
-    // place, later phases read the result from there, and the last phase does not store
-    // it again (W6 `gelu(x + bias)` on the default build: no copy of each block from a
-    // buffer into the output). The nest may read that buffer only as the call's own
-    // argument at the same place, read by nothing else (`in place`: softmax's scale pass,
-    // `e / sum` over the row of `e` the exp pass stored; then the argument is already
-    // there and nothing is copied at all).
-    let stored_at: Vec<Option<(usize, bool)>> = (0..values.len())
+    let stored_at = stored_places(cx, nest, &candidate, block_sink.as_ref());
+    // The block entry of each inner value that calls one: a unary function, or a division
+    // whose quotient is stored (`stored_places`; elsewhere divisions stay in the lanes:
+    // through a buffer, the SSE copies cost what the block saved).
+    let entry: Vec<Option<&str>> = (0..values.len())
+        .map(|id| candidate[id].filter(|_| args_of(id).len() == 1 || stored_at[id].is_some()))
+        .collect();
+    if entry.iter().all(Option::is_none) {
+        return TokenStream::new();
+    }
+    // depth: how many block calls the value depends on, itself included (args come first).
+    let mut depth = vec![0usize; values.len()];
+    for id in 0..values.len() {
+        let below = args_of(id).iter().map(|&a| depth[a]).max().unwrap_or(0);
+        depth[id] = below + entry[id].is_some() as usize;
+    }
+    let phases = depth.iter().copied().max().unwrap_or(0);
+    let blocked = Phases {
+        cx,
+        nest,
+        p: p.clone(),
+        lanes: lanes.clone(),
+        entry,
+        depth,
+        stored_at,
+    };
+    let (buffers, mut blocks) = blocked.call_phases(phases);
+    blocks.extend(blocked.last_phase(phases, sink, block_sink.as_ref()));
+    // The next row's prefetches (`next_row_prefetch`), one per chunk of the block as in
+    // the chunk loops.
+    if let Some(per_chunk) = prefetch_chunk {
+        blocks.extend(quote! {
+            for __tg_c in 0..#p::F32_BLOCK / #lanes {
+                let __tg_j: usize = __tg_j + __tg_c * #lanes;
+                #per_chunk
+            }
+        });
+    }
+    quote! {
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+        {
+            #buffers
+            // Blocks are whole groups of four chunks (the reductions' accumulators).
+            const _: () = ::core::assert!(#p::F32_BLOCK % (4 * #lanes) == 0);
+            while __tg_j + #p::F32_BLOCK <= #inner_extent {
+                #blocks
+                __tg_j += #p::F32_BLOCK;
+            }
+        }
+    }
+}
+
+/// For each value, the buffer its block call's result goes to when it is stored there
+/// (operand `k`), and whether the call runs in place. A call whose result the sink stores,
+/// once, to a contiguous f32 buffer: the block of that buffer is the call's buffer. Its
+/// argument is stored there, the entry runs in place, later phases read the result from
+/// there, and the last phase does not store it again (W6 `gelu(x + bias)` on the default
+/// build: no copy of each block from a buffer into the output). The nest may read that
+/// buffer only as the call's own argument at the same place, read by nothing else (`in
+/// place`: softmax's scale pass, `e / sum` over the row of `e` the exp pass stored; then
+/// the argument is already there and nothing is copied at all).
+fn stored_places(
+    cx: &Emitter<'_>,
+    nest: &LoopNest,
+    candidate: &[Option<&str>],
+    block_sink: Option<&BlockSink>,
+) -> Vec<Option<(usize, bool)>> {
+    let Emitter { graph, kernel, .. } = *cx;
+    let values = &nest.values;
+    let args_of = |id: usize| value_args(&values[id]);
+    (0..values.len())
         .map(|id| {
-            let stores = block_sink.as_ref()?.stores;
+            let stores = block_sink?.stores;
             candidate[id]?;
             let [(k, _)] = stores.iter().filter(|&&(_, v)| v == id).copied().collect::<Vec<_>>()[..]
             else {
@@ -154,22 +214,37 @@ pub(super) fn emit_blocked_loop(
             });
             (op.inner_stride.is_lit(1) && f32_storage && !other_reads).then_some((k, in_place))
         })
-        .collect();
-    // The block entry of each inner value that calls one: a unary function, or a division
-    // whose quotient is stored (above; elsewhere divisions stay in the lanes: through a
-    // buffer, the SSE copies cost what the block saved).
-    let entry: Vec<Option<&str>> = (0..values.len())
-        .map(|id| candidate[id].filter(|_| args_of(id).len() == 1 || stored_at[id].is_some()))
-        .collect();
-    if entry.iter().all(Option::is_none) {
-        return TokenStream::new();
+        .collect()
+}
+
+/// The phases of a nest's blocked loop (`emit_blocked_loop`): what each value's block call
+/// is, how deep it sits and where its block lives.
+struct Phases<'a> {
+    cx: &'a Emitter<'a>,
+    nest: &'a LoopNest,
+    /// `#rt::__private` and `#p::LANES`.
+    p: TokenStream,
+    lanes: TokenStream,
+    /// Each value's block entry point, if it calls one.
+    entry: Vec<Option<&'a str>>,
+    /// How many block calls each value depends on, itself included.
+    depth: Vec<usize>,
+    /// `stored_places`.
+    stored_at: Vec<Option<(usize, bool)>>,
+}
+
+impl Phases<'_> {
+    fn args_of(&self, id: usize) -> &[usize] {
+        value_args(&self.nest.values[id])
     }
-    // Where the phases write and read call `id`'s block (a slice expression, for a store
-    // and for a load, and the chunk's index): a buffer, or the output's slots.
-    let place = |id: usize| -> (TokenStream, TokenStream, TokenStream) {
-        match stored_at[id] {
+
+    /// Where the phases write and read call `id`'s block (a slice expression, for a store
+    /// and for a load, and the chunk's index): a buffer, or the output's slots.
+    fn place(&self, id: usize) -> (TokenStream, TokenStream, TokenStream) {
+        let lanes = &self.lanes;
+        match self.stored_at[id] {
             Some((k, _)) => {
-                let (slice, off) = (slice_ident(&nest.operands[k].buffer), offset_ident(k));
+                let (slice, off) = (slice_ident(&self.nest.operands[k].buffer), offset_ident(k));
                 (quote!(#slice), quote!(#slice), quote!(#off + __tg_j))
             }
             None => {
@@ -181,25 +256,28 @@ pub(super) fn emit_blocked_loop(
                 )
             }
         }
-    };
-    // depth: how many block calls the value depends on, itself included (args come first).
-    let mut depth = vec![0usize; values.len()];
-    for id in 0..values.len() {
-        let below = args_of(id).iter().map(|&a| depth[a]).max().unwrap_or(0);
-        depth[id] = below + entry[id].is_some() as usize;
     }
-    let phases = depth.iter().copied().max().unwrap_or(0);
-    let buf = |id: usize| format_ident!("__tg_blk{}", id);
-    // The inner values phase k computes for `roots`, in order: the closure over args,
-    // stopping at block calls of depth <= k (loaded from their buffers).
-    let emit_phase = |k: usize, roots: &[usize]| -> TokenStream {
+
+    /// The inner values phase k computes for `roots`, in order: the closure over args,
+    /// stopping at block calls of depth <= k (loaded from their buffers).
+    fn emit_phase(&self, k: usize, roots: &[usize]) -> TokenStream {
+        let Self {
+            cx,
+            nest,
+            p,
+            lanes,
+            entry,
+            depth,
+            ..
+        } = self;
+        let values = &nest.values;
         let mut needed = vec![false; values.len()];
         for &r in roots {
             needed[r] = true;
         }
         for id in (0..values.len()).rev() {
             if needed[id] && values[id].level == Level::Inner && entry[id].is_none() {
-                for &a in args_of(id) {
+                for &a in self.args_of(id) {
                     needed[a] = true;
                 }
             }
@@ -212,7 +290,7 @@ pub(super) fn emit_blocked_loop(
             if entry[id].is_some() {
                 debug_assert!(depth[id] <= k, "a call is loaded only after its phase");
                 let v = value_ident(id);
-                let (_, at, i) = place(id);
+                let (_, at, i) = self.place(id);
                 out.extend(quote! {
                     let #v: #p::V<f32> = #p::load::<f32>(#at, #i, #lanes);
                 });
@@ -221,8 +299,11 @@ pub(super) fn emit_blocked_loop(
             }
         }
         out
-    };
-    let chunks = |body: TokenStream| {
+    }
+
+    /// `body` for each chunk of a block.
+    fn chunks(&self, body: TokenStream) -> TokenStream {
+        let Self { p, lanes, .. } = self;
         quote! {
             for __tg_c in 0..#p::F32_BLOCK / #lanes {
                 let __tg_j: usize = __tg_j + __tg_c * #lanes;
@@ -230,119 +311,133 @@ pub(super) fn emit_blocked_loop(
                 #body
             }
         }
-    };
-    let mut blocks = TokenStream::new();
-    let mut buffers = TokenStream::new();
-    for k in 0..phases {
-        let calls: Vec<usize> = (0..values.len())
-            .filter(|&id| entry[id].is_some() && depth[id] == k + 1)
-            .collect();
-        let arg_roots: Vec<usize> = calls.iter().map(|&c| args_of(c)[0]).collect();
-        let mut body = emit_phase(k, &arg_roots);
-        for &c in &calls {
-            let a = value_ident(args_of(c)[0]);
-            let (at, _, i) = place(c);
-            match stored_at[c] {
-                // In place: the argument is there already.
-                Some((_, true)) => {}
-                Some((_, false)) => body.extend(quote!(#p::store::<f32>(#at, #i, #lanes, #a);)),
-                None => {
-                    body.extend(quote!(#p::store::<f32>(#at, #i, #lanes, #a);));
-                    let b = buf(c);
-                    buffers.extend(quote!(let mut #b = [0.0f32; #p::F32_BLOCK];));
+    }
+
+    /// The phases before the last: phase k computes the arguments of the calls of depth
+    /// k + 1 and stores them to their blocks, then runs each call once on its block.
+    /// Returns the block buffers the calls need (declared once, before the loop) and the
+    /// phases.
+    fn call_phases(&self, phases: usize) -> (TokenStream, TokenStream) {
+        let Self {
+            nest,
+            p,
+            lanes,
+            entry,
+            depth,
+            stored_at,
+            ..
+        } = self;
+        let values = &nest.values;
+        let buf = |id: usize| format_ident!("__tg_blk{}", id);
+        let mut blocks = TokenStream::new();
+        let mut buffers = TokenStream::new();
+        for k in 0..phases {
+            let calls: Vec<usize> = (0..values.len())
+                .filter(|&id| entry[id].is_some() && depth[id] == k + 1)
+                .collect();
+            let arg_roots: Vec<usize> = calls.iter().map(|&c| self.args_of(c)[0]).collect();
+            let mut body = self.emit_phase(k, &arg_roots);
+            for &c in &calls {
+                let a = value_ident(self.args_of(c)[0]);
+                let (at, _, i) = self.place(c);
+                match stored_at[c] {
+                    // In place: the argument is there already.
+                    Some((_, true)) => {}
+                    Some((_, false)) => body.extend(quote!(#p::store::<f32>(#at, #i, #lanes, #a);)),
+                    None => {
+                        body.extend(quote!(#p::store::<f32>(#at, #i, #lanes, #a);));
+                        let b = buf(c);
+                        buffers.extend(quote!(let mut #b = [0.0f32; #p::F32_BLOCK];));
+                    }
                 }
+            }
+            if calls
+                .iter()
+                .any(|&c| !matches!(stored_at[c], Some((_, true))))
+            {
+                blocks.extend(self.chunks(body));
+            }
+            for &c in &calls {
+                let e = format_ident!("{}", entry[c].expect("a block call"));
+                // A division's divisor (and softmax's `in_range` flag) are row or call
+                // values, splats: their lane 0.
+                let extra = self.args_of(c)[1..].iter().map(|&d| {
+                    let d = value_ident(d);
+                    quote!(, #d.0[0])
+                });
+                let block = match stored_at[c] {
+                    Some((k, _)) => {
+                        let (slice, off) = (slice_ident(&nest.operands[k].buffer), offset_ident(k));
+                        quote!(#p::f32_block::block_mut(#slice, #off + __tg_j))
+                    }
+                    None => {
+                        let b = buf(c);
+                        quote!(&mut #b)
+                    }
+                };
+                blocks.extend(quote!(#p::f32_block::#e(#block #(#extra)*);));
             }
         }
-        if calls
-            .iter()
-            .any(|&c| !matches!(stored_at[c], Some((_, true))))
-        {
-            blocks.extend(chunks(body));
+        (buffers, blocks)
+    }
+
+    /// The last phase: computes what the sink consumes but the stored calls' own stores
+    /// (`Sink::values`: the stored values, then the reduced ones), and sinks each chunk,
+    /// in groups of four for a reduction (`BlockSink::grouped`).
+    fn last_phase(
+        &self,
+        phases: usize,
+        sink: &TokenStream,
+        block_sink: Option<&BlockSink>,
+    ) -> TokenStream {
+        let Self {
+            cx,
+            nest,
+            p,
+            lanes,
+            stored_at,
+            ..
+        } = self;
+        let sink_roots: Vec<usize> = match block_sink {
+            Some(b) => b
+                .stores
+                .iter()
+                .filter(|&&(k, v)| !stored_at[v].is_some_and(|(at, _)| at == k))
+                .map(|&(_, v)| v)
+                .chain(nest.sink.values().into_iter().skip(b.stores.len()))
+                .collect(),
+            None => nest.sink.values(),
+        };
+        let mut last = self.emit_phase(phases, &sink_roots);
+        match block_sink {
+            Some(block_sink) => {
+                for &(k, v) in block_sink.stores {
+                    if stored_at[v].is_some_and(|(at, _)| at == k) {
+                        continue;
+                    }
+                    let op = &nest.operands[k];
+                    let (slice, off) = (slice_ident(&op.buffer), offset_ident(k));
+                    let t = operand_storage(cx, &op.buffer);
+                    let v = value_ident(v);
+                    last.extend(quote!(#p::store::<#t>(#slice, #off + __tg_j, __tg_n, #v);));
+                }
+                last.extend(block_sink.after.clone());
+            }
+            None => last.extend(sink.clone()),
         }
-        for &c in &calls {
-            let e = format_ident!("{}", entry[c].expect("a block call"));
-            // A division's divisor (and softmax's `in_range` flag) are row or call values,
-            // splats: their lane 0.
-            let extra = args_of(c)[1..].iter().map(|&d| {
-                let d = value_ident(d);
-                quote!(, #d.0[0])
-            });
-            let block = match stored_at[c] {
-                Some((k, _)) => {
-                    let (slice, off) = (slice_ident(&nest.operands[k].buffer), offset_ident(k));
-                    quote!(#p::f32_block::block_mut(#slice, #off + __tg_j))
-                }
-                None => {
-                    let b = buf(c);
-                    quote!(&mut #b)
-                }
-            };
-            blocks.extend(quote!(#p::f32_block::#e(#block #(#extra)*);));
-        }
-    }
-    // The last phase computes what the sink consumes but the stored calls' own stores
-    // (`Sink::values`: the stored values, then the reduced ones).
-    let sink_roots: Vec<usize> = match &block_sink {
-        Some(b) => b
-            .stores
-            .iter()
-            .filter(|&&(k, v)| !stored_at[v].is_some_and(|(at, _)| at == k))
-            .map(|&(_, v)| v)
-            .chain(nest.sink.values().into_iter().skip(b.stores.len()))
-            .collect(),
-        None => nest.sink.values(),
-    };
-    let mut last = emit_phase(phases, &sink_roots);
-    match &block_sink {
-        Some(block_sink) => {
-            for &(k, v) in block_sink.stores {
-                if stored_at[v].is_some_and(|(at, _)| at == k) {
-                    continue;
-                }
-                let op = &nest.operands[k];
-                let (slice, off) = (slice_ident(&op.buffer), offset_ident(k));
-                let t = operand_storage(cx, &op.buffer);
-                let v = value_ident(v);
-                last.extend(quote!(#p::store::<#t>(#slice, #off + __tg_j, __tg_n, #v);));
-            }
-            last.extend(block_sink.after.clone());
-        }
-        None => last.extend(sink.clone()),
-    }
-    if block_sink.as_ref().is_some_and(|b| b.grouped) {
-        blocks.extend(quote! {
-            for __tg_g in 0..#p::F32_BLOCK / (4 * #lanes) {
-                for __tg_u in 0..4 {
-                    let __tg_c: usize = __tg_g * 4 + __tg_u;
-                    let __tg_j: usize = __tg_j + __tg_c * #lanes;
-                    let __tg_n: usize = #lanes;
-                    #last
+        if block_sink.is_some_and(|b| b.grouped) {
+            quote! {
+                for __tg_g in 0..#p::F32_BLOCK / (4 * #lanes) {
+                    for __tg_u in 0..4 {
+                        let __tg_c: usize = __tg_g * 4 + __tg_u;
+                        let __tg_j: usize = __tg_j + __tg_c * #lanes;
+                        let __tg_n: usize = #lanes;
+                        #last
+                    }
                 }
             }
-        });
-    } else {
-        blocks.extend(chunks(last));
-    }
-    // The next row's prefetches (`next_row_prefetch`), one per chunk of the block as in
-    // the chunk loops.
-    if let Some(per_chunk) = prefetch_chunk {
-        blocks.extend(quote! {
-            for __tg_c in 0..#p::F32_BLOCK / #lanes {
-                let __tg_j: usize = __tg_j + __tg_c * #lanes;
-                #per_chunk
-            }
-        });
-    }
-    quote! {
-        #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
-        {
-            #buffers
-            // Blocks are whole groups of four chunks (the reductions' accumulators).
-            const _: () = ::core::assert!(#p::F32_BLOCK % (4 * #lanes) == 0);
-            while __tg_j + #p::F32_BLOCK <= #inner_extent {
-                #blocks
-                __tg_j += #p::F32_BLOCK;
-            }
+        } else {
+            self.chunks(last)
         }
     }
 }

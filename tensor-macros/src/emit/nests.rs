@@ -17,6 +17,10 @@ use super::values::{emit_value, gather_row_start};
 /// One loop nest. In a row stage (`in_row_group`) its outermost loop is the stage's
 /// `__tg_row` loop, already open; `chunked` buffers are then this task's rows only, bound
 /// by the stage, and addressed relative to `__tg_row_lo`.
+///
+/// In order: the temp slices, the values computed once, then per row of the outer loops
+/// the offsets, the row's values and the loops over the inner axis (`InnerLoop`: the main
+/// loops, the tail, a streaming nest's head and fence; or a row copy instead of them).
 pub(super) fn emit_nest(
     cx: &Emitter<'_>,
     nest: &LoopNest,
@@ -27,13 +31,87 @@ pub(super) fn emit_nest(
     prefetch: Option<&Prefetch>,
     next_row: Option<(&[usize], &TokenStream)>,
 ) -> TokenStream {
-    let Emitter { rt, kernel, .. } = *cx;
+    let Emitter { rt, .. } = *cx;
     let p = quote!(#rt::__private);
     let lanes = quote!(#p::LANES);
     let prefetch_chunk = prefetch.map(|p| &p.per_chunk);
 
-    // Temp slices: the one this nest writes mutably, the others shared.
     let written: Vec<usize> = nest.sink.written();
+    let slices = temp_slices(cx, nest, chunked, &written);
+
+    let computations = |level: Level| -> TokenStream {
+        nest.values
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.level == level)
+            .map(|(id, _)| emit_value(cx, nest, id))
+            .collect()
+    };
+    let global = computations(Level::Global);
+    let row = computations(Level::Row);
+    let inner = computations(Level::Inner);
+
+    let sink = chunk_sink(cx, nest, stream);
+    let loop_vars: Vec<_> = (0..nest.outer.len())
+        .map(|i| format_ident!("__tg_i{}", i))
+        .collect();
+    let offsets = operand_offsets(cx, nest, &loop_vars, in_row_group, chunked, next_row);
+    let (inner_extent, ragged_extent) = inner_extent(nest, &loop_vars);
+    // Copies of the body that a literal extent makes dead for the build's LANES (8 or 16,
+    // unknown here) sit under `if const { … }`: rustc drops a block behind a constant
+    // condition before LLVM sees it (a debug build too), where a plain `if` left LLVM to
+    // inline `exp` & co. into the dead copy before proving it dead (issue 17).
+    let static_inner = match &nest.ragged {
+        None if !stream => nest.inner.as_static(),
+        _ => None,
+    };
+    let inner_loop = InnerLoop {
+        cx,
+        nest,
+        p,
+        lanes,
+        inner,
+        sink,
+        inner_extent,
+        static_inner,
+        stream,
+        prefetch_chunk,
+    };
+    let chunks = inner_loop.chunks(alone, prefetch.is_none());
+    let row_slices = row_slices(nest, next_row, &written);
+    let prefetch_decl = prefetch.map(|p| &p.decl);
+    let ChunkSink {
+        row_init,
+        row_finish,
+        ..
+    } = &inner_loop.sink;
+    let body = quote! {
+        #(#offsets)*
+        #prefetch_decl
+        #row_slices
+        #ragged_extent
+        #row
+        #row_init
+        #chunks
+        #row_finish
+    };
+    let body = outer_loops(nest, &loop_vars, in_row_group, body);
+    quote! {
+        #slices
+        #global
+        #body
+    }
+}
+
+/// The temp slices a nest reads and writes (`__tg_tK`): the ones it writes mutably, the
+/// others shared; not a row stage's chunked buffers, which the stage binds.
+fn temp_slices(
+    cx: &Emitter<'_>,
+    nest: &LoopNest,
+    chunked: &[BufferRef],
+    written: &[usize],
+) -> TokenStream {
+    let Emitter { rt, kernel, .. } = *cx;
     let mut slices = TokenStream::new();
     let mut seen_temps = Vec::new();
     for (k, op) in nest.operands.iter().enumerate() {
@@ -54,52 +132,116 @@ pub(super) fn emit_nest(
             }
         }
     }
+    slices
+}
 
-    let computations = |level: Level| -> TokenStream {
-        nest.values
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| v.level == level)
-            .map(|(id, _)| emit_value(cx, nest, id))
-            .collect()
-    };
-    let global = computations(Level::Global);
-    let row = computations(Level::Row);
-    let inner = computations(Level::Inner);
+/// The inner loop's extent, and in a ragged flat loop the statement that binds it: the
+/// rows are `inner` long but the last, which ends at the total.
+fn inner_extent(nest: &LoopNest, loop_vars: &[proc_macro2::Ident]) -> (TokenStream, TokenStream) {
+    match &nest.ragged {
+        Some(total) => {
+            let block = size_expr(&nest.inner);
+            let total = size_expr(total);
+            let i0 = &loop_vars[0];
+            (
+                quote!(__tg_inner),
+                quote!(let __tg_inner: usize = ::core::cmp::min(#block, #total - #i0 * #block);),
+            )
+        }
+        None => (size_expr(&nest.inner), TokenStream::new()),
+    }
+}
 
-    // What each chunk does with its values, for the main loop (`masked = false`) and the tail.
-    // Each store; `streaming`: full chunks of a streaming nest (`streams_outputs`), which
-    // bypass the cache.
-    let stores_of = |stores: &[(usize, usize)], streaming: bool| -> TokenStream {
-        stores
-            .iter()
-            .map(|&(k, v)| {
-                let op = &nest.operands[k];
-                let slice = slice_ident(&op.buffer);
-                let off = offset_ident(k);
-                let t = operand_storage(cx, &op.buffer);
-                let v = value_ident(v);
-                if streaming {
-                    quote!(#p::store_streaming::<#t>(#slice, #off + __tg_j, #v);)
-                } else {
-                    quote!(#p::store::<#t>(#slice, #off + __tg_j, __tg_n, #v);)
+/// The outer loops around a row's `body`, innermost last; in a row stage the outermost
+/// is the stage's open `__tg_row` loop.
+fn outer_loops(
+    nest: &LoopNest,
+    loop_vars: &[proc_macro2::Ident],
+    in_row_group: bool,
+    mut body: TokenStream,
+) -> TokenStream {
+    for (depth, (var, extent)) in loop_vars.iter().zip(&nest.outer).enumerate().rev() {
+        let extent = size_expr(extent);
+        body = if depth == 0 && in_row_group {
+            quote! {
+                let #var: usize = __tg_row;
+                #body
+            }
+        } else {
+            quote! {
+                for #var in 0..#extent {
+                    #body
                 }
-            })
-            .collect()
-    };
-    // What a reduction does per chunk after its stores, as the default build's block loop
-    // takes it (`BlockSink::after`, `grouped`); nothing for a store nest.
-    let mut reduce_after = (TokenStream::new(), false);
-    let (row_init, chunk_sink_main, chunk_sink_tail, row_finish, unrolled) = match &nest.sink {
+            }
+        };
+    }
+    body
+}
+
+/// What each chunk of a nest does with its values (`chunk_sink`), and around the row.
+struct ChunkSink {
+    /// Before the row's chunks and after them (a reduction's registers); empty for a store
+    /// nest.
+    row_init: TokenStream,
+    row_finish: TokenStream,
+    /// Per chunk, in the main loops (`masked = false`) and in the tail.
+    main: TokenStream,
+    tail: TokenStream,
+    /// The unrolled loop's width and its chunk's code, when the nest has one.
+    unrolled: Option<(usize, TokenStream)>,
+    /// What a reduction does per chunk after its stores, as the default build's block loop
+    /// takes it (`BlockSink::after`, `grouped`); nothing for a store nest.
+    reduce_after: (TokenStream, bool),
+}
+
+/// Each store of `stores` (operand, value) at chunk `__tg_j`; `streaming`: full chunks of
+/// a streaming nest (`streams_outputs`), which bypass the cache.
+fn emit_stores(
+    cx: &Emitter<'_>,
+    nest: &LoopNest,
+    stores: &[(usize, usize)],
+    streaming: bool,
+) -> TokenStream {
+    let rt = cx.rt;
+    let p = quote!(#rt::__private);
+    stores
+        .iter()
+        .map(|&(k, v)| {
+            let op = &nest.operands[k];
+            let slice = slice_ident(&op.buffer);
+            let off = offset_ident(k);
+            let t = operand_storage(cx, &op.buffer);
+            let v = value_ident(v);
+            if streaming {
+                quote!(#p::store_streaming::<#t>(#slice, #off + __tg_j, #v);)
+            } else {
+                quote!(#p::store::<#t>(#slice, #off + __tg_j, __tg_n, #v);)
+            }
+        })
+        .collect()
+}
+
+/// What each chunk does with its values: a store nest's stores, or a reduction's
+/// accumulation (`emit_reduce_sink`, with a sibling reduction's and a fused pass's
+/// stores).
+fn chunk_sink(cx: &Emitter<'_>, nest: &LoopNest, stream: bool) -> ChunkSink {
+    match &nest.sink {
         Sink::Store(stores) => {
-            let body = stores_of(stores, false);
+            let body = emit_stores(cx, nest, stores, false);
             // A symbolic extent hides the trip count that lets LLVM unroll a literal
             // one, so the store loop is unrolled by two here (measured: W1 with `N`
             // ran 4-6% behind the literal kernel on one thread without it).
             let unrolled = (nest.inner.as_static().is_none() || nest.ragged.is_some())
                 .then(|| (2, body.clone()));
-            let main = stores_of(stores, stream);
-            (TokenStream::new(), main, body, TokenStream::new(), unrolled)
+            let main = emit_stores(cx, nest, stores, stream);
+            ChunkSink {
+                row_init: TokenStream::new(),
+                row_finish: TokenStream::new(),
+                main,
+                tail: body,
+                unrolled,
+                reduce_after: (TokenStream::new(), false),
+            }
         }
         Sink::Reduce {
             kind,
@@ -139,179 +281,130 @@ pub(super) fn emit_nest(
             // reduction's bits do not depend on whether its nest has block calls (a
             // pipelined stage's first pass runs alone for a task's first row and inside
             // the last pass for the others: `Stage::pipelined`).
-            reduce_after = match &unrolled {
+            let reduce_after = match &unrolled {
                 Some((4, body)) => (body.clone(), true),
                 _ => (main.clone(), false),
             };
             // A fused store pass (`lower::fuse_row_reductions`): each chunk stores, then
             // accumulates.
-            let store = stores_of(stores, false);
-            (
-                init,
-                quote!(#store #main),
-                quote!(#store #tail),
-                finish,
-                unrolled.map(|(width, body)| (width, quote!(#store #body))),
-            )
+            let store = emit_stores(cx, nest, stores, false);
+            ChunkSink {
+                row_init: init,
+                row_finish: finish,
+                main: quote!(#store #main),
+                tail: quote!(#store #tail),
+                unrolled: unrolled.map(|(width, body)| (width, quote!(#store #body))),
+                reduce_after,
+            }
         }
-    };
+    }
+}
 
-    let loop_vars: Vec<_> = (0..nest.outer.len())
-        .map(|i| format_ident!("__tg_i{}", i))
-        .collect();
-    let offsets = operand_offsets(cx, nest, &loop_vars, in_row_group, chunked, next_row);
-    // A ragged flat loop's rows are `inner` long but the last, which ends at the total.
-    let (inner_extent, ragged_extent) = match &nest.ragged {
-        Some(total) => {
-            let block = size_expr(&nest.inner);
-            let total = size_expr(total);
-            let i0 = &loop_vars[0];
-            (
-                quote!(__tg_inner),
-                quote!(let __tg_inner: usize = ::core::cmp::min(#block, #total - #i0 * #block);),
-            )
+/// What the loops over a nest's inner axis share (`emit_nest`): each chunk computes
+/// `inner` and runs the sink at `__tg_j`, `__tg_n` elements (LANES in the main loops).
+struct InnerLoop<'a> {
+    cx: &'a Emitter<'a>,
+    nest: &'a LoopNest,
+    /// `#rt::__private` and `#p::LANES`.
+    p: TokenStream,
+    lanes: TokenStream,
+    /// The values computed per chunk.
+    inner: TokenStream,
+    sink: ChunkSink,
+    /// The row's length (`__tg_inner` in a ragged flat loop).
+    inner_extent: TokenStream,
+    /// The literal inner extent of a nest neither ragged nor streaming, whose dead copies
+    /// sit under `if const { … }`.
+    static_inner: Option<usize>,
+    /// The nest streams its stores (`streams_outputs`).
+    stream: bool,
+    /// Per chunk of the main loops: the software prefetch (`Prefetch::per_chunk`).
+    prefetch_chunk: Option<&'a TokenStream>,
+}
+
+impl InnerLoop<'_> {
+    /// A row's chunks: the main loops over whole chunks, the tail, and a streaming nest's
+    /// head and fence; or a row copy instead of them (`row_copy`).
+    fn chunks(&self, alone: bool, no_prefetch: bool) -> TokenStream {
+        if let Some(copy) = self.row_copy(no_prefetch) {
+            return copy;
         }
-        None => (size_expr(&nest.inner), TokenStream::new()),
-    };
-    // Loops whose extent is known to be a whole number of chunks (or less than one) get no
-    // dead copy of the body: the tail is emitted only when it can run, for either lane
-    // count (n % 16 == 0 implies n % 8 == 0; n < 8 is less than one chunk of either).
-    // A streaming nest's head (`stream_head`, up to LANES - 1 elements) shifts its chunks,
-    // so it always has a tail.
-    let (has_main, has_tail) = match (&nest.ragged, nest.inner.as_static()) {
-        (None, Some(n)) => (n >= MIN_LANES, stream || n % MAX_LANES != 0),
-        _ => (true, true),
-    };
-    // Reductions into registers run four independent accumulators first, so the adds do
-    // not wait on each other's latency.
-    // A store loop's chunk body is emitted once, inside a loop of constant trip count
-    // `width` over the copies (`__tg_u`), not written out `width` times: LLVM inlines and
-    // simplifies the one copy and only then unrolls it fully (a debug build keeps the
-    // loop). Written out, the 4 copies of every reduction's body cost set 1 of the
-    // compile-time benchmark 19% of its release build (issue 17), but reductions stay
-    // written out (below); the order of accumulation is the same either way.
-    let unrolled_loop = match &unrolled {
-        // The body of a reduction alone in its stage is written out once per accumulator.
-        // Measured on native builds, six alternating runs of the peers binary (18:41 UTC,
-        // load 2): as a `for __tg_u` loop over one copy, W5 `sum(x, axis = 1, acc = f32)`
-        // (a lone reduction) took 0.176-0.196 ms against 0.162-0.188 written out, while W4
-        // (layer norm: two reductions in a row stage with the output pass) took 1.22-1.27
-        // ms against 1.30-1.36. So lone reductions are written out, the others loop.
-        Some((width, sink)) if alone && matches!(nest.sink, Sink::Reduce { .. }) => {
-            let copies: Vec<Literal> = (0..*width).map(Literal::usize_unsuffixed).collect();
-            let width = Literal::usize_unsuffixed(*width);
-            quote! {
-                while __tg_j + #width * #lanes <= #inner_extent {
-                    #({
-                        let __tg_u: usize = #copies;
-                        let __tg_j: usize = __tg_j + __tg_u * #lanes;
-                        let __tg_n: usize = #lanes;
-                        #inner
-                        #sink
-                        #prefetch_chunk
-                    })*
-                    __tg_j += #width * #lanes;
-                }
+        // Loops whose extent is known to be a whole number of chunks (or less than one) get no
+        // dead copy of the body: the tail is emitted only when it can run, for either lane
+        // count (n % 16 == 0 implies n % 8 == 0; n < 8 is less than one chunk of either).
+        // A streaming nest's head (`stream_head`, up to LANES - 1 elements) shifts its chunks,
+        // so it always has a tail.
+        let (has_main, has_tail) = match (&self.nest.ragged, self.nest.inner.as_static()) {
+            (None, Some(n)) => (n >= MIN_LANES, self.stream || n % MAX_LANES != 0),
+            _ => (true, true),
+        };
+        let main_loops = if has_main {
+            self.main_loops(alone)
+        } else {
+            TokenStream::new()
+        };
+        let tail = if has_tail {
+            self.tail()
+        } else {
+            TokenStream::new()
+        };
+        let (stream_head, stream_fence) = self.stream_head_and_fence();
+        // The chunk body appears twice: in the main loop `__tg_n` is the constant LANES,
+        // so loads and stores compile to plain vector moves; the tail runs it once with
+        // the remainder. (A closure called from two sites is not reliably inlined.)
+        quote! {
+            let mut __tg_j: usize = 0;
+            #stream_head
+            #main_loops
+            #tail
+            #stream_fence
+        }
+    }
+
+    /// The main loops, each over whole chunks from `__tg_j`: the default build's block
+    /// loop (`emit_blocked_loop`), the loop unrolled by `width` chunks, then one chunk at a
+    /// time.
+    fn main_loops(&self, alone: bool) -> TokenStream {
+        let Self {
+            cx,
+            nest,
+            lanes,
+            inner,
+            inner_extent,
+            static_inner,
+            stream,
+            prefetch_chunk,
+            ..
+        } = self;
+        let unrolled = &self.sink.unrolled;
+        let chunk_sink_main = &self.sink.main;
+        let unrolled_loop = self.unrolled_loop(alone);
+        let unrolled_loop = match (static_inner, unrolled) {
+            // Shorter than `width` chunks of either lane count: the loop never runs.
+            (Some(n), Some((width, _))) if *n < width * MIN_LANES => TokenStream::new(),
+            (Some(n), Some((width, _))) if *n < width * MAX_LANES && !unrolled_loop.is_empty() => {
+                let (n, width) = (
+                    Literal::usize_unsuffixed(*n),
+                    Literal::usize_unsuffixed(*width),
+                );
+                quote!(if const { #n >= #width * #lanes } { #unrolled_loop })
             }
-        }
-        // A pass that stores and reduces (`lower::fuse_row_reductions`, a pipelined
-        // stage's last pass: softmax's exp and scale passes) computes its group's chunks
-        // first, then stores them (`group_values`: every load of the group before its
-        // first store, so a store does not stall a later load of the group that matches it
-        // in the low 12 address bits). The values cross as a tuple of the chunk values the
-        // sink reads. Measured (native S3, softmax from `Vec`s, the output 16, 64 or 128
-        // bytes past the input modulo 4 KiB): 1.34-1.38, 1.59-1.65, 1.40-1.42 ms before,
-        // 1.28-1.30 after, 1.22-1.25 where the offsets agree (1.25-1.29 before). Not for
-        // plain store passes: their literal-extent loops have no unrolled group (LLVM
-        // unrolls them), and grouping them by four measured mixed (S4's output pass
-        // 1.61 -> 1.47 ms at 64 bytes, 1.39 -> 1.42 at 0; S6 `gelu` 4.48 -> 4.54 at 0);
-        // for the width-2 loops of run-time extents it cost set 2 of the compile-time
-        // benchmark 1% more release instructions for no measured case.
-        Some((width, sink))
-            if matches!(nest.sink, Sink::Reduce { .. }) && !nest.sink.stores().is_empty() =>
-        {
-            let mut values: Vec<usize> = nest.sink.values();
-            values.retain(|&v| nest.values[v].level == Level::Inner);
-            values.sort_unstable();
-            values.dedup();
-            let values = values.into_iter().map(value_ident);
-            let values = quote!((#(#values,)*));
-            let width = Literal::usize_unsuffixed(*width);
-            quote! {
-                while __tg_j + #width * #lanes <= #inner_extent {
-                    let __tg_group: [_; #width] = #p::group_values(|__tg_u| {
-                        let __tg_j: usize = __tg_j + __tg_u * #lanes;
-                        let __tg_n: usize = #lanes;
-                        #inner
-                        #values
-                    });
-                    for __tg_u in 0..#width {
-                        let __tg_j: usize = __tg_j + __tg_u * #lanes;
-                        let __tg_n: usize = #lanes;
-                        let #values = __tg_group[__tg_u];
-                        #sink
-                        #prefetch_chunk
-                    }
-                    __tg_j += #width * #lanes;
-                }
-            }
-        }
-        Some((width, sink)) => {
-            let width = Literal::usize_unsuffixed(*width);
-            quote! {
-                while __tg_j + #width * #lanes <= #inner_extent {
-                    for __tg_u in 0..#width {
-                        let __tg_j: usize = __tg_j + __tg_u * #lanes;
-                        let __tg_n: usize = #lanes;
-                        #inner
-                        #sink
-                        #prefetch_chunk
-                    }
-                    __tg_j += #width * #lanes;
-                }
-            }
-        }
-        None => TokenStream::new(),
-    };
-    // Copies of the body that a literal extent makes dead for the build's LANES (8 or 16,
-    // unknown here) sit under `if const { … }`: rustc drops a block behind a constant
-    // condition before LLVM sees it (a debug build too), where a plain `if` left LLVM to
-    // inline `exp` & co. into the dead copy before proving it dead (issue 17).
-    let static_inner = match &nest.ragged {
-        None if !stream => nest.inner.as_static(),
-        _ => None,
-    };
-    let unrolled_loop = match (static_inner, &unrolled) {
-        // Shorter than `width` chunks of either lane count: the loop never runs.
-        (Some(n), Some((width, _))) if n < width * MIN_LANES => TokenStream::new(),
-        (Some(n), Some((width, _))) if n < width * MAX_LANES && !unrolled_loop.is_empty() => {
-            let (n, width) = (
-                Literal::usize_unsuffixed(n),
-                Literal::usize_unsuffixed(*width),
-            );
-            quote!(if const { #n >= #width * #lanes } { #unrolled_loop })
-        }
-        _ => unrolled_loop,
-    };
-    let blocked_loop = if has_main {
+            _ => unrolled_loop,
+        };
         // Not for a streaming nest (its stores are not plain stores).
         let block_sink = (!stream).then(|| BlockSink {
             stores: nest.sink.stores(),
-            after: reduce_after.0.clone(),
-            grouped: reduce_after.1,
+            after: self.sink.reduce_after.0.clone(),
+            grouped: self.sink.reduce_after.1,
         });
-        emit_blocked_loop(
+        let blocked_loop = emit_blocked_loop(
             cx,
             nest,
-            &inner_extent,
-            &chunk_sink_main,
+            inner_extent,
+            chunk_sink_main,
             block_sink,
-            prefetch_chunk,
-        )
-    } else {
-        TokenStream::new()
-    };
-    let main_loops = if has_main {
+            *prefetch_chunk,
+        );
         let single = quote! {
             while __tg_j + #lanes <= #inner_extent {
                 let __tg_n: usize = #lanes;
@@ -325,7 +418,7 @@ pub(super) fn emit_nest(
         // `(n / LANES) % width` whole chunks (the blocked loop's F32_BLOCK is a multiple of
         // every `width * LANES`): when that is 0 for a lane count, the single-chunk loop
         // never runs (a layer norm's reductions over rows of 128 or 1024).
-        let single = match (static_inner, &unrolled) {
+        let single = match (static_inner, unrolled) {
             (Some(n), Some((width, _))) => {
                 let left = |l: usize| (n / l) % width != 0;
                 match (left(MIN_LANES), left(MAX_LANES)) {
@@ -333,7 +426,7 @@ pub(super) fn emit_nest(
                     (true, true) => single,
                     _ => {
                         let (n, width) = (
-                            Literal::usize_unsuffixed(n),
+                            Literal::usize_unsuffixed(*n),
                             Literal::usize_unsuffixed(*width),
                         );
                         quote!(if const { (#n / #lanes) % #width != 0 } { #single })
@@ -342,163 +435,240 @@ pub(super) fn emit_nest(
             }
             _ => single,
         };
-        quote! {
+        let main_loops = quote! {
             #blocked_loop
             #unrolled_loop
             #single
+        };
+        // Every step of the loops above is a multiple of LANES; n < 16 may have no whole
+        // chunk.
+        match static_inner {
+            Some(n) if *n < MAX_LANES => {
+                let n = Literal::usize_unsuffixed(*n);
+                quote!(if const { #n >= #lanes } { #main_loops })
+            }
+            _ => main_loops,
         }
-    } else {
-        TokenStream::new()
-    };
-    let tail = if has_tail {
-        quote! {
+    }
+
+    /// The loop unrolled by `width` chunks, in one of three forms by the kind of nest.
+    /// Reductions into registers run four independent accumulators first, so the adds do
+    /// not wait on each other's latency.
+    /// A store loop's chunk body is emitted once, inside a loop of constant trip count
+    /// `width` over the copies (`__tg_u`), not written out `width` times: LLVM inlines and
+    /// simplifies the one copy and only then unrolls it fully (a debug build keeps the
+    /// loop). Written out, the 4 copies of every reduction's body cost set 1 of the
+    /// compile-time benchmark 19% of its release build (issue 17), but reductions stay
+    /// written out (below); the order of accumulation is the same either way.
+    fn unrolled_loop(&self, alone: bool) -> TokenStream {
+        let Self {
+            nest,
+            p,
+            lanes,
+            inner,
+            inner_extent,
+            prefetch_chunk,
+            ..
+        } = self;
+        match &self.sink.unrolled {
+            // The body of a reduction alone in its stage is written out once per accumulator.
+            // Measured on native builds, six alternating runs of the peers binary (18:41 UTC,
+            // load 2): as a `for __tg_u` loop over one copy, W5 `sum(x, axis = 1, acc = f32)`
+            // (a lone reduction) took 0.176-0.196 ms against 0.162-0.188 written out, while W4
+            // (layer norm: two reductions in a row stage with the output pass) took 1.22-1.27
+            // ms against 1.30-1.36. So lone reductions are written out, the others loop.
+            Some((width, sink)) if alone && matches!(nest.sink, Sink::Reduce { .. }) => {
+                let copies: Vec<Literal> = (0..*width).map(Literal::usize_unsuffixed).collect();
+                let width = Literal::usize_unsuffixed(*width);
+                quote! {
+                    while __tg_j + #width * #lanes <= #inner_extent {
+                        #({
+                            let __tg_u: usize = #copies;
+                            let __tg_j: usize = __tg_j + __tg_u * #lanes;
+                            let __tg_n: usize = #lanes;
+                            #inner
+                            #sink
+                            #prefetch_chunk
+                        })*
+                        __tg_j += #width * #lanes;
+                    }
+                }
+            }
+            // A pass that stores and reduces (`lower::fuse_row_reductions`, a pipelined
+            // stage's last pass: softmax's exp and scale passes) computes its group's chunks
+            // first, then stores them (`group_values`: every load of the group before its
+            // first store, so a store does not stall a later load of the group that matches it
+            // in the low 12 address bits). The values cross as a tuple of the chunk values the
+            // sink reads. Measured (native S3, softmax from `Vec`s, the output 16, 64 or 128
+            // bytes past the input modulo 4 KiB): 1.34-1.38, 1.59-1.65, 1.40-1.42 ms before,
+            // 1.28-1.30 after, 1.22-1.25 where the offsets agree (1.25-1.29 before). Not for
+            // plain store passes: their literal-extent loops have no unrolled group (LLVM
+            // unrolls them), and grouping them by four measured mixed (S4's output pass
+            // 1.61 -> 1.47 ms at 64 bytes, 1.39 -> 1.42 at 0; S6 `gelu` 4.48 -> 4.54 at 0);
+            // for the width-2 loops of run-time extents it cost set 2 of the compile-time
+            // benchmark 1% more release instructions for no measured case.
+            Some((width, sink))
+                if matches!(nest.sink, Sink::Reduce { .. }) && !nest.sink.stores().is_empty() =>
+            {
+                let mut values: Vec<usize> = nest.sink.values();
+                values.retain(|&v| nest.values[v].level == Level::Inner);
+                values.sort_unstable();
+                values.dedup();
+                let values = values.into_iter().map(value_ident);
+                let values = quote!((#(#values,)*));
+                let width = Literal::usize_unsuffixed(*width);
+                quote! {
+                    while __tg_j + #width * #lanes <= #inner_extent {
+                        let __tg_group: [_; #width] = #p::group_values(|__tg_u| {
+                            let __tg_j: usize = __tg_j + __tg_u * #lanes;
+                            let __tg_n: usize = #lanes;
+                            #inner
+                            #values
+                        });
+                        for __tg_u in 0..#width {
+                            let __tg_j: usize = __tg_j + __tg_u * #lanes;
+                            let __tg_n: usize = #lanes;
+                            let #values = __tg_group[__tg_u];
+                            #sink
+                            #prefetch_chunk
+                        }
+                        __tg_j += #width * #lanes;
+                    }
+                }
+            }
+            Some((width, sink)) => {
+                let width = Literal::usize_unsuffixed(*width);
+                quote! {
+                    while __tg_j + #width * #lanes <= #inner_extent {
+                        for __tg_u in 0..#width {
+                            let __tg_j: usize = __tg_j + __tg_u * #lanes;
+                            let __tg_n: usize = #lanes;
+                            #inner
+                            #sink
+                            #prefetch_chunk
+                        }
+                        __tg_j += #width * #lanes;
+                    }
+                }
+            }
+            None => TokenStream::new(),
+        }
+    }
+
+    /// The last, partial chunk: the chunk body once with the remainder.
+    fn tail(&self) -> TokenStream {
+        let Self {
+            lanes,
+            inner,
+            inner_extent,
+            ..
+        } = self;
+        let chunk_sink_tail = &self.sink.tail;
+        let tail = quote! {
             if __tg_j < #inner_extent {
                 let __tg_n: usize = #inner_extent - __tg_j;
                 #inner
                 #chunk_sink_tail
             }
-        }
-    } else {
-        TokenStream::new()
-    };
-    // Every step of the loops above is a multiple of LANES, so a literal extent that is a
-    // multiple of LANES leaves no tail; n < 16 may have no whole chunk.
-    let main_loops = match static_inner {
-        Some(n) if has_main && n < MAX_LANES => {
-            let n = Literal::usize_unsuffixed(n);
-            quote!(if const { #n >= #lanes } { #main_loops })
-        }
-        _ => main_loops,
-    };
-    let tail = match static_inner {
-        Some(n) if has_tail && n % MIN_LANES == 0 => {
-            let n = Literal::usize_unsuffixed(n);
-            quote!(if const { #n % #lanes != 0 } { #tail })
-        }
-        _ => tail,
-    };
-    // A streaming nest stores a first, partial chunk the ordinary way, up to where the
-    // first output's chunks are aligned for streaming stores, and fences its streaming
-    // stores before the row ends (tensor-core stream.rs).
-    let (stream_head, stream_fence) = match &nest.sink {
-        Sink::Store(stores) if stream => {
-            let (k, _) = stores[0];
-            let op = &nest.operands[k];
-            let (slice, off) = (slice_ident(&op.buffer), offset_ident(k));
-            let t = operand_storage(cx, &op.buffer);
-            (
-                quote! {
-                    let __tg_head: usize = ::core::cmp::min(#p::stream_head::<#t>(#slice, #off), #inner_extent);
-                    if __tg_head > 0 {
-                        let __tg_n: usize = __tg_head;
-                        #inner
-                        #chunk_sink_tail
-                        __tg_j = __tg_head;
-                    }
-                },
-                quote!(#p::stream_fence();),
-            )
-        }
-        _ => (TokenStream::new(), TokenStream::new()),
-    };
-    // A row copy: a nest that stores a gathered row unchanged (`gather(table, ids)` as an
-    // output; the index fixed for the row, the data contiguous, the same storage dtype, no
-    // other per-chunk value) copies each row with one `copy_from_slice`: the same elements
-    // the chunk loop would move, through libc's `memcpy` (glibc copies a 3 KiB row with
-    // `rep movsb`, whose whole-line writes beat the chunk loop's plain vector stores: 91-92%
-    // of the copy bound against 72-80%, BENCHMARKS.md "Gather row copies and attention in
-    // place"). The slices and
-    // offsets are the ones the chunk loop's loads and stores use (a `chunked` output's
-    // too), so the copy touches exactly their elements.
-    let row_copy = match &nest.sink {
-        Sink::Store(stores) if stores.len() == 1 && !stream && prefetch.is_none() => {
-            let (k, v) = stores[0];
-            let out = &nest.operands[k];
-            let inner_values = nest
-                .values
-                .iter()
-                .filter(|x| x.level == Level::Inner)
-                .count();
-            match gather_row_start(nest, v) {
-                Some((src_slice, start))
-                    if inner_values == 1
-                        && nest.values.iter().all(|x| match &x.source {
-                            crate::ir::ValueSource::Gather { operand, .. } => {
-                                operand_storage(cx, &nest.operands[*operand].buffer).to_string()
-                                    == operand_storage(cx, &out.buffer).to_string()
-                            }
-                            _ => true,
-                        }) =>
-                {
-                    let dst_slice = slice_ident(&out.buffer);
-                    let dst = offset_ident(k);
-                    Some(quote! {
-                        if #inner_extent > 0 {
-                            let __tg_src: usize = #start;
-                            #dst_slice[#dst..#dst + #inner_extent]
-                                .copy_from_slice(&#src_slice[__tg_src..__tg_src + #inner_extent]);
-                        }
-                    })
-                }
-                _ => None,
-            }
-        }
-        _ => None,
-    };
-    let (main_loops, tail, stream_head, stream_fence, chunk_start) = match row_copy {
-        Some(copy) => (
-            copy,
-            TokenStream::new(),
-            TokenStream::new(),
-            TokenStream::new(),
-            TokenStream::new(),
-        ),
-        None => (
-            main_loops,
-            tail,
-            stream_head,
-            stream_fence,
-            quote!(let mut __tg_j: usize = 0;),
-        ),
-    };
-    let row_slices = row_slices(nest, next_row, &written);
-    let prefetch_decl = prefetch.map(|p| &p.decl);
-    let mut body = quote! {
-        #(#offsets)*
-        #prefetch_decl
-        #row_slices
-        #ragged_extent
-        #row
-        #row_init
-        // The chunk body appears twice: in the main loop `__tg_n` is the constant LANES,
-        // so loads and stores compile to plain vector moves; the tail runs it once with
-        // the remainder. (A closure called from two sites is not reliably inlined.)
-        #chunk_start
-        #stream_head
-        #main_loops
-        #tail
-        #stream_fence
-        #row_finish
-    };
-    for (depth, (var, extent)) in loop_vars.iter().zip(&nest.outer).enumerate().rev() {
-        let extent = size_expr(extent);
-        body = if depth == 0 && in_row_group {
-            quote! {
-                let #var: usize = __tg_row;
-                #body
-            }
-        } else {
-            quote! {
-                for #var in 0..#extent {
-                    #body
-                }
-            }
         };
+        // Every step of the main loops is a multiple of LANES, so a literal extent that is a
+        // multiple of LANES leaves no tail.
+        match self.static_inner {
+            Some(n) if n % MIN_LANES == 0 => {
+                let n = Literal::usize_unsuffixed(n);
+                quote!(if const { #n % #lanes != 0 } { #tail })
+            }
+            _ => tail,
+        }
     }
-    quote! {
-        #slices
-        #global
-        #body
+
+    /// A streaming nest stores a first, partial chunk the ordinary way, up to where the
+    /// first output's chunks are aligned for streaming stores, and fences its streaming
+    /// stores before the row ends (tensor-core stream.rs). Empty for other nests.
+    fn stream_head_and_fence(&self) -> (TokenStream, TokenStream) {
+        let Self {
+            cx,
+            nest,
+            p,
+            inner,
+            inner_extent,
+            ..
+        } = self;
+        let chunk_sink_tail = &self.sink.tail;
+        match &nest.sink {
+            Sink::Store(stores) if self.stream => {
+                let (k, _) = stores[0];
+                let op = &nest.operands[k];
+                let (slice, off) = (slice_ident(&op.buffer), offset_ident(k));
+                let t = operand_storage(cx, &op.buffer);
+                (
+                    quote! {
+                        let __tg_head: usize = ::core::cmp::min(#p::stream_head::<#t>(#slice, #off), #inner_extent);
+                        if __tg_head > 0 {
+                            let __tg_n: usize = __tg_head;
+                            #inner
+                            #chunk_sink_tail
+                            __tg_j = __tg_head;
+                        }
+                    },
+                    quote!(#p::stream_fence();),
+                )
+            }
+            _ => (TokenStream::new(), TokenStream::new()),
+        }
+    }
+
+    /// A row copy: a nest that stores a gathered row unchanged (`gather(table, ids)` as an
+    /// output; the index fixed for the row, the data contiguous, the same storage dtype, no
+    /// other per-chunk value) copies each row with one `copy_from_slice`: the same elements
+    /// the chunk loop would move, through libc's `memcpy` (glibc copies a 3 KiB row with
+    /// `rep movsb`, whose whole-line writes beat the chunk loop's plain vector stores: 91-92%
+    /// of the copy bound against 72-80%, BENCHMARKS.md "Gather row copies and attention in
+    /// place"). The slices and offsets are the ones the chunk loop's loads and stores use (a
+    /// `chunked` output's too), so the copy touches exactly their elements. Not for a nest
+    /// that prefetches (`no_prefetch` false).
+    fn row_copy(&self, no_prefetch: bool) -> Option<TokenStream> {
+        let Self {
+            cx,
+            nest,
+            inner_extent,
+            ..
+        } = self;
+        match &nest.sink {
+            Sink::Store(stores) if stores.len() == 1 && !self.stream && no_prefetch => {
+                let (k, v) = stores[0];
+                let out = &nest.operands[k];
+                let inner_values = nest
+                    .values
+                    .iter()
+                    .filter(|x| x.level == Level::Inner)
+                    .count();
+                match gather_row_start(nest, v) {
+                    Some((src_slice, start))
+                        if inner_values == 1
+                            && nest.values.iter().all(|x| match &x.source {
+                                crate::ir::ValueSource::Gather { operand, .. } => {
+                                    operand_storage(cx, &nest.operands[*operand].buffer).to_string()
+                                        == operand_storage(cx, &out.buffer).to_string()
+                                }
+                                _ => true,
+                            }) =>
+                    {
+                        let dst_slice = slice_ident(&out.buffer);
+                        let dst = offset_ident(k);
+                        Some(quote! {
+                            if #inner_extent > 0 {
+                                let __tg_src: usize = #start;
+                                #dst_slice[#dst..#dst + #inner_extent]
+                                    .copy_from_slice(&#src_slice[__tg_src..__tg_src + #inner_extent]);
+                            }
+                        })
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
     }
 }
 
@@ -641,6 +811,16 @@ pub(super) fn streams_outputs(graph: &TypedGraph, nest: &LoopNest) -> bool {
     bytes >= STREAM_MIN_BYTES
 }
 
+/// A reduction's sink as `ChunkSink` takes it: before the row, per chunk in the main loops
+/// and in the tail, after the row, and the unrolled loop's width and chunk.
+type ReduceSink = (
+    TokenStream,
+    TokenStream,
+    TokenStream,
+    TokenStream,
+    Option<(usize, TokenStream)>,
+);
+
 /// Accumulation into a reduction's temp. Where the accumulator runs along the inner loop
 /// (a kept inner axis) each chunk loads, combines and stores it; where the inner axis is
 /// reduced, lanes accumulate in registers across the row and fold into the slot once.
@@ -654,16 +834,8 @@ pub(super) fn emit_reduce_sink(
     best: Option<usize>,
     index: Option<usize>,
     suffix: &str,
-) -> (
-    TokenStream,
-    TokenStream,
-    TokenStream,
-    TokenStream,
-    Option<(usize, TokenStream)>,
-) {
-    let Emitter {
-        rt, graph, kernel, ..
-    } = *cx;
+) -> ReduceSink {
+    let Emitter { rt, kernel, .. } = *cx;
     let p = quote!(#rt::__private);
     // A sibling reduction's accumulators get names of their own (`suffix`).
     let (acc_regs, all) = (
@@ -674,78 +846,9 @@ pub(super) fn emit_reduce_sink(
     let acc_slice = slice_ident(&acc_op.buffer);
     let acc_off = offset_ident(acc);
     let v = value_ident(value);
-    let value_c = compute_type(rt, graph.nodes[nest.values[value].node].dtype);
 
     if let (Some(best), Some(index)) = (best, index) {
-        let is_max = kind == ReduceKind::ArgMax;
-        let best_op = &nest.operands[best];
-        let best_slice = slice_ident(&best_op.buffer);
-        let best_off = offset_ident(best);
-        let idx_off = offset_ident(index);
-        if acc_op.inner_stride.is_zero() {
-            // One (best, chunk base) pair in registers through the row (`arg_step`: each
-            // lane sees its elements in order), turned into indices at the row's end.
-            // The running index walks the inner loop at its operand's stride: 1 along a
-            // row, more where the inner loop is an outer axis of the reduced ones (a region
-            // of a `concat` one column wide leaves its rows as the inner loop, each
-            // `columns` indices apart; issue 37: `argmax(concat([a, a, b], axis = 1))`
-            // returned the row number).
-            let index_stride = &nest.operands[index].inner_stride;
-            let (base, step) = if index_stride.is_zero() {
-                (quote!(#idx_off), quote!(0usize))
-            } else if index_stride.is_lit(1) {
-                (quote!(#idx_off + __tg_j), quote!(1usize))
-            } else {
-                let stride = offset_expr(quote!(0usize), index_stride, None);
-                (quote!(#idx_off + __tg_j * #stride), stride)
-            };
-            // Four pairs, as the sums' four accumulators, so that chunks do not wait on
-            // each other's compare-and-select chain; each pair still sees its chunks in
-            // order, and `arg_fold` applies the full rules across pairs.
-            // Pair `u` takes chunk `u` of each group of four (the unrolled loop's
-            // `__tg_u`); chunks after the last whole group and the tail go to pair 0.
-            let init = quote! {
-                let mut __tg_best = [#p::V::<#value_c>::splat(<#value_c as #p::Identity>::LOWEST); 4];
-                let mut __tg_best_base = [#p::V::<i64>::splat(-1); 4];
-            };
-            let step_call = |u: TokenStream| {
-                quote! {
-                    #p::arg_step::<#value_c, #is_max>(&mut __tg_best[#u], &mut __tg_best_base[#u], #v, #base, #p::lane_mask(__tg_n));
-                }
-            };
-            let unrolled = step_call(quote!(__tg_u));
-            let main = step_call(quote!(0));
-            let finish = quote! {
-                for __tg_u in 0..4 {
-                    #p::arg_fold::<#value_c, #is_max>(__tg_best[__tg_u], #p::arg_indices(__tg_best_base[__tg_u], #step), &mut #best_slice[#best_off], &mut #acc_slice[#acc_off]);
-                }
-            };
-            return (init, main.clone(), main, finish, Some((4, unrolled)));
-        }
-        // The accumulator in memory, one slot per column: the lanes' indices as a vector.
-        let index_stride = &nest.operands[index].inner_stride;
-        let idx = if index_stride.is_zero() {
-            quote!(#p::V::<i64>::splat(#idx_off as i64))
-        } else if index_stride.is_lit(1) {
-            quote!(#p::iota(#idx_off + __tg_j))
-        } else {
-            let stride = offset_expr(quote!(0usize), index_stride, None);
-            quote!(#p::iota_strided(#idx_off + __tg_j * #stride, #stride))
-        };
-        let step = quote! {
-            let mut __tg_best = #p::load::<#value_c>(#best_slice, #best_off + __tg_j, __tg_n);
-            let mut __tg_best_i = #p::load::<i64>(#acc_slice, #acc_off + __tg_j, __tg_n);
-            #p::arg_combine::<#value_c, #is_max>(&mut __tg_best, &mut __tg_best_i, #v, #idx, #p::lane_mask(__tg_n));
-            #p::store::<#value_c>(#best_slice, #best_off + __tg_j, __tg_n, __tg_best);
-            #p::store::<i64>(#acc_slice, #acc_off + __tg_j, __tg_n, __tg_best_i);
-        };
-        return (
-            TokenStream::new(),
-            step.clone(),
-            step,
-            TokenStream::new(),
-            None,
-        );
+        return arg_reduce_sink(cx, nest, kind, acc, value, best, index);
     }
 
     let acc_temp = match acc_op.buffer {
@@ -803,6 +906,97 @@ pub(super) fn emit_reduce_sink(
     let step = quote! {
         let __tg_a = #p::load::<#c>(#acc_slice, #acc_off + __tg_j, __tg_n);
         #p::store::<#c>(#acc_slice, #acc_off + __tg_j, __tg_n, #lane_combine(__tg_a, #v));
+    };
+    (
+        TokenStream::new(),
+        step.clone(),
+        step,
+        TokenStream::new(),
+        None,
+    )
+}
+
+/// `argmax`/`argmin`'s sink: the best value so far (in `best`'s temp) and its index (in
+/// the accumulator `acc`, the node's temp), from the element indices of operand `index`.
+/// Along a reduced inner axis the pairs live in registers through the row; along a kept
+/// one each chunk loads, combines and stores both.
+fn arg_reduce_sink(
+    cx: &Emitter<'_>,
+    nest: &LoopNest,
+    kind: ReduceKind,
+    acc: usize,
+    value: usize,
+    best: usize,
+    index: usize,
+) -> ReduceSink {
+    let Emitter { rt, graph, .. } = *cx;
+    let p = quote!(#rt::__private);
+    let acc_op = &nest.operands[acc];
+    let acc_slice = slice_ident(&acc_op.buffer);
+    let acc_off = offset_ident(acc);
+    let v = value_ident(value);
+    let value_c = compute_type(rt, graph.nodes[nest.values[value].node].dtype);
+    let is_max = kind == ReduceKind::ArgMax;
+    let best_op = &nest.operands[best];
+    let best_slice = slice_ident(&best_op.buffer);
+    let best_off = offset_ident(best);
+    let idx_off = offset_ident(index);
+    if acc_op.inner_stride.is_zero() {
+        // One (best, chunk base) pair in registers through the row (`arg_step`: each
+        // lane sees its elements in order), turned into indices at the row's end.
+        // The running index walks the inner loop at its operand's stride: 1 along a
+        // row, more where the inner loop is an outer axis of the reduced ones (a region
+        // of a `concat` one column wide leaves its rows as the inner loop, each
+        // `columns` indices apart; issue 37: `argmax(concat([a, a, b], axis = 1))`
+        // returned the row number).
+        let index_stride = &nest.operands[index].inner_stride;
+        let (base, step) = if index_stride.is_zero() {
+            (quote!(#idx_off), quote!(0usize))
+        } else if index_stride.is_lit(1) {
+            (quote!(#idx_off + __tg_j), quote!(1usize))
+        } else {
+            let stride = offset_expr(quote!(0usize), index_stride, None);
+            (quote!(#idx_off + __tg_j * #stride), stride)
+        };
+        // Four pairs, as the sums' four accumulators, so that chunks do not wait on
+        // each other's compare-and-select chain; each pair still sees its chunks in
+        // order, and `arg_fold` applies the full rules across pairs.
+        // Pair `u` takes chunk `u` of each group of four (the unrolled loop's
+        // `__tg_u`); chunks after the last whole group and the tail go to pair 0.
+        let init = quote! {
+            let mut __tg_best = [#p::V::<#value_c>::splat(<#value_c as #p::Identity>::LOWEST); 4];
+            let mut __tg_best_base = [#p::V::<i64>::splat(-1); 4];
+        };
+        let step_call = |u: TokenStream| {
+            quote! {
+                #p::arg_step::<#value_c, #is_max>(&mut __tg_best[#u], &mut __tg_best_base[#u], #v, #base, #p::lane_mask(__tg_n));
+            }
+        };
+        let unrolled = step_call(quote!(__tg_u));
+        let main = step_call(quote!(0));
+        let finish = quote! {
+            for __tg_u in 0..4 {
+                #p::arg_fold::<#value_c, #is_max>(__tg_best[__tg_u], #p::arg_indices(__tg_best_base[__tg_u], #step), &mut #best_slice[#best_off], &mut #acc_slice[#acc_off]);
+            }
+        };
+        return (init, main.clone(), main, finish, Some((4, unrolled)));
+    }
+    // The accumulator in memory, one slot per column: the lanes' indices as a vector.
+    let index_stride = &nest.operands[index].inner_stride;
+    let idx = if index_stride.is_zero() {
+        quote!(#p::V::<i64>::splat(#idx_off as i64))
+    } else if index_stride.is_lit(1) {
+        quote!(#p::iota(#idx_off + __tg_j))
+    } else {
+        let stride = offset_expr(quote!(0usize), index_stride, None);
+        quote!(#p::iota_strided(#idx_off + __tg_j * #stride, #stride))
+    };
+    let step = quote! {
+        let mut __tg_best = #p::load::<#value_c>(#best_slice, #best_off + __tg_j, __tg_n);
+        let mut __tg_best_i = #p::load::<i64>(#acc_slice, #acc_off + __tg_j, __tg_n);
+        #p::arg_combine::<#value_c, #is_max>(&mut __tg_best, &mut __tg_best_i, #v, #idx, #p::lane_mask(__tg_n));
+        #p::store::<#value_c>(#best_slice, #best_off + __tg_j, __tg_n, __tg_best);
+        #p::store::<i64>(#acc_slice, #acc_off + __tg_j, __tg_n, __tg_best_i);
     };
     (
         TokenStream::new(),

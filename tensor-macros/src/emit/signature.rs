@@ -218,11 +218,6 @@ fn static_check(
     StaticCheck { form_trait, traits }
 }
 
-/// The three traits of an argument and their impls ([`StaticCheck`] for graphs with only
-/// literal dims, [`symbolic_check`] for graphs with names; `symbolic` chooses). Each check
-/// is a subtrait of tensor-core's `SameDtype<E, declared>`, so that the one impl of step 3
-/// proves the argument's dtype is the declared one and the blanket impl of step 1 hands the
-/// elements on through `SameDtype`'s identity; steps 2 and 3 have no methods.
 /// How step 1 of an argument's checks reads it (tensor-core's trait).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Lending {
@@ -239,6 +234,12 @@ enum Lending {
     LendPointee,
 }
 
+/// The three traits of an argument and their impls ([`StaticCheck`] for graphs with only
+/// literal dims, [`symbolic_check`] for graphs with names; `lending` chooses). Each check
+/// is a subtrait of tensor-core's `SameDtype<E, declared>`, so that the one impl of step 3
+/// proves the argument's dtype is the declared one and the blanket impl of step 1 hands the
+/// elements on through `SameDtype`'s identity; steps 2 and 3 have no methods.
+/// Step 1 is `step1_read`, step 2 `step2_shape`, step 3 `step3_dims`.
 fn arg_check_traits(
     rt: &TokenStream,
     vis: &syn::Visibility,
@@ -277,141 +278,16 @@ fn arg_check_traits(
     // Step 2 prints the argument's shape in Rust's array notation (`{A}`, tensor-core's
     // `Notation`): one format for every rank (`[f32; 32]`, `[[f32; 8]]`).
     let shape_message = format!("{owner} `{declared}`; you passed a tensor shaped like `{{A}}`");
-    // The literal dims are step 3's const parameters (`D0` … by axis); a name prints as `_`.
-    let d: Vec<proc_macro2::Ident> = dims
-        .iter()
-        .enumerate()
-        .filter(|(_, dim)| !dim.is_symbolic())
-        .map(|(axis, _)| format_ident!("D{}", axis))
-        .collect();
-    let literals: Vec<Literal> = dims
-        .iter()
-        .filter_map(|dim| match dim {
-            Dim::Static(n) => Some(Literal::usize_unsuffixed(*n)),
-            Dim::Named(_) | Dim::Expr(_) => None,
-        })
-        .collect();
-    let passed: Vec<String> = dims
-        .iter()
-        .enumerate()
-        .map(|(axis, dim)| match dim {
-            Dim::Static(_) => format!("{{D{axis}}}"),
-            Dim::Named(_) | Dim::Expr(_) => "_".to_string(),
-        })
-        .collect();
-    let dims_message = format!(
-        "{owner} `{declared}`; you passed `{{E}}[{}]`",
-        passed.join(", ")
-    );
-    // Step 2's impl at the declared rank: a literal dim is `Fixed<D>` (for a graph with names
-    // also a `Dyn`, which tensor-core's `UnderLiteral` maps to the literal: checked at call
-    // entry), a name any dim.
-    let mut generics = Vec::new();
-    let mut axes = Vec::new();
-    for (axis, dim) in dims.iter().enumerate() {
-        let a = format_ident!("A{}", axis);
-        let dk = format_ident!("D{}", axis);
-        match dim {
-            Dim::Named(_) | Dim::Expr(_) => {
-                generics.push(quote!(#a: #p::Dim));
-                axes.push(quote!(#a));
-            }
-            Dim::Static(n) if symbolic => {
-                let n = Literal::usize_unsuffixed(*n);
-                generics.push(quote!(#a: #p::UnderLiteral<#n, Out = #p::Fixed<#dk>>));
-                generics.push(quote!(const #dk: usize));
-                axes.push(quote!(#a));
-            }
-            Dim::Static(_) => {
-                generics.push(quote!(const #dk: usize));
-                axes.push(quote!(#p::Fixed<#dk>));
-            }
-        }
-    }
-    let shape = if dims.is_empty() {
-        quote!(#p::Rank0)
-    } else {
-        let rank = format_ident!("Rank{}", dims.len());
-        quote!(#p::#rank<#(#axes),*>)
-    };
-    // Step 2's notation slot: with only literal dims it is the declared shape's own
-    // (`[[E; D1]; D0]`), so that rustc's "but trait … is implemented" line shows the declared
-    // notation; a graph with names takes any (a flat slice passes as `[f32]`).
-    let (notation_param, notation_arg) = if symbolic {
-        (quote!(A: ?Sized,), quote!(A))
-    } else {
-        let array = dims
-            .iter()
-            .enumerate()
-            .rev()
-            .fold(quote!(E), |inner, (axis, _)| {
-                let dk = format_ident!("D{}", axis);
-                quote!([#inner; #dk])
-            });
-        (TokenStream::new(), array)
-    };
-    // What step 1 reads (`StaticInput`: slices; `Lend`: parts with dims) and the shape type
-    // step 2 checks: the argument's own, or for a flat slice or an `IxDyn` array the declared
-    // shape with names as run-time dims (tensor-core's `Checked`).
-    let (runtime_trait, checked, checked_bound) = if symbolic {
-        let pattern = pattern_type(rt, dims);
-        let flat = if dims.iter().filter(|d| d.is_symbolic()).count() <= 1 {
-            quote!(#p::SliceOk)
-        } else {
-            quote!(#p::NoSlice)
-        };
-        let runtime = match (lending, output) {
-            (_, true) => quote!(LendMut),
-            (Lending::LendPointee, false) => quote!(LendPointee),
-            _ => quote!(Lend),
-        };
-        (
-            runtime,
-            quote!(<X::Shape as #p::Checked<#pattern, #flat>>::Out),
-            quote!(X::Shape: #p::Checked<#pattern, #flat>,),
-        )
-    } else {
-        let runtime = match (lending, output) {
-            (_, true) => quote!(StaticOutput),
-            (Lending::Pointee, false) => quote!(StaticPointee),
-            _ => quote!(StaticInput),
-        };
-        (runtime, quote!(X::Shape), TokenStream::new())
-    };
+    let (d, literals, dims_message) = step3_dims(dims, &owner, &declared);
+    let (generics, shape, notation_param, notation_arg) = step2_shape(&p, dims, symbolic);
+    let Step1 {
+        method,
+        form,
+        form_read,
+        checked,
+        checked_bound,
+    } = step1_read(rt, dims, &t, lending, output, span);
     let notation = quote!(X::Notation);
-    // Paths in full: a `use` per argument (of the runtime trait, `Fixed`, …) cost 3% of
-    // `cargo check` instructions on the compile-time bench's set 1 (NOTES.md).
-    // Located at the declared type like the rest of the impls (rustc's notes on the
-    // bound point there), resolved where the path was written (`$crate`).
-    let form = located_at(quote!(#p::#runtime_trait), span);
-    let (method, read, same) = match (symbolic, output) {
-        (false, false) => (
-            quote!(fn elements(&self) -> &[#t]),
-            quote!(#form::elements(self)),
-            quote!(slice),
-        ),
-        (false, true) => (
-            quote!(fn elements_mut(&mut self) -> &mut [#t]),
-            quote!(#form::elements_mut(self)),
-            quote!(slice_mut),
-        ),
-        (true, false) => (
-            quote!(fn lend(&self) -> #p::ArgParts<'_, #t>),
-            quote!(#form::lend(self)),
-            quote!(parts),
-        ),
-        (true, true) => (
-            quote!(fn lend_mut(&mut self) -> #p::ArgPartsMut<'_, #t>),
-            quote!(#form::lend_mut(self)),
-            quote!(parts_mut),
-        ),
-    };
-    // The method in `quote!`: its `self` and body must have the same hygiene.
-    let form_read = quote! {
-        #method {
-            <() as #p::SameDtype<X::Elem, #t>>::#same(#read)
-        }
-    };
     // The values behind a closure's `&` include slices.
     let maybe_unsized = (lending == Lending::LendPointee).then(|| quote!(+ ?::core::marker::Sized));
     let extra = if symbolic {
@@ -462,6 +338,191 @@ fn arg_check_traits(
         #[diagnostic::on_unimplemented(message = #dims_message, label = #label, note = #note)]
         #vis trait #dims_trait<E, #(const #d: usize),*>: #p::SameDtype<E, #t> {}
         #impls
+    }
+}
+
+/// Step 3 of an argument's checks: its const parameters (`D0` … by axis, the literal
+/// dims), the declared literals, and the message that prints the passed dims.
+fn step3_dims(
+    dims: &[Dim],
+    owner: &str,
+    declared: &str,
+) -> (Vec<proc_macro2::Ident>, Vec<Literal>, String) {
+    // The literal dims are step 3's const parameters (`D0` … by axis); a name prints as `_`.
+    let d: Vec<proc_macro2::Ident> = dims
+        .iter()
+        .enumerate()
+        .filter(|(_, dim)| !dim.is_symbolic())
+        .map(|(axis, _)| format_ident!("D{}", axis))
+        .collect();
+    let literals: Vec<Literal> = dims
+        .iter()
+        .filter_map(|dim| match dim {
+            Dim::Static(n) => Some(Literal::usize_unsuffixed(*n)),
+            Dim::Named(_) | Dim::Expr(_) => None,
+        })
+        .collect();
+    let passed: Vec<String> = dims
+        .iter()
+        .enumerate()
+        .map(|(axis, dim)| match dim {
+            Dim::Static(_) => format!("{{D{axis}}}"),
+            Dim::Named(_) | Dim::Expr(_) => "_".to_string(),
+        })
+        .collect();
+    let dims_message = format!(
+        "{owner} `{declared}`; you passed `{{E}}[{}]`",
+        passed.join(", ")
+    );
+    (d, literals, dims_message)
+}
+
+/// Step 2 of an argument's checks: the generics and shape type of its impl at the declared
+/// rank, and the notation slot (a parameter and the impl's argument).
+fn step2_shape(
+    p: &TokenStream,
+    dims: &[Dim],
+    symbolic: bool,
+) -> (Vec<TokenStream>, TokenStream, TokenStream, TokenStream) {
+    // Step 2's impl at the declared rank: a literal dim is `Fixed<D>` (for a graph with names
+    // also a `Dyn`, which tensor-core's `UnderLiteral` maps to the literal: checked at call
+    // entry), a name any dim.
+    let mut generics = Vec::new();
+    let mut axes = Vec::new();
+    for (axis, dim) in dims.iter().enumerate() {
+        let a = format_ident!("A{}", axis);
+        let dk = format_ident!("D{}", axis);
+        match dim {
+            Dim::Named(_) | Dim::Expr(_) => {
+                generics.push(quote!(#a: #p::Dim));
+                axes.push(quote!(#a));
+            }
+            Dim::Static(n) if symbolic => {
+                let n = Literal::usize_unsuffixed(*n);
+                generics.push(quote!(#a: #p::UnderLiteral<#n, Out = #p::Fixed<#dk>>));
+                generics.push(quote!(const #dk: usize));
+                axes.push(quote!(#a));
+            }
+            Dim::Static(_) => {
+                generics.push(quote!(const #dk: usize));
+                axes.push(quote!(#p::Fixed<#dk>));
+            }
+        }
+    }
+    let shape = if dims.is_empty() {
+        quote!(#p::Rank0)
+    } else {
+        let rank = format_ident!("Rank{}", dims.len());
+        quote!(#p::#rank<#(#axes),*>)
+    };
+    // Step 2's notation slot: with only literal dims it is the declared shape's own
+    // (`[[E; D1]; D0]`), so that rustc's "but trait … is implemented" line shows the declared
+    // notation; a graph with names takes any (a flat slice passes as `[f32]`).
+    let (notation_param, notation_arg) = if symbolic {
+        (quote!(A: ?Sized,), quote!(A))
+    } else {
+        let array = dims
+            .iter()
+            .enumerate()
+            .rev()
+            .fold(quote!(E), |inner, (axis, _)| {
+                let dk = format_ident!("D{}", axis);
+                quote!([#inner; #dk])
+            });
+        (TokenStream::new(), array)
+    };
+    (generics, shape, notation_param, notation_arg)
+}
+
+/// Step 1 of an argument's checks: how it is read.
+struct Step1 {
+    /// The form trait's method (`fn elements(&self) -> &[f32]`, …), the runtime trait
+    /// (`form`) whose method it calls, and the method with its body (`form_read`).
+    method: TokenStream,
+    form: TokenStream,
+    form_read: TokenStream,
+    /// The shape type step 2 checks, and the bound that makes it (a graph with names).
+    checked: TokenStream,
+    checked_bound: TokenStream,
+}
+
+fn step1_read(
+    rt: &TokenStream,
+    dims: &[Dim],
+    t: &TokenStream,
+    lending: Lending,
+    output: bool,
+    span: proc_macro2::Span,
+) -> Step1 {
+    let symbolic = matches!(lending, Lending::Lend | Lending::LendPointee);
+    let p = quote!(#rt::__private);
+    // What step 1 reads (`StaticInput`: slices; `Lend`: parts with dims) and the shape type
+    // step 2 checks: the argument's own, or for a flat slice or an `IxDyn` array the declared
+    // shape with names as run-time dims (tensor-core's `Checked`).
+    let (runtime_trait, checked, checked_bound) = if symbolic {
+        let pattern = pattern_type(rt, dims);
+        let flat = if dims.iter().filter(|d| d.is_symbolic()).count() <= 1 {
+            quote!(#p::SliceOk)
+        } else {
+            quote!(#p::NoSlice)
+        };
+        let runtime = match (lending, output) {
+            (_, true) => quote!(LendMut),
+            (Lending::LendPointee, false) => quote!(LendPointee),
+            _ => quote!(Lend),
+        };
+        (
+            runtime,
+            quote!(<X::Shape as #p::Checked<#pattern, #flat>>::Out),
+            quote!(X::Shape: #p::Checked<#pattern, #flat>,),
+        )
+    } else {
+        let runtime = match (lending, output) {
+            (_, true) => quote!(StaticOutput),
+            (Lending::Pointee, false) => quote!(StaticPointee),
+            _ => quote!(StaticInput),
+        };
+        (runtime, quote!(X::Shape), TokenStream::new())
+    };
+    // Paths in full: a `use` per argument (of the runtime trait, `Fixed`, …) cost 3% of
+    // `cargo check` instructions on the compile-time bench's set 1 (NOTES.md).
+    // Located at the declared type like the rest of the impls (rustc's notes on the
+    // bound point there), resolved where the path was written (`$crate`).
+    let form = located_at(quote!(#p::#runtime_trait), span);
+    let (method, read, same) = match (symbolic, output) {
+        (false, false) => (
+            quote!(fn elements(&self) -> &[#t]),
+            quote!(#form::elements(self)),
+            quote!(slice),
+        ),
+        (false, true) => (
+            quote!(fn elements_mut(&mut self) -> &mut [#t]),
+            quote!(#form::elements_mut(self)),
+            quote!(slice_mut),
+        ),
+        (true, false) => (
+            quote!(fn lend(&self) -> #p::ArgParts<'_, #t>),
+            quote!(#form::lend(self)),
+            quote!(parts),
+        ),
+        (true, true) => (
+            quote!(fn lend_mut(&mut self) -> #p::ArgPartsMut<'_, #t>),
+            quote!(#form::lend_mut(self)),
+            quote!(parts_mut),
+        ),
+    };
+    // The method in `quote!`: its `self` and body must have the same hygiene.
+    let form_read = quote! {
+        #method {
+            <() as #p::SameDtype<X::Elem, #t>>::#same(#read)
+        }
+    };
+    Step1 {
+        method,
+        form,
+        form_read,
+        checked,
+        checked_bound,
     }
 }
 
@@ -1488,6 +1549,9 @@ fn choose_kernel(
 /// their signatures with an unreachable body so the rest of the crate still type-checks.
 /// `warnings` are statements placed first in the body of `name`, where the lint level of
 /// the graph's attributes applies to them.
+///
+/// The parameters' argument traits come first, then one of the module's two forms: a graph
+/// with only literal dims (`literal_pair`) or a graph with names (`symbolic_pair`).
 pub fn emit_graph_fn(
     rt: &TokenStream,
     f: &GraphFn,
@@ -1495,11 +1559,6 @@ pub fn emit_graph_fn(
     kernel: Option<&Kernel>,
     warnings: &TokenStream,
 ) -> TokenStream {
-    let p = quote!(#rt::__private);
-    let attrs = &f.attrs;
-    let vis = &f.vis;
-    let name = &fn_ident(f);
-    let into_name = format_ident!("{}_into", name);
     let symbolic = is_symbolic(f);
     let param_names: Vec<_> = (0..f.params.len()).map(|i| param_ident(f, i)).collect();
     let outputs = output_types(f, graph);
@@ -1528,60 +1587,206 @@ pub fn emit_graph_fn(
     } else {
         emit_arg_traits(rt, f, outputs.as_deref(), symbolic)
     };
+    let Some(outputs) = outputs else {
+        // Errors and no declared output type: nothing to name the output by.
+        let (attrs, vis, name) = (&f.attrs, &f.vis, fn_ident(f));
+        return quote! {
+            #arg_traits
+            #(#attrs)*
+            #[allow(unused_variables, unreachable_code, clippy::too_many_arguments)]
+            #vis fn #name(#(#param_names: #param_types),*) -> ! {
+                #warnings
+                ::core::panic!()
+            }
+        };
+    };
+    let pair = Pair::new(rt, f, graph.zip(kernel), outputs, param_names, param_types);
+    let docs = PairDocs::new(f, &pair.outputs, symbolic, pair.reads_indices, kernel);
+    let functions = if symbolic {
+        symbolic_pair(&pair, &docs, warnings)
+    } else {
+        literal_pair(&pair, &docs, warnings, static_named)
+    };
+    quote! {
+        #arg_traits
+        #functions
+    }
+}
 
-    let outputs = match outputs {
-        Some(o) => o,
-        None => {
-            // Errors and no declared output type: nothing to name the output by.
-            return quote! {
-                #arg_traits
-                #(#attrs)*
-                #[allow(unused_variables, unreachable_code, clippy::too_many_arguments)]
-                #vis fn #name(#(#param_names: #param_types),*) -> ! {
-                    #warnings
-                    ::core::panic!()
-                }
-            };
+/// What both forms of a graph's function pair share once its outputs are known: the
+/// names, the parameters and the returned value.
+struct Pair<'a> {
+    rt: &'a TokenStream,
+    f: &'a GraphFn,
+    /// The checked graph and its kernel; `None` when checking failed (the bodies panic).
+    checked: Option<(&'a TypedGraph, &'a Kernel)>,
+    /// `name` and `name_into`.
+    name: proc_macro2::Ident,
+    into_name: proc_macro2::Ident,
+    param_names: Vec<proc_macro2::Ident>,
+    param_types: Vec<TokenStream>,
+    /// Each output's dtype and dims.
+    outputs: Vec<(DType, Vec<Dim>)>,
+    out_names: Vec<proc_macro2::Ident>,
+    out_tensor_types: Vec<TokenStream>,
+    /// `f`'s return type (the tensor, or a tuple of them) and the value it returns.
+    ret_type: TokenStream,
+    ret_value: TokenStream,
+    /// The graph reads indices (`ops::INDEX_OPS`): it checks them at call entry, so with
+    /// only literal dims too it returns `Result`.
+    reads_indices: bool,
+}
+
+impl<'a> Pair<'a> {
+    fn new(
+        rt: &'a TokenStream,
+        f: &'a GraphFn,
+        checked: Option<(&'a TypedGraph, &'a Kernel)>,
+        outputs: Vec<(DType, Vec<Dim>)>,
+        param_names: Vec<proc_macro2::Ident>,
+        param_types: Vec<TokenStream>,
+    ) -> Self {
+        let name = fn_ident(f);
+        let into_name = format_ident!("{}_into", name);
+        let out_names = output_idents(f, outputs.len());
+        let out_tensor_types: Vec<_> = outputs
+            .iter()
+            .map(|(d, dims)| tensor_type(rt, *d, dims))
+            .collect();
+        let (ret_type, ret_value) = if outputs.len() == 1 {
+            let o = &out_names[0];
+            (out_tensor_types[0].clone(), quote!(#o))
+        } else {
+            (quote!((#(#out_tensor_types),*)), quote!((#(#out_names),*)))
+        };
+        Pair {
+            rt,
+            f,
+            checked,
+            name,
+            into_name,
+            param_names,
+            param_types,
+            outputs,
+            out_names,
+            out_tensor_types,
+            ret_type,
+            ret_value,
+            reads_indices: f.calls(crate::ops::INDEX_OPS),
         }
-    };
-    let out_names = output_idents(f, outputs.len());
-    let out_tensor_types: Vec<_> = outputs
-        .iter()
-        .map(|(d, dims)| tensor_type(rt, *d, dims))
-        .collect();
-    let ret_type = if outputs.len() == 1 {
-        out_tensor_types[0].clone()
-    } else {
-        quote!((#(#out_tensor_types),*))
-    };
-    let ret_value = if outputs.len() == 1 {
-        let o = &out_names[0];
-        quote!(#o)
-    } else {
-        quote!((#(#out_names),*))
-    };
-    let checked = graph.zip(kernel);
-    // The rustdoc of both functions shows the graph's signature in the DSL notation, after
-    // the graph's own doc comment: the Rust signature names argument traits and `Fixed`.
-    let dsl = signature_text(f, &outputs);
-    let sig_doc = format!(" Graph signature: `{dsl}`");
-    let fail_doc = if symbolic {
-        " Dim names are bound from the arguments when the function is called; arguments that \
-         disagree on a name, slices whose length does not fit and outputs of the wrong size \
-         are an `Err` (`ShapeError`), returned before anything is \
-         written."
-    } else {
-        " Every dim is checked while compiling: the function cannot fail."
-    };
-    // A graph that reads indices (`ops::INDEX_OPS`) checks them at call entry: with only
-    // literal dims too, it returns `Result`.
-    let reads_indices = f.calls(crate::ops::INDEX_OPS);
-    let fail_doc = if reads_indices && !symbolic {
-        " Every dim is checked while compiling; an index out of range is an `Err` \
-         (`ShapeError::IndexOutOfRange`), returned before anything is written."
-    } else {
-        fail_doc
-    };
+    }
+}
+
+/// What differs between the two forms' functions (`Pair::functions`).
+struct PairFunctions {
+    /// The lints `f` allows, its return (`-> …`) and its body after the warnings.
+    f_allow: TokenStream,
+    f_ret: TokenStream,
+    f_body: TokenStream,
+    /// `_into`'s first doc line, its output parameters, its return (`-> …`, or nothing)
+    /// and its body.
+    into_doc: String,
+    into_outputs: Vec<TokenStream>,
+    into_ret: TokenStream,
+    into_body: TokenStream,
+}
+
+impl Pair<'_> {
+    /// `f` and `_into`, the same in both forms but for `functions`. `f` carries the
+    /// graph's attributes and doc comment; the rustdoc of both shows the signature in the
+    /// DSL, `f`'s says when it fails, `_into`'s what it allocates.
+    fn functions(
+        &self,
+        docs: &PairDocs,
+        warnings: &TokenStream,
+        functions: PairFunctions,
+    ) -> TokenStream {
+        let Pair {
+            f,
+            name,
+            into_name,
+            param_names,
+            param_types,
+            ..
+        } = self;
+        let PairFunctions {
+            f_allow,
+            f_ret,
+            f_body,
+            into_doc,
+            into_outputs,
+            into_ret,
+            into_body,
+        } = functions;
+        let (attrs, vis) = (&f.attrs, &f.vis);
+        let (sig_doc, fail_doc) = (&docs.signature, docs.fail);
+        quote! {
+            #(#attrs)*
+            #[doc = ""]
+            #[doc = #sig_doc]
+            #[doc = ""]
+            #[doc = #fail_doc]
+            #[allow(#f_allow)]
+            #vis fn #name(#(#param_names: #param_types),*) #f_ret {
+                #warnings
+                #f_body
+            }
+
+            #[doc = #into_doc]
+            #[doc = ""]
+            #[doc = #sig_doc]
+            #[allow(clippy::too_many_arguments, unused_variables, unused_mut, unreachable_code)]
+            #vis fn #into_name(#(#param_names: #param_types,)* #(#into_outputs),*) #into_ret {
+                #into_body
+            }
+        }
+    }
+}
+
+/// The rustdoc of both functions, after the graph's own doc comment.
+struct PairDocs {
+    /// The graph's signature in the DSL notation: the Rust signature names argument traits
+    /// and `Fixed`.
+    signature: String,
+    /// When the function can fail, and how.
+    fail: &'static str,
+    /// What `_into` allocates: "; allocates nothing" or the list (`alloc_doc`).
+    alloc: String,
+}
+
+impl PairDocs {
+    fn new(
+        f: &GraphFn,
+        outputs: &[(DType, Vec<Dim>)],
+        symbolic: bool,
+        reads_indices: bool,
+        kernel: Option<&Kernel>,
+    ) -> Self {
+        let fail = if reads_indices && !symbolic {
+            " Every dim is checked while compiling; an index out of range is an `Err` \
+             (`ShapeError::IndexOutOfRange`), returned before anything is written."
+        } else if symbolic {
+            " Dim names are bound from the arguments when the function is called; arguments \
+             that disagree on a name, slices whose length does not fit and outputs of the \
+             wrong size are an `Err` (`ShapeError`), returned before anything is written."
+        } else {
+            " Every dim is checked while compiling: the function cannot fail."
+        };
+        PairDocs {
+            signature: format!(" Graph signature: `{}`", signature_text(f, outputs)),
+            fail,
+            alloc: alloc_doc(kernel),
+        }
+    }
+}
+
+/// The end of `_into`'s first doc sentence: what it allocates, each measured with a
+/// counting allocator (NOTES.md, "Diagnostics"): temps off the stack come from the scratch
+/// pool; a product packs its operands into tensor-core's per-thread GEMM workspace
+/// (gemm/pack.rs); a stage split into tasks, a scan (reduce.rs `scan`) and a product's
+/// packing (gemm/packed.rs) may run on rayon's pool, which rayon builds (and allocates)
+/// when it is first used.
+fn alloc_doc(kernel: Option<&Kernel>) -> String {
     let allocates = kernel.is_some_and(|k| {
         k.temps.iter().any(|t| {
             t.row_local.is_none()
@@ -1591,11 +1796,6 @@ pub fn emit_graph_fn(
                     .is_none_or(|n| n > super::stages::STACK_ROW_LIMIT)
         })
     });
-    // What `_into` allocates, each measured with a counting allocator (NOTES.md,
-    // "Diagnostics"): temps off the stack come from the scratch pool; a product packs its
-    // operands into tensor-core's per-thread GEMM workspace (gemm/pack.rs); a stage split
-    // into tasks, a scan (reduce.rs `scan`) and a product's packing (gemm/packed.rs) may run
-    // on rayon's pool, which rayon builds (and allocates) when it is first used.
     let products = kernel.is_some_and(|k| k.nests.iter().any(|n| n.matmul.is_some()));
     let threads = kernel.is_some_and(|k| {
         k.stages.iter().any(|s| s.tasks.is_some())
@@ -1622,7 +1822,7 @@ pub fn emit_graph_fn(
              thread pool, which rayon allocates when it is first used",
         );
     }
-    let alloc_doc = if alloc_parts.is_empty() {
+    if alloc_parts.is_empty() {
         "; allocates nothing".to_string()
     } else {
         format!(
@@ -1630,286 +1830,176 @@ pub fn emit_graph_fn(
              makes no allocation",
             alloc_parts.join("; ")
         )
+    }
+}
+
+/// The pair of a graph with only literal dims: it cannot fail (unless it reads indices,
+/// `Pair::reads_indices`). Its tensor arguments and outputs are read through their argument
+/// traits (in the closure form the parameters are `&impl` them, as the closure passes
+/// `&dyn`), whose one impl that can hold is for the declared dtype and literal dims: the
+/// slices have exactly the static length. `f` allocates its outputs and calls `_into`.
+fn literal_pair(
+    pair: &Pair,
+    docs: &PairDocs,
+    warnings: &TokenStream,
+    static_named: bool,
+) -> TokenStream {
+    let Pair {
+        rt,
+        f,
+        name,
+        into_name,
+        param_names,
+        out_names,
+        out_tensor_types,
+        ret_type,
+        ret_value,
+        ..
+    } = pair;
+    let p = quote!(#rt::__private);
+    let out_traits: Vec<_> = (0..out_names.len())
+        .map(|k| output_trait_ident(f, k, out_names.len()))
+        .collect();
+    let into_body = match pair.checked {
+        Some((graph, kernel)) => literal_into_body(pair, graph, kernel, &out_traits, static_named),
+        None => quote!(::core::panic!()),
     };
-
-    if !symbolic {
-        // A graph with only literal dims: it cannot fail. Its tensor arguments and outputs
-        // are read through their argument traits (in the closure form the parameters are
-        // `&impl` them, as the closure passes `&dyn`), whose one impl that can hold is for
-        // the declared dtype and literal dims: the slices have exactly the static length.
-        let out_traits: Vec<_> = (0..outputs.len())
-            .map(|k| output_trait_ident(f, k, outputs.len()))
-            .collect();
-        let into_body = match checked {
-            Some((graph, kernel)) => {
-                let mut setup = TokenStream::new();
-                for (index, param) in f.params.iter().enumerate() {
-                    if !is_tensor(f, index) {
-                        continue;
-                    }
-                    let name = &param.name;
-                    let t = storage_type(rt, param.ty.dtype);
-                    let slice = input_slice(index);
-                    // Called by name the argument is `impl` its trait, in the closure form
-                    // `&(impl … + ?Sized)`.
-                    let tr = input_trait_ident(f, param);
-                    let read = if static_named {
-                        quote!(#tr::elements(&#name))
-                    } else {
-                        quote!(#tr::elements(#name))
-                    };
-                    setup.extend(quote!(let #slice: &[#t] = #read;));
-                }
-                for (index, (out, tr)) in out_names.iter().zip(&out_traits).enumerate() {
-                    let t = storage_type(rt, outputs[index].0);
-                    let slice = output_slice(index);
-                    setup.extend(quote!(let #slice: &mut [#t] = #tr::elements_mut(#out);));
-                }
-                let body = literal_kernel(
-                    rt,
-                    f,
-                    &outputs,
-                    emit_kernel(
-                        &Emitter {
-                            rt,
-                            f,
-                            graph,
-                            kernel,
-                        },
-                        &entry_checks(f, graph, kernel),
-                    ),
-                );
-                if reads_indices {
-                    let checks = emit_index_checks(rt, f, graph);
-                    let exprs = graph_exprs(f, graph, &outputs);
-                    let signature = signature_static(rt, f, graph, &outputs, &exprs);
-                    quote! {
-                        #signature
-                        #setup
-                        let __tg_failed: #p::EntryError = '__tg_entry: {
-                            #checks
-                            #body;
-                            return ::core::result::Result::Ok(());
-                        };
-                        ::core::result::Result::Err(#p::entry_error(__tg_failed))
-                    }
-                } else {
-                    quote!(#setup #body)
-                }
-            }
-            None => quote!(::core::panic!()),
-        };
-        let into_doc =
-            format!(" Writes the outputs of [`{name}`] into caller-provided tensors{alloc_doc}.");
-        // A graph that reads indices checks them before the kernel: both functions then
-        // return `Result`.
-        let (f_ret, f_call, f_value, into_ret) = if reads_indices {
-            (
-                quote!(::core::result::Result<#ret_type, #p::ShapeError>),
-                quote!(?;),
-                quote!(::core::result::Result::Ok(#ret_value)),
-                quote!(-> ::core::result::Result<(), #p::ShapeError>),
-            )
-        } else {
-            (
-                quote!(#ret_type),
-                quote!(;),
-                quote!(#ret_value),
-                TokenStream::new(),
-            )
-        };
-        return quote! {
-            #arg_traits
-
-            #(#attrs)*
-            #[doc = ""]
-            #[doc = #sig_doc]
-            #[doc = ""]
-            #[doc = #fail_doc]
-            #[allow(clippy::too_many_arguments)]
-            #vis fn #name(#(#param_names: #param_types),*) -> #f_ret {
-                #warnings
+    let into_doc = format!(
+        " Writes the outputs of [`{name}`] into caller-provided tensors{}.",
+        docs.alloc
+    );
+    // A graph that reads indices checks them before the kernel: both functions then
+    // return `Result`.
+    let (f_ret, f_call, f_value, into_ret) = if pair.reads_indices {
+        (
+            quote!(-> ::core::result::Result<#ret_type, #p::ShapeError>),
+            quote!(?;),
+            quote!(::core::result::Result::Ok(#ret_value)),
+            quote!(-> ::core::result::Result<(), #p::ShapeError>),
+        )
+    } else {
+        (
+            quote!(-> #ret_type),
+            quote!(;),
+            quote!(#ret_value),
+            TokenStream::new(),
+        )
+    };
+    pair.functions(
+        docs,
+        warnings,
+        PairFunctions {
+            f_allow: quote!(clippy::too_many_arguments),
+            f_ret,
+            f_body: quote! {
                 #(let mut #out_names = <#out_tensor_types>::zeros();)*
                 #into_name(#(#param_names,)* #(&mut #out_names),*) #f_call
                 #f_value
-            }
+            },
+            into_doc,
+            into_outputs: out_names
+                .iter()
+                .zip(&out_traits)
+                .map(|(out, tr)| quote!(#out: &mut impl #tr))
+                .collect(),
+            into_ret,
+            into_body,
+        },
+    )
+}
 
-            #[doc = #into_doc]
-            #[doc = ""]
-            #[doc = #sig_doc]
-            #[allow(clippy::too_many_arguments, unused_variables, unused_mut, unreachable_code)]
-            #vis fn #into_name(#(#param_names: #param_types,)* #(#out_names: &mut impl #out_traits),*) #into_ret {
-                #into_body
-            }
+/// The body of a literal-dim graph's `_into`: the slices of its arguments and outputs,
+/// then the kernel (`literal_kernel`); a graph that reads indices checks them first, in
+/// call entry's labeled block (`symbolic_pair`), and returns `Result`.
+fn literal_into_body(
+    pair: &Pair,
+    graph: &TypedGraph,
+    kernel: &Kernel,
+    out_traits: &[proc_macro2::Ident],
+    static_named: bool,
+) -> TokenStream {
+    let Pair {
+        rt,
+        f,
+        outputs,
+        out_names,
+        ..
+    } = pair;
+    let p = quote!(#rt::__private);
+    let mut setup = TokenStream::new();
+    for (index, param) in f.params.iter().enumerate() {
+        if !is_tensor(f, index) {
+            continue;
+        }
+        let name = &param.name;
+        let t = storage_type(rt, param.ty.dtype);
+        let slice = input_slice(index);
+        // Called by name the argument is `impl` its trait, in the closure form
+        // `&(impl … + ?Sized)`.
+        let tr = input_trait_ident(f, param);
+        let read = if static_named {
+            quote!(#tr::elements(&#name))
+        } else {
+            quote!(#tr::elements(#name))
         };
+        setup.extend(quote!(let #slice: &[#t] = #read;));
     }
-
-    // Graphs with names: bind them at call entry, return `Result`.
-    let out_arg_types: Vec<_> = (0..outputs.len())
-        .map(|k| {
-            let tr = output_trait_ident(f, k, outputs.len());
-            quote!(impl #tr)
-        })
-        .collect();
-    // Call entry (binding, allocating, the kernel's size checks) runs in a labeled block
-    // whose failing steps break out with a boxed `EntryError` (`try_entry`): the function
-    // has one error exit, which unboxes it.
-    let exit = quote! {
-        ::core::result::Result::Err(#p::entry_error(__tg_failed))
-    };
-    let (items, f_body, into_body) = match checked {
-        Some((graph, kernel)) => {
-            let exprs = graph_exprs(f, graph, &outputs);
-            let signature = signature_static(rt, f, graph, &outputs, &exprs);
-            let checks = entry_checks(f, graph, kernel);
-            let kernel_body = emit_kernel(
-                &Emitter {
-                    rt,
-                    f,
-                    graph,
-                    kernel,
-                },
-                &checks,
-            );
-            // The kernel returns `Result` exactly when it checks sizes at entry.
-            let fallible = !checks.sizes.is_empty();
-            let dim_idents = dim_locals(&dim_names(f), &exprs);
-            let (kernel_fn, kernel_call) =
-                symbolic_kernel(rt, f, &outputs, fallible, kernel_body, &dim_idents, None);
-            // Row-strided ndarray views run in place through a second kernel that reads the
-            // pitchable parameters through run-time row pitches (NOTES.md, "Row-strided
-            // ndarray views"); call entry picks it only when an argument has a pitch.
-            let pitchable = pitchable_params(f, graph);
-            // Outputs of rank 2 or more with a name: one of only literal dims could take the
-            // streaming stores of a large literal nest (`streams_outputs`), which assume
-            // contiguous rows.
-            let out_pitchable: Vec<bool> = outputs
-                .iter()
-                .map(|(_, d)| d.len() >= 2 && d.iter().any(|d| !matches!(d, Dim::Static(_))))
-                .collect();
-            let pitched_kernel =
-                crate::lower::lower_graph_pitched(graph, &pitchable, &out_pitchable);
-            let (pitched, out_pitched, kernel_fn, kernel_call, into_call) = match &pitched_kernel {
-                None => (
-                    vec![false; f.params.len()],
-                    vec![false; outputs.len()],
-                    kernel_fn,
-                    kernel_call.clone(),
-                    kernel_call,
-                ),
-                Some(pk) => {
-                    let checks = entry_checks(f, graph, pk);
-                    let body = emit_kernel(
-                        &Emitter {
-                            rt,
-                            f,
-                            graph,
-                            kernel: pk,
-                        },
-                        &checks,
-                    );
-                    let pitch_idents: Vec<_> = (0..f.params.len())
-                        .filter(|&i| pitchable[i])
-                        .map(|i| dim_ident(&crate::lower::pitch_name(i)))
-                        .chain(
-                            (0..outputs.len())
-                                .filter(|&k| out_pitchable[k])
-                                .map(|k| dim_ident(&crate::lower::output_pitch_name(k))),
-                        )
-                        .collect();
-                    let (pitched_fn, pitched_call) = symbolic_kernel(
-                        rt,
-                        f,
-                        &outputs,
-                        !checks.sizes.is_empty(),
-                        body,
-                        &dim_idents,
-                        Some(&pitch_idents),
-                    );
-                    let choose = |into: bool| {
-                        choose_kernel(
-                            f,
-                            &pitchable,
-                            &outputs,
-                            &out_pitchable,
-                            into,
-                            &kernel_call,
-                            &pitched_call,
-                        )
-                    };
-                    let (call, into_call) = (choose(false), choose(true));
-                    (
-                        pitchable,
-                        out_pitchable,
-                        quote!(#kernel_fn #pitched_fn),
-                        call,
-                        into_call,
-                    )
-                }
-            };
-            let n = Literal::usize_unsuffixed(dim_idents.len());
-            // `f` binds the names from its inputs to size its outputs, then runs the
-            // kernel on them: one binding per call.
-            let (reads, shapes, slices) = input_reads(rt, f, &pitched);
-            let allocs = outputs.iter().zip(&out_names).map(|((dtype, dims), out)| {
-                let t = storage_type(rt, *dtype);
-                let s = shape_type(rt, dims);
-                let extents = dims.iter().map(|d| match d {
-                    Dim::Static(n) => {
-                        let n = Literal::usize_unsuffixed(*n);
-                        quote!(#n)
-                    }
-                    Dim::Named(_) | Dim::Expr(_) => size_expr(&Size::of(d)),
-                });
-                let zeros = try_entry(quote!(#p::graph_output::<#t, #s>([#(#extents),*])));
-                quote!(let mut #out = #zeros;)
-            });
-            let sig = signature_ident(f);
-            let bind = try_entry(quote!(#p::bind_entry::<#n>(&#sig, &[#(#shapes),*])));
-            let index_checks = emit_index_checks(rt, f, graph);
-            let out_slices = outputs
-                .iter()
-                .zip(&out_names)
-                .zip(&out_tensor_types)
-                .enumerate()
-                .map(|(k, (((dtype, _), out), ty))| {
-                    let slice = output_slice(k);
-                    let t = storage_type(rt, *dtype);
-                    quote!(let #slice: &mut [#t] = <#ty>::as_mut_slice(&mut #out);)
-                });
-            let f_body = quote! {
-                let __tg_failed: #p::EntryError = '__tg_entry: {
-                    #reads
-                    let [#(#dim_idents),*]: [usize; #n] = #bind;
-                    #(#allocs)*
-                    #slices
-                    #index_checks
-                    #(#out_slices)*
-                    #kernel_call
-                    return ::core::result::Result::Ok(#ret_value);
-                };
-                #exit
-            };
-            let binding = emit_binding(
+    for (index, (out, tr)) in out_names.iter().zip(out_traits).enumerate() {
+        let t = storage_type(rt, outputs[index].0);
+        let slice = output_slice(index);
+        setup.extend(quote!(let #slice: &mut [#t] = #tr::elements_mut(#out);));
+    }
+    let body = literal_kernel(
+        rt,
+        f,
+        outputs,
+        emit_kernel(
+            &Emitter {
                 rt,
                 f,
                 graph,
-                &outputs,
-                &out_names,
-                &dim_idents,
-                &pitched,
-                &out_pitched,
-            );
-            let into_body = quote! {
-                let __tg_failed: #p::EntryError = '__tg_entry: {
-                    #binding
-                    #into_call
-                    return ::core::result::Result::Ok(());
-                };
-                #exit
-            };
-            (quote!(#signature #kernel_fn), f_body, into_body)
-        }
+                kernel,
+            },
+            &entry_checks(f, graph, kernel),
+        ),
+    );
+    if !pair.reads_indices {
+        return quote!(#setup #body);
+    }
+    let checks = emit_index_checks(rt, f, graph);
+    let exprs = graph_exprs(f, graph, outputs);
+    let signature = signature_static(rt, f, graph, outputs, &exprs);
+    quote! {
+        #signature
+        #setup
+        let __tg_failed: #p::EntryError = '__tg_entry: {
+            #checks
+            #body;
+            return ::core::result::Result::Ok(());
+        };
+        ::core::result::Result::Err(#p::entry_error(__tg_failed))
+    }
+}
+
+/// The pair of a graph with names: both bind the names at call entry and return `Result`.
+/// Call entry (binding, allocating, the kernel's size checks) runs in a labeled block whose
+/// failing steps break out with a boxed `EntryError` (`try_entry`): the function has one
+/// error exit, which unboxes it.
+fn symbolic_pair(pair: &Pair, docs: &PairDocs, warnings: &TokenStream) -> TokenStream {
+    let Pair {
+        rt,
+        f,
+        name,
+        out_names,
+        ret_type,
+        ..
+    } = pair;
+    let p = quote!(#rt::__private);
+    let exit = quote! {
+        ::core::result::Result::Err(#p::entry_error(__tg_failed))
+    };
+    let (items, f_body, into_body) = match pair.checked {
+        Some((graph, kernel)) => symbolic_bodies(pair, graph, kernel, &exit),
         None => (
             TokenStream::new(),
             quote!(::core::panic!()),
@@ -1917,31 +2007,219 @@ pub fn emit_graph_fn(
         ),
     };
     let into_doc = format!(
-        " Writes the outputs of [`{name}`] into caller-provided tensors, slices or arrays{alloc_doc}.\n\n\
-         Checks every argument's dims at entry and returns `Err` before writing anything."
+        " Writes the outputs of [`{name}`] into caller-provided tensors, slices or arrays{}.\n\n\
+         Checks every argument's dims at entry and returns `Err` before writing anything.",
+        docs.alloc
+    );
+    let functions = pair.functions(
+        docs,
+        warnings,
+        PairFunctions {
+            f_allow: quote!(
+                clippy::too_many_arguments,
+                unused_variables,
+                unreachable_code
+            ),
+            f_ret: quote!(-> ::core::result::Result<#ret_type, #p::ShapeError>),
+            f_body,
+            into_doc,
+            into_outputs: out_names
+                .iter()
+                .enumerate()
+                .map(|(k, out)| {
+                    let tr = output_trait_ident(f, k, out_names.len());
+                    quote!(mut #out: impl #tr)
+                })
+                .collect(),
+            into_ret: quote!(-> ::core::result::Result<(), #p::ShapeError>),
+            into_body,
+        },
     );
     quote! {
-        #arg_traits
         #items
 
-        #(#attrs)*
-        #[doc = ""]
-        #[doc = #sig_doc]
-        #[doc = ""]
-        #[doc = #fail_doc]
-        #[allow(clippy::too_many_arguments, unused_variables, unreachable_code)]
-        #vis fn #name(#(#param_names: #param_types),*) -> ::core::result::Result<#ret_type, #p::ShapeError> {
-            #warnings
-            #f_body
-        }
+        #functions
+    }
+}
 
-        #[doc = #into_doc]
-        #[doc = ""]
-        #[doc = #sig_doc]
-        #[allow(clippy::too_many_arguments, unused_variables, unused_mut, unreachable_code)]
-        #vis fn #into_name(#(#param_names: #param_types,)* #(mut #out_names: #out_arg_types),*) -> ::core::result::Result<(), #p::ShapeError> {
-            #into_body
-        }
+/// The kernels a graph with names calls, and how call entry picks one.
+struct Kernels {
+    /// The kernel functions (`symbolic_kernel`): the contiguous one, and the pitched one
+    /// when the graph has one.
+    items: TokenStream,
+    /// The call in `f` and in `_into` (`choose_kernel` when there is a pitched kernel).
+    call: TokenStream,
+    into_call: TokenStream,
+    /// Which parameters and outputs the pitched kernel reads through a row pitch (all
+    /// `false` without one).
+    pitched: Vec<bool>,
+    out_pitched: Vec<bool>,
+}
+
+/// The items beside a graph with names (its signature constant and kernels) and the bodies
+/// of `f` and `_into`: `f` binds the names from its inputs to size its outputs, then runs
+/// the kernel on them, one binding per call; `_into` binds from its inputs and outputs
+/// (`emit_binding`). `exit` is the one error exit after call entry's labeled block.
+fn symbolic_bodies(
+    pair: &Pair,
+    graph: &TypedGraph,
+    kernel: &Kernel,
+    exit: &TokenStream,
+) -> (TokenStream, TokenStream, TokenStream) {
+    let Pair {
+        rt,
+        f,
+        outputs,
+        out_names,
+        out_tensor_types,
+        ret_value,
+        ..
+    } = pair;
+    let p = quote!(#rt::__private);
+    let exprs = graph_exprs(f, graph, outputs);
+    let signature = signature_static(rt, f, graph, outputs, &exprs);
+    let dim_idents = dim_locals(&dim_names(f), &exprs);
+    let kernels = symbolic_kernels(pair, graph, kernel, &dim_idents);
+    let Kernels {
+        items: kernel_fn,
+        call: kernel_call,
+        into_call,
+        pitched,
+        out_pitched,
+    } = &kernels;
+    let n = Literal::usize_unsuffixed(dim_idents.len());
+    let (reads, shapes, slices) = input_reads(rt, f, pitched);
+    let allocs = outputs.iter().zip(out_names).map(|((dtype, dims), out)| {
+        let t = storage_type(rt, *dtype);
+        let s = shape_type(rt, dims);
+        let extents = dims.iter().map(|d| match d {
+            Dim::Static(n) => {
+                let n = Literal::usize_unsuffixed(*n);
+                quote!(#n)
+            }
+            Dim::Named(_) | Dim::Expr(_) => size_expr(&Size::of(d)),
+        });
+        let zeros = try_entry(quote!(#p::graph_output::<#t, #s>([#(#extents),*])));
+        quote!(let mut #out = #zeros;)
+    });
+    let sig = signature_ident(f);
+    let bind = try_entry(quote!(#p::bind_entry::<#n>(&#sig, &[#(#shapes),*])));
+    let index_checks = emit_index_checks(rt, f, graph);
+    let out_slices = outputs
+        .iter()
+        .zip(out_names)
+        .zip(out_tensor_types)
+        .enumerate()
+        .map(|(k, (((dtype, _), out), ty))| {
+            let slice = output_slice(k);
+            let t = storage_type(rt, *dtype);
+            quote!(let #slice: &mut [#t] = <#ty>::as_mut_slice(&mut #out);)
+        });
+    let f_body = quote! {
+        let __tg_failed: #p::EntryError = '__tg_entry: {
+            #reads
+            let [#(#dim_idents),*]: [usize; #n] = #bind;
+            #(#allocs)*
+            #slices
+            #index_checks
+            #(#out_slices)*
+            #kernel_call
+            return ::core::result::Result::Ok(#ret_value);
+        };
+        #exit
+    };
+    let binding = emit_binding(
+        rt,
+        f,
+        graph,
+        outputs,
+        out_names,
+        &dim_idents,
+        pitched,
+        out_pitched,
+    );
+    let into_body = quote! {
+        let __tg_failed: #p::EntryError = '__tg_entry: {
+            #binding
+            #into_call
+            return ::core::result::Result::Ok(());
+        };
+        #exit
+    };
+    (quote!(#signature #kernel_fn), f_body, into_body)
+}
+
+/// The kernels of a graph with names. Row-strided ndarray views run in place through a
+/// second kernel that reads the pitchable parameters through run-time row pitches
+/// (NOTES.md, "Row-strided ndarray views"); call entry picks it only when an argument has
+/// a pitch.
+fn symbolic_kernels(
+    pair: &Pair,
+    graph: &TypedGraph,
+    kernel: &Kernel,
+    dim_idents: &[proc_macro2::Ident],
+) -> Kernels {
+    let Pair { rt, f, outputs, .. } = pair;
+    // One kernel's function and call; the kernel returns `Result` exactly when it checks
+    // sizes at entry.
+    let kernel_fn = |kernel: &Kernel, pitches: Option<&[proc_macro2::Ident]>| {
+        let checks = entry_checks(f, graph, kernel);
+        let emitter = Emitter {
+            rt,
+            f,
+            graph,
+            kernel,
+        };
+        let body = emit_kernel(&emitter, &checks);
+        let fallible = !checks.sizes.is_empty();
+        symbolic_kernel(rt, f, outputs, fallible, body, dim_idents, pitches)
+    };
+    let (contiguous_fn, contiguous_call) = kernel_fn(kernel, None);
+    let pitchable = pitchable_params(f, graph);
+    // Outputs of rank 2 or more with a name: one of only literal dims could take the
+    // streaming stores of a large literal nest (`streams_outputs`), which assume
+    // contiguous rows.
+    let out_pitchable: Vec<bool> = outputs
+        .iter()
+        .map(|(_, d)| d.len() >= 2 && d.iter().any(|d| !matches!(d, Dim::Static(_))))
+        .collect();
+    let Some(pitched_kernel) = crate::lower::lower_graph_pitched(graph, &pitchable, &out_pitchable)
+    else {
+        return Kernels {
+            items: contiguous_fn,
+            call: contiguous_call.clone(),
+            into_call: contiguous_call,
+            pitched: vec![false; f.params.len()],
+            out_pitched: vec![false; outputs.len()],
+        };
+    };
+    let pitch_idents: Vec<_> = (0..f.params.len())
+        .filter(|&i| pitchable[i])
+        .map(|i| dim_ident(&crate::lower::pitch_name(i)))
+        .chain(
+            (0..outputs.len())
+                .filter(|&k| out_pitchable[k])
+                .map(|k| dim_ident(&crate::lower::output_pitch_name(k))),
+        )
+        .collect();
+    let (pitched_fn, pitched_call) = kernel_fn(&pitched_kernel, Some(&pitch_idents));
+    let choose = |into: bool| {
+        choose_kernel(
+            f,
+            &pitchable,
+            outputs,
+            &out_pitchable,
+            into,
+            &contiguous_call,
+            &pitched_call,
+        )
+    };
+    Kernels {
+        items: quote!(#contiguous_fn #pitched_fn),
+        call: choose(false),
+        into_call: choose(true),
+        pitched: pitchable,
+        out_pitched: out_pitchable,
     }
 }
 

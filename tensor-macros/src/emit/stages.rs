@@ -21,10 +21,7 @@ use super::nests::{emit_nest, streams_outputs, Prefetch};
 /// and run on the thread pool by `run_chunked` (compiled once in the runtime, not per
 /// stage: see `tensor_core::parallel`).
 pub(super) fn emit_stage(cx: &Emitter<'_>, stage: &crate::ir::Stage) -> TokenStream {
-    let Emitter {
-        rt, graph, kernel, ..
-    } = *cx;
-    let p = quote!(#rt::__private);
+    let Emitter { graph, kernel, .. } = *cx;
     let nests = &kernel.nests[stage.first..stage.first + stage.count];
     if let Some(scan) = &nests[0].scan {
         return emit_scan(cx, scan);
@@ -38,24 +35,83 @@ pub(super) fn emit_stage(cx: &Emitter<'_>, stage: &crate::ir::Stage) -> TokenStr
         return quote!({ #body });
     };
     let rows_lit = size_expr(rows);
-    let chunked: Vec<BufferRef> = stage
-        .tasks
-        .iter()
-        .flat_map(|t| t.chunked.iter().map(|c| c.0.clone()))
-        .collect();
     // A stage with a product runs by blocks of rows (`ir::GEMM_BLOCK_ROWS`): the nests
     // before it (its left operand's prologue) through the block's rows, then the GEMM for
     // the block, then the nests after it through the block's rows.
     let product_at = nests.iter().position(|n| n.matmul.is_some());
     let gemm = product_at.and_then(|at| nests[at].matmul.as_ref());
+    let pipelined = stage.pipelined.as_ref();
+    let bodies = nest_bodies(cx, stage, nests, &rows_lit, product_at);
+    let temps = row_local_temps(cx, nests, pipelined, gemm);
+    // A right operand that is the same for every row (no batch dims of its own) is packed
+    // once for the stage, before its tasks, and shared by every block and task.
+    let packed = gemm.is_some_and(|step| step.b.batch_strides.iter().all(Offset::is_zero));
+    let prelude = match gemm {
+        Some(step) if packed => pack_shared_rhs(cx, step),
+        _ => TokenStream::new(),
+    };
+    let block = gemm.map(|step| emit_gemm_block(cx, step, false, packed));
+    let row_loop = RowLoop {
+        cx,
+        pipelined,
+        bodies,
+        each_row: temps.each_row,
+        block_init: temps.block_init,
+        block,
+    };
+    let before_rows = temps.before_rows;
+    let Some(tasks) = &stage.tasks else {
+        let rows = row_loop.rows(quote!(0), rows_lit.clone());
+        return quote! {{
+            #prelude
+            #before_rows
+            #rows
+        }};
+    };
+    emit_tasks(
+        cx,
+        tasks,
+        &rows_lit,
+        gemm.is_some(),
+        &prelude,
+        &before_rows,
+        &row_loop,
+    )
+}
+
+/// The code of a row stage's nests for one row.
+struct NestBodies {
+    /// A pipelined stage's first nest, run only for a task's first row (`RowLoop::rows`'s
+    /// prologue); the stage's last nest runs it for the next row.
+    first_only: Option<TokenStream>,
+    /// The nests before a product (its left operand's prologue), run through a block's
+    /// rows before its GEMM.
+    pre: Vec<TokenStream>,
+    /// The other nests (after the product, in a stage with one), run at every row.
+    bodies: Vec<TokenStream>,
+}
+
+/// Each nest of a row stage emitted for one row (`emit_nest`), grouped as `NestBodies`.
+fn nest_bodies(
+    cx: &Emitter<'_>,
+    stage: &crate::ir::Stage,
+    nests: &[LoopNest],
+    rows_lit: &TokenStream,
+    product_at: Option<usize>,
+) -> NestBodies {
+    let chunked: Vec<BufferRef> = stage
+        .tasks
+        .iter()
+        .flat_map(|t| t.chunked.iter().map(|c| c.0.clone()))
+        .collect();
     // Only a stage of one nest streams its stores: in a stage of several passes a later
     // pass reads the row back (softmax's scale pass), which must find it in the cache.
-    let stream = nests.len() == 1 && streams_outputs(graph, &nests[0]);
+    let stream = nests.len() == 1 && streams_outputs(cx.graph, &nests[0]);
     // Only the last nest prefetches (`next_row_prefetch`), unless it reads the next row
     // itself (a pipelined stage).
     let pipelined = stage.pipelined.as_ref();
     let prefetch = match pipelined {
-        None => next_row_prefetch(cx, nests, &rows_lit),
+        None => next_row_prefetch(cx, nests, rows_lit),
         Some(_) => None,
     };
     let last = nests.len() - 1;
@@ -70,21 +126,48 @@ pub(super) fn emit_stage(cx: &Emitter<'_>, stage: &crate::ir::Stage) -> TokenStr
             prefetch.as_ref().filter(|_| at == last),
             pipelined
                 .filter(|_| at == last)
-                .map(|p| (p.next_row.as_slice(), &rows_lit)),
+                .map(|p| (p.next_row.as_slice(), rows_lit)),
         )
     };
     // A pipelined stage runs its first nest only for a task's first row (`prologue`), and
     // from each row's last nest for the next.
     let first_only = pipelined.map(|_| body_of((0, &nests[0])));
     let nests_p = nests.iter().enumerate().skip(pipelined.is_some() as usize);
-    let (pre, bodies): (Vec<TokenStream>, Vec<TokenStream>) = match product_at {
+    let (pre, bodies) = match product_at {
         Some(at) => (
             nests_p.clone().take(at).map(body_of).collect(),
             nests_p.skip(at + 1).map(body_of).collect(),
         ),
         None => (Vec::new(), nests_p.map(body_of).collect()),
     };
-    // Row-local temps: one row each, starting from their init at every row.
+    NestBodies {
+        first_only,
+        pre,
+        bodies,
+    }
+}
+
+/// The declarations of a row stage's row-local temps, by where they run.
+struct RowTemps {
+    /// Once per task, before its rows.
+    before_rows: TokenStream,
+    /// At the start of every row.
+    each_row: TokenStream,
+    /// Before a block's prologue: the block temps that start from their init.
+    block_init: TokenStream,
+}
+
+/// Row-local temps: one row each, starting from their init at every row, except where a
+/// rule below says otherwise (a pipelined stage's carries, a product's blocks, temps
+/// stored whole before they are read).
+fn row_local_temps(
+    cx: &Emitter<'_>,
+    nests: &[LoopNest],
+    pipelined: Option<&crate::ir::Pipelined>,
+    gemm: Option<&crate::ir::MatMulStep>,
+) -> RowTemps {
+    let Emitter { rt, kernel, .. } = *cx;
+    let p = quote!(#rt::__private);
     let mut local_temps: Vec<usize> = Vec::new();
     for nest in nests {
         for op in &nest.operands {
@@ -97,7 +180,6 @@ pub(super) fn emit_stage(cx: &Emitter<'_>, stage: &crate::ir::Stage) -> TokenStr
     }
     let mut before_rows = TokenStream::new();
     let mut each_row = TokenStream::new();
-    // Run before a block's prologue: the block temps that start from their init.
     let mut block_init = TokenStream::new();
     for &t in &local_temps {
         let temp = &kernel.temps[t];
@@ -154,109 +236,147 @@ pub(super) fn emit_stage(cx: &Emitter<'_>, stage: &crate::ir::Stage) -> TokenStr
             }
         }
     }
-    // A right operand that is the same for every row (no batch dims of its own) is packed
-    // once for the stage, before its tasks, and shared by every block and task.
-    let packed = gemm.is_some_and(|step| step.b.batch_strides.iter().all(Offset::is_zero));
-    let mut prelude = TokenStream::new();
-    if let Some(step) = gemm {
-        let c = storage_type(rt, kernel.temps[step.output].dtype);
-        let (n, k) = (size_expr(&step.n), size_expr(&step.k));
-        if packed {
-            let (b, b_at) = gemm_operand(rt, &step.b, &[], None);
-            let ta = operand_storage(cx, &step.a.buffer);
-            let tb = operand_storage(cx, &step.b.buffer);
-            let (len, pack) = if plain_gemm(&ta, &tb, &c) {
-                (
-                    quote!(<#c as #p::PlainGemm>::plain_pack_rhs_len(#k, #n)),
-                    quote!(<#c as #p::PlainGemm>::plain_pack_rhs(#b, #b_at, #k, #n, &mut __tg_pack_buf[..], true)),
-                )
-            } else {
-                (
-                    quote!(#p::pack_rhs_len::<#ta, #tb, #c>(#k, #n)),
-                    quote!(#p::pack_rhs::<#ta, #tb, #c>(#b, #b_at, #k, #n, &mut __tg_pack_buf[..], true)),
-                )
-            };
-            prelude.extend(quote! {
-                let mut __tg_pack_buf = #p::ScratchVec::<<#c as #p::GemmInto<#ta, #tb>>::PackElem>::stale(
-                    #len,
-                    ::core::default::Default::default(),
-                );
-                let __tg_packed = #pack;
-            });
-        }
+    RowTemps {
+        before_rows,
+        each_row,
+        block_init,
     }
-    let block = gemm.map(|step| emit_gemm_block(cx, step, false, packed));
-    let rows_of = |lo: TokenStream, hi: TokenStream| -> TokenStream {
+}
+
+/// A product stage's right operand packed once, before the stage's tasks, into
+/// `__tg_packed` (when it has no batch dims of its own: the same for every row).
+fn pack_shared_rhs(cx: &Emitter<'_>, step: &crate::ir::MatMulStep) -> TokenStream {
+    let Emitter { rt, kernel, .. } = *cx;
+    let p = quote!(#rt::__private);
+    let c = storage_type(rt, kernel.temps[step.output].dtype);
+    let (n, k) = (size_expr(&step.n), size_expr(&step.k));
+    let (b, b_at) = gemm_operand(rt, &step.b, &[], None);
+    let ta = operand_storage(cx, &step.a.buffer);
+    let tb = operand_storage(cx, &step.b.buffer);
+    let (len, pack) = if plain_gemm(&ta, &tb, &c) {
+        (
+            quote!(<#c as #p::PlainGemm>::plain_pack_rhs_len(#k, #n)),
+            quote!(<#c as #p::PlainGemm>::plain_pack_rhs(#b, #b_at, #k, #n, &mut __tg_pack_buf[..], true)),
+        )
+    } else {
+        (
+            quote!(#p::pack_rhs_len::<#ta, #tb, #c>(#k, #n)),
+            quote!(#p::pack_rhs::<#ta, #tb, #c>(#b, #b_at, #k, #n, &mut __tg_pack_buf[..], true)),
+        )
+    };
+    quote! {
+        let mut __tg_pack_buf = #p::ScratchVec::<<#c as #p::GemmInto<#ta, #tb>>::PackElem>::stale(
+            #len,
+            ::core::default::Default::default(),
+        );
+        let __tg_packed = #pack;
+    }
+}
+
+/// A row stage's loop over a range of rows, with what every row and block runs.
+struct RowLoop<'a> {
+    cx: &'a Emitter<'a>,
+    pipelined: Option<&'a crate::ir::Pipelined>,
+    bodies: NestBodies,
+    /// `RowTemps::each_row`, `RowTemps::block_init`.
+    each_row: TokenStream,
+    block_init: TokenStream,
+    /// A product stage's GEMM for the block `__tg_blk..__tg_blk_end` (`emit_gemm_block`).
+    block: Option<TokenStream>,
+}
+
+impl RowLoop<'_> {
+    /// The rows `lo..hi`: row by row, or by blocks of `GEMM_BLOCK_ROWS` rows around a
+    /// product; a pipelined stage first runs its first nest for row `lo`.
+    fn rows(&self, lo: TokenStream, hi: TokenStream) -> TokenStream {
+        let (each_row, bodies) = (&self.each_row, &self.bodies.bodies);
         let per_row = quote! {
             #each_row
             #({ #bodies })*
         };
-        // A pipelined stage's first nest, for the first row: its accumulators start from
-        // their init and end in the carries the first row's accumulators read.
-        let prologue = pipelined.map(|p| {
-            let decls = p.carries.iter().map(|&(t, carry)| {
-                let temp = &kernel.temps[t];
-                let (v, cv) = (temp_vec(t), temp_vec(carry));
-                let c = storage_type(rt, temp.dtype);
-                let init = init_value(rt, temp.dtype, temp.init);
-                let len = size_expr(temp.row_local.as_ref().expect("row-local"));
-                (
-                    quote!(let mut #v: [#c; #len] = [#init; #len];),
-                    quote!(#cv = #v;),
-                )
-            });
-            let (decls, hand_over): (Vec<_>, Vec<_>) = decls.unzip();
-            quote! {
-                if #lo < #hi {
-                    let __tg_row: usize = #lo;
-                    #(#decls)*
-                    { #first_only }
-                    #(#hand_over)*
-                }
-            }
-        });
-        match &block {
-            None => quote! {
+        let Some(block) = &self.block else {
+            let prologue = self.pipelined.map(|p| self.first_row(p, &lo, &hi));
+            return quote! {
                 #prologue
                 for __tg_row in #lo..#hi {
                     #per_row
                 }
-            },
-            Some(block) => {
-                let r = Literal::usize_unsuffixed(crate::ir::GEMM_BLOCK_ROWS);
-                let prologue = (!pre.is_empty()).then(|| {
-                    quote! {
-                        #block_init
-                        for __tg_row in __tg_blk..__tg_blk_end {
-                            #each_row
-                            #({ #pre })*
-                        }
-                    }
-                });
-                quote! {
-                    let __tg_rows_hi: usize = #hi;
-                    let mut __tg_blk: usize = #lo;
-                    while __tg_blk < __tg_rows_hi {
-                        let __tg_blk_end: usize = ::core::cmp::min(__tg_blk + #r, __tg_rows_hi);
-                        #prologue
-                        #block
-                        for __tg_row in __tg_blk..__tg_blk_end {
-                            #per_row
-                        }
-                        __tg_blk = __tg_blk_end;
-                    }
+            };
+        };
+        let r = Literal::usize_unsuffixed(crate::ir::GEMM_BLOCK_ROWS);
+        let (block_init, pre) = (&self.block_init, &self.bodies.pre);
+        let prologue = (!pre.is_empty()).then(|| {
+            quote! {
+                #block_init
+                for __tg_row in __tg_blk..__tg_blk_end {
+                    #each_row
+                    #({ #pre })*
                 }
             }
+        });
+        quote! {
+            let __tg_rows_hi: usize = #hi;
+            let mut __tg_blk: usize = #lo;
+            while __tg_blk < __tg_rows_hi {
+                let __tg_blk_end: usize = ::core::cmp::min(__tg_blk + #r, __tg_rows_hi);
+                #prologue
+                #block
+                for __tg_row in __tg_blk..__tg_blk_end {
+                    #per_row
+                }
+                __tg_blk = __tg_blk_end;
+            }
         }
-    };
-    let Some(tasks) = &stage.tasks else {
-        let rows = rows_of(quote!(0), rows_lit.clone());
-        return quote! {{
-            #prelude
-            #before_rows
-            #rows
-        }};
-    };
+    }
+
+    /// A pipelined stage's first nest, for the first row: its accumulators start from
+    /// their init and end in the carries the first row's accumulators read.
+    fn first_row(
+        &self,
+        pipelined: &crate::ir::Pipelined,
+        lo: &TokenStream,
+        hi: &TokenStream,
+    ) -> TokenStream {
+        let Emitter { rt, kernel, .. } = *self.cx;
+        let decls = pipelined.carries.iter().map(|&(t, carry)| {
+            let temp = &kernel.temps[t];
+            let (v, cv) = (temp_vec(t), temp_vec(carry));
+            let c = storage_type(rt, temp.dtype);
+            let init = init_value(rt, temp.dtype, temp.init);
+            let len = size_expr(temp.row_local.as_ref().expect("row-local"));
+            (
+                quote!(let mut #v: [#c; #len] = [#init; #len];),
+                quote!(#cv = #v;),
+            )
+        });
+        let (decls, hand_over): (Vec<_>, Vec<_>) = decls.unzip();
+        let first_only = &self.bodies.first_only;
+        quote! {
+            if #lo < #hi {
+                let __tg_row: usize = #lo;
+                #(#decls)*
+                { #first_only }
+                #(#hand_over)*
+            }
+        }
+    }
+}
+
+/// A row stage split into tasks of whole rows, each over its chunks of the written
+/// buffers (`task_chunks`). With literal sizes every task has `rows_per_task` rows; with
+/// sizes known at run time, how many rows a task takes and whether to split at all are
+/// decided at call time from the stage's work.
+fn emit_tasks(
+    cx: &Emitter<'_>,
+    tasks: &crate::ir::Tasks,
+    rows_lit: &TokenStream,
+    product: bool,
+    prelude: &TokenStream,
+    before_rows: &TokenStream,
+    row_loop: &RowLoop<'_>,
+) -> TokenStream {
+    let rt = cx.rt;
+    let p = quote!(#rt::__private);
     let per_task = match tasks.rows_per_task {
         Some(n) => {
             let n = Literal::usize_unsuffixed(n);
@@ -264,6 +384,80 @@ pub(super) fn emit_stage(cx: &Emitter<'_>, stage: &crate::ir::Stage) -> TokenStr
         }
         None => quote!(__tg_per_task),
     };
+    let TaskChunks {
+        iter,
+        pattern,
+        pattern_type,
+        whole,
+    } = task_chunks(cx, tasks, &per_task);
+    let rows = row_loop.rows(quote!(__tg_row_lo), quote!(__tg_row_hi));
+    if tasks.rows_per_task.is_some() {
+        return quote! {{
+            #prelude
+            #p::run_chunked(#iter.enumerate(), &|(__tg_task, #pattern): (usize, #pattern_type)| {
+                let __tg_row_lo: usize = __tg_task * #per_task;
+                let __tg_row_hi: usize = ::core::cmp::min(__tg_row_lo + #per_task, #rows_lit);
+                #before_rows
+                #rows
+            });
+        }};
+    }
+    // Sizes known at run time: the task body is one closure, run over the whole buffers on
+    // this thread when the stage is small (the pool is never touched) or over disjoint
+    // chunks of rows on rayon's pool when it is large.
+    let work = tasks.work.iter().map(size_expr);
+    // Rows of a symbolic length may be empty at run time: then no split (see `plan_stages`
+    // for the literal case).
+    let nonempty_rows = tasks
+        .chunked
+        .iter()
+        .filter(|(_, row)| row.as_static().is_none())
+        .map(|(_, row)| {
+            let r = size_expr(row);
+            quote!(#r != 0)
+        });
+    let min = Literal::usize_unsuffixed(crate::lower::PARALLEL_MIN_ELEMENTS);
+    // A product's tasks take whole GEMM blocks (see `plan_stages`).
+    let least_rows = Literal::usize_unsuffixed(if product {
+        crate::ir::GEMM_BLOCK_ROWS
+    } else {
+        1
+    });
+    quote! {{
+        #prelude
+        let __tg_rows: usize = #rows_lit;
+        let __tg_work: usize = 0 #(+ #work)*;
+        let __tg_split_rows: usize = ::core::cmp::max(#p::rows_per_task(__tg_rows, __tg_work, #min), #least_rows);
+        let __tg_split: bool = __tg_split_rows < __tg_rows #(&& #nonempty_rows)*;
+        // Not split: one task over every row.
+        let __tg_per_task: usize = if __tg_split { __tg_split_rows } else { __tg_rows };
+        let __tg_task_body = |(__tg_task, #pattern): (usize, #pattern_type)| {
+            let __tg_row_lo: usize = __tg_task * __tg_per_task;
+            let __tg_row_hi: usize = ::core::cmp::min(__tg_row_lo + __tg_per_task, __tg_rows);
+            #before_rows
+            #rows
+        };
+        if __tg_split {
+            #p::run_chunked(#iter.enumerate(), &__tg_task_body);
+        } else {
+            __tg_task_body((0, #whole));
+        }
+    }}
+}
+
+/// How tasks receive the buffers a stage writes: `iter` zips each buffer's `row_chunks` of
+/// `per_task` rows, `pattern` (of type `pattern_type`) binds a task's chunks to the slice
+/// names the nests use, and `whole` is the same tuple of the whole buffers (one task).
+struct TaskChunks {
+    iter: TokenStream,
+    pattern: TokenStream,
+    pattern_type: TokenStream,
+    whole: TokenStream,
+}
+
+fn task_chunks(cx: &Emitter<'_>, tasks: &crate::ir::Tasks, per_task: &TokenStream) -> TaskChunks {
+    let rt = cx.rt;
+    let p = quote!(#rt::__private);
     let mut iter = TokenStream::new();
     let mut pattern = TokenStream::new();
     let mut pattern_type = TokenStream::new();
@@ -303,60 +497,12 @@ pub(super) fn emit_stage(cx: &Emitter<'_>, stage: &crate::ir::Stage) -> TokenStr
             whole = quote!((#whole, #source));
         }
     }
-    let dynamic_rows = rows_of(quote!(__tg_row_lo), quote!(__tg_row_hi));
-    let static_rows = dynamic_rows.clone();
-    if tasks.rows_per_task.is_none() {
-        // Sizes known at run time: the task body is one closure, run over the whole
-        // buffers on this thread when the stage is small (the pool is never touched) or
-        // over disjoint chunks of rows on rayon's pool when it is large.
-        let work = tasks.work.iter().map(size_expr);
-        // Rows of a symbolic length may be empty at run time: then no split (see
-        // `plan_stages` for the literal case).
-        let nonempty_rows = tasks
-            .chunked
-            .iter()
-            .filter(|(_, row)| row.as_static().is_none())
-            .map(|(_, row)| {
-                let r = size_expr(row);
-                quote!(#r != 0)
-            });
-        let min = Literal::usize_unsuffixed(crate::lower::PARALLEL_MIN_ELEMENTS);
-        // A product's tasks take whole GEMM blocks (see `plan_stages`).
-        let least_rows = Literal::usize_unsuffixed(if gemm.is_some() {
-            crate::ir::GEMM_BLOCK_ROWS
-        } else {
-            1
-        });
-        return quote! {{
-            #prelude
-            let __tg_rows: usize = #rows_lit;
-            let __tg_work: usize = 0 #(+ #work)*;
-            let __tg_split_rows: usize = ::core::cmp::max(#p::rows_per_task(__tg_rows, __tg_work, #min), #least_rows);
-            let __tg_split: bool = __tg_split_rows < __tg_rows #(&& #nonempty_rows)*;
-            // Not split: one task over every row.
-            let __tg_per_task: usize = if __tg_split { __tg_split_rows } else { __tg_rows };
-            let __tg_task_body = |(__tg_task, #pattern): (usize, #pattern_type)| {
-                let __tg_row_lo: usize = __tg_task * __tg_per_task;
-                let __tg_row_hi: usize = ::core::cmp::min(__tg_row_lo + __tg_per_task, __tg_rows);
-                #before_rows
-                #dynamic_rows
-            };
-            if __tg_split {
-                #p::run_chunked(#iter.enumerate(), &__tg_task_body);
-            } else {
-                __tg_task_body((0, #whole));
-            }
-        }};
+    TaskChunks {
+        iter,
+        pattern,
+        pattern_type,
+        whole,
     }
-    quote! {{
-        #prelude
-        #p::run_chunked(#iter.enumerate(), &|(__tg_task, #pattern): (usize, #pattern_type)| {
-            let __tg_row_lo: usize = __tg_task * #per_task;
-            let __tg_row_hi: usize = ::core::cmp::min(__tg_row_lo + #per_task, #rows_lit);
-            #before_rows
-            #static_rows
-        });
-    }}
 }
 
 /// A step along an axis: the runtime's scan (or `top_k`) from one temp into the other(s).

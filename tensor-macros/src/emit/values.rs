@@ -5,7 +5,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::dtype::DType;
-use crate::ir::{ConstValue, Level, LoopNest, NodeKind, ValueSource};
+use crate::ir::{ConstValue, Level, LoopNest, NodeKind, Offset, Size, ValueSource};
 
 use super::context::Emitter;
 use super::names::{
@@ -115,54 +115,7 @@ pub(super) fn emit_value(cx: &Emitter<'_>, nest: &LoopNest, id: usize) -> TokenS
     let out = value_ident(id);
     let c = compute_type(rt, node.dtype);
     let tokens = match &value.source {
-        ValueSource::Load { operand } => {
-            let op = &nest.operands[*operand];
-            let t = operand_storage(cx, &op.buffer);
-            let slice = slice_ident(&op.buffer);
-            let off = offset_ident(*operand);
-            match (value.level, &op.inner_stride) {
-                (Level::Inner, s) if s.is_lit(1) => {
-                    quote!(#p::load::<#t>(#slice, #off + __tg_j, __tg_n))
-                }
-                (Level::Inner, s) => match s.as_size() {
-                    Some(s) => {
-                        let s = size_expr(&s);
-                        quote!(#p::load_strided::<#t>(#slice, #off + __tg_j * #s, #s, __tg_n))
-                    }
-                    // A flipped axis walks backwards.
-                    None => match s.scale(-1).as_size() {
-                        Some(back) => {
-                            let s = size_expr(&back);
-                            quote!(#p::load_strided_back::<#t>(#slice, #off - __tg_j * #s, #s, __tg_n))
-                        }
-                        // Several terms: a diagonal of named axes (`einsum("ii->i")` on
-                        // `[S, S]` walks `S + 1`), maybe flipped (`-S - 1`) or of mixed
-                        // signs (`1 - S`): the sign is the run time's (issue 18's generator
-                        // found the panic this was).
-                        None => {
-                            let stride = offset_expr(quote!(0usize), s, None);
-                            quote!({
-                                let __tg_s: usize = #stride;
-                                if (__tg_s as isize) >= 0 {
-                                    #p::load_strided::<#t>(#slice, #off + __tg_j * __tg_s, __tg_s, __tg_n)
-                                } else {
-                                    let __tg_b = __tg_s.wrapping_neg();
-                                    #p::load_strided_back::<#t>(#slice, #off - __tg_j * __tg_b, __tg_b, __tg_n)
-                                }
-                            })
-                        }
-                    },
-                },
-                // Per row: the offset of this row; per call: every stride is 0.
-                (Level::Row, _) => {
-                    quote!(#p::V::splat(<#t as #p::Element>::to_compute(#slice[#off])))
-                }
-                (Level::Global, _) => {
-                    let at = offset_expr(quote!(0usize), &op.base, None);
-                    quote!(#p::V::splat(<#t as #p::Element>::to_compute(#slice[#at])))
-                }
-            }
-        }
+        ValueSource::Load { operand } => emit_load(cx, nest, id, *operand),
         ValueSource::Position { operand } => {
             let op = &nest.operands[*operand];
             match value.level {
@@ -187,68 +140,7 @@ pub(super) fn emit_value(cx: &Emitter<'_>, nest: &LoopNest, id: usize) -> TokenS
             index,
             stride,
             bound,
-        } => {
-            let op = &nest.operands[*operand];
-            let t = operand_storage(cx, &op.buffer);
-            let slice = slice_ident(&op.buffer);
-            let idx = value_ident(*index);
-            let stride = offset_expr(quote!(0usize), stride, None);
-            let bound = size_expr(bound);
-            // Lane `l`'s position along the gathered axis: call entry checked every index
-            // in `-bound..bound`, and a negative one counts from the end (ONNX).
-            let position = |lane: TokenStream| {
-                quote!({
-                    let __tg_i = #idx.0[#lane] as i64;
-                    (if __tg_i < 0 { __tg_i + (#bound) as i64 } else { __tg_i }) as usize
-                })
-            };
-            let element = |at: TokenStream| quote!(<#t as #p::Element>::to_compute(#slice[#at]));
-            let index_level = nest.values[*index].level;
-            match value.level {
-                Level::Global => {
-                    let base = offset_expr(quote!(0usize), &op.base, None);
-                    let at = position(quote!(0));
-                    let e = element(quote!(#base.wrapping_add(#at.wrapping_mul(#stride))));
-                    quote!(#p::V::splat(#e))
-                }
-                Level::Row => {
-                    let off = offset_ident(*operand);
-                    let at = position(quote!(0));
-                    let e = element(quote!(#off.wrapping_add(#at.wrapping_mul(#stride))));
-                    quote!(#p::V::splat(#e))
-                }
-                Level::Inner if index_level != Level::Inner && op.inner_stride.is_lit(1) => {
-                    // One position for the whole chunk: a contiguous run of the data.
-                    let off = offset_ident(*operand);
-                    let at = position(quote!(0));
-                    quote!(#p::load::<#t>(#slice, #off + #at * #stride + __tg_j, __tg_n))
-                }
-                Level::Inner => {
-                    // Lane by lane: each lane's own position (or the chunk's), plus the
-                    // data's walk along the inner loop.
-                    let off = offset_ident(*operand);
-                    let inner = offset_expr(quote!(0usize), &op.inner_stride, None);
-                    let lane = if index_level == Level::Inner {
-                        quote!(__tg_l)
-                    } else {
-                        quote!(0)
-                    };
-                    let at = position(lane);
-                    // Wrapping: a flipped walk's stride is a negative offset as a `usize`;
-                    // the sum is the in-range address (lowering builds only those).
-                    let e = element(quote!(#off
-                        .wrapping_add((__tg_j + __tg_l).wrapping_mul(#inner))
-                        .wrapping_add(#at.wrapping_mul(#stride))));
-                    quote!({
-                        let mut __tg_v = #p::V::<#c>::splat(::core::default::Default::default());
-                        for __tg_l in 0..__tg_n {
-                            __tg_v.0[__tg_l] = #e;
-                        }
-                        __tg_v
-                    })
-                }
-            }
-        }
+        } => emit_gather(cx, nest, id, *operand, *index, stride, bound),
         ValueSource::Scalar { param } => {
             let name = &f.params[*param].name;
             let t = storage_type(rt, node.dtype);
@@ -276,46 +168,187 @@ pub(super) fn emit_value(cx: &Emitter<'_>, nest: &LoopNest, id: usize) -> TokenS
             };
             quote!(#p::V::<#c>::splat(#count))
         }
-        ValueSource::Compute { args } => {
-            let arg_idents: Vec<_> = args.iter().map(|&a| value_ident(a)).collect();
-            match &node.kind {
-                NodeKind::Op {
-                    op,
-                    args: arg_nodes,
-                } => {
-                    let ic = compute_type(rt, graph.nodes[arg_nodes[0]].dtype);
-                    // A float division by a value fixed for the row (or the call) inside
-                    // the inner loop: `div_invariant_lanes`, whose reciprocal LLVM hoists
-                    // out of the loop (bit-identical to `div_lanes`; softmax's `e / sum`).
-                    // Ops with such a form name it in the registry (`Op::invariant_divisor`:
-                    // softmax's `e / sum` has a cheaper one, `ops::DIV_SOFTMAX`).
-                    let invariant_form = op.invariant_divisor.filter(|_| {
-                        value.level == Level::Inner
-                            && nest.values[args[1]].level != Level::Inner
-                            && graph.nodes[arg_nodes[0]].dtype.compute().is_float()
-                    });
-                    let (tr, method) = if let Some(method) = invariant_form {
-                        (format_ident!("FloatLanes"), format_ident!("{}", method))
-                    } else {
-                        (
-                            format_ident!("{}", op.lane_trait),
-                            format_ident!("{}", op.lane_fn),
-                        )
-                    };
-                    quote!(<#ic as #p::#tr>::#method(#(#arg_idents),*))
-                }
-                NodeKind::Select { .. } => {
-                    quote!(<#c as #p::SelectLanes>::select_lanes(#(#arg_idents),*))
-                }
-                NodeKind::Cast { input } => {
-                    let from = storage_type(rt, graph.nodes[*input].dtype);
-                    let to = storage_type(rt, node.dtype);
-                    let v = &arg_idents[0];
-                    quote!(#p::cast::<#from, #to>(#v))
-                }
-                _ => unreachable!("only elementwise nodes compute"),
-            }
-        }
+        ValueSource::Compute { args } => emit_compute(cx, nest, id, args),
     };
     quote!(let #out: #p::V<#c> = #tokens;)
+}
+
+/// A value loaded from operand `operand`: a chunk (contiguous, strided, backwards, or of a
+/// stride whose sign is known at run time), or a splat of the row's or the call's element.
+fn emit_load(cx: &Emitter<'_>, nest: &LoopNest, id: usize, operand: usize) -> TokenStream {
+    let rt = cx.rt;
+    let p = quote!(#rt::__private);
+    let value = &nest.values[id];
+    let op = &nest.operands[operand];
+    let t = operand_storage(cx, &op.buffer);
+    let slice = slice_ident(&op.buffer);
+    let off = offset_ident(operand);
+    match (value.level, &op.inner_stride) {
+        (Level::Inner, s) if s.is_lit(1) => {
+            quote!(#p::load::<#t>(#slice, #off + __tg_j, __tg_n))
+        }
+        (Level::Inner, s) => match s.as_size() {
+            Some(s) => {
+                let s = size_expr(&s);
+                quote!(#p::load_strided::<#t>(#slice, #off + __tg_j * #s, #s, __tg_n))
+            }
+            // A flipped axis walks backwards.
+            None => match s.scale(-1).as_size() {
+                Some(back) => {
+                    let s = size_expr(&back);
+                    quote!(#p::load_strided_back::<#t>(#slice, #off - __tg_j * #s, #s, __tg_n))
+                }
+                // Several terms: a diagonal of named axes (`einsum("ii->i")` on
+                // `[S, S]` walks `S + 1`), maybe flipped (`-S - 1`) or of mixed
+                // signs (`1 - S`): the sign is the run time's (issue 18's generator
+                // found the panic this was).
+                None => {
+                    let stride = offset_expr(quote!(0usize), s, None);
+                    quote!({
+                        let __tg_s: usize = #stride;
+                        if (__tg_s as isize) >= 0 {
+                            #p::load_strided::<#t>(#slice, #off + __tg_j * __tg_s, __tg_s, __tg_n)
+                        } else {
+                            let __tg_b = __tg_s.wrapping_neg();
+                            #p::load_strided_back::<#t>(#slice, #off - __tg_j * __tg_b, __tg_b, __tg_n)
+                        }
+                    })
+                }
+            },
+        },
+        // Per row: the offset of this row; per call: every stride is 0.
+        (Level::Row, _) => {
+            quote!(#p::V::splat(<#t as #p::Element>::to_compute(#slice[#off])))
+        }
+        (Level::Global, _) => {
+            let at = offset_expr(quote!(0usize), &op.base, None);
+            quote!(#p::V::splat(<#t as #p::Element>::to_compute(#slice[#at])))
+        }
+    }
+}
+
+/// A value gathered from operand `operand` at the positions value `index` holds along an
+/// axis of `stride` and length `bound`: a splat per call or row, one contiguous run per
+/// chunk, or lane by lane.
+fn emit_gather(
+    cx: &Emitter<'_>,
+    nest: &LoopNest,
+    id: usize,
+    operand: usize,
+    index: usize,
+    stride: &Offset,
+    bound: &Size,
+) -> TokenStream {
+    let Emitter { rt, graph, .. } = *cx;
+    let p = quote!(#rt::__private);
+    let value = &nest.values[id];
+    let c = compute_type(rt, graph.nodes[value.node].dtype);
+    let op = &nest.operands[operand];
+    let t = operand_storage(cx, &op.buffer);
+    let slice = slice_ident(&op.buffer);
+    let idx = value_ident(index);
+    let stride = offset_expr(quote!(0usize), stride, None);
+    let bound = size_expr(bound);
+    // Lane `l`'s position along the gathered axis: call entry checked every index
+    // in `-bound..bound`, and a negative one counts from the end (ONNX).
+    let position = |lane: TokenStream| {
+        quote!({
+            let __tg_i = #idx.0[#lane] as i64;
+            (if __tg_i < 0 { __tg_i + (#bound) as i64 } else { __tg_i }) as usize
+        })
+    };
+    let element = |at: TokenStream| quote!(<#t as #p::Element>::to_compute(#slice[#at]));
+    let index_level = nest.values[index].level;
+    match value.level {
+        Level::Global => {
+            let base = offset_expr(quote!(0usize), &op.base, None);
+            let at = position(quote!(0));
+            let e = element(quote!(#base.wrapping_add(#at.wrapping_mul(#stride))));
+            quote!(#p::V::splat(#e))
+        }
+        Level::Row => {
+            let off = offset_ident(operand);
+            let at = position(quote!(0));
+            let e = element(quote!(#off.wrapping_add(#at.wrapping_mul(#stride))));
+            quote!(#p::V::splat(#e))
+        }
+        Level::Inner if index_level != Level::Inner && op.inner_stride.is_lit(1) => {
+            // One position for the whole chunk: a contiguous run of the data.
+            let off = offset_ident(operand);
+            let at = position(quote!(0));
+            quote!(#p::load::<#t>(#slice, #off + #at * #stride + __tg_j, __tg_n))
+        }
+        Level::Inner => {
+            // Lane by lane: each lane's own position (or the chunk's), plus the
+            // data's walk along the inner loop.
+            let off = offset_ident(operand);
+            let inner = offset_expr(quote!(0usize), &op.inner_stride, None);
+            let lane = if index_level == Level::Inner {
+                quote!(__tg_l)
+            } else {
+                quote!(0)
+            };
+            let at = position(lane);
+            // Wrapping: a flipped walk's stride is a negative offset as a `usize`;
+            // the sum is the in-range address (lowering builds only those).
+            let e = element(quote!(#off
+                .wrapping_add((__tg_j + __tg_l).wrapping_mul(#inner))
+                .wrapping_add(#at.wrapping_mul(#stride))));
+            quote!({
+                let mut __tg_v = #p::V::<#c>::splat(::core::default::Default::default());
+                for __tg_l in 0..__tg_n {
+                    __tg_v.0[__tg_l] = #e;
+                }
+                __tg_v
+            })
+        }
+    }
+}
+
+/// A value an elementwise node computes from its argument values `args`: the op's lane
+/// function, a select or a cast.
+fn emit_compute(cx: &Emitter<'_>, nest: &LoopNest, id: usize, args: &[usize]) -> TokenStream {
+    let Emitter { rt, graph, .. } = *cx;
+    let p = quote!(#rt::__private);
+    let value = &nest.values[id];
+    let node = &graph.nodes[value.node];
+    let c = compute_type(rt, node.dtype);
+    let arg_idents: Vec<_> = args.iter().map(|&a| value_ident(a)).collect();
+    match &node.kind {
+        NodeKind::Op {
+            op,
+            args: arg_nodes,
+        } => {
+            let ic = compute_type(rt, graph.nodes[arg_nodes[0]].dtype);
+            // A float division by a value fixed for the row (or the call) inside
+            // the inner loop: `div_invariant_lanes`, whose reciprocal LLVM hoists
+            // out of the loop (bit-identical to `div_lanes`; softmax's `e / sum`).
+            // Ops with such a form name it in the registry (`Op::invariant_divisor`:
+            // softmax's `e / sum` has a cheaper one, `ops::DIV_SOFTMAX`).
+            let invariant_form = op.invariant_divisor.filter(|_| {
+                value.level == Level::Inner
+                    && nest.values[args[1]].level != Level::Inner
+                    && graph.nodes[arg_nodes[0]].dtype.compute().is_float()
+            });
+            let (tr, method) = if let Some(method) = invariant_form {
+                (format_ident!("FloatLanes"), format_ident!("{}", method))
+            } else {
+                (
+                    format_ident!("{}", op.lane_trait),
+                    format_ident!("{}", op.lane_fn),
+                )
+            };
+            quote!(<#ic as #p::#tr>::#method(#(#arg_idents),*))
+        }
+        NodeKind::Select { .. } => {
+            quote!(<#c as #p::SelectLanes>::select_lanes(#(#arg_idents),*))
+        }
+        NodeKind::Cast { input } => {
+            let from = storage_type(rt, graph.nodes[*input].dtype);
+            let to = storage_type(rt, node.dtype);
+            let v = &arg_idents[0];
+            quote!(#p::cast::<#from, #to>(#v))
+        }
+        _ => unreachable!("only elementwise nodes compute"),
+    }
 }

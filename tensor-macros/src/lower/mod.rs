@@ -143,58 +143,79 @@ fn step_nest_of(step: ScanStep, buffers: &[BufferRef], written: &[usize]) -> Loo
 }
 
 /// `lower_graph` with the nodes of `forced` materialised too; `Err` names a node that must be.
+/// Three steps: a temp and its nests per materialised node (`Lowering::node`), one nest per
+/// distinct output shape (`output_nests`), then the passes over the nests (`plan_kernel`).
 fn lower_with(graph: &TypedGraph, forced: &[NodeId]) -> Result<Kernel, NodeId> {
     let materialised = materialised_nodes(graph, forced);
-    let mut temps = Vec::new();
-    let mut temp_of: HashMap<NodeId, usize> = HashMap::new();
-    let mut nests = Vec::new();
+    let mut lowering = Lowering {
+        graph,
+        materialised: &materialised,
+        temps: Vec::new(),
+        temp_of: HashMap::new(),
+        nests: Vec::new(),
+    };
     for &node in &materialised {
-        // A `top_k`'s indices temp was made with its values (below).
-        if temp_of.contains_key(&node) {
+        // A `top_k`'s indices temp was made with its values (`Lowering::top_k`).
+        if lowering.temp_of.contains_key(&node) {
             continue;
         }
+        lowering.node(node)?;
+    }
+    let Lowering {
+        temps,
+        temp_of,
+        mut nests,
+        ..
+    } = lowering;
+    nests.extend(output_nests(graph, &temp_of)?);
+    Ok(plan_kernel(graph, temps, &temp_of, nests))
+}
+
+/// The temps of the materialised nodes and the nests that write them, built node by node
+/// in `materialised` order (a node's operands have their temps before it).
+struct Lowering<'g> {
+    graph: &'g TypedGraph,
+    materialised: &'g [NodeId],
+    temps: Vec<Temp>,
+    /// Each materialised node's temp (a `TopKIndices` node's is made with its `TopK`'s).
+    temp_of: HashMap<NodeId, usize>,
+    nests: Vec<LoopNest>,
+}
+
+/// A temp that is not row-local (stage planning decides that later).
+fn temp(dtype: DType, len: Size, init: TempInit, overwritten: bool) -> Temp {
+    Temp {
+        dtype,
+        len,
+        init,
+        overwritten,
+        row_local: None,
+        gemm_block: false,
+    }
+}
+
+impl Lowering<'_> {
+    /// The temp of materialised `node` and the nests that write it: a reduction's, a runtime
+    /// step's (`step_nest`), a product's, or the fused nests of any other value.
+    fn node(&mut self, node: NodeId) -> Result<(), NodeId> {
+        let graph = self.graph;
         let n = &graph.nodes[node];
         let len = Size::product(&n.dims);
         let init = match &n.kind {
             NodeKind::Reduce { kind, .. } => kind.identity(),
             _ => TempInit::Zero,
         };
-        temps.push(Temp {
-            dtype: n.dtype.compute(),
-            len: len.clone(),
-            init,
-            overwritten: !matches!(
-                n.kind,
-                NodeKind::Reduce { .. } | NodeKind::Scan { .. } | NodeKind::MatMul { .. }
-            ),
-            row_local: None,
-            gemm_block: false,
-        });
-        temp_of.insert(node, temps.len() - 1);
+        // Accumulators, scans and products start from their init; the rest is stored whole.
+        let overwritten = !matches!(
+            n.kind,
+            NodeKind::Reduce { .. } | NodeKind::Scan { .. } | NodeKind::MatMul { .. }
+        );
+        self.temps
+            .push(temp(n.dtype.compute(), len.clone(), init, overwritten));
+        self.temp_of.insert(node, self.temps.len() - 1);
         let nest = match &n.kind {
             NodeKind::Reduce { input, kind, axes } => {
-                let best = if matches!(kind, ReduceKind::ArgMax | ReduceKind::ArgMin) {
-                    let init = if *kind == ReduceKind::ArgMax {
-                        TempInit::Lowest
-                    } else {
-                        TempInit::Highest
-                    };
-                    temps.push(Temp {
-                        dtype: graph.nodes[*input].dtype.compute(),
-                        len: len.clone(),
-                        init,
-                        overwritten: false,
-                        row_local: None,
-                        gemm_block: false,
-                    });
-                    Some(temps.len() - 1)
-                } else {
-                    None
-                };
-                nests.extend(lower_reduction(
-                    graph, &temp_of, node, *input, *kind, axes, best,
-                )?);
-                continue;
+                return self.reduction(node, *input, *kind, axes, len);
             }
             NodeKind::Scan {
                 input,
@@ -205,8 +226,8 @@ fn lower_with(graph: &TypedGraph, forced: &[NodeId]) -> Result<Kernel, NodeId> {
             } => {
                 let dims = &n.dims;
                 let step = ScanStep {
-                    input: temp_of[input],
-                    output: temp_of[&node],
+                    input: self.temp_of[input],
+                    output: self.temp_of[&node],
                     outer: Size::product(&dims[..*axis]),
                     len: Size::of(&dims[*axis]),
                     inner: Size::product(&dims[*axis + 1..]),
@@ -217,196 +238,266 @@ fn lower_with(graph: &TypedGraph, forced: &[NodeId]) -> Result<Kernel, NodeId> {
                     },
                 };
                 // The output temp is what it writes.
-                step_nest(step, &[temp_of[input], temp_of[&node]], &[1])
+                step_nest(step, &[self.temp_of[input], self.temp_of[&node]], &[1])
             }
             NodeKind::TopK {
                 input,
                 axis,
                 largest,
-            } => {
-                // The positions go to the temp of the `TopKIndices` node that reads this
-                // one, or to a temp of their own when no output wants them.
-                let positions = Temp {
-                    dtype: crate::dtype::DType::I64,
-                    len: len.clone(),
-                    init: TempInit::Zero,
-                    overwritten: false,
-                    row_local: None,
-                    gemm_block: false,
-                };
-                temps.push(positions);
-                let indices = temps.len() - 1;
-                if let Some(&ix) = materialised.iter().find(
-                    |&&m| matches!(graph.nodes[m].kind, NodeKind::TopKIndices { of } if of == node),
-                ) {
-                    temp_of.insert(ix, indices);
-                }
-                let in_dims = &graph.nodes[*input].dims;
-                let step = ScanStep {
-                    input: temp_of[input],
-                    output: temp_of[&node],
-                    outer: Size::product(&in_dims[..*axis]),
-                    len: Size::of(&in_dims[*axis]),
-                    inner: Size::product(&in_dims[*axis + 1..]),
-                    op: AxisStep::TopK {
-                        k: Size::of(&n.dims[*axis]),
-                        largest: *largest,
-                        indices,
-                    },
-                };
-                // Writes the values and the positions.
-                step_nest(step, &[temp_of[input], temp_of[&node], indices], &[1, 2])
-            }
+            } => self.top_k(node, *input, *axis, *largest, len),
             NodeKind::TopKIndices { .. } => unreachable!("made with its `TopK` node's temps"),
-            NodeKind::Scatter { .. } | NodeKind::GatherNd { .. } => {
-                let sizes = |node: NodeId| -> Vec<Size> {
-                    graph.nodes[node].dims.iter().map(Size::of).collect()
-                };
-                let (data, indices, updates, op) = match &n.kind {
-                    NodeKind::Scatter {
-                        data,
-                        indices,
-                        updates,
-                        axis,
-                        reduction,
-                    } => (
-                        *data,
-                        *indices,
-                        Some(*updates),
-                        AxisStep::Scatter {
-                            indices: temp_of[indices],
-                            updates: temp_of[updates],
-                            data_dims: sizes(*data),
-                            idx_dims: sizes(*indices),
-                            axis: *axis,
-                            reduction,
-                        },
-                    ),
-                    NodeKind::GatherNd {
-                        data,
-                        indices,
-                        batch_dims,
-                    } => (
-                        *data,
-                        *indices,
-                        None,
-                        AxisStep::GatherNd {
-                            indices: temp_of[indices],
-                            data_dims: sizes(*data),
-                            idx_dims: sizes(*indices),
-                            batch_dims: *batch_dims,
-                        },
-                    ),
-                    _ => unreachable!("matched above"),
-                };
-                let step = ScanStep {
-                    input: temp_of[&data],
-                    output: temp_of[&node],
-                    outer: Size::lit(0),
-                    len: Size::lit(0),
-                    inner: Size::lit(0),
-                    op,
-                };
-                let mut temps = vec![temp_of[&data], temp_of[&node], temp_of[&indices]];
-                temps.extend(updates.map(|u| temp_of[&u]));
-                step_nest(step, &temps, &[1])
-            }
-            NodeKind::Attention {
-                q,
-                k,
-                v,
-                mask,
-                causal,
-                scale,
-                softcap,
-            } => {
-                let (qd, kd, vd) = (
-                    &graph.nodes[*q].dims,
-                    &graph.nodes[*k].dims,
-                    &graph.nodes[*v].dims,
-                );
-                let scores = [&qd[0], &qd[1], &qd[2], &kd[2]];
-                // Each operand's temp, or the parameter it is (materialise.rs reads a
-                // parameter of the step's dtype in place).
-                let buffer = |operand: NodeId| match temp_of.get(&operand) {
-                    Some(&t) => BufferRef::Temp(t),
-                    None => match graph.nodes[operand].kind {
-                        NodeKind::Input { param } => BufferRef::Input(param),
-                        _ => unreachable!("attention's operands are temps or parameters"),
-                    },
-                };
-                // The mask's temp is row-major over its own dims, right-aligned to the
-                // scores': a stride per score axis, 0 where the mask broadcasts.
-                let mask = mask.map(|m| {
-                    let md = &graph.nodes[m].dims;
-                    let own = nests::contiguous_strides(md);
-                    let lead = 4 - md.len();
-                    let strides: [Size; 4] = std::array::from_fn(|a| {
-                        if a < lead || md[a - lead].is_static(1) && !scores[a].is_static(1) {
-                            Size::lit(0)
-                        } else {
-                            own[a - lead].clone()
-                        }
-                    });
-                    (buffer(m), strides)
-                });
-                let step = ScanStep {
-                    input: temp_of[&node],
-                    output: temp_of[&node],
-                    outer: Size::lit(0),
-                    len: Size::lit(0),
-                    inner: Size::lit(0),
-                    op: AxisStep::Attention {
-                        q: buffer(*q),
-                        k: buffer(*k),
-                        v: buffer(*v),
-                        mask: mask.clone(),
-                        sizes: [
-                            Size::of(&qd[0]),
-                            Size::of(&qd[1]),
-                            Size::of(&kd[1]),
-                            Size::of(&qd[2]),
-                            Size::of(&kd[2]),
-                            Size::of(&qd[3]),
-                            Size::of(&vd[3]),
-                        ],
-                        causal: *causal,
-                        scale: *scale,
-                        softcap: *softcap,
-                    },
-                };
-                let mut buffers = vec![
-                    buffer(*q),
-                    BufferRef::Temp(temp_of[&node]),
-                    buffer(*k),
-                    buffer(*v),
-                ];
-                buffers.extend(mask.map(|(m, _)| m));
-                // Writes the output.
-                step_nest_of(step, &buffers, &[1])
-            }
-            NodeKind::MatMul { a, b } => lower_matmul(graph, &temp_of, node, *a, *b),
-            _ => {
-                let dims = n.dims.clone();
-                let temp = temp_of[&node];
-                nests.extend(build_regions(
-                    graph,
-                    &temp_of,
-                    &dims,
-                    Some(node),
-                    &mut |b, map| {
-                        let v = b.value(node, map.clone())?;
-                        let target = b.operand(BufferRef::Temp(temp), &dims, map);
-                        Ok(Sink::Store(vec![(target, v)]))
-                    },
-                )?);
-                continue;
-            }
+            NodeKind::Scatter { .. } | NodeKind::GatherNd { .. } => self.scatter_or_gather(node),
+            NodeKind::Attention { .. } => self.attention(node),
+            NodeKind::MatMul { a, b } => lower_matmul(graph, &self.temp_of, node, *a, *b),
+            _ => return self.fused_value(node),
         };
-        nests.push(nest);
+        self.nests.push(nest);
+        Ok(())
     }
 
-    // Outputs, one nest per distinct shape.
+    /// A reduction's nests; an `argmax`/`argmin` also keeps the best value so far in a
+    /// temp of the input's dtype (`best`), next to the positions in the node's temp.
+    fn reduction(
+        &mut self,
+        node: NodeId,
+        input: NodeId,
+        kind: ReduceKind,
+        axes: &[usize],
+        len: Size,
+    ) -> Result<(), NodeId> {
+        let graph = self.graph;
+        let best = if matches!(kind, ReduceKind::ArgMax | ReduceKind::ArgMin) {
+            let init = if kind == ReduceKind::ArgMax {
+                TempInit::Lowest
+            } else {
+                TempInit::Highest
+            };
+            self.temps
+                .push(temp(graph.nodes[input].dtype.compute(), len, init, false));
+            Some(self.temps.len() - 1)
+        } else {
+            None
+        };
+        self.nests.extend(lower_reduction(
+            graph,
+            &self.temp_of,
+            node,
+            input,
+            kind,
+            axes,
+            best,
+        )?);
+        Ok(())
+    }
+
+    /// `top_k`'s step: it writes the values to the node's temp and the positions to the
+    /// temp of the `TopKIndices` node that reads this one, or to a temp of their own when
+    /// no output wants them.
+    fn top_k(
+        &mut self,
+        node: NodeId,
+        input: NodeId,
+        axis: usize,
+        largest: bool,
+        len: Size,
+    ) -> LoopNest {
+        let graph = self.graph;
+        self.temps
+            .push(temp(crate::dtype::DType::I64, len, TempInit::Zero, false));
+        let indices = self.temps.len() - 1;
+        if let Some(&ix) = self
+            .materialised
+            .iter()
+            .find(|&&m| matches!(graph.nodes[m].kind, NodeKind::TopKIndices { of } if of == node))
+        {
+            self.temp_of.insert(ix, indices);
+        }
+        let in_dims = &graph.nodes[input].dims;
+        let step = ScanStep {
+            input: self.temp_of[&input],
+            output: self.temp_of[&node],
+            outer: Size::product(&in_dims[..axis]),
+            len: Size::of(&in_dims[axis]),
+            inner: Size::product(&in_dims[axis + 1..]),
+            op: AxisStep::TopK {
+                k: Size::of(&graph.nodes[node].dims[axis]),
+                largest,
+                indices,
+            },
+        };
+        // Writes the values and the positions.
+        step_nest(
+            step,
+            &[self.temp_of[&input], self.temp_of[&node], indices],
+            &[1, 2],
+        )
+    }
+
+    /// A scatter's or `gather_nd`'s step: it reads the data, the indices and a scatter's
+    /// updates, and writes the node's temp.
+    fn scatter_or_gather(&self, node: NodeId) -> LoopNest {
+        let graph = self.graph;
+        let temp_of = &self.temp_of;
+        let sizes =
+            |node: NodeId| -> Vec<Size> { graph.nodes[node].dims.iter().map(Size::of).collect() };
+        let (data, indices, updates, op) = match &graph.nodes[node].kind {
+            NodeKind::Scatter {
+                data,
+                indices,
+                updates,
+                axis,
+                reduction,
+            } => (
+                *data,
+                *indices,
+                Some(*updates),
+                AxisStep::Scatter {
+                    indices: temp_of[indices],
+                    updates: temp_of[updates],
+                    data_dims: sizes(*data),
+                    idx_dims: sizes(*indices),
+                    axis: *axis,
+                    reduction,
+                },
+            ),
+            NodeKind::GatherNd {
+                data,
+                indices,
+                batch_dims,
+            } => (
+                *data,
+                *indices,
+                None,
+                AxisStep::GatherNd {
+                    indices: temp_of[indices],
+                    data_dims: sizes(*data),
+                    idx_dims: sizes(*indices),
+                    batch_dims: *batch_dims,
+                },
+            ),
+            _ => unreachable!("called for a scatter or gather_nd"),
+        };
+        let step = ScanStep {
+            input: temp_of[&data],
+            output: temp_of[&node],
+            outer: Size::lit(0),
+            len: Size::lit(0),
+            inner: Size::lit(0),
+            op,
+        };
+        let mut temps = vec![temp_of[&data], temp_of[&node], temp_of[&indices]];
+        temps.extend(updates.map(|u| temp_of[&u]));
+        step_nest(step, &temps, &[1])
+    }
+
+    /// `attention`'s step: it reads `q`, `k`, `v` and the mask from their temps or in
+    /// place from the parameters they are, and writes the node's temp.
+    fn attention(&self, node: NodeId) -> LoopNest {
+        let graph = self.graph;
+        let temp_of = &self.temp_of;
+        let NodeKind::Attention {
+            q,
+            k,
+            v,
+            mask,
+            causal,
+            scale,
+            softcap,
+        } = &graph.nodes[node].kind
+        else {
+            unreachable!("called for attention")
+        };
+        let (qd, kd, vd) = (
+            &graph.nodes[*q].dims,
+            &graph.nodes[*k].dims,
+            &graph.nodes[*v].dims,
+        );
+        let scores = [&qd[0], &qd[1], &qd[2], &kd[2]];
+        // Each operand's temp, or the parameter it is (materialise.rs reads a
+        // parameter of the step's dtype in place).
+        let buffer = |operand: NodeId| match temp_of.get(&operand) {
+            Some(&t) => BufferRef::Temp(t),
+            None => match graph.nodes[operand].kind {
+                NodeKind::Input { param } => BufferRef::Input(param),
+                _ => unreachable!("attention's operands are temps or parameters"),
+            },
+        };
+        // The mask's temp is row-major over its own dims, right-aligned to the
+        // scores': a stride per score axis, 0 where the mask broadcasts.
+        let mask = mask.map(|m| {
+            let md = &graph.nodes[m].dims;
+            let own = nests::contiguous_strides(md);
+            let lead = 4 - md.len();
+            let strides: [Size; 4] = std::array::from_fn(|a| {
+                if a < lead || md[a - lead].is_static(1) && !scores[a].is_static(1) {
+                    Size::lit(0)
+                } else {
+                    own[a - lead].clone()
+                }
+            });
+            (buffer(m), strides)
+        });
+        let step = ScanStep {
+            input: temp_of[&node],
+            output: temp_of[&node],
+            outer: Size::lit(0),
+            len: Size::lit(0),
+            inner: Size::lit(0),
+            op: AxisStep::Attention {
+                q: buffer(*q),
+                k: buffer(*k),
+                v: buffer(*v),
+                mask: mask.clone(),
+                sizes: [
+                    Size::of(&qd[0]),
+                    Size::of(&qd[1]),
+                    Size::of(&kd[1]),
+                    Size::of(&qd[2]),
+                    Size::of(&kd[2]),
+                    Size::of(&qd[3]),
+                    Size::of(&vd[3]),
+                ],
+                causal: *causal,
+                scale: *scale,
+                softcap: *softcap,
+            },
+        };
+        let mut buffers = vec![
+            buffer(*q),
+            BufferRef::Temp(temp_of[&node]),
+            buffer(*k),
+            buffer(*v),
+        ];
+        buffers.extend(mask.map(|(m, _)| m));
+        // Writes the output.
+        step_nest_of(step, &buffers, &[1])
+    }
+
+    /// Any other value: the fused nests over its dims that store it to its temp.
+    fn fused_value(&mut self, node: NodeId) -> Result<(), NodeId> {
+        let dims = self.graph.nodes[node].dims.clone();
+        let temp = self.temp_of[&node];
+        self.nests.extend(build_regions(
+            self.graph,
+            &self.temp_of,
+            &dims,
+            Some(node),
+            &mut |b, map| {
+                let v = b.value(node, map.clone())?;
+                let target = b.operand(BufferRef::Temp(temp), &dims, map);
+                Ok(Sink::Store(vec![(target, v)]))
+            },
+        )?);
+        Ok(())
+    }
+}
+
+/// The outputs' nests: the outputs of one shape share one nest (in the order of their
+/// first output).
+fn output_nests(
+    graph: &TypedGraph,
+    temp_of: &HashMap<NodeId, usize>,
+) -> Result<Vec<LoopNest>, NodeId> {
     let mut shapes: Vec<Vec<Dim>> = Vec::new();
     for &out in &graph.outputs {
         let dims = &graph.nodes[out].dims;
@@ -414,10 +505,11 @@ fn lower_with(graph: &TypedGraph, forced: &[NodeId]) -> Result<Kernel, NodeId> {
             shapes.push(dims.clone());
         }
     }
+    let mut nests = Vec::new();
     for dims in shapes {
         nests.extend(build_regions(
             graph,
-            &temp_of,
+            temp_of,
             &dims,
             None,
             &mut |b, map| {
@@ -433,6 +525,18 @@ fn lower_with(graph: &TypedGraph, forced: &[NodeId]) -> Result<Kernel, NodeId> {
             },
         )?);
     }
+    Ok(nests)
+}
+
+/// The passes after the nests are built, in order: nests cut for threads (`splits`),
+/// stages and row-local temps (`stages`), product blocks, rows kept in outputs and passes
+/// of a stage merged or pipelined (`row_fusion`).
+fn plan_kernel(
+    graph: &TypedGraph,
+    mut temps: Vec<Temp>,
+    temp_of: &HashMap<NodeId, usize>,
+    nests: Vec<LoopNest>,
+) -> Kernel {
     let output_lens: Vec<Size> = graph
         .outputs
         .iter()
@@ -443,7 +547,7 @@ fn lower_with(graph: &TypedGraph, forced: &[NodeId]) -> Result<Kernel, NodeId> {
     let mut split_nests = Vec::with_capacity(nests.len());
     for mut nest in nests {
         split_flat_loop(&mut nest, &mut blocks);
-        match split_reduced_rows(&mut nest, &mut temps, &temp_of) {
+        match split_reduced_rows(&mut nest, &mut temps, temp_of) {
             Some(combine) => split_nests.extend([nest, combine]),
             None => {
                 split_kept_columns(&mut nest);
@@ -471,6 +575,7 @@ fn lower_with(graph: &TypedGraph, forced: &[NodeId]) -> Result<Kernel, NodeId> {
     rows_in_outputs(&temps, &output_dtypes, &mut nests, &stages);
     let (mut nests, mut stages) = fuse_row_reductions(graph, nests, stages);
     pipeline_first_pass(&mut temps, &mut nests, &mut stages);
+    // A task's chunked buffers (written, cut per task): not the temps made row-local above.
     let stages = stages
         .into_iter()
         .map(|mut stage| {
@@ -488,10 +593,10 @@ fn lower_with(graph: &TypedGraph, forced: &[NodeId]) -> Result<Kernel, NodeId> {
             stage
         })
         .collect();
-    Ok(Kernel {
+    Kernel {
         temps,
         nests,
         stages,
         blocks,
-    })
+    }
 }
