@@ -1226,17 +1226,28 @@ impl Gen {
                             let large = self.large;
                             let pick = |rng: &mut Rng| -> i64 {
                                 match mode {
+                                    // Small counts on many axes (their pieces multiply),
+                                    // large ones on few (within the element cap).
+                                    "reflect" if large && rank >= 4 => {
+                                        rng.range(0, (n - 1).clamp(0, 2))
+                                    }
                                     "reflect" if large => rng.range(0, (n - 1).clamp(0, 40)),
                                     "reflect" => rng.range(0, (n - 1).clamp(0, 3)),
                                     "edge" if n == 0 => 0,
+                                    "edge" if large && rank >= 4 => rng.range(0, 2),
                                     "edge" if large => rng.range(0, 40),
                                     "edge" => rng.range(0, 3),
                                     _ if large => rng.range(-(n.min(20)), 100),
                                     _ => rng.range(-(n.min(2)), 3),
                                 }
                             };
-                            let b = pick(&mut self.rng);
-                            let e = pick(&mut self.rng);
+                            let (mut b, mut e) = (pick(&mut self.rng), pick(&mut self.rng));
+                            // Large graphs pad most literal axes on both sides, so the
+                            // pieces of many axes multiply (issue 33).
+                            let least = if mode == "reflect" { 2 } else { 1 };
+                            if self.large && n >= least && self.rng.chance(0.7) {
+                                (b, e) = (b.max(1), e.max(1));
+                            }
                             // Crops may not remove more than the axis.
                             if b + e < -n {
                                 (0, 0)
