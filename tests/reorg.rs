@@ -324,6 +324,108 @@ fn tiles_with_many_repeats() {
     assert!(got.as_slice().is_empty());
 }
 
+graph! {
+    // More regions than a box may be cut into (`MAX_REGIONS`, 32; issue 33): a pad of every
+    // axis is one pad per axis, lowered through temps; a box cut by several nodes puts one
+    // of them in a temp; a concat of many parts is a concat of groups. Each of these, one
+    // nest per region, took minutes or overflowed rustc's stack in a release build.
+    fn pad_every_axis(a: f32[3, 3, 3, 3, 3, 3]) -> (f32[5, 5, 5, 5, 5, 5], f32[5, 5, 5, 5, 5, 5], f32[4, 6, 3, 5, 4, 6]) {
+        (
+            pad(a, [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], mode = reflect),
+            pad(a, [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], mode = edge) + 1.0,
+            pad(a * 2.0, [1, 0, 0, 3, 1, -1, 2, 0, 0, 1, 1, 2], value = -1.0),
+        )
+    }
+    fn pad_reduced(a: f32[3, 4, 3, 5]) -> (f32[5, 6, 5], f32[5, 6, 5, 7]) {
+        let p = pad(a, [1, 1, 1, 1, 1, 1, 1, 1], mode = reflect);
+        (sum(p, axis = 3), p)
+    }
+    fn pad_of_tile(a: f32[2, 3, 4, 5, 3]) -> f32[4, 6, 8, 7, 5] {
+        pad(tile(a, [2, 2, 2, 1, 1]), [0, 0, 0, 0, 0, 0, 1, 1, 1, 1], mode = reflect)
+    }
+    fn pads_of_pads(a: f32[2, 3, 4, 5, 6, 7]) -> f32[4, 5, 6, 7, 8, 9] {
+        pad(pad(a, [1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0], mode = edge), [0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1], mode = reflect) * 2.0
+    }
+    fn pad_named_every_axis(a: f32[B, 3, 4, 3, 3]) -> f32[B, 5, 6, 5, 5] {
+        pad(a, [0, 0, 1, 1, 1, 1, 1, 1, 1, 1], mode = reflect)
+    }
+    fn concat_many(a: f32[2, 3], b: f32[1, 3]) -> f32[60, 3] { concat([a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b], axis = 0) }
+}
+
+#[test]
+fn many_regions_are_bounded() {
+    let a = nd(&[3; 6], 41);
+    let (r, e, c) = pad_every_axis(&Tensor::from_vec(a.data.clone()).unwrap());
+    same_bits(
+        r.as_slice(),
+        &a.pad(&[(1, 1); 6], "reflect", 0.0),
+        "reflect, rank 6",
+    );
+    let edge = a.pad(&[(1, 1); 6], "edge", 0.0).map(|v| v + 1.0);
+    same_bits(e.as_slice(), &edge, "edge, rank 6");
+    let pads = [(1, 0), (0, 3), (1, -1), (2, 0), (0, 1), (1, 2)];
+    same_bits(
+        c.as_slice(),
+        &a.map(|v| v * 2.0).pad(&pads, "constant", -1.0),
+        "constant, rank 6",
+    );
+
+    let a = nd(&[3, 4, 3, 5], 42);
+    let (s, p) = pad_reduced(&Tensor::from_vec(a.data.clone()).unwrap());
+    let want = a.pad(&[(1, 1); 4], "reflect", 0.0);
+    same_bits(p.as_slice(), &want, "reflect, rank 4");
+    let sums: Vec<f32> = want.data.chunks(7).map(|row| row.iter().sum()).collect();
+    for (i, (&g, &w)) in s.as_slice().iter().zip(&sums).enumerate() {
+        assert!(
+            (g - w).abs() <= 1e-5 * w.abs().max(1.0),
+            "sum at {i}: {g} vs {w}"
+        );
+    }
+
+    let a = nd(&[2, 3, 4, 5, 3], 43);
+    let got = pad_of_tile(&Tensor::from_vec(a.data.clone()).unwrap());
+    let want =
+        a.tile(&[2, 2, 2, 1, 1])
+            .pad(&[(0, 0), (0, 0), (0, 0), (1, 1), (1, 1)], "reflect", 0.0);
+    same_bits(got.as_slice(), &want, "pad of tile");
+
+    let a = nd(&[2, 3, 4, 5, 6, 7], 44);
+    let got = pads_of_pads(&Tensor::from_vec(a.data.clone()).unwrap());
+    let inner = a.pad(
+        &[(1, 1), (1, 1), (1, 1), (0, 0), (0, 0), (0, 0)],
+        "edge",
+        0.0,
+    );
+    let want = inner
+        .pad(
+            &[(0, 0), (0, 0), (0, 0), (1, 1), (1, 1), (1, 1)],
+            "reflect",
+            0.0,
+        )
+        .map(|v| v * 2.0);
+    same_bits(got.as_slice(), &want, "pads of pads");
+
+    for b in [0usize, 1, 3] {
+        let a = nd(&[b, 3, 4, 3, 3], 45 + b as u64);
+        let t =
+            Tensor::<f32, Shape![_, 3, 4, 3, 3]>::from_shape_vec([b, 3, 4, 3, 3], a.data.clone())
+                .unwrap();
+        let got = pad_named_every_axis(&t).unwrap();
+        let want = a.pad(&[(0, 0), (1, 1), (1, 1), (1, 1), (1, 1)], "reflect", 0.0);
+        same_bits(got.as_slice(), &want, &format!("named, B = {b}"));
+    }
+
+    let (a, b) = (nd(&[2, 3], 46), nd(&[1, 3], 47));
+    let got = concat_many(
+        &Tensor::from_vec(a.data.clone()).unwrap(),
+        &Tensor::from_vec(b.data.clone()).unwrap(),
+    );
+    let parts: Vec<Nd<f32>> = (0..40)
+        .map(|i| if i % 2 == 0 { a.clone() } else { b.clone() })
+        .collect();
+    same_bits(got.as_slice(), &Nd::concat(&parts, 0), "40 parts");
+}
+
 #[test]
 fn concats_place_each_part() {
     let (a, b, c, d) = (

@@ -853,6 +853,21 @@ pub struct Temp {
 /// of the packed `B` once, and fewer rows reuse each `B` panel less.
 pub const GEMM_BLOCK_ROWS: usize = 256;
 
+/// The most loop nests that the pieces of `pad`/`concat`/`tile` cut one loop box into
+/// (issue 33). Every region is a nest of its own, and they all sit one after another in the
+/// kernel's one function, where LLVM's ScalarEvolution reasons about each loop's trip
+/// count through the conditions of the loops before it, recursively: the cost grows much
+/// faster than the nest count. Measured on a release build (rustc 1.95, LLVM 22): a rank-4
+/// reflect `pad` (81 nests) built in 1.5 s, rank 5 (243) in 202 s, rank 6 (729) had not
+/// finished after 10 minutes, and `tile(a, [7, 6, 4, 2])` (336 nests) overflowed rustc's stack inside
+/// `ScalarEvolution::getBackedgeTakenInfo`. Past this bound, lowering puts a node that cut
+/// the box in a temp (`lower::nests::build_regions`), and the checker splits a single node
+/// that would cut more (`pad` per axis, `concat` into groups, `tile` as a broadcast), so a
+/// graph's nest count grows with its source, never with the product of its pieces. 32
+/// keeps a 3-axis reflect `pad` (27 nests) fused; of the CI seed's first 600 graphs only
+/// graph 558 (a reflect `pad` of four axes, 36 nests) lowers differently.
+pub const MAX_REGIONS: usize = 32;
+
 /// The whole lowered graph: stages run in order, each one loop nest.
 #[derive(Clone, Debug)]
 pub struct Kernel {

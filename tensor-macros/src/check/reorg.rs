@@ -31,6 +31,7 @@ use crate::ast::{Expr, NamedArg};
 use crate::dim_expr::Poly;
 use crate::ir::{
     AxisMap, NodeId, NodeKind, Offset, Piece, PieceSource, Size, SymbolicPiece, SymbolicSource,
+    MAX_REGIONS,
 };
 use crate::ops::{ParamType, TensorOp};
 use crate::shape::Dim;
@@ -455,6 +456,35 @@ impl Checker<'_> {
             });
             out_dims[k] = Dim::Static(total as usize);
         }
+        // The pieces of several axes multiply into regions (a reflect pad of all six axes
+        // is 3^6 = 729 loop nests): past `MAX_REGIONS` the pad is one pad per axis, in
+        // order, each reading the last, which lowering then puts in temps where a box would
+        // be cut into more (`build_regions`). Per axis the maps are unchanged: every mode's
+        // index map is separable, `out[i, j] = x[m0(i), m1(j)]` or the fill.
+        let regions = axes.iter().try_fold(1usize, |acc, a| match a {
+            AxisMap::Pieces(p) => acc.checked_mul(p.len()),
+            AxisMap::SymbolicPieces(p) => acc.checked_mul(p.len()),
+            _ => Some(acc),
+        });
+        if regions.is_none_or(|n| n > MAX_REGIONS) {
+            let mut input = x;
+            let mut step_dims = dims;
+            for (k, map) in axes.into_iter().enumerate() {
+                if matches!(map, AxisMap::Same) {
+                    continue;
+                }
+                let mut step_axes = vec![AxisMap::Same; rank];
+                step_axes[k] = map;
+                step_dims[k] = out_dims[k].clone();
+                let node = NodeKind::Reorg {
+                    inputs: vec![input],
+                    fill,
+                    axes: step_axes,
+                };
+                input = self.add(node, dtype, step_dims.clone());
+            }
+            return Typed::Strong(input);
+        }
         self.reorg_node(vec![x], fill, axes, out_dims)
     }
 
@@ -798,7 +828,89 @@ impl Checker<'_> {
                 axes[k] = AxisMap::Pieces(pieces);
             }
         }
+        if inputs.len() > MAX_REGIONS {
+            return Typed::Strong(self.concat_groups(inputs, k, dtype));
+        }
         self.reorg_node(inputs, None, axes, out_dims)
+    }
+
+    /// A `concat` of more than `MAX_REGIONS` parts (each a region of its readers' boxes,
+    /// `ir::MAX_REGIONS`) as a `concat` of `concat`s of at most `MAX_REGIONS` consecutive
+    /// parts, nested as deep as it takes; lowering puts the inner ones in temps where a box
+    /// would be cut into more. `inputs` are checked and of one dtype.
+    fn concat_groups(
+        &mut self,
+        inputs: Vec<NodeId>,
+        k: usize,
+        dtype: crate::dtype::DType,
+    ) -> NodeId {
+        let mut level = inputs;
+        loop {
+            let mut next = Vec::new();
+            for group in level.chunks(MAX_REGIONS) {
+                let mut dims = self.node(group[0]).dims.clone();
+                let mut pieces = Vec::new();
+                let mut symbolic_pieces = Vec::new();
+                let symbolic = group.iter().any(|&p| self.node(p).dims[k].is_symbolic());
+                let (mut at, mut lo_offset, mut total) =
+                    (0usize, Offset::zero(), Poly::constant(0));
+                for (i, &p) in group.iter().enumerate() {
+                    let d = self.node(p).dims[k].clone();
+                    if symbolic {
+                        let lo = lo_offset.clone();
+                        lo_offset = lo_offset.add(&Offset::size(&Size::of(&d)));
+                        symbolic_pieces.push(SymbolicPiece {
+                            lo: lo.clone(),
+                            len: Size::of(&d),
+                            source: SymbolicSource::Input {
+                                input: i,
+                                start: lo.scale(-1),
+                                step: 1,
+                            },
+                        });
+                        total = total.add(&d.poly());
+                        continue;
+                    }
+                    let n = match d {
+                        Dim::Static(n) => n,
+                        _ => unreachable!("a literal concat's parts have literal lengths"),
+                    };
+                    if n > 0 {
+                        pieces.push(Piece {
+                            lo: at,
+                            hi: at + n,
+                            source: PieceSource::Input {
+                                input: i,
+                                start: -(at as isize),
+                                step: 1,
+                            },
+                        });
+                    }
+                    at += n;
+                }
+                let mut axes = vec![AxisMap::Same; dims.len()];
+                if symbolic {
+                    dims[k] =
+                        Dim::from_poly(total).expect("a sum of sizes is no negative constant");
+                    axes[k] = AxisMap::SymbolicPieces(symbolic_pieces);
+                } else {
+                    dims[k] = Dim::Static(at);
+                    if !pieces.is_empty() {
+                        axes[k] = AxisMap::Pieces(pieces);
+                    }
+                }
+                let kind = NodeKind::Reorg {
+                    inputs: group.to_vec(),
+                    fill: None,
+                    axes,
+                };
+                next.push(self.add(kind, dtype, dims));
+            }
+            if next.len() == 1 {
+                return next[0];
+            }
+            level = next;
+        }
     }
 }
 

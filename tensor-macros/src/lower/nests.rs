@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use crate::ir::{
     AxisMap, BufferRef, Level, LoopNest, NodeId, NodeKind, Offset, Operand, Piece, PieceSource,
-    Sink, Size, SymbolicPiece, SymbolicSource, TypedGraph, Value, ValueSource,
+    Sink, Size, SymbolicPiece, SymbolicSource, TypedGraph, Value, ValueSource, MAX_REGIONS,
 };
 use crate::shape::Dim;
 
@@ -55,9 +55,13 @@ pub(super) type Mapping = Vec<AxisIndex>;
 /// Why a nest cannot be built over its box as it is.
 #[derive(Debug)]
 pub(super) enum Split {
-    /// The box crosses a boundary between two pieces of a `pad`/`concat`/`tile` axis: it is
-    /// cut at counter `at` of loop axis `axis` and each part is built again.
-    Cut { axis: usize, at: usize },
+    /// The box crosses a boundary between two pieces of a `pad`/`concat`/`tile` axis of
+    /// `node`: it is cut at counter `at` of loop axis `axis` and each part is built again.
+    Cut {
+        node: NodeId,
+        axis: usize,
+        at: usize,
+    },
     /// The box covers a whole symbolic axis of `node` cut into pieces: one box per piece,
     /// (first index of the node's axis, extent) along loop axis `axis`; `delta` is the
     /// node's index minus the loop's along that axis (the box starts at index 0).
@@ -88,6 +92,12 @@ pub(super) struct InsidePiece {
 /// a `pad`/`concat`/`tile` on the way cuts the box into pieces (each region's nest reads
 /// every buffer through plain affine maps). `sink` gets the mapping of a node with the
 /// box's own axes.
+///
+/// At most `MAX_REGIONS` nests per box: when the cuts would make more, the last node that
+/// cut the box (other than `root`, which this box computes) is named as `Err`, and lowering
+/// starts again with it in a temp, whose own nest is cut only by its own pieces and what it
+/// reads. A single node cuts at most `MAX_REGIONS` regions itself (the checker bounds
+/// `tile`, `pad` and `concat`), so every box ends within the bound.
 pub(super) fn build_regions(
     graph: &TypedGraph,
     temp_of: &HashMap<NodeId, usize>,
@@ -102,7 +112,14 @@ pub(super) fn build_regions(
         dims.iter().map(Size::of).collect(),
         Vec::new(),
     )];
+    // The nodes whose pieces cut this box, latest last.
+    let mut cutters: Vec<NodeId> = Vec::new();
     while let Some((lo, extents, inside)) = pending.pop() {
+        if nests.len() + pending.len() + 1 > MAX_REGIONS {
+            if let Some(&node) = cutters.iter().rev().find(|&&n| Some(n) != root) {
+                return Err(node);
+            }
+        }
         // A box with a literal extent of 0 computes nothing. (Its indices need not lie in
         // the value's pieces: a flip of an empty axis starts at -1.)
         if extents.iter().any(Size::is_zero) {
@@ -121,7 +138,9 @@ pub(super) fn build_regions(
             .collect();
         match sink(&mut b, &map) {
             Ok(s) => nests.push(b.finish(s)),
-            Err(Split::Cut { axis, at }) => {
+            Err(Split::Cut { node, axis, at }) => {
+                cutters.retain(|&n| n != node);
+                cutters.push(node);
                 let whole = extents[axis]
                     .as_static()
                     .expect("only literal extents are cut into pieces");
@@ -141,6 +160,8 @@ pub(super) fn build_regions(
                 delta,
                 boxes,
             }) => {
+                cutters.retain(|&n| n != node);
+                cutters.push(node);
                 for (piece, (first, extent)) in boxes.into_iter().enumerate().rev() {
                     let (mut l, mut e, mut known) = (lo.clone(), extents.clone(), inside.clone());
                     // The node's index `first` is loop index `first - delta`.
@@ -207,6 +228,7 @@ pub(super) fn symbolic_piece_for<'p>(
 /// The piece of `pieces` that the index `index` reads over a box whose loop extents are
 /// `extents`, or the cut that separates two pieces.
 pub(super) fn piece_for<'p>(
+    node: NodeId,
     pieces: &'p [Piece],
     index: &AxisIndex,
     extents: &[Size],
@@ -239,6 +261,7 @@ pub(super) fn piece_for<'p>(
         (first - piece.lo as i128) / -scale + 1
     };
     Err(Split::Cut {
+        node,
         axis,
         at: at as usize,
     })
@@ -583,7 +606,7 @@ impl<'g> NestBuilder<'g> {
             input_map.push(match axis_map {
                 AxisMap::Same => index.clone(),
                 AxisMap::Affine { start, step } => index.then(start, *step),
-                AxisMap::Pieces(pieces) => match piece_for(pieces, index, &self.loop_dims) {
+                AxisMap::Pieces(pieces) => match piece_for(node, pieces, index, &self.loop_dims) {
                     Err(split) => {
                         cut.get_or_insert(split);
                         AxisIndex::zero()

@@ -380,3 +380,44 @@ fn a_stage_with_only_row_local_writes_runs_on_one_thread() {
         panic!("the expansion is not Rust: {e}");
     }
 }
+
+/// Issue 33: the pieces of `pad`/`concat`/`tile` cut a box into at most `MAX_REGIONS` nests
+/// (`build_regions`, the checker's splits); before, these graphs were 729, 243, 72 and 40
+/// nests, one after another in the kernel's function (LLVM took minutes or overflowed).
+#[test]
+fn region_counts_are_bounded() {
+    for (source, before) in [
+        (
+            "fn f(a: f32[3, 3, 3, 3, 3, 3]) -> f32[5, 5, 5, 5, 5, 5] { pad(a, [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], mode = reflect) }",
+            729,
+        ),
+        (
+            "fn f(a: f32[3, 3, 3, 3, 3]) -> f32[5, 5, 5, 5, 5] { pad(a, [1, 1, 1, 1, 1, 1, 1, 1, 1, 1], mode = edge) * 2.0 }",
+            243,
+        ),
+        (
+            "fn f(a: f32[2, 3, 4, 5, 3]) -> f32[4, 6, 8, 7, 5] { pad(tile(a, [2, 2, 2, 1, 1]), [0, 0, 0, 0, 0, 0, 1, 1, 1, 1], mode = reflect) }",
+            72,
+        ),
+        (
+            "fn f(a: f32[2, 3], b: f32[1, 3]) -> f32[60, 3] { concat([a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b], axis = 0) }",
+            40,
+        ),
+    ] {
+        let k = kernel(source);
+        // A box is at most MAX_REGIONS nests; these graphs have a few boxes each. (The
+        // concat's 40 parts stay 40 nests and one more: groups bound the box, not the
+        // function.)
+        assert!(
+            k.nests.len() <= 3 * crate::ir::MAX_REGIONS && !k.temps.is_empty(),
+            "{} nests (was {before}): {source}",
+            k.nests.len()
+        );
+    }
+    // Under the bound nothing changes: a reflect pad of three axes is 27 fused nests.
+    let k = kernel(
+        "fn f(a: f32[3, 3, 3]) -> f32[5, 5, 5] { pad(a, [1, 1, 1, 1, 1, 1], mode = reflect) }",
+    );
+    assert_eq!(k.nests.len(), 27);
+    assert!(k.temps.is_empty());
+}

@@ -24,6 +24,24 @@ const NAMES: &[&str] = &["B", "S", "N"];
 /// Cap on the literal elements of any value (tile and broadcast_to can grow them).
 const MAX_ELEMENTS: usize = 2048;
 
+/// Large graphs (issue 33: no legal graph may crash or stall rustc): literal sizes up to
+/// 1024, values up to 2^20 elements, ranks up to 6, `tile`/`pad`/`concat` with large
+/// factors, counts and part lists; no products, einsums or model ops (the interpreter's
+/// cost grows with their work, not their size). One graph in `LARGE_ONE_IN` is large, drawn
+/// from a stream of its own (`is_large`), so the other graphs are the same as before; a
+/// seed with `ALL_LARGE` set makes every graph large (the release batch, README.md).
+const LARGE_SIZES: &[usize] = &[
+    1, 2, 3, 5, 7, 8, 9, 16, 17, 31, 33, 64, 100, 127, 256, 1000, 1024,
+];
+const LARGE_MAX_ELEMENTS: usize = 1 << 20;
+pub const LARGE_ONE_IN: u64 = 40;
+pub const ALL_LARGE: u64 = 1 << 63;
+
+/// Whether graph `index` of `seed` is a large one (`LARGE_SIZES`).
+pub fn is_large(seed: u64, index: u64) -> bool {
+    seed & ALL_LARGE != 0 || Rng::for_item(seed, index, 3).below(LARGE_ONE_IN as usize) == 0
+}
+
 /// Float literals exact in every float dtype, so that where a literal is rounded cannot
 /// matter.
 const FLOAT_LITS: &[f64] = &[0.0, 0.5, 1.0, 2.0, -1.5, 3.25, 0.125, -4.0, 100.0, -0.75];
@@ -168,6 +186,8 @@ struct Gen {
     indices: Vec<IndexParam>,
     parts: Vec<(String, Ty)>,
     force_concat: bool,
+    /// `is_large`: large literal sizes and reorganisation factors.
+    large: bool,
 }
 
 fn var(name: &str) -> Expr {
@@ -191,6 +211,7 @@ pub fn generate(seed: u64, index: u64) -> Graph {
         indices: Vec::new(),
         parts: Vec::new(),
         force_concat: false,
+        large: is_large(seed, index),
     };
     g.make_base();
     let n_params = 1 + g.rng.below(4);
@@ -211,9 +232,14 @@ pub fn generate(seed: u64, index: u64) -> Graph {
         // may still read them as values, and the call is then not fallible through them.
         let indices = g.indices.len();
         let v = g.op();
+        let cap = if g.large {
+            LARGE_MAX_ELEMENTS
+        } else {
+            MAX_ELEMENTS
+        };
         let ok = v
             .as_ref()
-            .is_some_and(|v| v.ty.rank() <= 6 && v.ty.lit_len().unwrap_or(1) <= MAX_ELEMENTS);
+            .is_some_and(|v| v.ty.rank() <= 6 && v.ty.lit_len().unwrap_or(1) <= cap);
         if !ok {
             g.indices.truncate(indices);
         }
@@ -339,6 +365,8 @@ impl Gen {
                     used_names += 1;
                 } else if self.rng.chance(0.02) {
                     dims.push(Dim::Lit(0));
+                } else if self.large {
+                    dims.push(Dim::Lit(*self.rng.pick(LARGE_SIZES)));
                 } else {
                     dims.push(Dim::Lit(*self.rng.pick(SIZES)));
                 }
@@ -347,7 +375,7 @@ impl Gen {
                 .iter()
                 .map(|d| if let Dim::Lit(n) = d { *n } else { 1 })
                 .product();
-            if lits <= 600 {
+            if lits <= if self.large { 1 << 18 } else { 600 } {
                 self.base = dims;
                 return;
             }
@@ -468,7 +496,12 @@ impl Gen {
     }
 
     fn op(&mut self) -> Option<Val> {
-        let w = [30, 18, 6, 6, 12, 3, 4, 8, 8, 4, 5, 4, 4, 5, 22];
+        let w = if self.large {
+            // Work linear in the elements only; reorganisations often.
+            [30, 18, 6, 6, 12, 3, 4, 8, 30, 0, 0, 4, 4, 0, 0]
+        } else {
+            [30, 18, 6, 6, 12, 3, 4, 8, 8, 4, 5, 4, 4, 5, 22]
+        };
         match self.rng.weighted(&w) {
             14 => self.issue30(),
             13 => self.einsum(),
@@ -1190,16 +1223,31 @@ impl Gen {
                         }
                         Dim::Lit(n) => {
                             let n = n as i64;
+                            let large = self.large;
                             let pick = |rng: &mut Rng| -> i64 {
                                 match mode {
+                                    // Small counts on many axes (their pieces multiply),
+                                    // large ones on few (within the element cap).
+                                    "reflect" if large && rank >= 4 => {
+                                        rng.range(0, (n - 1).clamp(0, 2))
+                                    }
+                                    "reflect" if large => rng.range(0, (n - 1).clamp(0, 40)),
                                     "reflect" => rng.range(0, (n - 1).clamp(0, 3)),
                                     "edge" if n == 0 => 0,
+                                    "edge" if large && rank >= 4 => rng.range(0, 2),
+                                    "edge" if large => rng.range(0, 40),
                                     "edge" => rng.range(0, 3),
+                                    _ if large => rng.range(-(n.min(20)), 100),
                                     _ => rng.range(-(n.min(2)), 3),
                                 }
                             };
-                            let b = pick(&mut self.rng);
-                            let e = pick(&mut self.rng);
+                            let (mut b, mut e) = (pick(&mut self.rng), pick(&mut self.rng));
+                            // Large graphs pad most literal axes on both sides, so the
+                            // pieces of many axes multiply (issue 33).
+                            let least = if mode == "reflect" { 2 } else { 1 };
+                            if self.large && n >= least && self.rng.chance(0.7) {
+                                (b, e) = (b.max(1), e.max(1));
+                            }
                             // Crops may not remove more than the axis.
                             if b + e < -n {
                                 (0, 0)
@@ -1229,6 +1277,9 @@ impl Gen {
                 let reps: Vec<i64> = dims
                     .iter()
                     .map(|d| match d {
+                        Dim::Lit(_) if self.large => {
+                            *self.rng.pick(&[1, 1, 2, 3, 7, 16, 100, 1000, 0])
+                        }
                         Dim::Lit(_) => *self.rng.pick(&[1, 1, 2, 3, 0]),
                         _ if self.rng.chance(0.5) => 1,
                         _ => *self.rng.pick(&[2, 3, 0]),
@@ -1256,7 +1307,14 @@ impl Gen {
                 // Parts: values of the same dims but along `a`, promoting with x.
                 let mut parts = vec![x.clone()];
                 let mut dtype = x.ty.dtype;
-                for _ in 0..1 + self.rng.below(2) {
+                // Many parts in a large graph (each a region of its readers' boxes), not
+                // along names (a new parameter each).
+                let more = if self.large && !symbolic {
+                    1 + self.rng.below(48)
+                } else {
+                    1 + self.rng.below(2)
+                };
+                for _ in 0..more {
                     let c: Vec<Val> = self
                         .pool
                         .iter()
