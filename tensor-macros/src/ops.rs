@@ -636,6 +636,7 @@ pub const TENSOR_OPS: &[TensorOp] = {
             TensorOpKind::Vision,
             &[
                 param("kernel_shape", ParamType::Operand, None),
+                param("auto_pad", ParamType::Operand, Some("notset")),
                 param("strides", ParamType::Operand, Some("[1, …]")),
                 param("pads", ParamType::Operand, Some("[0, …]")),
                 param("dilations", ParamType::Operand, Some("[1, …]")),
@@ -647,6 +648,7 @@ pub const TENSOR_OPS: &[TensorOp] = {
             TensorOpKind::Vision,
             &[
                 param("kernel_shape", ParamType::Operand, None),
+                param("auto_pad", ParamType::Operand, Some("notset")),
                 param("strides", ParamType::Operand, Some("[1, …]")),
                 param("pads", ParamType::Operand, Some("[0, …]")),
                 param("dilations", ParamType::Operand, Some("[1, …]")),
@@ -658,6 +660,7 @@ pub const TENSOR_OPS: &[TensorOp] = {
             TensorOpKind::Vision,
             &[
                 param("kernel_shape", ParamType::Operand, None),
+                param("auto_pad", ParamType::Operand, Some("notset")),
                 param("strides", ParamType::Operand, Some("[1, …]")),
                 param("pads", ParamType::Operand, Some("[0, …]")),
                 param("dilations", ParamType::Operand, Some("[1, …]")),

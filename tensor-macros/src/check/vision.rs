@@ -190,6 +190,30 @@ impl Windows {
     }
 }
 
+/// ONNX's `auto_pad` values, lower-case.
+const AUTO_PADS: &[&str] = &["notset", "same_upper", "same_lower", "valid"];
+
+/// The `pads` (every begin, then every end) that `auto_pad` gives a convolution or a pool
+/// over spatial lengths `lens` (ONNX's rule): `valid` none; `same_upper`/`same_lower` the
+/// padding that makes the output `ceil(L / stride)` long, `(out - 1)·stride + dilation·(k - 1)
+/// + 1 - L` in all (never negative), split in half with the odd one at the end
+/// (`same_upper`) or at the beginning (`same_lower`).
+fn auto_pads(mode: &str, lens: &[i128], kernel: &[i128], strides: &[i128], dilations: &[i128]) -> Vec<i128> {
+    let r = lens.len();
+    let mut pads = vec![0i128; 2 * r];
+    if mode == "same_upper" || mode == "same_lower" {
+        for a in 0..r {
+            let out = (lens[a] + strides[a] - 1) / strides[a];
+            let span = (kernel[a] - 1) * dilations[a] + 1;
+            let total = ((out - 1) * strides[a] + span - lens[a]).max(0);
+            let head = if mode == "same_upper" { total / 2 } else { total - total / 2 };
+            pads[a] = head;
+            pads[r + a] = total - head;
+        }
+    }
+    pads
+}
+
 impl Checker<'_> {
     pub(super) fn check_vision(
         &mut self,
@@ -207,6 +231,7 @@ impl Checker<'_> {
         let mut mode = "dcr".to_string();
         let mut lists: Vec<(&str, Vec<i128>)> = Vec::new();
         let mut flags: Vec<(&str, bool)> = Vec::new();
+        let mut auto_pad: (&str, Span) = ("notset", span);
         for n in named {
             if self.param_spec(op, n).is_none() {
                 return Typed::Poison;
@@ -268,11 +293,18 @@ impl Checker<'_> {
                         return Typed::Poison;
                     }
                 },
-                ("auto_pad", Expr::Var(v)) if v == "notset" => {}
+                ("auto_pad", Expr::Var(v))
+                    if AUTO_PADS.contains(&v.to_string().as_str()) =>
+                {
+                    auto_pad = (AUTO_PADS
+                        .iter()
+                        .find(|m| v == *m)
+                        .expect("listed"), at)
+                }
                 ("auto_pad", _) => {
                     self.errors.push(
                         at,
-                        "`auto_pad` other than `notset` is not supported yet: give `pads`",
+                        format!("`auto_pad` of `{name}` is one of `notset`, `same_upper`, `same_lower`, `valid` (ONNX's, lower-case)"),
                     );
                     return Typed::Poison;
                 }
@@ -544,13 +576,20 @@ impl Checker<'_> {
                 }
                 let strides = list("strides").unwrap_or(vec![1; r]);
                 let dilations = list("dilations").unwrap_or(vec![1; r]);
-                let pads = list("pads").unwrap_or(vec![0; 2 * r]);
+                let mut pads = list("pads").unwrap_or(vec![0; 2 * r]);
                 if strides.len() != r
                     || dilations.len() != r
                     || pads.len() != 2 * r
                     || strides.iter().chain(&dilations).any(|&s| s == 0)
                 {
                     return fail(self, format!("`strides`, `dilations` take {r} values ≥ 1 and `pads` {} (every begin, then every end)", 2 * r));
+                }
+                if auto_pad.0 != "notset" {
+                    if list("pads").is_some() {
+                        self.errors.push(auto_pad.1, format!("`{name}` takes `pads` or `auto_pad`, not both (ONNX)"));
+                        return Typed::Poison;
+                    }
+                    pads = auto_pads(auto_pad.0, &lens, &kernel, &strides, &dilations);
                 }
                 let plan =
                     match Windows::plan(rank, &kernel, &strides, &dilations, &pads, &lens, false) {
@@ -692,6 +731,14 @@ impl Checker<'_> {
                 let Some(lens) = lits else {
                     return fail(self, "its spatial dims must be literals (pooling over named ones is not supported yet)".into());
                 };
+                let mut pads = pads;
+                if auto_pad.0 != "notset" {
+                    if list("pads").is_some() {
+                        self.errors.push(auto_pad.1, format!("`{name}` takes `pads` or `auto_pad`, not both (ONNX)"));
+                        return Typed::Poison;
+                    }
+                    pads = auto_pads(auto_pad.0, &lens, &kernel, &strides, &dilations);
+                }
                 let ceil = flag("ceil_mode");
                 if ceil && name != "max_pool" {
                     return fail(

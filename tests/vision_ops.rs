@@ -1,0 +1,362 @@
+//! Issue 31's vision ops (ONNX semantics, NCHW) against references written here from the
+//! ONNX operator specs, in f64 loops over any number of spatial axes: `auto_pad` for `conv`
+//! and the pools, `conv_transpose`, `max_pool_with_indices`, `resize`.
+
+use tensorgraph::{f16, Element};
+use tensorgraph::prelude::*;
+
+fn data(n: usize) -> Vec<f64> {
+    (0..n)
+        .map(|i| ((i * 7919 % 113) as f64) * 0.05 - 2.5)
+        .collect()
+}
+
+fn close(a: f64, b: f64, tol: f64) -> bool {
+    (a.is_nan() && b.is_nan()) || a == b || (a - b).abs() <= tol * b.abs().max(1.0)
+}
+
+fn assert_close(what: &str, got: &[f64], want: &[f64], tol: f64) {
+    assert_eq!(got.len(), want.len(), "{what}: lengths");
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        assert!(close(*g, *w, tol), "{what} [{i}]: {g} vs {w}");
+    }
+}
+
+/// A tensor of the shape the call expects.
+fn t<T: Element, S: Shape>(v: &[T]) -> Tensor<T, S> {
+    Tensor::from_vec(v.to_vec()).unwrap()
+}
+
+fn f32s(v: &[f64]) -> Vec<f32> {
+    v.iter().map(|&x| x as f32).collect()
+}
+
+fn wide<T: Copy + Into<f64>>(v: &[T]) -> Vec<f64> {
+    v.iter().map(|&x| x.into()).collect()
+}
+
+/// ONNX's `auto_pad` rule (Conv and the pools): `valid` no padding; `same_upper`/`same_lower`
+/// output `ceil(L / s)`, `pad = (out - 1)·s + (k - 1)·d + 1 - L`, the odd one at the end for
+/// `same_upper`, at the beginning for `same_lower`. Returns every begin, then every end.
+fn onnx_auto_pad(mode: &str, lens: &[usize], k: &[usize], s: &[usize], d: &[usize]) -> Vec<usize> {
+    let r = lens.len();
+    let mut pads = vec![0; 2 * r];
+    if mode == "valid" {
+        return pads;
+    }
+    for a in 0..r {
+        let out = lens[a].div_ceil(s[a]);
+        let need = ((out - 1) * s[a] + (k[a] - 1) * d[a] + 1) as isize - lens[a] as isize;
+        let need = need.max(0) as usize;
+        let (head, tail) = if mode == "same_upper" {
+            (need / 2, need - need / 2)
+        } else {
+            (need - need / 2, need / 2)
+        };
+        pads[a] = head;
+        pads[r + a] = tail;
+    }
+    pads
+}
+
+/// Row-major strides of `dims`.
+fn strides_of(dims: &[usize]) -> Vec<usize> {
+    let mut st = vec![1; dims.len()];
+    for a in (0..dims.len().saturating_sub(1)).rev() {
+        st[a] = st[a + 1] * dims[a + 1];
+    }
+    st
+}
+
+/// Every multi-index of `dims`, the last fastest.
+fn positions(dims: &[usize]) -> Vec<Vec<usize>> {
+    let total: usize = dims.iter().product();
+    let st = strides_of(dims);
+    (0..total)
+        .map(|f| dims.iter().zip(&st).map(|(&n, &s)| f / s % n).collect())
+        .collect()
+}
+
+/// ONNX `Conv` over any number of spatial axes (pads: every begin, then every end).
+#[allow(clippy::too_many_arguments)]
+fn conv_ref(
+    x: &[f64],
+    xd: &[usize],
+    w: &[f64],
+    wd: &[usize],
+    b: Option<&[f64]>,
+    s: &[usize],
+    p: &[usize],
+    d: &[usize],
+    g: usize,
+) -> (Vec<f64>, Vec<usize>) {
+    let r = xd.len() - 2;
+    let (n, c, o, cg) = (xd[0], xd[1], wd[0], wd[1]);
+    let mut od = vec![n, o];
+    for a in 0..r {
+        od.push((xd[2 + a] + p[a] + p[r + a] - (wd[2 + a] - 1) * d[a] - 1) / s[a] + 1);
+    }
+    let (xs, ws) = (strides_of(xd), strides_of(wd));
+    let opg = o / g;
+    let kpos = positions(&wd[2..]);
+    let mut y = Vec::new();
+    for at in positions(&od) {
+        let (bn, oc) = (at[0], at[1]);
+        let mut acc = b.map_or(0.0, |b| b[oc]);
+        for ci in 0..cg {
+            let ic = (oc / opg) * cg + ci;
+            'k: for k in &kpos {
+                let mut xi = bn * xs[0] + ic * xs[1];
+                for a in 0..r {
+                    let q = (at[2 + a] * s[a] + k[a] * d[a]) as isize - p[a] as isize;
+                    if q < 0 || q as usize >= xd[2 + a] {
+                        continue 'k;
+                    }
+                    xi += q as usize * xs[2 + a];
+                }
+                let mut wi = oc * ws[0] + ci * ws[1];
+                for a in 0..r {
+                    wi += k[a] * ws[2 + a];
+                }
+                acc += x[xi] * w[wi];
+            }
+        }
+        y.push(acc);
+    }
+    let _ = c;
+    (y, od)
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Pool {
+    Max,
+    Average { include_pad: bool },
+    Lp(f64),
+}
+
+/// ONNX's pools over any number of spatial axes: the values, and for `Max` the flat NCHW
+/// index of each window's maximum (the first one in window order; the first NaN when the
+/// window holds one, whose value is then NaN). Output lengths as ONNX (`ceil_mode`).
+#[allow(clippy::too_many_arguments)]
+fn pool_ref(
+    x: &[f64],
+    xd: &[usize],
+    kind: Pool,
+    k: &[usize],
+    s: &[usize],
+    p: &[usize],
+    d: &[usize],
+    ceil: bool,
+) -> (Vec<f64>, Vec<i64>, Vec<usize>) {
+    let r = xd.len() - 2;
+    let mut od = vec![xd[0], xd[1]];
+    for a in 0..r {
+        let room = xd[2 + a] + p[a] + p[r + a] - (k[a] - 1) * d[a] - 1;
+        od.push(if ceil { room.div_ceil(s[a]) } else { room / s[a] } + 1);
+    }
+    let xs = strides_of(xd);
+    let kpos = positions(k);
+    let (mut y, mut idx) = (Vec::new(), Vec::new());
+    for at in positions(&od) {
+        let base = at[0] * xs[0] + at[1] * xs[1];
+        let (mut best, mut best_i): (Option<f64>, i64) = (None, -1);
+        let (mut sum, mut count) = (0.0, 0usize);
+        'k: for kk in &kpos {
+            let mut xi = base;
+            for a in 0..r {
+                let q = (at[2 + a] * s[a] + kk[a] * d[a]) as isize - p[a] as isize;
+                if q < 0 || q as usize >= xd[2 + a] {
+                    continue 'k;
+                }
+                xi += q as usize * xs[2 + a];
+            }
+            let v = x[xi];
+            count += 1;
+            match kind {
+                Pool::Max => {
+                    let take = match best {
+                        None => true,
+                        Some(b) => !b.is_nan() && (v.is_nan() || v > b),
+                    };
+                    if take {
+                        best = Some(v);
+                        best_i = xi as i64;
+                    }
+                }
+                Pool::Average { .. } => sum += v,
+                Pool::Lp(pw) => sum += v.abs().powf(pw),
+            }
+        }
+        y.push(match kind {
+            Pool::Max => best.unwrap_or(f64::NEG_INFINITY),
+            Pool::Average { include_pad: false } => sum / count as f64,
+            Pool::Average { include_pad: true } => sum / kpos.len() as f64,
+            Pool::Lp(pw) => sum.powf(1.0 / pw),
+        });
+        idx.push(best_i);
+    }
+    (y, idx, od)
+}
+
+// ---------------------------------------------------------------------------------------
+// auto_pad
+
+graph! {
+    fn conv_upper(x: f32[1, 2, 7, 5], w: f32[3, 2, 4, 3], b: f32[3]) -> f32[1, 3, 7, 5] {
+        conv(x, w, b, auto_pad = same_upper)
+    }
+    fn conv_lower(x: f32[1, 2, 7, 5], w: f32[3, 2, 4, 3], b: f32[3]) -> f32[1, 3, 7, 5] {
+        conv(x, w, b, auto_pad = same_lower)
+    }
+    fn conv_upper_strided(x: f64[2, 4, 9, 7], w: f64[2, 2, 3, 2]) -> f64[2, 2, 5, 3] {
+        conv(x, w, strides = [2, 3], dilations = [2, 1], group = 2, auto_pad = same_upper)
+    }
+    fn conv_lower_strided(x: f64[2, 4, 9, 7], w: f64[2, 2, 3, 2]) -> f64[2, 2, 5, 3] {
+        conv(x, w, strides = [2, 3], dilations = [2, 1], group = 2, auto_pad = same_lower)
+    }
+    fn conv_valid(x: f64[1, 2, 8], w: f64[1, 2, 3]) -> f64[1, 1, 2] {
+        conv(x, w, strides = [3], auto_pad = valid)
+    }
+    fn conv_notset(x: f64[1, 2, 8], w: f64[1, 2, 3]) -> f64[1, 1, 6] {
+        conv(x, w, auto_pad = notset)
+    }
+    fn conv3d_lower(x: f32[1, 1, 3, 4, 1], w: f32[2, 1, 2, 3, 1]) -> f32[1, 2, 3, 4, 1] {
+        conv(x, w, auto_pad = same_lower)
+    }
+    fn depthwise_upper(x: f32[1, 3, 5, 5], w: f32[3, 1, 2, 2]) -> f32[1, 3, 5, 5] {
+        conv(x, w, group = 3, auto_pad = same_upper)
+    }
+    fn conv_half(x: f16[1, 1, 4, 3], w: f16[1, 1, 2, 2]) -> f16[1, 1, 4, 3] {
+        conv(x, w, auto_pad = same_lower)
+    }
+    fn conv_stride_past(x: f64[1, 1, 5], w: f64[1, 1, 1]) -> f64[1, 1, 2] {
+        conv(x, w, strides = [3], auto_pad = same_upper)
+    }
+    fn max_upper(x: f32[1, 2, 5, 6]) -> f32[1, 2, 3, 3] {
+        max_pool(x, kernel_shape = [2, 3], strides = [2, 2], auto_pad = same_upper)
+    }
+    fn max_lower(x: f32[1, 2, 5, 6]) -> f32[1, 2, 3, 3] {
+        max_pool(x, kernel_shape = [2, 3], strides = [2, 2], auto_pad = same_lower)
+    }
+    fn avg_lower(x: f64[2, 1, 5, 5]) -> (f64[2, 1, 3, 3], f64[2, 1, 3, 3]) {
+        (average_pool(x, kernel_shape = [2, 3], strides = [2, 2], auto_pad = same_lower),
+         average_pool(x, kernel_shape = [2, 3], strides = [2, 2], auto_pad = same_lower,
+                      count_include_pad = true))
+    }
+    fn lp_valid(x: f64[1, 2, 7]) -> f64[1, 2, 3] {
+        lp_pool(x, kernel_shape = [3], strides = [2], auto_pad = valid, p = 3.0)
+    }
+    fn max3d_upper(x: f64[1, 1, 3, 1, 4]) -> f64[1, 1, 3, 1, 4] {
+        max_pool(x, kernel_shape = [2, 1, 2], dilations = [1, 1, 2], auto_pad = same_upper)
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check_conv(
+    what: &str,
+    got: &[f64],
+    x: &[f64],
+    xd: &[usize],
+    w: &[f64],
+    wd: &[usize],
+    b: Option<&[f64]>,
+    s: &[usize],
+    d: &[usize],
+    g: usize,
+    mode: &str,
+    tol: f64,
+) {
+    let p = onnx_auto_pad(mode, &xd[2..], &wd[2..], s, d);
+    let (want, _) = conv_ref(x, xd, w, wd, b, s, &p, d, g);
+    assert_close(what, got, &want, tol);
+}
+
+#[test]
+fn conv_auto_pad_as_onnx() {
+    let x = f32s(&data(70));
+    let w = f32s(&data(72).iter().map(|v| v * 0.3).collect::<Vec<_>>());
+    let b = [0.5f32, -0.25, 1.0];
+    let (xw, ww, bw) = (wide(&x), wide(&w), wide(&b));
+    let y = conv_upper(&t(&x), &t(&w), &t(&b));
+    let (xd, wd) = ([1, 2, 7, 5], [3, 2, 4, 3]);
+    check_conv("same_upper", &wide(y.as_slice()), &xw, &xd, &ww, &wd, Some(&bw), &[1, 1], &[1, 1], 1, "same_upper", 1e-5);
+    let y = conv_lower(&t(&x), &t(&w), &t(&b));
+    check_conv("same_lower", &wide(y.as_slice()), &xw, &xd, &ww, &wd, Some(&bw), &[1, 1], &[1, 1], 1, "same_lower", 1e-5);
+    // The two differ (an odd total padding on the first axis).
+    assert_ne!(conv_upper(&t(&x), &t(&w), &t(&b)).as_slice(), y.as_slice());
+
+    let x = data(2 * 4 * 63);
+    let w = data(2 * 2 * 6);
+    let (xd, wd) = ([2, 4, 9, 7], [2, 2, 3, 2]);
+    let y = conv_upper_strided(&t(&x), &t(&w));
+    check_conv("strided upper", y.as_slice(), &x, &xd, &w, &wd, None, &[2, 3], &[2, 1], 2, "same_upper", 1e-12);
+    let y = conv_lower_strided(&t(&x), &t(&w));
+    check_conv("strided lower", y.as_slice(), &x, &xd, &w, &wd, None, &[2, 3], &[2, 1], 2, "same_lower", 1e-12);
+
+    let x = data(16);
+    let w = data(6);
+    let y = conv_valid(&t(&x), &t(&w));
+    check_conv("valid", y.as_slice(), &x, &[1, 2, 8], &w, &[1, 2, 3], None, &[3], &[1], 1, "valid", 1e-12);
+    let y = conv_notset(&t(&x), &t(&w));
+    check_conv("notset", y.as_slice(), &x, &[1, 2, 8], &w, &[1, 2, 3], None, &[1], &[1], 1, "valid", 1e-12);
+
+    let x = f32s(&data(12));
+    let w = f32s(&data(12));
+    let y = conv3d_lower(&t(&x), &t(&w));
+    check_conv("3-D", &wide(y.as_slice()), &wide(&x), &[1, 1, 3, 4, 1], &wide(&w), &[2, 1, 2, 3, 1], None, &[1, 1, 1], &[1, 1, 1], 1, "same_lower", 1e-5);
+
+    let x = f32s(&data(75));
+    let w = f32s(&data(12));
+    let y = depthwise_upper(&t(&x), &t(&w));
+    check_conv("depthwise", &wide(y.as_slice()), &wide(&x), &[1, 3, 5, 5], &wide(&w), &[3, 1, 2, 2], None, &[1, 1], &[1, 1], 3, "same_upper", 1e-5);
+
+    let h = |v: &[f64]| v.iter().map(|&x| f16::from_f64(x)).collect::<Vec<_>>();
+    let (x, w) = (h(&data(12)), h(&[0.5, -1.0, 0.25, 2.0]));
+    let y = conv_half(&t(&x), &t(&w));
+    let back = |v: &[f16]| v.iter().map(|x| x.to_f64()).collect::<Vec<_>>();
+    check_conv("f16", &back(y.as_slice()), &back(&x), &[1, 1, 4, 3], &back(&w), &[1, 1, 2, 2], None, &[1, 1], &[1, 1], 1, "same_lower", 4e-3);
+
+    // A stride longer than the kernel: ONNX's padding would be negative; none is taken
+    // and the output is still ceil(5 / 3) = 2 long.
+    let x = data(5);
+    let y = conv_stride_past(&t(&x), &t(&[2.0]));
+    assert_eq!(y.as_slice(), &[2.0 * x[0], 2.0 * x[3]]);
+}
+
+#[test]
+fn pool_auto_pad_as_onnx() {
+    let mut x = data(60);
+    x[7] = f64::NAN;
+    x[40] = f64::INFINITY;
+    x[45] = f64::NEG_INFINITY;
+    let x32 = f32s(&x);
+    let xd = [1, 2, 5, 6];
+    for (mode, y) in [
+        ("same_upper", max_upper(&t(&x32))),
+        ("same_lower", max_lower(&t(&x32))),
+    ] {
+        let p = onnx_auto_pad(mode, &xd[2..], &[2, 3], &[2, 2], &[1, 1]);
+        let (want, _, od) = pool_ref(&wide(&x32), &xd, Pool::Max, &[2, 3], &[2, 2], &p, &[1, 1], false);
+        assert_eq!(od, [1, 2, 3, 3]);
+        assert_close(mode, &wide(y.as_slice()), &want, 0.0);
+    }
+    let x = data(50);
+    let (a, b) = avg_lower(&t(&x));
+    let p = onnx_auto_pad("same_lower", &[5, 5], &[2, 3], &[2, 2], &[1, 1]);
+    assert_eq!(p, [1, 1, 0, 1]);
+    let (want, _, _) = pool_ref(&x, &[2, 1, 5, 5], Pool::Average { include_pad: false }, &[2, 3], &[2, 2], &p, &[1, 1], false);
+    assert_close("average", a.as_slice(), &want, 1e-12);
+    let (want, _, _) = pool_ref(&x, &[2, 1, 5, 5], Pool::Average { include_pad: true }, &[2, 3], &[2, 2], &p, &[1, 1], false);
+    assert_close("average with pads", b.as_slice(), &want, 1e-12);
+
+    let x = data(14);
+    let y = lp_valid(&t(&x));
+    let (want, _, _) = pool_ref(&x, &[1, 2, 7], Pool::Lp(3.0), &[3], &[2], &[0, 0], &[1], false);
+    assert_close("lp valid", y.as_slice(), &want, 1e-12);
+
+    let x = data(12);
+    let y = max3d_upper(&t(&x));
+    let p = onnx_auto_pad("same_upper", &[3, 1, 4], &[2, 1, 2], &[1, 1, 1], &[1, 1, 2]);
+    let (want, _, _) = pool_ref(&x, &[1, 1, 3, 1, 4], Pool::Max, &[2, 1, 2], &[1, 1, 1], &p, &[1, 1, 2], false);
+    assert_close("3-D", y.as_slice(), &want, 0.0);
+}
