@@ -360,3 +360,198 @@ fn pool_auto_pad_as_onnx() {
     let (want, _, _) = pool_ref(&x, &[1, 1, 3, 1, 4], Pool::Max, &[2, 1, 2], &[1, 1, 1], &p, &[1, 1, 2], false);
     assert_close("3-D", y.as_slice(), &want, 0.0);
 }
+
+// ---------------------------------------------------------------------------------------
+// conv_transpose
+
+/// ONNX `ConvTranspose` as its definition scatters it: each input element times the
+/// kernel lands at `i·stride + k·dilation - pad_begin`; output length `stride·(L - 1) +
+/// output_padding + dilation·(k - 1) + 1 - pads`. `w` is `[C, M / group, k…]`.
+#[allow(clippy::too_many_arguments)]
+fn conv_transpose_ref(
+    x: &[f64],
+    xd: &[usize],
+    w: &[f64],
+    wd: &[usize],
+    b: Option<&[f64]>,
+    s: &[usize],
+    p: &[isize],
+    op: &[usize],
+    d: &[usize],
+    g: usize,
+) -> (Vec<f64>, Vec<usize>) {
+    let r = xd.len() - 2;
+    let (n, c, mg) = (xd[0], xd[1], wd[1]);
+    let m = mg * g;
+    let cg = c / g;
+    let mut od = vec![n, m];
+    for a in 0..r {
+        let full = s[a] * (xd[2 + a] - 1) + op[a] + d[a] * (wd[2 + a] - 1) + 1;
+        od.push((full as isize - p[a] - p[r + a]) as usize);
+    }
+    let (xs, ws, ys) = (strides_of(xd), strides_of(wd), strides_of(&od));
+    let mut y = vec![0.0; od.iter().product()];
+    for at in positions(xd) {
+        let v = x[at.iter().zip(&xs).map(|(i, s)| i * s).sum::<usize>()];
+        let (bn, ic) = (at[0], at[1]);
+        let grp = ic / cg;
+        for oc in 0..mg {
+            'k: for k in positions(&wd[2..]) {
+                let mut yi = bn * ys[0] + (grp * mg + oc) * ys[1];
+                for a in 0..r {
+                    let q = (at[2 + a] * s[a] + k[a] * d[a]) as isize - p[a];
+                    if q < 0 || q as usize >= od[2 + a] {
+                        continue 'k;
+                    }
+                    yi += q as usize * ys[2 + a];
+                }
+                let mut wi = ic * ws[0] + oc * ws[1];
+                for a in 0..r {
+                    wi += k[a] * ws[2 + a];
+                }
+                y[yi] += v * w[wi];
+            }
+        }
+    }
+    if let Some(b) = b {
+        for (i, v) in y.iter_mut().enumerate() {
+            *v += b[i / ys[1] % m];
+        }
+    }
+    (y, od)
+}
+
+/// ONNX's pads of a `ConvTranspose` given `output_shape` (or, with `same_*` and none,
+/// `L·stride`): `total = full - output_shape`, `total / 2` (floor) at the beginning for
+/// `same_upper`, `total - total / 2` otherwise.
+fn transpose_pads(mode: &str, xd: &[usize], wd: &[usize], s: &[usize], op: &[usize], d: &[usize], shape: Option<&[usize]>) -> Vec<isize> {
+    let r = xd.len() - 2;
+    let mut p = vec![0isize; 2 * r];
+    for a in 0..r {
+        let full = (s[a] * (xd[2 + a] - 1) + op[a] + d[a] * (wd[2 + a] - 1) + 1) as isize;
+        let target = shape.map_or(xd[2 + a] * s[a], |t| t[a]) as isize;
+        let total = full - target;
+        let (head, tail) = if mode == "same_upper" {
+            (total.div_euclid(2), total - total.div_euclid(2))
+        } else {
+            (total - total.div_euclid(2), total.div_euclid(2))
+        };
+        p[a] = head;
+        p[r + a] = tail;
+    }
+    p
+}
+
+graph! {
+    fn ct1d(x: f64[1, 2, 5], w: f64[2, 3, 3]) -> f64[1, 3, 11] {
+        conv_transpose(x, w, strides = [2], pads = [1, 0], output_padding = [1])
+    }
+    fn ct2d(x: f32[N, 3, 4, 3], w: f32[3, 2, 3, 2], b: f32[2]) -> f32[N, 2, 6, 8] {
+        relu(conv_transpose(x, w, b, strides = [2, 3], dilations = [1, 2], pads = [1, 0, 2, 1]))
+    }
+    fn ct_grouped(x: f64[1, 4, 3, 3], w: f64[4, 3, 2, 2]) -> f64[1, 6, 7, 6] {
+        conv_transpose(x, w, group = 2, strides = [2, 2], output_padding = [1, 0])
+    }
+    fn ct_depthwise(x: f64[1, 3, 3, 4], w: f64[3, 1, 3, 3], b: f64[3]) -> f64[1, 3, 3, 7] {
+        conv_transpose(x, w, b, group = 3, strides = [1, 2], pads = [1, 1, 1, 1])
+    }
+    fn ct3d(x: f32[1, 2, 2, 3, 1], w: f32[2, 1, 2, 2, 1]) -> f32[1, 1, 4, 4, 1] {
+        conv_transpose(x, w, strides = [2, 1, 1])
+    }
+    fn ct_shape(x: f64[1, 1, 3, 3], w: f64[1, 1, 3, 3]) -> f64[1, 1, 6, 5] {
+        conv_transpose(x, w, strides = [2, 2], output_shape = [6, 5])
+    }
+    fn ct_same(x: f64[1, 1, 3, 3], w: f64[1, 1, 3, 3]) -> (f64[1, 1, 6, 6], f64[1, 1, 6, 6]) {
+        (conv_transpose(x, w, strides = [2, 2], auto_pad = same_upper),
+         conv_transpose(x, w, strides = [2, 2], auto_pad = same_lower))
+    }
+    fn ct_wide_stride(x: f64[1, 1, 3], w: f64[1, 1, 1], b: f64[1]) -> (f64[1, 1, 6], f64[1, 1, 6]) {
+        (conv_transpose(x, w, b, strides = [2], auto_pad = same_upper),
+         conv_transpose(x, w, b, strides = [2], auto_pad = same_lower))
+    }
+    fn ct_half(x: f16[1, 1, 2, 3], w: f16[1, 2, 2, 2]) -> f16[1, 2, 3, 7] {
+        conv_transpose(x, w, strides = [1, 2], output_padding = [0, 1])
+    }
+    fn ct_valid(x: f64[2, 1, 1, 1], w: f64[1, 2, 2, 3]) -> f64[2, 2, 2, 3] {
+        conv_transpose(x, w, auto_pad = valid)
+    }
+}
+
+#[test]
+fn conv_transpose_as_onnx() {
+    let x = data(10);
+    let w = data(18);
+    let y = ct1d(&t(&x), &t(&w));
+    let (want, od) = conv_transpose_ref(&x, &[1, 2, 5], &w, &[2, 3, 3], None, &[2], &[1, 0], &[1], &[1], 1);
+    assert_eq!(od, [1, 3, 11]);
+    assert_close("1-D", y.as_slice(), &want, 1e-12);
+
+    for n in [1usize, 2] {
+        let mut x = data(n * 36);
+        x[5] = f64::NAN;
+        x[20] = f64::INFINITY;
+        let (x, w, b) = (f32s(&x), f32s(&data(36)), [0.25f32, -0.5]);
+        let xt = Tensor::<f32, Shape![_, 3, 4, 3]>::from_shape_vec([n, 3, 4, 3], x.clone()).unwrap();
+        let y = ct2d(&xt, &w[..], &b[..]).unwrap();
+        let (want, od) = conv_transpose_ref(&wide(&x), &[n, 3, 4, 3], &wide(&w), &[3, 2, 3, 2], Some(&wide(&b)), &[2, 3], &[1, 0, 2, 1], &[0, 0], &[1, 2], 1);
+        assert_eq!(od, [n, 2, 6, 8]);
+        let want: Vec<f64> = want.iter().map(|&v| if v.is_nan() { v } else { v.max(0.0) }).collect();
+        assert!(want.iter().any(|v| v.is_nan()) && want.iter().any(|v| v.is_infinite()));
+        assert_close("2-D", &wide(y.as_slice()), &want, 1e-5);
+    }
+
+    let (x, w) = (data(36), data(48));
+    let y = ct_grouped(&t(&x), &t(&w));
+    let (want, _) = conv_transpose_ref(&x, &[1, 4, 3, 3], &w, &[4, 3, 2, 2], None, &[2, 2], &[0; 4], &[1, 0], &[1, 1], 2);
+    assert_close("grouped", y.as_slice(), &want, 1e-12);
+
+    let (x, w, b) = (data(36), data(27), [1.0, 2.0, -3.0]);
+    let y = ct_depthwise(&t(&x), &t(&w), &t(&b));
+    let (want, _) = conv_transpose_ref(&x, &[1, 3, 3, 4], &w, &[3, 1, 3, 3], Some(&b), &[1, 2], &[1, 1, 1, 1], &[0, 0], &[1, 1], 3);
+    assert_close("depthwise", y.as_slice(), &want, 1e-12);
+
+    let (x, w) = (f32s(&data(12)), f32s(&data(8)));
+    let y = ct3d(&t(&x), &t(&w));
+    let (want, _) = conv_transpose_ref(&wide(&x), &[1, 2, 2, 3, 1], &wide(&w), &[2, 1, 2, 2, 1], None, &[2, 1, 1], &[0; 6], &[0; 3], &[1; 3], 1);
+    assert_close("3-D", &wide(y.as_slice()), &want, 1e-5);
+
+    let (x, w) = (data(9), data(9));
+    let y = ct_shape(&t(&x), &t(&w));
+    let p = transpose_pads("notset", &[1, 1, 3, 3], &[1, 1, 3, 3], &[2, 2], &[0, 0], &[1, 1], Some(&[6, 5]));
+    assert_eq!(p, [1, 1, 0, 1]);
+    let (want, od) = conv_transpose_ref(&x, &[1, 1, 3, 3], &w, &[1, 1, 3, 3], None, &[2, 2], &p, &[0, 0], &[1, 1], 1);
+    assert_eq!(od, [1, 1, 6, 5]);
+    assert_close("output_shape", y.as_slice(), &want, 1e-12);
+
+    let (upper, lower) = ct_same(&t(&x), &t(&w));
+    for (mode, got) in [("same_upper", &upper), ("same_lower", &lower)] {
+        let p = transpose_pads(mode, &[1, 1, 3, 3], &[1, 1, 3, 3], &[2, 2], &[0, 0], &[1, 1], None);
+        let (want, _) = conv_transpose_ref(&x, &[1, 1, 3, 3], &w, &[1, 1, 3, 3], None, &[2, 2], &p, &[0, 0], &[1, 1], 1);
+        assert_close(mode, got.as_slice(), &want, 1e-12);
+    }
+    assert_ne!(upper.as_slice(), lower.as_slice());
+
+    // A stride longer than the kernel: the output is longer than the full one, and the
+    // pad that ONNX derives is negative (bias only there).
+    let x = [1.0, 2.0, 3.0];
+    let (upper, lower) = ct_wide_stride(&t(&x), &t(&[10.0]), &t(&[0.5]));
+    assert_eq!(upper.as_slice(), &[0.5, 10.5, 0.5, 20.5, 0.5, 30.5]);
+    assert_eq!(lower.as_slice(), &[10.5, 0.5, 20.5, 0.5, 30.5, 0.5]);
+    for (mode, got) in [("same_upper", &upper), ("same_lower", &lower)] {
+        let p = transpose_pads(mode, &[1, 1, 3], &[1, 1, 1], &[2], &[0], &[1], None);
+        let (want, _) = conv_transpose_ref(&x, &[1, 1, 3], &[10.0], &[1, 1, 1], Some(&[0.5]), &[2], &p, &[0], &[1], 1);
+        assert_close(mode, got.as_slice(), &want, 0.0);
+    }
+
+    let h = |v: &[f64]| v.iter().map(|&x| f16::from_f64(x)).collect::<Vec<_>>();
+    let back = |v: &[f16]| v.iter().map(|x| x.to_f64()).collect::<Vec<_>>();
+    let (x, w) = (h(&data(6)), h(&data(8)));
+    let y = ct_half(&t(&x), &t(&w));
+    let (want, _) = conv_transpose_ref(&back(&x), &[1, 1, 2, 3], &back(&w), &[1, 2, 2, 2], None, &[1, 2], &[0; 4], &[0, 1], &[1, 1], 1);
+    assert_close("f16", &back(y.as_slice()), &want, 1e-2);
+
+    let (x, w) = ([2.0, -1.0], data(12));
+    let y = ct_valid(&t(&x), &t(&w));
+    let (want, _) = conv_transpose_ref(&x, &[2, 1, 1, 1], &w, &[1, 2, 2, 3], None, &[1, 1], &[0; 4], &[0, 0], &[1, 1], 1);
+    assert_close("valid, size-1 input", y.as_slice(), &want, 0.0);
+}

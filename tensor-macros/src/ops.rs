@@ -632,6 +632,20 @@ pub const TENSOR_OPS: &[TensorOp] = {
             ],
         ),
         tensor_op(
+            "conv_transpose",
+            TensorOpKind::Vision,
+            &[
+                param("kernel_shape", ParamType::Operand, Some("the weight's")),
+                param("strides", ParamType::Operand, Some("[1, …]")),
+                param("pads", ParamType::Operand, Some("[0, …]")),
+                param("dilations", ParamType::Operand, Some("[1, …]")),
+                param("group", ParamType::Int, Some("1")),
+                param("output_padding", ParamType::Operand, Some("[0, …]")),
+                param("output_shape", ParamType::Operand, None),
+                param("auto_pad", ParamType::Operand, Some("notset")),
+            ],
+        ),
+        tensor_op(
             "max_pool",
             TensorOpKind::Vision,
             &[

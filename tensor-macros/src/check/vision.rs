@@ -107,6 +107,107 @@ struct Windows {
 }
 
 impl Windows {
+
+    /// `Σ_k einsum(view_k, w_k)`: the convolution of the padded input `padded` (`[N, C,
+    /// spatial…]`) with `weight` (`[O, C / g, k…]`), one product per kernel position over
+    /// that position's strided view; per group, concatenated along the channels;
+    /// depthwise as an elementwise product.
+    fn conv_sum(&self, b: &Build, padded: Expr, weight: Expr, c: i128, o: i128, g: i128) -> Expr {
+        use crate::ast::BinOp::{Add, Mul};
+        let span = b.span;
+        let r = self.kernel.len();
+        // The weight at one kernel position: `[O, C / group]`.
+        let tap = |offset: &[i128]| -> Expr {
+            let mut e = weight.clone();
+            for (a, &k) in offset.iter().enumerate().rev() {
+                let one = b.call(
+                    "slice",
+                    vec![e],
+                    vec![
+                        ("axis", b.int(a as i128 + 2)),
+                        ("start", b.int(k)),
+                        ("end", b.int(k + 1)),
+                    ],
+                );
+                e = b.call("squeeze", vec![one, b.int(a as i128 + 2)], Vec::new());
+            }
+            e
+        };
+        let offsets = self.offsets();
+        let letters = ["w", "hw", "dhw"][r - 1];
+        let depthwise = g == c && o == c;
+        let mut terms = Vec::new();
+        for off in &offsets {
+            let view = self.view(b, padded.clone(), off);
+            let w_k = tap(off);
+            let term = if depthwise {
+                // out[n, c] = Σ x[n, c] · w[c, 0, k]: elementwise, one fused pass.
+                let mut pattern = vec![b.int(0)];
+                pattern.extend((0..r).map(|_| Expr::Lit(LitValue::Char('x'), span)));
+                let col = b.call("squeeze", vec![w_k, b.int(1)], Vec::new());
+                b.bin(
+                    Mul,
+                    view,
+                    b.call("dimshuffle", vec![col, b.list(pattern)], Vec::new()),
+                )
+            } else if g == 1 {
+                b.call(
+                    "einsum",
+                    vec![
+                        Expr::Lit(
+                            LitValue::Str(format!("nc{letters},oc->no{letters}")),
+                            span,
+                        ),
+                        view,
+                        w_k,
+                    ],
+                    Vec::new(),
+                )
+            } else {
+                let (cpg, opg) = (c / g, o / g);
+                let parts: Vec<Expr> = (0..g)
+                    .map(|gi| {
+                        let vg = b.call(
+                            "slice",
+                            vec![view.clone()],
+                            vec![
+                                ("axis", b.int(1)),
+                                ("start", b.int(gi * cpg)),
+                                ("end", b.int((gi + 1) * cpg)),
+                            ],
+                        );
+                        let wg = b.call(
+                            "slice",
+                            vec![w_k.clone()],
+                            vec![
+                                ("axis", b.int(0)),
+                                ("start", b.int(gi * opg)),
+                                ("end", b.int((gi + 1) * opg)),
+                            ],
+                        );
+                        b.call(
+                            "einsum",
+                            vec![
+                                Expr::Lit(
+                                    LitValue::Str(format!("nc{letters},oc->no{letters}")),
+                                    span,
+                                ),
+                                vg,
+                                wg,
+                            ],
+                            Vec::new(),
+                        )
+                    })
+                    .collect();
+                b.call("concat", vec![b.list(parts)], vec![("axis", b.int(1))])
+            };
+            terms.push(term);
+        }
+        terms
+            .into_iter()
+            .reduce(|a, t| b.bin(Add, a, t))
+            .expect("a kernel position")
+    }
     /// ONNX's output lengths `floor((L + pads - dilation·(k - 1) - 1) / stride) + 1`
     /// (`ceil` with `ceil`), or why a window does not fit.
     fn plan(
@@ -251,7 +352,8 @@ impl Checker<'_> {
                         .push(at, "`mode` of `depth_to_space` is `dcr` or `crd` (ONNX's)");
                     return Typed::Poison;
                 }
-                ("kernel_shape" | "strides" | "pads" | "dilations", e) => {
+                ("kernel_shape" | "strides" | "pads" | "dilations" | "output_padding"
+                | "output_shape", e) => {
                     let items: Option<Vec<i128>> =
                         super::tensor_ops::list_items(e).and_then(|items| {
                             items.iter().map(super::tensor_ops::int_literal).collect()
@@ -338,7 +440,7 @@ impl Checker<'_> {
         let want = match name {
             "batch_norm" => 5,
             "instance_norm" | "group_norm" => 3,
-            "conv" => args.len().clamp(2, 3),
+            "conv" | "conv_transpose" => args.len().clamp(2, 3),
             _ => 1,
         };
         if args.len() != want {
@@ -381,7 +483,7 @@ impl Checker<'_> {
         for (k, &n) in nodes
             .iter()
             .enumerate()
-            .skip(if name == "conv" { usize::MAX } else { 1 })
+            .skip(if name.starts_with("conv") { usize::MAX } else { 1 })
         {
             let (d, nd) = (self.node(n).dtype, self.node(n).dims.clone());
             let expected =
@@ -597,97 +699,214 @@ impl Checker<'_> {
                         Err(why) => return fail(self, why),
                     };
                 let padded = b.call("pad", vec![v(0), b.ints(plan.pads.clone())], Vec::new());
-                // The weight at one kernel position: `[O, C / group]`.
-                let tap = |offset: &[i128]| -> Expr {
-                    let mut e = v(1);
-                    for (a, &k) in offset.iter().enumerate().rev() {
-                        let one = b.call(
-                            "slice",
-                            vec![e],
-                            vec![
-                                ("axis", b.int(a as i128 + 2)),
-                                ("start", b.int(k)),
-                                ("end", b.int(k + 1)),
-                            ],
-                        );
-                        e = b.call("squeeze", vec![one, b.int(a as i128 + 2)], Vec::new());
-                    }
-                    e
-                };
-                let offsets = plan.offsets();
-                let letters = ["w", "hw", "dhw"][r - 1];
-                let depthwise = g == c && o == c;
-                let mut terms = Vec::new();
-                for off in &offsets {
-                    let view = plan.view(&b, padded.clone(), off);
-                    let w_k = tap(off);
-                    let term = if depthwise {
-                        // out[n, c] = Σ x[n, c] · w[c, 0, k]: elementwise, one fused pass.
-                        let mut pattern = vec![b.int(0)];
-                        pattern.extend((0..r).map(|_| Expr::Lit(LitValue::Char('x'), span)));
-                        let col = b.call("squeeze", vec![w_k, b.int(1)], Vec::new());
-                        b.bin(
-                            Mul,
-                            view,
-                            b.call("dimshuffle", vec![col, b.list(pattern)], Vec::new()),
-                        )
-                    } else if g == 1 {
-                        b.call(
-                            "einsum",
-                            vec![
-                                Expr::Lit(
-                                    LitValue::Str(format!("nc{letters},oc->no{letters}")),
-                                    span,
-                                ),
-                                view,
-                                w_k,
-                            ],
-                            Vec::new(),
-                        )
-                    } else {
-                        let (cpg, opg) = (c / g, o / g);
-                        let parts: Vec<Expr> = (0..g)
-                            .map(|gi| {
-                                let vg = b.call(
-                                    "slice",
-                                    vec![view.clone()],
-                                    vec![
-                                        ("axis", b.int(1)),
-                                        ("start", b.int(gi * cpg)),
-                                        ("end", b.int((gi + 1) * cpg)),
-                                    ],
-                                );
-                                let wg = b.call(
-                                    "slice",
-                                    vec![w_k.clone()],
-                                    vec![
-                                        ("axis", b.int(0)),
-                                        ("start", b.int(gi * opg)),
-                                        ("end", b.int((gi + 1) * opg)),
-                                    ],
-                                );
-                                b.call(
-                                    "einsum",
-                                    vec![
-                                        Expr::Lit(
-                                            LitValue::Str(format!("nc{letters},oc->no{letters}")),
-                                            span,
-                                        ),
-                                        vg,
-                                        wg,
-                                    ],
-                                    Vec::new(),
-                                )
-                            })
-                            .collect();
-                        b.call("concat", vec![b.list(parts)], vec![("axis", b.int(1))])
-                    };
-                    terms.push(term);
+                let total = plan.conv_sum(&b, padded, v(1), c, o, g);
+                if nodes.len() == 3 {
+                    b.bin(Add, total, b.per_channel(v(2), rank))
+                } else {
+                    total
                 }
-                let total = terms
-                    .into_iter()
-                    .reduce(|a, t| b.bin(Add, a, t))
-                    .expect("a kernel position");
+            }
+            "conv_transpose" => {
+                if !(3..=5).contains(&rank) {
+                    return fail(
+                        self,
+                        "it takes `[N, C, spatial…]` with 1 to 3 spatial axes".into(),
+                    );
+                }
+                let r = rank - 2;
+                let (wd, wdims) = (self.node(nodes[1]).dtype, self.node(nodes[1]).dims.clone());
+                if wd != xd || wdims.len() != rank {
+                    return fail(
+                        self,
+                        format!(
+                            "the weight is `{}[C, M / group, k…]` of rank {rank}, found {}",
+                            xd.name(),
+                            type_text(wd, &wdims)
+                        ),
+                    );
+                }
+                let g = int("group").unwrap_or(1);
+                let lit = |d: &Dim| d.as_static().map(|n| n as i128);
+                let (Some(c), Some(wc), Some(mg)) = (lit(&dims[1]), lit(&wdims[0]), lit(&wdims[1]))
+                else {
+                    return fail(
+                        self,
+                        "its channels and the weight's dims must be literals".into(),
+                    );
+                };
+                if c % g != 0 || wc != c {
+                    return fail(self, format!("`group = {g}` must divide the {c} input channels, and the weight's axis 0 ({wc}) is the input channels ({c})"));
+                }
+                let m = mg * g;
+                if nodes.len() == 3 {
+                    let (bd, bdims) = (self.node(nodes[2]).dtype, self.node(nodes[2]).dims.clone());
+                    if bd != xd || bdims != [Dim::Static(m as usize)] {
+                        return fail(
+                            self,
+                            format!(
+                                "the bias is `{}[{m}]` (group × the weight's axis 1), found {}",
+                                xd.name(),
+                                type_text(bd, &bdims)
+                            ),
+                        );
+                    }
+                }
+                let kernel: Option<Vec<i128>> = wdims[2..].iter().map(lit).collect();
+                let lens: Option<Vec<i128>> = dims[2..].iter().map(lit).collect();
+                let (Some(kernel), Some(lens)) = (kernel, lens) else {
+                    return fail(self, "its spatial dims and the kernel's must be literals (named spatial dims are not supported yet)".into());
+                };
+                if let Some(k) = list("kernel_shape") {
+                    if k != kernel {
+                        return fail(
+                            self,
+                            format!("`kernel_shape = {k:?}` differs from the weight's {kernel:?}"),
+                        );
+                    }
+                }
+                let strides = list("strides").unwrap_or(vec![1; r]);
+                let dilations = list("dilations").unwrap_or(vec![1; r]);
+                let extra = list("output_padding").unwrap_or(vec![0; r]);
+                let given_pads = list("pads");
+                let shape = list("output_shape");
+                if strides.len() != r
+                    || dilations.len() != r
+                    || extra.len() != r
+                    || shape.as_ref().is_some_and(|s| s.len() != r)
+                    || given_pads.as_ref().is_some_and(|p| p.len() != 2 * r)
+                    || strides.iter().chain(&dilations).any(|&s| s == 0)
+                {
+                    return fail(self, format!("`strides`, `dilations` take {r} values ≥ 1, `output_padding` and `output_shape` {r} values, and `pads` {} (every begin, then every end)", 2 * r));
+                }
+                for a in 0..r {
+                    if extra[a] >= strides[a] && extra[a] >= dilations[a] {
+                        return fail(self, format!("`output_padding` {} of spatial axis {a} must be less than its stride ({}) or its dilation ({})", extra[a], strides[a], dilations[a]));
+                    }
+                }
+                // ONNX: the full output length `stride·(L - 1) + output_padding + dilation·(k -
+                // 1) + 1`, less the pads; `output_shape` (or `same_*`: `L·stride`) sets the
+                // pads, the odd one at the beginning unless `same_upper`.
+                let full: Vec<i128> = (0..r)
+                    .map(|a| {
+                        strides[a] * (lens[a] - 1) + extra[a] + dilations[a] * (kernel[a] - 1) + 1
+                    })
+                    .collect();
+                let same = auto_pad.0.starts_with("same");
+                if given_pads.is_some() && (shape.is_some() || auto_pad.0 != "notset") {
+                    self.errors.push(auto_pad.1, format!("`{name}` takes `pads`, or `output_shape` / `auto_pad` to derive them, not both (ONNX)"));
+                    return Typed::Poison;
+                }
+                let pads: Vec<i128> = match (given_pads, &shape) {
+                    (Some(p), _) => p,
+                    (None, target) if target.is_some() || same => {
+                        let target: Vec<i128> = match target {
+                            Some(t) => t.clone(),
+                            None => (0..r).map(|a| lens[a] * strides[a]).collect(),
+                        };
+                        let mut p = vec![0i128; 2 * r];
+                        for a in 0..r {
+                            let total = full[a] - target[a];
+                            let head = if auto_pad.0 == "same_upper" {
+                                total.div_euclid(2)
+                            } else {
+                                total - total.div_euclid(2)
+                            };
+                            p[a] = head;
+                            p[r + a] = total - head;
+                        }
+                        p
+                    }
+                    _ => vec![0; 2 * r],
+                };
+                let outs: Vec<i128> = (0..r).map(|a| full[a] - pads[a] - pads[r + a]).collect();
+                if let Some(a) = (0..r).find(|&a| outs[a] < 1) {
+                    return fail(self, format!("its output along spatial axis {a} would be {} long: the full length {} (stride {} × ({} − 1) + output_padding {} + the window {}) less the pads {} and {}", outs[a], full[a], strides[a], lens[a], extra[a], dilations[a] * (kernel[a] - 1) + 1, pads[a], pads[r + a]));
+                }
+                let n = match &dims[0] {
+                    Dim::Static(n) => b.int(*n as i128),
+                    Dim::Named(n) => b.var(n),
+                    Dim::Expr(_) => {
+                        return fail(
+                            self,
+                            "its batch dim is an expression, which a reshape target cannot name"
+                                .into(),
+                        )
+                    }
+                };
+                // Zeros between the elements along each strided axis (each element and
+                // `stride - 1` zeros after it, the last zeros cut): `expand_dims`, `pad`,
+                // `reshape`, `slice`.
+                let mut z = v(0);
+                let mut cur = lens.clone();
+                for a in 0..r {
+                    let s = strides[a];
+                    if s == 1 {
+                        continue;
+                    }
+                    let ax = 2 + a as i128;
+                    z = b.call("expand_dims", vec![z, b.int(ax + 1)], Vec::new());
+                    let mut p = vec![0i128; 2 * (rank + 1)];
+                    p[2 * (ax as usize + 1) + 1] = s - 1;
+                    z = b.call("pad", vec![z, b.ints(p)], Vec::new());
+                    cur[a] = lens[a] * s;
+                    let mut target = vec![n.clone(), b.int(c)];
+                    target.extend(cur.iter().map(|&l| b.int(l)));
+                    z = b.call("reshape", vec![z, b.list(target)], Vec::new());
+                    cur[a] = (lens[a] - 1) * s + 1;
+                    z = b.call(
+                        "slice",
+                        vec![z],
+                        vec![("axis", b.int(ax)), ("start", b.int(0)), ("end", b.int(cur[a]))],
+                    );
+                }
+                // Then a correlation with the flipped kernel over the zero-stuffed input
+                // padded by `window - 1 - pad` at the beginning and `window - 1 +
+                // output_padding - pad` at the end (negative counts crop).
+                let mut zp = vec![0i128; 2 * rank];
+                let mut inner = Vec::new();
+                for a in 0..r {
+                    let window = dilations[a] * (kernel[a] - 1) + 1;
+                    zp[2 * (2 + a)] = window - 1 - pads[a];
+                    zp[2 * (2 + a) + 1] = window - 1 + extra[a] - pads[r + a];
+                    inner.push(cur[a] + zp[2 * (2 + a)] + zp[2 * (2 + a) + 1]);
+                }
+                let padded = b.call("pad", vec![z, b.ints(zp)], Vec::new());
+                // The weight `[C, M / g, k…]` as a convolution's `[M, C / g, k…]`, flipped.
+                let spatial_axes: Vec<i128> = (2..rank as i128).collect();
+                let flipped = b.call(
+                    "flip",
+                    vec![v(1)],
+                    vec![("axis", b.ints(spatial_axes.iter().copied()))],
+                );
+                let weight = if g == 1 {
+                    let mut perm = vec![1, 0];
+                    perm.extend(spatial_axes.iter().copied());
+                    b.call("transpose", vec![flipped, b.ints(perm)], Vec::new())
+                } else {
+                    let mut split = vec![g, c / g, mg];
+                    split.extend(kernel.iter().copied());
+                    let grouped = b.call("reshape", vec![flipped, b.ints(split)], Vec::new());
+                    let mut perm = vec![0, 2, 1];
+                    perm.extend((3..rank as i128 + 1).collect::<Vec<_>>());
+                    let swapped = b.call("transpose", vec![grouped, b.ints(perm)], Vec::new());
+                    let mut back = vec![m, c / g];
+                    back.extend(kernel.iter().copied());
+                    b.call("reshape", vec![swapped, b.ints(back)], Vec::new())
+                };
+                let plan = match Windows::plan(
+                    rank,
+                    &kernel,
+                    &vec![1; r],
+                    &dilations,
+                    &vec![0; 2 * r],
+                    &inner,
+                    false,
+                ) {
+                    Ok(plan) => plan,
+                    Err(why) => return fail(self, why),
+                };
+                debug_assert_eq!(plan.outs, outs);
+                let total = plan.conv_sum(&b, padded, weight, c, m, g);
                 if nodes.len() == 3 {
                     b.bin(Add, total, b.per_channel(v(2), rank))
                 } else {
