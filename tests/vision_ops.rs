@@ -555,3 +555,108 @@ fn conv_transpose_as_onnx() {
     let (want, _) = conv_transpose_ref(&x, &[2, 1, 1, 1], &w, &[1, 2, 2, 3], None, &[1, 1], &[0; 4], &[0, 0], &[1, 1], 1);
     assert_close("valid, size-1 input", y.as_slice(), &want, 0.0);
 }
+
+// ---------------------------------------------------------------------------------------
+// max_pool_with_indices
+
+graph! {
+    fn mpi(x: f32[2, 3, 5, 6]) -> (f32[2, 3, 3, 3], i64[2, 3, 3, 3]) {
+        max_pool_with_indices(x, kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1])
+    }
+    fn mpi_dilated(x: f64[1, 2, 7, 5]) -> (f64[1, 2, 3, 4], i64[1, 2, 3, 4]) {
+        let (v, i) = max_pool_with_indices(x, kernel_shape = [2, 2], strides = [2, 1],
+                                           dilations = [2, 1], ceil_mode = true, storage_order = 0);
+        (v * 2.0, i + 0)
+    }
+    fn mpi_named(x: f32[N, 2, 4, 4]) -> (f32[N, 2, 2, 2], i64[N, 2, 2, 2]) {
+        max_pool_with_indices(x, kernel_shape = [2, 2], strides = [2, 2], auto_pad = same_lower)
+    }
+    fn mpi_1d(x: f64[3, 1, 7]) -> (f64[3, 1, 4], i64[3, 1, 4]) {
+        max_pool_with_indices(x, kernel_shape = [3], strides = [2], pads = [1, 1])
+    }
+    fn mpi_3d(x: f32[1, 2, 3, 1, 4]) -> (f32[1, 2, 2, 1, 2], i64[1, 2, 2, 1, 2]) {
+        max_pool_with_indices(x, kernel_shape = [2, 1, 3], strides = [2, 1, 2], pads = [0, 0, 1, 1, 0, 0], ceil_mode = true)
+    }
+    fn mpi_pad_only(x: f64[1, 1, 2, 2]) -> (f64[1, 1, 4, 4], i64[1, 1, 4, 4]) {
+        max_pool_with_indices(x, kernel_shape = [1, 1], pads = [1, 1, 1, 1])
+    }
+    fn mpi_half(x: f16[1, 2, 3, 3]) -> (f16[1, 2, 2, 2], i64[1, 2, 2, 2]) {
+        max_pool_with_indices(x, kernel_shape = [2, 2])
+    }
+}
+
+fn check_indices(
+    what: &str,
+    values: &[f64],
+    indices: &[i64],
+    x: &[f64],
+    xd: &[usize],
+    k: &[usize],
+    s: &[usize],
+    p: &[usize],
+    d: &[usize],
+    ceil: bool,
+) {
+    let (want, want_i, _) = pool_ref(x, xd, Pool::Max, k, s, p, d, ceil);
+    assert_close(what, values, &want, 0.0);
+    assert_eq!(indices, &want_i[..], "{what}: indices");
+    // Each index reads its value back (the flat NCHW convention).
+    for (v, &i) in values.iter().zip(indices) {
+        if i >= 0 {
+            assert!(close(x[i as usize], *v, 0.0), "{what}: x[{i}] = {} vs {v}", x[i as usize]);
+        }
+    }
+}
+
+#[test]
+fn max_pool_with_indices_as_onnx() {
+    let mut x = data(180);
+    // Ties (the first in window order wins), NaN (its own first position), infinities.
+    x[8] = 3.0;
+    x[9] = 3.0;
+    x[14] = 3.0;
+    x[40] = f64::NAN;
+    x[47] = f64::NAN;
+    x[70] = f64::INFINITY;
+    x[100] = f64::NEG_INFINITY;
+    for v in &mut x[120..150] {
+        *v = f64::NEG_INFINITY;
+    }
+    let x = wide(&f32s(&x));
+    let (v, i) = mpi(&t(&f32s(&x)));
+    check_indices("2-D", &wide(v.as_slice()), i.as_slice(), &x, &[2, 3, 5, 6], &[3, 3], &[2, 2], &[1, 1, 1, 1], &[1, 1], false);
+    assert!(i.as_slice().iter().all(|&i| i >= 0 && i < 180));
+
+    let x = data(70);
+    let (v, i) = mpi_dilated(&t(&x));
+    let halves: Vec<f64> = v.as_slice().iter().map(|v| v / 2.0).collect();
+    check_indices("dilated, ceil", &halves, i.as_slice(), &x, &[1, 2, 7, 5], &[2, 2], &[2, 1], &[0; 4], &[2, 1], true);
+
+    for n in [1usize, 3] {
+        let x = f32s(&data(n * 32));
+        let xt = Tensor::<f32, Shape![_, 2, 4, 4]>::from_shape_vec([n, 2, 4, 4], x.clone()).unwrap();
+        let (v, i) = mpi_named(&xt).unwrap();
+        let p = onnx_auto_pad("same_lower", &[4, 4], &[2, 2], &[2, 2], &[1, 1]);
+        check_indices("named batch", &wide(v.as_slice()), i.as_slice(), &wide(&x), &[n, 2, 4, 4], &[2, 2], &[2, 2], &p, &[1, 1], false);
+    }
+
+    let mut x = data(21);
+    x[13] = f64::NAN;
+    let (v, i) = mpi_1d(&t(&x));
+    check_indices("1-D", v.as_slice(), i.as_slice(), &x, &[3, 1, 7], &[3], &[2], &[1, 1], &[1], false);
+
+    let x = f32s(&data(24));
+    let (v, i) = mpi_3d(&t(&x));
+    check_indices("3-D", &wide(v.as_slice()), i.as_slice(), &wide(&x), &[1, 2, 3, 1, 4], &[2, 1, 3], &[2, 1, 2], &[0, 0, 1, 1, 0, 0], &[1, 1, 1], true);
+
+    let x = [1.0, -2.0, f64::NEG_INFINITY, 4.0];
+    let (v, i) = mpi_pad_only(&t(&x));
+    check_indices("windows of padding", v.as_slice(), i.as_slice(), &x, &[1, 1, 2, 2], &[1, 1], &[1, 1], &[1, 1, 1, 1], &[1, 1], false);
+    assert_eq!(i.as_slice().iter().filter(|&&i| i == -1).count(), 12);
+
+    let h: Vec<f16> = data(18).iter().map(|&v| f16::from_f64(v)).collect();
+    let (v, i) = mpi_half(&t(&h));
+    let xb: Vec<f64> = h.iter().map(|v| v.to_f64()).collect();
+    let vb: Vec<f64> = v.as_slice().iter().map(|v| v.to_f64()).collect();
+    check_indices("f16", &vb, i.as_slice(), &xb, &[1, 2, 3, 3], &[2, 2], &[1, 1], &[0; 4], &[1, 1], false);
+}

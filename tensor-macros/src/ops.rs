@@ -658,6 +658,19 @@ pub const TENSOR_OPS: &[TensorOp] = {
             ],
         ),
         tensor_op(
+            "max_pool_with_indices",
+            TensorOpKind::Tuple,
+            &[
+                param("kernel_shape", ParamType::Operand, None),
+                param("auto_pad", ParamType::Operand, Some("notset")),
+                param("strides", ParamType::Operand, Some("[1, …]")),
+                param("pads", ParamType::Operand, Some("[0, …]")),
+                param("dilations", ParamType::Operand, Some("[1, …]")),
+                param("ceil_mode", BoolParam, Some("false")),
+                param("storage_order", ParamType::Int, Some("0")),
+            ],
+        ),
+        tensor_op(
             "average_pool",
             TensorOpKind::Vision,
             &[

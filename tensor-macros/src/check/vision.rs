@@ -323,6 +323,38 @@ impl Checker<'_> {
         args: &[Expr],
         named: &[NamedArg],
     ) -> Typed {
+        self.check_vision_parts(op, span, args, named)
+            .into_iter()
+            .next()
+            .unwrap_or(Typed::Poison)
+    }
+
+    /// `max_pool_with_indices(x, …)` → `(values, indices)` (a tuple-valued op).
+    pub(super) fn check_pool_with_indices(
+        &mut self,
+        span: Span,
+        args: &[Expr],
+        named: &[NamedArg],
+    ) -> Option<Vec<Typed>> {
+        let op = crate::ops::TENSOR_OPS
+            .iter()
+            .find(|t| t.name == "max_pool_with_indices")
+            .expect("a registry row");
+        let parts = self.check_vision_parts(op, span, args, named);
+        if parts.len() != 2 || parts.iter().any(|p| matches!(p, Typed::Poison)) {
+            return None;
+        }
+        Some(parts)
+    }
+
+    /// The vision op's value: one tensor, or for `max_pool_with_indices` two.
+    fn check_vision_parts(
+        &mut self,
+        op: &'static TensorOp,
+        span: Span,
+        args: &[Expr],
+        named: &[NamedArg],
+    ) -> Vec<Typed> {
         use crate::ast::BinOp::{Add, Div, Mul, Sub};
         let name = op.name;
         let b = Build { span };
@@ -335,7 +367,7 @@ impl Checker<'_> {
         let mut auto_pad: (&str, Span) = ("notset", span);
         for n in named {
             if self.param_spec(op, n).is_none() {
-                return Typed::Poison;
+                return vec![Typed::Poison];
             }
             let key = op
                 .params
@@ -350,7 +382,7 @@ impl Checker<'_> {
                 ("mode", _) => {
                     self.errors
                         .push(at, "`mode` of `depth_to_space` is `dcr` or `crd` (ONNX's)");
-                    return Typed::Poison;
+                    return vec![Typed::Poison];
                 }
                 ("kernel_shape" | "strides" | "pads" | "dilations" | "output_padding"
                 | "output_shape", e) => {
@@ -362,7 +394,7 @@ impl Checker<'_> {
                         Some(v) if v.iter().all(|&x| x >= 0) => lists.push((key, v)),
                         _ => {
                             self.errors.push(at, format!("`{key}` of `{name}` is a list of non-negative integer literals"));
-                            return Typed::Poison;
+                            return vec![Typed::Poison];
                         }
                     }
                 }
@@ -372,7 +404,7 @@ impl Checker<'_> {
                 ("ceil_mode" | "count_include_pad", _) => {
                     self.errors
                         .push(at, format!("`{key}` is `true` or `false`"));
-                    return Typed::Poison;
+                    return vec![Typed::Poison];
                 }
                 ("axes", e) => match super::tensor_ops::list_items(e) {
                     Some(items) => {
@@ -383,7 +415,7 @@ impl Checker<'_> {
                                 None => {
                                     self.errors
                                         .push(item.span(), "an axis is an integer literal");
-                                    return Typed::Poison;
+                                    return vec![Typed::Poison];
                                 }
                             }
                         }
@@ -392,7 +424,7 @@ impl Checker<'_> {
                     None => {
                         self.errors
                             .push(at, "`axes` is a list of integer literals, e.g. `[0, 2, 3]`");
-                        return Typed::Poison;
+                        return vec![Typed::Poison];
                     }
                 },
                 ("auto_pad", Expr::Var(v))
@@ -408,7 +440,13 @@ impl Checker<'_> {
                         at,
                         format!("`auto_pad` of `{name}` is one of `notset`, `same_upper`, `same_lower`, `valid` (ONNX's, lower-case)"),
                     );
-                    return Typed::Poison;
+                    return vec![Typed::Poison];
+                }
+                ("storage_order", e) => {
+                    if super::tensor_ops::int_literal(e) != Some(0) {
+                        self.errors.push(at, "`storage_order` of `max_pool_with_indices` is 0 (row-major indices; ONNX's column-major 1 is not supported)");
+                        return vec![Typed::Poison];
+                    }
                 }
                 ("blocksize" | "num_groups" | "size" | "group", e) => {
                     match super::tensor_ops::int_literal(e) {
@@ -418,7 +456,7 @@ impl Checker<'_> {
                                 at,
                                 format!("`{key}` of `{name}` is a positive integer literal"),
                             );
-                            return Typed::Poison;
+                            return vec![Typed::Poison];
                         }
                     }
                 }
@@ -427,7 +465,7 @@ impl Checker<'_> {
                     _ => {
                         self.errors
                             .push(at, format!("`{key}` of `{name}` is a float literal"));
-                        return Typed::Poison;
+                        return vec![Typed::Poison];
                     }
                 },
             }
@@ -451,13 +489,13 @@ impl Checker<'_> {
                 _ => "one tensor and its named arguments",
             };
             self.errors.push(span, format!("`{name}` takes {usage}"));
-            return Typed::Poison;
+            return vec![Typed::Poison];
         }
         // The arguments, checked once and bound to hidden names the built graph reads.
         let mut nodes = Vec::new();
         for (k, a) in args.iter().enumerate() {
             let Some(n) = self.tensor_arg(name, a) else {
-                return Typed::Poison;
+                return vec![Typed::Poison];
             };
             nodes.push(n);
             let _ = k;
@@ -468,7 +506,7 @@ impl Checker<'_> {
         let fail = |this: &mut Self, why: String| {
             this.errors
                 .push(span, format!("`{name}` of {}: {why}", type_text(xd, &dims)));
-            Typed::Poison
+            vec![Typed::Poison]
         };
         let rearranges = matches!(name, "space_to_depth" | "depth_to_space");
         if !xd.is_float() && !rearranges {
@@ -501,7 +539,7 @@ impl Checker<'_> {
                         type_text(d, &nd)
                     ),
                 );
-                return Typed::Poison;
+                return vec![Typed::Poison];
             }
         }
         if name.starts_with("global_") && rank < 3 {
@@ -689,7 +727,7 @@ impl Checker<'_> {
                 if auto_pad.0 != "notset" {
                     if list("pads").is_some() {
                         self.errors.push(auto_pad.1, format!("`{name}` takes `pads` or `auto_pad`, not both (ONNX)"));
-                        return Typed::Poison;
+                        return vec![Typed::Poison];
                     }
                     pads = auto_pads(auto_pad.0, &lens, &kernel, &strides, &dilations);
                 }
@@ -794,7 +832,7 @@ impl Checker<'_> {
                 let same = auto_pad.0.starts_with("same");
                 if given_pads.is_some() && (shape.is_some() || auto_pad.0 != "notset") {
                     self.errors.push(auto_pad.1, format!("`{name}` takes `pads`, or `output_shape` / `auto_pad` to derive them, not both (ONNX)"));
-                    return Typed::Poison;
+                    return vec![Typed::Poison];
                 }
                 let pads: Vec<i128> = match (given_pads, &shape) {
                     (Some(p), _) => p,
@@ -913,7 +951,8 @@ impl Checker<'_> {
                     total
                 }
             }
-            "max_pool" | "average_pool" | "lp_pool" => {
+            "max_pool" | "max_pool_with_indices" | "average_pool" | "lp_pool" => {
+                let is_max = name.starts_with("max_pool");
                 let r = rank - 2;
                 let Some(kernel) = list("kernel_shape") else {
                     return fail(
@@ -954,12 +993,12 @@ impl Checker<'_> {
                 if auto_pad.0 != "notset" {
                     if list("pads").is_some() {
                         self.errors.push(auto_pad.1, format!("`{name}` takes `pads` or `auto_pad`, not both (ONNX)"));
-                        return Typed::Poison;
+                        return vec![Typed::Poison];
                     }
                     pads = auto_pads(auto_pad.0, &lens, &kernel, &strides, &dilations);
                 }
                 let ceil = flag("ceil_mode");
-                if ceil && name != "max_pool" {
+                if ceil && !is_max {
                     return fail(
                         self,
                         "`ceil_mode = true` is supported by `max_pool` only so far".into(),
@@ -979,7 +1018,7 @@ impl Checker<'_> {
                     ),
                     _ => v(0),
                 };
-                let fill = if name == "max_pool" {
+                let fill = if is_max {
                     b.float(f64::NEG_INFINITY)
                 } else {
                     b.float(0.0)
@@ -992,7 +1031,7 @@ impl Checker<'_> {
                 // One strided view per kernel offset.
                 let offsets = plan.offsets();
                 let combine = |a: Expr, c: Expr| {
-                    if name == "max_pool" {
+                    if is_max {
                         b.call("max", vec![a, c], Vec::new())
                     } else {
                         b.bin(Add, a, c)
@@ -1003,8 +1042,112 @@ impl Checker<'_> {
                     .map(|o| plan.view(&b, padded.clone(), o))
                     .reduce(combine)
                     .expect("a kernel has a position");
+                if name == "max_pool_with_indices" {
+                    let Some(cn) = dims[1].as_static() else {
+                        return fail(self, "its channel dim must be a literal (the indices count it)".into());
+                    };
+                    let n = match &dims[0] {
+                        Dim::Static(n) => b.int(*n as i128),
+                        Dim::Named(n) => b.var(n),
+                        Dim::Expr(_) => {
+                            return fail(self, "its batch dim is an expression, which `arange` of the indices cannot name yet".into())
+                        }
+                    };
+                    // The flat NCHW index of every input element, `i64`: a sum of
+                    // positions along each axis times the axis's stride.
+                    let mut sizes = vec![n, b.int(cn as i128)];
+                    sizes.extend(lens.iter().map(|&l| b.int(l)));
+                    let mut stride = 1i128;
+                    let mut steps = vec![0i128; rank];
+                    for a in (0..rank).rev() {
+                        steps[a] = stride;
+                        stride *= if a == 0 { 1 } else if a == 1 { cn as i128 } else { lens[a - 2] };
+                    }
+                    let mut flat: Option<Expr> = None;
+                    for (a, size) in sizes.into_iter().enumerate() {
+                        let line = b.bin(
+                            Mul,
+                            b.call("arange", vec![size], vec![("dtype", b.var("i64"))]),
+                            b.int(steps[a]),
+                        );
+                        let mut pattern: Vec<Expr> = (0..rank)
+                            .map(|_| Expr::Lit(LitValue::Char('x'), span))
+                            .collect();
+                        pattern[a] = b.int(0);
+                        let line = b.call("dimshuffle", vec![line, b.list(pattern)], Vec::new());
+                        flat = Some(match flat {
+                            None => line,
+                            Some(f) => b.bin(Add, f, line),
+                        });
+                    }
+                    let never = b.int(i64::MAX as i128);
+                    let padded_flat = b.call(
+                        "pad",
+                        vec![flat.expect("an axis"), b.ints(plan.pads.clone())],
+                        vec![("value", never.clone())],
+                    );
+                    // The values, checked once and read by name.
+                    let values = self.check_expr(&total);
+                    if matches!(values, Typed::Poison) {
+                        return vec![Typed::Poison];
+                    }
+                    let vname = "__tg_vision_max".to_string();
+                    let saved_v = self.scope.insert(vname.clone(), values.clone());
+                    let m = b.var(&vname);
+                    // Each window's first position holding its maximum (or its first NaN):
+                    // the least flat index among the hits, padding never one.
+                    let picks = offsets
+                        .iter()
+                        .map(|o| {
+                            let xv = plan.view(&b, padded.clone(), o);
+                            let hit = b.call(
+                                "logical_or",
+                                vec![
+                                    b.call("equal", vec![xv.clone(), m.clone()], Vec::new()),
+                                    b.call(
+                                        "logical_and",
+                                        vec![
+                                            b.call("is_nan", vec![xv], Vec::new()),
+                                            b.call("is_nan", vec![m.clone()], Vec::new()),
+                                        ],
+                                        Vec::new(),
+                                    ),
+                                ],
+                                Vec::new(),
+                            );
+                            b.call(
+                                "where",
+                                vec![hit, plan.view(&b, padded_flat.clone(), o), never.clone()],
+                                Vec::new(),
+                            )
+                        })
+                        .reduce(|a, c| b.call("min", vec![a, c], Vec::new()))
+                        .expect("a kernel has a position");
+                    // A window of padding alone has no element: -1, as ONNX's reference.
+                    let indices = b.call(
+                        "where",
+                        vec![
+                            b.call("equal", vec![picks.clone(), never.clone()], Vec::new()),
+                            b.int(-1),
+                            picks,
+                        ],
+                        Vec::new(),
+                    );
+                    let idx = self.check_expr(&indices);
+                    match saved_v {
+                        Some(t) => self.scope.insert(vname, t),
+                        None => self.scope.remove(&vname),
+                    };
+                    for (n, old) in names.iter().zip(saved) {
+                        match old {
+                            Some(t) => self.scope.insert(n.clone(), t),
+                            None => self.scope.remove(n),
+                        };
+                    }
+                    return vec![values, idx];
+                }
                 match name {
-                    "max_pool" => total,
+                    "max_pool" | "max_pool_with_indices" => total,
                     "lp_pool" => b.call("pow", vec![total, b.float(1.0 / p)], Vec::new()),
                     _ if flag("count_include_pad") => {
                         b.bin(Div, total, b.float(offsets.len() as f64))
@@ -1251,6 +1394,6 @@ impl Checker<'_> {
                 None => self.scope.remove(n),
             };
         }
-        typed
+        vec![typed]
     }
 }
