@@ -1342,6 +1342,17 @@ fn op_triu() {
 
 #[test]
 #[rustfmt::skip]
+fn op_max_pool_with_indices() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: f32[1, 1, 2, 4]| max_pool_with_indices(x, kernel_shape = [2, 2], strides = [2, 2]));
+    let x = Tensor::<f32, Shape![1, 1, 2, 4]>::from_vec(vec![1.0, 5.0, 2.0, 0.0, 3.0, 4.0, 8.0, 8.0]).unwrap();
+    let (values, indices) = f(&x);
+    assert_eq!(values.as_slice(), &[5.0, 8.0]);
+    assert_eq!(indices.as_slice(), &[1, 6]);
+}
+
+#[test]
+#[rustfmt::skip]
 fn op_split() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: i32[5]| split(x, [2, 3]));
@@ -1470,6 +1481,16 @@ fn op_conv() {
     let x = Tensor::<f32, Shape![1, 1, 3]>::from_vec(vec![1.0, 2.0, 3.0]).unwrap();
     let w = Tensor::<f32, Shape![1, 1, 2]>::from_vec(vec![1.0, 10.0]).unwrap();
     assert_eq!(f(&x, &w).as_slice(), &[21.0, 32.0]);
+}
+
+#[test]
+#[rustfmt::skip]
+fn op_conv_transpose() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: f32[1, 1, 2], w: f32[1, 1, 2]| conv_transpose(x, w, strides = [2]));
+    let x = Tensor::<f32, Shape![1, 1, 2]>::from_vec(vec![1.0, 2.0]).unwrap();
+    let w = Tensor::<f32, Shape![1, 1, 2]>::from_vec(vec![1.0, 10.0]).unwrap();
+    assert_eq!(f(&x, &w).as_slice(), &[1.0, 10.0, 2.0, 20.0]);
 }
 
 #[test]

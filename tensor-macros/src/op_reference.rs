@@ -388,9 +388,18 @@ assert_eq!(f(&x).as_slice(), &[0.5, 0.25]);"#) },
 let x = Tensor::<f32, Shape![1, 1, 3]>::from_vec(vec![1.0, 2.0, 3.0]).unwrap();
 let w = Tensor::<f32, Shape![1, 1, 2]>::from_vec(vec![1.0, 10.0]).unwrap();
 assert_eq!(f(&x, &w).as_slice(), &[21.0, 32.0]);"#) },
+    TensorDoc { name: "conv_transpose", args: "x, w, b", dtypes: Some("floats; `w` `[C, M / group, k…]` and the optional bias `b` `[M]` of `x`'s dtype"), formula: "ONNX `ConvTranspose` over 1 to 3 literal spatial axes: each input element times the kernel lands at `i·stride + k·dilation - pad_begin`; the output is `stride·(L - 1) + output_padding + dilation·(k - 1) + 1 - pads` long, or `output_shape` (`auto_pad = same_*`: `L·stride`) with the pads derived as ONNX's spec says", precision: "as `conv` over the zero-stuffed input", example: Code(r#"let f = graph!(|x: f32[1, 1, 2], w: f32[1, 1, 2]| conv_transpose(x, w, strides = [2]));
+let x = Tensor::<f32, Shape![1, 1, 2]>::from_vec(vec![1.0, 2.0]).unwrap();
+let w = Tensor::<f32, Shape![1, 1, 2]>::from_vec(vec![1.0, 10.0]).unwrap();
+assert_eq!(f(&x, &w).as_slice(), &[1.0, 10.0, 2.0, 20.0]);"#) },
     TensorDoc { name: "max_pool", args: "x", dtypes: Some("floats, unchanged"), formula: "ONNX `MaxPool` over the literal spatial axes: the maximum of each window (`kernel_shape`, `strides`, `pads`, `dilations`, `ceil_mode`)", precision: "exact", example: Code(r#"let f = graph!(|x: f32[1, 1, 2, 4]| max_pool(x, kernel_shape = [2, 2], strides = [2, 2]));
 let x = Tensor::<f32, Shape![1, 1, 2, 4]>::from_vec(vec![1.0, 5.0, 2.0, 0.0, 3.0, 4.0, 8.0, 1.0]).unwrap();
 assert_eq!(f(&x).as_slice(), &[5.0, 8.0]);"#) },
+    TensorDoc { name: "max_pool_with_indices", args: "x", dtypes: Some("floats → a tuple of values (`x`'s dtype) and indices (`i64`)"), formula: "ONNX `MaxPool` with its `Indices` output (`storage_order = 0`): `max_pool`'s values and the flat NCHW index into `x` of each window's first maximum (its first NaN when it holds one; -1 for a window of padding alone); a literal channel count", precision: "exact", example: Code(r#"let f = graph!(|x: f32[1, 1, 2, 4]| max_pool_with_indices(x, kernel_shape = [2, 2], strides = [2, 2]));
+let x = Tensor::<f32, Shape![1, 1, 2, 4]>::from_vec(vec![1.0, 5.0, 2.0, 0.0, 3.0, 4.0, 8.0, 8.0]).unwrap();
+let (values, indices) = f(&x);
+assert_eq!(values.as_slice(), &[5.0, 8.0]);
+assert_eq!(indices.as_slice(), &[1, 6]);"#) },
     TensorDoc { name: "average_pool", args: "x", dtypes: Some("floats, unchanged"), formula: "ONNX `AveragePool`: the mean of each window, over its real elements unless `count_include_pad = true`", precision: "the window's sum rounds once per element, then one division", example: Code(r#"let f = graph!(|x: f32[1, 1, 1, 4]| average_pool(x, kernel_shape = [1, 2], strides = [1, 2]));
 let x = Tensor::<f32, Shape![1, 1, 1, 4]>::from_vec(vec![1.0, 3.0, 2.0, 6.0]).unwrap();
 assert_eq!(f(&x).as_slice(), &[2.0, 4.0]);"#) },
