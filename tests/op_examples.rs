@@ -1522,6 +1522,15 @@ fn op_lp_pool() {
 
 #[test]
 #[rustfmt::skip]
+fn op_resize() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: f32[1, 1, 2]| resize(x, scales = [1.0, 1.0, 2.0], mode = linear));
+    let x = Tensor::<f32, Shape![1, 1, 2]>::from_vec(vec![1.0, 3.0]).unwrap();
+    assert_eq!(f(&x).as_slice(), &[1.0, 1.5, 2.5, 3.0]);
+}
+
+#[test]
+#[rustfmt::skip]
 fn op_global_average_pool() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[1, 1, 2, 2]| global_average_pool(x));

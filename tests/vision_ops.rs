@@ -660,3 +660,322 @@ fn max_pool_with_indices_as_onnx() {
     let vb: Vec<f64> = v.as_slice().iter().map(|v| v.to_f64()).collect();
     check_indices("f16", &vb, i.as_slice(), &xb, &[1, 2, 3, 3], &[2, 2], &[1, 1], &[0; 4], &[1, 1], false);
 }
+
+// ---------------------------------------------------------------------------------------
+// resize
+
+#[derive(Clone, Copy)]
+struct Rs {
+    mode: &'static str,
+    ctm: &'static str,
+    nearest: &'static str,
+    a: f64,
+    exclude: bool,
+}
+
+const HALF_PIXEL_NEAREST: Rs = Rs {
+    mode: "nearest",
+    ctm: "half_pixel",
+    nearest: "round_prefer_floor",
+    a: -0.75,
+    exclude: false,
+};
+
+/// ONNX Resize's coordinate transform (the operator spec's formulas).
+fn x_original(ctm: &str, x: f64, scale: f64, len: usize, out: usize) -> f64 {
+    let len = len as f64;
+    match ctm {
+        "half_pixel" => (x + 0.5) / scale - 0.5,
+        "half_pixel_symmetric" => {
+            let output_width = scale * len;
+            let adjustment = out as f64 / output_width;
+            let center = len / 2.0;
+            let offset = center * (1.0 - adjustment);
+            offset + (x + 0.5) / scale - 0.5
+        }
+        "pytorch_half_pixel" => {
+            if out > 1 {
+                (x + 0.5) / scale - 0.5
+            } else {
+                0.0
+            }
+        }
+        "align_corners" => {
+            if out == 1 {
+                0.0
+            } else {
+                x * (len - 1.0) / (out as f64 - 1.0)
+            }
+        }
+        "asymmetric" => x / scale,
+        _ => unreachable!(),
+    }
+}
+
+/// ONNX's reference 1-D interpolation at `x_ori`: the coefficients of `ratio` (1 at an
+/// integer), the `n` positions of the edge-padded data nearest `x_ori` (ties to the lower),
+/// their dot product (`nearest` picks its point instead of the reference's dot product).
+fn interp1d(data: &[f64], x_ori: f64, m: Rs) -> f64 {
+    let fl = x_ori.floor();
+    let ratio = if x_ori == fl { 1.0 } else { x_ori - fl };
+    let integer = x_ori == fl;
+    let mut coeffs: Vec<f64> = match m.mode {
+        "nearest" => {
+            let second = integer
+                || match m.nearest {
+                    "round_prefer_floor" => ratio > 0.5,
+                    "round_prefer_ceil" => ratio >= 0.5,
+                    "floor" => false,
+                    _ => true,
+                };
+            if second { vec![0.0, 1.0] } else { vec![1.0, 0.0] }
+        }
+        "linear" => vec![1.0 - ratio, ratio],
+        _ => {
+            let (a, r) = (m.a, ratio);
+            vec![
+                ((a * (r + 1.0) - 5.0 * a) * (r + 1.0) + 8.0 * a) * (r + 1.0) - 4.0 * a,
+                ((a + 2.0) * r - (a + 3.0)) * r * r + 1.0,
+                ((a + 2.0) * (1.0 - r) - (a + 3.0)) * (1.0 - r) * (1.0 - r) + 1.0,
+                ((a * ((1.0 - r) + 1.0) - 5.0 * a) * ((1.0 - r) + 1.0) + 8.0 * a) * ((1.0 - r) + 1.0) - 4.0 * a,
+            ]
+        }
+    };
+    let n = coeffs.len();
+    let pad = n.div_ceil(2);
+    let padded: Vec<f64> = (0..data.len() + 2 * pad)
+        .map(|i| data[(i as isize - pad as isize).clamp(0, data.len() as isize - 1) as usize])
+        .collect();
+    let xp = x_ori + pad as f64;
+    let mut order: Vec<usize> = (0..padded.len()).collect();
+    order.sort_by(|&i, &j| {
+        ((xp - i as f64).abs(), i)
+            .partial_cmp(&((xp - j as f64).abs(), j))
+            .unwrap()
+    });
+    let mut idx: Vec<usize> = order[..n].to_vec();
+    idx.sort();
+    if m.exclude && m.mode != "nearest" {
+        for (c, &i) in coeffs.iter_mut().zip(&idx) {
+            let orig = i as isize - pad as isize;
+            if orig < 0 || orig >= data.len() as isize {
+                *c = 0.0;
+            }
+        }
+        let total: f64 = coeffs.iter().sum();
+        for c in &mut coeffs {
+            *c /= total;
+        }
+    }
+    if m.mode == "nearest" {
+        return padded[idx[coeffs.iter().position(|&c| c == 1.0).unwrap()]];
+    }
+    coeffs.iter().zip(&idx).map(|(c, &i)| c * padded[i]).sum()
+}
+
+/// ONNX Resize over every axis (nested 1-D interpolations, the last axis innermost, as
+/// the reference); `scales[k]` is the scale the transform divides by (ONNX's float32
+/// scale, or `out / len` with sizes). An axis of scale 1 and unchanged length is copied.
+fn resize_ref(x: &[f64], xd: &[usize], scales: &[f64], outs: &[usize], m: Rs) -> Vec<f64> {
+    let xs = strides_of(xd);
+    let rank = xd.len();
+    fn rec(x: &[f64], xd: &[usize], xs: &[usize], at: &[usize], coords: &[Option<f64>], level: usize, base: usize, m: Rs) -> f64 {
+        if level == xd.len() {
+            return x[base];
+        }
+        match coords[level] {
+            None => rec(x, xd, xs, at, coords, level + 1, base + at[level] * xs[level], m),
+            Some(c) => {
+                let line: Vec<f64> = (0..xd[level])
+                    .map(|i| rec(x, xd, xs, at, coords, level + 1, base + i * xs[level], m))
+                    .collect();
+                interp1d(&line, c, m)
+            }
+        }
+    }
+    positions(outs)
+        .into_iter()
+        .map(|at| {
+            let coords: Vec<Option<f64>> = (0..rank)
+                .map(|k| {
+                    (outs[k] != xd[k] || scales[k] != 1.0)
+                        .then(|| x_original(m.ctm, at[k] as f64, scales[k], xd[k], outs[k]))
+                })
+                .collect();
+            rec(x, xd, &xs, &at, &coords, 0, 0, m)
+        })
+        .collect()
+}
+
+/// The scales ONNX's transform divides by: float32 `scales`, or `sizes / len`.
+fn by_scales(s: &[f64]) -> Vec<f64> {
+    s.iter().map(|&v| v as f32 as f64).collect()
+}
+fn by_sizes(xd: &[usize], outs: &[usize]) -> Vec<f64> {
+    xd.iter().zip(outs).map(|(&l, &o)| o as f64 / l as f64).collect()
+}
+
+graph! {
+    fn rs_nearest(x: f32[1, 2, 3, 4]) -> (f32[1, 2, 6, 12], f32[1, 2, 6, 12], f32[1, 2, 6, 12], f32[1, 2, 6, 12]) {
+        (resize(x, scales = [1.0, 1.0, 2.0, 3.0]),
+         resize(x, scales = [1.0, 1.0, 2.0, 3.0], coordinate_transformation_mode = asymmetric, nearest_mode = floor),
+         resize(x, scales = [1.0, 1.0, 2.0, 3.0], coordinate_transformation_mode = asymmetric, nearest_mode = round_prefer_ceil),
+         resize(x, scales = [1.0, 1.0, 2.0, 3.0], coordinate_transformation_mode = align_corners, nearest_mode = ceil))
+    }
+    fn rs_nearest_down(x: f32[1, 1, 5, 7]) -> f32[1, 1, 3, 4] {
+        resize(x, scales = [1.0, 1.0, 0.6, 0.6], mode = nearest)
+    }
+    fn rs_int(x: i32[2, 3, 4]) -> i32[2, 3, 7] {
+        resize(x, sizes = [2, 3, 7], coordinate_transformation_mode = pytorch_half_pixel)
+    }
+    fn rs_bool(x: bool[1, 1, 2, 3]) -> bool[1, 1, 5, 3] {
+        resize(x, sizes = [5, 3], axes = [2, 3], mode = nearest)
+    }
+    fn rs_linear(x: f64[1, 2, 4, 5]) -> f64[1, 2, 7, 3] {
+        resize(x, sizes = [1, 2, 7, 3], mode = linear)
+    }
+    fn rs_linear_corners(x: f32[1, 1, 3, 3]) -> f32[1, 1, 6, 6] {
+        resize(x, scales = [1.0, 1.0, 2.0, 2.0], mode = linear, coordinate_transformation_mode = align_corners)
+    }
+    fn rs_pytorch(x: f64[1, 1, 4, 4]) -> (f64[1, 1, 3, 1], f64[1, 1, 3, 1]) {
+        (resize(x, sizes = [1, 1, 3, 1], mode = linear, coordinate_transformation_mode = pytorch_half_pixel),
+         resize(x, sizes = [1, 1, 3, 1], mode = cubic, coordinate_transformation_mode = pytorch_half_pixel))
+    }
+    fn rs_named(x: f32[N, 2, 3, 4]) -> f32[N, 2, 5, 8] {
+        resize(x, sizes = [5, 8], axes = [2, 3], mode = linear, coordinate_transformation_mode = asymmetric)
+    }
+    fn rs_cubic(x: f64[1, 1, 4, 4]) -> (f64[1, 1, 8, 8], f64[1, 1, 8, 8], f64[1, 1, 8, 8]) {
+        (resize(x, scales = [1.0, 1.0, 2.0, 2.0], mode = cubic),
+         resize(x, scales = [1.0, 1.0, 2.0, 2.0], mode = cubic, cubic_coeff_a = -0.5,
+                coordinate_transformation_mode = align_corners),
+         resize(x, scales = [1.0, 1.0, 2.0, 2.0], mode = cubic, exclude_outside = true))
+    }
+    fn rs_cubic_down(x: f64[1, 1, 4, 5]) -> f64[1, 1, 3, 4] {
+        resize(x, scales = [0.8, 0.8], axes = [-2, -1], mode = cubic, exclude_outside = true)
+    }
+    fn rs_symmetric(x: f64[1, 1, 4, 5]) -> (f64[1, 1, 6, 2], f64[1, 1, 6, 2]) {
+        (resize(x, scales = [1.0, 1.0, 1.7, 0.5], mode = linear, coordinate_transformation_mode = half_pixel_symmetric),
+         resize(x, scales = [1.0, 1.0, 1.7, 0.5], coordinate_transformation_mode = half_pixel_symmetric))
+    }
+    fn rs_1d(x: f64[2, 2, 5]) -> f64[2, 2, 7] {
+        resize(x, scales = [1.0, 1.0, 1.5], mode = cubic)
+    }
+    fn rs_3d(x: f32[1, 1, 2, 3, 4]) -> f32[1, 1, 4, 3, 2] {
+        resize(x, scales = [1.0, 1.0, 2.0, 1.0, 0.5], mode = linear)
+    }
+    fn rs_inf(x: f64[1, 1, 3]) -> (f64[1, 1, 6], f64[1, 1, 6]) {
+        (resize(x, scales = [1.0, 1.0, 2.0], mode = linear, coordinate_transformation_mode = align_corners),
+         resize(x, scales = [1.0, 1.0, 2.0], mode = nearest))
+    }
+    fn rs_half(x: f16[1, 1, 3, 3]) -> f16[1, 1, 7, 5] {
+        resize(x, sizes = [7, 5], axes = [2, 3], mode = linear)
+    }
+    fn rs_big(x: f32[1, 2, 16, 16]) -> (f32[1, 2, 32, 32], f32[1, 2, 48, 24]) {
+        (resize(x, scales = [1.0, 1.0, 2.0, 2.0], mode = linear),
+         resize(x, scales = [1.0, 1.0, 3.0, 1.5], mode = cubic))
+    }
+}
+
+fn check_resize(what: &str, got: &[f64], x: &[f64], xd: &[usize], scales: &[f64], outs: &[usize], m: Rs, tol: f64) {
+    let want = resize_ref(x, xd, scales, outs, m);
+    assert_close(what, got, &want, tol);
+}
+
+#[test]
+fn resize_as_onnx() {
+    let nearest = HALF_PIXEL_NEAREST;
+    let x = f32s(&data(24));
+    let xw = wide(&x);
+    let (a, b, c, d) = rs_nearest(&t(&x));
+    let (xd, od, sc) = ([1, 2, 3, 4], [1, 2, 6, 12], by_scales(&[1.0, 1.0, 2.0, 3.0]));
+    check_resize("nearest", &wide(a.as_slice()), &xw, &xd, &sc, &od, nearest, 0.0);
+    check_resize("nearest asymmetric floor", &wide(b.as_slice()), &xw, &xd, &sc, &od, Rs { ctm: "asymmetric", nearest: "floor", ..nearest }, 0.0);
+    check_resize("nearest prefer ceil", &wide(c.as_slice()), &xw, &xd, &sc, &od, Rs { ctm: "asymmetric", nearest: "round_prefer_ceil", ..nearest }, 0.0);
+    check_resize("nearest align_corners ceil", &wide(d.as_slice()), &xw, &xd, &sc, &od, Rs { ctm: "align_corners", nearest: "ceil", ..nearest }, 0.0);
+    // Ties (x / 2 at odd x) split floor from ceil.
+    assert_ne!(b.as_slice(), c.as_slice());
+
+    let x = f32s(&data(35));
+    let y = rs_nearest_down(&t(&x));
+    check_resize("nearest down", &wide(y.as_slice()), &wide(&x), &[1, 1, 5, 7], &by_scales(&[1.0, 1.0, 0.6, 0.6]), &[1, 1, 3, 4], nearest, 0.0);
+
+    let x: Vec<i32> = (0..24).map(|i| i * 3 - 20).collect();
+    let y = rs_int(&t(&x));
+    let want = resize_ref(&wide(&x), &[2, 3, 4], &by_sizes(&[2, 3, 4], &[2, 3, 7]), &[2, 3, 7], Rs { ctm: "pytorch_half_pixel", ..nearest });
+    assert_eq!(wide(y.as_slice()), want, "i32 nearest");
+
+    let x = [true, false, false, true, true, false];
+    let y = rs_bool(&t(&x));
+    let xb: Vec<f64> = x.iter().map(|&b| b as u8 as f64).collect();
+    let want = resize_ref(&xb, &[1, 1, 2, 3], &by_sizes(&[1, 1, 2, 3], &[1, 1, 5, 3]), &[1, 1, 5, 3], nearest);
+    assert_eq!(y.as_slice().iter().map(|&b| b as u8 as f64).collect::<Vec<_>>(), want, "bool nearest");
+
+    let linear = Rs { mode: "linear", ..nearest };
+    let cubic = Rs { mode: "cubic", ..nearest };
+    let x = data(40);
+    let y = rs_linear(&t(&x));
+    check_resize("linear", y.as_slice(), &x, &[1, 2, 4, 5], &by_sizes(&[1, 2, 4, 5], &[1, 2, 7, 3]), &[1, 2, 7, 3], linear, 1e-12);
+
+    let x = f32s(&data(9));
+    let y = rs_linear_corners(&t(&x));
+    check_resize("linear align_corners", &wide(y.as_slice()), &wide(&x), &[1, 1, 3, 3], &by_scales(&[1.0, 1.0, 2.0, 2.0]), &[1, 1, 6, 6], Rs { ctm: "align_corners", ..linear }, 1e-6);
+
+    let x = data(16);
+    let (l, c) = rs_pytorch(&t(&x));
+    let sc = by_sizes(&[1, 1, 4, 4], &[1, 1, 3, 1]);
+    check_resize("linear pytorch_half_pixel", l.as_slice(), &x, &[1, 1, 4, 4], &sc, &[1, 1, 3, 1], Rs { ctm: "pytorch_half_pixel", ..linear }, 1e-12);
+    check_resize("cubic pytorch_half_pixel", c.as_slice(), &x, &[1, 1, 4, 4], &sc, &[1, 1, 3, 1], Rs { ctm: "pytorch_half_pixel", ..cubic }, 1e-12);
+
+    for n in [1usize, 2] {
+        let x = f32s(&data(n * 24));
+        let xt = Tensor::<f32, Shape![_, 2, 3, 4]>::from_shape_vec([n, 2, 3, 4], x.clone()).unwrap();
+        let y = rs_named(&xt).unwrap();
+        check_resize("named batch", &wide(y.as_slice()), &wide(&x), &[n, 2, 3, 4], &by_sizes(&[n, 2, 3, 4], &[n, 2, 5, 8]), &[n, 2, 5, 8], Rs { ctm: "asymmetric", ..linear }, 1e-6);
+    }
+
+    let x = data(16);
+    let (a, b, c) = rs_cubic(&t(&x));
+    let sc = by_scales(&[1.0, 1.0, 2.0, 2.0]);
+    check_resize("cubic", a.as_slice(), &x, &[1, 1, 4, 4], &sc, &[1, 1, 8, 8], cubic, 1e-12);
+    check_resize("cubic A -0.5 align_corners", b.as_slice(), &x, &[1, 1, 4, 4], &sc, &[1, 1, 8, 8], Rs { a: -0.5, ctm: "align_corners", ..cubic }, 1e-12);
+    check_resize("cubic exclude_outside", c.as_slice(), &x, &[1, 1, 4, 4], &sc, &[1, 1, 8, 8], Rs { exclude: true, ..cubic }, 1e-12);
+    // Ties (x / 2 at odd x) split floor from ceil.
+    assert_ne!(b.as_slice(), c.as_slice());
+
+    let x = data(20);
+    let y = rs_cubic_down(&t(&x));
+    check_resize("cubic down", y.as_slice(), &x, &[1, 1, 4, 5], &by_scales(&[1.0, 1.0, 0.8, 0.8]), &[1, 1, 3, 4], Rs { exclude: true, ..cubic }, 1e-12);
+
+    let (l, n) = rs_symmetric(&t(&x));
+    let sc = by_scales(&[1.0, 1.0, 1.7, 0.5]);
+    check_resize("linear half_pixel_symmetric", l.as_slice(), &x, &[1, 1, 4, 5], &sc, &[1, 1, 6, 2], Rs { ctm: "half_pixel_symmetric", ..linear }, 1e-12);
+    check_resize("nearest half_pixel_symmetric", n.as_slice(), &x, &[1, 1, 4, 5], &sc, &[1, 1, 6, 2], Rs { ctm: "half_pixel_symmetric", ..nearest }, 0.0);
+
+    let x = data(20);
+    let y = rs_1d(&t(&x));
+    check_resize("1-D cubic", y.as_slice(), &x, &[2, 2, 5], &by_scales(&[1.0, 1.0, 1.5]), &[2, 2, 7], cubic, 1e-12);
+
+    let x = f32s(&data(24));
+    let y = rs_3d(&t(&x));
+    check_resize("3-D linear", &wide(y.as_slice()), &wide(&x), &[1, 1, 2, 3, 4], &by_scales(&[1.0, 1.0, 2.0, 1.0, 0.5]), &[1, 1, 4, 3, 2], linear, 1e-6);
+
+    // An infinity meets a coefficient 0 where the coordinate is an integer (ONNX's
+    // reference reads the pair before it): NaN there, as the reference.
+    let x = [f64::INFINITY, 1.0, f64::NAN];
+    let (l, n) = rs_inf(&t(&x));
+    let sc = by_scales(&[1.0, 1.0, 2.0]);
+    check_resize("linear inf", l.as_slice(), &x, &[1, 1, 3], &sc, &[1, 1, 6], Rs { ctm: "align_corners", ..linear }, 0.0);
+    assert!(l.as_slice()[0].is_nan());
+    check_resize("nearest inf", n.as_slice(), &x, &[1, 1, 3], &sc, &[1, 1, 6], nearest, 0.0);
+    assert_eq!(n.as_slice()[0], f64::INFINITY);
+
+    let h: Vec<f16> = data(9).iter().map(|&v| f16::from_f64(v)).collect();
+    let y = rs_half(&t(&h));
+    let hb: Vec<f64> = h.iter().map(|v| v.to_f64()).collect();
+    check_resize("f16 linear", &y.as_slice().iter().map(|v| v.to_f64()).collect::<Vec<_>>(), &hb, &[1, 1, 3, 3], &by_sizes(&[1, 1, 3, 3], &[1, 1, 7, 5]), &[1, 1, 7, 5], linear, 4e-3);
+
+    let x = f32s(&data(512));
+    let (a, b) = rs_big(&t(&x));
+    check_resize("big linear", &wide(a.as_slice()), &wide(&x), &[1, 2, 16, 16], &by_scales(&[1.0, 1.0, 2.0, 2.0]), &[1, 2, 32, 32], linear, 1e-6);
+    check_resize("big cubic", &wide(b.as_slice()), &wide(&x), &[1, 2, 16, 16], &by_scales(&[1.0, 1.0, 3.0, 1.5]), &[1, 2, 48, 24], cubic, 1e-5);
+}

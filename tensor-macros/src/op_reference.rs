@@ -406,6 +406,9 @@ assert_eq!(f(&x).as_slice(), &[2.0, 4.0]);"#) },
     TensorDoc { name: "lp_pool", args: "x", dtypes: Some("floats, unchanged"), formula: "ONNX `LpPool`: `(sum of |x|^p over the window)^(1/p)`", precision: "as `pow`", example: Code(r#"let f = graph!(|x: f64[1, 1, 2]| lp_pool(x, kernel_shape = [2], p = 2.0));
 let x = Tensor::<f64, Shape![1, 1, 2]>::from_vec(vec![3.0, 4.0]).unwrap();
 assert!((f(&x).as_slice()[0] - 5.0).abs() < 1e-12);"#) },
+    TensorDoc { name: "resize", args: "x", dtypes: Some("every dtype for `mode = nearest`, floats for `linear` and `cubic`; unchanged"), formula: "ONNX `Resize` with literal `scales` or `sizes` (per axis of `axes`): each output position maps back by `coordinate_transformation_mode` (`half_pixel`, `half_pixel_symmetric`, `pytorch_half_pixel`, `align_corners`, `asymmetric`) and reads the nearest element (`nearest_mode`), the two around it (`linear`) or four (`cubic`, `cubic_coeff_a`, `exclude_outside`), edges clamped", precision: "coefficients in `f64`, rounded to the dtype; each axis in turn, the last first", example: Code(r#"let f = graph!(|x: f32[1, 1, 2]| resize(x, scales = [1.0, 1.0, 2.0], mode = linear));
+let x = Tensor::<f32, Shape![1, 1, 2]>::from_vec(vec![1.0, 3.0]).unwrap();
+assert_eq!(f(&x).as_slice(), &[1.0, 1.5, 2.5, 3.0]);"#) },
     TensorDoc { name: "global_average_pool", args: "x", dtypes: Some("floats, unchanged"), formula: "ONNX `GlobalAveragePool`: the mean over the spatial axes, kept as 1s", precision: "sums in `f64` for `f32`", example: Code(r#"let f = graph!(|x: f32[1, 1, 2, 2]| global_average_pool(x));
 let x = Tensor::<f32, Shape![1, 1, 2, 2]>::from_vec(vec![1.0, 2.0, 3.0, 6.0]).unwrap();
 assert_eq!(f(&x).as_slice(), &[3.0]);"#) },

@@ -694,6 +694,24 @@ pub const TENSOR_OPS: &[TensorOp] = {
                 param("p", ParamType::Float, Some("2")),
             ],
         ),
+        tensor_op(
+            "resize",
+            TensorOpKind::Vision,
+            &[
+                param("scales", ParamType::Operand, None),
+                param("sizes", ParamType::Operand, None),
+                param("axes", ParamType::Operand, Some("every axis")),
+                param("mode", ParamType::Operand, Some("nearest")),
+                param(
+                    "coordinate_transformation_mode",
+                    ParamType::Operand,
+                    Some("half_pixel"),
+                ),
+                param("nearest_mode", ParamType::Operand, Some("round_prefer_floor")),
+                param("cubic_coeff_a", ParamType::Float, Some("-0.75")),
+                param("exclude_outside", BoolParam, Some("false")),
+            ],
+        ),
         tensor_op("global_average_pool", TensorOpKind::Vision, &[]),
         tensor_op("global_max_pool", TensorOpKind::Vision, &[]),
         tensor_op(

@@ -315,6 +315,174 @@ fn auto_pads(mode: &str, lens: &[i128], kernel: &[i128], strides: &[i128], dilat
     pads
 }
 
+
+/// ONNX `Resize`'s attribute words, lower-case.
+const RESIZE_MODES: &[&str] = &["nearest", "linear", "cubic"];
+const COORDINATE_MODES: &[&str] = &[
+    "half_pixel",
+    "half_pixel_symmetric",
+    "pytorch_half_pixel",
+    "align_corners",
+    "asymmetric",
+];
+const NEAREST_MODES: &[&str] = &["round_prefer_floor", "round_prefer_ceil", "floor", "ceil"];
+
+/// What one output position of a 1-D resize reads: input positions (clamped to the axis)
+/// and their coefficients, `None` for `nearest` (its one position, selected).
+#[derive(Clone, Debug)]
+struct Taps {
+    idx: Vec<i128>,
+    coeffs: Option<Vec<f64>>,
+}
+
+/// The resize settings that do not change along an axis.
+struct ResizeMode<'a> {
+    mode: &'a str,
+    coordinates: &'a str,
+    nearest: &'a str,
+    cubic_a: f64,
+    exclude_outside: bool,
+}
+
+/// ONNX `Resize` along one axis of length `len` to `out` at `scale` (`out / len` when
+/// `sizes` is given), in f64 as the operator's spec and reference: the coordinate
+/// transform, then the neighbours (`floor(x)`, `floor(x) + 1` for `linear`; `floor(x) - 1
+/// ..= floor(x) + 2` for `cubic`; an integer `x` is read as ratio 1 of the pair or quad
+/// before it, so its neighbours still count with a coefficient 0), edge-clamped.
+fn resize_taps(m: &ResizeMode, len: i128, out: i128, scale: f64) -> Vec<Taps> {
+    let lenf = len as f64;
+    (0..out)
+        .map(|o| {
+            let x = o as f64;
+            let x_ori = match m.coordinates {
+                "half_pixel" => (x + 0.5) / scale - 0.5,
+                "half_pixel_symmetric" => {
+                    let adjustment = out as f64 / (scale * lenf);
+                    let center = lenf / 2.0;
+                    let offset = center * (1.0 - adjustment);
+                    offset + (x + 0.5) / scale - 0.5
+                }
+                "pytorch_half_pixel" => {
+                    if out > 1 {
+                        (x + 0.5) / scale - 0.5
+                    } else {
+                        0.0
+                    }
+                }
+                "align_corners" => {
+                    if out == 1 {
+                        0.0
+                    } else {
+                        x * (lenf - 1.0) / (out as f64 - 1.0)
+                    }
+                }
+                _ => x / scale,
+            };
+            let fl = x_ori.floor();
+            let integer = x_ori == fl;
+            let ratio = if integer { 1.0 } else { x_ori - fl };
+            let fl = fl as i128;
+            let clamp = |i: i128| i.clamp(0, len - 1);
+            match m.mode {
+                "nearest" => {
+                    let pick = if integer {
+                        fl
+                    } else {
+                        match m.nearest {
+                            "round_prefer_floor" if ratio <= 0.5 => fl,
+                            "round_prefer_ceil" if ratio < 0.5 => fl,
+                            "floor" => fl,
+                            _ => fl + 1,
+                        }
+                    };
+                    Taps {
+                        idx: vec![clamp(pick)],
+                        coeffs: None,
+                    }
+                }
+                mode => {
+                    let (raw, mut c): (Vec<i128>, Vec<f64>) = if mode == "linear" {
+                        let base = if integer { fl - 1 } else { fl };
+                        (vec![base, base + 1], vec![1.0 - ratio, ratio])
+                    } else {
+                        let base = if integer { fl - 2 } else { fl - 1 };
+                        let (a, r, s) = (m.cubic_a, ratio, 1.0 - ratio);
+                        (
+                            (base..base + 4).collect(),
+                            vec![
+                                ((a * (r + 1.0) - 5.0 * a) * (r + 1.0) + 8.0 * a) * (r + 1.0)
+                                    - 4.0 * a,
+                                ((a + 2.0) * r - (a + 3.0)) * r * r + 1.0,
+                                ((a + 2.0) * s - (a + 3.0)) * s * s + 1.0,
+                                ((a * (s + 1.0) - 5.0 * a) * (s + 1.0) + 8.0 * a) * (s + 1.0)
+                                    - 4.0 * a,
+                            ],
+                        )
+                    };
+                    if m.exclude_outside {
+                        for (cj, &i) in c.iter_mut().zip(&raw) {
+                            if i < 0 || i >= len {
+                                *cj = 0.0;
+                            }
+                        }
+                        let total: f64 = c.iter().sum();
+                        for cj in &mut c {
+                            *cj /= total;
+                        }
+                    }
+                    Taps {
+                        idx: raw.into_iter().map(clamp).collect(),
+                        coeffs: Some(c),
+                    }
+                }
+            }
+        })
+        .collect()
+}
+
+/// Runs of outputs that repeat with a period: `p` phases, each `count` long, whose
+/// positions advance by `q ≥ 1` per period and whose coefficients repeat (to 1e-13). Each
+/// run is `(first output, p, q, count)`; an output that repeats nothing is a run of one.
+fn resize_runs(taps: &[Taps]) -> Vec<(usize, usize, i128, usize)> {
+    let out = taps.len();
+    let mut runs = Vec::new();
+    let mut o0 = 0;
+    while o0 < out {
+        let mut best = (1usize, 1i128, 1usize);
+        for p in 1..=(out - o0) / 2 {
+            let q = taps[o0 + p].idx[0] - taps[o0].idx[0];
+            if q < 1 {
+                continue;
+            }
+            let same = |a: &Taps, b: &Taps, t: i128| {
+                a.idx.iter().zip(&b.idx).all(|(&i, &j)| j == i + q * t)
+                    && match (&a.coeffs, &b.coeffs) {
+                        (Some(x), Some(y)) => x.iter().zip(y).all(|(u, v)| (u - v).abs() <= 1e-13),
+                        _ => true,
+                    }
+            };
+            let mut count = usize::MAX;
+            for phase in 0..p {
+                let first = &taps[o0 + phase];
+                let mut t = 1;
+                while count > t
+                    && o0 + phase + p * t < out
+                    && same(first, &taps[o0 + phase + p * t], t as i128)
+                {
+                    t += 1;
+                }
+                count = count.min(t);
+            }
+            if count >= 2 && p * count > best.0 * best.2 {
+                best = (p, q, count);
+            }
+        }
+        runs.push((o0, best.0, best.1, best.2));
+        o0 += best.0 * best.2;
+    }
+    runs
+}
+
 impl Checker<'_> {
     pub(super) fn check_vision(
         &mut self,
@@ -365,6 +533,8 @@ impl Checker<'_> {
         let mut lists: Vec<(&str, Vec<i128>)> = Vec::new();
         let mut flags: Vec<(&str, bool)> = Vec::new();
         let mut auto_pad: (&str, Span) = ("notset", span);
+        let mut words: Vec<(&str, &str)> = Vec::new();
+        let mut scales: Option<(Vec<f64>, Span)> = None;
         for n in named {
             if self.param_spec(op, n).is_none() {
                 return vec![Typed::Poison];
@@ -376,6 +546,41 @@ impl Checker<'_> {
                 .map_or("", |p| p.name);
             let at = n.value.span();
             match (key, &n.value) {
+                ("mode" | "coordinate_transformation_mode" | "nearest_mode", Expr::Var(v))
+                    if name == "resize" =>
+                {
+                    let allowed = match key {
+                        "mode" => RESIZE_MODES,
+                        "nearest_mode" => NEAREST_MODES,
+                        _ => COORDINATE_MODES,
+                    };
+                    match allowed.iter().find(|w| v == *w) {
+                        Some(w) => words.push((key, w)),
+                        None => {
+                            self.errors.push(
+                                at,
+                                format!("`{key}` of `resize` is one of {} (ONNX's, lower-case)", allowed.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", ")),
+                            );
+                            return vec![Typed::Poison];
+                        }
+                    }
+                }
+                ("mode" | "coordinate_transformation_mode" | "nearest_mode", _) if name == "resize" => {
+                    self.errors.push(at, format!("`{key}` of `resize` is a word, e.g. `{key} = {}`", match key { "mode" => "linear", "nearest_mode" => "floor", _ => "align_corners" }));
+                    return vec![Typed::Poison];
+                }
+                ("scales", e) => {
+                    let items: Option<Vec<f64>> = super::tensor_ops::list_items(e).and_then(|items| {
+                        items.iter().map(super::tensor_ops::float_literal).collect()
+                    });
+                    match items {
+                        Some(v) if v.iter().all(|&x| x.is_finite() && x > 0.0) => scales = Some((v, at)),
+                        _ => {
+                            self.errors.push(at, "`scales` of `resize` is a list of positive float literals, one per resized axis");
+                            return vec![Typed::Poison];
+                        }
+                    }
+                }
                 ("mode", Expr::Var(v)) if ["dcr", "crd"].contains(&v.to_string().as_str()) => {
                     mode = v.to_string()
                 }
@@ -385,7 +590,7 @@ impl Checker<'_> {
                     return vec![Typed::Poison];
                 }
                 ("kernel_shape" | "strides" | "pads" | "dilations" | "output_padding"
-                | "output_shape", e) => {
+                | "output_shape" | "sizes", e) => {
                     let items: Option<Vec<i128>> =
                         super::tensor_ops::list_items(e).and_then(|items| {
                             items.iter().map(super::tensor_ops::int_literal).collect()
@@ -398,10 +603,10 @@ impl Checker<'_> {
                         }
                     }
                 }
-                ("ceil_mode" | "count_include_pad", Expr::Lit(LitValue::Bool(v), _)) => {
+                ("ceil_mode" | "count_include_pad" | "exclude_outside", Expr::Lit(LitValue::Bool(v), _)) => {
                     flags.push((key, *v))
                 }
-                ("ceil_mode" | "count_include_pad", _) => {
+                ("ceil_mode" | "count_include_pad" | "exclude_outside", _) => {
                     self.errors
                         .push(at, format!("`{key}` is `true` or `false`"));
                     return vec![Typed::Poison];
@@ -508,11 +713,15 @@ impl Checker<'_> {
                 .push(span, format!("`{name}` of {}: {why}", type_text(xd, &dims)));
             vec![Typed::Poison]
         };
-        let rearranges = matches!(name, "space_to_depth" | "depth_to_space");
+        let word = |key: &str, default: &'static str| -> String {
+            words.iter().find(|w| w.0 == key).map_or(default, |w| w.1).to_string()
+        };
+        let rearranges = matches!(name, "space_to_depth" | "depth_to_space")
+            || (name == "resize" && word("mode", "nearest") == "nearest");
         if !xd.is_float() && !rearranges {
-            return fail(self, "it takes float tensors".into());
+            return fail(self, if name == "resize" { "`linear` and `cubic` take float tensors (`nearest` takes every dtype)".into() } else { "it takes float tensors".into() });
         }
-        if rank < 2 && name != "mean_variance_normalization" {
+        if rank < 2 && name != "mean_variance_normalization" && !(name == "resize" && rank == 1) {
             return fail(
                 self,
                 "it takes `[N, C, …]` tensors of rank 2 or more".into(),
@@ -950,6 +1159,155 @@ impl Checker<'_> {
                 } else {
                     total
                 }
+            }
+            "resize" => {
+                let m = ResizeMode {
+                    mode: &word("mode", "nearest"),
+                    coordinates: &word("coordinate_transformation_mode", "half_pixel"),
+                    nearest: &word("nearest_mode", "round_prefer_floor"),
+                    cubic_a: float("cubic_coeff_a", -0.75),
+                    exclude_outside: flag("exclude_outside"),
+                };
+                let over: Vec<usize> = match &axes {
+                    None => (0..rank).collect(),
+                    Some(list) => {
+                        let mut out = Vec::new();
+                        for &a in list {
+                            let k = if a < 0 { a + rank as i128 } else { a };
+                            if k < 0 || k >= rank as i128 || out.contains(&(k as usize)) {
+                                return fail(self, format!("`axes` names axis {a} twice or out of range for rank {rank}"));
+                            }
+                            out.push(k as usize);
+                        }
+                        out
+                    }
+                };
+                let sizes = list("sizes");
+                let (count, span_of) = match (&scales, &sizes) {
+                    (Some((v, at)), None) => (v.len(), *at),
+                    (None, Some(v)) => (v.len(), span),
+                    _ => return fail(self, "it takes `scales = [...]` or `sizes = [...]` (one of them)".into()),
+                };
+                if count != over.len() {
+                    self.errors.push(span_of, format!("`resize` of {}: {} values for {} axes (`axes` picks the axes; all of them without it)", type_text(xd, &dims), count, over.len()));
+                    return vec![Typed::Poison];
+                }
+                // Per resized axis: (axis, length, output length, scale), the last first.
+                let mut plan = Vec::new();
+                for (i, &k) in over.iter().enumerate() {
+                    let len = dims[k].as_static().map(|n| n as i128);
+                    let (out, scale) = match (&scales, &sizes, len) {
+                        (Some((v, _)), _, Some(len)) => {
+                            // ONNX carries `scales` as float32.
+                            let s = v[i] as f32 as f64;
+                            ((len as f64 * s).floor() as i128, s)
+                        }
+                        (Some((v, _)), _, None) if v[i] as f32 == 1.0 => continue,
+                        (None, Some(v), Some(len)) => (v[i], v[i] as f64 / len as f64),
+                        _ => return fail(self, format!("axis {k} is `{}`: a resized axis has a literal length (leave it out of `axes`, or scale it by 1)", dims[k])),
+                    };
+                    let len = len.expect("literal");
+                    if out < 1 || len < 1 {
+                        return fail(self, format!("axis {k} of length {len} would resize to {out}"));
+                    }
+                    if out == len && scale == 1.0 {
+                        continue;
+                    }
+                    plan.push((k, len, out, scale));
+                }
+                let mut shape: Vec<Expr> = Vec::new();
+                let mut cur = v(0);
+                for d in &dims {
+                    shape.push(match d {
+                        Dim::Static(n) => b.int(*n as i128),
+                        Dim::Named(n) => b.var(n),
+                        Dim::Expr(_) => b.int(-1),
+                    });
+                }
+                let mut stages: Vec<(String, Option<Typed>)> = Vec::new();
+                for &(k, len, out, scale) in plan.iter().rev() {
+                    let taps = resize_taps(&m, len, out, scale);
+                    let one = |e: Expr, start: i128, end: i128, step: i128| {
+                        b.call(
+                            "slice",
+                            vec![e],
+                            vec![
+                                ("axis", b.int(k as i128)),
+                                ("start", b.int(start)),
+                                ("end", b.int(end)),
+                                ("step", b.int(step)),
+                            ],
+                        )
+                    };
+                    // The outputs `o, o + p, …` (`count` of them) of one phase.
+                    let phase = |t: &Taps, q: i128, count: usize| -> Expr {
+                        let view = |i: i128| one(cur.clone(), i, i + q * (count as i128 - 1) + 1, q);
+                        match &t.coeffs {
+                            None => view(t.idx[0]),
+                            Some(c) => t
+                                .idx
+                                .iter()
+                                .zip(c)
+                                .map(|(&i, &cj)| b.bin(Mul, b.float(cj), view(i)))
+                                .reduce(|a, e| b.bin(Add, a, e))
+                                .expect("a neighbour"),
+                        }
+                    };
+                    let mut pieces = Vec::new();
+                    for (o0, p, q, count) in resize_runs(&taps) {
+                        if p == 1 {
+                            pieces.push(phase(&taps[o0], q, count));
+                            continue;
+                        }
+                        // Interleave the phases: `[…, count, p, …]` merged into `count·p`.
+                        if shape.iter().any(|e| matches!(e, Expr::Unary { .. })) {
+                            return fail(self, "a dim that is an expression cannot be named by the interleaving reshape".into());
+                        }
+                        let parts: Vec<Expr> = (0..p)
+                            .map(|f| {
+                                b.call(
+                                    "expand_dims",
+                                    vec![phase(&taps[o0 + f], q, count), b.int(k as i128 + 1)],
+                                    Vec::new(),
+                                )
+                            })
+                            .collect();
+                        let stacked = b.call("concat", vec![b.list(parts)], vec![("axis", b.int(k as i128 + 1))]);
+                        let mut target = shape.clone();
+                        target[k] = b.int((count * p) as i128);
+                        pieces.push(b.call("reshape", vec![stacked, b.list(target)], Vec::new()));
+                    }
+                    let resized = if pieces.len() == 1 {
+                        pieces.pop().expect("one piece")
+                    } else {
+                        b.call("concat", vec![b.list(pieces)], vec![("axis", b.int(k as i128))])
+                    };
+                    shape[k] = b.int(out);
+                    // Checked once and read by name by the next axis's slices (not a copy
+                    // of the expression per slice).
+                    let typed = self.check_expr(&resized);
+                    if matches!(typed, Typed::Poison) {
+                        return vec![Typed::Poison];
+                    }
+                    let hidden = format!("__tg_resize{k}");
+                    let old = self.scope.insert(hidden.clone(), typed);
+                    stages.push((hidden.clone(), old));
+                    cur = b.var(&hidden);
+                }
+                let typed = self.check_expr(&cur);
+                for (n, old) in stages.into_iter().rev() {
+                    match old {
+                        Some(t) => self.scope.insert(n, t),
+                        None => self.scope.remove(&n),
+                    };
+                }
+                for (n, old) in names.iter().zip(saved) {
+                    match old {
+                        Some(t) => self.scope.insert(n.clone(), t),
+                        None => self.scope.remove(n),
+                    };
+                }
+                return vec![typed];
             }
             "max_pool" | "max_pool_with_indices" | "average_pool" | "lp_pool" => {
                 let is_max = name.starts_with("max_pool");
@@ -1395,5 +1753,45 @@ impl Checker<'_> {
             };
         }
         vec![typed]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mode<'a>(mode: &'a str, coordinates: &'a str) -> ResizeMode<'a> {
+        ResizeMode {
+            mode,
+            coordinates,
+            nearest: "round_prefer_floor",
+            cubic_a: -0.75,
+            exclude_outside: false,
+        }
+    }
+
+    /// A 2× linear upsample is a clamped output at each end and two interleaved phases
+    /// between (not one piece per output).
+    #[test]
+    fn resize_runs_find_the_period() {
+        let taps = resize_taps(&mode("linear", "half_pixel"), 16, 32, 2.0);
+        assert_eq!(taps[0].idx, [0, 0]);
+        assert_eq!(taps[1].idx, [0, 1]);
+        assert_eq!(taps[1].coeffs.as_deref(), Some(&[0.75, 0.25][..]));
+        assert_eq!(resize_runs(&taps), [(0, 1, 1, 1), (1, 2, 1, 15), (31, 1, 1, 1)]);
+        // Nearest 3× asymmetric (rounding): three phases, then the outputs whose position
+        // rounds past the end (clamped) one by one.
+        let taps = resize_taps(&mode("nearest", "asymmetric"), 5, 15, 3.0);
+        assert_eq!(
+            resize_runs(&taps),
+            [(0, 3, 1, 4), (12, 1, 1, 1), (13, 1, 1, 1), (14, 1, 1, 1)]
+        );
+        // A 0.5× downsample: one strided view.
+        let taps = resize_taps(&mode("nearest", "asymmetric"), 8, 4, 0.5);
+        assert_eq!(resize_runs(&taps), [(0, 1, 2, 4)]);
+        // An integer coordinate reads the pair before it with a coefficient 0 (ONNX).
+        let taps = resize_taps(&mode("linear", "align_corners"), 3, 5, 5.0 / 3.0);
+        assert_eq!(taps[2].idx, [0, 1]);
+        assert_eq!(taps[2].coeffs.as_deref(), Some(&[0.0, 1.0][..]));
     }
 }
