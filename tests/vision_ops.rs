@@ -979,3 +979,90 @@ fn resize_as_onnx() {
     check_resize("big linear", &wide(a.as_slice()), &wide(&x), &[1, 2, 16, 16], &by_scales(&[1.0, 1.0, 2.0, 2.0]), &[1, 2, 32, 32], linear, 1e-6);
     check_resize("big cubic", &wide(b.as_slice()), &wide(&x), &[1, 2, 16, 16], &by_scales(&[1.0, 1.0, 3.0, 1.5]), &[1, 2, 48, 24], cubic, 1e-5);
 }
+
+// ---------------------------------------------------------------------------------------
+// conv and pools over named spatial dims (dim-expression output sizes)
+
+graph! {
+    fn conv_named(x: f32[N, 3, H, W], w: f32[4, 3, 3, 3], b: f32[4]) -> f32[N, 4, (H + 1) / 2, (W + 1) / 2] {
+        relu(conv(x, w, b, strides = [2, 2], pads = [1, 1, 1, 1]))
+    }
+    fn conv_named_same(x: f64[1, 2, H, W], w: f64[2, 2, 2, 3]) -> f64[1, 2, H, W] {
+        conv(x, w, auto_pad = same_lower)
+    }
+    fn conv_named_dilated(x: f64[1, 2, H, 4], w: f64[3, 2, 3, 2]) -> f64[1, 3, H - 4, 3] {
+        conv(x, w, dilations = [2, 1])
+    }
+    fn conv_named_depthwise(x: f64[2, 3, H, W], w: f64[3, 1, 3, 3]) -> f64[2, 3, H, W] {
+        conv(x, w, group = 3, pads = [1, 1, 1, 1])
+    }
+    fn conv_named_1d(x: f64[1, 2, L], w: f64[2, 2, 3]) -> f64[1, 2, (L + 2) / 3] {
+        conv(x, w, strides = [3], pads = [2, 0])
+    }
+    fn pools_named(x: f32[1, 2, H, W]) -> (f32[1, 2, (H + 1) / 2, (W + 1) / 2], f32[1, 2, H, W], f32[1, 2, H, W]) {
+        (max_pool(x, kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1]),
+         average_pool(x, kernel_shape = [3, 3], pads = [1, 1, 1, 1]),
+         lp_pool(x, kernel_shape = [2, 2], auto_pad = same_lower))
+    }
+}
+
+#[test]
+fn conv_and_pools_over_named_spatial_dims() {
+    for (h, w) in [(1usize, 1usize), (5, 4), (6, 7), (9, 3)] {
+        let x = f32s(&data(2 * 3 * h * w));
+        let wt = f32s(&data(108).iter().map(|v| v * 0.2).collect::<Vec<_>>());
+        let b = [0.5f32, -0.5, 0.0, 1.0];
+        let xt = Tensor::<f32, Shape![_, 3, _, _]>::from_shape_vec([2, 3, h, w], x.clone()).unwrap();
+        let y = conv_named(&xt, &wt[..], &b[..]).unwrap();
+        let (want, od) = conv_ref(&wide(&x), &[2, 3, h, w], &wide(&wt), &[4, 3, 3, 3], Some(&wide(&b)), &[2, 2], &[1, 1, 1, 1], &[1, 1], 1);
+        assert_eq!(od, [2, 4, h.div_ceil(2), w.div_ceil(2)]);
+        let want: Vec<f64> = want.iter().map(|v| v.max(0.0)).collect();
+        assert_close(&format!("conv {h}x{w}"), &wide(y.as_slice()), &want, 1e-5);
+
+        let x = data(2 * h * w);
+        let wt = data(24);
+        let xt = Tensor::<f64, Shape![1, 2, _, _]>::from_shape_vec([1, 2, h, w], x.clone()).unwrap();
+        let y = conv_named_same(&xt, &wt[..]).unwrap();
+        check_conv(&format!("same_lower {h}x{w}"), y.as_slice(), &x, &[1, 2, h, w], &wt, &[2, 2, 2, 3], None, &[1, 1], &[1, 1], 1, "same_lower", 1e-12);
+
+        let x = data(2 * 3 * h * w);
+        let wt = data(27);
+        let xt = Tensor::<f64, Shape![2, 3, _, _]>::from_shape_vec([2, 3, h, w], x.clone()).unwrap();
+        let y = conv_named_depthwise(&xt, &wt[..]).unwrap();
+        let (want, _) = conv_ref(&x, &[2, 3, h, w], &wt, &[3, 1, 3, 3], None, &[1, 1], &[1, 1, 1, 1], &[1, 1], 3);
+        assert_close(&format!("depthwise {h}x{w}"), y.as_slice(), &want, 1e-12);
+
+        let mut x = f32s(&data(2 * h * w));
+        x[0] = f32::NAN;
+        let xt = Tensor::<f32, Shape![1, 2, _, _]>::from_shape_vec([1, 2, h, w], x.clone()).unwrap();
+        let (m, a, l) = pools_named(&xt).unwrap();
+        let xd = [1, 2, h, w];
+        let (want, _, _) = pool_ref(&wide(&x), &xd, Pool::Max, &[3, 3], &[2, 2], &[1, 1, 1, 1], &[1, 1], false);
+        assert_close("max named", &wide(m.as_slice()), &want, 0.0);
+        let (want, _, _) = pool_ref(&wide(&x), &xd, Pool::Average { include_pad: false }, &[3, 3], &[1, 1], &[1, 1, 1, 1], &[1, 1], false);
+        assert_close("average named", &wide(a.as_slice()), &want, 1e-6);
+        let p = onnx_auto_pad("same_lower", &[h, w], &[2, 2], &[1, 1], &[1, 1]);
+        let (want, _, _) = pool_ref(&wide(&x), &xd, Pool::Lp(2.0), &[2, 2], &[1, 1], &p, &[1, 1], false);
+        assert_close("lp named", &wide(l.as_slice()), &want, 1e-6);
+    }
+    for h in [5usize, 6, 11] {
+        let x = data(2 * h * 4);
+        let wt = data(36);
+        let xt = Tensor::<f64, Shape![1, 2, _, 4]>::from_shape_vec([1, 2, h, 4], x.clone()).unwrap();
+        let y = conv_named_dilated(&xt, &wt[..]).unwrap();
+        let (want, _) = conv_ref(&x, &[1, 2, h, 4], &wt, &[3, 2, 3, 2], None, &[1, 1], &[0; 4], &[2, 1], 1);
+        assert_close("dilated named", y.as_slice(), &want, 1e-12);
+    }
+    // A window longer than the padded axis is the call's error (3 < 5).
+    let xt = Tensor::<f64, Shape![1, 2, _, 4]>::from_shape_vec([1, 2, 3, 4], data(24)).unwrap();
+    assert!(conv_named_dilated(&xt, &data(36)[..]).is_err());
+    for l in [1usize, 2, 3, 7, 10] {
+        let x = data(2 * l);
+        let wt = data(12);
+        let xt = Tensor::<f64, Shape![1, 2, _]>::from_shape_vec([1, 2, l], x.clone()).unwrap();
+        let y = conv_named_1d(&xt, &wt[..]).unwrap();
+        let (want, od) = conv_ref(&x, &[1, 2, l], &wt, &[2, 2, 3], None, &[3], &[2, 0], &[1], 1);
+        assert_eq!(od[2], (l + 2) / 3);
+        assert_close(&format!("1-D named {l}"), y.as_slice(), &want, 1e-12);
+    }
+}

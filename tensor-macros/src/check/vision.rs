@@ -104,6 +104,11 @@ struct Windows {
     /// `pad`'s counts for every axis: the given pads, plus at the end what a ceil-mode
     /// window needs.
     pads: Vec<i128>,
+    /// Per spatial axis, whether its length is symbolic (a name or an expression): its
+    /// views end counted from the axis's end, so every view has the same length
+    /// expression, `(L + pads - dilation·(k - 1) - 1) / stride + 1`; a window longer than
+    /// the padded axis is the call's `Err` (the slice's bounds).
+    open: Vec<bool>,
 }
 
 impl Windows {
@@ -248,6 +253,7 @@ impl Windows {
             kernel: kernel.to_vec(),
             outs,
             pads: full_pads,
+            open: vec![false; r],
         })
     }
 
@@ -275,6 +281,20 @@ impl Windows {
         let mut e = base;
         for (a, &o) in offset.iter().enumerate() {
             let start = o * self.dilations[a];
+            if self.open[a] {
+                let window = (self.kernel[a] - 1) * self.dilations[a] + 1;
+                let from_end = window - 1 - start;
+                let mut named = vec![
+                    ("axis", b.int(a as i128 + 2)),
+                    ("start", b.int(start)),
+                    ("step", b.int(self.strides[a])),
+                ];
+                if from_end > 0 {
+                    named.push(("end", b.int(-from_end)));
+                }
+                e = b.call("slice", vec![e], named);
+                continue;
+            }
             let end = start + (self.outs[a] - 1) * self.strides[a] + 1;
             e = b.call(
                 "slice",
@@ -289,6 +309,34 @@ impl Windows {
         }
         e
     }
+}
+
+
+/// The literal spatial lengths of `dims[2..]`, a symbolic one as the window's own length
+/// (a placeholder that fits; its views are planned from the axis's end), and which are
+/// symbolic.
+fn spatial_lens(dims: &[Dim], kernel: &[i128], dilations: &[i128]) -> (Vec<i128>, Vec<bool>) {
+    dims[2..]
+        .iter()
+        .enumerate()
+        .map(|(a, d)| match d.as_static() {
+            Some(n) => (n as i128, false),
+            None => ((kernel[a] - 1) * dilations[a] + 1, true),
+        })
+        .unzip()
+}
+
+/// `auto_pads` over axes some of which are symbolic: there only a stride of 1 has literal
+/// `same_*` pads (`dilation·(k - 1)` in all), else why not.
+fn auto_pads_open(mode: &str, lens: &[i128], open: &[bool], kernel: &[i128], strides: &[i128], dilations: &[i128]) -> Result<Vec<i128>, String> {
+    let r = lens.len();
+    if mode.starts_with("same") {
+        if let Some(a) = (0..r).find(|&a| open[a] && strides[a] != 1) {
+            return Err(format!("`auto_pad = {mode}` over the symbolic spatial axis {a} needs a stride of 1 (its pads would depend on the length modulo {})", strides[a]));
+        }
+    }
+    // A symbolic axis with stride 1: any length gives the same total, `window - 1`.
+    Ok(auto_pads(mode, lens, kernel, strides, dilations))
 }
 
 /// ONNX's `auto_pad` values, lower-case.
@@ -911,9 +959,8 @@ impl Checker<'_> {
                     }
                 }
                 let kernel: Option<Vec<i128>> = wdims[2..].iter().map(lit).collect();
-                let lens: Option<Vec<i128>> = dims[2..].iter().map(lit).collect();
-                let (Some(kernel), Some(lens)) = (kernel, lens) else {
-                    return fail(self, "its spatial dims and the kernel's must be literals (named spatial dims are not supported yet)".into());
+                let Some(kernel) = kernel else {
+                    return fail(self, "the kernel's spatial dims must be literals".into());
                 };
                 if let Some(k) = list("kernel_shape") {
                     if k != kernel {
@@ -925,6 +972,10 @@ impl Checker<'_> {
                 }
                 let strides = list("strides").unwrap_or(vec![1; r]);
                 let dilations = list("dilations").unwrap_or(vec![1; r]);
+                if dilations.len() != r {
+                    return fail(self, format!("`dilations` takes {r} values"));
+                }
+                let (lens, open) = spatial_lens(&dims, &kernel, &dilations);
                 let mut pads = list("pads").unwrap_or(vec![0; 2 * r]);
                 if strides.len() != r
                     || dilations.len() != r
@@ -938,13 +989,17 @@ impl Checker<'_> {
                         self.errors.push(auto_pad.1, format!("`{name}` takes `pads` or `auto_pad`, not both (ONNX)"));
                         return vec![Typed::Poison];
                     }
-                    pads = auto_pads(auto_pad.0, &lens, &kernel, &strides, &dilations);
+                    pads = match auto_pads_open(auto_pad.0, &lens, &open, &kernel, &strides, &dilations) {
+                        Ok(p) => p,
+                        Err(why) => return fail(self, why),
+                    };
                 }
-                let plan =
+                let mut plan =
                     match Windows::plan(rank, &kernel, &strides, &dilations, &pads, &lens, false) {
                         Ok(plan) => plan,
                         Err(why) => return fail(self, why),
                     };
+                plan.open = open;
                 let padded = b.call("pad", vec![v(0), b.ints(plan.pads.clone())], Vec::new());
                 let total = plan.conv_sum(&b, padded, v(1), c, o, g);
                 if nodes.len() == 3 {
@@ -1001,7 +1056,7 @@ impl Checker<'_> {
                 let kernel: Option<Vec<i128>> = wdims[2..].iter().map(lit).collect();
                 let lens: Option<Vec<i128>> = dims[2..].iter().map(lit).collect();
                 let (Some(kernel), Some(lens)) = (kernel, lens) else {
-                    return fail(self, "its spatial dims and the kernel's must be literals (named spatial dims are not supported yet)".into());
+                    return fail(self, "its spatial dims and the kernel's must be literals (`conv_transpose` over symbolic spatial dims is not supported)".into());
                 };
                 if let Some(k) = list("kernel_shape") {
                     if k != kernel {
@@ -1340,33 +1395,38 @@ impl Checker<'_> {
                         "kernel sizes, strides and dilations are at least 1".into(),
                     );
                 }
-                let lits: Option<Vec<i128>> = dims[2..]
-                    .iter()
-                    .map(|d| d.as_static().map(|n| n as i128))
-                    .collect();
-                let Some(lens) = lits else {
-                    return fail(self, "its spatial dims must be literals (pooling over named ones is not supported yet)".into());
-                };
+                let (lens, open) = spatial_lens(&dims, &kernel, &dilations);
+                let any_open = open.iter().any(|&o| o);
+                if any_open && name == "max_pool_with_indices" {
+                    return fail(self, "its spatial dims must be literals (the indices count them)".into());
+                }
                 let mut pads = pads;
                 if auto_pad.0 != "notset" {
                     if list("pads").is_some() {
                         self.errors.push(auto_pad.1, format!("`{name}` takes `pads` or `auto_pad`, not both (ONNX)"));
                         return vec![Typed::Poison];
                     }
-                    pads = auto_pads(auto_pad.0, &lens, &kernel, &strides, &dilations);
+                    pads = match auto_pads_open(auto_pad.0, &lens, &open, &kernel, &strides, &dilations) {
+                        Ok(p) => p,
+                        Err(why) => return fail(self, why),
+                    };
                 }
                 let ceil = flag("ceil_mode");
+                if ceil && any_open {
+                    return fail(self, "`ceil_mode = true` needs literal spatial dims".into());
+                }
                 if ceil && !is_max {
                     return fail(
                         self,
                         "`ceil_mode = true` is supported by `max_pool` only so far".into(),
                     );
                 }
-                let plan =
+                let mut plan =
                     match Windows::plan(rank, &kernel, &strides, &dilations, &pads, &lens, ceil) {
                         Ok(plan) => plan,
                         Err(why) => return fail(self, why),
                     };
+                plan.open = open.clone();
                 let p = float("p", 2.0);
                 let source = match name {
                     "lp_pool" => b.call(
@@ -1515,13 +1575,20 @@ impl Checker<'_> {
                         // padded tensor of ones (built from positions: no NaN from `x`).
                         let mut ones: Option<Expr> = None;
                         for (a, &len) in lens.iter().enumerate() {
+                            let size = match &dims[2 + a] {
+                                _ if !open[a] => b.int(len),
+                                Dim::Named(n) => b.var(n),
+                                _ => {
+                                    return fail(self, format!("`average_pool` without `count_include_pad` over the expression dim `{}`: `arange` of the real-element count cannot name it yet", dims[2 + a]));
+                                }
+                            };
                             let line = b.bin(
                                 Add,
                                 b.bin(
                                     Mul,
                                     b.call(
                                         "arange",
-                                        vec![b.int(len)],
+                                        vec![size],
                                         vec![("dtype", b.var(xd.name()))],
                                     ),
                                     b.float(0.0),
