@@ -2,8 +2,8 @@
 //! ONNX operator specs, in f64 loops over any number of spatial axes: `auto_pad` for `conv`
 //! and the pools, `conv_transpose`, `max_pool_with_indices`, `resize`.
 
-use tensorgraph::{f16, Element};
 use tensorgraph::prelude::*;
+use tensorgraph::{f16, Element};
 
 fn data(n: usize) -> Vec<f64> {
     (0..n)
@@ -152,7 +152,13 @@ fn pool_ref(
     let mut od = vec![xd[0], xd[1]];
     for a in 0..r {
         let room = xd[2 + a] + p[a] + p[r + a] - (k[a] - 1) * d[a] - 1;
-        od.push(if ceil { room.div_ceil(s[a]) } else { room / s[a] } + 1);
+        od.push(
+            if ceil {
+                room.div_ceil(s[a])
+            } else {
+                room / s[a]
+            } + 1,
+        );
     }
     let xs = strides_of(xd);
     let kpos = positions(k);
@@ -279,9 +285,35 @@ fn conv_auto_pad_as_onnx() {
     let (xw, ww, bw) = (wide(&x), wide(&w), wide(&b));
     let y = conv_upper(&t(&x), &t(&w), &t(&b));
     let (xd, wd) = ([1, 2, 7, 5], [3, 2, 4, 3]);
-    check_conv("same_upper", &wide(y.as_slice()), &xw, &xd, &ww, &wd, Some(&bw), &[1, 1], &[1, 1], 1, "same_upper", 1e-5);
+    check_conv(
+        "same_upper",
+        &wide(y.as_slice()),
+        &xw,
+        &xd,
+        &ww,
+        &wd,
+        Some(&bw),
+        &[1, 1],
+        &[1, 1],
+        1,
+        "same_upper",
+        1e-5,
+    );
     let y = conv_lower(&t(&x), &t(&w), &t(&b));
-    check_conv("same_lower", &wide(y.as_slice()), &xw, &xd, &ww, &wd, Some(&bw), &[1, 1], &[1, 1], 1, "same_lower", 1e-5);
+    check_conv(
+        "same_lower",
+        &wide(y.as_slice()),
+        &xw,
+        &xd,
+        &ww,
+        &wd,
+        Some(&bw),
+        &[1, 1],
+        &[1, 1],
+        1,
+        "same_lower",
+        1e-5,
+    );
     // The two differ (an odd total padding on the first axis).
     assert_ne!(conv_upper(&t(&x), &t(&w), &t(&b)).as_slice(), y.as_slice());
 
@@ -289,32 +321,123 @@ fn conv_auto_pad_as_onnx() {
     let w = data(2 * 2 * 6);
     let (xd, wd) = ([2, 4, 9, 7], [2, 2, 3, 2]);
     let y = conv_upper_strided(&t(&x), &t(&w));
-    check_conv("strided upper", y.as_slice(), &x, &xd, &w, &wd, None, &[2, 3], &[2, 1], 2, "same_upper", 1e-12);
+    check_conv(
+        "strided upper",
+        y.as_slice(),
+        &x,
+        &xd,
+        &w,
+        &wd,
+        None,
+        &[2, 3],
+        &[2, 1],
+        2,
+        "same_upper",
+        1e-12,
+    );
     let y = conv_lower_strided(&t(&x), &t(&w));
-    check_conv("strided lower", y.as_slice(), &x, &xd, &w, &wd, None, &[2, 3], &[2, 1], 2, "same_lower", 1e-12);
+    check_conv(
+        "strided lower",
+        y.as_slice(),
+        &x,
+        &xd,
+        &w,
+        &wd,
+        None,
+        &[2, 3],
+        &[2, 1],
+        2,
+        "same_lower",
+        1e-12,
+    );
 
     let x = data(16);
     let w = data(6);
     let y = conv_valid(&t(&x), &t(&w));
-    check_conv("valid", y.as_slice(), &x, &[1, 2, 8], &w, &[1, 2, 3], None, &[3], &[1], 1, "valid", 1e-12);
+    check_conv(
+        "valid",
+        y.as_slice(),
+        &x,
+        &[1, 2, 8],
+        &w,
+        &[1, 2, 3],
+        None,
+        &[3],
+        &[1],
+        1,
+        "valid",
+        1e-12,
+    );
     let y = conv_notset(&t(&x), &t(&w));
-    check_conv("notset", y.as_slice(), &x, &[1, 2, 8], &w, &[1, 2, 3], None, &[1], &[1], 1, "valid", 1e-12);
+    check_conv(
+        "notset",
+        y.as_slice(),
+        &x,
+        &[1, 2, 8],
+        &w,
+        &[1, 2, 3],
+        None,
+        &[1],
+        &[1],
+        1,
+        "valid",
+        1e-12,
+    );
 
     let x = f32s(&data(12));
     let w = f32s(&data(12));
     let y = conv3d_lower(&t(&x), &t(&w));
-    check_conv("3-D", &wide(y.as_slice()), &wide(&x), &[1, 1, 3, 4, 1], &wide(&w), &[2, 1, 2, 3, 1], None, &[1, 1, 1], &[1, 1, 1], 1, "same_lower", 1e-5);
+    check_conv(
+        "3-D",
+        &wide(y.as_slice()),
+        &wide(&x),
+        &[1, 1, 3, 4, 1],
+        &wide(&w),
+        &[2, 1, 2, 3, 1],
+        None,
+        &[1, 1, 1],
+        &[1, 1, 1],
+        1,
+        "same_lower",
+        1e-5,
+    );
 
     let x = f32s(&data(75));
     let w = f32s(&data(12));
     let y = depthwise_upper(&t(&x), &t(&w));
-    check_conv("depthwise", &wide(y.as_slice()), &wide(&x), &[1, 3, 5, 5], &wide(&w), &[3, 1, 2, 2], None, &[1, 1], &[1, 1], 3, "same_upper", 1e-5);
+    check_conv(
+        "depthwise",
+        &wide(y.as_slice()),
+        &wide(&x),
+        &[1, 3, 5, 5],
+        &wide(&w),
+        &[3, 1, 2, 2],
+        None,
+        &[1, 1],
+        &[1, 1],
+        3,
+        "same_upper",
+        1e-5,
+    );
 
     let h = |v: &[f64]| v.iter().map(|&x| f16::from_f64(x)).collect::<Vec<_>>();
     let (x, w) = (h(&data(12)), h(&[0.5, -1.0, 0.25, 2.0]));
     let y = conv_half(&t(&x), &t(&w));
     let back = |v: &[f16]| v.iter().map(|x| x.to_f64()).collect::<Vec<_>>();
-    check_conv("f16", &back(y.as_slice()), &back(&x), &[1, 1, 4, 3], &back(&w), &[1, 1, 2, 2], None, &[1, 1], &[1, 1], 1, "same_lower", 4e-3);
+    check_conv(
+        "f16",
+        &back(y.as_slice()),
+        &back(&x),
+        &[1, 1, 4, 3],
+        &back(&w),
+        &[1, 1, 2, 2],
+        None,
+        &[1, 1],
+        &[1, 1],
+        1,
+        "same_lower",
+        4e-3,
+    );
 
     // A stride longer than the kernel: ONNX's padding would be negative; none is taken
     // and the output is still ceil(5 / 3) = 2 long.
@@ -336,7 +459,16 @@ fn pool_auto_pad_as_onnx() {
         ("same_lower", max_lower(&t(&x32))),
     ] {
         let p = onnx_auto_pad(mode, &xd[2..], &[2, 3], &[2, 2], &[1, 1]);
-        let (want, _, od) = pool_ref(&wide(&x32), &xd, Pool::Max, &[2, 3], &[2, 2], &p, &[1, 1], false);
+        let (want, _, od) = pool_ref(
+            &wide(&x32),
+            &xd,
+            Pool::Max,
+            &[2, 3],
+            &[2, 2],
+            &p,
+            &[1, 1],
+            false,
+        );
         assert_eq!(od, [1, 2, 3, 3]);
         assert_close(mode, &wide(y.as_slice()), &want, 0.0);
     }
@@ -344,20 +476,56 @@ fn pool_auto_pad_as_onnx() {
     let (a, b) = avg_lower(&t(&x));
     let p = onnx_auto_pad("same_lower", &[5, 5], &[2, 3], &[2, 2], &[1, 1]);
     assert_eq!(p, [1, 1, 0, 1]);
-    let (want, _, _) = pool_ref(&x, &[2, 1, 5, 5], Pool::Average { include_pad: false }, &[2, 3], &[2, 2], &p, &[1, 1], false);
+    let (want, _, _) = pool_ref(
+        &x,
+        &[2, 1, 5, 5],
+        Pool::Average { include_pad: false },
+        &[2, 3],
+        &[2, 2],
+        &p,
+        &[1, 1],
+        false,
+    );
     assert_close("average", a.as_slice(), &want, 1e-12);
-    let (want, _, _) = pool_ref(&x, &[2, 1, 5, 5], Pool::Average { include_pad: true }, &[2, 3], &[2, 2], &p, &[1, 1], false);
+    let (want, _, _) = pool_ref(
+        &x,
+        &[2, 1, 5, 5],
+        Pool::Average { include_pad: true },
+        &[2, 3],
+        &[2, 2],
+        &p,
+        &[1, 1],
+        false,
+    );
     assert_close("average with pads", b.as_slice(), &want, 1e-12);
 
     let x = data(14);
     let y = lp_valid(&t(&x));
-    let (want, _, _) = pool_ref(&x, &[1, 2, 7], Pool::Lp(3.0), &[3], &[2], &[0, 0], &[1], false);
+    let (want, _, _) = pool_ref(
+        &x,
+        &[1, 2, 7],
+        Pool::Lp(3.0),
+        &[3],
+        &[2],
+        &[0, 0],
+        &[1],
+        false,
+    );
     assert_close("lp valid", y.as_slice(), &want, 1e-12);
 
     let x = data(12);
     let y = max3d_upper(&t(&x));
     let p = onnx_auto_pad("same_upper", &[3, 1, 4], &[2, 1, 2], &[1, 1, 1], &[1, 1, 2]);
-    let (want, _, _) = pool_ref(&x, &[1, 1, 3, 1, 4], Pool::Max, &[2, 1, 2], &[1, 1, 1], &p, &[1, 1, 2], false);
+    let (want, _, _) = pool_ref(
+        &x,
+        &[1, 1, 3, 1, 4],
+        Pool::Max,
+        &[2, 1, 2],
+        &[1, 1, 1],
+        &p,
+        &[1, 1, 2],
+        false,
+    );
     assert_close("3-D", y.as_slice(), &want, 0.0);
 }
 
@@ -424,7 +592,15 @@ fn conv_transpose_ref(
 /// ONNX's pads of a `ConvTranspose` given `output_shape` (or, with `same_*` and none,
 /// `L·stride`): `total = full - output_shape`, `total / 2` (floor) at the beginning for
 /// `same_upper`, `total - total / 2` otherwise.
-fn transpose_pads(mode: &str, xd: &[usize], wd: &[usize], s: &[usize], op: &[usize], d: &[usize], shape: Option<&[usize]>) -> Vec<isize> {
+fn transpose_pads(
+    mode: &str,
+    xd: &[usize],
+    wd: &[usize],
+    s: &[usize],
+    op: &[usize],
+    d: &[usize],
+    shape: Option<&[usize]>,
+) -> Vec<isize> {
     let r = xd.len() - 2;
     let mut p = vec![0isize; 2 * r];
     for a in 0..r {
@@ -482,7 +658,18 @@ fn conv_transpose_as_onnx() {
     let x = data(10);
     let w = data(18);
     let y = ct1d(&t(&x), &t(&w));
-    let (want, od) = conv_transpose_ref(&x, &[1, 2, 5], &w, &[2, 3, 3], None, &[2], &[1, 0], &[1], &[1], 1);
+    let (want, od) = conv_transpose_ref(
+        &x,
+        &[1, 2, 5],
+        &w,
+        &[2, 3, 3],
+        None,
+        &[2],
+        &[1, 0],
+        &[1],
+        &[1],
+        1,
+    );
     assert_eq!(od, [1, 3, 11]);
     assert_close("1-D", y.as_slice(), &want, 1e-12);
 
@@ -491,42 +678,128 @@ fn conv_transpose_as_onnx() {
         x[5] = f64::NAN;
         x[20] = f64::INFINITY;
         let (x, w, b) = (f32s(&x), f32s(&data(36)), [0.25f32, -0.5]);
-        let xt = Tensor::<f32, Shape![_, 3, 4, 3]>::from_shape_vec([n, 3, 4, 3], x.clone()).unwrap();
+        let xt =
+            Tensor::<f32, Shape![_, 3, 4, 3]>::from_shape_vec([n, 3, 4, 3], x.clone()).unwrap();
         let y = ct2d(&xt, &w[..], &b[..]).unwrap();
-        let (want, od) = conv_transpose_ref(&wide(&x), &[n, 3, 4, 3], &wide(&w), &[3, 2, 3, 2], Some(&wide(&b)), &[2, 3], &[1, 0, 2, 1], &[0, 0], &[1, 2], 1);
+        let (want, od) = conv_transpose_ref(
+            &wide(&x),
+            &[n, 3, 4, 3],
+            &wide(&w),
+            &[3, 2, 3, 2],
+            Some(&wide(&b)),
+            &[2, 3],
+            &[1, 0, 2, 1],
+            &[0, 0],
+            &[1, 2],
+            1,
+        );
         assert_eq!(od, [n, 2, 6, 8]);
-        let want: Vec<f64> = want.iter().map(|&v| if v.is_nan() { v } else { v.max(0.0) }).collect();
+        let want: Vec<f64> = want
+            .iter()
+            .map(|&v| if v.is_nan() { v } else { v.max(0.0) })
+            .collect();
         assert!(want.iter().any(|v| v.is_nan()) && want.iter().any(|v| v.is_infinite()));
         assert_close("2-D", &wide(y.as_slice()), &want, 1e-5);
     }
 
     let (x, w) = (data(36), data(48));
     let y = ct_grouped(&t(&x), &t(&w));
-    let (want, _) = conv_transpose_ref(&x, &[1, 4, 3, 3], &w, &[4, 3, 2, 2], None, &[2, 2], &[0; 4], &[1, 0], &[1, 1], 2);
+    let (want, _) = conv_transpose_ref(
+        &x,
+        &[1, 4, 3, 3],
+        &w,
+        &[4, 3, 2, 2],
+        None,
+        &[2, 2],
+        &[0; 4],
+        &[1, 0],
+        &[1, 1],
+        2,
+    );
     assert_close("grouped", y.as_slice(), &want, 1e-12);
 
     let (x, w, b) = (data(36), data(27), [1.0, 2.0, -3.0]);
     let y = ct_depthwise(&t(&x), &t(&w), &t(&b));
-    let (want, _) = conv_transpose_ref(&x, &[1, 3, 3, 4], &w, &[3, 1, 3, 3], Some(&b), &[1, 2], &[1, 1, 1, 1], &[0, 0], &[1, 1], 3);
+    let (want, _) = conv_transpose_ref(
+        &x,
+        &[1, 3, 3, 4],
+        &w,
+        &[3, 1, 3, 3],
+        Some(&b),
+        &[1, 2],
+        &[1, 1, 1, 1],
+        &[0, 0],
+        &[1, 1],
+        3,
+    );
     assert_close("depthwise", y.as_slice(), &want, 1e-12);
 
     let (x, w) = (f32s(&data(12)), f32s(&data(8)));
     let y = ct3d(&t(&x), &t(&w));
-    let (want, _) = conv_transpose_ref(&wide(&x), &[1, 2, 2, 3, 1], &wide(&w), &[2, 1, 2, 2, 1], None, &[2, 1, 1], &[0; 6], &[0; 3], &[1; 3], 1);
+    let (want, _) = conv_transpose_ref(
+        &wide(&x),
+        &[1, 2, 2, 3, 1],
+        &wide(&w),
+        &[2, 1, 2, 2, 1],
+        None,
+        &[2, 1, 1],
+        &[0; 6],
+        &[0; 3],
+        &[1; 3],
+        1,
+    );
     assert_close("3-D", &wide(y.as_slice()), &want, 1e-5);
 
     let (x, w) = (data(9), data(9));
     let y = ct_shape(&t(&x), &t(&w));
-    let p = transpose_pads("notset", &[1, 1, 3, 3], &[1, 1, 3, 3], &[2, 2], &[0, 0], &[1, 1], Some(&[6, 5]));
+    let p = transpose_pads(
+        "notset",
+        &[1, 1, 3, 3],
+        &[1, 1, 3, 3],
+        &[2, 2],
+        &[0, 0],
+        &[1, 1],
+        Some(&[6, 5]),
+    );
     assert_eq!(p, [1, 1, 0, 1]);
-    let (want, od) = conv_transpose_ref(&x, &[1, 1, 3, 3], &w, &[1, 1, 3, 3], None, &[2, 2], &p, &[0, 0], &[1, 1], 1);
+    let (want, od) = conv_transpose_ref(
+        &x,
+        &[1, 1, 3, 3],
+        &w,
+        &[1, 1, 3, 3],
+        None,
+        &[2, 2],
+        &p,
+        &[0, 0],
+        &[1, 1],
+        1,
+    );
     assert_eq!(od, [1, 1, 6, 5]);
     assert_close("output_shape", y.as_slice(), &want, 1e-12);
 
     let (upper, lower) = ct_same(&t(&x), &t(&w));
     for (mode, got) in [("same_upper", &upper), ("same_lower", &lower)] {
-        let p = transpose_pads(mode, &[1, 1, 3, 3], &[1, 1, 3, 3], &[2, 2], &[0, 0], &[1, 1], None);
-        let (want, _) = conv_transpose_ref(&x, &[1, 1, 3, 3], &w, &[1, 1, 3, 3], None, &[2, 2], &p, &[0, 0], &[1, 1], 1);
+        let p = transpose_pads(
+            mode,
+            &[1, 1, 3, 3],
+            &[1, 1, 3, 3],
+            &[2, 2],
+            &[0, 0],
+            &[1, 1],
+            None,
+        );
+        let (want, _) = conv_transpose_ref(
+            &x,
+            &[1, 1, 3, 3],
+            &w,
+            &[1, 1, 3, 3],
+            None,
+            &[2, 2],
+            &p,
+            &[0, 0],
+            &[1, 1],
+            1,
+        );
         assert_close(mode, got.as_slice(), &want, 1e-12);
     }
     assert_ne!(upper.as_slice(), lower.as_slice());
@@ -539,7 +812,18 @@ fn conv_transpose_as_onnx() {
     assert_eq!(lower.as_slice(), &[10.5, 0.5, 20.5, 0.5, 30.5, 0.5]);
     for (mode, got) in [("same_upper", &upper), ("same_lower", &lower)] {
         let p = transpose_pads(mode, &[1, 1, 3], &[1, 1, 1], &[2], &[0], &[1], None);
-        let (want, _) = conv_transpose_ref(&x, &[1, 1, 3], &[10.0], &[1, 1, 1], Some(&[0.5]), &[2], &p, &[0], &[1], 1);
+        let (want, _) = conv_transpose_ref(
+            &x,
+            &[1, 1, 3],
+            &[10.0],
+            &[1, 1, 1],
+            Some(&[0.5]),
+            &[2],
+            &p,
+            &[0],
+            &[1],
+            1,
+        );
         assert_close(mode, got.as_slice(), &want, 0.0);
     }
 
@@ -547,12 +831,34 @@ fn conv_transpose_as_onnx() {
     let back = |v: &[f16]| v.iter().map(|x| x.to_f64()).collect::<Vec<_>>();
     let (x, w) = (h(&data(6)), h(&data(8)));
     let y = ct_half(&t(&x), &t(&w));
-    let (want, _) = conv_transpose_ref(&back(&x), &[1, 1, 2, 3], &back(&w), &[1, 2, 2, 2], None, &[1, 2], &[0; 4], &[0, 1], &[1, 1], 1);
+    let (want, _) = conv_transpose_ref(
+        &back(&x),
+        &[1, 1, 2, 3],
+        &back(&w),
+        &[1, 2, 2, 2],
+        None,
+        &[1, 2],
+        &[0; 4],
+        &[0, 1],
+        &[1, 1],
+        1,
+    );
     assert_close("f16", &back(y.as_slice()), &want, 1e-2);
 
     let (x, w) = ([2.0, -1.0], data(12));
     let y = ct_valid(&t(&x), &t(&w));
-    let (want, _) = conv_transpose_ref(&x, &[2, 1, 1, 1], &w, &[1, 2, 2, 3], None, &[1, 1], &[0; 4], &[0, 0], &[1, 1], 1);
+    let (want, _) = conv_transpose_ref(
+        &x,
+        &[2, 1, 1, 1],
+        &w,
+        &[1, 2, 2, 3],
+        None,
+        &[1, 1],
+        &[0; 4],
+        &[0, 0],
+        &[1, 1],
+        1,
+    );
     assert_close("valid, size-1 input", y.as_slice(), &want, 0.0);
 }
 
@@ -603,7 +909,11 @@ fn check_indices(
     // Each index reads its value back (the flat NCHW convention).
     for (v, &i) in values.iter().zip(indices) {
         if i >= 0 {
-            assert!(close(x[i as usize], *v, 0.0), "{what}: x[{i}] = {} vs {v}", x[i as usize]);
+            assert!(
+                close(x[i as usize], *v, 0.0),
+                "{what}: x[{i}] = {} vs {v}",
+                x[i as usize]
+            );
         }
     }
 }
@@ -624,41 +934,119 @@ fn max_pool_with_indices_as_onnx() {
     }
     let x = wide(&f32s(&x));
     let (v, i) = mpi(&t(&f32s(&x)));
-    check_indices("2-D", &wide(v.as_slice()), i.as_slice(), &x, &[2, 3, 5, 6], &[3, 3], &[2, 2], &[1, 1, 1, 1], &[1, 1], false);
+    check_indices(
+        "2-D",
+        &wide(v.as_slice()),
+        i.as_slice(),
+        &x,
+        &[2, 3, 5, 6],
+        &[3, 3],
+        &[2, 2],
+        &[1, 1, 1, 1],
+        &[1, 1],
+        false,
+    );
     assert!(i.as_slice().iter().all(|&i| i >= 0 && i < 180));
 
     let x = data(70);
     let (v, i) = mpi_dilated(&t(&x));
     let halves: Vec<f64> = v.as_slice().iter().map(|v| v / 2.0).collect();
-    check_indices("dilated, ceil", &halves, i.as_slice(), &x, &[1, 2, 7, 5], &[2, 2], &[2, 1], &[0; 4], &[2, 1], true);
+    check_indices(
+        "dilated, ceil",
+        &halves,
+        i.as_slice(),
+        &x,
+        &[1, 2, 7, 5],
+        &[2, 2],
+        &[2, 1],
+        &[0; 4],
+        &[2, 1],
+        true,
+    );
 
     for n in [1usize, 3] {
         let x = f32s(&data(n * 32));
-        let xt = Tensor::<f32, Shape![_, 2, 4, 4]>::from_shape_vec([n, 2, 4, 4], x.clone()).unwrap();
+        let xt =
+            Tensor::<f32, Shape![_, 2, 4, 4]>::from_shape_vec([n, 2, 4, 4], x.clone()).unwrap();
         let (v, i) = mpi_named(&xt).unwrap();
         let p = onnx_auto_pad("same_lower", &[4, 4], &[2, 2], &[2, 2], &[1, 1]);
-        check_indices("named batch", &wide(v.as_slice()), i.as_slice(), &wide(&x), &[n, 2, 4, 4], &[2, 2], &[2, 2], &p, &[1, 1], false);
+        check_indices(
+            "named batch",
+            &wide(v.as_slice()),
+            i.as_slice(),
+            &wide(&x),
+            &[n, 2, 4, 4],
+            &[2, 2],
+            &[2, 2],
+            &p,
+            &[1, 1],
+            false,
+        );
     }
 
     let mut x = data(21);
     x[13] = f64::NAN;
     let (v, i) = mpi_1d(&t(&x));
-    check_indices("1-D", v.as_slice(), i.as_slice(), &x, &[3, 1, 7], &[3], &[2], &[1, 1], &[1], false);
+    check_indices(
+        "1-D",
+        v.as_slice(),
+        i.as_slice(),
+        &x,
+        &[3, 1, 7],
+        &[3],
+        &[2],
+        &[1, 1],
+        &[1],
+        false,
+    );
 
     let x = f32s(&data(24));
     let (v, i) = mpi_3d(&t(&x));
-    check_indices("3-D", &wide(v.as_slice()), i.as_slice(), &wide(&x), &[1, 2, 3, 1, 4], &[2, 1, 3], &[2, 1, 2], &[0, 0, 1, 1, 0, 0], &[1, 1, 1], true);
+    check_indices(
+        "3-D",
+        &wide(v.as_slice()),
+        i.as_slice(),
+        &wide(&x),
+        &[1, 2, 3, 1, 4],
+        &[2, 1, 3],
+        &[2, 1, 2],
+        &[0, 0, 1, 1, 0, 0],
+        &[1, 1, 1],
+        true,
+    );
 
     let x = [1.0, -2.0, f64::NEG_INFINITY, 4.0];
     let (v, i) = mpi_pad_only(&t(&x));
-    check_indices("windows of padding", v.as_slice(), i.as_slice(), &x, &[1, 1, 2, 2], &[1, 1], &[1, 1], &[1, 1, 1, 1], &[1, 1], false);
+    check_indices(
+        "windows of padding",
+        v.as_slice(),
+        i.as_slice(),
+        &x,
+        &[1, 1, 2, 2],
+        &[1, 1],
+        &[1, 1],
+        &[1, 1, 1, 1],
+        &[1, 1],
+        false,
+    );
     assert_eq!(i.as_slice().iter().filter(|&&i| i == -1).count(), 12);
 
     let h: Vec<f16> = data(18).iter().map(|&v| f16::from_f64(v)).collect();
     let (v, i) = mpi_half(&t(&h));
     let xb: Vec<f64> = h.iter().map(|v| v.to_f64()).collect();
     let vb: Vec<f64> = v.as_slice().iter().map(|v| v.to_f64()).collect();
-    check_indices("f16", &vb, i.as_slice(), &xb, &[1, 2, 3, 3], &[2, 2], &[1, 1], &[0; 4], &[1, 1], false);
+    check_indices(
+        "f16",
+        &vb,
+        i.as_slice(),
+        &xb,
+        &[1, 2, 3, 3],
+        &[2, 2],
+        &[1, 1],
+        &[0; 4],
+        &[1, 1],
+        false,
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -728,7 +1116,11 @@ fn interp1d(data: &[f64], x_ori: f64, m: Rs) -> f64 {
                     "floor" => false,
                     _ => true,
                 };
-            if second { vec![0.0, 1.0] } else { vec![1.0, 0.0] }
+            if second {
+                vec![0.0, 1.0]
+            } else {
+                vec![1.0, 0.0]
+            }
         }
         "linear" => vec![1.0 - ratio, ratio],
         _ => {
@@ -737,7 +1129,9 @@ fn interp1d(data: &[f64], x_ori: f64, m: Rs) -> f64 {
                 ((a * (r + 1.0) - 5.0 * a) * (r + 1.0) + 8.0 * a) * (r + 1.0) - 4.0 * a,
                 ((a + 2.0) * r - (a + 3.0)) * r * r + 1.0,
                 ((a + 2.0) * (1.0 - r) - (a + 3.0)) * (1.0 - r) * (1.0 - r) + 1.0,
-                ((a * ((1.0 - r) + 1.0) - 5.0 * a) * ((1.0 - r) + 1.0) + 8.0 * a) * ((1.0 - r) + 1.0) - 4.0 * a,
+                ((a * ((1.0 - r) + 1.0) - 5.0 * a) * ((1.0 - r) + 1.0) + 8.0 * a)
+                    * ((1.0 - r) + 1.0)
+                    - 4.0 * a,
             ]
         }
     };
@@ -779,12 +1173,30 @@ fn interp1d(data: &[f64], x_ori: f64, m: Rs) -> f64 {
 fn resize_ref(x: &[f64], xd: &[usize], scales: &[f64], outs: &[usize], m: Rs) -> Vec<f64> {
     let xs = strides_of(xd);
     let rank = xd.len();
-    fn rec(x: &[f64], xd: &[usize], xs: &[usize], at: &[usize], coords: &[Option<f64>], level: usize, base: usize, m: Rs) -> f64 {
+    fn rec(
+        x: &[f64],
+        xd: &[usize],
+        xs: &[usize],
+        at: &[usize],
+        coords: &[Option<f64>],
+        level: usize,
+        base: usize,
+        m: Rs,
+    ) -> f64 {
         if level == xd.len() {
             return x[base];
         }
         match coords[level] {
-            None => rec(x, xd, xs, at, coords, level + 1, base + at[level] * xs[level], m),
+            None => rec(
+                x,
+                xd,
+                xs,
+                at,
+                coords,
+                level + 1,
+                base + at[level] * xs[level],
+                m,
+            ),
             Some(c) => {
                 let line: Vec<f64> = (0..xd[level])
                     .map(|i| rec(x, xd, xs, at, coords, level + 1, base + i * xs[level], m))
@@ -812,7 +1224,10 @@ fn by_scales(s: &[f64]) -> Vec<f64> {
     s.iter().map(|&v| v as f32 as f64).collect()
 }
 fn by_sizes(xd: &[usize], outs: &[usize]) -> Vec<f64> {
-    xd.iter().zip(outs).map(|(&l, &o)| o as f64 / l as f64).collect()
+    xd.iter()
+        .zip(outs)
+        .map(|(&l, &o)| o as f64 / l as f64)
+        .collect()
 }
 
 graph! {
@@ -876,7 +1291,16 @@ graph! {
     }
 }
 
-fn check_resize(what: &str, got: &[f64], x: &[f64], xd: &[usize], scales: &[f64], outs: &[usize], m: Rs, tol: f64) {
+fn check_resize(
+    what: &str,
+    got: &[f64],
+    x: &[f64],
+    xd: &[usize],
+    scales: &[f64],
+    outs: &[usize],
+    m: Rs,
+    tol: f64,
+) {
     let want = resize_ref(x, xd, scales, outs, m);
     assert_close(what, got, &want, tol);
 }
@@ -887,97 +1311,380 @@ fn resize_as_onnx() {
     let x = f32s(&data(24));
     let xw = wide(&x);
     let (a, b, c, d) = rs_nearest(&t(&x));
-    let (xd, od, sc) = ([1, 2, 3, 4], [1, 2, 6, 12], by_scales(&[1.0, 1.0, 2.0, 3.0]));
-    check_resize("nearest", &wide(a.as_slice()), &xw, &xd, &sc, &od, nearest, 0.0);
-    check_resize("nearest asymmetric floor", &wide(b.as_slice()), &xw, &xd, &sc, &od, Rs { ctm: "asymmetric", nearest: "floor", ..nearest }, 0.0);
-    check_resize("nearest prefer ceil", &wide(c.as_slice()), &xw, &xd, &sc, &od, Rs { ctm: "asymmetric", nearest: "round_prefer_ceil", ..nearest }, 0.0);
-    check_resize("nearest align_corners ceil", &wide(d.as_slice()), &xw, &xd, &sc, &od, Rs { ctm: "align_corners", nearest: "ceil", ..nearest }, 0.0);
+    let (xd, od, sc) = (
+        [1, 2, 3, 4],
+        [1, 2, 6, 12],
+        by_scales(&[1.0, 1.0, 2.0, 3.0]),
+    );
+    check_resize(
+        "nearest",
+        &wide(a.as_slice()),
+        &xw,
+        &xd,
+        &sc,
+        &od,
+        nearest,
+        0.0,
+    );
+    check_resize(
+        "nearest asymmetric floor",
+        &wide(b.as_slice()),
+        &xw,
+        &xd,
+        &sc,
+        &od,
+        Rs {
+            ctm: "asymmetric",
+            nearest: "floor",
+            ..nearest
+        },
+        0.0,
+    );
+    check_resize(
+        "nearest prefer ceil",
+        &wide(c.as_slice()),
+        &xw,
+        &xd,
+        &sc,
+        &od,
+        Rs {
+            ctm: "asymmetric",
+            nearest: "round_prefer_ceil",
+            ..nearest
+        },
+        0.0,
+    );
+    check_resize(
+        "nearest align_corners ceil",
+        &wide(d.as_slice()),
+        &xw,
+        &xd,
+        &sc,
+        &od,
+        Rs {
+            ctm: "align_corners",
+            nearest: "ceil",
+            ..nearest
+        },
+        0.0,
+    );
     // Ties (x / 2 at odd x) split floor from ceil.
     assert_ne!(b.as_slice(), c.as_slice());
 
     let x = f32s(&data(35));
     let y = rs_nearest_down(&t(&x));
-    check_resize("nearest down", &wide(y.as_slice()), &wide(&x), &[1, 1, 5, 7], &by_scales(&[1.0, 1.0, 0.6, 0.6]), &[1, 1, 3, 4], nearest, 0.0);
+    check_resize(
+        "nearest down",
+        &wide(y.as_slice()),
+        &wide(&x),
+        &[1, 1, 5, 7],
+        &by_scales(&[1.0, 1.0, 0.6, 0.6]),
+        &[1, 1, 3, 4],
+        nearest,
+        0.0,
+    );
 
     let x: Vec<i32> = (0..24).map(|i| i * 3 - 20).collect();
     let y = rs_int(&t(&x));
-    let want = resize_ref(&wide(&x), &[2, 3, 4], &by_sizes(&[2, 3, 4], &[2, 3, 7]), &[2, 3, 7], Rs { ctm: "pytorch_half_pixel", ..nearest });
+    let want = resize_ref(
+        &wide(&x),
+        &[2, 3, 4],
+        &by_sizes(&[2, 3, 4], &[2, 3, 7]),
+        &[2, 3, 7],
+        Rs {
+            ctm: "pytorch_half_pixel",
+            ..nearest
+        },
+    );
     assert_eq!(wide(y.as_slice()), want, "i32 nearest");
 
     let x = [true, false, false, true, true, false];
     let y = rs_bool(&t(&x));
     let xb: Vec<f64> = x.iter().map(|&b| b as u8 as f64).collect();
-    let want = resize_ref(&xb, &[1, 1, 2, 3], &by_sizes(&[1, 1, 2, 3], &[1, 1, 5, 3]), &[1, 1, 5, 3], nearest);
-    assert_eq!(y.as_slice().iter().map(|&b| b as u8 as f64).collect::<Vec<_>>(), want, "bool nearest");
+    let want = resize_ref(
+        &xb,
+        &[1, 1, 2, 3],
+        &by_sizes(&[1, 1, 2, 3], &[1, 1, 5, 3]),
+        &[1, 1, 5, 3],
+        nearest,
+    );
+    assert_eq!(
+        y.as_slice()
+            .iter()
+            .map(|&b| b as u8 as f64)
+            .collect::<Vec<_>>(),
+        want,
+        "bool nearest"
+    );
 
-    let linear = Rs { mode: "linear", ..nearest };
-    let cubic = Rs { mode: "cubic", ..nearest };
+    let linear = Rs {
+        mode: "linear",
+        ..nearest
+    };
+    let cubic = Rs {
+        mode: "cubic",
+        ..nearest
+    };
     let x = data(40);
     let y = rs_linear(&t(&x));
-    check_resize("linear", y.as_slice(), &x, &[1, 2, 4, 5], &by_sizes(&[1, 2, 4, 5], &[1, 2, 7, 3]), &[1, 2, 7, 3], linear, 1e-12);
+    check_resize(
+        "linear",
+        y.as_slice(),
+        &x,
+        &[1, 2, 4, 5],
+        &by_sizes(&[1, 2, 4, 5], &[1, 2, 7, 3]),
+        &[1, 2, 7, 3],
+        linear,
+        1e-12,
+    );
 
     let x = f32s(&data(9));
     let y = rs_linear_corners(&t(&x));
-    check_resize("linear align_corners", &wide(y.as_slice()), &wide(&x), &[1, 1, 3, 3], &by_scales(&[1.0, 1.0, 2.0, 2.0]), &[1, 1, 6, 6], Rs { ctm: "align_corners", ..linear }, 1e-6);
+    check_resize(
+        "linear align_corners",
+        &wide(y.as_slice()),
+        &wide(&x),
+        &[1, 1, 3, 3],
+        &by_scales(&[1.0, 1.0, 2.0, 2.0]),
+        &[1, 1, 6, 6],
+        Rs {
+            ctm: "align_corners",
+            ..linear
+        },
+        1e-6,
+    );
 
     let x = data(16);
     let (l, c) = rs_pytorch(&t(&x));
     let sc = by_sizes(&[1, 1, 4, 4], &[1, 1, 3, 1]);
-    check_resize("linear pytorch_half_pixel", l.as_slice(), &x, &[1, 1, 4, 4], &sc, &[1, 1, 3, 1], Rs { ctm: "pytorch_half_pixel", ..linear }, 1e-12);
-    check_resize("cubic pytorch_half_pixel", c.as_slice(), &x, &[1, 1, 4, 4], &sc, &[1, 1, 3, 1], Rs { ctm: "pytorch_half_pixel", ..cubic }, 1e-12);
+    check_resize(
+        "linear pytorch_half_pixel",
+        l.as_slice(),
+        &x,
+        &[1, 1, 4, 4],
+        &sc,
+        &[1, 1, 3, 1],
+        Rs {
+            ctm: "pytorch_half_pixel",
+            ..linear
+        },
+        1e-12,
+    );
+    check_resize(
+        "cubic pytorch_half_pixel",
+        c.as_slice(),
+        &x,
+        &[1, 1, 4, 4],
+        &sc,
+        &[1, 1, 3, 1],
+        Rs {
+            ctm: "pytorch_half_pixel",
+            ..cubic
+        },
+        1e-12,
+    );
 
     for n in [1usize, 2] {
         let x = f32s(&data(n * 24));
-        let xt = Tensor::<f32, Shape![_, 2, 3, 4]>::from_shape_vec([n, 2, 3, 4], x.clone()).unwrap();
+        let xt =
+            Tensor::<f32, Shape![_, 2, 3, 4]>::from_shape_vec([n, 2, 3, 4], x.clone()).unwrap();
         let y = rs_named(&xt).unwrap();
-        check_resize("named batch", &wide(y.as_slice()), &wide(&x), &[n, 2, 3, 4], &by_sizes(&[n, 2, 3, 4], &[n, 2, 5, 8]), &[n, 2, 5, 8], Rs { ctm: "asymmetric", ..linear }, 1e-6);
+        check_resize(
+            "named batch",
+            &wide(y.as_slice()),
+            &wide(&x),
+            &[n, 2, 3, 4],
+            &by_sizes(&[n, 2, 3, 4], &[n, 2, 5, 8]),
+            &[n, 2, 5, 8],
+            Rs {
+                ctm: "asymmetric",
+                ..linear
+            },
+            1e-6,
+        );
     }
 
     let x = data(16);
     let (a, b, c) = rs_cubic(&t(&x));
     let sc = by_scales(&[1.0, 1.0, 2.0, 2.0]);
-    check_resize("cubic", a.as_slice(), &x, &[1, 1, 4, 4], &sc, &[1, 1, 8, 8], cubic, 1e-12);
-    check_resize("cubic A -0.5 align_corners", b.as_slice(), &x, &[1, 1, 4, 4], &sc, &[1, 1, 8, 8], Rs { a: -0.5, ctm: "align_corners", ..cubic }, 1e-12);
-    check_resize("cubic exclude_outside", c.as_slice(), &x, &[1, 1, 4, 4], &sc, &[1, 1, 8, 8], Rs { exclude: true, ..cubic }, 1e-12);
+    check_resize(
+        "cubic",
+        a.as_slice(),
+        &x,
+        &[1, 1, 4, 4],
+        &sc,
+        &[1, 1, 8, 8],
+        cubic,
+        1e-12,
+    );
+    check_resize(
+        "cubic A -0.5 align_corners",
+        b.as_slice(),
+        &x,
+        &[1, 1, 4, 4],
+        &sc,
+        &[1, 1, 8, 8],
+        Rs {
+            a: -0.5,
+            ctm: "align_corners",
+            ..cubic
+        },
+        1e-12,
+    );
+    check_resize(
+        "cubic exclude_outside",
+        c.as_slice(),
+        &x,
+        &[1, 1, 4, 4],
+        &sc,
+        &[1, 1, 8, 8],
+        Rs {
+            exclude: true,
+            ..cubic
+        },
+        1e-12,
+    );
     // Ties (x / 2 at odd x) split floor from ceil.
     assert_ne!(b.as_slice(), c.as_slice());
 
     let x = data(20);
     let y = rs_cubic_down(&t(&x));
-    check_resize("cubic down", y.as_slice(), &x, &[1, 1, 4, 5], &by_scales(&[1.0, 1.0, 0.8, 0.8]), &[1, 1, 3, 4], Rs { exclude: true, ..cubic }, 1e-12);
+    check_resize(
+        "cubic down",
+        y.as_slice(),
+        &x,
+        &[1, 1, 4, 5],
+        &by_scales(&[1.0, 1.0, 0.8, 0.8]),
+        &[1, 1, 3, 4],
+        Rs {
+            exclude: true,
+            ..cubic
+        },
+        1e-12,
+    );
 
     let (l, n) = rs_symmetric(&t(&x));
     let sc = by_scales(&[1.0, 1.0, 1.7, 0.5]);
-    check_resize("linear half_pixel_symmetric", l.as_slice(), &x, &[1, 1, 4, 5], &sc, &[1, 1, 6, 2], Rs { ctm: "half_pixel_symmetric", ..linear }, 1e-12);
-    check_resize("nearest half_pixel_symmetric", n.as_slice(), &x, &[1, 1, 4, 5], &sc, &[1, 1, 6, 2], Rs { ctm: "half_pixel_symmetric", ..nearest }, 0.0);
+    check_resize(
+        "linear half_pixel_symmetric",
+        l.as_slice(),
+        &x,
+        &[1, 1, 4, 5],
+        &sc,
+        &[1, 1, 6, 2],
+        Rs {
+            ctm: "half_pixel_symmetric",
+            ..linear
+        },
+        1e-12,
+    );
+    check_resize(
+        "nearest half_pixel_symmetric",
+        n.as_slice(),
+        &x,
+        &[1, 1, 4, 5],
+        &sc,
+        &[1, 1, 6, 2],
+        Rs {
+            ctm: "half_pixel_symmetric",
+            ..nearest
+        },
+        0.0,
+    );
 
     let x = data(20);
     let y = rs_1d(&t(&x));
-    check_resize("1-D cubic", y.as_slice(), &x, &[2, 2, 5], &by_scales(&[1.0, 1.0, 1.5]), &[2, 2, 7], cubic, 1e-12);
+    check_resize(
+        "1-D cubic",
+        y.as_slice(),
+        &x,
+        &[2, 2, 5],
+        &by_scales(&[1.0, 1.0, 1.5]),
+        &[2, 2, 7],
+        cubic,
+        1e-12,
+    );
 
     let x = f32s(&data(24));
     let y = rs_3d(&t(&x));
-    check_resize("3-D linear", &wide(y.as_slice()), &wide(&x), &[1, 1, 2, 3, 4], &by_scales(&[1.0, 1.0, 2.0, 1.0, 0.5]), &[1, 1, 4, 3, 2], linear, 1e-6);
+    check_resize(
+        "3-D linear",
+        &wide(y.as_slice()),
+        &wide(&x),
+        &[1, 1, 2, 3, 4],
+        &by_scales(&[1.0, 1.0, 2.0, 1.0, 0.5]),
+        &[1, 1, 4, 3, 2],
+        linear,
+        1e-6,
+    );
 
     // An infinity meets a coefficient 0 where the coordinate is an integer (ONNX's
     // reference reads the pair before it): NaN there, as the reference.
     let x = [f64::INFINITY, 1.0, f64::NAN];
     let (l, n) = rs_inf(&t(&x));
     let sc = by_scales(&[1.0, 1.0, 2.0]);
-    check_resize("linear inf", l.as_slice(), &x, &[1, 1, 3], &sc, &[1, 1, 6], Rs { ctm: "align_corners", ..linear }, 0.0);
+    check_resize(
+        "linear inf",
+        l.as_slice(),
+        &x,
+        &[1, 1, 3],
+        &sc,
+        &[1, 1, 6],
+        Rs {
+            ctm: "align_corners",
+            ..linear
+        },
+        0.0,
+    );
     assert!(l.as_slice()[0].is_nan());
-    check_resize("nearest inf", n.as_slice(), &x, &[1, 1, 3], &sc, &[1, 1, 6], nearest, 0.0);
+    check_resize(
+        "nearest inf",
+        n.as_slice(),
+        &x,
+        &[1, 1, 3],
+        &sc,
+        &[1, 1, 6],
+        nearest,
+        0.0,
+    );
     assert_eq!(n.as_slice()[0], f64::INFINITY);
 
     let h: Vec<f16> = data(9).iter().map(|&v| f16::from_f64(v)).collect();
     let y = rs_half(&t(&h));
     let hb: Vec<f64> = h.iter().map(|v| v.to_f64()).collect();
-    check_resize("f16 linear", &y.as_slice().iter().map(|v| v.to_f64()).collect::<Vec<_>>(), &hb, &[1, 1, 3, 3], &by_sizes(&[1, 1, 3, 3], &[1, 1, 7, 5]), &[1, 1, 7, 5], linear, 4e-3);
+    check_resize(
+        "f16 linear",
+        &y.as_slice().iter().map(|v| v.to_f64()).collect::<Vec<_>>(),
+        &hb,
+        &[1, 1, 3, 3],
+        &by_sizes(&[1, 1, 3, 3], &[1, 1, 7, 5]),
+        &[1, 1, 7, 5],
+        linear,
+        4e-3,
+    );
 
     let x = f32s(&data(512));
     let (a, b) = rs_big(&t(&x));
-    check_resize("big linear", &wide(a.as_slice()), &wide(&x), &[1, 2, 16, 16], &by_scales(&[1.0, 1.0, 2.0, 2.0]), &[1, 2, 32, 32], linear, 1e-6);
-    check_resize("big cubic", &wide(b.as_slice()), &wide(&x), &[1, 2, 16, 16], &by_scales(&[1.0, 1.0, 3.0, 1.5]), &[1, 2, 48, 24], cubic, 1e-5);
+    check_resize(
+        "big linear",
+        &wide(a.as_slice()),
+        &wide(&x),
+        &[1, 2, 16, 16],
+        &by_scales(&[1.0, 1.0, 2.0, 2.0]),
+        &[1, 2, 32, 32],
+        linear,
+        1e-6,
+    );
+    check_resize(
+        "big cubic",
+        &wide(b.as_slice()),
+        &wide(&x),
+        &[1, 2, 16, 16],
+        &by_scales(&[1.0, 1.0, 3.0, 1.5]),
+        &[1, 2, 48, 24],
+        cubic,
+        1e-5,
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1012,45 +1719,120 @@ fn conv_and_pools_over_named_spatial_dims() {
         let x = f32s(&data(2 * 3 * h * w));
         let wt = f32s(&data(108).iter().map(|v| v * 0.2).collect::<Vec<_>>());
         let b = [0.5f32, -0.5, 0.0, 1.0];
-        let xt = Tensor::<f32, Shape![_, 3, _, _]>::from_shape_vec([2, 3, h, w], x.clone()).unwrap();
+        let xt =
+            Tensor::<f32, Shape![_, 3, _, _]>::from_shape_vec([2, 3, h, w], x.clone()).unwrap();
         let y = conv_named(&xt, &wt[..], &b[..]).unwrap();
-        let (want, od) = conv_ref(&wide(&x), &[2, 3, h, w], &wide(&wt), &[4, 3, 3, 3], Some(&wide(&b)), &[2, 2], &[1, 1, 1, 1], &[1, 1], 1);
+        let (want, od) = conv_ref(
+            &wide(&x),
+            &[2, 3, h, w],
+            &wide(&wt),
+            &[4, 3, 3, 3],
+            Some(&wide(&b)),
+            &[2, 2],
+            &[1, 1, 1, 1],
+            &[1, 1],
+            1,
+        );
         assert_eq!(od, [2, 4, h.div_ceil(2), w.div_ceil(2)]);
         let want: Vec<f64> = want.iter().map(|v| v.max(0.0)).collect();
         assert_close(&format!("conv {h}x{w}"), &wide(y.as_slice()), &want, 1e-5);
 
         let x = data(2 * h * w);
         let wt = data(24);
-        let xt = Tensor::<f64, Shape![1, 2, _, _]>::from_shape_vec([1, 2, h, w], x.clone()).unwrap();
+        let xt =
+            Tensor::<f64, Shape![1, 2, _, _]>::from_shape_vec([1, 2, h, w], x.clone()).unwrap();
         let y = conv_named_same(&xt, &wt[..]).unwrap();
-        check_conv(&format!("same_lower {h}x{w}"), y.as_slice(), &x, &[1, 2, h, w], &wt, &[2, 2, 2, 3], None, &[1, 1], &[1, 1], 1, "same_lower", 1e-12);
+        check_conv(
+            &format!("same_lower {h}x{w}"),
+            y.as_slice(),
+            &x,
+            &[1, 2, h, w],
+            &wt,
+            &[2, 2, 2, 3],
+            None,
+            &[1, 1],
+            &[1, 1],
+            1,
+            "same_lower",
+            1e-12,
+        );
 
         let x = data(2 * 3 * h * w);
         let wt = data(27);
-        let xt = Tensor::<f64, Shape![2, 3, _, _]>::from_shape_vec([2, 3, h, w], x.clone()).unwrap();
+        let xt =
+            Tensor::<f64, Shape![2, 3, _, _]>::from_shape_vec([2, 3, h, w], x.clone()).unwrap();
         let y = conv_named_depthwise(&xt, &wt[..]).unwrap();
-        let (want, _) = conv_ref(&x, &[2, 3, h, w], &wt, &[3, 1, 3, 3], None, &[1, 1], &[1, 1, 1, 1], &[1, 1], 3);
+        let (want, _) = conv_ref(
+            &x,
+            &[2, 3, h, w],
+            &wt,
+            &[3, 1, 3, 3],
+            None,
+            &[1, 1],
+            &[1, 1, 1, 1],
+            &[1, 1],
+            3,
+        );
         assert_close(&format!("depthwise {h}x{w}"), y.as_slice(), &want, 1e-12);
 
         let mut x = f32s(&data(2 * h * w));
         x[0] = f32::NAN;
-        let xt = Tensor::<f32, Shape![1, 2, _, _]>::from_shape_vec([1, 2, h, w], x.clone()).unwrap();
+        let xt =
+            Tensor::<f32, Shape![1, 2, _, _]>::from_shape_vec([1, 2, h, w], x.clone()).unwrap();
         let (m, a, l) = pools_named(&xt).unwrap();
         let xd = [1, 2, h, w];
-        let (want, _, _) = pool_ref(&wide(&x), &xd, Pool::Max, &[3, 3], &[2, 2], &[1, 1, 1, 1], &[1, 1], false);
+        let (want, _, _) = pool_ref(
+            &wide(&x),
+            &xd,
+            Pool::Max,
+            &[3, 3],
+            &[2, 2],
+            &[1, 1, 1, 1],
+            &[1, 1],
+            false,
+        );
         assert_close("max named", &wide(m.as_slice()), &want, 0.0);
-        let (want, _, _) = pool_ref(&wide(&x), &xd, Pool::Average { include_pad: false }, &[3, 3], &[1, 1], &[1, 1, 1, 1], &[1, 1], false);
+        let (want, _, _) = pool_ref(
+            &wide(&x),
+            &xd,
+            Pool::Average { include_pad: false },
+            &[3, 3],
+            &[1, 1],
+            &[1, 1, 1, 1],
+            &[1, 1],
+            false,
+        );
         assert_close("average named", &wide(a.as_slice()), &want, 1e-6);
         let p = onnx_auto_pad("same_lower", &[h, w], &[2, 2], &[1, 1], &[1, 1]);
-        let (want, _, _) = pool_ref(&wide(&x), &xd, Pool::Lp(2.0), &[2, 2], &[1, 1], &p, &[1, 1], false);
+        let (want, _, _) = pool_ref(
+            &wide(&x),
+            &xd,
+            Pool::Lp(2.0),
+            &[2, 2],
+            &[1, 1],
+            &p,
+            &[1, 1],
+            false,
+        );
         assert_close("lp named", &wide(l.as_slice()), &want, 1e-6);
     }
     for h in [5usize, 6, 11] {
         let x = data(2 * h * 4);
         let wt = data(36);
-        let xt = Tensor::<f64, Shape![1, 2, _, 4]>::from_shape_vec([1, 2, h, 4], x.clone()).unwrap();
+        let xt =
+            Tensor::<f64, Shape![1, 2, _, 4]>::from_shape_vec([1, 2, h, 4], x.clone()).unwrap();
         let y = conv_named_dilated(&xt, &wt[..]).unwrap();
-        let (want, _) = conv_ref(&x, &[1, 2, h, 4], &wt, &[3, 2, 3, 2], None, &[1, 1], &[0; 4], &[2, 1], 1);
+        let (want, _) = conv_ref(
+            &x,
+            &[1, 2, h, 4],
+            &wt,
+            &[3, 2, 3, 2],
+            None,
+            &[1, 1],
+            &[0; 4],
+            &[2, 1],
+            1,
+        );
         assert_close("dilated named", y.as_slice(), &want, 1e-12);
     }
     // A window longer than the padded axis is the call's error (3 < 5).
@@ -1061,7 +1843,17 @@ fn conv_and_pools_over_named_spatial_dims() {
         let wt = data(12);
         let xt = Tensor::<f64, Shape![1, 2, _]>::from_shape_vec([1, 2, l], x.clone()).unwrap();
         let y = conv_named_1d(&xt, &wt[..]).unwrap();
-        let (want, od) = conv_ref(&x, &[1, 2, l], &wt, &[2, 2, 3], None, &[3], &[2, 0], &[1], 1);
+        let (want, od) = conv_ref(
+            &x,
+            &[1, 2, l],
+            &wt,
+            &[2, 2, 3],
+            None,
+            &[3],
+            &[2, 0],
+            &[1],
+            1,
+        );
         assert_eq!(od[2], (l + 2) / 3);
         assert_close(&format!("1-D named {l}"), y.as_slice(), &want, 1e-12);
     }

@@ -707,7 +707,11 @@ pub const TENSOR_OPS: &[TensorOp] = {
                     ParamType::Operand,
                     Some("half_pixel"),
                 ),
-                param("nearest_mode", ParamType::Operand, Some("round_prefer_floor")),
+                param(
+                    "nearest_mode",
+                    ParamType::Operand,
+                    Some("round_prefer_floor"),
+                ),
                 param("cubic_coeff_a", ParamType::Float, Some("-0.75")),
                 param("exclude_outside", BoolParam, Some("false")),
             ],

@@ -112,7 +112,6 @@ struct Windows {
 }
 
 impl Windows {
-
     /// `Σ_k einsum(view_k, w_k)`: the convolution of the padded input `padded` (`[N, C,
     /// spatial…]`) with `weight` (`[O, C / g, k…]`), one product per kernel position over
     /// that position's strided view; per group, concatenated along the channels;
@@ -159,10 +158,7 @@ impl Windows {
                 b.call(
                     "einsum",
                     vec![
-                        Expr::Lit(
-                            LitValue::Str(format!("nc{letters},oc->no{letters}")),
-                            span,
-                        ),
+                        Expr::Lit(LitValue::Str(format!("nc{letters},oc->no{letters}")), span),
                         view,
                         w_k,
                     ],
@@ -311,7 +307,6 @@ impl Windows {
     }
 }
 
-
 /// The literal spatial lengths of `dims[2..]`, a symbolic one as the window's own length
 /// (a placeholder that fits; its views are planned from the axis's end), and which are
 /// symbolic.
@@ -328,7 +323,14 @@ fn spatial_lens(dims: &[Dim], kernel: &[i128], dilations: &[i128]) -> (Vec<i128>
 
 /// `auto_pads` over axes some of which are symbolic: there only a stride of 1 has literal
 /// `same_*` pads (`dilation·(k - 1)` in all), else why not.
-fn auto_pads_open(mode: &str, lens: &[i128], open: &[bool], kernel: &[i128], strides: &[i128], dilations: &[i128]) -> Result<Vec<i128>, String> {
+fn auto_pads_open(
+    mode: &str,
+    lens: &[i128],
+    open: &[bool],
+    kernel: &[i128],
+    strides: &[i128],
+    dilations: &[i128],
+) -> Result<Vec<i128>, String> {
     let r = lens.len();
     if mode.starts_with("same") {
         if let Some(a) = (0..r).find(|&a| open[a] && strides[a] != 1) {
@@ -347,7 +349,13 @@ const AUTO_PADS: &[&str] = &["notset", "same_upper", "same_lower", "valid"];
 /// padding that makes the output `ceil(L / stride)` long, `(out - 1)·stride + dilation·(k - 1)
 /// + 1 - L` in all (never negative), split in half with the odd one at the end
 /// (`same_upper`) or at the beginning (`same_lower`).
-fn auto_pads(mode: &str, lens: &[i128], kernel: &[i128], strides: &[i128], dilations: &[i128]) -> Vec<i128> {
+fn auto_pads(
+    mode: &str,
+    lens: &[i128],
+    kernel: &[i128],
+    strides: &[i128],
+    dilations: &[i128],
+) -> Vec<i128> {
     let r = lens.len();
     let mut pads = vec![0i128; 2 * r];
     if mode == "same_upper" || mode == "same_lower" {
@@ -355,14 +363,17 @@ fn auto_pads(mode: &str, lens: &[i128], kernel: &[i128], strides: &[i128], dilat
             let out = (lens[a] + strides[a] - 1) / strides[a];
             let span = (kernel[a] - 1) * dilations[a] + 1;
             let total = ((out - 1) * strides[a] + span - lens[a]).max(0);
-            let head = if mode == "same_upper" { total / 2 } else { total - total / 2 };
+            let head = if mode == "same_upper" {
+                total / 2
+            } else {
+                total - total / 2
+            };
             pads[a] = head;
             pads[r + a] = total - head;
         }
     }
     pads
 }
-
 
 /// ONNX `Resize`'s attribute words, lower-case.
 const RESIZE_MODES: &[&str] = &["nearest", "linear", "cubic"];
@@ -607,22 +618,44 @@ impl Checker<'_> {
                         None => {
                             self.errors.push(
                                 at,
-                                format!("`{key}` of `resize` is one of {} (ONNX's, lower-case)", allowed.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", ")),
+                                format!(
+                                    "`{key}` of `resize` is one of {} (ONNX's, lower-case)",
+                                    allowed
+                                        .iter()
+                                        .map(|w| format!("`{w}`"))
+                                        .collect::<Vec<_>>()
+                                        .join(", ")
+                                ),
                             );
                             return vec![Typed::Poison];
                         }
                     }
                 }
-                ("mode" | "coordinate_transformation_mode" | "nearest_mode", _) if name == "resize" => {
-                    self.errors.push(at, format!("`{key}` of `resize` is a word, e.g. `{key} = {}`", match key { "mode" => "linear", "nearest_mode" => "floor", _ => "align_corners" }));
+                ("mode" | "coordinate_transformation_mode" | "nearest_mode", _)
+                    if name == "resize" =>
+                {
+                    self.errors.push(
+                        at,
+                        format!(
+                            "`{key}` of `resize` is a word, e.g. `{key} = {}`",
+                            match key {
+                                "mode" => "linear",
+                                "nearest_mode" => "floor",
+                                _ => "align_corners",
+                            }
+                        ),
+                    );
                     return vec![Typed::Poison];
                 }
                 ("scales", e) => {
-                    let items: Option<Vec<f64>> = super::tensor_ops::list_items(e).and_then(|items| {
-                        items.iter().map(super::tensor_ops::float_literal).collect()
-                    });
+                    let items: Option<Vec<f64>> =
+                        super::tensor_ops::list_items(e).and_then(|items| {
+                            items.iter().map(super::tensor_ops::float_literal).collect()
+                        });
                     match items {
-                        Some(v) if v.iter().all(|&x| x.is_finite() && x > 0.0) => scales = Some((v, at)),
+                        Some(v) if v.iter().all(|&x| x.is_finite() && x > 0.0) => {
+                            scales = Some((v, at))
+                        }
                         _ => {
                             self.errors.push(at, "`scales` of `resize` is a list of positive float literals, one per resized axis");
                             return vec![Typed::Poison];
@@ -637,8 +670,11 @@ impl Checker<'_> {
                         .push(at, "`mode` of `depth_to_space` is `dcr` or `crd` (ONNX's)");
                     return vec![Typed::Poison];
                 }
-                ("kernel_shape" | "strides" | "pads" | "dilations" | "output_padding"
-                | "output_shape" | "sizes", e) => {
+                (
+                    "kernel_shape" | "strides" | "pads" | "dilations" | "output_padding"
+                    | "output_shape" | "sizes",
+                    e,
+                ) => {
                     let items: Option<Vec<i128>> =
                         super::tensor_ops::list_items(e).and_then(|items| {
                             items.iter().map(super::tensor_ops::int_literal).collect()
@@ -651,9 +687,10 @@ impl Checker<'_> {
                         }
                     }
                 }
-                ("ceil_mode" | "count_include_pad" | "exclude_outside", Expr::Lit(LitValue::Bool(v), _)) => {
-                    flags.push((key, *v))
-                }
+                (
+                    "ceil_mode" | "count_include_pad" | "exclude_outside",
+                    Expr::Lit(LitValue::Bool(v), _),
+                ) => flags.push((key, *v)),
                 ("ceil_mode" | "count_include_pad" | "exclude_outside", _) => {
                     self.errors
                         .push(at, format!("`{key}` is `true` or `false`"));
@@ -680,13 +717,8 @@ impl Checker<'_> {
                         return vec![Typed::Poison];
                     }
                 },
-                ("auto_pad", Expr::Var(v))
-                    if AUTO_PADS.contains(&v.to_string().as_str()) =>
-                {
-                    auto_pad = (AUTO_PADS
-                        .iter()
-                        .find(|m| v == *m)
-                        .expect("listed"), at)
+                ("auto_pad", Expr::Var(v)) if AUTO_PADS.contains(&v.to_string().as_str()) => {
+                    auto_pad = (AUTO_PADS.iter().find(|m| v == *m).expect("listed"), at)
                 }
                 ("auto_pad", _) => {
                     self.errors.push(
@@ -762,12 +794,23 @@ impl Checker<'_> {
             vec![Typed::Poison]
         };
         let word = |key: &str, default: &'static str| -> String {
-            words.iter().find(|w| w.0 == key).map_or(default, |w| w.1).to_string()
+            words
+                .iter()
+                .find(|w| w.0 == key)
+                .map_or(default, |w| w.1)
+                .to_string()
         };
         let rearranges = matches!(name, "space_to_depth" | "depth_to_space")
             || (name == "resize" && word("mode", "nearest") == "nearest");
         if !xd.is_float() && !rearranges {
-            return fail(self, if name == "resize" { "`linear` and `cubic` take float tensors (`nearest` takes every dtype)".into() } else { "it takes float tensors".into() });
+            return fail(
+                self,
+                if name == "resize" {
+                    "`linear` and `cubic` take float tensors (`nearest` takes every dtype)".into()
+                } else {
+                    "it takes float tensors".into()
+                },
+            );
         }
         if rank < 2 && name != "mean_variance_normalization" && !(name == "resize" && rank == 1) {
             return fail(
@@ -775,11 +818,11 @@ impl Checker<'_> {
                 "it takes `[N, C, …]` tensors of rank 2 or more".into(),
             );
         }
-        for (k, &n) in nodes
-            .iter()
-            .enumerate()
-            .skip(if name.starts_with("conv") { usize::MAX } else { 1 })
-        {
+        for (k, &n) in nodes.iter().enumerate().skip(if name.starts_with("conv") {
+            usize::MAX
+        } else {
+            1
+        }) {
             let (d, nd) = (self.node(n).dtype, self.node(n).dims.clone());
             let expected =
                 if name == "group_norm" || name == "instance_norm" || name == "batch_norm" {
@@ -986,10 +1029,15 @@ impl Checker<'_> {
                 }
                 if auto_pad.0 != "notset" {
                     if list("pads").is_some() {
-                        self.errors.push(auto_pad.1, format!("`{name}` takes `pads` or `auto_pad`, not both (ONNX)"));
+                        self.errors.push(
+                            auto_pad.1,
+                            format!("`{name}` takes `pads` or `auto_pad`, not both (ONNX)"),
+                        );
                         return vec![Typed::Poison];
                     }
-                    pads = match auto_pads_open(auto_pad.0, &lens, &open, &kernel, &strides, &dilations) {
+                    pads = match auto_pads_open(
+                        auto_pad.0, &lens, &open, &kernel, &strides, &dilations,
+                    ) {
                         Ok(p) => p,
                         Err(why) => return fail(self, why),
                     };
@@ -1124,17 +1172,16 @@ impl Checker<'_> {
                 if let Some(a) = (0..r).find(|&a| outs[a] < 1) {
                     return fail(self, format!("its output along spatial axis {a} would be {} long: the full length {} (stride {} × ({} − 1) + output_padding {} + the window {}) less the pads {} and {}", outs[a], full[a], strides[a], lens[a], extra[a], dilations[a] * (kernel[a] - 1) + 1, pads[a], pads[r + a]));
                 }
-                let n = match &dims[0] {
-                    Dim::Static(n) => b.int(*n as i128),
-                    Dim::Named(n) => b.var(n),
-                    Dim::Expr(_) => {
-                        return fail(
+                let n =
+                    match &dims[0] {
+                        Dim::Static(n) => b.int(*n as i128),
+                        Dim::Named(n) => b.var(n),
+                        Dim::Expr(_) => return fail(
                             self,
                             "its batch dim is an expression, which a reshape target cannot name"
                                 .into(),
-                        )
-                    }
-                };
+                        ),
+                    };
                 // Zeros between the elements along each strided axis (each element and
                 // `stride - 1` zeros after it, the last zeros cut): `expand_dims`, `pad`,
                 // `reshape`, `slice`.
@@ -1158,7 +1205,11 @@ impl Checker<'_> {
                     z = b.call(
                         "slice",
                         vec![z],
-                        vec![("axis", b.int(ax)), ("start", b.int(0)), ("end", b.int(cur[a]))],
+                        vec![
+                            ("axis", b.int(ax)),
+                            ("start", b.int(0)),
+                            ("end", b.int(cur[a])),
+                        ],
                     );
                 }
                 // Then a correlation with the flipped kernel over the zero-stuffed input
@@ -1241,7 +1292,12 @@ impl Checker<'_> {
                 let (count, span_of) = match (&scales, &sizes) {
                     (Some((v, at)), None) => (v.len(), *at),
                     (None, Some(v)) => (v.len(), span),
-                    _ => return fail(self, "it takes `scales = [...]` or `sizes = [...]` (one of them)".into()),
+                    _ => {
+                        return fail(
+                            self,
+                            "it takes `scales = [...]` or `sizes = [...]` (one of them)".into(),
+                        )
+                    }
                 };
                 if count != over.len() {
                     self.errors.push(span_of, format!("`resize` of {}: {} values for {} axes (`axes` picks the axes; all of them without it)", type_text(xd, &dims), count, over.len()));
@@ -1263,7 +1319,10 @@ impl Checker<'_> {
                     };
                     let len = len.expect("literal");
                     if out < 1 || len < 1 {
-                        return fail(self, format!("axis {k} of length {len} would resize to {out}"));
+                        return fail(
+                            self,
+                            format!("axis {k} of length {len} would resize to {out}"),
+                        );
                     }
                     if out == len && scale == 1.0 {
                         continue;
@@ -1296,7 +1355,8 @@ impl Checker<'_> {
                     };
                     // The outputs `o, o + p, …` (`count` of them) of one phase.
                     let phase = |t: &Taps, q: i128, count: usize| -> Expr {
-                        let view = |i: i128| one(cur.clone(), i, i + q * (count as i128 - 1) + 1, q);
+                        let view =
+                            |i: i128| one(cur.clone(), i, i + q * (count as i128 - 1) + 1, q);
                         match &t.coeffs {
                             None => view(t.idx[0]),
                             Some(c) => t
@@ -1327,7 +1387,11 @@ impl Checker<'_> {
                                 )
                             })
                             .collect();
-                        let stacked = b.call("concat", vec![b.list(parts)], vec![("axis", b.int(k as i128 + 1))]);
+                        let stacked = b.call(
+                            "concat",
+                            vec![b.list(parts)],
+                            vec![("axis", b.int(k as i128 + 1))],
+                        );
                         let mut target = shape.clone();
                         target[k] = b.int((count * p) as i128);
                         pieces.push(b.call("reshape", vec![stacked, b.list(target)], Vec::new()));
@@ -1335,7 +1399,11 @@ impl Checker<'_> {
                     let resized = if pieces.len() == 1 {
                         pieces.pop().expect("one piece")
                     } else {
-                        b.call("concat", vec![b.list(pieces)], vec![("axis", b.int(k as i128))])
+                        b.call(
+                            "concat",
+                            vec![b.list(pieces)],
+                            vec![("axis", b.int(k as i128))],
+                        )
                     };
                     shape[k] = b.int(out);
                     // Checked once and read by name by the next axis's slices (not a copy
@@ -1398,15 +1466,23 @@ impl Checker<'_> {
                 let (lens, open) = spatial_lens(&dims, &kernel, &dilations);
                 let any_open = open.iter().any(|&o| o);
                 if any_open && name == "max_pool_with_indices" {
-                    return fail(self, "its spatial dims must be literals (the indices count them)".into());
+                    return fail(
+                        self,
+                        "its spatial dims must be literals (the indices count them)".into(),
+                    );
                 }
                 let mut pads = pads;
                 if auto_pad.0 != "notset" {
                     if list("pads").is_some() {
-                        self.errors.push(auto_pad.1, format!("`{name}` takes `pads` or `auto_pad`, not both (ONNX)"));
+                        self.errors.push(
+                            auto_pad.1,
+                            format!("`{name}` takes `pads` or `auto_pad`, not both (ONNX)"),
+                        );
                         return vec![Typed::Poison];
                     }
-                    pads = match auto_pads_open(auto_pad.0, &lens, &open, &kernel, &strides, &dilations) {
+                    pads = match auto_pads_open(
+                        auto_pad.0, &lens, &open, &kernel, &strides, &dilations,
+                    ) {
                         Ok(p) => p,
                         Err(why) => return fail(self, why),
                     };
@@ -1462,7 +1538,10 @@ impl Checker<'_> {
                     .expect("a kernel has a position");
                 if name == "max_pool_with_indices" {
                     let Some(cn) = dims[1].as_static() else {
-                        return fail(self, "its channel dim must be a literal (the indices count it)".into());
+                        return fail(
+                            self,
+                            "its channel dim must be a literal (the indices count it)".into(),
+                        );
                     };
                     let n = match &dims[0] {
                         Dim::Static(n) => b.int(*n as i128),
@@ -1479,7 +1558,13 @@ impl Checker<'_> {
                     let mut steps = vec![0i128; rank];
                     for a in (0..rank).rev() {
                         steps[a] = stride;
-                        stride *= if a == 0 { 1 } else if a == 1 { cn as i128 } else { lens[a - 2] };
+                        stride *= if a == 0 {
+                            1
+                        } else if a == 1 {
+                            cn as i128
+                        } else {
+                            lens[a - 2]
+                        };
                     }
                     let mut flat: Option<Expr> = None;
                     for (a, size) in sizes.into_iter().enumerate() {
@@ -1586,11 +1671,7 @@ impl Checker<'_> {
                                 Add,
                                 b.bin(
                                     Mul,
-                                    b.call(
-                                        "arange",
-                                        vec![size],
-                                        vec![("dtype", b.var(xd.name()))],
-                                    ),
+                                    b.call("arange", vec![size], vec![("dtype", b.var(xd.name()))]),
                                     b.float(0.0),
                                 ),
                                 b.float(1.0),
@@ -1845,7 +1926,10 @@ mod tests {
         assert_eq!(taps[0].idx, [0, 0]);
         assert_eq!(taps[1].idx, [0, 1]);
         assert_eq!(taps[1].coeffs.as_deref(), Some(&[0.75, 0.25][..]));
-        assert_eq!(resize_runs(&taps), [(0, 1, 1, 1), (1, 2, 1, 15), (31, 1, 1, 1)]);
+        assert_eq!(
+            resize_runs(&taps),
+            [(0, 1, 1, 1), (1, 2, 1, 15), (31, 1, 1, 1)]
+        );
         // Nearest 3× asymmetric (rounding): three phases, then the outputs whose position
         // rounds past the end (clamped) one by one.
         let taps = resize_taps(&mode("nearest", "asymmetric"), 5, 15, 3.0);
