@@ -1342,6 +1342,17 @@ fn op_triu() {
 
 #[test]
 #[rustfmt::skip]
+fn op_max_pool_with_indices() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: f32[1, 1, 2, 4]| max_pool_with_indices(x, kernel_shape = [2, 2], strides = [2, 2]));
+    let x = Tensor::<f32, Shape![1, 1, 2, 4]>::from_vec(vec![1.0, 5.0, 2.0, 0.0, 3.0, 4.0, 8.0, 8.0]).unwrap();
+    let (values, indices) = f(&x);
+    assert_eq!(values.as_slice(), &[5.0, 8.0]);
+    assert_eq!(indices.as_slice(), &[1, 6]);
+}
+
+#[test]
+#[rustfmt::skip]
 fn op_split() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: i32[5]| split(x, [2, 3]));
@@ -1474,6 +1485,16 @@ fn op_conv() {
 
 #[test]
 #[rustfmt::skip]
+fn op_conv_transpose() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: f32[1, 1, 2], w: f32[1, 1, 2]| conv_transpose(x, w, strides = [2]));
+    let x = Tensor::<f32, Shape![1, 1, 2]>::from_vec(vec![1.0, 2.0]).unwrap();
+    let w = Tensor::<f32, Shape![1, 1, 2]>::from_vec(vec![1.0, 10.0]).unwrap();
+    assert_eq!(f(&x, &w).as_slice(), &[1.0, 10.0, 2.0, 20.0]);
+}
+
+#[test]
+#[rustfmt::skip]
 fn op_max_pool() {
     use tensorgraph::prelude::*;
     let f = graph!(|x: f32[1, 1, 2, 4]| max_pool(x, kernel_shape = [2, 2], strides = [2, 2]));
@@ -1497,6 +1518,15 @@ fn op_lp_pool() {
     let f = graph!(|x: f64[1, 1, 2]| lp_pool(x, kernel_shape = [2], p = 2.0));
     let x = Tensor::<f64, Shape![1, 1, 2]>::from_vec(vec![3.0, 4.0]).unwrap();
     assert!((f(&x).as_slice()[0] - 5.0).abs() < 1e-12);
+}
+
+#[test]
+#[rustfmt::skip]
+fn op_resize() {
+    use tensorgraph::prelude::*;
+    let f = graph!(|x: f32[1, 1, 2]| resize(x, scales = [1.0, 1.0, 2.0], mode = linear));
+    let x = Tensor::<f32, Shape![1, 1, 2]>::from_vec(vec![1.0, 3.0]).unwrap();
+    assert_eq!(f(&x).as_slice(), &[1.0, 1.5, 2.5, 3.0]);
 }
 
 #[test]

@@ -384,19 +384,31 @@ assert!((y.as_slice()[0] + 1.0).abs() < 1e-8 && (y.as_slice()[1] - 1.0).abs() < 
     TensorDoc { name: "lrn", args: "x", dtypes: Some("floats, unchanged"), formula: "ONNX `LRN`: `x / (bias + alpha / size * sum of x^2 over the size channels around)^beta`", precision: "as `pow`", example: Code(r#"let f = graph!(|x: f64[1, 2, 1]| lrn(x, size = 1, alpha = 1.0, beta = 1.0, bias = 0.0));
 let x = Tensor::<f64, Shape![1, 2, 1]>::from_vec(vec![2.0, 4.0]).unwrap();
 assert_eq!(f(&x).as_slice(), &[0.5, 0.25]);"#) },
-    TensorDoc { name: "conv", args: "x, w, b", dtypes: Some("floats; `w` `[O, C / group, k…]` and the optional bias `b` `[O]` of `x`'s dtype"), formula: "ONNX `Conv` over 1 to 3 literal spatial axes: `y[n, o, i…] = b[o] + Σ x_padded[n, c, i·stride + k·dilation…] · w[o, c, k…]` within each group", precision: "each product as `einsum`'s GEMM bound, the positions summed in order", example: Code(r#"let f = graph!(|x: f32[1, 1, 3], w: f32[1, 1, 2]| conv(x, w));
+    TensorDoc { name: "conv", args: "x, w, b", dtypes: Some("floats; `w` `[O, C / group, k…]` and the optional bias `b` `[O]` of `x`'s dtype"), formula: "ONNX `Conv` over 1 to 3 spatial axes (literal, or symbolic with dim-expression output lengths; `auto_pad`): `y[n, o, i…] = b[o] + Σ x_padded[n, c, i·stride + k·dilation…] · w[o, c, k…]` within each group", precision: "each product as `einsum`'s GEMM bound, the positions summed in order", example: Code(r#"let f = graph!(|x: f32[1, 1, 3], w: f32[1, 1, 2]| conv(x, w));
 let x = Tensor::<f32, Shape![1, 1, 3]>::from_vec(vec![1.0, 2.0, 3.0]).unwrap();
 let w = Tensor::<f32, Shape![1, 1, 2]>::from_vec(vec![1.0, 10.0]).unwrap();
 assert_eq!(f(&x, &w).as_slice(), &[21.0, 32.0]);"#) },
-    TensorDoc { name: "max_pool", args: "x", dtypes: Some("floats, unchanged"), formula: "ONNX `MaxPool` over the literal spatial axes: the maximum of each window (`kernel_shape`, `strides`, `pads`, `dilations`, `ceil_mode`)", precision: "exact", example: Code(r#"let f = graph!(|x: f32[1, 1, 2, 4]| max_pool(x, kernel_shape = [2, 2], strides = [2, 2]));
+    TensorDoc { name: "conv_transpose", args: "x, w, b", dtypes: Some("floats; `w` `[C, M / group, k…]` and the optional bias `b` `[M]` of `x`'s dtype"), formula: "ONNX `ConvTranspose` over 1 to 3 literal spatial axes: each input element times the kernel lands at `i·stride + k·dilation - pad_begin`; the output is `stride·(L - 1) + output_padding + dilation·(k - 1) + 1 - pads` long, or `output_shape` (`auto_pad = same_*`: `L·stride`) with the pads derived as ONNX's spec says", precision: "as `conv` over the zero-stuffed input", example: Code(r#"let f = graph!(|x: f32[1, 1, 2], w: f32[1, 1, 2]| conv_transpose(x, w, strides = [2]));
+let x = Tensor::<f32, Shape![1, 1, 2]>::from_vec(vec![1.0, 2.0]).unwrap();
+let w = Tensor::<f32, Shape![1, 1, 2]>::from_vec(vec![1.0, 10.0]).unwrap();
+assert_eq!(f(&x, &w).as_slice(), &[1.0, 10.0, 2.0, 20.0]);"#) },
+    TensorDoc { name: "max_pool", args: "x", dtypes: Some("floats, unchanged"), formula: "ONNX `MaxPool` over 1 to 3 spatial axes (literal or symbolic): the maximum of each window (`kernel_shape`, `strides`, `pads`, `dilations`, `ceil_mode`, `auto_pad`)", precision: "exact", example: Code(r#"let f = graph!(|x: f32[1, 1, 2, 4]| max_pool(x, kernel_shape = [2, 2], strides = [2, 2]));
 let x = Tensor::<f32, Shape![1, 1, 2, 4]>::from_vec(vec![1.0, 5.0, 2.0, 0.0, 3.0, 4.0, 8.0, 1.0]).unwrap();
 assert_eq!(f(&x).as_slice(), &[5.0, 8.0]);"#) },
+    TensorDoc { name: "max_pool_with_indices", args: "x", dtypes: Some("floats → a tuple of values (`x`'s dtype) and indices (`i64`)"), formula: "ONNX `MaxPool` with its `Indices` output (`storage_order = 0`): `max_pool`'s values and the flat NCHW index into `x` of each window's first maximum (its first NaN when it holds one; -1 for a window of padding alone); a literal channel count", precision: "exact", example: Code(r#"let f = graph!(|x: f32[1, 1, 2, 4]| max_pool_with_indices(x, kernel_shape = [2, 2], strides = [2, 2]));
+let x = Tensor::<f32, Shape![1, 1, 2, 4]>::from_vec(vec![1.0, 5.0, 2.0, 0.0, 3.0, 4.0, 8.0, 8.0]).unwrap();
+let (values, indices) = f(&x);
+assert_eq!(values.as_slice(), &[5.0, 8.0]);
+assert_eq!(indices.as_slice(), &[1, 6]);"#) },
     TensorDoc { name: "average_pool", args: "x", dtypes: Some("floats, unchanged"), formula: "ONNX `AveragePool`: the mean of each window, over its real elements unless `count_include_pad = true`", precision: "the window's sum rounds once per element, then one division", example: Code(r#"let f = graph!(|x: f32[1, 1, 1, 4]| average_pool(x, kernel_shape = [1, 2], strides = [1, 2]));
 let x = Tensor::<f32, Shape![1, 1, 1, 4]>::from_vec(vec![1.0, 3.0, 2.0, 6.0]).unwrap();
 assert_eq!(f(&x).as_slice(), &[2.0, 4.0]);"#) },
     TensorDoc { name: "lp_pool", args: "x", dtypes: Some("floats, unchanged"), formula: "ONNX `LpPool`: `(sum of |x|^p over the window)^(1/p)`", precision: "as `pow`", example: Code(r#"let f = graph!(|x: f64[1, 1, 2]| lp_pool(x, kernel_shape = [2], p = 2.0));
 let x = Tensor::<f64, Shape![1, 1, 2]>::from_vec(vec![3.0, 4.0]).unwrap();
 assert!((f(&x).as_slice()[0] - 5.0).abs() < 1e-12);"#) },
+    TensorDoc { name: "resize", args: "x", dtypes: Some("every dtype for `mode = nearest`, floats for `linear` and `cubic`; unchanged"), formula: "ONNX `Resize` with literal `scales` or `sizes` (per axis of `axes`): each output position maps back by `coordinate_transformation_mode` (`half_pixel`, `half_pixel_symmetric`, `pytorch_half_pixel`, `align_corners`, `asymmetric`) and reads the nearest element (`nearest_mode`), the two around it (`linear`) or four (`cubic`, `cubic_coeff_a`, `exclude_outside`), edges clamped", precision: "coefficients in `f64`, rounded to the dtype; each axis in turn, the last first", example: Code(r#"let f = graph!(|x: f32[1, 1, 2]| resize(x, scales = [1.0, 1.0, 2.0], mode = linear));
+let x = Tensor::<f32, Shape![1, 1, 2]>::from_vec(vec![1.0, 3.0]).unwrap();
+assert_eq!(f(&x).as_slice(), &[1.0, 1.5, 2.5, 3.0]);"#) },
     TensorDoc { name: "global_average_pool", args: "x", dtypes: Some("floats, unchanged"), formula: "ONNX `GlobalAveragePool`: the mean over the spatial axes, kept as 1s", precision: "sums in `f64` for `f32`", example: Code(r#"let f = graph!(|x: f32[1, 1, 2, 2]| global_average_pool(x));
 let x = Tensor::<f32, Shape![1, 1, 2, 2]>::from_vec(vec![1.0, 2.0, 3.0, 6.0]).unwrap();
 assert_eq!(f(&x).as_slice(), &[3.0]);"#) },

@@ -1,6 +1,6 @@
 //! Ops whose value is a tuple of tensors, bound with `let (a, b) = …` or returned as the
-//! graph's outputs (docs/language.md, "Tuple-valued ops"): `split`, and `top_k`
-//! (`check/ranking.rs`).
+//! graph's outputs (docs/language.md, "Tuple-valued ops"): `split`, `top_k`
+//! (`check/ranking.rs`) and `max_pool_with_indices` (`check/vision.rs`).
 
 use proc_macro2::Span;
 
@@ -12,7 +12,7 @@ use crate::ops::{self, TensorOpKind};
 use crate::shape::Dim;
 
 /// The tuple-valued ops.
-pub(super) const TUPLE_OPS: &[&str] = &["split", "top_k"];
+pub(super) const TUPLE_OPS: &[&str] = &["split", "top_k", "max_pool_with_indices"];
 
 impl Checker<'_> {
     /// The parts of a tuple-valued op's call, `count` of them when the pattern or the
@@ -37,6 +37,7 @@ impl Checker<'_> {
         let parts = match name.as_str() {
             "split" => self.check_split(func.span(), args, named)?,
             "top_k" => self.check_top_k(func.span(), args, named)?,
+            "max_pool_with_indices" => self.check_pool_with_indices(func.span(), args, named)?,
             _ => {
                 self.errors.push(
                     func.span(),

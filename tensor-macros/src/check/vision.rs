@@ -9,10 +9,7 @@
 use proc_macro2::Span;
 
 use super::{type_text, Checker, Typed};
-use crate::ast::BinOp::{Add, Div, Mul, Sub};
 use crate::ast::{Expr, LitValue, NamedArg, UnOp};
-use crate::dtype::DType;
-use crate::ir::NodeId;
 use crate::ops::TensorOp;
 use crate::shape::Dim;
 
@@ -107,364 +104,25 @@ struct Windows {
     /// `pad`'s counts for every axis: the given pads, plus at the end what a ceil-mode
     /// window needs.
     pads: Vec<i128>,
+    /// Per spatial axis, whether its length is symbolic (a name or an expression): its
+    /// views end counted from the axis's end, so every view has the same length
+    /// expression, `(L + pads - dilation·(k - 1) - 1) / stride + 1`; a window longer than
+    /// the padded axis is the call's `Err` (the slice's bounds).
+    open: Vec<bool>,
 }
 
 impl Windows {
-    /// ONNX's output lengths `floor((L + pads - dilation·(k - 1) - 1) / stride) + 1`
-    /// (`ceil` with `ceil`), or why a window does not fit.
-    fn plan(
-        rank: usize,
-        kernel: &[i128],
-        strides: &[i128],
-        dilations: &[i128],
-        pads: &[i128],
-        lens: &[i128],
-        ceil: bool,
-    ) -> Result<Windows, String> {
-        let r = rank - 2;
-        let mut outs = Vec::new();
-        let mut full_pads = vec![0i128; 2 * rank];
-        for a in 0..r {
-            let span_a = (kernel[a] - 1) * dilations[a] + 1;
-            let padded = lens[a] + pads[a] + pads[r + a];
-            if span_a > padded {
-                return Err(format!(
-                    "a window of {span_a} (kernel {} × dilation {}) is longer than spatial axis {a} padded to {padded}",
-                    kernel[a], dilations[a]
-                ));
-            }
-            let room = padded - span_a;
-            let out = if ceil {
-                (room + strides[a] - 1) / strides[a] + 1
-            } else {
-                room / strides[a] + 1
-            };
-            outs.push(out);
-            full_pads[2 * (a + 2)] = pads[a];
-            full_pads[2 * (a + 2) + 1] =
-                pads[r + a] + ((out - 1) * strides[a] + span_a - padded).max(0);
-        }
-        Ok(Windows {
-            strides: strides.to_vec(),
-            dilations: dilations.to_vec(),
-            kernel: kernel.to_vec(),
-            outs,
-            pads: full_pads,
-        })
-    }
-
-    /// Every kernel position, the last axis fastest.
-    fn offsets(&self) -> Vec<Vec<i128>> {
-        let mut offsets: Vec<Vec<i128>> = vec![Vec::new()];
-        for &k in &self.kernel {
-            offsets = offsets
-                .into_iter()
-                .flat_map(|o| {
-                    (0..k).map(move |i| {
-                        let mut o = o.clone();
-                        o.push(i);
-                        o
-                    })
-                })
-                .collect();
-        }
-        offsets
-    }
-
-    /// The strided view of the padded `base` that kernel position `offset` reads: one
-    /// element per output position.
-    fn view(&self, b: &Build, base: Expr, offset: &[i128]) -> Expr {
-        let mut e = base;
-        for (a, &o) in offset.iter().enumerate() {
-            let start = o * self.dilations[a];
-            let end = start + (self.outs[a] - 1) * self.strides[a] + 1;
-            e = b.call(
-                "slice",
-                vec![e],
-                vec![
-                    ("axis", b.int(a as i128 + 2)),
-                    ("start", b.int(start)),
-                    ("end", b.int(end)),
-                    ("step", b.int(self.strides[a])),
-                ],
-            );
-        }
-        e
-    }
-}
-
-/// The named arguments of a vision op (`Checker::vision_named_args`), by parameter name.
-struct VisionArgs {
-    floats: Vec<(&'static str, f64)>,
-    ints: Vec<(&'static str, i128)>,
-    axes: Option<Vec<i128>>,
-    /// `depth_to_space`'s `mode`: `dcr` or `crd`.
-    mode: String,
-    lists: Vec<(&'static str, Vec<i128>)>,
-    flags: Vec<(&'static str, bool)>,
-}
-
-impl VisionArgs {
-    fn float(&self, key: &str, default: f64) -> f64 {
-        self.floats
-            .iter()
-            .find(|f| f.0 == key)
-            .map_or(default, |f| f.1)
-    }
-    fn list(&self, key: &str) -> Option<Vec<i128>> {
-        self.lists.iter().find(|f| f.0 == key).map(|f| f.1.clone())
-    }
-    fn flag(&self, key: &str) -> bool {
-        self.flags.iter().find(|f| f.0 == key).is_some_and(|f| f.1)
-    }
-    fn int(&self, key: &str) -> Option<i128> {
-        self.ints.iter().find(|f| f.0 == key).map(|f| f.1)
-    }
-}
-
-/// A vision op whose operands passed `Checker::check_vision`'s checks, bound to hidden names:
-/// what each op's builder reads. A builder returns the op's expression, or why the op does
-/// not apply to these operands (`check_vision` reports it after the op and `x`'s type).
-struct Vision<'a> {
-    b: Build,
-    name: &'static str,
-    span: Span,
-    args: VisionArgs,
-    /// The operands' nodes, the hidden names they are bound to, and their types.
-    nodes: &'a [NodeId],
-    names: &'a [String],
-    operands: Vec<(DType, Vec<Dim>)>,
-    /// `x`'s dtype, dims and rank, its spatial axes (2..rank) and `epsilon`.
-    xd: DType,
-    dims: &'a [Dim],
-    rank: usize,
-    spatial: Vec<i128>,
-    eps: f64,
-}
-
-impl Vision<'_> {
-    /// Operand `k`, by its hidden name.
-    fn v(&self, k: usize) -> Expr {
-        self.b.var(&self.names[k])
-    }
-
-    /// `(x - m) / sqrt(var + eps) * scale + bias`, the last two per channel.
-    fn normalise(&self, centred: Expr, var: Expr, eps: f64, affine: Option<(Expr, Expr)>) -> Expr {
-        let (b, rank) = (&self.b, self.rank);
-        let sd = b.call("sqrt", vec![b.bin(Add, var, b.float(eps))], Vec::new());
-        let y = b.bin(Div, centred, sd);
-        match affine {
-            Some((s, t)) => b.bin(
-                Add,
-                b.bin(Mul, y, b.per_channel(s, rank)),
-                b.per_channel(t, rank),
-            ),
-            None => y,
-        }
-    }
-
-    /// The mean of `e` over `axes`, kept as axes of length 1.
-    fn mean_over(&self, e: Expr, axes: &[i128]) -> Expr {
-        let b = &self.b;
-        b.call(
-            "mean",
-            vec![e],
-            vec![
-                ("axis", b.ints(axes.iter().copied())),
-                ("keepdims", Expr::Lit(LitValue::Bool(true), self.span)),
-            ],
-        )
-    }
-
-    /// `global_max_pool`: the max over the spatial axes.
-    fn global_max_pool(&self) -> Expr {
-        let b = &self.b;
-        b.call(
-            "max",
-            vec![self.v(0)],
-            vec![
-                ("axis", b.ints(self.spatial.iter().copied())),
-                ("keepdims", Expr::Lit(LitValue::Bool(true), self.span)),
-            ],
-        )
-    }
-
-    /// `batch_norm`: `(x - mean) / sqrt(var + eps) * scale + bias` with the given statistics.
-    fn batch_norm(&self) -> Result<Expr, String> {
-        let (rank, eps) = (self.rank, self.eps);
-        let b = &self.b;
-        let v = |k: usize| self.v(k);
-        let normalise = |centred: Expr, var: Expr, eps: f64, affine: Option<(Expr, Expr)>| {
-            self.normalise(centred, var, eps, affine)
-        };
-        let centred = b.bin(Sub, v(0), b.per_channel(v(3), rank));
-        Ok(normalise(
-            centred,
-            b.per_channel(v(4), rank),
-            eps,
-            Some((v(1), v(2))),
-        ))
-    }
-
-    /// `instance_norm` and `mean_variance_normalization`: centred and divided by the
-    /// standard deviation over `axes` (by default the spatial axes for `instance_norm`, which
-    /// then scales and shifts per channel; `N` and the spatial axes for the other).
-    fn instance_norm(&self) -> Result<Expr, String> {
-        let (name, rank, eps) = (self.name, self.rank, self.eps);
-        let b = &self.b;
-        let spatial = &self.spatial;
-        let axes = &self.args.axes;
-        let v = |k: usize| self.v(k);
-        let mean_over = |e: Expr, axes: &[i128]| self.mean_over(e, axes);
-        let normalise = |centred: Expr, var: Expr, eps: f64, affine: Option<(Expr, Expr)>| {
-            self.normalise(centred, var, eps, affine)
-        };
-        let over = match (&axes, name) {
-            (Some(a), _) => a.clone(),
-            (None, "instance_norm") => spatial.clone(),
-            (None, _) => [0i128].into_iter().chain(2..rank as i128).collect(),
-        };
-        if over.is_empty() {
-            return Err("there are no axes to normalise over".into());
-        }
-        let m = mean_over(v(0), &over);
-        let d = b.bin(Sub, v(0), m);
-        let var = mean_over(b.bin(Mul, d.clone(), d.clone()), &over);
-        Ok(if name == "instance_norm" {
-            normalise(d, var, eps, Some((v(1), v(2))))
-        } else {
-            // ONNX's function body: `(x - mean) / (sqrt(var) + 1e-9)`.
-            let sd = b.bin(Add, b.call("sqrt", vec![var], Vec::new()), b.float(1e-9));
-            b.bin(Div, d, sd)
-        })
-    }
-
-    /// `group_norm`: the channels regrouped into `num_groups` groups, normalised over each
-    /// group and its spatial axes, then scaled and shifted per channel.
-    fn group_norm(&self) -> Result<Expr, String> {
-        let (rank, eps) = (self.rank, self.eps);
-        let b = &self.b;
-        let dims = self.dims;
-        let v = |k: usize| self.v(k);
-        let mean_over = |e: Expr, axes: &[i128]| self.mean_over(e, axes);
-        let normalise = |centred: Expr, var: Expr, eps: f64, affine: Option<(Expr, Expr)>| {
-            self.normalise(centred, var, eps, affine)
-        };
-        let int = |key: &str| self.args.int(key);
-        let Some(g) = int("num_groups") else {
-            return Err("it needs `num_groups = G`".into());
-        };
-        let (Some(c), true) = (
-            dims[1].as_static(),
-            dims[2..].iter().all(|d| d.as_static().is_some()),
-        ) else {
-            return Err(
-                "its channels and spatial dims must be literals (groups regroup them)".into(),
-            );
-        };
-        if c as i128 % g != 0 {
-            return Err(format!("{g} groups do not divide {c} channels"));
-        }
-        let n = match &dims[0] {
-            Dim::Static(n) => b.int(*n as i128),
-            Dim::Named(n) => b.var(n),
-            Dim::Expr(_) => {
-                return Err(
-                    "its batch dim is an expression, which a reshape target cannot name".into(),
-                )
-            }
-        };
-        let grouped = b.call(
-            "reshape",
-            vec![v(0), b.list(vec![n.clone(), b.int(g), b.int(-1)])],
-            Vec::new(),
-        );
-        let m = mean_over(grouped.clone(), &[2]);
-        let d = b.bin(Sub, grouped, m);
-        let var = mean_over(b.bin(Mul, d.clone(), d.clone()), &[2]);
-        let y = normalise(d, var, eps, None);
-        let mut back = vec![n];
-        back.extend(
-            dims[1..]
-                .iter()
-                .map(|d| b.int(d.as_static().expect("literal") as i128)),
-        );
-        let y = b.call("reshape", vec![y, b.list(back)], Vec::new());
-        Ok(b.bin(
-            Add,
-            b.bin(Mul, y, b.per_channel(v(1), rank)),
-            b.per_channel(v(2), rank),
-        ))
-    }
-
-    /// `conv`: one term per kernel position (a strided view of the padded input times the
-    /// weight at that position: elementwise when depthwise, an `einsum` per group otherwise),
-    /// summed, plus the bias.
-    fn conv(&self) -> Result<Expr, String> {
-        let (span, rank, xd) = (self.span, self.rank, self.xd);
-        let b = &self.b;
-        let dims = self.dims;
-        let nodes = self.nodes;
-        let v = |k: usize| self.v(k);
-        let list = |key: &str| self.args.list(key);
-        let int = |key: &str| self.args.int(key);
-        if !(3..=5).contains(&rank) {
-            return Err("it takes `[N, C, spatial…]` with 1 to 3 spatial axes".into());
-        }
-        let r = rank - 2;
-        let (wd, wdims) = self.operands[1].clone();
-        if wd != xd || wdims.len() != rank {
-            return Err(format!(
-                "the weight is `{}[O, C / group, k…]` of rank {rank}, found {}",
-                xd.name(),
-                type_text(wd, &wdims)
-            ));
-        }
-        let g = int("group").unwrap_or(1);
-        let lit = |d: &Dim| d.as_static().map(|n| n as i128);
-        let (Some(c), Some(o), Some(cg)) = (lit(&dims[1]), lit(&wdims[0]), lit(&wdims[1])) else {
-            return Err("its channels and the weight's dims must be literals".into());
-        };
-        if c % g != 0 || o % g != 0 || cg != c / g {
-            return Err(format!("`group = {g}` must divide the {c} input and {o} output channels, and the weight's axis 1 ({cg}) is the channels per group ({})", c / g.max(1)));
-        }
-        if nodes.len() == 3 {
-            let (bd, bdims) = self.operands[2].clone();
-            if bd != xd || bdims != [wdims[0].clone()] {
-                return Err(format!(
-                    "the bias is `{}[{o}]`, found {}",
-                    xd.name(),
-                    type_text(bd, &bdims)
-                ));
-            }
-        }
-        let kernel: Option<Vec<i128>> = wdims[2..].iter().map(lit).collect();
-        let lens: Option<Vec<i128>> = dims[2..].iter().map(lit).collect();
-        let (Some(kernel), Some(lens)) = (kernel, lens) else {
-            return Err("its spatial dims and the kernel's must be literals (named spatial dims are not supported yet)".into());
-        };
-        if let Some(k) = list("kernel_shape") {
-            if k != kernel {
-                return Err(format!(
-                    "`kernel_shape = {k:?}` differs from the weight's {kernel:?}"
-                ));
-            }
-        }
-        let strides = list("strides").unwrap_or(vec![1; r]);
-        let dilations = list("dilations").unwrap_or(vec![1; r]);
-        let pads = list("pads").unwrap_or(vec![0; 2 * r]);
-        if strides.len() != r
-            || dilations.len() != r
-            || pads.len() != 2 * r
-            || strides.iter().chain(&dilations).any(|&s| s == 0)
-        {
-            return Err(format!("`strides`, `dilations` take {r} values ≥ 1 and `pads` {} (every begin, then every end)", 2 * r));
-        }
-        let plan = Windows::plan(rank, &kernel, &strides, &dilations, &pads, &lens, false)?;
-        let padded = b.call("pad", vec![v(0), b.ints(plan.pads.clone())], Vec::new());
+    /// `Σ_k einsum(view_k, w_k)`: the convolution of the padded input `padded` (`[N, C,
+    /// spatial…]`) with `weight` (`[O, C / g, k…]`), one product per kernel position over
+    /// that position's strided view; per group, concatenated along the channels;
+    /// depthwise as an elementwise product.
+    fn conv_sum(&self, b: &Build, padded: Expr, weight: Expr, c: i128, o: i128, g: i128) -> Expr {
+        use crate::ast::BinOp::{Add, Mul};
+        let span = b.span;
+        let r = self.kernel.len();
         // The weight at one kernel position: `[O, C / group]`.
         let tap = |offset: &[i128]| -> Expr {
-            let mut e = v(1);
+            let mut e = weight.clone();
             for (a, &k) in offset.iter().enumerate().rev() {
                 let one = b.call(
                     "slice",
@@ -479,12 +137,12 @@ impl Vision<'_> {
             }
             e
         };
-        let offsets = plan.offsets();
+        let offsets = self.offsets();
         let letters = ["w", "hw", "dhw"][r - 1];
         let depthwise = g == c && o == c;
         let mut terms = Vec::new();
         for off in &offsets {
-            let view = plan.view(b, padded.clone(), off);
+            let view = self.view(b, padded.clone(), off);
             let w_k = tap(off);
             let term = if depthwise {
                 // out[n, c] = Σ x[n, c] · w[c, 0, k]: elementwise, one fused pass.
@@ -546,350 +204,345 @@ impl Vision<'_> {
             };
             terms.push(term);
         }
-        let total = terms
+        terms
             .into_iter()
             .reduce(|a, t| b.bin(Add, a, t))
-            .expect("a kernel position");
-        Ok(if nodes.len() == 3 {
-            b.bin(Add, total, b.per_channel(v(2), rank))
-        } else {
-            total
-        })
+            .expect("a kernel position")
     }
-
-    /// `max_pool`, `average_pool` and `lp_pool`: one strided view of the padded input per
-    /// kernel position, combined; an average divides by the window's count of real elements
-    /// unless `count_include_pad`.
-    fn pool(&self) -> Result<Expr, String> {
-        let (name, span, rank, xd) = (self.name, self.span, self.rank, self.xd);
-        let b = &self.b;
-        let dims = self.dims;
-        let v = |k: usize| self.v(k);
-        let float = |key: &str, default: f64| self.args.float(key, default);
-        let list = |key: &str| self.args.list(key);
-        let flag = |key: &str| self.args.flag(key);
+    /// ONNX's output lengths `floor((L + pads - dilation·(k - 1) - 1) / stride) + 1`
+    /// (`ceil` with `ceil`), or why a window does not fit.
+    fn plan(
+        rank: usize,
+        kernel: &[i128],
+        strides: &[i128],
+        dilations: &[i128],
+        pads: &[i128],
+        lens: &[i128],
+        ceil: bool,
+    ) -> Result<Windows, String> {
         let r = rank - 2;
-        let Some(kernel) = list("kernel_shape") else {
-            return Err("it needs `kernel_shape = [k, …]`, one size per spatial axis".into());
-        };
-        let strides = list("strides").unwrap_or(vec![1; r]);
-        let dilations = list("dilations").unwrap_or(vec![1; r]);
-        let pads = list("pads").unwrap_or(vec![0; 2 * r]);
-        if r == 0
-            || kernel.len() != r
-            || strides.len() != r
-            || dilations.len() != r
-            || pads.len() != 2 * r
-        {
-            return Err(format!("`kernel_shape`, `strides`, `dilations` take {r} values and `pads` {} (every begin, then every end)", 2 * r));
-        }
-        if kernel
-            .iter()
-            .chain(&strides)
-            .chain(&dilations)
-            .any(|&k| k == 0)
-        {
-            return Err("kernel sizes, strides and dilations are at least 1".into());
-        }
-        let lits: Option<Vec<i128>> = dims[2..]
-            .iter()
-            .map(|d| d.as_static().map(|n| n as i128))
-            .collect();
-        let Some(lens) = lits else {
-            return Err(
-                "its spatial dims must be literals (pooling over named ones is not supported yet)"
-                    .into(),
-            );
-        };
-        let ceil = flag("ceil_mode");
-        if ceil && name != "max_pool" {
-            return Err("`ceil_mode = true` is supported by `max_pool` only so far".into());
-        }
-        let plan = Windows::plan(rank, &kernel, &strides, &dilations, &pads, &lens, ceil)?;
-        let p = float("p", 2.0);
-        let source = match name {
-            "lp_pool" => b.call(
-                "pow",
-                vec![b.call("abs", vec![v(0)], Vec::new()), b.float(p)],
-                Vec::new(),
-            ),
-            _ => v(0),
-        };
-        let fill = if name == "max_pool" {
-            b.float(f64::NEG_INFINITY)
-        } else {
-            b.float(0.0)
-        };
-        let padded = b.call(
-            "pad",
-            vec![source, b.ints(plan.pads.clone())],
-            vec![("value", fill)],
-        );
-        // One strided view per kernel offset.
-        let offsets = plan.offsets();
-        let combine = |a: Expr, c: Expr| {
-            if name == "max_pool" {
-                b.call("max", vec![a, c], Vec::new())
-            } else {
-                b.bin(Add, a, c)
-            }
-        };
-        let total = offsets
-            .iter()
-            .map(|o| plan.view(b, padded.clone(), o))
-            .reduce(combine)
-            .expect("a kernel has a position");
-        Ok(match name {
-            "max_pool" => total,
-            "lp_pool" => b.call("pow", vec![total, b.float(1.0 / p)], Vec::new()),
-            _ if flag("count_include_pad") => b.bin(Div, total, b.float(offsets.len() as f64)),
-            _ => {
-                // The count of real elements per window: the same windows over a
-                // padded tensor of ones (built from positions: no NaN from `x`).
-                let mut ones: Option<Expr> = None;
-                for (a, &len) in lens.iter().enumerate() {
-                    let line = b.bin(
-                        Add,
-                        b.bin(
-                            Mul,
-                            b.call(
-                                "arange",
-                                vec![b.int(len)],
-                                vec![("dtype", b.var(xd.name()))],
-                            ),
-                            b.float(0.0),
-                        ),
-                        b.float(1.0),
-                    );
-                    let mut pattern: Vec<Expr> = (0..r)
-                        .map(|_| Expr::Lit(LitValue::Char('x'), span))
-                        .collect();
-                    pattern[a] = b.int(0);
-                    let line = b.call("dimshuffle", vec![line, b.list(pattern)], Vec::new());
-                    ones = Some(match ones {
-                        None => line,
-                        Some(o) => b.bin(Mul, o, line),
-                    });
-                }
-                let ones = ones.expect("a spatial axis");
-                let lead = vec![
-                    Expr::Lit(LitValue::Char('x'), span),
-                    Expr::Lit(LitValue::Char('x'), span),
-                ];
-                let ones = b.call(
-                    "dimshuffle",
-                    vec![
-                        ones,
-                        b.list(
-                            lead.into_iter()
-                                .chain((0..r as i128).map(|a| b.int(a)))
-                                .collect(),
-                        ),
-                    ],
-                    Vec::new(),
-                );
-                let padded_ones = b.call("pad", vec![ones, b.ints(plan.pads.clone())], Vec::new());
-                let count = offsets
-                    .iter()
-                    .map(|o| plan.view(b, padded_ones.clone(), o))
-                    .reduce(|a, c| b.bin(Add, a, c))
-                    .expect("a kernel has a position");
-                b.bin(Div, total, count)
-            }
-        })
-    }
-
-    /// `global_lp_pool`: `sum(|x|^p)^(1/p)` over the spatial axes.
-    fn global_lp_pool(&self) -> Result<Expr, String> {
-        let span = self.span;
-        let b = &self.b;
-        let spatial = &self.spatial;
-        let v = |k: usize| self.v(k);
-        let float = |key: &str, default: f64| self.args.float(key, default);
-        let p = float("p", 2.0);
-        let powered = b.call(
-            "pow",
-            vec![b.call("abs", vec![v(0)], Vec::new()), b.float(p)],
-            Vec::new(),
-        );
-        let s = b.call(
-            "sum",
-            vec![powered],
-            vec![
-                ("axis", b.ints(spatial.iter().copied())),
-                ("keepdims", Expr::Lit(LitValue::Bool(true), span)),
-            ],
-        );
-        Ok(b.call("pow", vec![s, b.float(1.0 / p)], Vec::new()))
-    }
-
-    /// `lrn`: `x / (bias + alpha / size · Σ x²)^beta`, the sum over a window of `size`
-    /// channels.
-    fn lrn(&self) -> Result<Expr, String> {
-        let rank = self.rank;
-        let b = &self.b;
-        let dims = self.dims;
-        let v = |k: usize| self.v(k);
-        let float = |key: &str, default: f64| self.args.float(key, default);
-        let int = |key: &str| self.args.int(key);
-        let Some(size) = int("size") else {
-            return Err("it needs `size = n`".into());
-        };
-        let Some(c) = dims[1].as_static() else {
-            return Err("its channel dim must be a literal (the window slides over it)".into());
-        };
-        let (alpha, beta, bias) = (
-            float("alpha", 1e-4),
-            float("beta", 0.75),
-            float("bias", 1.0),
-        );
-        // Σ over channels c - floor((size-1)/2) ..= c + ceil((size-1)/2) of x², with
-        // zeros past the ends: `size` shifted slices of the padded squares.
-        let (before, after) = ((size - 1) / 2, size - 1 - (size - 1) / 2);
-        let mut pads = vec![0i128; 2 * rank];
-        pads[2] = before;
-        pads[3] = after;
-        let sq = b.bin(Mul, v(0), v(0));
-        let padded = b.call("pad", vec![sq, b.ints(pads)], Vec::new());
-        let mut sum: Option<Expr> = None;
-        for i in 0..size {
-            let s = b.call(
-                "slice",
-                vec![padded.clone()],
-                vec![
-                    ("axis", b.int(1)),
-                    ("start", b.int(i)),
-                    ("end", b.int(i + c as i128)),
-                ],
-            );
-            sum = Some(match sum {
-                None => s,
-                Some(acc) => b.bin(Add, acc, s),
-            });
-        }
-        let sum = sum.expect("size ≥ 1");
-        let scale = b.bin(
-            Add,
-            b.float(bias),
-            b.bin(Mul, b.float(alpha / size as f64), sum),
-        );
-        Ok(b.bin(
-            Div,
-            v(0),
-            b.call("pow", vec![scale, b.float(beta)], Vec::new()),
-        ))
-    }
-
-    /// `space_to_depth` and `depth_to_space`: a reshape, a transpose and a reshape.
-    fn rearrange(&self) -> Result<Expr, String> {
-        let (name, rank) = (self.name, self.rank);
-        let b = &self.b;
-        let dims = self.dims;
-        let mode = &self.args.mode;
-        let v = |k: usize| self.v(k);
-        let int = |key: &str| self.args.int(key);
-        // space_to_depth / depth_to_space.
-        let Some(bs) = int("blocksize") else {
-            return Err("it needs `blocksize = b`".into());
-        };
-        if rank != 4 {
-            return Err("it takes `[N, C, H, W]` tensors".into());
-        }
-        let lits: Option<Vec<i128>> = dims[1..]
-            .iter()
-            .map(|d| d.as_static().map(|n| n as i128))
-            .collect();
-        let Some(l) = lits else {
-            return Err("its channel and spatial dims must be literals".into());
-        };
-        let (c, h, w) = (l[0], l[1], l[2]);
-        let n = match &dims[0] {
-            Dim::Static(n) => b.int(*n as i128),
-            Dim::Named(n) => b.var(n),
-            Dim::Expr(_) => {
-                return Err(
-                    "its batch dim is an expression, which a reshape target cannot name".into(),
-                )
-            }
-        };
-        let reshape = |e: Expr, to: Vec<Expr>| b.call("reshape", vec![e, b.list(to)], Vec::new());
-        let transpose = |e: Expr, perm: &[i128]| {
-            b.call(
-                "transpose",
-                vec![e, b.ints(perm.iter().copied())],
-                Vec::new(),
-            )
-        };
-        Ok(if name == "space_to_depth" {
-            if h % bs != 0 || w % bs != 0 {
+        let mut outs = Vec::new();
+        let mut full_pads = vec![0i128; 2 * rank];
+        for a in 0..r {
+            let span_a = (kernel[a] - 1) * dilations[a] + 1;
+            let padded = lens[a] + pads[a] + pads[r + a];
+            if span_a > padded {
                 return Err(format!(
-                    "blocksize {bs} does not divide its height {h} and width {w}"
+                    "a window of {span_a} (kernel {} × dilation {}) is longer than spatial axis {a} padded to {padded}",
+                    kernel[a], dilations[a]
                 ));
             }
-            let t = reshape(
-                v(0),
-                vec![
-                    n.clone(),
-                    b.int(c),
-                    b.int(h / bs),
-                    b.int(bs),
-                    b.int(w / bs),
-                    b.int(bs),
-                ],
-            );
-            let t = transpose(t, &[0, 3, 5, 1, 2, 4]);
-            reshape(t, vec![n, b.int(c * bs * bs), b.int(h / bs), b.int(w / bs)])
-        } else {
-            if c % (bs * bs) != 0 {
-                return Err(format!(
-                    "blocksize² = {} does not divide its {c} channels",
-                    bs * bs
-                ));
-            }
-            let (t, perm) = if mode == "dcr" {
-                (
-                    reshape(
-                        v(0),
-                        vec![
-                            n.clone(),
-                            b.int(bs),
-                            b.int(bs),
-                            b.int(c / (bs * bs)),
-                            b.int(h),
-                            b.int(w),
-                        ],
-                    ),
-                    [0, 3, 4, 1, 5, 2],
-                )
+            let room = padded - span_a;
+            let out = if ceil {
+                (room + strides[a] - 1) / strides[a] + 1
             } else {
-                (
-                    reshape(
-                        v(0),
-                        vec![
-                            n.clone(),
-                            b.int(c / (bs * bs)),
-                            b.int(bs),
-                            b.int(bs),
-                            b.int(h),
-                            b.int(w),
-                        ],
-                    ),
-                    [0, 1, 4, 2, 5, 3],
-                )
+                room / strides[a] + 1
             };
-            let t = transpose(t, &perm);
-            reshape(
-                t,
-                vec![n, b.int(c / (bs * bs)), b.int(h * bs), b.int(w * bs)],
-            )
+            outs.push(out);
+            full_pads[2 * (a + 2)] = pads[a];
+            full_pads[2 * (a + 2) + 1] =
+                pads[r + a] + ((out - 1) * strides[a] + span_a - padded).max(0);
+        }
+        Ok(Windows {
+            strides: strides.to_vec(),
+            dilations: dilations.to_vec(),
+            kernel: kernel.to_vec(),
+            outs,
+            pads: full_pads,
+            open: vec![false; r],
         })
+    }
+
+    /// Every kernel position, the last axis fastest.
+    fn offsets(&self) -> Vec<Vec<i128>> {
+        let mut offsets: Vec<Vec<i128>> = vec![Vec::new()];
+        for &k in &self.kernel {
+            offsets = offsets
+                .into_iter()
+                .flat_map(|o| {
+                    (0..k).map(move |i| {
+                        let mut o = o.clone();
+                        o.push(i);
+                        o
+                    })
+                })
+                .collect();
+        }
+        offsets
+    }
+
+    /// The strided view of the padded `base` that kernel position `offset` reads: one
+    /// element per output position.
+    fn view(&self, b: &Build, base: Expr, offset: &[i128]) -> Expr {
+        let mut e = base;
+        for (a, &o) in offset.iter().enumerate() {
+            let start = o * self.dilations[a];
+            if self.open[a] {
+                let window = (self.kernel[a] - 1) * self.dilations[a] + 1;
+                let from_end = window - 1 - start;
+                let mut named = vec![
+                    ("axis", b.int(a as i128 + 2)),
+                    ("start", b.int(start)),
+                    ("step", b.int(self.strides[a])),
+                ];
+                if from_end > 0 {
+                    named.push(("end", b.int(-from_end)));
+                }
+                e = b.call("slice", vec![e], named);
+                continue;
+            }
+            let end = start + (self.outs[a] - 1) * self.strides[a] + 1;
+            e = b.call(
+                "slice",
+                vec![e],
+                vec![
+                    ("axis", b.int(a as i128 + 2)),
+                    ("start", b.int(start)),
+                    ("end", b.int(end)),
+                    ("step", b.int(self.strides[a])),
+                ],
+            );
+        }
+        e
     }
 }
 
+/// The literal spatial lengths of `dims[2..]`, a symbolic one as the window's own length
+/// (a placeholder that fits; its views are planned from the axis's end), and which are
+/// symbolic.
+fn spatial_lens(dims: &[Dim], kernel: &[i128], dilations: &[i128]) -> (Vec<i128>, Vec<bool>) {
+    dims[2..]
+        .iter()
+        .enumerate()
+        .map(|(a, d)| match d.as_static() {
+            Some(n) => (n as i128, false),
+            None => ((kernel[a] - 1) * dilations[a] + 1, true),
+        })
+        .unzip()
+}
+
+/// `auto_pads` over axes some of which are symbolic: there only a stride of 1 has literal
+/// `same_*` pads (`dilation·(k - 1)` in all), else why not.
+fn auto_pads_open(
+    mode: &str,
+    lens: &[i128],
+    open: &[bool],
+    kernel: &[i128],
+    strides: &[i128],
+    dilations: &[i128],
+) -> Result<Vec<i128>, String> {
+    let r = lens.len();
+    if mode.starts_with("same") {
+        if let Some(a) = (0..r).find(|&a| open[a] && strides[a] != 1) {
+            return Err(format!("`auto_pad = {mode}` over the symbolic spatial axis {a} needs a stride of 1 (its pads would depend on the length modulo {})", strides[a]));
+        }
+    }
+    // A symbolic axis with stride 1: any length gives the same total, `window - 1`.
+    Ok(auto_pads(mode, lens, kernel, strides, dilations))
+}
+
+/// ONNX's `auto_pad` values, lower-case.
+const AUTO_PADS: &[&str] = &["notset", "same_upper", "same_lower", "valid"];
+
+/// The `pads` (every begin, then every end) that `auto_pad` gives a convolution or a pool
+/// over spatial lengths `lens` (ONNX's rule): `valid` none; `same_upper`/`same_lower` the
+/// padding that makes the output `ceil(L / stride)` long, `(out - 1)·stride + dilation·(k - 1)
+/// + 1 - L` in all (never negative), split in half with the odd one at the end
+/// (`same_upper`) or at the beginning (`same_lower`).
+fn auto_pads(
+    mode: &str,
+    lens: &[i128],
+    kernel: &[i128],
+    strides: &[i128],
+    dilations: &[i128],
+) -> Vec<i128> {
+    let r = lens.len();
+    let mut pads = vec![0i128; 2 * r];
+    if mode == "same_upper" || mode == "same_lower" {
+        for a in 0..r {
+            let out = (lens[a] + strides[a] - 1) / strides[a];
+            let span = (kernel[a] - 1) * dilations[a] + 1;
+            let total = ((out - 1) * strides[a] + span - lens[a]).max(0);
+            let head = if mode == "same_upper" {
+                total / 2
+            } else {
+                total - total / 2
+            };
+            pads[a] = head;
+            pads[r + a] = total - head;
+        }
+    }
+    pads
+}
+
+/// ONNX `Resize`'s attribute words, lower-case.
+const RESIZE_MODES: &[&str] = &["nearest", "linear", "cubic"];
+const COORDINATE_MODES: &[&str] = &[
+    "half_pixel",
+    "half_pixel_symmetric",
+    "pytorch_half_pixel",
+    "align_corners",
+    "asymmetric",
+];
+const NEAREST_MODES: &[&str] = &["round_prefer_floor", "round_prefer_ceil", "floor", "ceil"];
+
+/// What one output position of a 1-D resize reads: input positions (clamped to the axis)
+/// and their coefficients, `None` for `nearest` (its one position, selected).
+#[derive(Clone, Debug)]
+struct Taps {
+    idx: Vec<i128>,
+    coeffs: Option<Vec<f64>>,
+}
+
+/// The resize settings that do not change along an axis.
+struct ResizeMode<'a> {
+    mode: &'a str,
+    coordinates: &'a str,
+    nearest: &'a str,
+    cubic_a: f64,
+    exclude_outside: bool,
+}
+
+/// ONNX `Resize` along one axis of length `len` to `out` at `scale` (`out / len` when
+/// `sizes` is given), in f64 as the operator's spec and reference: the coordinate
+/// transform, then the neighbours (`floor(x)`, `floor(x) + 1` for `linear`; `floor(x) - 1
+/// ..= floor(x) + 2` for `cubic`; an integer `x` is read as ratio 1 of the pair or quad
+/// before it, so its neighbours still count with a coefficient 0), edge-clamped.
+fn resize_taps(m: &ResizeMode, len: i128, out: i128, scale: f64) -> Vec<Taps> {
+    let lenf = len as f64;
+    (0..out)
+        .map(|o| {
+            let x = o as f64;
+            let x_ori = match m.coordinates {
+                "half_pixel" => (x + 0.5) / scale - 0.5,
+                "half_pixel_symmetric" => {
+                    let adjustment = out as f64 / (scale * lenf);
+                    let center = lenf / 2.0;
+                    let offset = center * (1.0 - adjustment);
+                    offset + (x + 0.5) / scale - 0.5
+                }
+                "pytorch_half_pixel" => {
+                    if out > 1 {
+                        (x + 0.5) / scale - 0.5
+                    } else {
+                        0.0
+                    }
+                }
+                "align_corners" => {
+                    if out == 1 {
+                        0.0
+                    } else {
+                        x * (lenf - 1.0) / (out as f64 - 1.0)
+                    }
+                }
+                _ => x / scale,
+            };
+            let fl = x_ori.floor();
+            let integer = x_ori == fl;
+            let ratio = if integer { 1.0 } else { x_ori - fl };
+            let fl = fl as i128;
+            let clamp = |i: i128| i.clamp(0, len - 1);
+            match m.mode {
+                "nearest" => {
+                    let pick = if integer {
+                        fl
+                    } else {
+                        match m.nearest {
+                            "round_prefer_floor" if ratio <= 0.5 => fl,
+                            "round_prefer_ceil" if ratio < 0.5 => fl,
+                            "floor" => fl,
+                            _ => fl + 1,
+                        }
+                    };
+                    Taps {
+                        idx: vec![clamp(pick)],
+                        coeffs: None,
+                    }
+                }
+                mode => {
+                    let (raw, mut c): (Vec<i128>, Vec<f64>) = if mode == "linear" {
+                        let base = if integer { fl - 1 } else { fl };
+                        (vec![base, base + 1], vec![1.0 - ratio, ratio])
+                    } else {
+                        let base = if integer { fl - 2 } else { fl - 1 };
+                        let (a, r, s) = (m.cubic_a, ratio, 1.0 - ratio);
+                        (
+                            (base..base + 4).collect(),
+                            vec![
+                                ((a * (r + 1.0) - 5.0 * a) * (r + 1.0) + 8.0 * a) * (r + 1.0)
+                                    - 4.0 * a,
+                                ((a + 2.0) * r - (a + 3.0)) * r * r + 1.0,
+                                ((a + 2.0) * s - (a + 3.0)) * s * s + 1.0,
+                                ((a * (s + 1.0) - 5.0 * a) * (s + 1.0) + 8.0 * a) * (s + 1.0)
+                                    - 4.0 * a,
+                            ],
+                        )
+                    };
+                    if m.exclude_outside {
+                        for (cj, &i) in c.iter_mut().zip(&raw) {
+                            if i < 0 || i >= len {
+                                *cj = 0.0;
+                            }
+                        }
+                        let total: f64 = c.iter().sum();
+                        for cj in &mut c {
+                            *cj /= total;
+                        }
+                    }
+                    Taps {
+                        idx: raw.into_iter().map(clamp).collect(),
+                        coeffs: Some(c),
+                    }
+                }
+            }
+        })
+        .collect()
+}
+
+/// Runs of outputs that repeat with a period: `p` phases, each `count` long, whose
+/// positions advance by `q ≥ 1` per period and whose coefficients repeat (to 1e-13). Each
+/// run is `(first output, p, q, count)`; an output that repeats nothing is a run of one.
+fn resize_runs(taps: &[Taps]) -> Vec<(usize, usize, i128, usize)> {
+    let out = taps.len();
+    let mut runs = Vec::new();
+    let mut o0 = 0;
+    while o0 < out {
+        let mut best = (1usize, 1i128, 1usize);
+        for p in 1..=(out - o0) / 2 {
+            let q = taps[o0 + p].idx[0] - taps[o0].idx[0];
+            if q < 1 {
+                continue;
+            }
+            let same = |a: &Taps, b: &Taps, t: i128| {
+                a.idx.iter().zip(&b.idx).all(|(&i, &j)| j == i + q * t)
+                    && match (&a.coeffs, &b.coeffs) {
+                        (Some(x), Some(y)) => x.iter().zip(y).all(|(u, v)| (u - v).abs() <= 1e-13),
+                        _ => true,
+                    }
+            };
+            let mut count = usize::MAX;
+            for phase in 0..p {
+                let first = &taps[o0 + phase];
+                let mut t = 1;
+                while count > t
+                    && o0 + phase + p * t < out
+                    && same(first, &taps[o0 + phase + p * t], t as i128)
+                {
+                    t += 1;
+                }
+                count = count.min(t);
+            }
+            if count >= 2 && p * count > best.0 * best.2 {
+                best = (p, q, count);
+            }
+        }
+        runs.push((o0, best.0, best.1, best.2));
+        o0 += best.0 * best.2;
+    }
+    runs
+}
+
 impl Checker<'_> {
-    /// The vision ops: their named arguments (`vision_named_args`), their operands' count,
-    /// dtypes and per-channel shapes, then the op's expression (a `Vision` builder), checked
-    /// like any expression with the operands bound to hidden names.
     pub(super) fn check_vision(
         &mut self,
         op: &'static TensorOp,
@@ -897,14 +550,220 @@ impl Checker<'_> {
         args: &[Expr],
         named: &[NamedArg],
     ) -> Typed {
+        self.check_vision_parts(op, span, args, named)
+            .into_iter()
+            .next()
+            .unwrap_or(Typed::Poison)
+    }
+
+    /// `max_pool_with_indices(x, …)` → `(values, indices)` (a tuple-valued op).
+    pub(super) fn check_pool_with_indices(
+        &mut self,
+        span: Span,
+        args: &[Expr],
+        named: &[NamedArg],
+    ) -> Option<Vec<Typed>> {
+        let op = crate::ops::TENSOR_OPS
+            .iter()
+            .find(|t| t.name == "max_pool_with_indices")
+            .expect("a registry row");
+        let parts = self.check_vision_parts(op, span, args, named);
+        if parts.len() != 2 || parts.iter().any(|p| matches!(p, Typed::Poison)) {
+            return None;
+        }
+        Some(parts)
+    }
+
+    /// The vision op's value: one tensor, or for `max_pool_with_indices` two.
+    fn check_vision_parts(
+        &mut self,
+        op: &'static TensorOp,
+        span: Span,
+        args: &[Expr],
+        named: &[NamedArg],
+    ) -> Vec<Typed> {
+        use crate::ast::BinOp::{Add, Div, Mul, Sub};
         let name = op.name;
-        let Some(named_args) = self.vision_named_args(op, named) else {
-            return Typed::Poison;
-        };
+        let b = Build { span };
+        let mut floats: Vec<(&str, f64)> = Vec::new();
+        let mut ints: Vec<(&str, i128)> = Vec::new();
+        let mut axes: Option<Vec<i128>> = None;
+        let mut mode = "dcr".to_string();
+        let mut lists: Vec<(&str, Vec<i128>)> = Vec::new();
+        let mut flags: Vec<(&str, bool)> = Vec::new();
+        let mut auto_pad: (&str, Span) = ("notset", span);
+        let mut words: Vec<(&str, &str)> = Vec::new();
+        let mut scales: Option<(Vec<f64>, Span)> = None;
+        for n in named {
+            if self.param_spec(op, n).is_none() {
+                return vec![Typed::Poison];
+            }
+            let key = op
+                .params
+                .iter()
+                .find(|p| n.name == p.name)
+                .map_or("", |p| p.name);
+            let at = n.value.span();
+            match (key, &n.value) {
+                ("mode" | "coordinate_transformation_mode" | "nearest_mode", Expr::Var(v))
+                    if name == "resize" =>
+                {
+                    let allowed = match key {
+                        "mode" => RESIZE_MODES,
+                        "nearest_mode" => NEAREST_MODES,
+                        _ => COORDINATE_MODES,
+                    };
+                    match allowed.iter().find(|w| v == *w) {
+                        Some(w) => words.push((key, w)),
+                        None => {
+                            self.errors.push(
+                                at,
+                                format!(
+                                    "`{key}` of `resize` is one of {} (ONNX's, lower-case)",
+                                    allowed
+                                        .iter()
+                                        .map(|w| format!("`{w}`"))
+                                        .collect::<Vec<_>>()
+                                        .join(", ")
+                                ),
+                            );
+                            return vec![Typed::Poison];
+                        }
+                    }
+                }
+                ("mode" | "coordinate_transformation_mode" | "nearest_mode", _)
+                    if name == "resize" =>
+                {
+                    self.errors.push(
+                        at,
+                        format!(
+                            "`{key}` of `resize` is a word, e.g. `{key} = {}`",
+                            match key {
+                                "mode" => "linear",
+                                "nearest_mode" => "floor",
+                                _ => "align_corners",
+                            }
+                        ),
+                    );
+                    return vec![Typed::Poison];
+                }
+                ("scales", e) => {
+                    let items: Option<Vec<f64>> =
+                        super::tensor_ops::list_items(e).and_then(|items| {
+                            items.iter().map(super::tensor_ops::float_literal).collect()
+                        });
+                    match items {
+                        Some(v) if v.iter().all(|&x| x.is_finite() && x > 0.0) => {
+                            scales = Some((v, at))
+                        }
+                        _ => {
+                            self.errors.push(at, "`scales` of `resize` is a list of positive float literals, one per resized axis");
+                            return vec![Typed::Poison];
+                        }
+                    }
+                }
+                ("mode", Expr::Var(v)) if ["dcr", "crd"].contains(&v.to_string().as_str()) => {
+                    mode = v.to_string()
+                }
+                ("mode", _) => {
+                    self.errors
+                        .push(at, "`mode` of `depth_to_space` is `dcr` or `crd` (ONNX's)");
+                    return vec![Typed::Poison];
+                }
+                (
+                    "kernel_shape" | "strides" | "pads" | "dilations" | "output_padding"
+                    | "output_shape" | "sizes",
+                    e,
+                ) => {
+                    let items: Option<Vec<i128>> =
+                        super::tensor_ops::list_items(e).and_then(|items| {
+                            items.iter().map(super::tensor_ops::int_literal).collect()
+                        });
+                    match items {
+                        Some(v) if v.iter().all(|&x| x >= 0) => lists.push((key, v)),
+                        _ => {
+                            self.errors.push(at, format!("`{key}` of `{name}` is a list of non-negative integer literals"));
+                            return vec![Typed::Poison];
+                        }
+                    }
+                }
+                (
+                    "ceil_mode" | "count_include_pad" | "exclude_outside",
+                    Expr::Lit(LitValue::Bool(v), _),
+                ) => flags.push((key, *v)),
+                ("ceil_mode" | "count_include_pad" | "exclude_outside", _) => {
+                    self.errors
+                        .push(at, format!("`{key}` is `true` or `false`"));
+                    return vec![Typed::Poison];
+                }
+                ("axes", e) => match super::tensor_ops::list_items(e) {
+                    Some(items) => {
+                        let mut out = Vec::new();
+                        for item in items {
+                            match super::tensor_ops::int_literal(item) {
+                                Some(v) => out.push(v),
+                                None => {
+                                    self.errors
+                                        .push(item.span(), "an axis is an integer literal");
+                                    return vec![Typed::Poison];
+                                }
+                            }
+                        }
+                        axes = Some(out);
+                    }
+                    None => {
+                        self.errors
+                            .push(at, "`axes` is a list of integer literals, e.g. `[0, 2, 3]`");
+                        return vec![Typed::Poison];
+                    }
+                },
+                ("auto_pad", Expr::Var(v)) if AUTO_PADS.contains(&v.to_string().as_str()) => {
+                    auto_pad = (AUTO_PADS.iter().find(|m| v == *m).expect("listed"), at)
+                }
+                ("auto_pad", _) => {
+                    self.errors.push(
+                        at,
+                        format!("`auto_pad` of `{name}` is one of `notset`, `same_upper`, `same_lower`, `valid` (ONNX's, lower-case)"),
+                    );
+                    return vec![Typed::Poison];
+                }
+                ("storage_order", e) => {
+                    if super::tensor_ops::int_literal(e) != Some(0) {
+                        self.errors.push(at, "`storage_order` of `max_pool_with_indices` is 0 (row-major indices; ONNX's column-major 1 is not supported)");
+                        return vec![Typed::Poison];
+                    }
+                }
+                ("blocksize" | "num_groups" | "size" | "group", e) => {
+                    match super::tensor_ops::int_literal(e) {
+                        Some(v) if v > 0 => ints.push((key, v)),
+                        _ => {
+                            self.errors.push(
+                                at,
+                                format!("`{key}` of `{name}` is a positive integer literal"),
+                            );
+                            return vec![Typed::Poison];
+                        }
+                    }
+                }
+                (_, e) => match super::tensor_ops::float_literal(e) {
+                    Some(v) if v.is_finite() => floats.push((key, v)),
+                    _ => {
+                        self.errors
+                            .push(at, format!("`{key}` of `{name}` is a float literal"));
+                        return vec![Typed::Poison];
+                    }
+                },
+            }
+        }
+        let float =
+            |key: &str, default: f64| floats.iter().find(|f| f.0 == key).map_or(default, |f| f.1);
+        let list = |key: &str| lists.iter().find(|f| f.0 == key).map(|f| f.1.clone());
+        let flag = |key: &str| flags.iter().find(|f| f.0 == key).is_some_and(|f| f.1);
+        let int = |key: &str| ints.iter().find(|f| f.0 == key).map(|f| f.1);
         let want = match name {
             "batch_norm" => 5,
             "instance_norm" | "group_norm" => 3,
-            "conv" => args.len().clamp(2, 3),
+            "conv" | "conv_transpose" => args.len().clamp(2, 3),
             _ => 1,
         };
         if args.len() != want {
@@ -915,13 +774,13 @@ impl Checker<'_> {
                 _ => "one tensor and its named arguments",
             };
             self.errors.push(span, format!("`{name}` takes {usage}"));
-            return Typed::Poison;
+            return vec![Typed::Poison];
         }
         // The arguments, checked once and bound to hidden names the built graph reads.
         let mut nodes = Vec::new();
         for (k, a) in args.iter().enumerate() {
             let Some(n) = self.tensor_arg(name, a) else {
-                return Typed::Poison;
+                return vec![Typed::Poison];
             };
             nodes.push(n);
             let _ = k;
@@ -932,23 +791,38 @@ impl Checker<'_> {
         let fail = |this: &mut Self, why: String| {
             this.errors
                 .push(span, format!("`{name}` of {}: {why}", type_text(xd, &dims)));
-            Typed::Poison
+            vec![Typed::Poison]
         };
-        let rearranges = matches!(name, "space_to_depth" | "depth_to_space");
+        let word = |key: &str, default: &'static str| -> String {
+            words
+                .iter()
+                .find(|w| w.0 == key)
+                .map_or(default, |w| w.1)
+                .to_string()
+        };
+        let rearranges = matches!(name, "space_to_depth" | "depth_to_space")
+            || (name == "resize" && word("mode", "nearest") == "nearest");
         if !xd.is_float() && !rearranges {
-            return fail(self, "it takes float tensors".into());
+            return fail(
+                self,
+                if name == "resize" {
+                    "`linear` and `cubic` take float tensors (`nearest` takes every dtype)".into()
+                } else {
+                    "it takes float tensors".into()
+                },
+            );
         }
-        if rank < 2 && name != "mean_variance_normalization" {
+        if rank < 2 && name != "mean_variance_normalization" && !(name == "resize" && rank == 1) {
             return fail(
                 self,
                 "it takes `[N, C, …]` tensors of rank 2 or more".into(),
             );
         }
-        for (k, &n) in nodes
-            .iter()
-            .enumerate()
-            .skip(if name == "conv" { usize::MAX } else { 1 })
-        {
+        for (k, &n) in nodes.iter().enumerate().skip(if name.starts_with("conv") {
+            usize::MAX
+        } else {
+            1
+        }) {
             let (d, nd) = (self.node(n).dtype, self.node(n).dims.clone());
             let expected =
                 if name == "group_norm" || name == "instance_norm" || name == "batch_norm" {
@@ -965,7 +839,7 @@ impl Checker<'_> {
                         type_text(d, &nd)
                     ),
                 );
-                return Typed::Poison;
+                return vec![Typed::Poison];
             }
         }
         if name.starts_with("global_") && rank < 3 {
@@ -982,39 +856,1042 @@ impl Checker<'_> {
             .zip(&nodes)
             .map(|(n, &id)| self.scope.insert(n.clone(), Typed::Strong(id)))
             .collect();
-        let operands = nodes
-            .iter()
-            .map(|&n| (self.node(n).dtype, self.node(n).dims.clone()))
-            .collect();
-        let cx = Vision {
-            b: Build { span },
-            name,
-            span,
-            eps: named_args.float("epsilon", 1e-5),
-            args: named_args,
-            nodes: &nodes,
-            names: &names,
-            operands,
-            xd,
-            dims: &dims,
-            rank,
-            spatial: (2..rank as i128).collect(),
+        let v = |k: usize| b.var(&names[k]);
+        let spatial: Vec<i128> = (2..rank as i128).collect();
+        let eps = float("epsilon", 1e-5);
+        // `(x - m) / sqrt(var + eps) * scale + bias`, the last two per channel.
+        let normalise =
+            |centred: Expr, var: Expr, eps: f64, affine: Option<(Expr, Expr)>| -> Expr {
+                let sd = b.call("sqrt", vec![b.bin(Add, var, b.float(eps))], Vec::new());
+                let y = b.bin(Div, centred, sd);
+                match affine {
+                    Some((s, t)) => b.bin(
+                        Add,
+                        b.bin(Mul, y, b.per_channel(s, rank)),
+                        b.per_channel(t, rank),
+                    ),
+                    None => y,
+                }
+            };
+        let mean_over = |e: Expr, axes: &[i128]| {
+            b.call(
+                "mean",
+                vec![e],
+                vec![
+                    ("axis", b.ints(axes.iter().copied())),
+                    ("keepdims", Expr::Lit(LitValue::Bool(true), span)),
+                ],
+            )
         };
-        let built = match name {
-            "batch_norm" => cx.batch_norm(),
-            "instance_norm" | "mean_variance_normalization" => cx.instance_norm(),
-            "group_norm" => cx.group_norm(),
-            "conv" => cx.conv(),
-            "max_pool" | "average_pool" | "lp_pool" => cx.pool(),
-            "global_average_pool" => Ok(cx.mean_over(cx.v(0), &cx.spatial)),
-            "global_max_pool" => Ok(cx.global_max_pool()),
-            "global_lp_pool" => cx.global_lp_pool(),
-            "lrn" => cx.lrn(),
-            _ => cx.rearrange(),
-        };
-        let expr = match built {
-            Ok(expr) => expr,
-            Err(why) => return fail(self, why),
+        let expr = match name {
+            "batch_norm" => {
+                let centred = b.bin(Sub, v(0), b.per_channel(v(3), rank));
+                normalise(centred, b.per_channel(v(4), rank), eps, Some((v(1), v(2))))
+            }
+            "instance_norm" | "mean_variance_normalization" => {
+                let over = match (&axes, name) {
+                    (Some(a), _) => a.clone(),
+                    (None, "instance_norm") => spatial.clone(),
+                    (None, _) => [0i128].into_iter().chain(2..rank as i128).collect(),
+                };
+                if over.is_empty() {
+                    return fail(self, "there are no axes to normalise over".into());
+                }
+                let m = mean_over(v(0), &over);
+                let d = b.bin(Sub, v(0), m);
+                let var = mean_over(b.bin(Mul, d.clone(), d.clone()), &over);
+                if name == "instance_norm" {
+                    normalise(d, var, eps, Some((v(1), v(2))))
+                } else {
+                    // ONNX's function body: `(x - mean) / (sqrt(var) + 1e-9)`.
+                    let sd = b.bin(Add, b.call("sqrt", vec![var], Vec::new()), b.float(1e-9));
+                    b.bin(Div, d, sd)
+                }
+            }
+            "group_norm" => {
+                let Some(g) = int("num_groups") else {
+                    return fail(self, "it needs `num_groups = G`".into());
+                };
+                let (Some(c), true) = (
+                    dims[1].as_static(),
+                    dims[2..].iter().all(|d| d.as_static().is_some()),
+                ) else {
+                    return fail(
+                        self,
+                        "its channels and spatial dims must be literals (groups regroup them)"
+                            .into(),
+                    );
+                };
+                if c as i128 % g != 0 {
+                    return fail(self, format!("{g} groups do not divide {c} channels"));
+                }
+                let n =
+                    match &dims[0] {
+                        Dim::Static(n) => b.int(*n as i128),
+                        Dim::Named(n) => b.var(n),
+                        Dim::Expr(_) => return fail(
+                            self,
+                            "its batch dim is an expression, which a reshape target cannot name"
+                                .into(),
+                        ),
+                    };
+                let grouped = b.call(
+                    "reshape",
+                    vec![v(0), b.list(vec![n.clone(), b.int(g), b.int(-1)])],
+                    Vec::new(),
+                );
+                let m = mean_over(grouped.clone(), &[2]);
+                let d = b.bin(Sub, grouped, m);
+                let var = mean_over(b.bin(Mul, d.clone(), d.clone()), &[2]);
+                let y = normalise(d, var, eps, None);
+                let mut back = vec![n];
+                back.extend(
+                    dims[1..]
+                        .iter()
+                        .map(|d| b.int(d.as_static().expect("literal") as i128)),
+                );
+                let y = b.call("reshape", vec![y, b.list(back)], Vec::new());
+                b.bin(
+                    Add,
+                    b.bin(Mul, y, b.per_channel(v(1), rank)),
+                    b.per_channel(v(2), rank),
+                )
+            }
+            "conv" => {
+                if !(3..=5).contains(&rank) {
+                    return fail(
+                        self,
+                        "it takes `[N, C, spatial…]` with 1 to 3 spatial axes".into(),
+                    );
+                }
+                let r = rank - 2;
+                let (wd, wdims) = (self.node(nodes[1]).dtype, self.node(nodes[1]).dims.clone());
+                if wd != xd || wdims.len() != rank {
+                    return fail(
+                        self,
+                        format!(
+                            "the weight is `{}[O, C / group, k…]` of rank {rank}, found {}",
+                            xd.name(),
+                            type_text(wd, &wdims)
+                        ),
+                    );
+                }
+                let g = int("group").unwrap_or(1);
+                let lit = |d: &Dim| d.as_static().map(|n| n as i128);
+                let (Some(c), Some(o), Some(cg)) = (lit(&dims[1]), lit(&wdims[0]), lit(&wdims[1]))
+                else {
+                    return fail(
+                        self,
+                        "its channels and the weight's dims must be literals".into(),
+                    );
+                };
+                if c % g != 0 || o % g != 0 || cg != c / g {
+                    return fail(self, format!("`group = {g}` must divide the {c} input and {o} output channels, and the weight's axis 1 ({cg}) is the channels per group ({})", c / g.max(1)));
+                }
+                if nodes.len() == 3 {
+                    let (bd, bdims) = (self.node(nodes[2]).dtype, self.node(nodes[2]).dims.clone());
+                    if bd != xd || bdims != [wdims[0].clone()] {
+                        return fail(
+                            self,
+                            format!(
+                                "the bias is `{}[{o}]`, found {}",
+                                xd.name(),
+                                type_text(bd, &bdims)
+                            ),
+                        );
+                    }
+                }
+                let kernel: Option<Vec<i128>> = wdims[2..].iter().map(lit).collect();
+                let Some(kernel) = kernel else {
+                    return fail(self, "the kernel's spatial dims must be literals".into());
+                };
+                if let Some(k) = list("kernel_shape") {
+                    if k != kernel {
+                        return fail(
+                            self,
+                            format!("`kernel_shape = {k:?}` differs from the weight's {kernel:?}"),
+                        );
+                    }
+                }
+                let strides = list("strides").unwrap_or(vec![1; r]);
+                let dilations = list("dilations").unwrap_or(vec![1; r]);
+                if dilations.len() != r {
+                    return fail(self, format!("`dilations` takes {r} values"));
+                }
+                let (lens, open) = spatial_lens(&dims, &kernel, &dilations);
+                let mut pads = list("pads").unwrap_or(vec![0; 2 * r]);
+                if strides.len() != r
+                    || dilations.len() != r
+                    || pads.len() != 2 * r
+                    || strides.iter().chain(&dilations).any(|&s| s == 0)
+                {
+                    return fail(self, format!("`strides`, `dilations` take {r} values ≥ 1 and `pads` {} (every begin, then every end)", 2 * r));
+                }
+                if auto_pad.0 != "notset" {
+                    if list("pads").is_some() {
+                        self.errors.push(
+                            auto_pad.1,
+                            format!("`{name}` takes `pads` or `auto_pad`, not both (ONNX)"),
+                        );
+                        return vec![Typed::Poison];
+                    }
+                    pads = match auto_pads_open(
+                        auto_pad.0, &lens, &open, &kernel, &strides, &dilations,
+                    ) {
+                        Ok(p) => p,
+                        Err(why) => return fail(self, why),
+                    };
+                }
+                let mut plan =
+                    match Windows::plan(rank, &kernel, &strides, &dilations, &pads, &lens, false) {
+                        Ok(plan) => plan,
+                        Err(why) => return fail(self, why),
+                    };
+                plan.open = open;
+                let padded = b.call("pad", vec![v(0), b.ints(plan.pads.clone())], Vec::new());
+                let total = plan.conv_sum(&b, padded, v(1), c, o, g);
+                if nodes.len() == 3 {
+                    b.bin(Add, total, b.per_channel(v(2), rank))
+                } else {
+                    total
+                }
+            }
+            "conv_transpose" => {
+                if !(3..=5).contains(&rank) {
+                    return fail(
+                        self,
+                        "it takes `[N, C, spatial…]` with 1 to 3 spatial axes".into(),
+                    );
+                }
+                let r = rank - 2;
+                let (wd, wdims) = (self.node(nodes[1]).dtype, self.node(nodes[1]).dims.clone());
+                if wd != xd || wdims.len() != rank {
+                    return fail(
+                        self,
+                        format!(
+                            "the weight is `{}[C, M / group, k…]` of rank {rank}, found {}",
+                            xd.name(),
+                            type_text(wd, &wdims)
+                        ),
+                    );
+                }
+                let g = int("group").unwrap_or(1);
+                let lit = |d: &Dim| d.as_static().map(|n| n as i128);
+                let (Some(c), Some(wc), Some(mg)) = (lit(&dims[1]), lit(&wdims[0]), lit(&wdims[1]))
+                else {
+                    return fail(
+                        self,
+                        "its channels and the weight's dims must be literals".into(),
+                    );
+                };
+                if c % g != 0 || wc != c {
+                    return fail(self, format!("`group = {g}` must divide the {c} input channels, and the weight's axis 0 ({wc}) is the input channels ({c})"));
+                }
+                let m = mg * g;
+                if nodes.len() == 3 {
+                    let (bd, bdims) = (self.node(nodes[2]).dtype, self.node(nodes[2]).dims.clone());
+                    if bd != xd || bdims != [Dim::Static(m as usize)] {
+                        return fail(
+                            self,
+                            format!(
+                                "the bias is `{}[{m}]` (group × the weight's axis 1), found {}",
+                                xd.name(),
+                                type_text(bd, &bdims)
+                            ),
+                        );
+                    }
+                }
+                let kernel: Option<Vec<i128>> = wdims[2..].iter().map(lit).collect();
+                let lens: Option<Vec<i128>> = dims[2..].iter().map(lit).collect();
+                let (Some(kernel), Some(lens)) = (kernel, lens) else {
+                    return fail(self, "its spatial dims and the kernel's must be literals (`conv_transpose` over symbolic spatial dims is not supported)".into());
+                };
+                if let Some(k) = list("kernel_shape") {
+                    if k != kernel {
+                        return fail(
+                            self,
+                            format!("`kernel_shape = {k:?}` differs from the weight's {kernel:?}"),
+                        );
+                    }
+                }
+                let strides = list("strides").unwrap_or(vec![1; r]);
+                let dilations = list("dilations").unwrap_or(vec![1; r]);
+                let extra = list("output_padding").unwrap_or(vec![0; r]);
+                let given_pads = list("pads");
+                let shape = list("output_shape");
+                if strides.len() != r
+                    || dilations.len() != r
+                    || extra.len() != r
+                    || shape.as_ref().is_some_and(|s| s.len() != r)
+                    || given_pads.as_ref().is_some_and(|p| p.len() != 2 * r)
+                    || strides.iter().chain(&dilations).any(|&s| s == 0)
+                {
+                    return fail(self, format!("`strides`, `dilations` take {r} values ≥ 1, `output_padding` and `output_shape` {r} values, and `pads` {} (every begin, then every end)", 2 * r));
+                }
+                for a in 0..r {
+                    if extra[a] >= strides[a] && extra[a] >= dilations[a] {
+                        return fail(self, format!("`output_padding` {} of spatial axis {a} must be less than its stride ({}) or its dilation ({})", extra[a], strides[a], dilations[a]));
+                    }
+                }
+                // ONNX: the full output length `stride·(L - 1) + output_padding + dilation·(k -
+                // 1) + 1`, less the pads; `output_shape` (or `same_*`: `L·stride`) sets the
+                // pads, the odd one at the beginning unless `same_upper`.
+                let full: Vec<i128> = (0..r)
+                    .map(|a| {
+                        strides[a] * (lens[a] - 1) + extra[a] + dilations[a] * (kernel[a] - 1) + 1
+                    })
+                    .collect();
+                let same = auto_pad.0.starts_with("same");
+                if given_pads.is_some() && (shape.is_some() || auto_pad.0 != "notset") {
+                    self.errors.push(auto_pad.1, format!("`{name}` takes `pads`, or `output_shape` / `auto_pad` to derive them, not both (ONNX)"));
+                    return vec![Typed::Poison];
+                }
+                let pads: Vec<i128> = match (given_pads, &shape) {
+                    (Some(p), _) => p,
+                    (None, target) if target.is_some() || same => {
+                        let target: Vec<i128> = match target {
+                            Some(t) => t.clone(),
+                            None => (0..r).map(|a| lens[a] * strides[a]).collect(),
+                        };
+                        let mut p = vec![0i128; 2 * r];
+                        for a in 0..r {
+                            let total = full[a] - target[a];
+                            let head = if auto_pad.0 == "same_upper" {
+                                total.div_euclid(2)
+                            } else {
+                                total - total.div_euclid(2)
+                            };
+                            p[a] = head;
+                            p[r + a] = total - head;
+                        }
+                        p
+                    }
+                    _ => vec![0; 2 * r],
+                };
+                let outs: Vec<i128> = (0..r).map(|a| full[a] - pads[a] - pads[r + a]).collect();
+                if let Some(a) = (0..r).find(|&a| outs[a] < 1) {
+                    return fail(self, format!("its output along spatial axis {a} would be {} long: the full length {} (stride {} × ({} − 1) + output_padding {} + the window {}) less the pads {} and {}", outs[a], full[a], strides[a], lens[a], extra[a], dilations[a] * (kernel[a] - 1) + 1, pads[a], pads[r + a]));
+                }
+                let n =
+                    match &dims[0] {
+                        Dim::Static(n) => b.int(*n as i128),
+                        Dim::Named(n) => b.var(n),
+                        Dim::Expr(_) => return fail(
+                            self,
+                            "its batch dim is an expression, which a reshape target cannot name"
+                                .into(),
+                        ),
+                    };
+                // Zeros between the elements along each strided axis (each element and
+                // `stride - 1` zeros after it, the last zeros cut): `expand_dims`, `pad`,
+                // `reshape`, `slice`.
+                let mut z = v(0);
+                let mut cur = lens.clone();
+                for a in 0..r {
+                    let s = strides[a];
+                    if s == 1 {
+                        continue;
+                    }
+                    let ax = 2 + a as i128;
+                    z = b.call("expand_dims", vec![z, b.int(ax + 1)], Vec::new());
+                    let mut p = vec![0i128; 2 * (rank + 1)];
+                    p[2 * (ax as usize + 1) + 1] = s - 1;
+                    z = b.call("pad", vec![z, b.ints(p)], Vec::new());
+                    cur[a] = lens[a] * s;
+                    let mut target = vec![n.clone(), b.int(c)];
+                    target.extend(cur.iter().map(|&l| b.int(l)));
+                    z = b.call("reshape", vec![z, b.list(target)], Vec::new());
+                    cur[a] = (lens[a] - 1) * s + 1;
+                    z = b.call(
+                        "slice",
+                        vec![z],
+                        vec![
+                            ("axis", b.int(ax)),
+                            ("start", b.int(0)),
+                            ("end", b.int(cur[a])),
+                        ],
+                    );
+                }
+                // Then a correlation with the flipped kernel over the zero-stuffed input
+                // padded by `window - 1 - pad` at the beginning and `window - 1 +
+                // output_padding - pad` at the end (negative counts crop).
+                let mut zp = vec![0i128; 2 * rank];
+                let mut inner = Vec::new();
+                for a in 0..r {
+                    let window = dilations[a] * (kernel[a] - 1) + 1;
+                    zp[2 * (2 + a)] = window - 1 - pads[a];
+                    zp[2 * (2 + a) + 1] = window - 1 + extra[a] - pads[r + a];
+                    inner.push(cur[a] + zp[2 * (2 + a)] + zp[2 * (2 + a) + 1]);
+                }
+                let padded = b.call("pad", vec![z, b.ints(zp)], Vec::new());
+                // The weight `[C, M / g, k…]` as a convolution's `[M, C / g, k…]`, flipped.
+                let spatial_axes: Vec<i128> = (2..rank as i128).collect();
+                let flipped = b.call(
+                    "flip",
+                    vec![v(1)],
+                    vec![("axis", b.ints(spatial_axes.iter().copied()))],
+                );
+                let weight = if g == 1 {
+                    let mut perm = vec![1, 0];
+                    perm.extend(spatial_axes.iter().copied());
+                    b.call("transpose", vec![flipped, b.ints(perm)], Vec::new())
+                } else {
+                    let mut split = vec![g, c / g, mg];
+                    split.extend(kernel.iter().copied());
+                    let grouped = b.call("reshape", vec![flipped, b.ints(split)], Vec::new());
+                    let mut perm = vec![0, 2, 1];
+                    perm.extend((3..rank as i128 + 1).collect::<Vec<_>>());
+                    let swapped = b.call("transpose", vec![grouped, b.ints(perm)], Vec::new());
+                    let mut back = vec![m, c / g];
+                    back.extend(kernel.iter().copied());
+                    b.call("reshape", vec![swapped, b.ints(back)], Vec::new())
+                };
+                let plan = match Windows::plan(
+                    rank,
+                    &kernel,
+                    &vec![1; r],
+                    &dilations,
+                    &vec![0; 2 * r],
+                    &inner,
+                    false,
+                ) {
+                    Ok(plan) => plan,
+                    Err(why) => return fail(self, why),
+                };
+                debug_assert_eq!(plan.outs, outs);
+                let total = plan.conv_sum(&b, padded, weight, c, m, g);
+                if nodes.len() == 3 {
+                    b.bin(Add, total, b.per_channel(v(2), rank))
+                } else {
+                    total
+                }
+            }
+            "resize" => {
+                let m = ResizeMode {
+                    mode: &word("mode", "nearest"),
+                    coordinates: &word("coordinate_transformation_mode", "half_pixel"),
+                    nearest: &word("nearest_mode", "round_prefer_floor"),
+                    cubic_a: float("cubic_coeff_a", -0.75),
+                    exclude_outside: flag("exclude_outside"),
+                };
+                let over: Vec<usize> = match &axes {
+                    None => (0..rank).collect(),
+                    Some(list) => {
+                        let mut out = Vec::new();
+                        for &a in list {
+                            let k = if a < 0 { a + rank as i128 } else { a };
+                            if k < 0 || k >= rank as i128 || out.contains(&(k as usize)) {
+                                return fail(self, format!("`axes` names axis {a} twice or out of range for rank {rank}"));
+                            }
+                            out.push(k as usize);
+                        }
+                        out
+                    }
+                };
+                let sizes = list("sizes");
+                let (count, span_of) = match (&scales, &sizes) {
+                    (Some((v, at)), None) => (v.len(), *at),
+                    (None, Some(v)) => (v.len(), span),
+                    _ => {
+                        return fail(
+                            self,
+                            "it takes `scales = [...]` or `sizes = [...]` (one of them)".into(),
+                        )
+                    }
+                };
+                if count != over.len() {
+                    self.errors.push(span_of, format!("`resize` of {}: {} values for {} axes (`axes` picks the axes; all of them without it)", type_text(xd, &dims), count, over.len()));
+                    return vec![Typed::Poison];
+                }
+                // Per resized axis: (axis, length, output length, scale), the last first.
+                let mut plan = Vec::new();
+                for (i, &k) in over.iter().enumerate() {
+                    let len = dims[k].as_static().map(|n| n as i128);
+                    let (out, scale) = match (&scales, &sizes, len) {
+                        (Some((v, _)), _, Some(len)) => {
+                            // ONNX carries `scales` as float32.
+                            let s = v[i] as f32 as f64;
+                            ((len as f64 * s).floor() as i128, s)
+                        }
+                        (Some((v, _)), _, None) if v[i] as f32 == 1.0 => continue,
+                        (None, Some(v), Some(len)) => (v[i], v[i] as f64 / len as f64),
+                        _ => return fail(self, format!("axis {k} is `{}`: a resized axis has a literal length (leave it out of `axes`, or scale it by 1)", dims[k])),
+                    };
+                    let len = len.expect("literal");
+                    if out < 1 || len < 1 {
+                        return fail(
+                            self,
+                            format!("axis {k} of length {len} would resize to {out}"),
+                        );
+                    }
+                    if out == len && scale == 1.0 {
+                        continue;
+                    }
+                    plan.push((k, len, out, scale));
+                }
+                let mut shape: Vec<Expr> = Vec::new();
+                let mut cur = v(0);
+                for d in &dims {
+                    shape.push(match d {
+                        Dim::Static(n) => b.int(*n as i128),
+                        Dim::Named(n) => b.var(n),
+                        Dim::Expr(_) => b.int(-1),
+                    });
+                }
+                let mut stages: Vec<(String, Option<Typed>)> = Vec::new();
+                for &(k, len, out, scale) in plan.iter().rev() {
+                    let taps = resize_taps(&m, len, out, scale);
+                    let one = |e: Expr, start: i128, end: i128, step: i128| {
+                        b.call(
+                            "slice",
+                            vec![e],
+                            vec![
+                                ("axis", b.int(k as i128)),
+                                ("start", b.int(start)),
+                                ("end", b.int(end)),
+                                ("step", b.int(step)),
+                            ],
+                        )
+                    };
+                    // The outputs `o, o + p, …` (`count` of them) of one phase.
+                    let phase = |t: &Taps, q: i128, count: usize| -> Expr {
+                        let view =
+                            |i: i128| one(cur.clone(), i, i + q * (count as i128 - 1) + 1, q);
+                        match &t.coeffs {
+                            None => view(t.idx[0]),
+                            Some(c) => t
+                                .idx
+                                .iter()
+                                .zip(c)
+                                .map(|(&i, &cj)| b.bin(Mul, b.float(cj), view(i)))
+                                .reduce(|a, e| b.bin(Add, a, e))
+                                .expect("a neighbour"),
+                        }
+                    };
+                    let mut pieces = Vec::new();
+                    for (o0, p, q, count) in resize_runs(&taps) {
+                        if p == 1 {
+                            pieces.push(phase(&taps[o0], q, count));
+                            continue;
+                        }
+                        // Interleave the phases: `[…, count, p, …]` merged into `count·p`.
+                        if shape.iter().any(|e| matches!(e, Expr::Unary { .. })) {
+                            return fail(self, "a dim that is an expression cannot be named by the interleaving reshape".into());
+                        }
+                        let parts: Vec<Expr> = (0..p)
+                            .map(|f| {
+                                b.call(
+                                    "expand_dims",
+                                    vec![phase(&taps[o0 + f], q, count), b.int(k as i128 + 1)],
+                                    Vec::new(),
+                                )
+                            })
+                            .collect();
+                        let stacked = b.call(
+                            "concat",
+                            vec![b.list(parts)],
+                            vec![("axis", b.int(k as i128 + 1))],
+                        );
+                        let mut target = shape.clone();
+                        target[k] = b.int((count * p) as i128);
+                        pieces.push(b.call("reshape", vec![stacked, b.list(target)], Vec::new()));
+                    }
+                    let resized = if pieces.len() == 1 {
+                        pieces.pop().expect("one piece")
+                    } else {
+                        b.call(
+                            "concat",
+                            vec![b.list(pieces)],
+                            vec![("axis", b.int(k as i128))],
+                        )
+                    };
+                    shape[k] = b.int(out);
+                    // Checked once and read by name by the next axis's slices (not a copy
+                    // of the expression per slice).
+                    let typed = self.check_expr(&resized);
+                    if matches!(typed, Typed::Poison) {
+                        return vec![Typed::Poison];
+                    }
+                    let hidden = format!("__tg_resize{k}");
+                    let old = self.scope.insert(hidden.clone(), typed);
+                    stages.push((hidden.clone(), old));
+                    cur = b.var(&hidden);
+                }
+                let typed = self.check_expr(&cur);
+                for (n, old) in stages.into_iter().rev() {
+                    match old {
+                        Some(t) => self.scope.insert(n, t),
+                        None => self.scope.remove(&n),
+                    };
+                }
+                for (n, old) in names.iter().zip(saved) {
+                    match old {
+                        Some(t) => self.scope.insert(n.clone(), t),
+                        None => self.scope.remove(n),
+                    };
+                }
+                return vec![typed];
+            }
+            "max_pool" | "max_pool_with_indices" | "average_pool" | "lp_pool" => {
+                let is_max = name.starts_with("max_pool");
+                let r = rank - 2;
+                let Some(kernel) = list("kernel_shape") else {
+                    return fail(
+                        self,
+                        "it needs `kernel_shape = [k, …]`, one size per spatial axis".into(),
+                    );
+                };
+                let strides = list("strides").unwrap_or(vec![1; r]);
+                let dilations = list("dilations").unwrap_or(vec![1; r]);
+                let pads = list("pads").unwrap_or(vec![0; 2 * r]);
+                if r == 0
+                    || kernel.len() != r
+                    || strides.len() != r
+                    || dilations.len() != r
+                    || pads.len() != 2 * r
+                {
+                    return fail(self, format!("`kernel_shape`, `strides`, `dilations` take {r} values and `pads` {} (every begin, then every end)", 2 * r));
+                }
+                if kernel
+                    .iter()
+                    .chain(&strides)
+                    .chain(&dilations)
+                    .any(|&k| k == 0)
+                {
+                    return fail(
+                        self,
+                        "kernel sizes, strides and dilations are at least 1".into(),
+                    );
+                }
+                let (lens, open) = spatial_lens(&dims, &kernel, &dilations);
+                let any_open = open.iter().any(|&o| o);
+                if any_open && name == "max_pool_with_indices" {
+                    return fail(
+                        self,
+                        "its spatial dims must be literals (the indices count them)".into(),
+                    );
+                }
+                let mut pads = pads;
+                if auto_pad.0 != "notset" {
+                    if list("pads").is_some() {
+                        self.errors.push(
+                            auto_pad.1,
+                            format!("`{name}` takes `pads` or `auto_pad`, not both (ONNX)"),
+                        );
+                        return vec![Typed::Poison];
+                    }
+                    pads = match auto_pads_open(
+                        auto_pad.0, &lens, &open, &kernel, &strides, &dilations,
+                    ) {
+                        Ok(p) => p,
+                        Err(why) => return fail(self, why),
+                    };
+                }
+                let ceil = flag("ceil_mode");
+                if ceil && any_open {
+                    return fail(self, "`ceil_mode = true` needs literal spatial dims".into());
+                }
+                if ceil && !is_max {
+                    return fail(
+                        self,
+                        "`ceil_mode = true` is supported by `max_pool` only so far".into(),
+                    );
+                }
+                let mut plan =
+                    match Windows::plan(rank, &kernel, &strides, &dilations, &pads, &lens, ceil) {
+                        Ok(plan) => plan,
+                        Err(why) => return fail(self, why),
+                    };
+                plan.open = open.clone();
+                let p = float("p", 2.0);
+                let source = match name {
+                    "lp_pool" => b.call(
+                        "pow",
+                        vec![b.call("abs", vec![v(0)], Vec::new()), b.float(p)],
+                        Vec::new(),
+                    ),
+                    _ => v(0),
+                };
+                let fill = if is_max {
+                    b.float(f64::NEG_INFINITY)
+                } else {
+                    b.float(0.0)
+                };
+                let padded = b.call(
+                    "pad",
+                    vec![source, b.ints(plan.pads.clone())],
+                    vec![("value", fill)],
+                );
+                // One strided view per kernel offset.
+                let offsets = plan.offsets();
+                let combine = |a: Expr, c: Expr| {
+                    if is_max {
+                        b.call("max", vec![a, c], Vec::new())
+                    } else {
+                        b.bin(Add, a, c)
+                    }
+                };
+                let total = offsets
+                    .iter()
+                    .map(|o| plan.view(&b, padded.clone(), o))
+                    .reduce(combine)
+                    .expect("a kernel has a position");
+                if name == "max_pool_with_indices" {
+                    let Some(cn) = dims[1].as_static() else {
+                        return fail(
+                            self,
+                            "its channel dim must be a literal (the indices count it)".into(),
+                        );
+                    };
+                    let n = match &dims[0] {
+                        Dim::Static(n) => b.int(*n as i128),
+                        Dim::Named(n) => b.var(n),
+                        Dim::Expr(_) => {
+                            return fail(self, "its batch dim is an expression, which `arange` of the indices cannot name yet".into())
+                        }
+                    };
+                    // The flat NCHW index of every input element, `i64`: a sum of
+                    // positions along each axis times the axis's stride.
+                    let mut sizes = vec![n, b.int(cn as i128)];
+                    sizes.extend(lens.iter().map(|&l| b.int(l)));
+                    let mut stride = 1i128;
+                    let mut steps = vec![0i128; rank];
+                    for a in (0..rank).rev() {
+                        steps[a] = stride;
+                        stride *= if a == 0 {
+                            1
+                        } else if a == 1 {
+                            cn as i128
+                        } else {
+                            lens[a - 2]
+                        };
+                    }
+                    let mut flat: Option<Expr> = None;
+                    for (a, size) in sizes.into_iter().enumerate() {
+                        let line = b.bin(
+                            Mul,
+                            b.call("arange", vec![size], vec![("dtype", b.var("i64"))]),
+                            b.int(steps[a]),
+                        );
+                        let mut pattern: Vec<Expr> = (0..rank)
+                            .map(|_| Expr::Lit(LitValue::Char('x'), span))
+                            .collect();
+                        pattern[a] = b.int(0);
+                        let line = b.call("dimshuffle", vec![line, b.list(pattern)], Vec::new());
+                        flat = Some(match flat {
+                            None => line,
+                            Some(f) => b.bin(Add, f, line),
+                        });
+                    }
+                    let never = b.int(i64::MAX as i128);
+                    let padded_flat = b.call(
+                        "pad",
+                        vec![flat.expect("an axis"), b.ints(plan.pads.clone())],
+                        vec![("value", never.clone())],
+                    );
+                    // The values, checked once and read by name.
+                    let values = self.check_expr(&total);
+                    if matches!(values, Typed::Poison) {
+                        return vec![Typed::Poison];
+                    }
+                    let vname = "__tg_vision_max".to_string();
+                    let saved_v = self.scope.insert(vname.clone(), values.clone());
+                    let m = b.var(&vname);
+                    // Each window's first position holding its maximum (or its first NaN):
+                    // the least flat index among the hits, padding never one.
+                    let picks = offsets
+                        .iter()
+                        .map(|o| {
+                            let xv = plan.view(&b, padded.clone(), o);
+                            let hit = b.call(
+                                "logical_or",
+                                vec![
+                                    b.call("equal", vec![xv.clone(), m.clone()], Vec::new()),
+                                    b.call(
+                                        "logical_and",
+                                        vec![
+                                            b.call("is_nan", vec![xv], Vec::new()),
+                                            b.call("is_nan", vec![m.clone()], Vec::new()),
+                                        ],
+                                        Vec::new(),
+                                    ),
+                                ],
+                                Vec::new(),
+                            );
+                            b.call(
+                                "where",
+                                vec![hit, plan.view(&b, padded_flat.clone(), o), never.clone()],
+                                Vec::new(),
+                            )
+                        })
+                        .reduce(|a, c| b.call("min", vec![a, c], Vec::new()))
+                        .expect("a kernel has a position");
+                    // A window of padding alone has no element: -1, as ONNX's reference.
+                    let indices = b.call(
+                        "where",
+                        vec![
+                            b.call("equal", vec![picks.clone(), never.clone()], Vec::new()),
+                            b.int(-1),
+                            picks,
+                        ],
+                        Vec::new(),
+                    );
+                    let idx = self.check_expr(&indices);
+                    match saved_v {
+                        Some(t) => self.scope.insert(vname, t),
+                        None => self.scope.remove(&vname),
+                    };
+                    for (n, old) in names.iter().zip(saved) {
+                        match old {
+                            Some(t) => self.scope.insert(n.clone(), t),
+                            None => self.scope.remove(n),
+                        };
+                    }
+                    return vec![values, idx];
+                }
+                match name {
+                    "max_pool" | "max_pool_with_indices" => total,
+                    "lp_pool" => b.call("pow", vec![total, b.float(1.0 / p)], Vec::new()),
+                    _ if flag("count_include_pad") => {
+                        b.bin(Div, total, b.float(offsets.len() as f64))
+                    }
+                    _ => {
+                        // The count of real elements per window: the same windows over a
+                        // padded tensor of ones (built from positions: no NaN from `x`).
+                        let mut ones: Option<Expr> = None;
+                        for (a, &len) in lens.iter().enumerate() {
+                            let size = match &dims[2 + a] {
+                                _ if !open[a] => b.int(len),
+                                Dim::Named(n) => b.var(n),
+                                _ => {
+                                    return fail(self, format!("`average_pool` without `count_include_pad` over the expression dim `{}`: `arange` of the real-element count cannot name it yet", dims[2 + a]));
+                                }
+                            };
+                            let line = b.bin(
+                                Add,
+                                b.bin(
+                                    Mul,
+                                    b.call("arange", vec![size], vec![("dtype", b.var(xd.name()))]),
+                                    b.float(0.0),
+                                ),
+                                b.float(1.0),
+                            );
+                            let mut pattern: Vec<Expr> = (0..r)
+                                .map(|_| Expr::Lit(LitValue::Char('x'), span))
+                                .collect();
+                            pattern[a] = b.int(0);
+                            let line =
+                                b.call("dimshuffle", vec![line, b.list(pattern)], Vec::new());
+                            ones = Some(match ones {
+                                None => line,
+                                Some(o) => b.bin(Mul, o, line),
+                            });
+                        }
+                        let ones = ones.expect("a spatial axis");
+                        let lead = vec![
+                            Expr::Lit(LitValue::Char('x'), span),
+                            Expr::Lit(LitValue::Char('x'), span),
+                        ];
+                        let ones = b.call(
+                            "dimshuffle",
+                            vec![
+                                ones,
+                                b.list(
+                                    lead.into_iter()
+                                        .chain((0..r as i128).map(|a| b.int(a)))
+                                        .collect(),
+                                ),
+                            ],
+                            Vec::new(),
+                        );
+                        let padded_ones =
+                            b.call("pad", vec![ones, b.ints(plan.pads.clone())], Vec::new());
+                        let count = offsets
+                            .iter()
+                            .map(|o| plan.view(&b, padded_ones.clone(), o))
+                            .reduce(|a, c| b.bin(Add, a, c))
+                            .expect("a kernel has a position");
+                        b.bin(Div, total, count)
+                    }
+                }
+            }
+            "global_average_pool" => mean_over(v(0), &spatial),
+            "global_max_pool" => b.call(
+                "max",
+                vec![v(0)],
+                vec![
+                    ("axis", b.ints(spatial.iter().copied())),
+                    ("keepdims", Expr::Lit(LitValue::Bool(true), span)),
+                ],
+            ),
+            "global_lp_pool" => {
+                let p = float("p", 2.0);
+                let powered = b.call(
+                    "pow",
+                    vec![b.call("abs", vec![v(0)], Vec::new()), b.float(p)],
+                    Vec::new(),
+                );
+                let s = b.call(
+                    "sum",
+                    vec![powered],
+                    vec![
+                        ("axis", b.ints(spatial.iter().copied())),
+                        ("keepdims", Expr::Lit(LitValue::Bool(true), span)),
+                    ],
+                );
+                b.call("pow", vec![s, b.float(1.0 / p)], Vec::new())
+            }
+            "lrn" => {
+                let Some(size) = int("size") else {
+                    return fail(self, "it needs `size = n`".into());
+                };
+                let Some(c) = dims[1].as_static() else {
+                    return fail(
+                        self,
+                        "its channel dim must be a literal (the window slides over it)".into(),
+                    );
+                };
+                let (alpha, beta, bias) = (
+                    float("alpha", 1e-4),
+                    float("beta", 0.75),
+                    float("bias", 1.0),
+                );
+                // Σ over channels c - floor((size-1)/2) ..= c + ceil((size-1)/2) of x², with
+                // zeros past the ends: `size` shifted slices of the padded squares.
+                let (before, after) = ((size - 1) / 2, size - 1 - (size - 1) / 2);
+                let mut pads = vec![0i128; 2 * rank];
+                pads[2] = before;
+                pads[3] = after;
+                let sq = b.bin(Mul, v(0), v(0));
+                let padded = b.call("pad", vec![sq, b.ints(pads)], Vec::new());
+                let mut sum: Option<Expr> = None;
+                for i in 0..size {
+                    let s = b.call(
+                        "slice",
+                        vec![padded.clone()],
+                        vec![
+                            ("axis", b.int(1)),
+                            ("start", b.int(i)),
+                            ("end", b.int(i + c as i128)),
+                        ],
+                    );
+                    sum = Some(match sum {
+                        None => s,
+                        Some(acc) => b.bin(Add, acc, s),
+                    });
+                }
+                let sum = sum.expect("size ≥ 1");
+                let scale = b.bin(
+                    Add,
+                    b.float(bias),
+                    b.bin(Mul, b.float(alpha / size as f64), sum),
+                );
+                b.bin(
+                    Div,
+                    v(0),
+                    b.call("pow", vec![scale, b.float(beta)], Vec::new()),
+                )
+            }
+            _ => {
+                // space_to_depth / depth_to_space.
+                let Some(bs) = int("blocksize") else {
+                    return fail(self, "it needs `blocksize = b`".into());
+                };
+                if rank != 4 {
+                    return fail(self, "it takes `[N, C, H, W]` tensors".into());
+                }
+                let lits: Option<Vec<i128>> = dims[1..]
+                    .iter()
+                    .map(|d| d.as_static().map(|n| n as i128))
+                    .collect();
+                let Some(l) = lits else {
+                    return fail(self, "its channel and spatial dims must be literals".into());
+                };
+                let (c, h, w) = (l[0], l[1], l[2]);
+                let n =
+                    match &dims[0] {
+                        Dim::Static(n) => b.int(*n as i128),
+                        Dim::Named(n) => b.var(n),
+                        Dim::Expr(_) => return fail(
+                            self,
+                            "its batch dim is an expression, which a reshape target cannot name"
+                                .into(),
+                        ),
+                    };
+                let reshape =
+                    |e: Expr, to: Vec<Expr>| b.call("reshape", vec![e, b.list(to)], Vec::new());
+                let transpose = |e: Expr, perm: &[i128]| {
+                    b.call(
+                        "transpose",
+                        vec![e, b.ints(perm.iter().copied())],
+                        Vec::new(),
+                    )
+                };
+                if name == "space_to_depth" {
+                    if h % bs != 0 || w % bs != 0 {
+                        return fail(
+                            self,
+                            format!("blocksize {bs} does not divide its height {h} and width {w}"),
+                        );
+                    }
+                    let t = reshape(
+                        v(0),
+                        vec![
+                            n.clone(),
+                            b.int(c),
+                            b.int(h / bs),
+                            b.int(bs),
+                            b.int(w / bs),
+                            b.int(bs),
+                        ],
+                    );
+                    let t = transpose(t, &[0, 3, 5, 1, 2, 4]);
+                    reshape(t, vec![n, b.int(c * bs * bs), b.int(h / bs), b.int(w / bs)])
+                } else {
+                    if c % (bs * bs) != 0 {
+                        return fail(
+                            self,
+                            format!("blocksize² = {} does not divide its {c} channels", bs * bs),
+                        );
+                    }
+                    let (t, perm) = if mode == "dcr" {
+                        (
+                            reshape(
+                                v(0),
+                                vec![
+                                    n.clone(),
+                                    b.int(bs),
+                                    b.int(bs),
+                                    b.int(c / (bs * bs)),
+                                    b.int(h),
+                                    b.int(w),
+                                ],
+                            ),
+                            [0, 3, 4, 1, 5, 2],
+                        )
+                    } else {
+                        (
+                            reshape(
+                                v(0),
+                                vec![
+                                    n.clone(),
+                                    b.int(c / (bs * bs)),
+                                    b.int(bs),
+                                    b.int(bs),
+                                    b.int(h),
+                                    b.int(w),
+                                ],
+                            ),
+                            [0, 1, 4, 2, 5, 3],
+                        )
+                    };
+                    let t = transpose(t, &perm);
+                    reshape(
+                        t,
+                        vec![n, b.int(c / (bs * bs)), b.int(h * bs), b.int(w * bs)],
+                    )
+                }
+            }
         };
         if let Some(at) = self.expanding.take() {
             self.expansions.insert(at, expr.clone());
@@ -1026,119 +1903,49 @@ impl Checker<'_> {
                 None => self.scope.remove(n),
             };
         }
-        typed
+        vec![typed]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mode<'a>(mode: &'a str, coordinates: &'a str) -> ResizeMode<'a> {
+        ResizeMode {
+            mode,
+            coordinates,
+            nearest: "round_prefer_floor",
+            cubic_a: -0.75,
+            exclude_outside: false,
+        }
     }
 
-    /// The named arguments of a vision op, each checked against the op's parameters and
-    /// its kind of literal; `None` after an error.
-    fn vision_named_args(
-        &mut self,
-        op: &'static TensorOp,
-        named: &[NamedArg],
-    ) -> Option<VisionArgs> {
-        let name = op.name;
-        let mut floats: Vec<(&str, f64)> = Vec::new();
-        let mut ints: Vec<(&str, i128)> = Vec::new();
-        let mut axes: Option<Vec<i128>> = None;
-        let mut mode = "dcr".to_string();
-        let mut lists: Vec<(&str, Vec<i128>)> = Vec::new();
-        let mut flags: Vec<(&str, bool)> = Vec::new();
-        for n in named {
-            self.param_spec(op, n)?;
-            let key = op
-                .params
-                .iter()
-                .find(|p| n.name == p.name)
-                .map_or("", |p| p.name);
-            let at = n.value.span();
-            match (key, &n.value) {
-                ("mode", Expr::Var(v)) if ["dcr", "crd"].contains(&v.to_string().as_str()) => {
-                    mode = v.to_string()
-                }
-                ("mode", _) => {
-                    self.errors
-                        .push(at, "`mode` of `depth_to_space` is `dcr` or `crd` (ONNX's)");
-                    return None;
-                }
-                ("kernel_shape" | "strides" | "pads" | "dilations", e) => {
-                    let items: Option<Vec<i128>> =
-                        super::tensor_ops::list_items(e).and_then(|items| {
-                            items.iter().map(super::tensor_ops::int_literal).collect()
-                        });
-                    match items {
-                        Some(v) if v.iter().all(|&x| x >= 0) => lists.push((key, v)),
-                        _ => {
-                            self.errors.push(at, format!("`{key}` of `{name}` is a list of non-negative integer literals"));
-                            return None;
-                        }
-                    }
-                }
-                ("ceil_mode" | "count_include_pad", Expr::Lit(LitValue::Bool(v), _)) => {
-                    flags.push((key, *v))
-                }
-                ("ceil_mode" | "count_include_pad", _) => {
-                    self.errors
-                        .push(at, format!("`{key}` is `true` or `false`"));
-                    return None;
-                }
-                ("axes", e) => match super::tensor_ops::list_items(e) {
-                    Some(items) => {
-                        let mut out = Vec::new();
-                        for item in items {
-                            match super::tensor_ops::int_literal(item) {
-                                Some(v) => out.push(v),
-                                None => {
-                                    self.errors
-                                        .push(item.span(), "an axis is an integer literal");
-                                    return None;
-                                }
-                            }
-                        }
-                        axes = Some(out);
-                    }
-                    None => {
-                        self.errors
-                            .push(at, "`axes` is a list of integer literals, e.g. `[0, 2, 3]`");
-                        return None;
-                    }
-                },
-                ("auto_pad", Expr::Var(v)) if v == "notset" => {}
-                ("auto_pad", _) => {
-                    self.errors.push(
-                        at,
-                        "`auto_pad` other than `notset` is not supported yet: give `pads`",
-                    );
-                    return None;
-                }
-                ("blocksize" | "num_groups" | "size" | "group", e) => {
-                    match super::tensor_ops::int_literal(e) {
-                        Some(v) if v > 0 => ints.push((key, v)),
-                        _ => {
-                            self.errors.push(
-                                at,
-                                format!("`{key}` of `{name}` is a positive integer literal"),
-                            );
-                            return None;
-                        }
-                    }
-                }
-                (_, e) => match super::tensor_ops::float_literal(e) {
-                    Some(v) if v.is_finite() => floats.push((key, v)),
-                    _ => {
-                        self.errors
-                            .push(at, format!("`{key}` of `{name}` is a float literal"));
-                        return None;
-                    }
-                },
-            }
-        }
-        Some(VisionArgs {
-            floats,
-            ints,
-            axes,
-            mode,
-            lists,
-            flags,
-        })
+    /// A 2× linear upsample is a clamped output at each end and two interleaved phases
+    /// between (not one piece per output).
+    #[test]
+    fn resize_runs_find_the_period() {
+        let taps = resize_taps(&mode("linear", "half_pixel"), 16, 32, 2.0);
+        assert_eq!(taps[0].idx, [0, 0]);
+        assert_eq!(taps[1].idx, [0, 1]);
+        assert_eq!(taps[1].coeffs.as_deref(), Some(&[0.75, 0.25][..]));
+        assert_eq!(
+            resize_runs(&taps),
+            [(0, 1, 1, 1), (1, 2, 1, 15), (31, 1, 1, 1)]
+        );
+        // Nearest 3× asymmetric (rounding): three phases, then the outputs whose position
+        // rounds past the end (clamped) one by one.
+        let taps = resize_taps(&mode("nearest", "asymmetric"), 5, 15, 3.0);
+        assert_eq!(
+            resize_runs(&taps),
+            [(0, 3, 1, 4), (12, 1, 1, 1), (13, 1, 1, 1), (14, 1, 1, 1)]
+        );
+        // A 0.5× downsample: one strided view.
+        let taps = resize_taps(&mode("nearest", "asymmetric"), 8, 4, 0.5);
+        assert_eq!(resize_runs(&taps), [(0, 1, 2, 4)]);
+        // An integer coordinate reads the pair before it with a coefficient 0 (ONNX).
+        let taps = resize_taps(&mode("linear", "align_corners"), 3, 5, 5.0 / 3.0);
+        assert_eq!(taps[2].idx, [0, 1]);
+        assert_eq!(taps[2].coeffs.as_deref(), Some(&[0.0, 1.0][..]));
     }
 }
