@@ -13,8 +13,10 @@ use std::time::{Duration, Instant};
 /// The time limit per graph of the release build: each chunk of `CHUNK` graphs must build
 /// within `CHUNK` times it. On two shared cores at load 7 the 200 graphs took 0.83 s each
 /// on average (rustc 1.95); a graph whose nests multiplied with its pieces took 200 s or
-/// overflowed rustc's stack before `ir::MAX_REGIONS` (NOTES.md, "Region bound").
-const SECONDS_PER_GRAPH: f64 = 3.0;
+/// overflowed rustc's stack before `ir::MAX_REGIONS` (NOTES.md, "Region bound"). The
+/// limit sits far above the normal cost (the slowest chunk 1.27 s per graph), so a loaded CI
+/// machine does not fail it, and far below a stall's.
+const SECONDS_PER_GRAPH: f64 = 10.0;
 /// Graphs per release build.
 const CHUNK: u64 = 10;
 
