@@ -444,3 +444,78 @@ fn a_mask_per_batch_broadcast_over_heads() {
         assert!((g - w).abs() <= 1e-12, "element {n}: {g} vs {w}");
     }
 }
+
+graph! {
+    fn nan_rows64(q: f64[1, 1, 3, 2], k: f64[1, 1, 4, 2], v: f64[1, 1, 4, 2]) -> f64[1, 1, 3, 2] {
+        attention(q, k, v)
+    }
+    fn nan_rows32(q: f32[1, 1, 3, 2], k: f32[1, 1, 4, 2], v: f32[1, 1, 4, 2]) -> f32[1, 1, 3, 2] {
+        attention(q, k, v)
+    }
+}
+
+/// A NaN score of a key that is not masked makes its row NaN (softmax of a NaN), whether
+/// every score of the row is NaN (a NaN query) or one (a NaN key element) — seed 48, graph
+/// 754: an all-NaN row was written as 0, as if every key were masked.
+#[test]
+fn nan_scores_make_their_rows_nan() {
+    let q = [f64::NAN, 1.0, 0.5, -0.5, 1.0, 2.0];
+    let k = [1.0, 0.0, 0.0, 1.0, 1.0, 1.0, -1.0, 0.5];
+    let v = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0];
+    let y = nan_rows64(
+        &Tensor::<f64, Shape![1, 1, 3, 2]>::from_vec(q.to_vec()).unwrap(),
+        &Tensor::<f64, Shape![1, 1, 4, 2]>::from_vec(k.to_vec()).unwrap(),
+        &Tensor::<f64, Shape![1, 1, 4, 2]>::from_vec(v.to_vec()).unwrap(),
+    );
+    let f32s = |a: &[f64]| a.iter().map(|&x| x as f32).collect::<Vec<f32>>();
+    let y32 = nan_rows32(
+        &Tensor::<f32, Shape![1, 1, 3, 2]>::from_vec(f32s(&q)).unwrap(),
+        &Tensor::<f32, Shape![1, 1, 4, 2]>::from_vec(f32s(&k)).unwrap(),
+        &Tensor::<f32, Shape![1, 1, 4, 2]>::from_vec(f32s(&v)).unwrap(),
+    );
+    // Row 0 has a NaN query: every score NaN. Rows 1 and 2 are finite.
+    assert!(
+        y.as_slice()[..2].iter().all(|x| x.is_nan()),
+        "{:?}",
+        y.as_slice()
+    );
+    assert!(
+        y.as_slice()[2..].iter().all(|x| x.is_finite()),
+        "{:?}",
+        y.as_slice()
+    );
+    assert!(
+        y32.as_slice()[..2].iter().all(|x| x.is_nan()),
+        "{:?}",
+        y32.as_slice()
+    );
+    assert!(
+        y32.as_slice()[2..].iter().all(|x| x.is_finite()),
+        "{:?}",
+        y32.as_slice()
+    );
+    // One NaN key element: every row that sees that key is NaN.
+    let mut k2 = k;
+    k2[3] = f64::NAN;
+    let q2 = [1.0, 1.0, 0.5, -0.5, 1.0, 2.0];
+    let y = nan_rows64(
+        &Tensor::<f64, Shape![1, 1, 3, 2]>::from_vec(q2.to_vec()).unwrap(),
+        &Tensor::<f64, Shape![1, 1, 4, 2]>::from_vec(k2.to_vec()).unwrap(),
+        &Tensor::<f64, Shape![1, 1, 4, 2]>::from_vec(v.to_vec()).unwrap(),
+    );
+    let y32 = nan_rows32(
+        &Tensor::<f32, Shape![1, 1, 3, 2]>::from_vec(f32s(&q2)).unwrap(),
+        &Tensor::<f32, Shape![1, 1, 4, 2]>::from_vec(f32s(&k2)).unwrap(),
+        &Tensor::<f32, Shape![1, 1, 4, 2]>::from_vec(f32s(&v)).unwrap(),
+    );
+    assert!(
+        y.as_slice().iter().all(|x| x.is_nan()),
+        "{:?}",
+        y.as_slice()
+    );
+    assert!(
+        y32.as_slice().iter().all(|x| x.is_nan()),
+        "{:?}",
+        y32.as_slice()
+    );
+}

@@ -641,10 +641,15 @@ fn attention_f64(
                                     x = masked_add(x, m[mask_at(st, b, h, i, j)])
                                 }
                             }
-                            best = if x > best { x } else { best };
+                            // A NaN score (not masked) is kept as the maximum: its row is NaN.
+                            best = if x > best || x.is_nan() { x } else { best };
                             *slot = x;
                         }
-                        let new_max = if best > row_max[r] { best } else { row_max[r] };
+                        let new_max = if best > row_max[r] || best.is_nan() {
+                            best
+                        } else {
+                            row_max[r]
+                        };
                         if new_max == f64::NEG_INFINITY {
                             // Nothing seen yet in this row: its probabilities are all 0.
                             seen.fill(0.0);

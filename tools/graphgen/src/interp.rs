@@ -143,7 +143,10 @@ fn is_compare(f: &str) -> bool {
 
 /// The hull of two elements (a `where` whose condition is unknown).
 fn either(a: E, b: E) -> E {
-    if a == b {
+    // `0.0 == -0.0`: two zeros of different signs are a range of both (seed 48, graph 754:
+    // an undetermined `where` between `+0.0` and `-0.0`).
+    let signs_differ = matches!((a, b), (E::F(x), E::F(y)) if x.to_bits() != y.to_bits());
+    if a == b && !signs_differ {
         return a;
     }
     match (a.bounds(), b.bounds()) {
