@@ -23,6 +23,8 @@ struct StructureCall<'a> {
     named: &'a [NamedArg],
     g: Expr,
     x: Expr,
+    /// Whether each argument carries a cotangent.
+    arg_live: Vec<bool>,
 }
 
 impl Backward<'_> {
@@ -38,6 +40,10 @@ impl Backward<'_> {
     ) -> Result<(), syn::Error> {
         let name = func.to_string();
         let x = args.first().cloned().unwrap_or_else(|| lit_f(0.0));
+        let arg_live = args
+            .iter()
+            .map(|a| self.live_operand(a).is_some())
+            .collect();
         let c = StructureCall {
             name,
             out,
@@ -46,6 +52,7 @@ impl Backward<'_> {
             named,
             g,
             x,
+            arg_live,
         };
         match (c.name.as_str(), args.len()) {
             ("cumsum", 1) => self.rule_cumsum(&c),
@@ -194,12 +201,7 @@ impl Backward<'_> {
     /// `gather` (any axis) and `gather_elements`: a scatter-add of the cotangent into zeros.
     fn rule_gather(&mut self, c: &StructureCall) -> Result<(), syn::Error> {
         let (out, func, args, named) = (c.out, c.func, c.args, c.named);
-        let (g, x, name) = (c.g.clone(), c.x.clone(), c.name.as_str());
-        let arg_live: Vec<bool> = args
-            .iter()
-            .map(|a| self.live_operand(a).is_some())
-            .collect();
-        let _ = (&out, &func, &args, &named, &g, &x, &name, &arg_live);
+        let (g, name) = (c.g.clone(), c.name.as_str());
 
         // Each read position gets the cotangent of every output element that read
         // it: a scatter-add of `g` into zeros (duplicate indices add up).
@@ -301,12 +303,7 @@ impl Backward<'_> {
     /// `pad`: per axis, the cotangent cropped back (constant), the copies' cotangents added to what they copied (reflect, edge), a zero pad (a crop).
     fn rule_pad(&mut self, c: &StructureCall) -> Result<(), syn::Error> {
         let (out, func, args, named) = (c.out, c.func, c.args, c.named);
-        let (g, x, name) = (c.g.clone(), c.x.clone(), c.name.as_str());
-        let arg_live: Vec<bool> = args
-            .iter()
-            .map(|a| self.live_operand(a).is_some())
-            .collect();
-        let _ = (&out, &func, &args, &named, &g, &x, &name, &arg_live);
+        let (g, x) = (c.g.clone(), c.x.clone());
 
         // Per padded axis: a constant pad's cotangent is `g` cropped back; `reflect`
         // and `edge` add the cotangents of the copies to the elements they copied
@@ -396,13 +393,8 @@ impl Backward<'_> {
 
     /// `slice`: the cotangent put back where the slice read, zeros elsewhere.
     fn rule_slice(&mut self, c: &StructureCall) -> Result<(), syn::Error> {
-        let (out, func, args, named) = (c.out, c.func, c.args, c.named);
-        let (g, x, name) = (c.g.clone(), c.x.clone(), c.name.as_str());
-        let arg_live: Vec<bool> = args
-            .iter()
-            .map(|a| self.live_operand(a).is_some())
-            .collect();
-        let _ = (&out, &func, &args, &named, &g, &x, &name, &arg_live);
+        let (out, func, named) = (c.out, c.func, c.named);
+        let (g, x) = (c.g.clone(), c.x.clone());
 
         // The cotangent goes back to the elements the slice read, zeros elsewhere.
         // Along a literal axis any step: flipped for a negative step, spread by
@@ -531,12 +523,7 @@ impl Backward<'_> {
     /// `gather_nd` (no batch dims): a scatter-add of the cotangent.
     fn rule_gather_nd(&mut self, c: &StructureCall) -> Result<(), syn::Error> {
         let (out, func, args, named) = (c.out, c.func, c.args, c.named);
-        let (g, x, name) = (c.g.clone(), c.x.clone(), c.name.as_str());
-        let arg_live: Vec<bool> = args
-            .iter()
-            .map(|a| self.live_operand(a).is_some())
-            .collect();
-        let _ = (&out, &func, &args, &named, &g, &x, &name, &arg_live);
+        let g = c.g.clone();
 
         if named_value(named, "batch_dims")
             .and_then(|e| int_value(&e))
@@ -565,12 +552,7 @@ impl Backward<'_> {
     /// `scatter_elements`/`scatter_nd` with `add` or `none`.
     fn rule_scatter(&mut self, c: &StructureCall) -> Result<(), syn::Error> {
         let (out, func, args, named) = (c.out, c.func, c.args, c.named);
-        let (g, x, name) = (c.g.clone(), c.x.clone(), c.name.as_str());
-        let arg_live: Vec<bool> = args
-            .iter()
-            .map(|a| self.live_operand(a).is_some())
-            .collect();
-        let _ = (&out, &func, &args, &named, &g, &x, &name, &arg_live);
+        let (g, name, arg_live) = (c.g.clone(), c.name.as_str(), &c.arg_live);
 
         // `add`: the data's cotangent is `g`, each update's the cotangent at the
         // place it went (a gather). `none`: the data's is `g` with the written
@@ -670,13 +652,8 @@ impl Backward<'_> {
 
     /// `dimshuffle`: new axes dropped, kept axes put back in input order, dropped 1s restored.
     fn rule_dimshuffle(&mut self, c: &StructureCall) -> Result<(), syn::Error> {
-        let (out, func, args, named) = (c.out, c.func, c.args, c.named);
-        let (g, x, name) = (c.g.clone(), c.x.clone(), c.name.as_str());
-        let arg_live: Vec<bool> = args
-            .iter()
-            .map(|a| self.live_operand(a).is_some())
-            .collect();
-        let _ = (&out, &func, &args, &named, &g, &x, &name, &arg_live);
+        let (func, args) = (c.func, c.args);
+        let (g, x) = (c.g.clone(), c.x.clone());
 
         // Output axis i is input axis pattern[i] or a new axis ('x'); size-1 input
         // axes may be dropped. Back: drop the new axes, put the kept ones in input
