@@ -5,7 +5,9 @@
 # Logs go to target/soak/logs/; the last line says how many chunks failed. A failing
 # graph is reproduced alone with
 #   GRAPHGEN_SEED=SEED GRAPHGEN_START=INDEX GRAPHGEN_COUNT=1 cargo test -p tensorgraph-tests --test graphgen
-# and printed with `cargo run -p graphgen -- SEED INDEX`.
+# and printed with `cargo run -p graphgen -- SEED INDEX`. With SOAK_KIND=grad (what
+# tools/graphgen/soak_grad.sh sets) it soaks the differentiable graphs of graphgen::grad
+# through tensorgraph-tests/tests/graphgen_grad.rs instead (GRADGEN_* variables).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 # Compiling the graphs is the cost: the soak builds without debug info and unoptimised by
@@ -14,21 +16,26 @@ export CARGO_PROFILE_TEST_DEBUG=${CARGO_PROFILE_TEST_DEBUG:-0}
 export CARGO_PROFILE_TEST_OPT_LEVEL=${CARGO_PROFILE_TEST_OPT_LEVEL:-0}
 seed=${1:?seed}
 count=${2:?count}
-chunk=${3:-500}
+kind=${SOAK_KIND:-plain}
+if [ "$kind" = grad ]; then
+  test=graphgen_grad; vars=GRADGEN; prefix=grad-; summary='[0-9]* directional derivatives.*'; chunk=${3:-100}
+else
+  test=graphgen; vars=GRAPHGEN; prefix=; summary='[0-9]* elements compared.*'; chunk=${3:-500}
+fi
 logs=target/soak/logs
 mkdir -p "$logs"
 failed=0
 start=0
 while [ "$start" -lt "$count" ]; do
   n=$(( count - start < chunk ? count - start : chunk ))
-  log="$logs/seed-$seed-from-$start.log"
-  if GRAPHGEN_SEED=$seed GRAPHGEN_START=$start GRAPHGEN_COUNT=$n \
-      cargo test -p tensorgraph-tests --test graphgen --target-dir target/soak -- --nocapture >"$log" 2>&1; then
-    echo "graphs $start..$((start + n)): ok ($(grep -o '[0-9]* elements compared.*' "$log"))"
+  log="$logs/${prefix}seed-$seed-from-$start.log"
+  if env "${vars}_SEED=$seed" "${vars}_START=$start" "${vars}_COUNT=$n" \
+      cargo test -p tensorgraph-tests --test "$test" --target-dir target/soak -- --nocapture >"$log" 2>&1; then
+    echo "graphs $start..$((start + n)): ok ($(grep -o "$summary" "$log"))"
   else
     failed=$((failed + 1))
     echo "graphs $start..$((start + n)): FAILED, see $log"
   fi
   start=$((start + n))
 done
-echo "soak seed $seed, $count graphs: $failed failing chunk(s)"
+echo "${prefix}soak seed $seed, $count graphs: $failed failing chunk(s)"
