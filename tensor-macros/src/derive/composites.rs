@@ -12,9 +12,25 @@ use crate::shape::Dim;
 use super::build::*;
 use super::{no_rule, Backward};
 
+/// A call being differentiated by `Backward::composite_rule`: its result `v` (a name) and
+/// type `out`, the function and its arguments (`x` the first, or `0.0` without one), and
+/// the result's cotangent `g`.
+struct CompositeCall<'a> {
+    name: String,
+    v: Expr,
+    out: &'a (DType, Vec<Dim>),
+    func: &'a Ident,
+    args: &'a [Expr],
+    named: &'a [NamedArg],
+    g: Expr,
+    x: Expr,
+    /// Whether each argument carries a cotangent.
+    arg_live: Vec<bool>,
+}
+
 impl Backward<'_> {
     /// The rules of the ops of several operands or whole rows (not `STRUCTURE_OPS`, not
-    /// elementwise).
+    /// elementwise): a method per op (`CompositeCall`: the call being differentiated).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn composite_rule(
         &mut self,
@@ -26,125 +42,40 @@ impl Backward<'_> {
         g: Expr,
     ) -> Result<(), syn::Error> {
         let name = func.to_string();
-        let vv = var(v);
         let x = args.first().cloned().unwrap_or_else(|| lit_f(0.0));
         let arg_live: Vec<bool> = args
             .iter()
             .map(|a| self.live_operand(a).is_some())
             .collect();
-        let _ = (&vv, &x, &arg_live);
+        let c = CompositeCall {
+            name: name.clone(),
+            v: var(v),
+            out,
+            func,
+            args,
+            named,
+            g: g.clone(),
+            x,
+            arg_live,
+        };
         match (name.as_str(), args.len()) {
-            ("prelu", 2) => {
-                let (a, slope) = (&args[0], &args[1]);
-                let negative = binary(BinOp::Lt, a.clone(), lit_f(0.0));
-                if arg_live[0] {
-                    self.send(
-                        a,
-                        call(
-                            "where",
-                            vec![negative.clone(), mul(g.clone(), slope.clone()), g.clone()],
-                        ),
-                        out,
-                    )?;
-                }
-                if arg_live[1] {
-                    self.send(
-                        slope,
-                        call(
-                            "where",
-                            vec![negative, mul(g.clone(), a.clone()), cast(lit_f(0.0), out.0)],
-                        ),
-                        out,
-                    )?;
-                }
-                return Ok(());
-            }
+            ("prelu", 2) => self.rule_prelu(&c),
             ("mean_of", k) if k >= 2 => {
                 for a in args {
                     if self.live_operand(a).is_some() {
                         self.send(a, div(g.clone(), lit_f(k as f64)), out)?;
                     }
                 }
-                return Ok(());
+                Ok(())
             }
-            ("attention", 3) => return self.attention_rule(func, out, args, named, g),
-            ("l2_normalize", 1) => {
-                // y = x / n, n = sqrt(sum(x²)) along the axis: dx = (g - y·sum(g·y)) / n.
-                let (xt, xd) = self.ty_of(&x)?;
-                let axis = literal_axis(named, -1, xd.len())
-                    .map_err(|e| syn::Error::new(func.span(), e))?;
-                let keep = || vec![("axis", int_list(&[axis])), keepdims()];
-                let norm = call(
-                    "sqrt",
-                    vec![with_named(
-                        call("sum", vec![mul(x.clone(), x.clone())]),
-                        keep(),
-                    )],
-                );
-                let along = with_named(call("sum", vec![mul(g.clone(), vv.clone())]), keep());
-                let d = div(sub(g.clone(), mul(vv, along)), norm);
-                return self.send(&x, d, &(xt, xd));
-            }
-            ("layer_norm" | "rms_norm", _) => {
-                return self.norm_rule(&name, func, out, args, named, g)
-            }
+            ("attention", 3) => self.attention_rule(func, out, args, named, g),
+            ("l2_normalize", 1) => self.rule_l2_normalize(&c),
+            ("layer_norm" | "rms_norm", _) => self.norm_rule(&name, func, out, args, named, g),
             ("softmax_cross_entropy" | "nll_loss", _) => {
-                return self.loss_rule(&name, func, out, args, named, g)
+                self.loss_rule(&name, func, out, args, named, g)
             }
-            ("max" | "min", 2) => {
-                let (a, b) = (&args[0], &args[1]);
-                let wins = if name == "max" { BinOp::Gt } else { BinOp::Lt };
-                if arg_live[0] {
-                    self.send(
-                        a,
-                        mul(g.clone(), tie_share(out.0, wins, a.clone(), b.clone())),
-                        out,
-                    )?;
-                }
-                if arg_live[1] {
-                    self.send(
-                        b,
-                        mul(g.clone(), tie_share(out.0, wins, b.clone(), a.clone())),
-                        out,
-                    )?;
-                }
-                return Ok(());
-            }
-            ("pow", 2) => {
-                let (a, b) = (&args[0], &args[1]);
-                if arg_live[0] {
-                    let power = mul(
-                        b.clone(),
-                        call("pow", vec![a.clone(), sub(b.clone(), lit_f(1.0))]),
-                    );
-                    // da = 0 where b = 0; a literal exponent decides that here.
-                    let d = match b {
-                        Expr::Lit(LitValue::Float(e, _), _) if *e == 0.0 => None,
-                        Expr::Lit(LitValue::Int(0), _) => None,
-                        Expr::Lit(..) => Some(power),
-                        _ => Some(call(
-                            "where",
-                            vec![binary(BinOp::Eq, b.clone(), lit_f(0.0)), lit_f(0.0), power],
-                        )),
-                    };
-                    if let Some(d) = d {
-                        self.send(a, mul(g.clone(), d), out)?;
-                    }
-                }
-                if arg_live[1] {
-                    // JAX: log(a) taken as 0 where a = 0.
-                    let safe = call(
-                        "where",
-                        vec![
-                            binary(BinOp::Eq, a.clone(), lit_f(0.0)),
-                            lit_f(1.0),
-                            a.clone(),
-                        ],
-                    );
-                    self.send(b, mul(g.clone(), mul(vv, call("log", vec![safe]))), out)?;
-                }
-                return Ok(());
-            }
+            ("max" | "min", 2) => self.rule_max_min(&c),
+            ("pow", 2) => self.rule_pow(&c),
             ("add", 2) | ("sub", 2) | ("mul", 2) | ("div", 2) => {
                 let op = match name.as_str() {
                     "add" => BinOp::Add,
@@ -153,133 +84,279 @@ impl Backward<'_> {
                     _ => BinOp::Div,
                 };
                 let e = binary(op, args[0].clone(), args[1].clone());
-                return self.rule(v, &e, g);
+                self.rule(v, &e, g)
             }
-            ("where", 3) => {
-                let (c, a, b) = (&args[0], &args[1], &args[2]);
-                if arg_live[1] {
-                    self.send(
-                        a,
-                        call("where", vec![c.clone(), g.clone(), lit_f(0.0)]),
-                        out,
-                    )?;
-                }
-                if arg_live[2] {
-                    self.send(
-                        b,
-                        call("where", vec![c.clone(), lit_f(0.0), g.clone()]),
-                        out,
-                    )?;
-                }
-                return Ok(());
-            }
-            ("matmul", 2) => return self.matmul_rule(out, &args[0], &args[1], g),
+            ("where", 3) => self.rule_where(&c),
+            ("matmul", 2) => self.matmul_rule(out, &args[0], &args[1], g),
             (
                 "sum" | "mean" | "max" | "min" | "prod" | "reduce_sum_square"
                 | "reduce_log_sum_exp" | "reduce_l1" | "reduce_l2" | "reduce_log_sum",
                 1,
-            ) => {
-                let (xt, xd) = self.ty_of(&x)?;
-                let axes =
-                    reduced_axes(named, xd.len()).map_err(|e| syn::Error::new(func.span(), e))?;
-                let kept = named_bool(named, "keepdims").unwrap_or(false);
-                let back = |e: Expr| {
-                    expand_back(e, &axes, kept, &xd).map_err(|m| syn::Error::new(func.span(), m))
-                };
-                let gx = back(g.clone())?;
-                let d = match name.as_str() {
-                    "sum" => gx,
-                    "mean" => {
-                        let n =
-                            count(xt, &xd, &axes).map_err(|m| syn::Error::new(func.span(), m))?;
-                        div(gx, n)
-                    }
-                    "max" | "min" => {
-                        // Ties share evenly: the count of maxima along the reduced axes.
-                        let vx = back(vv)?;
-                        let hit = cast(binary(BinOp::Eq, x.clone(), vx), xt);
-                        let hit = self.let_(hit);
-                        let ties = call("sum", vec![hit.clone()]);
-                        let ties = with_named(ties, vec![("axis", int_list(&axes)), keepdims()]);
-                        div(mul(gx, hit), ties)
-                    }
-                    "reduce_sum_square" => mul(gx, mul(lit_f(2.0), x.clone())),
-                    // |x|' as `abs`'s rule: 1 at 0 (JAX).
-                    "reduce_l1" => call(
-                        "where",
-                        vec![
-                            binary(BinOp::Ge, x.clone(), lit_f(0.0)),
-                            gx.clone(),
-                            neg(gx),
-                        ],
-                    ),
-                    // x / ‖x‖: NaN where the norm is 0 (0/0), as JAX's `norm`.
-                    "reduce_l2" => mul(gx, div(x.clone(), back(vv)?)),
-                    "reduce_log_sum" => {
-                        let total = with_named(
-                            call("sum", vec![x.clone()]),
-                            vec![("axis", int_list(&axes)), keepdims()],
-                        );
-                        div(gx, total)
-                    }
-                    "prod" => {
-                        // The product of the others, exact at zeros (no division by a
-                        // zero factor): with no zero in the group it is prod / x; with
-                        // one, the zero's is the product of the rest and every other's
-                        // is 0; with two or more, all are 0.
-                        let group = |e: Expr, f: &str| {
-                            with_named(
-                                call(f, vec![e]),
-                                vec![("axis", int_list(&axes)), keepdims()],
-                            )
-                        };
-                        let zero = self.let_(binary(BinOp::Eq, x.clone(), lit_f(0.0)));
-                        let nonzero = call("where", vec![zero.clone(), lit_f(1.0), x.clone()]);
-                        let rest = self.let_(group(nonzero, "prod"));
-                        let zeros = self.let_(group(cast(zero.clone(), xt), "sum"));
-                        let at_zero = call(
-                            "where",
-                            vec![
-                                binary(BinOp::Eq, zeros.clone(), lit_f(1.0)),
-                                rest.clone(),
-                                lit_f(0.0),
-                            ],
-                        );
-                        let elsewhere = call(
-                            "where",
-                            vec![
-                                binary(BinOp::Eq, zeros, lit_f(0.0)),
-                                div(rest, x.clone()),
-                                lit_f(0.0),
-                            ],
-                        );
-                        mul(gx, call("where", vec![zero, at_zero, elsewhere]))
-                    }
-                    _ => {
-                        let vx = back(vv)?;
-                        mul(gx, call("exp", vec![sub(x.clone(), vx)]))
-                    }
-                };
-                return self.send(&x, d, &(xt, xd));
-            }
-            ("softmax" | "logsoftmax", 1) => {
-                let (xt, xd) = self.ty_of(&x)?;
-                let axis = literal_axis(named, -1, xd.len())
-                    .map_err(|e| syn::Error::new(func.span(), e))?;
-                let keep = vec![("axis", int_list(&[axis])), keepdims()];
-                let d = if name == "softmax" {
-                    let s = with_named(call("sum", vec![mul(g.clone(), vv.clone())]), keep);
-                    mul(vv, sub(g.clone(), s))
-                } else {
-                    let s = with_named(call("sum", vec![g.clone()]), keep);
-                    sub(g.clone(), mul(call("exp", vec![vv]), s))
-                };
-                return self.send(&x, d, &(xt, xd));
-            }
+            ) => self.rule_reduction(&c),
+            ("softmax" | "logsoftmax", 1) => self.rule_softmax(&c),
             // No rule: an error only if a cotangent would have to pass.
             _ if !self.any_live(&args.iter().collect::<Vec<_>>()) => Ok(()),
             _ => Err(no_rule(self.function, self.graph, func, "its operands")),
         }
+    }
+
+    /// `prelu(a, slope)`: `g·slope` (or `g`) to `a`, `g·a` where `a < 0` to the slope.
+    fn rule_prelu(&mut self, c: &CompositeCall) -> Result<(), syn::Error> {
+        let out = c.out;
+        let args = c.args;
+        let g = c.g.clone();
+        let arg_live = &c.arg_live;
+        let (a, slope) = (&args[0], &args[1]);
+        let negative = binary(BinOp::Lt, a.clone(), lit_f(0.0));
+        if arg_live[0] {
+            self.send(
+                a,
+                call(
+                    "where",
+                    vec![negative.clone(), mul(g.clone(), slope.clone()), g.clone()],
+                ),
+                out,
+            )?;
+        }
+        if arg_live[1] {
+            self.send(
+                slope,
+                call(
+                    "where",
+                    vec![negative, mul(g.clone(), a.clone()), cast(lit_f(0.0), out.0)],
+                ),
+                out,
+            )?;
+        }
+        Ok(())
+    }
+
+    /// `l2_normalize`: `(g - y·Σg·y) / ‖x‖` along the axis.
+    fn rule_l2_normalize(&mut self, c: &CompositeCall) -> Result<(), syn::Error> {
+        let vv = c.v.clone();
+        let x = c.x.clone();
+        let func = c.func;
+        let named = c.named;
+        let g = c.g.clone();
+        // y = x / n, n = sqrt(sum(x²)) along the axis: dx = (g - y·sum(g·y)) / n.
+        let (xt, xd) = self.ty_of(&x)?;
+        let axis =
+            literal_axis(named, -1, xd.len()).map_err(|e| syn::Error::new(func.span(), e))?;
+        let keep = || vec![("axis", int_list(&[axis])), keepdims()];
+        let norm = call(
+            "sqrt",
+            vec![with_named(
+                call("sum", vec![mul(x.clone(), x.clone())]),
+                keep(),
+            )],
+        );
+        let along = with_named(call("sum", vec![mul(g.clone(), vv.clone())]), keep());
+        let d = div(sub(g.clone(), mul(vv, along)), norm);
+        self.send(&x, d, &(xt, xd))
+    }
+
+    /// Binary `max`/`min`: the winner gets the cotangent, ties share it evenly.
+    fn rule_max_min(&mut self, c: &CompositeCall) -> Result<(), syn::Error> {
+        let name = &c.name;
+        let out = c.out;
+        let args = c.args;
+        let g = c.g.clone();
+        let arg_live = &c.arg_live;
+        let (a, b) = (&args[0], &args[1]);
+        let wins = if name == "max" { BinOp::Gt } else { BinOp::Lt };
+        if arg_live[0] {
+            self.send(
+                a,
+                mul(g.clone(), tie_share(out.0, wins, a.clone(), b.clone())),
+                out,
+            )?;
+        }
+        if arg_live[1] {
+            self.send(
+                b,
+                mul(g.clone(), tie_share(out.0, wins, b.clone(), a.clone())),
+                out,
+            )?;
+        }
+        Ok(())
+    }
+
+    /// `pow(a, b)`: JAX's conventions at 0 (`da` 0 where `b = 0`, `log(a)` taken as 0 where `a = 0`).
+    fn rule_pow(&mut self, c: &CompositeCall) -> Result<(), syn::Error> {
+        let vv = c.v.clone();
+        let out = c.out;
+        let args = c.args;
+        let g = c.g.clone();
+        let arg_live = &c.arg_live;
+        let (a, b) = (&args[0], &args[1]);
+        if arg_live[0] {
+            let power = mul(
+                b.clone(),
+                call("pow", vec![a.clone(), sub(b.clone(), lit_f(1.0))]),
+            );
+            // da = 0 where b = 0; a literal exponent decides that here.
+            let d = match b {
+                Expr::Lit(LitValue::Float(e, _), _) if *e == 0.0 => None,
+                Expr::Lit(LitValue::Int(0), _) => None,
+                Expr::Lit(..) => Some(power),
+                _ => Some(call(
+                    "where",
+                    vec![binary(BinOp::Eq, b.clone(), lit_f(0.0)), lit_f(0.0), power],
+                )),
+            };
+            if let Some(d) = d {
+                self.send(a, mul(g.clone(), d), out)?;
+            }
+        }
+        if arg_live[1] {
+            // JAX: log(a) taken as 0 where a = 0.
+            let safe = call(
+                "where",
+                vec![
+                    binary(BinOp::Eq, a.clone(), lit_f(0.0)),
+                    lit_f(1.0),
+                    a.clone(),
+                ],
+            );
+            self.send(b, mul(g.clone(), mul(vv, call("log", vec![safe]))), out)?;
+        }
+        Ok(())
+    }
+
+    /// `where(c, a, b)`: the cotangent to the branch each element took.
+    fn rule_where(&mut self, c: &CompositeCall) -> Result<(), syn::Error> {
+        let out = c.out;
+        let args = c.args;
+        let g = c.g.clone();
+        let arg_live = &c.arg_live;
+        let (c, a, b) = (&args[0], &args[1], &args[2]);
+        if arg_live[1] {
+            self.send(
+                a,
+                call("where", vec![c.clone(), g.clone(), lit_f(0.0)]),
+                out,
+            )?;
+        }
+        if arg_live[2] {
+            self.send(
+                b,
+                call("where", vec![c.clone(), lit_f(0.0), g.clone()]),
+                out,
+            )?;
+        }
+        Ok(())
+    }
+
+    /// The reductions: the cotangent broadcast back over the reduced axes, times the
+    /// reduction's derivative (ties of `max`/`min` share evenly; `prod` exact at zeros).
+    fn rule_reduction(&mut self, c: &CompositeCall) -> Result<(), syn::Error> {
+        let name = &c.name;
+        let vv = c.v.clone();
+        let x = c.x.clone();
+        let func = c.func;
+        let named = c.named;
+        let g = c.g.clone();
+        let (xt, xd) = self.ty_of(&x)?;
+        let axes = reduced_axes(named, xd.len()).map_err(|e| syn::Error::new(func.span(), e))?;
+        let kept = named_bool(named, "keepdims").unwrap_or(false);
+        let back =
+            |e: Expr| expand_back(e, &axes, kept, &xd).map_err(|m| syn::Error::new(func.span(), m));
+        let gx = back(g.clone())?;
+        let d = match name.as_str() {
+            "sum" => gx,
+            "mean" => {
+                let n = count(xt, &xd, &axes).map_err(|m| syn::Error::new(func.span(), m))?;
+                div(gx, n)
+            }
+            "max" | "min" => {
+                // Ties share evenly: the count of maxima along the reduced axes.
+                let vx = back(vv)?;
+                let hit = cast(binary(BinOp::Eq, x.clone(), vx), xt);
+                let hit = self.let_(hit);
+                let ties = call("sum", vec![hit.clone()]);
+                let ties = with_named(ties, vec![("axis", int_list(&axes)), keepdims()]);
+                div(mul(gx, hit), ties)
+            }
+            "reduce_sum_square" => mul(gx, mul(lit_f(2.0), x.clone())),
+            // |x|' as `abs`'s rule: 1 at 0 (JAX).
+            "reduce_l1" => call(
+                "where",
+                vec![
+                    binary(BinOp::Ge, x.clone(), lit_f(0.0)),
+                    gx.clone(),
+                    neg(gx),
+                ],
+            ),
+            // x / ‖x‖: NaN where the norm is 0 (0/0), as JAX's `norm`.
+            "reduce_l2" => mul(gx, div(x.clone(), back(vv)?)),
+            "reduce_log_sum" => {
+                let total = with_named(
+                    call("sum", vec![x.clone()]),
+                    vec![("axis", int_list(&axes)), keepdims()],
+                );
+                div(gx, total)
+            }
+            "prod" => {
+                // The product of the others, exact at zeros (no division by a
+                // zero factor): with no zero in the group it is prod / x; with
+                // one, the zero's is the product of the rest and every other's
+                // is 0; with two or more, all are 0.
+                let group = |e: Expr, f: &str| {
+                    with_named(
+                        call(f, vec![e]),
+                        vec![("axis", int_list(&axes)), keepdims()],
+                    )
+                };
+                let zero = self.let_(binary(BinOp::Eq, x.clone(), lit_f(0.0)));
+                let nonzero = call("where", vec![zero.clone(), lit_f(1.0), x.clone()]);
+                let rest = self.let_(group(nonzero, "prod"));
+                let zeros = self.let_(group(cast(zero.clone(), xt), "sum"));
+                let at_zero = call(
+                    "where",
+                    vec![
+                        binary(BinOp::Eq, zeros.clone(), lit_f(1.0)),
+                        rest.clone(),
+                        lit_f(0.0),
+                    ],
+                );
+                let elsewhere = call(
+                    "where",
+                    vec![
+                        binary(BinOp::Eq, zeros, lit_f(0.0)),
+                        div(rest, x.clone()),
+                        lit_f(0.0),
+                    ],
+                );
+                mul(gx, call("where", vec![zero, at_zero, elsewhere]))
+            }
+            _ => {
+                let vx = back(vv)?;
+                mul(gx, call("exp", vec![sub(x.clone(), vx)]))
+            }
+        };
+        self.send(&x, d, &(xt, xd))
+    }
+
+    /// `softmax`/`logsoftmax` along the axis, from the result.
+    fn rule_softmax(&mut self, c: &CompositeCall) -> Result<(), syn::Error> {
+        let name = &c.name;
+        let vv = c.v.clone();
+        let x = c.x.clone();
+        let func = c.func;
+        let named = c.named;
+        let g = c.g.clone();
+        let (xt, xd) = self.ty_of(&x)?;
+        let axis =
+            literal_axis(named, -1, xd.len()).map_err(|e| syn::Error::new(func.span(), e))?;
+        let keep = vec![("axis", int_list(&[axis])), keepdims()];
+        let d = if name == "softmax" {
+            let s = with_named(call("sum", vec![mul(g.clone(), vv.clone())]), keep);
+            mul(vv, sub(g.clone(), s))
+        } else {
+            let s = with_named(call("sum", vec![g.clone()]), keep);
+            sub(g.clone(), mul(call("exp", vec![vv]), s))
+        };
+        self.send(&x, d, &(xt, xd))
     }
 
     /// `layer_norm(x, γ, β, axis, eps)` and `rms_norm(x, γ, axis, eps)`, with `x̂` the
@@ -388,10 +465,7 @@ impl Backward<'_> {
                 None => valid,
             });
         }
-        let coef = match coef {
-            Some(c) => Some(self.let_(c)),
-            None => None,
-        };
+        let coef = coef.map(|c| self.let_(c));
         let reduction = match named_value(named, "reduction") {
             Some(Expr::Var(r)) => r.to_string(),
             None => "mean".to_string(),
@@ -482,8 +556,6 @@ impl Backward<'_> {
             None => lit_f(1.0 / (head_dim as f64).sqrt()),
         };
         let softcap = named_value(named, "softcap");
-        let causal = named_bool(named, "is_causal").unwrap_or(false);
-        let mask = named_value(named, "attn_mask");
         let (sq, skv) = (qd[2].clone(), kd[2].clone());
         // Grouped queries: q and g as [B, Hkv, G, Sq, ·]; masks broadcast over the group.
         let five = |e: Expr, last: &Dim| -> Result<Expr, syn::Error> {
@@ -528,50 +600,7 @@ impl Backward<'_> {
             s = self.let_(mul(c.clone(), t.clone()));
             cap_t = Some(t);
         }
-        // −∞ (the language has no literal for it): log 0 in the scores' dtype.
-        let minus_inf = call("log", vec![cast(lit_f(0.0), qt)]);
-        let lift = |m: Expr, rank: usize| {
-            if groups > 1 && rank == 4 {
-                call("expand_dims", vec![m, int(2)])
-            } else {
-                m
-            }
-        };
-        if let Some(m) = &mask {
-            let Expr::Var(name) = m else {
-                return Err(err(format!("`{}`: the derivative of `attention` takes a mask that is a parameter or a name", self.function)));
-            };
-            let (mt, md) = self.ty_of(m)?;
-            if groups > 1 && md.len() == 4 && md[1] != Dim::Static(1) {
-                return Err(err(format!("`{}`: the derivative of grouped-query `attention` with a per-head mask is not written yet", self.function)));
-            }
-            let lifted = lift(var(&name.to_string()), md.len());
-            s = self.let_(if mt == DType::Bool {
-                call("where", vec![lifted, s, minus_inf.clone()])
-            } else {
-                add(s, lifted)
-            });
-        }
-        if causal {
-            // Query i sees key j when i + Skv − Sq ≥ j: counted from the ends, when
-            // (Sq − 1 − i) ≤ (Skv − 1 − j).
-            let from_end = |n: &Dim| -> Result<Expr, syn::Error> {
-                let list = dims_list(std::slice::from_ref(n)).map_err(err)?;
-                let Expr::Call { args: mut one, .. } = list else {
-                    unreachable!("a list")
-                };
-                Ok(with_named(
-                    call("flip", vec![call("arange", vec![one.remove(0)])]),
-                    vec![("axis", int(0))],
-                ))
-            };
-            let rows = reshape(from_end(&sq)?, &[sq.clone(), Dim::Static(1)]).map_err(err)?;
-            let cols = reshape(from_end(&skv)?, &[Dim::Static(1), skv.clone()]).map_err(err)?;
-            s = self.let_(call(
-                "where",
-                vec![binary(BinOp::Le, rows, cols), s, minus_inf.clone()],
-            ));
-        }
+        s = self.attention_masked(func, s, named, groups, qt, (&sq, &skv))?;
         // A row with every key masked has probabilities 0 (its output is 0), not NaN.
         let p = with_named(call("softmax", vec![s]), vec![("axis", neg(int(1)))]);
         let p = self.let_(p);
@@ -612,6 +641,68 @@ impl Backward<'_> {
             self.send(k, dk, &(out.0, kv_dims(&kd)))?;
         }
         Ok(())
+    }
+
+    /// The scores `s` of `attention` with its masks applied as the forward applies them:
+    /// `attn_mask` (a bool mask selects, a float one adds; lifted over the query group) and
+    /// `is_causal` (query i sees key j when i + Skv − Sq ≥ j).
+    fn attention_masked(
+        &mut self,
+        func: &Ident,
+        mut s: Expr,
+        named: &[NamedArg],
+        groups: usize,
+        qt: DType,
+        (sq, skv): (&Dim, &Dim),
+    ) -> Result<Expr, syn::Error> {
+        let err = |m: String| syn::Error::new(func.span(), m);
+        let causal = named_bool(named, "is_causal").unwrap_or(false);
+        let mask = named_value(named, "attn_mask");
+        // −∞ (the language has no literal for it): log 0 in the scores' dtype.
+        let minus_inf = call("log", vec![cast(lit_f(0.0), qt)]);
+        let lift = |m: Expr, rank: usize| {
+            if groups > 1 && rank == 4 {
+                call("expand_dims", vec![m, int(2)])
+            } else {
+                m
+            }
+        };
+        if let Some(m) = &mask {
+            let Expr::Var(name) = m else {
+                return Err(err(format!("`{}`: the derivative of `attention` takes a mask that is a parameter or a name", self.function)));
+            };
+            let (mt, md) = self.ty_of(m)?;
+            if groups > 1 && md.len() == 4 && md[1] != Dim::Static(1) {
+                return Err(err(format!("`{}`: the derivative of grouped-query `attention` with a per-head mask is not written yet", self.function)));
+            }
+            let lifted = lift(var(&name.to_string()), md.len());
+            s = self.let_(if mt == DType::Bool {
+                call("where", vec![lifted, s, minus_inf.clone()])
+            } else {
+                add(s, lifted)
+            });
+        }
+        if causal {
+            // Query i sees key j when i + Skv − Sq ≥ j: counted from the ends, when
+            // (Sq − 1 − i) ≤ (Skv − 1 − j).
+            let from_end = |n: &Dim| -> Result<Expr, syn::Error> {
+                let list = dims_list(std::slice::from_ref(n)).map_err(err)?;
+                let Expr::Call { args: mut one, .. } = list else {
+                    unreachable!("a list")
+                };
+                Ok(with_named(
+                    call("flip", vec![call("arange", vec![one.remove(0)])]),
+                    vec![("axis", int(0))],
+                ))
+            };
+            let rows = reshape(from_end(sq)?, &[sq.clone(), Dim::Static(1)]).map_err(err)?;
+            let cols = reshape(from_end(skv)?, &[Dim::Static(1), skv.clone()]).map_err(err)?;
+            s = self.let_(call(
+                "where",
+                vec![binary(BinOp::Le, rows, cols), s, minus_inf.clone()],
+            ));
+        }
+        Ok(s)
     }
 
     /// `[…, M, K] · […, K, N]`: `da = g · bᵀ`, `db = aᵀ · g` (batch axes summed by `fit`

@@ -17,7 +17,9 @@ pub(super) enum Elementwise {
 
 /// The derivative of `name(x)` (result `vv`, cotangent `g`, named arguments `named`,
 /// result dtype `dtype`), or `None` when `name` is not an elementwise function of one
-/// tensor argument.
+/// tensor argument. The functions come in three groups, a function each: the
+/// mathematical functions (`math`), the activations without parameters (`activation`),
+/// and those with named parameters (`parameterised`).
 pub(super) fn elementwise(
     name: &str,
     x: Expr,
@@ -26,13 +28,25 @@ pub(super) fn elementwise(
     named: &[NamedArg],
     dtype: DType,
 ) -> Option<Elementwise> {
+    if matches!(
+        name,
+        "stop_gradient" | "floor" | "ceil" | "round" | "roundeven" | "trunc" | "sign"
+    ) {
+        return Some(Elementwise::Zero);
+    }
+    let d = math(name, x.clone(), vv.clone(), g)
+        .or_else(|| activation(name, x.clone(), vv.clone(), g))
+        .or_else(|| parameterised(name, x, vv, g, named, dtype))?;
+    Some(Elementwise::Contribution(d))
+}
+
+/// Exponentials, logarithms, roots, powers and the trigonometric and hyperbolic
+/// functions.
+fn math(name: &str, x: Expr, vv: Expr, g: &Expr) -> Option<Expr> {
     let unary = |d: Expr| mul(g.clone(), d);
     let ln2 = std::f64::consts::LN_2;
     let g = g.clone();
-    let d = match name {
-        "stop_gradient" | "floor" | "ceil" | "round" | "roundeven" | "trunc" | "sign" => {
-            return Some(Elementwise::Zero)
-        }
+    Some(match name {
         "exp" => unary(vv),
         "exp2" => unary(mul(vv, lit_f(ln2))),
         "expm1" => unary(add(vv, lit_f(1.0))),
@@ -68,6 +82,16 @@ pub(super) fn elementwise(
             vec![sub(mul(x.clone(), x.clone()), lit_f(1.0))],
         )),
         "atanh" => div(g.clone(), sub(lit_f(1.0), mul(x.clone(), x.clone()))),
+        _ => return None,
+    })
+}
+
+/// `sigmoid`, `erf`/`erfc` and the activations without parameters (relu'(0) = 0,
+/// abs'(0) = 1).
+fn activation(name: &str, x: Expr, vv: Expr, g: &Expr) -> Option<Expr> {
+    let unary = |d: Expr| mul(g.clone(), d);
+    let g = g.clone();
+    Some(match name {
         "sigmoid" => unary(mul(vv.clone(), sub(lit_f(1.0), vv))),
         "erf" => unary(mul(
             lit_f(std::f64::consts::FRAC_2_SQRT_PI),
@@ -155,6 +179,23 @@ pub(super) fn elementwise(
             let d = add(lit_f(1.0), call("abs", vec![x.clone()]));
             div(g.clone(), mul(d.clone(), d))
         }
+        _ => return None,
+    })
+}
+
+/// The activations with named parameters (their registry defaults when not written) and
+/// `clip`, whose bounds share ties as `max`/`min`.
+fn parameterised(
+    name: &str,
+    x: Expr,
+    vv: Expr,
+    g: &Expr,
+    named: &[NamedArg],
+    dtype: DType,
+) -> Option<Expr> {
+    let unary = |d: Expr| mul(g.clone(), d);
+    let g = g.clone();
+    Some(match name {
         "hard_sigmoid" => {
             // alpha inside (0, 1), 0 on the flat parts and at their edges (as relu6).
             let alpha = param_value(name, named, "alpha");
@@ -270,6 +311,5 @@ pub(super) fn elementwise(
             d
         }
         _ => return None,
-    };
-    Some(Elementwise::Contribution(d))
+    })
 }

@@ -151,7 +151,7 @@ fn wrt_params(forward: &GraphFn, d: &DerivedFn, function: &str) -> Result<Vec<St
                 ),
             ));
         }
-        if wrt.iter().any(|w: &String| *w == name.to_string()) {
+        if wrt.iter().any(|w: &String| name == w) {
             return Err(syn::Error::new(
                 name.span(),
                 format!("`{name}` is named twice in `wrt`"),

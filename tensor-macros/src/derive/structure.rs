@@ -253,7 +253,7 @@ impl Backward<'_> {
                 .collect();
             call("transpose", vec![scattered, int_list(&back)])
         };
-        return self.send(data, d, &(out.0, dd));
+        self.send(data, d, &(out.0, dd))
     }
 
     /// `concat`: each part gets the slice of the cotangent it fills.
@@ -388,7 +388,7 @@ impl Backward<'_> {
             }
             d = self.let_(total);
         }
-        return self.send(&x, d, &(out.0, xd));
+        self.send(&x, d, &(out.0, xd))
     }
 
     /// `slice`: the cotangent put back where the slice read, zeros elsewhere.
@@ -462,7 +462,7 @@ impl Backward<'_> {
             d = reshape(wide, &merged).map_err(|e| syn::Error::new(func.span(), e))?;
         }
         let d = pad_axis(d, rank, axis, first, len - first - count * stride);
-        return self.send(&x, d, &(out.0, xd));
+        self.send(&x, d, &(out.0, xd))
     }
 
     /// `tile`: the cotangent summed over the copies.
@@ -546,7 +546,7 @@ impl Backward<'_> {
             call("scatter_nd", vec![zeros, ids.clone(), g.clone()]),
             vec![("reduction", var("add"))],
         );
-        return self.send(data, d, &(out.0, dd));
+        self.send(data, d, &(out.0, dd))
     }
 
     /// `scatter_elements`/`scatter_nd` with `add` or `none`.
@@ -582,7 +582,7 @@ impl Backward<'_> {
                 let zeros = broadcast_to(cast(lit_f(0.0), out.0), &ud)
                     .map_err(|e| syn::Error::new(func.span(), e))?;
                 with_named(
-                    call(&name, vec![g.clone(), ids.clone(), zeros]),
+                    call(name, vec![g.clone(), ids.clone(), zeros]),
                     axis_arg.clone(),
                 )
             };
@@ -639,7 +639,7 @@ impl Backward<'_> {
                 let none_yet = broadcast_to(cast(neg(int(1)), DType::I64), &dd)
                     .map_err(|e| syn::Error::new(func.span(), e))?;
                 let written = with_named(
-                    call(&name, vec![none_yet, ids.clone(), number.clone()]),
+                    call(name, vec![none_yet, ids.clone(), number.clone()]),
                     axis_arg.clone(),
                 );
                 let won = binary(BinOp::Eq, gather(written), number);
@@ -647,7 +647,7 @@ impl Backward<'_> {
             }
             self.send(updates, d, &(out.0, ud))?;
         }
-        return Ok(());
+        Ok(())
     }
 
     /// `dimshuffle`: new axes dropped, kept axes put back in input order, dropped 1s restored.
@@ -675,7 +675,7 @@ impl Backward<'_> {
         order.sort_by_key(|&j| kept[j]);
         let ordered = call("transpose", vec![squeezed, int_list(&order)]);
         let d = reshape(ordered, &xd).map_err(|e| syn::Error::new(func.span(), e))?;
-        return self.send(&x, d, &(xt, xd));
+        self.send(&x, d, &(xt, xd))
     }
 
     /// `reshape`, `expand_dims`, `squeeze`: the cotangent reshaped back.
