@@ -188,6 +188,54 @@ graph! {
     }
     grad fn vision_grad = value_and_grad(vision, wrt = [x, w, b, s, t, m, v]);
 
+    /// The pools by their dedicated rule (derive/pooling.rs): strided, padded, dilated,
+    /// ceil mode, 1-D; average with and without `count_include_pad`.
+    fn pools(x: f64[2, 3, 7, 6], y: f64[1, 2, 9], c: f64[2, 3, 4, 3]) -> f64[] {
+        let m = max_pool(x, kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1]);
+        let d = max_pool(x, kernel_shape = [2, 3], dilations = [2, 1], strides = [1, 2], ceil_mode = true);
+        let a = average_pool(x, kernel_shape = [3, 2], strides = [2, 2], pads = [1, 0, 1, 1]);
+        let i = average_pool(x * x, kernel_shape = [2, 3], strides = [2, 1], pads = [0, 1, 1, 1], count_include_pad = true);
+        let p = max_pool(y, kernel_shape = [3], strides = [2], pads = [1, 1]);
+        sum(m * c) + sum(square(d)) + sum(a * a * a) + sum(i) + sum(square(p))
+    }
+    grad fn pools_grad = value_and_grad(pools, wrt = [x, y]);
+
+    fn pool_ties(x: f64[1, 1, 3, 3]) -> f64[] {
+        sum(max_pool(x, kernel_shape = [2, 2]))
+    }
+    grad fn pool_ties_grad = value_and_grad(pool_ties, wrt = [x]);
+
+    /// Ranking: the gradient follows the permutation.
+    fn ranks(x: f64[3, 5], c: f64[3, 5], e: f64[3, 2]) -> f64[] {
+        let (v, i) = top_k(x, k = 2);
+        sum(sort(x, axis = 1) * c) + sum(sort(x, axis = 0, descending = true) * c) + sum(v * v * e)
+            + sum(i as f64)
+    }
+    grad fn ranks_grad = value_and_grad(ranks, wrt = [x]);
+
+    fn sort_ties(x: f64[3], c: f64[3]) -> f64[] {
+        let (v, i) = top_k(x, k = 2);
+        sum(sort(x) * c) + sum(sort(x, descending = true) * c * 10.0)
+            + sum(v * c[0:2] * 100.0) + sum(i as f64)
+    }
+    grad fn sort_ties_grad = value_and_grad(sort_ties, wrt = [x]);
+
+    /// Named axes: concat parts with literal lengths on one side, a tile along the
+    /// literal axis.
+    fn named_reorg(x: f64[N, 3], y: f64[2, 3]) -> f64[] {
+        let z = concat([y, x, y * 2.0], axis = 0);
+        let t = tile(x, [1, 2]);
+        sum(z * z * z) + sum(square(concat([x, y], axis = 0))) + sum(square(concat([y, x], axis = 0)) * 0.5)
+            + sum(t * t * t)
+    }
+    grad fn named_reorg_grad = value_and_grad(named_reorg, wrt = [x, y]);
+
+    /// `gather_nd` with `batch_dims`: duplicate and negative indices, a whole tuple.
+    fn batched_gather(d: f64[2, 4, 3], ids: i64[2, 5, 1], e: f64[2, 3, 2], jd: i64[2, 2]) -> f64[] {
+        sum(square(gather_nd(d, ids, batch_dims = 1))) + sum(square(gather_nd(e, jd, batch_dims = 1)) * 3.0)
+    }
+    grad fn batched_gather_grad = value_and_grad(batched_gather, wrt = [d, e]);
+
     fn layer(x: f64[B, 3], w: f64[3, 2]) -> f64[B, 2] {
         sigmoid(x @ w)
     }
@@ -926,4 +974,114 @@ fn vision_ops_match_finite_differences() {
         1e-6,
         1e-6,
     );
+}
+
+#[test]
+fn pools_match_finite_differences_and_route_ties_to_the_first_maximum() {
+    let mut rng = Rng::new(24);
+    let p = vec![
+        uniform(&mut rng, 2 * 3 * 7 * 6, -1.0, 1.0),
+        uniform(&mut rng, 18, -1.0, 1.0),
+    ];
+    let c = Tensor::<f64, Shape![2, 3, 4, 3]>::from_vec(uniform(&mut rng, 72, -1.0, 1.0)).unwrap();
+    let args = |q: &[Vec<f64>]| {
+        (
+            Tensor::<f64, Shape![2, 3, 7, 6]>::from_vec(q[0].clone()).unwrap(),
+            t3::<1, 2, 9>(&q[1]),
+        )
+    };
+    let f = |q: &[Vec<f64>]| {
+        let (x, y) = args(q);
+        pools(&x, &y, &c).item()
+    };
+    let (x, y) = args(&p);
+    let (value, gx, gy) = pools_grad(&x, &y, &c);
+    assert_eq!(value.item(), f(&p));
+    check_fd("pools", &f, &p, &[gx.as_slice(), gy.as_slice()], 1e-6, 1e-7);
+
+    // A constant input: every window's maximum is a tie, and its first position (the
+    // top-left) gets the window's cotangent, as JAX's `select_and_scatter_add`.
+    let ones = Tensor::<f64, Shape![1, 1, 3, 3]>::from_vec(vec![1.0; 9]).unwrap();
+    let (_, g) = pool_ties_grad(&ones);
+    assert_eq!(g.as_slice(), &[1.0, 1.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0]);
+}
+
+#[test]
+fn sorts_follow_the_permutation() {
+    let mut rng = Rng::new(25);
+    let p = vec![uniform(&mut rng, 15, -1.0, 1.0)];
+    let c = t2::<3, 5>(&uniform(&mut rng, 15, -1.0, 1.0));
+    let e = t2::<3, 2>(&uniform(&mut rng, 6, -1.0, 1.0));
+    let f = |q: &[Vec<f64>]| ranks(&t2::<3, 5>(&q[0]), &c, &e).item();
+    let (value, gx) = ranks_grad(&t2::<3, 5>(&p[0]), &c, &e);
+    assert_eq!(value.item(), f(&p));
+    check_fd("ranks", &f, &p, &[gx.as_slice()], 1e-6, 1e-7);
+
+    // Ties: x = [1, 1, 0], c = [1, 2, 3]. Ascending, stable: positions [2, 0, 1], so
+    // dx = [c1, c2, c0] = [2, 3, 1]; descending (and top_k), the lower position first:
+    // positions [0, 1, 2], dx = 10·[1, 2, 3]; top_k(k = 2): [0, 1], 100·[1, 2, 0].
+    // (JAX's `jnp.sort(descending=True)` reverses a stable ascending sort, [2, 1, 3]
+    // there; its `lax.top_k` agrees with ours.)
+    let (_, g) = sort_ties_grad(&t1::<3>(&[1.0, 1.0, 0.0]), &t1::<3>(&[1.0, 2.0, 3.0]));
+    assert_eq!(
+        g.as_slice(),
+        &[2.0 + 10.0 + 100.0, 3.0 + 20.0 + 200.0, 1.0 + 30.0]
+    );
+}
+
+#[test]
+fn named_concats_and_tiles_match_finite_differences() -> Result<(), tensorgraph::ShapeError> {
+    let mut rng = Rng::new(26);
+    let y = uniform(&mut rng, 6, -1.0, 1.0);
+    for n in [1usize, 2, 5] {
+        let p = vec![uniform(&mut rng, 3 * n, -1.0, 1.0), y.clone()];
+        let view =
+            |v: &[f64]| Tensor::<f64, Shape![_, 3]>::from_shape_vec([n, 3], v.to_vec()).unwrap();
+        let f = |q: &[Vec<f64>]| {
+            named_reorg(&view(&q[0]), &t2::<2, 3>(&q[1]))
+                .unwrap()
+                .item()
+        };
+        let (value, gx, gy) = named_reorg_grad(&view(&p[0]), &t2::<2, 3>(&p[1]))?;
+        // Not bit for bit: the derived function reads `z` twice, so its sums run in
+        // another order than the forward's fused ones.
+        assert!((value.item() - f(&p)).abs() <= 1e-14 * f(&p).abs().max(1.0));
+        check_fd(
+            "named reorg",
+            &f,
+            &p,
+            &[gx.as_slice(), gy.as_slice()],
+            1e-6,
+            1e-7,
+        );
+    }
+    Ok(())
+}
+
+#[test]
+fn batched_gather_nd_matches_finite_differences() -> Result<(), tensorgraph::ShapeError> {
+    let mut rng = Rng::new(27);
+    let p = vec![
+        uniform(&mut rng, 24, -1.0, 1.0),
+        uniform(&mut rng, 12, -1.0, 1.0),
+    ];
+    let ids = Tensor::<i64, Shape![2, 5, 1]>::from_vec(vec![1, 3, -1, 1, 0, 2, 2, 0, -4, 1])?;
+    let jd = Tensor::<i64, Shape![2, 2]>::from_vec(vec![2, -1, 0, 1])?;
+    let args = |q: &[Vec<f64>]| (t3::<2, 4, 3>(&q[0]), t3::<2, 3, 2>(&q[1]));
+    let f = |q: &[Vec<f64>]| {
+        let (d, e) = args(q);
+        batched_gather(&d, &ids, &e, &jd).unwrap().item()
+    };
+    let (d, e) = args(&p);
+    let (value, gd, ge) = batched_gather_grad(&d, &ids, &e, &jd)?;
+    assert_eq!(value.item(), f(&p));
+    check_fd(
+        "batched gather_nd",
+        &f,
+        &p,
+        &[gd.as_slice(), ge.as_slice()],
+        1e-6,
+        1e-7,
+    );
+    Ok(())
 }

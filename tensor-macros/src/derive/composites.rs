@@ -94,6 +94,7 @@ impl Backward<'_> {
                 1,
             ) => self.rule_reduction(&c),
             ("softmax" | "logsoftmax", 1) => self.rule_softmax(&c),
+            ("max_pool" | "average_pool", 1) => self.pool_rule(v, out, func, args, named, g),
             // No rule: an error only if a cotangent would have to pass.
             _ if !self.any_live(&args.iter().collect::<Vec<_>>()) => Ok(()),
             _ => Err(no_rule(self.function, self.graph, func, "its operands")),

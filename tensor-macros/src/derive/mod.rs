@@ -39,6 +39,7 @@ use crate::shape::Dim;
 mod build;
 mod composites;
 mod elementwise;
+mod pooling;
 mod structure;
 
 use build::*;
@@ -270,7 +271,26 @@ fn anf_types(
     // `wrt` parameter are replaced by the expressions they are built as, so that their
     // derivatives come from the rules of the ops they are made of; the forward value is
     // unchanged (the checker compiles the op as that very expression).
-    if anf.expand_composites(&expansions, wrt) {
+    // (Pools with a dedicated rule, `pooling.rs`, stay calls.)
+    let dedicated: HashSet<String> = anf
+        .lets
+        .iter()
+        .filter(|l| match &l.value {
+            Expr::Call { func, args, named } => {
+                match (args.as_slice(), types.get(&l.name.to_string())) {
+                    ([Expr::Var(x)], Some((_, od))) => {
+                        types.get(&x.to_string()).is_some_and(|(_, xd)| {
+                            pooling::geometry(&func.to_string(), named, xd, od).is_some()
+                        })
+                    }
+                    _ => false,
+                }
+            }
+            _ => false,
+        })
+        .map(|l| l.name.to_string())
+        .collect();
+    if anf.expand_composites(&expansions, wrt, &dedicated) {
         let outputs_now: Vec<String> = outputs.iter().map(|o| anf.renamed(o)).collect();
         let expanded_fn = GraphFn {
             lets: anf.lets.clone(),
@@ -302,9 +322,12 @@ fn live_names(
         let float = types
             .get(&binding.name.to_string())
             .is_some_and(|(dt, _)| dt.is_float());
+        // `top_k`'s values (its first part, the binding's name) have a rule; its
+        // indices, like every integer value, carry none.
+        let ranked = matches!(&binding.value, Expr::Call { func, .. } if func == "top_k");
         if depends
             && float
-            && binding.tuple.is_none()
+            && (binding.tuple.is_none() || ranked)
             && !anf.cut.contains(&binding.name.to_string())
         {
             live.insert(binding.name.to_string());
@@ -317,11 +340,10 @@ fn live_names(
                     return Err(no_rule(function, graph, func, "its operands"));
                 }
             }
-            if let Some(names) = &binding.tuple {
+            if binding.tuple.is_some() && !ranked {
                 if let Expr::Call { func, .. } = &binding.value {
                     return Err(no_rule(function, graph, func, "its parts"));
                 }
-                let _ = names;
             }
         }
     }
@@ -533,7 +555,12 @@ impl Anf {
     /// `expansions` and that depends on a `wrt` parameter by the `let`s of that
     /// expression; returns whether any was. Later reads of a replaced name go to the
     /// expression's result (`renamed`).
-    fn expand_composites(&mut self, expansions: &Expansions, wrt: &[String]) -> bool {
+    fn expand_composites(
+        &mut self,
+        expansions: &Expansions,
+        wrt: &[String],
+        dedicated: &HashSet<String>,
+    ) -> bool {
         let mut depends: HashSet<String> = wrt.iter().cloned().collect();
         let mut any = false;
         for binding in &self.lets {
@@ -542,7 +569,8 @@ impl Anf {
                 if let Some(names) = &binding.tuple {
                     depends.extend(names.iter().map(|n| n.to_string()));
                 }
-                any |= expansions.contains_key(&binding.name.to_string());
+                let name = binding.name.to_string();
+                any |= expansions.contains_key(&name) && !dedicated.contains(&name);
             }
         }
         if !any {
@@ -552,7 +580,9 @@ impl Anf {
         let mut env: HashMap<String, String> = HashMap::new();
         for binding in old {
             let name = binding.name.to_string();
-            let expansion = expansions.get(&name).filter(|_| depends.contains(&name));
+            let expansion = expansions
+                .get(&name)
+                .filter(|_| depends.contains(&name) && !dedicated.contains(&name));
             match (expansion, &binding.value) {
                 (Some(e), Expr::Call { args, .. }) => {
                     let mut local = env.clone();
@@ -914,7 +944,7 @@ impl Backward<'_> {
             }
         }
         if STRUCTURE_OPS.contains(&name.as_str()) {
-            return self.structure_rule(out, func, args, named, g);
+            return self.structure_rule(v, out, func, args, named, g);
         }
         self.composite_rule(v, out, func, args, named, g)
     }
@@ -933,6 +963,8 @@ impl Backward<'_> {
 /// The ops whose rules are in `structure.rs`.
 const STRUCTURE_OPS: &[&str] = &[
     "cumsum",
+    "sort",
+    "top_k",
     "flip",
     "einsum",
     "gather",

@@ -32,6 +32,7 @@ impl Backward<'_> {
     /// differentiated).
     pub(super) fn structure_rule(
         &mut self,
+        v: &str,
         out: &(DType, Vec<Dim>),
         func: &Ident,
         args: &[Expr],
@@ -56,6 +57,7 @@ impl Backward<'_> {
         };
         match (c.name.as_str(), args.len()) {
             ("cumsum", 1) => self.rule_cumsum(&c),
+            ("sort" | "top_k", 1) => self.rule_sort(v, &c),
             ("flip", _) => self.rule_flip(&c),
             ("einsum", n) if n >= 2 => self.rule_einsum(&c),
             ("gather" | "gather_elements", 2) => self.rule_gather(&c),
@@ -96,6 +98,68 @@ impl Backward<'_> {
             Expr::Lit(LitValue::Bool(!reverse), Span::call_site()),
         ));
         let d = with_named(call("cumsum", vec![g.clone()]), keep);
+        self.send(&x, d, &(out.0, xd)).map(|_| {
+            let _ = xt;
+        })
+    }
+
+    /// `sort` and `top_k`'s values: the gradient follows the permutation (JAX's): the
+    /// element that went to position `i` gets `g[i]`, so ties are not shared but routed
+    /// as the ranking placed them (stable, the lower position first). Written without
+    /// a scatter of computed indices (the language has none): `dx[j] = Σ_i g[i]·[idx[i]
+    /// == j]`, a reduction over a one-hot comparison (`O(K·n)` per row, fused, no
+    /// temp of that size), `idx` the ranking's positions (`argsort` recomputed for
+    /// `sort`; `top_k`'s own second part).
+    fn rule_sort(&mut self, v: &str, c: &StructureCall) -> Result<(), syn::Error> {
+        let (out, func, named, x) = (c.out, c.func, c.named, c.x.clone());
+        let err = |m: String| syn::Error::new(func.span(), m);
+        let (xt, xd) = self.ty_of(&x)?;
+        let rank = xd.len();
+        let axis = literal_axis(named, -1, rank).map_err(err)?;
+        if rank + 1 > 6 {
+            return Err(err(format!(
+                "`{}`: the derivative of `{}` of rank 6 is not written yet (it needs rank 7)",
+                self.function, c.name
+            )));
+        }
+        let idx = if c.name == "sort" {
+            let mut e = call("argsort", vec![x.clone()]);
+            if let Expr::Call { named: n, .. } = &mut e {
+                n.extend(named.iter().cloned());
+            }
+            e
+        } else {
+            let parts = self
+                .anf
+                .lets
+                .iter()
+                .find(|l| l.name == v)
+                .and_then(|l| l.tuple.clone());
+            match parts.as_deref() {
+                Some([_, indices]) => Expr::Var(indices.clone()),
+                _ => return Err(no_rule(self.function, self.graph, func, "its values")),
+            }
+        };
+        let Expr::Call { args: mut n, .. } = dims_list(&xd[axis..=axis]).map_err(err)? else {
+            unreachable!("dims_list gives a list")
+        };
+        let mut column = vec![Dim::Static(1); rank + 1];
+        column[axis + 1] = xd[axis].clone();
+        let positions = reshape(call("arange", vec![n.remove(0)]), &column).map_err(err)?;
+        let hit = binary(
+            BinOp::Eq,
+            call("expand_dims", vec![idx, int(axis + 1)]),
+            positions,
+        );
+        let routed = call(
+            "where",
+            vec![
+                hit,
+                call("expand_dims", vec![c.g.clone(), int(axis + 1)]),
+                cast(lit_f(0.0), out.0),
+            ],
+        );
+        let d = with_named(call("sum", vec![routed]), vec![("axis", int_list(&[axis]))]);
         self.send(&x, d, &(out.0, xd)).map(|_| {
             let _ = xt;
         })
@@ -269,33 +333,41 @@ impl Backward<'_> {
         };
         let rank = out.1.len();
         let axis = literal_axis(named, 0, rank).map_err(|e| syn::Error::new(func.span(), e))?;
-        let mut start = 0usize;
-        for part in parts {
-            let (pt, pd) = self.ty_of(part)?;
-            let Some(len) = pd[axis].as_static() else {
+        // Bounds from the front while the lengths before a part are literals, from the
+        // back while those after it are (a slice bound is a literal, not an expression).
+        let mut lens: Vec<Option<i128>> = Vec::new();
+        for part in parts.iter() {
+            let (_, pd) = self.ty_of(part)?;
+            lens.push(pd[axis].as_static().map(|n| n as i128));
+        }
+        let sum = |range: &[Option<i128>]| range.iter().copied().sum::<Option<i128>>();
+        for (k, part) in parts.iter().enumerate() {
+            if self.live_operand(part).is_none() {
+                continue;
+            }
+            let (before, after) = (sum(&lens[..k]), sum(&lens[k + 1..]));
+            let bounds = match (before, lens[k], after) {
+                (Some(b), Some(n), _) => Some((b, Some(b + n))),
+                (Some(b), None, Some(a)) => Some((b, (a > 0).then_some(-a))),
+                (None, Some(n), Some(a)) => Some((-(a + n), (a > 0).then_some(-a))),
+                _ => None,
+            };
+            let Some((start, end)) = bounds else {
                 return Err(syn::Error::new(
                     func.span(),
                     format!(
-                        "`{}`: the derivative of `concat` along a named axis is not written yet",
+                        "`{}`: the derivative of `concat` along a named axis is written when each differentiated part has only literal lengths before it or after it",
                         self.function
                     ),
                 ));
             };
-            if self.live_operand(part).is_some() {
-                let piece = with_named(
-                    call("slice", vec![g.clone()]),
-                    vec![
-                        ("axis", int(axis)),
-                        ("start", int(start)),
-                        ("end", int(start + len)),
-                    ],
-                );
-                let mut from = pd.clone();
-                from[axis] = Dim::Static(len);
-                self.send(part, piece, &(out.0, from))?;
+            let mut at = vec![("axis", int(axis)), ("start", sint(start))];
+            if let Some(end) = end {
+                at.push(("end", sint(end)));
             }
-            let _ = pt;
-            start += len;
+            let piece = with_named(call("slice", vec![g.clone()]), at);
+            let (_, pd) = self.ty_of(part)?;
+            self.send(part, piece, &(out.0, pd))?;
         }
         Ok(())
     }
@@ -477,21 +549,28 @@ impl Backward<'_> {
         let (_, xd) = self.ty_of(&x)?;
         let reps = int_list_value(&args[1])
             .ok_or_else(|| syn::Error::new(func.span(), "derive: literal repeats"))?;
+        // A named axis stays whole when its repeat is 1 (a reshape never splits a
+        // symbolic dim, and a slice bound cannot be `N`: a named axis repeated has no
+        // spelling for its copies yet).
         let mut split = Vec::new();
         let mut axes = Vec::new();
         for (k, d) in xd.iter().enumerate() {
-            let Some(n) = d.as_static() else {
-                return Err(syn::Error::new(
-                    func.span(),
-                    format!(
-                        "`{}`: the derivative of `tile` of a named axis is not written yet",
-                        self.function
-                    ),
-                ));
-            };
-            axes.push(2 * k);
+            if d.as_static().is_none() {
+                if reps[k] != 1 {
+                    return Err(syn::Error::new(
+                        func.span(),
+                        format!(
+                            "`{}`: the derivative of `tile` repeating a named axis is not written yet (only a repeat of 1 along one)",
+                            self.function
+                        ),
+                    ));
+                }
+                split.push(d.clone());
+                continue;
+            }
+            axes.push(split.len());
             split.push(Dim::Static(reps[k] as usize));
-            split.push(Dim::Static(n));
+            split.push(d.clone());
         }
         let r = reshape(g.clone(), &split).map_err(|e| syn::Error::new(func.span(), e))?;
         let summed = with_named(call("sum", vec![r]), vec![("axis", int_list(&axes))]);
@@ -525,18 +604,11 @@ impl Backward<'_> {
         let (out, func, args, named) = (c.out, c.func, c.args, c.named);
         let g = c.g.clone();
 
-        if named_value(named, "batch_dims")
+        let batch = named_value(named, "batch_dims")
             .and_then(|e| int_value(&e))
-            .unwrap_or(0)
-            != 0
-        {
-            return Err(syn::Error::new(
-                func.span(),
-                format!(
-                    "`{}`: the derivative of `gather_nd` with `batch_dims` is not written yet",
-                    self.function
-                ),
-            ));
+            .unwrap_or(0);
+        if batch != 0 {
+            return self.rule_gather_nd_batched(c, batch as usize);
         }
         let (data, ids) = (&args[0], &args[1]);
         let (_, dd) = self.ty_of(data)?;
@@ -546,6 +618,96 @@ impl Backward<'_> {
             call("scatter_nd", vec![zeros, ids.clone(), g.clone()]),
             vec![("reduction", var("add"))],
         );
+        self.send(data, d, &(out.0, dd))
+    }
+
+    /// `gather_nd` with `batch_dims = b`: data `[B…, D_1…D_q, R…]`, indices `[B…, I…, q]`.
+    /// A scatter would need the batch positions joined to the indices, a computed index
+    /// tensor, which the scatters do not take; so, as `sort`'s rule, a reduction over a
+    /// one-hot comparison: `dx[B, d, R] = Σ_I g[B, I, R]·Π_t [idx_t[B, I] = d_t]`, a
+    /// negative index matched counted from the end (`-1 - flip(arange(D_t))`, so named
+    /// `D_t` need no dim as a value). `O(|I|·Π D_t·|R|)` per batch element, fused.
+    fn rule_gather_nd_batched(&mut self, c: &StructureCall, b: usize) -> Result<(), syn::Error> {
+        let (out, func, args) = (c.out, c.func, c.args);
+        let err = |m: String| syn::Error::new(func.span(), m);
+        let (data, ids) = (&args[0], &args[1]);
+        let (_, dd) = self.ty_of(data)?;
+        let (_, idims) = self.ty_of(ids)?;
+        let Some(q) = idims.last().and_then(Dim::as_static) else {
+            return Err(no_rule(self.function, self.graph, func, "its operands"));
+        };
+        if q == 0 {
+            return Err(no_rule(self.function, self.graph, func, "its operands"));
+        }
+        let (ni, nr) = (idims.len() - 1 - b, dd.len() - b - q);
+        let wide = b + ni + q + nr;
+        if wide > 6 {
+            return Err(err(format!(
+                "`{}`: the derivative of `gather_nd` with `batch_dims` needs a rank-{wide} comparison here; tensors have rank 6 at most",
+                self.function
+            )));
+        }
+        let last = idims.len() - 1;
+        let mut hit: Option<Expr> = None;
+        for t in 0..q {
+            // [B…, I…, 1] → [B…, I…, 1 (q slots), 1 (R…)].
+            let mut idx = cast(
+                with_named(
+                    call("slice", vec![ids.clone()]),
+                    vec![("axis", int(last)), ("start", int(t)), ("end", int(t + 1))],
+                ),
+                DType::I64,
+            );
+            for _ in 1..q + nr {
+                idx = call("expand_dims", vec![idx, int(b + ni + 1)]);
+            }
+            let idx = self.let_(idx);
+            let axis_t = dd[b + t].clone();
+            let Expr::Call { args: mut n, .. } =
+                dims_list(std::slice::from_ref(&axis_t)).map_err(err)?
+            else {
+                unreachable!("dims_list gives a list")
+            };
+            let n = n.remove(0);
+            let mut shape = vec![Dim::Static(1); wide];
+            shape[b + ni + t] = axis_t;
+            let place = |e: Expr| reshape(e, &shape).map_err(err);
+            let front = place(call("arange", vec![n.clone()]))?;
+            let back = place(neg(add(
+                with_named(
+                    call("flip", vec![call("arange", vec![n])]),
+                    vec![("axis", int(0))],
+                ),
+                int(1),
+            )))?;
+            let at = binary(
+                BinOp::Or,
+                binary(BinOp::Eq, idx.clone(), front),
+                binary(BinOp::Eq, idx, back),
+            );
+            hit = Some(match hit {
+                None => at,
+                Some(h) => binary(BinOp::And, h, at),
+            });
+        }
+        let mut gw = c.g.clone();
+        for _ in 0..q {
+            gw = call("expand_dims", vec![gw, int(b + ni)]);
+        }
+        let routed = call(
+            "where",
+            vec![
+                hit.expect("a tuple of at least one index"),
+                gw,
+                cast(lit_f(0.0), out.0),
+            ],
+        );
+        let d = if ni == 0 {
+            routed
+        } else {
+            let axes: Vec<usize> = (b..b + ni).collect();
+            with_named(call("sum", vec![routed]), vec![("axis", int_list(&axes))])
+        };
         self.send(data, d, &(out.0, dd))
     }
 
