@@ -236,6 +236,16 @@ graph! {
     }
     grad fn batched_gather_grad = value_and_grad(batched_gather, wrt = [d, e]);
 
+    /// `scatter_nd` (`reduction = none`) with updates of a named dim; `resize` through
+    /// its expansion.
+    fn named_scatter(x: f64[5, 3], ids: i64[K, 1], u: f64[K, 3], r: f64[1, 2, 5]) -> f64[] {
+        sum(square(scatter_nd(x, ids, u * 2.0))) + sum(square(scatter_nd(x * x, ids, u)) * 0.5)
+            + sum(square(resize(r, sizes = [8], axes = [2], mode = linear)))
+            + sum(square(resize(r, scales = [1.5], axes = [2], mode = cubic)) * r[0, 0, 0])
+            + sum(square(resize(r, scales = [2.0], axes = [2], mode = nearest)))
+    }
+    grad fn named_scatter_grad = value_and_grad(named_scatter, wrt = [x, u, r]);
+
     fn layer(x: f64[B, 3], w: f64[3, 2]) -> f64[B, 2] {
         sigmoid(x @ w)
     }
@@ -1083,5 +1093,41 @@ fn batched_gather_nd_matches_finite_differences() -> Result<(), tensorgraph::Sha
         1e-6,
         1e-7,
     );
+    Ok(())
+}
+
+#[test]
+fn named_scatters_and_resizes_match_finite_differences() -> Result<(), tensorgraph::ShapeError> {
+    let mut rng = Rng::new(28);
+    let x = uniform(&mut rng, 15, -1.0, 1.0);
+    let r = uniform(&mut rng, 10, -1.0, 1.0);
+    // Duplicates: the last update written wins, and only it gets a cotangent.
+    for ids in [vec![3i64, 1], vec![0, -1, 0, 2], vec![4, 4, 4]] {
+        let k = ids.len();
+        let ids = Tensor::<i64, Shape![_, 1]>::from_shape_vec([k, 1], ids)?;
+        let p = vec![x.clone(), uniform(&mut rng, 3 * k, -1.0, 1.0), r.clone()];
+        let args = |q: &[Vec<f64>]| {
+            (
+                t2::<5, 3>(&q[0]),
+                Tensor::<f64, Shape![_, 3]>::from_shape_vec([k, 3], q[1].clone()).unwrap(),
+                t3::<1, 2, 5>(&q[2]),
+            )
+        };
+        let f = |q: &[Vec<f64>]| {
+            let (x, u, r) = args(q);
+            named_scatter(&x, &ids, &u, &r).unwrap().item()
+        };
+        let (xt, u, rt) = args(&p);
+        let (value, gx, gu, gr) = named_scatter_grad(&xt, &ids, &u, &rt)?;
+        assert!((value.item() - f(&p)).abs() <= 1e-14 * f(&p).abs().max(1.0));
+        check_fd(
+            "named scatter",
+            &f,
+            &p,
+            &[gx.as_slice(), gu.as_slice(), gr.as_slice()],
+            1e-6,
+            1e-7,
+        );
+    }
     Ok(())
 }

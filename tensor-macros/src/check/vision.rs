@@ -1339,6 +1339,8 @@ impl Checker<'_> {
                     });
                 }
                 let mut stages: Vec<(String, Option<Typed>)> = Vec::new();
+                // Each stage's expression, for derive's expansion (below).
+                let mut staged: Vec<(String, Expr)> = Vec::new();
                 for &(k, len, out, scale) in plan.iter().rev() {
                     let taps = resize_taps(&m, len, out, scale);
                     let one = |e: Expr, start: i128, end: i128, step: i128| {
@@ -1413,9 +1415,19 @@ impl Checker<'_> {
                         return vec![Typed::Poison];
                     }
                     let hidden = format!("__tg_resize{k}");
+                    staged.push((hidden.clone(), resized.clone()));
                     let old = self.scope.insert(hidden.clone(), typed);
                     stages.push((hidden.clone(), old));
                     cur = b.var(&hidden);
+                }
+                // For `derive` (its rule is this expression's): the stages as a chain of
+                // `__tg_let(name, value, rest)`, which derive binds as `let`s; the
+                // checker never reads it.
+                if let Some(at) = self.expanding.take() {
+                    let chain = staged.into_iter().rev().fold(cur.clone(), |rest, (n, e)| {
+                        b.call("__tg_let", vec![b.var(&n), e, rest], Vec::new())
+                    });
+                    self.expansions.insert(at, chain);
                 }
                 let typed = self.check_expr(&cur);
                 for (n, old) in stages.into_iter().rev() {

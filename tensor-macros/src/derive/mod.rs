@@ -622,6 +622,16 @@ impl Anf {
     /// `e` with its names renamed through `env`, its operands bound to `let`s of their own;
     /// returns the name the whole of `e` is bound to.
     fn bind(&mut self, e: &Expr, env: &HashMap<String, String>) -> String {
+        // An expansion's staged value (check/vision.rs, `resize`): `__tg_let(name,
+        // value, rest)` binds `value` and reads `name` as it in `rest`.
+        if let Expr::Call { func, args, .. } = e {
+            if let (true, [Expr::Var(name), value, rest]) = (func == "__tg_let", args.as_slice()) {
+                let bound = self.bind(value, env);
+                let mut inner = env.clone();
+                inner.insert(name.to_string(), bound);
+                return self.bind(rest, &inner);
+            }
+        }
         if let Expr::Var(v) = e {
             if let Some(name) = env.get(&v.to_string()) {
                 return name.clone();

@@ -768,32 +768,46 @@ impl Backward<'_> {
                 // the cotangent: each update's position number is scattered the
                 // same way and read back; where it is its own, it won (JAX's
                 // scheme for scatters with duplicate indices).
-                let lits: Option<Vec<usize>> = ud.iter().map(Dim::as_static).collect();
-                let Some(lits) = lits else {
-                    return Err(syn::Error::new(
-                                func.span(),
-                                format!("`{}`: the derivative of `{name}` (`reduction = none`) with respect to updates of named dims is not written yet", self.function),
-                            ));
-                };
+                // Position numbers row-major: Σ_k arange(d_k)·(product of the later
+                // dims), a named dim's size counted as a value (a sum of ones).
                 let (_, dd) = self.ty_of(data)?;
-                let rank = lits.len();
+                let rank = ud.len();
                 let mut number: Option<Expr> = None;
                 let mut stride = 1usize;
+                let mut named_stride: Option<Expr> = None;
                 for k in (0..rank).rev() {
                     let mut shape = vec![Dim::Static(1); rank];
-                    shape[k] = Dim::Static(lits[k]);
-                    let along = reshape(call("arange", vec![int(lits[k])]), &shape)
+                    shape[k] = ud[k].clone();
+                    let Expr::Call { args: mut n, .. } =
+                        dims_list(&ud[k..=k]).map_err(|e| syn::Error::new(func.span(), e))?
+                    else {
+                        unreachable!("dims_list gives a list")
+                    };
+                    let along = reshape(call("arange", vec![n.remove(0)]), &shape)
                         .map_err(|e| syn::Error::new(func.span(), e))?;
-                    let term = if stride == 1 {
+                    let mut term = if stride == 1 {
                         along
                     } else {
                         mul(along, int(stride))
                     };
+                    if let Some(s) = &named_stride {
+                        term = mul(term, s.clone());
+                    }
                     number = Some(match number {
                         None => term,
                         Some(n) => add(n, term),
                     });
-                    stride *= lits[k];
+                    match ud[k].as_static() {
+                        Some(n) => stride *= n,
+                        None => {
+                            let size = count(DType::I64, &ud, &[k])
+                                .map_err(|e| syn::Error::new(func.span(), e))?;
+                            named_stride = Some(match named_stride {
+                                None => size,
+                                Some(s) => mul(s, size),
+                            });
+                        }
+                    }
                 }
                 let number = broadcast_to(number.unwrap_or_else(|| int(0)), &ud)
                     .map_err(|e| syn::Error::new(func.span(), e))?;
