@@ -319,7 +319,7 @@ impl Gen {
             4,  // concat/pad/slice
             3,  // shape ops
             2,  // cast region
-            2,  // cumsum/flip/clip/prelu
+            2,  // cumsum/flip/clip/prelu/sort
             1,  // variadic
         ];
         Some(match self.rng.weighted(&w) {
@@ -743,7 +743,7 @@ impl Gen {
             10 => {
                 let (x, d) = self.pick_rank(1)?;
                 let rank = d.len();
-                match self.rng.below(4) {
+                match self.rng.below(5) {
                     0 => {
                         let mut named = vec![("axis", Arg::Int(self.axis(rank)))];
                         for p in ["exclusive", "reverse"] {
@@ -757,6 +757,14 @@ impl Gen {
                         call("flip", vec![x], vec![("axis", Arg::Int(self.axis(rank)))]),
                         d,
                     ),
+                    // The gradient follows the permutation (derive/structure.rs).
+                    4 => {
+                        let mut named = vec![("axis", Arg::Int(self.axis(rank)))];
+                        if self.rng.chance(0.5) {
+                            named.push(("descending", Arg::Bool(true)));
+                        }
+                        (call("sort", vec![x], named), d)
+                    }
                     2 => (
                         call(
                             "clip",
