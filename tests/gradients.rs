@@ -240,6 +240,7 @@ graph! {
     /// its expansion.
     fn named_scatter(x: f64[5, 3], ids: i64[K, 1], u: f64[K, 3], r: f64[1, 2, 5]) -> f64[] {
         sum(square(scatter_nd(x, ids, u * 2.0))) + sum(square(scatter_nd(x * x, ids, u)) * 0.5)
+            + sum(square(resize(reshape(r, [1, 1, 2, 5]), scales = [2.0, 1.5], axes = [2, 3], mode = linear)))
             + sum(square(resize(r, sizes = [8], axes = [2], mode = linear)))
             + sum(square(resize(r, scales = [1.5], axes = [2], mode = cubic)) * r[0, 0, 0])
             + sum(square(resize(r, scales = [2.0], axes = [2], mode = nearest)))

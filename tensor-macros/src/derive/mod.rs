@@ -1059,6 +1059,26 @@ mod tests {
 
 #[cfg(test)]
 mod expansion {
+    /// `max_pool`'s own rule (derive/pooling.rs) keeps a 3×3/2 pool's derived function
+    /// small: 163,710 bytes of expansion against 415,658 through the pool's expansion
+    /// (NOTES.md, issue 32). The bound leaves room for unrelated emission changes.
+    #[test]
+    fn pool_backward_expansion_is_bounded() {
+        let forward = "crate; fn f(x: f32[2, 8, 16, 16], c: f32[2, 8, 8, 8]) -> f32[] {
+                sum(max_pool(x, kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1]) * c)
+            }";
+        let both = format!("{forward} grad fn g = value_and_grad(f, wrt = [x]);");
+        let a = crate::expand(forward.parse().unwrap()).to_string().len();
+        let out = crate::expand(both.parse().unwrap()).to_string();
+        assert!(
+            !out.contains("compile_error"),
+            "the derived function compiles"
+        );
+        let derived = out.len() - a;
+        eprintln!("max_pool 3×3/2: forward {a} bytes, derived function {derived} bytes");
+        assert!(derived < 250_000, "{derived} bytes");
+    }
+
     /// The MLP's derived function makes five GEMM calls (two forward, three backward): the
     /// A-normal form's names are shared, so no product is computed twice.
     #[test]
