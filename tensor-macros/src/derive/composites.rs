@@ -15,17 +15,17 @@ use super::{no_rule, Backward};
 /// A call being differentiated by `Backward::composite_rule`: its result `v` (a name) and
 /// type `out`, the function and its arguments (`x` the first, or `0.0` without one), and
 /// the result's cotangent `g`.
-struct CompositeCall<'a> {
-    name: String,
-    v: Expr,
-    out: &'a (DType, Vec<Dim>),
-    func: &'a Ident,
-    args: &'a [Expr],
-    named: &'a [NamedArg],
-    g: Expr,
-    x: Expr,
+pub(super) struct CompositeCall<'a> {
+    pub(super) name: String,
+    pub(super) v: Expr,
+    pub(super) out: &'a (DType, Vec<Dim>),
+    pub(super) func: &'a Ident,
+    pub(super) args: &'a [Expr],
+    pub(super) named: &'a [NamedArg],
+    pub(super) g: Expr,
+    pub(super) x: Expr,
     /// Whether each argument carries a cotangent.
-    arg_live: Vec<bool>,
+    pub(super) arg_live: Vec<bool>,
 }
 
 impl Backward<'_> {
@@ -94,7 +94,7 @@ impl Backward<'_> {
                 1,
             ) => self.rule_reduction(&c),
             ("softmax" | "logsoftmax", 1) => self.rule_softmax(&c),
-            ("max_pool" | "average_pool", 1) => self.pool_rule(v, out, func, args, named, g),
+            ("max_pool" | "average_pool", 1) => self.pool_rule(&c),
             // No rule: an error only if a cotangent would have to pass.
             _ if !self.any_live(&args.iter().collect::<Vec<_>>()) => Ok(()),
             _ => Err(no_rule(self.function, self.graph, func, "its operands")),

@@ -23,13 +23,12 @@
 //! Taken only when every spatial length is a literal and `auto_pad` is absent or
 //! `notset`; otherwise the pool is differentiated through its expansion as before.
 
-use syn::Ident;
-
 use crate::ast::{BinOp, Expr, NamedArg};
 use crate::dtype::DType;
 use crate::shape::Dim;
 
 use super::build::*;
+use super::composites::CompositeCall;
 use super::Backward;
 
 /// The language's rank bound (ast.rs: "tensors have rank 6 at most").
@@ -287,21 +286,10 @@ fn list_of(items: Vec<Expr>) -> Expr {
     }
 }
 
-fn x_rank(xd: &[Dim]) -> usize {
-    xd.len()
-}
-
 impl Backward<'_> {
     /// The dedicated rule of `max_pool`/`average_pool` (`geometry` said it applies).
-    pub(super) fn pool_rule(
-        &mut self,
-        v: &str,
-        out: &(DType, Vec<Dim>),
-        func: &Ident,
-        args: &[Expr],
-        named: &[NamedArg],
-        g: Expr,
-    ) -> Result<(), syn::Error> {
+    pub(super) fn pool_rule(&mut self, c: &CompositeCall) -> Result<(), syn::Error> {
+        let (out, func, args, named, g) = (c.out, c.func, c.args, c.named, c.g.clone());
         let err = |m: String| syn::Error::new(func.span(), m);
         let x = &args[0];
         let (xt, xd) = self.ty_of(x)?;
@@ -321,11 +309,11 @@ impl Backward<'_> {
                 proc_macro2::Span::call_site(),
             );
             let xp = with_named(
-                call("pad", vec![x.clone(), geo.full_pads(x_rank(&xd))]),
+                call("pad", vec![x.clone(), geo.full_pads(xd.len())]),
                 vec![("value", neg(inf))],
             );
             let xp = self.let_(xp);
-            let y = var(v);
+            let y = c.v.clone();
             let first = geo
                 .offsets()
                 .iter()
@@ -347,7 +335,7 @@ impl Backward<'_> {
                 .expect("a kernel position");
             // In a temp (a reshape to its own dims): the stacked shares read it K times.
             let first = self.let_(reshape(first, &out.1).map_err(err)?);
-            let mut axis_k = vec![Dim::Static(1); x_rank(&xd) + 1];
+            let mut axis_k = vec![Dim::Static(1); xd.len() + 1];
             axis_k[2] = Dim::Static(k);
             let positions =
                 reshape(cast(call("arange", vec![int(k)]), xt), &axis_k).map_err(err)?;
