@@ -130,8 +130,10 @@ pub(super) fn row_flat(a: &crate::ir::StridedMatrix, batch: &[Size], m: &Size, k
 /// Saves a read and a write of the product and the clearing of its temp (an MLP's
 /// 768 × 3072 weight gradient: 9.4 MB each). The copy is unchanged when it loads the temp
 /// and stores the loaded value, with no conversion (the output's dtype is the temp's),
-/// into one output written by no other nest, both through the same addressing: the
-/// element at each index goes to the same index, so the output is the temp. A row-pitched
+/// into one output written by no other nest and as long as the temp, both through the
+/// same addressing: the element at each index goes to the same index, so the output is the
+/// temp (a slice of the product can be addressed like it where its axes have extent 1:
+/// the lengths tell them apart). A row-pitched
 /// output (`lower_graph_pitched`) is addressed otherwise and keeps its copy. Runs after
 /// stage planning; the stages after a removed nest are re-numbered.
 pub(super) fn products_into_outputs(
@@ -235,6 +237,10 @@ fn direct_product_output(
                 .any(|op| op.buffer == BufferRef::Output(o))
         })
         .count();
-    let same_type = graph.nodes[graph.outputs[o]].dtype == temps[t].dtype;
-    (v == 0 && same_place && writers == 1 && same_type).then_some((copy, o))
+    let output = &graph.nodes[graph.outputs[o]];
+    let same_type = output.dtype == temps[t].dtype;
+    // A view of the product (a slice of it) can share the addressing of its own elements
+    // (a step along an axis of extent 1 has no stride): the whole product must be it.
+    let same_len = Size::product(&output.dims) == temps[t].len;
+    (v == 0 && same_place && writers == 1 && same_type && same_len).then_some((copy, o))
 }

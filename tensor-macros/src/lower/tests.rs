@@ -469,6 +469,12 @@ fn a_product_that_is_only_an_output_is_written_in_place() {
     assert_eq!(into(&lower_graph(&g)), Some(0));
     let pitched = lower_graph_pitched(&g, &[false, false], &[true]).expect("pitched");
     assert_eq!(into(&pitched), None);
+    // A slice of the product, addressed as the product where its axis has extent 1
+    // (graphgen's CI seed, graph 176): the product is larger than the output.
+    let k = kernel(
+        "fn f(a: f32[2, 4, 5], b: f32[5, 3]) -> f32[1, 4, 3] { slice(a @ b, axis = 0, step = 3) }",
+    );
+    assert_eq!(into(&k), None);
     // Planned as a row stage of the product and its copy: now the product alone.
     let k = kernel("fn f(x: f32[40, 8], w: f32[8, 24]) -> f32[40, 24] { x @ w }");
     assert_eq!(into(&k), Some(0));

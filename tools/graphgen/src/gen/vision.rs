@@ -22,8 +22,7 @@ struct Window {
 impl Window {
     /// `floor((L + pads − dilation·(k − 1) − 1) / stride) + 1`.
     fn out(&self) -> usize {
-        (self.len + self.pads.0 + self.pads.1 - self.dilation * (self.kernel - 1) - 1)
-            / self.stride
+        (self.len + self.pads.0 + self.pads.1 - self.dilation * (self.kernel - 1) - 1) / self.stride
             + 1
     }
 }
@@ -78,10 +77,7 @@ impl Gen {
             Some(v) if self.rng.chance(0.4) => v,
             _ => {
                 let spatial = 1 + self.rng.weighted(&[3, 5, 1]);
-                let mut dims = vec![
-                    self.base_dim(),
-                    Dim::Lit(*self.rng.pick(&[1, 2, 3, 4])),
-                ];
+                let mut dims = vec![self.base_dim(), Dim::Lit(*self.rng.pick(&[1, 2, 3, 4]))];
                 for _ in 0..spatial {
                     dims.push(Dim::Lit(*self.rng.pick(&[1, 2, 3, 4, 5, 7, 9])));
                 }

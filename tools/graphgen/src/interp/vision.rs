@@ -22,7 +22,8 @@ impl Geometry {
         let r = lens.len();
         (0..r)
             .map(|a| {
-                (lens[a] + self.pads[a] + self.pads[r + a] - self.dilations[a] * (self.kernel[a] - 1)
+                (lens[a] + self.pads[a] + self.pads[r + a]
+                    - self.dilations[a] * (self.kernel[a] - 1)
                     - 1)
                     / self.strides[a]
                     + 1
@@ -44,7 +45,11 @@ impl Geometry {
 }
 
 /// Every `(n, c)` then output position of an `[N, C, outs…]` result.
-fn positions(n: usize, c: usize, outs: &[usize]) -> impl Iterator<Item = (usize, usize, Vec<usize>)> {
+fn positions(
+    n: usize,
+    c: usize,
+    outs: &[usize],
+) -> impl Iterator<Item = (usize, usize, Vec<usize>)> {
     let outs = outs.to_vec();
     let per = count(&outs);
     (0..n * c * per).map(move |i| (i / per / c, i / per % c, unflatten(i % per, &outs)))
