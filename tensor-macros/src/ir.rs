@@ -774,6 +774,10 @@ pub struct MatMulStep {
     pub b: StridedMatrix,
     /// The product's temp, `[batch…, m, n]` row-major.
     pub output: usize,
+    /// The graph output the GEMM writes instead of the temp (`lower::products_into_outputs`:
+    /// a product computed whole whose only reader copied it unchanged into that output);
+    /// the temp is then empty.
+    pub into_output: Option<usize>,
     pub batch: Vec<Size>,
     pub m: Size,
     pub n: Size,

@@ -54,9 +54,7 @@ pub(super) fn pack_b<P: Copy + Default, S: PackSource<P>>(
         }
     } else {
         for (q, panel) in out.chunks_exact_mut(kb * nr).enumerate() {
-            for j in 0..cols(q) {
-                src.read_col(p0, j0 + q * nr + j, kb, &mut panel[j..], nr);
-            }
+            src.read_col_panel((p0, kb), (j0 + q * nr, cols(q)), panel, nr);
             if cols(q) < nr {
                 for step in panel.chunks_exact_mut(nr) {
                     step[cols(q)..].fill(P::default());

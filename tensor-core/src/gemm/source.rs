@@ -112,6 +112,22 @@ pub trait PackSource<P>: Sync {
         true
     }
 
+    /// Writes elements `(i0 + t, j0 + j)` for `j < cols`, `t < len` to `out[t·step + j]`:
+    /// the transposing copy that packs the panels of a `B` whose columns are contiguous
+    /// (a transposed weight, `G·Wᵀ`), `cols ≤ step`. The default reads each column once.
+    #[inline]
+    fn read_col_panel(
+        &self,
+        (i0, len): (usize, usize),
+        (j0, cols): (usize, usize),
+        out: &mut [P],
+        step: usize,
+    ) {
+        for j in 0..cols {
+            self.read_col(i0, j0 + j, len, &mut out[j..], step);
+        }
+    }
+
     /// The operand as a strided view of packed-type values, when it is one (a `MatRef`
     /// of `P` itself): small products read it in place. Only a `MatRef` can make one.
     #[doc(hidden)]
@@ -170,6 +186,16 @@ impl<P, S: PackSource<P> + ?Sized> PackSource<P> for &S {
     #[inline]
     fn read_panel(&self, rows: (usize, usize), cols: (usize, usize), out: &mut [P], step: usize) {
         (**self).read_panel(rows, cols, out, step)
+    }
+    #[inline]
+    fn read_col_panel(
+        &self,
+        rows: (usize, usize),
+        cols: (usize, usize),
+        out: &mut [P],
+        step: usize,
+    ) {
+        (**self).read_col_panel(rows, cols, out, step)
     }
     #[inline]
     fn direct(&self) -> Option<Direct<'_, P>> {
@@ -345,17 +371,47 @@ impl<T: Convert<P> + Sync, P> PackSource<P> for MatRef<'_, T> {
         })
     }
     #[inline]
-    fn read_panel(
+    fn read_col_panel(
+        &self,
+        rows: (usize, usize),
+        (j0, cols): (usize, usize),
+        out: &mut [P],
+        step: usize,
+    ) {
+        // The transpose's rows are this view's columns: its panel copy (the 4×4 register
+        // transposes) when they are contiguous, at most `PANEL_ROWS` of them at a time.
+        let t = self.t();
+        for c in (0..cols).step_by(PANEL_ROWS) {
+            let width = PANEL_ROWS.min(cols - c);
+            t.read_panel_at((j0 + c, width), rows, out, step, c);
+        }
+    }
+    #[inline]
+    fn read_panel(&self, rows: (usize, usize), cols: (usize, usize), out: &mut [P], step: usize) {
+        self.read_panel_at(rows, cols, out, step, 0);
+    }
+}
+
+impl<'a, T: Sync> MatRef<'a, T> {
+    /// [`PackSource::read_panel`] into columns `at ..` of each step: writes elements
+    /// `(i0 + i, j0 + t)` for `i < rows`, `t < len` to `out[t·step + at + i]`
+    /// (`at + rows ≤ step`).
+    #[inline]
+    fn read_panel_at<P>(
         &self,
         (i0, rows): (usize, usize),
         (j0, len): (usize, usize),
         out: &mut [P],
         step: usize,
-    ) {
+        at: usize,
+    ) where
+        T: Convert<P>,
+        MatRef<'a, T>: PackSource<P>,
+    {
         if self.col_stride != 1 || rows > PANEL_ROWS || len == 0 {
             // Columns contiguous, strided or broadcast: a run down each column.
             for (t, run) in out.chunks_mut(step).take(len).enumerate() {
-                self.read_col(i0, j0 + t, rows, run, 1);
+                self.read_col(i0, j0 + t, rows, &mut run[at..], 1);
             }
             return;
         }
@@ -392,7 +448,7 @@ impl<T: Convert<P> + Sync, P> PackSource<P> for MatRef<'_, T> {
                         *d = e;
                     }
                 };
-                let i = 4 * g;
+                let i = at + 4 * g;
                 put(&mut d0[i..i + 4], [a0, b0, c0, e0]);
                 put(&mut d1[i..i + 4], [a1, b1, c1, e1]);
                 put(&mut d2[i..i + 4], [a2, b2, c2, e2]);
@@ -401,14 +457,17 @@ impl<T: Convert<P> + Sync, P> PackSource<P> for MatRef<'_, T> {
             let first = runs.len() - groups.remainder().len();
             for (i, run) in groups.remainder().iter().enumerate() {
                 let x: &[T; 4] = run[4 * u..4 * u + 4].try_into().expect("four values");
-                d0[first + i] = x[0].convert();
-                d1[first + i] = x[1].convert();
-                d2[first + i] = x[2].convert();
-                d3[first + i] = x[3].convert();
+                d0[at + first + i] = x[0].convert();
+                d1[at + first + i] = x[1].convert();
+                d2[at + first + i] = x[2].convert();
+                d3[at + first + i] = x[3].convert();
             }
         }
         for t in quads * 4..len {
-            for (o, run) in out[t * step..t * step + rows].iter_mut().zip(runs) {
+            for (o, run) in out[t * step + at..t * step + at + rows]
+                .iter_mut()
+                .zip(runs)
+            {
                 *o = run[t].convert();
             }
         }

@@ -1244,3 +1244,117 @@ fn few_row_products_match_the_reference() {
         }
     }
 }
+
+/// The five products of the MLP step at B = 32 (issue 32 item 8), each with its operands
+/// in six copies so every call reads them from memory, through the process's f32 kernel
+/// with blocks from `KC`/`NC`/`MC` lists (default: the kernel's own). Release mode:
+/// `cargo test --release -p tensorgraph-core --lib gemm::tests::tune_mlp -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn tune_mlp() {
+    let base = isa::f32_kernel();
+    let list = |var: &str, default: usize| -> Vec<usize> {
+        std::env::var(var)
+            .ok()
+            .map(|v| v.split(',').map(|x| x.parse().unwrap()).collect())
+            .unwrap_or_else(|| vec![default])
+    };
+    let (b, d, h) = (32usize, 768usize, 3072usize);
+    let copies = 6;
+    let mut rng = Rng::new(21);
+    let x: Vec<Vec<f32>> = (0..copies).map(|_| rng.f32s(b * d)).collect();
+    let hh: Vec<Vec<f32>> = (0..copies).map(|_| rng.f32s(b * h)).collect();
+    let w1: Vec<Vec<f32>> = (0..copies).map(|_| rng.f32s(d * h)).collect();
+    let w2: Vec<Vec<f32>> = (0..copies).map(|_| rng.f32s(h * d)).collect();
+    let g: Vec<Vec<f32>> = (0..copies).map(|_| rng.f32s(b * d)).collect();
+    let dd: Vec<Vec<f32>> = (0..copies).map(|_| rng.f32s(b * h)).collect();
+    let mut c = vec![0f32; d * h];
+    type Case<'a> = (
+        &'static str,
+        Box<dyn Fn(usize) -> (MatRef<'a, f32>, MatRef<'a, f32>) + 'a>,
+    );
+    let cases: Vec<Case> = vec![
+        (
+            "x.w1 32x768x3072",
+            Box::new(|i| {
+                (
+                    MatRef::row_major(&x[i], b, d).unwrap(),
+                    MatRef::row_major(&w1[i], d, h).unwrap(),
+                )
+            }),
+        ),
+        (
+            "h.w2 32x3072x768",
+            Box::new(|i| {
+                (
+                    MatRef::row_major(&hh[i], b, h).unwrap(),
+                    MatRef::row_major(&w2[i], h, d).unwrap(),
+                )
+            }),
+        ),
+        (
+            "g.w2T 32x768x3072",
+            Box::new(|i| {
+                (
+                    MatRef::row_major(&g[i], b, d).unwrap(),
+                    MatRef::row_major(&w2[i], h, d).unwrap().t(),
+                )
+            }),
+        ),
+        (
+            "hT.g 3072x32x768",
+            Box::new(|i| {
+                (
+                    MatRef::row_major(&hh[i], b, h).unwrap().t(),
+                    MatRef::row_major(&g[i], b, d).unwrap(),
+                )
+            }),
+        ),
+        (
+            "xT.d 768x32x3072",
+            Box::new(|i| {
+                (
+                    MatRef::row_major(&x[i], b, d).unwrap().t(),
+                    MatRef::row_major(&dd[i], b, h).unwrap(),
+                )
+            }),
+        ),
+    ];
+    for (name, operands) in &cases {
+        for kc in list("KC", base.kc) {
+            for nc in list("NC", base.nc) {
+                for mc in list("MC", base.mc) {
+                    let ker = Kernel {
+                        name: "tune",
+                        mr: base.mr,
+                        nr: base.nr,
+                        mc: mc.next_multiple_of(base.mr),
+                        kc,
+                        nc,
+                        run: base.run,
+                    };
+                    let mut best = f64::MAX;
+                    for _round in 0..5 {
+                        let t = std::time::Instant::now();
+                        for i in 0..copies {
+                            let (a, bm) = operands(i);
+                            let ldc = bm.ncols();
+                            threads::run(
+                                &ker,
+                                &a,
+                                &bm,
+                                &mut c[..a.nrows() * ldc],
+                                ldc,
+                                Options::SINGLE,
+                                &|_: Block<'_, f32>| {},
+                            );
+                            std::hint::black_box(&mut c);
+                        }
+                        best = best.min(t.elapsed().as_secs_f64() / copies as f64);
+                    }
+                    println!("{name} kc {kc} nc {nc} mc {mc}: {:.3} ms", best * 1e3);
+                }
+            }
+        }
+    }
+}

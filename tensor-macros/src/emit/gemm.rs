@@ -8,7 +8,8 @@ use crate::ir::BufferRef;
 
 use super::context::Emitter;
 use super::names::{
-    input_slice, offset_expr, operand_storage, size_expr, storage_type, stride_expr, temp_vec,
+    input_slice, offset_expr, operand_storage, output_slice, size_expr, storage_type, stride_expr,
+    temp_vec,
 };
 
 /// A GEMM operand: its slice, and its `MatrixAt` at the batch index `counters` (and, for
@@ -87,7 +88,12 @@ pub(super) fn emit_gemm_block(
     let (b, b_at) = gemm_operand(rt, &step.b, &counters, None);
     let ta = operand_storage(cx, &step.a.buffer);
     let tb = operand_storage(cx, &step.b.buffer);
-    let out = temp_vec(step.output);
+    // The product's temp, or the output it is written into directly (`into_output`: the
+    // same dtype and layout, checked by lowering).
+    let out = match step.into_output {
+        Some(o) => output_slice(o),
+        None => temp_vec(step.output),
+    };
     let plain = plain_gemm(&ta, &tb, &c);
     let call = match (packed, plain) {
         (true, true) => {

@@ -57,8 +57,17 @@ pub(super) fn emit_kernel(cx: &Emitter<'_>, entry_checks: &EntryChecks) -> Token
         let v = temp_vec(index);
         let len = size_expr(&temp.len);
         let init = init_value(rt, temp.dtype, temp.init);
-        setup.extend(quote! {
-            let mut #v = #p::ScratchVec::<#t>::new(#len, #init);
+        // A product's temp is overwritten whole by its GEMM (`matmul`'s contract): taken
+        // as the pool left it, not cleared first (9.4 MB of memset for an MLP's weight
+        // gradient).
+        let product = kernel
+            .nests
+            .iter()
+            .any(|n| n.matmul.as_ref().is_some_and(|step| step.output == index));
+        setup.extend(if product {
+            quote!(let mut #v = #p::ScratchVec::<#t>::stale(#len, #init);)
+        } else {
+            quote!(let mut #v = #p::ScratchVec::<#t>::new(#len, #init);)
         });
     }
     let stages: TokenStream = kernel

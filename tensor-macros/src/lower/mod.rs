@@ -44,7 +44,7 @@ mod tests;
 use materialise::materialised_nodes;
 use nests::build_regions;
 pub use nests::{output_pitch_name, pitch_name};
-use products::lower_matmul;
+use products::{lower_matmul, products_into_outputs};
 use reductions::lower_reduction;
 use row_fusion::{fuse_row_reductions, pipeline_first_pass, rows_in_outputs};
 pub use splits::PARALLEL_MIN_ELEMENTS;
@@ -556,7 +556,7 @@ fn plan_kernel(
         }
     }
     let mut nests = split_nests;
-    let stages = plan_stages(&temps, &output_lens, &nests);
+    let mut stages = plan_stages(&temps, &output_lens, &nests);
     mark_row_local(&mut temps, &nests, &stages);
     // In a product's stage, the product and its left operand hold a block of rows.
     for nest in &nests {
@@ -567,6 +567,7 @@ fn plan_kernel(
             }
         }
     }
+    products_into_outputs(graph, &mut temps, &mut nests, &mut stages);
     let output_dtypes: Vec<DType> = graph
         .outputs
         .iter()

@@ -58,6 +58,7 @@ pub(super) fn lower_matmul(
     let a_dims = &graph.nodes[a].dims;
     let step = MatMulStep {
         output: temp_of[&node],
+        into_output: None,
         batch: out[..batch_rank].iter().map(Size::of).collect(),
         m: Size::of(&out[batch_rank]),
         n: Size::of(&out[batch_rank + 1]),
@@ -120,4 +121,126 @@ pub(super) fn row_flat(a: &crate::ir::StridedMatrix, batch: &[Size], m: &Size, k
         stride = stride.mul(extent);
     }
     true
+}
+
+/// A product whose temp is read by one nest only, which copies it unchanged into a graph
+/// output (the output nest of `grad fn`'s weight gradients, `dw = xᵀ·g`), in a stage of
+/// its own or as the product's only epilogue: the GEMM writes the output itself, computed
+/// whole (with the engine's own threads), the copy is dropped and the temp left empty.
+/// Saves a read and a write of the product and the clearing of its temp (an MLP's
+/// 768 × 3072 weight gradient: 9.4 MB each). The copy is unchanged when it loads the temp
+/// and stores the loaded value, with no conversion (the output's dtype is the temp's),
+/// into one output written by no other nest and as long as the temp, both through the
+/// same addressing: the element at each index goes to the same index, so the output is the
+/// temp (a slice of the product can be addressed like it where its axes have extent 1:
+/// the lengths tell them apart). A row-pitched
+/// output (`lower_graph_pitched`) is addressed otherwise and keeps its copy. Runs after
+/// stage planning; the stages after a removed nest are re-numbered.
+pub(super) fn products_into_outputs(
+    graph: &TypedGraph,
+    temps: &mut [crate::ir::Temp],
+    nests: &mut Vec<LoopNest>,
+    stages: &mut Vec<crate::ir::Stage>,
+) {
+    let mut s = 0;
+    while s < stages.len() {
+        let Some((copy, o)) = direct_product_output(graph, temps, nests, stages, s) else {
+            s += 1;
+            continue;
+        };
+        let product = stages[s].first;
+        let step = nests[product].matmul.as_mut().expect("a product");
+        let t = step.output;
+        step.into_output = Some(o);
+        nests[product].operands[2] = Operand {
+            buffer: BufferRef::Output(o),
+            ..nests[product].operands[2].clone()
+        };
+        temps[t].len = Size::lit(0);
+        temps[t].row_local = None;
+        temps[t].gemm_block = false;
+        // The product alone, computed whole; the copy's stage (if its own) goes.
+        stages[s] = crate::ir::Stage {
+            first: product,
+            count: 1,
+            row_loop: None,
+            tasks: None,
+            pipelined: None,
+        };
+        stages.retain(|st| !(st.first == copy && st.count == 1));
+        nests.remove(copy);
+        for stage in stages.iter_mut().filter(|st| st.first > copy) {
+            stage.first -= 1;
+        }
+        s += 1;
+    }
+}
+
+/// For the stage `s` starting with a product: the nest that copies the product into an
+/// output (see [`products_into_outputs`]) and that output, when the product can write the
+/// output instead.
+fn direct_product_output(
+    graph: &TypedGraph,
+    temps: &[crate::ir::Temp],
+    nests: &[LoopNest],
+    stages: &[crate::ir::Stage],
+    s: usize,
+) -> Option<(usize, usize)> {
+    use crate::ir::ValueSource;
+    let stage = &stages[s];
+    let product = stage.first;
+    let step = nests[product].matmul.as_ref()?;
+    let t = step.output;
+    let temp = BufferRef::Temp(t);
+    let readers: Vec<usize> = (0..nests.len())
+        .filter(|&k| k != product && nests[k].operands.iter().any(|o| o.buffer == temp))
+        .collect();
+    let &[copy] = readers.as_slice() else {
+        return None;
+    };
+    // The product alone and the copy in a stage of its own, or the two as one row stage.
+    let alone = |first: usize| stages.iter().any(|st| st.first == first && st.count == 1);
+    let placed = if stage.count == 1 {
+        stage.row_loop.is_none() && alone(copy)
+    } else {
+        stage.count == 2 && copy == product + 1 && stage.pipelined.is_none()
+    };
+    let nest = &nests[copy];
+    if !placed || step.into_output.is_some() || nest.matmul.is_some() || nest.scan.is_some() {
+        return None;
+    }
+    let Sink::Store(stores) = &nest.sink else {
+        return None;
+    };
+    let &[(k, v)] = stores.as_slice() else {
+        return None;
+    };
+    let BufferRef::Output(o) = nest.operands[k].buffer else {
+        return None;
+    };
+    let [value] = nest.values.as_slice() else {
+        return None;
+    };
+    let ValueSource::Load { operand: j } = value.source else {
+        return None;
+    };
+    let (load, store) = (&nest.operands[j], &nest.operands[k]);
+    let same_place = load.buffer == temp
+        && load.base == store.base
+        && load.outer_strides == store.outer_strides
+        && load.inner_stride == store.inner_stride;
+    let writers = nests
+        .iter()
+        .filter(|n| {
+            n.operands
+                .iter()
+                .any(|op| op.buffer == BufferRef::Output(o))
+        })
+        .count();
+    let output = &graph.nodes[graph.outputs[o]];
+    let same_type = output.dtype == temps[t].dtype;
+    // A view of the product (a slice of it) can share the addressing of its own elements
+    // (a step along an axis of extent 1 has no stride): the whole product must be it.
+    let same_len = Size::product(&output.dims) == temps[t].len;
+    (v == 0 && same_place && writers == 1 && same_type && same_len).then_some((copy, o))
 }

@@ -421,3 +421,63 @@ fn region_counts_are_bounded() {
     assert_eq!(k.nests.len(), 27);
     assert!(k.temps.is_empty());
 }
+
+/// A product computed whole that is an output and read by nothing else is written into
+/// the output by its GEMM (`products_into_outputs`), computed whole: `dw = xᵀ·g` and a
+/// plain `x @ w`. One read by another op, one whose output converts (f16), and one into a
+/// row-pitched output keep their temp and its copy.
+#[test]
+fn a_product_that_is_only_an_output_is_written_in_place() {
+    let into = |k: &Kernel| {
+        k.nests
+            .iter()
+            .find_map(|n| n.matmul.as_ref())
+            .unwrap()
+            .into_output
+    };
+    let k = kernel(
+        "fn f(x: f32[32, 768], g: f32[32, 3072]) -> f32[768, 3072] { matmul(transpose(x, [1, 0]), g) }",
+    );
+    assert_eq!(into(&k), Some(0));
+    assert_eq!(k.nests.len(), 1, "the copy into the output is gone");
+    let step = k.nests[0].matmul.as_ref().unwrap();
+    assert!(k.temps[step.output].len.is_lit(0));
+    // The second output: the product is read by nothing else.
+    let k = kernel(
+        "fn f(x: f32[32, 768], g: f32[32, 3072]) -> (f32[32, 768], f32[768, 3072]) {
+            (relu(x), matmul(transpose(x, [1, 0]), g))
+        }",
+    );
+    assert_eq!(into(&k), Some(1));
+    // Read by another op too: written once into its temp.
+    let k = kernel(
+        "fn f(x: f32[32, 768], g: f32[32, 3072]) -> (f32[768, 3072], f32[3072, 768]) {
+            let p = matmul(transpose(x, [1, 0]), g);
+            (p, transpose(p, [1, 0]))
+        }",
+    );
+    assert_eq!(into(&k), None);
+    // An f16 product is computed in f32 and converted on the way out.
+    let k = kernel(
+        "fn f(x: f16[32, 768], g: f16[32, 3072]) -> f16[768, 3072] { matmul(transpose(x, [1, 0]), g) }",
+    );
+    assert_eq!(into(&k), None);
+    // A row-pitched output's rows are `#opitch0` apart, the product's are not.
+    let g = checked(
+        "fn f(x: f32[32, B], g: f32[32, S]) -> f32[B, S] { matmul(transpose(x, [1, 0]), g) }",
+    );
+    assert_eq!(into(&lower_graph(&g)), Some(0));
+    let pitched = lower_graph_pitched(&g, &[false, false], &[true]).expect("pitched");
+    assert_eq!(into(&pitched), None);
+    // A slice of the product, addressed as the product where its axis has extent 1
+    // (graphgen's CI seed, graph 176): the product is larger than the output.
+    let k = kernel(
+        "fn f(a: f32[2, 4, 5], b: f32[5, 3]) -> f32[1, 4, 3] { slice(a @ b, axis = 0, step = 3) }",
+    );
+    assert_eq!(into(&k), None);
+    // Planned as a row stage of the product and its copy: now the product alone.
+    let k = kernel("fn f(x: f32[40, 8], w: f32[8, 24]) -> f32[40, 24] { x @ w }");
+    assert_eq!(into(&k), Some(0));
+    assert_eq!(k.stages.len(), 1);
+    assert!(k.stages[0].row_loop.is_none() && k.stages[0].count == 1);
+}

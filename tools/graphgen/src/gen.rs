@@ -9,6 +9,8 @@ use crate::rng::Rng;
 use crate::types::{broadcast, promote, DType, Dim, Lin, Ty};
 use DType::*;
 
+mod vision;
+
 /// A value in scope.
 #[derive(Clone, Debug)]
 struct Val {
@@ -498,11 +500,12 @@ impl Gen {
     fn op(&mut self) -> Option<Val> {
         let w = if self.large {
             // Work linear in the elements only; reorganisations often.
-            [30, 18, 6, 6, 12, 3, 4, 8, 30, 0, 0, 4, 4, 0, 0]
+            [30, 18, 6, 6, 12, 3, 4, 8, 30, 0, 0, 4, 4, 0, 0, 0]
         } else {
-            [30, 18, 6, 6, 12, 3, 4, 8, 8, 4, 5, 4, 4, 5, 22]
+            [30, 18, 6, 6, 12, 3, 4, 8, 8, 4, 5, 4, 4, 5, 22, 6]
         };
         match self.rng.weighted(&w) {
+            15 => self.vision(),
             14 => self.issue30(),
             13 => self.einsum(),
             12 => self.normalisation(),

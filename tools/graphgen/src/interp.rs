@@ -11,6 +11,8 @@ use crate::types::{promote, DType, Dim};
 use crate::value::{apply, cast, round_store_e, ANY_F, E};
 use DType::*;
 
+mod vision;
+
 /// A tensor value: row-major elements.
 #[derive(Clone, Debug)]
 pub struct T {
@@ -706,6 +708,34 @@ impl Interp<'_> {
                     lit("scale"),
                     lit("softcap").unwrap_or(0.0),
                 ))
+            }
+            "conv" | "max_pool" | "average_pool" => {
+                let x = self.eval(&expr(0))?;
+                let ints = |n: &str| match named(n) {
+                    Some(Arg::Ints(v)) => v.iter().map(|&i| i as usize).collect(),
+                    _ => Vec::new(),
+                };
+                let mut geo = vision::Geometry {
+                    kernel: ints("kernel_shape"),
+                    strides: ints("strides"),
+                    dilations: ints("dilations"),
+                    pads: ints("pads"),
+                };
+                if f != "conv" {
+                    return Ok(vision::pool(
+                        &x,
+                        &geo,
+                        (f == "average_pool").then(|| flag("count_include_pad")),
+                    ));
+                }
+                let w = self.eval(&expr(1))?;
+                geo.kernel = w.dims[2..].to_vec();
+                let bias = match c.args.get(2) {
+                    Some(Arg::E(e)) => Some(self.eval(e)?),
+                    _ => None,
+                };
+                let group = int("group").unwrap_or(1) as usize;
+                Ok(vision::conv(&x, &w, bias.as_ref(), &geo, group))
             }
             "einsum" => {
                 let Arg::Str(subscripts) = &c.args[0] else {
