@@ -661,16 +661,3 @@ mod expansion_timing {
         );
     }
 }
-#[cfg(test)]
-mod scratch_print {
-    #[test]
-    #[ignore]
-    fn print_expansion() {
-        use std::str::FromStr;
-        let path = std::env::var("TG_PRINT").unwrap();
-        let src = std::fs::read_to_string(path).unwrap();
-        let mut input = proc_macro2::TokenStream::from_str("::tensorgraph;").unwrap();
-        input.extend(proc_macro2::TokenStream::from_str(&src).unwrap());
-        println!("{}", super::expand(input));
-    }
-}
