@@ -181,183 +181,9 @@ pub fn check_graph_expanded(
     checker.check_params(f);
     check_output_names(f, checker.errors);
     check_input_names(f, checker.errors);
-    for binding in &f.lets {
-        match &binding.tuple {
-            None => {
-                let one_call = matches!(&binding.value, Expr::Call { args, .. }
-                    if args.iter().all(|a| matches!(a, Expr::Var(_))));
-                checker.expanding = one_call.then(|| binding.name.to_string());
-                let value = checker.check_expr(&binding.value);
-                checker.expanding = None;
-                checker.scope.insert(binding.name.to_string(), value);
-            }
-            Some(names) => {
-                let parts = checker.check_tuple_expr(&binding.value, Some(names.len()));
-                for (k, name) in names.iter().enumerate() {
-                    let part = parts.as_ref().map_or(Typed::Poison, |p| p[k].clone());
-                    checker.scope.insert(name.to_string(), part);
-                }
-            }
-        }
-    }
-    let declared: Option<Vec<&ParamType>> = f.ret.as_ref().map(|r| match r {
-        ReturnType::Single(t) => vec![t],
-        ReturnType::Tuple(list) => list.iter().collect(),
-    });
-    // A tuple-valued op as the whole body (`split(x, [2, 3])`): its parts are the outputs.
-    let (exprs, parts): (Vec<&Expr>, Option<Vec<Typed>>) = match &f.outputs {
-        Outputs::Single(e) if tuples::is_tuple_call(e) => {
-            let want = declared.as_ref().map(Vec::len);
-            let parts = checker
-                .check_tuple_expr(e, want)
-                .unwrap_or_else(|| vec![Typed::Poison; want.unwrap_or(1)]);
-            (vec![e; parts.len()], Some(parts))
-        }
-        Outputs::Single(e) => (vec![e], None),
-        Outputs::Tuple(list, _) => (list.iter().collect(), None),
-    };
-    if let Some(declared) = &declared {
-        if declared.len() != exprs.len() {
-            let span = match &f.outputs {
-                Outputs::Single(e) => e.span(),
-                Outputs::Tuple(_, span) => *span,
-            };
-            checker.errors.push(
-                span,
-                format!(
-                    "the graph declares {} output{} but its body gives {}",
-                    declared.len(),
-                    if declared.len() == 1 { "" } else { "s" },
-                    exprs.len()
-                ),
-            );
-        }
-    }
-    let mut silent_poison = None;
-    for (i, expr) in exprs.iter().enumerate() {
-        let typed = match &parts {
-            Some(parts) => parts[i].clone(),
-            None => checker.check_expr(expr),
-        };
-        let node = match typed {
-            Typed::Strong(node) => node,
-            Typed::Weak(weak, span) => {
-                checker.errors.push(
-                    span,
-                    format!(
-                        "a graph output needs a dtype, but this output is only an untyped {}\n\
-                         help: give it a dtype with a cast, e.g. `(… as f32)`, or combine it with a tensor",
-                        weak.describe()
-                    ),
-                );
-                continue;
-            }
-            Typed::Poison => {
-                silent_poison = silent_poison.or(Some(expr.span()));
-                continue;
-            }
-        };
-        let node_ref = &checker.graph.nodes[node];
-        if let Some(decl) = declared.as_ref().and_then(|d| d.get(i)) {
-            let decl_dims = decl.dims.clone().unwrap_or_default();
-            let unbound = decl_dims
-                .iter()
-                .flat_map(Dim::names)
-                .any(|n| !checker.dim_names.contains(&n));
-            if unbound {
-                // Reported by `check_output_names`; a type comparison would only repeat it.
-                continue;
-            }
-            if node_ref.dtype != decl.dtype || node_ref.dims != decl_dims {
-                let found = type_text(node_ref.dtype, &node_ref.dims);
-                let expected = type_text(decl.dtype, &decl_dims);
-                let mut message = format!("mismatched output type: the graph declares `{expected}` but this computes `{found}`");
-                if node_ref.dtype != decl.dtype {
-                    if let Some(note) = checker.dtype_notes.get(&node) {
-                        message.push_str(&format!("\nnote: {note}"));
-                    }
-                }
-                let reduction = match expr {
-                    Expr::Call { func, .. }
-                        if ops::TENSOR_OPS.iter().any(|t| {
-                            *func == t.name && t.params.iter().any(|p| p.name == "dtype")
-                        }) =>
-                    {
-                        Some(func.to_string())
-                    }
-                    _ => None,
-                };
-                if let (Some(func), true) = (&reduction, node_ref.dtype != decl.dtype) {
-                    // A cast of the narrow result would keep its rounding; `dtype =`
-                    // accumulates and returns the declared dtype (docs/language.md, "Diagnostics").
-                    let why = if node_ref.dtype.fits_in(decl.dtype) && decl.dtype.is_float() {
-                        format!(
-                            "; casting the result would keep the `{}` rounding",
-                            node_ref.dtype.name()
-                        )
-                    } else {
-                        String::new()
-                    };
-                    message.push_str(&format!(
-                        "\nhelp: ask the reduction for it: `{func}(…, dtype = {})`{why}",
-                        decl.dtype.name(),
-                    ));
-                } else if node_ref.dtype != decl.dtype && node_ref.dims == decl_dims {
-                    message.push_str(&format!(
-                        "\nhelp: cast the result: `{}`",
-                        cast_text(expr, decl.dtype)
-                    ));
-                }
-                checker.errors.push(expr.span(), message);
-                continue;
-            }
-        }
-        checker.graph.outputs.push(node);
-    }
-    if let (true, Some(span)) = (checker.errors.is_empty(), silent_poison) {
-        // A rule gave up (`Poison`) without saying why: never emit a graph that lacks an
-        // output (its buffer would come back unwritten). A bug of the checker, reported as
-        // one rather than as wrong results.
-        checker.errors.push(
-            span,
-            "internal error of `graph!`: this output failed to check but no rule said why; please report this graph",
-        );
-    }
-    // Every value of literal dims holds at most 2^53 elements (tensor-core's `MAX_ELEMENTS`,
-    // which call entry applies to the sizes with names): a graph with only literal dims
-    // cannot fail at run time, so a value no memory can hold (`sum(x, axis = 0)` of
-    // `x: f32[0, 2^61]` has 2^61 elements) is refused here rather than panicking when its
-    // buffer is allocated (issue 37, item 2).
-    if checker.errors.is_empty() {
-        let past_memory = |n: &crate::ir::Node| {
-            crate::shape::static_len(&n.dims).is_some_and(|len| len > MAX_ELEMENTS)
-        };
-        // An output names itself in the graph's notation; any other value by its dims.
-        let nodes = &checker.graph.nodes;
-        let output = checker
-            .graph
-            .outputs
-            .iter()
-            .map(|&o| &nodes[o])
-            .find(|n| past_memory(n));
-        let what = match (output, nodes.iter().find(|n| past_memory(n))) {
-            (Some(node), _) => Some(format!(
-                "an output of this graph, `{}`,",
-                type_text(node.dtype, &node.dims)
-            )),
-            (None, Some(node)) => Some(format!(
-                "a value inside this graph, shaped {},",
-                dims_text(&node.dims)
-            )),
-            (None, None) => None,
-        };
-        if let Some(what) = what {
-            checker.errors.push(
-                f.name.span(),
-                format!("{what} has more than 2^53 elements: no memory can hold it"),
-            );
-        }
-    }
+    checker.check_lets(f);
+    checker.check_outputs(f);
+    checker.check_memory(f);
     if !checker.errors.is_empty() {
         return None;
     }
@@ -374,6 +200,218 @@ pub fn check_graph_expanded(
         })
         .collect();
     Some((checker.graph, types, checker.expansions))
+}
+
+impl Checker<'_> {
+    /// The body's `let`s, each bound in scope to its value (a tuple `let` to its parts); a
+    /// `let` of one call whose arguments are names records the expression a composite op
+    /// was built as (`expanding`).
+    fn check_lets(&mut self, f: &GraphFn) {
+        for binding in &f.lets {
+            match &binding.tuple {
+                None => {
+                    let one_call = matches!(&binding.value, Expr::Call { args, .. }
+                        if args.iter().all(|a| matches!(a, Expr::Var(_))));
+                    self.expanding = one_call.then(|| binding.name.to_string());
+                    let value = self.check_expr(&binding.value);
+                    self.expanding = None;
+                    self.scope.insert(binding.name.to_string(), value);
+                }
+                Some(names) => {
+                    let parts = self.check_tuple_expr(&binding.value, Some(names.len()));
+                    for (k, name) in names.iter().enumerate() {
+                        let part = parts.as_ref().map_or(Typed::Poison, |p| p[k].clone());
+                        self.scope.insert(name.to_string(), part);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The outputs, each checked against the declared return type; a type that differs is
+    /// an error with the dtype's note and a hint (`output_type_message`); an output that is
+    /// `Poison` with no error reported is an internal error.
+    fn check_outputs(&mut self, f: &GraphFn) {
+        let declared: Option<Vec<&ParamType>> = f.ret.as_ref().map(|r| match r {
+            ReturnType::Single(t) => vec![t],
+            ReturnType::Tuple(list) => list.iter().collect(),
+        });
+        // A tuple-valued op as the whole body (`split(x, [2, 3])`): its parts are the outputs.
+        let (exprs, parts): (Vec<&Expr>, Option<Vec<Typed>>) = match &f.outputs {
+            Outputs::Single(e) if tuples::is_tuple_call(e) => {
+                let want = declared.as_ref().map(Vec::len);
+                let parts = self
+                    .check_tuple_expr(e, want)
+                    .unwrap_or_else(|| vec![Typed::Poison; want.unwrap_or(1)]);
+                (vec![e; parts.len()], Some(parts))
+            }
+            Outputs::Single(e) => (vec![e], None),
+            Outputs::Tuple(list, _) => (list.iter().collect(), None),
+        };
+        if let Some(declared) = &declared {
+            if declared.len() != exprs.len() {
+                let span = match &f.outputs {
+                    Outputs::Single(e) => e.span(),
+                    Outputs::Tuple(_, span) => *span,
+                };
+                self.errors.push(
+                    span,
+                    format!(
+                        "the graph declares {} output{} but its body gives {}",
+                        declared.len(),
+                        if declared.len() == 1 { "" } else { "s" },
+                        exprs.len()
+                    ),
+                );
+            }
+        }
+        let mut silent_poison = None;
+        for (i, expr) in exprs.iter().enumerate() {
+            let typed = match &parts {
+                Some(parts) => parts[i].clone(),
+                None => self.check_expr(expr),
+            };
+            let node = match typed {
+                Typed::Strong(node) => node,
+                Typed::Weak(weak, span) => {
+                    self.errors.push(
+                        span,
+                        format!(
+                            "a graph output needs a dtype, but this output is only an untyped {}\n\
+                             help: give it a dtype with a cast, e.g. `(… as f32)`, or combine it with a tensor",
+                            weak.describe()
+                        ),
+                    );
+                    continue;
+                }
+                Typed::Poison => {
+                    silent_poison = silent_poison.or(Some(expr.span()));
+                    continue;
+                }
+            };
+            let node_ref = &self.graph.nodes[node];
+            if let Some(decl) = declared.as_ref().and_then(|d| d.get(i)) {
+                let decl_dims = decl.dims.clone().unwrap_or_default();
+                let unbound = decl_dims
+                    .iter()
+                    .flat_map(Dim::names)
+                    .any(|n| !self.dim_names.contains(&n));
+                if unbound {
+                    // Reported by `check_output_names`; a type comparison would only repeat it.
+                    continue;
+                }
+                if node_ref.dtype != decl.dtype || node_ref.dims != decl_dims {
+                    let message = self.output_type_message(expr, node, decl, &decl_dims);
+                    self.errors.push(expr.span(), message);
+                    continue;
+                }
+            }
+            self.graph.outputs.push(node);
+        }
+        if let (true, Some(span)) = (self.errors.is_empty(), silent_poison) {
+            // A rule gave up (`Poison`) without saying why: never emit a graph that lacks an
+            // output (its buffer would come back unwritten). A bug of the checker, reported as
+            // one rather than as wrong results.
+            self.errors.push(
+                span,
+                "internal error of `graph!`: this output failed to check but no rule said why; please report this graph",
+            );
+        }
+    }
+
+    /// The error of an output whose type differs from the declared `decl`: both types, the
+    /// note of how the dtype came about, and a hint (a reduction's `dtype =`, or a cast).
+    fn output_type_message(
+        &self,
+        expr: &Expr,
+        node: NodeId,
+        decl: &ParamType,
+        decl_dims: &[Dim],
+    ) -> String {
+        let node_ref = &self.graph.nodes[node];
+        let found = type_text(node_ref.dtype, &node_ref.dims);
+        let expected = type_text(decl.dtype, decl_dims);
+        let mut message = format!(
+            "mismatched output type: the graph declares `{expected}` but this computes `{found}`"
+        );
+        if node_ref.dtype != decl.dtype {
+            if let Some(note) = self.dtype_notes.get(&node) {
+                message.push_str(&format!("\nnote: {note}"));
+            }
+        }
+        let reduction = match expr {
+            Expr::Call { func, .. }
+                if ops::TENSOR_OPS
+                    .iter()
+                    .any(|t| *func == t.name && t.params.iter().any(|p| p.name == "dtype")) =>
+            {
+                Some(func.to_string())
+            }
+            _ => None,
+        };
+        if let (Some(func), true) = (&reduction, node_ref.dtype != decl.dtype) {
+            // A cast of the narrow result would keep its rounding; `dtype =`
+            // accumulates and returns the declared dtype (docs/language.md, "Diagnostics").
+            let why = if node_ref.dtype.fits_in(decl.dtype) && decl.dtype.is_float() {
+                format!(
+                    "; casting the result would keep the `{}` rounding",
+                    node_ref.dtype.name()
+                )
+            } else {
+                String::new()
+            };
+            message.push_str(&format!(
+                "\nhelp: ask the reduction for it: `{func}(…, dtype = {})`{why}",
+                decl.dtype.name(),
+            ));
+        } else if node_ref.dtype != decl.dtype && node_ref.dims == decl_dims {
+            message.push_str(&format!(
+                "\nhelp: cast the result: `{}`",
+                cast_text(expr, decl.dtype)
+            ));
+        }
+        message
+    }
+
+    /// Refuses a graph of literal dims with a value of more than 2^53 elements (the reason
+    /// is the comment below).
+    fn check_memory(&mut self, f: &GraphFn) {
+        // Every value of literal dims holds at most 2^53 elements (tensor-core's `MAX_ELEMENTS`,
+        // which call entry applies to the sizes with names): a graph with only literal dims
+        // cannot fail at run time, so a value no memory can hold (`sum(x, axis = 0)` of
+        // `x: f32[0, 2^61]` has 2^61 elements) is refused here rather than panicking when its
+        // buffer is allocated (issue 37, item 2).
+        if self.errors.is_empty() {
+            let past_memory = |n: &crate::ir::Node| {
+                crate::shape::static_len(&n.dims).is_some_and(|len| len > MAX_ELEMENTS)
+            };
+            // An output names itself in the graph's notation; any other value by its dims.
+            let nodes = &self.graph.nodes;
+            let output = self
+                .graph
+                .outputs
+                .iter()
+                .map(|&o| &nodes[o])
+                .find(|n| past_memory(n));
+            let what = match (output, nodes.iter().find(|n| past_memory(n))) {
+                (Some(node), _) => Some(format!(
+                    "an output of this graph, `{}`,",
+                    type_text(node.dtype, &node.dims)
+                )),
+                (None, Some(node)) => Some(format!(
+                    "a value inside this graph, shaped {},",
+                    dims_text(&node.dims)
+                )),
+                (None, None) => None,
+            };
+            if let Some(what) = what {
+                self.errors.push(
+                    f.name.span(),
+                    format!("{what} has more than 2^53 elements: no memory can hold it"),
+                );
+            }
+        }
+    }
 }
 
 /// Every name of an input gets a size at call entry: from an axis declared as the name

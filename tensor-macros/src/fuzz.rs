@@ -652,47 +652,7 @@ fn mistake(g: &mut Graph, rng: &mut Rng) {
     let pick_dtype = |rng: &mut Rng| DType::ALL[rng.below(13)];
     let n_lets = g.lets.len().max(1);
     match rng.below(8) {
-        7 => {
-            // An einsum's subscripts edited: a letter dropped, doubled, swapped for another
-            // or a non-letter, `->` or `...` removed or repeated.
-            for (_, e) in &mut g.lets {
-                let mut n = 0;
-                while let Some(c) = nth_call(e, &mut { n }) {
-                    n += 1;
-                    if c.f != "einsum" {
-                        continue;
-                    }
-                    if let Some(Arg::Str(sub)) = c.args.first_mut() {
-                        let chars: Vec<char> = sub.chars().collect();
-                        let at = rng.below(chars.len() + 1);
-                        let mut out = chars.clone();
-                        match rng.below(6) {
-                            0 if at < chars.len() => {
-                                out.remove(at);
-                            }
-                            1 if at < chars.len() => out.insert(at, chars[at]),
-                            2 if at < chars.len() => {
-                                out[at] = ['z', 'Q', '1', ' ', '-', '.'][rng.below(6)]
-                            }
-                            3 => {
-                                *sub = sub.replacen("->", "", 1);
-                                return;
-                            }
-                            4 => {
-                                *sub = sub.replacen("...", "", 1);
-                                return;
-                            }
-                            _ => {
-                                *sub = format!("{sub}{}", ["->", "...", ",", "->i"][rng.below(4)]);
-                                return;
-                            }
-                        }
-                        *sub = out.into_iter().collect();
-                        return;
-                    }
-                }
-            }
-        }
+        7 => einsum_mistake(g, rng),
         0 => {
             let i = rng.below(g.params.len());
             g.params[i].dtype = pick_dtype(rng);
@@ -725,93 +685,8 @@ fn mistake(g: &mut Graph, rng: &mut Rng) {
                 g.out_types[i].dims.push(Dim::Lit(1 + rng.below(4)));
             }
         }
-        3 | 4 => {
-            // A named argument of some call.
-            let li = rng.below(n_lets);
-            let Some((_, e)) = g.lets.get_mut(li) else {
-                return;
-            };
-            let mut n = rng.below(4);
-            let Some(call) = nth_call(e, &mut n) else {
-                return;
-            };
-            if call.named.is_empty() || rng.below(4) == 0 {
-                let names = [
-                    "axis", "keepdims", "dtype", "acc", "alpha", "bogus", "start", "mode",
-                ];
-                let values = [
-                    Arg::Int(7),
-                    Arg::Int(-9),
-                    Arg::Bool(true),
-                    Arg::DType(DType::Bool),
-                    Arg::Word("reflect"),
-                    Arg::Ints(vec![0, 0]),
-                    Arg::E(Expr::Lit(Lit::Float(1e300))),
-                    Arg::Str("x".into()),
-                ];
-                call.named.push((
-                    names[rng.below(names.len())],
-                    values[rng.below(values.len())].clone(),
-                ));
-            } else {
-                let k = rng.below(call.named.len());
-                match rng.below(3) {
-                    0 => {
-                        call.named[k].0 =
-                            ["axes", "keepdim", "dtypes", "alpah", "exclusive"][rng.below(5)]
-                    }
-                    1 => {
-                        call.named[k].1 = [
-                            Arg::Int(99),
-                            Arg::Ints(vec![0, 0]),
-                            Arg::Bool(false),
-                            Arg::DType(DType::F16),
-                            Arg::E(Expr::Lit(Lit::Int(-1))),
-                            Arg::Word("wrap"),
-                        ][rng.below(6)]
-                        .clone()
-                    }
-                    _ => {
-                        let dup = call.named[k].clone();
-                        call.named.push(dup);
-                    }
-                }
-            }
-        }
-        5 => {
-            let li = rng.below(n_lets);
-            let Some((_, e)) = g.lets.get_mut(li) else {
-                return;
-            };
-            let mut n = 0;
-            if let Some(call) = nth_call(e, &mut n) {
-                const NAMES: &[&str] = &[
-                    "sum",
-                    "relu",
-                    "softmax",
-                    "exp",
-                    "matmul",
-                    "cumsum",
-                    "slice",
-                    "pad",
-                    "where",
-                    "argmax",
-                    "transpose",
-                    "reshape",
-                    "clip",
-                    "concat",
-                    "einsum",
-                    "layer_norm",
-                    "is_nan",
-                    "shift_left",
-                    "reul",
-                    "summ",
-                    "max",
-                    "mean_of",
-                ];
-                call.f = NAMES[rng.below(NAMES.len())];
-            }
-        }
+        3 | 4 => named_arg_mistake(g, rng, n_lets),
+        5 => function_name_mistake(g, rng, n_lets),
         _ => {
             let li = rng.below(n_lets);
             let Some((_, e)) = g.lets.get_mut(li) else {
@@ -826,6 +701,139 @@ fn mistake(g: &mut Graph, rng: &mut Rng) {
                 *op = ops[rng.below(ops.len())];
             }
         }
+    }
+}
+
+/// `mistake`'s einsum edit: a letter of the subscripts dropped, doubled, swapped for another
+/// or a non-letter, `->` or `...` removed or repeated.
+fn einsum_mistake(g: &mut Graph, rng: &mut Rng) {
+    // An einsum's subscripts edited: a letter dropped, doubled, swapped for another
+    // or a non-letter, `->` or `...` removed or repeated.
+    for (_, e) in &mut g.lets {
+        let mut n = 0;
+        while let Some(c) = nth_call(e, &mut { n }) {
+            n += 1;
+            if c.f != "einsum" {
+                continue;
+            }
+            if let Some(Arg::Str(sub)) = c.args.first_mut() {
+                let chars: Vec<char> = sub.chars().collect();
+                let at = rng.below(chars.len() + 1);
+                let mut out = chars.clone();
+                match rng.below(6) {
+                    0 if at < chars.len() => {
+                        out.remove(at);
+                    }
+                    1 if at < chars.len() => out.insert(at, chars[at]),
+                    2 if at < chars.len() => out[at] = ['z', 'Q', '1', ' ', '-', '.'][rng.below(6)],
+                    3 => {
+                        *sub = sub.replacen("->", "", 1);
+                        return;
+                    }
+                    4 => {
+                        *sub = sub.replacen("...", "", 1);
+                        return;
+                    }
+                    _ => {
+                        *sub = format!("{sub}{}", ["->", "...", ",", "->i"][rng.below(4)]);
+                        return;
+                    }
+                }
+                *sub = out.into_iter().collect();
+                return;
+            }
+        }
+    }
+}
+
+/// `mistake`'s edit of a named argument of some call: one added (a known or unknown name,
+/// any kind of value), renamed, given another value, or repeated.
+fn named_arg_mistake(g: &mut Graph, rng: &mut Rng, n_lets: usize) {
+    // A named argument of some call.
+    let li = rng.below(n_lets);
+    let Some((_, e)) = g.lets.get_mut(li) else {
+        return;
+    };
+    let mut n = rng.below(4);
+    let Some(call) = nth_call(e, &mut n) else {
+        return;
+    };
+    if call.named.is_empty() || rng.below(4) == 0 {
+        let names = [
+            "axis", "keepdims", "dtype", "acc", "alpha", "bogus", "start", "mode",
+        ];
+        let values = [
+            Arg::Int(7),
+            Arg::Int(-9),
+            Arg::Bool(true),
+            Arg::DType(DType::Bool),
+            Arg::Word("reflect"),
+            Arg::Ints(vec![0, 0]),
+            Arg::E(Expr::Lit(Lit::Float(1e300))),
+            Arg::Str("x".into()),
+        ];
+        call.named.push((
+            names[rng.below(names.len())],
+            values[rng.below(values.len())].clone(),
+        ));
+    } else {
+        let k = rng.below(call.named.len());
+        match rng.below(3) {
+            0 => {
+                call.named[k].0 = ["axes", "keepdim", "dtypes", "alpah", "exclusive"][rng.below(5)]
+            }
+            1 => {
+                call.named[k].1 = [
+                    Arg::Int(99),
+                    Arg::Ints(vec![0, 0]),
+                    Arg::Bool(false),
+                    Arg::DType(DType::F16),
+                    Arg::E(Expr::Lit(Lit::Int(-1))),
+                    Arg::Word("wrap"),
+                ][rng.below(6)]
+                .clone()
+            }
+            _ => {
+                let dup = call.named[k].clone();
+                call.named.push(dup);
+            }
+        }
+    }
+}
+
+/// `mistake`'s edit of a function name: another function's, or a misspelling.
+fn function_name_mistake(g: &mut Graph, rng: &mut Rng, n_lets: usize) {
+    let li = rng.below(n_lets);
+    let Some((_, e)) = g.lets.get_mut(li) else {
+        return;
+    };
+    let mut n = 0;
+    if let Some(call) = nth_call(e, &mut n) {
+        const NAMES: &[&str] = &[
+            "sum",
+            "relu",
+            "softmax",
+            "exp",
+            "matmul",
+            "cumsum",
+            "slice",
+            "pad",
+            "where",
+            "argmax",
+            "transpose",
+            "reshape",
+            "clip",
+            "concat",
+            "einsum",
+            "layer_norm",
+            "is_nan",
+            "shift_left",
+            "reul",
+            "summ",
+            "max",
+            "mean_of",
+        ];
+        call.f = NAMES[rng.below(NAMES.len())];
     }
 }
 

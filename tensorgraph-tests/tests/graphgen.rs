@@ -146,3 +146,99 @@ fn the_interpreter_evaluates_every_table_function() {
         }
     }
 }
+
+/// The interpreter bounds every function of the function table over a range of inputs
+/// (value.rs `apply`: its `monotone` and `lipschitz` lists, or a rule of its own), and the
+/// range it gives holds the reference's value (`apply_exact`) at points across the input
+/// range. A row added to the table without a range rule in graphgen would make every random
+/// graph that feeds it a range compare nothing (`ANY_F`); it fails here instead, unless it
+/// is one of `UNBOUNDED` (a listed function that gets a rule fails too: take it off).
+#[test]
+fn the_interpreter_bounds_every_table_function_over_a_range() {
+    use graphgen::types::DType;
+    use graphgen::value::{apply, apply_exact, E};
+    // Left unbounded over ranges (a range in, `ANY_F` out), with why; each is a gap of the
+    // oracle (NOTES.md, "Layout of the compiler and runtime"):
+    // - `pow`: monotone in neither argument over its domain (the sign of the exponent and
+    //   whether the base is below 1 decide);
+    // - `thresholded_relu`: a step at `alpha`, monotone only for `alpha >= 0`;
+    // - `shrink`: steps at `±lambd`, monotone only for `0 <= lambd` and `bias <= lambd`.
+    const UNBOUNDED: &[&str] = &["pow", "thresholded_relu", "shrink"];
+    let mut failures = Vec::new();
+    for f in tensorgraph::functions::FLOAT_FUNCTIONS {
+        if UNBOUNDED.contains(&f.name) {
+            let x = E::R {
+                lo: 0.5,
+                hi: 0.75,
+                nan: false,
+            };
+            let args = if f.name == "pow" {
+                vec![x, E::F(1.5)]
+            } else {
+                vec![x]
+            };
+            if apply(f.name, DType::F32, &args, &[1.0, 1.0]) != graphgen::value::ANY_F {
+                failures.push(format!(
+                    "`{}` is bounded now: take it off `UNBOUNDED`",
+                    f.name
+                ));
+            }
+            continue;
+        }
+        // Inside every domain (acosh's starts at 1; asin, acos, atanh end at 1).
+        let (lo, hi) = if f.name == "acosh" {
+            (1.5, 1.75)
+        } else {
+            (0.5, 0.75)
+        };
+        let with = |x: E| -> Vec<E> {
+            if f.name == "pow" {
+                vec![x, E::F(1.5)]
+            } else {
+                vec![x]
+            }
+        };
+        let params: Vec<f64> = graphgen::gen::ACTIVATIONS
+            .iter()
+            .find(|a| a.0 == f.name)
+            .map_or(vec![], |a| vec![1.0; a.1.len()]);
+        for d in [DType::F32, DType::F64] {
+            let range = E::R { lo, hi, nan: false };
+            let (r_lo, r_hi) = match apply(f.name, d, &with(range), &params) {
+                E::R { lo, hi, nan: false } if lo.is_finite() && hi.is_finite() && lo <= hi => {
+                    (lo, hi)
+                }
+                other => {
+                    failures.push(format!("`{}` on {d:?}: no bound, {other:?}", f.name));
+                    continue;
+                }
+            };
+            for k in 0..=16 {
+                let x = lo + (hi - lo) * k as f64 / 16.0;
+                let inside = match apply_exact(f.name, d, &with(E::F(x)), &params) {
+                    E::F(v) => (r_lo..=r_hi).contains(&v),
+                    E::R { lo, hi, .. } => r_lo <= lo && hi <= r_hi,
+                    _ => false,
+                };
+                if !inside {
+                    failures.push(format!(
+                        "`{}` on {d:?}: the value at {x} is outside the range {r_lo:e}..={r_hi:e}",
+                        f.name
+                    ));
+                    break;
+                }
+            }
+        }
+    }
+    for name in UNBOUNDED {
+        if !tensorgraph::functions::FLOAT_FUNCTIONS
+            .iter()
+            .any(|f| f.name == *name)
+        {
+            failures.push(format!(
+                "`{name}` of `UNBOUNDED` is not in the function table"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -24,46 +24,9 @@ impl Checker<'_> {
             self.errors.push(span, "`attention` takes the queries, keys and values: `attention(q, k, v, is_causal = true)`, each `[B, H, S, D]`");
             return Typed::Poison;
         };
-        let (mut mask, mut causal, mut scale, mut softcap) = (None, false, None, 0.0);
-        for n in named {
-            if self.param_spec(op, n).is_none() {
-                return Typed::Poison;
-            }
-            let at = n.value.span();
-            match n.name.to_string().as_str() {
-                "attn_mask" => mask = Some(&n.value),
-                "is_causal" => match &n.value {
-                    Expr::Lit(LitValue::Bool(b), _) => causal = *b,
-                    _ => {
-                        self.errors.push(at, "`is_causal` is `true` or `false`");
-                        return Typed::Poison;
-                    }
-                },
-                name => match super::tensor_ops::float_literal(&n.value) {
-                    Some(x) if x.is_finite() && (name == "scale" || x >= 0.0) => {
-                        if name == "scale" {
-                            scale = Some(x);
-                        } else {
-                            softcap = x;
-                        }
-                    }
-                    _ => {
-                        self.errors.push(
-                            at,
-                            format!(
-                                "`{name}` of `attention` is a float literal{}",
-                                if name == "softcap" {
-                                    " ≥ 0 (0: no cap)"
-                                } else {
-                                    ""
-                                }
-                            ),
-                        );
-                        return Typed::Poison;
-                    }
-                },
-            }
-        }
+        let Some((mask, causal, scale, softcap)) = self.attention_named_args(op, named) else {
+            return Typed::Poison;
+        };
         let (Some(q), Some(k), Some(v)) = (
             self.tensor_arg("attention", q),
             self.tensor_arg("attention", k),
@@ -123,43 +86,10 @@ impl Checker<'_> {
         let mask = match mask {
             None => None,
             Some(e) => {
-                let Some(m) = self.tensor_arg("attention", e) else {
+                let Some(m) = self.attention_mask(e, dtype, &scores, c) else {
                     return Typed::Poison;
                 };
-                let (md, mdims) = (self.node(m).dtype, self.node(m).dims.clone());
-                if broadcast(&mdims, &scores).ok().as_deref() != Some(&scores[..]) {
-                    self.errors.push(
-                        e.span(),
-                        format!(
-                            "`attn_mask` {} does not broadcast to the scores [B, Hq, Sq, Skv] = {}",
-                            type_text(md, &mdims),
-                            crate::shape::dims_text(&scores)
-                        ),
-                    );
-                    return Typed::Poison;
-                }
-                if md == DType::Bool {
-                    let zero = self.float_const(0.0, c);
-                    let minus_inf = self.add(
-                        NodeKind::Const(ConstValue::Float(f64::NEG_INFINITY, None)),
-                        c,
-                        Vec::new(),
-                    );
-                    Some(self.add(
-                        NodeKind::Select {
-                            cond: m,
-                            a: zero,
-                            b: minus_inf,
-                        },
-                        c,
-                        mdims,
-                    ))
-                } else if md == dtype {
-                    Some(self.convert(m, c))
-                } else {
-                    self.errors.push(e.span(), format!("`attn_mask` is `bool` (false masks a key) or the dtype `{}` of the scores (added to them), found `{}`", dtype.name(), md.name()));
-                    return Typed::Poison;
-                }
+                Some(m)
             }
         };
         let (qc, kc, vc) = (self.convert(q, c), self.convert(k, c), self.convert(v, c));
@@ -178,5 +108,98 @@ impl Checker<'_> {
             out_dims,
         );
         Typed::Strong(self.convert(node, dtype))
+    }
+
+    /// `attn_mask`, `is_causal`, `scale` and `softcap`; `None` after an error.
+    fn attention_named_args<'e>(
+        &mut self,
+        op: &'static TensorOp,
+        named: &'e [NamedArg],
+    ) -> Option<(Option<&'e Expr>, bool, Option<f64>, f64)> {
+        let (mut mask, mut causal, mut scale, mut softcap) = (None, false, None, 0.0);
+        for n in named {
+            self.param_spec(op, n)?;
+            let at = n.value.span();
+            match n.name.to_string().as_str() {
+                "attn_mask" => mask = Some(&n.value),
+                "is_causal" => match &n.value {
+                    Expr::Lit(LitValue::Bool(b), _) => causal = *b,
+                    _ => {
+                        self.errors.push(at, "`is_causal` is `true` or `false`");
+                        return None;
+                    }
+                },
+                name => match super::tensor_ops::float_literal(&n.value) {
+                    Some(x) if x.is_finite() && (name == "scale" || x >= 0.0) => {
+                        if name == "scale" {
+                            scale = Some(x);
+                        } else {
+                            softcap = x;
+                        }
+                    }
+                    _ => {
+                        self.errors.push(
+                            at,
+                            format!(
+                                "`{name}` of `attention` is a float literal{}",
+                                if name == "softcap" {
+                                    " ≥ 0 (0: no cap)"
+                                } else {
+                                    ""
+                                }
+                            ),
+                        );
+                        return None;
+                    }
+                },
+            }
+        }
+        Some((mask, causal, scale, softcap))
+    }
+
+    /// The mask `e` as additive values in the compute type `c` (a boolean one is 0 or -inf),
+    /// checked to broadcast to the `scores` dims; `None` after an error.
+    fn attention_mask(
+        &mut self,
+        e: &Expr,
+        dtype: DType,
+        scores: &[Dim],
+        c: DType,
+    ) -> Option<NodeId> {
+        let m = self.tensor_arg("attention", e)?;
+        let (md, mdims) = (self.node(m).dtype, self.node(m).dims.clone());
+        if broadcast(&mdims, scores).ok().as_deref() != Some(scores) {
+            self.errors.push(
+                e.span(),
+                format!(
+                    "`attn_mask` {} does not broadcast to the scores [B, Hq, Sq, Skv] = {}",
+                    type_text(md, &mdims),
+                    crate::shape::dims_text(scores)
+                ),
+            );
+            return None;
+        }
+        if md == DType::Bool {
+            let zero = self.float_const(0.0, c);
+            let minus_inf = self.add(
+                NodeKind::Const(ConstValue::Float(f64::NEG_INFINITY, None)),
+                c,
+                Vec::new(),
+            );
+            Some(self.add(
+                NodeKind::Select {
+                    cond: m,
+                    a: zero,
+                    b: minus_inf,
+                },
+                c,
+                mdims,
+            ))
+        } else if md == dtype {
+            Some(self.convert(m, c))
+        } else {
+            self.errors.push(e.span(), format!("`attn_mask` is `bool` (false masks a key) or the dtype `{}` of the scores (added to them), found `{}`", dtype.name(), md.name()));
+            None
+        }
     }
 }

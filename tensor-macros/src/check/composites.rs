@@ -288,31 +288,7 @@ impl Checker<'_> {
         let eps = if name == "l2_normalize" {
             None
         } else {
-            let default = if name == "layer_norm" { "1e-5" } else { "1e-6" };
-            let value = match named.iter().find(|n| n.name == "eps") {
-                Some(n) => match self.check_expr(&n.value) {
-                    Typed::Poison => return Typed::Poison,
-                    Typed::Weak(w, ws) => self.materialize(&w, ws, c, None),
-                    Typed::Strong(v)
-                        if self.node(v).dims.is_empty() && self.node(v).dtype.is_float() =>
-                    {
-                        Some(self.convert(v, c))
-                    }
-                    Typed::Strong(_) => {
-                        self.errors.push(
-                            expr_span(&n.value),
-                            format!("`eps` of `{name}` is a float literal or a float scalar"),
-                        );
-                        None
-                    }
-                },
-                None => self.materialize(
-                    &Weak::Float(default.parse().expect("a float"), Some(default.to_string())),
-                    span,
-                    c,
-                    None,
-                ),
-            };
+            let value = self.norm_eps(name, span, named, c);
             match value {
                 Some(v) => Some(v),
                 None => return Typed::Poison,
@@ -368,6 +344,36 @@ impl Checker<'_> {
             }
         };
         Typed::Strong(self.convert(y, xd))
+    }
+
+    /// `eps` of `layer_norm`/`rms_norm` in the compute dtype `c`: a float literal or
+    /// scalar, or the default (`1e-5`, `1e-6`); `None` after an error.
+    fn norm_eps(&mut self, name: &str, span: Span, named: &[NamedArg], c: DType) -> Option<NodeId> {
+        let default = if name == "layer_norm" { "1e-5" } else { "1e-6" };
+        match named.iter().find(|n| n.name == "eps") {
+            Some(n) => match self.check_expr(&n.value) {
+                Typed::Poison => None,
+                Typed::Weak(w, ws) => self.materialize(&w, ws, c, None),
+                Typed::Strong(v)
+                    if self.node(v).dims.is_empty() && self.node(v).dtype.is_float() =>
+                {
+                    Some(self.convert(v, c))
+                }
+                Typed::Strong(_) => {
+                    self.errors.push(
+                        expr_span(&n.value),
+                        format!("`eps` of `{name}` is a float literal or a float scalar"),
+                    );
+                    None
+                }
+            },
+            None => self.materialize(
+                &Weak::Float(default.parse().expect("a float"), Some(default.to_string())),
+                span,
+                c,
+                None,
+            ),
+        }
     }
 
     fn check_quantization(&mut self, name: &str, span: Span, x: NodeId, args: &[Expr]) -> Typed {

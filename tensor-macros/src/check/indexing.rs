@@ -148,61 +148,10 @@ impl Checker<'_> {
         named: &[NamedArg],
     ) -> Typed {
         let name = op.name;
-        let (mut axis, mut reduction, mut batch_dims) = ((0i128, span), "none", 0usize);
-        for n in named {
-            if self.param_spec(op, n).is_none() {
-                return Typed::Poison;
-            }
-            let at = n.value.span();
-            match n.name.to_string().as_str() {
-                "reduction" => match &n.value {
-                    Expr::Var(v) => match v.to_string().as_str() {
-                        "none" => reduction = "none",
-                        "add" => reduction = "add",
-                        "mul" => reduction = "mul",
-                        "max" => reduction = "max",
-                        "min" => reduction = "min",
-                        _ => {
-                            self.errors.push(
-                                at,
-                                "`reduction` is `none`, `add`, `mul`, `max` or `min` (ONNX's)",
-                            );
-                            return Typed::Poison;
-                        }
-                    },
-                    _ => {
-                        self.errors.push(
-                            at,
-                            "`reduction` is `none`, `add`, `mul`, `max` or `min` (ONNX's)",
-                        );
-                        return Typed::Poison;
-                    }
-                },
-                other => match super::tensor_ops::int_literal(&n.value) {
-                    Some(v) if other == "axis" => axis = (v, at),
-                    Some(v) if v >= 0 => batch_dims = v as usize,
-                    _ => {
-                        self.errors
-                            .push(at, format!("`{other}` of `{name}` is an integer literal"));
-                        return Typed::Poison;
-                    }
-                },
-            }
-        }
-        let want = if name == "gather_nd" { 2 } else { 3 };
-        if args.len() != want {
-            let usage = match name {
-                "gather_nd" => "`gather_nd(data, indices, batch_dims = 0)`",
-                "scatter_nd" => "`scatter_nd(data, indices, updates, reduction = none)`",
-                _ => "`scatter_elements(data, indices, updates, axis = 0, reduction = none)`",
-            };
-            self.errors.push(span, format!("`{name}` takes {usage}"));
+        let Some((axis, reduction, batch_dims)) = self.move_named_args(op, span, named) else {
             return Typed::Poison;
-        }
-        let (Some(data), Some(ids)) = (
-            self.tensor_arg(name, &args[0]),
-            self.index_arg(name, &args[1]),
-        ) else {
+        };
+        let Some((data, ids)) = self.move_operands(name, span, args) else {
             return Typed::Poison;
         };
         let (dd, dims) = (self.node(data).dtype, self.node(data).dims.clone());
@@ -330,6 +279,83 @@ impl Checker<'_> {
             dims,
         );
         Typed::Strong(self.convert(node, dd))
+    }
+
+    /// `axis`, `reduction` and `batch_dims` of a move (`check_moves`); `None` after an
+    /// error.
+    fn move_named_args(
+        &mut self,
+        op: &'static TensorOp,
+        span: Span,
+        named: &[NamedArg],
+    ) -> Option<((i128, Span), &'static str, usize)> {
+        let name = op.name;
+        let (mut axis, mut reduction, mut batch_dims) = ((0i128, span), "none", 0usize);
+        for n in named {
+            self.param_spec(op, n)?;
+            let at = n.value.span();
+            match n.name.to_string().as_str() {
+                "reduction" => match &n.value {
+                    Expr::Var(v) => match v.to_string().as_str() {
+                        "none" => reduction = "none",
+                        "add" => reduction = "add",
+                        "mul" => reduction = "mul",
+                        "max" => reduction = "max",
+                        "min" => reduction = "min",
+                        _ => {
+                            self.errors.push(
+                                at,
+                                "`reduction` is `none`, `add`, `mul`, `max` or `min` (ONNX's)",
+                            );
+                            return None;
+                        }
+                    },
+                    _ => {
+                        self.errors.push(
+                            at,
+                            "`reduction` is `none`, `add`, `mul`, `max` or `min` (ONNX's)",
+                        );
+                        return None;
+                    }
+                },
+                other => match super::tensor_ops::int_literal(&n.value) {
+                    Some(v) if other == "axis" => axis = (v, at),
+                    Some(v) if v >= 0 => batch_dims = v as usize,
+                    _ => {
+                        self.errors
+                            .push(at, format!("`{other}` of `{name}` is an integer literal"));
+                        return None;
+                    }
+                },
+            }
+        }
+        Some((axis, reduction, batch_dims))
+    }
+
+    /// A move's count of arguments, its data and its indices (`index_arg`).
+    fn move_operands(
+        &mut self,
+        name: &'static str,
+        span: Span,
+        args: &[Expr],
+    ) -> Option<(NodeId, NodeId)> {
+        let want = if name == "gather_nd" { 2 } else { 3 };
+        if args.len() != want {
+            let usage = match name {
+                "gather_nd" => "`gather_nd(data, indices, batch_dims = 0)`",
+                "scatter_nd" => "`scatter_nd(data, indices, updates, reduction = none)`",
+                _ => "`scatter_elements(data, indices, updates, axis = 0, reduction = none)`",
+            };
+            self.errors.push(span, format!("`{name}` takes {usage}"));
+            return None;
+        }
+        let (Some(data), Some(ids)) = (
+            self.tensor_arg(name, &args[0]),
+            self.index_arg(name, &args[1]),
+        ) else {
+            return None;
+        };
+        Some((data, ids))
     }
 
     /// Asks call entry to check index parameter `ids` (from `index_arg`) as ONNX's

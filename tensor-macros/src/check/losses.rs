@@ -34,72 +34,12 @@ impl Checker<'_> {
             self.errors.push(span, format!("`{name}` takes the scores and the labels: `{name}(x, labels, reduction = mean)`"));
             return Typed::Poison;
         };
-        let (mut weight, mut reduction, mut ignore) = (None, "mean".to_string(), None);
-        for n in named {
-            if self.param_spec(op, n).is_none() {
-                return Typed::Poison;
-            }
-            let at = n.value.span();
-            match n.name.to_string().as_str() {
-                "weight" => weight = Some(&n.value),
-                "ignore_index" => match super::tensor_ops::int_literal(&n.value) {
-                    Some(v) => ignore = Some(v),
-                    None => {
-                        self.errors.push(at, "`ignore_index` is an integer literal");
-                        return Typed::Poison;
-                    }
-                },
-                _ => match &n.value {
-                    Expr::Var(v) if ["mean", "sum", "none"].contains(&v.to_string().as_str()) => {
-                        reduction = v.to_string();
-                    }
-                    _ => {
-                        self.errors
-                            .push(at, "`reduction` is `mean`, `sum` or `none` (ONNX's)");
-                        return Typed::Poison;
-                    }
-                },
-            }
-        }
-        let Some(x) = self.tensor_arg(name, scores) else {
+        let Some((weight, reduction, ignore)) = self.loss_named_args(op, named) else {
             return Typed::Poison;
         };
-        let Some(l) = self.tensor_arg(name, labels) else {
+        let Some((x, l, xd, dims)) = self.loss_operands(name, scores, labels, ignore) else {
             return Typed::Poison;
         };
-        let (xd, dims) = (self.node(x).dtype, self.node(x).dims.clone());
-        if !xd.is_float() || dims.len() < 2 {
-            self.errors.push(
-                scores.span(),
-                format!("`{name}` takes float scores of rank 2 or more, `[N, C, …]` with the classes on axis 1; found {}", type_text(xd, &dims)),
-            );
-            return Typed::Poison;
-        }
-        let (ld, label_dims) = (self.node(l).dtype, self.node(l).dims.clone());
-        let mut want = dims.clone();
-        want.remove(1);
-        if !ld.is_integer() || label_dims != want {
-            self.errors.push(
-                labels.span(),
-                format!(
-                    "the labels of `{name}` are integers shaped as the scores without their class axis: {} for scores {}, found {}",
-                    type_text(DType::I64, &want),
-                    type_text(xd, &dims),
-                    type_text(ld, &label_dims)
-                ),
-            );
-            return Typed::Poison;
-        }
-        if let NodeKind::Input { param } = self.node(l).kind {
-            self.require_index_check(IndexCheck {
-                param,
-                bound: dims[1].clone(),
-                op: name,
-                negative: false,
-                skip: ignore,
-                tuple_bounds: Vec::new(),
-            });
-        }
         let c = xd.compute();
         let xc = self.convert(x, c);
         let axes = [1usize];
@@ -221,15 +161,111 @@ impl Checker<'_> {
                 )
             }
         };
+        self.loss_total(weighted, w, &dims, &reduction, xd)
+    }
+
+    /// `weight`, `reduction` and `ignore_index` of a loss; `None` after an error.
+    fn loss_named_args<'e>(
+        &mut self,
+        op: &'static TensorOp,
+        named: &'e [NamedArg],
+    ) -> Option<(Option<&'e Expr>, String, Option<i128>)> {
+        let (mut weight, mut reduction, mut ignore) = (None, "mean".to_string(), None);
+        for n in named {
+            self.param_spec(op, n)?;
+            let at = n.value.span();
+            match n.name.to_string().as_str() {
+                "weight" => weight = Some(&n.value),
+                "ignore_index" => match super::tensor_ops::int_literal(&n.value) {
+                    Some(v) => ignore = Some(v),
+                    None => {
+                        self.errors.push(at, "`ignore_index` is an integer literal");
+                        return None;
+                    }
+                },
+                _ => match &n.value {
+                    Expr::Var(v) if ["mean", "sum", "none"].contains(&v.to_string().as_str()) => {
+                        reduction = v.to_string();
+                    }
+                    _ => {
+                        self.errors
+                            .push(at, "`reduction` is `mean`, `sum` or `none` (ONNX's)");
+                        return None;
+                    }
+                },
+            }
+        }
+        Some((weight, reduction, ignore))
+    }
+
+    /// The scores `[N, C, …]` (float) and the labels (integers shaped as the scores without
+    /// their class axis), checked; a parameter's labels get their call-entry check. Returns
+    /// the scores' and labels' nodes, and the scores' dtype and dims.
+    fn loss_operands(
+        &mut self,
+        name: &'static str,
+        scores: &Expr,
+        labels: &Expr,
+        ignore: Option<i128>,
+    ) -> Option<(NodeId, NodeId, DType, Vec<Dim>)> {
+        let x = self.tensor_arg(name, scores)?;
+        let l = self.tensor_arg(name, labels)?;
+        let (xd, dims) = (self.node(x).dtype, self.node(x).dims.clone());
+        if !xd.is_float() || dims.len() < 2 {
+            self.errors.push(
+                scores.span(),
+                format!("`{name}` takes float scores of rank 2 or more, `[N, C, …]` with the classes on axis 1; found {}", type_text(xd, &dims)),
+            );
+            return None;
+        }
+        let (ld, label_dims) = (self.node(l).dtype, self.node(l).dims.clone());
+        let mut want = dims.clone();
+        want.remove(1);
+        if !ld.is_integer() || label_dims != want {
+            self.errors.push(
+                labels.span(),
+                format!(
+                    "the labels of `{name}` are integers shaped as the scores without their class axis: {} for scores {}, found {}",
+                    type_text(DType::I64, &want),
+                    type_text(xd, &dims),
+                    type_text(ld, &label_dims)
+                ),
+            );
+            return None;
+        }
+        if let NodeKind::Input { param } = self.node(l).kind {
+            self.require_index_check(IndexCheck {
+                param,
+                bound: dims[1].clone(),
+                op: name,
+                negative: false,
+                skip: ignore,
+                tuple_bounds: Vec::new(),
+            });
+        }
+        Some((x, l, xd, dims))
+    }
+
+    /// The weighted per-element loss (an ignored element's +0), reduced by `reduction`
+    /// (`none`, `sum`, `mean`: the sum over the sum of the labels' weights).
+    fn loss_total(
+        &mut self,
+        weighted: NodeId,
+        w: NodeId,
+        dims: &[Dim],
+        reduction: &str,
+        xd: DType,
+    ) -> Typed {
+        let (c, axes) = (xd.compute(), [1usize]);
         let per_element = self.drop_axes(weighted, &axes);
-        let all: Vec<usize> = (0..per_element_rank(&dims)).collect();
+        let all: Vec<usize> = (0..per_element_rank(dims)).collect();
         // Sums accumulate in f64, as `sum` of a float does.
         let total = |this: &mut Self, v: NodeId| -> NodeId {
             let wide = this.convert(v, DType::F64);
             let s = this.reduce_node(wide, ReduceKind::Sum, &all, DType::F64);
             this.drop_axes(s, &all)
         };
-        let y = match reduction.as_str() {
+        let y = match reduction {
             "none" => per_element,
             "sum" => {
                 let s = total(self, per_element);

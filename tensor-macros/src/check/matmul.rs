@@ -42,83 +42,17 @@ impl Checker<'_> {
         args: &[Expr],
         named: &[NamedArg],
     ) -> Typed {
-        let mut acc_choice: Option<(DType, Span)> = None;
-        for n in named {
-            if n.name != "acc" {
-                self.report_unknown_named(op, n);
-                return Typed::Poison;
-            }
-            match &n.value {
-                Expr::Var(ident)
-                    if DType::from_name(&ident.to_string()).is_some_and(|d| d.is_float()) =>
-                {
-                    acc_choice = DType::from_name(&ident.to_string()).map(|d| (d, ident.span()));
-                }
-                other => {
-                    self.errors.push(
-                        expr_span(other),
-                        "`acc` of `matmul` is a float dtype: `acc = f64`",
-                    );
-                    return Typed::Poison;
-                }
-            }
-        }
-        if args.len() != 2 {
-            let at = args.get(2).map(expr_span).unwrap_or(span);
-            self.errors
-                .push(at, "`matmul` takes two tensors: `matmul(a, b)` or `a @ b`");
+        let Some(acc_choice) = self.matmul_acc_choice(op, named) else {
             return Typed::Poison;
-        }
-        let (Some(a), Some(b)) = (
-            self.tensor_arg("matmul", &args[0]),
-            self.tensor_arg("matmul", &args[1]),
-        ) else {
+        };
+        let Some((a, b)) = self.matmul_operands(span, args) else {
             return Typed::Poison;
         };
         let (ad, bd) = (self.node(a).dtype, self.node(b).dtype);
         let (a_dims, b_dims) = (self.node(a).dims.clone(), self.node(b).dims.clone());
         let shown = |d: DType, dims: &[Dim]| type_text(d, dims);
-        for (x, e) in [(a, &args[0]), (b, &args[1])] {
-            if self.node(x).dims.is_empty() {
-                self.errors.push(
-                    expr_span(e),
-                    format!(
-                        "`matmul` of a rank-0 operand `{}`: a product needs at least one axis\nhelp: scale with `*` instead",
-                        crate::ast::expr_text(e)
-                    ),
-                );
-                return Typed::Poison;
-            }
-        }
-        let Some(dtype) = self.promote_or_report(span, "`matmul`", a, b, [&args[0], &args[1]])
-        else {
+        let Some((acc, out_dtype)) = self.matmul_dtypes(span, a, b, args, acc_choice) else {
             return Typed::Poison;
-        };
-        if dtype == DType::Bool {
-            self.errors.push(
-                span,
-                "`matmul` of `bool` operands: cast them to a number first, e.g. `a as i32`",
-            );
-            return Typed::Poison;
-        }
-        let (default_acc, out_dtype) = product_dtypes(dtype);
-        let acc = match acc_choice {
-            None => default_acc,
-            Some((chosen, s)) => {
-                if !dtype.is_float() || chosen.bits() < default_acc.bits() {
-                    self.errors.push(
-                        s,
-                        format!(
-                            "`acc = {}` for `{}` operands: the accumulator is a float at least as wide as `{}`",
-                            chosen.name(),
-                            dtype.name(),
-                            default_acc.name()
-                        ),
-                    );
-                    return Typed::Poison;
-                }
-                chosen
-            }
         };
         // 1-D operands become a row and a column.
         let a2 = if a_dims.len() == 1 {
@@ -216,6 +150,106 @@ impl Checker<'_> {
             result = self.drop_axes(result, &drop);
         }
         Typed::Strong(result)
+    }
+
+    /// `matmul`'s `acc = f64` (the accumulator's dtype and its span), checked to be a float
+    /// dtype; `None` after an error.
+    fn matmul_acc_choice(
+        &mut self,
+        op: &'static TensorOp,
+        named: &[NamedArg],
+    ) -> Option<Option<(DType, Span)>> {
+        let mut acc_choice: Option<(DType, Span)> = None;
+        for n in named {
+            if n.name != "acc" {
+                self.report_unknown_named(op, n);
+                return None;
+            }
+            match &n.value {
+                Expr::Var(ident)
+                    if DType::from_name(&ident.to_string()).is_some_and(|d| d.is_float()) =>
+                {
+                    acc_choice = DType::from_name(&ident.to_string()).map(|d| (d, ident.span()));
+                }
+                other => {
+                    self.errors.push(
+                        expr_span(other),
+                        "`acc` of `matmul` is a float dtype: `acc = f64`",
+                    );
+                    return None;
+                }
+            }
+        }
+        Some(acc_choice)
+    }
+
+    /// `matmul`'s two operands, each a tensor of at least one axis.
+    fn matmul_operands(&mut self, span: Span, args: &[Expr]) -> Option<(NodeId, NodeId)> {
+        if args.len() != 2 {
+            let at = args.get(2).map(expr_span).unwrap_or(span);
+            self.errors
+                .push(at, "`matmul` takes two tensors: `matmul(a, b)` or `a @ b`");
+            return None;
+        }
+        let (Some(a), Some(b)) = (
+            self.tensor_arg("matmul", &args[0]),
+            self.tensor_arg("matmul", &args[1]),
+        ) else {
+            return None;
+        };
+        for (x, e) in [(a, &args[0]), (b, &args[1])] {
+            if self.node(x).dims.is_empty() {
+                self.errors.push(
+                    expr_span(e),
+                    format!(
+                        "`matmul` of a rank-0 operand `{}`: a product needs at least one axis\nhelp: scale with `*` instead",
+                        crate::ast::expr_text(e)
+                    ),
+                );
+                return None;
+            }
+        }
+        Some((a, b))
+    }
+
+    /// `matmul`'s accumulator and result dtypes (`product_dtypes`, or the `acc` chosen, at
+    /// least as wide) from the operands' promoted dtype, not `bool`.
+    fn matmul_dtypes(
+        &mut self,
+        span: Span,
+        a: NodeId,
+        b: NodeId,
+        args: &[Expr],
+        acc_choice: Option<(DType, Span)>,
+    ) -> Option<(DType, DType)> {
+        let dtype = self.promote_or_report(span, "`matmul`", a, b, [&args[0], &args[1]])?;
+        if dtype == DType::Bool {
+            self.errors.push(
+                span,
+                "`matmul` of `bool` operands: cast them to a number first, e.g. `a as i32`",
+            );
+            return None;
+        }
+        let (default_acc, out_dtype) = product_dtypes(dtype);
+        let acc = match acc_choice {
+            None => default_acc,
+            Some((chosen, s)) => {
+                if !dtype.is_float() || chosen.bits() < default_acc.bits() {
+                    self.errors.push(
+                        s,
+                        format!(
+                            "`acc = {}` for `{}` operands: the accumulator is a float at least as wide as `{}`",
+                            chosen.name(),
+                            dtype.name(),
+                            default_acc.name()
+                        ),
+                    );
+                    return None;
+                }
+                chosen
+            }
+        };
+        Some((acc, out_dtype))
     }
 
     /// `x` as a GEMM operand for an `acc` accumulator: itself when the engine converts its

@@ -802,151 +802,17 @@ impl Checker<'_> {
     fn check_reduction(&mut self, op: &TensorOp, span: Span, x: NodeId, ra: &ReduceArgs) -> Typed {
         let name = op.name;
         let xd = self.node(x).dtype;
-        let dims = self.node(x).dims.clone();
         let Some(mut axes) = self.reduction_axes(name, x, ra) else {
             return Typed::Poison;
         };
-        if float_reduction(op) && !xd.is_float() {
-            self.errors.push(span, format!("`{name}` is not defined for `{}`: it takes float dtypes\nhelp: cast first: `{name}(x as f32, …)`", xd.name()));
+        if !self.reduction_applies(op, span, x, &axes, ra) {
             return Typed::Poison;
-        }
-        let is_arg = matches!(name, "argmax" | "argmin");
-        if is_arg && ra.axis_is_list {
-            self.errors.push(
-                ra.axis_span.unwrap_or(span),
-                format!("`{name}` takes one axis (or none, for the flattened index), not a list"),
-            );
-            return Typed::Poison;
-        }
-        if matches!(name, "max" | "min" | "argmax" | "argmin") {
-            // A symbolic axis may be empty at run time: the call checks it at entry.
-            let empty_op: &'static str = match name {
-                "max" => "max",
-                "min" => "min",
-                "argmax" => "argmax",
-                _ => "argmin",
-            };
-            for &a in &axes {
-                let d = &dims[a];
-                if d.is_symbolic()
-                    && !self
-                        .graph
-                        .nonempty
-                        .iter()
-                        .any(|(m, o)| m == d && *o == empty_op)
-                {
-                    self.graph.nonempty.push((d.clone(), empty_op));
-                }
-            }
-            if let Some(&a) = axes.iter().find(|&&a| dims[a].is_static(0)) {
-                self.errors.push(
-                    span,
-                    format!(
-                        "`{name}` over axis {a} of {}{}: an empty axis has no {name}",
-                        xd.name(),
-                        dims_text(&dims)
-                    ),
-                );
-                return Typed::Poison;
-            }
-            if xd == DType::Bool && matches!(name, "max" | "min") {
-                let alt = if name == "max" { "any" } else { "all" };
-                self.errors.push(
-                    span,
-                    format!("`{name}` is not defined for `bool`\nhelp: use `{alt}(…)`"),
-                );
-                return Typed::Poison;
-            }
         }
         let Some((out, acc)) = self.reduction_dtypes(op, xd, ra) else {
             return Typed::Poison;
         };
 
-        let result = match name {
-            "sum" | "prod" | "reduce_l1" | "reduce_sum_square" | "mean" | "reduce_l2"
-            | "reduce_log_sum" => {
-                let xc = self.convert(x, acc);
-                let term = match name {
-                    "reduce_l1" => self.op_node("abs", &[xc]),
-                    "reduce_sum_square" | "reduce_l2" => self.op_node("mul", &[xc, xc]),
-                    _ => xc,
-                };
-                let kind = if name == "prod" {
-                    ReduceKind::Prod
-                } else {
-                    ReduceKind::Sum
-                };
-                let r = self.reduce_node(term, kind, &axes, acc);
-                let r = match name {
-                    "mean" => {
-                        let reduced: Vec<Dim> = axes.iter().map(|&a| dims[a].clone()).collect();
-                        let c = self.count_node(reduced, acc);
-                        self.op_node("div", &[r, c])
-                    }
-                    "reduce_l2" => self.op_node("sqrt", &[r]),
-                    "reduce_log_sum" => self.op_node("log", &[r]),
-                    _ => r,
-                };
-                self.convert(r, out)
-            }
-            "reduce_log_sum_exp" => {
-                // Stable: m + log(sum(exp(x - m))), with an infinite m replaced by 0 so
-                // all -inf gives -inf and any +inf gives +inf.
-                let xc = self.convert(x, acc);
-                let m = self.reduce_node(xc, ReduceKind::Max, &axes, acc);
-                let inf = self.op_node("is_inf", &[m]);
-                let zero = self.float_const(0.0, acc);
-                let m_safe = self.add(
-                    NodeKind::Select {
-                        cond: inf,
-                        a: zero,
-                        b: m,
-                    },
-                    acc,
-                    self.node(m).dims.clone(),
-                );
-                let d = self.op_node("sub", &[xc, m_safe]);
-                let e = self.op_node("exp", &[d]);
-                let s = self.reduce_node(e, ReduceKind::Sum, &axes, acc);
-                let l = self.op_node("log", &[s]);
-                let r = self.op_node("add", &[l, m_safe]);
-                self.convert(r, out)
-            }
-            "max" | "min" => {
-                let kind = if name == "max" {
-                    ReduceKind::Max
-                } else {
-                    ReduceKind::Min
-                };
-                self.reduce_node(x, kind, &axes, xd)
-            }
-            "any" | "all" => {
-                let xb = self.convert(x, DType::Bool);
-                let kind = if name == "any" {
-                    ReduceKind::Any
-                } else {
-                    ReduceKind::All
-                };
-                self.reduce_node(xb, kind, &axes, DType::Bool)
-            }
-            "argmax" | "argmin" => {
-                let xv = if xd == DType::Bool {
-                    self.convert(x, DType::U8)
-                } else {
-                    x
-                };
-                let kind = if name == "argmax" {
-                    ReduceKind::ArgMax
-                } else {
-                    ReduceKind::ArgMin
-                };
-                if ra.axes.is_none() {
-                    axes = (0..dims.len()).collect();
-                }
-                self.reduce_node(xv, kind, &axes, DType::I64)
-            }
-            _ => unreachable!("every reduction name is handled"),
-        };
+        let result = self.reduction_value(name, x, &mut axes, ra, acc, out);
         let result = if ra.keepdims {
             result
         } else {
@@ -976,6 +842,176 @@ impl Checker<'_> {
             self.dtype_notes.insert(result, format!("{rule}{fix}"));
         }
         Typed::Strong(result)
+    }
+
+    /// Whether reduction `op` applies to `x` over `axes`: a float reduction of a float, one
+    /// axis for `argmax`/`argmin`, and for `max`/`min`/`argmax`/`argmin` no empty axis (a
+    /// symbolic one is checked at call entry: recorded in `nonempty`) and no `bool`
+    /// `max`/`min`. Reports why not.
+    fn reduction_applies(
+        &mut self,
+        op: &TensorOp,
+        span: Span,
+        x: NodeId,
+        axes: &[usize],
+        ra: &ReduceArgs,
+    ) -> bool {
+        let name = op.name;
+        let xd = self.node(x).dtype;
+        let dims = self.node(x).dims.clone();
+        if float_reduction(op) && !xd.is_float() {
+            self.errors.push(span, format!("`{name}` is not defined for `{}`: it takes float dtypes\nhelp: cast first: `{name}(x as f32, …)`", xd.name()));
+            return false;
+        }
+        let is_arg = matches!(name, "argmax" | "argmin");
+        if is_arg && ra.axis_is_list {
+            self.errors.push(
+                ra.axis_span.unwrap_or(span),
+                format!("`{name}` takes one axis (or none, for the flattened index), not a list"),
+            );
+            return false;
+        }
+        if matches!(name, "max" | "min" | "argmax" | "argmin") {
+            // A symbolic axis may be empty at run time: the call checks it at entry.
+            let empty_op: &'static str = match name {
+                "max" => "max",
+                "min" => "min",
+                "argmax" => "argmax",
+                _ => "argmin",
+            };
+            for &a in axes {
+                let d = &dims[a];
+                if d.is_symbolic()
+                    && !self
+                        .graph
+                        .nonempty
+                        .iter()
+                        .any(|(m, o)| m == d && *o == empty_op)
+                {
+                    self.graph.nonempty.push((d.clone(), empty_op));
+                }
+            }
+            if let Some(&a) = axes.iter().find(|&&a| dims[a].is_static(0)) {
+                self.errors.push(
+                    span,
+                    format!(
+                        "`{name}` over axis {a} of {}{}: an empty axis has no {name}",
+                        xd.name(),
+                        dims_text(&dims)
+                    ),
+                );
+                return false;
+            }
+            if xd == DType::Bool && matches!(name, "max" | "min") {
+                let alt = if name == "max" { "any" } else { "all" };
+                self.errors.push(
+                    span,
+                    format!("`{name}` is not defined for `bool`\nhelp: use `{alt}(…)`"),
+                );
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The node of reduction `name` of `x` over `axes` (all of them for a flattened
+    /// `argmax`/`argmin`, written back), accumulated in `acc`, given as `out`.
+    fn reduction_value(
+        &mut self,
+        name: &str,
+        x: NodeId,
+        axes: &mut Vec<usize>,
+        ra: &ReduceArgs,
+        acc: DType,
+        out: DType,
+    ) -> NodeId {
+        let xd = self.node(x).dtype;
+        let dims = self.node(x).dims.clone();
+        match name {
+            "sum" | "prod" | "reduce_l1" | "reduce_sum_square" | "mean" | "reduce_l2"
+            | "reduce_log_sum" => {
+                let xc = self.convert(x, acc);
+                let term = match name {
+                    "reduce_l1" => self.op_node("abs", &[xc]),
+                    "reduce_sum_square" | "reduce_l2" => self.op_node("mul", &[xc, xc]),
+                    _ => xc,
+                };
+                let kind = if name == "prod" {
+                    ReduceKind::Prod
+                } else {
+                    ReduceKind::Sum
+                };
+                let r = self.reduce_node(term, kind, axes, acc);
+                let r = match name {
+                    "mean" => {
+                        let reduced: Vec<Dim> = axes.iter().map(|&a| dims[a].clone()).collect();
+                        let c = self.count_node(reduced, acc);
+                        self.op_node("div", &[r, c])
+                    }
+                    "reduce_l2" => self.op_node("sqrt", &[r]),
+                    "reduce_log_sum" => self.op_node("log", &[r]),
+                    _ => r,
+                };
+                self.convert(r, out)
+            }
+            "reduce_log_sum_exp" => {
+                // Stable: m + log(sum(exp(x - m))), with an infinite m replaced by 0 so
+                // all -inf gives -inf and any +inf gives +inf.
+                let xc = self.convert(x, acc);
+                let m = self.reduce_node(xc, ReduceKind::Max, axes, acc);
+                let inf = self.op_node("is_inf", &[m]);
+                let zero = self.float_const(0.0, acc);
+                let m_safe = self.add(
+                    NodeKind::Select {
+                        cond: inf,
+                        a: zero,
+                        b: m,
+                    },
+                    acc,
+                    self.node(m).dims.clone(),
+                );
+                let d = self.op_node("sub", &[xc, m_safe]);
+                let e = self.op_node("exp", &[d]);
+                let s = self.reduce_node(e, ReduceKind::Sum, axes, acc);
+                let l = self.op_node("log", &[s]);
+                let r = self.op_node("add", &[l, m_safe]);
+                self.convert(r, out)
+            }
+            "max" | "min" => {
+                let kind = if name == "max" {
+                    ReduceKind::Max
+                } else {
+                    ReduceKind::Min
+                };
+                self.reduce_node(x, kind, axes, xd)
+            }
+            "any" | "all" => {
+                let xb = self.convert(x, DType::Bool);
+                let kind = if name == "any" {
+                    ReduceKind::Any
+                } else {
+                    ReduceKind::All
+                };
+                self.reduce_node(xb, kind, axes, DType::Bool)
+            }
+            "argmax" | "argmin" => {
+                let xv = if xd == DType::Bool {
+                    self.convert(x, DType::U8)
+                } else {
+                    x
+                };
+                let kind = if name == "argmax" {
+                    ReduceKind::ArgMax
+                } else {
+                    ReduceKind::ArgMin
+                };
+                if ra.axes.is_none() {
+                    *axes = (0..dims.len()).collect();
+                }
+                self.reduce_node(xv, kind, axes, DType::I64)
+            }
+            _ => unreachable!("every reduction name is handled"),
+        }
     }
 
     /// `cumsum`/`cumprod` (ONNX `CumSum`; `cumprod` alike): one axis, required; the

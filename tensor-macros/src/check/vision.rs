@@ -4,12 +4,29 @@
 //! `mean_variance_normalization`, `lrn`, `global_average_pool`, `global_max_pool`,
 //! `global_lp_pool`, `space_to_depth`, `depth_to_space`. Each is its hand-written graph of
 //! existing ops (reductions, elementwise, views, reshapes, slices), built as an expression
-//! and checked like one: the same dtype rules, the same fusion, the same errors.
+//! and checked like one: the same dtype rules, the same fusion, the same errors. The
+//! convolutions (`conv`, `conv_transpose`), poolings (`max_pool`, `average_pool`,
+//! `lp_pool`, `max_pool_with_indices`) and `resize` are built the same way, from strided
+//! views of a padded input.
+//!
+//! Layout: `Checker::check_vision_parts` reads the named arguments into `VisionArgs`
+//! (`vision_named_args`), checks the operands' count, dtypes and per-channel shapes, binds
+//! the operands to hidden names (`__tg_vision{k}`) and hands a `Vision` to the op's builder:
+//! a `Vision` method per op that returns the expression (`Vision::build`), or for `resize`
+//! and `max_pool_with_indices` a `Checker` method that checks its stages itself. A builder's
+//! refusal is a `Refusal` (most are `fail(why)`, reported after the op and `x`'s type),
+//! reported by `vision_refusal`; the hidden names stay bound after one, as they always have
+//! (a layout change must not change any expansion, errors included). A convolution's
+//! lowering, the sum over kernel positions of a view times the weight (`einsum` per group,
+//! elementwise when depthwise), is `Windows::conv_sum` alone.
 
 use proc_macro2::Span;
 
 use super::{type_text, Checker, Typed};
+use crate::ast::BinOp::{Add, Div, Mul, Sub};
 use crate::ast::{Expr, LitValue, NamedArg, UnOp};
+use crate::dtype::DType;
+use crate::ir::NodeId;
 use crate::ops::TensorOp;
 use crate::shape::Dim;
 
@@ -542,6 +559,1069 @@ fn resize_runs(taps: &[Taps]) -> Vec<(usize, usize, i128, usize)> {
     runs
 }
 
+/// Why a vision op's builder refused its operands. `Why` is reported at the op after the op
+/// and `x`'s type (what `fail` builds, the message of most refusals); `At` at its own span as
+/// it is (`auto_pad` next to `pads`, `resize`'s count of values); `Reported`: a part already
+/// checked to `Poison`, whose error is out.
+enum Refusal {
+    Why(String),
+    At(Span, String),
+    Reported,
+}
+
+/// A `Refusal::Why`: every builder's `return fail(why)`.
+fn fail<T>(why: String) -> Result<T, Refusal> {
+    Err(Refusal::Why(why))
+}
+
+/// The named arguments of a vision op (`Checker::vision_named_args`), by parameter name.
+struct VisionArgs {
+    floats: Vec<(&'static str, f64)>,
+    ints: Vec<(&'static str, i128)>,
+    axes: Option<Vec<i128>>,
+    /// `depth_to_space`'s `mode`: `dcr` or `crd`.
+    mode: String,
+    lists: Vec<(&'static str, Vec<i128>)>,
+    flags: Vec<(&'static str, bool)>,
+    /// `auto_pad`'s word and span (the op's span when it is not given).
+    auto_pad: (&'static str, Span),
+    /// `resize`'s words: `mode`, `coordinate_transformation_mode`, `nearest_mode`.
+    words: Vec<(&'static str, &'static str)>,
+    /// `resize`'s `scales` and their span.
+    scales: Option<(Vec<f64>, Span)>,
+}
+
+impl VisionArgs {
+    fn float(&self, key: &str, default: f64) -> f64 {
+        self.floats
+            .iter()
+            .find(|f| f.0 == key)
+            .map_or(default, |f| f.1)
+    }
+    fn list(&self, key: &str) -> Option<Vec<i128>> {
+        self.lists.iter().find(|f| f.0 == key).map(|f| f.1.clone())
+    }
+    fn flag(&self, key: &str) -> bool {
+        self.flags.iter().find(|f| f.0 == key).is_some_and(|f| f.1)
+    }
+    fn int(&self, key: &str) -> Option<i128> {
+        self.ints.iter().find(|f| f.0 == key).map(|f| f.1)
+    }
+    fn word(&self, key: &str, default: &'static str) -> String {
+        self.words
+            .iter()
+            .find(|w| w.0 == key)
+            .map_or(default, |w| w.1)
+            .to_string()
+    }
+}
+
+/// A vision op whose operands passed `Checker::check_vision_parts`'s checks, bound to hidden
+/// names (`__tg_vision{k}`): what each op's builder reads. A builder returns the op's
+/// expression, or a `Refusal`.
+struct Vision<'a> {
+    b: Build,
+    name: &'static str,
+    span: Span,
+    args: VisionArgs,
+    /// The operands' nodes, the hidden names they are bound to, and their types.
+    nodes: &'a [NodeId],
+    names: &'a [String],
+    operands: Vec<(DType, Vec<Dim>)>,
+    /// `x`'s dtype, dims and rank, its spatial axes (2..rank) and `epsilon`.
+    xd: DType,
+    dims: &'a [Dim],
+    rank: usize,
+    spatial: Vec<i128>,
+    eps: f64,
+}
+
+/// `conv_transpose`'s checked operands and attributes: its literal lengths, the pads (given,
+/// or derived from `output_shape` / `auto_pad`) and the output lengths.
+struct TransposedConv {
+    r: usize,
+    c: i128,
+    g: i128,
+    /// The output channels (`group` × the weight's axis 1) and the weight's axis 1.
+    m: i128,
+    mg: i128,
+    kernel: Vec<i128>,
+    lens: Vec<i128>,
+    strides: Vec<i128>,
+    dilations: Vec<i128>,
+    /// `output_padding`.
+    extra: Vec<i128>,
+    pads: Vec<i128>,
+    outs: Vec<i128>,
+}
+
+/// A pooling's windows (`Vision::pool_windows`): the plan, the padded source, the kernel
+/// positions and their combination (max or sum; of `|x|^p` for `lp_pool`).
+struct PoolWindows {
+    r: usize,
+    lens: Vec<i128>,
+    open: Vec<bool>,
+    plan: Windows,
+    padded: Expr,
+    offsets: Vec<Vec<i128>>,
+    total: Expr,
+    p: f64,
+}
+
+impl Vision<'_> {
+    /// Operand `k`, by its hidden name.
+    fn v(&self, k: usize) -> Expr {
+        self.b.var(&self.names[k])
+    }
+
+    /// `(x - m) / sqrt(var + eps) * scale + bias`, the last two per channel.
+    fn normalise(&self, centred: Expr, var: Expr, eps: f64, affine: Option<(Expr, Expr)>) -> Expr {
+        let (b, rank) = (&self.b, self.rank);
+        let sd = b.call("sqrt", vec![b.bin(Add, var, b.float(eps))], Vec::new());
+        let y = b.bin(Div, centred, sd);
+        match affine {
+            Some((s, t)) => b.bin(
+                Add,
+                b.bin(Mul, y, b.per_channel(s, rank)),
+                b.per_channel(t, rank),
+            ),
+            None => y,
+        }
+    }
+
+    /// The mean of `e` over `axes`, kept as axes of length 1.
+    fn mean_over(&self, e: Expr, axes: &[i128]) -> Expr {
+        let b = &self.b;
+        b.call(
+            "mean",
+            vec![e],
+            vec![
+                ("axis", b.ints(axes.iter().copied())),
+                ("keepdims", Expr::Lit(LitValue::Bool(true), self.span)),
+            ],
+        )
+    }
+
+    /// The expression of an op whose value is one tensor (all but `resize` and
+    /// `max_pool_with_indices`, which `Checker` builds in stages).
+    fn build(&self) -> Result<Expr, Refusal> {
+        match self.name {
+            "batch_norm" => Ok(self.batch_norm()),
+            "instance_norm" | "mean_variance_normalization" => self.instance_norm(),
+            "group_norm" => self.group_norm(),
+            "conv" => self.conv(),
+            "conv_transpose" => self.conv_transpose(),
+            "max_pool" | "average_pool" | "lp_pool" => self.pool(),
+            "global_average_pool" => Ok(self.mean_over(self.v(0), &self.spatial)),
+            "global_max_pool" => Ok(self.global_max_pool()),
+            "global_lp_pool" => Ok(self.global_lp_pool()),
+            "lrn" => self.lrn(),
+            _ => self.rearrange(),
+        }
+    }
+
+    /// `batch_norm`: `(x - mean) / sqrt(var + eps) * scale + bias` with the given statistics.
+    fn batch_norm(&self) -> Expr {
+        let rank = self.rank;
+        let eps = self.eps;
+        let b = &self.b;
+        let v = |k: usize| self.v(k);
+        let normalise = |centred: Expr, var: Expr, eps: f64, affine: Option<(Expr, Expr)>| {
+            self.normalise(centred, var, eps, affine)
+        };
+        let centred = b.bin(Sub, v(0), b.per_channel(v(3), rank));
+        normalise(centred, b.per_channel(v(4), rank), eps, Some((v(1), v(2))))
+    }
+
+    /// `instance_norm` and `mean_variance_normalization`: centred and divided by the
+    /// standard deviation over `axes` (by default the spatial axes for `instance_norm`, which
+    /// then scales and shifts per channel; `N` and the spatial axes for the other).
+    fn instance_norm(&self) -> Result<Expr, Refusal> {
+        let name = self.name;
+        let rank = self.rank;
+        let eps = self.eps;
+        let b = &self.b;
+        let spatial = &self.spatial;
+        let axes = &self.args.axes;
+        let v = |k: usize| self.v(k);
+        let mean_over = |e: Expr, axes: &[i128]| self.mean_over(e, axes);
+        let normalise = |centred: Expr, var: Expr, eps: f64, affine: Option<(Expr, Expr)>| {
+            self.normalise(centred, var, eps, affine)
+        };
+        let over = match (&axes, name) {
+            (Some(a), _) => a.clone(),
+            (None, "instance_norm") => spatial.clone(),
+            (None, _) => [0i128].into_iter().chain(2..rank as i128).collect(),
+        };
+        if over.is_empty() {
+            return fail("there are no axes to normalise over".into());
+        }
+        let m = mean_over(v(0), &over);
+        let d = b.bin(Sub, v(0), m);
+        let var = mean_over(b.bin(Mul, d.clone(), d.clone()), &over);
+        Ok(if name == "instance_norm" {
+            normalise(d, var, eps, Some((v(1), v(2))))
+        } else {
+            // ONNX's function body: `(x - mean) / (sqrt(var) + 1e-9)`.
+            let sd = b.bin(Add, b.call("sqrt", vec![var], Vec::new()), b.float(1e-9));
+            b.bin(Div, d, sd)
+        })
+    }
+
+    /// `group_norm`: the channels regrouped into `num_groups` groups, normalised over each
+    /// group and its spatial axes, then scaled and shifted per channel.
+    fn group_norm(&self) -> Result<Expr, Refusal> {
+        let rank = self.rank;
+        let eps = self.eps;
+        let b = &self.b;
+        let dims = self.dims;
+        let v = |k: usize| self.v(k);
+        let int = |key: &str| self.args.int(key);
+        let mean_over = |e: Expr, axes: &[i128]| self.mean_over(e, axes);
+        let normalise = |centred: Expr, var: Expr, eps: f64, affine: Option<(Expr, Expr)>| {
+            self.normalise(centred, var, eps, affine)
+        };
+        let Some(g) = int("num_groups") else {
+            return fail("it needs `num_groups = G`".into());
+        };
+        let (Some(c), true) = (
+            dims[1].as_static(),
+            dims[2..].iter().all(|d| d.as_static().is_some()),
+        ) else {
+            return fail(
+                "its channels and spatial dims must be literals (groups regroup them)".into(),
+            );
+        };
+        if c as i128 % g != 0 {
+            return fail(format!("{g} groups do not divide {c} channels"));
+        }
+        let n = match &dims[0] {
+            Dim::Static(n) => b.int(*n as i128),
+            Dim::Named(n) => b.var(n),
+            Dim::Expr(_) => {
+                return fail(
+                    "its batch dim is an expression, which a reshape target cannot name".into(),
+                )
+            }
+        };
+        let grouped = b.call(
+            "reshape",
+            vec![v(0), b.list(vec![n.clone(), b.int(g), b.int(-1)])],
+            Vec::new(),
+        );
+        let m = mean_over(grouped.clone(), &[2]);
+        let d = b.bin(Sub, grouped, m);
+        let var = mean_over(b.bin(Mul, d.clone(), d.clone()), &[2]);
+        let y = normalise(d, var, eps, None);
+        let mut back = vec![n];
+        back.extend(
+            dims[1..]
+                .iter()
+                .map(|d| b.int(d.as_static().expect("literal") as i128)),
+        );
+        let y = b.call("reshape", vec![y, b.list(back)], Vec::new());
+        Ok(b.bin(
+            Add,
+            b.bin(Mul, y, b.per_channel(v(1), rank)),
+            b.per_channel(v(2), rank),
+        ))
+    }
+
+    /// `conv`: the operands' and attributes' checks, the pads (given or `auto_pad`'s) and the
+    /// windows; the lowering itself is `Windows::conv_sum` (one term per kernel position, a
+    /// strided view of the padded input times the weight at that position: elementwise when
+    /// depthwise, an `einsum` per group otherwise, summed), plus the bias.
+    fn conv(&self) -> Result<Expr, Refusal> {
+        let name = self.name;
+        let rank = self.rank;
+        let xd = self.xd;
+        let b = &self.b;
+        let dims = self.dims;
+        let nodes = self.nodes;
+        let auto_pad = self.args.auto_pad;
+        let v = |k: usize| self.v(k);
+        let list = |key: &str| self.args.list(key);
+        let int = |key: &str| self.args.int(key);
+        if !(3..=5).contains(&rank) {
+            return fail("it takes `[N, C, spatial…]` with 1 to 3 spatial axes".into());
+        }
+        let r = rank - 2;
+        let (wd, wdims) = self.operands[1].clone();
+        if wd != xd || wdims.len() != rank {
+            return fail(format!(
+                "the weight is `{}[O, C / group, k…]` of rank {rank}, found {}",
+                xd.name(),
+                type_text(wd, &wdims)
+            ));
+        }
+        let g = int("group").unwrap_or(1);
+        let lit = |d: &Dim| d.as_static().map(|n| n as i128);
+        let (Some(c), Some(o), Some(cg)) = (lit(&dims[1]), lit(&wdims[0]), lit(&wdims[1])) else {
+            return fail("its channels and the weight's dims must be literals".into());
+        };
+        if c % g != 0 || o % g != 0 || cg != c / g {
+            return fail(format!("`group = {g}` must divide the {c} input and {o} output channels, and the weight's axis 1 ({cg}) is the channels per group ({})", c / g.max(1)));
+        }
+        if nodes.len() == 3 {
+            let (bd, bdims) = self.operands[2].clone();
+            if bd != xd || bdims != [wdims[0].clone()] {
+                return fail(format!(
+                    "the bias is `{}[{o}]`, found {}",
+                    xd.name(),
+                    type_text(bd, &bdims)
+                ));
+            }
+        }
+        let kernel: Option<Vec<i128>> = wdims[2..].iter().map(lit).collect();
+        let Some(kernel) = kernel else {
+            return fail("the kernel's spatial dims must be literals".into());
+        };
+        if let Some(k) = list("kernel_shape") {
+            if k != kernel {
+                return fail(format!(
+                    "`kernel_shape = {k:?}` differs from the weight's {kernel:?}"
+                ));
+            }
+        }
+        let strides = list("strides").unwrap_or(vec![1; r]);
+        let dilations = list("dilations").unwrap_or(vec![1; r]);
+        if dilations.len() != r {
+            return fail(format!("`dilations` takes {r} values"));
+        }
+        let (lens, open) = spatial_lens(dims, &kernel, &dilations);
+        let mut pads = list("pads").unwrap_or(vec![0; 2 * r]);
+        if strides.len() != r
+            || dilations.len() != r
+            || pads.len() != 2 * r
+            || strides.iter().chain(&dilations).any(|&s| s == 0)
+        {
+            return fail(format!("`strides`, `dilations` take {r} values ≥ 1 and `pads` {} (every begin, then every end)", 2 * r));
+        }
+        if auto_pad.0 != "notset" {
+            if list("pads").is_some() {
+                return Err(Refusal::At(
+                    auto_pad.1,
+                    format!("`{name}` takes `pads` or `auto_pad`, not both (ONNX)"),
+                ));
+            }
+            pads = match auto_pads_open(auto_pad.0, &lens, &open, &kernel, &strides, &dilations) {
+                Ok(p) => p,
+                Err(why) => return fail(why),
+            };
+        }
+        let mut plan = match Windows::plan(rank, &kernel, &strides, &dilations, &pads, &lens, false)
+        {
+            Ok(plan) => plan,
+            Err(why) => return fail(why),
+        };
+        plan.open = open;
+        let padded = b.call("pad", vec![v(0), b.ints(plan.pads.clone())], Vec::new());
+        let total = plan.conv_sum(b, padded, v(1), c, o, g);
+        Ok(if nodes.len() == 3 {
+            b.bin(Add, total, b.per_channel(v(2), rank))
+        } else {
+            total
+        })
+    }
+
+    /// `conv_transpose`'s checks, pads and output lengths (ONNX's rules; see `TransposedConv`).
+    fn conv_transpose_geometry(&self) -> Result<TransposedConv, Refusal> {
+        let name = self.name;
+        let rank = self.rank;
+        let xd = self.xd;
+        let dims = self.dims;
+        let nodes = self.nodes;
+        let auto_pad = self.args.auto_pad;
+        let list = |key: &str| self.args.list(key);
+        let int = |key: &str| self.args.int(key);
+        if !(3..=5).contains(&rank) {
+            return fail("it takes `[N, C, spatial…]` with 1 to 3 spatial axes".into());
+        }
+        let r = rank - 2;
+        let (wd, wdims) = self.operands[1].clone();
+        if wd != xd || wdims.len() != rank {
+            return fail(format!(
+                "the weight is `{}[C, M / group, k…]` of rank {rank}, found {}",
+                xd.name(),
+                type_text(wd, &wdims)
+            ));
+        }
+        let g = int("group").unwrap_or(1);
+        let lit = |d: &Dim| d.as_static().map(|n| n as i128);
+        let (Some(c), Some(wc), Some(mg)) = (lit(&dims[1]), lit(&wdims[0]), lit(&wdims[1])) else {
+            return fail("its channels and the weight's dims must be literals".into());
+        };
+        if c % g != 0 || wc != c {
+            return fail(format!("`group = {g}` must divide the {c} input channels, and the weight's axis 0 ({wc}) is the input channels ({c})"));
+        }
+        let m = mg * g;
+        if nodes.len() == 3 {
+            let (bd, bdims) = self.operands[2].clone();
+            if bd != xd || bdims != [Dim::Static(m as usize)] {
+                return fail(format!(
+                    "the bias is `{}[{m}]` (group × the weight's axis 1), found {}",
+                    xd.name(),
+                    type_text(bd, &bdims)
+                ));
+            }
+        }
+        let kernel: Option<Vec<i128>> = wdims[2..].iter().map(lit).collect();
+        let lens: Option<Vec<i128>> = dims[2..].iter().map(lit).collect();
+        let (Some(kernel), Some(lens)) = (kernel, lens) else {
+            return fail("its spatial dims and the kernel's must be literals (`conv_transpose` over symbolic spatial dims is not supported)".into());
+        };
+        if let Some(k) = list("kernel_shape") {
+            if k != kernel {
+                return fail(format!(
+                    "`kernel_shape = {k:?}` differs from the weight's {kernel:?}"
+                ));
+            }
+        }
+        let strides = list("strides").unwrap_or(vec![1; r]);
+        let dilations = list("dilations").unwrap_or(vec![1; r]);
+        let extra = list("output_padding").unwrap_or(vec![0; r]);
+        let given_pads = list("pads");
+        let shape = list("output_shape");
+        if strides.len() != r
+            || dilations.len() != r
+            || extra.len() != r
+            || shape.as_ref().is_some_and(|s| s.len() != r)
+            || given_pads.as_ref().is_some_and(|p| p.len() != 2 * r)
+            || strides.iter().chain(&dilations).any(|&s| s == 0)
+        {
+            return fail(format!("`strides`, `dilations` take {r} values ≥ 1, `output_padding` and `output_shape` {r} values, and `pads` {} (every begin, then every end)", 2 * r));
+        }
+        for a in 0..r {
+            if extra[a] >= strides[a] && extra[a] >= dilations[a] {
+                return fail(format!("`output_padding` {} of spatial axis {a} must be less than its stride ({}) or its dilation ({})", extra[a], strides[a], dilations[a]));
+            }
+        }
+        // ONNX: the full output length `stride·(L - 1) + output_padding + dilation·(k -
+        // 1) + 1`, less the pads; `output_shape` (or `same_*`: `L·stride`) sets the
+        // pads, the odd one at the beginning unless `same_upper`.
+        let full: Vec<i128> = (0..r)
+            .map(|a| strides[a] * (lens[a] - 1) + extra[a] + dilations[a] * (kernel[a] - 1) + 1)
+            .collect();
+        let same = auto_pad.0.starts_with("same");
+        if given_pads.is_some() && (shape.is_some() || auto_pad.0 != "notset") {
+            return Err(Refusal::At(auto_pad.1, format!("`{name}` takes `pads`, or `output_shape` / `auto_pad` to derive them, not both (ONNX)")));
+        }
+        let pads: Vec<i128> = match (given_pads, &shape) {
+            (Some(p), _) => p,
+            (None, target) if target.is_some() || same => {
+                let target: Vec<i128> = match target {
+                    Some(t) => t.clone(),
+                    None => (0..r).map(|a| lens[a] * strides[a]).collect(),
+                };
+                let mut p = vec![0i128; 2 * r];
+                for a in 0..r {
+                    let total = full[a] - target[a];
+                    let head = if auto_pad.0 == "same_upper" {
+                        total.div_euclid(2)
+                    } else {
+                        total - total.div_euclid(2)
+                    };
+                    p[a] = head;
+                    p[r + a] = total - head;
+                }
+                p
+            }
+            _ => vec![0; 2 * r],
+        };
+        let outs: Vec<i128> = (0..r).map(|a| full[a] - pads[a] - pads[r + a]).collect();
+        if let Some(a) = (0..r).find(|&a| outs[a] < 1) {
+            return fail(format!("its output along spatial axis {a} would be {} long: the full length {} (stride {} × ({} − 1) + output_padding {} + the window {}) less the pads {} and {}", outs[a], full[a], strides[a], lens[a], extra[a], dilations[a] * (kernel[a] - 1) + 1, pads[a], pads[r + a]));
+        }
+        Ok(TransposedConv {
+            r,
+            c,
+            g,
+            m,
+            mg,
+            kernel,
+            lens,
+            strides,
+            dilations,
+            extra,
+            pads,
+            outs,
+        })
+    }
+
+    /// `conv_transpose`: the input zero-stuffed along each strided axis and padded, then a
+    /// convolution (`Windows::conv_sum`) with the flipped weight, its axes 0 and 1 swapped
+    /// (per group).
+    fn conv_transpose(&self) -> Result<Expr, Refusal> {
+        let rank = self.rank;
+        let b = &self.b;
+        let dims = self.dims;
+        let nodes = self.nodes;
+        let v = |k: usize| self.v(k);
+        let TransposedConv {
+            r,
+            c,
+            g,
+            m,
+            mg,
+            kernel,
+            lens,
+            strides,
+            dilations,
+            extra,
+            pads,
+            outs,
+        } = self.conv_transpose_geometry()?;
+        let n = match &dims[0] {
+            Dim::Static(n) => b.int(*n as i128),
+            Dim::Named(n) => b.var(n),
+            Dim::Expr(_) => {
+                return fail(
+                    "its batch dim is an expression, which a reshape target cannot name".into(),
+                )
+            }
+        };
+        // Zeros between the elements along each strided axis (each element and
+        // `stride - 1` zeros after it, the last zeros cut): `expand_dims`, `pad`,
+        // `reshape`, `slice`.
+        let mut z = v(0);
+        let mut cur = lens.clone();
+        for a in 0..r {
+            let s = strides[a];
+            if s == 1 {
+                continue;
+            }
+            let ax = 2 + a as i128;
+            z = b.call("expand_dims", vec![z, b.int(ax + 1)], Vec::new());
+            let mut p = vec![0i128; 2 * (rank + 1)];
+            p[2 * (ax as usize + 1) + 1] = s - 1;
+            z = b.call("pad", vec![z, b.ints(p)], Vec::new());
+            cur[a] = lens[a] * s;
+            let mut target = vec![n.clone(), b.int(c)];
+            target.extend(cur.iter().map(|&l| b.int(l)));
+            z = b.call("reshape", vec![z, b.list(target)], Vec::new());
+            cur[a] = (lens[a] - 1) * s + 1;
+            z = b.call(
+                "slice",
+                vec![z],
+                vec![
+                    ("axis", b.int(ax)),
+                    ("start", b.int(0)),
+                    ("end", b.int(cur[a])),
+                ],
+            );
+        }
+        // Then a correlation with the flipped kernel over the zero-stuffed input
+        // padded by `window - 1 - pad` at the beginning and `window - 1 +
+        // output_padding - pad` at the end (negative counts crop).
+        let mut zp = vec![0i128; 2 * rank];
+        let mut inner = Vec::new();
+        for a in 0..r {
+            let window = dilations[a] * (kernel[a] - 1) + 1;
+            zp[2 * (2 + a)] = window - 1 - pads[a];
+            zp[2 * (2 + a) + 1] = window - 1 + extra[a] - pads[r + a];
+            inner.push(cur[a] + zp[2 * (2 + a)] + zp[2 * (2 + a) + 1]);
+        }
+        let padded = b.call("pad", vec![z, b.ints(zp)], Vec::new());
+        // The weight `[C, M / g, k…]` as a convolution's `[M, C / g, k…]`, flipped.
+        let spatial_axes: Vec<i128> = (2..rank as i128).collect();
+        let flipped = b.call(
+            "flip",
+            vec![v(1)],
+            vec![("axis", b.ints(spatial_axes.iter().copied()))],
+        );
+        let weight = if g == 1 {
+            let mut perm = vec![1, 0];
+            perm.extend(spatial_axes.iter().copied());
+            b.call("transpose", vec![flipped, b.ints(perm)], Vec::new())
+        } else {
+            let mut split = vec![g, c / g, mg];
+            split.extend(kernel.iter().copied());
+            let grouped = b.call("reshape", vec![flipped, b.ints(split)], Vec::new());
+            let mut perm = vec![0, 2, 1];
+            perm.extend((3..rank as i128 + 1).collect::<Vec<_>>());
+            let swapped = b.call("transpose", vec![grouped, b.ints(perm)], Vec::new());
+            let mut back = vec![m, c / g];
+            back.extend(kernel.iter().copied());
+            b.call("reshape", vec![swapped, b.ints(back)], Vec::new())
+        };
+        let plan = match Windows::plan(
+            rank,
+            &kernel,
+            &vec![1; r],
+            &dilations,
+            &vec![0; 2 * r],
+            &inner,
+            false,
+        ) {
+            Ok(plan) => plan,
+            Err(why) => return fail(why),
+        };
+        debug_assert_eq!(plan.outs, outs);
+        let total = plan.conv_sum(b, padded, weight, c, m, g);
+        Ok(if nodes.len() == 3 {
+            b.bin(Add, total, b.per_channel(v(2), rank))
+        } else {
+            total
+        })
+    }
+
+    /// `resize`'s resized axes: `(axis, length, output length, scale)` per axis that changes
+    /// (from `scales` or `sizes`, over `axes` or every axis).
+    fn resize_plan(&self) -> Result<Vec<(usize, i128, i128, f64)>, Refusal> {
+        let span = self.span;
+        let rank = self.rank;
+        let xd = self.xd;
+        let dims = self.dims;
+        let axes = &self.args.axes;
+        let scales = &self.args.scales;
+        let list = |key: &str| self.args.list(key);
+        let over: Vec<usize> = match &axes {
+            None => (0..rank).collect(),
+            Some(list) => {
+                let mut out = Vec::new();
+                for &a in list {
+                    let k = if a < 0 { a + rank as i128 } else { a };
+                    if k < 0 || k >= rank as i128 || out.contains(&(k as usize)) {
+                        return fail(format!(
+                            "`axes` names axis {a} twice or out of range for rank {rank}"
+                        ));
+                    }
+                    out.push(k as usize);
+                }
+                out
+            }
+        };
+        let sizes = list("sizes");
+        let (count, span_of) = match (&scales, &sizes) {
+            (Some((v, at)), None) => (v.len(), *at),
+            (None, Some(v)) => (v.len(), span),
+            _ => return fail("it takes `scales = [...]` or `sizes = [...]` (one of them)".into()),
+        };
+        if count != over.len() {
+            return Err(Refusal::At(span_of, format!("`resize` of {}: {} values for {} axes (`axes` picks the axes; all of them without it)", type_text(xd, dims), count, over.len())));
+        }
+        // Per resized axis: (axis, length, output length, scale), the last first.
+        let mut plan = Vec::new();
+        for (i, &k) in over.iter().enumerate() {
+            let len = dims[k].as_static().map(|n| n as i128);
+            let (out, scale) = match (&scales, &sizes, len) {
+                (Some((v, _)), _, Some(len)) => {
+                    // ONNX carries `scales` as float32.
+                    let s = v[i] as f32 as f64;
+                    ((len as f64 * s).floor() as i128, s)
+                }
+                (Some((v, _)), _, None) if v[i] as f32 == 1.0 => continue,
+                (None, Some(v), Some(len)) => (v[i], v[i] as f64 / len as f64),
+                _ => return fail(format!("axis {k} is `{}`: a resized axis has a literal length (leave it out of `axes`, or scale it by 1)", dims[k])),
+            };
+            let len = len.expect("literal");
+            if out < 1 || len < 1 {
+                return fail(format!("axis {k} of length {len} would resize to {out}"));
+            }
+            if out == len && scale == 1.0 {
+                continue;
+            }
+            plan.push((k, len, out, scale));
+        }
+        Ok(plan)
+    }
+
+    /// The pooling ops' windows (`max_pool`, `max_pool_with_indices`, `average_pool`,
+    /// `lp_pool`): one strided view of the padded input (of `|x|^p` for `lp_pool`) per kernel
+    /// position, combined by `max` or a sum.
+    fn pool_windows(&self) -> Result<PoolWindows, Refusal> {
+        let name = self.name;
+        let rank = self.rank;
+        let b = &self.b;
+        let dims = self.dims;
+        let auto_pad = self.args.auto_pad;
+        let v = |k: usize| self.v(k);
+        let float = |key: &str, default: f64| self.args.float(key, default);
+        let list = |key: &str| self.args.list(key);
+        let flag = |key: &str| self.args.flag(key);
+        let is_max = name.starts_with("max_pool");
+        let r = rank - 2;
+        let Some(kernel) = list("kernel_shape") else {
+            return fail("it needs `kernel_shape = [k, …]`, one size per spatial axis".into());
+        };
+        let strides = list("strides").unwrap_or(vec![1; r]);
+        let dilations = list("dilations").unwrap_or(vec![1; r]);
+        let pads = list("pads").unwrap_or(vec![0; 2 * r]);
+        if r == 0
+            || kernel.len() != r
+            || strides.len() != r
+            || dilations.len() != r
+            || pads.len() != 2 * r
+        {
+            return fail(format!("`kernel_shape`, `strides`, `dilations` take {r} values and `pads` {} (every begin, then every end)", 2 * r));
+        }
+        if kernel
+            .iter()
+            .chain(&strides)
+            .chain(&dilations)
+            .any(|&k| k == 0)
+        {
+            return fail("kernel sizes, strides and dilations are at least 1".into());
+        }
+        let (lens, open) = spatial_lens(dims, &kernel, &dilations);
+        let any_open = open.iter().any(|&o| o);
+        if any_open && name == "max_pool_with_indices" {
+            return fail("its spatial dims must be literals (the indices count them)".into());
+        }
+        let mut pads = pads;
+        if auto_pad.0 != "notset" {
+            if list("pads").is_some() {
+                return Err(Refusal::At(
+                    auto_pad.1,
+                    format!("`{name}` takes `pads` or `auto_pad`, not both (ONNX)"),
+                ));
+            }
+            pads = match auto_pads_open(auto_pad.0, &lens, &open, &kernel, &strides, &dilations) {
+                Ok(p) => p,
+                Err(why) => return fail(why),
+            };
+        }
+        let ceil = flag("ceil_mode");
+        if ceil && any_open {
+            return fail("`ceil_mode = true` needs literal spatial dims".into());
+        }
+        if ceil && !is_max {
+            return fail("`ceil_mode = true` is supported by `max_pool` only so far".into());
+        }
+        let mut plan = match Windows::plan(rank, &kernel, &strides, &dilations, &pads, &lens, ceil)
+        {
+            Ok(plan) => plan,
+            Err(why) => return fail(why),
+        };
+        plan.open = open.clone();
+        let p = float("p", 2.0);
+        let source = match name {
+            "lp_pool" => b.call(
+                "pow",
+                vec![b.call("abs", vec![v(0)], Vec::new()), b.float(p)],
+                Vec::new(),
+            ),
+            _ => v(0),
+        };
+        let fill = if is_max {
+            b.float(f64::NEG_INFINITY)
+        } else {
+            b.float(0.0)
+        };
+        let padded = b.call(
+            "pad",
+            vec![source, b.ints(plan.pads.clone())],
+            vec![("value", fill)],
+        );
+        // One strided view per kernel offset.
+        let offsets = plan.offsets();
+        let combine = |a: Expr, c: Expr| {
+            if is_max {
+                b.call("max", vec![a, c], Vec::new())
+            } else {
+                b.bin(Add, a, c)
+            }
+        };
+        let total = offsets
+            .iter()
+            .map(|o| plan.view(b, padded.clone(), o))
+            .reduce(combine)
+            .expect("a kernel has a position");
+        Ok(PoolWindows {
+            r,
+            lens,
+            open,
+            plan,
+            padded,
+            offsets,
+            total,
+            p,
+        })
+    }
+
+    /// `max_pool`, `average_pool` and `lp_pool`: the windows combined; an average divides
+    /// by the window's count of real elements unless `count_include_pad`.
+    fn pool(&self) -> Result<Expr, Refusal> {
+        let name = self.name;
+        let span = self.span;
+        let xd = self.xd;
+        let b = &self.b;
+        let dims = self.dims;
+        let flag = |key: &str| self.args.flag(key);
+        let PoolWindows {
+            r,
+            lens,
+            open,
+            plan,
+            offsets,
+            total,
+            p,
+            ..
+        } = self.pool_windows()?;
+        Ok(match name {
+            "max_pool" | "max_pool_with_indices" => total,
+            "lp_pool" => b.call("pow", vec![total, b.float(1.0 / p)], Vec::new()),
+            _ if flag("count_include_pad") => b.bin(Div, total, b.float(offsets.len() as f64)),
+            _ => {
+                // The count of real elements per window: the same windows over a
+                // padded tensor of ones (built from positions: no NaN from `x`).
+                let mut ones: Option<Expr> = None;
+                for (a, &len) in lens.iter().enumerate() {
+                    let size = match &dims[2 + a] {
+                        _ if !open[a] => b.int(len),
+                        Dim::Named(n) => b.var(n),
+                        _ => {
+                            return fail(format!("`average_pool` without `count_include_pad` over the expression dim `{}`: `arange` of the real-element count cannot name it yet", dims[2 + a]));
+                        }
+                    };
+                    let line = b.bin(
+                        Add,
+                        b.bin(
+                            Mul,
+                            b.call("arange", vec![size], vec![("dtype", b.var(xd.name()))]),
+                            b.float(0.0),
+                        ),
+                        b.float(1.0),
+                    );
+                    let mut pattern: Vec<Expr> = (0..r)
+                        .map(|_| Expr::Lit(LitValue::Char('x'), span))
+                        .collect();
+                    pattern[a] = b.int(0);
+                    let line = b.call("dimshuffle", vec![line, b.list(pattern)], Vec::new());
+                    ones = Some(match ones {
+                        None => line,
+                        Some(o) => b.bin(Mul, o, line),
+                    });
+                }
+                let ones = ones.expect("a spatial axis");
+                let lead = vec![
+                    Expr::Lit(LitValue::Char('x'), span),
+                    Expr::Lit(LitValue::Char('x'), span),
+                ];
+                let ones = b.call(
+                    "dimshuffle",
+                    vec![
+                        ones,
+                        b.list(
+                            lead.into_iter()
+                                .chain((0..r as i128).map(|a| b.int(a)))
+                                .collect(),
+                        ),
+                    ],
+                    Vec::new(),
+                );
+                let padded_ones = b.call("pad", vec![ones, b.ints(plan.pads.clone())], Vec::new());
+                let count = offsets
+                    .iter()
+                    .map(|o| plan.view(b, padded_ones.clone(), o))
+                    .reduce(|a, c| b.bin(Add, a, c))
+                    .expect("a kernel has a position");
+                b.bin(Div, total, count)
+            }
+        })
+    }
+
+    /// `global_max_pool`: the max over the spatial axes.
+    fn global_max_pool(&self) -> Expr {
+        let b = &self.b;
+        b.call(
+            "max",
+            vec![self.v(0)],
+            vec![
+                ("axis", b.ints(self.spatial.iter().copied())),
+                ("keepdims", Expr::Lit(LitValue::Bool(true), self.span)),
+            ],
+        )
+    }
+
+    /// `global_lp_pool`: `(Σ |x|^p)^(1/p)` over the spatial axes.
+    fn global_lp_pool(&self) -> Expr {
+        let span = self.span;
+        let b = &self.b;
+        let spatial = &self.spatial;
+        let v = |k: usize| self.v(k);
+        let float = |key: &str, default: f64| self.args.float(key, default);
+        let p = float("p", 2.0);
+        let powered = b.call(
+            "pow",
+            vec![b.call("abs", vec![v(0)], Vec::new()), b.float(p)],
+            Vec::new(),
+        );
+        let s = b.call(
+            "sum",
+            vec![powered],
+            vec![
+                ("axis", b.ints(spatial.iter().copied())),
+                ("keepdims", Expr::Lit(LitValue::Bool(true), span)),
+            ],
+        );
+        b.call("pow", vec![s, b.float(1.0 / p)], Vec::new())
+    }
+
+    /// `lrn`: `x / (bias + alpha / size · Σ x²)^beta`, the sum over a window of `size`
+    /// channels.
+    fn lrn(&self) -> Result<Expr, Refusal> {
+        let rank = self.rank;
+        let b = &self.b;
+        let dims = self.dims;
+        let v = |k: usize| self.v(k);
+        let float = |key: &str, default: f64| self.args.float(key, default);
+        let int = |key: &str| self.args.int(key);
+        let Some(size) = int("size") else {
+            return fail("it needs `size = n`".into());
+        };
+        let Some(c) = dims[1].as_static() else {
+            return fail("its channel dim must be a literal (the window slides over it)".into());
+        };
+        let (alpha, beta, bias) = (
+            float("alpha", 1e-4),
+            float("beta", 0.75),
+            float("bias", 1.0),
+        );
+        // Σ over channels c - floor((size-1)/2) ..= c + ceil((size-1)/2) of x², with
+        // zeros past the ends: `size` shifted slices of the padded squares.
+        let (before, after) = ((size - 1) / 2, size - 1 - (size - 1) / 2);
+        let mut pads = vec![0i128; 2 * rank];
+        pads[2] = before;
+        pads[3] = after;
+        let sq = b.bin(Mul, v(0), v(0));
+        let padded = b.call("pad", vec![sq, b.ints(pads)], Vec::new());
+        let mut sum: Option<Expr> = None;
+        for i in 0..size {
+            let s = b.call(
+                "slice",
+                vec![padded.clone()],
+                vec![
+                    ("axis", b.int(1)),
+                    ("start", b.int(i)),
+                    ("end", b.int(i + c as i128)),
+                ],
+            );
+            sum = Some(match sum {
+                None => s,
+                Some(acc) => b.bin(Add, acc, s),
+            });
+        }
+        let sum = sum.expect("size ≥ 1");
+        let scale = b.bin(
+            Add,
+            b.float(bias),
+            b.bin(Mul, b.float(alpha / size as f64), sum),
+        );
+        Ok(b.bin(
+            Div,
+            v(0),
+            b.call("pow", vec![scale, b.float(beta)], Vec::new()),
+        ))
+    }
+
+    /// `space_to_depth` and `depth_to_space`: a reshape, a transpose and a reshape.
+    fn rearrange(&self) -> Result<Expr, Refusal> {
+        let name = self.name;
+        let rank = self.rank;
+        let b = &self.b;
+        let dims = self.dims;
+        let mode = &self.args.mode;
+        let v = |k: usize| self.v(k);
+        let int = |key: &str| self.args.int(key);
+        // space_to_depth / depth_to_space.
+        let Some(bs) = int("blocksize") else {
+            return fail("it needs `blocksize = b`".into());
+        };
+        if rank != 4 {
+            return fail("it takes `[N, C, H, W]` tensors".into());
+        }
+        let lits: Option<Vec<i128>> = dims[1..]
+            .iter()
+            .map(|d| d.as_static().map(|n| n as i128))
+            .collect();
+        let Some(l) = lits else {
+            return fail("its channel and spatial dims must be literals".into());
+        };
+        let (c, h, w) = (l[0], l[1], l[2]);
+        let n = match &dims[0] {
+            Dim::Static(n) => b.int(*n as i128),
+            Dim::Named(n) => b.var(n),
+            Dim::Expr(_) => {
+                return fail(
+                    "its batch dim is an expression, which a reshape target cannot name".into(),
+                )
+            }
+        };
+        let reshape = |e: Expr, to: Vec<Expr>| b.call("reshape", vec![e, b.list(to)], Vec::new());
+        let transpose = |e: Expr, perm: &[i128]| {
+            b.call(
+                "transpose",
+                vec![e, b.ints(perm.iter().copied())],
+                Vec::new(),
+            )
+        };
+        Ok(if name == "space_to_depth" {
+            if h % bs != 0 || w % bs != 0 {
+                return fail(format!(
+                    "blocksize {bs} does not divide its height {h} and width {w}"
+                ));
+            }
+            let t = reshape(
+                v(0),
+                vec![
+                    n.clone(),
+                    b.int(c),
+                    b.int(h / bs),
+                    b.int(bs),
+                    b.int(w / bs),
+                    b.int(bs),
+                ],
+            );
+            let t = transpose(t, &[0, 3, 5, 1, 2, 4]);
+            reshape(t, vec![n, b.int(c * bs * bs), b.int(h / bs), b.int(w / bs)])
+        } else {
+            if c % (bs * bs) != 0 {
+                return fail(format!(
+                    "blocksize² = {} does not divide its {c} channels",
+                    bs * bs
+                ));
+            }
+            let (t, perm) = if mode == "dcr" {
+                (
+                    reshape(
+                        v(0),
+                        vec![
+                            n.clone(),
+                            b.int(bs),
+                            b.int(bs),
+                            b.int(c / (bs * bs)),
+                            b.int(h),
+                            b.int(w),
+                        ],
+                    ),
+                    [0, 3, 4, 1, 5, 2],
+                )
+            } else {
+                (
+                    reshape(
+                        v(0),
+                        vec![
+                            n.clone(),
+                            b.int(c / (bs * bs)),
+                            b.int(bs),
+                            b.int(bs),
+                            b.int(h),
+                            b.int(w),
+                        ],
+                    ),
+                    [0, 1, 4, 2, 5, 3],
+                )
+            };
+            let t = transpose(t, &perm);
+            reshape(
+                t,
+                vec![n, b.int(c / (bs * bs)), b.int(h * bs), b.int(w * bs)],
+            )
+        })
+    }
+}
+
 impl Checker<'_> {
     pub(super) fn check_vision(
         &mut self,
@@ -574,7 +1654,12 @@ impl Checker<'_> {
         Some(parts)
     }
 
-    /// The vision op's value: one tensor, or for `max_pool_with_indices` two.
+    /// The vision op's value: one tensor, or for `max_pool_with_indices` two. Its named
+    /// arguments (`vision_named_args`), its operands' count, dtypes and per-channel shapes,
+    /// then the op's expression (a `Vision` builder; `resize` and `max_pool_with_indices`
+    /// check theirs in stages), checked like any expression with the operands bound to
+    /// hidden names. After a refusal the hidden names stay bound (as they always have: the
+    /// graph is in error, and its expansion must not change with this layout).
     fn check_vision_parts(
         &mut self,
         op: &'static TensorOp,
@@ -582,184 +1667,10 @@ impl Checker<'_> {
         args: &[Expr],
         named: &[NamedArg],
     ) -> Vec<Typed> {
-        use crate::ast::BinOp::{Add, Div, Mul, Sub};
         let name = op.name;
-        let b = Build { span };
-        let mut floats: Vec<(&str, f64)> = Vec::new();
-        let mut ints: Vec<(&str, i128)> = Vec::new();
-        let mut axes: Option<Vec<i128>> = None;
-        let mut mode = "dcr".to_string();
-        let mut lists: Vec<(&str, Vec<i128>)> = Vec::new();
-        let mut flags: Vec<(&str, bool)> = Vec::new();
-        let mut auto_pad: (&str, Span) = ("notset", span);
-        let mut words: Vec<(&str, &str)> = Vec::new();
-        let mut scales: Option<(Vec<f64>, Span)> = None;
-        for n in named {
-            if self.param_spec(op, n).is_none() {
-                return vec![Typed::Poison];
-            }
-            let key = op
-                .params
-                .iter()
-                .find(|p| n.name == p.name)
-                .map_or("", |p| p.name);
-            let at = n.value.span();
-            match (key, &n.value) {
-                ("mode" | "coordinate_transformation_mode" | "nearest_mode", Expr::Var(v))
-                    if name == "resize" =>
-                {
-                    let allowed = match key {
-                        "mode" => RESIZE_MODES,
-                        "nearest_mode" => NEAREST_MODES,
-                        _ => COORDINATE_MODES,
-                    };
-                    match allowed.iter().find(|w| v == *w) {
-                        Some(w) => words.push((key, w)),
-                        None => {
-                            self.errors.push(
-                                at,
-                                format!(
-                                    "`{key}` of `resize` is one of {} (ONNX's, lower-case)",
-                                    allowed
-                                        .iter()
-                                        .map(|w| format!("`{w}`"))
-                                        .collect::<Vec<_>>()
-                                        .join(", ")
-                                ),
-                            );
-                            return vec![Typed::Poison];
-                        }
-                    }
-                }
-                ("mode" | "coordinate_transformation_mode" | "nearest_mode", _)
-                    if name == "resize" =>
-                {
-                    self.errors.push(
-                        at,
-                        format!(
-                            "`{key}` of `resize` is a word, e.g. `{key} = {}`",
-                            match key {
-                                "mode" => "linear",
-                                "nearest_mode" => "floor",
-                                _ => "align_corners",
-                            }
-                        ),
-                    );
-                    return vec![Typed::Poison];
-                }
-                ("scales", e) => {
-                    let items: Option<Vec<f64>> =
-                        super::tensor_ops::list_items(e).and_then(|items| {
-                            items.iter().map(super::tensor_ops::float_literal).collect()
-                        });
-                    match items {
-                        Some(v) if v.iter().all(|&x| x.is_finite() && x > 0.0) => {
-                            scales = Some((v, at))
-                        }
-                        _ => {
-                            self.errors.push(at, "`scales` of `resize` is a list of positive float literals, one per resized axis");
-                            return vec![Typed::Poison];
-                        }
-                    }
-                }
-                ("mode", Expr::Var(v)) if ["dcr", "crd"].contains(&v.to_string().as_str()) => {
-                    mode = v.to_string()
-                }
-                ("mode", _) => {
-                    self.errors
-                        .push(at, "`mode` of `depth_to_space` is `dcr` or `crd` (ONNX's)");
-                    return vec![Typed::Poison];
-                }
-                (
-                    "kernel_shape" | "strides" | "pads" | "dilations" | "output_padding"
-                    | "output_shape" | "sizes",
-                    e,
-                ) => {
-                    let items: Option<Vec<i128>> =
-                        super::tensor_ops::list_items(e).and_then(|items| {
-                            items.iter().map(super::tensor_ops::int_literal).collect()
-                        });
-                    match items {
-                        Some(v) if v.iter().all(|&x| x >= 0) => lists.push((key, v)),
-                        _ => {
-                            self.errors.push(at, format!("`{key}` of `{name}` is a list of non-negative integer literals"));
-                            return vec![Typed::Poison];
-                        }
-                    }
-                }
-                (
-                    "ceil_mode" | "count_include_pad" | "exclude_outside",
-                    Expr::Lit(LitValue::Bool(v), _),
-                ) => flags.push((key, *v)),
-                ("ceil_mode" | "count_include_pad" | "exclude_outside", _) => {
-                    self.errors
-                        .push(at, format!("`{key}` is `true` or `false`"));
-                    return vec![Typed::Poison];
-                }
-                ("axes", e) => match super::tensor_ops::list_items(e) {
-                    Some(items) => {
-                        let mut out = Vec::new();
-                        for item in items {
-                            match super::tensor_ops::int_literal(item) {
-                                Some(v) => out.push(v),
-                                None => {
-                                    self.errors
-                                        .push(item.span(), "an axis is an integer literal");
-                                    return vec![Typed::Poison];
-                                }
-                            }
-                        }
-                        axes = Some(out);
-                    }
-                    None => {
-                        self.errors
-                            .push(at, "`axes` is a list of integer literals, e.g. `[0, 2, 3]`");
-                        return vec![Typed::Poison];
-                    }
-                },
-                ("auto_pad", Expr::Var(v)) if AUTO_PADS.contains(&v.to_string().as_str()) => {
-                    auto_pad = (AUTO_PADS.iter().find(|m| v == *m).expect("listed"), at)
-                }
-                ("auto_pad", _) => {
-                    self.errors.push(
-                        at,
-                        format!("`auto_pad` of `{name}` is one of `notset`, `same_upper`, `same_lower`, `valid` (ONNX's, lower-case)"),
-                    );
-                    return vec![Typed::Poison];
-                }
-                ("storage_order", e) => {
-                    if super::tensor_ops::int_literal(e) != Some(0) {
-                        self.errors.push(at, "`storage_order` of `max_pool_with_indices` is 0 (row-major indices; ONNX's column-major 1 is not supported)");
-                        return vec![Typed::Poison];
-                    }
-                }
-                ("blocksize" | "num_groups" | "size" | "group", e) => {
-                    match super::tensor_ops::int_literal(e) {
-                        Some(v) if v > 0 => ints.push((key, v)),
-                        _ => {
-                            self.errors.push(
-                                at,
-                                format!("`{key}` of `{name}` is a positive integer literal"),
-                            );
-                            return vec![Typed::Poison];
-                        }
-                    }
-                }
-                (_, e) => match super::tensor_ops::float_literal(e) {
-                    Some(v) if v.is_finite() => floats.push((key, v)),
-                    _ => {
-                        self.errors
-                            .push(at, format!("`{key}` of `{name}` is a float literal"));
-                        return vec![Typed::Poison];
-                    }
-                },
-            }
-        }
-        let float =
-            |key: &str, default: f64| floats.iter().find(|f| f.0 == key).map_or(default, |f| f.1);
-        let list = |key: &str| lists.iter().find(|f| f.0 == key).map(|f| f.1.clone());
-        let flag = |key: &str| flags.iter().find(|f| f.0 == key).is_some_and(|f| f.1);
-        let int = |key: &str| ints.iter().find(|f| f.0 == key).map(|f| f.1);
+        let Some(named_args) = self.vision_named_args(op, span, named) else {
+            return vec![Typed::Poison];
+        };
         let want = match name {
             "batch_norm" => 5,
             "instance_norm" | "group_norm" => 3,
@@ -789,19 +1700,10 @@ impl Checker<'_> {
         let (xd, dims) = (self.node(x).dtype, self.node(x).dims.clone());
         let rank = dims.len();
         let fail = |this: &mut Self, why: String| {
-            this.errors
-                .push(span, format!("`{name}` of {}: {why}", type_text(xd, &dims)));
-            vec![Typed::Poison]
-        };
-        let word = |key: &str, default: &'static str| -> String {
-            words
-                .iter()
-                .find(|w| w.0 == key)
-                .map_or(default, |w| w.1)
-                .to_string()
+            this.vision_refusal(name, span, xd, &dims, Refusal::Why(why))
         };
         let rearranges = matches!(name, "space_to_depth" | "depth_to_space")
-            || (name == "resize" && word("mode", "nearest") == "nearest");
+            || (name == "resize" && named_args.word("mode", "nearest") == "nearest");
         if !xd.is_float() && !rearranges {
             return fail(
                 self,
@@ -856,1066 +1758,526 @@ impl Checker<'_> {
             .zip(&nodes)
             .map(|(n, &id)| self.scope.insert(n.clone(), Typed::Strong(id)))
             .collect();
-        let v = |k: usize| b.var(&names[k]);
-        let spatial: Vec<i128> = (2..rank as i128).collect();
-        let eps = float("epsilon", 1e-5);
-        // `(x - m) / sqrt(var + eps) * scale + bias`, the last two per channel.
-        let normalise =
-            |centred: Expr, var: Expr, eps: f64, affine: Option<(Expr, Expr)>| -> Expr {
-                let sd = b.call("sqrt", vec![b.bin(Add, var, b.float(eps))], Vec::new());
-                let y = b.bin(Div, centred, sd);
-                match affine {
-                    Some((s, t)) => b.bin(
-                        Add,
-                        b.bin(Mul, y, b.per_channel(s, rank)),
-                        b.per_channel(t, rank),
-                    ),
-                    None => y,
-                }
-            };
-        let mean_over = |e: Expr, axes: &[i128]| {
-            b.call(
-                "mean",
-                vec![e],
-                vec![
-                    ("axis", b.ints(axes.iter().copied())),
-                    ("keepdims", Expr::Lit(LitValue::Bool(true), span)),
-                ],
-            )
+        let operands = nodes
+            .iter()
+            .map(|&n| (self.node(n).dtype, self.node(n).dims.clone()))
+            .collect();
+        let cx = Vision {
+            b: Build { span },
+            name,
+            span,
+            eps: named_args.float("epsilon", 1e-5),
+            args: named_args,
+            nodes: &nodes,
+            names: &names,
+            operands,
+            xd,
+            dims: &dims,
+            rank,
+            spatial: (2..rank as i128).collect(),
         };
-        let expr = match name {
-            "batch_norm" => {
-                let centred = b.bin(Sub, v(0), b.per_channel(v(3), rank));
-                normalise(centred, b.per_channel(v(4), rank), eps, Some((v(1), v(2))))
-            }
-            "instance_norm" | "mean_variance_normalization" => {
-                let over = match (&axes, name) {
-                    (Some(a), _) => a.clone(),
-                    (None, "instance_norm") => spatial.clone(),
-                    (None, _) => [0i128].into_iter().chain(2..rank as i128).collect(),
-                };
-                if over.is_empty() {
-                    return fail(self, "there are no axes to normalise over".into());
-                }
-                let m = mean_over(v(0), &over);
-                let d = b.bin(Sub, v(0), m);
-                let var = mean_over(b.bin(Mul, d.clone(), d.clone()), &over);
-                if name == "instance_norm" {
-                    normalise(d, var, eps, Some((v(1), v(2))))
-                } else {
-                    // ONNX's function body: `(x - mean) / (sqrt(var) + 1e-9)`.
-                    let sd = b.bin(Add, b.call("sqrt", vec![var], Vec::new()), b.float(1e-9));
-                    b.bin(Div, d, sd)
-                }
-            }
-            "group_norm" => {
-                let Some(g) = int("num_groups") else {
-                    return fail(self, "it needs `num_groups = G`".into());
-                };
-                let (Some(c), true) = (
-                    dims[1].as_static(),
-                    dims[2..].iter().all(|d| d.as_static().is_some()),
-                ) else {
-                    return fail(
-                        self,
-                        "its channels and spatial dims must be literals (groups regroup them)"
-                            .into(),
-                    );
-                };
-                if c as i128 % g != 0 {
-                    return fail(self, format!("{g} groups do not divide {c} channels"));
-                }
-                let n =
-                    match &dims[0] {
-                        Dim::Static(n) => b.int(*n as i128),
-                        Dim::Named(n) => b.var(n),
-                        Dim::Expr(_) => return fail(
-                            self,
-                            "its batch dim is an expression, which a reshape target cannot name"
-                                .into(),
-                        ),
-                    };
-                let grouped = b.call(
-                    "reshape",
-                    vec![v(0), b.list(vec![n.clone(), b.int(g), b.int(-1)])],
-                    Vec::new(),
-                );
-                let m = mean_over(grouped.clone(), &[2]);
-                let d = b.bin(Sub, grouped, m);
-                let var = mean_over(b.bin(Mul, d.clone(), d.clone()), &[2]);
-                let y = normalise(d, var, eps, None);
-                let mut back = vec![n];
-                back.extend(
-                    dims[1..]
-                        .iter()
-                        .map(|d| b.int(d.as_static().expect("literal") as i128)),
-                );
-                let y = b.call("reshape", vec![y, b.list(back)], Vec::new());
-                b.bin(
-                    Add,
-                    b.bin(Mul, y, b.per_channel(v(1), rank)),
-                    b.per_channel(v(2), rank),
-                )
-            }
-            "conv" => {
-                if !(3..=5).contains(&rank) {
-                    return fail(
-                        self,
-                        "it takes `[N, C, spatial…]` with 1 to 3 spatial axes".into(),
-                    );
-                }
-                let r = rank - 2;
-                let (wd, wdims) = (self.node(nodes[1]).dtype, self.node(nodes[1]).dims.clone());
-                if wd != xd || wdims.len() != rank {
-                    return fail(
-                        self,
-                        format!(
-                            "the weight is `{}[O, C / group, k…]` of rank {rank}, found {}",
-                            xd.name(),
-                            type_text(wd, &wdims)
-                        ),
-                    );
-                }
-                let g = int("group").unwrap_or(1);
-                let lit = |d: &Dim| d.as_static().map(|n| n as i128);
-                let (Some(c), Some(o), Some(cg)) = (lit(&dims[1]), lit(&wdims[0]), lit(&wdims[1]))
-                else {
-                    return fail(
-                        self,
-                        "its channels and the weight's dims must be literals".into(),
-                    );
-                };
-                if c % g != 0 || o % g != 0 || cg != c / g {
-                    return fail(self, format!("`group = {g}` must divide the {c} input and {o} output channels, and the weight's axis 1 ({cg}) is the channels per group ({})", c / g.max(1)));
-                }
-                if nodes.len() == 3 {
-                    let (bd, bdims) = (self.node(nodes[2]).dtype, self.node(nodes[2]).dims.clone());
-                    if bd != xd || bdims != [wdims[0].clone()] {
-                        return fail(
-                            self,
-                            format!(
-                                "the bias is `{}[{o}]`, found {}",
-                                xd.name(),
-                                type_text(bd, &bdims)
-                            ),
-                        );
-                    }
-                }
-                let kernel: Option<Vec<i128>> = wdims[2..].iter().map(lit).collect();
-                let Some(kernel) = kernel else {
-                    return fail(self, "the kernel's spatial dims must be literals".into());
-                };
-                if let Some(k) = list("kernel_shape") {
-                    if k != kernel {
-                        return fail(
-                            self,
-                            format!("`kernel_shape = {k:?}` differs from the weight's {kernel:?}"),
-                        );
-                    }
-                }
-                let strides = list("strides").unwrap_or(vec![1; r]);
-                let dilations = list("dilations").unwrap_or(vec![1; r]);
-                if dilations.len() != r {
-                    return fail(self, format!("`dilations` takes {r} values"));
-                }
-                let (lens, open) = spatial_lens(&dims, &kernel, &dilations);
-                let mut pads = list("pads").unwrap_or(vec![0; 2 * r]);
-                if strides.len() != r
-                    || dilations.len() != r
-                    || pads.len() != 2 * r
-                    || strides.iter().chain(&dilations).any(|&s| s == 0)
-                {
-                    return fail(self, format!("`strides`, `dilations` take {r} values ≥ 1 and `pads` {} (every begin, then every end)", 2 * r));
-                }
-                if auto_pad.0 != "notset" {
-                    if list("pads").is_some() {
-                        self.errors.push(
-                            auto_pad.1,
-                            format!("`{name}` takes `pads` or `auto_pad`, not both (ONNX)"),
-                        );
-                        return vec![Typed::Poison];
-                    }
-                    pads = match auto_pads_open(
-                        auto_pad.0, &lens, &open, &kernel, &strides, &dilations,
-                    ) {
-                        Ok(p) => p,
-                        Err(why) => return fail(self, why),
-                    };
-                }
-                let mut plan =
-                    match Windows::plan(rank, &kernel, &strides, &dilations, &pads, &lens, false) {
-                        Ok(plan) => plan,
-                        Err(why) => return fail(self, why),
-                    };
-                plan.open = open;
-                let padded = b.call("pad", vec![v(0), b.ints(plan.pads.clone())], Vec::new());
-                let total = plan.conv_sum(&b, padded, v(1), c, o, g);
-                if nodes.len() == 3 {
-                    b.bin(Add, total, b.per_channel(v(2), rank))
-                } else {
-                    total
-                }
-            }
-            "conv_transpose" => {
-                if !(3..=5).contains(&rank) {
-                    return fail(
-                        self,
-                        "it takes `[N, C, spatial…]` with 1 to 3 spatial axes".into(),
-                    );
-                }
-                let r = rank - 2;
-                let (wd, wdims) = (self.node(nodes[1]).dtype, self.node(nodes[1]).dims.clone());
-                if wd != xd || wdims.len() != rank {
-                    return fail(
-                        self,
-                        format!(
-                            "the weight is `{}[C, M / group, k…]` of rank {rank}, found {}",
-                            xd.name(),
-                            type_text(wd, &wdims)
-                        ),
-                    );
-                }
-                let g = int("group").unwrap_or(1);
-                let lit = |d: &Dim| d.as_static().map(|n| n as i128);
-                let (Some(c), Some(wc), Some(mg)) = (lit(&dims[1]), lit(&wdims[0]), lit(&wdims[1]))
-                else {
-                    return fail(
-                        self,
-                        "its channels and the weight's dims must be literals".into(),
-                    );
-                };
-                if c % g != 0 || wc != c {
-                    return fail(self, format!("`group = {g}` must divide the {c} input channels, and the weight's axis 0 ({wc}) is the input channels ({c})"));
-                }
-                let m = mg * g;
-                if nodes.len() == 3 {
-                    let (bd, bdims) = (self.node(nodes[2]).dtype, self.node(nodes[2]).dims.clone());
-                    if bd != xd || bdims != [Dim::Static(m as usize)] {
-                        return fail(
-                            self,
-                            format!(
-                                "the bias is `{}[{m}]` (group × the weight's axis 1), found {}",
-                                xd.name(),
-                                type_text(bd, &bdims)
-                            ),
-                        );
-                    }
-                }
-                let kernel: Option<Vec<i128>> = wdims[2..].iter().map(lit).collect();
-                let lens: Option<Vec<i128>> = dims[2..].iter().map(lit).collect();
-                let (Some(kernel), Some(lens)) = (kernel, lens) else {
-                    return fail(self, "its spatial dims and the kernel's must be literals (`conv_transpose` over symbolic spatial dims is not supported)".into());
-                };
-                if let Some(k) = list("kernel_shape") {
-                    if k != kernel {
-                        return fail(
-                            self,
-                            format!("`kernel_shape = {k:?}` differs from the weight's {kernel:?}"),
-                        );
-                    }
-                }
-                let strides = list("strides").unwrap_or(vec![1; r]);
-                let dilations = list("dilations").unwrap_or(vec![1; r]);
-                let extra = list("output_padding").unwrap_or(vec![0; r]);
-                let given_pads = list("pads");
-                let shape = list("output_shape");
-                if strides.len() != r
-                    || dilations.len() != r
-                    || extra.len() != r
-                    || shape.as_ref().is_some_and(|s| s.len() != r)
-                    || given_pads.as_ref().is_some_and(|p| p.len() != 2 * r)
-                    || strides.iter().chain(&dilations).any(|&s| s == 0)
-                {
-                    return fail(self, format!("`strides`, `dilations` take {r} values ≥ 1, `output_padding` and `output_shape` {r} values, and `pads` {} (every begin, then every end)", 2 * r));
-                }
-                for a in 0..r {
-                    if extra[a] >= strides[a] && extra[a] >= dilations[a] {
-                        return fail(self, format!("`output_padding` {} of spatial axis {a} must be less than its stride ({}) or its dilation ({})", extra[a], strides[a], dilations[a]));
-                    }
-                }
-                // ONNX: the full output length `stride·(L - 1) + output_padding + dilation·(k -
-                // 1) + 1`, less the pads; `output_shape` (or `same_*`: `L·stride`) sets the
-                // pads, the odd one at the beginning unless `same_upper`.
-                let full: Vec<i128> = (0..r)
-                    .map(|a| {
-                        strides[a] * (lens[a] - 1) + extra[a] + dilations[a] * (kernel[a] - 1) + 1
-                    })
-                    .collect();
-                let same = auto_pad.0.starts_with("same");
-                if given_pads.is_some() && (shape.is_some() || auto_pad.0 != "notset") {
-                    self.errors.push(auto_pad.1, format!("`{name}` takes `pads`, or `output_shape` / `auto_pad` to derive them, not both (ONNX)"));
-                    return vec![Typed::Poison];
-                }
-                let pads: Vec<i128> = match (given_pads, &shape) {
-                    (Some(p), _) => p,
-                    (None, target) if target.is_some() || same => {
-                        let target: Vec<i128> = match target {
-                            Some(t) => t.clone(),
-                            None => (0..r).map(|a| lens[a] * strides[a]).collect(),
-                        };
-                        let mut p = vec![0i128; 2 * r];
-                        for a in 0..r {
-                            let total = full[a] - target[a];
-                            let head = if auto_pad.0 == "same_upper" {
-                                total.div_euclid(2)
-                            } else {
-                                total - total.div_euclid(2)
-                            };
-                            p[a] = head;
-                            p[r + a] = total - head;
-                        }
-                        p
-                    }
-                    _ => vec![0; 2 * r],
-                };
-                let outs: Vec<i128> = (0..r).map(|a| full[a] - pads[a] - pads[r + a]).collect();
-                if let Some(a) = (0..r).find(|&a| outs[a] < 1) {
-                    return fail(self, format!("its output along spatial axis {a} would be {} long: the full length {} (stride {} × ({} − 1) + output_padding {} + the window {}) less the pads {} and {}", outs[a], full[a], strides[a], lens[a], extra[a], dilations[a] * (kernel[a] - 1) + 1, pads[a], pads[r + a]));
-                }
-                let n =
-                    match &dims[0] {
-                        Dim::Static(n) => b.int(*n as i128),
-                        Dim::Named(n) => b.var(n),
-                        Dim::Expr(_) => return fail(
-                            self,
-                            "its batch dim is an expression, which a reshape target cannot name"
-                                .into(),
-                        ),
-                    };
-                // Zeros between the elements along each strided axis (each element and
-                // `stride - 1` zeros after it, the last zeros cut): `expand_dims`, `pad`,
-                // `reshape`, `slice`.
-                let mut z = v(0);
-                let mut cur = lens.clone();
-                for a in 0..r {
-                    let s = strides[a];
-                    if s == 1 {
-                        continue;
-                    }
-                    let ax = 2 + a as i128;
-                    z = b.call("expand_dims", vec![z, b.int(ax + 1)], Vec::new());
-                    let mut p = vec![0i128; 2 * (rank + 1)];
-                    p[2 * (ax as usize + 1) + 1] = s - 1;
-                    z = b.call("pad", vec![z, b.ints(p)], Vec::new());
-                    cur[a] = lens[a] * s;
-                    let mut target = vec![n.clone(), b.int(c)];
-                    target.extend(cur.iter().map(|&l| b.int(l)));
-                    z = b.call("reshape", vec![z, b.list(target)], Vec::new());
-                    cur[a] = (lens[a] - 1) * s + 1;
-                    z = b.call(
-                        "slice",
-                        vec![z],
-                        vec![
-                            ("axis", b.int(ax)),
-                            ("start", b.int(0)),
-                            ("end", b.int(cur[a])),
-                        ],
-                    );
-                }
-                // Then a correlation with the flipped kernel over the zero-stuffed input
-                // padded by `window - 1 - pad` at the beginning and `window - 1 +
-                // output_padding - pad` at the end (negative counts crop).
-                let mut zp = vec![0i128; 2 * rank];
-                let mut inner = Vec::new();
-                for a in 0..r {
-                    let window = dilations[a] * (kernel[a] - 1) + 1;
-                    zp[2 * (2 + a)] = window - 1 - pads[a];
-                    zp[2 * (2 + a) + 1] = window - 1 + extra[a] - pads[r + a];
-                    inner.push(cur[a] + zp[2 * (2 + a)] + zp[2 * (2 + a) + 1]);
-                }
-                let padded = b.call("pad", vec![z, b.ints(zp)], Vec::new());
-                // The weight `[C, M / g, k…]` as a convolution's `[M, C / g, k…]`, flipped.
-                let spatial_axes: Vec<i128> = (2..rank as i128).collect();
-                let flipped = b.call(
-                    "flip",
-                    vec![v(1)],
-                    vec![("axis", b.ints(spatial_axes.iter().copied()))],
-                );
-                let weight = if g == 1 {
-                    let mut perm = vec![1, 0];
-                    perm.extend(spatial_axes.iter().copied());
-                    b.call("transpose", vec![flipped, b.ints(perm)], Vec::new())
-                } else {
-                    let mut split = vec![g, c / g, mg];
-                    split.extend(kernel.iter().copied());
-                    let grouped = b.call("reshape", vec![flipped, b.ints(split)], Vec::new());
-                    let mut perm = vec![0, 2, 1];
-                    perm.extend((3..rank as i128 + 1).collect::<Vec<_>>());
-                    let swapped = b.call("transpose", vec![grouped, b.ints(perm)], Vec::new());
-                    let mut back = vec![m, c / g];
-                    back.extend(kernel.iter().copied());
-                    b.call("reshape", vec![swapped, b.ints(back)], Vec::new())
-                };
-                let plan = match Windows::plan(
-                    rank,
-                    &kernel,
-                    &vec![1; r],
-                    &dilations,
-                    &vec![0; 2 * r],
-                    &inner,
-                    false,
-                ) {
-                    Ok(plan) => plan,
-                    Err(why) => return fail(self, why),
-                };
-                debug_assert_eq!(plan.outs, outs);
-                let total = plan.conv_sum(&b, padded, weight, c, m, g);
-                if nodes.len() == 3 {
-                    b.bin(Add, total, b.per_channel(v(2), rank))
-                } else {
-                    total
-                }
-            }
-            "resize" => {
-                let m = ResizeMode {
-                    mode: &word("mode", "nearest"),
-                    coordinates: &word("coordinate_transformation_mode", "half_pixel"),
-                    nearest: &word("nearest_mode", "round_prefer_floor"),
-                    cubic_a: float("cubic_coeff_a", -0.75),
-                    exclude_outside: flag("exclude_outside"),
-                };
-                let over: Vec<usize> = match &axes {
-                    None => (0..rank).collect(),
-                    Some(list) => {
-                        let mut out = Vec::new();
-                        for &a in list {
-                            let k = if a < 0 { a + rank as i128 } else { a };
-                            if k < 0 || k >= rank as i128 || out.contains(&(k as usize)) {
-                                return fail(self, format!("`axes` names axis {a} twice or out of range for rank {rank}"));
-                            }
-                            out.push(k as usize);
-                        }
-                        out
-                    }
-                };
-                let sizes = list("sizes");
-                let (count, span_of) = match (&scales, &sizes) {
-                    (Some((v, at)), None) => (v.len(), *at),
-                    (None, Some(v)) => (v.len(), span),
-                    _ => {
-                        return fail(
-                            self,
-                            "it takes `scales = [...]` or `sizes = [...]` (one of them)".into(),
-                        )
-                    }
-                };
-                if count != over.len() {
-                    self.errors.push(span_of, format!("`resize` of {}: {} values for {} axes (`axes` picks the axes; all of them without it)", type_text(xd, &dims), count, over.len()));
-                    return vec![Typed::Poison];
-                }
-                // Per resized axis: (axis, length, output length, scale), the last first.
-                let mut plan = Vec::new();
-                for (i, &k) in over.iter().enumerate() {
-                    let len = dims[k].as_static().map(|n| n as i128);
-                    let (out, scale) = match (&scales, &sizes, len) {
-                        (Some((v, _)), _, Some(len)) => {
-                            // ONNX carries `scales` as float32.
-                            let s = v[i] as f32 as f64;
-                            ((len as f64 * s).floor() as i128, s)
-                        }
-                        (Some((v, _)), _, None) if v[i] as f32 == 1.0 => continue,
-                        (None, Some(v), Some(len)) => (v[i], v[i] as f64 / len as f64),
-                        _ => return fail(self, format!("axis {k} is `{}`: a resized axis has a literal length (leave it out of `axes`, or scale it by 1)", dims[k])),
-                    };
-                    let len = len.expect("literal");
-                    if out < 1 || len < 1 {
-                        return fail(
-                            self,
-                            format!("axis {k} of length {len} would resize to {out}"),
-                        );
-                    }
-                    if out == len && scale == 1.0 {
-                        continue;
-                    }
-                    plan.push((k, len, out, scale));
-                }
-                let mut shape: Vec<Expr> = Vec::new();
-                let mut cur = v(0);
-                for d in &dims {
-                    shape.push(match d {
-                        Dim::Static(n) => b.int(*n as i128),
-                        Dim::Named(n) => b.var(n),
-                        Dim::Expr(_) => b.int(-1),
-                    });
-                }
-                let mut stages: Vec<(String, Option<Typed>)> = Vec::new();
-                // Each stage's expression, for derive's expansion (below).
-                let mut staged: Vec<(String, Expr)> = Vec::new();
-                for &(k, len, out, scale) in plan.iter().rev() {
-                    let taps = resize_taps(&m, len, out, scale);
-                    let one = |e: Expr, start: i128, end: i128, step: i128| {
-                        b.call(
-                            "slice",
-                            vec![e],
-                            vec![
-                                ("axis", b.int(k as i128)),
-                                ("start", b.int(start)),
-                                ("end", b.int(end)),
-                                ("step", b.int(step)),
-                            ],
-                        )
-                    };
-                    // The outputs `o, o + p, …` (`count` of them) of one phase.
-                    let phase = |t: &Taps, q: i128, count: usize| -> Expr {
-                        let view =
-                            |i: i128| one(cur.clone(), i, i + q * (count as i128 - 1) + 1, q);
-                        match &t.coeffs {
-                            None => view(t.idx[0]),
-                            Some(c) => t
-                                .idx
-                                .iter()
-                                .zip(c)
-                                .map(|(&i, &cj)| b.bin(Mul, b.float(cj), view(i)))
-                                .reduce(|a, e| b.bin(Add, a, e))
-                                .expect("a neighbour"),
-                        }
-                    };
-                    let mut pieces = Vec::new();
-                    for (o0, p, q, count) in resize_runs(&taps) {
-                        if p == 1 {
-                            pieces.push(phase(&taps[o0], q, count));
-                            continue;
-                        }
-                        // Interleave the phases: `[…, count, p, …]` merged into `count·p`.
-                        if shape.iter().any(|e| matches!(e, Expr::Unary { .. })) {
-                            return fail(self, "a dim that is an expression cannot be named by the interleaving reshape".into());
-                        }
-                        let parts: Vec<Expr> = (0..p)
-                            .map(|f| {
-                                b.call(
-                                    "expand_dims",
-                                    vec![phase(&taps[o0 + f], q, count), b.int(k as i128 + 1)],
-                                    Vec::new(),
-                                )
-                            })
-                            .collect();
-                        let stacked = b.call(
-                            "concat",
-                            vec![b.list(parts)],
-                            vec![("axis", b.int(k as i128 + 1))],
-                        );
-                        let mut target = shape.clone();
-                        target[k] = b.int((count * p) as i128);
-                        pieces.push(b.call("reshape", vec![stacked, b.list(target)], Vec::new()));
-                    }
-                    let resized = if pieces.len() == 1 {
-                        pieces.pop().expect("one piece")
-                    } else {
-                        b.call(
-                            "concat",
-                            vec![b.list(pieces)],
-                            vec![("axis", b.int(k as i128))],
-                        )
-                    };
-                    shape[k] = b.int(out);
-                    // Checked once and read by name by the next axis's slices (not a copy
-                    // of the expression per slice).
-                    let typed = self.check_expr(&resized);
-                    if matches!(typed, Typed::Poison) {
-                        return vec![Typed::Poison];
-                    }
-                    let hidden = format!("__tg_resize{k}");
-                    staged.push((hidden.clone(), resized.clone()));
-                    let old = self.scope.insert(hidden.clone(), typed);
-                    stages.push((hidden.clone(), old));
-                    cur = b.var(&hidden);
-                }
-                // For `derive` (its rule is this expression's): the stages as a chain of
-                // `__tg_let(name, value, rest)`, which derive binds as `let`s; the
-                // checker never reads it.
+        let parts = match name {
+            "resize" => self.resize(&cx),
+            "max_pool_with_indices" => self.max_pool_with_indices(&cx),
+            _ => cx.build().map(|expr| {
                 if let Some(at) = self.expanding.take() {
-                    let chain = staged.into_iter().rev().fold(cur.clone(), |rest, (n, e)| {
-                        b.call("__tg_let", vec![b.var(&n), e, rest], Vec::new())
-                    });
-                    self.expansions.insert(at, chain);
+                    self.expansions.insert(at, expr.clone());
                 }
-                let typed = self.check_expr(&cur);
-                for (n, old) in stages.into_iter().rev() {
-                    match old {
-                        Some(t) => self.scope.insert(n, t),
-                        None => self.scope.remove(&n),
-                    };
-                }
-                for (n, old) in names.iter().zip(saved) {
-                    match old {
-                        Some(t) => self.scope.insert(n.clone(), t),
-                        None => self.scope.remove(n),
-                    };
-                }
-                return vec![typed];
-            }
-            "max_pool" | "max_pool_with_indices" | "average_pool" | "lp_pool" => {
-                let is_max = name.starts_with("max_pool");
-                let r = rank - 2;
-                let Some(kernel) = list("kernel_shape") else {
-                    return fail(
-                        self,
-                        "it needs `kernel_shape = [k, …]`, one size per spatial axis".into(),
-                    );
-                };
-                let strides = list("strides").unwrap_or(vec![1; r]);
-                let dilations = list("dilations").unwrap_or(vec![1; r]);
-                let pads = list("pads").unwrap_or(vec![0; 2 * r]);
-                if r == 0
-                    || kernel.len() != r
-                    || strides.len() != r
-                    || dilations.len() != r
-                    || pads.len() != 2 * r
-                {
-                    return fail(self, format!("`kernel_shape`, `strides`, `dilations` take {r} values and `pads` {} (every begin, then every end)", 2 * r));
-                }
-                if kernel
-                    .iter()
-                    .chain(&strides)
-                    .chain(&dilations)
-                    .any(|&k| k == 0)
-                {
-                    return fail(
-                        self,
-                        "kernel sizes, strides and dilations are at least 1".into(),
-                    );
-                }
-                let (lens, open) = spatial_lens(&dims, &kernel, &dilations);
-                let any_open = open.iter().any(|&o| o);
-                if any_open && name == "max_pool_with_indices" {
-                    return fail(
-                        self,
-                        "its spatial dims must be literals (the indices count them)".into(),
-                    );
-                }
-                let mut pads = pads;
-                if auto_pad.0 != "notset" {
-                    if list("pads").is_some() {
-                        self.errors.push(
-                            auto_pad.1,
-                            format!("`{name}` takes `pads` or `auto_pad`, not both (ONNX)"),
-                        );
-                        return vec![Typed::Poison];
-                    }
-                    pads = match auto_pads_open(
-                        auto_pad.0, &lens, &open, &kernel, &strides, &dilations,
-                    ) {
-                        Ok(p) => p,
-                        Err(why) => return fail(self, why),
-                    };
-                }
-                let ceil = flag("ceil_mode");
-                if ceil && any_open {
-                    return fail(self, "`ceil_mode = true` needs literal spatial dims".into());
-                }
-                if ceil && !is_max {
-                    return fail(
-                        self,
-                        "`ceil_mode = true` is supported by `max_pool` only so far".into(),
-                    );
-                }
-                let mut plan =
-                    match Windows::plan(rank, &kernel, &strides, &dilations, &pads, &lens, ceil) {
-                        Ok(plan) => plan,
-                        Err(why) => return fail(self, why),
-                    };
-                plan.open = open.clone();
-                let p = float("p", 2.0);
-                let source = match name {
-                    "lp_pool" => b.call(
-                        "pow",
-                        vec![b.call("abs", vec![v(0)], Vec::new()), b.float(p)],
-                        Vec::new(),
-                    ),
-                    _ => v(0),
-                };
-                let fill = if is_max {
-                    b.float(f64::NEG_INFINITY)
-                } else {
-                    b.float(0.0)
-                };
-                let padded = b.call(
-                    "pad",
-                    vec![source, b.ints(plan.pads.clone())],
-                    vec![("value", fill)],
-                );
-                // One strided view per kernel offset.
-                let offsets = plan.offsets();
-                let combine = |a: Expr, c: Expr| {
-                    if is_max {
-                        b.call("max", vec![a, c], Vec::new())
-                    } else {
-                        b.bin(Add, a, c)
-                    }
-                };
-                let total = offsets
-                    .iter()
-                    .map(|o| plan.view(&b, padded.clone(), o))
-                    .reduce(combine)
-                    .expect("a kernel has a position");
-                if name == "max_pool_with_indices" {
-                    let Some(cn) = dims[1].as_static() else {
-                        return fail(
-                            self,
-                            "its channel dim must be a literal (the indices count it)".into(),
-                        );
-                    };
-                    let n = match &dims[0] {
-                        Dim::Static(n) => b.int(*n as i128),
-                        Dim::Named(n) => b.var(n),
-                        Dim::Expr(_) => {
-                            return fail(self, "its batch dim is an expression, which `arange` of the indices cannot name yet".into())
-                        }
-                    };
-                    // The flat NCHW index of every input element, `i64`: a sum of
-                    // positions along each axis times the axis's stride.
-                    let mut sizes = vec![n, b.int(cn as i128)];
-                    sizes.extend(lens.iter().map(|&l| b.int(l)));
-                    let mut stride = 1i128;
-                    let mut steps = vec![0i128; rank];
-                    for a in (0..rank).rev() {
-                        steps[a] = stride;
-                        stride *= if a == 0 {
-                            1
-                        } else if a == 1 {
-                            cn as i128
-                        } else {
-                            lens[a - 2]
-                        };
-                    }
-                    let mut flat: Option<Expr> = None;
-                    for (a, size) in sizes.into_iter().enumerate() {
-                        let line = b.bin(
-                            Mul,
-                            b.call("arange", vec![size], vec![("dtype", b.var("i64"))]),
-                            b.int(steps[a]),
-                        );
-                        let mut pattern: Vec<Expr> = (0..rank)
-                            .map(|_| Expr::Lit(LitValue::Char('x'), span))
-                            .collect();
-                        pattern[a] = b.int(0);
-                        let line = b.call("dimshuffle", vec![line, b.list(pattern)], Vec::new());
-                        flat = Some(match flat {
-                            None => line,
-                            Some(f) => b.bin(Add, f, line),
-                        });
-                    }
-                    let never = b.int(i64::MAX as i128);
-                    let padded_flat = b.call(
-                        "pad",
-                        vec![flat.expect("an axis"), b.ints(plan.pads.clone())],
-                        vec![("value", never.clone())],
-                    );
-                    // The values, checked once and read by name.
-                    let values = self.check_expr(&total);
-                    if matches!(values, Typed::Poison) {
-                        return vec![Typed::Poison];
-                    }
-                    let vname = "__tg_vision_max".to_string();
-                    let saved_v = self.scope.insert(vname.clone(), values.clone());
-                    let m = b.var(&vname);
-                    // Each window's first position holding its maximum (or its first NaN):
-                    // the least flat index among the hits, padding never one.
-                    let picks = offsets
-                        .iter()
-                        .map(|o| {
-                            let xv = plan.view(&b, padded.clone(), o);
-                            let hit = b.call(
-                                "logical_or",
-                                vec![
-                                    b.call("equal", vec![xv.clone(), m.clone()], Vec::new()),
-                                    b.call(
-                                        "logical_and",
-                                        vec![
-                                            b.call("is_nan", vec![xv], Vec::new()),
-                                            b.call("is_nan", vec![m.clone()], Vec::new()),
-                                        ],
-                                        Vec::new(),
-                                    ),
-                                ],
-                                Vec::new(),
-                            );
-                            b.call(
-                                "where",
-                                vec![hit, plan.view(&b, padded_flat.clone(), o), never.clone()],
-                                Vec::new(),
-                            )
-                        })
-                        .reduce(|a, c| b.call("min", vec![a, c], Vec::new()))
-                        .expect("a kernel has a position");
-                    // A window of padding alone has no element: -1, as ONNX's reference.
-                    let indices = b.call(
-                        "where",
-                        vec![
-                            b.call("equal", vec![picks.clone(), never.clone()], Vec::new()),
-                            b.int(-1),
-                            picks,
-                        ],
-                        Vec::new(),
-                    );
-                    let idx = self.check_expr(&indices);
-                    match saved_v {
-                        Some(t) => self.scope.insert(vname, t),
-                        None => self.scope.remove(&vname),
-                    };
-                    for (n, old) in names.iter().zip(saved) {
-                        match old {
-                            Some(t) => self.scope.insert(n.clone(), t),
-                            None => self.scope.remove(n),
-                        };
-                    }
-                    return vec![values, idx];
-                }
-                match name {
-                    "max_pool" | "max_pool_with_indices" => total,
-                    "lp_pool" => b.call("pow", vec![total, b.float(1.0 / p)], Vec::new()),
-                    _ if flag("count_include_pad") => {
-                        b.bin(Div, total, b.float(offsets.len() as f64))
-                    }
-                    _ => {
-                        // The count of real elements per window: the same windows over a
-                        // padded tensor of ones (built from positions: no NaN from `x`).
-                        let mut ones: Option<Expr> = None;
-                        for (a, &len) in lens.iter().enumerate() {
-                            let size = match &dims[2 + a] {
-                                _ if !open[a] => b.int(len),
-                                Dim::Named(n) => b.var(n),
-                                _ => {
-                                    return fail(self, format!("`average_pool` without `count_include_pad` over the expression dim `{}`: `arange` of the real-element count cannot name it yet", dims[2 + a]));
-                                }
-                            };
-                            let line = b.bin(
-                                Add,
-                                b.bin(
-                                    Mul,
-                                    b.call("arange", vec![size], vec![("dtype", b.var(xd.name()))]),
-                                    b.float(0.0),
-                                ),
-                                b.float(1.0),
-                            );
-                            let mut pattern: Vec<Expr> = (0..r)
-                                .map(|_| Expr::Lit(LitValue::Char('x'), span))
-                                .collect();
-                            pattern[a] = b.int(0);
-                            let line =
-                                b.call("dimshuffle", vec![line, b.list(pattern)], Vec::new());
-                            ones = Some(match ones {
-                                None => line,
-                                Some(o) => b.bin(Mul, o, line),
-                            });
-                        }
-                        let ones = ones.expect("a spatial axis");
-                        let lead = vec![
-                            Expr::Lit(LitValue::Char('x'), span),
-                            Expr::Lit(LitValue::Char('x'), span),
-                        ];
-                        let ones = b.call(
-                            "dimshuffle",
-                            vec![
-                                ones,
-                                b.list(
-                                    lead.into_iter()
-                                        .chain((0..r as i128).map(|a| b.int(a)))
-                                        .collect(),
-                                ),
-                            ],
-                            Vec::new(),
-                        );
-                        let padded_ones =
-                            b.call("pad", vec![ones, b.ints(plan.pads.clone())], Vec::new());
-                        let count = offsets
-                            .iter()
-                            .map(|o| plan.view(&b, padded_ones.clone(), o))
-                            .reduce(|a, c| b.bin(Add, a, c))
-                            .expect("a kernel has a position");
-                        b.bin(Div, total, count)
-                    }
-                }
-            }
-            "global_average_pool" => mean_over(v(0), &spatial),
-            "global_max_pool" => b.call(
-                "max",
-                vec![v(0)],
-                vec![
-                    ("axis", b.ints(spatial.iter().copied())),
-                    ("keepdims", Expr::Lit(LitValue::Bool(true), span)),
-                ],
-            ),
-            "global_lp_pool" => {
-                let p = float("p", 2.0);
-                let powered = b.call(
-                    "pow",
-                    vec![b.call("abs", vec![v(0)], Vec::new()), b.float(p)],
-                    Vec::new(),
-                );
-                let s = b.call(
-                    "sum",
-                    vec![powered],
-                    vec![
-                        ("axis", b.ints(spatial.iter().copied())),
-                        ("keepdims", Expr::Lit(LitValue::Bool(true), span)),
-                    ],
-                );
-                b.call("pow", vec![s, b.float(1.0 / p)], Vec::new())
-            }
-            "lrn" => {
-                let Some(size) = int("size") else {
-                    return fail(self, "it needs `size = n`".into());
-                };
-                let Some(c) = dims[1].as_static() else {
-                    return fail(
-                        self,
-                        "its channel dim must be a literal (the window slides over it)".into(),
-                    );
-                };
-                let (alpha, beta, bias) = (
-                    float("alpha", 1e-4),
-                    float("beta", 0.75),
-                    float("bias", 1.0),
-                );
-                // Σ over channels c - floor((size-1)/2) ..= c + ceil((size-1)/2) of x², with
-                // zeros past the ends: `size` shifted slices of the padded squares.
-                let (before, after) = ((size - 1) / 2, size - 1 - (size - 1) / 2);
-                let mut pads = vec![0i128; 2 * rank];
-                pads[2] = before;
-                pads[3] = after;
-                let sq = b.bin(Mul, v(0), v(0));
-                let padded = b.call("pad", vec![sq, b.ints(pads)], Vec::new());
-                let mut sum: Option<Expr> = None;
-                for i in 0..size {
-                    let s = b.call(
-                        "slice",
-                        vec![padded.clone()],
-                        vec![
-                            ("axis", b.int(1)),
-                            ("start", b.int(i)),
-                            ("end", b.int(i + c as i128)),
-                        ],
-                    );
-                    sum = Some(match sum {
-                        None => s,
-                        Some(acc) => b.bin(Add, acc, s),
-                    });
-                }
-                let sum = sum.expect("size ≥ 1");
-                let scale = b.bin(
-                    Add,
-                    b.float(bias),
-                    b.bin(Mul, b.float(alpha / size as f64), sum),
-                );
-                b.bin(
-                    Div,
-                    v(0),
-                    b.call("pow", vec![scale, b.float(beta)], Vec::new()),
-                )
-            }
-            _ => {
-                // space_to_depth / depth_to_space.
-                let Some(bs) = int("blocksize") else {
-                    return fail(self, "it needs `blocksize = b`".into());
-                };
-                if rank != 4 {
-                    return fail(self, "it takes `[N, C, H, W]` tensors".into());
-                }
-                let lits: Option<Vec<i128>> = dims[1..]
-                    .iter()
-                    .map(|d| d.as_static().map(|n| n as i128))
-                    .collect();
-                let Some(l) = lits else {
-                    return fail(self, "its channel and spatial dims must be literals".into());
-                };
-                let (c, h, w) = (l[0], l[1], l[2]);
-                let n =
-                    match &dims[0] {
-                        Dim::Static(n) => b.int(*n as i128),
-                        Dim::Named(n) => b.var(n),
-                        Dim::Expr(_) => return fail(
-                            self,
-                            "its batch dim is an expression, which a reshape target cannot name"
-                                .into(),
-                        ),
-                    };
-                let reshape =
-                    |e: Expr, to: Vec<Expr>| b.call("reshape", vec![e, b.list(to)], Vec::new());
-                let transpose = |e: Expr, perm: &[i128]| {
-                    b.call(
-                        "transpose",
-                        vec![e, b.ints(perm.iter().copied())],
-                        Vec::new(),
-                    )
-                };
-                if name == "space_to_depth" {
-                    if h % bs != 0 || w % bs != 0 {
-                        return fail(
-                            self,
-                            format!("blocksize {bs} does not divide its height {h} and width {w}"),
-                        );
-                    }
-                    let t = reshape(
-                        v(0),
-                        vec![
-                            n.clone(),
-                            b.int(c),
-                            b.int(h / bs),
-                            b.int(bs),
-                            b.int(w / bs),
-                            b.int(bs),
-                        ],
-                    );
-                    let t = transpose(t, &[0, 3, 5, 1, 2, 4]);
-                    reshape(t, vec![n, b.int(c * bs * bs), b.int(h / bs), b.int(w / bs)])
-                } else {
-                    if c % (bs * bs) != 0 {
-                        return fail(
-                            self,
-                            format!("blocksize² = {} does not divide its {c} channels", bs * bs),
-                        );
-                    }
-                    let (t, perm) = if mode == "dcr" {
-                        (
-                            reshape(
-                                v(0),
-                                vec![
-                                    n.clone(),
-                                    b.int(bs),
-                                    b.int(bs),
-                                    b.int(c / (bs * bs)),
-                                    b.int(h),
-                                    b.int(w),
-                                ],
-                            ),
-                            [0, 3, 4, 1, 5, 2],
-                        )
-                    } else {
-                        (
-                            reshape(
-                                v(0),
-                                vec![
-                                    n.clone(),
-                                    b.int(c / (bs * bs)),
-                                    b.int(bs),
-                                    b.int(bs),
-                                    b.int(h),
-                                    b.int(w),
-                                ],
-                            ),
-                            [0, 1, 4, 2, 5, 3],
-                        )
-                    };
-                    let t = transpose(t, &perm);
-                    reshape(
-                        t,
-                        vec![n, b.int(c / (bs * bs)), b.int(h * bs), b.int(w * bs)],
-                    )
-                }
-            }
+                vec![self.check_expr(&expr)]
+            }),
         };
-        if let Some(at) = self.expanding.take() {
-            self.expansions.insert(at, expr.clone());
-        }
-        let typed = self.check_expr(&expr);
+        let parts = match parts {
+            Ok(parts) => parts,
+            Err(refusal) => return self.vision_refusal(name, span, xd, &dims, refusal),
+        };
         for (n, old) in names.iter().zip(saved) {
             match old {
                 Some(t) => self.scope.insert(n.clone(), t),
                 None => self.scope.remove(n),
             };
         }
-        vec![typed]
+        parts
+    }
+
+    /// Reports a vision op's refusal (`Refusal`); the op's value is `Poison`.
+    fn vision_refusal(
+        &mut self,
+        name: &str,
+        span: Span,
+        xd: DType,
+        dims: &[Dim],
+        refusal: Refusal,
+    ) -> Vec<Typed> {
+        match refusal {
+            Refusal::Why(why) => self
+                .errors
+                .push(span, format!("`{name}` of {}: {why}", type_text(xd, dims))),
+            Refusal::At(at, message) => self.errors.push(at, message),
+            Refusal::Reported => {}
+        }
+        vec![Typed::Poison]
+    }
+
+    /// The named arguments of a vision op, each checked against the op's parameters and
+    /// its kind of literal; `None` after an error.
+    fn vision_named_args(
+        &mut self,
+        op: &'static TensorOp,
+        span: Span,
+        named: &[NamedArg],
+    ) -> Option<VisionArgs> {
+        let mut args = VisionArgs {
+            floats: Vec::new(),
+            ints: Vec::new(),
+            axes: None,
+            mode: "dcr".to_string(),
+            lists: Vec::new(),
+            flags: Vec::new(),
+            auto_pad: ("notset", span),
+            words: Vec::new(),
+            scales: None,
+        };
+        for n in named {
+            self.param_spec(op, n)?;
+            let key = op
+                .params
+                .iter()
+                .find(|p| n.name == p.name)
+                .map_or("", |p| p.name);
+            let at = n.value.span();
+            self.vision_named_arg(op.name, key, &n.value, at, &mut args)?;
+        }
+        Some(args)
+    }
+
+    /// One named argument of a vision op: the words (`resize`'s, `depth_to_space`'s `mode`,
+    /// `auto_pad`), `scales` and `storage_order` here, the numbers in `vision_number_arg`.
+    fn vision_named_arg(
+        &mut self,
+        name: &'static str,
+        key: &'static str,
+        value: &Expr,
+        at: Span,
+        args: &mut VisionArgs,
+    ) -> Option<()> {
+        match (key, value) {
+            ("mode" | "coordinate_transformation_mode" | "nearest_mode", Expr::Var(v))
+                if name == "resize" =>
+            {
+                let allowed = match key {
+                    "mode" => RESIZE_MODES,
+                    "nearest_mode" => NEAREST_MODES,
+                    _ => COORDINATE_MODES,
+                };
+                match allowed.iter().find(|w| v == *w) {
+                    Some(w) => args.words.push((key, w)),
+                    None => {
+                        self.errors.push(
+                            at,
+                            format!(
+                                "`{key}` of `resize` is one of {} (ONNX's, lower-case)",
+                                allowed
+                                    .iter()
+                                    .map(|w| format!("`{w}`"))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                        );
+                        return None;
+                    }
+                }
+            }
+            ("mode" | "coordinate_transformation_mode" | "nearest_mode", _) if name == "resize" => {
+                self.errors.push(
+                    at,
+                    format!(
+                        "`{key}` of `resize` is a word, e.g. `{key} = {}`",
+                        match key {
+                            "mode" => "linear",
+                            "nearest_mode" => "floor",
+                            _ => "align_corners",
+                        }
+                    ),
+                );
+                return None;
+            }
+            ("scales", e) => {
+                let items: Option<Vec<f64>> = super::tensor_ops::list_items(e)
+                    .and_then(|items| items.iter().map(super::tensor_ops::float_literal).collect());
+                match items {
+                    Some(v) if v.iter().all(|&x| x.is_finite() && x > 0.0) => {
+                        args.scales = Some((v, at))
+                    }
+                    _ => {
+                        self.errors.push(at, "`scales` of `resize` is a list of positive float literals, one per resized axis");
+                        return None;
+                    }
+                }
+            }
+            ("mode", Expr::Var(v)) if ["dcr", "crd"].contains(&v.to_string().as_str()) => {
+                args.mode = v.to_string()
+            }
+            ("mode", _) => {
+                self.errors
+                    .push(at, "`mode` of `depth_to_space` is `dcr` or `crd` (ONNX's)");
+                return None;
+            }
+            ("auto_pad", Expr::Var(v)) if AUTO_PADS.contains(&v.to_string().as_str()) => {
+                args.auto_pad = (AUTO_PADS.iter().find(|m| v == *m).expect("listed"), at)
+            }
+            ("auto_pad", _) => {
+                self.errors.push(
+                    at,
+                    format!("`auto_pad` of `{name}` is one of `notset`, `same_upper`, `same_lower`, `valid` (ONNX's, lower-case)"),
+                );
+                return None;
+            }
+            ("storage_order", e) => {
+                if super::tensor_ops::int_literal(e) != Some(0) {
+                    self.errors.push(at, "`storage_order` of `max_pool_with_indices` is 0 (row-major indices; ONNX's column-major 1 is not supported)");
+                    return None;
+                }
+            }
+            (_, value) => return self.vision_number_arg(name, key, value, at, args),
+        }
+        Some(())
+    }
+
+    /// A numeric named argument of a vision op: the integer lists, the flags, `axes`, the
+    /// positive integers and the floats.
+    fn vision_number_arg(
+        &mut self,
+        name: &'static str,
+        key: &'static str,
+        value: &Expr,
+        at: Span,
+        args: &mut VisionArgs,
+    ) -> Option<()> {
+        match (key, value) {
+            (
+                "kernel_shape" | "strides" | "pads" | "dilations" | "output_padding"
+                | "output_shape" | "sizes",
+                e,
+            ) => {
+                let items: Option<Vec<i128>> = super::tensor_ops::list_items(e)
+                    .and_then(|items| items.iter().map(super::tensor_ops::int_literal).collect());
+                match items {
+                    Some(v) if v.iter().all(|&x| x >= 0) => args.lists.push((key, v)),
+                    _ => {
+                        self.errors.push(
+                            at,
+                            format!(
+                                "`{key}` of `{name}` is a list of non-negative integer literals"
+                            ),
+                        );
+                        return None;
+                    }
+                }
+            }
+            (
+                "ceil_mode" | "count_include_pad" | "exclude_outside",
+                Expr::Lit(LitValue::Bool(v), _),
+            ) => args.flags.push((key, *v)),
+            ("ceil_mode" | "count_include_pad" | "exclude_outside", _) => {
+                self.errors
+                    .push(at, format!("`{key}` is `true` or `false`"));
+                return None;
+            }
+            ("axes", e) => match super::tensor_ops::list_items(e) {
+                Some(items) => {
+                    let mut out = Vec::new();
+                    for item in items {
+                        match super::tensor_ops::int_literal(item) {
+                            Some(v) => out.push(v),
+                            None => {
+                                self.errors
+                                    .push(item.span(), "an axis is an integer literal");
+                                return None;
+                            }
+                        }
+                    }
+                    args.axes = Some(out);
+                }
+                None => {
+                    self.errors
+                        .push(at, "`axes` is a list of integer literals, e.g. `[0, 2, 3]`");
+                    return None;
+                }
+            },
+            ("blocksize" | "num_groups" | "size" | "group", e) => {
+                match super::tensor_ops::int_literal(e) {
+                    Some(v) if v > 0 => args.ints.push((key, v)),
+                    _ => {
+                        self.errors.push(
+                            at,
+                            format!("`{key}` of `{name}` is a positive integer literal"),
+                        );
+                        return None;
+                    }
+                }
+            }
+            (_, e) => match super::tensor_ops::float_literal(e) {
+                Some(v) if v.is_finite() => args.floats.push((key, v)),
+                _ => {
+                    self.errors
+                        .push(at, format!("`{key}` of `{name}` is a float literal"));
+                    return None;
+                }
+            },
+        }
+        Some(())
+    }
+
+    /// `resize`: per resized axis (the last first) the phases of its taps (`resize_taps`,
+    /// `resize_runs`) as strided slices, weighted and interleaved; each axis's result is
+    /// checked and bound to a hidden name (`__tg_resize{k}`) the next axis reads.
+    fn resize(&mut self, cx: &Vision) -> Result<Vec<Typed>, Refusal> {
+        let b = &cx.b;
+        let dims = cx.dims;
+        let v = |k: usize| cx.v(k);
+        let float = |key: &str, default: f64| cx.args.float(key, default);
+        let flag = |key: &str| cx.args.flag(key);
+        let word = |key: &str, default: &'static str| cx.args.word(key, default);
+        let m = ResizeMode {
+            mode: &word("mode", "nearest"),
+            coordinates: &word("coordinate_transformation_mode", "half_pixel"),
+            nearest: &word("nearest_mode", "round_prefer_floor"),
+            cubic_a: float("cubic_coeff_a", -0.75),
+            exclude_outside: flag("exclude_outside"),
+        };
+        let plan = cx.resize_plan()?;
+        let mut shape: Vec<Expr> = Vec::new();
+        let mut cur = v(0);
+        for d in dims {
+            shape.push(match d {
+                Dim::Static(n) => b.int(*n as i128),
+                Dim::Named(n) => b.var(n),
+                Dim::Expr(_) => b.int(-1),
+            });
+        }
+        let mut stages: Vec<(String, Option<Typed>)> = Vec::new();
+        // Each stage's expression, for derive's expansion (below).
+        let mut staged: Vec<(String, Expr)> = Vec::new();
+        for &(k, len, out, scale) in plan.iter().rev() {
+            let taps = resize_taps(&m, len, out, scale);
+            let one = |e: Expr, start: i128, end: i128, step: i128| {
+                b.call(
+                    "slice",
+                    vec![e],
+                    vec![
+                        ("axis", b.int(k as i128)),
+                        ("start", b.int(start)),
+                        ("end", b.int(end)),
+                        ("step", b.int(step)),
+                    ],
+                )
+            };
+            // The outputs `o, o + p, …` (`count` of them) of one phase.
+            let phase = |t: &Taps, q: i128, count: usize| -> Expr {
+                let view = |i: i128| one(cur.clone(), i, i + q * (count as i128 - 1) + 1, q);
+                match &t.coeffs {
+                    None => view(t.idx[0]),
+                    Some(c) => t
+                        .idx
+                        .iter()
+                        .zip(c)
+                        .map(|(&i, &cj)| b.bin(Mul, b.float(cj), view(i)))
+                        .reduce(|a, e| b.bin(Add, a, e))
+                        .expect("a neighbour"),
+                }
+            };
+            let mut pieces = Vec::new();
+            for (o0, p, q, count) in resize_runs(&taps) {
+                if p == 1 {
+                    pieces.push(phase(&taps[o0], q, count));
+                    continue;
+                }
+                // Interleave the phases: `[…, count, p, …]` merged into `count·p`.
+                if shape.iter().any(|e| matches!(e, Expr::Unary { .. })) {
+                    return fail(
+                        "a dim that is an expression cannot be named by the interleaving reshape"
+                            .into(),
+                    );
+                }
+                let parts: Vec<Expr> = (0..p)
+                    .map(|f| {
+                        b.call(
+                            "expand_dims",
+                            vec![phase(&taps[o0 + f], q, count), b.int(k as i128 + 1)],
+                            Vec::new(),
+                        )
+                    })
+                    .collect();
+                let stacked = b.call(
+                    "concat",
+                    vec![b.list(parts)],
+                    vec![("axis", b.int(k as i128 + 1))],
+                );
+                let mut target = shape.clone();
+                target[k] = b.int((count * p) as i128);
+                pieces.push(b.call("reshape", vec![stacked, b.list(target)], Vec::new()));
+            }
+            let resized = if pieces.len() == 1 {
+                pieces.pop().expect("one piece")
+            } else {
+                b.call(
+                    "concat",
+                    vec![b.list(pieces)],
+                    vec![("axis", b.int(k as i128))],
+                )
+            };
+            shape[k] = b.int(out);
+            // Checked once and read by name by the next axis's slices (not a copy
+            // of the expression per slice).
+            let typed = self.check_expr(&resized);
+            if matches!(typed, Typed::Poison) {
+                return Err(Refusal::Reported);
+            }
+            let hidden = format!("__tg_resize{k}");
+            staged.push((hidden.clone(), resized.clone()));
+            let old = self.scope.insert(hidden.clone(), typed);
+            stages.push((hidden.clone(), old));
+            cur = b.var(&hidden);
+        }
+        // For `derive` (its rule is this expression's): the stages as a chain of
+        // `__tg_let(name, value, rest)`, which derive binds as `let`s; the checker never
+        // reads it.
+        if let Some(at) = self.expanding.take() {
+            let chain = staged.into_iter().rev().fold(cur.clone(), |rest, (n, e)| {
+                b.call("__tg_let", vec![b.var(&n), e, rest], Vec::new())
+            });
+            self.expansions.insert(at, chain);
+        }
+        let typed = self.check_expr(&cur);
+        for (n, old) in stages.into_iter().rev() {
+            match old {
+                Some(t) => self.scope.insert(n, t),
+                None => self.scope.remove(&n),
+            };
+        }
+        Ok(vec![typed])
+    }
+
+    /// `max_pool_with_indices`: the values (checked and bound to `__tg_vision_max`) and, per
+    /// window, the least flat NCHW index (`i64`) of a position holding the maximum (or a
+    /// NaN); -1 for a window of padding alone.
+    fn max_pool_with_indices(&mut self, cx: &Vision) -> Result<Vec<Typed>, Refusal> {
+        let span = cx.span;
+        let rank = cx.rank;
+        let b = &cx.b;
+        let dims = cx.dims;
+        let PoolWindows {
+            lens,
+            plan,
+            padded,
+            offsets,
+            total,
+            ..
+        } = cx.pool_windows()?;
+        let Some(cn) = dims[1].as_static() else {
+            return fail("its channel dim must be a literal (the indices count it)".into());
+        };
+        let n =
+            match &dims[0] {
+                Dim::Static(n) => b.int(*n as i128),
+                Dim::Named(n) => b.var(n),
+                Dim::Expr(_) => return fail(
+                    "its batch dim is an expression, which `arange` of the indices cannot name yet"
+                        .into(),
+                ),
+            };
+        // The flat NCHW index of every input element, `i64`: a sum of
+        // positions along each axis times the axis's stride.
+        let mut sizes = vec![n, b.int(cn as i128)];
+        sizes.extend(lens.iter().map(|&l| b.int(l)));
+        let mut stride = 1i128;
+        let mut steps = vec![0i128; rank];
+        for a in (0..rank).rev() {
+            steps[a] = stride;
+            stride *= if a == 0 {
+                1
+            } else if a == 1 {
+                cn as i128
+            } else {
+                lens[a - 2]
+            };
+        }
+        let mut flat: Option<Expr> = None;
+        for (a, size) in sizes.into_iter().enumerate() {
+            let line = b.bin(
+                Mul,
+                b.call("arange", vec![size], vec![("dtype", b.var("i64"))]),
+                b.int(steps[a]),
+            );
+            let mut pattern: Vec<Expr> = (0..rank)
+                .map(|_| Expr::Lit(LitValue::Char('x'), span))
+                .collect();
+            pattern[a] = b.int(0);
+            let line = b.call("dimshuffle", vec![line, b.list(pattern)], Vec::new());
+            flat = Some(match flat {
+                None => line,
+                Some(f) => b.bin(Add, f, line),
+            });
+        }
+        let never = b.int(i64::MAX as i128);
+        let padded_flat = b.call(
+            "pad",
+            vec![flat.expect("an axis"), b.ints(plan.pads.clone())],
+            vec![("value", never.clone())],
+        );
+        // The values, checked once and read by name.
+        let values = self.check_expr(&total);
+        if matches!(values, Typed::Poison) {
+            return Err(Refusal::Reported);
+        }
+        let vname = "__tg_vision_max".to_string();
+        let saved_v = self.scope.insert(vname.clone(), values.clone());
+        let m = b.var(&vname);
+        // Each window's first position holding its maximum (or its first NaN):
+        // the least flat index among the hits, padding never one.
+        let picks = offsets
+            .iter()
+            .map(|o| {
+                let xv = plan.view(b, padded.clone(), o);
+                let hit = b.call(
+                    "logical_or",
+                    vec![
+                        b.call("equal", vec![xv.clone(), m.clone()], Vec::new()),
+                        b.call(
+                            "logical_and",
+                            vec![
+                                b.call("is_nan", vec![xv], Vec::new()),
+                                b.call("is_nan", vec![m.clone()], Vec::new()),
+                            ],
+                            Vec::new(),
+                        ),
+                    ],
+                    Vec::new(),
+                );
+                b.call(
+                    "where",
+                    vec![hit, plan.view(b, padded_flat.clone(), o), never.clone()],
+                    Vec::new(),
+                )
+            })
+            .reduce(|a, c| b.call("min", vec![a, c], Vec::new()))
+            .expect("a kernel has a position");
+        // A window of padding alone has no element: -1, as ONNX's reference.
+        let indices = b.call(
+            "where",
+            vec![
+                b.call("equal", vec![picks.clone(), never.clone()], Vec::new()),
+                b.int(-1),
+                picks,
+            ],
+            Vec::new(),
+        );
+        let idx = self.check_expr(&indices);
+        match saved_v {
+            Some(t) => self.scope.insert(vname, t),
+            None => self.scope.remove(&vname),
+        };
+        Ok(vec![values, idx])
     }
 }
 

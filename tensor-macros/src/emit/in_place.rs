@@ -47,45 +47,7 @@ pub fn expand_in_place(
         }
     }
     let updated: Vec<&Param> = f.params.iter().filter(|p| p.mutable).collect();
-    let hidden_name = format_ident!("__tg_{}_update", f.name);
-    let vis: syn::Visibility =
-        syn::parse2(f.vis.to_token_stream()).expect("a visibility re-parses");
-    let cfg_attrs: Vec<syn::Attribute> = f
-        .attrs
-        .iter()
-        .filter(|a| a.path().is_ident("cfg"))
-        .map(|a| syn::parse_quote!(#a))
-        .collect();
-    let mut hidden_attrs = cfg_attrs;
-    hidden_attrs.push(syn::parse_quote!(#[doc(hidden)]));
-    let types: Vec<_> = updated.iter().map(|p| p.ty.clone()).collect();
-    let names: Vec<crate::ast::Expr> = updated
-        .iter()
-        .map(|p| crate::ast::Expr::Var(p.name.clone()))
-        .collect();
-    let (ret, outputs) = if types.len() == 1 {
-        (
-            ReturnType::Single(types[0].clone()),
-            Outputs::Single(names[0].clone()),
-        )
-    } else {
-        (
-            ReturnType::Tuple(types),
-            Outputs::Tuple(names, f.name.span()),
-        )
-    };
-    let hidden = GraphFn {
-        attrs: hidden_attrs,
-        allowed_warnings: f.allowed_warnings.clone(),
-        attr_errors: f.attr_errors.clone(),
-        vis,
-        name: hidden_name.clone(),
-        params: f.params.iter().map(Param::read_only).collect(),
-        ret: Some(ret),
-        lets: f.lets.clone(),
-        outputs,
-        syntax_errors: Vec::new(),
-    };
+    let hidden = hidden_graph(f, &updated);
     let (hidden_code, checked) = expand(&hidden);
 
     // Whether the hidden graph's functions return `Result`: names, or index parameters
@@ -174,6 +136,51 @@ pub fn expand_in_place(
             #(#copy_back)*
             #ok
         }
+    }
+}
+
+/// The hidden graph of in-place graph `f`: its parameters read-only, its `let`s, and as
+/// outputs the final values of the `updated` (`mut`) parameters; named
+/// `__tg_NAME_update`, with `f`'s `cfg` attributes and `#[doc(hidden)]`.
+fn hidden_graph(f: &GraphFn, updated: &[&Param]) -> GraphFn {
+    let hidden_name = format_ident!("__tg_{}_update", f.name);
+    let vis: syn::Visibility =
+        syn::parse2(f.vis.to_token_stream()).expect("a visibility re-parses");
+    let cfg_attrs: Vec<syn::Attribute> = f
+        .attrs
+        .iter()
+        .filter(|a| a.path().is_ident("cfg"))
+        .map(|a| syn::parse_quote!(#a))
+        .collect();
+    let mut hidden_attrs = cfg_attrs;
+    hidden_attrs.push(syn::parse_quote!(#[doc(hidden)]));
+    let types: Vec<_> = updated.iter().map(|p| p.ty.clone()).collect();
+    let names: Vec<crate::ast::Expr> = updated
+        .iter()
+        .map(|p| crate::ast::Expr::Var(p.name.clone()))
+        .collect();
+    let (ret, outputs) = if types.len() == 1 {
+        (
+            ReturnType::Single(types[0].clone()),
+            Outputs::Single(names[0].clone()),
+        )
+    } else {
+        (
+            ReturnType::Tuple(types),
+            Outputs::Tuple(names, f.name.span()),
+        )
+    };
+    GraphFn {
+        attrs: hidden_attrs,
+        allowed_warnings: f.allowed_warnings.clone(),
+        attr_errors: f.attr_errors.clone(),
+        vis,
+        name: hidden_name,
+        params: f.params.iter().map(Param::read_only).collect(),
+        ret: Some(ret),
+        lets: f.lets.clone(),
+        outputs,
+        syntax_errors: Vec::new(),
     }
 }
 

@@ -73,46 +73,7 @@ pub(super) const TASK_ELEMENTS: usize = 1 << 16;
 /// buffer it writes is addressed row by row; with symbolic sizes "large" is decided at
 /// run time.
 pub(super) fn plan_stages(temps: &[Temp], output_lens: &[Size], nests: &[LoopNest]) -> Vec<Stage> {
-    let buffer_len = |b: &BufferRef| match b {
-        BufferRef::Temp(t) => Some(temps[*t].len.clone()),
-        BufferRef::Output(o) => Some(output_lens[*o].clone()),
-        _ => None,
-    };
-    // The elements per row of `buffer` if every operand of `nest` on it is addressed row
-    // by row over `rows`. A ragged flat loop writes rows of its literal block.
-    let row_len = |nest: &LoopNest, buffer: &BufferRef, rows: &Size| -> Option<Size> {
-        let len = buffer_len(buffer)?;
-        let row = match &nest.ragged {
-            Some(total) if *total == len => nest.inner.clone(),
-            Some(_) => return None,
-            None => len.checked_div(rows)?,
-        };
-        // A region of a `pad`/`concat`/`tile` writes from a base: not row by row.
-        // A `gather` reads any row of its data: not row by row either.
-        let row_stride = Offset::size(&row);
-        nest.operands
-            .iter()
-            .enumerate()
-            .filter(|(_, o)| o.buffer == *buffer)
-            .all(|(k, o)| {
-                o.base.is_zero()
-                    && o.outer_strides.first() == Some(&row_stride)
-                    && !nest.gathered(k)
-            })
-            .then_some(row)
-    };
-    let written = |run: &[LoopNest]| -> Vec<BufferRef> {
-        let mut out: Vec<BufferRef> = Vec::new();
-        for nest in run {
-            for o in nest.sink.written() {
-                let b = nest.operands[o].buffer.clone();
-                if !out.contains(&b) {
-                    out.push(b);
-                }
-            }
-        }
-        out
-    };
+    let buffers = BufferLens { temps, output_lens };
     let mut stages = Vec::new();
     let mut start = 0;
     while start < nests.len() {
@@ -137,10 +98,11 @@ pub(super) fn plan_stages(temps: &[Temp], output_lens: &[Size], nests: &[LoopNes
                     .into_iter()
                     .filter(|b| matches!(b, BufferRef::Temp(_)))
                     .collect();
-                if !run
-                    .iter()
-                    .all(|n| temps_written.iter().all(|b| row_len(n, b, rows).is_some()))
-                {
+                if !run.iter().all(|n| {
+                    temps_written
+                        .iter()
+                        .all(|b| buffers.row_len(n, b, rows).is_some())
+                }) {
                     break;
                 }
                 if nests[end].matmul.is_some() {
@@ -177,40 +139,10 @@ pub(super) fn plan_stages(temps: &[Temp], output_lens: &[Size], nests: &[LoopNes
             Some(w) => w >= PARALLEL_MIN_ELEMENTS,
             None => true,
         };
-        let tasks = rows.as_ref().filter(|_| large).and_then(|rows| {
-            let bufs = written(run);
-            let chunked: Option<Vec<(BufferRef, Size)>> = bufs
-                .iter()
-                .map(|b| {
-                    let mut lens = run.iter().map(|n| row_len(n, b, rows));
-                    let first = lens.next()??;
-                    lens.all(|l| l.as_ref() == Some(&first))
-                        .then_some((b.clone(), first))
-                })
-                .collect();
-            let chunked = chunked?;
-            // A buffer with rows of 0 elements cannot be cut into chunks of rows (and
-            // `zip` would stop at it); such a stage runs on one thread.
-            if chunked.iter().any(|(_, row)| row.is_zero()) {
-                return None;
-            }
-            // A product's tasks take whole GEMM blocks (a right operand with batch dims
-            // is packed again by every block; one without is packed once per stage).
-            let least = if run.iter().any(|n| n.matmul.is_some()) {
-                crate::ir::GEMM_BLOCK_ROWS
-            } else {
-                1
-            };
-            let rows_per_task = match (static_work, rows.as_static()) {
-                (Some(w), Some(r)) => Some((TASK_ELEMENTS / (w / r).max(1)).max(least)),
-                _ => None,
-            };
-            Some(Tasks {
-                rows_per_task,
-                work: work.clone(),
-                chunked,
-            })
-        });
+        let tasks = rows
+            .as_ref()
+            .filter(|_| large)
+            .and_then(|rows| run_tasks(&buffers, run, rows, static_work, &work));
         let row_loop = if end - start > 1 || tasks.is_some() {
             rows
         } else {
@@ -226,4 +158,102 @@ pub(super) fn plan_stages(temps: &[Temp], output_lens: &[Size], nests: &[LoopNes
         start = end;
     }
     stages
+}
+
+/// The lengths of a stage's buffers: its temps' and the outputs'.
+struct BufferLens<'a> {
+    temps: &'a [Temp],
+    output_lens: &'a [Size],
+}
+
+impl BufferLens<'_> {
+    fn buffer_len(&self, b: &BufferRef) -> Option<Size> {
+        match b {
+            BufferRef::Temp(t) => Some(self.temps[*t].len.clone()),
+            BufferRef::Output(o) => Some(self.output_lens[*o].clone()),
+            _ => None,
+        }
+    }
+
+    /// The elements per row of `buffer` if every operand of `nest` on it is addressed row
+    /// by row over `rows`. A ragged flat loop writes rows of its literal block.
+    fn row_len(&self, nest: &LoopNest, buffer: &BufferRef, rows: &Size) -> Option<Size> {
+        let len = self.buffer_len(buffer)?;
+        let row = match &nest.ragged {
+            Some(total) if *total == len => nest.inner.clone(),
+            Some(_) => return None,
+            None => len.checked_div(rows)?,
+        };
+        // A region of a `pad`/`concat`/`tile` writes from a base: not row by row.
+        // A `gather` reads any row of its data: not row by row either.
+        let row_stride = Offset::size(&row);
+        nest.operands
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.buffer == *buffer)
+            .all(|(k, o)| {
+                o.base.is_zero()
+                    && o.outer_strides.first() == Some(&row_stride)
+                    && !nest.gathered(k)
+            })
+            .then_some(row)
+    }
+}
+
+/// The buffers a run of nests writes, each once.
+fn written(run: &[LoopNest]) -> Vec<BufferRef> {
+    let mut out: Vec<BufferRef> = Vec::new();
+    for nest in run {
+        for o in nest.sink.written() {
+            let b = nest.operands[o].buffer.clone();
+            if !out.contains(&b) {
+                out.push(b);
+            }
+        }
+    }
+    out
+}
+
+/// The tasks of a large run over `rows` rows: every buffer it writes cut into chunks of
+/// rows (the same row length in every nest), and how many rows a task takes; `None` when
+/// a buffer is not written row by row (or has empty rows): the stage runs on one thread.
+fn run_tasks(
+    buffers: &BufferLens,
+    run: &[LoopNest],
+    rows: &Size,
+    static_work: Option<usize>,
+    work: &[Size],
+) -> Option<Tasks> {
+    let bufs = written(run);
+    let chunked: Option<Vec<(BufferRef, Size)>> = bufs
+        .iter()
+        .map(|b| {
+            let mut lens = run.iter().map(|n| buffers.row_len(n, b, rows));
+            let first = lens.next()??;
+            lens.all(|l| l.as_ref() == Some(&first))
+                .then_some((b.clone(), first))
+        })
+        .collect();
+    let chunked = chunked?;
+    // A buffer with rows of 0 elements cannot be cut into chunks of rows (and
+    // `zip` would stop at it); such a stage runs on one thread.
+    if chunked.iter().any(|(_, row)| row.is_zero()) {
+        return None;
+    }
+    // A product's tasks take whole GEMM blocks (a right operand with batch dims
+    // is packed again by every block; one without is packed once per stage).
+    let least = if run.iter().any(|n| n.matmul.is_some()) {
+        crate::ir::GEMM_BLOCK_ROWS
+    } else {
+        1
+    };
+    let rows_per_task = match (static_work, rows.as_static()) {
+        (Some(w), Some(r)) => Some((TASK_ELEMENTS / (w / r).max(1)).max(least)),
+        _ => None,
+    };
+    Some(Tasks {
+        rows_per_task,
+        work: work.to_vec(),
+        chunked,
+    })
 }
