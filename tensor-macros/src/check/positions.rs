@@ -14,6 +14,15 @@ use crate::ir::{ConstValue, NodeId, NodeKind};
 use crate::ops::TensorOp;
 use crate::shape::Dim;
 
+/// `one_hot`'s named arguments: `depth`, `axis` (with its span), `dtype`, `on`, `off`.
+type OneHotArgs<'e> = (
+    Option<&'e Expr>,
+    (i128, Span),
+    DType,
+    Option<&'e Expr>,
+    Option<&'e Expr>,
+);
+
 impl Checker<'_> {
     /// A row of kind `Position`; `args` are the positional arguments as written.
     pub(super) fn check_position(
@@ -27,36 +36,9 @@ impl Checker<'_> {
         if name == "one_hot" {
             return self.check_one_hot(op, span, args, named);
         }
-        let mut k = 0i128;
-        let mut dtype = None;
-        for n in named {
-            if self.param_spec(op, n).is_none() {
-                return Typed::Poison;
-            }
-            let at = n.value.span();
-            if n.name == "k" {
-                match super::tensor_ops::int_literal(&n.value) {
-                    Some(v) => k = v,
-                    None => {
-                        self.errors.push(
-                            at,
-                            format!(
-                                "`k` of `{name}` is an integer literal (the diagonal's offset)"
-                            ),
-                        );
-                        return Typed::Poison;
-                    }
-                }
-            } else {
-                match super::tensor_ops::dtype_literal(&n.value) {
-                    Some(d) => dtype = Some(d),
-                    None => {
-                        self.errors.push(at, "`dtype` is a dtype, one of `bool`, `u8` … `u64`, `i8` … `i64`, `f16`, `bf16`, `f32`, `f64`");
-                        return Typed::Poison;
-                    }
-                }
-            }
-        }
+        let Some((k, dtype)) = self.position_named_args(op, named) else {
+            return Typed::Poison;
+        };
         match name {
             "arange" => {
                 let [d] = args else {
@@ -107,55 +89,103 @@ impl Checker<'_> {
                     dims,
                 ))
             }
-            _ => {
-                let [x] = args else {
-                    self.errors.push(
-                        span,
-                        format!("`{name}` takes one tensor: `{name}(x, k = 0)`"),
-                    );
-                    return Typed::Poison;
-                };
-                if dtype.is_some() {
-                    self.errors.push(
-                        span,
-                        format!("`{name}` keeps its tensor's dtype: it has no `dtype`"),
-                    );
-                    return Typed::Poison;
+            _ => self.check_triangle(name, span, args, k, dtype),
+        }
+    }
+
+    /// `k` and `dtype` of `arange`, `eye`, `tril`, `triu`; `None` after an error.
+    fn position_named_args(
+        &mut self,
+        op: &'static TensorOp,
+        named: &[NamedArg],
+    ) -> Option<(i128, Option<DType>)> {
+        let name = op.name;
+        let mut k = 0i128;
+        let mut dtype = None;
+        for n in named {
+            self.param_spec(op, n)?;
+            let at = n.value.span();
+            if n.name == "k" {
+                match super::tensor_ops::int_literal(&n.value) {
+                    Some(v) => k = v,
+                    None => {
+                        self.errors.push(
+                            at,
+                            format!(
+                                "`k` of `{name}` is an integer literal (the diagonal's offset)"
+                            ),
+                        );
+                        return None;
+                    }
                 }
-                let Some(x) = self.tensor_arg(name, x) else {
-                    return Typed::Poison;
-                };
-                let dims = self.node(x).dims.clone();
-                if dims.len() < 2 {
-                    self.errors.push(
-                        span,
-                        format!("`{name}` works on the last two axes of a matrix (or a batch of them), and {} has rank {}", type_text(self.node(x).dtype, &dims), dims.len()),
-                    );
-                    return Typed::Poison;
+            } else {
+                match super::tensor_ops::dtype_literal(&n.value) {
+                    Some(d) => dtype = Some(d),
+                    None => {
+                        self.errors.push(at, "`dtype` is a dtype, one of `bool`, `u8` … `u64`, `i8` … `i64`, `f16`, `bf16`, `f32`, `f64`");
+                        return None;
+                    }
                 }
-                // `tril` keeps `col - row <= k`, `triu` keeps `col - row >= k`.
-                let keep = self.diagonal_offset(
-                    &dims,
-                    k,
-                    if name == "tril" {
-                        "less_equal"
-                    } else {
-                        "greater_equal"
-                    },
-                );
-                let xd = self.node(x).dtype;
-                let zero = self.const_of(0, xd);
-                Typed::Strong(self.add(
-                    NodeKind::Select {
-                        cond: keep,
-                        a: x,
-                        b: zero,
-                    },
-                    xd,
-                    dims,
-                ))
             }
         }
+        Some((k, dtype))
+    }
+
+    /// `tril(x, k = 0)` and `triu`: `x` where `col - row <= k` (`>= k`), 0 elsewhere.
+    fn check_triangle(
+        &mut self,
+        name: &'static str,
+        span: Span,
+        args: &[Expr],
+        k: i128,
+        dtype: Option<DType>,
+    ) -> Typed {
+        let [x] = args else {
+            self.errors.push(
+                span,
+                format!("`{name}` takes one tensor: `{name}(x, k = 0)`"),
+            );
+            return Typed::Poison;
+        };
+        if dtype.is_some() {
+            self.errors.push(
+                span,
+                format!("`{name}` keeps its tensor's dtype: it has no `dtype`"),
+            );
+            return Typed::Poison;
+        }
+        let Some(x) = self.tensor_arg(name, x) else {
+            return Typed::Poison;
+        };
+        let dims = self.node(x).dims.clone();
+        if dims.len() < 2 {
+            self.errors.push(
+                span,
+                format!("`{name}` works on the last two axes of a matrix (or a batch of them), and {} has rank {}", type_text(self.node(x).dtype, &dims), dims.len()),
+            );
+            return Typed::Poison;
+        }
+        // `tril` keeps `col - row <= k`, `triu` keeps `col - row >= k`.
+        let keep = self.diagonal_offset(
+            &dims,
+            k,
+            if name == "tril" {
+                "less_equal"
+            } else {
+                "greater_equal"
+            },
+        );
+        let xd = self.node(x).dtype;
+        let zero = self.const_of(0, xd);
+        Typed::Strong(self.add(
+            NodeKind::Select {
+                cond: keep,
+                a: x,
+                b: zero,
+            },
+            xd,
+            dims,
+        ))
     }
 
     /// `one_hot(indices, depth = D, axis = -1, on = 1, off = 0, dtype = f32)`, ONNX
@@ -176,36 +206,9 @@ impl Checker<'_> {
             );
             return Typed::Poison;
         };
-        let mut depth = None;
-        let mut axis = (-1i128, span);
-        let mut dtype = DType::F32;
-        let (mut on, mut off): (Option<&Expr>, Option<&Expr>) = (None, None);
-        for n in named {
-            if self.param_spec(op, n).is_none() {
-                return Typed::Poison;
-            }
-            let at = n.value.span();
-            match n.name.to_string().as_str() {
-                "depth" => depth = Some(&n.value),
-                "axis" => match super::tensor_ops::int_literal(&n.value) {
-                    Some(v) => axis = (v, at),
-                    None => {
-                        self.errors
-                            .push(at, "`axis` of `one_hot` is an integer literal");
-                        return Typed::Poison;
-                    }
-                },
-                "on" => on = Some(&n.value),
-                "off" => off = Some(&n.value),
-                _ => match super::tensor_ops::dtype_literal(&n.value) {
-                    Some(d) => dtype = d,
-                    None => {
-                        self.errors.push(at, "`dtype` is a dtype, one of `bool`, `u8` … `u64`, `i8` … `i64`, `f16`, `bf16`, `f32`, `f64`");
-                        return Typed::Poison;
-                    }
-                },
-            }
-        }
+        let Some((depth, axis, dtype, on, off)) = self.one_hot_named_args(op, span, named) else {
+            return Typed::Poison;
+        };
         let Some(depth) = depth else {
             self.errors.push(span, "`one_hot` needs `depth = …`: the number of classes, a literal or a dim (`one_hot(ids, depth = 10)`)");
             return Typed::Poison;
@@ -244,33 +247,7 @@ impl Checker<'_> {
         let id = self.insert_axis(wide, k);
         // Only a signed index counts from the end: a `u64` above `i64::MAX` is negative as
         // `i64` and matches no position (out of range: a row of `off`, as ONNX).
-        let normalised = if matches!(id_dtype.category(), Category::Uint) {
-            id
-        } else {
-            let depth_value = match d.as_static() {
-                Some(n) => self.const_of(n as i128, DType::I64),
-                None => self.add(
-                    NodeKind::Count {
-                        dims: vec![d.clone()],
-                    },
-                    DType::I64,
-                    Vec::new(),
-                ),
-            };
-            let zero = self.const_of(0, DType::I64);
-            let negative = self.op_node("less", &[id, zero]);
-            let from_end = self.op_node("add", &[id, depth_value]);
-            let id_dims = self.node(id).dims.clone();
-            self.add(
-                NodeKind::Select {
-                    cond: negative,
-                    a: from_end,
-                    b: id,
-                },
-                DType::I64,
-                id_dims,
-            )
-        };
+        let normalised = self.one_hot_index(id, id_dtype, &d);
         let position = self.add(NodeKind::Position { axis: k }, DType::I64, dims.clone());
         let hot = self.op_node("equal", &[position, normalised]);
         let value = |this: &mut Self, e: Option<&Expr>, default: i128| -> Option<NodeId> {
@@ -302,6 +279,79 @@ impl Checker<'_> {
             dtype,
             dims,
         ))
+    }
+
+    /// `depth`, `axis` (with its span), `dtype`, `on` and `off` of `one_hot`; `None` after an
+    /// error.
+    fn one_hot_named_args<'e>(
+        &mut self,
+        op: &'static TensorOp,
+        span: Span,
+        named: &'e [NamedArg],
+    ) -> Option<OneHotArgs<'e>> {
+        let mut depth = None;
+        let mut axis = (-1i128, span);
+        let mut dtype = DType::F32;
+        let (mut on, mut off): (Option<&Expr>, Option<&Expr>) = (None, None);
+        for n in named {
+            self.param_spec(op, n)?;
+            let at = n.value.span();
+            match n.name.to_string().as_str() {
+                "depth" => depth = Some(&n.value),
+                "axis" => match super::tensor_ops::int_literal(&n.value) {
+                    Some(v) => axis = (v, at),
+                    None => {
+                        self.errors
+                            .push(at, "`axis` of `one_hot` is an integer literal");
+                        return None;
+                    }
+                },
+                "on" => on = Some(&n.value),
+                "off" => off = Some(&n.value),
+                _ => match super::tensor_ops::dtype_literal(&n.value) {
+                    Some(d) => dtype = d,
+                    None => {
+                        self.errors.push(at, "`dtype` is a dtype, one of `bool`, `u8` … `u64`, `i8` … `i64`, `f16`, `bf16`, `f32`, `f64`");
+                        return None;
+                    }
+                },
+            }
+        }
+        Some((depth, axis, dtype, on, off))
+    }
+
+    /// The index `id` (`i64`, dtype `id_dtype` before) counted from the end of the new axis
+    /// of `d` when negative; only a signed index counts from the end: a `u64` above
+    /// `i64::MAX` is negative as `i64` and matches no position (out of range: a row of
+    /// `off`, as ONNX).
+    fn one_hot_index(&mut self, id: NodeId, id_dtype: DType, d: &Dim) -> NodeId {
+        if matches!(id_dtype.category(), Category::Uint) {
+            id
+        } else {
+            let depth_value = match d.as_static() {
+                Some(n) => self.const_of(n as i128, DType::I64),
+                None => self.add(
+                    NodeKind::Count {
+                        dims: vec![d.clone()],
+                    },
+                    DType::I64,
+                    Vec::new(),
+                ),
+            };
+            let zero = self.const_of(0, DType::I64);
+            let negative = self.op_node("less", &[id, zero]);
+            let from_end = self.op_node("add", &[id, depth_value]);
+            let id_dims = self.node(id).dims.clone();
+            self.add(
+                NodeKind::Select {
+                    cond: negative,
+                    a: from_end,
+                    b: id,
+                },
+                DType::I64,
+                id_dims,
+            )
+        }
     }
 
     /// `col - row <cmp> k` over `dims` (row and column the last two axes), as `bool`.
