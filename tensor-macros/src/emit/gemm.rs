@@ -97,7 +97,13 @@ pub(super) fn emit_gemm_block(
     let plain = plain_gemm(&ta, &tb, &c);
     let call = match (packed, plain) {
         (true, true) => {
-            quote!(<#c as #p::PlainGemm>::plain_matmul_packed(#a, #a_at, &__tg_packed, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k, #parallel);)
+            // `__tg_packed` is `None` for a stage of one block (`pack_shared_rhs`).
+            quote! {
+                match &__tg_packed {
+                    ::core::option::Option::Some(__tg_pk) => <#c as #p::PlainGemm>::plain_matmul_packed(#a, #a_at, __tg_pk, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k, #parallel),
+                    ::core::option::Option::None => <#c as #p::PlainGemm>::plain_matmul(#a, #a_at, #b, #b_at, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k, #parallel),
+                }
+            }
         }
         (true, false) => {
             quote!(#p::matmul_packed::<#ta, #tb, #c>(#a, #a_at, &__tg_packed, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k, #parallel);)

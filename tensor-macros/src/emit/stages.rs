@@ -47,7 +47,7 @@ pub(super) fn emit_stage(cx: &Emitter<'_>, stage: &crate::ir::Stage) -> TokenStr
     // once for the stage, before its tasks, and shared by every block and task.
     let packed = gemm.is_some_and(|step| step.b.batch_strides.iter().all(Offset::is_zero));
     let prelude = match gemm {
-        Some(step) if packed => pack_shared_rhs(cx, step),
+        Some(step) if packed => pack_shared_rhs(cx, step, &rows_lit),
         _ => TokenStream::new(),
     };
     let block = gemm.map(|step| emit_gemm_block(cx, step, false, packed));
@@ -244,8 +244,17 @@ fn row_local_temps(
 }
 
 /// A product stage's right operand packed once, before the stage's tasks, into
-/// `__tg_packed` (when it has no batch dims of its own: the same for every row).
-fn pack_shared_rhs(cx: &Emitter<'_>, step: &crate::ir::MatMulStep) -> TokenStream {
+/// `__tg_packed` (when it has no batch dims of its own: the same for every row). For
+/// element types with `PlainGemm` entry points, only when the stage has more rows than
+/// one GEMM block (`ir::GEMM_BLOCK_ROWS`): `__tg_packed` is then an `Option`, `None` for
+/// a single block, whose GEMM packs `B` block by block itself, in L2-sized blocks for few
+/// rows (tensor-core gemm/driver.rs `few_rows_blocks`): packed whole, a 768 × 3072 weight
+/// was written to memory and read back for 32 rows of use.
+fn pack_shared_rhs(
+    cx: &Emitter<'_>,
+    step: &crate::ir::MatMulStep,
+    rows: &TokenStream,
+) -> TokenStream {
     let Emitter { rt, kernel, .. } = *cx;
     let p = quote!(#rt::__private);
     let c = storage_type(rt, kernel.temps[step.output].dtype);
@@ -253,17 +262,24 @@ fn pack_shared_rhs(cx: &Emitter<'_>, step: &crate::ir::MatMulStep) -> TokenStrea
     let (b, b_at) = gemm_operand(rt, &step.b, &[], None);
     let ta = operand_storage(cx, &step.a.buffer);
     let tb = operand_storage(cx, &step.b.buffer);
-    let (len, pack) = if plain_gemm(&ta, &tb, &c) {
-        (
-            quote!(<#c as #p::PlainGemm>::plain_pack_rhs_len(#k, #n)),
-            quote!(<#c as #p::PlainGemm>::plain_pack_rhs(#b, #b_at, #k, #n, &mut __tg_pack_buf[..], true)),
-        )
-    } else {
-        (
-            quote!(#p::pack_rhs_len::<#ta, #tb, #c>(#k, #n)),
-            quote!(#p::pack_rhs::<#ta, #tb, #c>(#b, #b_at, #k, #n, &mut __tg_pack_buf[..], true)),
-        )
-    };
+    if plain_gemm(&ta, &tb, &c) {
+        let block_rows = Literal::usize_unsuffixed(crate::ir::GEMM_BLOCK_ROWS);
+        return quote! {
+            let __tg_pack_whole: bool = #rows > #block_rows;
+            let mut __tg_pack_buf = #p::ScratchVec::<<#c as #p::GemmInto<#ta, #tb>>::PackElem>::stale(
+                if __tg_pack_whole { <#c as #p::PlainGemm>::plain_pack_rhs_len(#k, #n) } else { 0 },
+                ::core::default::Default::default(),
+            );
+            let __tg_packed = if __tg_pack_whole {
+                ::core::option::Option::Some(<#c as #p::PlainGemm>::plain_pack_rhs(#b, #b_at, #k, #n, &mut __tg_pack_buf[..], true))
+            } else {
+                ::core::option::Option::None
+            };
+        };
+    }
+    let len = quote!(#p::pack_rhs_len::<#ta, #tb, #c>(#k, #n));
+    let pack =
+        quote!(#p::pack_rhs::<#ta, #tb, #c>(#b, #b_at, #k, #n, &mut __tg_pack_buf[..], true));
     quote! {
         let mut __tg_pack_buf = #p::ScratchVec::<<#c as #p::GemmInto<#ta, #tb>>::PackElem>::stale(
             #len,
