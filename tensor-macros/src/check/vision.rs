@@ -883,6 +883,9 @@ impl Checker<'_> {
                 ],
             )
         };
+        // The expression `derive` expands the op into, when not `expr` (conv on the GEMM
+        // engine: check/conv_gemm.rs).
+        let mut derive_form: Option<Expr> = None;
         let expr = match name {
             "batch_norm" => {
                 let centred = b.bin(Sub, v(0), b.per_channel(v(3), rank));
@@ -1050,10 +1053,27 @@ impl Checker<'_> {
                 plan.open = open;
                 let padded = b.call("pad", vec![v(0), b.ints(plan.pads.clone())], Vec::new());
                 let total = plan.conv_sum(&b, padded, v(1), c, o, g);
-                if nodes.len() == 3 {
-                    b.bin(Add, total, b.per_channel(v(2), rank))
+                let with_bias = |total: Expr| {
+                    if nodes.len() == 3 {
+                        b.bin(Add, total, b.per_channel(v(2), rank))
+                    } else {
+                        total
+                    }
+                };
+                let gemm = super::conv_gemm::ConvPlan {
+                    kernel: &plan.kernel,
+                    strides: &plan.strides,
+                    dilations: &plan.dilations,
+                    pads: &plan.pads,
+                    outs: &plan.outs,
+                    open: &plan.open,
+                    group: g,
+                };
+                if self.conv_on_gemm(nodes[0], nodes[1], &gemm) {
+                    derive_form = Some(with_bias(total));
+                    with_bias(b.var(super::conv_gemm::CONV_NODE_NAME))
                 } else {
-                    total
+                    with_bias(total)
                 }
             }
             "conv_transpose" => {
@@ -1894,9 +1914,11 @@ impl Checker<'_> {
             }
         };
         if let Some(at) = self.expanding.take() {
-            self.expansions.insert(at, expr.clone());
+            let form = derive_form.unwrap_or_else(|| expr.clone());
+            self.expansions.insert(at, form);
         }
         let typed = self.check_expr(&expr);
+        self.scope.remove(super::conv_gemm::CONV_NODE_NAME);
         for (n, old) in names.iter().zip(saved) {
             match old {
                 Some(t) => self.scope.insert(n.clone(), t),
