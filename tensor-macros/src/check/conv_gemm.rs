@@ -23,7 +23,7 @@ pub(super) struct ConvPlan<'p> {
     pub kernel: &'p [i128],
     pub strides: &'p [i128],
     pub dilations: &'p [i128],
-    /// `pad`'s counts for every axis of the input: every begin, then every end.
+    /// `pad`'s counts for every axis of the input: (begin, end) per axis.
     pub pads: &'p [i128],
     pub outs: &'p [i128],
     /// Whether each spatial axis is symbolic.
@@ -63,7 +63,7 @@ impl Checker<'_> {
             kernel,
             strides,
             dilations,
-            pads: pads[2..2 + r].to_vec(),
+            pads: (0..r).map(|a| pads[2 * (a + 2)]).collect(),
             lens,
             outs: outs.clone(),
         };
