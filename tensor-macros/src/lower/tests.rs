@@ -421,3 +421,61 @@ fn region_counts_are_bounded() {
     assert_eq!(k.nests.len(), 27);
     assert!(k.temps.is_empty());
 }
+
+/// A convolution is one product (no einsum per kernel position) whose right operand is the
+/// implicit im2col of the input read in place, and its bias, scale, activation and residual
+/// run in the GEMM's stage, block of rows by block (the product a block temp), for a batch
+/// of one. (A batch of several is not fused: the per-channel operands keep the epilogue's
+/// batch and channel loops apart, NOTES.md "Convolution on the GEMM engine".)
+#[test]
+fn a_convolution_is_one_product_with_its_epilogue_in_its_stage() {
+    let k = kernel(
+        "fn f(x: f32[1, 8, 10, 9], w: f32[16, 8, 3, 3], b: f32[16], s: f32[16, 1, 1], r: f32[1, 16, 10, 9]) -> f32[1, 16, 10, 9] {
+            relu(conv(x, w, b, pads = [1, 1, 1, 1]) * s + r)
+        }",
+    );
+    let products: Vec<&crate::ir::MatMulStep> =
+        k.nests.iter().filter_map(|n| n.matmul.as_ref()).collect();
+    assert_eq!(products.len(), 1, "one product");
+    let step = products[0];
+    let conv = step.conv.as_ref().expect("a convolution's product");
+    assert_eq!(conv.geometry.outs, [10, 9]);
+    assert_eq!(conv.geometry.pads, [1, 1]);
+    assert!(
+        matches!(step.b.buffer, BufferRef::Input(0)),
+        "x read in place"
+    );
+    assert!(
+        matches!(step.a.buffer, BufferRef::Input(1)),
+        "w read in place"
+    );
+    let stage = k
+        .stages
+        .iter()
+        .find(|s| {
+            k.nests[s.first..s.first + s.count]
+                .iter()
+                .any(|n| n.matmul.is_some())
+        })
+        .expect("a stage with the product");
+    assert!(stage.row_loop.is_some() && stage.count >= 2, "{stage:?}");
+    assert!(
+        k.temps[step.output].gemm_block,
+        "the product is a block temp"
+    );
+    // Grouped and depthwise convolutions are products too (of computed operands as well);
+    // f16 keeps the einsum form.
+    for (source, gemm) in [
+        ("fn f(x: f32[2, 6, 7, 7], w: f32[6, 1, 3, 3]) -> f32[2, 6, 5, 5] { conv(x, w, group = 6) }", true),
+        ("fn f(x: f64[1, 4, 9], w: f64[4, 1, 3]) -> f64[1, 4, 7] { conv(x * 2.0, w * 0.5, group = 4) }", true),
+        ("fn f(x: f16[1, 2, 5, 5], w: f16[2, 2, 3, 3]) -> f16[1, 2, 3, 3] { conv(x, w) }", false),
+    ] {
+        let k = kernel(source);
+        let convs = k
+            .nests
+            .iter()
+            .filter(|n| n.matmul.as_ref().is_some_and(|s| s.conv.is_some()))
+            .count();
+        assert_eq!(convs, usize::from(gemm), "{source}");
+    }
+}
