@@ -171,7 +171,7 @@ impl<'a, T> Im2col<'a, T> {
     }
 }
 
-impl<T: Convert<P> + Sync, P: Default> PackSource<P> for Im2col<'_, T> {
+impl<T: Convert<P> + Sync, P: Copy + Default> PackSource<P> for Im2col<'_, T> {
     #[inline]
     fn rows(&self) -> usize {
         self.rows
@@ -203,6 +203,86 @@ impl<T: Convert<P> + Sync, P: Default> PackSource<P> for Im2col<'_, T> {
     /// time: the window's input row is found once, then the positions left of the input,
     /// inside it and right of it are three runs (zeros, a strided copy, zeros).
     fn read_row(&self, i: usize, j0: usize, len: usize, out: &mut [P], step: usize) {
+        self.walk_row(i, (j0, len), |t, run| match run {
+            Run::Zeros(n) => {
+                for u in t..t + n {
+                    put(out, u, step, P::default());
+                }
+            }
+            Run::Copy(src, walk) => {
+                if walk == 1 && step == 1 {
+                    for (d, v) in out[t..t + src.len()].iter_mut().zip(src) {
+                        *d = v.convert();
+                    }
+                } else {
+                    for (u, v) in src.iter().step_by(walk).enumerate() {
+                        put(out, t + u, step, v.convert());
+                    }
+                }
+            }
+        });
+    }
+
+    /// As `read_row`, into `pack_b`'s panels: each run split where a panel ends.
+    fn read_row_panels(
+        &self,
+        i: usize,
+        cols: (usize, usize),
+        nr: usize,
+        out: &mut [P],
+        panel_stride: usize,
+    ) {
+        // Position `t` of the row is `out[(t / nr)·panel_stride + t % nr]`.
+        let at = |t: usize| (t / nr) * panel_stride + t % nr;
+        self.walk_row(i, cols, |mut t, run| {
+            let (mut n, mut src, walk) = match run {
+                Run::Zeros(n) => (n, None, 0),
+                Run::Copy(src, walk) => (src.len().div_ceil(walk), Some(src), walk),
+            };
+            while n > 0 {
+                let m = n.min(nr - t % nr);
+                let d = at(t);
+                match src {
+                    None => out[d..d + m].fill(P::default()),
+                    Some(run) if walk == 1 => {
+                        for (o, v) in out[d..d + m].iter_mut().zip(&run[..m]) {
+                            *o = v.convert();
+                        }
+                    }
+                    Some(run) => {
+                        for (o, v) in out[d..d + m].iter_mut().zip(run.iter().step_by(walk)) {
+                            *o = v.convert();
+                        }
+                    }
+                }
+                src = src.map(|run| &run[(m * walk).min(run.len())..]);
+                (t, n) = (t + m, n - m);
+            }
+        });
+    }
+}
+
+/// A run of positions of an im2col row (`Im2col::walk_row`).
+enum Run<'a, T> {
+    /// This many positions in the padding.
+    Zeros(usize),
+    /// Positions reading `src[0], src[walk], …` (`src` ends at the last one read).
+    Copy(&'a [T], usize),
+}
+
+impl<T> Im2col<'_, T> {
+    /// Walks positions `j0 .. j0 + len` of row `i` as runs, one output row (the last
+    /// spatial axis) at a time, calling `sink(t, run)` for the run starting at the walk's
+    /// `t`-th position. The window's input row is found once
+    /// per output row, and the positions left of the input, inside it and right of it are
+    /// three runs.
+    #[inline(always)]
+    fn walk_row(
+        &self,
+        i: usize,
+        (j0, len): (usize, usize),
+        mut sink: impl FnMut(usize, Run<'_, T>),
+    ) {
         if len == 0 {
             return;
         }
@@ -219,6 +299,7 @@ impl<T: Convert<P> + Sync, P: Default> PackSource<P> for Im2col<'_, T> {
         };
         let top = self.x.lens[2] as isize - 1 - shift[2];
         let end_in = if top < 0 { 0 } else { top as usize / s + 1 };
+        let walk = s as isize * xs;
         let mut t = 0;
         while t < len {
             let run = (o[2] - ox).min(len - t);
@@ -231,43 +312,35 @@ impl<T: Convert<P> + Sync, P: Default> PackSource<P> for Im2col<'_, T> {
             };
             // No position inside the input (`first_in ≥ end_in`): all zeros.
             let hi = hi.max(lo);
-            for u in 0..lo - ox {
-                put(out, t + u, step, P::default());
+            if lo > ox {
+                sink(t, Run::Zeros(lo - ox));
             }
-            if let Some((y0, y1)) = row {
-                if hi > lo {
-                    let base = self.x.offset as isize
-                        + c as isize * self.x.chan_stride
-                        + y0 as isize * self.x.strides[0]
-                        + y1 as isize * self.x.strides[1];
-                    // The input index of `lo` on the last axis is in `0..lens[2]`, as is
-                    // that of `hi - 1`: every index read is inside the box `new` checked.
-                    let x0 = (lo * s) as isize + shift[2];
-                    let start = base + x0 * xs;
-                    let n = hi - lo;
-                    let dst = t + (lo - ox);
-                    if s as isize * xs == 1 {
-                        let src = &self.x.data[start as usize..start as usize + n];
-                        if step == 1 {
-                            for (d, v) in out[dst..dst + n].iter_mut().zip(src) {
-                                *d = v.convert();
-                            }
-                        } else {
-                            for (u, v) in src.iter().enumerate() {
-                                put(out, dst + u, step, v.convert());
-                            }
-                        }
-                    } else {
-                        let walk = s as isize * xs;
-                        for u in 0..n {
-                            let idx = (start + u as isize * walk) as usize;
-                            put(out, dst + u, step, self.x.data[idx].convert());
-                        }
+            if let (Some((y0, y1)), true) = (row, hi > lo) {
+                // Every partial sum lies between the corners of `new`'s box (no overflow).
+                let base = self.x.offset as isize
+                    + c as isize * self.x.chan_stride
+                    + y0 as isize * self.x.strides[0]
+                    + y1 as isize * self.x.strides[1];
+                // The input indices of `lo` and of `hi - 1` on the last axis are in
+                // `0..lens[2]`: every index read is inside the box `new` checked.
+                let first = base + ((lo * s) as isize + shift[2]) * xs;
+                let last = first + (hi - lo - 1) as isize * walk;
+                let dst = t + (lo - ox);
+                if walk > 0 {
+                    sink(
+                        dst,
+                        Run::Copy(&self.x.data[first as usize..=last as usize], walk as usize),
+                    );
+                } else {
+                    // A negative or zero walk (a flipped or broadcast input): one by one.
+                    for u in 0..hi - lo {
+                        let idx = (first + u as isize * walk) as usize;
+                        sink(dst + u, Run::Copy(&self.x.data[idx..=idx], 1));
                     }
                 }
             }
-            for u in hi - ox..run {
-                put(out, t + u, step, P::default());
+            if ox + run > hi {
+                sink(t + (hi - ox), Run::Zeros(ox + run - hi));
             }
             t += run;
             ox += run;
@@ -566,6 +639,20 @@ mod tests {
                 for (j, v) in row.iter().enumerate() {
                     let g: f64 = b.get(i, j);
                     assert_eq!(g.to_bits(), v.to_bits(), "case {n}, ({i}, {j})");
+                }
+            }
+            // And into panels of odd widths, from an odd start (`pack_b`'s order).
+            for nr in [3, 7] {
+                let (j0, len) = (p.min(2), p - p.min(2));
+                let stride = 2 * nr;
+                for i in 0..b.rows() {
+                    let mut panels = vec![f64::NAN; len.div_ceil(nr) * stride];
+                    PackSource::<f64>::read_row_panels(&b, i, (j0, len), nr, &mut panels, stride);
+                    for t in 0..len {
+                        let g: f64 = b.get(i, j0 + t);
+                        let v = panels[(t / nr) * stride + t % nr];
+                        assert_eq!(g.to_bits(), v.to_bits(), "case {n}, nr {nr}, ({i}, {t})");
+                    }
                 }
             }
             // The f32 engine too (tolerance of f32 sums).

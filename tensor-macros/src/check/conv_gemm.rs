@@ -5,7 +5,8 @@
 //! the einsum form, which converts while it materialises); the spatial lengths are
 //! literals (the im2col's window arithmetic runs on literal lengths; a named spatial axis
 //! keeps the einsum form, whose slices make a too-short axis the call's `Err`); every pad
-//! is ≥ 0 (they are virtual, zeros the packer writes). The batch `N` may be named.
+//! is ≥ 0 (they are virtual, zeros the packer writes); not depthwise (`group = C = O`:
+//! its elementwise form is faster, see below). The batch `N` may be named.
 //! The expression form stays the op's expansion for `derive` (check/vision.rs records it),
 //! so gradients come from the einsums' rules; both forms compute the same sums (the
 //! product order differs, so results agree within the sums' rounding).
@@ -55,9 +56,16 @@ impl Checker<'_> {
         ) else {
             return false;
         };
-        let Some(o) = self.node(w).dims[0].as_static() else {
+        let (Some(o), Some(c)) = (self.node(w).dims[0].as_static(), dims[1].as_static()) else {
             return false;
         };
+        // Depthwise (`group = C = O`): the einsum form is one fused elementwise pass over
+        // the k² strided views, each output element a sum of k² products; as a product it
+        // would be a GEMM of one row per group, all packing (measured 12x slower,
+        // BENCHMARKS.md "Vision (issue 31)").
+        if plan.group as usize == c && o == c {
+            return false;
+        }
         let window = ConvGeometry {
             group: plan.group as usize,
             kernel,
