@@ -61,6 +61,19 @@ pub trait ConvGemm: Sized {
     );
 }
 
+/// Bytes of a packed `B` block a convolution's product aims for: half of L2 on the
+/// machines of BENCHMARKS.md (2 MiB), leaving room for the packed weight and the output
+/// tile rows.
+const B_BLOCK_BYTES: usize = 1 << 20;
+
+/// Output positions per product: `B_BLOCK_BYTES` of `k`-long columns of `elem` bytes,
+/// a multiple of 64 (the widest micro-tile is 32), at least 64.
+fn chunk_columns(k: usize, elem: usize) -> usize {
+    (B_BLOCK_BYTES / (k.max(1) * elem))
+        .next_multiple_of(64)
+        .max(64)
+}
+
 macro_rules! conv_gemm {
     ($t:ty, $product:ident) => {
         impl ConvGemm for $t {
@@ -104,11 +117,21 @@ macro_rules! conv_gemm {
                 } else {
                     Options::SINGLE
                 };
-                // Cannot fail: `k` is `C/group · K` on both sides, `ldc = n` and the block
-                // holds exactly `m·n` elements.
                 debug_assert_eq!(k, window.taps() * w_at.col_dims[0]);
-                gemm::$product(&a, &b, block, n, options, &|_: Block<'_, $t>| {})
+                // One product per chunk of output positions, so that the packed `B`
+                // block (`k × chunk`) stays in L2 between its packing and its use.
+                let chunk = chunk_columns(k, core::mem::size_of::<$t>());
+                for j0 in (0..n).step_by(chunk) {
+                    let part = b.columns(j0, chunk);
+                    // Cannot fail: `k` is `C/group · K` on both sides, `ldc = n ≥` the
+                    // chunk's columns, and the block from `j0` holds `(m - 1)·n + chunk`
+                    // elements at least.
+                    gemm::$product(&a, &part, &mut block[j0..], n, options, &|_: Block<
+                        '_,
+                        $t,
+                    >| {})
                     .expect("lowering builds consistent products");
+                }
             }
         }
     };

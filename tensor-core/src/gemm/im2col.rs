@@ -54,7 +54,7 @@ impl ConvWindow {
 
 /// The strided input of one batch element and group: element `(c, y0, y1, y2)` at
 /// `data[offset + c·chan_stride + Σ y_a·strides[a]]`, `c < channels`, `y_a < lens[a]`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Debug)]
 pub struct ConvInput<'a, T> {
     /// The buffer.
     pub data: &'a [T],
@@ -69,6 +69,15 @@ pub struct ConvInput<'a, T> {
     /// Elements between neighbours along each spatial axis.
     pub strides: [isize; SPATIAL],
 }
+
+// Copy whatever `T` is (a derive would ask `T: Copy`): every field is a number or a
+// shared slice.
+impl<T> Clone for ConvInput<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for ConvInput<'_, T> {}
 
 /// Whether the corners of a strided box (extents `dims`, strides `strides`, from
 /// `offset`) lie inside a buffer of `len` elements; an empty box always does. The extreme
@@ -99,6 +108,8 @@ pub struct Im2col<'a, T> {
     w: ConvWindow,
     taps: usize,
     rows: usize,
+    /// The columns `col0 .. col0 + cols` of the whole `C·K × P` matrix (`columns`).
+    col0: usize,
     cols: usize,
 }
 
@@ -144,8 +155,23 @@ impl<'a, T> Im2col<'a, T> {
             w,
             taps,
             rows,
+            col0: 0,
             cols,
         })
+    }
+
+    /// Columns `j0 .. j0 + n` of this matrix (clamped to its columns): the output positions
+    /// of one chunk, so that a product's packed `B` block fits in L2 (conv.rs).
+    pub fn columns(&self, j0: usize, n: usize) -> Self {
+        let j0 = j0.min(self.cols);
+        Im2col {
+            x: self.x,
+            w: self.w,
+            taps: self.taps,
+            rows: self.rows,
+            col0: self.col0 + j0,
+            cols: n.min(self.cols - j0),
+        }
     }
 
     /// Row `i` as `(channel, kernel index per axis)`.
@@ -185,6 +211,7 @@ impl<T: Convert<P> + Sync, P: Copy + Default> PackSource<P> for Im2col<'_, T> {
         let (c, tap) = self.row_at(i);
         let shift = self.shifts(tap);
         let o = &self.w.out;
+        let j = self.col0 + j;
         let pos = [j / (o[1] * o[2]), j / o[2] % o[1], j % o[2]];
         // Every partial sum of the index lies between the corners of `new`'s box, so
         // none overflows.
@@ -233,15 +260,17 @@ impl<T: Convert<P> + Sync, P: Copy + Default> PackSource<P> for Im2col<'_, T> {
         panel_stride: usize,
     ) {
         // Position `t` of the row is `out[(t / nr)·panel_stride + t % nr]`.
-        let at = |t: usize| (t / nr) * panel_stride + t % nr;
-        self.walk_row(i, cols, |mut t, run| {
+        // The runs come in order and cover the row, so a cursor (panel, column in it)
+        // follows them without a division per run.
+        let (mut panel, mut col) = (0usize, 0usize);
+        self.walk_row(i, cols, |_, run| {
             let (mut n, mut src, walk) = match run {
                 Run::Zeros(n) => (n, None, 0),
                 Run::Copy(src, walk) => (src.len().div_ceil(walk), Some(src), walk),
             };
             while n > 0 {
-                let m = n.min(nr - t % nr);
-                let d = at(t);
+                let m = n.min(nr - col);
+                let d = panel * panel_stride + col;
                 match src {
                     None => out[d..d + m].fill(P::default()),
                     Some(run) if walk == 1 => {
@@ -256,7 +285,11 @@ impl<T: Convert<P> + Sync, P: Copy + Default> PackSource<P> for Im2col<'_, T> {
                     }
                 }
                 src = src.map(|run| &run[(m * walk).min(run.len())..]);
-                (t, n) = (t + m, n - m);
+                n -= m;
+                col += m;
+                if col == nr {
+                    (panel, col) = (panel + 1, 0);
+                }
             }
         });
     }
@@ -289,6 +322,7 @@ impl<T> Im2col<'_, T> {
         let (c, tap) = self.row_at(i);
         let shift = self.shifts(tap);
         let o = self.w.out;
+        let j0 = self.col0 + j0;
         let (mut oz, mut oy, mut ox) = (j0 / (o[1] * o[2]), j0 / o[2] % o[1], j0 % o[2]);
         let (s, xs) = (self.w.strides[2], self.x.strides[2]);
         // Output indices along the last axis whose input index is inside `0..lens[2]`.
@@ -655,6 +689,14 @@ mod tests {
                     }
                 }
             }
+            // A window of columns reads the same elements.
+            let part = b.columns(p / 3, p / 2);
+            for i in 0..b.rows() {
+                for j in 0..PackSource::<f64>::cols(&part) {
+                    let (g, v): (f64, f64) = (part.get(i, j), b.get(i, p / 3 + j));
+                    assert_eq!(g.to_bits(), v.to_bits(), "case {n}, columns ({i}, {j})");
+                }
+            }
             // The f32 engine too (tolerance of f32 sums).
             let (x32, w32): (Vec<f32>, Vec<f32>) = (
                 xbuf.iter().map(|&v| v as f32).collect(),
@@ -683,6 +725,56 @@ mod tests {
                 let bound = 1e-5 * (c * k) as f64;
                 assert!((*g as f64 - r).abs() <= bound, "case {n}: {g} vs {r}");
             }
+        }
+    }
+
+    /// The runtime entry (`ConvGemm`) cuts the output positions into chunks when `k` is
+    /// long (here 256 columns of 576 positions) and starts at a row of a larger block:
+    /// the same values as the definition, and nothing outside the call's rows written.
+    #[test]
+    fn conv_gemm_chunks_match_the_definition() {
+        use crate::conv::{ConvGemm, ConvInputAt, ConvWeightAt};
+        let (c, o, lens) = (64, 3, [1, 24, 24]);
+        let win = ConvWindow {
+            kernel: [1, 3, 3],
+            strides: [1, 1, 1],
+            dilations: [1, 1, 1],
+            pads: [0, 1, 1],
+            out: [1, 24, 24],
+        };
+        let x = values(c * 576, 7);
+        let w = values(o * c * 9, 8);
+        let want = reference(&x, (c, lens), &w, o, &win);
+        let p = win.positions();
+        // Rows 1..3 of the weight into rows 1..3 of a 4-row block.
+        let mut out = vec![f64::NAN; 4 * p];
+        f64::conv_gemm(
+            &w,
+            ConvWeightAt {
+                offset: c * 9,
+                row_stride: (c * 9) as isize,
+                col_dims: [c, 1, 3, 3],
+                col_strides: [9, 9, 3, 1],
+            },
+            &x,
+            ConvInputAt {
+                offset: 0,
+                chan_stride: 576,
+                lens,
+                strides: [576, 24, 1],
+            },
+            win,
+            &mut out,
+            p,
+            (2, p, c * 9),
+            false,
+        );
+        assert!(out[..p].iter().chain(&out[3 * p..]).all(|v| v.is_nan()));
+        for (i, (g, r)) in out[p..3 * p].iter().zip(&want[p..]).enumerate() {
+            assert!(
+                (g - r).abs() <= 1e-12 * (1.0 + r.abs()),
+                "element {i}: {g} vs {r}"
+            );
         }
     }
 
