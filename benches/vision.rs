@@ -11,8 +11,14 @@
 //! `CARGO_TARGET_DIR=target/native RUSTFLAGS="-C target-cpu=native" cargo bench --bench
 //! vision` (pin it with `taskset -c 1`); benches/peers/vision_peers.py times ONNX Runtime
 //! on the same inputs. Every graph runs inside a one-thread rayon pool.
-//! `VISION_BENCH=C3,DW,MP,RS` (any subset) picks the groups.
+//! `VISION_BENCH=C3,DW,MP,RS` (any subset) picks the groups. Timed by this process's CPU
+//! time (benches/cpu_time.rs: the machine is shared, and time spent descheduled is left
+//! out; vision_peers.py's `--cpu` measures ONNX Runtime the same way).
 
+#[path = "cpu_time.rs"]
+mod cpu_time;
+
+use cpu_time::CpuTime;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use tensorgraph::prelude::*;
@@ -58,7 +64,7 @@ fn sum(v: &[f32]) -> f64 {
     v.iter().map(|&x| x as f64).sum()
 }
 
-fn bench_conv(c: &mut Criterion) {
+fn bench_conv(c: &mut Criterion<CpuTime>) {
     let pool = one_thread();
     if wanted("C3") {
         let x = Tensor::from_vec(values(64 * 56 * 56, 1, 1.0)).unwrap();
@@ -89,7 +95,7 @@ fn bench_conv(c: &mut Criterion) {
 }
 
 /// A copy of `bytes / 4` floats: the machine's bandwidth in the same run.
-fn copy_bound(g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>, n: usize) {
+fn copy_bound(g: &mut criterion::BenchmarkGroup<'_, CpuTime>, n: usize) {
     let src = values(n, 9, 1.0);
     let mut dst = vec![0.0f32; n];
     g.bench_function("copy of the input (bandwidth)", |bch| {
@@ -97,7 +103,7 @@ fn copy_bound(g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::Wall
     });
 }
 
-fn bench_memory_bound(c: &mut Criterion) {
+fn bench_memory_bound(c: &mut Criterion<CpuTime>) {
     let pool = one_thread();
     if wanted("MP") {
         let x = Tensor::from_vec(values(64 * 112 * 112, 1, 1.0)).unwrap();
@@ -125,5 +131,9 @@ fn bench_memory_bound(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench_conv, bench_memory_bound);
+criterion_group! {
+    name = benches;
+    config = Criterion::default().with_measurement(CpuTime);
+    targets = bench_conv, bench_memory_bound
+}
 criterion_main!(benches);

@@ -109,6 +109,7 @@ def main():
     ap.add_argument("--core", default="1")
     ap.add_argument("--secs", type=float, default=5.0)
     ap.add_argument("--only", default="", help="workloads, comma-separated (C3,DW,MP,RS,RB)")
+    ap.add_argument("--cpu", action="store_true", help="CPU time per call (peers.py PEERS_CPU=1), as benches/vision.rs")
     args = ap.parse_args()
     only = [w for w in args.only.split(",") if w]
     if args.worker:
@@ -116,6 +117,8 @@ def main():
         return
     env = dict(os.environ)
     env.update(ENV_ONE_THREAD)
+    if args.cpu:
+        env["PEERS_CPU"] = "1"
     cmd = ["taskset", "-c", args.core, sys.executable, os.path.abspath(__file__), "--worker", "--secs", str(args.secs)]
     if only:
         cmd += ["--only", ",".join(only)]
