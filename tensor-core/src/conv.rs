@@ -63,8 +63,8 @@ pub trait ConvGemm: Sized {
 
 /// Bytes of a packed `B` block a convolution's product aims for: half of L2 on the
 /// machines of BENCHMARKS.md (2 MiB), leaving room for the packed weight and the output
-/// tile rows.
-const B_BLOCK_BYTES: usize = 1 << 20;
+/// tile rows. Under Miri 4 KiB, so that the tests' small products still cross chunks.
+const B_BLOCK_BYTES: usize = if cfg!(miri) { 1 << 12 } else { 1 << 20 };
 
 /// Output positions per product: `B_BLOCK_BYTES` of `k`-long columns of `elem` bytes,
 /// a multiple of 64 (the widest micro-tile is 32), at least 64.
@@ -72,6 +72,19 @@ fn chunk_columns(k: usize, elem: usize) -> usize {
     (B_BLOCK_BYTES / (k.max(1) * elem))
         .next_multiple_of(64)
         .max(64)
+}
+
+/// Whether a weight row's axes `[C, k0, k1, k2]` are row-major and contiguous (axes of
+/// length 1 aside): the row is then `k` consecutive elements.
+fn contiguous(dims: [usize; 4], strides: [isize; 4]) -> bool {
+    let mut expect = 1isize;
+    for a in (0..4).rev() {
+        if dims[a] != 1 && strides[a] != expect {
+            return false;
+        }
+        expect = expect.saturating_mul(dims[a] as isize);
+    }
+    true
 }
 
 macro_rules! conv_gemm {
@@ -118,6 +131,11 @@ macro_rules! conv_gemm {
                     Options::SINGLE
                 };
                 debug_assert_eq!(k, window.taps() * w_at.col_dims[0]);
+                // A weight whose rows are contiguous (every graph's, unless pitched) is a
+                // plain matrix: `MatRef`'s panel packing is the engine's fastest.
+                let flat = contiguous(w_at.col_dims, w_at.col_strides)
+                    .then(|| gemm::MatRef::new(w, m, k, w_at.row_stride, 1, w_at.offset))
+                    .and_then(Result::ok);
                 // One product per chunk of output positions, so that the packed `B`
                 // block (`k × chunk`) stays in L2 between its packing and its use.
                 let chunk = chunk_columns(k, core::mem::size_of::<$t>());
@@ -126,10 +144,12 @@ macro_rules! conv_gemm {
                     // Cannot fail: `k` is `C/group · K` on both sides, `ldc = n ≥` the
                     // chunk's columns, and the block from `j0` holds `(m - 1)·n + chunk`
                     // elements at least.
-                    gemm::$product(&a, &part, &mut block[j0..], n, options, &|_: Block<
-                        '_,
-                        $t,
-                    >| {})
+                    let c = &mut block[j0..];
+                    let none = &|_: Block<'_, $t>| {};
+                    match &flat {
+                        Some(a) => gemm::$product(a, &part, c, n, options, none),
+                        None => gemm::$product(&a, &part, c, n, options, none),
+                    }
                     .expect("lowering builds consistent products");
                 }
             }
