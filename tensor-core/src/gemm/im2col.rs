@@ -453,8 +453,8 @@ impl<'a, T> ConvWeights<'a, T> {
     #[inline(always)]
     fn index(&self, i: usize, at: [usize; 4]) -> usize {
         let mut idx = self.offset as isize + i as isize * self.row_stride;
-        for a in 0..4 {
-            idx += at[a] as isize * self.strides[a];
+        for (&t, &s) in at.iter().zip(&self.strides) {
+            idx += t as isize * s;
         }
         idx as usize
     }
