@@ -14,6 +14,18 @@ fn kernel(source: &str) -> Kernel {
     lower_graph(&graph)
 }
 
+/// The stage of `k` that holds its product.
+fn product_stage(k: &Kernel) -> &crate::ir::Stage {
+    k.stages
+        .iter()
+        .find(|s| {
+            k.nests[s.first..s.first + s.count]
+                .iter()
+                .any(|n| n.matmul.is_some())
+        })
+        .expect("a stage with the product")
+}
+
 #[test]
 fn products_run_with_their_prologue_and_epilogue_in_one_stage() {
     let k = kernel(
@@ -21,15 +33,7 @@ fn products_run_with_their_prologue_and_epilogue_in_one_stage() {
             gelu(layer_norm(x, g, b) @ w + c)
         }",
     );
-    let stage = k
-        .stages
-        .iter()
-        .find(|s| {
-            k.nests[s.first..s.first + s.count]
-                .iter()
-                .any(|n| n.matmul.is_some())
-        })
-        .expect("a stage with the product");
+    let stage = product_stage(&k);
     // Layer norm's nests before the product, the epilogue after it, in one row loop.
     assert!(stage.row_loop.is_some() && stage.count >= 3, "{stage:?}");
     let step = k.nests[stage.first..stage.first + stage.count]
@@ -449,15 +453,7 @@ fn a_convolution_is_one_product_with_its_epilogue_in_its_stage() {
         matches!(step.a.buffer, BufferRef::Input(1)),
         "w read in place"
     );
-    let stage = k
-        .stages
-        .iter()
-        .find(|s| {
-            k.nests[s.first..s.first + s.count]
-                .iter()
-                .any(|n| n.matmul.is_some())
-        })
-        .expect("a stage with the product");
+    let stage = product_stage(&k);
     assert!(stage.row_loop.is_some() && stage.count >= 2, "{stage:?}");
     assert!(
         k.temps[step.output].gemm_block,
