@@ -522,3 +522,49 @@ fn row_strided_output_of_a_graph_with_only_rank_1_inputs() {
     outer_into(&a, &b, wide.slice_mut(s![.., 2..5])).unwrap();
     written_block(&wide, 2, 3, want.as_slice(), -1.0, "outer");
 }
+
+graph! {
+    fn conv_rows(x: f32[N, 2, 5, 6], w: f32[3, 2, 3, 3], b: f32[3]) -> f32[N, 3, 5, 6] {
+        relu(conv(x, w, b, pads = [1, 1, 1, 1]))
+    }
+}
+
+/// A row-strided input to `conv` on the GEMM engine (the last axis a column block of a
+/// wider array: the pitched kernel's symbolic strides reach the implicit im2col) against
+/// the convolution written out in f64.
+#[test]
+fn row_strided_inputs_to_conv_run_in_place() {
+    use ndarray::Array4;
+    let n = 2;
+    let xa = Array4::from_shape_fn((n, 2, 5, 9), |(a, c, h, w)| {
+        ((a * 131 + c * 31 + h * 7 + w * 3) % 53) as f32 * 0.1 - 2.5
+    });
+    let x = xa.slice(s![.., .., .., 2..8]);
+    assert!(!x.is_standard_layout());
+    let w: Vec<f32> = (0..54)
+        .map(|i| ((i * 17) % 23) as f32 * 0.05 - 0.5)
+        .collect();
+    let b = [0.25f32, -0.5, 0.0];
+    let y = conv_rows(x, &w[..], &b[..]).unwrap();
+    let mut want = Vec::new();
+    for a in 0..n {
+        for o in 0..3 {
+            for i in 0..5 {
+                for j in 0..6 {
+                    let mut acc = b[o] as f64;
+                    for c in 0..2 {
+                        for (u, v) in (0..3).flat_map(|u| (0..3).map(move |v| (u, v))) {
+                            let (r, q) = (i as isize + u as isize - 1, j as isize + v as isize - 1);
+                            if (0..5).contains(&r) && (0..6).contains(&q) {
+                                acc += x[[a, c, r as usize, q as usize]] as f64
+                                    * w[((o * 2 + c) * 3 + u) * 3 + v] as f64;
+                            }
+                        }
+                    }
+                    want.push(acc.max(0.0) as f32);
+                }
+            }
+        }
+    }
+    close(y.as_slice(), &want, "pitched conv");
+}

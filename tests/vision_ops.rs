@@ -1858,3 +1858,122 @@ fn conv_and_pools_over_named_spatial_dims() {
         assert_close(&format!("1-D named {l}"), y.as_slice(), &want, 1e-12);
     }
 }
+
+graph! {
+    fn conv_bn_relu_res(x: f32[1, 8, 9, 11], w: f32[12, 8, 3, 3], b: f32[12], s: f32[12], t: f32[12], m: f32[12], v: f32[12], r: f32[1, 12, 9, 11]) -> f32[1, 12, 9, 11] {
+        relu(batch_norm(conv(x, w, b, pads = [1, 1, 1, 1]), s, t, m, v) + r)
+    }
+    fn conv3d_computed(x: f64[2, 4, 5, 6, 7], w: f64[6, 2, 2, 3, 2]) -> f64[2, 6, 3, 3, 3] {
+        conv(x * 2.0, w - 1.0, group = 2, strides = [2, 1, 3], dilations = [1, 2, 1], pads = [1, 0, 2, 0, 1, 1])
+    }
+    fn depthwise_strided(x: f32[1, 5, 9, 8], w: f32[5, 1, 3, 3]) -> f32[1, 5, 5, 4] {
+        conv(x, w, group = 5, strides = [2, 2], pads = [1, 1, 1, 1])
+    }
+    fn conv_nonfinite(x: f64[2, 3, 6, 5], w: f64[4, 3, 3, 3]) -> f64[2, 4, 6, 5] {
+        conv(x, w, pads = [1, 1, 1, 1])
+    }
+}
+
+/// `conv` on the GEMM engine (implicit im2col, issue 31 item 2) with its epilogue fused
+/// (bias, batch norm, relu, residual), 3-D with strides, dilations, uneven pads, groups and
+/// computed operands, depthwise with a stride, and NaN/inf inputs, against `conv_ref`.
+#[test]
+fn conv_on_the_gemm_engine_as_onnx() {
+    let x = f32s(&data(8 * 99));
+    let w = f32s(&data(12 * 72).iter().map(|v| v * 0.1).collect::<Vec<_>>());
+    let ch = |k: usize| f32s(&data(12 + k)[k..]);
+    let (b, s, t_, m) = (ch(1), ch(2), ch(3), ch(4));
+    let v: Vec<f32> = ch(5).iter().map(|x| x.abs() + 0.5).collect();
+    let r = f32s(&data(12 * 99)[..].iter().rev().copied().collect::<Vec<_>>());
+    let y = conv_bn_relu_res(
+        &t(&x),
+        &t(&w),
+        &t(&b),
+        &t(&s),
+        &t(&t_),
+        &t(&m),
+        &t(&v),
+        &t(&r),
+    );
+    let (conv, _) = conv_ref(
+        &wide(&x),
+        &[1, 8, 9, 11],
+        &wide(&w),
+        &[12, 8, 3, 3],
+        Some(&wide(&b)),
+        &[1, 1],
+        &[1, 1, 1, 1],
+        &[1, 1],
+        1,
+    );
+    let want: Vec<f64> = conv
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            let o = i / 99;
+            let bn = (c - m[o] as f64) / (v[o] as f64 + 1e-5).sqrt() * s[o] as f64 + t_[o] as f64;
+            (bn + r[i] as f64).max(0.0)
+        })
+        .collect();
+    assert_close("conv-bn-relu-residual", &wide(y.as_slice()), &want, 1e-5);
+
+    let x = data(2 * 4 * 210);
+    let w = data(6 * 24);
+    let y = conv3d_computed(&t(&x), &t(&w));
+    let x2: Vec<f64> = x.iter().map(|v| v * 2.0).collect();
+    let w1: Vec<f64> = w.iter().map(|v| v - 1.0).collect();
+    let (want, od) = conv_ref(
+        &x2,
+        &[2, 4, 5, 6, 7],
+        &w1,
+        &[6, 2, 2, 3, 2],
+        None,
+        &[2, 1, 3],
+        &[1, 0, 2, 0, 1, 1],
+        &[1, 2, 1],
+        2,
+    );
+    assert_eq!(od, [2, 6, 3, 3, 3]);
+    assert_close("3-D grouped", y.as_slice(), &want, 1e-12);
+
+    let x = f32s(&data(5 * 72));
+    let w = f32s(&data(45));
+    let y = depthwise_strided(&t(&x), &t(&w));
+    let (want, _) = conv_ref(
+        &wide(&x),
+        &[1, 5, 9, 8],
+        &wide(&w),
+        &[5, 1, 3, 3],
+        None,
+        &[2, 2],
+        &[1, 1, 1, 1],
+        &[1, 1],
+        5,
+    );
+    assert_close("depthwise strided", &wide(y.as_slice()), &want, 1e-5);
+
+    // NaN and ±inf in the input, at corners (read by padded windows) and inside.
+    let mut x = data(180);
+    for (i, v) in [
+        (0, f64::NAN),
+        (29, f64::INFINITY),
+        (77, f64::NEG_INFINITY),
+        (179, f64::NAN),
+    ] {
+        x[i] = v;
+    }
+    let w = data(108);
+    let y = conv_nonfinite(&t(&x), &t(&w));
+    let (want, _) = conv_ref(
+        &x,
+        &[2, 3, 6, 5],
+        &w,
+        &[4, 3, 3, 3],
+        None,
+        &[1, 1],
+        &[1, 1, 1, 1],
+        &[1, 1],
+        1,
+    );
+    assert_close("non-finite inputs", y.as_slice(), &want, 1e-12);
+}

@@ -11,6 +11,7 @@ pub mod args;
 pub mod attention;
 pub mod bind;
 pub mod cast;
+pub mod conv;
 pub mod dtype;
 pub mod error;
 pub mod functions;
@@ -81,8 +82,10 @@ pub mod __private {
         entry_error, ArgShape, DeclDim, DimExpr, DimOp, EntryError, GraphSignature, ParamSig,
     };
     pub use crate::cast::CastTo;
+    pub use crate::conv::{ConvGemm, ConvInputAt, ConvWeightAt};
     pub use crate::dtype::{bf16, f16, Element};
     pub use crate::error::ShapeError;
+    pub use crate::gemm::ConvWindow;
     pub use crate::indexing::{gather_nd, scatter_elements, scatter_nd, ScatterReduction};
     pub use crate::lanes::{
         cast, group_values, load, load_strided, load_strided_back, prefetch_chunk, store,

@@ -102,6 +102,7 @@ pub fn type_text(dtype: DType, dims: &[Dim]) -> String {
 
 mod attention;
 mod composites;
+mod conv_gemm;
 mod einsum;
 mod indexing;
 mod losses;

@@ -126,6 +126,15 @@ pub enum NodeKind {
         a: NodeId,
         b: NodeId,
     },
+    /// `conv(x, w)` on the GEMM engine (check/conv_gemm.rs): `x` `[N, C, spatial…]`, `w`
+    /// `[O, C / group, k…]`, the node `[N, O, out…]` in their float dtype (f32 or f64).
+    /// Lowered to a product per batch element and group whose right operand is the
+    /// implicit im2col of `x` (lower/products.rs `lower_conv`).
+    Conv {
+        x: NodeId,
+        w: NodeId,
+        window: ConvGeometry,
+    },
     /// Data reorganisation (`slice`, `flip`, `pad`, `tile`, `concat`): output axis `k`
     /// reads its inputs' axis `k` through `axes[k]`. No buffer of its own: each consumer
     /// reads the inputs through the index map (see `lower`).
@@ -782,6 +791,34 @@ pub struct MatMulStep {
     pub m: Size,
     pub n: Size,
     pub k: Size,
+    /// Set for a convolution: `b` is read as an implicit im2col, `a` as a weight.
+    pub conv: Option<ConvStep>,
+}
+
+/// The window of a [`NodeKind::Conv`] per spatial axis (literal sizes; `pads` are the
+/// beginning's, the end's are implied by `outs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConvGeometry {
+    pub group: usize,
+    pub kernel: Vec<usize>,
+    pub strides: Vec<usize>,
+    pub dilations: Vec<usize>,
+    pub pads: Vec<usize>,
+    pub lens: Vec<usize>,
+    pub outs: Vec<usize>,
+}
+
+/// A convolution's product (`MatMulStep::conv`): `a` is the weight of a group (`[O/g,
+/// C/g·K]` through the weight's strides below), `b` the input of a batch element and group
+/// read as its implicit im2col (`row_stride` the channel stride; its windows per spatial
+/// axis through `x_strides`).
+#[derive(Clone, Debug)]
+pub struct ConvStep {
+    pub geometry: ConvGeometry,
+    /// The weight's strides along `[C/g, k…]`.
+    pub w_col_strides: Vec<Offset>,
+    /// The input's strides along its spatial axes.
+    pub x_strides: Vec<Offset>,
 }
 
 /// How a GEMM operand is read: element `(batch…, row, col)` is at `base + Σ batch ×

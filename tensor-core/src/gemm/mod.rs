@@ -26,6 +26,7 @@ mod avx512;
 mod driver;
 mod epilogue;
 mod few_rows;
+mod im2col;
 mod isa;
 mod kernel;
 mod pack;
@@ -42,6 +43,7 @@ mod tests;
 use core::fmt;
 
 pub use epilogue::Block;
+pub use im2col::{ConvInput, ConvWeights, ConvWindow, Im2col, SPATIAL};
 pub use isa::{kernel_name_f32, kernel_name_f64, GEMM_ISA_ENV};
 pub use packed::PackedB;
 pub use source::{Convert, FnSource, MatRef, PackSource};

@@ -42,15 +42,17 @@ pub(super) fn pack_b<P: Copy + Default, S: PackSource<P>>(
     out: &mut [P],
 ) {
     let panels = nb.div_ceil(nr);
+    if panels == 0 {
+        return;
+    }
     let out = &mut out[..panels * kb * nr];
     let cols = |q: usize| nr.min(nb - q * nr);
     if src.rows_are_contiguous() {
         for p in 0..kb {
-            for q in 0..panels {
-                let step = &mut out[(q * kb + p) * nr..(q * kb + p + 1) * nr];
-                src.read_row(p0 + p, j0 + q * nr, cols(q), step, 1);
-                step[cols(q)..].fill(P::default());
-            }
+            src.read_row_panels(p0 + p, (j0, nb), nr, &mut out[p * nr..], kb * nr);
+            let last = panels - 1;
+            let step = &mut out[(last * kb + p) * nr..(last * kb + p + 1) * nr];
+            step[cols(last)..].fill(P::default());
         }
     } else {
         for (q, panel) in out.chunks_exact_mut(kb * nr).enumerate() {

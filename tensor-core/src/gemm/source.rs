@@ -105,6 +105,26 @@ pub trait PackSource<P>: Sync {
         }
     }
 
+    /// Writes elements `(i, j0 + t)` for `t < len` to `out[(t / nr)·panel_stride + t % nr]`:
+    /// one row across consecutive `nr`-wide panels, the order `pack_b` packs a row-major
+    /// `B` in. The default reads each panel's run with [`read_row`](PackSource::read_row);
+    /// a source whose position arithmetic is costly per call overrides it (the implicit
+    /// im2col finds each element's window once per row, not once per panel).
+    #[inline]
+    fn read_row_panels(
+        &self,
+        i: usize,
+        (j0, len): (usize, usize),
+        nr: usize,
+        out: &mut [P],
+        panel_stride: usize,
+    ) {
+        for q in 0..len.div_ceil(nr) {
+            let cols = nr.min(len - q * nr);
+            self.read_row(i, j0 + q * nr, cols, &mut out[q * panel_stride..], 1);
+        }
+    }
+
     /// Whether runs along a row are cheaper to read than runs down a column (true for
     /// row-major data).
     #[inline]
@@ -178,6 +198,17 @@ impl<P, S: PackSource<P> + ?Sized> PackSource<P> for &S {
     #[inline]
     fn read_col(&self, i0: usize, j: usize, len: usize, out: &mut [P], step: usize) {
         (**self).read_col(i0, j, len, out, step)
+    }
+    #[inline]
+    fn read_row_panels(
+        &self,
+        i: usize,
+        cols: (usize, usize),
+        nr: usize,
+        out: &mut [P],
+        panel_stride: usize,
+    ) {
+        (**self).read_row_panels(i, cols, nr, out, panel_stride)
     }
     #[inline]
     fn rows_are_contiguous(&self) -> bool {
@@ -608,6 +639,18 @@ impl<P, S: PackSource<P>> PackSource<P> for RowRange<'_, S> {
     #[inline]
     fn read_col(&self, i0: usize, j: usize, len: usize, out: &mut [P], step: usize) {
         self.src.read_col(self.row0 + i0, j, len, out, step)
+    }
+    #[inline]
+    fn read_row_panels(
+        &self,
+        i: usize,
+        cols: (usize, usize),
+        nr: usize,
+        out: &mut [P],
+        panel_stride: usize,
+    ) {
+        self.src
+            .read_row_panels(self.row0 + i, cols, nr, out, panel_stride)
     }
     #[inline]
     fn rows_are_contiguous(&self) -> bool {

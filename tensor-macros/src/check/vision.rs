@@ -827,19 +827,46 @@ impl Vision<'_> {
         ))
     }
 
-    /// `conv`: the operands' and attributes' checks, the pads (given or `auto_pad`'s) and the
-    /// windows; the lowering itself is `Windows::conv_sum` (one term per kernel position, a
-    /// strided view of the padded input times the weight at that position: elementwise when
-    /// depthwise, an `einsum` per group otherwise, summed), plus the bias.
+    /// `conv`'s expression: `Windows::conv_sum` (one term per kernel position, a strided
+    /// view of the padded input times the weight at that position: elementwise when
+    /// depthwise, an `einsum` per group otherwise, summed), plus the bias. The form the
+    /// op is computed as when not on the GEMM engine (`Checker::conv_parts`), and always
+    /// its expansion for `derive`.
     fn conv(&self) -> Result<Expr, Refusal> {
+        let (plan, c, o, g) = self.conv_windows()?;
+        Ok(self.conv_sum_form(&plan, c, o, g))
+    }
+
+    /// [`conv`](Vision::conv)'s einsum form of the planned windows.
+    fn conv_sum_form(&self, plan: &Windows, c: i128, o: i128, g: i128) -> Expr {
+        let b = &self.b;
+        let padded = b.call(
+            "pad",
+            vec![self.v(0), b.ints(plan.pads.clone())],
+            Vec::new(),
+        );
+        self.conv_with_bias(plan.conv_sum(b, padded, self.v(1), c, o, g))
+    }
+
+    /// `total` plus `conv`'s bias, when it has one.
+    fn conv_with_bias(&self, total: Expr) -> Expr {
+        if self.nodes.len() == 3 {
+            self.b
+                .bin(Add, total, self.b.per_channel(self.v(2), self.rank))
+        } else {
+            total
+        }
+    }
+
+    /// `conv`: the operands' and attributes' checks, the pads (given or `auto_pad`'s) and the
+    /// windows, with the channels `c`, the outputs `o` and the `group`.
+    fn conv_windows(&self) -> Result<(Windows, i128, i128, i128), Refusal> {
         let name = self.name;
         let rank = self.rank;
         let xd = self.xd;
-        let b = &self.b;
         let dims = self.dims;
         let nodes = self.nodes;
         let auto_pad = self.args.auto_pad;
-        let v = |k: usize| self.v(k);
         let list = |key: &str| self.args.list(key);
         let int = |key: &str| self.args.int(key);
         if !(3..=5).contains(&rank) {
@@ -915,13 +942,7 @@ impl Vision<'_> {
             Err(why) => return fail(why),
         };
         plan.open = open;
-        let padded = b.call("pad", vec![v(0), b.ints(plan.pads.clone())], Vec::new());
-        let total = plan.conv_sum(b, padded, v(1), c, o, g);
-        Ok(if nodes.len() == 3 {
-            b.bin(Add, total, b.per_channel(v(2), rank))
-        } else {
-            total
-        })
+        Ok((plan, c, o, g))
     }
 
     /// `conv_transpose`'s checks, pads and output lengths (ONNX's rules; see `TransposedConv`).
@@ -1777,6 +1798,7 @@ impl Checker<'_> {
             spatial: (2..rank as i128).collect(),
         };
         let parts = match name {
+            "conv" => self.conv_parts(&cx),
             "resize" => self.resize(&cx),
             "max_pool_with_indices" => self.max_pool_with_indices(&cx),
             _ => cx.build().map(|expr| {
@@ -2026,6 +2048,35 @@ impl Checker<'_> {
             },
         }
         Some(())
+    }
+
+    /// `conv`: on the GEMM engine when check/conv_gemm.rs's rules allow it (its node, bound
+    /// to `CONV_NODE_NAME`, plus the bias is what the op computes), else the einsum form
+    /// (`Vision::conv`); the einsum form is `derive`'s expansion either way.
+    fn conv_parts(&mut self, cx: &Vision) -> Result<Vec<Typed>, Refusal> {
+        use super::conv_gemm::{ConvPlan, CONV_NODE_NAME};
+        let (plan, c, o, g) = cx.conv_windows()?;
+        let einsum_form = cx.conv_sum_form(&plan, c, o, g);
+        let gemm = ConvPlan {
+            kernel: &plan.kernel,
+            strides: &plan.strides,
+            dilations: &plan.dilations,
+            pads: &plan.pads,
+            outs: &plan.outs,
+            open: &plan.open,
+            group: g,
+        };
+        let expr = if self.conv_on_gemm(cx.nodes[0], cx.nodes[1], &gemm) {
+            cx.conv_with_bias(cx.b.var(CONV_NODE_NAME))
+        } else {
+            einsum_form.clone()
+        };
+        if let Some(at) = self.expanding.take() {
+            self.expansions.insert(at, einsum_form);
+        }
+        let typed = self.check_expr(&expr);
+        self.scope.remove(CONV_NODE_NAME);
+        Ok(vec![typed])
     }
 
     /// `resize`: per resized axis (the last first) the phases of its taps (`resize_taps`,

@@ -61,7 +61,7 @@ pub(super) fn emit_gemm_block(
     let Emitter { rt, kernel, .. } = *cx;
     let p = quote!(#rt::__private);
     let c = storage_type(rt, kernel.temps[step.output].dtype);
-    let (m, n, k) = (size_expr(&step.m), size_expr(&step.n), size_expr(&step.k));
+    let (n, k) = (size_expr(&step.n), size_expr(&step.k));
     // The batch counters from the flat batch index, innermost dim last.
     let counters: Vec<proc_macro2::Ident> = (0..step.batch.len())
         .map(|i| format_ident!("__tg_b{}", i))
@@ -86,14 +86,13 @@ pub(super) fn emit_gemm_block(
         gemm_operand(rt, &step.a, &counters, Some(&quote!(__tg_i)))
     };
     let (b, b_at) = gemm_operand(rt, &step.b, &counters, None);
+    if let Some(conv) = &step.conv {
+        let call = conv_call(cx, step, conv, (&a, &a_at), (&b, &b_at), parallel);
+        return block_loop(step, &decompose, call);
+    }
     let ta = operand_storage(cx, &step.a.buffer);
     let tb = operand_storage(cx, &step.b.buffer);
-    // The product's temp, or the output it is written into directly (`into_output`: the
-    // same dtype and layout, checked by lowering).
-    let out = match step.into_output {
-        Some(o) => output_slice(o),
-        None => temp_vec(step.output),
-    };
+    let out = product_out(step);
     let plain = plain_gemm(&ta, &tb, &c);
     let call = match (packed, plain) {
         (true, true) => {
@@ -115,6 +114,16 @@ pub(super) fn emit_gemm_block(
             quote!(#p::matmul::<#ta, #tb, #c>(#a, #a_at, #b, #b_at, &mut #out[..], (__tg_r - __tg_blk) * #n, __tg_count, #n, #k, #parallel);)
         }
     };
+    block_loop(step, &decompose, call)
+}
+
+/// The loop over a block's runs of rows within one batch index, each `call`ed once.
+fn block_loop(
+    step: &crate::ir::MatMulStep,
+    decompose: &TokenStream,
+    call: TokenStream,
+) -> TokenStream {
+    let m = size_expr(&step.m);
     quote! {
         let mut __tg_r: usize = __tg_blk;
         while __tg_r < __tg_blk_end {
@@ -126,6 +135,98 @@ pub(super) fn emit_gemm_block(
             __tg_r += __tg_count;
         }
     }
+}
+
+/// The buffer a product writes: its temp, or the output it is written into directly
+/// (`into_output`: the same dtype and layout, checked by lowering's
+/// `products_into_outputs`).
+fn product_out(step: &crate::ir::MatMulStep) -> proc_macro2::Ident {
+    match step.into_output {
+        Some(o) => output_slice(o),
+        None => temp_vec(step.output),
+    }
+}
+
+/// A convolution's GEMM for one run of rows (output channels of a batch element and
+/// group): the weight at the run's first row and the input of its batch index and group,
+/// read as an implicit im2col (tensor-core conv.rs). Spatial axes are led by 1s to three.
+fn conv_call(
+    cx: &Emitter<'_>,
+    step: &crate::ir::MatMulStep,
+    conv: &crate::ir::ConvStep,
+    (a, a_at): (&TokenStream, &TokenStream),
+    (b, b_at): (&TokenStream, &TokenStream),
+    parallel: bool,
+) -> TokenStream {
+    let Emitter { rt, kernel, .. } = *cx;
+    let p = quote!(#rt::__private);
+    let c = storage_type(rt, kernel.temps[step.output].dtype);
+    let (n, k) = (size_expr(&step.n), size_expr(&step.k));
+    let geo = &conv.geometry;
+    let lead = 3 - geo.kernel.len();
+    let three = |v: &[usize], fill: usize| -> Vec<TokenStream> {
+        let mut out = vec![fill; lead];
+        out.extend(v);
+        out.into_iter()
+            .map(|n| {
+                let n = proc_macro2::Literal::usize_unsuffixed(n);
+                quote!(#n)
+            })
+            .collect()
+    };
+    let strides3 = |v: &[crate::ir::Offset]| -> Vec<TokenStream> {
+        let mut out = vec![quote!(0isize); lead];
+        out.extend(v.iter().map(stride_expr));
+        out
+    };
+    let (kernel3, strides, dilations) = (
+        three(&geo.kernel, 1),
+        three(&geo.strides, 1),
+        three(&geo.dilations, 1),
+    );
+    let (pads, outs, lens) = (
+        three(&geo.pads, 0),
+        three(&geo.outs, 1),
+        three(&geo.lens, 1),
+    );
+    let x_strides = strides3(&conv.x_strides);
+    let w_strides = strides3(&conv.w_col_strides[1..]);
+    let w_chan = stride_expr(&conv.w_col_strides[0]);
+    let cg = proc_macro2::Literal::usize_unsuffixed(
+        step.k.as_static().expect("literal k") / geo.kernel.iter().product::<usize>(),
+    );
+    let out = product_out(step);
+    quote! {{
+        let __tg_wat: #p::MatrixAt = #a_at;
+        let __tg_xat: #p::MatrixAt = #b_at;
+        <#c as #p::ConvGemm>::conv_gemm(
+            #a,
+            #p::ConvWeightAt {
+                offset: __tg_wat.offset,
+                row_stride: __tg_wat.row_stride,
+                col_dims: [#cg, #(#kernel3),*],
+                col_strides: [#w_chan, #(#w_strides),*],
+            },
+            #b,
+            #p::ConvInputAt {
+                offset: __tg_xat.offset,
+                chan_stride: __tg_xat.row_stride,
+                lens: [#(#lens),*],
+                strides: [#(#x_strides),*],
+            },
+            #p::ConvWindow {
+                kernel: [#(#kernel3),*],
+                strides: [#(#strides),*],
+                dilations: [#(#dilations),*],
+                pads: [#(#pads),*],
+                out: [#(#outs),*],
+            },
+            &mut #out[..],
+            (__tg_r - __tg_blk) * #n,
+            (__tg_count, #n, #k),
+            #parallel,
+        );
+    }}
 }
 
 /// Whether a product's operands have its accumulator's type (`f32 · f32 -> f32` and the

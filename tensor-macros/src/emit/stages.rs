@@ -45,7 +45,10 @@ pub(super) fn emit_stage(cx: &Emitter<'_>, stage: &crate::ir::Stage) -> TokenStr
     let temps = row_local_temps(cx, nests, pipelined, gemm);
     // A right operand that is the same for every row (no batch dims of its own) is packed
     // once for the stage, before its tasks, and shared by every block and task.
-    let packed = gemm.is_some_and(|step| step.b.batch_strides.iter().all(Offset::is_zero));
+    // Never a convolution's: its packed right operand would be a whole im2col buffer.
+    let packed = gemm.is_some_and(|step| {
+        step.conv.is_none() && step.b.batch_strides.iter().all(Offset::is_zero)
+    });
     let prelude = match gemm {
         Some(step) if packed => pack_shared_rhs(cx, step, &rows_lit),
         _ => TokenStream::new(),

@@ -91,7 +91,7 @@ pub(super) fn materialised_nodes(graph: &TypedGraph, forced: &[NodeId]) -> Vec<N
             NodeKind::TopKIndices { .. } => set[id] = true,
             // A product reads its operands in place when they are buffers or views of
             // one (a transpose is a stride), else from a temp.
-            NodeKind::MatMul { a, b } => {
+            NodeKind::MatMul { a, b } | NodeKind::Conv { x: b, w: a, .. } => {
                 set[id] = true;
                 for operand in [*a, *b] {
                     if !viewable(graph, &set, operand) {
@@ -118,6 +118,7 @@ pub(super) fn node_args(kind: &NodeKind) -> Vec<NodeId> {
         }
         NodeKind::Reorg { inputs, fill, .. } => inputs.iter().copied().chain(*fill).collect(),
         NodeKind::MatMul { a, b } => vec![*a, *b],
+        NodeKind::Conv { x, w, .. } => vec![*x, *w],
         NodeKind::Gather { data, indices, .. } => vec![*data, *indices],
         NodeKind::TopK { input, .. } => vec![*input],
         NodeKind::TopKIndices { of } => vec![*of],

@@ -44,7 +44,7 @@ mod tests;
 use materialise::materialised_nodes;
 use nests::build_regions;
 pub use nests::{output_pitch_name, pitch_name};
-use products::{lower_matmul, products_into_outputs};
+use products::{lower_conv, lower_matmul, products_into_outputs};
 use reductions::lower_reduction;
 use row_fusion::{fuse_row_reductions, pipeline_first_pass, rows_in_outputs};
 pub use splits::PARALLEL_MIN_ELEMENTS;
@@ -208,7 +208,10 @@ impl Lowering<'_> {
         // Accumulators, scans and products start from their init; the rest is stored whole.
         let overwritten = !matches!(
             n.kind,
-            NodeKind::Reduce { .. } | NodeKind::Scan { .. } | NodeKind::MatMul { .. }
+            NodeKind::Reduce { .. }
+                | NodeKind::Scan { .. }
+                | NodeKind::MatMul { .. }
+                | NodeKind::Conv { .. }
         );
         self.temps
             .push(temp(n.dtype.compute(), len.clone(), init, overwritten));
@@ -249,6 +252,9 @@ impl Lowering<'_> {
             NodeKind::Scatter { .. } | NodeKind::GatherNd { .. } => self.scatter_or_gather(node),
             NodeKind::Attention { .. } => self.attention(node),
             NodeKind::MatMul { a, b } => lower_matmul(graph, &self.temp_of, node, *a, *b),
+            NodeKind::Conv { x, w, window } => {
+                lower_conv(graph, &self.temp_of, node, (*x, *w), window)
+            }
             _ => return self.fused_value(node),
         };
         self.nests.push(nest);

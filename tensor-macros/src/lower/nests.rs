@@ -572,6 +572,7 @@ impl<'g> NestBuilder<'g> {
                 | NodeKind::Scatter { .. }
                 | NodeKind::GatherNd { .. }
                 | NodeKind::MatMul { .. }
+                | NodeKind::Conv { .. }
                 | NodeKind::Input { .. }
                 | NodeKind::Reshape { .. } => {
                     unreachable!("reductions are materialised; inputs and reshapes are leaves")
@@ -695,6 +696,27 @@ impl<'g> NestBuilder<'g> {
         self.value(arg, map)
     }
 
+    /// For a nest reading a convolution's temp: the loop axis from which the trailing
+    /// extents multiply to the product's row (its output positions), if there is one.
+    fn conv_row_axis(&self) -> Option<usize> {
+        let row = self.operands.iter().find_map(|(b, _, _)| {
+            let BufferRef::Temp(t) = b else { return None };
+            self.temp_of.iter().find_map(|(n, u)| {
+                let node = &self.graph.nodes[*n];
+                (u == t && matches!(node.kind, NodeKind::Conv { .. }))
+                    .then(|| Size::product(&node.dims[2..]))
+            })
+        })?;
+        let mut extent = Size::lit(1);
+        for axis in (0..self.loop_dims.len()).rev() {
+            extent = extent.mul(&self.loop_dims[axis]);
+            if extent == row {
+                return (axis..self.loop_dims.len()).find(|&a| !self.loop_dims[a].is_lit(1));
+            }
+        }
+        None
+    }
+
     /// Collapses the loop axes and assigns levels.
     pub(super) fn finish(self, sink: Sink) -> LoopNest {
         // Drop axes of extent 1, then merge neighbours every operand walks contiguously.
@@ -708,12 +730,20 @@ impl<'g> NestBuilder<'g> {
         let last_axis = (0..self.loop_dims.len())
             .rev()
             .find(|&a| !self.loop_dims[a].is_lit(1));
+        // The axis a product's row starts at: the last one for a matmul's `n`; for a
+        // convolution's `[N, O, out…]` the first output axis, its row being every output
+        // position (the trailing axes merge among themselves, never into the channels).
+        let row_axis = match self.conv_row_axis() {
+            Some(axis) => Some(axis),
+            None if reads_product => last_axis,
+            None => None,
+        };
         let mut axes: Vec<(Size, Vec<Offset>)> = Vec::new();
         for (axis, extent) in self.loop_dims.iter().enumerate() {
             if extent.is_lit(1) {
                 continue;
             }
-            if reads_product && Some(axis) == last_axis {
+            if Some(axis) == row_axis {
                 let strides: Vec<Offset> =
                     self.operands.iter().map(|o| o.2[axis].clone()).collect();
                 axes.push((extent.clone(), strides));

@@ -3,7 +3,8 @@
 use std::collections::HashMap;
 
 use crate::ir::{
-    BufferRef, LoopNest, MatMulStep, NodeId, Offset, Operand, Sink, Size, TypedGraph, ValueSource,
+    BufferRef, ConvGeometry, ConvStep, LoopNest, MatMulStep, NodeId, Offset, Operand, Sink, Size,
+    TypedGraph, ValueSource,
 };
 
 use super::nests::{AxisIndex, Mapping, NestBuilder};
@@ -21,16 +22,7 @@ pub(super) fn lower_matmul(
     let batch_rank = out.len() - 2;
     let matrix = |operand: NodeId| {
         let dims = &graph.nodes[operand].dims;
-        let mut builder =
-            NestBuilder::new(graph, temp_of, dims.iter().map(Size::of).collect(), None);
-        let map: Mapping = (0..dims.len()).map(AxisIndex::counter).collect();
-        let value = builder
-            .value(operand, map)
-            .expect("GEMM operands have no pieces");
-        let ValueSource::Load { operand: o } = builder.values[value].source else {
-            unreachable!("GEMM operands are buffers or views of one (`viewable`)")
-        };
-        let (buffer, base, strides) = builder.operands[o].clone();
+        let (buffer, base, strides) = operand_view(graph, temp_of, operand);
         // The operand's batch dims align right with the product's; missing ones and ones of
         // size 1 broadcast (stride 0). A size-1 axis's stride is otherwise whatever its
         // view gives: `slice(a, axis = 0, start = 4)` of `[5, 7, 17]` walks 119 elements
@@ -65,9 +57,96 @@ pub(super) fn lower_matmul(
         k: Size::of(&a_dims[a_dims.len() - 1]),
         a: ma,
         b: mb,
+        conv: None,
     };
-    // The nest's loops say what it writes: the product's rows (batch × m of them), each
-    // `n` long, so stage planning can run its consumers row block by row block.
+    product_nest(step)
+}
+
+/// A GEMM operand's buffer, base and stride per axis: the affine map its node chain gives
+/// (`viewable`, or a temp).
+fn operand_view(
+    graph: &TypedGraph,
+    temp_of: &HashMap<NodeId, usize>,
+    operand: NodeId,
+) -> (BufferRef, Offset, Vec<Offset>) {
+    let dims = &graph.nodes[operand].dims;
+    let mut builder = NestBuilder::new(graph, temp_of, dims.iter().map(Size::of).collect(), None);
+    let map: Mapping = (0..dims.len()).map(AxisIndex::counter).collect();
+    let value = builder
+        .value(operand, map)
+        .expect("GEMM operands have no pieces");
+    let ValueSource::Load { operand: o } = builder.values[value].source else {
+        unreachable!("GEMM operands are buffers or views of one (`viewable`)")
+    };
+    builder.operands[o].clone()
+}
+
+/// The GEMM step of a convolution `node = conv(x, w)` (`[N, O, out…]`): per batch element
+/// and group, `out (O/g × P) = w_g (O/g × C/g·K) · im2col(x_{n,g}) (C/g·K × P)`, so the
+/// product's batch is `[N, g]`, its rows the group's output channels and its row the
+/// output positions: the temp is `[N, O, P]` row-major, the node's own layout. Both
+/// operands are read in place through their views (the runtime's sources take any
+/// strides: tensor-core gemm/im2col.rs).
+pub(super) fn lower_conv(
+    graph: &TypedGraph,
+    temp_of: &HashMap<NodeId, usize>,
+    node: NodeId,
+    (x, w): (NodeId, NodeId),
+    geometry: &ConvGeometry,
+) -> LoopNest {
+    let out = &graph.nodes[node].dims;
+    let x_dims = &graph.nodes[x].dims;
+    let g = geometry.group;
+    let (o, c) = (
+        out[1].as_static().expect("literal output channels"),
+        x_dims[1].as_static().expect("literal channels"),
+    );
+    let (cg, og) = (c / g, o / g);
+    let taps: usize = geometry.kernel.iter().product();
+    let positions: usize = geometry.outs.iter().product();
+    let (wb, w_base, ws) = operand_view(graph, temp_of, w);
+    let (xb, x_base, xs) = operand_view(graph, temp_of, x);
+    // A batch of one broadcasts with stride 0 (as `lower_matmul`: a sliced size-1 axis
+    // keeps its view's stride, which must not walk).
+    let n_stride = if x_dims[0].is_static(1) {
+        Offset::zero()
+    } else {
+        xs[0].clone()
+    };
+    let step = MatMulStep {
+        output: temp_of[&node],
+        batch: vec![Size::of(&out[0]), Size::lit(g)],
+        m: Size::lit(og),
+        n: Size::lit(positions),
+        k: Size::lit(cg * taps),
+        a: crate::ir::StridedMatrix {
+            buffer: wb,
+            base: w_base,
+            batch_strides: vec![Offset::zero(), ws[0].mul(&Size::lit(og))],
+            row_stride: ws[0].clone(),
+            col_stride: ws[1].clone(),
+        },
+        b: crate::ir::StridedMatrix {
+            buffer: xb,
+            base: x_base,
+            batch_strides: vec![n_stride, xs[1].mul(&Size::lit(cg))],
+            row_stride: xs[1].clone(),
+            col_stride: Offset::lit(1),
+        },
+        into_output: None,
+        conv: Some(ConvStep {
+            geometry: geometry.clone(),
+            w_col_strides: ws[1..].to_vec(),
+            x_strides: xs[2..].to_vec(),
+        }),
+    };
+    product_nest(step)
+}
+
+/// The nest of a product step: its loops say what it writes, the product's rows (batch ×
+/// m of them), each `n` long, so stage planning can run its consumers row block by row
+/// block.
+fn product_nest(step: MatMulStep) -> LoopNest {
     let rows = step.batch.iter().fold(step.m.clone(), |acc, b| acc.mul(b));
     let plain = |buffer: BufferRef| Operand {
         buffer,
@@ -79,7 +158,7 @@ pub(super) fn lower_matmul(
     // product's: then `a` is addressed row by row, and a nest writing it can run in the
     // same stage, block by block before the GEMM (a prologue, `plan_stages`).
     let mut a_operand = plain(step.a.buffer.clone());
-    if row_flat(&step.a, &step.batch, &step.m, &step.k) {
+    if step.conv.is_none() && row_flat(&step.a, &step.batch, &step.m, &step.k) {
         a_operand.outer_strides = vec![Offset::size(&step.k)];
         a_operand.inner_stride = Offset::lit(1);
     }

@@ -14,6 +14,18 @@ fn kernel(source: &str) -> Kernel {
     lower_graph(&graph)
 }
 
+/// The stage of `k` that holds its product.
+fn product_stage(k: &Kernel) -> &crate::ir::Stage {
+    k.stages
+        .iter()
+        .find(|s| {
+            k.nests[s.first..s.first + s.count]
+                .iter()
+                .any(|n| n.matmul.is_some())
+        })
+        .expect("a stage with the product")
+}
+
 #[test]
 fn products_run_with_their_prologue_and_epilogue_in_one_stage() {
     let k = kernel(
@@ -21,15 +33,7 @@ fn products_run_with_their_prologue_and_epilogue_in_one_stage() {
             gelu(layer_norm(x, g, b) @ w + c)
         }",
     );
-    let stage = k
-        .stages
-        .iter()
-        .find(|s| {
-            k.nests[s.first..s.first + s.count]
-                .iter()
-                .any(|n| n.matmul.is_some())
-        })
-        .expect("a stage with the product");
+    let stage = product_stage(&k);
     // Layer norm's nests before the product, the epilogue after it, in one row loop.
     assert!(stage.row_loop.is_some() && stage.count >= 3, "{stage:?}");
     let step = k.nests[stage.first..stage.first + stage.count]
@@ -480,4 +484,55 @@ fn a_product_that_is_only_an_output_is_written_in_place() {
     assert_eq!(into(&k), Some(0));
     assert_eq!(k.stages.len(), 1);
     assert!(k.stages[0].row_loop.is_none() && k.stages[0].count == 1);
+}
+
+/// A convolution is one product (no einsum per kernel position) whose right operand is the
+/// implicit im2col of the input read in place, and its bias, scale, activation and residual
+/// run in the GEMM's stage, block of rows by block (the product a block temp), for a batch
+/// of one. (A batch of several is not fused: the per-channel operands keep the epilogue's
+/// batch and channel loops apart, NOTES.md "Convolution on the GEMM engine".)
+#[test]
+fn a_convolution_is_one_product_with_its_epilogue_in_its_stage() {
+    let k = kernel(
+        "fn f(x: f32[1, 8, 10, 9], w: f32[16, 8, 3, 3], b: f32[16], s: f32[16, 1, 1], r: f32[1, 16, 10, 9]) -> f32[1, 16, 10, 9] {
+            relu(conv(x, w, b, pads = [1, 1, 1, 1]) * s + r)
+        }",
+    );
+    let products: Vec<&crate::ir::MatMulStep> =
+        k.nests.iter().filter_map(|n| n.matmul.as_ref()).collect();
+    assert_eq!(products.len(), 1, "one product");
+    let step = products[0];
+    let conv = step.conv.as_ref().expect("a convolution's product");
+    assert_eq!(conv.geometry.outs, [10, 9]);
+    assert_eq!(conv.geometry.pads, [1, 1]);
+    assert!(
+        matches!(step.b.buffer, BufferRef::Input(0)),
+        "x read in place"
+    );
+    assert!(
+        matches!(step.a.buffer, BufferRef::Input(1)),
+        "w read in place"
+    );
+    let stage = product_stage(&k);
+    assert!(stage.row_loop.is_some() && stage.count >= 2, "{stage:?}");
+    assert!(
+        k.temps[step.output].gemm_block,
+        "the product is a block temp"
+    );
+    // Grouped convolutions are products too (of computed operands as well, and with a
+    // channel multiplier); depthwise and f16 keep the einsum form.
+    for (source, gemm) in [
+        ("fn f(x: f32[2, 6, 7, 7], w: f32[12, 1, 3, 3]) -> f32[2, 12, 5, 5] { conv(x, w, group = 6) }", true),
+        ("fn f(x: f32[2, 6, 7, 7], w: f32[6, 1, 3, 3]) -> f32[2, 6, 5, 5] { conv(x, w, group = 6) }", false),
+        ("fn f(x: f64[1, 4, 9], w: f64[4, 2, 3]) -> f64[1, 4, 7] { conv(x * 2.0, w * 0.5, group = 2) }", true),
+        ("fn f(x: f16[1, 2, 5, 5], w: f16[2, 2, 3, 3]) -> f16[1, 2, 3, 3] { conv(x, w) }", false),
+    ] {
+        let k = kernel(source);
+        let convs = k
+            .nests
+            .iter()
+            .filter(|n| n.matmul.as_ref().is_some_and(|s| s.conv.is_some()))
+            .count();
+        assert_eq!(convs, usize::from(gemm), "{source}");
+    }
 }

@@ -1,0 +1,139 @@
+//! Vision ops (issue 31 item 7; BENCHMARKS.md "Vision (issue 31)"), one thread:
+//! - C3: `conv` 3×3, 64 → 64 channels, 56×56, pads 1, batch 1, with its bias (the GEMM
+//!   engine, implicit im2col);
+//! - DW: depthwise 3×3 (`group = 32`) on 32 × 112×112, pads 1, with its bias;
+//! - MP: `max_pool` 3×3 / 2, pads 1, on 64 × 112×112 (ResNet's stem pool);
+//! - RS: `resize` linear ×2 (`half_pixel`) of 64 × 56×56;
+//! - the memory bound of MP and RS: a `copy_from_slice` of the input's bytes in the same
+//!   run gives the bandwidth (a copy reads and writes each byte once); the bound is (input
+//!   bytes + output bytes) at that bandwidth.
+//!
+//! `CARGO_TARGET_DIR=target/native RUSTFLAGS="-C target-cpu=native" cargo bench --bench
+//! vision` (pin it with `taskset -c 1`); benches/peers/vision_peers.py times ONNX Runtime
+//! on the same inputs. Every graph runs inside a one-thread rayon pool.
+//! `VISION_BENCH=C3,DW,MP,RS` (any subset) picks the groups. Timed by this process's CPU
+//! time (benches/cpu_time.rs: the machine is shared, and time spent descheduled is left
+//! out; vision_peers.py's `--cpu` measures ONNX Runtime the same way).
+
+#[path = "cpu_time.rs"]
+mod cpu_time;
+
+use cpu_time::CpuTime;
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::hint::black_box;
+use tensorgraph::prelude::*;
+
+graph! {
+    fn conv3x3(x: f32[1, 64, 56, 56], w: f32[64, 64, 3, 3], b: f32[64]) -> f32[1, 64, 56, 56] {
+        conv(x, w, b, pads = [1, 1, 1, 1])
+    }
+    fn depthwise(x: f32[1, 32, 112, 112], w: f32[32, 1, 3, 3], b: f32[32]) -> f32[1, 32, 112, 112] {
+        conv(x, w, b, group = 32, pads = [1, 1, 1, 1])
+    }
+    fn pool(x: f32[1, 64, 112, 112]) -> f32[1, 64, 56, 56] {
+        max_pool(x, kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1])
+    }
+    fn upsample(x: f32[1, 64, 56, 56]) -> f32[1, 64, 112, 112] {
+        resize(x, scales = [1.0, 1.0, 2.0, 2.0], mode = linear)
+    }
+}
+
+fn one_thread() -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a one-thread pool")
+}
+
+fn wanted(group: &str) -> bool {
+    std::env::var("VISION_BENCH").map_or(true, |v| v.split(',').any(|g| g == group))
+}
+
+/// The inputs' formula, shared with benches/peers/vision_peers.py: element `i` of a tensor
+/// with seed `s` is `((i · 2654435761 + s · 40503) mod 2001) / 1000 - 1`, times `scale`.
+pub fn values(n: usize, seed: u64, scale: f32) -> Vec<f32> {
+    (0..n as u64)
+        .map(|i| {
+            let v = ((i * 2654435761 + seed * 40503) % 2001) as f32 / 1000.0 - 1.0;
+            v * scale
+        })
+        .collect()
+}
+
+fn sum(v: &[f32]) -> f64 {
+    v.iter().map(|&x| x as f64).sum()
+}
+
+fn bench_conv(c: &mut Criterion<CpuTime>) {
+    let pool = one_thread();
+    if wanted("C3") {
+        let x = Tensor::from_vec(values(64 * 56 * 56, 1, 1.0)).unwrap();
+        let w = Tensor::from_vec(values(64 * 64 * 9, 2, 0.05)).unwrap();
+        let b = Tensor::from_vec(values(64, 3, 1.0)).unwrap();
+        let mut out = Tensor::<f32, Shape![1, 64, 56, 56]>::zeros();
+        let mut g = c.benchmark_group("C3 conv 3x3 64->64 56x56 + bias");
+        g.throughput(Throughput::Elements(2 * 64 * 64 * 9 * 56 * 56));
+        g.bench_function("graph (1 thread)", |bch| {
+            bch.iter(|| pool.install(|| conv3x3_into(black_box(&x), &w, &b, &mut out)))
+        });
+        g.finish();
+        eprintln!("C3: sum {:.6e}", sum(out.as_slice()));
+    }
+    if wanted("DW") {
+        let x = Tensor::from_vec(values(32 * 112 * 112, 1, 1.0)).unwrap();
+        let w = Tensor::from_vec(values(32 * 9, 2, 0.3)).unwrap();
+        let b = Tensor::from_vec(values(32, 3, 1.0)).unwrap();
+        let mut out = Tensor::<f32, Shape![1, 32, 112, 112]>::zeros();
+        let mut g = c.benchmark_group("DW depthwise 3x3 32x112x112 + bias");
+        g.throughput(Throughput::Elements(2 * 32 * 9 * 112 * 112));
+        g.bench_function("graph (1 thread)", |bch| {
+            bch.iter(|| pool.install(|| depthwise_into(black_box(&x), &w, &b, &mut out)))
+        });
+        g.finish();
+        eprintln!("DW: sum {:.6e}", sum(out.as_slice()));
+    }
+}
+
+/// A copy of `bytes / 4` floats: the machine's bandwidth in the same run.
+fn copy_bound(g: &mut criterion::BenchmarkGroup<'_, CpuTime>, n: usize) {
+    let src = values(n, 9, 1.0);
+    let mut dst = vec![0.0f32; n];
+    g.bench_function("copy of the input (bandwidth)", |bch| {
+        bch.iter(|| dst.copy_from_slice(black_box(&src)))
+    });
+}
+
+fn bench_memory_bound(c: &mut Criterion<CpuTime>) {
+    let pool = one_thread();
+    if wanted("MP") {
+        let x = Tensor::from_vec(values(64 * 112 * 112, 1, 1.0)).unwrap();
+        let mut out = Tensor::<f32, Shape![1, 64, 56, 56]>::zeros();
+        let mut g = c.benchmark_group("MP max_pool 3x3/2 64x112x112");
+        g.throughput(Throughput::Bytes(4 * (64 * 112 * 112 + 64 * 56 * 56)));
+        g.bench_function("graph (1 thread)", |bch| {
+            bch.iter(|| pool.install(|| pool_into(black_box(&x), &mut out)))
+        });
+        copy_bound(&mut g, 64 * 112 * 112);
+        g.finish();
+        eprintln!("MP: sum {:.6e}", sum(out.as_slice()));
+    }
+    if wanted("RS") {
+        let x = Tensor::from_vec(values(64 * 56 * 56, 1, 1.0)).unwrap();
+        let mut out = Tensor::<f32, Shape![1, 64, 112, 112]>::zeros();
+        let mut g = c.benchmark_group("RS resize linear x2 64x56x56");
+        g.throughput(Throughput::Bytes(4 * (64 * 56 * 56 + 64 * 112 * 112)));
+        g.bench_function("graph (1 thread)", |bch| {
+            bch.iter(|| pool.install(|| upsample_into(black_box(&x), &mut out)))
+        });
+        copy_bound(&mut g, 64 * 112 * 112);
+        g.finish();
+        eprintln!("RS: sum {:.6e}", sum(out.as_slice()));
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().with_measurement(CpuTime);
+    targets = bench_conv, bench_memory_bound
+}
+criterion_main!(benches);

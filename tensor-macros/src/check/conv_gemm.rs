@@ -1,0 +1,85 @@
+//! `conv` on the GEMM engine: the node `check/vision.rs` builds for a convolution whose
+//! sizes allow it, instead of its expression of einsums over strided views.
+//!
+//! Rules (why each): the dtype is `f32` or `f64` (the engine's float kernels; f16/bf16 keep
+//! the einsum form, which converts while it materialises); the spatial lengths are
+//! literals (the im2col's window arithmetic runs on literal lengths; a named spatial axis
+//! keeps the einsum form, whose slices make a too-short axis the call's `Err`); every pad
+//! is ≥ 0 (they are virtual, zeros the packer writes); not depthwise (`group = C = O`:
+//! its elementwise form is faster, see below). The batch `N` may be named.
+//! The expression form stays the op's expansion for `derive` (check/vision.rs records it),
+//! so gradients come from the einsums' rules; both forms compute the same sums (the
+//! product order differs, so results agree within the sums' rounding).
+
+use super::Checker;
+use crate::dtype::DType;
+use crate::ir::{ConvGeometry, NodeId, NodeKind};
+use crate::shape::Dim;
+
+/// The scope name the conv node is bound to while the op's expression is checked.
+pub(super) const CONV_NODE_NAME: &str = "__tg_conv_gemm";
+
+/// A convolution's window as the checker planned it (check/vision.rs `Windows`).
+pub(super) struct ConvPlan<'p> {
+    pub kernel: &'p [i128],
+    pub strides: &'p [i128],
+    pub dilations: &'p [i128],
+    /// `pad`'s counts for every axis of the input: (begin, end) per axis.
+    pub pads: &'p [i128],
+    pub outs: &'p [i128],
+    /// Whether each spatial axis is symbolic.
+    pub open: &'p [bool],
+    pub group: i128,
+}
+
+impl Checker<'_> {
+    /// Adds the conv node of `x` and `w` and binds it to [`CONV_NODE_NAME`], or `None`
+    /// when the rules above send the convolution to its einsum form.
+    pub(super) fn conv_on_gemm(&mut self, x: NodeId, w: NodeId, plan: &ConvPlan<'_>) -> bool {
+        let (dtype, dims) = (self.node(x).dtype, self.node(x).dims.clone());
+        let rank = dims.len();
+        let r = rank - 2;
+        if !matches!(dtype, DType::F32 | DType::F64) || plan.open.iter().any(|&o| o) {
+            return false;
+        }
+        let usize_of = |v: &[i128]| -> Option<Vec<usize>> {
+            v.iter().map(|&n| usize::try_from(n).ok()).collect()
+        };
+        let lens: Option<Vec<usize>> = dims[2..].iter().map(Dim::as_static).collect();
+        let (Some(lens), Some(kernel), Some(strides), Some(dilations), Some(pads), Some(outs)) = (
+            lens,
+            usize_of(plan.kernel),
+            usize_of(plan.strides),
+            usize_of(plan.dilations),
+            usize_of(plan.pads),
+            usize_of(plan.outs),
+        ) else {
+            return false;
+        };
+        let (Some(o), Some(c)) = (self.node(w).dims[0].as_static(), dims[1].as_static()) else {
+            return false;
+        };
+        // Depthwise (`group = C = O`): the einsum form is one fused elementwise pass over
+        // the k² strided views, each output element a sum of k² products; as a product it
+        // would be a GEMM of one row per group, all packing (measured 12x slower,
+        // BENCHMARKS.md "Vision (issue 31)").
+        if plan.group as usize == c && o == c {
+            return false;
+        }
+        let window = ConvGeometry {
+            group: plan.group as usize,
+            kernel,
+            strides,
+            dilations,
+            pads: (0..r).map(|a| pads[2 * (a + 2)]).collect(),
+            lens,
+            outs: outs.clone(),
+        };
+        let mut out_dims = vec![dims[0].clone(), Dim::Static(o)];
+        out_dims.extend(outs.into_iter().map(Dim::Static));
+        let node = self.add(NodeKind::Conv { x, w, window }, dtype, out_dims);
+        self.scope
+            .insert(CONV_NODE_NAME.to_string(), super::Typed::Strong(node));
+        true
+    }
+}
