@@ -285,6 +285,13 @@ const RUNTIME_AUDITED: &[(&str, &str)] = &[
         "panics where `k · n` overflows (a finding: NOTES.md)",
     ),
     ("PlainGemm::", "the four above, not generic"),
+    (
+        "ConvGemm::",
+        "conv.rs: `ConvWeights::new`/`Im2col::new` check every element the views can name \
+      (their `expect`s fire only on views lowering did not derive from the operands, \
+      lower/products.rs `lower_conv`), the `c` block is `m·n` from the call's row, and \
+      each chunk's product is `k`-consistent by construction (the comment at its `expect`)",
+    ),
     // Iterator and slice methods of std on the chunk iterators and temps.
     (".enumerate", "std"),
     (".zip", "std"),
