@@ -37,6 +37,10 @@ graph! {
     fn w5(x: f32[4096, 1024]) -> f32[4096] {
         sum(x, axis = 1, acc = f32)
     }
+    // W5 with the language's default accumulator for a float sum (f64); the peers run W5.
+    fn w5d(x: f32[4096, 1024]) -> f32[4096] {
+        sum(x, axis = 1)
+    }
     fn w6(x: f32[4096, 1024], bias: f32[1024]) -> f32[4096, 1024] {
         gelu(x + bias)
     }
@@ -231,6 +235,16 @@ fn main() {
             secs,
             &|| checksum(o.lock().unwrap().as_slice()),
             || w5_into(black_box(&x), &mut *o.lock().unwrap()),
+        );
+    }
+    if want("W5D") {
+        let o = Mutex::new(Tensor::<f32, Shape![4096]>::zeros());
+        run(
+            "W5D",
+            pools,
+            secs,
+            &|| checksum(o.lock().unwrap().as_slice()),
+            || w5d_into(black_box(&x), &mut *o.lock().unwrap()),
         );
     }
     if want("W6") {

@@ -39,6 +39,7 @@ WORKLOADS = [
     ("W3", "softmax(x, axis=1) f32[4096,1024]"),
     ("W4", "layer norm rows f32[4096,1024]"),
     ("W5", "sum(x, axis=1, acc=f32) f32[4096,1024]"),
+    ("W5D", "sum(x, axis=1) f32[4096,1024]: tg with the language's default f64 accumulator, peers as W5"),
     ("W6", "gelu(x + bias) f32[4096,1024]"),
     ("S3", "softmax(x, axis=1) f32[B,1024], B=4096 at run time, from a Vec"),
     ("S4", "layer norm rows f32[B,1024], B=4096 at run time, from a Vec"),
@@ -49,7 +50,7 @@ WORKLOADS = [
 PEERS = ["numpy", "numexpr", "jax", "onnxruntime"]
 # Symbolic-dim workloads: tensorgraph binds `B` at call entry from a slice's length; for the
 # peers, whose shapes are always run-time values, they are the same computation as these.
-SAME_AS = {"S3": "W3", "S4": "W4", "S6": "W6"}
+SAME_AS = {"S3": "W3", "S4": "W4", "S6": "W6", "W5D": "W5"}
 PEER_NAMES = {"numpy": "NumPy", "numexpr": "numexpr", "jax": "JAX", "onnxruntime": "ORT"}
 
 # One thread everywhere a library listens. OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE are unset

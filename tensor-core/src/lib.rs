@@ -66,9 +66,60 @@ macro_rules! __tg_if_ndarray {
     ($($tokens:tt)*) => {};
 }
 
+/// A graph's kernel function, compiled twice with the `dispatch` feature on x86-64 builds
+/// without AVX2: a baseline copy and a `#[target_feature(enable = "avx2,fma")]` copy of the
+/// same body, the latter called where [`vmath::kernel_isa`] is 2 (the CPU has both, and
+/// `TENSORGRAPH_SIMD` is not `baseline`; chosen once per process). The closures inside the
+/// body (a stage's tasks) inherit the copy's features. The lane operations are inlined into
+/// each copy, so what they compile to follows the copy's features, except where they are
+/// `wide`'s SSE intrinsics (see lanes.rs, `dispatch`). Both copies run the same operations
+/// in the same order (FMA is never contracted: Rust does not fuse `a * b + c`), so results
+/// agree bit for bit except in the vector-math kernels, which dispatch on the same level
+/// already (tests/dispatch.rs). Not a stable API.
+#[cfg(all(
+    feature = "dispatch",
+    target_arch = "x86_64",
+    not(target_feature = "avx2")
+))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __tg_dispatch_kernel {
+    ($(#[$attr:meta])* fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $body:block) => {
+        $(#[$attr])*
+        fn $name($($arg: $ty),*) {
+            $(#[$attr])*
+            #[target_feature(enable = "avx2,fma")]
+            fn __tg_avx2_fma($($arg: $ty),*) $body
+            $(#[$attr])*
+            fn __tg_baseline($($arg: $ty),*) $body
+            if $crate::vmath::kernel_isa() >= 2 {
+                // SAFETY: `kernel_isa()` is 2 only where the running CPU reports avx2 and fma
+                // (`is_x86_feature_detected!`), the features `__tg_avx2_fma` is compiled with.
+                unsafe { __tg_avx2_fma($($arg),*) }
+            } else {
+                __tg_baseline($($arg),*)
+            }
+        }
+    };
+}
+
+/// The kernel function as written: one copy (without the `dispatch` feature, or on builds
+/// whose target already has AVX2, or other architectures). Not a stable API.
+#[cfg(not(all(
+    feature = "dispatch",
+    target_arch = "x86_64",
+    not(target_feature = "avx2")
+)))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __tg_dispatch_kernel {
+    ($($item:tt)*) => { $($item)* };
+}
+
 /// What generated code calls. Not a stable API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::__tg_dispatch_kernel as dispatch_kernel;
     pub use crate::__tg_if_ndarray as if_ndarray;
     pub use crate::args::{
         Accepts, AnyRank, ArgParts, ArgPartsMut, Checked, DimAccepts, Flat, Lend, LendMut,

@@ -119,6 +119,12 @@ const RUNTIME_AUDITED: &[(&str, &str)] = &[
         "if_ndarray",
         "tensor-core's macro: the ndarray rank traits or nothing, no code that runs",
     ),
+    (
+        "dispatch_kernel",
+        "tensor-core's macro: the kernel function as written, or (the `dispatch` feature) two \
+      copies of it and `vmath::kernel_isa()`, an atomic load and `is_x86_feature_detected!` \
+      once; no index, unwrap or panic",
+    ),
     // Call entry: every failure is the graph's `Err`.
     (
         "bind_entry",

@@ -406,6 +406,8 @@ pub fn f32_kernel_isa() -> &'static str {
 
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
 pub(super) use avx2_lanes::*;
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+pub use avx2_lanes::{kernel_isa, set_simd_level};
 
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
 mod avx2_lanes {
@@ -434,25 +436,51 @@ mod avx2_lanes {
         }
     }
 
+    /// The copy of a graph kernel this process runs with the `dispatch` feature
+    /// (`__private::dispatch_kernel!`): 2, the AVX2 + FMA copy, where `level()` found both
+    /// features (and `TENSORGRAPH_SIMD` is not `baseline`), else 1, the baseline copy.
+    #[inline(always)]
+    pub fn kernel_isa() -> u8 {
+        level().min(2)
+    }
+
+    /// Sets the level `level()` reports (1 baseline, 2 AVX2 + FMA, 3 also AVX-512 blocks)
+    /// for this process, at most the CPU's own (what `detect` finds without
+    /// `TENSORGRAPH_SIMD`), and returns the level set: a test hook that runs the same graphs
+    /// under each copy in one process. It cannot select code the CPU lacks, which the
+    /// `unsafe` calls of the entry points rely on. Not a stable API.
+    #[doc(hidden)]
+    pub fn set_simd_level(wanted: u8) -> u8 {
+        let cpu = detect_features(None);
+        let level = wanted.clamp(1, cpu);
+        LEVEL.store(level, Ordering::Relaxed);
+        level
+    }
+
     #[cold]
     fn detect() -> u8 {
         let forced = std::env::var("TENSORGRAPH_SIMD").ok();
-        let avx2 = forced.as_deref() != Some("baseline")
+        let level = detect_features(forced.as_deref());
+        LEVEL.store(level, Ordering::Relaxed);
+        level
+    }
+
+    /// The level the CPU supports, lowered by a `TENSORGRAPH_SIMD` value (`forced`).
+    fn detect_features(forced: Option<&str>) -> u8 {
+        let avx2 = forced != Some("baseline")
             && std::arch::is_x86_feature_detected!("avx2")
             && std::arch::is_x86_feature_detected!("fma");
         let avx512 = avx2
-            && forced.as_deref() != Some("avx2")
+            && forced != Some("avx2")
             && std::arch::is_x86_feature_detected!("avx512f")
             && std::arch::is_x86_feature_detected!("avx512dq");
-        let level = if avx512 {
+        if avx512 {
             3
         } else if avx2 {
             2
         } else {
             1
-        };
-        LEVEL.store(level, Ordering::Relaxed);
-        level
+        }
     }
 
     /// Eight f32 lanes in one AVX register, for the kernels compiled with avx2 and fma.

@@ -838,9 +838,10 @@ pub(super) fn emit_reduce_sink(
     let Emitter { rt, kernel, .. } = *cx;
     let p = quote!(#rt::__private);
     // A sibling reduction's accumulators get names of their own (`suffix`).
-    let (acc_regs, all) = (
+    let (acc_regs, all, row_slot) = (
         format_ident!("__tg_acc{}", suffix),
         format_ident!("__tg_all{}", suffix),
+        format_ident!("__tg_slot{}", suffix),
     );
     let acc_op = &nest.operands[acc];
     let acc_slice = slice_ident(&acc_op.buffer);
@@ -873,7 +874,16 @@ pub(super) fn emit_reduce_sink(
         // `__tg_u`); chunks after the last whole group and the tail go to `__tg_acc[0]`.
         let two = kind.register_accumulators() == 2;
         let nacc = Literal::usize_unsuffixed(kind.register_accumulators());
+        // The row's slot is borrowed before its chunks, so that its bounds check comes
+        // before the loads. Checked after them (`acc[off] = …` at the row's end), it made
+        // LLVM emit the fully unrolled row of a lone reduction one accumulator at a time
+        // (the 16 adds of `__tg_acc[0]`, then the 16 of `__tg_acc[1]`, …; read in the
+        // assembly of W5 `sum(x, axis = 1, acc = f32)`, native build) instead of the four
+        // chains interleaved: the same adds in the same order per accumulator (the same
+        // bits), but loads that stride through the row 4 chunks apart and chains the
+        // scheduler must overlap by itself (BENCHMARKS.md, "W5 and the row sum", issue 36).
         let init = quote! {
+            let #row_slot: &mut #c = &mut #acc_slice[#acc_off];
             let mut #acc_regs = [#p::V::<#c>::splat(#identity); #nacc];
         };
         let main = quote! {
@@ -899,7 +909,7 @@ pub(super) fn emit_reduce_sink(
         };
         let finish = quote! {
             let #all = #lanes;
-            #acc_slice[#acc_off] = #scalar_combine(#acc_slice[#acc_off], #p::fold(#all, #scalar_combine));
+            *#row_slot = #scalar_combine(*#row_slot, #p::fold(#all, #scalar_combine));
         };
         return (init, main, tail, finish, Some((4, unrolled)));
     }

@@ -1373,10 +1373,15 @@ fn literal_kernel(
     body: TokenStream,
 ) -> TokenStream {
     let (params, args) = kernel_params(rt, f, outputs);
+    // Through the runtime's `dispatch_kernel!`: the function as written, or with the
+    // `dispatch` feature a baseline and an AVX2 + FMA copy chosen at run time (tensor-core
+    // lib.rs; issue 36).
     quote! {
-        #[allow(clippy::too_many_arguments, unused_variables, unused_mut)]
-        fn __tg_kernel(#(#params),*) {
-            #body
+        #rt::__private::dispatch_kernel! {
+            #[allow(clippy::too_many_arguments, unused_variables, unused_mut)]
+            fn __tg_kernel(#(#params),*) {
+                #body
+            }
         }
         __tg_kernel(#(#args),*)
     }
