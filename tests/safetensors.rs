@@ -6,6 +6,8 @@
 // `&view` forms are passed on purpose: each is an accepted argument of its own.
 #![allow(clippy::needless_borrows_for_generic_args)]
 
+mod common;
+
 use std::path::PathBuf;
 
 use tensorgraph::prelude::*;
@@ -36,17 +38,12 @@ impl Drop for Dir {
     }
 }
 
-/// A deterministic pseudo-random sequence (xorshift), so the weights are "random" yet the
-/// expected values can be recomputed.
-fn values(seed: u32, n: usize) -> Vec<f32> {
+/// A deterministic pseudo-random sequence (the tests' shared generator), so the weights are
+/// "random" yet the expected values can be recomputed.
+fn values(seed: u64, n: usize) -> Vec<f32> {
     let mut s = seed.max(1);
     (0..n)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 17;
-            s ^= s << 5;
-            (s % 2001) as f32 / 1000.0 - 1.0
-        })
+        .map(|_| (common::xorshift(&mut s) % 2001) as f32 / 1000.0 - 1.0)
         .collect()
 }
 
@@ -114,7 +111,7 @@ fn named_dims_take_explicit_types_or_stored_views() -> Result<(), Box<dyn std::e
     let path = dir.0.join("rows.safetensors");
     // Sizes 0, 1 and odd batches, an odd hidden size.
     for batch in [0usize, 1, 7] {
-        let x = Tensor::<f32, Shape![_, 5]>::from_vec(values(batch as u32 + 1, batch * 5))?;
+        let x = Tensor::<f32, Shape![_, 5]>::from_vec(values(batch as u64 + 1, batch * 5))?;
         let gamma = Tensor::<f32, Shape![5]>::from_vec(values(99, 5))?;
         let mask: Vec<bool> = (0..batch).map(|i| i % 3 == 0).collect();
         let mask = Tensor::<bool, Shape![_]>::from_vec(mask)?;

@@ -20,7 +20,7 @@ use tensor_core::functions::FLOAT_FUNCTIONS;
 
 use crate::ast::BinOp;
 use crate::ops::{
-    self, Op, ParamSpec, ParamType, ReduceDtype, TensorOp, TensorOpKind, Typing, FUNCTIONS,
+    self, ArgKind, Op, ParamSpec, ReduceDtype, TensorOp, TensorOpKind, Typing, FUNCTIONS,
     TENSOR_OPS,
 };
 
@@ -561,22 +561,22 @@ fn kind_section(kind: TensorOpKind) -> (usize, &'static str) {
     }
 }
 
-fn param_type_text(ty: ParamType) -> String {
+fn arg_kind_text(ty: ArgKind) -> String {
     match ty {
-        ParamType::Axes => {
+        ArgKind::Axes => {
             "an axis or a list of axes (integer literals, negative from the end)".into()
         }
-        ParamType::Bool => "`true` or `false`".into(),
-        ParamType::DType => "a dtype name".into(),
-        ParamType::Float => {
+        ArgKind::Bool => "`true` or `false`".into(),
+        ArgKind::DType => "a dtype name".into(),
+        ArgKind::Float => {
             "a float literal, or a scalar or rank-0 parameter of the tensor's dtype".into()
         }
-        ParamType::Operand => {
+        ArgKind::Operand => {
             "a literal, scalar or tensor that promotes and broadcasts with `x`".into()
         }
-        ParamType::Int => "an integer literal (negative from the end)".into(),
-        ParamType::Scalar => "a literal, or a scalar or rank-0 parameter of `x`'s dtype".into(),
-        ParamType::Word(words) => format!(
+        ArgKind::Int => "an integer literal (negative from the end)".into(),
+        ArgKind::Scalar => "a literal, or a scalar or rank-0 parameter of `x`'s dtype".into(),
+        ArgKind::Word(words) => format!(
             "one of {}",
             words
                 .iter()
@@ -609,7 +609,7 @@ fn params_text(params: &[ParamSpec]) -> Option<String> {
                 Some(d) => format!("default `{d}`"),
                 None => "optional, no default".into(),
             };
-            format!("`{}`: {} ({default})", p.name, param_type_text(p.ty))
+            format!("`{}`: {} ({default})", p.name, arg_kind_text(p.ty))
         })
         .collect();
     Some(items.join("; "))

@@ -71,7 +71,7 @@ impl Typing {
 
 /// What a named parameter takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ParamType {
+pub enum ArgKind {
     /// An integer literal axis, or a list of them: `axis = 1`, `axis = [0, -1]`.
     Axes,
     /// `true` or `false`.
@@ -96,7 +96,7 @@ pub enum ParamType {
 #[derive(Debug)]
 pub struct ParamSpec {
     pub name: &'static str,
-    pub ty: ParamType,
+    pub ty: ArgKind,
     /// The default, as a literal of the language; `None` for an optional parameter that
     /// changes behaviour when present (`axis`: all axes when absent).
     pub default: Option<&'static str>,
@@ -111,7 +111,7 @@ pub fn param_list(params: &[ParamSpec]) -> String {
         .join(", ")
 }
 
-const fn param(name: &'static str, ty: ParamType, default: Option<&'static str>) -> ParamSpec {
+const fn param(name: &'static str, ty: ArgKind, default: Option<&'static str>) -> ParamSpec {
     ParamSpec { name, ty, default }
 }
 
@@ -273,14 +273,14 @@ pub const FUNCTIONS: &[Op] = &[
         FloatUnary,
         "ActivationLanes",
         "leaky_relu_lanes",
-        &[param("alpha", ParamType::Float, Some("0.01"))],
+        &[param("alpha", ArgKind::Float, Some("0.01"))],
     ),
     op_with(
         "thresholded_relu",
         FloatUnary,
         "ActivationLanes",
         "thresholded_relu_lanes",
-        &[param("alpha", ParamType::Float, Some("1.0"))],
+        &[param("alpha", ArgKind::Float, Some("1.0"))],
     ),
     op_with(
         "hard_sigmoid",
@@ -288,8 +288,8 @@ pub const FUNCTIONS: &[Op] = &[
         "ActivationLanes",
         "hard_sigmoid_lanes",
         &[
-            param("alpha", ParamType::Float, Some("0.2")),
-            param("beta", ParamType::Float, Some("0.5")),
+            param("alpha", ArgKind::Float, Some("0.2")),
+            param("beta", ArgKind::Float, Some("0.5")),
         ],
     ),
     op_with(
@@ -298,8 +298,8 @@ pub const FUNCTIONS: &[Op] = &[
         "ActivationLanes",
         "shrink_lanes",
         &[
-            param("lambd", ParamType::Float, Some("0.5")),
-            param("bias", ParamType::Float, Some("0.0")),
+            param("lambd", ArgKind::Float, Some("0.5")),
+            param("bias", ArgKind::Float, Some("0.0")),
         ],
     ),
     op_with(
@@ -307,14 +307,14 @@ pub const FUNCTIONS: &[Op] = &[
         FloatUnary,
         "ActivationLanes",
         "elu_lanes",
-        &[param("alpha", ParamType::Float, Some("1.0"))],
+        &[param("alpha", ArgKind::Float, Some("1.0"))],
     ),
     op_with(
         "celu",
         FloatUnary,
         "ActivationLanes",
         "celu_lanes",
-        &[param("alpha", ParamType::Float, Some("1.0"))],
+        &[param("alpha", ArgKind::Float, Some("1.0"))],
     ),
     // ONNX's defaults, the f32 values of 1.6732632… and 1.0507010….
     op_with(
@@ -323,8 +323,8 @@ pub const FUNCTIONS: &[Op] = &[
         "ActivationLanes",
         "selu_lanes",
         &[
-            param("alpha", ParamType::Float, Some("1.67326319217681884765625")),
-            param("gamma", ParamType::Float, Some("1.05070102214813232421875")),
+            param("alpha", ArgKind::Float, Some("1.67326319217681884765625")),
+            param("gamma", ArgKind::Float, Some("1.05070102214813232421875")),
         ],
     ),
     op_with(
@@ -332,7 +332,7 @@ pub const FUNCTIONS: &[Op] = &[
         FloatUnary,
         "ActivationLanes",
         "swish_lanes",
-        &[param("alpha", ParamType::Float, Some("1.0"))],
+        &[param("alpha", ArgKind::Float, Some("1.0"))],
     ),
     op(
         "bitwise_count",
@@ -430,7 +430,7 @@ pub struct TensorOp {
     pub params: &'static [ParamSpec],
 }
 
-use ParamType::{Axes, Bool as BoolParam, DType as DTypeParam};
+use ArgKind::{Axes, Bool as BoolParam, DType as DTypeParam};
 
 const AXIS: ParamSpec = param("axis", Axes, None);
 const KEEPDIMS: ParamSpec = param("keepdims", BoolParam, Some("false"));
@@ -495,7 +495,7 @@ pub const TENSOR_OPS: &[TensorOp] = {
             TensorOpKind::Composite,
             &[
                 param("axis", Axes, Some("-1")),
-                param("eps", ParamType::Float, Some("1e-5")),
+                param("eps", ArgKind::Float, Some("1e-5")),
             ],
         ),
         tensor_op(
@@ -503,7 +503,7 @@ pub const TENSOR_OPS: &[TensorOp] = {
             TensorOpKind::Composite,
             &[
                 param("axis", Axes, Some("-1")),
-                param("eps", ParamType::Float, Some("1e-6")),
+                param("eps", ArgKind::Float, Some("1e-6")),
             ],
         ),
         tensor_op(
@@ -518,9 +518,9 @@ pub const TENSOR_OPS: &[TensorOp] = {
             TensorOpKind::Reorg,
             &[
                 param("axis", Axes, None),
-                param("start", ParamType::Int, None),
-                param("end", ParamType::Int, None),
-                param("step", ParamType::Int, Some("1")),
+                param("start", ArgKind::Int, None),
+                param("end", ArgKind::Int, None),
+                param("step", ArgKind::Int, Some("1")),
             ],
         ),
         tensor_op("flip", TensorOpKind::Reorg, &[param("axis", Axes, None)]),
@@ -533,7 +533,7 @@ pub const TENSOR_OPS: &[TensorOp] = {
             "eye",
             TensorOpKind::Position,
             &[
-                param("k", ParamType::Int, Some("0")),
+                param("k", ArgKind::Int, Some("0")),
                 param("dtype", DTypeParam, Some("f32")),
             ],
         ),
@@ -541,119 +541,119 @@ pub const TENSOR_OPS: &[TensorOp] = {
             "one_hot",
             TensorOpKind::Position,
             &[
-                param("depth", ParamType::Operand, None),
+                param("depth", ArgKind::Operand, None),
                 param("axis", Axes, Some("-1")),
-                param("on", ParamType::Operand, Some("1")),
-                param("off", ParamType::Operand, Some("0")),
+                param("on", ArgKind::Operand, Some("1")),
+                param("off", ArgKind::Operand, Some("0")),
                 param("dtype", DTypeParam, Some("f32")),
             ],
         ),
         tensor_op(
             "tril",
             TensorOpKind::Position,
-            &[param("k", ParamType::Int, Some("0"))],
+            &[param("k", ArgKind::Int, Some("0"))],
         ),
         tensor_op(
             "triu",
             TensorOpKind::Position,
-            &[param("k", ParamType::Int, Some("0"))],
+            &[param("k", ArgKind::Int, Some("0"))],
         ),
         tensor_op(
             "softmax_cross_entropy",
             TensorOpKind::Loss,
             &[
-                param("weight", ParamType::Operand, None),
-                param("reduction", ParamType::Operand, Some("mean")),
-                param("ignore_index", ParamType::Int, None),
+                param("weight", ArgKind::Operand, None),
+                param("reduction", ArgKind::Operand, Some("mean")),
+                param("ignore_index", ArgKind::Int, None),
             ],
         ),
         tensor_op(
             "nll_loss",
             TensorOpKind::Loss,
             &[
-                param("weight", ParamType::Operand, None),
-                param("reduction", ParamType::Operand, Some("mean")),
-                param("ignore_index", ParamType::Int, None),
+                param("weight", ArgKind::Operand, None),
+                param("reduction", ArgKind::Operand, Some("mean")),
+                param("ignore_index", ArgKind::Int, None),
             ],
         ),
         tensor_op(
             "attention",
             TensorOpKind::Attention,
             &[
-                param("attn_mask", ParamType::Operand, None),
+                param("attn_mask", ArgKind::Operand, None),
                 param("is_causal", BoolParam, Some("false")),
-                param("scale", ParamType::Operand, Some("1 / sqrt(D)")),
-                param("softcap", ParamType::Operand, Some("0")),
+                param("scale", ArgKind::Operand, Some("1 / sqrt(D)")),
+                param("softcap", ArgKind::Operand, Some("0")),
             ],
         ),
         tensor_op(
             "batch_norm",
             TensorOpKind::Vision,
-            &[param("epsilon", ParamType::Float, Some("1e-5"))],
+            &[param("epsilon", ArgKind::Float, Some("1e-5"))],
         ),
         tensor_op(
             "instance_norm",
             TensorOpKind::Vision,
-            &[param("epsilon", ParamType::Float, Some("1e-5"))],
+            &[param("epsilon", ArgKind::Float, Some("1e-5"))],
         ),
         tensor_op(
             "group_norm",
             TensorOpKind::Vision,
             &[
-                param("num_groups", ParamType::Int, None),
-                param("epsilon", ParamType::Float, Some("1e-5")),
+                param("num_groups", ArgKind::Int, None),
+                param("epsilon", ArgKind::Float, Some("1e-5")),
             ],
         ),
         tensor_op(
             "mean_variance_normalization",
             TensorOpKind::Vision,
-            &[param("axes", ParamType::Operand, Some("[0, 2, 3, …]"))],
+            &[param("axes", ArgKind::Operand, Some("[0, 2, 3, …]"))],
         ),
         tensor_op(
             "lrn",
             TensorOpKind::Vision,
             &[
-                param("size", ParamType::Int, None),
-                param("alpha", ParamType::Float, Some("1e-4")),
-                param("beta", ParamType::Float, Some("0.75")),
-                param("bias", ParamType::Float, Some("1.0")),
+                param("size", ArgKind::Int, None),
+                param("alpha", ArgKind::Float, Some("1e-4")),
+                param("beta", ArgKind::Float, Some("0.75")),
+                param("bias", ArgKind::Float, Some("1.0")),
             ],
         ),
         tensor_op(
             "conv",
             TensorOpKind::Vision,
             &[
-                param("kernel_shape", ParamType::Operand, Some("the weight's")),
-                param("strides", ParamType::Operand, Some("[1, …]")),
-                param("pads", ParamType::Operand, Some("[0, …]")),
-                param("dilations", ParamType::Operand, Some("[1, …]")),
-                param("group", ParamType::Int, Some("1")),
-                param("auto_pad", ParamType::Operand, Some("notset")),
+                param("kernel_shape", ArgKind::Operand, Some("the weight's")),
+                param("strides", ArgKind::Operand, Some("[1, …]")),
+                param("pads", ArgKind::Operand, Some("[0, …]")),
+                param("dilations", ArgKind::Operand, Some("[1, …]")),
+                param("group", ArgKind::Int, Some("1")),
+                param("auto_pad", ArgKind::Operand, Some("notset")),
             ],
         ),
         tensor_op(
             "conv_transpose",
             TensorOpKind::Vision,
             &[
-                param("kernel_shape", ParamType::Operand, Some("the weight's")),
-                param("strides", ParamType::Operand, Some("[1, …]")),
-                param("pads", ParamType::Operand, Some("[0, …]")),
-                param("dilations", ParamType::Operand, Some("[1, …]")),
-                param("group", ParamType::Int, Some("1")),
-                param("output_padding", ParamType::Operand, Some("[0, …]")),
-                param("output_shape", ParamType::Operand, None),
-                param("auto_pad", ParamType::Operand, Some("notset")),
+                param("kernel_shape", ArgKind::Operand, Some("the weight's")),
+                param("strides", ArgKind::Operand, Some("[1, …]")),
+                param("pads", ArgKind::Operand, Some("[0, …]")),
+                param("dilations", ArgKind::Operand, Some("[1, …]")),
+                param("group", ArgKind::Int, Some("1")),
+                param("output_padding", ArgKind::Operand, Some("[0, …]")),
+                param("output_shape", ArgKind::Operand, None),
+                param("auto_pad", ArgKind::Operand, Some("notset")),
             ],
         ),
         tensor_op(
             "max_pool",
             TensorOpKind::Vision,
             &[
-                param("kernel_shape", ParamType::Operand, None),
-                param("auto_pad", ParamType::Operand, Some("notset")),
-                param("strides", ParamType::Operand, Some("[1, …]")),
-                param("pads", ParamType::Operand, Some("[0, …]")),
-                param("dilations", ParamType::Operand, Some("[1, …]")),
+                param("kernel_shape", ArgKind::Operand, None),
+                param("auto_pad", ArgKind::Operand, Some("notset")),
+                param("strides", ArgKind::Operand, Some("[1, …]")),
+                param("pads", ArgKind::Operand, Some("[0, …]")),
+                param("dilations", ArgKind::Operand, Some("[1, …]")),
                 param("ceil_mode", BoolParam, Some("false")),
             ],
         ),
@@ -661,24 +661,24 @@ pub const TENSOR_OPS: &[TensorOp] = {
             "max_pool_with_indices",
             TensorOpKind::Tuple,
             &[
-                param("kernel_shape", ParamType::Operand, None),
-                param("auto_pad", ParamType::Operand, Some("notset")),
-                param("strides", ParamType::Operand, Some("[1, …]")),
-                param("pads", ParamType::Operand, Some("[0, …]")),
-                param("dilations", ParamType::Operand, Some("[1, …]")),
+                param("kernel_shape", ArgKind::Operand, None),
+                param("auto_pad", ArgKind::Operand, Some("notset")),
+                param("strides", ArgKind::Operand, Some("[1, …]")),
+                param("pads", ArgKind::Operand, Some("[0, …]")),
+                param("dilations", ArgKind::Operand, Some("[1, …]")),
                 param("ceil_mode", BoolParam, Some("false")),
-                param("storage_order", ParamType::Int, Some("0")),
+                param("storage_order", ArgKind::Int, Some("0")),
             ],
         ),
         tensor_op(
             "average_pool",
             TensorOpKind::Vision,
             &[
-                param("kernel_shape", ParamType::Operand, None),
-                param("auto_pad", ParamType::Operand, Some("notset")),
-                param("strides", ParamType::Operand, Some("[1, …]")),
-                param("pads", ParamType::Operand, Some("[0, …]")),
-                param("dilations", ParamType::Operand, Some("[1, …]")),
+                param("kernel_shape", ArgKind::Operand, None),
+                param("auto_pad", ArgKind::Operand, Some("notset")),
+                param("strides", ArgKind::Operand, Some("[1, …]")),
+                param("pads", ArgKind::Operand, Some("[0, …]")),
+                param("dilations", ArgKind::Operand, Some("[1, …]")),
                 param("count_include_pad", BoolParam, Some("false")),
             ],
         ),
@@ -686,33 +686,29 @@ pub const TENSOR_OPS: &[TensorOp] = {
             "lp_pool",
             TensorOpKind::Vision,
             &[
-                param("kernel_shape", ParamType::Operand, None),
-                param("auto_pad", ParamType::Operand, Some("notset")),
-                param("strides", ParamType::Operand, Some("[1, …]")),
-                param("pads", ParamType::Operand, Some("[0, …]")),
-                param("dilations", ParamType::Operand, Some("[1, …]")),
-                param("p", ParamType::Float, Some("2")),
+                param("kernel_shape", ArgKind::Operand, None),
+                param("auto_pad", ArgKind::Operand, Some("notset")),
+                param("strides", ArgKind::Operand, Some("[1, …]")),
+                param("pads", ArgKind::Operand, Some("[0, …]")),
+                param("dilations", ArgKind::Operand, Some("[1, …]")),
+                param("p", ArgKind::Float, Some("2")),
             ],
         ),
         tensor_op(
             "resize",
             TensorOpKind::Vision,
             &[
-                param("scales", ParamType::Operand, None),
-                param("sizes", ParamType::Operand, None),
-                param("axes", ParamType::Operand, Some("every axis")),
-                param("mode", ParamType::Operand, Some("nearest")),
+                param("scales", ArgKind::Operand, None),
+                param("sizes", ArgKind::Operand, None),
+                param("axes", ArgKind::Operand, Some("every axis")),
+                param("mode", ArgKind::Operand, Some("nearest")),
                 param(
                     "coordinate_transformation_mode",
-                    ParamType::Operand,
+                    ArgKind::Operand,
                     Some("half_pixel"),
                 ),
-                param(
-                    "nearest_mode",
-                    ParamType::Operand,
-                    Some("round_prefer_floor"),
-                ),
-                param("cubic_coeff_a", ParamType::Float, Some("-0.75")),
+                param("nearest_mode", ArgKind::Operand, Some("round_prefer_floor")),
+                param("cubic_coeff_a", ArgKind::Float, Some("-0.75")),
                 param("exclude_outside", BoolParam, Some("false")),
             ],
         ),
@@ -721,19 +717,19 @@ pub const TENSOR_OPS: &[TensorOp] = {
         tensor_op(
             "global_lp_pool",
             TensorOpKind::Vision,
-            &[param("p", ParamType::Float, Some("2"))],
+            &[param("p", ArgKind::Float, Some("2"))],
         ),
         tensor_op(
             "space_to_depth",
             TensorOpKind::Vision,
-            &[param("blocksize", ParamType::Int, None)],
+            &[param("blocksize", ArgKind::Int, None)],
         ),
         tensor_op(
             "depth_to_space",
             TensorOpKind::Vision,
             &[
-                param("blocksize", ParamType::Int, None),
-                param("mode", ParamType::Operand, Some("dcr")),
+                param("blocksize", ArgKind::Int, None),
+                param("mode", ArgKind::Operand, Some("dcr")),
             ],
         ),
         tensor_op(
@@ -745,7 +741,7 @@ pub const TENSOR_OPS: &[TensorOp] = {
             "top_k",
             TensorOpKind::Tuple,
             &[
-                param("k", ParamType::Operand, None),
+                param("k", ArgKind::Operand, None),
                 param("axis", Axes, Some("-1")),
                 param("largest", BoolParam, Some("true")),
                 param("sorted", BoolParam, Some("true")),
@@ -780,29 +776,29 @@ pub const TENSOR_OPS: &[TensorOp] = {
         tensor_op(
             "gather_nd",
             TensorOpKind::Indexing,
-            &[param("batch_dims", ParamType::Int, Some("0"))],
+            &[param("batch_dims", ArgKind::Int, Some("0"))],
         ),
         tensor_op(
             "scatter_elements",
             TensorOpKind::Indexing,
             &[
                 param("axis", Axes, Some("0")),
-                param("reduction", ParamType::Operand, Some("none")),
+                param("reduction", ArgKind::Operand, Some("none")),
             ],
         ),
         tensor_op(
             "scatter_nd",
             TensorOpKind::Indexing,
-            &[param("reduction", ParamType::Operand, Some("none"))],
+            &[param("reduction", ArgKind::Operand, Some("none"))],
         ),
         tensor_op(
             "pad",
             TensorOpKind::Reorg,
             &[
-                param("value", ParamType::Scalar, Some("0")),
+                param("value", ArgKind::Scalar, Some("0")),
                 param(
                     "mode",
-                    ParamType::Word(&["constant", "reflect", "edge"]),
+                    ArgKind::Word(&["constant", "reflect", "edge"]),
                     Some("constant"),
                 ),
             ],
@@ -825,8 +821,8 @@ const SCAN: &[ParamSpec] = &[
 
 /// `clip(x, min = a, max = b)`: either bound may be left out.
 const CLIP: &[ParamSpec] = &[
-    param("min", ParamType::Operand, None),
-    param("max", ParamType::Operand, None),
+    param("min", ArgKind::Operand, None),
+    param("max", ArgKind::Operand, None),
 ];
 
 /// What a call names.

@@ -33,7 +33,7 @@ use crate::ir::{
     AxisMap, NodeId, NodeKind, Offset, Piece, PieceSource, Size, SymbolicPiece, SymbolicSource,
     MAX_REGIONS,
 };
-use crate::ops::{ParamType, TensorOp};
+use crate::ops::{ArgKind, TensorOp};
 use crate::shape::Dim;
 
 /// The most loop-nest regions a `tile` cuts its readers into (the product of its repeat
@@ -129,7 +129,7 @@ impl Checker<'_> {
                 continue;
             };
             match spec.ty {
-                ParamType::Axes => {
+                ArgKind::Axes => {
                     let items: Vec<&Expr> = match list_items(&n.value) {
                         Some(items) if name == "flip" => items.iter().collect(),
                         _ => vec![&n.value],
@@ -154,7 +154,7 @@ impl Checker<'_> {
                     }
                     ra.axes = Some(axes);
                 }
-                ParamType::Int => match int_literal(&n.value) {
+                ArgKind::Int => match int_literal(&n.value) {
                     Some(v) => ra.ints.push((spec.name, v, vspan)),
                     None => {
                         self.errors.push(
@@ -164,8 +164,8 @@ impl Checker<'_> {
                         ok = false;
                     }
                 },
-                ParamType::Scalar => ra.value = Some(n.clone()),
-                ParamType::Word(words) => match &n.value {
+                ArgKind::Scalar => ra.value = Some(n.clone()),
+                ArgKind::Word(words) => match &n.value {
                     Expr::Var(w) if words.contains(&w.to_string().as_str()) => {
                         ra.mode = Some((w.to_string(), vspan));
                     }
@@ -178,7 +178,7 @@ impl Checker<'_> {
                         ok = false;
                     }
                 },
-                ParamType::Bool | ParamType::DType | ParamType::Float | ParamType::Operand => {
+                ArgKind::Bool | ArgKind::DType | ArgKind::Float | ArgKind::Operand => {
                     unreachable!("reorganisation rows take axes, integers, a value and a mode")
                 }
             }

@@ -19,7 +19,7 @@ use super::{Checker, Typed};
 use crate::ast::{Expr, LitValue, NamedArg, UnOp};
 use crate::dtype::DType;
 use crate::ir::{ConstValue, NodeId, NodeKind, ReduceKind};
-use crate::ops::{self, ParamType, ReduceDtype, TensorOp, TensorOpKind};
+use crate::ops::{self, ArgKind, ReduceDtype, TensorOp, TensorOpKind};
 use crate::shape::{broadcast, dims_text, static_len, Dim};
 
 /// One item of a `reshape`/`broadcast_to` target: a literal (`-1` for reshape's inferred
@@ -463,7 +463,7 @@ impl Checker<'_> {
                 continue;
             };
             match (spec.ty, arg.as_str()) {
-                (ParamType::Axes, _) => {
+                (ArgKind::Axes, _) => {
                     ra.axis_span = Some(vspan);
                     if let Some(items) = list_items(&n.value) {
                         ra.axis_is_list = true;
@@ -488,7 +488,7 @@ impl Checker<'_> {
                         ok = false;
                     }
                 }
-                (ParamType::Bool, flag) => match &n.value {
+                (ArgKind::Bool, flag) => match &n.value {
                     Expr::Lit(LitValue::Bool(b), _) => match flag {
                         "exclusive" => ra.exclusive = *b,
                         "reverse" => ra.reverse = *b,
@@ -500,7 +500,7 @@ impl Checker<'_> {
                         ok = false;
                     }
                 },
-                (ParamType::DType, _) => {
+                (ArgKind::DType, _) => {
                     let dtype = match &n.value {
                         Expr::Var(ident) => DType::from_name(&ident.to_string()),
                         _ => None,
@@ -520,8 +520,8 @@ impl Checker<'_> {
                     }
                 }
                 // Read by the composite ops themselves (`eps` of `layer_norm`).
-                (ParamType::Float | ParamType::Operand, _) => {}
-                (ParamType::Int | ParamType::Scalar | ParamType::Word(_), _) => {
+                (ArgKind::Float | ArgKind::Operand, _) => {}
+                (ArgKind::Int | ArgKind::Scalar | ArgKind::Word(_), _) => {
                     unreachable!("only reorganisation rows take these, read by `check_reorg`")
                 }
             }
