@@ -261,7 +261,6 @@ const RUNTIME_AUDITED: &[(&str, &str)] = &[
     ("store_streaming", "as `store`, full chunks only"),
     ("stream_head", "arithmetic on the address, wrapping"),
     ("stream_fence", "`sfence`"),
-    ("prefetch", "clamped to the slice"),
     ("prefetch_chunk", "a hint, never dereferenced"),
     (
         "ScratchVec::",
