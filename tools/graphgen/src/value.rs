@@ -520,6 +520,14 @@ fn monotone(f: &str, params: &[f64]) -> bool {
         "selu" => params[0] >= 0.0 && params[1] >= 0.0 && params[..2].iter().all(|p| p.is_finite()),
         "celu" => params[0] > 0.0 && params[0].is_finite(),
         "hard_sigmoid" => params[0] >= 0.0 && params[..2].iter().all(|p| p.is_finite()),
+        // Steps, non-decreasing under these parameters: `thresholded_relu` jumps from 0 up
+        // to `alpha` at `alpha` (down for a negative one); `shrink` (`lambd`, `bias`) is
+        // `x + bias` below `-lambd`, 0 between, `x - bias` above `lambd`: the pieces meet
+        // in order when `0 <= lambd` and `bias <= lambd`.
+        "thresholded_relu" => params[0] >= 0.0,
+        "shrink" => {
+            params[0] >= 0.0 && params[1] <= params[0] && params[..2].iter().all(|p| p.is_finite())
+        }
         _ => false,
     }
 }
