@@ -834,6 +834,16 @@ pub enum Callable {
     Tensor(&'static TensorOp),
 }
 
+/// The registry row of tensor op `name`, for checkers that type an op by a row they name
+/// (`split`, `top_k`, `max_pool_with_indices`, a scan's reduction); panics on a name the
+/// registry lacks, a mistake in this crate.
+pub fn registry_row(name: &str) -> &'static TensorOp {
+    TENSOR_OPS
+        .iter()
+        .find(|t| t.name == name)
+        .unwrap_or_else(|| panic!("`{name}` is a registry row"))
+}
+
 /// The callable `name(…)` with `positional` tensor arguments refers to. `max`/`min` with
 /// two tensors and no named arguments are elementwise; with one tensor, reductions.
 pub fn lookup(name: &str, positional: usize, has_named: bool) -> Option<Callable> {

@@ -20,10 +20,7 @@ impl Checker<'_> {
         args: &[Expr],
         named: &[NamedArg],
     ) -> Option<Vec<Typed>> {
-        let op = crate::ops::TENSOR_OPS
-            .iter()
-            .find(|t| t.name == "top_k")
-            .expect("a registry row");
+        let op = crate::ops::registry_row("top_k");
         let [x] = args else {
             self.errors
                 .push(span, "`top_k` takes one tensor: `top_k(x, k = 5)`");

@@ -1042,10 +1042,7 @@ impl Checker<'_> {
             return Typed::Poison;
         };
         // The dtypes of `sum`/`prod` over the same input.
-        let sum_op = ops::TENSOR_OPS
-            .iter()
-            .find(|t| t.name == if name == "cumsum" { "sum" } else { "prod" })
-            .expect("a row");
+        let sum_op = ops::registry_row(if name == "cumsum" { "sum" } else { "prod" });
         let Some((out, acc)) = self.reduction_dtypes(sum_op, self.node(x).dtype, ra) else {
             return Typed::Poison;
         };

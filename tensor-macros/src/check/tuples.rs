@@ -64,10 +64,7 @@ impl Checker<'_> {
     /// one size may be `-1`, the rest of the axis (`split(x, [1, -1])` of `[N]` gives
     /// `[1]` and `[N - 1]`), and the call checks that the axis holds the literal sizes.
     fn check_split(&mut self, span: Span, args: &[Expr], named: &[NamedArg]) -> Option<Vec<Typed>> {
-        let op = ops::TENSOR_OPS
-            .iter()
-            .find(|t| t.name == "split")
-            .expect("a registry row");
+        let op = ops::registry_row("split");
         let mut axis = (0i128, span);
         for n in named {
             self.param_spec(op, n)?;

@@ -827,6 +827,35 @@ impl Vision<'_> {
         ))
     }
 
+    /// What `conv` and `conv_transpose` check first, in this order: `[N, C, spatial…]` with
+    /// 1 to 3 spatial axes, and a weight of the input's dtype and rank (`axes`: its axes as
+    /// the message names them); the weight's dims.
+    fn conv_weight_dims(&self, axes: &str) -> Result<Vec<Dim>, Refusal> {
+        let rank = self.rank;
+        if !(3..=5).contains(&rank) {
+            return fail("it takes `[N, C, spatial…]` with 1 to 3 spatial axes".into());
+        }
+        let (wd, wdims) = self.operands[1].clone();
+        if wd != self.xd || wdims.len() != rank {
+            return fail(format!(
+                "the weight is `{}[{axes}]` of rank {rank}, found {}",
+                self.xd.name(),
+                type_text(wd, &wdims)
+            ));
+        }
+        Ok(wdims)
+    }
+
+    /// A `kernel_shape` given to `conv` or `conv_transpose` must be the weight's kernel.
+    fn check_kernel_shape(&self, kernel: &[i128]) -> Result<(), Refusal> {
+        match self.args.list("kernel_shape") {
+            Some(k) if k != kernel => fail(format!(
+                "`kernel_shape = {k:?}` differs from the weight's {kernel:?}"
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// `conv`'s expression: `Windows::conv_sum` (one term per kernel position, a strided
     /// view of the padded input times the weight at that position: elementwise when
     /// depthwise, an `einsum` per group otherwise, summed), plus the bias. The form the
@@ -869,18 +898,8 @@ impl Vision<'_> {
         let auto_pad = self.args.auto_pad;
         let list = |key: &str| self.args.list(key);
         let int = |key: &str| self.args.int(key);
-        if !(3..=5).contains(&rank) {
-            return fail("it takes `[N, C, spatial…]` with 1 to 3 spatial axes".into());
-        }
+        let wdims = self.conv_weight_dims("O, C / group, k…")?;
         let r = rank - 2;
-        let (wd, wdims) = self.operands[1].clone();
-        if wd != xd || wdims.len() != rank {
-            return fail(format!(
-                "the weight is `{}[O, C / group, k…]` of rank {rank}, found {}",
-                xd.name(),
-                type_text(wd, &wdims)
-            ));
-        }
         let g = int("group").unwrap_or(1);
         let lit = |d: &Dim| d.as_static().map(|n| n as i128);
         let (Some(c), Some(o), Some(cg)) = (lit(&dims[1]), lit(&wdims[0]), lit(&wdims[1])) else {
@@ -903,13 +922,7 @@ impl Vision<'_> {
         let Some(kernel) = kernel else {
             return fail("the kernel's spatial dims must be literals".into());
         };
-        if let Some(k) = list("kernel_shape") {
-            if k != kernel {
-                return fail(format!(
-                    "`kernel_shape = {k:?}` differs from the weight's {kernel:?}"
-                ));
-            }
-        }
+        self.check_kernel_shape(&kernel)?;
         let strides = list("strides").unwrap_or(vec![1; r]);
         let dilations = list("dilations").unwrap_or(vec![1; r]);
         if dilations.len() != r {
@@ -955,18 +968,8 @@ impl Vision<'_> {
         let auto_pad = self.args.auto_pad;
         let list = |key: &str| self.args.list(key);
         let int = |key: &str| self.args.int(key);
-        if !(3..=5).contains(&rank) {
-            return fail("it takes `[N, C, spatial…]` with 1 to 3 spatial axes".into());
-        }
+        let wdims = self.conv_weight_dims("C, M / group, k…")?;
         let r = rank - 2;
-        let (wd, wdims) = self.operands[1].clone();
-        if wd != xd || wdims.len() != rank {
-            return fail(format!(
-                "the weight is `{}[C, M / group, k…]` of rank {rank}, found {}",
-                xd.name(),
-                type_text(wd, &wdims)
-            ));
-        }
         let g = int("group").unwrap_or(1);
         let lit = |d: &Dim| d.as_static().map(|n| n as i128);
         let (Some(c), Some(wc), Some(mg)) = (lit(&dims[1]), lit(&wdims[0]), lit(&wdims[1])) else {
@@ -991,13 +994,7 @@ impl Vision<'_> {
         let (Some(kernel), Some(lens)) = (kernel, lens) else {
             return fail("its spatial dims and the kernel's must be literals (`conv_transpose` over symbolic spatial dims is not supported)".into());
         };
-        if let Some(k) = list("kernel_shape") {
-            if k != kernel {
-                return fail(format!(
-                    "`kernel_shape = {k:?}` differs from the weight's {kernel:?}"
-                ));
-            }
-        }
+        self.check_kernel_shape(&kernel)?;
         let strides = list("strides").unwrap_or(vec![1; r]);
         let dilations = list("dilations").unwrap_or(vec![1; r]);
         let extra = list("output_padding").unwrap_or(vec![0; r]);
@@ -1664,10 +1661,7 @@ impl Checker<'_> {
         args: &[Expr],
         named: &[NamedArg],
     ) -> Option<Vec<Typed>> {
-        let op = crate::ops::TENSOR_OPS
-            .iter()
-            .find(|t| t.name == "max_pool_with_indices")
-            .expect("a registry row");
+        let op = crate::ops::registry_row("max_pool_with_indices");
         let parts = self.check_vision_parts(op, span, args, named);
         if parts.len() != 2 || parts.iter().any(|p| matches!(p, Typed::Poison)) {
             return None;

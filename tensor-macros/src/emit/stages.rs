@@ -265,30 +265,37 @@ fn pack_shared_rhs(
     let (b, b_at) = gemm_operand(rt, &step.b, &[], None);
     let ta = operand_storage(cx, &step.a.buffer);
     let tb = operand_storage(cx, &step.b.buffer);
-    if plain_gemm(&ta, &tb, &c) {
-        let block_rows = Literal::usize_unsuffixed(crate::ir::GEMM_BLOCK_ROWS);
+    let plain = plain_gemm(&ta, &tb, &c);
+    let (len, pack) = if plain {
+        (
+            quote!(<#c as #p::PlainGemm>::plain_pack_rhs_len(#k, #n)),
+            quote!(<#c as #p::PlainGemm>::plain_pack_rhs(#b, #b_at, #k, #n, &mut __tg_pack_buf[..], true)),
+        )
+    } else {
+        (
+            quote!(#p::pack_rhs_len::<#ta, #tb, #c>(#k, #n)),
+            quote!(#p::pack_rhs::<#ta, #tb, #c>(#b, #b_at, #k, #n, &mut __tg_pack_buf[..], true)),
+        )
+    };
+    let elem = quote!(<#c as #p::GemmInto<#ta, #tb>>::PackElem);
+    if !plain {
         return quote! {
-            let __tg_pack_whole: bool = #rows > #block_rows;
-            let mut __tg_pack_buf = #p::ScratchVec::<<#c as #p::GemmInto<#ta, #tb>>::PackElem>::stale(
-                if __tg_pack_whole { <#c as #p::PlainGemm>::plain_pack_rhs_len(#k, #n) } else { 0 },
-                ::core::default::Default::default(),
-            );
-            let __tg_packed = if __tg_pack_whole {
-                ::core::option::Option::Some(<#c as #p::PlainGemm>::plain_pack_rhs(#b, #b_at, #k, #n, &mut __tg_pack_buf[..], true))
-            } else {
-                ::core::option::Option::None
-            };
+            let mut __tg_pack_buf = #p::ScratchVec::<#elem>::stale(#len, ::core::default::Default::default());
+            let __tg_packed = #pack;
         };
     }
-    let len = quote!(#p::pack_rhs_len::<#ta, #tb, #c>(#k, #n));
-    let pack =
-        quote!(#p::pack_rhs::<#ta, #tb, #c>(#b, #b_at, #k, #n, &mut __tg_pack_buf[..], true));
+    let block_rows = Literal::usize_unsuffixed(crate::ir::GEMM_BLOCK_ROWS);
     quote! {
-        let mut __tg_pack_buf = #p::ScratchVec::<<#c as #p::GemmInto<#ta, #tb>>::PackElem>::stale(
-            #len,
+        let __tg_pack_whole: bool = #rows > #block_rows;
+        let mut __tg_pack_buf = #p::ScratchVec::<#elem>::stale(
+            if __tg_pack_whole { #len } else { 0 },
             ::core::default::Default::default(),
         );
-        let __tg_packed = #pack;
+        let __tg_packed = if __tg_pack_whole {
+            ::core::option::Option::Some(#pack)
+        } else {
+            ::core::option::Option::None
+        };
     }
 }
 
