@@ -6,8 +6,14 @@
 //!
 //! `RUSTFLAGS="-C target-cpu=native" cargo bench --bench gradients` (a target dir of its
 //! own); benches/peers/grad_peers.py times `jax.jit(jax.value_and_grad(…))` on the same
-//! inputs. `GRAD_BENCH=mlp,rows` picks the groups.
+//! inputs. `GRAD_BENCH=mlp,rows` picks the groups. Times are this process's CPU time
+//! (benches/cpu_time.rs): the machine is shared, and time spent descheduled is not the
+//! graph's; at low load it equals the wall time of the one-thread pool.
 
+#[path = "cpu_time.rs"]
+mod cpu_time;
+
+use cpu_time::CpuTime;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use tensorgraph::prelude::*;
@@ -47,7 +53,7 @@ fn fill(n: usize, a: usize, m: usize, scale: f32) -> Vec<f32> {
         .collect()
 }
 
-fn bench_mlp(c: &mut Criterion) {
+fn bench_mlp(c: &mut Criterion<CpuTime>) {
     if !wanted("mlp") {
         return;
     }
@@ -114,7 +120,7 @@ fn bench_mlp(c: &mut Criterion) {
     }
 }
 
-fn bench_rows(c: &mut Criterion) {
+fn bench_rows(c: &mut Criterion<CpuTime>) {
     if !wanted("rows") {
         return;
     }
@@ -143,7 +149,7 @@ fn bench_rows(c: &mut Criterion) {
     g.finish();
 }
 
-fn bench_parts(c: &mut Criterion) {
+fn bench_parts(c: &mut Criterion<CpuTime>) {
     if !wanted("parts") {
         return;
     }
@@ -169,5 +175,9 @@ fn bench_parts(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_mlp, bench_rows, bench_parts);
+criterion_group! {
+    name = benches;
+    config = Criterion::default().with_measurement(CpuTime);
+    targets = bench_mlp, bench_rows, bench_parts
+}
 criterion_main!(benches);
