@@ -101,6 +101,21 @@ def worker(secs, only):
         print(f"{which} {ms:.4f} sum={out.astype(np.float64).sum():.6e}", flush=True)
 
 
+def save(out_dir, only):
+    """Writes the models `model` builds, the same ONNX Runtime times, for the tract peer."""
+    import numpy as np
+
+    os.makedirs(out_dir, exist_ok=True)
+    for which in WORKLOADS:
+        if only and which not in only:
+            continue
+        m, _, _ = model(np, which)
+        path = os.path.join(out_dir, f"{which}.onnx")
+        with open(path, "wb") as f:
+            f.write(m.SerializeToString())
+        print(f"wrote {path}", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--worker", action="store_true")
@@ -108,8 +123,12 @@ def main():
     ap.add_argument("--secs", type=float, default=5.0)
     ap.add_argument("--only", default="", help="workloads, comma-separated (C3,DW,MP,RS)")
     ap.add_argument("--cpu", action="store_true", help="CPU time per call (peers.py PEERS_CPU=1), as benches/vision.rs")
+    ap.add_argument("--save", default="", help="write each workload's model to DIR/<name>.onnx (for benches/vision_tract) and stop")
     args = ap.parse_args()
     only = [w for w in args.only.split(",") if w]
+    if args.save:
+        save(args.save, only)
+        return
     if args.worker:
         worker(args.secs, only)
         return
