@@ -41,7 +41,9 @@ fn values(n: usize, seed: u64, scale: f32) -> Vec<f32> {
 
 fn main() -> TractResult<()> {
     let args: Vec<String> = std::env::args().collect();
-    let dir = args.get(1).expect("the models' directory (vision_peers.py --save DIR)");
+    let dir = args
+        .get(1)
+        .expect("the models' directory (vision_peers.py --save DIR)");
     let flag = |name: &str| {
         args.iter()
             .position(|a| a == name)
@@ -49,7 +51,8 @@ fn main() -> TractResult<()> {
             .cloned()
     };
     let secs: f64 = flag("--secs").map_or(3.0, |s| s.parse().expect("--secs S"));
-    let only: Vec<String> = flag("--only").map_or(vec![], |s| s.split(',').map(String::from).collect());
+    let only: Vec<String> =
+        flag("--only").map_or(vec![], |s| s.split(',').map(String::from).collect());
     for (name, shape) in WORKLOADS {
         if !only.is_empty() && !only.iter().any(|o| o == name) {
             continue;
@@ -80,7 +83,11 @@ fn main() -> TractResult<()> {
             calls += 1;
         }
         let ms = (cpu_time() - start).as_secs_f64() * 1e3 / f64::from(calls);
-        let sum: f64 = out[0].as_slice::<f32>()?.iter().map(|&v| f64::from(v)).sum();
+        let sum: f64 = out[0]
+            .as_slice::<f32>()?
+            .iter()
+            .map(|&v| f64::from(v))
+            .sum();
         println!("tract {name} {ms:.4} sum={sum:.6e}");
     }
     Ok(())
