@@ -20,6 +20,44 @@ const CASES: u64 = 4;
 
 #[test]
 fn generated_graphs_match_the_interpreter() {
+    check_batch("");
+}
+
+/// With the opt-in `dispatch` feature (issue 36: each graph kernel compiled as a baseline
+/// and an AVX2 + FMA copy, chosen per process) the same test runs the batch under each
+/// copy in turn (`vmath::set_simd_level`: 1 the baseline copy, 2 the AVX2 + FMA copy, 3
+/// that copy with the AVX-512 vector-math blocks; the levels this CPU lacks are skipped),
+/// each against the interpreter. The level is per process, so this is the only test of
+/// the batch in such a build. `cargo test -p tensorgraph-tests --features dispatch --test
+/// graphgen` (README.md's commands, .ci/run).
+#[cfg(all(
+    feature = "dispatch",
+    target_arch = "x86_64",
+    not(target_feature = "avx2")
+))]
+fn check_batch(_: &str) {
+    for wanted in [1, 2, 3] {
+        let level = tensorgraph::vmath::set_simd_level(wanted);
+        if level != wanted {
+            eprintln!("level {wanted}: not on this CPU, skipped");
+            continue;
+        }
+        check_batch_once(&format!("kernel copy level {level}: "));
+    }
+}
+
+#[cfg(not(all(
+    feature = "dispatch",
+    target_arch = "x86_64",
+    not(target_feature = "avx2")
+)))]
+fn check_batch(label: &str) {
+    check_batch_once(label);
+}
+
+/// Every graph of the batch on every input case, against the interpreter; `label` starts
+/// each line it prints.
+fn check_batch_once(label: &str) {
     let mut failures = Vec::new();
     let mut stats = Stats::default();
     let mut panics = 0;
@@ -87,20 +125,20 @@ fn generated_graphs_match_the_interpreter() {
         }
     }
     eprintln!(
-        "{} graphs x {CASES} input cases: {} elements compared bit for bit, {} within bounds, {} not determined",
+        "{label}{} graphs x {CASES} input cases: {} elements compared bit for bit, {} within bounds, {} not determined",
         batch::BATCH.len(),
         stats.exact,
         stats.ranged,
         stats.skipped
     );
-    eprintln!("{index_errors} calls with an index out of range returned Err as expected");
+    eprintln!("{label}{index_errors} calls with an index out of range returned Err as expected");
     eprintln!(
-        "{} graphs failed, {panics} of them by a panic",
+        "{label}{} graphs failed, {panics} of them by a panic",
         failures.len()
     );
     assert!(
         failures.is_empty(),
-        "{} of {} graphs differ from the interpreter:\n{}",
+        "{label}{} of {} graphs differ from the interpreter:\n{}",
         failures.len(),
         batch::BATCH.len(),
         failures[..failures.len().min(6)].join("\n")
