@@ -29,6 +29,16 @@ graph! {
     fn rows64(x: f32[37, 133]) -> f32[37] { sum(x, axis = 1) }
     fn soft(x: f32[37, 133]) -> f32[37, 133] { softmax(x, axis = 1) }
     fn act(x: f32[37, 133], bias: f32[133]) -> f32[37, 133] { gelu(x + bias) }
+    // Graphs with dim names: their kernel is a function of the bound names, dispatched the
+    // same way.
+    fn w1_named(a: f32[N], b: f32[N]) -> f32[N] { relu(a + b) * 2.0 }
+    fn norm_named(x: f32[R, C], gamma: f32[C], beta: f32[C]) -> f32[R, C] {
+        let mu = mean(x, axis = -1, keepdims = true);
+        let d = x - mu;
+        let var = mean(d * d, axis = -1, keepdims = true);
+        d * rsqrt(var + 1e-5) * gamma + beta
+    }
+    fn rows_named(x: f32[R, C]) -> f32[R] { sum(x, axis = 1) }
 }
 
 /// Deterministic values with every special case among them.
@@ -89,6 +99,13 @@ fn run_all(inputs: &Inputs) -> Vec<(&'static str, Vec<f64>, bool)> {
         ("rows64", f(rows64(x).as_slice()), true),
         ("soft", f(soft(x).as_slice()), false),
         ("act", f(act(x, bias).as_slice()), false),
+        ("w1_named", f(w1_named(a, b).unwrap().as_slice()), true),
+        (
+            "norm_named",
+            f(norm_named(x, gamma, beta).unwrap().as_slice()),
+            true,
+        ),
+        ("rows_named", f(rows_named(x).unwrap().as_slice()), true),
     ]
 }
 
@@ -164,12 +181,13 @@ fn every_copy_computes_the_same_values() {
             continue; // the CPU lacks the features
         }
         let outs = run_all(&inputs);
-        let w1_out = &outs[0].1;
-        for (i, (&got, &want)) in w1_out.iter().zip(&reference).enumerate() {
-            assert!(
-                (got as f32).to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
-                "w1 at level {level}, element {i}: {got:e}, reference {want:e}"
-            );
+        for (name, out, _) in outs.iter().filter(|o| o.0 == "w1" || o.0 == "w1_named") {
+            for (i, (&got, &want)) in out.iter().zip(&reference).enumerate() {
+                assert!(
+                    (got as f32).to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                    "{name} at level {level}, element {i}: {got:e}, reference {want:e}"
+                );
+            }
         }
         levels.push((level, outs));
     }

@@ -84,14 +84,14 @@ macro_rules! __tg_if_ndarray {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __tg_dispatch_kernel {
-    ($(#[$attr:meta])* fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $body:block) => {
+    ($(#[$attr:meta])* fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? $body:block) => {
         $(#[$attr])*
-        fn $name($($arg: $ty),*) {
+        fn $name($($arg: $ty),*) $(-> $ret)? {
             $(#[$attr])*
             #[target_feature(enable = "avx2,fma")]
-            fn __tg_avx2_fma($($arg: $ty),*) $body
+            fn __tg_avx2_fma($($arg: $ty),*) $(-> $ret)? $body
             $(#[$attr])*
-            fn __tg_baseline($($arg: $ty),*) $body
+            fn __tg_baseline($($arg: $ty),*) $(-> $ret)? $body
             if $crate::vmath::kernel_isa() >= 2 {
                 // SAFETY: `kernel_isa()` is 2 only where the running CPU reports avx2 and fma
                 // (`is_x86_feature_detected!`), the features `__tg_avx2_fma` is compiled with.

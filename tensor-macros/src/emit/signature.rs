@@ -1454,13 +1454,17 @@ fn symbolic_kernel(
     } else {
         (quote!(), quote!(), quote!(#ident(#(#dims,)* #(#args),*)))
     };
+    // Through the runtime's `dispatch_kernel!`, as `literal_kernel`'s: with the `dispatch`
+    // feature, a baseline and an AVX2 + FMA copy of the body (issue 36).
     let item = quote! {
-        #(#cfgs)*
-        #[doc(hidden)]
-        #[allow(clippy::too_many_arguments, unused_variables, unused_mut, non_snake_case, unreachable_code)]
-        fn #ident(#(#dims: usize,)* #(#params),*) #ret {
-            #body
-            #end
+        #p::dispatch_kernel! {
+            #(#cfgs)*
+            #[doc(hidden)]
+            #[allow(clippy::too_many_arguments, unused_variables, unused_mut, non_snake_case, unreachable_code)]
+            fn #ident(#(#dims: usize,)* #(#params),*) #ret {
+                #body
+                #end
+            }
         }
     };
     (item, quote!(#call;))
