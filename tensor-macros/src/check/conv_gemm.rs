@@ -12,8 +12,9 @@
 //! product order differs, so results agree within the sums' rounding).
 
 use super::Checker;
+use crate::dim_expr::Poly;
 use crate::dtype::DType;
-use crate::ir::{ConvGeometry, NodeId, NodeKind};
+use crate::ir::{ConvGeometry, NodeId, NodeKind, Size};
 use crate::shape::Dim;
 
 /// The scope name the conv node is bound to while the op's expression is checked.
@@ -39,20 +40,17 @@ impl Checker<'_> {
         let (dtype, dims) = (self.node(x).dtype, self.node(x).dims.clone());
         let rank = dims.len();
         let r = rank - 2;
-        if !matches!(dtype, DType::F32 | DType::F64) || plan.open.iter().any(|&o| o) {
+        if !matches!(dtype, DType::F32 | DType::F64) {
             return false;
         }
         let usize_of = |v: &[i128]| -> Option<Vec<usize>> {
             v.iter().map(|&n| usize::try_from(n).ok()).collect()
         };
-        let lens: Option<Vec<usize>> = dims[2..].iter().map(Dim::as_static).collect();
-        let (Some(lens), Some(kernel), Some(strides), Some(dilations), Some(pads), Some(outs)) = (
-            lens,
+        let (Some(kernel), Some(strides), Some(dilations), Some(pads)) = (
             usize_of(plan.kernel),
             usize_of(plan.strides),
             usize_of(plan.dilations),
             usize_of(plan.pads),
-            usize_of(plan.outs),
         ) else {
             return false;
         };
@@ -66,20 +64,65 @@ impl Checker<'_> {
         if plan.group as usize == c && o == c {
             return false;
         }
+        let Some(outs) = output_lengths(&dims[2..], plan) else {
+            return false;
+        };
         let window = ConvGeometry {
             group: plan.group as usize,
             kernel,
             strides,
             dilations,
             pads: (0..r).map(|a| pads[2 * (a + 2)]).collect(),
-            lens,
-            outs: outs.clone(),
+            lens: dims[2..].iter().map(Size::of).collect(),
+            outs: outs.iter().map(Size::of).collect(),
         };
         let mut out_dims = vec![dims[0].clone(), Dim::Static(o)];
-        out_dims.extend(outs.into_iter().map(Dim::Static));
+        out_dims.extend(outs);
         let node = self.add(NodeKind::Conv { x, w, window }, dtype, out_dims);
         self.scope
             .insert(CONV_NODE_NAME.to_string(), super::Typed::Strong(node));
         true
     }
+}
+
+impl Checker<'_> {
+    /// Call entry's check that each symbolic spatial axis of `x` holds the window: a
+    /// window longer than its padded axis is the call's `Err` (`ShapeError::TooShort`,
+    /// op `conv`), whichever form computes the convolution. The einsum form's slices
+    /// alone would let a padded axis one shorter than the window through (each slice
+    /// needs `window - 1`; the output length is then 0), and the GEMM form reads no
+    /// slice: this requirement is the one rule for both.
+    pub(super) fn conv_axes_hold_window(&mut self, x: NodeId, plan: &ConvPlan<'_>) {
+        let dims = self.node(x).dims.clone();
+        for (a, axis) in dims[2..].iter().enumerate() {
+            let window = (plan.kernel[a] - 1) * plan.dilations[a] + 1;
+            let pads = plan.pads[2 * (a + 2)] + plan.pads[2 * (a + 2) + 1];
+            if let (true, Ok(least)) = (plan.open[a], usize::try_from(window - pads)) {
+                if least > 0 {
+                    self.graph.at_least.push((axis.clone(), least, "conv"));
+                }
+            }
+        }
+    }
+}
+
+/// The output length of each spatial axis of `lens`: the plan's literal for a literal axis;
+/// for a symbolic one ONNX's `(L + pads - dilation·(k - 1) - 1) / stride + 1` as a dim
+/// expression, in the normal form the einsum form's slices give it (`floor((L + pads -
+/// window + stride) / stride)`), so that both forms type the same. `None` when the
+/// expression has no dim (a negative constant: cannot happen for a symbolic `L`).
+fn output_lengths(lens: &[Dim], plan: &ConvPlan<'_>) -> Option<Vec<Dim>> {
+    let r = lens.len();
+    (0..r)
+        .map(|a| {
+            if !plan.open[a] {
+                return usize::try_from(plan.outs[a]).ok().map(Dim::Static);
+            }
+            let window = (plan.kernel[a] - 1) * plan.dilations[a] + 1;
+            let pads = plan.pads[2 * (a + 2)] + plan.pads[2 * (a + 2) + 1];
+            let s = plan.strides[a];
+            let room = lens[a].poly().add(&Poly::constant(pads - window + s));
+            Dim::from_poly(room.floor_div(u64::try_from(s).ok()?)).ok()
+        })
+        .collect()
 }
