@@ -2,11 +2,13 @@
 //! sizes allow it, instead of its expression of einsums over strided views.
 //!
 //! Rules (why each): the dtype is `f32` or `f64` (the engine's float kernels; f16/bf16 keep
-//! the einsum form, which converts while it materialises); the spatial lengths are
-//! literals (the im2col's window arithmetic runs on literal lengths; a named spatial axis
-//! keeps the einsum form, whose slices make a too-short axis the call's `Err`); every pad
-//! is ≥ 0 (they are virtual, zeros the packer writes); not depthwise (`group = C = O`:
-//! its elementwise form is faster, see below). The batch `N` may be named.
+//! the einsum form, which converts while it materialises); every pad is ≥ 0 (they are
+//! virtual, zeros the packer writes); not depthwise (`group = C = O`: its elementwise
+//! form is faster, see below). The batch `N` and the spatial lengths may be named or
+//! expressions: the im2col's window (tensor-core gemm/im2col.rs `ConvWindow`, run-time
+//! `usize`s) is built at call time from the input's lengths and the output lengths'
+//! dim expressions (`output_lengths`), and a too-short axis is the call's `Err` at entry
+//! (`conv_axes_hold_window`), before any kernel runs.
 //! The expression form stays the op's expansion for `derive` (check/vision.rs records it),
 //! so gradients come from the einsums' rules; both forms compute the same sums (the
 //! product order differs, so results agree within the sums' rounding).
