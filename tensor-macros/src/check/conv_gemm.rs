@@ -35,6 +35,14 @@ pub(super) struct ConvPlan<'p> {
     pub group: i128,
 }
 
+impl ConvPlan<'_> {
+    /// Spatial axis `a`'s window, `dilation·(k − 1) + 1`, and its pads, begin + end.
+    fn window_and_pads(&self, a: usize) -> (i128, i128) {
+        let window = (self.kernel[a] - 1) * self.dilations[a] + 1;
+        (window, self.pads[2 * (a + 2)] + self.pads[2 * (a + 2) + 1])
+    }
+}
+
 impl Checker<'_> {
     /// Adds the conv node of `x` and `w` and binds it to [`CONV_NODE_NAME`], or `None`
     /// when the rules above send the convolution to its einsum form.
@@ -97,8 +105,7 @@ impl Checker<'_> {
     pub(super) fn conv_axes_hold_window(&mut self, x: NodeId, plan: &ConvPlan<'_>) {
         let dims = self.node(x).dims.clone();
         for (a, axis) in dims[2..].iter().enumerate() {
-            let window = (plan.kernel[a] - 1) * plan.dilations[a] + 1;
-            let pads = plan.pads[2 * (a + 2)] + plan.pads[2 * (a + 2) + 1];
+            let (window, pads) = plan.window_and_pads(a);
             if let (true, Ok(least)) = (plan.open[a], usize::try_from(window - pads)) {
                 if least > 0 {
                     self.graph.at_least.push((axis.clone(), least, "conv"));
@@ -120,8 +127,7 @@ fn output_lengths(lens: &[Dim], plan: &ConvPlan<'_>) -> Option<Vec<Dim>> {
             if !plan.open[a] {
                 return usize::try_from(plan.outs[a]).ok().map(Dim::Static);
             }
-            let window = (plan.kernel[a] - 1) * plan.dilations[a] + 1;
-            let pads = plan.pads[2 * (a + 2)] + plan.pads[2 * (a + 2) + 1];
+            let (window, pads) = plan.window_and_pads(a);
             let s = plan.strides[a];
             let room = lens[a].poly().add(&Poly::constant(pads - window + s));
             Dim::from_poly(room.floor_div(u64::try_from(s).ok()?)).ok()
