@@ -4,6 +4,9 @@
 //! - DW: depthwise 3×3 (`group = 32`) on 32 × 112×112, pads 1, with its bias;
 //! - MP: `max_pool` 3×3 / 2, pads 1, on 64 × 112×112 (ResNet's stem pool);
 //! - RS: `resize` linear ×2 (`half_pixel`) of 64 × 56×56;
+//! - RB: examples/resnet_block's network end to end on a `u8[224, 224, 3]` image (its
+//!   `preprocess` and `resnet` graphs: normalisation to NCHW, stem conv 3→16 + bn + relu,
+//!   the basic block, global average pool, the classifier), weights from `values`;
 //! - the memory bound of MP and RS: a `copy_from_slice` of the input's bytes in the same
 //!   run gives the bandwidth (a copy reads and writes each byte once); the bound is (input
 //!   bytes + output bytes) at that bandwidth.
@@ -11,12 +14,15 @@
 //! `CARGO_TARGET_DIR=target/native RUSTFLAGS="-C target-cpu=native" cargo bench --bench
 //! vision` (pin it with `taskset -c 1`); benches/peers/vision_peers.py times ONNX Runtime
 //! on the same inputs. Every graph runs inside a one-thread rayon pool.
-//! `VISION_BENCH=C3,DW,MP,RS` (any subset) picks the groups. Timed by this process's CPU
+//! `VISION_BENCH=C3,DW,MP,RS,RB` (any subset) picks the groups. Timed by this process's CPU
 //! time (benches/cpu_time.rs: the machine is shared, and time spent descheduled is left
 //! out; vision_peers.py's `--cpu` measures ONNX Runtime the same way).
 
 #[path = "cpu_time.rs"]
 mod cpu_time;
+#[allow(dead_code)]
+#[path = "../examples/resnet_block/model.rs"]
+mod model;
 
 use cpu_time::CpuTime;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -131,9 +137,63 @@ fn bench_memory_bound(c: &mut Criterion<CpuTime>) {
     }
 }
 
+/// `u8` pixels: byte `i` is `(i · 2654435761 + seed · 40503) mod 256` (vision_peers.py's
+/// `pixels`).
+fn pixels(n: usize, seed: u64) -> Vec<u8> {
+    (0..n as u64)
+        .map(|i| ((i * 2654435761 + seed * 40503) % 256) as u8)
+        .collect()
+}
+
+/// examples/resnet_block's weights from `values`, in vision_peers.py's `resnet_block`
+/// order of seeds: per conv `k` its weight, then scale (+1), bias, mean, variance (+1).
+fn resnet_weights() -> Result<model::Weights, tensorgraph::ShapeError> {
+    let plus = |v: Vec<f32>, p: f32| v.into_iter().map(|x| x + p).collect::<Vec<_>>();
+    let norm = |seed: u64| -> Result<model::Norm, tensorgraph::ShapeError> {
+        Ok(model::Norm {
+            scale: Tensor::from_vec(plus(values(16, seed, 0.1), 1.0))?,
+            bias: Tensor::from_vec(values(16, seed + 1, 0.1))?,
+            mean: Tensor::from_vec(values(16, seed + 2, 0.1))?,
+            var: Tensor::from_vec(plus(values(16, seed + 3, 0.2), 1.0))?,
+        })
+    };
+    Ok(model::Weights {
+        w0: Tensor::from_vec(values(16 * 3 * 9, 2, 0.3))?,
+        n0: norm(3)?,
+        w1: Tensor::from_vec(values(16 * 16 * 9, 7, 0.1))?,
+        n1: norm(8)?,
+        w2: Tensor::from_vec(values(16 * 16 * 9, 12, 0.1))?,
+        n2: norm(13)?,
+        wc: Tensor::from_vec(values(16 * 10, 17, 0.3))?,
+        bc: Tensor::from_vec(values(10, 18, 0.1))?,
+    })
+}
+
+fn bench_resnet_block(c: &mut Criterion<CpuTime>) {
+    if !wanted("RB") {
+        return;
+    }
+    let pool = one_thread();
+    let weights = resnet_weights().unwrap();
+    let img =
+        Tensor::<u8, Shape![_, _, 3]>::from_shape_vec([224, 224, 3], pixels(224 * 224 * 3, 1))
+            .unwrap();
+    let (mean, std) = model::imagenet_stats().unwrap();
+    let run = || -> Vec<f32> {
+        let x = model::preprocess(black_box(&img), &mean, &std).unwrap();
+        weights.logits(&x).unwrap()
+    };
+    let mut g = c.benchmark_group("RB resnet block 224x224 (preprocess + stem + block + head)");
+    // The three convolutions' multiply-adds, twice (the rest is memory-bound).
+    g.throughput(Throughput::Elements(2 * 224 * 224 * 16 * 9 * (3 + 16 + 16)));
+    g.bench_function("graph (1 thread)", |bch| bch.iter(|| pool.install(run)));
+    g.finish();
+    eprintln!("RB: sum {:.6e}", sum(&pool.install(run)));
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().with_measurement(CpuTime);
-    targets = bench_conv, bench_memory_bound
+    targets = bench_conv, bench_memory_bound, bench_resnet_block
 }
 criterion_main!(benches);

@@ -1977,3 +1977,162 @@ fn conv_on_the_gemm_engine_as_onnx() {
     );
     assert_close("non-finite inputs", y.as_slice(), &want, 1e-12);
 }
+
+// ---------------------------------------------------------------------------------------
+// The GEMM convolution over named spatial dims (issue 31 items 2/6): the im2col's window
+// built at call time from the call's lengths. Every case against `conv_ref` (f64 loops).
+
+graph! {
+    // Grouped, strides 2 and 3, a dilation on W, pads at H's beginning and W's end only.
+    fn conv_gemm_grouped(x: f32[N, 4, H, W], w: f32[6, 2, 3, 2], b: f32[6]) -> f32[N, 6, H / 2, (W + 2) / 3] {
+        conv(x, w, b, strides = [2, 3], pads = [1, 0, 0, 2], dilations = [1, 2], group = 2)
+    }
+    // Every pad different: H padded by 0 + 1, W by 2 + 1.
+    fn conv_gemm_pads(x: f64[1, 3, H, W], w: f64[2, 3, 3, 3]) -> f64[1, 2, H - 1, W + 1] {
+        conv(x, w, pads = [0, 2, 1, 1])
+    }
+    fn conv_gemm_1d(x: f64[B, 4, L], w: f64[4, 4, 3]) -> f64[B, 4, (L - 1) / 2] {
+        conv(x, w, strides = [2], pads = [1, 1], dilations = [2])
+    }
+    fn conv_gemm_3d(x: f32[1, 2, D, H, W], w: f32[3, 2, 2, 3, 1]) -> f32[1, 3, D + 1, H, W + 2] {
+        conv(x, w, pads = [1, 1, 1, 1, 1, 1])
+    }
+}
+
+#[test]
+fn gemm_conv_over_named_spatial_dims_as_onnx() {
+    // (N, H, W): lengths where the output is 1 (H = 2, 3; W = 1), odd and even ones.
+    for (n, h, w) in [
+        (1, 2, 1),
+        (2, 3, 2),
+        (1, 4, 4),
+        (2, 5, 6),
+        (1, 7, 11),
+        (1, 16, 9),
+    ] {
+        let x = f32s(&data(n * 4 * h * w));
+        let wt = f32s(&data(72).iter().map(|v| v * 0.3).collect::<Vec<_>>());
+        let b = f32s(&[0.25, -0.5, 1.0, 0.0, 2.0, -1.5]);
+        let xt =
+            Tensor::<f32, Shape![_, 4, _, _]>::from_shape_vec([n, 4, h, w], x.clone()).unwrap();
+        let y = conv_gemm_grouped(&xt, &wt[..], &b[..]).unwrap();
+        let (want, od) = conv_ref(
+            &wide(&x),
+            &[n, 4, h, w],
+            &wide(&wt),
+            &[6, 2, 3, 2],
+            Some(&wide(&b)),
+            &[2, 3],
+            &[1, 0, 0, 2],
+            &[1, 2],
+            2,
+        );
+        assert_eq!(y.dims(), &od[..], "grouped {n}x{h}x{w}");
+        assert_close(
+            &format!("grouped {n}x{h}x{w}"),
+            &wide(y.as_slice()),
+            &want,
+            1e-5,
+        );
+    }
+    for (h, w) in [(2, 1), (3, 1), (2, 5), (6, 2), (9, 8)] {
+        let x = data(3 * h * w);
+        let wt = data(54);
+        let xt =
+            Tensor::<f64, Shape![1, 3, _, _]>::from_shape_vec([1, 3, h, w], x.clone()).unwrap();
+        let y = conv_gemm_pads(&xt, &wt[..]).unwrap();
+        let (want, od) = conv_ref(
+            &x,
+            &[1, 3, h, w],
+            &wt,
+            &[2, 3, 3, 3],
+            None,
+            &[1, 1],
+            &[0, 2, 1, 1],
+            &[1, 1],
+            1,
+        );
+        assert_eq!(y.dims(), &od[..], "pads {h}x{w}");
+        assert_close(&format!("pads {h}x{w}"), y.as_slice(), &want, 1e-12);
+    }
+    for (n, l) in [(1, 3), (2, 4), (1, 5), (3, 8), (1, 13)] {
+        let x = data(n * 4 * l);
+        let wt = data(48);
+        let xt = Tensor::<f64, Shape![_, 4, _]>::from_shape_vec([n, 4, l], x.clone()).unwrap();
+        let y = conv_gemm_1d(&xt, &wt[..]).unwrap();
+        let (want, od) = conv_ref(
+            &x,
+            &[n, 4, l],
+            &wt,
+            &[4, 4, 3],
+            None,
+            &[2],
+            &[1, 1],
+            &[2],
+            1,
+        );
+        assert_eq!(y.dims(), &od[..], "1-D {n}x{l}");
+        assert_close(&format!("1-D {n}x{l}"), y.as_slice(), &want, 1e-12);
+    }
+    for (d, h, w) in [(1, 1, 1), (2, 3, 4), (3, 5, 2)] {
+        let x = f32s(&data(2 * d * h * w));
+        let wt = f32s(&data(36));
+        let xt = Tensor::<f32, Shape![1, 2, _, _, _]>::from_shape_vec([1, 2, d, h, w], x.clone())
+            .unwrap();
+        let y = conv_gemm_3d(&xt, &wt[..]).unwrap();
+        let (want, od) = conv_ref(
+            &wide(&x),
+            &[1, 2, d, h, w],
+            &wide(&wt),
+            &[3, 2, 2, 3, 1],
+            None,
+            &[1, 1, 1],
+            &[1; 6],
+            &[1, 1, 1],
+            1,
+        );
+        assert_eq!(y.dims(), &od[..], "3-D {d}x{h}x{w}");
+        assert_close(
+            &format!("3-D {d}x{h}x{w}"),
+            &wide(y.as_slice()),
+            &want,
+            1e-5,
+        );
+    }
+}
+
+/// A window longer than its padded axis is the call's `Err` (`TooShort`, naming `conv`
+/// and the axis) at call entry, on the GEMM form and the einsum form (depthwise) alike;
+/// one element more and the call runs.
+#[test]
+fn a_named_axis_too_short_for_the_window_is_the_calls_err() {
+    let too_short = |e: tensorgraph::ShapeError, dim: &str, least: usize| {
+        let text = e.to_string();
+        assert!(
+            matches!(e, tensorgraph::ShapeError::TooShort { .. }),
+            "{text}"
+        );
+        let want = format!("`conv` needs dim `{dim}` to be at least {least}");
+        assert!(text.contains(&want), "{text}");
+    };
+    // H padded by 1 against a window of 3: H ≥ 2 (H = 1 is one short: padded 2 = window − 1).
+    let xt =
+        Tensor::<f32, Shape![_, 4, _, _]>::from_shape_vec([1, 4, 1, 5], vec![0.0; 20]).unwrap();
+    let e = conv_gemm_grouped(&xt, &[0.0; 72][..], &[0.0; 6][..]).unwrap_err();
+    too_short(e, "H", 2);
+    // W padded by 2 against a window of 3: W = 0 is one short.
+    let xt = Tensor::<f32, Shape![_, 4, _, _]>::from_shape_vec([1, 4, 4, 0], vec![]).unwrap();
+    let e = conv_gemm_grouped(&xt, &[0.0; 72][..], &[0.0; 6][..]).unwrap_err();
+    too_short(e, "W", 1);
+    // 1-D: a window of 5 padded by 2: L ≥ 3.
+    let xt = Tensor::<f64, Shape![_, 4, _]>::from_shape_vec([2, 4, 2], vec![0.0; 16]).unwrap();
+    let e = conv_gemm_1d(&xt, &[0.0; 48][..]).unwrap_err();
+    too_short(e, "L", 3);
+    let xt = Tensor::<f64, Shape![_, 4, _]>::from_shape_vec([2, 4, 3], vec![1.0; 24]).unwrap();
+    assert_eq!(conv_gemm_1d(&xt, &[1.0; 48][..]).unwrap().dims(), [2, 4, 1]);
+    // Depthwise (the einsum form), 3×3 padded by 1 + 1: H = 0 is one short of the window
+    // (its slices alone would give an empty output).
+    let xt = Tensor::<f64, Shape![2, 3, _, _]>::from_shape_vec([2, 3, 0, 4], vec![]).unwrap();
+    let e = conv_named_depthwise(&xt, &data(27)[..]).unwrap_err();
+    too_short(e, "H", 1);
+}

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Issue 31 item 7: ONNX Runtime on the workloads of benches/vision.rs (conv 3x3 64->64
-56x56, depthwise 3x3 32x112x112, max_pool 3x3/2, resize linear x2; the ResNet block of
-issue 31 item 6 is still to add), one intra-op thread, in a process pinned with taskset to one
-core (peers.py's environment and timing: median ms per call after a warm-up).
+56x56, depthwise 3x3 32x112x112, max_pool 3x3/2, resize linear x2, and RB: the ResNet
+block of examples/resnet_block at 224x224, its preprocessing included), one intra-op
+thread, in a process pinned with taskset to one core (peers.py's environment and timing:
+median ms per call after a warm-up).
 
-    /work/peers-venv/bin/python benches/peers/vision_peers.py [--core 1] [--secs 5] [--only C3,DW]
+    /work/peers-venv/bin/python benches/peers/vision_peers.py [--core 1] [--secs 5] [--only C3,DW,RB]
 
 The inputs are benches/vision.rs's formula `((i * 2654435761 + seed * 40503) mod 2001) /
 1000 - 1`, times a scale; each line prints the output's sum, to compare with the bench's.
@@ -20,7 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from peers import ENV_ONE_THREAD, time_call  # noqa: E402
 
-WORKLOADS = ["C3", "DW", "MP", "RS"]
+WORKLOADS = ["C3", "DW", "MP", "RS", "RB"]
 
 
 def values(np, shape, seed, scale):
@@ -57,12 +58,15 @@ def model(np, which):
         inits = [("scales", np.array([1, 1, 2, 2], np.float32))]
         nodes = [N("Resize", ["x", "", "scales"], ["y"], mode="linear", coordinate_transformation_mode="half_pixel")]
         out = [1, 64, 112, 112]
+    elif which == "RB":
+        x, inits, nodes, out = resnet_block(np, helper)
     else:
         raise ValueError(which)
+    x_type = helper.np_dtype_to_tensor_dtype(x.dtype)
     graph = helper.make_graph(
         nodes,
         which,
-        [helper.make_tensor_value_info("x", F, list(x.shape))],
+        [helper.make_tensor_value_info("x", x_type, list(x.shape))],
         [helper.make_tensor_value_info("y", F, out)],
         initializer=[numpy_helper.from_array(a, n) for n, a in inits],
     )
@@ -70,6 +74,62 @@ def model(np, which):
     m.ir_version = 9
     onnx.checker.check_model(m)
     return m, {"x": x}, out
+
+
+def pixels(np, n, seed):
+    """benches/vision.rs `pixels`: byte `i` is `(i · 2654435761 + seed · 40503) mod 256`."""
+    i = np.arange(n, dtype=np.uint64)
+    return ((i * np.uint64(2654435761) + np.uint64(seed * 40503)) % np.uint64(256)).astype(np.uint8)
+
+
+def resnet_block(np, helper):
+    """examples/resnet_block's network (benches/vision.rs `RB`): `u8[224, 224, 3]` pixels,
+    `(x / 255 - mean) / std`, HWC -> NCHW, stem conv 3->16 + batch norm + relu, the basic
+    block (conv-bn-relu, conv-bn, + the stem's output, relu), global average pool, `[1, 16]
+    @ wc + bc`. The weights are benches/vision.rs's (same formula and seeds); ONNX Runtime
+    folds each batch norm into its conv (constant weights), tensorgraph computes it."""
+    N = helper.make_node
+    x = pixels(np, 224 * 224 * 3, 1).reshape(224, 224, 3)
+    f32 = lambda v: np.array(v, np.float32)  # noqa: E731
+    inits = [
+        ("c255", f32(255.0)),
+        ("mean", f32([0.485, 0.456, 0.406])),
+        ("std", f32([0.229, 0.224, 0.225])),
+        ("axes0", np.array([0], np.int64)),
+        ("shape16", np.array([1, 16], np.int64)),
+    ]
+    nodes = [
+        N("Cast", ["x"], ["xf"], to=1),
+        N("Div", ["xf", "c255"], ["x1"]),
+        N("Sub", ["x1", "mean"], ["x2"]),
+        N("Div", ["x2", "std"], ["x3"]),
+        N("Transpose", ["x3"], ["x4"], perm=[2, 0, 1]),
+        N("Unsqueeze", ["x4", "axes0"], ["h"]),
+    ]
+    seed = 2
+    for k, c_in in enumerate([3, 16, 16]):
+        inits.append((f"w{k}", values(np, (16, c_in, 3, 3), seed, 0.3 if c_in == 3 else 0.1)))
+        norm = [("s", 0.1, 1.0), ("b", 0.1, 0.0), ("m", 0.1, 0.0), ("v", 0.2, 1.0)]
+        for j, (name, scale, plus) in enumerate(norm):
+            inits.append((f"{name}{k}", values(np, (16,), seed + 1 + j, scale) + np.float32(plus)))
+        seed += 5
+        src = ["h", "h0", "h1"][k]
+        nodes += [
+            N("Conv", [src, f"w{k}"], [f"c{k}"], pads=[1, 1, 1, 1]),
+            N("BatchNormalization", [f"c{k}", f"s{k}", f"b{k}", f"m{k}", f"v{k}"], [f"n{k}"], epsilon=1e-5),
+        ]
+        if k < 2:
+            nodes.append(N("Relu", [f"n{k}"], [f"h{k}"]))
+    inits += [("wc", values(np, (16, 10), seed, 0.3)), ("bc", values(np, (10,), seed + 1, 0.1))]
+    nodes += [
+        N("Add", ["n2", "h0"], ["a"]),
+        N("Relu", ["a"], ["r"]),
+        N("GlobalAveragePool", ["r"], ["gp"]),
+        N("Reshape", ["gp", "shape16"], ["flat"]),
+        N("MatMul", ["flat", "wc"], ["mm"]),
+        N("Add", ["mm", "bc"], ["y"]),
+    ]
+    return x, inits, nodes, [1, 10]
 
 
 def worker(secs, only):
@@ -121,7 +181,7 @@ def main():
     ap.add_argument("--worker", action="store_true")
     ap.add_argument("--core", default="1")
     ap.add_argument("--secs", type=float, default=5.0)
-    ap.add_argument("--only", default="", help="workloads, comma-separated (C3,DW,MP,RS)")
+    ap.add_argument("--only", default="", help="workloads, comma-separated (C3,DW,MP,RS,RB)")
     ap.add_argument("--cpu", action="store_true", help="CPU time per call (peers.py PEERS_CPU=1), as benches/vision.rs")
     ap.add_argument("--save", default="", help="write each workload's model to DIR/<name>.onnx (for benches/vision_tract) and stop")
     args = ap.parse_args()

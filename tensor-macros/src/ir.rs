@@ -795,8 +795,10 @@ pub struct MatMulStep {
     pub conv: Option<ConvStep>,
 }
 
-/// The window of a [`NodeKind::Conv`] per spatial axis (literal sizes; `pads` are the
-/// beginning's, the end's are implied by `outs`).
+/// The window of a [`NodeKind::Conv`] per spatial axis: the kernel, strides, dilations and
+/// pads are literals (`pads` are the beginning's, the end's are implied by `outs`); the
+/// input's lengths `lens` and the output's `outs` are sizes, named or expressions for a
+/// symbolic spatial axis (the im2col's window arithmetic runs on their call-time values).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConvGeometry {
     pub group: usize,
@@ -804,8 +806,8 @@ pub struct ConvGeometry {
     pub strides: Vec<usize>,
     pub dilations: Vec<usize>,
     pub pads: Vec<usize>,
-    pub lens: Vec<usize>,
-    pub outs: Vec<usize>,
+    pub lens: Vec<Size>,
+    pub outs: Vec<Size>,
 }
 
 /// A convolution's product (`MatMulStep::conv`): `a` is the weight of a group (`[O/g,

@@ -2,18 +2,21 @@
 //! sizes allow it, instead of its expression of einsums over strided views.
 //!
 //! Rules (why each): the dtype is `f32` or `f64` (the engine's float kernels; f16/bf16 keep
-//! the einsum form, which converts while it materialises); the spatial lengths are
-//! literals (the im2col's window arithmetic runs on literal lengths; a named spatial axis
-//! keeps the einsum form, whose slices make a too-short axis the call's `Err`); every pad
-//! is ≥ 0 (they are virtual, zeros the packer writes); not depthwise (`group = C = O`:
-//! its elementwise form is faster, see below). The batch `N` may be named.
+//! the einsum form, which converts while it materialises); every pad is ≥ 0 (they are
+//! virtual, zeros the packer writes); not depthwise (`group = C = O`: its elementwise
+//! form is faster, see below). The batch `N` and the spatial lengths may be named or
+//! expressions: the im2col's window (tensor-core gemm/im2col.rs `ConvWindow`, run-time
+//! `usize`s) is built at call time from the input's lengths and the output lengths'
+//! dim expressions (`output_lengths`), and a too-short axis is the call's `Err` at entry
+//! (`conv_axes_hold_window`), before any kernel runs.
 //! The expression form stays the op's expansion for `derive` (check/vision.rs records it),
 //! so gradients come from the einsums' rules; both forms compute the same sums (the
 //! product order differs, so results agree within the sums' rounding).
 
 use super::Checker;
+use crate::dim_expr::Poly;
 use crate::dtype::DType;
-use crate::ir::{ConvGeometry, NodeId, NodeKind};
+use crate::ir::{ConvGeometry, NodeId, NodeKind, Size};
 use crate::shape::Dim;
 
 /// The scope name the conv node is bound to while the op's expression is checked.
@@ -32,6 +35,14 @@ pub(super) struct ConvPlan<'p> {
     pub group: i128,
 }
 
+impl ConvPlan<'_> {
+    /// Spatial axis `a`'s window, `dilation·(k − 1) + 1`, and its pads, begin + end.
+    fn window_and_pads(&self, a: usize) -> (i128, i128) {
+        let window = (self.kernel[a] - 1) * self.dilations[a] + 1;
+        (window, self.pads[2 * (a + 2)] + self.pads[2 * (a + 2) + 1])
+    }
+}
+
 impl Checker<'_> {
     /// Adds the conv node of `x` and `w` and binds it to [`CONV_NODE_NAME`], or `None`
     /// when the rules above send the convolution to its einsum form.
@@ -39,20 +50,17 @@ impl Checker<'_> {
         let (dtype, dims) = (self.node(x).dtype, self.node(x).dims.clone());
         let rank = dims.len();
         let r = rank - 2;
-        if !matches!(dtype, DType::F32 | DType::F64) || plan.open.iter().any(|&o| o) {
+        if !matches!(dtype, DType::F32 | DType::F64) {
             return false;
         }
         let usize_of = |v: &[i128]| -> Option<Vec<usize>> {
             v.iter().map(|&n| usize::try_from(n).ok()).collect()
         };
-        let lens: Option<Vec<usize>> = dims[2..].iter().map(Dim::as_static).collect();
-        let (Some(lens), Some(kernel), Some(strides), Some(dilations), Some(pads), Some(outs)) = (
-            lens,
+        let (Some(kernel), Some(strides), Some(dilations), Some(pads)) = (
             usize_of(plan.kernel),
             usize_of(plan.strides),
             usize_of(plan.dilations),
             usize_of(plan.pads),
-            usize_of(plan.outs),
         ) else {
             return false;
         };
@@ -66,20 +74,63 @@ impl Checker<'_> {
         if plan.group as usize == c && o == c {
             return false;
         }
+        let Some(outs) = output_lengths(&dims[2..], plan) else {
+            return false;
+        };
         let window = ConvGeometry {
             group: plan.group as usize,
             kernel,
             strides,
             dilations,
             pads: (0..r).map(|a| pads[2 * (a + 2)]).collect(),
-            lens,
-            outs: outs.clone(),
+            lens: dims[2..].iter().map(Size::of).collect(),
+            outs: outs.iter().map(Size::of).collect(),
         };
         let mut out_dims = vec![dims[0].clone(), Dim::Static(o)];
-        out_dims.extend(outs.into_iter().map(Dim::Static));
+        out_dims.extend(outs);
         let node = self.add(NodeKind::Conv { x, w, window }, dtype, out_dims);
         self.scope
             .insert(CONV_NODE_NAME.to_string(), super::Typed::Strong(node));
         true
     }
+}
+
+impl Checker<'_> {
+    /// Call entry's check that each symbolic spatial axis of `x` holds the window: a
+    /// window longer than its padded axis is the call's `Err` (`ShapeError::TooShort`,
+    /// op `conv`), whichever form computes the convolution. The einsum form's slices
+    /// alone would let a padded axis one shorter than the window through (each slice
+    /// needs `window - 1`; the output length is then 0), and the GEMM form reads no
+    /// slice: this requirement is the one rule for both.
+    pub(super) fn conv_axes_hold_window(&mut self, x: NodeId, plan: &ConvPlan<'_>) {
+        let dims = self.node(x).dims.clone();
+        for (a, axis) in dims[2..].iter().enumerate() {
+            let (window, pads) = plan.window_and_pads(a);
+            if let (true, Ok(least)) = (plan.open[a], usize::try_from(window - pads)) {
+                if least > 0 {
+                    self.graph.at_least.push((axis.clone(), least, "conv"));
+                }
+            }
+        }
+    }
+}
+
+/// The output length of each spatial axis of `lens`: the plan's literal for a literal axis;
+/// for a symbolic one ONNX's `(L + pads - dilation·(k - 1) - 1) / stride + 1` as a dim
+/// expression, in the normal form the einsum form's slices give it (`floor((L + pads -
+/// window + stride) / stride)`), so that both forms type the same. `None` when the
+/// expression has no dim (a negative constant: cannot happen for a symbolic `L`).
+fn output_lengths(lens: &[Dim], plan: &ConvPlan<'_>) -> Option<Vec<Dim>> {
+    let r = lens.len();
+    (0..r)
+        .map(|a| {
+            if !plan.open[a] {
+                return usize::try_from(plan.outs[a]).ok().map(Dim::Static);
+            }
+            let (window, pads) = plan.window_and_pads(a);
+            let s = plan.strides[a];
+            let room = lens[a].poly().add(&Poly::constant(pads - window + s));
+            Dim::from_poly(room.floor_div(u64::try_from(s).ok()?)).ok()
+        })
+        .collect()
 }

@@ -2060,6 +2060,7 @@ impl Checker<'_> {
             open: &plan.open,
             group: g,
         };
+        self.conv_axes_hold_window(cx.nodes[0], &gemm);
         let expr = if self.conv_on_gemm(cx.nodes[0], cx.nodes[1], &gemm) {
             cx.conv_with_bias(cx.b.var(CONV_NODE_NAME))
         } else {

@@ -184,11 +184,13 @@ fn conv_call(
         three(&geo.strides, 1),
         three(&geo.dilations, 1),
     );
-    let (pads, outs, lens) = (
-        three(&geo.pads, 0),
-        three(&geo.outs, 1),
-        three(&geo.lens, 1),
-    );
+    // The lengths are sizes (a symbolic spatial axis's are the call's values).
+    let sizes3 = |v: &[crate::ir::Size]| -> Vec<TokenStream> {
+        let mut out = vec![quote!(1usize); lead];
+        out.extend(v.iter().map(size_expr));
+        out
+    };
+    let (pads, outs, lens) = (three(&geo.pads, 0), sizes3(&geo.outs), sizes3(&geo.lens));
     let x_strides = strides3(&conv.x_strides);
     let w_strides = strides3(&conv.w_col_strides[1..]);
     let w_chan = stride_expr(&conv.w_col_strides[0]);

@@ -103,7 +103,7 @@ pub(super) fn lower_conv(
     );
     let (cg, og) = (c / g, o / g);
     let taps: usize = geometry.kernel.iter().product();
-    let positions: usize = geometry.outs.iter().product();
+    let positions = geometry.outs.iter().fold(Size::lit(1), |p, s| p.mul(s));
     let (wb, w_base, ws) = operand_view(graph, temp_of, w);
     let (xb, x_base, xs) = operand_view(graph, temp_of, x);
     // A batch of one broadcasts with stride 0 (as `lower_matmul`: a sliced size-1 axis
@@ -117,7 +117,7 @@ pub(super) fn lower_conv(
         output: temp_of[&node],
         batch: vec![Size::of(&out[0]), Size::lit(g)],
         m: Size::lit(og),
-        n: Size::lit(positions),
+        n: positions,
         k: Size::lit(cg * taps),
         a: crate::ir::StridedMatrix {
             buffer: wb,

@@ -503,7 +503,7 @@ fn a_convolution_is_one_product_with_its_epilogue_in_its_stage() {
     assert_eq!(products.len(), 1, "one product");
     let step = products[0];
     let conv = step.conv.as_ref().expect("a convolution's product");
-    assert_eq!(conv.geometry.outs, [10, 9]);
+    assert_eq!(conv.geometry.outs, [Size::lit(10), Size::lit(9)]);
     assert_eq!(conv.geometry.pads, [1, 1]);
     assert!(
         matches!(step.b.buffer, BufferRef::Input(0)),
@@ -519,6 +519,28 @@ fn a_convolution_is_one_product_with_its_epilogue_in_its_stage() {
         k.temps[step.output].gemm_block,
         "the product is a block temp"
     );
+    // Named spatial lengths (a batch of one): the same product, its row the call's `H·W`
+    // output positions, with its epilogue in its stage.
+    let k = kernel(
+        "fn f(x: f32[1, 8, H, W], w: f32[16, 8, 3, 3], s: f32[16, 1, 1], r: f32[1, 16, H, W]) -> f32[1, 16, H, W] {
+            relu(conv(x, w, pads = [1, 1, 1, 1]) * s + r)
+        }",
+    );
+    let step = k
+        .nests
+        .iter()
+        .find_map(|n| n.matmul.as_ref())
+        .expect("a product");
+    let conv = step.conv.as_ref().expect("a convolution's product");
+    let (h, w) = (
+        Size::of(&Dim::Named("H".into())),
+        Size::of(&Dim::Named("W".into())),
+    );
+    assert_eq!(conv.geometry.lens, [h.clone(), w.clone()]);
+    assert_eq!(conv.geometry.outs, [h.clone(), w.clone()]);
+    assert_eq!(step.n, h.mul(&w));
+    let stage = product_stage(&k);
+    assert!(stage.row_loop.is_some() && stage.count >= 2, "{stage:?}");
     // Grouped convolutions are products too (of computed operands as well, and with a
     // channel multiplier); depthwise and f16 keep the einsum form.
     for (source, gemm) in [
@@ -526,6 +548,8 @@ fn a_convolution_is_one_product_with_its_epilogue_in_its_stage() {
         ("fn f(x: f32[2, 6, 7, 7], w: f32[6, 1, 3, 3]) -> f32[2, 6, 5, 5] { conv(x, w, group = 6) }", false),
         ("fn f(x: f64[1, 4, 9], w: f64[4, 2, 3]) -> f64[1, 4, 7] { conv(x * 2.0, w * 0.5, group = 2) }", true),
         ("fn f(x: f16[1, 2, 5, 5], w: f16[2, 2, 3, 3]) -> f16[1, 2, 3, 3] { conv(x, w) }", false),
+        ("fn f(x: f32[N, 4, H, W], w: f32[8, 4, 3, 3]) -> f32[N, 8, (H + 1) / 2, W - 2] { conv(x, w, strides = [2, 1], pads = [1, 0, 1, 0]) }", true),
+        ("fn f(x: f64[1, 2, L], w: f64[2, 2, 3]) -> f64[1, 2, (L + 2) / 3] { conv(x, w, strides = [3], pads = [2, 0]) }", true),
     ] {
         let k = kernel(source);
         let convs = k
