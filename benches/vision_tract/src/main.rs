@@ -2,7 +2,7 @@
 //! model loaded, optimised (`into_optimized`) and run on the inputs of benches/vision.rs
 //! (`((i·2654435761 + seed·40503) mod 2001)/1000 − 1`, times the scale), one thread (tract
 //! runs on the calling thread), timed by this process's CPU time as benches/vision.rs.
-//! Prints `tract NAME ms sum=` per workload: the sums are comparable with ORT's and ours.
+//! RB (examples/resnet_block's network) takes its `u8` image. Prints `tract NAME ms sum=` per workload: the sums are comparable with ORT's and ours.
 //!
 //! `cargo run --release -- DIR [--secs S] [--only C3,DW]`, pinned with `taskset -c 1`.
 
@@ -72,23 +72,54 @@ fn main() -> TractResult<()> {
         let x: Tensor =
             tract_ndarray::Array4::from_shape_vec(shape, values(shape.iter().product(), 1, 1.0))?
                 .into();
-        let input: TVec<TValue> = tvec!(x.into());
-        let run = || model.run(input.clone());
-        // Warm-up, then calls for `secs` of CPU time (at least five).
-        let mut out = run()?;
-        let start = cpu_time();
-        let mut calls = 0u32;
-        while calls < 5 || (cpu_time() - start).as_secs_f64() < secs {
-            out = run()?;
-            calls += 1;
-        }
-        let ms = (cpu_time() - start).as_secs_f64() * 1e3 / f64::from(calls);
-        let sum: f64 = out[0]
-            .as_slice::<f32>()?
-            .iter()
-            .map(|&v| f64::from(v))
-            .sum();
-        println!("tract {name} {ms:.4} sum={sum:.6e}");
+        run_model(name, &model, x, secs)?;
     }
+    // RB, examples/resnet_block's network: a `u8[224, 224, 3]` image (vision_peers.py
+    // `pixels`: byte `i` is `(i·2654435761 + seed·40503) mod 256`, seed 1).
+    if only.is_empty() || only.iter().any(|o| o == "RB") {
+        let path = format!("{dir}/RB.onnx");
+        match tract_onnx::onnx()
+            .model_for_path(&path)
+            .and_then(|m| m.into_optimized())
+            .and_then(|m| m.into_runnable())
+        {
+            Ok(model) => {
+                let bytes: Vec<u8> = (0..224 * 224 * 3u64)
+                    .map(|i| ((i.wrapping_mul(2_654_435_761) + 40_503) % 256) as u8)
+                    .collect();
+                let x: Tensor = tract_ndarray::Array3::from_shape_vec([224, 224, 3], bytes)?.into();
+                run_model("RB", &model, x, secs)?;
+            }
+            Err(e) => println!("tract RB error: {e}"),
+        }
+    }
+    Ok(())
+}
+
+/// Times `model` on `x` (warm-up, then calls for `secs` of CPU time, at least five) and
+/// prints the line.
+fn run_model(
+    name: &str,
+    model: &TypedRunnableModel<TypedModel>,
+    x: Tensor,
+    secs: f64,
+) -> TractResult<()> {
+    let input: TVec<TValue> = tvec!(x.into());
+    let run = || model.run(input.clone());
+    // Warm-up, then calls for `secs` of CPU time (at least five).
+    let mut out = run()?;
+    let start = cpu_time();
+    let mut calls = 0u32;
+    while calls < 5 || (cpu_time() - start).as_secs_f64() < secs {
+        out = run()?;
+        calls += 1;
+    }
+    let ms = (cpu_time() - start).as_secs_f64() * 1e3 / f64::from(calls);
+    let sum: f64 = out[0]
+        .as_slice::<f32>()?
+        .iter()
+        .map(|&v| f64::from(v))
+        .sum();
+    println!("tract {name} {ms:.4} sum={sum:.6e}");
     Ok(())
 }
