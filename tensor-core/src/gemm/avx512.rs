@@ -44,14 +44,16 @@ pub(super) static AVX512_F32: Kernel<f32, f32> = Kernel {
 /// f32, an 8×48 tile for convolutions (gemm/shifted.rs): the same 24 accumulators as
 /// 12×32, 3 `B` vectors and 8 broadcasts per `k` step; 64 output channels are 8 whole
 /// tiles (12×32 computes 72 rows for them). `kc` is the `k` block of a packed `B`
-/// micro-panel (`kc × 48`, kept in L1); `mc` and `nc` are unused (shifted.rs blocks the
-/// weight by bytes and packs one panel at a time).
+/// micro-panel (`kc × 48`): 576 keeps C3's `k` whole (a 110 KiB panel, read from L2 by
+/// the seven row tiles after the first, which packed it); C3 CPU time, load ~7, fused
+/// packing: 576 1.16-1.24 ms, 288 1.19-1.28, 192 1.23-1.26, 144 1.24-1.28. `mc` and `nc`
+/// are unused (shifted.rs blocks the weight by bytes and packs one panel at a time).
 pub(super) static AVX512_F32_CONV: Kernel<f32, f32> = Kernel {
     name: "avx512f 8x48",
     mr: 8,
     nr: 48,
     mc: 8,
-    kc: 192,
+    kc: 576,
     nc: 48,
     run: f32_8x48,
 };
