@@ -368,7 +368,7 @@ fn conv_serial(
 /// With [`Parallelism::Auto`](super::Parallelism) the rows are split across threads as
 /// the engine's products are. Panics if `a.cols() != b.rows()` or `c` is short.
 pub fn try_conv_f32(
-    a: &(impl PackSource<f32> + Sync),
+    a: &impl PackSource<f32>,
     b: &Im2col<'_, f32>,
     c: &mut [f32],
     options: Options,
