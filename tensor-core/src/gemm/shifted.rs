@@ -22,6 +22,9 @@
 //! whole panel's reads lie between two indices tested per tap), so a wrong mask could
 //! give wrong values but never a read outside the buffer.
 
+// Off x86-64 only `try_conv_f32`'s `false` is compiled in; the rest is x86-64's.
+#![cfg_attr(not(target_arch = "x86_64"), allow(dead_code, unused_imports))]
+
 use super::im2col::{ConvInput, ConvWindow, Im2col, SPATIAL};
 use super::kernel::{even_split, Kernel};
 use super::pack::{pack_a, with_workspace};
