@@ -87,8 +87,13 @@ fn contiguous(dims: [usize; 4], strides: [isize; 4]) -> bool {
     true
 }
 
+/// The f64 convolutions have no shifted path (gemm/shifted.rs is f32 on AVX-512F).
+fn no_shifted_path<S>(_: &S, _: &Im2col<'_, f64>, _: &mut [f64], _: Options) -> bool {
+    false
+}
+
 macro_rules! conv_gemm {
-    ($t:ty, $product:ident) => {
+    ($t:ty, $product:ident, $shifted:path) => {
         impl ConvGemm for $t {
             fn conv_gemm(
                 w: &[$t],
@@ -136,6 +141,16 @@ macro_rules! conv_gemm {
                 let flat = contiguous(w_at.col_dims, w_at.col_strides)
                     .then(|| gemm::MatRef::new(w, m, k, w_at.row_stride, 1, w_at.offset))
                     .and_then(Result::ok);
+                // A "same" convolution of stride 1 (every im2col row a shifted copy of the
+                // input) packs one micro-panel at a time (gemm/shifted.rs), f32 on
+                // AVX-512F; the others take the chunked product below.
+                let shifted = match &flat {
+                    Some(a) => $shifted(a, &b, block, options),
+                    None => $shifted(&a, &b, block, options),
+                };
+                if shifted {
+                    return;
+                }
                 // One product per chunk of output positions, so that the packed `B`
                 // block (`k × chunk`) stays in L2 between its packing and its use.
                 let chunk = chunk_columns(k, core::mem::size_of::<$t>());
@@ -156,5 +171,5 @@ macro_rules! conv_gemm {
         }
     };
 }
-conv_gemm!(f32, matmul_f32_with);
-conv_gemm!(f64, matmul_f64_with);
+conv_gemm!(f32, matmul_f32_with, gemm::try_conv_f32);
+conv_gemm!(f64, matmul_f64_with, no_shifted_path);

@@ -41,6 +41,23 @@ pub(super) static AVX512_F32: Kernel<f32, f32> = Kernel {
     run: f32_12x32,
 };
 
+/// f32, an 8×48 tile for convolutions (gemm/shifted.rs): the same 24 accumulators as
+/// 12×32, 3 `B` vectors and 8 broadcasts per `k` step; 64 output channels are 8 whole
+/// tiles (12×32 computes 72 rows for them). `kc` is the `k` block of a packed `B`
+/// micro-panel (`kc × 48`): 576 keeps C3's `k` whole (a 110 KiB panel, read from L2 by
+/// the seven row tiles after the first, which packed it); C3 CPU time, load ~7, fused
+/// packing: 576 1.16-1.24 ms, 288 1.19-1.28, 192 1.23-1.26, 144 1.24-1.28. `mc` and `nc`
+/// are unused (shifted.rs blocks the weight by bytes and packs one panel at a time).
+pub(super) static AVX512_F32_CONV: Kernel<f32, f32> = Kernel {
+    name: "avx512f 8x48",
+    mr: 8,
+    nr: 48,
+    mc: 8,
+    kc: 576,
+    nc: 48,
+    run: f32_8x48,
+};
+
 /// f64, a 12×16 tile: the f32 kernel's registers with half the lanes, and the same bytes
 /// per block.
 pub(super) static AVX512_F64: Kernel<f64, f64> = Kernel {
@@ -210,6 +227,20 @@ fn f32_12x32(
     first: bool,
 ) {
     f32_tile::<12, 2>(kc, a, b, c, ldc, mr, nr, first)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn f32_8x48(
+    kc: usize,
+    a: &[f32],
+    b: &[f32],
+    c: &mut [f32],
+    ldc: usize,
+    mr: usize,
+    nr: usize,
+    first: bool,
+) {
+    f32_tile::<8, 3>(kc, a, b, c, ldc, mr, nr, first)
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -160,6 +160,11 @@ impl<'a, T> Im2col<'a, T> {
         })
     }
 
+    /// The input, the window and the first column of this matrix (gemm/shifted.rs).
+    pub(super) fn parts(&self) -> (ConvInput<'a, T>, ConvWindow, usize) {
+        (self.x, self.w, self.col0)
+    }
+
     /// Columns `j0 .. j0 + n` of this matrix (clamped to its columns): the output positions
     /// of one chunk, so that a product's packed `B` block fits in L2 (conv.rs).
     pub fn columns(&self, j0: usize, n: usize) -> Self {
@@ -503,13 +508,13 @@ impl<T: Convert<P> + Sync, P> PackSource<P> for ConvWeights<'_, T> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     /// The convolution by its definition, in f64: `out[o, p] = Σ_{c, t} w[o, c, t] ·
     /// x[c, p·s + t·d - pad]` (zero outside the input).
     #[allow(clippy::too_many_arguments)]
-    fn reference(
+    pub(in crate::gemm) fn reference(
         x: &[f64],
         (c, lens): (usize, [usize; 3]),
         w: &[f64],
@@ -556,7 +561,7 @@ mod tests {
     }
 
     /// A deterministic value stream (no dependency on a random crate).
-    fn values(n: usize, seed: u64) -> Vec<f64> {
+    pub(in crate::gemm) fn values(n: usize, seed: u64) -> Vec<f64> {
         let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
         (0..n)
             .map(|_| {

@@ -31,6 +31,7 @@ mod isa;
 mod kernel;
 mod pack;
 mod packed;
+mod shifted;
 mod small;
 mod source;
 mod threads;
@@ -46,6 +47,7 @@ pub use epilogue::Block;
 pub use im2col::{ConvInput, ConvWeights, ConvWindow, Im2col, SPATIAL};
 pub use isa::{kernel_name_f32, kernel_name_f64, GEMM_ISA_ENV};
 pub use packed::PackedB;
+pub use shifted::try_conv_f32;
 pub use source::{Convert, FnSource, MatRef, PackSource};
 
 /// How many threads a product may use.
