@@ -1,0 +1,533 @@
+//! The runtime entry of `max_pool` (issue 31 item 7): one pass over the input per plane,
+//! each element read once per output row whose window covers it, instead of the graph's
+//! expression form (a `max` of one strided view of the padded input per kernel position,
+//! which the fused kernels run as `k²` gathers per output vector: 20% of the memory bound).
+//!
+//! Per output row (every spatial axis but the last fixed) the kernel takes the elementwise
+//! `max` of the input rows its window covers into a row buffer (contiguous vector loads),
+//! then each output element is the `max` of its window along the row: `kernel` loads at
+//! `stride` apart, a stride known at compile time for 1 and 2 (a permute of whole vectors,
+//! not `LANES` scalar loads). The row buffer holds the padding as `-inf`, so a window that
+//! overlaps it (ONNX's pads, `ceil_mode`'s extra end) needs no bounds arithmetic and a window
+//! of padding alone gives `-inf`, as ONNX's definition. `max` is the language's (NaN if either
+//! is NaN, `-0 < +0`: `NumLanes::max_lanes`, `Num::max`), so the result is the expression
+//! form's, bit for bit, whatever the order of the window.
+//!
+//! Generated code (tensor-macros emit/stages.rs) calls [`MaxPool::max_pool`] with the window
+//! the checker computed (check/vision.rs); it is implemented for `f32` and `f64` here, so
+//! a user's crate calls code compiled once in the runtime (issue 17). No `unsafe`: every
+//! read is a slice index whose range is checked once per row or vector.
+
+use crate::lanes::{NumLanes, LANES, V};
+use crate::reference::Num;
+
+/// A pooling window over three spatial axes (a 1-D or 2-D pool leads with axes of length
+/// 1, kernel 1, stride 1, no pads). Output index `o` along an axis reads input indices
+/// `o·stride + t·dilation − pad` for `t < kernel`; those outside `0..len` are padding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PoolWindow {
+    /// Input lengths.
+    pub lens: [usize; 3],
+    /// Output lengths (ONNX's formula, floor or ceil: the caller's).
+    pub outs: [usize; 3],
+    pub kernel: [usize; 3],
+    pub strides: [usize; 3],
+    pub dilations: [usize; 3],
+    /// Padding before each axis; the end's is whatever the output lengths imply.
+    pub pads: [usize; 3],
+}
+
+impl PoolWindow {
+    /// The input index output `o` reads at tap `t` along axis `a`, if it is not padding.
+    fn input_index(&self, a: usize, o: usize, t: usize) -> Option<usize> {
+        o.checked_mul(self.strides[a])?
+            .checked_add(t.checked_mul(self.dilations[a])?)?
+            .checked_sub(self.pads[a])
+            .filter(|&i| i < self.lens[a])
+    }
+
+    /// Elements of one input plane and one output plane, and the row buffer's length (see
+    /// [`max_pool_planes`]); `None` for a window that cannot run (a 0 kernel, stride or
+    /// dilation, or sizes whose products overflow).
+    fn plan(&self) -> Option<(usize, usize, usize)> {
+        if self.kernel.contains(&0) || self.strides.contains(&0) || self.dilations.contains(&0) {
+            return None;
+        }
+        let product = |v: [usize; 3]| v.iter().try_fold(1usize, |p, &n| p.checked_mul(n));
+        let (in_len, out_len) = (product(self.lens)?, product(self.outs)?);
+        // The row buffer, indexed by `input index + pad`: the input row, and every index
+        // a whole vector of outputs reads (`(outs - LANES + i)·stride + t·dilation` for
+        // `i < LANES`, read as one run of `LANES·stride` from its first).
+        let (s, d, k) = (self.strides[2], self.dilations[2], self.kernel[2]);
+        let reach = self.outs[2]
+            .checked_mul(s)?
+            .checked_add((k - 1).checked_mul(d)?)?;
+        let row = (self.pads[2].checked_add(self.lens[2])?).max(reach);
+        Some((in_len, out_len, row))
+    }
+}
+
+/// The element types `max_pool` runs on in the runtime.
+pub trait MaxPool: Sized {
+    /// `out[p][o] = max` over the window of output position `o` of `x[p][…]` for each of
+    /// `planes` planes (`N·C`), row-major planes of `window.lens` in `x` and of
+    /// `window.outs` in `out`; padding counts as `-inf`. Writes nothing (and never reads
+    /// out of bounds) if `x` or `out` is shorter than its planes or the window cannot
+    /// run: generated code passes only consistent calls.
+    fn max_pool(x: &[Self], out: &mut [Self], planes: usize, window: PoolWindow);
+}
+
+macro_rules! max_pool {
+    ($($t:ty),*) => {$(
+        impl MaxPool for $t {
+            fn max_pool(x: &[$t], out: &mut [$t], planes: usize, window: PoolWindow) {
+                max_pool_planes(x, out, planes, &window, <$t>::NEG_INFINITY);
+            }
+        }
+    )*};
+}
+max_pool!(f32, f64);
+
+/// [`MaxPool::max_pool`] with `lowest` (`-inf`) for the padding.
+fn max_pool_planes<T: NumLanes>(x: &[T], out: &mut [T], planes: usize, w: &PoolWindow, lowest: T) {
+    let Some((in_len, out_len, row_len)) = w.plan() else {
+        return;
+    };
+    let (Some(need_x), Some(need_out)) = (planes.checked_mul(in_len), planes.checked_mul(out_len))
+    else {
+        return;
+    };
+    if x.len() < need_x || out.len() < need_out || out_len == 0 {
+        return;
+    }
+    if in_len == 0 {
+        // An empty input axis: every window is padding.
+        out[..need_out].fill(lowest);
+        return;
+    }
+    let [_, h, width] = w.lens;
+    let [_, oh, _] = w.outs;
+    let pad = w.pads[2];
+    // Indices `pad..pad + width` hold the current row's maximum; the rest stay `lowest`.
+    let mut buf = vec![lowest; row_len];
+    for (xp, op) in x[..need_x]
+        .chunks_exact(in_len)
+        .zip(out[..need_out].chunks_exact_mut(out_len))
+    {
+        for (r, orow) in op.chunks_exact_mut(w.outs[2]).enumerate() {
+            let (od, ohi) = (r / oh, r % oh);
+            let mut covered = false;
+            for td in 0..w.kernel[0] {
+                let Some(id) = w.input_index(0, od, td) else {
+                    continue;
+                };
+                for th in 0..w.kernel[1] {
+                    let Some(ih) = w.input_index(1, ohi, th) else {
+                        continue;
+                    };
+                    // In bounds: `id < lens[0]`, `ih < h`, so the row ends within the plane.
+                    let xr = &xp[(id * h + ih) * width..][..width];
+                    let dst = &mut buf[pad..pad + width];
+                    if covered {
+                        max_into(dst, xr);
+                    } else {
+                        dst.copy_from_slice(xr);
+                        covered = true;
+                    }
+                }
+            }
+            if !covered {
+                // Every input row of the window is padding.
+                orow.fill(lowest);
+                continue;
+            }
+            // A literal stride lets LLVM read a vector's `stride`-spaced elements as whole
+            // vectors and a permute.
+            match w.strides[2] {
+                1 => along_row(&buf, orow, 1, w.dilations[2], w.kernel[2]),
+                2 => along_row(&buf, orow, 2, w.dilations[2], w.kernel[2]),
+                s => along_row(&buf, orow, s, w.dilations[2], w.kernel[2]),
+            }
+        }
+    }
+}
+
+/// `dst[i] = max(dst[i], src[i])`, a vector at a time.
+fn max_into<T: NumLanes>(dst: &mut [T], src: &[T]) {
+    let mut d = dst.chunks_exact_mut(LANES);
+    let mut s = src.chunks_exact(LANES);
+    for (dc, sc) in (&mut d).zip(&mut s) {
+        let a = V(<[T; LANES]>::try_from(&*dc).expect("a LANES chunk"));
+        let b = V(<[T; LANES]>::try_from(sc).expect("a LANES chunk"));
+        dc.copy_from_slice(&T::max_lanes(a, b).0);
+    }
+    for (dv, &sv) in d.into_remainder().iter_mut().zip(s.remainder()) {
+        *dv = <T as Num>::max(*dv, sv);
+    }
+}
+
+/// `out[j] = max_{t < k} buf[j·s + t·d]`: a vector of outputs at a time, each tap one run of
+/// `LANES·s` elements of `buf` read at stride `s`. In bounds: `buf` is at least `outs·s +
+/// (k − 1)·d` long (`PoolWindow::plan`), and a vector at `j0 ≤ outs − LANES` reads up to
+/// `(j0 + LANES)·s + (k − 1)·d`; the tail reads single elements below that.
+#[inline(always)]
+fn along_row<T: NumLanes>(buf: &[T], out: &mut [T], s: usize, d: usize, k: usize) {
+    let n = out.len();
+    let tap = |base: usize| -> V<T> {
+        let run = &buf[base..base + LANES * s];
+        let mut lanes = [run[0]; LANES];
+        for (i, lane) in lanes.iter_mut().enumerate().skip(1) {
+            *lane = run[i * s];
+        }
+        V(lanes)
+    };
+    let mut j0 = 0;
+    while j0 + LANES <= n {
+        let mut acc = tap(j0 * s);
+        for t in 1..k {
+            acc = T::max_lanes(acc, tap(j0 * s + t * d));
+        }
+        out[j0..j0 + LANES].copy_from_slice(&acc.0);
+        j0 += LANES;
+    }
+    for (j, o) in out.iter_mut().enumerate().skip(j0) {
+        let mut acc = buf[j * s];
+        for t in 1..k {
+            acc = <T as Num>::max(acc, buf[j * s + t * d]);
+        }
+        *o = acc;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// ONNX MaxPool's definition in f64, one output at a time: the maximum of the window's
+    /// elements inside the input (padding never wins; a window of padding alone is
+    /// `-inf`), NaN if the window holds one (the language's `max`).
+    fn reference(x: &[f64], planes: usize, w: &PoolWindow) -> Vec<f64> {
+        let in_len: usize = w.lens.iter().product();
+        let mut out = Vec::new();
+        for p in 0..planes {
+            for o0 in 0..w.outs[0] {
+                for o1 in 0..w.outs[1] {
+                    for o2 in 0..w.outs[2] {
+                        let mut m = f64::NEG_INFINITY;
+                        let mut nan = false;
+                        for t0 in 0..w.kernel[0] {
+                            for t1 in 0..w.kernel[1] {
+                                for t2 in 0..w.kernel[2] {
+                                    let at = |a: usize, o: usize, t: usize| {
+                                        let i = (o * w.strides[a] + t * w.dilations[a]) as i64
+                                            - w.pads[a] as i64;
+                                        (0..w.lens[a] as i64).contains(&i).then_some(i as usize)
+                                    };
+                                    let (Some(i0), Some(i1), Some(i2)) =
+                                        (at(0, o0, t0), at(1, o1, t1), at(2, o2, t2))
+                                    else {
+                                        continue;
+                                    };
+                                    let v = x[p * in_len + (i0 * w.lens[1] + i1) * w.lens[2] + i2];
+                                    nan |= v.is_nan();
+                                    if v > m || (v == 0.0 && m == 0.0 && v.is_sign_positive()) {
+                                        m = v;
+                                    }
+                                }
+                            }
+                        }
+                        out.push(if nan { f64::NAN } else { m });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// ONNX's output length (floor, or ceil with `ceil`).
+    fn out_len(len: usize, k: usize, s: usize, d: usize, pads: usize, ceil: bool) -> usize {
+        let room = len + pads - (k - 1) * d - 1;
+        if ceil {
+            room.div_ceil(s) + 1
+        } else {
+            room / s + 1
+        }
+    }
+
+    fn values(n: usize, seed: u64) -> Vec<f64> {
+        (0..n as u64)
+            // Multiples of 1/1024: exact in f32, so the f32 maxima are exact too.
+            .map(|i| ((i * 2654435761 + seed * 40503) % 2001) as f64 / 1024.0 - 1.0)
+            .collect()
+    }
+
+    /// Runs `f32` and `f64` against the reference over `planes` planes of `lens`.
+    #[allow(clippy::too_many_arguments)]
+    fn check(
+        planes: usize,
+        lens: [usize; 3],
+        kernel: [usize; 3],
+        strides: [usize; 3],
+        dilations: [usize; 3],
+        pads: [usize; 6],
+        ceil: bool,
+        specials: &[(usize, f64)],
+    ) {
+        let outs: [usize; 3] = core::array::from_fn(|a| {
+            out_len(
+                lens[a],
+                kernel[a],
+                strides[a],
+                dilations[a],
+                pads[a] + pads[3 + a],
+                ceil,
+            )
+        });
+        let w = PoolWindow {
+            lens,
+            outs,
+            kernel,
+            strides,
+            dilations,
+            pads: [pads[0], pads[1], pads[2]],
+        };
+        let n = planes * lens.iter().product::<usize>();
+        let mut x = values(n, 7);
+        for &(at, v) in specials {
+            x[at % n] = v;
+        }
+        let want = reference(&x, planes, &w);
+        let same = |got: f64, want: f64| {
+            (got.is_nan() && want.is_nan()) || got.to_bits() == want.to_bits()
+        };
+        let mut out64 = vec![7.0f64; want.len()];
+        f64::max_pool(&x, &mut out64, planes, w);
+        let x32: Vec<f32> = x.iter().map(|&v| v as f32).collect();
+        let mut out32 = vec![7.0f32; want.len()];
+        f32::max_pool(&x32, &mut out32, planes, w);
+        for (i, &wv) in want.iter().enumerate() {
+            // The inputs are exact in f32, so the maxima are too.
+            assert!(same(out64[i], wv), "f64 {w:?} at {i}: {} vs {wv}", out64[i]);
+            assert!(
+                same(out32[i] as f64, wv),
+                "f32 {w:?} at {i}: {} vs {wv}",
+                out32[i]
+            );
+        }
+    }
+
+    #[test]
+    fn max_pool_matches_the_definition_in_2d() {
+        // The benchmark's shape, small: 3×3 / 2, pads 1 at every edge, odd and even sizes.
+        for (h, w) in [(7, 9), (8, 8), (1, 1), (2, 35), (33, 3)] {
+            check(
+                3,
+                [1, h, w],
+                [1, 3, 3],
+                [1, 2, 2],
+                [1; 3],
+                [0, 1, 1, 0, 1, 1],
+                false,
+                &[],
+            );
+        }
+        // Stride 1, uneven pads, a kernel wider than the vector, dilation 2, stride 3.
+        check(
+            2,
+            [1, 6, 40],
+            [1, 2, 3],
+            [1, 1, 1],
+            [1; 3],
+            [0, 0, 2, 0, 1, 0],
+            false,
+            &[],
+        );
+        check(
+            1,
+            [1, 5, 50],
+            [1, 2, 19],
+            [1, 1, 1],
+            [1; 3],
+            [0; 6],
+            false,
+            &[],
+        );
+        check(
+            2,
+            [1, 9, 41],
+            [1, 3, 3],
+            [1, 2, 3],
+            [1, 2, 2],
+            [0, 2, 1, 0, 1, 2],
+            false,
+            &[],
+        );
+        // ceil_mode: the last window runs past the end.
+        check(
+            2,
+            [1, 8, 36],
+            [1, 3, 3],
+            [1, 2, 2],
+            [1; 3],
+            [0; 6],
+            true,
+            &[],
+        );
+        check(
+            1,
+            [1, 6, 37],
+            [1, 2, 2],
+            [1, 3, 3],
+            [1; 3],
+            [0, 1, 1, 0, 1, 1],
+            true,
+            &[],
+        );
+        // Pads wider than the window: whole windows of padding give -inf.
+        check(
+            1,
+            [1, 3, 20],
+            [1, 2, 2],
+            [1, 1, 1],
+            [1; 3],
+            [0, 3, 3, 0, 3, 3],
+            false,
+            &[],
+        );
+    }
+
+    #[test]
+    fn max_pool_matches_the_definition_in_1d_and_3d() {
+        for len in 1..12 {
+            check(
+                2,
+                [1, 1, len],
+                [1, 1, 3],
+                [1, 1, 2],
+                [1; 3],
+                [0, 0, 1, 0, 0, 1],
+                false,
+                &[],
+            );
+            if len >= 2 {
+                check(
+                    1,
+                    [1, 1, len],
+                    [1, 1, 2],
+                    [1; 3],
+                    [1; 3],
+                    [0; 6],
+                    false,
+                    &[],
+                );
+            }
+        }
+        check(
+            1,
+            [1, 1, 70],
+            [1, 1, 4],
+            [1, 1, 3],
+            [1, 1, 2],
+            [0, 0, 2, 0, 0, 1],
+            true,
+            &[],
+        );
+        check(
+            2,
+            [5, 6, 33],
+            [3, 3, 3],
+            [2, 2, 2],
+            [1; 3],
+            [1, 1, 1, 1, 1, 1],
+            false,
+            &[],
+        );
+        check(
+            1,
+            [4, 7, 18],
+            [2, 3, 2],
+            [1, 2, 3],
+            [2, 1, 1],
+            [0, 2, 1, 1, 0, 2],
+            true,
+            &[],
+        );
+    }
+
+    #[test]
+    fn max_pool_propagates_nan_and_orders_signed_zeros() {
+        let specials = [
+            (5, f64::NAN),
+            (40, f64::INFINITY),
+            (41, f64::NEG_INFINITY),
+            (77, f64::NAN),
+            (100, -0.0),
+            (101, 0.0),
+            (130, -0.0),
+            (200, f64::NAN),
+        ];
+        check(
+            2,
+            [1, 9, 37],
+            [1, 3, 3],
+            [1, 2, 2],
+            [1; 3],
+            [0, 1, 1, 0, 1, 1],
+            false,
+            &specials,
+        );
+        // Only negative zeros and zeros in a window: `+0` wins over `-0` (`-0 < +0`).
+        let w = PoolWindow {
+            lens: [1, 1, 4],
+            outs: [1, 1, 2],
+            kernel: [1, 1, 2],
+            strides: [1, 1, 2],
+            dilations: [1; 3],
+            pads: [0; 3],
+        };
+        let mut out = [1.0f32; 2];
+        f32::max_pool(&[-0.0, 0.0, -0.0, -0.0], &mut out, 1, w);
+        assert_eq!(
+            out.map(f32::to_bits),
+            [0.0f32.to_bits(), (-0.0f32).to_bits()]
+        );
+    }
+
+    #[test]
+    fn max_pool_writes_nothing_for_inconsistent_calls() {
+        let w = PoolWindow {
+            lens: [1, 4, 4],
+            outs: [1, 2, 2],
+            kernel: [1, 2, 2],
+            strides: [1, 2, 2],
+            dilations: [1; 3],
+            pads: [0; 3],
+        };
+        let x = [1.0f32; 16];
+        let mut out = [5.0f32; 4];
+        f32::max_pool(&x[..15], &mut out, 1, w);
+        f32::max_pool(&x, &mut out[..3], 1, w);
+        f32::max_pool(&x, &mut out, 2, w);
+        f32::max_pool(
+            &x,
+            &mut out,
+            1,
+            PoolWindow {
+                strides: [1, 0, 2],
+                ..w
+            },
+        );
+        f32::max_pool(
+            &x,
+            &mut out,
+            1,
+            PoolWindow {
+                outs: [1, usize::MAX, 2],
+                ..w
+            },
+        );
+        assert_eq!(out, [5.0; 4]);
+        f32::max_pool(&x, &mut out, 1, w);
+        assert_eq!(out, [1.0; 4]);
+    }
+}
