@@ -18,7 +18,12 @@
 //! a user's crate calls code compiled once in the runtime (issue 17). No `unsafe`: every
 //! read is a slice index whose range is checked once per row or vector.
 
-use crate::lanes::{NumLanes, LANES, V};
+use crate::lanes::{prefetch_chunk, NumLanes, LANES, V};
+
+/// Output rows ahead whose new input rows are prefetched.
+const PREFETCH_ROWS: usize = 3;
+/// Bytes of a cache line.
+const LINE: usize = 64;
 use crate::reference::Num;
 
 /// A pooling window over three spatial axes (a 1-D or 2-D pool leads with axes of length
@@ -30,8 +35,11 @@ pub struct PoolWindow {
     pub lens: [usize; 3],
     /// Output lengths (ONNX's formula, floor or ceil: the caller's).
     pub outs: [usize; 3],
+    /// Taps of the window.
     pub kernel: [usize; 3],
+    /// Input elements between consecutive outputs' windows.
     pub strides: [usize; 3],
+    /// Input elements between consecutive taps.
     pub dilations: [usize; 3],
     /// Padding before each axis; the end's is whatever the output lengths imply.
     pub pads: [usize; 3],
@@ -88,8 +96,64 @@ macro_rules! max_pool {
 }
 max_pool!(f32, f64);
 
+/// The language's `max` of two vectors (`NumLanes::max_lanes`: NaN if either is NaN,
+/// `-0 < +0`). On AVX-512DQ builds `f32` takes a `vrangeps` with imm8 `0b0101` (max, sign
+/// from the comparison: `-0 < +0`; it returns the number when one side is NaN), one
+/// unordered compare and a masked add for the NaNs: three instructions where
+/// `max_lanes` spends nine; the pass is then closer to memory-bound (NOTES.md "max_pool
+/// and resize kernels"). The unit tests below run it on native builds.
+trait PoolMax: NumLanes {
+    #[inline(always)]
+    fn pool_max(a: V<Self>, b: V<Self>) -> V<Self> {
+        Self::max_lanes(a, b)
+    }
+}
+
+impl PoolMax for f64 {}
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "avx512dq", not(miri))))]
+impl PoolMax for f32 {}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512dq", not(miri)))]
+impl PoolMax for f32 {
+    #[inline(always)]
+    fn pool_max(a: V<f32>, b: V<f32>) -> V<f32> {
+        use core::arch::x86_64::{
+            __m512, _mm512_cmp_ps_mask, _mm512_mask_add_ps, _mm512_range_ps, _CMP_UNORD_Q,
+        };
+        // SAFETY: `LANES` is 16 on AVX-512 builds (dtype.rs), so `[f32; LANES]` and
+        // `__m512` are both 64 bytes (`transmute` checks the sizes at compile time) and
+        // every bit pattern is a valid value of each.
+        let (a, b) = unsafe {
+            (
+                core::mem::transmute::<[f32; LANES], __m512>(a.0),
+                core::mem::transmute::<[f32; LANES], __m512>(b.0),
+            )
+        };
+        // SAFETY: AVX-512F and DQ are enabled for the whole build (this impl exists only
+        // under `target_feature = "avx512dq"`, which implies AVX-512F), so every CPU the
+        // build runs on has them; the three read and write registers only.
+        let m = unsafe {
+            let m = _mm512_range_ps::<0b0101>(a, b);
+            // `vrangeps` gives the number when one side is NaN: NaN (`a + b`) where
+            // either is, as `max_lanes`.
+            let unordered = _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(a, b);
+            _mm512_mask_add_ps(m, unordered, a, b)
+        };
+        // SAFETY: as above, the other way.
+        V(unsafe { core::mem::transmute::<__m512, [f32; LANES]>(m) })
+    }
+}
+
 /// [`MaxPool::max_pool`] with `lowest` (`-inf`) for the padding.
-fn max_pool_planes<T: NumLanes>(x: &[T], out: &mut [T], planes: usize, w: &PoolWindow, lowest: T) {
+///
+/// Per output row: `buf` (the row buffer, indexed by input index + pad) gets the max of the
+/// covered input rows; along the row, output `j` reads `buf[j·s + t·d]` at tap `t`, which is
+/// element `j + (t·d) / s` of phase `(t·d) mod s` of `buf` (`phase_p[i] = buf[i·s + p]`), so
+/// a vector of outputs reads each tap as one contiguous vector of a phase. Both buffers
+/// are `lowest` outside the row and `LANES` past the last index any output reads, so the
+/// last (partial) vector of a row reads whole vectors too.
+fn max_pool_planes<T: PoolMax>(x: &[T], out: &mut [T], planes: usize, w: &PoolWindow, lowest: T) {
     let Some((in_len, out_len, row_len)) = w.plan() else {
         return;
     };
@@ -106,96 +170,148 @@ fn max_pool_planes<T: NumLanes>(x: &[T], out: &mut [T], planes: usize, w: &PoolW
         return;
     }
     let [_, h, width] = w.lens;
-    let [_, oh, _] = w.outs;
-    let pad = w.pads[2];
-    // Indices `pad..pad + width` hold the current row's maximum; the rest stay `lowest`.
-    let mut buf = vec![lowest; row_len];
+    let oh = w.outs[1];
+    let (pad, s) = (w.pads[2], w.strides[2]);
+    // Each phase is `m` long; `buf` is `m·s` (every index `row_len + LANES` covers).
+    let Some(m) = row_len.div_ceil(s).checked_add(LANES) else {
+        return;
+    };
+    let Some(buf_len) = m.checked_mul(s) else {
+        return;
+    };
+    let mut buf = vec![lowest; buf_len];
+    let mut phases = vec![lowest; if s == 1 { 0 } else { buf_len }];
+    // The chunks of `s` of `buf` that hold the input row (the others stay `lowest`).
+    let (c0, c1) = (pad / s, (pad + width).div_ceil(s));
+    let mut rows: Vec<usize> = Vec::with_capacity(w.kernel[0] * w.kernel[1]);
     for (xp, op) in x[..need_x]
         .chunks_exact(in_len)
         .zip(out[..need_out].chunks_exact_mut(out_len))
     {
         for (r, orow) in op.chunks_exact_mut(w.outs[2]).enumerate() {
             let (od, ohi) = (r / oh, r % oh);
-            let mut covered = false;
+            rows.clear();
             for td in 0..w.kernel[0] {
                 let Some(id) = w.input_index(0, od, td) else {
                     continue;
                 };
                 for th in 0..w.kernel[1] {
-                    let Some(ih) = w.input_index(1, ohi, th) else {
-                        continue;
-                    };
-                    // In bounds: `id < lens[0]`, `ih < h`, so the row ends within the plane.
-                    let xr = &xp[(id * h + ih) * width..][..width];
-                    let dst = &mut buf[pad..pad + width];
-                    if covered {
-                        max_into(dst, xr);
-                    } else {
-                        dst.copy_from_slice(xr);
-                        covered = true;
+                    if let Some(ih) = w.input_index(1, ohi, th) {
+                        // `id < lens[0]`, `ih < h`: the row ends within the plane.
+                        rows.push((id * h + ih) * width);
                     }
                 }
             }
-            if !covered {
-                // Every input row of the window is padding.
-                orow.fill(lowest);
-                continue;
+            // The rows the output row `PREFETCH_ROWS` ahead adds at the end of its window,
+            // a cache line at a time: the hardware prefetchers alone left the pass
+            // waiting on memory (measured, NOTES.md "max_pool and resize kernels").
+            if let Some(&last) = rows.last() {
+                let ahead = last + (1 + (PREFETCH_ROWS - 1) * w.strides[1]) * width;
+                let lines = w.strides[1] * width;
+                for at in (ahead..ahead + lines).step_by(LINE / core::mem::size_of::<T>()) {
+                    prefetch_chunk(xp, at);
+                }
             }
-            // A literal stride lets LLVM read a vector's `stride`-spaced elements as whole
-            // vectors and a permute.
-            match w.strides[2] {
-                1 => along_row(&buf, orow, 1, w.dilations[2], w.kernel[2]),
-                2 => along_row(&buf, orow, 2, w.dilations[2], w.kernel[2]),
-                s => along_row(&buf, orow, s, w.dilations[2], w.kernel[2]),
+            let dst = &mut buf[pad..pad + width];
+            match rows.as_slice() {
+                // Every input row of the window is padding.
+                [] => {
+                    orow.fill(lowest);
+                    continue;
+                }
+                [r0] => dst.copy_from_slice(&xp[*r0..][..width]),
+                [r0, r1, rest @ ..] => {
+                    max_of(dst, &xp[*r0..][..width], &xp[*r1..][..width]);
+                    for &ri in rest {
+                        max_into(dst, &xp[ri..][..width]);
+                    }
+                }
+            }
+            let (d, k) = (w.dilations[2], w.kernel[2]);
+            // A literal stride lets LLVM split the row into phases with whole vectors.
+            match s {
+                1 => along_row(&buf, m, orow, 1, d, k),
+                2 => {
+                    let (even, odd) = phases.split_at_mut(m);
+                    let pairs = buf[2 * c0..2 * c1].chunks_exact(2);
+                    for ((e, o), pair) in even[c0..c1].iter_mut().zip(&mut odd[c0..c1]).zip(pairs) {
+                        (*e, *o) = (pair[0], pair[1]);
+                    }
+                    along_row(&phases, m, orow, 2, d, k);
+                }
+                _ => {
+                    for (i, chunk) in buf[s * c0..s * c1].chunks_exact(s).enumerate() {
+                        for (p, &v) in chunk.iter().enumerate() {
+                            phases[p * m + c0 + i] = v;
+                        }
+                    }
+                    along_row(&phases, m, orow, s, d, k);
+                }
             }
         }
     }
 }
 
 /// `dst[i] = max(dst[i], src[i])`, a vector at a time.
-fn max_into<T: NumLanes>(dst: &mut [T], src: &[T]) {
+fn max_into<T: PoolMax>(dst: &mut [T], src: &[T]) {
     let mut d = dst.chunks_exact_mut(LANES);
     let mut s = src.chunks_exact(LANES);
     for (dc, sc) in (&mut d).zip(&mut s) {
         let a = V(<[T; LANES]>::try_from(&*dc).expect("a LANES chunk"));
         let b = V(<[T; LANES]>::try_from(sc).expect("a LANES chunk"));
-        dc.copy_from_slice(&T::max_lanes(a, b).0);
+        dc.copy_from_slice(&T::pool_max(a, b).0);
     }
     for (dv, &sv) in d.into_remainder().iter_mut().zip(s.remainder()) {
         *dv = <T as Num>::max(*dv, sv);
     }
 }
 
-/// `out[j] = max_{t < k} buf[j·s + t·d]`: a vector of outputs at a time, each tap one run of
-/// `LANES·s` elements of `buf` read at stride `s`. In bounds: `buf` is at least `outs·s +
-/// (k − 1)·d` long (`PoolWindow::plan`), and a vector at `j0 ≤ outs − LANES` reads up to
-/// `(j0 + LANES)·s + (k − 1)·d`; the tail reads single elements below that.
-#[inline(always)]
-fn along_row<T: NumLanes>(buf: &[T], out: &mut [T], s: usize, d: usize, k: usize) {
-    let n = out.len();
-    let tap = |base: usize| -> V<T> {
-        let run = &buf[base..base + LANES * s];
-        let mut lanes = [run[0]; LANES];
-        for (i, lane) in lanes.iter_mut().enumerate().skip(1) {
-            *lane = run[i * s];
-        }
-        V(lanes)
-    };
-    let mut j0 = 0;
-    while j0 + LANES <= n {
-        let mut acc = tap(j0 * s);
-        for t in 1..k {
-            acc = T::max_lanes(acc, tap(j0 * s + t * d));
-        }
-        out[j0..j0 + LANES].copy_from_slice(&acc.0);
-        j0 += LANES;
+/// `dst[i] = max(a[i], b[i])`, a vector at a time.
+fn max_of<T: PoolMax>(dst: &mut [T], a: &[T], b: &[T]) {
+    let mut d = dst.chunks_exact_mut(LANES);
+    let (mut ac, mut bc) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
+    for ((dc, x), y) in (&mut d).zip(&mut ac).zip(&mut bc) {
+        let x = V(<[T; LANES]>::try_from(x).expect("a LANES chunk"));
+        let y = V(<[T; LANES]>::try_from(y).expect("a LANES chunk"));
+        dc.copy_from_slice(&T::pool_max(x, y).0);
     }
-    for (j, o) in out.iter_mut().enumerate().skip(j0) {
-        let mut acc = buf[j * s];
+    let tails = ac.remainder().iter().zip(bc.remainder());
+    for (dv, (&x, &y)) in d.into_remainder().iter_mut().zip(tails) {
+        *dv = <T as Num>::max(x, y);
+    }
+}
+
+/// `out[j] = max_{t < k} buf[j·s + t·d]`, read from the phases of `buf` (`m` long each:
+/// `phases[p·m + i] = buf[i·s + p]`; for `s = 1` the buffer itself), a vector of outputs
+/// at a time. In bounds: the vector at `j0 < n` reads tap `t` at `j0 + (t·d)/s + LANES ≤
+/// n − 1 + (k − 1)·d/s + LANES < m` in its phase (`m ≥ (n·s + (k − 1)·d)/s + LANES`,
+/// `PoolWindow::plan` and `max_pool_planes`).
+#[inline(always)]
+fn along_row<T: PoolMax>(phases: &[T], m: usize, out: &mut [T], s: usize, d: usize, k: usize) {
+    let n = out.len();
+    let mut j0 = 0;
+    while j0 < n {
+        let tap = |t: usize| -> V<T> {
+            let q = t * d;
+            let at = (q % s) * m + q / s + j0;
+            V(<[T; LANES]>::try_from(&phases[at..at + LANES]).expect("a LANES run"))
+        };
+        let mut acc = tap(0);
         for t in 1..k {
-            acc = <T as Num>::max(acc, buf[j * s + t * d]);
+            acc = T::pool_max(acc, tap(t));
         }
-        *o = acc;
+        if j0 + LANES <= n {
+            let whole: &mut [T; LANES] =
+                (&mut out[j0..j0 + LANES]).try_into().expect("a LANES run");
+            *whole = acc.0;
+        } else {
+            // The row's last, partial vector (an element loop: a `copy_from_slice` of a
+            // run-time length is a `memcpy` call).
+            for (o, &v) in out[j0..].iter_mut().zip(&acc.0) {
+                *o = v;
+            }
+        }
+        j0 += LANES;
     }
 }
 
@@ -491,6 +607,30 @@ mod tests {
             out.map(f32::to_bits),
             [0.0f32.to_bits(), (-0.0f32).to_bits()]
         );
+        // Across rows (the vertical max, whole vectors and the tail): rows of -0 and +0 in
+        // both orders, and a NaN in either row, over a row longer than two vectors.
+        let w = PoolWindow {
+            lens: [1, 4, 37],
+            outs: [1, 2, 37],
+            kernel: [1, 2, 1],
+            strides: [1, 2, 1],
+            dilations: [1; 3],
+            pads: [0; 3],
+        };
+        let mut x = [0.0f32; 4 * 37];
+        x[..37].fill(-0.0);
+        x[3 * 37..].fill(-0.0);
+        x[37 + 5] = f32::NAN;
+        x[3 * 37 + 36] = f32::NAN;
+        let mut out = [1.0f32; 2 * 37];
+        f32::max_pool(&x, &mut out, 1, w);
+        for (i, v) in out.iter().enumerate() {
+            if i == 5 || i == 37 + 36 {
+                assert!(v.is_nan(), "{i}: {v}");
+            } else {
+                assert_eq!(v.to_bits(), 0.0f32.to_bits(), "{i}: {v}");
+            }
+        }
     }
 
     #[test]

@@ -40,6 +40,7 @@ mod splits;
 mod stages;
 #[cfg(test)]
 mod tests;
+mod windows;
 
 use materialise::materialised_nodes;
 use nests::build_regions;
@@ -251,6 +252,9 @@ impl Lowering<'_> {
             NodeKind::TopKIndices { .. } => unreachable!("made with its `TopK` node's temps"),
             NodeKind::Scatter { .. } | NodeKind::GatherNd { .. } => self.scatter_or_gather(node),
             NodeKind::Attention { .. } => self.attention(node),
+            NodeKind::MaxPool { x, window } => {
+                windows::lower_max_pool(graph, &self.temp_of, node, *x, window)
+            }
             NodeKind::MatMul { a, b } => lower_matmul(graph, &self.temp_of, node, *a, *b),
             NodeKind::Conv { x, w, window } => {
                 lower_conv(graph, &self.temp_of, node, (*x, *w), window)
@@ -574,6 +578,7 @@ fn plan_kernel(
         }
     }
     products_into_outputs(graph, &mut temps, &mut nests, &mut stages);
+    windows::pools_into_outputs(graph, &mut temps, &mut nests, &mut stages);
     let output_dtypes: Vec<DType> = graph
         .outputs
         .iter()

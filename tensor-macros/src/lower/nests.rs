@@ -322,6 +322,18 @@ pub fn pitch_name(param: usize) -> String {
     format!("#pitch{param}")
 }
 
+/// A runtime step reads `buffer` (of `dims`) as one row-major buffer: a parameter or
+/// output read through a row pitch cannot be, so the pitched kernel is not used.
+pub(super) fn read_whole(buffer: &BufferRef, dims: &[Dim]) {
+    if buffer_strides(buffer, dims) != contiguous_strides(dims) {
+        PITCHES.with(|p| {
+            if let Some(context) = p.borrow_mut().as_mut() {
+                context.unsupported = true;
+            }
+        });
+    }
+}
+
 /// The strides of a buffer read as `dims`: row-major, except for a parameter read through a
 /// row pitch (`PITCHES`), whose axis before the last steps by its pitch and whose outer
 /// axes merge into rows of that pitch (`strides[k] = dims[k + 1] · strides[k + 1]`).
@@ -573,6 +585,7 @@ impl<'g> NestBuilder<'g> {
                 | NodeKind::GatherNd { .. }
                 | NodeKind::MatMul { .. }
                 | NodeKind::Conv { .. }
+                | NodeKind::MaxPool { .. }
                 | NodeKind::Input { .. }
                 | NodeKind::Reshape { .. } => {
                     unreachable!("reductions are materialised; inputs and reshapes are leaves")
