@@ -2013,29 +2013,64 @@ graph! {
 
 #[test]
 fn max_pool_on_the_runtime_pass_as_onnx() {
-    let pool = |x: &[f64], xd: &[usize], k: &[usize], s: &[usize], p: &[usize], d: &[usize], ceil| {
-        pool_ref(x, xd, Pool::Max, k, s, p, d, ceil)
-    };
+    let pool =
+        |x: &[f64], xd: &[usize], k: &[usize], s: &[usize], p: &[usize], d: &[usize], ceil| {
+            pool_ref(x, xd, Pool::Max, k, s, p, d, ceil)
+        };
     // NaN and ±inf at corners (read by padded windows) and inside.
     let mut x = f32s(&data(2 * 3 * 11 * 13));
-    for (i, v) in [(0, f32::NAN), (12, f32::INFINITY), (140, f32::NEG_INFINITY), (857, f32::NAN)] {
+    for (i, v) in [
+        (0, f32::NAN),
+        (12, f32::INFINITY),
+        (140, f32::NEG_INFINITY),
+        (857, f32::NAN),
+    ] {
         x[i] = v;
     }
     let y = pool_fast_2d(&t(&x));
-    let (want, _, od) = pool(&wide(&x), &[2, 3, 11, 13], &[3, 3], &[2, 2], &[1, 1, 1, 1], &[1, 1], false);
+    let (want, _, od) = pool(
+        &wide(&x),
+        &[2, 3, 11, 13],
+        &[3, 3],
+        &[2, 2],
+        &[1, 1, 1, 1],
+        &[1, 1],
+        false,
+    );
     assert_eq!(od, [2, 3, 6, 7]);
-    assert_close("2-D 3x3/2 with NaN and inf", &wide(y.as_slice()), &want, 0.0);
+    assert_close(
+        "2-D 3x3/2 with NaN and inf",
+        &wide(y.as_slice()),
+        &want,
+        0.0,
+    );
     assert!(y.as_slice()[0].is_nan() && y.as_slice()[y.as_slice().len() - 1].is_nan());
 
     let x = data(2 * 9 * 20);
     let y = pool_fast_f64(&t(&x));
-    let (want, _, od) = pool(&x, &[1, 2, 9, 20], &[2, 3], &[1, 3], &[0, 2, 1, 1], &[2, 2], false);
+    let (want, _, od) = pool(
+        &x,
+        &[1, 2, 9, 20],
+        &[2, 3],
+        &[1, 3],
+        &[0, 2, 1, 1],
+        &[2, 2],
+        false,
+    );
     assert_eq!(od, [1, 2, 8, 7]);
     assert_close("f64 dilated, uneven pads", y.as_slice(), &want, 0.0);
 
     let x = f32s(&data(2 * 8 * 9));
     let y = pool_fast_ceil(&t(&x));
-    let (want, _, od) = pool(&wide(&x), &[1, 2, 8, 9], &[3, 3], &[2, 2], &[0; 4], &[1, 1], true);
+    let (want, _, od) = pool(
+        &wide(&x),
+        &[1, 2, 8, 9],
+        &[3, 3],
+        &[2, 2],
+        &[0; 4],
+        &[1, 1],
+        true,
+    );
     assert_eq!(od, [1, 2, 4, 4]);
     assert_close("ceil_mode", &wide(y.as_slice()), &want, 0.0);
 
@@ -2047,18 +2082,33 @@ fn max_pool_on_the_runtime_pass_as_onnx() {
 
     let x = f32s(&data(2 * 5 * 6 * 7));
     let y = pool_fast_3d(&t(&x));
-    let (want, _, od) =
-        pool(&wide(&x), &[1, 2, 5, 6, 7], &[2, 3, 2], &[2, 1, 2], &[1, 0, 1, 0, 1, 1], &[1; 3], false);
+    let (want, _, od) = pool(
+        &wide(&x),
+        &[1, 2, 5, 6, 7],
+        &[2, 3, 2],
+        &[2, 1, 2],
+        &[1, 0, 1, 0, 1, 1],
+        &[1; 3],
+        false,
+    );
     assert_eq!(od, [1, 2, 3, 5, 4]);
     assert_close("3-D", &wide(y.as_slice()), &want, 0.0);
 
     // Named batch and channels: the step runs over `N·C` planes, none at all for N = 0.
     for (n, c) in [(2usize, 3usize), (1, 1), (0, 4)] {
         let x = f32s(&data(n * c * 90));
-        let xt = Tensor::<f32, Shape![_, _, 9, 10]>::from_shape_vec([n, c, 9, 10], x.clone())
-            .unwrap();
+        let xt =
+            Tensor::<f32, Shape![_, _, 9, 10]>::from_shape_vec([n, c, 9, 10], x.clone()).unwrap();
         let y = pool_fast_named(&xt).unwrap();
-        let (want, _, _) = pool(&wide(&x), &[n, c, 9, 10], &[3, 3], &[2, 2], &[1; 4], &[1, 1], false);
+        let (want, _, _) = pool(
+            &wide(&x),
+            &[n, c, 9, 10],
+            &[3, 3],
+            &[2, 2],
+            &[1; 4],
+            &[1, 1],
+            false,
+        );
         assert_close(&format!("named {n}x{c}"), &wide(y.as_slice()), &want, 0.0);
     }
 
@@ -2067,15 +2117,44 @@ fn max_pool_on_the_runtime_pass_as_onnx() {
     let x = f32s(&data(2 * 7 * 8));
     let (a, b) = pool_fast_fused(&t(&x));
     let scaled: Vec<f64> = x.iter().map(|&v| (v * 2.0 - 1.0) as f64).collect();
-    let (want, _, _) = pool(&scaled, &[1, 2, 7, 8], &[3, 3], &[2, 2], &[1; 4], &[1, 1], false);
+    let (want, _, _) = pool(
+        &scaled,
+        &[1, 2, 7, 8],
+        &[3, 3],
+        &[2, 2],
+        &[1; 4],
+        &[1, 1],
+        false,
+    );
     let want: Vec<f64> = want.iter().map(|&v| (v as f32 + 1.0) as f64).collect();
-    assert_close("computed input, fused consumer", &wide(a.as_slice()), &want, 0.0);
-    let (want, _, _) = pool(&wide(&x), &[1, 2, 7, 8], &[2, 2], &[2, 2], &[1, 0, 0, 0], &[1, 1], false);
+    assert_close(
+        "computed input, fused consumer",
+        &wide(a.as_slice()),
+        &want,
+        0.0,
+    );
+    let (want, _, _) = pool(
+        &wide(&x),
+        &[1, 2, 7, 8],
+        &[2, 2],
+        &[2, 2],
+        &[1, 0, 0, 0],
+        &[1, 1],
+        false,
+    );
     assert_close("into its output", &wide(b.as_slice()), &want, 0.0);
 
     // f16 keeps the expression form (the runtime pass is f32/f64): the same values.
     let x: Vec<f16> = data(60).iter().map(|&v| f16::from_f64(v)).collect();
     let y = pool_half(&t(&x));
-    let (want, _, _) = pool(&wide(&x), &[1, 2, 5, 6], &[3, 3], &[2, 2], &[1; 4], &[1, 1], false);
+    let (want, _, _) = pool(
+        &wide(&x),
+        &[1, 2, 5, 6],
+        &[3, 3],
+        &[2, 2],
+        &[1; 4],
+        &[1, 1],
+        false,
+    );
     assert_close("f16", &wide(y.as_slice()), &want, 0.0);
 }

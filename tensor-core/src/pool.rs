@@ -5,18 +5,21 @@
 //!
 //! Per output row (every spatial axis but the last fixed) the kernel takes the elementwise
 //! `max` of the input rows its window covers into a row buffer (contiguous vector loads),
-//! then each output element is the `max` of its window along the row: `kernel` loads at
-//! `stride` apart, a stride known at compile time for 1 and 2 (a permute of whole vectors,
-//! not `LANES` scalar loads). The row buffer holds the padding as `-inf`, so a window that
-//! overlaps it (ONNX's pads, `ceil_mode`'s extra end) needs no bounds arithmetic and a window
-//! of padding alone gives `-inf`, as ONNX's definition. `max` is the language's (NaN if either
-//! is NaN, `-0 < +0`: `NumLanes::max_lanes`, `Num::max`), so the result is the expression
-//! form's, bit for bit, whatever the order of the window.
+//! splits that buffer into its `stride` phases (`phase_p[i] = buf[i·stride + p]`, one
+//! deinterleave per row), and each vector of outputs reads each kernel tap as one
+//! contiguous vector of a phase. The row buffer holds the padding as `-inf`, so a window
+//! that overlaps it (ONNX's pads, `ceil_mode`'s extra end) needs no bounds arithmetic and a
+//! window of padding alone gives `-inf`, as ONNX's definition. The input rows a few output
+//! rows ahead are prefetched. `max` is the language's (NaN if either is NaN, `-0 < +0`:
+//! `NumLanes::max_lanes`, `Num::max`, or `PoolMax`'s three-instruction AVX-512DQ form), so
+//! the result is the expression form's whatever the order of the window (NaN payloads
+//! aside).
 //!
 //! Generated code (tensor-macros emit/stages.rs) calls [`MaxPool::max_pool`] with the window
-//! the checker computed (check/vision.rs); it is implemented for `f32` and `f64` here, so
-//! a user's crate calls code compiled once in the runtime (issue 17). No `unsafe`: every
-//! read is a slice index whose range is checked once per row or vector.
+//! the checker computed (check/vision.rs, check/pool_kernel.rs); it is implemented for
+//! `f32` and `f64` here, so a user's crate calls code compiled once in the runtime (issue
+//! 17). Reads and writes are slice indexing, each range checked once per row or vector; the
+//! only `unsafe` is `PoolMax`'s AVX-512 form (register casts and intrinsics, no memory).
 
 use crate::lanes::{prefetch_chunk, NumLanes, LANES, V};
 

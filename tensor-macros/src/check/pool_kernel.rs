@@ -9,7 +9,7 @@
 //! a too-short axis the call's `Err`); every pad is ≥ 0. The batch `N` and the channels may
 //! be named (the step runs over `N·C` planes). The expression form stays the op's expansion
 //! for `derive` (check/vision.rs records it), so gradients are unchanged; both forms give
-//! the same values bit for bit (`max` is exact and NaN-propagating in both).
+//! the same values (`max` is exact and NaN-propagating in both; NaN payloads may differ).
 
 use super::Checker;
 use crate::dtype::DType;
