@@ -7,8 +7,8 @@
 use std::collections::HashMap;
 
 use crate::ir::{
-    AxisStep, BufferRef, LoopNest, NodeId, NodeKind, PoolGeometry, ScanStep, Sink, Size, Stage,
-    Temp, TypedGraph, ValueSource,
+    AxisStep, BufferRef, LoopNest, NodeId, NodeKind, PoolGeometry, ScanStep, Size, Stage, Temp,
+    TypedGraph,
 };
 
 /// The step nest of max-pool node `node` over `x` (`[N, C, spatial…]`).
@@ -108,48 +108,7 @@ fn direct_output(
     if stage.count != 1 || stage.row_loop.is_some() {
         return None;
     }
-    let temp = BufferRef::Temp(t);
-    let readers: Vec<usize> = (0..nests.len())
-        .filter(|&k| k != step && nests[k].operands.iter().any(|o| o.buffer == temp))
-        .collect();
-    let &[copy] = readers.as_slice() else {
-        return None;
-    };
-    let nest = &nests[copy];
+    let (copy, o) = super::sole_copy_into_output(graph, temps, nests, step, t)?;
     let alone = stages.iter().any(|st| st.first == copy && st.count == 1);
-    if !alone || nest.matmul.is_some() || nest.scan.is_some() {
-        return None;
-    }
-    let Sink::Store(stores) = &nest.sink else {
-        return None;
-    };
-    let &[(k, v)] = stores.as_slice() else {
-        return None;
-    };
-    let BufferRef::Output(o) = nest.operands[k].buffer else {
-        return None;
-    };
-    let [value] = nest.values.as_slice() else {
-        return None;
-    };
-    let ValueSource::Load { operand: j } = value.source else {
-        return None;
-    };
-    let (load, store) = (&nest.operands[j], &nest.operands[k]);
-    let same_place = load.buffer == temp
-        && load.base == store.base
-        && load.outer_strides == store.outer_strides
-        && load.inner_stride == store.inner_stride;
-    let writers = nests
-        .iter()
-        .filter(|n| {
-            n.operands
-                .iter()
-                .any(|op| op.buffer == BufferRef::Output(o))
-        })
-        .count();
-    let output = &graph.nodes[graph.outputs[o]];
-    let same_type = output.dtype == temps[t].dtype;
-    let same_len = Size::product(&output.dims) == temps[t].len;
-    (v == 0 && same_place && writers == 1 && same_type && same_len).then_some((copy, o))
+    alone.then_some((copy, o))
 }
