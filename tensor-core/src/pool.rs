@@ -240,7 +240,12 @@ fn max_pool_planes<T: PoolMax>(x: &[T], out: &mut [T], planes: usize, w: &PoolWi
                     for ((e, o), pair) in even[c0..c1].iter_mut().zip(&mut odd[c0..c1]).zip(pairs) {
                         (*e, *o) = (pair[0], pair[1]);
                     }
-                    along_row(&phases, m, orow, 2, d, k);
+                    // ResNet's 3×3 / 2 window with literal taps (its loop unrolled).
+                    if (k, d) == (3, 1) {
+                        along_row(&phases, m, orow, 2, 1, 3);
+                    } else {
+                        along_row(&phases, m, orow, 2, d, k);
+                    }
                 }
                 _ => {
                     for (i, chunk) in buf[s * c0..s * c1].chunks_exact(s).enumerate() {
