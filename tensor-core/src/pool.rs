@@ -46,6 +46,9 @@ pub struct PoolWindow {
     pub dilations: [usize; 3],
     /// Padding before each axis; the end's is whatever the output lengths imply.
     pub pads: [usize; 3],
+    /// Elements between the starts of consecutive input rows (over every plane): `lens[2]`
+    /// for row-major planes, more for a row-strided view (an ndarray column block).
+    pub row_pitch: usize,
 }
 
 impl PoolWindow {
@@ -81,10 +84,11 @@ impl PoolWindow {
 /// The element types `max_pool` runs on in the runtime.
 pub trait MaxPool: Sized {
     /// `out[p][o] = max` over the window of output position `o` of `x[p][…]` for each of
-    /// `planes` planes (`N·C`), row-major planes of `window.lens` in `x` and of
-    /// `window.outs` in `out`; padding counts as `-inf`. Writes nothing (and never reads
-    /// out of bounds) if `x` or `out` is shorter than its planes or the window cannot
-    /// run: generated code passes only consistent calls.
+    /// `planes` planes (`N·C`): planes of `window.lens` in `x`, rows `window.row_pitch`
+    /// apart, and row-major planes of `window.outs` in `out`; padding counts as `-inf`.
+    /// Writes nothing (and never reads out of bounds) if `x` or `out` is shorter than its
+    /// planes, a row is longer than the pitch, or the window cannot run: generated code
+    /// passes only consistent calls.
     fn max_pool(x: &[Self], out: &mut [Self], planes: usize, window: PoolWindow);
 }
 
@@ -160,11 +164,25 @@ fn max_pool_planes<T: PoolMax>(x: &[T], out: &mut [T], planes: usize, w: &PoolWi
     let Some((in_len, out_len, row_len)) = w.plan() else {
         return;
     };
-    let (Some(need_x), Some(need_out)) = (planes.checked_mul(in_len), planes.checked_mul(out_len))
-    else {
+    let [_, h, width] = w.lens;
+    let pitch = w.row_pitch;
+    // Input rows per plane, and the elements `x` must hold: the last row's end.
+    let plane_rows = w.lens[0] * h;
+    let Some(rows) = planes.checked_mul(plane_rows) else {
         return;
     };
-    if x.len() < need_x || out.len() < need_out || out_len == 0 {
+    let need_x = match rows.checked_sub(1) {
+        Some(last) if width > 0 => match last.checked_mul(pitch).and_then(|e| e.checked_add(width))
+        {
+            Some(n) => n,
+            None => return,
+        },
+        _ => 0,
+    };
+    let Some(need_out) = planes.checked_mul(out_len) else {
+        return;
+    };
+    if x.len() < need_x || out.len() < need_out || out_len == 0 || pitch < width {
         return;
     }
     if in_len == 0 {
@@ -172,7 +190,6 @@ fn max_pool_planes<T: PoolMax>(x: &[T], out: &mut [T], planes: usize, w: &PoolWi
         out[..need_out].fill(lowest);
         return;
     }
-    let [_, h, width] = w.lens;
     let oh = w.outs[1];
     let (pad, s) = (w.pads[2], w.strides[2]);
     // Each phase is `m` long; `buf` is `m·s` (every index `row_len + LANES` covers).
@@ -187,10 +204,8 @@ fn max_pool_planes<T: PoolMax>(x: &[T], out: &mut [T], planes: usize, w: &PoolWi
     // The chunks of `s` of `buf` that hold the input row (the others stay `lowest`).
     let (c0, c1) = (pad / s, (pad + width).div_ceil(s));
     let mut rows: Vec<usize> = Vec::with_capacity(w.kernel[0] * w.kernel[1]);
-    for (xp, op) in x[..need_x]
-        .chunks_exact(in_len)
-        .zip(out[..need_out].chunks_exact_mut(out_len))
-    {
+    for (p, op) in out[..need_out].chunks_exact_mut(out_len).enumerate() {
+        let first_row = p * plane_rows;
         for (r, orow) in op.chunks_exact_mut(w.outs[2]).enumerate() {
             let (od, ohi) = (r / oh, r % oh);
             rows.clear();
@@ -200,8 +215,9 @@ fn max_pool_planes<T: PoolMax>(x: &[T], out: &mut [T], planes: usize, w: &PoolWi
                 };
                 for th in 0..w.kernel[1] {
                     if let Some(ih) = w.input_index(1, ohi, th) {
-                        // `id < lens[0]`, `ih < h`: the row ends within the plane.
-                        rows.push((id * h + ih) * width);
+                        // `id < lens[0]`, `ih < h`: a row of this plane, so it ends at or
+                        // before the last row's end, within `need_x`.
+                        rows.push((first_row + id * h + ih) * pitch);
                     }
                 }
             }
@@ -209,10 +225,11 @@ fn max_pool_planes<T: PoolMax>(x: &[T], out: &mut [T], planes: usize, w: &PoolWi
             // a cache line at a time: the hardware prefetchers alone left the pass
             // waiting on memory (measured, NOTES.md "max_pool and resize kernels").
             if let Some(&last) = rows.last() {
-                let ahead = last + (1 + (PREFETCH_ROWS - 1) * w.strides[1]) * width;
-                let lines = w.strides[1] * width;
-                for at in (ahead..ahead + lines).step_by(LINE / core::mem::size_of::<T>()) {
-                    prefetch_chunk(xp, at);
+                let ahead = last + (1 + (PREFETCH_ROWS - 1) * w.strides[1]) * pitch;
+                for row in (0..w.strides[1]).map(|r| ahead + r * pitch) {
+                    for at in (row..row + width).step_by(LINE / core::mem::size_of::<T>()) {
+                        prefetch_chunk(x, at);
+                    }
                 }
             }
             let dst = &mut buf[pad..pad + width];
@@ -222,11 +239,11 @@ fn max_pool_planes<T: PoolMax>(x: &[T], out: &mut [T], planes: usize, w: &PoolWi
                     orow.fill(lowest);
                     continue;
                 }
-                [r0] => dst.copy_from_slice(&xp[*r0..][..width]),
+                [r0] => dst.copy_from_slice(&x[*r0..][..width]),
                 [r0, r1, rest @ ..] => {
-                    max_of(dst, &xp[*r0..][..width], &xp[*r1..][..width]);
+                    max_of(dst, &x[*r0..][..width], &x[*r1..][..width]);
                     for &ri in rest {
-                        max_into(dst, &xp[ri..][..width]);
+                        max_into(dst, &x[ri..][..width]);
                     }
                 }
             }
@@ -414,6 +431,7 @@ mod tests {
             strides,
             dilations,
             pads: [pads[0], pads[1], pads[2]],
+            row_pitch: lens[2],
         };
         let n = planes * lens.iter().product::<usize>();
         let mut x = values(n, 7);
@@ -608,6 +626,7 @@ mod tests {
             strides: [1, 1, 2],
             dilations: [1; 3],
             pads: [0; 3],
+            row_pitch: 4,
         };
         let mut out = [1.0f32; 2];
         f32::max_pool(&[-0.0, 0.0, -0.0, -0.0], &mut out, 1, w);
@@ -624,6 +643,7 @@ mod tests {
             strides: [1, 2, 1],
             dilations: [1; 3],
             pads: [0; 3],
+            row_pitch: 37,
         };
         let mut x = [0.0f32; 4 * 37];
         x[..37].fill(-0.0);
@@ -642,6 +662,63 @@ mod tests {
     }
 
     #[test]
+    fn max_pool_reads_rows_a_pitch_apart() {
+        // Rows of 13 (and 1-D rows of 29) every 16 or 32 elements, NaN between them: never
+        // read.
+        for (planes, lens, kernel, strides, pads) in [
+            (3, [1, 7, 13], [1, 3, 3], [1, 2, 2], [0, 1, 1]),
+            (2, [2, 3, 13], [2, 2, 2], [1, 1, 2], [1, 0, 0]),
+            (4, [1, 1, 29], [1, 1, 3], [1, 1, 2], [0, 0, 1]),
+        ] {
+            let width: usize = lens[2];
+            let pitch = width.next_multiple_of(16) + 3;
+            let outs: [usize; 3] = core::array::from_fn(|a| {
+                out_len(lens[a], kernel[a], strides[a], 1, 2 * pads[a], false)
+            });
+            let w = PoolWindow {
+                lens,
+                outs,
+                kernel,
+                strides,
+                dilations: [1; 3],
+                pads,
+                row_pitch: width,
+            };
+            let rows = planes * lens[0] * lens[1];
+            let dense = values(rows * width, 3);
+            let mut pitched = vec![f64::NAN; (rows - 1) * pitch + width];
+            for r in 0..rows {
+                pitched[r * pitch..][..width].copy_from_slice(&dense[r * width..][..width]);
+            }
+            let want = reference(&dense, planes, &w);
+            let mut got = vec![7.0f64; want.len()];
+            f64::max_pool(
+                &pitched,
+                &mut got,
+                planes,
+                PoolWindow {
+                    row_pitch: pitch,
+                    ..w
+                },
+            );
+            assert_eq!(got, want, "{w:?} at pitch {pitch}");
+            let pitched32: Vec<f32> = pitched.iter().map(|&v| v as f32).collect();
+            let mut got32 = vec![7.0f32; want.len()];
+            f32::max_pool(
+                &pitched32,
+                &mut got32,
+                planes,
+                PoolWindow {
+                    row_pitch: pitch,
+                    ..w
+                },
+            );
+            let got32: Vec<f64> = got32.iter().map(|&v| v as f64).collect();
+            assert_eq!(got32, want, "f32 {w:?} at pitch {pitch}");
+        }
+    }
+
+    #[test]
     fn max_pool_writes_nothing_for_inconsistent_calls() {
         let w = PoolWindow {
             lens: [1, 4, 4],
@@ -650,6 +727,7 @@ mod tests {
             strides: [1, 2, 2],
             dilations: [1; 3],
             pads: [0; 3],
+            row_pitch: 4,
         };
         let x = [1.0f32; 16];
         let mut out = [5.0f32; 4];
@@ -665,6 +743,7 @@ mod tests {
                 ..w
             },
         );
+        f32::max_pool(&x, &mut out, 1, PoolWindow { row_pitch: 3, ..w });
         f32::max_pool(
             &x,
             &mut out,

@@ -780,14 +780,15 @@ pub enum AxisStep {
         scale: Option<f64>,
         softcap: f64,
     },
-    /// `max_pool` over `planes` (`N·C`) row-major planes of `x` (a temp, or a parameter of
-    /// the step's dtype read in place) into `out`: the node's temp, or the graph output
-    /// it is written into directly (lower/windows.rs `pools_into_outputs`). The step's
-    /// `input` and `output` are the node's temp.
+    /// `max_pool` over `planes` (`N·C`) planes of `x` (a temp, or a parameter of the step's
+    /// dtype read in place), rows `row_pitch` apart, into `out`: the node's temp, or the
+    /// graph output it is written into directly (lower/windows.rs `pools_into_outputs`).
+    /// The step's `input` and `output` are the node's temp.
     MaxPool {
         x: BufferRef,
         out: BufferRef,
         planes: Size,
+        row_pitch: Size,
         window: PoolGeometry,
     },
 }

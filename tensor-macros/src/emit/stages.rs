@@ -599,6 +599,7 @@ pub(super) fn emit_scan(cx: &Emitter<'_>, scan: &crate::ir::ScanStep) -> TokenSt
             x,
             out,
             planes,
+            row_pitch,
             window,
         } => {
             let x = match x {
@@ -617,7 +618,7 @@ pub(super) fn emit_scan(cx: &Emitter<'_>, scan: &crate::ir::ScanStep) -> TokenSt
                 BufferRef::Temp(t) => temp_vec(*t),
                 _ => unreachable!("max_pool writes its temp or an output"),
             };
-            let planes = size_expr(planes);
+            let (planes, row_pitch) = (size_expr(planes), size_expr(row_pitch));
             // Spatial axes led by length-1 axes to three (tensor-core pool.rs).
             let three = |v: &[usize], fill: usize| -> TokenStream {
                 let lead = 3 - v.len();
@@ -632,7 +633,7 @@ pub(super) fn emit_scan(cx: &Emitter<'_>, scan: &crate::ir::ScanStep) -> TokenSt
             quote! {{
                 <#c as #p::MaxPool>::max_pool(
                     #x, &mut #out[..], #planes,
-                    #p::PoolWindow { lens: #lens, outs: #outs, kernel: #kernel, strides: #strides, dilations: #dilations, pads: #pads },
+                    #p::PoolWindow { lens: #lens, outs: #outs, kernel: #kernel, strides: #strides, dilations: #dilations, pads: #pads, row_pitch: #row_pitch },
                 );
             }}
         }

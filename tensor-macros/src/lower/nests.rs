@@ -322,16 +322,12 @@ pub fn pitch_name(param: usize) -> String {
     format!("#pitch{param}")
 }
 
-/// A runtime step reads `buffer` (of `dims`) as one row-major buffer: a parameter or
-/// output read through a row pitch cannot be, so the pitched kernel is not used.
-pub(super) fn read_whole(buffer: &BufferRef, dims: &[Dim]) {
-    if buffer_strides(buffer, dims) != contiguous_strides(dims) {
-        PITCHES.with(|p| {
-            if let Some(context) = p.borrow_mut().as_mut() {
-                context.unsupported = true;
-            }
-        });
-    }
+/// The elements between consecutive rows (the axis before the last, over every outer
+/// axis) of `buffer` read as `dims` (rank 2 or more): the last dim for a row-major buffer,
+/// the row pitch of a parameter read through one (`PITCHES`), for a runtime step that
+/// walks rows.
+pub(super) fn row_pitch(buffer: &BufferRef, dims: &[Dim]) -> Size {
+    buffer_strides(buffer, dims)[dims.len() - 2].clone()
 }
 
 /// The strides of a buffer read as `dims`: row-major, except for a parameter read through a

@@ -20,8 +20,8 @@ pub(super) fn lower_max_pool(
     window: &PoolGeometry,
 ) -> LoopNest {
     let dims = &graph.nodes[x].dims;
-    // A parameter passed unchanged is read in place (materialise.rs), whole: a pitched
-    // one cannot be, so the pitched kernel is not used (`nests::read_whole`).
+    // A parameter passed unchanged is read in place (materialise.rs), a row-strided one
+    // (the pitched kernel) through its row pitch.
     let input = match temp_of.get(&x) {
         Some(&t) => BufferRef::Temp(t),
         None => match graph.nodes[x].kind {
@@ -29,7 +29,7 @@ pub(super) fn lower_max_pool(
             _ => unreachable!("max_pool's input is a temp or a parameter"),
         },
     };
-    super::nests::read_whole(&input, dims);
+    let row_pitch = super::nests::row_pitch(&input, dims);
     let out = temp_of[&node];
     let step = ScanStep {
         input: out,
@@ -41,6 +41,7 @@ pub(super) fn lower_max_pool(
             x: input.clone(),
             out: BufferRef::Temp(out),
             planes: Size::product(&dims[..2]),
+            row_pitch,
             window: window.clone(),
         },
     };
