@@ -568,3 +568,41 @@ fn row_strided_inputs_to_conv_run_in_place() {
     }
     close(y.as_slice(), &want, "pitched conv");
 }
+
+graph! {
+    fn pool_rows(x: f32[N, 2, 5, 6]) -> f32[N, 2, 3, 3] {
+        max_pool(x, kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1])
+    }
+}
+
+/// A row-strided input to `max_pool`'s runtime pass (which reads whole row-major planes:
+/// lowering does not take the pitched kernel for it) against ONNX's definition in f64.
+#[test]
+fn row_strided_inputs_to_max_pool() {
+    use ndarray::Array4;
+    let n = 2;
+    let xa = Array4::from_shape_fn((n, 2, 5, 9), |(a, c, h, w)| {
+        ((a * 131 + c * 31 + h * 7 + w * 3) % 53) as f32 * 0.1 - 2.5
+    });
+    let x = xa.slice(s![.., .., .., 2..8]);
+    assert!(!x.is_standard_layout());
+    let y = pool_rows(x).unwrap();
+    let mut want = Vec::new();
+    for a in 0..n {
+        for c in 0..2 {
+            for i in 0..3 {
+                for j in 0..3 {
+                    let mut m = f64::NEG_INFINITY;
+                    for (u, v) in (0..3).flat_map(|u| (0..3).map(move |v| (u, v))) {
+                        let (r, q) = (2 * i as isize + u - 1, 2 * j as isize + v - 1);
+                        if (0..5).contains(&r) && (0..6).contains(&q) {
+                            m = m.max(x[[a, c, r as usize, q as usize]] as f64);
+                        }
+                    }
+                    want.push(m as f32);
+                }
+            }
+        }
+    }
+    close(y.as_slice(), &want, "pitched max_pool");
+}

@@ -2136,3 +2136,184 @@ fn a_named_axis_too_short_for_the_window_is_the_calls_err() {
     let e = conv_named_depthwise(&xt, &data(27)[..]).unwrap_err();
     too_short(e, "H", 1);
 }
+
+// ---------------------------------------------------------------------------------------
+// max_pool on the runtime's pass (check/pool_kernel.rs; tensor-core pool.rs): f32/f64 with
+// literal spatial lengths. Against `pool_ref` (ONNX's definition), exactly: a maximum is
+// one of its inputs.
+
+graph! {
+    fn pool_fast_2d(x: f32[2, 3, 11, 13]) -> f32[2, 3, 6, 7] {
+        max_pool(x, kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1])
+    }
+    fn pool_fast_f64(x: f64[1, 2, 9, 20]) -> f64[1, 2, 8, 7] {
+        max_pool(x, kernel_shape = [2, 3], strides = [1, 3], dilations = [2, 2], pads = [0, 2, 1, 1])
+    }
+    fn pool_fast_ceil(x: f32[1, 2, 8, 9]) -> f32[1, 2, 4, 4] {
+        max_pool(x, kernel_shape = [3, 3], strides = [2, 2], ceil_mode = true)
+    }
+    fn pool_fast_1d(x: f64[2, 3, 17]) -> f64[2, 3, 6] {
+        max_pool(x, kernel_shape = [4], strides = [3], dilations = [2], pads = [2, 1], ceil_mode = true)
+    }
+    fn pool_fast_3d(x: f32[1, 2, 5, 6, 7]) -> f32[1, 2, 3, 5, 4] {
+        max_pool(x, kernel_shape = [2, 3, 2], strides = [2, 1, 2], pads = [1, 0, 1, 0, 1, 1])
+    }
+    fn pool_fast_named(x: f32[N, C, 9, 10]) -> f32[N, C, 5, 5] {
+        max_pool(x, kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1])
+    }
+    fn pool_fast_fused(x: f32[1, 2, 7, 8]) -> (f32[1, 2, 4, 4], f32[1, 2, 4, 4]) {
+        let p = max_pool(x * 2.0 - 1.0, kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1]);
+        (p + 1.0, max_pool(x, kernel_shape = [2, 2], strides = [2, 2], pads = [1, 0, 0, 0]))
+    }
+    fn pool_half(x: f16[1, 2, 5, 6]) -> f16[1, 2, 3, 3] {
+        max_pool(x, kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1])
+    }
+}
+
+#[test]
+fn max_pool_on_the_runtime_pass_as_onnx() {
+    let pool =
+        |x: &[f64], xd: &[usize], k: &[usize], s: &[usize], p: &[usize], d: &[usize], ceil| {
+            pool_ref(x, xd, Pool::Max, k, s, p, d, ceil)
+        };
+    // NaN and ±inf at corners (read by padded windows) and inside.
+    let mut x = f32s(&data(2 * 3 * 11 * 13));
+    for (i, v) in [
+        (0, f32::NAN),
+        (12, f32::INFINITY),
+        (140, f32::NEG_INFINITY),
+        (857, f32::NAN),
+    ] {
+        x[i] = v;
+    }
+    let y = pool_fast_2d(&t(&x));
+    let (want, _, od) = pool(
+        &wide(&x),
+        &[2, 3, 11, 13],
+        &[3, 3],
+        &[2, 2],
+        &[1, 1, 1, 1],
+        &[1, 1],
+        false,
+    );
+    assert_eq!(od, [2, 3, 6, 7]);
+    assert_close(
+        "2-D 3x3/2 with NaN and inf",
+        &wide(y.as_slice()),
+        &want,
+        0.0,
+    );
+    assert!(y.as_slice()[0].is_nan() && y.as_slice()[y.as_slice().len() - 1].is_nan());
+
+    let x = data(2 * 9 * 20);
+    let y = pool_fast_f64(&t(&x));
+    let (want, _, od) = pool(
+        &x,
+        &[1, 2, 9, 20],
+        &[2, 3],
+        &[1, 3],
+        &[0, 2, 1, 1],
+        &[2, 2],
+        false,
+    );
+    assert_eq!(od, [1, 2, 8, 7]);
+    assert_close("f64 dilated, uneven pads", y.as_slice(), &want, 0.0);
+
+    let x = f32s(&data(2 * 8 * 9));
+    let y = pool_fast_ceil(&t(&x));
+    let (want, _, od) = pool(
+        &wide(&x),
+        &[1, 2, 8, 9],
+        &[3, 3],
+        &[2, 2],
+        &[0; 4],
+        &[1, 1],
+        true,
+    );
+    assert_eq!(od, [1, 2, 4, 4]);
+    assert_close("ceil_mode", &wide(y.as_slice()), &want, 0.0);
+
+    let x = data(2 * 3 * 17);
+    let y = pool_fast_1d(&t(&x));
+    let (want, _, od) = pool(&x, &[2, 3, 17], &[4], &[3], &[2, 1], &[2], true);
+    assert_eq!(od, [2, 3, 6]);
+    assert_close("1-D", y.as_slice(), &want, 0.0);
+
+    let x = f32s(&data(2 * 5 * 6 * 7));
+    let y = pool_fast_3d(&t(&x));
+    let (want, _, od) = pool(
+        &wide(&x),
+        &[1, 2, 5, 6, 7],
+        &[2, 3, 2],
+        &[2, 1, 2],
+        &[1, 0, 1, 0, 1, 1],
+        &[1; 3],
+        false,
+    );
+    assert_eq!(od, [1, 2, 3, 5, 4]);
+    assert_close("3-D", &wide(y.as_slice()), &want, 0.0);
+
+    // Named batch and channels: the step runs over `N·C` planes, none at all for N = 0.
+    for (n, c) in [(2usize, 3usize), (1, 1), (0, 4)] {
+        let x = f32s(&data(n * c * 90));
+        let xt =
+            Tensor::<f32, Shape![_, _, 9, 10]>::from_shape_vec([n, c, 9, 10], x.clone()).unwrap();
+        let y = pool_fast_named(&xt).unwrap();
+        let (want, _, _) = pool(
+            &wide(&x),
+            &[n, c, 9, 10],
+            &[3, 3],
+            &[2, 2],
+            &[1; 4],
+            &[1, 1],
+            false,
+        );
+        assert_close(&format!("named {n}x{c}"), &wide(y.as_slice()), &want, 0.0);
+    }
+
+    // A computed input (read from its temp) and a consumer of the pool (which then keeps
+    // its temp), next to a pool written straight into its output.
+    let x = f32s(&data(2 * 7 * 8));
+    let (a, b) = pool_fast_fused(&t(&x));
+    let scaled: Vec<f64> = x.iter().map(|&v| (v * 2.0 - 1.0) as f64).collect();
+    let (want, _, _) = pool(
+        &scaled,
+        &[1, 2, 7, 8],
+        &[3, 3],
+        &[2, 2],
+        &[1; 4],
+        &[1, 1],
+        false,
+    );
+    let want: Vec<f64> = want.iter().map(|&v| (v as f32 + 1.0) as f64).collect();
+    assert_close(
+        "computed input, fused consumer",
+        &wide(a.as_slice()),
+        &want,
+        0.0,
+    );
+    let (want, _, _) = pool(
+        &wide(&x),
+        &[1, 2, 7, 8],
+        &[2, 2],
+        &[2, 2],
+        &[1, 0, 0, 0],
+        &[1, 1],
+        false,
+    );
+    assert_close("into its output", &wide(b.as_slice()), &want, 0.0);
+
+    // f16 keeps the expression form (the runtime pass is f32/f64): the same values.
+    let x: Vec<f16> = data(60).iter().map(|&v| f16::from_f64(v)).collect();
+    let y = pool_half(&t(&x));
+    let (want, _, _) = pool(
+        &wide(&x),
+        &[1, 2, 5, 6],
+        &[3, 3],
+        &[2, 2],
+        &[1; 4],
+        &[1, 1],
+        false,
+    );
+    assert_close("f16", &wide(y.as_slice()), &want, 0.0);
+}

@@ -21,6 +21,7 @@ pub mod indexing;
 pub mod lanes;
 pub mod matmul;
 pub mod parallel;
+pub mod pool;
 pub mod reduce;
 pub mod reference;
 pub mod scratch;
@@ -147,6 +148,7 @@ pub mod __private {
         matmul, matmul_packed, pack_rhs, pack_rhs_len, GemmInto, MatrixAt, PlainGemm,
     };
     pub use crate::parallel::{row_chunks, rows_per_task, run_chunked};
+    pub use crate::pool::{MaxPool, PoolWindow};
     pub use crate::reduce::{
         arg_combine, arg_fold, arg_indices, arg_step, fold, iota, iota_strided, lane_mask, mask_or,
         positions, scan, top_k, Identity, ScanShape,

@@ -107,6 +107,7 @@ mod einsum;
 mod indexing;
 mod losses;
 mod matmul;
+mod pool_kernel;
 mod positions;
 mod ranking;
 mod reorg;

@@ -155,6 +155,13 @@ const RUNTIME_AUDITED: &[(&str, &str)] = &[
       with `MatRef::new` (checked); tiles from the scratch pool sized for the tile",
     ),
     (
+        "MaxPool::max_pool",
+        "pool.rs: returns unless the window can run (no 0 kernel, stride or dilation; \
+      checked products) and `x`, `out` hold their planes; every index is a checked slice \
+      range (the row buffer and phases are sized for the farthest tap, `PoolWindow::plan`); \
+      the `expect`s convert slices of exactly `LANES`",
+    ),
+    (
         "scatter_elements",
         "indexing.rs: positions outside their axis or `out` are skipped",
     ),

@@ -135,6 +135,13 @@ pub enum NodeKind {
         w: NodeId,
         window: ConvGeometry,
     },
+    /// `max_pool(x)` as one runtime pass (check/pool_kernel.rs; tensor-core pool.rs): `x`
+    /// `[N, C, spatial…]` with 1 to 3 literal spatial axes, the node `[N, C, out…]` in its
+    /// float dtype (f32 or f64).
+    MaxPool {
+        x: NodeId,
+        window: PoolGeometry,
+    },
     /// Data reorganisation (`slice`, `flip`, `pad`, `tile`, `concat`): output axis `k`
     /// reads its inputs' axis `k` through `axes[k]`. No buffer of its own: each consumer
     /// reads the inputs through the index map (see `lower`).
@@ -773,6 +780,17 @@ pub enum AxisStep {
         scale: Option<f64>,
         softcap: f64,
     },
+    /// `max_pool` over `planes` (`N·C`) planes of `x` (a temp, or a parameter of the step's
+    /// dtype read in place), rows `row_pitch` apart, into `out`: the node's temp, or the
+    /// graph output it is written into directly (lower/windows.rs `pools_into_outputs`).
+    /// The step's `input` and `output` are the node's temp.
+    MaxPool {
+        x: BufferRef,
+        out: BufferRef,
+        planes: Size,
+        row_pitch: Size,
+        window: PoolGeometry,
+    },
 }
 
 /// A matrix product: a runtime GEMM call per batch index, from two strided operands into a
@@ -808,6 +826,18 @@ pub struct ConvGeometry {
     pub pads: Vec<usize>,
     pub lens: Vec<Size>,
     pub outs: Vec<Size>,
+}
+
+/// The window of a [`NodeKind::MaxPool`] per spatial axis (literal sizes; `pads` are the
+/// beginning's, the end's are implied by `outs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PoolGeometry {
+    pub kernel: Vec<usize>,
+    pub strides: Vec<usize>,
+    pub dilations: Vec<usize>,
+    pub pads: Vec<usize>,
+    pub lens: Vec<usize>,
+    pub outs: Vec<usize>,
 }
 
 /// A convolution's product (`MatMulStep::conv`): `a` is the weight of a group (`[O/g,

@@ -1793,6 +1793,7 @@ impl Checker<'_> {
         };
         let parts = match name {
             "conv" => self.conv_parts(&cx),
+            "max_pool" => self.max_pool_parts(&cx),
             "resize" => self.resize(&cx),
             "max_pool_with_indices" => self.max_pool_with_indices(&cx),
             _ => cx.build().map(|expr| {
@@ -2071,6 +2072,34 @@ impl Checker<'_> {
         }
         let typed = self.check_expr(&expr);
         self.scope.remove(CONV_NODE_NAME);
+        Ok(vec![typed])
+    }
+
+    /// `max_pool`: the runtime's pass when check/pool_kernel.rs's rules allow it (its node,
+    /// bound to `POOL_NODE_NAME`), else the windows' expression (`Vision::pool`), which is
+    /// `derive`'s expansion either way.
+    fn max_pool_parts(&mut self, cx: &Vision) -> Result<Vec<Typed>, Refusal> {
+        use super::pool_kernel::{PoolPlan, POOL_NODE_NAME};
+        let windows = cx.pool_windows()?;
+        let plan = &windows.plan;
+        let kernel = PoolPlan {
+            kernel: &plan.kernel,
+            strides: &plan.strides,
+            dilations: &plan.dilations,
+            pads: &plan.pads,
+            outs: &plan.outs,
+            open: &plan.open,
+        };
+        let expr = if self.max_pool_on_kernel(cx.nodes[0], &kernel) {
+            cx.b.var(POOL_NODE_NAME)
+        } else {
+            windows.total.clone()
+        };
+        if let Some(at) = self.expanding.take() {
+            self.expansions.insert(at, windows.total);
+        }
+        let typed = self.check_expr(&expr);
+        self.scope.remove(POOL_NODE_NAME);
         Ok(vec![typed])
     }
 

@@ -10,8 +10,8 @@ use crate::ir::{AxisStep, BufferRef, LoopNest, Offset};
 use super::context::Emitter;
 use super::gemm::{emit_gemm_block, emit_matmul, gemm_operand, plain_gemm};
 use super::names::{
-    init_value, input_slice, offset_expr, operand_storage, size_expr, slice_ident, storage_type,
-    temp_vec, MIN_LANES,
+    init_value, input_slice, offset_expr, operand_storage, output_slice, size_expr, slice_ident,
+    storage_type, temp_vec, MIN_LANES,
 };
 use super::nests::{emit_nest, streams_outputs, Prefetch};
 
@@ -592,6 +592,48 @@ pub(super) fn emit_scan(cx: &Emitter<'_>, scan: &crate::ir::ScanStep) -> TokenSt
                     #q, #k, #v, #mask, &mut #dst[..],
                     #p::AttentionShape { batch: #b, q_heads: #hq, kv_heads: #hkv, q_len: #sq, kv_len: #skv, head_dim: #d, v_dim: #dv },
                     #p::AttentionOptions { scale: #scale, softcap: #softcap, causal: #causal },
+                );
+            }}
+        }
+        AxisStep::MaxPool {
+            x,
+            out,
+            planes,
+            row_pitch,
+            window,
+        } => {
+            let x = match x {
+                BufferRef::Input(i) => {
+                    let s = input_slice(*i);
+                    quote!(#s)
+                }
+                BufferRef::Temp(t) => {
+                    let v = temp_vec(*t);
+                    quote!(&#v[..])
+                }
+                _ => unreachable!("max_pool reads a parameter or a temp"),
+            };
+            let out = match out {
+                BufferRef::Output(o) => output_slice(*o),
+                BufferRef::Temp(t) => temp_vec(*t),
+                _ => unreachable!("max_pool writes its temp or an output"),
+            };
+            let (planes, row_pitch) = (size_expr(planes), size_expr(row_pitch));
+            // Spatial axes led by length-1 axes to three (tensor-core pool.rs).
+            let three = |v: &[usize], fill: usize| -> TokenStream {
+                let lead = 3 - v.len();
+                let all = std::iter::repeat_n(fill, lead)
+                    .chain(v.iter().copied())
+                    .map(proc_macro2::Literal::usize_unsuffixed);
+                quote!([#(#all),*])
+            };
+            let (lens, outs) = (three(&window.lens, 1), three(&window.outs, 1));
+            let (kernel, strides) = (three(&window.kernel, 1), three(&window.strides, 1));
+            let (dilations, pads) = (three(&window.dilations, 1), three(&window.pads, 0));
+            quote! {{
+                <#c as #p::MaxPool>::max_pool(
+                    #x, &mut #out[..], #planes,
+                    #p::PoolWindow { lens: #lens, outs: #outs, kernel: #kernel, strides: #strides, dilations: #dilations, pads: #pads, row_pitch: #row_pitch },
                 );
             }}
         }

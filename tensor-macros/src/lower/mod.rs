@@ -40,6 +40,7 @@ mod splits;
 mod stages;
 #[cfg(test)]
 mod tests;
+mod windows;
 
 use materialise::materialised_nodes;
 use nests::build_regions;
@@ -140,6 +141,66 @@ fn step_nest_of(step: ScanStep, buffers: &[BufferRef], written: &[usize]) -> Loo
         values: Vec::new(),
         sink: Sink::Store(written.iter().map(|&w| (w, usize::MAX)).collect()),
     }
+}
+
+/// The nest that copies temp `t` (written by nest `writer`) unchanged into a graph output,
+/// and that output, when it is `t`'s only reader: one store of one load at the same place
+/// (a row-pitched output is addressed otherwise), the output's only writer, of the temp's
+/// dtype and length. The writer can then write the output itself (`products_into_outputs`,
+/// `windows::pools_into_outputs`, which add their own rules on the stages).
+fn sole_copy_into_output(
+    graph: &TypedGraph,
+    temps: &[Temp],
+    nests: &[LoopNest],
+    writer: usize,
+    t: usize,
+) -> Option<(usize, usize)> {
+    use crate::ir::ValueSource;
+    let temp = BufferRef::Temp(t);
+    let readers: Vec<usize> = (0..nests.len())
+        .filter(|&k| k != writer && nests[k].operands.iter().any(|o| o.buffer == temp))
+        .collect();
+    let &[copy] = readers.as_slice() else {
+        return None;
+    };
+    let nest = &nests[copy];
+    if nest.matmul.is_some() || nest.scan.is_some() {
+        return None;
+    }
+    let Sink::Store(stores) = &nest.sink else {
+        return None;
+    };
+    let &[(k, v)] = stores.as_slice() else {
+        return None;
+    };
+    let BufferRef::Output(o) = nest.operands[k].buffer else {
+        return None;
+    };
+    let [value] = nest.values.as_slice() else {
+        return None;
+    };
+    let ValueSource::Load { operand: j } = value.source else {
+        return None;
+    };
+    let (load, store) = (&nest.operands[j], &nest.operands[k]);
+    let same_place = load.buffer == temp
+        && load.base == store.base
+        && load.outer_strides == store.outer_strides
+        && load.inner_stride == store.inner_stride;
+    let writers = nests
+        .iter()
+        .filter(|n| {
+            n.operands
+                .iter()
+                .any(|op| op.buffer == BufferRef::Output(o))
+        })
+        .count();
+    let output = &graph.nodes[graph.outputs[o]];
+    let same_type = output.dtype == temps[t].dtype;
+    // A view of the temp (a slice of it) can share the addressing of its own elements (a
+    // step along an axis of extent 1 has no stride): the whole temp must be it.
+    let same_len = Size::product(&output.dims) == temps[t].len;
+    (v == 0 && same_place && writers == 1 && same_type && same_len).then_some((copy, o))
 }
 
 /// `lower_graph` with the nodes of `forced` materialised too; `Err` names a node that must be.
@@ -251,6 +312,9 @@ impl Lowering<'_> {
             NodeKind::TopKIndices { .. } => unreachable!("made with its `TopK` node's temps"),
             NodeKind::Scatter { .. } | NodeKind::GatherNd { .. } => self.scatter_or_gather(node),
             NodeKind::Attention { .. } => self.attention(node),
+            NodeKind::MaxPool { x, window } => {
+                windows::lower_max_pool(graph, &self.temp_of, node, *x, window)
+            }
             NodeKind::MatMul { a, b } => lower_matmul(graph, &self.temp_of, node, *a, *b),
             NodeKind::Conv { x, w, window } => {
                 lower_conv(graph, &self.temp_of, node, (*x, *w), window)
@@ -574,6 +638,7 @@ fn plan_kernel(
         }
     }
     products_into_outputs(graph, &mut temps, &mut nests, &mut stages);
+    windows::pools_into_outputs(graph, &mut temps, &mut nests, &mut stages);
     let output_dtypes: Vec<DType> = graph
         .outputs
         .iter()

@@ -322,6 +322,14 @@ pub fn pitch_name(param: usize) -> String {
     format!("#pitch{param}")
 }
 
+/// The elements between consecutive rows (the axis before the last, over every outer
+/// axis) of `buffer` read as `dims` (rank 2 or more): the last dim for a row-major buffer,
+/// the row pitch of a parameter read through one (`PITCHES`), for a runtime step that
+/// walks rows.
+pub(super) fn row_pitch(buffer: &BufferRef, dims: &[Dim]) -> Size {
+    buffer_strides(buffer, dims)[dims.len() - 2].clone()
+}
+
 /// The strides of a buffer read as `dims`: row-major, except for a parameter read through a
 /// row pitch (`PITCHES`), whose axis before the last steps by its pitch and whose outer
 /// axes merge into rows of that pitch (`strides[k] = dims[k + 1] · strides[k + 1]`).
@@ -573,6 +581,7 @@ impl<'g> NestBuilder<'g> {
                 | NodeKind::GatherNd { .. }
                 | NodeKind::MatMul { .. }
                 | NodeKind::Conv { .. }
+                | NodeKind::MaxPool { .. }
                 | NodeKind::Input { .. }
                 | NodeKind::Reshape { .. } => {
                     unreachable!("reductions are materialised; inputs and reshapes are leaves")

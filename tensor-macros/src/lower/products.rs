@@ -265,18 +265,10 @@ fn direct_product_output(
     stages: &[crate::ir::Stage],
     s: usize,
 ) -> Option<(usize, usize)> {
-    use crate::ir::ValueSource;
     let stage = &stages[s];
     let product = stage.first;
     let step = nests[product].matmul.as_ref()?;
-    let t = step.output;
-    let temp = BufferRef::Temp(t);
-    let readers: Vec<usize> = (0..nests.len())
-        .filter(|&k| k != product && nests[k].operands.iter().any(|o| o.buffer == temp))
-        .collect();
-    let &[copy] = readers.as_slice() else {
-        return None;
-    };
+    let (copy, o) = super::sole_copy_into_output(graph, temps, nests, product, step.output)?;
     // The product alone and the copy in a stage of its own, or the two as one row stage.
     let alone = |first: usize| stages.iter().any(|st| st.first == first && st.count == 1);
     let placed = if stage.count == 1 {
@@ -284,42 +276,5 @@ fn direct_product_output(
     } else {
         stage.count == 2 && copy == product + 1 && stage.pipelined.is_none()
     };
-    let nest = &nests[copy];
-    if !placed || step.into_output.is_some() || nest.matmul.is_some() || nest.scan.is_some() {
-        return None;
-    }
-    let Sink::Store(stores) = &nest.sink else {
-        return None;
-    };
-    let &[(k, v)] = stores.as_slice() else {
-        return None;
-    };
-    let BufferRef::Output(o) = nest.operands[k].buffer else {
-        return None;
-    };
-    let [value] = nest.values.as_slice() else {
-        return None;
-    };
-    let ValueSource::Load { operand: j } = value.source else {
-        return None;
-    };
-    let (load, store) = (&nest.operands[j], &nest.operands[k]);
-    let same_place = load.buffer == temp
-        && load.base == store.base
-        && load.outer_strides == store.outer_strides
-        && load.inner_stride == store.inner_stride;
-    let writers = nests
-        .iter()
-        .filter(|n| {
-            n.operands
-                .iter()
-                .any(|op| op.buffer == BufferRef::Output(o))
-        })
-        .count();
-    let output = &graph.nodes[graph.outputs[o]];
-    let same_type = output.dtype == temps[t].dtype;
-    // A view of the product (a slice of it) can share the addressing of its own elements
-    // (a step along an axis of extent 1 has no stride): the whole product must be it.
-    let same_len = Size::product(&output.dims) == temps[t].len;
-    (v == 0 && same_place && writers == 1 && same_type && same_len).then_some((copy, o))
+    (placed && step.into_output.is_none()).then_some((copy, o))
 }

@@ -560,3 +560,47 @@ fn a_convolution_is_one_product_with_its_epilogue_in_its_stage() {
         assert_eq!(convs, usize::from(gemm), "{source}");
     }
 }
+
+/// The max-pool steps of `k`: (what each reads, what it writes).
+fn max_pool_steps(k: &Kernel) -> Vec<(BufferRef, BufferRef)> {
+    k.nests
+        .iter()
+        .filter_map(|n| match &n.scan.as_ref()?.op {
+            AxisStep::MaxPool { x, out, .. } => Some((x.clone(), out.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_max_pool_is_one_runtime_step_written_into_its_output() {
+    // A parameter read in place, the output written directly: the step is the kernel.
+    let k = kernel(
+        "fn f(x: f32[1, 64, 112, 112]) -> f32[1, 64, 56, 56] {
+            max_pool(x, kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1])
+        }",
+    );
+    assert_eq!(
+        max_pool_steps(&k),
+        [(BufferRef::Input(0), BufferRef::Output(0))]
+    );
+    assert_eq!(k.nests.len(), 1, "no copy of the pool into the output");
+    // A computed input comes from its temp; a pool a consumer reads keeps its temp.
+    let k = kernel(
+        "fn f(x: f64[2, 3, 9]) -> f64[2, 3, 4] {
+            max_pool(x * 2.0, kernel_shape = [3], strides = [2]) + 1.0
+        }",
+    );
+    let steps = max_pool_steps(&k);
+    assert!(
+        matches!(steps.as_slice(), [(BufferRef::Temp(_), BufferRef::Temp(_))]),
+        "{steps:?}"
+    );
+    // f16 and named spatial axes keep the expression form.
+    for source in [
+        "fn f(x: f16[1, 2, 5, 5]) -> f16[1, 2, 3, 3] { max_pool(x, kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1]) }",
+        "fn f(x: f32[1, 2, H, W]) -> f32[1, 2, (H + 1) / 2, (W + 1) / 2] { max_pool(x, kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1]) }",
+    ] {
+        assert!(max_pool_steps(&kernel(source)).is_empty(), "{source}");
+    }
+}
