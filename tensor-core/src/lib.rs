@@ -10,6 +10,8 @@
 pub mod args;
 pub mod attention;
 pub mod bind;
+#[doc(hidden)]
+pub mod blocks;
 pub mod cast;
 pub mod conv;
 pub mod dtype;
@@ -137,6 +139,7 @@ pub mod __private {
     pub use crate::dtype::{bf16, f16, Element};
     pub use crate::error::ShapeError;
     pub use crate::gemm::ConvWindow;
+    pub use crate::blocks;
     pub use crate::indexing::{gather_nd, scatter_elements, scatter_nd, ScatterReduction};
     pub use crate::lanes::{
         cast, group_values, load, load_strided, load_strided_back, prefetch_chunk, store,
