@@ -134,12 +134,12 @@ pub mod __private {
         bind_dims, bind_entry, check_entry_sizes, check_index_tuples, check_indices, check_sizes,
         entry_error, ArgShape, DeclDim, DimExpr, DimOp, EntryError, GraphSignature, ParamSig,
     };
+    pub use crate::blocks;
     pub use crate::cast::CastTo;
     pub use crate::conv::{ConvGemm, ConvInputAt, ConvWeightAt};
     pub use crate::dtype::{bf16, f16, Element};
     pub use crate::error::ShapeError;
     pub use crate::gemm::ConvWindow;
-    pub use crate::blocks;
     pub use crate::indexing::{gather_nd, scatter_elements, scatter_nd, ScatterReduction};
     pub use crate::lanes::{
         cast, group_values, load, load_strided, load_strided_back, prefetch_chunk, store,

@@ -261,15 +261,44 @@ fn splat(reg: &mut Reg, value: Scalar) {
         I64: i64, F32: f32, F64: f64);
 }
 
+/// Nests run by [`run_nest`] in this process (a relaxed count: tensorgraph-tests'
+/// debug_backend.rs reads it to know which graphs the backend ran).
+static NESTS_RUN: core::sync::atomic::AtomicUsize = core::sync::atomic::AtomicUsize::new(0);
+
+/// How many nests [`run_nest`] has run in this process.
+pub fn nests_run() -> usize {
+    NESTS_RUN.load(core::sync::atomic::Ordering::Relaxed)
+}
+
 /// Runs one nest over `bufs` (indexed by the operands' `buf`).
 pub fn run_nest(nest: &Nest<'_>, bufs: &mut [Buf<'_>]) {
+    NESTS_RUN.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
     if nest.outer.contains(&0) || nest.inner == 0 {
         return;
     }
-    let mut regs: Vec<Reg> = (0..nest.values.len())
-        .map(|_| Reg::Bool([false; BLOCK]))
-        .collect();
-    let mut row = vec![0usize; nest.outer.len()];
+    // The registers and the row index live on the stack (an `_into` documented as
+    // allocating nothing allocates nothing, even on its first call: tests/alloc_free.rs);
+    // the graph macro emits no nest with more values or loops than they hold
+    // (emit/debug.rs), and one that had them would run on the heap.
+    let fresh = || Reg::Bool([false; BLOCK]);
+    if nest.values.len() <= MAX_VALUES && nest.outer.len() <= MAX_LOOPS {
+        let mut regs: [Reg; MAX_VALUES] = core::array::from_fn(|_| fresh());
+        let mut row = [0usize; MAX_LOOPS];
+        let (regs, row) = (&mut regs[..nest.values.len()], &mut row[..nest.outer.len()]);
+        run_rows(nest, bufs, regs, row);
+    } else {
+        let mut regs: Vec<Reg> = (0..nest.values.len()).map(|_| fresh()).collect();
+        run_rows(nest, bufs, &mut regs, &mut vec![0; nest.outer.len()]);
+    }
+}
+
+/// The most values a nest's registers hold on the stack (66 KB of registers).
+pub const MAX_VALUES: usize = 32;
+/// The most outer loops a nest's row index holds on the stack.
+pub const MAX_LOOPS: usize = 16;
+
+/// Every row of `nest`, block by block; `row` starts at zeros.
+fn run_rows(nest: &Nest<'_>, bufs: &mut [Buf<'_>], regs: &mut [Reg], row: &mut [usize]) {
     loop {
         let len = match nest.ragged {
             Some(total) => nest.inner.min(total - row[0] * nest.inner),
@@ -278,7 +307,7 @@ pub fn run_nest(nest: &Nest<'_>, bufs: &mut [Buf<'_>]) {
         let mut j = 0;
         while j < len {
             let n = (len - j).min(BLOCK);
-            run_block(nest, bufs, &mut regs, &row, j, n);
+            run_block(nest, bufs, regs, row, j, n);
             j += n;
         }
         // The next row index, last axis fastest; done after the last row.
@@ -298,15 +327,30 @@ pub fn run_nest(nest: &Nest<'_>, bufs: &mut [Buf<'_>]) {
 }
 
 /// The values of one block, then its stores.
-fn run_block(nest: &Nest<'_>, bufs: &mut [Buf<'_>], regs: &mut [Reg], row: &[usize], j: usize, n: usize) {
+fn run_block(
+    nest: &Nest<'_>,
+    bufs: &mut [Buf<'_>],
+    regs: &mut [Reg],
+    row: &[usize],
+    j: usize,
+    n: usize,
+) {
     for (k, value) in nest.values.iter().enumerate() {
         match value {
-            Val::Load(op) => load_buf(&bufs[op.buf as usize], &At::new(op, row, j, n), &mut regs[k]),
+            Val::Load(op) => load_buf(
+                &bufs[op.buf as usize],
+                &At::new(op, row, j, n),
+                &mut regs[k],
+            ),
             Val::Splat(x) => splat(&mut regs[k], *x),
             Val::Op(f, args) => f(regs, k, *args, n),
         }
     }
     for (op, v) in nest.stores {
-        store_buf(&mut bufs[op.buf as usize], &At::new(op, row, j, n), &regs[*v as usize]);
+        store_buf(
+            &mut bufs[op.buf as usize],
+            &At::new(op, row, j, n),
+            &regs[*v as usize],
+        );
     }
 }

@@ -68,7 +68,10 @@ const BLOCK_LANE_FNS: &[(&str, &[&str])] = &[
             "eq_lanes", "ne_lanes", "lt_lanes", "le_lanes", "gt_lanes", "ge_lanes",
         ],
     ),
-    ("BitwiseLanes", &["and_lanes", "or_lanes", "xor_lanes", "not_lanes"]),
+    (
+        "BitwiseLanes",
+        &["and_lanes", "or_lanes", "xor_lanes", "not_lanes"],
+    ),
     ("ShiftLanes", &["shl_lanes", "shr_lanes"]),
 ];
 
@@ -214,7 +217,13 @@ fn nest_call(cx: &Emitter<'_>, bufs: &[BufferRef], nest: &LoopNest) -> Option<To
     let Sink::Store(stores) = &nest.sink else {
         return None;
     };
-    if nest.scan.is_some() || nest.matmul.is_some() || nest.values.len() > u16::MAX as usize {
+    // Registers and row indices on the stack: tensor-core's `blocks::MAX_VALUES` and
+    // `MAX_LOOPS`.
+    if nest.scan.is_some()
+        || nest.matmul.is_some()
+        || nest.values.len() > 32
+        || nest.outer.len() > 16
+    {
         return None;
     }
     let values = (0..nest.values.len())
