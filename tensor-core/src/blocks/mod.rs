@@ -34,7 +34,7 @@ use crate::lanes::{load, load_strided, load_strided_back, store, LANES, V};
 /// Elements per block (a multiple of `LANES`, the f32 block kernels' length): a register
 /// of `f64` is 2 KiB, so a nest of a dozen values keeps its registers in L1.
 pub const BLOCK: usize = 256;
-const _: () = assert!(BLOCK % 16 == 0 && BLOCK % LANES == 0);
+const _: () = assert!(BLOCK.is_multiple_of(16) && BLOCK.is_multiple_of(LANES));
 
 /// One value's block of elements, of one of the 11 compute types.
 #[derive(Clone, Debug)]
