@@ -57,6 +57,17 @@ pub(super) fn binary<A: RegType, R: RegType>(
     }
 }
 
+/// `out = f(a)` by an f32 block kernel over the whole register (lanes past the block's
+/// `n` are computed from whatever the register held and never stored).
+fn block_kernel(regs: &mut [Reg], out: usize, args: [u16; 3], f: fn(&mut [f32; BLOCK])) {
+    const { assert!(BLOCK == crate::vmath::BLOCK) };
+    let (before, dst) = split(regs, out);
+    let a = arg::<f32>(before, args[0]);
+    let dst = f32::get_mut(dst);
+    dst.copy_from_slice(a);
+    f(dst);
+}
+
 /// `out = select(c, a, b)` chunk by chunk.
 #[inline(always)]
 fn select<T: RegType + SelectLanes>(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize) {
@@ -142,12 +153,24 @@ integer_ops!(u8_ops: u8, u16_ops: u16, u32_ops: u32, u64_ops: u64, i8_ops: i8, i
 macro_rules! float_table_fns {
     (($t:ident) $($(#[$doc:meta])* $name:ident: $lane_trait:ident::$lane:ident, $bound:tt,
        $kind:ident $args:tt;)*) => {
-        $(float_table_fns!(@row $t $lane_trait $lane $kind);)*
+        $(float_table_fns!(@row $t $lane_trait $lane $kind $args);)*
     };
-    (@row $t:ident FloatLanes $lane:ident unary) => {
+    // The dispatched f32 kernels: the f32 block kernel on the whole register, one CPU
+    // dispatch per block (the fused kernels of default x86-64 builds call the same block
+    // kernels, emit/blocks.rs; every path of it gives the per-vector lane function's bits,
+    // vmath/dispatch.rs).
+    (@row f32 FloatLanes $lane:ident unary
+     ($r:ident, $family:ident::{$k32:ident, $k64:ident}, kernel $k16:ident)) => {
+        #[doc = concat!("`FloatLanes::", stringify!($lane), "` over a block: `vmath::block::",
+            stringify!($k32), "`.")]
+        pub fn $lane(regs: &mut [Reg], out: usize, args: [u16; 3], _n: usize) {
+            super::block_kernel(regs, out, args, crate::vmath::block::$k32)
+        }
+    };
+    (@row $t:ident FloatLanes $lane:ident unary $args:tt) => {
         lane_fns!($t, FloatLanes, unary: $lane);
     };
-    (@row $t:ident $tr:ident $lane:ident $kind:ident) => {};
+    (@row $t:ident $tr:ident $lane:ident $kind:ident $args:tt) => {};
 }
 
 /// The floats: numbers with the function table's functions and the predicates.
