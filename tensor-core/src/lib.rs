@@ -10,6 +10,8 @@
 pub mod args;
 pub mod attention;
 pub mod bind;
+#[doc(hidden)]
+pub mod blocks;
 pub mod cast;
 pub mod conv;
 pub mod dtype;
@@ -133,6 +135,7 @@ pub mod __private {
         bind_dims, bind_entry, check_entry_sizes, check_index_tuples, check_indices, check_sizes,
         entry_error, ArgShape, DeclDim, DimExpr, DimOp, EntryError, GraphSignature, ParamSig,
     };
+    pub use crate::blocks;
     pub use crate::cast::CastTo;
     pub use crate::conv::{ConvGemm, ConvInputAt, ConvWeightAt};
     pub use crate::dtype::{bf16, f16, Element};

@@ -131,6 +131,61 @@ const RUNTIME_AUDITED: &[(&str, &str)] = &[
         "bind.rs: `get`, `checked_product`; no index, unwrap or panic",
     ),
     ("check_entry_sizes", "bind.rs: `checked_mul` into an `Err`"),
+    // The debug backend (issue 33 item 1): tensor-core's blocks/.
+    (
+        "blocks::run_nest",
+        "blocks/mod.rs: safe code; checked slice indices at the offsets lowering fixed (the \
+      fused kernel's `load`/`store` offsets, in range for a legal graph), `unreachable!` only \
+      where the program's value types disagree, which emit/debug.rs never writes",
+    ),
+    (
+        "blocks::bool_ops",
+        "blocks/ops.rs: the lane function over whole chunks of a 256-element register (in range by construction); `unreachable!` as run_nest",
+    ),
+    (
+        "blocks::u8_ops",
+        "blocks/ops.rs: the lane function over whole chunks of a 256-element register (in range by construction); `unreachable!` as run_nest",
+    ),
+    (
+        "blocks::u16_ops",
+        "blocks/ops.rs: the lane function over whole chunks of a 256-element register (in range by construction); `unreachable!` as run_nest",
+    ),
+    (
+        "blocks::u32_ops",
+        "blocks/ops.rs: the lane function over whole chunks of a 256-element register (in range by construction); `unreachable!` as run_nest",
+    ),
+    (
+        "blocks::u64_ops",
+        "blocks/ops.rs: the lane function over whole chunks of a 256-element register (in range by construction); `unreachable!` as run_nest",
+    ),
+    (
+        "blocks::i8_ops",
+        "blocks/ops.rs: the lane function over whole chunks of a 256-element register (in range by construction); `unreachable!` as run_nest",
+    ),
+    (
+        "blocks::i16_ops",
+        "blocks/ops.rs: the lane function over whole chunks of a 256-element register (in range by construction); `unreachable!` as run_nest",
+    ),
+    (
+        "blocks::i32_ops",
+        "blocks/ops.rs: the lane function over whole chunks of a 256-element register (in range by construction); `unreachable!` as run_nest",
+    ),
+    (
+        "blocks::i64_ops",
+        "blocks/ops.rs: the lane function over whole chunks of a 256-element register (in range by construction); `unreachable!` as run_nest",
+    ),
+    (
+        "blocks::f32_ops",
+        "blocks/ops.rs: the lane function over whole chunks of a 256-element register (in range by construction); `unreachable!` as run_nest",
+    ),
+    (
+        "blocks::f64_ops",
+        "blocks/ops.rs: the lane function over whole chunks of a 256-element register (in range by construction); `unreachable!` as run_nest",
+    ),
+    (
+        "blocks::casts",
+        "blocks/ops.rs: `lanes::cast` over whole chunks of a register, as the `_ops` modules",
+    ),
     (
         "check_indices",
         "bind.rs: min/max and `position` over the indices, `%`/`/` by non-zero dims, `get`; every failure an `Err`",

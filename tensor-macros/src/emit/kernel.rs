@@ -4,6 +4,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::context::Emitter;
+use super::debug::debug_program;
 use super::names::{
     dim_ident, init_value, size_expr, storage_type, temp_vec, try_result, MAX_LANES, MIN_LANES,
 };
@@ -70,11 +71,25 @@ pub(super) fn emit_kernel(cx: &Emitter<'_>, entry_checks: &EntryChecks) -> Token
             quote!(let mut #v = #p::ScratchVec::<#t>::new(#len, #init);)
         });
     }
-    let stages: TokenStream = kernel
+    let mut stages: TokenStream = kernel
         .stages
         .iter()
         .map(|stage| emit_stage(cx, stage))
         .collect();
+    // Debug builds run a covered kernel as a program of tensor-core's block ops
+    // (`debug::debug_program`); the setup above (entry checks) is both branches'.
+    if let Some(program) = debug_program(cx) {
+        stages = quote! {
+            #[cfg(debug_assertions)]
+            {
+                #program
+            }
+            #[cfg(not(debug_assertions))]
+            {
+                #stages
+            }
+        };
+    }
     let (min, max) = (
         Literal::usize_unsuffixed(MIN_LANES),
         Literal::usize_unsuffixed(MAX_LANES),

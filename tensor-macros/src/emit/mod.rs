@@ -3,7 +3,8 @@
 //! entry); `kernel` a kernel's entry checks and temps, then its stages (`stages`, with the
 //! GEMM calls of `gemm`), each nest (`nests`, the f32 block loops of `blocks`), each value
 //! (`values`); `names` the generated locals and small expressions all of them share,
-//! `sizes` what call entry checks; `context` the `Emitter` (runtime path, graph function,
+//! `sizes` what call entry checks; `debug` the debug builds' branch of a kernel (a program of
+//! tensor-core's block ops); `context` the `Emitter` (runtime path, graph function,
 //! typed graph, kernel) the kernel's files take as one parameter. Imports run one way:
 //! signature → kernel → stages → nests → blocks → values → names → context. Sizes with names become expressions
 //! over the `__tg_dim_*` locals bound at call entry; literal sizes stay literals, so a
@@ -14,6 +15,7 @@
 
 mod blocks;
 mod context;
+mod debug;
 mod gemm;
 mod in_place;
 mod kernel;

@@ -151,26 +151,32 @@ pub(super) fn emit_value(cx: &Emitter<'_>, nest: &LoopNest, id: usize) -> TokenS
             quote!(#p::V::<#c>::splat(#v))
         }
         ValueSource::Count(size) => {
-            // usize → float rounds once, as the literal count of a static axis does.
-            let n = size_expr(size);
-            let count = match node.dtype {
-                DType::F32 => quote!(#n as f32),
-                DType::F64 => quote!(#n as f64),
-                // An integer count (`one_hot`'s depth): exact, counts are at most 2^53.
-                d if d.is_integer() => {
-                    let t = storage_type(rt, d);
-                    quote!(<#t as #p::Element>::to_compute(#n as #t))
-                }
-                d => {
-                    let t = storage_type(rt, d);
-                    quote!(<#t as #p::Element>::to_compute(<#t>::from_f64(#n as f64)))
-                }
-            };
+            let count = count_value(rt, node.dtype, size);
             quote!(#p::V::<#c>::splat(#count))
         }
         ValueSource::Compute { args } => emit_compute(cx, nest, id, args),
     };
     quote!(let #out: #p::V<#c> = #tokens;)
+}
+
+/// The compute-type value of a count of elements (`ValueSource::Count`) of dtype `dtype`.
+pub(super) fn count_value(rt: &TokenStream, dtype: DType, size: &Size) -> TokenStream {
+    let p = quote!(#rt::__private);
+    // usize → float rounds once, as the literal count of a static axis does.
+    let n = size_expr(size);
+    match dtype {
+        DType::F32 => quote!(#n as f32),
+        DType::F64 => quote!(#n as f64),
+        // An integer count (`one_hot`'s depth): exact, counts are at most 2^53.
+        d if d.is_integer() => {
+            let t = storage_type(rt, d);
+            quote!(<#t as #p::Element>::to_compute(#n as #t))
+        }
+        d => {
+            let t = storage_type(rt, d);
+            quote!(<#t as #p::Element>::to_compute(<#t>::from_f64(#n as f64)))
+        }
+    }
 }
 
 /// A value loaded from operand `operand`: a chunk (contiguous, strided, backwards, or of a

@@ -1,0 +1,218 @@
+//! Issue 33 item 1: the debug backend (tensor-core `blocks`, tensor-macros emit/debug.rs)
+//! gives the fused kernels' results bit for bit, and the same errors.
+//!
+//! The backend is chosen by `cfg(debug_assertions)` in the crate that expands `graph!`, so
+//! this test writes a small workspace with the same graphs in two crates, `debug_batch`
+//! (the dev profile: the block programs) and `fused_batch` (the dev profile with
+//! `debug-assertions = false` for that package alone: the fused kernels, also at opt-level
+//! 0), and a binary that runs both on the same inputs and compares every output bit for bit
+//! and every error message. Both crates share one build of their dependencies. The graphs:
+//! graphgen's CI batch (`DEBUG_BACKEND_COUNT`, default 120; case 0 ordinary values, cases
+//! 1-3 edge values: NaN, ±inf, ±0, subnormals, integer extremes, size-0/1 names) and
+//! `EXTRA` below (lengths across blocks and chunk tails, broadcasting along named dims,
+//! every cast). The binary also counts the graphs that ran through the backend
+//! (`blocks::nests_run`) and the test requires a minimum, so it cannot pass vacuously.
+//! Slow (a minute or two: two debug builds of the batch), so ignored by default:
+//! `cargo test -p tensorgraph-tests --test debug_backend -- --ignored` (in .ci/run).
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .map_or(default, |v| v.trim().parse().expect("a number"))
+}
+
+/// Graphs written by hand for the blocks' edges: lengths around the block (256) and the
+/// chunk (8 or 16) boundaries through a named dim, a broadcast row and column, every dtype
+/// cast to and from `f32`, integer arithmetic with wrapping and shifts, `where`.
+const EXTRA: &str = r#"
+#[allow(deprecated)]
+pub mod extra {
+    use tensorgraph::prelude::*;
+
+    tensorgraph::graph! {
+        pub fn w1(a: f32[N], b: f32[N]) -> f32[N] { relu(a + b) * 2.0 }
+        pub fn w2(x: f32[N]) -> f32[N] { tanh(x) * exp(-(x * x)) + sqrt(abs(x)) / 3.0 }
+        pub fn rows(x: f32[R, C], r: f32[C], c: f32[R, 1], s: f32) -> f32[R, C] {
+            max(x * r - c, s) + erf(x) - sigmoid(c)
+        }
+        pub fn ints(a: i32[N], b: i32[N]) -> (i32[N], u8[N], bool[N]) {
+            (where(a > b, a * b, (a - b) >> 3) ^ (a & 7), a as u8, a % 5 == b)
+        }
+        pub fn halves(a: f16[N], b: bf16[N]) -> (f16[N], bf16[N], f64[N]) {
+            (a * (b as f16) + 1.5, (exp(a as f32) as bf16) - b, (a as f64) / (b as f64))
+        }
+        pub fn to_all(x: f32[N]) -> (i8[N], u16[N], i64[N], u64[N], f16[N], bool[N]) {
+            (x as i8, x as u16, x as i64, x as u64, x as f16, x as bool)
+        }
+        pub fn from_all(a: i8[N], b: u16[N], c: i64[N], d: u64[N], e: bool[N]) -> f32[N] {
+            (a as f32) + (b as f32) + (c as f32) - (d as f32) + (e as f32)
+        }
+        pub fn flipped(x: f64[N, 3]) -> f64[N, 3] { flip(x, axis = 0) * x + log1p(abs(x)) }
+    }
+
+    fn bits<T: graphgen::inputs::HostElem>(v: &[T]) -> Vec<u64> {
+        v.iter().map(|x| x.to_bits64()).collect()
+    }
+
+    /// The value of lane `i` of input `k` at length `n`: ordinary values with the edge
+    /// values (NaN, ±inf, ±0, the smallest subnormal, f32 extremes) mixed in.
+    pub fn value(k: usize, i: usize, n: usize) -> f64 {
+        const EDGES: [f64; 8] = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 0.0, -0.0,
+            1.401298464324817e-45, 3.4028234663852886e38, -1.1754943508222875e-38];
+        let h = (i * 2654435761 + k * 40503 + n * 97) % 1000;
+        if h % 13 == 0 { EDGES[h % 8] } else { (h as f64 - 500.0) / 37.0 }
+    }
+
+    fn col<T: Copy>(k: usize, n: usize, f: impl Fn(f64) -> T) -> Vec<T> {
+        (0..n).map(|i| f(value(k, i, n))).collect()
+    }
+
+    /// Every extra graph at length `n`, each output as bits (`Err` as its message).
+    pub fn run(n: usize) -> Vec<Result<Vec<u64>, String>> {
+        use tensorgraph::{bf16, f16};
+        let mut out = Vec::new();
+        let (a, b) = (col(0, n, |x| x as f32), col(1, n, |x| x as f32));
+        out.push(w1(&a, &b).map(|y| bits(y.as_slice())).map_err(|e| e.to_string()));
+        out.push(w2(&a).map(|y| bits(y.as_slice())).map_err(|e| e.to_string()));
+        let (r, c) = (n / 7 + 1, 7 + n % 3);
+        let x = Tensor::<f32, Shape![_, _]>::from_shape_vec([r, c], col(2, r * c, |x| x as f32));
+        let row = col(3, c, |x| x as f32);
+        let colv = Tensor::<f32, Shape![_, 1]>::from_shape_vec([r, 1], col(4, r, |x| x as f32));
+        if let (Ok(x), Ok(colv)) = (x, colv) {
+            out.push(rows(&x, &row, &colv, 0.25).map(|y| bits(y.as_slice())).map_err(|e| e.to_string()));
+        }
+        let (ia, ib) = (col(5, n, |x| (x * 1e3) as i32), col(6, n, |x| (x * 7.0) as i32));
+        out.push(ints(&ia, &ib).map(|(p, q, s)| [bits(p.as_slice()), bits(q.as_slice()), bits(s.as_slice())].concat()).map_err(|e| e.to_string()));
+        let (ha, hb) = (col(7, n, f16::from_f64), col(8, n, bf16::from_f64));
+        out.push(halves(&ha, &hb).map(|(p, q, s)| [bits(p.as_slice()), bits(q.as_slice()), bits(s.as_slice())].concat()).map_err(|e| e.to_string()));
+        out.push(to_all(&a).map(|(p, q, s, t, u, v)| [bits(p.as_slice()), bits(q.as_slice()), bits(s.as_slice()), bits(t.as_slice()), bits(u.as_slice()), bits(v.as_slice())].concat()).map_err(|e| e.to_string()));
+        let (c8, c16, c64, cu, cb) = (col(9, n, |x| x as i8), col(10, n, |x| x as u16), col(11, n, |x| (x * 1e17) as i64), col(12, n, |x| (x * 1e18) as u64), col(13, n, |x| x > 0.0));
+        out.push(from_all(&c8, &c16, &c64, &cu, &cb).map(|y| bits(y.as_slice())).map_err(|e| e.to_string()));
+        let f = Tensor::<f64, Shape![_, 3]>::from_shape_vec([n, 3], col(14, n * 3, |x| x));
+        if let Ok(f) = f {
+            out.push(flipped(&f).map(|y| bits(y.as_slice())).map_err(|e| e.to_string()));
+        }
+        // Mismatched lengths: the same error from both backends.
+        out.push(w1(&a, &b[..n.saturating_sub(1)].to_vec()).map(|y| bits(y.as_slice())).map_err(|e| e.to_string()));
+        out
+    }
+}
+"#;
+
+const MAIN: &str = r#"
+fn main() {
+    let seed: u64 = debug_batch::SEED;
+    let mut failures = 0usize;
+    let (mut covered, mut total) = (0usize, 0usize);
+    for (&(index, debug_run), &(_, fused_run)) in debug_batch::BATCH.iter().zip(fused_batch::BATCH) {
+        let g = graphgen::gen::generate(seed, index);
+        let before = tensorgraph::__private::blocks::nests_run();
+        for case in 0..4 {
+            let (inputs, sizes) = graphgen::inputs::make_inputs(&g, seed, index, case);
+            let got = debug_run(&inputs);
+            let want = fused_run(&inputs);
+            let same = match (&got, &want) {
+                (Ok(a), Ok(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.bits == y.bits && x.dims == y.dims),
+                (Err(a), Err(b)) => a == b,
+                _ => false,
+            };
+            if !same {
+                failures += 1;
+                eprintln!("graph {index}, case {case}, sizes {sizes:?}: debug backend {got:?}\nfused {want:?}\n{}", graphgen::render::graph(&g));
+            }
+        }
+        total += 1;
+        covered += (tensorgraph::__private::blocks::nests_run() > before) as usize;
+    }
+    let mut extra_covered = 0;
+    for n in [0usize, 1, 2, 7, 8, 15, 16, 17, 31, 33, 255, 256, 257, 511, 1000, 4099] {
+        let before = tensorgraph::__private::blocks::nests_run();
+        let got = debug_batch::extra::run(n);
+        extra_covered += (tensorgraph::__private::blocks::nests_run() > before) as usize;
+        let want = fused_batch::extra::run(n);
+        for (k, (a, b)) in got.iter().zip(&want).enumerate() {
+            if a != b {
+                failures += 1;
+                eprintln!("extra graph {k} at length {n}: debug backend {a:?}\nfused {b:?}");
+            }
+        }
+        if got.len() != want.len() {
+            failures += 1;
+        }
+    }
+    println!("graphs {total} covered {covered} extra_lengths_covered {extra_covered} failures {failures}");
+    std::process::exit(if failures == 0 { 0 } else { 1 });
+}
+"#;
+
+#[test]
+#[ignore = "a minute or two: two debug builds of a batch of graphs (README.md's test commands)"]
+fn debug_backend_matches_the_fused_kernels_bit_for_bit() {
+    let count = env_u64("DEBUG_BACKEND_COUNT", 120);
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let repo = repo.canonicalize().expect("the repository");
+    let dir = repo.join("target").join("debug-backend-test");
+    let dep = |name: &str, path: PathBuf| {
+        format!("{name} = {{ path = {:?} }}\n", path.display().to_string())
+    };
+    let deps = dep("tensorgraph", repo.clone()) + &dep("graphgen", repo.join("tools/graphgen"));
+    let batch = graphgen::harness::batch_source(graphgen::CI_SEED, 0, count) + EXTRA;
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("batch.rs"), batch).unwrap();
+    for krate in ["debug_batch", "fused_batch"] {
+        std::fs::create_dir_all(dir.join(krate).join("src")).unwrap();
+        let manifest = format!("[package]\nname = \"{krate}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n[dependencies]\n{deps}");
+        std::fs::write(dir.join(krate).join("Cargo.toml"), manifest).unwrap();
+        std::fs::write(
+            dir.join(krate).join("src/lib.rs"),
+            "include!(\"../../batch.rs\");\n",
+        )
+        .unwrap();
+    }
+    std::fs::create_dir_all(dir.join("cmp/src")).unwrap();
+    let cmp_deps = deps.clone() + "debug_batch = { path = \"../debug_batch\" }\nfused_batch = { path = \"../fused_batch\" }\n";
+    std::fs::write(
+        dir.join("cmp/Cargo.toml"),
+        format!("[package]\nname = \"cmp\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n[dependencies]\n{cmp_deps}"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("cmp/src/main.rs"), MAIN).unwrap();
+    // The fused crate: the dev profile (opt-level 0) without debug assertions, so `graph!`
+    // emits its fused kernels there.
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        "[workspace]\nmembers = [\"debug_batch\", \"fused_batch\", \"cmp\"]\nresolver = \"2\"\n\n[profile.dev.package.fused_batch]\ndebug-assertions = false\n",
+    )
+    .unwrap();
+    std::fs::copy(repo.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    let out = Command::new(env!("CARGO"))
+        .args(["run", "--quiet", "-p", "cmp"])
+        .env("CARGO_TARGET_DIR", dir.join("target"))
+        .env_remove("TENSORGRAPH_DEBUG_BACKEND")
+        .current_dir(&dir)
+        .output()
+        .expect("cargo runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    // Enough graphs ran through the backend that the comparison means something: of the
+    // CI seed's first 120 graphs, 14 are covered (measured; the rest keep their fused
+    // kernel in debug builds), and every length of every extra graph.
+    let field = |name: &str| -> usize {
+        let at = stdout
+            .find(name)
+            .unwrap_or_else(|| panic!("no {name} in {stdout}"));
+        stdout[at + name.len()..]
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    eprintln!("{stdout}");
+    assert!(field("covered ") * 10 >= field("graphs "), "{stdout}");
+    assert_eq!(field("extra_lengths_covered "), 16, "{stdout}");
+}
