@@ -199,8 +199,10 @@ fn debug_backend_matches_the_fused_kernels_bit_for_bit() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stdout}\n{stderr}");
     // Enough graphs ran through the backend that the comparison means something: of the
-    // CI seed's first 120 graphs, 14 are covered (measured; the rest keep their fused
-    // kernel in debug builds), and every length of every extra graph.
+    // CI seed's first 120 graphs, 14 were covered when this test was written and 11 after
+    // max_pool and named-dim convolutions became runtime passes (a kernel with such a
+    // step has temps, which the first slice leaves fused); at least 8 must be, and every
+    // length of every extra graph.
     let field = |name: &str| -> usize {
         let at = stdout
             .find(name)
@@ -213,6 +215,6 @@ fn debug_backend_matches_the_fused_kernels_bit_for_bit() {
             .unwrap()
     };
     eprintln!("{stdout}");
-    assert!(field("covered ") * 10 >= field("graphs "), "{stdout}");
+    assert!(field("covered ") >= 8, "{stdout}");
     assert_eq!(field("extra_lengths_covered "), 16, "{stdout}");
 }
