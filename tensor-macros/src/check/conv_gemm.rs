@@ -22,8 +22,9 @@ use crate::shape::Dim;
 /// The scope name the conv node is bound to while the op's expression is checked.
 pub(super) const CONV_NODE_NAME: &str = "__tg_conv_gemm";
 
-/// A convolution's window as the checker planned it (check/vision.rs `Windows`).
-pub(super) struct ConvPlan<'p> {
+/// The windows of a convolution or a pooling as the checker planned them (a view of
+/// check/vision.rs `Windows`), read by this file and check/pool_kernel.rs.
+pub(super) struct WindowPlan<'p> {
     pub kernel: &'p [i128],
     pub strides: &'p [i128],
     pub dilations: &'p [i128],
@@ -32,10 +33,15 @@ pub(super) struct ConvPlan<'p> {
     pub outs: &'p [i128],
     /// Whether each spatial axis is symbolic.
     pub open: &'p [bool],
+}
+
+/// A convolution's windows and its `group`.
+pub(super) struct ConvPlan<'p> {
+    pub w: WindowPlan<'p>,
     pub group: i128,
 }
 
-impl ConvPlan<'_> {
+impl WindowPlan<'_> {
     /// Spatial axis `a`'s window, `dilation·(k − 1) + 1`, and its pads, begin + end.
     fn window_and_pads(&self, a: usize) -> (i128, i128) {
         let window = (self.kernel[a] - 1) * self.dilations[a] + 1;
@@ -57,10 +63,10 @@ impl Checker<'_> {
             v.iter().map(|&n| usize::try_from(n).ok()).collect()
         };
         let (Some(kernel), Some(strides), Some(dilations), Some(pads)) = (
-            usize_of(plan.kernel),
-            usize_of(plan.strides),
-            usize_of(plan.dilations),
-            usize_of(plan.pads),
+            usize_of(plan.w.kernel),
+            usize_of(plan.w.strides),
+            usize_of(plan.w.dilations),
+            usize_of(plan.w.pads),
         ) else {
             return false;
         };
@@ -105,8 +111,8 @@ impl Checker<'_> {
     pub(super) fn conv_axes_hold_window(&mut self, x: NodeId, plan: &ConvPlan<'_>) {
         let dims = self.node(x).dims.clone();
         for (a, axis) in dims[2..].iter().enumerate() {
-            let (window, pads) = plan.window_and_pads(a);
-            if let (true, Ok(least)) = (plan.open[a], usize::try_from(window - pads)) {
+            let (window, pads) = plan.w.window_and_pads(a);
+            if let (true, Ok(least)) = (plan.w.open[a], usize::try_from(window - pads)) {
                 if least > 0 {
                     self.graph.at_least.push((axis.clone(), least, "conv"));
                 }
@@ -124,11 +130,11 @@ fn output_lengths(lens: &[Dim], plan: &ConvPlan<'_>) -> Option<Vec<Dim>> {
     let r = lens.len();
     (0..r)
         .map(|a| {
-            if !plan.open[a] {
-                return usize::try_from(plan.outs[a]).ok().map(Dim::Static);
+            if !plan.w.open[a] {
+                return usize::try_from(plan.w.outs[a]).ok().map(Dim::Static);
             }
-            let (window, pads) = plan.window_and_pads(a);
-            let s = plan.strides[a];
+            let (window, pads) = plan.w.window_and_pads(a);
+            let s = plan.w.strides[a];
             let room = lens[a].poly().add(&Poly::constant(pads - window + s));
             Dim::from_poly(room.floor_div(u64::try_from(s).ok()?)).ok()
         })

@@ -11,6 +11,7 @@
 //! for `derive` (check/vision.rs records it), so gradients are unchanged; both forms give
 //! the same values (`max` is exact and NaN-propagating in both; NaN payloads may differ).
 
+use super::conv_gemm::WindowPlan;
 use super::Checker;
 use crate::dtype::DType;
 use crate::ir::{NodeId, NodeKind, PoolGeometry};
@@ -19,22 +20,10 @@ use crate::shape::Dim;
 /// The scope name the pool node is bound to while the op's value is checked.
 pub(super) const POOL_NODE_NAME: &str = "__tg_max_pool";
 
-/// A pooling's window as the checker planned it (check/vision.rs `Windows`).
-pub(super) struct PoolPlan<'p> {
-    pub kernel: &'p [i128],
-    pub strides: &'p [i128],
-    pub dilations: &'p [i128],
-    /// `pad`'s counts for every axis of the input: (begin, end) per axis.
-    pub pads: &'p [i128],
-    pub outs: &'p [i128],
-    /// Whether each spatial axis is symbolic.
-    pub open: &'p [bool],
-}
-
 impl Checker<'_> {
     /// Adds the max-pool node of `x` and binds it to [`POOL_NODE_NAME`]; `false` when the
     /// rules above keep the expression form.
-    pub(super) fn max_pool_on_kernel(&mut self, x: NodeId, plan: &PoolPlan<'_>) -> bool {
+    pub(super) fn max_pool_on_kernel(&mut self, x: NodeId, plan: &WindowPlan<'_>) -> bool {
         let (dtype, dims) = (self.node(x).dtype, self.node(x).dims.clone());
         let r = dims.len().saturating_sub(2);
         if !matches!(dtype, DType::F32 | DType::F64)

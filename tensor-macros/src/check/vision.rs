@@ -129,6 +129,18 @@ struct Windows {
 }
 
 impl Windows {
+    /// The plan as check/conv_gemm.rs and check/pool_kernel.rs read it.
+    fn as_plan(&self) -> super::conv_gemm::WindowPlan<'_> {
+        super::conv_gemm::WindowPlan {
+            kernel: &self.kernel,
+            strides: &self.strides,
+            dilations: &self.dilations,
+            pads: &self.pads,
+            outs: &self.outs,
+            open: &self.open,
+        }
+    }
+
     /// `Σ_k einsum(view_k, w_k)`: the convolution of the padded input `padded` (`[N, C,
     /// spatial…]`) with `weight` (`[O, C / g, k…]`), one product per kernel position over
     /// that position's strided view; per group, concatenated along the channels;
@@ -2053,12 +2065,7 @@ impl Checker<'_> {
         let (plan, c, o, g) = cx.conv_windows()?;
         let einsum_form = cx.conv_sum_form(&plan, c, o, g);
         let gemm = ConvPlan {
-            kernel: &plan.kernel,
-            strides: &plan.strides,
-            dilations: &plan.dilations,
-            pads: &plan.pads,
-            outs: &plan.outs,
-            open: &plan.open,
+            w: plan.as_plan(),
             group: g,
         };
         self.conv_axes_hold_window(cx.nodes[0], &gemm);
@@ -2079,17 +2086,10 @@ impl Checker<'_> {
     /// bound to `POOL_NODE_NAME`), else the windows' expression (`Vision::pool`), which is
     /// `derive`'s expansion either way.
     fn max_pool_parts(&mut self, cx: &Vision) -> Result<Vec<Typed>, Refusal> {
-        use super::pool_kernel::{PoolPlan, POOL_NODE_NAME};
+        use super::pool_kernel::POOL_NODE_NAME;
         let windows = cx.pool_windows()?;
         let plan = &windows.plan;
-        let kernel = PoolPlan {
-            kernel: &plan.kernel,
-            strides: &plan.strides,
-            dilations: &plan.dilations,
-            pads: &plan.pads,
-            outs: &plan.outs,
-            open: &plan.open,
-        };
+        let kernel = plan.as_plan();
         let expr = if self.max_pool_on_kernel(cx.nodes[0], &kernel) {
             cx.b.var(POOL_NODE_NAME)
         } else {

@@ -8,8 +8,8 @@ use crate::ir::BufferRef;
 
 use super::context::Emitter;
 use super::names::{
-    input_slice, offset_expr, operand_storage, output_slice, size_expr, storage_type, stride_expr,
-    temp_vec,
+    offset_expr, operand_storage, output_slice, size_expr, storage_type, stride_expr, temp_vec,
+    whole_buffer,
 };
 
 /// A GEMM operand: its slice, and its `MatrixAt` at the batch index `counters` (and, for
@@ -21,17 +21,7 @@ pub(super) fn gemm_operand(
     first_row: Option<&TokenStream>,
 ) -> (TokenStream, TokenStream) {
     let p = quote!(#rt::__private);
-    let slice = match &m.buffer {
-        BufferRef::Input(i) => {
-            let s = input_slice(*i);
-            quote!(#s)
-        }
-        BufferRef::Temp(t) => {
-            let v = temp_vec(*t);
-            quote!(&#v[..])
-        }
-        _ => unreachable!("GEMM operands are inputs or temps"),
-    };
+    let slice = whole_buffer(&m.buffer, "a GEMM operand");
     let mut offset = offset_expr(quote!(0usize), &m.base, None);
     for (s, i) in m.batch_strides.iter().zip(counters) {
         offset = offset_expr(offset, s, Some(&quote!(#i)));

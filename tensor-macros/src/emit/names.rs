@@ -124,6 +124,23 @@ pub(super) fn slice_ident(buffer: &BufferRef) -> proc_macro2::Ident {
     }
 }
 
+/// A parameter or a temp read whole, as a slice expression: what a runtime call (a GEMM
+/// operand, attention, max_pool) reads. `what` names the caller in the message of the
+/// `unreachable!` the lowering rules out (outputs and the index operand are never read so).
+pub(super) fn whole_buffer(buffer: &BufferRef, what: &str) -> TokenStream {
+    match buffer {
+        BufferRef::Input(i) => {
+            let s = input_slice(*i);
+            quote!(#s)
+        }
+        BufferRef::Temp(t) => {
+            let v = temp_vec(*t);
+            quote!(&#v[..])
+        }
+        _ => unreachable!("{what} reads a parameter or a temp"),
+    }
+}
+
 /// A signed stride as an `isize` expression.
 pub(super) fn stride_expr(stride: &Offset) -> TokenStream {
     let mut out = quote!(0isize);

@@ -10,8 +10,8 @@ use crate::ir::{AxisStep, BufferRef, LoopNest, Offset};
 use super::context::Emitter;
 use super::gemm::{emit_gemm_block, emit_matmul, gemm_operand, plain_gemm};
 use super::names::{
-    init_value, input_slice, offset_expr, operand_storage, output_slice, size_expr, slice_ident,
-    storage_type, temp_vec, MIN_LANES,
+    init_value, offset_expr, operand_storage, output_slice, size_expr, slice_ident, storage_type,
+    temp_vec, whole_buffer, MIN_LANES,
 };
 use super::nests::{emit_nest, streams_outputs, Prefetch};
 
@@ -562,17 +562,7 @@ pub(super) fn emit_scan(cx: &Emitter<'_>, scan: &crate::ir::ScanStep) -> TokenSt
             softcap,
         } => {
             // A parameter is its own slice; a temp is read whole.
-            let read = |b: &BufferRef| match b {
-                BufferRef::Input(i) => {
-                    let s = input_slice(*i);
-                    quote!(#s)
-                }
-                BufferRef::Temp(t) => {
-                    let v = temp_vec(*t);
-                    quote!(&#v[..])
-                }
-                _ => unreachable!("attention reads parameters or temps"),
-            };
+            let read = |b: &BufferRef| whole_buffer(b, "attention");
             let (q, k, v) = (read(q), read(k), read(v));
             let [b, hq, hkv, sq, skv, d, dv] = sizes.each_ref().map(size_expr);
             let mask = match mask {
@@ -602,17 +592,7 @@ pub(super) fn emit_scan(cx: &Emitter<'_>, scan: &crate::ir::ScanStep) -> TokenSt
             row_pitch,
             window,
         } => {
-            let x = match x {
-                BufferRef::Input(i) => {
-                    let s = input_slice(*i);
-                    quote!(#s)
-                }
-                BufferRef::Temp(t) => {
-                    let v = temp_vec(*t);
-                    quote!(&#v[..])
-                }
-                _ => unreachable!("max_pool reads a parameter or a temp"),
-            };
+            let x = whole_buffer(x, "max_pool");
             let out = match out {
                 BufferRef::Output(o) => output_slice(*o),
                 BufferRef::Temp(t) => temp_vec(*t),
