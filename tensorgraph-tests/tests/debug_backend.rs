@@ -200,9 +200,9 @@ fn debug_backend_matches_the_fused_kernels_bit_for_bit() {
     assert!(out.status.success(), "{stdout}\n{stderr}");
     // Enough graphs ran through the backend that the comparison means something: of the
     // CI seed's first 120 graphs, 14 were covered when this test was written and 11 after
-    // max_pool and named-dim convolutions became runtime passes (a kernel with such a
-    // step has temps, which the first slice leaves fused); at least 8 must be, and every
-    // length of every extra graph.
+    // the merges that made max_pool and named-dim convolutions runtime passes (which
+    // graphs left the covered set was not traced); at least 8 must be, and every length
+    // of every extra graph.
     let field = |name: &str| -> usize {
         let at = stdout
             .find(name)
