@@ -1706,6 +1706,17 @@ graph! {
     fn conv_named_1d(x: f64[1, 2, L], w: f64[2, 2, 3]) -> f64[1, 2, (L + 2) / 3] {
         conv(x, w, strides = [3], pads = [2, 0])
     }
+    // No padding: a 3×3 window needs H, W ≥ 3; at H = 2 the slices alone would give an
+    // empty output.
+    fn max_pool_unpadded(x: f32[1, 2, H, W]) -> f32[1, 2, H - 2, W - 2] {
+        max_pool(x, kernel_shape = [3, 3])
+    }
+    fn average_pool_unpadded(x: f64[1, 2, H, W]) -> f64[1, 2, H - 2, W - 1] {
+        average_pool(x, kernel_shape = [3, 2])
+    }
+    fn lp_pool_unpadded(x: f32[1, 2, L]) -> f32[1, 2, L - 3] {
+        lp_pool(x, kernel_shape = [4])
+    }
     fn pools_named(x: f32[1, 2, H, W]) -> (f32[1, 2, (H + 1) / 2, (W + 1) / 2], f32[1, 2, H, W], f32[1, 2, H, W]) {
         (max_pool(x, kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1]),
          average_pool(x, kernel_shape = [3, 3], pads = [1, 1, 1, 1]),
@@ -2135,6 +2146,63 @@ fn a_named_axis_too_short_for_the_window_is_the_calls_err() {
     let xt = Tensor::<f64, Shape![2, 3, _, _]>::from_shape_vec([2, 3, 0, 4], vec![]).unwrap();
     let e = conv_named_depthwise(&xt, &data(27)[..]).unwrap_err();
     too_short(e, "H", 1);
+}
+
+/// The pools over named axes keep the same rule: a window longer than its padded axis is
+/// `TooShort` at call entry naming the pool, even where the slices alone would give an
+/// empty output (an axis exactly one short); at the window's length the call runs.
+#[test]
+fn a_named_axis_too_short_for_a_pool_window_is_the_calls_err() {
+    let too_short = |e: tensorgraph::ShapeError, op: &str, dim: &str, least: usize| {
+        let text = e.to_string();
+        assert!(
+            matches!(e, tensorgraph::ShapeError::TooShort { .. }),
+            "{text}"
+        );
+        let want = format!("`{op}` needs dim `{dim}` to be at least {least}");
+        assert!(text.contains(&want), "{text}");
+    };
+    let x = |h: usize, w: usize| {
+        Tensor::<f32, Shape![1, 2, _, _]>::from_shape_vec([1, 2, h, w], f32s(&data(2 * h * w)))
+            .unwrap()
+    };
+    too_short(max_pool_unpadded(&x(2, 5)).unwrap_err(), "max_pool", "H", 3);
+    too_short(max_pool_unpadded(&x(5, 2)).unwrap_err(), "max_pool", "W", 3);
+    // At the window's length: one output, the window's maximum.
+    let xs = data(2 * 3 * 3);
+    let y = max_pool_unpadded(&x(3, 3)).unwrap();
+    assert_eq!(y.dims(), [1, 2, 1, 1]);
+    for c in 0..2 {
+        let want = xs[9 * c..9 * c + 9]
+            .iter()
+            .map(|&v| v as f32)
+            .fold(f32::NEG_INFINITY, f32::max);
+        assert_eq!(y.as_slice()[c], want);
+    }
+    let x64 = |h: usize, w: usize| {
+        Tensor::<f64, Shape![1, 2, _, _]>::from_shape_vec([1, 2, h, w], data(2 * h * w)).unwrap()
+    };
+    too_short(
+        average_pool_unpadded(&x64(2, 4)).unwrap_err(),
+        "average_pool",
+        "H",
+        3,
+    );
+    too_short(
+        average_pool_unpadded(&x64(3, 1)).unwrap_err(),
+        "average_pool",
+        "W",
+        2,
+    );
+    assert_eq!(
+        average_pool_unpadded(&x64(3, 2)).unwrap().dims(),
+        [1, 2, 1, 1]
+    );
+    let x1 = |l: usize| {
+        Tensor::<f32, Shape![1, 2, _]>::from_shape_vec([1, 2, l], f32s(&data(2 * l))).unwrap()
+    };
+    too_short(lp_pool_unpadded(&x1(3)).unwrap_err(), "lp_pool", "L", 4);
+    assert_eq!(lp_pool_unpadded(&x1(4)).unwrap().dims(), [1, 2, 1]);
 }
 
 // ---------------------------------------------------------------------------------------

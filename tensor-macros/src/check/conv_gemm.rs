@@ -8,7 +8,7 @@
 //! expressions: the im2col's window (tensor-core gemm/im2col.rs `ConvWindow`, run-time
 //! `usize`s) is built at call time from the input's lengths and the output lengths'
 //! dim expressions (`output_lengths`), and a too-short axis is the call's `Err` at entry
-//! (`conv_axes_hold_window`), before any kernel runs.
+//! (`axes_hold_window`), before any kernel runs.
 //! The expression form stays the op's expansion for `derive` (check/vision.rs records it),
 //! so gradients come from the einsums' rules; both forms compute the same sums (the
 //! product order differs, so results agree within the sums' rounding).
@@ -104,17 +104,17 @@ impl Checker<'_> {
 impl Checker<'_> {
     /// Call entry's check that each symbolic spatial axis of `x` holds the window: a
     /// window longer than its padded axis is the call's `Err` (`ShapeError::TooShort`,
-    /// op `conv`), whichever form computes the convolution. The einsum form's slices
-    /// alone would let a padded axis one shorter than the window through (each slice
-    /// needs `window - 1`; the output length is then 0), and the GEMM form reads no
-    /// slice: this requirement is the one rule for both.
-    pub(super) fn conv_axes_hold_window(&mut self, x: NodeId, plan: &ConvPlan<'_>) {
+    /// naming `op`), whichever form computes the convolution or pooling. The expression
+    /// forms' slices alone would let a padded axis one shorter than the window through
+    /// (each slice needs `window - 1`; the output length is then 0), and the GEMM form
+    /// reads no slice: this requirement is the one rule for all (docs/language.md).
+    pub(super) fn axes_hold_window(&mut self, x: NodeId, plan: &WindowPlan<'_>, op: &'static str) {
         let dims = self.node(x).dims.clone();
         for (a, axis) in dims[2..].iter().enumerate() {
-            let (window, pads) = plan.w.window_and_pads(a);
-            if let (true, Ok(least)) = (plan.w.open[a], usize::try_from(window - pads)) {
+            let (window, pads) = plan.window_and_pads(a);
+            if let (true, Ok(least)) = (plan.open[a], usize::try_from(window - pads)) {
                 if least > 0 {
-                    self.graph.at_least.push((axis.clone(), least, "conv"));
+                    self.graph.at_least.push((axis.clone(), least, op));
                 }
             }
         }

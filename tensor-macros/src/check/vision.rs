@@ -1809,6 +1809,15 @@ impl Checker<'_> {
             "resize" => self.resize(&cx),
             "max_pool_with_indices" => self.max_pool_with_indices(&cx),
             _ => cx.build().map(|expr| {
+                // A pool's named axes must hold its window (as conv's and max_pool's).
+                let op = match name {
+                    "average_pool" => Some("average_pool"),
+                    "lp_pool" => Some("lp_pool"),
+                    _ => None,
+                };
+                if let (Some(op), Ok(windows)) = (op, cx.pool_windows()) {
+                    self.axes_hold_window(cx.nodes[0], &windows.plan.as_plan(), op);
+                }
                 if let Some(at) = self.expanding.take() {
                     self.expansions.insert(at, expr.clone());
                 }
@@ -2068,7 +2077,7 @@ impl Checker<'_> {
             w: plan.as_plan(),
             group: g,
         };
-        self.conv_axes_hold_window(cx.nodes[0], &gemm);
+        self.axes_hold_window(cx.nodes[0], &gemm.w, "conv");
         let expr = if self.conv_on_gemm(cx.nodes[0], cx.nodes[1], &gemm) {
             cx.conv_with_bias(cx.b.var(CONV_NODE_NAME))
         } else {
@@ -2090,6 +2099,7 @@ impl Checker<'_> {
         let windows = cx.pool_windows()?;
         let plan = &windows.plan;
         let kernel = plan.as_plan();
+        self.axes_hold_window(cx.nodes[0], &kernel, "max_pool");
         let expr = if self.max_pool_on_kernel(cx.nodes[0], &kernel) {
             cx.b.var(POOL_NODE_NAME)
         } else {
