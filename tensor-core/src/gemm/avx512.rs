@@ -38,7 +38,7 @@ pub(super) static AVX512_F32: Kernel<f32, f32> = Kernel {
     mc: 144,
     kc: 512,
     nc: 4096,
-    run: f32_12x32,
+    run: f32_tile::<12, 2>,
 };
 
 /// f32, an 8×48 tile for convolutions (gemm/shifted.rs): the same 24 accumulators as
@@ -55,7 +55,7 @@ pub(super) static AVX512_F32_CONV: Kernel<f32, f32> = Kernel {
     mc: 8,
     kc: 576,
     nc: 48,
-    run: f32_8x48,
+    run: f32_tile::<8, 3>,
 };
 
 /// f64, a 12×16 tile: the f32 kernel's registers with half the lanes, and the same bytes
@@ -214,34 +214,6 @@ avx512_tile!(
     zero: _mm512_setzero_pd, load: _mm512_loadu_pd, bcast: _mm512_set1_pd, fma: _mm512_fmadd_pd,
     mload: _mm512_maskz_loadu_pd, add: _mm512_add_pd, mstore: _mm512_mask_storeu_pd
 );
-
-#[allow(clippy::too_many_arguments)]
-fn f32_12x32(
-    kc: usize,
-    a: &[f32],
-    b: &[f32],
-    c: &mut [f32],
-    ldc: usize,
-    mr: usize,
-    nr: usize,
-    first: bool,
-) {
-    f32_tile::<12, 2>(kc, a, b, c, ldc, mr, nr, first)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn f32_8x48(
-    kc: usize,
-    a: &[f32],
-    b: &[f32],
-    c: &mut [f32],
-    ldc: usize,
-    mr: usize,
-    nr: usize,
-    first: bool,
-) {
-    f32_tile::<8, 3>(kc, a, b, c, ldc, mr, nr, first)
-}
 
 #[allow(clippy::too_many_arguments)]
 fn f64_12x16(
