@@ -67,6 +67,7 @@ pub(super) fn emit_stage(cx: &Emitter<'_>, stage: &crate::ir::Stage) -> TokenStr
         let rows = row_loop.rows(quote!(0), rows_lit.clone());
         return quote! {{
             #prelude
+            let __tg_stage_rows: usize = #rows_lit;
             #before_rows
             #rows
         }};
@@ -215,9 +216,16 @@ fn row_local_temps(
             // left operand `max(x, axis = 1)`) starts from its init at every block, as a
             // row-local accumulator does at every row (issue 37: it read the last call's
             // block).
+            // A block holds at most `GEMM_BLOCK_ROWS` rows and at most the task's rows
+            // (`__tg_stage_rows`, bound before these declarations): a 16-row product
+            // reserved 256 rows (51 MB for a 224² convolution's block).
             let rows = Literal::usize_unsuffixed(crate::ir::GEMM_BLOCK_ROWS);
-            before_rows
-                .extend(quote!(let mut #v = #p::ScratchVec::<#c>::stale(#rows * #len_lit, #init);));
+            before_rows.extend(quote!(
+                let mut #v = #p::ScratchVec::<#c>::stale(
+                    ::core::cmp::min(#rows, __tg_stage_rows) * #len_lit,
+                    #init,
+                );
+            ));
             let product = gemm.is_some_and(|step| step.output == t);
             if !temp.overwritten && !product {
                 block_init.extend(quote!(#v[..(__tg_blk_end - __tg_blk) * #len_lit].fill(#init);));
@@ -423,6 +431,7 @@ fn emit_tasks(
             #p::run_chunked(#iter.enumerate(), &|(__tg_task, #pattern): (usize, #pattern_type)| {
                 let __tg_row_lo: usize = __tg_task * #per_task;
                 let __tg_row_hi: usize = ::core::cmp::min(__tg_row_lo + #per_task, #rows_lit);
+                let __tg_stage_rows: usize = __tg_row_hi - __tg_row_lo;
                 #before_rows
                 #rows
             });
@@ -460,6 +469,7 @@ fn emit_tasks(
         let __tg_task_body = |(__tg_task, #pattern): (usize, #pattern_type)| {
             let __tg_row_lo: usize = __tg_task * __tg_per_task;
             let __tg_row_hi: usize = ::core::cmp::min(__tg_row_lo + __tg_per_task, __tg_rows);
+            let __tg_stage_rows: usize = __tg_row_hi - __tg_row_lo;
             #before_rows
             #rows
         };
