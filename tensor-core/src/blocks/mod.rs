@@ -1,7 +1,8 @@
-//! The debug backend (issue 33 item 1; DESIGN.md "v3: debug builds"): in a build with
-//! `debug_assertions`, the graph macro lowers a covered graph to a program of block ops
-//! (`Nest`) and calls [`run_nest`], compiled here once, instead of emitting a fused kernel
-//! into the user's crate. The user's crate compiles struct literals and one call per nest.
+//! The debug backend (issue 33 item 1; NOTES.md "Debug backend, first slice"): in a build
+//! with `debug_assertions`, the graph macro lowers a covered graph to a program of block
+//! ops (`Nest`) and calls [`run_nest`], compiled here once, instead of emitting a fused
+//! kernel into the user's crate. The user's crate compiles struct literals and one call per
+//! nest.
 //!
 //! A nest is the release kernel's loop nest as data: the outer extents, the inner extent
 //! (ragged rows of a flat loop as in the fused kernel), and its values in dependency order.

@@ -1,8 +1,8 @@
-//! The debug branch of a kernel (issue 33 item 1; DESIGN.md "v3: debug builds"): in a build
-//! with `debug_assertions`, a covered graph runs as programs of block ops interpreted by
-//! tensor-core's `blocks::run_nest`, compiled there once, instead of its fused kernel,
-//! which rustc would compile into the user's crate at opt-level 0. Both branches are
-//! emitted under `cfg`; rustc type-checks and compiles only the active one.
+//! The debug branch of a kernel (issue 33 item 1; NOTES.md "Debug backend, first slice"):
+//! in a build with `debug_assertions`, a covered graph runs as programs of block ops
+//! interpreted by tensor-core's `blocks::run_nest`, compiled there once, instead of its
+//! fused kernel, which rustc would compile into the user's crate at opt-level 0. Both
+//! branches are emitted under `cfg`; rustc type-checks and compiles only the active one.
 //!
 //! A program is the lowered kernel itself as data: each loop nest becomes a
 //! `blocks::Nest` (its extents, each value a `Val`, each store), so broadcasting, strides,
