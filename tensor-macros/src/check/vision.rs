@@ -714,16 +714,14 @@ impl Vision<'_> {
         )
     }
 
-    /// The expression of an op whose value is one tensor (all but `resize` and
-    /// `max_pool_with_indices`, which `Checker` builds in stages).
+    /// The expression of an op whose value is one tensor (all but `conv`, the pools,
+    /// `resize` and `max_pool_with_indices`, which `Checker`'s `*_parts` build).
     fn build(&self) -> Result<Expr, Refusal> {
         match self.name {
             "batch_norm" => Ok(self.batch_norm()),
             "instance_norm" | "mean_variance_normalization" => self.instance_norm(),
             "group_norm" => self.group_norm(),
-            "conv" => self.conv(),
             "conv_transpose" => self.conv_transpose(),
-            "max_pool" | "average_pool" | "lp_pool" => self.pool(),
             "global_average_pool" => Ok(self.mean_over(self.v(0), &self.spatial)),
             "global_max_pool" => Ok(self.global_max_pool()),
             "global_lp_pool" => Ok(self.global_lp_pool()),
@@ -866,16 +864,6 @@ impl Vision<'_> {
             )),
             _ => Ok(()),
         }
-    }
-
-    /// `conv`'s expression: `Windows::conv_sum` (one term per kernel position, a strided
-    /// view of the padded input times the weight at that position: elementwise when
-    /// depthwise, an `einsum` per group otherwise, summed), plus the bias. The form the
-    /// op is computed as when not on the GEMM engine (`Checker::conv_parts`), and always
-    /// its expansion for `derive`.
-    fn conv(&self) -> Result<Expr, Refusal> {
-        let (plan, c, o, g) = self.conv_windows()?;
-        Ok(self.conv_sum_form(&plan, c, o, g))
     }
 
     /// [`conv`](Vision::conv)'s einsum form of the planned windows.
@@ -1369,9 +1357,9 @@ impl Vision<'_> {
         })
     }
 
-    /// `max_pool`, `average_pool` and `lp_pool`: the windows combined; an average divides
+    /// `average_pool` and `lp_pool`: the windows combined; an average divides
     /// by the window's count of real elements unless `count_include_pad`.
-    fn pool(&self) -> Result<Expr, Refusal> {
+    fn pool(&self, windows: PoolWindows) -> Result<Expr, Refusal> {
         let name = self.name;
         let span = self.span;
         let xd = self.xd;
@@ -1387,9 +1375,8 @@ impl Vision<'_> {
             total,
             p,
             ..
-        } = self.pool_windows()?;
+        } = windows;
         Ok(match name {
-            "max_pool" | "max_pool_with_indices" => total,
             "lp_pool" => b.call("pow", vec![total, b.float(1.0 / p)], Vec::new()),
             _ if flag("count_include_pad") => b.bin(Div, total, b.float(offsets.len() as f64)),
             _ => {
@@ -1806,18 +1793,11 @@ impl Checker<'_> {
         let parts = match name {
             "conv" => self.conv_parts(&cx),
             "max_pool" => self.max_pool_parts(&cx),
+            "average_pool" => self.pool_parts(&cx, "average_pool"),
+            "lp_pool" => self.pool_parts(&cx, "lp_pool"),
             "resize" => self.resize(&cx),
             "max_pool_with_indices" => self.max_pool_with_indices(&cx),
             _ => cx.build().map(|expr| {
-                // A pool's named axes must hold its window (as conv's and max_pool's).
-                let op = match name {
-                    "average_pool" => Some("average_pool"),
-                    "lp_pool" => Some("lp_pool"),
-                    _ => None,
-                };
-                if let (Some(op), Ok(windows)) = (op, cx.pool_windows()) {
-                    self.axes_hold_window(cx.nodes[0], &windows.plan.as_plan(), op);
-                }
                 if let Some(at) = self.expanding.take() {
                     self.expansions.insert(at, expr.clone());
                 }
@@ -2094,6 +2074,18 @@ impl Checker<'_> {
     /// `max_pool`: the runtime's pass when check/pool_kernel.rs's rules allow it (its node,
     /// bound to `POOL_NODE_NAME`), else the windows' expression (`Vision::pool`), which is
     /// `derive`'s expansion either way.
+    /// `average_pool` and `lp_pool`: the windows' expression (`Vision::pool`), its named
+    /// axes required to hold the window at call entry (as `conv`'s and `max_pool`'s).
+    fn pool_parts(&mut self, cx: &Vision, op: &'static str) -> Result<Vec<Typed>, Refusal> {
+        let windows = cx.pool_windows()?;
+        self.axes_hold_window(cx.nodes[0], &windows.plan.as_plan(), op);
+        let expr = cx.pool(windows)?;
+        if let Some(at) = self.expanding.take() {
+            self.expansions.insert(at, expr.clone());
+        }
+        Ok(vec![self.check_expr(&expr)])
+    }
+
     fn max_pool_parts(&mut self, cx: &Vision) -> Result<Vec<Typed>, Refusal> {
         use super::pool_kernel::POOL_NODE_NAME;
         let windows = cx.pool_windows()?;
