@@ -2,9 +2,9 @@
 //! pads, dilations), `max_pool` and `average_pool` (both `count_include_pad`s) over one to
 //! three literal spatial axes of an `[N, C, spatial…]` value, the batch literal or named.
 //!
-//! Floats of `f32` and `f64` only: an `f16`/`bf16` conv sums its kernel positions in its
-//! own dtype, one rounding per position, which the interpreter's one-sum bound does not
-//! model. Pads stay below the kernel and a dilated window has none, so that every window
+//! Floats of every width: an `f16`/`bf16` conv is its expression form (a product stage
+//! per kernel position, each rounded into the dtype, added in f32), which the
+//! interpreter models position by position (interp/vision.rs). Pads stay below the kernel and a dilated window has none, so that every window
 //! holds an element of the input (a window of padding alone has no value ONNX agrees on
 //! across the pools).
 
@@ -69,7 +69,7 @@ impl Gen {
         let literal = |d: &Dim| matches!(d, Dim::Lit(n) if (1..=9).contains(n));
         let from_scope = self.pick_tensor(3).filter(|v| {
             (3..=5).contains(&v.ty.rank())
-                && matches!(v.ty.dtype, F32 | F64)
+                && v.ty.dtype.is_float()
                 && v.ty.dims[1..].iter().all(literal)
                 && !matches!(v.ty.dims[0], Dim::Lit(0))
         });
@@ -87,7 +87,7 @@ impl Gen {
     }
 
     pub(super) fn vision(&mut self) -> Option<Val> {
-        let dt = *self.rng.pick(&[F32, F64]);
+        let dt = *self.rng.pick(&[F32, F64, F32, F64, F16, BF16]);
         let x = self.vision_input(dt);
         let dt = x.ty.dtype;
         let lens: Vec<usize> = x.ty.dims[2..]

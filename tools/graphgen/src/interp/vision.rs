@@ -69,20 +69,48 @@ pub(super) fn conv(x: &T, w: &T, bias: Option<&T>, geo: &Geometry, group: usize)
     let data = positions(n, outs_c, &outs)
         .map(|(b, o, out)| {
             let g = o / (outs_c / group);
-            let mut terms = Vec::with_capacity(per_group * taps);
-            for ci in 0..per_group {
-                for t in 0..taps {
-                    let tap = unflatten(t, &geo.kernel);
-                    let xv = match geo.at(lens, &out, &tap) {
-                        Some(at) => element(x, b, g * per_group + ci, &at),
-                        None => E::F(0.0),
-                    };
-                    let mut wi = vec![o, ci];
-                    wi.extend(&tap);
-                    terms.push((xv, w.data[flatten(&wi, &w.dims)]));
-                }
-            }
-            let sum = dot(&terms, x.dtype);
+            // The products of kernel position `t`, one per input channel of the group.
+            let tap_terms = |t: usize| -> Vec<(E, E)> {
+                let tap = unflatten(t, &geo.kernel);
+                (0..per_group)
+                    .map(|ci| {
+                        let xv = match geo.at(lens, &out, &tap) {
+                            Some(at) => element(x, b, g * per_group + ci, &at),
+                            None => E::F(0.0),
+                        };
+                        let mut wi = vec![o, ci];
+                        wi.extend(&tap);
+                        (xv, w.data[flatten(&wi, &w.dims)])
+                    })
+                    .collect()
+            };
+            let sum = if matches!(x.dtype, F16 | BF16) {
+                // The language's f16/bf16 conv (docs/language.md, "Convolution"): per
+                // kernel position, in row-major order, a depthwise conv multiplies
+                // elementwise (in f32, not rounded: the fused pass keeps f32), any other
+                // an `einsum` over the channels, a product stage accumulated in f32 and
+                // stored rounded into the dtype; the positions are then added left to
+                // right in f32 and the result rounded once on store.
+                let depthwise = group == x.dims[1] && outs_c == x.dims[1];
+                (0..taps)
+                    .map(|t| {
+                        let terms = tap_terms(t);
+                        if depthwise {
+                            let (a, b) = terms[0];
+                            return apply("mul", x.dtype, &[a, b], &[]);
+                        }
+                        let wide: Vec<(E, E)> = terms
+                            .into_iter()
+                            .map(|(a, b)| (cast(x.dtype, a, F32), cast(x.dtype, b, F32)))
+                            .collect();
+                        cast(F32, dot(&wide, F32), x.dtype)
+                    })
+                    .reduce(|s, p| apply("add", x.dtype, &[s, p], &[]))
+                    .expect("a kernel position")
+            } else {
+                let terms: Vec<(E, E)> = (0..taps).flat_map(tap_terms).collect();
+                dot(&terms, x.dtype)
+            };
             match bias {
                 Some(b) => apply("add", x.dtype, &[sum, b.data[o]], &[]),
                 None => sum,
