@@ -243,9 +243,33 @@ pub(super) fn f32_candidates() -> Vec<(usize, usize, super::kernel::MicroFn<f32,
     ]
 }
 
-/// A tile of a small product read in place (no packing): rows `i0 .. i0 + mr` of `A`,
-/// columns `j0 .. j0 + nr` of `B` (`B`'s columns contiguous), the whole `k`, written over
-/// `c[i·ldc + j]`. See `small.rs`.
+/// Lines of a right operand to fetch into L2 while a tile runs: `lines` cache lines from
+/// each of `rows` rows, the first at `first`, rows `row_stride` elements apart (the next
+/// column panel of a `B` read in place, see in_place.rs). The kernel spreads them evenly
+/// over its `k` steps. Only addresses are computed (with wrapping arithmetic) and
+/// prefetched; nothing is read, so they may lie anywhere.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Prefetch {
+    pub(super) first: *const f32,
+    pub(super) row_stride: isize,
+    pub(super) rows: usize,
+    pub(super) lines: usize,
+}
+
+impl Prefetch {
+    /// No prefetching.
+    pub(super) const NONE: Prefetch = Prefetch {
+        first: core::ptr::null(),
+        row_stride: 0,
+        rows: 0,
+        lines: 0,
+    };
+}
+
+/// A tile read in place (no packing): rows `i0 .. i0 + mr` of `A`, columns `j0 .. j0 + nr`
+/// of `B` (`B`'s columns contiguous), the whole `k` of the views, written over
+/// `c[i·ldc + j]` (`first`) or added to it, while `prefetch` is fetched. See small.rs and
+/// in_place.rs.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn f32_direct<const MR: usize, const NV: usize>(
     a: &Direct<'_, f32>,
@@ -254,6 +278,8 @@ pub(super) fn f32_direct<const MR: usize, const NV: usize>(
     (j0, nr): (usize, usize),
     c: &mut [f32],
     ldc: usize,
+    first: bool,
+    prefetch: Prefetch,
 ) {
     assert!(has_avx512f(), "the AVX-512 kernel needs AVX-512F");
     let ((rows, k), (kb, cols)) = (a.dims(), b.dims());
@@ -278,12 +304,28 @@ pub(super) fn f32_direct<const MR: usize, const NV: usize>(
     // i0 + min(i, mr-1) < rows, column p < k), and B at `b0 + p·rsb + j` for p < k and the
     // unmasked lanes j < nr (row p < k = B's rows, column j0 + j < cols); masked-off lanes
     // are not read. C is touched at `i·ldc + j` for i < mr, j < nr only (length asserted).
-    unsafe { f32_direct_body::<MR, NV>(k, &a_rows, csa, b0, rsb, c.as_mut_ptr(), ldc, mr, nr) }
+    // The prefetched addresses are only computed (wrapping) and prefetched, never read.
+    unsafe {
+        f32_direct_body::<MR, NV>(
+            k,
+            &a_rows,
+            csa,
+            b0,
+            rsb,
+            c.as_mut_ptr(),
+            ldc,
+            mr,
+            nr,
+            first,
+            prefetch,
+        )
+    }
 }
 
 /// # Safety
 /// AVX-512F present; `a_rows[i] + p·csa` readable for p < k, `b + p·rsb + j` readable for
-/// p < k, j < nr; `c[i·ldc + j]` writable for i < mr, j < nr.
+/// p < k, j < nr; `c[i·ldc + j]` readable (unless `first`) and writable for i < mr,
+/// j < nr.
 #[target_feature(enable = "avx512f")]
 #[allow(clippy::too_many_arguments)]
 unsafe fn f32_direct_body<const MR: usize, const NV: usize>(
@@ -296,10 +338,32 @@ unsafe fn f32_direct_body<const MR: usize, const NV: usize>(
     ldc: usize,
     mr: usize,
     nr: usize,
+    first: bool,
+    prefetch: Prefetch,
 ) {
     let masks: [u16; NV] = core::array::from_fn(|v| lane_mask(nr.saturating_sub(v * F32_LANES)));
     let mut acc = [[_mm512_setzero_ps(); NV]; MR];
+    // The prefetches, `total` lines spread over the k steps (a Bresenham count: `owed`
+    // grows by `total` per step and pays one line per `k`).
+    let total = prefetch.rows * prefetch.lines;
+    let (mut owed, mut row, mut line) = (0usize, 0usize, 0usize);
     for p in 0..k {
+        owed += total;
+        while owed >= k {
+            owed -= k;
+            let at = prefetch
+                .first
+                .wrapping_offset(row as isize * prefetch.row_stride)
+                .wrapping_add(line * F32_LANES);
+            // A prefetch never faults and reads nothing the program sees (a safe intrinsic
+            // here); the address was computed with wrapping arithmetic.
+            _mm_prefetch::<_MM_HINT_T1>(at as *const i8);
+            line += 1;
+            if line == prefetch.lines {
+                line = 0;
+                row += 1;
+            }
+        }
         // SAFETY: p < k: inside B's rows; lanes past nr masked off (never read).
         let bp = unsafe { b.offset(p as isize * rsb) };
         let mut bv = [_mm512_setzero_ps(); NV];
@@ -309,10 +373,10 @@ unsafe fn f32_direct_body<const MR: usize, const NV: usize>(
                 *x = unsafe { _mm512_maskz_loadu_ps(masks[v], bp.add(v * F32_LANES)) };
             }
         }
-        for (row, &ap) in acc.iter_mut().zip(a_rows) {
+        for (acc_row, &ap) in acc.iter_mut().zip(a_rows) {
             // SAFETY: p < k: inside the row (see `f32_direct`).
             let ai = _mm512_set1_ps(unsafe { *ap.offset(p as isize * csa) });
-            for (x, &bj) in row.iter_mut().zip(&bv) {
+            for (x, &bj) in acc_row.iter_mut().zip(&bv) {
                 *x = _mm512_fmadd_ps(ai, bj, *x);
             }
         }
@@ -321,7 +385,15 @@ unsafe fn f32_direct_body<const MR: usize, const NV: usize>(
         for (v, &x) in row.iter().enumerate() {
             if masks[v] != 0 {
                 // SAFETY: row i < mr, the unmasked lanes are columns < nr.
-                unsafe { _mm512_mask_storeu_ps(c.add(i * ldc + v * F32_LANES), masks[v], x) };
+                unsafe {
+                    let cp = c.add(i * ldc + v * F32_LANES);
+                    let out = if first {
+                        x
+                    } else {
+                        _mm512_add_ps(x, _mm512_maskz_loadu_ps(masks[v], cp))
+                    };
+                    _mm512_mask_storeu_ps(cp, masks[v], out)
+                };
             }
         }
     }

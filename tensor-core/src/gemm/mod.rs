@@ -27,6 +27,7 @@ mod driver;
 mod epilogue;
 mod few_rows;
 mod im2col;
+mod in_place;
 mod isa;
 mod kernel;
 mod pack;
@@ -233,7 +234,12 @@ pub fn matmul_f32_with<E: Fn(Block<'_, f32>) + Sync>(
     if small::try_f32(a, b, c, ldc, &|blk| epilogue(blk)) {
         return Ok(());
     }
-    threads::run(isa::f32_kernel(), a, b, c, ldc, options, epilogue);
+    let ker = isa::f32_kernel();
+    let threads = threads::thread_count(a.rows(), a.cols(), b.cols(), ker.mr, options);
+    if in_place::try_f32(a, b, c, ldc, threads, &|blk| epilogue(blk)) {
+        return Ok(());
+    }
+    threads::run(ker, a, b, c, ldc, options, epilogue);
     Ok(())
 }
 
