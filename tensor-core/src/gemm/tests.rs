@@ -1550,9 +1550,20 @@ fn tune_in_place() {
         .ok()
         .map(|v| v.split(',').map(|x| x.parse().unwrap()).collect())
         .unwrap_or_else(|| vec![16, 32, 48, 64, 96]);
-    let copies = 6;
+    let copies: usize = std::env::var("TUNE_COPIES").map_or(6, |v| v.parse().unwrap());
     let mut rng = Rng::new(23);
     let big: Vec<Vec<f32>> = (0..copies).map(|_| rng.f32s(768 * 3072)).collect();
+    let shapes: Vec<(&str, usize, usize, bool)> = match std::env::var("TUNE_KN") {
+        Ok(v) => {
+            let kn: Vec<usize> = v.split(',').map(|x| x.parse().unwrap()).collect();
+            vec![("rows", kn[0], kn[1], false), ("W^T ", kn[0], kn[1], true)]
+        }
+        Err(_) => vec![
+            ("rows", 768, 3072, false),
+            ("rows", 3072, 768, false),
+            ("W^T ", 768, 3072, true),
+        ],
+    };
     let small: Vec<Vec<f32>> = (0..copies).map(|_| rng.f32s(128 * 3072)).collect();
     let blocks: Vec<usize> = std::env::var("TUNE_BLOCK")
         .ok()
@@ -1565,11 +1576,7 @@ fn tune_in_place() {
     let ker = isa::f32_kernel();
     for &m in &ms {
         for &block in &blocks {
-            for (name, k, n, transposed) in [
-                ("rows", 768, 3072, false),
-                ("rows", 3072, 768, false),
-                ("W^T ", 768, 3072, true),
-            ] {
+            for &(name, k, n, transposed) in &shapes {
                 let operands = |i: usize| {
                     let a = MatRef::row_major(&small[i][..m * k], m, k).unwrap();
                     let b = if transposed {
