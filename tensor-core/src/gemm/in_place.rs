@@ -91,12 +91,15 @@ pub(super) fn run_f32_blocked(
     }
     #[cfg(target_arch = "x86_64")]
     if super::isa::cpu_isa() >= super::isa::Isa::Avx512 {
-        let (Some(da), Some(db)) = (a.direct(), b.direct()) else {
+        // `A` is packed (rows of `B`) or read through `read_panel` (columns of `B`),
+        // so only `B` must be a view; `A` must be one too only so that it costs no
+        // more than a read (a computed `FnSource` is left to the packed engine).
+        let (Some(_), Some(db)) = (a.direct(), b.direct()) else {
             return false;
         };
         let (row_stride, col_stride) = db.strides();
         if col_stride == 1 {
-            avx512_path::rows_in_place::<8, 3>(&da, &db, c, ldc, block_bytes, epilogue);
+            avx512_path::rows_in_place(a, &db, c, ldc, block_bytes, epilogue);
             return true;
         }
         if row_stride == 1 {
@@ -136,10 +139,10 @@ fn deliver(
 
 #[cfg(target_arch = "x86_64")]
 mod avx512_path {
-    use super::super::avx512::{f32_direct, Prefetch};
+    use super::super::avx512::{f32_direct, f32_packed_a, Prefetch, AVX512_F32_CONV};
     use super::super::epilogue::Block;
     use super::super::kernel::even_split;
-    use super::super::pack::with_workspace;
+    use super::super::pack::{pack_a, with_workspace};
     use super::super::source::{Direct, MatRef, PackSource};
     use super::deliver;
 
@@ -153,72 +156,80 @@ mod avx512_path {
         (len * 4).div_ceil(64) + misaligned
     }
 
-    /// `B`'s rows contiguous: blocks of `B`'s rows of about `block_bytes`, in each
-    /// column panels of `16·NV`, all row tiles of `MR` per panel, each tile prefetching
-    /// its share of the next panel's rows (module doc).
-    pub(super) fn rows_in_place<const MR: usize, const NV: usize>(
-        a: &Direct<'_, f32>,
+    /// `B`'s rows contiguous: blocks of `B`'s rows of about `block_bytes`; in each, `A`'s
+    /// columns packed into panels of `MR` rows (small: all of `A` is at most 64 rows),
+    /// then column panels of `16·NV`: the first row tile reads the panel in place (and
+    /// prefetches the next one) while it stores it packed, the other tiles read the
+    /// packed copy with the packed kernel (module doc).
+    pub(super) fn rows_in_place(
+        a: &impl PackSource<f32>,
         b: &Direct<'_, f32>,
         c: &mut [f32],
         ldc: usize,
         block_bytes: usize,
         epilogue: &dyn Fn(Block<'_, f32>),
     ) {
-        let ((m, k), n) = (a.dims(), b.dims().1);
+        const MR: usize = 8;
+        const NV: usize = 3;
+        let packed_kernel = &AVX512_F32_CONV;
+        assert!(packed_kernel.mr == MR && packed_kernel.nr == NV * LANES);
+        let ((k, n), m) = (b.dims(), a.rows());
         let width = NV * LANES;
         let tiles = m.div_ceil(MR);
         let kc = even_split(k, (block_bytes / (4 * n)).max(16), 1);
-        let mut delivered = 0;
-        for p0 in (0..k).step_by(kc) {
-            let kb = kc.min(k - p0);
-            let (a_block, b_block) = (a.block((0, m), (p0, kb)), b.block((p0, kb), (0, n)));
-            // The panel after (p0, j0): the next one of this block, else the next block's
-            // first.
-            let following = |j0: usize| -> Option<(usize, usize, usize)> {
-                if j0 + width < n {
-                    Some((p0, kb, j0 + width))
-                } else if p0 + kb < k {
-                    Some((p0 + kb, kc.min(k - p0 - kb), 0))
-                } else {
-                    None
-                }
-            };
-            for j0 in (0..n).step_by(width) {
-                let nb = width.min(n - j0);
-                for t in 0..tiles {
-                    let (i0, mb) = (t * MR, MR.min(m - t * MR));
-                    let prefetch = match following(j0) {
-                        Some((q0, qb, next)) if (t + 1) * qb / tiles > t * qb / tiles => {
-                            // This tile's share of the next panel's rows.
-                            let r0 = q0 + t * qb / tiles;
-                            let first = b.at(r0, next);
-                            Prefetch {
-                                first,
-                                row_stride: b.strides().0,
-                                rows: q0 + (t + 1) * qb / tiles - r0,
-                                lines: lines(first, width.min(n - next)),
-                            }
-                        }
-                        _ => Prefetch::NONE,
+        with_workspace::<f32, _>(tiles * MR * kc, kc * width, |a_buf, b_panel| {
+            let mut delivered = 0;
+            for p0 in (0..k).step_by(kc) {
+                let kb = kc.min(k - p0);
+                pack_a(a, (0, m), (p0, kb), MR, a_buf);
+                let b_block = b.block((p0, kb), (0, n));
+                for j0 in (0..n).step_by(width) {
+                    let nb = width.min(n - j0);
+                    // The next panel: the next one of this block, else the next block's
+                    // first; the first tile prefetches it whole.
+                    let next = if j0 + width < n {
+                        Some((p0, kb, j0 + width))
+                    } else if p0 + kb < k {
+                        Some((p0 + kb, kc.min(k - p0 - kb), 0))
+                    } else {
+                        None
                     };
-                    let start = i0 * ldc + j0;
-                    let tile = &mut c[start..start + (mb - 1) * ldc + nb];
-                    f32_direct::<MR, NV>(
-                        &a_block,
-                        (i0, mb),
-                        &b_block,
-                        (j0, nb),
-                        tile,
-                        ldc,
-                        p0 == 0,
-                        prefetch,
-                    );
-                }
-                if p0 + kb == k {
-                    deliver(c, ldc, (m, n), &mut delivered, j0 + nb, epilogue);
+                    let prefetch = next.map_or(Prefetch::NONE, |(q0, qb, next)| {
+                        let first = b.at(q0, next);
+                        Prefetch {
+                            first,
+                            row_stride: b.strides().0,
+                            rows: qb,
+                            lines: lines(first, width.min(n - next)),
+                        }
+                    });
+                    let b_panel = &mut b_panel[..kb * width];
+                    for (t, panel) in a_buf.chunks_exact(kb * MR).take(tiles).enumerate() {
+                        let (i0, mb) = (t * MR, MR.min(m - t * MR));
+                        let start = i0 * ldc + j0;
+                        let tile = &mut c[start..start + (mb - 1) * ldc + nb];
+                        if t == 0 {
+                            f32_packed_a::<MR, NV>(
+                                panel,
+                                &b_block,
+                                (j0, nb),
+                                tile,
+                                ldc,
+                                mb,
+                                p0 == 0,
+                                prefetch,
+                                b_panel,
+                            );
+                        } else {
+                            (packed_kernel.run)(kb, panel, b_panel, tile, ldc, mb, nb, p0 == 0);
+                        }
+                    }
+                    if p0 + kb == k {
+                        deliver(c, ldc, (m, n), &mut delivered, j0 + nb, epilogue);
+                    }
                 }
             }
-        }
+        });
     }
 
     /// `B`'s columns contiguous: `Cᵀ = Bᵀ · Aᵀ` with `Bᵀ` read in place (module doc).
