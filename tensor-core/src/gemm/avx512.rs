@@ -243,6 +243,40 @@ pub(super) fn f32_candidates() -> Vec<(usize, usize, super::kernel::MicroFn<f32,
     ]
 }
 
+/// Writes rows `i < mr` of a tile of sums into `c[i·ldc + v·16 + lane]` through the
+/// lane masks (nothing where a mask is off): over `C` (`first`) or added to it.
+///
+/// # Safety
+/// AVX-512F present; `c[i·ldc + j]` readable (unless `first`) and writable for i < mr
+/// and every column `j` that `masks` leaves on.
+#[target_feature(enable = "avx512f")]
+#[inline]
+unsafe fn store_f32_tile<const MR: usize, const NV: usize>(
+    acc: &[[__m512; NV]; MR],
+    masks: &[u16; NV],
+    c: *mut f32,
+    ldc: usize,
+    mr: usize,
+    first: bool,
+) {
+    for (i, row) in acc.iter().enumerate().take(mr) {
+        for (v, &x) in row.iter().enumerate() {
+            if masks[v] != 0 {
+                // SAFETY: row i < mr, the unmasked lanes (the caller's contract).
+                unsafe {
+                    let cp = c.add(i * ldc + v * F32_LANES);
+                    let out = if first {
+                        x
+                    } else {
+                        _mm512_add_ps(x, _mm512_maskz_loadu_ps(masks[v], cp))
+                    };
+                    _mm512_mask_storeu_ps(cp, masks[v], out)
+                };
+            }
+        }
+    }
+}
+
 /// Lines of a right operand to fetch into L2 while a tile runs: `lines` cache lines from
 /// each of `rows` rows, the first at `first`, rows `row_stride` elements apart (the next
 /// column panel of a `B` read in place, see in_place.rs). The kernel spreads them evenly
@@ -363,22 +397,8 @@ unsafe fn f32_direct_body<const MR: usize, const NV: usize>(
             }
         }
     }
-    for (i, row) in acc.iter().enumerate().take(mr) {
-        for (v, &x) in row.iter().enumerate() {
-            if masks[v] != 0 {
-                // SAFETY: row i < mr, the unmasked lanes are columns < nr.
-                unsafe {
-                    let cp = c.add(i * ldc + v * F32_LANES);
-                    let out = if first {
-                        x
-                    } else {
-                        _mm512_add_ps(x, _mm512_maskz_loadu_ps(masks[v], cp))
-                    };
-                    _mm512_mask_storeu_ps(cp, masks[v], out)
-                };
-            }
-        }
-    }
+    // SAFETY: the caller's contract: `c[i·ldc + j]` for i < mr and the unmasked columns.
+    unsafe { store_f32_tile(&acc, &masks, c, ldc, mr, first) };
 }
 
 /// A tile of a packed `A` panel (`a[p·MR + i]`, as `pack_a` writes it) times columns
@@ -496,22 +516,8 @@ unsafe fn f32_packed_a_body<const MR: usize, const NV: usize>(
         step!(p);
         p += 1;
     }
-    for (i, row) in acc.iter().enumerate().take(mr) {
-        for (v, &x) in row.iter().enumerate() {
-            if masks[v] != 0 {
-                // SAFETY: row i < mr, the unmasked lanes are columns < nr.
-                unsafe {
-                    let cp = c.add(i * ldc + v * F32_LANES);
-                    let out = if first {
-                        x
-                    } else {
-                        _mm512_add_ps(x, _mm512_maskz_loadu_ps(masks[v], cp))
-                    };
-                    _mm512_mask_storeu_ps(cp, masks[v], out)
-                };
-            }
-        }
-    }
+    // SAFETY: the caller's contract: `c[i·ldc + j]` for i < mr and the unmasked columns.
+    unsafe { store_f32_tile(&acc, &masks, c, ldc, mr, first) };
 }
 
 /// Issues a [`Prefetch`]'s lines spread evenly over `steps` kernel steps (a Bresenham
