@@ -1295,6 +1295,12 @@ fn few_rows_with_a_large_b_in_both_layouts() {
 /// must stay untouched); the epilogue must see every element of `C` once, final.
 #[test]
 fn in_place_products_against_the_exact_sum() {
+    // A named operand view and where its element (row, col) is in its buffer.
+    type View<'a> = (
+        &'static str,
+        MatRef<'a, f32>,
+        Box<dyn Fn(usize, usize) -> usize>,
+    );
     if isa::cpu_isa() < isa::Isa::Avx512 {
         return;
     }
@@ -1315,7 +1321,7 @@ fn in_place_products_against_the_exact_sum() {
     for &(m, k, n) in shapes {
         let (av, bv) = (rng.f32s((m + 1) * (k + 3)), rng.f32s((k + 2) * (n + 5)));
         // A: (i, p) at a_at(i, p) in `av`, three ways.
-        let a_views: [(&str, MatRef<'_, f32>, Box<dyn Fn(usize, usize) -> usize>); 3] = [
+        let a_views: [View<'_>; 3] = [
             (
                 "A rows",
                 MatRef::row_major(&av, m, k).unwrap(),
@@ -1332,7 +1338,7 @@ fn in_place_products_against_the_exact_sum() {
                 Box::new(move |i, p| 2 + i * (k + 3) + p),
             ),
         ];
-        let b_views: [(&str, MatRef<'_, f32>, Box<dyn Fn(usize, usize) -> usize>); 3] = [
+        let b_views: [View<'_>; 3] = [
             (
                 "B rows",
                 MatRef::row_major(&bv, k, n).unwrap(),
