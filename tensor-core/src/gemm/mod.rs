@@ -14,6 +14,10 @@
 //!   `core::arch` where the CPU has them, else a portable kernel over `wide` (and plain Rust
 //!   for integers); the environment variable [`GEMM_ISA_ENV`] (`TENSORGRAPH_GEMM_ISA`)
 //!   caps the choice, for tests of the other kernels.
+//! - Some f32 products skip packing (the choice is `matmul_f32_with`'s): at most 4 rows
+//!   (few_rows.rs), small ones on AVX-512 (small.rs), and on AVX-512 and one thread those
+//!   of at most 64 rows with a large `B`, read in place while it is multiplied
+//!   (in_place.rs).
 //! - With the `parallel` feature, large products split their rows across rayon's threads.
 //!
 //! Entry points: [`matmul_f32`] (f32/f16/bf16/closure operands, f32 accumulation),
