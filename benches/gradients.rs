@@ -24,6 +24,9 @@ graph! {
     }
     grad fn mlp_grad = value_and_grad(mlp, wrt = [w1, b1, w2, b2]);
 
+    // The forward's two products at B = 32, alone (the "parts" group).
+    fn xw1(x: f32[32, 768], w1: f32[768, 3072]) -> f32[32, 3072] { x @ w1 }
+    fn hw2(h: f32[32, 3072], w2: f32[3072, 768]) -> f32[32, 768] { h @ w2 }
     // The backward's three products at B = 32, alone (the "parts" group).
     fn dw1(x: f32[32, 768], d: f32[32, 3072]) -> f32[768, 3072] { matmul(transpose(x, [1, 0]), d) }
     fn dh(d: f32[32, 768], w2: f32[3072, 768]) -> f32[32, 3072] { matmul(d, transpose(w2, [1, 0])) }
@@ -157,7 +160,19 @@ fn bench_parts(c: &mut Criterion<CpuTime>) {
     let x = Tensor::<f32, Shape![32, 768]>::from_vec(fill(32 * 768, 13, 199, 2.0)).unwrap();
     let d3 = Tensor::<f32, Shape![32, 3072]>::from_vec(fill(32 * 3072, 11, 197, 0.01)).unwrap();
     let d7 = Tensor::<f32, Shape![32, 768]>::from_vec(fill(32 * 768, 19, 191, 0.01)).unwrap();
+    let w1 = Tensor::<f32, Shape![768, 3072]>::from_vec(fill(768 * 3072, 31, 197, 0.1)).unwrap();
     let w2 = Tensor::<f32, Shape![3072, 768]>::from_vec(fill(3072 * 768, 17, 193, 0.05)).unwrap();
+    let mut h1 = Tensor::<f32, Shape![32, 3072]>::zeros();
+    let mut h2 = Tensor::<f32, Shape![32, 768]>::zeros();
+    let mut g = c.benchmark_group("forward products B=32");
+    g.sample_size(30);
+    g.bench_function("x w1 (32x768 . 768x3072)", |b| {
+        b.iter(|| pool.install(|| xw1_into(black_box(&x), &w1, &mut h1)))
+    });
+    g.bench_function("h w2 (32x3072 . 3072x768)", |b| {
+        b.iter(|| pool.install(|| hw2_into(black_box(&d3), &w2, &mut h2)))
+    });
+    g.finish();
     let mut o1 = Tensor::<f32, Shape![768, 3072]>::zeros();
     let mut o2 = Tensor::<f32, Shape![32, 3072]>::zeros();
     let mut o3 = Tensor::<f32, Shape![3072, 768]>::zeros();

@@ -11,6 +11,10 @@ Workloads (the inputs are benches/gradients.rs's formulas):
   `approximate=False` (the erf form, as the graph's `gelu`).
 - LN, SM: the vjp of `layer_norm` (eps 1e-5, over the last axis) and of `softmax` over
   f32[4096, 768] with respect to x, given a cotangent.
+- P xw1, P hw2, P dh: the three products of 32 rows alone (`jax.jit(a @ b)`; benches/gradients.rs
+  "parts" group): x·w1 (32x768 . 768x3072), h·w2 (32x3072 . 3072x768), d·w2ᵀ (32x768 .
+  768x3072, w2 read transposed).
+- `GRAD_BENCH=mlp,parts,rows` picks the groups, as for benches/gradients.rs.
 - R32, R256: the bytes JAX keeps between forward and backward of G (the residuals of
   `jax.vjp`, summed over its saved arrays), for item 8's "bytes saved" comparison.
 Not run by CI.
@@ -46,9 +50,12 @@ def worker(secs):
         lp = jax.nn.log_softmax(h @ w2 + b2, axis=1)
         return -jnp.mean(jnp.take_along_axis(lp, y[:, None], axis=1))
 
+    groups = os.environ.get("GRAD_BENCH")
+    wanted = lambda g: groups is None or g in groups.split(",")
+
     fwd = jax.jit(loss)
     vg = jax.jit(jax.value_and_grad(loss, argnums=(2, 3, 4, 5)))
-    for batch in (32, 256):
+    for batch in (32, 256) if wanted("mlp") else ():
         x = fill(np, batch * 768, 13, 199, 2.0).reshape(batch, 768)
         y = (np.arange(batch, dtype=np.int64) * 7919) % 768
         args = [jax.device_put(a) for a in (x, y, w1, b1, w2, b2)]
@@ -72,6 +79,20 @@ def worker(secs):
         saved = sum(l.size * l.dtype.itemsize for l in leaves if hasattr(l, "size") and id(l) not in inputs)
         print(f"R{batch} {saved} bytes in {len(leaves)} leaves (parameters included where JAX keeps them)", flush=True)
 
+    if wanted("parts"):
+        x32 = jax.device_put(fill(np, 32 * 768, 13, 199, 2.0).reshape(32, 768))
+        d3 = jax.device_put(fill(np, 32 * 3072, 11, 197, 0.01).reshape(32, 3072))
+        d7 = jax.device_put(fill(np, 32 * 768, 19, 191, 0.01).reshape(32, 768))
+        w1d, w2d = jax.device_put(w1), jax.device_put(w2)
+        mm = jax.jit(lambda a, b: a @ b)
+        mmt = jax.jit(lambda a, b: a @ b.T)
+        for name, f, a, b in (("xw1", mm, x32, w1d), ("hw2", mm, d3, w2d), ("dh", mmt, d7, w2d)):
+            run = lambda: f(a, b).block_until_ready()
+            ms = time_call(run, secs)
+            print(f"P {name} {ms:.4f} sum={float(np.asarray(run(), np.float64).sum()):.6e}", flush=True)
+
+    if not wanted("rows"):
+        return
     x = fill(np, 4096 * 768, 13, 199, 4.0).reshape(4096, 768)
     ct = fill(np, 4096 * 768, 29, 211, 2.0).reshape(4096, 768)
     gamma = fill(np, 768, 7, 101, 1.0)

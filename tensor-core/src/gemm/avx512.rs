@@ -243,9 +243,67 @@ pub(super) fn f32_candidates() -> Vec<(usize, usize, super::kernel::MicroFn<f32,
     ]
 }
 
-/// A tile of a small product read in place (no packing): rows `i0 .. i0 + mr` of `A`,
-/// columns `j0 .. j0 + nr` of `B` (`B`'s columns contiguous), the whole `k`, written over
-/// `c[i·ldc + j]`. See `small.rs`.
+/// Writes rows `i < mr` of a tile of sums into `c[i·ldc + v·16 + lane]` through the
+/// lane masks (nothing where a mask is off): over `C` (`first`) or added to it.
+///
+/// # Safety
+/// AVX-512F present; `c[i·ldc + j]` readable (unless `first`) and writable for i < mr
+/// and every column `j` that `masks` leaves on.
+#[target_feature(enable = "avx512f")]
+#[inline]
+unsafe fn store_f32_tile<const MR: usize, const NV: usize>(
+    acc: &[[__m512; NV]; MR],
+    masks: &[u16; NV],
+    c: *mut f32,
+    ldc: usize,
+    mr: usize,
+    first: bool,
+) {
+    for (i, row) in acc.iter().enumerate().take(mr) {
+        for (v, &x) in row.iter().enumerate() {
+            if masks[v] != 0 {
+                // SAFETY: row i < mr, the unmasked lanes (the caller's contract).
+                unsafe {
+                    let cp = c.add(i * ldc + v * F32_LANES);
+                    let out = if first {
+                        x
+                    } else {
+                        _mm512_add_ps(x, _mm512_maskz_loadu_ps(masks[v], cp))
+                    };
+                    _mm512_mask_storeu_ps(cp, masks[v], out)
+                };
+            }
+        }
+    }
+}
+
+/// Lines of a right operand to fetch into L2 while a tile runs: `lines` cache lines from
+/// each of `rows` rows, the first at `first`, rows `row_stride` elements apart (the next
+/// column panel of a `B` read in place, see in_place.rs). The kernel spreads them evenly
+/// over its `k` steps. Only addresses are computed (with wrapping arithmetic) and
+/// prefetched; nothing is read, so they may lie anywhere.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Prefetch {
+    pub(super) first: *const f32,
+    pub(super) row_stride: isize,
+    pub(super) rows: usize,
+    pub(super) lines: usize,
+}
+
+impl Prefetch {
+    /// No prefetching.
+    pub(super) const NONE: Prefetch = Prefetch {
+        first: core::ptr::null(),
+        row_stride: 0,
+        rows: 0,
+        lines: 0,
+    };
+}
+
+/// A tile read in place (no packing): rows `i0 .. i0 + mr` of `A`, columns `j0 .. j0 + nr`
+/// of `B` (`B`'s columns contiguous), the whole `k` of the views, written over
+/// `c[i·ldc + j]` (`first`) or added to it, while `prefetch` is fetched. See small.rs and
+/// in_place.rs.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn f32_direct<const MR: usize, const NV: usize>(
     a: &Direct<'_, f32>,
@@ -254,6 +312,8 @@ pub(super) fn f32_direct<const MR: usize, const NV: usize>(
     (j0, nr): (usize, usize),
     c: &mut [f32],
     ldc: usize,
+    first: bool,
+    prefetch: Prefetch,
 ) {
     assert!(has_avx512f(), "the AVX-512 kernel needs AVX-512F");
     let ((rows, k), (kb, cols)) = (a.dims(), b.dims());
@@ -278,12 +338,28 @@ pub(super) fn f32_direct<const MR: usize, const NV: usize>(
     // i0 + min(i, mr-1) < rows, column p < k), and B at `b0 + p·rsb + j` for p < k and the
     // unmasked lanes j < nr (row p < k = B's rows, column j0 + j < cols); masked-off lanes
     // are not read. C is touched at `i·ldc + j` for i < mr, j < nr only (length asserted).
-    unsafe { f32_direct_body::<MR, NV>(k, &a_rows, csa, b0, rsb, c.as_mut_ptr(), ldc, mr, nr) }
+    // The prefetched addresses are only computed (wrapping) and prefetched, never read.
+    unsafe {
+        f32_direct_body::<MR, NV>(
+            k,
+            &a_rows,
+            csa,
+            b0,
+            rsb,
+            c.as_mut_ptr(),
+            ldc,
+            mr,
+            nr,
+            first,
+            prefetch,
+        )
+    }
 }
 
 /// # Safety
 /// AVX-512F present; `a_rows[i] + p·csa` readable for p < k, `b + p·rsb + j` readable for
-/// p < k, j < nr; `c[i·ldc + j]` writable for i < mr, j < nr.
+/// p < k, j < nr; `c[i·ldc + j]` readable (unless `first`) and writable for i < mr,
+/// j < nr.
 #[target_feature(enable = "avx512f")]
 #[allow(clippy::too_many_arguments)]
 unsafe fn f32_direct_body<const MR: usize, const NV: usize>(
@@ -296,10 +372,14 @@ unsafe fn f32_direct_body<const MR: usize, const NV: usize>(
     ldc: usize,
     mr: usize,
     nr: usize,
+    first: bool,
+    prefetch: Prefetch,
 ) {
     let masks: [u16; NV] = core::array::from_fn(|v| lane_mask(nr.saturating_sub(v * F32_LANES)));
     let mut acc = [[_mm512_setzero_ps(); NV]; MR];
+    let mut pf = PrefetchCursor::new(prefetch, k);
     for p in 0..k {
+        pf.advance(1);
         // SAFETY: p < k: inside B's rows; lanes past nr masked off (never read).
         let bp = unsafe { b.offset(p as isize * rsb) };
         let mut bv = [_mm512_setzero_ps(); NV];
@@ -309,19 +389,179 @@ unsafe fn f32_direct_body<const MR: usize, const NV: usize>(
                 *x = unsafe { _mm512_maskz_loadu_ps(masks[v], bp.add(v * F32_LANES)) };
             }
         }
-        for (row, &ap) in acc.iter_mut().zip(a_rows) {
+        for (acc_row, &ap) in acc.iter_mut().zip(a_rows) {
             // SAFETY: p < k: inside the row (see `f32_direct`).
             let ai = _mm512_set1_ps(unsafe { *ap.offset(p as isize * csa) });
-            for (x, &bj) in row.iter_mut().zip(&bv) {
+            for (x, &bj) in acc_row.iter_mut().zip(&bv) {
                 *x = _mm512_fmadd_ps(ai, bj, *x);
             }
         }
     }
-    for (i, row) in acc.iter().enumerate().take(mr) {
-        for (v, &x) in row.iter().enumerate() {
-            if masks[v] != 0 {
-                // SAFETY: row i < mr, the unmasked lanes are columns < nr.
-                unsafe { _mm512_mask_storeu_ps(c.add(i * ldc + v * F32_LANES), masks[v], x) };
+    // SAFETY: the caller's contract: `c[i·ldc + j]` for i < mr and the unmasked columns.
+    unsafe { store_f32_tile(&acc, &masks, c, ldc, mr, first) };
+}
+
+/// A tile of a packed `A` panel (`a[p·MR + i]`, as `pack_a` writes it) times columns
+/// `j0 .. j0 + nr` of a `B` read in place (a `kc × cols` view, columns contiguous),
+/// written over `c[i·ldc + j]` for `i < mr` (`first`) or added to it, while `prefetch`
+/// is fetched; the rows of `B` it loads are also stored into `packed_b` as a packed
+/// `B` micro-panel (`packed_b[p·16·NV + j]`, zeros past `nr`), for the other row tiles
+/// to read with the packed kernel (in_place.rs).
+///
+/// The broadcasts come from one pointer (no register per row of `A`, which `f32_direct`
+/// spills at `MR = 8`).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn f32_packed_a<const MR: usize, const NV: usize>(
+    a: &[f32],
+    b: &Direct<'_, f32>,
+    (j0, nr): (usize, usize),
+    c: &mut [f32],
+    ldc: usize,
+    mr: usize,
+    first: bool,
+    prefetch: Prefetch,
+    packed_b: &mut [f32],
+) {
+    assert!(has_avx512f(), "the AVX-512 kernel needs AVX-512F");
+    let ((kc, cols), (rsb, csb)) = (b.dims(), b.strides());
+    assert!(
+        kc >= 1
+            && a.len() >= kc * MR
+            && packed_b.len() >= kc * NV * F32_LANES
+            && (1..=MR).contains(&mr)
+            && (1..=NV * F32_LANES).contains(&nr)
+            && j0 + nr <= cols
+            && csb == 1
+            && c.len() >= (mr - 1) * ldc + nr,
+        "packed-A kernel called outside its contract"
+    );
+    let b0 = b.at(0, j0);
+    // SAFETY: AVX-512F is present (asserted). The body reads `a[..kc·MR]` (length
+    // asserted), B at `b0 + p·rsb + j` for p < kc and the unmasked lanes j < nr: element
+    // (p, j0 + j) of the view, which `Direct` guarantees inside its slice; C at `i·ldc + j`
+    // for i < mr, j < nr (length asserted); `packed_b[..kc·16·NV]` (length asserted).
+    // Prefetched addresses are never read.
+    unsafe {
+        f32_packed_a_body::<MR, NV>(
+            kc,
+            a.as_ptr(),
+            b0,
+            rsb,
+            packed_b.as_mut_ptr(),
+            c.as_mut_ptr(),
+            ldc,
+            (mr, nr),
+            first,
+            prefetch,
+        )
+    }
+}
+
+/// # Safety
+/// AVX-512F present; `a` readable for `kc·MR` values; `b + p·rsb + j` readable for
+/// p < kc, j < nr; `packed_b` writable for `kc·16·NV` values; `c[i·ldc + j]` readable
+/// (unless `first`) and writable for i < mr, j < nr.
+#[target_feature(enable = "avx512f")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn f32_packed_a_body<const MR: usize, const NV: usize>(
+    kc: usize,
+    a: *const f32,
+    b: *const f32,
+    rsb: isize,
+    packed_b: *mut f32,
+    c: *mut f32,
+    ldc: usize,
+    (mr, nr): (usize, usize),
+    first: bool,
+    prefetch: Prefetch,
+) {
+    let masks: [u16; NV] = core::array::from_fn(|v| lane_mask(nr.saturating_sub(v * F32_LANES)));
+    let mut acc = [[_mm512_setzero_ps(); NV]; MR];
+    let mut pf = PrefetchCursor::new(prefetch, kc);
+    // One `k` step: NV (masked) loads of B's row p, MR broadcasts, MR·NV FMAs.
+    macro_rules! step {
+        ($p:expr) => {{
+            // SAFETY: p < kc: row p of B's view; lanes past nr masked off (not read).
+            let bp = unsafe { b.offset($p as isize * rsb) };
+            let mut bv = [_mm512_setzero_ps(); NV];
+            for (v, x) in bv.iter_mut().enumerate() {
+                if masks[v] != 0 {
+                    // SAFETY: see above.
+                    *x = unsafe { _mm512_maskz_loadu_ps(masks[v], bp.add(v * F32_LANES)) };
+                }
+                // SAFETY: p < kc, v < NV: inside `packed_b` (`kc·16·NV` values); lanes
+                // past nr are the masked loads' zeros, the packed panel's padding.
+                unsafe { _mm512_storeu_ps(packed_b.add(($p * NV + v) * F32_LANES), *x) };
+            }
+            for (i, acc_row) in acc.iter_mut().enumerate() {
+                // SAFETY: p < kc, i < MR: inside the packed panel.
+                let ai = _mm512_set1_ps(unsafe { *a.add($p * MR + i) });
+                for (x, &bj) in acc_row.iter_mut().zip(&bv) {
+                    *x = _mm512_fmadd_ps(ai, bj, *x);
+                }
+            }
+        }};
+    }
+    let mut p = 0;
+    while p + 4 <= kc {
+        pf.advance(4);
+        step!(p);
+        step!(p + 1);
+        step!(p + 2);
+        step!(p + 3);
+        p += 4;
+    }
+    while p < kc {
+        pf.advance(1);
+        step!(p);
+        p += 1;
+    }
+    // SAFETY: the caller's contract: `c[i·ldc + j]` for i < mr and the unmasked columns.
+    unsafe { store_f32_tile(&acc, &masks, c, ldc, mr, first) };
+}
+
+/// Issues a [`Prefetch`]'s lines spread evenly over `steps` kernel steps (a Bresenham
+/// count: `owed` grows by the number of lines per step and pays one line per `steps`).
+struct PrefetchCursor {
+    prefetch: Prefetch,
+    steps: usize,
+    total: usize,
+    owed: usize,
+    row: usize,
+    line: usize,
+}
+
+impl PrefetchCursor {
+    #[inline(always)]
+    fn new(prefetch: Prefetch, steps: usize) -> Self {
+        PrefetchCursor {
+            prefetch,
+            steps,
+            total: prefetch.rows * prefetch.lines,
+            owed: 0,
+            row: 0,
+            line: 0,
+        }
+    }
+
+    /// The lines owed after `steps` more kernel steps.
+    #[inline(always)]
+    fn advance(&mut self, steps: usize) {
+        self.owed += self.total * steps;
+        while self.owed >= self.steps {
+            self.owed -= self.steps;
+            let at = self
+                .prefetch
+                .first
+                .wrapping_offset(self.row as isize * self.prefetch.row_stride)
+                .wrapping_add(self.line * F32_LANES);
+            // SAFETY: a prefetch never faults and reads nothing the program sees; the
+            // address was computed with wrapping arithmetic (no out-of-bounds offset).
+            unsafe { _mm_prefetch::<_MM_HINT_T1>(at as *const i8) };
+            self.line += 1;
+            if self.line == self.prefetch.lines {
+                self.line = 0;
+                self.row += 1;
             }
         }
     }

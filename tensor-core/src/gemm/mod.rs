@@ -14,6 +14,10 @@
 //!   `core::arch` where the CPU has them, else a portable kernel over `wide` (and plain Rust
 //!   for integers); the environment variable [`GEMM_ISA_ENV`] (`TENSORGRAPH_GEMM_ISA`)
 //!   caps the choice, for tests of the other kernels.
+//! - Some f32 products skip packing (the choice is `matmul_f32_with`'s): at most 4 rows
+//!   (few_rows.rs), small ones on AVX-512 (small.rs), and on AVX-512 and one thread those
+//!   of at most 64 rows with a large `B`, read in place while it is multiplied
+//!   (in_place.rs).
 //! - With the `parallel` feature, large products split their rows across rayon's threads.
 //!
 //! Entry points: [`matmul_f32`] (f32/f16/bf16/closure operands, f32 accumulation),
@@ -27,6 +31,7 @@ mod driver;
 mod epilogue;
 mod few_rows;
 mod im2col;
+mod in_place;
 mod isa;
 mod kernel;
 mod pack;
@@ -233,7 +238,12 @@ pub fn matmul_f32_with<E: Fn(Block<'_, f32>) + Sync>(
     if small::try_f32(a, b, c, ldc, &|blk| epilogue(blk)) {
         return Ok(());
     }
-    threads::run(isa::f32_kernel(), a, b, c, ldc, options, epilogue);
+    let ker = isa::f32_kernel();
+    let threads = threads::thread_count(a.rows(), a.cols(), b.cols(), ker.mr, options);
+    if in_place::try_f32(a, b, c, ldc, threads, &|blk| epilogue(blk)) {
+        return Ok(());
+    }
+    threads::run(ker, a, b, c, ldc, options, epilogue);
     Ok(())
 }
 

@@ -60,19 +60,29 @@ pub(super) fn direct_f32(
         let Some((da, db)) = super::source::direct_pair(a, b) else {
             return false;
         };
-        use super::avx512::f32_direct;
+        use super::avx512::{f32_direct, Prefetch};
         let nr = if n <= 16 { 16 } else { 32 };
+        let run = if nr == 16 {
+            f32_direct::<MR, 1>
+        } else {
+            f32_direct::<MR, 2>
+        };
         for j0 in (0..n).step_by(nr) {
             let nb = nr.min(n - j0);
             for i0 in (0..m).step_by(MR) {
                 let mb = MR.min(m - i0);
                 let start = i0 * ldc + j0;
                 let tile = &mut c[start..start + (mb - 1) * ldc + nb];
-                if nr == 16 {
-                    f32_direct::<MR, 1>(&da, (i0, mb), &db, (j0, nb), tile, ldc);
-                } else {
-                    f32_direct::<MR, 2>(&da, (i0, mb), &db, (j0, nb), tile, ldc);
-                }
+                run(
+                    &da,
+                    (i0, mb),
+                    &db,
+                    (j0, nb),
+                    tile,
+                    ldc,
+                    true,
+                    Prefetch::NONE,
+                );
             }
         }
         let end = (m - 1) * ldc + n;

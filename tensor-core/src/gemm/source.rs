@@ -553,6 +553,37 @@ impl<P> Direct<'_, P> {
         &self.data[idx..idx + len]
     }
 
+    /// Rows `i0 .. i0 + rows`, columns `j0 .. j0 + cols` of the view (asserted inside it),
+    /// as a view.
+    pub(super) fn block(self, (i0, rows): (usize, usize), (j0, cols): (usize, usize)) -> Self {
+        assert!(
+            i0 + rows <= self.rows && j0 + cols <= self.cols,
+            "Direct::block outside the view"
+        );
+        if rows == 0 || cols == 0 {
+            return Direct { rows, cols, ..self };
+        }
+        let offset =
+            self.offset as isize + i0 as isize * self.row_stride + j0 as isize * self.col_stride;
+        Direct {
+            rows,
+            cols,
+            offset: offset as usize,
+            ..self
+        }
+    }
+
+    /// The transpose, a view of the same elements.
+    pub(super) fn t(self) -> Self {
+        Direct {
+            rows: self.cols,
+            cols: self.rows,
+            row_stride: self.col_stride,
+            col_stride: self.row_stride,
+            ..self
+        }
+    }
+
     /// A pointer to element `(i, j)`; `i < rows` and `j < cols` (asserted), so it is
     /// inside `data`, as is every `(i', j')` within the dims.
     pub(super) fn at(&self, i: usize, j: usize) -> *const P {

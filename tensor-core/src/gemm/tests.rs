@@ -1262,18 +1262,147 @@ fn few_rows_with_a_large_b_in_both_layouts() {
         let b_rows = MatRef::row_major(&bv, k, n).unwrap();
         let b_cols = MatRef::row_major(&bv, n, k).unwrap().t();
         for (what, b, gb) in [("rows", b_rows, (n, 1)), ("cols", b_cols, (1, k))] {
-            let mut c = vec![f32::NAN; m * n];
-            matmul_f32_with(&a, &b, &mut c, n, Options::SINGLE, &|_: Block<'_, f32>| {}).unwrap();
-            check_float(
-                m,
-                k,
-                n,
-                |i, p| av[i * k + p] as f64,
-                |p, j| bv[p * gb.0 + j * gb.1] as f64,
-                |i, j| c[i * n + j] as f64,
-                U32,
-                &format!("few rows, large {what} B, {m}x{k}x{n}"),
-            );
+            // Through the entry point (on AVX-512 the in-place path) and through the
+            // packed engine (its few-rows blocks).
+            for entry in ["matmul_f32_with", "packed"] {
+                let mut c = vec![f32::NAN; m * n];
+                if entry == "packed" {
+                    let ker = isa::f32_kernel();
+                    threads::run(ker, &a, &b, &mut c, n, Options::SINGLE, &|_| {});
+                } else {
+                    matmul_f32_with(&a, &b, &mut c, n, Options::SINGLE, &|_: Block<'_, f32>| {})
+                        .unwrap();
+                }
+                check_float(
+                    m,
+                    k,
+                    n,
+                    |i, p| av[i * k + p] as f64,
+                    |p, j| bv[p * gb.0 + j * gb.1] as f64,
+                    |i, j| c[i * n + j] as f64,
+                    U32,
+                    &format!("few rows, large {what} B, {m}x{k}x{n}, {entry}"),
+                );
+            }
+        }
+    }
+}
+
+/// The in-place products of few rows (in_place.rs) against the exact sum: odd `m`, `k`,
+/// `n` around the tiles (8×48 for a row-major `B`, 12/8/6 × 16·NV for `B = Wᵀ`), blocks of
+/// `k` of 16 rows and whole, `A` row-major, transposed and offset with a padded row
+/// stride, `B` row-major, padded, and transposed, `C` with a padded `ldc` (the padding
+/// must stay untouched); the epilogue must see every element of `C` once, final.
+#[test]
+fn in_place_products_against_the_exact_sum() {
+    // A named operand view and where its element (row, col) is in its buffer.
+    type View<'a> = (
+        &'static str,
+        MatRef<'a, f32>,
+        Box<dyn Fn(usize, usize) -> usize>,
+    );
+    if isa::cpu_isa() < isa::Isa::Avx512 {
+        return;
+    }
+    let mut rng = Rng::new(24);
+    let shapes: &[(usize, usize, usize)] = &[
+        (1, 1, 1),
+        (5, 37, 100),
+        (8, 16, 48),
+        (13, 300, 97),
+        (16, 17, 49),
+        (17, 40, 15),
+        (32, 257, 161),
+        (33, 64, 200),
+        (48, 31, 96),
+        (49, 20, 33),
+        (64, 70, 130),
+    ];
+    for &(m, k, n) in shapes {
+        let (av, bv) = (rng.f32s((m + 1) * (k + 3)), rng.f32s((k + 2) * (n + 5)));
+        // A: (i, p) at a_at(i, p) in `av`, three ways.
+        let a_views: [View<'_>; 3] = [
+            (
+                "A rows",
+                MatRef::row_major(&av, m, k).unwrap(),
+                Box::new(move |i, p| i * k + p),
+            ),
+            (
+                "A cols",
+                MatRef::row_major(&av, k, m).unwrap().t(),
+                Box::new(move |i, p| p * m + i),
+            ),
+            (
+                "A padded",
+                MatRef::new(&av, m, k, (k + 3) as isize, 1, 2).unwrap(),
+                Box::new(move |i, p| 2 + i * (k + 3) + p),
+            ),
+        ];
+        let b_views: [View<'_>; 3] = [
+            (
+                "B rows",
+                MatRef::row_major(&bv, k, n).unwrap(),
+                Box::new(move |p, j| p * n + j),
+            ),
+            (
+                "B padded",
+                MatRef::new(&bv, k, n, (n + 5) as isize, 1, 3).unwrap(),
+                Box::new(move |p, j| 3 + p * (n + 5) + j),
+            ),
+            (
+                "B = W^T",
+                MatRef::new(&bv, n, k, (k + 2) as isize, 1, 1).unwrap().t(),
+                Box::new(move |p, j| 1 + j * (k + 2) + p),
+            ),
+        ];
+        for (an, a, ga) in &a_views {
+            for (bn, b, gb) in &b_views {
+                for block_bytes in [1, super::in_place::ROW_BLOCK_BYTES] {
+                    let ldc = n + 2;
+                    let mut c = vec![f32::NAN; m * ldc];
+                    let seen = std::cell::RefCell::new(vec![(0u32, 0f32); m * n]);
+                    let ran = super::in_place::run_f32_blocked(
+                        a,
+                        b,
+                        &mut c,
+                        ldc,
+                        block_bytes,
+                        &|blk: Block<'_, f32>| {
+                            let mut seen = seen.borrow_mut();
+                            for r in 0..blk.rows() {
+                                for (t, &x) in blk.row(r).iter().enumerate() {
+                                    let cell = &mut seen[(blk.row0() + r) * n + blk.col0() + t];
+                                    *cell = (cell.0 + 1, x);
+                                }
+                            }
+                        },
+                    );
+                    assert!(ran, "{an} {bn}: the in-place path ran");
+                    let what = format!("in place, {an}, {bn}, block {block_bytes}");
+                    check_float(
+                        m,
+                        k,
+                        n,
+                        |i, p| av[ga(i, p)] as f64,
+                        |p, j| bv[gb(p, j)] as f64,
+                        |i, j| c[i * ldc + j] as f64,
+                        U32,
+                        &what,
+                    );
+                    for i in 0..m {
+                        assert!(c[i * ldc + n..(i * ldc + ldc).min(c.len())]
+                            .iter()
+                            .all(|x| x.is_nan()));
+                        for j in 0..n {
+                            let (count, x) = seen.borrow()[i * n + j];
+                            assert!(
+                                count == 1 && x.to_bits() == c[i * ldc + j].to_bits(),
+                                "{what}: the epilogue saw ({i}, {j}) {count} times"
+                            );
+                        }
+                    }
+                }
+            }
         }
     }
 }
@@ -1410,6 +1539,84 @@ fn tune_mlp() {
                     }
                     println!("{name} kc {kc} nc {nc} mc {mc}: {:.3} ms", best * 1e3);
                 }
+            }
+        }
+    }
+}
+
+/// The in-place products of few rows (in_place.rs) against the packed engine on the MLP's
+/// shapes, `m` from `TUNE_M` (default 16,32,48,64,96): `B` row-major `m×768×3072`,
+/// `m×3072×768`, and `B = Wᵀ` (`m×768×3072`); each operand in six copies, so every call
+/// reads its `B` from memory (L3); thread CPU time, best of five rounds, the two variants
+/// alternated inside each round.
+#[test]
+#[ignore]
+fn tune_in_place() {
+    let ms: Vec<usize> = std::env::var("TUNE_M")
+        .ok()
+        .map(|v| v.split(',').map(|x| x.parse().unwrap()).collect())
+        .unwrap_or_else(|| vec![16, 32, 48, 64, 96]);
+    let copies: usize = std::env::var("TUNE_COPIES").map_or(6, |v| v.parse().unwrap());
+    let mut rng = Rng::new(23);
+    let big: Vec<Vec<f32>> = (0..copies).map(|_| rng.f32s(768 * 3072)).collect();
+    let shapes: Vec<(&str, usize, usize, bool)> = match std::env::var("TUNE_KN") {
+        Ok(v) => {
+            let kn: Vec<usize> = v.split(',').map(|x| x.parse().unwrap()).collect();
+            vec![("rows", kn[0], kn[1], false), ("W^T ", kn[0], kn[1], true)]
+        }
+        Err(_) => vec![
+            ("rows", 768, 3072, false),
+            ("rows", 3072, 768, false),
+            ("W^T ", 768, 3072, true),
+        ],
+    };
+    let small: Vec<Vec<f32>> = (0..copies).map(|_| rng.f32s(128 * 3072)).collect();
+    let blocks: Vec<usize> = std::env::var("TUNE_BLOCK")
+        .ok()
+        .map(|v| {
+            v.split(',')
+                .map(|x| x.parse::<usize>().unwrap() << 10)
+                .collect()
+        })
+        .unwrap_or_else(|| vec![super::in_place::ROW_BLOCK_BYTES]);
+    let ker = isa::f32_kernel();
+    for &m in &ms {
+        for &block in &blocks {
+            for &(name, k, n, transposed) in &shapes {
+                let operands = |i: usize| {
+                    let a = MatRef::row_major(&small[i][..m * k], m, k).unwrap();
+                    let b = if transposed {
+                        MatRef::row_major(&big[i], n, k).unwrap().t()
+                    } else {
+                        MatRef::row_major(&big[i], k, n).unwrap()
+                    };
+                    (a, b)
+                };
+                let mut c = vec![0f32; m * n];
+                let (mut packed, mut in_place) = (f64::MAX, f64::MAX);
+                for _round in 0..5 {
+                    let t = thread_cpu_seconds();
+                    for i in 0..copies {
+                        let (a, b) = operands(i);
+                        threads::run(ker, &a, &b, &mut c, n, Options::SINGLE, &|_| {});
+                        std::hint::black_box(&mut c);
+                    }
+                    packed = packed.min((thread_cpu_seconds() - t) / copies as f64);
+                    let t = thread_cpu_seconds();
+                    for i in 0..copies {
+                        let (a, b) = operands(i);
+                        let blocked = super::in_place::run_f32_blocked;
+                        assert!(blocked(&a, &b, &mut c, n, block, &|_| {}));
+                        std::hint::black_box(&mut c);
+                    }
+                    in_place = in_place.min((thread_cpu_seconds() - t) / copies as f64);
+                }
+                println!(
+                    "{name} {m}x{k}x{n} block {} KiB: packed {:.3} ms, in place {:.3} ms",
+                    block >> 10,
+                    packed * 1e3,
+                    in_place * 1e3
+                );
             }
         }
     }
