@@ -240,6 +240,8 @@ graph! {
     fn ne32(a: f32[1027], b: f32[1027]) -> f32[1027] { where(a != b, a, b) }
     fn nan32(a: f32[1027], b: f32[1027]) -> f32[1027] { where(is_nan(a), b, a) }
     fn inf32(a: f32[1027], b: f32[1027]) -> f32[1027] { where(is_inf(a), b, a) }
+    fn max32(a: f32[1027], b: f32[1027]) -> f32[1027] { max(a, b) }
+    fn min32(a: f32[1027], b: f32[1027]) -> f32[1027] { min(a, b) }
     fn maxrow32(x: f32[37, 133]) -> f32[37] { max(x, axis = 1) }
     fn minrow32(x: f32[37, 133]) -> f32[37] { min(x, axis = 1) }
     fn floor64(a: f64[515]) -> f64[515] { floor(a) }
@@ -429,6 +431,16 @@ fn every_copy_matches_the_scalar_reference_on_exact_ops() {
             "inf32",
             binary32(|x, y| if x.is_infinite() { y } else { x }),
             Box::new(|| f(inf32(&ta, &tb).as_slice())),
+        ),
+        (
+            "max32",
+            binary32(max_ref),
+            Box::new(|| f(max32(&ta, &tb).as_slice())),
+        ),
+        (
+            "min32",
+            binary32(min_ref),
+            Box::new(|| f(min32(&ta, &tb).as_slice())),
         ),
         (
             "maxrow32",

@@ -83,6 +83,13 @@ trait Ymm: Copy {
     fn cmp<const P: i32>(self, o: Self) -> Self;
     /// `roundps` with mode `M` (`_MM_FROUND_*`).
     fn round<const M: i32>(self) -> Self;
+    /// `round::<M>` with the input's sign bit put back (`floor(-0.0) = -0.0`, `trunc(-0.3) =
+    /// -0.0`), as lanes.rs writes the roundings for `wide`.
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn round_keeping_sign<const M: i32>(self) -> Self {
+        self.round::<M>().or(self.and(Self::splat(-0.0)))
+    }
     /// The sign bit of each lane, lane `i` in bit `i`.
     fn movemask(self) -> u32;
     /// A mask whose lane `i` has its sign bit set where byte `i` of `bytes` (0 or 1, a
@@ -90,129 +97,89 @@ trait Ymm: Copy {
     fn mask_from_bytes(bytes: u64) -> Self;
 }
 
-impl Ymm for __m256 {
-    const PER_REG: usize = 8;
-    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn splat(x: f64) -> Self {
-        // SAFETY: a register operation of AVX (module doc, "Why the intrinsics are sound").
-        unsafe { _mm256_set1_ps(x as f32) }
-    }
-    ymm_binary!(
-        add: _mm256_add_ps,
-        sub: _mm256_sub_ps,
-        mul: _mm256_mul_ps,
-        div: _mm256_div_ps,
-        and: _mm256_and_ps,
-        or: _mm256_or_ps,
-        xor: _mm256_xor_ps,
-        andnot: _mm256_andnot_ps,
-        max_no_nan: _mm256_max_ps,
-        min_no_nan: _mm256_min_ps
-    );
-    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn sqrt(self) -> Self {
-        // SAFETY: a register operation of AVX (module doc, "Why the intrinsics are sound").
-        unsafe { _mm256_sqrt_ps(self) }
-    }
-    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn blend(self, if_set: Self, if_clear: Self) -> Self {
-        // SAFETY: a register operation of AVX (module doc, "Why the intrinsics are sound").
-        unsafe { _mm256_blendv_ps(if_clear, if_set, self) }
-    }
-    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn cmp<const P: i32>(self, o: Self) -> Self {
-        // SAFETY: a register operation of AVX (module doc, "Why the intrinsics are sound").
-        unsafe { _mm256_cmp_ps::<P>(self, o) }
-    }
-    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn round<const M: i32>(self) -> Self {
-        // SAFETY: a register operation of AVX (module doc, "Why the intrinsics are sound").
-        unsafe { _mm256_round_ps::<M>(self) }
-    }
-    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn movemask(self) -> u32 {
-        // SAFETY: a register operation of AVX (module doc, "Why the intrinsics are sound").
-        unsafe { _mm256_movemask_ps(self) as u32 }
-    }
-    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn mask_from_bytes(bytes: u64) -> Self {
-        // SAFETY: register operations of SSE2 and AVX2 (module doc, "Why the intrinsics are
-        // sound"): 8 bytes widened to 8 × u32 (0 or 1), shifted into the sign bit.
-        unsafe {
-            let ones = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(bytes as i64));
-            _mm256_castsi256_ps(_mm256_slli_epi32::<31>(ones))
+/// The `Ymm` impl of a register type from its intrinsics (the `_ps` or `_pd` family) and
+/// its `mask_from_bytes` body.
+macro_rules! ymm_impl {
+    ($r:ty, $per_reg:literal, $scalar:ty, set1: $set1:ident, sqrt: $sqrt:ident,
+     blendv: $blendv:ident, cmp: $cmp:ident, round: $round:ident, movemask: $movemask:ident,
+     binary: [$($name:ident: $intrinsic:ident),*],
+     mask_from_bytes: |$bytes:ident| $mask:block) => {
+        impl Ymm for $r {
+            const PER_REG: usize = $per_reg;
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn splat(x: f64) -> Self {
+                // SAFETY: a register operation of AVX (module doc, "Why the intrinsics are
+                // sound").
+                unsafe { $set1(x as $scalar) }
+            }
+            ymm_binary!($($name: $intrinsic),*);
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn sqrt(self) -> Self {
+                // SAFETY: as `splat`.
+                unsafe { $sqrt(self) }
+            }
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn blend(self, if_set: Self, if_clear: Self) -> Self {
+                // SAFETY: as `splat`.
+                unsafe { $blendv(if_clear, if_set, self) }
+            }
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn cmp<const P: i32>(self, o: Self) -> Self {
+                // SAFETY: as `splat`.
+                unsafe { $cmp::<P>(self, o) }
+            }
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn round<const M: i32>(self) -> Self {
+                // SAFETY: as `splat`.
+                unsafe { $round::<M>(self) }
+            }
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn movemask(self) -> u32 {
+                // SAFETY: as `splat`.
+                unsafe { $movemask(self) as u32 }
+            }
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn mask_from_bytes($bytes: u64) -> Self $mask
         }
-    }
+    };
 }
 
-impl Ymm for __m256d {
-    const PER_REG: usize = 4;
-    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn splat(x: f64) -> Self {
-        // SAFETY: a register operation of AVX (module doc, "Why the intrinsics are sound").
-        unsafe { _mm256_set1_pd(x) }
+ymm_impl!(__m256, 8, f32, set1: _mm256_set1_ps, sqrt: _mm256_sqrt_ps,
+blendv: _mm256_blendv_ps, cmp: _mm256_cmp_ps, round: _mm256_round_ps,
+movemask: _mm256_movemask_ps,
+binary: [add: _mm256_add_ps, sub: _mm256_sub_ps, mul: _mm256_mul_ps, div: _mm256_div_ps,
+    and: _mm256_and_ps, or: _mm256_or_ps, xor: _mm256_xor_ps, andnot: _mm256_andnot_ps,
+    max_no_nan: _mm256_max_ps, min_no_nan: _mm256_min_ps],
+mask_from_bytes: |bytes| {
+    // SAFETY: register operations of SSE2 and AVX2 (module doc, "Why the intrinsics are
+    // sound"): 8 bytes widened to 8 × u32 (0 or 1), shifted into the sign bit.
+    unsafe {
+        let ones = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(bytes as i64));
+        _mm256_castsi256_ps(_mm256_slli_epi32::<31>(ones))
     }
-    ymm_binary!(
-        add: _mm256_add_pd,
-        sub: _mm256_sub_pd,
-        mul: _mm256_mul_pd,
-        div: _mm256_div_pd,
-        and: _mm256_and_pd,
-        or: _mm256_or_pd,
-        xor: _mm256_xor_pd,
-        andnot: _mm256_andnot_pd,
-        max_no_nan: _mm256_max_pd,
-        min_no_nan: _mm256_min_pd
-    );
-    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn sqrt(self) -> Self {
-        // SAFETY: a register operation of AVX (module doc, "Why the intrinsics are sound").
-        unsafe { _mm256_sqrt_pd(self) }
+});
+
+ymm_impl!(__m256d, 4, f64, set1: _mm256_set1_pd, sqrt: _mm256_sqrt_pd,
+blendv: _mm256_blendv_pd, cmp: _mm256_cmp_pd, round: _mm256_round_pd,
+movemask: _mm256_movemask_pd,
+binary: [add: _mm256_add_pd, sub: _mm256_sub_pd, mul: _mm256_mul_pd, div: _mm256_div_pd,
+    and: _mm256_and_pd, or: _mm256_or_pd, xor: _mm256_xor_pd, andnot: _mm256_andnot_pd,
+    max_no_nan: _mm256_max_pd, min_no_nan: _mm256_min_pd],
+mask_from_bytes: |bytes| {
+    // SAFETY: register operations of SSE2 and AVX2 (module doc, "Why the intrinsics are
+    // sound"): the low 4 bytes widened to 4 × u64 (0 or 1), shifted into the sign bit.
+    unsafe {
+        let ones = _mm256_cvtepu8_epi64(_mm_cvtsi64_si128(bytes as i64));
+        _mm256_castsi256_pd(_mm256_slli_epi64::<63>(ones))
     }
-    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn blend(self, if_set: Self, if_clear: Self) -> Self {
-        // SAFETY: a register operation of AVX (module doc, "Why the intrinsics are sound").
-        unsafe { _mm256_blendv_pd(if_clear, if_set, self) }
-    }
-    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn cmp<const P: i32>(self, o: Self) -> Self {
-        // SAFETY: a register operation of AVX (module doc, "Why the intrinsics are sound").
-        unsafe { _mm256_cmp_pd::<P>(self, o) }
-    }
-    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn round<const M: i32>(self) -> Self {
-        // SAFETY: a register operation of AVX (module doc, "Why the intrinsics are sound").
-        unsafe { _mm256_round_pd::<M>(self) }
-    }
-    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn movemask(self) -> u32 {
-        // SAFETY: a register operation of AVX (module doc, "Why the intrinsics are sound").
-        unsafe { _mm256_movemask_pd(self) as u32 }
-    }
-    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn mask_from_bytes(bytes: u64) -> Self {
-        // SAFETY: register operations of SSE2 and AVX2 (module doc, "Why the intrinsics are
-        // sound"): the low 4 bytes widened to 4 × u64 (0 or 1), shifted into the sign bit.
-        unsafe {
-            let ones = _mm256_cvtepu8_epi64(_mm_cvtsi64_si128(bytes as i64));
-            _mm256_castsi256_pd(_mm256_slli_epi64::<63>(ones))
-        }
-    }
-}
+});
 
 /// Default methods that call the `lanes.rs` trait's method of the same name (see the
 /// module doc): `binary` and `unary` methods on `V<Self>`, `compare` ones to `V<bool>`.
@@ -342,6 +309,17 @@ macro_rules! per_reg {
     }};
 }
 
+/// `CompareLanes` methods, each `compare::<P>` with its predicate.
+macro_rules! compare_methods {
+    ($t:ty; $($name:ident: $predicate:ident),*) => {$(
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        fn $name(a: V<$t>, b: V<$t>) -> V<bool> {
+            compare::<$predicate>(a, b)
+        }
+    )*};
+}
+
 /// The float lanes of one type on `$n` registers `$r`: the methods of the traits above that
 /// are written as vector code, each the same IEEE operations as its `wide` version in
 /// lanes.rs' `float_lanes!`.
@@ -463,35 +441,30 @@ macro_rules! avx_float_lanes {
             fn relu_lanes(a: V<$t>) -> V<$t> {
                 <$t as NumLanes>::max_lanes(a, V::splat(0.0))
             }
-            /// The rounding, with the input's sign bit put back (`floor(-0.0) = -0.0`), as
-            /// lanes.rs writes it for `wide`.
+            /// The roundings: `roundps`, the input's sign bit put back (`round_keeping_sign`).
             #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn floor_lanes(a: V<$t>) -> V<$t> {
                 per_reg!($r, $n; [x = a] => x
-                    .round::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>()
-                    .or(x.and(<$r as Ymm>::splat(-0.0))))
+                    .round_keeping_sign::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>())
             }
             #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn ceil_lanes(a: V<$t>) -> V<$t> {
                 per_reg!($r, $n; [x = a] => x
-                    .round::<{ _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC }>()
-                    .or(x.and(<$r as Ymm>::splat(-0.0))))
+                    .round_keeping_sign::<{ _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC }>())
             }
             #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn trunc_lanes(a: V<$t>) -> V<$t> {
                 per_reg!($r, $n; [x = a] => x
-                    .round::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>()
-                    .or(x.and(<$r as Ymm>::splat(-0.0))))
+                    .round_keeping_sign::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>())
             }
             #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn roundeven_lanes(a: V<$t>) -> V<$t> {
                 per_reg!($r, $n; [x = a] => x
-                    .round::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>()
-                    .or(x.and(<$r as Ymm>::splat(-0.0))))
+                    .round_keeping_sign::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>())
             }
             /// −1, +1, or `x` itself for ±0 and NaN: two compares and two blends.
             #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
@@ -520,38 +493,12 @@ macro_rules! avx_float_lanes {
             }
         }
 
+        /// `ne` is true where either is NaN (`_CMP_NEQ_UQ`), as Rust's `!=`; the others
+        /// false there (ordered predicates).
         impl CompareLanes for $t {
-            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
-            #[cfg_attr(not(debug_assertions), inline(always))]
-            fn eq_lanes(a: V<$t>, b: V<$t>) -> V<bool> {
-                compare::<_CMP_EQ_OQ>(a, b)
-            }
-            /// True where either is NaN, as Rust's `!=`.
-            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
-            #[cfg_attr(not(debug_assertions), inline(always))]
-            fn ne_lanes(a: V<$t>, b: V<$t>) -> V<bool> {
-                compare::<_CMP_NEQ_UQ>(a, b)
-            }
-            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
-            #[cfg_attr(not(debug_assertions), inline(always))]
-            fn lt_lanes(a: V<$t>, b: V<$t>) -> V<bool> {
-                compare::<_CMP_LT_OQ>(a, b)
-            }
-            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
-            #[cfg_attr(not(debug_assertions), inline(always))]
-            fn le_lanes(a: V<$t>, b: V<$t>) -> V<bool> {
-                compare::<_CMP_LE_OQ>(a, b)
-            }
-            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
-            #[cfg_attr(not(debug_assertions), inline(always))]
-            fn gt_lanes(a: V<$t>, b: V<$t>) -> V<bool> {
-                compare::<_CMP_GT_OQ>(a, b)
-            }
-            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
-            #[cfg_attr(not(debug_assertions), inline(always))]
-            fn ge_lanes(a: V<$t>, b: V<$t>) -> V<bool> {
-                compare::<_CMP_GE_OQ>(a, b)
-            }
+            compare_methods!($t; eq_lanes: _CMP_EQ_OQ, ne_lanes: _CMP_NEQ_UQ,
+                lt_lanes: _CMP_LT_OQ, le_lanes: _CMP_LE_OQ, gt_lanes: _CMP_GT_OQ,
+                ge_lanes: _CMP_GE_OQ);
         }
 
         impl FloatLanes for $t {
