@@ -296,11 +296,13 @@ macro_rules! integer_lanes {
 }
 integer_lanes!(u8, u16, u32, u64, i8, i16, i32, i64);
 
-/// A lane op on each register of `V<$t>` (`regs` of them of type `$r`).
+/// `$body` on each of the `$n` registers (`$r`) of the operands: `$x` is operand `$v`'s
+/// register in it; the results as lanes.
 macro_rules! per_reg {
     ($r:ty, $n:literal; [$($x:ident = $v:ident),+] => $body:expr) => {{
         $(let $x: [$r; $n] = bytemuck::cast($v.0);)+
         let mut out = [<$r as Ymm>::splat(0.0); $n];
+        #[allow(clippy::needless_range_loop)] // one index into each operand's registers
         for i in 0..$n {
             $(let $x = $x[i];)+
             out[i] = $body;
@@ -330,8 +332,8 @@ macro_rules! avx_float_lanes {
         #[cfg_attr(not(debug_assertions), inline(always))]
         fn masks(cond: V<bool>) -> [$r; $n] {
             let mut bytes = [0u8; 8];
-            for i in 0..LANES {
-                bytes[i] = cond.0[i] as u8;
+            for (byte, &lane) in bytes.iter_mut().zip(&cond.0) {
+                *byte = lane as u8;
             }
             let bytes = u64::from_le_bytes(bytes);
             let mut out = [<$r as Ymm>::splat(0.0); $n];
