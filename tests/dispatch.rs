@@ -192,6 +192,7 @@ fn every_copy_computes_the_same_values() {
         levels.push((level, outs));
     }
     tensorgraph::vmath::set_simd_level(3);
+    every_copy_matches_the_scalar_reference_on_exact_ops();
     let (first, base) = &levels[0];
     assert!(
         levels.len() >= 2,
@@ -216,4 +217,293 @@ fn every_copy_computes_the_same_values() {
             }
         }
     }
+}
+
+// The float methods the AVX2 + FMA copy writes with `core::arch` (tensor-core lanes_avx2.rs),
+// one graph each, against Rust's scalar operations under every copy.
+graph! {
+    fn floor32(a: f32[1027]) -> f32[1027] { floor(a) }
+    fn ceil32(a: f32[1027]) -> f32[1027] { ceil(a) }
+    fn trunc32(a: f32[1027]) -> f32[1027] { trunc(a) }
+    fn round32(a: f32[1027]) -> f32[1027] { round(a) }
+    fn roundeven32(a: f32[1027]) -> f32[1027] { roundeven(a) }
+    fn sign32(a: f32[1027]) -> f32[1027] { sign(a) }
+    fn abs32(a: f32[1027]) -> f32[1027] { abs(a) }
+    fn neg32(a: f32[1027]) -> f32[1027] { -a }
+    fn sqrt32(a: f32[1027]) -> f32[1027] { sqrt(a) }
+    fn square32(a: f32[1027]) -> f32[1027] { square(a) }
+    fn lt32(a: f32[1027], b: f32[1027]) -> f32[1027] { where(a < b, a, b) }
+    fn le32(a: f32[1027], b: f32[1027]) -> f32[1027] { where(a <= b, a, b) }
+    fn gt32(a: f32[1027], b: f32[1027]) -> f32[1027] { where(a > b, a, b) }
+    fn ge32(a: f32[1027], b: f32[1027]) -> f32[1027] { where(a >= b, a, b) }
+    fn eq32(a: f32[1027], b: f32[1027]) -> f32[1027] { where(a == b, a, b) }
+    fn ne32(a: f32[1027], b: f32[1027]) -> f32[1027] { where(a != b, a, b) }
+    fn nan32(a: f32[1027], b: f32[1027]) -> f32[1027] { where(is_nan(a), b, a) }
+    fn inf32(a: f32[1027], b: f32[1027]) -> f32[1027] { where(is_inf(a), b, a) }
+    fn max32(a: f32[1027], b: f32[1027]) -> f32[1027] { max(a, b) }
+    fn min32(a: f32[1027], b: f32[1027]) -> f32[1027] { min(a, b) }
+    fn maxrow32(x: f32[37, 133]) -> f32[37] { max(x, axis = 1) }
+    fn minrow32(x: f32[37, 133]) -> f32[37] { min(x, axis = 1) }
+    fn floor64(a: f64[515]) -> f64[515] { floor(a) }
+    fn round64(a: f64[515]) -> f64[515] { round(a) }
+    fn sign64(a: f64[515]) -> f64[515] { sign(a) }
+    fn neg64(a: f64[515]) -> f64[515] { -abs(a) }
+    fn sqrt64(a: f64[515]) -> f64[515] { sqrt(a) }
+    fn lt64(a: f64[515], b: f64[515]) -> f64[515] { where(a < b, a, b) }
+    fn ne64(a: f64[515], b: f64[515]) -> f64[515] { where(a != b, a, b) }
+    fn inf64(a: f64[515], b: f64[515]) -> f64[515] { where(is_inf(a), b, a) }
+}
+
+/// The language's `sign`: -1, +1, or `x` itself for ±0 and NaN.
+fn sign_ref(x: f64) -> f64 {
+    if x > 0.0 {
+        1.0
+    } else if x < 0.0 {
+        -1.0
+    } else {
+        x
+    }
+}
+
+/// The language's `max`/`min` of two values: NaN if either is; equal values (±0) combine
+/// by bits (`max(+0, -0) = +0`, `min(+0, -0) = -0`).
+fn max_ref(x: f32, y: f32) -> f32 {
+    if x.is_nan() || y.is_nan() {
+        x + y
+    } else if x > y {
+        x
+    } else if y > x {
+        y
+    } else {
+        f32::from_bits(x.to_bits() & y.to_bits())
+    }
+}
+
+fn min_ref(x: f32, y: f32) -> f32 {
+    if x.is_nan() || y.is_nan() {
+        x + y
+    } else if x < y {
+        x
+    } else if y < x {
+        y
+    } else {
+        f32::from_bits(x.to_bits() | y.to_bits())
+    }
+}
+
+/// Each value of `got` is `want`'s bit for bit (any NaN for a NaN).
+fn assert_bits(name: &str, level: u8, got: &[f64], want: &[f64]) {
+    assert_eq!(got.len(), want.len(), "{name}");
+    for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
+        assert!(
+            g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan()),
+            "{name} at level {level}, element {i}: {g:e}, reference {w:e}"
+        );
+    }
+}
+
+/// Under every copy, the graphs above against Rust's scalar operations, bit for bit (called
+/// by the one test function).
+fn every_copy_matches_the_scalar_reference_on_exact_ops() {
+    let a32 = values32(1027, 11);
+    // The same special values at the same places as `a32`, one later in the list (NaN
+    // against inf, +0 against -0, …), random values elsewhere.
+    let b32: Vec<f32> = {
+        let b = values32(1027 + 7, 12);
+        b[7..].to_vec()
+    };
+    let a64 = values64(515, 13);
+    let b64: Vec<f64> = values64(515 + 7, 14)[7..].to_vec();
+    let x = values32(37 * 133, 15);
+    let (ta, tb): (Tensor<f32, Shape![1027]>, Tensor<f32, Shape![1027]>) =
+        (tensor(a32.clone()), tensor(b32.clone()));
+    let (ta64, tb64): (Tensor<f64, Shape![515]>, Tensor<f64, Shape![515]>) =
+        (tensor(a64.clone()), tensor(b64.clone()));
+    let tx: Tensor<f32, Shape![37, 133]> = tensor(x.clone());
+    let f = |v: &[f32]| v.iter().map(|&x| x as f64).collect::<Vec<_>>();
+    let unary32 = |op: fn(f32) -> f32| f(&a32.iter().map(|&x| op(x)).collect::<Vec<_>>());
+    let binary32 = |op: fn(f32, f32) -> f32| {
+        f(&a32
+            .iter()
+            .zip(&b32)
+            .map(|(&x, &y)| op(x, y))
+            .collect::<Vec<_>>())
+    };
+    let unary64 = |op: fn(f64) -> f64| a64.iter().map(|&x| op(x)).collect::<Vec<_>>();
+    let binary64 = |op: fn(f64, f64) -> f64| {
+        a64.iter()
+            .zip(&b64)
+            .map(|(&x, &y)| op(x, y))
+            .collect::<Vec<_>>()
+    };
+    let rows = |op: fn(f32, f32) -> f32| {
+        f(&x.chunks(133)
+            .map(|row| row[1..].iter().fold(row[0], |acc, &v| op(acc, v)))
+            .collect::<Vec<_>>())
+    };
+    let cases: Vec<(&str, Vec<f64>, Box<dyn Fn() -> Vec<f64>>)> = vec![
+        (
+            "floor32",
+            unary32(f32::floor),
+            Box::new(|| f(floor32(&ta).as_slice())),
+        ),
+        (
+            "ceil32",
+            unary32(f32::ceil),
+            Box::new(|| f(ceil32(&ta).as_slice())),
+        ),
+        (
+            "trunc32",
+            unary32(f32::trunc),
+            Box::new(|| f(trunc32(&ta).as_slice())),
+        ),
+        (
+            "round32",
+            unary32(f32::round),
+            Box::new(|| f(round32(&ta).as_slice())),
+        ),
+        (
+            "roundeven32",
+            unary32(f32::round_ties_even),
+            Box::new(|| f(roundeven32(&ta).as_slice())),
+        ),
+        (
+            "sign32",
+            unary32(|x| sign_ref(x as f64) as f32),
+            Box::new(|| f(sign32(&ta).as_slice())),
+        ),
+        (
+            "abs32",
+            unary32(f32::abs),
+            Box::new(|| f(abs32(&ta).as_slice())),
+        ),
+        (
+            "neg32",
+            unary32(|x| -x),
+            Box::new(|| f(neg32(&ta).as_slice())),
+        ),
+        (
+            "sqrt32",
+            unary32(f32::sqrt),
+            Box::new(|| f(sqrt32(&ta).as_slice())),
+        ),
+        (
+            "square32",
+            unary32(|x| x * x),
+            Box::new(|| f(square32(&ta).as_slice())),
+        ),
+        (
+            "lt32",
+            binary32(|x, y| if x < y { x } else { y }),
+            Box::new(|| f(lt32(&ta, &tb).as_slice())),
+        ),
+        (
+            "le32",
+            binary32(|x, y| if x <= y { x } else { y }),
+            Box::new(|| f(le32(&ta, &tb).as_slice())),
+        ),
+        (
+            "gt32",
+            binary32(|x, y| if x > y { x } else { y }),
+            Box::new(|| f(gt32(&ta, &tb).as_slice())),
+        ),
+        (
+            "ge32",
+            binary32(|x, y| if x >= y { x } else { y }),
+            Box::new(|| f(ge32(&ta, &tb).as_slice())),
+        ),
+        (
+            "eq32",
+            binary32(|x, y| if x == y { x } else { y }),
+            Box::new(|| f(eq32(&ta, &tb).as_slice())),
+        ),
+        (
+            "ne32",
+            binary32(|x, y| if x != y { x } else { y }),
+            Box::new(|| f(ne32(&ta, &tb).as_slice())),
+        ),
+        (
+            "nan32",
+            binary32(|x, y| if x.is_nan() { y } else { x }),
+            Box::new(|| f(nan32(&ta, &tb).as_slice())),
+        ),
+        (
+            "inf32",
+            binary32(|x, y| if x.is_infinite() { y } else { x }),
+            Box::new(|| f(inf32(&ta, &tb).as_slice())),
+        ),
+        (
+            "max32",
+            binary32(max_ref),
+            Box::new(|| f(max32(&ta, &tb).as_slice())),
+        ),
+        (
+            "min32",
+            binary32(min_ref),
+            Box::new(|| f(min32(&ta, &tb).as_slice())),
+        ),
+        (
+            "maxrow32",
+            rows(max_ref),
+            Box::new(|| f(maxrow32(&tx).as_slice())),
+        ),
+        (
+            "minrow32",
+            rows(min_ref),
+            Box::new(|| f(minrow32(&tx).as_slice())),
+        ),
+        (
+            "floor64",
+            unary64(f64::floor),
+            Box::new(|| floor64(&ta64).as_slice().to_vec()),
+        ),
+        (
+            "round64",
+            unary64(f64::round),
+            Box::new(|| round64(&ta64).as_slice().to_vec()),
+        ),
+        (
+            "sign64",
+            unary64(sign_ref),
+            Box::new(|| sign64(&ta64).as_slice().to_vec()),
+        ),
+        (
+            "neg64",
+            unary64(|x| -x.abs()),
+            Box::new(|| neg64(&ta64).as_slice().to_vec()),
+        ),
+        (
+            "sqrt64",
+            unary64(f64::sqrt),
+            Box::new(|| sqrt64(&ta64).as_slice().to_vec()),
+        ),
+        (
+            "lt64",
+            binary64(|x, y| if x < y { x } else { y }),
+            Box::new(|| lt64(&ta64, &tb64).as_slice().to_vec()),
+        ),
+        (
+            "ne64",
+            binary64(|x, y| if x != y { x } else { y }),
+            Box::new(|| ne64(&ta64, &tb64).as_slice().to_vec()),
+        ),
+        (
+            "inf64",
+            binary64(|x, y| if x.is_infinite() { y } else { x }),
+            Box::new(|| inf64(&ta64, &tb64).as_slice().to_vec()),
+        ),
+    ];
+    let mut ran = 0;
+    for wanted in [1u8, 2, 3] {
+        let level = tensorgraph::vmath::set_simd_level(wanted);
+        if level != wanted {
+            continue; // the CPU lacks the features
+        }
+        ran += 1;
+        for (name, want, run) in &cases {
+            assert_bits(name, level, &run(), want);
+        }
+    }
+    tensorgraph::vmath::set_simd_level(3);
+    assert!(ran >= 2, "this CPU runs one copy only: nothing compared");
 }

@@ -6,13 +6,10 @@
 //! explicit `wide` vectors. An override must give bit-identical results to the scalar
 //! reference; tests/elementwise.rs and tests/tails.rs check every op through the kernels against it.
 //!
-//! With the `dispatch` feature (issue 36) the float types' `+ - * /`, `max` and `min` are
-//! lane loops instead of `wide` calls: `wide` chooses its SSE or AVX implementation with
-//! `cfg(target_feature)` when this crate is compiled, so inside the AVX2 + FMA copy of a
-//! kernel (`dispatch_kernel!`) its `f32x8` would stay two SSE registers, while a loop over
-//! `[f32; 8]` is vectorised by LLVM for the features of the function it is inlined into (one
-//! `ymm` operation there, two `xmm` ones in the baseline copy). The same IEEE operations,
-//! lane by lane, so the same bits as the `wide` versions.
+//! These are the lane operations of every kernel, except in the AVX2 + FMA copy that the
+//! `dispatch` feature adds on builds without AVX2 (issue 36): that copy names its lane traits
+//! through lanes_avx2.rs, whose float methods are `core::arch` `__m256` code with the same
+//! bits as the `wide` ones here, and whose other methods call these.
 //!
 //! Inlining (issue 17): every lane function carries
 //! `#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]` and
@@ -1111,34 +1108,22 @@ macro_rules! float_lanes {
             #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn add_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
-                #[cfg(not(feature = "dispatch"))]
-                return V::from_wide(a.wide() + b.wide());
-                #[cfg(feature = "dispatch")]
-                return a.zip(b, |x, y| x + y);
+                V::from_wide(a.wide() + b.wide())
             }
             #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn sub_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
-                #[cfg(not(feature = "dispatch"))]
-                return V::from_wide(a.wide() - b.wide());
-                #[cfg(feature = "dispatch")]
-                return a.zip(b, |x, y| x - y);
+                V::from_wide(a.wide() - b.wide())
             }
             #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn mul_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
-                #[cfg(not(feature = "dispatch"))]
-                return V::from_wide(a.wide() * b.wide());
-                #[cfg(feature = "dispatch")]
-                return a.zip(b, |x, y| x * y);
+                V::from_wide(a.wide() * b.wide())
             }
             #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn div_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
-                #[cfg(not(feature = "dispatch"))]
-                return V::from_wide(a.wide() / b.wide());
-                #[cfg(feature = "dispatch")]
-                return a.zip(b, |x, y| x / y);
+                V::from_wide(a.wide() / b.wide())
             }
             #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
@@ -1155,49 +1140,19 @@ macro_rules! float_lanes {
             #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn max_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
-                #[cfg(feature = "dispatch")]
-                return a.zip(b, |x, y| {
-                    if x.is_nan() || y.is_nan() {
-                        x + y
-                    } else if x > y {
-                        x
-                    } else if y > x {
-                        y
-                    } else {
-                        <$t>::from_bits(x.to_bits() & y.to_bits())
-                    }
-                });
-                #[cfg(not(feature = "dispatch"))]
-                {
-                    let (a, b) = (a.wide(), b.wide());
-                    let unordered = a.is_nan() | b.is_nan();
-                    let ordered = a.simd_gt(b).select(a, b.simd_gt(a).select(b, a & b));
-                    return V::from_wide(unordered.select(a + b, ordered));
-                }
+                let (a, b) = (a.wide(), b.wide());
+                let unordered = a.is_nan() | b.is_nan();
+                let ordered = a.simd_gt(b).select(a, b.simd_gt(a).select(b, a & b));
+                V::from_wide(unordered.select(a + b, ordered))
             }
             /// As `max_lanes`, with `min(+0, -0) = +0 | -0 = -0`.
             #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn min_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
-                #[cfg(feature = "dispatch")]
-                return a.zip(b, |x, y| {
-                    if x.is_nan() || y.is_nan() {
-                        x + y
-                    } else if x < y {
-                        x
-                    } else if y < x {
-                        y
-                    } else {
-                        <$t>::from_bits(x.to_bits() | y.to_bits())
-                    }
-                });
-                #[cfg(not(feature = "dispatch"))]
-                {
-                    let (a, b) = (a.wide(), b.wide());
-                    let unordered = a.is_nan() | b.is_nan();
-                    let ordered = a.simd_lt(b).select(a, b.simd_lt(a).select(b, a | b));
-                    return V::from_wide(unordered.select(a + b, ordered));
-                }
+                let (a, b) = (a.wide(), b.wide());
+                let unordered = a.is_nan() | b.is_nan();
+                let ordered = a.simd_lt(b).select(a, b.simd_lt(a).select(b, a | b));
+                V::from_wide(unordered.select(a + b, ordered))
             }
             #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]

@@ -21,6 +21,13 @@ pub mod gemm;
 pub mod hugepages;
 pub mod indexing;
 pub mod lanes;
+#[cfg(all(
+    feature = "dispatch",
+    target_arch = "x86_64",
+    not(target_feature = "avx2")
+))]
+#[doc(hidden)]
+pub mod lanes_avx2;
 pub mod matmul;
 pub mod parallel;
 pub mod pool;
@@ -73,12 +80,13 @@ macro_rules! __tg_if_ndarray {
 /// without AVX2: a baseline copy and a `#[target_feature(enable = "avx2,fma")]` copy of the
 /// same body, the latter called where [`vmath::kernel_isa`] is 2 (the CPU has both, and
 /// `TENSORGRAPH_SIMD` is not `baseline`; chosen once per process). The closures inside the
-/// body (a stage's tasks) inherit the copy's features. The lane operations are inlined into
-/// each copy, so what they compile to follows the copy's features, except where they are
-/// `wide`'s SSE intrinsics (see lanes.rs, `dispatch`). Both copies run the same operations
-/// in the same order (FMA is never contracted: Rust does not fuse `a * b + c`), so results
-/// agree bit for bit except in the vector-math kernels, which dispatch on the same level
-/// already (tests/dispatch.rs). Not a stable API.
+/// body (a stage's tasks) inherit the copy's features. The body names its lane operations
+/// through `__tg_lanes`, which each copy binds: the baseline copy to `__private` (the code
+/// of a build without the feature), the AVX2 + FMA copy to the `__m256` lane layer
+/// (lanes_avx2.rs). Both copies run the same operations in the same order (FMA is never
+/// contracted: Rust does not fuse `a * b + c`), so results agree bit for bit except in the
+/// vector-math kernels, which dispatch on the same level already (tests/dispatch.rs). Not a
+/// stable API.
 #[cfg(all(
     feature = "dispatch",
     target_arch = "x86_64",
@@ -92,12 +100,21 @@ macro_rules! __tg_dispatch_kernel {
         fn $name($($arg: $ty),*) $(-> $ret)? {
             $(#[$attr])*
             #[target_feature(enable = "avx2,fma")]
-            fn __tg_avx2_fma($($arg: $ty),*) $(-> $ret)? $body
+            fn __tg_avx2_fma($($arg: $ty),*) $(-> $ret)? {
+                #[allow(unused_imports)] // a body without lane operations (a product alone)
+                use $crate::__private::avx2_fma as __tg_lanes;
+                $body
+            }
             $(#[$attr])*
-            fn __tg_baseline($($arg: $ty),*) $(-> $ret)? $body
+            fn __tg_baseline($($arg: $ty),*) $(-> $ret)? {
+                #[allow(unused_imports)] // a body without lane operations (a product alone)
+                use $crate::__private as __tg_lanes;
+                $body
+            }
             if $crate::vmath::kernel_isa() >= 2 {
                 // SAFETY: `kernel_isa()` is 2 only where the running CPU reports avx2 and fma
-                // (`is_x86_feature_detected!`), the features `__tg_avx2_fma` is compiled with.
+                // (`is_x86_feature_detected!`), the features `__tg_avx2_fma` is compiled with
+                // and the ones its lane layer (`avx2_fma`, lanes_avx2.rs) relies on.
                 unsafe { __tg_avx2_fma($($arg),*) }
             } else {
                 __tg_baseline($($arg),*)
@@ -106,8 +123,9 @@ macro_rules! __tg_dispatch_kernel {
     };
 }
 
-/// The kernel function as written: one copy (without the `dispatch` feature, or on builds
-/// whose target already has AVX2, or other architectures). Not a stable API.
+/// The kernel function as written, its lane operations (`__tg_lanes`) those of `__private`:
+/// one copy (without the `dispatch` feature, or on builds whose target already has AVX2,
+/// or other architectures). Not a stable API.
 #[cfg(not(all(
     feature = "dispatch",
     target_arch = "x86_64",
@@ -116,7 +134,14 @@ macro_rules! __tg_dispatch_kernel {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __tg_dispatch_kernel {
-    ($($item:tt)*) => { $($item)* };
+    ($(#[$attr:meta])* fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? $body:block) => {
+        $(#[$attr])*
+        fn $name($($arg: $ty),*) $(-> $ret)? {
+            #[allow(unused_imports)] // a body without lane operations (a product alone)
+            use $crate::__private as __tg_lanes;
+            $body
+        }
+    };
 }
 
 /// What generated code calls. Not a stable API.
@@ -147,6 +172,13 @@ pub mod __private {
         ActivationLanes, BitCountLanes, BitwiseLanes, CompareLanes, FloatLanes, NumLanes,
         SelectLanes, ShiftLanes, LANES, V,
     };
+    /// The AVX2 + FMA copy's lane layer (`dispatch_kernel!` binds it as `__tg_lanes`).
+    #[cfg(all(
+        feature = "dispatch",
+        target_arch = "x86_64",
+        not(target_feature = "avx2")
+    ))]
+    pub use crate::lanes_avx2 as avx2_fma;
     pub use crate::matmul::{
         matmul, matmul_packed, pack_rhs, pack_rhs_len, GemmInto, MatrixAt, PlainGemm,
     };

@@ -465,7 +465,7 @@ impl PanicScan {
                             "{when} {name} in `{}`",
                             unprefixed(&statement.to_string())
                         ));
-                    } else if name == "__private" {
+                    } else if name == "__private" || name == crate::emit::LANE_OPS {
                         if let Some(item) = private_item(&t, k) {
                             self.runtime.insert(item);
                         }

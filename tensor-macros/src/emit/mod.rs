@@ -29,4 +29,6 @@ mod values;
 #[cfg(test)]
 pub(crate) use blocks::BLOCK_FUNCTIONS;
 pub use in_place::expand_in_place;
+#[cfg(test)]
+pub(crate) use names::LANE_OPS;
 pub use signature::{closure_value, emit_graph_fn};

@@ -9,6 +9,20 @@ use super::context::Emitter;
 use crate::dtype::DType;
 use crate::ir::{BufferRef, Offset, Size, TempInit};
 
+/// The path a kernel body names its lane operations through (`<f32 as __tg_lanes::NumLanes>`):
+/// the runtime's `dispatch_kernel!` binds it in each copy of the kernel, to `__private` in
+/// the baseline copy (and in every build without the `dispatch` feature) and to the AVX2 +
+/// FMA lane layer in that copy (tensor-core lanes_avx2.rs; NOTES.md "Row sums and
+/// whole-kernel dispatch"). Only the lane traits' calls use it: they are what differs
+/// between the copies.
+pub(crate) const LANE_OPS: &str = "__tg_lanes";
+
+/// `LANE_OPS` as a path.
+pub(super) fn lane_ops() -> TokenStream {
+    let path = format_ident!("{}", LANE_OPS);
+    quote!(#path)
+}
+
 /// A size as an expression: a literal, or the product of its coefficient and the bound
 /// `__tg_dim_*` locals.
 pub(super) fn size_expr(size: &Size) -> TokenStream {

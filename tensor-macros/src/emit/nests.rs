@@ -9,8 +9,8 @@ use crate::ir::{BufferRef, Level, LoopNest, ReduceKind, Sink, TypedGraph};
 use super::blocks::{emit_blocked_loop, BlockSink};
 use super::context::Emitter;
 use super::names::{
-    compute_type, init_value, offset_expr, offset_ident, operand_storage, size_expr, slice_ident,
-    storage_type, temp_slice, temp_vec, value_ident, MAX_LANES, MIN_LANES,
+    compute_type, init_value, lane_ops, offset_expr, offset_ident, operand_storage, size_expr,
+    slice_ident, storage_type, temp_slice, temp_vec, value_ident, MAX_LANES, MIN_LANES,
 };
 use super::values::{emit_value, gather_row_start};
 
@@ -865,7 +865,8 @@ pub(super) fn emit_reduce_sink(
         format_ident!("{}", scalar_trait),
         format_ident!("{}", scalar_fn),
     );
-    let lane_combine = quote!(<#c as #p::#lane_trait>::#lane_fn);
+    let lanes = lane_ops();
+    let lane_combine = quote!(<#c as #lanes::#lane_trait>::#lane_fn);
     let scalar_combine = quote!(<#c as #p::#scalar_trait>::#scalar_fn);
     let identity = init_value(rt, kernel.temps[acc_temp].dtype, kind.identity());
     if acc_op.inner_stride.is_zero() {

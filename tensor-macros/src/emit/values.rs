@@ -9,8 +9,8 @@ use crate::ir::{ConstValue, Level, LoopNest, NodeKind, Offset, Size, ValueSource
 
 use super::context::Emitter;
 use super::names::{
-    compute_type, offset_expr, offset_ident, operand_storage, size_expr, slice_ident, storage_type,
-    value_ident,
+    compute_type, lane_ops, offset_expr, offset_ident, operand_storage, size_expr, slice_ident,
+    storage_type, value_ident,
 };
 
 /// A gather value whose whole inner run is one contiguous row of its data (the index fixed
@@ -344,10 +344,12 @@ fn emit_compute(cx: &Emitter<'_>, nest: &LoopNest, id: usize, args: &[usize]) ->
                     format_ident!("{}", op.lane_fn),
                 )
             };
-            quote!(<#ic as #p::#tr>::#method(#(#arg_idents),*))
+            let lanes = lane_ops();
+            quote!(<#ic as #lanes::#tr>::#method(#(#arg_idents),*))
         }
         NodeKind::Select { .. } => {
-            quote!(<#c as #p::SelectLanes>::select_lanes(#(#arg_idents),*))
+            let lanes = lane_ops();
+            quote!(<#c as #lanes::SelectLanes>::select_lanes(#(#arg_idents),*))
         }
         NodeKind::Cast { input } => {
             let from = storage_type(rt, graph.nodes[*input].dtype);
