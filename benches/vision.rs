@@ -95,8 +95,8 @@ fn bench_conv(c: &mut Criterion<CpuTime>) {
         let w = Tensor::from_vec(values(64 * 64 * 9, 2, 0.05)).unwrap();
         let ch = |seed: u64, scale: f32| Tensor::from_vec(values(64, seed, scale)).unwrap();
         let (s, t, m) = (ch(3, 1.0), ch(4, 1.0), ch(5, 1.0));
-        let v = Tensor::from_vec(values(64, 6, 0.5).iter().map(|v| v.abs() + 0.5).collect())
-            .unwrap();
+        let v =
+            Tensor::from_vec(values(64, 6, 0.5).iter().map(|v| v.abs() + 0.5).collect()).unwrap();
         let r = Tensor::from_vec(values(4 * 64 * 56 * 56, 7, 1.0)).unwrap();
         let mut out = Tensor::<f32, Shape![4, 64, 56, 56]>::zeros();
         let mut g = c.benchmark_group("CB4 conv-bn-relu-residual batch 4, 3x3 64->64 56x56");

@@ -932,6 +932,20 @@ pub struct Temp {
 /// of the packed `B` once, and fewer rows reuse each `B` panel less.
 pub const GEMM_BLOCK_ROWS: usize = 256;
 
+/// The stage rows of one GEMM block of `product`'s stage (its block temps' rows, the least
+/// rows of a task): `GEMM_BLOCK_ROWS` product rows, or one stage row when each stage row
+/// holds several product rows — a convolution with a batch, whose stage rows are images
+/// (outer loops `[N, O]`, lower/products.rs `lower_conv`): one image's `O × positions`
+/// output is the block its epilogue runs on while it is in L2 (NOTES.md "Every
+/// convolution fused with its epilogue").
+pub fn gemm_block_rows(product: &LoopNest) -> usize {
+    if product.outer.len() > 1 {
+        1
+    } else {
+        GEMM_BLOCK_ROWS
+    }
+}
+
 /// The most loop nests that the pieces of `pad`/`concat`/`tile` cut one loop box into
 /// (issue 33). Every region is a nest of its own, and they all sit one after another in the
 /// kernel's one function, where LLVM's ScalarEvolution reasons about each loop's trip

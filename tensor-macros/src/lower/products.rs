@@ -151,7 +151,23 @@ pub(super) fn lower_conv(
             bias,
         }),
     };
-    product_nest(step)
+    let row = step.n.clone();
+    let mut nest = product_nest(step);
+    // With a batch (other than a literal 1) the product's loops are `[N, O]`: its stage
+    // rows are images, as for every nest reading its temp (`NestBuilder::finish` keeps
+    // their batch and channel axes apart, which a per-channel operand does anyway), so a
+    // batch's epilogue runs fused, image by image (`ir::gemm_block_rows`).
+    if !out[0].is_static(1) {
+        nest.outer = vec![Size::of(&out[0]), Size::lit(o)];
+        for op in &mut nest.operands {
+            op.outer_strides = if op.buffer == BufferRef::Temp(temp_of[&node]) {
+                vec![Offset::size(&row.mul(&Size::lit(o))), Offset::size(&row)]
+            } else {
+                vec![Offset::zero(); 2]
+            };
+        }
+    }
+    nest
 }
 
 /// The nest of a product step: its loops say what it writes, the product's rows (batch ×
