@@ -43,6 +43,9 @@ pub(super) struct Shifted<'a> {
     /// `Σ_a (t_a·d_a − pad_a)·stride_a` per tap: row `(c, t)`, position `j` reads
     /// `x.offset + c·chan_stride + j + shift[t]` when inside.
     shift: Vec<isize>,
+    /// Per tap: whether it is the first of its kernel row (`t % k2 == 0`), whose input
+    /// row the packer prefetches for the next panel (`pack_tile_avx512`).
+    row_start: Vec<bool>,
 }
 
 impl<'a> Shifted<'a> {
@@ -75,7 +78,13 @@ impl<'a> Shifted<'a> {
                     .sum()
             })
             .collect();
-        Some(Shifted { x, w, shift })
+        let row_start = (0..w.taps()).map(|t| t % k[2] == 0).collect();
+        Some(Shifted {
+            x,
+            w,
+            shift,
+            row_start,
+        })
     }
 
     /// Output positions.
@@ -241,6 +250,18 @@ impl Shifted<'_> {
         for p in 0..kb {
             let mask = masks[t];
             let src = data.wrapping_offset(chan + self.shift[t]);
+            if PREFETCH_NEXT_PANEL && self.row_start[t] {
+                // The next panel's stretch of this input row (50 floats from `src + 48`
+                // for a 3-wide kernel row), into L2: a batch's or a large image's input is
+                // not in L2, and its 64 channels × 3 rows per panel are more streams than
+                // the hardware prefetcher follows.
+                // A prefetch is a hint: it never faults and reads nothing the program
+                // sees, so an address past the input (formed with `wrapping_add`, never
+                // dereferenced) is harmless.
+                for line in 0..4 {
+                    _mm_prefetch::<_MM_HINT_T1>(src.wrapping_add(PANEL + 16 * line) as *const i8);
+                }
+            }
             let mut bv = [_mm512_setzero_ps(); NV];
             for (v, x) in bv.iter_mut().enumerate() {
                 // SAFETY: the masked lanes are inside the input (caller's contract; the
@@ -291,6 +312,11 @@ impl Shifted<'_> {
 
 /// Columns of the packed `B` panel: the conv kernel's `nr` (`avx512::AVX512_F32_CONV`).
 const PANEL: usize = 48;
+
+/// Whether the packer prefetches the next panel's input rows (`pack_tile_avx512`): CB4
+/// (benches/vision.rs, a batch of 4 whose input is not in L2) 7.0-7.4 → 6.3-6.5 ms, C3
+/// (its input in L2) unchanged (NOTES.md "Every convolution fused with its epilogue").
+const PREFETCH_NEXT_PANEL: bool = true;
 
 /// Adds `bias[i]` to row `i` of the `rows × cols` tile at the start of `tile` (rows `ldc`
 /// apart): the convolution's bias on a finished tile, still in L1. Each element is then
