@@ -1906,26 +1906,15 @@ fn conv_on_the_gemm_engine_as_onnx() {
         &t(&v),
         &t(&r),
     );
-    let (conv, _) = conv_ref(
+    let conv = same_conv_ref(
         &wide(&x),
         &[1, 8, 9, 11],
         &wide(&w),
         &[12, 8, 3, 3],
-        Some(&wide(&b)),
-        &[1, 1],
-        &[1, 1, 1, 1],
-        &[1, 1],
-        1,
+        &wide(&b),
     );
-    let want: Vec<f64> = conv
-        .iter()
-        .enumerate()
-        .map(|(i, &c)| {
-            let o = i / 99;
-            let bn = (c - m[o] as f64) / (v[o] as f64 + 1e-5).sqrt() * s[o] as f64 + t_[o] as f64;
-            (bn + r[i] as f64).max(0.0)
-        })
-        .collect();
+    let bn = [&wide(&s)[..], &wide(&t_), &wide(&m), &wide(&v)];
+    let want = bn_res_relu(&conv, 99, 12, bn, &wide(&r));
     assert_close("conv-bn-relu-residual", &wide(y.as_slice()), &want, 1e-5);
 
     let x = data(2 * 4 * 210);
@@ -2409,6 +2398,13 @@ graph! {
     }
 }
 
+/// `conv_ref` of a 2-D 3×3 "same" convolution with a bias: pads 1, strides and dilations
+/// 1, one group.
+fn same_conv_ref(x: &[f64], xd: &[usize], w: &[f64], wd: &[usize], b: &[f64]) -> Vec<f64> {
+    let (conv, _) = conv_ref(x, xd, w, wd, Some(b), &[1, 1], &[1, 1, 1, 1], &[1, 1], 1);
+    conv
+}
+
 /// The ONNX batch norm over `conv` (`[N, O, P…]` flattened, `per` = positions per channel),
 /// plus `r`, through relu, in f64.
 fn bn_res_relu(conv: &[f64], per: usize, o: usize, bn: [&[f64]; 4], r: &[f64]) -> Vec<f64> {
@@ -2434,17 +2430,7 @@ fn batched_conv_epilogues_as_onnx() {
     let v: Vec<f64> = ch(5).iter().map(|x| x.abs() + 0.5).collect();
     let w = data(12 * 72).iter().map(|v| v * 0.1).collect::<Vec<_>>();
     let reference = |n: usize, x: &[f64], w: &[f64], r: &[f64], bn: [&[f64]; 4], b: &[f64]| {
-        let (conv, _) = conv_ref(
-            x,
-            &[n, 8, 9, 11],
-            w,
-            &[12, 8, 3, 3],
-            Some(b),
-            &[1, 1],
-            &[1, 1, 1, 1],
-            &[1, 1],
-            1,
-        );
+        let conv = same_conv_ref(x, &[n, 8, 9, 11], w, &[12, 8, 3, 3], b);
         let want = bn_res_relu(&conv, 99, 12, bn, r);
         // Every image's every channel has outputs above relu's zero, so a channel row the
         // product skipped or misplaced shows.
@@ -2535,16 +2521,12 @@ fn batched_conv_epilogues_as_onnx() {
                 .collect::<Vec<_>>(),
         );
         let y = conv_relu_res_b3(&t(&x), &t(&w4), &t(&b16), &t(&r));
-        let (conv, _) = conv_ref(
+        let conv = same_conv_ref(
             &wide(&x),
             &[3, 4, 64, 64],
             &wide(&w4),
             &[16, 4, 3, 3],
-            Some(&wide(&b16)),
-            &[1, 1],
-            &[1, 1, 1, 1],
-            &[1, 1],
-            1,
+            &wide(&b16),
         );
         let want: Vec<f64> = conv
             .iter()
