@@ -4,6 +4,8 @@
 //! - DW: depthwise 3×3 (`group = 32`) on 32 × 112×112, pads 1, with its bias;
 //! - MP: `max_pool` 3×3 / 2, pads 1, on 64 × 112×112 (ResNet's stem pool);
 //! - RS: `resize` linear ×2 (`half_pixel`) of 64 × 56×56;
+//! - CB4: a ResNet layer's conv-bn-relu-residual on a batch of 4: `conv` 3×3 64 → 64,
+//!   56×56, pads 1, `batch_norm`, `+ r`, `relu` (the epilogue fused per image or not);
 //! - RB: examples/resnet_block's network end to end on a `u8[224, 224, 3]` image (its
 //!   `preprocess` and `resnet` graphs: normalisation to NCHW, stem conv 3→16 + bn + relu,
 //!   the basic block, global average pool, the classifier), weights from `values`;
@@ -32,6 +34,9 @@ use tensorgraph::prelude::*;
 graph! {
     fn conv3x3(x: f32[1, 64, 56, 56], w: f32[64, 64, 3, 3], b: f32[64]) -> f32[1, 64, 56, 56] {
         conv(x, w, b, pads = [1, 1, 1, 1])
+    }
+    fn conv_bn_relu_b4(x: f32[4, 64, 56, 56], w: f32[64, 64, 3, 3], s: f32[64], t: f32[64], m: f32[64], v: f32[64], r: f32[4, 64, 56, 56]) -> f32[4, 64, 56, 56] {
+        relu(batch_norm(conv(x, w, pads = [1, 1, 1, 1]), s, t, m, v) + r)
     }
     fn depthwise(x: f32[1, 32, 112, 112], w: f32[32, 1, 3, 3], b: f32[32]) -> f32[1, 32, 112, 112] {
         conv(x, w, b, group = 32, pads = [1, 1, 1, 1])
@@ -84,6 +89,27 @@ fn bench_conv(c: &mut Criterion<CpuTime>) {
         });
         g.finish();
         eprintln!("C3: sum {:.6e}", sum(out.as_slice()));
+    }
+    if wanted("CB4") {
+        let x = Tensor::from_vec(values(4 * 64 * 56 * 56, 1, 1.0)).unwrap();
+        let w = Tensor::from_vec(values(64 * 64 * 9, 2, 0.05)).unwrap();
+        let ch = |seed: u64, scale: f32| Tensor::from_vec(values(64, seed, scale)).unwrap();
+        let (s, t, m) = (ch(3, 1.0), ch(4, 1.0), ch(5, 1.0));
+        let v =
+            Tensor::from_vec(values(64, 6, 0.5).iter().map(|v| v.abs() + 0.5).collect()).unwrap();
+        let r = Tensor::from_vec(values(4 * 64 * 56 * 56, 7, 1.0)).unwrap();
+        let mut out = Tensor::<f32, Shape![4, 64, 56, 56]>::zeros();
+        let mut g = c.benchmark_group("CB4 conv-bn-relu-residual batch 4, 3x3 64->64 56x56");
+        g.throughput(Throughput::Elements(4 * 2 * 64 * 64 * 9 * 56 * 56));
+        g.bench_function("graph (1 thread)", |bch| {
+            bch.iter(|| {
+                pool.install(|| {
+                    conv_bn_relu_b4_into(black_box(&x), &w, &s, &t, &m, &v, &r, &mut out)
+                })
+            })
+        });
+        g.finish();
+        eprintln!("CB4: sum {:.6e}", sum(out.as_slice()));
     }
     if wanted("DW") {
         let x = Tensor::from_vec(values(32 * 112 * 112, 1, 1.0)).unwrap();

@@ -1906,26 +1906,15 @@ fn conv_on_the_gemm_engine_as_onnx() {
         &t(&v),
         &t(&r),
     );
-    let (conv, _) = conv_ref(
+    let conv = same_conv_ref(
         &wide(&x),
         &[1, 8, 9, 11],
         &wide(&w),
         &[12, 8, 3, 3],
-        Some(&wide(&b)),
-        &[1, 1],
-        &[1, 1, 1, 1],
-        &[1, 1],
-        1,
+        &wide(&b),
     );
-    let want: Vec<f64> = conv
-        .iter()
-        .enumerate()
-        .map(|(i, &c)| {
-            let o = i / 99;
-            let bn = (c - m[o] as f64) / (v[o] as f64 + 1e-5).sqrt() * s[o] as f64 + t_[o] as f64;
-            (bn + r[i] as f64).max(0.0)
-        })
-        .collect();
+    let bn = [&wide(&s)[..], &wide(&t_), &wide(&m), &wide(&v)];
+    let want = bn_res_relu(&conv, 99, 12, bn, &wide(&r));
     assert_close("conv-bn-relu-residual", &wide(y.as_slice()), &want, 1e-5);
 
     let x = data(2 * 4 * 210);
@@ -2384,4 +2373,198 @@ fn max_pool_on_the_runtime_pass_as_onnx() {
         false,
     );
     assert_close("f16", &wide(y.as_slice()), &want, 0.0);
+}
+
+graph! {
+    // ResNet's conv-bn-relu-residual with a batch: the epilogue runs in the product's
+    // stage image by image (NOTES.md "Every convolution fused with its epilogue").
+    fn conv_bn_res_b2(x: f32[2, 8, 9, 11], w: f32[12, 8, 3, 3], b: f32[12], s: f32[12], t: f32[12], m: f32[12], v: f32[12], r: f32[2, 12, 9, 11]) -> f32[2, 12, 9, 11] {
+        relu(batch_norm(conv(x, w, b, pads = [1, 1, 1, 1]), s, t, m, v) + r)
+    }
+    fn conv_bn_res_b3(x: f64[3, 8, 9, 11], w: f64[12, 8, 3, 3], b: f64[12], s: f64[12], t: f64[12], m: f64[12], v: f64[12], r: f64[3, 12, 9, 11]) -> f64[3, 12, 9, 11] {
+        relu(batch_norm(conv(x, w, b, pads = [1, 1, 1, 1]), s, t, m, v) + r)
+    }
+    fn conv_bn_res_named(x: f32[N, 8, 9, 11], w: f32[12, 8, 3, 3], b: f32[12], s: f32[12], t: f32[12], m: f32[12], v: f32[12], r: f32[N, 12, 9, 11]) -> f32[N, 12, 9, 11] {
+        relu(batch_norm(conv(x, w, b, pads = [1, 1, 1, 1]), s, t, m, v) + r)
+    }
+    // No per-channel operand after the conv; large enough (3 × 16 × 64²) to be cut into
+    // tasks of images on two threads.
+    fn conv_relu_res_b3(x: f32[3, 4, 64, 64], w: f32[16, 4, 3, 3], b: f32[16], r: f32[3, 16, 64, 64]) -> f32[3, 16, 64, 64] {
+        relu(conv(x, w, b, pads = [1, 1, 1, 1]) + r)
+    }
+    // Grouped, uneven pads, a computed bias and a per-channel scale.
+    fn conv_grouped_scaled_b2(x: f64[2, 6, 7, 8], w: f64[4, 3, 3, 2], b: f64[4], s: f64[4, 1, 1]) -> f64[2, 4, 6, 8] {
+        conv(x, w, b * 2.0 - 1.0, group = 2, pads = [0, 0, 1, 1]) * s
+    }
+}
+
+/// `conv_ref` of a 2-D 3×3 "same" convolution with a bias: pads 1, strides and dilations
+/// 1, one group.
+fn same_conv_ref(x: &[f64], xd: &[usize], w: &[f64], wd: &[usize], b: &[f64]) -> Vec<f64> {
+    let (conv, _) = conv_ref(x, xd, w, wd, Some(b), &[1, 1], &[1, 1, 1, 1], &[1, 1], 1);
+    conv
+}
+
+/// The ONNX batch norm over `conv` (`[N, O, P…]` flattened, `per` = positions per channel),
+/// plus `r`, through relu, in f64.
+fn bn_res_relu(conv: &[f64], per: usize, o: usize, bn: [&[f64]; 4], r: &[f64]) -> Vec<f64> {
+    let [s, t, m, v] = bn;
+    conv.iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            let k = i / per % o;
+            let y = (c - m[k]) / (v[k] + 1e-5).sqrt() * s[k] + t[k];
+            (y + r[i]).max(0.0)
+        })
+        .collect()
+}
+
+/// Convolutions with a batch of several (literal 2 and 3, named 1 to 3) and their epilogue
+/// (bias, batch norm, relu, residual; a per-channel scale of a grouped conv with a computed
+/// bias) against `conv_ref` and the epilogue in f64.
+#[test]
+fn batched_conv_epilogues_as_onnx() {
+    let ch = |k: usize| data(12 + k)[k..].to_vec();
+    let (b, t_, m) = (ch(1), ch(3), ch(4));
+    let s: Vec<f64> = ch(2).iter().map(|x| x.abs() + 0.25).collect();
+    let v: Vec<f64> = ch(5).iter().map(|x| x.abs() + 0.5).collect();
+    let w = data(12 * 72).iter().map(|v| v * 0.1).collect::<Vec<_>>();
+    let reference = |n: usize, x: &[f64], w: &[f64], r: &[f64], bn: [&[f64]; 4], b: &[f64]| {
+        let conv = same_conv_ref(x, &[n, 8, 9, 11], w, &[12, 8, 3, 3], b);
+        let want = bn_res_relu(&conv, 99, 12, bn, r);
+        // Every image's every channel has outputs above relu's zero, so a channel row the
+        // product skipped or misplaced shows.
+        for (row, values) in want.chunks(99).enumerate() {
+            assert!(
+                values.iter().any(|&v| v > 0.0),
+                "reference row {row} all clipped"
+            );
+        }
+        want
+    };
+    // f32, batch 2: the graph's inputs are f32, the reference takes the same values.
+    {
+        let x = f32s(&data(2 * 8 * 99));
+        let r = f32s(&data(2 * 12 * 99).iter().rev().copied().collect::<Vec<_>>());
+        let (w32, b32, s32, t32, m32, v32) =
+            (f32s(&w), f32s(&b), f32s(&s), f32s(&t_), f32s(&m), f32s(&v));
+        let y = conv_bn_res_b2(
+            &t(&x),
+            &t(&w32),
+            &t(&b32),
+            &t(&s32),
+            &t(&t32),
+            &t(&m32),
+            &t(&v32),
+            &t(&r),
+        );
+        let bn = [&wide(&s32)[..], &wide(&t32), &wide(&m32), &wide(&v32)];
+        let want = reference(2, &wide(&x), &wide(&w32), &wide(&r), bn, &wide(&b32));
+        assert_close("batch 2", &wide(y.as_slice()), &want, 1e-5);
+    }
+    // f64, batch 3.
+    {
+        let x = data(3 * 8 * 99);
+        let r: Vec<f64> = data(3 * 12 * 99).iter().map(|v| v * -0.5).collect();
+        let y = conv_bn_res_b3(
+            &t(&x),
+            &t(&w),
+            &t(&b),
+            &t(&s),
+            &t(&t_),
+            &t(&m),
+            &t(&v),
+            &t(&r),
+        );
+        let want = reference(3, &x, &w, &r, [&s, &t_, &m, &v], &b);
+        assert_close("batch 3", y.as_slice(), &want, 1e-12);
+    }
+    // f32, a named batch of 1, 2 and 3.
+    for n in 1..=3 {
+        let x = f32s(&data(n * 8 * 99 + 5)[5..]);
+        let r = f32s(&data(n * 12 * 99));
+        let (w32, b32, s32, t32, m32, v32) =
+            (f32s(&w), f32s(&b), f32s(&s), f32s(&t_), f32s(&m), f32s(&v));
+        let xt =
+            Tensor::<f32, Shape![_, 8, 9, 11]>::from_shape_vec([n, 8, 9, 11], x.clone()).unwrap();
+        let rt =
+            Tensor::<f32, Shape![_, 12, 9, 11]>::from_shape_vec([n, 12, 9, 11], r.clone()).unwrap();
+        let y = conv_bn_res_named(
+            &xt,
+            &w32[..],
+            &b32[..],
+            &s32[..],
+            &t32[..],
+            &m32[..],
+            &v32[..],
+            &rt,
+        )
+        .unwrap();
+        let bn = [&wide(&s32)[..], &wide(&t32), &wide(&m32), &wide(&v32)];
+        let want = reference(n, &wide(&x), &wide(&w32), &wide(&r), bn, &wide(&b32));
+        assert_close(
+            &format!("named batch {n}"),
+            &wide(y.as_slice()),
+            &want,
+            1e-5,
+        );
+    }
+    // Bias, residual and relu only, split into tasks of images.
+    {
+        let x = f32s(&data(3 * 4 * 4096));
+        let w4 = f32s(&data(16 * 36).iter().map(|v| v * 0.2).collect::<Vec<_>>());
+        let b16 = f32s(&data(17)[1..]);
+        let r = f32s(
+            &data(3 * 16 * 4096)
+                .iter()
+                .map(|v| v * 0.5)
+                .collect::<Vec<_>>(),
+        );
+        let y = conv_relu_res_b3(&t(&x), &t(&w4), &t(&b16), &t(&r));
+        let conv = same_conv_ref(
+            &wide(&x),
+            &[3, 4, 64, 64],
+            &wide(&w4),
+            &[16, 4, 3, 3],
+            &wide(&b16),
+        );
+        let want: Vec<f64> = conv
+            .iter()
+            .zip(wide(&r))
+            .map(|(c, r)| (c + r).max(0.0))
+            .collect();
+        assert_close(
+            "bias + residual + relu, batch 3",
+            &wide(y.as_slice()),
+            &want,
+            1e-5,
+        );
+    }
+    // Grouped with a computed bias and a per-channel scale, uneven pads.
+    {
+        let x = data(2 * 6 * 56);
+        let w = data(4 * 18);
+        let b = [0.5, -1.0, 2.0, 0.25];
+        let s = [1.5, -0.5, 2.0, 0.75];
+        let y = conv_grouped_scaled_b2(&t(&x), &t(&w), &t(&b), &t(&s));
+        let b2: Vec<f64> = b.iter().map(|v| v * 2.0 - 1.0).collect();
+        let (conv, od) = conv_ref(
+            &x,
+            &[2, 6, 7, 8],
+            &w,
+            &[4, 3, 3, 2],
+            Some(&b2),
+            &[1, 1],
+            &[0, 0, 1, 1],
+            &[1, 1],
+            2,
+        );
+        assert_eq!(od, [2, 4, 6, 8]);
+        let want: Vec<f64> = conv
+            .iter()
+            .enumerate()
+            .map(|(i, c)| c * s[i / 48 % 4])
+            .collect();
+        assert_close("grouped, computed bias, scaled", y.as_slice(), &want, 1e-12);
+    }
 }

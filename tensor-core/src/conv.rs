@@ -38,11 +38,23 @@ pub struct ConvInputAt {
     pub strides: [isize; 3],
 }
 
+/// Where the bias of a convolution's call is: the bias of the call's output channel `i`
+/// (row `i` of its block) at `offset + i·stride` of its slice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConvBiasAt {
+    /// Index of the bias of the call's first output channel.
+    pub offset: usize,
+    /// Elements between the biases of neighbouring output channels.
+    pub stride: isize,
+}
+
 /// The element types of convolutions on the GEMM engine.
 pub trait ConvGemm: Sized {
-    /// `c[c_offset..][i × n + j] = Σ_p w(i, p) · im2col(x)(p, j)` for the `m` output
-    /// channels at `w_at`, `n` output positions, `k = C/group · K` products: the `m × n`
-    /// row-major block at `c_offset` is overwritten. `parallel`: the engine may split the
+    /// `c[c_offset..][i × n + j] = Σ_p w(i, p) · im2col(x)(p, j) (+ bias(i))` for the `m`
+    /// output channels at `w_at`, `n` output positions, `k = C/group · K` products: the
+    /// `m × n` row-major block at `c_offset` is overwritten. The bias, if any, is added to
+    /// each finished sum (`fl(Σ + bias(i))`, the value of `conv + b` computed after the
+    /// product) while its tile or block is in cache. `parallel`: the engine may split the
     /// rows across threads.
     ///
     /// Panics (never reads or writes out of bounds) if an operand's map leaves its slice
@@ -54,6 +66,7 @@ pub trait ConvGemm: Sized {
         x: &[Self],
         x_at: ConvInputAt,
         window: ConvWindow,
+        bias: Option<(&[Self], ConvBiasAt)>,
         c: &mut [Self],
         c_offset: usize,
         mnk: (usize, usize, usize),
@@ -88,8 +101,28 @@ fn contiguous(dims: [usize; 4], strides: [isize; 4]) -> bool {
 }
 
 /// The f64 convolutions have no shifted path (gemm/shifted.rs is f32 on AVX-512F).
-fn no_shifted_path<S>(_: &S, _: &Im2col<'_, f64>, _: &mut [f64], _: Options) -> bool {
+fn no_shifted_path<S>(
+    _: &S,
+    _: &Im2col<'_, f64>,
+    _: Option<&[f64]>,
+    _: &mut [f64],
+    _: Options,
+) -> bool {
     false
+}
+
+/// The call's `m` biases, gathered from their strided places: a checked index per
+/// channel, so a map outside the slice panics (never reads outside it).
+fn gather_bias<T: Copy>((data, at): (&[T], ConvBiasAt), m: usize) -> Vec<T> {
+    (0..m)
+        .map(|i| {
+            let index = (i as isize)
+                .checked_mul(at.stride)
+                .and_then(|d| at.offset.checked_add_signed(d))
+                .expect("lowering builds in-bounds views");
+            data[index]
+        })
+        .collect()
 }
 
 macro_rules! conv_gemm {
@@ -101,6 +134,7 @@ macro_rules! conv_gemm {
                 x: &[$t],
                 x_at: ConvInputAt,
                 window: ConvWindow,
+                bias: Option<(&[$t], ConvBiasAt)>,
                 c: &mut [$t],
                 c_offset: usize,
                 (m, n, k): (usize, usize, usize),
@@ -144,13 +178,26 @@ macro_rules! conv_gemm {
                 // A "same" convolution of stride 1 (every im2col row a shifted copy of the
                 // input) packs one micro-panel at a time (gemm/shifted.rs), f32 on
                 // AVX-512F; the others take the chunked product below.
+                let bias = bias.map(|at| gather_bias(at, m));
+                let bias = bias.as_deref();
                 let shifted = match &flat {
-                    Some(a) => $shifted(a, &b, block, options),
-                    None => $shifted(&a, &b, block, options),
+                    Some(a) => $shifted(a, &b, bias, block, options),
+                    None => $shifted(&a, &b, bias, block, options),
                 };
                 if shifted {
                     return;
                 }
+                // The engine hands each finished block of `C` to the epilogue (never
+                // written again), so the bias goes on the finished sums, in cache.
+                let add_bias = |mut blk: Block<'_, $t>| {
+                    if let Some(bias) = bias {
+                        blk.for_each_row(|i, _, row| {
+                            for v in row {
+                                *v += bias[i];
+                            }
+                        });
+                    }
+                };
                 // One product per chunk of output positions, so that the packed `B`
                 // block (`k × chunk`) stays in L2 between its packing and its use.
                 let chunk = chunk_columns(k, core::mem::size_of::<$t>());
@@ -160,10 +207,9 @@ macro_rules! conv_gemm {
                     // chunk's columns, and the block from `j0` holds `(m - 1)·n + chunk`
                     // elements at least.
                     let c = &mut block[j0..];
-                    let none = &|_: Block<'_, $t>| {};
                     match &flat {
-                        Some(a) => gemm::$product(a, &part, c, n, options, none),
-                        None => gemm::$product(&a, &part, c, n, options, none),
+                        Some(a) => gemm::$product(a, &part, c, n, options, &add_bias),
+                        None => gemm::$product(&a, &part, c, n, options, &add_bias),
                     }
                     .expect("lowering builds consistent products");
                 }

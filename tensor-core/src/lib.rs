@@ -162,7 +162,7 @@ pub mod __private {
     };
     pub use crate::blocks;
     pub use crate::cast::CastTo;
-    pub use crate::conv::{ConvGemm, ConvInputAt, ConvWeightAt};
+    pub use crate::conv::{ConvBiasAt, ConvGemm, ConvInputAt, ConvWeightAt};
     pub use crate::dtype::{bf16, f16, Element};
     pub use crate::error::ShapeError;
     pub use crate::gemm::ConvWindow;

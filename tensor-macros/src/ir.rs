@@ -126,13 +126,15 @@ pub enum NodeKind {
         a: NodeId,
         b: NodeId,
     },
-    /// `conv(x, w)` on the GEMM engine (check/conv_gemm.rs): `x` `[N, C, spatial…]`, `w`
-    /// `[O, C / group, k…]`, the node `[N, O, out…]` in their float dtype (f32 or f64).
-    /// Lowered to a product per batch element and group whose right operand is the
-    /// implicit im2col of `x` (lower/products.rs `lower_conv`).
+    /// `conv(x, w)` or `conv(x, w, bias)` on the GEMM engine (check/conv_gemm.rs): `x`
+    /// `[N, C, spatial…]`, `w` `[O, C / group, k…]`, `bias` `[O]`, the node `[N, O, out…]`
+    /// in their float dtype (f32 or f64). Lowered to a product per batch element and group
+    /// whose right operand is the implicit im2col of `x` (lower/products.rs `lower_conv`);
+    /// the runtime adds the bias to each finished tile of sums.
     Conv {
         x: NodeId,
         w: NodeId,
+        bias: Option<NodeId>,
         window: ConvGeometry,
     },
     /// `max_pool(x)` as one runtime pass (check/pool_kernel.rs; tensor-core pool.rs): `x`
@@ -851,6 +853,10 @@ pub struct ConvStep {
     pub w_col_strides: Vec<Offset>,
     /// The input's strides along its spatial axes.
     pub x_strides: Vec<Offset>,
+    /// The bias (`[O]`) as a matrix of one column: row `o` of batch index `(n, g)` at
+    /// `base + g·(O/g)·row_stride + o·row_stride` (its batch strides `[0, (O/g)·row_stride]`,
+    /// column stride 0), read in place.
+    pub bias: Option<StridedMatrix>,
 }
 
 /// How a GEMM operand is read: element `(batch…, row, col)` is at `base + Σ batch ×
@@ -925,6 +931,20 @@ pub struct Temp {
 /// blocks 13.4 ms, 96-row blocks (the product block in L2) 14.5 ms: each block streams all
 /// of the packed `B` once, and fewer rows reuse each `B` panel less.
 pub const GEMM_BLOCK_ROWS: usize = 256;
+
+/// The stage rows of one GEMM block of `product`'s stage (its block temps' rows, the least
+/// rows of a task): `GEMM_BLOCK_ROWS` product rows, or one stage row when each stage row
+/// holds several product rows — a convolution with a batch, whose stage rows are images
+/// (outer loops `[N, O]`, lower/products.rs `lower_conv`): one image's `O × positions`
+/// output is the block its epilogue runs on while it is in L2 (NOTES.md "Every
+/// convolution fused with its epilogue").
+pub fn gemm_block_rows(product: &LoopNest) -> usize {
+    if product.outer.len() > 1 {
+        1
+    } else {
+        GEMM_BLOCK_ROWS
+    }
+}
 
 /// The most loop nests that the pieces of `pad`/`concat`/`tile` cut one loop box into
 /// (issue 33). Every region is a nest of its own, and they all sit one after another in the

@@ -735,10 +735,12 @@ pub(super) mod tests {
 
     /// The runtime entry (`ConvGemm`) cuts the output positions into chunks when `k` is
     /// long (here 256 columns of 576 positions; under Miri 64) and starts at a row of a larger block:
-    /// the same values as the definition, and nothing outside the call's rows written.
+    /// the same values as the definition, and nothing outside the call's rows written. With
+    /// a strided bias (every other element, from the call's first channel), each element
+    /// is the same sum plus its channel's bias.
     #[test]
     fn conv_gemm_chunks_match_the_definition() {
-        use crate::conv::{ConvGemm, ConvInputAt, ConvWeightAt};
+        use crate::conv::{ConvBiasAt, ConvGemm, ConvInputAt, ConvWeightAt};
         // Miri: 4 channels (its chunks are 64 positions, conv.rs `B_BLOCK_BYTES`).
         let c = if cfg!(miri) { 4 } else { 64 };
         let (o, lens) = (3, [1, 24, 24]);
@@ -755,32 +757,58 @@ pub(super) mod tests {
         let p = win.positions();
         // Rows 1..3 of the weight into rows 1..3 of a 4-row block.
         let mut out = vec![f64::NAN; 4 * p];
-        f64::conv_gemm(
-            &w,
-            ConvWeightAt {
-                offset: c * 9,
-                row_stride: (c * 9) as isize,
-                col_dims: [c, 1, 3, 3],
-                col_strides: [9, 9, 3, 1],
-            },
-            &x,
-            ConvInputAt {
-                offset: 0,
-                chan_stride: 576,
-                lens,
-                strides: [576, 24, 1],
-            },
-            win,
-            &mut out,
-            p,
-            (2, p, c * 9),
-            false,
+        let bias = [0.0, 0.0, 0.25, f64::NAN, -1.5];
+        let mut biased = vec![f64::NAN; 4 * p];
+        let call = |bias: Option<(&[f64], ConvBiasAt)>, out: &mut [f64]| {
+            f64::conv_gemm(
+                &w,
+                ConvWeightAt {
+                    offset: c * 9,
+                    row_stride: (c * 9) as isize,
+                    col_dims: [c, 1, 3, 3],
+                    col_strides: [9, 9, 3, 1],
+                },
+                &x,
+                ConvInputAt {
+                    offset: 0,
+                    chan_stride: 576,
+                    lens,
+                    strides: [576, 24, 1],
+                },
+                win,
+                bias,
+                out,
+                p,
+                (2, p, c * 9),
+                false,
+            )
+        };
+        call(None, &mut out);
+        call(
+            Some((
+                &bias,
+                ConvBiasAt {
+                    offset: 2,
+                    stride: 2,
+                },
+            )),
+            &mut biased,
         );
         assert!(out[..p].iter().chain(&out[3 * p..]).all(|v| v.is_nan()));
+        assert!(biased[..p]
+            .iter()
+            .chain(&biased[3 * p..])
+            .all(|v| v.is_nan()));
         for (i, (g, r)) in out[p..3 * p].iter().zip(&want[p..]).enumerate() {
             assert!(
                 (g - r).abs() <= 1e-12 * (1.0 + r.abs()),
                 "element {i}: {g} vs {r}"
+            );
+            let b = [0.25, -1.5][i / p];
+            assert_eq!(
+                biased[p + i].to_bits(),
+                (g + b).to_bits(),
+                "biased element {i}"
             );
         }
     }

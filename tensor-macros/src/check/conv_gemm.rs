@@ -50,9 +50,16 @@ impl WindowPlan<'_> {
 }
 
 impl Checker<'_> {
-    /// Adds the conv node of `x` and `w` and binds it to [`CONV_NODE_NAME`], or `None`
-    /// when the rules above send the convolution to its einsum form.
-    pub(super) fn conv_on_gemm(&mut self, x: NodeId, w: NodeId, plan: &ConvPlan<'_>) -> bool {
+    /// Adds the conv node of `x`, `w` and the bias (`[O]`, `x`'s dtype: checked by the
+    /// caller) and binds it to [`CONV_NODE_NAME`], or `false` when the rules above send the
+    /// convolution to its einsum form. The bias is the node's own operand, not an add after
+    /// it: the runtime adds it to each tile of finished sums while the tile is in L1, the
+    /// same `fl(Σ + b)` (NOTES.md "The conv's bias in the product's store").
+    pub(super) fn conv_on_gemm(
+        &mut self,
+        (x, w, bias): (NodeId, NodeId, Option<NodeId>),
+        plan: &ConvPlan<'_>,
+    ) -> bool {
         let (dtype, dims) = (self.node(x).dtype, self.node(x).dims.clone());
         let rank = dims.len();
         let r = rank - 2;
@@ -94,7 +101,7 @@ impl Checker<'_> {
         };
         let mut out_dims = vec![dims[0].clone(), Dim::Static(o)];
         out_dims.extend(outs);
-        let node = self.add(NodeKind::Conv { x, w, window }, dtype, out_dims);
+        let node = self.add(NodeKind::Conv { x, w, bias, window }, dtype, out_dims);
         self.scope
             .insert(CONV_NODE_NAME.to_string(), super::Typed::Strong(node));
         true

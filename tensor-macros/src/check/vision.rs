@@ -2046,8 +2046,8 @@ impl Checker<'_> {
         Some(())
     }
 
-    /// `conv`: on the GEMM engine when check/conv_gemm.rs's rules allow it (its node, bound
-    /// to `CONV_NODE_NAME`, plus the bias is what the op computes), else the einsum form
+    /// `conv`: on the GEMM engine when check/conv_gemm.rs's rules allow it (its node, bias
+    /// included, bound to `CONV_NODE_NAME`, is what the op computes), else the einsum form
     /// (`Vision::conv`); the einsum form is `derive`'s expansion either way.
     fn conv_parts(&mut self, cx: &Vision) -> Result<Vec<Typed>, Refusal> {
         use super::conv_gemm::{ConvPlan, CONV_NODE_NAME};
@@ -2058,8 +2058,9 @@ impl Checker<'_> {
             group: g,
         };
         self.axes_hold_window(cx.nodes[0], &gemm.w, "conv");
-        let expr = if self.conv_on_gemm(cx.nodes[0], cx.nodes[1], &gemm) {
-            cx.conv_with_bias(cx.b.var(CONV_NODE_NAME))
+        let operands = (cx.nodes[0], cx.nodes[1], cx.nodes.get(2).copied());
+        let expr = if self.conv_on_gemm(operands, &gemm) {
+            cx.b.var(CONV_NODE_NAME)
         } else {
             einsum_form.clone()
         };

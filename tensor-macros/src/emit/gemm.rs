@@ -77,7 +77,16 @@ pub(super) fn emit_gemm_block(
     };
     let (b, b_at) = gemm_operand(rt, &step.b, &counters, None);
     if let Some(conv) = &step.conv {
-        let call = conv_call(cx, step, conv, (&a, &a_at), (&b, &b_at), parallel);
+        // The bias of the run's channels: its row `__tg_i` of batch index `(n, g)`.
+        let bias = conv.bias.as_ref().map(|bias| {
+            let (slice, at) = gemm_operand(rt, bias, &counters, Some(&quote!(__tg_i)));
+            quote! {{
+                let __tg_bat: #p::MatrixAt = #at;
+                ::core::option::Option::Some((#slice, #p::ConvBiasAt { offset: __tg_bat.offset, stride: __tg_bat.row_stride }))
+            }}
+        });
+        let bias = bias.unwrap_or_else(|| quote!(::core::option::Option::None));
+        let call = conv_call(cx, step, conv, (&a, &a_at), (&b, &b_at), &bias, parallel);
         return block_loop(step, &decompose, call);
     }
     let ta = operand_storage(cx, &step.a.buffer);
@@ -139,13 +148,15 @@ fn product_out(step: &crate::ir::MatMulStep) -> proc_macro2::Ident {
 
 /// A convolution's GEMM for one run of rows (output channels of a batch element and
 /// group): the weight at the run's first row and the input of its batch index and group,
-/// read as an implicit im2col (tensor-core conv.rs). Spatial axes are led by 1s to three.
+/// read as an implicit im2col (tensor-core conv.rs), and `bias` (an `Option` of the bias's
+/// slice and place). Spatial axes are led by 1s to three.
 fn conv_call(
     cx: &Emitter<'_>,
     step: &crate::ir::MatMulStep,
     conv: &crate::ir::ConvStep,
     (a, a_at): (&TokenStream, &TokenStream),
     (b, b_at): (&TokenStream, &TokenStream),
+    bias: &TokenStream,
     parallel: bool,
 ) -> TokenStream {
     let Emitter { rt, kernel, .. } = *cx;
@@ -213,6 +224,7 @@ fn conv_call(
                 pads: [#(#pads),*],
                 out: [#(#outs),*],
             },
+            #bias,
             &mut #out[..],
             (__tg_r - __tg_blk) * #n,
             (__tg_count, #n, #k),

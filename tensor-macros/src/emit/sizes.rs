@@ -8,7 +8,7 @@ use crate::ir::{Kernel, Size};
 /// only literal dims, whose kernel then cannot fail (the checker holds every literal value
 /// to that bound).
 /// - What the kernel allocates: every temp with a name in its length (whole, or a GEMM
-///   block of `GEMM_BLOCK_ROWS` of its rows) and every right operand packed once per stage
+///   block of `ir::gemm_block_rows` of its rows) and every right operand packed once per stage
 ///   (`k · n`). A name bound from an empty argument (`[2^62, 0]`) may be any `usize`, so
 ///   even one name can ask for more bytes than an allocation may hold, which panicked in
 ///   `ScratchVec` (issue 37, item 2); 2^53 elements of at most 8 bytes, padded by the
@@ -28,10 +28,17 @@ pub(crate) fn checked_sizes(kernel: &Kernel, args: &[Size]) -> Vec<Size> {
             sizes.push(size);
         }
     };
-    for temp in &kernel.temps {
+    for (t, temp) in kernel.temps.iter().enumerate() {
         add(temp.len.clone(), &mut sizes);
         if let (true, Some(row)) = (temp.gemm_block, &temp.row_local) {
-            add(row.mul(&Size::lit(crate::ir::GEMM_BLOCK_ROWS)), &mut sizes);
+            // The product whose block it is (its output or its left operand).
+            let product = kernel.nests.iter().find(|n| {
+                n.matmul
+                    .as_ref()
+                    .is_some_and(|s| s.output == t || s.a.buffer == crate::ir::BufferRef::Temp(t))
+            });
+            let rows = product.map_or(crate::ir::GEMM_BLOCK_ROWS, crate::ir::gemm_block_rows);
+            add(row.mul(&Size::lit(rows)), &mut sizes);
         }
     }
     for step in kernel.nests.iter().filter_map(|n| n.matmul.as_ref()) {

@@ -5,7 +5,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::ir::{AxisStep, BufferRef, LoopNest, Offset};
+use crate::ir::{AxisStep, BufferRef, LoopNest, Offset, Size};
 
 use super::context::Emitter;
 use super::gemm::{emit_gemm_block, emit_matmul, gemm_operand, plain_gemm};
@@ -40,9 +40,12 @@ pub(super) fn emit_stage(cx: &Emitter<'_>, stage: &crate::ir::Stage) -> TokenStr
     // the block, then the nests after it through the block's rows.
     let product_at = nests.iter().position(|n| n.matmul.is_some());
     let gemm = product_at.and_then(|at| nests[at].matmul.as_ref());
+    let block_rows = product_at.map_or(crate::ir::GEMM_BLOCK_ROWS, |at| {
+        crate::ir::gemm_block_rows(&nests[at])
+    });
     let pipelined = stage.pipelined.as_ref();
     let bodies = nest_bodies(cx, stage, nests, &rows_lit, product_at);
-    let temps = row_local_temps(cx, nests, pipelined, gemm);
+    let temps = row_local_temps(cx, nests, pipelined, gemm, block_rows);
     // A right operand that is the same for every row (no batch dims of its own) is packed
     // once for the stage, before its tasks, and shared by every block and task.
     // Never a convolution's: its packed right operand would be a whole im2col buffer.
@@ -53,7 +56,23 @@ pub(super) fn emit_stage(cx: &Emitter<'_>, stage: &crate::ir::Stage) -> TokenStr
         Some(step) if packed => pack_shared_rhs(cx, step, &rows_lit),
         _ => TokenStream::new(),
     };
-    let block = gemm.map(|step| emit_gemm_block(cx, step, false, packed));
+    let block = gemm.map(|step| {
+        let block = emit_gemm_block(cx, step, false, packed);
+        let at = product_at.expect("a product");
+        // Stage rows that hold several product rows each (a convolution's images: its
+        // loops `[N, O]`): the block's product rows are the stage rows' times `O`.
+        match nests[at].outer.get(1..).filter(|inner| !inner.is_empty()) {
+            Some(inner) => {
+                let per_row = size_expr(&inner.iter().fold(Size::lit(1), |p, e| p.mul(e)));
+                quote! {{
+                    let __tg_blk: usize = __tg_blk * #per_row;
+                    let __tg_blk_end: usize = __tg_blk_end * #per_row;
+                    #block
+                }}
+            }
+            None => block,
+        }
+    });
     let row_loop = RowLoop {
         cx,
         pipelined,
@@ -61,6 +80,7 @@ pub(super) fn emit_stage(cx: &Emitter<'_>, stage: &crate::ir::Stage) -> TokenStr
         each_row: temps.each_row,
         block_init: temps.block_init,
         block,
+        block_rows,
     };
     let before_rows = temps.before_rows;
     let Some(tasks) = &stage.tasks else {
@@ -169,6 +189,7 @@ fn row_local_temps(
     nests: &[LoopNest],
     pipelined: Option<&crate::ir::Pipelined>,
     gemm: Option<&crate::ir::MatMulStep>,
+    block_rows: usize,
 ) -> RowTemps {
     let Emitter { rt, kernel, .. } = *cx;
     let p = quote!(#rt::__private);
@@ -216,10 +237,10 @@ fn row_local_temps(
             // left operand `max(x, axis = 1)`) starts from its init at every block, as a
             // row-local accumulator does at every row (issue 37: it read the last call's
             // block).
-            // A block holds at most `GEMM_BLOCK_ROWS` rows and at most the task's rows
-            // (`__tg_stage_rows`, bound before these declarations): a 16-row product
-            // reserved 256 rows (51 MB for a 224² convolution's block).
-            let rows = Literal::usize_unsuffixed(crate::ir::GEMM_BLOCK_ROWS);
+            // A block holds at most `block_rows` rows (`ir::gemm_block_rows`) and at most
+            // the task's rows (`__tg_stage_rows`, bound before these declarations): a
+            // 16-row product reserved 256 rows (51 MB for a 224² convolution's block).
+            let rows = Literal::usize_unsuffixed(block_rows);
             before_rows.extend(quote!(
                 let mut #v = #p::ScratchVec::<#c>::stale(
                     ::core::cmp::min(#rows, __tg_stage_rows) * #len_lit,
@@ -317,11 +338,13 @@ struct RowLoop<'a> {
     block_init: TokenStream,
     /// A product stage's GEMM for the block `__tg_blk..__tg_blk_end` (`emit_gemm_block`).
     block: Option<TokenStream>,
+    /// Stage rows per block (`ir::gemm_block_rows`).
+    block_rows: usize,
 }
 
 impl RowLoop<'_> {
-    /// The rows `lo..hi`: row by row, or by blocks of `GEMM_BLOCK_ROWS` rows around a
-    /// product; a pipelined stage first runs its first nest for row `lo`.
+    /// The rows `lo..hi`: row by row, or by blocks of `block_rows` rows around a product;
+    /// a pipelined stage first runs its first nest for row `lo`.
     fn rows(&self, lo: TokenStream, hi: TokenStream) -> TokenStream {
         let (each_row, bodies) = (&self.each_row, &self.bodies.bodies);
         let per_row = quote! {
@@ -337,7 +360,7 @@ impl RowLoop<'_> {
                 }
             };
         };
-        let r = Literal::usize_unsuffixed(crate::ir::GEMM_BLOCK_ROWS);
+        let r = Literal::usize_unsuffixed(self.block_rows);
         let (block_init, pre) = (&self.block_init, &self.bodies.pre);
         let prologue = (!pre.is_empty()).then(|| {
             quote! {
@@ -453,11 +476,7 @@ fn emit_tasks(
         });
     let min = Literal::usize_unsuffixed(crate::lower::PARALLEL_MIN_ELEMENTS);
     // A product's tasks take whole GEMM blocks (see `plan_stages`).
-    let least_rows = Literal::usize_unsuffixed(if product {
-        crate::ir::GEMM_BLOCK_ROWS
-    } else {
-        1
-    });
+    let least_rows = Literal::usize_unsuffixed(if product { row_loop.block_rows } else { 1 });
     quote! {{
         #prelude
         let __tg_rows: usize = #rows_lit;

@@ -103,7 +103,11 @@ pub(super) fn materialised_nodes(graph: &TypedGraph, forced: &[NodeId]) -> Vec<N
             // one (a transpose is a stride), else from a temp.
             NodeKind::MatMul { a, b } | NodeKind::Conv { x: b, w: a, .. } => {
                 set[id] = true;
-                for operand in [*a, *b] {
+                let bias = match &graph.nodes[id].kind {
+                    NodeKind::Conv { bias, .. } => *bias,
+                    _ => None,
+                };
+                for operand in [*a, *b].into_iter().chain(bias) {
                     if !viewable(graph, &set, operand) {
                         set[operand] = true;
                     }
@@ -128,7 +132,7 @@ pub(super) fn node_args(kind: &NodeKind) -> Vec<NodeId> {
         }
         NodeKind::Reorg { inputs, fill, .. } => inputs.iter().copied().chain(*fill).collect(),
         NodeKind::MatMul { a, b } => vec![*a, *b],
-        NodeKind::Conv { x, w, .. } => vec![*x, *w],
+        NodeKind::Conv { x, w, bias, .. } => [*x, *w].into_iter().chain(*bias).collect(),
         NodeKind::MaxPool { x, .. } => vec![*x],
         NodeKind::Gather { data, indices, .. } => vec![*data, *indices],
         NodeKind::TopK { input, .. } => vec![*input],

@@ -316,8 +316,8 @@ impl Lowering<'_> {
                 windows::lower_max_pool(graph, &self.temp_of, node, *x, window)
             }
             NodeKind::MatMul { a, b } => lower_matmul(graph, &self.temp_of, node, *a, *b),
-            NodeKind::Conv { x, w, window } => {
-                lower_conv(graph, &self.temp_of, node, (*x, *w), window)
+            NodeKind::Conv { x, w, bias, window } => {
+                lower_conv(graph, &self.temp_of, node, (*x, *w, *bias), window)
             }
             _ => return self.fused_value(node),
         };

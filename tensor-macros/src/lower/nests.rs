@@ -742,11 +742,18 @@ impl<'g> NestBuilder<'g> {
         // The axis a product's row starts at: the last one for a matmul's `n`; for a
         // convolution's `[N, O, out…]` the first output axis, its row being every output
         // position (the trailing axes merge among themselves, never into the channels).
-        let row_axis = match self.conv_row_axis() {
+        let conv_row = self.conv_row_axis();
+        let row_axis = match conv_row {
             Some(axis) => Some(axis),
             None if reads_product => last_axis,
             None => None,
         };
+        // A convolution's reader also keeps its channels apart from the batch before them
+        // (its outer loops `[N, O]`, as the product's: lower/products.rs `lower_conv`), so
+        // that its rows are images whatever its operands (a per-channel one keeps them
+        // apart anyway). With a batch of one the batch axis is dropped below.
+        let channel_axis =
+            conv_row.and_then(|row| (0..row).rev().find(|&a| !self.loop_dims[a].is_lit(1)));
         let mut axes: Vec<(Size, Vec<Offset>)> = Vec::new();
         for (axis, extent) in self.loop_dims.iter().enumerate() {
             if extent.is_lit(1) {
@@ -759,7 +766,9 @@ impl<'g> NestBuilder<'g> {
                 continue;
             }
             let strides: Vec<Offset> = self.operands.iter().map(|o| o.2[axis].clone()).collect();
-            if let Some((prev_extent, prev_strides)) = axes.last_mut() {
+            if let Some((prev_extent, prev_strides)) =
+                axes.last_mut().filter(|_| Some(axis) != channel_axis)
+            {
                 if prev_strides
                     .iter()
                     .zip(&strides)

@@ -91,7 +91,7 @@ pub(super) fn lower_conv(
     graph: &TypedGraph,
     temp_of: &HashMap<NodeId, usize>,
     node: NodeId,
-    (x, w): (NodeId, NodeId),
+    (x, w, bias): (NodeId, NodeId, Option<NodeId>),
     geometry: &ConvGeometry,
 ) -> LoopNest {
     let out = &graph.nodes[node].dims;
@@ -113,6 +113,16 @@ pub(super) fn lower_conv(
     } else {
         xs[0].clone()
     };
+    let bias = bias.map(|b| {
+        let (buffer, base, bs) = operand_view(graph, temp_of, b);
+        crate::ir::StridedMatrix {
+            buffer,
+            base,
+            batch_strides: vec![Offset::zero(), bs[0].mul(&Size::lit(og))],
+            row_stride: bs[0].clone(),
+            col_stride: Offset::zero(),
+        }
+    });
     let step = MatMulStep {
         output: temp_of[&node],
         batch: vec![Size::of(&out[0]), Size::lit(g)],
@@ -138,9 +148,26 @@ pub(super) fn lower_conv(
             geometry: geometry.clone(),
             w_col_strides: ws[1..].to_vec(),
             x_strides: xs[2..].to_vec(),
+            bias,
         }),
     };
-    product_nest(step)
+    let row = step.n.clone();
+    let mut nest = product_nest(step);
+    // With a batch (other than a literal 1) the product's loops are `[N, O]`: its stage
+    // rows are images, as for every nest reading its temp (`NestBuilder::finish` keeps
+    // their batch and channel axes apart, which a per-channel operand does anyway), so a
+    // batch's epilogue runs fused, image by image (`ir::gemm_block_rows`).
+    if !out[0].is_static(1) {
+        nest.outer = vec![Size::of(&out[0]), Size::lit(o)];
+        for op in &mut nest.operands {
+            op.outer_strides = if op.buffer == BufferRef::Temp(temp_of[&node]) {
+                vec![Offset::size(&row.mul(&Size::lit(o))), Offset::size(&row)]
+            } else {
+                vec![Offset::zero(); 2]
+            };
+        }
+    }
+    nest
 }
 
 /// The nest of a product step: its loops say what it writes, the product's rows (batch ×
@@ -162,7 +189,7 @@ fn product_nest(step: MatMulStep) -> LoopNest {
         a_operand.outer_strides = vec![Offset::size(&step.k)];
         a_operand.inner_stride = Offset::lit(1);
     }
-    let operands = vec![
+    let mut operands = vec![
         a_operand,
         plain(step.b.buffer.clone()),
         Operand {
@@ -172,6 +199,9 @@ fn product_nest(step: MatMulStep) -> LoopNest {
             inner_stride: Offset::lit(1),
         },
     ];
+    // A convolution's bias is read too (after the output, which stays operand 2).
+    let bias = step.conv.as_ref().and_then(|c| c.bias.as_ref());
+    operands.extend(bias.map(|b| plain(b.buffer.clone())));
     let inner = step.n.clone();
     LoopNest {
         scan: None,

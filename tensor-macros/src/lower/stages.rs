@@ -242,11 +242,10 @@ fn run_tasks(
     }
     // A product's tasks take whole GEMM blocks (a right operand with batch dims
     // is packed again by every block; one without is packed once per stage).
-    let least = if run.iter().any(|n| n.matmul.is_some()) {
-        crate::ir::GEMM_BLOCK_ROWS
-    } else {
-        1
-    };
+    let least = run
+        .iter()
+        .find(|n| n.matmul.is_some())
+        .map_or(1, crate::ir::gemm_block_rows);
     let rows_per_task = match (static_work, rows.as_static()) {
         (Some(w), Some(r)) => Some((TASK_ELEMENTS / (w / r).max(1)).max(least)),
         _ => None,

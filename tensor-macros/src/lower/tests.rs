@@ -487,10 +487,9 @@ fn a_product_that_is_only_an_output_is_written_in_place() {
 }
 
 /// A convolution is one product (no einsum per kernel position) whose right operand is the
-/// implicit im2col of the input read in place, and its bias, scale, activation and residual
+/// implicit im2col of the input read in place, and its scale, activation and residual
 /// run in the GEMM's stage, block of rows by block (the product a block temp), for a batch
-/// of one. (A batch of several is not fused: the per-channel operands keep the epilogue's
-/// batch and channel loops apart, NOTES.md "Convolution on the GEMM engine".)
+/// of one; its bias is the product's own operand. (Batches of several: the next test.)
 #[test]
 fn a_convolution_is_one_product_with_its_epilogue_in_its_stage() {
     let k = kernel(
@@ -518,6 +517,13 @@ fn a_convolution_is_one_product_with_its_epilogue_in_its_stage() {
     assert!(
         k.temps[step.output].gemm_block,
         "the product is a block temp"
+    );
+    assert!(
+        matches!(
+            conv.bias.as_ref().map(|b| &b.buffer),
+            Some(BufferRef::Input(2))
+        ),
+        "the bias read in place by the product"
     );
     // Named spatial lengths (a batch of one): the same product, its row the call's `H·W`
     // output positions, with its epilogue in its stage.
@@ -559,6 +565,76 @@ fn a_convolution_is_one_product_with_its_epilogue_in_its_stage() {
             .count();
         assert_eq!(convs, usize::from(gemm), "{source}");
     }
+}
+
+/// A convolution with a batch of several (literal 2 or 3, or named) runs its epilogue in the
+/// GEMM's stage too, image by image: the product's loops and its readers' are `[N, O]`
+/// (stage rows are images, one image per block: `ir::gemm_block_rows`), whether or not a
+/// per-channel operand (the batch norm's) keeps the reader's batch and channel loops apart.
+/// A conv with its bias and nothing after it writes the output directly.
+#[test]
+fn a_convolution_with_a_batch_fuses_its_epilogue_image_by_image() {
+    for (n, per_channel) in [("2", true), ("3", false), ("N", true), ("N", false)] {
+        let epilogue = if per_channel {
+            "batch_norm(conv(x, w, b, pads = [1, 1, 1, 1]), s, t, m, v)"
+        } else {
+            "conv(x, w, b, pads = [1, 1, 1, 1])"
+        };
+        let source = format!(
+            "fn f(x: f32[{n}, 8, 10, 9], w: f32[16, 8, 3, 3], b: f32[16], s: f32[16], t: f32[16], m: f32[16], v: f32[16], r: f32[{n}, 16, 10, 9]) -> f32[{n}, 16, 10, 9] {{
+                relu({epilogue} + r)
+            }}"
+        );
+        let k = kernel(&source);
+        let at = k
+            .nests
+            .iter()
+            .position(|n| n.matmul.is_some())
+            .expect("a product");
+        let step = k.nests[at].matmul.as_ref().expect("a product");
+        assert!(step.conv.is_some(), "{source}");
+        let batch = match n {
+            "N" => Size::of(&Dim::Named("N".into())),
+            lit => Size::lit(lit.parse().expect("a literal")),
+        };
+        assert_eq!(
+            k.nests[at].outer,
+            [batch.clone(), Size::lit(16)],
+            "{source}"
+        );
+        assert_eq!(crate::ir::gemm_block_rows(&k.nests[at]), 1);
+        let stage = product_stage(&k);
+        assert_eq!(stage.row_loop.as_ref(), Some(&batch), "{source}: {stage:?}");
+        assert!(stage.count >= 2, "{source}: {stage:?}");
+        assert!(
+            k.temps[step.output].gemm_block,
+            "{source}: the product is a block temp"
+        );
+        // Every reader of the product runs in its stage, image by image.
+        let readers = k.nests.iter().enumerate().filter(|(_, nest)| {
+            nest.matmul.is_none()
+                && nest
+                    .operands
+                    .iter()
+                    .any(|o| o.buffer == BufferRef::Temp(step.output))
+        });
+        for (i, reader) in readers {
+            assert!(
+                (stage.first..stage.first + stage.count).contains(&i),
+                "{source}: reader {i} outside the product's stage"
+            );
+            assert_eq!(reader.outer.first(), Some(&batch), "{source}");
+        }
+    }
+    // Bias alone: the product writes the output (no temp, no epilogue pass).
+    let k = kernel(
+        "fn f(x: f32[4, 8, 10, 9], w: f32[16, 8, 3, 3], b: f32[16]) -> f32[4, 16, 10, 9] {
+            conv(x, w, b, pads = [1, 1, 1, 1])
+        }",
+    );
+    assert_eq!(k.nests.len(), 1, "{:?}", k.nests);
+    let step = k.nests[0].matmul.as_ref().expect("the product");
+    assert_eq!(step.into_output, Some(0));
 }
 
 /// The max-pool steps of `k`: (what each reads, what it writes).
