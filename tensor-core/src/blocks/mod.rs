@@ -105,31 +105,38 @@ pub enum Buf<'a> {
 }
 
 macro_rules! slices {
-    ($($t:ty => $v:ident),*) => {
+    (same: $($t:ty => $v:ident),*; converted: $($ct:ty => $cv:ident),*) => {
         /// A read-only buffer of one of the 13 element types.
-        pub enum Slice<'a> { $($v(&'a [$t]),)* }
+        pub enum Slice<'a> { $($v(&'a [$t]),)* $($cv(&'a [$ct]),)* }
         /// A writable buffer of one of the 13 element types.
-        pub enum SliceMut<'a> { $($v(&'a mut [$t]),)* }
+        pub enum SliceMut<'a> { $($v(&'a mut [$t]),)* $($cv(&'a mut [$ct]),)* }
 
         /// `value`'s register filled from `buf`'s elements at `at`.
         fn load_buf(buf: &Buf<'_>, at: &At, reg: &mut Reg) {
             match buf {
-                $(Buf::In(Slice::$v(s)) => load_block::<$t>(s, at, reg),)*
-                $(Buf::Out(SliceMut::$v(s)) => load_block::<$t>(s, at, reg),)*
+                $(Buf::In(Slice::$v(s)) => load_same::<$t>(s, at, reg),)*
+                $(Buf::Out(SliceMut::$v(s)) => load_same::<$t>(s, at, reg),)*
+                $(Buf::In(Slice::$cv(s)) => load_block::<$ct>(s, at, reg),)*
+                $(Buf::Out(SliceMut::$cv(s)) => load_block::<$ct>(s, at, reg),)*
             }
         }
 
         /// `reg` stored into `buf` (an output) at `at`.
         fn store_buf(buf: &mut Buf<'_>, at: &At, reg: &Reg) {
             match buf {
-                $(Buf::Out(SliceMut::$v(s)) => store_block::<$t>(s, at, reg),)*
+                $(Buf::Out(SliceMut::$v(s)) => store_same::<$t>(s, at, reg),)*
+                $(Buf::Out(SliceMut::$cv(s)) => store_block::<$ct>(s, at, reg),)*
                 Buf::In(_) => unreachable!("the graph macro stores into outputs only"),
             }
         }
     };
 }
-slices!(bool => Bool, u8 => U8, u16 => U16, u32 => U32, u64 => U64, i8 => I8, i16 => I16,
-    i32 => I32, i64 => I64, f16 => F16, bf16 => BF16, f32 => F32, f64 => F64);
+// `f16`/`bf16` are computed in `f32`: their loads and stores convert chunk by chunk
+// through `lanes::load*`/`store` (one rounding on the way out); the other types are their
+// own compute type, copied (`load_same`, `store_same`).
+slices!(same: bool => Bool, u8 => U8, u16 => U16, u32 => U32, u64 => U64, i8 => I8,
+    i16 => I16, i32 => I32, i64 => I64, f32 => F32, f64 => F64;
+    converted: f16 => F16, bf16 => BF16);
 
 /// A compute-type constant (a literal, a scalar parameter, a count), splatted.
 #[derive(Clone, Copy, Debug)]
@@ -249,6 +256,37 @@ where
     }
 }
 
+/// `reg` := `n` elements of `src` from `at` (stride `at.inner`), for a type that is its own
+/// compute type: what `load_block` gives (`lanes::load*` convert nothing for these types,
+/// and the lanes past `n` are never stored), as one slice copy for a contiguous run or an
+/// index loop (no call per element at opt-level 0; see `ops::elementwise!`).
+fn load_same<T: RegType + Element<Compute = T>>(src: &[T], at: &At, reg: &mut Reg) {
+    let dst = T::get_mut(reg);
+    let (n, s) = (at.n, at.inner);
+    if s == 1 {
+        dst[..n].copy_from_slice(&src[at.off..at.off + n]);
+    } else {
+        // A stride of 0 (a value fixed for the row) or any other, negative ones as their
+        // two's complement: the fused kernel's wrapping offsets, each access checked.
+        let mut i = 0;
+        let mut off = at.off;
+        while i < n {
+            dst[i] = src[off];
+            off = off.wrapping_add(s);
+            i += 1;
+        }
+    }
+}
+
+/// `n` elements of `reg` stored into `dst` from `at` (stride 1), for a type that is its
+/// own compute type (`store` rounds nothing for it): one slice copy.
+fn store_same<T: RegType + Element<Compute = T>>(dst: &mut [T], at: &At, reg: &Reg) {
+    let Some(src) = T::get(reg) else {
+        unreachable!("the graph macro types every value of a program once")
+    };
+    dst[at.off..at.off + at.n].copy_from_slice(&src[..at.n]);
+}
+
 /// A register filled with `value`.
 fn splat(reg: &mut Reg, value: Scalar) {
     macro_rules! fill {
@@ -300,6 +338,13 @@ pub const MAX_LOOPS: usize = 16;
 
 /// Every row of `nest`, block by block; `row` starts at zeros.
 fn run_rows(nest: &Nest<'_>, bufs: &mut [Buf<'_>], regs: &mut [Reg], row: &mut [usize]) {
+    // The constants' registers, whole, once: a fill per block cost as much as an op at
+    // opt-level 0.
+    for (k, value) in nest.values.iter().enumerate() {
+        if let Val::Splat(x) = value {
+            splat(&mut regs[k], *x);
+        }
+    }
     loop {
         let len = match nest.ragged {
             Some(total) => nest.inner.min(total - row[0] * nest.inner),
@@ -343,7 +388,8 @@ fn run_block(
                 &At::new(op, row, j, n),
                 &mut regs[k],
             ),
-            Val::Splat(x) => splat(&mut regs[k], *x),
+            // Filled once per nest (`run_rows`): no op writes another value's register.
+            Val::Splat(_) => {}
             Val::Op(f, args) => f(regs, k, *args, n),
         }
     }
