@@ -71,14 +71,28 @@ fn main() {
         vec![0f32; n],
     )
     .unwrap();
-    let figures = [
-        ("w1", median_ms(|| w1_into(&a, &b, &mut out[..]).unwrap())),
-        ("hand_w1", median_ms(|| hand_w1(&a, &b, &mut out))),
-        ("w2", median_ms(|| w2_into(&a, &mut out[..]).unwrap())),
-        ("hand_w2", median_ms(|| hand_w2(&a, &mut out))),
-        ("w3", median_ms(|| w3_into(&x3, &mut out3).unwrap())),
-        ("hand_w3", median_ms(|| hand_w3(&a, &mut out, 1024))),
-    ];
+    // `debug_run w1 hand_w1` runs only those (a profile of one workload).
+    let only: Vec<String> = std::env::args().skip(1).collect();
+    let want = |name: &str| only.is_empty() || only.iter().any(|o| o == name);
+    let mut figures = Vec::new();
+    if want("w1") {
+        figures.push(("w1", median_ms(|| w1_into(&a, &b, &mut out[..]).unwrap())));
+    }
+    if want("hand_w1") {
+        figures.push(("hand_w1", median_ms(|| hand_w1(&a, &b, &mut out))));
+    }
+    if want("w2") {
+        figures.push(("w2", median_ms(|| w2_into(&a, &mut out[..]).unwrap())));
+    }
+    if want("hand_w2") {
+        figures.push(("hand_w2", median_ms(|| hand_w2(&a, &mut out))));
+    }
+    if want("w3") {
+        figures.push(("w3", median_ms(|| w3_into(&x3, &mut out3).unwrap())));
+    }
+    if want("hand_w3") {
+        figures.push(("hand_w3", median_ms(|| hand_w3(&a, &mut out, 1024))));
+    }
     let line: Vec<String> = figures.iter().map(|(k, v)| format!("{k} {v:.2}")).collect();
     println!("{}", line.join("  "));
 }
