@@ -261,6 +261,21 @@ macro_rules! float_table_fns {
     (@row $t:ident $tr:ident $lane:ident $kind:ident $args:tt) => {};
 }
 
+/// Softmax's `exp(x - max)` (`ops::EXP_NONPOS`): on f32 the dispatched block kernel, as
+/// the fused kernels of default builds call it (emit/blocks.rs `BLOCK_FUNCTIONS`); on f64
+/// the lane function.
+macro_rules! exp_nonpos {
+    (f32) => {
+        /// `FloatLanes::exp_nonpos_lanes` over a block: `vmath::block::exp_nonpos_f32`.
+        pub fn exp_nonpos_lanes(regs: &mut [Reg], out: usize, args: [u16; 3], _n: usize) {
+            super::block_kernel(regs, out, args, crate::vmath::block::exp_nonpos_f32)
+        }
+    };
+    (f64) => {
+        lane_fns!(f64, FloatLanes, unary: exp_nonpos_lanes);
+    };
+}
+
 /// The floats: `+ - * /`, negation, `abs`, `max`/`min` (and `relu`, `max` with 0),
 /// `square`, the comparisons, select and the predicates as element loops of the scalar
 /// expression each lane of the lane function computes (`float_lanes!` in lanes.rs: `wide`'s
@@ -282,13 +297,21 @@ macro_rules! float_ops {
                 neg_lanes => |x| -x,
                 abs_lanes => |x| x.abs(),
                 relu_lanes => |x| relu_lane(x),
-                square_lanes => |x| x * x);
+                square_lanes => |x| x * x,
+                // Softmax's `e / sum` (`ops::DIV_SOFTMAX`): within its contract (every
+                // `e` in [0, 1] or NaN, the sum at least 1 or NaN, which softmax's graph
+                // gives) the fused kernel's `div_softmax_lanes` and block division give the
+                // quotient's bits (lanes.rs, `div_softmax_m512`); the `in_range` flag
+                // (the third argument) only skips a test there.
+                div_softmax_lanes => |x, y| x / y,
+                div_softmax_plain_lanes => |x, y| x / y);
             element_fns!($t => bool: is_nan_lanes => |x| x != x,
                 is_inf_lanes => |x| x == <$t>::INFINITY || x == <$t>::NEG_INFINITY);
             lane_fns!($t, NumLanes, binary: rem_lanes, modulo_lanes, pow_lanes);
             lane_fns!($t, NumLanes, unary: floor_lanes, round_lanes, roundeven_lanes,
                 trunc_lanes, ceil_lanes, sign_lanes);
             crate::functions::for_each_float_function!(float_table_fns, $t);
+            exp_nonpos!($t);
 
             /// One lane of `max_lanes`: the sum (a NaN) where either is NaN, else the
             /// larger, equal values (±0) combined by their bits (`+0 & -0 = +0`). Written
