@@ -467,15 +467,14 @@ fn run_rows(
             let n = (len - j).min(BLOCK);
             run_block(nest, bufs, regs, row, j, n);
             for (reduce, acc) in nest.reduces.iter().zip(&mut accs) {
-                let at = At::new(&reduce.acc, row, j, n);
-                reduce_block(
-                    reduce,
+                let (at, buf) = (
+                    At::new(&reduce.acc, row, j, n),
                     &mut bufs[reduce.acc.buf as usize],
-                    &at,
-                    acc,
-                    &regs[reduce.value as usize],
-                    j,
-                    len,
+                );
+                let value = &regs[reduce.value as usize];
+                on_accumulator!(
+                    reduce,
+                    reduce_block_of(reduce, buf, &at, acc, value, j, len)
                 );
             }
             j += n;
@@ -484,8 +483,11 @@ fn run_rows(
         // the fused kernel's).
         for (reduce, acc) in nest.reduces.iter().zip(&accs) {
             if reduce.acc.inner == 0 {
-                let at = At::new(&reduce.acc, row, 0, 1);
-                finish_row(reduce, &mut bufs[reduce.acc.buf as usize], &at, acc);
+                let (at, buf) = (
+                    At::new(&reduce.acc, row, 0, 1),
+                    &mut bufs[reduce.acc.buf as usize],
+                );
+                on_accumulator!(reduce, finish_row_of(reduce, buf, &at, acc));
             }
         }
         // The next row index, last axis fastest; done after the last row.
@@ -643,19 +645,7 @@ accumulate!(bool => Bool: [Any => BitwiseLanes::or_lanes, Bitwise::or;
 
 /// Accumulates the block of `value` (elements `j..j + n` of a row of `len`) into the
 /// reduction's registers `acc` or, along the inner loop, into its accumulator buffer at
-/// `at`.
-fn reduce_block(
-    reduce: &Reduce<'_>,
-    buf: &mut Buf<'_>,
-    at: &At,
-    acc: &mut Reg,
-    value: &Reg,
-    j: usize,
-    len: usize,
-) {
-    on_accumulator!(reduce, reduce_block_of(reduce, buf, at, acc, value, j, len))
-}
-
+/// `at` (`on_accumulator!` picks `T`).
 fn reduce_block_of<T: Accumulate>(
     reduce: &Reduce<'_>,
     buf: &mut Buf<'_>,
@@ -717,11 +707,8 @@ fn start_row_of<T: Accumulate>(reduce: &Reduce<'_>, acc: &mut Reg) {
 
 /// The row's end of a register reduction: the registers combined pairwise (`(0 ∘ 1) ∘ (2
 /// ∘ 3)`, or `0 ∘ 1` for two), their lanes folded (`reduce::fold`), the result combined
-/// into the row's slot at `at`, as the fused kernel's row finish.
-fn finish_row(reduce: &Reduce<'_>, buf: &mut Buf<'_>, at: &At, acc: &Reg) {
-    on_accumulator!(reduce, finish_row_of(reduce, buf, at, acc))
-}
-
+/// into the row's slot at `at`, as the fused kernel's row finish (`on_accumulator!` picks
+/// `T`).
 fn finish_row_of<T: Accumulate>(reduce: &Reduce<'_>, buf: &mut Buf<'_>, at: &At, acc: &Reg) {
     let (lane, scalar) = (T::lanes(reduce.combine), T::scalar(reduce.combine));
     let Some(regs) = T::get(acc) else {
