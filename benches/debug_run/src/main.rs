@@ -58,8 +58,12 @@ fn median_ms(mut f: impl FnMut()) -> f64 {
 
 fn main() {
     let n = 1 << 20;
-    let a: Vec<f32> = (0..n).map(|i| ((i * 7919) % 1000) as f32 / 250.0 - 2.0).collect();
-    let b: Vec<f32> = (0..n).map(|i| ((i * 104729) % 1000) as f32 / 500.0 - 1.0).collect();
+    let a: Vec<f32> = (0..n)
+        .map(|i| ((i * 7919) % 1000) as f32 / 250.0 - 2.0)
+        .collect();
+    let b: Vec<f32> = (0..n)
+        .map(|i| ((i * 104729) % 1000) as f32 / 500.0 - 1.0)
+        .collect();
     let mut out = vec![0f32; n];
     let x3 = tensorgraph::Tensor::<f32, tensorgraph::Shape![_, 1024]>::from_shape_vec(
         [n / 1024, 1024],
