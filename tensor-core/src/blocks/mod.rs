@@ -5,7 +5,9 @@
 //! nest.
 //!
 //! A nest is the release kernel's loop nest as data: the outer extents, the inner extent
-//! (ragged rows of a flat loop as in the fused kernel), and its values in dependency order.
+//! (ragged rows of a flat loop as in the fused kernel), its values in dependency order, its
+//! stores and its reductions ([`Reduce`]: the fused kernel's accumulation order, NOTES.md
+//! "Debug backend, second slice"); nests sharing a row loop run as a [`Stage`].
 //! Each value is a register of [`BLOCK`] elements of its compute type; the runner walks the
 //! outer indices, cuts each row into blocks of `BLOCK` elements, computes every value over
 //! the block chunk by chunk with the same lane function the fused kernel calls on that
