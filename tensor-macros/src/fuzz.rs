@@ -139,6 +139,13 @@ const RUNTIME_AUDITED: &[(&str, &str)] = &[
       where the program's value types disagree, which emit/debug.rs never writes",
     ),
     (
+        "blocks::run_stage",
+        "blocks/mod.rs: `run_nest` for each row of a row stage and each of its nests, the \
+      row-local temps refilled (`fill_buf`: `unreachable!` only for a start value of \
+      another type than its temp, which emit/debug.rs never writes); the reductions' \
+      accumulator indices are the fused kernel's operand offsets, in range for a legal graph",
+    ),
+    (
         "blocks::bool_ops",
         "blocks/ops.rs: the lane function over whole chunks of a 256-element register (in range by construction); `unreachable!` as run_nest",
     ),

@@ -51,6 +51,42 @@ pub mod extra {
             (a as f32) + (b as f32) + (c as f32) - (d as f32) + (e as f32)
         }
         pub fn flipped(x: f64[N, 3]) -> f64[N, 3] { flip(x, axis = 0) * x + log1p(abs(x)) }
+        pub fn reds(x: f32[R, N]) -> (f32[R], f32[R, 1], f32[N], f32[R], f32[N], f64[R]) {
+            (sum(x, axis = 1, acc = f32), mean(x, axis = 1, keepdims = true), max(x, axis = 0),
+             min(x, axis = 1), prod(x, axis = 0, acc = f32), sum(x * x, axis = -1, dtype = f64))
+        }
+        pub fn soft(x: f32[R, N]) -> (f32[R, N], f64[R, N]) {
+            (softmax(x, axis = -1), softmax(x as f64, axis = 0))
+        }
+        pub fn norm(x: f32[R, N], g: f32[N], b: f32[N]) -> (f32[R, N], f32[R, N]) {
+            let d = x - mean(x, axis = 1, keepdims = true);
+            (d * rsqrt(mean(d * d, axis = 1, keepdims = true) + 1e-5) * g,
+             layer_norm(x, g, b))
+        }
+        pub fn ired(a: i32[R, N], m: bool[R, N]) -> (i64[R], i32[N], bool[R], bool[N], u64[R]) {
+            (sum(a, axis = 1), max(a, axis = 0), any(m, axis = 1), all(m, axis = 0),
+             sum(a as u8, axis = 1))
+        }
+    }
+
+    /// Which of the reduction, softmax and layer-norm graphs ran through the backend
+    /// (`blocks::nests_run`; only meaningful in the debug crate), at a row of 300.
+    pub fn coverage() -> Vec<(&'static str, bool)> {
+        let ran = |f: &dyn Fn()| {
+            let before = tensorgraph::__private::blocks::nests_run();
+            f();
+            tensorgraph::__private::blocks::nests_run() > before
+        };
+        let x = Tensor::<f32, Shape![_, _]>::from_shape_vec([3, 300], col(20, 900, |x| x as f32)).unwrap();
+        let g = col(21, 300, |x| x as f32);
+        let ia = Tensor::<i32, Shape![_, _]>::from_shape_vec([3, 300], vec![7; 900]).unwrap();
+        let im = Tensor::<bool, Shape![_, _]>::from_shape_vec([3, 300], vec![true; 900]).unwrap();
+        vec![
+            ("reds", ran(&|| drop(reds(&x)))),
+            ("soft", ran(&|| drop(soft(&x)))),
+            ("norm", ran(&|| drop(norm(&x, &g, &g)))),
+            ("ired", ran(&|| drop(ired(&ia, &im)))),
+        ]
     }
 
     fn bits<T: graphgen::inputs::HostElem>(v: &[T]) -> Vec<u64> {
@@ -94,6 +130,23 @@ pub mod extra {
         let f = Tensor::<f64, Shape![_, 3]>::from_shape_vec([n, 3], col(14, n * 3, |x| x));
         if let Ok(f) = f {
             out.push(flipped(&f).map(|y| bits(y.as_slice())).map_err(|e| e.to_string()));
+        }
+        // Reductions along and across rows of `n` (the register accumulators' groups of
+        // four chunks, the masked tail; accumulators along the inner loop), softmax and
+        // layer norm (row stages, row-local temps); 3 rows, and `n` rows of 5 … 7.
+        for (r, c) in [(3, n), (n, 5 + n % 3)] {
+            let t = |k: usize| Tensor::<f32, Shape![_, _]>::from_shape_vec([r, c], col(k, r * c, |x| x as f32));
+            if let Ok(x) = t(15) {
+                out.push(reds(&x).map(|(p, q, s, u, v, w)| [bits(p.as_slice()), bits(q.as_slice()), bits(s.as_slice()), bits(u.as_slice()), bits(v.as_slice()), bits(w.as_slice())].concat()).map_err(|e| e.to_string()));
+                out.push(soft(&x).map(|(p, q)| [bits(p.as_slice()), bits(q.as_slice())].concat()).map_err(|e| e.to_string()));
+                let (g, b) = (col(16, c, |x| x as f32), col(17, c, |x| x as f32));
+                out.push(norm(&x, &g, &b).map(|(p, q)| [bits(p.as_slice()), bits(q.as_slice())].concat()).map_err(|e| e.to_string()));
+            }
+            let ia = Tensor::<i32, Shape![_, _]>::from_shape_vec([r, c], col(18, r * c, |x| (x * 1e8) as i32));
+            let im = Tensor::<bool, Shape![_, _]>::from_shape_vec([r, c], col(19, r * c, |x| x > -10.0));
+            if let (Ok(ia), Ok(im)) = (ia, im) {
+                out.push(ired(&ia, &im).map(|(p, q, s, u, v)| [bits(p.as_slice()), bits(q.as_slice()), bits(s.as_slice()), bits(u.as_slice()), bits(v.as_slice())].concat()).map_err(|e| e.to_string()));
+            }
         }
         // Mismatched lengths: the same error from both backends.
         out.push(w1(&a, &b[..n.saturating_sub(1)].to_vec()).map(|y| bits(y.as_slice())).map_err(|e| e.to_string()));
@@ -143,7 +196,10 @@ fn main() {
             failures += 1;
         }
     }
-    println!("graphs {total} covered {covered} extra_lengths_covered {extra_covered} failures {failures}");
+    let coverage = debug_batch::extra::coverage();
+    eprintln!("extra reduction graphs through the backend: {coverage:?}");
+    let reductions_covered = coverage.iter().filter(|(_, ran)| *ran).count();
+    println!("graphs {total} covered {covered} extra_lengths_covered {extra_covered} reductions_covered {reductions_covered} failures {failures}");
     std::process::exit(if failures == 0 { 0 } else { 1 });
 }
 "#;
@@ -217,4 +273,6 @@ fn debug_backend_matches_the_fused_kernels_bit_for_bit() {
     eprintln!("{stdout}");
     assert!(field("covered ") >= 8, "{stdout}");
     assert_eq!(field("extra_lengths_covered "), 16, "{stdout}");
+    // The reduction, softmax and layer-norm graphs of `EXTRA` (`extra::coverage`).
+    assert_eq!(field("reductions_covered "), 4, "{stdout}");
 }

@@ -5,7 +5,9 @@
 //! nest.
 //!
 //! A nest is the release kernel's loop nest as data: the outer extents, the inner extent
-//! (ragged rows of a flat loop as in the fused kernel), and its values in dependency order.
+//! (ragged rows of a flat loop as in the fused kernel), its values in dependency order, its
+//! stores and its reductions ([`Reduce`]: the fused kernel's accumulation order, NOTES.md
+//! "Debug backend, second slice"); nests sharing a row loop run as a [`Stage`].
 //! Each value is a register of [`BLOCK`] elements of its compute type; the runner walks the
 //! outer indices, cuts each row into blocks of `BLOCK` elements, computes every value over
 //! the block chunk by chunk with the same lane function the fused kernel calls on that
@@ -30,7 +32,29 @@ mod ops;
 pub use ops::*;
 
 use crate::dtype::{bf16, f16, Element, LaneScalar};
-use crate::lanes::{load, load_strided, load_strided_back, store, LANES, V};
+use crate::lanes::{
+    load, load_strided, load_strided_back, store, BitwiseLanes, FloatLanes, NumLanes, LANES, V,
+};
+use crate::reference::{Bitwise, Num};
+
+/// Dispatches `$f::<T>(args…)` on the accumulator type of `reduce.identity`.
+macro_rules! on_accumulator {
+    ($reduce:expr, $f:ident($($arg:expr),*)) => {
+        match $reduce.identity {
+            Scalar::Bool(_) => $f::<bool>($($arg),*),
+            Scalar::U8(_) => $f::<u8>($($arg),*),
+            Scalar::U16(_) => $f::<u16>($($arg),*),
+            Scalar::U32(_) => $f::<u32>($($arg),*),
+            Scalar::U64(_) => $f::<u64>($($arg),*),
+            Scalar::I8(_) => $f::<i8>($($arg),*),
+            Scalar::I16(_) => $f::<i16>($($arg),*),
+            Scalar::I32(_) => $f::<i32>($($arg),*),
+            Scalar::I64(_) => $f::<i64>($($arg),*),
+            Scalar::F32(_) => $f::<f32>($($arg),*),
+            Scalar::F64(_) => $f::<f64>($($arg),*),
+        }
+    };
+}
 
 /// Elements per block (a multiple of `LANES`, the f32 block kernels' length): a register
 /// of `f64` is 2 KiB, so a nest of a dozen values keeps its registers in L1.
@@ -105,31 +129,38 @@ pub enum Buf<'a> {
 }
 
 macro_rules! slices {
-    ($($t:ty => $v:ident),*) => {
+    (same: $($t:ty => $v:ident),*; converted: $($ct:ty => $cv:ident),*) => {
         /// A read-only buffer of one of the 13 element types.
-        pub enum Slice<'a> { $($v(&'a [$t]),)* }
+        pub enum Slice<'a> { $($v(&'a [$t]),)* $($cv(&'a [$ct]),)* }
         /// A writable buffer of one of the 13 element types.
-        pub enum SliceMut<'a> { $($v(&'a mut [$t]),)* }
+        pub enum SliceMut<'a> { $($v(&'a mut [$t]),)* $($cv(&'a mut [$ct]),)* }
 
         /// `value`'s register filled from `buf`'s elements at `at`.
         fn load_buf(buf: &Buf<'_>, at: &At, reg: &mut Reg) {
             match buf {
-                $(Buf::In(Slice::$v(s)) => load_block::<$t>(s, at, reg),)*
-                $(Buf::Out(SliceMut::$v(s)) => load_block::<$t>(s, at, reg),)*
+                $(Buf::In(Slice::$v(s)) => load_same::<$t>(s, at, reg),)*
+                $(Buf::Out(SliceMut::$v(s)) => load_same::<$t>(s, at, reg),)*
+                $(Buf::In(Slice::$cv(s)) => load_block::<$ct>(s, at, reg),)*
+                $(Buf::Out(SliceMut::$cv(s)) => load_block::<$ct>(s, at, reg),)*
             }
         }
 
         /// `reg` stored into `buf` (an output) at `at`.
         fn store_buf(buf: &mut Buf<'_>, at: &At, reg: &Reg) {
             match buf {
-                $(Buf::Out(SliceMut::$v(s)) => store_block::<$t>(s, at, reg),)*
+                $(Buf::Out(SliceMut::$v(s)) => store_same::<$t>(s, at, reg),)*
+                $(Buf::Out(SliceMut::$cv(s)) => store_block::<$ct>(s, at, reg),)*
                 Buf::In(_) => unreachable!("the graph macro stores into outputs only"),
             }
         }
     };
 }
-slices!(bool => Bool, u8 => U8, u16 => U16, u32 => U32, u64 => U64, i8 => I8, i16 => I16,
-    i32 => I32, i64 => I64, f16 => F16, bf16 => BF16, f32 => F32, f64 => F64);
+// `f16`/`bf16` are computed in `f32`: their loads and stores convert chunk by chunk
+// through `lanes::load*`/`store` (one rounding on the way out); the other types are their
+// own compute type, copied (`load_same`, `store_same`).
+slices!(same: bool => Bool, u8 => U8, u16 => U16, u32 => U32, u64 => U64, i8 => I8,
+    i16 => I16, i32 => I32, i64 => I64, f32 => F32, f64 => F64;
+    converted: f16 => F16, bf16 => BF16);
 
 /// A compute-type constant (a literal, a scalar parameter, a count), splatted.
 #[derive(Clone, Copy, Debug)]
@@ -185,6 +216,51 @@ pub struct Nest<'a> {
     pub values: &'a [Val<'a>],
     /// (operand, value): each value stored along the inner loop (stride 1).
     pub stores: &'a [(Operand<'a>, u16)],
+    /// The nest's reductions (none, one, or a reduction and its sibling), each chunk
+    /// accumulated after the chunk's stores, as the fused kernel's sink.
+    pub reduces: &'a [Reduce<'a>],
+}
+
+/// How a reduction combines (the graph macro's `ReduceKind::combine`): each kind is a lane
+/// function of the accumulator's type (`NumLanes::add_lanes`, …, `FloatLanes::
+/// max_no_nan_lanes`, `BitwiseLanes::or_lanes`) and the scalar function of the last fold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Combine {
+    Sum,
+    Prod,
+    Max,
+    Min,
+    MaxNoNan,
+    MinNoNan,
+    Any,
+    All,
+}
+
+/// A reduction of a nest: `value` combined into the accumulator `acc` (a temp of the
+/// accumulator's compute type). With `acc.inner == 0` the row's chunks accumulate in
+/// registers as the fused kernel's (`accumulators` of them, chunk `u` of each group of
+/// four into register `u % accumulators`, every other chunk and the masked tail into
+/// register 0), folded into the row's slot at the row's end; otherwise each chunk loads,
+/// combines and stores its accumulators along the inner loop.
+#[derive(Clone, Copy, Debug)]
+pub struct Reduce<'a> {
+    pub combine: Combine,
+    pub acc: Operand<'a>,
+    pub value: u16,
+    /// The combine's identity (the tail's padding lanes and the registers' start).
+    pub identity: Scalar,
+    /// 4, or 2 for softmax's row minimum (`ReduceKind::register_accumulators`).
+    pub accumulators: u8,
+}
+
+/// A row stage (the fused kernel's nests sharing their outermost loop): for each of the
+/// `rows` rows, the row-local temps `resets` are filled with their start values, then
+/// every nest runs that row.
+pub struct Stage<'a> {
+    pub rows: usize,
+    pub nests: &'a [Nest<'a>],
+    /// (buffer, start value) of each row-local temp that starts from its init at every row.
+    pub resets: &'a [(u16, Scalar)],
 }
 
 /// The place of one block: the row's offset of each operand is computed from `row`.
@@ -249,6 +325,37 @@ where
     }
 }
 
+/// `reg` := `n` elements of `src` from `at` (stride `at.inner`), for a type that is its own
+/// compute type: what `load_block` gives (`lanes::load*` convert nothing for these types,
+/// and the lanes past `n` are never stored), as one slice copy for a contiguous run or an
+/// index loop (no call per element at opt-level 0; see `ops::elementwise!`).
+fn load_same<T: RegType + Element<Compute = T>>(src: &[T], at: &At, reg: &mut Reg) {
+    let dst = T::get_mut(reg);
+    let (n, s) = (at.n, at.inner);
+    if s == 1 {
+        dst[..n].copy_from_slice(&src[at.off..at.off + n]);
+    } else {
+        // A stride of 0 (a value fixed for the row) or any other, negative ones as their
+        // two's complement: the fused kernel's wrapping offsets, each access checked.
+        let mut i = 0;
+        let mut off = at.off;
+        while i < n {
+            dst[i] = src[off];
+            off = off.wrapping_add(s);
+            i += 1;
+        }
+    }
+}
+
+/// `n` elements of `reg` stored into `dst` from `at` (stride 1), for a type that is its
+/// own compute type (`store` rounds nothing for it): one slice copy.
+fn store_same<T: RegType + Element<Compute = T>>(dst: &mut [T], at: &At, reg: &Reg) {
+    let Some(src) = T::get(reg) else {
+        unreachable!("the graph macro types every value of a program once")
+    };
+    dst[at.off..at.off + at.n].copy_from_slice(&src[..at.n]);
+}
+
 /// A register filled with `value`.
 fn splat(reg: &mut Reg, value: Scalar) {
     macro_rules! fill {
@@ -273,23 +380,49 @@ pub fn nests_run() -> usize {
 
 /// Runs one nest over `bufs` (indexed by the operands' `buf`).
 pub fn run_nest(nest: &Nest<'_>, bufs: &mut [Buf<'_>]) {
-    NESTS_RUN.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
-    if nest.outer.contains(&0) || nest.inner == 0 {
-        return;
-    }
-    // The registers and the row index live on the stack (an `_into` documented as
-    // allocating nothing allocates nothing, even on its first call: tests/alloc_free.rs);
-    // the graph macro emits no nest with more values or loops than they hold
-    // (emit/debug.rs), and one that had them would run on the heap.
+    with_registers(nest.values.len(), nest.outer.len(), |regs, row| {
+        run_rows(nest, bufs, regs, row, 0)
+    });
+}
+
+/// Runs a row stage (see [`Stage`]) over `bufs`.
+pub fn run_stage(stage: &Stage<'_>, bufs: &mut [Buf<'_>]) {
+    let values = stage
+        .nests
+        .iter()
+        .map(|n| n.values.len())
+        .max()
+        .unwrap_or(0);
+    let loops = stage.nests.iter().map(|n| n.outer.len()).max().unwrap_or(0);
+    with_registers(values, loops, |regs, row| {
+        for r in 0..stage.rows {
+            for &(buf, init) in stage.resets {
+                fill_buf(&mut bufs[buf as usize], init);
+            }
+            for nest in stage.nests {
+                let row = &mut row[..nest.outer.len()];
+                row.fill(0);
+                row[0] = r;
+                run_rows(nest, bufs, &mut regs[..nest.values.len()], row, 1);
+            }
+        }
+    });
+}
+
+/// `f(registers, row index)`: `values` registers and a row index of `loops` axes. They
+/// live on the stack (an `_into` documented as allocating nothing allocates nothing, even
+/// on its first call: tests/alloc_free.rs); the graph macro emits no nest with more
+/// values or loops than they hold (emit/debug.rs), and one that had them would run on
+/// the heap.
+fn with_registers(values: usize, loops: usize, f: impl FnOnce(&mut [Reg], &mut [usize])) {
     let fresh = || Reg::Bool([false; BLOCK]);
-    if nest.values.len() <= MAX_VALUES && nest.outer.len() <= MAX_LOOPS {
+    if values <= MAX_VALUES && loops <= MAX_LOOPS {
         let mut regs: [Reg; MAX_VALUES] = core::array::from_fn(|_| fresh());
         let mut row = [0usize; MAX_LOOPS];
-        let (regs, row) = (&mut regs[..nest.values.len()], &mut row[..nest.outer.len()]);
-        run_rows(nest, bufs, regs, row);
+        f(&mut regs[..values], &mut row[..loops]);
     } else {
-        let mut regs: Vec<Reg> = (0..nest.values.len()).map(|_| fresh()).collect();
-        run_rows(nest, bufs, &mut regs, &mut vec![0; nest.outer.len()]);
+        let mut regs: Vec<Reg> = (0..values).map(|_| fresh()).collect();
+        f(&mut regs, &mut vec![0; loops]);
     }
 }
 
@@ -298,23 +431,71 @@ pub const MAX_VALUES: usize = 32;
 /// The most outer loops a nest's row index holds on the stack.
 pub const MAX_LOOPS: usize = 16;
 
-/// Every row of `nest`, block by block; `row` starts at zeros.
-fn run_rows(nest: &Nest<'_>, bufs: &mut [Buf<'_>], regs: &mut [Reg], row: &mut [usize]) {
+/// Every row of `nest` whose first `fixed` indices are `row`'s, block by block (the other
+/// indices start at zeros).
+fn run_rows(
+    nest: &Nest<'_>,
+    bufs: &mut [Buf<'_>],
+    regs: &mut [Reg],
+    row: &mut [usize],
+    fixed: usize,
+) {
+    NESTS_RUN.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
+    if nest.outer.contains(&0) || (nest.inner == 0 && nest.reduces.is_empty()) {
+        return;
+    }
+    // The constants' registers, whole, once: a fill per block cost as much as an op at
+    // opt-level 0.
+    for (k, value) in nest.values.iter().enumerate() {
+        if let Val::Splat(x) = value {
+            splat(&mut regs[k], *x);
+        }
+    }
+    // The register accumulators of the reductions (at most two: a reduction and its
+    // sibling), `LANES` lanes each at `u · LANES`.
+    let mut accs = [Reg::Bool([false; BLOCK]), Reg::Bool([false; BLOCK])];
     loop {
         let len = match nest.ragged {
             Some(total) => nest.inner.min(total - row[0] * nest.inner),
             None => nest.inner,
         };
+        for (reduce, acc) in nest.reduces.iter().zip(&mut accs) {
+            if reduce.acc.inner == 0 {
+                on_accumulator!(reduce, start_row_of(reduce, acc));
+            }
+        }
         let mut j = 0;
         while j < len {
             let n = (len - j).min(BLOCK);
             run_block(nest, bufs, regs, row, j, n);
+            for (reduce, acc) in nest.reduces.iter().zip(&mut accs) {
+                let (at, buf) = (
+                    At::new(&reduce.acc, row, j, n),
+                    &mut bufs[reduce.acc.buf as usize],
+                );
+                let value = &regs[reduce.value as usize];
+                on_accumulator!(
+                    reduce,
+                    reduce_block_of(reduce, buf, &at, acc, value, j, len)
+                );
+            }
             j += n;
+        }
+        // A row reduction folds into its slot at the row's end (also for an empty row, as
+        // the fused kernel's).
+        for (reduce, acc) in nest.reduces.iter().zip(&accs) {
+            if reduce.acc.inner == 0 {
+                let (at, buf) = (
+                    At::new(&reduce.acc, row, 0, 1),
+                    &mut bufs[reduce.acc.buf as usize],
+                );
+                on_accumulator!(reduce, finish_row_of(reduce, buf, &at, acc));
+            }
         }
         // The next row index, last axis fastest; done after the last row.
         let mut axis = row.len();
         loop {
-            if axis == 0 {
+            if axis == fixed {
                 return;
             }
             axis -= 1;
@@ -343,7 +524,8 @@ fn run_block(
                 &At::new(op, row, j, n),
                 &mut regs[k],
             ),
-            Val::Splat(x) => splat(&mut regs[k], *x),
+            // Filled once per nest (`run_rows`): no op writes another value's register.
+            Val::Splat(_) => {}
             Val::Op(f, args) => f(regs, k, *args, n),
         }
     }
@@ -352,6 +534,285 @@ fn run_block(
             &mut bufs[op.buf as usize],
             &At::new(op, row, j, n),
             &regs[*v as usize],
+        );
+    }
+}
+
+/// An accumulator type: its `Buf` slice and the lane and scalar functions of each
+/// [`Combine`] it has (the graph macro emits only those).
+trait Accumulate: RegType + Element<Compute = Self> {
+    fn slice<'b>(buf: &'b mut Buf<'_>) -> &'b mut [Self];
+    fn lanes(c: Combine) -> fn(V<Self>, V<Self>) -> V<Self>;
+    fn scalar(c: Combine) -> fn(Self, Self) -> Self;
+    fn of(x: Scalar) -> Self;
+    /// `acc := lanes(c)(acc, x)` on one chunk (`LANES` elements each).
+    fn combine_chunk(c: Combine, acc: &mut [Self], x: &[Self]) {
+        combine_chunk_by_lanes(c, acc, x)
+    }
+}
+
+/// `acc := lanes(c)(acc, x)` on one chunk by the lane function.
+fn combine_chunk_by_lanes<T: Accumulate>(c: Combine, acc: &mut [T], x: &[T]) {
+    let a = V(acc.try_into().expect("LANES long"));
+    let b = V(x.try_into().expect("LANES long"));
+    acc.copy_from_slice(&T::lanes(c)(a, b).0);
+}
+
+/// The floats' `combine_chunk` for the kinds whose lane function is one expression per
+/// lane, written out (an index loop: no call per chunk at opt-level 0; see
+/// `ops::elementwise!`): `+` and `*` (the IEEE operations of `wide`'s vectors), and softmax's
+/// `max_no_nan`/`min_no_nan` (`maxps`/`minps`: `a` where `a > b` (`a < b`), else `b`,
+/// which is also what they give for NaN and for ±0); `max`/`min` by their lane functions.
+/// Checked against the lane functions by `tests::float_chunk_combines_match_the_lanes`.
+macro_rules! float_combine_chunk {
+    () => {
+        fn combine_chunk(c: Combine, acc: &mut [Self], x: &[Self]) {
+            macro_rules! each {
+                (|$a:ident, $b:ident| $e:expr) => {{
+                    let mut l = 0;
+                    while l < LANES {
+                        let ($a, $b) = (acc[l], x[l]);
+                        acc[l] = $e;
+                        l += 1;
+                    }
+                }};
+            }
+            match c {
+                Combine::Sum => each!(|a, b| a + b),
+                Combine::Prod => each!(|a, b| a * b),
+                Combine::MaxNoNan => each!(|a, b| if a > b { a } else { b }),
+                Combine::MinNoNan => each!(|a, b| if a < b { a } else { b }),
+                _ => combine_chunk_by_lanes(c, acc, x),
+            }
+        }
+    };
+}
+
+macro_rules! accumulate {
+    ($($t:ident => $v:ident: [$($c:ident => $tr:ident::$lane:ident, $str:ident::$sc:ident);*]
+        { $($extra:tt)* })*) => {$(
+        impl Accumulate for $t {
+            fn slice<'b>(buf: &'b mut Buf<'_>) -> &'b mut [$t] {
+                match buf {
+                    Buf::Out(SliceMut::$v(s)) => s,
+                    _ => unreachable!("the graph macro accumulates into temps of their type"),
+                }
+            }
+            fn lanes(c: Combine) -> fn(V<$t>, V<$t>) -> V<$t> {
+                match c {
+                    $(Combine::$c => <$t as $tr>::$lane,)*
+                    #[allow(unreachable_patterns)]
+                    _ => unreachable!("the graph macro combines each type by its own kinds"),
+                }
+            }
+            fn scalar(c: Combine) -> fn($t, $t) -> $t {
+                match c {
+                    $(Combine::$c => <$t as $str>::$sc,)*
+                    #[allow(unreachable_patterns)]
+                    _ => unreachable!("the graph macro combines each type by its own kinds"),
+                }
+            }
+            fn of(x: Scalar) -> $t {
+                match x {
+                    Scalar::$v(x) => x,
+                    _ => unreachable!("the graph macro types every identity once"),
+                }
+            }
+            $($extra)*
+        }
+    )*};
+}
+macro_rules! accumulate_numbers {
+    ($($t:ident => $v:ident),*) => {
+        accumulate!($($t => $v: [Sum => NumLanes::add_lanes, Num::add;
+            Prod => NumLanes::mul_lanes, Num::mul; Max => NumLanes::max_lanes, Num::max;
+            Min => NumLanes::min_lanes, Num::min] {})*);
+    };
+}
+accumulate_numbers!(u8 => U8, u16 => U16, u32 => U32, u64 => U64, i8 => I8, i16 => I16,
+    i32 => I32, i64 => I64);
+macro_rules! accumulate_floats {
+    ($($t:ident => $v:ident),*) => {
+        accumulate!($($t => $v: [Sum => NumLanes::add_lanes, Num::add;
+            Prod => NumLanes::mul_lanes, Num::mul; Max => NumLanes::max_lanes, Num::max;
+            Min => NumLanes::min_lanes, Num::min;
+            MaxNoNan => FloatLanes::max_no_nan_lanes, FloatLanes::max_no_nan;
+            MinNoNan => FloatLanes::min_no_nan_lanes, FloatLanes::min_no_nan]
+            { float_combine_chunk!{} })*);
+    };
+}
+accumulate_floats!(f32 => F32, f64 => F64);
+accumulate!(bool => Bool: [Any => BitwiseLanes::or_lanes, Bitwise::or;
+    All => BitwiseLanes::and_lanes, Bitwise::and] {});
+
+/// Accumulates the block of `value` (elements `j..j + n` of a row of `len`) into the
+/// reduction's registers `acc` or, along the inner loop, into its accumulator buffer at
+/// `at` (`on_accumulator!` picks `T`).
+fn reduce_block_of<T: Accumulate>(
+    reduce: &Reduce<'_>,
+    buf: &mut Buf<'_>,
+    at: &At,
+    acc: &mut Reg,
+    value: &Reg,
+    j: usize,
+    len: usize,
+) {
+    let lane = T::lanes(reduce.combine);
+    let identity = T::of(reduce.identity);
+    let Some(v) = T::get(value) else {
+        unreachable!("the graph macro types every value of a program once")
+    };
+    if reduce.acc.inner != 0 {
+        // Accumulators along the inner loop (stride 1): each chunk's `n` lanes loaded,
+        // combined, stored, as the fused kernel's `load`/`store` of the accumulator.
+        let dst = T::slice(buf);
+        for (c, m) in chunks(at.n) {
+            let a = load::<T>(&*dst, at.off + c, m);
+            let x = V(v[c..c + LANES].try_into().expect("LANES long"));
+            store::<T>(dst, at.off + c, m, lane(a, x));
+        }
+        return;
+    }
+    // Register accumulators: the fused kernel's unrolled loop takes the row's chunks in
+    // groups of four (`__tg_u`, the chunk's place in its group; its default-build block
+    // loop too, its blocks starting at whole groups), chunk `u` into register `u %
+    // accumulators`; the chunks after the last whole group go to register 0, and so does
+    // the last, partial chunk with its lanes past the row's end set to the identity.
+    let regs = T::get_mut(acc);
+    let grouped = len / (4 * LANES) * 4;
+    let nacc = reduce.accumulators as usize;
+    for (c, m) in chunks(at.n) {
+        let mut x = V::<T>(v[c..c + LANES].try_into().expect("LANES long"));
+        let k = (j + c) / LANES;
+        let slot = if m < LANES {
+            for lane in &mut x.0[m..] {
+                *lane = identity;
+            }
+            0
+        } else if k < grouped {
+            k % 4 % nacc
+        } else {
+            0
+        };
+        T::combine_chunk(
+            reduce.combine,
+            &mut regs[slot * LANES..(slot + 1) * LANES],
+            &x.0,
+        );
+    }
+}
+
+/// The row's start of a register reduction: its accumulators set to the identity.
+fn start_row_of<T: Accumulate>(reduce: &Reduce<'_>, acc: &mut Reg) {
+    T::get_mut(acc)[..4 * LANES].fill(T::of(reduce.identity));
+}
+
+/// The row's end of a register reduction: the registers combined pairwise (`(0 ∘ 1) ∘ (2
+/// ∘ 3)`, or `0 ∘ 1` for two), their lanes folded (`reduce::fold`), the result combined
+/// into the row's slot at `at`, as the fused kernel's row finish (`on_accumulator!` picks
+/// `T`).
+fn finish_row_of<T: Accumulate>(reduce: &Reduce<'_>, buf: &mut Buf<'_>, at: &At, acc: &Reg) {
+    let (lane, scalar) = (T::lanes(reduce.combine), T::scalar(reduce.combine));
+    let Some(regs) = T::get(acc) else {
+        unreachable!("the accumulators are filled with the identity at the row's start")
+    };
+    let reg = |u: usize| {
+        V::<T>(
+            regs[u * LANES..(u + 1) * LANES]
+                .try_into()
+                .expect("LANES long"),
+        )
+    };
+    let pair = lane(reg(0), reg(1));
+    let all = if reduce.accumulators == 2 {
+        pair
+    } else {
+        lane(pair, lane(reg(2), reg(3)))
+    };
+    let slot = &mut T::slice(buf)[at.off];
+    *slot = scalar(*slot, crate::reduce::fold(all, scalar));
+}
+
+/// Every element of `buf` (a row-local temp) set to `value`.
+fn fill_buf(buf: &mut Buf<'_>, value: Scalar) {
+    macro_rules! fill {
+        ($($v:ident),*) => {
+            match (buf, value) {
+                $((Buf::Out(SliceMut::$v(s)), Scalar::$v(x)) => s.fill(x),)*
+                _ => unreachable!("the graph macro resets temps of their type"),
+            }
+        };
+    }
+    fill!(Bool, U8, U16, U32, U64, I8, I16, I32, I64, F32, F64);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The written-out chunk combines of the floats give the lane functions' bits on every
+    /// pair of edge values (two NaNs: NaN, either payload; see `ops::tests`).
+    #[test]
+    fn float_chunk_combines_match_the_lanes() {
+        macro_rules! check {
+            ($t:ident, $edges:expr) => {
+                let edges: [$t; 8] = $edges;
+                for c in [
+                    Combine::Sum,
+                    Combine::Prod,
+                    Combine::Max,
+                    Combine::Min,
+                    Combine::MaxNoNan,
+                    Combine::MinNoNan,
+                ] {
+                    for i in 0..8 {
+                        let acc: Vec<$t> = (0..LANES).map(|l| edges[(l + i) % 8]).collect();
+                        let x: Vec<$t> = (0..LANES).map(|l| edges[(l * 3 + i / 2) % 8]).collect();
+                        let mut got = acc.clone();
+                        <$t as Accumulate>::combine_chunk(c, &mut got, &x);
+                        let mut want = acc.clone();
+                        combine_chunk_by_lanes::<$t>(c, &mut want, &x);
+                        for l in 0..LANES {
+                            if acc[l].is_nan() && x[l].is_nan() && got[l].is_nan() {
+                                continue;
+                            }
+                            assert_eq!(
+                                got[l].to_bits(),
+                                want[l].to_bits(),
+                                "{c:?} {} {}",
+                                acc[l],
+                                x[l]
+                            );
+                        }
+                    }
+                }
+            };
+        }
+        check!(
+            f32,
+            [
+                f32::NAN,
+                f32::INFINITY,
+                f32::NEG_INFINITY,
+                0.0,
+                -0.0,
+                1.5,
+                -2.5,
+                1e-45
+            ]
+        );
+        check!(
+            f64,
+            [
+                f64::NAN,
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+                0.0,
+                -0.0,
+                1.5,
+                -2.5,
+                5e-324
+            ]
         );
     }
 }

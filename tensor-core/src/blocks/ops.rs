@@ -6,9 +6,8 @@
 //! compiled here, once; the graph macro's programs only name them.
 
 use super::{arg, chunks, Reg, RegType, BLOCK};
-use crate::lanes::{
-    cast, BitwiseLanes, CompareLanes, FloatLanes, NumLanes, SelectLanes, ShiftLanes, LANES, V,
-};
+use crate::lanes::{FloatLanes, NumLanes, LANES, V};
+use crate::reference::{Bitwise, Compare, Num, Shift};
 
 /// Chunk `j` of an argument register.
 #[inline(always)]
@@ -68,21 +67,8 @@ fn block_kernel(regs: &mut [Reg], out: usize, args: [u16; 3], f: fn(&mut [f32; B
     f(dst);
 }
 
-/// `out = select(c, a, b)` chunk by chunk.
-#[inline(always)]
-fn select<T: RegType + SelectLanes>(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize) {
-    let (before, dst) = split(regs, out);
-    let c = arg::<bool>(before, args[0]);
-    let (a, b) = (arg::<T>(before, args[1]), arg::<T>(before, args[2]));
-    let dst = T::get_mut(dst);
-    for (j, _) in chunks(n) {
-        let v = T::select_lanes(chunk(c, j), chunk(a, j), chunk(b, j));
-        dst[j..j + LANES].copy_from_slice(&v.0);
-    }
-}
-
-/// The functions of one trait on one type: `unary`/`binary` rows, `-> bool` for the
-/// comparisons and predicates.
+/// The functions of one trait on one type that run the lane function chunk by chunk:
+/// `unary`/`binary` rows, `-> bool` for the predicates.
 macro_rules! lane_fns {
     ($t:ty, $tr:ident, unary: $($m:ident),*) => {$(
         #[doc = concat!("`", stringify!($tr), "::", stringify!($m), "` over a block.")]
@@ -102,47 +88,149 @@ macro_rules! lane_fns {
             super::unary::<$t, bool>(regs, out, args, n, <$t as $tr>::$m)
         }
     )*};
-    ($t:ty, $tr:ident, compare: $($m:ident),*) => {$(
-        #[doc = concat!("`", stringify!($tr), "::", stringify!($m), "` over a block.")]
+}
+
+/// The element loops of the ops whose lane function is, lane by lane, one scalar
+/// expression (NOTES.md "Debug backend, second slice"): `out[i] = expr` for the block's
+/// `n` elements (rounded up to a whole group of `GROUP`), written out for the `GROUP`
+/// elements of a group (constant indices into a `[T; GROUP]`, whose bounds checks rustc
+/// removes even at opt-level 0) inside a `while` loop over the groups. At opt-level 0 (a
+/// user's dev profile compiles this crate unoptimised) nothing is inlined but
+/// `#[inline(always)]` functions, so an iterator adapter (`zip`), a closure or the lane
+/// function costs calls per element or per chunk; this loop costs one bounds check per
+/// group and operand, no call. Measured at opt-level 0 on a block of f32 `+`: 0.5 ms per
+/// 2^20 elements, against 1.9 ms for an index loop over the elements and 12-15 ms for `zip`.
+/// Bit-identity: the expression is the one the lane function computes on each lane (the
+/// integers' and `bool`'s lane functions are the reference's scalar functions lane by
+/// lane, `lanes.rs`'s defaults; the floats' are the IEEE operations, each `wide` vector
+/// instruction computing per lane what the expression computes), checked against the lane
+/// functions on edge values by `tests::element_loops_match_the_lane_functions`. Lanes past
+/// `n` in the last group compute from whatever the registers hold and are never stored
+/// (every expression here is total).
+macro_rules! elementwise {
+    ($regs:ident, $out:ident, $args:ident, $n:ident, $t:ty => $r:ty, |$($x:ident),+| $e:expr) => {{
+        let (before, dst) = split($regs, $out);
+        let mut k = 0;
+        let ($($x,)+) = ($({
+            let (groups, _) = arg::<$t>(before, $args[k]).as_chunks::<GROUP>();
+            let _ = stringify!($x);
+            k += 1;
+            groups
+        },)+);
+        let _ = k;
+        let (dst, _) = <$r as RegType>::get_mut(dst).as_chunks_mut::<GROUP>();
+        let groups = $n.div_ceil(GROUP);
+        let mut g = 0;
+        while g < groups {
+            let d = &mut dst[g];
+            let ($($x,)+) = ($(&$x[g],)+);
+            each_of_group!(d, |$($x),+| $e);
+            g += 1;
+        }
+    }};
+}
+
+/// Elements per group of `elementwise!` (`each_of_group!` writes out this many).
+const GROUP: usize = 8;
+const _: () = assert!(BLOCK.is_multiple_of(GROUP));
+
+/// `d[i] = e` with each argument `x` bound to `x[i]`, for `i` in `0..GROUP`, written out.
+macro_rules! each_of_group {
+    ($d:ident, |$($x:ident),+| $e:expr) => {
+        each_of_group!(@at $d, [0 1 2 3 4 5 6 7], |$($x),+| $e)
+    };
+    (@at $d:ident, [$i:literal $($rest:literal)*], |$($x:ident),+| $e:expr) => {
+        $d[$i] = {
+            let ($($x,)+) = ($($x[$i],)+);
+            $e
+        };
+        each_of_group!(@at $d, [$($rest)*], |$($x),+| $e);
+    };
+    (@at $d:ident, [], |$($x:ident),+| $e:expr) => {};
+}
+
+/// Block ops as element loops (`elementwise!`): `name => |args| expr` on type `$t`, the
+/// result of type `$r`.
+macro_rules! element_fns {
+    ($t:ty => $r:ty: $($m:ident => |$($x:ident),+| $e:expr),* $(,)?) => {$(
+        #[doc = concat!("`", stringify!($m), "` over a block, element by element.")]
         pub fn $m(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize) {
-            super::binary::<$t, bool>(regs, out, args, n, <$t as $tr>::$m)
+            elementwise!(regs, out, args, n, $t => $r, |$($x),+| $e)
         }
     )*};
 }
 
-/// What every compute type has: comparisons and select.
-macro_rules! common_fns {
+/// `where(c, a, b)` element by element (every type's `select_lanes` takes, lane by lane,
+/// `a` where `c` holds and `b` elsewhere).
+macro_rules! select_fn {
     ($t:ty) => {
-        lane_fns!($t, CompareLanes, compare: eq_lanes, ne_lanes, lt_lanes, le_lanes, gt_lanes,
-            ge_lanes);
-        /// `select_lanes` over a block.
+        /// `select_lanes` over a block, element by element.
         pub fn select_lanes(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize) {
-            super::select::<$t>(regs, out, args, n)
+            let (before, dst) = split(regs, out);
+            let (c, _) = arg::<bool>(before, args[0]).as_chunks::<GROUP>();
+            let (a, _) = arg::<$t>(before, args[1]).as_chunks::<GROUP>();
+            let (b, _) = arg::<$t>(before, args[2]).as_chunks::<GROUP>();
+            let (dst, _) = <$t as RegType>::get_mut(dst).as_chunks_mut::<GROUP>();
+            let groups = n.div_ceil(GROUP);
+            let mut g = 0;
+            while g < groups {
+                let d = &mut dst[g];
+                let (c, a, b) = (&c[g], &a[g], &b[g]);
+                each_of_group!(d, |c, a, b| if c { a } else { b });
+                g += 1;
+            }
         }
     };
 }
 
-/// What every number type has: `NumLanes`.
-macro_rules! num_fns {
+/// The comparisons (the reference's `Compare`, which every type's `CompareLanes` computes
+/// lane by lane: `==`, `!=` true for NaN, ordered `<`…) and select.
+macro_rules! common_fns {
     ($t:ty) => {
-        common_fns!($t);
-        lane_fns!($t, NumLanes, binary: add_lanes, sub_lanes, mul_lanes, div_lanes, rem_lanes,
-            modulo_lanes, max_lanes, min_lanes, pow_lanes);
-        lane_fns!($t, NumLanes, unary: neg_lanes, abs_lanes, relu_lanes, floor_lanes,
-            round_lanes, roundeven_lanes, trunc_lanes, ceil_lanes, sign_lanes, square_lanes);
+        element_fns!($t => bool: eq_lanes => |x, y| <$t as Compare>::eq(x, y),
+            ne_lanes => |x, y| <$t as Compare>::ne(x, y),
+            lt_lanes => |x, y| <$t as Compare>::lt(x, y),
+            le_lanes => |x, y| <$t as Compare>::le(x, y),
+            gt_lanes => |x, y| <$t as Compare>::gt(x, y),
+            ge_lanes => |x, y| <$t as Compare>::ge(x, y));
+        select_fn!($t);
     };
 }
 
-/// The integers: numbers with bitwise ops and shifts.
+/// The integers: every lane function is the reference's scalar function lane by lane
+/// (`integer_lanes!` implements the traits with their defaults), so every op is an
+/// element loop of it.
 macro_rules! integer_ops {
     ($($module:ident: $t:ty),*) => {$(
         #[doc = concat!("The block ops of `", stringify!($t), "` values.")]
         pub mod $module {
             use super::*;
-            num_fns!($t);
-            lane_fns!($t, BitwiseLanes, binary: and_lanes, or_lanes, xor_lanes);
-            lane_fns!($t, BitwiseLanes, unary: not_lanes);
-            lane_fns!($t, ShiftLanes, binary: shl_lanes, shr_lanes);
+            common_fns!($t);
+            element_fns!($t => $t: add_lanes => |x, y| <$t as Num>::add(x, y),
+                sub_lanes => |x, y| <$t as Num>::sub(x, y),
+                mul_lanes => |x, y| <$t as Num>::mul(x, y),
+                div_lanes => |x, y| <$t as Num>::div(x, y),
+                rem_lanes => |x, y| <$t as Num>::rem(x, y),
+                modulo_lanes => |x, y| <$t as Num>::modulo(x, y),
+                max_lanes => |x, y| <$t as Num>::max(x, y),
+                min_lanes => |x, y| <$t as Num>::min(x, y),
+                pow_lanes => |x, y| <$t as Num>::pow(x, y),
+                neg_lanes => |x| <$t as Num>::neg(x),
+                abs_lanes => |x| <$t as Num>::abs(x),
+                relu_lanes => |x| <$t as Num>::relu(x),
+                floor_lanes => |x| <$t as Num>::floor(x),
+                round_lanes => |x| <$t as Num>::round(x),
+                roundeven_lanes => |x| <$t as Num>::roundeven(x),
+                trunc_lanes => |x| <$t as Num>::trunc(x),
+                ceil_lanes => |x| <$t as Num>::ceil(x),
+                sign_lanes => |x| <$t as Num>::sign(x),
+                square_lanes => |x| <$t as Num>::mul(x, x),
+                and_lanes => |x, y| <$t as Bitwise>::and(x, y),
+                or_lanes => |x, y| <$t as Bitwise>::or(x, y),
+                xor_lanes => |x, y| <$t as Bitwise>::xor(x, y),
+                not_lanes => |x| <$t as Bitwise>::not(x),
+                shl_lanes => |x, y| <$t as Shift>::shl(x, y),
+                shr_lanes => |x, y| <$t as Shift>::shr(x, y));
         }
     )*};
 }
@@ -173,15 +261,104 @@ macro_rules! float_table_fns {
     (@row $t:ident $tr:ident $lane:ident $kind:ident $args:tt) => {};
 }
 
-/// The floats: numbers with the function table's functions and the predicates.
+/// Softmax's `exp(x - max)` (`ops::EXP_NONPOS`): on f32 the dispatched block kernel, as
+/// the fused kernels of default builds call it (emit/blocks.rs `BLOCK_FUNCTIONS`); on f64
+/// the lane function.
+macro_rules! exp_nonpos {
+    (f32) => {
+        /// `FloatLanes::exp_nonpos_lanes` over a block: `vmath::block::exp_nonpos_f32`.
+        pub fn exp_nonpos_lanes(regs: &mut [Reg], out: usize, args: [u16; 3], _n: usize) {
+            super::block_kernel(regs, out, args, crate::vmath::block::exp_nonpos_f32)
+        }
+    };
+    (f64) => {
+        lane_fns!(f64, FloatLanes, unary: exp_nonpos_lanes);
+    };
+}
+
+/// The floats: `+ - * /`, negation, `abs`, `max`/`min` (and `relu`, `max` with 0),
+/// `square`, the comparisons, select and the predicates as element loops of the scalar
+/// expression each lane of the lane function computes (`float_lanes!` in lanes.rs: `wide`'s
+/// `+ - * /` are the IEEE operations, its negation and `abs` flip or clear the sign bit,
+/// `max_lanes`/`min_lanes` are written out below); the rest (rounding, `pow`, `%`, the
+/// function table) run their lane functions chunk by chunk.
 macro_rules! float_ops {
     ($($module:ident: $t:ident),*) => {$(
         #[doc = concat!("The block ops of `", stringify!($t), "` values.")]
         pub mod $module {
             use super::*;
-            num_fns!($t);
+            common_fns!($t);
+            element_fns!($t => $t: add_lanes => |x, y| x + y,
+                sub_lanes => |x, y| x - y,
+                mul_lanes => |x, y| x * y,
+                div_lanes => |x, y| x / y,
+                max_lanes => |x, y| max_lane(x, y),
+                min_lanes => |x, y| min_lane(x, y),
+                neg_lanes => |x| -x,
+                abs_lanes => |x| x.abs(),
+                relu_lanes => |x| relu_lane(x),
+                square_lanes => |x| x * x,
+                // Softmax's `e / sum` (`ops::DIV_SOFTMAX`): within its contract (every
+                // `e` in [0, 1] or NaN, the sum at least 1 or NaN, which softmax's graph
+                // gives) the fused kernel's `div_softmax_lanes` and block division give the
+                // quotient's bits (lanes.rs, `div_softmax_m512`); the `in_range` flag
+                // (the third argument) only skips a test there.
+                div_softmax_lanes => |x, y| x / y,
+                div_softmax_plain_lanes => |x, y| x / y);
+            element_fns!($t => bool: is_nan_lanes => |x| x != x,
+                is_inf_lanes => |x| x == <$t>::INFINITY || x == <$t>::NEG_INFINITY);
+            lane_fns!($t, NumLanes, binary: rem_lanes, modulo_lanes, pow_lanes);
+            lane_fns!($t, NumLanes, unary: floor_lanes, round_lanes, roundeven_lanes,
+                trunc_lanes, ceil_lanes, sign_lanes);
             crate::functions::for_each_float_function!(float_table_fns, $t);
-            lane_fns!($t, FloatLanes, predicate: is_nan_lanes, is_inf_lanes);
+            exp_nonpos!($t);
+
+            /// One lane of `max_lanes`: the sum (a NaN) where either is NaN, else the
+            /// larger, equal values (±0) combined by their bits (`+0 & -0 = +0`). Written
+            /// with `x != x` rather than `is_nan`, a call at opt-level 0.
+            #[inline(always)]
+            fn max_lane(x: $t, y: $t) -> $t {
+                #[allow(clippy::eq_op)]
+                if x != x || y != y {
+                    x + y
+                } else if x > y {
+                    x
+                } else if y > x {
+                    y
+                } else {
+                    <$t>::from_bits(x.to_bits() & y.to_bits())
+                }
+            }
+
+            /// `max_lane(x, 0.0)` with its branches in the order a row of ordinary values
+            /// takes them: `x` where it is above 0, `x + 0` (its NaN) where it is NaN,
+            /// else +0 (`max_lane` of a negative or ±0 and +0: `+0 & ±0 = +0`).
+            #[inline(always)]
+            fn relu_lane(x: $t) -> $t {
+                #[allow(clippy::eq_op)]
+                if x > 0.0 {
+                    x
+                } else if x != x {
+                    x + 0.0
+                } else {
+                    0.0
+                }
+            }
+
+            /// One lane of `min_lanes`: as `max_lane`, with `min(+0, -0) = +0 | -0 = -0`.
+            #[inline(always)]
+            fn min_lane(x: $t, y: $t) -> $t {
+                #[allow(clippy::eq_op)]
+                if x != x || y != y {
+                    x + y
+                } else if x < y {
+                    x
+                } else if y < x {
+                    y
+                } else {
+                    <$t>::from_bits(x.to_bits() | y.to_bits())
+                }
+            }
         }
     )*};
 }
@@ -191,23 +368,27 @@ float_ops!(f32_ops: f32, f64_ops: f64);
 pub mod bool_ops {
     use super::*;
     common_fns!(bool);
-    lane_fns!(bool, BitwiseLanes, binary: and_lanes, or_lanes, xor_lanes);
-    lane_fns!(bool, BitwiseLanes, unary: not_lanes);
+    element_fns!(bool => bool: and_lanes => |x, y| <bool as Bitwise>::and(x, y),
+        or_lanes => |x, y| <bool as Bitwise>::or(x, y),
+        xor_lanes => |x, y| <bool as Bitwise>::xor(x, y),
+        not_lanes => |x| <bool as Bitwise>::not(x));
 }
 
-/// Casts between the 13 storage types, `casts::from_S::to_D`: `lanes::cast::<S, D>` (the
-/// source rounded into its own dtype first, then `CastTo`).
+/// Casts between the 13 storage types, `casts::from_S::to_D`: element loops of what
+/// `lanes::cast::<S, D>` computes on each lane (the source rounded into its own dtype
+/// first, then `CastTo`).
 pub mod casts {
     use super::*;
+    use crate::cast::CastTo;
     use crate::dtype::{bf16, f16, Element};
 
     macro_rules! casts_to {
         ($s:ty; $($fn:ident: $d:ty),*) => {$(
             #[doc = concat!("`", stringify!($s), " as ", stringify!($d), "` over a block.")]
             pub fn $fn(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize) {
-                crate::blocks::ops::unary::<<$s as Element>::Compute, <$d as Element>::Compute>(
-                    regs, out, args, n, cast::<$s, $d>,
-                )
+                elementwise!(regs, out, args, n, <$s as Element>::Compute
+                    => <$d as Element>::Compute,
+                    |x| <$s as CastTo<$d>>::cast(<$s>::from_compute(x)).to_compute())
             }
         )*};
     }
@@ -225,4 +406,219 @@ pub mod casts {
     casts_from!(from_bool: bool, from_u8: u8, from_u16: u16, from_u32: u32, from_u64: u64,
         from_i8: i8, from_i16: i16, from_i32: i32, from_i64: i64, from_f16: f16,
         from_bf16: bf16, from_f32: f32, from_f64: f64);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::blocks::OpFn;
+    use crate::lanes::{BitwiseLanes, CompareLanes, SelectLanes, ShiftLanes};
+
+    /// Every pair of `edges` (256 of 16 values): register 0 holds `a`, 1 holds `b`, 2 a
+    /// condition.
+    fn pairs<T: RegType>(edges: [T; 16], wrap: fn([T; BLOCK]) -> Reg) -> Vec<Reg> {
+        let a = core::array::from_fn(|i| edges[i % 16]);
+        let b = core::array::from_fn(|i| edges[i / 16]);
+        let c = core::array::from_fn(|i| (i * 7) % 3 == 0);
+        vec![wrap(a), wrap(b), Reg::Bool(c), Reg::Bool([false; BLOCK])]
+    }
+
+    /// `fast` (an element loop) on `args` into register 3, against the lane function
+    /// chunk by chunk (`lane(a, b, c)`: the chunks of registers 0, 1, 2), compared
+    /// through `bits` on the block's 256 elements.
+    fn agree<T: RegType + PartialEq, R: RegType + PartialEq>(
+        regs: &[Reg],
+        fast: OpFn,
+        args: [u16; 3],
+        lane: impl Fn(V<T>, V<T>, V<bool>) -> V<R>,
+        bits: impl Fn(R) -> u64,
+        name: &str,
+    ) {
+        let mut regs = regs.to_vec();
+        fast(&mut regs, 3, args, BLOCK);
+        let got = arg::<R>(&regs, 3);
+        let (a, b, c) = (
+            arg::<T>(&regs, 0),
+            arg::<T>(&regs, 1),
+            arg::<bool>(&regs, 2),
+        );
+        for j in (0..BLOCK).step_by(LANES) {
+            let want = lane(chunk(a, j), chunk(b, j), chunk(c, j));
+            for l in 0..LANES {
+                // Two NaN operands: which payload the result carries is the compiler's
+                // choice (LLVM commutes the vector add at opt-level 1; Rust leaves it
+                // unspecified), so only its NaN-ness is compared.
+                #[allow(clippy::eq_op)]
+                let two_nans = a[j + l] != a[j + l] && b[j + l] != b[j + l] && args[1] == 1;
+                if two_nans && bits(got[j + l]) != bits(want.0[l]) {
+                    assert!(got[j + l] != got[j + l], "{name} lane {}", j + l);
+                    continue;
+                }
+                assert_eq!(bits(got[j + l]), bits(want.0[l]), "{name} lane {}", j + l);
+            }
+        }
+    }
+
+    macro_rules! case {
+        ($t:ident, $m:ident, $w:ident, $edges:expr, $bits:expr,
+         $($tr:ident $kind:ident: $($f:ident),*;)*) => {{
+            let regs = pairs::<$t>($edges, Reg::$w);
+            let bits = $bits;
+            let b = |x: bool| x as u64;
+            $($(case!(@$kind regs, $t, $m, $tr, $f, bits, b);)*)*
+            agree::<$t, $t>(&regs, $m::select_lanes, [2, 0, 1],
+                |a, b, c| <$t as SelectLanes>::select_lanes(c, a, b), bits, "select");
+        }};
+        (@bin $regs:ident, $t:ident, $m:ident, $tr:ident, $f:ident, $bits:ident, $b:ident) => {
+            agree::<$t, $t>(&$regs, $m::$f, [0, 1, 0], |a, b, _| <$t as $tr>::$f(a, b),
+                $bits, stringify!($f))
+        };
+        (@un $regs:ident, $t:ident, $m:ident, $tr:ident, $f:ident, $bits:ident, $b:ident) => {
+            agree::<$t, $t>(&$regs, $m::$f, [0, 1, 0], |a, _, _| <$t as $tr>::$f(a), $bits,
+                stringify!($f))
+        };
+        (@cmp $regs:ident, $t:ident, $m:ident, $tr:ident, $f:ident, $bits:ident, $b:ident) => {
+            agree::<$t, bool>(&$regs, $m::$f, [0, 1, 0], |a, b, _| <$t as $tr>::$f(a, b), $b,
+                stringify!($f))
+        };
+        (@pred $regs:ident, $t:ident, $m:ident, $tr:ident, $f:ident, $bits:ident, $b:ident) => {
+            agree::<$t, bool>(&$regs, $m::$f, [0, 1, 0], |a, _, _| <$t as $tr>::$f(a), $b,
+                stringify!($f))
+        };
+    }
+
+    /// The element loops give the lane functions' bits on every pair of edge values
+    /// (NaN of both signs, ±inf, ±0, subnormals, extremes; integer extremes, shift counts
+    /// past the width, division by zero and by -1).
+    #[test]
+    fn element_loops_match_the_lane_functions() {
+        macro_rules! float {
+            ($t:ident, $m:ident, $w:ident, $edges:expr) => {
+                case!($t, $m, $w, $edges, |x: $t| x.to_bits() as u64,
+                    NumLanes bin: add_lanes, sub_lanes, mul_lanes, div_lanes, max_lanes,
+                        min_lanes;
+                    NumLanes un: neg_lanes, abs_lanes, relu_lanes, square_lanes;
+                    CompareLanes cmp: eq_lanes, ne_lanes, lt_lanes, le_lanes, gt_lanes,
+                        ge_lanes;
+                    FloatLanes pred: is_nan_lanes, is_inf_lanes;)
+            };
+        }
+        float!(
+            f32,
+            f32_ops,
+            F32,
+            [
+                f32::NAN,
+                f32::from_bits(0xffc0_0000),
+                f32::INFINITY,
+                f32::NEG_INFINITY,
+                0.0,
+                -0.0,
+                1.0,
+                -1.0,
+                1.5,
+                -2.5,
+                f32::MIN_POSITIVE,
+                1e-45,
+                f32::MAX,
+                f32::MIN,
+                3.0,
+                0.1
+            ]
+        );
+        float!(
+            f64,
+            f64_ops,
+            F64,
+            [
+                f64::NAN,
+                -f64::NAN,
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+                0.0,
+                -0.0,
+                1.0,
+                -1.0,
+                1.5,
+                -2.5,
+                f64::MIN_POSITIVE,
+                5e-324,
+                f64::MAX,
+                f64::MIN,
+                3.0,
+                0.1
+            ]
+        );
+        macro_rules! int {
+            ($t:ident, $m:ident, $w:ident, $edges:expr) => {
+                case!($t, $m, $w, $edges, |x: $t| x as u64,
+                    NumLanes bin: add_lanes, sub_lanes, mul_lanes, div_lanes, rem_lanes,
+                        modulo_lanes, max_lanes, min_lanes, pow_lanes;
+                    NumLanes un: neg_lanes, abs_lanes, relu_lanes, floor_lanes, round_lanes,
+                        roundeven_lanes, trunc_lanes, ceil_lanes, sign_lanes, square_lanes;
+                    BitwiseLanes bin: and_lanes, or_lanes, xor_lanes;
+                    BitwiseLanes un: not_lanes;
+                    ShiftLanes bin: shl_lanes, shr_lanes;
+                    CompareLanes cmp: eq_lanes, ne_lanes, lt_lanes, le_lanes, gt_lanes,
+                        ge_lanes;)
+            };
+        }
+        int!(
+            i32,
+            i32_ops,
+            I32,
+            [
+                i32::MIN,
+                i32::MAX,
+                0,
+                1,
+                -1,
+                2,
+                -2,
+                7,
+                31,
+                32,
+                33,
+                -33,
+                100,
+                -100,
+                65536,
+                i32::MIN + 1
+            ]
+        );
+        int!(
+            u8,
+            u8_ops,
+            U8,
+            [0, 1, 2, 3, 7, 8, 9, 127, 128, 129, 200, 254, 255, 16, 31, 64]
+        );
+        int!(
+            i64,
+            i64_ops,
+            I64,
+            [
+                i64::MIN,
+                i64::MAX,
+                0,
+                1,
+                -1,
+                2,
+                -2,
+                7,
+                63,
+                64,
+                65,
+                -65,
+                100,
+                -100,
+                1 << 40,
+                i64::MIN + 1
+            ]
+        );
+        case!(bool, bool_ops, Bool, [true, false, true, true, false, false, true, false, true,
+            false, false, true, true, true, false, false], |x: bool| x as u64,
+            BitwiseLanes bin: and_lanes, or_lanes, xor_lanes;
+            BitwiseLanes un: not_lanes;
+            CompareLanes cmp: eq_lanes, ne_lanes, lt_lanes, le_lanes, gt_lanes, ge_lanes;);
+    }
 }
