@@ -31,7 +31,6 @@
 
 use crate::dtype::Element;
 use crate::lanes::{NumLanes, LANES, V};
-use crate::reference::Num;
 use crate::stream::{store_streaming, stream_fence, stream_head};
 
 /// Outputs at least this large are written with streaming stores (they would evict the
@@ -181,9 +180,10 @@ fn resize_planes<T: Lerp>(
     axes: &[ResizeAxis<'_, T>; 3],
 ) {
     let [ad, ah, aw] = axes;
-    if !(axis_is_consistent(ad, true) && axis_is_consistent(ah, true))
-        || !axis_is_consistent(aw, false)
-    {
+    let consistent = axis_is_consistent(ad, true)
+        && axis_is_consistent(ah, true)
+        && axis_is_consistent(aw, false);
+    if !consistent {
         return;
     }
     let product = |v: [usize; 3]| v.iter().try_fold(1usize, |p, &n| p.checked_mul(n));
@@ -505,8 +505,8 @@ fn resize_row<T: Lerp>(src: &[T], dst: &mut [T], a: &ResizeAxis<'_, T>, phases: 
         }
         done = first + p * count;
     }
-    for o in done..a.out {
-        dst[o] = one(o);
+    for (o, d) in dst[..a.out].iter_mut().enumerate().skip(done) {
+        *d = one(o);
     }
 }
 
