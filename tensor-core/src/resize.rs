@@ -219,35 +219,45 @@ fn resize_planes<T: Lerp>(
         return;
     }
     let ow = aw.out;
-    // A cached row: the resized row, and whole vectors past it (the run kernel writes whole
-    // vectors of `p` phases; the sums read whole vectors).
+    // A cached row: a vector of margin, the resized row, and whole vectors past it (the
+    // run kernel writes whole vectors of `p` phases; the sums read whole vectors from a
+    // vector before the row, `OutWriter::row`, to a vector past it).
     let max_p = aw.runs.iter().map(|r| r[1]).max().unwrap_or(1);
-    let row_len = ow + (max_p + 1) * LANES;
+    let row_len = LANES + ow + (max_p + 1) * LANES;
     let mut cache = vec![T::default(); SPAN * SPAN * row_len];
     let mut tags = [usize::MAX; SPAN * SPAN];
     // The input row split into phases (`RowPhases`), reused row to row.
     let mut phases = RowPhases::new(width);
-    // Up to `SPAN` sums along the middle axis, one per tap of the first.
-    let mut hsums = vec![T::default(); SPAN * row_len];
+    // Up to `SPAN` sums along the middle axis, one per tap of the first (3-D only).
+    let mut hsums = vec![
+        T::default();
+        if ad.weights.is_empty() {
+            0
+        } else {
+            SPAN * row_len
+        }
+    ];
     let stream = need_out.saturating_mul(core::mem::size_of::<T>()) >= STREAM_MIN_BYTES;
+    let mut put = OutWriter::new(&mut out[..need_out], stream);
     let taps_of = |a: &ResizeAxis<'_, T>, o: usize| -> (usize, usize) {
         match a.taps {
             0 => (o, 1),
             t => (o * t, t),
         }
     };
-    for (p, op) in out[..need_out].chunks_exact_mut(out_plane).enumerate() {
+    let at = |a: &ResizeAxis<'_, T>, k: usize, o: usize| {
+        if a.taps == 0 {
+            o
+        } else {
+            a.index[k]
+        }
+    };
+    let cached = |d: usize, h: usize| ((d % SPAN) * SPAN + h % SPAN) * row_len;
+    for p in 0..planes {
         let first_row = p * plane_rows;
-        for (r, orow) in op.chunks_exact_mut(ow).enumerate() {
+        for r in 0..ad.out * ah.out {
             let (od, oh) = (r / ah.out, r % ah.out);
             let ((d0, nd), (h0, nh)) = (taps_of(ad, od), taps_of(ah, oh));
-            let at = |a: &ResizeAxis<'_, T>, k: usize, o: usize| {
-                if a.taps == 0 {
-                    o
-                } else {
-                    a.index[k]
-                }
-            };
             // The rows this output row reads, into the cache.
             for jd in 0..nd {
                 let d = at(ad, d0 + jd, od);
@@ -258,131 +268,218 @@ fn resize_planes<T: Lerp>(
                     if tags[slot] != row {
                         tags[slot] = row;
                         let src = &x[row * pitch..][..width];
-                        let dst = &mut cache[slot * row_len..][..row_len];
+                        let dst = &mut cache[slot * row_len + LANES..][..row_len - LANES];
                         resize_row(src, dst, aw, &mut phases);
                     }
                 }
             }
-            let cached = |d: usize, h: usize| (d % SPAN) * SPAN + h % SPAN;
-            // The sums along the middle axis: a cached row itself when it selects.
-            let mut sum_rows = [(false, 0usize); SPAN];
-            for jd in 0..nd {
-                let d = at(ad, d0 + jd, od);
-                if ah.weights.is_empty() {
-                    sum_rows[jd] = (false, cached(d, at(ah, h0, oh)));
-                    continue;
-                }
-                let dst = &mut hsums[jd * row_len..][..row_len];
-                let rows: [usize; SPAN] =
-                    core::array::from_fn(|j| cached(d, at(ah, h0 + j.min(nh - 1), oh)));
-                weighted_rows(
-                    &cache,
-                    row_len,
-                    &rows[..nh],
-                    &ah.weights[h0..h0 + nh],
-                    ow,
-                    |i, v| dst[i..i + LANES].copy_from_slice(&v.0),
-                );
-                sum_rows[jd] = (true, jd);
-            }
-            let source = |(in_sums, k): (bool, usize)| -> &[T] {
-                if in_sums {
-                    &hsums[k * row_len..][..row_len]
+            // The cached rows of depth `d` along the middle axis, and their weights.
+            let middle = |d: usize| -> ([usize; SPAN], &[T]) {
+                let rows = core::array::from_fn(|j| cached(d, at(ah, h0 + j.min(nh - 1), oh)));
+                let w = if ah.weights.is_empty() {
+                    &[][..]
                 } else {
-                    &cache[k * row_len..][..row_len]
-                }
+                    &ah.weights[h0..h0 + nh]
+                };
+                (rows, w)
             };
-            let mut put = OutRow::new(orow, stream);
             if ad.weights.is_empty() {
-                let src = source(sum_rows[0]);
-                put.write(|i| V(<[T; LANES]>::try_from(&src[i..i + LANES]).expect("LANES")));
+                // One depth: the output row is the middle axis's sum (or selection).
+                let (rows, w) = middle(at(ad, d0, od));
+                put_sum(&mut put, ow, &cache, rows, w, nh);
             } else {
-                let srcs: [&[T]; SPAN] = core::array::from_fn(|j| source(sum_rows[j.min(nd - 1)]));
-                let w = &ad.weights[d0..d0 + nd];
-                put.write(|i| {
-                    let tap = |j: usize| {
-                        let v = V(<[T; LANES]>::try_from(&srcs[j][i..i + LANES]).expect("LANES"));
-                        T::mul_lanes(V::splat(w[j]), v)
-                    };
-                    (1..nd).fold(tap(0), |acc, j| T::add_lanes(acc, tap(j)))
-                });
+                // Each depth's sum along the middle axis (or its selected row), then theirs.
+                let mut sums = [0usize; SPAN];
+                for (jd, sum) in sums.iter_mut().enumerate().take(nd) {
+                    let (rows, w) = middle(at(ad, d0 + jd, od));
+                    if w.is_empty() {
+                        hsums[jd * row_len..][..row_len]
+                            .copy_from_slice(&cache[rows[0]..][..row_len]);
+                    } else {
+                        let dst = &mut hsums[jd * row_len..][..row_len];
+                        let mut i = 0;
+                        while i < LANES + ow {
+                            let v = weighted(&cache, &rows[..nh], w, i);
+                            dst[i..i + LANES].copy_from_slice(&v.0);
+                            i += LANES;
+                        }
+                    }
+                    *sum = jd * row_len;
+                }
+                put_sum(&mut put, ow, &hsums, sums, &ad.weights[d0..d0 + nd], nd);
             }
         }
     }
+    put.finish();
     if stream {
         stream_fence();
     }
 }
 
-/// `dst(i, Σ_j weights[j] · row_j[i..i + LANES])` for each vector `i` of the first `n`
-/// elements, left to right, rows `cache[rows[j]·row_len..]` (whole vectors past `n`).
-fn weighted_rows<T: Lerp>(
-    cache: &[T],
-    row_len: usize,
-    rows: &[usize],
-    weights: &[T],
+/// Writes the next output row (`n` long): `Σ_j weights[j] · rows_j` of the `taps` rows
+/// at `rows` in `buf` (the first row alone when `weights` is empty, a selection), the tap
+/// count literal for the usual 1, 2 and 4 so the sum unrolls.
+#[inline(always)]
+fn put_sum<T: Lerp>(
+    put: &mut OutWriter<'_, T>,
     n: usize,
-    mut dst: impl FnMut(usize, V<T>),
+    buf: &[T],
+    rows: [usize; SPAN],
+    weights: &[T],
+    taps: usize,
 ) {
-    let srcs: [&[T]; SPAN] =
-        core::array::from_fn(|j| &cache[rows[j.min(rows.len() - 1)] * row_len..][..row_len]);
-    let mut i = 0;
-    while i < n {
-        let tap = |j: usize| {
-            let v = V(<[T; LANES]>::try_from(&srcs[j][i..i + LANES]).expect("LANES"));
-            T::mul_lanes(V::splat(weights[j]), v)
-        };
-        let sum = (1..rows.len()).fold(tap(0), |acc, j| T::add_lanes(acc, tap(j)));
-        dst(i, sum);
-        i += LANES;
+    if weights.is_empty() {
+        let src = &buf[rows[0]..];
+        return put.row(n, |a| {
+            V(<[T; LANES]>::try_from(&src[a..a + LANES]).expect("LANES"))
+        });
+    }
+    match taps {
+        2 => put.row(n, |a| weighted(buf, &rows[..2], &weights[..2], a)),
+        4 => put.row(n, |a| weighted(buf, &rows[..4], &weights[..4], a)),
+        _ => put.row(n, |a| weighted(buf, &rows[..taps], weights, a)),
     }
 }
 
-/// An output row written a vector at a time: streaming stores for its aligned whole
-/// vectors when `stream`, ordinary stores for the rest.
-struct OutRow<'o, T> {
-    row: &'o mut [T],
+/// `Σ_j weights[j] · buf[rows[j] + a..][..LANES]`, left to right, every step rounded (the
+/// expression form's order).
+#[inline(always)]
+fn weighted<T: Lerp>(buf: &[T], rows: &[usize], weights: &[T], a: usize) -> V<T> {
+    let tap = |j: usize| {
+        let at = rows[j] + a;
+        let v = V(<[T; LANES]>::try_from(&buf[at..at + LANES]).expect("LANES"));
+        T::mul_lanes(V::splat(weights[j]), v)
+    };
+    let mut sum = tap(0);
+    for j in 1..rows.len().min(weights.len()) {
+        sum = T::add_lanes(sum, tap(j));
+    }
+    sum
+}
+
+/// The output written a vector at a time in one sequence of rows, each chunk of `LANES`
+/// at an address aligned for streaming stores when `stream` (`stream_head`): a chunk that
+/// spans two rows takes the first row's lanes (kept in `carry`) and the next row's
+/// (blended in), so every row of a plane streams whatever its length and the buffer's
+/// alignment. Ordinary stores for the first `head` elements and the last partial chunk.
+struct OutWriter<'o, T> {
+    out: &'o mut [T],
     stream: bool,
+    /// Elements of the rows written so far.
+    pos: usize,
+    /// The chunk being filled: its first `pending` lanes are the last elements written
+    /// (it starts at `pos − pending`, which is negative for the head chunk, whose lanes
+    /// before element 0 are nothing).
+    carry: V<T>,
+    pending: usize,
 }
 
-impl<'o, T: Lerp> OutRow<'o, T> {
-    fn new(row: &'o mut [T], stream: bool) -> Self {
-        OutRow { row, stream }
+impl<'o, T: Lerp> OutWriter<'o, T> {
+    fn new(out: &'o mut [T], stream: bool) -> Self {
+        let head = if stream { stream_head(out, 0) } else { 0 };
+        OutWriter {
+            out,
+            stream,
+            pos: 0,
+            carry: V::splat(T::default()),
+            // The head chunk lacks its first `LANES − head` lanes for good.
+            pending: if head == 0 { 0 } else { LANES - head },
+        }
     }
 
-    /// Writes `value(i)` (the row's elements `i..i + LANES`) over the whole row.
+    /// Stores the chunk whose lane `LANES − 1` is element `end − 1` (`end ≥ LANES`, or the
+    /// head chunk, whose lanes before element 0 are dropped).
     #[inline(always)]
-    fn write(&mut self, value: impl Fn(usize) -> V<T>) {
-        let n = self.row.len();
-        // The elements before the first aligned chunk: one vector's first `head` lanes.
-        let head = if self.stream {
-            stream_head(self.row, 0).min(n)
-        } else {
-            0
-        };
-        if head > 0 {
-            let v = value(0);
-            self.row[..head].copy_from_slice(&v.0[..head]);
-        }
-        let mut i = head;
-        while i + LANES <= n {
-            let v = value(i);
-            if self.stream {
-                store_streaming(self.row, i, v);
-            } else {
-                let whole: &mut [T; LANES] =
-                    (&mut self.row[i..i + LANES]).try_into().expect("LANES");
-                *whole = v.0;
-            }
-            i += LANES;
-        }
-        if i < n {
-            let v = value(i);
-            for (o, &e) in self.row[i..].iter_mut().zip(&v.0) {
+    fn store_chunk(&mut self, end: usize, v: V<T>) {
+        if end < LANES {
+            for (o, &e) in self.out[..end].iter_mut().zip(&v.0[LANES - end..]) {
                 *o = e;
             }
+        } else if self.stream {
+            store_streaming(self.out, end - LANES, v);
+        } else {
+            let whole: &mut [T; LANES] =
+                (&mut self.out[end - LANES..end]).try_into().expect("LANES");
+            *whole = v.0;
         }
     }
+
+    /// Writes the next row, `n` elements: `value(a)` gives its elements `a − LANES ..
+    /// a` (`a` from 0, a vector before the row, to `n + LANES`).
+    #[inline(always)]
+    fn row(&mut self, n: usize, value: impl Fn(usize) -> V<T>) {
+        let mut e = 0;
+        if self.pending > 0 {
+            // Finish the open chunk: lane `l ≥ pending` is this row's element `l − pending`.
+            let next = value(LANES - self.pending);
+            let k = self.pending;
+            let merged = V(core::array::from_fn(|l| {
+                if l < k {
+                    self.carry.0[l]
+                } else {
+                    next.0[l]
+                }
+            }));
+            let need = LANES - k;
+            if need > n {
+                self.carry = merged;
+                self.pending += n;
+                self.pos += n;
+                return;
+            }
+            self.store_chunk(self.pos + need, merged);
+            e = need;
+            self.pending = 0;
+        }
+        while e + LANES <= n {
+            self.store_chunk(self.pos + e + LANES, value(LANES + e));
+            e += LANES;
+        }
+        if e < n {
+            self.carry = value(LANES + e);
+            self.pending = n - e;
+        }
+        self.pos += n;
+    }
+
+    /// Writes the open chunk's lanes.
+    fn finish(&mut self) {
+        let start = self.pos - self.pending.min(self.pos);
+        let skip = self.pending - (self.pos - start);
+        for (o, &e) in self.out[start..self.pos]
+            .iter_mut()
+            .zip(&self.carry.0[skip..])
+        {
+            *o = e;
+        }
+    }
+}
+
+/// One output phase of a run, `LANES` of its periods from `t0`: `Σ_j weights[j] ·
+/// phase(index[j] mod q)[index[j] / q + t0..]` left to right (the selected vector when
+/// `weights` is empty), each tap one contiguous vector of a phase (`RowPhases`).
+#[inline(always)]
+fn run_phase<T: Lerp>(
+    buf: &[T],
+    m: usize,
+    q: usize,
+    index: &[usize],
+    weights: &[T],
+    t0: usize,
+) -> V<T> {
+    let load = |j: usize| {
+        let i = index[j];
+        let at = (i % q) * m + i / q + t0;
+        V(<[T; LANES]>::try_from(&buf[at..at + LANES]).expect("LANES"))
+    };
+    if weights.is_empty() {
+        return load(0);
+    }
+    let mut sum = T::mul_lanes(V::splat(weights[0]), load(0));
+    for j in 1..index.len() {
+        sum = T::add_lanes(sum, T::mul_lanes(V::splat(weights[j]), load(j)));
+    }
+    sum
 }
 
 /// An input row split into `q` phases `m` long (`phase_r[k] = row[k·q + r]`, anything past
@@ -465,27 +562,28 @@ fn resize_row<T: Lerp>(src: &[T], dst: &mut [T], a: &ResizeAxis<'_, T>, phases: 
         }
         let m = phases.phase_len(q);
         let buf = &phases.buf[..q * m];
-        // Output phase `f`'s vector at `t0`: its taps' phases of the input, contiguous.
-        let phase = |f: usize, t0: usize| -> V<T> {
-            let k = (first + f) * a.taps;
-            let load = |j: usize| {
-                let i = a.index[k + j];
-                let at = (i % q) * m + i / q + t0;
-                V(<[T; LANES]>::try_from(&buf[at..at + LANES]).expect("LANES"))
+        let taps = a.taps;
+        let lead = |f: usize| {
+            let k = (first + f) * taps;
+            let w = if a.weights.is_empty() {
+                &[][..]
+            } else {
+                &a.weights[k..k + taps]
             };
-            if a.weights.is_empty() {
-                return load(0);
-            }
-            let term = |j: usize| T::mul_lanes(V::splat(a.weights[k + j]), load(j));
-            (1..a.taps).fold(term(0), |acc, j| T::add_lanes(acc, term(j)))
+            (&a.index[k..k + taps], w)
         };
         let mut t0 = 0;
         while t0 < count {
             let base = first + p * t0;
             match p {
-                1 => dst[base..base + LANES].copy_from_slice(&phase(0, t0).0),
+                1 => {
+                    let (i, w) = lead(0);
+                    dst[base..base + LANES].copy_from_slice(&run_phase(buf, m, q, i, w, t0).0);
+                }
                 2 => {
-                    let (v0, v1) = (phase(0, t0), phase(1, t0));
+                    let ((i0, w0), (i1, w1)) = (lead(0), lead(1));
+                    let v0 = run_phase(buf, m, q, i0, w0, t0);
+                    let v1 = run_phase(buf, m, q, i1, w1, t0);
                     let pairs = dst[base..base + 2 * LANES].chunks_exact_mut(2);
                     for ((pair, &e0), &e1) in pairs.zip(&v0.0).zip(&v1.0) {
                         pair[0] = e0;
@@ -494,9 +592,10 @@ fn resize_row<T: Lerp>(src: &[T], dst: &mut [T], a: &ResizeAxis<'_, T>, phases: 
                 }
                 _ => {
                     for f in 0..p {
-                        let v = phase(f, t0);
-                        for (i, &e) in v.0.iter().enumerate() {
-                            dst[base + f + p * i] = e;
+                        let (i, w) = lead(f);
+                        let v = run_phase(buf, m, q, i, w, t0);
+                        for (l, &e) in v.0.iter().enumerate() {
+                            dst[base + f + p * l] = e;
                         }
                     }
                 }
@@ -878,6 +977,48 @@ mod tests {
         // No planes: nothing read, nothing written.
         let mut none: [f64; 0] = [];
         f64::resize(&[], &mut none, 0, w, &axes);
+    }
+
+    /// An output over `STREAM_MIN_BYTES` (streamed) at every misalignment of its buffer,
+    /// rows of a length no multiple of `LANES`: the chunks spanning two rows, the head and
+    /// the tail are written as ordinary stores would.
+    #[test]
+    fn streamed_outputs_at_every_alignment() {
+        let (planes, h, w) = (12, 64, 181);
+        let (ah, aw) = (
+            axis("linear", "half_pixel", h, 2 * h),
+            axis("linear", "half_pixel", w, 2 * w),
+        );
+        let f32s = |v: &[f64]| v.iter().map(|&w| w as f32).collect::<Vec<f32>>();
+        let axes = [
+            ResizeAxis::unchanged(1),
+            view(&ah, &f32s(&ah.weights), false),
+            view(&aw, &f32s(&aw.weights), true),
+        ];
+        let x: Vec<f32> = values(planes * h * w, 4)
+            .iter()
+            .map(|&v| v as f32)
+            .collect();
+        let want = reference(&x, planes, &axes);
+        assert!(want.len() * 4 >= STREAM_MIN_BYTES);
+        for shift in [0, 1, 5, 15] {
+            let mut backing = vec![7.0f32; want.len() + shift + 1];
+            f32::resize(
+                &x,
+                &mut backing[shift..shift + want.len()],
+                planes,
+                w,
+                &axes,
+            );
+            assert!(
+                same_bits(&backing[shift..shift + want.len()], &want),
+                "shift {shift}"
+            );
+            assert!(backing[..shift]
+                .iter()
+                .chain(&backing[shift + want.len()..])
+                .all(|&v| v == 7.0));
+        }
     }
 
     #[test]
