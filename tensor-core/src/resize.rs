@@ -318,7 +318,7 @@ fn resize_planes<T: Lerp>(
 
 /// Writes the next output row (`n` long): `Σ_j weights[j] · rows_j` of the `taps` rows
 /// at `rows` in `buf` (the first row alone when `weights` is empty, a selection), the tap
-/// count literal for the usual 1, 2 and 4 so the sum unrolls.
+/// count literal for the usual 2 and 4 so the sum unrolls.
 #[inline(always)]
 fn put_sum<T: Lerp>(
     put: &mut OutWriter<'_, T>,
@@ -329,15 +329,81 @@ fn put_sum<T: Lerp>(
     taps: usize,
 ) {
     if weights.is_empty() {
-        let src = &buf[rows[0]..];
-        return put.row(n, |a| {
-            V(<[T; LANES]>::try_from(&src[a..a + LANES]).expect("LANES"))
-        });
+        return put.row(n, &Selected(&buf[rows[0]..]));
     }
     match taps {
-        2 => put.row(n, |a| weighted(buf, &rows[..2], &weights[..2], a)),
-        4 => put.row(n, |a| weighted(buf, &rows[..4], &weights[..4], a)),
-        _ => put.row(n, |a| weighted(buf, &rows[..taps], weights, a)),
+        2 => put.row(
+            n,
+            &Sum::<T, 2> {
+                buf,
+                rows: [rows[0], rows[1]],
+                weights: [weights[0], weights[1]],
+            },
+        ),
+        4 => put.row(
+            n,
+            &Sum::<T, 4> {
+                buf,
+                rows,
+                weights: [weights[0], weights[1], weights[2], weights[3]],
+            },
+        ),
+        _ => {
+            let w: [T; SPAN] = core::array::from_fn(|j| weights[j.min(taps - 1)]);
+            let sum = Sum::<T, SPAN> {
+                buf,
+                rows,
+                weights: w,
+            };
+            put.row(n, &Partial(sum, taps));
+        }
+    }
+}
+
+/// What an output row holds (`OutWriter::row`): `at(a)` is its elements `a − LANES .. a`.
+/// A trait with inlined methods rather than a closure, which the compiler left as a call
+/// returning each vector through memory (a store-forwarding stall per vector: measured).
+trait RowValue<T> {
+    fn at(&self, a: usize) -> V<T>;
+}
+
+/// A cached row itself (a selection).
+struct Selected<'b, T>(&'b [T]);
+
+impl<T: Lerp> RowValue<T> for Selected<'_, T> {
+    #[inline(always)]
+    fn at(&self, a: usize) -> V<T> {
+        V(<[T; LANES]>::try_from(&self.0[a..a + LANES]).expect("LANES"))
+    }
+}
+
+/// `Σ_j weights[j] · buf[rows[j] + a..][..LANES]` over `N` rows.
+struct Sum<'b, T, const N: usize> {
+    buf: &'b [T],
+    rows: [usize; N],
+    weights: [T; N],
+}
+
+impl<T: Lerp, const N: usize> RowValue<T> for Sum<'_, T, N> {
+    #[inline(always)]
+    fn at(&self, a: usize) -> V<T> {
+        weighted(self.buf, &self.rows, &self.weights, a)
+    }
+}
+
+/// The first `.1` rows of a `Sum` (1 or 3 weighted taps: the checker passes 2 or 4,
+/// but the runtime takes any count up to 4).
+struct Partial<'b, T>(Sum<'b, T, SPAN>, usize);
+
+impl<T: Lerp> RowValue<T> for Partial<'_, T> {
+    #[inline(always)]
+    fn at(&self, a: usize) -> V<T> {
+        weighted(
+            self.0.buf,
+            &self.0.rows[..self.1],
+            &self.0.weights[..self.1],
+            a,
+        )
     }
 }
 
@@ -404,22 +470,20 @@ impl<'o, T: Lerp> OutWriter<'o, T> {
         }
     }
 
-    /// Writes the next row, `n` elements: `value(a)` gives its elements `a − LANES ..
+    /// Writes the next row, `n` elements: `value.at(a)` gives its elements `a − LANES ..
     /// a` (`a` from 0, a vector before the row, to `n + LANES`).
     #[inline(always)]
-    fn row(&mut self, n: usize, value: impl Fn(usize) -> V<T>) {
+    fn row(&mut self, n: usize, value: &impl RowValue<T>) {
         let mut e = 0;
         if self.pending > 0 {
             // Finish the open chunk: lane `l ≥ pending` is this row's element `l − pending`.
-            let next = value(LANES - self.pending);
             let k = self.pending;
-            let merged = V(core::array::from_fn(|l| {
+            let mut merged = value.at(LANES - k);
+            for (l, m) in merged.0.iter_mut().enumerate() {
                 if l < k {
-                    self.carry.0[l]
-                } else {
-                    next.0[l]
+                    *m = self.carry.0[l];
                 }
-            }));
+            }
             let need = LANES - k;
             if need > n {
                 self.carry = merged;
@@ -432,11 +496,11 @@ impl<'o, T: Lerp> OutWriter<'o, T> {
             self.pending = 0;
         }
         while e + LANES <= n {
-            self.store_chunk(self.pos + e + LANES, value(LANES + e));
+            self.store_chunk(self.pos + e + LANES, value.at(LANES + e));
             e += LANES;
         }
         if e < n {
-            self.carry = value(LANES + e);
+            self.carry = value.at(LANES + e);
             self.pending = n - e;
         }
         self.pos += n;
