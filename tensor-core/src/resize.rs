@@ -373,7 +373,7 @@ struct Selected<'b, T>(&'b [T]);
 impl<T: Lerp> RowValue<T> for Selected<'_, T> {
     #[inline(always)]
     fn at(&self, a: usize) -> V<T> {
-        V(<[T; LANES]>::try_from(&self.0[a..a + LANES]).expect("LANES"))
+        load(self.0, a)
     }
 }
 
@@ -411,16 +411,23 @@ impl<T: Lerp> RowValue<T> for Partial<'_, T> {
 /// expression form's order).
 #[inline(always)]
 fn weighted<T: Lerp>(buf: &[T], rows: &[usize], weights: &[T], a: usize) -> V<T> {
-    let tap = |j: usize| {
-        let at = rows[j] + a;
-        let v = V(<[T; LANES]>::try_from(&buf[at..at + LANES]).expect("LANES"));
-        T::mul_lanes(V::splat(weights[j]), v)
-    };
-    let mut sum = tap(0);
-    for j in 1..rows.len().min(weights.len()) {
-        sum = T::add_lanes(sum, tap(j));
+    // No closures here: in a function this large the compiler left them as calls that
+    // return each vector through memory (measured).
+    let n = rows.len().min(weights.len());
+    let mut sum = T::mul_lanes(V::splat(weights[0]), load(buf, rows[0] + a));
+    for j in 1..n {
+        sum = T::add_lanes(
+            sum,
+            T::mul_lanes(V::splat(weights[j]), load(buf, rows[j] + a)),
+        );
     }
     sum
+}
+
+/// `buf[at..at + LANES]` as a vector.
+#[inline(always)]
+fn load<T: Copy>(buf: &[T], at: usize) -> V<T> {
+    V(<[T; LANES]>::try_from(&buf[at..at + LANES]).expect("a LANES range"))
 }
 
 /// The output written a vector at a time in one sequence of rows, each chunk of `LANES`
@@ -471,8 +478,10 @@ impl<'o, T: Lerp> OutWriter<'o, T> {
     }
 
     /// Writes the next row, `n` elements: `value.at(a)` gives its elements `a − LANES ..
-    /// a` (`a` from 0, a vector before the row, to `n + LANES`).
-    #[inline(always)]
+    /// a` (`a` from 0, a vector before the row, to `n + LANES`). A function of its own
+    /// per kind of row (not inlined into the pass, whose size made the compiler stop
+    /// inlining the vector arithmetic).
+    #[inline(never)]
     fn row(&mut self, n: usize, value: &impl RowValue<T>) {
         let mut e = 0;
         if self.pending > 0 {
@@ -531,17 +540,15 @@ fn run_phase<T: Lerp>(
     weights: &[T],
     t0: usize,
 ) -> V<T> {
-    let load = |j: usize| {
-        let i = index[j];
-        let at = (i % q) * m + i / q + t0;
-        V(<[T; LANES]>::try_from(&buf[at..at + LANES]).expect("LANES"))
-    };
+    let i = index[0];
+    let first = load(buf, (i % q) * m + i / q + t0);
     if weights.is_empty() {
-        return load(0);
+        return first;
     }
-    let mut sum = T::mul_lanes(V::splat(weights[0]), load(0));
-    for j in 1..index.len() {
-        sum = T::add_lanes(sum, T::mul_lanes(V::splat(weights[j]), load(j)));
+    let mut sum = T::mul_lanes(V::splat(weights[0]), first);
+    for (j, &i) in index.iter().enumerate().skip(1) {
+        let v = load(buf, (i % q) * m + i / q + t0);
+        sum = T::add_lanes(sum, T::mul_lanes(V::splat(weights[j]), v));
     }
     sum
 }
@@ -601,6 +608,7 @@ impl<T: Lerp> RowPhases<T> {
 /// for every output `o` of the last axis, runs a vector at a time (see the module's
 /// documentation); `dst` has `(max p + 1)·LANES` elements past the output for the runs'
 /// whole vectors.
+#[inline(never)]
 fn resize_row<T: Lerp>(src: &[T], dst: &mut [T], a: &ResizeAxis<'_, T>, phases: &mut RowPhases<T>) {
     if a.taps == 0 {
         dst[..src.len()].copy_from_slice(src);
