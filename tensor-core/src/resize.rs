@@ -528,6 +528,40 @@ impl<'o, T: Lerp> OutWriter<'o, T> {
     }
 }
 
+/// A run of period 2 and step 1 with two weighted taps per output (the ×2 `linear`
+/// upsample): output `2t + f` is `w[2f]·row[at[2f] + t] + w[2f + 1]·row[at[2f + 1] + t]`.
+struct TwoByTwo<T> {
+    at: [usize; 4],
+    w: [V<T>; 4],
+}
+
+impl<T: Lerp> TwoByTwo<T> {
+    /// Writes the run's `2·count` outputs to `dst` (whole vectors: `dst` holds `2·LANES`
+    /// past them) from the row `row` (a vector past every tap, `RowPhases` with `q = 1`).
+    #[inline(always)]
+    fn write(&self, row: &[T], dst: &mut [T], count: usize) {
+        let [a0, a1, b0, b1] = self.at;
+        let [w0, w1, w2, w3] = self.w;
+        let mut t0 = 0;
+        while t0 < count {
+            let v0 = T::add_lanes(
+                T::mul_lanes(w0, load(row, a0 + t0)),
+                T::mul_lanes(w1, load(row, a1 + t0)),
+            );
+            let v1 = T::add_lanes(
+                T::mul_lanes(w2, load(row, b0 + t0)),
+                T::mul_lanes(w3, load(row, b1 + t0)),
+            );
+            let pairs = dst[2 * t0..2 * t0 + 2 * LANES].chunks_exact_mut(2);
+            for ((pair, &e0), &e1) in pairs.zip(&v0.0).zip(&v1.0) {
+                pair[0] = e0;
+                pair[1] = e1;
+            }
+            t0 += LANES;
+        }
+    }
+}
+
 /// One output phase of a run, `LANES` of its periods from `t0`: `Σ_j weights[j] ·
 /// phase(index[j] mod q)[index[j] / q + t0..]` left to right (the selected vector when
 /// `weights` is empty), each tap one contiguous vector of a phase (`RowPhases`).
@@ -644,6 +678,17 @@ fn resize_row<T: Lerp>(src: &[T], dst: &mut [T], a: &ResizeAxis<'_, T>, phases: 
             };
             (&a.index[k..k + taps], w)
         };
+        if q == 1 && p == 2 && taps == 2 && !a.weights.is_empty() {
+            // The ×2 linear upsample's run, its taps and weights hoisted out of the loop.
+            let k = first * taps;
+            let run = TwoByTwo {
+                at: [a.index[k], a.index[k + 1], a.index[k + 2], a.index[k + 3]],
+                w: [0, 1, 2, 3].map(|j| V::splat(a.weights[k + j])),
+            };
+            run.write(buf, &mut dst[first..], count);
+            done = first + p * count;
+            continue;
+        }
         let mut t0 = 0;
         while t0 < count {
             let base = first + p * t0;
