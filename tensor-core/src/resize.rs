@@ -267,9 +267,9 @@ fn resize_planes<T: Lerp>(
                     let row = first_row + d * ah.len + h;
                     if tags[slot] != row {
                         tags[slot] = row;
-                        let src = &x[row * pitch..][..width];
+                        let src = &x[row * pitch..];
                         let dst = &mut cache[slot * row_len + LANES..][..row_len - LANES];
-                        resize_row(src, dst, aw, &mut phases);
+                        resize_row(src, width, dst, aw, &mut phases);
                     }
                 }
             }
@@ -487,11 +487,12 @@ impl<'o, T: Lerp> OutWriter<'o, T> {
         if self.pending > 0 {
             // Finish the open chunk: lane `l ≥ pending` is this row's element `l − pending`.
             let k = self.pending;
-            let mut merged = value.at(LANES - k);
-            for (l, m) in merged.0.iter_mut().enumerate() {
-                if l < k {
-                    *m = self.carry.0[l];
-                }
+            let (next, carry) = (value.at(LANES - k).0, self.carry.0);
+            // A select per lane over the whole vector (a blend), not a store under a
+            // branch, which compiled to a compare and insert per lane.
+            let mut merged = V(next);
+            for l in 0..LANES {
+                merged.0[l] = if l < k { carry[l] } else { next[l] };
             }
             let need = LANES - k;
             if need > n {
@@ -643,7 +644,14 @@ impl<T: Lerp> RowPhases<T> {
 /// documentation); `dst` has `(max p + 1)·LANES` elements past the output for the runs'
 /// whole vectors.
 #[inline(never)]
-fn resize_row<T: Lerp>(src: &[T], dst: &mut [T], a: &ResizeAxis<'_, T>, phases: &mut RowPhases<T>) {
+fn resize_row<T: Lerp>(
+    rest: &[T],
+    width: usize,
+    dst: &mut [T],
+    a: &ResizeAxis<'_, T>,
+    phases: &mut RowPhases<T>,
+) {
+    let src = &rest[..width];
     if a.taps == 0 {
         dst[..src.len()].copy_from_slice(src);
         return;
@@ -662,12 +670,20 @@ fn resize_row<T: Lerp>(src: &[T], dst: &mut [T], a: &ResizeAxis<'_, T>, phases: 
         for (o, d) in dst[done..first].iter_mut().enumerate() {
             *d = one(done + o);
         }
-        if split != Some(q) {
-            phases.split(src, q);
-            split = Some(q);
-        }
-        let m = phases.phase_len(q);
-        let buf = &phases.buf[..q * m];
+        // Step 1 reads the input itself when a vector past the row is still in `x` (the
+        // lanes past the row make outputs past the run, overwritten): a copy just written
+        // and read back at other offsets stalled each load (store forwarding fails across
+        // stores, measured).
+        let (buf, m) = if q == 1 && rest.len() >= width + LANES {
+            (rest, 0)
+        } else {
+            if split != Some(q) {
+                phases.split(src, q);
+                split = Some(q);
+            }
+            let m = phases.phase_len(q);
+            (&phases.buf[..q * m], m)
+        };
         let taps = a.taps;
         let lead = |f: usize| {
             let k = (first + f) * taps;
