@@ -239,31 +239,19 @@ fn resize_planes<T: Lerp>(
     ];
     let stream = need_out.saturating_mul(core::mem::size_of::<T>()) >= STREAM_MIN_BYTES;
     let mut put = OutWriter::new(&mut out[..need_out], stream);
-    let taps_of = |a: &ResizeAxis<'_, T>, o: usize| -> (usize, usize) {
-        match a.taps {
-            0 => (o, 1),
-            t => (o * t, t),
-        }
-    };
-    let at = |a: &ResizeAxis<'_, T>, k: usize, o: usize| {
-        if a.taps == 0 {
-            o
-        } else {
-            a.index[k]
-        }
-    };
-    let cached = |d: usize, h: usize| ((d % SPAN) * SPAN + h % SPAN) * row_len;
+    // Plain functions, no closures, in this loop (see `weighted`).
+    let slot_of = |d: usize, h: usize| (d % SPAN) * SPAN + h % SPAN;
     for p in 0..planes {
         let first_row = p * plane_rows;
         for r in 0..ad.out * ah.out {
             let (od, oh) = (r / ah.out, r % ah.out);
-            let ((d0, nd), (h0, nh)) = (taps_of(ad, od), taps_of(ah, oh));
+            let ((d0, nd), (h0, nh)) = (axis_taps(ad, od), axis_taps(ah, oh));
             // The rows this output row reads, into the cache.
             for jd in 0..nd {
-                let d = at(ad, d0 + jd, od);
+                let d = tap_at(ad, d0 + jd, od);
                 for jh in 0..nh {
-                    let h = at(ah, h0 + jh, oh);
-                    let slot = (d % SPAN) * SPAN + h % SPAN;
+                    let h = tap_at(ah, h0 + jh, oh);
+                    let slot = slot_of(d, h);
                     let row = first_row + d * ah.len + h;
                     if tags[slot] != row {
                         tags[slot] = row;
@@ -273,33 +261,36 @@ fn resize_planes<T: Lerp>(
                     }
                 }
             }
-            // The cached rows of depth `d` along the middle axis, and their weights.
-            let middle = |d: usize| -> ([usize; SPAN], &[T]) {
-                let rows = core::array::from_fn(|j| cached(d, at(ah, h0 + j.min(nh - 1), oh)));
-                let w = if ah.weights.is_empty() {
-                    &[][..]
-                } else {
-                    &ah.weights[h0..h0 + nh]
-                };
-                (rows, w)
+            // The middle axis's weights (none for a selection) and, per depth `d`, the
+            // offsets of its cached rows.
+            let wh = if ah.weights.is_empty() {
+                &[][..]
+            } else {
+                &ah.weights[h0..h0 + nh]
+            };
+            let mut rows = [0usize; SPAN];
+            let mut middle = |d: usize| {
+                for (j, row) in rows.iter_mut().enumerate() {
+                    *row = slot_of(d, tap_at(ah, h0 + j.min(nh - 1), oh)) * row_len;
+                }
+                rows
             };
             if ad.weights.is_empty() {
                 // One depth: the output row is the middle axis's sum (or selection).
-                let (rows, w) = middle(at(ad, d0, od));
-                put_sum(&mut put, ow, &cache, rows, w, nh);
+                let rows = middle(tap_at(ad, d0, od));
+                put_sum(&mut put, ow, &cache, rows, wh, nh);
             } else {
                 // Each depth's sum along the middle axis (or its selected row), then theirs.
                 let mut sums = [0usize; SPAN];
                 for (jd, sum) in sums.iter_mut().enumerate().take(nd) {
-                    let (rows, w) = middle(at(ad, d0 + jd, od));
-                    if w.is_empty() {
-                        hsums[jd * row_len..][..row_len]
-                            .copy_from_slice(&cache[rows[0]..][..row_len]);
+                    let rows = middle(tap_at(ad, d0 + jd, od));
+                    let dst = &mut hsums[jd * row_len..][..row_len];
+                    if wh.is_empty() {
+                        dst.copy_from_slice(&cache[rows[0]..][..row_len]);
                     } else {
-                        let dst = &mut hsums[jd * row_len..][..row_len];
                         let mut i = 0;
                         while i < LANES + ow {
-                            let v = weighted(&cache, &rows[..nh], w, i);
+                            let v = weighted(&cache, &rows[..nh], wh, i);
                             dst[i..i + LANES].copy_from_slice(&v.0);
                             i += LANES;
                         }
@@ -313,6 +304,26 @@ fn resize_planes<T: Lerp>(
     put.finish();
     if stream {
         stream_fence();
+    }
+}
+
+/// Output `o`'s first tap in `a.index` and its count (`o` itself, one, for an unchanged
+/// axis).
+#[inline(always)]
+fn axis_taps<T>(a: &ResizeAxis<'_, T>, o: usize) -> (usize, usize) {
+    match a.taps {
+        0 => (o, 1),
+        t => (o * t, t),
+    }
+}
+
+/// The input position of tap `k` (from `axis_taps`) of output `o`.
+#[inline(always)]
+fn tap_at<T>(a: &ResizeAxis<'_, T>, k: usize, o: usize) -> usize {
+    if a.taps == 0 {
+        o
+    } else {
+        a.index[k]
     }
 }
 
