@@ -240,7 +240,6 @@ fn resize_planes<T: Lerp>(
     let stream = need_out.saturating_mul(core::mem::size_of::<T>()) >= STREAM_MIN_BYTES;
     let mut put = OutWriter::new(&mut out[..need_out], stream);
     // Plain functions, no closures, in this loop (see `weighted`).
-    let slot_of = |d: usize, h: usize| (d % SPAN) * SPAN + h % SPAN;
     for p in 0..planes {
         let first_row = p * plane_rows;
         for r in 0..ad.out * ah.out {
@@ -268,22 +267,15 @@ fn resize_planes<T: Lerp>(
             } else {
                 &ah.weights[h0..h0 + nh]
             };
-            let mut rows = [0usize; SPAN];
-            let mut middle = |d: usize| {
-                for (j, row) in rows.iter_mut().enumerate() {
-                    *row = slot_of(d, tap_at(ah, h0 + j.min(nh - 1), oh)) * row_len;
-                }
-                rows
-            };
             if ad.weights.is_empty() {
                 // One depth: the output row is the middle axis's sum (or selection).
-                let rows = middle(tap_at(ad, d0, od));
+                let rows = middle_rows(ah, tap_at(ad, d0, od), h0, nh, oh, row_len);
                 put_sum(&mut put, ow, &cache, rows, wh, nh);
             } else {
                 // Each depth's sum along the middle axis (or its selected row), then theirs.
                 let mut sums = [0usize; SPAN];
                 for (jd, sum) in sums.iter_mut().enumerate().take(nd) {
-                    let rows = middle(tap_at(ad, d0 + jd, od));
+                    let rows = middle_rows(ah, tap_at(ad, d0 + jd, od), h0, nh, oh, row_len);
                     let dst = &mut hsums[jd * row_len..][..row_len];
                     if wh.is_empty() {
                         dst.copy_from_slice(&cache[rows[0]..][..row_len]);
@@ -305,6 +297,30 @@ fn resize_planes<T: Lerp>(
     if stream {
         stream_fence();
     }
+}
+
+/// The cache slot of input row `(d, h)`.
+#[inline(always)]
+fn slot_of(d: usize, h: usize) -> usize {
+    (d % SPAN) * SPAN + h % SPAN
+}
+
+/// The offsets in the cache of the rows of depth `d` that output row `oh` reads along the
+/// middle axis (its `nh` taps from `h0`; the last repeated to `SPAN`).
+#[inline(always)]
+fn middle_rows<T>(
+    ah: &ResizeAxis<'_, T>,
+    d: usize,
+    h0: usize,
+    nh: usize,
+    oh: usize,
+    row_len: usize,
+) -> [usize; SPAN] {
+    let mut rows = [0usize; SPAN];
+    for (j, row) in rows.iter_mut().enumerate() {
+        *row = slot_of(d, tap_at(ah, h0 + j.min(nh - 1), oh)) * row_len;
+    }
+    rows
 }
 
 /// Output `o`'s first tap in `a.index` and its count (`o` itself, one, for an unchanged
