@@ -2461,7 +2461,12 @@ fn assert_same_bits<T: Copy + Into<f64>>(what: &str, got: &[T], want: &[T]) {
 fn with_specials(n: usize, specials: bool) -> Vec<f64> {
     let mut x = data(n);
     if specials {
-        for (at, v) in [(4, f64::NAN), (n / 3, f64::INFINITY), (n / 2, f64::NEG_INFINITY), (n - 1, f64::NAN)] {
+        for (at, v) in [
+            (4, f64::NAN),
+            (n / 3, f64::INFINITY),
+            (n / 2, f64::NEG_INFINITY),
+            (n - 1, f64::NAN),
+        ] {
             x[at] = v;
         }
     }
@@ -2483,7 +2488,14 @@ fn resize_on_the_runtime_pass_as_the_expression_form_and_onnx() {
         // where the taps are clamped, as the pass's do, but the f32 rounding of a sum
         // next to an infinity is no tolerance question.
         let tol = |t: f64| if specials { None } else { Some(t) };
-        let onnx = |what: &str, got: &[f64], x: &[f64], xd: &[usize], sc: &[f64], od: &[usize], m: Rs, t: Option<f64>| {
+        let onnx = |what: &str,
+                    got: &[f64],
+                    x: &[f64],
+                    xd: &[usize],
+                    sc: &[f64],
+                    od: &[usize],
+                    m: Rs,
+                    t: Option<f64>| {
             if let Some(t) = t {
                 check_resize(what, got, x, xd, sc, od, m, t);
             }
@@ -2493,13 +2505,38 @@ fn resize_on_the_runtime_pass_as_the_expression_form_and_onnx() {
         let x32 = f32s(&x);
         let got = rp_linear(&t(&x32));
         assert_same_bits("linear", got.as_slice(), re_linear(&t(&x32)).as_slice());
-        onnx("linear", &wide(got.as_slice()), &wide(&x32), &[2, 3, 7, 9], &by_scales(&[1.0, 1.0, 2.0, 2.0]), &[2, 3, 14, 18], linear, tol(1e-6));
+        onnx(
+            "linear",
+            &wide(got.as_slice()),
+            &wide(&x32),
+            &[2, 3, 7, 9],
+            &by_scales(&[1.0, 1.0, 2.0, 2.0]),
+            &[2, 3, 14, 18],
+            linear,
+            tol(1e-6),
+        );
 
         let x = with_specials(2 * 9 * 13, specials);
         let got = rp_corners_down(&t(&x));
-        assert_same_bits("align_corners down", got.as_slice(), re_corners_down(&t(&x)).as_slice());
-        let m = Rs { ctm: "align_corners", ..linear };
-        onnx("align_corners down", got.as_slice(), &x, &[1, 2, 9, 13], &by_sizes(&[1, 2, 9, 13], &[1, 2, 4, 5]), &[1, 2, 4, 5], m, tol(1e-12));
+        assert_same_bits(
+            "align_corners down",
+            got.as_slice(),
+            re_corners_down(&t(&x)).as_slice(),
+        );
+        let m = Rs {
+            ctm: "align_corners",
+            ..linear
+        };
+        onnx(
+            "align_corners down",
+            got.as_slice(),
+            &x,
+            &[1, 2, 9, 13],
+            &by_sizes(&[1, 2, 9, 13], &[1, 2, 4, 5]),
+            &[1, 2, 4, 5],
+            m,
+            tol(1e-12),
+        );
 
         let x32 = f32s(&with_specials(35, specials));
         let (a, b) = rp_cubic(&t(&x32));
@@ -2508,47 +2545,165 @@ fn resize_on_the_runtime_pass_as_the_expression_form_and_onnx() {
         assert_same_bits("cubic exclude_outside", b.as_slice(), eb.as_slice());
         let sc = by_scales(&[1.0, 1.0, 2.5, 2.5]);
         let (xd, od) = ([1, 1, 5, 7], [1, 1, 12, 17]);
-        onnx("cubic asymmetric", &wide(a.as_slice()), &wide(&x32), &xd, &sc, &od, Rs { ctm: "asymmetric", ..cubic }, tol(1e-5));
-        onnx("cubic exclude_outside", &wide(b.as_slice()), &wide(&x32), &xd, &sc, &od, Rs { a: -0.5, exclude: true, ..cubic }, tol(1e-5));
+        onnx(
+            "cubic asymmetric",
+            &wide(a.as_slice()),
+            &wide(&x32),
+            &xd,
+            &sc,
+            &od,
+            Rs {
+                ctm: "asymmetric",
+                ..cubic
+            },
+            tol(1e-5),
+        );
+        onnx(
+            "cubic exclude_outside",
+            &wide(b.as_slice()),
+            &wide(&x32),
+            &xd,
+            &sc,
+            &od,
+            Rs {
+                a: -0.5,
+                exclude: true,
+                ..cubic
+            },
+            tol(1e-5),
+        );
 
         let x32 = f32s(&with_specials(2 * 9 * 11, specials));
         let got = rp_nearest(&t(&x32));
         let want = re_nearest(&t(&x32));
         let xd = [1, 2, 9, 11];
         for (what, g, w, ctm, nearest, s, od) in [
-            ("nearest symmetric", got.0.as_slice(), want.0.as_slice(), "half_pixel_symmetric", "round_prefer_ceil", 0.6, [1, 2, 5, 6]),
-            ("nearest pytorch", got.1.as_slice(), want.1.as_slice(), "pytorch_half_pixel", "floor", 0.6, [1, 2, 5, 6]),
+            (
+                "nearest symmetric",
+                got.0.as_slice(),
+                want.0.as_slice(),
+                "half_pixel_symmetric",
+                "round_prefer_ceil",
+                0.6,
+                [1, 2, 5, 6],
+            ),
+            (
+                "nearest pytorch",
+                got.1.as_slice(),
+                want.1.as_slice(),
+                "pytorch_half_pixel",
+                "floor",
+                0.6,
+                [1, 2, 5, 6],
+            ),
         ] {
             assert_same_bits(what, g, w);
-            check_resize(what, &wide(g), &wide(&x32), &xd, &by_scales(&[1.0, 1.0, s, s]), &od, Rs { ctm, nearest, ..HALF_PIXEL_NEAREST }, 0.0);
+            check_resize(
+                what,
+                &wide(g),
+                &wide(&x32),
+                &xd,
+                &by_scales(&[1.0, 1.0, s, s]),
+                &od,
+                Rs {
+                    ctm,
+                    nearest,
+                    ..HALF_PIXEL_NEAREST
+                },
+                0.0,
+            );
         }
         let sc = by_scales(&[1.0, 1.0, 3.0, 2.0]);
         assert_same_bits("nearest corners", got.2.as_slice(), want.2.as_slice());
-        check_resize("nearest corners", &wide(got.2.as_slice()), &wide(&x32), &xd, &sc, &[1, 2, 27, 22], Rs { ctm: "align_corners", nearest: "ceil", ..HALF_PIXEL_NEAREST }, 0.0);
+        check_resize(
+            "nearest corners",
+            &wide(got.2.as_slice()),
+            &wide(&x32),
+            &xd,
+            &sc,
+            &[1, 2, 27, 22],
+            Rs {
+                ctm: "align_corners",
+                nearest: "ceil",
+                ..HALF_PIXEL_NEAREST
+            },
+            0.0,
+        );
         assert_same_bits("nearest asymmetric", got.3.as_slice(), want.3.as_slice());
-        check_resize("nearest asymmetric", &wide(got.3.as_slice()), &wide(&x32), &xd, &sc, &[1, 2, 27, 22], Rs { ctm: "asymmetric", ..HALF_PIXEL_NEAREST }, 0.0);
+        check_resize(
+            "nearest asymmetric",
+            &wide(got.3.as_slice()),
+            &wide(&x32),
+            &xd,
+            &sc,
+            &[1, 2, 27, 22],
+            Rs {
+                ctm: "asymmetric",
+                ..HALF_PIXEL_NEAREST
+            },
+            0.0,
+        );
 
         let x = with_specials(66, specials);
         let got = rp_1d(&t(&x));
         assert_same_bits("1-D cubic", got.as_slice(), re_1d(&t(&x)).as_slice());
-        let m = Rs { ctm: "half_pixel_symmetric", ..cubic };
-        onnx("1-D cubic", got.as_slice(), &x, &[2, 3, 11], &by_scales(&[1.0, 1.0, 1.5]), &[2, 3, 16], m, tol(1e-12));
+        let m = Rs {
+            ctm: "half_pixel_symmetric",
+            ..cubic
+        };
+        onnx(
+            "1-D cubic",
+            got.as_slice(),
+            &x,
+            &[2, 3, 11],
+            &by_scales(&[1.0, 1.0, 1.5]),
+            &[2, 3, 16],
+            m,
+            tol(1e-12),
+        );
 
         let x32 = f32s(&with_specials(60, specials));
         let got = rp_3d(&t(&x32));
         assert_same_bits("3-D linear", got.as_slice(), re_3d(&t(&x32)).as_slice());
-        onnx("3-D linear", &wide(got.as_slice()), &wide(&x32), &[1, 1, 3, 4, 5], &by_scales(&[1.0, 1.0, 2.0, 1.5, 2.0]), &[1, 1, 6, 6, 10], linear, tol(1e-6));
+        onnx(
+            "3-D linear",
+            &wide(got.as_slice()),
+            &wide(&x32),
+            &[1, 1, 3, 4, 5],
+            &by_scales(&[1.0, 1.0, 2.0, 1.5, 2.0]),
+            &[1, 1, 6, 6, 10],
+            linear,
+            tol(1e-6),
+        );
 
         // Named batch and channels: `N·C` planes, none for N = 0.
         for (n, c) in [(2, 3), (0, 3), (1, 1)] {
             let x32 = f32s(&with_specials(n * c * 30 + 30, specials))[..n * c * 30].to_vec();
-            let xt = Tensor::<f32, Shape![_, _, 5, 6]>::from_shape_vec([n, c, 5, 6], x32.clone()).unwrap();
+            let xt = Tensor::<f32, Shape![_, _, 5, 6]>::from_shape_vec([n, c, 5, 6], x32.clone())
+                .unwrap();
             let got = rp_named(&xt).unwrap();
-            let xe = Tensor::<f32, Shape![_, 5, 6]>::from_shape_vec([n * c, 5, 6], x32.clone()).unwrap();
-            assert_same_bits(&format!("named {n}x{c}"), got.as_slice(), re_named(&xe).unwrap().as_slice());
+            let xe =
+                Tensor::<f32, Shape![_, 5, 6]>::from_shape_vec([n * c, 5, 6], x32.clone()).unwrap();
+            assert_same_bits(
+                &format!("named {n}x{c}"),
+                got.as_slice(),
+                re_named(&xe).unwrap().as_slice(),
+            );
             assert_eq!(got.as_slice().len(), n * c * 120);
-            let m = Rs { ctm: "pytorch_half_pixel", ..linear };
-            onnx(&format!("named {n}x{c}"), &wide(got.as_slice()), &wide(&x32), &[n, c, 5, 6], &by_scales(&[1.0, 1.0, 2.0, 2.0]), &[n, c, 10, 12], m, tol(1e-6));
+            let m = Rs {
+                ctm: "pytorch_half_pixel",
+                ..linear
+            };
+            onnx(
+                &format!("named {n}x{c}"),
+                &wide(got.as_slice()),
+                &wide(&x32),
+                &[n, c, 5, 6],
+                &by_scales(&[1.0, 1.0, 2.0, 2.0]),
+                &[n, c, 10, 12],
+                m,
+                tol(1e-6),
+            );
         }
     }
 }

@@ -542,6 +542,22 @@ fn task_chunks(cx: &Emitter<'_>, tasks: &crate::ir::Tasks, per_task: &TokenStrea
     }
 }
 
+/// The buffer a plane pass (`max_pool`, `resize`) writes: its temp, or the graph output it
+/// was redirected to (lower/windows.rs `pools_into_outputs`).
+fn pass_output(out: &BufferRef, what: &str) -> TokenStream {
+    match out {
+        BufferRef::Output(o) => {
+            let o = output_slice(*o);
+            quote!(#o)
+        }
+        BufferRef::Temp(t) => {
+            let t = temp_vec(*t);
+            quote!(#t)
+        }
+        _ => unreachable!("{what} writes its temp or an output"),
+    }
+}
+
 /// A step along an axis: the runtime's scan (or `top_k`) from one temp into the other(s).
 pub(super) fn emit_scan(cx: &Emitter<'_>, scan: &crate::ir::ScanStep) -> TokenStream {
     let Emitter { rt, kernel, .. } = *cx;
@@ -604,11 +620,7 @@ pub(super) fn emit_scan(cx: &Emitter<'_>, scan: &crate::ir::ScanStep) -> TokenSt
             window,
         } => {
             let x = whole_buffer(x, "max_pool");
-            let out = match out {
-                BufferRef::Output(o) => output_slice(*o),
-                BufferRef::Temp(t) => temp_vec(*t),
-                _ => unreachable!("max_pool writes its temp or an output"),
-            };
+            let out = pass_output(out, "max_pool");
             let (planes, row_pitch) = (size_expr(planes), size_expr(row_pitch));
             // Spatial axes led by length-1 axes to three (tensor-core pool.rs).
             let three = |v: &[usize], fill: usize| -> TokenStream {
@@ -636,11 +648,7 @@ pub(super) fn emit_scan(cx: &Emitter<'_>, scan: &crate::ir::ScanStep) -> TokenSt
             axes,
         } => {
             let x = whole_buffer(x, "resize");
-            let out = match out {
-                BufferRef::Output(o) => output_slice(*o),
-                BufferRef::Temp(t) => temp_vec(*t),
-                _ => unreachable!("resize writes its temp or an output"),
-            };
+            let out = pass_output(out, "resize");
             let (planes, row_pitch) = (size_expr(planes), size_expr(row_pitch));
             let dtype = kernel.temps[scan.output].dtype;
             // Spatial axes led by unchanged length-1 axes to three (tensor-core resize.rs);
