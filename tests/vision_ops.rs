@@ -2568,3 +2568,325 @@ fn batched_conv_epilogues_as_onnx() {
         assert_close("grouped, computed bias, scaled", y.as_slice(), &want, 1e-12);
     }
 }
+
+// The runtime pass (tensor-core resize.rs) against the expression form: each `rp_*` graph
+// resizes spatial axes of `[N, C, spatial…]` (the pass); its `re_*` twin resizes the same
+// planes as a tensor whose resized axes start before axis 2, which keeps the expression
+// form (check/resize_kernel.rs). Their values must agree bit for bit, and with the f64
+// ONNX reference within rounding.
+graph! {
+    fn rp_linear(x: f32[2, 3, 7, 9]) -> f32[2, 3, 14, 18] {
+        resize(x, scales = [1.0, 1.0, 2.0, 2.0], mode = linear)
+    }
+    fn re_linear(x: f32[6, 7, 9]) -> f32[6, 14, 18] {
+        resize(x, scales = [1.0, 2.0, 2.0], mode = linear)
+    }
+    fn rp_corners_down(x: f64[1, 2, 9, 13]) -> f64[1, 2, 4, 5] {
+        resize(x, sizes = [4, 5], axes = [2, 3], mode = linear, coordinate_transformation_mode = align_corners)
+    }
+    fn re_corners_down(x: f64[2, 9, 13]) -> f64[2, 4, 5] {
+        resize(x, sizes = [4, 5], axes = [1, 2], mode = linear, coordinate_transformation_mode = align_corners)
+    }
+    fn rp_cubic(x: f32[1, 1, 5, 7]) -> (f32[1, 1, 12, 17], f32[1, 1, 12, 17]) {
+        (resize(x, scales = [1.0, 1.0, 2.5, 2.5], mode = cubic, coordinate_transformation_mode = asymmetric),
+         resize(x, scales = [1.0, 1.0, 2.5, 2.5], mode = cubic, exclude_outside = true, cubic_coeff_a = -0.5))
+    }
+    fn re_cubic(x: f32[5, 7]) -> (f32[12, 17], f32[12, 17]) {
+        (resize(x, scales = [2.5, 2.5], mode = cubic, coordinate_transformation_mode = asymmetric),
+         resize(x, scales = [2.5, 2.5], mode = cubic, exclude_outside = true, cubic_coeff_a = -0.5))
+    }
+    fn rp_nearest(x: f32[1, 2, 9, 11]) -> (f32[1, 2, 5, 6], f32[1, 2, 5, 6], f32[1, 2, 27, 22], f32[1, 2, 27, 22]) {
+        (resize(x, scales = [1.0, 1.0, 0.6, 0.6], coordinate_transformation_mode = half_pixel_symmetric, nearest_mode = round_prefer_ceil),
+         resize(x, scales = [1.0, 1.0, 0.6, 0.6], coordinate_transformation_mode = pytorch_half_pixel, nearest_mode = floor),
+         resize(x, scales = [1.0, 1.0, 3.0, 2.0], coordinate_transformation_mode = align_corners, nearest_mode = ceil),
+         resize(x, scales = [1.0, 1.0, 3.0, 2.0], coordinate_transformation_mode = asymmetric))
+    }
+    fn re_nearest(x: f32[2, 9, 11]) -> (f32[2, 5, 6], f32[2, 5, 6], f32[2, 27, 22], f32[2, 27, 22]) {
+        (resize(x, scales = [1.0, 0.6, 0.6], coordinate_transformation_mode = half_pixel_symmetric, nearest_mode = round_prefer_ceil),
+         resize(x, scales = [1.0, 0.6, 0.6], coordinate_transformation_mode = pytorch_half_pixel, nearest_mode = floor),
+         resize(x, scales = [1.0, 3.0, 2.0], coordinate_transformation_mode = align_corners, nearest_mode = ceil),
+         resize(x, scales = [1.0, 3.0, 2.0], coordinate_transformation_mode = asymmetric))
+    }
+    fn rp_1d(x: f64[2, 3, 11]) -> f64[2, 3, 16] {
+        resize(x, scales = [1.0, 1.0, 1.5], mode = cubic, coordinate_transformation_mode = half_pixel_symmetric)
+    }
+    fn re_1d(x: f64[6, 11]) -> f64[6, 16] {
+        resize(x, scales = [1.0, 1.5], mode = cubic, coordinate_transformation_mode = half_pixel_symmetric)
+    }
+    fn rp_3d(x: f32[1, 1, 3, 4, 5]) -> f32[1, 1, 6, 6, 10] {
+        resize(x, scales = [1.0, 1.0, 2.0, 1.5, 2.0], mode = linear)
+    }
+    fn re_3d(x: f32[3, 4, 5]) -> f32[6, 6, 10] {
+        resize(x, scales = [2.0, 1.5, 2.0], mode = linear)
+    }
+    fn rp_named(x: f32[N, C, 5, 6]) -> f32[N, C, 10, 12] {
+        resize(x, scales = [1.0, 1.0, 2.0, 2.0], mode = linear, coordinate_transformation_mode = pytorch_half_pixel)
+    }
+    fn re_named(x: f32[M, 5, 6]) -> f32[M, 10, 12] {
+        resize(x, scales = [1.0, 2.0, 2.0], mode = linear, coordinate_transformation_mode = pytorch_half_pixel)
+    }
+}
+
+/// `got` and `want` are the same bits (any NaN for a NaN).
+fn assert_same_bits<T: Copy + Into<f64>>(what: &str, got: &[T], want: &[T]) {
+    assert_eq!(got.len(), want.len(), "{what}: lengths");
+    for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
+        let (g, w): (f64, f64) = (g.into(), w.into());
+        assert!(
+            (g.is_nan() && w.is_nan()) || g.to_bits() == w.to_bits(),
+            "{what} [{i}]: {g} vs {w}"
+        );
+    }
+}
+
+/// `data(n)` with NaN and infinities at a few places (`specials`), so that they meet
+/// every tap.
+fn with_specials(n: usize, specials: bool) -> Vec<f64> {
+    let mut x = data(n);
+    if specials {
+        for (at, v) in [
+            (4, f64::NAN),
+            (n / 3, f64::INFINITY),
+            (n / 2, f64::NEG_INFINITY),
+            (n - 1, f64::NAN),
+        ] {
+            x[at] = v;
+        }
+    }
+    x
+}
+
+#[test]
+fn resize_on_the_runtime_pass_as_the_expression_form_and_onnx() {
+    let linear = Rs {
+        mode: "linear",
+        ..HALF_PIXEL_NEAREST
+    };
+    let cubic = Rs {
+        mode: "cubic",
+        ..HALF_PIXEL_NEAREST
+    };
+    for specials in [false, true] {
+        // Against ONNX only without infinities: the reference's weights of 0 meet them
+        // where the taps are clamped, as the pass's do, but the f32 rounding of a sum
+        // next to an infinity is no tolerance question.
+        let tol = |t: f64| if specials { None } else { Some(t) };
+        let onnx = |what: &str,
+                    got: &[f64],
+                    x: &[f64],
+                    xd: &[usize],
+                    sc: &[f64],
+                    od: &[usize],
+                    m: Rs,
+                    t: Option<f64>| {
+            if let Some(t) = t {
+                check_resize(what, got, x, xd, sc, od, m, t);
+            }
+        };
+
+        let x = with_specials(2 * 3 * 7 * 9, specials);
+        let x32 = f32s(&x);
+        let got = rp_linear(&t(&x32));
+        assert_same_bits("linear", got.as_slice(), re_linear(&t(&x32)).as_slice());
+        onnx(
+            "linear",
+            &wide(got.as_slice()),
+            &wide(&x32),
+            &[2, 3, 7, 9],
+            &by_scales(&[1.0, 1.0, 2.0, 2.0]),
+            &[2, 3, 14, 18],
+            linear,
+            tol(1e-6),
+        );
+
+        let x = with_specials(2 * 9 * 13, specials);
+        let got = rp_corners_down(&t(&x));
+        assert_same_bits(
+            "align_corners down",
+            got.as_slice(),
+            re_corners_down(&t(&x)).as_slice(),
+        );
+        let m = Rs {
+            ctm: "align_corners",
+            ..linear
+        };
+        onnx(
+            "align_corners down",
+            got.as_slice(),
+            &x,
+            &[1, 2, 9, 13],
+            &by_sizes(&[1, 2, 9, 13], &[1, 2, 4, 5]),
+            &[1, 2, 4, 5],
+            m,
+            tol(1e-12),
+        );
+
+        let x32 = f32s(&with_specials(35, specials));
+        let (a, b) = rp_cubic(&t(&x32));
+        let (ea, eb) = re_cubic(&t(&x32));
+        assert_same_bits("cubic asymmetric", a.as_slice(), ea.as_slice());
+        assert_same_bits("cubic exclude_outside", b.as_slice(), eb.as_slice());
+        let sc = by_scales(&[1.0, 1.0, 2.5, 2.5]);
+        let (xd, od) = ([1, 1, 5, 7], [1, 1, 12, 17]);
+        onnx(
+            "cubic asymmetric",
+            &wide(a.as_slice()),
+            &wide(&x32),
+            &xd,
+            &sc,
+            &od,
+            Rs {
+                ctm: "asymmetric",
+                ..cubic
+            },
+            tol(1e-5),
+        );
+        onnx(
+            "cubic exclude_outside",
+            &wide(b.as_slice()),
+            &wide(&x32),
+            &xd,
+            &sc,
+            &od,
+            Rs {
+                a: -0.5,
+                exclude: true,
+                ..cubic
+            },
+            tol(1e-5),
+        );
+
+        let x32 = f32s(&with_specials(2 * 9 * 11, specials));
+        let got = rp_nearest(&t(&x32));
+        let want = re_nearest(&t(&x32));
+        let xd = [1, 2, 9, 11];
+        for (what, g, w, ctm, nearest, s, od) in [
+            (
+                "nearest symmetric",
+                got.0.as_slice(),
+                want.0.as_slice(),
+                "half_pixel_symmetric",
+                "round_prefer_ceil",
+                0.6,
+                [1, 2, 5, 6],
+            ),
+            (
+                "nearest pytorch",
+                got.1.as_slice(),
+                want.1.as_slice(),
+                "pytorch_half_pixel",
+                "floor",
+                0.6,
+                [1, 2, 5, 6],
+            ),
+        ] {
+            assert_same_bits(what, g, w);
+            check_resize(
+                what,
+                &wide(g),
+                &wide(&x32),
+                &xd,
+                &by_scales(&[1.0, 1.0, s, s]),
+                &od,
+                Rs {
+                    ctm,
+                    nearest,
+                    ..HALF_PIXEL_NEAREST
+                },
+                0.0,
+            );
+        }
+        let sc = by_scales(&[1.0, 1.0, 3.0, 2.0]);
+        assert_same_bits("nearest corners", got.2.as_slice(), want.2.as_slice());
+        check_resize(
+            "nearest corners",
+            &wide(got.2.as_slice()),
+            &wide(&x32),
+            &xd,
+            &sc,
+            &[1, 2, 27, 22],
+            Rs {
+                ctm: "align_corners",
+                nearest: "ceil",
+                ..HALF_PIXEL_NEAREST
+            },
+            0.0,
+        );
+        assert_same_bits("nearest asymmetric", got.3.as_slice(), want.3.as_slice());
+        check_resize(
+            "nearest asymmetric",
+            &wide(got.3.as_slice()),
+            &wide(&x32),
+            &xd,
+            &sc,
+            &[1, 2, 27, 22],
+            Rs {
+                ctm: "asymmetric",
+                ..HALF_PIXEL_NEAREST
+            },
+            0.0,
+        );
+
+        let x = with_specials(66, specials);
+        let got = rp_1d(&t(&x));
+        assert_same_bits("1-D cubic", got.as_slice(), re_1d(&t(&x)).as_slice());
+        let m = Rs {
+            ctm: "half_pixel_symmetric",
+            ..cubic
+        };
+        onnx(
+            "1-D cubic",
+            got.as_slice(),
+            &x,
+            &[2, 3, 11],
+            &by_scales(&[1.0, 1.0, 1.5]),
+            &[2, 3, 16],
+            m,
+            tol(1e-12),
+        );
+
+        let x32 = f32s(&with_specials(60, specials));
+        let got = rp_3d(&t(&x32));
+        assert_same_bits("3-D linear", got.as_slice(), re_3d(&t(&x32)).as_slice());
+        onnx(
+            "3-D linear",
+            &wide(got.as_slice()),
+            &wide(&x32),
+            &[1, 1, 3, 4, 5],
+            &by_scales(&[1.0, 1.0, 2.0, 1.5, 2.0]),
+            &[1, 1, 6, 6, 10],
+            linear,
+            tol(1e-6),
+        );
+
+        // Named batch and channels: `N·C` planes, none for N = 0.
+        for (n, c) in [(2, 3), (0, 3), (1, 1)] {
+            let x32 = f32s(&with_specials(n * c * 30 + 30, specials))[..n * c * 30].to_vec();
+            let xt = Tensor::<f32, Shape![_, _, 5, 6]>::from_shape_vec([n, c, 5, 6], x32.clone())
+                .unwrap();
+            let got = rp_named(&xt).unwrap();
+            let xe =
+                Tensor::<f32, Shape![_, 5, 6]>::from_shape_vec([n * c, 5, 6], x32.clone()).unwrap();
+            assert_same_bits(
+                &format!("named {n}x{c}"),
+                got.as_slice(),
+                re_named(&xe).unwrap().as_slice(),
+            );
+            assert_eq!(got.as_slice().len(), n * c * 120);
+            let m = Rs {
+                ctm: "pytorch_half_pixel",
+                ..linear
+            };
+            onnx(
+                &format!("named {n}x{c}"),
+                &wide(got.as_slice()),
+                &wide(&x32),
+                &[n, c, 5, 6],
+                &by_scales(&[1.0, 1.0, 2.0, 2.0]),
+                &[n, c, 10, 12],
+                m,
+                tol(1e-6),
+            );
+        }
+    }
+}

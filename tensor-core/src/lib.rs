@@ -33,6 +33,7 @@ pub mod parallel;
 pub mod pool;
 pub mod reduce;
 pub mod reference;
+pub mod resize;
 pub mod scratch;
 pub mod shape;
 pub mod stream;
@@ -189,6 +190,7 @@ pub mod __private {
         positions, scan, top_k, Identity, ScanShape,
     };
     pub use crate::reference::{Bitwise, Compare, Num};
+    pub use crate::resize::{Resize, ResizeAxis};
     pub use crate::scratch::ScratchVec;
     pub use crate::shape::{Dim, Dyn, Fixed, Shape, StaticShape};
     pub use crate::stream::{store_streaming, stream_fence, stream_head};

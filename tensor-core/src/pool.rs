@@ -107,7 +107,7 @@ max_pool!(f32, f64);
 /// `-0 < +0`). On AVX-512DQ builds `f32` takes a `vrangeps` with imm8 `0b0101` (max, sign
 /// from the comparison: `-0 < +0`; it returns the number when one side is NaN), one
 /// unordered compare and a masked add for the NaNs: three instructions where
-/// `max_lanes` spends nine; the pass is then closer to memory-bound (NOTES.md "max_pool
+/// `max_lanes` spends nine (`f64` the same with `vrangepd` on each half of its lanes); the pass is then closer to memory-bound (NOTES.md "max_pool
 /// and resize kernels"). The unit tests below run it on native builds.
 trait PoolMax: NumLanes {
     #[inline(always)]
@@ -116,10 +116,46 @@ trait PoolMax: NumLanes {
     }
 }
 
+#[cfg(not(all(target_arch = "x86_64", target_feature = "avx512dq", not(miri))))]
 impl PoolMax for f64 {}
 
 #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512dq", not(miri))))]
 impl PoolMax for f32 {}
+
+/// `f64`'s form of the `f32` one below: `vrangepd` (imm8 `0b0101`) on each 8-lane half of
+/// the 16 lanes, an unordered compare and a masked add for the NaNs.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512dq", not(miri)))]
+impl PoolMax for f64 {
+    #[inline(always)]
+    fn pool_max(a: V<f64>, b: V<f64>) -> V<f64> {
+        use core::arch::x86_64::{
+            __m512d, _mm512_cmp_pd_mask, _mm512_mask_add_pd, _mm512_range_pd, _CMP_UNORD_Q,
+        };
+        // SAFETY: `LANES` is 16 on AVX-512 builds (dtype.rs), so `[f64; LANES]` and
+        // `[__m512d; 2]` are both 128 bytes (`transmute` checks the sizes at compile time)
+        // and every bit pattern is a valid value of each.
+        let (a, b) = unsafe {
+            (
+                core::mem::transmute::<[f64; LANES], [__m512d; 2]>(a.0),
+                core::mem::transmute::<[f64; LANES], [__m512d; 2]>(b.0),
+            )
+        };
+        let half = |a: __m512d, b: __m512d| {
+            // SAFETY: AVX-512F and DQ are enabled for the whole build (this impl exists
+            // only under `target_feature = "avx512dq"`, which implies AVX-512F); the
+            // intrinsics read and write registers only.
+            unsafe {
+                let m = _mm512_range_pd::<0b0101>(a, b);
+                // `vrangepd` gives the number when one side is NaN: NaN where either is.
+                let unordered = _mm512_cmp_pd_mask::<_CMP_UNORD_Q>(a, b);
+                _mm512_mask_add_pd(m, unordered, a, b)
+            }
+        };
+        let m = [half(a[0], b[0]), half(a[1], b[1])];
+        // SAFETY: as above, the other way.
+        V(unsafe { core::mem::transmute::<[__m512d; 2], [f64; LANES]>(m) })
+    }
+}
 
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512dq", not(miri)))]
 impl PoolMax for f32 {

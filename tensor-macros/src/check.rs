@@ -111,6 +111,7 @@ mod pool_kernel;
 mod positions;
 mod ranking;
 mod reorg;
+mod resize_kernel;
 mod tensor_ops;
 mod tuples;
 mod vision;

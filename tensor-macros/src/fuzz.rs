@@ -224,6 +224,14 @@ const RUNTIME_AUDITED: &[(&str, &str)] = &[
       the `expect`s convert slices of exactly `LANES`",
     ),
     (
+        "Resize::resize",
+        "resize.rs: returns unless every axis is consistent (taps 1-4, every index inside its \
+      axis, runs inside the axis and equal to the taps they stand for) and `x`, `out` hold \
+      their planes (checked products); every index is a checked slice range (cached rows \
+      and phases sized for the farthest vector a run writes or reads); the `expect`s \
+      convert slices of exactly `LANES`",
+    ),
+    (
         "scatter_elements",
         "indexing.rs: positions outside their axis or `out` are skipped",
     ),

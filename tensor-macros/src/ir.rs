@@ -144,6 +144,13 @@ pub enum NodeKind {
         x: NodeId,
         window: PoolGeometry,
     },
+    /// `resize(x)` as one runtime pass (check/resize_kernel.rs; tensor-core resize.rs): `x`
+    /// `[N, C, spatial…]` with 1 to 3 literal spatial axes (`axes`, one per spatial axis,
+    /// unchanged ones included), the node `[N, C, out…]` in its float dtype (f32 or f64).
+    Resize {
+        x: NodeId,
+        axes: Vec<ResizeTaps>,
+    },
     /// Data reorganisation (`slice`, `flip`, `pad`, `tile`, `concat`): output axis `k`
     /// reads its inputs' axis `k` through `axes[k]`. No buffer of its own: each consumer
     /// reads the inputs through the index map (see `lower`).
@@ -793,6 +800,15 @@ pub enum AxisStep {
         row_pitch: Size,
         window: PoolGeometry,
     },
+    /// `resize` over `planes` (`N·C`) planes of `x` into `out`, as `MaxPool` (the same
+    /// buffers and the same redirection into an output).
+    Resize {
+        x: BufferRef,
+        out: BufferRef,
+        planes: Size,
+        row_pitch: Size,
+        axes: Vec<ResizeTaps>,
+    },
 }
 
 /// A matrix product: a runtime GEMM call per batch index, from two strided operands into a
@@ -840,6 +856,23 @@ pub struct PoolGeometry {
     pub pads: Vec<usize>,
     pub lens: Vec<usize>,
     pub outs: Vec<usize>,
+}
+
+/// One spatial axis of a [`NodeKind::Resize`] (tensor-core `ResizeAxis`): per output, the
+/// input positions it reads and their weights, exactly as the expression form reads them
+/// (check/vision.rs `resize_taps`, each run's first period's weights for the whole run);
+/// `taps == 0` for an axis the resize leaves alone.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResizeTaps {
+    pub len: usize,
+    pub out: usize,
+    pub taps: usize,
+    /// `index[o·taps + j]`.
+    pub index: Vec<usize>,
+    /// Laid out as `index`; empty for `nearest` (a selection).
+    pub weights: Vec<f64>,
+    /// Along the last axis: runs `[first, p, q, count]` of repeating taps (`resize_runs`).
+    pub runs: Vec<[usize; 4]>,
 }
 
 /// A convolution's product (`MatMulStep::conv`): `a` is the weight of a group (`[O/g,

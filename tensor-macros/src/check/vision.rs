@@ -571,6 +571,50 @@ fn resize_runs(taps: &[Taps]) -> Vec<(usize, usize, i128, usize)> {
     runs
 }
 
+/// One resized axis as the runtime's pass reads it (`ir::ResizeTaps`): every output's taps
+/// exactly as the expression form built from `runs` reads them (output `o0 + f + p·t` of a
+/// run reads `taps[o0 + f]`'s positions plus `q·t` with `taps[o0 + f]`'s weights: within a
+/// run the later periods' f64 weights may differ from the first's by an ulp, and the
+/// expression uses the first's), and the runs of two or more periods.
+fn pass_taps(
+    taps: &[Taps],
+    runs: &[(usize, usize, i128, usize)],
+    len: i128,
+    out: i128,
+) -> crate::ir::ResizeTaps {
+    let width = taps[0].idx.len();
+    let (mut index, mut weights) = (vec![0; taps.len() * width], Vec::new());
+    if taps[0].coeffs.is_some() {
+        weights = vec![0.0; taps.len() * width];
+    }
+    let mut kept = Vec::new();
+    for &(o0, p, q, count) in runs {
+        for f in 0..p {
+            let lead = &taps[o0 + f];
+            for t in 0..count {
+                let o = o0 + f + p * t;
+                for (j, &i) in lead.idx.iter().enumerate() {
+                    index[o * width + j] = (i + q * t as i128) as usize;
+                    if let Some(c) = &lead.coeffs {
+                        weights[o * width + j] = c[j];
+                    }
+                }
+            }
+        }
+        if count >= 2 {
+            kept.push([o0, p, q as usize, count]);
+        }
+    }
+    crate::ir::ResizeTaps {
+        len: len as usize,
+        out: out as usize,
+        taps: width,
+        index,
+        weights,
+        runs: kept,
+    }
+}
+
 /// Why a vision op's builder refused its operands. `Why` is reported at the op after the op
 /// and `x`'s type (what `fail` builds, the message of most refusals); `At` at its own span as
 /// it is (`auto_pad` next to `pads`, `resize`'s count of values); `Reported`: a part already
@@ -2108,8 +2152,12 @@ impl Checker<'_> {
 
     /// `resize`: per resized axis (the last first) the phases of its taps (`resize_taps`,
     /// `resize_runs`) as strided slices, weighted and interleaved; each axis's result is
-    /// checked and bound to a hidden name (`__tg_resize{k}`) the next axis reads.
+    /// checked and bound to a hidden name (`__tg_resize{k}`) the next axis reads. When
+    /// check/resize_kernel.rs's rules allow it, the runtime's pass computes the same values
+    /// instead (its node, bound to `RESIZE_NODE_NAME`); the stages stay `derive`'s
+    /// expansion either way.
     fn resize(&mut self, cx: &Vision) -> Result<Vec<Typed>, Refusal> {
+        use super::resize_kernel::RESIZE_NODE_NAME;
         let b = &cx.b;
         let dims = cx.dims;
         let v = |k: usize| cx.v(k);
@@ -2133,11 +2181,13 @@ impl Checker<'_> {
                 Dim::Expr(_) => b.int(-1),
             });
         }
-        let mut stages: Vec<(String, Option<Typed>)> = Vec::new();
-        // Each stage's expression, for derive's expansion (below).
+        // Each stage's hidden name and expression, and per resized axis what the pass reads.
         let mut staged: Vec<(String, Expr)> = Vec::new();
+        let mut pass_axes: Vec<(usize, crate::ir::ResizeTaps)> = Vec::new();
         for &(k, len, out, scale) in plan.iter().rev() {
             let taps = resize_taps(&m, len, out, scale);
+            let runs = resize_runs(&taps);
+            pass_axes.push((k, pass_taps(&taps, &runs, len, out)));
             let one = |e: Expr, start: i128, end: i128, step: i128| {
                 b.call(
                     "slice",
@@ -2165,7 +2215,7 @@ impl Checker<'_> {
                 }
             };
             let mut pieces = Vec::new();
-            for (o0, p, q, count) in resize_runs(&taps) {
+            for (o0, p, q, count) in runs {
                 if p == 1 {
                     pieces.push(phase(&taps[o0], q, count));
                     continue;
@@ -2205,25 +2255,36 @@ impl Checker<'_> {
                 )
             };
             shape[k] = b.int(out);
-            // Checked once and read by name by the next axis's slices (not a copy
-            // of the expression per slice).
-            let typed = self.check_expr(&resized);
-            if matches!(typed, Typed::Poison) {
-                return Err(Refusal::Reported);
-            }
             let hidden = format!("__tg_resize{k}");
-            staged.push((hidden.clone(), resized.clone()));
-            let old = self.scope.insert(hidden.clone(), typed);
-            stages.push((hidden.clone(), old));
+            staged.push((hidden.clone(), resized));
             cur = b.var(&hidden);
         }
         // For `derive` (its rule is this expression's): the stages as a chain of
         // `__tg_let(name, value, rest)`, which derive binds as `let`s; the checker never
         // reads it.
+        let chain = staged.iter().rev().fold(cur.clone(), |rest, (n, e)| {
+            b.call("__tg_let", vec![b.var(n), e.clone(), rest], Vec::new())
+        });
+        if self.resize_on_kernel(cx.nodes[0], &pass_axes) {
+            if let Some(at) = self.expanding.take() {
+                self.expansions.insert(at, chain);
+            }
+            let typed = self.check_expr(&b.var(RESIZE_NODE_NAME));
+            self.scope.remove(RESIZE_NODE_NAME);
+            return Ok(vec![typed]);
+        }
+        // Each stage checked once and read by name by the next axis's slices (not a copy
+        // of the expression per slice).
+        let mut stages: Vec<(String, Option<Typed>)> = Vec::new();
+        for (hidden, resized) in staged {
+            let typed = self.check_expr(&resized);
+            if matches!(typed, Typed::Poison) {
+                return Err(Refusal::Reported);
+            }
+            let old = self.scope.insert(hidden.clone(), typed);
+            stages.push((hidden, old));
+        }
         if let Some(at) = self.expanding.take() {
-            let chain = staged.into_iter().rev().fold(cur.clone(), |rest, (n, e)| {
-                b.call("__tg_let", vec![b.var(&n), e, rest], Vec::new())
-            });
             self.expansions.insert(at, chain);
         }
         let typed = self.check_expr(&cur);

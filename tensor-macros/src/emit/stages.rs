@@ -14,6 +14,7 @@ use super::names::{
     temp_vec, whole_buffer, MIN_LANES,
 };
 use super::nests::{emit_nest, streams_outputs, Prefetch};
+use super::values::emit_const;
 
 /// A stage: one nest with its own loops, or nests sharing an outermost row loop, which
 /// may be split into tasks. Tasks get disjoint row chunks of every buffer the stage
@@ -560,6 +561,22 @@ fn task_chunks(cx: &Emitter<'_>, tasks: &crate::ir::Tasks, per_task: &TokenStrea
     }
 }
 
+/// The buffer a plane pass (`max_pool`, `resize`) writes: its temp, or the graph output it
+/// was redirected to (lower/windows.rs `pools_into_outputs`).
+fn pass_output(out: &BufferRef, what: &str) -> TokenStream {
+    match out {
+        BufferRef::Output(o) => {
+            let o = output_slice(*o);
+            quote!(#o)
+        }
+        BufferRef::Temp(t) => {
+            let t = temp_vec(*t);
+            quote!(#t)
+        }
+        _ => unreachable!("{what} writes its temp or an output"),
+    }
+}
+
 /// A step along an axis: the runtime's scan (or `top_k`) from one temp into the other(s).
 pub(super) fn emit_scan(cx: &Emitter<'_>, scan: &crate::ir::ScanStep) -> TokenStream {
     let Emitter { rt, kernel, .. } = *cx;
@@ -622,11 +639,7 @@ pub(super) fn emit_scan(cx: &Emitter<'_>, scan: &crate::ir::ScanStep) -> TokenSt
             window,
         } => {
             let x = whole_buffer(x, "max_pool");
-            let out = match out {
-                BufferRef::Output(o) => output_slice(*o),
-                BufferRef::Temp(t) => temp_vec(*t),
-                _ => unreachable!("max_pool writes its temp or an output"),
-            };
+            let out = pass_output(out, "max_pool");
             let (planes, row_pitch) = (size_expr(planes), size_expr(row_pitch));
             // Spatial axes led by length-1 axes to three (tensor-core pool.rs).
             let three = |v: &[usize], fill: usize| -> TokenStream {
@@ -643,6 +656,50 @@ pub(super) fn emit_scan(cx: &Emitter<'_>, scan: &crate::ir::ScanStep) -> TokenSt
                 <#c as #p::MaxPool>::max_pool(
                     #x, &mut #out[..], #planes,
                     #p::PoolWindow { lens: #lens, outs: #outs, kernel: #kernel, strides: #strides, dilations: #dilations, pads: #pads, row_pitch: #row_pitch },
+                );
+            }}
+        }
+        AxisStep::Resize {
+            x,
+            out,
+            planes,
+            row_pitch,
+            axes,
+        } => {
+            let x = whole_buffer(x, "resize");
+            let out = pass_output(out, "resize");
+            let (planes, row_pitch) = (size_expr(planes), size_expr(row_pitch));
+            let dtype = kernel.temps[scan.output].dtype;
+            // Spatial axes led by unchanged length-1 axes to three (tensor-core resize.rs);
+            // the taps as static arrays, each weight the literal the expression form's
+            // constant is (`emit_const`: the same digits, rounded once into the dtype), so
+            // both forms multiply by the same value.
+            let axis = |a: &crate::ir::ResizeTaps| -> TokenStream {
+                let (len, out, taps) = (a.len, a.out, a.taps);
+                let index = a.index.iter().map(|&i| Literal::usize_unsuffixed(i));
+                let weights = a.weights.iter().map(|&w| {
+                    let digits = format!("{:?}", w.abs());
+                    let text = if w < 0.0 {
+                        format!("-{digits}")
+                    } else {
+                        digits
+                    };
+                    emit_const(rt, dtype, &crate::ir::ConstValue::Float(w, Some(text)))
+                });
+                let runs = a.runs.iter().map(|r| {
+                    let r = r.map(Literal::usize_unsuffixed);
+                    quote!([#(#r),*])
+                });
+                quote!(#p::ResizeAxis::<#c> {
+                    len: #len, out: #out, taps: #taps,
+                    index: &[#(#index),*], weights: &[#(#weights),*], runs: &[#(#runs),*],
+                })
+            };
+            let lead = (0..3 - axes.len()).map(|_| quote!(#p::ResizeAxis::<#c>::unchanged(1)));
+            let axes = axes.iter().map(axis);
+            quote! {{
+                <#c as #p::Resize>::resize(
+                    #x, &mut #out[..], #planes, #row_pitch, &[#(#lead,)* #(#axes),*],
                 );
             }}
         }

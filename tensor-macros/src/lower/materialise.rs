@@ -71,8 +71,9 @@ pub(super) fn materialised_nodes(graph: &TypedGraph, forced: &[NodeId]) -> Vec<N
                     }
                 }
             }
-            // `max_pool`'s pass reads row-major planes of its dtype, like attention.
-            NodeKind::MaxPool { x, .. } => {
+            // `max_pool`'s and `resize`'s passes read row-major planes of their dtype, like
+            // attention.
+            NodeKind::MaxPool { x, .. } | NodeKind::Resize { x, .. } => {
                 set[id] = true;
                 let node = &graph.nodes[*x];
                 if !(matches!(node.kind, NodeKind::Input { .. })
@@ -133,7 +134,7 @@ pub(super) fn node_args(kind: &NodeKind) -> Vec<NodeId> {
         NodeKind::Reorg { inputs, fill, .. } => inputs.iter().copied().chain(*fill).collect(),
         NodeKind::MatMul { a, b } => vec![*a, *b],
         NodeKind::Conv { x, w, bias, .. } => [*x, *w].into_iter().chain(*bias).collect(),
-        NodeKind::MaxPool { x, .. } => vec![*x],
+        NodeKind::MaxPool { x, .. } | NodeKind::Resize { x, .. } => vec![*x],
         NodeKind::Gather { data, indices, .. } => vec![*data, *indices],
         NodeKind::TopK { input, .. } => vec![*input],
         NodeKind::TopKIndices { of } => vec![*of],

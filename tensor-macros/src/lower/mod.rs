@@ -312,9 +312,20 @@ impl Lowering<'_> {
             NodeKind::TopKIndices { .. } => unreachable!("made with its `TopK` node's temps"),
             NodeKind::Scatter { .. } | NodeKind::GatherNd { .. } => self.scatter_or_gather(node),
             NodeKind::Attention { .. } => self.attention(node),
-            NodeKind::MaxPool { x, window } => {
-                windows::lower_max_pool(graph, &self.temp_of, node, *x, window)
-            }
+            NodeKind::MaxPool { x, window } => windows::lower_plane_pass(
+                graph,
+                &self.temp_of,
+                node,
+                *x,
+                windows::PlanePass::MaxPool(window),
+            ),
+            NodeKind::Resize { x, axes } => windows::lower_plane_pass(
+                graph,
+                &self.temp_of,
+                node,
+                *x,
+                windows::PlanePass::Resize(axes),
+            ),
             NodeKind::MatMul { a, b } => lower_matmul(graph, &self.temp_of, node, *a, *b),
             NodeKind::Conv { x, w, bias, window } => {
                 lower_conv(graph, &self.temp_of, node, (*x, *w, *bias), window)

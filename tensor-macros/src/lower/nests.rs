@@ -582,6 +582,7 @@ impl<'g> NestBuilder<'g> {
                 | NodeKind::MatMul { .. }
                 | NodeKind::Conv { .. }
                 | NodeKind::MaxPool { .. }
+                | NodeKind::Resize { .. }
                 | NodeKind::Input { .. }
                 | NodeKind::Reshape { .. } => {
                     unreachable!("reductions are materialised; inputs and reshapes are leaves")

@@ -680,3 +680,63 @@ fn a_max_pool_is_one_runtime_step_written_into_its_output() {
         assert!(max_pool_steps(&kernel(source)).is_empty(), "{source}");
     }
 }
+
+/// The resize steps of `k`: (what each reads, what it writes, its spatial axes).
+fn resize_steps(k: &Kernel) -> Vec<(BufferRef, BufferRef, Vec<crate::ir::ResizeTaps>)> {
+    k.nests
+        .iter()
+        .filter_map(|n| match &n.scan.as_ref()?.op {
+            AxisStep::Resize { x, out, axes, .. } => Some((x.clone(), out.clone(), axes.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_resize_is_one_runtime_step_written_into_its_output() {
+    // The benchmark's ×2: a parameter read in place, the output written directly, the
+    // taps as the expression form reads them.
+    let k = kernel(
+        "fn f(x: f32[1, 64, 56, 56]) -> f32[1, 64, 112, 112] {
+            resize(x, scales = [1.0, 1.0, 2.0, 2.0], mode = linear)
+        }",
+    );
+    let steps = resize_steps(&k);
+    let [(x, out, axes)] = steps.as_slice() else {
+        panic!("{steps:?}");
+    };
+    assert_eq!((x, out), (&BufferRef::Input(0), &BufferRef::Output(0)));
+    assert_eq!(k.nests.len(), 1, "no copy of the resize into the output");
+    let w = &axes[1];
+    assert_eq!((w.len, w.out, w.taps), (56, 112, 2));
+    // half_pixel ×2: output 0 reads 0 and 0 (x = -0.25, clamped), output 1 reads 0 and 1
+    // at 0.75/0.25, output 2 reads 0 and 1 at 0.25/0.75; the last reads 55 twice.
+    assert_eq!(&w.index[..6], [0, 0, 0, 1, 0, 1]);
+    assert_eq!(&w.weights[2..6], [0.75, 0.25, 0.25, 0.75]);
+    assert_eq!(&w.index[220..], [54, 55, 55, 55]);
+    assert_eq!(w.runs, [[1, 2, 1, 55]]);
+    assert!(axes[0].runs.is_empty(), "runs along the last axis only");
+    // N and C named, one axis resized (the other unchanged); a computed input from its
+    // temp, a consumer keeping the step's temp.
+    let k = kernel(
+        "fn f(x: f64[N, C, 3, 5]) -> f64[N, C, 3, 9] {
+            resize(x * 2.0, sizes = [9], axes = [3], mode = cubic) + 1.0
+        }",
+    );
+    let steps = resize_steps(&k);
+    let [(BufferRef::Temp(_), BufferRef::Temp(_), axes)] = steps.as_slice() else {
+        panic!("{steps:?}");
+    };
+    assert_eq!((axes[0].taps, axes[1].taps), (0, 4));
+    // f16, integers, a resized N or C, rank 2 and named spatial axes keep the expression
+    // form.
+    for source in [
+        "fn f(x: f16[1, 2, 5, 5]) -> f16[1, 2, 10, 10] { resize(x, scales = [1.0, 1.0, 2.0, 2.0], mode = linear) }",
+        "fn f(x: i32[1, 2, 5, 5]) -> i32[1, 2, 10, 10] { resize(x, scales = [1.0, 1.0, 2.0, 2.0]) }",
+        "fn f(x: f32[1, 2, 5, 5]) -> f32[1, 4, 10, 10] { resize(x, scales = [1.0, 2.0, 2.0, 2.0]) }",
+        "fn f(x: f32[5, 5]) -> f32[10, 10] { resize(x, scales = [2.0, 2.0], mode = linear) }",
+        "fn f(x: f32[1, 2, H, 5]) -> f32[1, 2, H, 10] { resize(x, sizes = [10], axes = [3], mode = linear) }",
+    ] {
+        assert!(resize_steps(&kernel(source)).is_empty(), "{source}");
+    }
+}
