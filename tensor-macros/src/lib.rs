@@ -541,8 +541,8 @@ fn divisions_take_their_invariant_form_only_with_an_invariant_divisor() {
 
 /// Which row stages read the next row in their last pass: softmax's scale pass, the last of
 /// three, whose stores go to the output row its exp pass stored, runs the max pass for the
-/// next row (lower/row_fusion.rs `pipeline_first_pass`: `x` at row `__tg_i0 + 1`, nothing
-/// prefetched); where the max pass cannot move there (a value fixed per row, `x * r`), it
+/// next row (lower/row_fusion.rs `pipeline_first_pass`: `x` at row `__tg_i0 + 1`, which its
+/// exp pass prefetches, emit/stages.rs `pipelined_prefetches`); where the max pass cannot move there (a value fixed per row, `x * r`), it
 /// prefetches the next row of `x` instead (emit/stages.rs `next_row_prefetch`: one slice, one
 /// prefetch per chunk of its main loop); layer norm's output pass is first to store the
 /// output row, so neither; a lone pass, neither.
@@ -554,7 +554,9 @@ fn only_a_last_pass_over_rows_in_cache_reads_the_next_row() {
     let count = |text: &str, what: &str| text.matches(what).count();
     let softmax = text("crate; fn f(x: f32[8, 64]) -> f32[8, 64] { softmax(x, axis = 1) }");
     assert_eq!(count(&softmax, "if __tg_i0 + 1 < 8"), 1);
-    assert!(!softmax.contains("prefetch_chunk"));
+    assert_eq!(count(&softmax, "let __tg_pf0 :"), 1);
+    assert!(softmax.contains("if __tg_row + 1 < 8"));
+    assert!(!softmax.contains("__tg_pf1"));
     let scaled =
         text("crate; fn f(x: f32[8, 64], r: f32[8, 1]) -> f32[8, 64] { softmax(x * r, axis = 1) }");
     assert!(!scaled.contains("if __tg_i0 + 1 <"));

@@ -1096,4 +1096,36 @@ mod expansion {
         let end = body.len();
         assert_eq!(body[..end].matches("plain_matmul").count(), 5);
     }
+
+    /// Softmax's backward is a pipelined row stage (exp, `Σ g·y`, the output with the next
+    /// row's max): its exp pass prefetches the cotangent's row, its `Σ g·y` pass the next
+    /// row of `x` (emit/stages.rs `pipelined_prefetches`; NOTES.md "Softmax backward
+    /// prefetch"), one line per chunk each: two passes with a prefetched slice each.
+    #[test]
+    fn softmax_backward_prefetches_the_rows_its_passes_read_first() {
+        let src = "crate; fn sm(x: f32[64, 768]) -> f32[64, 768] { softmax(x, axis = -1) }
+            vjp fn sm_vjp = vjp(sm, wrt = [x]);";
+        let out = crate::expand(src.parse().unwrap()).to_string();
+        let g = out.find("fn sm_vjp_into").expect("the derived function");
+        let start = g + out[g..].find("fn __tg_kernel").expect("its kernel");
+        let body = &out[start..];
+        assert_eq!(body.matches("let __tg_pf0 :").count(), 2, "{body}");
+        assert!(!body.contains("__tg_pf1"), "{body}");
+        // The cotangent's row (`__tg_in1`) at this row, `x`'s (`__tg_in0`) at the next.
+        let decls: Vec<&str> = body
+            .split("let __tg_pf0 :")
+            .skip(1)
+            .map(|d| &d[..d.find('}').expect("the slice's block")])
+            .collect();
+        assert!(
+            decls[0].contains("__tg_row , 768") && decls[0].contains("& __tg_in1 ["),
+            "{}",
+            decls[0]
+        );
+        assert!(
+            decls[1].contains("__tg_pf_row , 768") && decls[1].contains("& __tg_in0 ["),
+            "{}",
+            decls[1]
+        );
+    }
 }

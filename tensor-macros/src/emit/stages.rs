@@ -5,7 +5,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::ir::{AxisStep, BufferRef, LoopNest, Offset, Size};
+use crate::ir::{AxisStep, BufferRef, LoopNest, Offset, Operand, Size};
 
 use super::context::Emitter;
 use super::gemm::{emit_gemm_block, emit_matmul, gemm_operand, plain_gemm};
@@ -132,14 +132,19 @@ fn nest_bodies(
     // Only a stage of one nest streams its stores: in a stage of several passes a later
     // pass reads the row back (softmax's scale pass), which must find it in the cache.
     let stream = nests.len() == 1 && streams_outputs(cx.graph, &nests[0]);
-    // Only the last nest prefetches (`next_row_prefetch`), unless it reads the next row
-    // itself (a pipelined stage).
+    // Software prefetch: only the last nest (`next_row_prefetch`), or in a pipelined stage,
+    // whose last nest reads the next row itself, the pass before each input row's first
+    // reader (`pipelined_prefetches`).
     let pipelined = stage.pipelined.as_ref();
-    let prefetch = match pipelined {
-        None => next_row_prefetch(cx, nests, rows_lit),
-        Some(_) => None,
-    };
     let last = nests.len() - 1;
+    let prefetches: Vec<Option<Prefetch>> = match pipelined {
+        None => {
+            let mut each: Vec<Option<Prefetch>> = nests.iter().map(|_| None).collect();
+            each[last] = next_row_prefetch(cx, nests, rows_lit);
+            each
+        }
+        Some(p) => pipelined_prefetches(cx, nests, &p.next_row, rows_lit),
+    };
     let body_of = |(at, nest): (usize, &LoopNest)| {
         emit_nest(
             cx,
@@ -148,7 +153,7 @@ fn nest_bodies(
             &chunked,
             stream,
             nests.len() == 1,
-            prefetch.as_ref().filter(|_| at == last),
+            prefetches[at].as_ref(),
             pipelined
                 .filter(|_| at == last)
                 .map(|p| (p.next_row.as_slice(), rows_lit)),
@@ -787,8 +792,6 @@ pub(super) fn next_row_prefetch(
     nests: &[LoopNest],
     rows: &TokenStream,
 ) -> Option<Prefetch> {
-    let Emitter { rt, .. } = *cx;
-    let p = quote!(#rt::__private);
     // The pass that prefetches: the last, when its stores all go to temps or to output
     // rows an earlier pass of the row already stored (so in cache), as softmax's scale
     // pass. Not when the last pass is first to store an output row, as layer norm's: W4
@@ -819,30 +822,61 @@ pub(super) fn next_row_prefetch(
     if !plain(first) || !plain(last) || first.inner != last.inner || short {
         return None;
     }
-    let (mut decl, mut per_chunk) = (TokenStream::new(), TokenStream::new());
     let mut seen: Vec<&BufferRef> = Vec::new();
-    for op in &first.operands {
-        let BufferRef::Input(_) = op.buffer else {
-            continue;
-        };
-        let stride = &op.outer_strides[0];
-        if seen.contains(&&op.buffer)
-            || !op.inner_stride.is_lit(1)
-            || stride.is_zero()
-            || stride.as_size().is_none()
-        {
-            continue;
-        }
-        seen.push(&op.buffer);
+    let rows_of: Vec<(&Operand, bool)> = first
+        .operands
+        .iter()
+        .filter(|op| {
+            let new = prefetchable_row(op) && !seen.contains(&&op.buffer);
+            if new {
+                seen.push(&op.buffer);
+            }
+            new
+        })
+        .map(|op| (op, true))
+        .collect();
+    row_prefetch(cx, &rows_of, &first.inner, rows)
+}
+
+/// An input read along a plain row (inner stride 1, a row stride that is a size), which
+/// `row_prefetch` can prefetch chunk by chunk.
+fn prefetchable_row(op: &Operand) -> bool {
+    let [stride] = op.outer_strides.as_slice() else {
+        return false;
+    };
+    matches!(op.buffer, BufferRef::Input(_))
+        && op.inner_stride.is_lit(1)
+        && !stride.is_zero()
+        && stride.as_size().is_some()
+}
+
+/// The prefetches of `rows_of`, each `(operand, next)`: the operand's row at `__tg_row`, or
+/// with `next` at the row after it (the row itself at the stage's last row), one line per
+/// chunk `__tg_j` of a pass over `inner` elements. None for no rows.
+fn row_prefetch(
+    cx: &Emitter<'_>,
+    rows_of: &[(&Operand, bool)],
+    inner: &crate::ir::Size,
+    rows: &TokenStream,
+) -> Option<Prefetch> {
+    let Emitter { rt, .. } = *cx;
+    let p = quote!(#rt::__private);
+    let (mut decl, mut per_chunk) = (TokenStream::new(), TokenStream::new());
+    for (k, &(op, next)) in rows_of.iter().enumerate() {
         let t = operand_storage(cx, &op.buffer);
         let slice = slice_ident(&op.buffer);
-        let at = format_ident!("__tg_pf{}", seen.len() - 1);
+        let at = format_ident!("__tg_pf{}", k);
+        let row = if next {
+            quote!(__tg_pf_row)
+        } else {
+            quote!(__tg_row)
+        };
         let start = offset_expr(
             offset_expr(quote!(0usize), &op.base, None),
-            stride,
-            Some(&quote!(__tg_pf_row)),
+            &op.outer_strides[0],
+            Some(&row),
         );
-        let extent = size_expr(&first.inner);
+        let extent = size_expr(inner);
         decl.extend(quote! {
             let #at: &[#t] = {
                 let __tg_at: usize = #start;
@@ -859,4 +893,50 @@ pub(super) fn next_row_prefetch(
         #decl
     };
     Some(Prefetch { decl, per_chunk })
+}
+
+/// In a pipelined stage (`Stage::pipelined`: the last pass also reads the next row of the
+/// first pass's inputs), each input row that a pass of the row reads first (not read by an
+/// earlier pass of the row at the same row) is prefetched by the pass before it, chunk by
+/// chunk, at the row that pass will read: softmax's backward (passes exp, `Σ g·y`, output
+/// with the next row's max) prefetches `g` in its exp pass and the next row of `x` in its
+/// `Σ g·y` pass. Measured on the softmax vjp over f32[4096, 768] (NOTES.md "Softmax
+/// backward prefetch"). The first nest runs only for a task's first row, so the rows the
+/// second pass reads first are not prefetched (the last pass of the row before read them).
+/// Only where the two passes are plain loops over the same inner extent (chunk `__tg_j` of
+/// one is chunk `__tg_j` of the other's row), not for a literal row shorter than a chunk.
+fn pipelined_prefetches(
+    cx: &Emitter<'_>,
+    nests: &[LoopNest],
+    next_row: &[usize],
+    rows: &TokenStream,
+) -> Vec<Option<Prefetch>> {
+    let mut each: Vec<Option<Prefetch>> = nests.iter().map(|_| None).collect();
+    let last = nests.len() - 1;
+    let plain = |n: &LoopNest| {
+        n.outer.len() == 1 && n.ragged.is_none() && n.scan.is_none() && n.matmul.is_none()
+    };
+    let short = |n: &LoopNest| n.inner.as_static().is_some_and(|n| n < MIN_LANES);
+    // The rows read so far in the row: (buffer, next row?).
+    let mut read: Vec<(&BufferRef, bool)> = Vec::new();
+    for at in 1..nests.len() {
+        let nest = &nests[at];
+        let mut firsts: Vec<(&Operand, bool)> = Vec::new();
+        for (k, op) in nest.operands.iter().enumerate() {
+            if nest.outer.len() != 1 || !prefetchable_row(op) {
+                continue;
+            }
+            let next = at == last && next_row.contains(&k);
+            if read.contains(&(&op.buffer, next)) {
+                continue;
+            }
+            read.push((&op.buffer, next));
+            firsts.push((op, next));
+        }
+        let before = &nests[at - 1];
+        if at >= 2 && plain(before) && plain(nest) && before.inner == nest.inner && !short(nest) {
+            each[at - 1] = row_prefetch(cx, &firsts, &before.inner, rows);
+        }
+    }
+    each
 }
