@@ -278,15 +278,15 @@ fn with_sign_of<V: F32Simd>(m: V, sign: V) -> V {
 // the same rounding).
 
 /// ln 2 high part: 0x3f317200, 15 significant bits.
-const LN2_HI_F: f32 = 0.693_145_751_953_125;
+pub(crate) const LN2_HI_F: f32 = 0.693_145_751_953_125;
 /// ln 2 - LN2_HI_F rounded to f32.
-const LN2_LO_F: f32 = 1.428_606_765_330_187_045e-6;
-const LOG2E_F: f32 = core::f32::consts::LOG2_E;
+pub(crate) const LN2_LO_F: f32 = 1.428_606_765_330_187_045e-6;
+pub(crate) const LOG2E_F: f32 = core::f32::consts::LOG2_E;
 /// 1.5·2^23: adding it to |v| < 2^22 rounds v to an integer (ties to even), held in the
 /// low mantissa bits.
-const MAGIC_F: f32 = 12_582_912.0;
+pub(crate) const MAGIC_F: f32 = 12_582_912.0;
 /// P of e^r = 1 + r + r²·P(r) on |r| <= ln2/2 + 2^-12.
-const EXP_P: [f32; 6] = [
+pub(crate) const EXP_P: [f32; 6] = [
     0.5,
     0.166_666_671_633_720_397_949_219,
     0.041_666_485_369_205_474_853_515_6,
@@ -537,9 +537,9 @@ impl Permute32 for f32x16 {
 // 2/(e^1.25 + 1) = 0.445 of a result >= 0.555, so its ~1.5 ULP (of itself) are < 0.7 ULP
 // of the result, plus the last rounding. |x| is clamped at 9.5, where tanh rounds to 1.
 
-const TANH_SMALL: f32 = 0.625;
+pub(crate) const TANH_SMALL: f32 = 0.625;
 /// Q of tanh x = x + x·z·Q(z) on z <= 0.390625.
-const TANH_Q: [f32; 5] = [
+pub(crate) const TANH_Q: [f32; 5] = [
     -0.333_332_806_825_637_8,
     0.133_314_147_591_590_88,
     -0.053_737_767_040_729_52,

@@ -1,0 +1,397 @@
+//! Scalar twins of the dispatched f32 kernels (`vmath::block::*`) for the debug backend at
+//! opt-level 0 (issue 33 item 1; NOTES.md "Debug backend, transcendentals at opt-level 0").
+//!
+//! A user's dev profile compiles this crate unoptimised: nothing is inlined but
+//! `#[inline(always)]` functions, so the block kernels' vector code (core::arch intrinsics,
+//! `wide` methods, the `F32Simd` helpers reached through them) costs a call per operation
+//! per vector, 5-10x std's precompiled `expf`/`tanhf`. A twin here is the same kernel
+//! written for one f32 lane with plain operators and `#[inline(always)]` helpers, run as an
+//! element loop (`elementwise!`: groups of 8, no call per element), so at opt-level 0 it
+//! costs the arithmetic.
+//!
+//! Bit-identity with the block kernels, by construction: every twin performs, lane by lane,
+//! the operations of its portable kernel (vmath/f32_kernels.rs) in the same order with the
+//! same constants, each `mul_add` one fused multiply-add (`fma` below). That is what the
+//! block kernels compute on the AVX2 + FMA and AVX-512 paths (dispatch.rs: every path gives
+//! the per-vector AVX2 + FMA entry points' bits; AVX-512's `vrndscaleps`/`vscalefps` give
+//! the portable forms' values), so a twin runs only where `vmath::blocks_run_avx2_fma()`
+//! holds; elsewhere (a CPU without FMA, `TENSORGRAPH_SIMD=baseline`, AVX2 builds, other
+//! architectures) the op calls the block kernel, as before. Lane-wise rules of the vector
+//! operations, written out here: `maxps`/`minps` return their second operand unless the
+//! first is strictly greater (smaller), so also where either is NaN (`max_or_second`);
+//! a select on a compare is a branch on it; the kernels' "every lane on one side" shortcuts
+//! (tanh) give each lane the select's value. Checked bit for bit against the block kernels
+//! by `tests::twins_match_the_block_kernels` (edge values, NaN payloads, and a dense sweep
+//! of each kernel's ranges).
+
+use super::*;
+use crate::vmath;
+
+/// The twin of `vmath::block::$kernel` where this process's block kernels fuse their
+/// multiply-adds (see the module doc), else the block kernel itself.
+macro_rules! twin_or_block {
+    ($($(#[$doc:meta])* $kernel:ident => $twin:ident;)*) => {$(
+        $(#[$doc])*
+        pub(super) fn $kernel(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize) {
+            if vmath::blocks_run_avx2_fma() {
+                // SAFETY (`$twin`'s contract): the CPU has FMA, which
+                // `blocks_run_avx2_fma()` (level 2 or 3) found on it.
+                elementwise!(regs, out, args, n, f32 => f32, |x| unsafe { $twin(x) })
+            } else {
+                block_kernel(regs, out, args, vmath::block::$kernel)
+            }
+        }
+    )*};
+}
+
+twin_or_block! {
+    /// `exp` over a block: the twin of `vmath::block::exp_f32`.
+    exp_f32 => exp;
+    /// Softmax's `exp(x - max)` over a block: the twin of `vmath::block::exp_nonpos_f32`.
+    exp_nonpos_f32 => exp_nonpos;
+    /// `tanh` over a block: the twin of `vmath::block::tanh_f32`.
+    tanh_f32 => tanh;
+}
+
+/// The dispatched kernels without a twin yet: the block kernel.
+macro_rules! block_only {
+    ($($kernel:ident),*) => {$(
+        #[doc = concat!("`vmath::block::", stringify!($kernel), "` over a block.")]
+        pub(super) fn $kernel(regs: &mut [Reg], out: usize, args: [u16; 3], _n: usize) {
+            block_kernel(regs, out, args, vmath::block::$kernel)
+        }
+    )*};
+}
+block_only!(sigmoid_f32, erf_f32, gelu_f32);
+
+// ---------------------------------------------------------------------------------------
+// One-lane forms of the `F32Simd` operations (vmath/f32_kernels.rs). All
+// `#[inline(always)]`: at opt-level 0 anything else is a call.
+// ---------------------------------------------------------------------------------------
+
+/// `a·b + c` rounded once: `vfmadd213ss`, the scalar form of the `vfmadd…ps` the vector
+/// kernels run (IEEE fused multiply-add: one result, bit for bit, for every input but the
+/// payload of a NaN, which both take from the first NaN operand in the same order).
+/// `f32::mul_add` would give the same value, but at opt-level 0 it is two calls (std's
+/// wrapper, then libm's `fmaf`), one per multiply-add of a twin.
+///
+/// # Safety
+/// The CPU must support FMA.
+#[inline(always)]
+unsafe fn fma(a: f32, b: f32, c: f32) -> f32 {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    {
+        let r: f32;
+        // SAFETY: the caller guarantees FMA; registers only (`nomem`, `nostack`).
+        // `vfmadd213ss x, y, z` sets x = y·x + z, so x = a, y = b: a·b + c.
+        unsafe {
+            core::arch::asm!(
+                "vfmadd213ss {a}, {b}, {c}",
+                a = inout(xmm_reg) a => r,
+                b = in(xmm_reg) b,
+                c = in(xmm_reg) c,
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+        r
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    a.mul_add(b, c)
+}
+
+/// `maxps(x, o)` on one lane: `x` if it is greater, else `o` (also where either is NaN).
+#[inline(always)]
+fn max_or_second(x: f32, o: f32) -> f32 {
+    if x > o {
+        x
+    } else {
+        o
+    }
+}
+
+/// `minps(x, o)` on one lane: `x` if it is smaller, else `o` (also where either is NaN).
+#[inline(always)]
+fn min_or_second(x: f32, o: f32) -> f32 {
+    if x < o {
+        x
+    } else {
+        o
+    }
+}
+
+/// The bits of `x`. `f32::to_bits` (like `abs` and `mul_add`) is a call at opt-level 0
+/// (read in `rustc -C opt-level=0 --emit asm`), a transmute is a register move.
+#[inline(always)]
+#[allow(unnecessary_transmutes)]
+fn bits(x: f32) -> u32 {
+    // SAFETY: f32 and u32 have the same size, and every bit pattern is a valid u32.
+    unsafe { core::mem::transmute::<f32, u32>(x) }
+}
+
+/// The f32 of bits `b` (`f32::from_bits` is a call at opt-level 0, see `bits`).
+#[inline(always)]
+#[allow(unnecessary_transmutes)]
+fn from_bits(b: u32) -> f32 {
+    // SAFETY: f32 and u32 have the same size, and every bit pattern is a valid f32.
+    unsafe { core::mem::transmute::<u32, f32>(b) }
+}
+
+/// |x|: the sign bit cleared (`andnps` with -0).
+#[inline(always)]
+fn abs(x: f32) -> f32 {
+    from_bits(bits(x) & 0x7fff_ffff)
+}
+
+/// `with_sign_of`: m (sign bit clear) with the sign bit of `sign` ORed in.
+#[inline(always)]
+fn with_sign_of(m: f32, sign: f32) -> f32 {
+    from_bits(bits(m) | (bits(sign) & 0x8000_0000))
+}
+
+/// `round_small`: rint(v) for |v| < 2^22, by adding and taking away 1.5·2^23.
+#[inline(always)]
+fn round_small(v: f32) -> f32 {
+    (v + MAGIC_F) - MAGIC_F
+}
+
+/// `pow2`: 2^k for integer-valued k in [-126, 127], k + 127 in the exponent field
+/// (`shl23` of k + 1.5·2^23 + 127: the shift drops the magic part).
+#[inline(always)]
+fn pow2(kf: f32) -> f32 {
+    from_bits(bits(kf + (MAGIC_F + 127.0)) << 23)
+}
+
+/// `mul_pow2`: y·2^k in two products by normal powers of two, the first exact.
+#[inline(always)]
+fn mul_pow2(y: f32, kf: f32) -> f32 {
+    let k1 = round_small(kf * 0.5);
+    y * pow2(k1) * pow2(kf - k1)
+}
+
+/// `mul_pow2_nonpos`: y·2^(k+25), exact, then ·2^-25, rounded once.
+#[inline(always)]
+fn mul_pow2_nonpos(y: f32, kf: f32) -> f32 {
+    y * pow2(kf + 25.0) * from_bits(0x3300_0000)
+}
+
+// The kernels' constants, shared with vmath so that a change there changes the twins.
+use crate::vmath::f32_kernels::{
+    EXP_P, LN2_HI_F, LN2_LO_F, LOG2E_F, MAGIC_F, TANH_Q, TANH_SMALL,
+};
+
+/// `estrin(t, c)` for 6 coefficients, in its order: the pairs c1·t + c0, c3·t + c2,
+/// c5·t + c4, then (c3·t + c2)·t² + (c1·t + c0), then (c5·t + c4)·t⁴ + that.
+///
+/// # Safety
+/// The CPU must support FMA.
+#[inline(always)]
+unsafe fn estrin6(t: f32, c: &[f32; 6]) -> f32 {
+    // SAFETY: FMA, this function's contract.
+    unsafe {
+        let v0 = fma(c[1], t, c[0]);
+        let v1 = fma(c[3], t, c[2]);
+        let v2 = fma(c[5], t, c[4]);
+        let p = t * t;
+        let v0 = fma(v1, p, v0);
+        fma(v2, p * p, v0)
+    }
+}
+
+/// `estrin(t, c)` for 5 coefficients: c1·t + c0, c3·t + c2, then (c3·t + c2)·t² +
+/// (c1·t + c0), then c4·t⁴ + that.
+///
+/// # Safety
+/// The CPU must support FMA.
+#[inline(always)]
+unsafe fn estrin5(t: f32, c: &[f32; 5]) -> f32 {
+    // SAFETY: FMA, this function's contract.
+    unsafe {
+        let v0 = fma(c[1], t, c[0]);
+        let v1 = fma(c[3], t, c[2]);
+        let p = t * t;
+        let v0 = fma(v1, p, v0);
+        fma(c[4], p * p, v0)
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The kernels (vmath/f32_kernels.rs: `exp`, `exp_nonpos_poly`, `tanh`), one lane.
+// ---------------------------------------------------------------------------------------
+
+/// `exp_reduced`: (e^r rounded, k) with x = k·ln2 + r + r_lo (`reduce_ln2`, then
+/// `exp_poly`).
+///
+/// # Safety
+/// The CPU must support FMA.
+#[inline(always)]
+unsafe fn exp_reduced(x: f32) -> (f32, f32) {
+    // SAFETY: FMA, this function's contract.
+    unsafe {
+        let kf = round_small(x * LOG2E_F);
+        let r1 = fma(kf, -LN2_HI_F, x);
+        let r = fma(kf, -LN2_LO_F, r1);
+        let r_lo = fma(kf, -LN2_LO_F, r1 - r);
+        let sum = 1.0 + r;
+        let sum_lo = r - (sum - 1.0);
+        let small = fma(r * r, estrin6(r, &EXP_P), fma(r_lo, r, r_lo));
+        (sum + (sum_lo + small), kf)
+    }
+}
+
+/// `exp`: x clamped to [-104, 89], NaN passed through.
+///
+/// # Safety
+/// The CPU must support FMA.
+#[inline(always)]
+unsafe fn exp(x: f32) -> f32 {
+    let xc = min_or_second(max_or_second(x, -104.0), 89.0);
+    // SAFETY: FMA, this function's contract.
+    let (e, kf) = unsafe { exp_reduced(xc) };
+    #[allow(clippy::eq_op)]
+    if x != x {
+        x
+    } else {
+        mul_pow2(e, kf)
+    }
+}
+
+/// `exp_nonpos_poly` (the kernel the block entry points run on every path: the table
+/// kernel is for AVX-512 builds' 16-lane vectors only). NaN is carried by the clamps.
+///
+/// # Safety
+/// The CPU must support FMA.
+#[inline(always)]
+unsafe fn exp_nonpos(x: f32) -> f32 {
+    let xc = min_or_second(0.0, max_or_second(-104.0, x));
+    let kf = round_small(xc * LOG2E_F);
+    // SAFETY: FMA, this function's contract.
+    unsafe {
+        let r = fma(kf, -LN2_LO_F, fma(kf, -LN2_HI_F, xc));
+        let sum = 1.0 + r;
+        let sum_lo = r - (sum - 1.0);
+        let e = sum + fma(r * r, estrin6(r, &EXP_P), sum_lo);
+        mul_pow2_nonpos(e, kf)
+    }
+}
+
+/// `tanh`: `tanh_large` where |x| >= TANH_SMALL, else `tanh_small` (NaN too).
+///
+/// # Safety
+/// The CPU must support FMA.
+#[inline(always)]
+unsafe fn tanh(x: f32) -> f32 {
+    let a = abs(x);
+    // SAFETY: FMA, this function's contract.
+    unsafe {
+        if a >= TANH_SMALL {
+            let ac = min_or_second(a, 9.5);
+            let (e, kf) = exp_reduced(ac + ac);
+            let e2 = mul_pow2(e, kf);
+            with_sign_of(1.0 - 2.0 / (e2 + 1.0), x)
+        } else {
+            let z = x * x;
+            with_sign_of(fma(x * z, estrin5(z, &TANH_Q), x), x)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Values every twin must meet: NaNs (quiet and signalling, both signs, payloads),
+    /// ±inf, ±0, subnormals, extremes, and each kernel's clamps and branch points with
+    /// their neighbours.
+    fn edges() -> Vec<f32> {
+        let mut v = vec![
+            f32::NAN,
+            -f32::NAN,
+            f32::from_bits(0x7fc0_1234),
+            f32::from_bits(0xffa0_0001), // signalling, negative
+            f32::from_bits(0x7f80_0001), // signalling
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            0.0,
+            -0.0,
+            1e-45,
+            -1e-45,
+            f32::MIN_POSITIVE,
+            -f32::MIN_POSITIVE,
+            f32::MAX,
+            f32::MIN,
+            1.0,
+            -1.0,
+        ];
+        for c in [
+            -104.0f32, 89.0, 88.72284, -87.33655, -103.97208, 0.625, 9.5, 9.0, 1e-4, 2.0f32.powi(-12),
+            0.5 * core::f32::consts::LN_2, 4e6, 8.5e6, -150.0, 200.0,
+        ] {
+            for base in [c, -c] {
+                let b = base.to_bits();
+                for d in 0..4u32 {
+                    v.push(f32::from_bits(b.wrapping_add(d)));
+                    v.push(f32::from_bits(b.wrapping_sub(d)));
+                }
+            }
+        }
+        v
+    }
+
+    /// A dense sweep: `count` values evenly spaced over [lo, hi], and every 2^13th (Miri: 2^26th) bit
+    /// pattern of the whole f32 range (all exponents, both signs, NaNs).
+    fn sweep(lo: f32, hi: f32, count: usize) -> Vec<f32> {
+        let mut v: Vec<f32> = (0..count)
+            .map(|i| lo + (hi - lo) * (i as f32 / (count - 1) as f32))
+            .collect();
+        let step = if cfg!(miri) { 1 << 26 } else { 1 << 13 };
+        v.extend((0..(1u64 << 32) / step).map(|i| f32::from_bits((i * step) as u32 ^ 0x155)));
+        v
+    }
+
+    /// `twin` (the block op) against `kernel` (the block kernel, what the fused kernels of
+    /// default builds call) on `inputs`, block by block, every bit (NaN payloads too); the
+    /// register is filled to the block's end, so the last partial group is compared.
+    fn agree(twin: crate::blocks::OpFn, kernel: fn(&mut [f32; BLOCK]), inputs: &[f32], name: &str) {
+        for block in inputs.chunks(BLOCK) {
+            let mut x = [0.5f32; BLOCK];
+            x[..block.len()].copy_from_slice(block);
+            let mut regs = vec![Reg::F32(x), Reg::F32([0.0; BLOCK])];
+            twin(&mut regs, 1, [0, 0, 0], BLOCK);
+            let mut want = x;
+            kernel(&mut want);
+            let got = arg::<f32>(&regs, 1);
+            for i in 0..BLOCK {
+                assert_eq!(
+                    got[i].to_bits(),
+                    want[i].to_bits(),
+                    "{name}({:e} = {:#010x}): twin {:e}, kernel {:e}",
+                    x[i],
+                    x[i].to_bits(),
+                    got[i],
+                    want[i]
+                );
+            }
+        }
+    }
+
+    /// Every twin gives its block kernel's bits on the edge values and a dense sweep of
+    /// its ranges. On a CPU without FMA (or `TENSORGRAPH_SIMD=baseline`) the ops call the
+    /// block kernels and the comparison is trivially true; the test says so.
+    #[test]
+    fn twins_match_the_block_kernels() {
+        if !vmath::blocks_run_avx2_fma() {
+            eprintln!("the block kernels do not run the FMA path here: the twins are not used");
+        }
+        let n = if cfg!(miri) { 64 } else { 1 << 16 };
+        let mut exp_in = edges();
+        exp_in.extend(sweep(-105.0, 90.0, n));
+        agree(exp_f32, vmath::block::exp_f32, &exp_in, "exp");
+        let mut nonpos_in = edges();
+        nonpos_in.extend(sweep(-105.0, 0.0, n));
+        agree(exp_nonpos_f32, vmath::block::exp_nonpos_f32, &nonpos_in, "exp_nonpos");
+        let mut tanh_in = edges();
+        tanh_in.extend(sweep(-10.0, 10.0, n));
+        tanh_in.extend(sweep(-0.7, 0.7, n));
+        agree(tanh_f32, vmath::block::tanh_f32, &tanh_in, "tanh");
+    }
+}
