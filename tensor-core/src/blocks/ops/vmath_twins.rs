@@ -27,21 +27,45 @@
 use super::*;
 use crate::vmath;
 
-/// The twin of `vmath::block::$kernel` where this process's block kernels fuse their
-/// multiply-adds (see the module doc), else the block kernel itself.
+/// The block op of `vmath::block::$kernel`: its twin where this crate is compiled at
+/// opt-level 0 (`cfg(tensorgraph_opt0)`, build.rs) and this process's block kernels fuse
+/// their multiply-adds (see the module doc), else the block kernel itself (optimised, the
+/// block kernel's AVX code is far faster than a scalar twin; measured in BENCHMARKS.md
+/// "Debug backend, transcendentals at opt-level 0"). `twin::$kernel` is the twin's
+/// element loop.
 macro_rules! twin_or_block {
-    ($($(#[$doc:meta])* $kernel:ident => $twin:ident;)*) => {$(
-        $(#[$doc])*
-        pub(super) fn $kernel(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize) {
-            if vmath::blocks_run_avx2_fma() {
-                // SAFETY (`$twin`'s contract): the CPU has FMA, which
-                // `blocks_run_avx2_fma()` (level 2 or 3) found on it.
-                elementwise!(regs, out, args, n, f32 => f32, |x| unsafe { $twin(x) })
-            } else {
-                block_kernel(regs, out, args, vmath::block::$kernel)
+    ($($(#[$doc:meta])* $kernel:ident => $twin:ident;)*) => {
+        $(
+            $(#[$doc])*
+            pub(super) fn $kernel(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize) {
+                if cfg!(tensorgraph_opt0) && vmath::blocks_run_avx2_fma() {
+                    // SAFETY: `blocks_run_avx2_fma()` (level 2 or 3) found FMA on the CPU.
+                    unsafe { twin::$kernel(regs, out, args, n) }
+                } else {
+                    block_kernel(regs, out, args, vmath::block::$kernel)
+                }
             }
+        )*
+        /// The twins' element loops.
+        pub(super) mod twin {
+            use super::*;
+            $(
+                #[doc = concat!("`", stringify!($twin), "` element by element.")]
+                ///
+                /// # Safety
+                /// The CPU must support FMA.
+                pub(in super::super) unsafe fn $kernel(
+                    regs: &mut [Reg],
+                    out: usize,
+                    args: [u16; 3],
+                    n: usize,
+                ) {
+                    // SAFETY (`$twin`'s contract): FMA, this function's contract.
+                    elementwise!(regs, out, args, n, f32 => f32, |x| unsafe { super::$twin(x) })
+                }
+            )*
         }
-    )*};
+    };
 }
 
 twin_or_block! {
@@ -51,18 +75,13 @@ twin_or_block! {
     exp_nonpos_f32 => exp_nonpos;
     /// `tanh` over a block: the twin of `vmath::block::tanh_f32`.
     tanh_f32 => tanh;
+    /// `sigmoid` over a block: the twin of `vmath::block::sigmoid_f32`.
+    sigmoid_f32 => sigmoid;
+    /// `erf` over a block: the twin of `vmath::block::erf_f32`.
+    erf_f32 => erf;
+    /// The exact `gelu` over a block: the twin of `vmath::block::gelu_f32`.
+    gelu_f32 => gelu;
 }
-
-/// The dispatched kernels without a twin yet: the block kernel.
-macro_rules! block_only {
-    ($($kernel:ident),*) => {$(
-        #[doc = concat!("`vmath::block::", stringify!($kernel), "` over a block.")]
-        pub(super) fn $kernel(regs: &mut [Reg], out: usize, args: [u16; 3], _n: usize) {
-            block_kernel(regs, out, args, vmath::block::$kernel)
-        }
-    )*};
-}
-block_only!(sigmoid_f32, erf_f32, gelu_f32);
 
 // ---------------------------------------------------------------------------------------
 // One-lane forms of the `F32Simd` operations (vmath/f32_kernels.rs). All
@@ -168,6 +187,32 @@ fn mul_pow2(y: f32, kf: f32) -> f32 {
     y * pow2(k1) * pow2(kf - k1)
 }
 
+/// `recip_approx`: 1/x to about 12 bits, `rcpss`, the scalar form of the `rcpps` the
+/// vector kernels run (on AVX-512 too: `recip_approx` is `rcpps` on each 8-lane half).
+/// The approximation is the CPU's table, the same for both forms on one CPU (checked on
+/// sigmoid's sweep by the tests).
+#[inline(always)]
+fn recip_approx(x: f32) -> f32 {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    {
+        let r: f32;
+        // SAFETY: `rcpss` is SSE, part of every x86-64 CPU; registers only.
+        unsafe {
+            core::arch::asm!(
+                "rcpss {r}, {x}",
+                r = out(xmm_reg) r,
+                x = in(xmm_reg) x,
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+        r
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    {
+        1.0 / x
+    }
+}
+
 /// `mul_pow2_nonpos`: y·2^(k+25), exact, then ·2^-25, rounded once.
 #[inline(always)]
 fn mul_pow2_nonpos(y: f32, kf: f32) -> f32 {
@@ -176,7 +221,8 @@ fn mul_pow2_nonpos(y: f32, kf: f32) -> f32 {
 
 // The kernels' constants, shared with vmath so that a change there changes the twins.
 use crate::vmath::f32_kernels::{
-    EXP_P, LN2_HI_F, LN2_LO_F, LOG2E_F, MAGIC_F, TANH_Q, TANH_SMALL,
+    ERF_ONE, ERF_S, ERF_S0_HI, EXP_P, GELU_G0_LO, GELU_G_HI, GELU_G_LO, GELU_H, GELU_H0_LO,
+    GELU_TAIL_END, LN2_HI_F, LN2_LO_F, LOG2E_F, MAGIC_F, TANH_Q, TANH_SMALL,
 };
 
 /// `estrin(t, c)` for 6 coefficients, in its order: the pairs c1·t + c0, c3·t + c2,
@@ -214,9 +260,84 @@ unsafe fn estrin5(t: f32, c: &[f32; 5]) -> f32 {
     }
 }
 
+/// `estrin(t, c)` for 9 coefficients: the pairs c(2i+1)·t + c(2i) (i < 4) and c8, then
+/// three levels in t², t⁴, t⁸, each combining neighbours from the left.
+///
+/// # Safety
+/// The CPU must support FMA.
+#[inline(always)]
+unsafe fn estrin9(t: f32, c: &[f32; 9]) -> f32 {
+    // SAFETY: FMA, this function's contract.
+    unsafe {
+        let v0 = fma(c[1], t, c[0]);
+        let v1 = fma(c[3], t, c[2]);
+        let v2 = fma(c[5], t, c[4]);
+        let v3 = fma(c[7], t, c[6]);
+        let p = t * t;
+        let w0 = fma(v1, p, v0);
+        let w1 = fma(v3, p, v2);
+        let p = p * p;
+        let w0 = fma(w1, p, w0);
+        fma(c[8], p * p, w0)
+    }
+}
+
+/// `estrin(t, c)` for 11 coefficients: the pairs c(2i+1)·t + c(2i) (i < 5) and c10, then
+/// levels in t² (three sums), t⁴ (one, the third carried), t⁸.
+///
+/// # Safety
+/// The CPU must support FMA.
+#[inline(always)]
+unsafe fn estrin11(t: f32, c: &[f32; 11]) -> f32 {
+    // SAFETY: FMA, this function's contract.
+    unsafe {
+        let v0 = fma(c[1], t, c[0]);
+        let v1 = fma(c[3], t, c[2]);
+        let v2 = fma(c[5], t, c[4]);
+        let v3 = fma(c[7], t, c[6]);
+        let v4 = fma(c[9], t, c[8]);
+        let p = t * t;
+        let w0 = fma(v1, p, v0);
+        let w1 = fma(v3, p, v2);
+        let w2 = fma(c[10], p, v4);
+        let p = p * p;
+        let x0 = fma(w1, p, w0);
+        fma(w2, p * p, x0)
+    }
+}
+
 // ---------------------------------------------------------------------------------------
-// The kernels (vmath/f32_kernels.rs: `exp`, `exp_nonpos_poly`, `tanh`), one lane.
+// The kernels (vmath/f32_kernels.rs: `exp`, `exp_nonpos_poly`, `tanh`, `sigmoid`, `erf`,
+// `gelu` with `gelu_fast` and `gelu_tail`), one lane.
 // ---------------------------------------------------------------------------------------
+
+/// `reduce_ln2`: (r, r_lo, k) with x = k·ln2 + r + r_lo.
+///
+/// # Safety
+/// The CPU must support FMA.
+#[inline(always)]
+unsafe fn reduce_ln2(x: f32) -> (f32, f32, f32) {
+    let kf = round_small(x * LOG2E_F);
+    // SAFETY: FMA, this function's contract.
+    unsafe {
+        let r1 = fma(kf, -LN2_HI_F, x);
+        let r = fma(kf, -LN2_LO_F, r1);
+        (r, fma(kf, -LN2_LO_F, r1 - r), kf)
+    }
+}
+
+/// `exp_poly_unrounded`: e^(r + r_lo) ~ hi + lo.
+///
+/// # Safety
+/// The CPU must support FMA.
+#[inline(always)]
+unsafe fn exp_poly_unrounded(r: f32, r_lo: f32) -> (f32, f32) {
+    let sum = 1.0 + r;
+    let sum_lo = r - (sum - 1.0);
+    // SAFETY: FMA, this function's contract.
+    let small = unsafe { fma(r * r, estrin6(r, &EXP_P), fma(r_lo, r, r_lo)) };
+    (sum, sum_lo + small)
+}
 
 /// `exp_reduced`: (e^r rounded, k) with x = k·ln2 + r + r_lo (`reduce_ln2`, then
 /// `exp_poly`).
@@ -227,14 +348,9 @@ unsafe fn estrin5(t: f32, c: &[f32; 5]) -> f32 {
 unsafe fn exp_reduced(x: f32) -> (f32, f32) {
     // SAFETY: FMA, this function's contract.
     unsafe {
-        let kf = round_small(x * LOG2E_F);
-        let r1 = fma(kf, -LN2_HI_F, x);
-        let r = fma(kf, -LN2_LO_F, r1);
-        let r_lo = fma(kf, -LN2_LO_F, r1 - r);
-        let sum = 1.0 + r;
-        let sum_lo = r - (sum - 1.0);
-        let small = fma(r * r, estrin6(r, &EXP_P), fma(r_lo, r, r_lo));
-        (sum + (sum_lo + small), kf)
+        let (r, r_lo, kf) = reduce_ln2(x);
+        let (hi, lo) = exp_poly_unrounded(r, r_lo);
+        (hi + lo, kf)
     }
 }
 
@@ -295,6 +411,198 @@ unsafe fn tanh(x: f32) -> f32 {
     }
 }
 
+/// `sigmoid` (FMA form): t = e^-|x|, then num/(1 + t) with 1 + t summed exactly and the
+/// quotient corrected once by its residual, scaled by `rcpps`'s reciprocal.
+///
+/// # Safety
+/// The CPU must support FMA.
+#[inline(always)]
+unsafe fn sigmoid(x: f32) -> f32 {
+    // SAFETY: FMA, this function's contract.
+    unsafe {
+        let t = exp(-abs(x));
+        let num = if x < 0.0 { t } else { 1.0 };
+        let d = 1.0 + t;
+        let d_lo = t - (d - 1.0);
+        let q0 = num / d;
+        let residual = fma(-q0, d, num) - q0 * d_lo;
+        let q = fma(residual, recip_approx(d), q0);
+        #[allow(clippy::eq_op)]
+        if x != x {
+            x
+        } else {
+            q
+        }
+    }
+}
+
+/// `erf` (FMA form): x·S(x²) below |x| = 1 (NaN too), 1 - e^(-x²)·G(√2·|x|) from 1 on
+/// (|x| clamped at 3.88), 1 from ERF_ONE on, with x's sign.
+///
+/// # Safety
+/// The CPU must support FMA.
+#[inline(always)]
+unsafe fn erf(x: f32) -> f32 {
+    let a = abs(x);
+    // SAFETY: FMA, this function's contract.
+    unsafe {
+        if a >= 1.0 {
+            let ac = min_or_second(a, 3.88);
+            let large = if a >= ERF_ONE {
+                1.0
+            } else {
+                let g = gelu_g(ac * core::f32::consts::SQRT_2);
+                let (e, kf) = exp_reduced(-(ac * ac));
+                1.0 - (e * pow2(kf)) * g
+            };
+            with_sign_of(large, x)
+        } else {
+            let z = x * x;
+            with_sign_of(fma(x, ERF_S0_HI, x * estrin9(z, &ERF_S)), x)
+        }
+    }
+}
+
+/// `gelu_g_parts`: G(a) = erfcx(a/√2) on [0, 5.5] as hi + lo, with the coefficients of
+/// a's interval ([0, 2): GELU_G_LO around 1, else GELU_G_HI around 3.75; NaN: the second).
+///
+/// # Safety
+/// The CPU must support FMA.
+#[inline(always)]
+unsafe fn gelu_g_parts(a: f32) -> (f32, f32) {
+    let lo = a < 2.0;
+    let (c, c0_lo, centre) = if lo {
+        (&GELU_G_LO, GELU_G0_LO.0, 1.0)
+    } else {
+        (&GELU_G_HI, GELU_G0_LO.1, 3.75)
+    };
+    let t = a - centre;
+    let t2 = t * t;
+    // SAFETY: FMA, this function's contract.
+    unsafe {
+        let p0 = fma(c[2], t, c[1]);
+        let pairs = [
+            fma(c[4], t, c[3]),
+            fma(c[6], t, c[5]),
+            fma(c[8], t, c[7]),
+            fma(c[10], t, c[9]),
+            c[11],
+        ];
+        let g = fma(estrin5(t2, &pairs), t2, p0);
+        let c0 = c[0];
+        let w = t * g;
+        let w_lo = fma(t, g, -w);
+        let hi = c0 + w;
+        (hi, (w - (hi - c0)) + (w_lo + c0_lo))
+    }
+}
+
+/// `gelu_g`: G(a), rounded.
+///
+/// # Safety
+/// The CPU must support FMA.
+#[inline(always)]
+unsafe fn gelu_g(a: f32) -> f32 {
+    // SAFETY: FMA, this function's contract.
+    let (hi, lo) = unsafe { gelu_g_parts(a) };
+    hi + lo
+}
+
+/// `square_exact`: a² = h + l, l by FMA where the build has the `fma` target feature, else
+/// by Dekker's split, as the kernel chooses it (at compile time: the block kernels of a
+/// default build use the split on every path, their AVX2 + FMA copies too).
+///
+/// # Safety
+/// The CPU must support FMA.
+#[inline(always)]
+unsafe fn square_exact(a: f32) -> (f32, f32) {
+    let h = a * a;
+    #[cfg(target_feature = "fma")]
+    // SAFETY: FMA, this function's contract.
+    let l = unsafe { fma(a, a, -h) };
+    #[cfg(not(target_feature = "fma"))]
+    let l = {
+        let c = a * 4097.0;
+        let ah = c - (c - a);
+        let al = a - ah;
+        ((ah * ah - h) + (ah * al + ah * al)) + al * al
+    };
+    (h, l)
+}
+
+/// `gelu_fast`: x·Φ(x) for x >= -5.5 (and NaN): x - x·Φ(-a) or x·Φ(-a), x from 5.5 on.
+///
+/// # Safety
+/// The CPU must support FMA.
+#[inline(always)]
+unsafe fn gelu_fast(x: f32) -> f32 {
+    let a = min_or_second(abs(x), 5.5);
+    // SAFETY: FMA, this function's contract.
+    unsafe {
+        let (h, l) = square_exact(a);
+        let (r, r_lo, kf) = reduce_ln2(h * -0.5);
+        let (e, e_lo) = exp_poly_unrounded(r, fma(l, -0.5, r_lo));
+        let two_k = pow2(kf);
+        let (e, e_lo) = (e * two_k, e_lo * two_k);
+        let (g, g_lo) = gelu_g_parts(a);
+        let hx = x * 0.5;
+        let u = hx * e;
+        let u_lo = fma(hx, e, -u) + hx * e_lo;
+        let xphi = fma(u, g, fma(u, g_lo, u_lo * g));
+        let res = with_sign_of(if x < 0.0 { xphi } else { x - xphi }, x);
+        if x >= 5.5 {
+            x
+        } else {
+            res
+        }
+    }
+}
+
+/// `gelu_tail`: x·Φ(x) for x < -5.5: -½·e^(-a²/2)·H(a), a = min(|x|, 14.375), scaled by
+/// 2^k last.
+///
+/// # Safety
+/// The CPU must support FMA.
+#[inline(always)]
+unsafe fn gelu_tail(x: f32) -> f32 {
+    let a = min_or_second(abs(x), GELU_TAIL_END);
+    let t = a - 10.0;
+    let h_rest: &[f32; 11] = GELU_H[1..].try_into().expect("GELU_H has 12 coefficients");
+    // SAFETY: FMA, this function's contract.
+    unsafe {
+        let w = t * estrin11(t, h_rest);
+        let c0 = GELU_H[0];
+        let hh = c0 + w;
+        let hh_lo = (w - (hh - c0)) + GELU_H0_LO;
+        let (h, l) = square_exact(a);
+        let (r, r_lo, kf) = reduce_ln2(h * -0.5);
+        let lo = fma(l, -0.5, r_lo);
+        let r2 = r + lo;
+        let rb = r2 - r;
+        let r2_lo = (r - (r2 - rb)) + (lo - rb);
+        let (e, e_lo) = exp_poly_unrounded(r2, r2_lo);
+        let (u, u_lo) = (e * -0.5, e_lo * -0.5);
+        let y = fma(u, hh, fma(u, hh_lo, u_lo * hh));
+        mul_pow2(y, kf)
+    }
+}
+
+/// The exact `gelu`: `gelu_tail` below -5.5, else `gelu_fast` (NaN too).
+///
+/// # Safety
+/// The CPU must support FMA.
+#[inline(always)]
+unsafe fn gelu(x: f32) -> f32 {
+    // SAFETY: FMA, this function's contract.
+    unsafe {
+        if x < -5.5 {
+            gelu_tail(x)
+        } else {
+            gelu_fast(x)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -323,8 +631,9 @@ mod tests {
             -1.0,
         ];
         for c in [
-            -104.0f32, 89.0, 88.72284, -87.33655, -103.97208, 0.625, 9.5, 9.0, 1e-4, 2.0f32.powi(-12),
-            0.5 * core::f32::consts::LN_2, 4e6, 8.5e6, -150.0, 200.0,
+            -104.0f32, 89.0, 88.72284, -87.33655, -103.97208, 0.625, 9.5, 9.0, 1e-4,
+            2.0f32.powi(-12), 0.5 * core::f32::consts::LN_2, 4e6, 8.5e6, -150.0, 200.0,
+            1.0, 2.0, 3.88, 3.919_205_9, 5.5, 14.375, 14.356068, 13.146378, 2.0f32.sqrt(),
         ] {
             for base in [c, -c] {
                 let b = base.to_bits();
@@ -348,15 +657,21 @@ mod tests {
         v
     }
 
-    /// `twin` (the block op) against `kernel` (the block kernel, what the fused kernels of
-    /// default builds call) on `inputs`, block by block, every bit (NaN payloads too); the
-    /// register is filled to the block's end, so the last partial group is compared.
-    fn agree(twin: crate::blocks::OpFn, kernel: fn(&mut [f32; BLOCK]), inputs: &[f32], name: &str) {
+    /// A twin's element loop, called only where the CPU has FMA (the test returns before
+    /// calling any elsewhere).
+    type TwinLoop = unsafe fn(&mut [Reg], usize, [u16; 3], usize);
+
+    /// `twin` (the element loop) against `kernel` (the block kernel, what the fused kernels
+    /// of default builds call) on `inputs`, block by block, every bit (NaN payloads too);
+    /// the register is filled to the block's end, so the last partial group is compared.
+    fn agree(twin: TwinLoop, kernel: fn(&mut [f32; BLOCK]), inputs: &[f32], name: &str) {
+        assert!(vmath::blocks_run_avx2_fma());
         for block in inputs.chunks(BLOCK) {
             let mut x = [0.5f32; BLOCK];
             x[..block.len()].copy_from_slice(block);
             let mut regs = vec![Reg::F32(x), Reg::F32([0.0; BLOCK])];
-            twin(&mut regs, 1, [0, 0, 0], BLOCK);
+            // SAFETY: the assertion above: the CPU has FMA.
+            unsafe { twin(&mut regs, 1, [0, 0, 0], BLOCK) };
             let mut want = x;
             kernel(&mut want);
             let got = arg::<f32>(&regs, 1);
@@ -375,23 +690,37 @@ mod tests {
     }
 
     /// Every twin gives its block kernel's bits on the edge values and a dense sweep of
-    /// its ranges. On a CPU without FMA (or `TENSORGRAPH_SIMD=baseline`) the ops call the
-    /// block kernels and the comparison is trivially true; the test says so.
+    /// its ranges (the element loops themselves, whatever this build's opt-level). On a CPU
+    /// without FMA, or with `TENSORGRAPH_SIMD=baseline`, the twins are never used and the
+    /// test only says so.
     #[test]
     fn twins_match_the_block_kernels() {
         if !vmath::blocks_run_avx2_fma() {
             eprintln!("the block kernels do not run the FMA path here: the twins are not used");
+            return;
         }
         let n = if cfg!(miri) { 64 } else { 1 << 16 };
         let mut exp_in = edges();
         exp_in.extend(sweep(-105.0, 90.0, n));
-        agree(exp_f32, vmath::block::exp_f32, &exp_in, "exp");
+        agree(twin::exp_f32, vmath::block::exp_f32, &exp_in, "exp");
         let mut nonpos_in = edges();
         nonpos_in.extend(sweep(-105.0, 0.0, n));
-        agree(exp_nonpos_f32, vmath::block::exp_nonpos_f32, &nonpos_in, "exp_nonpos");
+        agree(twin::exp_nonpos_f32, vmath::block::exp_nonpos_f32, &nonpos_in, "exp_nonpos");
         let mut tanh_in = edges();
         tanh_in.extend(sweep(-10.0, 10.0, n));
         tanh_in.extend(sweep(-0.7, 0.7, n));
-        agree(tanh_f32, vmath::block::tanh_f32, &tanh_in, "tanh");
+        agree(twin::tanh_f32, vmath::block::tanh_f32, &tanh_in, "tanh");
+        let mut sigmoid_in = edges();
+        sigmoid_in.extend(sweep(-105.0, 30.0, n));
+        agree(twin::sigmoid_f32, vmath::block::sigmoid_f32, &sigmoid_in, "sigmoid");
+        let mut erf_in = edges();
+        erf_in.extend(sweep(-4.5, 4.5, n));
+        erf_in.extend(sweep(-1.1, 1.1, n));
+        agree(twin::erf_f32, vmath::block::erf_f32, &erf_in, "erf");
+        let mut gelu_in = edges();
+        gelu_in.extend(sweep(-15.0, 6.0, n));
+        gelu_in.extend(sweep(-6.0, -5.0, n));
+        gelu_in.extend(sweep(-2.5, 2.5, n));
+        agree(twin::gelu_f32, vmath::block::gelu_f32, &gelu_in, "gelu");
     }
 }
