@@ -237,7 +237,10 @@ macro_rules! integer_ops {
 integer_ops!(u8_ops: u8, u16_ops: u16, u32_ops: u32, u64_ops: u64, i8_ops: i8, i16_ops: i16,
     i32_ops: i32, i64_ops: i64);
 
-// Scalar twins of the dispatched f32 kernels (after the macros they use).
+// Scalar twins of the dispatched f32 kernels (after the macros they use), and assembly
+// block kernels for the hottest ones.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+mod vmath_asm;
 mod vmath_twins;
 
 /// The float functions of the function table (functions.rs), as block ops.

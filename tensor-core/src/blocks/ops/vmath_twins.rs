@@ -68,11 +68,21 @@ macro_rules! twin_or_block {
     };
 }
 
+/// Softmax's `exp(x - max)` over a block: at opt-level 0 on a CPU with AVX2 and FMA the
+/// assembly kernel (vmath_asm.rs), else `vmath::block::exp_nonpos_f32`.
+pub(super) fn exp_nonpos_f32(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize) {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    if cfg!(tensorgraph_opt0) && vmath::blocks_run_avx2_fma() {
+        // SAFETY: `blocks_run_avx2_fma()` found AVX2 and FMA on the CPU.
+        return block_kernel(regs, out, args, |b| unsafe { super::vmath_asm::exp_nonpos(b) });
+    }
+    let _ = n;
+    block_kernel(regs, out, args, vmath::block::exp_nonpos_f32)
+}
+
 twin_or_block! {
     /// `exp` over a block: the twin of `vmath::block::exp_f32`.
     exp_f32 => exp;
-    /// Softmax's `exp(x - max)` over a block: the twin of `vmath::block::exp_nonpos_f32`.
-    exp_nonpos_f32 => exp_nonpos;
     /// `tanh` over a block: the twin of `vmath::block::tanh_f32`.
     tanh_f32 => tanh;
     /// `sigmoid` over a block: the twin of `vmath::block::sigmoid_f32`.
@@ -211,12 +221,6 @@ fn recip_approx(x: f32) -> f32 {
     {
         1.0 / x
     }
-}
-
-/// `mul_pow2_nonpos`: y·2^(k+25), exact, then ·2^-25, rounded once.
-#[inline(always)]
-fn mul_pow2_nonpos(y: f32, kf: f32) -> f32 {
-    y * pow2(kf + 25.0) * from_bits(0x3300_0000)
 }
 
 // The kernels' constants, shared with vmath so that a change there changes the twins.
@@ -368,25 +372,6 @@ unsafe fn exp(x: f32) -> f32 {
         x
     } else {
         mul_pow2(e, kf)
-    }
-}
-
-/// `exp_nonpos_poly` (the kernel the block entry points run on every path: the table
-/// kernel is for AVX-512 builds' 16-lane vectors only). NaN is carried by the clamps.
-///
-/// # Safety
-/// The CPU must support FMA.
-#[inline(always)]
-unsafe fn exp_nonpos(x: f32) -> f32 {
-    let xc = min_or_second(0.0, max_or_second(-104.0, x));
-    let kf = round_small(xc * LOG2E_F);
-    // SAFETY: FMA, this function's contract.
-    unsafe {
-        let r = fma(kf, -LN2_LO_F, fma(kf, -LN2_HI_F, xc));
-        let sum = 1.0 + r;
-        let sum_lo = r - (sum - 1.0);
-        let e = sum + fma(r * r, estrin6(r, &EXP_P), sum_lo);
-        mul_pow2_nonpos(e, kf)
     }
 }
 
@@ -689,6 +674,34 @@ mod tests {
         }
     }
 
+    /// `ours` (an assembly block kernel) against `kernel`, as `agree`.
+    fn agree_blocks(
+        ours: fn(&mut [f32; BLOCK]),
+        kernel: fn(&mut [f32; BLOCK]),
+        inputs: &[f32],
+        name: &str,
+    ) {
+        assert!(vmath::blocks_run_avx2_fma());
+        for block in inputs.chunks(BLOCK) {
+            let mut x = [0.5f32; BLOCK];
+            x[..block.len()].copy_from_slice(block);
+            let (mut got, mut want) = (x, x);
+            ours(&mut got);
+            kernel(&mut want);
+            for i in 0..BLOCK {
+                assert_eq!(
+                    got[i].to_bits(),
+                    want[i].to_bits(),
+                    "{name}({:e} = {:#010x}): ours {:e}, kernel {:e}",
+                    x[i],
+                    x[i].to_bits(),
+                    got[i],
+                    want[i]
+                );
+            }
+        }
+    }
+
     /// Every twin gives its block kernel's bits on the edge values and a dense sweep of
     /// its ranges (the element loops themselves, whatever this build's opt-level). On a CPU
     /// without FMA, or with `TENSORGRAPH_SIMD=baseline`, the twins are never used and the
@@ -705,7 +718,14 @@ mod tests {
         agree(twin::exp_f32, vmath::block::exp_f32, &exp_in, "exp");
         let mut nonpos_in = edges();
         nonpos_in.extend(sweep(-105.0, 0.0, n));
-        agree(twin::exp_nonpos_f32, vmath::block::exp_nonpos_f32, &nonpos_in, "exp_nonpos");
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        agree_blocks(
+            // SAFETY: the assertion in `agree_blocks`: the CPU has AVX2 and FMA.
+            |b| unsafe { super::super::vmath_asm::exp_nonpos(b) },
+            vmath::block::exp_nonpos_f32,
+            &nonpos_in,
+            "exp_nonpos (assembly)",
+        );
         let mut tanh_in = edges();
         tanh_in.extend(sweep(-10.0, 10.0, n));
         tanh_in.extend(sweep(-0.7, 0.7, n));
