@@ -68,23 +68,32 @@ macro_rules! twin_or_block {
     };
 }
 
-/// Softmax's `exp(x - max)` over a block: at opt-level 0 on a CPU with AVX2 and FMA the
-/// assembly kernel (vmath_asm.rs), else `vmath::block::exp_nonpos_f32`.
-pub(super) fn exp_nonpos_f32(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize) {
-    #[cfg(all(target_arch = "x86_64", not(miri)))]
-    if cfg!(tensorgraph_opt0) && vmath::blocks_run_avx2_fma() {
-        // SAFETY: `blocks_run_avx2_fma()` found AVX2 and FMA on the CPU.
-        return block_kernel(regs, out, args, |b| unsafe { super::vmath_asm::exp_nonpos(b) });
-    }
-    let _ = n;
-    block_kernel(regs, out, args, vmath::block::exp_nonpos_f32)
+/// The block op of `vmath::block::$kernel`: at opt-level 0 on a CPU with AVX2 and FMA the
+/// assembly kernel `vmath_asm::$asm` (the same bits), else the block kernel.
+macro_rules! asm_or_block {
+    ($($(#[$doc:meta])* $kernel:ident => $asm:ident;)*) => {$(
+        $(#[$doc])*
+        pub(super) fn $kernel(regs: &mut [Reg], out: usize, args: [u16; 3], _n: usize) {
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            if cfg!(tensorgraph_opt0) && vmath::blocks_run_avx2_fma() {
+                // SAFETY: `blocks_run_avx2_fma()` found AVX2 and FMA on the CPU.
+                return block_kernel(regs, out, args, |b| unsafe { super::vmath_asm::$asm(b) });
+            }
+            block_kernel(regs, out, args, vmath::block::$kernel)
+        }
+    )*};
+}
+
+asm_or_block! {
+    /// `exp` over a block.
+    exp_f32 => exp;
+    /// Softmax's `exp(x - max)` over a block.
+    exp_nonpos_f32 => exp_nonpos;
+    /// `tanh` over a block.
+    tanh_f32 => tanh;
 }
 
 twin_or_block! {
-    /// `exp` over a block: the twin of `vmath::block::exp_f32`.
-    exp_f32 => exp;
-    /// `tanh` over a block: the twin of `vmath::block::tanh_f32`.
-    tanh_f32 => tanh;
     /// `sigmoid` over a block: the twin of `vmath::block::sigmoid_f32`.
     sigmoid_f32 => sigmoid;
     /// `erf` over a block: the twin of `vmath::block::erf_f32`.
@@ -226,7 +235,7 @@ fn recip_approx(x: f32) -> f32 {
 // The kernels' constants, shared with vmath so that a change there changes the twins.
 use crate::vmath::f32_kernels::{
     ERF_ONE, ERF_S, ERF_S0_HI, EXP_P, GELU_G0_LO, GELU_G_HI, GELU_G_LO, GELU_H, GELU_H0_LO,
-    GELU_TAIL_END, LN2_HI_F, LN2_LO_F, LOG2E_F, MAGIC_F, TANH_Q, TANH_SMALL,
+    GELU_TAIL_END, LN2_HI_F, LN2_LO_F, LOG2E_F, MAGIC_F,
 };
 
 /// `estrin(t, c)` for 6 coefficients, in its order: the pairs c1·t + c0, c3·t + c2,
@@ -372,27 +381,6 @@ unsafe fn exp(x: f32) -> f32 {
         x
     } else {
         mul_pow2(e, kf)
-    }
-}
-
-/// `tanh`: `tanh_large` where |x| >= TANH_SMALL, else `tanh_small` (NaN too).
-///
-/// # Safety
-/// The CPU must support FMA.
-#[inline(always)]
-unsafe fn tanh(x: f32) -> f32 {
-    let a = abs(x);
-    // SAFETY: FMA, this function's contract.
-    unsafe {
-        if a >= TANH_SMALL {
-            let ac = min_or_second(a, 9.5);
-            let (e, kf) = exp_reduced(ac + ac);
-            let e2 = mul_pow2(e, kf);
-            with_sign_of(1.0 - 2.0 / (e2 + 1.0), x)
-        } else {
-            let z = x * x;
-            with_sign_of(fma(x * z, estrin5(z, &TANH_Q), x), x)
-        }
     }
 }
 
@@ -715,21 +703,29 @@ mod tests {
         let n = if cfg!(miri) { 64 } else { 1 << 16 };
         let mut exp_in = edges();
         exp_in.extend(sweep(-105.0, 90.0, n));
-        agree(twin::exp_f32, vmath::block::exp_f32, &exp_in, "exp");
         let mut nonpos_in = edges();
         nonpos_in.extend(sweep(-105.0, 0.0, n));
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
-        agree_blocks(
-            // SAFETY: the assertion in `agree_blocks`: the CPU has AVX2 and FMA.
-            |b| unsafe { super::super::vmath_asm::exp_nonpos(b) },
-            vmath::block::exp_nonpos_f32,
-            &nonpos_in,
-            "exp_nonpos (assembly)",
-        );
         let mut tanh_in = edges();
         tanh_in.extend(sweep(-10.0, 10.0, n));
         tanh_in.extend(sweep(-0.7, 0.7, n));
-        agree(twin::tanh_f32, vmath::block::tanh_f32, &tanh_in, "tanh");
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        {
+            use super::super::vmath_asm;
+            // SAFETY (each closure): the assertion in `agree_blocks`: AVX2 and FMA.
+            let asm_kernels: [(fn(&mut [f32; BLOCK]), fn(&mut [f32; BLOCK]), &[f32], &str); 3] = [
+                (|b| unsafe { vmath_asm::exp(b) }, vmath::block::exp_f32, &exp_in, "exp"),
+                (
+                    |b| unsafe { vmath_asm::exp_nonpos(b) },
+                    vmath::block::exp_nonpos_f32,
+                    &nonpos_in,
+                    "exp_nonpos",
+                ),
+                (|b| unsafe { vmath_asm::tanh(b) }, vmath::block::tanh_f32, &tanh_in, "tanh"),
+            ];
+            for (ours, kernel, inputs, name) in asm_kernels {
+                agree_blocks(ours, kernel, inputs, name);
+            }
+        }
         let mut sigmoid_in = edges();
         sigmoid_in.extend(sweep(-105.0, 30.0, n));
         agree(twin::sigmoid_f32, vmath::block::sigmoid_f32, &sigmoid_in, "sigmoid");
