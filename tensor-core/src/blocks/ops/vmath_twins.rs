@@ -1,28 +1,36 @@
-//! Scalar twins of the dispatched f32 kernels (`vmath::block::*`) for the debug backend at
-//! opt-level 0 (issue 33 item 1; NOTES.md "Debug backend, transcendentals at opt-level 0").
+//! The dispatched f32 kernels (`vmath::block::*`: exp, exp_nonpos, tanh, sigmoid, erf,
+//! gelu) as block ops of the debug backend, fast at opt-level 0 (issue 33 item 1; NOTES.md
+//! "Debug backend, transcendentals at opt-level 0").
 //!
 //! A user's dev profile compiles this crate unoptimised: nothing is inlined but
 //! `#[inline(always)]` functions, so the block kernels' vector code (core::arch intrinsics,
-//! `wide` methods, the `F32Simd` helpers reached through them) costs a call per operation
-//! per vector, 5-10x std's precompiled `expf`/`tanhf`. A twin here is the same kernel
-//! written for one f32 lane with plain operators and `#[inline(always)]` helpers, run as an
-//! element loop (`elementwise!`: groups of 8, no call per element), so at opt-level 0 it
-//! costs the arithmetic.
+//! `wide` methods) costs a call per operation per vector: 9-13x std's precompiled
+//! `expf`/`tanhf` in W2. Where this crate is built at opt-level 0 (`cfg(tensorgraph_opt0)`)
+//! and the process's block kernels run their AVX2 + FMA or AVX-512 path
+//! (`vmath::blocks_run_avx2_fma()`), each op runs instead:
+//! - `exp`, `exp_nonpos`, `tanh` and gelu's common part: assembly block kernels
+//!   (vmath_asm.rs), the block kernel's AVX2 + FMA instructions written out;
+//! - `sigmoid`, `erf` and gelu's tail below -5.5: scalar twins (below): the kernel written
+//!   for one f32 lane with plain operators and `#[inline(always)]` helpers, run as an
+//!   element loop (`elementwise!`: groups of 8, no call per element). At opt-level 0 a
+//!   twin still costs ~200 instructions of stack traffic per element (2.5-3x std's
+//!   functions), which is why the hot ones are assembly.
+//! Elsewhere (an optimised build of this crate, a CPU without FMA, `TENSORGRAPH_SIMD=
+//! baseline`, AVX2 builds, other architectures, Miri) the ops call the block kernels, as
+//! before.
 //!
-//! Bit-identity with the block kernels, by construction: every twin performs, lane by lane,
-//! the operations of its portable kernel (vmath/f32_kernels.rs) in the same order with the
-//! same constants, each `mul_add` one fused multiply-add (`fma` below). That is what the
-//! block kernels compute on the AVX2 + FMA and AVX-512 paths (dispatch.rs: every path gives
-//! the per-vector AVX2 + FMA entry points' bits; AVX-512's `vrndscaleps`/`vscalefps` give
-//! the portable forms' values), so a twin runs only where `vmath::blocks_run_avx2_fma()`
-//! holds; elsewhere (a CPU without FMA, `TENSORGRAPH_SIMD=baseline`, AVX2 builds, other
-//! architectures) the op calls the block kernel, as before. Lane-wise rules of the vector
-//! operations, written out here: `maxps`/`minps` return their second operand unless the
-//! first is strictly greater (smaller), so also where either is NaN (`max_or_second`);
-//! a select on a compare is a branch on it; the kernels' "every lane on one side" shortcuts
-//! (tanh) give each lane the select's value. Checked bit for bit against the block kernels
-//! by `tests::twins_match_the_block_kernels` (edge values, NaN payloads, and a dense sweep
-//! of each kernel's ranges).
+//! Bit-identity with the block kernels (which the release kernels of default builds call),
+//! by construction: a twin performs, lane by lane, the operations of its portable kernel
+//! (vmath/f32_kernels.rs) in the same order with the same constants, each `mul_add` one
+//! fused multiply-add (`fma` below). That is what the block kernels compute on the AVX2 +
+//! FMA and AVX-512 paths (dispatch.rs: every path gives the per-vector AVX2 + FMA entry
+//! points' bits; AVX-512's `vrndscaleps`/`vscalefps` give the portable forms' values).
+//! Lane-wise rules of the vector operations, written out here: `maxps`/`minps` return their
+//! second operand unless the first is strictly greater (smaller), so also where either is
+//! NaN (`max_or_second`); a select on a compare is a branch on it; the kernels' "every lane
+//! on one side" shortcuts give each lane the select's value. Checked bit for bit against
+//! the block kernels by `tests::twins_match_the_block_kernels` (edge values, NaN payloads,
+//! and a dense sweep of each kernel's ranges).
 
 use super::*;
 use crate::vmath;
@@ -34,13 +42,13 @@ use crate::vmath;
 /// "Debug backend, transcendentals at opt-level 0"). `twin::$kernel` is the twin's
 /// element loop.
 macro_rules! twin_or_block {
-    ($($(#[$doc:meta])* $kernel:ident => $twin:ident;)*) => {
+    ($($(#[$doc:meta])* $op:ident = $kernel:ident => $twin:ident;)*) => {
         $(
             $(#[$doc])*
-            pub(super) fn $kernel(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize) {
+            pub(super) fn $op(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize) {
                 if cfg!(tensorgraph_opt0) && vmath::blocks_run_avx2_fma() {
                     // SAFETY: `blocks_run_avx2_fma()` (level 2 or 3) found FMA on the CPU.
-                    unsafe { twin::$kernel(regs, out, args, n) }
+                    unsafe { twin::$op(regs, out, args, n) }
                 } else {
                     block_kernel(regs, out, args, vmath::block::$kernel)
                 }
@@ -54,7 +62,7 @@ macro_rules! twin_or_block {
                 ///
                 /// # Safety
                 /// The CPU must support FMA.
-                pub(in super::super) unsafe fn $kernel(
+                pub(in super::super) unsafe fn $op(
                     regs: &mut [Reg],
                     out: usize,
                     args: [u16; 3],
@@ -95,11 +103,49 @@ asm_or_block! {
 
 twin_or_block! {
     /// `sigmoid` over a block: the twin of `vmath::block::sigmoid_f32`.
-    sigmoid_f32 => sigmoid;
+    sigmoid_f32 = sigmoid_f32 => sigmoid;
     /// `erf` over a block: the twin of `vmath::block::erf_f32`.
-    erf_f32 => erf;
-    /// The exact `gelu` over a block: the twin of `vmath::block::gelu_f32`.
-    gelu_f32 => gelu;
+    erf_f32 = erf_f32 => erf;
+    /// The exact `gelu` over a block: the twin of `vmath::block::gelu_f32` (where the
+    /// assembly kernel does not apply, see `gelu_f32`).
+    twin_or_block_gelu_f32 = gelu_f32 => gelu;
+}
+
+/// The exact `gelu` over a block: at opt-level 0 on a CPU with AVX2 and FMA, in builds
+/// without the `fma` target feature (the assembly has `square_exact`'s Dekker split), the
+/// assembly `gelu_fast` over the block, then the scalar twin of `gelu_tail` for the
+/// elements below -5.5 (the kernel's per-lane select; rare in activations); else
+/// `twin_or_block_gelu_f32`.
+pub(super) fn gelu_f32(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize) {
+    #[cfg(all(target_arch = "x86_64", not(miri), not(target_feature = "fma")))]
+    if cfg!(tensorgraph_opt0) && vmath::blocks_run_avx2_fma() {
+        // SAFETY: `blocks_run_avx2_fma()` found AVX2 and FMA on the CPU.
+        unsafe { gelu_asm(regs, out, args, n) };
+        return;
+    }
+    twin_or_block_gelu_f32(regs, out, args, n)
+}
+
+/// `vmath_asm::gelu_fast` over the block, then `gelu_tail` where x < -5.5.
+///
+/// # Safety
+/// The CPU must support AVX2 and FMA.
+#[cfg(all(target_arch = "x86_64", not(miri), not(target_feature = "fma")))]
+unsafe fn gelu_asm(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize) {
+    let (before, dst) = split(regs, out);
+    let x = arg::<f32>(before, args[0]);
+    let dst = f32::get_mut(dst);
+    dst.copy_from_slice(x);
+    // SAFETY: AVX2 and FMA, this function's contract.
+    unsafe { super::vmath_asm::gelu_fast(dst) };
+    let mut i = 0;
+    while i < n {
+        if x[i] < -5.5 {
+            // SAFETY: FMA, this function's contract.
+            dst[i] = unsafe { gelu_tail(x[i]) };
+        }
+        i += 1;
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -737,6 +783,10 @@ mod tests {
         gelu_in.extend(sweep(-15.0, 6.0, n));
         gelu_in.extend(sweep(-6.0, -5.0, n));
         gelu_in.extend(sweep(-2.5, 2.5, n));
-        agree(twin::gelu_f32, vmath::block::gelu_f32, &gelu_in, "gelu");
+        agree(twin::twin_or_block_gelu_f32, vmath::block::gelu_f32, &gelu_in, "gelu");
+        #[cfg(all(target_arch = "x86_64", not(miri), not(target_feature = "fma")))]
+        // SAFETY: the assertion in `agree`: AVX2 and FMA.
+        agree(|r, o, a, n| unsafe { gelu_asm(r, o, a, n) }, vmath::block::gelu_f32, &gelu_in,
+            "gelu (assembly)");
     }
 }
