@@ -650,9 +650,30 @@ mod tests {
             -1.0,
         ];
         for c in [
-            -104.0f32, 89.0, 88.72284, -87.33655, -103.97208, 0.625, 9.5, 9.0, 1e-4,
-            2.0f32.powi(-12), 0.5 * core::f32::consts::LN_2, 4e6, 8.5e6, -150.0, 200.0,
-            1.0, 2.0, 3.88, 3.919_205_9, 5.5, 14.375, 14.356068, 13.146378, 2.0f32.sqrt(),
+            -104.0f32,
+            89.0,
+            88.72284,
+            -87.33655,
+            -103.97208,
+            0.625,
+            9.5,
+            9.0,
+            1e-4,
+            2.0f32.powi(-12),
+            0.5 * core::f32::consts::LN_2,
+            4e6,
+            8.5e6,
+            -150.0,
+            200.0,
+            1.0,
+            2.0,
+            3.88,
+            3.919_205_9,
+            5.5,
+            14.375,
+            14.356068,
+            13.146378,
+            2.0f32.sqrt(),
         ] {
             for base in [c, -c] {
                 let b = base.to_bits();
@@ -759,14 +780,24 @@ mod tests {
             use super::super::vmath_asm;
             // SAFETY (each closure): the assertion in `agree_blocks`: AVX2 and FMA.
             let asm_kernels: [(fn(&mut [f32; BLOCK]), fn(&mut [f32; BLOCK]), &[f32], &str); 3] = [
-                (|b| unsafe { vmath_asm::exp(b) }, vmath::block::exp_f32, &exp_in, "exp"),
+                (
+                    |b| unsafe { vmath_asm::exp(b) },
+                    vmath::block::exp_f32,
+                    &exp_in,
+                    "exp",
+                ),
                 (
                     |b| unsafe { vmath_asm::exp_nonpos(b) },
                     vmath::block::exp_nonpos_f32,
                     &nonpos_in,
                     "exp_nonpos",
                 ),
-                (|b| unsafe { vmath_asm::tanh(b) }, vmath::block::tanh_f32, &tanh_in, "tanh"),
+                (
+                    |b| unsafe { vmath_asm::tanh(b) },
+                    vmath::block::tanh_f32,
+                    &tanh_in,
+                    "tanh",
+                ),
             ];
             for (ours, kernel, inputs, name) in asm_kernels {
                 agree_blocks(ours, kernel, inputs, name);
@@ -774,7 +805,12 @@ mod tests {
         }
         let mut sigmoid_in = edges();
         sigmoid_in.extend(sweep(-105.0, 30.0, n));
-        agree(twin::sigmoid_f32, vmath::block::sigmoid_f32, &sigmoid_in, "sigmoid");
+        agree(
+            twin::sigmoid_f32,
+            vmath::block::sigmoid_f32,
+            &sigmoid_in,
+            "sigmoid",
+        );
         let mut erf_in = edges();
         erf_in.extend(sweep(-4.5, 4.5, n));
         erf_in.extend(sweep(-1.1, 1.1, n));
@@ -783,10 +819,19 @@ mod tests {
         gelu_in.extend(sweep(-15.0, 6.0, n));
         gelu_in.extend(sweep(-6.0, -5.0, n));
         gelu_in.extend(sweep(-2.5, 2.5, n));
-        agree(twin::twin_or_block_gelu_f32, vmath::block::gelu_f32, &gelu_in, "gelu");
+        agree(
+            twin::twin_or_block_gelu_f32,
+            vmath::block::gelu_f32,
+            &gelu_in,
+            "gelu",
+        );
         #[cfg(all(target_arch = "x86_64", not(miri), not(target_feature = "fma")))]
         // SAFETY: the assertion in `agree`: AVX2 and FMA.
-        agree(|r, o, a, n| unsafe { gelu_asm(r, o, a, n) }, vmath::block::gelu_f32, &gelu_in,
-            "gelu (assembly)");
+        agree(
+            |r, o, a, n| unsafe { gelu_asm(r, o, a, n) },
+            vmath::block::gelu_f32,
+            &gelu_in,
+            "gelu (assembly)",
+        );
     }
 }
