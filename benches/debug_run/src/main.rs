@@ -3,8 +3,8 @@
 //! peers' graph on a quarter of its rows), each called through its `_into` form, against
 //! the same loops written by hand in scalar Rust in the same build (W6's `erf` is
 //! `libm::erff`: std has no stable f32 `erf`; libm is a dependency, compiled with this
-//! crate's profile, where std's `expf`/`tanhf` come precompiled): CPU ms of this thread
-//! per call (`/proc/thread-self/schedstat`, Linux), the median of 15 calls after one.
+//! crate's profile, where std's `expf`/`tanhf` come precompiled): CPU ms of the process
+//! per call (`clock_gettime`, Linux), the median of 15 calls after one.
 //! `cargo run` in a debug build runs the block programs (NOTES.md "Debug backend"); see
 //! run.sh for the builds compared.
 
@@ -57,11 +57,19 @@ fn hand_w6(x: &[f32], bias: &[f32], out: &mut [f32]) {
     }
 }
 
-/// This thread's CPU time in ns: the first field of `/proc/thread-self/schedstat` (time
-/// on a CPU; time spent descheduled by other work on a shared machine is not counted).
+/// This process's CPU time in ns (`CLOCK_PROCESS_CPUTIME_ID`, as benches/cpu_time.rs: the
+/// process has one thread; time descheduled by other work on a shared machine is not
+/// counted). Not `/proc/thread-self/schedstat`: the kernel updates a running task's figure
+/// there only at scheduler ticks (4 ms steps, read while measuring).
 fn cpu_ns() -> u64 {
-    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").expect("schedstat");
-    stat.split_whitespace().next().unwrap().parse().unwrap()
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant Linux knows.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_PROCESS_CPUTIME_ID)");
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
 }
 
 fn median_ms(mut f: impl FnMut()) -> f64 {
