@@ -15,6 +15,7 @@
 //!   element loop (`elementwise!`: groups of 8, no call per element). At opt-level 0 a
 //!   twin still costs ~200 instructions of stack traffic per element (2.5-3x std's
 //!   functions), which is why the hot ones are assembly.
+//!
 //! Elsewhere (an optimised build of this crate, a CPU without FMA, `TENSORGRAPH_SIMD=
 //! baseline`, AVX2 builds, other architectures, Miri) the ops call the block kernels, as
 //! before.
@@ -668,7 +669,7 @@ mod tests {
             1.0,
             2.0,
             3.88,
-            3.919_205_9,
+            3.919_206,
             5.5,
             14.375,
             14.356068,
@@ -779,7 +780,8 @@ mod tests {
         {
             use super::super::vmath_asm;
             // SAFETY (each closure): the assertion in `agree_blocks`: AVX2 and FMA.
-            let asm_kernels: [(fn(&mut [f32; BLOCK]), fn(&mut [f32; BLOCK]), &[f32], &str); 3] = [
+            type Kernel = fn(&mut [f32; BLOCK]);
+            let asm_kernels: [(Kernel, Kernel, &[f32], &str); 3] = [
                 (
                     |b| unsafe { vmath_asm::exp(b) },
                     vmath::block::exp_f32,
