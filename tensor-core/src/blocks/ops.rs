@@ -237,8 +237,8 @@ macro_rules! integer_ops {
 integer_ops!(u8_ops: u8, u16_ops: u16, u32_ops: u32, u64_ops: u64, i8_ops: i8, i16_ops: i16,
     i32_ops: i32, i64_ops: i64);
 
-// Scalar twins of the dispatched f32 kernels (after the macros they use), and assembly
-// block kernels for the hottest ones.
+// The dispatched f32 kernels at opt-level 0: scalar twins (declared after the macros
+// they use) and assembly block kernels for the hottest ones.
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 mod vmath_asm;
 mod vmath_twins;
@@ -249,11 +249,12 @@ macro_rules! float_table_fns {
        $kind:ident $args:tt;)*) => {
         $(float_table_fns!(@row $t $lane_trait $lane $kind $args);)*
     };
-    // The dispatched f32 kernels: their scalar twins (ops/vmath_twins.rs: the block
-    // kernel's bits, fast at opt-level 0) where the process's block kernels fuse, else the
-    // f32 block kernel on the whole register, one CPU dispatch per block (the fused kernels
-    // of default x86-64 builds call the same block kernels, emit/blocks.rs; every path of
-    // it gives the per-vector lane function's bits, vmath/dispatch.rs).
+    // The dispatched f32 kernels (ops/vmath_twins.rs chooses): where this crate is built
+    // at opt-level 0 and the process's block kernels fuse, assembly block kernels or
+    // scalar twins (the block kernel's bits, fast at opt-level 0); else the f32 block
+    // kernel on the whole register, one CPU dispatch per block (the fused kernels of
+    // default x86-64 builds call the same block kernels, emit/blocks.rs; every path of it
+    // gives the per-vector lane function's bits, vmath/dispatch.rs).
     (@row f32 FloatLanes $lane:ident unary
      ($r:ident, $family:ident::{$k32:ident, $k64:ident}, kernel $k16:ident)) => {
         #[doc = concat!("`FloatLanes::", stringify!($lane), "` over a block: `vmath::block::",
