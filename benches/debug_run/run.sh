@@ -1,6 +1,7 @@
 #!/bin/sh
 # The debug backend's run-time figures (BENCHMARKS.md "Debug backend"): this crate in four
-# builds, each binary printing W1, W2, W3 and their hand-written twins (ms per call).
+# builds, each binary printing W1, W2, W3, W6 and their hand-written twins (CPU ms per call),
+# pinned to core 1.
 #   debug        the dev profile (tensorgraph-core at opt-level 0): block programs
 #   debug-o3     the dev profile with tensorgraph-core at opt-level 3 (README's line)
 #   debug-off    the dev profile with TENSORGRAPH_DEBUG_BACKEND=off: fused kernels
@@ -16,6 +17,6 @@ TENSORGRAPH_DEBUG_BACKEND=off cargo build -q --offline --target-dir "$T/debug-of
 cargo build -q --offline --release --target-dir "$T/release"
 for r in $(seq "$ROUNDS"); do
     for b in debug/debug debug-o3/debug debug-off/debug release/release; do
-        echo "$b: $("$T/$b/debug_run")  (load $(cut -d' ' -f1 /proc/loadavg))"
+        echo "$b: $(taskset -c 1 "$T/$b/debug_run")  (load $(cut -d' ' -f1 /proc/loadavg))"
     done
 done

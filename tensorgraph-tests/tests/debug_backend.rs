@@ -34,7 +34,7 @@ pub mod extra {
 
     tensorgraph::graph! {
         pub fn w1(a: f32[N], b: f32[N]) -> f32[N] { relu(a + b) * 2.0 }
-        pub fn w2(x: f32[N]) -> f32[N] { tanh(x) * exp(-(x * x)) + sqrt(abs(x)) / 3.0 }
+        pub fn w2(x: f32[N]) -> f32[N] { tanh(x) * exp(-(x * x)) + sqrt(abs(x)) / 3.0 + gelu(x) }
         pub fn rows(x: f32[R, C], r: f32[C], c: f32[R, 1], s: f32) -> f32[R, C] {
             max(x * r - c, s) + erf(x) - sigmoid(c)
         }

@@ -1,15 +1,19 @@
-//! W1 `relu(a + b) * 2.0`, W2 `tanh(x) * exp(-(x * x))` over 2^20 f32 (a dim name `N`)
-//! and W3 `softmax(x, axis = -1)` over [1024, 1024] f32, each called through its `_into`
-//! form, against the same loops written by hand in scalar Rust in the same build: ms per
-//! call, the median of 15 calls after one. `cargo run` in a debug build runs the block
-//! programs (NOTES.md "Debug backend"); see run.sh for the builds compared.
+//! W1 `relu(a + b) * 2.0`, W2 `tanh(x) * exp(-(x * x))` over 2^20 f32 (a dim name `N`),
+//! W3 `softmax(x, axis = -1)` and W6 `gelu(x + bias)` over [1024, 1024] f32 (W6 is the
+//! peers' graph on a quarter of its rows), each called through its `_into` form, against
+//! the same loops written by hand in scalar Rust in the same build (W6's `erf` is
+//! `libm::erff`: std has no stable f32 `erf`; libm is a dependency, compiled with this
+//! crate's profile, where std's `expf`/`tanhf` come precompiled): CPU ms of the process
+//! per call (`clock_gettime`, Linux), the median of 15 calls after one.
+//! `cargo run` in a debug build runs the block programs (NOTES.md "Debug backend"); see
+//! run.sh for the builds compared.
 
-use std::time::Instant;
 
 tensorgraph::graph! {
     fn w1(a: f32[N], b: f32[N]) -> f32[N] { relu(a + b) * 2.0 }
     fn w2(x: f32[N]) -> f32[N] { tanh(x) * exp(-(x * x)) }
     fn w3(x: f32[R, 1024]) -> f32[R, 1024] { softmax(x, axis = -1) }
+    fn w6(x: f32[R, 1024], bias: f32[1024]) -> f32[R, 1024] { gelu(x + bias) }
 }
 
 fn hand_w1(a: &[f32], b: &[f32], out: &mut [f32]) {
@@ -43,13 +47,38 @@ fn hand_w3(x: &[f32], out: &mut [f32], cols: usize) {
     }
 }
 
+fn hand_w6(x: &[f32], bias: &[f32], out: &mut [f32]) {
+    let cols = bias.len();
+    for r in 0..x.len() / cols {
+        for j in 0..cols {
+            let v = x[r * cols + j] + bias[j];
+            out[r * cols + j] = 0.5 * v * (1.0 + libm::erff(v * std::f32::consts::FRAC_1_SQRT_2));
+        }
+    }
+}
+
+/// This process's CPU time in ns (`CLOCK_PROCESS_CPUTIME_ID`, as benches/cpu_time.rs: the
+/// process has one thread; time descheduled by other work on a shared machine is not
+/// counted). Not `/proc/thread-self/schedstat`: the kernel updates a running task's figure
+/// there only at scheduler ticks (4 ms steps, read while measuring).
+fn cpu_ns() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant Linux knows.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_PROCESS_CPUTIME_ID)");
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
 fn median_ms(mut f: impl FnMut()) -> f64 {
     f();
     let mut t: Vec<f64> = (0..15)
         .map(|_| {
-            let start = Instant::now();
+            let start = cpu_ns();
             f();
-            start.elapsed().as_secs_f64() * 1e3
+            (cpu_ns() - start) as f64 / 1e6
         })
         .collect();
     t.sort_by(|a, b| a.partial_cmp(b).unwrap());
@@ -70,6 +99,7 @@ fn main() {
         a.clone(),
     )
     .unwrap();
+    let bias: Vec<f32> = (0..1024).map(|i| (i % 17) as f32 * 0.01 - 0.08).collect();
     let mut out3 = tensorgraph::Tensor::<f32, tensorgraph::Shape![_, 1024]>::from_shape_vec(
         [n / 1024, 1024],
         vec![0f32; n],
@@ -96,6 +126,12 @@ fn main() {
     }
     if want("hand_w3") {
         figures.push(("hand_w3", median_ms(|| hand_w3(&a, &mut out, 1024))));
+    }
+    if want("w6") {
+        figures.push(("w6", median_ms(|| w6_into(&x3, &bias, &mut out3).unwrap())));
+    }
+    if want("hand_w6") {
+        figures.push(("hand_w6", median_ms(|| hand_w6(&a, &bias, &mut out))));
     }
     let line: Vec<String> = figures.iter().map(|(k, v)| format!("{k} {v:.2}")).collect();
     println!("{}", line.join("  "));

@@ -237,22 +237,30 @@ macro_rules! integer_ops {
 integer_ops!(u8_ops: u8, u16_ops: u16, u32_ops: u32, u64_ops: u64, i8_ops: i8, i16_ops: i16,
     i32_ops: i32, i64_ops: i64);
 
+// The dispatched f32 kernels at opt-level 0: scalar twins (declared after the macros
+// they use) and assembly block kernels for the hottest ones.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+mod vmath_asm;
+mod vmath_twins;
+
 /// The float functions of the function table (functions.rs), as block ops.
 macro_rules! float_table_fns {
     (($t:ident) $($(#[$doc:meta])* $name:ident: $lane_trait:ident::$lane:ident, $bound:tt,
        $kind:ident $args:tt;)*) => {
         $(float_table_fns!(@row $t $lane_trait $lane $kind $args);)*
     };
-    // The dispatched f32 kernels: the f32 block kernel on the whole register, one CPU
-    // dispatch per block (the fused kernels of default x86-64 builds call the same block
-    // kernels, emit/blocks.rs; every path of it gives the per-vector lane function's bits,
-    // vmath/dispatch.rs).
+    // The dispatched f32 kernels (ops/vmath_twins.rs chooses): where this crate is built
+    // at opt-level 0 and the process's block kernels fuse, assembly block kernels or
+    // scalar twins (the block kernel's bits, fast at opt-level 0); else the f32 block
+    // kernel on the whole register, one CPU dispatch per block (the fused kernels of
+    // default x86-64 builds call the same block kernels, emit/blocks.rs; every path of it
+    // gives the per-vector lane function's bits, vmath/dispatch.rs).
     (@row f32 FloatLanes $lane:ident unary
      ($r:ident, $family:ident::{$k32:ident, $k64:ident}, kernel $k16:ident)) => {
         #[doc = concat!("`FloatLanes::", stringify!($lane), "` over a block: `vmath::block::",
             stringify!($k32), "`.")]
-        pub fn $lane(regs: &mut [Reg], out: usize, args: [u16; 3], _n: usize) {
-            super::block_kernel(regs, out, args, crate::vmath::block::$k32)
+        pub fn $lane(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize) {
+            super::vmath_twins::$k32(regs, out, args, n)
         }
     };
     (@row $t:ident FloatLanes $lane:ident unary $args:tt) => {
@@ -267,8 +275,8 @@ macro_rules! float_table_fns {
 macro_rules! exp_nonpos {
     (f32) => {
         /// `FloatLanes::exp_nonpos_lanes` over a block: `vmath::block::exp_nonpos_f32`.
-        pub fn exp_nonpos_lanes(regs: &mut [Reg], out: usize, args: [u16; 3], _n: usize) {
-            super::block_kernel(regs, out, args, crate::vmath::block::exp_nonpos_f32)
+        pub fn exp_nonpos_lanes(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize) {
+            super::vmath_twins::exp_nonpos_f32(regs, out, args, n)
         }
     };
     (f64) => {

@@ -388,6 +388,19 @@ pub mod x16 {
     }
 }
 
+/// Whether this process's [`block`] kernels run the AVX2 + FMA or AVX-512 path (x86-64
+/// builds without AVX2, on a CPU with AVX2 and FMA, `TENSORGRAPH_SIMD` not `baseline`):
+/// the portable kernels' operations with each `mul_add` rounded once. The debug backend's
+/// scalar twins of the kernels (blocks/ops/vmath_twins.rs) compute exactly those bits and
+/// run only where this holds; elsewhere it calls the block kernels.
+#[inline]
+pub(crate) fn blocks_run_avx2_fma() -> bool {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    return avx2_fma();
+    #[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
+    false
+}
+
 /// Which code the f32-lane kernels (exp, tanh, sigmoid, erf, gelu on f32) run in this
 /// process: `"avx512+avx2+fma"` (blocks on AVX-512, single vectors on AVX2 + FMA),
 /// `"avx2+fma"` or `"baseline"` (chosen at run time on x86-64 builds without AVX2), or

@@ -278,15 +278,15 @@ fn with_sign_of<V: F32Simd>(m: V, sign: V) -> V {
 // the same rounding).
 
 /// ln 2 high part: 0x3f317200, 15 significant bits.
-const LN2_HI_F: f32 = 0.693_145_751_953_125;
+pub(crate) const LN2_HI_F: f32 = 0.693_145_751_953_125;
 /// ln 2 - LN2_HI_F rounded to f32.
-const LN2_LO_F: f32 = 1.428_606_765_330_187_045e-6;
-const LOG2E_F: f32 = core::f32::consts::LOG2_E;
+pub(crate) const LN2_LO_F: f32 = 1.428_606_765_330_187_045e-6;
+pub(crate) const LOG2E_F: f32 = core::f32::consts::LOG2_E;
 /// 1.5·2^23: adding it to |v| < 2^22 rounds v to an integer (ties to even), held in the
 /// low mantissa bits.
-const MAGIC_F: f32 = 12_582_912.0;
+pub(crate) const MAGIC_F: f32 = 12_582_912.0;
 /// P of e^r = 1 + r + r²·P(r) on |r| <= ln2/2 + 2^-12.
-const EXP_P: [f32; 6] = [
+pub(crate) const EXP_P: [f32; 6] = [
     0.5,
     0.166_666_671_633_720_397_949_219,
     0.041_666_485_369_205_474_853_515_6,
@@ -537,9 +537,9 @@ impl Permute32 for f32x16 {
 // 2/(e^1.25 + 1) = 0.445 of a result >= 0.555, so its ~1.5 ULP (of itself) are < 0.7 ULP
 // of the result, plus the last rounding. |x| is clamped at 9.5, where tanh rounds to 1.
 
-const TANH_SMALL: f32 = 0.625;
+pub(crate) const TANH_SMALL: f32 = 0.625;
 /// Q of tanh x = x + x·z·Q(z) on z <= 0.390625.
-const TANH_Q: [f32; 5] = [
+pub(crate) const TANH_Q: [f32; 5] = [
     -0.333_332_806_825_637_8,
     0.133_314_147_591_590_88,
     -0.053_737_767_040_729_52,
@@ -625,7 +625,7 @@ pub(crate) fn sigmoid<V: F32Simd>(x: V) -> V {
 // 1 above.
 
 /// S(z) - ERF_S0_HI of erf x = x·S(x²) on x² <= 1: S(0) = 2/√π = ERF_S0_HI + ERF_S[0].
-const ERF_S: [f32; 9] = [
+pub(crate) const ERF_S: [f32; 9] = [
     -5.863_538_342_219_759e-8,
     -0.376_126_378_774_642_94,
     0.112_837_664_783_000_95,
@@ -637,9 +637,9 @@ const ERF_S: [f32; 9] = [
     -2.217_528_162_873_35e-6,
 ];
 /// The least f32 whose erf rounds to 1 (erfc(x) < 2^-25 from 3.9192058436…).
-const ERF_ONE: f32 = 3.919_205_904_006_958;
+pub(crate) const ERF_ONE: f32 = 3.919_205_904_006_958;
 /// 2/√π rounded to f32.
-const ERF_S0_HI: f32 = 1.128_379_225_730_896;
+pub(crate) const ERF_S0_HI: f32 = 1.128_379_225_730_896;
 
 /// erf(x) for every f32 x, <= 2 ULP (without FMA: the f64-lane path).
 #[inline(always)]
@@ -683,7 +683,7 @@ pub(crate) fn erf<V: F32Simd>(x: V) -> V {
 
 /// G(1 + t) on a in [0, 2] (`tools/f32_fits.py gelu_lo`: relative error < 2^-29.1), the
 /// constant term G(1) = GELU_G_LO[0] + GELU_G0_LO.0.
-const GELU_G_LO: [f32; 12] = [
+pub(crate) const GELU_G_LO: [f32; 12] = [
     0.523_156_583_309_173_6,
     -0.274_727_970_361_709_6,
     0.124_214_306_473_732,
@@ -699,7 +699,7 @@ const GELU_G_LO: [f32; 12] = [
 ];
 /// G(3.75 + t) on a in [2, 5.5] (`tools/f32_fits.py gelu_hi`: relative error < 2^-28.6),
 /// the constant term G(3.75) = GELU_G_HI[0] + GELU_G0_LO.1.
-const GELU_G_HI: [f32; 12] = [
+pub(crate) const GELU_G_HI: [f32; 12] = [
     0.200_078_412_890_434_27,
     -0.047_590_490_430_593_49,
     0.010_807_045_735_418_797,
@@ -714,7 +714,7 @@ const GELU_G_HI: [f32; 12] = [
     -4.739_235_670_569_997e-9,
 ];
 /// The low parts of the two constant terms (G(1), G(3.75) to ~2^-48).
-const GELU_G0_LO: (f32, f32) = (4.210_731_593_793_126_6e-10, 6.380_472_143_771_719e-9);
+pub(crate) const GELU_G0_LO: (f32, f32) = (4.210_731_593_793_126_6e-10, 6.380_472_143_771_719e-9);
 
 /// G(a) = erfcx(a/√2) = e^(a²/2)·erfc(a/√2) for a in [0, 5.5] as an unrounded sum
 /// hi + lo (|lo| <= 2^-23·hi): the two polynomials evaluated together, each lane with its
@@ -804,7 +804,7 @@ fn gelu_fast<V: F32Simd>(x: V) -> V {
 
 /// H(10 + t) = (10 + t)·G(10 + t) on a in [5.5, 14.375] (`tools/f32_fits.py gelu_tail`:
 /// relative error < 2^-28.0), the constant term H(10) = GELU_H[0] + GELU_H0_LO.
-const GELU_H: [f32; 12] = [
+pub(crate) const GELU_H: [f32; 12] = [
     0.790_133_893_489_837_6,
     0.001_506_597_502_157_092,
     -0.000_217_681_968_933_902_68,
@@ -819,10 +819,10 @@ const GELU_H: [f32; 12] = [
     9.043_527_103_395_899e-13,
 ];
 /// The low part of H(10) (to ~2^-50).
-const GELU_H0_LO: f32 = -1.146_211_758_759_401e-8;
+pub(crate) const GELU_H0_LO: f32 = -1.146_211_758_759_401e-8;
 /// |x| where the tail's a is clamped: gelu x rounds to -0 below x = -14.356068 (where it
 /// is -2^-150), so every x <= -14.375 gives -0 (-inf too).
-const GELU_TAIL_END: f32 = 14.375;
+pub(crate) const GELU_TAIL_END: f32 = 14.375;
 
 /// The exact gelu for lanes with x < -5.5 (others get values the caller discards): with
 /// a = min(|x|, 14.375), gelu x = x·Φ(-a) = -½·e^(-a²/2)·H(a), H(a) = a·G(a) (x/a = -1,
