@@ -1,0 +1,169 @@
+//! The stride phases of a strided convolution's input, laid out so that every im2col row
+//! is a shifted copy of one of them (gemm/shifted.rs).
+//!
+//! With stride `s` along an axis, kernel index `t` of output coordinate `y` reads input
+//! coordinate `s·y + t·d − p = s·(y + e) + phase`, with `phase = (t·d − p) mod s` and
+//! `e = ⌊(t·d − p) / s⌋`: element `y + e` of the axis's phase `phase_i = input[s·i +
+//! phase]`. So if each phase is copied out as a block with the *output's* lengths and
+//! row-major strides, the tap reads that block moved by a constant `Σ_a e_a·row_major_a`,
+//! exactly as a stride-1 "same" convolution reads its input. One pass over the input
+//! (the phases together hold each input element at most once) buys the stride-1 packer:
+//! one masked load per 16 positions and im2col row.
+//!
+//! The copy holds, per channel, one block of `P` (the output's positions) per combination
+//! of phases the kernel uses (4 for a 3×3 stride-2 kernel; 1 for a 1×1 stride-2 one).
+//! A phase element past the output's length along an axis has no place in its block;
+//! `split` declines when a tap would read one (a phase longer than the output *and* a
+//! tap with `e > 0`, as in an unpadded convolution of an odd length), and conv.rs then
+//! takes the chunked product.
+
+use super::im2col::{ConvInput, ConvWindow, SPATIAL};
+
+/// The phase copy of one convolution's input (module doc), and where its taps read it.
+pub(super) struct Phases {
+    /// `data[c·chan_stride + slot·P + j]`: channel `c`, phase combination `slot`, output
+    /// position `j` (row-major over the output's lengths); zero where the phase is shorter
+    /// than the output.
+    pub(super) data: Vec<f32>,
+    pub(super) chan_stride: isize,
+    /// Per tap: `slot·P + Σ_a e_a·row_major_a`, the tap's offset from position `j`.
+    pub(super) shift: Vec<isize>,
+}
+
+/// Where kernel index `t` of one axis reads (stride `s`, dilation `d`, pad `p`): input
+/// coordinate `s·y + t·d − p = s·(y + e) + phase` for output coordinate `y`, i.e. element
+/// `y + e` of the axis's phase `phase` (`phase_i = input[s·i + phase]`, `len` long).
+/// Stride 1: phase 0 is the axis itself and `e = t·d − p`.
+#[derive(Clone, Copy)]
+pub(super) struct AxisTap {
+    pub(super) phase: usize,
+    pub(super) e: isize,
+    pub(super) len: usize,
+}
+
+impl AxisTap {
+    pub(super) fn new(w: &ConvWindow, lens: [usize; SPATIAL], a: usize, t: usize) -> Self {
+        let s = w.strides[a] as isize;
+        // Fits: `Im2col::new` checked `(k − 1)·d` and the pads against isize.
+        let q = (t * w.dilations[a]) as isize - w.pads[a] as isize;
+        let phase = q.rem_euclid(s) as usize;
+        AxisTap {
+            phase,
+            e: q.div_euclid(s),
+            len: lens[a].saturating_sub(phase).div_ceil(s as usize),
+        }
+    }
+
+    /// The output coordinates whose input coordinate is inside: `0 ≤ y + e < len`.
+    pub(super) fn inside(self) -> (isize, isize) {
+        (-self.e, self.len as isize - self.e)
+    }
+}
+
+impl Phases {
+    /// The phase copy of `x` for window `w`, whose taps along each axis are `taps[t][a]`;
+    /// `None` when a tap would read a phase element past the output's length (module doc)
+    /// or the input's last axis does not run forward in memory (stride ≤ 0).
+    pub(super) fn split(
+        x: &ConvInput<'_, f32>,
+        w: &ConvWindow,
+        taps: &[[AxisTap; SPATIAL]],
+    ) -> Option<Self> {
+        if x.strides[SPATIAL - 1] <= 0 {
+            return None;
+        }
+        let out = w.out;
+        // Every element a tap reads inside its phase (`y + e < len`, y < out) must have a
+        // place in the phase's block: `y + e < out` too.
+        for tap in taps {
+            for (a, t) in tap.iter().enumerate() {
+                if t.e > 0 && t.len > out[a] {
+                    return None;
+                }
+            }
+        }
+        // The phases used along each axis, in order of first use: a tap's slot is their
+        // combination's index.
+        let used: [Vec<usize>; SPATIAL] = core::array::from_fn(|a| {
+            let mut used: Vec<usize> = Vec::new();
+            for tap in taps {
+                if !used.contains(&tap[a].phase) {
+                    used.push(tap[a].phase);
+                }
+            }
+            used
+        });
+        let slot_of = |tap: &[AxisTap; SPATIAL]| -> usize {
+            (0..SPATIAL).fold(0, |slot, a| {
+                let i = used[a].iter().position(|&p| p == tap[a].phase);
+                slot * used[a].len() + i.expect("every tap's phase is listed")
+            })
+        };
+        let row_major = [(out[1] * out[2]) as isize, out[2] as isize, 1];
+        let plane = w.positions();
+        let slots: usize = used.iter().map(Vec::len).product();
+        let chan_stride = slots.checked_mul(plane)?;
+        let shift = taps
+            .iter()
+            .map(|tap| {
+                (slot_of(tap) * plane) as isize
+                    + (0..SPATIAL).map(|a| tap[a].e * row_major[a]).sum::<isize>()
+            })
+            .collect();
+        let mut data = vec![0.0f32; x.channels.checked_mul(chan_stride)?];
+        // The phase lengths along each axis, per used phase (clamped to the output's:
+        // longer phases have no reader past it, checked above).
+        let lens: [Vec<usize>; SPATIAL] = core::array::from_fn(|a| {
+            used[a]
+                .iter()
+                .map(|&p| {
+                    let s = w.strides[a];
+                    x.lens[a].saturating_sub(p).div_ceil(s).min(out[a])
+                })
+                .collect()
+        });
+        let s = w.strides.map(|s| s as isize);
+        for (c, channel) in data.chunks_exact_mut(chan_stride.max(1)).enumerate() {
+            let chan = x.offset as isize + c as isize * x.chan_stride;
+            let mut slot = 0;
+            for (i0, &p0) in used[0].iter().enumerate() {
+                for (i1, &p1) in used[1].iter().enumerate() {
+                    for (i2, &p2) in used[2].iter().enumerate() {
+                        let block = &mut channel[slot * plane..(slot + 1) * plane];
+                        slot += 1;
+                        let n = lens[2][i2];
+                        if n == 0 {
+                            continue;
+                        }
+                        for y0 in 0..lens[0][i0] {
+                            for y1 in 0..lens[1][i1] {
+                                // Input (c, s0·y0 + p0, s1·y1 + p1, s2·y2 + p2), y2 < n:
+                                // inside the input's box (`y_a < phase length`), which
+                                // `Im2col::new` checked against the slice; indexing is
+                                // checked anyway.
+                                let start = chan
+                                    + (s[0] * y0 as isize + p0 as isize) * x.strides[0]
+                                    + (s[1] * y1 as isize + p1 as isize) * x.strides[1]
+                                    + p2 as isize * x.strides[2];
+                                let step = (s[2] * x.strides[2]) as usize;
+                                let start = start as usize;
+                                let src = &x.data[start..start + (n - 1) * step + 1];
+                                let at = (y0 * out[1] + y1) * out[2];
+                                for (d, &v) in
+                                    block[at..at + n].iter_mut().zip(src.iter().step_by(step))
+                                {
+                                    *d = v;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Some(Phases {
+            data,
+            chan_stride: chan_stride as isize,
+            shift,
+        })
+    }
+}
