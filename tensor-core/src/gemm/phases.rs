@@ -123,38 +123,30 @@ impl Phases {
                 .collect()
         });
         let s = w.strides.map(|s| s as isize);
+        let n2 = used[2].len();
         for (c, channel) in data.chunks_exact_mut(chan_stride.max(1)).enumerate() {
             let chan = x.offset as isize + c as isize * x.chan_stride;
-            let mut slot = 0;
             for (i0, &p0) in used[0].iter().enumerate() {
                 for (i1, &p1) in used[1].iter().enumerate() {
-                    for (i2, &p2) in used[2].iter().enumerate() {
-                        let block = &mut channel[slot * plane..(slot + 1) * plane];
-                        slot += 1;
-                        let n = lens[2][i2];
-                        if n == 0 {
-                            continue;
-                        }
-                        for y0 in 0..lens[0][i0] {
-                            for y1 in 0..lens[1][i1] {
-                                // Input (c, s0·y0 + p0, s1·y1 + p1, s2·y2 + p2), y2 < n:
-                                // inside the input's box (`y_a < phase length`), which
-                                // `Im2col::new` checked against the slice; indexing is
-                                // checked anyway.
-                                let start = chan
-                                    + (s[0] * y0 as isize + p0 as isize) * x.strides[0]
-                                    + (s[1] * y1 as isize + p1 as isize) * x.strides[1]
-                                    + p2 as isize * x.strides[2];
-                                let step = (s[2] * x.strides[2]) as usize;
-                                let start = start as usize;
-                                let src = &x.data[start..start + (n - 1) * step + 1];
-                                let at = (y0 * out[1] + y1) * out[2];
-                                for (d, &v) in
-                                    block[at..at + n].iter_mut().zip(src.iter().step_by(step))
-                                {
-                                    *d = v;
-                                }
-                            }
+                    // The blocks of the phase combinations (p0, p1, any p2), side by side.
+                    let slot = (i0 * used[1].len() + i1) * n2;
+                    let blocks = &mut channel[slot * plane..(slot + n2) * plane];
+                    for y0 in 0..lens[0][i0] {
+                        for y1 in 0..lens[1][i1] {
+                            // Input (c, s0·y0 + p0, s1·y1 + p1, 0): inside the input's box
+                            // (`y_a <` the phase's length), which `Im2col::new` checked
+                            // against the slice; every read below is checked anyway.
+                            let row = chan
+                                + (s[0] * y0 as isize + p0 as isize) * x.strides[0]
+                                + (s[1] * y1 as isize + p1 as isize) * x.strides[1];
+                            let at = (y0 * out[1] + y1) * out[2];
+                            let row = RowPhases {
+                                data: x.data,
+                                row: row as usize,
+                                step: x.strides[2] as usize,
+                                stride: w.strides[2],
+                            };
+                            row.copy(&used[2], &lens[2], blocks, plane, at);
                         }
                     }
                 }
@@ -165,5 +157,64 @@ impl Phases {
             chan_stride: chan_stride as isize,
             shift,
         })
+    }
+}
+
+/// One input row along the last axis: element `y` at `data[row + y·step]`, split into the
+/// phases of `stride`.
+struct RowPhases<'a> {
+    data: &'a [f32],
+    row: usize,
+    step: usize,
+    stride: usize,
+}
+
+impl RowPhases<'_> {
+    /// For each phase `used[i]`, its first `lens[i]` elements into `blocks[i·plane + at..]`.
+    /// Stride 2 of a contiguous row with both phases: one pass over the row's pairs.
+    fn copy(&self, used: &[usize], lens: &[usize], blocks: &mut [f32], plane: usize, at: usize) {
+        if self.stride == 2 && self.step == 1 && used.len() == 2 {
+            let even = usize::from(used[0] != 0);
+            let (first, second) = blocks.split_at_mut(plane);
+            let (even_block, odd_block) = if even == 0 {
+                (first, second)
+            } else {
+                (second, first)
+            };
+            let (n_even, n_odd) = (lens[even], lens[1 - even]);
+            // Phase 1 is never longer than phase 0; the pairs cover phase 1.
+            let pairs = n_odd.min(n_even);
+            let src = &self.data[self.row..self.row + 2 * pairs];
+            deinterleave(
+                src,
+                &mut even_block[at..at + pairs],
+                &mut odd_block[at..at + pairs],
+            );
+            for i in pairs..n_even {
+                even_block[at + i] = self.data[self.row + 2 * i];
+            }
+            return;
+        }
+        for (i, (&p, &n)) in used.iter().zip(lens).enumerate() {
+            if n == 0 {
+                continue;
+            }
+            let step = self.stride * self.step;
+            let start = self.row + p * self.step;
+            let src = &self.data[start..start + (n - 1) * step + 1];
+            let dst = &mut blocks[i * plane + at..i * plane + at + n];
+            for (d, &v) in dst.iter_mut().zip(src.iter().step_by(step)) {
+                *d = v;
+            }
+        }
+    }
+}
+
+/// `even[i] = src[2i]`, `odd[i] = src[2i + 1]` (all three of one length in pairs).
+#[inline]
+fn deinterleave(src: &[f32], even: &mut [f32], odd: &mut [f32]) {
+    for ((e, o), pair) in even.iter_mut().zip(odd.iter_mut()).zip(src.chunks_exact(2)) {
+        *e = pair[0];
+        *o = pair[1];
     }
 }
