@@ -218,3 +218,134 @@ fn deinterleave(src: &[f32], even: &mut [f32], odd: &mut [f32]) {
         *o = pair[1];
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every tap of every output position reads, through the phase copy and the tap's
+    /// shift, the input element the definition names (`s·y + t·d − p` per axis), wherever
+    /// that element is inside the input: odd lengths, uneven pads, a dilation, strides 2
+    /// and 3, a stride on one axis only. Runs without AVX-512 (and under Miri).
+    #[test]
+    fn phase_copy_reads_the_definitions_elements() {
+        let cases: [(
+            [usize; 3],
+            [usize; 3],
+            [usize; 3],
+            [usize; 3],
+            [usize; 3],
+            [usize; 3],
+        ); 5] = [
+            // lens, kernel, strides, dilations, pads, pads at the end
+            (
+                [1, 8, 8],
+                [1, 3, 3],
+                [1, 2, 2],
+                [1; 3],
+                [0, 1, 1],
+                [0, 1, 1],
+            ),
+            (
+                [1, 9, 10],
+                [1, 3, 3],
+                [1, 2, 2],
+                [1; 3],
+                [0, 2, 0],
+                [0, 0, 1],
+            ),
+            (
+                [1, 12, 13],
+                [1, 3, 3],
+                [1, 2, 2],
+                [1, 2, 2],
+                [0, 2, 2],
+                [0, 2, 2],
+            ),
+            (
+                [1, 10, 11],
+                [1, 5, 5],
+                [1, 3, 3],
+                [1; 3],
+                [0, 2, 2],
+                [0, 2, 2],
+            ),
+            (
+                [3, 6, 7],
+                [3, 1, 3],
+                [2, 1, 2],
+                [1; 3],
+                [1, 0, 1],
+                [1, 0, 1],
+            ),
+        ];
+        for (lens, kernel, strides, dilations, pads, ends) in cases {
+            let out: [usize; 3] = core::array::from_fn(|a| {
+                (lens[a] + pads[a] + ends[a] - (kernel[a] - 1) * dilations[a] - 1) / strides[a] + 1
+            });
+            let w = ConvWindow {
+                kernel,
+                strides,
+                dilations,
+                pads,
+                out,
+            };
+            let (channels, plane) = (2, lens.iter().product::<usize>());
+            // Element i of the buffer is i + 1 (distinct, never 0), from offset 3.
+            let data: Vec<f32> = (0..3 + channels * plane).map(|i| i as f32 + 1.0).collect();
+            let x = ConvInput {
+                data: &data,
+                offset: 3,
+                channels,
+                chan_stride: plane as isize,
+                lens,
+                strides: [(lens[1] * lens[2]) as isize, lens[2] as isize, 1],
+            };
+            let taps: Vec<[AxisTap; SPATIAL]> = (0..w.taps())
+                .map(|t| {
+                    let tap = [
+                        t / (kernel[1] * kernel[2]),
+                        t / kernel[2] % kernel[1],
+                        t % kernel[2],
+                    ];
+                    core::array::from_fn(|a| AxisTap::new(&w, lens, a, tap[a]))
+                })
+                .collect();
+            let phases = Phases::split(&x, &w, &taps).expect("no phase past the output");
+            for c in 0..channels {
+                for (t, tap) in taps.iter().enumerate() {
+                    let k = [
+                        t / (kernel[1] * kernel[2]),
+                        t / kernel[2] % kernel[1],
+                        t % kernel[2],
+                    ];
+                    for j in 0..w.positions() {
+                        let y = [j / (out[1] * out[2]), j / out[2] % out[1], j % out[2]];
+                        let u: [isize; 3] = core::array::from_fn(|a| {
+                            (y[a] * strides[a] + k[a] * dilations[a]) as isize - pads[a] as isize
+                        });
+                        let inside = (0..3).all(|a| u[a] >= 0 && (u[a] as usize) < lens[a]);
+                        // The mask's rule (shifted.rs `panel_masks`) agrees with the definition.
+                        let masked_in = (0..3).all(|a| {
+                            let (lo, hi) = tap[a].inside();
+                            (lo..hi).contains(&(y[a] as isize))
+                        });
+                        assert_eq!(inside, masked_in, "tap {t} position {j}");
+                        if inside {
+                            let want = 3
+                                + c * plane
+                                + (u[0] as usize * lens[1] + u[1] as usize) * lens[2]
+                                + u[2] as usize;
+                            let at = c as isize * phases.chan_stride + j as isize + phases.shift[t];
+                            assert_eq!(
+                                phases.data[at as usize],
+                                data[want],
+                                "lens {lens:?} kernel {kernel:?} strides {strides:?}: channel {c} tap {t} position {j}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -17,15 +17,19 @@
 //! multiples of 8 in the networks this serves, where the 12-row tile wastes 1/9 of its
 //! FMAs at 64 rows.
 //!
+//! A strided convolution becomes one of these through a copy of its input's stride phases
+//! (gemm/phases.rs): each tap then reads one phase block, moved by a constant, as a
+//! stride-1 tap reads the input. ResNet's 3×3 / 2 and 1×1 / 2 convolutions take it.
+//!
 //! AVX-512F, f32 only: elsewhere [`try_conv_f32`] declines and conv.rs takes the general
-//! path. Every read is checked before the `unsafe` block against the input's slice (a
-//! whole panel's reads lie between two indices tested per tap), so a wrong mask could
-//! give wrong values but never a read outside the buffer.
+//! path. Every read is checked before the `unsafe` block against the slice the panels read
+//! (the input, or the phase copy: a whole panel's reads lie between two indices tested per
+//! tap), so a wrong mask could give wrong values but never a read outside the buffer.
 
 // Off x86-64 only `try_conv_f32`'s `false` is compiled in; the rest is x86-64's.
 #![cfg_attr(not(target_arch = "x86_64"), allow(dead_code, unused_imports))]
 
-use super::im2col::{ConvInput, ConvWindow, Im2col, SPATIAL};
+use super::im2col::{ConvWindow, Im2col, SPATIAL};
 use super::kernel::{even_split, Kernel};
 use super::pack::{pack_a, with_workspace};
 use super::phases::{AxisTap, Phases};
@@ -232,8 +236,9 @@ impl Shifted<'_> {
         self.check_panel(masks, (pc, kb), j0, out);
         super::kernel::check_tile(kb, a_panel, out, tile, ldc, (mr, nr), (8, PANEL));
         // SAFETY: AVX-512F is present (asserted by `check_panel`). Row `(c, t)` reads lane
-        // `l` only where bit `l` of `masks[t]` is set, at `data[row_base(c, t, j0) + l]`,
-        // which `check_panel` asserted inside the slice for c = 0 and c = channels - 1,
+        // `l` only where bit `l` of `masks[t]` is set, at `data[row_base(c, t, j0) + l]`
+        // (`self.data`: the input or its phase copy), which `check_panel` asserted inside
+        // that slice for c = 0 and c = channels - 1,
         // hence for every c between (`c < channels`: `pc + kb ≤ channels·taps`, asserted).
         // `out[..kb·48]`, `a_panel[..kb·8]` and the tile's `c[i·ldc + j]` for i < mr ≤ 8,
         // j < nr ≤ 48 are inside their slices (`check_tile` with the 8×48 tile).
@@ -509,6 +514,7 @@ pub fn try_conv_f32(
 mod tests {
     use super::*;
     use crate::gemm::im2col::tests::{reference, values};
+    use crate::gemm::im2col::ConvInput;
     use crate::gemm::{ConvWeights, MatRef};
 
     /// One convolution through `try_conv_f32` against the definition in f64: the input
