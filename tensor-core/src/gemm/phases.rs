@@ -227,16 +227,19 @@ mod tests {
     /// shift, the input element the definition names (`s·y + t·d − p` per axis), wherever
     /// that element is inside the input: odd lengths, uneven pads, a dilation, strides 2
     /// and 3, a stride on one axis only. Runs without AVX-512 (and under Miri).
+    /// Lengths, kernel, strides, dilations, pads at the start, pads at the end.
+    type Case = (
+        [usize; 3],
+        [usize; 3],
+        [usize; 3],
+        [usize; 3],
+        [usize; 3],
+        [usize; 3],
+    );
+
     #[test]
     fn phase_copy_reads_the_definitions_elements() {
-        let cases: [(
-            [usize; 3],
-            [usize; 3],
-            [usize; 3],
-            [usize; 3],
-            [usize; 3],
-            [usize; 3],
-        ); 5] = [
+        let cases: [Case; 5] = [
             // lens, kernel, strides, dilations, pads, pads at the end
             (
                 [1, 8, 8],
