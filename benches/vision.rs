@@ -1,6 +1,8 @@
 //! Vision ops (issue 31 item 7; BENCHMARKS.md "Vision (issue 31)"), one thread:
 //! - C3: `conv` 3×3, 64 → 64 channels, 56×56, pads 1, batch 1, with its bias (the GEMM
 //!   engine, implicit im2col);
+//! - S2: `conv` 3×3 stride 2, 64 → 128 channels, 56×56 → 28×28, pads 1, batch 1, with its
+//!   bias (ResNet's downsampling convolution);
 //! - DW: depthwise 3×3 (`group = 32`) on 32 × 112×112, pads 1, with its bias;
 //! - MP: `max_pool` 3×3 / 2, pads 1, on 64 × 112×112 (ResNet's stem pool);
 //! - RS: `resize` linear ×2 (`half_pixel`) of 64 × 56×56;
@@ -16,7 +18,7 @@
 //! `CARGO_TARGET_DIR=target/native RUSTFLAGS="-C target-cpu=native" cargo bench --bench
 //! vision` (pin it with `taskset -c 1`); benches/peers/vision_peers.py times ONNX Runtime
 //! on the same inputs. Every graph runs inside a one-thread rayon pool.
-//! `VISION_BENCH=C3,DW,MP,RS,RB` (any subset) picks the groups. Timed by this process's CPU
+//! `VISION_BENCH=C3,S2,CB4,DW,MP,RS,RB` (any subset) picks the groups. Timed by this process's CPU
 //! time (benches/cpu_time.rs: the machine is shared, and time spent descheduled is left
 //! out; vision_peers.py's `--cpu` measures ONNX Runtime the same way).
 
@@ -34,6 +36,9 @@ use tensorgraph::prelude::*;
 graph! {
     fn conv3x3(x: f32[1, 64, 56, 56], w: f32[64, 64, 3, 3], b: f32[64]) -> f32[1, 64, 56, 56] {
         conv(x, w, b, pads = [1, 1, 1, 1])
+    }
+    fn conv3x3_s2(x: f32[1, 64, 56, 56], w: f32[128, 64, 3, 3], b: f32[128]) -> f32[1, 128, 28, 28] {
+        conv(x, w, b, strides = [2, 2], pads = [1, 1, 1, 1])
     }
     fn conv_bn_relu_b4(x: f32[4, 64, 56, 56], w: f32[64, 64, 3, 3], s: f32[64], t: f32[64], m: f32[64], v: f32[64], r: f32[4, 64, 56, 56]) -> f32[4, 64, 56, 56] {
         relu(batch_norm(conv(x, w, pads = [1, 1, 1, 1]), s, t, m, v) + r)
@@ -89,6 +94,19 @@ fn bench_conv(c: &mut Criterion<CpuTime>) {
         });
         g.finish();
         eprintln!("C3: sum {:.6e}", sum(out.as_slice()));
+    }
+    if wanted("S2") {
+        let x = Tensor::from_vec(values(64 * 56 * 56, 1, 1.0)).unwrap();
+        let w = Tensor::from_vec(values(128 * 64 * 9, 2, 0.05)).unwrap();
+        let b = Tensor::from_vec(values(128, 3, 1.0)).unwrap();
+        let mut out = Tensor::<f32, Shape![1, 128, 28, 28]>::zeros();
+        let mut g = c.benchmark_group("S2 conv 3x3 stride 2 64->128 56x56->28x28 + bias");
+        g.throughput(Throughput::Elements(2 * 128 * 64 * 9 * 28 * 28));
+        g.bench_function("graph (1 thread)", |bch| {
+            bch.iter(|| pool.install(|| conv3x3_s2_into(black_box(&x), &w, &b, &mut out)))
+        });
+        g.finish();
+        eprintln!("S2: sum {:.6e}", sum(out.as_slice()));
     }
     if wanted("CB4") {
         let x = Tensor::from_vec(values(4 * 64 * 56 * 56, 1, 1.0)).unwrap();

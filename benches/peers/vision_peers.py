@@ -21,7 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from peers import ENV_ONE_THREAD, time_call  # noqa: E402
 
-WORKLOADS = ["C3", "DW", "MP", "RS", "RB"]
+WORKLOADS = ["C3", "S2", "DW", "MP", "RS", "RB"]
 
 
 def values(np, shape, seed, scale):
@@ -44,6 +44,11 @@ def model(np, which):
         inits = [("w", values(np, (64, 64, 3, 3), 2, 0.05)), ("b", values(np, (64,), 3, 1.0))]
         nodes = [N("Conv", ["x", "w", "b"], ["y"], pads=[1, 1, 1, 1])]
         out = [1, 64, 56, 56]
+    elif which == "S2":
+        x = values(np, (1, 64, 56, 56), 1, 1.0)
+        inits = [("w", values(np, (128, 64, 3, 3), 2, 0.05)), ("b", values(np, (128,), 3, 1.0))]
+        nodes = [N("Conv", ["x", "w", "b"], ["y"], pads=[1, 1, 1, 1], strides=[2, 2])]
+        out = [1, 128, 28, 28]
     elif which == "DW":
         x = values(np, (1, 32, 112, 112), 1, 1.0)
         inits = [("w", values(np, (32, 1, 3, 3), 2, 0.3)), ("b", values(np, (32,), 3, 1.0))]
@@ -181,7 +186,7 @@ def main():
     ap.add_argument("--worker", action="store_true")
     ap.add_argument("--core", default="1")
     ap.add_argument("--secs", type=float, default=5.0)
-    ap.add_argument("--only", default="", help="workloads, comma-separated (C3,DW,MP,RS,RB)")
+    ap.add_argument("--only", default="", help="workloads, comma-separated (C3,S2,DW,MP,RS,RB)")
     ap.add_argument("--cpu", action="store_true", help="CPU time per call (peers.py PEERS_CPU=1), as benches/vision.rs")
     ap.add_argument("--save", default="", help="write each workload's model to DIR/<name>.onnx (for benches/vision_tract) and stop")
     args = ap.parse_args()

@@ -176,8 +176,9 @@ macro_rules! conv_gemm {
                     .then(|| gemm::MatRef::new(w, m, k, w_at.row_stride, 1, w_at.offset))
                     .and_then(Result::ok);
                 // A "same" convolution of stride 1 (every im2col row a shifted copy of the
-                // input) packs one micro-panel at a time (gemm/shifted.rs), f32 on
-                // AVX-512F; the others take the chunked product below.
+                // input), or a strided one through a copy of its input's stride phases,
+                // packs one micro-panel at a time (gemm/shifted.rs), f32 on AVX-512F; the
+                // others take the chunked product below.
                 let bias = bias.map(|at| gather_bias(at, m));
                 let bias = bias.as_deref();
                 let shifted = match &flat {

@@ -36,6 +36,7 @@ mod isa;
 mod kernel;
 mod pack;
 mod packed;
+mod phases;
 mod shifted;
 mod small;
 mod source;

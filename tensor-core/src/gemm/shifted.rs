@@ -17,19 +17,25 @@
 //! multiples of 8 in the networks this serves, where the 12-row tile wastes 1/9 of its
 //! FMAs at 64 rows.
 //!
+//! A strided convolution becomes one of these through a copy of its input's stride phases
+//! (gemm/phases.rs): each tap then reads one phase block, moved by a constant, as a
+//! stride-1 tap reads the input. ResNet's 3×3 / 2 and 1×1 / 2 convolutions take it.
+//!
 //! AVX-512F, f32 only: elsewhere [`try_conv_f32`] declines and conv.rs takes the general
-//! path. Every read is checked before the `unsafe` block against the input's slice (a
-//! whole panel's reads lie between two indices tested per tap), so a wrong mask could
-//! give wrong values but never a read outside the buffer.
+//! path. Every read is checked before the `unsafe` block against the slice the panels read
+//! (the input, or the phase copy: a whole panel's reads lie between two indices tested per
+//! tap), so a wrong mask could give wrong values but never a read outside the buffer.
 
 // Off x86-64 only `try_conv_f32`'s `false` is compiled in; the rest is x86-64's.
 #![cfg_attr(not(target_arch = "x86_64"), allow(dead_code, unused_imports))]
 
-use super::im2col::{ConvInput, ConvWindow, Im2col, SPATIAL};
+use super::im2col::{ConvWindow, Im2col, SPATIAL};
 use super::kernel::{even_split, Kernel};
 use super::pack::{pack_a, with_workspace};
+use super::phases::{AxisTap, Phases};
 use super::source::PackSource;
 use super::Options;
+use std::borrow::Cow;
 
 /// Bytes of the weight's packed block (rows `ic .. ic + mc`, all of `k`): it stays in L2
 /// (2 MiB per core on the machine of BENCHMARKS.md) while the panels go by.
@@ -38,10 +44,18 @@ const A_BLOCK_BYTES: usize = 1 << 20;
 /// An [`Im2col`] whose rows are shifted copies of the input (module doc), as the packer
 /// reads it.
 pub(super) struct Shifted<'a> {
-    x: ConvInput<'a, f32>,
+    /// What the panels read: the caller's input (stride 1), or its phases (`Phases`).
+    data: Cow<'a, [f32]>,
+    /// Index of channel 0's element at output position 0 before any shift.
+    offset: usize,
+    channels: usize,
+    chan_stride: isize,
     w: ConvWindow,
-    /// `Σ_a (t_a·d_a − pad_a)·stride_a` per tap: row `(c, t)`, position `j` reads
-    /// `x.offset + c·chan_stride + j + shift[t]` when inside.
+    /// Per axis, per kernel index `t < kernel[a]`: the output coordinates `lo ≤ y < hi`
+    /// whose input coordinate under `t` lies inside the input (`panel_masks`).
+    inside: [Vec<(isize, isize)>; SPATIAL],
+    /// Per tap: row `(c, t)`, position `j` reads `data[offset + c·chan_stride + j +
+    /// shift[t]]` when inside. Stride 1: `Σ_a (t_a·d_a − pad_a)·stride_a`.
     shift: Vec<isize>,
     /// Per tap: whether it is the first of its kernel row (`t % k2 == 0`), whose input
     /// row the packer prefetches for the next panel (`pack_tile_avx512`).
@@ -49,13 +63,40 @@ pub(super) struct Shifted<'a> {
 }
 
 impl<'a> Shifted<'a> {
-    /// The shifted form of `b`, or `None` when its rows are not shifted copies: a stride
-    /// other than 1, spatial strides other than the output's row-major ones, or a window
-    /// of columns (`Im2col::columns`).
+    /// The shifted form of `b`, or `None` when its rows are not shifted copies: with
+    /// stride 1, spatial strides other than the output's row-major ones; with a stride,
+    /// a phase longer than the output that a tap would read past the output's length
+    /// (`Phases::split`); a window of columns (`Im2col::columns`).
     pub(super) fn new(b: &Im2col<'a, f32>) -> Option<Self> {
         let (x, w, col0) = b.parts();
-        if col0 != 0 || w.strides != [1; SPATIAL] {
+        if col0 != 0 {
             return None;
+        }
+        let k = w.kernel;
+        let taps: Vec<[AxisTap; SPATIAL]> = (0..w.taps())
+            .map(|t| {
+                let tap = [t / (k[1] * k[2]), t / k[2] % k[1], t % k[2]];
+                core::array::from_fn(|a| AxisTap::new(&w, x.lens, a, tap[a]))
+            })
+            .collect();
+        let inside = core::array::from_fn(|a| {
+            (0..k[a])
+                .map(|t| AxisTap::new(&w, x.lens, a, t).inside())
+                .collect()
+        });
+        let row_start = (0..w.taps()).map(|t| t % k[2] == 0).collect();
+        if w.strides != [1; SPATIAL] {
+            let phases = Phases::split(&x, &w, &taps)?;
+            return Some(Shifted {
+                data: Cow::Owned(phases.data),
+                offset: 0,
+                channels: x.channels,
+                chan_stride: phases.chan_stride,
+                w,
+                inside,
+                shift: phases.shift,
+                row_start,
+            });
         }
         // Output position j = Σ y_a·row_major_a; the input must advance by the same.
         let mut expect = 1isize;
@@ -65,23 +106,18 @@ impl<'a> Shifted<'a> {
             }
             expect = expect.checked_mul(w.out[a] as isize)?;
         }
-        let k = w.kernel;
-        let shift = (0..w.taps())
-            .map(|t| {
-                let tap = [t / (k[1] * k[2]), t / k[2] % k[1], t % k[2]];
-                // Fits: `Im2col::new` checked `(k - 1)·d` and the pads against isize, and
-                // the box of the input (whose corners these reach) against the slice.
-                (0..SPATIAL)
-                    .map(|a| {
-                        ((tap[a] * w.dilations[a]) as isize - w.pads[a] as isize) * x.strides[a]
-                    })
-                    .sum()
-            })
+        // Fits: the box of the input (whose corners these reach) is inside the slice.
+        let shift = taps
+            .iter()
+            .map(|tap| (0..SPATIAL).map(|a| tap[a].e * x.strides[a]).sum())
             .collect();
-        let row_start = (0..w.taps()).map(|t| t % k[2] == 0).collect();
         Some(Shifted {
-            x,
+            data: Cow::Borrowed(x.data),
+            offset: x.offset,
+            channels: x.channels,
+            chan_stride: x.chan_stride,
             w,
+            inside,
             shift,
             row_start,
         })
@@ -96,8 +132,7 @@ impl<'a> Shifted<'a> {
     /// is inside the input: `lo ≤ y < hi`.
     #[inline(always)]
     fn inside(&self, a: usize, t: usize) -> (isize, isize) {
-        let lo = self.w.pads[a] as isize - (t * self.w.dilations[a]) as isize;
-        (lo, lo + self.x.lens[a] as isize)
+        self.inside[a][t]
     }
 
     /// `masks[t]`: bit `l` set when position `j0 + l` (`l < nb ≤ 64`) under tap `t` reads
@@ -144,7 +179,7 @@ impl<'a> Shifted<'a> {
     /// the slice (only the masked lanes are ever read).
     #[inline(always)]
     fn row_base(&self, c: usize, t: usize, j0: usize) -> isize {
-        self.x.offset as isize + c as isize * self.x.chan_stride + j0 as isize + self.shift[t]
+        self.offset as isize + c as isize * self.chan_stride + j0 as isize + self.shift[t]
     }
 
     /// The checks before a panel's masked reads: AVX-512F, the lengths, and that every set
@@ -155,10 +190,8 @@ impl<'a> Shifted<'a> {
     fn check_panel(&self, masks: &[u64], (pc, kb): (usize, usize), j0: usize, out: &[f32]) {
         assert!(super::avx512::has_avx512f(), "the packer needs AVX-512F");
         let taps = self.shift.len();
-        assert!(
-            masks.len() == taps && out.len() >= kb * PANEL && pc + kb <= self.x.channels * taps
-        );
-        let len = self.x.data.len() as isize;
+        assert!(masks.len() == taps && out.len() >= kb * PANEL && pc + kb <= self.channels * taps);
+        let len = self.data.len() as isize;
         for (t, &mask) in masks.iter().enumerate() {
             if mask == 0 {
                 continue;
@@ -167,7 +200,7 @@ impl<'a> Shifted<'a> {
                 mask.trailing_zeros() as isize,
                 63 - mask.leading_zeros() as isize,
             );
-            for c in [0, self.x.channels.saturating_sub(1)] {
+            for c in [0, self.channels.saturating_sub(1)] {
                 let base = self.row_base(c, t, j0);
                 assert!(
                     base + first >= 0 && base + last < len,
@@ -203,8 +236,9 @@ impl Shifted<'_> {
         self.check_panel(masks, (pc, kb), j0, out);
         super::kernel::check_tile(kb, a_panel, out, tile, ldc, (mr, nr), (8, PANEL));
         // SAFETY: AVX-512F is present (asserted by `check_panel`). Row `(c, t)` reads lane
-        // `l` only where bit `l` of `masks[t]` is set, at `data[row_base(c, t, j0) + l]`,
-        // which `check_panel` asserted inside the slice for c = 0 and c = channels - 1,
+        // `l` only where bit `l` of `masks[t]` is set, at `data[row_base(c, t, j0) + l]`
+        // (`self.data`: the input or its phase copy), which `check_panel` asserted inside
+        // that slice for c = 0 and c = channels - 1,
         // hence for every c between (`c < channels`: `pc + kb ≤ channels·taps`, asserted).
         // `out[..kb·48]`, `a_panel[..kb·8]` and the tile's `c[i·ldc + j]` for i < mr ≤ 8,
         // j < nr ≤ 48 are inside their slices (`check_tile` with the 8×48 tile).
@@ -243,8 +277,8 @@ impl Shifted<'_> {
         const MR: usize = 8;
         const NV: usize = PANEL / 16;
         let taps = self.shift.len();
-        let data = self.x.data.as_ptr();
-        let (mut t, cs) = (pc % taps, self.x.chan_stride);
+        let data = self.data.as_ptr();
+        let (mut t, cs) = (pc % taps, self.chan_stride);
         let mut chan = self.row_base(pc / taps, 0, j0) - self.shift[0];
         let mut acc = [[_mm512_setzero_ps(); NV]; MR];
         for p in 0..kb {
@@ -480,6 +514,7 @@ pub fn try_conv_f32(
 mod tests {
     use super::*;
     use crate::gemm::im2col::tests::{reference, values};
+    use crate::gemm::im2col::ConvInput;
     use crate::gemm::{ConvWeights, MatRef};
 
     /// One convolution through `try_conv_f32` against the definition in f64: the input
@@ -488,15 +523,29 @@ mod tests {
         lens: [usize; 3],
         kernel: [usize; 3],
         dil: [usize; 3],
+        pads: ([usize; 3], [usize; 3]),
+        c: usize,
+        o: usize,
+    ) {
+        check_strided(lens, kernel, [1; 3], dil, pads, c, o)
+    }
+
+    /// `check` with strides: the output's lengths `⌊(L + pads − (k − 1)·d − 1) / s⌋ + 1`.
+    fn check_strided(
+        lens: [usize; 3],
+        kernel: [usize; 3],
+        strides: [usize; 3],
+        dil: [usize; 3],
         (pads, ends): ([usize; 3], [usize; 3]),
         c: usize,
         o: usize,
     ) {
-        let out: [usize; 3] =
-            core::array::from_fn(|a| lens[a] + pads[a] + ends[a] - (kernel[a] - 1) * dil[a]);
+        let out: [usize; 3] = core::array::from_fn(|a| {
+            (lens[a] + pads[a] + ends[a] - (kernel[a] - 1) * dil[a] - 1) / strides[a] + 1
+        });
         let win = ConvWindow {
             kernel,
-            strides: [1; 3],
+            strides,
             dilations: dil,
             pads,
             out,
@@ -562,7 +611,7 @@ mod tests {
                 let bound = 1e-5 * (1.0 + k as f64);
                 assert!(
                     (*g as f64 - r).abs() <= bound && g.to_bits() == g2.to_bits(),
-                    "lens {lens:?} kernel {kernel:?} dil {dil:?} pads {pads:?}/{ends:?} C {c} O {o}, \
+                    "lens {lens:?} kernel {kernel:?} strides {strides:?} dil {dil:?} pads {pads:?}/{ends:?} C {c} O {o}, \
                      element {i}: {g} / {g2} vs {r}"
                 );
                 // The bias goes on the finished sum: `fl(Σ + b)`, bit for bit, in every
@@ -611,8 +660,146 @@ mod tests {
         check([1, 7, 7], [1, 1, 1], [1; 3], same([0, 0, 0]), 6, 4);
     }
 
-    /// Not shifted copies: a stride, a column window, an input row pitch other than the
-    /// output's row: declined (`false`, nothing written).
+    /// Strided convolutions through the phase copy (gemm/phases.rs): ResNet's
+    /// downsampling 3×3 / 2 and 1×1 / 2, odd lengths (phases of unequal lengths), uneven
+    /// pads, a dilation, stride 3, a stride along one axis only, 1-D and 3-D, partial
+    /// tiles and panels, `k` over `kc`.
+    #[test]
+    fn conv_strided_phases_match_the_definition() {
+        let same = |p: [usize; 3]| (p, p);
+        check_strided(
+            [1, 56, 56],
+            [1, 3, 3],
+            [1, 2, 2],
+            [1; 3],
+            same([0, 1, 1]),
+            3,
+            8,
+        );
+        check_strided(
+            [1, 14, 14],
+            [1, 1, 1],
+            [1, 2, 2],
+            [1; 3],
+            same([0, 0, 0]),
+            5,
+            11,
+        );
+        check_strided(
+            [1, 13, 11],
+            [1, 3, 3],
+            [1, 2, 2],
+            [1; 3],
+            same([0, 1, 1]),
+            4,
+            9,
+        );
+        check_strided(
+            [1, 9, 10],
+            [1, 3, 3],
+            [1, 2, 2],
+            [1; 3],
+            ([0, 2, 0], [0, 0, 1]),
+            2,
+            17,
+        );
+        check_strided(
+            [1, 12, 17],
+            [1, 3, 3],
+            [1, 2, 2],
+            [1, 2, 2],
+            same([0, 2, 2]),
+            3,
+            8,
+        );
+        check_strided(
+            [1, 10, 11],
+            [1, 5, 5],
+            [1, 3, 3],
+            [1; 3],
+            same([0, 2, 2]),
+            2,
+            5,
+        );
+        check_strided(
+            [1, 8, 9],
+            [1, 3, 3],
+            [1, 2, 1],
+            [1; 3],
+            same([0, 1, 1]),
+            3,
+            7,
+        );
+        check_strided(
+            [1, 1, 101],
+            [1, 1, 7],
+            [1, 1, 2],
+            [1; 3],
+            same([0, 0, 3]),
+            3,
+            2,
+        );
+        check_strided(
+            [5, 6, 7],
+            [3, 3, 3],
+            [2, 2, 2],
+            [1; 3],
+            same([1, 1, 1]),
+            2,
+            5,
+        );
+        check_strided(
+            [1, 3, 3],
+            [1, 3, 3],
+            [1, 2, 2],
+            [1; 3],
+            same([0, 1, 1]),
+            1,
+            1,
+        );
+        // `k` = 70·9 = 630 over `kc` (two `k` blocks), 17 rows.
+        check_strided(
+            [1, 11, 14],
+            [1, 3, 3],
+            [1, 2, 2],
+            [1; 3],
+            same([0, 1, 1]),
+            70,
+            17,
+        );
+    }
+
+    /// A strided convolution whose taps would read a phase past the output's length (no
+    /// padding, an odd length: phase 0 is one longer than the output and the last tap
+    /// reads its last element): declined.
+    #[test]
+    fn conv_strided_declines_a_phase_past_the_output() {
+        let data = vec![1.0f32; 2 * 7 * 7];
+        let x = ConvInput {
+            data: &data[..],
+            offset: 0,
+            channels: 2,
+            chan_stride: 49,
+            lens: [1, 7, 7],
+            strides: [49, 7, 1],
+        };
+        let win = ConvWindow {
+            kernel: [1, 3, 3],
+            strides: [1, 2, 2],
+            dilations: [1, 1, 1],
+            pads: [0, 0, 0],
+            out: [1, 3, 3],
+        };
+        let w = vec![1.0f32; 18];
+        let a = MatRef::new(&w, 1, 18, 18, 1, 0).expect("in bounds");
+        let mut c = vec![f32::NAN; 9];
+        let b = Im2col::new(x, win).expect("in bounds");
+        assert!(!try_conv_f32(&a, &b, None, &mut c, Options::SINGLE));
+        assert!(c.iter().all(|v| v.is_nan()));
+    }
+
+    /// Not shifted copies: a column window, an input row pitch other than the output's row
+    /// (stride 1): declined (`false`, nothing written).
     #[test]
     fn conv_shifted_declines_other_layouts() {
         let data = vec![1.0f32; 2 * 6 * 6];
@@ -634,13 +821,7 @@ mod tests {
         let w = vec![1.0f32; 18];
         let a = MatRef::new(&w, 1, 18, 18, 1, 0).expect("in bounds");
         let mut c = vec![f32::NAN; 36];
-        let strided = ConvWindow {
-            strides: [1, 2, 1],
-            out: [1, 3, 6],
-            ..win
-        };
         let cases = [
-            Im2col::new(x, strided).expect("in bounds"),
             Im2col::new(x, win).expect("in bounds").columns(6, 30),
             Im2col::new(
                 ConvInput {
