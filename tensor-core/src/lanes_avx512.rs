@@ -29,6 +29,8 @@
 //! avx512dq, avx2 and fma (`is_x86_feature_detected!`). Nothing else names this module (it is
 //! under the hidden `__private`, which is not a stable API).
 
+use core::arch::x86_64::*;
+
 // `CastTo`, `Element`, `Compare` and `Num` come from the glob below (the same items).
 use crate::dtype::LaneScalar;
 use crate::lanes_avx2 as half;
@@ -493,11 +495,425 @@ bit_count_lanes!(u8, u16, u32, u64, i8, i16, i32, i64);
 impl ActivationLanes for f32 {}
 impl ActivationLanes for f64 {}
 
-impl SelectLanes for f32 {}
-impl SelectLanes for f64 {}
-impl NumLanes for f32 {}
-impl NumLanes for f64 {}
-impl CompareLanes for f32 {}
-impl CompareLanes for f64 {}
-impl FloatLanes for f32 {}
-impl FloatLanes for f64 {}
+/// `Zmm` methods that are one binary intrinsic each.
+macro_rules! zmm_binary {
+    ($($name:ident: $intrinsic:ident),* $(,)?) => {$(
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        fn $name(self, o: Self) -> Self {
+            // SAFETY: a register operation of AVX-512F/DQ (module doc, "Why the intrinsics
+            // are sound").
+            unsafe { $intrinsic(self, o) }
+        }
+    )*};
+}
+
+/// A 512-bit register of float lanes: the operations `zmm_float_lanes!` is written in, one
+/// AVX-512 instruction each, for `__m512` (16 × f32) and `__m512d` (8 × f64). Comparisons
+/// give a mask register (`__mmask16`, `__mmask8`), which `select` reads: AVX-512 blends by
+/// mask, not by the sign bits that the AVX2 layer's `blendvps` reads.
+trait Zmm: Copy {
+    /// The comparison mask, one bit per lane.
+    type Mask: Copy;
+    /// Lanes per register.
+    const PER_REG: usize;
+    fn splat(x: f64) -> Self;
+    fn add(self, o: Self) -> Self;
+    fn sub(self, o: Self) -> Self;
+    fn mul(self, o: Self) -> Self;
+    fn div(self, o: Self) -> Self;
+    fn and(self, o: Self) -> Self;
+    fn or(self, o: Self) -> Self;
+    fn xor(self, o: Self) -> Self;
+    /// `!self & o`.
+    fn andnot(self, o: Self) -> Self;
+    /// `vmaxps`/`vmaxpd`: `self > o ? self : o` (so `o` where either is NaN).
+    fn max_no_nan(self, o: Self) -> Self;
+    /// `vminps`/`vminpd`: `self < o ? self : o`.
+    fn min_no_nan(self, o: Self) -> Self;
+    fn sqrt(self) -> Self;
+    /// The lanes where the comparison `P` (`_CMP_*`) holds.
+    fn cmp<const P: i32>(self, o: Self) -> Self::Mask;
+    /// Each lane from `if_set` where `mask` has its bit, else from `if_clear`.
+    fn select(mask: Self::Mask, if_set: Self, if_clear: Self) -> Self;
+    /// `vrndscaleps` with immediate `M` (scale 0: to an integer; the rounding-mode bits and
+    /// `_MM_FROUND_NO_EXC` are those of SSE4.1's `roundps`).
+    fn round<const M: i32>(self) -> Self;
+    /// `round::<M>` with the input's sign bit put back (`floor(-0.0) = -0.0`, `trunc(-0.3) =
+    /// -0.0`), as lanes.rs writes the roundings for `wide`.
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn round_keeping_sign<const M: i32>(self) -> Self {
+        self.round::<M>().or(self.and(Self::splat(-0.0)))
+    }
+    /// The mask's bits, lane `i` in bit `i`.
+    fn mask_bits(mask: Self::Mask) -> u32;
+    /// The mask whose lane `i` is bit `i` of `bits` (the register's `PER_REG` low bits).
+    fn mask_from_bits(bits: u32) -> Self::Mask;
+}
+
+/// The `Zmm` impl of a register type from its intrinsics (the `_ps` or `_pd` family).
+macro_rules! zmm_impl {
+    ($r:ty, $mask:ty, $per_reg:literal, $scalar:ty, set1: $set1:ident, sqrt: $sqrt:ident,
+     blend: $blend:ident, cmp: $cmp:ident, round: $round:ident,
+     binary: [$($name:ident: $intrinsic:ident),*]) => {
+        impl Zmm for $r {
+            type Mask = $mask;
+            const PER_REG: usize = $per_reg;
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn splat(x: f64) -> Self {
+                // SAFETY: a register operation of AVX-512F (module doc, "Why the intrinsics
+                // are sound").
+                unsafe { $set1(x as $scalar) }
+            }
+            zmm_binary!($($name: $intrinsic),*);
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn sqrt(self) -> Self {
+                // SAFETY: as `splat`.
+                unsafe { $sqrt(self) }
+            }
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn cmp<const P: i32>(self, o: Self) -> $mask {
+                // SAFETY: as `splat`.
+                unsafe { $cmp::<P>(self, o) }
+            }
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn select(mask: $mask, if_set: Self, if_clear: Self) -> Self {
+                // SAFETY: as `splat`. `mask_blend(k, a, b)` takes `b` where `k` has its bit.
+                unsafe { $blend(mask, if_clear, if_set) }
+            }
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn round<const M: i32>(self) -> Self {
+                // SAFETY: as `splat`.
+                unsafe { $round::<M>(self) }
+            }
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn mask_bits(mask: $mask) -> u32 {
+                mask as u32
+            }
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn mask_from_bits(bits: u32) -> $mask {
+                bits as $mask
+            }
+        }
+    };
+}
+
+zmm_impl!(__m512, __mmask16, 16, f32, set1: _mm512_set1_ps, sqrt: _mm512_sqrt_ps,
+blend: _mm512_mask_blend_ps, cmp: _mm512_cmp_ps_mask, round: _mm512_roundscale_ps,
+binary: [add: _mm512_add_ps, sub: _mm512_sub_ps, mul: _mm512_mul_ps, div: _mm512_div_ps,
+    and: _mm512_and_ps, or: _mm512_or_ps, xor: _mm512_xor_ps, andnot: _mm512_andnot_ps,
+    max_no_nan: _mm512_max_ps, min_no_nan: _mm512_min_ps]);
+
+zmm_impl!(__m512d, __mmask8, 8, f64, set1: _mm512_set1_pd, sqrt: _mm512_sqrt_pd,
+blend: _mm512_mask_blend_pd, cmp: _mm512_cmp_pd_mask, round: _mm512_roundscale_pd,
+binary: [add: _mm512_add_pd, sub: _mm512_sub_pd, mul: _mm512_mul_pd, div: _mm512_div_pd,
+    and: _mm512_and_pd, or: _mm512_or_pd, xor: _mm512_xor_pd, andnot: _mm512_andnot_pd,
+    max_no_nan: _mm512_max_pd, min_no_nan: _mm512_min_pd]);
+
+/// The 16 lanes' bools as a bit mask, lane `i` in bit `i`: the bytes (0 or 1, a `bool`'s
+/// only values) widened to 32-bit lanes and tested (`vpmovzxbd`, `vptestmd`).
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn bits_of(cond: V<bool>) -> u32 {
+    let bytes: [u8; LANES] = cond.0.map(u8::from);
+    // SAFETY: register operations of SSE2 and AVX-512F (module doc, "Why the intrinsics are
+    // sound"); `bytes` is a local array of 16 bytes, read whole by the unaligned load.
+    unsafe {
+        let bytes = _mm_loadu_si128(bytes.as_ptr().cast());
+        let wide = _mm512_cvtepu8_epi32(bytes);
+        _mm512_test_epi32_mask(wide, wide) as u32
+    }
+}
+
+/// The bools of a 16-bit mask, lane `i` from bit `i`: 32-bit lanes of 1 where the bit is
+/// set, narrowed to bytes (`vpmovdb`).
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn bools_of(bits: u32) -> V<bool> {
+    let mut bytes = [0u8; LANES];
+    // SAFETY: register operations of SSE2 and AVX-512F (module doc, "Why the intrinsics are
+    // sound"); the store writes the 16 bytes of the local array `bytes`.
+    unsafe {
+        let ones = _mm512_maskz_set1_epi32(bits as __mmask16, 1);
+        _mm_storeu_si128(bytes.as_mut_ptr().cast(), _mm512_cvtepi32_epi8(ones));
+    }
+    // Every byte is 0 or 1 (the narrowing of 0 or 1).
+    let mut out = [false; LANES];
+    for (lane, &byte) in out.iter_mut().zip(&bytes) {
+        *lane = byte != 0;
+    }
+    V(out)
+}
+
+/// `$body` on each of the `$n` registers (`$r`) of the operands: `$x` is operand `$v`'s
+/// register in it; the results as lanes.
+macro_rules! per_reg {
+    ($r:ty, $n:literal; [$($x:ident = $v:ident),+] => $body:expr) => {{
+        $(let $x: [$r; $n] = bytemuck::cast($v.0);)+
+        let mut out = [<$r as Zmm>::splat(0.0); $n];
+        #[allow(clippy::needless_range_loop)] // one index into each operand's registers
+        for i in 0..$n {
+            $(let $x = $x[i];)+
+            out[i] = $body;
+        }
+        V(bytemuck::cast(out))
+    }};
+}
+
+/// `CompareLanes` methods, each `compare::<P>` with its predicate.
+macro_rules! compare_methods {
+    ($t:ty; $($name:ident: $predicate:ident),*) => {$(
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        fn $name(a: V<$t>, b: V<$t>) -> V<bool> {
+            compare::<$predicate>(a, b)
+        }
+    )*};
+}
+
+/// The float lanes of one type on `$n` registers `$r`: the methods of the traits above that
+/// the AVX2 layer writes as vector code, here on `zmm`, each the same IEEE operations as its
+/// `wide` version in lanes.rs' `float_lanes!` (and its `ymm` one in lanes_avx2.rs).
+macro_rules! zmm_float_lanes {
+    ($t:ty, $r:ty, $n:literal) => {
+        /// Register `i`'s mask from the 16 lanes' bit mask.
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        fn masks(cond: V<bool>) -> [<$r as Zmm>::Mask; $n] {
+            let bits = bits_of(cond);
+            let mut out = [<$r as Zmm>::mask_from_bits(0); $n];
+            for (i, mask) in out.iter_mut().enumerate() {
+                *mask = <$r as Zmm>::mask_from_bits(bits >> (i * <$r as Zmm>::PER_REG));
+            }
+            out
+        }
+
+        /// `cmp::<P>` of each lane pair, as bools.
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        fn compare<const P: i32>(a: V<$t>, b: V<$t>) -> V<bool> {
+            let x: [$r; $n] = bytemuck::cast(a.0);
+            let y: [$r; $n] = bytemuck::cast(b.0);
+            let mut bits = 0u32;
+            for i in 0..$n {
+                bits |= <$r as Zmm>::mask_bits(x[i].cmp::<P>(y[i])) << (i * <$r as Zmm>::PER_REG);
+            }
+            bools_of(bits)
+        }
+
+        impl SelectLanes for $t {
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn select_lanes(cond: V<bool>, a: V<$t>, b: V<$t>) -> V<$t> {
+                let m = masks(cond);
+                let x: [$r; $n] = bytemuck::cast(a.0);
+                let y: [$r; $n] = bytemuck::cast(b.0);
+                let mut out = [<$r as Zmm>::splat(0.0); $n];
+                for i in 0..$n {
+                    out[i] = <$r as Zmm>::select(m[i], x[i], y[i]);
+                }
+                V(bytemuck::cast(out))
+            }
+        }
+
+        impl NumLanes for $t {
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn add_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
+                per_reg!($r, $n; [x = a, y = b] => x.add(y))
+            }
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn sub_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
+                per_reg!($r, $n; [x = a, y = b] => x.sub(y))
+            }
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn mul_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
+                per_reg!($r, $n; [x = a, y = b] => x.mul(y))
+            }
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn div_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
+                per_reg!($r, $n; [x = a, y = b] => x.div(y))
+            }
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn square_lanes(a: V<$t>) -> V<$t> {
+                per_reg!($r, $n; [x = a] => x.mul(x))
+            }
+            /// The sign bit flipped (`-x`, NaNs included), as wide's `neg`.
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn neg_lanes(a: V<$t>) -> V<$t> {
+                per_reg!($r, $n; [x = a] => x.xor(<$r as Zmm>::splat(-0.0)))
+            }
+            /// The sign bit cleared, as wide's `abs`.
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn abs_lanes(a: V<$t>) -> V<$t> {
+                per_reg!($r, $n; [x = a] => <$r as Zmm>::splat(-0.0).andnot(x))
+            }
+            /// NaN (`a + b`) if either is NaN; the greater; equal values (±0 included)
+            /// combine by bits, `+0 & -0 = +0` (lanes.rs `max_lanes`).
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn max_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
+                per_reg!($r, $n; [x = a, y = b] => {
+                    let ordered = <$r as Zmm>::select(
+                        x.cmp::<_CMP_GT_OQ>(y),
+                        x,
+                        <$r as Zmm>::select(y.cmp::<_CMP_GT_OQ>(x), y, x.and(y)),
+                    );
+                    <$r as Zmm>::select(x.cmp::<_CMP_UNORD_Q>(y), x.add(y), ordered)
+                })
+            }
+            /// As `max_lanes`, with `min(+0, -0) = +0 | -0 = -0`.
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn min_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
+                per_reg!($r, $n; [x = a, y = b] => {
+                    let ordered = <$r as Zmm>::select(
+                        x.cmp::<_CMP_LT_OQ>(y),
+                        x,
+                        <$r as Zmm>::select(y.cmp::<_CMP_LT_OQ>(x), y, x.or(y)),
+                    );
+                    <$r as Zmm>::select(x.cmp::<_CMP_UNORD_Q>(y), x.add(y), ordered)
+                })
+            }
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn relu_lanes(a: V<$t>) -> V<$t> {
+                <$t as NumLanes>::max_lanes(a, V::splat(0.0))
+            }
+            /// The roundings: `vrndscaleps`, the input's sign bit put back.
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn floor_lanes(a: V<$t>) -> V<$t> {
+                per_reg!($r, $n; [x = a] => x
+                    .round_keeping_sign::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>())
+            }
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn ceil_lanes(a: V<$t>) -> V<$t> {
+                per_reg!($r, $n; [x = a] => x
+                    .round_keeping_sign::<{ _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC }>())
+            }
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn trunc_lanes(a: V<$t>) -> V<$t> {
+                per_reg!($r, $n; [x = a] => x
+                    .round_keeping_sign::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>())
+            }
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn roundeven_lanes(a: V<$t>) -> V<$t> {
+                per_reg!($r, $n; [x = a] => x
+                    .round_keeping_sign::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>())
+            }
+            /// −1, +1, or `x` itself for ±0 and NaN: two compares and two selects.
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn sign_lanes(a: V<$t>) -> V<$t> {
+                per_reg!($r, $n; [x = a] => {
+                    let zero = <$r as Zmm>::splat(0.0);
+                    let positive =
+                        <$r as Zmm>::select(x.cmp::<_CMP_GT_OQ>(zero), <$r as Zmm>::splat(1.0), x);
+                    <$r as Zmm>::select(x.cmp::<_CMP_LT_OQ>(zero), <$r as Zmm>::splat(-1.0), positive)
+                })
+            }
+            /// Half away from zero: the truncation, plus ±1 where the dropped fraction is
+            /// at least one half.
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn round_lanes(a: V<$t>) -> V<$t> {
+                per_reg!($r, $n; [x = a] => {
+                    let sign = <$r as Zmm>::splat(-0.0);
+                    let t = x.round::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>();
+                    let away = sign
+                        .andnot(x.sub(t))
+                        .cmp::<_CMP_GE_OQ>(<$r as Zmm>::splat(0.5));
+                    let step = <$r as Zmm>::splat(1.0).or(x.and(sign));
+                    <$r as Zmm>::select(away, t.add(step), t)
+                })
+            }
+        }
+
+        /// `ne` is true where either is NaN (`_CMP_NEQ_UQ`), as Rust's `!=`; the others
+        /// false there (ordered predicates).
+        impl CompareLanes for $t {
+            compare_methods!($t; eq_lanes: _CMP_EQ_OQ, ne_lanes: _CMP_NEQ_UQ,
+                lt_lanes: _CMP_LT_OQ, le_lanes: _CMP_LE_OQ, gt_lanes: _CMP_GT_OQ,
+                ge_lanes: _CMP_GE_OQ);
+        }
+
+        impl FloatLanes for $t {
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn sqrt_lanes(a: V<$t>) -> V<$t> {
+                per_reg!($r, $n; [x = a] => x.sqrt())
+            }
+            /// `vmaxps(a, b)`: `b` where either is NaN (lanes.rs: wide's `fast_max`).
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn max_no_nan_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
+                per_reg!($r, $n; [x = a, y = b] => x.max_no_nan(y))
+            }
+            /// `vminps(a, b)`: `b` where either is NaN (lanes.rs: wide's `fast_min`).
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn min_no_nan_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
+                per_reg!($r, $n; [x = a, y = b] => x.min_no_nan(y))
+            }
+            /// The division itself: `div_invariant_lanes` is bit-identical to `div_lanes` by
+            /// its contract (lanes.rs), as in the AVX2 layer.
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn div_invariant_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
+                <$t as NumLanes>::div_lanes(a, b)
+            }
+            /// The division itself, as `div_invariant_lanes`.
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn div_softmax_lanes(a: V<$t>, b: V<$t>, in_range: V<bool>) -> V<$t> {
+                let _ = in_range;
+                <$t as NumLanes>::div_lanes(a, b)
+            }
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn div_softmax_plain_lanes(a: V<$t>, b: V<$t>, in_range: V<bool>) -> V<$t> {
+                let _ = in_range;
+                <$t as NumLanes>::div_lanes(a, b)
+            }
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn is_nan_lanes(a: V<$t>) -> V<bool> {
+                compare::<_CMP_UNORD_Q>(a, a)
+            }
+            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn is_inf_lanes(a: V<$t>) -> V<bool> {
+                let abs = <$t as NumLanes>::abs_lanes(a);
+                compare::<_CMP_EQ_OQ>(abs, V::splat(<$t>::INFINITY))
+            }
+        }
+    };
+}
+
+mod f32_lanes {
+    use super::*;
+    zmm_float_lanes!(f32, __m512, 1);
+}
+
+mod f64_lanes {
+    use super::*;
+    zmm_float_lanes!(f64, __m512d, 2);
+}
