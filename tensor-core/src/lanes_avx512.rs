@@ -44,7 +44,10 @@ pub const LANES: usize = 16;
 
 /// Lanes per half: the build's lane count, that of the 8-lane layers each half runs.
 const HALF: usize = crate::lanes::LANES;
-const _: () = assert!(2 * HALF == LANES, "the AVX-512 lane layer is two 8-lane halves");
+const _: () = assert!(
+    2 * HALF == LANES,
+    "the AVX-512 lane layer is two 8-lane halves"
+);
 
 /// A half: the 8-lane value of the other copies.
 type Half<T> = crate::lanes::V<T>;

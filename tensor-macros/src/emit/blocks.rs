@@ -345,7 +345,9 @@ impl Phases<'_> {
                 match stored_at[c] {
                     // In place: the argument is there already.
                     Some((_, true)) => {}
-                    Some((_, false)) => body.extend(quote!(#per_copy::store::<f32>(#at, #i, #lanes, #a);)),
+                    Some((_, false)) => {
+                        body.extend(quote!(#per_copy::store::<f32>(#at, #i, #lanes, #a);))
+                    }
                     None => {
                         body.extend(quote!(#per_copy::store::<f32>(#at, #i, #lanes, #a);));
                         let b = buf(c);
