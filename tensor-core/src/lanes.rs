@@ -6,10 +6,12 @@
 //! explicit `wide` vectors. An override must give bit-identical results to the scalar
 //! reference; tests/elementwise.rs and tests/tails.rs check every op through the kernels against it.
 //!
-//! These are the lane operations of every kernel, except in the AVX2 + FMA copy that the
-//! `dispatch` feature adds on builds without AVX2 (issue 36): that copy names its lane traits
-//! through lanes_avx2.rs, whose float methods are `core::arch` `__m256` code with the same
-//! bits as the `wide` ones here, and whose other methods call these.
+//! These are the lane operations of every kernel, except in the AVX2 + FMA and AVX-512 copies
+//! that the `dispatch` feature adds on builds without AVX2 (issue 36): the first names its
+//! lane traits through lanes_avx2.rs, whose float methods are `core::arch` `__m256` code with
+//! the same bits as the `wide` ones here, and whose other methods call these; the second
+//! names its lanes (16 of them, its own `V` and `LANES`) through lanes_avx512.rs, which runs
+//! the AVX2 layer on each 8-lane half or `__m512` code with the same bits.
 //!
 //! Inlining (issue 17): every lane function carries
 //! `#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]` and

@@ -1,8 +1,10 @@
 //! The lane layer of the AVX2 + FMA copy of a dispatched kernel (issue 36; NOTES.md "Row sums
 //! and whole-kernel dispatch").
 //!
-//! `dispatch_kernel!` (lib.rs) compiles a graph's kernel twice on x86-64 builds without AVX2:
-//! a baseline copy and a `#[target_feature(enable = "avx2,fma")]` copy. Generated code names
+//! `dispatch_kernel!` (lib.rs) compiles a graph's kernel three times on x86-64 builds without
+//! AVX2: a baseline copy, a `#[target_feature(enable = "avx2,fma")]` copy and an AVX-512 copy
+//! (lanes_avx512.rs, which runs this module's methods on each 8-lane half of its 16 lanes
+//! where it has no `zmm` version). Generated code names
 //! its lane operations through the path `__tg_lanes`, which each copy binds: the baseline copy
 //! (and every build without the `dispatch` feature) to `__private` itself, so its code is the
 //! same as before; the AVX2 + FMA copy to this module. This module re-exports all of
@@ -24,9 +26,10 @@
 //! Why the intrinsics are sound: every `unsafe` block here calls AVX or AVX2 intrinsics that
 //! take and return registers and touch no memory. The functions of this module run only
 //! inside the AVX2 + FMA copy of a kernel (the only place that binds `__tg_lanes` to this
-//! module, `dispatch_kernel!`), which its kernel function calls only where
-//! `vmath::kernel_isa()` is 2 or more, i.e. where the running CPU reports AVX2 and FMA
-//! (`is_x86_feature_detected!`). Nothing else names this module (it is under the hidden
+//! module, `dispatch_kernel!`) and inside the AVX-512 copy (through lanes_avx512.rs), which
+//! their kernel function calls only where `vmath::kernel_isa()` is 2 or 3, i.e. where the
+//! running CPU reports AVX2 and FMA (`is_x86_feature_detected!`; level 3 requires them
+//! besides AVX-512 F and DQ). Nothing else names this module (it is under the hidden
 //! `__private`, which is not a stable API).
 //!
 //! Inlining: the attribute pair of lanes.rs (`#[inline(always)]` in release builds). Inlined

@@ -28,6 +28,13 @@ pub mod lanes;
 ))]
 #[doc(hidden)]
 pub mod lanes_avx2;
+#[cfg(all(
+    feature = "dispatch",
+    target_arch = "x86_64",
+    not(target_feature = "avx2")
+))]
+#[doc(hidden)]
+pub mod lanes_avx512;
 pub mod matmul;
 pub mod parallel;
 pub mod pool;
@@ -77,17 +84,21 @@ macro_rules! __tg_if_ndarray {
     ($($tokens:tt)*) => {};
 }
 
-/// A graph's kernel function, compiled twice with the `dispatch` feature on x86-64 builds
-/// without AVX2: a baseline copy and a `#[target_feature(enable = "avx2,fma")]` copy of the
-/// same body, the latter called where [`vmath::kernel_isa`] is 2 (the CPU has both, and
-/// `TENSORGRAPH_SIMD` is not `baseline`; chosen once per process). The closures inside the
-/// body (a stage's tasks) inherit the copy's features. The body names its lane operations
-/// through `__tg_lanes`, which each copy binds: the baseline copy to `__private` (the code
-/// of a build without the feature), the AVX2 + FMA copy to the `__m256` lane layer
-/// (lanes_avx2.rs). Both copies run the same operations in the same order (FMA is never
+/// A graph's kernel function, compiled three times with the `dispatch` feature on x86-64
+/// builds without AVX2: a baseline copy, a `#[target_feature(enable = "avx2,fma")]` copy and
+/// a `#[target_feature(enable = "avx512f,avx512dq,avx2,fma")]` copy of the same body, one
+/// called by [`vmath::kernel_isa`] (3 where the CPU has AVX-512F and DQ besides AVX2 and
+/// FMA, 2 where it has AVX2 and FMA, else 1; `TENSORGRAPH_SIMD=baseline` or `avx2` lowers it;
+/// chosen once per process). The closures inside the body (a stage's tasks) inherit the
+/// copy's features. The body names its lanes (the lane traits, `V`, `LANES`, loads, stores,
+/// casts, the reduction helpers) through `__tg_lanes`, which each copy binds: the baseline
+/// copy to `__private` (the code of a build without the feature), the AVX2 + FMA copy to the
+/// `__m256` lane layer (lanes_avx2.rs), the AVX-512 copy to the 16-lane layer
+/// (lanes_avx512.rs). The copies run the same operations on each lane (FMA is never
 /// contracted: Rust does not fuse `a * b + c`), so results agree bit for bit except in the
-/// vector-math kernels, which dispatch on the same level already (tests/dispatch.rs). Not a
-/// stable API.
+/// vector-math kernels, which dispatch on the same level already, and in the rounding of
+/// float sums, whose lanes the 16-lane copy combines in another order (tests/dispatch.rs).
+/// Not a stable API.
 #[cfg(all(
     feature = "dispatch",
     target_arch = "x86_64",
@@ -107,18 +118,29 @@ macro_rules! __tg_dispatch_kernel {
                 $body
             }
             $(#[$attr])*
+            #[target_feature(enable = "avx512f,avx512dq,avx2,fma")]
+            fn __tg_avx512($($arg: $ty),*) $(-> $ret)? {
+                #[allow(unused_imports)] // a body without lane operations (a product alone)
+                use $crate::__private::avx512 as __tg_lanes;
+                $body
+            }
+            $(#[$attr])*
             fn __tg_baseline($($arg: $ty),*) $(-> $ret)? {
                 #[allow(unused_imports)] // a body without lane operations (a product alone)
                 use $crate::__private as __tg_lanes;
                 $body
             }
-            if $crate::vmath::kernel_isa() >= 2 {
-                // SAFETY: `kernel_isa()` is 2 only where the running CPU reports avx2 and fma
-                // (`is_x86_feature_detected!`), the features `__tg_avx2_fma` is compiled with
-                // and the ones its lane layer (`avx2_fma`, lanes_avx2.rs) relies on.
-                unsafe { __tg_avx2_fma($($arg),*) }
-            } else {
-                __tg_baseline($($arg),*)
+            match $crate::vmath::kernel_isa() {
+                // SAFETY: `kernel_isa()` is 3 only where the running CPU reports avx512f,
+                // avx512dq, avx2 and fma (`is_x86_feature_detected!`), the features
+                // `__tg_avx512` is compiled with and the ones its lane layer (`avx512`,
+                // lanes_avx512.rs, and the AVX2 layer it runs on each half) relies on.
+                3 => unsafe { __tg_avx512($($arg),*) },
+                // SAFETY: `kernel_isa()` is 2 or more only where the running CPU reports avx2
+                // and fma, the features `__tg_avx2_fma` is compiled with and the ones its lane
+                // layer (`avx2_fma`, lanes_avx2.rs) relies on.
+                2 => unsafe { __tg_avx2_fma($($arg),*) },
+                _ => __tg_baseline($($arg),*),
             }
         }
     };
@@ -180,6 +202,13 @@ pub mod __private {
         not(target_feature = "avx2")
     ))]
     pub use crate::lanes_avx2 as avx2_fma;
+    /// The AVX-512 copy's lane layer, 16 lanes (`dispatch_kernel!` binds it as `__tg_lanes`).
+    #[cfg(all(
+        feature = "dispatch",
+        target_arch = "x86_64",
+        not(target_feature = "avx2")
+    ))]
+    pub use crate::lanes_avx512 as avx512;
     pub use crate::matmul::{
         matmul, matmul_packed, pack_rhs, pack_rhs_len, GemmInto, MatrixAt, PlainGemm,
     };

@@ -102,7 +102,7 @@ const PANIC_ALLOWLIST: &[(&str, &str)] = &[
     (
         "const assert!(F32_BLOCK % (4 * LANES) == 0)",
         "compile time (a `const` item): vmath's BLOCK is 256, a multiple of 4 * 16 and of \
-         4 * 8",
+         4 * 8 (`LANES` is the kernel copy's, `__tg_lanes::LANES`: 8 or 16)",
     ),
 ];
 
@@ -497,8 +497,11 @@ impl PanicScan {
     }
 }
 
+/// `text` without the `::tensorgraph::__private::`, `__tg_lanes::` (the kernel copy's lane
+/// items, emit/names.rs `LANE_OPS`) and `::core::` prefixes.
 fn unprefixed(text: &str) -> String {
     text.replace(":: tensorgraph :: __private :: ", "")
+        .replace(&format!("{} :: ", crate::emit::LANE_OPS), "")
         .replace(":: core :: ", "")
 }
 

@@ -23,10 +23,10 @@ fn generated_graphs_match_the_interpreter() {
     check_batch("");
 }
 
-/// With the opt-in `dispatch` feature (issue 36: each graph kernel compiled as a baseline
-/// and an AVX2 + FMA copy, chosen per process) the same test runs the batch under each
-/// copy in turn (`vmath::set_simd_level`: 1 the baseline copy, 2 the AVX2 + FMA copy, 3
-/// that copy with the AVX-512 vector-math blocks; the levels this CPU lacks are skipped),
+/// With the opt-in `dispatch` feature (issue 36: each graph kernel compiled as a baseline,
+/// an AVX2 + FMA and an AVX-512 copy, chosen per process) the same test runs the batch under
+/// each copy in turn (`vmath::set_simd_level`: 1 the baseline copy, 2 the AVX2 + FMA copy, 3
+/// the AVX-512 copy, 16 lanes per chunk; the levels this CPU lacks are skipped),
 /// each against the interpreter. The level is per process, so this is the only test of
 /// the batch in such a build. `cargo test -p tensorgraph-tests --features dispatch --test
 /// graphgen` (README.md's commands, .ci/run).

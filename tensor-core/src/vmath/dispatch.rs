@@ -450,11 +450,13 @@ mod avx2_lanes {
     }
 
     /// The copy of a graph kernel this process runs with the `dispatch` feature
-    /// (`__private::dispatch_kernel!`): 2, the AVX2 + FMA copy, where `level()` found both
-    /// features (and `TENSORGRAPH_SIMD` is not `baseline`), else 1, the baseline copy.
+    /// (`__private::dispatch_kernel!`): `level()`. 3, the AVX-512 copy, where the CPU has
+    /// avx512f, avx512dq, avx2 and fma (and `TENSORGRAPH_SIMD` is neither `baseline` nor
+    /// `avx2`); 2, the AVX2 + FMA copy, where it has avx2 and fma (and `TENSORGRAPH_SIMD` is
+    /// not `baseline`); else 1, the baseline copy.
     #[inline(always)]
     pub fn kernel_isa() -> u8 {
-        level().min(2)
+        level()
     }
 
     /// Sets the level `level()` reports (1 baseline, 2 AVX2 + FMA, 3 also AVX-512 blocks)

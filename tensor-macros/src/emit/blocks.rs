@@ -9,7 +9,7 @@ use crate::dtype::DType;
 use crate::ir::{BufferRef, Level, LoopNest, NodeKind, TypedGraph, Value, ValueSource};
 
 use super::context::Emitter;
-use super::names::{offset_ident, operand_storage, slice_ident, value_ident};
+use super::names::{lane_ops, offset_ident, operand_storage, slice_ident, value_ident};
 use super::values::emit_value;
 
 /// The f32 functions that have block entry points in the runtime (`__private::f32_block`),
@@ -105,7 +105,8 @@ pub(super) fn emit_blocked_loop(
 ) -> TokenStream {
     let Emitter { rt, graph, .. } = *cx;
     let p = quote!(#rt::__private);
-    let lanes = quote!(#p::LANES);
+    let per_copy = lane_ops();
+    let lanes = quote!(#per_copy::LANES);
     if nest.inner.as_static().is_some_and(|n| n < 256) {
         return TokenStream::new();
     }
@@ -222,7 +223,7 @@ fn stored_places(
 struct Phases<'a> {
     cx: &'a Emitter<'a>,
     nest: &'a LoopNest,
-    /// `#rt::__private` and `#p::LANES`.
+    /// `#rt::__private`, and the lane count of the kernel copy (`__tg_lanes::LANES`).
     p: TokenStream,
     lanes: TokenStream,
     /// Each value's block entry point, if it calls one.
@@ -261,10 +262,10 @@ impl Phases<'_> {
     /// The inner values phase k computes for `roots`, in order: the closure over args,
     /// stopping at block calls of depth <= k (loaded from their buffers).
     fn emit_phase(&self, k: usize, roots: &[usize]) -> TokenStream {
+        let per_copy = lane_ops();
         let Self {
             cx,
             nest,
-            p,
             lanes,
             entry,
             depth,
@@ -292,7 +293,7 @@ impl Phases<'_> {
                 let v = value_ident(id);
                 let (_, at, i) = self.place(id);
                 out.extend(quote! {
-                    let #v: #p::V<f32> = #p::load::<f32>(#at, #i, #lanes);
+                    let #v: #per_copy::V<f32> = #per_copy::load::<f32>(#at, #i, #lanes);
                 });
             } else {
                 out.extend(emit_value(cx, nest, id));
@@ -318,6 +319,7 @@ impl Phases<'_> {
     /// Returns the block buffers the calls need (declared once, before the loop) and the
     /// phases.
     fn call_phases(&self, phases: usize) -> (TokenStream, TokenStream) {
+        let per_copy = lane_ops();
         let Self {
             nest,
             p,
@@ -343,9 +345,11 @@ impl Phases<'_> {
                 match stored_at[c] {
                     // In place: the argument is there already.
                     Some((_, true)) => {}
-                    Some((_, false)) => body.extend(quote!(#p::store::<f32>(#at, #i, #lanes, #a);)),
+                    Some((_, false)) => {
+                        body.extend(quote!(#per_copy::store::<f32>(#at, #i, #lanes, #a);))
+                    }
                     None => {
-                        body.extend(quote!(#p::store::<f32>(#at, #i, #lanes, #a);));
+                        body.extend(quote!(#per_copy::store::<f32>(#at, #i, #lanes, #a);));
                         let b = buf(c);
                         buffers.extend(quote!(let mut #b = [0.0f32; #p::F32_BLOCK];));
                     }
@@ -390,6 +394,7 @@ impl Phases<'_> {
         sink: &TokenStream,
         block_sink: Option<&BlockSink>,
     ) -> TokenStream {
+        let per_copy = lane_ops();
         let Self {
             cx,
             nest,
@@ -419,7 +424,7 @@ impl Phases<'_> {
                     let (slice, off) = (slice_ident(&op.buffer), offset_ident(k));
                     let t = operand_storage(cx, &op.buffer);
                     let v = value_ident(v);
-                    last.extend(quote!(#p::store::<#t>(#slice, #off + __tg_j, __tg_n, #v);));
+                    last.extend(quote!(#per_copy::store::<#t>(#slice, #off + __tg_j, __tg_n, #v);));
                 }
                 last.extend(block_sink.after.clone());
             }

@@ -9,12 +9,20 @@ use super::context::Emitter;
 use crate::dtype::DType;
 use crate::ir::{BufferRef, Offset, Size, TempInit};
 
-/// The path a kernel body names its lane operations through (`<f32 as __tg_lanes::NumLanes>`):
-/// the runtime's `dispatch_kernel!` binds it in each copy of the kernel, to `__private` in
-/// the baseline copy (and in every build without the `dispatch` feature) and to the AVX2 +
-/// FMA lane layer in that copy (tensor-core lanes_avx2.rs; NOTES.md "Row sums and
-/// whole-kernel dispatch"). Only the lane traits' calls use it: they are what differs
-/// between the copies.
+/// The path a kernel body names its lanes through (`<f32 as __tg_lanes::NumLanes>`,
+/// `__tg_lanes::V::<f32>`, `__tg_lanes::LANES`, `__tg_lanes::load`): the runtime's
+/// `dispatch_kernel!` binds it in each copy of the kernel, to `__private` in the baseline
+/// copy (and in every build without the `dispatch` feature) and to the AVX2 + FMA lane layer
+/// in that copy (tensor-core lanes_avx2.rs; NOTES.md "Row sums and whole-kernel dispatch").
+///
+/// The rule: every item whose type or behaviour depends on the lane count goes through it —
+/// the lane traits, the lane type `V`, `LANES`, the chunk loads and stores (`load*`, `store`,
+/// `store_streaming`, `stream_head`), `cast`, and the reduction helpers that take or build a
+/// `V` (`lane_mask`, `mask_or`, `fold`, `iota*`, `positions`, `arg_*`). A copy with another
+/// lane count (AVX-512's 16 on a build whose `LANES` is 8) then needs only a module that
+/// supplies these names, and no emitter change. Items that do not depend on it (`Element`,
+/// `F32_BLOCK`, `f32_block`, `group_values`, `prefetch_chunk`, the GEMM engine) stay on
+/// `__private`; so does the lane-count check of `kernel.rs`, which is about the build.
 pub(crate) const LANE_OPS: &str = "__tg_lanes";
 
 /// `LANE_OPS` as a path.

@@ -33,7 +33,8 @@ pub(super) fn emit_nest(
 ) -> TokenStream {
     let Emitter { rt, .. } = *cx;
     let p = quote!(#rt::__private);
-    let lanes = quote!(#p::LANES);
+    let per_copy = lane_ops();
+    let lanes = quote!(#per_copy::LANES);
     let prefetch_chunk = prefetch.map(|p| &p.per_chunk);
 
     let written: Vec<usize> = nest.sink.written();
@@ -202,8 +203,7 @@ fn emit_stores(
     stores: &[(usize, usize)],
     streaming: bool,
 ) -> TokenStream {
-    let rt = cx.rt;
-    let p = quote!(#rt::__private);
+    let per_copy = lane_ops();
     stores
         .iter()
         .map(|&(k, v)| {
@@ -213,9 +213,9 @@ fn emit_stores(
             let t = operand_storage(cx, &op.buffer);
             let v = value_ident(v);
             if streaming {
-                quote!(#p::store_streaming::<#t>(#slice, #off + __tg_j, #v);)
+                quote!(#per_copy::store_streaming::<#t>(#slice, #off + __tg_j, #v);)
             } else {
-                quote!(#p::store::<#t>(#slice, #off + __tg_j, __tg_n, #v);)
+                quote!(#per_copy::store::<#t>(#slice, #off + __tg_j, __tg_n, #v);)
             }
         })
         .collect()
@@ -305,7 +305,7 @@ fn chunk_sink(cx: &Emitter<'_>, nest: &LoopNest, stream: bool) -> ChunkSink {
 struct InnerLoop<'a> {
     cx: &'a Emitter<'a>,
     nest: &'a LoopNest,
-    /// `#rt::__private` and `#p::LANES`.
+    /// `#rt::__private`, and the lane count of the kernel copy (`__tg_lanes::LANES`).
     p: TokenStream,
     lanes: TokenStream,
     /// The values computed per chunk.
@@ -586,6 +586,7 @@ impl InnerLoop<'_> {
     /// first output's chunks are aligned for streaming stores, and fences its streaming
     /// stores before the row ends (tensor-core stream.rs). Empty for other nests.
     fn stream_head_and_fence(&self) -> (TokenStream, TokenStream) {
+        let per_copy = lane_ops();
         let Self {
             cx,
             nest,
@@ -603,7 +604,7 @@ impl InnerLoop<'_> {
                 let t = operand_storage(cx, &op.buffer);
                 (
                     quote! {
-                        let __tg_head: usize = ::core::cmp::min(#p::stream_head::<#t>(#slice, #off), #inner_extent);
+                        let __tg_head: usize = ::core::cmp::min(#per_copy::stream_head::<#t>(#slice, #off), #inner_extent);
                         if __tg_head > 0 {
                             let __tg_n: usize = __tg_head;
                             #inner
@@ -837,6 +838,7 @@ pub(super) fn emit_reduce_sink(
 ) -> ReduceSink {
     let Emitter { rt, kernel, .. } = *cx;
     let p = quote!(#rt::__private);
+    let per_copy = lane_ops();
     // A sibling reduction's accumulators get names of their own (`suffix`).
     let (acc_regs, all, row_slot) = (
         format_ident!("__tg_acc{}", suffix),
@@ -885,7 +887,7 @@ pub(super) fn emit_reduce_sink(
         // scheduler must overlap by itself (BENCHMARKS.md, "W5 and the row sum", issue 36).
         let init = quote! {
             let #row_slot: &mut #c = &mut #acc_slice[#acc_off];
-            let mut #acc_regs = [#p::V::<#c>::splat(#identity); #nacc];
+            let mut #acc_regs = [#per_copy::V::<#c>::splat(#identity); #nacc];
         };
         let main = quote! {
             #acc_regs[0] = #lane_combine(#acc_regs[0], #v);
@@ -900,7 +902,7 @@ pub(super) fn emit_reduce_sink(
         };
         // Tail lanes past `__tg_n` hold padding and must not reach the accumulator.
         let tail = quote! {
-            #acc_regs[0] = #lane_combine(#acc_regs[0], #p::mask_or(#p::lane_mask(__tg_n), #v, #identity));
+            #acc_regs[0] = #lane_combine(#acc_regs[0], #per_copy::mask_or(#per_copy::lane_mask(__tg_n), #v, #identity));
         };
         let pair = quote!(#lane_combine(#acc_regs[0], #acc_regs[1]));
         let lanes = if two {
@@ -910,13 +912,13 @@ pub(super) fn emit_reduce_sink(
         };
         let finish = quote! {
             let #all = #lanes;
-            *#row_slot = #scalar_combine(*#row_slot, #p::fold(#all, #scalar_combine));
+            *#row_slot = #scalar_combine(*#row_slot, #per_copy::fold(#all, #scalar_combine));
         };
         return (init, main, tail, finish, Some((4, unrolled)));
     }
     let step = quote! {
-        let __tg_a = #p::load::<#c>(#acc_slice, #acc_off + __tg_j, __tg_n);
-        #p::store::<#c>(#acc_slice, #acc_off + __tg_j, __tg_n, #lane_combine(__tg_a, #v));
+        let __tg_a = #per_copy::load::<#c>(#acc_slice, #acc_off + __tg_j, __tg_n);
+        #per_copy::store::<#c>(#acc_slice, #acc_off + __tg_j, __tg_n, #lane_combine(__tg_a, #v));
     };
     (
         TokenStream::new(),
@@ -942,6 +944,7 @@ fn arg_reduce_sink(
 ) -> ReduceSink {
     let Emitter { rt, graph, .. } = *cx;
     let p = quote!(#rt::__private);
+    let per_copy = lane_ops();
     let acc_op = &nest.operands[acc];
     let acc_slice = slice_ident(&acc_op.buffer);
     let acc_off = offset_ident(acc);
@@ -975,19 +978,19 @@ fn arg_reduce_sink(
         // Pair `u` takes chunk `u` of each group of four (the unrolled loop's
         // `__tg_u`); chunks after the last whole group and the tail go to pair 0.
         let init = quote! {
-            let mut __tg_best = [#p::V::<#value_c>::splat(<#value_c as #p::Identity>::LOWEST); 4];
-            let mut __tg_best_base = [#p::V::<i64>::splat(-1); 4];
+            let mut __tg_best = [#per_copy::V::<#value_c>::splat(<#value_c as #p::Identity>::LOWEST); 4];
+            let mut __tg_best_base = [#per_copy::V::<i64>::splat(-1); 4];
         };
         let step_call = |u: TokenStream| {
             quote! {
-                #p::arg_step::<#value_c, #is_max>(&mut __tg_best[#u], &mut __tg_best_base[#u], #v, #base, #p::lane_mask(__tg_n));
+                #per_copy::arg_step::<#value_c, #is_max>(&mut __tg_best[#u], &mut __tg_best_base[#u], #v, #base, #per_copy::lane_mask(__tg_n));
             }
         };
         let unrolled = step_call(quote!(__tg_u));
         let main = step_call(quote!(0));
         let finish = quote! {
             for __tg_u in 0..4 {
-                #p::arg_fold::<#value_c, #is_max>(__tg_best[__tg_u], #p::arg_indices(__tg_best_base[__tg_u], #step), &mut #best_slice[#best_off], &mut #acc_slice[#acc_off]);
+                #per_copy::arg_fold::<#value_c, #is_max>(__tg_best[__tg_u], #per_copy::arg_indices(__tg_best_base[__tg_u], #step), &mut #best_slice[#best_off], &mut #acc_slice[#acc_off]);
             }
         };
         return (init, main.clone(), main, finish, Some((4, unrolled)));
@@ -995,19 +998,19 @@ fn arg_reduce_sink(
     // The accumulator in memory, one slot per column: the lanes' indices as a vector.
     let index_stride = &nest.operands[index].inner_stride;
     let idx = if index_stride.is_zero() {
-        quote!(#p::V::<i64>::splat(#idx_off as i64))
+        quote!(#per_copy::V::<i64>::splat(#idx_off as i64))
     } else if index_stride.is_lit(1) {
-        quote!(#p::iota(#idx_off + __tg_j))
+        quote!(#per_copy::iota(#idx_off + __tg_j))
     } else {
         let stride = offset_expr(quote!(0usize), index_stride, None);
-        quote!(#p::iota_strided(#idx_off + __tg_j * #stride, #stride))
+        quote!(#per_copy::iota_strided(#idx_off + __tg_j * #stride, #stride))
     };
     let step = quote! {
-        let mut __tg_best = #p::load::<#value_c>(#best_slice, #best_off + __tg_j, __tg_n);
-        let mut __tg_best_i = #p::load::<i64>(#acc_slice, #acc_off + __tg_j, __tg_n);
-        #p::arg_combine::<#value_c, #is_max>(&mut __tg_best, &mut __tg_best_i, #v, #idx, #p::lane_mask(__tg_n));
-        #p::store::<#value_c>(#best_slice, #best_off + __tg_j, __tg_n, __tg_best);
-        #p::store::<i64>(#acc_slice, #acc_off + __tg_j, __tg_n, __tg_best_i);
+        let mut __tg_best = #per_copy::load::<#value_c>(#best_slice, #best_off + __tg_j, __tg_n);
+        let mut __tg_best_i = #per_copy::load::<i64>(#acc_slice, #acc_off + __tg_j, __tg_n);
+        #per_copy::arg_combine::<#value_c, #is_max>(&mut __tg_best, &mut __tg_best_i, #v, #idx, #per_copy::lane_mask(__tg_n));
+        #per_copy::store::<#value_c>(#best_slice, #best_off + __tg_j, __tg_n, __tg_best);
+        #per_copy::store::<i64>(#acc_slice, #acc_off + __tg_j, __tg_n, __tg_best_i);
     };
     (
         TokenStream::new(),

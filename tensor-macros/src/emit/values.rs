@@ -110,6 +110,7 @@ pub(super) fn emit_const(rt: &TokenStream, dtype: DType, value: &ConstValue) -> 
 pub(super) fn emit_value(cx: &Emitter<'_>, nest: &LoopNest, id: usize) -> TokenStream {
     let Emitter { rt, f, graph, .. } = *cx;
     let p = quote!(#rt::__private);
+    let per_copy = lane_ops();
     let value = &nest.values[id];
     let node = &graph.nodes[value.node];
     let out = value_ident(id);
@@ -123,15 +124,15 @@ pub(super) fn emit_value(cx: &Emitter<'_>, nest: &LoopNest, id: usize) -> TokenS
                     let off = offset_ident(*operand);
                     // A literal step: the node axis's scale (1, or negative through a flip).
                     let step = offset_expr(quote!(0usize), &op.inner_stride, None);
-                    quote!(#p::positions(#off, __tg_j, #step))
+                    quote!(#per_copy::positions(#off, __tg_j, #step))
                 }
                 Level::Row => {
                     let off = offset_ident(*operand);
-                    quote!(#p::V::splat(#off as i64))
+                    quote!(#per_copy::V::splat(#off as i64))
                 }
                 Level::Global => {
                     let at = offset_expr(quote!(0usize), &op.base, None);
-                    quote!(#p::V::splat(#at as i64))
+                    quote!(#per_copy::V::splat(#at as i64))
                 }
             }
         }
@@ -144,19 +145,19 @@ pub(super) fn emit_value(cx: &Emitter<'_>, nest: &LoopNest, id: usize) -> TokenS
         ValueSource::Scalar { param } => {
             let name = &f.params[*param].name;
             let t = storage_type(rt, node.dtype);
-            quote!(#p::V::<#c>::splat(<#t as #p::Element>::to_compute(#name)))
+            quote!(#per_copy::V::<#c>::splat(<#t as #p::Element>::to_compute(#name)))
         }
         ValueSource::Const(v) => {
             let v = emit_const(rt, node.dtype, v);
-            quote!(#p::V::<#c>::splat(#v))
+            quote!(#per_copy::V::<#c>::splat(#v))
         }
         ValueSource::Count(size) => {
             let count = count_value(rt, node.dtype, size);
-            quote!(#p::V::<#c>::splat(#count))
+            quote!(#per_copy::V::<#c>::splat(#count))
         }
         ValueSource::Compute { args } => emit_compute(cx, nest, id, args),
     };
-    quote!(let #out: #p::V<#c> = #tokens;)
+    quote!(let #out: #per_copy::V<#c> = #tokens;)
 }
 
 /// The compute-type value of a count of elements (`ValueSource::Count`) of dtype `dtype`.
@@ -184,6 +185,7 @@ pub(super) fn count_value(rt: &TokenStream, dtype: DType, size: &Size) -> TokenS
 fn emit_load(cx: &Emitter<'_>, nest: &LoopNest, id: usize, operand: usize) -> TokenStream {
     let rt = cx.rt;
     let p = quote!(#rt::__private);
+    let per_copy = lane_ops();
     let value = &nest.values[id];
     let op = &nest.operands[operand];
     let t = operand_storage(cx, &op.buffer);
@@ -191,18 +193,18 @@ fn emit_load(cx: &Emitter<'_>, nest: &LoopNest, id: usize, operand: usize) -> To
     let off = offset_ident(operand);
     match (value.level, &op.inner_stride) {
         (Level::Inner, s) if s.is_lit(1) => {
-            quote!(#p::load::<#t>(#slice, #off + __tg_j, __tg_n))
+            quote!(#per_copy::load::<#t>(#slice, #off + __tg_j, __tg_n))
         }
         (Level::Inner, s) => match s.as_size() {
             Some(s) => {
                 let s = size_expr(&s);
-                quote!(#p::load_strided::<#t>(#slice, #off + __tg_j * #s, #s, __tg_n))
+                quote!(#per_copy::load_strided::<#t>(#slice, #off + __tg_j * #s, #s, __tg_n))
             }
             // A flipped axis walks backwards.
             None => match s.scale(-1).as_size() {
                 Some(back) => {
                     let s = size_expr(&back);
-                    quote!(#p::load_strided_back::<#t>(#slice, #off - __tg_j * #s, #s, __tg_n))
+                    quote!(#per_copy::load_strided_back::<#t>(#slice, #off - __tg_j * #s, #s, __tg_n))
                 }
                 // Several terms: a diagonal of named axes (`einsum("ii->i")` on
                 // `[S, S]` walks `S + 1`), maybe flipped (`-S - 1`) or of mixed
@@ -213,10 +215,10 @@ fn emit_load(cx: &Emitter<'_>, nest: &LoopNest, id: usize, operand: usize) -> To
                     quote!({
                         let __tg_s: usize = #stride;
                         if (__tg_s as isize) >= 0 {
-                            #p::load_strided::<#t>(#slice, #off + __tg_j * __tg_s, __tg_s, __tg_n)
+                            #per_copy::load_strided::<#t>(#slice, #off + __tg_j * __tg_s, __tg_s, __tg_n)
                         } else {
                             let __tg_b = __tg_s.wrapping_neg();
-                            #p::load_strided_back::<#t>(#slice, #off - __tg_j * __tg_b, __tg_b, __tg_n)
+                            #per_copy::load_strided_back::<#t>(#slice, #off - __tg_j * __tg_b, __tg_b, __tg_n)
                         }
                     })
                 }
@@ -224,11 +226,11 @@ fn emit_load(cx: &Emitter<'_>, nest: &LoopNest, id: usize, operand: usize) -> To
         },
         // Per row: the offset of this row; per call: every stride is 0.
         (Level::Row, _) => {
-            quote!(#p::V::splat(<#t as #p::Element>::to_compute(#slice[#off])))
+            quote!(#per_copy::V::splat(<#t as #p::Element>::to_compute(#slice[#off])))
         }
         (Level::Global, _) => {
             let at = offset_expr(quote!(0usize), &op.base, None);
-            quote!(#p::V::splat(<#t as #p::Element>::to_compute(#slice[#at])))
+            quote!(#per_copy::V::splat(<#t as #p::Element>::to_compute(#slice[#at])))
         }
     }
 }
@@ -247,6 +249,7 @@ fn emit_gather(
 ) -> TokenStream {
     let Emitter { rt, graph, .. } = *cx;
     let p = quote!(#rt::__private);
+    let per_copy = lane_ops();
     let value = &nest.values[id];
     let c = compute_type(rt, graph.nodes[value.node].dtype);
     let op = &nest.operands[operand];
@@ -270,19 +273,19 @@ fn emit_gather(
             let base = offset_expr(quote!(0usize), &op.base, None);
             let at = position(quote!(0));
             let e = element(quote!(#base.wrapping_add(#at.wrapping_mul(#stride))));
-            quote!(#p::V::splat(#e))
+            quote!(#per_copy::V::splat(#e))
         }
         Level::Row => {
             let off = offset_ident(operand);
             let at = position(quote!(0));
             let e = element(quote!(#off.wrapping_add(#at.wrapping_mul(#stride))));
-            quote!(#p::V::splat(#e))
+            quote!(#per_copy::V::splat(#e))
         }
         Level::Inner if index_level != Level::Inner && op.inner_stride.is_lit(1) => {
             // One position for the whole chunk: a contiguous run of the data.
             let off = offset_ident(operand);
             let at = position(quote!(0));
-            quote!(#p::load::<#t>(#slice, #off + #at * #stride + __tg_j, __tg_n))
+            quote!(#per_copy::load::<#t>(#slice, #off + #at * #stride + __tg_j, __tg_n))
         }
         Level::Inner => {
             // Lane by lane: each lane's own position (or the chunk's), plus the
@@ -301,7 +304,7 @@ fn emit_gather(
                 .wrapping_add((__tg_j + __tg_l).wrapping_mul(#inner))
                 .wrapping_add(#at.wrapping_mul(#stride))));
             quote!({
-                let mut __tg_v = #p::V::<#c>::splat(::core::default::Default::default());
+                let mut __tg_v = #per_copy::V::<#c>::splat(::core::default::Default::default());
                 for __tg_l in 0..__tg_n {
                     __tg_v.0[__tg_l] = #e;
                 }
@@ -315,7 +318,7 @@ fn emit_gather(
 /// function, a select or a cast.
 fn emit_compute(cx: &Emitter<'_>, nest: &LoopNest, id: usize, args: &[usize]) -> TokenStream {
     let Emitter { rt, graph, .. } = *cx;
-    let p = quote!(#rt::__private);
+    let per_copy = lane_ops();
     let value = &nest.values[id];
     let node = &graph.nodes[value.node];
     let c = compute_type(rt, node.dtype);
@@ -355,7 +358,7 @@ fn emit_compute(cx: &Emitter<'_>, nest: &LoopNest, id: usize, args: &[usize]) ->
             let from = storage_type(rt, graph.nodes[*input].dtype);
             let to = storage_type(rt, node.dtype);
             let v = &arg_idents[0];
-            quote!(#p::cast::<#from, #to>(#v))
+            quote!(#per_copy::cast::<#from, #to>(#v))
         }
         _ => unreachable!("only elementwise nodes compute"),
     }
