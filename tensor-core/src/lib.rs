@@ -59,22 +59,31 @@ pub use shape::{
 };
 pub use tensor::{AxisView, Tensor, TensorMut, TensorRef, TensorView, TensorViewMut};
 
-/// Its input with the `ndarray` feature, nothing without it: the generated checks of a graph
-/// with names route an ndarray array of another rank to a message of their own
-/// ([`args::NdRank`]) only where such arrays can be passed. Not a stable API.
+/// `graph!`'s step between `tensorgraph::graph!` and the proc macro: it tells the macro
+/// which argument forms this build of tensorgraph-core accepts. With the `ndarray` feature
+/// (`$rt, ndarray;`) the macro emits what only ndarray arguments reach: the second kernel of
+/// a graph with names that reads row-strided views in place (`ArgParts::pitch`), and the
+/// checks that name an array of another rank. Without it neither is emitted, so a crate of
+/// graphs does not compile a kernel no argument can reach. Keyed on tensorgraph-core's own
+/// feature (not tensorgraph's), which is what decides whether the ndarray `Lend` impls
+/// exist. `$rt` is tensorgraph's `$crate`, one token. Not a stable API.
 #[cfg(feature = "ndarray")]
 #[doc(hidden)]
 #[macro_export]
-macro_rules! __tg_if_ndarray {
-    ($($tokens:tt)*) => { $($tokens)* };
+macro_rules! __tg_graph_with_arg_forms {
+    ($rt:tt; $($tokens:tt)*) => {
+        $rt::__private::graph_impl! { $rt, ndarray; $($tokens)* }
+    };
 }
 
-/// Its input with the `ndarray` feature, nothing without it (here: nothing). Not a stable API.
+/// As above, without the `ndarray` feature: no ndarray argument forms. Not a stable API.
 #[cfg(not(feature = "ndarray"))]
 #[doc(hidden)]
 #[macro_export]
-macro_rules! __tg_if_ndarray {
-    ($($tokens:tt)*) => {};
+macro_rules! __tg_graph_with_arg_forms {
+    ($rt:tt; $($tokens:tt)*) => {
+        $rt::__private::graph_impl! { $rt; $($tokens)* }
+    };
 }
 
 /// A graph's kernel function, compiled twice with the `dispatch` feature on x86-64 builds
@@ -149,7 +158,7 @@ macro_rules! __tg_dispatch_kernel {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::__tg_dispatch_kernel as dispatch_kernel;
-    pub use crate::__tg_if_ndarray as if_ndarray;
+    pub use crate::__tg_graph_with_arg_forms as graph_with_arg_forms;
     pub use crate::args::{
         Accepts, AnyRank, ArgParts, ArgPartsMut, Checked, DimAccepts, Flat, Lend, LendMut,
         LendPointee, NdRank, NoImpl, NoSlice, Notation, SameDtype, ShapeAccepts, ShapePattern,

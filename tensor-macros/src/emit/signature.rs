@@ -34,6 +34,32 @@ use crate::dtype::DType;
 use crate::ir::{expression_key, Kernel, Size, TypedGraph};
 use crate::shape::Dim;
 
+thread_local! {
+    /// Whether the runtime of the expansion under way accepts ndarray arrays as arguments
+    /// (`with_ndarray_args`).
+    static NDARRAY_ARGS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `emit` (one `graph!` call's expansion) knowing whether its runtime accepts ndarray
+/// arrays as arguments: the `ndarray` feature of tensorgraph-core, which `graph!` passes as
+/// `$crate, ndarray;`. Only an ndarray view lends a row pitch (`ArgParts::pitch`) and only
+/// an ndarray array has a static rank of its own (`NdRank`), so without the feature a graph
+/// with names gets neither its row-pitched kernel (`symbolic_kernels`) nor the checks that
+/// name an array of another rank (`symbolic_fix_traits`): no argument could reach them, and
+/// compiling them was most of the cost of such graphs' debug builds (NOTES.md "Build cost
+/// of the signature layer").
+pub fn with_ndarray_args<R>(on: bool, emit: impl FnOnce() -> R) -> R {
+    let before = NDARRAY_ARGS.with(|flag| flag.replace(on));
+    let out = emit();
+    NDARRAY_ARGS.with(|flag| flag.set(before));
+    out
+}
+
+/// Whether the expansion under way is for a runtime that accepts ndarray arrays.
+fn ndarray_args() -> bool {
+    NDARRAY_ARGS.with(std::cell::Cell::get)
+}
+
 /// The literal dim `n`: `Fixed<n>`.
 fn fixed_dim(rt: &TokenStream, n: usize) -> TokenStream {
     let lit = Literal::usize_unsuffixed(n);
@@ -543,8 +569,8 @@ fn dims_in_rust(dims: &[Dim], tuple: bool) -> String {
 /// - a flat slice (`Flat`) for a parameter with two or more names (`NoSlice`):
 ///   `{prefix}_flat<E, A>`, whose message says that a slice has no dims for them and whose
 ///   note gives the constructor that adds them;
-/// - an ndarray array of another rank than declared (`NdRank<R>`, only with tensor-core's
-///   `ndarray` feature, through its `if_ndarray!`): `{prefix}_ndrank<E, R>`, whose message
+/// - an ndarray array of another rank than declared (`NdRank<R>`, only for a runtime with
+///   the `ndarray` feature, `with_ndarray_args`): `{prefix}_ndrank<E, R>`, whose message
 ///   prints the passed rank (a const parameter prints as its value) and whose note gives the
 ///   reshape.
 ///
@@ -621,6 +647,11 @@ fn symbolic_fix_traits(
             {}
         });
     }
+    // An ndarray array of another rank: only a runtime that accepts arrays can be passed one
+    // (`with_ndarray_args`).
+    if !ndarray_args() {
+        return out;
+    }
     let nd_trait = ident(format!("{prefix}_ndrank"));
     let rank = dims.len();
     let message =
@@ -648,13 +679,11 @@ fn symbolic_fix_traits(
         {}
     };
     out.extend(quote! {
-        #p::if_ndarray! {
-            #[doc(hidden)]
-            #[allow(non_camel_case_types)]
-            #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
-            #vis trait #nd_trait<E, const R: usize>: #p::SameDtype<E, #t> {}
-            #nd_impls
-        }
+        #[doc(hidden)]
+        #[allow(non_camel_case_types)]
+        #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
+        #vis trait #nd_trait<E, const R: usize>: #p::SameDtype<E, #t> {}
+        #nd_impls
     });
     out
 }
@@ -2192,8 +2221,13 @@ fn symbolic_kernels(
         .iter()
         .map(|(_, d)| d.len() >= 2 && d.iter().any(|d| !matches!(d, Dim::Static(_))))
         .collect();
-    let Some(pitched_kernel) = crate::lower::lower_graph_pitched(graph, &pitchable, &out_pitchable)
-    else {
+    // Only ndarray views lend a row pitch: without them the pitched kernel is not emitted,
+    // and call entry reads every argument as contiguous (`arg_shape`, whose error a pitch
+    // would get, cannot happen then).
+    let pitched_kernel = ndarray_args()
+        .then(|| crate::lower::lower_graph_pitched(graph, &pitchable, &out_pitchable))
+        .flatten();
+    let Some(pitched_kernel) = pitched_kernel else {
         return Kernels {
             items: contiguous_fn,
             call: contiguous_call.clone(),
