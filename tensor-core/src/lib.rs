@@ -59,15 +59,38 @@ pub use shape::{
 };
 pub use tensor::{AxisView, Tensor, TensorMut, TensorRef, TensorView, TensorViewMut};
 
-/// `graph!`'s step between `tensorgraph::graph!` and the proc macro: it tells the macro
-/// which argument forms this build of tensorgraph-core accepts. With the `ndarray` feature
-/// (`$rt, ndarray;`) the macro emits what only ndarray arguments reach: the second kernel of
-/// a graph with names that reads row-strided views in place (`ArgParts::pitch`), and the
-/// checks that name an array of another rank. Without it neither is emitted, so a crate of
-/// graphs does not compile a kernel no argument can reach. Keyed on tensorgraph-core's own
-/// feature (not tensorgraph's), which is what decides whether the ndarray `Lend` impls
-/// exist. `$rt` is tensorgraph's `$crate`, one token. Not a stable API.
-#[cfg(feature = "ndarray")]
+/// `graph!`'s step between `tensorgraph::graph!` and the proc macro: it tells the macro what
+/// this build of tensorgraph-core was built with, as flags after the runtime path (`$rt:
+/// tensorgraph's `$crate`, one token):
+/// - `ndarray` (the `ndarray` feature): ndarray arrays are arguments, so the macro emits what
+///   only they reach, the second kernel of a graph with names that reads row-strided views in
+///   place (`ArgParts::pitch`) and the checks that name an array of another rank. Without it
+///   neither is emitted: no argument could reach them. Keyed on tensorgraph-core's own
+///   feature, which is what decides whether the ndarray `Lend` impls exist.
+/// - `dispatch` (where [`__tg_dispatch_kernel!`] makes two copies of each kernel): kernels go
+///   through that macro; otherwise the proc macro writes its one-copy form itself, so rustc
+///   does not parse every kernel body twice.
+///
+/// Not a stable API.
+#[cfg(all(
+    feature = "ndarray",
+    feature = "dispatch",
+    target_arch = "x86_64",
+    not(target_feature = "avx2")
+))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __tg_graph_with_arg_forms {
+    ($rt:tt; $($tokens:tt)*) => {
+        $rt::__private::graph_impl! { $rt, ndarray, dispatch; $($tokens)* }
+    };
+}
+
+/// As above: the `ndarray` feature, one copy of each kernel. Not a stable API.
+#[cfg(all(
+    feature = "ndarray",
+    not(all(feature = "dispatch", target_arch = "x86_64", not(target_feature = "avx2")))
+))]
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __tg_graph_with_arg_forms {
@@ -76,8 +99,26 @@ macro_rules! __tg_graph_with_arg_forms {
     };
 }
 
-/// As above, without the `ndarray` feature: no ndarray argument forms. Not a stable API.
-#[cfg(not(feature = "ndarray"))]
+/// As above: no ndarray arrays, two copies of each kernel. Not a stable API.
+#[cfg(all(
+    not(feature = "ndarray"),
+    feature = "dispatch",
+    target_arch = "x86_64",
+    not(target_feature = "avx2")
+))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __tg_graph_with_arg_forms {
+    ($rt:tt; $($tokens:tt)*) => {
+        $rt::__private::graph_impl! { $rt, dispatch; $($tokens)* }
+    };
+}
+
+/// As above: no ndarray arrays, one copy of each kernel. Not a stable API.
+#[cfg(all(
+    not(feature = "ndarray"),
+    not(all(feature = "dispatch", target_arch = "x86_64", not(target_feature = "avx2")))
+))]
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __tg_graph_with_arg_forms {

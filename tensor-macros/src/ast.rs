@@ -4,7 +4,7 @@
 //!
 //! Grammar (precedence and associativity follow Rust's):
 //! ```text
-//! input    := path (',' 'ndarray')? ';' (item+ | closure)   // path is the runtime, `$crate`
+//! input    := path (',' feature)* ';' (item+ | closure)   // path: the runtime, `$crate`; feature: ndarray | dispatch
 //! item     := attr* vis 'fn' ident '(' params ')' '->' type block
 //! closure  := attr* '|' params '|' ('->' type)? (block | expr)   // lint attrs only
 //! param    := ident ':' dtype ('[' dims? ']')?
@@ -34,10 +34,10 @@ use crate::shape::Dim;
 /// Everything inside `graph!`: the runtime path, then items or one closure.
 pub struct GraphInput {
     pub runtime: TokenStream,
-    /// Whether the runtime accepts ndarray arrays as arguments (`$crate, ndarray;`): only
-    /// then are the kernels and checks emitted that only such arguments reach
-    /// (emit/signature.rs `with_ndarray_args`).
-    pub ndarray_args: bool,
+    /// What the runtime was built with (`$crate, ndarray, dispatch;`): only with ndarray
+    /// arrays are the kernels and checks emitted that only they reach, only with whole-kernel
+    /// dispatch do kernels go through its macro (emit/signature.rs `RuntimeFeatures`).
+    pub features: crate::emit::RuntimeFeatures,
     pub body: GraphBody,
     /// `grad fn …` and `vjp fn …` items, derived from the graph functions of `body`.
     pub derived: Vec<DerivedFn>,
@@ -298,24 +298,24 @@ impl Expr {
 
 impl Parse for GraphInput {
     fn parse(input: ParseStream) -> syn::Result<Self> {
-        // The runtime path arrives first, written by the `graph!` wrapper: `$crate ;`, or
-        // `$crate, ndarray ;` when the runtime accepts ndarray arrays (tensorgraph-core's
+        // The runtime path arrives first, written by the `graph!` wrapper: `$crate ;`, or with
+        // the runtime's features, `$crate, ndarray, dispatch ;` (tensorgraph-core's
         // `graph_with_arg_forms!`).
         let mut runtime = TokenStream::new();
         while !input.peek(Token![;]) && !input.peek(Token![,]) {
             let tt: proc_macro2::TokenTree = input.parse()?;
             runtime.extend(Some(tt));
         }
-        let ndarray_args = if input.peek(Token![,]) {
+        let mut features = crate::emit::RuntimeFeatures::default();
+        while input.peek(Token![,]) {
             input.parse::<Token![,]>()?;
             let flag: proc_macro2::Ident = input.parse()?;
-            if flag != "ndarray" {
-                return Err(syn::Error::new(flag.span(), "expected `ndarray`"));
+            match flag.to_string().as_str() {
+                "ndarray" => features.ndarray_args = true,
+                "dispatch" => features.dispatch_copies = true,
+                _ => return Err(syn::Error::new(flag.span(), "expected `ndarray` or `dispatch`")),
             }
-            true
-        } else {
-            false
-        };
+        }
         input.parse::<Token![;]>()?;
         let mut errors = Vec::new();
         let mut derived = Vec::new();
@@ -369,7 +369,7 @@ impl Parse for GraphInput {
         };
         Ok(GraphInput {
             runtime,
-            ndarray_args,
+            features,
             body,
             derived,
             errors,

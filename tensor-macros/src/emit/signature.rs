@@ -34,30 +34,68 @@ use crate::dtype::DType;
 use crate::ir::{expression_key, Kernel, Size, TypedGraph};
 use crate::shape::Dim;
 
-thread_local! {
-    /// Whether the runtime of the expansion under way accepts ndarray arrays as arguments
-    /// (`with_ndarray_args`).
-    static NDARRAY_ARGS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+/// What the runtime of one `graph!` call was built with, as tensorgraph-core's
+/// `graph_with_arg_forms!` passes it after the runtime path (`$crate, ndarray, dispatch;`).
+#[derive(Clone, Copy, Default)]
+pub struct RuntimeFeatures {
+    /// tensorgraph-core's `ndarray` feature: ndarray arrays are arguments. Only an ndarray
+    /// view lends a row pitch (`ArgParts::pitch`) and only an ndarray array has a static rank
+    /// of its own (`NdRank`), so without it a graph with names gets neither its row-pitched
+    /// kernel (`symbolic_kernels`) nor the checks that name an array of another rank
+    /// (`symbolic_fix_traits`): no argument could reach them, and compiling them was 40% of
+    /// the LLVM IR of the compile-time bench's set 2 in a debug build (NOTES.md "Build cost
+    /// of the signature layer").
+    pub ndarray_args: bool,
+    /// Whole-kernel dispatch is on (tensorgraph-core's `dispatch` feature on an x86-64 target
+    /// without AVX2): each kernel function goes through the runtime's `dispatch_kernel!`,
+    /// which compiles it twice. Otherwise the function is emitted as that macro would expand
+    /// it (`kernel_item`), so that rustc does not parse each kernel body a second time as
+    /// the macro's `block` fragment.
+    pub dispatch_copies: bool,
 }
 
-/// Runs `emit` (one `graph!` call's expansion) knowing whether its runtime accepts ndarray
-/// arrays as arguments: the `ndarray` feature of tensorgraph-core, which `graph!` passes as
-/// `$crate, ndarray;`. Only an ndarray view lends a row pitch (`ArgParts::pitch`) and only
-/// an ndarray array has a static rank of its own (`NdRank`), so without the feature a graph
-/// with names gets neither its row-pitched kernel (`symbolic_kernels`) nor the checks that
-/// name an array of another rank (`symbolic_fix_traits`): no argument could reach them, and
-/// compiling them was most of the cost of such graphs' debug builds (NOTES.md "Build cost
-/// of the signature layer").
-pub fn with_ndarray_args<R>(on: bool, emit: impl FnOnce() -> R) -> R {
-    let before = NDARRAY_ARGS.with(|flag| flag.replace(on));
+thread_local! {
+    /// The features of the runtime of the expansion under way (`with_runtime_features`).
+    static RUNTIME_FEATURES: std::cell::Cell<RuntimeFeatures> =
+        const { std::cell::Cell::new(RuntimeFeatures { ndarray_args: false, dispatch_copies: false }) };
+}
+
+/// Runs `emit` (one `graph!` call's expansion) with its runtime's features.
+pub fn with_runtime_features<R>(features: RuntimeFeatures, emit: impl FnOnce() -> R) -> R {
+    let before = RUNTIME_FEATURES.with(|cell| cell.replace(features));
     let out = emit();
-    NDARRAY_ARGS.with(|flag| flag.set(before));
+    RUNTIME_FEATURES.with(|cell| cell.set(before));
     out
 }
 
 /// Whether the expansion under way is for a runtime that accepts ndarray arrays.
 fn ndarray_args() -> bool {
-    NDARRAY_ARGS.with(std::cell::Cell::get)
+    RUNTIME_FEATURES.with(|cell| cell.get().ndarray_args)
+}
+
+/// A kernel function: through the runtime's `dispatch_kernel!` when it makes two copies
+/// (`RuntimeFeatures::dispatch_copies`), else as that macro's one-copy form writes it: the
+/// function with its lane operations (`__tg_lanes`) bound to `__private`.
+fn kernel_item(rt: &TokenStream, function: TokenStream) -> TokenStream {
+    if RUNTIME_FEATURES.with(|cell| cell.get().dispatch_copies) {
+        return quote!(#rt::__private::dispatch_kernel! { #function });
+    }
+    // `function` is `#[attrs] fn name(params) -> ret { body }`, which becomes `fn name(params)
+    // -> ret { use …; { body } }`, as `dispatch_kernel!` writes it.
+    let mut tokens: Vec<proc_macro2::TokenTree> = function.into_iter().collect();
+    let Some(proc_macro2::TokenTree::Group(body)) = tokens.pop() else {
+        unreachable!("a kernel function ends with its body");
+    };
+    let with_lanes = proc_macro2::Group::new(
+        proc_macro2::Delimiter::Brace,
+        quote! {
+            #[allow(unused_imports)] // a body without lane operations (a product alone)
+            use #rt::__private as __tg_lanes;
+            #body
+        },
+    );
+    tokens.push(proc_macro2::TokenTree::Group(with_lanes));
+    tokens.into_iter().collect()
 }
 
 /// The literal dim `n`: `Fixed<n>`.
@@ -1402,16 +1440,19 @@ fn literal_kernel(
     body: TokenStream,
 ) -> TokenStream {
     let (params, args) = kernel_params(rt, f, outputs);
-    // Through the runtime's `dispatch_kernel!`: the function as written, or with the
-    // `dispatch` feature a baseline and an AVX2 + FMA copy chosen at run time (tensor-core
-    // lib.rs; issue 36).
-    quote! {
-        #rt::__private::dispatch_kernel! {
+    // `kernel_item`: the function as written, or with the `dispatch` feature a baseline and
+    // an AVX2 + FMA copy chosen at run time (tensor-core lib.rs `dispatch_kernel!`; issue 36).
+    let item = kernel_item(
+        rt,
+        quote! {
             #[allow(clippy::too_many_arguments, unused_variables, unused_mut)]
             fn __tg_kernel(#(#params),*) {
                 #body
             }
-        }
+        },
+    );
+    quote! {
+        #item
         __tg_kernel(#(#args),*)
     }
 }
@@ -1483,10 +1524,11 @@ fn symbolic_kernel(
     } else {
         (quote!(), quote!(), quote!(#ident(#(#dims,)* #(#args),*)))
     };
-    // Through the runtime's `dispatch_kernel!`, as `literal_kernel`'s: with the `dispatch`
-    // feature, a baseline and an AVX2 + FMA copy of the body (issue 36).
-    let item = quote! {
-        #p::dispatch_kernel! {
+    // `kernel_item`, as `literal_kernel`'s: with the `dispatch` feature, a baseline and an
+    // AVX2 + FMA copy of the body (issue 36).
+    let item = kernel_item(
+        rt,
+        quote! {
             #(#cfgs)*
             #[doc(hidden)]
             #[allow(clippy::too_many_arguments, unused_variables, unused_mut, non_snake_case, unreachable_code)]
@@ -1494,8 +1536,8 @@ fn symbolic_kernel(
                 #body
                 #end
             }
-        }
-    };
+        },
+    );
     (item, quote!(#call;))
 }
 
