@@ -2344,6 +2344,47 @@ mod tests {
         docs
     }
 
+    /// The expansion of `graph` for a runtime with the features `flags` (`", ndarray"` …).
+    fn expansion(flags: &str, graph: &str) -> String {
+        let mut input = TokenStream::from_str(&format!("::tensorgraph{flags};")).unwrap();
+        input.extend(TokenStream::from_str(graph).unwrap());
+        crate::expand(input).to_string()
+    }
+
+    /// What only ndarray arguments reach is emitted only for a runtime that accepts them,
+    /// and kernels go through `dispatch_kernel!` only when it makes two copies.
+    #[test]
+    fn runtime_features_choose_what_is_emitted() {
+        let graph = "fn rows(x: f32[B, 8], y: f32[8]) -> f32[B, 8] { x * y }";
+        let plain = expansion("", graph);
+        let arrays = expansion(", ndarray", graph);
+        let both = expansion(", ndarray, dispatch", graph);
+        // The row-pitched kernel and the wrong-rank check of `x`.
+        for text in [&arrays, &both] {
+            assert!(text.contains("__tg_rows_kernel_pitched"), "{text}");
+            assert!(text.contains("rows_x_ndrank"), "{text}");
+        }
+        assert!(!plain.contains("__tg_rows_kernel_pitched"), "{plain}");
+        assert!(!plain.contains("ndrank"), "{plain}");
+        assert!(!plain.contains("arg_shape_pitched"), "{plain}");
+        // One kernel either way: `dispatch_kernel!` only with `dispatch`, otherwise the
+        // function with its lane operations bound to `__private`.
+        assert!(both.contains("dispatch_kernel !"), "{both}");
+        for text in [&plain, &arrays] {
+            assert!(!text.contains("dispatch_kernel"), "{text}");
+            assert!(text.contains("use :: tensorgraph :: __private as __tg_lanes"), "{text}");
+            assert!(text.contains("fn __tg_rows_kernel"), "{text}");
+        }
+        // The contiguous kernel is the same token for token, with or without `ndarray`.
+        let kernel = |text: &str| {
+            let at = text.find("fn __tg_rows_kernel (").expect("the kernel");
+            text[at..at + 2000.min(text.len() - at)].to_string()
+        };
+        assert_eq!(kernel(&plain), kernel(&arrays));
+        // An unknown flag is an error, not a panic.
+        assert!(expansion(", simd", graph).contains("expected `ndarray` or `dispatch`"));
+    }
+
     #[test]
     fn rustdoc_shows_the_dsl_signature_and_the_graph_doc() {
         let docs = docs(
