@@ -89,7 +89,11 @@ macro_rules! __tg_graph_with_arg_forms {
 /// As above: the `ndarray` feature, one copy of each kernel. Not a stable API.
 #[cfg(all(
     feature = "ndarray",
-    not(all(feature = "dispatch", target_arch = "x86_64", not(target_feature = "avx2")))
+    not(all(
+        feature = "dispatch",
+        target_arch = "x86_64",
+        not(target_feature = "avx2")
+    ))
 ))]
 #[doc(hidden)]
 #[macro_export]
@@ -117,7 +121,11 @@ macro_rules! __tg_graph_with_arg_forms {
 /// As above: no ndarray arrays, one copy of each kernel. Not a stable API.
 #[cfg(all(
     not(feature = "ndarray"),
-    not(all(feature = "dispatch", target_arch = "x86_64", not(target_feature = "avx2")))
+    not(all(
+        feature = "dispatch",
+        target_arch = "x86_64",
+        not(target_feature = "avx2")
+    ))
 ))]
 #[doc(hidden)]
 #[macro_export]

@@ -313,7 +313,12 @@ impl Parse for GraphInput {
             match flag.to_string().as_str() {
                 "ndarray" => features.ndarray_args = true,
                 "dispatch" => features.dispatch_copies = true,
-                _ => return Err(syn::Error::new(flag.span(), "expected `ndarray` or `dispatch`")),
+                _ => {
+                    return Err(syn::Error::new(
+                        flag.span(),
+                        "expected `ndarray` or `dispatch`",
+                    ))
+                }
             }
         }
         input.parse::<Token![;]>()?;

@@ -2372,7 +2372,10 @@ mod tests {
         assert!(both.contains("dispatch_kernel !"), "{both}");
         for text in [&plain, &arrays] {
             assert!(!text.contains("dispatch_kernel"), "{text}");
-            assert!(text.contains("use :: tensorgraph :: __private as __tg_lanes"), "{text}");
+            assert!(
+                text.contains("use :: tensorgraph :: __private as __tg_lanes"),
+                "{text}"
+            );
             assert!(text.contains("fn __tg_rows_kernel"), "{text}");
         }
         // The contiguous kernel is the same token for token, with or without `ndarray`.
