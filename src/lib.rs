@@ -53,7 +53,7 @@ pub use tensor_core::{
 #[macro_export]
 macro_rules! graph {
     ($($tokens:tt)*) => {
-        $crate::__private::graph_impl! { $crate; $($tokens)* }
+        $crate::__private::graph_with_arg_forms! { $crate; $($tokens)* }
     };
 }
 

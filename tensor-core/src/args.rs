@@ -148,7 +148,9 @@ pub struct ArgParts<'a, T> {
     /// every dim but the last) start `pitch` elements apart, each `dims[-1]` contiguous
     /// elements, and `data` holds `(rows - 1) · pitch + dims[-1]` elements. `None`:
     /// row-major and contiguous. Only kernels that address this parameter by a row pitch
-    /// may read it (`arg_shape_pitched`); `arg_shape` refuses it.
+    /// may read it (`arg_shape_pitched`); `arg_shape` refuses it. Graphs get such a kernel
+    /// only when this crate has the `ndarray` feature (whose views are the only shipped
+    /// source of a pitch): without it, a pitch is refused.
     pub pitch: Option<usize>,
 }
 

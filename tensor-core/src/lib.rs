@@ -66,22 +66,80 @@ pub use shape::{
 };
 pub use tensor::{AxisView, Tensor, TensorMut, TensorRef, TensorView, TensorViewMut};
 
-/// Its input with the `ndarray` feature, nothing without it: the generated checks of a graph
-/// with names route an ndarray array of another rank to a message of their own
-/// ([`args::NdRank`]) only where such arrays can be passed. Not a stable API.
-#[cfg(feature = "ndarray")]
+/// `graph!`'s step between `tensorgraph::graph!` and the proc macro: it tells the macro what
+/// this build of tensorgraph-core was built with, as flags after the runtime path (`$rt:
+/// tensorgraph's `$crate`, one token):
+/// - `ndarray` (the `ndarray` feature): ndarray arrays are arguments, so the macro emits what
+///   only they reach, the second kernel of a graph with names that reads row-strided views in
+///   place (`ArgParts::pitch`) and the checks that name an array of another rank. Without it
+///   neither is emitted: no argument could reach them. Keyed on tensorgraph-core's own
+///   feature, which is what decides whether the ndarray `Lend` impls exist.
+/// - `dispatch` (where [`__tg_dispatch_kernel!`] makes copies of each kernel): kernels go
+///   through that macro; otherwise the proc macro writes its one-copy form itself, so rustc
+///   does not parse every kernel body twice.
+///
+/// Not a stable API.
+#[cfg(all(
+    feature = "ndarray",
+    feature = "dispatch",
+    target_arch = "x86_64",
+    not(target_feature = "avx2")
+))]
 #[doc(hidden)]
 #[macro_export]
-macro_rules! __tg_if_ndarray {
-    ($($tokens:tt)*) => { $($tokens)* };
+macro_rules! __tg_graph_with_arg_forms {
+    ($rt:tt; $($tokens:tt)*) => {
+        $rt::__private::graph_impl! { $rt, ndarray, dispatch; $($tokens)* }
+    };
 }
 
-/// Its input with the `ndarray` feature, nothing without it (here: nothing). Not a stable API.
-#[cfg(not(feature = "ndarray"))]
+/// As above: the `ndarray` feature, one copy of each kernel. Not a stable API.
+#[cfg(all(
+    feature = "ndarray",
+    not(all(
+        feature = "dispatch",
+        target_arch = "x86_64",
+        not(target_feature = "avx2")
+    ))
+))]
 #[doc(hidden)]
 #[macro_export]
-macro_rules! __tg_if_ndarray {
-    ($($tokens:tt)*) => {};
+macro_rules! __tg_graph_with_arg_forms {
+    ($rt:tt; $($tokens:tt)*) => {
+        $rt::__private::graph_impl! { $rt, ndarray; $($tokens)* }
+    };
+}
+
+/// As above: no ndarray arrays, a copy of each kernel per ISA level. Not a stable API.
+#[cfg(all(
+    not(feature = "ndarray"),
+    feature = "dispatch",
+    target_arch = "x86_64",
+    not(target_feature = "avx2")
+))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __tg_graph_with_arg_forms {
+    ($rt:tt; $($tokens:tt)*) => {
+        $rt::__private::graph_impl! { $rt, dispatch; $($tokens)* }
+    };
+}
+
+/// As above: no ndarray arrays, one copy of each kernel. Not a stable API.
+#[cfg(all(
+    not(feature = "ndarray"),
+    not(all(
+        feature = "dispatch",
+        target_arch = "x86_64",
+        not(target_feature = "avx2")
+    ))
+))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __tg_graph_with_arg_forms {
+    ($rt:tt; $($tokens:tt)*) => {
+        $rt::__private::graph_impl! { $rt; $($tokens)* }
+    };
 }
 
 /// A graph's kernel function, compiled three times with the `dispatch` feature on x86-64
@@ -171,7 +229,7 @@ macro_rules! __tg_dispatch_kernel {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::__tg_dispatch_kernel as dispatch_kernel;
-    pub use crate::__tg_if_ndarray as if_ndarray;
+    pub use crate::__tg_graph_with_arg_forms as graph_with_arg_forms;
     pub use crate::args::{
         Accepts, AnyRank, ArgParts, ArgPartsMut, Checked, DimAccepts, Flat, Lend, LendMut,
         LendPointee, NdRank, NoImpl, NoSlice, Notation, SameDtype, ShapeAccepts, ShapePattern,

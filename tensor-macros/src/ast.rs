@@ -4,7 +4,7 @@
 //!
 //! Grammar (precedence and associativity follow Rust's):
 //! ```text
-//! input    := path ';' (item+ | closure)            // path is the runtime, `$crate`
+//! input    := path (',' feature)* ';' (item+ | closure)   // path: the runtime, `$crate`; feature: ndarray | dispatch
 //! item     := attr* vis 'fn' ident '(' params ')' '->' type block
 //! closure  := attr* '|' params '|' ('->' type)? (block | expr)   // lint attrs only
 //! param    := ident ':' dtype ('[' dims? ']')?
@@ -34,6 +34,10 @@ use crate::shape::Dim;
 /// Everything inside `graph!`: the runtime path, then items or one closure.
 pub struct GraphInput {
     pub runtime: TokenStream,
+    /// What the runtime was built with (`$crate, ndarray, dispatch;`): only with ndarray
+    /// arrays are the kernels and checks emitted that only they reach, only with whole-kernel
+    /// dispatch do kernels go through its macro (emit/signature.rs `RuntimeFeatures`).
+    pub features: crate::emit::RuntimeFeatures,
     pub body: GraphBody,
     /// `grad fn …` and `vjp fn …` items, derived from the graph functions of `body`.
     pub derived: Vec<DerivedFn>,
@@ -294,11 +298,28 @@ impl Expr {
 
 impl Parse for GraphInput {
     fn parse(input: ParseStream) -> syn::Result<Self> {
-        // The runtime path arrives first, written by the `graph!` wrapper: `$crate ;`.
+        // The runtime path arrives first, written by the `graph!` wrapper: `$crate ;`, or with
+        // the runtime's features, `$crate, ndarray, dispatch ;` (tensorgraph-core's
+        // `graph_with_arg_forms!`).
         let mut runtime = TokenStream::new();
-        while !input.peek(Token![;]) {
+        while !input.peek(Token![;]) && !input.peek(Token![,]) {
             let tt: proc_macro2::TokenTree = input.parse()?;
             runtime.extend(Some(tt));
+        }
+        let mut features = crate::emit::RuntimeFeatures::default();
+        while input.peek(Token![,]) {
+            input.parse::<Token![,]>()?;
+            let flag: proc_macro2::Ident = input.parse()?;
+            match flag.to_string().as_str() {
+                "ndarray" => features.ndarray_args = true,
+                "dispatch" => features.dispatch_copies = true,
+                _ => {
+                    return Err(syn::Error::new(
+                        flag.span(),
+                        "expected `ndarray` or `dispatch`",
+                    ))
+                }
+            }
         }
         input.parse::<Token![;]>()?;
         let mut errors = Vec::new();
@@ -353,6 +374,7 @@ impl Parse for GraphInput {
         };
         Ok(GraphInput {
             runtime,
+            features,
             body,
             derived,
             errors,

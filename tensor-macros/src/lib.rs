@@ -144,7 +144,7 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
     };
     let rt = &parsed.runtime;
     let item_errors = parsed.errors.iter().map(|e| e.to_compile_error());
-    let code: TokenStream = match &parsed.body {
+    let code: TokenStream = emit::with_runtime_features(parsed.features, || match &parsed.body {
         GraphBody::Items(items) => {
             let mut code: TokenStream = items.iter().map(|f| expand_fn(rt, f)).collect();
             // `grad fn`/`vjp fn` items: graph functions written by `derive` from the
@@ -179,7 +179,7 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
                 #value
             }}
         }
-    };
+    });
     quote! {
         #(#item_errors)*
         #code

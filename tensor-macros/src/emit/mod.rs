@@ -31,4 +31,4 @@ pub(crate) use blocks::BLOCK_FUNCTIONS;
 pub use in_place::expand_in_place;
 #[cfg(test)]
 pub(crate) use names::LANE_OPS;
-pub use signature::{closure_value, emit_graph_fn};
+pub use signature::{closure_value, emit_graph_fn, with_runtime_features, RuntimeFeatures};

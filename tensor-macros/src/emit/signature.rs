@@ -34,6 +34,70 @@ use crate::dtype::DType;
 use crate::ir::{expression_key, Kernel, Size, TypedGraph};
 use crate::shape::Dim;
 
+/// What the runtime of one `graph!` call was built with, as tensorgraph-core's
+/// `graph_with_arg_forms!` passes it after the runtime path (`$crate, ndarray, dispatch;`).
+#[derive(Clone, Copy, Default)]
+pub struct RuntimeFeatures {
+    /// tensorgraph-core's `ndarray` feature: ndarray arrays are arguments. Only an ndarray
+    /// view lends a row pitch (`ArgParts::pitch`) and only an ndarray array has a static rank
+    /// of its own (`NdRank`), so without it a graph with names gets neither its row-pitched
+    /// kernel (`symbolic_kernels`) nor the checks that name an array of another rank
+    /// (`symbolic_fix_traits`): no argument could reach them, and compiling them was 40% of
+    /// the LLVM IR of the compile-time bench's set 2 in a debug build (NOTES.md "Build cost
+    /// of the signature layer").
+    pub ndarray_args: bool,
+    /// Whole-kernel dispatch is on (tensorgraph-core's `dispatch` feature on an x86-64 target
+    /// without AVX2): each kernel function goes through the runtime's `dispatch_kernel!`,
+    /// which compiles it twice. Otherwise the function is emitted as that macro would expand
+    /// it (`kernel_item`), so that rustc does not parse each kernel body a second time as
+    /// the macro's `block` fragment.
+    pub dispatch_copies: bool,
+}
+
+thread_local! {
+    /// The features of the runtime of the expansion under way (`with_runtime_features`).
+    static RUNTIME_FEATURES: std::cell::Cell<RuntimeFeatures> =
+        const { std::cell::Cell::new(RuntimeFeatures { ndarray_args: false, dispatch_copies: false }) };
+}
+
+/// Runs `emit` (one `graph!` call's expansion) with its runtime's features.
+pub fn with_runtime_features<R>(features: RuntimeFeatures, emit: impl FnOnce() -> R) -> R {
+    let before = RUNTIME_FEATURES.with(|cell| cell.replace(features));
+    let out = emit();
+    RUNTIME_FEATURES.with(|cell| cell.set(before));
+    out
+}
+
+/// Whether the expansion under way is for a runtime that accepts ndarray arrays.
+fn ndarray_args() -> bool {
+    RUNTIME_FEATURES.with(|cell| cell.get().ndarray_args)
+}
+
+/// A kernel function: through the runtime's `dispatch_kernel!` when it makes several copies
+/// (`RuntimeFeatures::dispatch_copies`), else as that macro's one-copy form writes it: the
+/// function with its lane operations (`__tg_lanes`) bound to `__private`.
+fn kernel_item(rt: &TokenStream, function: TokenStream) -> TokenStream {
+    if RUNTIME_FEATURES.with(|cell| cell.get().dispatch_copies) {
+        return quote!(#rt::__private::dispatch_kernel! { #function });
+    }
+    // `function` is `#[attrs] fn name(params) -> ret { body }`, which becomes `fn name(params)
+    // -> ret { use …; { body } }`, as `dispatch_kernel!` writes it.
+    let mut tokens: Vec<proc_macro2::TokenTree> = function.into_iter().collect();
+    let Some(proc_macro2::TokenTree::Group(body)) = tokens.pop() else {
+        unreachable!("a kernel function ends with its body");
+    };
+    let with_lanes = proc_macro2::Group::new(
+        proc_macro2::Delimiter::Brace,
+        quote! {
+            #[allow(unused_imports)] // a body without lane operations (a product alone)
+            use #rt::__private as __tg_lanes;
+            #body
+        },
+    );
+    tokens.push(proc_macro2::TokenTree::Group(with_lanes));
+    tokens.into_iter().collect()
+}
+
 /// The literal dim `n`: `Fixed<n>`.
 fn fixed_dim(rt: &TokenStream, n: usize) -> TokenStream {
     let lit = Literal::usize_unsuffixed(n);
@@ -543,8 +607,8 @@ fn dims_in_rust(dims: &[Dim], tuple: bool) -> String {
 /// - a flat slice (`Flat`) for a parameter with two or more names (`NoSlice`):
 ///   `{prefix}_flat<E, A>`, whose message says that a slice has no dims for them and whose
 ///   note gives the constructor that adds them;
-/// - an ndarray array of another rank than declared (`NdRank<R>`, only with tensor-core's
-///   `ndarray` feature, through its `if_ndarray!`): `{prefix}_ndrank<E, R>`, whose message
+/// - an ndarray array of another rank than declared (`NdRank<R>`, only for a runtime with
+///   the `ndarray` feature, `with_ndarray_args`): `{prefix}_ndrank<E, R>`, whose message
 ///   prints the passed rank (a const parameter prints as its value) and whose note gives the
 ///   reshape.
 ///
@@ -621,6 +685,11 @@ fn symbolic_fix_traits(
             {}
         });
     }
+    // An ndarray array of another rank: only a runtime that accepts arrays can be passed one
+    // (`with_ndarray_args`).
+    if !ndarray_args() {
+        return out;
+    }
     let nd_trait = ident(format!("{prefix}_ndrank"));
     let rank = dims.len();
     let message =
@@ -648,13 +717,11 @@ fn symbolic_fix_traits(
         {}
     };
     out.extend(quote! {
-        #p::if_ndarray! {
-            #[doc(hidden)]
-            #[allow(non_camel_case_types)]
-            #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
-            #vis trait #nd_trait<E, const R: usize>: #p::SameDtype<E, #t> {}
-            #nd_impls
-        }
+        #[doc(hidden)]
+        #[allow(non_camel_case_types)]
+        #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
+        #vis trait #nd_trait<E, const R: usize>: #p::SameDtype<E, #t> {}
+        #nd_impls
     });
     out
 }
@@ -1373,16 +1440,19 @@ fn literal_kernel(
     body: TokenStream,
 ) -> TokenStream {
     let (params, args) = kernel_params(rt, f, outputs);
-    // Through the runtime's `dispatch_kernel!`: the function as written, or with the
-    // `dispatch` feature a baseline and an AVX2 + FMA copy chosen at run time (tensor-core
-    // lib.rs; issue 36).
-    quote! {
-        #rt::__private::dispatch_kernel! {
+    // `kernel_item`: the function as written, or with the `dispatch` feature a baseline and
+    // an AVX2 + FMA copy chosen at run time (tensor-core lib.rs `dispatch_kernel!`; issue 36).
+    let item = kernel_item(
+        rt,
+        quote! {
             #[allow(clippy::too_many_arguments, unused_variables, unused_mut)]
             fn __tg_kernel(#(#params),*) {
                 #body
             }
-        }
+        },
+    );
+    quote! {
+        #item
         __tg_kernel(#(#args),*)
     }
 }
@@ -1454,10 +1524,11 @@ fn symbolic_kernel(
     } else {
         (quote!(), quote!(), quote!(#ident(#(#dims,)* #(#args),*)))
     };
-    // Through the runtime's `dispatch_kernel!`, as `literal_kernel`'s: with the `dispatch`
-    // feature, a baseline and an AVX2 + FMA copy of the body (issue 36).
-    let item = quote! {
-        #p::dispatch_kernel! {
+    // `kernel_item`, as `literal_kernel`'s: with the `dispatch` feature, a baseline and an
+    // AVX2 + FMA copy of the body (issue 36).
+    let item = kernel_item(
+        rt,
+        quote! {
             #(#cfgs)*
             #[doc(hidden)]
             #[allow(clippy::too_many_arguments, unused_variables, unused_mut, non_snake_case, unreachable_code)]
@@ -1465,8 +1536,8 @@ fn symbolic_kernel(
                 #body
                 #end
             }
-        }
-    };
+        },
+    );
     (item, quote!(#call;))
 }
 
@@ -2192,8 +2263,13 @@ fn symbolic_kernels(
         .iter()
         .map(|(_, d)| d.len() >= 2 && d.iter().any(|d| !matches!(d, Dim::Static(_))))
         .collect();
-    let Some(pitched_kernel) = crate::lower::lower_graph_pitched(graph, &pitchable, &out_pitchable)
-    else {
+    // Only ndarray views lend a row pitch: without them the pitched kernel is not emitted,
+    // and call entry reads every argument as contiguous (`arg_shape`, whose error a pitch
+    // would get, cannot happen then).
+    let pitched_kernel = ndarray_args()
+        .then(|| crate::lower::lower_graph_pitched(graph, &pitchable, &out_pitchable))
+        .flatten();
+    let Some(pitched_kernel) = pitched_kernel else {
         return Kernels {
             items: contiguous_fn,
             call: contiguous_call.clone(),
@@ -2266,6 +2342,50 @@ mod tests {
             }
         }
         docs
+    }
+
+    /// The expansion of `graph` for a runtime with the features `flags` (`", ndarray"` …).
+    fn expansion(flags: &str, graph: &str) -> String {
+        let mut input = TokenStream::from_str(&format!("::tensorgraph{flags};")).unwrap();
+        input.extend(TokenStream::from_str(graph).unwrap());
+        crate::expand(input).to_string()
+    }
+
+    /// What only ndarray arguments reach is emitted only for a runtime that accepts them,
+    /// and kernels go through `dispatch_kernel!` only when it makes several copies.
+    #[test]
+    fn runtime_features_choose_what_is_emitted() {
+        let graph = "fn rows(x: f32[B, 8], y: f32[8]) -> f32[B, 8] { x * y }";
+        let plain = expansion("", graph);
+        let arrays = expansion(", ndarray", graph);
+        let both = expansion(", ndarray, dispatch", graph);
+        // The row-pitched kernel and the wrong-rank check of `x`.
+        for text in [&arrays, &both] {
+            assert!(text.contains("__tg_rows_kernel_pitched"), "{text}");
+            assert!(text.contains("rows_x_ndrank"), "{text}");
+        }
+        assert!(!plain.contains("__tg_rows_kernel_pitched"), "{plain}");
+        assert!(!plain.contains("ndrank"), "{plain}");
+        assert!(!plain.contains("arg_shape_pitched"), "{plain}");
+        // One kernel either way: `dispatch_kernel!` only with `dispatch`, otherwise the
+        // function with its lane operations bound to `__private`.
+        assert!(both.contains("dispatch_kernel !"), "{both}");
+        for text in [&plain, &arrays] {
+            assert!(!text.contains("dispatch_kernel"), "{text}");
+            assert!(
+                text.contains("use :: tensorgraph :: __private as __tg_lanes"),
+                "{text}"
+            );
+            assert!(text.contains("fn __tg_rows_kernel"), "{text}");
+        }
+        // The contiguous kernel is the same token for token, with or without `ndarray`.
+        let kernel = |text: &str| {
+            let at = text.find("fn __tg_rows_kernel (").expect("the kernel");
+            text[at..at + 2000.min(text.len() - at)].to_string()
+        };
+        assert_eq!(kernel(&plain), kernel(&arrays));
+        // An unknown flag is an error, not a panic.
+        assert!(expansion(", simd", graph).contains("expected `ndarray` or `dispatch`"));
     }
 
     #[test]
