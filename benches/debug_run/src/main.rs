@@ -1,8 +1,10 @@
-//! W1 `relu(a + b) * 2.0`, W2 `tanh(x) * exp(-(x * x))` over 2^20 f32 (a dim name `N`)
-//! and W3 `softmax(x, axis = -1)` over [1024, 1024] f32, each called through its `_into`
-//! form, against the same loops written by hand in scalar Rust in the same build: ms per
-//! call, the median of 15 calls after one. `cargo run` in a debug build runs the block
-//! programs (NOTES.md "Debug backend"); see run.sh for the builds compared.
+//! W1 `relu(a + b) * 2.0`, W2 `tanh(x) * exp(-(x * x))` over 2^20 f32 (a dim name `N`),
+//! W3 `softmax(x, axis = -1)` over [1024, 1024] f32 and W4 an MLP layer `relu(x @ w + b)`
+//! (x [B, 512] with B = 64, w [512, 512]), each called through its `_into` form, against
+//! the same loops written by hand in scalar Rust in the same build: ms of the thread's CPU
+//! time per call (`/proc/thread-self/schedstat`; wall time where that file is missing),
+//! the median of 15 calls after one. `cargo run` in a debug build runs the block programs
+//! (NOTES.md "Debug backend"); see run.sh for the builds compared.
 
 use std::time::Instant;
 
@@ -10,6 +12,25 @@ tensorgraph::graph! {
     fn w1(a: f32[N], b: f32[N]) -> f32[N] { relu(a + b) * 2.0 }
     fn w2(x: f32[N]) -> f32[N] { tanh(x) * exp(-(x * x)) }
     fn w3(x: f32[R, 1024]) -> f32[R, 1024] { softmax(x, axis = -1) }
+    fn w4(x: f32[B, 512], w: f32[512, 512], b: f32[512]) -> f32[B, 512] { relu(x @ w + b) }
+}
+
+/// W4's columns and inner length (`w` is `[W4_K, W4_N]`).
+const W4_K: usize = 512;
+const W4_N: usize = 512;
+
+/// `relu(x · w + b)` by the textbook loop: each output a dot product of a row of `x` with a
+/// column of `w`, then the bias and `relu`.
+fn hand_w4(x: &[f32], w: &[f32], b: &[f32], out: &mut [f32]) {
+    for r in 0..x.len() / W4_K {
+        for c in 0..W4_N {
+            let mut acc = 0.0f32;
+            for k in 0..W4_K {
+                acc += x[r * W4_K + k] * w[k * W4_N + c];
+            }
+            out[r * W4_N + c] = (acc + b[c]).max(0.0);
+        }
+    }
 }
 
 fn hand_w1(a: &[f32], b: &[f32], out: &mut [f32]) {
@@ -43,13 +64,24 @@ fn hand_w3(x: &[f32], out: &mut [f32], cols: usize) {
     }
 }
 
+/// The calling thread's CPU time in ms (the first field of `/proc/thread-self/schedstat`,
+/// ns on the CPU), or `None` where the file is missing.
+fn thread_cpu_ms() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: f64 = stat.split_whitespace().next()?.parse().ok()?;
+    Some(ns / 1e6)
+}
+
 fn median_ms(mut f: impl FnMut()) -> f64 {
     f();
     let mut t: Vec<f64> = (0..15)
         .map(|_| {
-            let start = Instant::now();
+            let (start, cpu) = (Instant::now(), thread_cpu_ms());
             f();
-            start.elapsed().as_secs_f64() * 1e3
+            match (cpu, thread_cpu_ms()) {
+                (Some(a), Some(b)) => b - a,
+                _ => start.elapsed().as_secs_f64() * 1e3,
+            }
         })
         .collect();
     t.sort_by(|a, b| a.partial_cmp(b).unwrap());
@@ -96,6 +128,22 @@ fn main() {
     }
     if want("hand_w3") {
         figures.push(("hand_w3", median_ms(|| hand_w3(&a, &mut out, 1024))));
+    }
+    if want("w4") || want("hand_w4") {
+        let rows = 64;
+        let x4: Vec<f32> = a[..rows * W4_K].to_vec();
+        let w: Vec<f32> = b[..W4_K * W4_N].iter().map(|v| v * 0.05).collect();
+        let bias: Vec<f32> = a[..W4_N].to_vec();
+        let x4t = tensorgraph::Tensor::<f32, tensorgraph::Shape![_, 512]>::from_shape_vec([rows, W4_K], x4.clone()).unwrap();
+        let wt = tensorgraph::Tensor::<f32, tensorgraph::Shape![512, 512]>::from_shape_vec([W4_K, W4_N], w.clone()).unwrap();
+        let mut out4 = tensorgraph::Tensor::<f32, tensorgraph::Shape![_, 512]>::from_shape_vec([rows, W4_N], vec![0f32; rows * W4_N]).unwrap();
+        let mut hand_out = vec![0f32; rows * W4_N];
+        if want("w4") {
+            figures.push(("w4", median_ms(|| w4_into(&x4t, &wt, &bias, &mut out4).unwrap())));
+        }
+        if want("hand_w4") {
+            figures.push(("hand_w4", median_ms(|| hand_w4(&x4, &w, &bias, &mut hand_out))));
+        }
     }
     let line: Vec<String> = figures.iter().map(|(k, v)| format!("{k} {v:.2}")).collect();
     println!("{}", line.join("  "));
