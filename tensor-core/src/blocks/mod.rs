@@ -145,6 +145,17 @@ macro_rules! slices {
             }
         }
 
+        /// `reg`'s first `offs.len()` elements read from `buf` at `offs` (a gather's
+        /// addresses), each converted to its compute type.
+        fn gather_buf(buf: &Buf<'_>, offs: &[usize], reg: &mut Reg) {
+            match buf {
+                $(Buf::In(Slice::$v(s)) => gather_of::<$t>(s, offs, reg),)*
+                $(Buf::Out(SliceMut::$v(s)) => gather_of::<$t>(s, offs, reg),)*
+                $(Buf::In(Slice::$cv(s)) => gather_of::<$ct>(s, offs, reg),)*
+                $(Buf::Out(SliceMut::$cv(s)) => gather_of::<$ct>(s, offs, reg),)*
+            }
+        }
+
         /// `reg` stored into `buf` (an output) at `at`.
         fn store_buf(buf: &mut Buf<'_>, at: &At, reg: &Reg) {
             match buf {
@@ -203,6 +214,16 @@ pub enum Val<'a> {
     Splat(Scalar),
     /// An op of the registry, a cast or a select over earlier values.
     Op(OpFn, [u16; 3]),
+    /// `gather`: the data operand (its gathered axis at stride 0) read `stride` elements
+    /// further per position the integer value `index` names, a negative position counting
+    /// from `bound` (call entry checked every position in `-bound..bound`), as the fused
+    /// kernel's `emit_gather`.
+    Gather {
+        data: Operand<'a>,
+        index: u16,
+        stride: usize,
+        bound: usize,
+    },
     /// The running index an operand addresses (an `i64` value: `arange`, the rows and
     /// columns of `tril`/`eye`, …): element `j` of the row is the operand's offset at `j`,
     /// as `reduce::positions` gives the fused kernel.
@@ -573,6 +594,17 @@ fn run_block(
             // Filled once per nest (`run_rows`): no op writes another value's register.
             Val::Splat(_) => {}
             Val::Position(op) => positions_block(&At::new(op, row, j, n), &mut regs[k]),
+            Val::Gather {
+                data,
+                index,
+                stride,
+                bound,
+            } => {
+                let at = At::new(data, row, j, n);
+                let mut offs = [0usize; BLOCK];
+                gather_offsets(&at, &regs[*index as usize], *stride, *bound, &mut offs[..n]);
+                gather_buf(&bufs[data.buf as usize], &offs[..n], &mut regs[k]);
+            }
             Val::Op(f, args) => f(regs, k, *args, n),
         }
     }
@@ -596,6 +628,42 @@ fn positions_block(at: &At, reg: &mut Reg) {
         dst[e] = off as i64;
         off = off.wrapping_add(at.inner);
         e += 1;
+    }
+}
+
+/// The addresses of a gather's block: element `e` at `at.off + e·at.inner + p_e·stride`
+/// (wrapping, as the fused kernel's), `p_e` the index value's element `e` as `i64` plus
+/// `bound` when negative (a value fixed for the row or the call holds its position in
+/// every element).
+fn gather_offsets(at: &At, index: &Reg, stride: usize, bound: usize, offs: &mut [usize]) {
+    macro_rules! on_index {
+        ($($v:ident),*) => {
+            match index {
+                $(Reg::$v(a) => {
+                    for (e, off) in offs.iter_mut().enumerate() {
+                        let i = a[e] as i64;
+                        let p = (if i < 0 { i + bound as i64 } else { i }) as usize;
+                        *off = at
+                            .off
+                            .wrapping_add(e.wrapping_mul(at.inner))
+                            .wrapping_add(p.wrapping_mul(stride));
+                    }
+                })*
+                _ => unreachable!("the graph macro gathers by integer positions"),
+            }
+        };
+    }
+    on_index!(U8, U16, U32, U64, I8, I16, I32, I64);
+}
+
+/// `reg`'s elements `e < offs.len()` := `src[offs[e]]` in the compute type.
+fn gather_of<E: Element>(src: &[E], offs: &[usize], reg: &mut Reg)
+where
+    E::Compute: RegType,
+{
+    let dst = <E::Compute as RegType>::get_mut(reg);
+    for (d, &o) in dst.iter_mut().zip(offs) {
+        *d = E::to_compute(src[o]);
     }
 }
 

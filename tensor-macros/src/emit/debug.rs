@@ -311,7 +311,22 @@ fn value(cx: &Emitter<'_>, bufs: &[BufferRef], nest: &LoopNest, id: usize) -> Op
             let op = operand(cx, bufs, &nest.operands[*k], v.level);
             quote!(#b::Val::Position(#op))
         }
-        ValueSource::Gather { .. } => return None,
+        ValueSource::Gather {
+            operand: k,
+            index,
+            stride,
+            bound,
+        } => {
+            let op = &nest.operands[*k];
+            if matches!(op.buffer, BufferRef::Index) {
+                return None;
+            }
+            let data = operand(cx, bufs, op, v.level);
+            let index = Literal::u16_unsuffixed(*index as u16);
+            let stride = offset_expr(quote!(0usize), stride, None);
+            let bound = size_expr(bound);
+            quote!(#b::Val::Gather { data: #data, index: #index, stride: #stride, bound: #bound })
+        }
     })
 }
 
@@ -405,8 +420,11 @@ fn nest_literal(
     let mut store_tokens = Vec::new();
     for &(k, v) in stores {
         let op = &nest.operands[k];
+        // Stores are contiguous along the inner loop, as the fused kernel's `store` at
+        // `offset + j` (lowering gives them inner stride 1, or 0 along an inner loop of one
+        // element: a rank-0 or length-1 result, whose one element is the same either way).
         if !matches!(op.buffer, BufferRef::Output(_) | BufferRef::Temp(_))
-            || !op.inner_stride.is_lit(1)
+            || !(op.inner_stride.is_lit(1) || nest.inner.as_static() == Some(1))
         {
             return None;
         }
