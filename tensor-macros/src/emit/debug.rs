@@ -11,14 +11,17 @@
 //! `check_entry_sizes`, `Result` errors, outputs) is the signature layer's and the kernel
 //! setup's, shared by both branches.
 //!
-//! Covered (`debug_program` returns `Some`): kernels whose nests store or reduce (no
-//! arg reduction, scan, product, gather or position), with whole and row-local temps (not
-//! a product's blocks), every value a load of an input, output or temp, a constant, a
-//! scalar, a count, a cast, a select or a registry op whose lane function has a block op
-//! (`lane_fn_covered`), on any dtype. A row stage becomes one `run_stage` call (NOTES.md
-//! "Debug backend, second slice"). Every other kernel keeps its fused kernel in debug
-//! builds too: a choice made here, at expansion, so a graph is never run by a program it
-//! does not fit.
+//! Covered (`debug_program` returns `Some`): kernels whose nests store, reduce (arg-max
+//! and arg-min too), read positions or gather, with whole and row-local temps, every value
+//! a load of an input, output or temp, a constant, a scalar, a count, a position, a
+//! gather, a cast, a select or a registry op whose lane function has a block op
+//! (`lane_fn_covered`), on any dtype; a row stage is one `run_stage` call (NOTES.md "Debug
+//! backend, second slice"). The runtime steps (scans, `top_k`, scatters, `gather_nd`,
+//! attention, `max_pool`, `resize`, a product computed whole) are the fused kernel's own
+//! calls, and a product stage the fused kernel's GEMM block loop around `run_stage_rows`
+//! calls for its prologue and epilogue (`product_stage`; NOTES.md "Debug backend, third
+//! slice"). Every other kernel keeps its fused kernel in debug builds too: a choice made
+//! here, at expansion, so a graph is never run by a program it does not fit.
 //!
 //! `TENSORGRAPH_DEBUG_BACKEND=off` in the macro's environment turns the backend off (every
 //! kernel fused, as before issue 33); cargo does not rebuild on a change of it, so use it
