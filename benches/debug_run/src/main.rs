@@ -1,8 +1,8 @@
 //! W1 `relu(a + b) * 2.0`, W2 `tanh(x) * exp(-(x * x))` over 2^20 f32 (a dim name `N`),
 //! W3 `softmax(x, axis = -1)` over [1024, 1024] f32 and W4 an MLP layer `relu(x @ w + b)`
 //! (x [B, 512] with B = 64, w [512, 512]), each called through its `_into` form, against
-//! the same loops written by hand in scalar Rust in the same build: ms of the thread's CPU
-//! time per call (`/proc/thread-self/schedstat`; wall time where that file is missing),
+//! the same loops written by hand in scalar Rust in the same build: ms of the process's CPU
+//! time per call (all threads: `CLOCK_PROCESS_CPUTIME_ID`; wall time where it fails),
 //! the median of 15 calls after one. `cargo run` in a debug build runs the block programs
 //! (NOTES.md "Debug backend"); see run.sh for the builds compared.
 
@@ -64,21 +64,42 @@ fn hand_w3(x: &[f32], out: &mut [f32], cols: usize) {
     }
 }
 
-/// The calling thread's CPU time in ms (the first field of `/proc/thread-self/schedstat`,
-/// ns on the CPU), or `None` where the file is missing.
-fn thread_cpu_ms() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: f64 = stat.split_whitespace().next()?.parse().ok()?;
-    Some(ns / 1e6)
+/// `struct timespec` of 64-bit Linux.
+#[repr(C)]
+struct Timespec {
+    tv_sec: i64,
+    tv_nsec: i64,
+}
+
+extern "C" {
+    fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
+}
+
+/// Linux's `CLOCK_PROCESS_CPUTIME_ID`.
+const CLOCK_PROCESS_CPUTIME_ID: i32 = 2;
+
+/// The process's CPU time in ms, all threads (the kernels' tasks and the GEMM run on the
+/// thread pool), exact to the ns (`/proc/*/schedstat` moves only at scheduler ticks: 4 ms
+/// steps), or `None` where the clock fails.
+fn process_cpu_ms() -> Option<f64> {
+    let mut t = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `clock_gettime` writes one `struct timespec` through the pointer, which
+    // points at `t`, a live, writable `Timespec` of the C layout (two 64-bit fields on
+    // 64-bit Linux).
+    let rc = unsafe { clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &mut t) };
+    (rc == 0).then(|| t.tv_sec as f64 * 1e3 + t.tv_nsec as f64 / 1e6)
 }
 
 fn median_ms(mut f: impl FnMut()) -> f64 {
     f();
     let mut t: Vec<f64> = (0..15)
         .map(|_| {
-            let (start, cpu) = (Instant::now(), thread_cpu_ms());
+            let (start, cpu) = (Instant::now(), process_cpu_ms());
             f();
-            match (cpu, thread_cpu_ms()) {
+            match (cpu, process_cpu_ms()) {
                 (Some(a), Some(b)) => b - a,
                 _ => start.elapsed().as_secs_f64() * 1e3,
             }
