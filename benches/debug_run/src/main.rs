@@ -155,15 +155,33 @@ fn main() {
         let x4: Vec<f32> = a[..rows * W4_K].to_vec();
         let w: Vec<f32> = b[..W4_K * W4_N].iter().map(|v| v * 0.05).collect();
         let bias: Vec<f32> = a[..W4_N].to_vec();
-        let x4t = tensorgraph::Tensor::<f32, tensorgraph::Shape![_, 512]>::from_shape_vec([rows, W4_K], x4.clone()).unwrap();
-        let wt = tensorgraph::Tensor::<f32, tensorgraph::Shape![512, 512]>::from_shape_vec([W4_K, W4_N], w.clone()).unwrap();
-        let mut out4 = tensorgraph::Tensor::<f32, tensorgraph::Shape![_, 512]>::from_shape_vec([rows, W4_N], vec![0f32; rows * W4_N]).unwrap();
+        let x4t = tensorgraph::Tensor::<f32, tensorgraph::Shape![_, 512]>::from_shape_vec(
+            [rows, W4_K],
+            x4.clone(),
+        )
+        .unwrap();
+        let wt = tensorgraph::Tensor::<f32, tensorgraph::Shape![512, 512]>::from_shape_vec(
+            [W4_K, W4_N],
+            w.clone(),
+        )
+        .unwrap();
+        let mut out4 = tensorgraph::Tensor::<f32, tensorgraph::Shape![_, 512]>::from_shape_vec(
+            [rows, W4_N],
+            vec![0f32; rows * W4_N],
+        )
+        .unwrap();
         let mut hand_out = vec![0f32; rows * W4_N];
         if want("w4") {
-            figures.push(("w4", median_ms(|| w4_into(&x4t, &wt, &bias, &mut out4).unwrap())));
+            figures.push((
+                "w4",
+                median_ms(|| w4_into(&x4t, &wt, &bias, &mut out4).unwrap()),
+            ));
         }
         if want("hand_w4") {
-            figures.push(("hand_w4", median_ms(|| hand_w4(&x4, &w, &bias, &mut hand_out))));
+            figures.push((
+                "hand_w4",
+                median_ms(|| hand_w4(&x4, &w, &bias, &mut hand_out)),
+            ));
         }
     }
     let line: Vec<String> = figures.iter().map(|(k, v)| format!("{k} {v:.2}")).collect();

@@ -503,8 +503,7 @@ fn run_rows(
     fixed: usize,
 ) {
     NESTS_RUN.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
-    if nest.outer.contains(&0)
-        || (nest.inner == 0 && nest.reduces.is_empty() && nest.arg.is_none())
+    if nest.outer.contains(&0) || (nest.inner == 0 && nest.reduces.is_empty() && nest.arg.is_none())
     {
         return;
     }
@@ -668,7 +667,14 @@ where
 }
 
 /// One block of an arg reduction (see [`ArgReduce`]), on the value's compute type.
-fn arg_block(arg: &ArgReduce<'_>, bufs: &mut [Buf<'_>], value: &Reg, row: &[usize], j: usize, n: usize) {
+fn arg_block(
+    arg: &ArgReduce<'_>,
+    bufs: &mut [Buf<'_>],
+    value: &Reg,
+    row: &[usize],
+    j: usize,
+    n: usize,
+) {
     macro_rules! on_value {
         ($($v:ident: $t:ty),*) => {
             match value {

@@ -38,8 +38,8 @@ use super::context::Emitter;
 use super::gemm::emit_matmul;
 use super::names::{init_value, offset_expr, size_expr, slice_ident, storage_type, temp_vec};
 use super::stages::{
-    block_temp, emit_scan, pack_shared_rhs, product_block, runtime_task_split,
-    shares_packed_rhs, STACK_ROW_LIMIT,
+    block_temp, emit_scan, pack_shared_rhs, product_block, runtime_task_split, shares_packed_rhs,
+    STACK_ROW_LIMIT,
 };
 use super::values::{count_value, emit_const};
 
@@ -402,7 +402,9 @@ fn nest_literal(
             stores,
             sibling: None,
         } if nest.ragged.is_none() => {
-            arg = Some(arg_literal(cx, bufs, nest, *kind, *acc, *value, *best, *index)?);
+            arg = Some(arg_literal(
+                cx, bufs, nest, *kind, *acc, *value, *best, *index,
+            )?);
             stores
         }
         Sink::Reduce { .. } => return None,
@@ -619,7 +621,12 @@ fn product_stage(
     let at = nests.iter().position(|n| n.matmul.is_some())?;
     let product = &nests[at];
     let step = product.matmul.as_ref()?;
-    if nests.iter().filter(|n| n.matmul.is_some() || n.scan.is_some()).count() > 1 {
+    if nests
+        .iter()
+        .filter(|n| n.matmul.is_some() || n.scan.is_some())
+        .count()
+        > 1
+    {
         return None;
     }
     let block_rows = crate::ir::gemm_block_rows(product);
