@@ -138,6 +138,18 @@ const RUNTIME_AUDITED: &[(&str, &str)] = &[
       where the program's value types disagree, which emit/debug.rs never writes",
     ),
     (
+        "blocks::run_stage_rows",
+        "blocks/mod.rs: `run_stage` for rows `lo..hi` of a product stage's block (its \
+      prologue or epilogue nests; `lo..hi` within the stage's rows, the fused kernel's \
+      block); block temps addressed at `(row - block start)·stride` as the fused kernel's, \
+      in range for a legal graph; gathers' positions checked at call entry, each access a \
+      checked slice index",
+    ),
+    (
+        "blocks::runtime_step",
+        "blocks/mod.rs: a relaxed atomic increment (a counter for tests), total",
+    ),
+    (
         "blocks::run_stage",
         "blocks/mod.rs: `run_nest` for each row of a row stage and each of its nests, the \
       row-local temps refilled (`fill_buf`: `unreachable!` only for a start value of \
@@ -244,6 +256,7 @@ const RUNTIME_AUDITED: &[(&str, &str)] = &[
     ),
     (".wrapping_add", "integer method, total"),
     (".wrapping_mul", "integer method, total"),
+    (".wrapping_sub", "integer method, total"),
     ("entry_error", "unboxes the error"),
     (
         "graph_output",

@@ -67,10 +67,52 @@ pub mod extra {
             (sum(a, axis = 1), max(a, axis = 0), any(m, axis = 1), all(m, axis = 0),
              sum(a as u8, axis = 1))
         }
+        // Arg reductions along and across rows, of floats (NaN, ties) and integers;
+        // positions (`tril`/`triu`'s columns against rows, `arange`, `one_hot`).
+        pub fn args(x: f32[R, N], a: i32[R, N]) -> (i64[R], i64[N], i64[R], i64[1, N]) {
+            (argmax(x, axis = 1), argmin(x, axis = 0), argmax(a, axis = -1),
+             argmin(a, axis = 0, keepdims = true))
+        }
+        pub fn pos(x: f32[R, N], i: i32[R]) -> (f32[R, N], f64[N], f32[R, 6]) {
+            (tril(x) + triu(x, k = 1) * 2.0, arange(N, dtype = f64) * 0.5,
+             one_hot(i, depth = 6))
+        }
+        // Gathers: an embedding lookup with its consumer (a row per index, negative
+        // indices from the end), `gather_elements` along the rows, an f16 table.
+        pub fn gat(t: f32[7, N], ids: i64[R], x: f32[R, N], l: i32[R, 1], h: f16[5, 3], k: u8[R])
+            -> (f32[R, N], f32[R, 1], f16[R, 3]) {
+            (gather(t, ids) + x, gather_elements(x, l, axis = 1), gather(h, k))
+        }
+        // Products (issue 33 item 1, third slice): an MLP layer (the GEMM with its
+        // epilogue, by blocks of 256 rows and tasks), a product computed whole into its
+        // output, a computed left operand (the prologue) with softmax after it, a batched
+        // einsum, an f64 product, a product of few rows with a large right operand (the
+        // engine's in-place kernel on AVX-512).
+        pub fn mlp(x: f32[R, 24], w: f32[24, 40], b: f32[40]) -> f32[R, 40] { relu(x @ w + b) }
+        pub fn whole(a: f64[R, 7], b: f64[7, 5]) -> f64[R, 5] { a @ b }
+        pub fn pro(x: f32[R, 9], w: f32[9, 5]) -> f32[R, 5] { softmax(tanh(x) @ w, axis = -1) }
+        pub fn bmm(a: f32[3, R, 6], b: f32[3, 6, 4]) -> f32[3, R, 4] {
+            einsum("bij,bjk->bik", a, b) * 0.5 - 1.0
+        }
+        pub fn big(x: f32[R, 512], w: f32[512, 512]) -> f32[R, 512] { max(x @ w, 0.5) }
+        // The runtime passes: a convolution fused with its epilogue, max_pool, resize,
+        // cumsum, top_k.
+        pub fn cnn(x: f32[B, 3, 9, 9], w: f32[4, 3, 3, 3], c: f32[4]) -> (f32[B, 4, 4, 4], f32[B, 4, 9, 9]) {
+            let y = relu(conv(x, w, c, pads = [1, 1, 1, 1]));
+            (max_pool(y, kernel_shape = [2, 2], strides = [2, 2]), y)
+        }
+        pub fn up(x: f32[B, 2, 5, 5]) -> f32[B, 2, 10, 10] {
+            resize(x, scales = [2.0, 2.0], axes = [2, 3], mode = linear) + 1.0
+        }
+        pub fn scans(x: f32[R, N]) -> (f32[R, N], f32[R, 2], i64[R, 2]) {
+            let (v, i) = top_k(x, k = 2);
+            (cumsum(x * 2.0, axis = 1), v, i)
+        }
     }
 
-    /// Which of the reduction, softmax and layer-norm graphs ran through the backend
-    /// (`blocks::nests_run`; only meaningful in the debug crate), at a row of 300.
+    /// Which of the reduction, softmax, layer-norm, product and runtime-pass graphs ran
+    /// through the backend (`blocks::nests_run`; only meaningful in the debug crate), at a
+    /// row of 300.
     pub fn coverage() -> Vec<(&'static str, bool)> {
         let ran = |f: &dyn Fn()| {
             let before = tensorgraph::__private::blocks::nests_run();
@@ -81,12 +123,30 @@ pub mod extra {
         let g = col(21, 300, |x| x as f32);
         let ia = Tensor::<i32, Shape![_, _]>::from_shape_vec([3, 300], vec![7; 900]).unwrap();
         let im = Tensor::<bool, Shape![_, _]>::from_shape_vec([3, 300], vec![true; 900]).unwrap();
+        let x24 = Tensor::<f32, Shape![_, 24]>::from_shape_vec([300, 24], col(24, 7200, |x| x as f32)).unwrap();
+        let x9 = Tensor::<f32, Shape![_, 9]>::from_shape_vec([300, 9], col(25, 2700, |x| x as f32)).unwrap();
+        let img = Tensor::<f32, Shape![_, 3, 9, 9]>::from_shape_vec([2, 3, 9, 9], col(26, 486, |x| x as f32)).unwrap();
+        let wc = Tensor::<f32, Shape![4, 3, 3, 3]>::from_shape_vec([4, 3, 3, 3], col(27, 108, |x| x as f32)).unwrap();
+        let small = Tensor::<f32, Shape![_, 2, 5, 5]>::from_shape_vec([1, 2, 5, 5], col(28, 50, |x| x as f32)).unwrap();
         vec![
             ("reds", ran(&|| drop(reds(&x)))),
             ("soft", ran(&|| drop(soft(&x)))),
             ("norm", ran(&|| drop(norm(&x, &g, &g)))),
             ("ired", ran(&|| drop(ired(&ia, &im)))),
+            ("gat", ran(&|| drop(gat(&Tensor::<f32, Shape![7, _]>::from_shape_vec([7, 300], col(29, 2100, |x| x as f32)).unwrap(), &[0i64, -1, 3][..], &x, &Tensor::<i32, Shape![_, 1]>::from_shape_vec([3, 1], vec![0, 5, -2]).unwrap(), &Tensor::<tensorgraph::f16, Shape![5, 3]>::from_shape_vec([5, 3], col(30, 15, tensorgraph::f16::from_f64)).unwrap(), &[4u8, 0, 2][..])))),
+            ("args", ran(&|| drop(args(&x, &ia)))),
+            ("pos", ran(&|| drop(pos(&x, &[1i32, 2, -1][..])))),
+            ("mlp", ran(&|| drop(mlp(&x24, &lit::<24, 40>(22), &g[..40].to_vec())))),
+            ("pro", ran(&|| drop(pro(&x9, &lit::<9, 5>(23))))),
+            ("cnn", ran(&|| drop(cnn(&img, &wc, &g[..4].to_vec())))),
+            ("up", ran(&|| drop(up(&small)))),
+            ("scans", ran(&|| drop(scans(&x)))),
         ]
+    }
+
+    /// A literal-shaped f32 matrix of `r × c` values (input `k`).
+    fn lit<const R: usize, const C: usize>(k: usize) -> Tensor<f32, Shape![R, C]> {
+        Tensor::<f32, Shape![R, C]>::from_shape_vec([R, C], col(k, R * C, |x| x as f32)).unwrap()
     }
 
     fn bits<T: graphgen::inputs::HostElem>(v: &[T]) -> Vec<u64> {
@@ -144,10 +204,53 @@ pub mod extra {
             }
             let ia = Tensor::<i32, Shape![_, _]>::from_shape_vec([r, c], col(18, r * c, |x| (x * 1e8) as i32));
             let im = Tensor::<bool, Shape![_, _]>::from_shape_vec([r, c], col(19, r * c, |x| x > -10.0));
+            if let (Ok(x), Ok(ia)) = (t(20), &ia) {
+                out.push(args(&x, ia).map(|(p, q, s, u)| [bits(p.as_slice()), bits(q.as_slice()), bits(s.as_slice()), bits(u.as_slice())].concat()).map_err(|e| e.to_string()));
+                let iv = col(21, r, |x| (x * 0.2) as i32);
+                if c > 0 {
+                    // Indices in range (call entry's check is not what this compares).
+                    let t7 = Tensor::<f32, Shape![7, _]>::from_shape_vec([7, c], col(22, 7 * c, |x| x as f32)).unwrap();
+                    let ids: Vec<i64> = (0..r).map(|i| (i as i64 * 5) % 14 - 7).collect();
+                    let l = Tensor::<i32, Shape![_, 1]>::from_shape_vec([r, 1], (0..r).map(|i| ((i * 3) % (2 * c)) as i32 - c as i32).collect()).unwrap();
+                    let h = Tensor::<f16, Shape![5, 3]>::from_shape_vec([5, 3], col(23, 15, f16::from_f64)).unwrap();
+                    let k: Vec<u8> = (0..r).map(|i| (i % 5) as u8).collect();
+                    out.push(gat(&t7, &ids, &x, &l, &h, &k).map(|(p, q, s)| [bits(p.as_slice()), bits(q.as_slice()), bits(s.as_slice())].concat()).map_err(|e| e.to_string()));
+                }
+                out.push(pos(&x, &iv).map(|(p, q, s)| [bits(p.as_slice()), bits(q.as_slice()), bits(s.as_slice())].concat()).map_err(|e| e.to_string()));
+            }
             if let (Ok(ia), Ok(im)) = (ia, im) {
                 out.push(ired(&ia, &im).map(|(p, q, s, u, v)| [bits(p.as_slice()), bits(q.as_slice()), bits(s.as_slice()), bits(u.as_slice()), bits(v.as_slice())].concat()).map_err(|e| e.to_string()));
             }
         }
+        // Products and runtime passes: `n` rows (GEMM blocks of 256 and tasks past them).
+        let f32s = |k: usize, len: usize| col(k, len, |x| x as f32);
+        fn two<T: tensorgraph::Element, const C: usize>(r: usize, v: Vec<T>) -> Tensor<T, Shape![_, C]> {
+            Tensor::<T, Shape![_, C]>::from_shape_vec([r, C], v).unwrap()
+        }
+        let x24 = two::<f32, 24>(n, f32s(30, n * 24));
+        let (w, bias) = (lit::<24, 40>(31), f32s(32, 40));
+        out.push(mlp(&x24, &w, &bias).map(|y| bits(y.as_slice())).map_err(|e| e.to_string()));
+        // The bias one short: the same error.
+        out.push(mlp(&x24, &w, &bias[..39].to_vec()).map(|y| bits(y.as_slice())).map_err(|e| e.to_string()));
+        let a64 = two::<f64, 7>(n, col(33, n * 7, |x| x));
+        let b64 = Tensor::<f64, Shape![7, 5]>::from_shape_vec([7, 5], col(34, 35, |x| x)).unwrap();
+        out.push(whole(&a64, &b64).map(|y| bits(y.as_slice())).map_err(|e| e.to_string()));
+        out.push(pro(&two::<f32, 9>(n, f32s(35, n * 9)), &lit::<9, 5>(36)).map(|y| bits(y.as_slice())).map_err(|e| e.to_string()));
+        let a3 = Tensor::<f32, Shape![3, _, 6]>::from_shape_vec([3, n, 6], f32s(37, 3 * n * 6)).unwrap();
+        let b3 = Tensor::<f32, Shape![3, 6, 4]>::from_shape_vec([3, 6, 4], f32s(38, 72)).unwrap();
+        out.push(bmm(&a3, &b3).map(|y| bits(y.as_slice())).map_err(|e| e.to_string()));
+        // Few rows against a 512 × 512 `B` (the in-place kernel takes m ≤ 64).
+        let rb = n.min(70);
+        out.push(big(&two::<f32, 512>(rb, f32s(39, rb * 512)), &lit::<512, 512>(40)).map(|y| bits(y.as_slice())).map_err(|e| e.to_string()));
+        // A batch of `n % 4` images (0 … 3).
+        let nb = n % 4;
+        let img = Tensor::<f32, Shape![_, 3, 9, 9]>::from_shape_vec([nb, 3, 9, 9], f32s(41, nb * 243)).unwrap();
+        let wc = Tensor::<f32, Shape![4, 3, 3, 3]>::from_shape_vec([4, 3, 3, 3], f32s(42, 108)).unwrap();
+        out.push(cnn(&img, &wc, &f32s(43, 4)).map(|(p, q)| [bits(p.as_slice()), bits(q.as_slice())].concat()).map_err(|e| e.to_string()));
+        let small = Tensor::<f32, Shape![_, 2, 5, 5]>::from_shape_vec([nb, 2, 5, 5], f32s(44, nb * 50)).unwrap();
+        out.push(up(&small).map(|y| bits(y.as_slice())).map_err(|e| e.to_string()));
+        let xs = Tensor::<f32, Shape![_, _]>::from_shape_vec([3, n], f32s(45, 3 * n)).unwrap();
+        out.push(scans(&xs).map(|(p, q, s)| [bits(p.as_slice()), bits(q.as_slice()), bits(s.as_slice())].concat()).map_err(|e| e.to_string()));
         // Mismatched lengths: the same error from both backends.
         out.push(w1(&a, &b[..n.saturating_sub(1)].to_vec()).map(|y| bits(y.as_slice())).map_err(|e| e.to_string()));
         out
@@ -255,10 +358,10 @@ fn debug_backend_matches_the_fused_kernels_bit_for_bit() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stdout}\n{stderr}");
     // Enough graphs ran through the backend that the comparison means something: of the
-    // CI seed's first 120 graphs, 14 were covered when this test was written and 11 after
-    // the merges that made max_pool and named-dim convolutions runtime passes (which
-    // graphs left the covered set was not traced); at least 8 must be, and every length
-    // of every extra graph.
+    // CI seed's first 120 graphs, 14 were covered when this test was written, 17 after
+    // reductions and temps, 95 after products, runtime passes, arg reductions, positions
+    // and gathers (NOTES.md "Debug backend, third slice"); at least 80 must be, and every
+    // length of every extra graph.
     let field = |name: &str| -> usize {
         let at = stdout
             .find(name)
@@ -271,8 +374,8 @@ fn debug_backend_matches_the_fused_kernels_bit_for_bit() {
             .unwrap()
     };
     eprintln!("{stdout}");
-    assert!(field("covered ") >= 8, "{stdout}");
+    assert!(field("covered ") >= 80, "{stdout}");
     assert_eq!(field("extra_lengths_covered "), 16, "{stdout}");
-    // The reduction, softmax and layer-norm graphs of `EXTRA` (`extra::coverage`).
-    assert_eq!(field("reductions_covered "), 4, "{stdout}");
+    // Every family of `EXTRA` past the elementwise ones (`extra::coverage`).
+    assert_eq!(field("reductions_covered "), 12, "{stdout}");
 }

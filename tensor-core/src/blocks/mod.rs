@@ -145,6 +145,17 @@ macro_rules! slices {
             }
         }
 
+        /// `reg`'s first `offs.len()` elements read from `buf` at `offs` (a gather's
+        /// addresses), each converted to its compute type.
+        fn gather_buf(buf: &Buf<'_>, offs: &[usize], reg: &mut Reg) {
+            match buf {
+                $(Buf::In(Slice::$v(s)) => gather_of::<$t>(s, offs, reg),)*
+                $(Buf::Out(SliceMut::$v(s)) => gather_of::<$t>(s, offs, reg),)*
+                $(Buf::In(Slice::$cv(s)) => gather_of::<$ct>(s, offs, reg),)*
+                $(Buf::Out(SliceMut::$cv(s)) => gather_of::<$ct>(s, offs, reg),)*
+            }
+        }
+
         /// `reg` stored into `buf` (an output) at `at`.
         fn store_buf(buf: &mut Buf<'_>, at: &At, reg: &Reg) {
             match buf {
@@ -203,6 +214,20 @@ pub enum Val<'a> {
     Splat(Scalar),
     /// An op of the registry, a cast or a select over earlier values.
     Op(OpFn, [u16; 3]),
+    /// `gather`: the data operand (its gathered axis at stride 0) read `stride` elements
+    /// further per position the integer value `index` names, a negative position counting
+    /// from `bound` (call entry checked every position in `-bound..bound`), as the fused
+    /// kernel's `emit_gather`.
+    Gather {
+        data: Operand<'a>,
+        index: u16,
+        stride: usize,
+        bound: usize,
+    },
+    /// The running index an operand addresses (an `i64` value: `arange`, the rows and
+    /// columns of `tril`/`eye`, …): element `j` of the row is the operand's offset at `j`,
+    /// as `reduce::positions` gives the fused kernel.
+    Position(Operand<'a>),
 }
 
 /// One loop nest of a graph (see the module doc).
@@ -219,6 +244,8 @@ pub struct Nest<'a> {
     /// The nest's reductions (none, one, or a reduction and its sibling), each chunk
     /// accumulated after the chunk's stores, as the fused kernel's sink.
     pub reduces: &'a [Reduce<'a>],
+    /// The nest's arg reduction, if it has one (then no `reduces`).
+    pub arg: Option<ArgReduce<'a>>,
 }
 
 /// How a reduction combines (the graph macro's `ReduceKind::combine`): each kind is a lane
@@ -251,6 +278,24 @@ pub struct Reduce<'a> {
     pub identity: Scalar,
     /// 4, or 2 for softmax's row minimum (`ReduceKind::register_accumulators`).
     pub accumulators: u8,
+}
+
+/// An arg-max/arg-min reduction of a nest (`argmax`/`argmin`): `value` compared with the
+/// best value so far in `best` (a temp of the value's compute type) whose index is in `acc`
+/// (an `i64` temp, -1 while empty), each element's index being the running index operand
+/// `index` addresses (its offset, as the fused kernel's `arg_step`/`arg_combine` read it).
+/// Element by element in row order by `reduce::arg_better` (larger (smaller) wins, the
+/// first NaN wins, ties keep the smaller index): a strict order on (value, index) pairs,
+/// so the winner is the fused kernel's, whose lanes each see their elements in order and
+/// are folded by the same rule (`reduce::arg_fold`); `best` and `acc` along a kept inner
+/// axis are per element, as `arg_combine`'s loaded slots.
+#[derive(Clone, Copy, Debug)]
+pub struct ArgReduce<'a> {
+    pub max: bool,
+    pub value: u16,
+    pub best: Operand<'a>,
+    pub acc: Operand<'a>,
+    pub index: Operand<'a>,
 }
 
 /// A row stage (the fused kernel's nests sharing their outermost loop): for each of the
@@ -369,13 +414,22 @@ fn splat(reg: &mut Reg, value: Scalar) {
         I64: i64, F32: f32, F64: f64);
 }
 
-/// Nests run by [`run_nest`] in this process (a relaxed count: tensorgraph-tests'
-/// debug_backend.rs reads it to know which graphs the backend ran).
+/// Nests run by [`run_nest`] and [`run_stage`], and runtime steps ([`runtime_step`]), in
+/// this process (a relaxed count: tensorgraph-tests' debug_backend.rs reads it to know
+/// which graphs the backend ran).
 static NESTS_RUN: core::sync::atomic::AtomicUsize = core::sync::atomic::AtomicUsize::new(0);
 
-/// How many nests [`run_nest`] has run in this process.
+/// How many nests and runtime steps programs have run in this process.
 pub fn nests_run() -> usize {
     NESTS_RUN.load(core::sync::atomic::Ordering::Relaxed)
+}
+
+/// Counts a step of a program that is a call into the runtime rather than a nest (a
+/// product computed whole, a scan, `max_pool`, `resize`, …: the fused kernel's own call,
+/// emitted unchanged into the program), so that [`nests_run`] sees every graph the
+/// backend ran.
+pub fn runtime_step() {
+    NESTS_RUN.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
 }
 
 /// Runs one nest over `bufs` (indexed by the operands' `buf`).
@@ -387,6 +441,14 @@ pub fn run_nest(nest: &Nest<'_>, bufs: &mut [Buf<'_>]) {
 
 /// Runs a row stage (see [`Stage`]) over `bufs`.
 pub fn run_stage(stage: &Stage<'_>, bufs: &mut [Buf<'_>]) {
+    run_stage_rows(stage, 0, stage.rows, bufs);
+}
+
+/// Runs rows `lo..hi` of a row stage over `bufs`: the rows of one GEMM block of a product
+/// stage, whose prologue nests run through the block's rows before the block's GEMM and
+/// whose epilogue nests after it (the graph macro emits the block loop and the GEMM call,
+/// the fused kernel's own; emit/debug.rs `product_stage`).
+pub fn run_stage_rows(stage: &Stage<'_>, lo: usize, hi: usize, bufs: &mut [Buf<'_>]) {
     let values = stage
         .nests
         .iter()
@@ -395,7 +457,7 @@ pub fn run_stage(stage: &Stage<'_>, bufs: &mut [Buf<'_>]) {
         .unwrap_or(0);
     let loops = stage.nests.iter().map(|n| n.outer.len()).max().unwrap_or(0);
     with_registers(values, loops, |regs, row| {
-        for r in 0..stage.rows {
+        for r in lo..hi {
             for &(buf, init) in stage.resets {
                 fill_buf(&mut bufs[buf as usize], init);
             }
@@ -441,7 +503,8 @@ fn run_rows(
     fixed: usize,
 ) {
     NESTS_RUN.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
-    if nest.outer.contains(&0) || (nest.inner == 0 && nest.reduces.is_empty()) {
+    if nest.outer.contains(&0) || (nest.inner == 0 && nest.reduces.is_empty() && nest.arg.is_none())
+    {
         return;
     }
     // The constants' registers, whole, once: a fill per block cost as much as an op at
@@ -468,6 +531,9 @@ fn run_rows(
         while j < len {
             let n = (len - j).min(BLOCK);
             run_block(nest, bufs, regs, row, j, n);
+            if let Some(arg) = &nest.arg {
+                arg_block(arg, bufs, &regs[arg.value as usize], row, j, n);
+            }
             for (reduce, acc) in nest.reduces.iter().zip(&mut accs) {
                 let (at, buf) = (
                     At::new(&reduce.acc, row, j, n),
@@ -526,6 +592,18 @@ fn run_block(
             ),
             // Filled once per nest (`run_rows`): no op writes another value's register.
             Val::Splat(_) => {}
+            Val::Position(op) => positions_block(&At::new(op, row, j, n), &mut regs[k]),
+            Val::Gather {
+                data,
+                index,
+                stride,
+                bound,
+            } => {
+                let at = At::new(data, row, j, n);
+                let mut offs = [0usize; BLOCK];
+                gather_offsets(&at, &regs[*index as usize], *stride, *bound, &mut offs[..n]);
+                gather_buf(&bufs[data.buf as usize], &offs[..n], &mut regs[k]);
+            }
             Val::Op(f, args) => f(regs, k, *args, n),
         }
     }
@@ -535,6 +613,105 @@ fn run_block(
             &At::new(op, row, j, n),
             &regs[*v as usize],
         );
+    }
+}
+
+/// `reg` := the running index at `at` for the block's elements, rounded up to whole
+/// chunks: lane `e` holds `at.off + e·at.inner` (wrapping, as `reduce::positions`, whose
+/// lanes past the row's end are computed the same way), as `i64`.
+fn positions_block(at: &At, reg: &mut Reg) {
+    let dst = <i64 as RegType>::get_mut(reg);
+    let whole = at.n.div_ceil(LANES) * LANES;
+    let (mut off, mut e) = (at.off, 0);
+    while e < whole {
+        dst[e] = off as i64;
+        off = off.wrapping_add(at.inner);
+        e += 1;
+    }
+}
+
+/// The addresses of a gather's block: element `e` at `at.off + e·at.inner + p_e·stride`
+/// (wrapping, as the fused kernel's), `p_e` the index value's element `e` as `i64` plus
+/// `bound` when negative (a value fixed for the row or the call holds its position in
+/// every element).
+fn gather_offsets(at: &At, index: &Reg, stride: usize, bound: usize, offs: &mut [usize]) {
+    macro_rules! on_index {
+        ($($v:ident),*) => {
+            match index {
+                $(Reg::$v(a) => {
+                    for (e, off) in offs.iter_mut().enumerate() {
+                        let i = a[e] as i64;
+                        let p = (if i < 0 { i + bound as i64 } else { i }) as usize;
+                        *off = at
+                            .off
+                            .wrapping_add(e.wrapping_mul(at.inner))
+                            .wrapping_add(p.wrapping_mul(stride));
+                    }
+                })*
+                _ => unreachable!("the graph macro gathers by integer positions"),
+            }
+        };
+    }
+    on_index!(U8, U16, U32, U64, I8, I16, I32, I64);
+}
+
+/// `reg`'s elements `e < offs.len()` := `src[offs[e]]` in the compute type.
+fn gather_of<E: Element>(src: &[E], offs: &[usize], reg: &mut Reg)
+where
+    E::Compute: RegType,
+{
+    let dst = <E::Compute as RegType>::get_mut(reg);
+    for (d, &o) in dst.iter_mut().zip(offs) {
+        *d = E::to_compute(src[o]);
+    }
+}
+
+/// One block of an arg reduction (see [`ArgReduce`]), on the value's compute type.
+fn arg_block(
+    arg: &ArgReduce<'_>,
+    bufs: &mut [Buf<'_>],
+    value: &Reg,
+    row: &[usize],
+    j: usize,
+    n: usize,
+) {
+    macro_rules! on_value {
+        ($($v:ident: $t:ty),*) => {
+            match value {
+                $(Reg::$v(_) => match arg.max {
+                    true => arg_block_of::<$t, true>(arg, bufs, value, row, j, n),
+                    false => arg_block_of::<$t, false>(arg, bufs, value, row, j, n),
+                },)*
+                _ => unreachable!("the graph macro arg-reduces numbers only"),
+            }
+        };
+    }
+    on_value!(U8: u8, U16: u16, U32: u32, U64: u64, I8: i8, I16: i16, I32: i32, I64: i64,
+        F32: f32, F64: f64);
+}
+
+/// [`arg_block`] on value type `T`, for arg-max (`MAX`) or arg-min.
+fn arg_block_of<T: Accumulate + Num + crate::reference::Compare, const MAX: bool>(
+    arg: &ArgReduce<'_>,
+    bufs: &mut [Buf<'_>],
+    value: &Reg,
+    row: &[usize],
+    j: usize,
+    n: usize,
+) {
+    let Some(v) = T::get(value) else {
+        unreachable!("the graph macro types every value of a program once")
+    };
+    for (e, &x) in v[..n].iter().enumerate() {
+        let i = At::new(&arg.index, row, j + e, 1).off as i64;
+        let best_at = At::new(&arg.best, row, j + e, 1).off;
+        let acc_at = At::new(&arg.acc, row, j + e, 1).off;
+        let best = T::slice(&mut bufs[arg.best.buf as usize])[best_at];
+        let best_i = i64::slice(&mut bufs[arg.acc.buf as usize])[acc_at];
+        if crate::reduce::arg_better::<T, MAX>(x, i, best, best_i) {
+            T::slice(&mut bufs[arg.best.buf as usize])[best_at] = x;
+            i64::slice(&mut bufs[arg.acc.buf as usize])[acc_at] = i;
+        }
     }
 }
 

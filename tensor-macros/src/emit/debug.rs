@@ -11,14 +11,17 @@
 //! `check_entry_sizes`, `Result` errors, outputs) is the signature layer's and the kernel
 //! setup's, shared by both branches.
 //!
-//! Covered (`debug_program` returns `Some`): kernels whose nests store or reduce (no
-//! arg reduction, scan, product, gather or position), with whole and row-local temps (not
-//! a product's blocks), every value a load of an input, output or temp, a constant, a
-//! scalar, a count, a cast, a select or a registry op whose lane function has a block op
-//! (`lane_fn_covered`), on any dtype. A row stage becomes one `run_stage` call (NOTES.md
-//! "Debug backend, second slice"). Every other kernel keeps its fused kernel in debug
-//! builds too: a choice made here, at expansion, so a graph is never run by a program it
-//! does not fit.
+//! Covered (`debug_program` returns `Some`): kernels whose nests store, reduce (arg-max
+//! and arg-min too), read positions or gather, with whole and row-local temps, every value
+//! a load of an input, output or temp, a constant, a scalar, a count, a position, a
+//! gather, a cast, a select or a registry op whose lane function has a block op
+//! (`lane_fn_covered`), on any dtype; a row stage is one `run_stage` call (NOTES.md "Debug
+//! backend, second slice"). The runtime steps (scans, `top_k`, scatters, `gather_nd`,
+//! attention, `max_pool`, `resize`, a product computed whole) are the fused kernel's own
+//! calls, and a product stage the fused kernel's GEMM block loop around `run_stage_rows`
+//! calls for its prologue and epilogue (`product_stage`; NOTES.md "Debug backend, third
+//! slice"). Every other kernel keeps its fused kernel in debug builds too: a choice made
+//! here, at expansion, so a graph is never run by a program it does not fit.
 //!
 //! `TENSORGRAPH_DEBUG_BACKEND=off` in the macro's environment turns the backend off (every
 //! kernel fused, as before issue 33); cargo does not rebuild on a change of it, so use it
@@ -32,8 +35,12 @@ use crate::ir::{BufferRef, Level, LoopNest, NodeKind, Operand, Sink, Stage, Valu
 use crate::ops::Typing;
 
 use super::context::Emitter;
+use super::gemm::emit_matmul;
 use super::names::{init_value, offset_expr, size_expr, slice_ident, storage_type, temp_vec};
-use super::stages::STACK_ROW_LIMIT;
+use super::stages::{
+    block_temp, emit_scan, pack_shared_rhs, product_block, runtime_task_split, shares_packed_rhs,
+    STACK_ROW_LIMIT,
+};
 use super::values::{count_value, emit_const};
 
 /// The `NumLanes`, `CompareLanes`, `BitwiseLanes` and `ShiftLanes` methods tensor-core's
@@ -139,7 +146,8 @@ fn program_buffers(cx: &Emitter<'_>) -> Vec<BufferRef> {
     let mut bufs = Vec::new();
     for nest in &cx.kernel.nests {
         for op in &nest.operands {
-            if !bufs.contains(&op.buffer) {
+            // The running index is no buffer: its operands only give offsets.
+            if !bufs.contains(&op.buffer) && op.buffer != BufferRef::Index {
                 bufs.push(op.buffer.clone());
             }
         }
@@ -149,12 +157,19 @@ fn program_buffers(cx: &Emitter<'_>) -> Vec<BufferRef> {
 
 /// The `Buf` of each buffer of a program: inputs read-only, outputs and temps writable (a
 /// whole temp is the kernel setup's `ScratchVec`, shared with the fused branch; a row-local
-/// one the program's own, declared by `row_local_temps`).
-fn buffer_tokens(cx: &Emitter<'_>, bufs: &[BufferRef]) -> Vec<TokenStream> {
+/// one the program's own, declared by `row_local_temps`). A product's block temps exist
+/// only inside their product stage's block loop (`product_stage`): `in_stage` says which
+/// ones are in scope; the others are empty placeholders (no nest of the stage names them).
+fn buffer_tokens(cx: &Emitter<'_>, bufs: &[BufferRef], in_stage: &[usize]) -> Vec<TokenStream> {
     let rt = cx.rt;
     let b = quote!(#rt::__private::blocks);
     bufs.iter()
         .map(|buf| {
+            if let BufferRef::Temp(t) = buf {
+                if cx.kernel.temps[*t].gemm_block && !in_stage.contains(t) {
+                    return quote!(#b::Buf::In(#b::Slice::Bool(&[])));
+                }
+            }
             let (dtype, slice) = match buf {
                 BufferRef::Input(p) => {
                     let (v, slice) = (variant(cx.f.params[*p].ty.dtype), slice_ident(buf));
@@ -164,7 +179,7 @@ fn buffer_tokens(cx: &Emitter<'_>, bufs: &[BufferRef]) -> Vec<TokenStream> {
                     (cx.graph.nodes[cx.graph.outputs[*o]].dtype, slice_ident(buf))
                 }
                 BufferRef::Temp(t) => (cx.kernel.temps[*t].dtype, temp_vec(*t)),
-                BufferRef::Index => unreachable!("`debug_program` admits no index operand"),
+                BufferRef::Index => unreachable!("`program_buffers` leaves the index out"),
             };
             let v = variant(dtype);
             quote!(#b::Buf::Out(#b::SliceMut::#v(&mut #slice[..])))
@@ -188,7 +203,10 @@ fn row_local_temps(
     for (k, buf) in bufs.iter().enumerate() {
         let BufferRef::Temp(t) = buf else { continue };
         let temp = &kernel.temps[*t];
-        let Some(len) = &temp.row_local else { continue };
+        // A product's block temps are the product stage's (`product_stage`).
+        let Some(len) = temp.row_local.as_ref().filter(|_| !temp.gemm_block) else {
+            continue;
+        };
         let (v, c) = (temp_vec(*t), storage_type(rt, temp.dtype));
         let init = init_value(rt, temp.dtype, temp.init);
         decls.extend(match len.as_static() {
@@ -215,11 +233,22 @@ fn operand(cx: &Emitter<'_>, bufs: &[BufferRef], op: &Operand, level: Level) -> 
     let rt = cx.rt;
     let b = quote!(#rt::__private::blocks);
     let buf = bufs.iter().position(|x| *x == op.buffer).unwrap_or(0) as u16;
-    let base = offset_expr(quote!(0usize), &op.base, None);
+    let mut base = offset_expr(quote!(0usize), &op.base, None);
     // A row-local temp holds only the current row of its stage: the row term drops out,
-    // as in the fused kernel's `operand_offsets`.
-    let row_local =
-        matches!(op.buffer, BufferRef::Temp(t) if cx.kernel.temps[t].row_local.is_some());
+    // as in the fused kernel's `operand_offsets`. A product's block temp holds the block's
+    // rows from `__tg_blk` on (row `r` at `(r - __tg_blk)·stride`): its base is moved back
+    // by `__tg_blk` rows, in the same wrapping arithmetic as every offset, and its row term
+    // stays.
+    let temp = match op.buffer {
+        BufferRef::Temp(t) => Some(&cx.kernel.temps[t]),
+        _ => None,
+    };
+    let block = temp.is_some_and(|t| t.gemm_block);
+    let row_local = temp.is_some_and(|t| t.row_local.is_some()) && !block;
+    if let (true, Some(s), false) = (block, op.outer_strides.first(), level == Level::Global) {
+        let s = offset_expr(quote!(0usize), s, None);
+        base = quote!((#base).wrapping_sub(__tg_blk.wrapping_mul(#s)));
+    }
     let outer: Vec<TokenStream> = match level {
         Level::Global => Vec::new(),
         _ => op
@@ -281,7 +310,26 @@ fn value(cx: &Emitter<'_>, bufs: &[BufferRef], nest: &LoopNest, id: usize) -> Op
             let [a0, a1, a2] = a.map(Literal::u16_unsuffixed);
             quote!(#b::Val::Op(#f, [#a0, #a1, #a2]))
         }
-        ValueSource::Position { .. } | ValueSource::Gather { .. } => return None,
+        ValueSource::Position { operand: k } => {
+            let op = operand(cx, bufs, &nest.operands[*k], v.level);
+            quote!(#b::Val::Position(#op))
+        }
+        ValueSource::Gather {
+            operand: k,
+            index,
+            stride,
+            bound,
+        } => {
+            let op = &nest.operands[*k];
+            if matches!(op.buffer, BufferRef::Index) {
+                return None;
+            }
+            let data = operand(cx, bufs, op, v.level);
+            let index = Literal::u16_unsuffixed(*index as u16);
+            let stride = offset_expr(quote!(0usize), stride, None);
+            let bound = size_expr(bound);
+            quote!(#b::Val::Gather { data: #data, index: #index, stride: #stride, bound: #bound })
+        }
     })
 }
 
@@ -301,6 +349,7 @@ fn nest_literal(
         return None;
     }
     let mut reduces = Vec::new();
+    let mut arg = None;
     let stores = match &nest.sink {
         Sink::Store(stores) => stores,
         Sink::Reduce { stores, .. } if stores_only => stores,
@@ -344,6 +393,20 @@ fn nest_literal(
             }
             stores
         }
+        Sink::Reduce {
+            kind,
+            acc,
+            value,
+            best: Some(best),
+            index: Some(index),
+            stores,
+            sibling: None,
+        } if nest.ragged.is_none() => {
+            arg = Some(arg_literal(
+                cx, bufs, nest, *kind, *acc, *value, *best, *index,
+            )?);
+            stores
+        }
         Sink::Reduce { .. } => return None,
     };
     // A pipelined last pass: its own values only (see above).
@@ -362,8 +425,11 @@ fn nest_literal(
     let mut store_tokens = Vec::new();
     for &(k, v) in stores {
         let op = &nest.operands[k];
+        // Stores are contiguous along the inner loop, as the fused kernel's `store` at
+        // `offset + j` (lowering gives them inner stride 1, or 0 along an inner loop of one
+        // element: a rank-0 or length-1 result, whose one element is the same either way).
         if !matches!(op.buffer, BufferRef::Output(_) | BufferRef::Temp(_))
-            || !op.inner_stride.is_lit(1)
+            || !(op.inner_stride.is_lit(1) || nest.inner.as_static() == Some(1))
         {
             return None;
         }
@@ -371,6 +437,7 @@ fn nest_literal(
         let v = Literal::u16_unsuffixed(v as u16);
         store_tokens.push(quote!((#op, #v)));
     }
+    let arg = arg.unwrap_or_else(|| quote!(::core::option::Option::None));
     let outer = nest.outer.iter().map(size_expr);
     let inner = size_expr(&nest.inner);
     let ragged = match &nest.ragged {
@@ -388,12 +455,57 @@ fn nest_literal(
             values: &[#(#values),*],
             stores: &[#(#store_tokens),*],
             reduces: &[#(#reduces),*],
+            arg: #arg,
         }
     })
 }
 
-/// One stage as a `run_nest` call (a nest alone) or a `run_stage` call (nests sharing
-/// their row loop), or `None` where the backend does not cover one of its nests.
+/// A nest's arg-max/arg-min reduction as a `blocks::ArgReduce` (`Some(…)` tokens), or
+/// `None` where the backend has no form of it: the value a number, the best value and the
+/// index temps contiguous along a kept inner axis or fixed for the row.
+#[allow(clippy::too_many_arguments)]
+fn arg_literal(
+    cx: &Emitter<'_>,
+    bufs: &[BufferRef],
+    nest: &LoopNest,
+    kind: crate::ir::ReduceKind,
+    acc: usize,
+    value: usize,
+    best: usize,
+    index: usize,
+) -> Option<TokenStream> {
+    let rt = cx.rt;
+    let b = quote!(#rt::__private::blocks);
+    let dtype = cx.graph.nodes[nest.values[value].node].dtype.compute();
+    if dtype == DType::Bool || !dtype.is_integer() && !matches!(dtype, DType::F32 | DType::F64) {
+        return None;
+    }
+    let (acc_op, best_op) = (&nest.operands[acc], &nest.operands[best]);
+    for op in [acc_op, best_op] {
+        if !matches!(op.buffer, BufferRef::Temp(_))
+            || !(op.inner_stride.is_zero() || op.inner_stride.is_lit(1))
+        {
+            return None;
+        }
+    }
+    let max = kind == crate::ir::ReduceKind::ArgMax;
+    let value = Literal::u16_unsuffixed(value as u16);
+    let (acc, best) = (
+        operand(cx, bufs, acc_op, Level::Inner),
+        operand(cx, bufs, best_op, Level::Inner),
+    );
+    let index = operand(cx, bufs, &nest.operands[index], Level::Inner);
+    Some(quote!(::core::option::Option::Some(#b::ArgReduce {
+        max: #max, value: #value, best: #best, acc: #acc, index: #index,
+    })))
+}
+
+/// One stage of the program, or `None` where the backend does not cover one of its nests:
+/// a runtime step (a scan, `top_k`, `max_pool`, `resize`, attention, …, or a product
+/// computed whole) as the fused kernel's own call; a product stage by `product_stage`; a
+/// nest alone as a `run_nest` call; nests sharing their row loop as a `run_stage` call.
+/// Each nest call binds `__tg_bufs` (`buffer_decl`), the program's buffers, borrowed for
+/// this stage only (a runtime call borrows the same buffers by name).
 fn stage_call(
     cx: &Emitter<'_>,
     bufs: &[BufferRef],
@@ -403,6 +515,20 @@ fn stage_call(
     let Emitter { rt, kernel, .. } = *cx;
     let b = quote!(#rt::__private::blocks);
     let nests = &kernel.nests[stage.first..stage.first + stage.count];
+    let buf_decl = buffer_decl(cx, bufs, nests);
+    // The runtime steps: the same call as the fused kernel's (emit/stages.rs `emit_stage`),
+    // so the same bits and the same code in the user's crate.
+    if let Some(scan) = &nests[0].scan {
+        let call = emit_scan(cx, scan);
+        return Some(quote!(#b::runtime_step(); #call));
+    }
+    if let (Some(step), None) = (&nests[0].matmul, &stage.row_loop) {
+        let call = emit_matmul(cx, step);
+        return Some(quote!(#b::runtime_step(); #call));
+    }
+    if nests.iter().any(|n| n.matmul.is_some()) {
+        return product_stage(cx, bufs, &buf_decl, stage, resets);
+    }
     let last = nests.len() - 1;
     let literals = nests
         .iter()
@@ -410,9 +536,42 @@ fn stage_call(
         .map(|(k, nest)| nest_literal(cx, bufs, nest, k == last && stage.pipelined.is_some()))
         .collect::<Option<Vec<_>>>()?;
     let Some(rows) = &stage.row_loop else {
-        return Some(quote!(#(#b::run_nest(&#literals, &mut __tg_bufs);)*));
+        return Some(quote!({ #buf_decl #(#b::run_nest(&#literals, &mut __tg_bufs);)* }));
     };
-    // The row-local temps this stage's nests use, reset at every row.
+    let stage_literal = stage_literal(cx, bufs, &size_expr(rows), nests, &literals, resets);
+    Some(quote!({
+        #buf_decl
+        #b::run_stage(&#stage_literal, &mut __tg_bufs);
+    }))
+}
+
+/// `let mut __tg_bufs = [Buf…];`: the program's buffers for a call running `nests`.
+fn buffer_decl(cx: &Emitter<'_>, bufs: &[BufferRef], nests: &[LoopNest]) -> TokenStream {
+    let rt = cx.rt;
+    let b = quote!(#rt::__private::blocks);
+    let mut in_stage = Vec::new();
+    for op in nests.iter().flat_map(|n| &n.operands) {
+        if let BufferRef::Temp(t) = op.buffer {
+            in_stage.push(t);
+        }
+    }
+    let tokens = buffer_tokens(cx, bufs, &in_stage);
+    let count = bufs.len();
+    quote!(let mut __tg_bufs: [#b::Buf<'_>; #count] = [#(#tokens),*];)
+}
+
+/// A `blocks::Stage` of `nests` (their `literals`) over `rows` rows, with the row-local
+/// temps these nests use reset at every row.
+fn stage_literal(
+    cx: &Emitter<'_>,
+    bufs: &[BufferRef],
+    rows: &TokenStream,
+    nests: &[LoopNest],
+    literals: &[TokenStream],
+    resets: &[(usize, TokenStream)],
+) -> TokenStream {
+    let Emitter { rt, kernel, .. } = *cx;
+    let b = quote!(#rt::__private::blocks);
     let used: Vec<TokenStream> = resets
         .iter()
         .filter(|(k, _)| {
@@ -431,47 +590,142 @@ fn stage_call(
             quote!((#k, #b::Scalar::#cv(#init)))
         })
         .collect();
-    let rows = size_expr(rows);
-    Some(quote! {
-        #b::run_stage(
-            &#b::Stage { rows: #rows, nests: &[#(#literals),*], resets: &[#(#used),*] },
-            &mut __tg_bufs,
-        );
-    })
+    quote!(#b::Stage { rows: #rows, nests: &[#(#literals),*], resets: &[#(#used),*] })
 }
 
-/// The debug branch of the kernel (see the module doc): the buffers, then one `run_nest`
-/// or `run_stage` call per stage in order; `None` where the kernel is not covered.
-pub(super) fn debug_program(cx: &Emitter<'_>) -> Option<TokenStream> {
+/// A product stage (the fused kernel's GEMM block loop, emit/stages.rs `emit_stage`): its
+/// tasks one after another with the fused kernel's rows per task, each task's rows by GEMM
+/// blocks from the task's first row; per block, the block temps' resets, the nests before
+/// the product (its left operand's prologue) through the block's rows as a
+/// `run_stage_rows` call, the fused kernel's own GEMM call for the block
+/// (`product_block`, with the right operand packed once for the stage where the fused
+/// kernel packs it), then the nests after it (the epilogue) through the block's rows.
+/// Bit-identity: a GEMM call's result depends on its rows (the engine picks its kernel and
+/// its `k` blocking by the row count), so every call has the fused kernel's rows; the
+/// prologue and epilogue are row-wise nests, whose values do not depend on the blocks.
+/// Not covered: a pipelined product stage (none is planned today).
+fn product_stage(
+    cx: &Emitter<'_>,
+    bufs: &[BufferRef],
+    buf_decl: &TokenStream,
+    stage: &Stage,
+    resets: &[(usize, TokenStream)],
+) -> Option<TokenStream> {
     let Emitter { rt, kernel, .. } = *cx;
+    let b = quote!(#rt::__private::blocks);
+    let rows = size_expr(stage.row_loop.as_ref()?);
+    if stage.pipelined.is_some() {
+        return None;
+    }
+    let nests = &kernel.nests[stage.first..stage.first + stage.count];
+    let at = nests.iter().position(|n| n.matmul.is_some())?;
+    let product = &nests[at];
+    let step = product.matmul.as_ref()?;
+    if nests
+        .iter()
+        .filter(|n| n.matmul.is_some() || n.scan.is_some())
+        .count()
+        > 1
+    {
+        return None;
+    }
+    let block_rows = crate::ir::gemm_block_rows(product);
+    let packed = shares_packed_rhs(step);
+    let prelude = if packed {
+        pack_shared_rhs(cx, step, &rows)
+    } else {
+        TokenStream::new()
+    };
+    // The block temps of the stage, declared per task as the fused kernel's.
+    let mut block_temps: Vec<usize> = Vec::new();
+    for op in nests.iter().flat_map(|n| &n.operands) {
+        if let BufferRef::Temp(t) = op.buffer {
+            if kernel.temps[t].gemm_block && !block_temps.contains(&t) {
+                block_temps.push(t);
+            }
+        }
+    }
+    let (decls, inits): (Vec<_>, Vec<_>) = block_temps
+        .iter()
+        .map(|&t| block_temp(cx, t, Some(step), block_rows))
+        .unzip();
+    // The nests before and after the product through the block's rows.
+    let part = |part: &[LoopNest]| -> Option<TokenStream> {
+        if part.is_empty() {
+            return Some(TokenStream::new());
+        }
+        let literals = part
+            .iter()
+            .map(|nest| nest_literal(cx, bufs, nest, false))
+            .collect::<Option<Vec<_>>>()?;
+        let stage = stage_literal(cx, bufs, &quote!(__tg_blk_end), part, &literals, resets);
+        Some(quote!({
+            #buf_decl
+            #b::run_stage_rows(&#stage, __tg_blk, __tg_blk_end, &mut __tg_bufs);
+        }))
+    };
+    let (pre, post) = (part(&nests[..at])?, part(&nests[at + 1..])?);
+    let block = product_block(cx, product, packed);
+    let per_task = match &stage.tasks {
+        None => quote!(let __tg_per_task: usize = #rows;),
+        Some(tasks) => match tasks.rows_per_task {
+            Some(n) => {
+                let n = Literal::usize_unsuffixed(n);
+                quote!(let __tg_per_task: usize = #n;)
+            }
+            None => runtime_task_split(cx, tasks, &rows, Some(block_rows)),
+        },
+    };
+    let r = Literal::usize_unsuffixed(block_rows);
+    Some(quote!({
+        #b::runtime_step();
+        #prelude
+        #per_task
+        let __tg_all_rows: usize = #rows;
+        let mut __tg_row_lo: usize = 0;
+        while __tg_row_lo < __tg_all_rows {
+            let __tg_row_hi: usize = ::core::cmp::min(__tg_row_lo + __tg_per_task, __tg_all_rows);
+            let __tg_stage_rows: usize = __tg_row_hi - __tg_row_lo;
+            #(#decls)*
+            let mut __tg_blk: usize = __tg_row_lo;
+            while __tg_blk < __tg_row_hi {
+                let __tg_blk_end: usize = ::core::cmp::min(__tg_blk + #r, __tg_row_hi);
+                #(#inits)*
+                #pre
+                #block
+                #post
+                __tg_blk = __tg_blk_end;
+            }
+            __tg_row_lo = __tg_row_hi;
+        }
+    }))
+}
+
+/// The debug branch of the kernel (see the module doc): the row-local temps, then one
+/// call per stage in order, each with its own borrow of the buffers; `None` where the
+/// kernel is not covered.
+pub(super) fn debug_program(cx: &Emitter<'_>) -> Option<TokenStream> {
+    let kernel = cx.kernel;
     // A kernel without nests (size-0 outputs) has nothing to run in either branch.
-    // Temps of a product's blocks belong to GEMM nests, which the backend does not cover;
-    // temps hold compute-type values, so `f16`/`bf16` ones do not occur.
+    // Temps hold compute-type values, so `f16`/`bf16` ones do not occur.
     if !enabled()
         || kernel.nests.is_empty()
-        || kernel
-            .temps
-            .iter()
-            .any(|t| t.gemm_block || t.dtype != t.dtype.compute())
+        || kernel.temps.iter().any(|t| t.dtype != t.dtype.compute())
     {
         return None;
     }
     let bufs = program_buffers(cx);
-    if bufs.len() > u16::MAX as usize || bufs.iter().any(|b| matches!(b, BufferRef::Index)) {
+    if bufs.len() > u16::MAX as usize {
         return None;
     }
-    let b = quote!(#rt::__private::blocks);
     let (row_temps, resets) = row_local_temps(cx, &bufs);
     let calls = kernel
         .stages
         .iter()
         .map(|stage| stage_call(cx, &bufs, stage, &resets))
         .collect::<Option<Vec<_>>>()?;
-    let buf_tokens = buffer_tokens(cx, &bufs);
-    let count = bufs.len();
     Some(quote! {
         #row_temps
-        let mut __tg_bufs: [#b::Buf<'_>; #count] = [#(#buf_tokens),*];
         #(#calls)*
     })
 }

@@ -50,30 +50,12 @@ pub(super) fn emit_stage(cx: &Emitter<'_>, stage: &crate::ir::Stage) -> TokenStr
     // A right operand that is the same for every row (no batch dims of its own) is packed
     // once for the stage, before its tasks, and shared by every block and task.
     // Never a convolution's: its packed right operand would be a whole im2col buffer.
-    let packed = gemm.is_some_and(|step| {
-        step.conv.is_none() && step.b.batch_strides.iter().all(Offset::is_zero)
-    });
+    let packed = gemm.is_some_and(shares_packed_rhs);
     let prelude = match gemm {
         Some(step) if packed => pack_shared_rhs(cx, step, &rows_lit),
         _ => TokenStream::new(),
     };
-    let block = gemm.map(|step| {
-        let block = emit_gemm_block(cx, step, false, packed);
-        let at = product_at.expect("a product");
-        // Stage rows that hold several product rows each (a convolution's images: its
-        // loops `[N, O]`): the block's product rows are the stage rows' times `O`.
-        match nests[at].outer.get(1..).filter(|inner| !inner.is_empty()) {
-            Some(inner) => {
-                let per_row = size_expr(&inner.iter().fold(Size::lit(1), |p, e| p.mul(e)));
-                quote! {{
-                    let __tg_blk: usize = __tg_blk * #per_row;
-                    let __tg_blk_end: usize = __tg_blk_end * #per_row;
-                    #block
-                }}
-            }
-            None => block,
-        }
-    });
+    let block = product_at.map(|at| product_block(cx, &nests[at], packed));
     let row_loop = RowLoop {
         cx,
         pipelined,
@@ -102,6 +84,34 @@ pub(super) fn emit_stage(cx: &Emitter<'_>, stage: &crate::ir::Stage) -> TokenStr
         &before_rows,
         &row_loop,
     )
+}
+
+/// Whether a product stage packs its right operand once for the stage (`pack_shared_rhs`):
+/// one that is the same for every row (no batch dims of its own), never a convolution's
+/// (its packed right operand would be a whole im2col buffer).
+pub(super) fn shares_packed_rhs(step: &crate::ir::MatMulStep) -> bool {
+    step.conv.is_none() && step.b.batch_strides.iter().all(Offset::is_zero)
+}
+
+/// A product stage's GEMM for the block of stage rows `__tg_blk..__tg_blk_end`
+/// (`emit_gemm_block`) of `product`, its product nest. Stage rows that hold several product
+/// rows each (a convolution's images: its loops `[N, O]`): the block's product rows are
+/// the stage rows' times `O`. The debug backend's program calls the same block
+/// (debug.rs `product_stage`).
+pub(super) fn product_block(cx: &Emitter<'_>, product: &LoopNest, packed: bool) -> TokenStream {
+    let step = product.matmul.as_ref().expect("a product nest");
+    let block = emit_gemm_block(cx, step, false, packed);
+    match product.outer.get(1..).filter(|inner| !inner.is_empty()) {
+        Some(inner) => {
+            let per_row = size_expr(&inner.iter().fold(Size::lit(1), |p, e| p.mul(e)));
+            quote! {{
+                let __tg_blk: usize = __tg_blk * #per_row;
+                let __tg_blk_end: usize = __tg_blk_end * #per_row;
+                #block
+            }}
+        }
+        None => block,
+    }
 }
 
 /// The code of a row stage's nests for one row.
@@ -237,26 +247,9 @@ fn row_local_temps(
             continue;
         }
         if temp.gemm_block {
-            // A block of rows from the thread's scratch pool, holding whatever its last
-            // user left. The product is overwritten by the GEMM and a computed left operand
-            // (`overwritten`) by its prologue; an accumulator the prologue reduces into (the
-            // left operand `max(x, axis = 1)`) starts from its init at every block, as a
-            // row-local accumulator does at every row (issue 37: it read the last call's
-            // block).
-            // A block holds at most `block_rows` rows (`ir::gemm_block_rows`) and at most
-            // the task's rows (`__tg_stage_rows`, bound before these declarations): a
-            // 16-row product reserved 256 rows (51 MB for a 224² convolution's block).
-            let rows = Literal::usize_unsuffixed(block_rows);
-            before_rows.extend(quote!(
-                let mut #v = #p::ScratchVec::<#c>::stale(
-                    ::core::cmp::min(#rows, __tg_stage_rows) * #len_lit,
-                    #init,
-                );
-            ));
-            let product = gemm.is_some_and(|step| step.output == t);
-            if !temp.overwritten && !product {
-                block_init.extend(quote!(#v[..(__tg_blk_end - __tg_blk) * #len_lit].fill(#init);));
-            }
+            let (decl, init) = block_temp(cx, t, gemm, block_rows);
+            before_rows.extend(decl);
+            block_init.extend(init);
         } else if len.as_static().is_some_and(|n| n <= STACK_ROW_LIMIT) {
             // A temp whose every element is stored before it is read (`overwritten`) is
             // initialised once per task, not per row: the per-row fill was a memset of the
@@ -281,6 +274,45 @@ fn row_local_temps(
     }
 }
 
+/// The declaration of a product stage's block temp `t` (`Temp::gemm_block`; before the
+/// task's rows) and its reset before each block's prologue (empty where none is needed).
+/// Shared with the debug backend's program (debug.rs `product_stage`).
+pub(super) fn block_temp(
+    cx: &Emitter<'_>,
+    t: usize,
+    gemm: Option<&crate::ir::MatMulStep>,
+    block_rows: usize,
+) -> (TokenStream, TokenStream) {
+    let Emitter { rt, kernel, .. } = *cx;
+    let p = quote!(#rt::__private);
+    let temp = &kernel.temps[t];
+    let len = size_expr(temp.row_local.as_ref().expect("row-local"));
+    let (v, c) = (temp_vec(t), storage_type(rt, temp.dtype));
+    let init = init_value(rt, temp.dtype, temp.init);
+    // A block of rows from the thread's scratch pool, holding whatever its last user left.
+    // The product is overwritten by the GEMM and a computed left operand (`overwritten`) by
+    // its prologue; an accumulator the prologue reduces into (the left operand `max(x,
+    // axis = 1)`) starts from its init at every block, as a row-local accumulator does at
+    // every row (issue 37: it read the last call's block).
+    // A block holds at most `block_rows` rows (`ir::gemm_block_rows`) and at most the
+    // task's rows (`__tg_stage_rows`, bound before these declarations): a 16-row product
+    // reserved 256 rows (51 MB for a 224² convolution's block).
+    let rows = Literal::usize_unsuffixed(block_rows);
+    let decl = quote!(
+        let mut #v = #p::ScratchVec::<#c>::stale(
+            ::core::cmp::min(#rows, __tg_stage_rows) * #len,
+            #init,
+        );
+    );
+    let product = gemm.is_some_and(|step| step.output == t);
+    let reset = if !temp.overwritten && !product {
+        quote!(#v[..(__tg_blk_end - __tg_blk) * #len].fill(#init);)
+    } else {
+        TokenStream::new()
+    };
+    (decl, reset)
+}
+
 /// A product stage's right operand packed once, before the stage's tasks, into
 /// `__tg_packed` (when it has no batch dims of its own: the same for every row). For
 /// element types with `PlainGemm` entry points, only when the stage has more rows than
@@ -288,7 +320,7 @@ fn row_local_temps(
 /// a single block, whose GEMM packs `B` block by block itself, in L2-sized blocks for few
 /// rows (tensor-core gemm/driver.rs `few_rows_blocks`): packed whole, a 768 × 3072 weight
 /// was written to memory and read back for 32 rows of use.
-fn pack_shared_rhs(
+pub(super) fn pack_shared_rhs(
     cx: &Emitter<'_>,
     step: &crate::ir::MatMulStep,
     rows: &TokenStream,
@@ -469,28 +501,10 @@ fn emit_tasks(
     // Sizes known at run time: the task body is one closure, run over the whole buffers on
     // this thread when the stage is small (the pool is never touched) or over disjoint
     // chunks of rows on rayon's pool when it is large.
-    let work = tasks.work.iter().map(size_expr);
-    // Rows of a symbolic length may be empty at run time: then no split (see `plan_stages`
-    // for the literal case).
-    let nonempty_rows = tasks
-        .chunked
-        .iter()
-        .filter(|(_, row)| row.as_static().is_none())
-        .map(|(_, row)| {
-            let r = size_expr(row);
-            quote!(#r != 0)
-        });
-    let min = Literal::usize_unsuffixed(crate::lower::PARALLEL_MIN_ELEMENTS);
-    // A product's tasks take whole GEMM blocks (see `plan_stages`).
-    let least_rows = Literal::usize_unsuffixed(if product { row_loop.block_rows } else { 1 });
+    let split = runtime_task_split(cx, tasks, rows_lit, product.then_some(row_loop.block_rows));
     quote! {{
         #prelude
-        let __tg_rows: usize = #rows_lit;
-        let __tg_work: usize = 0 #(+ #work)*;
-        let __tg_split_rows: usize = ::core::cmp::max(#p::rows_per_task(__tg_rows, __tg_work, #min), #least_rows);
-        let __tg_split: bool = __tg_split_rows < __tg_rows #(&& #nonempty_rows)*;
-        // Not split: one task over every row.
-        let __tg_per_task: usize = if __tg_split { __tg_split_rows } else { __tg_rows };
+        #split
         let __tg_task_body = |(__tg_task, #pattern): (usize, #pattern_type)| {
             let __tg_row_lo: usize = __tg_task * __tg_per_task;
             let __tg_row_hi: usize = ::core::cmp::min(__tg_row_lo + __tg_per_task, __tg_rows);
@@ -504,6 +518,43 @@ fn emit_tasks(
             __tg_task_body((0, #whole));
         }
     }}
+}
+
+/// For tasks whose rows are decided at run time (`Tasks::rows_per_task` `None`), binds
+/// `__tg_rows` (the stage's rows), `__tg_split` (whether to split at all) and
+/// `__tg_per_task` (rows per task). `product_block_rows`: a product stage's tasks take
+/// whole GEMM blocks (see `plan_stages`). The debug backend's program walks a product
+/// stage's tasks one after another with the same rows (debug.rs `product_stage`): a GEMM
+/// call's rows decide its kernel, so its bits.
+pub(super) fn runtime_task_split(
+    cx: &Emitter<'_>,
+    tasks: &crate::ir::Tasks,
+    rows_lit: &TokenStream,
+    product_block_rows: Option<usize>,
+) -> TokenStream {
+    let rt = cx.rt;
+    let p = quote!(#rt::__private);
+    let work = tasks.work.iter().map(size_expr);
+    // Rows of a symbolic length may be empty at run time: then no split (see `plan_stages`
+    // for the literal case).
+    let nonempty_rows = tasks
+        .chunked
+        .iter()
+        .filter(|(_, row)| row.as_static().is_none())
+        .map(|(_, row)| {
+            let r = size_expr(row);
+            quote!(#r != 0)
+        });
+    let min = Literal::usize_unsuffixed(crate::lower::PARALLEL_MIN_ELEMENTS);
+    let least_rows = Literal::usize_unsuffixed(product_block_rows.unwrap_or(1));
+    quote! {
+        let __tg_rows: usize = #rows_lit;
+        let __tg_work: usize = 0 #(+ #work)*;
+        let __tg_split_rows: usize = ::core::cmp::max(#p::rows_per_task(__tg_rows, __tg_work, #min), #least_rows);
+        let __tg_split: bool = __tg_split_rows < __tg_rows #(&& #nonempty_rows)*;
+        // Not split: one task over every row.
+        let __tg_per_task: usize = if __tg_split { __tg_split_rows } else { __tg_rows };
+    }
 }
 
 /// How tasks receive the buffers a stage writes: `iter` zips each buffer's `row_chunks` of
