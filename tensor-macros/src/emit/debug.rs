@@ -157,16 +157,20 @@ fn program_buffers(cx: &Emitter<'_>) -> Vec<BufferRef> {
 
 /// The `Buf` of each buffer of a program: inputs read-only, outputs and temps writable (a
 /// whole temp is the kernel setup's `ScratchVec`, shared with the fused branch; a row-local
-/// one the program's own, declared by `row_local_temps`). A product's block temps exist
-/// only inside their product stage's block loop (`product_stage`): `in_stage` says which
-/// ones are in scope; the others are empty placeholders (no nest of the stage names them).
+/// one the program's own, declared by `row_local_temps`). `in_stage`: the temps the call's
+/// nests name; every other temp is an empty placeholder, which no nest of the call reads.
+/// Two reasons: a product's block temps exist only inside their product stage's block loop
+/// (`product_stage`), and a temp a product stage packs as its shared right operand stays
+/// borrowed by the packed panels through the stage's block loop, so the calls of its
+/// prologue and epilogue must not borrow it mutably (the transformer block's `h @ wv`,
+/// packed for `softmax(…) @ (h @ wv)`).
 fn buffer_tokens(cx: &Emitter<'_>, bufs: &[BufferRef], in_stage: &[usize]) -> Vec<TokenStream> {
     let rt = cx.rt;
     let b = quote!(#rt::__private::blocks);
     bufs.iter()
         .map(|buf| {
             if let BufferRef::Temp(t) = buf {
-                if cx.kernel.temps[*t].gemm_block && !in_stage.contains(t) {
+                if !in_stage.contains(t) {
                     return quote!(#b::Buf::In(#b::Slice::Bool(&[])));
                 }
             }
@@ -527,7 +531,7 @@ fn stage_call(
         return Some(quote!(#b::runtime_step(); #call));
     }
     if nests.iter().any(|n| n.matmul.is_some()) {
-        return product_stage(cx, bufs, &buf_decl, stage, resets);
+        return product_stage(cx, bufs, stage, resets);
     }
     let last = nests.len() - 1;
     let literals = nests
@@ -607,7 +611,6 @@ fn stage_literal(
 fn product_stage(
     cx: &Emitter<'_>,
     bufs: &[BufferRef],
-    buf_decl: &TokenStream,
     stage: &Stage,
     resets: &[(usize, TokenStream)],
 ) -> Option<TokenStream> {
@@ -659,6 +662,9 @@ fn product_stage(
             .map(|nest| nest_literal(cx, bufs, nest, false))
             .collect::<Option<Vec<_>>>()?;
         let stage = stage_literal(cx, bufs, &quote!(__tg_blk_end), part, &literals, resets);
+        // The part's own buffers: not the product's operands, whose right one may be
+        // borrowed by the packed panels (`buffer_tokens`).
+        let buf_decl = buffer_decl(cx, bufs, part);
         Some(quote!({
             #buf_decl
             #b::run_stage_rows(&#stage, __tg_blk, __tg_blk_end, &mut __tg_bufs);
