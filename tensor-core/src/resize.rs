@@ -29,6 +29,8 @@
 //! once in the runtime (issue 17). Reads and writes are slice indexing, each range checked;
 //! no `unsafe` here (the streaming store's is in stream.rs).
 
+mod two_tap_rows;
+
 use crate::dtype::Element;
 use crate::lanes::{prefetch_chunk, NumLanes, LANES, V};
 use crate::stream::{store_streaming, stream_fence, stream_head};
@@ -243,6 +245,27 @@ fn resize_planes<T: Lerp>(
     ];
     let stream = need_out.saturating_mul(core::mem::size_of::<T>()) >= STREAM_MIN_BYTES;
     let mut put = OutWriter::new(&mut out[..need_out], stream);
+    if two_tap_rows::takes(ad, ah) {
+        // Each depth of each plane is a plane of the 2-D resize.
+        let depths = planes * ad.len;
+        let cache = &mut cache[..SPAN * row_len];
+        two_tap_rows::resize_two_tap_rows(
+            x,
+            pitch,
+            depths,
+            ah,
+            aw,
+            cache,
+            row_len,
+            &mut phases,
+            &mut put,
+        );
+        put.finish();
+        if stream {
+            stream_fence();
+        }
+        return;
+    }
     // Plain functions, no closures, in this loop (see `weighted`).
     for p in 0..planes {
         let first_row = p * plane_rows;
@@ -258,7 +281,7 @@ fn resize_planes<T: Lerp>(
                         let row = first_row + d * ah.len + h;
                         if tags[slot] != row {
                             tags[slot] = row;
-                            prefetch_row(x, (row + PREFETCH_ROWS) * pitch, width);
+                            prefetch_row(x, (row + PREFETCH_ROWS).saturating_mul(pitch), width);
                             let src = &x[row * pitch..];
                             let dst = &mut cache[slot * row_len + LANES..][..row_len - LANES];
                             resize_row(src, width, dst, aw, &mut phases);
