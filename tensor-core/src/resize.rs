@@ -1292,6 +1292,108 @@ mod tests {
         }
     }
 
+    /// The 2-D two-tap loop (`two_tap_rows`): depth unchanged (one or three depths), a
+    /// `linear` middle axis, heights 1, 2 and 5, odd and tiny widths, ×2 (the one-run last
+    /// axis, `resize_row_x2`) and other last axes (the general `resize_row`), NaN and ±inf,
+    /// rows a pitch apart, no planes: bit for bit the expression form's arithmetic.
+    #[test]
+    fn two_tap_rows_as_the_expression_form() {
+        let specials = [
+            (0, f64::NAN),
+            (6, f64::INFINITY),
+            (7, f64::NEG_INFINITY),
+            (30, -0.0),
+        ];
+        for coords in ["half_pixel", "asymmetric", "align_corners"] {
+            for (h, oh) in [(1, 2), (2, 4), (5, 10), (5, 3)] {
+                for (w, ow) in [(1, 2), (2, 4), (3, 6), (17, 34), (33, 66), (19, 45), (40, 13)] {
+                    let axes = |_| {
+                        [
+                            None,
+                            Some(axis("linear", coords, h, oh)),
+                            Some(axis("linear", coords, w, ow)),
+                        ]
+                    };
+                    check(2, [1, h, w], axes(()), &specials);
+                    check(2, [3, h, w], axes(()), &specials);
+                    // Nearest and cubic along the last axis under the linear middle one.
+                    let mixed = |mode| {
+                        [
+                            None,
+                            Some(axis("linear", coords, h, oh)),
+                            Some(axis(mode, coords, w, ow)),
+                        ]
+                    };
+                    check(1, [2, h, w], mixed("nearest"), &specials);
+                    check(1, [1, h, w], mixed("cubic"), &specials);
+                }
+            }
+        }
+        // The benchmark's ×2 half_pixel last axis is one ×2 run, so it takes `resize_row_x2`.
+        let aw = axis("linear", "half_pixel", 56, 112);
+        assert_eq!(aw.runs, [[1, 2, 1, 55]]);
+        let view_w = view(&aw, &aw.weights, true);
+        assert!(two_tap_rows::x2_run(&view_w).is_some());
+        // Rows a pitch apart (the last row then has a vector past it in `x`, so every row
+        // takes the in-place ×2 run), three depths, and no planes.
+        let (h, w, pitch) = (5, 23, 23 + LANES + 3);
+        let ah = axis("linear", "half_pixel", h, 2 * h);
+        let aw = axis("linear", "half_pixel", w, 2 * w);
+        let axes = [
+            ResizeAxis::unchanged(3),
+            view(&ah, &ah.weights, false),
+            view(&aw, &aw.weights, true),
+        ];
+        let dense = values(2 * 3 * h * w, 11);
+        let mut pitched = vec![f64::NAN; 2 * 3 * h * pitch];
+        for r in 0..2 * 3 * h {
+            pitched[r * pitch..][..w].copy_from_slice(&dense[r * w..][..w]);
+        }
+        let want = reference(&dense, 2, &axes);
+        let mut got = vec![0.0; want.len()];
+        f64::resize(&pitched, &mut got, 2, pitch, &axes);
+        assert!(same_bits(&got, &want));
+        let mut none: [f64; 0] = [];
+        f64::resize(&[], &mut none, 0, pitch, &axes);
+    }
+
+    /// Streamed outputs of the two-tap loop at more misalignments, with rows whose length
+    /// is a multiple of `LANES` (every row starts at the same misalignment: the benchmark's
+    /// case) and rows of odd length.
+    #[test]
+    fn two_tap_rows_streamed_at_misalignments() {
+        for (planes, h, w) in [(40, 56, 8 * LANES), (44, 33, 97)] {
+            let (ah, aw) = (
+                axis("linear", "half_pixel", h, 2 * h),
+                axis("linear", "half_pixel", w, 2 * w),
+            );
+            let f32s = |v: &[f64]| v.iter().map(|&w| w as f32).collect::<Vec<f32>>();
+            let axes = [
+                ResizeAxis::unchanged(1),
+                view(&ah, &f32s(&ah.weights), false),
+                view(&aw, &f32s(&aw.weights), true),
+            ];
+            let mut x: Vec<f32> = values(planes * h * w, 6)
+                .iter()
+                .map(|&v| v as f32)
+                .collect();
+            x[w + 3] = f32::NAN;
+            x[5 * w] = f32::INFINITY;
+            let want = reference(&x, planes, &axes);
+            assert!(want.len() * 4 >= STREAM_MIN_BYTES);
+            for shift in [2, 3, 4, 8, 13] {
+                let mut backing = vec![7.0f32; want.len() + shift + 1];
+                let out = &mut backing[shift..shift + want.len()];
+                f32::resize(&x, out, planes, w, &axes);
+                assert!(same_bits(out, &want), "{w} shift {shift}");
+                assert!(backing[..shift]
+                    .iter()
+                    .chain(&backing[shift + want.len()..])
+                    .all(|&v| v == 7.0));
+            }
+        }
+    }
+
     #[test]
     fn inconsistent_calls_write_nothing() {
         let (ah, aw) = (

@@ -21,7 +21,7 @@ pub(super) fn takes<T>(ad: &ResizeAxis<'_, T>, ah: &ResizeAxis<'_, T>) -> bool {
 
 /// The last axis's single ×2 run: `[first, 2, 1, count]` with two weighted taps per
 /// output, its taps and weights hoisted (`TwoByTwo`); `None` for any other last axis.
-fn x2_run<T: Lerp>(aw: &ResizeAxis<'_, T>) -> Option<(usize, usize, TwoByTwo<T>)> {
+pub(super) fn x2_run<T: Lerp>(aw: &ResizeAxis<'_, T>) -> Option<(usize, usize, TwoByTwo<T>)> {
     let &[[first, 2, 1, count]] = aw.runs else {
         return None;
     };
