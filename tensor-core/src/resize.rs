@@ -29,8 +29,10 @@
 //! once in the runtime (issue 17). Reads and writes are slice indexing, each range checked;
 //! no `unsafe` here (the streaming store's is in stream.rs).
 
+mod two_tap_rows;
+
 use crate::dtype::Element;
-use crate::lanes::{NumLanes, LANES, V};
+use crate::lanes::{prefetch_chunk, NumLanes, SelectLanes, LANES, V};
 use crate::stream::{store_streaming, stream_fence, stream_head};
 
 /// Outputs at least this large are written with streaming stores (they would evict the
@@ -39,6 +41,10 @@ pub const STREAM_MIN_BYTES: usize = 1 << 21;
 /// Rows cached per outer axis: an output reads at most this many consecutive input
 /// positions along an axis (cubic's four).
 const SPAN: usize = 4;
+/// Input rows ahead of the one being resized whose lines are prefetched.
+const PREFETCH_ROWS: usize = 2;
+/// Bytes of a cache line.
+const LINE: usize = 64;
 
 /// One spatial axis of a resize. An axis the resize leaves alone has no taps (`taps == 0`,
 /// `len == out`: output `o` is input `o`, [`ResizeAxis::unchanged`]).
@@ -112,8 +118,8 @@ macro_rules! resize {
 resize!(f32, f64);
 
 /// What a resize runs on: lane arithmetic and the storage of its own compute type.
-trait Lerp: NumLanes + Element<Compute = Self> {}
-impl<T: NumLanes + Element<Compute = T>> Lerp for T {}
+trait Lerp: NumLanes + SelectLanes + Element<Compute = Self> {}
+impl<T: NumLanes + SelectLanes + Element<Compute = T>> Lerp for T {}
 
 /// Whether `axis` is consistent (the rules of [`ResizeAxis`]); `outer` for the first two
 /// axes (the span rule), `last` for the last (runs).
@@ -239,63 +245,101 @@ fn resize_planes<T: Lerp>(
     ];
     let stream = need_out.saturating_mul(core::mem::size_of::<T>()) >= STREAM_MIN_BYTES;
     let mut put = OutWriter::new(&mut out[..need_out], stream);
+    if two_tap_rows::takes(ad, ah) {
+        // Each depth of each plane is a plane of the 2-D resize.
+        let depths = planes * ad.len;
+        let cache = &mut cache[..SPAN * row_len];
+        two_tap_rows::resize_two_tap_rows(
+            x,
+            pitch,
+            depths,
+            ah,
+            aw,
+            cache,
+            row_len,
+            &mut phases,
+            &mut put,
+        );
+        put.finish();
+        if stream {
+            stream_fence();
+        }
+        return;
+    }
     // Plain functions, no closures, in this loop (see `weighted`).
     for p in 0..planes {
         let first_row = p * plane_rows;
-        for r in 0..ad.out * ah.out {
-            let (od, oh) = (r / ah.out, r % ah.out);
-            let ((d0, nd), (h0, nh)) = (axis_taps(ad, od), axis_taps(ah, oh));
-            // The rows this output row reads, into the cache.
-            for jd in 0..nd {
-                let d = tap_at(ad, d0 + jd, od);
-                for jh in 0..nh {
-                    let h = tap_at(ah, h0 + jh, oh);
-                    let slot = slot_of(d, h);
-                    let row = first_row + d * ah.len + h;
-                    if tags[slot] != row {
-                        tags[slot] = row;
-                        let src = &x[row * pitch..];
-                        let dst = &mut cache[slot * row_len + LANES..][..row_len - LANES];
-                        resize_row(src, width, dst, aw, &mut phases);
-                    }
-                }
-            }
-            // The middle axis's weights (none for a selection) and, per depth `d`, the
-            // offsets of its cached rows.
-            let wh = if ah.weights.is_empty() {
-                &[][..]
-            } else {
-                &ah.weights[h0..h0 + nh]
-            };
-            if ad.weights.is_empty() {
-                // One depth: the output row is the middle axis's sum (or selection).
-                let rows = middle_rows(ah, tap_at(ad, d0, od), h0, nh, oh, row_len);
-                put_sum(&mut put, ow, &cache, rows, wh, nh);
-            } else {
-                // Each depth's sum along the middle axis (or its selected row), then theirs.
-                let mut sums = [0usize; SPAN];
-                for (jd, sum) in sums.iter_mut().enumerate().take(nd) {
-                    let rows = middle_rows(ah, tap_at(ad, d0 + jd, od), h0, nh, oh, row_len);
-                    let dst = &mut hsums[jd * row_len..][..row_len];
-                    if wh.is_empty() {
-                        dst.copy_from_slice(&cache[rows[0]..][..row_len]);
-                    } else {
-                        let mut i = 0;
-                        while i < LANES + ow {
-                            let v = weighted(&cache, &rows[..nh], wh, i);
-                            dst[i..i + LANES].copy_from_slice(&v.0);
-                            i += LANES;
+        for od in 0..ad.out {
+            for oh in 0..ah.out {
+                let ((d0, nd), (h0, nh)) = (axis_taps(ad, od), axis_taps(ah, oh));
+                // The rows this output row reads, into the cache.
+                for jd in 0..nd {
+                    let d = tap_at(ad, d0 + jd, od);
+                    for jh in 0..nh {
+                        let h = tap_at(ah, h0 + jh, oh);
+                        let slot = slot_of(d, h);
+                        let row = first_row + d * ah.len + h;
+                        if tags[slot] != row {
+                            tags[slot] = row;
+                            prefetch_row(x, (row + PREFETCH_ROWS).saturating_mul(pitch), width);
+                            let src = &x[row * pitch..];
+                            let dst = &mut cache[slot * row_len + LANES..][..row_len - LANES];
+                            resize_row(src, width, dst, aw, &mut phases);
                         }
                     }
-                    *sum = jd * row_len;
                 }
-                put_sum(&mut put, ow, &hsums, sums, &ad.weights[d0..d0 + nd], nd);
+                // The middle axis's weights (none for a selection) and, per depth `d`, the
+                // offsets of its cached rows.
+                let wh = if ah.weights.is_empty() {
+                    &[][..]
+                } else {
+                    &ah.weights[h0..h0 + nh]
+                };
+                if ad.weights.is_empty() {
+                    // One depth: the output row is the middle axis's sum (or selection).
+                    let rows = middle_rows(ah, tap_at(ad, d0, od), h0, nh, oh, row_len);
+                    put_sum(&mut put, ow, &cache, rows, wh, nh);
+                } else {
+                    // Each depth's sum along the middle axis (or its selected row), then theirs.
+                    let mut sums = [0usize; SPAN];
+                    for (jd, sum) in sums.iter_mut().enumerate().take(nd) {
+                        let rows = middle_rows(ah, tap_at(ad, d0 + jd, od), h0, nh, oh, row_len);
+                        let dst = &mut hsums[jd * row_len..][..row_len];
+                        if wh.is_empty() {
+                            dst.copy_from_slice(&cache[rows[0]..][..row_len]);
+                        } else {
+                            let mut i = 0;
+                            while i < LANES + ow {
+                                let v = weighted(&cache, &rows[..nh], wh, i);
+                                dst[i..i + LANES].copy_from_slice(&v.0);
+                                i += LANES;
+                            }
+                        }
+                        *sum = jd * row_len;
+                    }
+                    put_sum(&mut put, ow, &hsums, sums, &ad.weights[d0..d0 + nd], nd);
+                }
             }
         }
     }
     put.finish();
     if stream {
         stream_fence();
+    }
+}
+
+/// Prefetches the cache lines of the input row at `x[start..start + width]` (any
+/// `start`: a prefetch past `x` is only a hint, `prefetch_chunk`). The input rows are read
+/// in order, so the row `PREFETCH_ROWS` after the one being resized is the one to fetch;
+/// the hardware prefetchers alone left the first load of each row waiting (the profile's
+/// hottest load in `resize_row`).
+#[inline(always)]
+fn prefetch_row<T>(x: &[T], start: usize, width: usize) {
+    let step = LINE / core::mem::size_of::<T>().max(1);
+    let mut at = start;
+    while at < start.saturating_add(width) {
+        prefetch_chunk(x, at);
+        at += step;
     }
 }
 
@@ -390,8 +434,28 @@ fn put_sum<T: Lerp>(
 /// What an output row holds (`OutWriter::row`): `at(a)` is its elements `a − LANES .. a`.
 /// A trait with inlined methods rather than a closure, which the compiler left as a call
 /// returning each vector through memory (a store-forwarding stall per vector: measured).
-trait RowValue<T> {
+trait RowValue<T: Lerp> {
     fn at(&self, a: usize) -> V<T>;
+
+    /// `chunks[i] = self.at(a + i·LANES)` (streamed when `stream`): the writer's loop over
+    /// a row's whole chunks. The sums override it with a loop over slices of chunks cut
+    /// once, so no vector is range checked on its own.
+    #[inline(always)]
+    fn put_chunks(&self, a: usize, chunks: &mut [[T; LANES]], stream: bool) {
+        for (i, chunk) in chunks.iter_mut().enumerate() {
+            put_chunk(chunk, self.at(a + i * LANES), stream);
+        }
+    }
+}
+
+/// Writes one whole, aligned chunk of the output (`OutWriter`'s chunks after the head).
+#[inline(always)]
+fn put_chunk<T: Lerp>(chunk: &mut [T; LANES], v: V<T>, stream: bool) {
+    if stream {
+        store_streaming(chunk, 0, v);
+    } else {
+        *chunk = v.0;
+    }
 }
 
 /// A cached row itself (a selection).
@@ -401,6 +465,16 @@ impl<T: Lerp> RowValue<T> for Selected<'_, T> {
     #[inline(always)]
     fn at(&self, a: usize) -> V<T> {
         load(self.0, a)
+    }
+
+    #[inline(always)]
+    fn put_chunks(&self, a: usize, chunks: &mut [[T; LANES]], stream: bool) {
+        let row = self.0[a..][..chunks.len() * LANES]
+            .as_chunks::<LANES>()
+            .0;
+        for (chunk, v) in chunks.iter_mut().zip(row) {
+            put_chunk(chunk, V(*v), stream);
+        }
     }
 }
 
@@ -415,6 +489,25 @@ impl<T: Lerp, const N: usize> RowValue<T> for Sum<'_, T, N> {
     #[inline(always)]
     fn at(&self, a: usize) -> V<T> {
         weighted(self.buf, &self.rows, &self.weights, a)
+    }
+
+    #[inline(always)]
+    fn put_chunks(&self, a: usize, chunks: &mut [[T; LANES]], stream: bool) {
+        let len = chunks.len() * LANES;
+        let rows: [&[[T; LANES]]; N] = core::array::from_fn(|j| {
+            self.buf[self.rows[j] + a..][..len]
+                .as_chunks::<LANES>()
+                .0
+        });
+        let weights = self.weights.map(V::splat);
+        for (i, chunk) in chunks.iter_mut().enumerate() {
+            // Left to right, every step rounded, as `weighted`.
+            let mut sum = T::mul_lanes(weights[0], V(rows[0][i]));
+            for j in 1..N {
+                sum = T::add_lanes(sum, T::mul_lanes(weights[j], V(rows[j][i])));
+            }
+            put_chunk(chunk, sum, stream);
+        }
     }
 }
 
@@ -514,13 +607,15 @@ impl<'o, T: Lerp> OutWriter<'o, T> {
         if self.pending > 0 {
             // Finish the open chunk: lane `l ≥ pending` is this row's element `l − pending`.
             let k = self.pending;
-            let (next, carry) = (value.at(LANES - k).0, self.carry.0);
-            // A select per lane over the whole vector (a blend), not a store under a
-            // branch, which compiled to a compare and insert per lane.
-            let mut merged = V(next);
-            for l in 0..LANES {
-                merged.0[l] = if l < k { carry[l] } else { next[l] };
+            // One masked select of the two vectors (a compare with the lane numbers and a
+            // blend): a per-lane `if` over the arrays compiled to inserts and stack
+            // shuffles (8% of the pass in the profile), and a store under a branch to a
+            // compare and insert per lane.
+            let mut from_carry = V([false; LANES]);
+            for (l, lane) in from_carry.0.iter_mut().enumerate() {
+                *lane = l < k;
             }
+            let merged = T::select_lanes(from_carry, self.carry, value.at(LANES - k));
             let need = LANES - k;
             if need > n {
                 self.carry = merged;
@@ -532,10 +627,15 @@ impl<'o, T: Lerp> OutWriter<'o, T> {
             e = need;
             self.pending = 0;
         }
-        while e + LANES <= n {
-            self.store_chunk(self.pos + e + LANES, value.at(LANES + e));
-            e += LANES;
-        }
+        // The whole chunks, as one slice of chunks: the row value's loop then runs without
+        // a range check per vector (`RowValue::put_chunks`).
+        let whole = (n - e) / LANES;
+        let start = self.pos + e;
+        let chunks = self.out[start..start + whole * LANES]
+            .as_chunks_mut::<LANES>()
+            .0;
+        value.put_chunks(LANES + e, chunks, self.stream);
+        e += whole * LANES;
         if e < n {
             self.carry = value.at(LANES + e);
             self.pending = n - e;
@@ -683,19 +783,11 @@ fn resize_row<T: Lerp>(
         dst[..src.len()].copy_from_slice(src);
         return;
     }
-    let one = |o: usize| -> T {
-        let k = o * a.taps;
-        if a.weights.is_empty() {
-            return src[a.index[k]];
-        }
-        let term = |j: usize| T::mul(a.weights[k + j], src[a.index[k + j]]);
-        (1..a.taps).fold(term(0), |acc, j| T::add(acc, term(j)))
-    };
     let mut done = 0;
     let mut split: Option<usize> = None;
     for &[first, p, q, count] in a.runs {
         for (o, d) in dst[done..first].iter_mut().enumerate() {
-            *d = one(done + o);
+            *d = single_output(src, a, done + o);
         }
         // Step 1 reads the input itself when a vector past the row is still in `x` (the
         // lanes past the row make outputs past the run, overwritten): a copy just written
@@ -765,8 +857,27 @@ fn resize_row<T: Lerp>(
         done = first + p * count;
     }
     for (o, d) in dst[..a.out].iter_mut().enumerate().skip(done) {
-        *d = one(o);
+        *d = single_output(src, a, o);
     }
+}
+
+/// Output `o` of the last axis on its own (the outputs in no run: the clamped edges):
+/// `Σ_j w[o·taps + j] · src[index[o·taps + j]]` left to right, or the selected value. A
+/// function rather than a closure, which the compiler left as a call (6% of the ×2
+/// resize in the profile).
+#[inline(always)]
+fn single_output<T: Lerp>(src: &[T], a: &ResizeAxis<'_, T>, o: usize) -> T {
+    let k = o * a.taps;
+    let index = &a.index[k..k + a.taps];
+    if a.weights.is_empty() {
+        return src[index[0]];
+    }
+    let weights = &a.weights[k..k + a.taps];
+    let mut sum = T::mul(weights[0], src[index[0]]);
+    for (&w, &i) in weights.iter().zip(index).skip(1) {
+        sum = T::add(sum, T::mul(w, src[i]));
+    }
+    sum
 }
 
 #[cfg(test)]
@@ -1178,6 +1289,108 @@ mod tests {
                 .iter()
                 .chain(&backing[shift + want.len()..])
                 .all(|&v| v == 7.0));
+        }
+    }
+
+    /// The 2-D two-tap loop (`two_tap_rows`): depth unchanged (one or three depths), a
+    /// `linear` middle axis, heights 1, 2 and 5, odd and tiny widths, ×2 (the one-run last
+    /// axis, `resize_row_x2`) and other last axes (the general `resize_row`), NaN and ±inf,
+    /// rows a pitch apart, no planes: bit for bit the expression form's arithmetic.
+    #[test]
+    fn two_tap_rows_as_the_expression_form() {
+        let specials = [
+            (0, f64::NAN),
+            (6, f64::INFINITY),
+            (7, f64::NEG_INFINITY),
+            (30, -0.0),
+        ];
+        for coords in ["half_pixel", "asymmetric", "align_corners"] {
+            for (h, oh) in [(1, 2), (2, 4), (5, 10), (5, 3)] {
+                for (w, ow) in [(1, 2), (2, 4), (3, 6), (17, 34), (33, 66), (19, 45), (40, 13)] {
+                    let axes = |_| {
+                        [
+                            None,
+                            Some(axis("linear", coords, h, oh)),
+                            Some(axis("linear", coords, w, ow)),
+                        ]
+                    };
+                    check(2, [1, h, w], axes(()), &specials);
+                    check(2, [3, h, w], axes(()), &specials);
+                    // Nearest and cubic along the last axis under the linear middle one.
+                    let mixed = |mode| {
+                        [
+                            None,
+                            Some(axis("linear", coords, h, oh)),
+                            Some(axis(mode, coords, w, ow)),
+                        ]
+                    };
+                    check(1, [2, h, w], mixed("nearest"), &specials);
+                    check(1, [1, h, w], mixed("cubic"), &specials);
+                }
+            }
+        }
+        // The benchmark's ×2 half_pixel last axis is one ×2 run, so it takes `resize_row_x2`.
+        let aw = axis("linear", "half_pixel", 56, 112);
+        assert_eq!(aw.runs, [[1, 2, 1, 55]]);
+        let view_w = view(&aw, &aw.weights, true);
+        assert!(two_tap_rows::x2_run(&view_w).is_some());
+        // Rows a pitch apart (the last row then has a vector past it in `x`, so every row
+        // takes the in-place ×2 run), three depths, and no planes.
+        let (h, w, pitch) = (5, 23, 23 + LANES + 3);
+        let ah = axis("linear", "half_pixel", h, 2 * h);
+        let aw = axis("linear", "half_pixel", w, 2 * w);
+        let axes = [
+            ResizeAxis::unchanged(3),
+            view(&ah, &ah.weights, false),
+            view(&aw, &aw.weights, true),
+        ];
+        let dense = values(2 * 3 * h * w, 11);
+        let mut pitched = vec![f64::NAN; 2 * 3 * h * pitch];
+        for r in 0..2 * 3 * h {
+            pitched[r * pitch..][..w].copy_from_slice(&dense[r * w..][..w]);
+        }
+        let want = reference(&dense, 2, &axes);
+        let mut got = vec![0.0; want.len()];
+        f64::resize(&pitched, &mut got, 2, pitch, &axes);
+        assert!(same_bits(&got, &want));
+        let mut none: [f64; 0] = [];
+        f64::resize(&[], &mut none, 0, pitch, &axes);
+    }
+
+    /// Streamed outputs of the two-tap loop at more misalignments, with rows whose length
+    /// is a multiple of `LANES` (every row starts at the same misalignment: the benchmark's
+    /// case) and rows of odd length.
+    #[test]
+    fn two_tap_rows_streamed_at_misalignments() {
+        for (planes, h, w) in [(40, 56, 8 * LANES), (44, 33, 97)] {
+            let (ah, aw) = (
+                axis("linear", "half_pixel", h, 2 * h),
+                axis("linear", "half_pixel", w, 2 * w),
+            );
+            let f32s = |v: &[f64]| v.iter().map(|&w| w as f32).collect::<Vec<f32>>();
+            let axes = [
+                ResizeAxis::unchanged(1),
+                view(&ah, &f32s(&ah.weights), false),
+                view(&aw, &f32s(&aw.weights), true),
+            ];
+            let mut x: Vec<f32> = values(planes * h * w, 6)
+                .iter()
+                .map(|&v| v as f32)
+                .collect();
+            x[w + 3] = f32::NAN;
+            x[5 * w] = f32::INFINITY;
+            let want = reference(&x, planes, &axes);
+            assert!(want.len() * 4 >= STREAM_MIN_BYTES);
+            for shift in [2, 3, 4, 8, 13] {
+                let mut backing = vec![7.0f32; want.len() + shift + 1];
+                let out = &mut backing[shift..shift + want.len()];
+                f32::resize(&x, out, planes, w, &axes);
+                assert!(same_bits(out, &want), "{w} shift {shift}");
+                assert!(backing[..shift]
+                    .iter()
+                    .chain(&backing[shift + want.len()..])
+                    .all(|&v| v == 7.0));
+            }
         }
     }
 
