@@ -285,7 +285,8 @@ pub(super) unsafe fn tanh(buf: &mut [f32; BLOCK]) {
 }
 
 /// `coeff(i)` of `gelu_g_parts` into `$reg`: GELU_G_LO[i] (row 31 + i) where the mask in
-/// ymm4 (a < 2) is set, else GELU_G_HI[i] (row 43 + i).
+/// ymm4 (a < 2) is set, else GELU_G_HI[i] (row 43 + i). Only `gelu_fast` uses it.
+#[cfg(not(target_feature = "fma"))]
 macro_rules! g_coeff {
     ($reg:literal, $lo_row:literal, $hi_row:literal) => {
         concat!(
@@ -312,6 +313,7 @@ macro_rules! g_coeff {
 ///
 /// # Safety
 /// The CPU must support AVX2 and FMA.
+#[cfg(not(target_feature = "fma"))]
 pub(super) unsafe fn gelu_fast(buf: &mut [f32; BLOCK]) {
     block_loop!(
         buf,
