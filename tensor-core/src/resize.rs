@@ -469,9 +469,7 @@ impl<T: Lerp> RowValue<T> for Selected<'_, T> {
 
     #[inline(always)]
     fn put_chunks(&self, a: usize, chunks: &mut [[T; LANES]], stream: bool) {
-        let row = self.0[a..][..chunks.len() * LANES]
-            .as_chunks::<LANES>()
-            .0;
+        let row = self.0[a..][..chunks.len() * LANES].as_chunks::<LANES>().0;
         for (chunk, v) in chunks.iter_mut().zip(row) {
             put_chunk(chunk, V(*v), stream);
         }
@@ -494,11 +492,8 @@ impl<T: Lerp, const N: usize> RowValue<T> for Sum<'_, T, N> {
     #[inline(always)]
     fn put_chunks(&self, a: usize, chunks: &mut [[T; LANES]], stream: bool) {
         let len = chunks.len() * LANES;
-        let rows: [&[[T; LANES]]; N] = core::array::from_fn(|j| {
-            self.buf[self.rows[j] + a..][..len]
-                .as_chunks::<LANES>()
-                .0
-        });
+        let rows: [&[[T; LANES]]; N] =
+            core::array::from_fn(|j| self.buf[self.rows[j] + a..][..len].as_chunks::<LANES>().0);
         let weights = self.weights.map(V::splat);
         for (i, chunk) in chunks.iter_mut().enumerate() {
             // Left to right, every step rounded, as `weighted`.
@@ -1306,7 +1301,15 @@ mod tests {
         ];
         for coords in ["half_pixel", "asymmetric", "align_corners"] {
             for (h, oh) in [(1, 2), (2, 4), (5, 10), (5, 3)] {
-                for (w, ow) in [(1, 2), (2, 4), (3, 6), (17, 34), (33, 66), (19, 45), (40, 13)] {
+                for (w, ow) in [
+                    (1, 2),
+                    (2, 4),
+                    (3, 6),
+                    (17, 34),
+                    (33, 66),
+                    (19, 45),
+                    (40, 13),
+                ] {
                     let axes = |_| {
                         [
                             None,

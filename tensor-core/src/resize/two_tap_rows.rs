@@ -8,8 +8,8 @@
 //! (whose set-up for any runs and phases cost more than the ×2 run itself per row).
 
 use super::{
-    prefetch_row, resize_row, single_output, Lerp, OutWriter, ResizeAxis, RowPhases, Sum,
-    TwoByTwo, PREFETCH_ROWS, SPAN,
+    prefetch_row, resize_row, single_output, Lerp, OutWriter, ResizeAxis, RowPhases, Sum, TwoByTwo,
+    PREFETCH_ROWS, SPAN,
 };
 use crate::lanes::{LANES, V};
 
@@ -33,7 +33,12 @@ pub(super) fn x2_run<T: Lerp>(aw: &ResizeAxis<'_, T>) -> Option<(usize, usize, T
         first,
         count,
         TwoByTwo {
-            at: [aw.index[k], aw.index[k + 1], aw.index[k + 2], aw.index[k + 3]],
+            at: [
+                aw.index[k],
+                aw.index[k + 1],
+                aw.index[k + 2],
+                aw.index[k + 3],
+            ],
             w: [0, 1, 2, 3].map(|j| V::splat(aw.weights[k + j])),
         },
     ))
