@@ -519,7 +519,6 @@ fn stage_call(
     let Emitter { rt, kernel, .. } = *cx;
     let b = quote!(#rt::__private::blocks);
     let nests = &kernel.nests[stage.first..stage.first + stage.count];
-    let buf_decl = buffer_decl(cx, bufs, nests);
     // The runtime steps: the same call as the fused kernel's (emit/stages.rs `emit_stage`),
     // so the same bits and the same code in the user's crate.
     if let Some(scan) = &nests[0].scan {
@@ -533,6 +532,7 @@ fn stage_call(
     if nests.iter().any(|n| n.matmul.is_some()) {
         return product_stage(cx, bufs, stage, resets);
     }
+    let buf_decl = buffer_decl(cx, bufs, nests);
     let last = nests.len() - 1;
     let literals = nests
         .iter()
