@@ -224,17 +224,6 @@ fn resize_planes<T: Lerp>(
         // empty output plane too: nothing to write.
         return;
     }
-    let stream = need_out.saturating_mul(core::mem::size_of::<T>()) >= STREAM_MIN_BYTES;
-    // The ×2 upsample of 2-D planes: its own loop, no row cache (`resize_x2_fused`).
-    if two_tap_rows::takes(ad, ah) {
-        let depths = planes * ad.len;
-        if two_tap_rows::resize_x2_fused(x, pitch, depths, ah, aw, &mut out[..need_out], stream) {
-            if stream {
-                stream_fence();
-            }
-            return;
-        }
-    }
     let ow = aw.out;
     // A cached row: a vector of margin, the resized row, and whole vectors past it (the
     // run kernel writes whole vectors of `p` phases; the sums read whole vectors from a
@@ -254,6 +243,7 @@ fn resize_planes<T: Lerp>(
             SPAN * row_len
         }
     ];
+    let stream = need_out.saturating_mul(core::mem::size_of::<T>()) >= STREAM_MIN_BYTES;
     let mut put = OutWriter::new(&mut out[..need_out], stream);
     if two_tap_rows::takes(ad, ah) {
         // Each depth of each plane is a plane of the 2-D resize.
