@@ -5,7 +5,7 @@
 //! the fused kernel calls, chunk by chunk (see the module doc of `blocks`). They are
 //! compiled here, once; the graph macro's programs only name them.
 
-use super::{arg, chunks, Reg, RegType, BLOCK};
+use super::{arg, chunks, Reg, RegType, BLOCK, GROUP};
 use crate::lanes::{FloatLanes, NumLanes, LANES, V};
 use crate::reference::{Bitwise, Compare, Num, Shift};
 
@@ -128,25 +128,6 @@ macro_rules! elementwise {
             g += 1;
         }
     }};
-}
-
-/// Elements per group of `elementwise!` (`each_of_group!` writes out this many).
-const GROUP: usize = 8;
-const _: () = assert!(BLOCK.is_multiple_of(GROUP));
-
-/// `d[i] = e` with each argument `x` bound to `x[i]`, for `i` in `0..GROUP`, written out.
-macro_rules! each_of_group {
-    ($d:ident, |$($x:ident),+| $e:expr) => {
-        each_of_group!(@at $d, [0 1 2 3 4 5 6 7], |$($x),+| $e)
-    };
-    (@at $d:ident, [$i:literal $($rest:literal)*], |$($x:ident),+| $e:expr) => {
-        $d[$i] = {
-            let ($($x,)+) = ($($x[$i],)+);
-            $e
-        };
-        each_of_group!(@at $d, [$($rest)*], |$($x),+| $e);
-    };
-    (@at $d:ident, [], |$($x:ident),+| $e:expr) => {};
 }
 
 /// Block ops as element loops (`elementwise!`): `name => |args| expr` on type `$t`, the
