@@ -816,23 +816,29 @@ trait Accumulate: RegType + Element<Compute = Self> {
     fn combine_chunk(c: Combine, acc: &mut [Self], x: &[Self]) {
         combine_chunk_by_lanes(c, acc, x)
     }
-    /// The register reduction of a block's first `chunks` chunks, all whole: chunk `i` of
-    /// `v` (chunk `k0 + i` of the row) combined into register `(k0 + i) % 4 % nacc` of
-    /// `regs` while `k0 + i < grouped`, else into register 0, as `reduce_block_of`'s
-    /// chunk loop; `false` (nothing done) where this type has no element loop for `c`
+    /// The register reduction of a block's first `run.chunks` chunks, all whole (see
+    /// [`ChunkRun`]); `false` (nothing done) where this type has no element loop for `c`
     /// (the caller then runs the chunks one by one).
-    fn whole_chunks(
-        _c: Combine,
-        _regs: &mut [Self],
-        _v: &[Self; BLOCK],
-        _k0: usize,
-        _chunks: usize,
-        _grouped: usize,
-        _nacc: usize,
-    ) -> bool {
+    fn whole_chunks(_c: Combine, _regs: &mut [Self], _v: &[Self; BLOCK], _run: ChunkRun) -> bool {
         false
     }
 }
+
+/// The whole chunks of a block for [`Accumulate::whole_chunks`]: chunk `i < chunks` of the
+/// block (chunk `k0 + i` of the row) is combined into register `(k0 + i) % 4 % nacc` while
+/// `k0 + i < grouped`, else into register 0, as `reduce_block_of`'s chunk loop; `sse`
+/// picks the SSE2 loop (x86-64 outside Miri, `SSE`; the tests run both).
+#[derive(Clone, Copy, Debug)]
+struct ChunkRun {
+    k0: usize,
+    chunks: usize,
+    grouped: usize,
+    nacc: usize,
+    sse: bool,
+}
+
+/// Whether register reductions of floats run by SSE2 (`chunk_by_sse!`).
+const SSE: bool = cfg!(all(target_arch = "x86_64", not(miri)));
 
 /// `acc := lanes(c)(acc, x)` on one chunk by the lane function.
 fn combine_chunk_by_lanes<T: Accumulate>(c: Combine, acc: &mut [T], x: &[T]) {
@@ -920,55 +926,51 @@ macro_rules! float_combine_chunk {
         /// per lane; its compare-and-branch per lane still mispredicts on the maxima).
         /// Lanes are independent and every register still takes its chunks in row order,
         /// so the accumulators' bits are `combine_chunk`'s.
-        fn whole_chunks(
-            c: Combine,
-            regs: &mut [Self],
-            v: &[Self; BLOCK],
-            k0: usize,
-            chunks: usize,
-            grouped: usize,
-            nacc: usize,
-        ) -> bool {
+        fn whole_chunks(c: Combine, regs: &mut [Self], v: &[Self; BLOCK], run: ChunkRun) -> bool {
             // `k % 4 % nacc` for each `k % 4` (`k & 3`): one division per block, not per
             // chunk. Every slot is below 4 (`x % nacc <= x`).
+            let nacc = run.nacc;
             let slots = [0, 1 % nacc, 2 % nacc, 3 % nacc];
             // The bounds the assembly relies on (its SAFETY comment): 4 registers of
             // `LANES` lanes, at most a block of chunks.
-            assert!(regs.len() >= 4 * LANES && chunks <= BLOCK / LANES);
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
-            let (rp, xp) = (regs.as_mut_ptr(), v.as_ptr());
-            #[cfg(not(all(target_arch = "x86_64", not(miri))))]
-            let (x, r) = (v.as_chunks::<GROUP>().0, regs.as_chunks_mut::<GROUP>().0);
-            #[cfg(not(all(target_arch = "x86_64", not(miri))))]
-            const PER: usize = LANES / GROUP;
-            macro_rules! run {
+            assert!(regs.len() >= 4 * LANES && run.chunks <= BLOCK / LANES);
+            macro_rules! each_chunk {
                 ($ins:literal, |$a:ident, $b:ident| $e:expr) => {{
+                    #[cfg(all(target_arch = "x86_64", not(miri)))]
+                    if run.sse {
+                        let (rp, xp) = (regs.as_mut_ptr(), v.as_ptr());
+                        let mut i = 0;
+                        while i < run.chunks {
+                            let k = run.k0 + i;
+                            let slot = if k < run.grouped { slots[k & 3] } else { 0 };
+                            chunk_by_sse!(concat!($ins, $p), $t, rp, slot, xp, i);
+                            i += 1;
+                        }
+                        return true;
+                    }
+                    const PER: usize = LANES / GROUP;
+                    let (x, r) = (v.as_chunks::<GROUP>().0, regs.as_chunks_mut::<GROUP>().0);
                     let mut i = 0;
-                    while i < chunks {
-                        let k = k0 + i;
-                        let slot = if k < grouped { slots[k & 3] } else { 0 };
-                        #[cfg(all(target_arch = "x86_64", not(miri)))]
-                        chunk_by_sse!(concat!($ins, $p), $t, rp, slot, xp, i);
-                        #[cfg(not(all(target_arch = "x86_64", not(miri))))]
-                        {
-                            let mut h = 0;
-                            while h < PER {
-                                // `$a[l] = { let ($a, $b) = ($a[l], $b[l]); $e }` per lane.
-                                let $a = &mut r[slot * PER + h];
-                                let $b = &x[i * PER + h];
-                                each_of_group!($a, |$a, $b| $e);
-                                h += 1;
-                            }
+                    while i < run.chunks {
+                        let k = run.k0 + i;
+                        let slot = if k < run.grouped { slots[k & 3] } else { 0 };
+                        let mut h = 0;
+                        while h < PER {
+                            // `$a[l] = { let ($a, $b) = ($a[l], $b[l]); $e }` per lane.
+                            let $a = &mut r[slot * PER + h];
+                            let $b = &x[i * PER + h];
+                            each_of_group!($a, |$a, $b| $e);
+                            h += 1;
                         }
                         i += 1;
                     }
                 }};
             }
             match c {
-                Combine::Sum => run!("add", |a, b| a + b),
-                Combine::Prod => run!("mul", |a, b| a * b),
-                Combine::MaxNoNan => run!("max", |a, b| if a > b { a } else { b }),
-                Combine::MinNoNan => run!("min", |a, b| if a < b { a } else { b }),
+                Combine::Sum => each_chunk!("add", |a, b| a + b),
+                Combine::Prod => each_chunk!("mul", |a, b| a * b),
+                Combine::MaxNoNan => each_chunk!("max", |a, b| if a > b { a } else { b }),
+                Combine::MinNoNan => each_chunk!("min", |a, b| if a < b { a } else { b }),
                 _ => return false,
             }
             true
@@ -1070,15 +1072,14 @@ fn reduce_block_of<T: Accumulate>(
     let grouped = len / (4 * LANES) * 4;
     let nacc = reduce.accumulators as usize;
     let whole = at.n / LANES;
-    let done = match T::whole_chunks(
-        reduce.combine,
-        &mut regs[..4 * LANES],
-        v,
-        j / LANES,
-        whole,
+    let run = ChunkRun {
+        k0: j / LANES,
+        chunks: whole,
         grouped,
         nacc,
-    ) {
+        sse: SSE,
+    };
+    let done = match T::whole_chunks(reduce.combine, &mut regs[..4 * LANES], v, run) {
         true => whole * LANES,
         false => 0,
     };
@@ -1150,6 +1151,125 @@ fn fill_buf(buf: &mut Buf<'_>, value: Scalar) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `whole_chunks` (its SSE2 loop and its element loop) gives the bits of the lane
+    /// functions run chunk by chunk into the registers `reduce_block_of` names (chunk `k`
+    /// into `k % 4 % nacc` inside the row's groups, else 0), on blocks mixing edge values
+    /// (NaN of both signs, ±inf, ±0, subnormals, extremes) with ordinary ones, for every
+    /// float kind it takes, both register counts, and block starts and group ends on both
+    /// sides of each other. Two NaN lanes meeting in a sum or product: NaN-ness only (the
+    /// payload is the compiler's choice, `ops::tests`).
+    #[test]
+    fn whole_chunks_match_the_lane_functions() {
+        macro_rules! check {
+            ($t:ident, $edges:expr) => {
+                let edges: [$t; 12] = $edges;
+                let v: [$t; BLOCK] = core::array::from_fn(|e| match e % 5 {
+                    0 | 3 => edges[(e * 7) % 12],
+                    _ => (e as $t) * 0.37 - 40.0,
+                });
+                let start: [$t; 4 * LANES] = core::array::from_fn(|l| edges[(l * 5 + 1) % 12]);
+                let mut runs = 0;
+                for c in [
+                    Combine::Sum,
+                    Combine::Prod,
+                    Combine::MaxNoNan,
+                    Combine::MinNoNan,
+                ] {
+                    for nacc in [2, 4] {
+                        for (k0, chunks, grouped) in
+                            [(0, BLOCK / LANES, 64), (16, 7, 20), (3, 9, 8), (5, 11, 0)]
+                        {
+                            let mut want = start.to_vec();
+                            for i in 0..chunks {
+                                let k = k0 + i;
+                                let slot = if k < grouped { k % 4 % nacc } else { 0 };
+                                combine_chunk_by_lanes::<$t>(
+                                    c,
+                                    &mut want[slot * LANES..(slot + 1) * LANES],
+                                    &v[i * LANES..(i + 1) * LANES],
+                                );
+                            }
+                            for sse in [false, SSE] {
+                                let mut got = start.to_vec();
+                                let run = ChunkRun {
+                                    k0,
+                                    chunks,
+                                    grouped,
+                                    nacc,
+                                    sse,
+                                };
+                                assert!(<$t as Accumulate>::whole_chunks(c, &mut got, &v, run));
+                                for l in 0..4 * LANES {
+                                    let nans = c == Combine::Sum || c == Combine::Prod;
+                                    if nans && got[l].is_nan() && want[l].is_nan() {
+                                        continue;
+                                    }
+                                    assert_eq!(
+                                        got[l].to_bits(),
+                                        want[l].to_bits(),
+                                        "{c:?} nacc {nacc} run {run:?} lane {l}: {} {}",
+                                        got[l],
+                                        want[l]
+                                    );
+                                }
+                                runs += 1;
+                            }
+                        }
+                    }
+                }
+                assert_eq!(runs, 4 * 2 * 4 * 2);
+                // The kinds without an element loop are left to the caller.
+                let run = ChunkRun {
+                    k0: 0,
+                    chunks: 1,
+                    grouped: 0,
+                    nacc: 4,
+                    sse: SSE,
+                };
+                assert!(!<$t as Accumulate>::whole_chunks(
+                    Combine::Max,
+                    &mut start.to_vec(),
+                    &v,
+                    run
+                ));
+            };
+        }
+        check!(
+            f32,
+            [
+                f32::NAN,
+                f32::from_bits(0xffc0_0001),
+                f32::INFINITY,
+                f32::NEG_INFINITY,
+                0.0,
+                -0.0,
+                1.5,
+                -2.5,
+                1e-45,
+                f32::MAX,
+                f32::MIN,
+                3.25
+            ]
+        );
+        check!(
+            f64,
+            [
+                f64::NAN,
+                f64::from_bits(0xfff8_0000_0000_0001),
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+                0.0,
+                -0.0,
+                1.5,
+                -2.5,
+                5e-324,
+                f64::MAX,
+                f64::MIN,
+                3.25
+            ]
+        );
+    }
 
     /// The written-out chunk combines of the floats give the lane functions' bits on every
     /// pair of edge values (two NaNs: NaN, either payload; see `ops::tests`).

@@ -224,6 +224,133 @@ integer_ops!(u8_ops: u8, u16_ops: u16, u32_ops: u32, u64_ops: u64, i8_ops: i8, i
 mod vmath_asm;
 mod vmath_twins;
 
+/// The float ops whose block loop is SSE2 assembly at opt-level 0 on x86-64: each
+/// `name => "ins" |x, y| expr` (a packed IEEE operation, `ins` + `ps`/`pd`, the first
+/// argument as its first operand) or `relu_lanes => relu |x| expr` is a function choosing
+/// the assembly loop (`sse::name`, compiled on every x86-64 build outside Miri, so the
+/// tests run it at any opt-level) where this crate is built at opt-level 0
+/// (`cfg(tensorgraph_opt0)`), else the element loop of `expr` (which an optimised build
+/// vectorises). At opt-level 0 the element loop still costs ~5 stack moves per element;
+/// the assembly is the vector instruction per 16 bytes. Bit-identity with the element loop
+/// (and so with the lane function): `addps`… compute each lane's IEEE operation, as the
+/// scalar expression; a NaN operand's payload: see `tests::element_loops_match_the_lane_functions`,
+/// which runs both.
+macro_rules! sse_or_element_fns {
+    ($t:ty, $p:literal: $($m:ident => $ins:tt |$($x:ident),+| $e:expr),* $(,)?) => {
+        $(
+            #[doc = concat!("`", stringify!($m), "` over a block (`sse::", stringify!($m),
+                "` at opt-level 0 on x86-64, else element by element).")]
+            pub fn $m(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize) {
+                #[cfg(all(target_arch = "x86_64", not(miri), tensorgraph_opt0))]
+                sse::$m(regs, out, args, n);
+                #[cfg(not(all(target_arch = "x86_64", not(miri), tensorgraph_opt0)))]
+                elementwise!(regs, out, args, n, $t => $t, |$($x),+| $e)
+            }
+        )*
+        /// The SSE2 block loops (x86-64's baseline instruction set).
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        pub mod sse {
+            use super::*;
+            $(sse_or_element_fns!(@sse $t, $p, $m, $ins);)*
+        }
+    };
+    (@sse $t:ty, $p:literal, $m:ident, relu) => {
+        #[doc = concat!("`", stringify!($m), "` over a block by SSE2: `max(x, +0)`, and ",
+            "`x + 0` where `x` is NaN (`relu_lane`).")]
+        pub fn $m(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize) {
+            let (a, _, d, bytes) = sse_block::<$t>(regs, out, args, n);
+            if bytes > 0 {
+                // SAFETY: as `sse_block`'s (reads `a`, writes `d`, 16 bytes at each
+                // offset `o < bytes`).
+                unsafe {
+                    core::arch::asm!(
+                        "xorps {z}, {z}",
+                        "2:",
+                        "movups {x}, xmmword ptr [{a} + {o}]",
+                        "movaps {m}, {x}",
+                        concat!("cmpunord", $p, " {m}, {x}"), // m = x is NaN (all ones)
+                        "movaps {s}, {x}",
+                        concat!("add", $p, " {s}, {z}"),      // s = x + 0
+                        concat!("max", $p, " {x}, {z}"),      // x = x > +0 ? x : +0
+                        "andps {s}, {m}",                       // NaN lanes: x + 0
+                        "andnps {m}, {x}",                      // others: max(x, +0)
+                        "orps {m}, {s}",
+                        "movups xmmword ptr [{d} + {o}], {m}",
+                        "add {o}, 16",
+                        "cmp {o}, {end}",
+                        "jb 2b",
+                        a = in(reg) a,
+                        d = in(reg) d,
+                        o = inout(reg) 0usize => _,
+                        end = in(reg) bytes,
+                        x = out(xmm_reg) _,
+                        m = out(xmm_reg) _,
+                        s = out(xmm_reg) _,
+                        z = out(xmm_reg) _,
+                        options(nostack),
+                    );
+                }
+            }
+        }
+    };
+    (@sse $t:ty, $p:literal, $m:ident, $ins:literal) => {
+        #[doc = concat!("`", stringify!($m), "` over a block by SSE2 (`", $ins, $p, "`).")]
+        pub fn $m(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize) {
+            let (a, b, d, bytes) = sse_block::<$t>(regs, out, args, n);
+            if bytes > 0 {
+                // SAFETY: as `sse_block`'s (reads `a` and `b`, writes `d`, 16 bytes at
+                // each offset `o < bytes`).
+                unsafe {
+                    core::arch::asm!(
+                        "2:",
+                        "movups {x}, xmmword ptr [{a} + {o}]",
+                        "movups {y}, xmmword ptr [{b} + {o}]",
+                        concat!($ins, $p, " {x}, {y}"),         // x = a ∘ b
+                        "movups xmmword ptr [{d} + {o}], {x}",
+                        "add {o}, 16",
+                        "cmp {o}, {end}",
+                        "jb 2b",
+                        a = in(reg) a,
+                        b = in(reg) b,
+                        d = in(reg) d,
+                        o = inout(reg) 0usize => _,
+                        end = in(reg) bytes,
+                        x = out(xmm_reg) _,
+                        y = out(xmm_reg) _,
+                        options(nostack),
+                    );
+                }
+            }
+        }
+    };
+}
+
+/// The pointers of an SSE2 block loop (`sse_or_element_fns!`): arguments 0 and 1, the
+/// result register `out` (made a register of `T`), and the loop's byte count: the block's
+/// first `n` elements rounded up to whole groups (`elementwise!`'s element count).
+///
+/// What the loops' SAFETY rests on: the three pointers address registers of `BLOCK`
+/// elements of `T`, the result's borrowed mutably apart from the arguments (`split` takes
+/// it after them), valid until the caller's next use of `regs`; `bytes` is 0 or a
+/// multiple of 16 (`GROUP` elements of 4 or 8 bytes) at most `BLOCK` elements' bytes
+/// (`n` clamped to `BLOCK`). A loop reading and writing 16 bytes at offsets 0, 16, …
+/// below `bytes` stays inside the registers; SSE2 is part of x86-64.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[inline(always)]
+fn sse_block<T: RegType>(
+    regs: &mut [Reg],
+    out: usize,
+    args: [u16; 3],
+    n: usize,
+) -> (*const T, *const T, *mut T, usize) {
+    const { assert!((GROUP * core::mem::size_of::<T>()).is_multiple_of(16)) };
+    let (before, dst) = split(regs, out);
+    let (a, b) = (arg::<T>(before, args[0]), arg::<T>(before, args[1]));
+    let d = T::get_mut(dst);
+    let bytes = n.min(BLOCK).div_ceil(GROUP) * GROUP * core::mem::size_of::<T>();
+    (a.as_ptr(), b.as_ptr(), d.as_mut_ptr(), bytes)
+}
+
 /// The float functions of the function table (functions.rs), as block ops.
 macro_rules! float_table_fns {
     (($t:ident) $($(#[$doc:meta])* $name:ident: $lane_trait:ident::$lane:ident, $bound:tt,
@@ -272,28 +399,30 @@ macro_rules! exp_nonpos {
 /// `max_lanes`/`min_lanes` are written out below); the rest (rounding, `pow`, `%`, the
 /// function table) run their lane functions chunk by chunk.
 macro_rules! float_ops {
-    ($($module:ident: $t:ident),*) => {$(
+    ($($module:ident: $t:ident $p:literal),*) => {$(
         #[doc = concat!("The block ops of `", stringify!($t), "` values.")]
         pub mod $module {
             use super::*;
             common_fns!($t);
-            element_fns!($t => $t: add_lanes => |x, y| x + y,
-                sub_lanes => |x, y| x - y,
-                mul_lanes => |x, y| x * y,
-                div_lanes => |x, y| x / y,
-                max_lanes => |x, y| max_lane(x, y),
-                min_lanes => |x, y| min_lane(x, y),
-                neg_lanes => |x| -x,
-                abs_lanes => |x| x.abs(),
-                relu_lanes => |x| relu_lane(x),
-                square_lanes => |x| x * x,
+            // The IEEE operations and relu: SSE2 block loops where this crate is built at
+            // opt-level 0 on x86-64 (`sse`), element loops elsewhere.
+            sse_or_element_fns!($t, $p: add_lanes => "add" |x, y| x + y,
+                sub_lanes => "sub" |x, y| x - y,
+                mul_lanes => "mul" |x, y| x * y,
+                div_lanes => "div" |x, y| x / y,
                 // Softmax's `e / sum` (`ops::DIV_SOFTMAX`): within its contract (every
                 // `e` in [0, 1] or NaN, the sum at least 1 or NaN, which softmax's graph
                 // gives) the fused kernel's `div_softmax_lanes` and block division give the
                 // quotient's bits (lanes.rs, `div_softmax_m512`); the `in_range` flag
                 // (the third argument) only skips a test there.
-                div_softmax_lanes => |x, y| x / y,
-                div_softmax_plain_lanes => |x, y| x / y);
+                div_softmax_lanes => "div" |x, y| x / y,
+                div_softmax_plain_lanes => "div" |x, y| x / y,
+                relu_lanes => relu |x| relu_lane(x));
+            element_fns!($t => $t: max_lanes => |x, y| max_lane(x, y),
+                min_lanes => |x, y| min_lane(x, y),
+                neg_lanes => |x| -x,
+                abs_lanes => |x| x.abs(),
+                square_lanes => |x| x * x);
             element_fns!($t => bool: is_nan_lanes => |x| x != x,
                 is_inf_lanes => |x| x == <$t>::INFINITY || x == <$t>::NEG_INFINITY);
             lane_fns!($t, NumLanes, binary: rem_lanes, modulo_lanes, pow_lanes);
@@ -323,6 +452,10 @@ macro_rules! float_ops {
             /// takes them: `x` where it is above 0, `x + 0` (its NaN) where it is NaN,
             /// else +0 (`max_lane` of a negative or ±0 and +0: `+0 & ±0 = +0`).
             #[inline(always)]
+            #[cfg_attr(
+                all(target_arch = "x86_64", not(miri), tensorgraph_opt0),
+                allow(dead_code) // `sse::relu_lanes` there
+            )]
             fn relu_lane(x: $t) -> $t {
                 #[allow(clippy::eq_op)]
                 if x > 0.0 {
@@ -351,7 +484,7 @@ macro_rules! float_ops {
         }
     )*};
 }
-float_ops!(f32_ops: f32, f64_ops: f64);
+float_ops!(f32_ops: f32 "ps", f64_ops: f64 "pd");
 
 /// The block ops of `bool` values.
 pub mod bool_ops {
@@ -489,7 +622,34 @@ mod tests {
                     NumLanes un: neg_lanes, abs_lanes, relu_lanes, square_lanes;
                     CompareLanes cmp: eq_lanes, ne_lanes, lt_lanes, le_lanes, gt_lanes,
                         ge_lanes;
-                    FloatLanes pred: is_nan_lanes, is_inf_lanes;)
+                    FloatLanes pred: is_nan_lanes, is_inf_lanes;);
+                // The SSE2 block loops (`sse_or_element_fns!`), which the ops above run
+                // only at opt-level 0: here whatever the test profile's opt-level.
+                #[cfg(all(target_arch = "x86_64", not(miri)))]
+                {
+                    let regs = pairs::<$t>($edges, Reg::$w);
+                    let bits = |x: $t| x.to_bits() as u64;
+                    let sse: [(OpFn, fn(V<$t>, V<$t>) -> V<$t>, &str); 7] = [
+                        ($m::sse::add_lanes, <$t as NumLanes>::add_lanes, "sse add"),
+                        ($m::sse::sub_lanes, <$t as NumLanes>::sub_lanes, "sse sub"),
+                        ($m::sse::mul_lanes, <$t as NumLanes>::mul_lanes, "sse mul"),
+                        ($m::sse::div_lanes, <$t as NumLanes>::div_lanes, "sse div"),
+                        ($m::sse::div_softmax_lanes, <$t as NumLanes>::div_lanes, "sse div_softmax"),
+                        ($m::sse::div_softmax_plain_lanes, <$t as NumLanes>::div_lanes,
+                            "sse div_softmax_plain"),
+                        ($m::sse::relu_lanes, |a, _| <$t as NumLanes>::relu_lanes(a), "sse relu"),
+                    ];
+                    for (fast, lane, name) in sse {
+                        agree::<$t, $t>(&regs, fast, [0, 1, 0], |a, b, _| lane(a, b), bits, name);
+                        // A short block: the elements past the rounded-up group keep the
+                        // register's earlier values.
+                        let mut short = regs.to_vec();
+                        short[3] = Reg::$w([7.0; BLOCK]);
+                        fast(&mut short, 3, [0, 1, 0], 5);
+                        let got = arg::<$t>(&short, 3);
+                        assert!(got[GROUP..].iter().all(|&x| x == 7.0), "{name}");
+                    }
+                }
             };
         }
         float!(
