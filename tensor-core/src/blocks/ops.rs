@@ -224,26 +224,27 @@ integer_ops!(u8_ops: u8, u16_ops: u16, u32_ops: u32, u64_ops: u64, i8_ops: i8, i
 mod vmath_asm;
 mod vmath_twins;
 
-/// The float ops whose block loop is SSE2 assembly at opt-level 0 on x86-64: each
-/// `name => "ins" |x, y| expr` (a packed IEEE operation, `ins` + `ps`/`pd`, the first
-/// argument as its first operand) or `relu_lanes => relu |x| expr` is a function choosing
-/// the assembly loop (`sse::name`, compiled on every x86-64 build outside Miri, so the
-/// tests run it at any opt-level) where this crate is built at opt-level 0
-/// (`cfg(tensorgraph_opt0)`), else the element loop of `expr` (which an optimised build
-/// vectorises). At opt-level 0 the element loop still costs ~5 stack moves per element;
-/// the assembly is the vector instruction per 16 bytes. Bit-identity with the element loop
-/// (and so with the lane function): `addps`… compute each lane's IEEE operation, as the
-/// scalar expression; a NaN operand's payload: see `tests::element_loops_match_the_lane_functions`,
-/// which runs both.
+/// The float ops whose block loop is SSE2 assembly on x86-64: each `name => "ins" |x, y|
+/// expr` (a packed IEEE operation, `ins` + `ps`/`pd`, the first argument as its first
+/// operand) or `relu_lanes => relu |x| expr` is a function running the assembly loop
+/// (`sse::name`) on x86-64 outside Miri, else the element loop of `expr`. Why: at
+/// opt-level 0 (a user's dev profile) the element loop still costs ~5 stack moves per
+/// element, and an optimised build (the README's override) does not vectorise it either
+/// (`divss` per element, read in the profile of W3 at opt-level 3); the assembly is one
+/// packed instruction per 16 bytes at every opt-level (W1 at opt-level 0 8.5 -> 3.4 ms,
+/// with the override 1.7 -> 1.2 ms: NOTES.md "Debug backend, reductions at opt-level 0").
+/// Bit-identity with the element loop (and so with the lane function): `addps`… compute
+/// each lane's IEEE operation, as the scalar expression; relu: see its arm.
+/// `tests::element_loops_match_the_lane_functions` runs both against the lane functions.
 macro_rules! sse_or_element_fns {
     ($t:ty, $p:literal: $($m:ident => $ins:tt |$($x:ident),+| $e:expr),* $(,)?) => {
         $(
             #[doc = concat!("`", stringify!($m), "` over a block (`sse::", stringify!($m),
-                "` at opt-level 0 on x86-64, else element by element).")]
+                "` on x86-64, else element by element).")]
             pub fn $m(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize) {
-                #[cfg(all(target_arch = "x86_64", not(miri), tensorgraph_opt0))]
+                #[cfg(all(target_arch = "x86_64", not(miri)))]
                 sse::$m(regs, out, args, n);
-                #[cfg(not(all(target_arch = "x86_64", not(miri), tensorgraph_opt0)))]
+                #[cfg(not(all(target_arch = "x86_64", not(miri))))]
                 elementwise!(regs, out, args, n, $t => $t, |$($x),+| $e)
             }
         )*
@@ -404,8 +405,8 @@ macro_rules! float_ops {
         pub mod $module {
             use super::*;
             common_fns!($t);
-            // The IEEE operations and relu: SSE2 block loops where this crate is built at
-            // opt-level 0 on x86-64 (`sse`), element loops elsewhere.
+            // The IEEE operations and relu: SSE2 block loops on x86-64 (`sse`), element
+            // loops elsewhere.
             sse_or_element_fns!($t, $p: add_lanes => "add" |x, y| x + y,
                 sub_lanes => "sub" |x, y| x - y,
                 mul_lanes => "mul" |x, y| x * y,
@@ -453,7 +454,7 @@ macro_rules! float_ops {
             /// else +0 (`max_lane` of a negative or ±0 and +0: `+0 & ±0 = +0`).
             #[inline(always)]
             #[cfg_attr(
-                all(target_arch = "x86_64", not(miri), tensorgraph_opt0),
+                all(target_arch = "x86_64", not(miri)),
                 allow(dead_code) // `sse::relu_lanes` there
             )]
             fn relu_lane(x: $t) -> $t {
@@ -623,8 +624,9 @@ mod tests {
                     CompareLanes cmp: eq_lanes, ne_lanes, lt_lanes, le_lanes, gt_lanes,
                         ge_lanes;
                     FloatLanes pred: is_nan_lanes, is_inf_lanes;);
-                // The SSE2 block loops (`sse_or_element_fns!`), which the ops above run
-                // only at opt-level 0: here whatever the test profile's opt-level.
+                // The SSE2 block loops (`sse_or_element_fns!`), which the ops above are on
+                // x86-64 (so their element loops run here only elsewhere): checked by
+                // name, with a short block.
                 #[cfg(all(target_arch = "x86_64", not(miri)))]
                 {
                     let regs = pairs::<$t>($edges, Reg::$w);
