@@ -1152,6 +1152,73 @@ fn fill_buf(buf: &mut Buf<'_>, value: Scalar) {
 mod tests {
     use super::*;
 
+    /// Row-fixed values (`uniform_values`): an op is computed once a block only where
+    /// every argument is fixed for the row, a select of a fixed condition and value and a
+    /// varying one (its third argument) is not; a fixed chain stored over blocks longer
+    /// than a chunk (and a partial last block) holds its value in every element. Against
+    /// the scalar reference: `m - 0.25` and `if m > 0.5 { m } else { x[j] }`.
+    #[test]
+    fn uniform_values_follow_every_argument() {
+        let len = 600;
+        let x: Vec<f32> = (0..len).map(|j| j as f32 * 0.5 - 7.0).collect();
+        let m = [0.3f32];
+        let (mut fixed, mut picked) = (vec![0f32; len], vec![0f32; len]);
+        let along = |buf| Operand {
+            buf,
+            base: 0,
+            outer: &[],
+            inner: 1,
+        };
+        let values = [
+            Val::Load(along(0)),
+            Val::Load(Operand {
+                buf: 1,
+                base: 0,
+                outer: &[],
+                inner: 0,
+            }),
+            Val::Splat(Scalar::F32(0.5)),
+            Val::Op(f32_ops::gt_lanes, [1, 2, 1]),
+            Val::Op(f32_ops::select_lanes, [3, 1, 0]),
+            Val::Splat(Scalar::F32(0.25)),
+            Val::Op(f32_ops::sub_lanes, [1, 5, 1]),
+        ];
+        assert_eq!(
+            uniform_values(&Nest {
+                outer: &[],
+                inner: len,
+                ragged: None,
+                values: &values,
+                stores: &[],
+                reduces: &[],
+                arg: None,
+            })[..7],
+            [false, true, true, true, false, true, true]
+        );
+        let stores = [(along(2), 6), (along(3), 4)];
+        let nest = Nest {
+            outer: &[],
+            inner: len,
+            ragged: None,
+            values: &values,
+            stores: &stores,
+            reduces: &[],
+            arg: None,
+        };
+        let mut bufs = [
+            Buf::In(Slice::F32(&x)),
+            Buf::In(Slice::F32(&m)),
+            Buf::Out(SliceMut::F32(&mut fixed)),
+            Buf::Out(SliceMut::F32(&mut picked)),
+        ];
+        run_nest(&nest, &mut bufs);
+        for j in 0..len {
+            assert_eq!(fixed[j].to_bits(), (m[0] - 0.25).to_bits(), "fixed {j}");
+            let want = if m[0] > 0.5 { m[0] } else { x[j] };
+            assert_eq!(picked[j].to_bits(), want.to_bits(), "picked {j}");
+        }
+    }
+
     /// `whole_chunks` (its SSE2 loop and its element loop) gives the bits of the lane
     /// functions run chunk by chunk into the registers `reduce_block_of` names (chunk `k`
     /// into `k % 4 % nacc` inside the row's groups, else 0), on blocks mixing edge values
