@@ -27,6 +27,26 @@
 //! the offsets the macro's lowering fixed, and every access is a checked slice index (no
 //! `unsafe` here): a wrong program panics, it never reads or writes outside a buffer.
 
+/// Elements per group of the element loops (`ops::elementwise!`, the reductions'
+/// `Accumulate::whole_chunks`): `each_of_group!` writes out this many.
+const GROUP: usize = 8;
+const _: () = assert!(BLOCK.is_multiple_of(GROUP) && LANES.is_multiple_of(GROUP));
+
+/// `d[i] = e` with each argument `x` bound to `x[i]`, for `i` in `0..GROUP`, written out.
+macro_rules! each_of_group {
+    ($d:ident, |$($x:ident),+| $e:expr) => {
+        each_of_group!(@at $d, [0 1 2 3 4 5 6 7], |$($x),+| $e)
+    };
+    (@at $d:ident, [$i:literal $($rest:literal)*], |$($x:ident),+| $e:expr) => {
+        $d[$i] = {
+            let ($($x,)+) = ($($x[$i],)+);
+            $e
+        };
+        each_of_group!(@at $d, [$($rest)*], |$($x),+| $e);
+    };
+    (@at $d:ident, [], |$($x:ident),+| $e:expr) => {};
+}
+
 mod ops;
 
 pub use ops::*;
@@ -202,7 +222,8 @@ pub struct Operand<'a> {
 }
 
 /// An op on registers: `out = f(args…)` over the block's first `n` elements, rounded up to
-/// whole chunks (unused arguments are 0).
+/// whole chunks (unused arguments repeat the first, or are 0 for an op without arguments:
+/// `uniform_values` reads all three).
 pub type OpFn = fn(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize);
 
 /// One value of a nest.
@@ -379,9 +400,13 @@ fn load_same<T: RegType + Element<Compute = T>>(src: &[T], at: &At, reg: &mut Re
     let (n, s) = (at.n, at.inner);
     if s == 1 {
         dst[..n].copy_from_slice(&src[at.off..at.off + n]);
+    } else if s == 0 && n > 0 {
+        // A value fixed for the row (the row's max, sum, …): one element read, written
+        // group by group (`[T; GROUP]` copies: no call, no per-element check at
+        // opt-level 0); lanes past `n` in the last group are never stored.
+        fill_groups(dst, src[at.off], n);
     } else {
-        // A stride of 0 (a value fixed for the row) or any other, negative ones as their
-        // two's complement: the fused kernel's wrapping offsets, each access checked.
+        // Any other stride, negative ones as their two's complement: the fused kernel's wrapping offsets, each access checked.
         let mut i = 0;
         let mut off = at.off;
         while i < n {
@@ -389,6 +414,20 @@ fn load_same<T: RegType + Element<Compute = T>>(src: &[T], at: &At, reg: &mut Re
             off = off.wrapping_add(s);
             i += 1;
         }
+    }
+}
+
+/// `dst[..n]` (rounded up to whole groups) := `x`, group by group (`[T; GROUP]` copies:
+/// no call and no per-element check at opt-level 0, where `fill` is a loop of calls).
+#[inline(always)]
+fn fill_groups<T: Copy>(dst: &mut [T], x: T, n: usize) {
+    let group = [x; GROUP];
+    let (groups, _) = dst.as_chunks_mut::<GROUP>();
+    let end = n.div_ceil(GROUP);
+    let mut g = 0;
+    while g < end {
+        groups[g] = group;
+        g += 1;
     }
 }
 
@@ -406,7 +445,7 @@ fn splat(reg: &mut Reg, value: Scalar) {
     macro_rules! fill {
         ($($v:ident: $t:ty),*) => {
             match value {
-                $(Scalar::$v(x) => <$t as RegType>::get_mut(reg).fill(x),)*
+                $(Scalar::$v(x) => fill_groups(<$t as RegType>::get_mut(reg), x, BLOCK),)*
             }
         };
     }
@@ -434,8 +473,8 @@ pub fn runtime_step() {
 
 /// Runs one nest over `bufs` (indexed by the operands' `buf`).
 pub fn run_nest(nest: &Nest<'_>, bufs: &mut [Buf<'_>]) {
-    with_registers(nest.values.len(), nest.outer.len(), |regs, row| {
-        run_rows(nest, bufs, regs, row, 0)
+    with_registers(nest.values.len(), nest.outer.len(), |regs, accs, row| {
+        run_rows(nest, bufs, regs, accs, row, 0)
     });
 }
 
@@ -456,7 +495,7 @@ pub fn run_stage_rows(stage: &Stage<'_>, lo: usize, hi: usize, bufs: &mut [Buf<'
         .max()
         .unwrap_or(0);
     let loops = stage.nests.iter().map(|n| n.outer.len()).max().unwrap_or(0);
-    with_registers(values, loops, |regs, row| {
+    with_registers(values, loops, |regs, accs, row| {
         for r in lo..hi {
             for &(buf, init) in stage.resets {
                 fill_buf(&mut bufs[buf as usize], init);
@@ -465,26 +504,33 @@ pub fn run_stage_rows(stage: &Stage<'_>, lo: usize, hi: usize, bufs: &mut [Buf<'
                 let row = &mut row[..nest.outer.len()];
                 row.fill(0);
                 row[0] = r;
-                run_rows(nest, bufs, &mut regs[..nest.values.len()], row, 1);
+                run_rows(nest, bufs, &mut regs[..nest.values.len()], accs, row, 1);
             }
         }
     });
 }
 
-/// `f(registers, row index)`: `values` registers and a row index of `loops` axes. They
-/// live on the stack (an `_into` documented as allocating nothing allocates nothing, even
+/// `f(registers, accumulators, row index)`: `values` registers, the two registers of a
+/// nest's register reductions (shared by a stage's nests: each row of a reduction starts
+/// them afresh, `start_row_of`, so they are made once per call rather than once per row
+/// and nest) and a row index of `loops` axes. They live on the stack (an `_into` documented as allocating nothing allocates nothing, even
 /// on its first call: tests/alloc_free.rs); the graph macro emits no nest with more
 /// values or loops than they hold (emit/debug.rs), and one that had them would run on
 /// the heap.
-fn with_registers(values: usize, loops: usize, f: impl FnOnce(&mut [Reg], &mut [usize])) {
+fn with_registers(
+    values: usize,
+    loops: usize,
+    f: impl FnOnce(&mut [Reg], &mut [Reg; 2], &mut [usize]),
+) {
     let fresh = || Reg::Bool([false; BLOCK]);
+    let mut accs = [fresh(), fresh()];
     if values <= MAX_VALUES && loops <= MAX_LOOPS {
         let mut regs: [Reg; MAX_VALUES] = core::array::from_fn(|_| fresh());
         let mut row = [0usize; MAX_LOOPS];
-        f(&mut regs[..values], &mut row[..loops]);
+        f(&mut regs[..values], &mut accs, &mut row[..loops]);
     } else {
         let mut regs: Vec<Reg> = (0..values).map(|_| fresh()).collect();
-        f(&mut regs, &mut vec![0; loops]);
+        f(&mut regs, &mut accs, &mut vec![0; loops]);
     }
 }
 
@@ -499,6 +545,7 @@ fn run_rows(
     nest: &Nest<'_>,
     bufs: &mut [Buf<'_>],
     regs: &mut [Reg],
+    accs: &mut [Reg; 2],
     row: &mut [usize],
     fixed: usize,
 ) {
@@ -515,14 +562,14 @@ fn run_rows(
         }
     }
     // The register accumulators of the reductions (at most two: a reduction and its
-    // sibling), `LANES` lanes each at `u · LANES`.
-    let mut accs = [Reg::Bool([false; BLOCK]), Reg::Bool([false; BLOCK])];
+    // sibling) are `accs`, `LANES` lanes each at `u · LANES`.
+    let uniform = uniform_values(nest);
     loop {
         let len = match nest.ragged {
             Some(total) => nest.inner.min(total - row[0] * nest.inner),
             None => nest.inner,
         };
-        for (reduce, acc) in nest.reduces.iter().zip(&mut accs) {
+        for (reduce, acc) in nest.reduces.iter().zip(accs.iter_mut()) {
             if reduce.acc.inner == 0 {
                 on_accumulator!(reduce, start_row_of(reduce, acc));
             }
@@ -530,11 +577,11 @@ fn run_rows(
         let mut j = 0;
         while j < len {
             let n = (len - j).min(BLOCK);
-            run_block(nest, bufs, regs, row, j, n);
+            run_block(nest, bufs, regs, &uniform, row, j, n);
             if let Some(arg) = &nest.arg {
                 arg_block(arg, bufs, &regs[arg.value as usize], row, j, n);
             }
-            for (reduce, acc) in nest.reduces.iter().zip(&mut accs) {
+            for (reduce, acc) in nest.reduces.iter().zip(accs.iter_mut()) {
                 let (at, buf) = (
                     At::new(&reduce.acc, row, j, n),
                     &mut bufs[reduce.acc.buf as usize],
@@ -549,7 +596,7 @@ fn run_rows(
         }
         // A row reduction folds into its slot at the row's end (also for an empty row, as
         // the fused kernel's).
-        for (reduce, acc) in nest.reduces.iter().zip(&accs) {
+        for (reduce, acc) in nest.reduces.iter().zip(accs.iter()) {
             if reduce.acc.inner == 0 {
                 let (at, buf) = (
                     At::new(&reduce.acc, row, 0, 1),
@@ -574,11 +621,50 @@ fn run_rows(
     }
 }
 
-/// The values of one block, then its stores.
+/// Which of a nest's first `MAX_VALUES` values hold one value for every element of a
+/// row: a load at inner stride 0 (a value fixed for the row), a constant, and an op whose
+/// arguments all are (`Val::Op`'s unused arguments repeat a used one, so they change
+/// nothing; an argument not before the op counts as not uniform).
+fn uniform_values(nest: &Nest<'_>) -> [bool; MAX_VALUES] {
+    let mut uniform = [false; MAX_VALUES];
+    for (k, value) in nest.values.iter().enumerate().take(MAX_VALUES) {
+        uniform[k] = match value {
+            Val::Load(op) => op.inner == 0,
+            Val::Splat(_) => true,
+            Val::Op(_, args) => args
+                .iter()
+                .all(|&a| (a as usize) < k && uniform[a as usize]),
+            Val::Gather { .. } | Val::Position(_) => false,
+        };
+    }
+    uniform
+}
+
+/// `reg`'s element 0 copied into its first `n` elements (rounded up to whole groups).
+fn broadcast_first(reg: &mut Reg, n: usize) {
+    macro_rules! each {
+        ($($v:ident),*) => {
+            match reg {
+                $(Reg::$v(a) => {
+                    let x = a[0];
+                    fill_groups(a, x, n);
+                })*
+            }
+        };
+    }
+    each!(Bool, U8, U16, U32, U64, I8, I16, I32, I64, F32, F64);
+}
+
+/// The values of one block, then its stores. A uniform value's op (`uniform_values`)
+/// computes its first chunk only and copies that chunk's first element into the rest of
+/// the block: every op is a function of its lanes (a lane function, an element loop or a
+/// block kernel, lane by lane), so every lane of arguments equal in every lane computes
+/// that element's bits.
 fn run_block(
     nest: &Nest<'_>,
     bufs: &mut [Buf<'_>],
     regs: &mut [Reg],
+    uniform: &[bool; MAX_VALUES],
     row: &[usize],
     j: usize,
     n: usize,
@@ -603,6 +689,10 @@ fn run_block(
                 let mut offs = [0usize; BLOCK];
                 gather_offsets(&at, &regs[*index as usize], *stride, *bound, &mut offs[..n]);
                 gather_buf(&bufs[data.buf as usize], &offs[..n], &mut regs[k]);
+            }
+            Val::Op(f, args) if n > LANES && k < MAX_VALUES && uniform[k] => {
+                f(regs, k, *args, LANES);
+                broadcast_first(&mut regs[k], n);
             }
             Val::Op(f, args) => f(regs, k, *args, n),
         }
@@ -726,7 +816,29 @@ trait Accumulate: RegType + Element<Compute = Self> {
     fn combine_chunk(c: Combine, acc: &mut [Self], x: &[Self]) {
         combine_chunk_by_lanes(c, acc, x)
     }
+    /// The register reduction of a block's first `run.chunks` chunks, all whole (see
+    /// [`ChunkRun`]); `false` (nothing done) where this type has no element loop for `c`
+    /// (the caller then runs the chunks one by one).
+    fn whole_chunks(_c: Combine, _regs: &mut [Self], _v: &[Self; BLOCK], _run: ChunkRun) -> bool {
+        false
+    }
 }
+
+/// The whole chunks of a block for [`Accumulate::whole_chunks`]: chunk `i < chunks` of the
+/// block (chunk `k0 + i` of the row) is combined into register `(k0 + i) % 4 % nacc` while
+/// `k0 + i < grouped`, else into register 0, as `reduce_block_of`'s chunk loop; `sse`
+/// picks the SSE2 loop (x86-64 outside Miri, `SSE`; the tests run both).
+#[derive(Clone, Copy, Debug)]
+struct ChunkRun {
+    k0: usize,
+    chunks: usize,
+    grouped: usize,
+    nacc: usize,
+    sse: bool,
+}
+
+/// Whether register reductions of floats run by SSE2 (`chunk_by_sse!`).
+const SSE: bool = cfg!(all(target_arch = "x86_64", not(miri)));
 
 /// `acc := lanes(c)(acc, x)` on one chunk by the lane function.
 fn combine_chunk_by_lanes<T: Accumulate>(c: Combine, acc: &mut [T], x: &[T]) {
@@ -741,8 +853,53 @@ fn combine_chunk_by_lanes<T: Accumulate>(c: Combine, acc: &mut [T], x: &[T]) {
 /// `max_no_nan`/`min_no_nan` (`maxps`/`minps`: `a` where `a > b` (`a < b`), else `b`,
 /// which is also what they give for NaN and for ±0); `max`/`min` by their lane functions.
 /// Checked against the lane functions by `tests::float_chunk_combines_match_the_lanes`.
+/// One chunk of a register reduction by SSE2 (x86-64's baseline): register `slot` of
+/// `rp` (`LANES` lanes of `$t` each) := `$ins(register, chunk i of xp)`, 16 bytes at a
+/// time, the register as the instruction's first operand and the chunk as its second.
+/// `addps`/`addpd`, `mulps`/`mulpd` are the IEEE operations `acc + x`, `acc * x` of each
+/// lane; `maxps`/`maxpd` (`minps`/`minpd`) give the first operand where it is strictly
+/// greater (smaller) and the second otherwise (a NaN in either, equal values, ±0):
+/// `if acc > x { acc } else { x }`, the written-out combine's expression, lane by lane.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+macro_rules! chunk_by_sse {
+    ($ins:expr, $t:ty, $rp:ident, $slot:ident, $xp:ident, $i:ident) => {{
+        const BYTES: usize = LANES * core::mem::size_of::<$t>();
+        const _: () = assert!(BYTES % 16 == 0);
+        // SAFETY: `rp` is `regs.as_mut_ptr()` with `regs.len() >= 4 * LANES` (asserted),
+        // `slot < 4`, so bytes `slot·BYTES .. (slot + 1)·BYTES` are inside `regs`; `xp`
+        // is `v.as_ptr()` (a block, `BLOCK` elements) and `i < chunks <= BLOCK / LANES`
+        // (asserted), so bytes `i·BYTES .. (i + 1)·BYTES` are inside `v`. The loop reads
+        // and writes exactly those `BYTES` bytes of each, 16 at a time with unaligned
+        // moves (`movups`), `BYTES` a positive multiple of 16; `regs` is borrowed mutably
+        // and `v` shared for the whole call, so nothing else accesses them. SSE2 is part
+        // of x86-64. It writes two xmm registers and the three counters, declared, and
+        // touches no stack or flags the compiler relies on.
+        unsafe {
+            core::arch::asm!(
+                "2:",
+                "movups {a}, xmmword ptr [{r} + {ro}]",
+                "movups {b}, xmmword ptr [{x} + {xo}]",
+                concat!($ins, " {a}, {b}"),
+                "movups xmmword ptr [{r} + {ro}], {a}",
+                "add {ro}, 16",
+                "add {xo}, 16",
+                "sub {left}, 16",
+                "jnz 2b",
+                r = in(reg) $rp,
+                x = in(reg) $xp,
+                ro = inout(reg) $slot * BYTES => _,
+                xo = inout(reg) $i * BYTES => _,
+                left = inout(reg) BYTES => _,
+                a = out(xmm_reg) _,
+                b = out(xmm_reg) _,
+                options(nostack),
+            );
+        }
+    }};
+}
+
 macro_rules! float_combine_chunk {
-    () => {
+    ($t:ty, $p:literal) => {
         fn combine_chunk(c: Combine, acc: &mut [Self], x: &[Self]) {
             macro_rules! each {
                 (|$a:ident, $b:ident| $e:expr) => {{
@@ -761,6 +918,62 @@ macro_rules! float_combine_chunk {
                 Combine::MinNoNan => each!(|a, b| if a < b { a } else { b }),
                 _ => combine_chunk_by_lanes(c, acc, x),
             }
+        }
+        /// The same four kinds over a block's whole chunks: on x86-64 each chunk by SSE2
+        /// packed instructions (`chunk_by_sse!`), elsewhere (and under Miri) each chunk's
+        /// `GROUP`-lane parts written out (`each_of_group!`; no call and no bounds check
+        /// per lane at opt-level 0, where `combine_chunk` cost a call and a checked index
+        /// per lane; its compare-and-branch per lane still mispredicts on the maxima).
+        /// Lanes are independent and every register still takes its chunks in row order,
+        /// so the accumulators' bits are `combine_chunk`'s.
+        fn whole_chunks(c: Combine, regs: &mut [Self], v: &[Self; BLOCK], run: ChunkRun) -> bool {
+            // `k % 4 % nacc` for each `k % 4` (`k & 3`): one division per block, not per
+            // chunk. Every slot is below 4 (`x % nacc <= x`).
+            let nacc = run.nacc;
+            let slots = [0, 1 % nacc, 2 % nacc, 3 % nacc];
+            // The bounds the assembly relies on (its SAFETY comment): 4 registers of
+            // `LANES` lanes, at most a block of chunks.
+            assert!(regs.len() >= 4 * LANES && run.chunks <= BLOCK / LANES);
+            macro_rules! each_chunk {
+                ($ins:literal, |$a:ident, $b:ident| $e:expr) => {{
+                    #[cfg(all(target_arch = "x86_64", not(miri)))]
+                    if run.sse {
+                        let (rp, xp) = (regs.as_mut_ptr(), v.as_ptr());
+                        let mut i = 0;
+                        while i < run.chunks {
+                            let k = run.k0 + i;
+                            let slot = if k < run.grouped { slots[k & 3] } else { 0 };
+                            chunk_by_sse!(concat!($ins, $p), $t, rp, slot, xp, i);
+                            i += 1;
+                        }
+                        return true;
+                    }
+                    const PER: usize = LANES / GROUP;
+                    let (x, r) = (v.as_chunks::<GROUP>().0, regs.as_chunks_mut::<GROUP>().0);
+                    let mut i = 0;
+                    while i < run.chunks {
+                        let k = run.k0 + i;
+                        let slot = if k < run.grouped { slots[k & 3] } else { 0 };
+                        let mut h = 0;
+                        while h < PER {
+                            // `$a[l] = { let ($a, $b) = ($a[l], $b[l]); $e }` per lane.
+                            let $a = &mut r[slot * PER + h];
+                            let $b = &x[i * PER + h];
+                            each_of_group!($a, |$a, $b| $e);
+                            h += 1;
+                        }
+                        i += 1;
+                    }
+                }};
+            }
+            match c {
+                Combine::Sum => each_chunk!("add", |a, b| a + b),
+                Combine::Prod => each_chunk!("mul", |a, b| a * b),
+                Combine::MaxNoNan => each_chunk!("max", |a, b| if a > b { a } else { b }),
+                Combine::MinNoNan => each_chunk!("min", |a, b| if a < b { a } else { b }),
+                _ => return false,
+            }
+            true
         }
     };
 }
@@ -809,16 +1022,16 @@ macro_rules! accumulate_numbers {
 accumulate_numbers!(u8 => U8, u16 => U16, u32 => U32, u64 => U64, i8 => I8, i16 => I16,
     i32 => I32, i64 => I64);
 macro_rules! accumulate_floats {
-    ($($t:ident => $v:ident),*) => {
+    ($($t:ident => $v:ident: $p:literal),*) => {
         accumulate!($($t => $v: [Sum => NumLanes::add_lanes, Num::add;
             Prod => NumLanes::mul_lanes, Num::mul; Max => NumLanes::max_lanes, Num::max;
             Min => NumLanes::min_lanes, Num::min;
             MaxNoNan => FloatLanes::max_no_nan_lanes, FloatLanes::max_no_nan;
             MinNoNan => FloatLanes::min_no_nan_lanes, FloatLanes::min_no_nan]
-            { float_combine_chunk!{} })*);
+            { float_combine_chunk!{$t, $p} })*);
     };
 }
-accumulate_floats!(f32 => F32, f64 => F64);
+accumulate_floats!(f32 => F32: "ps", f64 => F64: "pd");
 accumulate!(bool => Bool: [Any => BitwiseLanes::or_lanes, Bitwise::or;
     All => BitwiseLanes::and_lanes, Bitwise::and] {});
 
@@ -858,7 +1071,19 @@ fn reduce_block_of<T: Accumulate>(
     let regs = T::get_mut(acc);
     let grouped = len / (4 * LANES) * 4;
     let nacc = reduce.accumulators as usize;
-    for (c, m) in chunks(at.n) {
+    let whole = at.n / LANES;
+    let run = ChunkRun {
+        k0: j / LANES,
+        chunks: whole,
+        grouped,
+        nacc,
+        sse: SSE,
+    };
+    let done = match T::whole_chunks(reduce.combine, &mut regs[..4 * LANES], v, run) {
+        true => whole * LANES,
+        false => 0,
+    };
+    for (c, m) in chunks(at.n - done).map(|(c, m)| (c + done, m)) {
         let mut x = V::<T>(v[c..c + LANES].try_into().expect("LANES long"));
         let k = (j + c) / LANES;
         let slot = if m < LANES {
@@ -881,7 +1106,7 @@ fn reduce_block_of<T: Accumulate>(
 
 /// The row's start of a register reduction: its accumulators set to the identity.
 fn start_row_of<T: Accumulate>(reduce: &Reduce<'_>, acc: &mut Reg) {
-    T::get_mut(acc)[..4 * LANES].fill(T::of(reduce.identity));
+    fill_groups(T::get_mut(acc), T::of(reduce.identity), 4 * LANES);
 }
 
 /// The row's end of a register reduction: the registers combined pairwise (`(0 ∘ 1) ∘ (2
@@ -926,6 +1151,192 @@ fn fill_buf(buf: &mut Buf<'_>, value: Scalar) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Row-fixed values (`uniform_values`): an op is computed once a block only where
+    /// every argument is fixed for the row, a select of a fixed condition and value and a
+    /// varying one (its third argument) is not; a fixed chain stored over blocks longer
+    /// than a chunk (and a partial last block) holds its value in every element. Against
+    /// the scalar reference: `m - 0.25` and `if m > 0.5 { m } else { x[j] }`.
+    #[test]
+    fn uniform_values_follow_every_argument() {
+        let len = 600;
+        let x: Vec<f32> = (0..len).map(|j| j as f32 * 0.5 - 7.0).collect();
+        let m = [0.3f32];
+        let (mut fixed, mut picked) = (vec![0f32; len], vec![0f32; len]);
+        let along = |buf| Operand {
+            buf,
+            base: 0,
+            outer: &[],
+            inner: 1,
+        };
+        let values = [
+            Val::Load(along(0)),
+            Val::Load(Operand {
+                buf: 1,
+                base: 0,
+                outer: &[],
+                inner: 0,
+            }),
+            Val::Splat(Scalar::F32(0.5)),
+            Val::Op(f32_ops::gt_lanes, [1, 2, 1]),
+            Val::Op(f32_ops::select_lanes, [3, 1, 0]),
+            Val::Splat(Scalar::F32(0.25)),
+            Val::Op(f32_ops::sub_lanes, [1, 5, 1]),
+        ];
+        assert_eq!(
+            uniform_values(&Nest {
+                outer: &[],
+                inner: len,
+                ragged: None,
+                values: &values,
+                stores: &[],
+                reduces: &[],
+                arg: None,
+            })[..7],
+            [false, true, true, true, false, true, true]
+        );
+        let stores = [(along(2), 6), (along(3), 4)];
+        let nest = Nest {
+            outer: &[],
+            inner: len,
+            ragged: None,
+            values: &values,
+            stores: &stores,
+            reduces: &[],
+            arg: None,
+        };
+        let mut bufs = [
+            Buf::In(Slice::F32(&x)),
+            Buf::In(Slice::F32(&m)),
+            Buf::Out(SliceMut::F32(&mut fixed)),
+            Buf::Out(SliceMut::F32(&mut picked)),
+        ];
+        run_nest(&nest, &mut bufs);
+        for j in 0..len {
+            assert_eq!(fixed[j].to_bits(), (m[0] - 0.25).to_bits(), "fixed {j}");
+            let want = if m[0] > 0.5 { m[0] } else { x[j] };
+            assert_eq!(picked[j].to_bits(), want.to_bits(), "picked {j}");
+        }
+    }
+
+    /// `whole_chunks` (its SSE2 loop and its element loop) gives the bits of the lane
+    /// functions run chunk by chunk into the registers `reduce_block_of` names (chunk `k`
+    /// into `k % 4 % nacc` inside the row's groups, else 0), on blocks mixing edge values
+    /// (NaN of both signs, ±inf, ±0, subnormals, extremes) with ordinary ones, for every
+    /// float kind it takes, both register counts, and block starts and group ends on both
+    /// sides of each other. Two NaN lanes meeting in a sum or product: NaN-ness only (the
+    /// payload is the compiler's choice, `ops::tests`).
+    #[test]
+    fn whole_chunks_match_the_lane_functions() {
+        macro_rules! check {
+            ($t:ident, $edges:expr) => {
+                let edges: [$t; 12] = $edges;
+                let v: [$t; BLOCK] = core::array::from_fn(|e| match e % 5 {
+                    0 | 3 => edges[(e * 7) % 12],
+                    _ => (e as $t) * 0.37 - 40.0,
+                });
+                let start: [$t; 4 * LANES] = core::array::from_fn(|l| edges[(l * 5 + 1) % 12]);
+                let mut runs = 0;
+                for c in [
+                    Combine::Sum,
+                    Combine::Prod,
+                    Combine::MaxNoNan,
+                    Combine::MinNoNan,
+                ] {
+                    for nacc in [2, 4] {
+                        for (k0, chunks, grouped) in
+                            [(0, BLOCK / LANES, 64), (16, 7, 20), (3, 9, 8), (5, 11, 0)]
+                        {
+                            let mut want = start.to_vec();
+                            for i in 0..chunks {
+                                let k = k0 + i;
+                                let slot = if k < grouped { k % 4 % nacc } else { 0 };
+                                combine_chunk_by_lanes::<$t>(
+                                    c,
+                                    &mut want[slot * LANES..(slot + 1) * LANES],
+                                    &v[i * LANES..(i + 1) * LANES],
+                                );
+                            }
+                            for sse in [false, SSE] {
+                                let mut got = start.to_vec();
+                                let run = ChunkRun {
+                                    k0,
+                                    chunks,
+                                    grouped,
+                                    nacc,
+                                    sse,
+                                };
+                                assert!(<$t as Accumulate>::whole_chunks(c, &mut got, &v, run));
+                                for l in 0..4 * LANES {
+                                    let nans = c == Combine::Sum || c == Combine::Prod;
+                                    if nans && got[l].is_nan() && want[l].is_nan() {
+                                        continue;
+                                    }
+                                    assert_eq!(
+                                        got[l].to_bits(),
+                                        want[l].to_bits(),
+                                        "{c:?} nacc {nacc} run {run:?} lane {l}: {} {}",
+                                        got[l],
+                                        want[l]
+                                    );
+                                }
+                                runs += 1;
+                            }
+                        }
+                    }
+                }
+                assert_eq!(runs, 4 * 2 * 4 * 2);
+                // The kinds without an element loop are left to the caller.
+                let run = ChunkRun {
+                    k0: 0,
+                    chunks: 1,
+                    grouped: 0,
+                    nacc: 4,
+                    sse: SSE,
+                };
+                assert!(!<$t as Accumulate>::whole_chunks(
+                    Combine::Max,
+                    &mut start.to_vec(),
+                    &v,
+                    run
+                ));
+            };
+        }
+        check!(
+            f32,
+            [
+                f32::NAN,
+                f32::from_bits(0xffc0_0001),
+                f32::INFINITY,
+                f32::NEG_INFINITY,
+                0.0,
+                -0.0,
+                1.5,
+                -2.5,
+                1e-45,
+                f32::MAX,
+                f32::MIN,
+                3.25
+            ]
+        );
+        check!(
+            f64,
+            [
+                f64::NAN,
+                f64::from_bits(0xfff8_0000_0000_0001),
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+                0.0,
+                -0.0,
+                1.5,
+                -2.5,
+                5e-324,
+                f64::MAX,
+                f64::MIN,
+                3.25
+            ]
+        );
+    }
 
     /// The written-out chunk combines of the floats give the lane functions' bits on every
     /// pair of edge values (two NaNs: NaN, either payload; see `ops::tests`).

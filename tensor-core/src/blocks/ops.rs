@@ -5,7 +5,7 @@
 //! the fused kernel calls, chunk by chunk (see the module doc of `blocks`). They are
 //! compiled here, once; the graph macro's programs only name them.
 
-use super::{arg, chunks, Reg, RegType, BLOCK};
+use super::{arg, chunks, Reg, RegType, BLOCK, GROUP};
 use crate::lanes::{FloatLanes, NumLanes, LANES, V};
 use crate::reference::{Bitwise, Compare, Num, Shift};
 
@@ -130,25 +130,6 @@ macro_rules! elementwise {
     }};
 }
 
-/// Elements per group of `elementwise!` (`each_of_group!` writes out this many).
-const GROUP: usize = 8;
-const _: () = assert!(BLOCK.is_multiple_of(GROUP));
-
-/// `d[i] = e` with each argument `x` bound to `x[i]`, for `i` in `0..GROUP`, written out.
-macro_rules! each_of_group {
-    ($d:ident, |$($x:ident),+| $e:expr) => {
-        each_of_group!(@at $d, [0 1 2 3 4 5 6 7], |$($x),+| $e)
-    };
-    (@at $d:ident, [$i:literal $($rest:literal)*], |$($x:ident),+| $e:expr) => {
-        $d[$i] = {
-            let ($($x,)+) = ($($x[$i],)+);
-            $e
-        };
-        each_of_group!(@at $d, [$($rest)*], |$($x),+| $e);
-    };
-    (@at $d:ident, [], |$($x:ident),+| $e:expr) => {};
-}
-
 /// Block ops as element loops (`elementwise!`): `name => |args| expr` on type `$t`, the
 /// result of type `$r`.
 macro_rules! element_fns {
@@ -243,6 +224,134 @@ integer_ops!(u8_ops: u8, u16_ops: u16, u32_ops: u32, u64_ops: u64, i8_ops: i8, i
 mod vmath_asm;
 mod vmath_twins;
 
+/// The float ops whose block loop is SSE2 assembly on x86-64: each `name => "ins" |x, y|
+/// expr` (a packed IEEE operation, `ins` + `ps`/`pd`, the first argument as its first
+/// operand) or `relu_lanes => relu |x| expr` is a function running the assembly loop
+/// (`sse::name`) on x86-64 outside Miri, else the element loop of `expr`. Why: at
+/// opt-level 0 (a user's dev profile) the element loop still costs ~5 stack moves per
+/// element, and an optimised build (the README's override) does not vectorise it either
+/// (`divss` per element, read in the profile of W3 at opt-level 3); the assembly is one
+/// packed instruction per 16 bytes at every opt-level (W1 at opt-level 0 8.5 -> 3.4 ms,
+/// with the override 1.7 -> 1.2 ms: NOTES.md "Debug backend, reductions at opt-level 0").
+/// Bit-identity with the element loop (and so with the lane function): `addps`… compute
+/// each lane's IEEE operation, as the scalar expression; relu: see its arm.
+/// `tests::element_loops_match_the_lane_functions` runs both against the lane functions.
+macro_rules! sse_or_element_fns {
+    ($t:ty, $p:literal: $($m:ident => $ins:tt |$($x:ident),+| $e:expr),* $(,)?) => {
+        $(
+            #[doc = concat!("`", stringify!($m), "` over a block (`sse::", stringify!($m),
+                "` on x86-64, else element by element).")]
+            pub fn $m(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize) {
+                #[cfg(all(target_arch = "x86_64", not(miri)))]
+                sse::$m(regs, out, args, n);
+                #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+                elementwise!(regs, out, args, n, $t => $t, |$($x),+| $e)
+            }
+        )*
+        /// The SSE2 block loops (x86-64's baseline instruction set).
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        pub mod sse {
+            use super::*;
+            $(sse_or_element_fns!(@sse $t, $p, $m, $ins);)*
+        }
+    };
+    (@sse $t:ty, $p:literal, $m:ident, relu) => {
+        #[doc = concat!("`", stringify!($m), "` over a block by SSE2: `max(x, +0)`, and ",
+            "`x + 0` where `x` is NaN (`relu_lane`).")]
+        pub fn $m(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize) {
+            let (a, _, d, bytes) = sse_block::<$t>(regs, out, args, n);
+            if bytes > 0 {
+                // SAFETY: as `sse_block`'s (reads `a`, writes `d`, 16 bytes at each
+                // offset `o < bytes`).
+                unsafe {
+                    core::arch::asm!(
+                        "xorps {z}, {z}",
+                        "2:",
+                        "movups {x}, xmmword ptr [{a} + {o}]",
+                        "movaps {m}, {x}",
+                        concat!("cmpunord", $p, " {m}, {x}"), // m = x is NaN (all ones)
+                        "movaps {s}, {x}",
+                        concat!("add", $p, " {s}, {z}"),      // s = x + 0
+                        concat!("max", $p, " {x}, {z}"),      // x = x > +0 ? x : +0
+                        "andps {s}, {m}",                       // NaN lanes: x + 0
+                        "andnps {m}, {x}",                      // others: max(x, +0)
+                        "orps {m}, {s}",
+                        "movups xmmword ptr [{d} + {o}], {m}",
+                        "add {o}, 16",
+                        "cmp {o}, {end}",
+                        "jb 2b",
+                        a = in(reg) a,
+                        d = in(reg) d,
+                        o = inout(reg) 0usize => _,
+                        end = in(reg) bytes,
+                        x = out(xmm_reg) _,
+                        m = out(xmm_reg) _,
+                        s = out(xmm_reg) _,
+                        z = out(xmm_reg) _,
+                        options(nostack),
+                    );
+                }
+            }
+        }
+    };
+    (@sse $t:ty, $p:literal, $m:ident, $ins:literal) => {
+        #[doc = concat!("`", stringify!($m), "` over a block by SSE2 (`", $ins, $p, "`).")]
+        pub fn $m(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize) {
+            let (a, b, d, bytes) = sse_block::<$t>(regs, out, args, n);
+            if bytes > 0 {
+                // SAFETY: as `sse_block`'s (reads `a` and `b`, writes `d`, 16 bytes at
+                // each offset `o < bytes`).
+                unsafe {
+                    core::arch::asm!(
+                        "2:",
+                        "movups {x}, xmmword ptr [{a} + {o}]",
+                        "movups {y}, xmmword ptr [{b} + {o}]",
+                        concat!($ins, $p, " {x}, {y}"),         // x = a ∘ b
+                        "movups xmmword ptr [{d} + {o}], {x}",
+                        "add {o}, 16",
+                        "cmp {o}, {end}",
+                        "jb 2b",
+                        a = in(reg) a,
+                        b = in(reg) b,
+                        d = in(reg) d,
+                        o = inout(reg) 0usize => _,
+                        end = in(reg) bytes,
+                        x = out(xmm_reg) _,
+                        y = out(xmm_reg) _,
+                        options(nostack),
+                    );
+                }
+            }
+        }
+    };
+}
+
+/// The pointers of an SSE2 block loop (`sse_or_element_fns!`): arguments 0 and 1, the
+/// result register `out` (made a register of `T`), and the loop's byte count: the block's
+/// first `n` elements rounded up to whole groups (`elementwise!`'s element count).
+///
+/// What the loops' SAFETY rests on: the three pointers address registers of `BLOCK`
+/// elements of `T`, the result's borrowed mutably apart from the arguments (`split` takes
+/// it after them), valid until the caller's next use of `regs`; `bytes` is 0 or a
+/// multiple of 16 (`GROUP` elements of 4 or 8 bytes) at most `BLOCK` elements' bytes
+/// (`n` clamped to `BLOCK`). A loop reading and writing 16 bytes at offsets 0, 16, …
+/// below `bytes` stays inside the registers; SSE2 is part of x86-64.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[inline(always)]
+fn sse_block<T: RegType>(
+    regs: &mut [Reg],
+    out: usize,
+    args: [u16; 3],
+    n: usize,
+) -> (*const T, *const T, *mut T, usize) {
+    const { assert!((GROUP * core::mem::size_of::<T>()).is_multiple_of(16)) };
+    let (before, dst) = split(regs, out);
+    let (a, b) = (arg::<T>(before, args[0]), arg::<T>(before, args[1]));
+    let d = T::get_mut(dst);
+    let bytes = n.min(BLOCK).div_ceil(GROUP) * GROUP * core::mem::size_of::<T>();
+    (a.as_ptr(), b.as_ptr(), d.as_mut_ptr(), bytes)
+}
+
 /// The float functions of the function table (functions.rs), as block ops.
 macro_rules! float_table_fns {
     (($t:ident) $($(#[$doc:meta])* $name:ident: $lane_trait:ident::$lane:ident, $bound:tt,
@@ -291,28 +400,30 @@ macro_rules! exp_nonpos {
 /// `max_lanes`/`min_lanes` are written out below); the rest (rounding, `pow`, `%`, the
 /// function table) run their lane functions chunk by chunk.
 macro_rules! float_ops {
-    ($($module:ident: $t:ident),*) => {$(
+    ($($module:ident: $t:ident $p:literal),*) => {$(
         #[doc = concat!("The block ops of `", stringify!($t), "` values.")]
         pub mod $module {
             use super::*;
             common_fns!($t);
-            element_fns!($t => $t: add_lanes => |x, y| x + y,
-                sub_lanes => |x, y| x - y,
-                mul_lanes => |x, y| x * y,
-                div_lanes => |x, y| x / y,
-                max_lanes => |x, y| max_lane(x, y),
-                min_lanes => |x, y| min_lane(x, y),
-                neg_lanes => |x| -x,
-                abs_lanes => |x| x.abs(),
-                relu_lanes => |x| relu_lane(x),
-                square_lanes => |x| x * x,
+            // The IEEE operations and relu: SSE2 block loops on x86-64 (`sse`), element
+            // loops elsewhere.
+            sse_or_element_fns!($t, $p: add_lanes => "add" |x, y| x + y,
+                sub_lanes => "sub" |x, y| x - y,
+                mul_lanes => "mul" |x, y| x * y,
+                div_lanes => "div" |x, y| x / y,
                 // Softmax's `e / sum` (`ops::DIV_SOFTMAX`): within its contract (every
                 // `e` in [0, 1] or NaN, the sum at least 1 or NaN, which softmax's graph
                 // gives) the fused kernel's `div_softmax_lanes` and block division give the
                 // quotient's bits (lanes.rs, `div_softmax_m512`); the `in_range` flag
                 // (the third argument) only skips a test there.
-                div_softmax_lanes => |x, y| x / y,
-                div_softmax_plain_lanes => |x, y| x / y);
+                div_softmax_lanes => "div" |x, y| x / y,
+                div_softmax_plain_lanes => "div" |x, y| x / y,
+                relu_lanes => relu |x| relu_lane(x));
+            element_fns!($t => $t: max_lanes => |x, y| max_lane(x, y),
+                min_lanes => |x, y| min_lane(x, y),
+                neg_lanes => |x| -x,
+                abs_lanes => |x| x.abs(),
+                square_lanes => |x| x * x);
             element_fns!($t => bool: is_nan_lanes => |x| x != x,
                 is_inf_lanes => |x| x == <$t>::INFINITY || x == <$t>::NEG_INFINITY);
             lane_fns!($t, NumLanes, binary: rem_lanes, modulo_lanes, pow_lanes);
@@ -342,6 +453,10 @@ macro_rules! float_ops {
             /// takes them: `x` where it is above 0, `x + 0` (its NaN) where it is NaN,
             /// else +0 (`max_lane` of a negative or ±0 and +0: `+0 & ±0 = +0`).
             #[inline(always)]
+            #[cfg_attr(
+                all(target_arch = "x86_64", not(miri)),
+                allow(dead_code) // `sse::relu_lanes` there
+            )]
             fn relu_lane(x: $t) -> $t {
                 #[allow(clippy::eq_op)]
                 if x > 0.0 {
@@ -370,7 +485,7 @@ macro_rules! float_ops {
         }
     )*};
 }
-float_ops!(f32_ops: f32, f64_ops: f64);
+float_ops!(f32_ops: f32 "ps", f64_ops: f64 "pd");
 
 /// The block ops of `bool` values.
 pub mod bool_ops {
@@ -508,7 +623,35 @@ mod tests {
                     NumLanes un: neg_lanes, abs_lanes, relu_lanes, square_lanes;
                     CompareLanes cmp: eq_lanes, ne_lanes, lt_lanes, le_lanes, gt_lanes,
                         ge_lanes;
-                    FloatLanes pred: is_nan_lanes, is_inf_lanes;)
+                    FloatLanes pred: is_nan_lanes, is_inf_lanes;);
+                // The SSE2 block loops (`sse_or_element_fns!`), which the ops above are on
+                // x86-64 (so their element loops run here only elsewhere): checked by
+                // name, with a short block.
+                #[cfg(all(target_arch = "x86_64", not(miri)))]
+                {
+                    let regs = pairs::<$t>($edges, Reg::$w);
+                    let bits = |x: $t| x.to_bits() as u64;
+                    let sse: [(OpFn, fn(V<$t>, V<$t>) -> V<$t>, &str); 7] = [
+                        ($m::sse::add_lanes, <$t as NumLanes>::add_lanes, "sse add"),
+                        ($m::sse::sub_lanes, <$t as NumLanes>::sub_lanes, "sse sub"),
+                        ($m::sse::mul_lanes, <$t as NumLanes>::mul_lanes, "sse mul"),
+                        ($m::sse::div_lanes, <$t as NumLanes>::div_lanes, "sse div"),
+                        ($m::sse::div_softmax_lanes, <$t as NumLanes>::div_lanes, "sse div_softmax"),
+                        ($m::sse::div_softmax_plain_lanes, <$t as NumLanes>::div_lanes,
+                            "sse div_softmax_plain"),
+                        ($m::sse::relu_lanes, |a, _| <$t as NumLanes>::relu_lanes(a), "sse relu"),
+                    ];
+                    for (fast, lane, name) in sse {
+                        agree::<$t, $t>(&regs, fast, [0, 1, 0], |a, b, _| lane(a, b), bits, name);
+                        // A short block: the elements past the rounded-up group keep the
+                        // register's earlier values.
+                        let mut short = regs.to_vec();
+                        short[3] = Reg::$w([7.0; BLOCK]);
+                        fast(&mut short, 3, [0, 1, 0], 5);
+                        let got = arg::<$t>(&short, 3);
+                        assert!(got[GROUP..].iter().all(|&x| x == 7.0), "{name}");
+                    }
+                }
             };
         }
         float!(

@@ -307,7 +307,9 @@ fn value(cx: &Emitter<'_>, bufs: &[BufferRef], nest: &LoopNest, id: usize) -> Op
             if args.len() > 3 {
                 return None;
             }
-            let mut a = [0u16; 3];
+            // Unused slots repeat the first argument (`blocks::OpFn`): the interpreter's
+            // test for a value fixed along the row (`uniform_values`) reads all three.
+            let mut a = [args.first().map_or(0, |&a0| a0 as u16); 3];
             for (slot, arg) in a.iter_mut().zip(args) {
                 *slot = *arg as u16;
             }
