@@ -85,6 +85,25 @@ const BLOCK_LANE_FNS: &[(&str, &[&str])] = &[
     ("ShiftLanes", &["shl_lanes", "shr_lanes"]),
 ];
 
+/// A decline of the backend (`None`: the kernel keeps its fused kernel in debug builds too),
+/// with its reason; the macro's own tests tally the reasons over the CI batch
+/// (`tests::ci_batch_coverage`), so the next slice knows what to cover.
+fn decline<T>(why: &'static str) -> Option<T> {
+    #[cfg(test)]
+    tests::DECLINES.with(|d| d.borrow_mut().push(why));
+    let _ = why;
+    None
+}
+
+/// Why a registry op has no block op.
+fn op_reason(op: &crate::ops::Op) -> &'static str {
+    match op.lane_trait {
+        "ActivationLanes" => "an ActivationLanes op",
+        "BitCountLanes" => "a BitCountLanes op",
+        _ => "a registry op without a block op",
+    }
+}
+
 /// Whether the debug backend is on (see the module doc).
 fn enabled() -> bool {
     std::env::var("TENSORGRAPH_DEBUG_BACKEND").map_or(true, |v| v != "off")
@@ -136,7 +155,8 @@ fn block_op(cx: &Emitter<'_>, nest: &LoopNest, id: usize) -> Option<TokenStream>
             let to = format_ident!("to_{}", node.dtype.name());
             quote!(#b::casts::#from::#to)
         }
-        _ => return None,
+        NodeKind::Op { op, .. } => return decline(op_reason(op)),
+        _ => return decline("a value of another kind"),
     })
 }
 
@@ -284,7 +304,7 @@ fn value(cx: &Emitter<'_>, bufs: &[BufferRef], nest: &LoopNest, id: usize) -> Op
         ValueSource::Load { operand: k } => {
             let op = &nest.operands[*k];
             if matches!(op.buffer, BufferRef::Index) {
-                return None;
+                return decline("a load of the running index");
             }
             let op = operand(cx, bufs, op, v.level);
             quote!(#b::Val::Load(#op))
@@ -305,7 +325,7 @@ fn value(cx: &Emitter<'_>, bufs: &[BufferRef], nest: &LoopNest, id: usize) -> Op
         ValueSource::Compute { args } => {
             let f = block_op(cx, nest, id)?;
             if args.len() > 3 {
-                return None;
+                return decline("an op of more than 3 arguments");
             }
             let mut a = [0u16; 3];
             for (slot, arg) in a.iter_mut().zip(args) {
@@ -326,7 +346,7 @@ fn value(cx: &Emitter<'_>, bufs: &[BufferRef], nest: &LoopNest, id: usize) -> Op
         } => {
             let op = &nest.operands[*k];
             if matches!(op.buffer, BufferRef::Index) {
-                return None;
+                return decline("a gather from the running index");
             }
             let data = operand(cx, bufs, op, v.level);
             let index = Literal::u16_unsuffixed(*index as u16);
@@ -350,7 +370,7 @@ fn nest_literal(
     let Emitter { rt, kernel, .. } = *cx;
     let b = quote!(#rt::__private::blocks);
     if nest.scan.is_some() || nest.matmul.is_some() || nest.outer.len() > 16 {
-        return None;
+        return decline("a scan, a product or more than 16 loops in a nest");
     }
     let mut reduces = Vec::new();
     let mut arg = None;
@@ -370,16 +390,18 @@ fn nest_literal(
             for (kind, acc, value) in
                 std::iter::once(main).chain(sibling.map(|s| (s.kind, s.acc, s.value)))
             {
-                kind.combine()?;
+                if kind.combine().is_none() {
+                    return decline("a reduction kind without a combine");
+                }
                 let op = &nest.operands[acc];
                 let BufferRef::Temp(t) = op.buffer else {
-                    return None;
+                    return decline("a reduction into a buffer that is no temp");
                 };
                 let dtype = kernel.temps[t].dtype;
                 // A register accumulator (a reduced inner axis) or one per element of a kept
                 // inner axis, contiguous.
                 if !(op.inner_stride.is_zero() || op.inner_stride.is_lit(1)) {
-                    return None;
+                    return decline("a reduction accumulator strided along the inner loop");
                 }
                 let cv = variant(dtype);
                 let identity = init_value(rt, dtype, kind.identity());
@@ -411,7 +433,10 @@ fn nest_literal(
             )?);
             stores
         }
-        Sink::Reduce { .. } => return None,
+        Sink::Reduce { .. } if nest.ragged.is_some() => {
+            return decline("a reduction in a ragged loop")
+        }
+        Sink::Reduce { .. } => return decline("another reduction sink"),
     };
     // A pipelined last pass: its own values only (see above).
     let count = if stores_only {
@@ -421,7 +446,7 @@ fn nest_literal(
     };
     // Registers on the stack: tensor-core's `blocks::MAX_VALUES`.
     if count > 32 {
-        return None;
+        return decline("a nest of more than 32 values");
     }
     let values = (0..count)
         .map(|id| value(cx, bufs, nest, id))
@@ -435,7 +460,7 @@ fn nest_literal(
         if !matches!(op.buffer, BufferRef::Output(_) | BufferRef::Temp(_))
             || !(op.inner_stride.is_lit(1) || nest.inner.as_static() == Some(1))
         {
-            return None;
+            return decline("a store that is not contiguous along the inner loop");
         }
         let op = operand(cx, bufs, op, Level::Inner);
         let v = Literal::u16_unsuffixed(v as u16);
@@ -482,14 +507,14 @@ fn arg_literal(
     let b = quote!(#rt::__private::blocks);
     let dtype = cx.graph.nodes[nest.values[value].node].dtype.compute();
     if dtype == DType::Bool || !dtype.is_integer() && !matches!(dtype, DType::F32 | DType::F64) {
-        return None;
+        return decline("an arg reduction of bool or f16/bf16 values");
     }
     let (acc_op, best_op) = (&nest.operands[acc], &nest.operands[best]);
     for op in [acc_op, best_op] {
         if !matches!(op.buffer, BufferRef::Temp(_))
             || !(op.inner_stride.is_zero() || op.inner_stride.is_lit(1))
         {
-            return None;
+            return decline("an arg reduction's temps strided along the inner loop");
         }
     }
     let max = kind == crate::ir::ReduceKind::ArgMax;
@@ -618,7 +643,7 @@ fn product_stage(
     let b = quote!(#rt::__private::blocks);
     let rows = size_expr(stage.row_loop.as_ref()?);
     if stage.pipelined.is_some() {
-        return None;
+        return decline("a pipelined product stage");
     }
     let nests = &kernel.nests[stage.first..stage.first + stage.count];
     let at = nests.iter().position(|n| n.matmul.is_some())?;
@@ -630,7 +655,7 @@ fn product_stage(
         .count()
         > 1
     {
-        return None;
+        return decline("a product stage of two products or scans");
     }
     let block_rows = crate::ir::gemm_block_rows(product);
     let packed = shares_packed_rhs(step);
@@ -714,15 +739,18 @@ pub(super) fn debug_program(cx: &Emitter<'_>) -> Option<TokenStream> {
     let kernel = cx.kernel;
     // A kernel without nests (size-0 outputs) has nothing to run in either branch.
     // Temps hold compute-type values, so `f16`/`bf16` ones do not occur.
-    if !enabled()
-        || kernel.nests.is_empty()
-        || kernel.temps.iter().any(|t| t.dtype != t.dtype.compute())
-    {
+    if !enabled() {
         return None;
+    }
+    if kernel.nests.is_empty() {
+        return decline("a kernel without nests");
+    }
+    if kernel.temps.iter().any(|t| t.dtype != t.dtype.compute()) {
+        return decline("an f16/bf16 temp");
     }
     let bufs = program_buffers(cx);
     if bufs.len() > u16::MAX as usize {
-        return None;
+        return decline("more than 65535 buffers");
     }
     let (row_temps, resets) = row_local_temps(cx, &bufs);
     let calls = kernel
@@ -730,8 +758,88 @@ pub(super) fn debug_program(cx: &Emitter<'_>) -> Option<TokenStream> {
         .iter()
         .map(|stage| stage_call(cx, &bufs, stage, &resets))
         .collect::<Option<Vec<_>>>()?;
+    #[cfg(test)]
+    tests::COVERED.with(|c| c.set(c.get() + 1));
     Some(quote! {
         #row_temps
         #(#calls)*
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::{Cell, RefCell};
+    use std::collections::BTreeMap;
+    use std::str::FromStr;
+
+    use proc_macro2::TokenStream;
+
+    thread_local! {
+        /// The reasons of this thread's declines (`decline`), in order.
+        pub(super) static DECLINES: RefCell<Vec<&'static str>> = const { RefCell::new(Vec::new()) };
+        /// The kernels this thread's expansions gave a program.
+        pub(super) static COVERED: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// Expands graphgen's CI graphs `0..count` (each graph in the form
+    /// tensorgraph-tests' batches call it) and returns, per graph, whether one of its
+    /// kernels got a program and the reasons of its declines.
+    fn ci_coverage(count: u64) -> Vec<(bool, Vec<&'static str>)> {
+        (0..count)
+            .map(|index| {
+                let g = graphgen::gen::generate(graphgen::CI_SEED, index);
+                let mut sources = vec![graphgen::render::graph(&g)];
+                if let graphgen::ast::Form::Closure { typed } = g.form {
+                    sources.push(graphgen::render::closure(&g, typed));
+                }
+                DECLINES.with(|d| d.borrow_mut().clear());
+                COVERED.with(|c| c.set(0));
+                for source in &sources {
+                    let mut input = TokenStream::from_str("::tensorgraph;").unwrap();
+                    input.extend(TokenStream::from_str(source).expect("generated source lexes"));
+                    let out = crate::expand(input).to_string();
+                    assert!(!out.contains("compile_error"), "graph {index}: {out}");
+                }
+                (
+                    COVERED.with(Cell::get) > 0,
+                    DECLINES.with(|d| d.borrow().clone()),
+                )
+            })
+            .collect()
+    }
+
+    /// The backend's coverage of the CI batch at expansion (a graph is covered when one of
+    /// its kernels gets a program: what tensorgraph-tests' debug_backend.rs counts at run
+    /// time, `blocks::nests_run`), with the declines of the graphs it does not cover, most
+    /// common first: `cargo test -p tensorgraph-macros --lib ci_batch_coverage --
+    /// --nocapture` prints them. The floor is this slice's figure (NOTES.md "Debug backend,
+    /// fourth slice").
+    #[test]
+    fn ci_batch_coverage() {
+        let count: u64 = std::env::var("GRAPHGEN_COUNT")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(300);
+        let graphs = ci_coverage(count);
+        let mut tally: BTreeMap<&str, usize> = BTreeMap::new();
+        for (_, why) in graphs.iter().filter(|(covered, _)| !covered) {
+            let mut why = why.clone();
+            why.dedup();
+            for w in why {
+                *tally.entry(w).or_default() += 1;
+            }
+        }
+        let mut tally: Vec<_> = tally.into_iter().collect();
+        tally.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
+        let covered = |n: usize| graphs[..n].iter().filter(|(c, _)| *c).count();
+        let first = graphs.len().min(120);
+        eprintln!(
+            "covered: {} of the first {first}, {} of {}; declines of the graphs not covered: {tally:?}",
+            covered(first),
+            covered(graphs.len()),
+            graphs.len()
+        );
+        let uncovered: Vec<usize> = (0..graphs.len()).filter(|&i| !graphs[i].0).collect();
+        eprintln!("not covered: {uncovered:?}");
+    }
 }
