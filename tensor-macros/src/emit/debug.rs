@@ -109,8 +109,14 @@ fn enabled() -> bool {
     std::env::var("TENSORGRAPH_DEBUG_BACKEND").map_or(true, |v| v != "off")
 }
 
-/// Whether tensor-core has a block op for registry op `op` (without named parameters).
+/// Whether tensor-core has a block op for registry op `op`. Every `ActivationLanes` row
+/// (its named parameters are constant arguments of the node, splatted in both backends)
+/// and `bitwise_count` have one (their lane functions chunk by chunk); otherwise only ops
+/// without named parameters.
 fn lane_fn_covered(op: &crate::ops::Op) -> bool {
+    if matches!(op.lane_trait, "ActivationLanes" | "BitCountLanes") {
+        return true;
+    }
     if !op.params.is_empty() {
         return false;
     }
@@ -385,7 +391,7 @@ fn nest_literal(
             index: None,
             stores,
             sibling,
-        } if nest.ragged.is_none() => {
+        } => {
             let main = (*kind, *acc, *value);
             for (kind, acc, value) in
                 std::iter::once(main).chain(sibling.map(|s| (s.kind, s.acc, s.value)))
@@ -427,14 +433,11 @@ fn nest_literal(
             index: Some(index),
             stores,
             sibling: None,
-        } if nest.ragged.is_none() => {
+        } => {
             arg = Some(arg_literal(
                 cx, bufs, nest, *kind, *acc, *value, *best, *index,
             )?);
             stores
-        }
-        Sink::Reduce { .. } if nest.ragged.is_some() => {
-            return decline("a reduction in a ragged loop")
         }
         Sink::Reduce { .. } => return decline("another reduction sink"),
     };
@@ -444,9 +447,12 @@ fn nest_literal(
     } else {
         nest.values.len()
     };
-    // Registers on the stack: tensor-core's `blocks::MAX_VALUES`.
-    if count > 32 {
-        return decline("a nest of more than 32 values");
+    // Values are `u16` slots. Up to tensor-core's `blocks::MAX_VALUES` (32) the registers
+    // are on the stack; a nest of more values (4 of the CI batch's first 300 graphs) has
+    // them on the heap (`with_registers`), allocated per call: its `_into` allocates in
+    // debug builds, its results are the same.
+    if count > u16::MAX as usize {
+        return decline("a nest of more than 65535 values");
     }
     let values = (0..count)
         .map(|id| value(cx, bufs, nest, id))
