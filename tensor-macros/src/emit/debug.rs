@@ -88,10 +88,15 @@ const BLOCK_LANE_FNS: &[(&str, &[&str])] = &[
 /// A decline of the backend (`None`: the kernel keeps its fused kernel in debug builds too),
 /// with its reason; the macro's own tests tally the reasons over the CI batch
 /// (`tests::ci_batch_coverage`), so the next slice knows what to cover.
+/// With `TENSORGRAPH_DEBUG_DECLINES` set in the macro's environment, each decline is
+/// printed at expansion (to find the graphs of a crate that keep their fused kernels; cargo
+/// does not track the variable, so build from a clean target dir).
 fn decline<T>(why: &'static str) -> Option<T> {
     #[cfg(test)]
     tests::DECLINES.with(|d| d.borrow_mut().push(why));
-    let _ = why;
+    if std::env::var_os("TENSORGRAPH_DEBUG_DECLINES").is_some() {
+        eprintln!("tensorgraph debug backend: a fused kernel kept in debug builds: {why}");
+    }
     None
 }
 
@@ -787,13 +792,14 @@ mod tests {
         pub(super) static COVERED: Cell<usize> = const { Cell::new(0) };
     }
 
-    /// Expands graphgen's CI graphs `0..count` (each graph in the form
-    /// tensorgraph-tests' batches call it) and returns, per graph, whether one of its
+    /// Expands graphgen's graphs `0..count` of `seed` for `runtime` (`::tensorgraph;`, or
+    /// `::tensorgraph, ndarray;` for the row-pitched kernels too), each graph in the form
+    /// tensorgraph-tests' batches call it, and returns, per graph, whether one of its
     /// kernels got a program and the reasons of its declines.
-    fn ci_coverage(count: u64) -> Vec<(bool, Vec<&'static str>)> {
+    fn ci_coverage(seed: u64, count: u64, runtime: &str) -> Vec<(bool, Vec<&'static str>)> {
         (0..count)
             .map(|index| {
-                let g = graphgen::gen::generate(graphgen::CI_SEED, index);
+                let g = graphgen::gen::generate(seed, index);
                 let mut sources = vec![graphgen::render::graph(&g)];
                 if let graphgen::ast::Form::Closure { typed } = g.form {
                     sources.push(graphgen::render::closure(&g, typed));
@@ -801,7 +807,7 @@ mod tests {
                 DECLINES.with(|d| d.borrow_mut().clear());
                 COVERED.with(|c| c.set(0));
                 for source in &sources {
-                    let mut input = TokenStream::from_str("::tensorgraph;").unwrap();
+                    let mut input = TokenStream::from_str(runtime).unwrap();
                     input.extend(TokenStream::from_str(source).expect("generated source lexes"));
                     let out = crate::expand(input).to_string();
                     assert!(!out.contains("compile_error"), "graph {index}: {out}");
@@ -818,15 +824,20 @@ mod tests {
     /// its kernels gets a program: what tensorgraph-tests' debug_backend.rs counts at run
     /// time, `blocks::nests_run`), with the declines of the graphs it does not cover, most
     /// common first: `cargo test -p tensorgraph-macros --lib ci_batch_coverage --
-    /// --nocapture` prints them. The floor is this slice's figure (NOTES.md "Debug backend,
-    /// fourth slice").
+    /// --nocapture` prints them (`GRAPHGEN_SEED`, `GRAPHGEN_COUNT` and
+    /// `DEBUG_COVERAGE_NDARRAY=1` for other batches). Every graph of the CI batch with a
+    /// nest to run is covered (NOTES.md "Debug backend, fourth slice"); the others have
+    /// none, every output being of size 0.
     #[test]
     fn ci_batch_coverage() {
-        let count: u64 = std::env::var("GRAPHGEN_COUNT")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(300);
-        let graphs = ci_coverage(count);
+        let var = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
+        let seed = var("GRAPHGEN_SEED").unwrap_or(graphgen::CI_SEED);
+        let count = var("GRAPHGEN_COUNT").unwrap_or(300);
+        let runtime = match var("DEBUG_COVERAGE_NDARRAY") {
+            Some(1) => "::tensorgraph, ndarray;",
+            _ => "::tensorgraph;",
+        };
+        let graphs = ci_coverage(seed, count, runtime);
         let mut tally: BTreeMap<&str, usize> = BTreeMap::new();
         for (_, why) in graphs.iter().filter(|(covered, _)| !covered) {
             let mut why = why.clone();
@@ -845,7 +856,25 @@ mod tests {
             covered(graphs.len()),
             graphs.len()
         );
+        // Kernels of covered graphs that fall back (a graph's other kernel, a pitched one).
+        let mut partial: BTreeMap<&str, usize> = BTreeMap::new();
+        for (_, why) in graphs.iter().filter(|(covered, _)| *covered) {
+            for &w in why {
+                *partial.entry(w).or_default() += 1;
+            }
+        }
+        eprintln!("declines in covered graphs: {partial:?}");
         let uncovered: Vec<usize> = (0..graphs.len()).filter(|&i| !graphs[i].0).collect();
         eprintln!("not covered: {uncovered:?}");
+        if seed == graphgen::CI_SEED {
+            assert!(
+                tally
+                    .iter()
+                    .all(|&(why, _)| why == "a kernel without nests")
+                    && partial.keys().all(|&why| why == "a kernel without nests"),
+                "graphs of the CI batch with nests to run fall back to their fused kernels \
+                 in debug builds: {tally:?}"
+            );
+        }
     }
 }
