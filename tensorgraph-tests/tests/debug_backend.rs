@@ -145,7 +145,10 @@ pub mod extra {
         pub fn flat(x: f32[N], a: i32[N]) -> (f32[], f32[], i64[], i64[], f64[]) {
             (sum(x), max(x), argmax(x, axis = 0), sum(a), mean(x as f64))
         }
-        // A nest of more than 32 values (registers on the heap).
+        // A nest of more than 32 values: the backend declines it for now (emit/debug.rs
+        // `MAX_VALUES`), so both crates run the fused kernel; with the limit lifted the
+        // runtime runs it with its registers on the heap, bit for bit (NOTES.md "Debug
+        // backend, fourth slice").
         pub fn wide(a: f32[N], b: f32[N]) -> f32[N] {
             let t0 = a * b + 1.5;
             let t1 = t0 - a * 0.5;
@@ -202,7 +205,6 @@ pub mod extra {
             ("act2", ran(&|| drop(act2(&g, &col(31, 300, tensorgraph::f16::from_f64))))),
             ("act64", ran(&|| drop(act64(&col(32, 300, |x| x), &[7i32; 300][..])))),
             ("flat", ran(&|| drop(flat(&col(33, 70000, |x| x as f32), &vec![3i32; 70000])))),
-            ("wide", ran(&|| drop(wide(&g, &g)))),
         ]
     }
 
@@ -317,7 +319,7 @@ pub mod extra {
         let xs = Tensor::<f32, Shape![_, _]>::from_shape_vec([3, n], f32s(45, 3 * n)).unwrap();
         out.push(scans(&xs).map(|(p, q, s)| [bits(p.as_slice()), bits(q.as_slice()), bits(s.as_slice())].concat()).map_err(|e| e.to_string()));
         // Activations (fourth slice); the flat reductions at 37 times the length (up to
-        // three ragged rows of 65536); more than 32 values.
+        // three ragged rows of 65536); more than 32 values (not run by the backend yet).
         macro_rules! cat {
             ($($v:ident),*) => { |($($v,)*)| [$(bits($v.as_slice())),*].concat() };
         }
@@ -450,11 +452,11 @@ fn debug_backend_matches_the_fused_kernels_bit_for_bit() {
     // Enough graphs ran through the backend that the comparison means something: of the
     // CI seed's first 120 graphs, 14 were covered when this test was written, 17 after
     // reductions and temps, 95 after products, runtime passes, arg reductions, positions
-    // and gathers (NOTES.md "Debug backend, third slice"), 115 after the activations,
-    // ragged reductions and nests of more than 32 values (fourth slice: every graph of
-    // them with a nest to run; of the whole CI batch of 300, 288, the other 12 having no
-    // nest, every output of size 0). At least 90% of the graphs must be, whatever the seed
-    // (the soak runs others), and every length of every extra graph.
+    // and gathers (NOTES.md "Debug backend, third slice"), 112 after the activations and
+    // the ragged reductions (fourth slice; of the whole CI batch of 300, 282: of the other
+    // 18, 12 have no nest, every output of size 0, 4 have a nest of more than 32 values).
+    // At least 90% of the graphs must be, whatever the seed (the soak runs others), and
+    // every length of every extra graph.
     let field = |name: &str| -> usize {
         let at = stdout
             .find(name)
@@ -470,5 +472,5 @@ fn debug_backend_matches_the_fused_kernels_bit_for_bit() {
     assert!(field("covered ") * 10 >= field("graphs ") * 9, "{stdout}");
     assert_eq!(field("extra_lengths_covered "), 16, "{stdout}");
     // Every family of `EXTRA` past the elementwise ones (`extra::coverage`).
-    assert_eq!(field("reductions_covered "), 18, "{stdout}");
+    assert_eq!(field("reductions_covered "), 17, "{stdout}");
 }

@@ -109,6 +109,9 @@ fn op_reason(op: &crate::ops::Op) -> &'static str {
     }
 }
 
+/// tensor-core's `blocks::MAX_VALUES`.
+const MAX_VALUES: usize = 32;
+
 /// Whether the debug backend is on (see the module doc).
 fn enabled() -> bool {
     std::env::var("TENSORGRAPH_DEBUG_BACKEND").map_or(true, |v| v != "off")
@@ -452,12 +455,16 @@ fn nest_literal(
     } else {
         nest.values.len()
     };
-    // Values are `u16` slots. Up to tensor-core's `blocks::MAX_VALUES` (32) the registers
-    // are on the stack; a nest of more values (4 of the CI batch's first 300 graphs) has
-    // them on the heap (`with_registers`), allocated per call: its `_into` allocates in
-    // debug builds, its results are the same.
-    if count > u16::MAX as usize {
-        return decline("a nest of more than 65535 values");
+    // Registers on the stack: tensor-core's `blocks::MAX_VALUES`. The runtime runs a nest
+    // of more values with its registers on the heap (`with_registers`; bit for bit, the
+    // `wide` graph of tensorgraph-tests' debug_backend.rs with this limit lifted), but the
+    // kernels that have such nests are the large ones (a 3×3 pool's derived function: 75
+    // nests), whose programs repeat the buffer array per nest call: lifting the limit made
+    // that function's expansion 521 kB against 136 kB (derive/mod.rs
+    // `pool_backward_expansion_is_bounded`). Kept until programs declare their buffers
+    // once (NOTES.md "Debug backend, fourth slice").
+    if count > MAX_VALUES {
+        return decline("a nest of more than 32 values");
     }
     let values = (0..count)
         .map(|id| value(cx, bufs, nest, id))
@@ -826,8 +833,8 @@ mod tests {
     /// common first: `cargo test -p tensorgraph-macros --lib ci_batch_coverage --
     /// --nocapture` prints them (`GRAPHGEN_SEED`, `GRAPHGEN_COUNT` and
     /// `DEBUG_COVERAGE_NDARRAY=1` for other batches). Every graph of the CI batch with a
-    /// nest to run is covered (NOTES.md "Debug backend, fourth slice"); the others have
-    /// none, every output being of size 0.
+    /// nest to run is covered but those with a nest of more than 32 values (NOTES.md "Debug
+    /// backend, fourth slice"); the others have no nest, every output being of size 0.
     #[test]
     fn ci_batch_coverage() {
         let var = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
@@ -870,8 +877,10 @@ mod tests {
             assert!(
                 tally
                     .iter()
-                    .all(|&(why, _)| why == "a kernel without nests")
-                    && partial.keys().all(|&why| why == "a kernel without nests"),
+                    .map(|&(why, _)| why)
+                    .chain(partial.keys().copied())
+                    .all(|why| why == "a kernel without nests"
+                        || why == "a nest of more than 32 values"),
                 "graphs of the CI batch with nests to run fall back to their fused kernels \
                  in debug builds: {tally:?}"
             );
