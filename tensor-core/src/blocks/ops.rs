@@ -6,7 +6,7 @@
 //! compiled here, once; the graph macro's programs only name them.
 
 use super::{arg, chunks, Reg, RegType, BLOCK, GROUP};
-use crate::lanes::{FloatLanes, NumLanes, LANES, V};
+use crate::lanes::{ActivationLanes, BitCountLanes, FloatLanes, NumLanes, LANES, V};
 use crate::reference::{Bitwise, Compare, Num, Shift};
 
 /// Chunk `j` of an argument register.
@@ -56,6 +56,28 @@ pub(super) fn binary<A: RegType, R: RegType>(
     }
 }
 
+/// `out = f(a, b, c)` chunk by chunk (the activations with two named parameters, which
+/// the graph's lowering passes as constant arguments, splatted in both backends).
+#[inline(always)]
+pub(super) fn ternary<A: RegType, R: RegType>(
+    regs: &mut [Reg],
+    out: usize,
+    args: [u16; 3],
+    n: usize,
+    f: impl Fn(V<A>, V<A>, V<A>) -> V<R>,
+) {
+    let (before, dst) = split(regs, out);
+    let (a, b, c) = (
+        arg::<A>(before, args[0]),
+        arg::<A>(before, args[1]),
+        arg::<A>(before, args[2]),
+    );
+    let dst = R::get_mut(dst);
+    for (j, _) in chunks(n) {
+        dst[j..j + LANES].copy_from_slice(&f(chunk(a, j), chunk(b, j), chunk(c, j)).0);
+    }
+}
+
 /// `out = f(a)` by an f32 block kernel over the whole register (lanes past the block's
 /// `n` are computed from whatever the register held and never stored).
 fn block_kernel(regs: &mut [Reg], out: usize, args: [u16; 3], f: fn(&mut [f32; BLOCK])) {
@@ -82,10 +104,19 @@ macro_rules! lane_fns {
             super::binary::<$t, $t>(regs, out, args, n, <$t as $tr>::$m)
         }
     )*};
-    ($t:ty, $tr:ident, predicate: $($m:ident),*) => {$(
+    ($t:ty, $tr:ident, predicate: $($m:ident),*) => {
+        lane_fns!($t, $tr, unary -> bool: $($m),*);
+    };
+    ($t:ty, $tr:ident, unary -> $r:ty: $($m:ident),*) => {$(
         #[doc = concat!("`", stringify!($tr), "::", stringify!($m), "` over a block.")]
         pub fn $m(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize) {
-            super::unary::<$t, bool>(regs, out, args, n, <$t as $tr>::$m)
+            super::unary::<$t, $r>(regs, out, args, n, <$t as $tr>::$m)
+        }
+    )*};
+    ($t:ty, $tr:ident, ternary: $($m:ident),*) => {$(
+        #[doc = concat!("`", stringify!($tr), "::", stringify!($m), "` over a block.")]
+        pub fn $m(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize) {
+            super::ternary::<$t, $t>(regs, out, args, n, <$t as $tr>::$m)
         }
     )*};
 }
@@ -212,6 +243,9 @@ macro_rules! integer_ops {
                 not_lanes => |x| <$t as Bitwise>::not(x),
                 shl_lanes => |x, y| <$t as Shift>::shl(x, y),
                 shr_lanes => |x, y| <$t as Shift>::shr(x, y));
+            // `bitwise_count` (`u8` out): the lane function chunk by chunk (its SWAR or
+            // AVX-512 count of the build, exact either way).
+            lane_fns!($t, BitCountLanes, unary -> u8: bitwise_count_lanes);
         }
     )*};
 }
@@ -430,6 +464,17 @@ macro_rules! float_ops {
             lane_fns!($t, NumLanes, unary: floor_lanes, round_lanes, roundeven_lanes,
                 trunc_lanes, ceil_lanes, sign_lanes);
             crate::functions::for_each_float_function!(float_table_fns, $t);
+            // The wider op table's activations (`ActivationLanes`): their lane functions
+            // chunk by chunk, the named parameters (`alpha`, …) arriving as the
+            // constant arguments the fused kernel splats (NOTES.md "Debug backend, fourth
+            // slice").
+            lane_fns!($t, ActivationLanes, unary: reciprocal_lanes, softsign_lanes,
+                hard_swish_lanes);
+            lane_fns!($t, ActivationLanes, predicate: is_finite_lanes);
+            lane_fns!($t, ActivationLanes, binary: leaky_relu_lanes, thresholded_relu_lanes,
+                elu_lanes, celu_lanes, swish_lanes);
+            lane_fns!($t, ActivationLanes, ternary: hard_sigmoid_lanes, shrink_lanes,
+                selu_lanes);
             exp_nonpos!($t);
 
             /// One lane of `max_lanes`: the sum (a NaN) where either is NaN, else the
