@@ -24,7 +24,8 @@
 //! so the copies agree bit for bit wherever the operations are exact.
 //!
 //! Why the intrinsics are sound: every `unsafe` block here calls AVX or AVX2 intrinsics that
-//! take and return registers and touch no memory. The functions of this module run only
+//! take and return registers and touch no memory, or `store_streaming_lanes`, whose own
+//! checks keep its stores inside the caller's slice (stream.rs). The functions of this module run only
 //! inside the AVX2 + FMA copy of a kernel (the only place that binds `__tg_lanes` to this
 //! module, `dispatch_kernel!`) and inside the AVX-512 copy (through lanes_avx512.rs), which
 //! their kernel function calls only where `vmath::kernel_isa()` is 2 or 3, i.e. where the
@@ -45,6 +46,20 @@ pub use crate::__private::*;
 // The layout below (f32 lanes as one `__m256`, f64 lanes as two `__m256d`) is that of the
 // 8-lane builds; this module exists only on builds without AVX2, which have 8 lanes.
 const _: () = assert!(LANES == 8, "the AVX2 lane layer is written for 8 lanes");
+
+/// Writes the 8 lanes of `value` to `dst[offset..offset + LANES]` as `store` does, with
+/// 32-byte non-temporal stores (`vmovntdq ymm`) where the chunk is aligned to its size up to
+/// 64 bytes (the head of `stream_head`, re-exported, aligns it), an ordinary store
+/// otherwise (stream.rs `store_streaming_lanes`; the build's own `store_streaming` would
+/// write 16 bytes at a time). Panics (never writes out of bounds) if the chunk leaves `dst`.
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub fn store_streaming<E: Element>(dst: &mut [E], offset: usize, value: V<E::Compute>) {
+    // SAFETY: this module runs only inside the AVX2 + FMA and AVX-512 copies of a kernel,
+    // on CPUs with AVX2 (module doc, "Why the intrinsics are sound"), so with AVX, the
+    // width 32's contract.
+    unsafe { crate::stream::store_streaming_lanes::<E, LANES>(dst, offset, value.0, 32) }
+}
 
 /// `Ymm` methods that are one binary intrinsic each.
 macro_rules! ymm_binary {

@@ -22,7 +22,8 @@
 //! accumulators of a row reduction (chunk `u` of a row starts at element 16·u).
 //!
 //! Why the intrinsics are sound: every `unsafe` block here calls AVX-512F intrinsics on
-//! registers or on a local array (the bools' bytes); none touches a caller's memory. The
+//! registers or on a local array (the bools' bytes), or `store_streaming_lanes`, whose own
+//! checks keep its stores inside the caller's slice (stream.rs). The
 //! functions of this module run only inside the AVX-512 copy of a kernel (the only place that
 //! binds `__tg_lanes` to this module, `dispatch_kernel!`), which its kernel function calls
 //! only where `vmath::kernel_isa()` is 3, i.e. where the running CPU reports avx512f,
@@ -88,11 +89,63 @@ impl<T: LaneScalar> V<T> {
     }
 }
 
+/// Whether `E` is its own compute type (every dtype but `f16`/`bf16`, whose chunk
+/// conversions are 8-lane functions of their own: dtype.rs `chunk_to_compute`): then a full
+/// chunk is read and written whole, one 64-byte move for f32, where two 8-lane calls gave two
+/// 32-byte ones (and a 64-byte load of what two 32-byte stores wrote waits for them to reach
+/// the cache instead of being forwarded: W6's in-place gelu block).
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+const fn plain<E: Element>() -> bool {
+    core::mem::size_of::<E>() == core::mem::size_of::<E::Compute>()
+        && !matches!(
+            E::DTYPE,
+            crate::dtype::DType::F16 | crate::dtype::DType::BF16
+        )
+}
+
+/// `src[offset..offset + LANES]` as an array (a panic, never a read past `src`, if it leaves
+/// it: generated code keeps full chunks inside their row, as lanes.rs `load`).
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn full_chunk<E: Element>(src: &[E], offset: usize) -> &[E; LANES] {
+    // The range is `LANES` long: the `expect` cannot fire.
+    src[offset..offset + LANES]
+        .try_into()
+        .expect("a full chunk is LANES long")
+}
+
+/// `dst[offset..offset + LANES]` as an array (as `full_chunk`).
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn full_chunk_mut<E: Element>(dst: &mut [E], offset: usize) -> &mut [E; LANES] {
+    // The range is `LANES` long: the `expect` cannot fire.
+    (&mut dst[offset..offset + LANES])
+        .try_into()
+        .expect("a full chunk is LANES long")
+}
+
+impl<E: Element> V<E> {
+    /// Each lane's `to_compute`.
+    #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn map_compute(self) -> V<E::Compute> {
+        let mut out = [E::Compute::default(); LANES];
+        for i in 0..LANES {
+            out[i] = self.0[i].to_compute();
+        }
+        V(out)
+    }
+}
+
 /// Reads `n ≤ LANES` elements of `src` from `offset` (lanes.rs `load` on each half; a half
 /// with no element is the compute type's zero and reads nothing).
 #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn load<E: Element>(src: &[E], offset: usize, n: usize) -> V<E::Compute> {
+    if n == LANES && plain::<E>() {
+        return V(*full_chunk(src, offset)).map_compute();
+    }
     let lo = crate::lanes::load(src, offset, n.min(HALF));
     let hi = if n > HALF {
         crate::lanes::load(src, offset + HALF, n - HALF)
@@ -145,6 +198,13 @@ pub fn load_strided_back<E: Element>(
 #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn store<E: Element>(dst: &mut [E], offset: usize, n: usize, value: V<E::Compute>) {
+    if n == LANES && plain::<E>() {
+        let chunk = full_chunk_mut(dst, offset);
+        for i in 0..LANES {
+            chunk[i] = E::from_compute(value.0[i]);
+        }
+        return;
+    }
     let [lo, hi] = value.halves();
     crate::lanes::store(dst, offset, n.min(HALF), lo);
     if n > HALF {
@@ -152,15 +212,26 @@ pub fn store<E: Element>(dst: &mut [E], offset: usize, n: usize, value: V<E::Com
     }
 }
 
-/// `stream::store_streaming` of each half. The head that `stream_head` (the 8-lane one,
-/// fewer than 8 < `LANES` elements, re-exported) gives aligns both halves; an unaligned half
-/// is stored the ordinary way, so alignment is speed, never correctness.
+/// How many elements from `dst[offset]` on to store the ordinary way so that the 16-lane
+/// chunks after them start at an address `store_streaming` streams to (64 bytes for f32):
+/// fewer than `LANES` (stream.rs `stream_head_for`).
+#[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub fn stream_head<E: Element>(dst: &[E], offset: usize) -> usize {
+    crate::stream::stream_head_for::<E>(dst, offset, LANES)
+}
+
+/// Writes the 16 lanes of `value` to `dst[offset..offset + LANES]` as `store` does, with
+/// 64-byte non-temporal stores (`vmovntdq zmm`) where the chunk is aligned to its size up to
+/// 64 bytes, an ordinary store otherwise (stream.rs `store_streaming_lanes`; the build's
+/// own `store_streaming` would write 16 bytes at a time). Panics (never writes out of
+/// bounds) if the chunk leaves `dst`.
 #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn store_streaming<E: Element>(dst: &mut [E], offset: usize, value: V<E::Compute>) {
-    let [lo, hi] = value.halves();
-    crate::stream::store_streaming(dst, offset, lo);
-    crate::stream::store_streaming(dst, offset + HALF, hi);
+    // SAFETY: this module runs only inside the AVX-512 copy of a kernel, on CPUs with
+    // AVX-512F (module doc, "Why the intrinsics are sound"), the width 64's contract.
+    unsafe { crate::stream::store_streaming_lanes::<E, LANES>(dst, offset, value.0, 64) }
 }
 
 /// `x as D` on lanes (lanes.rs `cast` on each half).
