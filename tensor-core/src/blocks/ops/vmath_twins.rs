@@ -758,6 +758,82 @@ mod tests {
         }
     }
 
+    /// Every twin and assembly kernel against its block kernel on the same `inputs`.
+    fn all_agree(inputs: &[f32]) {
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        {
+            use super::super::vmath_asm;
+            // SAFETY (each closure): the assertion in `agree_blocks`: AVX2 and FMA.
+            agree_blocks(
+                |b| unsafe { vmath_asm::exp(b) },
+                vmath::block::exp_f32,
+                inputs,
+                "exp",
+            );
+            agree_blocks(
+                |b| unsafe { vmath_asm::exp_nonpos(b) },
+                vmath::block::exp_nonpos_f32,
+                inputs,
+                "exp_nonpos",
+            );
+            agree_blocks(
+                |b| unsafe { vmath_asm::tanh(b) },
+                vmath::block::tanh_f32,
+                inputs,
+                "tanh",
+            );
+            #[cfg(not(target_feature = "fma"))]
+            // SAFETY: the assertion in `agree`: AVX2 and FMA.
+            agree(
+                |r, o, a, n| unsafe { gelu_asm(r, o, a, n) },
+                vmath::block::gelu_f32,
+                inputs,
+                "gelu (assembly)",
+            );
+        }
+        agree(
+            twin::sigmoid_f32,
+            vmath::block::sigmoid_f32,
+            inputs,
+            "sigmoid",
+        );
+        agree(twin::erf_f32, vmath::block::erf_f32, inputs, "erf");
+        agree(
+            twin::twin_or_block_gelu_f32,
+            vmath::block::gelu_f32,
+            inputs,
+            "gelu",
+        );
+    }
+
+    /// The walk behind ACCURACY.md's debug-backend rows: every f32 input (`TWIN_WALK_STRIDE`
+    /// for every k-th bit pattern) through every twin and assembly kernel, bit for bit
+    /// against the block kernel, whose ULP walks ACCURACY.md records. Ignored: minutes in
+    /// release (`cargo test --release -p tensorgraph-core --lib -- --ignored
+    /// twins_match_the_block_kernels_on_every_input`).
+    #[test]
+    #[ignore = "every f32 input through seven kernels: minutes in release (ACCURACY.md)"]
+    fn twins_match_the_block_kernels_on_every_input() {
+        if !vmath::blocks_run_avx2_fma() {
+            eprintln!("the block kernels do not run the FMA path here: the twins are not used");
+            return;
+        }
+        let stride: u64 = std::env::var("TWIN_WALK_STRIDE")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(1);
+        let mut chunk = Vec::with_capacity(1 << 20);
+        let mut bits = 0u64;
+        while bits < 1 << 32 {
+            chunk.push(f32::from_bits(bits as u32));
+            bits += stride;
+            if chunk.len() == chunk.capacity() || bits >= 1 << 32 {
+                all_agree(&chunk);
+                chunk.clear();
+            }
+        }
+    }
+
     /// Every twin gives its block kernel's bits on the edge values and a dense sweep of
     /// its ranges (the element loops themselves, whatever this build's opt-level). On a CPU
     /// without FMA, or with `TENSORGRAPH_SIMD=baseline`, the twins are never used and the
