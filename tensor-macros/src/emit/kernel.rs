@@ -77,17 +77,17 @@ pub(super) fn emit_kernel(cx: &Emitter<'_>, entry_checks: &EntryChecks) -> Token
         .map(|stage| emit_stage(cx, stage))
         .collect();
     // Debug builds run a covered kernel as a program of tensor-core's block ops
-    // (`debug::debug_program`); the setup above (entry checks) is both branches'.
+    // (`debug::debug_program`); the setup above (entry checks) is both branches'. The
+    // branch is picked by a `macro_rules!` defined under the user's crate's `cfg`, which
+    // takes each branch as one token tree: the other branch's tokens are dropped before
+    // rustc parses them (a `#[cfg]` on a block is applied after the block is parsed).
     if let Some(program) = debug_program(cx) {
         stages = quote! {
             #[cfg(debug_assertions)]
-            {
-                #program
-            }
+            macro_rules! __tg_branch { ($debug:tt $fused:tt) => { $debug }; }
             #[cfg(not(debug_assertions))]
-            {
-                #stages
-            }
+            macro_rules! __tg_branch { ($debug:tt $fused:tt) => { $fused }; }
+            __tg_branch! { { #program } { #stages } }
         };
     }
     let (min, max) = (
