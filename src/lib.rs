@@ -52,8 +52,22 @@ pub use tensor_core::{
 #[doc = include_str!("../docs/language.md")]
 #[macro_export]
 macro_rules! graph {
+    // The closure form is an expression: both branches of its kernel, picked by `cfg` in
+    // the expansion.
+    ($(#$attr:tt)* | $($tokens:tt)*) => {
+        $crate::__private::graph_with_arg_forms! { $crate; $(#$attr)* | $($tokens)* }
+    };
+    ($(#$attr:tt)* || $($tokens:tt)*) => {
+        $crate::__private::graph_with_arg_forms! { $crate; $(#$attr)* || $($tokens)* }
+    };
+    // Items: the macro runs once, under the user's crate's `cfg`, for the one branch of
+    // each kernel (the debug backend's program or the fused kernel) that the build
+    // compiles; the other invocation is stripped before it is expanded.
     ($($tokens:tt)*) => {
-        $crate::__private::graph_with_arg_forms! { $crate; $($tokens)* }
+        #[cfg(debug_assertions)]
+        $crate::__private::graph_with_arg_forms! { $crate, debug; $($tokens)* }
+        #[cfg(not(debug_assertions))]
+        $crate::__private::graph_with_arg_forms! { $crate, release; $($tokens)* }
     };
 }
 

@@ -8,6 +8,7 @@ use super::debug::debug_program;
 use super::names::{
     dim_ident, init_value, size_expr, storage_type, temp_vec, try_result, MAX_LANES, MIN_LANES,
 };
+use super::signature::debug_assertions;
 use super::stages::emit_stage;
 use crate::ir::Size;
 
@@ -71,25 +72,32 @@ pub(super) fn emit_kernel(cx: &Emitter<'_>, entry_checks: &EntryChecks) -> Token
             quote!(let mut #v = #p::ScratchVec::<#t>::new(#len, #init);)
         });
     }
-    let mut stages: TokenStream = kernel
-        .stages
-        .iter()
-        .map(|stage| emit_stage(cx, stage))
-        .collect();
+    let fused = || -> TokenStream { kernel.stages.iter().map(|s| emit_stage(cx, s)).collect() };
     // Debug builds run a covered kernel as a program of tensor-core's block ops
-    // (`debug::debug_program`); the setup above (entry checks) is both branches'. The
-    // branch is picked by a `macro_rules!` defined under the user's crate's `cfg`, which
-    // takes each branch as one token tree: the other branch's tokens are dropped before
-    // rustc parses them (a `#[cfg]` on a block is applied after the block is parsed).
-    if let Some(program) = debug_program(cx) {
-        stages = quote! {
-            #[cfg(debug_assertions)]
-            macro_rules! __tg_branch { ($debug:tt $fused:tt) => { $debug }; }
-            #[cfg(not(debug_assertions))]
-            macro_rules! __tg_branch { ($debug:tt $fused:tt) => { $fused }; }
-            __tg_branch! { { #program } { #stages } }
-        };
-    }
+    // (`debug::debug_program`); the setup above (entry checks) is both branches'. Where
+    // `graph!` tells which build this is (`debug_assertions`), only that branch is
+    // emitted. Else both, picked by a `macro_rules!` defined under the user's crate's
+    // `cfg`, which takes each branch as one token tree: the other branch's tokens are
+    // dropped before rustc parses them (a `#[cfg]` on a block is applied after the block
+    // is parsed).
+    let program = match debug_assertions() {
+        Some(false) => None,
+        _ => debug_program(cx),
+    };
+    let stages = match (program, debug_assertions()) {
+        (None, _) => fused(),
+        (Some(program), Some(true)) => quote!({ #program }),
+        (Some(program), _) => {
+            let stages = fused();
+            quote! {
+                #[cfg(debug_assertions)]
+                macro_rules! __tg_branch { ($debug:tt $fused:tt) => { $debug }; }
+                #[cfg(not(debug_assertions))]
+                macro_rules! __tg_branch { ($debug:tt $fused:tt) => { $fused }; }
+                __tg_branch! { { #program } { #stages } }
+            }
+        }
+    };
     let (min, max) = (
         Literal::usize_unsuffixed(MIN_LANES),
         Literal::usize_unsuffixed(MAX_LANES),

@@ -52,12 +52,19 @@ pub struct RuntimeFeatures {
     /// it (`kernel_item`), so that rustc does not parse each kernel body a second time as
     /// the macro's `block` fragment.
     pub dispatch_copies: bool,
+    /// Which branch of a kernel the user's crate compiles, where `graph!` knows it
+    /// (`graph!`'s item form: tensorgraph's `graph!` expands to one `graph_impl!` call under
+    /// `#[cfg(debug_assertions)]` with the flag `debug` and one under
+    /// `#[cfg(not(debug_assertions))]` with `release`; rustc strips the other before
+    /// expanding it). `None` (the closure form, an expression, which no `#[cfg]` can take):
+    /// both branches, picked by `cfg` in the expansion (emit/kernel.rs).
+    pub debug_assertions: Option<bool>,
 }
 
 thread_local! {
     /// The features of the runtime of the expansion under way (`with_runtime_features`).
     static RUNTIME_FEATURES: std::cell::Cell<RuntimeFeatures> =
-        const { std::cell::Cell::new(RuntimeFeatures { ndarray_args: false, dispatch_copies: false }) };
+        const { std::cell::Cell::new(RuntimeFeatures { ndarray_args: false, dispatch_copies: false, debug_assertions: None }) };
 }
 
 /// Runs `emit` (one `graph!` call's expansion) with its runtime's features.
@@ -66,6 +73,12 @@ pub fn with_runtime_features<R>(features: RuntimeFeatures, emit: impl FnOnce() -
     let out = emit();
     RUNTIME_FEATURES.with(|cell| cell.set(before));
     out
+}
+
+/// Whether the expansion under way is for a build with debug assertions (`Some(true)`),
+/// without (`Some(false)`), or for either (`None`): `RuntimeFeatures::debug_assertions`.
+pub(super) fn debug_assertions() -> Option<bool> {
+    RUNTIME_FEATURES.with(|cell| cell.get().debug_assertions)
 }
 
 /// Whether the expansion under way is for a runtime that accepts ndarray arrays.
