@@ -8,7 +8,6 @@ use super::debug::debug_program;
 use super::names::{
     dim_ident, init_value, size_expr, storage_type, temp_vec, try_result, MAX_LANES, MIN_LANES,
 };
-use super::signature::debug_assertions;
 use super::stages::emit_stage;
 use crate::ir::Size;
 
@@ -23,7 +22,13 @@ pub(super) struct EntryChecks {
 /// The kernel of a checked graph: temps, then its stages in order. The caller has bound
 /// the input slices `__tg_in*`, the output slices `__tg_out_slice*` and, for graphs with
 /// names, the `__tg_dim_*` sizes.
-pub(super) fn emit_kernel(cx: &Emitter<'_>, entry_checks: &EntryChecks) -> TokenStream {
+/// `debug_assertions`: which build the kernel is for, where `graph!` knows it
+/// (`RuntimeFeatures::debug_assertions`).
+pub(super) fn emit_kernel(
+    cx: &Emitter<'_>,
+    entry_checks: &EntryChecks,
+    debug_assertions: Option<bool>,
+) -> TokenStream {
     let Emitter { rt, kernel, .. } = *cx;
     let p = quote!(#rt::__private);
     let mut setup = TokenStream::new();
@@ -80,7 +85,7 @@ pub(super) fn emit_kernel(cx: &Emitter<'_>, entry_checks: &EntryChecks) -> Token
     // `cfg`, which takes each branch as one token tree: the other branch's tokens are
     // dropped before rustc parses them (a `#[cfg]` on a block is applied after the block
     // is parsed).
-    let stages = match (debug_program(cx), debug_assertions()) {
+    let stages = match (debug_program(cx), debug_assertions) {
         (None, _) => fused(),
         (Some(program), Some(true)) => quote!({ #program }),
         // A covered kernel's fused branch in its block, as `cfg` leaves it in the other

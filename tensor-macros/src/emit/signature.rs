@@ -77,7 +77,7 @@ pub fn with_runtime_features<R>(features: RuntimeFeatures, emit: impl FnOnce() -
 
 /// Whether the expansion under way is for a build with debug assertions (`Some(true)`),
 /// without (`Some(false)`), or for either (`None`): `RuntimeFeatures::debug_assertions`.
-pub(super) fn debug_assertions() -> Option<bool> {
+fn debug_assertions() -> Option<bool> {
     RUNTIME_FEATURES.with(|cell| cell.get().debug_assertions)
 }
 
@@ -2054,6 +2054,7 @@ fn literal_into_body(
                 kernel,
             },
             &entry_checks(f, graph, kernel),
+            debug_assertions(),
         ),
     );
     if !pair.reads_indices {
@@ -2263,7 +2264,7 @@ fn symbolic_kernels(
             graph,
             kernel,
         };
-        let body = emit_kernel(&emitter, &checks);
+        let body = emit_kernel(&emitter, &checks, debug_assertions());
         let fallible = !checks.sizes.is_empty();
         symbolic_kernel(rt, f, outputs, fallible, body, dim_idents, pitches)
     };
@@ -2398,7 +2399,31 @@ mod tests {
         };
         assert_eq!(kernel(&plain), kernel(&arrays));
         // An unknown flag is an error, not a panic.
-        assert!(expansion(", simd", graph).contains("expected `ndarray` or `dispatch`"));
+        assert!(expansion(", simd", graph)
+            .contains("expected `ndarray`, `dispatch`, `debug` or `release`"));
+    }
+
+    /// With `debug` or `release` (tensorgraph's `graph!`, under the user's `cfg`) a covered
+    /// kernel gets only that build's branch; without either, both, picked by `cfg`.
+    #[test]
+    fn the_build_flag_chooses_the_branch() {
+        let graph = "fn scale(x: f32[4, 8]) -> f32[4, 8] { x * 2.0 }";
+        let (both, debug, release) = (
+            expansion("", graph),
+            expansion(", debug", graph),
+            expansion(", release", graph),
+        );
+        let (program, fused) = ("__tg_b :: run_nest", "__tg_lanes :: load");
+        assert!(both.contains(program) && both.contains(fused), "{both}");
+        assert!(both.contains("macro_rules ! __tg_branch"), "{both}");
+        assert!(debug.contains(program) && !debug.contains(fused), "{debug}");
+        assert!(
+            !release.contains(program) && release.contains(fused),
+            "{release}"
+        );
+        for text in [&debug, &release] {
+            assert!(!text.contains("__tg_branch"), "{text}");
+        }
     }
 
     #[test]
