@@ -53,7 +53,31 @@ pub use tensor_core::{
 #[macro_export]
 macro_rules! graph {
     ($($tokens:tt)*) => {
-        $crate::__private::graph_with_arg_forms! { $crate; $($tokens)* }
+        $crate::__tg_graph_form! { [$($tokens)*] $($tokens)* }
+    };
+}
+
+/// `graph!`'s form, told apart by the tokens after the bracket; the bracket's copy is what is
+/// passed on, so every token keeps its span (a `|` matched here would be this macro's).
+/// The closure form is an expression, which no `#[cfg]` can take: both branches of its
+/// kernels, picked by `cfg` in the expansion. Items: the proc macro runs once, under the
+/// user's crate's `cfg`, for the one branch of each kernel (the debug backend's program or
+/// the fused kernel) that the build compiles; rustc strips the other call unexpanded.
+/// Not a stable API.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __tg_graph_form {
+    ([$($all:tt)*] $(#$attr:tt)* | $($rest:tt)*) => {
+        $crate::__private::graph_with_arg_forms! { $crate; $($all)* }
+    };
+    ([$($all:tt)*] $(#$attr:tt)* || $($rest:tt)*) => {
+        $crate::__private::graph_with_arg_forms! { $crate; $($all)* }
+    };
+    ([$($all:tt)*] $($rest:tt)*) => {
+        #[cfg(debug_assertions)]
+        $crate::__private::graph_with_arg_forms! { $crate, debug; $($all)* }
+        #[cfg(not(debug_assertions))]
+        $crate::__private::graph_with_arg_forms! { $crate, release; $($all)* }
     };
 }
 

@@ -78,6 +78,10 @@ pub use tensor::{AxisView, Tensor, TensorMut, TensorRef, TensorView, TensorViewM
 ///   through that macro; otherwise the proc macro writes its one-copy form itself, so rustc
 ///   does not parse every kernel body twice.
 ///
+/// - `debug` or `release` (passed on from tensorgraph's `graph!`, which calls this macro
+///   under `#[cfg(debug_assertions)]` and `#[cfg(not(debug_assertions))]`): the user's
+///   crate compiles only that branch of each kernel, so the macro emits only that one.
+///
 /// Not a stable API.
 #[cfg(all(
     feature = "ndarray",
@@ -88,8 +92,8 @@ pub use tensor::{AxisView, Tensor, TensorMut, TensorRef, TensorView, TensorViewM
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __tg_graph_with_arg_forms {
-    ($rt:tt; $($tokens:tt)*) => {
-        $rt::__private::graph_impl! { $rt, ndarray, dispatch; $($tokens)* }
+    ($rt:tt $(, $build:ident)?; $($tokens:tt)*) => {
+        $rt::__private::graph_impl! { $rt, ndarray, dispatch $(, $build)?; $($tokens)* }
     };
 }
 
@@ -105,8 +109,8 @@ macro_rules! __tg_graph_with_arg_forms {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __tg_graph_with_arg_forms {
-    ($rt:tt; $($tokens:tt)*) => {
-        $rt::__private::graph_impl! { $rt, ndarray; $($tokens)* }
+    ($rt:tt $(, $build:ident)?; $($tokens:tt)*) => {
+        $rt::__private::graph_impl! { $rt, ndarray $(, $build)?; $($tokens)* }
     };
 }
 
@@ -120,8 +124,8 @@ macro_rules! __tg_graph_with_arg_forms {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __tg_graph_with_arg_forms {
-    ($rt:tt; $($tokens:tt)*) => {
-        $rt::__private::graph_impl! { $rt, dispatch; $($tokens)* }
+    ($rt:tt $(, $build:ident)?; $($tokens:tt)*) => {
+        $rt::__private::graph_impl! { $rt, dispatch $(, $build)?; $($tokens)* }
     };
 }
 
@@ -137,8 +141,8 @@ macro_rules! __tg_graph_with_arg_forms {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __tg_graph_with_arg_forms {
-    ($rt:tt; $($tokens:tt)*) => {
-        $rt::__private::graph_impl! { $rt; $($tokens)* }
+    ($rt:tt $(, $build:ident)?; $($tokens:tt)*) => {
+        $rt::__private::graph_impl! { $rt $(, $build)?; $($tokens)* }
     };
 }
 

@@ -4,7 +4,7 @@
 //!
 //! Grammar (precedence and associativity follow Rust's):
 //! ```text
-//! input    := path (',' feature)* ';' (item+ | closure)   // path: the runtime, `$crate`; feature: ndarray | dispatch
+//! input    := path (',' feature)* ';' (item+ | closure)   // path: the runtime, `$crate`; feature: ndarray | dispatch | debug | release
 //! item     := attr* vis 'fn' ident '(' params ')' '->' type block
 //! closure  := attr* '|' params '|' ('->' type)? (block | expr)   // lint attrs only
 //! param    := ident ':' dtype ('[' dims? ']')?
@@ -313,10 +313,12 @@ impl Parse for GraphInput {
             match flag.to_string().as_str() {
                 "ndarray" => features.ndarray_args = true,
                 "dispatch" => features.dispatch_copies = true,
+                "debug" => features.debug_assertions = Some(true),
+                "release" => features.debug_assertions = Some(false),
                 _ => {
                     return Err(syn::Error::new(
                         flag.span(),
-                        "expected `ndarray` or `dispatch`",
+                        "expected `ndarray`, `dispatch`, `debug` or `release`",
                     ))
                 }
             }

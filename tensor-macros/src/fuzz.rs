@@ -493,8 +493,16 @@ impl PanicScan {
                             unprefixed(&statement.to_string())
                         ));
                     } else if name == "__private" || name == crate::emit::LANE_OPS {
-                        if let Some(item) = private_item(&t, k) {
+                        // `use …::__private::blocks as __tg_b;` names a module, not an item.
+                        if let Some(item) = private_item(&t, k).filter(|i| i != "blocks") {
                             self.runtime.insert(item);
+                        }
+                    } else if name == "__tg_b" {
+                        // A debug program's name for `__private::blocks` (emit/debug.rs), read
+                        // as `__private::blocks::item` is: its first two segments.
+                        if let Some(item) = private_item(&t, k) {
+                            let first = item.split("::").next().unwrap_or_default();
+                            self.runtime.insert(format!("blocks::{first}"));
                         }
                     } else if k > 0
                         && is_punct(Some(&t[k - 1]), '.')

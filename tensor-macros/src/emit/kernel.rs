@@ -22,7 +22,13 @@ pub(super) struct EntryChecks {
 /// The kernel of a checked graph: temps, then its stages in order. The caller has bound
 /// the input slices `__tg_in*`, the output slices `__tg_out_slice*` and, for graphs with
 /// names, the `__tg_dim_*` sizes.
-pub(super) fn emit_kernel(cx: &Emitter<'_>, entry_checks: &EntryChecks) -> TokenStream {
+/// `debug_assertions`: which build the kernel is for, where `graph!` knows it
+/// (`RuntimeFeatures::debug_assertions`).
+pub(super) fn emit_kernel(
+    cx: &Emitter<'_>,
+    entry_checks: &EntryChecks,
+    debug_assertions: Option<bool>,
+) -> TokenStream {
     let Emitter { rt, kernel, .. } = *cx;
     let p = quote!(#rt::__private);
     let mut setup = TokenStream::new();
@@ -71,25 +77,34 @@ pub(super) fn emit_kernel(cx: &Emitter<'_>, entry_checks: &EntryChecks) -> Token
             quote!(let mut #v = #p::ScratchVec::<#t>::new(#len, #init);)
         });
     }
-    let mut stages: TokenStream = kernel
-        .stages
-        .iter()
-        .map(|stage| emit_stage(cx, stage))
-        .collect();
+    let fused = || -> TokenStream { kernel.stages.iter().map(|s| emit_stage(cx, s)).collect() };
     // Debug builds run a covered kernel as a program of tensor-core's block ops
-    // (`debug::debug_program`); the setup above (entry checks) is both branches'.
-    if let Some(program) = debug_program(cx) {
-        stages = quote! {
-            #[cfg(debug_assertions)]
-            {
-                #program
+    // (`debug::debug_program`); the setup above (entry checks) is both branches'. Where
+    // `graph!` tells which build this is (`debug_assertions`), only that branch is
+    // emitted. Else both, picked by a `macro_rules!` defined under the user's crate's
+    // `cfg`, which takes each branch as one token tree: the other branch's tokens are
+    // dropped before rustc parses them (a `#[cfg]` on a block is applied after the block
+    // is parsed).
+    let stages = match (debug_program(cx), debug_assertions) {
+        (None, _) => fused(),
+        (Some(program), Some(true)) => quote!({ #program }),
+        // A covered kernel's fused branch in its block, as `cfg` leaves it in the other
+        // form: the release expansion is the same text either way.
+        (Some(_), Some(false)) => {
+            let stages = fused();
+            quote!({ #stages })
+        }
+        (Some(program), _) => {
+            let stages = fused();
+            quote! {
+                #[cfg(debug_assertions)]
+                macro_rules! __tg_branch { ($debug:tt $fused:tt) => { $debug }; }
+                #[cfg(not(debug_assertions))]
+                macro_rules! __tg_branch { ($debug:tt $fused:tt) => { $fused }; }
+                __tg_branch! { { #program } { #stages } }
             }
-            #[cfg(not(debug_assertions))]
-            {
-                #stages
-            }
-        };
-    }
+        }
+    };
     let (min, max) = (
         Literal::usize_unsuffixed(MIN_LANES),
         Literal::usize_unsuffixed(MAX_LANES),

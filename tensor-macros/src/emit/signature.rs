@@ -52,12 +52,19 @@ pub struct RuntimeFeatures {
     /// it (`kernel_item`), so that rustc does not parse each kernel body a second time as
     /// the macro's `block` fragment.
     pub dispatch_copies: bool,
+    /// Which branch of a kernel the user's crate compiles, where `graph!` knows it
+    /// (`graph!`'s item form: tensorgraph's `graph!` expands to one `graph_impl!` call under
+    /// `#[cfg(debug_assertions)]` with the flag `debug` and one under
+    /// `#[cfg(not(debug_assertions))]` with `release`; rustc strips the other before
+    /// expanding it). `None` (the closure form, an expression, which no `#[cfg]` can take):
+    /// both branches, picked by `cfg` in the expansion (emit/kernel.rs).
+    pub debug_assertions: Option<bool>,
 }
 
 thread_local! {
     /// The features of the runtime of the expansion under way (`with_runtime_features`).
     static RUNTIME_FEATURES: std::cell::Cell<RuntimeFeatures> =
-        const { std::cell::Cell::new(RuntimeFeatures { ndarray_args: false, dispatch_copies: false }) };
+        const { std::cell::Cell::new(RuntimeFeatures { ndarray_args: false, dispatch_copies: false, debug_assertions: None }) };
 }
 
 /// Runs `emit` (one `graph!` call's expansion) with its runtime's features.
@@ -66,6 +73,12 @@ pub fn with_runtime_features<R>(features: RuntimeFeatures, emit: impl FnOnce() -
     let out = emit();
     RUNTIME_FEATURES.with(|cell| cell.set(before));
     out
+}
+
+/// Whether the expansion under way is for a build with debug assertions (`Some(true)`),
+/// without (`Some(false)`), or for either (`None`): `RuntimeFeatures::debug_assertions`.
+fn debug_assertions() -> Option<bool> {
+    RUNTIME_FEATURES.with(|cell| cell.get().debug_assertions)
 }
 
 /// Whether the expansion under way is for a runtime that accepts ndarray arrays.
@@ -2041,6 +2054,7 @@ fn literal_into_body(
                 kernel,
             },
             &entry_checks(f, graph, kernel),
+            debug_assertions(),
         ),
     );
     if !pair.reads_indices {
@@ -2250,7 +2264,7 @@ fn symbolic_kernels(
             graph,
             kernel,
         };
-        let body = emit_kernel(&emitter, &checks);
+        let body = emit_kernel(&emitter, &checks, debug_assertions());
         let fallible = !checks.sizes.is_empty();
         symbolic_kernel(rt, f, outputs, fallible, body, dim_idents, pitches)
     };
@@ -2385,7 +2399,31 @@ mod tests {
         };
         assert_eq!(kernel(&plain), kernel(&arrays));
         // An unknown flag is an error, not a panic.
-        assert!(expansion(", simd", graph).contains("expected `ndarray` or `dispatch`"));
+        assert!(expansion(", simd", graph)
+            .contains("expected `ndarray`, `dispatch`, `debug` or `release`"));
+    }
+
+    /// With `debug` or `release` (tensorgraph's `graph!`, under the user's `cfg`) a covered
+    /// kernel gets only that build's branch; without either, both, picked by `cfg`.
+    #[test]
+    fn the_build_flag_chooses_the_branch() {
+        let graph = "fn scale(x: f32[4, 8]) -> f32[4, 8] { x * 2.0 }";
+        let (both, debug, release) = (
+            expansion("", graph),
+            expansion(", debug", graph),
+            expansion(", release", graph),
+        );
+        let (program, fused) = ("__tg_b :: run_nest", "__tg_lanes :: load");
+        assert!(both.contains(program) && both.contains(fused), "{both}");
+        assert!(both.contains("macro_rules ! __tg_branch"), "{both}");
+        assert!(debug.contains(program) && !debug.contains(fused), "{debug}");
+        assert!(
+            !release.contains(program) && release.contains(fused),
+            "{release}"
+        );
+        for text in [&debug, &release] {
+            assert!(!text.contains("__tg_branch"), "{text}");
+        }
     }
 
     #[test]
