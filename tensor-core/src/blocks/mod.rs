@@ -406,7 +406,8 @@ fn load_same<T: RegType + Element<Compute = T>>(src: &[T], at: &At, reg: &mut Re
         // opt-level 0); lanes past `n` in the last group are never stored.
         fill_groups(dst, src[at.off], n);
     } else {
-        // Any other stride, negative ones as their two's complement: the fused kernel's wrapping offsets, each access checked.
+        // Any other stride, negative ones as their two's complement: the fused kernel's
+        // wrapping offsets, each access checked.
         let mut i = 0;
         let mut off = at.off;
         while i < n {
@@ -513,8 +514,9 @@ pub fn run_stage_rows(stage: &Stage<'_>, lo: usize, hi: usize, bufs: &mut [Buf<'
 /// `f(registers, accumulators, row index)`: `values` registers, the two registers of a
 /// nest's register reductions (shared by a stage's nests: each row of a reduction starts
 /// them afresh, `start_row_of`, so they are made once per call rather than once per row
-/// and nest) and a row index of `loops` axes. They live on the stack (an `_into` documented as allocating nothing allocates nothing, even
-/// on its first call: tests/alloc_free.rs); the graph macro emits no nest with more
+/// and nest) and a row index of `loops` axes. They live on the stack (an `_into`
+/// documented as allocating nothing allocates nothing, even on its first call:
+/// tests/alloc_free.rs); the graph macro emits no nest with more
 /// values or loops than they hold (emit/debug.rs), and one that had them would run on
 /// the heap.
 fn with_registers(
@@ -847,12 +849,6 @@ fn combine_chunk_by_lanes<T: Accumulate>(c: Combine, acc: &mut [T], x: &[T]) {
     acc.copy_from_slice(&T::lanes(c)(a, b).0);
 }
 
-/// The floats' `combine_chunk` for the kinds whose lane function is one expression per
-/// lane, written out (an index loop: no call per chunk at opt-level 0; see
-/// `ops::elementwise!`): `+` and `*` (the IEEE operations of `wide`'s vectors), and softmax's
-/// `max_no_nan`/`min_no_nan` (`maxps`/`minps`: `a` where `a > b` (`a < b`), else `b`,
-/// which is also what they give for NaN and for ±0); `max`/`min` by their lane functions.
-/// Checked against the lane functions by `tests::float_chunk_combines_match_the_lanes`.
 /// One chunk of a register reduction by SSE2 (x86-64's baseline): register `slot` of
 /// `rp` (`LANES` lanes of `$t` each) := `$ins(register, chunk i of xp)`, 16 bytes at a
 /// time, the register as the instruction's first operand and the chunk as its second.
@@ -898,6 +894,12 @@ macro_rules! chunk_by_sse {
     }};
 }
 
+/// The floats' `combine_chunk` for the kinds whose lane function is one expression per
+/// lane, written out (an index loop: no call per chunk at opt-level 0; see
+/// `ops::elementwise!`): `+` and `*` (the IEEE operations of `wide`'s vectors), and softmax's
+/// `max_no_nan`/`min_no_nan` (`maxps`/`minps`: `a` where `a > b` (`a < b`), else `b`,
+/// which is also what they give for NaN and for ±0); `max`/`min` by their lane functions.
+/// Checked against the lane functions by `tests::float_chunk_combines_match_the_lanes`.
 macro_rules! float_combine_chunk {
     ($t:ty, $p:literal) => {
         fn combine_chunk(c: Combine, acc: &mut [Self], x: &[Self]) {

@@ -109,8 +109,16 @@ fn op_reason(op: &crate::ops::Op) -> &'static str {
     }
 }
 
-/// tensor-core's `blocks::MAX_VALUES`.
+/// tensor-core's `blocks::MAX_VALUES` and `blocks::MAX_LOOPS` (a dev-dependency only:
+/// `tests::limits_are_tensor_cores` keeps them equal).
 const MAX_VALUES: usize = 32;
+const MAX_LOOPS: usize = 16;
+
+/// A program's name for tensor-core's `blocks` module: `debug_program` binds it (`use
+/// …::__private::blocks as __tg_b;`), so each use is one token instead of five.
+fn blocks_module() -> TokenStream {
+    quote!(__tg_b)
+}
 
 /// Whether the debug backend is on (see the module doc).
 fn enabled() -> bool {
@@ -151,7 +159,7 @@ fn variant(dtype: DType) -> proc_macro2::Ident {
 /// select), or `None` where it has none.
 fn block_op(cx: &Emitter<'_>, nest: &LoopNest, id: usize) -> Option<TokenStream> {
     let Emitter { graph, .. } = *cx;
-    let b = quote!(__tg_b);
+    let b = blocks_module();
     let node = &graph.nodes[nest.values[id].node];
     let ops_module = |d: DType| format_ident!("{}_ops", d.compute().name());
     Some(match &node.kind {
@@ -199,7 +207,7 @@ fn program_buffers(cx: &Emitter<'_>) -> Vec<BufferRef> {
 /// prologue and epilogue must not borrow it mutably (the transformer block's `h @ wv`,
 /// packed for `softmax(…) @ (h @ wv)`).
 fn buffer_tokens(cx: &Emitter<'_>, bufs: &[BufferRef], in_stage: &[usize]) -> Vec<TokenStream> {
-    let b = quote!(__tg_b);
+    let b = blocks_module();
     bufs.iter()
         .map(|buf| {
             if let BufferRef::Temp(t) = buf {
@@ -267,7 +275,7 @@ fn row_local_temps(
 /// element (no inner stride), one fixed for the call the element at `base` (no strides), as
 /// the fused kernel's `emit_load`.
 fn operand(cx: &Emitter<'_>, bufs: &[BufferRef], op: &Operand, level: Level) -> TokenStream {
-    let b = quote!(__tg_b);
+    let b = blocks_module();
     let buf = bufs.iter().position(|x| *x == op.buffer).unwrap_or(0) as u16;
     let mut base = offset(&op.base);
     // A row-local temp holds only the current row of its stage: the row term drops out,
@@ -325,7 +333,7 @@ fn offset(offset: &crate::ir::Offset) -> TokenStream {
 fn value(cx: &Emitter<'_>, bufs: &[BufferRef], nest: &LoopNest, id: usize) -> Option<TokenStream> {
     let Emitter { rt, f, graph, .. } = *cx;
     let p = quote!(#rt::__private);
-    let b = quote!(__tg_b);
+    let b = blocks_module();
     let v = &nest.values[id];
     let dtype = graph.nodes[v.node].dtype;
     let cv = variant(dtype.compute());
@@ -399,8 +407,8 @@ fn nest_literal(
     stores_only: bool,
 ) -> Option<TokenStream> {
     let Emitter { rt, kernel, .. } = *cx;
-    let b = quote!(__tg_b);
-    if nest.scan.is_some() || nest.matmul.is_some() || nest.outer.len() > 16 {
+    let b = blocks_module();
+    if nest.scan.is_some() || nest.matmul.is_some() || nest.outer.len() > MAX_LOOPS {
         return decline("a scan, a product or more than 16 loops in a nest");
     }
     let mut reduces = Vec::new();
@@ -538,7 +546,7 @@ fn arg_literal(
     best: usize,
     index: usize,
 ) -> Option<TokenStream> {
-    let b = quote!(__tg_b);
+    let b = blocks_module();
     let dtype = cx.graph.nodes[nest.values[value].node].dtype.compute();
     if dtype == DType::Bool || !dtype.is_integer() && !matches!(dtype, DType::F32 | DType::F64) {
         return decline("an arg reduction of bool or f16/bf16 values");
@@ -576,7 +584,7 @@ fn stage_call(
     resets: &[(usize, TokenStream)],
 ) -> Option<TokenStream> {
     let Emitter { kernel, .. } = *cx;
-    let b = quote!(__tg_b);
+    let b = blocks_module();
     let nests = &kernel.nests[stage.first..stage.first + stage.count];
     // The runtime steps: the same call as the fused kernel's (emit/stages.rs `emit_stage`),
     // so the same bits and the same code in the user's crate.
@@ -610,7 +618,7 @@ fn stage_call(
 
 /// `let mut __tg_bufs = [Buf…];`: the program's buffers for a call running `nests`.
 fn buffer_decl(cx: &Emitter<'_>, bufs: &[BufferRef], nests: &[LoopNest]) -> TokenStream {
-    let b = quote!(__tg_b);
+    let b = blocks_module();
     let mut in_stage = Vec::new();
     for op in nests.iter().flat_map(|n| &n.operands) {
         if let BufferRef::Temp(t) = op.buffer {
@@ -633,7 +641,7 @@ fn stage_literal(
     resets: &[(usize, TokenStream)],
 ) -> TokenStream {
     let Emitter { kernel, .. } = *cx;
-    let b = quote!(__tg_b);
+    let b = blocks_module();
     let used: Vec<TokenStream> = resets
         .iter()
         .filter(|(k, _)| {
@@ -673,7 +681,7 @@ fn product_stage(
     resets: &[(usize, TokenStream)],
 ) -> Option<TokenStream> {
     let Emitter { kernel, .. } = *cx;
-    let b = quote!(__tg_b);
+    let b = blocks_module();
     let rows = size_expr(stage.row_loop.as_ref()?);
     if stage.pipelined.is_some() {
         return decline("a pipelined product stage");
@@ -796,7 +804,7 @@ pub(super) fn debug_program(cx: &Emitter<'_>) -> Option<TokenStream> {
     // `__tg_b`: the blocks module, named once (5 tokens fewer at every use).
     let rt = cx.rt;
     Some(quote! {
-        use #rt::__private::blocks as __tg_b;
+        use #rt::__private::blocks as __tg_b; // `blocks_module`
         #row_temps
         #(#calls)*
     })
@@ -843,6 +851,13 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    /// The macro's copies of the runtime's register limits are the runtime's.
+    #[test]
+    fn limits_are_tensor_cores() {
+        assert_eq!(super::MAX_VALUES, tensor_core::blocks::MAX_VALUES);
+        assert_eq!(super::MAX_LOOPS, tensor_core::blocks::MAX_LOOPS);
     }
 
     /// The backend's coverage of the CI batch at expansion (a graph is covered when one of

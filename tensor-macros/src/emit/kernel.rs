@@ -85,25 +85,30 @@ pub(super) fn emit_kernel(
     // `cfg`, which takes each branch as one token tree: the other branch's tokens are
     // dropped before rustc parses them (a `#[cfg]` on a block is applied after the block
     // is parsed).
-    let stages = match (debug_program(cx), debug_assertions) {
-        (None, _) => fused(),
-        (Some(program), Some(true)) => quote!({ #program }),
-        // A covered kernel's fused branch in its block, as `cfg` leaves it in the other
-        // form: the release expansion is the same text either way.
-        (Some(_), Some(false)) => {
+    let stages = match debug_assertions {
+        // A release build: the fused stages in a block, as `cfg` leaves a covered kernel's
+        // in the form with both branches; the debug program is not built at all.
+        Some(false) => {
             let stages = fused();
             quote!({ #stages })
         }
-        (Some(program), _) => {
-            let stages = fused();
-            quote! {
-                #[cfg(debug_assertions)]
-                macro_rules! __tg_branch { ($debug:tt $fused:tt) => { $debug }; }
-                #[cfg(not(debug_assertions))]
-                macro_rules! __tg_branch { ($debug:tt $fused:tt) => { $fused }; }
-                __tg_branch! { { #program } { #stages } }
+        Some(true) => match debug_program(cx) {
+            Some(program) => quote!({ #program }),
+            None => fused(),
+        },
+        None => match debug_program(cx) {
+            Some(program) => {
+                let stages = fused();
+                quote! {
+                    #[cfg(debug_assertions)]
+                    macro_rules! __tg_branch { ($debug:tt $fused:tt) => { $debug }; }
+                    #[cfg(not(debug_assertions))]
+                    macro_rules! __tg_branch { ($debug:tt $fused:tt) => { $fused }; }
+                    __tg_branch! { { #program } { #stages } }
+                }
             }
-        }
+            None => fused(),
+        },
     };
     let (min, max) = (
         Literal::usize_unsuffixed(MIN_LANES),

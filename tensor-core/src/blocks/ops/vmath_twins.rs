@@ -834,8 +834,9 @@ mod tests {
         }
     }
 
-    /// Every twin gives its block kernel's bits on the edge values and a dense sweep of
-    /// its ranges (the element loops themselves, whatever this build's opt-level). On a CPU
+    /// Every twin gives its block kernel's bits on the edge values and dense sweeps of
+    /// every kernel's ranges (the element loops themselves, whatever this build's
+    /// opt-level; `all_agree`, as the ignored walk over every input above). On a CPU
     /// without FMA, or with `TENSORGRAPH_SIMD=baseline`, the twins are never used and the
     /// test only says so.
     #[test]
@@ -845,71 +846,24 @@ mod tests {
             return;
         }
         let n = if cfg!(miri) { 64 } else { 1 << 16 };
-        let mut exp_in = edges();
-        exp_in.extend(sweep(-105.0, 90.0, n));
-        let mut nonpos_in = edges();
-        nonpos_in.extend(sweep(-105.0, 0.0, n));
-        let mut tanh_in = edges();
-        tanh_in.extend(sweep(-10.0, 10.0, n));
-        tanh_in.extend(sweep(-0.7, 0.7, n));
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
-        {
-            use super::super::vmath_asm;
-            // SAFETY (each closure): the assertion in `agree_blocks`: AVX2 and FMA.
-            type Kernel = fn(&mut [f32; BLOCK]);
-            let asm_kernels: [(Kernel, Kernel, &[f32], &str); 3] = [
-                (
-                    |b| unsafe { vmath_asm::exp(b) },
-                    vmath::block::exp_f32,
-                    &exp_in,
-                    "exp",
-                ),
-                (
-                    |b| unsafe { vmath_asm::exp_nonpos(b) },
-                    vmath::block::exp_nonpos_f32,
-                    &nonpos_in,
-                    "exp_nonpos",
-                ),
-                (
-                    |b| unsafe { vmath_asm::tanh(b) },
-                    vmath::block::tanh_f32,
-                    &tanh_in,
-                    "tanh",
-                ),
-            ];
-            for (ours, kernel, inputs, name) in asm_kernels {
-                agree_blocks(ours, kernel, inputs, name);
-            }
+        // Every kernel over the edges and the dense sweeps of every kernel's ranges: exp,
+        // exp_nonpos, tanh (and its small-|x| branch), sigmoid, erf (and its inner
+        // branch), gelu (and its tail and central parts).
+        let mut inputs = edges();
+        for (lo, hi) in [
+            (-105.0, 90.0),
+            (-105.0, 0.0),
+            (-10.0, 10.0),
+            (-0.7, 0.7),
+            (-105.0, 30.0),
+            (-4.5, 4.5),
+            (-1.1, 1.1),
+            (-15.0, 6.0),
+            (-6.0, -5.0),
+            (-2.5, 2.5),
+        ] {
+            inputs.extend(sweep(lo, hi, n));
         }
-        let mut sigmoid_in = edges();
-        sigmoid_in.extend(sweep(-105.0, 30.0, n));
-        agree(
-            twin::sigmoid_f32,
-            vmath::block::sigmoid_f32,
-            &sigmoid_in,
-            "sigmoid",
-        );
-        let mut erf_in = edges();
-        erf_in.extend(sweep(-4.5, 4.5, n));
-        erf_in.extend(sweep(-1.1, 1.1, n));
-        agree(twin::erf_f32, vmath::block::erf_f32, &erf_in, "erf");
-        let mut gelu_in = edges();
-        gelu_in.extend(sweep(-15.0, 6.0, n));
-        gelu_in.extend(sweep(-6.0, -5.0, n));
-        gelu_in.extend(sweep(-2.5, 2.5, n));
-        agree(
-            twin::twin_or_block_gelu_f32,
-            vmath::block::gelu_f32,
-            &gelu_in,
-            "gelu",
-        );
-        #[cfg(all(target_arch = "x86_64", not(miri), not(target_feature = "fma")))]
-        // SAFETY: the assertion in `agree`: AVX2 and FMA.
-        agree(
-            |r, o, a, n| unsafe { gelu_asm(r, o, a, n) },
-            vmath::block::gelu_f32,
-            &gelu_in,
-            "gelu (assembly)",
-        );
+        all_agree(&inputs);
     }
 }
