@@ -220,7 +220,7 @@ impl<'o, T: Lerp> WholeVectorRows<'o, T> {
     pub(super) fn new(out: &'o mut [T], n: usize) -> Option<Self> {
         let head = stream_head(out, 0);
         let aligned = out.as_ptr().wrapping_add(head) as usize % (LANES * size_of::<T>()).min(64);
-        if n == 0 || n % LANES != 0 || out.len() % n != 0 || aligned != 0 {
+        if n == 0 || !n.is_multiple_of(LANES) || !out.len().is_multiple_of(n) || aligned != 0 {
             return None;
         }
         let mut from_carry = V([false; LANES]);
