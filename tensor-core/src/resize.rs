@@ -244,28 +244,24 @@ fn resize_planes<T: Lerp>(
         }
     ];
     let stream = need_out.saturating_mul(core::mem::size_of::<T>()) >= STREAM_MIN_BYTES;
-    let mut put = OutWriter::new(&mut out[..need_out], stream);
     if two_tap_rows::takes(ad, ah) {
         // Each depth of each plane is a plane of the 2-D resize.
-        let depths = planes * ad.len;
         let cache = &mut cache[..SPAN * row_len];
-        two_tap_rows::resize_two_tap_rows(
+        let out = &mut out[..need_out];
+        two_tap_rows::two_tap_pass(
             x,
             pitch,
-            depths,
+            planes * ad.len,
             ah,
             aw,
             cache,
             row_len,
-            &mut phases,
-            &mut put,
+            out,
+            stream,
         );
-        put.finish();
-        if stream {
-            stream_fence();
-        }
         return;
     }
+    let mut put = OutWriter::new(&mut out[..need_out], stream);
     // Plain functions, no closures, in this loop (see `weighted`).
     for p in 0..planes {
         let first_row = p * plane_rows;
@@ -665,23 +661,43 @@ impl<T: Lerp> TwoByTwo<T> {
     fn write(&self, row: &[T], dst: &mut [T], count: usize) {
         let [a0, a1, b0, b1] = self.at;
         let [w0, w1, w2, w3] = self.w;
-        let mut t0 = 0;
-        while t0 < count {
-            let v0 = T::add_lanes(
-                T::mul_lanes(w0, load(row, a0 + t0)),
-                T::mul_lanes(w1, load(row, a1 + t0)),
-            );
-            let v1 = T::add_lanes(
-                T::mul_lanes(w2, load(row, b0 + t0)),
-                T::mul_lanes(w3, load(row, b1 + t0)),
-            );
-            let pairs = dst[2 * t0..2 * t0 + 2 * LANES].chunks_exact_mut(2);
-            for ((pair, &e0), &e1) in pairs.zip(&v0.0).zip(&v1.0) {
-                pair[0] = e0;
-                pair[1] = e1;
+        // Whole vectors of periods; each tap's vectors cut once as a slice of chunks (no
+        // range check per vector). In bounds: `t < count` reads `tap + t ≤ width − 1`, and
+        // `row` holds a vector past the row, so `tap + n·LANES ≤ tap + count − 1 + LANES`
+        // is inside `row`; `dst` holds the `2·n·LANES` the original per-vector loop wrote.
+        let n = count.div_ceil(LANES);
+        let taps = |a: usize| row[a..][..n * LANES].as_chunks::<LANES>().0;
+        let out = dst[..2 * n * LANES].as_chunks_mut::<LANES>().0;
+        if a0 == b0 && a1 == b1 {
+            // Both phases read the same two vectors (×2 `half_pixel`: taps `t`, `t + 1`
+            // with weights ¾, ¼ and ¼, ¾): loaded once. Same products, same order.
+            for ((pair, p), q) in out.chunks_exact_mut(2).zip(taps(a0)).zip(taps(a1)) {
+                let (p, q) = (V(*p), V(*q));
+                let v0 = T::add_lanes(T::mul_lanes(w0, p), T::mul_lanes(w1, q));
+                let v1 = T::add_lanes(T::mul_lanes(w2, p), T::mul_lanes(w3, q));
+                interleave(pair, v0, v1);
             }
-            t0 += LANES;
+        } else {
+            let rows = taps(a0).iter().zip(taps(a1)).zip(taps(b0)).zip(taps(b1));
+            for (pair, (((p0, p1), q0), q1)) in out.chunks_exact_mut(2).zip(rows) {
+                let v0 = T::add_lanes(T::mul_lanes(w0, V(*p0)), T::mul_lanes(w1, V(*p1)));
+                let v1 = T::add_lanes(T::mul_lanes(w2, V(*q0)), T::mul_lanes(w3, V(*q1)));
+                interleave(pair, v0, v1);
+            }
         }
+    }
+}
+
+/// `pair` (two chunks) = the lanes of `v0` and `v1` alternately, `v0`'s first.
+#[inline(always)]
+fn interleave<T: Copy>(pair: &mut [[T; LANES]], v0: V<T>, v1: V<T>) {
+    let [lo, hi] = pair else { return };
+    const HALF: usize = LANES / 2;
+    for i in 0..HALF {
+        lo[2 * i] = v0.0[i];
+        lo[2 * i + 1] = v1.0[i];
+        hi[2 * i] = v0.0[HALF + i];
+        hi[2 * i + 1] = v1.0[HALF + i];
     }
 }
 
@@ -831,11 +847,7 @@ fn resize_row<T: Lerp>(
                     let ((i0, w0), (i1, w1)) = (lead(0), lead(1));
                     let v0 = run_phase(buf, m, q, i0, w0, t0);
                     let v1 = run_phase(buf, m, q, i1, w1, t0);
-                    let pairs = dst[base..base + 2 * LANES].chunks_exact_mut(2);
-                    for ((pair, &e0), &e1) in pairs.zip(&v0.0).zip(&v1.0) {
-                        pair[0] = e0;
-                        pair[1] = e1;
-                    }
+                    interleave(dst[base..base + 2 * LANES].as_chunks_mut().0, v0, v1);
                 }
                 _ => {
                     for f in 0..p {
@@ -1395,6 +1407,78 @@ mod tests {
                     .all(|&v| v == 7.0));
             }
         }
+    }
+
+    /// The streamed two-tap pass with rows a whole number of vectors long
+    /// (`WholeVectorRows`: every chunk aligned, the chunk spanning two rows merged under a
+    /// mask fixed for the call) at every misalignment of the output, called directly so
+    /// small outputs stream too: heights 1-3 (one output row, from a downscale, and a
+    /// single spanning chunk), rows of 1, 2, 3 and 7 vectors, the ×2 run (`resize_row_x2`)
+    /// and a general last axis, one and three planes, NaN/±inf/−0 in the input; bit for
+    /// bit the expression form's arithmetic, nothing written outside the output. Rows of
+    /// other lengths take `OutWriter`, checked the same way.
+    #[test]
+    fn whole_vector_rows_at_every_misalignment() {
+        fn run<T: Lerp + Resize + Into<f64>>(cast: impl Fn(f64) -> T) {
+            let specials = [
+                (0, f64::NAN),
+                (5, f64::INFINITY),
+                (9, f64::NEG_INFINITY),
+                (12, -0.0),
+            ];
+            for (h, oh) in [(1, 2), (2, 1), (2, 4), (3, 6), (3, 2)] {
+                for (w, ow, whole) in [
+                    (LANES / 2, LANES, true),
+                    (LANES, 2 * LANES, true),
+                    (3 * LANES / 2, 3 * LANES, true),
+                    (7 * LANES / 2, 7 * LANES, true),
+                    (13, 3 * LANES, true),
+                    (LANES / 2 + 1, LANES + 2, false),
+                ] {
+                    for planes in [1, 3] {
+                        let (ah, aw) = (
+                            axis("linear", "half_pixel", h, oh),
+                            axis("linear", "half_pixel", w, ow),
+                        );
+                        let cw = |a: &Axis| a.weights.iter().map(|&v| cast(v)).collect::<Vec<T>>();
+                        let axes = [
+                            ResizeAxis::unchanged(1),
+                            view(&ah, &cw(&ah), false),
+                            view(&aw, &cw(&aw), true),
+                        ];
+                        let mut x: Vec<T> =
+                            values(planes * h * w, 8).iter().map(|&v| cast(v)).collect();
+                        for &(at, v) in &specials {
+                            let n = x.len();
+                            x[at % n] = cast(v);
+                        }
+                        let want = reference(&x, planes, &axes);
+                        let max_p = aw.runs.iter().map(|r| r[1]).max().unwrap_or(1);
+                        let row_len = LANES + ow + (max_p + 1) * LANES;
+                        for shift in 0..LANES {
+                            let mut backing = vec![cast(7.0); want.len() + LANES + 1];
+                            let out = &mut backing[shift..shift + want.len()];
+                            let aligned = two_tap_rows::WholeVectorRows::new(&mut *out, ow);
+                            assert_eq!(aligned.is_some(), whole, "{w} -> {ow}");
+                            let mut cache = vec![T::default(); SPAN * row_len];
+                            two_tap_rows::two_tap_pass(
+                                &x, w, planes, &axes[1], &axes[2], &mut cache, row_len, out, true,
+                            );
+                            assert!(
+                                same_bits(out, &want),
+                                "{h}x{w} -> {oh}x{ow} ×{planes} shift {shift}"
+                            );
+                            assert!(backing[..shift]
+                                .iter()
+                                .chain(&backing[shift + want.len()..])
+                                .all(|&v| v.into() == 7.0));
+                        }
+                    }
+                }
+            }
+        }
+        run::<f32>(|v| v as f32);
+        run::<f64>(|v| v);
     }
 
     #[test]
