@@ -571,18 +571,26 @@ fn arg_literal(
     })))
 }
 
+/// One stage of a program (`stage_call`).
+enum StageCall {
+    /// A runtime step or a product stage: its own block, which borrows the buffers it
+    /// needs by name (a runtime call) or binds its own `__tg_bufs` (`product_stage`).
+    Whole(TokenStream),
+    /// Nests run by `run_nest`/`run_stage` on the `__tg_bufs` of the run of plain stages
+    /// they belong to (`debug_program`), with the temps they name.
+    Plain(TokenStream, Vec<usize>),
+}
+
 /// One stage of the program, or `None` where the backend does not cover one of its nests:
 /// a runtime step (a scan, `top_k`, `max_pool`, `resize`, attention, …, or a product
 /// computed whole) as the fused kernel's own call; a product stage by `product_stage`; a
 /// nest alone as a `run_nest` call; nests sharing their row loop as a `run_stage` call.
-/// Each nest call binds `__tg_bufs` (`buffer_decl`), the program's buffers, borrowed for
-/// this stage only (a runtime call borrows the same buffers by name).
 fn stage_call(
     cx: &Emitter<'_>,
     bufs: &[BufferRef],
     stage: &Stage,
     resets: &[(usize, TokenStream)],
-) -> Option<TokenStream> {
+) -> Option<StageCall> {
     let Emitter { kernel, .. } = *cx;
     let b = blocks_module();
     let nests = &kernel.nests[stage.first..stage.first + stage.count];
@@ -590,42 +598,49 @@ fn stage_call(
     // so the same bits and the same code in the user's crate.
     if let Some(scan) = &nests[0].scan {
         let call = emit_scan(cx, scan);
-        return Some(quote!(#b::runtime_step(); #call));
+        return Some(StageCall::Whole(quote!(#b::runtime_step(); #call)));
     }
     if let (Some(step), None) = (&nests[0].matmul, &stage.row_loop) {
         let call = emit_matmul(cx, step);
-        return Some(quote!(#b::runtime_step(); #call));
+        return Some(StageCall::Whole(quote!(#b::runtime_step(); #call)));
     }
     if nests.iter().any(|n| n.matmul.is_some()) {
-        return product_stage(cx, bufs, stage, resets);
+        return product_stage(cx, bufs, stage, resets).map(StageCall::Whole);
     }
-    let buf_decl = buffer_decl(cx, bufs, nests);
     let last = nests.len() - 1;
     let literals = nests
         .iter()
         .enumerate()
         .map(|(k, nest)| nest_literal(cx, bufs, nest, k == last && stage.pipelined.is_some()))
         .collect::<Option<Vec<_>>>()?;
+    let temps = temps_named(nests);
     let Some(rows) = &stage.row_loop else {
-        return Some(quote!({ #buf_decl #(#b::run_nest(&#literals, &mut __tg_bufs);)* }));
+        let calls = quote!(#(#b::run_nest(&#literals, &mut __tg_bufs);)*);
+        return Some(StageCall::Plain(calls, temps));
     };
     let stage_literal = stage_literal(cx, bufs, &size_expr(rows), nests, &literals, resets);
-    Some(quote!({
-        #buf_decl
-        #b::run_stage(&#stage_literal, &mut __tg_bufs);
-    }))
+    let call = quote!(#b::run_stage(&#stage_literal, &mut __tg_bufs););
+    Some(StageCall::Plain(call, temps))
 }
 
-/// `let mut __tg_bufs = [Buf…];`: the program's buffers for a call running `nests`.
-fn buffer_decl(cx: &Emitter<'_>, bufs: &[BufferRef], nests: &[LoopNest]) -> TokenStream {
-    let b = blocks_module();
-    let mut in_stage = Vec::new();
+/// The temps `nests` name, each once.
+fn temps_named(nests: &[LoopNest]) -> Vec<usize> {
+    let mut temps = Vec::new();
     for op in nests.iter().flat_map(|n| &n.operands) {
         if let BufferRef::Temp(t) = op.buffer {
-            in_stage.push(t);
+            if !temps.contains(&t) {
+                temps.push(t);
+            }
         }
     }
-    let tokens = buffer_tokens(cx, bufs, &in_stage);
+    temps
+}
+
+/// `let mut __tg_bufs = [Buf…];`: the program's buffers for calls whose nests name the
+/// temps `in_stage` (every other temp an empty placeholder, `buffer_tokens`).
+fn buffer_decl(cx: &Emitter<'_>, bufs: &[BufferRef], in_stage: &[usize]) -> TokenStream {
+    let b = blocks_module();
+    let tokens = buffer_tokens(cx, bufs, in_stage);
     let count = bufs.len();
     quote!(let mut __tg_bufs: [#b::Buf<'_>; #count] = [#(#tokens),*];)
 }
@@ -730,7 +745,7 @@ fn product_stage(
         let stage = stage_literal(cx, bufs, &quote!(__tg_blk_end), part, &literals, resets);
         // The part's own buffers: not the product's operands, whose right one may be
         // borrowed by the packed panels (`buffer_tokens`).
-        let buf_decl = buffer_decl(cx, bufs, part);
+        let buf_decl = buffer_decl(cx, bufs, &temps_named(part));
         Some(quote!({
             #buf_decl
             #b::run_stage_rows(&#stage, __tg_blk, __tg_blk_end, &mut __tg_bufs);
@@ -773,9 +788,17 @@ fn product_stage(
     }))
 }
 
-/// The debug branch of the kernel (see the module doc): the row-local temps, then one
-/// call per stage in order, each with its own borrow of the buffers; `None` where the
-/// kernel is not covered.
+/// The debug branch of the kernel (see the module doc): the row-local temps, then the
+/// stages in order; `None` where the kernel is not covered.
+///
+/// Each run of consecutive plain stages (`StageCall::Plain`) is one block that declares
+/// the buffer array `__tg_bufs` once (`buffer_decl`: its outputs and the temps the run's
+/// nests name borrowed mutably) and runs every stage of the run on it. A runtime step or
+/// a product stage ends the run: it borrows the buffers by name (or binds its own array
+/// inside its block loop, `product_stage`), which the array must not hold across it. The
+/// array was declared per stage before (NOTES.md "Debug backend, fourth slice": 280 of a
+/// 3×3 max_pool backward's 386 kB of program); the stages run the same nests on the same
+/// buffers in the same order, so the results are the same bits.
 pub(super) fn debug_program(cx: &Emitter<'_>) -> Option<TokenStream> {
     let kernel = cx.kernel;
     // A kernel without nests (size-0 outputs) has nothing to run in either branch.
@@ -794,11 +817,32 @@ pub(super) fn debug_program(cx: &Emitter<'_>) -> Option<TokenStream> {
         return decline("more than 65535 buffers");
     }
     let (row_temps, resets) = row_local_temps(cx, &bufs);
-    let calls = kernel
-        .stages
-        .iter()
-        .map(|stage| stage_call(cx, &bufs, stage, &resets))
-        .collect::<Option<Vec<_>>>()?;
+    let mut calls = Vec::new();
+    let (mut run, mut run_temps) = (TokenStream::new(), Vec::new());
+    let end_run = |run: &mut TokenStream, temps: &mut Vec<usize>, calls: &mut Vec<_>| {
+        if !run.is_empty() {
+            let (decl, body) = (buffer_decl(cx, &bufs, temps), std::mem::take(run));
+            calls.push(quote!({ #decl #body }));
+            temps.clear();
+        }
+    };
+    for stage in &kernel.stages {
+        match stage_call(cx, &bufs, stage, &resets)? {
+            StageCall::Plain(call, temps) => {
+                run.extend(call);
+                for t in temps {
+                    if !run_temps.contains(&t) {
+                        run_temps.push(t);
+                    }
+                }
+            }
+            StageCall::Whole(call) => {
+                end_run(&mut run, &mut run_temps, &mut calls);
+                calls.push(call);
+            }
+        }
+    }
+    end_run(&mut run, &mut run_temps, &mut calls);
     #[cfg(test)]
     tests::COVERED.with(|c| c.set(c.get() + 1));
     // `__tg_b`: the blocks module, named once (5 tokens fewer at every use).
