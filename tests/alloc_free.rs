@@ -89,3 +89,66 @@ fn into_documented_as_allocating_nothing_allocates_nothing_on_its_first_call() {
         normed[[0, 5]]
     );
 }
+
+graph! {
+    // One loop nest of more than 32 fused values (`blocks::MAX_VALUES` registers on the
+    // stack): in a debug build its program keeps its registers in the thread's buffer
+    // (tensor-core blocks `with_registers`).
+    fn wide(a: f32[300], b: f32[300]) -> f32[300] {
+        let t0 = a * b + 1.5;
+        let t1 = t0 - a * 0.5;
+        let t2 = max(t1, b) / 3.0;
+        let t3 = t2 + abs(b - a);
+        let t4 = min(t3, 2.0) * a;
+        let t5 = t4 * t4 - b;
+        let t6 = (t5 + a) * 0.25;
+        let t7 = t6 - b / 7.0;
+        let t8 = max(t7 * 2.0, a - 1.0);
+        let t9 = t8 + b * b;
+        let t10 = (t9 - 0.75) * a;
+        let t11 = -t10 + b;
+        let t12 = t11 * 1.125 + a;
+        let t13 = min(t12, a + b);
+        t13 / 5.0 - b
+    }
+}
+
+#[test]
+fn into_of_a_nest_of_more_than_32_values_allocates_only_on_its_first_call() {
+    let a = Tensor::<f32, Shape![300]>::from_fn(|[i]| (i as f32 - 150.0) * 0.03);
+    let b = Tensor::<f32, Shape![300]>::from_fn(|[i]| ((i * 7) % 23) as f32 * 0.1 - 1.0);
+    let mut y = Tensor::zeros();
+    #[cfg(debug_assertions)]
+    let nests = tensorgraph::__private::blocks::nests_run();
+    wide_into(&a, &b, &mut y);
+    // A debug build runs it through the backend (the program, not the fused kernel).
+    #[cfg(debug_assertions)]
+    assert!(tensorgraph::__private::blocks::nests_run() > nests);
+    let before = allocations();
+    wide_into(&a, &b, &mut y);
+    wide_into(&a, &b, &mut y);
+    assert_eq!(
+        allocations() - before,
+        0,
+        "wide_into allocated on a repeated call"
+    );
+    // The same IEEE operations on scalars, in the graph's order.
+    for i in 0..300 {
+        let (a, b) = (a[[i]], b[[i]]);
+        let t0 = a * b + 1.5;
+        let t1 = t0 - a * 0.5;
+        let t2 = t1.max(b) / 3.0;
+        let t3 = t2 + (b - a).abs();
+        let t4 = t3.min(2.0) * a;
+        let t5 = t4 * t4 - b;
+        let t6 = (t5 + a) * 0.25;
+        let t7 = t6 - b / 7.0;
+        let t8 = (t7 * 2.0).max(a - 1.0);
+        let t9 = t8 + b * b;
+        let t10 = (t9 - 0.75) * a;
+        let t11 = -t10 + b;
+        let t12 = t11 * 1.125 + a;
+        let t13 = t12.min(a + b);
+        assert_eq!(y[[i]], t13 / 5.0 - b, "element {i}");
+    }
+}

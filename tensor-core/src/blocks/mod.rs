@@ -514,11 +514,14 @@ pub fn run_stage_rows(stage: &Stage<'_>, lo: usize, hi: usize, bufs: &mut [Buf<'
 /// `f(registers, accumulators, row index)`: `values` registers, the two registers of a
 /// nest's register reductions (shared by a stage's nests: each row of a reduction starts
 /// them afresh, `start_row_of`, so they are made once per call rather than once per row
-/// and nest) and a row index of `loops` axes. They live on the stack (an `_into`
-/// documented as allocating nothing allocates nothing, even on its first call:
-/// tests/alloc_free.rs); the graph macro emits no nest with more
-/// values or loops than they hold (emit/debug.rs), and one that had them would run on
-/// the heap.
+/// and nest) and a row index of `loops` axes. Up to `MAX_VALUES` registers live on the
+/// stack (an `_into` documented as allocating nothing allocates nothing, even on its first
+/// call: tests/alloc_free.rs). A nest of more values (a pooling's derived function) takes
+/// its registers from the thread's `WIDE_REGISTERS`, allocated on the thread's first such
+/// call (and when a wider nest comes) and kept, as the kernels' temps are
+/// (`scratch::ScratchVec`): its `_into` too allocates only on its first call. The graph
+/// macro emits no nest of more than `MAX_LOOPS` loops (emit/debug.rs); one that had them
+/// would index its row on the heap.
 fn with_registers(
     values: usize,
     loops: usize,
@@ -526,14 +529,39 @@ fn with_registers(
 ) {
     let fresh = || Reg::Bool([false; BLOCK]);
     let mut accs = [fresh(), fresh()];
-    if values <= MAX_VALUES && loops <= MAX_LOOPS {
+    let mut row = [0usize; MAX_LOOPS];
+    let mut row_heap = Vec::new();
+    let row: &mut [usize] = match loops <= MAX_LOOPS {
+        true => &mut row[..loops],
+        false => {
+            row_heap.resize(loops, 0);
+            &mut row_heap
+        }
+    };
+    if values <= MAX_VALUES {
         let mut regs: [Reg; MAX_VALUES] = core::array::from_fn(|_| fresh());
-        let mut row = [0usize; MAX_LOOPS];
-        f(&mut regs[..values], &mut accs, &mut row[..loops]);
-    } else {
-        let mut regs: Vec<Reg> = (0..values).map(|_| fresh()).collect();
-        f(&mut regs, &mut accs, &mut vec![0; loops]);
+        f(&mut regs[..values], &mut accs, row);
+        return;
     }
+    // The thread's wide registers, taken out of the cell for the call (nothing else
+    // borrows the cell: `f` runs no nest of its own) and put back after; while the
+    // thread's locals are destroyed, a fresh vector.
+    let mut regs = WIDE_REGISTERS
+        .try_with(|cell| core::mem::take(&mut *cell.borrow_mut()))
+        .unwrap_or_default();
+    // Every register starts as at the stack's (`fresh`); no reallocation within the
+    // capacity of an earlier call.
+    regs.clear();
+    regs.resize_with(values, fresh);
+    f(&mut regs, &mut accs, row);
+    let _ = WIDE_REGISTERS.try_with(|cell| *cell.borrow_mut() = regs);
+}
+
+std::thread_local! {
+    /// The registers of this thread's nests of more than `MAX_VALUES` values
+    /// (`with_registers`).
+    static WIDE_REGISTERS: core::cell::RefCell<Vec<Reg>> =
+        const { core::cell::RefCell::new(Vec::new()) };
 }
 
 /// The most values a nest's registers hold on the stack (66 KB of registers).

@@ -110,8 +110,11 @@ fn op_reason(op: &crate::ops::Op) -> &'static str {
 }
 
 /// tensor-core's `blocks::MAX_VALUES` and `blocks::MAX_LOOPS` (a dev-dependency only:
-/// `tests::limits_are_tensor_cores` keeps them equal).
-const MAX_VALUES: usize = 32;
+/// `tests::limits_are_tensor_cores` keeps them equal). `MAX_VALUES` bounds the registers
+/// a nest keeps on the stack, not what a program may hold (`nest_literal`): a wider nest's
+/// registers are a per-thread buffer, which its `_into`'s rustdoc names
+/// (signature.rs `alloc_doc`).
+pub(super) const MAX_VALUES: usize = 32;
 const MAX_LOOPS: usize = 16;
 
 /// A program's name for tensor-core's `blocks` module: `debug_program` binds it (`use
@@ -480,17 +483,12 @@ fn nest_literal(
     } else {
         nest.values.len()
     };
-    // Registers on the stack: tensor-core's `blocks::MAX_VALUES`. The runtime runs a nest
-    // of more values with its registers on the heap (`with_registers`; bit for bit, the
-    // `wide` graph of tensorgraph-tests' debug_backend.rs with this limit lifted), but the
-    // kernels that have such nests are the large ones (a 3×3 pool's derived function: 75
-    // nests), whose programs repeat the buffer array per nest call: lifting the limit made
-    // that function's expansion 521 kB against 136 kB (derive/mod.rs
-    // `pool_backward_expansion_is_bounded`). Kept until programs declare their buffers
-    // once (NOTES.md "Debug backend, fourth slice").
-    if count > MAX_VALUES {
-        return decline("a nest of more than 32 values");
-    }
+    // Any number of values: tensor-core keeps `MAX_VALUES` registers on the stack and
+    // the registers of a wider nest in a per-thread vector (`with_registers`), the same
+    // block ops either way. Declined before programs declared their buffers once per run
+    // of stages (`debug_program`): a 3×3 max_pool's derived function (75 nests, 37
+    // buffers) grew to 362 kB with them, 205 kB now (derive/mod.rs
+    // `pool_backward_expansion_is_bounded`).
     let values = (0..count)
         .map(|id| value(cx, bufs, nest, id))
         .collect::<Option<Vec<_>>>()?;
@@ -571,18 +569,26 @@ fn arg_literal(
     })))
 }
 
+/// One stage of a program (`stage_call`).
+enum StageCall {
+    /// A runtime step or a product stage: its own block, which borrows the buffers it
+    /// needs by name (a runtime call) or binds its own `__tg_bufs` (`product_stage`).
+    Whole(TokenStream),
+    /// Nests run by `run_nest`/`run_stage` on the `__tg_bufs` of the run of plain stages
+    /// they belong to (`debug_program`), with the temps they name.
+    Plain(TokenStream, Vec<usize>),
+}
+
 /// One stage of the program, or `None` where the backend does not cover one of its nests:
 /// a runtime step (a scan, `top_k`, `max_pool`, `resize`, attention, …, or a product
 /// computed whole) as the fused kernel's own call; a product stage by `product_stage`; a
 /// nest alone as a `run_nest` call; nests sharing their row loop as a `run_stage` call.
-/// Each nest call binds `__tg_bufs` (`buffer_decl`), the program's buffers, borrowed for
-/// this stage only (a runtime call borrows the same buffers by name).
 fn stage_call(
     cx: &Emitter<'_>,
     bufs: &[BufferRef],
     stage: &Stage,
     resets: &[(usize, TokenStream)],
-) -> Option<TokenStream> {
+) -> Option<StageCall> {
     let Emitter { kernel, .. } = *cx;
     let b = blocks_module();
     let nests = &kernel.nests[stage.first..stage.first + stage.count];
@@ -590,42 +596,49 @@ fn stage_call(
     // so the same bits and the same code in the user's crate.
     if let Some(scan) = &nests[0].scan {
         let call = emit_scan(cx, scan);
-        return Some(quote!(#b::runtime_step(); #call));
+        return Some(StageCall::Whole(quote!(#b::runtime_step(); #call)));
     }
     if let (Some(step), None) = (&nests[0].matmul, &stage.row_loop) {
         let call = emit_matmul(cx, step);
-        return Some(quote!(#b::runtime_step(); #call));
+        return Some(StageCall::Whole(quote!(#b::runtime_step(); #call)));
     }
     if nests.iter().any(|n| n.matmul.is_some()) {
-        return product_stage(cx, bufs, stage, resets);
+        return product_stage(cx, bufs, stage, resets).map(StageCall::Whole);
     }
-    let buf_decl = buffer_decl(cx, bufs, nests);
     let last = nests.len() - 1;
     let literals = nests
         .iter()
         .enumerate()
         .map(|(k, nest)| nest_literal(cx, bufs, nest, k == last && stage.pipelined.is_some()))
         .collect::<Option<Vec<_>>>()?;
+    let temps = temps_named(nests);
     let Some(rows) = &stage.row_loop else {
-        return Some(quote!({ #buf_decl #(#b::run_nest(&#literals, &mut __tg_bufs);)* }));
+        let calls = quote!(#(#b::run_nest(&#literals, &mut __tg_bufs);)*);
+        return Some(StageCall::Plain(calls, temps));
     };
     let stage_literal = stage_literal(cx, bufs, &size_expr(rows), nests, &literals, resets);
-    Some(quote!({
-        #buf_decl
-        #b::run_stage(&#stage_literal, &mut __tg_bufs);
-    }))
+    let call = quote!(#b::run_stage(&#stage_literal, &mut __tg_bufs););
+    Some(StageCall::Plain(call, temps))
 }
 
-/// `let mut __tg_bufs = [Buf…];`: the program's buffers for a call running `nests`.
-fn buffer_decl(cx: &Emitter<'_>, bufs: &[BufferRef], nests: &[LoopNest]) -> TokenStream {
-    let b = blocks_module();
-    let mut in_stage = Vec::new();
+/// The temps `nests` name, each once.
+fn temps_named(nests: &[LoopNest]) -> Vec<usize> {
+    let mut temps = Vec::new();
     for op in nests.iter().flat_map(|n| &n.operands) {
         if let BufferRef::Temp(t) = op.buffer {
-            in_stage.push(t);
+            if !temps.contains(&t) {
+                temps.push(t);
+            }
         }
     }
-    let tokens = buffer_tokens(cx, bufs, &in_stage);
+    temps
+}
+
+/// `let mut __tg_bufs = [Buf…];`: the program's buffers for calls whose nests name the
+/// temps `in_stage` (every other temp an empty placeholder, `buffer_tokens`).
+fn buffer_decl(cx: &Emitter<'_>, bufs: &[BufferRef], in_stage: &[usize]) -> TokenStream {
+    let b = blocks_module();
+    let tokens = buffer_tokens(cx, bufs, in_stage);
     let count = bufs.len();
     quote!(let mut __tg_bufs: [#b::Buf<'_>; #count] = [#(#tokens),*];)
 }
@@ -730,7 +743,7 @@ fn product_stage(
         let stage = stage_literal(cx, bufs, &quote!(__tg_blk_end), part, &literals, resets);
         // The part's own buffers: not the product's operands, whose right one may be
         // borrowed by the packed panels (`buffer_tokens`).
-        let buf_decl = buffer_decl(cx, bufs, part);
+        let buf_decl = buffer_decl(cx, bufs, &temps_named(part));
         Some(quote!({
             #buf_decl
             #b::run_stage_rows(&#stage, __tg_blk, __tg_blk_end, &mut __tg_bufs);
@@ -773,9 +786,17 @@ fn product_stage(
     }))
 }
 
-/// The debug branch of the kernel (see the module doc): the row-local temps, then one
-/// call per stage in order, each with its own borrow of the buffers; `None` where the
-/// kernel is not covered.
+/// The debug branch of the kernel (see the module doc): the row-local temps, then the
+/// stages in order; `None` where the kernel is not covered.
+///
+/// Each run of consecutive plain stages (`StageCall::Plain`) is one block that declares
+/// the buffer array `__tg_bufs` once (`buffer_decl`: its outputs and the temps the run's
+/// nests name borrowed mutably) and runs every stage of the run on it. A runtime step or
+/// a product stage ends the run: it borrows the buffers by name (or binds its own array
+/// inside its block loop, `product_stage`), which the array must not hold across it. The
+/// array was declared per stage before (NOTES.md "Debug backend, fourth slice": 280 of a
+/// 3×3 max_pool backward's 386 kB of program); the stages run the same nests on the same
+/// buffers in the same order, so the results are the same bits.
 pub(super) fn debug_program(cx: &Emitter<'_>) -> Option<TokenStream> {
     let kernel = cx.kernel;
     // A kernel without nests (size-0 outputs) has nothing to run in either branch.
@@ -794,11 +815,32 @@ pub(super) fn debug_program(cx: &Emitter<'_>) -> Option<TokenStream> {
         return decline("more than 65535 buffers");
     }
     let (row_temps, resets) = row_local_temps(cx, &bufs);
-    let calls = kernel
-        .stages
-        .iter()
-        .map(|stage| stage_call(cx, &bufs, stage, &resets))
-        .collect::<Option<Vec<_>>>()?;
+    let mut calls = Vec::new();
+    let (mut run, mut run_temps) = (TokenStream::new(), Vec::new());
+    let end_run = |run: &mut TokenStream, temps: &mut Vec<usize>, calls: &mut Vec<_>| {
+        if !run.is_empty() {
+            let (decl, body) = (buffer_decl(cx, &bufs, temps), std::mem::take(run));
+            calls.push(quote!({ #decl #body }));
+            temps.clear();
+        }
+    };
+    for stage in &kernel.stages {
+        match stage_call(cx, &bufs, stage, &resets)? {
+            StageCall::Plain(call, temps) => {
+                run.extend(call);
+                for t in temps {
+                    if !run_temps.contains(&t) {
+                        run_temps.push(t);
+                    }
+                }
+            }
+            StageCall::Whole(call) => {
+                end_run(&mut run, &mut run_temps, &mut calls);
+                calls.push(call);
+            }
+        }
+    }
+    end_run(&mut run, &mut run_temps, &mut calls);
     #[cfg(test)]
     tests::COVERED.with(|c| c.set(c.get() + 1));
     // `__tg_b`: the blocks module, named once (5 tokens fewer at every use).
@@ -866,8 +908,9 @@ mod tests {
     /// common first: `cargo test -p tensorgraph-macros --lib ci_batch_coverage --
     /// --nocapture` prints them (`GRAPHGEN_SEED`, `GRAPHGEN_COUNT` and
     /// `DEBUG_COVERAGE_NDARRAY=1` for other batches). Every graph of the CI batch with a
-    /// nest to run is covered but those with a nest of more than 32 values (NOTES.md "Debug
-    /// backend, fourth slice"); the others have no nest, every output being of size 0.
+    /// nest to run is covered, nests of more than 32 values too (NOTES.md "Debug programs
+    /// that declare their buffers once"); the others have no nest, every output being of
+    /// size 0.
     #[test]
     fn ci_batch_coverage() {
         let var = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
@@ -912,8 +955,7 @@ mod tests {
                     .iter()
                     .map(|&(why, _)| why)
                     .chain(partial.keys().copied())
-                    .all(|why| why == "a kernel without nests"
-                        || why == "a nest of more than 32 values"),
+                    .all(|why| why == "a kernel without nests"),
                 "graphs of the CI batch with nests to run fall back to their fused kernels \
                  in debug builds: {tally:?}"
             );

@@ -1896,6 +1896,13 @@ fn alloc_doc(kernel: Option<&Kernel>) -> String {
                 .iter()
                 .any(|n| n.scan.is_some() || n.matmul.is_some())
     });
+    // A debug build's program keeps the registers of a nest of more values than tensor-core
+    // holds on the stack in a per-thread buffer (emit/debug.rs `MAX_VALUES`).
+    let wide = kernel.is_some_and(|k| {
+        k.nests
+            .iter()
+            .any(|n| n.values.len() > super::debug::MAX_VALUES)
+    });
     let mut alloc_parts = Vec::new();
     if allocates {
         alloc_parts.push(
@@ -1907,6 +1914,12 @@ fn alloc_doc(kernel: Option<&Kernel>) -> String {
         alloc_parts.push(
             "a matrix product packs its operands into a per-thread workspace, allocated on a \
              thread's first product and grown when a larger one needs more",
+        );
+    }
+    if wide {
+        alloc_parts.push(
+            "in a debug build, a loop of more than 32 fused values may keep its registers in a \
+             per-thread buffer, allocated on the first call on a thread and reused after",
         );
     }
     if threads {
