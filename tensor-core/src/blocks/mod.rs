@@ -95,15 +95,56 @@ pub enum Reg {
     I64([i64; BLOCK]),
     F32([f32; BLOCK]),
     F64([f64; BLOCK]),
+    /// A whole block of a buffer read in place, by the runner only (see [`View`]).
+    View(View),
+}
+
+/// A register that reads `BLOCK` elements of a buffer where they are (a contiguous load
+/// of a type that is its own compute type, `load_buf_or_view`) instead of a copy of them:
+/// the copies into and out of registers were a quarter of W3's time with tensorgraph-core
+/// optimised (NOTES.md "Debug backend, W3 within 3x of release").
+///
+/// Only the runner makes one (its field is private), for one block of one nest: the
+/// block's values read it after its load, and where the nest writes its buffer (a store,
+/// an accumulator) nothing reads it after the block's values (`viewable_values`); the next
+/// block's load replaces it before any value reads it again, and the registers never
+/// leave the `run_*` call that borrows the buffers. So every read through its pointer
+/// happens while the buffer's `BLOCK` elements at that place are alive and unwritten.
+#[derive(Clone, Copy, Debug)]
+pub struct View(ViewPtr);
+
+/// A [`View`]'s block, by compute type.
+#[derive(Clone, Copy, Debug)]
+enum ViewPtr {
+    Bool(*const [bool; BLOCK]),
+    U8(*const [u8; BLOCK]),
+    U16(*const [u16; BLOCK]),
+    U32(*const [u32; BLOCK]),
+    U64(*const [u64; BLOCK]),
+    I8(*const [i8; BLOCK]),
+    I16(*const [i16; BLOCK]),
+    I32(*const [i32; BLOCK]),
+    I64(*const [i64; BLOCK]),
+    F32(*const [f32; BLOCK]),
+    F64(*const [f64; BLOCK]),
 }
 
 /// A compute type with its `Reg` variant.
 pub trait RegType: LaneScalar {
-    /// The register's elements, if it holds this type.
+    /// The register's elements (its own, or the buffer's block a [`View`] reads), if it
+    /// holds this type.
     fn get(reg: &Reg) -> Option<&[Self; BLOCK]>;
     /// The register's elements, first made a register of this type if it holds another
-    /// (the first block of a call: `run_nest` starts every register as `Bool`).
+    /// (the first block of a call: `run_nest` starts every register as `Bool`) or a
+    /// [`View`].
     fn get_mut(reg: &mut Reg) -> &mut [Self; BLOCK];
+}
+
+/// A compute type whose block of a buffer a register can read in place ([`View`]).
+trait Viewable: RegType {
+    /// A register reading `block` in place. Private to this module: the runner keeps
+    /// [`View`]'s rule (every read while `block` is alive and unwritten).
+    fn view(block: &[Self; BLOCK]) -> Reg;
 }
 
 macro_rules! reg_types {
@@ -113,6 +154,12 @@ macro_rules! reg_types {
             fn get(reg: &Reg) -> Option<&[$t; BLOCK]> {
                 match reg {
                     Reg::$v(a) => Some(a),
+                    // SAFETY: the runner made this view from a `&[$t; BLOCK]` of a buffer
+                    // and reads it only while that block is alive and unwritten ([`View`]'s
+                    // rule, kept by `run_block` and `viewable_values`): the pointer is
+                    // non-null, aligned, and points to `BLOCK` initialised elements that
+                    // nothing mutates while this shared reference lives.
+                    Reg::View(View(ViewPtr::$v(p))) => Some(unsafe { &**p }),
                     _ => None,
                 }
             }
@@ -125,6 +172,12 @@ macro_rules! reg_types {
                     Reg::$v(a) => a,
                     _ => unreachable!("the register was made of this type just above"),
                 }
+            }
+        }
+        impl Viewable for $t {
+            #[inline(always)]
+            fn view(block: &[$t; BLOCK]) -> Reg {
+                Reg::View(View(ViewPtr::$v(block)))
             }
         }
     )*};
@@ -160,6 +213,17 @@ macro_rules! slices {
             match buf {
                 $(Buf::In(Slice::$v(s)) => load_same::<$t>(s, at, reg),)*
                 $(Buf::Out(SliceMut::$v(s)) => load_same::<$t>(s, at, reg),)*
+                $(Buf::In(Slice::$cv(s)) => load_block::<$ct>(s, at, reg),)*
+                $(Buf::Out(SliceMut::$cv(s)) => load_block::<$ct>(s, at, reg),)*
+            }
+        }
+
+        /// As `load_buf`, but a whole block of a type that is its own compute type, read
+        /// contiguously, becomes a [`View`] of the buffer (the caller keeps its rule).
+        fn load_buf_or_view(buf: &Buf<'_>, at: &At, reg: &mut Reg) {
+            match buf {
+                $(Buf::In(Slice::$v(s)) => view_or_load::<$t>(s, at, reg),)*
+                $(Buf::Out(SliceMut::$v(s)) => view_or_load::<$t>(s, at, reg),)*
                 $(Buf::In(Slice::$cv(s)) => load_block::<$ct>(s, at, reg),)*
                 $(Buf::Out(SliceMut::$cv(s)) => load_block::<$ct>(s, at, reg),)*
             }
@@ -418,6 +482,22 @@ fn load_same<T: RegType + Element<Compute = T>>(src: &[T], at: &At, reg: &mut Re
     }
 }
 
+/// `reg` := a [`View`] of `src`'s `BLOCK` elements from `at` where the block is whole and
+/// contiguous (`at.n == BLOCK`, stride 1, inside `src`: the checked slice), else
+/// `load_same`'s copy. The same elements either way.
+#[inline(always)]
+fn view_or_load<T: Viewable + Element<Compute = T>>(src: &[T], at: &At, reg: &mut Reg) {
+    if at.n == BLOCK && at.inner == 1 {
+        if let Some(block) = src.get(at.off..at.off.wrapping_add(BLOCK)) {
+            if let Ok(block) = <&[T; BLOCK]>::try_from(block) {
+                *reg = T::view(block);
+                return;
+            }
+        }
+    }
+    load_same(src, at, reg)
+}
+
 /// `dst[..n]` (rounded up to whole groups) := `x`, group by group (`[T; GROUP]` copies:
 /// no call and no per-element check at opt-level 0, where `fill` is a loop of calls).
 #[inline(always)]
@@ -566,6 +646,7 @@ fn run_rows(
     // The register accumulators of the reductions (at most two: a reduction and its
     // sibling) are `accs`, `LANES` lanes each at `u · LANES`.
     let uniform = uniform_values(nest);
+    let viewable = viewable_values(nest);
     loop {
         let len = match nest.ragged {
             Some(total) => nest.inner.min(total - row[0] * nest.inner),
@@ -579,7 +660,7 @@ fn run_rows(
         let mut j = 0;
         while j < len {
             let n = (len - j).min(BLOCK);
-            run_block(nest, bufs, regs, &uniform, row, j, n);
+            run_block(nest, bufs, regs, [&uniform, &viewable], row, j, n);
             if let Some(arg) = &nest.arg {
                 arg_block(arg, bufs, &regs[arg.value as usize], row, j, n);
             }
@@ -642,6 +723,34 @@ fn uniform_values(nest: &Nest<'_>) -> [bool; MAX_VALUES] {
     uniform
 }
 
+/// Which of a nest's first `MAX_VALUES` values may be loaded as a [`View`]: loads along
+/// the row at stride 1, either of a buffer the nest does not write (no store, accumulator
+/// or arg slot in it) or read only by the block's values (no store, reduction or arg
+/// reduction reads it: those run after the block's stores, which may write the buffer).
+/// So a view is read only before anything writes its buffer ([`View`]'s rule).
+fn viewable_values(nest: &Nest<'_>) -> [bool; MAX_VALUES] {
+    let written = |buf: u16| {
+        nest.stores.iter().any(|(op, _)| op.buf == buf)
+            || nest.reduces.iter().any(|r| r.acc.buf == buf)
+            || nest
+                .arg
+                .is_some_and(|a| a.best.buf == buf || a.acc.buf == buf)
+    };
+    let read_late = |k: usize| {
+        nest.stores.iter().any(|&(_, v)| v as usize == k)
+            || nest.reduces.iter().any(|r| r.value as usize == k)
+            || nest.arg.is_some_and(|a| a.value as usize == k)
+    };
+    let mut viewable = [false; MAX_VALUES];
+    for (k, value) in nest.values.iter().enumerate().take(MAX_VALUES) {
+        viewable[k] = match value {
+            Val::Load(op) => op.inner == 1 && (!written(op.buf) || !read_late(k)),
+            _ => false,
+        };
+    }
+    viewable
+}
+
 /// `reg`'s element 0 copied into its first `n` elements (rounded up to whole groups).
 fn broadcast_first(reg: &mut Reg, n: usize) {
     macro_rules! each {
@@ -651,6 +760,8 @@ fn broadcast_first(reg: &mut Reg, n: usize) {
                     let x = a[0];
                     fill_groups(a, x, n);
                 })*
+                // An op's result is its own register (`get_mut`), never a view.
+                Reg::View(_) => {}
             }
         };
     }
@@ -666,13 +777,26 @@ fn run_block(
     nest: &Nest<'_>,
     bufs: &mut [Buf<'_>],
     regs: &mut [Reg],
-    uniform: &[bool; MAX_VALUES],
+    [uniform, viewable]: [&[bool; MAX_VALUES]; 2],
     row: &[usize],
     j: usize,
     n: usize,
 ) {
     for (k, value) in nest.values.iter().enumerate() {
+        // A value fixed for the row (`uniform_values`) was computed by the row's first
+        // block, over all of that block's elements (`BLOCK` of them where the row has a
+        // later block), and its register is written by nothing else: the later blocks of
+        // the row read it as it is, as the fused kernel computes a row-level value once
+        // per row, outside its inner loop.
+        if j > 0 && k < MAX_VALUES && uniform[k] {
+            continue;
+        }
         match value {
+            Val::Load(op) if k < MAX_VALUES && viewable[k] => load_buf_or_view(
+                &bufs[op.buf as usize],
+                &At::new(op, row, j, n),
+                &mut regs[k],
+            ),
             Val::Load(op) => load_buf(
                 &bufs[op.buf as usize],
                 &At::new(op, row, j, n),
@@ -727,24 +851,24 @@ fn positions_block(at: &At, reg: &mut Reg) {
 /// `bound` when negative (a value fixed for the row or the call holds its position in
 /// every element).
 fn gather_offsets(at: &At, index: &Reg, stride: usize, bound: usize, offs: &mut [usize]) {
+    // The index register may be its own or a view of a loaded index block (`get`).
     macro_rules! on_index {
-        ($($v:ident),*) => {
-            match index {
-                $(Reg::$v(a) => {
-                    for (e, off) in offs.iter_mut().enumerate() {
-                        let i = a[e] as i64;
-                        let p = (if i < 0 { i + bound as i64 } else { i }) as usize;
-                        *off = at
-                            .off
-                            .wrapping_add(e.wrapping_mul(at.inner))
-                            .wrapping_add(p.wrapping_mul(stride));
-                    }
-                })*
-                _ => unreachable!("the graph macro gathers by integer positions"),
-            }
+        ($($t:ty),*) => {
+            $(if let Some(a) = <$t as RegType>::get(index) {
+                for (e, off) in offs.iter_mut().enumerate() {
+                    let i = a[e] as i64;
+                    let p = (if i < 0 { i + bound as i64 } else { i }) as usize;
+                    *off = at
+                        .off
+                        .wrapping_add(e.wrapping_mul(at.inner))
+                        .wrapping_add(p.wrapping_mul(stride));
+                }
+                return;
+            })*
+            unreachable!("the graph macro gathers by integer positions")
         };
     }
-    on_index!(U8, U16, U32, U64, I8, I16, I32, I64);
+    on_index!(u8, u16, u32, u64, i8, i16, i32, i64);
 }
 
 /// `reg`'s elements `e < offs.len()` := `src[offs[e]]` in the compute type.
@@ -767,19 +891,19 @@ fn arg_block(
     j: usize,
     n: usize,
 ) {
+    // The value's register may be its own or a view of a loaded block (`get`).
     macro_rules! on_value {
-        ($($v:ident: $t:ty),*) => {
-            match value {
-                $(Reg::$v(_) => match arg.max {
+        ($($t:ty),*) => {
+            $(if <$t as RegType>::get(value).is_some() {
+                return match arg.max {
                     true => arg_block_of::<$t, true>(arg, bufs, value, row, j, n),
                     false => arg_block_of::<$t, false>(arg, bufs, value, row, j, n),
-                },)*
-                _ => unreachable!("the graph macro arg-reduces numbers only"),
-            }
+                };
+            })*
+            unreachable!("the graph macro arg-reduces numbers only")
         };
     }
-    on_value!(U8: u8, U16: u16, U32: u32, U64: u64, I8: i8, I16: i16, I32: i32, I64: i64,
-        F32: f32, F64: f64);
+    on_value!(u8, u16, u32, u64, i8, i16, i32, i64, f32, f64);
 }
 
 /// [`arg_block`] on value type `T`, for arg-max (`MAX`) or arg-min.
@@ -829,7 +953,8 @@ trait Accumulate: RegType + Element<Compute = Self> {
 /// The whole chunks of a block for [`Accumulate::whole_chunks`]: chunk `i < chunks` of the
 /// block (chunk `k0 + i` of the row) is combined into register `(k0 + i) % 4 % nacc` while
 /// `k0 + i < grouped`, else into register 0, as `reduce_block_of`'s chunk loop; `sse`
-/// picks the SSE2 loop (x86-64 outside Miri, `SSE`; the tests run both).
+/// picks the SSE2 loop (x86-64 outside Miri, `SSE`), `avx` the AVX loop over whole groups
+/// of four chunks where the run has only those (`avx()`; the tests run all three).
 #[derive(Clone, Copy, Debug)]
 struct ChunkRun {
     k0: usize,
@@ -837,10 +962,106 @@ struct ChunkRun {
     grouped: usize,
     nacc: usize,
     sse: bool,
+    avx: bool,
 }
 
 /// Whether register reductions of floats run by SSE2 (`chunk_by_sse!`).
 const SSE: bool = cfg!(all(target_arch = "x86_64", not(miri)));
+
+/// Whether register reductions of floats may run by AVX (`avx_groups_*`): x86-64 outside
+/// Miri, on a CPU with AVX (std's detection, cached after the first call).
+#[inline(always)]
+fn avx() -> bool {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    return std::arch::is_x86_feature_detected!("avx");
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    false
+}
+
+/// One AVX loop of a register reduction over whole groups of four chunks
+/// (`avx_groups_ps`/`_pd`): the `R` accumulator registers `$a` (ymm0…) loaded from the
+/// first `32·R` bytes at rdi (`$r`), then per turn each 32 bytes at rsi + `$o` combined
+/// into its register (the register as the instruction's first source, the chunk as its
+/// second, as `chunk_by_sse!`), rsi advanced by `32·R` until rcx (`$left` bytes) is done,
+/// the registers stored back.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+macro_rules! avx_loop {
+    ($ins:expr, $r:ident, $x:ident, $left:ident, $step:literal, [$($a:ident @ $o:literal),+]) => {
+        core::arch::asm!(
+            $(concat!("vmovups ", stringify!($a), ", ymmword ptr [rdi + ", stringify!($o), "]"),)+
+            "2:",
+            $(concat!($ins, " ", stringify!($a), ", ", stringify!($a), ", ymmword ptr [rsi + ",
+                stringify!($o), "]"),)+
+            concat!("add rsi, ", stringify!($step)),
+            concat!("sub rcx, ", stringify!($step)),
+            "jnz 2b",
+            $(concat!("vmovups ymmword ptr [rdi + ", stringify!($o), "], ", stringify!($a)),)+
+            "vzeroupper",
+            in("rdi") $r,
+            inout("rsi") $x => _,
+            inout("rcx") $left => _,
+            // Every vector register (the ymm ones written, and all upper halves for the
+            // `vzeroupper`) is caller-saved in the C ABI.
+            clobber_abi("C"),
+            options(nostack),
+        )
+    };
+}
+
+/// The AVX register reductions of one float type (`$p`: `ps`, `pd`).
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+macro_rules! avx_groups {
+    ($name:ident, $p:literal) => {
+        /// A register reduction over whole groups of four chunks by AVX: the block's
+        /// 32-byte pieces in order, piece `i` into accumulator ymm `i % r`, where the
+        /// accumulators are the first `r` 32-byte pieces of the registers at `rp`
+        /// (`r = nacc · LANES · size / 32`: piece `i` of a group lies in chunk `i /
+        /// (LANES · size / 32)`, whose register `chunk % nacc` holds it at the same place,
+        /// so this is `chunk_by_sse!` chunk by chunk, in the same order per lane). `r` is 2,
+        /// 4 or 8 (else nothing is done and `false` returned).
+        ///
+        /// # Safety
+        /// The CPU has AVX; `rp` is valid for reads and writes of `32·r` bytes and `xp`
+        /// for reads of `bytes` bytes, a positive multiple of `32·r`; nothing else
+        /// accesses them during the call.
+        #[target_feature(enable = "avx")]
+        unsafe fn $name(c: Combine, r: usize, rp: *mut u8, xp: *const u8, bytes: usize) -> bool {
+            macro_rules! by {
+                ($ins:literal) => {{
+                    // SAFETY: this function's contract: the `32·r` bytes of accumulators
+                    // at `rp` and `bytes` bytes at `xp`, `bytes` a positive multiple of
+                    // the turn (`32·r`), so the loop ends at 0 inside `xp`'s bytes; AVX on
+                    // the CPU; the two counters and (`clobber_abi`) every vector register
+                    // declared clobbered; no stack.
+                    unsafe {
+                        match r {
+                            2 => avx_loop!(concat!("v", $ins, $p), rp, xp, bytes, 64,
+                                [ymm0 @ 0, ymm1 @ 32]),
+                            4 => avx_loop!(concat!("v", $ins, $p), rp, xp, bytes, 128,
+                                [ymm0 @ 0, ymm1 @ 32, ymm2 @ 64, ymm3 @ 96]),
+                            8 => avx_loop!(concat!("v", $ins, $p), rp, xp, bytes, 256,
+                                [ymm0 @ 0, ymm1 @ 32, ymm2 @ 64, ymm3 @ 96, ymm4 @ 128,
+                                 ymm5 @ 160, ymm6 @ 192, ymm7 @ 224]),
+                            _ => return false,
+                        }
+                    }
+                }};
+            }
+            match c {
+                Combine::Sum => by!("add"),
+                Combine::Prod => by!("mul"),
+                Combine::MaxNoNan => by!("max"),
+                Combine::MinNoNan => by!("min"),
+                _ => return false,
+            }
+            true
+        }
+    };
+}
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+avx_groups!(avx_groups_ps, "ps");
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+avx_groups!(avx_groups_pd, "pd");
 
 /// `acc := lanes(c)(acc, x)` on one chunk by the lane function.
 fn combine_chunk_by_lanes<T: Accumulate>(c: Combine, acc: &mut [T], x: &[T]) {
@@ -901,7 +1122,7 @@ macro_rules! chunk_by_sse {
 /// which is also what they give for NaN and for ±0); `max`/`min` by their lane functions.
 /// Checked against the lane functions by `tests::float_chunk_combines_match_the_lanes`.
 macro_rules! float_combine_chunk {
-    ($t:ty, $p:literal) => {
+    ($t:ty, $p:literal, $avx:ident) => {
         fn combine_chunk(c: Combine, acc: &mut [Self], x: &[Self]) {
             macro_rules! each {
                 (|$a:ident, $b:ident| $e:expr) => {{
@@ -936,6 +1157,38 @@ macro_rules! float_combine_chunk {
             // The bounds the assembly relies on (its SAFETY comment): 4 registers of
             // `LANES` lanes, at most a block of chunks.
             assert!(regs.len() >= 4 * LANES && run.chunks <= BLOCK / LANES);
+            // A run of whole groups of four chunks inside the row's grouped chunks (every
+            // block of a row of at least `4·LANES·4` elements but the tail's): by AVX, the
+            // accumulators held in ymm registers for the whole block.
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            if run.avx
+                && (nacc == 2 || nacc == 4)
+                && run.k0 % 4 == 0
+                && run.chunks % 4 == 0
+                && run.chunks > 0
+                && run.k0 + run.chunks <= run.grouped
+            {
+                const SLOT: usize = LANES * core::mem::size_of::<$t>();
+                let bytes = run.chunks * SLOT;
+                // SAFETY: `run.avx` only where `avx()` found AVX (the tests pass it as
+                // `avx()`); `regs` holds `4·LANES` elements (asserted), so the `32·r =
+                // nacc·SLOT <= 4·SLOT` bytes of accumulators are inside it, and `v`
+                // holds `BLOCK` elements with `chunks <= BLOCK / LANES` (asserted), so
+                // `bytes` are inside it, a positive multiple of `4·SLOT`, which `32·r`
+                // divides (`r = nacc·SLOT/32`, `nacc` 2 or 4); both borrowed for the call.
+                let done = unsafe {
+                    $avx(
+                        c,
+                        nacc * SLOT / 32,
+                        regs.as_mut_ptr().cast(),
+                        v.as_ptr().cast(),
+                        bytes,
+                    )
+                };
+                if done {
+                    return true;
+                }
+            }
             macro_rules! each_chunk {
                 ($ins:literal, |$a:ident, $b:ident| $e:expr) => {{
                     #[cfg(all(target_arch = "x86_64", not(miri)))]
@@ -1024,16 +1277,16 @@ macro_rules! accumulate_numbers {
 accumulate_numbers!(u8 => U8, u16 => U16, u32 => U32, u64 => U64, i8 => I8, i16 => I16,
     i32 => I32, i64 => I64);
 macro_rules! accumulate_floats {
-    ($($t:ident => $v:ident: $p:literal),*) => {
+    ($($t:ident => $v:ident: $p:literal $avx:ident),*) => {
         accumulate!($($t => $v: [Sum => NumLanes::add_lanes, Num::add;
             Prod => NumLanes::mul_lanes, Num::mul; Max => NumLanes::max_lanes, Num::max;
             Min => NumLanes::min_lanes, Num::min;
             MaxNoNan => FloatLanes::max_no_nan_lanes, FloatLanes::max_no_nan;
             MinNoNan => FloatLanes::min_no_nan_lanes, FloatLanes::min_no_nan]
-            { float_combine_chunk!{$t, $p} })*);
+            { float_combine_chunk!{$t, $p, $avx} })*);
     };
 }
-accumulate_floats!(f32 => F32: "ps", f64 => F64: "pd");
+accumulate_floats!(f32 => F32: "ps" avx_groups_ps, f64 => F64: "pd" avx_groups_pd);
 accumulate!(bool => Bool: [Any => BitwiseLanes::or_lanes, Bitwise::or;
     All => BitwiseLanes::and_lanes, Bitwise::and] {});
 
@@ -1080,6 +1333,7 @@ fn reduce_block_of<T: Accumulate>(
         grouped,
         nacc,
         sse: SSE,
+        avx: avx(),
     };
     let done = match T::whole_chunks(reduce.combine, &mut regs[..4 * LANES], v, run) {
         true => whole * LANES,
@@ -1246,9 +1500,17 @@ mod tests {
                     Combine::MinNoNan,
                 ] {
                     for nacc in [2, 4] {
-                        for (k0, chunks, grouped) in
-                            [(0, BLOCK / LANES, 64), (16, 7, 20), (3, 9, 8), (5, 11, 0)]
-                        {
+                        // Whole groups inside the grouped chunks (the AVX loop's runs:
+                        // the first three), then runs it leaves to the SSE2 loop.
+                        for (k0, chunks, grouped) in [
+                            (0, BLOCK / LANES, 64),
+                            (8, 8, 16),
+                            (4, 12, 20),
+                            (0, 16, 12),
+                            (16, 7, 20),
+                            (3, 9, 8),
+                            (5, 11, 0),
+                        ] {
                             let mut want = start.to_vec();
                             for i in 0..chunks {
                                 let k = k0 + i;
@@ -1259,7 +1521,7 @@ mod tests {
                                     &v[i * LANES..(i + 1) * LANES],
                                 );
                             }
-                            for sse in [false, SSE] {
+                            for (sse, avx) in [(false, false), (SSE, false), (SSE, avx())] {
                                 let mut got = start.to_vec();
                                 let run = ChunkRun {
                                     k0,
@@ -1267,6 +1529,7 @@ mod tests {
                                     grouped,
                                     nacc,
                                     sse,
+                                    avx,
                                 };
                                 assert!(<$t as Accumulate>::whole_chunks(c, &mut got, &v, run));
                                 for l in 0..4 * LANES {
@@ -1287,7 +1550,7 @@ mod tests {
                         }
                     }
                 }
-                assert_eq!(runs, 4 * 2 * 4 * 2);
+                assert_eq!(runs, 4 * 2 * 7 * 3);
                 // The kinds without an element loop are left to the caller.
                 let run = ChunkRun {
                     k0: 0,
@@ -1295,6 +1558,7 @@ mod tests {
                     grouped: 0,
                     nacc: 4,
                     sse: SSE,
+                    avx: avx(),
                 };
                 assert!(!<$t as Accumulate>::whole_chunks(
                     Combine::Max,
