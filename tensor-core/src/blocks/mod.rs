@@ -534,8 +534,8 @@ fn splat(reg: &mut Reg, value: Scalar) {
         I64: i64, F32: f32, F64: f64);
 }
 
-/// Nests run by [`run_nest`] and [`run_stage`], and runtime steps ([`runtime_step`]), in
-/// this process (a relaxed count: tensorgraph-tests' debug_backend.rs reads it to know
+/// Nest calls made by [`run_nest`] and [`run_stage`] (a stage's nests once per call, not
+/// per row), and runtime steps ([`runtime_step`]), in this process (a relaxed count: tensorgraph-tests' debug_backend.rs reads it to know
 /// which graphs the backend ran).
 static NESTS_RUN: core::sync::atomic::AtomicUsize = core::sync::atomic::AtomicUsize::new(0);
 
@@ -554,6 +554,7 @@ pub fn runtime_step() {
 
 /// Runs one nest over `bufs` (indexed by the operands' `buf`).
 pub fn run_nest(nest: &Nest<'_>, bufs: &mut [Buf<'_>]) {
+    NESTS_RUN.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
     with_registers(nest.values.len(), nest.outer.len(), |regs, accs, row| {
         run_rows(nest, bufs, regs, accs, row, 0)
     });
@@ -569,6 +570,10 @@ pub fn run_stage(stage: &Stage<'_>, bufs: &mut [Buf<'_>]) {
 /// whose epilogue nests after it (the graph macro emits the block loop and the GEMM call,
 /// the fused kernel's own; emit/debug.rs `product_stage`).
 pub fn run_stage_rows(stage: &Stage<'_>, lo: usize, hi: usize, bufs: &mut [Buf<'_>]) {
+    // Counted once per call (a locked add per row and nest was ~1% of a softmax).
+    if lo < hi {
+        NESTS_RUN.fetch_add(stage.nests.len(), core::sync::atomic::Ordering::Relaxed);
+    }
     let values = stage
         .nests
         .iter()
@@ -631,7 +636,6 @@ fn run_rows(
     row: &mut [usize],
     fixed: usize,
 ) {
-    NESTS_RUN.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
     if nest.outer.contains(&0) || (nest.inner == 0 && nest.reduces.is_empty() && nest.arg.is_none())
     {
         return;
@@ -971,7 +975,7 @@ const SSE: bool = cfg!(all(target_arch = "x86_64", not(miri)));
 /// Whether register reductions of floats may run by AVX (`avx_groups_*`): x86-64 outside
 /// Miri, on a CPU with AVX (std's detection, cached after the first call).
 #[inline(always)]
-fn avx() -> bool {
+pub(crate) fn avx() -> bool {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     return std::arch::is_x86_feature_detected!("avx");
     #[cfg(not(all(target_arch = "x86_64", not(miri))))]
@@ -1027,26 +1031,26 @@ macro_rules! avx_groups {
         #[target_feature(enable = "avx")]
         unsafe fn $name(c: Combine, r: usize, rp: *mut u8, xp: *const u8, bytes: usize) -> bool {
             macro_rules! by {
-                ($ins:literal) => {{
-                    // SAFETY: this function's contract: the `32·r` bytes of accumulators
-                    // at `rp` and `bytes` bytes at `xp`, `bytes` a positive multiple of
-                    // the turn (`32·r`), so the loop ends at 0 inside `xp`'s bytes; AVX on
-                    // the CPU; the two counters and (`clobber_abi`) every vector register
-                    // declared clobbered; no stack.
-                    unsafe {
-                        match r {
-                            2 => avx_loop!(concat!("v", $ins, $p), rp, xp, bytes, 64,
-                                [ymm0 @ 0, ymm1 @ 32]),
-                            4 => avx_loop!(concat!("v", $ins, $p), rp, xp, bytes, 128,
-                                [ymm0 @ 0, ymm1 @ 32, ymm2 @ 64, ymm3 @ 96]),
-                            8 => avx_loop!(concat!("v", $ins, $p), rp, xp, bytes, 256,
-                                [ymm0 @ 0, ymm1 @ 32, ymm2 @ 64, ymm3 @ 96, ymm4 @ 128,
-                                 ymm5 @ 160, ymm6 @ 192, ymm7 @ 224]),
-                            _ => return false,
-                        }
+                        ($ins:literal) => {{
+                            // SAFETY: this function's contract: the `32·r` bytes of accumulators
+                            // at `rp` and `bytes` bytes at `xp`, `bytes` a positive multiple of
+                            // the turn (`32·r`), so the loop ends at 0 inside `xp`'s bytes; AVX on
+                            // the CPU; the two counters and (`clobber_abi`) every vector register
+                            // declared clobbered; no stack.
+                            unsafe {
+                                match r {
+                                    2 => avx_loop!(concat!("v", $ins, $p), rp, xp, bytes, 64,
+                                        [ymm0 @ 0, ymm1 @ 32]),
+                                    4 => avx_loop!(concat!("v", $ins, $p), rp, xp, bytes, 128,
+                                        [ymm0 @ 0, ymm1 @ 32, ymm2 @ 64, ymm3 @ 96]),
+                                    8 => avx_loop!(concat!("v", $ins, $p), rp, xp, bytes, 256,
+                                        [ymm0 @ 0, ymm1 @ 32, ymm2 @ 64, ymm3 @ 96, ymm4 @ 128,
+                                         ymm5 @ 160, ymm6 @ 192, ymm7 @ 224]),
+                                    _ => return false,
+                                }
+                            }
+                        }};
                     }
-                }};
-            }
             match c {
                 Combine::Sum => by!("add"),
                 Combine::Prod => by!("mul"),
