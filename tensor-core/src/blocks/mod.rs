@@ -104,29 +104,38 @@ pub enum Reg {
 /// the copies into and out of registers were a quarter of W3's time with tensorgraph-core
 /// optimised (NOTES.md "Debug backend, W3 within 3x of release").
 ///
-/// Only the runner makes one (its field is private), for one block of one nest: the
+/// Only the runner makes one (its fields are private), for one block of one nest: the
 /// block's values read it after its load, and where the nest writes its buffer (a store,
 /// an accumulator) nothing reads it after the block's values (`viewable_values`); the next
 /// block's load replaces it before any value reads it again, and the registers never
 /// leave the `run_*` call that borrows the buffers. So every read through its pointer
 /// happens while the buffer's `BLOCK` elements at that place are alive and unwritten.
+///
+/// A writable view (`writable`) is the block of an output a value is stored into, made
+/// just before the value's op runs, which then writes its result there instead of a
+/// register the store would copy out (`in_place_values`: nothing else in the nest reads
+/// or writes that buffer); the runner replaces it with a register of its own after the
+/// block's stores and reductions (`run_rows`), so no later write reaches it.
 #[derive(Clone, Copy, Debug)]
-pub struct View(ViewPtr);
+pub struct View {
+    ptr: ViewPtr,
+    writable: bool,
+}
 
 /// A [`View`]'s block, by compute type.
 #[derive(Clone, Copy, Debug)]
 enum ViewPtr {
-    Bool(*const [bool; BLOCK]),
-    U8(*const [u8; BLOCK]),
-    U16(*const [u16; BLOCK]),
-    U32(*const [u32; BLOCK]),
-    U64(*const [u64; BLOCK]),
-    I8(*const [i8; BLOCK]),
-    I16(*const [i16; BLOCK]),
-    I32(*const [i32; BLOCK]),
-    I64(*const [i64; BLOCK]),
-    F32(*const [f32; BLOCK]),
-    F64(*const [f64; BLOCK]),
+    Bool(*mut [bool; BLOCK]),
+    U8(*mut [u8; BLOCK]),
+    U16(*mut [u16; BLOCK]),
+    U32(*mut [u32; BLOCK]),
+    U64(*mut [u64; BLOCK]),
+    I8(*mut [i8; BLOCK]),
+    I16(*mut [i16; BLOCK]),
+    I32(*mut [i32; BLOCK]),
+    I64(*mut [i64; BLOCK]),
+    F32(*mut [f32; BLOCK]),
+    F64(*mut [f64; BLOCK]),
 }
 
 /// A compute type with its `Reg` variant.
@@ -145,6 +154,9 @@ trait Viewable: RegType {
     /// A register reading `block` in place. Private to this module: the runner keeps
     /// [`View`]'s rule (every read while `block` is alive and unwritten).
     fn view(block: &[Self; BLOCK]) -> Reg;
+    /// A register whose op writes `block` in place (a writable [`View`]). Private to this
+    /// module, as `view`.
+    fn view_mut(block: &mut [Self; BLOCK]) -> Reg;
 }
 
 macro_rules! reg_types {
@@ -159,12 +171,20 @@ macro_rules! reg_types {
                     // rule, kept by `run_block` and `viewable_values`): the pointer is
                     // non-null, aligned, and points to `BLOCK` initialised elements that
                     // nothing mutates while this shared reference lives.
-                    Reg::View(View(ViewPtr::$v(p))) => Some(unsafe { &**p }),
+                    Reg::View(View { ptr: ViewPtr::$v(p), .. }) => Some(unsafe { &**p }),
                     _ => None,
                 }
             }
             #[inline(always)]
             fn get_mut(reg: &mut Reg) -> &mut [$t; BLOCK] {
+                if let Reg::View(View { ptr: ViewPtr::$v(p), writable: true }) = *reg {
+                    // SAFETY: the runner made this view from a `&mut [$t; BLOCK]` of an
+                    // output just before the op of its value (the only caller while it
+                    // lives), and nothing else reads or writes that block until the runner
+                    // replaces the view after the block ([`View`]'s rule): the pointer is
+                    // valid, aligned, and this is the only reference to the block.
+                    return unsafe { &mut *p };
+                }
                 if !matches!(reg, Reg::$v(_)) {
                     *reg = Reg::$v([<$t>::default(); BLOCK]);
                 }
@@ -177,7 +197,13 @@ macro_rules! reg_types {
         impl Viewable for $t {
             #[inline(always)]
             fn view(block: &[$t; BLOCK]) -> Reg {
-                Reg::View(View(ViewPtr::$v(block)))
+                // Never written through: `writable` is false.
+                let ptr = ViewPtr::$v((block as *const [$t; BLOCK]).cast_mut());
+                Reg::View(View { ptr, writable: false })
+            }
+            #[inline(always)]
+            fn view_mut(block: &mut [$t; BLOCK]) -> Reg {
+                Reg::View(View { ptr: ViewPtr::$v(block), writable: true })
             }
         }
     )*};
@@ -226,6 +252,16 @@ macro_rules! slices {
                 $(Buf::Out(SliceMut::$v(s)) => view_or_load::<$t>(s, at, reg),)*
                 $(Buf::In(Slice::$cv(s)) => load_block::<$ct>(s, at, reg),)*
                 $(Buf::Out(SliceMut::$cv(s)) => load_block::<$ct>(s, at, reg),)*
+            }
+        }
+
+        /// `reg` := a writable [`View`] of `buf`'s block at `at` where it is a whole
+        /// contiguous block of a type that is its own compute type (`view_mut_or_not`);
+        /// whether it is.
+        fn view_store_buf(buf: &mut Buf<'_>, at: &At, reg: &mut Reg) -> bool {
+            match buf {
+                $(Buf::Out(SliceMut::$v(s)) => view_mut_or_not::<$t>(s, at, reg),)*
+                _ => false,
             }
         }
 
@@ -498,6 +534,23 @@ fn view_or_load<T: Viewable + Element<Compute = T>>(src: &[T], at: &At, reg: &mu
     load_same(src, at, reg)
 }
 
+/// `reg` := a writable [`View`] of `dst`'s `BLOCK` elements from `at` where the block is
+/// whole and contiguous (`at.n == BLOCK`, stride 1, inside `dst`: the checked slice);
+/// whether it was. An op writing `BLOCK` elements there writes what `store_same` would
+/// copy from its register.
+#[inline(always)]
+fn view_mut_or_not<T: Viewable>(dst: &mut [T], at: &At, reg: &mut Reg) -> bool {
+    if at.n == BLOCK && at.inner == 1 {
+        if let Some(block) = dst.get_mut(at.off..at.off.wrapping_add(BLOCK)) {
+            if let Ok(block) = <&mut [T; BLOCK]>::try_from(block) {
+                *reg = T::view_mut(block);
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// `dst[..n]` (rounded up to whole groups) := `x`, group by group (`[T; GROUP]` copies:
 /// no call and no per-element check at opt-level 0, where `fill` is a loop of calls).
 #[inline(always)]
@@ -651,6 +704,7 @@ fn run_rows(
     // sibling) are `accs`, `LANES` lanes each at `u · LANES`.
     let uniform = uniform_values(nest);
     let viewable = viewable_values(nest);
+    let in_place = in_place_values(nest, &uniform);
     loop {
         let len = match nest.ragged {
             Some(total) => nest.inner.min(total - row[0] * nest.inner),
@@ -664,7 +718,16 @@ fn run_rows(
         let mut j = 0;
         while j < len {
             let n = (len - j).min(BLOCK);
-            run_block(nest, bufs, regs, [&uniform, &viewable], row, j, n);
+            let written = run_block(
+                nest,
+                bufs,
+                regs,
+                [&uniform, &viewable],
+                &in_place,
+                row,
+                j,
+                n,
+            );
             if let Some(arg) = &nest.arg {
                 arg_block(arg, bufs, &regs[arg.value as usize], row, j, n);
             }
@@ -678,6 +741,13 @@ fn run_rows(
                     reduce,
                     reduce_block_of(reduce, buf, &at, acc, value, j, len)
                 );
+            }
+            // The block's writable views end here ([`View`]'s rule): their registers
+            // become registers of their own, so no later write reaches the output.
+            let mut w = written;
+            while w != 0 {
+                regs[w.trailing_zeros() as usize] = Reg::Bool([false; BLOCK]);
+                w &= w - 1;
             }
             j += n;
         }
@@ -755,6 +825,48 @@ fn viewable_values(nest: &Nest<'_>) -> [bool; MAX_VALUES] {
     viewable
 }
 
+/// No store of a value is made in place (`in_place_values`).
+const NOT_IN_PLACE: u16 = u16::MAX;
+
+/// For each of a nest's first `MAX_VALUES` values, the store (its index in `nest.stores`)
+/// whose block the value's op may write in place (a writable [`View`]), or `NOT_IN_PLACE`:
+/// an op's value that is not fixed for the row (`uniform`: those are computed once a row
+/// and broadcast), stored along the row at stride 1 into a buffer that is the target of
+/// that one store only, that no value of the nest reads (a load or a gather) and that no
+/// reduction or arg reduction writes. So while the value's op writes the block and the
+/// block's later readers (other stores, reductions) read it, nothing else touches it.
+fn in_place_values(nest: &Nest<'_>, uniform: &[bool; MAX_VALUES]) -> [u16; MAX_VALUES] {
+    let touched_otherwise = |buf: u16, store: usize| {
+        nest.stores
+            .iter()
+            .enumerate()
+            .any(|(i, (op, _))| i != store && op.buf == buf)
+            || nest.values.iter().any(|v| match v {
+                Val::Load(op) => op.buf == buf,
+                Val::Gather { data, .. } => data.buf == buf,
+                _ => false,
+            })
+            || nest.reduces.iter().any(|r| r.acc.buf == buf)
+            || nest
+                .arg
+                .is_some_and(|a| a.best.buf == buf || a.acc.buf == buf)
+    };
+    let mut in_place = [NOT_IN_PLACE; MAX_VALUES];
+    for (i, (op, v)) in nest.stores.iter().enumerate() {
+        let k = *v as usize;
+        if k < MAX_VALUES
+            && matches!(nest.values.get(k), Some(Val::Op(..)))
+            && !uniform[k]
+            && op.inner == 1
+            && in_place[k] == NOT_IN_PLACE
+            && !touched_otherwise(op.buf, i)
+        {
+            in_place[k] = i as u16;
+        }
+    }
+    in_place
+}
+
 /// `reg`'s element 0 copied into its first `n` elements (rounded up to whole groups).
 fn broadcast_first(reg: &mut Reg, n: usize) {
     macro_rules! each {
@@ -782,10 +894,14 @@ fn run_block(
     bufs: &mut [Buf<'_>],
     regs: &mut [Reg],
     [uniform, viewable]: [&[bool; MAX_VALUES]; 2],
+    in_place: &[u16; MAX_VALUES],
     row: &[usize],
     j: usize,
     n: usize,
-) {
+) -> u32 {
+    // The values whose op wrote its store's block in place (bit `k`): their stores are
+    // done.
+    let mut written = 0u32;
     for (k, value) in nest.values.iter().enumerate() {
         // A value fixed for the row (`uniform_values`) was computed by the row's first
         // block, over all of that block's elements (`BLOCK` of them where the row has a
@@ -824,16 +940,29 @@ fn run_block(
                 f(regs, k, *args, LANES);
                 broadcast_first(&mut regs[k], n);
             }
+            Val::Op(f, args) if k < MAX_VALUES && in_place[k] != NOT_IN_PLACE => {
+                let op = &nest.stores[in_place[k] as usize].0;
+                let at = At::new(op, row, j, n);
+                if view_store_buf(&mut bufs[op.buf as usize], &at, &mut regs[k]) {
+                    written |= 1 << k;
+                }
+                f(regs, k, *args, n)
+            }
             Val::Op(f, args) => f(regs, k, *args, n),
         }
     }
-    for (op, v) in nest.stores {
+    for (i, (op, v)) in nest.stores.iter().enumerate() {
+        let k = *v as usize;
+        if k < MAX_VALUES && written & (1 << k) != 0 && in_place[k] as usize == i {
+            continue;
+        }
         store_buf(
             &mut bufs[op.buf as usize],
             &At::new(op, row, j, n),
             &regs[*v as usize],
         );
     }
+    written
 }
 
 /// `reg` := the running index at `at` for the block's elements, rounded up to whole
@@ -1476,6 +1605,177 @@ mod tests {
             assert_eq!(fixed[j].to_bits(), (m[0] - 0.25).to_bits(), "fixed {j}");
             let want = if m[0] > 0.5 { m[0] } else { x[j] };
             assert_eq!(picked[j].to_bits(), want.to_bits(), "picked {j}");
+        }
+    }
+
+    /// Loads read in place (read-only [`View`]s), ops writing their store's block in place
+    /// (writable views), row-fixed values computed once a row, in a stage whose nests
+    /// share their registers, over rows of every partial-chunk length up to 33 and lengths
+    /// around one, two and three blocks, three rows each, against the scalar reference:
+    /// `e = x - m` (x with NaN of both signs, ±inf, ±0, subnormals, extremes), `f = w -
+    /// m` and its row maximum `mx` (a unique largest `w`, so any order gives it), then `e
+    /// / mx` into `e` (a load of the buffer the nest stores into: read in place, stored by
+    /// copy), and a nest storing `y + y` into `y` before storing `y` into `z` (the load
+    /// of `y` is read after the nest writes `y`: copied, not viewed).
+    #[test]
+    fn views_and_in_place_stores_match_the_reference() {
+        let edges = [
+            f32::NAN,
+            f32::from_bits(0xffc0_0001),
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            0.0,
+            -0.0,
+            1e-45,
+            -1e-45,
+            f32::MIN_POSITIVE,
+            f32::MAX,
+            f32::MIN,
+            1.5,
+            -2.5,
+        ];
+        let rows = 3;
+        let lens = (0..=33).chain([255, 256, 257, 300, 511, 512, 513, 777]);
+        for len in lens {
+            let total = rows * len;
+            let x: Vec<f32> = (0..total)
+                .map(|i| match i % 3 {
+                    0 => edges[(i / 3) % edges.len()],
+                    _ => i as f32 * 0.25 - 30.0,
+                })
+                .collect();
+            // Row r's largest `w` is 1e6 + r at column (5·r) % len, the others below 100.
+            let w: Vec<f32> = (0..total)
+                .map(|i| match (i / len.max(1), i % len.max(1)) {
+                    (r, c) if c == (5 * r) % len.max(1) => 1e6 + r as f32,
+                    _ => (i % 97) as f32 - 40.0,
+                })
+                .collect();
+            let m: Vec<f32> = (0..rows).map(|r| 0.5 + r as f32).collect();
+            let y0: Vec<f32> = (0..total).map(|i| x[(i * 7) % total.max(1)]).collect();
+            let (mut e, mut f) = (vec![0f32; total], vec![0f32; total]);
+            let mut mx = vec![f32::NEG_INFINITY; rows];
+            let (mut y, mut z) = (y0.clone(), vec![0f32; total]);
+            let row_stride = [len];
+            let along = |buf| Operand {
+                buf,
+                base: 0,
+                outer: &row_stride,
+                inner: 1,
+            };
+            let per_row = |buf| Operand {
+                buf,
+                base: 0,
+                outer: &[1],
+                inner: 0,
+            };
+            // Buffers: 0 x, 1 w, 2 m, 3 e, 4 f, 5 mx, 6 y, 7 z.
+            let values_a = [
+                Val::Load(along(0)),
+                Val::Load(per_row(2)),
+                Val::Op(f32_ops::sub_lanes, [0, 1, 0]),
+                Val::Load(along(1)),
+                Val::Op(f32_ops::sub_lanes, [3, 1, 3]),
+            ];
+            let stores_a = [(along(3), 2), (along(4), 4)];
+            let reduces_a = [Reduce {
+                combine: Combine::MaxNoNan,
+                acc: per_row(5),
+                value: 4,
+                identity: Scalar::F32(f32::NEG_INFINITY),
+                accumulators: 4,
+            }];
+            let values_b = [
+                Val::Load(along(3)),
+                Val::Load(per_row(5)),
+                Val::Op(f32_ops::div_lanes, [0, 1, 0]),
+            ];
+            let stores_b = [(along(3), 2)];
+            let outer = [rows];
+            let nests = [
+                Nest {
+                    outer: &outer,
+                    inner: len,
+                    ragged: None,
+                    values: &values_a,
+                    stores: &stores_a,
+                    reduces: &reduces_a,
+                    arg: None,
+                },
+                Nest {
+                    outer: &outer,
+                    inner: len,
+                    ragged: None,
+                    values: &values_b,
+                    stores: &stores_b,
+                    reduces: &[],
+                    arg: None,
+                },
+            ];
+            let values_c = [Val::Load(along(6)), Val::Op(f32_ops::add_lanes, [0, 0, 0])];
+            let stores_c = [(along(6), 1), (along(7), 0)];
+            let nest_c = Nest {
+                outer: &outer,
+                inner: len,
+                ragged: None,
+                values: &values_c,
+                stores: &stores_c,
+                reduces: &[],
+                arg: None,
+            };
+            // What the flags say of these nests.
+            let uniform_a = uniform_values(&nests[0]);
+            assert_eq!(
+                viewable_values(&nests[0])[..5],
+                [true, false, false, true, false]
+            );
+            assert_eq!(
+                in_place_values(&nests[0], &uniform_a)[..5],
+                [NOT_IN_PLACE, NOT_IN_PLACE, 0, NOT_IN_PLACE, 1]
+            );
+            assert_eq!(viewable_values(&nests[1])[..3], [true, false, false]);
+            assert_eq!(
+                in_place_values(&nests[1], &uniform_values(&nests[1]))[2],
+                NOT_IN_PLACE
+            );
+            assert_eq!(viewable_values(&nest_c)[..2], [false, false]);
+            let mut bufs = [
+                Buf::In(Slice::F32(&x)),
+                Buf::In(Slice::F32(&w)),
+                Buf::In(Slice::F32(&m)),
+                Buf::Out(SliceMut::F32(&mut e)),
+                Buf::Out(SliceMut::F32(&mut f)),
+                Buf::Out(SliceMut::F32(&mut mx)),
+                Buf::Out(SliceMut::F32(&mut y)),
+                Buf::Out(SliceMut::F32(&mut z)),
+            ];
+            run_stage(
+                &Stage {
+                    rows,
+                    nests: &nests,
+                    resets: &[],
+                },
+                &mut bufs,
+            );
+            run_nest(&nest_c, &mut bufs);
+            let same = |a: f32, b: f32| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
+            for r in 0..rows {
+                let row_max = if len == 0 {
+                    f32::NEG_INFINITY
+                } else {
+                    (1e6 + r as f32) - m[r]
+                };
+                assert_eq!(mx[r].to_bits(), row_max.to_bits(), "len {len} row {r} mx");
+                for c in 0..len {
+                    let i = r * len + c;
+                    let want_f = w[i] - m[r];
+                    assert_eq!(f[i].to_bits(), want_f.to_bits(), "len {len} f[{i}]");
+                    let want_e = (x[i] - m[r]) / mx[r];
+                    assert!(same(e[i], want_e), "len {len} e[{i}]: {} {}", e[i], want_e);
+                    assert!(same(y[i], y0[i] + y0[i]), "len {len} y[{i}]");
+                    assert!(same(z[i], y0[i]), "len {len} z[{i}]: {} {}", z[i], y0[i]);
+                }
+            }
         }
     }
 
