@@ -608,10 +608,35 @@ pub fn runtime_step() {
 /// Runs one nest over `bufs` (indexed by the operands' `buf`).
 pub fn run_nest(nest: &Nest<'_>, bufs: &mut [Buf<'_>]) {
     NESTS_RUN.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
+    let flags = Flags::of(nest);
     with_registers(nest.values.len(), nest.outer.len(), |regs, accs, row| {
-        run_rows(nest, bufs, regs, accs, row, 0)
+        run_rows(nest, &flags, bufs, regs, accs, row, 0)
     });
 }
+
+/// What the runner reads of a nest's values (`uniform_values`, `viewable_values`,
+/// `in_place_values`), worked out once per call rather than once per row.
+#[derive(Clone, Copy)]
+struct Flags {
+    uniform: [bool; MAX_VALUES],
+    viewable: [bool; MAX_VALUES],
+    in_place: [u16; MAX_VALUES],
+}
+
+impl Flags {
+    fn of(nest: &Nest<'_>) -> Flags {
+        let uniform = uniform_values(nest);
+        Flags {
+            uniform,
+            viewable: viewable_values(nest),
+            in_place: in_place_values(nest, &uniform),
+        }
+    }
+}
+
+/// The stage's nests whose [`Flags`] a call keeps on the stack (the later ones' are
+/// worked out again at every row).
+const STAGE_FLAGS: usize = 8;
 
 /// Runs a row stage (see [`Stage`]) over `bufs`.
 pub fn run_stage(stage: &Stage<'_>, bufs: &mut [Buf<'_>]) {
@@ -634,16 +659,24 @@ pub fn run_stage_rows(stage: &Stage<'_>, lo: usize, hi: usize, bufs: &mut [Buf<'
         .max()
         .unwrap_or(0);
     let loops = stage.nests.iter().map(|n| n.outer.len()).max().unwrap_or(0);
+    let mut kept = [None; STAGE_FLAGS];
+    for (k, nest) in kept.iter_mut().zip(stage.nests) {
+        *k = Some(Flags::of(nest));
+    }
     with_registers(values, loops, |regs, accs, row| {
         for r in lo..hi {
             for &(buf, init) in stage.resets {
                 fill_buf(&mut bufs[buf as usize], init);
             }
-            for nest in stage.nests {
+            for (i, nest) in stage.nests.iter().enumerate() {
                 let row = &mut row[..nest.outer.len()];
                 row.fill(0);
                 row[0] = r;
-                run_rows(nest, bufs, &mut regs[..nest.values.len()], accs, row, 1);
+                let regs = &mut regs[..nest.values.len()];
+                match kept.get(i) {
+                    Some(Some(flags)) => run_rows(nest, flags, bufs, regs, accs, row, 1),
+                    _ => run_rows(nest, &Flags::of(nest), bufs, regs, accs, row, 1),
+                }
             }
         }
     });
@@ -683,6 +716,7 @@ pub const MAX_LOOPS: usize = 16;
 /// indices start at zeros).
 fn run_rows(
     nest: &Nest<'_>,
+    flags: &Flags,
     bufs: &mut [Buf<'_>],
     regs: &mut [Reg],
     accs: &mut [Reg; 2],
@@ -702,9 +736,11 @@ fn run_rows(
     }
     // The register accumulators of the reductions (at most two: a reduction and its
     // sibling) are `accs`, `LANES` lanes each at `u · LANES`.
-    let uniform = uniform_values(nest);
-    let viewable = viewable_values(nest);
-    let in_place = in_place_values(nest, &uniform);
+    let Flags {
+        uniform,
+        viewable,
+        in_place,
+    } = flags;
     loop {
         let len = match nest.ragged {
             Some(total) => nest.inner.min(total - row[0] * nest.inner),
@@ -718,16 +754,7 @@ fn run_rows(
         let mut j = 0;
         while j < len {
             let n = (len - j).min(BLOCK);
-            let written = run_block(
-                nest,
-                bufs,
-                regs,
-                [&uniform, &viewable],
-                &in_place,
-                row,
-                j,
-                n,
-            );
+            let written = run_block(nest, bufs, regs, [uniform, viewable], in_place, row, j, n);
             if let Some(arg) = &nest.arg {
                 arg_block(arg, bufs, &regs[arg.value as usize], row, j, n);
             }
