@@ -234,22 +234,13 @@ macro_rules! slices {
         /// A writable buffer of one of the 13 element types.
         pub enum SliceMut<'a> { $($v(&'a mut [$t]),)* $($cv(&'a mut [$ct]),)* }
 
-        /// `value`'s register filled from `buf`'s elements at `at`.
-        fn load_buf(buf: &Buf<'_>, at: &At, reg: &mut Reg) {
+        /// `value`'s register filled from `buf`'s elements at `at`; with `view`, a whole
+        /// block of a type that is its own compute type, read contiguously, becomes a
+        /// [`View`] of the buffer instead (`view_or_load`; the caller keeps its rule).
+        fn load_buf(buf: &Buf<'_>, at: &At, reg: &mut Reg, view: bool) {
             match buf {
-                $(Buf::In(Slice::$v(s)) => load_same::<$t>(s, at, reg),)*
-                $(Buf::Out(SliceMut::$v(s)) => load_same::<$t>(s, at, reg),)*
-                $(Buf::In(Slice::$cv(s)) => load_block::<$ct>(s, at, reg),)*
-                $(Buf::Out(SliceMut::$cv(s)) => load_block::<$ct>(s, at, reg),)*
-            }
-        }
-
-        /// As `load_buf`, but a whole block of a type that is its own compute type, read
-        /// contiguously, becomes a [`View`] of the buffer (the caller keeps its rule).
-        fn load_buf_or_view(buf: &Buf<'_>, at: &At, reg: &mut Reg) {
-            match buf {
-                $(Buf::In(Slice::$v(s)) => view_or_load::<$t>(s, at, reg),)*
-                $(Buf::Out(SliceMut::$v(s)) => view_or_load::<$t>(s, at, reg),)*
+                $(Buf::In(Slice::$v(s)) => view_or_load::<$t>(s, at, reg, view),)*
+                $(Buf::Out(SliceMut::$v(s)) => view_or_load::<$t>(s, at, reg, view),)*
                 $(Buf::In(Slice::$cv(s)) => load_block::<$ct>(s, at, reg),)*
                 $(Buf::Out(SliceMut::$cv(s)) => load_block::<$ct>(s, at, reg),)*
             }
@@ -518,12 +509,12 @@ fn load_same<T: RegType + Element<Compute = T>>(src: &[T], at: &At, reg: &mut Re
     }
 }
 
-/// `reg` := a [`View`] of `src`'s `BLOCK` elements from `at` where the block is whole and
-/// contiguous (`at.n == BLOCK`, stride 1, inside `src`: the checked slice), else
-/// `load_same`'s copy. The same elements either way.
+/// `reg` := with `view`, a [`View`] of `src`'s `BLOCK` elements from `at` where the block
+/// is whole and contiguous (`at.n == BLOCK`, stride 1, inside `src`: the checked slice),
+/// else `load_same`'s copy. The same elements either way.
 #[inline(always)]
-fn view_or_load<T: Viewable + Element<Compute = T>>(src: &[T], at: &At, reg: &mut Reg) {
-    if at.n == BLOCK && at.inner == 1 {
+fn view_or_load<T: Viewable + Element<Compute = T>>(src: &[T], at: &At, reg: &mut Reg, view: bool) {
+    if view && at.n == BLOCK && at.inner == 1 {
         if let Some(block) = src.get(at.off..at.off.wrapping_add(BLOCK)) {
             if let Ok(block) = <&[T; BLOCK]>::try_from(block) {
                 *reg = T::view(block);
@@ -939,15 +930,11 @@ fn run_block(
             continue;
         }
         match value {
-            Val::Load(op) if k < MAX_VALUES && viewable[k] => load_buf_or_view(
-                &bufs[op.buf as usize],
-                &At::new(op, row, j, n),
-                &mut regs[k],
-            ),
             Val::Load(op) => load_buf(
                 &bufs[op.buf as usize],
                 &At::new(op, row, j, n),
                 &mut regs[k],
+                k < MAX_VALUES && viewable[k],
             ),
             // Filled once per nest (`run_rows`): no op writes another value's register.
             Val::Splat(_) => {}
