@@ -727,11 +727,6 @@ fn run_rows(
     }
     // The register accumulators of the reductions (at most two: a reduction and its
     // sibling) are `accs`, `LANES` lanes each at `u · LANES`.
-    let Flags {
-        uniform,
-        viewable,
-        in_place,
-    } = flags;
     loop {
         let len = match nest.ragged {
             Some(total) => nest.inner.min(total - row[0] * nest.inner),
@@ -745,7 +740,7 @@ fn run_rows(
         let mut j = 0;
         while j < len {
             let n = (len - j).min(BLOCK);
-            let written = run_block(nest, bufs, regs, [uniform, viewable], in_place, row, j, n);
+            let written = run_block(nest, bufs, regs, flags, row, j, n);
             if let Some(arg) = &nest.arg {
                 arg_block(arg, bufs, &regs[arg.value as usize], row, j, n);
             }
@@ -911,12 +906,16 @@ fn run_block(
     nest: &Nest<'_>,
     bufs: &mut [Buf<'_>],
     regs: &mut [Reg],
-    [uniform, viewable]: [&[bool; MAX_VALUES]; 2],
-    in_place: &[u16; MAX_VALUES],
+    flags: &Flags,
     row: &[usize],
     j: usize,
     n: usize,
 ) -> u32 {
+    let Flags {
+        uniform,
+        viewable,
+        in_place,
+    } = flags;
     // The values whose op wrote its store's block in place (bit `k`): their stores are
     // done.
     let mut written = 0u32;
