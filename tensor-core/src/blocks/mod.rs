@@ -95,15 +95,68 @@ pub enum Reg {
     I64([i64; BLOCK]),
     F32([f32; BLOCK]),
     F64([f64; BLOCK]),
+    /// A whole block of a buffer read in place, by the runner only (see [`View`]).
+    View(View),
+}
+
+/// A register that reads `BLOCK` elements of a buffer where they are (a contiguous load
+/// of a type that is its own compute type, `load_buf_or_view`) instead of a copy of them:
+/// the copies into and out of registers were a quarter of W3's time with tensorgraph-core
+/// optimised (NOTES.md "Debug backend, W3 within 3x of release").
+///
+/// Only the runner makes one (its fields are private), for one block of one nest: the
+/// block's values read it after its load, and where the nest writes its buffer (a store,
+/// an accumulator) nothing reads it after the block's values (`viewable_values`); the next
+/// block's load replaces it before any value reads it again, and the registers never
+/// leave the `run_*` call that borrows the buffers. So every read through its pointer
+/// happens while the buffer's `BLOCK` elements at that place are alive and unwritten.
+///
+/// A writable view (`writable`) is the block of an output a value is stored into, made
+/// just before the value's op runs, which then writes its result there instead of a
+/// register the store would copy out (`in_place_values`: nothing else in the nest reads
+/// or writes that buffer); the runner replaces it with a register of its own after the
+/// block's stores and reductions (`run_rows`), so no later write reaches it.
+#[derive(Clone, Copy, Debug)]
+pub struct View {
+    ptr: ViewPtr,
+    writable: bool,
+}
+
+/// A [`View`]'s block, by compute type.
+#[derive(Clone, Copy, Debug)]
+enum ViewPtr {
+    Bool(*mut [bool; BLOCK]),
+    U8(*mut [u8; BLOCK]),
+    U16(*mut [u16; BLOCK]),
+    U32(*mut [u32; BLOCK]),
+    U64(*mut [u64; BLOCK]),
+    I8(*mut [i8; BLOCK]),
+    I16(*mut [i16; BLOCK]),
+    I32(*mut [i32; BLOCK]),
+    I64(*mut [i64; BLOCK]),
+    F32(*mut [f32; BLOCK]),
+    F64(*mut [f64; BLOCK]),
 }
 
 /// A compute type with its `Reg` variant.
 pub trait RegType: LaneScalar {
-    /// The register's elements, if it holds this type.
+    /// The register's elements (its own, or the buffer's block a [`View`] reads), if it
+    /// holds this type.
     fn get(reg: &Reg) -> Option<&[Self; BLOCK]>;
     /// The register's elements, first made a register of this type if it holds another
-    /// (the first block of a call: `run_nest` starts every register as `Bool`).
+    /// (the first block of a call: `run_nest` starts every register as `Bool`) or a
+    /// [`View`].
     fn get_mut(reg: &mut Reg) -> &mut [Self; BLOCK];
+}
+
+/// A compute type whose block of a buffer a register can read in place ([`View`]).
+trait Viewable: RegType {
+    /// A register reading `block` in place. Private to this module: the runner keeps
+    /// [`View`]'s rule (every read while `block` is alive and unwritten).
+    fn view(block: &[Self; BLOCK]) -> Reg;
+    /// A register whose op writes `block` in place (a writable [`View`]). Private to this
+    /// module, as `view`.
+    fn view_mut(block: &mut [Self; BLOCK]) -> Reg;
 }
 
 macro_rules! reg_types {
@@ -113,11 +166,25 @@ macro_rules! reg_types {
             fn get(reg: &Reg) -> Option<&[$t; BLOCK]> {
                 match reg {
                     Reg::$v(a) => Some(a),
+                    // SAFETY: the runner made this view from a `&[$t; BLOCK]` of a buffer
+                    // and reads it only while that block is alive and unwritten ([`View`]'s
+                    // rule, kept by `run_block` and `viewable_values`): the pointer is
+                    // non-null, aligned, and points to `BLOCK` initialised elements that
+                    // nothing mutates while this shared reference lives.
+                    Reg::View(View { ptr: ViewPtr::$v(p), .. }) => Some(unsafe { &**p }),
                     _ => None,
                 }
             }
             #[inline(always)]
             fn get_mut(reg: &mut Reg) -> &mut [$t; BLOCK] {
+                if let Reg::View(View { ptr: ViewPtr::$v(p), writable: true }) = *reg {
+                    // SAFETY: the runner made this view from a `&mut [$t; BLOCK]` of an
+                    // output just before the op of its value (the only caller while it
+                    // lives), and nothing else reads or writes that block until the runner
+                    // replaces the view after the block ([`View`]'s rule): the pointer is
+                    // valid, aligned, and this is the only reference to the block.
+                    return unsafe { &mut *p };
+                }
                 if !matches!(reg, Reg::$v(_)) {
                     *reg = Reg::$v([<$t>::default(); BLOCK]);
                 }
@@ -125,6 +192,18 @@ macro_rules! reg_types {
                     Reg::$v(a) => a,
                     _ => unreachable!("the register was made of this type just above"),
                 }
+            }
+        }
+        impl Viewable for $t {
+            #[inline(always)]
+            fn view(block: &[$t; BLOCK]) -> Reg {
+                // Never written through: `writable` is false.
+                let ptr = ViewPtr::$v((block as *const [$t; BLOCK]).cast_mut());
+                Reg::View(View { ptr, writable: false })
+            }
+            #[inline(always)]
+            fn view_mut(block: &mut [$t; BLOCK]) -> Reg {
+                Reg::View(View { ptr: ViewPtr::$v(block), writable: true })
             }
         }
     )*};
@@ -155,13 +234,25 @@ macro_rules! slices {
         /// A writable buffer of one of the 13 element types.
         pub enum SliceMut<'a> { $($v(&'a mut [$t]),)* $($cv(&'a mut [$ct]),)* }
 
-        /// `value`'s register filled from `buf`'s elements at `at`.
-        fn load_buf(buf: &Buf<'_>, at: &At, reg: &mut Reg) {
+        /// `value`'s register filled from `buf`'s elements at `at`; with `view`, a whole
+        /// block of a type that is its own compute type, read contiguously, becomes a
+        /// [`View`] of the buffer instead (`view_or_load`; the caller keeps its rule).
+        fn load_buf(buf: &Buf<'_>, at: &At, reg: &mut Reg, view: bool) {
             match buf {
-                $(Buf::In(Slice::$v(s)) => load_same::<$t>(s, at, reg),)*
-                $(Buf::Out(SliceMut::$v(s)) => load_same::<$t>(s, at, reg),)*
+                $(Buf::In(Slice::$v(s)) => view_or_load::<$t>(s, at, reg, view),)*
+                $(Buf::Out(SliceMut::$v(s)) => view_or_load::<$t>(s, at, reg, view),)*
                 $(Buf::In(Slice::$cv(s)) => load_block::<$ct>(s, at, reg),)*
                 $(Buf::Out(SliceMut::$cv(s)) => load_block::<$ct>(s, at, reg),)*
+            }
+        }
+
+        /// `reg` := a writable [`View`] of `buf`'s block at `at` where it is a whole
+        /// contiguous block of a type that is its own compute type (`view_mut_or_not`);
+        /// whether it is.
+        fn view_store_buf(buf: &mut Buf<'_>, at: &At, reg: &mut Reg) -> bool {
+            match buf {
+                $(Buf::Out(SliceMut::$v(s)) => view_mut_or_not::<$t>(s, at, reg),)*
+                _ => false,
             }
         }
 
@@ -418,6 +509,39 @@ fn load_same<T: RegType + Element<Compute = T>>(src: &[T], at: &At, reg: &mut Re
     }
 }
 
+/// `reg` := with `view`, a [`View`] of `src`'s `BLOCK` elements from `at` where the block
+/// is whole and contiguous (`at.n == BLOCK`, stride 1, inside `src`: the checked slice),
+/// else `load_same`'s copy. The same elements either way.
+#[inline(always)]
+fn view_or_load<T: Viewable + Element<Compute = T>>(src: &[T], at: &At, reg: &mut Reg, view: bool) {
+    if view && at.n == BLOCK && at.inner == 1 {
+        if let Some(block) = src.get(at.off..at.off.wrapping_add(BLOCK)) {
+            if let Ok(block) = <&[T; BLOCK]>::try_from(block) {
+                *reg = T::view(block);
+                return;
+            }
+        }
+    }
+    load_same(src, at, reg)
+}
+
+/// `reg` := a writable [`View`] of `dst`'s `BLOCK` elements from `at` where the block is
+/// whole and contiguous (`at.n == BLOCK`, stride 1, inside `dst`: the checked slice);
+/// whether it was. An op writing `BLOCK` elements there writes what `store_same` would
+/// copy from its register.
+#[inline(always)]
+fn view_mut_or_not<T: Viewable>(dst: &mut [T], at: &At, reg: &mut Reg) -> bool {
+    if at.n == BLOCK && at.inner == 1 {
+        if let Some(block) = dst.get_mut(at.off..at.off.wrapping_add(BLOCK)) {
+            if let Ok(block) = <&mut [T; BLOCK]>::try_from(block) {
+                *reg = T::view_mut(block);
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// `dst[..n]` (rounded up to whole groups) := `x`, group by group (`[T; GROUP]` copies:
 /// no call and no per-element check at opt-level 0, where `fill` is a loop of calls).
 #[inline(always)]
@@ -454,8 +578,8 @@ fn splat(reg: &mut Reg, value: Scalar) {
         I64: i64, F32: f32, F64: f64);
 }
 
-/// Nests run by [`run_nest`] and [`run_stage`], and runtime steps ([`runtime_step`]), in
-/// this process (a relaxed count: tensorgraph-tests' debug_backend.rs reads it to know
+/// Nest calls made by [`run_nest`] and [`run_stage`] (a stage's nests once per call, not
+/// per row), and runtime steps ([`runtime_step`]), in this process (a relaxed count: tensorgraph-tests' debug_backend.rs reads it to know
 /// which graphs the backend ran).
 static NESTS_RUN: core::sync::atomic::AtomicUsize = core::sync::atomic::AtomicUsize::new(0);
 
@@ -474,10 +598,36 @@ pub fn runtime_step() {
 
 /// Runs one nest over `bufs` (indexed by the operands' `buf`).
 pub fn run_nest(nest: &Nest<'_>, bufs: &mut [Buf<'_>]) {
+    NESTS_RUN.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
+    let flags = Flags::of(nest);
     with_registers(nest.values.len(), nest.outer.len(), |regs, accs, row| {
-        run_rows(nest, bufs, regs, accs, row, 0)
+        run_rows(nest, &flags, bufs, regs, accs, row, 0)
     });
 }
+
+/// What the runner reads of a nest's values (`uniform_values`, `viewable_values`,
+/// `in_place_values`), worked out once per call rather than once per row.
+#[derive(Clone, Copy)]
+struct Flags {
+    uniform: [bool; MAX_VALUES],
+    viewable: [bool; MAX_VALUES],
+    in_place: [u16; MAX_VALUES],
+}
+
+impl Flags {
+    fn of(nest: &Nest<'_>) -> Flags {
+        let uniform = uniform_values(nest);
+        Flags {
+            uniform,
+            viewable: viewable_values(nest),
+            in_place: in_place_values(nest, &uniform),
+        }
+    }
+}
+
+/// The stage's nests whose [`Flags`] a call keeps on the stack (the later ones' are
+/// worked out again at every row).
+const STAGE_FLAGS: usize = 8;
 
 /// Runs a row stage (see [`Stage`]) over `bufs`.
 pub fn run_stage(stage: &Stage<'_>, bufs: &mut [Buf<'_>]) {
@@ -489,6 +639,10 @@ pub fn run_stage(stage: &Stage<'_>, bufs: &mut [Buf<'_>]) {
 /// whose epilogue nests after it (the graph macro emits the block loop and the GEMM call,
 /// the fused kernel's own; emit/debug.rs `product_stage`).
 pub fn run_stage_rows(stage: &Stage<'_>, lo: usize, hi: usize, bufs: &mut [Buf<'_>]) {
+    // Counted once per call (a locked add per row and nest was ~1% of a softmax).
+    if lo < hi {
+        NESTS_RUN.fetch_add(stage.nests.len(), core::sync::atomic::Ordering::Relaxed);
+    }
     let values = stage
         .nests
         .iter()
@@ -496,16 +650,24 @@ pub fn run_stage_rows(stage: &Stage<'_>, lo: usize, hi: usize, bufs: &mut [Buf<'
         .max()
         .unwrap_or(0);
     let loops = stage.nests.iter().map(|n| n.outer.len()).max().unwrap_or(0);
+    let mut kept = [None; STAGE_FLAGS];
+    for (k, nest) in kept.iter_mut().zip(stage.nests) {
+        *k = Some(Flags::of(nest));
+    }
     with_registers(values, loops, |regs, accs, row| {
         for r in lo..hi {
             for &(buf, init) in stage.resets {
                 fill_buf(&mut bufs[buf as usize], init);
             }
-            for nest in stage.nests {
+            for (i, nest) in stage.nests.iter().enumerate() {
                 let row = &mut row[..nest.outer.len()];
                 row.fill(0);
                 row[0] = r;
-                run_rows(nest, bufs, &mut regs[..nest.values.len()], accs, row, 1);
+                let regs = &mut regs[..nest.values.len()];
+                match kept.get(i) {
+                    Some(Some(flags)) => run_rows(nest, flags, bufs, regs, accs, row, 1),
+                    _ => run_rows(nest, &Flags::of(nest), bufs, regs, accs, row, 1),
+                }
             }
         }
     });
@@ -573,13 +735,13 @@ pub const MAX_LOOPS: usize = 16;
 /// indices start at zeros).
 fn run_rows(
     nest: &Nest<'_>,
+    flags: &Flags,
     bufs: &mut [Buf<'_>],
     regs: &mut [Reg],
     accs: &mut [Reg; 2],
     row: &mut [usize],
     fixed: usize,
 ) {
-    NESTS_RUN.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
     if nest.outer.contains(&0) || (nest.inner == 0 && nest.reduces.is_empty() && nest.arg.is_none())
     {
         return;
@@ -593,7 +755,6 @@ fn run_rows(
     }
     // The register accumulators of the reductions (at most two: a reduction and its
     // sibling) are `accs`, `LANES` lanes each at `u · LANES`.
-    let uniform = uniform_values(nest);
     loop {
         let len = match nest.ragged {
             Some(total) => nest.inner.min(total - row[0] * nest.inner),
@@ -607,7 +768,7 @@ fn run_rows(
         let mut j = 0;
         while j < len {
             let n = (len - j).min(BLOCK);
-            run_block(nest, bufs, regs, &uniform, row, j, n);
+            let written = run_block(nest, bufs, regs, flags, row, j, n);
             if let Some(arg) = &nest.arg {
                 arg_block(arg, bufs, &regs[arg.value as usize], row, j, n);
             }
@@ -621,6 +782,13 @@ fn run_rows(
                     reduce,
                     reduce_block_of(reduce, buf, &at, acc, value, j, len)
                 );
+            }
+            // The block's writable views end here ([`View`]'s rule): their registers
+            // become registers of their own, so no later write reaches the output.
+            let mut w = written;
+            while w != 0 {
+                regs[w.trailing_zeros() as usize] = Reg::Bool([false; BLOCK]);
+                w &= w - 1;
             }
             j += n;
         }
@@ -670,6 +838,76 @@ fn uniform_values(nest: &Nest<'_>) -> [bool; MAX_VALUES] {
     uniform
 }
 
+/// Which of a nest's first `MAX_VALUES` values may be loaded as a [`View`]: loads along
+/// the row at stride 1, either of a buffer the nest does not write (no store, accumulator
+/// or arg slot in it) or read only by the block's values (no store, reduction or arg
+/// reduction reads it: those run after the block's stores, which may write the buffer).
+/// So a view is read only before anything writes its buffer ([`View`]'s rule).
+fn viewable_values(nest: &Nest<'_>) -> [bool; MAX_VALUES] {
+    let written = |buf: u16| {
+        nest.stores.iter().any(|(op, _)| op.buf == buf)
+            || nest.reduces.iter().any(|r| r.acc.buf == buf)
+            || nest
+                .arg
+                .is_some_and(|a| a.best.buf == buf || a.acc.buf == buf)
+    };
+    let read_late = |k: usize| {
+        nest.stores.iter().any(|&(_, v)| v as usize == k)
+            || nest.reduces.iter().any(|r| r.value as usize == k)
+            || nest.arg.is_some_and(|a| a.value as usize == k)
+    };
+    let mut viewable = [false; MAX_VALUES];
+    for (k, value) in nest.values.iter().enumerate().take(MAX_VALUES) {
+        viewable[k] = match value {
+            Val::Load(op) => op.inner == 1 && (!written(op.buf) || !read_late(k)),
+            _ => false,
+        };
+    }
+    viewable
+}
+
+/// No store of a value is made in place (`in_place_values`).
+const NOT_IN_PLACE: u16 = u16::MAX;
+
+/// For each of a nest's first `MAX_VALUES` values, the store (its index in `nest.stores`)
+/// whose block the value's op may write in place (a writable [`View`]), or `NOT_IN_PLACE`:
+/// an op's value that is not fixed for the row (`uniform`: those are computed once a row
+/// and broadcast), stored along the row at stride 1 into a buffer that is the target of
+/// that one store only, that no value of the nest reads (a load or a gather) and that no
+/// reduction or arg reduction writes. So while the value's op writes the block and the
+/// block's later readers (other stores, reductions) read it, nothing else touches it.
+fn in_place_values(nest: &Nest<'_>, uniform: &[bool; MAX_VALUES]) -> [u16; MAX_VALUES] {
+    let touched_otherwise = |buf: u16, store: usize| {
+        nest.stores
+            .iter()
+            .enumerate()
+            .any(|(i, (op, _))| i != store && op.buf == buf)
+            || nest.values.iter().any(|v| match v {
+                Val::Load(op) => op.buf == buf,
+                Val::Gather { data, .. } => data.buf == buf,
+                _ => false,
+            })
+            || nest.reduces.iter().any(|r| r.acc.buf == buf)
+            || nest
+                .arg
+                .is_some_and(|a| a.best.buf == buf || a.acc.buf == buf)
+    };
+    let mut in_place = [NOT_IN_PLACE; MAX_VALUES];
+    for (i, (op, v)) in nest.stores.iter().enumerate() {
+        let k = *v as usize;
+        if k < MAX_VALUES
+            && matches!(nest.values.get(k), Some(Val::Op(..)))
+            && !uniform[k]
+            && op.inner == 1
+            && in_place[k] == NOT_IN_PLACE
+            && !touched_otherwise(op.buf, i)
+        {
+            in_place[k] = i as u16;
+        }
+    }
+    in_place
+}
+
 /// `reg`'s element 0 copied into its first `n` elements (rounded up to whole groups).
 fn broadcast_first(reg: &mut Reg, n: usize) {
     macro_rules! each {
@@ -679,6 +917,8 @@ fn broadcast_first(reg: &mut Reg, n: usize) {
                     let x = a[0];
                     fill_groups(a, x, n);
                 })*
+                // An op's result is its own register (`get_mut`), never a view.
+                Reg::View(_) => {}
             }
         };
     }
@@ -694,17 +934,34 @@ fn run_block(
     nest: &Nest<'_>,
     bufs: &mut [Buf<'_>],
     regs: &mut [Reg],
-    uniform: &[bool; MAX_VALUES],
+    flags: &Flags,
     row: &[usize],
     j: usize,
     n: usize,
-) {
+) -> u32 {
+    let Flags {
+        uniform,
+        viewable,
+        in_place,
+    } = flags;
+    // The values whose op wrote its store's block in place (bit `k`): their stores are
+    // done.
+    let mut written = 0u32;
     for (k, value) in nest.values.iter().enumerate() {
+        // A value fixed for the row (`uniform_values`) was computed by the row's first
+        // block, over all of that block's elements (`BLOCK` of them where the row has a
+        // later block), and its register is written by nothing else: the later blocks of
+        // the row read it as it is, as the fused kernel computes a row-level value once
+        // per row, outside its inner loop.
+        if j > 0 && k < MAX_VALUES && uniform[k] {
+            continue;
+        }
         match value {
             Val::Load(op) => load_buf(
                 &bufs[op.buf as usize],
                 &At::new(op, row, j, n),
                 &mut regs[k],
+                k < MAX_VALUES && viewable[k],
             ),
             // Filled once per nest (`run_rows`): no op writes another value's register.
             Val::Splat(_) => {}
@@ -724,16 +981,29 @@ fn run_block(
                 f(regs, k, *args, LANES);
                 broadcast_first(&mut regs[k], n);
             }
+            Val::Op(f, args) if k < MAX_VALUES && in_place[k] != NOT_IN_PLACE => {
+                let op = &nest.stores[in_place[k] as usize].0;
+                let at = At::new(op, row, j, n);
+                if view_store_buf(&mut bufs[op.buf as usize], &at, &mut regs[k]) {
+                    written |= 1 << k;
+                }
+                f(regs, k, *args, n)
+            }
             Val::Op(f, args) => f(regs, k, *args, n),
         }
     }
-    for (op, v) in nest.stores {
+    for (i, (op, v)) in nest.stores.iter().enumerate() {
+        let k = *v as usize;
+        if k < MAX_VALUES && written & (1 << k) != 0 && in_place[k] as usize == i {
+            continue;
+        }
         store_buf(
             &mut bufs[op.buf as usize],
             &At::new(op, row, j, n),
             &regs[*v as usize],
         );
     }
+    written
 }
 
 /// `reg` := the running index at `at` for the block's elements, rounded up to whole
@@ -755,24 +1025,24 @@ fn positions_block(at: &At, reg: &mut Reg) {
 /// `bound` when negative (a value fixed for the row or the call holds its position in
 /// every element).
 fn gather_offsets(at: &At, index: &Reg, stride: usize, bound: usize, offs: &mut [usize]) {
+    // The index register may be its own or a view of a loaded index block (`get`).
     macro_rules! on_index {
-        ($($v:ident),*) => {
-            match index {
-                $(Reg::$v(a) => {
-                    for (e, off) in offs.iter_mut().enumerate() {
-                        let i = a[e] as i64;
-                        let p = (if i < 0 { i + bound as i64 } else { i }) as usize;
-                        *off = at
-                            .off
-                            .wrapping_add(e.wrapping_mul(at.inner))
-                            .wrapping_add(p.wrapping_mul(stride));
-                    }
-                })*
-                _ => unreachable!("the graph macro gathers by integer positions"),
-            }
+        ($($t:ty),*) => {
+            $(if let Some(a) = <$t as RegType>::get(index) {
+                for (e, off) in offs.iter_mut().enumerate() {
+                    let i = a[e] as i64;
+                    let p = (if i < 0 { i + bound as i64 } else { i }) as usize;
+                    *off = at
+                        .off
+                        .wrapping_add(e.wrapping_mul(at.inner))
+                        .wrapping_add(p.wrapping_mul(stride));
+                }
+                return;
+            })*
+            unreachable!("the graph macro gathers by integer positions")
         };
     }
-    on_index!(U8, U16, U32, U64, I8, I16, I32, I64);
+    on_index!(u8, u16, u32, u64, i8, i16, i32, i64);
 }
 
 /// `reg`'s elements `e < offs.len()` := `src[offs[e]]` in the compute type.
@@ -795,19 +1065,19 @@ fn arg_block(
     j: usize,
     n: usize,
 ) {
+    // The value's register may be its own or a view of a loaded block (`get`).
     macro_rules! on_value {
-        ($($v:ident: $t:ty),*) => {
-            match value {
-                $(Reg::$v(_) => match arg.max {
+        ($($t:ty),*) => {
+            $(if <$t as RegType>::get(value).is_some() {
+                return match arg.max {
                     true => arg_block_of::<$t, true>(arg, bufs, value, row, j, n),
                     false => arg_block_of::<$t, false>(arg, bufs, value, row, j, n),
-                },)*
-                _ => unreachable!("the graph macro arg-reduces numbers only"),
-            }
+                };
+            })*
+            unreachable!("the graph macro arg-reduces numbers only")
         };
     }
-    on_value!(U8: u8, U16: u16, U32: u32, U64: u64, I8: i8, I16: i16, I32: i32, I64: i64,
-        F32: f32, F64: f64);
+    on_value!(u8, u16, u32, u64, i8, i16, i32, i64, f32, f64);
 }
 
 /// [`arg_block`] on value type `T`, for arg-max (`MAX`) or arg-min.
@@ -857,7 +1127,8 @@ trait Accumulate: RegType + Element<Compute = Self> {
 /// The whole chunks of a block for [`Accumulate::whole_chunks`]: chunk `i < chunks` of the
 /// block (chunk `k0 + i` of the row) is combined into register `(k0 + i) % 4 % nacc` while
 /// `k0 + i < grouped`, else into register 0, as `reduce_block_of`'s chunk loop; `sse`
-/// picks the SSE2 loop (x86-64 outside Miri, `SSE`; the tests run both).
+/// picks the SSE2 loop (x86-64 outside Miri, `SSE`), `avx` the AVX loop over whole groups
+/// of four chunks where the run has only those (`avx()`; the tests run all three).
 #[derive(Clone, Copy, Debug)]
 struct ChunkRun {
     k0: usize,
@@ -865,10 +1136,106 @@ struct ChunkRun {
     grouped: usize,
     nacc: usize,
     sse: bool,
+    avx: bool,
 }
 
 /// Whether register reductions of floats run by SSE2 (`chunk_by_sse!`).
 const SSE: bool = cfg!(all(target_arch = "x86_64", not(miri)));
+
+/// Whether register reductions of floats may run by AVX (`avx_groups_*`): x86-64 outside
+/// Miri, on a CPU with AVX (std's detection, cached after the first call).
+#[inline(always)]
+pub(crate) fn avx() -> bool {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    return std::arch::is_x86_feature_detected!("avx");
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    false
+}
+
+/// One AVX loop of a register reduction over whole groups of four chunks
+/// (`avx_groups_ps`/`_pd`): the `R` accumulator registers `$a` (ymm0…) loaded from the
+/// first `32·R` bytes at rdi (`$r`), then per turn each 32 bytes at rsi + `$o` combined
+/// into its register (the register as the instruction's first source, the chunk as its
+/// second, as `chunk_by_sse!`), rsi advanced by `32·R` until rcx (`$left` bytes) is done,
+/// the registers stored back.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+macro_rules! avx_loop {
+    ($ins:expr, $r:ident, $x:ident, $left:ident, $step:literal, [$($a:ident @ $o:literal),+]) => {
+        core::arch::asm!(
+            $(concat!("vmovups ", stringify!($a), ", ymmword ptr [rdi + ", stringify!($o), "]"),)+
+            "2:",
+            $(concat!($ins, " ", stringify!($a), ", ", stringify!($a), ", ymmword ptr [rsi + ",
+                stringify!($o), "]"),)+
+            concat!("add rsi, ", stringify!($step)),
+            concat!("sub rcx, ", stringify!($step)),
+            "jnz 2b",
+            $(concat!("vmovups ymmword ptr [rdi + ", stringify!($o), "], ", stringify!($a)),)+
+            "vzeroupper",
+            in("rdi") $r,
+            inout("rsi") $x => _,
+            inout("rcx") $left => _,
+            // Every vector register (the ymm ones written, and all upper halves for the
+            // `vzeroupper`) is caller-saved in the C ABI.
+            clobber_abi("C"),
+            options(nostack),
+        )
+    };
+}
+
+/// The AVX register reductions of one float type (`$p`: `ps`, `pd`).
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+macro_rules! avx_groups {
+    ($name:ident, $p:literal) => {
+        /// A register reduction over whole groups of four chunks by AVX: the block's
+        /// 32-byte pieces in order, piece `i` into accumulator ymm `i % r`, where the
+        /// accumulators are the first `r` 32-byte pieces of the registers at `rp`
+        /// (`r = nacc · LANES · size / 32`: piece `i` of a group lies in chunk `i /
+        /// (LANES · size / 32)`, whose register `chunk % nacc` holds it at the same place,
+        /// so this is `chunk_by_sse!` chunk by chunk, in the same order per lane). `r` is 2,
+        /// 4 or 8 (else nothing is done and `false` returned).
+        ///
+        /// # Safety
+        /// The CPU has AVX; `rp` is valid for reads and writes of `32·r` bytes and `xp`
+        /// for reads of `bytes` bytes, a positive multiple of `32·r`; nothing else
+        /// accesses them during the call.
+        #[target_feature(enable = "avx")]
+        unsafe fn $name(c: Combine, r: usize, rp: *mut u8, xp: *const u8, bytes: usize) -> bool {
+            macro_rules! by {
+                        ($ins:literal) => {{
+                            // SAFETY: this function's contract: the `32·r` bytes of accumulators
+                            // at `rp` and `bytes` bytes at `xp`, `bytes` a positive multiple of
+                            // the turn (`32·r`), so the loop ends at 0 inside `xp`'s bytes; AVX on
+                            // the CPU; the two counters and (`clobber_abi`) every vector register
+                            // declared clobbered; no stack.
+                            unsafe {
+                                match r {
+                                    2 => avx_loop!(concat!("v", $ins, $p), rp, xp, bytes, 64,
+                                        [ymm0 @ 0, ymm1 @ 32]),
+                                    4 => avx_loop!(concat!("v", $ins, $p), rp, xp, bytes, 128,
+                                        [ymm0 @ 0, ymm1 @ 32, ymm2 @ 64, ymm3 @ 96]),
+                                    8 => avx_loop!(concat!("v", $ins, $p), rp, xp, bytes, 256,
+                                        [ymm0 @ 0, ymm1 @ 32, ymm2 @ 64, ymm3 @ 96, ymm4 @ 128,
+                                         ymm5 @ 160, ymm6 @ 192, ymm7 @ 224]),
+                                    _ => return false,
+                                }
+                            }
+                        }};
+                    }
+            match c {
+                Combine::Sum => by!("add"),
+                Combine::Prod => by!("mul"),
+                Combine::MaxNoNan => by!("max"),
+                Combine::MinNoNan => by!("min"),
+                _ => return false,
+            }
+            true
+        }
+    };
+}
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+avx_groups!(avx_groups_ps, "ps");
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+avx_groups!(avx_groups_pd, "pd");
 
 /// `acc := lanes(c)(acc, x)` on one chunk by the lane function.
 fn combine_chunk_by_lanes<T: Accumulate>(c: Combine, acc: &mut [T], x: &[T]) {
@@ -929,7 +1296,7 @@ macro_rules! chunk_by_sse {
 /// which is also what they give for NaN and for ±0); `max`/`min` by their lane functions.
 /// Checked against the lane functions by `tests::float_chunk_combines_match_the_lanes`.
 macro_rules! float_combine_chunk {
-    ($t:ty, $p:literal) => {
+    ($t:ty, $p:literal, $avx:ident) => {
         fn combine_chunk(c: Combine, acc: &mut [Self], x: &[Self]) {
             macro_rules! each {
                 (|$a:ident, $b:ident| $e:expr) => {{
@@ -964,6 +1331,38 @@ macro_rules! float_combine_chunk {
             // The bounds the assembly relies on (its SAFETY comment): 4 registers of
             // `LANES` lanes, at most a block of chunks.
             assert!(regs.len() >= 4 * LANES && run.chunks <= BLOCK / LANES);
+            // A run of whole groups of four chunks inside the row's grouped chunks (every
+            // block of a row of at least `4·LANES·4` elements but the tail's): by AVX, the
+            // accumulators held in ymm registers for the whole block.
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            if run.avx
+                && (nacc == 2 || nacc == 4)
+                && run.k0 % 4 == 0
+                && run.chunks % 4 == 0
+                && run.chunks > 0
+                && run.k0 + run.chunks <= run.grouped
+            {
+                const SLOT: usize = LANES * core::mem::size_of::<$t>();
+                let bytes = run.chunks * SLOT;
+                // SAFETY: `run.avx` only where `avx()` found AVX (the tests pass it as
+                // `avx()`); `regs` holds `4·LANES` elements (asserted), so the `32·r =
+                // nacc·SLOT <= 4·SLOT` bytes of accumulators are inside it, and `v`
+                // holds `BLOCK` elements with `chunks <= BLOCK / LANES` (asserted), so
+                // `bytes` are inside it, a positive multiple of `4·SLOT`, which `32·r`
+                // divides (`r = nacc·SLOT/32`, `nacc` 2 or 4); both borrowed for the call.
+                let done = unsafe {
+                    $avx(
+                        c,
+                        nacc * SLOT / 32,
+                        regs.as_mut_ptr().cast(),
+                        v.as_ptr().cast(),
+                        bytes,
+                    )
+                };
+                if done {
+                    return true;
+                }
+            }
             macro_rules! each_chunk {
                 ($ins:literal, |$a:ident, $b:ident| $e:expr) => {{
                     #[cfg(all(target_arch = "x86_64", not(miri)))]
@@ -1052,16 +1451,16 @@ macro_rules! accumulate_numbers {
 accumulate_numbers!(u8 => U8, u16 => U16, u32 => U32, u64 => U64, i8 => I8, i16 => I16,
     i32 => I32, i64 => I64);
 macro_rules! accumulate_floats {
-    ($($t:ident => $v:ident: $p:literal),*) => {
+    ($($t:ident => $v:ident: $p:literal $avx:ident),*) => {
         accumulate!($($t => $v: [Sum => NumLanes::add_lanes, Num::add;
             Prod => NumLanes::mul_lanes, Num::mul; Max => NumLanes::max_lanes, Num::max;
             Min => NumLanes::min_lanes, Num::min;
             MaxNoNan => FloatLanes::max_no_nan_lanes, FloatLanes::max_no_nan;
             MinNoNan => FloatLanes::min_no_nan_lanes, FloatLanes::min_no_nan]
-            { float_combine_chunk!{$t, $p} })*);
+            { float_combine_chunk!{$t, $p, $avx} })*);
     };
 }
-accumulate_floats!(f32 => F32: "ps", f64 => F64: "pd");
+accumulate_floats!(f32 => F32: "ps" avx_groups_ps, f64 => F64: "pd" avx_groups_pd);
 accumulate!(bool => Bool: [Any => BitwiseLanes::or_lanes, Bitwise::or;
     All => BitwiseLanes::and_lanes, Bitwise::and] {});
 
@@ -1108,6 +1507,7 @@ fn reduce_block_of<T: Accumulate>(
         grouped,
         nacc,
         sse: SSE,
+        avx: avx(),
     };
     let done = match T::whole_chunks(reduce.combine, &mut regs[..4 * LANES], v, run) {
         true => whole * LANES,
@@ -1249,6 +1649,177 @@ mod tests {
         }
     }
 
+    /// Loads read in place (read-only [`View`]s), ops writing their store's block in place
+    /// (writable views), row-fixed values computed once a row, in a stage whose nests
+    /// share their registers, over rows of every partial-chunk length up to 33 and lengths
+    /// around one, two and three blocks, three rows each, against the scalar reference:
+    /// `e = x - m` (x with NaN of both signs, ±inf, ±0, subnormals, extremes), `f = w -
+    /// m` and its row maximum `mx` (a unique largest `w`, so any order gives it), then `e
+    /// / mx` into `e` (a load of the buffer the nest stores into: read in place, stored by
+    /// copy), and a nest storing `y + y` into `y` before storing `y` into `z` (the load
+    /// of `y` is read after the nest writes `y`: copied, not viewed).
+    #[test]
+    fn views_and_in_place_stores_match_the_reference() {
+        let edges = [
+            f32::NAN,
+            f32::from_bits(0xffc0_0001),
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            0.0,
+            -0.0,
+            1e-45,
+            -1e-45,
+            f32::MIN_POSITIVE,
+            f32::MAX,
+            f32::MIN,
+            1.5,
+            -2.5,
+        ];
+        let rows = 3;
+        let lens = (0..=33).chain([255, 256, 257, 300, 511, 512, 513, 777]);
+        for len in lens {
+            let total = rows * len;
+            let x: Vec<f32> = (0..total)
+                .map(|i| match i % 3 {
+                    0 => edges[(i / 3) % edges.len()],
+                    _ => i as f32 * 0.25 - 30.0,
+                })
+                .collect();
+            // Row r's largest `w` is 1e6 + r at column (5·r) % len, the others below 100.
+            let w: Vec<f32> = (0..total)
+                .map(|i| match (i / len.max(1), i % len.max(1)) {
+                    (r, c) if c == (5 * r) % len.max(1) => 1e6 + r as f32,
+                    _ => (i % 97) as f32 - 40.0,
+                })
+                .collect();
+            let m: Vec<f32> = (0..rows).map(|r| 0.5 + r as f32).collect();
+            let y0: Vec<f32> = (0..total).map(|i| x[(i * 7) % total.max(1)]).collect();
+            let (mut e, mut f) = (vec![0f32; total], vec![0f32; total]);
+            let mut mx = vec![f32::NEG_INFINITY; rows];
+            let (mut y, mut z) = (y0.clone(), vec![0f32; total]);
+            let row_stride = [len];
+            let along = |buf| Operand {
+                buf,
+                base: 0,
+                outer: &row_stride,
+                inner: 1,
+            };
+            let per_row = |buf| Operand {
+                buf,
+                base: 0,
+                outer: &[1],
+                inner: 0,
+            };
+            // Buffers: 0 x, 1 w, 2 m, 3 e, 4 f, 5 mx, 6 y, 7 z.
+            let values_a = [
+                Val::Load(along(0)),
+                Val::Load(per_row(2)),
+                Val::Op(f32_ops::sub_lanes, [0, 1, 0]),
+                Val::Load(along(1)),
+                Val::Op(f32_ops::sub_lanes, [3, 1, 3]),
+            ];
+            let stores_a = [(along(3), 2), (along(4), 4)];
+            let reduces_a = [Reduce {
+                combine: Combine::MaxNoNan,
+                acc: per_row(5),
+                value: 4,
+                identity: Scalar::F32(f32::NEG_INFINITY),
+                accumulators: 4,
+            }];
+            let values_b = [
+                Val::Load(along(3)),
+                Val::Load(per_row(5)),
+                Val::Op(f32_ops::div_lanes, [0, 1, 0]),
+            ];
+            let stores_b = [(along(3), 2)];
+            let outer = [rows];
+            let nests = [
+                Nest {
+                    outer: &outer,
+                    inner: len,
+                    ragged: None,
+                    values: &values_a,
+                    stores: &stores_a,
+                    reduces: &reduces_a,
+                    arg: None,
+                },
+                Nest {
+                    outer: &outer,
+                    inner: len,
+                    ragged: None,
+                    values: &values_b,
+                    stores: &stores_b,
+                    reduces: &[],
+                    arg: None,
+                },
+            ];
+            let values_c = [Val::Load(along(6)), Val::Op(f32_ops::add_lanes, [0, 0, 0])];
+            let stores_c = [(along(6), 1), (along(7), 0)];
+            let nest_c = Nest {
+                outer: &outer,
+                inner: len,
+                ragged: None,
+                values: &values_c,
+                stores: &stores_c,
+                reduces: &[],
+                arg: None,
+            };
+            // What the flags say of these nests.
+            let uniform_a = uniform_values(&nests[0]);
+            assert_eq!(
+                viewable_values(&nests[0])[..5],
+                [true, false, false, true, false]
+            );
+            assert_eq!(
+                in_place_values(&nests[0], &uniform_a)[..5],
+                [NOT_IN_PLACE, NOT_IN_PLACE, 0, NOT_IN_PLACE, 1]
+            );
+            assert_eq!(viewable_values(&nests[1])[..3], [true, false, false]);
+            assert_eq!(
+                in_place_values(&nests[1], &uniform_values(&nests[1]))[2],
+                NOT_IN_PLACE
+            );
+            assert_eq!(viewable_values(&nest_c)[..2], [false, false]);
+            let mut bufs = [
+                Buf::In(Slice::F32(&x)),
+                Buf::In(Slice::F32(&w)),
+                Buf::In(Slice::F32(&m)),
+                Buf::Out(SliceMut::F32(&mut e)),
+                Buf::Out(SliceMut::F32(&mut f)),
+                Buf::Out(SliceMut::F32(&mut mx)),
+                Buf::Out(SliceMut::F32(&mut y)),
+                Buf::Out(SliceMut::F32(&mut z)),
+            ];
+            run_stage(
+                &Stage {
+                    rows,
+                    nests: &nests,
+                    resets: &[],
+                },
+                &mut bufs,
+            );
+            run_nest(&nest_c, &mut bufs);
+            let same = |a: f32, b: f32| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
+            for r in 0..rows {
+                let row_max = if len == 0 {
+                    f32::NEG_INFINITY
+                } else {
+                    (1e6 + r as f32) - m[r]
+                };
+                assert_eq!(mx[r].to_bits(), row_max.to_bits(), "len {len} row {r} mx");
+                for c in 0..len {
+                    let i = r * len + c;
+                    let want_f = w[i] - m[r];
+                    assert_eq!(f[i].to_bits(), want_f.to_bits(), "len {len} f[{i}]");
+                    let want_e = (x[i] - m[r]) / mx[r];
+                    assert!(same(e[i], want_e), "len {len} e[{i}]: {} {}", e[i], want_e);
+                    assert!(same(y[i], y0[i] + y0[i]), "len {len} y[{i}]");
+                    assert!(same(z[i], y0[i]), "len {len} z[{i}]: {} {}", z[i], y0[i]);
+                }
+            }
+        }
+    }
+
     /// `whole_chunks` (its SSE2 loop and its element loop) gives the bits of the lane
     /// functions run chunk by chunk into the registers `reduce_block_of` names (chunk `k`
     /// into `k % 4 % nacc` inside the row's groups, else 0), on blocks mixing edge values
@@ -1274,9 +1845,17 @@ mod tests {
                     Combine::MinNoNan,
                 ] {
                     for nacc in [2, 4] {
-                        for (k0, chunks, grouped) in
-                            [(0, BLOCK / LANES, 64), (16, 7, 20), (3, 9, 8), (5, 11, 0)]
-                        {
+                        // Whole groups inside the grouped chunks (the AVX loop's runs:
+                        // the first three), then runs it leaves to the SSE2 loop.
+                        for (k0, chunks, grouped) in [
+                            (0, BLOCK / LANES, 64),
+                            (8, 8, 16),
+                            (4, 12, 20),
+                            (0, 16, 12),
+                            (16, 7, 20),
+                            (3, 9, 8),
+                            (5, 11, 0),
+                        ] {
                             let mut want = start.to_vec();
                             for i in 0..chunks {
                                 let k = k0 + i;
@@ -1287,7 +1866,7 @@ mod tests {
                                     &v[i * LANES..(i + 1) * LANES],
                                 );
                             }
-                            for sse in [false, SSE] {
+                            for (sse, avx) in [(false, false), (SSE, false), (SSE, avx())] {
                                 let mut got = start.to_vec();
                                 let run = ChunkRun {
                                     k0,
@@ -1295,6 +1874,7 @@ mod tests {
                                     grouped,
                                     nacc,
                                     sse,
+                                    avx,
                                 };
                                 assert!(<$t as Accumulate>::whole_chunks(c, &mut got, &v, run));
                                 for l in 0..4 * LANES {
@@ -1315,7 +1895,7 @@ mod tests {
                         }
                     }
                 }
-                assert_eq!(runs, 4 * 2 * 4 * 2);
+                assert_eq!(runs, 4 * 2 * 7 * 3);
                 // The kinds without an element loop are left to the caller.
                 let run = ChunkRun {
                     k0: 0,
@@ -1323,6 +1903,7 @@ mod tests {
                     grouped: 0,
                     nacc: 4,
                     sse: SSE,
+                    avx: avx(),
                 };
                 assert!(!<$t as Accumulate>::whole_chunks(
                     Combine::Max,

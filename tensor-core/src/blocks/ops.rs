@@ -277,7 +277,7 @@ macro_rules! sse_or_element_fns {
                 "` on x86-64, else element by element).")]
             pub fn $m(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize) {
                 #[cfg(all(target_arch = "x86_64", not(miri)))]
-                sse::$m(regs, out, args, n);
+                avx::$m(regs, out, args, n);
                 #[cfg(not(all(target_arch = "x86_64", not(miri))))]
                 elementwise!(regs, out, args, n, $t => $t, |$($x),+| $e)
             }
@@ -287,6 +287,68 @@ macro_rules! sse_or_element_fns {
         pub mod sse {
             use super::*;
             $(sse_or_element_fns!(@sse $t, $p, $m, $ins);)*
+        }
+        /// The AVX block loops where the CPU has AVX (`blocks::avx()`), else the SSE2 ones.
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        pub mod avx {
+            use super::*;
+            $(sse_or_element_fns!(@avx $t, $p, $m, $ins);)*
+        }
+    };
+    (@avx $t:ty, $p:literal, $m:ident, relu) => {
+        #[doc = concat!("`", stringify!($m), "` over a block: the SSE2 loop (no AVX form).")]
+        pub fn $m(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize) {
+            super::sse::$m(regs, out, args, n)
+        }
+    };
+    (@avx $t:ty, $p:literal, $m:ident, $ins:literal) => {
+        #[doc = concat!("`", stringify!($m), "` over a block by AVX (`v", $ins, $p, "` on ymm ",
+            "registers, 32 bytes a turn) where the CPU has it, else `sse::", stringify!($m), "`.")]
+        pub fn $m(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize) {
+            if !crate::blocks::avx() {
+                return super::sse::$m(regs, out, args, n);
+            }
+            let (a, b, d, bytes) = sse_block::<$t>(regs, out, args, n);
+            // SAFETY: `avx()` found AVX on the CPU; `sse_block`'s pointers and byte count
+            // (`bytes` a multiple of `GROUP` elements: 32 or 64 bytes), as `by_avx` needs.
+            unsafe { by_avx(a, b, d, bytes) }
+            /// The AVX loop of this op: `d[o..o + 32] = a[o..o + 32] ∘ b[o..o + 32]` (bytes)
+            /// for each offset `o < bytes` in steps of 32, the packed IEEE operation of each
+            /// lane as the SSE2 loop's (`a` the first source).
+            ///
+            /// # Safety
+            /// The CPU has AVX; `a` and `b` are valid for reads and `d` for writes of `bytes`
+            /// bytes, a multiple of 32; `d` overlaps neither `a` nor `b` unless equal to it
+            /// (each turn reads its 32 bytes before writing them).
+            #[target_feature(enable = "avx")]
+            unsafe fn by_avx(a: *const $t, b: *const $t, d: *mut $t, bytes: usize) {
+                // SAFETY: this function's contract: 32 bytes read at `a + o` and `b + o` and
+                // written at `d + o` for `o = 0, 32, …` below `bytes` (none for 0); the two
+                // counters and (`clobber_abi`) every vector register declared clobbered, for
+                // ymm0 and the `vzeroupper`; no stack.
+                unsafe {
+                    core::arch::asm!(
+                        "test r8, r8",
+                        "jz 3f",
+                        "2:",
+                        "vmovups ymm0, ymmword ptr [rsi + rcx]",
+                        concat!("v", $ins, $p, " ymm0, ymm0, ymmword ptr [rdx + rcx]"),
+                        "vmovups ymmword ptr [rdi + rcx], ymm0",
+                        "add rcx, 32",
+                        "cmp rcx, r8",
+                        "jb 2b",
+                        "vzeroupper",
+                        "3:",
+                        in("rsi") a,
+                        in("rdx") b,
+                        in("rdi") d,
+                        inout("rcx") 0usize => _,
+                        in("r8") bytes,
+                        clobber_abi("C"),
+                        options(nostack),
+                    );
+                }
+            }
         }
     };
     (@sse $t:ty, $p:literal, $m:ident, relu) => {
@@ -669,14 +731,23 @@ mod tests {
                     CompareLanes cmp: eq_lanes, ne_lanes, lt_lanes, le_lanes, gt_lanes,
                         ge_lanes;
                     FloatLanes pred: is_nan_lanes, is_inf_lanes;);
-                // The SSE2 block loops (`sse_or_element_fns!`), which the ops above are on
-                // x86-64 (so their element loops run here only elsewhere): checked by
-                // name, with a short block.
+                // The SSE2 and AVX block loops (`sse_or_element_fns!`), which the ops above
+                // are on x86-64 (so their element loops run here only elsewhere): checked
+                // by name, with a short block.
                 #[cfg(all(target_arch = "x86_64", not(miri)))]
                 {
                     let regs = pairs::<$t>($edges, Reg::$w);
                     let bits = |x: $t| x.to_bits() as u64;
-                    let sse: [(OpFn, fn(V<$t>, V<$t>) -> V<$t>, &str); 7] = [
+                    // And the AVX loops (`avx::*`; on a CPU without AVX the SSE2 ones
+                    // again).
+                    let sse: [(OpFn, fn(V<$t>, V<$t>) -> V<$t>, &str); 13] = [
+                        ($m::avx::add_lanes, <$t as NumLanes>::add_lanes, "avx add"),
+                        ($m::avx::sub_lanes, <$t as NumLanes>::sub_lanes, "avx sub"),
+                        ($m::avx::mul_lanes, <$t as NumLanes>::mul_lanes, "avx mul"),
+                        ($m::avx::div_lanes, <$t as NumLanes>::div_lanes, "avx div"),
+                        ($m::avx::div_softmax_lanes, <$t as NumLanes>::div_lanes, "avx div_softmax"),
+                        ($m::avx::div_softmax_plain_lanes, <$t as NumLanes>::div_lanes,
+                            "avx div_softmax_plain"),
                         ($m::sse::add_lanes, <$t as NumLanes>::add_lanes, "sse add"),
                         ($m::sse::sub_lanes, <$t as NumLanes>::sub_lanes, "sse sub"),
                         ($m::sse::mul_lanes, <$t as NumLanes>::mul_lanes, "sse mul"),
