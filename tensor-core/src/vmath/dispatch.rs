@@ -417,6 +417,28 @@ pub fn f32_kernel_isa() -> &'static str {
     "compile-time"
 }
 
+/// The f32-lane kernels on one zmm register, for the AVX-512 copy of a dispatched graph
+/// kernel (lanes_avx512.rs), which inlines them into its loops instead of calling a block
+/// entry point (NOTES.md "Softmax of the AVX-512 copy inline"): the arithmetic of the
+/// level-3 block kernels (`block::avx512_blocks`, `f32_kernels` on `Avx512` lanes), so
+/// the same bits as those blocks and as the AVX2 + FMA entry points.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+pub(crate) mod zmm {
+    use super::*;
+    use core::arch::x86_64::__m512;
+
+    /// `exp_nonpos` (softmax's `exp(x - max)`) on 16 lanes, as `block::exp_nonpos_f32` on
+    /// AVX-512 CPUs.
+    ///
+    /// # Safety
+    /// The CPU must support avx512f, avx512dq, avx2 and fma (`Avx512`'s methods use them);
+    /// callers run only inside `#[target_feature]` code compiled with them.
+    #[inline(always)]
+    pub(crate) unsafe fn exp_nonpos(x: __m512) -> __m512 {
+        f32_kernels::exp_nonpos(Avx512::from_m512(x)).to_m512()
+    }
+}
+
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
 pub(super) use avx2_lanes::*;
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
