@@ -1162,26 +1162,13 @@ mod tests {
                 );
             }
         };
-        let one = 1.0f32.to_bits() as u64;
         let rounds = if cfg!(debug_assertions) {
             20_000
         } else {
             300_000
         };
         for k in 0..rounds {
-            let b = match k % 5 {
-                0 => 1.0 + (next() % (1 << 20)) as f32,
-                1 => f32::from_bits(0x3f80_0000 + (next() % (0x4b80_0000 - 0x3f80_0000)) as u32),
-                2 => [f32::NAN, f32::INFINITY, 1.0, 2e6, 3e38][(next() % 5) as usize],
-                _ => 1.0 + (next() % 4096) as f32 * 0.125,
-            };
-            let a: [f32; LANES] = core::array::from_fn(|_| match next() % 8 {
-                0 => 0.0,
-                1 => f32::NAN,
-                2 => 1.0,
-                3 => f32::from_bits(0x1980_0000 + (next() % 3) as u32 - 1),
-                _ => f32::from_bits((next() % (one + 1)) as u32),
-            });
+            let (b, a) = crate::lanes::softmax_division_operands::<LANES>(k, &mut next);
             let soft = |promise: bool| {
                 <f32 as FloatLanes>::div_softmax_lanes(V(a), V::splat(b), V::splat(promise)).0
             };
