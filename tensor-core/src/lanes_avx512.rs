@@ -1044,12 +1044,11 @@ mod f64_lanes {
 /// `zmm` spilled and reloaded around each call, the level byte read before it) and read the
 /// result back; and its scale pass no longer keeps the next row's max loads on the stack
 /// across the division block's call (NOTES.md "Softmax of the AVX-512 copy inline").
-#[allow(non_upper_case_globals)] // the entry points' own names, as lib.rs
 pub mod vmath_blocks {
     pub use crate::__private::vmath_blocks::*;
-    pub const exp_nonpos_f32: bool = false;
-    pub const div_invariant_f32: bool = false;
-    pub const div_softmax_f32: bool = false;
+    pub const EXP_NONPOS_F32: bool = false;
+    pub const DIV_INVARIANT_F32: bool = false;
+    pub const DIV_SOFTMAX_F32: bool = false;
 }
 
 #[cfg(test)]

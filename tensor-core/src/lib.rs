@@ -294,21 +294,20 @@ pub mod __private {
 
     /// Whether a kernel copy runs each `f32_block` entry point as a block call (`true`) or
     /// wants that function inline in its chunk loops (`false`), one constant per entry
-    /// point, named as it. The graph macro's blocked loop (emit/blocks.rs) runs a nest's
-    /// blocks when any of the nest's entries is `true` in the copy (`__tg_lanes::
-    /// vmath_blocks`). Every copy but the AVX-512 one calls them all (lanes_avx512.rs
-    /// shadows the softmax and division ones: its zmm lanes compute the same bits inline,
-    /// without a call, its spills and a store and reload of each block).
-    #[allow(non_upper_case_globals)] // the entry points' own names, as the macro spells them
+    /// point, named as it in capitals. The graph macro's blocked loop (emit/blocks.rs)
+    /// runs a nest's blocks when any of the nest's entries is `true` in the copy
+    /// (`__tg_lanes::vmath_blocks`). Every copy but the AVX-512 one calls them all
+    /// (lanes_avx512.rs shadows the softmax and division ones: its zmm lanes compute them
+    /// inline, without a call, its spills and a store and reload of each block).
     pub mod vmath_blocks {
-        pub const exp_f32: bool = true;
-        pub const tanh_f32: bool = true;
-        pub const sigmoid_f32: bool = true;
-        pub const erf_f32: bool = true;
-        pub const gelu_f32: bool = true;
-        pub const exp_nonpos_f32: bool = true;
-        pub const div_invariant_f32: bool = true;
-        pub const div_softmax_f32: bool = true;
+        pub const EXP_F32: bool = true;
+        pub const TANH_F32: bool = true;
+        pub const SIGMOID_F32: bool = true;
+        pub const ERF_F32: bool = true;
+        pub const GELU_F32: bool = true;
+        pub const EXP_NONPOS_F32: bool = true;
+        pub const DIV_INVARIANT_F32: bool = true;
+        pub const DIV_SOFTMAX_F32: bool = true;
     }
 }
 
