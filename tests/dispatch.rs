@@ -42,6 +42,10 @@ graph! {
         d * rsqrt(var + 1e-5) * gamma + beta
     }
     fn rows_named(x: f32[R, C]) -> f32[R] { sum(x, axis = 1) }
+    // Rows of 256 elements or more: the 8-lane copies run softmax's exp and the row
+    // divisions through the block entry points, the AVX-512 copy inline on zmm.
+    fn soft_wide(x: f32[7, 1100]) -> f32[7, 1100] { softmax(x, axis = 1) }
+    fn share_wide(x: f32[7, 1100]) -> f32[7, 1100] { x / sum(x, axis = 1, keepdims = true) }
 }
 
 /// Deterministic values with every special case among them.
@@ -164,6 +168,50 @@ fn ulps32(a: f64, b: f64) -> f64 {
     (a - b).abs() / ulp
 }
 
+/// `soft_wide` and `share_wide` under the current level against their f64 values. Softmax:
+/// each output within 7e-5 of its value, relatively: x - max rounds (|x - max| <= 16, so
+/// 2^-20 of the exponent), exp_nonpos 1 ULP, the row's f32 sum of 1100 terms γ_1100 =
+/// 6.6e-5 in the worst order, the division and the output's rounding half an ULP each.
+/// The row division: the f32 sum accumulates in f64 and rounds once, then the division
+/// rounds once, so within 3 half-ULPs (2^-24 each) of the f64 quotient.
+fn wide_rows_match_f64(level: u8) {
+    const R: usize = 7;
+    const C: usize = 1100;
+    let x: Vec<f32> = values32(R * C, 11)
+        .into_iter()
+        .map(|v| {
+            if v.is_finite() {
+                v.clamp(-8.0, 8.0)
+            } else {
+                0.5
+            }
+        })
+        .collect();
+    let positive: Vec<f32> = x.iter().map(|v| v.abs() + 0.125).collect();
+    let soft = soft_wide(&tensor(x.clone()));
+    let share = share_wide(&tensor(positive.clone()));
+    for r in 0..R {
+        let row = &x[r * C..(r + 1) * C];
+        let max = row.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v)) as f64;
+        let e: Vec<f64> = row.iter().map(|&v| (v as f64 - max).exp()).collect();
+        let sum: f64 = e.iter().sum();
+        let prow = &positive[r * C..(r + 1) * C];
+        let psum: f64 = prow.iter().map(|&v| v as f64).sum();
+        for j in 0..C {
+            let (got, want) = (soft.as_slice()[r * C + j] as f64, e[j] / sum);
+            assert!(
+                (got - want).abs() <= 7e-5 * want,
+                "soft_wide at level {level}, [{r}, {j}]: {got:e}, f64 {want:e}"
+            );
+            let (got, want) = (share.as_slice()[r * C + j] as f64, prow[j] as f64 / psum);
+            assert!(
+                (got - want).abs() <= 3.0 * (-24f64).exp2() * want,
+                "share_wide at level {level}, [{r}, {j}]: {got:e}, f64 {want:e}"
+            );
+        }
+    }
+}
+
 #[test]
 fn every_copy_computes_the_same_values() {
     // Finite inputs for the normalisation, softmax and gelu rows (their special values are
@@ -214,6 +262,7 @@ fn every_copy_computes_the_same_values() {
             continue; // the CPU lacks the features
         }
         let outs = run_all(&inputs);
+        wide_rows_match_f64(level);
         for (name, out, _) in outs.iter().filter(|o| o.0 == "w1" || o.0 == "w1_named") {
             for (i, (&got, &want)) in out.iter().zip(&reference).enumerate() {
                 assert!(

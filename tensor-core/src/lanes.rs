@@ -1474,6 +1474,32 @@ mod lanes16 {
     }
 }
 
+/// Softmax's division operands for the tests of `div_softmax_lanes` (here and in
+/// lanes_avx512.rs): the `k`-th row sum `b`, at least 1 (small and large integers, every
+/// float up to 2^24, NaN, inf and sums past the fast path's 2^20), and `N` dividends in [0, 1]
+/// or NaN (+0, 1, 2^-76 and its neighbours, and any float in between).
+#[cfg(test)]
+pub(crate) fn softmax_division_operands<const N: usize>(
+    k: usize,
+    next: &mut impl FnMut() -> u64,
+) -> (f32, [f32; N]) {
+    let one = 1.0f32.to_bits() as u64;
+    let b = match k % 5 {
+        0 => 1.0 + (next() % (1 << 20)) as f32,
+        1 => f32::from_bits(0x3f80_0000 + (next() % (0x4b80_0000 - 0x3f80_0000)) as u32),
+        2 => [f32::NAN, f32::INFINITY, 1.0, 2e6, 3e38][(next() % 5) as usize],
+        _ => 1.0 + (next() % 4096) as f32 * 0.125,
+    };
+    let a = core::array::from_fn(|_| match next() % 8 {
+        0 => 0.0,
+        1 => f32::NAN,
+        2 => 1.0,
+        3 => f32::from_bits(0x1980_0000 + (next() % 3) as u32 - 1),
+        _ => f32::from_bits((next() % (one + 1)) as u32),
+    });
+    (b, a)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1612,20 +1638,8 @@ mod tests {
         } else {
             400_000
         };
-        let one = 1.0f32.to_bits() as u64;
         for k in 0..rounds {
-            let b = match k % 5 {
-                0 => 1.0 + (next() % (1 << 20)) as f32,
-                1 => f32::from_bits(0x3f80_0000 + (next() % (0x4b80_0000 - 0x3f80_0000)) as u32),
-                2 => [f32::NAN, f32::INFINITY, 1.0, 2e6, 3e38][(next() % 5) as usize],
-                _ => 1.0 + (next() % 4096) as f32 * 0.125,
-            };
-            let a: [f32; LANES] = core::array::from_fn(|_| match next() % 8 {
-                0 => 0.0,
-                1 => f32::NAN,
-                2 => 1.0,
-                _ => f32::from_bits((next() % (one + 1)) as u32),
-            });
+            let (b, a) = softmax_division_operands::<LANES>(k, &mut next);
             let got = <f32 as FloatLanes>::div_softmax_lanes(V(a), V::splat(b), V::splat(false)).0;
             assert_quotients(got, a, b);
             // With the row's promise where it holds (every a NaN or at least 2^-76).

@@ -757,7 +757,7 @@ macro_rules! compare_methods {
 /// the AVX2 layer writes as vector code, here on `zmm`, each the same IEEE operations as its
 /// `wide` version in lanes.rs' `float_lanes!` (and its `ymm` one in lanes_avx2.rs).
 macro_rules! zmm_float_lanes {
-    ($t:ty, $r:ty, $n:literal) => {
+    ($t:ty, $r:ty, $n:literal, { $($float_extra:tt)* }) => {
         /// Register `i`'s mask from the 16 lanes' bit mask.
         #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
         #[cfg_attr(not(debug_assertions), inline(always))]
@@ -947,20 +947,7 @@ macro_rules! zmm_float_lanes {
             fn min_no_nan_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
                 per_reg!($r, $n; [x = a, y = b] => x.min_no_nan(y))
             }
-            /// The division itself: `div_invariant_lanes` is bit-identical to `div_lanes` by
-            /// its contract (lanes.rs), as in the AVX2 layer.
-            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
-            #[cfg_attr(not(debug_assertions), inline(always))]
-            fn div_invariant_lanes(a: V<$t>, b: V<$t>) -> V<$t> {
-                <$t as NumLanes>::div_lanes(a, b)
-            }
-            /// The division itself, as `div_invariant_lanes`.
-            #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
-            #[cfg_attr(not(debug_assertions), inline(always))]
-            fn div_softmax_lanes(a: V<$t>, b: V<$t>, in_range: V<bool>) -> V<$t> {
-                let _ = in_range;
-                <$t as NumLanes>::div_lanes(a, b)
-            }
+            $($float_extra)*
             #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn div_softmax_plain_lanes(a: V<$t>, b: V<$t>, in_range: V<bool>) -> V<$t> {
@@ -982,12 +969,229 @@ macro_rules! zmm_float_lanes {
     };
 }
 
+/// The f32 lanes' softmax and division methods inline on zmm, the arithmetic of the
+/// level-3 block entry points (vmath `block::exp_nonpos_f32`, `div_softmax_f32`,
+/// `div_invariant_f32`), so the same bits as those blocks: this copy runs them in its chunk
+/// loops instead of calling the blocks (`vmath_blocks` below), as the native AVX-512 build
+/// does. Each is bit-identical to what the 8-lane copies compute (the division itself, or
+/// the AVX2 + FMA `exp_nonpos`), see vmath `zmm` and lanes.rs `div_softmax_m512`.
 mod f32_lanes {
     use super::*;
-    zmm_float_lanes!(f32, __m512, 1);
+    zmm_float_lanes!(f32, __m512, 1, {
+        /// e^a for a <= 0 on zmm (`vmath::zmm::exp_nonpos`).
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        fn exp_nonpos_lanes(a: V<f32>) -> V<f32> {
+            // SAFETY: avx512f, avx512dq, avx2 and fma, which this module's code runs with
+            // (module doc, "Why the intrinsics are sound"); registers only.
+            V(bytemuck::cast(unsafe {
+                crate::vmath::zmm::exp_nonpos(bytemuck::cast(a.0))
+            }))
+        }
+        /// Markstein's quotient where the operands allow it, else `vdivps`
+        /// (`div_invariant_m512`): bit-identical to the division.
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        fn div_invariant_lanes(a: V<f32>, b: V<f32>) -> V<f32> {
+            // SAFETY: avx512f, as above; registers only.
+            V(bytemuck::cast(unsafe {
+                crate::lanes::div_invariant_m512(bytemuck::cast(a.0), bytemuck::cast(b.0))
+            }))
+        }
+        /// Softmax's `e / sum` as the level-3 block runs it (`div_softmax_in_range_m512`
+        /// with the row's promise, lane 0 of `in_range`, else `div_softmax_m512`):
+        /// bit-identical to the division under `div_softmax_lanes`' contract (lanes.rs).
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        fn div_softmax_lanes(a: V<f32>, b: V<f32>, in_range: V<bool>) -> V<f32> {
+            let (a, b) = (bytemuck::cast(a.0), bytemuck::cast(b.0));
+            // SAFETY: avx512f, as above; registers only.
+            V(bytemuck::cast(unsafe {
+                if in_range.0[0] {
+                    crate::lanes::div_softmax_in_range_m512(a, b)
+                } else {
+                    crate::lanes::div_softmax_m512(a, b)
+                }
+            }))
+        }
+    });
 }
 
 mod f64_lanes {
     use super::*;
-    zmm_float_lanes!(f64, __m512d, 2);
+    zmm_float_lanes!(f64, __m512d, 2, {
+        /// The division itself: `div_invariant_lanes` is bit-identical to `div_lanes` by
+        /// its contract (lanes.rs), as in the AVX2 layer.
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        fn div_invariant_lanes(a: V<f64>, b: V<f64>) -> V<f64> {
+            <f64 as NumLanes>::div_lanes(a, b)
+        }
+        /// The division itself, as `div_invariant_lanes`.
+        #[cfg_attr(all(debug_assertions, not(tensorgraph_opt0)), inline)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        fn div_softmax_lanes(a: V<f64>, b: V<f64>, in_range: V<bool>) -> V<f64> {
+            let _ = in_range;
+            <f64 as NumLanes>::div_lanes(a, b)
+        }
+    });
+}
+
+/// Which f32 block entry points this copy calls (lib.rs `__private::vmath_blocks`): all but
+/// softmax's exp and the row divisions, which its f32 lanes compute inline with the blocks'
+/// bits (`f32_lanes` above). Inline, a softmax row's exp pass is one load, subtract, exp,
+/// store and add per chunk, where the blocked loop stored `x - max`, called the block (16
+/// `zmm` spilled and reloaded around each call, the level byte read before it) and read the
+/// result back; and its scale pass no longer keeps the next row's max loads on the stack
+/// across the division block's call (NOTES.md "Softmax of the AVX-512 copy inline").
+pub mod vmath_blocks {
+    pub use crate::__private::vmath_blocks::*;
+    pub const EXP_NONPOS_F32: bool = false;
+    pub const DIV_INVARIANT_F32: bool = false;
+    pub const DIV_SOFTMAX_F32: bool = false;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether this CPU runs the AVX-512 copy (its features), and the block kernels run
+    /// their FMA paths (level 2 or 3: the bits `vmath::zmm` promises to match).
+    fn runs_avx512() -> bool {
+        std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512dq")
+            && std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("fma")
+            && crate::vmath::kernel_isa() >= 2
+    }
+
+    fn same(got: f32, want: f32) -> bool {
+        got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan())
+    }
+
+    /// The inline zmm `exp_nonpos` of this copy (the native build's table kernel) against
+    /// the f64 exponential: within exp's bound, 1 ULP (ACCURACY.md), over every class of its
+    /// domain: -0, +0, subnormal and tiny negatives, the clamp at -104 and past it, the
+    /// underflow range, -inf, NaN and random negatives; e^-0 = e^+0 = 1 and e^-inf = +0
+    /// exactly, NaN for NaN.
+    #[test]
+    fn exp_nonpos_lanes_are_exp_within_one_ulp() {
+        if !runs_avx512() {
+            return;
+        }
+        let mut rng = crate::testing::Rng::new(0x5851_f42d_4c95_7f2d);
+        let special = [
+            0.0f32,
+            -0.0,
+            -f32::from_bits(1),
+            -1e-30,
+            -1e-7,
+            -0.5,
+            -1.0,
+            -87.33655,
+            -87.5,
+            -103.27893,
+            -103.97208,
+            -104.0,
+            -105.0,
+            -150.0,
+            -1e30,
+            f32::NEG_INFINITY,
+        ];
+        let rounds = if cfg!(debug_assertions) {
+            20_000
+        } else {
+            400_000
+        };
+        for round in 0..rounds {
+            let a: [f32; LANES] = core::array::from_fn(|i| match (round + i) % 4 {
+                0 => special[(round / 4 + i) % special.len()],
+                // Any negative float (sign bit set; NaN payloads included).
+                1 => f32::from_bits(rng.next_u64() as u32 | 0x8000_0000),
+                // Softmax's usual range, x - max in [-110, 0].
+                _ => -((rng.next_u64() % (1 << 24)) as f32) * (110.0 / (1 << 24) as f32),
+            });
+            let got = <f32 as FloatLanes>::exp_nonpos_lanes(V(a)).0;
+            for i in 0..LANES {
+                let (x, y) = (a[i], got[i]);
+                if x.is_nan() {
+                    assert!(y.is_nan(), "exp_nonpos(NaN) = {y:e}");
+                    continue;
+                }
+                let want = (x as f64).exp();
+                // One ULP of the f32 nearest `want` (the smallest subnormal's spacing below
+                // 2^-126).
+                let w = want as f32;
+                let ulp = (f32::from_bits(w.to_bits() + 1) - w).max(f32::from_bits(1)) as f64;
+                assert!(
+                    (y as f64 - want).abs() <= ulp,
+                    "exp_nonpos({x:e}) = {y:e}, f64 {want:e}"
+                );
+                if x == 0.0 {
+                    assert_eq!(y, 1.0, "exp_nonpos({x:e})");
+                }
+                if x == f32::NEG_INFINITY {
+                    assert_eq!(y.to_bits(), 0, "exp_nonpos(-inf)");
+                }
+            }
+        }
+    }
+
+    /// The inline zmm divisions of this copy are the division: `div_softmax_lanes` for
+    /// softmax's operands (a in [0, 1] or NaN, b a row sum: at least 1, or NaN, inf, huge),
+    /// with and without the row's `in_range` promise where it holds; `div_invariant_lanes`
+    /// for any operands (every class of float, fast-path and slow-path lanes mixed).
+    #[test]
+    fn division_lanes_are_the_division() {
+        if !runs_avx512() {
+            return;
+        }
+        let mut rng = crate::testing::Rng::new(0x2545_f491_4f6c_dd1d);
+        let mut next = move || rng.next_u64();
+        let check = |got: [f32; LANES], a: [f32; LANES], b: f32, what: &str| {
+            for i in 0..LANES {
+                let want = a[i] / b;
+                assert!(
+                    same(got[i], want),
+                    "{what}: {:e} / {:e} = {:e}, want {:e}",
+                    a[i],
+                    b,
+                    got[i],
+                    want
+                );
+            }
+        };
+        let rounds = if cfg!(debug_assertions) {
+            20_000
+        } else {
+            300_000
+        };
+        for k in 0..rounds {
+            let (b, a) = crate::lanes::softmax_division_operands::<LANES>(k, &mut next);
+            let soft = |promise: bool| {
+                <f32 as FloatLanes>::div_softmax_lanes(V(a), V::splat(b), V::splat(promise)).0
+            };
+            check(soft(false), a, b, "div_softmax");
+            if a.iter()
+                .all(|&x| x.is_nan() || x >= f32::from_bits(0x1980_0000))
+            {
+                check(soft(true), a, b, "div_softmax, in range");
+            }
+            // Any operands for the invariant division.
+            let b_any = if k % 2 == 0 {
+                f32::from_bits(next() as u32)
+            } else {
+                b
+            };
+            let mut a_any: [f32; LANES] = core::array::from_fn(|_| {
+                let x = next();
+                f32::from_bits((((27 + x % 201) as u32) << 23) | ((x >> 20) as u32 & 0x807f_ffff))
+            });
+            if next() & 1 == 0 {
+                a_any[(next() % LANES as u64) as usize] = f32::from_bits(next() as u32);
+            }
+            let got = <f32 as FloatLanes>::div_invariant_lanes(V(a_any), V::splat(b_any)).0;
+            check(got, a_any, b_any, "div_invariant");
+        }
+    }
 }

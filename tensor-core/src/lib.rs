@@ -291,6 +291,24 @@ pub mod __private {
     /// The f32-lane kernels over blocks of `F32_BLOCK` values (one run-time dispatch per
     /// block): the graph loops of default x86-64 builds call them.
     pub use crate::vmath::{block as f32_block, BLOCK as F32_BLOCK};
+
+    /// Whether a kernel copy runs each `f32_block` entry point as a block call (`true`) or
+    /// wants that function inline in its chunk loops (`false`), one constant per entry
+    /// point, named as it in capitals. The graph macro's blocked loop (emit/blocks.rs)
+    /// runs a nest's blocks when any of the nest's entries is `true` in the copy
+    /// (`__tg_lanes::vmath_blocks`). Every copy but the AVX-512 one calls them all
+    /// (lanes_avx512.rs shadows the softmax and division ones: its zmm lanes compute them
+    /// inline, without a call, its spills and a store and reload of each block).
+    pub mod vmath_blocks {
+        pub const EXP_F32: bool = true;
+        pub const TANH_F32: bool = true;
+        pub const SIGMOID_F32: bool = true;
+        pub const ERF_F32: bool = true;
+        pub const GELU_F32: bool = true;
+        pub const EXP_NONPOS_F32: bool = true;
+        pub const DIV_INVARIANT_F32: bool = true;
+        pub const DIV_SOFTMAX_F32: bool = true;
+    }
 }
 
 /// Debug builds (opt-level 0, where rustc shares generic instances across crates): the

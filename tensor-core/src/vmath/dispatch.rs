@@ -417,6 +417,34 @@ pub fn f32_kernel_isa() -> &'static str {
     "compile-time"
 }
 
+/// The f32-lane kernels on one zmm register, for the AVX-512 copy of a dispatched graph
+/// kernel (lanes_avx512.rs), which inlines them into its loops instead of calling a block
+/// entry point (NOTES.md "Softmax of the AVX-512 copy inline"): the arithmetic of the
+/// level-3 block kernels (`block::avx512_blocks`, `f32_kernels` on `Avx512` lanes), so
+/// the same bits as those blocks and as the AVX2 + FMA entry points.
+#[cfg(all(
+    feature = "dispatch",
+    target_arch = "x86_64",
+    not(target_feature = "avx2")
+))]
+pub(crate) mod zmm {
+    use super::*;
+    use core::arch::x86_64::__m512;
+
+    /// `exp_nonpos` (softmax's `exp(x - max)`) on 16 lanes by the 32-entry table kernel
+    /// of the native AVX-512 build (`f32_kernels::exp_nonpos_table32`, the same
+    /// instructions on `Avx512` lanes, so the native build's bits; within exp's 1 ULP like
+    /// the block entry's polynomial kernel, whose bits it need not give).
+    ///
+    /// # Safety
+    /// The CPU must support avx512f, avx512dq, avx2 and fma (`Avx512`'s methods use them);
+    /// callers run only inside `#[target_feature]` code compiled with them.
+    #[inline(always)]
+    pub(crate) unsafe fn exp_nonpos(x: __m512) -> __m512 {
+        f32_kernels::exp_nonpos_table32(Avx512::from_m512(x)).to_m512()
+    }
+}
+
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
 pub(super) use avx2_lanes::*;
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
@@ -765,6 +793,25 @@ mod avx2_lanes {
         #[inline(always)]
         fn mul_pow2_nonpos(self, kf: Self) -> Self {
             self.mul_pow2(kf)
+        }
+    }
+
+    /// `vpermt2ps` over a 32-entry table, as the native build's `f32x16` does it (the
+    /// table `exp_nonpos` of the AVX-512 copy, `vmath::zmm`).
+    #[cfg(feature = "dispatch")]
+    impl super::f32_kernels::Permute32 for Avx512 {
+        #[inline(always)]
+        fn permute32(self, table: &[f32; 32]) -> Self {
+            // SAFETY: see `Avx512` (avx512f on the CPU); `table` is 32 f32s, valid for the
+            // two 64-byte unaligned loads; `vpermt2ps` uses only the low 5 bits of each
+            // index lane, so every index is inside the table.
+            Avx512(unsafe {
+                _mm512_permutex2var_ps(
+                    _mm512_loadu_ps(table.as_ptr()),
+                    _mm512_castps_si512(self.0),
+                    _mm512_loadu_ps(table.as_ptr().add(16)),
+                )
+            })
         }
     }
 }

@@ -385,7 +385,13 @@ fn exp_nonpos_poly<V: F32Simd>(x: V) -> V {
 
 /// 2^(j/32), j = 0..31, rounded to f32 (`EXP2_32NDS_HI`), and the rest rounded
 /// (`EXP2_32NDS_LO`): the pair is 2^(j/32) to better than 2^-46 (Python `decimal`, 60 digits).
-#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+#[cfg(all(
+    target_arch = "x86_64",
+    any(
+        target_feature = "avx512f",
+        all(feature = "dispatch", not(target_feature = "avx2"))
+    )
+))]
 const EXP2_32NDS_HI: [f32; 32] = [
     1.0,
     1.0218971967697144,
@@ -420,7 +426,13 @@ const EXP2_32NDS_HI: [f32; 32] = [
     1.9152065515518188,
     1.9571441411972046,
 ];
-#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+#[cfg(all(
+    target_arch = "x86_64",
+    any(
+        target_feature = "avx512f",
+        all(feature = "dispatch", not(target_feature = "avx2"))
+    )
+))]
 const EXP2_32NDS_LO: [f32; 32] = [
     0.0,
     -4.811559861650494e-08,
@@ -457,9 +469,21 @@ const EXP2_32NDS_LO: [f32; 32] = [
 ];
 /// ln2/32 to 11 bits (k·LN2_32_HI is exact for |k| < 2^13), and the rest rounded; the
 /// kernel multiplies k/32 by 32 times them (the same products, exactly).
-#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+#[cfg(all(
+    target_arch = "x86_64",
+    any(
+        target_feature = "avx512f",
+        all(feature = "dispatch", not(target_feature = "avx2"))
+    )
+))]
 const LN2_32_HI: f32 = 0.021_667_480_468_75;
-#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+#[cfg(all(
+    target_arch = "x86_64",
+    any(
+        target_feature = "avx512f",
+        all(feature = "dispatch", not(target_feature = "avx2"))
+    )
+))]
 const LN2_32_LO: f32 = -6.631_076_303_165_173e-6;
 
 /// `exp_nonpos` with a 32-entry table, on AVX-512 (one `vpermt2ps` per table half): x =
@@ -482,10 +506,19 @@ const LN2_32_LO: f32 = -6.631_076_303_165_173e-6;
 /// rounding into the subnormal range. A positive x (outside the domain) gets e^x up to
 /// 88.72 and +inf above it up to about 10^9; beyond that k·HI is no longer exact and r
 /// no longer small, and the result means nothing (-inf at 10^10 and 2.3·10^38, measured
-/// on the native build). Walked over all 2^32 inputs (ACCURACY.md).
-#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+/// on the native build). Walked over all 2^32 inputs (ACCURACY.md). Compiled for the
+/// native AVX-512 build's `f32x16` and for default x86-64 builds, whose AVX-512 copy of a
+/// dispatched kernel runs it on vmath's `Avx512` lanes (`vmath::zmm::exp_nonpos`): the
+/// same instructions, so the same bits as the native build.
+#[cfg(all(
+    target_arch = "x86_64",
+    any(
+        target_feature = "avx512f",
+        all(feature = "dispatch", not(target_feature = "avx2"))
+    )
+))]
 #[inline(always)]
-fn exp_nonpos_table32<V: F32Simd + Permute32>(x: V) -> V {
+pub(super) fn exp_nonpos_table32<V: F32Simd + Permute32>(x: V) -> V {
     // Clamped below only: softmax's argument x - max is never positive (or NaN), and
     // the upper clamp was one of the vector operations of W3's exp pass (4% of W3).
     let xc = s::<V>(-104.0).max_or_second(x);
@@ -504,8 +537,14 @@ fn exp_nonpos_table32<V: F32Simd + Permute32>(x: V) -> V {
 }
 
 /// A 32-entry lane permutation: each lane is `table[bits & 31]` of its own bits.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-trait Permute32 {
+#[cfg(all(
+    target_arch = "x86_64",
+    any(
+        target_feature = "avx512f",
+        all(feature = "dispatch", not(target_feature = "avx2"))
+    )
+))]
+pub(super) trait Permute32 {
     fn permute32(self, table: &[f32; 32]) -> Self;
 }
 

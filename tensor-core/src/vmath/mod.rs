@@ -122,6 +122,12 @@ use sigmoid::*;
 #[allow(unused_imports)] // crate-internal path kept from the single-file module
 pub(crate) use avx512::{narrow, widen};
 pub(crate) use dispatch::blocks_run_avx2_fma;
+#[cfg(all(
+    feature = "dispatch",
+    target_arch = "x86_64",
+    not(target_feature = "avx2")
+))]
+pub(crate) use dispatch::zmm;
 pub use dispatch::{block, f32_kernel_isa, x16, BLOCK};
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
 pub use dispatch::{kernel_isa, set_simd_level};

@@ -154,15 +154,29 @@ pub(super) fn emit_blocked_loop(
             }
         });
     }
+    // Whether the kernel copy calls the blocks: any of the nest's entry points on in its
+    // `vmath_blocks` (a constant per copy; the AVX-512 copy computes softmax's and the
+    // divisions' inline, tensor-core lanes_avx512.rs). Otherwise the chunk loops below
+    // take the whole row.
+    let mut names: Vec<&str> = blocked.entry.iter().flatten().copied().collect();
+    names.sort_unstable();
+    names.dedup();
+    let wanted = names.iter().map(|name| {
+        // Capitals: a constant, which the panic scan (fuzz.rs) does not take for a call.
+        let name = format_ident!("{}", name.to_uppercase());
+        quote!(#per_copy::vmath_blocks::#name)
+    });
     quote! {
         #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
         {
-            #buffers
-            // Blocks are whole groups of four chunks (the reductions' accumulators).
-            const _: () = ::core::assert!(#p::F32_BLOCK % (4 * #lanes) == 0);
-            while __tg_j + #p::F32_BLOCK <= #inner_extent {
-                #blocks
-                __tg_j += #p::F32_BLOCK;
+            if #(#wanted)||* {
+                #buffers
+                // Blocks are whole groups of four chunks (the reductions' accumulators).
+                const _: () = ::core::assert!(#p::F32_BLOCK % (4 * #lanes) == 0);
+                while __tg_j + #p::F32_BLOCK <= #inner_extent {
+                    #blocks
+                    __tg_j += #p::F32_BLOCK;
+                }
             }
         }
     }
