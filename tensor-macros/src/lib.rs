@@ -614,7 +614,9 @@ mod expansion_timing {
     use proc_macro2::{TokenStream, TokenTree};
     use std::str::FromStr;
 
-    fn graphs(src: &str) -> Vec<TokenStream> {
+    /// `flag`: "" (both branches, as the closure form), ", debug" or ", release" (what
+    /// `graph!`'s item form passes in a debug or release build).
+    fn graphs(src: &str, flag: &str) -> Vec<TokenStream> {
         let tokens: Vec<TokenTree> = TokenStream::from_str(src)
             .expect("lexes")
             .into_iter()
@@ -623,7 +625,8 @@ mod expansion_timing {
         for w in tokens.windows(3) {
             if let [TokenTree::Ident(i), TokenTree::Punct(p), TokenTree::Group(g)] = w {
                 if i == "graph" && p.as_char() == '!' {
-                    let mut input = TokenStream::from_str("::tensorgraph;").unwrap();
+                    let mut input =
+                        TokenStream::from_str(&format!("::tensorgraph{flag};")).unwrap();
                     input.extend(g.stream());
                     out.push(input);
                 }
@@ -646,7 +649,9 @@ mod expansion_timing {
             .ok()
             .and_then(|r| r.parse().ok())
             .unwrap_or(20);
-        let graphs = graphs(&std::fs::read_to_string(path).unwrap());
+        // FLAG=debug or FLAG=release: the branch a build of that kind expands.
+        let flag = std::env::var("FLAG").map_or(String::new(), |f| format!(", {f}"));
+        let graphs = graphs(&std::fs::read_to_string(path).unwrap(), &flag);
         let t = std::time::Instant::now();
         let mut tokens = 0;
         for _ in 0..reps {
