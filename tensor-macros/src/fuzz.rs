@@ -492,7 +492,10 @@ impl PanicScan {
                             "{when} {name} in `{}`",
                             unprefixed(&statement.to_string())
                         ));
-                    } else if name == "__private" || name == crate::emit::LANE_OPS {
+                    } else if name == "__private"
+                        || name == crate::emit::LANE_OPS
+                        || name.starts_with(crate::emit::PRIVATE_ALIAS)
+                    {
                         // `use …::__private::blocks as __tg_b;` names a module, not an item.
                         if let Some(item) = private_item(&t, k).filter(|i| i != "blocks") {
                             self.runtime.insert(item);
@@ -517,9 +520,15 @@ impl PanicScan {
     }
 }
 
-/// `text` without the `::tensorgraph::__private::`, `__tg_lanes::` (the kernel copy's lane
+/// `text` without the `::tensorgraph::__private::` and `__tg_p_NAME::` (its alias), `__tg_lanes::` (the kernel copy's lane
 /// items, emit/names.rs `LANE_OPS`) and `::core::` prefixes.
 fn unprefixed(text: &str) -> String {
+    // A graph's alias of `__private` (`__tg_p_NAME :: `, emit/names.rs `PRIVATE_ALIAS`).
+    let mut text = text.to_string();
+    while let Some(at) = text.find(crate::emit::PRIVATE_ALIAS) {
+        let end = text[at..].find(" :: ").map_or(text.len(), |e| at + e + 4);
+        text.replace_range(at..end, "");
+    }
     text.replace(":: tensorgraph :: __private :: ", "")
         .replace(&format!("{} :: ", crate::emit::LANE_OPS), "")
         .replace(":: core :: ", "")

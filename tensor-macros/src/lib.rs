@@ -232,10 +232,15 @@ fn expand_checked(rt: &TokenStream, f: &GraphFn) -> (TokenStream, Option<ir::Typ
             }
         }
     }
-    let code = emit::emit_graph_fn(rt, f, graph.as_ref(), kernel.as_ref(), &warnings);
+    // The function's paths into `__private` go through one alias (emit/names.rs
+    // `PRIVATE_ALIAS`), bound beside its items.
+    let (alias, code) = emit::with_private_alias(rt, &f.name, || {
+        emit::emit_graph_fn(rt, f, graph.as_ref(), kernel.as_ref(), &warnings)
+    });
     let errors = errors.combined().map(|e| e.to_compile_error());
     let code = quote! {
         #errors
+        #alias
         #code
     };
     (code, graph)
