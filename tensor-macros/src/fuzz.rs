@@ -609,7 +609,8 @@ fn generated_kernels_have_no_panicking_calls() {
             "fn f() { const _: () = ::core::assert!(true); x.unwrap(); \
              let a = { const { assert!(true) } }; debug_assert!(y); \
              ::tensorgraph::__private::V::<u32>::splat(0); \
-             <u32 as ::tensorgraph::__private::CompareLanes>::gt_lanes(a, b); }",
+             <u32 as ::tensorgraph::__private::CompareLanes>::gt_lanes(a, b); \
+             __tg_p_f::prefetch_chunk(a); }",
         )
         .unwrap(),
     );
@@ -623,6 +624,8 @@ fn generated_kernels_have_no_panicking_calls() {
         ]
     );
     assert!(probe.runtime.contains("V::splat") && probe.runtime.contains("CompareLanes::gt_lanes"));
+    // A graph's alias of `__private` (emit/names.rs `PRIVATE_ALIAS`) is read as `__private`.
+    assert!(probe.runtime.contains("prefetch_chunk"));
 
     let mut unlisted: std::collections::BTreeMap<&str, (usize, u64)> = Default::default();
     let mut seen: std::collections::BTreeMap<&str, usize> = Default::default();
