@@ -492,7 +492,10 @@ impl PanicScan {
                             "{when} {name} in `{}`",
                             unprefixed(&statement.to_string())
                         ));
-                    } else if name == "__private" || name == crate::emit::LANE_OPS {
+                    } else if name == "__private"
+                        || name == crate::emit::LANE_OPS
+                        || name.starts_with(crate::emit::PRIVATE_ALIAS)
+                    {
                         // `use …::__private::blocks as __tg_b;` names a module, not an item.
                         if let Some(item) = private_item(&t, k).filter(|i| i != "blocks") {
                             self.runtime.insert(item);
@@ -517,9 +520,15 @@ impl PanicScan {
     }
 }
 
-/// `text` without the `::tensorgraph::__private::`, `__tg_lanes::` (the kernel copy's lane
+/// `text` without the `::tensorgraph::__private::` and `__tg_p_NAME::` (its alias), `__tg_lanes::` (the kernel copy's lane
 /// items, emit/names.rs `LANE_OPS`) and `::core::` prefixes.
 fn unprefixed(text: &str) -> String {
+    // A graph's alias of `__private` (`__tg_p_NAME :: `, emit/names.rs `PRIVATE_ALIAS`).
+    let mut text = text.to_string();
+    while let Some(at) = text.find(crate::emit::PRIVATE_ALIAS) {
+        let end = text[at..].find(" :: ").map_or(text.len(), |e| at + e + 4);
+        text.replace_range(at..end, "");
+    }
     text.replace(":: tensorgraph :: __private :: ", "")
         .replace(&format!("{} :: ", crate::emit::LANE_OPS), "")
         .replace(":: core :: ", "")
@@ -600,7 +609,8 @@ fn generated_kernels_have_no_panicking_calls() {
             "fn f() { const _: () = ::core::assert!(true); x.unwrap(); \
              let a = { const { assert!(true) } }; debug_assert!(y); \
              ::tensorgraph::__private::V::<u32>::splat(0); \
-             <u32 as ::tensorgraph::__private::CompareLanes>::gt_lanes(a, b); }",
+             <u32 as ::tensorgraph::__private::CompareLanes>::gt_lanes(a, b); \
+             __tg_p_f::prefetch_chunk(a); }",
         )
         .unwrap(),
     );
@@ -614,6 +624,8 @@ fn generated_kernels_have_no_panicking_calls() {
         ]
     );
     assert!(probe.runtime.contains("V::splat") && probe.runtime.contains("CompareLanes::gt_lanes"));
+    // A graph's alias of `__private` (emit/names.rs `PRIVATE_ALIAS`) is read as `__private`.
+    assert!(probe.runtime.contains("prefetch_chunk"));
 
     let mut unlisted: std::collections::BTreeMap<&str, (usize, u64)> = Default::default();
     let mut seen: std::collections::BTreeMap<&str, usize> = Default::default();

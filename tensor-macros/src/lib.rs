@@ -232,10 +232,15 @@ fn expand_checked(rt: &TokenStream, f: &GraphFn) -> (TokenStream, Option<ir::Typ
             }
         }
     }
-    let code = emit::emit_graph_fn(rt, f, graph.as_ref(), kernel.as_ref(), &warnings);
+    // The function's paths into `__private` go through one alias (emit/names.rs
+    // `PRIVATE_ALIAS`), bound beside its items.
+    let (alias, code) = emit::with_private_alias(rt, &f.name, || {
+        emit::emit_graph_fn(rt, f, graph.as_ref(), kernel.as_ref(), &warnings)
+    });
     let errors = errors.combined().map(|e| e.to_compile_error());
     let code = quote! {
         #errors
+        #alias
         #code
     };
     (code, graph)
@@ -614,7 +619,9 @@ mod expansion_timing {
     use proc_macro2::{TokenStream, TokenTree};
     use std::str::FromStr;
 
-    fn graphs(src: &str) -> Vec<TokenStream> {
+    /// `flag`: "" (both branches, as the closure form), ", debug" or ", release" (what
+    /// `graph!`'s item form passes in a debug or release build).
+    fn graphs(src: &str, flag: &str) -> Vec<TokenStream> {
         let tokens: Vec<TokenTree> = TokenStream::from_str(src)
             .expect("lexes")
             .into_iter()
@@ -623,7 +630,8 @@ mod expansion_timing {
         for w in tokens.windows(3) {
             if let [TokenTree::Ident(i), TokenTree::Punct(p), TokenTree::Group(g)] = w {
                 if i == "graph" && p.as_char() == '!' {
-                    let mut input = TokenStream::from_str("::tensorgraph;").unwrap();
+                    let mut input =
+                        TokenStream::from_str(&format!("::tensorgraph{flag};")).unwrap();
                     input.extend(g.stream());
                     out.push(input);
                 }
@@ -646,7 +654,9 @@ mod expansion_timing {
             .ok()
             .and_then(|r| r.parse().ok())
             .unwrap_or(20);
-        let graphs = graphs(&std::fs::read_to_string(path).unwrap());
+        // FLAG=debug or FLAG=release: the branch a build of that kind expands.
+        let flag = std::env::var("FLAG").map_or(String::new(), |f| format!(", {f}"));
+        let graphs = graphs(&std::fs::read_to_string(path).unwrap(), &flag);
         let t = std::time::Instant::now();
         let mut tokens = 0;
         for _ in 0..reps {

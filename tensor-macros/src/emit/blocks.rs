@@ -104,7 +104,7 @@ pub(super) fn emit_blocked_loop(
     prefetch_chunk: Option<&TokenStream>,
 ) -> TokenStream {
     let Emitter { rt, graph, .. } = *cx;
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let per_copy = lane_ops();
     let lanes = quote!(#per_copy::LANES);
     if nest.inner.as_static().is_some_and(|n| n < 256) {

@@ -20,7 +20,7 @@ pub(super) fn gemm_operand(
     counters: &[proc_macro2::Ident],
     first_row: Option<&TokenStream>,
 ) -> (TokenStream, TokenStream) {
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let slice = whole_buffer(&m.buffer, "a GEMM operand");
     let mut offset = offset_expr(quote!(0usize), &m.base, None);
     for (s, i) in m.batch_strides.iter().zip(counters) {
@@ -49,7 +49,7 @@ pub(super) fn emit_gemm_block(
     packed: bool,
 ) -> TokenStream {
     let Emitter { rt, kernel, .. } = *cx;
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let c = storage_type(rt, kernel.temps[step.output].dtype);
     let (n, k) = (size_expr(&step.n), size_expr(&step.k));
     // The batch counters from the flat batch index, innermost dim last.
@@ -160,7 +160,7 @@ fn conv_call(
     parallel: bool,
 ) -> TokenStream {
     let Emitter { rt, kernel, .. } = *cx;
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let c = storage_type(rt, kernel.temps[step.output].dtype);
     let (n, k) = (size_expr(&step.n), size_expr(&step.k));
     let geo = &conv.geometry;

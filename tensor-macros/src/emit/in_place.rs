@@ -37,7 +37,7 @@ pub fn expand_in_place(
     f: &GraphFn,
     expand: impl Fn(&GraphFn) -> (TokenStream, Option<TypedGraph>),
 ) -> TokenStream {
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let mut errors = TokenStream::new();
     if let Some(ReturnType::Single(_)) | None = &f.ret {
         errors.extend(no_outputs_error(f));

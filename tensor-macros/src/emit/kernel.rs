@@ -30,7 +30,7 @@ pub(super) fn emit_kernel(
     debug_assertions: Option<bool>,
 ) -> TokenStream {
     let Emitter { rt, kernel, .. } = *cx;
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let mut setup = TokenStream::new();
     // Sizes the kernels allocate or compute from several names are at most 2^53 elements
     // (checked before any write: `checked_sizes`).

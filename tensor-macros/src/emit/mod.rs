@@ -29,6 +29,9 @@ mod values;
 #[cfg(test)]
 pub(crate) use blocks::BLOCK_FUNCTIONS;
 pub use in_place::expand_in_place;
+pub(crate) use names::with_private_alias;
 #[cfg(test)]
 pub(crate) use names::LANE_OPS;
+#[cfg(test)]
+pub(crate) use names::PRIVATE_ALIAS;
 pub use signature::{closure_value, emit_graph_fn, with_runtime_features, RuntimeFeatures};

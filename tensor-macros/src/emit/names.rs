@@ -25,6 +25,50 @@ use crate::ir::{BufferRef, Offset, Size, TempInit};
 /// `__private`; so does the lane-count check of `kernel.rs`, which is about the build.
 pub(crate) const LANE_OPS: &str = "__tg_lanes";
 
+/// The prefix of the name a graph function's expansion gives `$crate::__private`
+/// (`use $crate::__private as __tg_p_NAME;`, `with_private_alias`): a path into it is then
+/// `__tg_p_NAME :: item`, three tokens fewer than `$crate :: __private :: item` (`::` is two
+/// tokens), at ~1,700 paths in a 50-graph crate, each sent through the proc-macro bridge,
+/// parsed and resolved. The name carries the graph's because a graph's items share the
+/// user's module.
+pub(crate) const PRIVATE_ALIAS: &str = "__tg_p_";
+
+thread_local! {
+    /// The alias of the graph function being emitted (`with_private_alias`), if any.
+    static PRIVATE: std::cell::RefCell<Option<proc_macro2::Ident>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// The path of the runtime's `__private` module from the code being emitted: the graph's
+/// alias inside `with_private_alias`, else `rt::__private`.
+pub(crate) fn private(rt: &TokenStream) -> TokenStream {
+    PRIVATE.with(|alias| match &*alias.borrow() {
+        Some(alias) => quote!(#alias),
+        None => quote!(#rt::__private),
+    })
+}
+
+/// Runs `emit` (one graph function's expansion) with `private` naming `__private` through
+/// the alias `__tg_p_NAME`, and returns the `use` that binds it with what `emit` returned.
+/// The `use` goes beside the function's items, in the same module or block, so every path
+/// in them (bodies, signatures, impls; the expansion has no `mod` of its own) sees it.
+pub(crate) fn with_private_alias<R>(
+    rt: &TokenStream,
+    graph: &proc_macro2::Ident,
+    emit: impl FnOnce() -> R,
+) -> (TokenStream, R) {
+    let alias = format_ident!("{}{}", PRIVATE_ALIAS, graph);
+    let before = PRIVATE.with(|cell| cell.replace(Some(alias.clone())));
+    let out = emit();
+    PRIVATE.with(|cell| *cell.borrow_mut() = before);
+    // `unused_imports`: a graph with errors, or whose code names nothing in `__private`.
+    let binding = quote! {
+        #[allow(unused_imports)]
+        use #rt::__private as #alias;
+    };
+    (binding, out)
+}
+
 /// `LANE_OPS` as a path.
 pub(super) fn lane_ops() -> TokenStream {
     let path = format_ident!("{}", LANE_OPS);
@@ -182,7 +226,7 @@ pub(super) fn stride_expr(stride: &Offset) -> TokenStream {
 
 /// The start value `init` of a temp of `dtype`.
 pub(super) fn init_value(rt: &TokenStream, dtype: DType, init: TempInit) -> TokenStream {
-    let p = quote!(#rt::__private);
+    let p = private(rt);
     let t = storage_type(rt, dtype);
     match init {
         TempInit::Zero => quote!(<#t as #p::Identity>::ZERO),

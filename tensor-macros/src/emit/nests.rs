@@ -32,7 +32,7 @@ pub(super) fn emit_nest(
     next_row: Option<(&[usize], &TokenStream)>,
 ) -> TokenStream {
     let Emitter { rt, .. } = *cx;
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let per_copy = lane_ops();
     let lanes = quote!(#per_copy::LANES);
     let prefetch_chunk = prefetch.map(|p| &p.per_chunk);
@@ -837,7 +837,7 @@ pub(super) fn emit_reduce_sink(
     suffix: &str,
 ) -> ReduceSink {
     let Emitter { rt, kernel, .. } = *cx;
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let per_copy = lane_ops();
     // A sibling reduction's accumulators get names of their own (`suffix`).
     let (acc_regs, all, row_slot) = (
@@ -943,7 +943,7 @@ fn arg_reduce_sink(
     index: usize,
 ) -> ReduceSink {
     let Emitter { rt, graph, .. } = *cx;
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let per_copy = lane_ops();
     let acc_op = &nest.operands[acc];
     let acc_slice = slice_ident(&acc_op.buffer);

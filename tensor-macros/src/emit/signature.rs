@@ -327,7 +327,7 @@ fn arg_check_traits(
     lending: Lending,
 ) -> TokenStream {
     let symbolic = matches!(lending, Lending::Lend | Lending::LendPointee);
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let declared = type_text(dtype, dims);
     let StaticNames {
         form_trait,
@@ -532,7 +532,7 @@ fn step1_read(
     span: proc_macro2::Span,
 ) -> Step1 {
     let symbolic = matches!(lending, Lending::Lend | Lending::LendPointee);
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     // What step 1 reads (`StaticInput`: slices; `Lend`: parts with dims) and the shape type
     // step 2 checks: the argument's own, or for a flat slice or an `IxDyn` array the declared
     // shape with names as run-time dims (tensor-core's `Checked`).
@@ -1232,7 +1232,7 @@ fn signature_static(
     outputs: &[(DType, Vec<Dim>)],
     exprs: &[Poly],
 ) -> TokenStream {
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let names = dim_names(f);
     let decl = |dims: &[Dim]| -> Vec<TokenStream> {
         dims.iter()
@@ -1325,7 +1325,7 @@ fn try_entry(expr: TokenStream) -> TokenStream {
 /// The index parameters' checks (`gather`): after binding, before any kernel reads
 /// through them, each an `Err` that breaks out of call entry.
 fn emit_index_checks(rt: &TokenStream, f: &GraphFn, graph: &TypedGraph) -> TokenStream {
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let sig = signature_ident(f);
     graph
         .index_checks
@@ -1413,7 +1413,7 @@ fn emit_binding(
     pitched: &[bool],
     out_pitched: &[bool],
 ) -> TokenStream {
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let n = Literal::usize_unsuffixed(dim_idents.len());
     let (mut reads, mut shapes, mut slices) = input_reads(rt, f, pitched);
     for (k, ((dtype, _), out)) in outputs.iter().zip(out_names).enumerate() {
@@ -1517,7 +1517,7 @@ fn symbolic_kernel(
     dims: &[proc_macro2::Ident],
     pitches: Option<&[proc_macro2::Ident]>,
 ) -> (TokenStream, TokenStream) {
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let (params, args) = kernel_params(rt, f, outputs);
     // The pitched kernel takes the row pitches after the names (`pitched_kernel`).
     let (ident, dims) = match pitches {
@@ -1962,7 +1962,7 @@ fn literal_pair(
         ret_value,
         ..
     } = pair;
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let out_traits: Vec<_> = (0..out_names.len())
         .map(|k| output_trait_ident(f, k, out_names.len()))
         .collect();
@@ -2031,7 +2031,7 @@ fn literal_into_body(
         out_names,
         ..
     } = pair;
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let mut setup = TokenStream::new();
     for (index, param) in f.params.iter().enumerate() {
         if !is_tensor(f, index) {
@@ -2101,7 +2101,7 @@ fn symbolic_pair(pair: &Pair, docs: &PairDocs, warnings: &TokenStream) -> TokenS
         ret_type,
         ..
     } = pair;
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let exit = quote! {
         ::core::result::Result::Err(#p::entry_error(__tg_failed))
     };
@@ -2182,7 +2182,7 @@ fn symbolic_bodies(
         ret_value,
         ..
     } = pair;
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let exprs = graph_exprs(f, graph, outputs);
     let signature = signature_static(rt, f, graph, outputs, &exprs);
     let dim_idents = dim_locals(&dim_names(f), &exprs);

@@ -208,7 +208,7 @@ fn row_local_temps(
     block_rows: usize,
 ) -> RowTemps {
     let Emitter { rt, kernel, .. } = *cx;
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let mut local_temps: Vec<usize> = Vec::new();
     for nest in nests {
         for op in &nest.operands {
@@ -284,7 +284,7 @@ pub(super) fn block_temp(
     block_rows: usize,
 ) -> (TokenStream, TokenStream) {
     let Emitter { rt, kernel, .. } = *cx;
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let temp = &kernel.temps[t];
     let len = size_expr(temp.row_local.as_ref().expect("row-local"));
     let (v, c) = (temp_vec(t), storage_type(rt, temp.dtype));
@@ -326,7 +326,7 @@ pub(super) fn pack_shared_rhs(
     rows: &TokenStream,
 ) -> TokenStream {
     let Emitter { rt, kernel, .. } = *cx;
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let c = storage_type(rt, kernel.temps[step.output].dtype);
     let (n, k) = (size_expr(&step.n), size_expr(&step.k));
     let (b, b_at) = gemm_operand(rt, &step.b, &[], None);
@@ -471,7 +471,7 @@ fn emit_tasks(
     row_loop: &RowLoop<'_>,
 ) -> TokenStream {
     let rt = cx.rt;
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let per_task = match tasks.rows_per_task {
         Some(n) => {
             let n = Literal::usize_unsuffixed(n);
@@ -533,7 +533,7 @@ pub(super) fn runtime_task_split(
     product_block_rows: Option<usize>,
 ) -> TokenStream {
     let rt = cx.rt;
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let work = tasks.work.iter().map(size_expr);
     // Rows of a symbolic length may be empty at run time: then no split (see `plan_stages`
     // for the literal case).
@@ -569,7 +569,7 @@ struct TaskChunks {
 
 fn task_chunks(cx: &Emitter<'_>, tasks: &crate::ir::Tasks, per_task: &TokenStream) -> TaskChunks {
     let rt = cx.rt;
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let mut iter = TokenStream::new();
     let mut pattern = TokenStream::new();
     let mut pattern_type = TokenStream::new();
@@ -636,7 +636,7 @@ fn pass_output(out: &BufferRef, what: &str) -> TokenStream {
 /// A step along an axis: the runtime's scan (or `top_k`) from one temp into the other(s).
 pub(super) fn emit_scan(cx: &Emitter<'_>, scan: &crate::ir::ScanStep) -> TokenStream {
     let Emitter { rt, kernel, .. } = *cx;
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let (src, dst) = (temp_vec(scan.input), temp_vec(scan.output));
     let c = storage_type(rt, kernel.temps[scan.output].dtype);
     let (outer, len, inner) = (
@@ -911,7 +911,7 @@ fn row_prefetch(
     rows: &TokenStream,
 ) -> Option<Prefetch> {
     let Emitter { rt, .. } = *cx;
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let (mut decl, mut per_chunk) = (TokenStream::new(), TokenStream::new());
     for (k, &(op, next)) in rows_of.iter().enumerate() {
         let t = operand_storage(cx, &op.buffer);

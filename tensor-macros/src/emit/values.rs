@@ -49,7 +49,7 @@ pub(super) fn gather_row_start(nest: &LoopNest, id: usize) -> Option<(TokenStrea
 }
 
 pub(super) fn emit_const(rt: &TokenStream, dtype: DType, value: &ConstValue) -> TokenStream {
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     match (value, dtype) {
         (ConstValue::Bool(b), _) => quote!(#b),
         (ConstValue::Int(v), d) => {
@@ -109,7 +109,7 @@ pub(super) fn emit_const(rt: &TokenStream, dtype: DType, value: &ConstValue) -> 
 
 pub(super) fn emit_value(cx: &Emitter<'_>, nest: &LoopNest, id: usize) -> TokenStream {
     let Emitter { rt, f, graph, .. } = *cx;
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let per_copy = lane_ops();
     let value = &nest.values[id];
     let node = &graph.nodes[value.node];
@@ -162,7 +162,7 @@ pub(super) fn emit_value(cx: &Emitter<'_>, nest: &LoopNest, id: usize) -> TokenS
 
 /// The compute-type value of a count of elements (`ValueSource::Count`) of dtype `dtype`.
 pub(super) fn count_value(rt: &TokenStream, dtype: DType, size: &Size) -> TokenStream {
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     // usize → float rounds once, as the literal count of a static axis does.
     let n = size_expr(size);
     match dtype {
@@ -184,7 +184,7 @@ pub(super) fn count_value(rt: &TokenStream, dtype: DType, size: &Size) -> TokenS
 /// stride whose sign is known at run time), or a splat of the row's or the call's element.
 fn emit_load(cx: &Emitter<'_>, nest: &LoopNest, id: usize, operand: usize) -> TokenStream {
     let rt = cx.rt;
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let per_copy = lane_ops();
     let value = &nest.values[id];
     let op = &nest.operands[operand];
@@ -248,7 +248,7 @@ fn emit_gather(
     bound: &Size,
 ) -> TokenStream {
     let Emitter { rt, graph, .. } = *cx;
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let per_copy = lane_ops();
     let value = &nest.values[id];
     let c = compute_type(rt, graph.nodes[value.node].dtype);
