@@ -828,11 +828,9 @@ pub(super) fn debug_program(cx: &Emitter<'_>) -> Option<TokenStream> {
         match stage_call(cx, &bufs, stage, &resets)? {
             StageCall::Plain(call, temps) => {
                 run.extend(call);
-                for t in temps {
-                    if !run_temps.contains(&t) {
-                        run_temps.push(t);
-                    }
-                }
+                // A set by membership only (`buffer_tokens`): a temp two stages name may
+                // stand twice.
+                run_temps.extend(temps);
             }
             StageCall::Whole(call) => {
                 end_run(&mut run, &mut run_temps, &mut calls);
