@@ -447,11 +447,12 @@ pub(crate) mod zmm {
 
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
 pub(super) use avx2_lanes::*;
-#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
-pub use avx2_lanes::{kernel_isa, set_simd_level};
 
+/// `vmath` re-exports `kernel_isa` and `set_simd_level` from here by their full path: a
+/// re-export through this module would meet `use super::*` above, which nightly reports as
+/// an ambiguous import visibility (rust-lang/rust#149145).
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
-mod avx2_lanes {
+pub(super) mod avx2_lanes {
     use super::f32_kernels::F32Simd;
     use core::arch::x86_64::*;
     use core::sync::atomic::{AtomicU8, Ordering};

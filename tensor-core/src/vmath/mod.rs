@@ -121,6 +121,8 @@ use sigmoid::*;
 
 #[allow(unused_imports)] // crate-internal path kept from the single-file module
 pub(crate) use avx512::{narrow, widen};
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+pub use dispatch::avx2_lanes::{kernel_isa, set_simd_level};
 pub(crate) use dispatch::blocks_run_avx2_fma;
 #[cfg(all(
     feature = "dispatch",
@@ -129,8 +131,6 @@ pub(crate) use dispatch::blocks_run_avx2_fma;
 ))]
 pub(crate) use dispatch::zmm;
 pub use dispatch::{block, f32_kernel_isa, x16, BLOCK};
-#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
-pub use dispatch::{kernel_isa, set_simd_level};
 /// Re-exports the f32x8 and f64x8 kernels of each `unary` row of the function table
 /// (functions.rs) from its family file, so that every path stays `vmath::name`.
 macro_rules! reexport_kernels {
