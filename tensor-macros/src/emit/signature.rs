@@ -314,8 +314,10 @@ enum Lending {
 /// The three traits of an argument and their impls ([`StaticCheck`] for graphs with only
 /// literal dims, [`symbolic_check`] for graphs with names; `lending` chooses). Each check
 /// is a subtrait of tensor-core's `SameDtype<E, declared>`, so that the one impl of step 3
-/// proves the argument's dtype is the declared one and the blanket impl of step 1 hands the
-/// elements on through `SameDtype`'s identity; steps 2 and 3 have no methods.
+/// proves the argument's dtype is the declared one and the read of step 1 hands the
+/// elements on through `SameDtype`'s identity (by name, tensor-core's `ReadsAs` & co., the
+/// form trait's supertrait, [`CoreRead`]; in the closure forms the form trait's own method);
+/// steps 2 and 3 have no methods.
 /// Step 1 is `step1_read`, step 2 `step2_shape`, step 3 `step3_dims`.
 fn arg_check_traits(
     rt: &TokenStream,
@@ -526,7 +528,7 @@ struct Step1 {
     form: TokenStream,
     form_read: TokenStream,
     /// For an argument passed by name (`Lending::Static`, `Lending::Lend`), tensor-core's
-    /// generic read (`ReadsAs<f32>`, …, [`core_read`]): the form trait is its subtrait and
+    /// generic read (`ReadsAs<f32>`, …, [`CoreRead`]): the form trait is its subtrait and
     /// has no method, so no read is written or compiled per argument.
     core: Option<TokenStream>,
     /// The shape type step 2 checks, and the bound that makes it (a graph with names).
@@ -656,7 +658,7 @@ impl CoreRead {
         proc_macro2::Ident::new(name, proc_macro2::Span::call_site())
     }
 
-    /// `<_ as ReadsAs<f32>>::read_as(arg)`: `arg` is `&x` (`&mut out` for `LendsMut`, an
+    /// `__tg_p_NAME::ReadsAs::<f32>::read_as(arg)`: `arg` is `&x` (`&mut out` for `LendsMut`, an
     /// output `&mut impl …` itself for `Writes`).
     fn call(self, rt: &TokenStream, dtype: DType, arg: TokenStream) -> TokenStream {
         let p = super::names::private(rt);
