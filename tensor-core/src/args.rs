@@ -361,6 +361,76 @@ impl<T> SameDtype<T, T> for () {
     }
 }
 
+/// Step 1 of a by-name argument's checks, read: an input of a graph with only literal dims
+/// (`StaticInput`) as its declared dtype `T`. The generated form trait (`scale_takes_x`) is
+/// a subtrait of `ReadsAs<f32>` with no method of its own, and its blanket impl's bounds
+/// (its step 2, a subtrait of [`SameDtype`]) prove this impl's: so the read is written once
+/// here and instantiated once per argument type, not once per argument (NOTES.md, "Where the
+/// non-program build cost is"). The messages are the form trait's: a call site proves
+/// `X: scale_takes_x` by its impl, never this trait.
+pub trait ReadsAs<T> {
+    /// The elements, row-major, as `T`.
+    fn read_as(&self) -> &[T];
+}
+
+impl<T, X: StaticInput> ReadsAs<T> for X
+where
+    (): SameDtype<X::Elem, T>,
+{
+    #[inline]
+    fn read_as(&self) -> &[T] {
+        <() as SameDtype<X::Elem, T>>::slice(StaticInput::elements(self))
+    }
+}
+
+/// As [`ReadsAs`], for an `_into` output of a graph with only literal dims (`StaticOutput`).
+pub trait WritesAs<T> {
+    /// The elements, row-major, writable, as `T`.
+    fn write_as(&mut self) -> &mut [T];
+}
+
+impl<T, X: StaticOutput> WritesAs<T> for X
+where
+    (): SameDtype<X::Elem, T>,
+{
+    #[inline]
+    fn write_as(&mut self) -> &mut [T] {
+        <() as SameDtype<X::Elem, T>>::slice_mut(StaticOutput::elements_mut(self))
+    }
+}
+
+/// As [`ReadsAs`], for an input of a graph with names called by name ([`Lend`]).
+pub trait LendsAs<T> {
+    /// The lent parts, as `T`.
+    fn lend_as(&self) -> ArgParts<'_, T>;
+}
+
+impl<T, X: Lend> LendsAs<T> for X
+where
+    (): SameDtype<X::Elem, T>,
+{
+    #[inline]
+    fn lend_as(&self) -> ArgParts<'_, T> {
+        <() as SameDtype<X::Elem, T>>::parts(Lend::lend(self))
+    }
+}
+
+/// As [`ReadsAs`], for an `_into` output of a graph with names ([`LendMut`]).
+pub trait LendsMutAs<T> {
+    /// The lent writable parts, as `T`.
+    fn lend_mut_as(&mut self) -> ArgPartsMut<'_, T>;
+}
+
+impl<T, X: LendMut> LendsMutAs<T> for X
+where
+    (): SameDtype<X::Elem, T>,
+{
+    #[inline]
+    fn lend_mut_as(&mut self) -> ArgPartsMut<'_, T> {
+        <() as SameDtype<X::Elem, T>>::parts_mut(LendMut::lend_mut(self))
+    }
+}
+
 /// An input of the closure form of a graph with only literal dims: the `Tensor`,
 /// `TensorView` or `TensorViewMut` behind the `&dyn` the closure takes (a closure cannot be
 /// generic, so its tensor parameters are `&dyn` the generated argument trait, whose blanket

@@ -236,9 +236,9 @@ pub mod __private {
     pub use crate::__tg_graph_with_arg_forms as graph_with_arg_forms;
     pub use crate::args::{
         Accepts, AnyRank, ArgParts, ArgPartsMut, Checked, DimAccepts, Flat, Lend, LendMut,
-        LendPointee, NdRank, NoImpl, NoSlice, Notation, SameDtype, ShapeAccepts, ShapePattern,
-        SliceOk, StaticInput, StaticOutput, StaticPointee, Sym, TensorArg, TensorArgMut,
-        UnderLiteral,
+        LendPointee, LendsAs, LendsMutAs, NdRank, NoImpl, NoSlice, Notation, ReadsAs, SameDtype,
+        ShapeAccepts, ShapePattern, SliceOk, StaticInput, StaticOutput, StaticPointee, Sym,
+        TensorArg, TensorArgMut, UnderLiteral, WritesAs,
     };
     pub use crate::attention::{attention, AttentionMask, AttentionOptions, AttentionShape};
     pub use crate::bind::{

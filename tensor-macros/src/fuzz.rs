@@ -124,6 +124,27 @@ const RUNTIME_AUDITED: &[(&str, &str)] = &[
       copies of it and `vmath::kernel_isa()`, an atomic load and `is_x86_feature_detected!` \
       once; no index, unwrap or panic",
     ),
+    // Step 1 of a by-name argument's checks (tensor-core args.rs): `SameDtype`'s identity
+    // on the argument's own `StaticInput::elements` / `StaticOutput::elements_mut` /
+    // `Lend::lend` / `LendMut::lend_mut`, the calls the generated per-argument method made
+    // before (branch h48) and which the scan did not list then either.
+    (
+        "ReadsAs::read_as",
+        "args.rs: `SameDtype::slice` of `StaticInput::elements`; no index, unwrap or panic",
+    ),
+    (
+        "WritesAs::write_as",
+        "args.rs: `SameDtype::slice_mut` of `StaticOutput::elements_mut`; no index, unwrap or \
+         panic",
+    ),
+    (
+        "LendsAs::lend_as",
+        "args.rs: `SameDtype::parts` of `Lend::lend`; no index, unwrap or panic",
+    ),
+    (
+        "LendsMutAs::lend_mut_as",
+        "args.rs: `SameDtype::parts_mut` of `LendMut::lend_mut`; no index, unwrap or panic",
+    ),
     // Call entry: every failure is the graph's `Err`.
     (
         "bind_entry",

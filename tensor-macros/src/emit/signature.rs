@@ -314,8 +314,10 @@ enum Lending {
 /// The three traits of an argument and their impls ([`StaticCheck`] for graphs with only
 /// literal dims, [`symbolic_check`] for graphs with names; `lending` chooses). Each check
 /// is a subtrait of tensor-core's `SameDtype<E, declared>`, so that the one impl of step 3
-/// proves the argument's dtype is the declared one and the blanket impl of step 1 hands the
-/// elements on through `SameDtype`'s identity; steps 2 and 3 have no methods.
+/// proves the argument's dtype is the declared one and the read of step 1 hands the
+/// elements on through `SameDtype`'s identity (by name, tensor-core's `ReadsAs` & co., the
+/// form trait's supertrait, [`CoreRead`]; in the closure forms the form trait's own method);
+/// steps 2 and 3 have no methods.
 /// Step 1 is `step1_read`, step 2 `step2_shape`, step 3 `step3_dims`.
 fn arg_check_traits(
     rt: &TokenStream,
@@ -361,9 +363,16 @@ fn arg_check_traits(
         method,
         form,
         form_read,
+        core,
         checked,
         checked_bound,
     } = step1_read(rt, dims, &t, lending, output, span);
+    // By name, the read is tensor-core's (`core`): the form trait is its subtrait, and the
+    // blanket impl's bounds (step 2, a subtrait of `SameDtype`) prove its bounds.
+    let (supertrait, method, form_read) = match core {
+        Some(core) => (quote!(: #core), TokenStream::new(), TokenStream::new()),
+        None => (TokenStream::new(), quote!(#method;), form_read),
+    };
     let notation = quote!(X::Notation);
     // The values behind a closure's `&` include slices.
     let maybe_unsized = (lending == Lending::LendPointee).then(|| quote!(+ ?::core::marker::Sized));
@@ -403,8 +412,8 @@ fn arg_check_traits(
         #[doc(hidden)]
         #[allow(non_camel_case_types)]
         #[diagnostic::on_unimplemented(message = #form_message, label = #label, note = #note)]
-        #vis trait #form_trait {
-            #method;
+        #vis trait #form_trait #supertrait {
+            #method
         }
         #[doc(hidden)]
         #[allow(non_camel_case_types)]
@@ -518,6 +527,10 @@ struct Step1 {
     method: TokenStream,
     form: TokenStream,
     form_read: TokenStream,
+    /// For an argument passed by name (`Lending::Static`, `Lending::Lend`), tensor-core's
+    /// generic read (`ReadsAs<f32>`, …, [`CoreRead`]): the form trait is its subtrait and
+    /// has no method, so no read is written or compiled per argument.
+    core: Option<TokenStream>,
     /// The shape type step 2 checks, and the bound that makes it (a graph with names).
     checked: TokenStream,
     checked_bound: TokenStream,
@@ -594,12 +607,70 @@ fn step1_read(
             <() as #p::SameDtype<X::Elem, #t>>::#same(#read)
         }
     };
+    let core = match lending {
+        Lending::Static | Lending::Lend => {
+            let core = CoreRead::of(symbolic, output).trait_ident();
+            Some(quote!(#p::#core<#t>))
+        }
+        // The closure forms keep the method: their parameters are `&dyn` (literal dims) or
+        // `&(impl … + ?Sized)` over `LendPointee`, which tensor-core's reads do not cover.
+        Lending::Pointee | Lending::LendPointee => None,
+    };
     Step1 {
         method,
         form,
         form_read,
+        core,
         checked,
         checked_bound,
+    }
+}
+
+/// Tensor-core's generic read of an argument passed by name, which its form trait has as
+/// supertrait (`step1_read`): `ReadsAs` (`StaticInput`), `WritesAs` (`StaticOutput`),
+/// `LendsAs` (`Lend`), `LendsMutAs` (`LendMut`). One generic impl each in tensor-core instead
+/// of a method per argument: NOTES.md, "Where the non-program build cost is".
+#[derive(Clone, Copy)]
+enum CoreRead {
+    Reads,
+    Writes,
+    Lends,
+    LendsMut,
+}
+
+impl CoreRead {
+    fn of(symbolic: bool, output: bool) -> CoreRead {
+        match (symbolic, output) {
+            (false, false) => CoreRead::Reads,
+            (false, true) => CoreRead::Writes,
+            (true, false) => CoreRead::Lends,
+            (true, true) => CoreRead::LendsMut,
+        }
+    }
+
+    fn trait_ident(self) -> proc_macro2::Ident {
+        let name = match self {
+            CoreRead::Reads => "ReadsAs",
+            CoreRead::Writes => "WritesAs",
+            CoreRead::Lends => "LendsAs",
+            CoreRead::LendsMut => "LendsMutAs",
+        };
+        proc_macro2::Ident::new(name, proc_macro2::Span::call_site())
+    }
+
+    /// `__tg_p_NAME::ReadsAs::<f32>::read_as(arg)`: `arg` is `&x` (`&mut out` for `LendsMut`, an
+    /// output `&mut impl …` itself for `Writes`).
+    fn call(self, rt: &TokenStream, dtype: DType, arg: TokenStream) -> TokenStream {
+        let p = super::names::private(rt);
+        let t = storage_type(rt, dtype);
+        let tr = self.trait_ident();
+        let method = match self {
+            CoreRead::Reads => quote!(read_as),
+            CoreRead::Writes => quote!(write_as),
+            CoreRead::Lends => quote!(lend_as),
+            CoreRead::LendsMut => quote!(lend_mut_as),
+        };
+        quote!(#p::#tr::<#t>::#method(#arg))
     }
 }
 
@@ -1384,7 +1455,7 @@ fn input_reads(
         let read = if is_closure(f) {
             quote!(#tr::lend(#name))
         } else {
-            quote!(#tr::lend(&#name))
+            CoreRead::Lends.call(rt, param.ty.dtype, quote!(&#name))
         };
         reads.extend(quote!(let #parts = #read;));
         // A parameter the pitched kernel reads through a row pitch binds a row-strided
@@ -1417,11 +1488,11 @@ fn emit_binding(
     let n = Literal::usize_unsuffixed(dim_idents.len());
     let (mut reads, mut shapes, mut slices) = input_reads(rt, f, pitched);
     for (k, ((dtype, _), out)) in outputs.iter().zip(out_names).enumerate() {
-        let tr = output_trait_ident(f, k, outputs.len());
         let parts = format_ident!("__tg_out_parts{}", k);
         let slice = output_slice(k);
         let t = storage_type(rt, *dtype);
-        reads.extend(quote!(let #parts = #tr::lend_mut(&mut #out);));
+        let read = CoreRead::LendsMut.call(rt, *dtype, quote!(&mut #out));
+        reads.extend(quote!(let #parts = #read;));
         if out_pitched.get(k) == Some(&true) {
             shapes.push(quote!(#parts.arg_shape_pitched()));
         } else {
@@ -1967,7 +2038,7 @@ fn literal_pair(
         .map(|k| output_trait_ident(f, k, out_names.len()))
         .collect();
     let into_body = match pair.checked {
-        Some((graph, kernel)) => literal_into_body(pair, graph, kernel, &out_traits, static_named),
+        Some((graph, kernel)) => literal_into_body(pair, graph, kernel, static_named),
         None => quote!(::core::panic!()),
     };
     let into_doc = format!(
@@ -2021,7 +2092,6 @@ fn literal_into_body(
     pair: &Pair,
     graph: &TypedGraph,
     kernel: &Kernel,
-    out_traits: &[proc_macro2::Ident],
     static_named: bool,
 ) -> TokenStream {
     let Pair {
@@ -2044,16 +2114,17 @@ fn literal_into_body(
         // `&(impl … + ?Sized)`.
         let tr = input_trait_ident(f, param);
         let read = if static_named {
-            quote!(#tr::elements(&#name))
+            CoreRead::Reads.call(rt, param.ty.dtype, quote!(&#name))
         } else {
             quote!(#tr::elements(#name))
         };
         setup.extend(quote!(let #slice: &[#t] = #read;));
     }
-    for (index, (out, tr)) in out_names.iter().zip(out_traits).enumerate() {
+    for (index, out) in out_names.iter().enumerate() {
         let t = storage_type(rt, outputs[index].0);
         let slice = output_slice(index);
-        setup.extend(quote!(let #slice: &mut [#t] = #tr::elements_mut(#out);));
+        let read = CoreRead::Writes.call(rt, outputs[index].0, quote!(#out));
+        setup.extend(quote!(let #slice: &mut [#t] = #read;));
     }
     let body = literal_kernel(
         rt,
