@@ -48,8 +48,10 @@ macro_rules! each_of_group {
 }
 
 mod ops;
+pub mod program;
 
 pub use ops::*;
+pub use program::run_code_v1;
 
 use crate::dtype::{bf16, f16, Element, LaneScalar};
 use crate::lanes::{
