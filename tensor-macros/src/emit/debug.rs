@@ -38,7 +38,8 @@ use super::context::Emitter;
 use super::gemm::emit_matmul;
 use super::names::{init_value, offset_expr, size_expr, slice_ident, storage_type, temp_vec};
 use super::program::{
-    scalar_type, ArgIr, Entry, NestIr, Num, NumCode, OperandIr, ReduceIr, ScalarIr, StageIr, ValIr,
+    float_code, scalar_type, ArgIr, Entry, NestIr, Num, NumCode, OperandIr, ReduceIr, ScalarIr,
+    StageIr, ValIr,
 };
 use super::stages::{
     block_temp, emit_scan, pack_shared_rhs, product_block, runtime_task_split, shares_packed_rhs,
@@ -245,7 +246,7 @@ fn buffer_tokens(cx: &Emitter<'_>, bufs: &[BufferRef], in_stage: &[usize]) -> Ve
 /// overwrites), as (buffer index, start value).
 fn row_local_temps(cx: &Emitter<'_>, bufs: &[BufferRef]) -> (TokenStream, Vec<(usize, ScalarIr)>) {
     let Emitter { rt, kernel, .. } = *cx;
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let mut decls = TokenStream::new();
     let mut resets = Vec::new();
     for (k, buf) in bufs.iter().enumerate() {
@@ -364,37 +365,6 @@ fn int_code(cv: &proc_macro2::Ident, v: i128) -> Option<Vec<u8>> {
     Some(code)
 }
 
-/// The bits of the float literal `digits` (no sign, no suffix) of `dtype`, as rustc reads
-/// `{digits}f32`/`{digits}f64`: both are correctly rounded decimal conversions
-/// (`tests::float_immediates_are_rustcs` checks edge cases); `None` for any text but plain
-/// digits, a point and an exponent, or a value that is not finite.
-pub(super) fn float_code(dtype: DType, digits: &str, negative: bool) -> Option<Vec<u8>> {
-    if digits.is_empty()
-        || !digits
-            .bytes()
-            .all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'E' | b'+' | b'-'))
-    {
-        return None;
-    }
-    match dtype {
-        DType::F32 => {
-            let v = digits.parse::<f32>().ok().filter(|v| v.is_finite())?;
-            let v = if negative { -v } else { v };
-            let mut code = vec![9];
-            code.extend_from_slice(&v.to_bits().to_le_bytes());
-            Some(code)
-        }
-        DType::F64 => {
-            let v = digits.parse::<f64>().ok().filter(|v| v.is_finite())?;
-            let v = if negative { -v } else { v };
-            let mut code = vec![10];
-            code.extend_from_slice(&v.to_bits().to_le_bytes());
-            Some(code)
-        }
-        _ => None,
-    }
-}
-
 /// The start value `init` of a temp of (compute type) `dtype` as a `Scalar`: an
 /// `Identity` constant, or -1 for `NoIndex`.
 fn init_scalar(rt: &TokenStream, dtype: DType, init: crate::ir::TempInit) -> ScalarIr {
@@ -444,7 +414,7 @@ fn offset(offset: &crate::ir::Offset) -> Num {
 /// One value of a nest as a `blocks::Val`, or `None` where the backend has no form of it.
 fn value(cx: &Emitter<'_>, bufs: &[BufferRef], nest: &LoopNest, id: usize) -> Option<ValIr> {
     let Emitter { rt, f, graph, .. } = *cx;
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let v = &nest.values[id];
     let dtype = graph.nodes[v.node].dtype;
     let cv = variant(dtype.compute());
@@ -952,9 +922,9 @@ pub(super) fn debug_program(cx: &Emitter<'_>) -> Option<TokenStream> {
     #[cfg(test)]
     tests::COVERED.with(|c| c.set(c.get() + 1));
     // `__tg_b`: the blocks module, named once (5 tokens fewer at every use).
-    let rt = cx.rt;
+    let p = super::names::private(cx.rt);
     Some(quote! {
-        use #rt::__private::blocks as __tg_b; // `blocks_module`
+        use #p::blocks as __tg_b; // `blocks_module`
         #row_temps
         #(#calls)*
     })
