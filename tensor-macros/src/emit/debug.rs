@@ -7,7 +7,8 @@
 //! A program is the lowered kernel itself as data: each loop nest becomes a
 //! `blocks::Nest` (its extents, each value a `Val`, each store), so broadcasting, strides,
 //! flips and named dims reach it exactly as they reach the fused kernel (the operands'
-//! offsets, written with the same `offset_expr`/`size_expr`). Call entry (argument checks,
+//! offsets, written with the same `offset_expr`/`size_expr`), written into the user's crate
+//! as bytes for `blocks::run_code_v1` (emit/program.rs). Call entry (argument checks,
 //! `check_entry_sizes`, `Result` errors, outputs) is the signature layer's and the kernel
 //! setup's, shared by both branches.
 //!

@@ -410,10 +410,10 @@ impl Encoder {
     fn num(&mut self, n: &Num) {
         match n.code {
             NumCode::Imm(v) => self.var(u64::from(v) << 2),
-            NumCode::Neg(v) => self.var(u64::from(v) << 2 | 1),
+            NumCode::Neg(v) => self.var((u64::from(v) << 2) | 1),
             NumCode::Expr => {
                 let k = intern(&mut self.rt, &n.tokens);
-                self.var((k as u64) << 2 | 2);
+                self.var(((k as u64) << 2) | 2);
             }
         }
     }
