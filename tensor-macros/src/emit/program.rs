@@ -131,6 +131,8 @@ pub(super) struct StageIr {
 }
 
 /// One `run_*` call of a program.
+// A few per kernel, built once at expansion: no box for the larger variants.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
 pub(super) enum Entry {
     Nest(NestIr),
