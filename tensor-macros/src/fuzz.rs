@@ -167,6 +167,14 @@ const RUNTIME_AUDITED: &[(&str, &str)] = &[
       checked slice index",
     ),
     (
+        "blocks::run_code_v1",
+        "blocks/program.rs: decodes the macro's byte string (every read checked; a program \
+      it cannot read reaches `bad_program`, a panic only a tensorgraph-macros and \
+      tensorgraph-core of different versions can cause, and the versioned name makes that \
+      pair a compile error) into the `Nest`/`Stage` values the struct literals built, then \
+      `run_nest`/`run_stage`/`run_stage_rows` as above",
+    ),
+    (
         "blocks::runtime_step",
         "blocks/mod.rs: a relaxed atomic increment (a counter for tests), total",
     ),

@@ -1,8 +1,10 @@
 //! The debug backend (issue 33 item 1; NOTES.md "Debug backend, first slice"): in a build
 //! with `debug_assertions`, the graph macro lowers a covered graph to a program of block
 //! ops (`Nest`) and calls [`run_nest`], compiled here once, instead of emitting a fused
-//! kernel into the user's crate. The user's crate compiles struct literals and one call per
-//! nest.
+//! kernel into the user's crate. The user's crate compiles one byte string and one
+//! [`run_code_v1`] call per run of nests ([`program`] decodes it into the same `Nest` and
+//! `Stage` values), or struct literals and one call per nest where a nest is past the
+//! decoder's limits.
 //!
 //! A nest is the release kernel's loop nest as data: the outer extents, the inner extent
 //! (ragged rows of a flat loop as in the fused kernel), its values in dependency order, its
@@ -48,8 +50,10 @@ macro_rules! each_of_group {
 }
 
 mod ops;
+pub mod program;
 
 pub use ops::*;
+pub use program::run_code_v1;
 
 use crate::dtype::{bf16, f16, Element, LaneScalar};
 use crate::lanes::{

@@ -7,7 +7,8 @@
 //! A program is the lowered kernel itself as data: each loop nest becomes a
 //! `blocks::Nest` (its extents, each value a `Val`, each store), so broadcasting, strides,
 //! flips and named dims reach it exactly as they reach the fused kernel (the operands'
-//! offsets, written with the same `offset_expr`/`size_expr`). Call entry (argument checks,
+//! offsets, written with the same `offset_expr`/`size_expr`), written into the user's crate
+//! as bytes for `blocks::run_code_v1` (emit/program.rs). Call entry (argument checks,
 //! `check_entry_sizes`, `Result` errors, outputs) is the signature layer's and the kernel
 //! setup's, shared by both branches.
 //!
@@ -37,6 +38,10 @@ use crate::ops::Typing;
 use super::context::Emitter;
 use super::gemm::emit_matmul;
 use super::names::{init_value, offset_expr, size_expr, slice_ident, storage_type, temp_vec};
+use super::program::{
+    float_code, scalar_type, ArgIr, Entry, NestIr, Num, NumCode, OperandIr, ReduceIr, ScalarIr,
+    StageIr, ValIr,
+};
 use super::stages::{
     block_temp, emit_scan, pack_shared_rhs, product_block, runtime_task_split, shares_packed_rhs,
     STACK_ROW_LIMIT,
@@ -114,8 +119,8 @@ fn op_reason(op: &crate::ops::Op) -> &'static str {
 /// a nest keeps on the stack, not what a program may hold (`nest_literal`): a wider nest's
 /// registers are a per-thread buffer, which its `_into`'s rustdoc names
 /// (signature.rs `alloc_doc`).
-pub(super) const MAX_VALUES: usize = 32;
-const MAX_LOOPS: usize = 16;
+/// (Declared in emit/program.rs, whose fit test reads them too.)
+pub(super) use super::program::{MAX_LOOPS, MAX_VALUES};
 
 /// A program's name for tensor-core's `blocks` module: `debug_program` binds it (`use
 /// …::__private::blocks as __tg_b;`), so each use is one token instead of five.
@@ -240,12 +245,9 @@ fn buffer_tokens(cx: &Emitter<'_>, bufs: &[BufferRef], in_stage: &[usize]) -> Ve
 /// allocating nothing allocates nothing in debug builds either), else the thread's
 /// scratch pool; and each temp's reset at every row (all but the ones every row
 /// overwrites), as (buffer index, start value).
-fn row_local_temps(
-    cx: &Emitter<'_>,
-    bufs: &[BufferRef],
-) -> (TokenStream, Vec<(usize, TokenStream)>) {
+fn row_local_temps(cx: &Emitter<'_>, bufs: &[BufferRef]) -> (TokenStream, Vec<(usize, ScalarIr)>) {
     let Emitter { rt, kernel, .. } = *cx;
-    let p = quote!(#rt::__private);
+    let p = super::names::private(rt);
     let mut decls = TokenStream::new();
     let mut resets = Vec::new();
     for (k, buf) in bufs.iter().enumerate() {
@@ -268,7 +270,7 @@ fn row_local_temps(
             }
         });
         if !temp.overwritten {
-            resets.push((k, init));
+            resets.push((k, init_scalar(rt, temp.dtype, temp.init)));
         }
     }
     (decls, resets)
@@ -277,8 +279,7 @@ fn row_local_temps(
 /// `blocks::Operand` of `op` at level `level`: a value fixed for the row reads the row's
 /// element (no inner stride), one fixed for the call the element at `base` (no strides), as
 /// the fused kernel's `emit_load`.
-fn operand(cx: &Emitter<'_>, bufs: &[BufferRef], op: &Operand, level: Level) -> TokenStream {
-    let b = blocks_module();
+fn operand(cx: &Emitter<'_>, bufs: &[BufferRef], op: &Operand, level: Level) -> OperandIr {
     let buf = bufs.iter().position(|x| *x == op.buffer).unwrap_or(0) as u16;
     let mut base = offset(&op.base);
     // A row-local temp holds only the current row of its stage: the row term drops out,
@@ -293,50 +294,128 @@ fn operand(cx: &Emitter<'_>, bufs: &[BufferRef], op: &Operand, level: Level) -> 
     let block = temp.is_some_and(|t| t.gemm_block);
     let row_local = temp.is_some_and(|t| t.row_local.is_some()) && !block;
     if let (true, Some(s), false) = (block, op.outer_strides.first(), level == Level::Global) {
-        let s = offset(s);
-        base = quote!((#base).wrapping_sub(__tg_blk.wrapping_mul(#s)));
+        let (s, b) = (offset(s).tokens, base.tokens);
+        base = Num::expr(quote!((#b).wrapping_sub(__tg_blk.wrapping_mul(#s))));
     }
-    let outer: Vec<TokenStream> = match level {
+    let outer: Vec<Num> = match level {
         Level::Global => Vec::new(),
         _ => op
             .outer_strides
             .iter()
             .enumerate()
             .map(|(depth, s)| match depth == 0 && row_local {
-                true => quote!(0usize),
+                true => zero(),
                 false => offset(s),
             })
             .collect(),
     };
     let inner = match level {
         Level::Inner => offset(&op.inner_stride),
-        _ => quote!(0usize),
+        _ => zero(),
     };
-    quote!(#b::Operand { buf: #buf, base: #base, outer: &[#(#outer),*], inner: #inner })
+    OperandIr {
+        buf,
+        base,
+        outer,
+        inner,
+    }
+}
+
+/// `0usize`.
+fn zero() -> Num {
+    Num {
+        code: NumCode::Imm(0),
+        tokens: quote!(0usize),
+    }
+}
+
+/// A size of a program: `size_expr`'s, read as an immediate where it has no names.
+fn size_num(size: &crate::ir::Size) -> Num {
+    let tokens = size_expr(size);
+    match size.as_static().and_then(|n| u32::try_from(n).ok()) {
+        Some(n) => Num {
+            code: NumCode::Imm(n),
+            tokens,
+        },
+        None => Num::expr(tokens),
+    }
+}
+
+/// `blocks::Scalar::<variant>(expr)`, passed as its expression (`scalars`) in the data form.
+fn scalar_expr(cv: &proc_macro2::Ident, expr: TokenStream) -> ScalarIr {
+    let b = blocks_module();
+    ScalarIr {
+        tokens: quote!(#b::Scalar::#cv(#expr)),
+        code: None,
+    }
+}
+
+/// The code of a `Scalar` of variant `cv` whose value is `v` converted by `as` (integer
+/// types: the two's complement bits, truncated), or `None` for another variant.
+fn int_code(cv: &proc_macro2::Ident, v: i128) -> Option<Vec<u8>> {
+    let t = scalar_type(&cv.to_string())?;
+    let width = match t {
+        1 | 5 => 1,
+        2 | 6 => 2,
+        3 | 7 => 4,
+        4 | 8 => 8,
+        _ => return None,
+    };
+    let mut code = vec![t];
+    code.extend_from_slice(&(v as u128).to_le_bytes()[..width]);
+    Some(code)
+}
+
+/// The start value `init` of a temp of (compute type) `dtype` as a `Scalar`: an
+/// `Identity` constant, or -1 for `NoIndex`.
+fn init_scalar(rt: &TokenStream, dtype: DType, init: crate::ir::TempInit) -> ScalarIr {
+    let cv = variant(dtype);
+    let mut s = scalar_expr(&cv, init_value(rt, dtype, init));
+    let kind = match init {
+        crate::ir::TempInit::Zero => 0,
+        crate::ir::TempInit::One => 1,
+        crate::ir::TempInit::Lowest => 2,
+        crate::ir::TempInit::Highest => 3,
+        crate::ir::TempInit::NoIndex => {
+            s.code = int_code(&cv, -1);
+            return s;
+        }
+    };
+    // Temps hold compute types (f16/bf16 ones are declined, `debug_program`).
+    s.code = (dtype == dtype.compute())
+        .then(|| scalar_type(&cv.to_string()))
+        .flatten()
+        .map(|t| vec![0x40 | t, kind]);
+    s
 }
 
 /// An operand's offset or stride: `offset_expr`'s, or its value as a literal where it has
 /// no names (the same value modulo 2^bits of any `usize`): a call less per offset in the
 /// program's literal, which the user's crate builds at every call in a debug build.
-fn offset(offset: &crate::ir::Offset) -> TokenStream {
+fn offset(offset: &crate::ir::Offset) -> Num {
     let sum = offset.terms.iter().try_fold(0i128, |sum, (c, names)| {
         names.is_empty().then(|| sum.checked_add(*c)).flatten()
     });
     let Some(abs) = sum.and_then(|s| u32::try_from(s.unsigned_abs()).ok()) else {
-        return offset_expr(quote!(0usize), offset, None);
+        return Num::expr(offset_expr(quote!(0usize), offset, None));
     };
-    let abs = Literal::usize_suffixed(abs as usize);
+    let lit = Literal::usize_suffixed(abs as usize);
     match sum < Some(0) {
-        true => quote!(usize::wrapping_sub(0usize, #abs)),
-        false => quote!(#abs),
+        true => Num {
+            code: NumCode::Neg(abs),
+            tokens: quote!(usize::wrapping_sub(0usize, #lit)),
+        },
+        false => Num {
+            code: NumCode::Imm(abs),
+            tokens: quote!(#lit),
+        },
     }
 }
 
 /// One value of a nest as a `blocks::Val`, or `None` where the backend has no form of it.
-fn value(cx: &Emitter<'_>, bufs: &[BufferRef], nest: &LoopNest, id: usize) -> Option<TokenStream> {
+fn value(cx: &Emitter<'_>, bufs: &[BufferRef], nest: &LoopNest, id: usize) -> Option<ValIr> {
     let Emitter { rt, f, graph, .. } = *cx;
-    let p = quote!(#rt::__private);
-    let b = blocks_module();
+    let p = super::names::private(rt);
     let v = &nest.values[id];
     let dtype = graph.nodes[v.node].dtype;
     let cv = variant(dtype.compute());
@@ -346,21 +425,49 @@ fn value(cx: &Emitter<'_>, bufs: &[BufferRef], nest: &LoopNest, id: usize) -> Op
             if matches!(op.buffer, BufferRef::Index) {
                 return decline("a load of the running index");
             }
-            let op = operand(cx, bufs, op, v.level);
-            quote!(#b::Val::Load(#op))
+            ValIr::Load(operand(cx, bufs, op, v.level))
         }
         ValueSource::Scalar { param } => {
             let name = &f.params[*param].name;
             let t = storage_type(rt, dtype);
-            quote!(#b::Val::Splat(#b::Scalar::#cv(<#t as #p::Element>::to_compute(#name))))
+            ValIr::Splat(scalar_expr(
+                &cv,
+                quote!(<#t as #p::Element>::to_compute(#name)),
+            ))
         }
         ValueSource::Const(c) => {
-            let c = emit_const(rt, dtype, c);
-            quote!(#b::Val::Splat(#b::Scalar::#cv(#c)))
+            let mut s = scalar_expr(&cv, emit_const(rt, dtype, c));
+            s.code = match c {
+                crate::ir::ConstValue::Bool(v) if dtype == DType::Bool => Some(vec![0, *v as u8]),
+                crate::ir::ConstValue::Int(v) if dtype.is_integer() => int_code(&cv, *v),
+                // As `emit_const`: the literal's own digits, or a folded value's `{:?}`.
+                crate::ir::ConstValue::Float(v, text) if v.is_finite() => match text {
+                    Some(t) => match t.strip_prefix('-') {
+                        Some(rest) => float_code(dtype, rest, true),
+                        None => float_code(dtype, t, false),
+                    },
+                    None => float_code(dtype, &format!("{:?}", v.abs()), v.is_sign_negative()),
+                },
+                _ => None,
+            };
+            ValIr::Splat(s)
         }
         ValueSource::Count(size) => {
-            let c = count_value(rt, dtype, size);
-            quote!(#b::Val::Splat(#b::Scalar::#cv(#c)))
+            let mut s = scalar_expr(&cv, count_value(rt, dtype, size));
+            // As `count_value`: `n as T` (usize to float rounds to nearest, ties even).
+            if let Some(n) = size.as_static().filter(|&n| n <= u32::MAX as usize) {
+                s.code = match dtype {
+                    DType::F32 => {
+                        Some([vec![9], (n as f32).to_bits().to_le_bytes().to_vec()].concat())
+                    }
+                    DType::F64 => {
+                        Some([vec![10], (n as f64).to_bits().to_le_bytes().to_vec()].concat())
+                    }
+                    d if d.is_integer() => int_code(&cv, n as i128),
+                    _ => None,
+                };
+            }
+            ValIr::Splat(s)
         }
         ValueSource::Compute { args } => {
             let f = block_op(cx, nest, id)?;
@@ -373,12 +480,10 @@ fn value(cx: &Emitter<'_>, bufs: &[BufferRef], nest: &LoopNest, id: usize) -> Op
             for (slot, arg) in a.iter_mut().zip(args) {
                 *slot = *arg as u16;
             }
-            let [a0, a1, a2] = a.map(Literal::u16_unsuffixed);
-            quote!(#b::Val::Op(#f, [#a0, #a1, #a2]))
+            ValIr::Op(f, a)
         }
         ValueSource::Position { operand: k } => {
-            let op = operand(cx, bufs, &nest.operands[*k], v.level);
-            quote!(#b::Val::Position(#op))
+            ValIr::Position(operand(cx, bufs, &nest.operands[*k], v.level))
         }
         ValueSource::Gather {
             operand: k,
@@ -390,27 +495,28 @@ fn value(cx: &Emitter<'_>, bufs: &[BufferRef], nest: &LoopNest, id: usize) -> Op
             if matches!(op.buffer, BufferRef::Index) {
                 return decline("a gather from the running index");
             }
-            let data = operand(cx, bufs, op, v.level);
-            let index = Literal::u16_unsuffixed(*index as u16);
-            let stride = offset(stride);
-            let bound = size_expr(bound);
-            quote!(#b::Val::Gather { data: #data, index: #index, stride: #stride, bound: #bound })
+            ValIr::Gather {
+                data: operand(cx, bufs, op, v.level),
+                index: *index as u16,
+                stride: offset(stride),
+                bound: size_num(bound),
+            }
         }
     })
 }
 
-/// One nest as a `blocks::Nest` literal, or `None` where the backend does not cover it.
+/// One nest as a `blocks::Nest` (emit/program.rs), or `None` where the backend does not
+/// cover it.
 /// `stores_only`: a pipelined stage's last nest (`Stage::pipelined`), run as the pass it
 /// was before the first pass of the next row was merged into it: its stores and the
 /// values they read (its own, which come first), no reduction.
-fn nest_literal(
+fn nest_ir(
     cx: &Emitter<'_>,
     bufs: &[BufferRef],
     nest: &LoopNest,
     stores_only: bool,
-) -> Option<TokenStream> {
+) -> Option<NestIr> {
     let Emitter { rt, kernel, .. } = *cx;
-    let b = blocks_module();
     if nest.scan.is_some() || nest.matmul.is_some() || nest.outer.len() > MAX_LOOPS {
         return decline("a scan, a product or more than 16 loops in a nest");
     }
@@ -445,19 +551,13 @@ fn nest_literal(
                 if !(op.inner_stride.is_zero() || op.inner_stride.is_lit(1)) {
                     return decline("a reduction accumulator strided along the inner loop");
                 }
-                let cv = variant(dtype);
-                let identity = init_value(rt, dtype, kind.identity());
-                let combine = format_ident!("{}", format!("{kind:?}"));
-                let accumulators = Literal::u8_unsuffixed(kind.register_accumulators() as u8);
-                let op = operand(cx, bufs, op, Level::Inner);
-                let value = Literal::u16_unsuffixed(value as u16);
-                reduces.push(quote!(#b::Reduce {
-                    combine: #b::Combine::#combine,
-                    acc: #op,
-                    value: #value,
-                    identity: #b::Scalar::#cv(#identity),
-                    accumulators: #accumulators,
-                }));
+                reduces.push(ReduceIr {
+                    combine: format!("{kind:?}"),
+                    acc: operand(cx, bufs, op, Level::Inner),
+                    value: value as u16,
+                    identity: init_scalar(rt, dtype, kind.identity()),
+                    accumulators: kind.register_accumulators() as u8,
+                });
             }
             stores
         }
@@ -470,9 +570,7 @@ fn nest_literal(
             stores,
             sibling: None,
         } => {
-            arg = Some(arg_literal(
-                cx, bufs, nest, *kind, *acc, *value, *best, *index,
-            )?);
+            arg = Some(arg_ir(cx, bufs, nest, *kind, *acc, *value, *best, *index)?);
             stores
         }
         Sink::Reduce { .. } => return decline("another reduction sink"),
@@ -503,38 +601,24 @@ fn nest_literal(
         {
             return decline("a store that is not contiguous along the inner loop");
         }
-        let op = operand(cx, bufs, op, Level::Inner);
-        let v = Literal::u16_unsuffixed(v as u16);
-        store_tokens.push(quote!((#op, #v)));
+        store_tokens.push((operand(cx, bufs, op, Level::Inner), v as u16));
     }
-    let arg = arg.unwrap_or_else(|| quote!(::core::option::Option::None));
-    let outer = nest.outer.iter().map(size_expr);
-    let inner = size_expr(&nest.inner);
-    let ragged = match &nest.ragged {
-        Some(total) => {
-            let total = size_expr(total);
-            quote!(::core::option::Option::Some(#total))
-        }
-        None => quote!(::core::option::Option::None),
-    };
-    Some(quote! {
-        #b::Nest {
-            outer: &[#(#outer),*],
-            inner: #inner,
-            ragged: #ragged,
-            values: &[#(#values),*],
-            stores: &[#(#store_tokens),*],
-            reduces: &[#(#reduces),*],
-            arg: #arg,
-        }
+    Some(NestIr {
+        outer: nest.outer.iter().map(size_num).collect(),
+        inner: size_num(&nest.inner),
+        ragged: nest.ragged.as_ref().map(size_num),
+        values,
+        stores: store_tokens,
+        reduces,
+        arg,
     })
 }
 
-/// A nest's arg-max/arg-min reduction as a `blocks::ArgReduce` (`Some(…)` tokens), or
+/// A nest's arg-max/arg-min reduction as a `blocks::ArgReduce`, or
 /// `None` where the backend has no form of it: the value a number, the best value and the
 /// index temps contiguous along a kept inner axis or fixed for the row.
 #[allow(clippy::too_many_arguments)]
-fn arg_literal(
+fn arg_ir(
     cx: &Emitter<'_>,
     bufs: &[BufferRef],
     nest: &LoopNest,
@@ -543,8 +627,7 @@ fn arg_literal(
     value: usize,
     best: usize,
     index: usize,
-) -> Option<TokenStream> {
-    let b = blocks_module();
+) -> Option<ArgIr> {
     let dtype = cx.graph.nodes[nest.values[value].node].dtype.compute();
     if dtype == DType::Bool || !dtype.is_integer() && !matches!(dtype, DType::F32 | DType::F64) {
         return decline("an arg reduction of bool or f16/bf16 values");
@@ -557,16 +640,13 @@ fn arg_literal(
             return decline("an arg reduction's temps strided along the inner loop");
         }
     }
-    let max = kind == crate::ir::ReduceKind::ArgMax;
-    let value = Literal::u16_unsuffixed(value as u16);
-    let (acc, best) = (
-        operand(cx, bufs, acc_op, Level::Inner),
-        operand(cx, bufs, best_op, Level::Inner),
-    );
-    let index = operand(cx, bufs, &nest.operands[index], Level::Inner);
-    Some(quote!(::core::option::Option::Some(#b::ArgReduce {
-        max: #max, value: #value, best: #best, acc: #acc, index: #index,
-    })))
+    Some(ArgIr {
+        max: kind == crate::ir::ReduceKind::ArgMax,
+        value: value as u16,
+        best: operand(cx, bufs, best_op, Level::Inner),
+        acc: operand(cx, bufs, acc_op, Level::Inner),
+        index: operand(cx, bufs, &nest.operands[index], Level::Inner),
+    })
 }
 
 /// One stage of a program (`stage_call`).
@@ -576,7 +656,7 @@ enum StageCall {
     Whole(TokenStream),
     /// Nests run by `run_nest`/`run_stage` on the `__tg_bufs` of the run of plain stages
     /// they belong to (`debug_program`), with the temps they name.
-    Plain(TokenStream, Vec<usize>),
+    Plain(Vec<Entry>, Vec<usize>),
 }
 
 /// One stage of the program, or `None` where the backend does not cover one of its nests:
@@ -587,7 +667,7 @@ fn stage_call(
     cx: &Emitter<'_>,
     bufs: &[BufferRef],
     stage: &Stage,
-    resets: &[(usize, TokenStream)],
+    resets: &[(usize, ScalarIr)],
 ) -> Option<StageCall> {
     let Emitter { kernel, .. } = *cx;
     let b = blocks_module();
@@ -606,19 +686,20 @@ fn stage_call(
         return product_stage(cx, bufs, stage, resets).map(StageCall::Whole);
     }
     let last = nests.len() - 1;
-    let literals = nests
+    let irs = nests
         .iter()
         .enumerate()
-        .map(|(k, nest)| nest_literal(cx, bufs, nest, k == last && stage.pipelined.is_some()))
+        .map(|(k, nest)| nest_ir(cx, bufs, nest, k == last && stage.pipelined.is_some()))
         .collect::<Option<Vec<_>>>()?;
     let temps = temps_named(nests);
     let Some(rows) = &stage.row_loop else {
-        let calls = quote!(#(#b::run_nest(&#literals, &mut __tg_bufs);)*);
-        return Some(StageCall::Plain(calls, temps));
+        return Some(StageCall::Plain(
+            irs.into_iter().map(Entry::Nest).collect(),
+            temps,
+        ));
     };
-    let stage_literal = stage_literal(cx, bufs, &size_expr(rows), nests, &literals, resets);
-    let call = quote!(#b::run_stage(&#stage_literal, &mut __tg_bufs););
-    Some(StageCall::Plain(call, temps))
+    let stage = stage_ir(bufs, size_num(rows), nests, irs, resets);
+    Some(StageCall::Plain(vec![Entry::Stage(stage)], temps))
 }
 
 /// The temps `nests` name, each once.
@@ -643,37 +724,29 @@ fn buffer_decl(cx: &Emitter<'_>, bufs: &[BufferRef], in_stage: &[usize]) -> Toke
     quote!(let mut __tg_bufs: [#b::Buf<'_>; #count] = [#(#tokens),*];)
 }
 
-/// A `blocks::Stage` of `nests` (their `literals`) over `rows` rows, with the row-local
-/// temps these nests use reset at every row.
-fn stage_literal(
-    cx: &Emitter<'_>,
+/// A `blocks::Stage` of `nests` (as `irs`) over `rows` rows, with the row-local temps
+/// these nests use reset at every row.
+fn stage_ir(
     bufs: &[BufferRef],
-    rows: &TokenStream,
+    rows: Num,
     nests: &[LoopNest],
-    literals: &[TokenStream],
-    resets: &[(usize, TokenStream)],
-) -> TokenStream {
-    let Emitter { kernel, .. } = *cx;
-    let b = blocks_module();
-    let used: Vec<TokenStream> = resets
+    irs: Vec<NestIr>,
+    resets: &[(usize, ScalarIr)],
+) -> StageIr {
+    let used = resets
         .iter()
         .filter(|(k, _)| {
             nests
                 .iter()
                 .any(|n| n.operands.iter().any(|op| op.buffer == bufs[*k]))
         })
-        .map(|(k, init)| {
-            let BufferRef::Temp(t) = bufs[*k] else {
-                unreachable!("resets are temps")
-            };
-            let (k, cv) = (
-                Literal::u16_unsuffixed(*k as u16),
-                variant(kernel.temps[t].dtype),
-            );
-            quote!((#k, #b::Scalar::#cv(#init)))
-        })
+        .map(|(k, init)| (*k as u16, init.clone()))
         .collect();
-    quote!(#b::Stage { rows: #rows, nests: &[#(#literals),*], resets: &[#(#used),*] })
+    StageIr {
+        rows,
+        nests: irs,
+        resets: used,
+    }
 }
 
 /// A product stage (the fused kernel's GEMM block loop, emit/stages.rs `emit_stage`): its
@@ -691,7 +764,7 @@ fn product_stage(
     cx: &Emitter<'_>,
     bufs: &[BufferRef],
     stage: &Stage,
-    resets: &[(usize, TokenStream)],
+    resets: &[(usize, ScalarIr)],
 ) -> Option<TokenStream> {
     let Emitter { kernel, .. } = *cx;
     let b = blocks_module();
@@ -736,17 +809,23 @@ fn product_stage(
         if part.is_empty() {
             return Some(TokenStream::new());
         }
-        let literals = part
+        let irs = part
             .iter()
-            .map(|nest| nest_literal(cx, bufs, nest, false))
+            .map(|nest| nest_ir(cx, bufs, nest, false))
             .collect::<Option<Vec<_>>>()?;
-        let stage = stage_literal(cx, bufs, &quote!(__tg_blk_end), part, &literals, resets);
+        let stage = stage_ir(bufs, Num::expr(quote!(__tg_blk_end)), part, irs, resets);
+        let entry = Entry::Rows(
+            stage,
+            Num::expr(quote!(__tg_blk)),
+            Num::expr(quote!(__tg_blk_end)),
+        );
+        let call = super::program::calls(&b, &[entry]);
         // The part's own buffers: not the product's operands, whose right one may be
         // borrowed by the packed panels (`buffer_tokens`).
         let buf_decl = buffer_decl(cx, bufs, &temps_named(part));
         Some(quote!({
             #buf_decl
-            #b::run_stage_rows(&#stage, __tg_blk, __tg_blk_end, &mut __tg_bufs);
+            #call
         }))
     };
     let (pre, post) = (part(&nests[..at])?, part(&nests[at + 1..])?);
@@ -816,18 +895,20 @@ pub(super) fn debug_program(cx: &Emitter<'_>) -> Option<TokenStream> {
     }
     let (row_temps, resets) = row_local_temps(cx, &bufs);
     let mut calls = Vec::new();
-    let (mut run, mut run_temps) = (TokenStream::new(), Vec::new());
-    let end_run = |run: &mut TokenStream, temps: &mut Vec<usize>, calls: &mut Vec<_>| {
+    let (mut run, mut run_temps) = (Vec::new(), Vec::new());
+    let b = blocks_module();
+    let end_run = |run: &mut Vec<Entry>, temps: &mut Vec<usize>, calls: &mut Vec<_>| {
         if !run.is_empty() {
-            let (decl, body) = (buffer_decl(cx, &bufs, temps), std::mem::take(run));
+            let decl = buffer_decl(cx, &bufs, temps);
+            let body = super::program::calls(&b, &std::mem::take(run));
             calls.push(quote!({ #decl #body }));
             temps.clear();
         }
     };
     for stage in &kernel.stages {
         match stage_call(cx, &bufs, stage, &resets)? {
-            StageCall::Plain(call, temps) => {
-                run.extend(call);
+            StageCall::Plain(entries, temps) => {
+                run.extend(entries);
                 // A set by membership only (`buffer_tokens`): a temp two stages name may
                 // stand twice.
                 run_temps.extend(temps);
@@ -842,9 +923,9 @@ pub(super) fn debug_program(cx: &Emitter<'_>) -> Option<TokenStream> {
     #[cfg(test)]
     tests::COVERED.with(|c| c.set(c.get() + 1));
     // `__tg_b`: the blocks module, named once (5 tokens fewer at every use).
-    let rt = cx.rt;
+    let p = super::names::private(cx.rt);
     Some(quote! {
-        use #rt::__private::blocks as __tg_b; // `blocks_module`
+        use #p::blocks as __tg_b; // `blocks_module`
         #row_temps
         #(#calls)*
     })
@@ -898,6 +979,14 @@ mod tests {
     fn limits_are_tensor_cores() {
         assert_eq!(super::MAX_VALUES, tensor_core::blocks::MAX_VALUES);
         assert_eq!(super::MAX_LOOPS, tensor_core::blocks::MAX_LOOPS);
+        use super::super::program as m;
+        use tensor_core::blocks::program as c;
+        assert_eq!(m::STAGE_NESTS, c::STAGE_NESTS);
+        assert_eq!(m::VAL_POOL, c::VAL_POOL);
+        assert_eq!(m::STORE_POOL, c::STORE_POOL);
+        assert_eq!(m::REDUCE_POOL, c::REDUCE_POOL);
+        assert_eq!(m::RESET_POOL, c::RESET_POOL);
+        assert_eq!(m::NUM_POOL, c::NUM_POOL);
     }
 
     /// The backend's coverage of the CI batch at expansion (a graph is covered when one of

@@ -21,6 +21,7 @@ mod in_place;
 mod kernel;
 mod names;
 mod nests;
+mod program;
 mod signature;
 mod sizes;
 mod stages;

@@ -2497,7 +2497,7 @@ mod tests {
             expansion(", debug", graph),
             expansion(", release", graph),
         );
-        let (program, fused) = ("__tg_b :: run_nest", "__tg_lanes :: load");
+        let (program, fused) = ("__tg_b :: run_code_v1", "__tg_lanes :: load");
         assert!(both.contains(program) && both.contains(fused), "{both}");
         assert!(both.contains("macro_rules ! __tg_branch"), "{both}");
         assert!(debug.contains(program) && !debug.contains(fused), "{debug}");
