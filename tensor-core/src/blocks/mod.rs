@@ -267,6 +267,17 @@ macro_rules! slices {
             }
         }
 
+        /// Elements `off..off + n` of `buf` prefetched into the cache where they are
+        /// inside it (`prefetch`); nothing otherwise.
+        fn prefetch_buf(buf: &Buf<'_>, off: usize, n: usize) {
+            match buf {
+                $(Buf::In(Slice::$v(s)) => prefetch(s.get(off..off.wrapping_add(n))),)*
+                $(Buf::Out(SliceMut::$v(s)) => prefetch(s.get(off..off.wrapping_add(n))),)*
+                $(Buf::In(Slice::$cv(s)) => prefetch(s.get(off..off.wrapping_add(n))),)*
+                $(Buf::Out(SliceMut::$cv(s)) => prefetch(s.get(off..off.wrapping_add(n))),)*
+            }
+        }
+
         /// `reg` stored into `buf` (an output) at `at`.
         fn store_buf(buf: &mut Buf<'_>, at: &At, reg: &Reg) {
             match buf {
@@ -283,6 +294,39 @@ macro_rules! slices {
 slices!(same: bool => Bool, u8 => U8, u16 => U16, u32 => U32, u64 => U64, i8 => I8,
     i16 => I16, i32 => I32, i64 => I64, f32 => F32, f64 => F64;
     converted: f16 => F16, bf16 => BF16);
+
+/// The cache lines of `elements` (if any) prefetched (`prefetcht0`, one per 64 bytes) on
+/// x86-64 outside Miri; nothing elsewhere. A hint to the cache: no value changes.
+#[inline(always)]
+fn prefetch<T>(elements: Option<&[T]>) {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    if let Some(s) = elements {
+        let bytes = core::mem::size_of_val(s);
+        if bytes > 0 {
+            let start = s.as_ptr() as usize & !63;
+            let end = s.as_ptr() as usize + bytes;
+            // SAFETY: `prefetcht0` reads and writes no memory the program sees and never
+            // faults (the addresses are those of `s`'s lines anyway: from the line of its
+            // first byte while below its end); the loop writes only its counter (declared)
+            // and the flags (not preserved: declared by omission); no stack, no memory
+            // written (`readonly`).
+            unsafe {
+                core::arch::asm!(
+                    "2:",
+                    "prefetcht0 byte ptr [{p}]",
+                    "add {p}, 64",
+                    "cmp {p}, {end}",
+                    "jb 2b",
+                    p = inout(reg) start => _,
+                    end = in(reg) end,
+                    options(nostack, readonly),
+                );
+            }
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    let _ = elements;
+}
 
 /// A compute-type constant (a literal, a scalar parameter, a count), splatted.
 #[derive(Clone, Copy, Debug)]
@@ -612,6 +656,13 @@ struct Flags {
     uniform: [bool; MAX_VALUES],
     viewable: [bool; MAX_VALUES],
     in_place: [u16; MAX_VALUES],
+    /// Softmax's divisions that may divide their store's block in place
+    /// (`division_in_place_values`).
+    division_in_place: [u16; MAX_VALUES],
+    /// The stage's row-indexed operands whose next row this nest prefetches, block by
+    /// block (`next_row_operands`; none outside a stage's last nest).
+    next_row: [NextRow; NEXT_ROW_MAX],
+    next_rows: usize,
 }
 
 impl Flags {
@@ -621,8 +672,60 @@ impl Flags {
             uniform,
             viewable: viewable_values(nest),
             in_place: in_place_values(nest, &uniform),
+            division_in_place: division_in_place_values(nest),
+            next_row: [NextRow::default(); NEXT_ROW_MAX],
+            next_rows: 0,
         }
     }
+}
+
+/// The most operands a stage prefetches for its next row.
+const NEXT_ROW_MAX: usize = 8;
+
+/// A contiguous operand of a stage's nests, as its next row's blocks are addressed: block
+/// `j` of row `r + 1` starts at element `base + (r + 1)·row_stride + j` (the row's other
+/// outer indices at 0).
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+struct NextRow {
+    buf: u16,
+    base: usize,
+    row_stride: usize,
+}
+
+/// The operands whose next row a stage's last nest prefetches while it runs a row (the
+/// fused kernel prefetches the next row's input the same way, `prefetch_chunk`): every
+/// load along the row at stride 1 of the stage's nests that moves with the row index
+/// (`outer[0] != 0`; a row-local temp does not), each buffer place once, at most
+/// `NEXT_ROW_MAX`. Without it the stage's first pass over a row (softmax's max and min)
+/// read its input from memory, a stall per block (NOTES.md "Debug backend, W3 clearly
+/// under 3x"; the stores' rows were tried too: no better). A prefetch is a hint: it
+/// changes no value.
+fn next_row_operands(stage: &Stage<'_>) -> ([NextRow; NEXT_ROW_MAX], usize) {
+    let mut out = [NextRow::default(); NEXT_ROW_MAX];
+    let mut count = 0;
+    let mut add = |op: &Operand<'_>| {
+        let Some(&row_stride) = op.outer.first() else {
+            return;
+        };
+        let p = NextRow {
+            buf: op.buf,
+            base: op.base,
+            row_stride,
+        };
+        if op.inner == 1 && row_stride != 0 && count < NEXT_ROW_MAX && !out[..count].contains(&p)
+        {
+            out[count] = p;
+            count += 1;
+        }
+    };
+    for nest in stage.nests {
+        for value in nest.values {
+            if let Val::Load(op) = value {
+                add(op);
+            }
+        }
+    }
+    (out, count)
 }
 
 /// The stage's nests whose [`Flags`] a call keeps on the stack (the later ones' are
@@ -653,6 +756,14 @@ pub fn run_stage_rows(stage: &Stage<'_>, lo: usize, hi: usize, bufs: &mut [Buf<'
     let mut kept = [None; STAGE_FLAGS];
     for (k, nest) in kept.iter_mut().zip(stage.nests) {
         *k = Some(Flags::of(nest));
+    }
+    // The last nest prefetches the next row's inputs (`next_row_operands`), in a stage of
+    // several nests (a single nest's rows stream: the CPU's own prefetcher follows them).
+    if let (2.., Some(Some(flags))) = (
+        stage.nests.len(),
+        kept.get_mut(stage.nests.len().saturating_sub(1)),
+    ) {
+        (flags.next_row, flags.next_rows) = next_row_operands(stage);
     }
     with_registers(values, loops, |regs, accs, row| {
         for r in lo..hi {
@@ -769,6 +880,15 @@ fn run_rows(
         while j < len {
             let n = (len - j).min(BLOCK);
             let written = run_block(nest, bufs, regs, flags, row, j, n);
+            // The same block of the stage's next row, on its way into the cache while
+            // this row's work runs (a stage's nests share `row[0]`, the row).
+            for p in &flags.next_row[..flags.next_rows] {
+                let off = p
+                    .base
+                    .wrapping_add(row[0].wrapping_add(1).wrapping_mul(p.row_stride))
+                    .wrapping_add(j);
+                prefetch_buf(&bufs[p.buf as usize], off, n);
+            }
             if let Some(arg) = &nest.arg {
                 arg_block(arg, bufs, &regs[arg.value as usize], row, j, n);
             }
@@ -908,6 +1028,95 @@ fn in_place_values(nest: &Nest<'_>, uniform: &[bool; MAX_VALUES]) -> [u16; MAX_V
     in_place
 }
 
+/// Whether the op `f` of `args` (of a value below `MAX_VALUES`) is softmax's division
+/// (`ops::DIV_SOFTMAX`: `f32_ops::div_softmax_plain_lanes`, or `div_softmax_lanes`, of
+/// `e`, the row's sum and the `in_range` flag) with its divisor and flag fixed for the row
+/// (`uniform`), where an optimised build of this crate runs it by the block kernel
+/// (`ops::div_softmax_row_fixed`; at opt-level 0, `cfg(tensorgraph_opt0)`, the block
+/// kernel's intrinsics would be calls: the AVX loop stays). A function whose code is the
+/// same as these (LLVM may merge `div_lanes` with them) passes the address test, but a
+/// binary op repeats its first argument as its third (`OpFn`), so it is not taken; the
+/// block op checks the registers' types too.
+fn softmax_division(f: OpFn, args: &[u16; 3], uniform: &[bool; MAX_VALUES]) -> bool {
+    !cfg!(tensorgraph_opt0)
+        && (core::ptr::fn_addr_eq(f, f32_ops::div_softmax_plain_lanes as OpFn)
+            || core::ptr::fn_addr_eq(f, f32_ops::div_softmax_lanes as OpFn))
+        && args[2] != args[0]
+        && args[1] != args[0]
+        && uniform[args[1] as usize]
+        && uniform[args[2] as usize]
+}
+
+/// For each of a nest's first `MAX_VALUES` values, the store (its index in `nest.stores`)
+/// whose block a softmax division (`softmax_division`'s op and argument shape) may divide
+/// in place, or `NOT_IN_PLACE`: a division whose dividends are a load along the row at
+/// stride 1 of exactly the block the division is stored into (the same buffer and
+/// offsets: softmax's normalisation pass loads `e` from the output and stores `e / sum`
+/// back), where nothing else in the nest touches that buffer (no other store, load or
+/// gather of it, no accumulator or arg slot in it) and nothing but the division reads the
+/// dividends' value (no other op, gather, store, reduction or arg reduction). So the
+/// block holds the dividends when the division runs, and after it, only the quotients'
+/// readers read it, through the division's writable [`View`].
+fn division_in_place_values(nest: &Nest<'_>) -> [u16; MAX_VALUES] {
+    let mut out = [NOT_IN_PLACE; MAX_VALUES];
+    let divisions = [
+        f32_ops::div_softmax_plain_lanes as OpFn,
+        f32_ops::div_softmax_lanes as OpFn,
+    ];
+    for (i, (store, v)) in nest.stores.iter().enumerate() {
+        let k = *v as usize;
+        let Some(Val::Op(f, args)) = nest.values.get(k) else {
+            continue;
+        };
+        let a = args[0] as usize;
+        let Some(Val::Load(load)) = nest.values.get(a) else {
+            continue;
+        };
+        let same_block = load.buf == store.buf
+            && load.base == store.base
+            && load.outer == store.outer
+            && load.inner == 1
+            && store.inner == 1;
+        let buf = store.buf;
+        let touched_otherwise = nest
+            .stores
+            .iter()
+            .enumerate()
+            .any(|(s, (op, _))| s != i && op.buf == buf)
+            || nest.values.iter().enumerate().any(|(w, value)| match value {
+                Val::Load(op) => w != a && op.buf == buf,
+                Val::Gather { data, .. } => data.buf == buf,
+                _ => false,
+            })
+            || nest.reduces.iter().any(|r| r.acc.buf == buf)
+            || nest
+                .arg
+                .is_some_and(|r| r.best.buf == buf || r.acc.buf == buf);
+        let dividends_read_otherwise = nest.values.iter().enumerate().any(|(w, value)| {
+            w != k
+                && match value {
+                    Val::Op(_, args) => args.contains(&(a as u16)),
+                    Val::Gather { index, .. } => *index as usize == a,
+                    _ => false,
+                }
+        }) || nest.stores.iter().any(|&(_, v)| v as usize == a)
+            || nest.reduces.iter().any(|r| r.value as usize == a)
+            || nest.arg.is_some_and(|r| r.value as usize == a);
+        if k < MAX_VALUES
+            && out[k] == NOT_IN_PLACE
+            && divisions.iter().any(|d| core::ptr::fn_addr_eq(*f, *d))
+            && args[2] != args[0]
+            && args[1] != args[0]
+            && same_block
+            && !touched_otherwise
+            && !dividends_read_otherwise
+        {
+            out[k] = i as u16;
+        }
+    }
+    out
+}
+
 /// `reg`'s element 0 copied into its first `n` elements (rounded up to whole groups).
 fn broadcast_first(reg: &mut Reg, n: usize) {
     macro_rules! each {
@@ -943,6 +1152,8 @@ fn run_block(
         uniform,
         viewable,
         in_place,
+        division_in_place,
+        ..
     } = flags;
     // The values whose op wrote its store's block in place (bit `k`): their stores are
     // done.
@@ -977,6 +1188,34 @@ fn run_block(
                 gather_offsets(&at, &regs[*index as usize], *stride, *bound, &mut offs[..n]);
                 gather_buf(&bufs[data.buf as usize], &offs[..n], &mut regs[k]);
             }
+            Val::Op(f, args)
+                if n == BLOCK
+                    && k < MAX_VALUES
+                    && division_in_place[k] != NOT_IN_PLACE
+                    && softmax_division(*f, args, uniform) =>
+            {
+                // The dividends' block is the block the quotients are stored into, and
+                // nothing else reads either (`division_in_place_values`): divided where
+                // it is, through a writable view the later readers of the value read (the
+                // dividends' register, a view of the same block or a copy, is not read
+                // again).
+                let op = &nest.stores[division_in_place[k] as usize].0;
+                let at = At::new(op, row, j, n);
+                if division_args_typed(regs, *args)
+                    && view_store_buf(&mut bufs[op.buf as usize], &at, &mut regs[k])
+                {
+                    div_softmax_in_place(regs, k, *args);
+                    written |= 1 << k;
+                } else {
+                    f(regs, k, *args, n)
+                }
+            }
+            Val::Op(f, args)
+                if n == BLOCK
+                    && k < MAX_VALUES
+                    && !uniform[k]
+                    && softmax_division(*f, args, uniform)
+                    && div_softmax_row_fixed(regs, k, *args) => {}
             Val::Op(f, args) if n > LANES && k < MAX_VALUES && uniform[k] => {
                 f(regs, k, *args, LANES);
                 broadcast_first(&mut regs[k], n);
@@ -994,7 +1233,10 @@ fn run_block(
     }
     for (i, (op, v)) in nest.stores.iter().enumerate() {
         let k = *v as usize;
-        if k < MAX_VALUES && written & (1 << k) != 0 && in_place[k] as usize == i {
+        if k < MAX_VALUES
+            && written & (1 << k) != 0
+            && (in_place[k] as usize == i || division_in_place[k] as usize == i)
+        {
             continue;
         }
         store_buf(
