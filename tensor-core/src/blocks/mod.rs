@@ -712,8 +712,7 @@ fn next_row_operands(stage: &Stage<'_>) -> ([NextRow; NEXT_ROW_MAX], usize) {
             base: op.base,
             row_stride,
         };
-        if op.inner == 1 && row_stride != 0 && count < NEXT_ROW_MAX && !out[..count].contains(&p)
-        {
+        if op.inner == 1 && row_stride != 0 && count < NEXT_ROW_MAX && !out[..count].contains(&p) {
             out[count] = p;
             count += 1;
         }
@@ -1083,11 +1082,15 @@ fn division_in_place_values(nest: &Nest<'_>) -> [u16; MAX_VALUES] {
             .iter()
             .enumerate()
             .any(|(s, (op, _))| s != i && op.buf == buf)
-            || nest.values.iter().enumerate().any(|(w, value)| match value {
-                Val::Load(op) => w != a && op.buf == buf,
-                Val::Gather { data, .. } => data.buf == buf,
-                _ => false,
-            })
+            || nest
+                .values
+                .iter()
+                .enumerate()
+                .any(|(w, value)| match value {
+                    Val::Load(op) => w != a && op.buf == buf,
+                    Val::Gather { data, .. } => data.buf == buf,
+                    _ => false,
+                })
             || nest.reduces.iter().any(|r| r.acc.buf == buf)
             || nest
                 .arg
@@ -2059,6 +2062,251 @@ mod tests {
                     assert!(same(z[i], y0[i]), "len {len} z[{i}]: {} {}", z[i], y0[i]);
                 }
             }
+        }
+    }
+
+    /// Softmax's program as the graph macro emits it (W3: one stage of three nests per
+    /// row: the row's max and min of `x`; `e = exp_nonpos(x - max)` stored into the output
+    /// and summed; the output divided by the sum with the flag `min - max >= -50` and
+    /// stored back), run three ways: as emitted (the division by the release block kernel
+    /// in place in the output, `division_in_place_values`), with the quotients stored into
+    /// another buffer (the block kernel on a copy, `div_softmax_row_fixed`), and with the
+    /// division through a function the runner does not recognise (its AVX `vdivps` loop),
+    /// each against the scalar reference `e / sum` of the first two nests' `e` and sum,
+    /// bit for bit. Rows of every length up to 33 and around one to four blocks; rows of
+    /// ordinary values (the flag true), of a wide spread (`e` below 2^-76 and subnormal:
+    /// the flag false), and with NaN of both signs, ±inf, ±0, subnormals and extremes.
+    /// Also the flags and the next-row prefetch's operands of these nests.
+    #[test]
+    fn softmax_divisions_match_the_reference() {
+        fn opaque_division(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize) {
+            f32_ops::div_softmax_plain_lanes(regs, out, args, n)
+        }
+        let edges = [
+            f32::NAN,
+            f32::from_bits(0xffc0_0001),
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            0.0,
+            -0.0,
+            1e-45,
+            -1e-45,
+            f32::MIN_POSITIVE,
+            f32::MAX,
+            f32::MIN,
+        ];
+        let lens = (0..=33).chain([
+            63, 64, 65, 255, 256, 257, 300, 511, 512, 513, 768, 1024, 1025,
+        ]);
+        for len in lens {
+            // Row kinds: 0 ordinary (spread under 50), 1 wide (down to -104 below the
+            // max: `e` down to ~1e-45 and 0), 2 an edge value every seventh element, 3
+            // ordinary again (the prefetched row after a wide one).
+            let rows = 4;
+            let total = rows * len;
+            let x: Vec<f32> = (0..total)
+                .map(|i| {
+                    let (r, c) = (i / len.max(1), i % len.max(1));
+                    match r {
+                        0 | 3 => ((c * 37) % 101) as f32 * 0.43 - 20.0 + r as f32,
+                        1 => 3.0 - ((c * 53) % 211) as f32 * 0.5,
+                        _ if c % 7 == 3 => edges[(c / 7) % edges.len()],
+                        _ => (c % 13) as f32 * 0.7 - 4.0,
+                    }
+                })
+                .collect();
+            let outer = [rows];
+            let row_stride = [len];
+            let along = |buf| Operand {
+                buf,
+                base: 0,
+                outer: &row_stride,
+                inner: 1,
+            };
+            let per_row = |buf| Operand {
+                buf,
+                base: 0,
+                outer: &[0],
+                inner: 0,
+            };
+            // Buffers: 0 x, 1 max, 2 min, 3 out, 4 sum, 5 quotients elsewhere.
+            let values_1 = [Val::Load(along(0))];
+            let reduces_1 = [
+                Reduce {
+                    combine: Combine::MaxNoNan,
+                    acc: per_row(1),
+                    value: 0,
+                    identity: Scalar::F32(f32::MIN),
+                    accumulators: 4,
+                },
+                Reduce {
+                    combine: Combine::MinNoNan,
+                    acc: per_row(2),
+                    value: 0,
+                    identity: Scalar::F32(f32::MAX),
+                    accumulators: 2,
+                },
+            ];
+            let values_2 = [
+                Val::Load(along(0)),
+                Val::Load(per_row(1)),
+                Val::Op(f32_ops::sub_lanes, [0, 1, 0]),
+                Val::Op(f32_ops::exp_nonpos_lanes, [2, 2, 2]),
+            ];
+            let stores_2 = [(along(3), 3)];
+            let reduces_2 = [Reduce {
+                combine: Combine::Sum,
+                acc: per_row(4),
+                value: 3,
+                identity: Scalar::F32(0.0),
+                accumulators: 4,
+            }];
+            let values_3 = |division: OpFn| {
+                [
+                    Val::Load(along(3)),
+                    Val::Load(per_row(4)),
+                    Val::Load(per_row(2)),
+                    Val::Load(per_row(1)),
+                    Val::Op(f32_ops::sub_lanes, [2, 3, 2]),
+                    Val::Splat(Scalar::F32(-50.0)),
+                    Val::Op(f32_ops::ge_lanes, [4, 5, 4]),
+                    Val::Op(division, [0, 1, 6]),
+                ]
+            };
+            let resets = [
+                (1, Scalar::F32(f32::MIN)),
+                (2, Scalar::F32(f32::MAX)),
+                (4, Scalar::F32(0.0)),
+            ];
+            // (division, the quotients' buffer): in place, on a copy, by `vdivps`.
+            let ways: [(OpFn, u16); 3] = [
+                (f32_ops::div_softmax_plain_lanes, 3),
+                (f32_ops::div_softmax_plain_lanes, 5),
+                (opaque_division, 3),
+            ];
+            let mut results = Vec::new();
+            let (mut e_ref, mut sum_ref) = (vec![0f32; total], vec![0f32; rows]);
+            for (w, &(division, to)) in ways.iter().enumerate() {
+                let values_3 = values_3(division);
+                let stores_3 = [(along(to), 7)];
+                let nests = [
+                    Nest {
+                        outer: &outer,
+                        inner: len,
+                        ragged: None,
+                        values: &values_1,
+                        stores: &[],
+                        reduces: &reduces_1,
+                        arg: None,
+                    },
+                    Nest {
+                        outer: &outer,
+                        inner: len,
+                        ragged: None,
+                        values: &values_2,
+                        stores: &stores_2,
+                        reduces: &reduces_2,
+                        arg: None,
+                    },
+                    Nest {
+                        outer: &outer,
+                        inner: len,
+                        ragged: None,
+                        values: &values_3,
+                        stores: &stores_3,
+                        reduces: &[],
+                        arg: None,
+                    },
+                ];
+                let stage = Stage {
+                    rows,
+                    nests: &nests,
+                    resets: &resets,
+                };
+                // The flags: in place only where the quotients go back into `out`.
+                let in_place = division_in_place_values(&nests[2]);
+                let want = if w == 0 { 0 } else { NOT_IN_PLACE };
+                assert_eq!(in_place[7], want, "way {w}");
+                assert!(in_place[..7].iter().all(|&s| s == NOT_IN_PLACE));
+                assert!(division_in_place_values(&nests[1])
+                    .iter()
+                    .all(|&s| s == NOT_IN_PLACE));
+                let (ops, count) = next_row_operands(&stage);
+                assert_eq!(
+                    ops[..count],
+                    [
+                        NextRow {
+                            buf: 0,
+                            base: 0,
+                            row_stride: len
+                        },
+                        NextRow {
+                            buf: 3,
+                            base: 0,
+                            row_stride: len
+                        }
+                    ][..if len == 0 { 0 } else { 2 }],
+                    "len {len}"
+                );
+                let (mut max, mut min, mut sum) = ([0f32; 1], [0f32; 1], [0f32; 1]);
+                let (mut out, mut other) = (vec![0f32; total], vec![0f32; total]);
+                // The reference's `e` and sum: the first two nests alone, row by row.
+                if w == 0 {
+                    for r in 0..rows {
+                        let mut bufs = [
+                            Buf::In(Slice::F32(&x)),
+                            Buf::Out(SliceMut::F32(&mut max)),
+                            Buf::Out(SliceMut::F32(&mut min)),
+                            Buf::Out(SliceMut::F32(&mut e_ref)),
+                            Buf::Out(SliceMut::F32(&mut sum)),
+                            Buf::Out(SliceMut::F32(&mut other)),
+                        ];
+                        run_stage_rows(
+                            &Stage {
+                                rows,
+                                nests: &nests[..2],
+                                resets: &resets,
+                            },
+                            r,
+                            r + 1,
+                            &mut bufs,
+                        );
+                        sum_ref[r] = sum[0];
+                    }
+                }
+                let mut bufs = [
+                    Buf::In(Slice::F32(&x)),
+                    Buf::Out(SliceMut::F32(&mut max)),
+                    Buf::Out(SliceMut::F32(&mut min)),
+                    Buf::Out(SliceMut::F32(&mut out)),
+                    Buf::Out(SliceMut::F32(&mut sum)),
+                    Buf::Out(SliceMut::F32(&mut other)),
+                ];
+                run_stage(&stage, &mut bufs);
+                let q = if to == 3 { out } else { other };
+                for r in 0..rows {
+                    for c in 0..len {
+                        let i = r * len + c;
+                        let want = e_ref[i] / sum_ref[r];
+                        assert_eq!(
+                            q[i].to_bits(),
+                            want.to_bits(),
+                            "way {w} len {len} row {r} col {c}: {} / {} = {} (want {want})",
+                            e_ref[i],
+                            sum_ref[r],
+                            q[i]
+                        );
+                    }
+                }
+                results.push(q);
+            }
+            // Row 1's smallest `e` are subnormal or 0 (its flag false, the block kernel's
+            // tested path); row 0's are not.
+            if len > 300 {
+                assert!(e_ref[len..2 * len].iter().any(|&e| e > 0.0 && e < 2e-38));
+                assert!(e_ref[len..2 * len].contains(&0.0));
+            }
+            assert_eq!(results.len(), 3);
         }
     }
 
