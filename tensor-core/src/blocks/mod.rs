@@ -312,6 +312,7 @@ fn prefetch<T>(elements: Option<&[T]>) {
             // written (`readonly`).
             unsafe {
                 core::arch::asm!(
+                    ".p2align 5", // the loop at a 32-byte boundary (see `by_avx`)
                     "2:",
                     "prefetcht0 byte ptr [{p}]",
                     "add {p}, 64",
@@ -1408,6 +1409,7 @@ macro_rules! avx_loop {
     ($ins:expr, $r:ident, $x:ident, $left:ident, $step:literal, [$($a:ident @ $o:literal),+]) => {
         core::arch::asm!(
             $(concat!("vmovups ", stringify!($a), ", ymmword ptr [rdi + ", stringify!($o), "]"),)+
+            ".p2align 5", // the loop at a 32-byte boundary (see `by_avx`)
             "2:",
             $(concat!($ins, " ", stringify!($a), ", ", stringify!($a), ", ymmword ptr [rsi + ",
                 stringify!($o), "]"),)+
@@ -1512,6 +1514,7 @@ macro_rules! chunk_by_sse {
         // touches no stack or flags the compiler relies on.
         unsafe {
             core::arch::asm!(
+                ".p2align 5", // the loop at a 32-byte boundary (see `by_avx`)
                 "2:",
                 "movups {a}, xmmword ptr [{r} + {ro}]",
                 "movups {b}, xmmword ptr [{x} + {xo}]",

@@ -380,6 +380,9 @@ macro_rules! sse_or_element_fns {
                     core::arch::asm!(
                         "test r8, r8",
                         "jz 3f",
+                        // The loop at a 32-byte boundary (its 25 bytes in one window of
+                        // the decoded-instruction cache, whatever the function's placement).
+                        ".p2align 5",
                         "2:",
                         "vmovups ymm0, ymmword ptr [rsi + rcx]",
                         concat!("v", $ins, $p, " ymm0, ymm0, ymmword ptr [rdx + rcx]"),
@@ -412,6 +415,7 @@ macro_rules! sse_or_element_fns {
                 unsafe {
                     core::arch::asm!(
                         "xorps {z}, {z}",
+                        ".p2align 5", // the loop at a 32-byte boundary (see `by_avx`)
                         "2:",
                         "movups {x}, xmmword ptr [{a} + {o}]",
                         "movaps {m}, {x}",
@@ -449,6 +453,7 @@ macro_rules! sse_or_element_fns {
                 // each offset `o < bytes`).
                 unsafe {
                     core::arch::asm!(
+                        ".p2align 5", // the loop at a 32-byte boundary (see `by_avx`)
                         "2:",
                         "movups {x}, xmmword ptr [{a} + {o}]",
                         "movups {y}, xmmword ptr [{b} + {o}]",
