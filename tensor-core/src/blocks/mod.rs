@@ -2098,9 +2098,18 @@ mod tests {
             f32::MAX,
             f32::MIN,
         ];
-        let lens = (0..=33).chain([
-            63, 64, 65, 255, 256, 257, 300, 511, 512, 513, 768, 1024, 1025,
-        ]);
+        // Under Miri a partial row, a whole block and a block and a few. Miri may give a
+        // function a new address at each use, so there the runner recognises the division
+        // (`fn_addr_eq`) in some runs only (the seed decides; where it does not, the old
+        // path runs, and the flags' check below allows that).
+        let lens: Vec<usize> = match cfg!(miri) {
+            true => vec![0, 3, 256, 259],
+            false => (0..=33)
+                .chain([
+                    63, 64, 65, 255, 256, 257, 300, 511, 512, 513, 768, 1024, 1025,
+                ])
+                .collect(),
+        };
         for len in lens {
             // Row kinds: 0 ordinary (spread under 50), 1 wide (down to -104 below the
             // max: `e` down to ~1e-45 and 0), 2 an edge value every seventh element, 3
@@ -2229,7 +2238,9 @@ mod tests {
                 // The flags: in place only where the quotients go back into `out`.
                 let in_place = division_in_place_values(&nests[2]);
                 let want = if w == 0 { 0 } else { NOT_IN_PLACE };
-                assert_eq!(in_place[7], want, "way {w}");
+                // (Under Miri the address test may fail: then the old path.)
+                let missed = cfg!(miri) && in_place[7] == NOT_IN_PLACE;
+                assert!(in_place[7] == want || missed, "way {w}: {}", in_place[7]);
                 assert!(in_place[..7].iter().all(|&s| s == NOT_IN_PLACE));
                 assert!(division_in_place_values(&nests[1])
                     .iter()
@@ -2291,6 +2302,10 @@ mod tests {
                     for c in 0..len {
                         let i = r * len + c;
                         let want = e_ref[i] / sum_ref[r];
+                        // Miri picks a NaN's sign and payload at random: NaN-ness there.
+                        if cfg!(miri) && want.is_nan() && q[i].is_nan() {
+                            continue;
+                        }
                         assert_eq!(
                             q[i].to_bits(),
                             want.to_bits(),
