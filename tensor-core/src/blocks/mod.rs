@@ -2081,6 +2081,7 @@ mod tests {
     /// the flag false), and with NaN of both signs, ±inf, ±0, subnormals and extremes.
     /// Also the flags and the next-row prefetch's operands of these nests.
     #[test]
+    #[allow(clippy::needless_range_loop)] // rows and columns index three buffers each
     fn softmax_divisions_match_the_reference() {
         fn opaque_division(regs: &mut [Reg], out: usize, args: [u16; 3], n: usize) {
             f32_ops::div_softmax_plain_lanes(regs, out, args, n)
