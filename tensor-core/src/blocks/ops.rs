@@ -89,6 +89,56 @@ fn block_kernel(regs: &mut [Reg], out: usize, args: [u16; 3], f: fn(&mut [f32; B
     f(dst);
 }
 
+/// Softmax's division `e / sum` (`f32_ops::div_softmax_plain_lanes`, arguments `e`, `sum`,
+/// `in_range`) over a whole block whose divisor and flag are fixed for the row (the runner
+/// checks: `softmax_division`): `vmath::block::div_softmax_f32`, the block kernel the
+/// fused kernel of a default build calls on the same block with the same row sum and flag
+/// (emit/blocks.rs `BLOCK_FUNCTIONS`), so the block's bits are the release kernel's (on
+/// AVX-512 CPUs Markstein's correction, no `vdivps`: under softmax's contract the
+/// division's bits, lanes.rs `div_softmax_m512`). The dividends copied into the result's
+/// register first (the kernel works in place). Whether the registers held those types (an
+/// op the runner mistook: nothing done, the caller runs the op).
+pub(super) fn div_softmax_row_fixed(regs: &mut [Reg], out: usize, args: [u16; 3]) -> bool {
+    const { assert!(BLOCK == crate::vmath::BLOCK) };
+    let (before, dst) = split(regs, out);
+    let (Some(e), Some(sum), Some(in_range)) = (
+        f32::get(&before[args[0] as usize]),
+        f32::get(&before[args[1] as usize]),
+        bool::get(&before[args[2] as usize]),
+    ) else {
+        return false;
+    };
+    let (sum, in_range) = (sum[0], in_range[0]);
+    let dst = f32::get_mut(dst);
+    dst.copy_from_slice(e);
+    crate::vmath::block::div_softmax_f32(dst, sum, in_range);
+    true
+}
+
+/// Whether softmax's division of `args` finds its divisor's register of `f32` and its
+/// flag's of `bool` (what `div_softmax_in_place` reads).
+pub(super) fn division_args_typed(regs: &[Reg], args: [u16; 3]) -> bool {
+    f32::get(&regs[args[1] as usize]).is_some() && bool::get(&regs[args[2] as usize]).is_some()
+}
+
+/// `div_softmax_row_fixed` where the result's register already holds the dividends: the
+/// runner's writable view of the output block the dividends were loaded from (the runner
+/// checks the rest: `division_in_place_values`, `division_args_typed`). The dividends'
+/// own register (a view of the same block, or a copy of it) is not read: the block is
+/// divided through the result's register only.
+pub(super) fn div_softmax_in_place(regs: &mut [Reg], out: usize, args: [u16; 3]) {
+    const { assert!(BLOCK == crate::vmath::BLOCK) };
+    let (before, dst) = split(regs, out);
+    let (Some(sum), Some(in_range)) = (
+        f32::get(&before[args[1] as usize]),
+        bool::get(&before[args[2] as usize]),
+    ) else {
+        unreachable!("the runner checked the registers' types (`division_args_typed`)")
+    };
+    let (sum, in_range) = (sum[0], in_range[0]);
+    crate::vmath::block::div_softmax_f32(f32::get_mut(dst), sum, in_range);
+}
+
 /// The functions of one trait on one type that run the lane function chunk by chunk:
 /// `unary`/`binary` rows, `-> bool` for the predicates.
 macro_rules! lane_fns {
@@ -330,6 +380,9 @@ macro_rules! sse_or_element_fns {
                     core::arch::asm!(
                         "test r8, r8",
                         "jz 3f",
+                        // The loop at a 32-byte boundary (its 25 bytes in one window of
+                        // the decoded-instruction cache, whatever the function's placement).
+                        ".p2align 5",
                         "2:",
                         "vmovups ymm0, ymmword ptr [rsi + rcx]",
                         concat!("v", $ins, $p, " ymm0, ymm0, ymmword ptr [rdx + rcx]"),
@@ -362,6 +415,7 @@ macro_rules! sse_or_element_fns {
                 unsafe {
                     core::arch::asm!(
                         "xorps {z}, {z}",
+                        ".p2align 5", // the loop at a 32-byte boundary (see `by_avx`)
                         "2:",
                         "movups {x}, xmmword ptr [{a} + {o}]",
                         "movaps {m}, {x}",
@@ -399,6 +453,7 @@ macro_rules! sse_or_element_fns {
                 // each offset `o < bytes`).
                 unsafe {
                     core::arch::asm!(
+                        ".p2align 5", // the loop at a 32-byte boundary (see `by_avx`)
                         "2:",
                         "movups {x}, xmmword ptr [{a} + {o}]",
                         "movups {y}, xmmword ptr [{b} + {o}]",
