@@ -37,7 +37,7 @@
 //! ```
 //!
 //! Every read is checked: a byte past the end, an index past its table, a count past its
-//! limit, tag 3, an unknown byte or bytes left over reach [`bad_program`], a panic that only
+//! limit, tag 3, an unknown byte or bytes left over reach `bad_program`, a panic that only
 //! a macro and a core of different versions could cause. No `unsafe`, no allocation: each
 //! entry is decoded into arrays on the stack (`VAL_POOL` values, …) whose limits the macro
 //! mirrors (emit/program.rs; `tests::limits_are_tensor_cores` of the macro keeps them
@@ -501,7 +501,7 @@ fn operand<'a>(nums: &'a [usize], op: &RawOperand, at: usize) -> Operand<'a> {
 }
 
 /// Decodes `code` entry by entry, each handed to `each` (see the module doc for the
-/// format); [`bad_program`] on anything else.
+/// format); `bad_program` on anything else.
 pub fn decode(
     code: &[u8],
     ops: &[OpFn],
