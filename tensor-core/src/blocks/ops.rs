@@ -943,4 +943,71 @@ mod tests {
             BitwiseLanes un: not_lanes;
             CompareLanes cmp: eq_lanes, ne_lanes, lt_lanes, le_lanes, gt_lanes, ge_lanes;);
     }
+
+    /// The debug backend's softmax division (`div_softmax_row_fixed`; the in-place form
+    /// makes the same `vmath::block::div_softmax_f32` call on the output block) against
+    /// `a / b` bit for bit (NaN as NaN) for every one of the 2^30 + 1 dividends of [+0, 1]
+    /// and a NaN, with the sums of tests/row_fusion.rs's `div_softmax_every_dividend`,
+    /// flag false for every dividend and true for the dividends softmax's contract allows
+    /// with it (at least e^-50). ACCURACY.md "Softmax's exp by table on AVX-512, its
+    /// division". Slow in a debug build, so ignored:
+    /// `cargo test --release -p tensorgraph-core --lib -- --ignored
+    /// debug_softmax_division_every_dividend` (and with `-C target-cpu=native`).
+    #[test]
+    #[ignore]
+    fn debug_softmax_division_every_dividend() {
+        let sums = [
+            1.0f32,
+            f32::from_bits(0x3f80_0001),
+            1.5,
+            3.0,
+            7.0,
+            10.0,
+            1000.1,
+            65537.0,
+            f32::from_bits(0x4980_0000),
+            f32::from_bits(0x4980_0001),
+            2.0e7,
+        ];
+        let last = 1.0f32.to_bits();
+        let floor = (-50.0f64).exp() as f32;
+        let mut checked = 0u64;
+        for &sum in &sums {
+            for flag in [false, true] {
+                let mut next = if flag { floor.to_bits() } else { 0 };
+                let mut done = false;
+                while !done {
+                    let e: [f32; BLOCK] = core::array::from_fn(|i| {
+                        let bits = next + i as u32;
+                        if bits > last {
+                            f32::NAN
+                        } else {
+                            f32::from_bits(bits)
+                        }
+                    });
+                    next += BLOCK as u32;
+                    done = next > last;
+                    let mut regs = vec![
+                        Reg::F32(e),
+                        Reg::F32([sum; BLOCK]),
+                        Reg::Bool([flag; BLOCK]),
+                        Reg::F32([0.0; BLOCK]),
+                    ];
+                    assert!(div_softmax_row_fixed(&mut regs, 3, [0, 1, 2]));
+                    let Reg::F32(q) = &regs[3] else {
+                        panic!("the quotient's register changed type")
+                    };
+                    for (a, got) in e.iter().zip(q) {
+                        let want = a / sum;
+                        assert!(
+                            got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                            "{a:e} / {sum:e} (flag {flag}): {got:e}, want {want:e}"
+                        );
+                    }
+                    checked += BLOCK as u64;
+                }
+            }
+        }
+        assert!(checked > 11 * (1 << 30), "{checked}");
+    }
 }
